@@ -1,0 +1,511 @@
+//===- StrideOps.td - Ops of the stride dialect ------------*- tablegen -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_OPS_TD
+#define STRIDE_OPS_TD
+
+include "StrideDialect.td"
+include "StrideTypes.td"
+include "StrideInterfaces.td"
+include "mlir/IR/EnumAttr.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// View ops
+//===----------------------------------------------------------------------===//
+
+class Stride_ViewOp<string mnemonic, string operandFormat, list<Trait> traits = []>
+    : Stride_Op<mnemonic, traits # [Pure,
+        DeclareOpInterfaceMethods<Stride_ViewOpInterface, ["inferResultLayout"]>]> {
+  let results = (outs Stride_AnyTensor:$result);
+  let assemblyFormat = "$input " # operandFormat #
+                       " attr-dict `:` type($input) `->` type($result)";
+}
+
+def Stride_ExpandOp : Stride_ViewOp<"expand", ""> {
+  let summary = "broadcast dims of size 1 (and new leading dims) with stride 0";
+  let description = [{
+    `torch.Tensor.expand`. The result shape is the result type's shape. New
+    leading dims and operand dims of size 1 get stride 0, so every element
+    along them reads the same address; other dims keep size and stride.
+
+    ```mlir
+    %e = stride.expand %g : !stride.tensor<4x1x33xf32>
+        -> !stride.tensor<4x13x33xf32, strides = [33, 0, 1], offset = 0>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input);
+}
+
+def Stride_UnsqueezeOp : Stride_ViewOp<"unsqueeze", "`dim` $dim"> {
+  let summary = "insert a dim of size 1";
+  let description = [{
+    `torch.unsqueeze(input, dim)` with `0 <= dim <= rank`. The new dim's
+    stride is `size[dim] * stride[dim]` of the dim it precedes, or 1 at the
+    end, as in PyTorch.
+
+    ```mlir
+    %u = stride.unsqueeze %g dim 1 : !stride.tensor<4x33xf32>
+        -> !stride.tensor<4x1x33xf32, strides = [33, 33, 1], offset = 0>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input, I64Attr:$dim);
+}
+
+def Stride_SqueezeOp : Stride_ViewOp<"squeeze", "`dims` $dims"> {
+  let summary = "remove dims of size 1";
+  let description = [{
+    `torch.squeeze(input, dims)`. Each listed dim must have size 1 (unlike
+    PyTorch, which silently keeps a listed dim of another size: Stride treats
+    that as a mistake in the graph).
+
+    ```mlir
+    %s = stride.squeeze %x dims [1] : !stride.tensor<4x1x33xf32>
+        -> !stride.tensor<4x33xf32, strides = [33, 1], offset = 0>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input, DenseI64ArrayAttr:$dims);
+}
+
+def Stride_PermuteOp : Stride_ViewOp<"permute", "`dims` $dims"> {
+  let summary = "reorder the dims";
+  let description = [{
+    `torch.permute(input, dims)`: result dim `i` is operand dim `dims[i]`.
+
+    ```mlir
+    %t = stride.permute %x dims [0, 2, 1] : !stride.tensor<2x3x4xf32>
+        -> !stride.tensor<2x4x3xf32, strides = [12, 1, 4], offset = 0>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input, DenseI64ArrayAttr:$dims);
+}
+
+def Stride_SliceOp : Stride_ViewOp<"slice",
+    "`dim` $dim `start` $start `end` $end `step` $step"> {
+  let summary = "take every step-th index of [start, end) on one dim";
+  let description = [{
+    `input[..., start:end:step, ...]` on `dim`, with
+    `0 <= start <= end <= size` and `step >= 1` (no clamping and no negative
+    indices: an importer normalizes them). The offset moves by
+    `start * stride[dim]` and the stride is multiplied by `step`.
+
+    ```mlir
+    %s = stride.slice %x dim 1 start 2 end 8 step 2 : !stride.tensor<4x10xf32>
+        -> !stride.tensor<4x3xf32, strides = [10, 2], offset = 2>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input, I64Attr:$dim, I64Attr:$start,
+                       I64Attr:$end, I64Attr:$step);
+}
+
+def Stride_SelectOp : Stride_ViewOp<"select", "`dim` $dim `index` $index"> {
+  let summary = "take one index of a dim and drop the dim";
+  let description = [{
+    `torch.select(input, dim, index)` with `0 <= index < size[dim]`.
+
+    ```mlir
+    %r = stride.select %x dim 1 index 3 : !stride.tensor<4x16x8xf32>
+        -> !stride.tensor<4x8xf32, strides = [128, 1], offset = 24>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input, I64Attr:$dim, I64Attr:$index);
+}
+
+def Stride_ViewOp : Stride_ViewOp<"view", ""> {
+  let summary = "reinterpret the shape without a copy";
+  let description = [{
+    `torch.Tensor.view(shape)` with the result type's shape: the number of
+    elements is kept, and the operand's strides must allow the new shape
+    without a copy (PyTorch's rule); otherwise the graph must `clone` first.
+
+    ```mlir
+    %v = stride.view %x : !stride.tensor<4x6xf32>
+        -> !stride.tensor<2x2x6xf32, strides = [12, 6, 1], offset = 0>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input);
+}
+
+def Stride_AsStridedOp : Stride_ViewOp<"as_strided", ""> {
+  let summary = "read the operand's storage through an explicit layout";
+  let description = [{
+    `torch.as_strided(input, size, stride, storage_offset)`, with size,
+    stride and offset taken from the result type. The layout is absolute in
+    the operand's storage (the offset is not relative to the operand's).
+    Every address the result reaches must lie within the addresses the
+    operand reaches, `[offset, offset + largest address]`, so the view never
+    reads memory the graph does not own. Overlapping results are legal: a
+    view may read one address many times.
+
+    ```mlir
+    %w = stride.as_strided %x : !stride.tensor<8xf32>
+        -> !stride.tensor<3x4xf32, strides = [2, 1], offset = 0>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input);
+}
+
+//===----------------------------------------------------------------------===//
+// Pointwise ops
+//===----------------------------------------------------------------------===//
+
+class Stride_FunctionalOp<string mnemonic, list<Trait> traits = []>
+    : Stride_Op<mnemonic, traits # [Pure, Stride_Functional]> {
+  let results = (outs Stride_AnyTensor:$result);
+}
+
+class Stride_UnaryOp<string mnemonic, Type operandType, string torchName,
+                     list<Trait> traits = []>
+    : Stride_FunctionalOp<mnemonic, traits # [Stride_Elementwise,
+        Stride_SameElementType<["input", "result"]>]> {
+  let summary = "pointwise `" # torchName # "`";
+  let description = "Pointwise `" # torchName # "` of each element; the "
+    # "result has the operand's shape and element type and a layout of its "
+    # "own.\n\n```mlir\n%y = stride." # mnemonic
+    # " %x : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>\n```";
+  let arguments = (ins operandType:$input);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+def Stride_NegOp : Stride_UnaryOp<"neg", Stride_NumericTensor, "torch.neg">;
+def Stride_AbsOp : Stride_UnaryOp<"abs", Stride_NumericTensor, "torch.abs">;
+def Stride_ExpOp : Stride_UnaryOp<"exp", Stride_FloatTensor, "torch.exp">;
+def Stride_LogOp : Stride_UnaryOp<"log", Stride_FloatTensor, "torch.log">;
+def Stride_SqrtOp : Stride_UnaryOp<"sqrt", Stride_FloatTensor, "torch.sqrt">;
+def Stride_RsqrtOp : Stride_UnaryOp<"rsqrt", Stride_FloatTensor, "torch.rsqrt">;
+def Stride_TanhOp : Stride_UnaryOp<"tanh", Stride_FloatTensor, "torch.tanh">;
+def Stride_SigmoidOp : Stride_UnaryOp<"sigmoid", Stride_FloatTensor, "torch.sigmoid">;
+def Stride_ReluOp : Stride_UnaryOp<"relu", Stride_NumericTensor, "torch.relu">;
+def Stride_GeluOp : Stride_UnaryOp<"gelu", Stride_FloatTensor,
+    "torch.nn.functional.gelu (exact, erf form)">;
+def Stride_SinOp : Stride_UnaryOp<"sin", Stride_FloatTensor, "torch.sin">;
+def Stride_CosOp : Stride_UnaryOp<"cos", Stride_FloatTensor, "torch.cos">;
+def Stride_NotOp : Stride_UnaryOp<"not", Stride_IntOrBoolTensor,
+    "torch.logical_not on i1, torch.bitwise_not on integers">;
+
+def Stride_CastOp : Stride_FunctionalOp<"cast", [Stride_Elementwise]> {
+  let summary = "pointwise conversion to the result's element type";
+  let description = [{
+    `torch.Tensor.to(dtype)`: float to integer truncates toward zero, any
+    value to `i1` is `value != 0`, `i1` to a number is 0 or 1, and float to
+    float rounds to nearest even.
+
+    ```mlir
+    %y = stride.cast %x : !stride.tensor<4xf32> -> !stride.tensor<4xf16>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+class Stride_BinaryOp<string mnemonic, Type operandType, string torchName,
+                      list<Trait> traits = []>
+    : Stride_FunctionalOp<mnemonic, traits # [Stride_Elementwise,
+        Stride_SameElementType<["lhs", "rhs", "result"]>]> {
+  let summary = "pointwise `" # torchName # "`";
+  let description = "Pointwise `" # torchName # "` of two tensors of one "
+    # "shape and element type. There is no implicit broadcasting: broadcast "
+    # "with `stride.expand`.\n\n```mlir\n%z = stride." # mnemonic
+    # " %x, %y : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32> -> "
+    # "!stride.tensor<4x8xf32>\n```";
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) "
+                       "`->` type($result)";
+}
+
+def Stride_AddOp : Stride_BinaryOp<"add", Stride_NumericTensor, "torch.add">;
+def Stride_SubOp : Stride_BinaryOp<"sub", Stride_NumericTensor, "torch.sub">;
+def Stride_MulOp : Stride_BinaryOp<"mul", Stride_NumericTensor, "torch.mul">;
+def Stride_DivOp : Stride_BinaryOp<"div", Stride_NumericTensor,
+    "torch.div (integers: rounding_mode='trunc'; division by zero is an error)">;
+def Stride_PowOp : Stride_BinaryOp<"pow", Stride_FloatTensor, "torch.pow">;
+def Stride_MaximumOp : Stride_BinaryOp<"maximum", Stride_NumericTensor,
+    "torch.maximum (NaN propagates)">;
+def Stride_MinimumOp : Stride_BinaryOp<"minimum", Stride_NumericTensor,
+    "torch.minimum (NaN propagates)">;
+def Stride_AndOp : Stride_BinaryOp<"and", Stride_IntOrBoolTensor,
+    "torch.logical_and on i1, torch.bitwise_and on integers">;
+def Stride_OrOp : Stride_BinaryOp<"or", Stride_IntOrBoolTensor,
+    "torch.logical_or on i1, torch.bitwise_or on integers">;
+
+def Stride_CmpPredicate : I64EnumAttr<"CmpPredicate", "comparison predicate", [
+    I64EnumAttrCase<"eq", 0>, I64EnumAttrCase<"ne", 1>,
+    I64EnumAttrCase<"lt", 2>, I64EnumAttrCase<"le", 3>,
+    I64EnumAttrCase<"gt", 4>, I64EnumAttrCase<"ge", 5>]> {
+  let cppNamespace = "::stride";
+}
+
+def Stride_CmpOp : Stride_FunctionalOp<"cmp", [Stride_Elementwise,
+    Stride_SameElementType<["lhs", "rhs"]>]> {
+  let summary = "pointwise comparison giving i1";
+  let description = [{
+    `torch.eq/ne/lt/le/gt/ge`. NaN compares unequal to everything.
+
+    ```mlir
+    %m = stride.cmp lt, %x, %y : !stride.tensor<4xf32>, !stride.tensor<4xf32>
+        -> !stride.tensor<4xi1>
+    ```
+  }];
+  let arguments = (ins Stride_CmpPredicate:$predicate, Stride_AnyTensor:$lhs,
+                       Stride_AnyTensor:$rhs);
+  let results = (outs Stride_BoolTensor:$result);
+  let assemblyFormat = "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs) "
+                       "`,` type($rhs) `->` type($result)";
+}
+
+def Stride_WhereOp : Stride_FunctionalOp<"where", [Stride_Elementwise,
+    Stride_SameElementType<["lhs", "rhs", "result"]>]> {
+  let summary = "pointwise select: condition ? lhs : rhs";
+  let description = [{
+    `torch.where(condition, lhs, rhs)`.
+
+    ```mlir
+    %r = stride.where %m, %x, %y : !stride.tensor<4xi1>, !stride.tensor<4xf32>,
+        !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Stride_BoolTensor:$condition, Stride_AnyTensor:$lhs,
+                       Stride_AnyTensor:$rhs);
+  let assemblyFormat = "$condition `,` $lhs `,` $rhs attr-dict `:` "
+      "type($condition) `,` type($lhs) `,` type($rhs) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Creation ops
+//===----------------------------------------------------------------------===//
+
+def Stride_FullOp : Stride_FunctionalOp<"full"> {
+  let summary = "a tensor with every element equal to a value";
+  let description = [{
+    `torch.full(shape, value)`. For integer element types the value must be
+    an integer in the type's range; for `i1`, 0 or 1.
+
+    ```mlir
+    %z = stride.full 0.0 : !stride.tensor<4x6x33xf32>
+    ```
+  }];
+  let arguments = (ins F64Attr:$value);
+  let assemblyFormat = "$value attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Stride_ConstantOp : Stride_FunctionalOp<"constant"> {
+  let summary = "a tensor of given element values";
+  let description = [{
+    `torch.tensor(values)`: the values are a builtin dense elements attribute
+    of the result's shape and element type, in row-major order.
+
+    ```mlir
+    %c = stride.constant dense<[1.0, 2.0]> : tensor<2xf32>
+        : !stride.tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let assemblyFormat = "$value attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Stride_IotaOp : Stride_FunctionalOp<"iota"> {
+  let summary = "each element's index along one dim";
+  let description = [{
+    `torch.arange(size[dim])` broadcast along the other dims: element
+    `(i_0, ..., i_{n-1})` is `i_dim`.
+
+    ```mlir
+    %i = stride.iota dim 0 : !stride.tensor<5xi64>
+    ```
+  }];
+  let arguments = (ins I64Attr:$dim);
+  let results = (outs Stride_NumericTensor:$result);
+  let assemblyFormat = "`dim` $dim attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Stride_CloneOp : Stride_FunctionalOp<"clone", [Stride_Elementwise,
+    Stride_SameElementType<["input", "result"]>]> {
+  let summary = "copy into a fresh buffer with the result's layout";
+  let description = [{
+    `torch.clone(input)`, or `.contiguous()` when the result is row-major:
+    materializes a view.
+
+    ```mlir
+    %c = stride.clone %t : !stride.tensor<4x8xf32, strides = [1, 4], offset = 0>
+        -> !stride.tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+}
+
+//===----------------------------------------------------------------------===//
+// Scatter and gather ops
+//===----------------------------------------------------------------------===//
+
+def Stride_SliceScatterOp : Stride_FunctionalOp<"slice_scatter",
+    [Stride_SameElementType<["input", "src", "result"]>]> {
+  let summary = "a copy of input with a slice replaced by src";
+  let description = [{
+    `torch.slice_scatter(input, src, dim, start, end, step)`: the result
+    equals `input` except at the indices `start, start+step, ... < end` of
+    `dim`, where it equals `src`. `src` has the shape of that slice.
+
+    ```mlir
+    %r = stride.slice_scatter %x, %y dim 1 start 0 end 6 step 1
+        : !stride.tensor<4x13x33xf32>, !stride.tensor<4x6x33xf32>
+        -> !stride.tensor<4x13x33xf32>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input, Stride_AnyTensor:$src,
+                       I64Attr:$dim, I64Attr:$start, I64Attr:$end,
+                       I64Attr:$step);
+  let assemblyFormat = "$input `,` $src `dim` $dim `start` $start `end` $end "
+      "`step` $step attr-dict `:` type($input) `,` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Stride_SelectScatterOp : Stride_FunctionalOp<"select_scatter",
+    [Stride_SameElementType<["input", "src", "result"]>]> {
+  let summary = "a copy of input with one index of a dim replaced by src";
+  let description = [{
+    `torch.select_scatter(input, src, dim, index)`: `src` has the shape of
+    `input` without `dim`.
+
+    ```mlir
+    %r = stride.select_scatter %x, %row dim 1 index 3
+        : !stride.tensor<4x16x8xf32>, !stride.tensor<4x8xf32>
+        -> !stride.tensor<4x16x8xf32>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input, Stride_AnyTensor:$src,
+                       I64Attr:$dim, I64Attr:$index);
+  let assemblyFormat = "$input `,` $src `dim` $dim `index` $index attr-dict "
+      "`:` type($input) `,` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+class Stride_IndexScatterOp<string mnemonic, string torchName, string rule>
+    : Stride_FunctionalOp<mnemonic,
+        [Stride_SameElementType<["input", "src", "result"]>]> {
+  let summary = "`" # torchName # "` along one dim";
+  let description = "`" # torchName # "(input, dim, index, src)`: a copy "
+    # "of `input` where, for every index `i` of `index`, the element at `i` "
+    # "with dim `dim` replaced by `index[i]` " # rule # " `src[i]`. `index` "
+    # "has the rank of `input`, and no dim larger than `src`'s or, except "
+    # "`dim`, `input`'s. An index outside `[0, size[dim])` is a run-time "
+    # "error.\n\n```mlir\n%r = stride." # mnemonic # " %x, %idx, %src dim 0 "
+    # ": !stride.tensor<4x3xf32>, !stride.tensor<2x3xi64>, "
+    # "!stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>\n```";
+  let arguments = (ins Stride_AnyTensor:$input, Stride_IndexTensor:$index,
+                       Stride_AnyTensor:$src, I64Attr:$dim);
+  let assemblyFormat = "$input `,` $index `,` $src `dim` $dim attr-dict `:` "
+      "type($input) `,` type($index) `,` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Stride_ScatterOp : Stride_IndexScatterOp<"scatter", "torch.scatter",
+    "is set to (with duplicate indices, one of the writes wins)">;
+def Stride_ScatterAddOp : Stride_IndexScatterOp<"scatter_add",
+    "torch.scatter_add", "accumulates">;
+
+def Stride_IndexAddOp : Stride_FunctionalOp<"index_add",
+    [Stride_SameElementType<["input", "source", "result"]>]> {
+  let summary = "add slices of source into input at the given indices";
+  let description = [{
+    `torch.index_add(input, dim, index, source)`: `index` is 1-D, `source`
+    has the shape of `input` with `dim` of size `len(index)`, and slice `i` of
+    `source` is added into slice `index[i]` of the copy. Duplicate indices
+    accumulate; an index outside `[0, size[dim])` is a run-time error.
+
+    ```mlir
+    %r = stride.index_add %w, %idx, %g dim 0
+        : !stride.tensor<100x16xf32>, !stride.tensor<8xi64>,
+          !stride.tensor<8x16xf32> -> !stride.tensor<100x16xf32>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input, Stride_IndexTensor:$index,
+                       Stride_AnyTensor:$source, I64Attr:$dim);
+  let assemblyFormat = "$input `,` $index `,` $source `dim` $dim attr-dict `:` "
+      "type($input) `,` type($index) `,` type($source) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Stride_GatherOp : Stride_FunctionalOp<"gather",
+    [Stride_SameElementType<["input", "result"]>]> {
+  let summary = "read input along one dim at the given indices";
+  let description = [{
+    `torch.gather(input, dim, index)`: the result has `index`'s shape and
+    element `i` is `input` at `i` with dim `dim` replaced by `index[i]`.
+    `index` has `input`'s rank and no dim, except `dim`, larger than
+    `input`'s.
+
+    ```mlir
+    %g = stride.gather %x, %idx dim 1 : !stride.tensor<4x5xf32>,
+        !stride.tensor<4x2xi64> -> !stride.tensor<4x2xf32>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input, Stride_IndexTensor:$index,
+                       I64Attr:$dim);
+  let assemblyFormat = "$input `,` $index `dim` $dim attr-dict `:` "
+      "type($input) `,` type($index) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Stride_IndexSelectOp : Stride_FunctionalOp<"index_select",
+    [Stride_SameElementType<["input", "result"]>]> {
+  let summary = "select slices of input along one dim";
+  let description = [{
+    `torch.index_select(input, dim, index)`: `index` is 1-D; the result is
+    `input` with dim `dim` of size `len(index)`, slice `i` being slice
+    `index[i]` of `input` (an embedding lookup with `dim = 0`).
+
+    ```mlir
+    %e = stride.index_select %table, %ids dim 0 : !stride.tensor<100x16xf32>,
+        !stride.tensor<8xi64> -> !stride.tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$input, Stride_IndexTensor:$index,
+                       I64Attr:$dim);
+  let assemblyFormat = "$input `,` $index `dim` $dim attr-dict `:` "
+      "type($input) `,` type($index) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Stride_ReductionOp<string mnemonic, Type operandType, string torchName,
+                         string identity>
+    : Stride_FunctionalOp<mnemonic, [Stride_SameElementType<["input", "result"]>]> {
+  let summary = "`" # torchName # "` over a list of dims";
+  let description = "`" # torchName # "(input, dims, keepdim)`: reduces the "
+    # "listed dims (distinct, in range; an empty list reduces nothing), "
+    # "keeping them as size 1 when `keepdim` is present. Over an empty dim "
+    # "the result is " # identity # ".\n\n```mlir\n%s = stride." # mnemonic
+    # " %x dims [1] : !stride.tensor<4x13x33xf32> -> !stride.tensor<4x33xf32>"
+    # "\n%k = stride." # mnemonic # " %x dims [2] keepdim : "
+    # "!stride.tensor<4x13x33xf32> -> !stride.tensor<4x13x1xf32>\n```";
+  let arguments = (ins operandType:$input, DenseI64ArrayAttr:$dims,
+                       UnitAttr:$keepdim);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$input `dims` $dims (`keepdim` $keepdim^)? attr-dict "
+                       "`:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Stride_SumOp : Stride_ReductionOp<"sum", Stride_NumericTensor, "torch.sum", "0">;
+def Stride_MeanOp : Stride_ReductionOp<"mean", Stride_FloatTensor, "torch.mean",
+    "NaN (0/0)">;
+def Stride_ProdOp : Stride_ReductionOp<"prod", Stride_NumericTensor, "torch.prod", "1">;
+def Stride_MaxOp : Stride_ReductionOp<"max", Stride_NumericTensor, "torch.amax",
+    "a run-time error (max of no elements is undefined)">;
+def Stride_MinOp : Stride_ReductionOp<"min", Stride_NumericTensor, "torch.amin",
+    "a run-time error (min of no elements is undefined)">;
+
+#endif // STRIDE_OPS_TD

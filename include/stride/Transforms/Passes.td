@@ -1,0 +1,55 @@
+//===- Passes.td - Stride passes ---------------------------*- tablegen -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TRANSFORMS_PASSES_TD
+#define STRIDE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LegalizeLayouts : Pass<"stride-legalize-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Reject (or repair) functional results whose layout overlaps";
+  let description = [{
+    A functional op (pointwise, creation, scatter, gather, reduction, clone)
+    writes a fresh buffer, so every logical element of its result needs an
+    address of its own. This pass checks each functional result layout with
+    the sufficient non-overlap test of `stride/Support/Layout.h` and rejects
+    a stride of 0 on a dim of size > 1, two logical indices that share an
+    address, and layouts it cannot prove non-overlapping. The error names
+    the op, the result, the dim, its size and its stride; a note points at
+    the view operand whose layout the result copied.
+
+    View ops are always legal (a zero stride is what `stride.expand` is).
+    A function result that is not the result of a functional op (a view, or
+    an argument) is materialized with a `stride.clone` into a row-major
+    buffer, so a module never returns an alias of its input.
+
+    With `repair`, each offending result instead gets a dense layout: the
+    dim order of the op's first tensor operand where that operand is dense
+    and of the same rank, otherwise row-major; views built on a repaired
+    value are re-inferred, and a remark reports each repair.
+
+    Before (rejected; with `repair` the result becomes
+    `strides = [429, 33, 1]`):
+
+    ```mlir
+    %e = stride.expand %u : !stride.tensor<4x1x33xf32>
+        -> !stride.tensor<4x13x33xf32, strides = [33, 0, 1], offset = 0>
+    %r = stride.slice_scatter %e, %z dim 1 start 0 end 6 step 1
+        : !stride.tensor<4x13x33xf32, strides = [33, 0, 1], offset = 0>,
+          !stride.tensor<4x6x33xf32>
+        -> !stride.tensor<4x13x33xf32, strides = [33, 0, 1], offset = 0>
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+  let options = [
+    Option<"repair", "repair", "bool", /*default=*/"false",
+           "Give each illegal functional result a dense layout instead of "
+           "failing">,
+  ];
+}
+
+#endif // STRIDE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,44 @@
+//===- Pipeline.cpp - The default Stride pipeline -------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one definition of the pass pipeline, used by stride-opt
+// (`--stride-pipeline`), stridec and the embedding API alike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+void stride::buildStridePipeline(OpPassManager &pm,
+                                 const PipelineOptions &options) {
+  LegalizeLayoutsOptions legalize;
+  legalize.repair = options.repairLayouts;
+  pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
+}
+
+namespace {
+struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
+  Option<bool> repairLayouts{
+      *this, "repair-layouts",
+      llvm::cl::desc("Give illegal functional result layouts a dense layout "
+                     "instead of rejecting the graph"),
+      llvm::cl::init(false)};
+};
+} // namespace
+
+void stride::registerStridePipeline() {
+  PassPipelineRegistration<PipelineCLOptions>(
+      "stride-pipeline", "The default Stride pipeline (legalization first)",
+      [](OpPassManager &pm, const PipelineCLOptions &cl) {
+        PipelineOptions options;
+        options.repairLayouts = cl.repairLayouts;
+        buildStridePipeline(pm, options);
+      });
+}

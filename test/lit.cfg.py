@@ -1,0 +1,24 @@
+# -*- Python -*-
+# lit configuration of the Stride regression tests.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "STRIDE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "Unit"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.stride_obj_root, "test")
+
+config.substitutions.append(("%stride_src", config.stride_src_root))
+config.substitutions.append(("%examples", os.path.join(config.stride_src_root, "examples")))
+
+llvm_config.with_system_environment(["HOME", "TMPDIR", "XDG_CACHE_HOME"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
+tools = ["stride-opt", "FileCheck", "not", "count"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
