@@ -320,3 +320,42 @@ LogicalResult MeanOp::verify() { return verifyReduction(*this); }
 LogicalResult ProdOp::verify() { return verifyReduction(*this); }
 LogicalResult MaxOp::verify() { return verifyReduction(*this); }
 LogicalResult MinOp::verify() { return verifyReduction(*this); }
+
+//===----------------------------------------------------------------------===//
+// Kernel regions
+//===----------------------------------------------------------------------===//
+
+YieldOp KernelOp::getYield() {
+  return cast<YieldOp>(getBodyBlock().getTerminator());
+}
+
+LogicalResult KernelOp::verify() {
+  Block &body = getBodyBlock();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError() << "body has " << body.getNumArguments()
+                         << " arguments but the kernel has "
+                         << getInputs().size() << " inputs";
+  for (auto [i, pair] : llvm::enumerate(
+           llvm::zip(body.getArgumentTypes(), getInputs().getTypes())))
+    if (std::get<0>(pair) != std::get<1>(pair))
+      return emitOpError() << "body argument #" << i << " has type "
+                           << std::get<0>(pair) << " but input #" << i
+                           << " has type " << std::get<1>(pair);
+  YieldOp yield = getYield();
+  if (yield.getValues().size() != getNumResults())
+    return emitOpError() << "yields " << yield.getValues().size()
+                         << " values but has " << getNumResults()
+                         << " results";
+  for (auto [i, pair] : llvm::enumerate(
+           llvm::zip(yield.getValues().getTypes(), getResultTypes()))) {
+    auto yielded = cast<StridedTensorType>(std::get<0>(pair));
+    auto result = cast<StridedTensorType>(std::get<1>(pair));
+    if (yielded.getShape() != result.getShape() ||
+        yielded.getElementType() != result.getElementType())
+      return emitOpError() << "result #" << i << " of type " << result
+                           << " differs in shape or element type from the "
+                              "yielded value of type "
+                           << yielded;
+  }
+  return success();
+}

@@ -13,6 +13,7 @@ include "StrideTypes.td"
 include "StrideInterfaces.td"
 include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/RegionKindInterface.td"
 
 //===----------------------------------------------------------------------===//
 // View ops
@@ -507,5 +508,59 @@ def Stride_MaxOp : Stride_ReductionOp<"max", Stride_NumericTensor, "torch.amax",
     "a run-time error (max of no elements is undefined)">;
 def Stride_MinOp : Stride_ReductionOp<"min", Stride_NumericTensor, "torch.amin",
     "a run-time error (min of no elements is undefined)">;
+
+//===----------------------------------------------------------------------===//
+// Kernel regions (formed by stride-fuse)
+//===----------------------------------------------------------------------===//
+
+def Stride_KernelOp : Stride_Op<"kernel", [IsolatedFromAbove,
+    SingleBlockImplicitTerminator<"YieldOp">, Stride_Functional]> {
+  let summary = "a fused kernel region: becomes one GPU kernel";
+  let description = [{
+    A region of fused stride ops that the CUDA backend turns into one
+    `__global__` function named `sym_name`. The operands are the buffers the
+    kernel reads (the entry block's arguments, with the same types); the
+    results are the fresh buffers it writes (the values `stride.yield`
+    returns, with dense layouts). Inside, the body is ordinary stride ops:
+    views compose into the loads' index expressions, functional ops compute
+    in registers, and only the yielded values are stored. The iteration space
+    of a kernel is the logical shape of its outputs.
+
+    ```mlir
+    %r = stride.kernel "slice_scatter_sum" ins(%x, %y : !stride.tensor<4x13x33xf32>,
+        !stride.tensor<4x6x33xf32>) -> !stride.tensor<4x33xf32> {
+    ^bb0(%a: !stride.tensor<4x13x33xf32>, %b: !stride.tensor<4x6x33xf32>):
+      %s = stride.slice_scatter %a, %b dim 1 start 0 end 6 step 1 : ...
+      %t = stride.sum %s dims [1] : ...
+      stride.yield %t : !stride.tensor<4x33xf32>
+    }
+    ```
+  }];
+  let arguments = (ins StrAttr:$sym_name, Variadic<Stride_AnyTensor>:$inputs);
+  let results = (outs Variadic<Stride_AnyTensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $sym_name (`ins` `(` $inputs^ `:` type($inputs) `)`)? attr-dict-with-keyword
+    `->` `(` type($results) `)` $body
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+    YieldOp getYield();
+  }];
+}
+
+def Stride_YieldOp : Stride_Op<"yield", [Pure, Terminator,
+    HasParent<"KernelOp">]> {
+  let summary = "the values a kernel region writes to its output buffers";
+  let description = [{
+    Terminates a `stride.kernel` body; its operands become the kernel's
+    results (their types may differ from the results' only in layout: the
+    result buffer's layout is the kernel result type's).
+  }];
+  let arguments = (ins Variadic<Stride_AnyTensor>:$values);
+  let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
 
 #endif // STRIDE_OPS_TD
