@@ -37,7 +37,7 @@ static LogicalResult verifyDimInRange(Operation *op, int64_t dim,
   if (dim >= 0 && dim < rank)
     return success();
   return op->emitOpError() << what << " " << dim << " is out of range [0, "
-                           << rank << ") of the operand";
+                           << rank << ")";
 }
 
 //===----------------------------------------------------------------------===//

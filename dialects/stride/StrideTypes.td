@@ -75,18 +75,21 @@ def Stride_StridedTensorType : TypeDef<Stride_Dialect, "StridedTensor"> {
 def Stride_AnyTensor : Type<CPred<"::llvm::isa<::stride::StridedTensorType>($_self)">,
     "stride tensor", "::stride::StridedTensorType">;
 
-class Stride_TensorOf<list<Type> allowed>
-    : ContainerType<AnyTypeOf<allowed>,
-        CPred<"::llvm::isa<::stride::StridedTensorType>($_self)">,
-        "::llvm::cast<::stride::StridedTensorType>($_self).getElementType()",
-        "stride tensor of " # AnyTypeOf<allowed>.summary # " values",
-        "::stride::StridedTensorType">;
+class Stride_TensorOf<list<Type> allowed, string what>
+    : Type<And<[CPred<"::llvm::isa<::stride::StridedTensorType>($_self)">,
+                SubstLeaves<"$_self",
+                  "::llvm::cast<::stride::StridedTensorType>($_self).getElementType()",
+                  AnyTypeOf<allowed>.predicate>]>,
+           "stride tensor of " # what, "::stride::StridedTensorType">;
 
-def Stride_FloatTensor : Stride_TensorOf<[F16, BF16, F32, F64]>;
-def Stride_NumericTensor : Stride_TensorOf<[F16, BF16, F32, F64, I8, I32, I64]>;
-def Stride_IntOrBoolTensor : Stride_TensorOf<[I1, I8, I32, I64]>;
-def Stride_BoolTensor : Stride_TensorOf<[I1]>;
-def Stride_IndexTensor : Stride_TensorOf<[I32, I64]>;
+def Stride_FloatTensor : Stride_TensorOf<[F16, BF16, F32, F64],
+    "floating-point values (f16, bf16, f32, f64)">;
+def Stride_NumericTensor : Stride_TensorOf<[F16, BF16, F32, F64, I8, I32, I64],
+    "numbers (f16, bf16, f32, f64, i8, i32, i64)">;
+def Stride_IntOrBoolTensor : Stride_TensorOf<[I1, I8, I32, I64],
+    "booleans or integers (i1, i8, i32, i64)">;
+def Stride_BoolTensor : Stride_TensorOf<[I1], "booleans (i1)">;
+def Stride_IndexTensor : Stride_TensorOf<[I32, I64], "indices (i32, i64)">;
 
 /// All of the named stride-tensor operands/results have one element type.
 class Stride_SameElementType<list<string> names>

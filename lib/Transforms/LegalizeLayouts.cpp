@@ -102,8 +102,8 @@ void explainVerdict(InFlightDiagnostic &diag, unsigned resultNumber,
          << formatDims(type.getStrides()) << ")";
     break;
   case Kind::CannotProve:
-    diag << "cannot prove non-overlapping the layout of result #"
-         << resultNumber << ": dim " << dim << " (size "
+    diag << "cannot prove that the layout of result #"
+         << resultNumber << " is non-overlapping: dim " << dim << " (size "
          << type.getShape()[dim] << ", stride " << type.getStrides()[dim]
          << ") does not step past the span of the dims with smaller strides "
             "(shape "

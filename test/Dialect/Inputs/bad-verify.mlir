@@ -1,0 +1,6 @@
+// Implicit broadcasting is not allowed.
+func.func @f(%x: !stride.tensor<4x8xf32>, %y: !stride.tensor<8xf32>)
+    -> !stride.tensor<4x8xf32> {
+  %0 = stride.add %x, %y : !stride.tensor<4x8xf32>, !stride.tensor<8xf32> -> !stride.tensor<4x8xf32>
+  return %0 : !stride.tensor<4x8xf32>
+}
