@@ -6,7 +6,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/setup-deps.sh || exit 1
-./scripts/build.sh || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
+./scripts/build.sh all mlir-doc || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 BUILD_DIR=${STRIDE_BUILD_DIR:-build}
 log=$(mktemp)

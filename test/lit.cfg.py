@@ -14,6 +14,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.stride_obj_root, "test")
 
 config.substitutions.append(("%stride_src", config.stride_src_root))
+config.substitutions.append(("%stride_obj", config.stride_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.stride_src_root, "examples")))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "XDG_CACHE_HOME"])
