@@ -332,3 +332,10 @@ func.func @f(%x: !stride.tensor<4xf32>) {
   %0 = stride.unknown_op %x : !stride.tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @f(%x: !stride.tensor<4xf32>) {
+  // expected-error @+1 {{'stride.yield' op expects parent op 'stride.kernel'}}
+  stride.yield %x : !stride.tensor<4xf32>
+}
