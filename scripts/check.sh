@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite (lit tests
 # and GoogleTest unit tests, both through lit). Exits non-zero on any failure;
-# the last line is "N passed, N failed".
+# the last line is "N passed, N failed". STRIDE_HARDENED=1 runs the suite on
+# the AddressSanitizer + UndefinedBehaviorSanitizer build instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 ./scripts/setup-deps.sh || exit 1
+if [[ ${STRIDE_HARDENED:-0} == 1 ]]; then
+  # The same suite on the clang ASan + UBSan build (build-hardened/).
+  export STRIDE_BUILD_DIR=build-hardened
+  source ./scripts/hardened-env.sh
+fi
 ./scripts/build.sh all mlir-doc || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 
 BUILD_DIR=${STRIDE_BUILD_DIR:-build}

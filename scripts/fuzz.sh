@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang-22, ASan + UBSan) in build-hardened/ and
+# runs each for the given number of seconds (default 60), seeded from the
+# examples and test inputs. Fails on any crash, leak or timeout; the input
+# that caused it is kept in fuzz-artifacts/.
+#
+#   ./scripts/fuzz.sh [seconds] [fuzzer-name ...]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+SECONDS_EACH=${1:-60}
+shift || true
+FUZZERS=("$@")
+((${#FUZZERS[@]})) || FUZZERS=(stride-graph-fuzzer stride-npy-fuzzer)
+
+./scripts/setup-deps.sh || exit 1
+export STRIDE_BUILD_DIR=build-hardened
+source ./scripts/hardened-env.sh
+./scripts/build.sh "${FUZZERS[@]}" || exit 1
+
+# Seed corpora: every graph in the repository for the graph fuzzer, the .npy
+# files the tests use for the npy fuzzer (plus a few written here).
+seed_dir() {
+  local name=$1 dir
+  dir=$(mktemp -d)
+  case $name in
+    stride-graph-fuzzer) find examples test -name '*.mlir' -exec cp {} "$dir" \; ;;
+    stride-npy-fuzzer) find test -name '*.npy' -exec cp {} "$dir" \; 2>/dev/null
+      printf '\x93NUMPY\x01\x00v\x00{'"'"'descr'"'"': '"'"'<f4'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (2,), }%*s\n\x00\x00\x80\x3f\x00\x00\x00\x40' 52 '' > "$dir/seed.npy" ;;
+    stride-module-fuzzer) find test examples -name '*.stridemod' -exec cp {} "$dir" \; 2>/dev/null ;;
+  esac
+  echo "$dir"
+}
+
+mkdir -p fuzz-artifacts
+status=0
+summary=()
+for fuzzer in "${FUZZERS[@]}"; do
+  corpus=$(seed_dir "$fuzzer")
+  log=fuzz-artifacts/$fuzzer.log
+  echo "== $fuzzer: ${SECONDS_EACH}s, seeds: $(ls "$corpus" | wc -l)"
+  ASAN_OPTIONS=abort_on_error=1:allow_user_poisoning=0 "$STRIDE_BUILD_DIR/bin/$fuzzer" "$corpus" -max_total_time="$SECONDS_EACH" \
+    -timeout=10 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+    -artifact_prefix="fuzz-artifacts/$fuzzer-" >"$log" 2>&1
+  rc=$?
+  stats=$(grep -E "^#[0-9]+.*DONE" "$log" | tail -1)
+  execs=$(grep -E "stat::number_of_executed_units" "$log" | awk '{print $2}')
+  if ((rc != 0)); then
+    status=1
+    summary+=("$fuzzer: FAILED (exit $rc); input kept: $(ls fuzz-artifacts/$fuzzer-* 2>/dev/null | tr '\n' ' ')")
+    tail -40 "$log"
+  else
+    summary+=("$fuzzer: ok, ${execs:-?} runs in ${SECONDS_EACH}s (${stats:-no stats})")
+  fi
+  rm -rf "$corpus"
+done
+printf '%s\n' "${summary[@]}"
+exit $status
