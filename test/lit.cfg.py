@@ -21,5 +21,15 @@ llvm_config.with_system_environment(["HOME", "TMPDIR", "XDG_CACHE_HOME"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
-tools = ["stride-opt", "FileCheck", "not", "count"]
+tools = ["stride-opt", "stridec", "stride-run", "stride-run-gpu", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Tests that need a CUDA driver (and GPU) run only where libcuda.so.1 loads;
+# tests of the no-driver path only where it does not.
+import ctypes
+
+try:
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass
