@@ -162,14 +162,9 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
   return o;
 }
 
-int runModule(const RunModuleOptions &options, const std::string &program) {
-  // Everything that needs no GPU is checked first, so that mistakes are
-  // reported on any machine.
-  Result<ModuleDesc> module = readModuleFile(options.modulePath);
-  if (!module)
-    return fail(program, module.error().message);
-  const GraphSignature &signature = module->signature;
-
+Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
+                                                const RunModuleOptions &options) {
+  const GraphSignature &signature = module.signature;
   std::vector<HostArray> inputs(signature.inputs.size());
   std::vector<bool> bound(signature.inputs.size(), false);
   size_t nextPositional = 0;
@@ -188,54 +183,44 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
       std::string names;
       for (const TensorSignature &t : signature.inputs)
         names += (names.empty() ? "'" : ", '") + t.name + "'";
-      return fail(program,
-                  (name.empty() ? "too many inputs"
-                                : "'" + signature.entryName +
-                                      "' has no input named '" + name + "'") +
-                      " (its inputs: " + (names.empty() ? "none" : names) +
-                      ")");
+      return makeError((name.empty() ? "too many inputs"
+                                     : "'" + signature.entryName +
+                                           "' has no input named '" + name +
+                                           "'") +
+                       " (its inputs: " + (names.empty() ? "none" : names) +
+                       ")");
     }
     if (bound[index])
-      return fail(program, "input '" + signature.inputs[index].name +
-                               "' is given twice");
+      return makeError("input '" + signature.inputs[index].name +
+                       "' is given twice");
     Result<HostArray> array = readNpyFile(path);
     if (!array)
-      return fail(program, array.error().message);
+      return array.error();
     const TensorSignature &t = signature.inputs[index];
     if (Status s = checkArrayMatches(*array, t.dtype, t.shape, path, t.name);
         !s)
-      return fail(program, s.error().message);
+      return s.error();
     inputs[index] = std::move(*array);
     bound[index] = true;
   }
   for (size_t i = 0; i < bound.size(); ++i)
     if (!bound[i])
-      return fail(program, "no value for input '" + signature.inputs[i].name +
-                               "' (give it with --input " +
-                               signature.inputs[i].name + "=FILE.npy)");
+      return makeError("no value for input '" + signature.inputs[i].name +
+                       "' (give it with --input " + signature.inputs[i].name +
+                       "=FILE.npy)");
   if (Status s = checkInputs(signature, inputs); !s)
-    return fail(program, s.error().message);
+    return s.error();
+  return inputs;
+}
 
-  RuntimeOptions runtimeOptions;
-  runtimeOptions.poisonOutputs = options.poison;
-  runtimeOptions.gpuMemoryLimitBytes = options.gpuMemoryLimitBytes;
-  Result<std::unique_ptr<Runtime>> runtime =
-      Runtime::create(options.device, runtimeOptions);
-  if (!runtime)
-    return fail(program, runtime.error().message);
-  Result<std::unique_ptr<LoadedModule>> loaded =
-      LoadedModule::load(**runtime, *module, options.modulePath);
-  if (!loaded)
-    return fail(program, loaded.error().message);
-
-  Result<std::vector<HostArray>> outputs = (*loaded)->run(inputs);
-  if (!outputs)
-    return fail(program, outputs.error().message);
-
+int finishModuleOutputs(const ModuleDesc &module,
+                        const std::vector<HostArray> &outputs,
+                        const RunModuleOptions &options,
+                        const std::string &program) {
   int status = 0;
-  for (size_t i = 0; i < outputs->size(); ++i) {
-    const std::string &name = signature.outputs[i].name;
-    HostArray out = widenForNpy((*outputs)[i]);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::string &name = module.signature.outputs[i].name;
+    HostArray out = widenForNpy(outputs[i]);
     if (!options.outputDir.empty()) {
       std::error_code ec;
       std::filesystem::create_directories(options.outputDir, ec);
@@ -265,10 +250,40 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
       std::cout << "\n";
     }
   }
+  return status;
+}
+
+int runModule(const RunModuleOptions &options, const std::string &program) {
+  // Everything that needs no GPU is checked first, so that mistakes are
+  // reported on any machine.
+  Result<ModuleDesc> module = readModuleFile(options.modulePath);
+  if (!module)
+    return fail(program, module.error().message);
+  const GraphSignature &signature = module->signature;
+  Result<std::vector<HostArray>> inputs = readModuleInputs(*module, options);
+  if (!inputs)
+    return fail(program, inputs.error().message);
+
+  RuntimeOptions runtimeOptions;
+  runtimeOptions.poisonOutputs = options.poison;
+  runtimeOptions.gpuMemoryLimitBytes = options.gpuMemoryLimitBytes;
+  Result<std::unique_ptr<Runtime>> runtime =
+      Runtime::create(options.device, runtimeOptions);
+  if (!runtime)
+    return fail(program, runtime.error().message);
+  Result<std::unique_ptr<LoadedModule>> loaded =
+      LoadedModule::load(**runtime, *module, options.modulePath);
+  if (!loaded)
+    return fail(program, loaded.error().message);
+
+  Result<std::vector<HostArray>> outputs = (*loaded)->run(*inputs);
+  if (!outputs)
+    return fail(program, outputs.error().message);
+  int status = finishModuleOutputs(*module, *outputs, options, program);
 
   if (options.bench) {
     Result<BenchResult> bench = (*loaded)->benchmark(
-        inputs, options.warmup, std::max(1, options.iterations), true);
+        *inputs, options.warmup, std::max(1, options.iterations), true);
     if (!bench)
       return fail(program, bench.error().message);
     int64_t bytes = 0;
@@ -279,7 +294,7 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
     Result<double> copy = (*runtime)->measureCopyBandwidth(
         std::max<size_t>(size_t(bytes) / 2, size_t(64) << 20));
     double gbps = bytes / (bench->medianMs * 1e-3) / 1e9;
-    char line[256];
+    char line[512];
     std::snprintf(line, sizeof(line),
                   "%s on %s: median %.4f ms, min %.4f ms over %d runs%s; "
                   "%.1f GB/s for %lld bytes of inputs and outputs",

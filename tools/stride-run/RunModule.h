@@ -55,6 +55,22 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
 /// on any error (no GPU, bad input, CUDA error) or mismatch with --expect.
 int runModule(const RunModuleOptions &options, const std::string &program);
 
+struct ModuleDesc;
+struct HostArray;
+
+/// Reads the .npy inputs named in `options` and checks them against the
+/// module's signature; returns them in signature order.
+Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
+                                                const RunModuleOptions &options);
+
+/// Writes the outputs to options.outputDir and compares them with
+/// options.expectDir, printing one line per output; returns the exit status
+/// (1 on an error or a mismatch).
+int finishModuleOutputs(const ModuleDesc &module,
+                        const std::vector<HostArray> &outputs,
+                        const RunModuleOptions &options,
+                        const std::string &program);
+
 /// parseRunModuleArgs + runModule, for a tool's main.
 int runModuleMain(int argc, char **argv);
 
