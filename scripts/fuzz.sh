@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 shift || true
 FUZZERS=("$@")
-((${#FUZZERS[@]})) || FUZZERS=(stride-graph-fuzzer stride-npy-fuzzer)
+((${#FUZZERS[@]})) || FUZZERS=(stride-graph-fuzzer stride-npy-fuzzer stride-module-fuzzer)
 
 ./scripts/setup-deps.sh || exit 1
 export STRIDE_BUILD_DIR=build-hardened

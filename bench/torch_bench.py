@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""PyTorch side of bench/compare.sh, run on the GPU machine (not part of the
+product: Stride itself has no Python). For each benchmark graph it makes the
+inputs (saved as .npy for Stride), times PyTorch eager and torch.compile with
+CUDA events, and checks Stride's, eager's and torch.compile's outputs against
+an f64 eager reference computed on the same inputs.
+
+  torch_bench.py inputs DIR            write DIR/<graph>/argN.npy
+  torch_bench.py report DIR RESULTS    time torch, compare, print the table
+"""
+import json
+import os
+import statistics
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+GIB = 1 << 30
+
+# name -> (argument shapes/dtypes, torch function, minimal bytes moved)
+def seed_bwd(g):
+    e = g.unsqueeze(1).expand(64, 1024, 4096)
+    z = torch.zeros(64, 512, 4096, dtype=g.dtype, device=g.device)
+    return torch.slice_scatter(e, z, dim=1, start=0, end=512)
+
+def seed_fwd(x, y):
+    return torch.slice_scatter(x, y, dim=1, start=0, end=512).sum(dim=1)
+
+def bias_gelu_residual(x, bias, r):
+    return F.gelu(x + bias.expand(16384, 4096)) + r
+
+def transpose_add(x, z):
+    return x.permute(0, 2, 1) * 2 + z
+
+def index_add(idx, src):
+    z = torch.zeros(65536, 1024, dtype=src.dtype, device=src.device)
+    return z.index_add(0, idx, src)
+
+def select_scatter_mul(x, row):
+    return torch.select_scatter(x, row, dim=1, index=3) * 0.5
+
+def softmax(x):
+    m = x.amax(dim=1, keepdim=True)
+    e = torch.exp(x - m)
+    return e / e.sum(dim=1, keepdim=True)
+
+GRAPHS = {
+    "seed_bwd": ([((64, 4096), "f32")], seed_bwd, 1_074_790_400),
+    "seed_fwd": ([((64, 1024, 4096), "f32"), ((64, 512, 4096), "f32")], seed_fwd, 1_074_790_400),
+    "bias_gelu_residual": ([((16384, 4096), "f32"), ((4096,), "f32"), ((16384, 4096), "f32")],
+                           bias_gelu_residual, 805_322_752),
+    "transpose_add": ([((64, 1024, 1024), "f32"), ((64, 1024, 1024), "f32")], transpose_add, 805_306_368),
+    "index_add": ([((65536,), "i64:65536"), ((65536, 1024), "f32")], index_add, 537_395_200),
+    "select_scatter_mul": ([((4096, 16, 4096), "f32"), ((4096, 4096), "f32")], select_scatter_mul,
+                           2_147_483_648),
+    "softmax": ([((65536, 1024), "f32")], softmax, 536_870_912),
+}
+
+
+def make_inputs(name, seed=0):
+    gen = torch.Generator(device="cuda").manual_seed(seed)
+    args = []
+    for shape, kind in GRAPHS[name][0]:
+        if kind.startswith("i64"):
+            bound = int(kind.split(":")[1])
+            args.append(torch.randint(0, bound, shape, generator=gen, device="cuda", dtype=torch.int64))
+        else:
+            args.append(torch.rand(shape, generator=gen, device="cuda", dtype=torch.float32) * 2 - 1)
+    return args
+
+
+def time_ms(fn, warmup=5, iters=30):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def copy_bandwidth():
+    a = torch.empty(GIB // 4, dtype=torch.float32, device="cuda")
+    b = torch.empty_like(a)
+    ms = time_ms(lambda: b.copy_(a))
+    return 2 * GIB / (ms * 1e-3)
+
+
+def rel_err(out, ref):
+    out = out.to(torch.float64)
+    if not torch.isfinite(out).all():
+        return float("inf")
+    denom = torch.linalg.vector_norm(ref).item()
+    return torch.linalg.vector_norm(out - ref).item() / (denom if denom else 1.0)
+
+
+def cmd_inputs(directory):
+    for name in GRAPHS:
+        os.makedirs(os.path.join(directory, name), exist_ok=True)
+        for i, t in enumerate(make_inputs(name)):
+            np.save(os.path.join(directory, name, f"arg{i}.npy"), t.cpu().numpy())
+
+
+def cmd_report(directory, results_path):
+    with open(results_path) as f:
+        stride_results = json.load(f)  # name -> {"ms": float, "output": path or None}
+    bw = copy_bandwidth()
+    rows = []
+    for name, (_, fn, nbytes) in GRAPHS.items():
+        args = make_inputs(name)
+        ref = fn(*[a.double() if a.is_floating_point() else a for a in args])
+        floor_ms = nbytes / bw * 1e3
+        row = {"graph": name, "bytes": nbytes, "floor_ms": floor_ms}
+        eager_ms = time_ms(lambda: fn(*args))
+        row["eager"] = (eager_ms, rel_err(fn(*args), ref))
+        compiled = torch.compile(fn)
+        compiled(*args)
+        row["compile"] = (time_ms(lambda: compiled(*args)), rel_err(compiled(*args), ref))
+        s = stride_results.get(name, {})
+        if s.get("output") and os.path.exists(s["output"]):
+            out = torch.from_numpy(np.load(s["output"])).cuda()
+            row["stride"] = (s["ms"], rel_err(out, ref))
+        else:
+            row["stride"] = (None, None)
+        rows.append(row)
+        del args, ref
+        torch.cuda.empty_cache()
+    print_table(rows, bw)
+
+
+def fmt(entry, floor_ms):
+    ms, err = entry
+    if ms is None:
+        return "n/a | n/a | not run"
+    ok = "yes" if err is not None and err <= 1e-5 else f"NO (rel err {err:.2g})"
+    return f"{ms:.3f} | {100 * floor_ms / ms:.0f}% | {ok}"
+
+
+def print_table(rows, bw):
+    print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}, "
+          f"copy bandwidth {bw / 1e12:.2f} TB/s (read + write)")
+    print("| graph | floor ms | Stride ms | % floor | correct | eager ms | % floor | correct "
+          "| torch.compile ms | % floor | correct |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['graph']} | {r['floor_ms']:.3f} | {fmt(r['stride'], r['floor_ms'])} | "
+              f"{fmt(r['eager'], r['floor_ms'])} | {fmt(r['compile'], r['floor_ms'])} |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "inputs":
+        cmd_inputs(sys.argv[2])
+    elif len(sys.argv) >= 4 and sys.argv[1] == "report":
+        cmd_report(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit(__doc__)

@@ -1,0 +1,57 @@
+//===- NVRTC.h - Compiling generated CUDA C++ with NVRTC -----------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Turns the CUDA C++ that Stride's emitter generates into a CodeImage: a
+// CUBIN for a real arch (sm_90) or PTX for the matching virtual arch
+// (compute_90). Plain C++ (no MLIR); links libnvrtc.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TARGET_CUDA_NVRTC_H
+#define STRIDE_TARGET_CUDA_NVRTC_H
+
+#include "stride/Module/Module.h"
+#include "stride/Support/Result.h"
+
+#include <string>
+#include <vector>
+
+namespace stride {
+
+struct NvrtcOptions {
+  /// "sm_" + digits; must be one of the archs this NVRTC supports.
+  std::string arch = "sm_90";
+  /// PTX for compute_NN instead of a CUBIN for sm_NN.
+  bool emitPtx = false;
+  /// The file name NVRTC reports in diagnostics; "stride_module.cu" if empty.
+  std::string programName;
+  /// Directory holding cuda_fp16.h and cuda_bf16.h. Empty: found next to
+  /// libnvrtc, else under $CUDA_PATH, else /usr/local/cuda/include.
+  std::string cudaIncludeDir;
+  /// Appended after Stride's own options, e.g. "-lineinfo".
+  std::vector<std::string> extraOptions;
+};
+
+/// Compiles one translation unit. Fails with a clear message on an arch
+/// NVRTC cannot target; a compile error is reported as a Stride bug (the
+/// generated code must always compile) and carries NVRTC's log.
+Result<CodeImage> compileCudaSource(const std::string &source,
+                                    const NvrtcOptions &opts);
+
+/// "NVRTC 13.0".
+std::string nvrtcVersionString();
+
+/// The archs this NVRTC can compile for, as "sm_NN" strings, oldest first.
+std::vector<std::string> nvrtcSupportedArchs();
+
+/// The include directory compileCudaSource uses when
+/// NvrtcOptions::cudaIncludeDir is empty; empty if none was found.
+std::string defaultCudaIncludeDir();
+
+} // namespace stride
+
+#endif // STRIDE_TARGET_CUDA_NVRTC_H

@@ -1,0 +1,393 @@
+//===- ModuleTest.cpp - The .stridemod format: round trip and refusals ----===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Module/Module.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+
+using namespace stride;
+
+namespace {
+
+/// What stridec would write for `y = slice_scatter(x, s, dim=1).sum(dim=1)`
+/// plus a temporary, with every kind of argument.
+ModuleDesc realisticModule() {
+  ModuleDesc d;
+  d.producer = "stridec 0.1";
+  d.targetArch = "sm_90";
+  d.images.push_back({CodeKind::Cubin, {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0}});
+  d.kernels.push_back({"fused_slice_scatter_sum_0", 0,
+                       "slice_scatter + sum (graph.mlir:7:5, graph.mlir:8:5)"});
+  d.kernels.push_back({"fill_1", 0, "full (graph.mlir:3:3)"});
+  d.signature.entryName = "forward";
+  d.signature.inputs.push_back({"x", DType::F32, {4, 13, 33}, {429, 33, 1}, 0});
+  // A broadcast input: stride 0 on dim 0.
+  d.signature.inputs.push_back({"src", DType::F16, {4, 1, 33}, {0, 33, 1}, 5});
+  d.signature.outputs.push_back({"y", DType::F32, {4, 33}, {33, 1}, 0});
+  d.buffers.push_back({BufferKind::Input, 0, 4 * 13 * 33 * 4});
+  d.buffers.push_back({BufferKind::Input, 1, (5 + 33) * 2});
+  d.buffers.push_back({BufferKind::Output, 0, 4 * 33 * 4});
+  d.buffers.push_back({BufferKind::Temp, -1, 1024});
+  LaunchDesc fill;
+  fill.kernelIndex = 1;
+  fill.grid = {1, 1, 1};
+  fill.block = {256, 1, 1};
+  fill.args = {KernelArg::buffer(3), KernelArg::f32(-1.5f), KernelArg::i32(-7)};
+  LaunchDesc fused;
+  fused.kernelIndex = 0;
+  fused.grid = {132, 2, 1};
+  fused.block = {128, 2, 1};
+  fused.dynamicSharedBytes = 4096;
+  fused.args = {KernelArg::buffer(0), KernelArg::buffer(1), KernelArg::buffer(2),
+                KernelArg::buffer(3), KernelArg::i64(int64_t(1) << 40),
+                KernelArg::f64(0.1)};
+  d.launches = {fill, fused, fill};
+  return d;
+}
+
+Result<ModuleDesc> roundTrip(const ModuleDesc &d) {
+  std::vector<uint8_t> bytes = serializeModule(d);
+  return parseModule(bytes.data(), bytes.size(), "model.stridemod");
+}
+
+std::string parseError(const std::vector<uint8_t> &bytes) {
+  Result<ModuleDesc> r = parseModule(bytes.data(), bytes.size(), "model.stridemod");
+  return r ? std::string("(parsed)") : r.error().message;
+}
+
+std::string roundTripError(const ModuleDesc &d) {
+  return parseError(serializeModule(d));
+}
+
+TEST(ModuleTest, RealisticModuleIsConsistent) {
+  Status s = verifyModule(realisticModule(), "m");
+  EXPECT_TRUE(s) << s.error().message;
+}
+
+TEST(ModuleTest, RoundTripKeepsEveryField) {
+  ModuleDesc d = realisticModule();
+  Result<ModuleDesc> parsed = roundTrip(d);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed->producer, "stridec 0.1");
+  EXPECT_EQ(parsed->targetArch, "sm_90");
+  EXPECT_EQ(parsed->images, d.images);
+  EXPECT_EQ(parsed->kernels, d.kernels);
+  EXPECT_EQ(parsed->buffers, d.buffers);
+  EXPECT_EQ(parsed->launches, d.launches);
+  EXPECT_EQ(parsed->signature, d.signature);
+  EXPECT_TRUE(*parsed == d);
+  EXPECT_EQ(parsed->launches[0].args[1].floatValue, -1.5);
+  EXPECT_EQ(parsed->launches[0].args[2].intValue, -7);
+}
+
+TEST(ModuleTest, RoundTripOfPtxAndEmptyTensors) {
+  ModuleDesc d = realisticModule();
+  d.images[0] = {CodeKind::Ptx, {'.', 'v', 'e', 'r', 's', 'i', 'o', 'n'}};
+  d.signature.inputs[0].shape = {0, 13, 33}; // no elements: needs no bytes
+  d.buffers[0].sizeBytes = 0;
+  Result<ModuleDesc> parsed = roundTrip(d);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_TRUE(*parsed == d);
+}
+
+TEST(ModuleTest, FileRoundTrip) {
+  std::string path = ::testing::TempDir() + "/roundtrip_" +
+                     std::to_string(getpid()) + ".stridemod";
+  ModuleDesc d = realisticModule();
+  Status w = writeModuleFile(path, d);
+  ASSERT_TRUE(w) << w.error().message;
+  Result<ModuleDesc> r = readModuleFile(path);
+  std::remove(path.c_str());
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_TRUE(*r == d);
+}
+
+TEST(ModuleTest, ReadMissingFile) {
+  Result<ModuleDesc> r = readModuleFile("/nonexistent/dir/m.stridemod");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message, "/nonexistent/dir/m.stridemod: cannot open the "
+                               "module file: No such file or directory");
+}
+
+TEST(ModuleTest, WriteRefusesInconsistentModule) {
+  ModuleDesc d = realisticModule();
+  d.launches[1].kernelIndex = 9;
+  Status w = writeModuleFile(::testing::TempDir() + "/never.stridemod", d);
+  ASSERT_FALSE(w);
+  EXPECT_EQ(w.error().message.rfind("refusing to write an inconsistent module", 0),
+            0u)
+      << w.error().message;
+}
+
+TEST(ModuleTest, DescribeShowsEverySection) {
+  std::string text = describeModule(realisticModule());
+  for (const char *line : {
+           "Stride module, format version 1, produced by stridec 0.1\n",
+           "target: sm_90\n",
+           "entry: forward (2 inputs, 1 output)\n",
+           "  input 0 'x': f32 [4, 13, 33] strides [429, 33, 1] offset 0\n",
+           "  input 1 'src': f16 [4, 1, 33] strides [0, 33, 1] offset 5\n",
+           "  output 0 'y': f32 [4, 33] strides [33, 1] offset 0\n",
+           "  image 0: CUBIN, 10 bytes\n",
+           "  kernel 0 'fused_slice_scatter_sum_0' (image 0): slice_scatter + sum "
+           "(graph.mlir:7:5, graph.mlir:8:5)\n",
+           "  buffer 0: input 0 'x', 6864 bytes\n",
+           "  buffer 2: output 0 'y', 528 bytes\n",
+           "  buffer 3: temporary, 1024 bytes\n",
+           "  launch 1 of 3: kernel 1 'fill_1' grid (1, 1, 1) block (256, 1, 1) "
+           "shared 0 args (buffer 3, f32 -1.5, i32 -7)\n",
+           "  launch 2 of 3: kernel 0 'fused_slice_scatter_sum_0' grid (132, 2, 1) "
+           "block (128, 2, 1) shared 4096 args (buffer 0, buffer 1, buffer 2, "
+           "buffer 3, i64 1099511627776, f64 0.10000000000000001)\n",
+       })
+    EXPECT_NE(text.find(line), std::string::npos) << "missing: " << line
+                                                  << "in:\n" << text;
+}
+
+//===----------------------------------------------------------------------===//
+// Refusals of foreign and damaged files
+//===----------------------------------------------------------------------===//
+
+TEST(ModuleTest, EmptyFile) {
+  EXPECT_EQ(parseError({}), "model.stridemod: not a Stride module: the file is empty");
+}
+
+TEST(ModuleTest, TinyFile) {
+  EXPECT_EQ(parseError({1, 2, 3}),
+            "model.stridemod: not a Stride module: the file has only 3 bytes, "
+            "fewer than the 12-byte header");
+}
+
+TEST(ModuleTest, ForeignFileIsRefusedWithItsIdentifier) {
+  std::vector<uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n',
+                              0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+  EXPECT_EQ(parseError(png),
+            "model.stridemod: not a Stride module: bytes 8-11 hold "
+            "\"\\x00\\x00\\x00\\x0d\" instead of the identifier \"STRD\" (a "
+            "module file is what `stridec --emit=module` writes)");
+  std::vector<uint8_t> elf = {0x7f, 'E', 'L', 'F', 2, 1, 1, 0, 0, 0, 0, 0};
+  EXPECT_NE(parseError(elf).find("bytes 8-11 hold \"\\x00\\x00\\x00\\x00\""),
+            std::string::npos);
+}
+
+TEST(ModuleTest, WrongVersion) {
+  ModuleDesc d = realisticModule();
+  d.formatVersion = 7;
+  EXPECT_EQ(roundTripError(d),
+            "model.stridemod: module format version 7 is not supported by this "
+            "runtime (it reads version 1); recompile the graph with this "
+            "release's stridec");
+}
+
+TEST(ModuleTest, FutureVersionWithOtherFieldsIsStillNamed) {
+  // A future release may lay out every other field differently; only
+  // format_version (field 0) is promised.
+  ModuleDesc d;
+  d.formatVersion = 2;
+  EXPECT_NE(roundTripError(d).find("module format version 2 is not supported"),
+            std::string::npos);
+}
+
+TEST(ModuleTest, EveryTruncationIsRefused) {
+  std::vector<uint8_t> bytes = serializeModule(realisticModule());
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + len);
+    Result<ModuleDesc> r = parseModule(cut.data(), cut.size(), "model.stridemod");
+    EXPECT_FALSE(r) << "truncated to " << len << " of " << bytes.size()
+                    << " bytes but parsed";
+  }
+}
+
+TEST(ModuleTest, TruncationMessage) {
+  std::vector<uint8_t> bytes = serializeModule(realisticModule());
+  size_t fullSize = bytes.size();
+  bytes.resize(fullSize / 2);
+  EXPECT_EQ(parseError(bytes),
+            "model.stridemod: truncated Stride module: the file has " +
+                std::to_string(fullSize / 2) +
+                " bytes, but its header says it has " + std::to_string(fullSize));
+  bytes = serializeModule(realisticModule());
+  bytes.push_back(0);
+  EXPECT_EQ(parseError(bytes),
+            "model.stridemod: corrupt Stride module: the file has " +
+                std::to_string(fullSize + 1) +
+                " bytes, but its header says it has " + std::to_string(fullSize) +
+                " (extra data at the end)");
+}
+
+TEST(ModuleTest, DamagedRootOffset) {
+  std::vector<uint8_t> bytes = serializeModule(realisticModule());
+  bytes[4] = bytes[5] = bytes[6] = 0xff;
+  EXPECT_EQ(parseError(bytes),
+            "model.stridemod: corrupt Stride module: the header is damaged");
+}
+
+/// Flipping any byte must give a refusal or a module that is consistent (and
+/// survives another round trip); never a crash. Run under ASan/UBSan to make
+/// "never a crash" mean "never an invalid read".
+TEST(ModuleTest, EveryFlippedByteIsRefusedOrConsistent) {
+  std::vector<uint8_t> bytes = serializeModule(realisticModule());
+  int refused = 0, parsed = 0;
+  for (uint8_t mask : {uint8_t(0xff), uint8_t(0x01), uint8_t(0x80)}) {
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      std::vector<uint8_t> bad = bytes;
+      bad[i] ^= mask;
+      Result<ModuleDesc> r = parseModule(bad.data(), bad.size(), "m");
+      if (!r) {
+        ++refused;
+        EXPECT_FALSE(r.error().message.empty());
+        continue;
+      }
+      ++parsed;
+      EXPECT_TRUE(verifyModule(*r, "m"));
+      Result<ModuleDesc> again = roundTrip(*r);
+      ASSERT_TRUE(again) << "byte " << i << ": " << again.error().message;
+      EXPECT_TRUE(*again == *r) << "byte " << i;
+    }
+  }
+  // Most flips land in data the checks can see.
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(parsed, 0); // e.g. flips inside description strings
+}
+
+//===----------------------------------------------------------------------===//
+// Semantic checks
+//===----------------------------------------------------------------------===//
+
+TEST(ModuleTest, OutOfRangeKernelIndex) {
+  ModuleDesc d = realisticModule();
+  d.launches[1].kernelIndex = 5;
+  EXPECT_EQ(roundTripError(d),
+            "model.stridemod: inconsistent module: launch 2 of 3 refers to "
+            "kernel 5, but the module has 2 kernels");
+}
+
+TEST(ModuleTest, OutOfRangeBufferIndex) {
+  ModuleDesc d = realisticModule();
+  d.launches[1].args[2] = KernelArg::buffer(4);
+  EXPECT_EQ(roundTripError(d),
+            "model.stridemod: inconsistent module: launch 2 of 3 (kernel "
+            "'fused_slice_scatter_sum_0') argument 2 refers to buffer 4, but "
+            "the module has 4 buffers");
+}
+
+TEST(ModuleTest, OutOfRangeImageIndex) {
+  ModuleDesc d = realisticModule();
+  d.kernels[1].imageIndex = 1;
+  EXPECT_EQ(roundTripError(d),
+            "model.stridemod: inconsistent module: kernel 1 'fill_1' refers to "
+            "code image 1, but the module has 1 images");
+}
+
+TEST(ModuleTest, LaunchConfigurationLimits) {
+  ModuleDesc d = realisticModule();
+  d.launches[0].grid = {0, 1, 1};
+  EXPECT_NE(roundTripError(d).find("launch 1 of 3 (kernel 'fill_1') grid (0, "
+                                   "1, 1) has a zero dimension"),
+            std::string::npos);
+  d = realisticModule();
+  d.launches[0].block = {1024, 2, 1};
+  EXPECT_NE(roundTripError(d).find("block has 2048 threads, more than CUDA's "
+                                   "limit of 1024"),
+            std::string::npos);
+  d = realisticModule();
+  d.launches[0].grid = {1, 70000, 1};
+  EXPECT_NE(roundTripError(d).find("exceeds CUDA's limits (2147483647, 65535, "
+                                   "65535)"),
+            std::string::npos);
+  d = realisticModule();
+  d.launches[0].dynamicSharedBytes = 1 << 20;
+  EXPECT_NE(roundTripError(d).find("1048576 bytes of dynamic shared memory"),
+            std::string::npos);
+}
+
+TEST(ModuleTest, SignatureChecks) {
+  ModuleDesc d = realisticModule();
+  d.signature.inputs[0].strides = {33, 1};
+  EXPECT_EQ(roundTripError(d),
+            "model.stridemod: inconsistent module: input 0 'x' has shape "
+            "[4, 13, 33] of rank 3 but 2 strides [33, 1]");
+  d = realisticModule();
+  d.signature.outputs[0].strides = {0, 1};
+  EXPECT_NE(roundTripError(d).find("output 0 'y' has the overlapping layout "
+                                   "[4, 33] strides [0, 1]"),
+            std::string::npos);
+  d = realisticModule();
+  d.signature.inputs[1].name = "x";
+  EXPECT_NE(roundTripError(d).find("input name 'x' is used twice"),
+            std::string::npos);
+  d = realisticModule();
+  d.signature.inputs[0].shape[1] = -13;
+  EXPECT_NE(roundTripError(d).find("negative size -13 in dim 1"),
+            std::string::npos);
+}
+
+TEST(ModuleTest, BufferBindingChecks) {
+  ModuleDesc d = realisticModule();
+  d.buffers[2].sizeBytes = 100;
+  EXPECT_EQ(roundTripError(d),
+            "model.stridemod: inconsistent module: buffer 2 (output) has 100 "
+            "bytes, but output 'y' (f32 [4, 33] strides [33, 1] offset 0) "
+            "needs 528");
+  d = realisticModule();
+  d.buffers.erase(d.buffers.begin() + 1);
+  for (LaunchDesc &l : d.launches)
+    l.args.clear();
+  EXPECT_EQ(roundTripError(d),
+            "model.stridemod: inconsistent module: input 1 'src' is bound to 0 "
+            "buffers (expected exactly 1)");
+  d = realisticModule();
+  d.buffers[3].signatureIndex = 0;
+  EXPECT_NE(roundTripError(d).find("buffer 3 is a temporary but has the "
+                                   "signature index 0"),
+            std::string::npos);
+  d = realisticModule();
+  d.buffers[3].sizeBytes = -1;
+  EXPECT_NE(roundTripError(d).find("buffer 3 has the size -1 bytes"),
+            std::string::npos);
+}
+
+TEST(ModuleTest, CodeImageChecks) {
+  ModuleDesc d = realisticModule();
+  d.images[0].bytes[1] = 'X';
+  EXPECT_NE(roundTripError(d).find("code image 0 is marked CUBIN but does not "
+                                   "start with the ELF magic"),
+            std::string::npos);
+  d = realisticModule();
+  d.targetArch = "sm_9x";
+  EXPECT_NE(roundTripError(d).find("target arch \"sm_9x\" is not of the form "
+                                   "sm_NN"),
+            std::string::npos);
+  d = realisticModule();
+  d.kernels[0].name = "not an identifier";
+  EXPECT_NE(roundTripError(d).find("which is not a C identifier"),
+            std::string::npos);
+}
+
+TEST(ModuleTest, StorageBytes) {
+  EXPECT_EQ(storageBytes({"t", DType::F32, {4, 13, 33}, {429, 33, 1}, 0}),
+            4 * 13 * 33 * 4);
+  // Broadcast: extent is one row plus the offset.
+  EXPECT_EQ(storageBytes({"t", DType::F16, {4, 33}, {0, 1}, 5}), (5 + 33) * 2);
+  EXPECT_EQ(storageBytes({"t", DType::F64, {}, {}, 3}), 4 * 8);
+  EXPECT_EQ(storageBytes({"t", DType::F32, {0, 7}, {7, 1}, 9}), 0);
+  EXPECT_EQ(storageBytes({"t", DType::F32, {2}, {1, 1}, 0}), std::nullopt);
+}
+
+TEST(ModuleTest, ParseSmArch) {
+  EXPECT_EQ(parseSmArch("sm_90"), 90);
+  EXPECT_EQ(parseSmArch("sm_100"), 100);
+  EXPECT_EQ(parseSmArch("sm_9x"), std::nullopt);
+  EXPECT_EQ(parseSmArch("compute_90"), std::nullopt);
+  EXPECT_EQ(parseSmArch("sm_"), std::nullopt);
+}
+
+} // namespace
