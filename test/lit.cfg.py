@@ -16,6 +16,7 @@ config.test_exec_root = os.path.join(config.stride_obj_root, "test")
 config.substitutions.append(("%stride_src", config.stride_src_root))
 config.substitutions.append(("%stride_obj", config.stride_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.stride_src_root, "examples")))
+config.substitutions.append(("%stride_bin", config.stride_tools_dir))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "XDG_CACHE_HOME"])
 llvm_config.use_default_substitutions()

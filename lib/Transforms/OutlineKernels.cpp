@@ -1,14 +1,16 @@
-//===- OutlineKernels.cpp - One kernel per functional op ------------------===//
+//===- OutlineKernels.cpp - Forming and dissolving kernels ----------------===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 //
 //===----------------------------------------------------------------------===//
 //
-// The CUDA backend emits one __global__ function per stride.kernel. This pass
-// wraps every functional op that is not inside a kernel into a kernel of its
-// own, so that an unfused function can be compiled (stridec --no-fuse) and
-// whatever the fusion pass leaves outside a kernel still is.
+// The CUDA backend emits one __global__ function per stride.kernel. The
+// outline pass wraps every functional op that is not inside a kernel into a
+// kernel of its own, so that an unfused function can be compiled (stridec
+// --no-fuse) and whatever the fusion pass leaves outside a kernel still is.
+// The inline pass dissolves kernels again (for tests that compare a fused
+// kernel with its unfused equivalent).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 
 namespace stride {
 #define GEN_PASS_DEF_OUTLINEKERNELS
+#define GEN_PASS_DEF_INLINEKERNELS
 #include "stride/Transforms/Passes.h.inc"
 } // namespace stride
 
@@ -63,6 +66,28 @@ struct OutlineKernelsPass
       YieldOp::create(builder, op->getLoc(), clone->getResults());
       op->replaceAllUsesWith(kernel.getResults());
       op->erase();
+    }
+  }
+};
+
+struct InlineKernelsPass
+    : public stride::impl::InlineKernelsBase<InlineKernelsPass> {
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels;
+    getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
+    for (KernelOp kernel : kernels) {
+      OpBuilder builder(kernel);
+      IRMapping mapping;
+      for (auto [arg, input] :
+           llvm::zip(kernel.getBodyBlock().getArguments(), kernel.getInputs()))
+        mapping.map(arg, input);
+      for (Operation &op : kernel.getBodyBlock().without_terminator())
+        builder.clone(op, mapping);
+      SmallVector<Value> yielded;
+      for (Value v : kernel.getYield().getValues())
+        yielded.push_back(mapping.lookupOrDefault(v));
+      kernel->replaceAllUsesWith(yielded);
+      kernel.erase();
     }
   }
 };

@@ -85,4 +85,34 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def InlineKernels : Pass<"stride-inline-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Dissolve every stride.kernel back into the function";
+  let description = [{
+    The inverse of kernel formation: the ops of each `stride.kernel` body
+    move into the function, reading the kernel's inputs, and the kernel's
+    results are replaced by the values it yields. Followed by
+    `stride-outline-kernels` this gives every op a kernel of its own, which
+    tests use to compare a fused kernel with its unfused equivalent.
+
+    Before:
+
+    ```mlir
+    %y = stride.kernel "exp_add" ins(%x, %b : ...) -> (...) {
+    ^bb0(%a: ..., %c: ...):
+      %e = stride.exp %a : ...
+      %s = stride.add %e, %c : ...
+      stride.yield %s : ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %e = stride.exp %x : ...
+    %y = stride.add %e, %b : ...
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 #endif // STRIDE_TRANSFORMS_PASSES_TD

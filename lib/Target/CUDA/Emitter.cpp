@@ -824,8 +824,11 @@ FailureOr<Coords> KernelEmitter::mapThroughView(Operation *view,
                  "layout to map addresses back to coordinates");
         std::string addr = address(resultType, coords);
         std::string rel = fresh("addr");
-        code.line("const {} {} = {} - {};", idx, rel, paren(addr),
-                  source.offset);
+        if (source.offset == 0)
+          code.line("const {} {} = {};", idx, rel, addr);
+        else
+          code.line("const {} {} = {} - {};", idx, rel, paren(addr),
+                    source.offset);
         src.assign(srcRank, "0");
         for (int64_t d : dimOrderByStride(source.strides)) {
           if (srcShape[d] == 1)
@@ -1045,8 +1048,13 @@ FailureOr<std::string> KernelEmitter::evalOp(Operation *op,
 
   if (auto full = dyn_cast<FullOp>(op))
     return literalOf(full.getValue().convertToDouble(), dtype);
-  if (auto iota = dyn_cast<IotaOp>(op))
-    return *evalCast(paren(coords[iota.getDim()]), DType::I64, dtype);
+  if (auto iota = dyn_cast<IotaOp>(op)) {
+    // The coordinate has the index type: convert it explicitly.
+    std::string c = paren(coords[iota.getDim()]);
+    if (!isFloat(dtype))
+      return fmt::format("(({}){})", ct, c);
+    return *evalCast("(long long)" + c, DType::I64, dtype);
+  }
   if (auto constant = dyn_cast<ConstantOp>(op))
     return evalConstant(constant, coords);
 
@@ -1144,7 +1152,11 @@ FailureOr<std::string> KernelEmitter::evalOp(Operation *op,
   if (isIndexScatter(op) || isReduction(op) || isa<KernelOp>(op))
     return (error(op) << "is only supported as the root of a kernel");
 
-  // Pointwise ops: one temporary, with the op's location.
+  // Pointwise ops: the operands first, then one temporary with the op's
+  // location.
+  for (Value operand : op->getOperands())
+    if (failed(eval(operand, coords, code)))
+      return failure();
   code.line("// {} at {}", opName(op), where);
   FailureOr<std::string> expr = evalPointwise(op, coords, code);
   if (failed(expr))
