@@ -602,10 +602,12 @@ LogicalResult KernelEmitter::collect() {
                               "shape over the same dims";
       auto resultType = cast<StridedTensorType>(r.op->getResult(0).getType());
       if (resultType.getShape() != ArrayRef<int64_t>(iterationShape))
-        return error(r.op) << "a reduction's result must have the shape of "
-                              "the kernel's yielded values (a pointwise "
-                              "epilogue), not "
-                           << shapeText(iterationShape);
+        return error(r.op) << "the reduction's result has shape "
+                           << shapeText(resultType.getShape())
+                           << " but the kernel yields values of shape "
+                           << shapeText(iterationShape)
+                           << "; a reduction may only be followed by "
+                              "pointwise ops of its result's shape";
     }
     // No reduction may read another reduction's result.
     llvm::SmallPtrSet<Operation *, 16> reductionOps;
@@ -1298,8 +1300,12 @@ LogicalResult KernelEmitter::emitReduction(Code &body, CudaKernel &result) {
   for (ReductionInfo &r : reductions)
     if (l == 0 && (r.kind == ReduceKind::Max || r.kind == ReduceKind::Min))
       return r.op->emitError()
-             << opName(r.op) << " over dims with no elements is undefined "
-             << "(input shape " << shapeText(inShape) << ")";
+             << "'stride." << opName(r.op)
+             << "' over dims with no elements is undefined (input shape "
+             << shapeText(inShape) << ", dims [" << joinCoords(llvm::to_vector(
+                    llvm::map_range(dims, [](int64_t d) {
+                      return std::to_string(d);
+                    }))) << "])";
 
   // Inner reductions (the innermost dim of size > 1 is reduced) give each
   // output element a group of threads striding along it; outer reductions
