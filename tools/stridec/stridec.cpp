@@ -31,6 +31,16 @@ using namespace llvm;
 namespace {
 
 cl::OptionCategory stridecCategory("stridec options");
+cl::OptionCategory mlirCategory("MLIR options (for the pipeline)");
+
+/// MLIR's options that --help shows; the others (and LLVM's) still work
+/// and are listed by --help-hidden.
+constexpr const char *kShownMlirOptions[] = {
+    "mlir-print-ir-after-all",     "mlir-print-ir-before-all",
+    "mlir-print-ir-after-failure", "mlir-print-ir-after-change",
+    "mlir-print-ir-module-scope",  "mlir-print-debuginfo",
+    "mlir-timing",                 "mlir-timing-display",
+};
 
 cl::opt<std::string> inputPath(cl::Positional, cl::desc("<graph.mlir>"),
                                cl::init("-"), cl::cat(stridecCategory));
@@ -138,6 +148,11 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter([](raw_ostream &os) {
     os << "stridec 0.1.0 (MLIR 22, " << stride::nvrtcVersionString() << ")\n";
   });
+  auto &registered = cl::getRegisteredOptions();
+  for (const char *name : kShownMlirOptions)
+    if (cl::Option *option = registered.lookup(name))
+      option->addCategory(mlirCategory);
+  cl::HideUnrelatedOptions({&stridecCategory, &mlirCategory});
   cl::ParseCommandLineOptions(argc, argv, kOverview);
 
   if (!inspectPath.empty())
