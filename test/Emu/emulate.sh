@@ -7,6 +7,7 @@
 # e.g. emulate.sh examples/softmax.mlir --input x.npy --expect ref/
 # Tools come from $STRIDE_BIN (default: build/bin of this checkout); the
 # work files go to $EMU_WORK (default: a temporary directory, removed).
+# With EMU_BUILD_ONLY=1 it stops after building $EMU_WORK/kernels.so.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${STRIDE_BIN:-$here/../../build/bin}
@@ -36,4 +37,5 @@ fi
 } > "$work/table.cpp"
 ${CXX:-g++} -std=c++20 -O1 -fPIC -shared -pthread -w -I"$here" -I"$here/include" \
   -include "$here/CudaEmulation.h" "$work/table.cpp" -o "$work/kernels.so"
+[[ ${EMU_BUILD_ONLY:-0} == 1 ]] && exit 0
 timeout "${EMU_TIMEOUT:-300}" "$bin/stride-emu" "$work/graph.stridemod" --kernels "$work/kernels.so" "$@"
