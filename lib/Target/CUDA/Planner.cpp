@@ -103,6 +103,8 @@ FailureOr<ModuleDesc> planModule(func::FuncOp entry, const CudaSource &source,
 
   auto ret = cast<func::ReturnOp>(entry.getBody().front().getTerminator());
   llvm::DenseMap<Value, unsigned> returnedAt;
+  // (result index, the result index of the value's first return).
+  SmallVector<std::pair<unsigned, unsigned>> duplicates;
   for (auto [j, type] : llvm::enumerate(entry.getResultTypes())) {
     FailureOr<TensorSignature> t = signatureOf(
         type, nameOf(entry.getResultAttrDict(j), "result" + std::to_string(j)),
@@ -112,12 +114,12 @@ FailureOr<ModuleDesc> planModule(func::FuncOp entry, const CudaSource &source,
     desc.signature.outputs.push_back(std::move(*t));
     Value v = ret.getOperand(j);
     auto [it, inserted] = returnedAt.try_emplace(v, j);
-    if (!inserted)
-      return ret.emitError()
-             << "returns one value as both result #" << it->second
-             << " and result #" << j
-             << ", which the CUDA backend does not support yet (each output "
-                "needs a buffer of its own)";
+    if (!inserted) {
+      if (!source.copyKernel)
+        return ret.emitError() << "returns one value twice, but the emitted "
+                                  "source has no copy kernel";
+      duplicates.push_back({static_cast<unsigned>(j), it->second});
+    }
     if (!isa_and_nonnull<KernelOp>(v.getDefiningOp()))
       return ret.emitError()
              << "result #" << j
@@ -189,6 +191,33 @@ FailureOr<ModuleDesc> planModule(func::FuncOp entry, const CudaSource &source,
       launch.args = args;
       if (l.phase)
         launch.args.push_back(KernelArg::i32(*l.phase));
+      desc.launches.push_back(std::move(launch));
+    }
+  }
+
+  // Outputs that repeat an earlier result: a buffer of their own, filled by
+  // a byte copy once every kernel has run.
+  if (!duplicates.empty()) {
+    uint32_t copyIndex = desc.kernels.size();
+    desc.kernels.push_back(
+        {*source.copyKernel, 0, "copy of a value returned more than once"});
+    for (auto [j, first] : duplicates) {
+      const TensorSignature &t = desc.signature.outputs[j];
+      int64_t bytes = storageBytes(t).value_or(0);
+      uint32_t dst = desc.buffers.size();
+      desc.buffers.push_back({BufferKind::Output, static_cast<int32_t>(j),
+                              allocationBytes(bytes)});
+      uint32_t src = bufferOf.lookup(ret.getOperand(first));
+      if (bytes == 0)
+        continue;
+      LaunchDesc launch;
+      launch.kernelIndex = copyIndex;
+      launch.block = {256, 1, 1};
+      launch.grid = {static_cast<uint32_t>(
+                         std::min<int64_t>((bytes + 255) / 256, 4096)),
+                     1, 1};
+      launch.args = {KernelArg::buffer(src), KernelArg::buffer(dst),
+                     KernelArg::i64(bytes)};
       desc.launches.push_back(std::move(launch));
     }
   }

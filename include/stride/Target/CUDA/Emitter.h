@@ -77,6 +77,10 @@ struct CudaSource {
   std::string source;
   /// In program order.
   std::vector<CudaKernel> kernels;
+  /// When the entry returns one value more than once, the name of a kernel
+  /// `(const unsigned char *in0, unsigned char *out0, long long n)` that
+  /// copies n bytes, which the plan uses to fill the extra outputs.
+  std::optional<std::string> copyKernel;
 };
 
 /// The graph's entry: the module's only func.func, or an error.
