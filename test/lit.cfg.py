@@ -21,5 +21,5 @@ llvm_config.with_system_environment(["HOME", "TMPDIR", "XDG_CACHE_HOME"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
-tools = ["stride-opt", "FileCheck", "not", "count"]
+tools = ["stride-opt", "stride-run", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
