@@ -232,6 +232,10 @@ std::string formatElement(DType dtype, double value) {
   if (std::isinf(value))
     return value < 0 ? "-inf" : "inf";
   char buf[64];
+  if (value == std::trunc(value) && std::fabs(value) < 1e16) {
+    std::snprintf(buf, sizeof buf, "%.0f", value);
+    return std::signbit(value) && value == 0 ? "-0" : buf;
+  }
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, value);
     if (roundFloat(dtype, std::strtod(buf, nullptr)) == value)
