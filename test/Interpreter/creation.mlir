@@ -64,25 +64,25 @@ func.func @casts() -> (!stride.tensor<6xi32>, !stride.tensor<6xi1>,
 }
 
 // C: result0: i32 [2, 3]
-// C-NEXT: [[7, 7, 7],
+// C-NEXT: {{\[\[}}7, 7, 7],
 // C-NEXT: [7, 7, 7]]
 // C-NEXT: result1: f32 [2, 3]
-// C-NEXT: [[1, 2, 3],
+// C-NEXT: {{\[\[}}1, 2, 3],
 // C-NEXT: [4, 5, 6]]
 // C-NEXT: result2: i64 [2, 3]
-// C-NEXT: [[0, 1, 2],
+// C-NEXT: {{\[\[}}0, 1, 2],
 // C-NEXT: [0, 1, 2]]
 // C-NEXT: result3: f16 [2, 3]
-// C-NEXT: [[0, 0, 0],
+// C-NEXT: {{\[\[}}0, 0, 0],
 // C-NEXT: [1, 1, 1]]
 // C-NEXT: result4: f32 [3, 2]
-// C-NEXT: [[1, 4],
+// C-NEXT: {{\[\[}}1, 4],
 // C-NEXT: [2, 5],
 // C-NEXT: [3, 6]]
 // C-NEXT: result5: i1 [2]
 // C-NEXT: [true, true]
 // C-NEXT: result6: f32 [2, 2]
-// C-NEXT: [[-2.5, -2.5],
+// C-NEXT: {{\[\[}}-2.5, -2.5],
 // C-NEXT: [-2.5, -2.5]]
 // C-NEXT: result7: bf16 [2]
 // C-NEXT: [0.334, 300]
