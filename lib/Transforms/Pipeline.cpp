@@ -21,6 +21,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
+  if (options.formKernels)
+    pm.addNestedPass<func::FuncOp>(createOutlineKernels());
 }
 
 namespace {
@@ -29,6 +31,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       *this, "repair-layouts",
       llvm::cl::desc("Give illegal functional result layouts a dense layout "
                      "instead of rejecting the graph"),
+      llvm::cl::init(false)};
+  Option<bool> formKernels{
+      *this, "form-kernels",
+      llvm::cl::desc("Put every functional op into a stride.kernel, as the "
+                     "CUDA backend needs"),
       llvm::cl::init(false)};
 };
 } // namespace
@@ -39,6 +46,7 @@ void stride::registerStridePipeline() {
       [](OpPassManager &pm, const PipelineCLOptions &cl) {
         PipelineOptions options;
         options.repairLayouts = cl.repairLayouts;
+        options.formKernels = cl.formKernels;
         buildStridePipeline(pm, options);
       });
 }

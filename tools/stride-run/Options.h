@@ -27,7 +27,7 @@ namespace stride::run {
 struct Options {
   /// The positional file: a graph (.mlir) or a compiled module.
   std::string inputFile;
-  /// Run the graph on the reference interpreter.
+  /// Run the graph on the reference interpreter (implied for a graph).
   bool reference = false;
   /// `--input name=file.npy`, in command-line order.
   std::vector<std::pair<std::string, std::string>> inputs;

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Options.h"
+#include "RunModule.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -46,7 +47,7 @@ namespace stride::run {
 //===----------------------------------------------------------------------===//
 
 std::string helpText() {
-  return R"(USAGE: stride-run GRAPH.mlir --reference [options]
+  return R"(USAGE: stride-run GRAPH.mlir [--reference] [options]
 
 Runs the entry function of a stride graph on the reference interpreter (the
 CPU oracle: PyTorch semantics, float64 arithmetic rounded to each result's
@@ -56,8 +57,9 @@ The graph is parsed, verified and run through the Stride pipeline first, so a
 graph with an illegal layout is rejected exactly as the compiler rejects it.
 
 OPTIONS:
-  --reference             Run on the reference interpreter (required for a
-                          .mlir graph).
+  --reference             Run on the reference interpreter (the only mode of
+                          a graph file, so optional; a compiled .stridemod
+                          module runs on the GPU, see below).
   --input NAME=FILE.npy   The value of input NAME (repeatable). Inputs are
                           named by their `stride.name` argument attribute, or
                           arg0, arg1, ... by position.
@@ -421,27 +423,20 @@ int runReference(const Options &options) {
 
 int main(int argc, char **argv) {
   using namespace stride::run;
+  // Mode dispatch. A compiled module runs on the GPU (RunModule.cpp, with
+  // its own options); a graph runs on the reference interpreter.
+  for (int i = 1; i < argc; ++i)
+    if (llvm::StringRef(argv[i]).ends_with(".stridemod"))
+      return stride::runModuleMain(argc, argv);
   stride::Result<Options> options = parseCommandLine(argc, argv);
   if (!options) {
     llvm::errs() << "stride-run: error: " << options.error().message << "\n";
     return 1;
   }
   if (options->help) {
-    llvm::outs() << helpText();
+    llvm::outs() << helpText() << "\n"
+                 << stride::runModuleUsage("stride-run");
     return 0;
-  }
-  // Mode dispatch. A graph runs on the reference interpreter; compiled
-  // modules (RunModule.cpp) will be dispatched here too.
-  llvm::StringRef file(options->inputFile);
-  if (file.ends_with(".stridemod")) {
-    llvm::errs() << "stride-run: error: " << options->inputFile
-                 << ": running compiled modules is not supported yet\n";
-    return 1;
-  }
-  if (!options->reference) {
-    llvm::errs() << "stride-run: error: running a graph needs --reference "
-                    "(the reference interpreter; see --help)\n";
-    return 1;
   }
   return runReference(*options);
 }

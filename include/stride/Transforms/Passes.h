@@ -26,6 +26,10 @@ namespace stride {
 struct PipelineOptions {
   /// Repair illegal functional result layouts instead of rejecting them.
   bool repairLayouts = false;
+  /// Put every functional op into a stride.kernel (what the CUDA backend
+  /// needs): after legalization, each functional op left outside a kernel
+  /// gets a kernel of its own (stride-outline-kernels).
+  bool formKernels = false;
 };
 
 /// The default pipeline: layout legalization first, so no later pass ever
