@@ -166,7 +166,9 @@ Result<Options> parseCommandLine(int argc, char **argv) {
   if (o.help)
     return o;
   if (o.inputFile.empty())
-    return makeError("no input file (see --help)");
+    return makeError("no input file: give a graph (.mlir, run on the reference "
+                     "interpreter) or a compiled module (.stridemod, run on the "
+                     "GPU); see --help");
   if (seenSeed && !o.randomInputs)
     return makeError("--seed needs --random-inputs");
   return o;
