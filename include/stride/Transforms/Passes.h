@@ -26,10 +26,14 @@ namespace stride {
 struct PipelineOptions {
   /// Repair illegal functional result layouts instead of rejecting them.
   bool repairLayouts = false;
+  /// Fuse ops into stride.kernel regions (stride-fuse) after legalization.
+  bool fuse = true;
+  /// With `fuse`: also fuse broadcast epilogues (kernel contract form (d)).
+  bool fuseBroadcastEpilogues = true;
 };
 
 /// The default pipeline: layout legalization first, so no later pass ever
-/// sees an illegal layout.
+/// sees an illegal layout; then fusion.
 void buildStridePipeline(mlir::OpPassManager &pm,
                          const PipelineOptions &options);
 
