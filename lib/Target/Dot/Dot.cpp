@@ -83,7 +83,19 @@ std::string opLabel(Operation *op) {
     return text + " " + kernel.getSymName().str();
   std::string attrs;
   llvm::raw_string_ostream os(attrs);
-  for (NamedAttribute attr : op->getAttrs()) {
+  // The attributes in the order the ops' syntax reads them.
+  SmallVector<NamedAttribute> named(op->getAttrs().begin(),
+                                    op->getAttrs().end());
+  static constexpr StringRef order[] = {"predicate", "value", "dim",  "dims",
+                                        "start",     "end",   "step", "index",
+                                        "keepdim"};
+  auto rank = [](NamedAttribute attr) {
+    return llvm::find(order, attr.getName().getValue()) - std::begin(order);
+  };
+  llvm::stable_sort(named, [&](NamedAttribute a, NamedAttribute b) {
+    return rank(a) < rank(b);
+  });
+  for (NamedAttribute attr : named) {
     StringRef name = attr.getName().getValue();
     Attribute value = attr.getValue();
     os << (attrs.empty() ? "" : " ");
