@@ -224,6 +224,7 @@ LogicalResult DotEmitter::emitFunction(func::FuncOp func) {
 LogicalResult DotEmitter::emitModule(ModuleOp module) {
   os << "digraph \"" << escape(module.getSymName().value_or("stride"))
      << "\" {\n"
+     << "  graph [fontname=\"Helvetica\", fontsize=11];\n"
      << "  node [shape=box, style=rounded, fontname=\"Helvetica\", "
         "fontsize=10];\n"
      << "  edge [fontname=\"Helvetica\", fontsize=9];\n";
