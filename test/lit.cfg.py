@@ -16,10 +16,21 @@ config.test_exec_root = os.path.join(config.stride_obj_root, "test")
 config.substitutions.append(("%stride_src", config.stride_src_root))
 config.substitutions.append(("%stride_obj", config.stride_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.stride_src_root, "examples")))
+config.substitutions.append(("%stride_bin", config.stride_tools_dir))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "XDG_CACHE_HOME"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
-tools = ["stride-opt", "FileCheck", "not", "count"]
+tools = ["stride-opt", "stridec", "stride-run", "stride-run-gpu", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Tests that need a CUDA driver (and GPU) run only where libcuda.so.1 loads;
+# tests of the no-driver path only where it does not.
+import ctypes
+
+try:
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass

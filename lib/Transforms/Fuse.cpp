@@ -346,6 +346,10 @@ FailureOr<KernelOp> Fuser::buildKernel(Group &group, Operation *insertBefore,
       continue;
     base += (base.empty() ? "" : "_") + opName(named[i]);
   }
+  // A lone op's name is often a C function's (max, exp, div): the backend
+  // emits `extern "C"` kernels named after the kernel.
+  if (named.size() == 1)
+    base += "_kernel";
   std::string name = base;
   for (unsigned n = 1; names.contains(name); ++n)
     name = base + "_" + std::to_string(n);

@@ -26,6 +26,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
     fuse.broadcastEpilogues = options.fuseBroadcastEpilogues;
     pm.addNestedPass<func::FuncOp>(createFuse(fuse));
   }
+  if (options.formKernels)
+    pm.addNestedPass<func::FuncOp>(createOutlineKernels());
 }
 
 namespace {
@@ -38,6 +40,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<bool> fuse{*this, "fuse",
                     llvm::cl::desc("Fuse ops into stride.kernel regions"),
                     llvm::cl::init(true)};
+  Option<bool> formKernels{
+      *this, "form-kernels",
+      llvm::cl::desc("Put every functional op into a stride.kernel, as the "
+                     "CUDA backend needs"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -48,6 +55,7 @@ void stride::registerStridePipeline() {
         PipelineOptions options;
         options.repairLayouts = cl.repairLayouts;
         options.fuse = cl.fuse;
+        options.formKernels = cl.formKernels;
         buildStridePipeline(pm, options);
       });
 }

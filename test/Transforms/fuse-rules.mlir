@@ -14,7 +14,7 @@
 // CHECK:        %[[E:.*]] = stride.exp
 // CHECK-NEXT:   %[[A:.*]] = stride.add %[[E]]
 // CHECK-NEXT:   stride.yield %[[E]], %[[A]]
-// CHECK:      %[[S:.*]] = stride.kernel "sum" ins(%[[K]]#0 :
+// CHECK:      %[[S:.*]] = stride.kernel "sum_kernel" ins(%[[K]]#0 :
 // CHECK:      return %[[K]]#1, %[[S]]
 func.func @multi_use(%x: !stride.tensor<4x8xf32>, %y: !stride.tensor<4x8xf32>)
     -> (!stride.tensor<4x8xf32>, !stride.tensor<4xf32>) {
@@ -51,7 +51,7 @@ func.func @returned_and_used(%x: !stride.tensor<16xf32>)
 // CHECK-LABEL: func.func @read_through_view
 // CHECK:      %[[K:.*]]:2 = stride.kernel "exp_mul" ins(%arg0 :
 // CHECK:        stride.yield
-// CHECK:      stride.kernel "add" ins(%[[K]]#0, %arg1 :
+// CHECK:      stride.kernel "add_kernel" ins(%[[K]]#0, %arg1 :
 // CHECK:        stride.permute
 // CHECK-NEXT:   stride.add
 // CHECK:      return
@@ -72,10 +72,10 @@ func.func @read_through_view(%x: !stride.tensor<4x4xf32>, %y: !stride.tensor<4x4
 // Views are cloned into every kernel that reads them; none is left outside.
 // CHECK-LABEL: func.func @view_in_each_kernel
 // CHECK-NOT:  stride.expand
-// CHECK:      stride.kernel "sum"
+// CHECK:      stride.kernel "sum_kernel"
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   stride.expand
-// CHECK:      stride.kernel "mul"
+// CHECK:      stride.kernel "mul_kernel"
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT:   stride.expand
 // CHECK:      return
@@ -95,7 +95,7 @@ func.func @view_in_each_kernel(%x: !stride.tensor<8xf32>, %y: !stride.tensor<4x8
 // full is cloned into each kernel that reads it, and materialized by a
 // kernel of its own only where it is returned.
 // CHECK-LABEL: func.func @full_cloned
-// CHECK:      %[[F:.*]] = stride.kernel "full" ->
+// CHECK:      %[[F:.*]] = stride.kernel "full_kernel" ->
 // CHECK-NEXT:   stride.full 2.0
 // CHECK-NEXT:   stride.yield
 // CHECK:      %[[A:.*]] = stride.kernel "full_add" ins(%arg0 :
@@ -140,10 +140,10 @@ func.func @reduction_epilogue(%x: !stride.tensor<4x8xf32>, %z: !stride.tensor<4x
 // back over the reduction's input (here a new leading dim) is a kernel of
 // its own; so is a reduction of a reduction.
 // CHECK-LABEL: func.func @reduction_boundaries
-// CHECK:      stride.kernel "sum" ins(%arg0
-// CHECK:      stride.kernel "add"
-// CHECK:      stride.kernel "max"
-// CHECK:      stride.kernel "sum_1"
+// CHECK:      stride.kernel "sum_kernel" ins(%arg0
+// CHECK:      stride.kernel "add_kernel"
+// CHECK:      stride.kernel "max_kernel"
+// CHECK:      stride.kernel "sum_kernel_1"
 func.func @reduction_boundaries(%x: !stride.tensor<4x8xf32>, %w: !stride.tensor<3x4xf32>)
     -> (!stride.tensor<3x4xf32>, !stride.tensor<f32>) {
   %s = stride.sum %x dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
@@ -178,8 +178,8 @@ func.func @broadcast_unsqueeze(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x
 
 // Broadcasting the result back over the wrong dim is no broadcast epilogue.
 // CHECK-LABEL: func.func @broadcast_wrong_dim
-// CHECK:      stride.kernel "sum"
-// CHECK:      stride.kernel "sub"
+// CHECK:      stride.kernel "sum_kernel"
+// CHECK:      stride.kernel "sub_kernel"
 func.func @broadcast_wrong_dim(%x: !stride.tensor<4x4xf32>) -> !stride.tensor<4x4xf32> {
   %s = stride.sum %x dims [1] : !stride.tensor<4x4xf32> -> !stride.tensor<4xf32>
   %b = stride.expand %s : !stride.tensor<4xf32>
@@ -232,7 +232,7 @@ func.func @indirect_loads(%table: !stride.tensor<10x4xf32>, %ids: !stride.tensor
 // consumers do not.
 // CHECK-LABEL: func.func @scatter_add_root
 // CHECK:      %[[K:.*]] = stride.kernel "full_neg_scatter_add" ins(
-// CHECK:      stride.kernel "exp" ins(%[[K]] :
+// CHECK:      stride.kernel "exp_kernel" ins(%[[K]] :
 func.func @scatter_add_root(%idx: !stride.tensor<2x3xi64>, %src: !stride.tensor<2x3xf32>)
     -> !stride.tensor<4x3xf32> {
   %z = stride.full 1.0 : !stride.tensor<4x3xf32>
@@ -248,8 +248,8 @@ func.func @scatter_add_root(%idx: !stride.tensor<2x3xi64>, %src: !stride.tensor<
 // Kernel names are unique per function; views and dead ops are not kept.
 // CHECK-LABEL: func.func @names
 // CHECK-NOT:  stride.tanh
-// CHECK:      stride.kernel "exp"
-// CHECK:      stride.kernel "exp_1"
+// CHECK:      stride.kernel "exp_kernel"
+// CHECK:      stride.kernel "exp_kernel_1"
 // CHECK-NOT:  stride.tanh
 // CHECK:      return
 func.func @names(%x: !stride.tensor<4xf32>, %y: !stride.tensor<4xf32>)
@@ -264,7 +264,7 @@ func.func @names(%x: !stride.tensor<4xf32>, %y: !stride.tensor<4xf32>)
 
 // A returned view of a computed value stays outside, on the kernel's result.
 // CHECK-LABEL: func.func @returned_view
-// CHECK:      %[[K:.*]] = stride.kernel "exp"
+// CHECK:      %[[K:.*]] = stride.kernel "exp_kernel"
 // CHECK:      %[[V:.*]] = stride.permute %[[K]] dims [1, 0]
 // CHECK:      return %[[V]]
 func.func @returned_view(%x: !stride.tensor<2x3xf32>)
@@ -279,10 +279,10 @@ func.func @returned_view(%x: !stride.tensor<2x3xf32>)
 
 // Existing kernels are kept (fusion is idempotent) and their names taken.
 // CHECK-LABEL: func.func @existing_kernel
-// CHECK:      %[[K:.*]] = stride.kernel "exp" ins(%arg0
-// CHECK:      stride.kernel "exp_1" ins(%[[K]]
+// CHECK:      %[[K:.*]] = stride.kernel "exp_kernel" ins(%arg0
+// CHECK:      stride.kernel "exp_kernel_1" ins(%[[K]]
 func.func @existing_kernel(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
-  %k = stride.kernel "exp" ins(%x : !stride.tensor<4xf32>) -> (!stride.tensor<4xf32>) {
+  %k = stride.kernel "exp_kernel" ins(%x : !stride.tensor<4xf32>) -> (!stride.tensor<4xf32>) {
   ^bb0(%a: !stride.tensor<4xf32>):
     %e = stride.exp %a : !stride.tensor<4xf32> -> !stride.tensor<4xf32>
     stride.yield %e : !stride.tensor<4xf32>
@@ -317,9 +317,9 @@ func.func @broadcast_through_permute(%x: !stride.tensor<4x8xf32>) -> !stride.ten
 // %d (which cannot join the sum: its broadcast is over the wrong dim)
 // needs the sum, so %e cannot be an extra result of %d's kernel.
 // CHECK-LABEL: func.func @no_cycle
-// CHECK:      %[[E:.*]] = stride.kernel "exp" ins(%arg0
-// CHECK:      %[[S:.*]] = stride.kernel "sum" ins(%[[E]]
-// CHECK:      stride.kernel "add" ins(%[[E]], %[[S]]
+// CHECK:      %[[E:.*]] = stride.kernel "exp_kernel" ins(%arg0
+// CHECK:      %[[S:.*]] = stride.kernel "sum_kernel" ins(%[[E]]
+// CHECK:      stride.kernel "add_kernel" ins(%[[E]], %[[S]]
 func.func @no_cycle(%x: !stride.tensor<4x4xf32>) -> !stride.tensor<4x4xf32> {
   %e = stride.exp %x : !stride.tensor<4x4xf32> -> !stride.tensor<4x4xf32>
   %s = stride.sum %e dims [1] : !stride.tensor<4x4xf32> -> !stride.tensor<4xf32>

@@ -30,6 +30,10 @@ struct PipelineOptions {
   bool fuse = true;
   /// With `fuse`: also fuse broadcast epilogues (kernel contract form (d)).
   bool fuseBroadcastEpilogues = true;
+  /// Put every functional op into a stride.kernel (what the CUDA backend
+  /// needs): after legalization, each functional op left outside a kernel
+  /// gets a kernel of its own (stride-outline-kernels).
+  bool formKernels = false;
 };
 
 /// The default pipeline: layout legalization first, so no later pass ever

@@ -138,4 +138,67 @@ def PrintDot : Pass<"stride-print-dot", "::mlir::ModuleOp"> {
   ];
 }
 
+def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Wrap each functional op outside a kernel into its own kernel";
+  let description = [{
+    The CUDA backend emits one `__global__` function per `stride.kernel`.
+    This pass gives every functional op that is not yet inside a kernel a
+    `stride.kernel` of its own, so an unfused function (`stridec --no-fuse`,
+    or anything the fusion pass left over) can be emitted. View ops stay
+    where they are: a kernel input that is a view is read through the
+    view's layout. Kernels are named after the op and its position,
+    e.g. `add_1`.
+
+    Before:
+
+    ```mlir
+    %y = stride.add %x, %b : !stride.tensor<4xf32>, !stride.tensor<4xf32>
+        -> !stride.tensor<4xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %y = stride.kernel "add_0" ins(%x, %b : !stride.tensor<4xf32>,
+        !stride.tensor<4xf32>) -> (!stride.tensor<4xf32>) {
+    ^bb0(%a: !stride.tensor<4xf32>, %c: !stride.tensor<4xf32>):
+      %0 = stride.add %a, %c : !stride.tensor<4xf32>, !stride.tensor<4xf32>
+          -> !stride.tensor<4xf32>
+      stride.yield %0 : !stride.tensor<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
+def InlineKernels : Pass<"stride-inline-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Dissolve every stride.kernel back into the function";
+  let description = [{
+    The inverse of kernel formation: the ops of each `stride.kernel` body
+    move into the function, reading the kernel's inputs, and the kernel's
+    results are replaced by the values it yields. Followed by
+    `stride-outline-kernels` this gives every op a kernel of its own, which
+    tests use to compare a fused kernel with its unfused equivalent.
+
+    Before:
+
+    ```mlir
+    %y = stride.kernel "exp_add" ins(%x, %b : ...) -> (...) {
+    ^bb0(%a: ..., %c: ...):
+      %e = stride.exp %a : ...
+      %s = stride.add %e, %c : ...
+      stride.yield %s : ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %e = stride.exp %x : ...
+    %y = stride.add %e, %b : ...
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 #endif // STRIDE_TRANSFORMS_PASSES_TD

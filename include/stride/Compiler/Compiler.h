@@ -1,0 +1,119 @@
+//===- Compiler.h - Graph file to module: the compiler as a library ------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The whole compiler behind one call: parse and verify a graph, run the
+// Stride pipeline (buildStridePipeline: legalization, kernel formation), emit
+// CUDA C++, compile it with NVRTC and plan the module. Options are a struct,
+// diagnostics come back as data; nothing here prints or exits. `stridec` is a
+// thin client of this API.
+//
+//   stride::CompileOptions options;          // emit a module for sm_90
+//   stride::CompileResult r = stride::compileFile("graph.mlir", options);
+//   for (const stride::Diagnostic &d : r.diagnostics)
+//     std::cerr << d.format();
+//   if (r.success) write(r.moduleBytes);
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_COMPILER_COMPILER_H
+#define STRIDE_COMPILER_COMPILER_H
+
+#include "stride/Module/Module.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mlir {
+class PassManager;
+class TimingScope;
+} // namespace mlir
+
+namespace stride {
+
+/// What the compiler produces.
+enum class EmitKind {
+  /// The stride IR after the pipeline (kernels formed), as text.
+  Mlir,
+  /// The generated CUDA C++ translation unit.
+  Cuda,
+  /// PTX for the arch's virtual architecture (compute_NN), as text.
+  Ptx,
+  /// A `.stridemod` module holding a CUBIN for the arch.
+  Module,
+  /// The kernel graph in Graphviz dot (stride::emitDot).
+  Dot,
+};
+
+/// "mlir", "cuda", "ptx", "module" or "dot".
+std::optional<EmitKind> parseEmitKind(std::string_view name);
+
+/// One diagnostic, detached from MLIR.
+struct Diagnostic {
+  enum class Severity { Error, Warning, Note, Remark };
+  Severity severity = Severity::Error;
+  /// The source file, or what the diagnostic is about (e.g. the input path)
+  /// when it has no source location.
+  std::string file;
+  /// 1-based; 0 when the diagnostic has no line and column.
+  unsigned line = 0, column = 0;
+  std::string message;
+  /// Notes attached to an error or warning.
+  std::vector<Diagnostic> notes;
+
+  /// "file:line:col: error: message\n" followed by the notes, each on its
+  /// own line; "file: error: message\n" without a line.
+  std::string format() const;
+};
+
+struct CompileOptions {
+  EmitKind emit = EmitKind::Module;
+  /// "sm_" + digits; any arch this NVRTC supports.
+  std::string arch = "sm_90";
+  /// Repair illegal functional result layouts instead of rejecting them.
+  bool repairLayouts = false;
+  /// Fuse ops into kernels (stride-fuse); otherwise one kernel per op.
+  bool fuse = true;
+  /// Device-side checks of gather/scatter indices and integer division by
+  /// zero (see CudaEmitOptions::runtimeChecks).
+  bool runtimeChecks = true;
+  /// Written into the module's producer field.
+  std::string producer = "stridec 0.1.0";
+  /// Called on the pass manager before the pipeline runs (stridec applies
+  /// MLIR's command-line options, e.g. --mlir-print-ir-after-all, here).
+  std::function<void(mlir::PassManager &)> configurePassManager;
+  /// When set, each stage is timed as a child of this scope.
+  mlir::TimingScope *timing = nullptr;
+};
+
+struct CompileResult {
+  bool success = false;
+  /// Every error, warning and remark, in the order they were reported.
+  std::vector<Diagnostic> diagnostics;
+  /// The output text for Mlir, Cuda, Ptx and Dot.
+  std::string text;
+  /// The module file's bytes for Module.
+  std::vector<uint8_t> moduleBytes;
+  /// The module for Module.
+  ModuleDesc module;
+};
+
+/// Compiles the graph file at `path` ("-" reads standard input).
+CompileResult compileFile(const std::string &path,
+                          const CompileOptions &options);
+
+/// Compiles a graph held in memory; `bufferName` names it in diagnostics.
+CompileResult compileSource(const std::string &source,
+                            const std::string &bufferName,
+                            const CompileOptions &options);
+
+} // namespace stride
+
+#endif // STRIDE_COMPILER_COMPILER_H

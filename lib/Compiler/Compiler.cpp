@@ -1,0 +1,291 @@
+//===- Compiler.cpp - Graph file to module --------------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Compiler/Compiler.h"
+
+#include "stride/StrideDialect.h"
+#include "stride/Target/CUDA/Emitter.h"
+#include "stride/Target/CUDA/NVRTC.h"
+#include "stride/Target/Dot/Dot.h"
+#include "stride/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+
+using namespace mlir;
+
+namespace stride {
+
+std::optional<EmitKind> parseEmitKind(std::string_view name) {
+  if (name == "mlir") return EmitKind::Mlir;
+  if (name == "cuda") return EmitKind::Cuda;
+  if (name == "ptx") return EmitKind::Ptx;
+  if (name == "module") return EmitKind::Module;
+  if (name == "dot") return EmitKind::Dot;
+  return std::nullopt;
+}
+
+std::string Diagnostic::format() const {
+  const char *kind = "error";
+  switch (severity) {
+  case Severity::Error: kind = "error"; break;
+  case Severity::Warning: kind = "warning"; break;
+  case Severity::Note: kind = "note"; break;
+  case Severity::Remark: kind = "remark"; break;
+  }
+  std::string text = file;
+  if (line != 0)
+    text += ":" + std::to_string(line) + ":" + std::to_string(column);
+  text += text.empty() ? "" : ": ";
+  text += std::string(kind) + ": " + message + "\n";
+  for (const Diagnostic &note : notes)
+    text += note.format();
+  return text;
+}
+
+namespace {
+
+Diagnostic::Severity severityOf(DiagnosticSeverity s) {
+  switch (s) {
+  case DiagnosticSeverity::Error: return Diagnostic::Severity::Error;
+  case DiagnosticSeverity::Warning: return Diagnostic::Severity::Warning;
+  case DiagnosticSeverity::Note: return Diagnostic::Severity::Note;
+  case DiagnosticSeverity::Remark: return Diagnostic::Severity::Remark;
+  }
+  return Diagnostic::Severity::Error;
+}
+
+Diagnostic convert(mlir::Diagnostic &d, const std::string &fallbackFile) {
+  Diagnostic out;
+  out.severity = severityOf(d.getSeverity());
+  out.message = d.str();
+  out.file = fallbackFile;
+  std::optional<FileLineColLoc> file;
+  d.getLocation()->walk([&](Location inner) {
+    if (auto f = dyn_cast<FileLineColLoc>(inner)) {
+      file = f;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (file) {
+    out.file = file->getFilename().str();
+    out.line = file->getLine();
+    out.column = file->getColumn();
+  }
+  for (mlir::Diagnostic &note : d.getNotes())
+    out.notes.push_back(convert(note, fallbackFile));
+  return out;
+}
+
+/// A stage timer that is a no-op without a parent scope.
+struct StageTimer {
+  StageTimer(TimingScope *parent, const char *name) {
+    if (parent)
+      scope = parent->nest(name);
+  }
+  TimingScope scope;
+};
+
+class Compilation {
+public:
+  Compilation(const CompileOptions &options, std::string bufferName)
+      : options(options), bufferName(std::move(bufferName)),
+        context(MLIRContext::Threading::DISABLED) {
+    DialectRegistry registry;
+    registry.insert<StrideDialect, func::FuncDialect>();
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    // Diagnostics name the op by location; the generic op dump that MLIR
+    // adds by default is noise for a compiler user.
+    context.printOpOnDiagnostic(false);
+  }
+
+  CompileResult run(std::unique_ptr<llvm::MemoryBuffer> buffer);
+
+private:
+  void error(std::string message) {
+    Diagnostic d;
+    d.file = bufferName;
+    d.message = std::move(message);
+    result.diagnostics.push_back(std::move(d));
+  }
+  LogicalResult checkArch();
+  LogicalResult emitModule(ModuleOp module);
+
+  const CompileOptions &options;
+  std::string bufferName;
+  MLIRContext context;
+  CompileResult result;
+};
+
+LogicalResult Compilation::checkArch() {
+  if (!parseSmArch(options.arch)) {
+    std::string archs;
+    for (const std::string &a : nvrtcSupportedArchs())
+      archs += (archs.empty() ? "" : ", ") + a;
+    error("invalid GPU architecture '" + options.arch +
+          "': expected sm_ followed by the compute capability's digits "
+          "(e.g. sm_90 for an H100); " + nvrtcVersionString() + " supports " +
+          archs);
+    return failure();
+  }
+  std::vector<std::string> supported = nvrtcSupportedArchs();
+  if (std::find(supported.begin(), supported.end(), options.arch) ==
+      supported.end()) {
+    std::string archs;
+    for (const std::string &a : supported)
+      archs += (archs.empty() ? "" : ", ") + a;
+    error("GPU architecture '" + options.arch + "' is not supported by " +
+          nvrtcVersionString() + ", which supports " + archs);
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult Compilation::emitModule(ModuleOp module) {
+  FailureOr<func::FuncOp> entry = findEntryFunction(module);
+  if (failed(entry))
+    return failure();
+
+  CudaEmitOptions emitOptions;
+  emitOptions.arch = options.arch;
+  emitOptions.runtimeChecks = options.runtimeChecks;
+  FailureOr<CudaSource> source;
+  {
+    StageTimer timer(options.timing, "Emit CUDA");
+    source = emitCuda(*entry, emitOptions);
+  }
+  if (failed(source))
+    return failure();
+  if (options.emit == EmitKind::Cuda) {
+    result.text = source->source;
+    return success();
+  }
+
+  NvrtcOptions nvrtc;
+  nvrtc.arch = options.arch;
+  nvrtc.emitPtx = options.emit == EmitKind::Ptx;
+  nvrtc.programName =
+      llvm::sys::path::stem(bufferName).str() + ".cu";
+  Result<CodeImage> image = makeError("not compiled");
+  {
+    StageTimer timer(options.timing, "NVRTC");
+    image = compileCudaSource(source->source, nvrtc);
+  }
+  if (!image) {
+    error(image.error().message);
+    return failure();
+  }
+  if (options.emit == EmitKind::Ptx) {
+    result.text.assign(image->bytes.begin(), image->bytes.end());
+    return success();
+  }
+
+  StageTimer timer(options.timing, "Plan module");
+  FailureOr<ModuleDesc> desc = planModule(*entry, *source, std::move(*image),
+                                          options.arch, options.producer);
+  if (failed(desc))
+    return failure();
+  result.moduleBytes = serializeModule(*desc);
+  result.module = std::move(*desc);
+  return success();
+}
+
+CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    result.diagnostics.push_back(convert(d, bufferName));
+    return success();
+  });
+
+  if (options.emit != EmitKind::Mlir && options.emit != EmitKind::Dot &&
+      failed(checkArch()))
+    return std::move(result);
+
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module;
+  {
+    StageTimer timer(options.timing, "Parse");
+    module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  }
+  if (!module)
+    return std::move(result);
+
+  PassManager pm(&context);
+  PipelineOptions pipeline;
+  pipeline.repairLayouts = options.repairLayouts;
+  pipeline.fuse = options.fuse;
+  // The emitter has no broadcast-reduction kernels (form (d) of the kernel
+  // contract, docs/fusion.md) yet: without them softmax is four kernels.
+  pipeline.fuseBroadcastEpilogues = false;
+  pipeline.formKernels = true;
+  buildStridePipeline(pm, pipeline);
+  if (options.configurePassManager)
+    options.configurePassManager(pm);
+  std::optional<StageTimer> pipelineTimer;
+  if (options.timing) {
+    pipelineTimer.emplace(options.timing, "Pipeline");
+    pm.enableTiming(pipelineTimer->scope);
+  }
+  if (failed(pm.run(*module)))
+    return std::move(result);
+  pipelineTimer.reset();
+
+  if (options.emit == EmitKind::Mlir) {
+    llvm::raw_string_ostream os(result.text);
+    module->print(os);
+    result.success = true;
+    return std::move(result);
+  }
+  if (options.emit == EmitKind::Dot) {
+    llvm::raw_string_ostream os(result.text);
+    result.success = succeeded(emitDot(*module, os));
+    return std::move(result);
+  }
+  result.success = succeeded(emitModule(*module));
+  return std::move(result);
+}
+
+} // namespace
+
+CompileResult compileSource(const std::string &source,
+                            const std::string &bufferName,
+                            const CompileOptions &options) {
+  Compilation compilation(options, bufferName);
+  return compilation.run(
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName));
+}
+
+CompileResult compileFile(const std::string &path,
+                          const CompileOptions &options) {
+  std::string name = path == "-" ? "<stdin>" : path;
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
+  if (!buffer) {
+    CompileResult result;
+    Diagnostic d;
+    d.file = name;
+    d.message = "cannot read the graph file: " + buffer.getError().message();
+    result.diagnostics.push_back(std::move(d));
+    return result;
+  }
+  Compilation compilation(options, name);
+  return compilation.run(std::move(*buffer));
+}
+
+} // namespace stride

@@ -1,0 +1,1665 @@
+//===- Emitter.cpp - CUDA C++ from stride kernels -------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// A read-only function of legal IR: every stride.kernel becomes one
+// `extern "C" __global__` function. The body of a kernel is evaluated
+// backwards from its yielded values, "value v at logical coordinates c":
+//
+//   * a kernel input, or a view chain rooted at one, is a load at the address
+//     its own layout gives, offset + sum_k c_k * stride_k (view layouts are
+//     absolute in the storage of the buffer behind the input);
+//   * a view of a computed value maps c back to its source's coordinates;
+//   * a pointwise op evaluates its operands at c;
+//   * slice_scatter/select_scatter are coordinate masks evaluated lazily,
+//     `in range ? src[c'] : input[c]`, so neither side is read where it is
+//     not needed (and src is never read out of its bounds);
+//   * gather/index_select read an index, check it and read the input there;
+//   * reductions are the kernel's root: their results are accumulators.
+//
+// The iteration space is always the logical shape of the yielded values;
+// stores go through the layout of the kernel's result buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Target/CUDA/Emitter.h"
+
+#include "Prelude.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Path.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+
+namespace stride {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+std::optional<DType> dtypeOf(Type type) {
+  if (auto tensor = dyn_cast<StridedTensorType>(type))
+    type = tensor.getElementType();
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF64())
+    return DType::F64;
+  if (type.isInteger(1))
+    return DType::I1;
+  if (type.isInteger(8))
+    return DType::I8;
+  if (type.isInteger(32))
+    return DType::I32;
+  if (type.isInteger(64))
+    return DType::I64;
+  return std::nullopt;
+}
+
+/// The C++ type of an element in memory.
+const char *storageType(DType t) {
+  switch (t) {
+  case DType::F16: return "__half";
+  case DType::BF16: return "__nv_bfloat16";
+  case DType::F32: return "float";
+  case DType::F64: return "double";
+  case DType::I1: return "unsigned char";
+  case DType::I8: return "signed char";
+  case DType::I32: return "int";
+  case DType::I64: return "long long";
+  }
+  return "?";
+}
+
+/// The C++ type values of an element type are computed in.
+const char *computeType(DType t) {
+  switch (t) {
+  case DType::F16:
+  case DType::BF16:
+  case DType::F32: return "float";
+  case DType::F64: return "double";
+  case DType::I1: return "bool";
+  case DType::I8: return "signed char";
+  case DType::I32: return "int";
+  case DType::I64: return "long long";
+  }
+  return "?";
+}
+
+/// The C++ type reductions accumulate in.
+const char *accumulatorType(DType t) {
+  if (t == DType::F64)
+    return "double";
+  return isFloat(t) ? "float" : "long long";
+}
+
+bool isHalfLike(DType t) { return t == DType::F16 || t == DType::BF16; }
+
+/// Wraps a float-valued expression so that it is rounded to `t` (f16/bf16).
+std::string roundTo(DType t, const std::string &expr) {
+  if (t == DType::F16)
+    return "stride_round_f16(" + expr + ")";
+  if (t == DType::BF16)
+    return "stride_round_bf16(" + expr + ")";
+  return expr;
+}
+
+//===----------------------------------------------------------------------===//
+// Literals
+//===----------------------------------------------------------------------===//
+
+/// A C++ literal of compute type float (f16/bf16/f32, rounded to `t` first)
+/// or double (f64) that denotes exactly `value` rounded to `t`.
+std::string floatLiteral(double value, DType t) {
+  bool isDouble = t == DType::F64;
+  if (t != DType::F64) {
+    llvm::APFloat f(value);
+    bool lost = false;
+    const llvm::fltSemantics &sem =
+        t == DType::F16    ? llvm::APFloat::IEEEhalf()
+        : t == DType::BF16 ? llvm::APFloat::BFloat()
+                           : llvm::APFloat::IEEEsingle();
+    f.convert(sem, llvm::APFloat::rmNearestTiesToEven, &lost);
+    f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    value = f.convertToDouble();
+  }
+  if (std::isnan(value))
+    return isDouble ? "STRIDE_NAN_D" : "STRIDE_NAN_F";
+  if (std::isinf(value))
+    return std::string(value < 0 ? "-" : "") +
+           (isDouble ? "STRIDE_INF_D" : "STRIDE_INF_F");
+  std::string text = isDouble ? fmt::format("{}", value)
+                              : fmt::format("{}", static_cast<float>(value));
+  if (text.find_first_of(".e") == std::string::npos)
+    text += ".0";
+  if (!isDouble)
+    text += "f";
+  if (text[0] == '-')
+    text = "(" + text + ")";
+  return text;
+}
+
+std::string intLiteral(int64_t value, DType t) {
+  switch (t) {
+  case DType::I1:
+    return value ? "true" : "false";
+  case DType::I8:
+    return fmt::format("((signed char){})", value);
+  case DType::I32:
+    if (value == std::numeric_limits<int32_t>::min())
+      return "(-2147483647 - 1)";
+    return value < 0 ? fmt::format("({})", value) : fmt::format("{}", value);
+  case DType::I64:
+    if (value == std::numeric_limits<int64_t>::min())
+      return "(-9223372036854775807LL - 1)";
+    return value < 0 ? fmt::format("({}LL)", value)
+                     : fmt::format("{}LL", value);
+  default:
+    return floatLiteral(static_cast<double>(value), t);
+  }
+}
+
+/// A literal of `t`'s compute type for a value given as a double (integers
+/// are exact in it up to 2^53; full's verifier keeps integer values in
+/// range).
+std::string literalOf(double value, DType t) {
+  if (isFloat(t))
+    return floatLiteral(value, t);
+  return intLiteral(static_cast<int64_t>(value), t);
+}
+
+/// A C string literal of `text` (for messages).
+std::string cString(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+//===----------------------------------------------------------------------===//
+// Locations and names
+//===----------------------------------------------------------------------===//
+
+/// The first file:line:col inside `loc`.
+std::optional<FileLineColLoc> fileLocation(Location loc) {
+  std::optional<FileLineColLoc> found;
+  loc->walk([&](Location inner) {
+    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
+      found = file;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+/// "seed_forward.mlir:7:17" (the file's name without its directory), or
+/// "unknown location".
+std::string formatLocation(Location loc) {
+  std::optional<FileLineColLoc> file = fileLocation(loc);
+  if (!file)
+    return "unknown location";
+  return fmt::format("{}:{}:{}",
+                     llvm::sys::path::filename(file->getFilename().getValue())
+                         .str(),
+                     file->getLine(), file->getColumn());
+}
+
+std::string opName(Operation *op) {
+  return op->getName().stripDialect().str();
+}
+
+bool isReduction(Operation *op) {
+  return isa<SumOp, MeanOp, ProdOp, MaxOp, MinOp>(op);
+}
+
+bool isIndexScatter(Operation *op) {
+  return isa<ScatterOp, ScatterAddOp, IndexAddOp>(op);
+}
+
+/// `name` as a C identifier that is not a keyword or a prelude name.
+std::string cIdentifier(StringRef name) {
+  std::string id;
+  for (char c : name)
+    id += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (id.empty() || std::isdigit(static_cast<unsigned char>(id[0])))
+    id = "k_" + id;
+  static const llvm::StringSet<> reserved = {
+      "int", "float", "double", "char", "void", "long", "short", "bool",
+      "if", "else", "for", "while", "do", "return", "const", "static",
+      "signed", "unsigned", "switch", "case", "default", "break", "continue",
+      "struct", "class", "union", "enum", "typedef", "using", "namespace",
+      "template", "typename", "auto", "register", "volatile", "extern",
+      "inline", "true", "false", "new", "delete", "this", "operator",
+      "sizeof", "goto", "main", "atomicAdd", "atomicCAS", "atomicOr"};
+  if (reserved.contains(id) || StringRef(id).starts_with("stride_") ||
+      StringRef(id).starts_with("__"))
+    id = "k_" + id;
+  return id;
+}
+
+//===----------------------------------------------------------------------===//
+// Code
+//===----------------------------------------------------------------------===//
+
+class Code {
+public:
+  template <typename... Args>
+  void line(fmt::format_string<Args...> format, Args &&...args) {
+    text.append(indent * 2, ' ');
+    fmt::format_to(std::back_inserter(text), format,
+                   std::forward<Args>(args)...);
+    text += '\n';
+  }
+  void raw(const std::string &lineText) {
+    text.append(indent * 2, ' ');
+    text += lineText;
+    text += '\n';
+  }
+  /// "header {" and indent.
+  void open(const std::string &header) {
+    raw(header + " {");
+    ++indent;
+  }
+  void close(const std::string &trailer = "}") {
+    --indent;
+    raw(trailer);
+  }
+
+  std::string text;
+  int indent = 0;
+};
+
+using Coords = SmallVector<std::string>;
+
+bool isSimple(const std::string &expr) {
+  return llvm::all_of(expr, [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+std::string paren(const std::string &expr) {
+  return isSimple(expr) ? expr : "(" + expr + ")";
+}
+
+/// c * k + b with the trivial cases folded.
+std::string affine(const std::string &c, int64_t k, int64_t b) {
+  std::string term;
+  if (k == 0 || c == "0")
+    term = "";
+  else if (k == 1)
+    term = c;
+  else
+    term = paren(c) + " * " + std::to_string(k);
+  if (term.empty())
+    return std::to_string(b);
+  if (b == 0)
+    return term;
+  return term + " + " + std::to_string(b);
+}
+
+std::string joinCoords(ArrayRef<std::string> coords) {
+  std::string s;
+  for (size_t i = 0; i < coords.size(); ++i)
+    s += (i ? ", " : "") + coords[i];
+  return s;
+}
+
+std::string shapeText(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s;
+}
+
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n *= d;
+  return n;
+}
+
+/// Largest index any extent of the kernel may reach before 32-bit index
+/// arithmetic is unsafe: leaves room for a grid-stride step (at most 2^24
+/// threads) past the last element.
+constexpr int64_t kMaxInt32Extent =
+    std::numeric_limits<int32_t>::max() - (int64_t(1) << 24);
+
+/// The multiprocessor count of the usual GPU of each arch.
+int defaultMultiprocessors(const std::string &arch) {
+  static const std::pair<const char *, int> table[] = {
+      {"sm_75", 72},  {"sm_80", 108}, {"sm_86", 84},  {"sm_87", 16},
+      {"sm_89", 128}, {"sm_90", 132}, {"sm_100", 148}, {"sm_103", 148},
+      {"sm_110", 20}, {"sm_120", 170}, {"sm_121", 48}};
+  for (auto [name, count] : table)
+    if (arch == name)
+      return count;
+  return 132;
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// A grid of at most `cap` blocks for `units` blocks' worth of work.
+uint32_t gridSize(int64_t units, int64_t cap) {
+  return static_cast<uint32_t>(std::max<int64_t>(1, std::min(units, cap)));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+enum class ReduceKind { Sum, Mean, Prod, Max, Min };
+
+ReduceKind reduceKindOf(Operation *op) {
+  return llvm::TypeSwitch<Operation *, ReduceKind>(op)
+      .Case<SumOp>([](auto) { return ReduceKind::Sum; })
+      .Case<MeanOp>([](auto) { return ReduceKind::Mean; })
+      .Case<ProdOp>([](auto) { return ReduceKind::Prod; })
+      .Case<MaxOp>([](auto) { return ReduceKind::Max; })
+      .Default([](auto) { return ReduceKind::Min; });
+}
+
+struct ReductionInfo {
+  Operation *op;
+  ReduceKind kind;
+  Value input;
+  DType dtype;
+  SmallVector<int64_t> dims; // sorted
+  bool keepdim;
+  std::string acc; // accumulator variable
+};
+
+std::string identityOf(ReduceKind kind, DType t) {
+  bool isF64 = t == DType::F64;
+  bool isF = isFloat(t);
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+    return isF ? (isF64 ? "0.0" : "0.0f") : "0LL";
+  case ReduceKind::Prod:
+    return isF ? (isF64 ? "1.0" : "1.0f") : "1LL";
+  case ReduceKind::Max:
+    return isF ? (isF64 ? "(-STRIDE_INF_D)" : "(-STRIDE_INF_F)")
+               : "(-9223372036854775807LL - 1)";
+  case ReduceKind::Min:
+    return isF ? (isF64 ? "STRIDE_INF_D" : "STRIDE_INF_F")
+               : "9223372036854775807LL";
+  }
+  return "0";
+}
+
+std::string combineOf(ReduceKind kind, const std::string &a,
+                      const std::string &b) {
+  switch (kind) {
+  case ReduceKind::Sum:
+  case ReduceKind::Mean:
+    return "stride_add(" + a + ", " + b + ")";
+  case ReduceKind::Prod:
+    return "stride_mul(" + a + ", " + b + ")";
+  case ReduceKind::Max:
+    return "stride_maximum(" + a + ", " + b + ")";
+  case ReduceKind::Min:
+    return "stride_minimum(" + a + ", " + b + ")";
+  }
+  return a;
+}
+
+//===----------------------------------------------------------------------===//
+// The kernel emitter
+//===----------------------------------------------------------------------===//
+
+class KernelEmitter {
+public:
+  KernelEmitter(KernelOp kernel, std::string name,
+                const CudaEmitOptions &options, int multiprocessors,
+                Code &fileScope, unsigned &constantCounter)
+      : kernel(kernel), name(std::move(name)), options(options),
+        multiprocessors(multiprocessors), fileScope(fileScope),
+        constantCounter(constantCounter) {}
+
+  FailureOr<CudaKernel> emit(Code &out);
+
+private:
+  // Analysis.
+  LogicalResult collect();
+  bool needsWideIndices();
+  std::string describe();
+
+  // Kernel shapes.
+  LogicalResult emitPointwise(Code &body, CudaKernel &result);
+  LogicalResult emitReduction(Code &body, CudaKernel &result);
+  LogicalResult emitScatter(Code &body, CudaKernel &result);
+
+  /// A grid-stride loop over the `n` elements of `shape`: opens the loop,
+  /// declares the coordinates and returns them. The caller closes it.
+  Coords openGridStrideLoop(Code &code, ArrayRef<int64_t> shape, int64_t n);
+  /// Declares the coordinates of row-major `linear` in `shape`.
+  Coords delinearize(Code &code, const std::string &linear,
+                     ArrayRef<int64_t> shape);
+  LogicalResult storeYields(Code &code, ArrayRef<std::string> coords);
+
+  // Evaluation.
+  FailureOr<std::string> eval(Value value, ArrayRef<std::string> coords,
+                              Code &code);
+  FailureOr<std::string> evalUncached(Value value, ArrayRef<std::string> coords,
+                                      Code &code);
+  FailureOr<Coords> mapThroughView(Operation *view,
+                                   ArrayRef<std::string> coords, Code &code);
+  FailureOr<std::string> evalOp(Operation *op, ArrayRef<std::string> coords,
+                                Code &code);
+  FailureOr<std::string> evalPointwise(Operation *op,
+                                       ArrayRef<std::string> coords,
+                                       Code &code);
+  FailureOr<std::string> evalCast(const std::string &value, DType from,
+                                  DType to);
+  FailureOr<std::string> evalConstant(ConstantOp op,
+                                      ArrayRef<std::string> coords);
+  /// Reads an index tensor at `coords` and checks it against [0, size):
+  /// returns a variable of the index type holding a safe index (0 after a
+  /// reported violation).
+  FailureOr<std::string> evalIndex(Operation *op, Value index,
+                                   ArrayRef<std::string> coords, int64_t size,
+                                   Code &code, bool skipOnError);
+
+  /// The block argument a value is a view chain of, if any.
+  std::optional<unsigned> rootArgument(Value value);
+  std::string address(StridedTensorType type, ArrayRef<std::string> coords);
+
+  std::string fresh(StringRef prefix) {
+    return (prefix + Twine(counter++)).str();
+  }
+  std::string memoKey(Value value, ArrayRef<std::string> coords) {
+    return fmt::format("{}|{}", value.getAsOpaquePointer(),
+                       joinCoords(coords));
+  }
+  std::optional<std::string> lookup(const std::string &key) {
+    for (auto it = memo.rbegin(); it != memo.rend(); ++it) {
+      auto found = it->find(key);
+      if (found != it->end())
+        return found->second;
+    }
+    return std::nullopt;
+  }
+  void pushScope() { memo.emplace_back(); }
+  void popScope() { memo.pop_back(); }
+
+  InFlightDiagnostic error(Operation *op) {
+    return op->emitError() << "cannot emit CUDA for kernel '" << name << "': ";
+  }
+
+  KernelOp kernel;
+  std::string name;
+  const CudaEmitOptions &options;
+  int multiprocessors;
+  Code &fileScope;
+  unsigned &constantCounter;
+
+  std::string idx = "idx_t";
+  unsigned counter = 0;
+  std::vector<llvm::StringMap<std::string>> memo;
+  SmallVector<Value> yields;
+  SmallVector<int64_t> iterationShape;
+  SmallVector<ReductionInfo> reductions;
+  Operation *scatterRoot = nullptr;
+  /// Reduction results and the key of the coordinates they are held at.
+  llvm::DenseMap<Value, std::string> reductionKeys;
+};
+
+//===----------------------------------------------------------------------===//
+// Analysis
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelEmitter::collect() {
+  YieldOp yield = kernel.getYield();
+  yields.assign(yield.getValues().begin(), yield.getValues().end());
+  if (yields.empty())
+    return error(kernel) << "the kernel yields no value";
+
+  for (Operation &op : kernel.getBodyBlock().without_terminator()) {
+    for (Type t : op.getResultTypes())
+      if (!dtypeOf(t))
+        return error(&op) << "unsupported result type " << t;
+    if (isReduction(&op)) {
+      ReductionInfo info;
+      info.op = &op;
+      info.kind = reduceKindOf(&op);
+      info.input = op.getOperand(0);
+      info.dtype = *dtypeOf(op.getResult(0).getType());
+      auto dims = op.getAttrOfType<DenseI64ArrayAttr>("dims").asArrayRef();
+      info.dims.assign(dims.begin(), dims.end());
+      llvm::sort(info.dims);
+      info.keepdim = op.hasAttr("keepdim");
+      reductions.push_back(info);
+    } else if (isIndexScatter(&op)) {
+      if (scatterRoot)
+        return error(&op) << "a kernel holds at most one index scatter "
+                             "(scatter, scatter_add, index_add)";
+      scatterRoot = &op;
+    } else if (!isa<ViewOpInterface>(op) && !isFunctional(&op)) {
+      return error(&op) << "unsupported op inside a kernel";
+    }
+  }
+
+  auto firstType = cast<StridedTensorType>(yields.front().getType());
+  iterationShape.assign(firstType.getShape().begin(),
+                        firstType.getShape().end());
+  for (Value v : yields)
+    if (cast<StridedTensorType>(v.getType()).getShape() !=
+        ArrayRef<int64_t>(iterationShape))
+      return error(kernel) << "its yielded values differ in shape ("
+                           << shapeText(iterationShape) << " and "
+                           << shapeText(cast<StridedTensorType>(v.getType())
+                                            .getShape())
+                           << "); a kernel iterates over one shape";
+
+  if (scatterRoot) {
+    if (!reductions.empty())
+      return error(scatterRoot)
+             << "an index scatter and a reduction cannot share a kernel";
+    if (yields.size() != 1 || yields.front() != scatterRoot->getResult(0))
+      return error(scatterRoot)
+             << "an index scatter must be the kernel's only yielded value";
+  }
+
+  if (!reductions.empty()) {
+    ReductionInfo &first = reductions.front();
+    auto inType = cast<StridedTensorType>(first.input.getType());
+    for (ReductionInfo &r : reductions) {
+      auto t = cast<StridedTensorType>(r.input.getType());
+      if (t.getShape() != inType.getShape() || r.dims != first.dims ||
+          r.keepdim != first.keepdim)
+        return error(r.op) << "the reductions of one kernel must reduce one "
+                              "shape over the same dims";
+      auto resultType = cast<StridedTensorType>(r.op->getResult(0).getType());
+      if (resultType.getShape() != ArrayRef<int64_t>(iterationShape))
+        return error(r.op) << "the reduction's result has shape "
+                           << shapeText(resultType.getShape())
+                           << " but the kernel yields values of shape "
+                           << shapeText(iterationShape)
+                           << "; a reduction may only be followed by "
+                              "pointwise ops of its result's shape";
+    }
+    // No reduction may read another reduction's result.
+    llvm::SmallPtrSet<Operation *, 16> reductionOps;
+    for (ReductionInfo &r : reductions)
+      reductionOps.insert(r.op);
+    for (ReductionInfo &r : reductions) {
+      SmallVector<Value> work = {r.input};
+      llvm::SmallPtrSet<Operation *, 16> seen;
+      while (!work.empty()) {
+        Value v = work.pop_back_val();
+        Operation *def = v.getDefiningOp();
+        if (!def || !seen.insert(def).second)
+          continue;
+        if (reductionOps.contains(def))
+          return error(r.op) << "its input depends on the reduction at "
+                             << formatLocation(def->getLoc())
+                             << "; reductions must be in separate kernels";
+        work.append(def->operand_begin(), def->operand_end());
+      }
+    }
+  }
+  return success();
+}
+
+bool KernelEmitter::needsWideIndices() {
+  int64_t largest = 0;
+  auto consider = [&](Type t) {
+    auto tensor = dyn_cast<StridedTensorType>(t);
+    if (!tensor)
+      return;
+    Layout layout = tensor.getLayout();
+    largest = std::max(largest,
+                       checkedNumElements(layout.shape).value_or(INT64_MAX));
+    largest = std::max(largest, storageExtent(layout).value_or(INT64_MAX));
+    for (int64_t d : layout.shape)
+      largest = std::max(largest, d);
+  };
+  for (Type t : kernel.getBodyBlock().getArgumentTypes())
+    consider(t);
+  for (Type t : kernel.getResultTypes())
+    consider(t);
+  kernel.getBodyBlock().walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      consider(t);
+  });
+  return largest > kMaxInt32Extent;
+}
+
+std::string KernelEmitter::describe() {
+  std::string ops, locs;
+  std::string firstFile;
+  for (Operation &op : kernel.getBodyBlock().without_terminator()) {
+    if (!isFunctional(&op))
+      continue;
+    ops += (ops.empty() ? "" : " + ") + opName(&op);
+    std::string loc = formatLocation(op.getLoc());
+    std::string file = loc.substr(0, loc.find(':'));
+    if (locs.empty()) {
+      firstFile = file;
+      locs = loc;
+    } else if (file == firstFile && loc != "unknown location") {
+      locs += ", " + loc.substr(file.size() + 1);
+    } else {
+      locs += ", " + loc;
+    }
+  }
+  if (ops.empty())
+    ops = "copy";
+  return locs.empty() ? ops : ops + " (" + locs + ")";
+}
+
+//===----------------------------------------------------------------------===//
+// Addresses and coordinates
+//===----------------------------------------------------------------------===//
+
+std::optional<unsigned> KernelEmitter::rootArgument(Value value) {
+  while (true) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == &kernel.getBodyBlock())
+        return arg.getArgNumber();
+      return std::nullopt;
+    }
+    auto view = dyn_cast<ViewOpInterface>(value.getDefiningOp());
+    if (!view)
+      return std::nullopt;
+    value = view.getSource();
+  }
+}
+
+std::string KernelEmitter::address(StridedTensorType type,
+                                   ArrayRef<std::string> coords) {
+  std::string text;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t size = type.getShape()[d], stride = type.getStrides()[d];
+    if (size == 1 || stride == 0 || coords[d] == "0")
+      continue;
+    text += (text.empty() ? "" : " + ") + affine(coords[d], stride, 0);
+  }
+  if (type.getOffset() != 0 || text.empty())
+    text += (text.empty() ? "" : " + ") + std::to_string(type.getOffset());
+  return text;
+}
+
+Coords KernelEmitter::delinearize(Code &code, const std::string &linear,
+                                  ArrayRef<int64_t> shape) {
+  Coords coords(shape.size(), "0");
+  int64_t inner = 1;
+  // The outermost dim of size > 1 needs no modulo.
+  int64_t outermost = -1;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+    if (shape[d] != 1) {
+      outermost = d;
+      break;
+    }
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] == 1)
+      continue;
+    std::string c = fresh("i");
+    std::string quotient =
+        inner == 1 ? linear : paren(linear) + " / " + std::to_string(inner);
+    if (d == outermost)
+      code.line("const {} {} = {};", idx, c, quotient);
+    else
+      code.line("const {} {} = {} % {};", idx, c, paren(quotient), shape[d]);
+    coords[d] = c;
+    inner *= shape[d];
+  }
+  return coords;
+}
+
+Coords KernelEmitter::openGridStrideLoop(Code &code, ArrayRef<int64_t> shape,
+                                         int64_t n) {
+  std::string i = fresh("linear");
+  code.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
+                        "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
+                        "blockDim.x)",
+                        idx, i, n));
+  return delinearize(code, i, shape);
+}
+
+FailureOr<Coords> KernelEmitter::mapThroughView(Operation *view,
+                                                ArrayRef<std::string> coords,
+                                                Code &code) {
+  auto sourceType =
+      cast<StridedTensorType>(cast<ViewOpInterface>(view).getSource().getType());
+  auto resultType = cast<StridedTensorType>(view->getResult(0).getType());
+  ArrayRef<int64_t> srcShape = sourceType.getShape();
+  int64_t srcRank = sourceType.getRank(), resRank = resultType.getRank();
+  Coords src;
+  return llvm::TypeSwitch<Operation *, FailureOr<Coords>>(view)
+      .Case<ExpandOp>([&](auto) -> FailureOr<Coords> {
+        for (int64_t k = 0; k < srcRank; ++k)
+          src.push_back(srcShape[k] == 1 ? "0"
+                                         : coords[k + resRank - srcRank]);
+        return src;
+      })
+      .Case<UnsqueezeOp>([&](UnsqueezeOp op) -> FailureOr<Coords> {
+        for (int64_t k = 0; k < resRank; ++k)
+          if (k != static_cast<int64_t>(op.getDim()))
+            src.push_back(coords[k]);
+        return src;
+      })
+      .Case<SqueezeOp>([&](SqueezeOp op) -> FailureOr<Coords> {
+        ArrayRef<int64_t> dims = op.getDims();
+        size_t next = 0;
+        for (int64_t k = 0; k < srcRank; ++k) {
+          if (llvm::is_contained(dims, k))
+            src.push_back("0");
+          else
+            src.push_back(coords[next++]);
+        }
+        return src;
+      })
+      .Case<PermuteOp>([&](PermuteOp op) -> FailureOr<Coords> {
+        src.assign(srcRank, "0");
+        ArrayRef<int64_t> perm = op.getDims();
+        for (int64_t i = 0; i < resRank; ++i)
+          src[perm[i]] = coords[i];
+        return src;
+      })
+      .Case<SliceOp>([&](SliceOp op) -> FailureOr<Coords> {
+        src.assign(coords.begin(), coords.end());
+        int64_t d = op.getDim();
+        src[d] = affine(coords[d], op.getStep(), op.getStart());
+        return src;
+      })
+      .Case<SelectOp>([&](SelectOp op) -> FailureOr<Coords> {
+        src.assign(coords.begin(), coords.end());
+        src.insert(src.begin() + op.getDim(), std::to_string(op.getIndex()));
+        return src;
+      })
+      .Case<ViewOp>([&](auto) -> FailureOr<Coords> {
+        // Row-major linear index in the result, delinearized in the source.
+        Dims strides = rowMajorStrides(resultType.getShape());
+        std::string linear;
+        for (int64_t d = 0; d < resRank; ++d) {
+          if (resultType.getShape()[d] == 1 || coords[d] == "0")
+            continue;
+          linear += (linear.empty() ? "" : " + ") +
+                    affine(coords[d], strides[d], 0);
+        }
+        if (linear.empty())
+          return Coords(srcRank, "0");
+        std::string var = fresh("flat");
+        code.line("const {} {} = {};", idx, var, linear);
+        return delinearize(code, var, srcShape);
+      })
+      .Case<AsStridedOp>([&](auto) -> FailureOr<Coords> {
+        // The storage address in the source's own layout, mapped back to
+        // the source's coordinates; only a dense source layout has an
+        // inverse for every address.
+        Layout source = sourceType.getLayout();
+        if (!isDense(source.shape, source.strides))
+          return (error(view)
+              << "as_strided of a computed value needs a dense source "
+                 "layout to map addresses back to coordinates");
+        std::string addr = address(resultType, coords);
+        std::string rel = fresh("addr");
+        if (source.offset == 0)
+          code.line("const {} {} = {};", idx, rel, addr);
+        else
+          code.line("const {} {} = {} - {};", idx, rel, paren(addr),
+                    source.offset);
+        src.assign(srcRank, "0");
+        for (int64_t d : dimOrderByStride(source.strides)) {
+          if (srcShape[d] == 1)
+            continue;
+          std::string c = fresh("i");
+          code.line("const {} {} = ({} / {}) % {};", idx, c, rel,
+                    source.strides[d], srcShape[d]);
+          src[d] = c;
+        }
+        return src;
+      })
+      .Default([&](Operation *op) -> FailureOr<Coords> {
+        return (error(op) << "unsupported view op");
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::string> KernelEmitter::eval(Value value,
+                                           ArrayRef<std::string> coords,
+                                           Code &code) {
+  std::string key = memoKey(value, coords);
+  if (std::optional<std::string> hit = lookup(key))
+    return *hit;
+  FailureOr<std::string> result = evalUncached(value, coords, code);
+  if (succeeded(result))
+    memo.back()[key] = *result;
+  return result;
+}
+
+FailureOr<std::string> KernelEmitter::evalUncached(Value value,
+                                                   ArrayRef<std::string> coords,
+                                                   Code &code) {
+  auto type = cast<StridedTensorType>(value.getType());
+  DType dtype = *dtypeOf(type);
+  if (std::optional<unsigned> arg = rootArgument(value)) {
+    std::string v = fresh("v");
+    code.line("const {} {} = stride_ld(&in{}[{}]);", computeType(dtype), v,
+              *arg, address(type, coords));
+    return v;
+  }
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return (error(kernel) << "a value defined outside the kernel");
+  if (isa<ViewOpInterface>(op)) {
+    FailureOr<Coords> mapped = mapThroughView(op, coords, code);
+    if (failed(mapped))
+      return failure();
+    return eval(cast<ViewOpInterface>(op).getSource(), *mapped, code);
+  }
+  if (isReduction(op)) {
+    auto it = reductionKeys.find(value);
+    if (it != reductionKeys.end() && it->second == memoKey(value, coords))
+      return lookup(it->second).value();
+    return (error(op) << "a reduction's result is read at other "
+                                "coordinates than the kernel's own output "
+                                "element; only pointwise epilogues are fused");
+  }
+  return evalOp(op, coords, code);
+}
+
+FailureOr<std::string> KernelEmitter::evalCast(const std::string &v,
+                                               DType from, DType to) {
+  if (from == to)
+    return v;
+  const char *to_c = computeType(to);
+  if (to == DType::I1)
+    return "(" + v + " != 0)";
+  if (from == DType::I1)
+    return isFloat(to) ? fmt::format("({} ? {} : {})", v, literalOf(1, to),
+                                     literalOf(0, to))
+                       : fmt::format("(({}){} ? 1 : 0)", to_c, v);
+  if (isFloat(from) && isFloat(to)) {
+    if (isHalfLike(to))
+      return roundTo(to, v); // from float or double: one rounding
+    if (to == DType::F32)
+      return from == DType::F64 ? "(float)" + paren(v) : v;
+    return "(double)" + paren(v);
+  }
+  if (isFloat(from)) // to an integer: truncation toward zero
+    return fmt::format("(({})(long long){})", to_c, paren(v));
+  if (isFloat(to)) { // from an integer
+    if (to == DType::F16)
+      return "stride_int_to_f16((long long)" + paren(v) + ")";
+    if (to == DType::BF16)
+      return "stride_int_to_bf16((long long)" + paren(v) + ")";
+    return fmt::format("(({}){})", to_c, paren(v));
+  }
+  return fmt::format("(({}){})", to_c, paren(v)); // integer to integer: wraps
+}
+
+FailureOr<std::string> KernelEmitter::evalIndex(Operation *op, Value index,
+                                                ArrayRef<std::string> coords,
+                                                int64_t size, Code &code,
+                                                bool skipOnError) {
+  FailureOr<std::string> raw = eval(index, coords, code);
+  if (failed(raw))
+    return failure();
+  std::string i = fresh("index");
+  code.line("{} {} = ({}){};", idx, i, idx, *raw);
+  std::string message = fmt::format(
+      "stride: {} at {}: index out of range [0, {}) in kernel {}", opName(op),
+      formatLocation(op->getLoc()), size, name);
+  code.open(fmt::format("if ((long long){} < 0 || (long long){} >= {})", *raw,
+                        *raw, size));
+  code.line("stride_fail({});", cString(message));
+  if (skipOnError)
+    code.line("continue;");
+  else
+    code.line("{} = 0;", i);
+  code.close();
+  return i;
+}
+
+FailureOr<std::string> KernelEmitter::evalConstant(ConstantOp op,
+                                                   ArrayRef<std::string> coords) {
+  auto type = cast<StridedTensorType>(op.getType());
+  DType dtype = *dtypeOf(type);
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense)
+    return (error(op) << "only dense constants are supported");
+  auto valueOf = [&](int64_t i) -> std::string {
+    if (isFloat(dtype))
+      return floatLiteral(
+          APFloat(*(dense.getValues<APFloat>().begin() + i)).convertToDouble(), dtype);
+    APInt v = *(dense.getValues<APInt>().begin() + i);
+    if (dtype == DType::I1)
+      return v.isZero() ? "false" : "true";
+    return intLiteral(v.getSExtValue(), dtype);
+  };
+  if (dense.isSplat())
+    return valueOf(0);
+  int64_t n = type.getNumElements();
+  std::string array = fmt::format("stride_const_{}_{}", name, constantCounter++);
+  fileScope.line("// stride.constant at {}", formatLocation(op.getLoc()));
+  std::string values;
+  for (int64_t i = 0; i < n; ++i) {
+    values += (i ? (i % 8 ? ", " : ",\n    ") : "") + valueOf(i);
+  }
+  fileScope.line("__device__ const {} {}[{}] = {{\n    {}}};",
+                 computeType(dtype), array, n, values);
+  Dims strides = rowMajorStrides(type.getShape());
+  std::string linear;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (type.getShape()[d] == 1 || coords[d] == "0")
+      continue;
+    linear += (linear.empty() ? "" : " + ") + affine(coords[d], strides[d], 0);
+  }
+  return array + "[" + (linear.empty() ? "0" : linear) + "]";
+}
+
+FailureOr<std::string> KernelEmitter::evalPointwise(
+    Operation *op, ArrayRef<std::string> coords, Code &code) {
+  SmallVector<std::string> args;
+  for (Value operand : op->getOperands()) {
+    FailureOr<std::string> v = eval(operand, coords, code);
+    if (failed(v))
+      return failure();
+    args.push_back(*v);
+  }
+  DType result = *dtypeOf(op->getResult(0).getType());
+  DType operand = *dtypeOf(op->getOperand(0).getType());
+  auto call = [&](StringRef fn) -> std::string {
+    std::string s = ("stride_" + fn + "(").str();
+    for (size_t i = 0; i < args.size(); ++i)
+      s += (i ? ", " : "") + args[i];
+    return s + ")";
+  };
+  return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
+      .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
+            ReluOp, GeluOp, SinOp, CosOp, NotOp, AddOp, SubOp, MulOp, PowOp,
+            MaximumOp, MinimumOp, AndOp, OrOp>(
+          [&](Operation *) -> FailureOr<std::string> {
+            return roundTo(result, call(opName(op)));
+          })
+      .Case<DivOp>([&](DivOp) -> FailureOr<std::string> {
+        if (isFloat(result))
+          return roundTo(result, call("div"));
+        std::string message =
+            fmt::format("stride: div at {}: integer division by zero in "
+                        "kernel {}",
+                        formatLocation(op->getLoc()), name);
+        return fmt::format("stride_div({}, {}, {})", args[0], args[1],
+                           cString(message));
+      })
+      .Case<CmpOp>([&](CmpOp cmp) -> FailureOr<std::string> {
+        const char *symbol = "==";
+        switch (cmp.getPredicate()) {
+        case CmpPredicate::eq: symbol = "=="; break;
+        case CmpPredicate::ne: symbol = "!="; break;
+        case CmpPredicate::lt: symbol = "<"; break;
+        case CmpPredicate::le: symbol = "<="; break;
+        case CmpPredicate::gt: symbol = ">"; break;
+        case CmpPredicate::ge: symbol = ">="; break;
+        }
+        return fmt::format("({} {} {})", args[0], symbol, args[1]);
+      })
+      .Case<WhereOp>([&](WhereOp) -> FailureOr<std::string> {
+        return fmt::format("({} ? {} : {})", args[0], args[1], args[2]);
+      })
+      .Case<CastOp>([&](CastOp) { return evalCast(args[0], operand, result); })
+      .Case<CloneOp>([&](CloneOp) -> FailureOr<std::string> { return args[0]; })
+      .Default([&](Operation *) -> FailureOr<std::string> {
+        return (error(op) << "unsupported pointwise op");
+      });
+}
+
+FailureOr<std::string> KernelEmitter::evalOp(Operation *op,
+                                             ArrayRef<std::string> coords,
+                                             Code &code) {
+  auto type = cast<StridedTensorType>(op->getResult(0).getType());
+  DType dtype = *dtypeOf(type);
+  const char *ct = computeType(dtype);
+  std::string where = formatLocation(op->getLoc());
+
+  if (auto full = dyn_cast<FullOp>(op))
+    return literalOf(full.getValue().convertToDouble(), dtype);
+  if (auto iota = dyn_cast<IotaOp>(op)) {
+    // The coordinate has the index type: convert it explicitly.
+    std::string c = paren(coords[iota.getDim()]);
+    if (!isFloat(dtype))
+      return fmt::format("(({}){})", ct, c);
+    return *evalCast("(long long)" + c, DType::I64, dtype);
+  }
+  if (auto constant = dyn_cast<ConstantOp>(op))
+    return evalConstant(constant, coords);
+
+  if (auto scatter = dyn_cast<SliceScatterOp>(op)) {
+    int64_t d = scatter.getDim(), start = scatter.getStart(),
+            end = scatter.getEnd(), step = scatter.getStep();
+    std::string c = coords[d];
+    std::string v = fresh("v");
+    std::string cond = fmt::format("{} >= {} && {} < {}", c, start, c, end);
+    if (start == 0)
+      cond = fmt::format("{} < {}", c, end);
+    if (step != 1)
+      cond += fmt::format(" && ({} - {}) % {} == 0", c, start, step);
+    code.line("// slice_scatter at {}: dim {} in [{}, {}) step {} comes from "
+              "src",
+              where, d, start, end, step);
+    code.line("{} {};", ct, v);
+    code.open(fmt::format("if ({})", cond));
+    pushScope();
+    Coords srcCoords(coords.begin(), coords.end());
+    srcCoords[d] = step == 1 ? (start == 0 ? c : paren(c) + " - " +
+                                                  std::to_string(start))
+                             : fmt::format("({} - {}) / {}", c, start, step);
+    FailureOr<std::string> fromSrc = eval(scatter.getSrc(), srcCoords, code);
+    popScope();
+    if (failed(fromSrc))
+      return failure();
+    code.line("{} = {};", v, *fromSrc);
+    code.close("} else {");
+    ++code.indent;
+    pushScope();
+    FailureOr<std::string> fromInput = eval(scatter.getInput(), coords, code);
+    popScope();
+    if (failed(fromInput))
+      return failure();
+    code.line("{} = {};", v, *fromInput);
+    code.close();
+    return v;
+  }
+
+  if (auto scatter = dyn_cast<SelectScatterOp>(op)) {
+    int64_t d = scatter.getDim(), index = scatter.getIndex();
+    std::string v = fresh("v");
+    code.line("// select_scatter at {}: index {} of dim {} comes from src",
+              where, index, d);
+    code.line("{} {};", ct, v);
+    code.open(fmt::format("if ({} == {})", coords[d], index));
+    pushScope();
+    Coords srcCoords(coords.begin(), coords.end());
+    srcCoords.erase(srcCoords.begin() + d);
+    FailureOr<std::string> fromSrc = eval(scatter.getSrc(), srcCoords, code);
+    popScope();
+    if (failed(fromSrc))
+      return failure();
+    code.line("{} = {};", v, *fromSrc);
+    code.close("} else {");
+    ++code.indent;
+    pushScope();
+    FailureOr<std::string> fromInput = eval(scatter.getInput(), coords, code);
+    popScope();
+    if (failed(fromInput))
+      return failure();
+    code.line("{} = {};", v, *fromInput);
+    code.close();
+    return v;
+  }
+
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    int64_t d = gather.getDim();
+    auto inType = cast<StridedTensorType>(gather.getInput().getType());
+    code.line("// gather at {} along dim {}", where, d);
+    FailureOr<std::string> i = evalIndex(op, gather.getIndex(), coords,
+                                         inType.getShape()[d], code, false);
+    if (failed(i))
+      return failure();
+    Coords inCoords(coords.begin(), coords.end());
+    inCoords[d] = *i;
+    return eval(gather.getInput(), inCoords, code);
+  }
+
+  if (auto select = dyn_cast<IndexSelectOp>(op)) {
+    int64_t d = select.getDim();
+    auto inType = cast<StridedTensorType>(select.getInput().getType());
+    code.line("// index_select at {} along dim {}", where, d);
+    FailureOr<std::string> i =
+        evalIndex(op, select.getIndex(), {coords[d]}, inType.getShape()[d],
+                  code, false);
+    if (failed(i))
+      return failure();
+    Coords inCoords(coords.begin(), coords.end());
+    inCoords[d] = *i;
+    return eval(select.getInput(), inCoords, code);
+  }
+
+  if (isIndexScatter(op) || isReduction(op) || isa<KernelOp>(op))
+    return (error(op) << "is only supported as the root of a kernel");
+
+  // Pointwise ops: the operands first, then one temporary with the op's
+  // location.
+  for (Value operand : op->getOperands())
+    if (failed(eval(operand, coords, code)))
+      return failure();
+  code.line("// {} at {}", opName(op), where);
+  FailureOr<std::string> expr = evalPointwise(op, coords, code);
+  if (failed(expr))
+    return failure();
+  std::string v = fresh("v");
+  code.line("const {} {} = {};", ct, v, *expr);
+  return v;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel shapes
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelEmitter::storeYields(Code &code,
+                                         ArrayRef<std::string> coords) {
+  for (auto [i, value] : llvm::enumerate(yields)) {
+    FailureOr<std::string> v = eval(value, coords, code);
+    if (failed(v))
+      return failure();
+    auto outType = cast<StridedTensorType>(kernel.getResult(i).getType());
+    code.line("stride_st(&out{}[{}], {});", i, address(outType, coords), *v);
+  }
+  return success();
+}
+
+LogicalResult KernelEmitter::emitPointwise(Code &body, CudaKernel &result) {
+  int64_t n = product(iterationShape);
+  body.line("// iteration space: {} elements ({})", n,
+            shapeText(iterationShape));
+  if (n == 0) {
+    body.line("// nothing to compute: the kernel is never launched");
+    return success();
+  }
+  constexpr int64_t kBlock = 256;
+  CudaLaunch launch;
+  launch.block = {kBlock, 1, 1};
+  launch.grid = {gridSize(ceilDiv(n, kBlock), multiprocessors * 8),
+                 1, 1};
+  result.launches.push_back(launch);
+
+  Coords coords = openGridStrideLoop(body, iterationShape, n);
+  pushScope();
+  if (failed(storeYields(body, coords)))
+    return failure();
+  popScope();
+  body.close();
+  return success();
+}
+
+LogicalResult KernelEmitter::emitScatter(Code &body, CudaKernel &result) {
+  Operation *op = scatterRoot;
+  Value input = op->getOperand(0), index = op->getOperand(1),
+        src = op->getOperand(2);
+  int64_t dim = op->getAttrOfType<IntegerAttr>("dim").getInt();
+  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
+  auto srcType = cast<StridedTensorType>(src.getType());
+  auto indexType = cast<StridedTensorType>(index.getType());
+  bool accumulate = !isa<ScatterOp>(op);
+  // scatter/scatter_add iterate over the index tensor, index_add over the
+  // source.
+  bool isIndexAdd = isa<IndexAddOp>(op);
+  SmallVector<int64_t> updateShape(isIndexAdd ? srcType.getShape()
+                                              : indexType.getShape());
+  int64_t outN = product(iterationShape), updateN = product(updateShape);
+  std::string where = formatLocation(op->getLoc());
+  constexpr int64_t kBlock = 256;
+
+  body.line("// {} at {} along dim {}: phase 0 copies the input ({} elements, "
+            "{}),",
+            opName(op), where, dim, outN, shapeText(iterationShape));
+  body.line("// phase 1 {} the {} ({} elements, {})",
+            accumulate ? "accumulates atomically" : "writes",
+            isIndexAdd ? "source" : "index", updateN, shapeText(updateShape));
+
+  body.open("if (phase == 0)");
+  if (outN > 0) {
+    CudaLaunch copy;
+    copy.block = {kBlock, 1, 1};
+    copy.grid = {gridSize(ceilDiv(outN, kBlock), multiprocessors * 8),
+                 1, 1};
+    copy.phase = 0;
+    result.launches.push_back(copy);
+    Coords c = openGridStrideLoop(body, iterationShape, outN);
+    pushScope();
+    FailureOr<std::string> v = eval(input, c, body);
+    if (failed(v))
+      return failure();
+    body.line("stride_st(&out0[{}], {});", address(outType, c), *v);
+    popScope();
+    body.close();
+  }
+  body.close("} else {");
+  ++body.indent;
+  if (updateN > 0 && outN > 0) {
+    CudaLaunch update;
+    update.block = {kBlock, 1, 1};
+    update.grid = {
+        gridSize(ceilDiv(updateN, kBlock), multiprocessors * 8), 1, 1};
+    update.phase = 1;
+    result.launches.push_back(update);
+    Coords c = openGridStrideLoop(body, updateShape, updateN);
+    pushScope();
+    FailureOr<std::string> i =
+        isIndexAdd ? evalIndex(op, index, {c[dim]}, outType.getShape()[dim],
+                               body, true)
+                   : evalIndex(op, index, c, outType.getShape()[dim], body,
+                               true);
+    if (failed(i))
+      return failure();
+    FailureOr<std::string> v = eval(src, c, body);
+    if (failed(v))
+      return failure();
+    Coords outCoords(c.begin(), c.end());
+    outCoords[dim] = *i;
+    if (accumulate)
+      body.line("stride_atomic_add(&out0[{}], {});",
+                address(outType, outCoords), *v);
+    else
+      body.line("stride_st(&out0[{}], {});", address(outType, outCoords), *v);
+    popScope();
+    body.close();
+  } else if (updateN > 0) {
+    body.line("// the output has no elements: nothing to scatter");
+  }
+  body.close();
+  return success();
+}
+
+LogicalResult KernelEmitter::emitReduction(Code &body, CudaKernel &result) {
+  ReductionInfo &first = reductions.front();
+  auto inType = cast<StridedTensorType>(first.input.getType());
+  ArrayRef<int64_t> inShape = inType.getShape();
+  ArrayRef<int64_t> dims = first.dims;
+  SmallVector<int64_t> reducedShape;
+  for (int64_t d : dims)
+    reducedShape.push_back(inShape[d]);
+  int64_t m = product(iterationShape), l = product(reducedShape);
+
+  for (ReductionInfo &r : reductions)
+    if (l == 0 && (r.kind == ReduceKind::Max || r.kind == ReduceKind::Min))
+      return r.op->emitError()
+             << "'stride." << opName(r.op)
+             << "' over dims with no elements is undefined (input shape "
+             << shapeText(inShape) << ", dims [" << joinCoords(llvm::to_vector(
+                    llvm::map_range(dims, [](int64_t d) {
+                      return std::to_string(d);
+                    }))) << "])";
+
+  // Inner reductions (the innermost dim of size > 1 is reduced) give each
+  // output element a group of threads striding along it; outer reductions
+  // give adjacent threads adjacent output elements, each looping over the
+  // reduced elements (coalesced when the innermost kept dim is contiguous).
+  int64_t innermost = -1;
+  for (int64_t d = static_cast<int64_t>(inShape.size()) - 1; d >= 0; --d)
+    if (inShape[d] != 1) {
+      innermost = d;
+      break;
+    }
+  bool inner = m == 1 || innermost < 0 || llvm::is_contained(dims, innermost);
+
+  body.line("// reduction of {} over dims [{}]: {} outputs ({}) x {} reduced "
+            "elements = {} elements read",
+            shapeText(inShape),
+            joinCoords(llvm::to_vector(llvm::map_range(
+                dims, [](int64_t d) { return std::to_string(d); }))),
+            m, shapeText(iterationShape), l, m * l);
+  for (ReductionInfo &r : reductions)
+    body.line("// {} at {}", opName(r.op), formatLocation(r.op->getLoc()));
+  if (m == 0) {
+    body.line("// nothing to compute: the kernel is never launched");
+    return success();
+  }
+
+  // Threads per output (T) and, for outer reductions, the slices of the
+  // reduced range (Y).
+  int64_t threads = 1, slices = 1, block = 256;
+  if (inner) {
+    if (l >= 4096 || (m < multiprocessors * 4 && l > 256))
+      threads = l >= 16384 ? 1024 : 256;
+    else
+      threads = std::min<int64_t>(32, std::max<int64_t>(1, llvm::PowerOf2Ceil(l)));
+    block = std::max<int64_t>(threads, 256);
+  } else {
+    if (l >= 16)
+      slices = m < 32 * multiprocessors ? 32 : 8;
+    block = 32 * slices;
+  }
+  int64_t groups = inner ? block / threads : 32; // outputs per block pass
+  int64_t maxBlocks = int64_t(multiprocessors) * std::max<int64_t>(1, 2048 / block);
+  CudaLaunch launch;
+  launch.block = inner ? Dim3{static_cast<uint32_t>(block), 1, 1}
+                       : Dim3{32, static_cast<uint32_t>(slices), 1};
+  launch.grid = {gridSize(ceilDiv(m, groups), maxBlocks), 1, 1};
+  result.launches.push_back(launch);
+
+  // Accumulators and shared memory.
+  int warpsPerBlock = static_cast<int>(block / 32);
+  bool blockReduce = inner && threads > 32;
+  for (auto [i, r] : llvm::enumerate(reductions)) {
+    r.acc = "acc" + std::to_string(i);
+    const char *at = accumulatorType(r.dtype);
+    if (blockReduce)
+      body.line("__shared__ {} shared{}[{}];", at, i, warpsPerBlock);
+    else if (!inner && slices > 1)
+      body.line("__shared__ {} shared{}[{}][32];", at, i, slices);
+  }
+
+  std::string o = fresh("o");
+  std::string lane;
+  if (inner) {
+    if (threads > 32) {
+      body.line("// one output element per block of {} threads", threads);
+      body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                            "gridDim.x)",
+                            idx, o, m));
+      body.line("const bool active = true;");
+      lane = "(" + idx + ")threadIdx.x";
+    } else {
+      body.line("// one output element per {} thread{} ({} per block)",
+                threads, threads == 1 ? "" : "s", groups);
+      std::string base = fresh("base");
+      body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * {2}; {1} < {3}; "
+                            "{1} += ({0})gridDim.x * {2})",
+                            idx, base, groups, m));
+      body.line("const {} {} = {} + ({})threadIdx.x / {};", idx, o, base, idx,
+                threads);
+      body.line("const bool active = {} < {};", o, m);
+      lane = threads == 1 ? "0" : fmt::format("(({})threadIdx.x % {})", idx,
+                                                threads);
+    }
+  } else {
+    body.line("// adjacent threads take adjacent output elements; {} "
+              "thread{} per output split the reduced range",
+              slices, slices == 1 ? "" : "s");
+    std::string tile = fresh("tile");
+    body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                          "gridDim.x)",
+                          idx, tile, ceilDiv(m, 32)));
+    body.line("const {} {} = {} * 32 + ({})threadIdx.x;", idx, o, tile, idx);
+    body.line("const bool active = {} < {};", o, m);
+    lane = slices == 1 ? "0" : "(" + idx + ")threadIdx.y";
+  }
+  int64_t stride = inner ? threads : slices;
+
+  for (ReductionInfo &r : reductions)
+    body.line("{} {} = {};", accumulatorType(r.dtype), r.acc,
+              identityOf(r.kind, r.dtype));
+  Coords outCoords = delinearize(body, o, iterationShape);
+
+  // The reduction loop: input coordinates from the output's and the
+  // reduced ones.
+  body.open("if (active)");
+  std::string r = fresh("r");
+  body.open(fmt::format("for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
+                        lane, l, stride));
+  Coords reduced = delinearize(body, r, reducedShape);
+  Coords inCoords;
+  size_t nextKept = 0, nextReduced = 0;
+  for (int64_t d = 0; d < static_cast<int64_t>(inShape.size()); ++d) {
+    if (llvm::is_contained(dims, d)) {
+      inCoords.push_back(reduced[nextReduced++]);
+      if (first.keepdim)
+        ++nextKept;
+    } else {
+      inCoords.push_back(outCoords[nextKept++]);
+    }
+  }
+  pushScope();
+  for (ReductionInfo &info : reductions) {
+    FailureOr<std::string> v = eval(info.input, inCoords, body);
+    if (failed(v))
+      return failure();
+    std::string asAcc = isFloat(info.dtype)
+                            ? *v
+                            : "(long long)" + paren(*v);
+    body.line("{} = {};", info.acc, combineOf(info.kind, info.acc, asAcc));
+  }
+  popScope();
+  body.close();
+  body.close();
+
+  // Combine the partial results of the threads of one output.
+  auto shuffle = [&](int width) {
+    body.open(fmt::format("for (int offset = {}; offset > 0; offset /= 2)",
+                          width / 2));
+    for (ReductionInfo &info : reductions)
+      body.line("{} = {};", info.acc,
+                combineOf(info.kind, info.acc,
+                          fmt::format("__shfl_xor_sync(0xffffffffu, {}, "
+                                      "offset, {})",
+                                      info.acc, width)));
+    body.close();
+  };
+  std::string leader;
+  if (inner && threads > 1 && threads <= 32) {
+    shuffle(static_cast<int>(threads));
+    leader = lane + " == 0";
+  } else if (blockReduce) {
+    shuffle(32);
+    body.open("if (threadIdx.x % 32 == 0)");
+    for (auto [i, info] : llvm::enumerate(reductions))
+      body.line("shared{}[threadIdx.x / 32] = {};", i, info.acc);
+    body.close();
+    body.line("__syncthreads();");
+    body.open("if (threadIdx.x < 32)");
+    for (auto [i, info] : llvm::enumerate(reductions))
+      body.line("{} = threadIdx.x < {} ? shared{}[threadIdx.x] : {};",
+                info.acc, warpsPerBlock, i,
+                identityOf(info.kind, info.dtype));
+    shuffle(32);
+    body.close();
+    body.line("__syncthreads();");
+    leader = "threadIdx.x == 0";
+  } else if (!inner && slices > 1) {
+    for (auto [i, info] : llvm::enumerate(reductions))
+      body.line("shared{}[threadIdx.y][threadIdx.x] = {};", i, info.acc);
+    body.line("__syncthreads();");
+    body.open("if (threadIdx.y == 0)");
+    body.open(fmt::format("for (int k = 1; k < {}; ++k)", slices));
+    for (auto [i, info] : llvm::enumerate(reductions))
+      body.line("{} = {};", info.acc,
+                combineOf(info.kind, info.acc,
+                          fmt::format("shared{}[k][threadIdx.x]", i)));
+    body.close();
+    body.close();
+    body.line("__syncthreads();");
+    leader = "threadIdx.y == 0";
+  }
+
+  body.open(leader.empty() ? "if (active)"
+                           : fmt::format("if (active && {})", leader));
+  pushScope();
+  for (ReductionInfo &info : reductions) {
+    const char *at = accumulatorType(info.dtype);
+    std::string value = info.acc;
+    if (info.kind == ReduceKind::Mean)
+      value = fmt::format("{} / ({}){}", info.acc, at, l);
+    if (isHalfLike(info.dtype))
+      value = roundTo(info.dtype, value);
+    else if (!isFloat(info.dtype))
+      value = fmt::format("({}){}", computeType(info.dtype), info.acc);
+    std::string v = fresh("v");
+    body.line("const {} {} = {}; // {} at {}", computeType(info.dtype), v,
+              value, opName(info.op), formatLocation(info.op->getLoc()));
+    std::string key = memoKey(info.op->getResult(0), outCoords);
+    memo.back()[key] = v;
+    reductionKeys[info.op->getResult(0)] = key;
+  }
+  if (failed(storeYields(body, outCoords)))
+    return failure();
+  popScope();
+  body.close();
+  body.close(); // the loop over outputs
+  return success();
+}
+
+FailureOr<CudaKernel> KernelEmitter::emit(Code &out) {
+  if (failed(collect()))
+    return failure();
+  idx = "idx_t";
+  bool wide = needsWideIndices();
+
+  CudaKernel result;
+  result.op = kernel;
+  result.name = name;
+  result.description = describe();
+
+  Code body;
+  body.indent = 1;
+  body.line("typedef {} idx_t; // {}-bit index arithmetic", wide ? "long long" : "int",
+            wide ? 64 : 32);
+  pushScope();
+  LogicalResult status = scatterRoot          ? emitScatter(body, result)
+                         : !reductions.empty() ? emitReduction(body, result)
+                                               : emitPointwise(body, result);
+  popScope();
+  if (failed(status))
+    return failure();
+
+  // The signature: inputs, outputs, phase.
+  std::string params;
+  for (auto [i, t] : llvm::enumerate(kernel.getBodyBlock().getArgumentTypes()))
+    params += fmt::format("{}const {} *__restrict__ in{}", i ? ", " : "",
+                          storageType(*dtypeOf(t)), i);
+  for (auto [i, t] : llvm::enumerate(kernel.getResultTypes()))
+    params += fmt::format("{}{} *__restrict__ out{}",
+                          params.empty() ? "" : ", ", storageType(*dtypeOf(t)),
+                          i);
+  if (scatterRoot)
+    params += ", int phase";
+
+  uint32_t maxThreads = 256;
+  for (const CudaLaunch &l : result.launches)
+    maxThreads = std::max<uint32_t>(maxThreads, l.block.volume());
+
+  out.line("// Kernel {}: {}", name, result.description);
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
+    out.line("//   stride.{} at {}", opName(&op), formatLocation(op.getLoc()));
+  out.line("extern \"C\" __global__ void __launch_bounds__({})", maxThreads);
+  out.open(fmt::format("{}({})", name, params));
+  out.text += body.text;
+  out.close();
+  out.raw("");
+  return result;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+FailureOr<func::FuncOp> findEntryFunction(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  if (funcs.size() == 1)
+    return funcs.front();
+  if (funcs.empty())
+    return (module.emitError()
+                   << "expected one func.func (the graph), found none");
+  InFlightDiagnostic diag = funcs[1].emitError()
+                            << "expected one func.func (the graph), found "
+                            << funcs.size();
+  diag.attachNote(funcs[0].getLoc()) << "the first is here";
+  return failure();
+}
+
+FailureOr<CudaSource> emitCuda(func::FuncOp entry,
+                               const CudaEmitOptions &options) {
+  int multiprocessors = options.multiprocessorCount > 0
+                            ? options.multiprocessorCount
+                            : defaultMultiprocessors(options.arch);
+  CudaSource result;
+  Code fileScope, kernels;
+  unsigned constantCounter = 0;
+  llvm::StringSet<> names;
+  bool failedAny = false;
+
+  for (Operation &op : entry.getBody().getOps()) {
+    if (auto kernel = dyn_cast<KernelOp>(op)) {
+      std::string name = cIdentifier(kernel.getSymName());
+      if (names.contains(name)) {
+        int suffix = 1;
+        while (names.contains(name + "_" + std::to_string(suffix)))
+          ++suffix;
+        name += "_" + std::to_string(suffix);
+      }
+      names.insert(name);
+      KernelEmitter emitter(kernel, name, options, multiprocessors, fileScope,
+                            constantCounter);
+      FailureOr<CudaKernel> emitted = emitter.emit(kernels);
+      if (failed(emitted)) {
+        failedAny = true;
+        continue;
+      }
+      result.kernels.push_back(std::move(*emitted));
+      continue;
+    }
+    if (isFunctional(&op)) {
+      op.emitError() << "cannot emit CUDA for '" << op.getName()
+                     << "' outside a stride.kernel; run the pipeline with "
+                        "kernel formation (stride-outline-kernels) first";
+      failedAny = true;
+    }
+  }
+  if (failedAny)
+    return failure();
+
+  // A value returned twice needs a copy in a second output buffer.
+  llvm::SmallPtrSet<Value, 8> returned;
+  bool duplicateReturn = false;
+  for (Value v : entry.getBody().front().getTerminator()->getOperands())
+    duplicateReturn |= !returned.insert(v).second;
+  if (duplicateReturn) {
+    result.copyKernel = "stride_copy_bytes";
+    kernels.line("// Kernel stride_copy_bytes: copies a value the graph "
+                 "returns more than once into its other output buffers");
+    kernels.line("extern \"C\" __global__ void __launch_bounds__(256)");
+    kernels.open("stride_copy_bytes(const unsigned char *__restrict__ in0, "
+                 "unsigned char *__restrict__ out0, long long n)");
+    kernels.open("for (long long i = (long long)blockIdx.x * blockDim.x + "
+                 "threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)");
+    kernels.line("out0[i] = in0[i];");
+    kernels.close();
+    kernels.close();
+    kernels.raw("");
+  }
+
+  std::string source;
+  source += fmt::format("// CUDA C++ generated by Stride from @{} ({}).\n",
+                        entry.getSymName().str(),
+                        formatLocation(entry.getLoc()));
+  source += "// Each kernel iterates over the logical shape of its outputs.\n";
+  source += fmt::format("#define STRIDE_RUNTIME_CHECKS {}\n",
+                        options.runtimeChecks ? 1 : 0);
+  source += cuda::kPrelude;
+  source += "\n";
+  if (!fileScope.text.empty())
+    source += fileScope.text + "\n";
+  source += kernels.text;
+  result.source = std::move(source);
+  return result;
+}
+
+} // namespace stride

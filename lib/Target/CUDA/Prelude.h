@@ -1,0 +1,169 @@
+//===- Prelude.h - Device helpers at the top of every emitted source ------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every emitted translation unit starts with this text: loads and stores
+// between storage and compute types, PyTorch's pointwise semantics for each
+// compute type (wrapping integer arithmetic, NaN-propagating maximum and
+// minimum, exact gelu), rounding of f16/bf16 intermediates, atomics for index
+// scatters, and the device-side report of run-time errors.
+//
+// Compute types: f16, bf16 and f32 compute in float, f64 in double, i1 in
+// bool, i8 in signed char, i32 in int, i64 in long long. Each op's result is
+// rounded to its element type (an f16 add is rounded to f16, as PyTorch's
+// eager mode does), integer arithmetic wraps in two's complement.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_TARGET_CUDA_PRELUDE_H
+#define STRIDE_LIB_TARGET_CUDA_PRELUDE_H
+
+namespace stride::cuda {
+
+inline constexpr const char *kPrelude = R"CUDA(#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+
+// ---- Stride device prelude ------------------------------------------------
+
+#define STRIDE_INF_F __int_as_float(0x7f800000)
+#define STRIDE_NAN_F __int_as_float(0x7fc00000)
+#define STRIDE_INF_D __longlong_as_double(0x7ff0000000000000LL)
+#define STRIDE_NAN_D __longlong_as_double(0x7ff8000000000000LL)
+#define STRIDE_DEVICE __device__ __forceinline__
+
+extern "C" __device__ void __assertfail(const char *message, const char *file,
+                                        unsigned line, const char *function,
+                                        size_t charSize);
+
+// A run-time error (index out of range, integer division by zero): stops the
+// kernel with a device-side assertion that names the op; the launch fails
+// with CUDA_ERROR_ASSERT and the runtime reports the kernel.
+__device__ __noinline__ void stride_fail(const char *message) {
+#if STRIDE_RUNTIME_CHECKS
+  __assertfail(message, "stride", 0, "stride kernel", 1);
+#endif
+}
+
+// Storage -> compute.
+STRIDE_DEVICE float stride_ld(const __half *p) { return __half2float(*p); }
+STRIDE_DEVICE float stride_ld(const __nv_bfloat16 *p) { return __bfloat162float(*p); }
+STRIDE_DEVICE float stride_ld(const float *p) { return *p; }
+STRIDE_DEVICE double stride_ld(const double *p) { return *p; }
+STRIDE_DEVICE bool stride_ld(const unsigned char *p) { return *p != 0; }
+STRIDE_DEVICE signed char stride_ld(const signed char *p) { return *p; }
+STRIDE_DEVICE int stride_ld(const int *p) { return *p; }
+STRIDE_DEVICE long long stride_ld(const long long *p) { return *p; }
+
+// Compute -> storage.
+STRIDE_DEVICE void stride_st(__half *p, float v) { *p = __float2half_rn(v); }
+STRIDE_DEVICE void stride_st(__nv_bfloat16 *p, float v) { *p = __float2bfloat16_rn(v); }
+STRIDE_DEVICE void stride_st(float *p, float v) { *p = v; }
+STRIDE_DEVICE void stride_st(double *p, double v) { *p = v; }
+STRIDE_DEVICE void stride_st(unsigned char *p, bool v) { *p = v ? 1 : 0; }
+STRIDE_DEVICE void stride_st(signed char *p, signed char v) { *p = v; }
+STRIDE_DEVICE void stride_st(int *p, int v) { *p = v; }
+STRIDE_DEVICE void stride_st(long long *p, long long v) { *p = v; }
+
+// Rounding of f16/bf16 values held in float.
+STRIDE_DEVICE float stride_round_f16(float v) { return __half2float(__float2half_rn(v)); }
+STRIDE_DEVICE float stride_round_bf16(float v) { return __bfloat162float(__float2bfloat16_rn(v)); }
+STRIDE_DEVICE float stride_round_f16(double v) { return __half2float(__double2half(v)); }
+STRIDE_DEVICE float stride_round_bf16(double v) { return __bfloat162float(__double2bfloat16(v)); }
+STRIDE_DEVICE float stride_int_to_f16(long long v) { return __half2float(__ll2half_rn(v)); }
+STRIDE_DEVICE float stride_int_to_bf16(long long v) { return __bfloat162float(__ll2bfloat16_rn(v)); }
+
+// Floating-point ops (PyTorch semantics; maximum/minimum propagate NaN).
+#define STRIDE_FLOAT_OPS(T, S)                                                 \
+  STRIDE_DEVICE T stride_neg(T a) { return -a; }                               \
+  STRIDE_DEVICE T stride_abs(T a) { return fabs##S(a); }                       \
+  STRIDE_DEVICE T stride_exp(T a) { return exp##S(a); }                        \
+  STRIDE_DEVICE T stride_log(T a) { return log##S(a); }                        \
+  STRIDE_DEVICE T stride_sqrt(T a) { return sqrt##S(a); }                      \
+  STRIDE_DEVICE T stride_rsqrt(T a) { return T(1) / sqrt##S(a); }              \
+  STRIDE_DEVICE T stride_tanh(T a) { return tanh##S(a); }                      \
+  STRIDE_DEVICE T stride_sigmoid(T a) { return T(1) / (T(1) + exp##S(-a)); }   \
+  STRIDE_DEVICE T stride_relu(T a) { return (a > T(0) || a != a) ? a : T(0); } \
+  STRIDE_DEVICE T stride_gelu(T a) {                                           \
+    return T(0.5) * a * (T(1) + erf##S(a * T(0.70710678118654752440)));        \
+  }                                                                            \
+  STRIDE_DEVICE T stride_sin(T a) { return sin##S(a); }                        \
+  STRIDE_DEVICE T stride_cos(T a) { return cos##S(a); }                        \
+  STRIDE_DEVICE T stride_add(T a, T b) { return a + b; }                       \
+  STRIDE_DEVICE T stride_sub(T a, T b) { return a - b; }                       \
+  STRIDE_DEVICE T stride_mul(T a, T b) { return a * b; }                       \
+  STRIDE_DEVICE T stride_div(T a, T b) { return a / b; }                       \
+  STRIDE_DEVICE T stride_pow(T a, T b) { return pow##S(a, b); }                \
+  STRIDE_DEVICE T stride_maximum(T a, T b) { return (a != a || a > b) ? a : b; } \
+  STRIDE_DEVICE T stride_minimum(T a, T b) { return (a != a || a < b) ? a : b; }
+STRIDE_FLOAT_OPS(float, f)
+STRIDE_FLOAT_OPS(double, )
+
+// Integer ops: two's complement wrapping, truncating division.
+#define STRIDE_INT_OPS(T, U)                                                   \
+  STRIDE_DEVICE T stride_neg(T a) { return (T)((U)0 - (U)a); }                 \
+  STRIDE_DEVICE T stride_abs(T a) { return a < 0 ? stride_neg(a) : a; }        \
+  STRIDE_DEVICE T stride_relu(T a) { return a > 0 ? a : (T)0; }                \
+  STRIDE_DEVICE T stride_add(T a, T b) { return (T)((U)a + (U)b); }            \
+  STRIDE_DEVICE T stride_sub(T a, T b) { return (T)((U)a - (U)b); }            \
+  STRIDE_DEVICE T stride_mul(T a, T b) { return (T)((U)a * (U)b); }            \
+  STRIDE_DEVICE T stride_div(T a, T b, const char *where) {                    \
+    if (b == 0) {                                                              \
+      stride_fail(where);                                                      \
+      return (T)0;                                                             \
+    }                                                                          \
+    if (b == (T)-1)                                                            \
+      return stride_neg(a);                                                    \
+    return (T)(a / b);                                                         \
+  }                                                                            \
+  STRIDE_DEVICE T stride_maximum(T a, T b) { return a > b ? a : b; }           \
+  STRIDE_DEVICE T stride_minimum(T a, T b) { return a < b ? a : b; }           \
+  STRIDE_DEVICE T stride_not(T a) { return (T)~a; }                            \
+  STRIDE_DEVICE T stride_and(T a, T b) { return (T)(a & b); }                  \
+  STRIDE_DEVICE T stride_or(T a, T b) { return (T)(a | b); }
+STRIDE_INT_OPS(signed char, unsigned int)
+STRIDE_INT_OPS(int, unsigned int)
+STRIDE_INT_OPS(long long, unsigned long long)
+
+STRIDE_DEVICE bool stride_not(bool a) { return !a; }
+STRIDE_DEVICE bool stride_and(bool a, bool b) { return a && b; }
+STRIDE_DEVICE bool stride_or(bool a, bool b) { return a || b; }
+
+// Atomic accumulation for scatter_add / index_add.
+STRIDE_DEVICE void stride_atomic_add(float *p, float v) { atomicAdd(p, v); }
+STRIDE_DEVICE void stride_atomic_add(double *p, double v) { atomicAdd(p, v); }
+STRIDE_DEVICE void stride_atomic_add(__half *p, float v) { atomicAdd(p, __float2half_rn(v)); }
+STRIDE_DEVICE void stride_atomic_add(__nv_bfloat16 *p, float v) { atomicAdd(p, __float2bfloat16_rn(v)); }
+STRIDE_DEVICE void stride_atomic_add(int *p, int v) { atomicAdd(p, v); }
+STRIDE_DEVICE void stride_atomic_add(long long *p, long long v) {
+  atomicAdd(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
+}
+// Bytes: a compare-and-swap loop on the aligned 32-bit word holding the byte
+// (Stride rounds the buffers it allocates up to 16 bytes).
+STRIDE_DEVICE void stride_atomic_add(signed char *p, signed char v) {
+  unsigned int *word = reinterpret_cast<unsigned int *>((size_t)p & ~(size_t)3);
+  unsigned int shift = (unsigned int)((size_t)p & 3) * 8;
+  unsigned int old = *word, assumed;
+  do {
+    assumed = old;
+    unsigned int byte = (assumed >> shift) & 0xffu;
+    unsigned int sum = (byte + (unsigned int)(unsigned char)v) & 0xffu;
+    old = atomicCAS(word, assumed, (assumed & ~(0xffu << shift)) | (sum << shift));
+  } while (assumed != old);
+}
+// i1 accumulates as a logical or.
+STRIDE_DEVICE void stride_atomic_add(unsigned char *p, bool v) {
+  if (!v)
+    return;
+  unsigned int *word = reinterpret_cast<unsigned int *>((size_t)p & ~(size_t)3);
+  atomicOr(word, 1u << ((unsigned int)((size_t)p & 3) * 8));
+}
+
+// ---- End of the prelude -----------------------------------------------------
+)CUDA";
+
+} // namespace stride::cuda
+
+#endif // STRIDE_LIB_TARGET_CUDA_PRELUDE_H

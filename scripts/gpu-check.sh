@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Runs every case of a bundle made by scripts/gpu-prepare.sh on the GPU and
+# compares each output with the reference interpreter's: integers exactly,
+# floats with relative error <= the case's rtol (1e-5 for f32; 0 = exactly,
+# as for the seed's f64 gradients). Outputs are poisoned (0xFF bytes, NaN or
+# -1) before each run, so an element no kernel writes fails the comparison.
+# Prints a table of pass/fail and a last line "N passed, M failed"; exits 0
+# only when everything passed.
+#
+# usage: ./gpu-check.sh [--memcheck] [--filter REGEX] [--device N] [BUNDLE]
+#
+#   BUNDLE      the bundle directory (default: the directory of this script)
+#   --memcheck  run every case under compute-sanitizer --tool memcheck too
+#               (a case fails on any memcheck error)
+#   --filter R  only the cases whose name matches the regular expression R
+#   --device N  the CUDA device (default 0)
+#   --emulate   run the kernels on the CPU instead (bin/stride-emu and each
+#               case's kernels.so, made by gpu-prepare.sh --emulate): checks
+#               the bundle and the emitter on a machine without a GPU
+#
+# Needs only the bundle, an NVIDIA driver and, for --memcheck,
+# compute-sanitizer (part of the CUDA toolkit). No MLIR, no compiler.
+set -uo pipefail
+
+bundle=$(cd "$(dirname "$0")" && pwd)
+memcheck=0
+emulate=0
+filter=.
+device=0
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --memcheck) memcheck=1; shift ;;
+    --emulate) emulate=1; shift ;;
+    --filter) filter=$2; shift 2 ;;
+    --device) device=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "gpu-check: unknown option $1" >&2; exit 1 ;;
+    *) bundle=$(cd "$1" && pwd); shift ;;
+  esac
+done
+
+if [[ ! -d $bundle/cases ]]; then
+  echo "gpu-check: $bundle is not a bundle (no cases/); make one with scripts/gpu-prepare.sh" >&2
+  exit 1
+fi
+runner=$bundle/bin/stride-run-gpu
+if [[ $emulate == 1 ]]; then
+  runner=$bundle/bin/stride-emu
+fi
+sanitizer=
+if [[ $memcheck == 1 ]]; then
+  sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+  if [[ ! -x $sanitizer ]]; then
+    echo "gpu-check: --memcheck needs compute-sanitizer (CUDA toolkit), not found" >&2
+    exit 1
+  fi
+fi
+
+[[ -f $bundle/MANIFEST ]] && sed 's/^/# /' "$bundle/MANIFEST"
+if [[ $emulate == 0 ]]; then
+  command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/# GPU: /'
+fi
+
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+passed=0
+failed=0
+failures=()
+printf '%-40s %-8s %-12s %s\n' case result "max rel err" detail
+printf '%-40s %-8s %-12s %s\n' ---- ------ ----------- ------
+for dir in "$bundle"/cases/*/; do
+  name=$(basename "$dir")
+  [[ $name =~ $filter ]] || continue
+  args=("$dir/module.stridemod" --poison --device "$device" --expect "$dir/expected" --rtol "$(cat "$dir/rtol")")
+  for f in "$dir"/inputs/*.npy; do
+    [[ -e $f ]] && args+=(--input "$(basename "$f" .npy)=$f")
+  done
+  if [[ $emulate == 1 ]]; then
+    args+=(--kernels "$dir/kernels.so")
+  fi
+  runs=(plain)
+  [[ $memcheck == 1 ]] && runs+=(memcheck)
+  for run in "${runs[@]}"; do
+    out=$log/$name.$run
+    if [[ $run == memcheck ]]; then
+      "$sanitizer" --tool memcheck --error-exitcode 97 --print-limit 20 "$runner" "${args[@]}" >"$out" 2>&1
+    else
+      "$runner" "${args[@]}" >"$out" 2>&1
+    fi
+    status=$?
+    worst=$(sed -n 's/.*(max relative error \([^)]*\)).*/\1/p' "$out" | sort -g | tail -1)
+    label=$name
+    [[ $run == memcheck ]] && label="$name (memcheck)"
+    if [[ $status == 0 ]] && ! grep -q MISMATCH "$out"; then
+      passed=$((passed + 1))
+      printf '%-40s %-8s %-12s %s\n' "$label" PASS "${worst:--}" ""
+    else
+      failed=$((failed + 1))
+      detail=$(grep -m1 -E 'MISMATCH|error|ERROR|failed|Invalid' "$out" | cut -c1-160)
+      [[ $status == 97 ]] && detail="memcheck: $(grep -m1 -E '=+ (Invalid|Error|.*error)' "$out" | cut -c1-140)"
+      printf '%-40s %-8s %-12s %s\n' "$label" FAIL "${worst:--}" "${detail:-exit status $status}"
+      failures+=("$out")
+    fi
+  done
+done
+
+if ((${#failures[@]})); then
+  echo
+  echo "== output of the failed runs"
+  for f in "${failures[@]}"; do
+    echo "-- $(basename "$f")"
+    head -40 "$f"
+  done
+fi
+echo
+echo "$passed passed, $failed failed"
+((failed == 0 && passed > 0))

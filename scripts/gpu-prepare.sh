@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# Builds, on the development machine, the bundle that scripts/gpu-check.sh
+# runs on a GPU machine (which has CUDA but no MLIR and no compiler):
+#
+#   bundle/
+#     gpu-check.sh            the runner (a copy of scripts/gpu-check.sh)
+#     bin/stride-run-gpu      stride-run's GPU mode: runtime + .npy only,
+#                             libstdc++ linked statically (runs on Ubuntu 24.04)
+#     cases/NAME/graph.mlir   the graph, for reference
+#     cases/NAME/module.stridemod
+#     cases/NAME/inputs/*.npy     fresh random inputs (a new seed every run)
+#     cases/NAME/expected/*.npy   the reference interpreter's outputs
+#     cases/NAME/rtol             the tolerance (0: exact)
+#     MANIFEST                    how and when the bundle was made
+#
+# Cases: every example graph, every end-to-end test graph (test/e2e), N
+# random graphs from the generator, and the seed's forward and backward
+# graphs in f64 at the five seed shapes (the backward gradient is compared
+# exactly).
+#
+# usage: scripts/gpu-prepare.sh [--out DIR] [--random N] [--seed S]
+#                               [--arch sm_90] [--emulate]
+#
+#   --out DIR     where the bundle goes (default build/gpu-bundle); it must
+#                 stay under 64 MiB, which the script checks
+#   --random N    random graphs (default 200)
+#   --seed S      base seed of graphs and inputs (default: from the clock)
+#   --arch A      the GPU's arch (default sm_90: H100 and H200)
+#   --emulate     also build each case for the CPU emulator (test/Emu) and
+#                 run it here, through gpu-check.sh --emulate, before
+#                 shipping: catches emitter bugs without spending GPU time
+#
+# The reference is the CPU interpreter, run as
+#   $STRIDE_REFERENCE GRAPH.mlir --input NAME=FILE.npy ... --output-dir DIR
+# (default: build/bin/stride-run in reference mode), writing DIR/<name>.npy
+# for each output, named like the module's outputs (stridec --inspect).
+# Random graphs come from
+#   $STRIDE_GENERATOR --seed S -o FILE.mlir
+# (default: build/bin/stride-gen, if built).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=build/gpu-bundle
+random=200
+seed=$(date +%s)
+arch=sm_90
+emulate=0
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --out) out=$2; shift 2 ;;
+    --random) random=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --arch) arch=$2; shift 2 ;;
+    --emulate) emulate=1; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "gpu-prepare: unknown argument $1" >&2; exit 1 ;;
+  esac
+done
+
+bin=build/bin
+reference=${STRIDE_REFERENCE:-$bin/stride-run}
+generator=${STRIDE_GENERATOR:-$bin/stride-gen}
+
+STRIDE_JOBS=${STRIDE_JOBS:-1} ./scripts/build.sh stridec stride-run stride-run-gpu \
+  stride-random-inputs stride-emu >/dev/null
+
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/cases" "$out/graphs"
+out=$(cd "$out" && pwd)
+cp "$bin/stride-run-gpu" "$out/bin/"
+cp scripts/gpu-check.sh "$out/"
+if [[ $emulate == 1 ]]; then
+  cp "$bin/stride-emu" "$out/bin/"
+fi
+
+# The reference must run graph files: try it on a graph without inputs.
+if ! "$reference" test/Tools/Inputs/no-inputs.mlir --output-dir "$out/probe" >/dev/null 2>&1 ||
+   [[ ! -e $out/probe/result0.npy ]]; then
+  echo "gpu-prepare: '$reference test/Tools/Inputs/no-inputs.mlir --output-dir DIR'" \
+       "did not write DIR/result0.npy: the reference (stride-run's reference mode," \
+       "running a graph file on the CPU interpreter) is missing; build it or set" \
+       "STRIDE_REFERENCE" >&2
+  exit 1
+fi
+rm -rf "$out/probe"
+
+# The tolerance of a module's outputs: exact for integers, 1e-5 for f32,
+# 1e-12 for f64, 1e-2 for f16/bf16 (the loosest output decides).
+tolerance() {
+  local kinds
+  kinds=$("$bin/stridec" --inspect "$1" | sed -n "s/^  output [0-9]* '[^']*': \([a-z0-9]*\) .*/\1/p" | sort -u)
+  if grep -qE '^(f16|bf16)$' <<<"$kinds"; then echo 1e-2
+  elif grep -q '^f32$' <<<"$kinds"; then echo 1e-5
+  elif grep -q '^f64$' <<<"$kinds"; then echo 1e-12
+  else echo 0
+  fi
+}
+
+count=0
+failed=()
+# add_case NAME GRAPH [RTOL] [INT_LO INT_HI]
+add_case() {
+  local name=$1 graph=$2 rtol=${3:-} lo=${4:-0} hi=${5:-9}
+  local dir=$out/cases/$name
+  mkdir -p "$dir"
+  cp "$graph" "$dir/graph.mlir"
+  if ! "$bin/stridec" --arch="$arch" "$graph" -o "$dir/module.stridemod" 2>"$dir/stridec.log"; then
+    failed+=("$name (stridec: $(head -1 "$dir/stridec.log"))")
+    rm -rf "$dir"
+    return
+  fi
+  count=$((count + 1))
+  "$bin/stride-random-inputs" "$dir/module.stridemod" "$dir/inputs" \
+    --seed $((seed + count)) --int-range "$lo" "$hi"
+  local inputs=()
+  for f in "$dir"/inputs/*.npy; do
+    [[ -e $f ]] && inputs+=(--input "$(basename "$f" .npy)=$f")
+  done
+  if ! "$reference" "$graph" "${inputs[@]}" --output-dir "$dir/expected" >"$dir/reference.log" 2>&1; then
+    failed+=("$name (reference: $(tail -1 "$dir/reference.log"))")
+    rm -rf "$dir"
+    count=$((count - 1))
+    return
+  fi
+  echo "${rtol:-$(tolerance "$dir/module.stridemod")}" >"$dir/rtol"
+  if [[ $emulate == 1 ]]; then
+    EMU_WORK=$dir/emu EMU_BUILD_ONLY=1 STRIDE_BIN=$bin test/Emu/emulate.sh "$graph"
+    mv "$dir/emu/kernels.so" "$dir/kernels.so"
+    rm -rf "$dir/emu"
+  fi
+  rm -f "$dir/stridec.log" "$dir/reference.log"
+}
+
+# The seed graphs in f64: backward (the gradient of x, compared exactly)
+# and forward, for x of shape BxNxC with rows [S, E) of dim 1 scattered.
+seed_graphs() {
+  local b=$1 n=$2 c=$3 s=$4 e=$5 k=$(($5 - $4))
+  local tag="${b}x${n}x${c}_${s}_${e}"
+  cat >"$out/graphs/seed_backward_$tag.mlir" <<EOF
+// The gradient of x in sum(slice_scatter(x, src, dim=1, start=$s, end=$e), dim=1)
+// for x of shape ${b}x${n}x${c}: g broadcast over dim 1, rows [$s, $e) zero.
+func.func @seed_backward(%g: !stride.tensor<${b}x${c}xf64>) -> !stride.tensor<${b}x${n}x${c}xf64> {
+  %u = stride.unsqueeze %g dim 1 : !stride.tensor<${b}x${c}xf64>
+      -> !stride.tensor<${b}x1x${c}xf64, strides = [${c}, ${c}, 1], offset = 0>
+  %x = stride.expand %u : !stride.tensor<${b}x1x${c}xf64, strides = [${c}, ${c}, 1], offset = 0>
+      -> !stride.tensor<${b}x${n}x${c}xf64, strides = [${c}, 0, 1], offset = 0>
+  %z = stride.full 0.0 : !stride.tensor<${b}x${k}x${c}xf64>
+  %r = stride.slice_scatter %x, %z dim 1 start $s end $e step 1
+      : !stride.tensor<${b}x${n}x${c}xf64, strides = [${c}, 0, 1], offset = 0>,
+        !stride.tensor<${b}x${k}x${c}xf64> -> !stride.tensor<${b}x${n}x${c}xf64>
+  return %r : !stride.tensor<${b}x${n}x${c}xf64>
+}
+EOF
+  cat >"$out/graphs/seed_forward_$tag.mlir" <<EOF
+// sum(slice_scatter(x, src, dim=1, start=$s, end=$e), dim=1), x of shape ${b}x${n}x${c}.
+func.func @seed_forward(%x: !stride.tensor<${b}x${n}x${c}xf64>, %src: !stride.tensor<${b}x${k}x${c}xf64>)
+    -> !stride.tensor<${b}x${c}xf64> {
+  %s = stride.slice_scatter %x, %src dim 1 start $s end $e step 1
+      : !stride.tensor<${b}x${n}x${c}xf64>, !stride.tensor<${b}x${k}x${c}xf64>
+      -> !stride.tensor<${b}x${n}x${c}xf64>
+  %r = stride.sum %s dims [1] : !stride.tensor<${b}x${n}x${c}xf64> -> !stride.tensor<${b}x${c}xf64>
+  return %r : !stride.tensor<${b}x${c}xf64>
+}
+EOF
+  add_case "seed_backward_$tag" "$out/graphs/seed_backward_$tag.mlir" 0
+  add_case "seed_forward_$tag" "$out/graphs/seed_forward_$tag.mlir" 1e-12
+}
+
+echo "gpu-prepare: seed $seed, arch $arch, bundle $out"
+seed_graphs 4 13 33 0 6
+seed_graphs 2 8 16 0 4
+seed_graphs 1 6 100 0 3
+seed_graphs 3 20 7 5 12
+seed_graphs 7 63 33 0 31
+
+for graph in examples/*.mlir; do
+  name=$(basename "$graph" .mlir)
+  [[ $name == *_fx ]] && continue # rejected by design (test/Transforms/seed-fx.test)
+  add_case "example_$name" "$graph"
+done
+
+if [[ -d test/e2e ]]; then
+  while IFS= read -r graph; do
+    name=e2e_$(echo "${graph#test/e2e/}" | sed 's|/|_|g; s|\.mlir$||')
+    add_case "$name" "$graph"
+  done < <(find test/e2e -name '*.mlir' -not -path '*/Inputs/*' | sort)
+fi
+
+if [[ $random -gt 0 ]]; then
+  if [[ -x $generator ]] || command -v "$generator" >/dev/null 2>&1; then
+    for ((i = 0; i < random; i++)); do
+      g=$out/graphs/random_$i.mlir
+      "$generator" --seed $((seed * 1000 + i)) -o "$g"
+      add_case "random_$i" "$g"
+    done
+  else
+    echo "gpu-prepare: no random graph generator ($generator); set STRIDE_GENERATOR" >&2
+    exit 1
+  fi
+fi
+
+{
+  echo "made by scripts/gpu-prepare.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with uncommitted changes)')"
+  echo "seed $seed, arch $arch, $count cases ($random random graphs asked for)"
+  echo "reference: $reference; generator: $generator"
+} >"$out/MANIFEST"
+
+size=$(du -sm "$out" | cut -f1)
+echo "gpu-prepare: $count cases, ${size} MiB in $out"
+if ((${#failed[@]})); then
+  echo "gpu-prepare: ${#failed[@]} graphs were left out:" >&2
+  printf '  %s\n' "${failed[@]}" >&2
+fi
+if ((size >= 64)); then
+  echo "gpu-prepare: the bundle is ${size} MiB, over the 64 MiB limit; use fewer --random graphs" >&2
+  exit 1
+fi
+if [[ $emulate == 1 ]]; then
+  "$out/gpu-check.sh" --emulate "$out"
+fi
+((${#failed[@]} == 0))

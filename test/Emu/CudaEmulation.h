@@ -1,0 +1,246 @@
+//===- CudaEmulation.h - Run emitted CUDA kernels on the CPU, for tests ---===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Just enough of CUDA for the code Stride's emitter generates to compile as
+// host C++ and run, so that machines without a GPU can check what the
+// kernels compute (test/Emu/README.md). Force-included before the emitted
+// source (`g++ -include CudaEmulation.h`); stub cuda_fp16.h/cuda_bf16.h
+// headers next to this file satisfy its #includes.
+//
+// Execution model: a launch runs its blocks one after another; the threads
+// of a block run concurrently as std::threads, so __syncthreads is a real
+// barrier and __shared__ (a function-local static) is shared by exactly the
+// threads of one block. Warp shuffles exchange values through a per-warp
+// barrier: a shuffle that not all 32 lanes reach deadlocks, which the runner
+// reports as a time-out (on a GPU it would be undefined behaviour).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TEST_EMU_CUDAEMULATION_H
+#define STRIDE_TEST_EMU_CUDAEMULATION_H
+
+#include <atomic>
+#include <barrier>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __launch_bounds__(...)
+#define __shared__ static
+
+struct dim3 {
+  unsigned x = 1, y = 1, z = 1;
+};
+
+namespace stride_emu {
+
+struct Warp {
+  std::barrier<> barrier{32};
+  uint64_t slots[32];
+};
+
+struct Block {
+  explicit Block(unsigned threads)
+      : barrier(threads), warps((threads + 31) / 32) {
+    for (auto &w : warps)
+      w = std::make_unique<Warp>();
+  }
+  std::barrier<> barrier;
+  std::vector<std::unique_ptr<Warp>> warps;
+};
+
+inline thread_local dim3 threadIdx, blockIdx;
+inline thread_local Block *currentBlock = nullptr;
+inline dim3 blockDim, gridDim;
+inline std::mutex atomicMutex;
+
+inline unsigned linearThread() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+} // namespace stride_emu
+
+using stride_emu::blockDim;
+using stride_emu::gridDim;
+using stride_emu::threadIdx;
+using stride_emu::blockIdx;
+
+inline void __syncthreads() { stride_emu::currentBlock->barrier.arrive_and_wait(); }
+
+template <typename T>
+T __shfl_xor_sync(unsigned, T value, int laneMask, int width = 32) {
+  static_assert(sizeof(T) <= 8, "shuffles move at most 8 bytes");
+  unsigned linear = stride_emu::linearThread();
+  stride_emu::Warp &w = *stride_emu::currentBlock->warps[linear / 32];
+  unsigned lane = linear % 32;
+  uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  w.slots[lane] = bits;
+  w.barrier.arrive_and_wait();
+  unsigned source = lane ^ static_cast<unsigned>(laneMask);
+  if (source / width != lane / width)
+    source = lane;
+  T result;
+  std::memcpy(&result, &w.slots[source], sizeof(T));
+  w.barrier.arrive_and_wait();
+  return result;
+}
+
+// Bit casts.
+inline float __int_as_float(int v) { float f; std::memcpy(&f, &v, 4); return f; }
+inline double __longlong_as_double(long long v) {
+  double d;
+  std::memcpy(&d, &v, 8);
+  return d;
+}
+
+// 16-bit floats: round to nearest even from float and double.
+struct __half {
+  uint16_t bits;
+};
+struct __nv_bfloat16 {
+  uint16_t bits;
+};
+
+namespace stride_emu {
+inline uint16_t doubleToHalfBits(double d) {
+  uint16_t sign = std::signbit(d) ? 0x8000 : 0;
+  double a = std::fabs(d);
+  if (std::isnan(d))
+    return sign | 0x7e00;
+  if (a >= 65520.0) // rounds to infinity
+    return sign | 0x7c00;
+  if (a < std::ldexp(1.0, -14)) { // subnormal: multiples of 2^-24
+    double q = std::nearbyint(a * std::ldexp(1.0, 24)); // ties to even
+    return sign | static_cast<uint16_t>(q);
+  }
+  int e;
+  double m = std::frexp(a, &e); // a = m * 2^e, m in [0.5, 1)
+  double q = std::nearbyint(m * 2048.0); // 11 significant bits
+  if (q == 2048.0) {
+    q = 1024.0;
+    ++e;
+  }
+  int exponent = e - 1 + 15;
+  if (exponent >= 31)
+    return sign | 0x7c00;
+  return sign | static_cast<uint16_t>((exponent << 10) | (static_cast<int>(q) - 1024));
+}
+inline double halfBitsToDouble(uint16_t h) {
+  int sign = h >> 15, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  double v = exponent == 0    ? std::ldexp(mantissa, -24)
+             : exponent == 31 ? (mantissa ? NAN : INFINITY)
+                              : std::ldexp(mantissa + 1024, exponent - 25);
+  return sign ? -v : v;
+}
+inline uint16_t doubleToBf16Bits(double d) {
+  if (std::isnan(d))
+    return std::signbit(d) ? 0xffc0 : 0x7fc0;
+  // Round the double to 8 significant bits first, exactly, then take the
+  // float's upper half (the value is exactly representable as a float).
+  double a = std::fabs(d);
+  if (a == 0 || std::isinf(d)) {
+    float f = static_cast<float>(d);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    return static_cast<uint16_t>(b >> 16);
+  }
+  int e;
+  double m = std::frexp(a, &e);
+  int lowest = -133; // smallest bf16 subnormal exponent: 2^-133
+  int bits = std::max(0, std::min(8, e - lowest));
+  double q = std::ldexp(std::nearbyint(std::ldexp(m, bits)), e - bits);
+  if (q > 3.3895313892515355e38) // beyond the largest finite bf16
+    q = INFINITY;
+  float f = static_cast<float>(std::signbit(d) ? -q : q);
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return static_cast<uint16_t>(b >> 16);
+}
+inline double bf16BitsToDouble(uint16_t h) {
+  uint32_t b = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+} // namespace stride_emu
+
+inline float __half2float(__half h) {
+  return static_cast<float>(stride_emu::halfBitsToDouble(h.bits));
+}
+inline __half __float2half_rn(float f) { return {stride_emu::doubleToHalfBits(f)}; }
+inline __half __double2half(double d) { return {stride_emu::doubleToHalfBits(d)}; }
+inline __half __ll2half_rn(long long v) {
+  // Exact: |v| < 2^53 in practice for the tests; beyond, rounding twice.
+  return {stride_emu::doubleToHalfBits(static_cast<double>(v))};
+}
+inline float __bfloat162float(__nv_bfloat16 h) {
+  return static_cast<float>(stride_emu::bf16BitsToDouble(h.bits));
+}
+inline __nv_bfloat16 __float2bfloat16_rn(float f) {
+  return {stride_emu::doubleToBf16Bits(f)};
+}
+inline __nv_bfloat16 __double2bfloat16(double d) {
+  return {stride_emu::doubleToBf16Bits(d)};
+}
+inline __nv_bfloat16 __ll2bfloat16_rn(long long v) {
+  return {stride_emu::doubleToBf16Bits(static_cast<double>(v))};
+}
+
+// Atomics.
+inline float atomicAdd(float *p, float v) { return std::atomic_ref<float>(*p).fetch_add(v); }
+inline double atomicAdd(double *p, double v) {
+  return std::atomic_ref<double>(*p).fetch_add(v);
+}
+inline int atomicAdd(int *p, int v) {
+  // Wrapping, as on a GPU.
+  return static_cast<int>(std::atomic_ref<unsigned>(*reinterpret_cast<unsigned *>(p))
+                              .fetch_add(static_cast<unsigned>(v)));
+}
+inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) {
+  return std::atomic_ref<unsigned long long>(*p).fetch_add(v);
+}
+inline __half atomicAdd(__half *p, __half v) {
+  std::lock_guard<std::mutex> lock(stride_emu::atomicMutex);
+  __half old = *p;
+  *p = __float2half_rn(__half2float(old) + __half2float(v));
+  return old;
+}
+inline __nv_bfloat16 atomicAdd(__nv_bfloat16 *p, __nv_bfloat16 v) {
+  std::lock_guard<std::mutex> lock(stride_emu::atomicMutex);
+  __nv_bfloat16 old = *p;
+  *p = __float2bfloat16_rn(__bfloat162float(old) + __bfloat162float(v));
+  return old;
+}
+inline unsigned atomicCAS(unsigned *p, unsigned compare, unsigned value) {
+  std::atomic_ref<unsigned>(*p).compare_exchange_strong(compare, value);
+  return compare;
+}
+inline unsigned atomicOr(unsigned *p, unsigned v) {
+  return std::atomic_ref<unsigned>(*p).fetch_or(v);
+}
+
+// A failed device-side assertion ends the run, as it ends the CUDA context.
+extern "C" inline void __assertfail(const char *message, const char *, unsigned,
+                                    const char *, size_t) {
+  std::fprintf(stderr, "device assertion failed: %s\n", message);
+  std::fflush(stderr);
+  std::_Exit(3);
+}
+
+#endif // STRIDE_TEST_EMU_CUDAEMULATION_H

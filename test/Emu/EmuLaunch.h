@@ -1,0 +1,110 @@
+//===- EmuLaunch.h - The launch entry point of an emulated kernel library -===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Included by the table that emulate.sh generates after the emitted source:
+//
+//   #include "EmuLaunch.h"
+//   STRIDE_EMU_KERNELS(STRIDE_EMU_KERNEL(full_0), STRIDE_EMU_KERNEL(add_1))
+//
+// which defines `stride_emu_launch`, the one symbol stride-emu looks up in
+// the shared library: it runs one launch of the plan, block after block, each
+// block's threads as concurrent std::threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TEST_EMU_EMULAUNCH_H
+#define STRIDE_TEST_EMU_EMULAUNCH_H
+
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace stride_emu {
+
+template <typename P> P argument(uint64_t v) {
+  if constexpr (std::is_pointer_v<P>)
+    return reinterpret_cast<P>(static_cast<uintptr_t>(v));
+  else
+    return static_cast<P>(v);
+}
+
+template <typename... Ps, size_t... I>
+void callWith(void (*f)(Ps...), const uint64_t *args, std::index_sequence<I...>) {
+  f(argument<Ps>(args[I])...);
+}
+
+template <typename... Ps>
+constexpr int arity(void (*)(Ps...)) {
+  return sizeof...(Ps);
+}
+
+template <auto F> void invoke(const uint64_t *args) {
+  callWith(F, args, std::make_index_sequence<arity(F)>{});
+}
+
+struct KernelEntry {
+  const char *name;
+  int arity;
+  void (*invoke)(const uint64_t *args);
+};
+
+inline int launch(const KernelEntry *table, int count, const char *name,
+                  const unsigned *grid, const unsigned *block,
+                  const uint64_t *args, int numArgs) {
+  const KernelEntry *kernel = nullptr;
+  for (int i = 0; i < count; ++i)
+    if (std::strcmp(table[i].name, name) == 0)
+      kernel = &table[i];
+  if (!kernel)
+    return 1;
+  if (kernel->arity != numArgs)
+    return 2;
+  gridDim = {grid[0], grid[1], grid[2]};
+  blockDim = {block[0], block[1], block[2]};
+  unsigned threads = block[0] * block[1] * block[2];
+  for (unsigned bz = 0; bz < grid[2]; ++bz)
+    for (unsigned by = 0; by < grid[1]; ++by)
+      for (unsigned bx = 0; bx < grid[0]; ++bx) {
+        Block b(threads);
+        std::vector<std::thread> pool;
+        pool.reserve(threads);
+        for (unsigned t = 0; t < threads; ++t)
+          pool.emplace_back([&, t] {
+            stride_emu::blockIdx = {bx, by, bz};
+            stride_emu::threadIdx = {t % block[0], t / block[0] % block[1],
+                                     t / (block[0] * block[1])};
+            stride_emu::currentBlock = &b;
+            kernel->invoke(args);
+          });
+        for (std::thread &th : pool)
+          th.join();
+      }
+  return 0;
+}
+
+} // namespace stride_emu
+
+#define STRIDE_EMU_KERNEL(name)                                                \
+  stride_emu::KernelEntry {                                                    \
+    #name, stride_emu::arity(&name), &stride_emu::invoke<&name>                \
+  }
+
+#define STRIDE_EMU_KERNELS(...)                                                \
+  static const stride_emu::KernelEntry strideEmuTable[] = {__VA_ARGS__};       \
+  extern "C" int stride_emu_launch(const char *name, const unsigned *grid,     \
+                                   const unsigned *block,                      \
+                                   const uint64_t *args, int numArgs) {        \
+    return stride_emu::launch(strideEmuTable,                                  \
+                              sizeof(strideEmuTable) /                         \
+                                  sizeof(strideEmuTable[0]),                   \
+                              name, grid, block, args, numArgs);               \
+  }
+
+#endif // STRIDE_TEST_EMU_EMULAUNCH_H

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Compiles a graph with stridec, builds its CUDA source for the CPU with
+# CudaEmulation.h, and runs the module's plan with stride-emu:
+#
+#   emulate.sh [-c STRIDEC_OPTION]... GRAPH.mlir [stride-run options...]
+#
+# e.g. emulate.sh examples/softmax.mlir --input x.npy --expect ref/
+# Tools come from $STRIDE_BIN (default: build/bin of this checkout); the
+# work files go to $EMU_WORK (default: a temporary directory, removed).
+# With EMU_BUILD_ONLY=1 it stops after building $EMU_WORK/kernels.so.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+bin=${STRIDE_BIN:-$here/../../build/bin}
+stridec_options=()
+while [[ $# -gt 0 && $1 == -c ]]; do
+  stridec_options+=("$2")
+  shift 2
+done
+graph=$1
+shift
+if [[ -n ${EMU_WORK:-} ]]; then
+  mkdir -p "$EMU_WORK"
+  work=$(cd "$EMU_WORK" && pwd)
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+
+"$bin/stridec" "${stridec_options[@]}" "$graph" -o "$work/graph.stridemod"
+"$bin/stridec" "${stridec_options[@]}" --emit=cuda "$graph" -o "$work/kernels.cu"
+{
+  echo "#include \"$work/kernels.cu\""
+  echo '#include "EmuLaunch.h"'
+  printf 'STRIDE_EMU_KERNELS('
+  awk '/^extern "C" __global__/ { getline; sub(/\(.*/, ""); printf "%sSTRIDE_EMU_KERNEL(%s)", sep, $0; sep = ", " }' "$work/kernels.cu"
+  echo ')'
+} > "$work/table.cpp"
+${CXX:-g++} -std=c++20 -O1 -fPIC -shared -pthread -w -I"$here" -I"$here/include" \
+  -include "$here/CudaEmulation.h" "$work/table.cpp" -o "$work/kernels.so"
+[[ ${EMU_BUILD_ONLY:-0} == 1 ]] && exit 0
+timeout "${EMU_TIMEOUT:-300}" "$bin/stride-emu" "$work/graph.stridemod" --kernels "$work/kernels.so" "$@"

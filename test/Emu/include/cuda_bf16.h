@@ -1,0 +1,2 @@
+// Stub for CPU emulation: CudaEmulation.h (force-included) defines
+// __nv_bfloat16.

@@ -1,0 +1,1 @@
+// Stub for CPU emulation: CudaEmulation.h (force-included) defines __half.

@@ -1,0 +1,114 @@
+//===- stride-emu.cpp - Run a module's plan with CPU-emulated kernels -----===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// stride-run for machines without a GPU, for tests only: the same command
+// line plus `--kernels lib.so`, a shared library that emulate.sh builds from
+// the module's CUDA source with CudaEmulation.h. The plan (buffers, launches
+// in order with their grids, blocks and arguments) is the module's own, so
+// everything but the GPU itself is exercised. Outputs and temporaries are
+// poisoned (0xFF) before the plan runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunModule.h"
+
+#include "stride/Module/Module.h"
+#include "stride/Runtime/Runtime.h"
+
+#include <dlfcn.h>
+
+#include <cstring>
+#include <iostream>
+
+using namespace stride;
+
+namespace {
+int fail(const std::string &message) {
+  std::cerr << "stride-emu: error: " << message << "\n";
+  return 1;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args;
+  std::string kernelsPath;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc)
+      kernelsPath = argv[++i];
+    else
+      args.push_back(argv[i]);
+  }
+  if (kernelsPath.empty())
+    return fail("--kernels LIB.so is required");
+  Result<RunModuleOptions> options = parseRunModuleArgs(args);
+  if (!options)
+    return fail(options.error().message);
+  Result<ModuleDesc> module = readModuleFile(options->modulePath);
+  if (!module)
+    return fail(module.error().message);
+  Result<std::vector<HostArray>> inputs = readModuleInputs(*module, *options);
+  if (!inputs)
+    return fail(inputs.error().message);
+
+  void *library = dlopen(kernelsPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library)
+    return fail(std::string("cannot load the kernels: ") + dlerror());
+  using LaunchFn = int (*)(const char *, const unsigned *, const unsigned *,
+                           const uint64_t *, int);
+  auto launch = reinterpret_cast<LaunchFn>(dlsym(library, "stride_emu_launch"));
+  if (!launch)
+    return fail("the kernel library has no stride_emu_launch");
+
+  const ModuleDesc &desc = *module;
+  std::vector<std::vector<uint8_t>> buffers;
+  for (const BufferDesc &b : desc.buffers) {
+    std::vector<uint8_t> bytes(size_t(b.sizeBytes) + 16, 0xFF);
+    if (b.kind == BufferKind::Input) {
+      Result<std::vector<uint8_t>> packed =
+          packToStorage((*inputs)[b.signatureIndex],
+                        desc.signature.inputs[b.signatureIndex], b.sizeBytes);
+      if (!packed)
+        return fail(packed.error().message);
+      std::memcpy(bytes.data(), packed->data(), packed->size());
+    }
+    buffers.push_back(std::move(bytes));
+  }
+  for (size_t i = 0; i < desc.launches.size(); ++i) {
+    const LaunchDesc &l = desc.launches[i];
+    std::vector<uint64_t> values;
+    for (const KernelArg &a : l.args) {
+      switch (a.kind) {
+      case KernelArg::Kind::Buffer:
+        values.push_back(reinterpret_cast<uintptr_t>(buffers[a.bufferIndex].data()));
+        break;
+      case KernelArg::Kind::I32:
+      case KernelArg::Kind::I64:
+        values.push_back(static_cast<uint64_t>(a.intValue));
+        break;
+      default:
+        return fail("floating-point immediates are not emulated");
+      }
+    }
+    unsigned grid[3] = {l.grid.x, l.grid.y, l.grid.z};
+    unsigned block[3] = {l.block.x, l.block.y, l.block.z};
+    const std::string &name = desc.kernels[l.kernelIndex].name;
+    int rc = launch(name.c_str(), grid, block, values.data(),
+                    static_cast<int>(values.size()));
+    if (rc == 1)
+      return fail("kernel '" + name + "' is not in the kernel library");
+    if (rc == 2)
+      return fail("kernel '" + name + "' takes another number of arguments "
+                  "than launch " + std::to_string(i + 1) + " passes");
+  }
+  std::vector<HostArray> outputs(desc.signature.outputs.size());
+  for (const BufferDesc &b : desc.buffers)
+    if (b.kind == BufferKind::Output)
+      outputs[b.signatureIndex] = unpackFromStorage(
+          buffers[&b - desc.buffers.data()].data(),
+          desc.signature.outputs[b.signatureIndex]);
+  return finishModuleOutputs(desc, outputs, *options, "stride-emu");
+}

@@ -1,0 +1,336 @@
+//===- RunModule.cpp - stride-run's GPU mode: run a module ----------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RunModule.h"
+
+#include "Compare.h"
+
+#include "stride/Module/Module.h"
+#include "stride/Runtime/Runtime.h"
+#include "stride/Support/Npy.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+
+namespace stride {
+namespace {
+
+int fail(const std::string &program, const std::string &message) {
+  std::cerr << program << ": error: " << message << "\n";
+  return 1;
+}
+
+std::optional<int64_t> parseInt(const std::string &text) {
+  if (text.empty())
+    return std::nullopt;
+  char *end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (*end)
+    return std::nullopt;
+  return v;
+}
+
+std::optional<double> parseDouble(const std::string &text) {
+  if (text.empty())
+    return std::nullopt;
+  char *end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (*end)
+    return std::nullopt;
+  return v;
+}
+
+} // namespace
+
+std::string runModuleUsage(const std::string &program) {
+  return "usage: " + program +
+         " MODULE.stridemod [--input NAME=FILE.npy]... [--output-dir DIR]\n"
+         "       [--device N] [--poison] [--expect DIR [--rtol X]]\n"
+         "       [--bench [--warmup N] [--iterations N]] "
+         "[--gpu-memory-limit BYTES]\n"
+         "\n"
+         "Runs a compiled Stride module on the GPU.\n"
+         "  --input NAME=FILE.npy  the graph input NAME (see stridec --inspect);\n"
+         "                         FILE.npy alone binds the inputs in order\n"
+         "  --output-dir DIR       write each output as DIR/<name>.npy (bf16 as\n"
+         "                         f32, which .npy can hold)\n"
+         "  --device N             the CUDA device (default 0)\n"
+         "  --poison               fill the outputs with 0xFF bytes before the\n"
+         "                         run, so an element no kernel writes reads as\n"
+         "                         NaN or -1\n"
+         "  --expect DIR           compare each output with DIR/<name>.npy:\n"
+         "                         integers exactly, floats with relative error\n"
+         "                         <= rtol (default 1e-5; 0 means exactly)\n"
+         "  --bench                time the plan (median of replays as a CUDA\n"
+         "                         graph) and the device's copy bandwidth\n"
+         "  --gpu-memory-limit B   fail allocations beyond B bytes\n";
+}
+
+Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args) {
+  RunModuleOptions o;
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string arg = args[i];
+    std::string value;
+    bool hasInlineValue = false;
+    if (arg.rfind("--", 0) == 0) {
+      size_t eq = arg.find('=');
+      // --input takes NAME=FILE, so only split the option name off.
+      if (eq != std::string::npos && arg.rfind("--input", 0) != 0) {
+        value = arg.substr(eq + 1);
+        arg = arg.substr(0, eq);
+        hasInlineValue = true;
+      } else if (arg.rfind("--input=", 0) == 0) {
+        value = arg.substr(8);
+        arg = "--input";
+        hasInlineValue = true;
+      }
+    }
+    auto next = [&]() -> Result<std::string> {
+      if (hasInlineValue)
+        return value;
+      if (i + 1 >= args.size())
+        return makeError("option " + arg + " needs a value");
+      return args[++i];
+    };
+    if (arg == "--input") {
+      Result<std::string> v = next();
+      if (!v)
+        return v.error();
+      size_t eq = v->find('=');
+      if (eq == std::string::npos)
+        o.inputs.push_back({"", *v});
+      else
+        o.inputs.push_back({v->substr(0, eq), v->substr(eq + 1)});
+    } else if (arg == "--output-dir") {
+      Result<std::string> v = next();
+      if (!v)
+        return v.error();
+      o.outputDir = *v;
+    } else if (arg == "--expect") {
+      Result<std::string> v = next();
+      if (!v)
+        return v.error();
+      o.expectDir = *v;
+    } else if (arg == "--device" || arg == "--warmup" ||
+               arg == "--iterations" || arg == "--gpu-memory-limit") {
+      Result<std::string> v = next();
+      if (!v)
+        return v.error();
+      std::optional<int64_t> n = parseInt(*v);
+      if (!n || *n < 0)
+        return makeError("option " + arg +
+                         " expects a non-negative integer, not '" + *v + "'");
+      if (arg == "--device")
+        o.device = static_cast<int>(*n);
+      else if (arg == "--warmup")
+        o.warmup = static_cast<int>(*n);
+      else if (arg == "--iterations")
+        o.iterations = static_cast<int>(*n);
+      else
+        o.gpuMemoryLimitBytes = static_cast<uint64_t>(*n);
+    } else if (arg == "--rtol") {
+      Result<std::string> v = next();
+      if (!v)
+        return v.error();
+      std::optional<double> x = parseDouble(*v);
+      if (!x || *x < 0)
+        return makeError("option --rtol expects a non-negative number, not '" +
+                         *v + "'");
+      o.rtol = *x;
+    } else if (arg == "--poison") {
+      o.poison = true;
+    } else if (arg == "--bench") {
+      o.bench = true;
+    } else if (arg.rfind("-", 0) == 0 && arg != "-") {
+      return makeError("unknown option '" + arg + "'");
+    } else if (o.modulePath.empty()) {
+      o.modulePath = arg;
+    } else {
+      return makeError("unexpected argument '" + arg +
+                       "' (one module file only; inputs go with --input)");
+    }
+  }
+  if (o.modulePath.empty())
+    return makeError("no module file given");
+  return o;
+}
+
+Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
+                                                const RunModuleOptions &options) {
+  const GraphSignature &signature = module.signature;
+  std::vector<HostArray> inputs(signature.inputs.size());
+  std::vector<bool> bound(signature.inputs.size(), false);
+  size_t nextPositional = 0;
+  for (const auto &[name, path] : options.inputs) {
+    size_t index = signature.inputs.size();
+    if (name.empty()) {
+      while (nextPositional < bound.size() && bound[nextPositional])
+        ++nextPositional;
+      index = nextPositional;
+    } else {
+      for (size_t i = 0; i < signature.inputs.size(); ++i)
+        if (signature.inputs[i].name == name)
+          index = i;
+    }
+    if (index >= signature.inputs.size()) {
+      std::string names;
+      for (const TensorSignature &t : signature.inputs)
+        names += (names.empty() ? "'" : ", '") + t.name + "'";
+      return makeError((name.empty() ? "too many inputs"
+                                     : "'" + signature.entryName +
+                                           "' has no input named '" + name +
+                                           "'") +
+                       " (its inputs: " + (names.empty() ? "none" : names) +
+                       ")");
+    }
+    if (bound[index])
+      return makeError("input '" + signature.inputs[index].name +
+                       "' is given twice");
+    Result<HostArray> array = readNpyFile(path);
+    if (!array)
+      return array.error();
+    const TensorSignature &t = signature.inputs[index];
+    if (Status s = checkArrayMatches(*array, t.dtype, t.shape, path, t.name);
+        !s)
+      return s.error();
+    inputs[index] = std::move(*array);
+    bound[index] = true;
+  }
+  for (size_t i = 0; i < bound.size(); ++i)
+    if (!bound[i])
+      return makeError("no value for input '" + signature.inputs[i].name +
+                       "' (give it with --input " + signature.inputs[i].name +
+                       "=FILE.npy)");
+  if (Status s = checkInputs(signature, inputs); !s)
+    return s.error();
+  return inputs;
+}
+
+int finishModuleOutputs(const ModuleDesc &module,
+                        const std::vector<HostArray> &outputs,
+                        const RunModuleOptions &options,
+                        const std::string &program) {
+  int status = 0;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const std::string &name = module.signature.outputs[i].name;
+    HostArray out = widenForNpy(outputs[i]);
+    if (!options.outputDir.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(options.outputDir, ec);
+      std::string path =
+          (std::filesystem::path(options.outputDir) / (name + ".npy")).string();
+      if (Status s = writeNpyFile(path, out); !s)
+        return fail(program, s.error().message);
+    }
+    if (!options.expectDir.empty()) {
+      std::string path =
+          (std::filesystem::path(options.expectDir) / (name + ".npy")).string();
+      Result<HostArray> expected = readNpyFile(path);
+      if (!expected)
+        return fail(program, expected.error().message);
+      Comparison c = compareArrays(out, *expected, options.rtol);
+      char line[256];
+      std::snprintf(line, sizeof(line), "%s: %s (max relative error %.3g)",
+                    name.c_str(), c.ok ? "match" : "MISMATCH",
+                    c.maxRelativeError);
+      std::cout << line;
+      if (!c.ok) {
+        std::cout << ", " << c.mismatches << " element"
+                  << (c.mismatches == 1 ? "" : "s") << " differ; first: "
+                  << c.firstMismatch;
+        status = 1;
+      }
+      std::cout << "\n";
+    }
+  }
+  return status;
+}
+
+int runModule(const RunModuleOptions &options, const std::string &program) {
+  // Everything that needs no GPU is checked first, so that mistakes are
+  // reported on any machine.
+  Result<ModuleDesc> module = readModuleFile(options.modulePath);
+  if (!module)
+    return fail(program, module.error().message);
+  const GraphSignature &signature = module->signature;
+  Result<std::vector<HostArray>> inputs = readModuleInputs(*module, options);
+  if (!inputs)
+    return fail(program, inputs.error().message);
+
+  RuntimeOptions runtimeOptions;
+  runtimeOptions.poisonOutputs = options.poison;
+  runtimeOptions.gpuMemoryLimitBytes = options.gpuMemoryLimitBytes;
+  Result<std::unique_ptr<Runtime>> runtime =
+      Runtime::create(options.device, runtimeOptions);
+  if (!runtime)
+    return fail(program, runtime.error().message);
+  Result<std::unique_ptr<LoadedModule>> loaded =
+      LoadedModule::load(**runtime, *module, options.modulePath);
+  if (!loaded)
+    return fail(program, loaded.error().message);
+
+  Result<std::vector<HostArray>> outputs = (*loaded)->run(*inputs);
+  if (!outputs)
+    return fail(program, outputs.error().message);
+  int status = finishModuleOutputs(*module, *outputs, options, program);
+
+  if (options.bench) {
+    Result<BenchResult> bench = (*loaded)->benchmark(
+        *inputs, options.warmup, std::max(1, options.iterations), true);
+    if (!bench)
+      return fail(program, bench.error().message);
+    int64_t bytes = 0;
+    for (const TensorSignature &t : signature.inputs)
+      bytes += storageBytes(t).value_or(0);
+    for (const TensorSignature &t : signature.outputs)
+      bytes += storageBytes(t).value_or(0);
+    Result<double> copy = (*runtime)->measureCopyBandwidth(
+        std::max<size_t>(size_t(bytes) / 2, size_t(64) << 20));
+    double gbps = bytes / (bench->medianMs * 1e-3) / 1e9;
+    char line[512];
+    std::snprintf(line, sizeof(line),
+                  "%s on %s: median %.4f ms, min %.4f ms over %d runs%s; "
+                  "%.1f GB/s for %lld bytes of inputs and outputs",
+                  options.modulePath.c_str(),
+                  (*runtime)->describeDevice().c_str(), bench->medianMs,
+                  bench->minMs, bench->iterations,
+                  bench->usedCudaGraph ? " (CUDA graph)" : "", gbps,
+                  static_cast<long long>(bytes));
+    std::cout << line;
+    if (copy) {
+      std::snprintf(line, sizeof(line),
+                    " (%.1f%% of the copy bandwidth, %.1f GB/s)",
+                    100.0 * gbps * 1e9 / *copy, *copy / 1e9);
+      std::cout << line;
+    }
+    std::cout << std::endl;
+  }
+  return status;
+}
+
+int runModuleMain(int argc, char **argv) {
+  std::string program = argc > 0 ? std::filesystem::path(argv[0]).filename().string()
+                                 : "stride-run";
+  std::vector<std::string> args(argv + 1, argv + argc);
+  for (const std::string &a : args)
+    if (a == "--help" || a == "-h") {
+      std::cout << runModuleUsage(program);
+      return 0;
+    }
+  Result<RunModuleOptions> options = parseRunModuleArgs(args);
+  if (!options) {
+    std::cerr << program << ": error: " << options.error().message << "\n"
+              << runModuleUsage(program);
+    return 1;
+  }
+  return runModule(*options, program);
+}
+
+} // namespace stride

@@ -1,0 +1,201 @@
+//===- stridec.cpp - The Stride compiler driver ---------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// A thin client of the compiler library (stride/Compiler/Compiler.h): parses
+// the command line, calls compileFile, prints the diagnostics it returns and
+// writes the output. `--inspect` prints a module file for a person.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Compiler/Compiler.h"
+#include "stride/Module/Module.h"
+#include "stride/Target/CUDA/NVRTC.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace {
+
+cl::OptionCategory stridecCategory("stridec options");
+cl::OptionCategory mlirCategory("MLIR options (for the pipeline)");
+
+/// MLIR's options that --help shows; the others (and LLVM's) still work
+/// and are listed by --help-hidden.
+constexpr const char *kShownMlirOptions[] = {
+    "mlir-print-ir-after-all",     "mlir-print-ir-before-all",
+    "mlir-print-ir-after-failure", "mlir-print-ir-after-change",
+    "mlir-print-ir-module-scope",  "mlir-print-debuginfo",
+    "mlir-timing",                 "mlir-timing-display",
+};
+
+cl::opt<std::string> inputPath(cl::Positional, cl::desc("<graph.mlir>"),
+                               cl::init("-"), cl::cat(stridecCategory));
+
+cl::opt<std::string> outputPath(
+    "o", cl::value_desc("file"),
+    cl::desc("Where to write the output ('-' is standard output). Default: "
+             "standard output for text, <graph>.stridemod in the current "
+             "directory for --emit=module"),
+    cl::cat(stridecCategory));
+
+cl::opt<stride::EmitKind> emitKind(
+    "emit", cl::desc("What to produce:"), cl::init(stride::EmitKind::Module),
+    cl::values(
+        clEnumValN(stride::EmitKind::Mlir, "mlir",
+                   "the stride IR after the pipeline (layouts legalized, "
+                   "kernels formed)"),
+        clEnumValN(stride::EmitKind::Cuda, "cuda",
+                   "the generated CUDA C++ (one __global__ per kernel)"),
+        clEnumValN(stride::EmitKind::Ptx, "ptx",
+                   "PTX for the virtual arch of --arch, compiled by NVRTC"),
+        clEnumValN(stride::EmitKind::Module, "module",
+                   "a loadable .stridemod module: CUBIN for --arch, the "
+                   "launch plan and the graph signature (default)"),
+        clEnumValN(stride::EmitKind::Dot, "dot",
+                   "the kernel graph in Graphviz dot")),
+    cl::cat(stridecCategory));
+
+cl::opt<std::string> arch(
+    "arch", cl::value_desc("sm_XX"), cl::init("sm_90"),
+    cl::desc("GPU architecture to compile for, e.g. sm_90 for an H100 or "
+             "H200, sm_80 for an A100 (default sm_90); any arch this NVRTC "
+             "supports"),
+    cl::cat(stridecCategory));
+
+cl::opt<bool> repairLayouts(
+    "repair-layouts",
+    cl::desc("Give a functional op whose result layout overlaps (e.g. "
+             "stride 0 copied from an expand) a dense layout, with a remark, "
+             "instead of rejecting the graph"),
+    cl::init(false), cl::cat(stridecCategory));
+
+cl::opt<bool> noFuse(
+    "no-fuse",
+    cl::desc("Do not fuse: every functional op becomes a kernel of its own "
+             "(views are still free)"),
+    cl::init(false), cl::cat(stridecCategory));
+
+cl::opt<bool> noRuntimeChecks(
+    "no-runtime-checks",
+    cl::desc("Do not stop a kernel on an out-of-range gather/scatter index "
+             "or an integer division by zero (the access is still guarded, "
+             "the result unspecified)"),
+    cl::init(false), cl::cat(stridecCategory));
+
+cl::opt<std::string> inspectPath(
+    "inspect", cl::value_desc("module.stridemod"),
+    cl::desc("Print the contents of a module file (arch, signature, code, "
+             "kernels, buffers, launches) instead of compiling"),
+    cl::cat(stridecCategory));
+
+constexpr const char *kOverview = R"(Stride compiler: graph file -> GPU module
+
+  stridec graph.mlir -o graph.stridemod       compile for sm_90
+  stridec graph.mlir --emit=cuda              print the generated CUDA C++
+  stridec graph.mlir --emit=ptx --arch=sm_80  print PTX for an A100
+  stridec --inspect graph.stridemod           print a module for a person
+
+The pipeline: parse and verify the graph, legalize layouts (an overlapping
+functional result layout is an error unless --repair-layouts), form kernels,
+emit CUDA C++, compile it with NVRTC, and plan the module (buffers, launches,
+signature). Errors print as file:line:col: error: ... and exit with status 1.
+
+MLIR's options apply to the pipeline, among them:
+  --mlir-print-ir-after-all    print the IR after every pass (to stderr)
+  --mlir-print-ir-before-all   print the IR before every pass
+  --mlir-timing                report the time of each stage and pass
+)";
+
+int inspect(const std::string &path) {
+  stride::Result<stride::ModuleDesc> module = stride::readModuleFile(path);
+  if (!module) {
+    errs() << "stridec: error: " << module.error().message << "\n";
+    return 1;
+  }
+  outs() << stride::describeModule(*module);
+  return 0;
+}
+
+std::string defaultOutputPath() {
+  if (emitKind != stride::EmitKind::Module)
+    return "-";
+  if (inputPath == "-")
+    return "graph.stridemod";
+  return sys::path::stem(inputPath).str() + ".stridemod";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  mlir::registerPassManagerCLOptions();
+  mlir::registerDefaultTimingManagerCLOptions();
+  mlir::registerAsmPrinterCLOptions();
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "stridec 0.1.0 (MLIR 22, " << stride::nvrtcVersionString() << ")\n";
+  });
+  auto &registered = cl::getRegisteredOptions();
+  for (const char *name : kShownMlirOptions)
+    if (cl::Option *option = registered.lookup(name))
+      option->addCategory(mlirCategory);
+  cl::HideUnrelatedOptions({&stridecCategory, &mlirCategory});
+  cl::ParseCommandLineOptions(argc, argv, kOverview);
+
+  if (!inspectPath.empty())
+    return inspect(inspectPath);
+
+  mlir::DefaultTimingManager timingManager;
+  mlir::applyDefaultTimingManagerCLOptions(timingManager);
+  mlir::TimingScope rootTiming = timingManager.getRootScope();
+
+  stride::CompileOptions options;
+  options.emit = emitKind;
+  options.arch = arch;
+  options.repairLayouts = repairLayouts;
+  options.fuse = !noFuse;
+  options.runtimeChecks = !noRuntimeChecks;
+  options.configurePassManager = [](mlir::PassManager &pm) {
+    (void)mlir::applyPassManagerCLOptions(pm);
+  };
+  if (timingManager.isEnabled())
+    options.timing = &rootTiming;
+
+  stride::CompileResult result = stride::compileFile(inputPath, options);
+  for (const stride::Diagnostic &d : result.diagnostics)
+    errs() << d.format();
+  if (!result.success)
+    return 1;
+
+  std::string path = outputPath.empty() ? defaultOutputPath() : outputPath;
+  std::error_code ec;
+  bool binary = emitKind == stride::EmitKind::Module;
+  ToolOutputFile out(path, ec,
+                     binary ? sys::fs::OF_None : sys::fs::OF_TextWithCRLF);
+  if (ec) {
+    errs() << "stridec: error: cannot write '" << path << "': " << ec.message()
+           << "\n";
+    return 1;
+  }
+  if (binary)
+    out.os().write(reinterpret_cast<const char *>(result.moduleBytes.data()),
+                   result.moduleBytes.size());
+  else
+    out.os() << result.text;
+  out.keep();
+  rootTiming.stop();
+  return 0;
+}
