@@ -21,6 +21,11 @@ void stride::buildStridePipeline(OpPassManager &pm,
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
+  if (options.fuse) {
+    FuseOptions fuse;
+    fuse.broadcastEpilogues = options.fuseBroadcastEpilogues;
+    pm.addNestedPass<func::FuncOp>(createFuse(fuse));
+  }
   if (options.formKernels)
     pm.addNestedPass<func::FuncOp>(createOutlineKernels());
 }
@@ -32,6 +37,9 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Give illegal functional result layouts a dense layout "
                      "instead of rejecting the graph"),
       llvm::cl::init(false)};
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("Fuse ops into stride.kernel regions"),
+                    llvm::cl::init(true)};
   Option<bool> formKernels{
       *this, "form-kernels",
       llvm::cl::desc("Put every functional op into a stride.kernel, as the "
@@ -46,6 +54,7 @@ void stride::registerStridePipeline() {
       [](OpPassManager &pm, const PipelineCLOptions &cl) {
         PipelineOptions options;
         options.repairLayouts = cl.repairLayouts;
+        options.fuse = cl.fuse;
         options.formKernels = cl.formKernels;
         buildStridePipeline(pm, options);
       });

@@ -48,7 +48,7 @@ enum class EmitKind {
   Ptx,
   /// A `.stridemod` module holding a CUBIN for the arch.
   Module,
-  /// The kernel graph in Graphviz dot (needs the fusion pass).
+  /// The kernel graph in Graphviz dot (stride::emitDot).
   Dot,
 };
 

@@ -26,6 +26,10 @@ namespace stride {
 struct PipelineOptions {
   /// Repair illegal functional result layouts instead of rejecting them.
   bool repairLayouts = false;
+  /// Fuse ops into stride.kernel regions (stride-fuse) after legalization.
+  bool fuse = true;
+  /// With `fuse`: also fuse broadcast epilogues (kernel contract form (d)).
+  bool fuseBroadcastEpilogues = true;
   /// Put every functional op into a stride.kernel (what the CUDA backend
   /// needs): after legalization, each functional op left outside a kernel
   /// gets a kernel of its own (stride-outline-kernels).
@@ -33,7 +37,7 @@ struct PipelineOptions {
 };
 
 /// The default pipeline: layout legalization first, so no later pass ever
-/// sees an illegal layout.
+/// sees an illegal layout; then fusion.
 void buildStridePipeline(mlir::OpPassManager &pm,
                          const PipelineOptions &options);
 

@@ -1,0 +1,84 @@
+//===- RandomGraph.h - Random valid stride graphs for tests -----*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// A generator of random, valid stride graphs (MLIR text of one function
+// `@graph`) for differential tests of the fusion pass: views with zero
+// strides (expand), permutes, slices with steps, selects, squeeze and
+// unsqueeze, reshaping views and overlapping as_strided windows; pointwise
+// unary and binary ops, cmp/where and casts; slice and select scatters;
+// reductions (sum, max, min, mean over any dims, keepdim or not);
+// index_select, gather, index_add and scatter_add with index inputs; full.
+// Functional results get legal layouts (row-major, permuted dense, or with
+// gaps). Shapes are tiny, so a graph runs in microseconds.
+//
+// Deterministic: the same seed gives the same graph on every platform (the
+// generator uses its own splitmix64 stream, not <random>'s distributions).
+// Needs no MLIR: the layouts come from stride/Support/Layout.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TEST_FUSION_RANDOMGRAPH_H
+#define STRIDE_TEST_FUSION_RANDOMGRAPH_H
+
+#include "stride/Support/DType.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stride::test {
+
+/// One argument of the generated function (a dense row-major array).
+struct GraphInput {
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  /// For index arguments (i64): every element must lie in [0, indexBound).
+  /// 0 for data arguments.
+  int64_t indexBound = 0;
+};
+
+struct RandomGraphOptions {
+  /// Functional ops per graph (views come on top).
+  int minOps = 3;
+  int maxOps = 10;
+  int maxRank = 3;
+  int maxDim = 4;
+  /// Generate index_select, gather, index_add and scatter_add.
+  bool indexOps = true;
+};
+
+struct RandomGraph {
+  uint64_t seed = 0;
+  /// A module with one function, `func.func @graph`.
+  std::string text;
+  std::vector<GraphInput> inputs;
+};
+
+/// The graph of `seed`.
+RandomGraph generateRandomGraph(uint64_t seed,
+                                const RandomGraphOptions &options = {});
+
+/// A deterministic 64-bit stream (splitmix64), also used by tests to fill
+/// inputs.
+class SplitMix64 {
+public:
+  explicit SplitMix64(uint64_t seed) : state(seed) {}
+  uint64_t next();
+  /// Uniform in [0, n) (n > 0).
+  int64_t below(int64_t n) { return static_cast<int64_t>(next() % uint64_t(n)); }
+  /// Uniform in [lo, hi].
+  int64_t range(int64_t lo, int64_t hi) { return lo + below(hi - lo + 1); }
+  /// True with probability percent / 100.
+  bool chance(int percent) { return below(100) < percent; }
+
+private:
+  uint64_t state;
+};
+
+} // namespace stride::test
+
+#endif // STRIDE_TEST_FUSION_RANDOMGRAPH_H
