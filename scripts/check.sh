@@ -19,7 +19,7 @@ log=$(mktemp)
 /usr/lib/llvm-22/bin/lit -sv "$BUILD_DIR/test" "$BUILD_DIR/test/Unit" 2>&1 | tee "$log"
 lit_status=${PIPESTATUS[0]}
 
-count() { grep -E "^ *$1( Tests)?:" "$log" | awk -F: '{s += $2} END {print s + 0}'; }
+count() { grep -E "^ *$1( Tests)? *:" "$log" | awk -F: '{s += $2} END {print s + 0}'; }
 passed=$(( $(count Passed) + $(count "Expectedly Failed") ))
 failed=$(( $(count Failed) + $(count "Unexpectedly Passed") + $(count Unresolved) + $(count "Timed Out") ))
 rm -f "$log"
