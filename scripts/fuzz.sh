@@ -16,7 +16,7 @@ FUZZERS=("$@")
 ./scripts/setup-deps.sh || exit 1
 export STRIDE_BUILD_DIR=build-hardened
 source ./scripts/hardened-env.sh
-./scripts/build.sh "${FUZZERS[@]}" || exit 1
+./scripts/build.sh "${FUZZERS[@]}" stridec || exit 1
 
 # Seed corpora: every graph in the repository for the graph fuzzer, the .npy
 # files the tests use for the npy fuzzer (plus a few written here).
@@ -27,7 +27,12 @@ seed_dir() {
     stride-graph-fuzzer) find examples test -name '*.mlir' -exec cp {} "$dir" \; ;;
     stride-npy-fuzzer) find test -name '*.npy' -exec cp {} "$dir" \; 2>/dev/null
       printf '\x93NUMPY\x01\x00v\x00{'"'"'descr'"'"': '"'"'<f4'"'"', '"'"'fortran_order'"'"': False, '"'"'shape'"'"': (2,), }%*s\n\x00\x00\x80\x3f\x00\x00\x00\x40' 52 '' > "$dir/seed.npy" ;;
-    stride-module-fuzzer) find test examples -name '*.stridemod' -exec cp {} "$dir" \; 2>/dev/null ;;
+    stride-module-fuzzer) # modules compiled from the examples, CUBIN and PTX
+      for f in examples/*.mlir; do
+        "$STRIDE_BUILD_DIR/bin/stridec" "$f" -o "$dir/$(basename "$f" .mlir).stridemod" 2>/dev/null
+        "$STRIDE_BUILD_DIR/bin/stridec" "$f" --emit=ptx -o "$dir/$(basename "$f" .mlir).ptx" 2>/dev/null
+      done
+      rm -f "$dir"/*.ptx ;;
   esac
   echo "$dir"
 }

@@ -1,37 +1,444 @@
-//===- stride-run.cpp - Run a module on the GPU, or a graph on the CPU ----===//
+//===- stride-run.cpp - Run a stride graph --------------------------------===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 //
 //===----------------------------------------------------------------------===//
 //
-// `stride-run module.stridemod --input ... --output-dir ...` runs a compiled
-// module on the GPU (RunModule.cpp). The reference mode, a graph file on the
-// CPU interpreter with the same interface, is built on another branch; this
-// main dispatches on the file given.
+//   stride-run graph.mlir --reference --input x=x.npy --output-dir out/
+//
+// main only parses the command line and dispatches on the mode; each mode
+// lives in its own function (the reference interpreter here; running compiled
+// GPU modules later, in RunModule.cpp). Every failure prints one clear
+// message and exits 1; nothing here aborts on bad input.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Options.h"
 #include "RunModule.h"
 
-#include <cstring>
-#include <iostream>
-#include <string>
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "stride/Interpreter/Interpreter.h"
+#include "stride/StrideDialect.h"
+#include "stride/StrideOps.h"
+#include "stride/Transforms/Passes.h"
 
-int main(int argc, char **argv) {
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstring>
+#include <map>
+#include <random>
+
+using namespace mlir;
+
+namespace stride::run {
+
+//===----------------------------------------------------------------------===//
+// Command line
+//===----------------------------------------------------------------------===//
+
+std::string helpText() {
+  return R"(USAGE: stride-run GRAPH.mlir [--reference] [options]
+
+Runs the entry function of a stride graph on the reference interpreter (the
+CPU oracle: PyTorch semantics, float64 arithmetic rounded to each result's
+element type) and writes or prints its results.
+
+The graph is parsed, verified and run through the Stride pipeline first, so a
+graph with an illegal layout is rejected exactly as the compiler rejects it.
+
+OPTIONS:
+  --reference             Run on the reference interpreter (the only mode of
+                          a graph file, so optional; a compiled .stridemod
+                          module runs on the GPU, see below).
+  --input NAME=FILE.npy   The value of input NAME (repeatable). Inputs are
+                          named by their `stride.name` argument attribute, or
+                          arg0, arg1, ... by position.
+  --random-inputs         Make every input not given with --input: floats
+                          uniform in [-1, 1); integers and booleans in {0, 1},
+                          except arguments used as the index operand of
+                          gather, index_select, scatter, scatter_add or
+                          index_add, which are uniform in [0, size of the
+                          indexed dim).
+  --seed N                Seed of --random-inputs (default 0).
+  --output-dir DIR        Write result0.npy, result1.npy, ... into DIR
+                          (created if missing).
+  --print                 Print the results as text (NumPy style).
+  --entry NAME            The function to run (default: the first one).
+  --repair-layouts        Give illegal functional result layouts a dense
+                          layout instead of rejecting the graph.
+  --help                  Show this text.
+
+Options taking a value accept both `--opt VALUE` and `--opt=VALUE`.
+
+EXAMPLE:
+  stride-run examples/seed_backward.mlir --reference --random-inputs \
+      --seed 1 --print
+  stride-run graph.mlir --reference --input x=x.npy --output-dir out/
+
+Exit status: 0 on success, 1 on any error (the message says which file,
+input, op and source location).
+)";
+}
+
+Result<Options> parseCommandLine(int argc, char **argv) {
+  Options o;
+  bool seenSeed = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg.size() > 10 && arg.compare(arg.size() - 10, 10, ".stridemod") == 0)
-      return stride::runModuleMain(argc, argv);
-  }
-  for (int i = 1; i < argc; ++i)
-    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      std::cout << stride::runModuleUsage("stride-run");
-      return 0;
+    std::string name = arg, value;
+    bool hasValue = false;
+    if (arg.rfind("--", 0) == 0) {
+      size_t eq = arg.find('=');
+      if (eq != std::string::npos) {
+        name = arg.substr(0, eq);
+        value = arg.substr(eq + 1);
+        hasValue = true;
+      }
     }
-  std::cerr << "stride-run: error: give a compiled module (a .stridemod file, "
-               "see stridec); running a graph file on the reference "
-               "interpreter is not part of this build\n"
-            << stride::runModuleUsage("stride-run");
+    auto takeValue = [&]() -> Status {
+      if (hasValue)
+        return Status::ok();
+      if (i + 1 >= argc)
+        return makeError("option '" + name + "' needs a value");
+      value = argv[++i];
+      return Status::ok();
+    };
+    auto noValue = [&]() -> Status {
+      if (hasValue)
+        return makeError("option '" + name + "' takes no value");
+      return Status::ok();
+    };
+    Status s;
+    if (name == "--help" || name == "-h") {
+      o.help = true;
+    } else if (name == "--reference") {
+      if (!(s = noValue())) return s.error();
+      o.reference = true;
+    } else if (name == "--print") {
+      if (!(s = noValue())) return s.error();
+      o.print = true;
+    } else if (name == "--random-inputs") {
+      if (!(s = noValue())) return s.error();
+      o.randomInputs = true;
+    } else if (name == "--repair-layouts") {
+      if (!(s = noValue())) return s.error();
+      o.repairLayouts = true;
+    } else if (name == "--input") {
+      if (!(s = takeValue())) return s.error();
+      size_t eq = value.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
+        return makeError("--input expects NAME=FILE.npy, got '" + value + "'");
+      o.inputs.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+    } else if (name == "--output-dir") {
+      if (!(s = takeValue())) return s.error();
+      o.outputDir = value;
+    } else if (name == "--entry") {
+      if (!(s = takeValue())) return s.error();
+      o.entry = value;
+    } else if (name == "--seed") {
+      if (!(s = takeValue())) return s.error();
+      char *end = nullptr;
+      errno = 0;
+      unsigned long long v = std::strtoull(value.c_str(), &end, 10);
+      if (value.empty() || *end || errno || value[0] == '-')
+        return makeError("--seed expects a non-negative integer, got '" + value + "'");
+      o.seed = v;
+      seenSeed = true;
+    } else if (arg.rfind("-", 0) == 0 && arg != "-") {
+      return makeError("unknown option '" + arg + "' (see --help)");
+    } else {
+      if (!o.inputFile.empty())
+        return makeError("more than one input file: '" + o.inputFile +
+                         "' and '" + arg + "'");
+      o.inputFile = arg;
+    }
+  }
+  if (o.help)
+    return o;
+  if (o.inputFile.empty())
+    return makeError("no input file: give a graph (.mlir, run on the reference "
+                     "interpreter) or a compiled module (.stridemod, run on the "
+                     "GPU); see --help");
+  if (seenSeed && !o.randomInputs)
+    return makeError("--seed needs --random-inputs");
+  return o;
+}
+
+//===----------------------------------------------------------------------===//
+// Results
+//===----------------------------------------------------------------------===//
+
+Status emitResults(const Options &options, const std::vector<HostArray> &results) {
+  if (!options.outputDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir))
+      return makeError(options.outputDir + ": cannot create the output directory: " +
+                       ec.message());
+    for (size_t r = 0; r < results.size(); ++r) {
+      llvm::SmallString<256> path(options.outputDir);
+      llvm::sys::path::append(path, "result" + std::to_string(r) + ".npy");
+      if (Status s = writeNpyFile(path.str().str(), results[r]); !s)
+        return s;
+    }
+  }
+  if (options.print) {
+    constexpr int64_t kPrintLimit = 10000;
+    for (size_t r = 0; r < results.size(); ++r) {
+      const HostArray &a = results[r];
+      llvm::outs() << "result" << r << ": " << dtypeName(a.dtype) << " "
+                   << formatDims(a.shape) << "\n";
+      if (a.numElements() > kPrintLimit)
+        llvm::outs() << "(" << a.numElements()
+                     << " elements, not printed; use --output-dir)\n";
+      else
+        llvm::outs() << formatHostArray(a) << "\n";
+    }
+  }
+  return Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// Inputs
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::optional<DType> dtypeOfType(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  cast<StridedTensorType>(type).getElementType().print(os);
+  return parseDType(s);
+}
+
+/// For each argument used (directly, through views or through kernel block
+/// arguments) as the index operand of an indexing op, the smallest size of
+/// the dims it indexes.
+std::map<unsigned, int64_t> indexBounds(func::FuncOp func) {
+  std::map<unsigned, int64_t> bounds;
+  for (BlockArgument arg : func.getArguments()) {
+    std::vector<Value> work{arg};
+    std::optional<int64_t> bound;
+    while (!work.empty()) {
+      Value v = work.back();
+      work.pop_back();
+      for (OpOperand &use : v.getUses()) {
+        Operation *user = use.getOwner();
+        if (isa<ViewOpInterface>(user)) {
+          work.push_back(user->getResult(0));
+        } else if (auto k = dyn_cast<KernelOp>(user)) {
+          unsigned n = use.getOperandNumber();
+          work.push_back(k.getBodyBlock().getArgument(n));
+        } else if (isa<GatherOp, IndexSelectOp, ScatterOp, ScatterAddOp,
+                       IndexAddOp>(user) &&
+                   use.getOperandNumber() == 1) {
+          int64_t dim = user->getAttrOfType<IntegerAttr>("dim").getInt();
+          int64_t size =
+              cast<StridedTensorType>(user->getOperand(0).getType()).getShape()[dim];
+          bound = bound ? std::min(*bound, size) : size;
+        }
+      }
+    }
+    if (bound)
+      bounds[arg.getArgNumber()] = *bound;
+  }
+  return bounds;
+}
+
+/// A random input for argument `type`; see --help for the distributions.
+HostArray randomArray(StridedTensorType type, DType dtype,
+                      std::optional<int64_t> indexBound, std::mt19937_64 &rng) {
+  HostArray a;
+  a.dtype = dtype;
+  a.shape.assign(type.getShape().begin(), type.getShape().end());
+  int64_t n = a.numElements();
+  a.data.assign(n * dtypeSize(dtype), 0);
+  for (int64_t e = 0; e < n; ++e) {
+    uint64_t bits = rng();
+    uint8_t *p = a.data.data() + e * dtypeSize(dtype);
+    if (isFloat(dtype)) {
+      double u = static_cast<double>(bits >> 11) * 0x1.0p-53 * 2.0 - 1.0;
+      double d = u;
+      if (dtype == DType::F64) {
+        std::memcpy(p, &d, 8);
+      } else if (dtype == DType::F32) {
+        float f = static_cast<float>(d);
+        std::memcpy(p, &f, 4);
+      } else {
+        llvm::APFloat ap(d);
+        bool lost = false;
+        ap.convert(dtype == DType::F16 ? llvm::APFloat::IEEEhalf()
+                                       : llvm::APFloat::BFloat(),
+                   llvm::APFloat::rmNearestTiesToEven, &lost);
+        uint16_t b = static_cast<uint16_t>(ap.bitcastToAPInt().getZExtValue());
+        std::memcpy(p, &b, 2);
+      }
+    } else {
+      int64_t range = indexBound ? *indexBound : 2;
+      int64_t v = range > 0 ? static_cast<int64_t>(bits % uint64_t(range)) : 0;
+      switch (dtype) {
+      case DType::I1:
+      case DType::I8: *p = static_cast<uint8_t>(v); break;
+      case DType::I32: { int32_t x = static_cast<int32_t>(v); std::memcpy(p, &x, 4); break; }
+      default: std::memcpy(p, &v, 8); break;
+      }
+    }
+  }
+  return a;
+}
+
+/// The inputs of `func`, from --input files and --random-inputs.
+Result<std::vector<HostArray>> gatherInputs(const Options &options,
+                                            func::FuncOp func) {
+  unsigned numArgs = func.getNumArguments();
+  std::map<std::string, unsigned> byName;
+  for (unsigned a = 0; a < numArgs; ++a)
+    byName[argumentName(func, a)] = a;
+  std::vector<std::optional<HostArray>> given(numArgs);
+  for (const auto &[name, file] : options.inputs) {
+    auto it = byName.find(name);
+    if (it == byName.end()) {
+      std::string known;
+      for (unsigned a = 0; a < numArgs; ++a)
+        known += (a ? ", " : "") + argumentName(func, a);
+      return makeError("--input " + name + "=" + file + ": @" +
+                       func.getSymName().str() + " has no input '" + name +
+                       "' (its inputs: " + (known.empty() ? "none" : known) + ")");
+    }
+    unsigned a = it->second;
+    if (given[a])
+      return makeError("input '" + name + "' is given twice");
+    auto type = dyn_cast<StridedTensorType>(func.getArgument(a).getType());
+    if (!type)
+      return makeError("input '" + name + "' has a type stride-run cannot feed");
+    Result<HostArray> array = readNpyFile(file);
+    if (!array)
+      return array.error();
+    std::optional<DType> dtype = dtypeOfType(type);
+    std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+    if (Status s = checkArrayMatches(*array, *dtype, shape, file, name); !s)
+      return s.error();
+    given[a] = std::move(*array);
+  }
+  std::map<unsigned, int64_t> bounds;
+  if (options.randomInputs)
+    bounds = indexBounds(func);
+  std::mt19937_64 rng(options.seed);
+  std::vector<HostArray> inputs;
+  for (unsigned a = 0; a < numArgs; ++a) {
+    auto type = dyn_cast<StridedTensorType>(func.getArgument(a).getType());
+    if (!type)
+      return makeError("input '" + argumentName(func, a) +
+                       "' has a type stride-run cannot feed");
+    if (given[a]) {
+      inputs.push_back(std::move(*given[a]));
+      continue;
+    }
+    if (!options.randomInputs) {
+      std::string t;
+      llvm::raw_string_ostream os(t);
+      os << Type(type);
+      return makeError("missing input '" + argumentName(func, a) +
+                       "' (argument " + std::to_string(a) + " of @" +
+                       func.getSymName().str() + ", " + t + "): pass --input " +
+                       argumentName(func, a) + "=FILE.npy or --random-inputs");
+    }
+    std::optional<int64_t> bound;
+    if (auto it = bounds.find(a); it != bounds.end())
+      bound = it->second;
+    inputs.push_back(randomArray(type, *dtypeOfType(type), bound, rng));
+  }
+  return inputs;
+}
+
+int fail(const std::string &message) {
+  llvm::errs() << "stride-run: error: " << message << "\n";
   return 1;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The reference mode
+//===----------------------------------------------------------------------===//
+
+int runReference(const Options &options) {
+  DialectRegistry registry;
+  registry.insert<StrideDialect, func::FuncDialect>();
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(options.inputFile, &error);
+  if (!file)
+    return fail(error);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1; // the diagnostic (file:line:col) is already printed
+  PassManager pm(&context);
+  PipelineOptions pipeline;
+  pipeline.repairLayouts = options.repairLayouts;
+  buildStridePipeline(pm, pipeline);
+  if (failed(pm.run(*module)))
+    return 1;
+
+  func::FuncOp entry;
+  for (auto f : module->getOps<func::FuncOp>()) {
+    if (f.isExternal())
+      continue;
+    if (options.entry.empty() || f.getSymName() == options.entry) {
+      entry = f;
+      break;
+    }
+  }
+  if (!entry)
+    return fail(options.inputFile + ": " +
+                (options.entry.empty() ? std::string("no function to run")
+                                       : "no function @" + options.entry));
+
+  Result<std::vector<HostArray>> inputs = gatherInputs(options, entry);
+  if (!inputs)
+    return fail(inputs.error().message);
+  Result<std::vector<HostArray>> results = interpret(entry, *inputs);
+  if (!results)
+    return fail(results.error().message);
+  if (Status s = emitResults(options, *results); !s)
+    return fail(s.error().message);
+  return 0;
+}
+
+} // namespace stride::run
+
+int main(int argc, char **argv) {
+  using namespace stride::run;
+  // Mode dispatch. A compiled module runs on the GPU (RunModule.cpp, with
+  // its own options); a graph runs on the reference interpreter.
+  for (int i = 1; i < argc; ++i)
+    if (llvm::StringRef(argv[i]).ends_with(".stridemod"))
+      return stride::runModuleMain(argc, argv);
+  stride::Result<Options> options = parseCommandLine(argc, argv);
+  if (!options) {
+    llvm::errs() << "stride-run: error: " << options.error().message << "\n";
+    return 1;
+  }
+  if (options->help) {
+    llvm::outs() << helpText() << "\n"
+                 << stride::runModuleUsage("stride-run");
+    return 0;
+  }
+  return runReference(*options);
 }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds, here, the bundle that bench/compare.sh runs on the GPU machine:
+# the runtime-only stride-run-gpu, every bench/*.mlir compiled by stridec,
+# and the PyTorch side (torch_bench.py).
+#
+# usage: bench/prepare.sh [--out DIR] [--arch sm_90]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=build/bench-bundle
+arch=sm_90
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --out) out=$2; shift 2 ;;
+    --arch) arch=$2; shift 2 ;;
+    *) echo "bench/prepare.sh: unknown argument $1" >&2; exit 1 ;;
+  esac
+done
+
+./scripts/build.sh stridec stride-run-gpu >/dev/null
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/modules"
+cp build/bin/stride-run-gpu "$out/bin/"
+cp bench/compare.sh bench/torch_bench.py "$out/"
+for graph in bench/*.mlir; do
+  name=$(basename "$graph" .mlir)
+  # Compile time end to end (parse to module file), for docs/performance.md.
+  start=$(date +%s.%N)
+  build/bin/stridec --arch="$arch" "$graph" -o "$out/modules/$name.stridemod"
+  end=$(date +%s.%N)
+  printf '%s: compiled in %.3f s\n' "$name" "$(echo "$end - $start" | bc)"
+done | tee "$out/compile-times.txt"
+echo "made from commit $(git rev-parse --short HEAD) on $(date -u +%F)" >"$out/MANIFEST"
+du -sh "$out"

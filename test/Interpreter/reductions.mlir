@@ -1,0 +1,104 @@
+// Reductions over lists of dims, with and without keepdim; empty dims give
+// 0 (sum), 1 (prod) and NaN (mean); max/min propagate NaN.
+// RUN: stride-run %s --reference --entry=reduce --print | FileCheck %s --check-prefix=R
+// RUN: stride-run %s --reference --entry=empty --print | FileCheck %s --check-prefix=E
+
+func.func @reduce() -> (!stride.tensor<3xf32>, !stride.tensor<1x4xf32>,
+    !stride.tensor<f32>, !stride.tensor<3xf32>, !stride.tensor<4xf32>,
+    !stride.tensor<3x1xf32>, !stride.tensor<2xf32>, !stride.tensor<3xi32>,
+    !stride.tensor<3x4xf32>, !stride.tensor<2xf32>) {
+  %a = stride.iota dim 0 : !stride.tensor<12xf32>
+  // x = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+  %x = stride.view %a : !stride.tensor<12xf32>
+      -> !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>
+  %s1 = stride.sum %x dims [1] : !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>
+      -> !stride.tensor<3xf32>
+  %s0 = stride.sum %x dims [0] keepdim : !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>
+      -> !stride.tensor<1x4xf32>
+  %all = stride.sum %x dims [0, 1] : !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>
+      -> !stride.tensor<f32>
+  %mean = stride.mean %x dims [1] : !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>
+      -> !stride.tensor<3xf32>
+  // max over the rows of the transposed view: column maxima.
+  %t = stride.permute %x dims [1, 0]
+      : !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>
+      -> !stride.tensor<4x3xf32, strides = [1, 4], offset = 0>
+  %max = stride.max %t dims [1] : !stride.tensor<4x3xf32, strides = [1, 4], offset = 0>
+      -> !stride.tensor<4xf32>
+  %min = stride.min %x dims [1] keepdim : !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>
+      -> !stride.tensor<3x1xf32>
+  // NaN propagates through max and min.
+  %n = stride.constant dense<[[1.0, 0x7FC00000], [2.0, -1.0]]> : tensor<2x2xf32>
+      : !stride.tensor<2x2xf32>
+  %nmax = stride.max %n dims [1] : !stride.tensor<2x2xf32> -> !stride.tensor<2xf32>
+  // prod of integers: [0*1*2*3, 4*5*6*7, 8*9*10*11].
+  %xi = stride.cast %x : !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>
+      -> !stride.tensor<3x4xi32>
+  %p = stride.prod %xi dims [1] : !stride.tensor<3x4xi32> -> !stride.tensor<3xi32>
+  // An empty list reduces nothing.
+  %id = stride.sum %x dims [] : !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>
+      -> !stride.tensor<3x4xf32>
+  // Sum over a zero-stride (expanded) dim: each element counted 3 times.
+  %row = stride.select %x dim 0 index 0
+      : !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>
+      -> !stride.tensor<4xf32, strides = [1], offset = 0>
+  %pair = stride.slice %row dim 0 start 1 end 3 step 1
+      : !stride.tensor<4xf32, strides = [1], offset = 0>
+      -> !stride.tensor<2xf32, strides = [1], offset = 1>
+  %e = stride.expand %pair : !stride.tensor<2xf32, strides = [1], offset = 1>
+      -> !stride.tensor<3x2xf32, strides = [0, 1], offset = 1>
+  %es = stride.sum %e dims [0] : !stride.tensor<3x2xf32, strides = [0, 1], offset = 1>
+      -> !stride.tensor<2xf32>
+  return %s1, %s0, %all, %mean, %max, %min, %nmax, %p, %id, %es
+      : !stride.tensor<3xf32>, !stride.tensor<1x4xf32>, !stride.tensor<f32>,
+        !stride.tensor<3xf32>, !stride.tensor<4xf32>, !stride.tensor<3x1xf32>,
+        !stride.tensor<2xf32>, !stride.tensor<3xi32>, !stride.tensor<3x4xf32>,
+        !stride.tensor<2xf32>
+}
+
+func.func @empty() -> (!stride.tensor<2xf32>, !stride.tensor<2xf32>,
+                       !stride.tensor<2xf32>, !stride.tensor<0xf32>) {
+  %z = stride.full 5.0 : !stride.tensor<2x0xf32>
+  %sum = stride.sum %z dims [1] : !stride.tensor<2x0xf32> -> !stride.tensor<2xf32>
+  %prod = stride.prod %z dims [1] : !stride.tensor<2x0xf32> -> !stride.tensor<2xf32>
+  %mean = stride.mean %z dims [1] : !stride.tensor<2x0xf32> -> !stride.tensor<2xf32>
+  // max over a non-empty dim of an empty tensor is an empty result, not an error.
+  %max = stride.max %z dims [0] : !stride.tensor<2x0xf32> -> !stride.tensor<0xf32>
+  return %sum, %prod, %mean, %max
+      : !stride.tensor<2xf32>, !stride.tensor<2xf32>, !stride.tensor<2xf32>,
+        !stride.tensor<0xf32>
+}
+
+// R: result0: f32 [3]
+// R-NEXT: [6, 22, 38]
+// R-NEXT: result1: f32 [1, 4]
+// R-NEXT: {{\[\[}}12, 15, 18, 21]]
+// R-NEXT: result2: f32 []
+// R-NEXT: 66
+// R-NEXT: result3: f32 [3]
+// R-NEXT: [1.5, 5.5, 9.5]
+// R-NEXT: result4: f32 [4]
+// R-NEXT: [8, 9, 10, 11]
+// R-NEXT: result5: f32 [3, 1]
+// R-NEXT: {{\[\[}}0],
+// R-NEXT: [4],
+// R-NEXT: [8]]
+// R-NEXT: result6: f32 [2]
+// R-NEXT: [nan, 2]
+// R-NEXT: result7: i32 [3]
+// R-NEXT: [0, 840, 7920]
+// R-NEXT: result8: f32 [3, 4]
+// R-NEXT: {{\[\[}}0, 1, 2, 3],
+// R-NEXT: [4, 5, 6, 7],
+// R-NEXT: [8, 9, 10, 11]]
+// R-NEXT: result9: f32 [2]
+// R-NEXT: [3, 6]
+
+// E: result0: f32 [2]
+// E-NEXT: [0, 0]
+// E-NEXT: result1: f32 [2]
+// E-NEXT: [1, 1]
+// E-NEXT: result2: f32 [2]
+// E-NEXT: [nan, nan]
+// E-NEXT: result3: f32 [0]
+// E-NEXT: []

@@ -1,0 +1,63 @@
+//===- Options.h - stride-run's command line ---------------------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The parsed command line of stride-run, shared by its modes: the reference
+// interpreter (stride-run.cpp, `graph.mlir --reference`) and, later, running
+// compiled GPU modules (RunModule.cpp, `module.stridemod`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TOOLS_STRIDE_RUN_OPTIONS_H
+#define STRIDE_TOOLS_STRIDE_RUN_OPTIONS_H
+
+#include "stride/Support/Npy.h"
+#include "stride/Support/Result.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stride::run {
+
+struct Options {
+  /// The positional file: a graph (.mlir) or a compiled module.
+  std::string inputFile;
+  /// Run the graph on the reference interpreter (implied for a graph).
+  bool reference = false;
+  /// `--input name=file.npy`, in command-line order.
+  std::vector<std::pair<std::string, std::string>> inputs;
+  /// Where to write result0.npy, result1.npy, ... (empty: do not write).
+  std::string outputDir;
+  /// Print the results as text.
+  bool print = false;
+  /// Make the inputs not given with --input (see docs/interpreter.md).
+  bool randomInputs = false;
+  uint64_t seed = 0;
+  /// The function to run (empty: the first func.func).
+  std::string entry;
+  /// Forwarded to the pipeline: repair illegal layouts instead of rejecting.
+  bool repairLayouts = false;
+  bool help = false;
+};
+
+/// Parses argv (without interpreting files); an Error says what is wrong.
+Result<Options> parseCommandLine(int argc, char **argv);
+
+/// The text of --help.
+std::string helpText();
+
+/// Writes `results` as result<N>.npy into options.outputDir (when set) and
+/// prints them (when options.print); shared by all modes.
+Status emitResults(const Options &options, const std::vector<HostArray> &results);
+
+/// The reference mode: parses, legalizes and interprets a graph.
+int runReference(const Options &options);
+
+} // namespace stride::run
+
+#endif // STRIDE_TOOLS_STRIDE_RUN_OPTIONS_H
