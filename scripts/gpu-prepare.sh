@@ -8,7 +8,8 @@
 #                             libstdc++ linked statically (runs on Ubuntu 24.04)
 #     cases/NAME/graph.mlir   the graph, for reference
 #     cases/NAME/module.stridemod
-#     cases/NAME/inputs/*.npy     fresh random inputs (a new seed every run)
+#     cases/NAME/inputs/*.npy     fresh random inputs (a new seed every run;
+#                                 index operands in range)
 #     cases/NAME/expected/*.npy   the reference interpreter's outputs
 #     cases/NAME/rtol             the tolerance (0: exact)
 #     MANIFEST                    how and when the bundle was made
@@ -30,10 +31,13 @@
 #                 run it here, through gpu-check.sh --emulate, before
 #                 shipping: catches emitter bugs without spending GPU time
 #
-# The reference is the CPU interpreter, run as
-#   $STRIDE_REFERENCE GRAPH.mlir --input NAME=FILE.npy ... --output-dir DIR
-# (default: build/bin/stride-run in reference mode), writing DIR/<name>.npy
-# for each output, named like the module's outputs (stridec --inspect).
+# The reference is the CPU interpreter, which also makes the inputs (index
+# operands in range), run as
+#   $STRIDE_REFERENCE GRAPH.mlir --random-inputs --seed N
+#       --save-inputs DIR/inputs --output-dir DIR/expected
+# (default: build/bin/stride-run, whose mode for graph files is the
+# reference), writing <name>.npy for each input and result<N>.npy for each
+# output, as the module names them (stridec --inspect).
 # Random graphs come from
 #   $STRIDE_GENERATOR --seed S -o FILE.mlir
 # (default: build/bin/stride-gen, if built).
@@ -62,7 +66,7 @@ reference=${STRIDE_REFERENCE:-$bin/stride-run}
 generator=${STRIDE_GENERATOR:-$bin/stride-gen}
 
 STRIDE_JOBS=${STRIDE_JOBS:-1} ./scripts/build.sh stridec stride-run stride-run-gpu \
-  stride-random-inputs stride-emu >/dev/null
+  stride-emu >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/cases" "$out/graphs"
@@ -74,12 +78,13 @@ if [[ $emulate == 1 ]]; then
 fi
 
 # The reference must run graph files: try it on a graph without inputs.
-if ! "$reference" test/Tools/Inputs/no-inputs.mlir --output-dir "$out/probe" >/dev/null 2>&1 ||
+if ! "$reference" test/Tools/Inputs/no-inputs.mlir --random-inputs \
+     --save-inputs "$out/probe/in" --output-dir "$out/probe" >/dev/null 2>&1 ||
    [[ ! -e $out/probe/result0.npy ]]; then
-  echo "gpu-prepare: '$reference test/Tools/Inputs/no-inputs.mlir --output-dir DIR'" \
-       "did not write DIR/result0.npy: the reference (stride-run's reference mode," \
-       "running a graph file on the CPU interpreter) is missing; build it or set" \
-       "STRIDE_REFERENCE" >&2
+  echo "gpu-prepare: '$reference test/Tools/Inputs/no-inputs.mlir --random-inputs" \
+       "--save-inputs DIR --output-dir DIR' did not write DIR/result0.npy: the" \
+       "reference (stride-run running a graph file on the CPU interpreter) is" \
+       "missing; build it or set STRIDE_REFERENCE" >&2
   exit 1
 fi
 rm -rf "$out/probe"
@@ -98,9 +103,9 @@ tolerance() {
 
 count=0
 failed=()
-# add_case NAME GRAPH [RTOL] [INT_LO INT_HI]
+# add_case NAME GRAPH [RTOL]
 add_case() {
-  local name=$1 graph=$2 rtol=${3:-} lo=${4:-0} hi=${5:-9}
+  local name=$1 graph=$2 rtol=${3:-}
   local dir=$out/cases/$name
   mkdir -p "$dir"
   cp "$graph" "$dir/graph.mlir"
@@ -110,13 +115,8 @@ add_case() {
     return
   fi
   count=$((count + 1))
-  "$bin/stride-random-inputs" "$dir/module.stridemod" "$dir/inputs" \
-    --seed $((seed + count)) --int-range "$lo" "$hi"
-  local inputs=()
-  for f in "$dir"/inputs/*.npy; do
-    [[ -e $f ]] && inputs+=(--input "$(basename "$f" .npy)=$f")
-  done
-  if ! "$reference" "$graph" "${inputs[@]}" --output-dir "$dir/expected" >"$dir/reference.log" 2>&1; then
+  if ! "$reference" "$graph" --random-inputs --seed $((seed + count)) \
+       --save-inputs "$dir/inputs" --output-dir "$dir/expected" >"$dir/reference.log" 2>&1; then
     failed+=("$name (reference: $(tail -1 "$dir/reference.log"))")
     rm -rf "$dir"
     count=$((count - 1))

@@ -166,6 +166,7 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   CudaEmitOptions emitOptions;
   emitOptions.arch = options.arch;
   emitOptions.runtimeChecks = options.runtimeChecks;
+  emitOptions.vectorize = options.vectorize;
   FailureOr<CudaSource> source;
   {
     StageTimer timer(options.timing, "Emit CUDA");

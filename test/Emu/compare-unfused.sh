@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs a graph whose kernels were written by hand (or by the fusion pass)
-# and the same graph with every op in a kernel of its own, both emulated on
-# the CPU with the same random inputs, and compares the outputs:
+# and the same graph with every op in a kernel of its own and without
+# vector accesses (--no-vectorize), both emulated on the CPU with the same
+# random inputs, and compares the outputs:
 #
 #   compare-unfused.sh GRAPH.mlir
 #
@@ -25,5 +26,5 @@ for f in "$work"/in/*.npy; do
   inputs+=(--input "$name=$f")
 done
 "$bin/stride-opt" --stride-inline-kernels "$graph" -o "$work/unfused.mlir"
-EMU_WORK=$work/u "$here/emulate.sh" "$work/unfused.mlir" "${inputs[@]}" --output-dir "$work/expected"
+EMU_WORK=$work/u "$here/emulate.sh" -c --no-vectorize "$work/unfused.mlir" "${inputs[@]}" --output-dir "$work/expected"
 EMU_WORK=$work/f "$here/emulate.sh" "$graph" "${inputs[@]}" --expect "$work/expected" --rtol "${RTOL:-1e-6}"

@@ -38,6 +38,9 @@ struct Options {
   /// Make the inputs not given with --input (see docs/interpreter.md).
   bool randomInputs = false;
   uint64_t seed = 0;
+  /// Where to write every input the graph ran with, given or made, as
+  /// <name>.npy (empty: do not write).
+  std::string saveInputsDir;
   /// The function to run (empty: the first func.func).
   std::string entry;
   /// Forwarded to the pipeline: repair illegal layouts instead of rejecting.

@@ -70,6 +70,9 @@ OPTIONS:
                           index_add, which are uniform in [0, size of the
                           indexed dim).
   --seed N                Seed of --random-inputs (default 0).
+  --save-inputs DIR       Write every input the graph ran with (given or
+                          made by --random-inputs) as DIR/<name>.npy, e.g.
+                          to run a compiled module on the same inputs.
   --output-dir DIR        Write result0.npy, result1.npy, ... into DIR
                           (created if missing).
   --print                 Print the results as text (NumPy style).
@@ -142,6 +145,9 @@ Result<Options> parseCommandLine(int argc, char **argv) {
     } else if (name == "--output-dir") {
       if (!(s = takeValue())) return s.error();
       o.outputDir = value;
+    } else if (name == "--save-inputs") {
+      if (!(s = takeValue())) return s.error();
+      o.saveInputsDir = value;
     } else if (name == "--entry") {
       if (!(s = takeValue())) return s.error();
       o.entry = value;
@@ -413,6 +419,18 @@ int runReference(const Options &options) {
   Result<std::vector<HostArray>> inputs = gatherInputs(options, entry);
   if (!inputs)
     return fail(inputs.error().message);
+  if (!options.saveInputsDir.empty()) {
+    if (std::error_code ec =
+            llvm::sys::fs::create_directories(options.saveInputsDir))
+      return fail(options.saveInputsDir +
+                  ": cannot create the directory: " + ec.message());
+    for (unsigned a = 0; a < entry.getNumArguments(); ++a) {
+      llvm::SmallString<256> path(options.saveInputsDir);
+      llvm::sys::path::append(path, argumentName(entry, a) + ".npy");
+      if (Status s = writeNpyFile(path.str().str(), (*inputs)[a]); !s)
+        return fail(s.error().message);
+    }
+  }
   Result<std::vector<HostArray>> results = interpret(entry, *inputs);
   if (!results)
     return fail(results.error().message);

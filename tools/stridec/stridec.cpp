@@ -96,6 +96,12 @@ cl::opt<bool> noRuntimeChecks(
              "the result unspecified)"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> noVectorize(
+    "no-vectorize",
+    cl::desc("Compute one element per thread and step in pointwise kernels "
+             "instead of 4 with vector loads and stores (for debugging)"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<std::string> inspectPath(
     "inspect", cl::value_desc("module.stridemod"),
     cl::desc("Print the contents of a module file (arch, signature, code, "
@@ -168,6 +174,7 @@ int main(int argc, char **argv) {
   options.repairLayouts = repairLayouts;
   options.fuse = !noFuse;
   options.runtimeChecks = !noRuntimeChecks;
+  options.vectorize = !noVectorize;
   options.configurePassManager = [](mlir::PassManager &pm) {
     (void)mlir::applyPassManagerCLOptions(pm);
   };

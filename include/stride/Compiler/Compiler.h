@@ -84,6 +84,9 @@ struct CompileOptions {
   /// Device-side checks of gather/scatter indices and integer division by
   /// zero (see CudaEmitOptions::runtimeChecks).
   bool runtimeChecks = true;
+  /// 4-element vector accesses in pointwise kernels (see
+  /// CudaEmitOptions::vectorize).
+  bool vectorize = true;
   /// Written into the module's producer field.
   std::string producer = "stridec 0.1.0";
   /// Called on the pass manager before the pipeline runs (stridec applies

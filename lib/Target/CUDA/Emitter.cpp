@@ -491,6 +491,15 @@ private:
                                    ArrayRef<std::string> coords, int64_t size,
                                    Code &code, bool skipOnError);
 
+  /// True when `type` read (or written) at the current lane's coordinates
+  /// is element `lane` of an aligned group of 4 consecutive elements: the
+  /// coordinates are the lane's own, the innermost stride is 1, and the
+  /// offset and every other stride are multiples of 4.
+  bool isVectorAccess(StridedTensorType type, ArrayRef<std::string> coords);
+  /// The vectorized pointwise loop: each thread computes 4 consecutive
+  /// elements of the innermost dim per step.
+  LogicalResult emitVectorized(Code &body, int64_t n);
+
   /// The block argument a value is a view chain of, if any.
   std::optional<unsigned> rootArgument(Value value);
   std::string address(StridedTensorType type, ArrayRef<std::string> coords);
@@ -533,6 +542,10 @@ private:
   Operation *scatterRoot = nullptr;
   /// Reduction results and the key of the coordinates they are held at.
   llvm::DenseMap<Value, std::string> reductionKeys;
+  /// In a vectorized pointwise loop: the lane being evaluated (-1 outside),
+  /// and each lane's coordinates (consecutive in the innermost dim).
+  int vectorLane = -1;
+  SmallVector<Coords, 4> lanes;
 };
 
 //===----------------------------------------------------------------------===//
@@ -869,9 +882,33 @@ FailureOr<std::string> KernelEmitter::evalUncached(Value value,
   auto type = cast<StridedTensorType>(value.getType());
   DType dtype = *dtypeOf(type);
   if (std::optional<unsigned> arg = rootArgument(value)) {
+    // Loads are shared by address: a broadcast operand read by every lane
+    // of a vectorized loop is one load.
+    std::string addr = address(type, coords);
+    std::string key = fmt::format("load|{}|{}", *arg, addr);
+    if (std::optional<std::string> hit = lookup(key))
+      return *hit;
     std::string v = fresh("v");
-    code.line("const {} {} = stride_ld(&in{}[{}]);", computeType(dtype), v,
-              *arg, address(type, coords));
+    if (vectorLane >= 0 && isVectorAccess(type, coords)) {
+      // Four consecutive elements of the innermost dim, aligned: one
+      // 4-element load, each lane takes its element.
+      std::string vecKey =
+          fmt::format("vec|{}|{}", *arg, address(type, lanes[0]));
+      std::optional<std::string> vec = lookup(vecKey);
+      if (!vec) {
+        vec = fresh("quad");
+        code.line("const stride_vec4<{0}> {1} = *reinterpret_cast<const "
+                  "stride_vec4<{0}> *>(&in{2}[{3}]);",
+                  storageType(dtype), *vec, *arg, address(type, lanes[0]));
+        memo.back()[vecKey] = *vec;
+      }
+      code.line("const {} {} = stride_ld(&{}.v[{}]);", computeType(dtype), v,
+                *vec, vectorLane);
+    } else {
+      code.line("const {} {} = stride_ld(&in{}[{}]);", computeType(dtype), v,
+                *arg, addr);
+    }
+    memo.back()[key] = v;
     return v;
   }
   Operation *op = value.getDefiningOp();
@@ -1199,10 +1236,88 @@ LogicalResult KernelEmitter::emitPointwise(Code &body, CudaKernel &result) {
                  1, 1};
   result.launches.push_back(launch);
 
+  if (options.vectorize && !iterationShape.empty() &&
+      iterationShape.back() % 4 == 0) {
+    launch.grid = {gridSize(ceilDiv(n / 4, kBlock), multiprocessors * 8), 1,
+                   1};
+    result.launches.back() = launch;
+    return emitVectorized(body, n);
+  }
+
   Coords coords = openGridStrideLoop(body, iterationShape, n);
   pushScope();
   if (failed(storeYields(body, coords)))
     return failure();
+  popScope();
+  body.close();
+  return success();
+}
+
+bool KernelEmitter::isVectorAccess(StridedTensorType type,
+                                   ArrayRef<std::string> coords) {
+  if (vectorLane < 0 || coords != ArrayRef<std::string>(lanes[vectorLane]))
+    return false;
+  ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
+  if (shape.empty() || shape.back() % 4 != 0 || strides.back() != 1 ||
+      type.getOffset() % 4 != 0)
+    return false;
+  for (size_t d = 0; d + 1 < shape.size(); ++d)
+    if (shape[d] != 1 && strides[d] % 4 != 0)
+      return false;
+  return true;
+}
+
+LogicalResult KernelEmitter::emitVectorized(Code &body, int64_t n) {
+  body.line("// 4 consecutive elements of the innermost dim per thread and "
+            "step; aligned operands move as one 4-element access");
+  std::string q = fresh("quad");
+  body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
+                        "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
+                        "blockDim.x)",
+                        idx, q, n / 4));
+  std::string first = fresh("linear");
+  body.line("const {} {} = {} * 4;", idx, first, q);
+  Coords coords = delinearize(body, first, iterationShape);
+  lanes.assign(4, coords);
+  for (int k = 1; k < 4; ++k) {
+    std::string c = fresh("i");
+    body.line("const {} {} = {} + {};", idx, c, coords.back(), k);
+    lanes[k].back() = c;
+  }
+  pushScope();
+  SmallVector<SmallVector<std::string, 4>> values;
+  for (Value value : yields) {
+    values.emplace_back();
+    for (int k = 0; k < 4; ++k) {
+      vectorLane = k;
+      FailureOr<std::string> v = eval(value, lanes[k], body);
+      if (failed(v)) {
+        vectorLane = -1;
+        return failure();
+      }
+      values.back().push_back(*v);
+    }
+  }
+  for (auto [i, value] : llvm::enumerate(yields)) {
+    auto outType = cast<StridedTensorType>(kernel.getResult(i).getType());
+    vectorLane = 0;
+    bool vectorStore = isVectorAccess(outType, lanes[0]);
+    vectorLane = -1;
+    const char *st = storageType(*dtypeOf(outType));
+    if (vectorStore) {
+      std::string o = fresh("quad");
+      body.line("stride_vec4<{}> {};", st, o);
+      for (int k = 0; k < 4; ++k)
+        body.line("stride_st(&{}.v[{}], {});", o, k, values[i][k]);
+      body.line("*reinterpret_cast<stride_vec4<{}> *>(&out{}[{}]) = {};", st,
+                i, address(outType, lanes[0]), o);
+    } else {
+      for (int k = 0; k < 4; ++k)
+        body.line("stride_st(&out{}[{}], {});", i,
+                  address(outType, lanes[k]), values[i][k]);
+    }
+  }
+  vectorLane = -1;
   popScope();
   body.close();
   return success();

@@ -47,6 +47,9 @@ __device__ __noinline__ void stride_fail(const char *message) {
 #endif
 }
 
+// Four consecutive elements, aligned so that they move as one access.
+template <typename T> struct alignas(4 * sizeof(T)) stride_vec4 { T v[4]; };
+
 // Storage -> compute.
 STRIDE_DEVICE float stride_ld(const __half *p) { return __half2float(*p); }
 STRIDE_DEVICE float stride_ld(const __nv_bfloat16 *p) { return __bfloat162float(*p); }

@@ -47,6 +47,12 @@ struct CudaEmitOptions {
   /// fails with CUDA_ERROR_ASSERT). Without checks they are only guarded:
   /// nothing is read or written out of bounds, the result is unspecified.
   bool runtimeChecks = true;
+  /// Pointwise kernels whose innermost dim is a multiple of 4 compute 4
+  /// consecutive elements per thread and step, and move the operands and
+  /// results whose layout allows it (innermost stride 1, offset and other
+  /// strides multiples of 4) as one aligned 4-element access. Buffers must
+  /// be aligned to 4 elements (cuMemAlloc's 256 bytes are).
+  bool vectorize = true;
 };
 
 /// One launch of a kernel.

@@ -1,0 +1,85 @@
+//===- CompareTest.cpp - stride-run's output comparison --------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compare.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+using namespace stride;
+
+namespace {
+
+template <typename T>
+HostArray array(DType dtype, std::vector<int64_t> shape, std::vector<T> values) {
+  HostArray a;
+  a.dtype = dtype;
+  a.shape = std::move(shape);
+  a.data.resize(values.size() * sizeof(T));
+  std::memcpy(a.data.data(), values.data(), a.data.size());
+  return a;
+}
+
+TEST(Compare, IntegersMustBeEqual) {
+  HostArray e = array<int32_t>(DType::I32, {3}, {1, -2, 3});
+  EXPECT_TRUE(compareArrays(e, e, 0.1).ok);
+  Comparison c = compareArrays(array<int32_t>(DType::I32, {3}, {1, -2, 4}), e, 0.1);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_EQ(c.firstMismatch, "element [2]: got 4, expected 3");
+}
+
+TEST(Compare, FloatsWithinRelativeTolerance) {
+  HostArray e = array<float>(DType::F32, {2, 2}, {1.0f, 2.0f, -4.0f, 8.0f});
+  HostArray a = array<float>(DType::F32, {2, 2}, {1.0f, 2.00001f, -4.0f, 8.0f});
+  EXPECT_TRUE(compareArrays(a, e, 1e-5).ok);
+  EXPECT_FALSE(compareArrays(a, e, 1e-6).ok);
+  EXPECT_FALSE(compareArrays(a, e, 0).ok); // rtol 0: exactly
+  EXPECT_TRUE(compareArrays(e, e, 0).ok);
+}
+
+TEST(Compare, SmallValuesMeasuredAgainstTheMeanMagnitude) {
+  // A sum that cancels to almost zero carries the rounding of its terms.
+  HostArray e = array<double>(DType::F64, {3}, {1e-9, 2.0, -2.0});
+  HostArray a = array<double>(DType::F64, {3}, {1e-9 + 1e-7, 2.0, -2.0});
+  Comparison c = compareArrays(a, e, 1e-6);
+  EXPECT_TRUE(c.ok);
+  EXPECT_NEAR(c.maxRelativeError, 1e-7 / (4.0 / 3), 1e-12);
+}
+
+TEST(Compare, NanAndInfinityMustMatch) {
+  HostArray e = array<float>(DType::F32, {3}, {NAN, INFINITY, 1.0f});
+  EXPECT_TRUE(compareArrays(e, e, 1e-5).ok);
+  HostArray poisoned = array<float>(DType::F32, {3}, {NAN, INFINITY, NAN});
+  EXPECT_FALSE(compareArrays(poisoned, e, 1e-5).ok);
+  HostArray wrongInf = array<float>(DType::F32, {3}, {NAN, -INFINITY, 1.0f});
+  EXPECT_FALSE(compareArrays(wrongInf, e, 1e-5).ok);
+}
+
+TEST(Compare, ShapeOrDtypeMismatch) {
+  HostArray e = array<float>(DType::F32, {2}, {1.0f, 2.0f});
+  Comparison c = compareArrays(array<float>(DType::F32, {1, 2}, {1.0f, 2.0f}), e, 1e-5);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.firstMismatch, "got f32 [1, 2], expected f32 [2]");
+  EXPECT_FALSE(compareArrays(array<double>(DType::F64, {2}, {1.0, 2.0}), e, 1e-5).ok);
+}
+
+TEST(Compare, HalfAndBfloat16Decode) {
+  // 0x3c00 is 1.0 in f16, 0x3f80 is 1.0 in bf16, 0xc000 is -2.0 in both.
+  HostArray h = array<uint16_t>(DType::F16, {2}, {0x3c00, 0xc000});
+  EXPECT_EQ(elementAsDouble(h, 0), 1.0);
+  EXPECT_EQ(elementAsDouble(h, 1), -2.0);
+  HostArray b = array<uint16_t>(DType::BF16, {2}, {0x3f80, 0xc000});
+  HostArray wide = widenForNpy(b);
+  EXPECT_EQ(wide.dtype, DType::F32);
+  EXPECT_EQ(elementAsDouble(wide, 0), 1.0);
+  EXPECT_EQ(elementAsDouble(wide, 1), -2.0);
+}
+
+} // namespace
