@@ -1,0 +1,48 @@
+//===- stride-gen.cpp - Print a random graph of the fusion generator ------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// stride-gen --seed N [-o FILE]: the graph generateRandomGraph(N) builds, for
+// scripts/gpu-prepare.sh (random graphs checked on the GPU against the
+// reference interpreter).
+//
+//===----------------------------------------------------------------------===//
+
+#include "RandomGraph.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+int main(int argc, char **argv) {
+  uint64_t seed = 0;
+  std::string output;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--seed" && i + 1 < argc)
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    else if (arg == "-o" && i + 1 < argc)
+      output = argv[++i];
+    else {
+      std::cerr << "usage: stride-gen --seed N [-o FILE.mlir]\n";
+      return 1;
+    }
+  }
+  std::string text = stride::test::generateRandomGraph(seed).text;
+  if (output.empty()) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream file(output);
+  file << text;
+  if (!file) {
+    std::cerr << "stride-gen: cannot write " << output << "\n";
+    return 1;
+  }
+  return 0;
+}
