@@ -111,9 +111,29 @@ std::string toString(const flatbuffers::String *s) {
   return s ? s->str() : std::string();
 }
 
+// The FlatBuffers verifier checks a vector's alignment only to 4 bytes (its
+// length field), so a hostile file can hold an [int64] or a vector of 8-byte
+// structs at an address that is not a multiple of 8. Elements are therefore
+// copied out byte-wise, never read through a typed pointer.
 template <typename T>
 std::vector<T> toVector(const flatbuffers::Vector<T> *v) {
-  return v ? std::vector<T>(v->begin(), v->end()) : std::vector<T>();
+  if (!v)
+    return {};
+  std::vector<T> out(v->size());
+  if (!out.empty())
+    std::memcpy(out.data(), v->Data(), out.size() * sizeof(T));
+  return out;
+}
+
+template <typename T>
+std::vector<T> structsOf(const flatbuffers::Vector<const T *> *v) {
+  if (!v)
+    return {};
+  std::vector<T> out(v->size());
+  if (!out.empty())
+    std::memcpy(static_cast<void *>(out.data()), v->Data(),
+                out.size() * sizeof(T));
+  return out;
 }
 
 Dim3 fromFb(const fb::Dim3 *d) {
@@ -208,8 +228,8 @@ Result<ModuleDesc> convert(const fb::Module &m, const std::string &name) {
         launch.block = fromFb(l->block());
         launch.dynamicSharedBytes = l->dynamic_shared_bytes();
         if (l->args()) {
-          for (const fb::LaunchArg *a : *l->args()) {
-            std::optional<KernelArg> arg = fromFb(*a);
+          for (const fb::LaunchArg &a : structsOf(l->args())) {
+            std::optional<KernelArg> arg = fromFb(a);
             if (!arg)
               return makeError(name + ": corrupt Stride module: argument " +
                                str(launch.args.size()) + " of launch " +
@@ -757,6 +777,14 @@ std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
 
 Result<ModuleDesc> parseModule(const uint8_t *data, size_t size,
                                const std::string &name) {
+  // FlatBuffers checks alignment relative to the buffer's start; a caller's
+  // buffer that is not itself 8-byte aligned is copied to one that is.
+  std::vector<uint64_t> aligned;
+  if (reinterpret_cast<uintptr_t>(data) % alignof(uint64_t) != 0) {
+    aligned.resize((size + sizeof(uint64_t) - 1) / sizeof(uint64_t));
+    std::memcpy(aligned.data(), data, size);
+    data = reinterpret_cast<const uint8_t *>(aligned.data());
+  }
   if (Status header = checkHeader(data, size, name); !header)
     return header.error();
   flatbuffers::Verifier verifier(data, size);
