@@ -21,7 +21,7 @@ for module in "$bundle"/modules/*.stridemod; do
   for ((i = 0; ; i++)); do
     f=$work/inputs/$name/arg$i.npy
     [[ -e $f ]] || break
-    inputs+=("$f")
+    inputs+=(--input "arg$i=$f") # the graphs' arguments are unnamed: arg0, arg1, ...
   done
   log=$work/$name.log
   "$bundle/bin/stride-run-gpu" "$module" "${inputs[@]}" --output-dir "$work/out/$name" \
