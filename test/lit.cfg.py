@@ -20,6 +20,9 @@ config.substitutions.append(("%stride_bin", config.stride_tools_dir))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "XDG_CACHE_HOME"])
 llvm_config.use_default_substitutions()
+# stridec caches NVRTC output under $XDG_CACHE_HOME/stride/nvrtc: the tests
+# keep theirs in the build tree, away from the user's cache.
+config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
 tools = ["stride-opt", "stridec", "stride-run", "stride-run-gpu", "FileCheck", "not", "count"]

@@ -9,6 +9,7 @@
 
 #include "stride/StrideDialect.h"
 #include "stride/Target/CUDA/Emitter.h"
+#include "stride/Compiler/NvrtcCache.h"
 #include "stride/Target/CUDA/NVRTC.h"
 #include "stride/Target/Dot/Dot.h"
 #include "stride/Transforms/Passes.h"
@@ -187,7 +188,8 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   Result<CodeImage> image = makeError("not compiled");
   {
     StageTimer timer(options.timing, "NVRTC");
-    image = compileCudaSource(source->source, nvrtc);
+    image = compileCudaSourceCached(source->source, nvrtc,
+                                    options.nvrtcCacheDir);
   }
   if (!image) {
     error(image.error().message);

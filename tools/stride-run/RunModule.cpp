@@ -68,8 +68,10 @@ std::string runModuleUsage(const std::string &program) {
          "  --expect DIR           compare each output with DIR/<name>.npy:\n"
          "                         integers exactly, floats with relative error\n"
          "                         <= rtol (default 1e-5; 0 means exactly)\n"
-         "  --bench                time the plan (median of replays as a CUDA\n"
-         "                         graph) and the device's copy bandwidth\n"
+         "  --bench                time the plan, replayed as a CUDA graph: the\n"
+         "                         median over --iterations samples (default\n"
+         "                         100), each the mean of 10 back-to-back\n"
+         "                         replays; then the device's copy bandwidth\n"
          "  --gpu-memory-limit B   fail allocations beyond B bytes\n";
 }
 
@@ -296,7 +298,7 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
     double gbps = bytes / (bench->medianMs * 1e-3) / 1e9;
     char line[512];
     std::snprintf(line, sizeof(line),
-                  "%s on %s: median %.4f ms, min %.4f ms over %d runs%s; "
+                  "%s on %s: median %.4f ms, min %.4f ms over %d samples of 10 runs%s; "
                   "%.1f GB/s for %lld bytes of inputs and outputs",
                   options.modulePath.c_str(),
                   (*runtime)->describeDevice().c_str(), bench->medianMs,

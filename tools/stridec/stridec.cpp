@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Compiler/Compiler.h"
+#include "stride/Compiler/NvrtcCache.h"
 #include "stride/Module/Module.h"
 #include "stride/Target/CUDA/NVRTC.h"
 
@@ -102,6 +103,18 @@ cl::opt<bool> noVectorize(
              "instead of 4 with vector loads and stores (for debugging)"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<std::string> cacheDir(
+    "cache-dir", cl::value_desc("dir"),
+    cl::desc("Keep NVRTC's output in this directory, keyed on the SHA-256 of "
+             "the CUDA source, arch, options and NVRTC version, so that "
+             "compiling the same graph again skips NVRTC (default: "
+             "$XDG_CACHE_HOME/stride/nvrtc, else ~/.cache/stride/nvrtc)"),
+    cl::cat(stridecCategory));
+
+cl::opt<bool> noCache("no-cache",
+                      cl::desc("Always run NVRTC; read and write no cache"),
+                      cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<std::string> inspectPath(
     "inspect", cl::value_desc("module.stridemod"),
     cl::desc("Print the contents of a module file (arch, signature, code, "
@@ -175,6 +188,9 @@ int main(int argc, char **argv) {
   options.fuse = !noFuse;
   options.runtimeChecks = !noRuntimeChecks;
   options.vectorize = !noVectorize;
+  if (!noCache)
+    options.nvrtcCacheDir =
+        cacheDir.empty() ? stride::defaultNvrtcCacheDir() : cacheDir;
   options.configurePassManager = [](mlir::PassManager &pm) {
     (void)mlir::applyPassManagerCLOptions(pm);
   };

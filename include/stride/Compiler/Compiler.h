@@ -87,6 +87,9 @@ struct CompileOptions {
   /// 4-element vector accesses in pointwise kernels (see
   /// CudaEmitOptions::vectorize).
   bool vectorize = true;
+  /// Where NVRTC's output is cached (see NvrtcCache.h); empty: no cache.
+  /// stridec passes defaultNvrtcCacheDir() unless told --no-cache.
+  std::string nvrtcCacheDir;
   /// Written into the module's producer field.
   std::string producer = "stridec 0.1.0";
   /// Called on the pass manager before the pipeline runs (stridec applies

@@ -123,9 +123,11 @@ public:
   Status runOnDevice(const std::vector<uint64_t> &inputs,
                      const std::vector<uint64_t> &outputs, void *stream);
 
-  /// Uploads `inputs` once, then times `iters` replays of the plan after
-  /// `warmup` untimed ones. With `useCudaGraph` the plan is captured into a
-  /// CUDA graph once (and kept) and each replay is one graph launch.
+  /// Uploads `inputs` once, then takes `iters` timed samples after `warmup`
+  /// untimed replays; a sample is the mean time of 10 back-to-back replays
+  /// of the plan between two CUDA events. With `useCudaGraph` the plan is
+  /// captured into a CUDA graph once (and kept) and each replay is one graph
+  /// launch.
   Result<BenchResult> benchmark(const std::vector<HostArray> &inputs,
                                 int warmup, int iters, bool useCudaGraph);
 
