@@ -234,9 +234,6 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   PipelineOptions pipeline;
   pipeline.repairLayouts = options.repairLayouts;
   pipeline.fuse = options.fuse;
-  // The emitter has no broadcast-reduction kernels (form (d) of the kernel
-  // contract, docs/fusion.md) yet: without them softmax is four kernels.
-  pipeline.fuseBroadcastEpilogues = false;
   pipeline.formKernels = true;
   buildStridePipeline(pm, pipeline);
   if (options.configurePassManager)

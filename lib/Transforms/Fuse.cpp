@@ -96,6 +96,9 @@ private:
   bool tryFuse(Operation *op, Group *group);
   bool tryFuseAsOutput(Operation *op, Group *group);
   bool tryPromote(Operation *reduction, Group *group, bool asOutput);
+  /// Joins a reduction of the same rows to a broadcast-reduction group whose
+  /// epilogue reads it broadcast back (softmax's `max` joins `sum`).
+  bool tryJoinRows(Operation *reduction, Group *group);
   bool createsCycle(Operation *op, Group *group);
   Group *newGroup(Operation *op);
   void add(Operation *op, Group *group) {
@@ -142,7 +145,21 @@ bool Fuser::tryFuse(Operation *op, Group *group) {
   }
   if (isReductionOp(op) && group->kind == GroupKind::Pointwise)
     return tryPromote(op, group, /*asOutput=*/false);
+  if (isReductionOp(op) && group->broadcast)
+    return tryJoinRows(op, group);
   return false;
+}
+
+bool Fuser::tryJoinRows(Operation *reduction, Group *group) {
+  if (!reducesSameRows(reduction, group->root))
+    return false;
+  auto inGroup = [&](Operation *op) {
+    return op == reduction || group->members.contains(op);
+  };
+  if (failed(checkEpilogue(reduction, inGroup, /*broadcast=*/true)))
+    return false;
+  add(reduction, group);
+  return true;
 }
 
 bool Fuser::tryPromote(Operation *reduction, Group *group, bool asOutput) {

@@ -187,6 +187,12 @@ static llvm::SetVector<Operation *> dependentsOf(Operation *root,
   return deps;
 }
 
+bool stride::reducesSameRows(Operation *a, Operation *b) {
+  return isReductionOp(a) && isReductionOp(b) &&
+         shapeOf(a->getOperand(0)) == shapeOf(b->getOperand(0)) &&
+         reducedDims(a) == reducedDims(b);
+}
+
 LogicalResult stride::checkEpilogue(Operation *reduction, InGroupFn inGroup,
                                     bool broadcast, std::string *why) {
   auto fail = [&](const std::string &message) {
@@ -197,7 +203,15 @@ LogicalResult stride::checkEpilogue(Operation *reduction, InGroupFn inGroup,
   llvm::SetVector<Operation *> deps = dependentsOf(reduction, inGroup);
   ArrayRef<int64_t> expected = broadcast ? shapeOf(reduction->getOperand(0))
                                          : shapeOf(reduction->getResult(0));
+  // In a broadcast epilogue, a later reduction of the same rows may read
+  // the reduction (softmax's `sum` of `exp(x - max)`); its own result is
+  // then read broadcast back, like the first one's.
+  auto isRowReduction = [&](Operation *op) {
+    return broadcast && reducesSameRows(op, reduction);
+  };
   for (Operation *dep : deps) {
+    if (isRowReduction(dep))
+      continue;
     if (!dep->hasTrait<Elementwise>())
       return fail(describe(dep) + " reads the reduction's result but is not "
                                   "an elementwise op");
@@ -211,8 +225,8 @@ LogicalResult stride::checkEpilogue(Operation *reduction, InGroupFn inGroup,
       Operation *def = base.getDefiningOp();
       if (!def || (def != reduction && !deps.contains(def)))
         continue; // does not depend on the reduction
-      if (def == reduction && broadcast) {
-        if (!isBroadcastBackOf(operand.get(), reduction))
+      if (broadcast && (def == reduction || isRowReduction(def))) {
+        if (!isBroadcastBackOf(operand.get(), def))
           return fail(describe(dep) + " reads the reduction's result through "
                                       "views that do not broadcast it back "
                                       "over the reduced dims");
@@ -238,6 +252,44 @@ StringRef stride::stringifyKernelForm(KernelForm form) {
   case KernelForm::BroadcastReduction: return "broadcast-reduction";
   }
   return "?";
+}
+
+/// Form (d) with several reductions: all reduce the same rows, each one's
+/// dependents are a broadcast epilogue (later reductions of the same rows
+/// included), and the one yielded value, of the rows' shape, depends on
+/// them.
+static FailureOr<KernelClass>
+classifyRowReductions(ArrayRef<Operation *> reductions, ValueRange yields,
+                      InGroupFn inGroup, KernelClass result, std::string *why) {
+  auto fail = [&](const std::string &message) -> FailureOr<KernelClass> {
+    if (why)
+      *why = message;
+    return failure();
+  };
+  Operation *first = reductions.front();
+  for (Operation *r : reductions)
+    if (!reducesSameRows(r, first))
+      return fail("the kernel holds reductions of different rows (" +
+                  describe(first) + " and " + describe(r) +
+                  "): only reductions of one input shape over the same dims "
+                  "share a kernel");
+  if (yields.size() != 1 ||
+      shapeOf(yields.front()) != shapeOf(first->getOperand(0)))
+    return fail("a kernel of several reductions yields one value of their "
+                "input shape");
+  Operation *yielded = yields.front().getDefiningOp();
+  bool dependsOnOne = false;
+  for (Operation *r : reductions) {
+    std::string epilogueWhy;
+    if (failed(checkEpilogue(r, inGroup, /*broadcast=*/true, &epilogueWhy)))
+      return fail(epilogueWhy);
+    dependsOnOne |= dependentsOf(r, inGroup).contains(yielded);
+  }
+  if (!dependsOnOne)
+    return fail("the yielded value does not depend on the reductions");
+  result.form = KernelForm::BroadcastReduction;
+  result.root = first;
+  return result;
 }
 
 FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,
@@ -308,9 +360,9 @@ FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,
     result.root = yields.front().getDefiningOp();
     return result;
   }
-  if (reductions.size() > 1)
-    return fail("the kernel holds more than one reduction");
   Operation *reduction = reductions.front();
+  if (reductions.size() > 1)
+    return classifyRowReductions(reductions, yields, inGroup, result, why);
   result.root = reduction;
   if (!allComputed)
     return fail("a reduction kernel yields a view or an argument");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a graph whose kernels were written by hand (or by the fusion pass)
-# and the same graph with every op in a kernel of its own and without
+# and the same graph with every op in a kernel of its own (--no-fuse) and without
 # vector accesses (--no-vectorize), both emulated on the CPU with the same
 # random inputs, and compares the outputs:
 #
@@ -26,5 +26,5 @@ for f in "$work"/in/*.npy; do
   inputs+=(--input "$name=$f")
 done
 "$bin/stride-opt" --stride-inline-kernels "$graph" -o "$work/unfused.mlir"
-EMU_WORK=$work/u "$here/emulate.sh" -c --no-vectorize "$work/unfused.mlir" "${inputs[@]}" --output-dir "$work/expected"
+EMU_WORK=$work/u "$here/emulate.sh" -c --no-vectorize -c --no-fuse "$work/unfused.mlir" "${inputs[@]}" --output-dir "$work/expected"
 EMU_WORK=$work/f "$here/emulate.sh" "$graph" "${inputs[@]}" --expect "$work/expected" --rtol "${RTOL:-1e-6}"

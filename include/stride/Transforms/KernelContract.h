@@ -66,6 +66,10 @@ mlir::Value viewChainBase(mlir::Value value,
 /// reduction's result. An empty chain qualifies when the shapes agree.
 bool isBroadcastBackOf(mlir::Value value, mlir::Operation *reduction);
 
+/// True when `a` and `b` are reductions of one input shape over the same
+/// dims: a broadcast-reduction kernel computes them row by row together.
+bool reducesSameRows(mlir::Operation *a, mlir::Operation *b);
+
 /// Membership of a candidate kernel (a fusion group, or a kernel body).
 using InGroupFn = llvm::function_ref<bool(mlir::Operation *)>;
 
@@ -100,7 +104,9 @@ enum class KernelForm {
   IndexScatter,
   /// (d) A reduction root whose result is broadcast back into a pointwise
   /// epilogue over the reduction's input shape (softmax's division); one
-  /// yielded value of the input shape.
+  /// yielded value of the input shape. Further reductions of the same rows
+  /// may read it broadcast back (softmax's `sum` of `exp(x - max)`); the
+  /// root is then the first of them.
   BroadcastReduction,
 };
 

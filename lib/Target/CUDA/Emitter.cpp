@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Target/CUDA/Emitter.h"
+#include "stride/Transforms/KernelContract.h"
 
 #include "Prelude.h"
 
@@ -458,6 +459,19 @@ private:
   // Kernel shapes.
   LogicalResult emitPointwise(Code &body, CudaKernel &result);
   LogicalResult emitReduction(Code &body, CudaKernel &result);
+  /// Form (d): one row (the reduced elements of one result element) per
+  /// warp or block; each reduction of the row in program order, then the
+  /// broadcast epilogue over the row.
+  LogicalResult emitRowReduction(Code &body, CudaKernel &result);
+  /// Reports max/min over no elements (undefined, as in PyTorch).
+  LogicalResult checkReducesElements(int64_t reducedElements);
+  /// The reduction's value from its accumulator, in its compute type.
+  std::string finalValue(const ReductionInfo &info, int64_t reducedElements);
+  /// Combines `info.acc` across the `threads` threads of a row (a power of
+  /// two: one warp, or a whole block through shared array `shared`), so
+  /// that every thread of the row holds the row's result.
+  void combineAcrossRow(Code &body, const ReductionInfo &info, int64_t threads,
+                        const std::string &shared);
   LogicalResult emitScatter(Code &body, CudaKernel &result);
 
   /// A grid-stride loop over the `n` elements of `shape`: opens the loop,
@@ -542,6 +556,11 @@ private:
   Operation *scatterRoot = nullptr;
   /// Reduction results and the key of the coordinates they are held at.
   llvm::DenseMap<Value, std::string> reductionKeys;
+  /// Form (d): the kernel iterates over the reductions' input shape.
+  bool rowKernel = false;
+  /// Form (d): the variable holding each reduction's value for the current
+  /// row, once computed; reads of it broadcast back resolve to it.
+  llvm::DenseMap<Operation *, std::string> rowValues;
   /// In a vectorized pointwise loop: the lane being evaluated (-1 outside),
   /// and each lane's coordinates (consecutive in the innermost dim).
   int vectorLane = -1;
@@ -607,12 +626,20 @@ LogicalResult KernelEmitter::collect() {
   if (!reductions.empty()) {
     ReductionInfo &first = reductions.front();
     auto inType = cast<StridedTensorType>(first.input.getType());
+    auto firstResult = cast<StridedTensorType>(first.op->getResult(0).getType());
+    rowKernel = inType.getShape() == ArrayRef<int64_t>(iterationShape) &&
+                firstResult.getShape() != ArrayRef<int64_t>(iterationShape);
     for (ReductionInfo &r : reductions) {
       auto t = cast<StridedTensorType>(r.input.getType());
       if (t.getShape() != inType.getShape() || r.dims != first.dims ||
-          r.keepdim != first.keepdim)
+          (!rowKernel && r.keepdim != first.keepdim))
         return error(r.op) << "the reductions of one kernel must reduce one "
                               "shape over the same dims";
+    }
+    // Form (d): each read of a reduction is checked where it is emitted.
+    if (rowKernel)
+      return success();
+    for (ReductionInfo &r : reductions) {
       auto resultType = cast<StridedTensorType>(r.op->getResult(0).getType());
       if (resultType.getShape() != ArrayRef<int64_t>(iterationShape))
         return error(r.op) << "the reduction's result has shape "
@@ -881,6 +908,17 @@ FailureOr<std::string> KernelEmitter::evalUncached(Value value,
                                                    Code &code) {
   auto type = cast<StridedTensorType>(value.getType());
   DType dtype = *dtypeOf(type);
+  if (rowKernel)
+    if (Operation *reduction = viewChainBase(value).getDefiningOp();
+        reduction && isReduction(reduction)) {
+      auto it = rowValues.find(reduction);
+      if (it == rowValues.end() || !isBroadcastBackOf(value, reduction))
+        return (error(reduction)
+                << "in a broadcast-reduction kernel a reduction's result may "
+                   "only be read broadcast back over its row, after it is "
+                   "computed");
+      return it->second;
+    }
   if (std::optional<unsigned> arg = rootArgument(value)) {
     // Loads are shared by address: a broadcast operand read by every lane
     // of a vectorized loop is one load.
@@ -1412,15 +1450,8 @@ LogicalResult KernelEmitter::emitReduction(Code &body, CudaKernel &result) {
     reducedShape.push_back(inShape[d]);
   int64_t m = product(iterationShape), l = product(reducedShape);
 
-  for (ReductionInfo &r : reductions)
-    if (l == 0 && (r.kind == ReduceKind::Max || r.kind == ReduceKind::Min))
-      return r.op->emitError()
-             << "'stride." << opName(r.op)
-             << "' over dims with no elements is undefined (input shape "
-             << shapeText(inShape) << ", dims [" << joinCoords(llvm::to_vector(
-                    llvm::map_range(dims, [](int64_t d) {
-                      return std::to_string(d);
-                    }))) << "])";
+  if (failed(checkReducesElements(l)))
+    return failure();
 
   // Inner reductions (the innermost dim of size > 1 is reduced) give each
   // output element a group of threads striding along it; outer reductions
@@ -1607,17 +1638,10 @@ LogicalResult KernelEmitter::emitReduction(Code &body, CudaKernel &result) {
                            : fmt::format("if (active && {})", leader));
   pushScope();
   for (ReductionInfo &info : reductions) {
-    const char *at = accumulatorType(info.dtype);
-    std::string value = info.acc;
-    if (info.kind == ReduceKind::Mean)
-      value = fmt::format("{} / ({}){}", info.acc, at, l);
-    if (isHalfLike(info.dtype))
-      value = roundTo(info.dtype, value);
-    else if (!isFloat(info.dtype))
-      value = fmt::format("({}){}", computeType(info.dtype), info.acc);
     std::string v = fresh("v");
     body.line("const {} {} = {}; // {} at {}", computeType(info.dtype), v,
-              value, opName(info.op), formatLocation(info.op->getLoc()));
+              finalValue(info, l), opName(info.op),
+              formatLocation(info.op->getLoc()));
     std::string key = memoKey(info.op->getResult(0), outCoords);
     memo.back()[key] = v;
     reductionKeys[info.op->getResult(0)] = key;
@@ -1628,6 +1652,232 @@ LogicalResult KernelEmitter::emitReduction(Code &body, CudaKernel &result) {
   body.close();
   body.close(); // the loop over outputs
   return success();
+}
+
+LogicalResult KernelEmitter::checkReducesElements(int64_t reducedElements) {
+  if (reducedElements != 0)
+    return success();
+  for (ReductionInfo &r : reductions)
+    if (r.kind == ReduceKind::Max || r.kind == ReduceKind::Min)
+      return r.op->emitError()
+             << "'stride." << opName(r.op)
+             << "' over dims with no elements is undefined (input shape "
+             << shapeText(cast<StridedTensorType>(r.input.getType()).getShape())
+             << ", dims ["
+             << joinCoords(llvm::to_vector(llvm::map_range(
+                    r.dims, [](int64_t d) { return std::to_string(d); })))
+             << "])";
+  return success();
+}
+
+std::string KernelEmitter::finalValue(const ReductionInfo &info,
+                                      int64_t reducedElements) {
+  std::string value = info.acc;
+  if (info.kind == ReduceKind::Mean)
+    value = fmt::format("{} / ({}){}", info.acc, accumulatorType(info.dtype),
+                        reducedElements);
+  if (isHalfLike(info.dtype))
+    return roundTo(info.dtype, value);
+  if (!isFloat(info.dtype))
+    return fmt::format("({}){}", computeType(info.dtype), info.acc);
+  return value;
+}
+
+void KernelEmitter::combineAcrossRow(Code &body, const ReductionInfo &info,
+                                     int64_t threads,
+                                     const std::string &shared) {
+  // A butterfly leaves the combined value in every lane of the warp.
+  auto butterfly = [&] {
+    body.open("for (int offset = 16; offset > 0; offset /= 2)");
+    body.line("{} = {};", info.acc,
+              combineOf(info.kind, info.acc,
+                        fmt::format("__shfl_xor_sync(0xffffffffu, {}, offset)",
+                                    info.acc)));
+    body.close();
+  };
+  butterfly();
+  if (threads <= 32)
+    return;
+  // The warps' results through shared memory; every thread combines them
+  // in the same order, so all hold the same value.
+  body.line("if (threadIdx.x % 32 == 0) {}[threadIdx.x / 32] = {};", shared,
+            info.acc);
+  body.line("__syncthreads();");
+  body.line("{} = {}[0];", info.acc, shared);
+  body.open(fmt::format("for (int w = 1; w < {}; ++w)", threads / 32));
+  body.line("{} = {};", info.acc,
+            combineOf(info.kind, info.acc, shared + "[w]"));
+  body.close();
+  body.line("__syncthreads(); // {} is reused by the next reduction or row",
+            shared);
+}
+
+LogicalResult KernelEmitter::emitRowReduction(Code &body, CudaKernel &result) {
+  ArrayRef<int64_t> dims = reductions.front().dims;
+  ArrayRef<int64_t> inShape = iterationShape;
+  SmallVector<int64_t> keptShape, reducedShape;
+  for (int64_t d = 0; d < static_cast<int64_t>(inShape.size()); ++d)
+    (llvm::is_contained(dims, d) ? reducedShape : keptShape)
+        .push_back(inShape[d]);
+  int64_t m = product(keptShape), l = product(reducedShape);
+  if (failed(checkReducesElements(l)))
+    return failure();
+
+  body.line("// broadcast reduction over dims [{}] of {}: {} rows of {} "
+            "elements; each row's reductions, then the epilogue over the row",
+            joinCoords(llvm::to_vector(llvm::map_range(
+                dims, [](int64_t d) { return std::to_string(d); }))),
+            shapeText(inShape), m, l);
+  for (ReductionInfo &r : reductions)
+    body.line("// {} at {}", opName(r.op), formatLocation(r.op->getLoc()));
+  if (m * l == 0) {
+    body.line("// nothing to compute: the kernel is never launched");
+    return success();
+  }
+
+  // A warp per row up to 1024 elements (no block barriers), else a block of
+  // up to 1024 threads. Up to kMaxRowElementsPerThread elements per thread
+  // are held in registers across the phases (each input element is loaded
+  // once); longer rows are re-read in each phase, mostly from L1/L2.
+  constexpr int64_t kMaxRowElementsPerThread = 32;
+  int64_t threads =
+      l <= 1024 ? 32
+                : std::min<int64_t>(1024, llvm::PowerOf2Ceil(ceilDiv(l, 32)));
+  int64_t block = threads > 32 ? threads : 256;
+  int64_t rowsPerBlock = block / threads;
+  int64_t perThread = ceilDiv(l, threads);
+  bool inRegisters = perThread <= kMaxRowElementsPerThread;
+  int64_t maxBlocks =
+      int64_t(multiprocessors) * std::max<int64_t>(1, 2048 / block);
+  CudaLaunch launch;
+  launch.block = Dim3{static_cast<uint32_t>(block), 1, 1};
+  launch.grid = {gridSize(ceilDiv(m, rowsPerBlock), maxBlocks), 1, 1};
+  result.launches.push_back(launch);
+
+  for (auto [i, r] : llvm::enumerate(reductions)) {
+    r.acc = "acc" + std::to_string(i);
+    if (threads > 32)
+      body.line("__shared__ {} shared{}[{}];", accumulatorType(r.dtype), i,
+                threads / 32);
+  }
+  std::string row = fresh("row"), lane;
+  if (threads == 32) {
+    body.line("// one row per warp ({} rows per block), {} element{} per "
+              "lane{}",
+              rowsPerBlock, perThread, perThread == 1 ? "" : "s",
+              inRegisters ? ", kept in registers" : "");
+    body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * {2} + "
+                          "threadIdx.x / 32; {1} < {3}; {1} += "
+                          "({0})gridDim.x * {2})",
+                          idx, row, rowsPerBlock, m));
+    lane = "((" + idx + ")threadIdx.x % 32)";
+  } else {
+    body.line("// one row per block of {} threads, {} elements per thread{}",
+              threads, perThread, inRegisters ? ", kept in registers" : "");
+    body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                          "gridDim.x)",
+                          idx, row, m));
+    lane = "((" + idx + ")threadIdx.x)";
+  }
+  Coords kept = delinearize(body, row, keptShape);
+  // The input coordinates of reduced element `r` of the row.
+  auto elementCoords = [&](const std::string &r) {
+    Coords reduced = delinearize(body, r, reducedShape);
+    Coords coords;
+    size_t nextKept = 0, nextReduced = 0;
+    for (int64_t d = 0; d < static_cast<int64_t>(inShape.size()); ++d)
+      coords.push_back(llvm::is_contained(dims, d) ? reduced[nextReduced++]
+                                                   : kept[nextKept++]);
+    return coords;
+  };
+
+  // In registers: element k of this thread is reduced element
+  // lane + k * threads, clamped to the row (a clamped element is evaluated,
+  // which is safe, and neither reduced nor stored).
+  SmallVector<Coords> elements;
+  SmallVector<std::string> valid;
+  pushScope();
+  if (inRegisters) {
+    for (int64_t k = 0; k < perThread; ++k) {
+      std::string r = fresh("r");
+      std::string position = k == 0 ? lane : fmt::format("{} + {}", lane,
+                                                         k * threads);
+      if ((k + 1) * threads <= l) {
+        body.line("const {} {} = {};", idx, r, position);
+        valid.push_back("");
+      } else {
+        std::string ok = fresh("ok");
+        body.line("const bool {} = {} < {};", ok, position, l);
+        body.line("const {} {} = {} ? {} : {};", idx, r, ok, position, l - 1);
+        valid.push_back(ok);
+      }
+      elements.push_back(elementCoords(r));
+    }
+  }
+  // Runs `fn(coords, valid)` on each element of the row this thread holds.
+  auto forEachElement =
+      [&](function_ref<LogicalResult(ArrayRef<std::string>, StringRef)> fn)
+      -> LogicalResult {
+    if (inRegisters) {
+      for (auto [coords, ok] : llvm::zip(elements, valid))
+        if (failed(fn(coords, ok)))
+          return failure();
+      return success();
+    }
+    std::string r = fresh("r");
+    body.open(fmt::format("for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
+                          lane, l, threads));
+    pushScope();
+    LogicalResult status = fn(elementCoords(r), "");
+    popScope();
+    body.close();
+    return status;
+  };
+
+  for (auto [i, info] : llvm::enumerate(reductions)) {
+    body.line("{} {} = {};", accumulatorType(info.dtype), info.acc,
+              identityOf(info.kind, info.dtype));
+    LogicalResult status = forEachElement([&](ArrayRef<std::string> coords,
+                                              StringRef ok) -> LogicalResult {
+      FailureOr<std::string> v = eval(info.input, coords, body);
+      if (failed(v))
+        return failure();
+      std::string asAcc =
+          isFloat(info.dtype) ? *v : "(long long)" + paren(*v);
+      std::string combined = combineOf(info.kind, info.acc, asAcc);
+      if (ok.empty())
+        body.line("{} = {};", info.acc, combined);
+      else
+        body.line("{} = {} ? {} : {};", info.acc, ok, combined, info.acc);
+      return success();
+    });
+    if (failed(status))
+      return failure();
+    combineAcrossRow(body, info, threads, "shared" + std::to_string(i));
+    std::string v = fresh("v");
+    body.line("const {} {} = {}; // {} at {}", computeType(info.dtype), v,
+              finalValue(info, l), opName(info.op),
+              formatLocation(info.op->getLoc()));
+    rowValues[info.op] = v;
+  }
+
+  LogicalResult stored = forEachElement(
+      [&](ArrayRef<std::string> coords, StringRef ok) -> LogicalResult {
+        if (ok.empty())
+          return storeYields(body, coords);
+        // Evaluated outside the guard, so later elements may reuse it.
+        for (Value value : yields)
+          if (failed(eval(value, coords, body)))
+            return failure();
+        body.open(fmt::format("if ({})", ok));
+        LogicalResult status = storeYields(body, coords);
+        body.close();
+        return status;
+      });
+  popScope();
+  body.close(); // the loop over rows
+  rowValues.clear();
+  return stored;
 }
 
 FailureOr<CudaKernel> KernelEmitter::emit(Code &out) {
@@ -1647,6 +1897,7 @@ FailureOr<CudaKernel> KernelEmitter::emit(Code &out) {
             wide ? 64 : 32);
   pushScope();
   LogicalResult status = scatterRoot          ? emitScatter(body, result)
+                         : rowKernel ? emitRowReduction(body, result)
                          : !reductions.empty() ? emitReduction(body, result)
                                                : emitPointwise(body, result);
   popScope();

@@ -26,8 +26,7 @@
 // CHECK-NEXT:   }
 // CHECK:        subgraph cluster_f1_func {
 // CHECK-NEXT:     label="func @softmax";
-// CHECK:          label="kernel max_kernel";
-// CHECK:          label="kernel sub_exp_sum_div";
+// CHECK:          label="kernel max_sub_exp_sum_div";
 // CHECK:          f1_n{{[0-9]+}} -> f1_result0 [label="8x16xf32"];
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
