@@ -627,8 +627,11 @@ LogicalResult KernelEmitter::collect() {
     ReductionInfo &first = reductions.front();
     auto inType = cast<StridedTensorType>(first.input.getType());
     auto firstResult = cast<StridedTensorType>(first.op->getResult(0).getType());
+    // Several reductions share a kernel only as form (d), even when the
+    // reduced dims have size 1 and the shapes coincide.
     rowKernel = inType.getShape() == ArrayRef<int64_t>(iterationShape) &&
-                firstResult.getShape() != ArrayRef<int64_t>(iterationShape);
+                (firstResult.getShape() != ArrayRef<int64_t>(iterationShape) ||
+                 reductions.size() > 1);
     for (ReductionInfo &r : reductions) {
       auto t = cast<StridedTensorType>(r.input.getType());
       if (t.getShape() != inType.getShape() || r.dims != first.dims ||
