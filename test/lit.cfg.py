@@ -18,6 +18,20 @@ config.substitutions.append(("%stride_obj", config.stride_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.stride_src_root, "examples")))
 config.substitutions.append(("%stride_bin", config.stride_tools_dir))
 
+# What a standalone project needs to build against this build's install
+# (test/Embed): cmake, and the same compiler and sanitizers as this build.
+import shlex
+
+embed_args = ["-G", config.cmake_generator,
+              "-DCMAKE_CXX_COMPILER=" + config.cxx_compiler]
+if config.stride_sanitizers:
+    flags = "-fsanitize=" + ",".join(config.stride_sanitizers.split(";"))
+    embed_args += ["-DCMAKE_CXX_FLAGS=" + flags,
+                   "-DCMAKE_EXE_LINKER_FLAGS=" + flags]
+config.substitutions.append(("%cmake", shlex.quote(config.cmake_command)))
+config.substitutions.append(
+    ("%embed_cmake_args", " ".join(shlex.quote(a) for a in embed_args)))
+
 llvm_config.with_system_environment(["HOME", "TMPDIR", "XDG_CACHE_HOME"])
 llvm_config.use_default_substitutions()
 # stridec caches NVRTC output under $XDG_CACHE_HOME/stride/nvrtc: the tests
@@ -25,7 +39,7 @@ llvm_config.use_default_substitutions()
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
-tools = ["stride-opt", "stridec", "stride-run", "stride-run-gpu", "FileCheck", "not", "count"]
+tools = ["stride-opt", "stridec", "stride-run", "stride-run-gpu", "stride-capi-test", "FileCheck", "not", "count"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Tests that need a CUDA driver (and GPU) run only where libcuda.so.1 loads;

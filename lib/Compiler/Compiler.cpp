@@ -108,13 +108,7 @@ public:
   Compilation(const CompileOptions &options, std::string bufferName)
       : options(options), bufferName(std::move(bufferName)),
         context(MLIRContext::Threading::DISABLED) {
-    DialectRegistry registry;
-    registry.insert<StrideDialect, func::FuncDialect>();
-    context.appendDialectRegistry(registry);
-    context.loadAllAvailableDialects();
-    // Diagnostics name the op by location; the generic op dump that MLIR
-    // adds by default is noise for a compiler user.
-    context.printOpOnDiagnostic(false);
+    loadGraphDialects(context);
   }
 
   CompileResult run(std::unique_ptr<llvm::MemoryBuffer> buffer);

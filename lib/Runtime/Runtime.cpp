@@ -267,6 +267,13 @@ Result<std::unique_ptr<Runtime>> Runtime::create(int deviceOrdinal,
   return std::unique_ptr<Runtime>(new Runtime(std::move(impl)));
 }
 
+Status Runtime::checkDriver() {
+  Result<const CudaDriver *> driver = loadCudaDriver();
+  if (!driver)
+    return driver.error();
+  return Status::ok();
+}
+
 int Runtime::deviceOrdinal() const { return pimpl->ordinal; }
 const std::string &Runtime::deviceName() const { return pimpl->name; }
 int Runtime::computeCapabilityMajor() const { return pimpl->ccMajor; }
@@ -784,6 +791,23 @@ LoadedModule::load(Runtime &runtime, ModuleDesc desc, std::string name) {
   if (Status s = impl->load(); !s)
     return s.error();
   return std::unique_ptr<LoadedModule>(new LoadedModule(std::move(impl)));
+}
+
+Result<std::unique_ptr<LoadedModule>>
+LoadedModule::loadBytes(Runtime &runtime, const uint8_t *data, size_t size,
+                        std::string name) {
+  Result<ModuleDesc> desc = parseModule(data, size, name);
+  if (!desc)
+    return desc.error();
+  return load(runtime, std::move(*desc), std::move(name));
+}
+
+Result<std::unique_ptr<LoadedModule>>
+LoadedModule::loadFile(Runtime &runtime, const std::string &path) {
+  Result<ModuleDesc> desc = readModuleFile(path);
+  if (!desc)
+    return desc.error();
+  return load(runtime, std::move(*desc), path);
 }
 
 const ModuleDesc &LoadedModule::desc() const { return pimpl->desc; }

@@ -12,9 +12,21 @@
 
 #include "stride/Transforms/Passes.h"
 
+#include "stride/StrideDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
+
+void stride::loadGraphDialects(MLIRContext &context) {
+  DialectRegistry registry;
+  registry.insert<StrideDialect, func::FuncDialect>();
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+}
 
 void stride::buildStridePipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {

@@ -377,11 +377,8 @@ int fail(const std::string &message) {
 //===----------------------------------------------------------------------===//
 
 int runReference(const Options &options) {
-  DialectRegistry registry;
-  registry.insert<StrideDialect, func::FuncDialect>();
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  context.printOpOnDiagnostic(false);
+  MLIRContext context(MLIRContext::Threading::DISABLED);
+  loadGraphDialects(context);
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file =

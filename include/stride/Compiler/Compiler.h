@@ -9,13 +9,19 @@
 // Stride pipeline (buildStridePipeline: legalization, kernel formation), emit
 // CUDA C++, compile it with NVRTC and plan the module. Options are a struct,
 // diagnostics come back as data; nothing here prints or exits. `stridec` is a
-// thin client of this API.
+// thin client of this API, and so is the C API (stride-c/Stride.h).
 //
 //   stride::CompileOptions options;          // emit a module for sm_90
-//   stride::CompileResult r = stride::compileFile("graph.mlir", options);
+//   stride::Compiler compiler(options);
+//   stride::CompileResult r = compiler.compileFile("graph.mlir");
 //   for (const stride::Diagnostic &d : r.diagnostics)
 //     std::cerr << d.format();
 //   if (r.success) write(r.moduleBytes);
+//
+// Threads: every compile builds its own MLIRContext and shares no mutable
+// state with another, so one Compiler (or the free functions) may be used
+// from several threads at once. The callbacks in CompileOptions
+// (configurePassManager, timing) are the caller's to make thread-safe.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +35,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace mlir {
@@ -119,6 +126,31 @@ CompileResult compileFile(const std::string &path,
 CompileResult compileSource(const std::string &source,
                             const std::string &bufferName,
                             const CompileOptions &options);
+
+/// The compiler with fixed options, for embedders: compile as many graphs
+/// as needed, from any number of threads at once.
+class Compiler {
+public:
+  explicit Compiler(CompileOptions options = {})
+      : opts(std::move(options)) {}
+
+  const CompileOptions &options() const { return opts; }
+  CompileOptions &options() { return opts; }
+
+  /// Compiles graph text; `name` stands for the file in diagnostics.
+  CompileResult compile(const std::string &source,
+                        const std::string &name = "<graph>") const {
+    return compileSource(source, name, opts);
+  }
+
+  /// Compiles the graph file at `path` ("-" reads standard input).
+  CompileResult compileFile(const std::string &path) const {
+    return stride::compileFile(path, opts);
+  }
+
+private:
+  CompileOptions opts;
+};
 
 } // namespace stride
 

@@ -11,7 +11,8 @@
 // that says so.
 //
 //   auto rt = Runtime::create(0);                     // device 0
-//   auto mod = LoadedModule::load(**rt, desc, "model.stridemod");
+//   auto mod = LoadedModule::loadFile(**rt, "model.stridemod");
+//   const GraphSignature &sig = (*mod)->desc().signature;
 //   auto outputs = (*mod)->run(inputs);               // host arrays
 //
 // Objects of this header are not thread-safe; use one per thread, or
@@ -63,6 +64,12 @@ public:
   /// Loads the driver, initializes CUDA and opens device `deviceOrdinal`.
   static Result<std::unique_ptr<Runtime>> create(int deviceOrdinal = 0,
                                                  RuntimeOptions options = {});
+
+  /// Whether the CUDA driver (libcuda.so.1) can be loaded, without
+  /// initializing CUDA: the Error says what is missing. create() fails with
+  /// the same Error when it is missing; this tells "no driver" apart from
+  /// other failures (no device, a device fault).
+  static Status checkDriver();
   ~Runtime();
   Runtime(const Runtime &) = delete;
   Runtime &operator=(const Runtime &) = delete;
@@ -101,6 +108,13 @@ public:
   /// starts every error message.
   static Result<std::unique_ptr<LoadedModule>>
   load(Runtime &runtime, ModuleDesc desc, std::string name = "module");
+  /// Parses `.stridemod` bytes (untrusted: see parseModule), then load().
+  static Result<std::unique_ptr<LoadedModule>>
+  loadBytes(Runtime &runtime, const uint8_t *data, size_t size,
+            std::string name = "module");
+  /// Reads a `.stridemod` file (see readModuleFile), then load().
+  static Result<std::unique_ptr<LoadedModule>> loadFile(Runtime &runtime,
+                                                        const std::string &path);
   ~LoadedModule();
   LoadedModule(const LoadedModule &) = delete;
   LoadedModule &operator=(const LoadedModule &) = delete;

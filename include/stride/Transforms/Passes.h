@@ -45,6 +45,12 @@ void buildStridePipeline(mlir::OpPassManager &pm,
 /// stride-opt.
 void registerStridePipeline();
 
+/// Loads the dialects a graph file uses (stride, func) into `context` and
+/// leaves MLIR's generic op dump out of its diagnostics (they name the op by
+/// location; the dump is noise for a compiler user). Every client that
+/// parses graphs (the compiler library, stride-run) sets its context up so.
+void loadGraphDialects(mlir::MLIRContext &context);
+
 } // namespace stride
 
 #endif // STRIDE_TRANSFORMS_PASSES_H

@@ -1,0 +1,275 @@
+/*===- stride-c/Stride.h - The C API of the compiler and runtime ---*- C -*-===*\
+|*                                                                            *|
+|* Part of the Stride project, under the Apache License v2.0 with LLVM        *|
+|* Exceptions. See LICENSE for license information.                           *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* Stride for C and for foreign-function interfaces (Python ctypes, Rust,     *|
+|* Go, ...): opaque handles, plain C types, and a status code from every      *|
+|* call that can fail. The message of the last failure on the calling thread  *|
+|* is stride_last_error_message(). Nothing here prints, exits or aborts;      *|
+|* compile diagnostics come back as data.                                     *|
+|*                                                                            *|
+|*   stride_compiler *compiler;                                               *|
+|*   stride_compiler_create(&compiler);                                       *|
+|*   stride_compiler_set_arch(compiler, "sm_90");                             *|
+|*   stride_compile_result *result;                                           *|
+|*   stride_compiler_compile(compiler, text, strlen(text), "graph", &result); *|
+|*   if (!stride_compile_result_succeeded(result)) { ...diagnostics... }      *|
+|*   stride_module *module;                                                   *|
+|*   stride_compile_result_get_module(result, &module);                       *|
+|*                                                                            *|
+|* Every handle is freed by its stride_*_destroy function (which accepts      *|
+|* NULL). Strings returned by accessors belong to the handle and live as      *|
+|* long as it does. A handle may be used by one thread at a time; different   *|
+|* handles (e.g. one compiler per thread) may be used concurrently.           *|
+|* docs/embedding.md walks through a complete program.                        *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef STRIDE_C_STRIDE_H
+#define STRIDE_C_STRIDE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Status
+ *===----------------------------------------------------------------------===*/
+
+typedef enum stride_status {
+  STRIDE_OK = 0,
+  /** A NULL handle or output pointer, an unknown enum value, a wrong count. */
+  STRIDE_INVALID_ARGUMENT = 1,
+  /** The graph did not compile; the compile result holds the diagnostics. */
+  STRIDE_COMPILE_FAILED = 2,
+  /** Module bytes or a module file that is not a valid `.stridemod`. */
+  STRIDE_INVALID_MODULE = 3,
+  /** libcuda.so.1 could not be loaded: no NVIDIA driver on this machine. */
+  STRIDE_NO_DRIVER = 4,
+  /** Any other runtime failure: no device, arch mismatch, a CUDA error, an
+      input that does not match the signature. */
+  STRIDE_RUNTIME_ERROR = 5,
+} stride_status;
+
+/** "STRIDE_OK", "STRIDE_NO_DRIVER", ... */
+const char *stride_status_name(stride_status status);
+
+/** The message of the last failed call on this thread ("" if none), e.g.
+    "no CUDA driver found: libcuda.so.1 could not be loaded ...". Valid until
+    the next Stride call on this thread. */
+const char *stride_last_error_message(void);
+
+/** "0.1.0". */
+const char *stride_version(void);
+
+/*===----------------------------------------------------------------------===*
+ * Compiler
+ *===----------------------------------------------------------------------===*/
+
+typedef struct stride_compiler stride_compiler;
+typedef struct stride_compile_result stride_compile_result;
+
+typedef enum stride_emit_kind {
+  STRIDE_EMIT_MODULE = 0, /* a .stridemod module (CUBIN for the arch) */
+  STRIDE_EMIT_MLIR = 1,   /* the stride IR after the pipeline, as text */
+  STRIDE_EMIT_CUDA = 2,   /* the generated CUDA C++ */
+  STRIDE_EMIT_PTX = 3,    /* PTX text for the arch's virtual architecture */
+  STRIDE_EMIT_DOT = 4,    /* the kernel graph in Graphviz dot */
+} stride_emit_kind;
+
+/** A compiler with the default options: a module for sm_90, fused,
+    vectorized, with runtime checks, illegal layouts rejected. */
+stride_status stride_compiler_create(stride_compiler **out);
+void stride_compiler_destroy(stride_compiler *compiler);
+
+/** "sm_" and the compute capability's digits, e.g. "sm_80" for an A100. */
+stride_status stride_compiler_set_arch(stride_compiler *compiler,
+                                       const char *arch);
+stride_status stride_compiler_set_emit(stride_compiler *compiler,
+                                       stride_emit_kind emit);
+/** Non-zero: give overlapping functional result layouts a dense layout
+    (with a remark) instead of rejecting the graph. Default 0. */
+stride_status stride_compiler_set_repair_layouts(stride_compiler *compiler,
+                                                 int enable);
+/** Optimization switches, each on (1) by default: kernel fusion, 4-wide
+    vector accesses, device-side index and division checks. */
+stride_status stride_compiler_set_fuse(stride_compiler *compiler, int enable);
+stride_status stride_compiler_set_vectorize(stride_compiler *compiler,
+                                            int enable);
+stride_status stride_compiler_set_runtime_checks(stride_compiler *compiler,
+                                                 int enable);
+/** Keep NVRTC's output in `dir`, a content-addressed cache shared safely by
+    concurrent compilers (see stride/Compiler/NvrtcCache.h), so that compiling
+    the same graph again skips NVRTC. "" (the default) caches nothing;
+    `stridec` uses $XDG_CACHE_HOME/stride/nvrtc. */
+stride_status stride_compiler_set_cache_dir(stride_compiler *compiler,
+                                            const char *dir);
+
+/** Compiles `length` bytes of graph text; `name` stands for the file in
+    diagnostics (NULL: "<graph>"). On STRIDE_OK and on STRIDE_COMPILE_FAILED
+    `*out` is a result to destroy; on other statuses it is NULL. */
+stride_status stride_compiler_compile(const stride_compiler *compiler,
+                                      const char *source, size_t length,
+                                      const char *name,
+                                      stride_compile_result **out);
+/** Compiles the graph file at `path`; as stride_compiler_compile. */
+stride_status stride_compiler_compile_file(const stride_compiler *compiler,
+                                           const char *path,
+                                           stride_compile_result **out);
+
+void stride_compile_result_destroy(stride_compile_result *result);
+int stride_compile_result_succeeded(const stride_compile_result *result);
+/** The text output (MLIR, CUDA, PTX, DOT); "" for a module. */
+const char *stride_compile_result_text(const stride_compile_result *result);
+/** The module file's bytes (NULL and 0 unless a module was compiled). */
+const uint8_t *stride_compile_result_module_bytes(
+    const stride_compile_result *result, size_t *size);
+
+typedef enum stride_severity {
+  STRIDE_SEVERITY_ERROR = 0,
+  STRIDE_SEVERITY_WARNING = 1,
+  STRIDE_SEVERITY_NOTE = 2,
+  STRIDE_SEVERITY_REMARK = 3,
+} stride_severity;
+
+/** One diagnostic. `line` and `column` are 1-based, 0 when the diagnostic
+    has no source location (then `file` names what it is about). */
+typedef struct stride_diagnostic {
+  stride_severity severity;
+  const char *file;
+  unsigned line;
+  unsigned column;
+  const char *message;
+  size_t num_notes;
+} stride_diagnostic;
+
+size_t stride_compile_result_num_diagnostics(
+    const stride_compile_result *result);
+/** Diagnostic `index`, in the order they were reported. */
+stride_status stride_compile_result_get_diagnostic(
+    const stride_compile_result *result, size_t index, stride_diagnostic *out);
+/** Note `note` of diagnostic `index`. */
+stride_status stride_compile_result_get_note(const stride_compile_result *result,
+                                             size_t index, size_t note,
+                                             stride_diagnostic *out);
+/** Every diagnostic as "file:line:col: error: message" lines, for a log. */
+const char *stride_compile_result_format_diagnostics(
+    const stride_compile_result *result);
+
+/*===----------------------------------------------------------------------===*
+ * Module: a parsed .stridemod and its signature (no GPU needed)
+ *===----------------------------------------------------------------------===*/
+
+typedef struct stride_module stride_module;
+
+/** The module a successful STRIDE_EMIT_MODULE compile produced. */
+stride_status stride_compile_result_get_module(
+    const stride_compile_result *result, stride_module **out);
+/** Parses module bytes (untrusted: a corrupt or foreign file is refused with
+    STRIDE_INVALID_MODULE). `name` starts error messages (NULL: "module"). */
+stride_status stride_module_load(const void *data, size_t size,
+                                 const char *name, stride_module **out);
+stride_status stride_module_load_file(const char *path, stride_module **out);
+void stride_module_destroy(stride_module *module);
+
+/** "sm_90". */
+const char *stride_module_arch(const stride_module *module);
+/** The graph's entry function, e.g. "seed_backward". */
+const char *stride_module_entry_name(const stride_module *module);
+size_t stride_module_num_inputs(const stride_module *module);
+size_t stride_module_num_outputs(const stride_module *module);
+/** A multi-line dump for a person (what `stridec --inspect` prints). */
+const char *stride_module_describe(const stride_module *module);
+
+typedef enum stride_dtype {
+  STRIDE_DTYPE_F16 = 0,
+  STRIDE_DTYPE_BF16 = 1,
+  STRIDE_DTYPE_F32 = 2,
+  STRIDE_DTYPE_F64 = 3,
+  STRIDE_DTYPE_I1 = 4,
+  STRIDE_DTYPE_I8 = 5,
+  STRIDE_DTYPE_I32 = 6,
+  STRIDE_DTYPE_I64 = 7,
+} stride_dtype;
+
+/** "f32", "bf16", "i1", ... */
+const char *stride_dtype_name(stride_dtype dtype);
+/** Bytes per element (i1 takes one byte). */
+size_t stride_dtype_size(stride_dtype dtype);
+
+/** One input or output of the signature. `shape` and `strides` (in
+    elements) have `rank` entries; element (i_0, ..., i_n-1) lives at
+    `storage_offset + sum_k i_k * strides[k]` of its buffer. */
+typedef struct stride_tensor_info {
+  const char *name;
+  stride_dtype dtype;
+  size_t rank;
+  const int64_t *shape;
+  const int64_t *strides;
+  int64_t storage_offset;
+  /** Bytes of device storage the layout reaches (what to allocate). */
+  int64_t storage_bytes;
+  /** Elements of the logical shape (1 for a scalar). */
+  int64_t num_elements;
+} stride_tensor_info;
+
+stride_status stride_module_get_input(const stride_module *module,
+                                      size_t index, stride_tensor_info *out);
+stride_status stride_module_get_output(const stride_module *module,
+                                       size_t index, stride_tensor_info *out);
+
+/*===----------------------------------------------------------------------===*
+ * Runtime: running a module on a GPU
+ *===----------------------------------------------------------------------===*/
+
+typedef struct stride_runtime stride_runtime;
+typedef struct stride_executable stride_executable;
+
+/** Opens CUDA device `device`. Without an NVIDIA driver: STRIDE_NO_DRIVER;
+    without a device, or on any CUDA failure: STRIDE_RUNTIME_ERROR. */
+stride_status stride_runtime_create(int device, stride_runtime **out);
+/** Destroy only after every executable loaded on it. */
+void stride_runtime_destroy(stride_runtime *runtime);
+/** e.g. "device 0 (NVIDIA H100 80GB HBM3, sm_90)". */
+const char *stride_runtime_describe_device(const stride_runtime *runtime);
+/** The device's arch, e.g. "sm_90": what to pass to
+    stride_compiler_set_arch to compile for this device. */
+const char *stride_runtime_device_arch(const stride_runtime *runtime);
+
+/** Loads `module`'s code onto the runtime's device (the module may be
+    destroyed afterwards). Fails if the device cannot run the module's arch. */
+stride_status stride_executable_create(stride_runtime *runtime,
+                                       const stride_module *module,
+                                       stride_executable **out);
+void stride_executable_destroy(stride_executable *executable);
+
+/** Runs on host memory: `inputs[i]` points to input i's elements in dense
+    C order (num_elements of its dtype), `outputs[i]` to room for output i's
+    elements in dense C order. Copies in, runs, synchronizes, copies out. */
+stride_status stride_executable_run_host(stride_executable *executable,
+                                         const void *const *inputs,
+                                         size_t num_inputs,
+                                         void *const *outputs,
+                                         size_t num_outputs);
+
+/** Zero-copy: `inputs[i]` and `outputs[i]` are CUdeviceptr values of
+    buffers (storage_bytes each) laid out as the signature says. Launches on
+    `stream` (a CUstream; NULL is the legacy default stream) and returns
+    without synchronizing. */
+stride_status stride_executable_run_device(stride_executable *executable,
+                                           const uint64_t *inputs,
+                                           size_t num_inputs,
+                                           const uint64_t *outputs,
+                                           size_t num_outputs, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STRIDE_C_STRIDE_H */

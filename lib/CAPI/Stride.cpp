@@ -1,0 +1,528 @@
+//===- Stride.cpp - The C API over the C++ compiler and runtime -----------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each handle wraps the C++ object it names; each function checks its
+// pointers, forwards to the C++ API and turns an Error into a status code
+// plus a thread-local message. No logic of the compiler or runtime lives
+// here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride-c/Stride.h"
+
+#include "stride/Compiler/Compiler.h"
+#include "stride/Module/Module.h"
+#include "stride/Runtime/Runtime.h"
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+using namespace stride;
+
+struct stride_compiler {
+  Compiler compiler;
+};
+
+struct stride_compile_result {
+  CompileResult result;
+  std::string formatted;
+};
+
+struct stride_module {
+  ModuleDesc desc;
+  std::string name;
+  std::string description;
+};
+
+struct stride_runtime {
+  std::unique_ptr<Runtime> runtime;
+  std::string description;
+  std::string arch;
+};
+
+struct stride_executable {
+  std::unique_ptr<LoadedModule> module;
+};
+
+// The C enums mirror the C++ ones value for value.
+static_assert(STRIDE_DTYPE_F16 == int(DType::F16) &&
+              STRIDE_DTYPE_BF16 == int(DType::BF16) &&
+              STRIDE_DTYPE_F32 == int(DType::F32) &&
+              STRIDE_DTYPE_F64 == int(DType::F64) &&
+              STRIDE_DTYPE_I1 == int(DType::I1) &&
+              STRIDE_DTYPE_I8 == int(DType::I8) &&
+              STRIDE_DTYPE_I32 == int(DType::I32) &&
+              STRIDE_DTYPE_I64 == int(DType::I64));
+static_assert(STRIDE_SEVERITY_ERROR == int(Diagnostic::Severity::Error) &&
+              STRIDE_SEVERITY_WARNING == int(Diagnostic::Severity::Warning) &&
+              STRIDE_SEVERITY_NOTE == int(Diagnostic::Severity::Note) &&
+              STRIDE_SEVERITY_REMARK == int(Diagnostic::Severity::Remark));
+
+namespace {
+
+thread_local std::string lastError;
+
+stride_status fail(stride_status status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+stride_status ok() {
+  lastError.clear();
+  return STRIDE_OK;
+}
+
+/// Fails with STRIDE_INVALID_ARGUMENT naming `what` when `p` is NULL.
+#define STRIDE_CHECK_ARG(p)                                                    \
+  do {                                                                         \
+    if (!(p))                                                                  \
+      return fail(STRIDE_INVALID_ARGUMENT,                                     \
+                  std::string(__func__) + ": '" #p "' must not be NULL");      \
+  } while (false)
+
+stride_status setFlag(stride_compiler *compiler, bool CompileOptions::*field,
+                      int enable) {
+  STRIDE_CHECK_ARG(compiler);
+  compiler->compiler.options().*field = enable != 0;
+  return ok();
+}
+
+stride_status finishCompile(CompileResult result, stride_compile_result **out) {
+  bool succeeded = result.success;
+  *out = new stride_compile_result{std::move(result), {}};
+  if (succeeded)
+    return ok();
+  std::string first = "the graph did not compile";
+  for (const Diagnostic &d : (*out)->result.diagnostics)
+    if (d.severity == Diagnostic::Severity::Error) {
+      first += ": " + d.format();
+      first.pop_back(); // the newline
+      break;
+    }
+  return fail(STRIDE_COMPILE_FAILED, first);
+}
+
+void fillDiagnostic(const Diagnostic &d, stride_diagnostic *out) {
+  out->severity = static_cast<stride_severity>(d.severity);
+  out->file = d.file.c_str();
+  out->line = d.line;
+  out->column = d.column;
+  out->message = d.message.c_str();
+  out->num_notes = d.notes.size();
+}
+
+stride_status newModule(ModuleDesc desc, std::string name,
+                        stride_module **out) {
+  auto *module = new stride_module{std::move(desc), std::move(name), {}};
+  module->description = describeModule(module->desc);
+  *out = module;
+  return ok();
+}
+
+stride_status getTensor(const stride_module *module, size_t index, bool input,
+                        stride_tensor_info *out) {
+  STRIDE_CHECK_ARG(module);
+  STRIDE_CHECK_ARG(out);
+  const GraphSignature &sig = module->desc.signature;
+  const std::vector<TensorSignature> &list = input ? sig.inputs : sig.outputs;
+  if (index >= list.size())
+    return fail(STRIDE_INVALID_ARGUMENT,
+                std::string(input ? "input" : "output") + " index " +
+                    std::to_string(index) + " is out of range: '" +
+                    sig.entryName + "' has " + std::to_string(list.size()) +
+                    (input ? " inputs" : " outputs"));
+  const TensorSignature &t = list[index];
+  out->name = t.name.c_str();
+  out->dtype = static_cast<stride_dtype>(t.dtype);
+  out->rank = t.shape.size();
+  out->shape = t.shape.data();
+  out->strides = t.strides.data();
+  out->storage_offset = t.storageOffset;
+  // A loaded module is verified, so its layouts are well formed.
+  out->storage_bytes = storageBytes(t).value_or(0);
+  int64_t n = 1;
+  for (int64_t d : t.shape)
+    n *= d;
+  out->num_elements = n;
+  return ok();
+}
+
+/// A status for a runtime Error: STRIDE_NO_DRIVER when the driver is what
+/// is missing, STRIDE_RUNTIME_ERROR otherwise.
+stride_status runtimeFailure(const Error &error) {
+  stride_status status =
+      Runtime::checkDriver() ? STRIDE_RUNTIME_ERROR : STRIDE_NO_DRIVER;
+  return fail(status, error.message);
+}
+
+} // namespace
+
+extern "C" {
+
+const char *stride_status_name(stride_status status) {
+  switch (status) {
+  case STRIDE_OK: return "STRIDE_OK";
+  case STRIDE_INVALID_ARGUMENT: return "STRIDE_INVALID_ARGUMENT";
+  case STRIDE_COMPILE_FAILED: return "STRIDE_COMPILE_FAILED";
+  case STRIDE_INVALID_MODULE: return "STRIDE_INVALID_MODULE";
+  case STRIDE_NO_DRIVER: return "STRIDE_NO_DRIVER";
+  case STRIDE_RUNTIME_ERROR: return "STRIDE_RUNTIME_ERROR";
+  }
+  return "STRIDE_UNKNOWN_STATUS";
+}
+
+const char *stride_last_error_message(void) { return lastError.c_str(); }
+
+const char *stride_version(void) { return STRIDE_VERSION; }
+
+//===----------------------------------------------------------------------===//
+// Compiler
+//===----------------------------------------------------------------------===//
+
+stride_status stride_compiler_create(stride_compiler **out) {
+  STRIDE_CHECK_ARG(out);
+  *out = new stride_compiler{};
+  return ok();
+}
+
+void stride_compiler_destroy(stride_compiler *compiler) { delete compiler; }
+
+stride_status stride_compiler_set_arch(stride_compiler *compiler,
+                                       const char *arch) {
+  STRIDE_CHECK_ARG(compiler);
+  STRIDE_CHECK_ARG(arch);
+  // Checked by the compile, which reports it as a diagnostic.
+  compiler->compiler.options().arch = arch;
+  return ok();
+}
+
+stride_status stride_compiler_set_emit(stride_compiler *compiler,
+                                       stride_emit_kind emit) {
+  STRIDE_CHECK_ARG(compiler);
+  EmitKind kind;
+  switch (emit) {
+  case STRIDE_EMIT_MODULE: kind = EmitKind::Module; break;
+  case STRIDE_EMIT_MLIR: kind = EmitKind::Mlir; break;
+  case STRIDE_EMIT_CUDA: kind = EmitKind::Cuda; break;
+  case STRIDE_EMIT_PTX: kind = EmitKind::Ptx; break;
+  case STRIDE_EMIT_DOT: kind = EmitKind::Dot; break;
+  default:
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "unknown emit kind " + std::to_string(int(emit)) +
+                    ": expected one of the STRIDE_EMIT_* values");
+  }
+  compiler->compiler.options().emit = kind;
+  return ok();
+}
+
+stride_status stride_compiler_set_repair_layouts(stride_compiler *compiler,
+                                                 int enable) {
+  return setFlag(compiler, &CompileOptions::repairLayouts, enable);
+}
+
+stride_status stride_compiler_set_fuse(stride_compiler *compiler, int enable) {
+  return setFlag(compiler, &CompileOptions::fuse, enable);
+}
+
+stride_status stride_compiler_set_vectorize(stride_compiler *compiler,
+                                            int enable) {
+  return setFlag(compiler, &CompileOptions::vectorize, enable);
+}
+
+stride_status stride_compiler_set_runtime_checks(stride_compiler *compiler,
+                                                 int enable) {
+  return setFlag(compiler, &CompileOptions::runtimeChecks, enable);
+}
+
+stride_status stride_compiler_set_cache_dir(stride_compiler *compiler,
+                                            const char *dir) {
+  STRIDE_CHECK_ARG(compiler);
+  STRIDE_CHECK_ARG(dir);
+  compiler->compiler.options().nvrtcCacheDir = dir;
+  return ok();
+}
+
+stride_status stride_compiler_compile(const stride_compiler *compiler,
+                                      const char *source, size_t length,
+                                      const char *name,
+                                      stride_compile_result **out) {
+  STRIDE_CHECK_ARG(out);
+  *out = nullptr;
+  STRIDE_CHECK_ARG(compiler);
+  STRIDE_CHECK_ARG(source);
+  return finishCompile(compiler->compiler.compile(std::string(source, length),
+                                                  name ? name : "<graph>"),
+                       out);
+}
+
+stride_status stride_compiler_compile_file(const stride_compiler *compiler,
+                                           const char *path,
+                                           stride_compile_result **out) {
+  STRIDE_CHECK_ARG(out);
+  *out = nullptr;
+  STRIDE_CHECK_ARG(compiler);
+  STRIDE_CHECK_ARG(path);
+  return finishCompile(compiler->compiler.compileFile(path), out);
+}
+
+void stride_compile_result_destroy(stride_compile_result *result) {
+  delete result;
+}
+
+int stride_compile_result_succeeded(const stride_compile_result *result) {
+  return result && result->result.success;
+}
+
+const char *stride_compile_result_text(const stride_compile_result *result) {
+  return result ? result->result.text.c_str() : "";
+}
+
+const uint8_t *
+stride_compile_result_module_bytes(const stride_compile_result *result,
+                                   size_t *size) {
+  const std::vector<uint8_t> *bytes =
+      result ? &result->result.moduleBytes : nullptr;
+  if (size)
+    *size = bytes ? bytes->size() : 0;
+  return bytes && !bytes->empty() ? bytes->data() : nullptr;
+}
+
+size_t
+stride_compile_result_num_diagnostics(const stride_compile_result *result) {
+  return result ? result->result.diagnostics.size() : 0;
+}
+
+stride_status
+stride_compile_result_get_diagnostic(const stride_compile_result *result,
+                                     size_t index, stride_diagnostic *out) {
+  STRIDE_CHECK_ARG(result);
+  STRIDE_CHECK_ARG(out);
+  const std::vector<Diagnostic> &all = result->result.diagnostics;
+  if (index >= all.size())
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "diagnostic index " + std::to_string(index) +
+                    " is out of range: the result has " +
+                    std::to_string(all.size()) + " diagnostics");
+  fillDiagnostic(all[index], out);
+  return ok();
+}
+
+stride_status stride_compile_result_get_note(const stride_compile_result *result,
+                                             size_t index, size_t note,
+                                             stride_diagnostic *out) {
+  stride_diagnostic parent;
+  if (stride_status s = stride_compile_result_get_diagnostic(result, index,
+                                                             &parent))
+    return s;
+  const std::vector<Diagnostic> &notes =
+      result->result.diagnostics[index].notes;
+  if (note >= notes.size())
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "note index " + std::to_string(note) +
+                    " is out of range: diagnostic " + std::to_string(index) +
+                    " has " + std::to_string(notes.size()) + " notes");
+  fillDiagnostic(notes[note], out);
+  return ok();
+}
+
+const char *
+stride_compile_result_format_diagnostics(const stride_compile_result *result) {
+  if (!result)
+    return "";
+  auto *mutableResult = const_cast<stride_compile_result *>(result);
+  mutableResult->formatted.clear();
+  for (const Diagnostic &d : result->result.diagnostics)
+    mutableResult->formatted += d.format();
+  return result->formatted.c_str();
+}
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+stride_status stride_compile_result_get_module(const stride_compile_result *result,
+                                               stride_module **out) {
+  STRIDE_CHECK_ARG(out);
+  *out = nullptr;
+  STRIDE_CHECK_ARG(result);
+  if (!result->result.success || result->result.moduleBytes.empty())
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "the compile result holds no module: it "
+                "failed, or emitted text (see stride_compiler_set_emit)");
+  return newModule(result->result.module, "module", out);
+}
+
+stride_status stride_module_load(const void *data, size_t size,
+                                 const char *name, stride_module **out) {
+  STRIDE_CHECK_ARG(out);
+  *out = nullptr;
+  STRIDE_CHECK_ARG(data);
+  std::string moduleName = name ? name : "module";
+  Result<ModuleDesc> desc =
+      parseModule(static_cast<const uint8_t *>(data), size, moduleName);
+  if (!desc)
+    return fail(STRIDE_INVALID_MODULE, desc.error().message);
+  return newModule(std::move(*desc), std::move(moduleName), out);
+}
+
+stride_status stride_module_load_file(const char *path, stride_module **out) {
+  STRIDE_CHECK_ARG(out);
+  *out = nullptr;
+  STRIDE_CHECK_ARG(path);
+  Result<ModuleDesc> desc = readModuleFile(path);
+  if (!desc)
+    return fail(STRIDE_INVALID_MODULE, desc.error().message);
+  return newModule(std::move(*desc), path, out);
+}
+
+void stride_module_destroy(stride_module *module) { delete module; }
+
+const char *stride_module_arch(const stride_module *module) {
+  return module ? module->desc.targetArch.c_str() : "";
+}
+
+const char *stride_module_entry_name(const stride_module *module) {
+  return module ? module->desc.signature.entryName.c_str() : "";
+}
+
+size_t stride_module_num_inputs(const stride_module *module) {
+  return module ? module->desc.signature.inputs.size() : 0;
+}
+
+size_t stride_module_num_outputs(const stride_module *module) {
+  return module ? module->desc.signature.outputs.size() : 0;
+}
+
+const char *stride_module_describe(const stride_module *module) {
+  return module ? module->description.c_str() : "";
+}
+
+const char *stride_dtype_name(stride_dtype dtype) {
+  if (dtype < STRIDE_DTYPE_F16 || dtype > STRIDE_DTYPE_I64)
+    return "?";
+  // dtypeName views a string literal, so it is NUL-terminated.
+  return dtypeName(static_cast<DType>(dtype)).data();
+}
+
+size_t stride_dtype_size(stride_dtype dtype) {
+  if (dtype < STRIDE_DTYPE_F16 || dtype > STRIDE_DTYPE_I64)
+    return 0;
+  return dtypeSize(static_cast<DType>(dtype));
+}
+
+stride_status stride_module_get_input(const stride_module *module,
+                                      size_t index, stride_tensor_info *out) {
+  return getTensor(module, index, /*input=*/true, out);
+}
+
+stride_status stride_module_get_output(const stride_module *module,
+                                       size_t index, stride_tensor_info *out) {
+  return getTensor(module, index, /*input=*/false, out);
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime
+//===----------------------------------------------------------------------===//
+
+stride_status stride_runtime_create(int device, stride_runtime **out) {
+  STRIDE_CHECK_ARG(out);
+  *out = nullptr;
+  Result<std::unique_ptr<Runtime>> runtime = Runtime::create(device);
+  if (!runtime)
+    return runtimeFailure(runtime.error());
+  std::string description = (*runtime)->describeDevice();
+  std::string arch = (*runtime)->deviceArch();
+  *out = new stride_runtime{std::move(*runtime), std::move(description),
+                            std::move(arch)};
+  return ok();
+}
+
+void stride_runtime_destroy(stride_runtime *runtime) { delete runtime; }
+
+const char *stride_runtime_describe_device(const stride_runtime *runtime) {
+  return runtime ? runtime->description.c_str() : "";
+}
+
+const char *stride_runtime_device_arch(const stride_runtime *runtime) {
+  return runtime ? runtime->arch.c_str() : "";
+}
+
+stride_status stride_executable_create(stride_runtime *runtime,
+                                       const stride_module *module,
+                                       stride_executable **out) {
+  STRIDE_CHECK_ARG(out);
+  *out = nullptr;
+  STRIDE_CHECK_ARG(runtime);
+  STRIDE_CHECK_ARG(module);
+  Result<std::unique_ptr<LoadedModule>> loaded =
+      LoadedModule::load(*runtime->runtime, module->desc, module->name);
+  if (!loaded)
+    return runtimeFailure(loaded.error());
+  *out = new stride_executable{std::move(*loaded)};
+  return ok();
+}
+
+void stride_executable_destroy(stride_executable *executable) {
+  delete executable;
+}
+
+stride_status stride_executable_run_host(stride_executable *executable,
+                                         const void *const *inputs,
+                                         size_t num_inputs,
+                                         void *const *outputs,
+                                         size_t num_outputs) {
+  STRIDE_CHECK_ARG(executable);
+  const GraphSignature &sig = executable->module->desc().signature;
+  if (num_inputs != sig.inputs.size() || num_outputs != sig.outputs.size())
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "'" + sig.entryName + "' takes " +
+                    std::to_string(sig.inputs.size()) + " inputs and " +
+                    std::to_string(sig.outputs.size()) + " outputs, given " +
+                    std::to_string(num_inputs) + " and " +
+                    std::to_string(num_outputs));
+  if (num_inputs)
+    STRIDE_CHECK_ARG(inputs);
+  if (num_outputs)
+    STRIDE_CHECK_ARG(outputs);
+  std::vector<HostArray> arrays(num_inputs);
+  for (size_t i = 0; i < num_inputs; ++i) {
+    const TensorSignature &t = sig.inputs[i];
+    arrays[i].dtype = t.dtype;
+    arrays[i].shape = t.shape;
+    const auto *bytes = static_cast<const uint8_t *>(inputs[i]);
+    arrays[i].data.assign(bytes, bytes + arrays[i].numElements() *
+                                             dtypeSize(t.dtype));
+  }
+  Result<std::vector<HostArray>> results = executable->module->run(arrays);
+  if (!results)
+    return fail(STRIDE_RUNTIME_ERROR, results.error().message);
+  for (size_t o = 0; o < num_outputs; ++o)
+    std::memcpy(outputs[o], (*results)[o].data.data(),
+                (*results)[o].data.size());
+  return ok();
+}
+
+stride_status stride_executable_run_device(stride_executable *executable,
+                                           const uint64_t *inputs,
+                                           size_t num_inputs,
+                                           const uint64_t *outputs,
+                                           size_t num_outputs, void *stream) {
+  STRIDE_CHECK_ARG(executable);
+  if (num_inputs)
+    STRIDE_CHECK_ARG(inputs);
+  if (num_outputs)
+    STRIDE_CHECK_ARG(outputs);
+  Status s = executable->module->runOnDevice(
+      std::vector<uint64_t>(inputs, inputs + num_inputs),
+      std::vector<uint64_t>(outputs, outputs + num_outputs), stream);
+  if (!s)
+    return fail(STRIDE_RUNTIME_ERROR, s.error().message);
+  return ok();
+}
+
+} // extern "C"

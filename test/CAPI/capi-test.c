@@ -1,0 +1,231 @@
+/*===- capi-test.c - The C API, from C --------------------------------------===*\
+|*                                                                            *|
+|* Part of the Stride project, under the Apache License v2.0 with LLVM        *|
+|* Exceptions. See LICENSE for license information.                           *|
+|*                                                                            *|
+|*===----------------------------------------------------------------------===*|
+|*                                                                            *|
+|* Written in C (C11) and linked against libstride.so, as an FFI user would.  *|
+|* Prints what it sees; capi.test checks the output with FileCheck. Needs no  *|
+|* GPU: without a driver it checks that creating a runtime says so; with one  *|
+|* it also runs a graph on host arrays and checks the result.                 *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+/* fileno, dup, dup2 */
+#define _POSIX_C_SOURCE 200809L
+
+#include "stride-c/Stride.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *kAddGraph =
+    "func.func @add(%x: !stride.tensor<2x3xf32>, %y: !stride.tensor<2x3xf32>)\n"
+    "    -> !stride.tensor<2x3xf32> {\n"
+    "  %z = stride.add %x, %y : !stride.tensor<2x3xf32>,\n"
+    "      !stride.tensor<2x3xf32> -> !stride.tensor<2x3xf32>\n"
+    "  return %z : !stride.tensor<2x3xf32>\n"
+    "}\n";
+
+/* The result type has 9 columns where exp keeps 8. */
+static const char *kMalformedGraph =
+    "func.func @bad(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x9xf32> {\n"
+    "  %y = stride.exp %x : !stride.tensor<4x8xf32> -> !stride.tensor<4x9xf32>\n"
+    "  return %y : !stride.tensor<4x9xf32>\n"
+    "}\n";
+
+static int failures = 0;
+
+#define EXPECT(cond)                                                           \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      printf("FAILED: %s (line %d): %s\n", #cond, __LINE__,                    \
+             stride_last_error_message());                                     \
+      ++failures;                                                              \
+    }                                                                          \
+  } while (0)
+
+static void printTensor(const char *kind, size_t index,
+                        const stride_tensor_info *t) {
+  printf("%s %zu: %s %s [", kind, index, t->name, stride_dtype_name(t->dtype));
+  for (size_t d = 0; d < t->rank; ++d)
+    printf("%s%lld", d ? ", " : "", (long long)t->shape[d]);
+  printf("] strides [");
+  for (size_t d = 0; d < t->rank; ++d)
+    printf("%s%lld", d ? ", " : "", (long long)t->strides[d]);
+  printf("] offset %lld, %lld bytes\n", (long long)t->storage_offset,
+         (long long)t->storage_bytes);
+}
+
+/* fds 1 and 2 go to a temporary file while a library call runs, so that
+   anything the library printed can be counted. */
+typedef struct {
+  FILE *file;
+  int saved[2];
+} capture;
+
+static void captureBegin(capture *c) {
+  fflush(stdout);
+  fflush(stderr);
+  c->file = tmpfile();
+  for (int fd = 1; fd <= 2; ++fd) {
+    c->saved[fd - 1] = dup(fd);
+    dup2(fileno(c->file), fd);
+  }
+}
+
+static long captureEnd(capture *c) {
+  fflush(stdout);
+  fflush(stderr);
+  for (int fd = 1; fd <= 2; ++fd) {
+    dup2(c->saved[fd - 1], fd);
+    close(c->saved[fd - 1]);
+  }
+  fseek(c->file, 0, SEEK_END);
+  long size = ftell(c->file);
+  fclose(c->file);
+  return size;
+}
+
+static stride_module *compileAdd(stride_compiler *compiler) {
+  stride_compile_result *result = NULL;
+  stride_status s = stride_compiler_compile(compiler, kAddGraph,
+                                            strlen(kAddGraph), "add.mlir",
+                                            &result);
+  printf("compile add: %s\n", stride_status_name(s));
+  EXPECT(s == STRIDE_OK && stride_compile_result_succeeded(result));
+  size_t size = 0;
+  const uint8_t *bytes = stride_compile_result_module_bytes(result, &size);
+  EXPECT(bytes != NULL && size > 0);
+
+  /* The module of the result, and the same module parsed from its bytes. */
+  stride_module *module = NULL, *reparsed = NULL;
+  EXPECT(stride_compile_result_get_module(result, &module) == STRIDE_OK);
+  EXPECT(stride_module_load(bytes, size, "add.stridemod", &reparsed) ==
+         STRIDE_OK);
+  EXPECT(strcmp(stride_module_describe(module),
+                stride_module_describe(reparsed)) == 0);
+  stride_module_destroy(reparsed);
+  stride_compile_result_destroy(result);
+  return module;
+}
+
+static void printSignature(const stride_module *module) {
+  printf("module: @%s for %s, %zu inputs, %zu outputs\n",
+         stride_module_entry_name(module), stride_module_arch(module),
+         stride_module_num_inputs(module), stride_module_num_outputs(module));
+  stride_tensor_info t;
+  for (size_t i = 0; i < stride_module_num_inputs(module); ++i)
+    if (stride_module_get_input(module, i, &t) == STRIDE_OK)
+      printTensor("input", i, &t);
+  for (size_t i = 0; i < stride_module_num_outputs(module); ++i)
+    if (stride_module_get_output(module, i, &t) == STRIDE_OK)
+      printTensor("output", i, &t);
+  stride_status s = stride_module_get_input(module, 7, &t);
+  printf("input 7: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
+}
+
+static void checkMalformedGraph(stride_compiler *compiler) {
+  stride_compile_result *result = NULL;
+  capture c;
+  captureBegin(&c);
+  stride_status s = stride_compiler_compile(
+      compiler, kMalformedGraph, strlen(kMalformedGraph), "bad.mlir", &result);
+  long printed = captureEnd(&c);
+  printf("compile bad: %s, %ld bytes printed by the library\n",
+         stride_status_name(s), printed);
+  EXPECT(result != NULL && !stride_compile_result_succeeded(result));
+  size_t n = stride_compile_result_num_diagnostics(result);
+  for (size_t i = 0; i < n; ++i) {
+    stride_diagnostic d;
+    EXPECT(stride_compile_result_get_diagnostic(result, i, &d) == STRIDE_OK);
+    printf("diagnostic %zu: severity %d at %s:%u:%u, %zu notes: %s\n", i,
+           (int)d.severity, d.file, d.line, d.column, d.num_notes, d.message);
+  }
+  stride_diagnostic d;
+  s = stride_compile_result_get_diagnostic(result, n, &d);
+  printf("diagnostic %zu: %s\n", n, stride_status_name(s));
+  stride_compile_result_destroy(result);
+}
+
+static void checkIllegalLayoutNotes(stride_compiler *compiler,
+                                    const char *path) {
+  stride_compile_result *result = NULL;
+  stride_status s = stride_compiler_compile_file(compiler, path, &result);
+  printf("compile fx: %s\n", stride_status_name(s));
+  stride_diagnostic d, note;
+  EXPECT(stride_compile_result_get_diagnostic(result, 0, &d) == STRIDE_OK);
+  EXPECT(d.num_notes > 0);
+  EXPECT(stride_compile_result_get_note(result, 0, 0, &note) == STRIDE_OK);
+  printf("fx error at line %u: %s\n", d.line, d.message);
+  printf("fx note severity %d: %s\n", (int)note.severity, note.message);
+  stride_compile_result_destroy(result);
+}
+
+static void checkBadInputs(stride_compiler *compiler) {
+  static const unsigned char junk[32] = {1, 2, 3};
+  stride_module *module = (stride_module *)1;
+  stride_status s = stride_module_load(junk, sizeof junk, "junk.stridemod",
+                                       &module);
+  printf("load junk: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
+  EXPECT(module == NULL);
+  s = stride_compiler_set_emit(compiler, (stride_emit_kind)42);
+  printf("emit 42: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
+  s = stride_compiler_compile(NULL, "", 0, NULL, NULL);
+  printf("null out: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
+}
+
+/* With a GPU: z = x + y on host arrays. */
+static void runAdd(stride_runtime *runtime, const stride_module *module) {
+  stride_executable *exe = NULL;
+  EXPECT(stride_executable_create(runtime, module, &exe) == STRIDE_OK);
+  float x[6] = {0, 1, 2, 3, 4, 5}, y[6] = {10, 20, 30, 40, 50, 60}, z[6];
+  const void *inputs[2] = {x, y};
+  void *outputs[1] = {z};
+  stride_status s = stride_executable_run_host(exe, inputs, 2, outputs, 1);
+  printf("run: %s, z = %g %g %g %g %g %g\n", stride_status_name(s), z[0], z[1],
+         z[2], z[3], z[4], z[5]);
+  stride_executable_destroy(exe);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: %s seed_backward_fx.mlir\n", argv[0]);
+    return 2;
+  }
+  printf("stride %s\n", stride_version());
+  stride_compiler *compiler = NULL;
+  EXPECT(stride_compiler_create(&compiler) == STRIDE_OK);
+
+  /* The GPU, if any, decides the arch; sm_90 otherwise. */
+  stride_runtime *runtime = NULL;
+  stride_status s = stride_runtime_create(0, &runtime);
+  printf("runtime: %s: %s\n", stride_status_name(s),
+         s == STRIDE_OK ? stride_runtime_describe_device(runtime)
+                        : stride_last_error_message());
+  if (runtime)
+    EXPECT(stride_compiler_set_arch(compiler,
+                                    stride_runtime_device_arch(runtime)) ==
+           STRIDE_OK);
+
+  stride_module *module = compileAdd(compiler);
+  printSignature(module);
+  checkMalformedGraph(compiler);
+  checkIllegalLayoutNotes(compiler, argv[1]);
+  checkBadInputs(compiler);
+  if (runtime)
+    runAdd(runtime, module);
+
+  stride_module_destroy(module);
+  stride_runtime_destroy(runtime);
+  stride_compiler_destroy(compiler);
+  printf("%d failures\n", failures);
+  return failures != 0;
+}
