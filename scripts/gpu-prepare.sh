@@ -14,7 +14,8 @@
 #     cases/NAME/rtol             the tolerance (0: exact)
 #     MANIFEST                    how and when the bundle was made
 #
-# Cases: every example graph, every end-to-end test graph (test/e2e), N
+# Cases: every example graph, every end-to-end test graph (test/Emu/Inputs,
+# test/e2e), N
 # random graphs from the generator, and the seed's forward and backward
 # graphs in f64 at the five seed shapes (the backward gradient is compared
 # exactly).
@@ -177,6 +178,15 @@ for graph in examples/*.mlir; do
   name=$(basename "$graph" .mlir)
   [[ $name == *_fx ]] && continue # rejected by design (test/Transforms/seed-fx.test)
   add_case "example_$name" "$graph"
+done
+
+# The graphs of the emulated end-to-end tests (test/Emu/Inputs): hand-fused
+# kernels of every form and element type. gather-check.mlir is left out: its
+# point is a run-time error (an out-of-range index, a division by zero).
+for graph in test/Emu/Inputs/*.mlir; do
+  name=$(basename "$graph" .mlir)
+  [[ $name == gather-check ]] && continue
+  add_case "e2e_emu_$name" "$graph"
 done
 
 if [[ -d test/e2e ]]; then
