@@ -1495,7 +1495,9 @@ LogicalResult KernelEmitter::emitTiled(Code &body, CudaKernel &result,
 
   CudaLaunch &launch = result.launches.back();
   launch.block = {kTileBlock, 1, 1};
-  launch.grid = {gridSize(tiles, multiprocessors * 8), 1, 1};
+  // One block per tile (up to 2^20 blocks): the hardware spreads the
+  // tiles, so no last round of a grid-stride loop runs half empty.
+  launch.grid = {gridSize(tiles, 1 << 20), 1, 1};
 
   body.line("// tiled transpose scheme: {} tiles of {}x{} elements of dims "
             "({}, {}); the inputs read with unit stride along dim {} but not",
@@ -1802,72 +1804,91 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
   addLaunch(4, outN);
   body.close("} else {");
   ++body.indent;
+  // Vectorized: `groups` aligned groups of 4 consecutive elements of the
+  // innermost dim per thread (8 elements when the dim allows it, so that
+  // each row's chain of dependent loads, range then order then source,
+  // moves 32 bytes). One thread per unit of work: the blocks, not a
+  // grid-stride loop, spread the work, so no last round runs half empty.
   bool vector = options.vectorize && iterationShape.back() % 4 == 0 &&
                 dim + 1 < static_cast<int64_t>(iterationShape.size());
+  int groups = vector && iterationShape.back() % 8 == 0 ? 2 : 1;
   int width = vector ? 4 : 1;
+  SmallVector<SmallVector<Coords, 4>, 2> groupLanes;
   if (vector) {
-    result.launches.back().grid = {
-        gridSize(ceilDiv(outN / 4, kBlock), multiprocessors * 8), 1, 1};
-    body.line("// 4 consecutive elements of the innermost dim per thread and "
-              "step");
-    std::string q = fresh("quad");
+    int64_t units = outN / (4 * groups);
+    result.launches.back().grid = {gridSize(ceilDiv(units, kBlock), 1 << 20),
+                                   1, 1};
+    body.line("// {} consecutive elements of the innermost dim per thread",
+              4 * groups);
+    std::string q = fresh("unit");
     body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
                           "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
                           "blockDim.x)",
-                          idx, q, outN / 4));
+                          idx, q, units));
     std::string first = fresh("linear");
-    body.line("const {} {} = {} * 4;", idx, first, q);
+    body.line("const {} {} = {} * {};", idx, first, q, 4 * groups);
     Coords coords = delinearize(body, first, iterationShape);
-    lanes.assign(4, coords);
-    for (int k = 1; k < 4; ++k) {
-      std::string c = fresh("i");
-      body.line("const {} {} = {} + {};", idx, c, coords.back(), k);
-      lanes[k].back() = c;
+    for (int g = 0; g < groups; ++g) {
+      groupLanes.emplace_back(4, coords);
+      for (int k = (g == 0 ? 1 : 0); k < 4; ++k) {
+        std::string c = fresh("i");
+        body.line("const {} {} = {} + {};", idx, c, coords.back(), 4 * g + k);
+        groupLanes[g][k].back() = c;
+      }
     }
   } else {
+    result.launches.back().grid = {gridSize(ceilDiv(outN, kBlock), 1 << 20),
+                                   1, 1};
     Coords coords = openGridStrideLoop(body, iterationShape, outN);
-    lanes.assign(1, coords);
+    groupLanes.emplace_back(1, coords);
   }
   pushScope();
-  SmallVector<std::string, 4> acc;
-  for (int k = 0; k < width; ++k) {
-    vectorLane = vector ? k : -1;
-    FailureOr<std::string> v = eval(input, lanes[k], body);
-    if (failed(v)) {
-      vectorLane = -1;
-      return failure();
+  SmallVector<SmallVector<std::string, 4>, 2> acc(groups);
+  for (int g = 0; g < groups; ++g) {
+    lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+    for (int k = 0; k < width; ++k) {
+      vectorLane = vector ? k : -1;
+      FailureOr<std::string> v = eval(input, lanes[k], body);
+      if (failed(v)) {
+        vectorLane = -1;
+        return failure();
+      }
+      acc[g].push_back(fresh("acc"));
+      body.line("{} {} = {};", ct, acc[g].back(), *v);
     }
-    acc.push_back(fresh("acc"));
-    body.line("{} {} = {};", ct, acc.back(), *v);
   }
   vectorLane = -1;
-  std::string row = lanes[0][dim];
+  std::string row = groupLanes[0][0][dim];
   std::string j = fresh("j"), k = fresh("k");
   body.open(fmt::format("for (int {0} = scratch1[{1}], end = scratch2[{1}]; "
                         "{0} < end; ++{0})",
                         j, row));
   body.line("const {} {} = scratch3[{}];", idx, k, j);
-  SmallVector<Coords, 4> outLanes = lanes;
-  for (Coords &lane : lanes)
-    lane[dim] = k;
   pushScope();
-  for (int w = 0; w < width; ++w) {
-    vectorLane = vector ? w : -1;
-    FailureOr<std::string> v = eval(src, lanes[w], body);
-    if (failed(v)) {
-      vectorLane = -1;
-      return failure();
+  for (int g = 0; g < groups; ++g) {
+    lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+    for (Coords &lane : lanes)
+      lane[dim] = k;
+    for (int w = 0; w < width; ++w) {
+      vectorLane = vector ? w : -1;
+      FailureOr<std::string> v = eval(src, lanes[w], body);
+      if (failed(v)) {
+        vectorLane = -1;
+        return failure();
+      }
+      body.line("{} = stride_add({}, {});", acc[g][w], acc[g][w], *v);
     }
-    body.line("{} = stride_add({}, {});", acc[w], acc[w], *v);
   }
   vectorLane = -1;
   popScope();
-  lanes = outLanes;
   body.close();
-  if (vector) {
-    storeLanes(body, 0, acc);
-  } else {
-    body.line("stride_st(&out0[{}], {});", address(outType, lanes[0]), acc[0]);
+  for (int g = 0; g < groups; ++g) {
+    lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+    if (vector)
+      storeLanes(body, 0, acc[g]);
+    else
+      body.line("stride_st(&out0[{}], {});", address(outType, lanes[0]),
+                acc[g][0]);
   }
   popScope();
   body.close();
