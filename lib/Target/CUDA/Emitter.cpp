@@ -526,6 +526,40 @@ private:
   /// The vectorized pointwise loop: each thread computes 4 consecutive
   /// elements of the innermost dim per step.
   LogicalResult emitVectorized(Code &body, int64_t n);
+  /// Evaluates every yielded value at the 4 coordinates of `lanes` (vector
+  /// accesses where aligned) and stores them.
+  LogicalResult evalAndStoreLanes(Code &body);
+  /// Stores 4 computed values of result `i` at `lanes` (one 4-element store
+  /// where the result's layout allows it).
+  void storeLanes(Code &body, unsigned i, ArrayRef<std::string> values);
+
+  /// An input of a pointwise kernel that the tiled transpose scheme stages
+  /// through shared memory: read at the kernel's own coordinates through
+  /// `type`, whose stride is not 1 along the innermost dim but 1 along
+  /// `TilePlan::tDim`.
+  struct StagedLoad {
+    unsigned arg;
+    StridedTensorType type;
+    /// Staged with 4-element loads along tDim (aligned).
+    bool vector;
+    std::string tile;
+  };
+  struct TilePlan {
+    int64_t tDim = -1, lDim = -1;
+    SmallVector<StagedLoad> staged;
+  };
+  /// Decides the tiled transpose scheme (see emitTiled): evaluates the
+  /// kernel once at symbolic coordinates into a discarded buffer to find
+  /// the loads made at exactly the kernel's own coordinates, and stages
+  /// those read with a non-unit stride along the innermost dim and unit
+  /// stride along another. An empty plan: the grid-stride loop.
+  FailureOr<TilePlan> planTransposeTiles();
+  LogicalResult emitTiled(Code &body, CudaKernel &result, TilePlan &plan);
+
+  /// The segmented index_add (see emitSegmentedIndexAdd): taken for
+  /// index_add into long rows of an arithmetic type.
+  bool useSegmentedIndexAdd();
+  LogicalResult emitSegmentedIndexAdd(Code &body, CudaKernel &result);
 
   /// The block argument a value is a view chain of, if any.
   std::optional<unsigned> rootArgument(Value value);
@@ -578,6 +612,12 @@ private:
   /// and each lane's coordinates (consecutive in the innermost dim).
   int vectorLane = -1;
   SmallVector<Coords, 4> lanes;
+  /// While planning the tiled scheme: the symbolic coordinates of the probe
+  /// and the loads (input, type) made at exactly them. Nothing is written
+  /// to file scope while probing.
+  bool probing = false;
+  Coords probeCoords;
+  SmallVector<std::pair<unsigned, StridedTensorType>> probeLoads;
 };
 
 //===----------------------------------------------------------------------===//
@@ -939,6 +979,8 @@ FailureOr<std::string> KernelEmitter::evalUncached(Value value,
     // Loads are shared by address: a broadcast operand read by every lane
     // of a vectorized loop is one load.
     std::string addr = address(type, coords);
+    if (probing && coords == ArrayRef<std::string>(probeCoords))
+      probeLoads.push_back({*arg, type});
     std::string key = fmt::format("load|{}|{}", *arg, addr);
     if (std::optional<std::string> hit = lookup(key))
       return *hit;
@@ -1056,6 +1098,8 @@ FailureOr<std::string> KernelEmitter::evalConstant(ConstantOp op,
   };
   if (dense.isSplat())
     return valueOf(0);
+  if (probing) // the probe's code is discarded: declare nothing
+    return std::string("stride_const_probe[0]");
   int64_t n = type.getNumElements();
   std::string array = fmt::format("stride_const_{}_{}", name, constantCounter++);
   fileScope.line("// stride.constant at {}", formatLocation(op.getLoc()));
@@ -1291,6 +1335,17 @@ LogicalResult KernelEmitter::emitPointwise(Code &body, CudaKernel &result) {
                  1, 1};
   result.launches.push_back(launch);
 
+  // Scheme decision: an input read at the kernel's coordinates with a
+  // non-unit stride along the innermost dim but unit stride along another
+  // (a transposed read) goes through shared-memory tiles (emitTiled);
+  // everything else takes the grid-stride loop, vectorized when the
+  // innermost dim is a multiple of 4.
+  FailureOr<TilePlan> tiles = planTransposeTiles();
+  if (failed(tiles))
+    return failure();
+  if (!tiles->staged.empty())
+    return emitTiled(body, result, *tiles);
+
   if (options.vectorize && !iterationShape.empty() &&
       iterationShape.back() % 4 == 0) {
     launch.grid = {gridSize(ceilDiv(n / 4, kBlock),
@@ -1340,6 +1395,13 @@ LogicalResult KernelEmitter::emitVectorized(Code &body, int64_t n) {
     body.line("const {} {} = {} + {};", idx, c, coords.back(), k);
     lanes[k].back() = c;
   }
+  if (failed(evalAndStoreLanes(body)))
+    return failure();
+  body.close();
+  return success();
+}
+
+LogicalResult KernelEmitter::evalAndStoreLanes(Code &body) {
   pushScope();
   SmallVector<SmallVector<std::string, 4>> values;
   for (Value value : yields) {
@@ -1354,32 +1416,545 @@ LogicalResult KernelEmitter::emitVectorized(Code &body, int64_t n) {
       values.back().push_back(*v);
     }
   }
-  for (auto [i, value] : llvm::enumerate(yields)) {
-    auto outType = cast<StridedTensorType>(kernel.getResult(i).getType());
-    vectorLane = 0;
-    bool vectorStore = isVectorAccess(outType, lanes[0]);
-    vectorLane = -1;
-    const char *st = storageType(*dtypeOf(outType));
-    if (vectorStore) {
-      std::string o = fresh("quad");
-      body.line("stride_vec4<{}> {};", st, o);
-      for (int k = 0; k < 4; ++k)
-        body.line("stride_st(&{}.v[{}], {});", o, k, values[i][k]);
-      body.line("*reinterpret_cast<stride_vec4<{}> *>(&out{}[{}]) = {};", st,
-                i, address(outType, lanes[0]), o);
+  for (unsigned i = 0; i < yields.size(); ++i)
+    storeLanes(body, i, values[i]);
+  vectorLane = -1;
+  popScope();
+  return success();
+}
+
+void KernelEmitter::storeLanes(Code &body, unsigned i,
+                               ArrayRef<std::string> values) {
+  auto outType = cast<StridedTensorType>(kernel.getResult(i).getType());
+  int savedLane = vectorLane;
+  vectorLane = 0;
+  bool vectorStore = isVectorAccess(outType, lanes[0]);
+  vectorLane = savedLane;
+  const char *st = storageType(*dtypeOf(outType));
+  if (vectorStore) {
+    std::string o = fresh("quad");
+    body.line("stride_vec4<{}> {};", st, o);
+    for (int k = 0; k < 4; ++k)
+      body.line("stride_st(&{}.v[{}], {});", o, k, values[k]);
+    body.line("*reinterpret_cast<stride_vec4<{}> *>(&out{}[{}]) = {};", st, i,
+              address(outType, lanes[0]), o);
+  } else {
+    for (int k = 0; k < 4; ++k)
+      body.line("stride_st(&out{}[{}], {});", i, address(outType, lanes[k]),
+                values[k]);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The tiled transpose scheme
+//===----------------------------------------------------------------------===//
+
+/// Tiles of the tiled transpose scheme: kTile x kTile elements of the two
+/// dims (tDim, lDim), one block of kTileBlock threads per tile at a time.
+constexpr int64_t kTile = 64;
+constexpr int64_t kTileBlock = 256;
+/// Static shared memory the staged tiles may take per block (of the 48 KiB
+/// a block may declare statically; 8 blocks of 256 threads per
+/// multiprocessor still fit in an H100's 228 KiB at one f32 tile).
+constexpr int64_t kMaxTileBytes = 40 * 1024;
+
+int64_t computeBytes(DType t) {
+  switch (t) {
+  case DType::F64:
+  case DType::I64: return 8;
+  case DType::I1:
+  case DType::I8: return 1;
+  default: return 4;
+  }
+}
+
+FailureOr<KernelEmitter::TilePlan> KernelEmitter::planTransposeTiles() {
+  TilePlan plan;
+  int64_t rank = iterationShape.size();
+  if (rank < 2 || iterationShape.back() < 2)
+    return plan;
+  plan.lDim = rank - 1;
+
+  // The probe: the yields at symbolic coordinates, into a discarded buffer;
+  // it records the loads made at exactly those coordinates. Variable names
+  // and the memo are restored, so the real emission is unchanged.
+  Code discarded;
+  unsigned savedCounter = counter;
+  probeCoords.clear();
+  for (int64_t d = 0; d < rank; ++d)
+    probeCoords.push_back(fmt::format("probe{}", d));
+  probeLoads.clear();
+  probing = true;
+  pushScope();
+  bool ok = true;
+  for (Value v : yields)
+    if (failed(eval(v, probeCoords, discarded))) {
+      ok = false;
+      break;
+    }
+  popScope();
+  probing = false;
+  counter = savedCounter;
+  if (!ok)
+    return failure();
+
+  int64_t l = plan.lDim;
+  int64_t bytes = 0;
+  for (auto [arg, type] : probeLoads) {
+    ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
+    if (shape != ArrayRef<int64_t>(iterationShape))
+      continue;
+    // A unit-stride (coalesced) or broadcast (one address) innermost read
+    // needs no staging.
+    if (strides[l] == 1 || strides[l] == 0)
+      continue;
+    int64_t t = -1;
+    for (int64_t d = 0; d < l; ++d)
+      if (shape[d] > 1 && strides[d] == 1) {
+        t = d;
+        break;
+      }
+    if (t < 0 || (plan.tDim >= 0 && t != plan.tDim))
+      continue;
+    if (llvm::any_of(plan.staged, [&](const StagedLoad &s) {
+          return s.arg == arg && s.type == type;
+        }))
+      continue;
+    DType dtype = *dtypeOf(type);
+    int64_t tileBytes = kTile * (kTile + 1) * computeBytes(dtype);
+    if (bytes + tileBytes > kMaxTileBytes)
+      continue;
+    bytes += tileBytes;
+    plan.tDim = t;
+    // 4-element loads along tDim: whole groups of 4 in the dim, and the
+    // offset and every other stride keep them aligned.
+    bool vector = options.vectorize && shape[t] % 4 == 0 &&
+                  type.getOffset() % 4 == 0;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != t && shape[d] != 1 && strides[d] % 4 != 0)
+        vector = false;
+    plan.staged.push_back(
+        {arg, type, vector, fmt::format("smem{}", plan.staged.size())});
+  }
+  return plan;
+}
+
+LogicalResult KernelEmitter::emitTiled(Code &body, CudaKernel &result,
+                                       TilePlan &plan) {
+  int64_t t = plan.tDim, l = plan.lDim;
+  int64_t sizeT = iterationShape[t], sizeL = iterationShape[l];
+  int64_t tilesT = ceilDiv(sizeT, kTile), tilesL = ceilDiv(sizeL, kTile);
+  SmallVector<int64_t> outerShape(iterationShape);
+  outerShape[t] = outerShape[l] = 1;
+  int64_t tiles = product(outerShape) * tilesT * tilesL;
+  bool vectorB = options.vectorize && sizeL % 4 == 0;
+
+  CudaLaunch &launch = result.launches.back();
+  launch.block = {kTileBlock, 1, 1};
+  // One block per tile (up to 2^20 blocks): the hardware spreads the
+  // tiles, so no last round of a grid-stride loop runs half empty.
+  launch.grid = {gridSize(tiles, 1 << 20), 1, 1};
+
+  body.line("// tiled transpose scheme: {} tiles of {}x{} elements of dims "
+            "({}, {}); the inputs read with unit stride along dim {} but not",
+            tiles, kTile, kTile, t, l, t);
+  body.line("// along the innermost dim {} are staged through shared memory "
+            "(dim {} fastest), then every value is computed and stored with "
+            "dim {} fastest",
+            l, t, l);
+  for (const StagedLoad &s : plan.staged) {
+    std::string strides;
+    for (int64_t st : s.type.getStrides())
+      strides += (strides.empty() ? "" : ", ") + std::to_string(st);
+    if (s.type.getOffset() != 0)
+      strides += fmt::format("], offset {}", s.type.getOffset());
+    else
+      strides += "]";
+    body.line("__shared__ {} {}[{}][{}]; // in{} read through strides [{}",
+              computeType(*dtypeOf(s.type)), s.tile, kTile, kTile + 1, s.arg,
+              strides);
+  }
+  std::string tile = fresh("tile");
+  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                        "gridDim.x)",
+                        idx, tile, tiles));
+  std::string l0 = fresh("l0"), t0 = fresh("t0");
+  body.line("const {} {} = {};", idx, l0,
+            tilesL == 1 ? std::string("0")
+                        : fmt::format("({} % {}) * {}", tile, tilesL, kTile));
+  body.line("const {} {} = {};", idx, t0,
+            tilesT == 1 ? std::string("0")
+                        : fmt::format("({} / {} % {}) * {}", tile, tilesL,
+                                      tilesT, kTile));
+  Coords outer(iterationShape.size(), "0");
+  if (product(outerShape) > 1) {
+    std::string rest = fresh("outer");
+    body.line("const {} {} = {} / {};", idx, rest, tile, tilesT * tilesL);
+    outer = delinearize(body, rest, outerShape);
+  }
+
+  // One pass of `threads along the fast dim` x `rows`: returns the fast and
+  // slow offsets in the tile and the guard of the element.
+  auto openPass = [&](int64_t vector, int64_t fastDim, int64_t slowDim,
+                      const std::string &fast0, const std::string &slow0,
+                      Coords &coords, std::string &fastOff,
+                      std::string &slowOff) {
+    int64_t across = kTile / vector, rows = kTileBlock / across;
+    std::string pass = fresh("pass");
+    body.line("#pragma unroll");
+    body.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", pass,
+                          kTile / rows));
+    fastOff = fresh("f");
+    slowOff = fresh("s");
+    if (vector == 1)
+      body.line("const int {} = threadIdx.x % {};", fastOff, across);
+    else
+      body.line("const int {} = threadIdx.x % {} * {};", fastOff, across,
+                vector);
+    body.line("const int {} = threadIdx.x / {} + {} * {};", slowOff, across,
+              pass, rows);
+    std::string cf = fresh("i"), cs = fresh("i");
+    body.line("const {} {} = {} + {};", idx, cf, fast0, fastOff);
+    body.line("const {} {} = {} + {};", idx, cs, slow0, slowOff);
+    coords = outer;
+    coords[fastDim] = cf;
+    coords[slowDim] = cs;
+    std::string guard;
+    int64_t fastSize = iterationShape[fastDim],
+            slowSize = iterationShape[slowDim];
+    if (fastSize % kTile != 0)
+      guard = fmt::format("{} < {}", cf, fastSize);
+    if (slowSize % kTile != 0)
+      guard += fmt::format("{}{} < {}", guard.empty() ? "" : " && ", cs,
+                           slowSize);
+    if (guard.empty()) {
+      body.raw("{");
+      ++body.indent;
     } else {
+      body.open(fmt::format("if ({})", guard));
+    }
+  };
+
+  // Phase A: the staged inputs, dim t fastest (coalesced for them).
+  for (const StagedLoad &s : plan.staged) {
+    DType dtype = *dtypeOf(s.type);
+    Coords a;
+    std::string fastOff, slowOff;
+    openPass(s.vector ? 4 : 1, t, l, t0, l0, a, fastOff, slowOff);
+    std::string addr = address(s.type, a);
+    if (s.vector) {
+      std::string q = fresh("quad");
+      body.line("const stride_vec4<{0}> {1} = *reinterpret_cast<const "
+                "stride_vec4<{0}> *>(&in{2}[{3}]);",
+                storageType(dtype), q, s.arg, addr);
       for (int k = 0; k < 4; ++k)
-        body.line("stride_st(&out{}[{}], {});", i,
-                  address(outType, lanes[k]), values[i][k]);
+        body.line("{}[{}][{} + {}] = stride_ld(&{}.v[{}]);", s.tile, slowOff,
+                  fastOff, k, q, k);
+    } else {
+      body.line("{}[{}][{}] = stride_ld(&in{}[{}]);", s.tile, slowOff, fastOff,
+                s.arg, addr);
+    }
+    body.close();
+    body.close();
+  }
+  body.line("__syncthreads();");
+
+  // Phase B: every yielded value, dim l fastest; the staged inputs come
+  // from the tiles.
+  {
+    Coords b;
+    std::string fastOff, slowOff;
+    openPass(vectorB ? 4 : 1, l, t, l0, t0, b, fastOff, slowOff);
+    pushScope();
+    auto stage = [&](ArrayRef<std::string> coords, const std::string &lOff) {
+      for (const StagedLoad &s : plan.staged) {
+        std::string v = fresh("v");
+        body.line("const {} {} = {}[{}][{}];", computeType(*dtypeOf(s.type)),
+                  v, s.tile, lOff, slowOff);
+        memo.back()[fmt::format("load|{}|{}", s.arg,
+                                address(s.type, coords))] = v;
+      }
+    };
+    if (vectorB) {
+      lanes.assign(4, b);
+      for (int k = 1; k < 4; ++k) {
+        std::string c = fresh("i");
+        body.line("const {} {} = {} + {};", idx, c, b[l], k);
+        lanes[k][l] = c;
+      }
+      for (int k = 0; k < 4; ++k)
+        stage(lanes[k], fmt::format("{} + {}", fastOff, k));
+      if (failed(evalAndStoreLanes(body)))
+        return failure();
+    } else {
+      stage(b, fastOff);
+      if (failed(storeYields(body, b)))
+        return failure();
+    }
+    popScope();
+    body.close();
+    body.close();
+  }
+  body.line("__syncthreads();");
+  body.close();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The segmented index_add
+//===----------------------------------------------------------------------===//
+
+bool KernelEmitter::useSegmentedIndexAdd() {
+  auto add = dyn_cast_or_null<IndexAddOp>(scatterRoot);
+  if (!add)
+    return false;
+  DType dtype = *dtypeOf(kernel.getResult(0).getType());
+  if (dtype != DType::F32 && dtype != DType::F64 && dtype != DType::I32 &&
+      dtype != DType::I64)
+    return false;
+  int64_t dim = add.getDim();
+  auto srcType = cast<StridedTensorType>(add.getSource().getType());
+  int64_t rows = iterationShape[dim], updates = srcType.getShape()[dim];
+  // Rows of at least 32 elements: the inverse index (a few int accesses
+  // per index element and per row) is small next to the rows it moves.
+  int64_t rowLength = product(ArrayRef<int64_t>(iterationShape).drop_front(dim + 1));
+  return rows > 0 && updates > 0 && rowLength >= 32 &&
+         rows < std::numeric_limits<int32_t>::max() &&
+         updates < std::numeric_limits<int32_t>::max();
+}
+
+/// index_add along `dim` as a gather: out[c] = input[c] + the sum of
+/// source[c with c[dim] = k] over the k whose index is c[dim]. Five launches
+/// of one function, with int scratch: counts[rows + 1] (the last is the
+/// running total), first[rows], end[rows], order[updates].
+///   phase 0  counts = 0
+///   phase 1  histogram: counts[index[k]] += 1 (out-of-range indices are
+///            reported here, with the message of the atomic scheme)
+///   phase 2  ranges: each block scans its 256 counts in shared memory and
+///            takes its base from the total with one atomicAdd, so bucket
+///            r is [first[r], end[r]) (buckets are disjoint but not in
+///            row order)
+///   phase 3  fill: order[first[r] + (--counts[r])] = k
+///   phase 4  each output element once: the input, plus its bucket's
+///            source elements; one store, no atomics on the output
+/// The output is written exactly once and the source read exactly once.
+/// The order of a bucket's additions depends on the atomics of phase 3.
+LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
+                                                   CudaKernel &result) {
+  auto op = cast<IndexAddOp>(scatterRoot);
+  Value input = op.getInput(), index = op.getIndex(), src = op.getSource();
+  int64_t dim = op.getDim();
+  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
+  DType dtype = *dtypeOf(outType);
+  const char *ct = computeType(dtype);
+  auto srcType = cast<StridedTensorType>(src.getType());
+  int64_t rows = iterationShape[dim], updates = srcType.getShape()[dim];
+  int64_t outN = product(iterationShape);
+  std::string where = formatLocation(op->getLoc());
+  constexpr int64_t kBlock = 256;
+
+  result.scratchBytes = {4 * (rows + 1), 4 * rows, 4 * rows, 4 * updates};
+  auto addLaunch = [&](int phase, int64_t units) {
+    CudaLaunch launch;
+    launch.block = {kBlock, 1, 1};
+    launch.grid = {gridSize(ceilDiv(units, kBlock), multiprocessors * 8), 1,
+                   1};
+    launch.phase = phase;
+    result.launches.push_back(launch);
+  };
+
+  body.line("// index_add at {} along dim {}, segmented: the inverse of the "
+            "index ({} elements into {} rows)",
+            where, dim, updates, rows);
+  body.line("// in scratch0 (counts, then the total), scratch1/scratch2 "
+            "(each row's range) and scratch3 (the source positions by row);");
+  body.line("// then each output element ({} elements, {}) is computed once "
+            "from the input and the source elements of its row",
+            outN, shapeText(iterationShape));
+
+  // Phase 0: zero the counts and the total.
+  addLaunch(0, rows + 1);
+  body.open("if (phase == 0)");
+  {
+    std::string i = fresh("linear");
+    body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
+                          "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
+                          "blockDim.x)",
+                          idx, i, rows + 1));
+    body.line("scratch0[{}] = 0;", i);
+    body.close();
+  }
+
+  // Phase 1: the histogram; reports out-of-range indices.
+  addLaunch(1, updates);
+  body.close("} else if (phase == 1) {");
+  ++body.indent;
+  {
+    Coords k = openGridStrideLoop(body, {updates}, updates);
+    pushScope();
+    FailureOr<std::string> i = evalIndex(op, index, k, rows, body, true);
+    if (failed(i))
+      return failure();
+    body.line("atomicAdd(&scratch0[{}], 1);", *i);
+    popScope();
+    body.close();
+  }
+
+  // Phase 2: the ranges.
+  addLaunch(2, rows);
+  body.close("} else if (phase == 2) {");
+  ++body.indent;
+  {
+    body.line("__shared__ int scan[{}];", kBlock);
+    body.line("__shared__ int base;");
+    std::string start = fresh("start"), r = fresh("row"), c = fresh("count");
+    body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * {2}; {1} < {3}; "
+                          "{1} += ({0})gridDim.x * {2})",
+                          idx, start, kBlock, rows));
+    body.line("const {} {} = {} + threadIdx.x;", idx, r, start);
+    body.line("const int {} = {} < {} ? scratch0[{}] : 0;", c, r, rows, r);
+    body.line("scan[threadIdx.x] = {};", c);
+    body.line("__syncthreads();");
+    body.open(fmt::format("for (int step = 1; step < {}; step *= 2)", kBlock));
+    body.line("const int add = threadIdx.x >= step ? scan[threadIdx.x - "
+              "step] : 0;");
+    body.line("__syncthreads();");
+    body.line("scan[threadIdx.x] += add;");
+    body.line("__syncthreads();");
+    body.close();
+    body.open(fmt::format("if (threadIdx.x == {})", kBlock - 1));
+    body.line("base = atomicAdd(&scratch0[{}], scan[threadIdx.x]);", rows);
+    body.close();
+    body.line("__syncthreads();");
+    body.open(fmt::format("if ({} < {})", r, rows));
+    body.line("const int first = base + scan[threadIdx.x] - {};", c);
+    body.line("scratch1[{}] = first;", r);
+    body.line("scratch2[{}] = first + {};", r, c);
+    body.close();
+    body.line("__syncthreads();");
+    body.close();
+  }
+
+  // Phase 3: the fill (counts go back to 0).
+  addLaunch(3, updates);
+  body.close("} else if (phase == 3) {");
+  ++body.indent;
+  {
+    Coords k = openGridStrideLoop(body, {updates}, updates);
+    pushScope();
+    FailureOr<std::string> raw = eval(index, k, body);
+    if (failed(raw))
+      return failure();
+    body.line("if ((long long){0} < 0 || (long long){0} >= {1}) continue; "
+              "// reported in phase 1",
+              *raw, rows);
+    body.line("const int slot = scratch1[{0}] + atomicAdd(&scratch0[{0}], "
+              "-1) - 1;",
+              "(" + std::string("int)") + *raw);
+    body.line("scratch3[slot] = (int){};", k[0]);
+    popScope();
+    body.close();
+  }
+
+  // Phase 4: every output element once.
+  addLaunch(4, outN);
+  body.close("} else {");
+  ++body.indent;
+  // Vectorized: `groups` aligned groups of 4 consecutive elements of the
+  // innermost dim per thread (8 elements when the dim allows it, so that
+  // each row's chain of dependent loads, range then order then source,
+  // moves 32 bytes). One thread per unit of work: the blocks, not a
+  // grid-stride loop, spread the work, so no last round runs half empty.
+  bool vector = options.vectorize && iterationShape.back() % 4 == 0 &&
+                dim + 1 < static_cast<int64_t>(iterationShape.size());
+  int groups = vector && iterationShape.back() % 8 == 0 ? 2 : 1;
+  int width = vector ? 4 : 1;
+  SmallVector<SmallVector<Coords, 4>, 2> groupLanes;
+  if (vector) {
+    int64_t units = outN / (4 * groups);
+    result.launches.back().grid = {gridSize(ceilDiv(units, kBlock), 1 << 20),
+                                   1, 1};
+    body.line("// {} consecutive elements of the innermost dim per thread",
+              4 * groups);
+    std::string q = fresh("unit");
+    body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
+                          "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
+                          "blockDim.x)",
+                          idx, q, units));
+    std::string first = fresh("linear");
+    body.line("const {} {} = {} * {};", idx, first, q, 4 * groups);
+    Coords coords = delinearize(body, first, iterationShape);
+    for (int g = 0; g < groups; ++g) {
+      groupLanes.emplace_back(4, coords);
+      for (int k = (g == 0 ? 1 : 0); k < 4; ++k) {
+        std::string c = fresh("i");
+        body.line("const {} {} = {} + {};", idx, c, coords.back(), 4 * g + k);
+        groupLanes[g][k].back() = c;
+      }
+    }
+  } else {
+    result.launches.back().grid = {gridSize(ceilDiv(outN, kBlock), 1 << 20),
+                                   1, 1};
+    Coords coords = openGridStrideLoop(body, iterationShape, outN);
+    groupLanes.emplace_back(1, coords);
+  }
+  pushScope();
+  SmallVector<SmallVector<std::string, 4>, 2> acc(groups);
+  for (int g = 0; g < groups; ++g) {
+    lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+    for (int k = 0; k < width; ++k) {
+      vectorLane = vector ? k : -1;
+      FailureOr<std::string> v = eval(input, lanes[k], body);
+      if (failed(v)) {
+        vectorLane = -1;
+        return failure();
+      }
+      acc[g].push_back(fresh("acc"));
+      body.line("{} {} = {};", ct, acc[g].back(), *v);
+    }
+  }
+  vectorLane = -1;
+  std::string row = groupLanes[0][0][dim];
+  std::string j = fresh("j"), k = fresh("k");
+  body.open(fmt::format("for (int {0} = scratch1[{1}], end = scratch2[{1}]; "
+                        "{0} < end; ++{0})",
+                        j, row));
+  body.line("const {} {} = scratch3[{}];", idx, k, j);
+  pushScope();
+  for (int g = 0; g < groups; ++g) {
+    lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+    for (Coords &lane : lanes)
+      lane[dim] = k;
+    for (int w = 0; w < width; ++w) {
+      vectorLane = vector ? w : -1;
+      FailureOr<std::string> v = eval(src, lanes[w], body);
+      if (failed(v)) {
+        vectorLane = -1;
+        return failure();
+      }
+      body.line("{} = stride_add({}, {});", acc[g][w], acc[g][w], *v);
     }
   }
   vectorLane = -1;
   popScope();
   body.close();
+  for (int g = 0; g < groups; ++g) {
+    lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+    if (vector)
+      storeLanes(body, 0, acc[g]);
+    else
+      body.line("stride_st(&out0[{}], {});", address(outType, lanes[0]),
+                acc[g][0]);
+  }
+  popScope();
+  body.close();
+  body.close();
   return success();
 }
 
 LogicalResult KernelEmitter::emitScatter(Code &body, CudaKernel &result) {
+  if (useSegmentedIndexAdd())
+    return emitSegmentedIndexAdd(body, result);
   Operation *op = scatterRoot;
   Value input = op->getOperand(0), index = op->getOperand(1),
         src = op->getOperand(2);
@@ -1931,6 +2506,8 @@ FailureOr<CudaKernel> KernelEmitter::emit(Code &out) {
     params += fmt::format("{}{} *__restrict__ out{}",
                           params.empty() ? "" : ", ", storageType(*dtypeOf(t)),
                           i);
+  for (size_t i = 0; i < result.scratchBytes.size(); ++i)
+    params += fmt::format(", int *__restrict__ scratch{}", i);
   if (scatterRoot)
     params += ", int phase";
 

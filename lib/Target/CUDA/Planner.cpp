@@ -182,6 +182,13 @@ FailureOr<ModuleDesc> planModule(func::FuncOp entry, const CudaSource &source,
       bufferOf[result] = index;
       args.push_back(KernelArg::buffer(index));
     }
+    // Scratch of the kernel (the segmented index_add's inverse index): a
+    // temporary buffer each, after the results.
+    for (int64_t bytes : k.scratchBytes) {
+      uint32_t index = desc.buffers.size();
+      desc.buffers.push_back({BufferKind::Temp, -1, allocationBytes(bytes)});
+      args.push_back(KernelArg::buffer(index));
+    }
     for (const CudaLaunch &l : k.launches) {
       LaunchDesc launch;
       launch.kernelIndex = kernelIndex;

@@ -60,14 +60,16 @@ struct CudaLaunch {
   Dim3 grid;
   Dim3 block;
   uint32_t dynamicSharedBytes = 0;
-  /// The trailing `int phase` argument of two-phase kernels (index
-  /// scatters: phase 0 copies the input, phase 1 scatters).
+  /// The trailing `int phase` argument of multi-phase kernels (index
+  /// scatters: phase 0 copies the input, phase 1 scatters; the segmented
+  /// index_add has five phases).
   std::optional<int32_t> phase;
 };
 
 /// One stride.kernel as emitted. Its __global__ function takes, in order, a
 /// pointer to storage element 0 of the buffer behind each kernel input,
-/// then one per kernel result, then `int phase` for two-phase kernels.
+/// then one per kernel result, then one per scratch buffer, then `int phase`
+/// for multi-phase kernels.
 struct CudaKernel {
   KernelOp op;
   /// The __global__ function's name (the kernel's sym_name, made a unique C
@@ -77,6 +79,12 @@ struct CudaKernel {
   std::string description;
   /// In order; empty when the kernel has no element to compute.
   std::vector<CudaLaunch> launches;
+  /// Device scratch the kernel needs (bytes each): the plan gives each a
+  /// temporary buffer of its own, passed after the result pointers as
+  /// `int *scratchN`. Its contents are undefined before the first launch
+  /// (the kernel initializes what it reads). The inverse index of the
+  /// segmented index_add lives there.
+  std::vector<int64_t> scratchBytes;
 };
 
 struct CudaSource {
