@@ -544,10 +544,22 @@ struct LoadedModule::Impl {
   Status ensureOwned(size_t index) {
     if (owned[index].allocated())
       return Status::ok();
-    Result<DeviceBuffer> buffer = DeviceBuffer::allocate(
-        rt, uint64_t(desc.buffers[index].sizeBytes), bufferName(index));
+    uint64_t bytes = uint64_t(desc.buffers[index].sizeBytes);
+    Result<DeviceBuffer> buffer =
+        DeviceBuffer::allocate(rt, bytes, bufferName(index));
     if (!buffer)
       return buffer.error();
+    // Temporaries start zeroed (docs/module-format.md): a kernel may keep
+    // scratch that it leaves zeroed at the end of the plan, such as the
+    // segmented index_add's counts. Once, at allocation, and synchronously,
+    // so that a plan on any stream sees it.
+    if (desc.buffers[index].kind == BufferKind::Temp && bytes > 0) {
+      if (CUresult r = cu.cuMemsetD8Async(buffer->address(), 0, bytes,
+                                          rt.stream))
+        return rt.cudaError("cuMemsetD8Async", r);
+      if (CUresult r = cu.cuStreamSynchronize(rt.stream))
+        return rt.cudaError("cuStreamSynchronize", r);
+    }
     owned[index] = std::move(*buffer);
     return Status::ok();
   }

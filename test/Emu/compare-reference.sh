@@ -5,7 +5,8 @@
 #
 #   compare-reference.sh GRAPH.mlir [-c STRIDEC_OPTION]...
 #
-# Environment: RTOL (default 1e-6), SEED (1), STRIDE_BIN (build/bin).
+# Environment: RTOL (default 1e-6), SEED (1), STRIDE_BIN (build/bin),
+# EMU_ARGS (more stride-emu options, e.g. "--runs 3").
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${STRIDE_BIN:-$here/../../build/bin}
@@ -22,4 +23,4 @@ for f in "$work"/in/*.npy; do
   inputs+=(--input "$name=$f")
 done
 EMU_WORK=$work/emu "$here/emulate.sh" "$@" "$graph" "${inputs[@]}" \
-  --expect "$work/expected" --rtol "${RTOL:-1e-6}"
+  --expect "$work/expected" --rtol "${RTOL:-1e-6}" ${EMU_ARGS:-}

@@ -9,8 +9,8 @@
 // line plus `--kernels lib.so`, a shared library that emulate.sh builds from
 // the module's CUDA source with CudaEmulation.h. The plan (buffers, launches
 // in order with their grids, blocks and arguments) is the module's own, so
-// everything but the GPU itself is exercised. Outputs and temporaries are
-// poisoned (0xFF) before the plan runs.
+// everything but the GPU itself is exercised. Outputs are poisoned (0xFF)
+// before the plan runs; temporaries start zeroed, as on the GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +21,8 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
@@ -36,9 +38,12 @@ int fail(const std::string &message) {
 int main(int argc, char **argv) {
   std::vector<std::string> args;
   std::string kernelsPath;
+  int runs = 1;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc)
       kernelsPath = argv[++i];
+    else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc)
+      runs = std::max(1, std::atoi(argv[++i]));
     else
       args.push_back(argv[i]);
   }
@@ -66,7 +71,10 @@ int main(int argc, char **argv) {
   const ModuleDesc &desc = *module;
   std::vector<std::vector<uint8_t>> buffers;
   for (const BufferDesc &b : desc.buffers) {
-    std::vector<uint8_t> bytes(size_t(b.sizeBytes) + 16, 0xFF);
+    // Temporaries start zeroed, as the runtime allocates them; inputs and
+    // outputs are poisoned.
+    std::vector<uint8_t> bytes(size_t(b.sizeBytes) + 16,
+                               b.kind == BufferKind::Temp ? 0 : 0xFF);
     if (b.kind == BufferKind::Input) {
       Result<std::vector<uint8_t>> packed =
           packToStorage((*inputs)[b.signatureIndex],
@@ -77,32 +85,43 @@ int main(int argc, char **argv) {
     }
     buffers.push_back(std::move(bytes));
   }
-  for (size_t i = 0; i < desc.launches.size(); ++i) {
-    const LaunchDesc &l = desc.launches[i];
-    std::vector<uint64_t> values;
-    for (const KernelArg &a : l.args) {
-      switch (a.kind) {
-      case KernelArg::Kind::Buffer:
-        values.push_back(reinterpret_cast<uintptr_t>(buffers[a.bufferIndex].data()));
-        break;
-      case KernelArg::Kind::I32:
-      case KernelArg::Kind::I64:
-        values.push_back(static_cast<uint64_t>(a.intValue));
-        break;
-      default:
-        return fail("floating-point immediates are not emulated");
+  // --runs N: the plan N times on the same buffers, as a loaded module runs
+  // it again (temporaries keep what the last run left; outputs are poisoned
+  // again), so a plan that relies on its own scratch being restored is
+  // checked.
+  for (int run = 0; run < runs; ++run) {
+    if (run > 0)
+      for (const BufferDesc &b : desc.buffers)
+        if (b.kind == BufferKind::Output)
+          std::fill(buffers[&b - desc.buffers.data()].begin(),
+                    buffers[&b - desc.buffers.data()].end(), 0xFF);
+    for (size_t i = 0; i < desc.launches.size(); ++i) {
+      const LaunchDesc &l = desc.launches[i];
+      std::vector<uint64_t> values;
+      for (const KernelArg &a : l.args) {
+        switch (a.kind) {
+        case KernelArg::Kind::Buffer:
+          values.push_back(reinterpret_cast<uintptr_t>(buffers[a.bufferIndex].data()));
+          break;
+        case KernelArg::Kind::I32:
+        case KernelArg::Kind::I64:
+          values.push_back(static_cast<uint64_t>(a.intValue));
+          break;
+        default:
+          return fail("floating-point immediates are not emulated");
+        }
       }
+      unsigned grid[3] = {l.grid.x, l.grid.y, l.grid.z};
+      unsigned block[3] = {l.block.x, l.block.y, l.block.z};
+      const std::string &name = desc.kernels[l.kernelIndex].name;
+      int rc = launch(name.c_str(), grid, block, values.data(),
+                      static_cast<int>(values.size()));
+      if (rc == 1)
+        return fail("kernel '" + name + "' is not in the kernel library");
+      if (rc == 2)
+        return fail("kernel '" + name + "' takes another number of arguments "
+                    "than launch " + std::to_string(i + 1) + " passes");
     }
-    unsigned grid[3] = {l.grid.x, l.grid.y, l.grid.z};
-    unsigned block[3] = {l.block.x, l.block.y, l.block.z};
-    const std::string &name = desc.kernels[l.kernelIndex].name;
-    int rc = launch(name.c_str(), grid, block, values.data(),
-                    static_cast<int>(values.size()));
-    if (rc == 1)
-      return fail("kernel '" + name + "' is not in the kernel library");
-    if (rc == 2)
-      return fail("kernel '" + name + "' takes another number of arguments "
-                  "than launch " + std::to_string(i + 1) + " passes");
   }
   std::vector<HostArray> outputs(desc.signature.outputs.size());
   for (const BufferDesc &b : desc.buffers)

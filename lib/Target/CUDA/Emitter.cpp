@@ -1753,7 +1753,8 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
   std::string where = formatLocation(op->getLoc());
   constexpr int64_t kBlock = 256;
 
-  result.scratchBytes = {4 * (rows + 1), 4 * rows, 4 * rows, 4 * updates};
+  result.scratchBytes = {4 * (rows + 1), 4 * rows, 4 * rows, 4 * updates,
+                         4 * rows};
   auto addLaunch = [&](int phase, int64_t units) {
     CudaLaunch launch;
     launch.block = {kBlock, 1, 1};
@@ -1767,28 +1768,20 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
             "index ({} elements into {} rows)",
             where, dim, updates, rows);
   body.line("// in scratch0 (counts, then the total), scratch1/scratch2 "
-            "(each row's range) and scratch3 (the source positions by row);");
+            "(each row's range), scratch3 (the source positions by row) and "
+            "scratch4 (each row's first position);");
   body.line("// then each output element ({} elements, {}) is computed once "
             "from the input and the source elements of its row",
             outN, shapeText(iterationShape));
-
-  // Phase 0: zero the counts and the total.
-  addLaunch(0, rows + 1);
-  body.open("if (phase == 0)");
-  {
-    std::string i = fresh("linear");
-    body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
-                          "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
-                          "blockDim.x)",
-                          idx, i, rows + 1));
-    body.line("scratch0[{}] = 0;", i);
-    body.close();
-  }
+  // Temporaries start zeroed (docs/module-format.md) and the phases leave
+  // scratch0 zeroed again (phase 3 counts each row back down and clears the
+  // total), so no launch zeroes the counts.
+  body.line("// scratch0 is zero on entry and on exit: the runtime zeroes "
+            "temporaries when it allocates them");
 
   // Phase 1: the histogram; reports out-of-range indices.
   addLaunch(1, updates);
-  body.close("} else if (phase == 1) {");
-  ++body.indent;
+  body.open("if (phase == 1)");
   {
     Coords k = openGridStrideLoop(body, {updates}, updates);
     pushScope();
@@ -1848,12 +1841,17 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
     body.line("if ((long long){0} < 0 || (long long){0} >= {1}) continue; "
               "// reported in phase 1",
               *raw, rows);
-    body.line("const int slot = scratch1[{0}] + atomicAdd(&scratch0[{0}], "
-              "-1) - 1;",
-              "(" + std::string("int)") + *raw);
+    std::string row = "(int)" + *raw;
+    body.line("const int first = scratch1[{}];", row);
+    body.line("const int slot = first + atomicAdd(&scratch0[{}], -1) - 1;",
+              row);
     body.line("scratch3[slot] = (int){};", k[0]);
+    body.line("if (slot == first) scratch4[{}] = (int){};", row, k[0]);
     popScope();
     body.close();
+    body.line("if (blockIdx.x == 0 && threadIdx.x == 0) scratch0[{}] = 0; "
+              "// the total, read only by phase 2",
+              rows);
   }
 
   // Phase 4: every output element once.
@@ -1914,29 +1912,43 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
     }
   }
   vectorLane = -1;
-  std::string row = groupLanes[0][0][dim];
-  std::string j = fresh("j"), k = fresh("k");
-  body.open(fmt::format("for (int {0} = scratch1[{1}], end = scratch2[{1}]; "
-                        "{0} < end; ++{0})",
-                        j, row));
-  body.line("const {} {} = scratch3[{}];", idx, k, j);
-  pushScope();
-  for (int g = 0; g < groups; ++g) {
-    lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
-    for (Coords &lane : lanes)
-      lane[dim] = k;
-    for (int w = 0; w < width; ++w) {
-      vectorLane = vector ? w : -1;
-      FailureOr<std::string> v = eval(src, lanes[w], body);
-      if (failed(v)) {
+  // Adds the source elements at source row `k` to the accumulators.
+  auto accumulate = [&](const std::string &k) -> LogicalResult {
+    pushScope();
+    for (int g = 0; g < groups; ++g) {
+      lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+      for (Coords &lane : lanes)
+        lane[dim] = k;
+      for (int w = 0; w < width; ++w) {
+        vectorLane = vector ? w : -1;
+        FailureOr<std::string> v = eval(src, lanes[w], body);
         vectorLane = -1;
-        return failure();
+        if (failed(v))
+          return failure();
+        body.line("{} = stride_add({}, {});", acc[g][w], acc[g][w], *v);
       }
-      body.line("{} = stride_add({}, {});", acc[g][w], acc[g][w], *v);
     }
-  }
-  vectorLane = -1;
-  popScope();
+    popScope();
+    return success();
+  };
+  // The row's range and its first source position are loaded together, so
+  // the first source row (most rows have at most one) is two dependent
+  // loads away, not three.
+  std::string row = groupLanes[0][0][dim];
+  std::string first = fresh("first"), end = fresh("end"), head = fresh("k");
+  body.line("const int {} = scratch1[{}], {} = scratch2[{}];", first, row, end,
+            row);
+  body.line("const {} {} = scratch4[{}];", idx, head, row);
+  body.open(fmt::format("if ({} < {})", first, end));
+  if (failed(accumulate(head)))
+    return failure();
+  std::string j = fresh("j"), k = fresh("k");
+  body.open(fmt::format("for (int {0} = {1} + 1; {0} < {2}; ++{0})", j, first,
+                        end));
+  body.line("const {} {} = scratch3[{}];", idx, k, j);
+  if (failed(accumulate(k)))
+    return failure();
+  body.close();
   body.close();
   for (int g = 0; g < groups; ++g) {
     lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
