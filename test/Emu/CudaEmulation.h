@@ -234,6 +234,9 @@ inline unsigned atomicCAS(unsigned *p, unsigned compare, unsigned value) {
 inline unsigned atomicOr(unsigned *p, unsigned v) {
   return std::atomic_ref<unsigned>(*p).fetch_or(v);
 }
+inline int atomicExch(int *p, int v) { return std::atomic_ref<int>(*p).exchange(v); }
+// Blocks may run concurrently: a sequentially consistent fence.
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
 // A failed device-side assertion ends the run, as it ends the CUDA context.
 extern "C" inline void __assertfail(const char *message, const char *, unsigned,

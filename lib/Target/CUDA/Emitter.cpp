@@ -1753,8 +1753,10 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
   std::string where = formatLocation(op->getLoc());
   constexpr int64_t kBlock = 256;
 
-  result.scratchBytes = {4 * (rows + 1), 4 * rows, 4 * rows, 4 * updates,
-                         4 * rows};
+  // scratch0: two tables of list heads (position + 1, 0 = empty), used in
+  // alternate runs; scratch1: each source position's next position + 1;
+  // scratch2: [0] the table in use, [1] phase 2's finished blocks.
+  result.scratchBytes = {4 * 2 * rows, 4 * updates, 4 * 2};
   auto addLaunch = [&](int phase, int64_t units) {
     CudaLaunch launch;
     launch.block = {kBlock, 1, 1};
@@ -1764,103 +1766,42 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
     result.launches.push_back(launch);
   };
 
-  body.line("// index_add at {} along dim {}, segmented: the inverse of the "
-            "index ({} elements into {} rows)",
-            where, dim, updates, rows);
-  body.line("// in scratch0 (counts, then the total), scratch1/scratch2 "
-            "(each row's range), scratch3 (the source positions by row) and "
-            "scratch4 (each row's first position);");
+  body.line("// index_add at {} along dim {}, segmented: each of the {} rows "
+            "gets the list of the source positions (of {}) that select it,",
+            where, dim, rows, updates);
   body.line("// then each output element ({} elements, {}) is computed once "
-            "from the input and the source elements of its row",
+            "from the input and the source elements on its row's list",
             outN, shapeText(iterationShape));
-  // Temporaries start zeroed (docs/module-format.md) and the phases leave
-  // scratch0 zeroed again (phase 3 counts each row back down and clears the
-  // total), so no launch zeroes the counts.
-  body.line("// scratch0 is zero on entry and on exit: the runtime zeroes "
-            "temporaries when it allocates them");
+  body.line("// scratch0: two tables of list heads (position + 1; 0 = empty), "
+            "in use in alternate runs; scratch1: next position + 1; "
+            "scratch2: [0] the table in use, [1] finished blocks");
+  body.line("// Temporaries start zeroed (the runtime zeroes them when it "
+            "allocates them); each run empties the table the next run uses");
 
-  // Phase 1: the histogram; reports out-of-range indices.
+  // Phase 1: push every source position onto its row's list; reports
+  // out-of-range indices.
   addLaunch(1, updates);
   body.open("if (phase == 1)");
   {
+    body.line("int *const heads = scratch0 + scratch2[0] * {};", rows);
     Coords k = openGridStrideLoop(body, {updates}, updates);
     pushScope();
     FailureOr<std::string> i = evalIndex(op, index, k, rows, body, true);
     if (failed(i))
       return failure();
-    body.line("atomicAdd(&scratch0[{}], 1);", *i);
+    body.line("scratch1[{}] = atomicExch(&heads[{}], (int){} + 1);", k[0], *i,
+              k[0]);
     popScope();
     body.close();
   }
 
-  // Phase 2: the ranges.
-  addLaunch(2, rows);
-  body.close("} else if (phase == 2) {");
-  ++body.indent;
-  {
-    body.line("__shared__ int scan[{}];", kBlock);
-    body.line("__shared__ int base;");
-    std::string start = fresh("start"), r = fresh("row"), c = fresh("count");
-    body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * {2}; {1} < {3}; "
-                          "{1} += ({0})gridDim.x * {2})",
-                          idx, start, kBlock, rows));
-    body.line("const {} {} = {} + threadIdx.x;", idx, r, start);
-    body.line("const int {} = {} < {} ? scratch0[{}] : 0;", c, r, rows, r);
-    body.line("scan[threadIdx.x] = {};", c);
-    body.line("__syncthreads();");
-    body.open(fmt::format("for (int step = 1; step < {}; step *= 2)", kBlock));
-    body.line("const int add = threadIdx.x >= step ? scan[threadIdx.x - "
-              "step] : 0;");
-    body.line("__syncthreads();");
-    body.line("scan[threadIdx.x] += add;");
-    body.line("__syncthreads();");
-    body.close();
-    body.open(fmt::format("if (threadIdx.x == {})", kBlock - 1));
-    body.line("base = atomicAdd(&scratch0[{}], scan[threadIdx.x]);", rows);
-    body.close();
-    body.line("__syncthreads();");
-    body.open(fmt::format("if ({} < {})", r, rows));
-    body.line("const int first = base + scan[threadIdx.x] - {};", c);
-    body.line("scratch1[{}] = first;", r);
-    body.line("scratch2[{}] = first + {};", r, c);
-    body.close();
-    body.line("__syncthreads();");
-    body.close();
-  }
-
-  // Phase 3: the fill (counts go back to 0).
-  addLaunch(3, updates);
-  body.close("} else if (phase == 3) {");
-  ++body.indent;
-  {
-    Coords k = openGridStrideLoop(body, {updates}, updates);
-    pushScope();
-    FailureOr<std::string> raw = eval(index, k, body);
-    if (failed(raw))
-      return failure();
-    body.line("if ((long long){0} < 0 || (long long){0} >= {1}) continue; "
-              "// reported in phase 1",
-              *raw, rows);
-    std::string row = "(int)" + *raw;
-    body.line("const int first = scratch1[{}];", row);
-    body.line("const int slot = first + atomicAdd(&scratch0[{}], -1) - 1;",
-              row);
-    body.line("scratch3[slot] = (int){};", k[0]);
-    body.line("if (slot == first) scratch4[{}] = (int){};", row, k[0]);
-    popScope();
-    body.close();
-    body.line("if (blockIdx.x == 0 && threadIdx.x == 0) scratch0[{}] = 0; "
-              "// the total, read only by phase 2",
-              rows);
-  }
-
-  // Phase 4: every output element once.
-  addLaunch(4, outN);
+  // Phase 2: every output element once.
+  addLaunch(2, outN);
   body.close("} else {");
   ++body.indent;
   // Vectorized: `groups` aligned groups of 4 consecutive elements of the
   // innermost dim per thread (8 elements when the dim allows it, so that
-  // each row's chain of dependent loads, range then order then source,
+  // each row's chain of dependent loads, list head then source rows,
   // moves 32 bytes). One thread per unit of work: the blocks, not a
   // grid-stride loop, spread the work, so no last round runs half empty.
   bool vector = options.vectorize && iterationShape.back() % 4 == 0 &&
@@ -1931,25 +1872,31 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
     popScope();
     return success();
   };
-  // The row's range and its first source position are loaded together, so
-  // the first source row (most rows have at most one) is two dependent
-  // loads away, not three.
+  // Walk the row's list: the source row and the next position load
+  // together, so each source row is one dependent load after the last.
   std::string row = groupLanes[0][0][dim];
-  std::string first = fresh("first"), end = fresh("end"), head = fresh("k");
-  body.line("const int {} = scratch1[{}], {} = scratch2[{}];", first, row, end,
-            row);
-  body.line("const {} {} = scratch4[{}];", idx, head, row);
-  body.open(fmt::format("if ({} < {})", first, end));
-  if (failed(accumulate(head)))
-    return failure();
-  std::string j = fresh("j"), k = fresh("k");
-  body.open(fmt::format("for (int {0} = {1} + 1; {0} < {2}; ++{0})", j, first,
-                        end));
-  body.line("const {} {} = scratch3[{}];", idx, k, j);
+  std::string k = fresh("k"), next = fresh("next");
+  body.line("const int *const heads = scratch0 + scratch2[0] * {};", rows);
+  // A list holds at most every source position once; the bound only
+  // matters if the tables were ever corrupted, and turns a hang into a
+  // wrong result.
+  body.open(fmt::format("for (int {0} = heads[{1}], steps = 0; {0} != 0 && "
+                        "steps < {2}; ++steps)",
+                        next, row, updates));
+  body.line("const {} {} = {} - 1;", idx, k, next);
+  body.line("{} = scratch1[{}];", next, k);
   if (failed(accumulate(k)))
     return failure();
   body.close();
-  body.close();
+  // The element at coordinate 0 of every other dim empties its row's head
+  // in the other table, for the next run.
+  std::string isRowFirst;
+  for (int64_t d = 0; d < static_cast<int64_t>(iterationShape.size()); ++d)
+    if (d != dim && iterationShape[d] > 1)
+      isRowFirst += fmt::format("{}{} == 0", isRowFirst.empty() ? "" : " && ",
+                                groupLanes[0][0][d]);
+  body.line("if ({}) scratch0[(1 - scratch2[0]) * {} + {}] = 0;",
+            isRowFirst.empty() ? "true" : isRowFirst, rows, row);
   for (int g = 0; g < groups; ++g) {
     lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
     if (vector)
@@ -1959,6 +1906,16 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
                 acc[g][0]);
   }
   popScope();
+  body.close();
+  // The last block to finish switches the tables: every thread has read
+  // scratch2[0] by then.
+  body.line("__syncthreads();");
+  body.open("if (threadIdx.x == 0)");
+  body.line("__threadfence();");
+  body.open("if ((unsigned)atomicAdd(&scratch2[1], 1) == gridDim.x - 1)");
+  body.line("scratch2[0] = 1 - scratch2[0];");
+  body.line("scratch2[1] = 0;");
+  body.close();
   body.close();
   body.close();
   return success();
