@@ -1753,10 +1753,9 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
   std::string where = formatLocation(op->getLoc());
   constexpr int64_t kBlock = 256;
 
-  // scratch0: two tables of list heads (position + 1, 0 = empty), used in
-  // alternate runs; scratch1: each source position's next position + 1;
-  // scratch2: [0] the table in use, [1] phase 2's finished blocks.
-  result.scratchBytes = {4 * 2 * rows, 4 * updates, 4 * 2};
+  // scratch0: each row's list head (position + 1, 0 = empty); scratch1:
+  // each source position's next position + 1.
+  result.scratchBytes = {4 * rows, 4 * updates};
   auto addLaunch = [&](int phase, int64_t units) {
     CudaLaunch launch;
     launch.block = {kBlock, 1, 1};
@@ -1772,70 +1771,75 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
   body.line("// then each output element ({} elements, {}) is computed once "
             "from the input and the source elements on its row's list",
             outN, shapeText(iterationShape));
-  body.line("// scratch0: two tables of list heads (position + 1; 0 = empty), "
-            "in use in alternate runs; scratch1: next position + 1; "
-            "scratch2: [0] the table in use, [1] finished blocks");
+  body.line("// scratch0: each row's list head (position + 1; 0 = empty); "
+            "scratch1: the next position + 1");
   body.line("// Temporaries start zeroed (the runtime zeroes them when it "
-            "allocates them); each run empties the table the next run uses");
+            "allocates them); phase 2 empties every head it has read");
 
   // Phase 1: push every source position onto its row's list; reports
   // out-of-range indices.
   addLaunch(1, updates);
   body.open("if (phase == 1)");
   {
-    body.line("int *const heads = scratch0 + scratch2[0] * {};", rows);
     Coords k = openGridStrideLoop(body, {updates}, updates);
     pushScope();
     FailureOr<std::string> i = evalIndex(op, index, k, rows, body, true);
     if (failed(i))
       return failure();
-    body.line("scratch1[{}] = atomicExch(&heads[{}], (int){} + 1);", k[0], *i,
-              k[0]);
+    body.line("scratch1[{}] = atomicExch(&scratch0[{}], (int){} + 1);", k[0],
+              *i, k[0]);
     popScope();
     body.close();
   }
 
-  // Phase 2: every output element once.
+  // Phase 2: every output element once, a block per row.
   addLaunch(2, outN);
   body.close("} else {");
   ++body.indent;
-  // Vectorized: `groups` aligned groups of 4 consecutive elements of the
-  // innermost dim per thread (8 elements when the dim allows it, so that
-  // each row's chain of dependent loads, list head then source rows,
-  // moves 32 bytes). One thread per unit of work: the blocks, not a
-  // grid-stride loop, spread the work, so no last round runs half empty.
+  // A block takes a row (all elements with coordinate `row` along dim) and
+  // its threads take its elements in units: `groups` aligned groups of 4
+  // consecutive elements of the innermost dim when vectorized (8 elements
+  // when the dim allows it, so that each chain of dependent loads, list
+  // head then source rows, moves 32 bytes), else one element. When every
+  // thread has read the row's head, one of them empties it for the next
+  // run, so the heads are zero again when the plan ends.
   bool vector = options.vectorize && iterationShape.back() % 4 == 0 &&
                 dim + 1 < static_cast<int64_t>(iterationShape.size());
   int groups = vector && iterationShape.back() % 8 == 0 ? 2 : 1;
   int width = vector ? 4 : 1;
+  SmallVector<int64_t> rowShape(iterationShape.begin(), iterationShape.end());
+  rowShape.erase(rowShape.begin() + dim);
+  int64_t perUnit = vector ? 4 * groups : 1;
+  int64_t unitsPerRow = product(rowShape) / perUnit;
+  int64_t threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(unitsPerRow), 32,
+                                        1024);
+  CudaLaunch &rowLaunch = result.launches.back();
+  rowLaunch.block = {static_cast<uint32_t>(threads), 1, 1};
+  rowLaunch.grid = {gridSize(rows, 1 << 20), 1, 1};
+  body.line("// a block of {} threads per row of {} elements; {} element{} "
+            "per thread and step",
+            threads, product(rowShape), perUnit, perUnit == 1 ? "" : "s");
+  std::string row = fresh("row"), head = fresh("head");
+  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                        "gridDim.x)",
+                        idx, row, rows));
+  body.line("const int {} = scratch0[{}];", head, row);
+  std::string u = fresh("unit");
+  body.open(fmt::format("for ({0} {1} = threadIdx.x; {1} < {2}; {1} += "
+                        "blockDim.x)",
+                        idx, u, unitsPerRow));
+  std::string first = fresh("linear");
+  body.line("const {} {} = {} * {};", idx, first, u, perUnit);
+  Coords coords = delinearize(body, first, rowShape);
+  coords.insert(coords.begin() + dim, row);
   SmallVector<SmallVector<Coords, 4>, 2> groupLanes;
-  if (vector) {
-    int64_t units = outN / (4 * groups);
-    result.launches.back().grid = {gridSize(ceilDiv(units, kBlock), 1 << 20),
-                                   1, 1};
-    body.line("// {} consecutive elements of the innermost dim per thread",
-              4 * groups);
-    std::string q = fresh("unit");
-    body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
-                          "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
-                          "blockDim.x)",
-                          idx, q, units));
-    std::string first = fresh("linear");
-    body.line("const {} {} = {} * {};", idx, first, q, 4 * groups);
-    Coords coords = delinearize(body, first, iterationShape);
-    for (int g = 0; g < groups; ++g) {
-      groupLanes.emplace_back(4, coords);
-      for (int k = (g == 0 ? 1 : 0); k < 4; ++k) {
-        std::string c = fresh("i");
-        body.line("const {} {} = {} + {};", idx, c, coords.back(), 4 * g + k);
-        groupLanes[g][k].back() = c;
-      }
+  for (int g = 0; g < groups; ++g) {
+    groupLanes.emplace_back(width, coords);
+    for (int k = (g == 0 ? 1 : 0); k < width; ++k) {
+      std::string c = fresh("i");
+      body.line("const {} {} = {} + {};", idx, c, coords.back(), 4 * g + k);
+      groupLanes[g][k].back() = c;
     }
-  } else {
-    result.launches.back().grid = {gridSize(ceilDiv(outN, kBlock), 1 << 20),
-                                   1, 1};
-    Coords coords = openGridStrideLoop(body, iterationShape, outN);
-    groupLanes.emplace_back(1, coords);
   }
   pushScope();
   SmallVector<SmallVector<std::string, 4>, 2> acc(groups);
@@ -1844,15 +1848,13 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
     for (int k = 0; k < width; ++k) {
       vectorLane = vector ? k : -1;
       FailureOr<std::string> v = eval(input, lanes[k], body);
-      if (failed(v)) {
-        vectorLane = -1;
+      vectorLane = -1;
+      if (failed(v))
         return failure();
-      }
       acc[g].push_back(fresh("acc"));
       body.line("{} {} = {};", ct, acc[g].back(), *v);
     }
   }
-  vectorLane = -1;
   // Adds the source elements at source row `k` to the accumulators.
   auto accumulate = [&](const std::string &k) -> LogicalResult {
     pushScope();
@@ -1873,30 +1875,18 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
     return success();
   };
   // Walk the row's list: the source row and the next position load
-  // together, so each source row is one dependent load after the last.
-  std::string row = groupLanes[0][0][dim];
+  // together, so each source row is one dependent load after the last. A
+  // list holds each source position at most once; the bound only matters
+  // if the heads were ever corrupted, and turns a hang into a wrong result.
   std::string k = fresh("k"), next = fresh("next");
-  body.line("const int *const heads = scratch0 + scratch2[0] * {};", rows);
-  // A list holds at most every source position once; the bound only
-  // matters if the tables were ever corrupted, and turns a hang into a
-  // wrong result.
-  body.open(fmt::format("for (int {0} = heads[{1}], steps = 0; {0} != 0 && "
+  body.open(fmt::format("for (int {0} = {1}, steps = 0; {0} != 0 && "
                         "steps < {2}; ++steps)",
-                        next, row, updates));
+                        next, head, updates));
   body.line("const {} {} = {} - 1;", idx, k, next);
   body.line("{} = scratch1[{}];", next, k);
   if (failed(accumulate(k)))
     return failure();
   body.close();
-  // The element at coordinate 0 of every other dim empties its row's head
-  // in the other table, for the next run.
-  std::string isRowFirst;
-  for (int64_t d = 0; d < static_cast<int64_t>(iterationShape.size()); ++d)
-    if (d != dim && iterationShape[d] > 1)
-      isRowFirst += fmt::format("{}{} == 0", isRowFirst.empty() ? "" : " && ",
-                                groupLanes[0][0][d]);
-  body.line("if ({}) scratch0[(1 - scratch2[0]) * {} + {}] = 0;",
-            isRowFirst.empty() ? "true" : isRowFirst, rows, row);
   for (int g = 0; g < groups; ++g) {
     lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
     if (vector)
@@ -1906,17 +1896,10 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
                 acc[g][0]);
   }
   popScope();
-  body.close();
-  // The last block to finish switches the tables: every thread has read
-  // scratch2[0] by then.
-  body.line("__syncthreads();");
-  body.open("if (threadIdx.x == 0)");
-  body.line("__threadfence();");
-  body.open("if ((unsigned)atomicAdd(&scratch2[1], 1) == gridDim.x - 1)");
-  body.line("scratch2[0] = 1 - scratch2[0];");
-  body.line("scratch2[1] = 0;");
-  body.close();
-  body.close();
+  body.close(); // the row's units
+  body.line("__syncthreads(); // every thread has read the head");
+  body.line("if (threadIdx.x == 0) scratch0[{}] = 0;", row);
+  body.close(); // the rows
   body.close();
   return success();
 }
