@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds, on the development machine, a bundle that checks the embedding API
+# and the runtime's GPU unit tests on a GPU machine without MLIR or LLVM:
+# libstride.so with Debian's libLLVM (xz-compressed) and the few libraries
+# it needs that an Ubuntu 24.04 GPU machine may lack, the StrideBackendTests
+# and StrideEmbedTests unit tests (their GPU tests run there, skipped here),
+# the C API test and examples/embed built against an installed tree. On the
+# GPU machine: BUNDLE/run.sh.
+#
+# usage: scripts/gpu-embed-prepare.sh [--out DIR]   (default build/gpu-embed)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=build/gpu-embed
+[[ ${1:-} == --out ]] && out=$2
+
+./scripts/build.sh StrideBackendTests StrideEmbedTests stride-capi-test StrideEmbed >/dev/null
+# examples/embed, built against an installed tree as an embedder builds it.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cmake --install build --prefix "$work/prefix" >/dev/null
+cmake -S examples/embed -B "$work/embed" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/embed" >/dev/null
+
+rm -rf "$out"
+mkdir -p "$out/lib" "$out/bin"
+cp -a build/lib/libstride.so* "$out/lib/"
+llvm=$(readlink -f /usr/lib/llvm-22/lib/libLLVM.so.22.1)
+xz -T0 -6 -c "$llvm" >"$out/lib/libLLVM.so.22.1.xz"
+xz -T0 -6 -c /lib/x86_64-linux-gnu/libz3.so.4 >"$out/lib/libz3.so.4.xz"
+for lib in libfmt.so.9 libedit.so.2 libbsd.so.0 libmd.so.0; do
+  cp -L "/lib/x86_64-linux-gnu/$lib" "$out/lib/"
+done
+cp build/unittests/StrideBackendTests build/unittests/StrideEmbedTests \
+  build/bin/stride-capi-test "$work/embed/embed" "$out/bin/"
+cat >"$out/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# Run on the GPU machine, from the repository root's copy (EmbedTest reads
+# the examples of the source tree it was built in, /work/main).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=${STRIDE_REPO:-$(pwd)}
+for f in "$here"/lib/*.xz; do xz -dc "$f" >"${f%.xz}"; done
+export LD_LIBRARY_PATH=$here/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+[[ -e /work/main/examples ]] || { mkdir -p /work && ln -sfn "$repo" /work/main; }
+status=0
+echo "== StrideBackendTests (module, NVRTC, runtime: the GPU tests run here)"
+"$here/bin/StrideBackendTests" --gtest_brief=1 || status=1
+echo "== StrideEmbedTests"
+"$here/bin/StrideEmbedTests" --gtest_brief=1 || status=1
+echo "== stride-capi-test (C)"
+"$here/bin/stride-capi-test" "$repo/examples/seed_backward_fx.mlir" || status=1
+echo "== examples/embed"
+"$here/bin/embed" || status=1
+exit $status
+RUN
+chmod +x "$out/run.sh"
+du -sh "$out"
