@@ -17,12 +17,14 @@ config.substitutions.append(("%stride_src", config.stride_src_root))
 config.substitutions.append(("%stride_obj", config.stride_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.stride_src_root, "examples")))
 config.substitutions.append(("%stride_bin", config.stride_tools_dir))
+# The folder of the libcuda.so.1 test double (test/Runtime/FakeCuda.cpp).
+config.substitutions.append(("%fake_cuda", os.path.join(config.stride_obj_root, "test", "Runtime", "fake-cuda")))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "XDG_CACHE_HOME"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
-tools = ["stride-opt", "stridec", "stride-run", "stride-run-gpu", "FileCheck", "not", "count"]
+tools = ["stride-opt", "stridec", "stride-run", "stride-run-gpu", "FileCheck", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Tests that need a CUDA driver (and GPU) run only where libcuda.so.1 loads;
