@@ -110,8 +110,10 @@ std::optional<int64_t> storageExtent(const Layout &layout) {
   if (hasNoElements(layout.shape))
     return layout.offset;
   auto largest = largestRelativeAddress(layout.shape, layout.strides);
+  // offset + largest + 1, each step checked (largest may be INT64_MAX).
   int64_t extent;
-  if (!largest || addOverflows(layout.offset, *largest + 1, extent))
+  if (!largest || addOverflows(layout.offset, *largest, extent) ||
+      addOverflows(extent, 1, extent))
     return std::nullopt;
   return extent;
 }

@@ -61,6 +61,18 @@ func.func @f(%x: !stride.tensor<2x2xf32, strides = [9223372036854775807, 9223372
 
 // -----
 
+// The largest address is exactly INT64_MAX, so one past it overflows (found
+// by stride-graph-fuzzer).
+// expected-error @+1 {{the layout reaches beyond storage address 2^48, the limit on a tensor's storage}}
+func.func @f(%x: !stride.tensor<2xf32, strides = [9223372036854775807]>) { return }
+
+// -----
+
+// expected-error @+1 {{the layout reaches beyond storage address 2^48, the limit on a tensor's storage}}
+func.func @f(%x: !stride.tensor<2xf32, strides = [9223372036854775806], offset = 1>) { return }
+
+// -----
+
 // One past the largest address is 2^48 + 1.
 // expected-error @+1 {{the layout reaches beyond storage address 2^48, the limit on a tensor's storage}}
 func.func @f(%x: !stride.tensor<2xf32, strides = [281474976710656]>) { return }
