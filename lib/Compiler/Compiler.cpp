@@ -7,6 +7,7 @@
 
 #include "stride/Compiler/Compiler.h"
 
+#include "stride/GraphParser.h"
 #include "stride/StrideDialect.h"
 #include "stride/Target/CUDA/Emitter.h"
 #include "stride/Target/CUDA/NVRTC.h"
@@ -223,7 +224,7 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   OwningOpRef<ModuleOp> module;
   {
     StageTimer timer(options.timing, "Parse");
-    module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+    module = parseGraph(sourceMgr, ParserConfig(&context));
   }
   if (!module)
     return std::move(result);

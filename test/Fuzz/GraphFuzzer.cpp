@@ -22,10 +22,13 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "stride/GraphParser.h"
 #include "stride/Module/Module.h"
 #include "stride/StrideDialect.h"
 #include "stride/Target/CUDA/Emitter.h"
 #include "stride/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -50,8 +53,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // MLIR's lexer relies on the null terminator that files read through
   // llvm::MemoryBuffer always have; the fuzzer's bytes have none.
   std::string text(reinterpret_cast<const char *>(data), size);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(text, "fuzz.mlir"), llvm::SMLoc());
+  // As every Stride tool parses a graph file.
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(text, &context, "fuzz.mlir");
+      stride::parseGraph(sourceMgr, ParserConfig(&context));
   if (!module || failed(verify(*module)))
     return 0;
   {
