@@ -17,6 +17,8 @@ config.substitutions.append(("%stride_src", config.stride_src_root))
 config.substitutions.append(("%stride_obj", config.stride_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.stride_src_root, "examples")))
 config.substitutions.append(("%stride_bin", config.stride_tools_dir))
+# The folder of the libcuda.so.1 test double (test/Runtime/FakeCuda.cpp).
+config.substitutions.append(("%fake_cuda", os.path.join(config.stride_obj_root, "test", "Runtime", "fake-cuda")))
 
 # What a standalone project needs to build against this build's install
 # (test/Embed): cmake, and the same compiler and sanitizers as this build.
@@ -39,7 +41,7 @@ llvm_config.use_default_substitutions()
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
-tools = ["stride-opt", "stridec", "stride-run", "stride-run-gpu", "stride-capi-test", "FileCheck", "not", "count"]
+tools = ["stride-opt", "stridec", "stride-run", "stride-run-gpu", "stride-capi-test", "FileCheck", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Tests that need a CUDA driver (and GPU) run only where libcuda.so.1 loads;

@@ -74,7 +74,7 @@ StridedTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                           "i8, i32 or i64";
   if (static_cast<int64_t>(shape.size()) > kMaxRank)
     return emitError() << "rank " << shape.size()
-                       << " exceeds the limit of " << kMaxRank;
+                       << " exceeds the limit of " << kMaxRank << " dims";
   if (strides.size() != shape.size())
     return emitError() << "the shape has rank " << shape.size() << " but "
                        << strides.size() << " strides are given";
@@ -89,13 +89,19 @@ StridedTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (offset < 0)
     return emitError() << "the storage offset " << offset
                        << " is negative";
-  if (!checkedNumElements(shape))
-    return emitError() << "the tensor has more than 2^40 elements";
+  if (!checkedNumElements(shape)) {
+    if (llvm::is_contained(shape, 0))
+      return emitError() << "the non-zero dims of this empty tensor multiply "
+                            "to more than 2^40, the limit on a tensor's size";
+    return emitError() << "the tensor has more than 2^40 elements, the limit "
+                          "on a tensor's size";
+  }
   Layout layout{Dims(shape.begin(), shape.end()),
                 Dims(strides.begin(), strides.end()), offset};
   std::optional<int64_t> extent = storageExtent(layout);
   if (!extent || *extent > (int64_t(1) << 48))
-    return emitError() << "the layout reaches beyond storage address 2^48";
+    return emitError() << "the layout reaches beyond storage address 2^48, "
+                          "the limit on a tensor's storage";
   return success();
 }
 

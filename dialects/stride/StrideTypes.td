@@ -41,8 +41,11 @@ def Stride_StridedTensorType : TypeDef<Stride_Dialect, "StridedTensor"> {
     Dims are non-negative; strides and the offset are non-negative. A stride
     of 0 is a legal layout for a view (that is what `stride.expand` makes);
     functional ops must not produce one on a dim of size > 1 (see
-    `stride-legalize-layouts`). The rank is at most 16 and the number of
-    elements at most 2^40.
+    `stride-legalize-layouts`). Limits, so that a hostile graph cannot
+    exhaust memory or overflow size arithmetic: the rank is at most 16, the
+    product of the non-zero dims (the number of elements, for a tensor that
+    has any) at most 2^40, and every address the layout reaches is below
+    2^48.
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t">:$shape,

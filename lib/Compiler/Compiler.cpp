@@ -7,6 +7,7 @@
 
 #include "stride/Compiler/Compiler.h"
 
+#include "stride/GraphParser.h"
 #include "stride/StrideDialect.h"
 #include "stride/Target/CUDA/Emitter.h"
 #include "stride/Compiler/NvrtcCache.h"
@@ -219,7 +220,7 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   OwningOpRef<ModuleOp> module;
   {
     StageTimer timer(options.timing, "Parse");
-    module = parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+    module = parseGraph(sourceMgr, ParserConfig(&context));
   }
   if (!module)
     return std::move(result);

@@ -593,7 +593,15 @@ struct LoadedModule::Impl {
   Error kernelFailure(size_t launch, CUresult r) const {
     std::string message = name + ": " + launchName(launch) +
                           " failed: " + cu.errorText(r);
-    if (isStickyCudaError(r))
+    // A device-side assertion is how the run-time checks (on unless the
+    // module was compiled with --no-runtime-checks) stop on a bad index or an
+    // integer division by zero: an error of the graph's data, not of Stride.
+    if (r == CUDA_ERROR_ASSERT)
+      message += " (a run-time check failed: an index operand out of range or "
+                 "an integer division by zero; the assertion message the "
+                 "driver printed names the op and its location; the CUDA "
+                 "context is now unusable)";
+    else if (isStickyCudaError(r))
       message += " (the fault is inside the generated kernel, a Stride code "
                  "generation bug; the CUDA context is now unusable)";
     return makeError(message);

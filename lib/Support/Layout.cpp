@@ -26,6 +26,20 @@ std::string str(int64_t v) { return std::to_string(v); }
 
 bool dimInRange(int64_t dim, int64_t rank) { return dim >= 0 && dim < rank; }
 
+/// `offset + index * stride`, or nullopt when it overflows int64.
+std::optional<int64_t> checkedAddress(int64_t offset, int64_t index,
+                                      int64_t stride) {
+  int64_t term, result;
+  if (mulOverflows(index, stride, term) || addOverflows(offset, term, result))
+    return std::nullopt;
+  return result;
+}
+
+/// The message of a view whose result layout does not fit in int64.
+std::string overflowError(const std::string &what) {
+  return what + " overflows a 64-bit integer";
+}
+
 /// Largest address (relative to the offset) of a layout with no empty dim.
 std::optional<int64_t> largestRelativeAddress(DimsRef shape, DimsRef strides) {
   int64_t result = 0;
@@ -77,19 +91,29 @@ Dims denseStridesInOrder(DimsRef shape, DimsRef order) {
 }
 
 std::optional<int64_t> checkedNumElements(DimsRef shape) {
+  // The product of the non-zero dims bounds every partial product of the
+  // dims, so code that multiplies some of them never overflows either.
   int64_t n = 1;
-  for (int64_t s : shape)
-    if (s < 0 || mulOverflows(n, s, n) || n > kMaxElements)
+  bool empty = false;
+  for (int64_t s : shape) {
+    if (s < 0)
       return std::nullopt;
-  return n;
+    if (s == 0)
+      empty = true;
+    else if (mulOverflows(n, s, n) || n > kMaxElements)
+      return std::nullopt;
+  }
+  return empty ? 0 : n;
 }
 
 std::optional<int64_t> storageExtent(const Layout &layout) {
   if (hasNoElements(layout.shape))
     return layout.offset;
   auto largest = largestRelativeAddress(layout.shape, layout.strides);
+  // offset + largest + 1, each step checked (largest may be INT64_MAX).
   int64_t extent;
-  if (!largest || addOverflows(layout.offset, *largest + 1, extent))
+  if (!largest || addOverflows(layout.offset, *largest, extent) ||
+      addOverflows(extent, 1, extent))
     return std::nullopt;
   return extent;
 }
@@ -211,8 +235,13 @@ ViewResult inferUnsqueeze(const Layout &source, int64_t dim) {
   Layout result = source;
   // PyTorch's choice: the new dim's stride is the span of the dim it
   // precedes, or 1 at the end.
-  int64_t stride =
-      dim < source.rank() ? source.shape[dim] * source.strides[dim] : 1;
+  int64_t stride = 1;
+  if (dim < source.rank() &&
+      mulOverflows(source.shape[dim], source.strides[dim], stride))
+    return ViewResult::failure(overflowError(
+        "the new dim's stride, size " + str(source.shape[dim]) +
+        " times stride " + str(source.strides[dim]) + " of dim " + str(dim) +
+        ","));
   result.shape.insert(result.shape.begin() + dim, 1);
   result.strides.insert(result.strides.begin() + dim, stride);
   return ViewResult::success(std::move(result));
@@ -275,9 +304,19 @@ ViewResult inferSlice(const Layout &source, int64_t dim, int64_t start,
                                str(size) + " (the size of dim " + str(dim) +
                                ")");
   Layout result = source;
-  result.shape[dim] = (end - start + step - 1) / step;
-  result.strides[dim] = source.strides[dim] * step;
-  result.offset = source.offset + start * source.strides[dim];
+  // ceil((end - start) / step), written so that a huge step cannot overflow.
+  result.shape[dim] = end == start ? 0 : (end - start - 1) / step + 1;
+  if (mulOverflows(source.strides[dim], step, result.strides[dim]))
+    return ViewResult::failure(overflowError(
+        "the result's stride, stride " + str(source.strides[dim]) + " of dim " +
+        str(dim) + " times step " + str(step) + ","));
+  std::optional<int64_t> offset =
+      checkedAddress(source.offset, start, source.strides[dim]);
+  if (!offset)
+    return ViewResult::failure(overflowError(
+        "the result's offset, " + str(source.offset) + " + start " +
+        str(start) + " times stride " + str(source.strides[dim]) + ","));
+  result.offset = *offset;
   return ViewResult::success(std::move(result));
 }
 
@@ -289,7 +328,13 @@ ViewResult inferSelect(const Layout &source, int64_t dim, int64_t index) {
     return ViewResult::failure("index " + str(index) + " is out of range [0, " +
                                str(source.shape[dim]) + ") of dim " + str(dim));
   Layout result = source;
-  result.offset = source.offset + index * source.strides[dim];
+  std::optional<int64_t> offset =
+      checkedAddress(source.offset, index, source.strides[dim]);
+  if (!offset)
+    return ViewResult::failure(overflowError(
+        "the result's offset, " + str(source.offset) + " + index " +
+        str(index) + " times stride " + str(source.strides[dim]) + ","));
+  result.offset = *offset;
   result.shape.erase(result.shape.begin() + dim);
   result.strides.erase(result.strides.begin() + dim);
   return ViewResult::success(std::move(result));
@@ -314,16 +359,24 @@ ViewResult inferView(const Layout &source, DimsRef shape) {
   int64_t viewDim = static_cast<int64_t>(shape.size()) - 1;
   int64_t chunkBaseStride = source.strides.empty() ? 1 : source.strides.back();
   int64_t tensorElems = 1, viewElems = 1;
+  // The element counts are at most kMaxElements (checked above); products
+  // with a stride are checked, since a dim of size 1 may have any stride.
   for (int64_t d = source.rank() - 1; d >= 0; --d) {
     tensorElems *= source.shape[d];
-    bool chunkEnds = d == 0 || (source.shape[d - 1] != 1 &&
-                                source.strides[d - 1] !=
-                                    tensorElems * chunkBaseStride);
+    int64_t chunkSpan;
+    bool chunkEnds =
+        d == 0 ||
+        (source.shape[d - 1] != 1 &&
+         (mulOverflows(tensorElems, chunkBaseStride, chunkSpan) ||
+          source.strides[d - 1] != chunkSpan));
     if (!chunkEnds)
       continue;
     while (viewDim >= 0 &&
            (viewElems < tensorElems || shape[viewDim] == 1)) {
-      result.strides[viewDim] = viewElems * chunkBaseStride;
+      if (mulOverflows(viewElems, chunkBaseStride, result.strides[viewDim]))
+        return ViewResult::failure(overflowError(
+            "the stride of result dim " + str(viewDim) + ", " +
+            str(viewElems) + " times stride " + str(chunkBaseStride) + ","));
       viewElems *= shape[viewDim];
       --viewDim;
     }

@@ -6,7 +6,12 @@
 //===----------------------------------------------------------------------===//
 //
 // Any text must be parsed, verified and compiled, or refused with a
-// diagnostic: never a crash, a hang, or an out-of-bounds access.
+// diagnostic: never a crash, a hang, or an out-of-bounds access. A graph that
+// verifies goes through stride-opt's default pipeline (with broadcast
+// epilogues) and through stridec's (kernels formed, layouts rejected or
+// repaired), then the CUDA emitter and the launch planner; the plan must pass
+// the module verifier. NVRTC is left out: it is slow, and its input is the
+// emitter's output, not the fuzzer's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +22,16 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "stride/GraphParser.h"
+#include "stride/Module/Module.h"
 #include "stride/StrideDialect.h"
+#include "stride/Target/CUDA/Emitter.h"
 #include "stride/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cstdio>
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -40,17 +53,53 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // MLIR's lexer relies on the null terminator that files read through
   // llvm::MemoryBuffer always have; the fuzzer's bytes have none.
   std::string text(reinterpret_cast<const char *>(data), size);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(text, "fuzz.mlir"), llvm::SMLoc());
+  // As every Stride tool parses a graph file.
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(text, &context, "fuzz.mlir");
+      stride::parseGraph(sourceMgr, ParserConfig(&context));
   if (!module || failed(verify(*module)))
     return 0;
+  {
+    // stride-opt --stride-pipeline=repair-layouts.
+    OwningOpRef<ModuleOp> copy = module->clone();
+    PassManager pm(&context);
+    stride::PipelineOptions options;
+    options.repairLayouts = true;
+    stride::buildStridePipeline(pm, options);
+    (void)pm.run(*copy);
+  }
   for (bool repair : {false, true}) {
+    // stridec [--repair-layouts], up to the launch plan.
     OwningOpRef<ModuleOp> copy = module->clone();
     PassManager pm(&context);
     stride::PipelineOptions options;
     options.repairLayouts = repair;
+    options.fuseBroadcastEpilogues = false;
+    options.formKernels = true;
     stride::buildStridePipeline(pm, options);
-    (void)pm.run(*copy);
+    if (failed(pm.run(*copy)))
+      continue;
+    FailureOr<func::FuncOp> entry = stride::findEntryFunction(*copy);
+    if (failed(entry))
+      continue;
+    FailureOr<stride::CudaSource> source =
+        stride::emitCuda(*entry, stride::CudaEmitOptions());
+    if (failed(source))
+      continue;
+    stride::CodeImage image{stride::CodeKind::Ptx, {'/', '/', '\n'}};
+    FailureOr<stride::ModuleDesc> desc = stride::planModule(
+        *entry, *source, std::move(image), "sm_90", "stride-graph-fuzzer");
+    if (failed(desc))
+      continue;
+    // The planner must only make consistent modules.
+    stride::Status status = stride::verifyModule(*desc, "fuzz.stridemod");
+    if (!status) {
+      std::fprintf(stderr, "planned an inconsistent module: %s\n",
+                   status.error().message.c_str());
+      std::abort();
+    }
   }
   return 0;
 }

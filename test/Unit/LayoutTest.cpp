@@ -165,6 +165,52 @@ TEST(Limits, CheckedNumElements) {
   EXPECT_EQ(checkedNumElements(Dims{4, 13, 33}), 1716);
   EXPECT_FALSE(checkedNumElements(Dims{int64_t(1) << 32, int64_t(1) << 32}));
   EXPECT_FALSE(checkedNumElements(Dims{INT64_MAX, 2}));
+  EXPECT_EQ(checkedNumElements(Dims{kMaxElements}), kMaxElements);
+  EXPECT_FALSE(checkedNumElements(Dims{kMaxElements + 1}));
+  EXPECT_FALSE(checkedNumElements(Dims{-1}));
+}
+
+TEST(Limits, StorageExtentOfTheLargestAddress) {
+  // The largest address is INT64_MAX: one past it does not fit.
+  EXPECT_FALSE(storageExtent(Layout{{2}, {INT64_MAX}, 0}));
+  EXPECT_FALSE(storageExtent(Layout{{2}, {INT64_MAX - 1}, 1}));
+  EXPECT_EQ(storageExtent(Layout{{2}, {INT64_MAX - 1}, 0}), INT64_MAX);
+  EXPECT_EQ(storageExtent(Layout{{0}, {1}, 7}), 7);
+}
+
+TEST(Limits, EmptyTensorsAreBoundedByTheirNonZeroDims) {
+  EXPECT_EQ(checkedNumElements(Dims{0, int64_t(1) << 20, int64_t(1) << 20}), 0);
+  // In any order: the product of the non-zero dims bounds every partial
+  // product, so a zero dim does not excuse huge ones.
+  EXPECT_FALSE(checkedNumElements(Dims{0, int64_t(1) << 62}));
+  EXPECT_FALSE(checkedNumElements(Dims{int64_t(1) << 62, int64_t(1) << 62, 0}));
+}
+
+// The view rules are plain functions that any caller may give any layout:
+// their arithmetic is checked even where a verified type could not overflow.
+TEST(Limits, SliceWithAHugeStepDoesNotOverflow) {
+  Layout x{{4}, {1}, 0};
+  ViewResult r = inferSlice(x, 0, 0, 4, INT64_MAX);
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_EQ(*r.layout, (Layout{{1}, {INT64_MAX}, 0}));
+  r = inferSlice(x, 0, 1, 4, INT64_MAX - 1);
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_EQ(r.layout->shape, Dims{1});
+  r = inferSlice(Layout{{4}, {2}, 0}, 0, 0, 4, int64_t(1) << 62);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error, "the result's stride, stride 2 of dim 0 times step "
+                     "4611686018427387904, overflows a 64-bit integer");
+}
+
+TEST(Limits, OffsetsAndStridesOfViewsAreChecked) {
+  Layout wide{{2, 3}, {INT64_MAX, 1}, INT64_MAX};
+  EXPECT_FALSE(inferSelect(wide, 0, 1));
+  EXPECT_FALSE(inferSlice(wide, 0, 1, 2, 1));
+  EXPECT_FALSE(inferUnsqueeze(wide, 0));
+  Layout x{{3, 1}, {1, INT64_MAX}, 0};
+  ViewResult r = inferView(x, Dims{1, 3, 1});
+  ASSERT_TRUE(r) << r.error;
+  EXPECT_EQ(r.layout->strides[1], 1);
 }
 
 } // namespace

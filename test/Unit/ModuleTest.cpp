@@ -439,6 +439,13 @@ TEST(ModuleTest, StorageBytes) {
   EXPECT_EQ(storageBytes({"t", DType::F64, {}, {}, 3}), 4 * 8);
   EXPECT_EQ(storageBytes({"t", DType::F32, {0, 7}, {7, 1}, 9}), 0);
   EXPECT_EQ(storageBytes({"t", DType::F32, {2}, {1, 1}, 0}), std::nullopt);
+  // Sizes that overflow int64 are refused, never wrapped: the largest address
+  // is INT64_MAX (one past it overflowed before), or the dims' product is.
+  EXPECT_EQ(storageBytes({"t", DType::F32, {2}, {INT64_MAX}, 0}), std::nullopt);
+  EXPECT_EQ(storageBytes({"t", DType::F32, {2}, {INT64_MAX - 1}, 1}),
+            std::nullopt);
+  EXPECT_EQ(storageBytes({"t", DType::I8, {0, int64_t(1) << 62}, {1, 1}, 0}),
+            std::nullopt);
 }
 
 TEST(ModuleTest, ParseSmArch) {

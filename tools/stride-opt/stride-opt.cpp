@@ -6,16 +6,22 @@
 //===----------------------------------------------------------------------===//
 //
 // mlir-opt for Stride: registers the dialects and passes and hands over to
-// MlirOptMain. No logic lives here.
+// MlirOptMain, after the nesting check every Stride tool makes before parsing
+// a graph file (stride/GraphParser.h; standard input is not checked).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "stride/GraphParser.h"
 #include "stride/StrideDialect.h"
 #include "stride/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -24,8 +30,26 @@ int main(int argc, char **argv) {
   stride::registerStridePipeline();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv,
+      "Stride optimizer driver: the stride dialect and every Stride pass, for "
+      "tests\n",
+      registry);
+  if (inputFilename != "-") {
+    std::string error;
+    std::unique_ptr<llvm::MemoryBuffer> file =
+        mlir::openInputFile(inputFilename, &error);
+    if (!file) {
+      llvm::errs() << error << "\n";
+      return 1;
+    }
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
+    mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    if (mlir::failed(stride::checkGraphNesting(sourceMgr, &context)))
+      return 1;
+  }
   return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "Stride optimizer driver: the stride dialect and every "
-                  "Stride pass, for tests\n",
-      registry));
+      argc, argv, inputFilename, outputFilename, registry));
 }

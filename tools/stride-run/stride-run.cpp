@@ -25,6 +25,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "stride/Interpreter/Interpreter.h"
+#include "stride/GraphParser.h"
 #include "stride/StrideDialect.h"
 #include "stride/StrideOps.h"
 #include "stride/Transforms/Passes.h"
@@ -389,7 +390,7 @@ int runReference(const Options &options) {
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseGraph(sourceMgr, ParserConfig(&context));
   if (!module)
     return 1; // the diagnostic (file:line:col) is already printed
   PassManager pm(&context);

@@ -30,7 +30,9 @@ using Dims = std::vector<int64_t>;
 using DimsRef = std::span<const int64_t>;
 
 /// Hard limits that stop a hostile graph from exhausting resources; checked
-/// when a tensor type is verified.
+/// when a tensor type is verified. kMaxElements bounds the product of a
+/// tensor's non-zero dims (so also of any subset of its dims, even for an
+/// empty tensor), which keeps every size computation far from int64 overflow.
 inline constexpr int64_t kMaxRank = 16;
 inline constexpr int64_t kMaxElements = int64_t(1) << 40;
 
@@ -50,8 +52,8 @@ Dims rowMajorStrides(DimsRef shape);
 /// `order` (a permutation of 0..rank-1).
 Dims denseStridesInOrder(DimsRef shape, DimsRef order);
 
-/// Product of the dims, or nullopt when it overflows int64 or exceeds
-/// kMaxElements.
+/// Product of the dims, or nullopt when a dim is negative or the product of
+/// the non-zero dims exceeds kMaxElements.
 std::optional<int64_t> checkedNumElements(DimsRef shape);
 
 /// Number of storage elements a layout touches from address 0: offset + the

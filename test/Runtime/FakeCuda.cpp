@@ -1,0 +1,300 @@
+//===- FakeCuda.cpp - A libcuda.so.1 test double for the runtime's errors -===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// For tests only: a CUDA driver library with no GPU behind it, built as
+// `libcuda.so.1` into its own folder (lit's %fake_cuda). A test puts that
+// folder first in LD_LIBRARY_PATH, and the runtime, which dlopens
+// libcuda.so.1, runs its real code paths against it: device discovery, the
+// architecture check, allocation (with and without --gpu-memory-limit),
+// copies and launch error reporting. "Device memory" is host memory, images
+// are accepted unread and kernels do nothing, so outputs are meaningless;
+// the tests check only the runtime's errors. The environment steers it:
+//
+//   STRIDE_FAKE_CUDA_INIT=N      cuInit returns CUresult N (100: no device)
+//   STRIDE_FAKE_CUDA_CC=XY       compute capability X.Y (default 90)
+//   STRIDE_FAKE_CUDA_MEMORY=B    the device has B bytes (default 80 GiB);
+//                                cuMemAlloc beyond them fails with
+//                                CUDA_ERROR_OUT_OF_MEMORY
+//   STRIDE_FAKE_CUDA_LAUNCH=N    a launch's error, reported by the next
+//                                synchronization as a GPU would (710: a
+//                                device-side assertion, 700: a fault)
+//
+// Every entry point the runtime binds (lib/Runtime/CudaDriver.h) is defined
+// under its <cuda.h> name, so the macros give them their versioned symbols.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+CUresult envResult(const char *name) {
+  const char *value = std::getenv(name);
+  return value ? static_cast<CUresult>(std::atoi(value)) : CUDA_SUCCESS;
+}
+
+int computeCapability() {
+  const char *value = std::getenv("STRIDE_FAKE_CUDA_CC");
+  return value ? std::atoi(value) : 90;
+}
+
+uint64_t totalMemory() {
+  const char *value = std::getenv("STRIDE_FAKE_CUDA_MEMORY");
+  return value ? std::strtoull(value, nullptr, 10) : uint64_t(80) << 30;
+}
+
+uint64_t usedMemory = 0;
+/// The error of the last launch, until a synchronization reports it; then
+/// sticky, as a fault inside a kernel is.
+CUresult pendingError = CUDA_SUCCESS;
+bool contextBroken = false;
+
+int dummy; // the address of every opaque handle
+
+template <typename T> T handle() { return reinterpret_cast<T>(&dummy); }
+
+CUresult synchronize() {
+  if (pendingError != CUDA_SUCCESS) {
+    contextBroken = true;
+    return pendingError;
+  }
+  return CUDA_SUCCESS;
+}
+
+struct ErrorText {
+  CUresult code;
+  const char *name, *text;
+};
+
+// The driver's own names and texts for the codes the tests use.
+constexpr ErrorText kErrors[] = {
+    {CUDA_SUCCESS, "CUDA_SUCCESS", "no error"},
+    {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {CUDA_ERROR_NO_DEVICE, "CUDA_ERROR_NO_DEVICE",
+     "no CUDA-capable device is detected"},
+    {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
+     "an illegal memory access was encountered"},
+    {CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "device-side assert triggered"},
+    {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED",
+     "operation not supported"},
+};
+
+const ErrorText *findError(CUresult r) {
+  for (const ErrorText &e : kErrors)
+    if (e.code == r)
+      return &e;
+  return nullptr;
+}
+
+} // namespace
+
+extern "C" {
+
+CUresult cuGetErrorName(CUresult r, const char **name) {
+  const ErrorText *e = findError(r);
+  if (!e)
+    return CUDA_ERROR_INVALID_VALUE;
+  *name = e->name;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult r, const char **text) {
+  const ErrorText *e = findError(r);
+  if (!e)
+    return CUDA_ERROR_INVALID_VALUE;
+  *text = e->text;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuInit(unsigned) { return envResult("STRIDE_FAKE_CUDA_INIT"); }
+
+CUresult cuDriverGetVersion(int *version) {
+  *version = CUDA_VERSION;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int *count) {
+  *count = 1;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
+  if (ordinal != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice) {
+  switch (attr) {
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+    *value = computeCapability() / 10;
+    break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+    *value = computeCapability() % 10;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    *value = 227 * 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    *value = 132;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    *value = 1024;
+    break;
+  default:
+    *value = 0;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDeviceGetName(char *name, int length, CUdevice) {
+  std::strncpy(name, "Stride fake GPU", static_cast<size_t>(length));
+  name[length - 1] = '\0';
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
+  *context = handle<CUcontext>();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult cuCtxSynchronize() { return synchronize(); }
+
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *, unsigned,
+                            CUjit_option *, void **) {
+  *module = handle<CUmodule>();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
+
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *) {
+  *function = handle<CUfunction>();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr,
+                            CUfunction) {
+  *value = attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
+  return CUDA_SUCCESS;
+}
+
+// Each allocation is preceded by its size, for cuMemFree's accounting.
+CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
+  if (usedMemory + bytes > totalMemory())
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  auto *block = static_cast<uint64_t *>(std::malloc(bytes + 16));
+  if (!block)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  block[0] = bytes;
+  usedMemory += bytes;
+  *ptr = reinterpret_cast<CUdeviceptr>(block + 2);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemFree(CUdeviceptr ptr) {
+  if (!ptr)
+    return CUDA_SUCCESS;
+  uint64_t *block = reinterpret_cast<uint64_t *>(ptr) - 2;
+  usedMemory -= block[0];
+  std::free(block);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemGetInfo(size_t *freeBytes, size_t *totalBytes) {
+  *totalBytes = totalMemory();
+  *freeBytes = totalMemory() - usedMemory;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t bytes,
+                           CUstream) {
+  std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t bytes,
+                           CUstream) {
+  if (contextBroken)
+    return pendingError;
+  std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                           CUstream) {
+  std::memmove(reinterpret_cast<void *>(dst),
+               reinterpret_cast<const void *>(src), bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t bytes,
+                         CUstream) {
+  std::memset(reinterpret_cast<void *>(dst), value, bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                        unsigned, unsigned, unsigned, CUstream, void **,
+                        void **) {
+  if (contextBroken)
+    return pendingError;
+  pendingError = envResult("STRIDE_FAKE_CUDA_LAUNCH");
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamCreate(CUstream *stream, unsigned) {
+  *stream = handle<CUstream>();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamSynchronize(CUstream) { return synchronize(); }
+
+CUresult cuEventCreate(CUevent *event, unsigned) {
+  *event = handle<CUevent>();
+  return CUDA_SUCCESS;
+}
+
+CUresult cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
+CUresult cuEventSynchronize(CUevent) { return synchronize(); }
+
+CUresult cuEventElapsedTime(float *ms, CUevent, CUevent) {
+  *ms = 1.0f;
+  return CUDA_SUCCESS;
+}
+
+// CUDA graphs are not faked.
+CUresult cuStreamBeginCapture(CUstream, CUstreamCaptureMode) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuStreamEndCapture(CUstream, CUgraph *) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuGraphInstantiate(CUgraphExec *, CUgraph, unsigned long long) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuGraphLaunch(CUgraphExec, CUstream) {
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+CUresult cuGraphExecDestroy(CUgraphExec) { return CUDA_SUCCESS; }
+CUresult cuGraphDestroy(CUgraph) { return CUDA_SUCCESS; }
+
+} // extern "C"
