@@ -145,7 +145,7 @@ def fmt(entry, floor_ms):
     if ms is None:
         return "n/a | n/a | not run"
     ok = "yes" if err is not None and err <= 1e-5 else f"NO (rel err {err:.2g})"
-    return f"{ms:.3f} | {100 * floor_ms / ms:.0f}% | {ok}"
+    return f"{ms:.4f} | {100 * floor_ms / ms:.0f}% | {ok}"
 
 
 def print_table(rows, bw):
@@ -155,7 +155,7 @@ def print_table(rows, bw):
           "| torch.compile ms | % floor | correct |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['graph']} | {r['floor_ms']:.3f} | {fmt(r['stride'], r['floor_ms'])} | "
+        print(f"| {r['graph']} | {r['floor_ms']:.4f} | {fmt(r['stride'], r['floor_ms'])} | "
               f"{fmt(r['eager'], r['floor_ms'])} | {fmt(r['compile'], r['floor_ms'])} |")
 
 
