@@ -186,7 +186,7 @@ const char *stride_version(void) { return STRIDE_VERSION; }
 
 stride_status stride_compiler_create(stride_compiler **out) {
   STRIDE_CHECK_ARG(out);
-  *out = new stride_compiler{};
+  *out = new stride_compiler();
   return ok();
 }
 
