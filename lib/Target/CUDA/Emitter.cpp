@@ -1841,38 +1841,45 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
       groupLanes[g][k].back() = c;
     }
   }
-  pushScope();
-  SmallVector<SmallVector<std::string, 4>, 2> acc(groups);
-  for (int g = 0; g < groups; ++g) {
-    lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
-    for (int k = 0; k < width; ++k) {
-      vectorLane = vector ? k : -1;
-      FailureOr<std::string> v = eval(input, lanes[k], body);
-      vectorLane = -1;
-      if (failed(v))
-        return failure();
-      acc[g].push_back(fresh("acc"));
-      body.line("{} {} = {};", ct, acc[g].back(), *v);
-    }
-  }
-  // Adds the source elements at source row `k` to the accumulators.
-  auto accumulate = [&](const std::string &k) -> LogicalResult {
-    pushScope();
+  // Evaluates `value` at each lane of each group, with the coordinate along
+  // dim replaced by `atRow` when given, and passes each result to `use`.
+  auto forEachLane =
+      [&](Value value, std::optional<std::string> atRow,
+          function_ref<void(int, int, const std::string &)> use)
+      -> LogicalResult {
     for (int g = 0; g < groups; ++g) {
       lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
-      for (Coords &lane : lanes)
-        lane[dim] = k;
+      if (atRow)
+        for (Coords &lane : lanes)
+          lane[dim] = *atRow;
       for (int w = 0; w < width; ++w) {
         vectorLane = vector ? w : -1;
-        FailureOr<std::string> v = eval(src, lanes[w], body);
+        FailureOr<std::string> v = eval(value, lanes[w], body);
         vectorLane = -1;
         if (failed(v))
           return failure();
-        body.line("{} = stride_add({}, {});", acc[g][w], acc[g][w], *v);
+        use(g, w, *v);
       }
     }
-    popScope();
     return success();
+  };
+  pushScope();
+  SmallVector<SmallVector<std::string, 4>, 2> acc(groups);
+  if (failed(forEachLane(input, std::nullopt,
+                         [&](int g, int, const std::string &v) {
+                           acc[g].push_back(fresh("acc"));
+                           body.line("{} {} = {};", ct, acc[g].back(), v);
+                         })))
+    return failure();
+  // Adds the source elements at source row `k` to the accumulators.
+  auto accumulate = [&](const std::string &k) -> LogicalResult {
+    pushScope();
+    LogicalResult status =
+        forEachLane(src, k, [&](int g, int w, const std::string &v) {
+          body.line("{} = stride_add({}, {});", acc[g][w], acc[g][w], v);
+        });
+    popScope();
+    return status;
   };
   // Walk the row's list: the source row and the next position load
   // together, so each source row is one dependent load after the last. A
