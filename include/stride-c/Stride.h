@@ -42,7 +42,16 @@ extern "C" {
  * Status
  *===----------------------------------------------------------------------===*/
 
-typedef enum stride_status {
+/* In C++ every enum has `int` as its fixed underlying type, so any value a C
+   caller passes (say 42) is a valid value that the library refuses with
+   STRIDE_INVALID_ARGUMENT, not undefined behaviour. */
+#ifdef __cplusplus
+#define STRIDE_ENUM(name) enum name : int
+#else
+#define STRIDE_ENUM(name) enum name
+#endif
+
+typedef STRIDE_ENUM(stride_status) {
   STRIDE_OK = 0,
   /** A NULL handle or output pointer, an unknown enum value, a wrong count. */
   STRIDE_INVALID_ARGUMENT = 1,
@@ -75,7 +84,7 @@ const char *stride_version(void);
 typedef struct stride_compiler stride_compiler;
 typedef struct stride_compile_result stride_compile_result;
 
-typedef enum stride_emit_kind {
+typedef STRIDE_ENUM(stride_emit_kind) {
   STRIDE_EMIT_MODULE = 0, /* a .stridemod module (CUBIN for the arch) */
   STRIDE_EMIT_MLIR = 1,   /* the stride IR after the pipeline, as text */
   STRIDE_EMIT_CUDA = 2,   /* the generated CUDA C++ */
@@ -131,7 +140,7 @@ const char *stride_compile_result_text(const stride_compile_result *result);
 const uint8_t *stride_compile_result_module_bytes(
     const stride_compile_result *result, size_t *size);
 
-typedef enum stride_severity {
+typedef STRIDE_ENUM(stride_severity) {
   STRIDE_SEVERITY_ERROR = 0,
   STRIDE_SEVERITY_WARNING = 1,
   STRIDE_SEVERITY_NOTE = 2,
@@ -187,7 +196,7 @@ size_t stride_module_num_outputs(const stride_module *module);
 /** A multi-line dump for a person (what `stridec --inspect` prints). */
 const char *stride_module_describe(const stride_module *module);
 
-typedef enum stride_dtype {
+typedef STRIDE_ENUM(stride_dtype) {
   STRIDE_DTYPE_F16 = 0,
   STRIDE_DTYPE_BF16 = 1,
   STRIDE_DTYPE_F32 = 2,
