@@ -40,6 +40,23 @@ std::string overflowError(const std::string &what) {
   return what + " overflows a 64-bit integer";
 }
 
+/// Moves `result`'s offset to element `position` of `source` along `dim`
+/// (a slice's start, a select's index); on overflow, the error names the
+/// position as `what`.
+std::optional<std::string> offsetToPosition(Layout &result,
+                                            const Layout &source, int64_t dim,
+                                            int64_t position,
+                                            const std::string &what) {
+  std::optional<int64_t> offset =
+      checkedAddress(source.offset, position, source.strides[dim]);
+  if (!offset)
+    return overflowError("the result's offset, " + str(source.offset) + " + " +
+                         what + " " + str(position) + " times stride " +
+                         str(source.strides[dim]) + ",");
+  result.offset = *offset;
+  return std::nullopt;
+}
+
 /// Largest address (relative to the offset) of a layout with no empty dim.
 std::optional<int64_t> largestRelativeAddress(DimsRef shape, DimsRef strides) {
   int64_t result = 0;
@@ -310,13 +327,9 @@ ViewResult inferSlice(const Layout &source, int64_t dim, int64_t start,
     return ViewResult::failure(overflowError(
         "the result's stride, stride " + str(source.strides[dim]) + " of dim " +
         str(dim) + " times step " + str(step) + ","));
-  std::optional<int64_t> offset =
-      checkedAddress(source.offset, start, source.strides[dim]);
-  if (!offset)
-    return ViewResult::failure(overflowError(
-        "the result's offset, " + str(source.offset) + " + start " +
-        str(start) + " times stride " + str(source.strides[dim]) + ","));
-  result.offset = *offset;
+  if (std::optional<std::string> error =
+          offsetToPosition(result, source, dim, start, "start"))
+    return ViewResult::failure(*error);
   return ViewResult::success(std::move(result));
 }
 
@@ -328,13 +341,9 @@ ViewResult inferSelect(const Layout &source, int64_t dim, int64_t index) {
     return ViewResult::failure("index " + str(index) + " is out of range [0, " +
                                str(source.shape[dim]) + ") of dim " + str(dim));
   Layout result = source;
-  std::optional<int64_t> offset =
-      checkedAddress(source.offset, index, source.strides[dim]);
-  if (!offset)
-    return ViewResult::failure(overflowError(
-        "the result's offset, " + str(source.offset) + " + index " +
-        str(index) + " times stride " + str(source.strides[dim]) + ","));
-  result.offset = *offset;
+  if (std::optional<std::string> error =
+          offsetToPosition(result, source, dim, index, "index"))
+    return ViewResult::failure(*error);
   result.shape.erase(result.shape.begin() + dim);
   result.strides.erase(result.strides.begin() + dim);
   return ViewResult::success(std::move(result));
