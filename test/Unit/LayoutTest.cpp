@@ -202,6 +202,18 @@ TEST(Limits, SliceWithAHugeStepDoesNotOverflow) {
                      "4611686018427387904, overflows a 64-bit integer");
 }
 
+TEST(Limits, OffsetOverflowNamesThePosition) {
+  Layout wide{{2, 3}, {INT64_MAX, 1}, INT64_MAX};
+  ViewResult r = inferSelect(wide, 0, 1);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error, "the result's offset, 9223372036854775807 + index 1 times "
+                     "stride 9223372036854775807, overflows a 64-bit integer");
+  r = inferSlice(wide, 0, 1, 2, 1);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error, "the result's offset, 9223372036854775807 + start 1 times "
+                     "stride 9223372036854775807, overflows a 64-bit integer");
+}
+
 TEST(Limits, OffsetsAndStridesOfViewsAreChecked) {
   Layout wide{{2, 3}, {INT64_MAX, 1}, INT64_MAX};
   EXPECT_FALSE(inferSelect(wide, 0, 1));
