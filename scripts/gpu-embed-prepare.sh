@@ -2,8 +2,8 @@
 # Builds, on the development machine, a bundle that checks the embedding API
 # and the runtime's GPU unit tests on a GPU machine without MLIR or LLVM:
 # libstride.so with Debian's libLLVM (xz-compressed) and the few libraries
-# it needs that an Ubuntu 24.04 GPU machine may lack, the StrideBackendTests
-# and StrideEmbedTests unit tests (their GPU tests run there, skipped here),
+# it needs that an Ubuntu 24.04 GPU machine may lack, the module, NVRTC,
+# runtime and embedding unit tests (their GPU tests run there, skipped here),
 # the C API test and examples/embed built against an installed tree. On the
 # GPU machine: BUNDLE/run.sh.
 #
@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 out=build/gpu-embed
 [[ ${1:-} == --out ]] && out=$2
 
-./scripts/build.sh StrideBackendTests StrideEmbedTests stride-capi-test StrideEmbed >/dev/null
+./scripts/build.sh StrideModuleTests StrideNVRTCTests StrideRuntimeTests StrideEmbedTests stride-capi-test StrideEmbed >/dev/null
 # examples/embed, built against an installed tree as an embedder builds it.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -30,7 +30,7 @@ xz -T0 -6 -c /lib/x86_64-linux-gnu/libz3.so.4 >"$out/lib/libz3.so.4.xz"
 for lib in libfmt.so.9 libedit.so.2 libbsd.so.0 libmd.so.0; do
   cp -L "/lib/x86_64-linux-gnu/$lib" "$out/lib/"
 done
-cp build/unittests/StrideBackendTests build/unittests/StrideEmbedTests \
+cp build/unittests/StrideModuleTests build/unittests/StrideNVRTCTests build/unittests/StrideRuntimeTests build/unittests/StrideEmbedTests \
   build/bin/stride-capi-test "$work/embed/embed" "$out/bin/"
 cat >"$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
@@ -43,8 +43,10 @@ for f in "$here"/lib/*.xz; do xz -dc "$f" >"${f%.xz}"; done
 export LD_LIBRARY_PATH=$here/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 [[ -e /work/main/examples ]] || { mkdir -p /work && ln -sfn "$repo" /work/main; }
 status=0
-echo "== StrideBackendTests (module, NVRTC, runtime: the GPU tests run here)"
-"$here/bin/StrideBackendTests" --gtest_brief=1 || status=1
+for t in StrideModuleTests StrideNVRTCTests StrideRuntimeTests; do
+  echo "== $t (the runtime's GPU tests run here)"
+  "$here/bin/$t" --gtest_brief=1 || status=1
+done
 echo "== StrideEmbedTests"
 "$here/bin/StrideEmbedTests" --gtest_brief=1 || status=1
 echo "== stride-capi-test (C)"

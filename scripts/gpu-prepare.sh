@@ -176,7 +176,7 @@ seed_graphs 7 63 33 0 31
 
 for graph in examples/*.mlir; do
   name=$(basename "$graph" .mlir)
-  [[ $name == *_fx ]] && continue # rejected by design (test/Transforms/seed-fx.test)
+  [[ $name == *_fx ]] && continue # rejected by design (test/Dialect/Stride/Transforms/seed-fx.test)
   add_case "example_$name" "$graph"
 done
 

@@ -114,7 +114,7 @@ stride_status stride_compiler_set_vectorize(stride_compiler *compiler,
 stride_status stride_compiler_set_runtime_checks(stride_compiler *compiler,
                                                  int enable);
 /** Keep NVRTC's output in `dir`, a content-addressed cache shared safely by
-    concurrent compilers (see stride/Compiler/NvrtcCache.h), so that compiling
+    concurrent compilers (see stride/Target/CUDA/NvrtcCache.h), so that compiling
     the same graph again skips NVRTC. "" (the default) caches nothing;
     `stridec` uses $XDG_CACHE_HOME/stride/nvrtc. */
 stride_status stride_compiler_set_cache_dir(stride_compiler *compiler,

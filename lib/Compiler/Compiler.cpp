@@ -7,13 +7,13 @@
 
 #include "stride/Compiler/Compiler.h"
 
-#include "stride/GraphParser.h"
-#include "stride/StrideDialect.h"
+#include "stride/Import/GraphParser.h"
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Target/CUDA/Emitter.h"
-#include "stride/Compiler/NvrtcCache.h"
+#include "stride/Target/CUDA/NvrtcCache.h"
 #include "stride/Target/CUDA/NVRTC.h"
-#include "stride/Target/Dot/Dot.h"
-#include "stride/Transforms/Passes.h"
+#include "stride/Dialect/Stride/Transforms/Dot.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -19,7 +19,7 @@
 
 #include "stride/Interpreter/Interpreter.h"
 
-#include "stride/StrideOps.h"
+#include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Support/Layout.h"
 
 #include "llvm/ADT/APFloat.h"

@@ -7,7 +7,7 @@
 //
 // mlir-opt for Stride: registers the dialects and passes and hands over to
 // MlirOptMain, after the nesting check every Stride tool makes before parsing
-// a graph file (stride/GraphParser.h; standard input is not checked).
+// a graph file (stride/Import/GraphParser.h; standard input is not checked).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,9 +16,9 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
-#include "stride/GraphParser.h"
-#include "stride/StrideDialect.h"
-#include "stride/Transforms/Passes.h"
+#include "stride/Import/GraphParser.h"
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Compiler/Compiler.h"
-#include "stride/Compiler/NvrtcCache.h"
+#include "stride/Target/CUDA/NvrtcCache.h"
 #include "stride/Module/Module.h"
 #include "stride/Target/CUDA/NVRTC.h"
 

@@ -26,7 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Target/CUDA/Emitter.h"
-#include "stride/Transforms/KernelContract.h"
+#include "stride/Dialect/Stride/Analysis/KernelContract.h"
 
 #include "Prelude.h"
 

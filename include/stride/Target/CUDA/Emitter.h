@@ -27,7 +27,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "stride/Module/Module.h"
-#include "stride/StrideOps.h"
+#include "stride/Dialect/Stride/IR/StrideOps.h"
 
 #include <cstdint>
 #include <optional>

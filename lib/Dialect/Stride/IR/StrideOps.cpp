@@ -1,0 +1,361 @@
+//===- StrideOps.cpp - Ops of the stride dialect --------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Verifiers. Shape rules live here once; view layouts are computed by the
+// shared functions of stride/Support/Layout.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace stride;
+
+#include "stride/Dialect/Stride/IR/StrideEnums.cpp.inc"
+#include "stride/Dialect/Stride/IR/StrideInterfaces.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "stride/Dialect/Stride/IR/StrideOps.cpp.inc"
+
+static StridedTensorType tensorType(Value value) {
+  return cast<StridedTensorType>(value.getType());
+}
+
+static std::string shapeString(ArrayRef<int64_t> shape) {
+  return formatDims(shape);
+}
+
+static LogicalResult verifyDimInRange(Operation *op, int64_t dim,
+                                      int64_t rank, StringRef what = "dim") {
+  if (dim >= 0 && dim < rank)
+    return success();
+  return op->emitOpError() << what << " " << dim << " is out of range [0, "
+                           << rank << ")";
+}
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+LogicalResult stride::detail::verifyViewOp(Operation *op) {
+  auto view = cast<ViewOpInterface>(op);
+  StridedTensorType source = view.getSource().getType();
+  auto result = cast<StridedTensorType>(op->getResult(0).getType());
+  if (source.getElementType() != result.getElementType())
+    return op->emitOpError() << "result element type "
+                             << result.getElementType()
+                             << " differs from the operand's "
+                             << source.getElementType()
+                             << "; a view never converts elements";
+  ViewResult inferred = view.inferResultLayout(source.getLayout());
+  if (!inferred)
+    return op->emitOpError() << inferred.error;
+  if (*inferred.layout != result.getLayout())
+    return op->emitOpError()
+           << "result type " << result
+           << " does not match the layout the view computes from its operand: "
+              "expected "
+           << source.withLayout(*inferred.layout);
+  return success();
+}
+
+ViewResult ExpandOp::inferResultLayout(const Layout &source) {
+  return inferExpand(source, getResult().getType().getShape());
+}
+
+ViewResult UnsqueezeOp::inferResultLayout(const Layout &source) {
+  return inferUnsqueeze(source, getDim());
+}
+
+ViewResult SqueezeOp::inferResultLayout(const Layout &source) {
+  return inferSqueeze(source, getDims());
+}
+
+ViewResult PermuteOp::inferResultLayout(const Layout &source) {
+  return inferPermute(source, getDims());
+}
+
+ViewResult SliceOp::inferResultLayout(const Layout &source) {
+  return inferSlice(source, getDim(), getStart(), getEnd(), getStep());
+}
+
+ViewResult SelectOp::inferResultLayout(const Layout &source) {
+  return inferSelect(source, getDim(), getIndex());
+}
+
+ViewResult ViewOp::inferResultLayout(const Layout &source) {
+  return inferView(source, getResult().getType().getShape());
+}
+
+ViewResult AsStridedOp::inferResultLayout(const Layout &source) {
+  return checkAsStrided(source, getResult().getType().getLayout());
+}
+
+//===----------------------------------------------------------------------===//
+// Pointwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult stride::detail::verifyElementwise(Operation *op) {
+  ArrayRef<int64_t> shape = tensorType(op->getResult(0)).getShape();
+  for (OpOperand &operand : op->getOpOperands()) {
+    ArrayRef<int64_t> operandShape = tensorType(operand.get()).getShape();
+    if (operandShape != shape)
+      return op->emitOpError()
+             << "operand #" << operand.getOperandNumber() << " has shape "
+             << shapeString(operandShape) << " but the result has shape "
+             << shapeString(shape)
+             << "; pointwise operands must have the result's shape (there is "
+                "no implicit broadcasting: use stride.expand)";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Creation
+//===----------------------------------------------------------------------===//
+
+LogicalResult FullOp::verify() {
+  Type elementType = getResult().getType().getElementType();
+  auto integer = dyn_cast<IntegerType>(elementType);
+  if (!integer)
+    return success();
+  double value = getValue().convertToDouble();
+  double lo = integer.getWidth() == 1 ? 0.0 : -std::ldexp(1.0, integer.getWidth() - 1);
+  double hi = integer.getWidth() == 1 ? 1.0 : std::ldexp(1.0, integer.getWidth() - 1) - 1;
+  if (value != std::floor(value) || value < lo || value > hi)
+    return emitOpError() << "value " << value << " is not representable in "
+                         << elementType;
+  return success();
+}
+
+LogicalResult ConstantOp::verify() {
+  StridedTensorType type = getResult().getType();
+  auto valueType = cast<ShapedType>(getValue().getType());
+  if (valueType.getShape() != type.getShape() ||
+      valueType.getElementType() != type.getElementType())
+    return emitOpError() << "value of type " << valueType
+                         << " does not match the result's shape "
+                         << shapeString(type.getShape()) << " and element type "
+                         << type.getElementType();
+  return success();
+}
+
+LogicalResult IotaOp::verify() {
+  return verifyDimInRange(*this, getDim(), getResult().getType().getRank());
+}
+
+//===----------------------------------------------------------------------===//
+// Scatter and gather
+//===----------------------------------------------------------------------===//
+
+/// The result of a scatter has the shape of its `input`.
+static LogicalResult verifyResultShapeIsInput(Operation *op, Value input) {
+  ArrayRef<int64_t> expected = tensorType(input).getShape();
+  ArrayRef<int64_t> actual = tensorType(op->getResult(0)).getShape();
+  if (expected != actual)
+    return op->emitOpError() << "result shape " << shapeString(actual)
+                             << " differs from the input's "
+                             << shapeString(expected);
+  return success();
+}
+
+static LogicalResult verifyShapeIs(Operation *op, StringRef what, Value value,
+                                   ArrayRef<int64_t> expected,
+                                   StringRef because) {
+  ArrayRef<int64_t> actual = tensorType(value).getShape();
+  if (actual == expected)
+    return success();
+  return op->emitOpError() << what << " has shape " << shapeString(actual)
+                           << ", expected " << shapeString(expected) << " ("
+                           << because << ")";
+}
+
+LogicalResult SliceScatterOp::verify() {
+  Layout inputLayout = getInput().getType().getLayout();
+  ViewResult slice =
+      inferSlice(inputLayout, getDim(), getStart(), getEnd(), getStep());
+  if (!slice)
+    return emitOpError() << slice.error;
+  if (failed(verifyShapeIs(*this, "src", getSrc(), slice.layout->shape,
+                           "the shape of the slice it replaces")))
+    return failure();
+  return verifyResultShapeIsInput(*this, getInput());
+}
+
+LogicalResult SelectScatterOp::verify() {
+  Layout inputLayout = getInput().getType().getLayout();
+  ViewResult select = inferSelect(inputLayout, getDim(), getIndex());
+  if (!select)
+    return emitOpError() << select.error;
+  if (failed(verifyShapeIs(*this, "src", getSrc(), select.layout->shape,
+                           "the input's shape without the selected dim")))
+    return failure();
+  return verifyResultShapeIsInput(*this, getInput());
+}
+
+/// torch.scatter / gather rule: `index` has `input`'s rank, is no larger than
+/// `bound` (src for scatters) in any dim, and no larger than `input` in the
+/// dims other than `dim`.
+static LogicalResult verifyIndexBounds(Operation *op, Value input,
+                                       Value index, Value bound,
+                                       StringRef boundName, int64_t dim) {
+  ArrayRef<int64_t> inputShape = tensorType(input).getShape();
+  ArrayRef<int64_t> indexShape = tensorType(index).getShape();
+  if (failed(verifyDimInRange(op, dim, inputShape.size())))
+    return failure();
+  if (indexShape.size() != inputShape.size())
+    return op->emitOpError() << "index has rank " << indexShape.size()
+                             << " but the input has rank " << inputShape.size();
+  for (auto [d, size] : llvm::enumerate(indexShape)) {
+    if (bound && size > tensorType(bound).getShape()[d])
+      return op->emitOpError()
+             << "index dim " << d << " has size " << size << ", larger than "
+             << boundName << "'s " << tensorType(bound).getShape()[d];
+    if (static_cast<int64_t>(d) != dim && size > inputShape[d])
+      return op->emitOpError() << "index dim " << d << " has size " << size
+                               << ", larger than the input's "
+                               << inputShape[d];
+  }
+  return success();
+}
+
+template <typename ScatterOp>
+static LogicalResult verifyIndexScatter(ScatterOp op) {
+  if (tensorType(op.getSrc()).getRank() != op.getInput().getType().getRank())
+    return op.emitOpError() << "src has rank " << tensorType(op.getSrc()).getRank()
+                            << " but the input has rank "
+                            << op.getInput().getType().getRank();
+  if (failed(verifyIndexBounds(op, op.getInput(), op.getIndex(), op.getSrc(),
+                               "src", op.getDim())))
+    return failure();
+  return verifyResultShapeIsInput(op, op.getInput());
+}
+
+LogicalResult ScatterOp::verify() { return verifyIndexScatter(*this); }
+LogicalResult ScatterAddOp::verify() { return verifyIndexScatter(*this); }
+
+/// Shape of `input` with dim `dim` resized to the 1-D index's length.
+static LogicalResult verifyOneDimIndex(Operation *op, Value input, Value index,
+                                       int64_t dim,
+                                       SmallVectorImpl<int64_t> &shape) {
+  ArrayRef<int64_t> inputShape = tensorType(input).getShape();
+  if (failed(verifyDimInRange(op, dim, inputShape.size())))
+    return failure();
+  if (tensorType(index).getRank() != 1)
+    return op->emitOpError() << "index must be 1-D, but has shape "
+                             << shapeString(tensorType(index).getShape());
+  shape.assign(inputShape.begin(), inputShape.end());
+  shape[dim] = tensorType(index).getShape()[0];
+  return success();
+}
+
+LogicalResult IndexAddOp::verify() {
+  SmallVector<int64_t> sourceShape;
+  if (failed(verifyOneDimIndex(*this, getInput(), getIndex(), getDim(),
+                               sourceShape)) ||
+      failed(verifyShapeIs(*this, "source", getSource(), sourceShape,
+                           "the input's shape with dim " +
+                               std::to_string(getDim()) +
+                               " of the index's length")))
+    return failure();
+  return verifyResultShapeIsInput(*this, getInput());
+}
+
+LogicalResult GatherOp::verify() {
+  if (failed(verifyIndexBounds(*this, getInput(), getIndex(), Value(), "",
+                               getDim())))
+    return failure();
+  return verifyShapeIs(*this, "result", getResult(),
+                       getIndex().getType().getShape(), "the index's shape");
+}
+
+LogicalResult IndexSelectOp::verify() {
+  SmallVector<int64_t> resultShape;
+  if (failed(verifyOneDimIndex(*this, getInput(), getIndex(), getDim(),
+                               resultShape)))
+    return failure();
+  return verifyShapeIs(*this, "result", getResult(), resultShape,
+                       "the input's shape with dim " +
+                           std::to_string(getDim()) + " of the index's length");
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+template <typename ReductionOp>
+static LogicalResult verifyReduction(ReductionOp op) {
+  ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
+  std::vector<bool> reduced(inputShape.size(), false);
+  for (int64_t dim : op.getDims()) {
+    if (failed(verifyDimInRange(op, dim, inputShape.size())))
+      return failure();
+    if (reduced[dim])
+      return op.emitOpError() << "dim " << dim << " is listed twice";
+    reduced[dim] = true;
+  }
+  SmallVector<int64_t> expected;
+  for (auto [dim, size] : llvm::enumerate(inputShape)) {
+    if (!reduced[dim])
+      expected.push_back(size);
+    else if (op.getKeepdim())
+      expected.push_back(1);
+  }
+  return verifyShapeIs(op, "result", op.getResult(), expected,
+                       op.getKeepdim() ? "the input's shape with the reduced "
+                                         "dims of size 1"
+                                       : "the input's shape without the "
+                                         "reduced dims");
+}
+
+LogicalResult SumOp::verify() { return verifyReduction(*this); }
+LogicalResult MeanOp::verify() { return verifyReduction(*this); }
+LogicalResult ProdOp::verify() { return verifyReduction(*this); }
+LogicalResult MaxOp::verify() { return verifyReduction(*this); }
+LogicalResult MinOp::verify() { return verifyReduction(*this); }
+
+//===----------------------------------------------------------------------===//
+// Kernel regions
+//===----------------------------------------------------------------------===//
+
+YieldOp KernelOp::getYield() {
+  return cast<YieldOp>(getBodyBlock().getTerminator());
+}
+
+LogicalResult KernelOp::verify() {
+  Block &body = getBodyBlock();
+  if (body.getNumArguments() != getInputs().size())
+    return emitOpError() << "body has " << body.getNumArguments()
+                         << " arguments but the kernel has "
+                         << getInputs().size() << " inputs";
+  for (auto [i, pair] : llvm::enumerate(
+           llvm::zip(body.getArgumentTypes(), getInputs().getTypes())))
+    if (std::get<0>(pair) != std::get<1>(pair))
+      return emitOpError() << "body argument #" << i << " has type "
+                           << std::get<0>(pair) << " but input #" << i
+                           << " has type " << std::get<1>(pair);
+  YieldOp yield = getYield();
+  if (yield.getValues().size() != getNumResults())
+    return emitOpError() << "yields " << yield.getValues().size()
+                         << " values but has " << getNumResults()
+                         << " results";
+  for (auto [i, pair] : llvm::enumerate(
+           llvm::zip(yield.getValues().getTypes(), getResultTypes()))) {
+    auto yielded = cast<StridedTensorType>(std::get<0>(pair));
+    auto result = cast<StridedTensorType>(std::get<1>(pair));
+    if (yielded.getShape() != result.getShape() ||
+        yielded.getElementType() != result.getElementType())
+      return emitOpError() << "result #" << i << " of type " << result
+                           << " differs in shape or element type from the "
+                              "yielded value of type "
+                           << yielded;
+  }
+  return success();
+}

@@ -1,0 +1,447 @@
+//===- Fuse.cpp - Group ops into stride.kernel regions --------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Greedy producer-into-consumer fusion. The ops of a function are visited
+// from last to first; each functional op joins the group (future kernel) of
+// its consumers when all of them are in one group and the kernel contract
+// (stride/Transforms/KernelContract.h) allows it, becomes an extra output of
+// one of its consumer groups when it must be materialized anyway and lives
+// in that group's iteration space, and otherwise roots a group of its own.
+// Views never join a group: each kernel clones the views it reads, so a view
+// of a kernel input becomes part of that kernel's load expression. `full` and
+// `iota` are cloned the same way. The rules and their reasons are in
+// docs/fusion.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Dialect/Stride/Analysis/KernelContract.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <memory>
+
+namespace stride {
+#define GEN_PASS_DEF_FUSE
+#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
+} // namespace stride
+
+using namespace mlir;
+using namespace stride;
+
+namespace {
+
+/// Kernel names list at most this many ops (the first ones and the last).
+constexpr size_t kMaxNameOps = 6;
+
+enum class GroupKind { Pointwise, Reduction, IndexScatter };
+
+/// A future kernel: its functional ops, its root and its outputs.
+struct Group {
+  GroupKind kind = GroupKind::Pointwise;
+  /// Form (d): the reduction's result is broadcast into an epilogue over
+  /// the reduction's input shape.
+  bool broadcast = false;
+  /// The reduction or index scatter; for a pointwise group, `output`.
+  Operation *root = nullptr;
+  /// The op that started the group: the last one, whose result is read
+  /// outside the group.
+  Operation *output = nullptr;
+  /// Further ops whose results are read outside the group (materialized
+  /// values that share the output's iteration space).
+  SmallVector<Operation *> extraOutputs;
+  llvm::SetVector<Operation *> members;
+};
+
+/// Calls `fn` on every use of `value` by a non-view op, looking through view
+/// chains built on it.
+void forEachSink(Value value, function_ref<void(OpOperand &)> fn) {
+  for (OpOperand &use : value.getUses()) {
+    auto view = dyn_cast<ViewOpInterface>(use.getOwner());
+    if (view && view.getSource() == value)
+      forEachSink(use.getOwner()->getResult(0), fn);
+    else
+      fn(use);
+  }
+}
+
+ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<StridedTensorType>(value.getType()).getShape();
+}
+
+bool isGroupable(Operation *op) {
+  return isFunctional(op) && !isa<KernelOp>(op);
+}
+
+class Fuser {
+public:
+  Fuser(func::FuncOp func, bool broadcastEpilogues)
+      : func(func), broadcastEpilogues(broadcastEpilogues) {}
+
+  LogicalResult run();
+
+private:
+  void eraseDeadOps(Block &block);
+  void formGroups(Block &block);
+  bool tryFuse(Operation *op, Group *group);
+  bool tryFuseAsOutput(Operation *op, Group *group);
+  bool tryPromote(Operation *reduction, Group *group, bool asOutput);
+  /// Joins a reduction of the same rows to a broadcast-reduction group whose
+  /// epilogue reads it broadcast back (softmax's `max` joins `sum`).
+  bool tryJoinRows(Operation *reduction, Group *group);
+  bool createsCycle(Operation *op, Group *group);
+  Group *newGroup(Operation *op);
+  void add(Operation *op, Group *group) {
+    group->members.insert(op);
+    groupOf[op] = group;
+  }
+  FailureOr<KernelOp> buildKernel(Group &group, Operation *insertBefore,
+                                  llvm::StringSet<> &names,
+                                  DenseMap<Value, Value> &replacements);
+
+  func::FuncOp func;
+  bool broadcastEpilogues;
+  std::vector<std::unique_ptr<Group>> groups;
+  DenseMap<Operation *, Group *> groupOf;
+  DenseMap<Operation *, unsigned> position;
+};
+
+void Fuser::eraseDeadOps(Block &block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if ((isa<ViewOpInterface>(op) || isGroupable(op)) && op->use_empty())
+      op->erase();
+}
+
+Group *Fuser::newGroup(Operation *op) {
+  groups.push_back(std::make_unique<Group>());
+  Group *group = groups.back().get();
+  group->kind = isReductionOp(op)      ? GroupKind::Reduction
+                : isIndexScatterOp(op) ? GroupKind::IndexScatter
+                                       : GroupKind::Pointwise;
+  group->root = group->output = op;
+  add(op, group);
+  return group;
+}
+
+bool Fuser::tryFuse(Operation *op, Group *group) {
+  if (isPointwiseLikeOp(op)) {
+    // A prologue (of a reduction or an index scatter's operands) or part of
+    // a pointwise expression: evaluated wherever its consumers read it.
+    add(op, group);
+    return true;
+  }
+  if (isReductionOp(op) && group->kind == GroupKind::Pointwise)
+    return tryPromote(op, group, /*asOutput=*/false);
+  if (isReductionOp(op) && group->broadcast)
+    return tryJoinRows(op, group);
+  return false;
+}
+
+bool Fuser::tryJoinRows(Operation *reduction, Group *group) {
+  if (!reducesSameRows(reduction, group->root))
+    return false;
+  auto inGroup = [&](Operation *op) {
+    return op == reduction || group->members.contains(op);
+  };
+  if (failed(checkEpilogue(reduction, inGroup, /*broadcast=*/true)))
+    return false;
+  add(reduction, group);
+  return true;
+}
+
+bool Fuser::tryPromote(Operation *reduction, Group *group, bool asOutput) {
+  auto inGroup = [&](Operation *op) {
+    return op == reduction || group->members.contains(op);
+  };
+  ArrayRef<int64_t> outputShape = shapeOf(group->output->getResult(0));
+  if (outputShape == shapeOf(reduction->getResult(0)) &&
+      succeeded(checkEpilogue(reduction, inGroup, /*broadcast=*/false))) {
+    if (asOutput && (!isInOutputFrame(reduction, inGroup) ||
+                     createsCycle(reduction, group)))
+      return false;
+    group->kind = GroupKind::Reduction;
+    group->root = reduction;
+    add(reduction, group);
+    if (asOutput)
+      group->extraOutputs.push_back(reduction);
+    return true;
+  }
+  if (!asOutput && broadcastEpilogues && group->extraOutputs.empty() &&
+      outputShape == shapeOf(reduction->getOperand(0)) &&
+      succeeded(checkEpilogue(reduction, inGroup, /*broadcast=*/true))) {
+    group->kind = GroupKind::Reduction;
+    group->broadcast = true;
+    group->root = reduction;
+    add(reduction, group);
+    return true;
+  }
+  return false;
+}
+
+bool Fuser::tryFuseAsOutput(Operation *op, Group *group) {
+  if (group->kind == GroupKind::IndexScatter || group->broadcast)
+    return false;
+  if (isReductionOp(op))
+    return group->kind == GroupKind::Pointwise &&
+           tryPromote(op, group, /*asOutput=*/true);
+  if (!isPointwiseLikeOp(op) ||
+      shapeOf(op->getResult(0)) != shapeOf(group->output->getResult(0)))
+    return false;
+  auto inGroup = [&](Operation *other) {
+    return other == op || group->members.contains(other);
+  };
+  if (!isInOutputFrame(op, inGroup) || createsCycle(op, group))
+    return false;
+  add(op, group);
+  group->extraOutputs.push_back(op);
+  return true;
+}
+
+/// Would making `op` an output of `group` let the group (through op's other
+/// consumers) feed itself? A walk over the graph of groups: reaching one
+/// member of a group continues from all of that group's outputs, since a
+/// kernel writes its outputs only after it has read all of its inputs.
+bool Fuser::createsCycle(Operation *op, Group *group) {
+  SmallVector<Operation *> work;
+  auto pushSinks = [&](Operation *from) {
+    for (Value result : from->getResults())
+      forEachSink(result, [&](OpOperand &sink) {
+        work.push_back(sink.getOwner());
+      });
+  };
+  forEachSink(op->getResult(0), [&](OpOperand &sink) {
+    if (groupOf.lookup(sink.getOwner()) != group)
+      work.push_back(sink.getOwner());
+  });
+  llvm::SmallPtrSet<Operation *, 32> seenOps;
+  llvm::SmallPtrSet<Group *, 16> seenGroups;
+  while (!work.empty()) {
+    Operation *next = work.pop_back_val();
+    Group *other = groupOf.lookup(next);
+    if (other == group)
+      return true;
+    if (other) {
+      if (seenGroups.insert(other).second)
+        for (Operation *member : other->members)
+          pushSinks(member);
+    } else if (seenOps.insert(next).second) {
+      pushSinks(next);
+    }
+  }
+  return false;
+}
+
+void Fuser::formGroups(Block &block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator()) {
+    position[&op] = ops.size();
+    ops.push_back(&op);
+  }
+  for (Operation *op : llvm::reverse(ops)) {
+    if (!isGroupable(op))
+      continue;
+    SmallVector<OpOperand *> sinks;
+    forEachSink(op->getResult(0), [&](OpOperand &sink) { sinks.push_back(&sink); });
+    llvm::SetVector<Group *> sinkGroups;
+    bool external = false;
+    for (OpOperand *sink : sinks) {
+      if (Group *group = groupOf.lookup(sink->getOwner()))
+        sinkGroups.insert(group);
+      else
+        external = true;
+    }
+    if (isReplicableLeafOp(op)) {
+      // Cloned into every kernel that reads it; materialized only when
+      // something other than a kernel reads it.
+      if (external)
+        newGroup(op);
+      continue;
+    }
+    if (!external && sinkGroups.size() == 1 && tryFuse(op, sinkGroups[0]))
+      continue;
+    SmallVector<Group *> candidates(sinkGroups.begin(), sinkGroups.end());
+    llvm::stable_sort(candidates, [&](Group *a, Group *b) {
+      return position[a->output] > position[b->output];
+    });
+    if (llvm::none_of(candidates,
+                      [&](Group *group) { return tryFuseAsOutput(op, group); }))
+      newGroup(op);
+  }
+}
+
+std::string opName(Operation *op) {
+  return op->getName().stripDialect().str();
+}
+
+FailureOr<KernelOp> Fuser::buildKernel(Group &group, Operation *insertBefore,
+                                       llvm::StringSet<> &names,
+                                       DenseMap<Value, Value> &replacements) {
+  SmallVector<Operation *> members(group.members.begin(), group.members.end());
+  llvm::sort(members, [&](Operation *a, Operation *b) {
+    return position[a] < position[b];
+  });
+  SmallVector<Operation *> outputs{group.output};
+  outputs.append(group.extraOutputs.begin(), group.extraOutputs.end());
+  llvm::sort(outputs, [&](Operation *a, Operation *b) {
+    return position[a] < position[b];
+  });
+  for (Operation *member : members) {
+    if (llvm::is_contained(outputs, member))
+      continue;
+    bool readOutside = false;
+    forEachSink(member->getResult(0), [&](OpOperand &sink) {
+      readOutside |= groupOf.lookup(sink.getOwner()) != &group;
+    });
+    if (readOutside)
+      return member->emitError("stride-fuse: internal error: a fused value "
+                               "is read outside its kernel");
+  }
+
+  auto body = std::make_unique<Block>();
+  OpBuilder builder(func.getContext());
+  builder.setInsertionPointToEnd(body.get());
+  IRMapping mapping;
+  SmallVector<Value> inputs;
+  SmallVector<Operation *> named(members.begin(), members.end());
+  // A kernel reads each value outside the group once, as an input; views
+  // and leaves are cloned in front of their first reader.
+  std::function<Value(Value)> materialize = [&](Value value) -> Value {
+    if (Value mapped = mapping.lookupOrNull(value))
+      return mapped;
+    Operation *def = value.getDefiningOp();
+    if (def && groupOf.lookup(def) != &group) {
+      if (auto view = dyn_cast<ViewOpInterface>(def)) {
+        materialize(view.getSource());
+        return builder.clone(*def, mapping)->getResult(0);
+      }
+      if (isReplicableLeafOp(def)) {
+        named.push_back(def);
+        return builder.clone(*def, mapping)->getResult(0);
+      }
+    }
+    BlockArgument arg = body->addArgument(value.getType(), value.getLoc());
+    inputs.push_back(value);
+    mapping.map(value, arg);
+    return arg;
+  };
+  SmallVector<Location> locs;
+  for (Operation *member : members) {
+    for (Value operand : member->getOperands())
+      materialize(operand);
+    builder.clone(*member, mapping);
+    locs.push_back(member->getLoc());
+  }
+  SmallVector<Value> yielded;
+  SmallVector<Type> resultTypes;
+  for (Operation *output : outputs) {
+    yielded.push_back(mapping.lookup(output->getResult(0)));
+    resultTypes.push_back(output->getResult(0).getType());
+  }
+  YieldOp::create(builder, group.output->getLoc(), yielded);
+
+  // Named after its ops in program order: "slice_scatter_sum".
+  llvm::sort(named, [&](Operation *a, Operation *b) {
+    return position[a] < position[b];
+  });
+  std::string base;
+  for (size_t i = 0; i < named.size(); ++i) {
+    if (named.size() > kMaxNameOps && i >= kMaxNameOps - 1 &&
+        i + 1 < named.size())
+      continue;
+    base += (base.empty() ? "" : "_") + opName(named[i]);
+  }
+  // A lone op's name is often a C function's (max, exp, div): the backend
+  // emits `extern "C"` kernels named after the kernel.
+  if (named.size() == 1)
+    base += "_kernel";
+  std::string name = base;
+  for (unsigned n = 1; names.contains(name); ++n)
+    name = base + "_" + std::to_string(n);
+  names.insert(name);
+
+  OpBuilder outer(insertBefore);
+  auto kernel = KernelOp::create(outer, FusedLoc::get(func.getContext(), locs),
+                                 resultTypes, name, inputs);
+  kernel.getBody().push_back(body.release());
+  for (auto [output, result] : llvm::zip(outputs, kernel.getResults()))
+    replacements[output->getResult(0)] = result;
+  return kernel;
+}
+
+LogicalResult Fuser::run() {
+  if (func.getBody().empty())
+    return success();
+  Block &block = func.getBody().front();
+  eraseDeadOps(block);
+  formGroups(block);
+  if (groups.empty())
+    return success();
+
+  llvm::StringSet<> names;
+  func.walk([&](KernelOp kernel) { names.insert(kernel.getSymName()); });
+
+  // Kernels in the order of their outputs; built before the terminator and
+  // put in dependence order below.
+  SmallVector<Group *> ordered;
+  for (auto &group : groups)
+    ordered.push_back(group.get());
+  llvm::sort(ordered, [&](Group *a, Group *b) {
+    return position[a->output] < position[b->output];
+  });
+  DenseMap<Value, Value> replacements;
+  SmallVector<KernelOp> kernels;
+  for (Group *group : ordered) {
+    FailureOr<KernelOp> kernel =
+        buildKernel(*group, block.getTerminator(), names, replacements);
+    if (failed(kernel))
+      return failure();
+    kernels.push_back(*kernel);
+  }
+  for (auto [original, result] : replacements)
+    original.replaceAllUsesWith(result);
+
+  // The fused originals, the views and leaves the kernels cloned.
+  SmallVector<Operation *> originals;
+  for (Operation &op : block.without_terminator())
+    if (position.contains(&op))
+      originals.push_back(&op);
+  for (Operation *op : llvm::reverse(originals))
+    if (op->use_empty() && (isGroupable(op) || isa<ViewOpInterface>(op)))
+      op->erase();
+  if (!sortTopologically(&block))
+    return func.emitError("stride-fuse: internal error: the kernels form a "
+                          "cycle");
+
+  for (KernelOp kernel : kernels) {
+    std::string why;
+    if (failed(classifyKernel(kernel, &why)))
+      return kernel.emitError("stride-fuse: internal error: kernel '")
+             << kernel.getSymName() << "' breaks the kernel contract: " << why;
+  }
+  return success();
+}
+
+struct FusePass : public stride::impl::FuseBase<FusePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Fuser fuser(getOperation(), broadcastEpilogues);
+    if (failed(fuser.run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,65 @@
+//===- Pipeline.cpp - The default Stride pipeline -------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one definition of the pass pipeline, used by stride-opt
+// (`--stride-pipeline`), stridec and the embedding API alike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+void stride::buildStridePipeline(OpPassManager &pm,
+                                 const PipelineOptions &options) {
+  LegalizeLayoutsOptions legalize;
+  legalize.repair = options.repairLayouts;
+  pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
+  if (options.fuse) {
+    FuseOptions fuse;
+    fuse.broadcastEpilogues = options.fuseBroadcastEpilogues;
+    pm.addNestedPass<func::FuncOp>(createFuse(fuse));
+  }
+  if (options.formKernels)
+    pm.addNestedPass<func::FuncOp>(createOutlineKernels());
+}
+
+namespace {
+struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
+  Option<bool> repairLayouts{
+      *this, "repair-layouts",
+      llvm::cl::desc("Give illegal functional result layouts a dense layout "
+                     "instead of rejecting the graph"),
+      llvm::cl::init(false)};
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("Fuse ops into stride.kernel regions"),
+                    llvm::cl::init(true)};
+  Option<bool> formKernels{
+      *this, "form-kernels",
+      llvm::cl::desc("Put every functional op into a stride.kernel, as the "
+                     "CUDA backend needs"),
+      llvm::cl::init(false)};
+};
+} // namespace
+
+void stride::registerStridePipeline() {
+  PassPipelineRegistration<PipelineCLOptions>(
+      "stride-pipeline", "The default Stride pipeline (legalization first)",
+      [](OpPassManager &pm, const PipelineCLOptions &cl) {
+        PipelineOptions options;
+        options.repairLayouts = cl.repairLayouts;
+        options.fuse = cl.fuse;
+        options.formKernels = cl.formKernels;
+        buildStridePipeline(pm, options);
+      });
+}

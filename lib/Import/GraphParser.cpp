@@ -1,0 +1,74 @@
+//===- GraphParser.cpp - Parsing graph files, with bounded nesting --------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Import/GraphParser.h"
+
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
+
+using namespace mlir;
+
+namespace stride {
+
+void loadGraphDialects(MLIRContext &context) {
+  DialectRegistry registry;
+  registry.insert<StrideDialect, func::FuncDialect>();
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  context.printOpOnDiagnostic(false);
+}
+
+LogicalResult checkGraphNesting(const llvm::SourceMgr &sourceMgr,
+                                MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  StringRef text = buffer->getBuffer();
+  int depth = 0;
+  for (size_t i = 0, n = text.size(); i < n; ++i) {
+    char c = text[i];
+    if (c == '/' && i + 1 < n && text[i + 1] == '/') {
+      i = std::min(text.find('\n', i), n);
+      continue;
+    }
+    if (c == '"') {
+      for (++i; i < n && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth <= kMaxNestingDepth)
+        continue;
+      auto [line, column] =
+          sourceMgr.getLineAndColumn(llvm::SMLoc::getFromPointer(text.data() + i));
+      emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(),
+                                    line, column))
+          << "brackets nest more than " << kMaxNestingDepth
+          << " levels deep here; Stride refuses deeper nesting, which would "
+             "exhaust the parser's stack";
+      return failure();
+    }
+    // '>' closes a '<', except in '->'.
+    if (c == ')' || c == ']' || c == '}' ||
+        (c == '>' && (i == 0 || text[i - 1] != '-')))
+      depth = std::max(depth - 1, 0);
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> parseGraph(llvm::SourceMgr &sourceMgr,
+                                 const ParserConfig &config) {
+  if (failed(checkGraphNesting(sourceMgr, config.getContext())))
+    return {};
+  return parseSourceFile<ModuleOp>(sourceMgr, config);
+}
+
+} // namespace stride

@@ -1,0 +1,114 @@
+//===- FuseRandomGraphsTest.cpp - stride-fuse on 1000 random graphs -------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every random graph parses and verifies, passes legalization and fusion,
+// verifies again, and comes out with every functional op inside a kernel
+// that satisfies the kernel contract. The generator is deterministic and
+// covers the ops it promises. A failure prints the seed and the graph.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FusionTestUtil.h"
+#include "RandomGraph.h"
+
+#include "stride/Dialect/Stride/Analysis/KernelContract.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+using namespace mlir;
+using namespace stride;
+using namespace stride::test;
+
+namespace {
+
+constexpr uint64_t kGraphs = 1000;
+
+TEST(RandomGraphs, GeneratorIsDeterministic) {
+  for (uint64_t seed = 0; seed < 50; ++seed)
+    EXPECT_EQ(generateRandomGraph(seed).text, generateRandomGraph(seed).text)
+        << "seed " << seed;
+  EXPECT_NE(generateRandomGraph(1).text, generateRandomGraph(2).text);
+}
+
+TEST(RandomGraphs, GeneratorCoversTheOps) {
+  std::map<std::string, int> seen;
+  const char *ops[] = {
+      "stride.expand ",        "stride.permute ",      "stride.slice ",
+      "stride.select ",        "stride.unsqueeze ",    "stride.squeeze ",
+      "stride.view ",          "stride.as_strided ",   "stride.add ",
+      "stride.exp ",           "stride.cmp ",          "stride.where ",
+      "stride.cast ",          "stride.slice_scatter", "stride.select_scatter",
+      "stride.sum ",           "stride.max ",          "stride.mean ",
+      "keepdim",               "stride.index_select",  "stride.gather",
+      "stride.index_add",      "stride.scatter_add",   "stride.full ",
+      "strides = [0",          "step 2",               "step 3"};
+  for (uint64_t seed = 0; seed < kGraphs; ++seed) {
+    std::string text = generateRandomGraph(seed).text;
+    for (const char *op : ops)
+      if (text.find(op) != std::string::npos)
+        ++seen[op];
+  }
+  for (const char *op : ops)
+    EXPECT_GE(seen[op], 10) << "'" << op << "' appears in only " << seen[op]
+                            << " of " << kGraphs << " graphs";
+}
+
+TEST(RandomGraphs, FuseIntoContractKernels) {
+  FusionHarness harness;
+  std::map<std::string, int> forms;
+  int kernels = 0, fusedOps = 0;
+  for (uint64_t seed = 0; seed < kGraphs; ++seed) {
+    RandomGraph graph = generateRandomGraph(seed);
+    OwningOpRef<ModuleOp> module = harness.parse(graph.text);
+    ASSERT_TRUE(module) << "seed " << seed << ": the graph does not parse or "
+                        << "verify:\n"
+                        << harness.diagnostics() << graph.text;
+    ASSERT_TRUE(succeeded(harness.fuse(*module)))
+        << "seed " << seed << ": fusion failed:\n"
+        << harness.diagnostics() << graph.text;
+    ASSERT_TRUE(succeeded(verify(*module)))
+        << "seed " << seed << ": the fused graph does not verify:\n"
+        << harness.diagnostics() << graph.text;
+    func::FuncOp func = *module->getOps<func::FuncOp>().begin();
+    for (Operation &op : func.getBody().front()) {
+      ASSERT_FALSE(isFunctional(&op) && !isa<KernelOp>(op))
+          << "seed " << seed << ": '" << op.getName().getStringRef().str()
+          << "' was left outside a kernel:\n"
+          << graph.text << "\nfused:\n"
+          << printOp(*module);
+      auto kernel = dyn_cast<KernelOp>(op);
+      if (!kernel)
+        continue;
+      std::string why;
+      FailureOr<KernelClass> kind = classifyKernel(kernel, &why);
+      ASSERT_TRUE(succeeded(kind))
+          << "seed " << seed << ": kernel '" << kernel.getSymName().str()
+          << "' breaks the contract: " << why << "\n"
+          << graph.text << "\nfused:\n"
+          << printOp(*module);
+      ++forms[stringifyKernelForm(kind->form).str()];
+      ++kernels;
+      for (Operation &inner : kernel.getBodyBlock())
+        fusedOps += isFunctional(&inner);
+    }
+  }
+  std::printf("%llu graphs: %d kernels (%d functional ops in them)",
+              static_cast<unsigned long long>(kGraphs), kernels, fusedOps);
+  for (auto &[form, count] : forms)
+    std::printf(", %d %s", count, form.c_str());
+  std::printf("\n");
+  // Every form of the contract is exercised.
+  EXPECT_GT(forms["pointwise"], 0);
+  EXPECT_GT(forms["reduction"], 0);
+  EXPECT_GT(forms["index-scatter"], 0);
+  EXPECT_GT(forms["broadcast-reduction"], 0);
+  EXPECT_GT(fusedOps, kernels); // something fused at all
+}
+
+} // namespace
