@@ -1,15 +1,33 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang-22, ASan + UBSan) in build-hardened/ and
-# runs each for the given number of seconds (default 60), seeded from the
-# examples and test inputs. Fails on any crash, leak or timeout; the input
-# that caused it is kept in fuzz-artifacts/.
+# runs each, seeded from the examples, the test inputs and the committed
+# corpus (test/Fuzz/corpus/FUZZER/). Fails on any crash, leak or timeout; the
+# input that caused it is kept in fuzz-artifacts/.
 #
-#   ./scripts/fuzz.sh [seconds] [fuzzer-name ...]
+#   ./scripts/fuzz.sh [SECONDS] [FUZZER...]        random fuzzing, SECONDS
+#                                                  each (default 60)
+#   ./scripts/fuzz.sh --replay [RUNS] [FUZZER...]  deterministic (CI): the
+#                                                  seeds, then RUNS mutations
+#                                                  (default 20000) from a
+#                                                  fixed random seed
+#
+# A finding becomes a fixed bug plus a file in test/Fuzz/corpus/FUZZER/, so
+# every later replay runs it again.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-SECONDS_EACH=${1:-60}
-shift || true
+if [[ ${1:-} == --replay ]]; then
+  shift
+  RUNS=${1:-20000}
+  shift || true
+  LIMIT=(-seed=1 -runs="$RUNS")
+  BUDGET="$RUNS runs from seed 1"
+else
+  SECONDS_EACH=${1:-60}
+  shift || true
+  LIMIT=(-max_total_time="$SECONDS_EACH")
+  BUDGET="${SECONDS_EACH}s"
+fi
 FUZZERS=("$@")
 ((${#FUZZERS[@]})) || FUZZERS=(stride-graph-fuzzer stride-npy-fuzzer stride-module-fuzzer)
 
@@ -34,6 +52,7 @@ seed_dir() {
       done
       rm -f "$dir"/*.ptx ;;
   esac
+  [[ -d test/Fuzz/corpus/$name ]] && cp test/Fuzz/corpus/"$name"/* "$dir"/ 2>/dev/null
   echo "$dir"
 }
 
@@ -43,8 +62,9 @@ summary=()
 for fuzzer in "${FUZZERS[@]}"; do
   corpus=$(seed_dir "$fuzzer")
   log=fuzz-artifacts/$fuzzer.log
-  echo "== $fuzzer: ${SECONDS_EACH}s, seeds: $(ls "$corpus" | wc -l)"
-  ASAN_OPTIONS=abort_on_error=1:allow_user_poisoning=0 "$STRIDE_BUILD_DIR/bin/$fuzzer" "$corpus" -max_total_time="$SECONDS_EACH" \
+  echo "== $fuzzer: $BUDGET, seeds: $(ls "$corpus" | wc -l)"
+  # The seed corpus is read from a copy, so the run never writes into it.
+  ASAN_OPTIONS=abort_on_error=1:allow_user_poisoning=0 "$STRIDE_BUILD_DIR/bin/$fuzzer" "$corpus" "${LIMIT[@]}" \
     -timeout=10 -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="fuzz-artifacts/$fuzzer-" >"$log" 2>&1
   rc=$?
@@ -55,7 +75,7 @@ for fuzzer in "${FUZZERS[@]}"; do
     summary+=("$fuzzer: FAILED (exit $rc); input kept: $(ls fuzz-artifacts/$fuzzer-* 2>/dev/null | tr '\n' ' ')")
     tail -40 "$log"
   else
-    summary+=("$fuzzer: ok, ${execs:-?} runs in ${SECONDS_EACH}s (${stats:-no stats})")
+    summary+=("$fuzzer: ok, ${execs:-?} runs ($BUDGET; ${stats:-no stats})")
   fi
   rm -rf "$corpus"
 done
