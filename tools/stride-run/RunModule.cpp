@@ -320,7 +320,6 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
   Result<ModuleDesc> module = readModuleFile(options.modulePath);
   if (!module)
     return fail(program, module.error().message);
-  const GraphSignature &signature = module->signature;
   Result<std::vector<HostArray>> inputs = readModuleInputs(*module, options);
   if (!inputs)
     return fail(program, inputs.error().message);
