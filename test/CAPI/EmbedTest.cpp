@@ -313,16 +313,27 @@ std::vector<float> seedGradient(int thread, int iteration) {
   return g;
 }
 
+/// The seed backward graph loaded on the GPU; skipped without one.
+class SeedBackwardGpuTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Result<std::unique_ptr<Runtime>> created = Runtime::create(0);
+    if (!created)
+      GTEST_SKIP() << created.error().message;
+    runtime = std::move(*created);
+    executable = compileAndLoad(
+        *runtime, readFile(example("seed_backward.mlir")), "seed_backward");
+    ASSERT_TRUE(executable);
+  }
+
+  std::unique_ptr<Runtime> runtime;
+  std::shared_ptr<const Executable> executable;
+};
+
 /// One Executable, two threads, an Invocation each on its own stream (one
 /// launching kernel by kernel, one replaying a CUDA graph): 1,000 runs each,
 /// every result exact.
-TEST(EmbedTest, OneExecutableServesTwoThreadsOnTwoStreams) {
-  Result<std::unique_ptr<Runtime>> runtime = Runtime::create(0);
-  if (!runtime)
-    GTEST_SKIP() << runtime.error().message;
-  std::shared_ptr<const Executable> executable = compileAndLoad(
-      **runtime, readFile(example("seed_backward.mlir")), "seed_backward");
-  ASSERT_TRUE(executable);
+TEST_F(SeedBackwardGpuTest, OneExecutableServesTwoThreadsOnTwoStreams) {
   constexpr int kRuns = 1000;
   std::atomic<int> exact[2] = {0, 0};
   std::string firstError[2];
@@ -364,19 +375,13 @@ TEST(EmbedTest, OneExecutableServesTwoThreadsOnTwoStreams) {
 /// runOnDevice with its CUDA graph replayed: batches of 100 calls are timed
 /// on the host (the GPU keeps up, so the queue never fills), and the median
 /// batch gives the microseconds per invocation.
-TEST(EmbedTest, HostCostOfOneInvocation) {
-  Result<std::unique_ptr<Runtime>> runtime = Runtime::create(0);
-  if (!runtime)
-    GTEST_SKIP() << runtime.error().message;
-  std::shared_ptr<const Executable> executable = compileAndLoad(
-      **runtime, readFile(example("seed_backward.mlir")), "seed_backward");
-  ASSERT_TRUE(executable);
+TEST_F(SeedBackwardGpuTest, HostCostOfOneInvocation) {
   InvocationOptions options;
   options.useCudaGraph = true;
   Result<std::unique_ptr<Invocation>> invocation =
       Invocation::create(executable, options);
   ASSERT_TRUE(invocation) << invocation.error().message;
-  Allocator &allocator = *(*runtime)->defaultAllocator();
+  Allocator &allocator = *runtime->defaultAllocator();
   const uint64_t gBytes = 4 * 33 * 4, gradBytes = 4 * 13 * 33 * 4;
   Result<uint64_t> g = allocator.allocate(gBytes, "g");
   Result<uint64_t> grad = allocator.allocate(gradBytes, "grad");
@@ -403,7 +408,7 @@ TEST(EmbedTest, HostCostOfOneInvocation) {
   std::printf("host-side cost of one invocation of seed_backward (4x13x33, "
               "CUDA graph replayed) on %s: %.2f us (median of %d batches of "
               "%d; min %.2f us)\n",
-              (*runtime)->describeDevice().c_str(), median, kBatches, kBatch,
+              runtime->describeDevice().c_str(), median, kBatches, kBatch,
               perCallUs.front());
   EXPECT_LT(median, 10.0);
   allocator.release(*g, gBytes);

@@ -124,6 +124,21 @@ Result<BenchResult> benchmarkInvocation(Invocation &invocation,
   return result;
 }
 
+Result<BenchResult>
+benchmarkExecutable(const std::shared_ptr<const Executable> &executable,
+                    const std::vector<HostArray> &inputs, int warmup, int iters,
+                    bool useCudaGraph) {
+  InvocationOptions options;
+  options.useCudaGraph = useCudaGraph;
+  Result<std::unique_ptr<Invocation>> invocation =
+      Invocation::create(executable, options);
+  if (!invocation)
+    return invocation.error();
+  return benchmarkInvocation(**invocation, inputs, warmup, iters);
+}
+
+namespace {
+
 /// Memory of an Allocator, released on destruction.
 class AllocatorBuffer {
 public:
@@ -142,6 +157,8 @@ public:
   uint64_t bytes;
   uint64_t address = 0;
 };
+
+} // namespace
 
 Result<double> measureCopyBandwidth(Allocator &allocator, size_t bytes) {
   constexpr int kWarmup = 3, kIters = 20;

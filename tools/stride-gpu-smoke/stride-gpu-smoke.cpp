@@ -237,13 +237,7 @@ Status checkStridedLayouts(Runtime &rt, const CodeImage &image) {
 Status checkBenchmark(Runtime &rt, const std::shared_ptr<const Executable> &m,
                       const std::vector<HostArray> &inputs, int64_t n) {
   for (bool graph : {false, true}) {
-    InvocationOptions options;
-    options.useCudaGraph = graph;
-    Result<std::unique_ptr<Invocation>> invocation =
-        Invocation::create(m, options);
-    if (!invocation)
-      return invocation.error();
-    Result<BenchResult> b = benchmarkInvocation(**invocation, inputs, 10, 100);
+    Result<BenchResult> b = benchmarkExecutable(m, inputs, 10, 100, graph);
     if (!b)
       return b.error();
     double bytes = 3.0 * double(n) * 4;

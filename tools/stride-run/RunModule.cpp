@@ -273,14 +273,9 @@ Status printBenchmark(Runtime &runtime,
                       const std::shared_ptr<const Executable> &executable,
                       const std::vector<HostArray> &inputs,
                       const RunModuleOptions &options) {
-  InvocationOptions graphOptions;
-  graphOptions.useCudaGraph = true;
-  Result<std::unique_ptr<Invocation>> invocation =
-      Invocation::create(executable, graphOptions);
-  if (!invocation)
-    return invocation.error();
-  Result<BenchResult> bench = benchmarkInvocation(
-      **invocation, inputs, options.warmup, std::max(1, options.iterations));
+  Result<BenchResult> bench =
+      benchmarkExecutable(executable, inputs, options.warmup,
+                          std::max(1, options.iterations), /*useCudaGraph=*/true);
   if (!bench)
     return bench.error();
   const GraphSignature &signature = executable->desc().signature;
