@@ -409,8 +409,9 @@ public:
 
 private:
   Status fail(Operation *op, const std::string &what) {
-    return makeError(what + " in '" + op->getName().getStringRef().str() +
-                     "' at " + formatLocation(op->getLoc()));
+    return makeError(ErrorCode::InvalidArgument,
+                     what + " in '" + op->getName().getStringRef().str() +
+                         "' at " + formatLocation(op->getLoc()));
   }
   const Tensor &get(Value v) { return values.find(v)->second; }
   StridedTensorType typeOf(Value v) { return llvm::cast<StridedTensorType>(v.getType()); }
@@ -428,11 +429,11 @@ private:
   Status clone(CloneOp op);
   Status sliceScatter(SliceScatterOp op);
   Status selectScatter(SelectScatterOp op);
-  Status scatter(Operation *op, bool accumulate);
-  Status indexAdd(IndexAddOp op);
+  Status scatterElements(IndexScatterOpInterface op);
+  Status scatterSlices(IndexScatterOpInterface op);
   Status gather(GatherOp op);
   Status indexSelect(IndexSelectOp op);
-  Status reduce(Operation *op);
+  Status reduce(ReductionOpInterface op);
   Status kernel(KernelOp op);
 
   /// Reads index tensor element at `addr` and checks it against [0, size).
@@ -598,9 +599,10 @@ Status Interpreter::binary(Operation *op) {
           index[k] = rest % out.layout.shape[k];
           rest /= out.layout.shape[k];
         }
-        return makeError("integer division by zero in 'stride.div' at " +
-                         formatLocation(op->getLoc()) + " (element " +
-                         formatIndex(index) + ")");
+        return makeError(ErrorCode::InvalidArgument,
+                         "integer division by zero in 'stride.div' at " +
+                             formatLocation(op->getLoc()) + " (element " +
+                             formatIndex(index) + ")");
       }
       out.setI(to[e], fn(lhs.getI(a[e]), y));
     }
@@ -796,12 +798,14 @@ struct Accumulator {
   }
 };
 
-Status Interpreter::scatter(Operation *op, bool accumulate) {
-  const Tensor &index = get(op->getOperand(1));
-  const Tensor &src = get(op->getOperand(2));
-  int64_t dim = op->getAttrOfType<IntegerAttr>("dim").getInt();
+/// scatter, scatter_add: one index per element of `src`.
+Status Interpreter::scatterElements(IndexScatterOpInterface op) {
+  const Tensor &index = get(op.getIndex());
+  const Tensor &src = get(op.getSrc());
+  int64_t dim = op.getDim();
+  bool accumulate = op.isAccumulating();
   Tensor out = allocate(typeOf(op->getResult(0)));
-  copyElements(get(op->getOperand(0)), out);
+  copyElements(get(op.getInput()), out);
   Accumulator acc(out);
   int64_t size = out.layout.shape[dim];
   Status status;
@@ -825,24 +829,29 @@ Status Interpreter::scatter(Operation *op, bool accumulate) {
   return Status::ok();
 }
 
-Status Interpreter::indexAdd(IndexAddOp op) {
+/// index_add: one index per slice of `src` along `dim`.
+Status Interpreter::scatterSlices(IndexScatterOpInterface op) {
   const Tensor &index = get(op.getIndex());
-  const Tensor &source = get(op.getSource());
+  const Tensor &src = get(op.getSrc());
   int64_t dim = op.getDim();
-  Tensor out = allocate(typeOf(op.getResult()));
+  bool accumulate = op.isAccumulating();
+  Tensor out = allocate(typeOf(op->getResult(0)));
   copyElements(get(op.getInput()), out);
   int64_t size = out.layout.shape[dim];
   for (int64_t k = 0; k < index.layout.shape[0]; ++k)
     if (Status s = checkIndex(op, index.getI(index.address({k})), size, {k}, dim); !s)
       return s;
   Accumulator acc(out);
-  forEachIndex(source.layout.shape, [&](const Dims &position) {
+  forEachIndex(src.layout.shape, [&](const Dims &position) {
     Dims target = position;
     target[dim] = index.getI(index.address({position[dim]}));
-    acc.add(target, source, source.address(position));
+    if (accumulate)
+      acc.add(target, src, src.address(position));
+    else
+      acc.set(target, src, src.address(position));
   });
   acc.finish();
-  values[op.getResult()] = std::move(out);
+  values[op->getResult(0)] = std::move(out);
   return Status::ok();
 }
 
@@ -887,9 +896,9 @@ Status Interpreter::indexSelect(IndexSelectOp op) {
   return Status::ok();
 }
 
-Status Interpreter::reduce(Operation *op) {
-  const Tensor &in = get(op->getOperand(0));
-  ArrayRef<int64_t> dims = op->getAttrOfType<DenseI64ArrayAttr>("dims").asArrayRef();
+Status Interpreter::reduce(ReductionOpInterface op) {
+  const Tensor &in = get(op.getInput());
+  SmallVector<int64_t> dims = op.getReducedDims();
   Tensor out = allocate(typeOf(op->getResult(0)));
   // The keepdim-shaped result: reduced dims have size 1. Its row-major order
   // is also the row-major order of the result without those dims.
@@ -902,8 +911,11 @@ Status Interpreter::reduce(Operation *op) {
     keptShape[d] = 1;
   }
   std::vector<int64_t> to = addressesOf(out.layout);
-  bool isMax = isa<MaxOp>(op), isMin = isa<MinOp>(op);
-  bool isProd = isa<ProdOp>(op), isMean = isa<MeanOp>(op);
+  ReductionCombiner combiner = op.getCombiner();
+  bool isMax = combiner == ReductionCombiner::max;
+  bool isMin = combiner == ReductionCombiner::min;
+  bool isProd = combiner == ReductionCombiner::mul;
+  bool isMean = op.isAverage();
   if ((isMax || isMin) && count == 0 && !to.empty()) {
     std::string list;
     for (int64_t d : dims)
@@ -914,8 +926,12 @@ Status Interpreter::reduce(Operation *op) {
                         " has size 0)");
   }
   size_t n = to.size();
-  std::vector<double> f(n, isProd ? 1.0 : 0.0);
-  std::vector<int64_t> iv(n, isProd ? 1 : 0);
+  // Each element starts at the combiner's identity (max and min instead
+  // take their first element, so that NaN propagates).
+  TypedAttr identity =
+      op.getIdentity(op.getInput().getType().getElementType());
+  std::vector<double> f(n, in.isF() ? cast<FloatAttr>(identity).getValueAsDouble() : 0.0);
+  std::vector<int64_t> iv(n, in.isF() ? 0 : cast<IntegerAttr>(identity).getInt());
   std::vector<bool> seen(n, false);
   forEachIndex(in.layout.shape, [&](const Dims &index) {
     int64_t l = 0;
@@ -992,12 +1008,12 @@ Status Interpreter::execute(Operation *op) {
       .Case([&](CloneOp o) { return clone(o); })
       .Case([&](SliceScatterOp o) { return sliceScatter(o); })
       .Case([&](SelectScatterOp o) { return selectScatter(o); })
-      .Case([&](ScatterOp o) { return scatter(o, false); })
-      .Case([&](ScatterAddOp o) { return scatter(o, true); })
-      .Case([&](IndexAddOp o) { return indexAdd(o); })
+      .Case([&](IndexScatterOpInterface o) {
+        return o.isSliceIndex() ? scatterSlices(o) : scatterElements(o);
+      })
       .Case([&](GatherOp o) { return gather(o); })
       .Case([&](IndexSelectOp o) { return indexSelect(o); })
-      .Case<SumOp, MeanOp, ProdOp, MaxOp, MinOp>([&](Operation *o) { return reduce(o); })
+      .Case([&](ReductionOpInterface o) { return reduce(o); })
       .Case([&](KernelOp o) { return kernel(o); })
       .Default([&](Operation *o) { return fail(o, "unsupported op"); });
 }
@@ -1015,7 +1031,7 @@ Status Interpreter::run(Block &block, std::vector<Tensor> *returned) {
     if (Status s = execute(&op); !s)
       return s;
   }
-  return makeError("block without a terminator");
+  return makeError(ErrorCode::Internal, "block without a terminator");
 }
 
 } // namespace
@@ -1028,11 +1044,14 @@ Result<std::vector<HostArray>> interpret(func::FuncOp func,
                                          const std::vector<HostArray> &inputs) {
   std::string fname = "@" + func.getSymName().str();
   if (func.isExternal())
-    return makeError("function " + fname + " has no body");
+    return makeError(ErrorCode::InvalidArgument,
+                     "function " + fname + " has no body");
   if (inputs.size() != func.getNumArguments())
-    return makeError("function " + fname + " takes " +
-                     std::to_string(func.getNumArguments()) + " inputs, but " +
-                     std::to_string(inputs.size()) + " were given");
+    return makeError(ErrorCode::InvalidArgument,
+                     "function " + fname + " takes " +
+                         std::to_string(func.getNumArguments()) +
+                         " inputs, but " + std::to_string(inputs.size()) +
+                         " were given");
   Interpreter interp;
   Block &body = func.getBody().front();
   for (unsigned a = 0; a < func.getNumArguments(); ++a) {
@@ -1040,18 +1059,22 @@ Result<std::vector<HostArray>> interpret(func::FuncOp func,
     auto type = dyn_cast<StridedTensorType>(arg.getType());
     std::string name = "input '" + argumentName(func, a) + "'";
     if (!type)
-      return makeError(name + " of " + fname + " has the unsupported type " +
-                       typeString(arg.getType()));
+      return makeError(ErrorCode::InvalidArgument,
+                       name + " of " + fname + " has the unsupported type " +
+                           typeString(arg.getType()));
     const HostArray &in = inputs[a];
     DType dtype = dtypeOf(type);
     Dims shape(type.getShape().begin(), type.getShape().end());
     if (in.dtype != dtype || in.shape != shape)
-      return makeError(name + " expects " + std::string(dtypeName(dtype)) +
-                       " of shape " + formatDims(shape) + ", but was given " +
-                       std::string(dtypeName(in.dtype)) + " of shape " +
-                       formatDims(in.shape));
+      return makeError(ErrorCode::InvalidArgument,
+                       name + " expects " + std::string(dtypeName(dtype)) +
+                           " of shape " + formatDims(shape) +
+                           ", but was given " +
+                           std::string(dtypeName(in.dtype)) + " of shape " +
+                           formatDims(in.shape));
     if (in.data.size() != static_cast<size_t>(in.numElements()) * dtypeSize(in.dtype))
-      return makeError(name + ": the data size does not match the shape");
+      return makeError(ErrorCode::InvalidArgument,
+                       name + ": the data size does not match the shape");
     Tensor t = allocate(type);
     std::vector<int64_t> to = addressesOf(t.layout);
     for (size_t e = 0; e < to.size(); ++e) {
@@ -1068,8 +1091,10 @@ Result<std::vector<HostArray>> interpret(func::FuncOp func,
                               std::isnan(hostArrayElement(in, e))))
                           : t.getI(to[e]) == hostArrayInt(in, e);
       if (!same)
-        return makeError(name + ": the argument's layout makes elements share "
-                                "an address, but the given values differ there");
+        return makeError(ErrorCode::InvalidArgument,
+                         name +
+                             ": the argument's layout makes elements share "
+                             "an address, but the given values differ there");
     }
     interp.values[arg] = std::move(t);
   }
