@@ -716,9 +716,10 @@ FailureOr<std::string> KernelEmitter::evalUncached(Value value,
   DType dtype = *dtypeOf(type);
   if (facts.isRowForm())
     if (Operation *reduction = viewChainBase(value).getDefiningOp();
-        reduction && isReductionOp(reduction)) {
+        reduction && isa<ReductionOpInterface>(reduction)) {
       auto it = rowValues.find(reduction);
-      if (it == rowValues.end() || !isBroadcastBackOf(value, reduction))
+      if (it == rowValues.end() ||
+          !isBroadcastBackOf(value, cast<ReductionOpInterface>(reduction)))
         return (error(reduction)
                 << "in a broadcast-reduction kernel a reduction's result may "
                    "only be read broadcast back over its row, after it is "
@@ -764,7 +765,7 @@ FailureOr<std::string> KernelEmitter::evalUncached(Value value,
       return failure();
     return eval(cast<ViewOpInterface>(op).getSource(), *mapped, code);
   }
-  if (isReductionOp(op)) {
+  if (isa<ReductionOpInterface>(op)) {
     auto it = reductionKeys.find(value);
     if (it != reductionKeys.end() && it->second == memoKey(value, coords))
       return lookup(it->second).value();
@@ -1032,7 +1033,7 @@ FailureOr<std::string> KernelEmitter::evalOp(Operation *op,
     return eval(select.getInput(), inCoords, code);
   }
 
-  if (isIndexScatterOp(op) || isReductionOp(op) || isa<KernelOp>(op))
+  if (isa<IndexScatterOpInterface, ReductionOpInterface, KernelOp>(op))
     return (error(op) << "is only supported as the root of a kernel");
 
   // Pointwise ops: the operands first, then one temporary with the op's
@@ -1366,7 +1367,7 @@ LogicalResult KernelEmitter::emitTiled(Code &body) {
 /// The order of a bucket's additions depends on the atomics of phase 3.
 LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body) {
   auto op = cast<IndexAddOp>(facts.scatterRoot);
-  Value input = op.getInput(), index = op.getIndex(), src = op.getSource();
+  Value input = op.getInput(), index = op.getIndex(), src = op.getSrc();
   int64_t dim = op.getDim();
   auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
   DType dtype = *dtypeOf(outType);
@@ -1518,17 +1519,18 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body) {
 LogicalResult KernelEmitter::emitScatter(Code &body) {
   if (schedule.getScheme() == KernelScheme::SegmentedIndexAdd)
     return emitSegmentedIndexAdd(body);
+  auto scatter = cast<IndexScatterOpInterface>(facts.scatterRoot);
   Operation *op = facts.scatterRoot;
-  Value input = op->getOperand(0), index = op->getOperand(1),
-        src = op->getOperand(2);
-  int64_t dim = op->getAttrOfType<IntegerAttr>("dim").getInt();
+  Value input = scatter.getInput(), index = scatter.getIndex(),
+        src = scatter.getSrc();
+  int64_t dim = scatter.getDim();
   auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
   auto srcType = cast<StridedTensorType>(src.getType());
   auto indexType = cast<StridedTensorType>(index.getType());
-  bool accumulate = !isa<ScatterOp>(op);
+  bool accumulate = scatter.isAccumulating();
   // scatter/scatter_add iterate over the index tensor, index_add over the
   // source.
-  bool isIndexAdd = isa<IndexAddOp>(op);
+  bool isIndexAdd = scatter.isSliceIndex();
   SmallVector<int64_t> updateShape(isIndexAdd ? srcType.getShape()
                                               : indexType.getShape());
   int64_t outN = product(iterationShape), updateN = product(updateShape);

@@ -9,7 +9,6 @@
 
 #include "stride/Support/Layout.h"
 
-#include "llvm/ADT/TypeSwitch.h"
 
 #include <limits>
 
@@ -55,23 +54,28 @@ InFlightDiagnostic backendError(Operation *op, StringRef kernelName) {
 
 namespace {
 
-ReduceKind reduceKindOf(Operation *op) {
-  return llvm::TypeSwitch<Operation *, ReduceKind>(op)
-      .Case<SumOp>([](auto) { return ReduceKind::Sum; })
-      .Case<MeanOp>([](auto) { return ReduceKind::Mean; })
-      .Case<ProdOp>([](auto) { return ReduceKind::Prod; })
-      .Case<MaxOp>([](auto) { return ReduceKind::Max; })
-      .Default([](auto) { return ReduceKind::Min; });
+ReduceKind reduceKindOf(ReductionOpInterface op) {
+  switch (op.getCombiner()) {
+  case ReductionCombiner::add:
+    return op.isAverage() ? ReduceKind::Mean : ReduceKind::Sum;
+  case ReductionCombiner::mul:
+    return ReduceKind::Prod;
+  case ReductionCombiner::max:
+    return ReduceKind::Max;
+  case ReductionCombiner::min:
+    return ReduceKind::Min;
+  }
+  llvm_unreachable("unknown reduction combiner");
 }
 
-ReductionInfo reductionInfoOf(Operation *op) {
+ReductionInfo reductionInfoOf(ReductionOpInterface op) {
   ReductionInfo info;
   info.op = op;
   info.kind = reduceKindOf(op);
-  info.input = op->getOperand(0);
+  info.input = op.getInput();
   info.dtype = *dtypeOf(op->getResult(0).getType());
-  info.dims = reducedDims(op);
-  info.keepdim = keepsDims(op);
+  info.dims = op.getReducedDims();
+  info.keepdim = op.getKeepdim();
   return info;
 }
 
@@ -100,9 +104,9 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   ValueRange yields = kernel.getYield().getValues();
   facts.yields.assign(yields.begin(), yields.end());
   for (Operation &op : kernel.getBodyBlock().without_terminator()) {
-    if (isReductionOp(&op))
-      facts.reductions.push_back(reductionInfoOf(&op));
-    else if (isIndexScatterOp(&op))
+    if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+      facts.reductions.push_back(reductionInfoOf(reduction));
+    else if (isa<IndexScatterOpInterface>(op))
       facts.scatterRoot = &op;
   }
   return facts;

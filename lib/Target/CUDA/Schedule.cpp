@@ -444,7 +444,7 @@ bool Scheduler::useSegmentedIndexAdd() {
     return false;
   ArrayRef<int64_t> shape = facts.iterationShape;
   int64_t dim = add.getDim();
-  auto srcType = cast<StridedTensorType>(add.getSource().getType());
+  auto srcType = cast<StridedTensorType>(add.getSrc().getType());
   int64_t rows = shape[dim], updates = srcType.getShape()[dim];
   // Rows of at least 32 elements: the inverse index (a few int accesses
   // per index element and per row) is small next to the rows it moves.
@@ -459,7 +459,7 @@ void Scheduler::scheduleSegmentedIndexAdd() {
   ArrayRef<int64_t> shape = facts.iterationShape;
   int64_t dim = op.getDim();
   int64_t rows = shape[dim],
-          updates = cast<StridedTensorType>(op.getSource().getType())
+          updates = cast<StridedTensorType>(op.getSrc().getType())
                         .getShape()[dim];
   scheme = KernelScheme::SegmentedIndexAdd;
   // scratch0: each row's list head; scratch1: each source position's next.
@@ -485,10 +485,10 @@ void Scheduler::scheduleScatter() {
   if (useSegmentedIndexAdd())
     return scheduleSegmentedIndexAdd();
   scheme = KernelScheme::Scatter;
-  Operation *op = facts.scatterRoot;
+  auto op = cast<IndexScatterOpInterface>(facts.scatterRoot);
   // scatter/scatter_add iterate over the index tensor, index_add over the
   // source.
-  Value updates = isa<IndexAddOp>(op) ? op->getOperand(2) : op->getOperand(1);
+  Value updates = isa<IndexAddOp>(op) ? op.getSrc() : op.getIndex();
   int64_t outN = product(facts.iterationShape),
           updateN = product(
               cast<StridedTensorType>(updates.getType()).getShape());
