@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Compiler/Compiler.h"
-#include "stride/Runtime/Runtime.h"
+#include "stride/Runtime/Invocation.h"
 
 #include <cstdio>
 #include <cstring>
@@ -58,20 +58,29 @@ int main() {
     std::cout << "not running it: " << runtime.error().message << "\n";
     return 0;
   }
-  auto module = stride::LoadedModule::loadBytes(
-      **runtime, result.moduleBytes.data(), result.moduleBytes.size(),
-      "exp_plus");
-  if (!module) {
-    std::cerr << "error: " << module.error().message << "\n";
+  // The executable is immutable and may be shared by threads; each caller
+  // runs it through an invocation of its own (buffers, stream).
+  auto executable =
+      stride::Executable::loadBytes(**runtime, result.moduleBytes.data(),
+                                    result.moduleBytes.size(), "exp_plus");
+  if (!executable) {
+    std::cerr << "error (" << stride::errorCodeName(executable.error().code)
+              << "): " << executable.error().message << "\n";
+    return 1;
+  }
+  auto invocation = stride::Invocation::create(*executable);
+  if (!invocation) {
+    std::cerr << "error: " << invocation.error().message << "\n";
     return 1;
   }
   float x[8] = {0, 1, 2, 3, -1, -2, -3, 0.5f};
   stride::HostArray input{stride::DType::F32, {2, 4}, {}};
   input.data.resize(sizeof x);
   std::memcpy(input.data.data(), x, sizeof x);
-  auto outputs = (*module)->run({input});
+  auto outputs = (*invocation)->run({input});
   if (!outputs) {
-    std::cerr << "error: " << outputs.error().message << "\n";
+    std::cerr << "error (" << stride::errorCodeName(outputs.error().code)
+              << "): " << outputs.error().message << "\n";
     return 1;
   }
   float y[8];

@@ -23,7 +23,8 @@
 |* Every handle is freed by its stride_*_destroy function (which accepts      *|
 |* NULL). Strings returned by accessors belong to the handle and live as      *|
 |* long as it does. A handle may be used by one thread at a time; different   *|
-|* handles (e.g. one compiler per thread) may be used concurrently.           *|
+|* handles (e.g. one compiler per thread) may be used concurrently, and       *|
+|* threads may share a runtime and an executable to create invocations.      *|
 |* docs/embedding.md walks through a complete program.                        *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
@@ -51,22 +52,45 @@ extern "C" {
 #define STRIDE_ENUM(name) enum name
 #endif
 
+/* Every failure carries one of these codes, set where it happened; the C++
+   API's stride::ErrorCode has the same values. docs/errors.md lists which
+   failures carry which code. */
 typedef STRIDE_ENUM(stride_status) {
   STRIDE_OK = 0,
-  /** A NULL handle or output pointer, an unknown enum value, a wrong count. */
+  /** A NULL handle or output pointer, an unknown enum value, a wrong count,
+      arrays that do not match the signature, a malformed .npy file. */
   STRIDE_INVALID_ARGUMENT = 1,
   /** The graph did not compile; the compile result holds the diagnostics. */
   STRIDE_COMPILE_FAILED = 2,
-  /** Module bytes or a module file that is not a valid `.stridemod`. */
+  /** Module bytes that are not a valid `.stridemod` (corrupt, truncated,
+      inconsistent). */
   STRIDE_INVALID_MODULE = 3,
-  /** libcuda.so.1 could not be loaded: no NVIDIA driver on this machine. */
-  STRIDE_NO_DRIVER = 4,
-  /** Any other runtime failure: no device, arch mismatch, a CUDA error, an
-      input that does not match the signature. */
-  STRIDE_RUNTIME_ERROR = 5,
+  /** What running needs is not on this machine: no NVIDIA driver
+      (libcuda.so.1), a driver too old for this runtime, no CUDA device. */
+  STRIDE_UNAVAILABLE = 4,
+  /** A bug in Stride, or an unexpected failure of the CUDA driver. */
+  STRIDE_INTERNAL = 5,
+  /** A file, a device ordinal or a kernel symbol that does not exist. */
+  STRIDE_NOT_FOUND = 6,
+  /** Out of device memory, or over an allocator's limit. */
+  STRIDE_RESOURCE_EXHAUSTED = 7,
+  /** The module does not fit the device or driver: another GPU architecture,
+      another module format version, PTX newer than the driver. */
+  STRIDE_INCOMPATIBLE = 8,
+  /** A kernel faulted (an illegal address, a failed run-time check): the
+      CUDA context is unusable; the process must be restarted to use the GPU
+      again. */
+  STRIDE_DEVICE_FAULT = 9,
+
+  /* Names of release 0.1, kept so that its callers compile: */
+  /** No driver is one case of STRIDE_UNAVAILABLE. */
+  STRIDE_NO_DRIVER = STRIDE_UNAVAILABLE,
+  /** 0.1's status for every other runtime failure; each now has its own
+      code, and this value is STRIDE_INTERNAL. */
+  STRIDE_RUNTIME_ERROR = STRIDE_INTERNAL,
 } stride_status;
 
-/** "STRIDE_OK", "STRIDE_NO_DRIVER", ... */
+/** "STRIDE_OK", "STRIDE_UNAVAILABLE", ... */
 const char *stride_status_name(stride_status status);
 
 /** The message of the last failed call on this thread ("" if none), e.g.
@@ -239,11 +263,13 @@ stride_status stride_module_get_output(const stride_module *module,
 
 typedef struct stride_runtime stride_runtime;
 typedef struct stride_executable stride_executable;
+typedef struct stride_invocation stride_invocation;
 
-/** Opens CUDA device `device`. Without an NVIDIA driver: STRIDE_NO_DRIVER;
-    without a device, or on any CUDA failure: STRIDE_RUNTIME_ERROR. */
+/** Opens CUDA device `device`. Without an NVIDIA driver or a device:
+    STRIDE_UNAVAILABLE; an ordinal the machine does not have:
+    STRIDE_NOT_FOUND. */
 stride_status stride_runtime_create(int device, stride_runtime **out);
-/** Destroy only after every executable loaded on it. */
+/** Destroy only after every executable and invocation made on it. */
 void stride_runtime_destroy(stride_runtime *runtime);
 /** e.g. "device 0 (NVIDIA H100 80GB HBM3, sm_90)". */
 const char *stride_runtime_describe_device(const stride_runtime *runtime);
@@ -252,16 +278,50 @@ const char *stride_runtime_describe_device(const stride_runtime *runtime);
 const char *stride_runtime_device_arch(const stride_runtime *runtime);
 
 /** Loads `module`'s code onto the runtime's device (the module may be
-    destroyed afterwards). Fails if the device cannot run the module's arch. */
+    destroyed afterwards): STRIDE_INCOMPATIBLE if the device cannot run the
+    module's arch. An executable is immutable and may be shared by threads:
+    each thread runs it through an invocation of its own. */
 stride_status stride_executable_create(stride_runtime *runtime,
                                        const stride_module *module,
                                        stride_executable **out);
+/** Destroy after the executable's invocations. */
 void stride_executable_destroy(stride_executable *executable);
+
+/** Runs on host memory through the executable's own invocation (one thread
+    at a time; see stride_invocation_run_host). */
+stride_status stride_executable_run_host(stride_executable *executable,
+                                         const void *const *inputs,
+                                         size_t num_inputs,
+                                         void *const *outputs,
+                                         size_t num_outputs);
+
+/** Zero-copy through the executable's own invocation (one thread at a time;
+    see stride_invocation_run_device). */
+stride_status stride_executable_run_device(stride_executable *executable,
+                                           const uint64_t *inputs,
+                                           size_t num_inputs,
+                                           const uint64_t *outputs,
+                                           size_t num_outputs, void *stream);
+
+/*===----------------------------------------------------------------------===*
+ * Invocation: one caller's buffers, stream and CUDA graph
+ *===----------------------------------------------------------------------===*/
+
+/** What one thread (or request) needs to run an executable: its device
+    buffers, a CUDA stream and its kernels' arguments. Invocations of one
+    executable may run concurrently on different threads; one invocation is
+    used by one thread at a time. With `use_cuda_graph` non-zero, the plan is
+    captured into a CUDA graph on the first run and replayed afterwards (one
+    driver call per run). */
+stride_status stride_invocation_create(stride_executable *executable,
+                                       int use_cuda_graph,
+                                       stride_invocation **out);
+void stride_invocation_destroy(stride_invocation *invocation);
 
 /** Runs on host memory: `inputs[i]` points to input i's elements in dense
     C order (num_elements of its dtype), `outputs[i]` to room for output i's
     elements in dense C order. Copies in, runs, synchronizes, copies out. */
-stride_status stride_executable_run_host(stride_executable *executable,
+stride_status stride_invocation_run_host(stride_invocation *invocation,
                                          const void *const *inputs,
                                          size_t num_inputs,
                                          void *const *outputs,
@@ -270,8 +330,9 @@ stride_status stride_executable_run_host(stride_executable *executable,
 /** Zero-copy: `inputs[i]` and `outputs[i]` are CUdeviceptr values of
     buffers (storage_bytes each) laid out as the signature says. Launches on
     `stream` (a CUstream; NULL is the legacy default stream) and returns
-    without synchronizing. */
-stride_status stride_executable_run_device(stride_executable *executable,
+    without synchronizing. The invocation's temporaries serve one run at a
+    time: use one invocation per stream. */
+stride_status stride_invocation_run_device(stride_invocation *invocation,
                                            const uint64_t *inputs,
                                            size_t num_inputs,
                                            const uint64_t *outputs,

@@ -16,7 +16,7 @@
 
 #include "stride/Compiler/Compiler.h"
 #include "stride/Module/Module.h"
-#include "stride/Runtime/Runtime.h"
+#include "stride/Runtime/Invocation.h"
 
 #include <cstring>
 #include <memory>
@@ -45,8 +45,14 @@ struct stride_runtime {
   std::string arch;
 };
 
+struct stride_invocation {
+  std::unique_ptr<Invocation> invocation;
+};
+
 struct stride_executable {
-  std::unique_ptr<LoadedModule> module;
+  std::shared_ptr<const Executable> executable;
+  /// The invocation behind stride_executable_run_host/_run_device.
+  stride_invocation own;
 };
 
 // The C enums mirror the C++ ones value for value.
@@ -58,6 +64,14 @@ static_assert(STRIDE_DTYPE_F16 == int(DType::F16) &&
               STRIDE_DTYPE_I8 == int(DType::I8) &&
               STRIDE_DTYPE_I32 == int(DType::I32) &&
               STRIDE_DTYPE_I64 == int(DType::I64));
+static_assert(STRIDE_INVALID_ARGUMENT == int(ErrorCode::InvalidArgument) &&
+              STRIDE_INVALID_MODULE == int(ErrorCode::InvalidModule) &&
+              STRIDE_UNAVAILABLE == int(ErrorCode::Unavailable) &&
+              STRIDE_INTERNAL == int(ErrorCode::Internal) &&
+              STRIDE_NOT_FOUND == int(ErrorCode::NotFound) &&
+              STRIDE_RESOURCE_EXHAUSTED == int(ErrorCode::ResourceExhausted) &&
+              STRIDE_INCOMPATIBLE == int(ErrorCode::Incompatible) &&
+              STRIDE_DEVICE_FAULT == int(ErrorCode::DeviceFault));
 static_assert(STRIDE_SEVERITY_ERROR == int(Diagnostic::Severity::Error) &&
               STRIDE_SEVERITY_WARNING == int(Diagnostic::Severity::Warning) &&
               STRIDE_SEVERITY_NOTE == int(Diagnostic::Severity::Note) &&
@@ -70,6 +84,11 @@ thread_local std::string lastError;
 stride_status fail(stride_status status, std::string message) {
   lastError = std::move(message);
   return status;
+}
+
+/// The status of an Error: its code, one to one.
+stride_status fail(const Error &error) {
+  return fail(static_cast<stride_status>(error.code), error.message);
 }
 
 stride_status ok() {
@@ -152,12 +171,64 @@ stride_status getTensor(const stride_module *module, size_t index, bool input,
   return ok();
 }
 
-/// A status for a runtime Error: STRIDE_NO_DRIVER when the driver is what
-/// is missing, STRIDE_RUNTIME_ERROR otherwise.
-stride_status runtimeFailure(const Error &error) {
-  stride_status status =
-      Runtime::checkDriver() ? STRIDE_RUNTIME_ERROR : STRIDE_NO_DRIVER;
-  return fail(status, error.message);
+stride_status runHost(Invocation &invocation, const void *const *inputs,
+                      size_t num_inputs, void *const *outputs,
+                      size_t num_outputs) {
+  const GraphSignature &sig = invocation.executable().desc().signature;
+  if (num_inputs != sig.inputs.size() || num_outputs != sig.outputs.size())
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "'" + sig.entryName + "' takes " +
+                    std::to_string(sig.inputs.size()) + " inputs and " +
+                    std::to_string(sig.outputs.size()) + " outputs, given " +
+                    std::to_string(num_inputs) + " and " +
+                    std::to_string(num_outputs));
+  if (num_inputs)
+    STRIDE_CHECK_ARG(inputs);
+  if (num_outputs)
+    STRIDE_CHECK_ARG(outputs);
+  std::vector<HostArray> arrays(num_inputs);
+  for (size_t i = 0; i < num_inputs; ++i) {
+    const TensorSignature &t = sig.inputs[i];
+    arrays[i].dtype = t.dtype;
+    arrays[i].shape = t.shape;
+    const auto *bytes = static_cast<const uint8_t *>(inputs[i]);
+    arrays[i].data.assign(bytes,
+                          bytes + arrays[i].numElements() * dtypeSize(t.dtype));
+  }
+  Result<std::vector<HostArray>> results = invocation.run(arrays);
+  if (!results)
+    return fail(results.error());
+  for (size_t o = 0; o < num_outputs; ++o)
+    std::memcpy(outputs[o], (*results)[o].data.data(),
+                (*results)[o].data.size());
+  return ok();
+}
+
+stride_status runDevice(Invocation &invocation, const uint64_t *inputs,
+                        size_t num_inputs, const uint64_t *outputs,
+                        size_t num_outputs, void *stream) {
+  if (num_inputs)
+    STRIDE_CHECK_ARG(inputs);
+  if (num_outputs)
+    STRIDE_CHECK_ARG(outputs);
+  Status s = invocation.runOnDevice(
+      std::vector<uint64_t>(inputs, inputs + num_inputs),
+      std::vector<uint64_t>(outputs, outputs + num_outputs), stream);
+  if (!s)
+    return fail(s.error());
+  return ok();
+}
+
+stride_status newInvocation(const std::shared_ptr<const Executable> &executable,
+                            int useCudaGraph, stride_invocation &out) {
+  InvocationOptions options;
+  options.useCudaGraph = useCudaGraph != 0;
+  Result<std::unique_ptr<Invocation>> invocation =
+      Invocation::create(executable, options);
+  if (!invocation)
+    return fail(invocation.error());
+  out.invocation = std::move(*invocation);
+  return ok();
 }
 
 } // namespace
@@ -170,8 +241,12 @@ const char *stride_status_name(stride_status status) {
   case STRIDE_INVALID_ARGUMENT: return "STRIDE_INVALID_ARGUMENT";
   case STRIDE_COMPILE_FAILED: return "STRIDE_COMPILE_FAILED";
   case STRIDE_INVALID_MODULE: return "STRIDE_INVALID_MODULE";
-  case STRIDE_NO_DRIVER: return "STRIDE_NO_DRIVER";
-  case STRIDE_RUNTIME_ERROR: return "STRIDE_RUNTIME_ERROR";
+  case STRIDE_UNAVAILABLE: return "STRIDE_UNAVAILABLE";
+  case STRIDE_INTERNAL: return "STRIDE_INTERNAL";
+  case STRIDE_NOT_FOUND: return "STRIDE_NOT_FOUND";
+  case STRIDE_RESOURCE_EXHAUSTED: return "STRIDE_RESOURCE_EXHAUSTED";
+  case STRIDE_INCOMPATIBLE: return "STRIDE_INCOMPATIBLE";
+  case STRIDE_DEVICE_FAULT: return "STRIDE_DEVICE_FAULT";
   }
   return "STRIDE_UNKNOWN_STATUS";
 }
@@ -366,7 +441,7 @@ stride_status stride_module_load(const void *data, size_t size,
   Result<ModuleDesc> desc =
       parseModule(static_cast<const uint8_t *>(data), size, moduleName);
   if (!desc)
-    return fail(STRIDE_INVALID_MODULE, desc.error().message);
+    return fail(desc.error());
   return newModule(std::move(*desc), std::move(moduleName), out);
 }
 
@@ -376,7 +451,7 @@ stride_status stride_module_load_file(const char *path, stride_module **out) {
   STRIDE_CHECK_ARG(path);
   Result<ModuleDesc> desc = readModuleFile(path);
   if (!desc)
-    return fail(STRIDE_INVALID_MODULE, desc.error().message);
+    return fail(desc.error());
   return newModule(std::move(*desc), path, out);
 }
 
@@ -434,7 +509,7 @@ stride_status stride_runtime_create(int device, stride_runtime **out) {
   *out = nullptr;
   Result<std::unique_ptr<Runtime>> runtime = Runtime::create(device);
   if (!runtime)
-    return runtimeFailure(runtime.error());
+    return fail(runtime.error());
   std::string description = (*runtime)->describeDevice();
   std::string arch = (*runtime)->deviceArch();
   *out = new stride_runtime{std::move(*runtime), std::move(description),
@@ -459,11 +534,16 @@ stride_status stride_executable_create(stride_runtime *runtime,
   *out = nullptr;
   STRIDE_CHECK_ARG(runtime);
   STRIDE_CHECK_ARG(module);
-  Result<std::unique_ptr<LoadedModule>> loaded =
-      LoadedModule::load(*runtime->runtime, module->desc, module->name);
+  Result<std::shared_ptr<const Executable>> loaded =
+      Executable::load(*runtime->runtime, module->desc, module->name);
   if (!loaded)
-    return runtimeFailure(loaded.error());
-  *out = new stride_executable{std::move(*loaded)};
+    return fail(loaded.error());
+  auto executable = std::make_unique<stride_executable>();
+  executable->executable = std::move(*loaded);
+  if (stride_status s = newInvocation(executable->executable,
+                                      /*useCudaGraph=*/0, executable->own))
+    return s;
+  *out = executable.release();
   return ok();
 }
 
@@ -477,34 +557,8 @@ stride_status stride_executable_run_host(stride_executable *executable,
                                          void *const *outputs,
                                          size_t num_outputs) {
   STRIDE_CHECK_ARG(executable);
-  const GraphSignature &sig = executable->module->desc().signature;
-  if (num_inputs != sig.inputs.size() || num_outputs != sig.outputs.size())
-    return fail(STRIDE_INVALID_ARGUMENT,
-                "'" + sig.entryName + "' takes " +
-                    std::to_string(sig.inputs.size()) + " inputs and " +
-                    std::to_string(sig.outputs.size()) + " outputs, given " +
-                    std::to_string(num_inputs) + " and " +
-                    std::to_string(num_outputs));
-  if (num_inputs)
-    STRIDE_CHECK_ARG(inputs);
-  if (num_outputs)
-    STRIDE_CHECK_ARG(outputs);
-  std::vector<HostArray> arrays(num_inputs);
-  for (size_t i = 0; i < num_inputs; ++i) {
-    const TensorSignature &t = sig.inputs[i];
-    arrays[i].dtype = t.dtype;
-    arrays[i].shape = t.shape;
-    const auto *bytes = static_cast<const uint8_t *>(inputs[i]);
-    arrays[i].data.assign(bytes, bytes + arrays[i].numElements() *
-                                             dtypeSize(t.dtype));
-  }
-  Result<std::vector<HostArray>> results = executable->module->run(arrays);
-  if (!results)
-    return fail(STRIDE_RUNTIME_ERROR, results.error().message);
-  for (size_t o = 0; o < num_outputs; ++o)
-    std::memcpy(outputs[o], (*results)[o].data.data(),
-                (*results)[o].data.size());
-  return ok();
+  return runHost(*executable->own.invocation, inputs, num_inputs, outputs,
+                 num_outputs);
 }
 
 stride_status stride_executable_run_device(stride_executable *executable,
@@ -513,16 +567,50 @@ stride_status stride_executable_run_device(stride_executable *executable,
                                            const uint64_t *outputs,
                                            size_t num_outputs, void *stream) {
   STRIDE_CHECK_ARG(executable);
-  if (num_inputs)
-    STRIDE_CHECK_ARG(inputs);
-  if (num_outputs)
-    STRIDE_CHECK_ARG(outputs);
-  Status s = executable->module->runOnDevice(
-      std::vector<uint64_t>(inputs, inputs + num_inputs),
-      std::vector<uint64_t>(outputs, outputs + num_outputs), stream);
-  if (!s)
-    return fail(STRIDE_RUNTIME_ERROR, s.error().message);
+  return runDevice(*executable->own.invocation, inputs, num_inputs, outputs,
+                   num_outputs, stream);
+}
+
+//===----------------------------------------------------------------------===//
+// Invocation
+//===----------------------------------------------------------------------===//
+
+stride_status stride_invocation_create(stride_executable *executable,
+                                       int use_cuda_graph,
+                                       stride_invocation **out) {
+  STRIDE_CHECK_ARG(out);
+  *out = nullptr;
+  STRIDE_CHECK_ARG(executable);
+  auto invocation = std::make_unique<stride_invocation>();
+  if (stride_status s =
+          newInvocation(executable->executable, use_cuda_graph, *invocation))
+    return s;
+  *out = invocation.release();
   return ok();
+}
+
+void stride_invocation_destroy(stride_invocation *invocation) {
+  delete invocation;
+}
+
+stride_status stride_invocation_run_host(stride_invocation *invocation,
+                                         const void *const *inputs,
+                                         size_t num_inputs,
+                                         void *const *outputs,
+                                         size_t num_outputs) {
+  STRIDE_CHECK_ARG(invocation);
+  return runHost(*invocation->invocation, inputs, num_inputs, outputs,
+                 num_outputs);
+}
+
+stride_status stride_invocation_run_device(stride_invocation *invocation,
+                                           const uint64_t *inputs,
+                                           size_t num_inputs,
+                                           const uint64_t *outputs,
+                                           size_t num_outputs, void *stream) {
+  STRIDE_CHECK_ARG(invocation);
+  return runDevice(*invocation->invocation, inputs, num_inputs, outputs,
+                   num_outputs, stream);
 }
 
 } // extern "C"

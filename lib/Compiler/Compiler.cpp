@@ -179,7 +179,7 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   nvrtc.emitPtx = options.emit == EmitKind::Ptx;
   nvrtc.programName =
       llvm::sys::path::stem(bufferName).str() + ".cu";
-  Result<CodeImage> image = makeError("not compiled");
+  Result<CodeImage> image = makeError(ErrorCode::Internal, "not compiled");
   {
     StageTimer timer(options.timing, "NVRTC");
     image = compileCudaSourceCached(source->source, nvrtc,

@@ -409,8 +409,9 @@ public:
 
 private:
   Status fail(Operation *op, const std::string &what) {
-    return makeError(what + " in '" + op->getName().getStringRef().str() +
-                     "' at " + formatLocation(op->getLoc()));
+    return makeError(ErrorCode::InvalidArgument,
+                     what + " in '" + op->getName().getStringRef().str() +
+                         "' at " + formatLocation(op->getLoc()));
   }
   const Tensor &get(Value v) { return values.find(v)->second; }
   StridedTensorType typeOf(Value v) { return llvm::cast<StridedTensorType>(v.getType()); }
@@ -598,9 +599,10 @@ Status Interpreter::binary(Operation *op) {
           index[k] = rest % out.layout.shape[k];
           rest /= out.layout.shape[k];
         }
-        return makeError("integer division by zero in 'stride.div' at " +
-                         formatLocation(op->getLoc()) + " (element " +
-                         formatIndex(index) + ")");
+        return makeError(ErrorCode::InvalidArgument,
+                         "integer division by zero in 'stride.div' at " +
+                             formatLocation(op->getLoc()) + " (element " +
+                             formatIndex(index) + ")");
       }
       out.setI(to[e], fn(lhs.getI(a[e]), y));
     }
@@ -1029,7 +1031,7 @@ Status Interpreter::run(Block &block, std::vector<Tensor> *returned) {
     if (Status s = execute(&op); !s)
       return s;
   }
-  return makeError("block without a terminator");
+  return makeError(ErrorCode::Internal, "block without a terminator");
 }
 
 } // namespace
@@ -1042,11 +1044,14 @@ Result<std::vector<HostArray>> interpret(func::FuncOp func,
                                          const std::vector<HostArray> &inputs) {
   std::string fname = "@" + func.getSymName().str();
   if (func.isExternal())
-    return makeError("function " + fname + " has no body");
+    return makeError(ErrorCode::InvalidArgument,
+                     "function " + fname + " has no body");
   if (inputs.size() != func.getNumArguments())
-    return makeError("function " + fname + " takes " +
-                     std::to_string(func.getNumArguments()) + " inputs, but " +
-                     std::to_string(inputs.size()) + " were given");
+    return makeError(ErrorCode::InvalidArgument,
+                     "function " + fname + " takes " +
+                         std::to_string(func.getNumArguments()) +
+                         " inputs, but " + std::to_string(inputs.size()) +
+                         " were given");
   Interpreter interp;
   Block &body = func.getBody().front();
   for (unsigned a = 0; a < func.getNumArguments(); ++a) {
@@ -1054,18 +1059,22 @@ Result<std::vector<HostArray>> interpret(func::FuncOp func,
     auto type = dyn_cast<StridedTensorType>(arg.getType());
     std::string name = "input '" + argumentName(func, a) + "'";
     if (!type)
-      return makeError(name + " of " + fname + " has the unsupported type " +
-                       typeString(arg.getType()));
+      return makeError(ErrorCode::InvalidArgument,
+                       name + " of " + fname + " has the unsupported type " +
+                           typeString(arg.getType()));
     const HostArray &in = inputs[a];
     DType dtype = dtypeOf(type);
     Dims shape(type.getShape().begin(), type.getShape().end());
     if (in.dtype != dtype || in.shape != shape)
-      return makeError(name + " expects " + std::string(dtypeName(dtype)) +
-                       " of shape " + formatDims(shape) + ", but was given " +
-                       std::string(dtypeName(in.dtype)) + " of shape " +
-                       formatDims(in.shape));
+      return makeError(ErrorCode::InvalidArgument,
+                       name + " expects " + std::string(dtypeName(dtype)) +
+                           " of shape " + formatDims(shape) +
+                           ", but was given " +
+                           std::string(dtypeName(in.dtype)) + " of shape " +
+                           formatDims(in.shape));
     if (in.data.size() != static_cast<size_t>(in.numElements()) * dtypeSize(in.dtype))
-      return makeError(name + ": the data size does not match the shape");
+      return makeError(ErrorCode::InvalidArgument,
+                       name + ": the data size does not match the shape");
     Tensor t = allocate(type);
     std::vector<int64_t> to = addressesOf(t.layout);
     for (size_t e = 0; e < to.size(); ++e) {
@@ -1082,8 +1091,10 @@ Result<std::vector<HostArray>> interpret(func::FuncOp func,
                               std::isnan(hostArrayElement(in, e))))
                           : t.getI(to[e]) == hostArrayInt(in, e);
       if (!same)
-        return makeError(name + ": the argument's layout makes elements share "
-                                "an address, but the given values differ there");
+        return makeError(ErrorCode::InvalidArgument,
+                         name +
+                             ": the argument's layout makes elements share "
+                             "an address, but the given values differ there");
     }
     interp.values[arg] = std::move(t);
   }

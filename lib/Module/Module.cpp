@@ -231,11 +231,12 @@ Result<ModuleDesc> convert(const fb::Module &m, const std::string &name) {
           for (const fb::LaunchArg &a : structsOf(l->args())) {
             std::optional<KernelArg> arg = fromFb(a);
             if (!arg)
-              return makeError(name + ": corrupt Stride module: argument " +
-                               str(launch.args.size()) + " of launch " +
-                               str(index + 1) + " of " +
-                               str(m.launches()->size()) +
-                               " has an unknown encoding");
+              return makeError(ErrorCode::InvalidModule,
+                               name + ": corrupt Stride module: argument " +
+                                   str(launch.args.size()) + " of launch " +
+                                   str(index + 1) + " of " +
+                                   str(m.launches()->size()) +
+                                   " has an unknown encoding");
             launch.args.push_back(*arg);
           }
         }
@@ -299,36 +300,45 @@ uint32_t readVersionField(const uint8_t *data) {
 
 Status checkHeader(const uint8_t *data, size_t size, const std::string &name) {
   if (size == 0)
-    return makeError(name + ": not a Stride module: the file is empty");
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": not a Stride module: the file is empty");
   if (size < kHeaderBytes)
-    return makeError(name + ": not a Stride module: the file has only " +
-                     str(size) + " bytes, fewer than the " + str(kHeaderBytes) +
-                     "-byte header");
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": not a Stride module: the file has only " +
+                         str(size) + " bytes, fewer than the " +
+                         str(kHeaderBytes) + "-byte header");
   if (!flatbuffers::BufferHasIdentifier(data, kModuleFileIdentifier,
                                         /*size_prefixed=*/true))
-    return makeError(name + ": not a Stride module: bytes 8-11 hold \"" +
-                     printableBytes(data + 8, 4) + "\" instead of the identifier \"" +
-                     kModuleFileIdentifier +
-                     "\" (a module file is what `stridec --emit=module` writes)");
+    return makeError(
+        ErrorCode::InvalidModule,
+        name + ": not a Stride module: bytes 8-11 hold \"" +
+            printableBytes(data + 8, 4) + "\" instead of the identifier \"" +
+            kModuleFileIdentifier +
+            "\" (a module file is what `stridec --emit=module` writes)");
   uint64_t declared =
       uint64_t(flatbuffers::ReadScalar<flatbuffers::uoffset_t>(data)) +
       kSizePrefixBytes;
   if (declared > size)
-    return makeError(name + ": truncated Stride module: the file has " +
-                     str(size) + " bytes, but its header says it has " +
-                     str(declared));
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": truncated Stride module: the file has " +
+                         str(size) + " bytes, but its header says it has " +
+                         str(declared));
   if (declared < size)
-    return makeError(name + ": corrupt Stride module: the file has " +
-                     str(size) + " bytes, but its header says it has " +
-                     str(declared) + " (extra data at the end)");
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": corrupt Stride module: the file has " +
+                         str(size) + " bytes, but its header says it has " +
+                         str(declared) + " (extra data at the end)");
   if (!verifyVersionField(data, size))
-    return makeError(name + ": corrupt Stride module: the header is damaged");
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": corrupt Stride module: the header is damaged");
   uint32_t version = readVersionField(data);
   if (version != kModuleFormatVersion)
-    return makeError(name + ": module format version " + str(version) +
-                     " is not supported by this runtime (it reads version " +
-                     str(kModuleFormatVersion) +
-                     "); recompile the graph with this release's stridec");
+    return makeError(
+        ErrorCode::Incompatible,
+        name + ": module format version " + str(version) +
+            " is not supported by this runtime (it reads version " +
+            str(kModuleFormatVersion) +
+            "); recompile the graph with this release's stridec");
   return Status::ok();
 }
 
@@ -351,7 +361,8 @@ public:
     checkLaunches();
     if (problem.empty())
       return Status::ok();
-    return makeError(name + ": inconsistent module: " + problem);
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": inconsistent module: " + problem);
   }
 
 private:
@@ -789,7 +800,8 @@ Result<ModuleDesc> parseModule(const uint8_t *data, size_t size,
     return header.error();
   flatbuffers::Verifier verifier(data, size);
   if (!fb::VerifySizePrefixedModuleBuffer(verifier))
-    return makeError(name + ": corrupt Stride module: the FlatBuffers verifier "
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": corrupt Stride module: the FlatBuffers verifier "
                             "rejected its contents (an offset, vector or "
                             "string is out of bounds or misaligned)");
   Result<ModuleDesc> desc = convert(*fb::GetSizePrefixedModule(data), name);
@@ -804,35 +816,42 @@ Result<ModuleDesc> readModuleFile(const std::string &path) {
   std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "rb"),
                                               &std::fclose);
   if (!file)
-    return makeError(path + ": cannot open the module file: " +
-                     std::strerror(errno));
+    return makeError(
+        fileErrorCode(errno),
+        path + ": cannot open the module file: " + std::strerror(errno));
   std::vector<uint8_t> bytes;
   uint8_t chunk[1 << 16];
   size_t n;
   while ((n = std::fread(chunk, 1, sizeof(chunk), file.get())) > 0)
     bytes.insert(bytes.end(), chunk, chunk + n);
   if (std::ferror(file.get()))
-    return makeError(path + ": cannot read the module file: " +
-                     std::strerror(errno));
+    return makeError(
+        fileErrorCode(errno),
+        path + ": cannot read the module file: " + std::strerror(errno));
   return parseModule(bytes.data(), bytes.size(), path);
 }
 
 Status writeModuleFile(const std::string &path, const ModuleDesc &desc) {
   if (Status ok = verifyModule(desc, path); !ok)
-    return makeError("refusing to write an inconsistent module (a bug in its "
-                     "producer): " + ok.error().message);
+    return makeError(ErrorCode::Internal,
+                     "refusing to write an inconsistent module (a bug in its "
+                     "producer): " +
+                         ok.error().message);
   std::vector<uint8_t> bytes = serializeModule(desc);
   std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "wb"),
                                               &std::fclose);
   if (!file)
-    return makeError(path + ": cannot create the module file: " +
-                     std::strerror(errno));
+    return makeError(
+        fileErrorCode(errno),
+        path + ": cannot create the module file: " + std::strerror(errno));
   if (std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size())
-    return makeError(path + ": cannot write the module file: " +
-                     std::strerror(errno));
+    return makeError(
+        fileErrorCode(errno),
+        path + ": cannot write the module file: " + std::strerror(errno));
   if (std::fclose(file.release()) != 0)
-    return makeError(path + ": cannot write the module file: " +
-                     std::strerror(errno));
+    return makeError(
+        fileErrorCode(errno),
+        path + ": cannot write the module file: " + std::strerror(errno));
   return Status::ok();
 }
 

@@ -59,10 +59,12 @@ Result<CudaDriver> bindDriver() {
   void *library = dlopen(kDriverLibrary, RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *reason = dlerror();
-    return makeError(std::string("no CUDA driver found: ") + kDriverLibrary +
-                     " could not be loaded (" + (reason ? reason : "unknown reason") +
-                     "); running a Stride module needs an NVIDIA GPU and its "
-                     "driver");
+    return makeError(
+        ErrorCode::Unavailable,
+        std::string("no CUDA driver found: ") + kDriverLibrary +
+            " could not be loaded (" + (reason ? reason : "unknown reason") +
+            "); running a Stride module needs an NVIDIA GPU and its "
+            "driver");
   }
   CudaDriver driver;
   DriverBinder binder(library);
@@ -75,11 +77,13 @@ Result<CudaDriver> bindDriver() {
     if (driver.cuDriverGetVersion &&
         driver.cuDriverGetVersion(&version) == CUDA_SUCCESS)
       driverVersion = "CUDA " + cudaVersionText(version);
-    return makeError("the CUDA driver is too old: " + std::string(kDriverLibrary) +
-                     " (" + driverVersion + ") has no entry point " +
-                     binder.missing + ", which this runtime (built against CUDA " +
-                     cudaVersionText(CUDA_VERSION) +
-                     " headers) needs; update the NVIDIA driver");
+    return makeError(
+        ErrorCode::Unavailable,
+        "the CUDA driver is too old: " + std::string(kDriverLibrary) + " (" +
+            driverVersion + ") has no entry point " + binder.missing +
+            ", which this runtime (built against CUDA " +
+            cudaVersionText(CUDA_VERSION) +
+            " headers) needs; update the NVIDIA driver");
   }
   return driver;
 }
@@ -116,6 +120,26 @@ bool isStickyCudaError(CUresult r) {
     return true;
   default:
     return false;
+  }
+}
+
+ErrorCode cudaErrorCode(CUresult r) {
+  if (isStickyCudaError(r))
+    return ErrorCode::DeviceFault;
+  switch (r) {
+  case CUDA_ERROR_OUT_OF_MEMORY: return ErrorCode::ResourceExhausted;
+  case CUDA_ERROR_NO_DEVICE:
+  case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+  case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+  case CUDA_ERROR_DEVICE_UNAVAILABLE: return ErrorCode::Unavailable;
+  case CUDA_ERROR_INVALID_DEVICE:
+  case CUDA_ERROR_NOT_FOUND: return ErrorCode::NotFound;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+  case CUDA_ERROR_INVALID_IMAGE:
+  case CUDA_ERROR_INVALID_PTX:
+  case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+  case CUDA_ERROR_JIT_COMPILER_NOT_FOUND: return ErrorCode::Incompatible;
+  default: return ErrorCode::Internal;
   }
 }
 

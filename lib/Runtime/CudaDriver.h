@@ -67,6 +67,11 @@ Result<const CudaDriver *> loadCudaDriver();
 /// Whether `r` leaves the CUDA context unusable (a fault inside a kernel).
 bool isStickyCudaError(CUresult r);
 
+/// The ErrorCode of a failed driver call: DeviceFault for a sticky error,
+/// ResourceExhausted for out of memory, Incompatible for code the device or
+/// driver cannot load, Unavailable for no device, Internal otherwise.
+ErrorCode cudaErrorCode(CUresult r);
+
 } // namespace stride
 
 #endif // STRIDE_LIB_RUNTIME_CUDADRIVER_H

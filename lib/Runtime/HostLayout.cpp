@@ -80,26 +80,31 @@ Status checkInputs(const GraphSignature &signature,
                    const std::vector<HostArray> &inputs) {
   size_t expected = signature.inputs.size();
   if (inputs.size() != expected)
-    return makeError("'" + signature.entryName + "' takes " + str(expected) +
-                     (expected == 1 ? " input" : " inputs") +
-                     (expected ? " (" + inputNames(signature) + ")" : "") +
-                     ", but " + str(inputs.size()) +
-                     (inputs.size() == 1 ? " was" : " were") + " given");
+    return makeError(ErrorCode::InvalidArgument,
+                     "'" + signature.entryName + "' takes " + str(expected) +
+                         (expected == 1 ? " input" : " inputs") +
+                         (expected ? " (" + inputNames(signature) + ")" : "") +
+                         ", but " + str(inputs.size()) +
+                         (inputs.size() == 1 ? " was" : " were") + " given");
   for (size_t i = 0; i < expected; ++i) {
     const TensorSignature &t = signature.inputs[i];
     const HostArray &a = inputs[i];
     std::string what = "input '" + t.name + "' (" + str(i + 1) + " of " +
                        str(expected) + ")";
     if (a.dtype != t.dtype || a.shape != t.shape)
-      return makeError(what + " expects " + describeArray(t.dtype, t.shape) +
-                       ", but was given " + describeArray(a.dtype, a.shape));
+      return makeError(ErrorCode::InvalidArgument,
+                       what + " expects " + describeArray(t.dtype, t.shape) +
+                           ", but was given " +
+                           describeArray(a.dtype, a.shape));
     auto numElements = checkedNumElements(a.shape);
     uint64_t neededBytes =
         numElements ? uint64_t(*numElements) * dtypeSize(a.dtype) : 0;
     if (!numElements || a.data.size() != neededBytes)
-      return makeError(what + ": the array holds " + str(a.data.size()) +
-                       " bytes of data, but " + describeArray(a.dtype, a.shape) +
-                       " needs " + str(neededBytes));
+      return makeError(ErrorCode::InvalidArgument,
+                       what + ": the array holds " + str(a.data.size()) +
+                           " bytes of data, but " +
+                           describeArray(a.dtype, a.shape) + " needs " +
+                           str(neededBytes));
   }
   return Status::ok();
 }
@@ -109,8 +114,9 @@ Status checkArchCompatible(const ModuleDesc &desc, const std::string &moduleName
                            const std::string &deviceDescription) {
   std::optional<int> arch = parseSmArch(desc.targetArch);
   if (!arch)
-    return makeError(moduleName + ": the target arch \"" + desc.targetArch +
-                     "\" is not of the form sm_NN");
+    return makeError(ErrorCode::Incompatible,
+                     moduleName + ": the target arch \"" + desc.targetArch +
+                         "\" is not of the form sm_NN");
   int deviceArch = ccMajor * 10 + ccMinor;
   std::string device = deviceDescription + " has compute capability " +
                        str(ccMajor) + "." + str(ccMinor);
@@ -119,17 +125,22 @@ Status checkArchCompatible(const ModuleDesc &desc, const std::string &moduleName
   for (const CodeImage &image : desc.images) {
     if (image.kind == CodeKind::Cubin &&
         (archMajor(*arch) != ccMajor || archMinor(*arch) > ccMinor))
-      return makeError(
-          moduleName + ": compiled to a CUBIN for " + desc.targetArch + ", but " +
-          device + " (sm_" + str(deviceArch) +
-          "); a CUBIN for sm_XY runs only on GPUs of compute capability X.Y "
-          "or a later X.Z" + fix);
+      return makeError(ErrorCode::Incompatible,
+                       moduleName + ": compiled to a CUBIN for " +
+                           desc.targetArch + ", but " + device + " (sm_" +
+                           str(deviceArch) +
+                           "); a CUBIN for sm_XY runs only on GPUs of compute "
+                           "capability X.Y "
+                           "or a later X.Z" +
+                           fix);
     if (image.kind == CodeKind::Ptx && *arch > deviceArch)
-      return makeError(moduleName + ": compiled to PTX for compute_" +
-                       str(*arch) + ", but " + device + " (sm_" +
-                       str(deviceArch) +
-                       "); PTX runs only on GPUs of its compute capability "
-                       "or newer" + fix);
+      return makeError(ErrorCode::Incompatible,
+                       moduleName + ": compiled to PTX for compute_" +
+                           str(*arch) + ", but " + device + " (sm_" +
+                           str(deviceArch) +
+                           "); PTX runs only on GPUs of its compute capability "
+                           "or newer" +
+                           fix);
   }
   return Status::ok();
 }
@@ -172,7 +183,7 @@ Result<std::vector<uint8_t>> packToStorage(const HostArray &dense,
     std::memcpy(dst, src, elementSize);
   });
   if (!conflict.empty())
-    return makeError(conflict);
+    return makeError(ErrorCode::InvalidArgument, conflict);
   return storage;
 }
 

@@ -121,7 +121,7 @@ Error unsupportedDType(const std::string &name, std::string_view descr,
   if (typeCode == "V2")
     msg += "; note that numpy.save stores ml_dtypes bfloat16 arrays as '<V2' "
            "raw bytes: save them as float32 instead";
-  return makeError(msg);
+  return makeError(ErrorCode::InvalidArgument, msg);
 }
 
 Result<DType> dtypeFromDescr(std::string_view descr, const std::string &name) {
@@ -137,9 +137,10 @@ Result<DType> dtypeFromDescr(std::string_view descr, const std::string &name) {
       continue;
     // Byte order is meaningless for one-byte types, so '>i1' is fine.
     if (order == '>' && dtypeSize(e.dtype) > 1)
-      return makeError(name + ": big-endian data is not supported (dtype '" +
-                       std::string(descr) + "'); convert it with " +
-                       "arr.astype('" + std::string(e.written) + "')");
+      return makeError(ErrorCode::InvalidArgument,
+                       name + ": big-endian data is not supported (dtype '" +
+                           std::string(descr) + "'); convert it with " +
+                           "arr.astype('" + std::string(e.written) + "')");
     return e.dtype;
   }
   return unsupportedDType(name, descr, typeCode);
@@ -161,8 +162,9 @@ Result<uint64_t> dataByteSize(const std::vector<int64_t> &shape, DType dtype,
     if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(dim), &bytes) ||
         bytes > kMaxDataBytes)
       return makeError(
+          ErrorCode::InvalidArgument,
           context + "array too large: shape " + formatShape(shape) + " of " +
-          std::string(dtypeName(dtype)) + " exceeds the 2^40-byte limit");
+              std::string(dtypeName(dtype)) + " exceeds the 2^40-byte limit");
   }
   return bytes;
 }
@@ -195,8 +197,9 @@ private:
   bool seenDescr = false, seenFortranOrder = false, seenShape = false;
 
   Error malformed(const std::string &what) const {
-    return makeError(name + ": malformed header: " + what +
-                     " (header: " + printable(trimmed()) + ")");
+    return makeError(ErrorCode::InvalidArgument,
+                     name + ": malformed header: " + what +
+                         " (header: " + printable(trimmed()) + ")");
   }
   std::string_view trimmed() const {
     size_t end = text.find_last_not_of(" \t\r\n");
@@ -282,10 +285,11 @@ Status HeaderParser::parseEntry(NpyHeader &header) {
     if (Status s = markSeen(seenDescr, *key); !s)
       return s;
     if (peek() == '[')
-      return makeError(name +
-                       ": unsupported dtype: structured (record) "
-                       "arrays are not supported (" +
-                       std::string(kSupportedList) + ")");
+      return makeError(ErrorCode::InvalidArgument,
+                       name +
+                           ": unsupported dtype: structured (record) "
+                           "arrays are not supported (" +
+                           std::string(kSupportedList) + ")");
     Result<std::string> descr = parseString("the value of 'descr'");
     if (!descr)
       return descr.error();
@@ -426,31 +430,38 @@ struct Preamble {
 Result<Preamble> parsePreamble(const uint8_t *bytes, size_t size,
                                const std::string &name) {
   if (size == 0)
-    return makeError(name + ": not a NumPy .npy file (the file is empty)");
+    return makeError(ErrorCode::InvalidArgument,
+                     name + ": not a NumPy .npy file (the file is empty)");
   size_t prefix = std::min(size, kMagic.size());
   if (std::memcmp(bytes, kMagic.data(), prefix) != 0)
-    return makeError(name + ": not a NumPy .npy file (bad magic bytes)");
+    return makeError(ErrorCode::InvalidArgument,
+                     name + ": not a NumPy .npy file (bad magic bytes)");
   if (size < kMagicLen)
-    return makeError(name + ": truncated header: the file is " +
-                     std::to_string(size) +
-                     " bytes long, too short for the magic and version");
+    return makeError(ErrorCode::InvalidArgument,
+                     name + ": truncated header: the file is " +
+                         std::to_string(size) +
+                         " bytes long, too short for the magic and version");
   uint8_t major = bytes[6], minor = bytes[7];
   if (major < 1 || major > 3 || minor != 0)
-    return makeError(name + ": unsupported .npy format version " +
-                     std::to_string(major) + "." + std::to_string(minor) +
-                     " (Stride reads 1.0, 2.0 and 3.0)");
+    return makeError(ErrorCode::InvalidArgument,
+                     name + ": unsupported .npy format version " +
+                         std::to_string(major) + "." + std::to_string(minor) +
+                         " (Stride reads 1.0, 2.0 and 3.0)");
   // Version 1.0 stores the header length in 2 bytes, 2.0 and 3.0 in 4.
   size_t lengthBytes = major == 1 ? 2 : 4;
   size_t headerOffset = kMagicLen + lengthBytes;
   if (size < headerOffset)
-    return makeError(name + ": truncated header: the file is " +
-                     std::to_string(size) + " bytes long, too short for the " +
-                     std::to_string(headerOffset) + "-byte preamble");
+    return makeError(ErrorCode::InvalidArgument,
+                     name + ": truncated header: the file is " +
+                         std::to_string(size) +
+                         " bytes long, too short for the " +
+                         std::to_string(headerOffset) + "-byte preamble");
   size_t headerLength = readLittleEndian(bytes + kMagicLen, lengthBytes);
   if (size - headerOffset < headerLength)
-    return makeError(name + ": truncated header: the header declares " +
-                     std::to_string(headerLength) + " bytes, but only " +
-                     std::to_string(size - headerOffset) + " bytes follow");
+    return makeError(ErrorCode::InvalidArgument,
+                     name + ": truncated header: the header declares " +
+                         std::to_string(headerLength) + " bytes, but only " +
+                         std::to_string(size - headerOffset) + " bytes follow");
   return Preamble{headerOffset, headerLength};
 }
 
@@ -494,7 +505,8 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 Result<std::vector<uint8_t>> readWholeFile(const std::string &path) {
   FilePtr file(std::fopen(path.c_str(), "rb"));
   if (!file)
-    return makeError(path + ": cannot open file: " + std::strerror(errno));
+    return makeError(fileErrorCode(errno),
+                     path + ": cannot open file: " + std::strerror(errno));
   std::vector<uint8_t> bytes;
   constexpr size_t kChunk = size_t(1) << 20;
   while (true) {
@@ -506,7 +518,8 @@ Result<std::vector<uint8_t>> readWholeFile(const std::string &path) {
       continue;
     // errno is set by the failing read (e.g. EISDIR for a directory).
     if (std::ferror(file.get()))
-      return makeError(path + ": cannot read file: " + std::strerror(errno));
+      return makeError(fileErrorCode(errno),
+                       path + ": cannot read file: " + std::strerror(errno));
     return bytes;
   }
 }
@@ -548,12 +561,15 @@ Result<HostArray> parseNpy(const uint8_t *bytes, size_t size,
                          std::string(dtypeName(*dtype)) + " = " +
                          std::to_string(*needed) + " bytes";
   if (available < *needed)
-    return makeError(name + ": truncated data: " + declared + ", but only " +
-                     std::to_string(available) + " bytes follow");
+    return makeError(ErrorCode::InvalidArgument,
+                     name + ": truncated data: " + declared + ", but only " +
+                         std::to_string(available) + " bytes follow");
   if (available > *needed)
-    return makeError(name + ": " + std::to_string(available - *needed) +
-                     " unexpected bytes after the data: " + declared +
-                     ", but " + std::to_string(available) + " bytes follow");
+    return makeError(ErrorCode::InvalidArgument,
+                     name + ": " + std::to_string(available - *needed) +
+                         " unexpected bytes after the data: " + declared +
+                         ", but " + std::to_string(available) +
+                         " bytes follow");
 
   HostArray array;
   array.dtype = *dtype;
@@ -624,21 +640,25 @@ std::vector<uint8_t> wrapHeader(const std::string &dict) {
 Status checkNpyWritable(const HostArray &a, const std::string &name) {
   if (!descrForDType(a.dtype))
     return makeError(
+        ErrorCode::InvalidArgument,
         name + ": cannot write " + std::string(dtypeName(a.dtype)) +
-        " data: NumPy has no bfloat16 dtype (" + std::string(kSupportedList) +
-        "); convert the array to f32 first");
+            " data: NumPy has no bfloat16 dtype (" +
+            std::string(kSupportedList) + "); convert the array to f32 first");
   for (int64_t dim : a.shape)
     if (dim < 0)
-      return makeError(name + ": cannot write: shape " + formatShape(a.shape) +
-                       " has a negative dimension");
+      return makeError(ErrorCode::InvalidArgument,
+                       name + ": cannot write: shape " + formatShape(a.shape) +
+                           " has a negative dimension");
   Result<uint64_t> needed = dataByteSize(a.shape, a.dtype, name + ": ");
   if (!needed)
     return needed.error();
   if (a.data.size() != *needed)
-    return makeError(name + ": cannot write: shape " + formatShape(a.shape) +
-                     " of " + std::string(dtypeName(a.dtype)) + " needs " +
-                     std::to_string(*needed) + " bytes, but the array holds " +
-                     std::to_string(a.data.size()) + " bytes of data");
+    return makeError(ErrorCode::InvalidArgument,
+                     name + ": cannot write: shape " + formatShape(a.shape) +
+                         " of " + std::string(dtypeName(a.dtype)) + " needs " +
+                         std::to_string(*needed) +
+                         " bytes, but the array holds " +
+                         std::to_string(a.data.size()) + " bytes of data");
   return Status::ok();
 }
 
@@ -657,13 +677,16 @@ Status writeNpyFile(const std::string &path, const HostArray &a) {
   std::vector<uint8_t> bytes = serializeNpy(a);
   FilePtr file(std::fopen(path.c_str(), "wb"));
   if (!file)
-    return makeError(path +
-                     ": cannot open file for writing: " + std::strerror(errno));
+    return makeError(
+        fileErrorCode(errno),
+        path + ": cannot open file for writing: " + std::strerror(errno));
   if (std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size())
-    return makeError(path + ": cannot write file: " + std::strerror(errno));
+    return makeError(fileErrorCode(errno),
+                     path + ": cannot write file: " + std::strerror(errno));
   // fclose flushes; a full disk may only show up here.
   if (std::fclose(file.release()) != 0)
-    return makeError(path + ": cannot write file: " + std::strerror(errno));
+    return makeError(fileErrorCode(errno),
+                     path + ": cannot write file: " + std::strerror(errno));
   return Status::ok();
 }
 
@@ -673,9 +696,11 @@ Status checkArrayMatches(const HostArray &a, DType expected,
                          const std::string &argName) {
   if (a.dtype == expected && a.shape == expectedShape)
     return Status::ok();
-  return makeError(fileName + ": input '" + argName + "' expects " +
-                   describeArray(expected, expectedShape) +
-                   ", but the file holds " + describeArray(a.dtype, a.shape));
+  return makeError(ErrorCode::InvalidArgument,
+                   fileName + ": input '" + argName + "' expects " +
+                       describeArray(expected, expectedShape) +
+                       ", but the file holds " +
+                       describeArray(a.dtype, a.shape));
 }
 
 } // namespace stride

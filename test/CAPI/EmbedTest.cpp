@@ -13,7 +13,7 @@
 
 #include "stride/Compiler/Compiler.h"
 #include "stride/Module/Module.h"
-#include "stride/Runtime/Runtime.h"
+#include "stride/Runtime/Invocation.h"
 
 #include <gtest/gtest.h>
 
@@ -21,8 +21,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -239,6 +242,7 @@ TEST(EmbedTest, RuntimeWithoutDriverIsAnErrorValue) {
   EXPECT_EQ(capture.finish(), "");
   ASSERT_FALSE(driver);
   ASSERT_FALSE(runtime);
+  EXPECT_EQ(runtime.error().code, ErrorCode::Unavailable);
   EXPECT_EQ(runtime.error().message, driver.error().message);
   EXPECT_NE(runtime.error().message.find(
                 "no CUDA driver found: libcuda.so.1 could not be loaded"),
@@ -246,30 +250,169 @@ TEST(EmbedTest, RuntimeWithoutDriverIsAnErrorValue) {
       << runtime.error().message;
 }
 
+/// A graph compiled for the runtime's device and loaded on it.
+std::shared_ptr<const Executable> compileAndLoad(Runtime &runtime,
+                                                 const std::string &graph,
+                                                 const std::string &name) {
+  CompileOptions options;
+  options.arch = runtime.deviceArch();
+  CompileResult r = Compiler(options).compile(graph, name);
+  EXPECT_TRUE(r.success) << name;
+  if (!r.success)
+    return nullptr;
+  Result<std::shared_ptr<const Executable>> executable = Executable::loadBytes(
+      runtime, r.moduleBytes.data(), r.moduleBytes.size(), name);
+  EXPECT_TRUE(executable) << executable.error().message;
+  return executable ? *executable : nullptr;
+}
+
+HostArray floatArray(std::vector<int64_t> shape, const std::vector<float> &v) {
+  HostArray a{DType::F32, std::move(shape), {}};
+  a.data.resize(v.size() * sizeof(float));
+  std::memcpy(a.data.data(), v.data(), a.data.size());
+  return a;
+}
+
 TEST(EmbedTest, LoadsAndRunsOnTheGpu) {
   Result<std::unique_ptr<Runtime>> runtime = Runtime::create(0);
   if (!runtime)
     GTEST_SKIP() << runtime.error().message;
-  CompileOptions options;
-  options.arch = (*runtime)->deviceArch();
-  CompileResult r = Compiler(options).compile(eightGraphs()[5].second, "add");
-  ASSERT_TRUE(r.success);
-  Result<std::unique_ptr<LoadedModule>> module = LoadedModule::loadBytes(
-      **runtime, r.moduleBytes.data(), r.moduleBytes.size(), "add");
-  ASSERT_TRUE(module) << module.error().message;
-  HostArray x{DType::F32, {16, 32}, {}}, y = x;
+  std::shared_ptr<const Executable> executable =
+      compileAndLoad(**runtime, eightGraphs()[5].second, "add");
+  ASSERT_TRUE(executable);
+  Result<std::unique_ptr<Invocation>> invocation =
+      Invocation::create(executable);
+  ASSERT_TRUE(invocation) << invocation.error().message;
   std::vector<float> xs(512), ys(512);
   for (int i = 0; i < 512; ++i)
     xs[i] = float(i), ys[i] = float(2 * i);
-  x.data.assign(reinterpret_cast<uint8_t *>(xs.data()),
-                reinterpret_cast<uint8_t *>(xs.data() + 512));
-  y.data.assign(reinterpret_cast<uint8_t *>(ys.data()),
-                reinterpret_cast<uint8_t *>(ys.data() + 512));
-  Result<std::vector<HostArray>> out = (*module)->run({x, y});
+  Result<std::vector<HostArray>> out =
+      (*invocation)->run({floatArray({16, 32}, xs), floatArray({16, 32}, ys)});
   ASSERT_TRUE(out) << out.error().message;
   const auto *z = reinterpret_cast<const float *>((*out)[0].data.data());
   for (int i = 0; i < 512; ++i)
     ASSERT_EQ(z[i], float(3 * i)) << i;
+}
+
+/// The seed backward graph's gradient by its definition: g broadcast over
+/// dim 1 of 4x13x33, rows [0, 6) zero.
+std::vector<float> seedBackwardReference(const std::vector<float> &g) {
+  std::vector<float> grad(4 * 13 * 33);
+  for (int b = 0; b < 4; ++b)
+    for (int j = 0; j < 13; ++j)
+      for (int k = 0; k < 33; ++k)
+        grad[(b * 13 + j) * 33 + k] = j < 6 ? 0.0f : g[b * 33 + k];
+  return grad;
+}
+
+/// Distinct exact values for each thread and iteration.
+std::vector<float> seedGradient(int thread, int iteration) {
+  std::vector<float> g(4 * 33);
+  for (size_t i = 0; i < g.size(); ++i)
+    g[i] = float(thread * 1000000 + iteration * 200 + int(i)) + 0.5f;
+  return g;
+}
+
+/// The seed backward graph loaded on the GPU; skipped without one.
+class SeedBackwardGpuTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Result<std::unique_ptr<Runtime>> created = Runtime::create(0);
+    if (!created)
+      GTEST_SKIP() << created.error().message;
+    runtime = std::move(*created);
+    executable = compileAndLoad(
+        *runtime, readFile(example("seed_backward.mlir")), "seed_backward");
+    ASSERT_TRUE(executable);
+  }
+
+  std::unique_ptr<Runtime> runtime;
+  std::shared_ptr<const Executable> executable;
+};
+
+/// One Executable, two threads, an Invocation each on its own stream (one
+/// launching kernel by kernel, one replaying a CUDA graph): 1,000 runs each,
+/// every result exact.
+TEST_F(SeedBackwardGpuTest, OneExecutableServesTwoThreadsOnTwoStreams) {
+  constexpr int kRuns = 1000;
+  std::atomic<int> exact[2] = {0, 0};
+  std::string firstError[2];
+  auto work = [&](int thread) {
+    InvocationOptions options;
+    options.useCudaGraph = thread == 1;
+    Result<std::unique_ptr<Invocation>> invocation =
+        Invocation::create(executable, options);
+    if (!invocation) {
+      firstError[thread] = invocation.error().message;
+      return;
+    }
+    for (int i = 0; i < kRuns; ++i) {
+      std::vector<float> g = seedGradient(thread, i);
+      Result<std::vector<HostArray>> out =
+          (*invocation)->run({floatArray({4, 33}, g)});
+      if (!out) {
+        firstError[thread] = out.error().message;
+        return;
+      }
+      std::vector<float> grad(4 * 13 * 33);
+      std::memcpy(grad.data(), (*out)[0].data.data(), grad.size() * 4);
+      if (grad == seedBackwardReference(g))
+        ++exact[thread];
+      else if (firstError[thread].empty())
+        firstError[thread] = "run " + std::to_string(i) + " differs";
+    }
+  };
+  std::thread first(work, 0), second(work, 1);
+  first.join();
+  second.join();
+  for (int t = 0; t < 2; ++t) {
+    EXPECT_EQ(firstError[t], "") << "thread " << t;
+    EXPECT_EQ(exact[t].load(), kRuns) << "thread " << t;
+  }
+}
+
+/// The host-side cost of one invocation of the seed backward graph through
+/// runOnDevice with its CUDA graph replayed: batches of 100 calls are timed
+/// on the host (the GPU keeps up, so the queue never fills), and the median
+/// batch gives the microseconds per invocation.
+TEST_F(SeedBackwardGpuTest, HostCostOfOneInvocation) {
+  InvocationOptions options;
+  options.useCudaGraph = true;
+  Result<std::unique_ptr<Invocation>> invocation =
+      Invocation::create(executable, options);
+  ASSERT_TRUE(invocation) << invocation.error().message;
+  Allocator &allocator = *runtime->defaultAllocator();
+  const uint64_t gBytes = 4 * 33 * 4, gradBytes = 4 * 13 * 33 * 4;
+  Result<uint64_t> g = allocator.allocate(gBytes, "g");
+  Result<uint64_t> grad = allocator.allocate(gradBytes, "grad");
+  ASSERT_TRUE(g && grad);
+  Invocation &inv = **invocation;
+  std::vector<uint64_t> inputs = {*g}, outputs = {*grad};
+  constexpr int kBatch = 100, kBatches = 50;
+  std::vector<double> perCallUs;
+  for (int batch = 0; batch < kBatches + 1; ++batch) {
+    auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kBatch; ++i) {
+      Status s = inv.runOnDevice(inputs, outputs, inv.stream());
+      ASSERT_TRUE(s) << s.error().message;
+    }
+    auto stop = std::chrono::steady_clock::now();
+    ASSERT_TRUE(inv.synchronize());
+    if (batch > 0) // the first batch captures the graph
+      perCallUs.push_back(
+          std::chrono::duration<double, std::micro>(stop - start).count() /
+          kBatch);
+  }
+  std::sort(perCallUs.begin(), perCallUs.end());
+  double median = perCallUs[perCallUs.size() / 2];
+  std::printf("host-side cost of one invocation of seed_backward (4x13x33, "
+              "CUDA graph replayed) on %s: %.2f us (median of %d batches of "
+              "%d; min %.2f us)\n",
+              runtime->describeDevice().c_str(), median, kBatches, kBatch,
+              perCallUs.front());
+  EXPECT_LT(median, 10.0);
+  allocator.release(*g, gBytes);
+  allocator.release(*grad, gradBytes);
 }
 
 TEST(EmbedTest, CorruptModuleBytesAreRefused) {

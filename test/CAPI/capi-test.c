@@ -8,7 +8,10 @@
 |* Written in C (C11) and linked against libstride.so, as an FFI user would.  *|
 |* Prints what it sees; capi.test checks the output with FileCheck. Needs no  *|
 |* GPU: without a driver it checks that creating a runtime says so; with one  *|
-|* it also runs a graph on host arrays and checks the result.                 *|
+|* it also runs a graph on host arrays and checks the result. With           *|
+|* --run MODULE it only loads a module of the add graph, runs it and prints   *|
+|* the status of each step: capi.test runs that mode against the CUDA driver  *|
+|* test double to see each runtime error's status.                            *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -180,9 +183,13 @@ static void checkBadInputs(stride_compiler *compiler) {
   s = stride_compiler_compile(NULL, "", 0, NULL, NULL);
   printf("null out: %s: %s\n", stride_status_name(s),
          stride_last_error_message());
+  s = stride_module_load_file("/nonexistent/m.stridemod", &module);
+  printf("load missing: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
 }
 
-/* With a GPU: z = x + y on host arrays. */
+/* With a GPU: z = x + y on host arrays, through the executable's own
+   invocation and through one that replays a CUDA graph. */
 static void runAdd(stride_runtime *runtime, const stride_module *module) {
   stride_executable *exe = NULL;
   EXPECT(stride_executable_create(runtime, module, &exe) == STRIDE_OK);
@@ -192,12 +199,58 @@ static void runAdd(stride_runtime *runtime, const stride_module *module) {
   stride_status s = stride_executable_run_host(exe, inputs, 2, outputs, 1);
   printf("run: %s, z = %g %g %g %g %g %g\n", stride_status_name(s), z[0], z[1],
          z[2], z[3], z[4], z[5]);
+  stride_invocation *inv = NULL;
+  EXPECT(stride_invocation_create(exe, /*use_cuda_graph=*/1, &inv) ==
+         STRIDE_OK);
+  memset(z, 0, sizeof z);
+  s = stride_invocation_run_host(inv, inputs, 2, outputs, 1);
+  printf("run with a CUDA graph: %s, z = %g %g %g %g %g %g\n",
+         stride_status_name(s), z[0], z[1], z[2], z[3], z[4], z[5]);
+  stride_invocation_destroy(inv);
   stride_executable_destroy(exe);
 }
 
+/* --run MODULE (of kAddGraph): each step's status, until one fails. */
+static int runSteps(const char *path) {
+  stride_module *module = NULL;
+  stride_status s = stride_module_load_file(path, &module);
+  printf("module: %s\n", stride_status_name(s));
+  stride_runtime *runtime = NULL;
+  if (s == STRIDE_OK) {
+    s = stride_runtime_create(0, &runtime);
+    printf("runtime: %s\n", stride_status_name(s));
+  }
+  stride_executable *exe = NULL;
+  if (s == STRIDE_OK) {
+    s = stride_executable_create(runtime, module, &exe);
+    printf("executable: %s\n", stride_status_name(s));
+  }
+  stride_invocation *inv = NULL;
+  if (s == STRIDE_OK) {
+    s = stride_invocation_create(exe, 0, &inv);
+    printf("invocation: %s\n", stride_status_name(s));
+  }
+  if (s == STRIDE_OK) {
+    float x[6] = {0}, y[6] = {0}, z[6];
+    const void *inputs[2] = {x, y};
+    void *outputs[1] = {z};
+    s = stride_invocation_run_host(inv, inputs, 2, outputs, 1);
+    printf("run: %s\n", stride_status_name(s));
+  }
+  if (s != STRIDE_OK)
+    printf("message: %s\n", stride_last_error_message());
+  stride_invocation_destroy(inv);
+  stride_executable_destroy(exe);
+  stride_runtime_destroy(runtime);
+  stride_module_destroy(module);
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--run") == 0)
+    return runSteps(argv[2]);
   if (argc != 2) {
-    fprintf(stderr, "usage: %s seed_backward_fx.mlir\n", argv[0]);
+    fprintf(stderr, "usage: %s seed_backward_fx.mlir | --run MODULE\n", argv[0]);
     return 2;
   }
   printf("stride %s\n", stride_version());

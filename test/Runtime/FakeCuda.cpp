@@ -22,6 +22,17 @@
 //   STRIDE_FAKE_CUDA_LAUNCH=N    a launch's error, reported by the next
 //                                synchronization as a GPU would (710: a
 //                                device-side assertion, 700: a fault)
+//   STRIDE_FAKE_CUDA_LOAD=N      cuModuleLoadDataEx returns N (222: PTX
+//                                newer than the driver)
+//   STRIDE_FAKE_CUDA_FUNCTION=N  cuModuleGetFunction returns N (500: no
+//                                such kernel)
+//   STRIDE_FAKE_CUDA_KERNEL_THREADS=N  each kernel runs at most N threads per
+//                                block (default 1024; fewer: a kernel that
+//                                needs too many registers)
+//
+// A failed launch leaves the context broken, as a fault does on a GPU, until
+// the last reference to the primary context is released. CUDA graphs record
+// nothing: replaying one is a launch.
 //
 // Every entry point the runtime binds (lib/Runtime/CudaDriver.h) is defined
 // under its <cuda.h> name, so the macros give them their versioned symbols.
@@ -52,6 +63,7 @@ uint64_t totalMemory() {
 }
 
 uint64_t usedMemory = 0;
+int contextReferences = 0;
 /// The error of the last launch, until a synchronization reports it; then
 /// sticky, as a fault inside a kernel is.
 CUresult pendingError = CUDA_SUCCESS;
@@ -66,6 +78,19 @@ CUresult synchronize() {
     contextBroken = true;
     return pendingError;
   }
+  return CUDA_SUCCESS;
+}
+
+/// Between cuStreamBeginCapture and cuStreamEndCapture: launches are
+/// recorded, not run.
+bool capturing = false;
+
+/// A launch, or the replay of a graph: its error shows at the next
+/// synchronization.
+CUresult launch() {
+  if (contextBroken)
+    return pendingError;
+  pendingError = envResult("STRIDE_FAKE_CUDA_LAUNCH");
   return CUDA_SUCCESS;
 }
 
@@ -86,6 +111,9 @@ constexpr ErrorText kErrors[] = {
     {CUDA_ERROR_ASSERT, "CUDA_ERROR_ASSERT", "device-side assert triggered"},
     {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED",
      "operation not supported"},
+    {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_UNSUPPORTED_PTX_VERSION, "CUDA_ERROR_UNSUPPORTED_PTX_VERSION",
+     "the provided PTX was compiled with an unsupported toolchain."},
 };
 
 const ErrorText *findError(CUresult r) {
@@ -165,29 +193,39 @@ CUresult cuDeviceGetName(char *name, int length, CUdevice) {
 
 CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
   *context = handle<CUcontext>();
+  ++contextReferences;
   return CUDA_SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRelease(CUdevice) { return CUDA_SUCCESS; }
+// The last release destroys the context, and its sticky error with it.
+CUresult cuDevicePrimaryCtxRelease(CUdevice) {
+  if (--contextReferences == 0) {
+    pendingError = CUDA_SUCCESS;
+    contextBroken = false;
+  }
+  return CUDA_SUCCESS;
+}
 CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
 CUresult cuCtxSynchronize() { return synchronize(); }
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *, unsigned,
                             CUjit_option *, void **) {
   *module = handle<CUmodule>();
-  return CUDA_SUCCESS;
+  return envResult("STRIDE_FAKE_CUDA_LOAD");
 }
 
 CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
 
 CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *) {
   *function = handle<CUfunction>();
-  return CUDA_SUCCESS;
+  return envResult("STRIDE_FAKE_CUDA_FUNCTION");
 }
 
 CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attr,
                             CUfunction) {
-  *value = attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+  const char *threads = std::getenv("STRIDE_FAKE_CUDA_KERNEL_THREADS");
+  int maxThreads = threads ? std::atoi(threads) : 1024;
+  *value = attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? maxThreads : 0;
   return CUDA_SUCCESS;
 }
 
@@ -253,10 +291,7 @@ CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t bytes,
 CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
                         unsigned, unsigned, unsigned, CUstream, void **,
                         void **) {
-  if (contextBroken)
-    return pendingError;
-  pendingError = envResult("STRIDE_FAKE_CUDA_LAUNCH");
-  return CUDA_SUCCESS;
+  return capturing ? CUDA_SUCCESS : launch();
 }
 
 CUresult cuStreamCreate(CUstream *stream, unsigned) {
@@ -281,19 +316,20 @@ CUresult cuEventElapsedTime(float *ms, CUevent, CUevent) {
   return CUDA_SUCCESS;
 }
 
-// CUDA graphs are not faked.
 CUresult cuStreamBeginCapture(CUstream, CUstreamCaptureMode) {
-  return CUDA_ERROR_NOT_SUPPORTED;
+  capturing = true;
+  return CUDA_SUCCESS;
 }
-CUresult cuStreamEndCapture(CUstream, CUgraph *) {
-  return CUDA_ERROR_NOT_SUPPORTED;
+CUresult cuStreamEndCapture(CUstream, CUgraph *graph) {
+  capturing = false;
+  *graph = handle<CUgraph>();
+  return CUDA_SUCCESS;
 }
-CUresult cuGraphInstantiate(CUgraphExec *, CUgraph, unsigned long long) {
-  return CUDA_ERROR_NOT_SUPPORTED;
+CUresult cuGraphInstantiate(CUgraphExec *exec, CUgraph, unsigned long long) {
+  *exec = handle<CUgraphExec>();
+  return CUDA_SUCCESS;
 }
-CUresult cuGraphLaunch(CUgraphExec, CUstream) {
-  return CUDA_ERROR_NOT_SUPPORTED;
-}
+CUresult cuGraphLaunch(CUgraphExec, CUstream) { return launch(); }
 CUresult cuGraphExecDestroy(CUgraphExec) { return CUDA_SUCCESS; }
 CUresult cuGraphDestroy(CUgraph) { return CUDA_SUCCESS; }
 

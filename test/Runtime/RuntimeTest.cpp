@@ -11,7 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Runtime/Runtime.h"
+#include "Benchmark.h"
+#include "stride/Runtime/Invocation.h"
 #include "stride/Target/CUDA/NVRTC.h"
 
 // Private to the runtime; the zero-copy test allocates device memory itself.
@@ -84,6 +85,7 @@ TEST(RuntimeTest, NoDriverIsReported) {
   }
   Result<std::unique_ptr<Runtime>> rt = Runtime::create(0);
   ASSERT_FALSE(rt);
+  EXPECT_EQ(rt.error().code, ErrorCode::Unavailable);
   const std::string &m = rt.error().message;
   EXPECT_EQ(m.rfind("no CUDA driver found: libcuda.so.1 could not be loaded (", 0),
             0u)
@@ -103,6 +105,7 @@ TEST(RuntimeTest, CheckInputsAcceptsMatchingArrays) {
 TEST(RuntimeTest, CheckInputsCount) {
   Status s = checkInputs(twoInputSignature(), {zeros(DType::F32, {4, 13, 33})});
   ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::InvalidArgument);
   EXPECT_EQ(s.error().message,
             "'forward' takes 2 inputs (x, idx), but 1 was given");
 }
@@ -157,6 +160,7 @@ TEST(RuntimeTest, ArchCompatibility) {
 
   Status s = check("sm_100", CodeKind::Cubin, 9, 0);
   ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::Incompatible);
   EXPECT_EQ(s.error().message,
             "m.stridemod: compiled to a CUBIN for sm_100, but device 0 (GPU) has "
             "compute capability 9.0 (sm_90); a CUBIN for sm_XY runs only on GPUs "
@@ -309,11 +313,22 @@ protected:
     return d;
   }
 
-  std::unique_ptr<LoadedModule> load(ModuleDesc d) {
-    Result<std::unique_ptr<LoadedModule>> m =
-        LoadedModule::load(*rt, std::move(d), "test.stridemod");
+  std::shared_ptr<const Executable> loadExecutable(ModuleDesc d) {
+    Result<std::shared_ptr<const Executable>> m =
+        Executable::load(*rt, std::move(d), "test.stridemod");
     EXPECT_TRUE(m) << m.error().message;
-    return m ? std::move(*m) : nullptr;
+    return m ? *m : nullptr;
+  }
+
+  /// An invocation of `d`, loaded on the device.
+  std::unique_ptr<Invocation> load(ModuleDesc d,
+                                   InvocationOptions options = {}) {
+    std::shared_ptr<const Executable> exe = loadExecutable(std::move(d));
+    if (!exe)
+      return nullptr;
+    Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe, options);
+    EXPECT_TRUE(inv) << inv.error().message;
+    return inv ? std::move(*inv) : nullptr;
   }
 
   std::unique_ptr<Runtime> rt;
@@ -393,8 +408,10 @@ TEST_F(RuntimeGpuTest, PoisonedOutputsShowUnwrittenElements) {
   l.block = {256, 1, 1};
   l.args = {KernelArg::buffer(0), KernelArg::i64(n)};
   d.launches = {l};
-  rt->options().poisonOutputs = true;
-  auto m = load(d);
+  InvocationOptions options;
+  options.allocator =
+      Allocator::create(*rt, {/*limitBytes=*/0, /*poison=*/true});
+  auto m = load(d, options);
   ASSERT_TRUE(m);
   Result<std::vector<HostArray>> out = m->run({});
   ASSERT_TRUE(out) << out.error().message;
@@ -406,21 +423,22 @@ TEST_F(RuntimeGpuTest, PoisonedOutputsShowUnwrittenElements) {
 }
 
 TEST_F(RuntimeGpuTest, MemoryLimit) {
-  rt->options().gpuMemoryLimitBytes = 6000;
-  auto m = load(vectorAddModule(1000)); // 3 buffers of 4000 bytes
+  InvocationOptions options;
+  options.allocator = Allocator::create(*rt, {/*limitBytes=*/6000});
+  auto m = load(vectorAddModule(1000), options); // 3 buffers of 4000 bytes
   ASSERT_TRUE(m);
   Result<std::vector<HostArray>> out =
       m->run({floatArray({1000}, iota(1000)), floatArray({1000}, iota(1000))});
   ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().code, ErrorCode::ResourceExhausted);
   const std::string &msg = out.error().message;
   EXPECT_EQ(msg.rfind("out of GPU memory: allocating 4000 bytes for buffer 1 "
-                      "(input 'b') of test.stridemod would bring Stride's use of "
-                      "device 0 (",
+                      "(input 'b') of test.stridemod would bring the "
+                      "allocator's use of device 0 (",
                       0),
             0u)
       << msg;
-  EXPECT_TRUE(contains(msg, ") to 8000 bytes, over the limit of 6000 bytes set "
-                            "by --gpu-memory-limit"))
+  EXPECT_TRUE(contains(msg, ") to 8000 bytes, over its limit of 6000 bytes"))
       << msg;
 }
 
@@ -430,6 +448,7 @@ TEST_F(RuntimeGpuTest, InputMismatchIsNamed) {
   Result<std::vector<HostArray>> out =
       m->run({floatArray({10}, iota(10)), floatArray({9}, iota(9))});
   ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().code, ErrorCode::InvalidArgument);
   EXPECT_EQ(out.error().message,
             "test.stridemod: input 'b' (2 of 2) expects f32 of shape [10], but "
             "was given f32 of shape [9]");
@@ -444,9 +463,10 @@ TEST_F(RuntimeGpuTest, WrongArchIsRefused) {
   ASSERT_TRUE(image) << image.error().message;
   d.targetArch = other;
   d.images = {*image};
-  Result<std::unique_ptr<LoadedModule>> m =
-      LoadedModule::load(*rt, d, "test.stridemod");
+  Result<std::shared_ptr<const Executable>> m =
+      Executable::load(*rt, d, "test.stridemod");
   ASSERT_FALSE(m);
+  EXPECT_EQ(m.error().code, ErrorCode::Incompatible);
   EXPECT_TRUE(contains(m.error().message,
                        "Recompile the graph with `stridec --arch=" +
                            rt->deviceArch() + "`"))
@@ -455,29 +475,37 @@ TEST_F(RuntimeGpuTest, WrongArchIsRefused) {
 
 TEST_F(RuntimeGpuTest, Benchmark) {
   const int64_t n = 1 << 20;
-  auto m = load(vectorAddModule(n));
-  ASSERT_TRUE(m);
+  std::shared_ptr<const Executable> exe = loadExecutable(vectorAddModule(n));
+  ASSERT_TRUE(exe);
   std::vector<HostArray> inputs = {floatArray({n}, iota(n)),
                                    floatArray({n}, iota(n))};
   for (bool graph : {false, true}) {
-    Result<BenchResult> b = m->benchmark(inputs, 3, 20, graph);
+    InvocationOptions options;
+    options.useCudaGraph = graph;
+    Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe, options);
+    ASSERT_TRUE(inv) << inv.error().message;
+    Result<BenchResult> b = benchmarkInvocation(**inv, inputs, 3, 20);
     ASSERT_TRUE(b) << b.error().message;
     EXPECT_GT(b->medianMs, 0);
     EXPECT_LE(b->minMs, b->medianMs);
-    EXPECT_EQ(b->usedCudaGraph, graph);
+    // A benchmark leaves the invocation runnable.
+    Result<std::vector<HostArray>> out = (*inv)->run(inputs);
+    ASSERT_TRUE(out) << out.error().message;
+    EXPECT_EQ(floats((*out)[0])[n - 1], 2.0f * float(n - 1));
   }
-  // Benchmarks leave the plan runnable.
-  Result<std::vector<HostArray>> out = m->run(inputs);
-  ASSERT_TRUE(out) << out.error().message;
-  EXPECT_EQ(floats((*out)[0])[n - 1], 2.0f * float(n - 1));
-  Result<double> bw = rt->measureCopyBandwidth(64 << 20);
+  Result<double> bw = measureCopyBandwidth(*rt->defaultAllocator(), 64 << 20);
   ASSERT_TRUE(bw) << bw.error().message;
   EXPECT_GT(*bw, 1e11); // any datacenter GPU copies > 100 GB/s
 }
 
-TEST_F(RuntimeGpuTest, RunOnDevice) {
+class RuntimeGpuGraphTest : public RuntimeGpuTest,
+                            public ::testing::WithParamInterface<bool> {};
+
+TEST_P(RuntimeGpuGraphTest, RunOnDevice) {
   const int64_t n = 4096;
-  auto m = load(vectorAddModule(n));
+  InvocationOptions options;
+  options.useCudaGraph = GetParam();
+  auto m = load(vectorAddModule(n), options);
   ASSERT_TRUE(m);
   const CudaDriver &cu = **loadCudaDriver();
   CUdeviceptr a = 0, b = 0, c = 0;
@@ -494,14 +522,25 @@ TEST_F(RuntimeGpuTest, RunOnDevice) {
   ASSERT_EQ(cu.cuMemcpyDtoHAsync(result.data(), c, n * 4, nullptr), CUDA_SUCCESS);
   ASSERT_EQ(cu.cuCtxSynchronize(), CUDA_SUCCESS);
   EXPECT_EQ(result[n - 1], 2.0f * float(n - 1));
+  // Other pointers: with a CUDA graph, it is captured again over them.
+  s = m->runOnDevice({c, a}, {b}, nullptr);
+  ASSERT_TRUE(s) << s.error().message;
+  ASSERT_EQ(cu.cuMemcpyDtoHAsync(result.data(), b, n * 4, nullptr),
+            CUDA_SUCCESS);
+  ASSERT_EQ(cu.cuCtxSynchronize(), CUDA_SUCCESS);
+  EXPECT_EQ(result[n - 1], 3.0f * float(n - 1));
   Status wrong = m->runOnDevice({a}, {c}, nullptr);
   ASSERT_FALSE(wrong);
+  EXPECT_EQ(wrong.error().code, ErrorCode::InvalidArgument);
   EXPECT_TRUE(contains(wrong.error().message, "runOnDevice got 1 input and 1 "
                                               "output pointers"));
   cu.cuMemFree(a);
   cu.cuMemFree(b);
   cu.cuMemFree(c);
 }
+
+INSTANTIATE_TEST_SUITE_P(WithAndWithoutCudaGraph, RuntimeGpuGraphTest,
+                         ::testing::Bool());
 
 /// A fault leaves the CUDA context unusable, so it runs in a fresh process.
 void runFaultingKernel() {
@@ -526,21 +565,28 @@ void runFaultingKernel() {
                    KernelArg::buffer(0), KernelArg::i64(0)}};
   LaunchDesc bad{1, {1, 1, 1}, {1, 1, 1}, 0, {KernelArg::buffer(0)}};
   d.launches = {fine, bad, fine};
-  Result<std::unique_ptr<LoadedModule>> m =
-      LoadedModule::load(**rt, d, "fault.stridemod");
+  Result<std::shared_ptr<const Executable>> m =
+      Executable::load(**rt, d, "fault.stridemod");
   if (!m)
     std::exit(4);
-  Result<std::vector<HostArray>> out = (*m)->run({});
-  std::fprintf(stderr, "%s\n", out ? "no error" : out.error().message.c_str());
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*m);
+  if (!inv)
+    std::exit(5);
+  Result<std::vector<HostArray>> out = (*inv)->run({});
+  std::fprintf(stderr, "%s: %s\n",
+               out ? "no error" : errorCodeName(out.error().code),
+               out ? "" : out.error().message.c_str());
   std::exit(0);
 }
 
 TEST_F(RuntimeGpuTest, KernelFaultNamesTheKernel) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(runFaultingKernel(), ::testing::ExitedWithCode(0),
-              "fault.stridemod: kernel 'write_out_of_bounds' \\(launch 2 of 3\\) "
-              "failed: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was "
-              "encountered");
+  EXPECT_EXIT(
+      runFaultingKernel(), ::testing::ExitedWithCode(0),
+      "device fault: fault.stridemod: kernel 'write_out_of_bounds' \\(launch 2 "
+      "of 3\\) "
+      "failed: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was "
+      "encountered");
 }
 
 } // namespace

@@ -17,8 +17,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Benchmark.h"
 #include "stride/Module/Module.h"
-#include "stride/Runtime/Runtime.h"
+#include "stride/Runtime/Invocation.h"
 #include "stride/Target/CUDA/NVRTC.h"
 
 #include <cmath>
@@ -139,18 +140,34 @@ Result<ModuleDesc> throughFileFormat(const ModuleDesc &d) {
   return parseModule(bytes.data(), bytes.size(), "smoke.stridemod");
 }
 
-Result<std::unique_ptr<LoadedModule>> loadViaFile(Runtime &rt,
-                                                  const ModuleDesc &d) {
+Result<std::shared_ptr<const Executable>> loadViaFile(Runtime &rt,
+                                                      const ModuleDesc &d) {
   Result<ModuleDesc> parsed = throughFileFormat(d);
   if (!parsed)
     return parsed.error();
-  return LoadedModule::load(rt, *parsed, "smoke.stridemod");
+  return Executable::load(rt, *parsed, "smoke.stridemod");
 }
 
-Status checkVectorAdd(Runtime &rt, const CodeImage &image, int64_t n,
-                      std::vector<HostArray> *inputsOut = nullptr,
-                      std::unique_ptr<LoadedModule> *moduleOut = nullptr) {
-  auto m = loadViaFile(rt, vectorAddModule(image, rt.deviceArch(), n));
+/// One run of the module, loaded through the file format.
+Result<std::vector<HostArray>>
+runViaFile(Runtime &rt, const ModuleDesc &d,
+           const std::vector<HostArray> &inputs) {
+  Result<std::shared_ptr<const Executable>> executable = loadViaFile(rt, d);
+  if (!executable)
+    return executable.error();
+  Result<std::unique_ptr<Invocation>> invocation =
+      Invocation::create(*executable);
+  if (!invocation)
+    return invocation.error();
+  return (*invocation)->run(inputs);
+}
+
+Status
+checkVectorAdd(Runtime &rt, const CodeImage &image, int64_t n,
+               std::vector<HostArray> *inputsOut = nullptr,
+               std::shared_ptr<const Executable> *executableOut = nullptr) {
+  Result<std::shared_ptr<const Executable>> m =
+      loadViaFile(rt, vectorAddModule(image, rt.deviceArch(), n));
   if (!m)
     return m.error();
   // Integers below 2^24 add exactly in float.
@@ -160,18 +177,23 @@ Status checkVectorAdd(Runtime &rt, const CodeImage &image, int64_t n,
     b[i] = float(2 * (i % 4000000) + 1);
   }
   std::vector<HostArray> inputs = {floatArray({n}, a), floatArray({n}, b)};
-  Result<std::vector<HostArray>> out = (*m)->run(inputs);
+  Result<std::unique_ptr<Invocation>> invocation = Invocation::create(*m);
+  if (!invocation)
+    return invocation.error();
+  Result<std::vector<HostArray>> out = (*invocation)->run(inputs);
   if (!out)
     return out.error();
   const float *c = floatsOf((*out)[0]);
   for (int64_t i = 0; i < n; ++i)
     if (c[i] != a[i] + b[i])
-      return makeError("c[" + std::to_string(i) + "] = " + std::to_string(c[i]) +
-                       ", expected " + std::to_string(a[i] + b[i]));
+      return makeError(ErrorCode::Internal, "c[" + std::to_string(i) +
+                                                "] = " + std::to_string(c[i]) +
+                                                ", expected " +
+                                                std::to_string(a[i] + b[i]));
   if (inputsOut)
     *inputsOut = std::move(inputs);
-  if (moduleOut)
-    *moduleOut = std::move(*m);
+  if (executableOut)
+    *executableOut = *m;
   return Status::ok();
 }
 
@@ -185,17 +207,18 @@ Status checkStridedLayouts(Runtime &rt, const CodeImage &image) {
   d.signature.outputs = {{"y", DType::F32, {cols, rows}, {1, cols}, 0}};
   d.buffers = {{BufferKind::Input, 0, rows * cols * 4},
                {BufferKind::Output, 0, rows * cols * 4}};
-  d.launches = {{1, {blocksFor(rows * cols, 128), 1, 1}, {128, 1, 1}, 0,
-                 {KernelArg::buffer(0), KernelArg::buffer(1),
-                  KernelArg::i64(rows), KernelArg::i64(cols),
-                  KernelArg::f32(2.0f)}}};
-  auto m = loadViaFile(rt, d);
-  if (!m)
-    return m.error();
+  d.launches = {
+      {1,
+       {blocksFor(rows * cols, 128), 1, 1},
+       {128, 1, 1},
+       0,
+       {KernelArg::buffer(0), KernelArg::buffer(1), KernelArg::i64(rows),
+        KernelArg::i64(cols), KernelArg::f32(2.0f)}}};
   std::vector<float> x(rows * cols);
   for (size_t k = 0; k < x.size(); ++k)
     x[k] = float(k);
-  Result<std::vector<HostArray>> out = (*m)->run({floatArray({rows, cols}, x)});
+  Result<std::vector<HostArray>> out =
+      runViaFile(rt, d, {floatArray({rows, cols}, x)});
   if (!out)
     return out.error();
   // Against the definition: y[j, i] (dense, C order) == 2 * x[i, j].
@@ -203,16 +226,18 @@ Status checkStridedLayouts(Runtime &rt, const CodeImage &image) {
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
       if (y[j * rows + i] != 2 * x[i * cols + j])
-        return makeError("y[" + std::to_string(j) + ", " + std::to_string(i) +
-                         "] = " + std::to_string(y[j * rows + i]) +
-                         ", expected " + std::to_string(2 * x[i * cols + j]));
+        return makeError(ErrorCode::Internal,
+                         "y[" + std::to_string(j) + ", " + std::to_string(i) +
+                             "] = " + std::to_string(y[j * rows + i]) +
+                             ", expected " +
+                             std::to_string(2 * x[i * cols + j]));
   return Status::ok();
 }
 
-Status checkBenchmark(Runtime &rt, LoadedModule &m,
+Status checkBenchmark(Runtime &rt, const std::shared_ptr<const Executable> &m,
                       const std::vector<HostArray> &inputs, int64_t n) {
   for (bool graph : {false, true}) {
-    Result<BenchResult> b = m.benchmark(inputs, 10, 100, graph);
+    Result<BenchResult> b = benchmarkExecutable(m, inputs, 10, 100, graph);
     if (!b)
       return b.error();
     double bytes = 3.0 * double(n) * 4;
@@ -221,7 +246,8 @@ Status checkBenchmark(Runtime &rt, LoadedModule &m,
                 static_cast<long long>(n), graph ? "CUDA graph" : "launches",
                 b->medianMs, b->minMs, bytes / (b->medianMs * 1e-3) / 1e9);
   }
-  Result<double> bw = rt.measureCopyBandwidth(size_t(1) << 30);
+  Result<double> bw =
+      measureCopyBandwidth(*rt.defaultAllocator(), size_t(1) << 30);
   if (!bw)
     return bw.error();
   std::printf("        device-to-device copy of 1 GiB: %.0f GB/s (read + write)\n",
@@ -235,16 +261,15 @@ Status checkFaultIsAttributed(Runtime &rt, const CodeImage &image) {
   d.signature.outputs = {{"y", DType::F32, {4}, {1}, 0}};
   d.buffers = {{BufferKind::Output, 0, 16}};
   d.launches = {{2, {1, 1, 1}, {1, 1, 1}, 0, {KernelArg::buffer(0)}}};
-  auto m = loadViaFile(rt, d);
-  if (!m)
-    return m.error();
-  Result<std::vector<HostArray>> out = (*m)->run({});
+  Result<std::vector<HostArray>> out = runViaFile(rt, d, {});
   std::string expected = "smoke.stridemod: kernel 'write_out_of_bounds' (launch "
                          "1 of 1) failed: CUDA_ERROR_ILLEGAL_ADDRESS";
   if (out)
-    return makeError("the out-of-bounds write was not reported");
+    return makeError(ErrorCode::Internal,
+                     "the out-of-bounds write was not reported");
   if (out.error().message.rfind(expected, 0) != 0)
-    return makeError("unexpected message: " + out.error().message);
+    return makeError(ErrorCode::Internal,
+                     "unexpected message: " + out.error().message);
   std::printf("        reported: %s\n", out.error().message.c_str());
   return Status::ok();
 }
@@ -283,7 +308,7 @@ int main(int argc, char **argv) {
   }
 
   std::vector<HostArray> inputs;
-  std::unique_ptr<LoadedModule> vectorAdd;
+  std::shared_ptr<const Executable> vectorAdd;
   report("vector_add (CUBIN) of " + std::to_string(options.elements) + " floats",
          checkVectorAdd(runtime, *cubin, options.elements, &inputs, &vectorAdd));
   report("vector_add (PTX) of " + std::to_string(options.elements) + " floats",
@@ -291,7 +316,7 @@ int main(int argc, char **argv) {
   report("strided input and output layouts", checkStridedLayouts(runtime, *cubin));
   if (vectorAdd)
     report("benchmark and copy bandwidth",
-           checkBenchmark(runtime, *vectorAdd, inputs, options.elements));
+           checkBenchmark(runtime, vectorAdd, inputs, options.elements));
   vectorAdd.reset();
   report("a kernel fault names the kernel", checkFaultIsAttributed(runtime, *cubin));
 

@@ -7,12 +7,14 @@
 
 #include "RunModule.h"
 
+#include "Benchmark.h"
 #include "Compare.h"
 
 #include "stride/Module/Module.h"
-#include "stride/Runtime/Runtime.h"
+#include "stride/Runtime/Invocation.h"
 #include "stride/Support/Npy.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -98,7 +100,8 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
       if (hasInlineValue)
         return value;
       if (i + 1 >= args.size())
-        return makeError("option " + arg + " needs a value");
+        return makeError(ErrorCode::InvalidArgument,
+                         "option " + arg + " needs a value");
       return args[++i];
     };
     if (arg == "--input") {
@@ -127,8 +130,10 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
         return v.error();
       std::optional<int64_t> n = parseInt(*v);
       if (!n || *n < 0)
-        return makeError("option " + arg +
-                         " expects a non-negative integer, not '" + *v + "'");
+        return makeError(ErrorCode::InvalidArgument,
+                         "option " + arg +
+                             " expects a non-negative integer, not '" + *v +
+                             "'");
       if (arg == "--device")
         o.device = static_cast<int>(*n);
       else if (arg == "--warmup")
@@ -143,24 +148,27 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
         return v.error();
       std::optional<double> x = parseDouble(*v);
       if (!x || *x < 0)
-        return makeError("option --rtol expects a non-negative number, not '" +
-                         *v + "'");
+        return makeError(ErrorCode::InvalidArgument,
+                         "option --rtol expects a non-negative number, not '" +
+                             *v + "'");
       o.rtol = *x;
     } else if (arg == "--poison") {
       o.poison = true;
     } else if (arg == "--bench") {
       o.bench = true;
     } else if (arg.rfind("-", 0) == 0 && arg != "-") {
-      return makeError("unknown option '" + arg + "'");
+      return makeError(ErrorCode::InvalidArgument,
+                       "unknown option '" + arg + "'");
     } else if (o.modulePath.empty()) {
       o.modulePath = arg;
     } else {
-      return makeError("unexpected argument '" + arg +
-                       "' (one module file only; inputs go with --input)");
+      return makeError(ErrorCode::InvalidArgument,
+                       "unexpected argument '" + arg +
+                           "' (one module file only; inputs go with --input)");
     }
   }
   if (o.modulePath.empty())
-    return makeError("no module file given");
+    return makeError(ErrorCode::InvalidArgument, "no module file given");
   return o;
 }
 
@@ -185,16 +193,17 @@ Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
       std::string names;
       for (const TensorSignature &t : signature.inputs)
         names += (names.empty() ? "'" : ", '") + t.name + "'";
-      return makeError((name.empty() ? "too many inputs"
-                                     : "'" + signature.entryName +
-                                           "' has no input named '" + name +
-                                           "'") +
-                       " (its inputs: " + (names.empty() ? "none" : names) +
-                       ")");
+      return makeError(
+          ErrorCode::InvalidArgument,
+          (name.empty() ? "too many inputs"
+                        : "'" + signature.entryName + "' has no input named '" +
+                              name + "'") +
+              " (its inputs: " + (names.empty() ? "none" : names) + ")");
     }
     if (bound[index])
-      return makeError("input '" + signature.inputs[index].name +
-                       "' is given twice");
+      return makeError(ErrorCode::InvalidArgument,
+                       "input '" + signature.inputs[index].name +
+                           "' is given twice");
     Result<HostArray> array = readNpyFile(path);
     if (!array)
       return array.error();
@@ -207,9 +216,10 @@ Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
   }
   for (size_t i = 0; i < bound.size(); ++i)
     if (!bound[i])
-      return makeError("no value for input '" + signature.inputs[i].name +
-                       "' (give it with --input " + signature.inputs[i].name +
-                       "=FILE.npy)");
+      return makeError(ErrorCode::InvalidArgument,
+                       "no value for input '" + signature.inputs[i].name +
+                           "' (give it with --input " +
+                           signature.inputs[i].name + "=FILE.npy)");
   if (Status s = checkInputs(signature, inputs); !s)
     return s.error();
   return inputs;
@@ -255,65 +265,85 @@ int finishModuleOutputs(const ModuleDesc &module,
   return status;
 }
 
+namespace {
+
+/// Times the plan replayed as a CUDA graph (Benchmark.h) and prints it with
+/// the bandwidth it reaches against the device's copy bandwidth.
+Status printBenchmark(Runtime &runtime,
+                      const std::shared_ptr<const Executable> &executable,
+                      const std::vector<HostArray> &inputs,
+                      const RunModuleOptions &options) {
+  Result<BenchResult> bench =
+      benchmarkExecutable(executable, inputs, options.warmup,
+                          std::max(1, options.iterations), /*useCudaGraph=*/true);
+  if (!bench)
+    return bench.error();
+  const GraphSignature &signature = executable->desc().signature;
+  int64_t bytes = 0;
+  for (const TensorSignature &t : signature.inputs)
+    bytes += storageBytes(t).value_or(0);
+  for (const TensorSignature &t : signature.outputs)
+    bytes += storageBytes(t).value_or(0);
+  Result<double> copy = measureCopyBandwidth(
+      *runtime.defaultAllocator(),
+      std::max<size_t>(size_t(bytes) / 2, size_t(64) << 20));
+  double gbps = bytes / (bench->medianMs * 1e-3) / 1e9;
+  char line[512];
+  std::snprintf(line, sizeof(line),
+                "%s on %s: median %.4f ms, min %.4f ms over %d samples of 10 "
+                "runs (CUDA graph); %.1f GB/s for %lld bytes of inputs and "
+                "outputs",
+                options.modulePath.c_str(), runtime.describeDevice().c_str(),
+                bench->medianMs, bench->minMs, bench->iterations, gbps,
+                static_cast<long long>(bytes));
+  std::cout << line;
+  if (copy) {
+    std::snprintf(line, sizeof(line),
+                  " (%.1f%% of the copy bandwidth, %.1f GB/s)",
+                  100.0 * gbps * 1e9 / *copy, *copy / 1e9);
+    std::cout << line;
+  }
+  std::cout << std::endl;
+  return Status::ok();
+}
+
+} // namespace
+
 int runModule(const RunModuleOptions &options, const std::string &program) {
   // Everything that needs no GPU is checked first, so that mistakes are
   // reported on any machine.
   Result<ModuleDesc> module = readModuleFile(options.modulePath);
   if (!module)
     return fail(program, module.error().message);
-  const GraphSignature &signature = module->signature;
   Result<std::vector<HostArray>> inputs = readModuleInputs(*module, options);
   if (!inputs)
     return fail(program, inputs.error().message);
 
-  RuntimeOptions runtimeOptions;
-  runtimeOptions.poisonOutputs = options.poison;
-  runtimeOptions.gpuMemoryLimitBytes = options.gpuMemoryLimitBytes;
-  Result<std::unique_ptr<Runtime>> runtime =
-      Runtime::create(options.device, runtimeOptions);
+  Result<std::unique_ptr<Runtime>> runtime = Runtime::create(options.device);
   if (!runtime)
     return fail(program, runtime.error().message);
-  Result<std::unique_ptr<LoadedModule>> loaded =
-      LoadedModule::load(**runtime, *module, options.modulePath);
-  if (!loaded)
-    return fail(program, loaded.error().message);
+  Result<std::shared_ptr<const Executable>> executable =
+      Executable::load(**runtime, *module, options.modulePath);
+  if (!executable)
+    return fail(program, executable.error().message);
+  AllocatorOptions allocatorOptions;
+  allocatorOptions.poison = options.poison;
+  allocatorOptions.limitBytes = options.gpuMemoryLimitBytes;
+  InvocationOptions invocationOptions;
+  invocationOptions.allocator = Allocator::create(**runtime, allocatorOptions);
+  Result<std::unique_ptr<Invocation>> invocation =
+      Invocation::create(*executable, invocationOptions);
+  if (!invocation)
+    return fail(program, invocation.error().message);
 
-  Result<std::vector<HostArray>> outputs = (*loaded)->run(*inputs);
+  Result<std::vector<HostArray>> outputs = (*invocation)->run(*inputs);
   if (!outputs)
     return fail(program, outputs.error().message);
   int status = finishModuleOutputs(*module, *outputs, options, program);
 
-  if (options.bench) {
-    Result<BenchResult> bench = (*loaded)->benchmark(
-        *inputs, options.warmup, std::max(1, options.iterations), true);
-    if (!bench)
-      return fail(program, bench.error().message);
-    int64_t bytes = 0;
-    for (const TensorSignature &t : signature.inputs)
-      bytes += storageBytes(t).value_or(0);
-    for (const TensorSignature &t : signature.outputs)
-      bytes += storageBytes(t).value_or(0);
-    Result<double> copy = (*runtime)->measureCopyBandwidth(
-        std::max<size_t>(size_t(bytes) / 2, size_t(64) << 20));
-    double gbps = bytes / (bench->medianMs * 1e-3) / 1e9;
-    char line[512];
-    std::snprintf(line, sizeof(line),
-                  "%s on %s: median %.4f ms, min %.4f ms over %d samples of 10 runs%s; "
-                  "%.1f GB/s for %lld bytes of inputs and outputs",
-                  options.modulePath.c_str(),
-                  (*runtime)->describeDevice().c_str(), bench->medianMs,
-                  bench->minMs, bench->iterations,
-                  bench->usedCudaGraph ? " (CUDA graph)" : "", gbps,
-                  static_cast<long long>(bytes));
-    std::cout << line;
-    if (copy) {
-      std::snprintf(line, sizeof(line),
-                    " (%.1f%% of the copy bandwidth, %.1f GB/s)",
-                    100.0 * gbps * 1e9 / *copy, *copy / 1e9);
-      std::cout << line;
-    }
-    std::cout << std::endl;
-  }
+  if (options.bench)
+    if (Status s = printBenchmark(**runtime, *executable, *inputs, options); !s)
+      return fail(program, s.error().message);
   return status;
 }
 

@@ -113,13 +113,15 @@ Result<Options> parseCommandLine(int argc, char **argv) {
       if (hasValue)
         return Status::ok();
       if (i + 1 >= argc)
-        return makeError("option '" + name + "' needs a value");
+        return makeError(ErrorCode::InvalidArgument,
+                         "option '" + name + "' needs a value");
       value = argv[++i];
       return Status::ok();
     };
     auto noValue = [&]() -> Status {
       if (hasValue)
-        return makeError("option '" + name + "' takes no value");
+        return makeError(ErrorCode::InvalidArgument,
+                         "option '" + name + "' takes no value");
       return Status::ok();
     };
     Status s;
@@ -141,7 +143,8 @@ Result<Options> parseCommandLine(int argc, char **argv) {
       if (!(s = takeValue())) return s.error();
       size_t eq = value.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
-        return makeError("--input expects NAME=FILE.npy, got '" + value + "'");
+        return makeError(ErrorCode::InvalidArgument,
+                         "--input expects NAME=FILE.npy, got '" + value + "'");
       o.inputs.emplace_back(value.substr(0, eq), value.substr(eq + 1));
     } else if (name == "--output-dir") {
       if (!(s = takeValue())) return s.error();
@@ -158,26 +161,33 @@ Result<Options> parseCommandLine(int argc, char **argv) {
       errno = 0;
       unsigned long long v = std::strtoull(value.c_str(), &end, 10);
       if (value.empty() || *end || errno || value[0] == '-')
-        return makeError("--seed expects a non-negative integer, got '" + value + "'");
+        return makeError(ErrorCode::InvalidArgument,
+                         "--seed expects a non-negative integer, got '" +
+                             value + "'");
       o.seed = v;
       seenSeed = true;
     } else if (arg.rfind("-", 0) == 0 && arg != "-") {
-      return makeError("unknown option '" + arg + "' (see --help)");
+      return makeError(ErrorCode::InvalidArgument,
+                       "unknown option '" + arg + "' (see --help)");
     } else {
       if (!o.inputFile.empty())
-        return makeError("more than one input file: '" + o.inputFile +
-                         "' and '" + arg + "'");
+        return makeError(ErrorCode::InvalidArgument,
+                         "more than one input file: '" + o.inputFile +
+                             "' and '" + arg + "'");
       o.inputFile = arg;
     }
   }
   if (o.help)
     return o;
   if (o.inputFile.empty())
-    return makeError("no input file: give a graph (.mlir, run on the reference "
-                     "interpreter) or a compiled module (.stridemod, run on the "
-                     "GPU); see --help");
+    return makeError(
+        ErrorCode::InvalidArgument,
+        "no input file: give a graph (.mlir, run on the reference "
+        "interpreter) or a compiled module (.stridemod, run on the "
+        "GPU); see --help");
   if (seenSeed && !o.randomInputs)
-    return makeError("--seed needs --random-inputs");
+    return makeError(ErrorCode::InvalidArgument,
+                     "--seed needs --random-inputs");
   return o;
 }
 
@@ -188,8 +198,10 @@ Result<Options> parseCommandLine(int argc, char **argv) {
 Status emitResults(const Options &options, const std::vector<HostArray> &results) {
   if (!options.outputDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir))
-      return makeError(options.outputDir + ": cannot create the output directory: " +
-                       ec.message());
+      return makeError(
+          fileErrorCode(ec.value()),
+          options.outputDir +
+              ": cannot create the output directory: " + ec.message());
     for (size_t r = 0; r < results.size(); ++r) {
       llvm::SmallString<256> path(options.outputDir);
       llvm::sys::path::append(path, "result" + std::to_string(r) + ".npy");
@@ -314,16 +326,21 @@ Result<std::vector<HostArray>> gatherInputs(const Options &options,
       std::string known;
       for (unsigned a = 0; a < numArgs; ++a)
         known += (a ? ", " : "") + argumentName(func, a);
-      return makeError("--input " + name + "=" + file + ": @" +
-                       func.getSymName().str() + " has no input '" + name +
-                       "' (its inputs: " + (known.empty() ? "none" : known) + ")");
+      return makeError(
+          ErrorCode::InvalidArgument,
+          "--input " + name + "=" + file + ": @" + func.getSymName().str() +
+              " has no input '" + name +
+              "' (its inputs: " + (known.empty() ? "none" : known) + ")");
     }
     unsigned a = it->second;
     if (given[a])
-      return makeError("input '" + name + "' is given twice");
+      return makeError(ErrorCode::InvalidArgument,
+                       "input '" + name + "' is given twice");
     auto type = dyn_cast<StridedTensorType>(func.getArgument(a).getType());
     if (!type)
-      return makeError("input '" + name + "' has a type stride-run cannot feed");
+      return makeError(ErrorCode::InvalidArgument,
+                       "input '" + name +
+                           "' has a type stride-run cannot feed");
     Result<HostArray> array = readNpyFile(file);
     if (!array)
       return array.error();
@@ -341,8 +358,9 @@ Result<std::vector<HostArray>> gatherInputs(const Options &options,
   for (unsigned a = 0; a < numArgs; ++a) {
     auto type = dyn_cast<StridedTensorType>(func.getArgument(a).getType());
     if (!type)
-      return makeError("input '" + argumentName(func, a) +
-                       "' has a type stride-run cannot feed");
+      return makeError(ErrorCode::InvalidArgument,
+                       "input '" + argumentName(func, a) +
+                           "' has a type stride-run cannot feed");
     if (given[a]) {
       inputs.push_back(std::move(*given[a]));
       continue;
@@ -351,10 +369,12 @@ Result<std::vector<HostArray>> gatherInputs(const Options &options,
       std::string t;
       llvm::raw_string_ostream os(t);
       os << Type(type);
-      return makeError("missing input '" + argumentName(func, a) +
-                       "' (argument " + std::to_string(a) + " of @" +
-                       func.getSymName().str() + ", " + t + "): pass --input " +
-                       argumentName(func, a) + "=FILE.npy or --random-inputs");
+      return makeError(ErrorCode::InvalidArgument,
+                       "missing input '" + argumentName(func, a) +
+                           "' (argument " + std::to_string(a) + " of @" +
+                           func.getSymName().str() + ", " + t +
+                           "): pass --input " + argumentName(func, a) +
+                           "=FILE.npy or --random-inputs");
     }
     std::optional<int64_t> bound;
     if (auto it = bounds.find(a); it != bounds.end())

@@ -1,4 +1,4 @@
-//===- Runtime.h - Loading and running compiled Stride modules -----------===//
+//===- Runtime.h - A CUDA device and its memory for Stride modules --------===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -8,15 +8,27 @@
 // The runtime runs a ModuleDesc on an NVIDIA GPU through the CUDA driver API,
 // which it loads with dlopen: nothing here links libcuda or needs MLIR, and
 // on a machine without a driver or GPU every entry point returns an Error
-// that says so.
+// that says so (code ErrorCode::Unavailable).
 //
-//   auto rt = Runtime::create(0);                     // device 0
-//   auto mod = LoadedModule::loadFile(**rt, "model.stridemod");
-//   const GraphSignature &sig = (*mod)->desc().signature;
-//   auto outputs = (*mod)->run(inputs);               // host arrays
+// Three objects, split as IREE splits its runtime (an executable apart from
+// the sessions that call it):
 //
-// Objects of this header are not thread-safe; use one per thread, or
-// serialize calls. A Runtime must outlive the modules loaded on it.
+//   Runtime     one CUDA device (its primary context) and its default
+//               Allocator (this header);
+//   Executable  a module's code loaded on that device and its launch plan:
+//               immutable once loaded, shared by any number of invocations
+//               and threads (stride/Runtime/Executable.h);
+//   Invocation  what one caller needs to run an Executable: its buffers, its
+//               stream, its argument slots and its captured CUDA graph; used
+//               by one thread at a time (stride/Runtime/Invocation.h).
+//
+//   auto rt = Runtime::create(0);                          // device 0
+//   auto exe = Executable::loadFile(**rt, "model.stridemod");
+//   auto inv = Invocation::create(*exe);
+//   auto outputs = (*inv)->run(inputs);                    // host arrays
+//
+// A Runtime must outlive every Allocator, Executable and Invocation made on
+// it. Two Invocations of one Executable may run concurrently on two threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,41 +46,20 @@
 
 namespace stride {
 
-struct RuntimeOptions {
-  /// Simulated device memory limit in bytes for everything this Runtime
-  /// allocates (0: none). An allocation beyond it fails as if the GPU were
-  /// that small; tools expose it as --gpu-memory-limit.
-  uint64_t gpuMemoryLimitBytes = 0;
-  /// Fill output buffers with 0xFF bytes before the plan runs, so elements
-  /// that no kernel writes read back as NaN (floats) or -1 (integers).
-  bool poisonOutputs = false;
-  /// In LoadedModule::run, synchronize after every launch so that a fault
-  /// inside a kernel is attributed to that kernel. Costs a few microseconds
-  /// per launch; benchmark and runOnDevice never synchronize per launch.
-  bool syncEachLaunch = true;
-};
+class Allocator;
 
-/// Timing of one replay of the whole launch plan.
-struct BenchResult {
-  double medianMs = 0;
-  double minMs = 0;
-  int iterations = 0;
-  bool usedCudaGraph = false;
-};
-
-class LoadedModule;
-
-/// One CUDA device (its primary context) and a stream.
+/// One CUDA device: its primary context, its properties and its default
+/// Allocator. Thread-safe.
 class Runtime {
 public:
   /// Loads the driver, initializes CUDA and opens device `deviceOrdinal`.
-  static Result<std::unique_ptr<Runtime>> create(int deviceOrdinal = 0,
-                                                 RuntimeOptions options = {});
+  /// Fails with Unavailable without a driver or device, NotFound for an
+  /// ordinal the machine does not have.
+  static Result<std::unique_ptr<Runtime>> create(int deviceOrdinal = 0);
 
   /// Whether the CUDA driver (libcuda.so.1) can be loaded, without
   /// initializing CUDA: the Error says what is missing. create() fails with
-  /// the same Error when it is missing; this tells "no driver" apart from
-  /// other failures (no device, a device fault).
+  /// the same Error when it is missing.
   static Status checkDriver();
   ~Runtime();
   Runtime(const Runtime &) = delete;
@@ -84,71 +75,55 @@ public:
   /// e.g. "device 0 (NVIDIA H100 80GB HBM3, sm_90)".
   std::string describeDevice() const;
 
-  RuntimeOptions &options();
-  const RuntimeOptions &options() const;
-
-  /// Device-to-device copy bandwidth: copies `bytes` between two buffers
-  /// (after warm-up), times the copies with CUDA events and returns bytes
-  /// read plus written per second (median of the timed copies).
-  Result<double> measureCopyBandwidth(size_t bytes);
+  /// Device memory straight from the driver: no limit, no poisoning. What
+  /// an Invocation uses unless its options name another allocator.
+  const std::shared_ptr<Allocator> &defaultAllocator() const;
 
   struct Impl;
+  Impl &impl() const { return *pimpl; }
 
 private:
-  friend class LoadedModule;
   explicit Runtime(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> pimpl;
 };
 
-/// A module whose code is loaded on a Runtime's device.
-class LoadedModule {
+struct AllocatorOptions {
+  /// The most bytes the allocator holds at once (0: as many as the device
+  /// has). An allocation beyond it fails with ResourceExhausted as if the
+  /// GPU were that small; stride-run exposes it as --gpu-memory-limit.
+  uint64_t limitBytes = 0;
+  /// Fill every new allocation with 0xFF bytes, so that elements of an
+  /// output that no kernel writes read back as NaN (floats) or -1
+  /// (integers); stride-run exposes it as --poison. Inputs are overwritten
+  /// by their upload and temporaries are zeroed after allocation, so only
+  /// outputs keep the poison, until the first run writes them.
+  bool poison = false;
+};
+
+/// Device memory of one Runtime's device, for Invocations. Thread-safe: one
+/// allocator may serve several invocations, and its limit counts them all.
+class Allocator {
 public:
-  /// Verifies `desc`, checks that the device can run its code, loads every
-  /// image and resolves every kernel. `name` (typically the file path)
-  /// starts every error message.
-  static Result<std::unique_ptr<LoadedModule>>
-  load(Runtime &runtime, ModuleDesc desc, std::string name = "module");
-  /// Parses `.stridemod` bytes (untrusted: see parseModule), then load().
-  static Result<std::unique_ptr<LoadedModule>>
-  loadBytes(Runtime &runtime, const uint8_t *data, size_t size,
-            std::string name = "module");
-  /// Reads a `.stridemod` file (see readModuleFile), then load().
-  static Result<std::unique_ptr<LoadedModule>> loadFile(Runtime &runtime,
-                                                        const std::string &path);
-  ~LoadedModule();
-  LoadedModule(const LoadedModule &) = delete;
-  LoadedModule &operator=(const LoadedModule &) = delete;
+  static std::shared_ptr<Allocator> create(Runtime &runtime,
+                                           AllocatorOptions options = {});
+  ~Allocator();
+  Allocator(const Allocator &) = delete;
+  Allocator &operator=(const Allocator &) = delete;
 
-  const ModuleDesc &desc() const;
-  const std::string &name() const;
-
-  /// Runs the plan on host arrays: checks them against the signature, copies
-  /// them into device storage laid out as the signature says, launches,
-  /// synchronizes and returns the outputs as dense C-order arrays. Device
-  /// buffers are allocated on the first call and reused.
-  Result<std::vector<HostArray>> run(const std::vector<HostArray> &inputs);
-
-  /// Zero-copy entry point: `inputs` and `outputs` are CUdeviceptr values,
-  /// one per signature input/output, each the address of storage element 0
-  /// of a buffer laid out as the signature says (the caller owns them).
-  /// Launches on `stream` (a CUstream; nullptr is the legacy default stream)
-  /// and returns without synchronizing. Temporaries are allocated on the
-  /// first call and kept, so calls on different streams must not overlap.
-  Status runOnDevice(const std::vector<uint64_t> &inputs,
-                     const std::vector<uint64_t> &outputs, void *stream);
-
-  /// Uploads `inputs` once, then takes `iters` timed samples after `warmup`
-  /// untimed replays; a sample is the mean time of 10 back-to-back replays
-  /// of the plan between two CUDA events. With `useCudaGraph` the plan is
-  /// captured into a CUDA graph once (and kept) and each replay is one graph
-  /// launch.
-  Result<BenchResult> benchmark(const std::vector<HostArray> &inputs,
-                                int warmup, int iters, bool useCudaGraph);
+  /// A CUdeviceptr to `bytes` bytes (0 bytes: address 0, which kernels never
+  /// dereference). `what` names the buffer in the error, e.g. "buffer 2
+  /// (temporary) of m.stridemod".
+  Result<uint64_t> allocate(uint64_t bytes, const std::string &what);
+  /// Frees what allocate() returned for `bytes` bytes.
+  void release(uint64_t address, uint64_t bytes);
+  /// Bytes allocated and not yet released.
+  uint64_t bytesInUse() const;
+  const AllocatorOptions &options() const;
 
   struct Impl;
 
 private:
-  explicit LoadedModule(std::unique_ptr<Impl> impl);
+  explicit Allocator(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> pimpl;
 };
 
@@ -159,14 +134,14 @@ private:
 
 /// Checks count, dtype, shape and data size of host inputs against the
 /// signature, e.g. "input 'x' (0 of 2) expects f32 of shape [4, 13, 33],
-/// but was given f64 of shape [4, 13]".
+/// but was given f64 of shape [4, 13]" (InvalidArgument).
 Status checkInputs(const GraphSignature &signature,
                    const std::vector<HostArray> &inputs);
 
 /// Checks that a device of compute capability major.minor can run the
 /// module's code: a CUBIN for sm_XY runs on X.Z with Z >= Y; PTX for
 /// compute_XY is JIT-compiled on any X.Y or newer. The message names both
-/// archs and the `stridec --arch=` that fixes it.
+/// archs and the `stridec --arch=` that fixes it (Incompatible).
 Status checkArchCompatible(const ModuleDesc &desc, const std::string &moduleName,
                            int ccMajor, int ccMinor,
                            const std::string &deviceDescription);

@@ -48,16 +48,19 @@ Result<int> checkArch(const std::string &arch) {
   std::vector<std::string> supported = nvrtcSupportedArchs();
   std::optional<int> number = parseSmArch(arch);
   if (!number)
-    return makeError("invalid GPU architecture '" + arch +
-                     "': expected sm_ followed by its compute capability "
-                     "digits (e.g. sm_90 for an H100); " + nvrtcVersionString() +
-                     " supports " + joinArchs(supported));
+    return makeError(ErrorCode::InvalidArgument,
+                     "invalid GPU architecture '" + arch +
+                         "': expected sm_ followed by its compute capability "
+                         "digits (e.g. sm_90 for an H100); " +
+                         nvrtcVersionString() + " supports " +
+                         joinArchs(supported));
   for (const std::string &s : supported)
     if (s == arch)
       return *number;
-  return makeError("GPU architecture '" + arch + "' is not supported by " +
-                   nvrtcVersionString() + ", which supports " +
-                   joinArchs(supported));
+  return makeError(ErrorCode::Incompatible,
+                   "GPU architecture '" + arch + "' is not supported by " +
+                       nvrtcVersionString() + ", which supports " +
+                       joinArchs(supported));
 }
 
 bool hasCudaHeaders(const std::filesystem::path &dir) {
@@ -115,8 +118,9 @@ Result<std::vector<uint8_t>> readCode(nvrtcProgram program, bool ptx,
     r = ptx ? nvrtcGetPTX(program, reinterpret_cast<char *>(bytes.data()))
             : nvrtcGetCUBIN(program, reinterpret_cast<char *>(bytes.data()));
   if (r != NVRTC_SUCCESS)
-    return makeError("NVRTC compiled '" + name + "' but could not return its " +
-                     (ptx ? "PTX" : "CUBIN") + ": " + nvrtcErrorText(r));
+    return makeError(ErrorCode::Internal,
+                     "NVRTC compiled '" + name + "' but could not return its " +
+                         (ptx ? "PTX" : "CUBIN") + ": " + nvrtcErrorText(r));
   // The module format stores PTX without its C string terminator.
   while (ptx && !bytes.empty() && bytes.back() == 0)
     bytes.pop_back();
@@ -175,8 +179,8 @@ Result<CodeImage> compileCudaSource(const std::string &source,
   nvrtcResult r = nvrtcCreateProgram(program.get(), source.c_str(), name.c_str(),
                                      0, nullptr, nullptr);
   if (r != NVRTC_SUCCESS)
-    return makeError("NVRTC could not create program '" + name +
-                     "': " + nvrtcErrorText(r));
+    return makeError(ErrorCode::Internal, "NVRTC could not create program '" +
+                                              name + "': " + nvrtcErrorText(r));
 
   std::vector<std::string> options = buildOptions(opts, *archNumber, includeDir);
   std::vector<const char *> optionPtrs;
@@ -187,12 +191,14 @@ Result<CodeImage> compileCudaSource(const std::string &source,
   if (r != NVRTC_SUCCESS) {
     std::string log = programLog(*program);
     return makeError(
+        ErrorCode::Internal,
         "internal compiler error: NVRTC could not compile the CUDA C++ that "
-        "Stride generated for program '" + name + "' (" + opts.arch + ", " +
-        nvrtcVersionString() + ": " + nvrtcErrorText(r) +
-        "). This is a bug in Stride: generated code must always compile; "
-        "please report it with the graph file.\nNVRTC log:\n" +
-        (log.empty() ? std::string("(empty)") : log));
+        "Stride generated for program '" +
+            name + "' (" + opts.arch + ", " + nvrtcVersionString() + ": " +
+            nvrtcErrorText(r) +
+            "). This is a bug in Stride: generated code must always compile; "
+            "please report it with the graph file.\nNVRTC log:\n" +
+            (log.empty() ? std::string("(empty)") : log));
   }
 
   Result<std::vector<uint8_t>> bytes = readCode(*program, opts.emitPtx, name);

@@ -1,0 +1,100 @@
+//===- Invocation.h - Running an Executable -------------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// An Invocation holds everything that one caller of an Executable mutates:
+// the device buffers (from its Allocator), a CUDA stream of its own, the
+// kernels' argument values and, with useCudaGraph, the plan captured as a
+// CUDA graph. One Invocation is used by one thread at a time; two
+// Invocations of one Executable run concurrently, each on its own stream.
+//
+//   std::shared_ptr<const Executable> exe = ...;
+//   auto inv = Invocation::create(exe);           // per thread or request
+//   auto outputs = (*inv)->run(inputs);           // host arrays in and out
+//   (*inv)->runOnDevice(inPtrs, outPtrs, stream); // zero-copy, asynchronous
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_RUNTIME_INVOCATION_H
+#define STRIDE_RUNTIME_INVOCATION_H
+
+#include "stride/Runtime/Executable.h"
+
+namespace stride {
+
+struct InvocationOptions {
+  /// Where the invocation's buffers come from; null: the runtime's default
+  /// allocator.
+  std::shared_ptr<Allocator> allocator;
+  /// In run(), synchronize after every launch so that a fault inside a
+  /// kernel is attributed to that kernel. Costs a few microseconds per
+  /// launch; launch() and runOnDevice() never synchronize per launch, nor
+  /// does run() with useCudaGraph.
+  bool syncEachLaunch = true;
+  /// Capture the plan into a CUDA graph on the first launch and replay the
+  /// graph afterwards: one driver call per run instead of one per kernel.
+  /// The graph is captured again when the buffer addresses change (a
+  /// runOnDevice with other pointers).
+  bool useCudaGraph = false;
+};
+
+class Invocation {
+public:
+  /// Creates the invocation's stream; buffers are allocated on first use.
+  static Result<std::unique_ptr<Invocation>>
+  create(std::shared_ptr<const Executable> executable,
+         InvocationOptions options = {});
+  ~Invocation();
+  Invocation(const Invocation &) = delete;
+  Invocation &operator=(const Invocation &) = delete;
+
+  const Executable &executable() const;
+  /// The invocation's own stream (a CUstream), on which run(), upload(),
+  /// launch() and download() work.
+  void *stream() const;
+
+  /// Runs the plan on host arrays: checks them against the signature
+  /// (InvalidArgument), copies them into device storage laid out as the
+  /// signature says, launches, synchronizes and returns the outputs as
+  /// dense C-order arrays. Device buffers are allocated on the first call
+  /// and reused.
+  Result<std::vector<HostArray>> run(const std::vector<HostArray> &inputs);
+
+  /// Zero-copy entry point: `inputs` and `outputs` are CUdeviceptr values,
+  /// one per signature input/output, each the address of storage element 0
+  /// of a buffer laid out as the signature says (the caller owns them).
+  /// Launches on `stream` (a CUstream; nullptr is the legacy default stream)
+  /// and returns without synchronizing. Temporaries are the invocation's, so
+  /// runs of one invocation on different streams must not overlap; use one
+  /// invocation per stream.
+  Status runOnDevice(const std::vector<uint64_t> &inputs,
+                     const std::vector<uint64_t> &outputs, void *stream);
+
+  //--- The steps of run(), for tools that time or repeat them ------------===//
+
+  /// Checks `inputs` and copies them into the invocation's buffers
+  /// (allocating them if needed), asynchronously on its stream; `inputs`
+  /// must live until the next synchronize().
+  Status upload(const std::vector<HostArray> &inputs);
+  /// Enqueues the plan over the invocation's buffers on its stream (the
+  /// CUDA graph with useCudaGraph); does not wait.
+  Status launch();
+  /// Waits for the invocation's stream; a failure here is a fault of some
+  /// kernel of the plan (DeviceFault).
+  Status synchronize();
+  /// Copies the outputs from the invocation's buffers and waits for them.
+  Result<std::vector<HostArray>> download();
+
+  struct Impl;
+
+private:
+  explicit Invocation(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> pimpl;
+};
+
+} // namespace stride
+
+#endif // STRIDE_RUNTIME_INVOCATION_H

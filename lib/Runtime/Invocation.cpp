@@ -1,0 +1,448 @@
+//===- Invocation.cpp - Running an Executable
+//------------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// An invocation copies the executable's argument templates, fills in its own
+// buffer addresses and launches on its own stream (or the caller's, for
+// runOnDevice). Nothing here writes to the Executable, so invocations of one
+// executable run concurrently.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Runtime/Invocation.h"
+
+#include "RuntimeImpl.h"
+#include "stride/Support/Layout.h"
+
+namespace stride {
+
+namespace {
+
+/// Device memory of an Allocator, released on destruction.
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(Allocator *allocator, uint64_t address, uint64_t bytes)
+      : allocator(allocator), address_(address), bytes(bytes) {}
+  DeviceBuffer(DeviceBuffer &&other) noexcept { *this = std::move(other); }
+  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept {
+    std::swap(allocator, other.allocator);
+    std::swap(address_, other.address_);
+    std::swap(bytes, other.bytes);
+    return *this;
+  }
+  ~DeviceBuffer() {
+    if (allocator)
+      allocator->release(address_, bytes);
+  }
+
+  bool allocated() const { return allocator != nullptr; }
+  CUdeviceptr address() const { return address_; }
+
+private:
+  Allocator *allocator = nullptr;
+  uint64_t address_ = 0;
+  uint64_t bytes = 0;
+};
+
+} // namespace
+
+struct Invocation::Impl {
+  std::shared_ptr<const Executable> executable;
+  const Executable::Impl &exe;
+  const Runtime::Impl &rt;
+  const CudaDriver &cu;
+  InvocationOptions options;
+  CUstream stream = nullptr;
+  /// Per buffer of the plan: memory owned by the invocation (all buffers
+  /// for run(), temporaries only for runOnDevice()).
+  std::vector<DeviceBuffer> owned;
+  /// Per launch: the argument values and the pointers to them.
+  std::vector<std::vector<ArgSlot>> argSlots;
+  std::vector<std::vector<void *>> argPointers;
+  /// The buffer addresses the argument slots hold now.
+  std::vector<CUdeviceptr> boundAddresses;
+  /// runOnDevice's buffer addresses, kept to spare an allocation per call.
+  std::vector<CUdeviceptr> scratchAddresses;
+  /// Packed storage of the non-row-major inputs of the last upload.
+  std::vector<std::vector<uint8_t>> staged;
+  /// The plan captured over `graphAddresses` (useCudaGraph).
+  CUgraph graph = nullptr;
+  CUgraphExec graphExec = nullptr;
+  std::vector<CUdeviceptr> graphAddresses;
+
+  Impl(std::shared_ptr<const Executable> executable, InvocationOptions options)
+      : executable(std::move(executable)), exe(this->executable->impl()),
+        rt(exe.rt), cu(exe.cu), options(std::move(options)) {
+    if (!this->options.allocator)
+      this->options.allocator = exe.runtime.defaultAllocator();
+    owned.resize(exe.desc.buffers.size());
+    argSlots = exe.argTemplates;
+    // Pointers only once every slot vector has its final address.
+    for (std::vector<ArgSlot> &slots : argSlots) {
+      std::vector<void *> pointers;
+      for (ArgSlot &slot : slots)
+        pointers.push_back(&slot);
+      argPointers.push_back(std::move(pointers));
+    }
+  }
+
+  ~Impl() {
+    rt.makeCurrent();
+    destroyGraph();
+    owned.clear();
+    if (stream)
+      cu.cuStreamDestroy(stream);
+  }
+
+  const ModuleDesc &desc() const { return exe.desc; }
+
+  //--- Buffers -----------------------------------------------------------===//
+
+  Status ensureOwned(size_t index) {
+    if (owned[index].allocated())
+      return Status::ok();
+    const BufferDesc &b = desc().buffers[index];
+    uint64_t bytes = uint64_t(b.sizeBytes);
+    Result<uint64_t> address =
+        options.allocator->allocate(bytes, exe.bufferName(index));
+    if (!address)
+      return address.error();
+    owned[index] = DeviceBuffer(options.allocator.get(), *address, bytes);
+    // Temporaries start zeroed (docs/module-format.md): a kernel may keep
+    // scratch that it leaves zeroed at the end of the plan, such as the
+    // segmented index_add's counts. Once, at allocation, and synchronously,
+    // so that a plan on any stream sees it.
+    if (b.kind == BufferKind::Temp && bytes > 0) {
+      if (CUresult r = cu.cuMemsetD8Async(*address, 0, bytes, stream))
+        return rt.cudaError("zeroing " + exe.bufferName(index), r);
+      if (CUresult r = cu.cuStreamSynchronize(stream))
+        return rt.cudaError("zeroing " + exe.bufferName(index), r);
+    }
+    return Status::ok();
+  }
+
+  Status ensureOwnedBuffers(bool temporariesOnly) {
+    for (size_t i = 0; i < desc().buffers.size(); ++i)
+      if (!temporariesOnly || desc().buffers[i].kind == BufferKind::Temp)
+        if (Status s = ensureOwned(i); !s)
+          return s;
+    return Status::ok();
+  }
+
+  std::vector<CUdeviceptr> ownedAddresses() const {
+    std::vector<CUdeviceptr> addresses;
+    for (const DeviceBuffer &b : owned)
+      addresses.push_back(b.address());
+    return addresses;
+  }
+
+  void bindArgs(const std::vector<CUdeviceptr> &bufferAddresses) {
+    if (bufferAddresses == boundAddresses)
+      return;
+    for (size_t i = 0; i < desc().launches.size(); ++i) {
+      const std::vector<KernelArg> &args = desc().launches[i].args;
+      for (size_t a = 0; a < args.size(); ++a)
+        if (args[a].kind == KernelArg::Kind::Buffer)
+          argSlots[i][a].pointer = bufferAddresses[args[a].bufferIndex];
+    }
+    boundAddresses = bufferAddresses;
+  }
+
+  //--- Launching ---------------------------------------------------------===//
+
+  Error kernelFailure(size_t launch, CUresult r) const {
+    std::string message = exe.name + ": " + exe.launchName(launch) +
+                          " failed: " + cu.errorText(r);
+    // A device-side assertion is how the run-time checks (on unless the
+    // module was compiled with --no-runtime-checks) stop on a bad index or an
+    // integer division by zero: an error of the graph's data, not of Stride.
+    if (r == CUDA_ERROR_ASSERT)
+      message += " (a run-time check failed: an index operand out of range or "
+                 "an integer division by zero; the assertion message the "
+                 "driver printed names the op and its location; the CUDA "
+                 "context is now unusable)";
+    else if (isStickyCudaError(r))
+      message += " (the fault is inside the generated kernel, a Stride code "
+                 "generation bug; the CUDA context is now unusable)";
+    return makeError(cudaErrorCode(r), message);
+  }
+
+  /// Launches the plan in order on `target`; with `syncEach`, waits for each
+  /// kernel so that a fault is attributed to the right one.
+  Status launchEach(CUstream target, bool syncEach) {
+    for (size_t i = 0; i < desc().launches.size(); ++i) {
+      const LaunchDesc &l = desc().launches[i];
+      CUresult r = cu.cuLaunchKernel(exe.functions[l.kernelIndex], l.grid.x,
+                                     l.grid.y, l.grid.z, l.block.x, l.block.y,
+                                     l.block.z, l.dynamicSharedBytes, target,
+                                     argPointers[i].data(), nullptr);
+      if (r == CUDA_SUCCESS && syncEach)
+        r = cu.cuStreamSynchronize(target);
+      if (r != CUDA_SUCCESS)
+        return kernelFailure(i, r);
+    }
+    return Status::ok();
+  }
+
+  void destroyGraph() {
+    if (graphExec)
+      cu.cuGraphExecDestroy(graphExec);
+    if (graph)
+      cu.cuGraphDestroy(graph);
+    graphExec = nullptr;
+    graph = nullptr;
+    graphAddresses.clear();
+  }
+
+  /// Captures the plan over the bound addresses on the invocation's stream
+  /// (a capture needs a stream of its own; the graph may then be launched
+  /// on any stream).
+  Status captureGraph() {
+    destroyGraph();
+    if (CUresult r = cu.cuStreamBeginCapture(
+            stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))
+      return rt.cudaError(exe.name + ": cuStreamBeginCapture", r);
+    Status launched = launchEach(stream, /*syncEach=*/false);
+    // Always end the capture, or the stream stays in capture mode.
+    CUresult r = cu.cuStreamEndCapture(stream, &graph);
+    if (!launched || r != CUDA_SUCCESS) {
+      destroyGraph();
+      return !launched
+                 ? launched
+                 : rt.cudaError(exe.name + ": capturing the plan into a CUDA "
+                                           "graph",
+                                r);
+    }
+    if (CUresult r = cu.cuGraphInstantiate(&graphExec, graph, 0)) {
+      destroyGraph();
+      return rt.cudaError(exe.name + ": instantiating the CUDA graph", r);
+    }
+    graphAddresses = boundAddresses;
+    return Status::ok();
+  }
+
+  /// Enqueues the plan over `addresses` on `target`: the CUDA graph with
+  /// useCudaGraph (captured again if the addresses changed), else kernel by
+  /// kernel.
+  Status enqueue(const std::vector<CUdeviceptr> &addresses, CUstream target,
+                 bool syncEach) {
+    bindArgs(addresses);
+    if (!options.useCudaGraph)
+      return launchEach(target, syncEach);
+    if (!graphExec || graphAddresses != boundAddresses)
+      if (Status s = captureGraph(); !s)
+        return s;
+    if (CUresult r = cu.cuGraphLaunch(graphExec, target))
+      return rt.cudaError(exe.name + ": cuGraphLaunch", r);
+    return Status::ok();
+  }
+
+  /// Waits for `target`; an error here is a fault of some kernel of the
+  /// plan that was not synchronized individually.
+  Status synchronize(CUstream target, bool launchedEachSynced) {
+    CUresult r = cu.cuStreamSynchronize(target);
+    if (r == CUDA_SUCCESS)
+      return Status::ok();
+    if (launchedEachSynced || desc().launches.empty())
+      return rt.cudaError(exe.name + ": synchronizing after the plan", r);
+    std::string kernels;
+    for (size_t i = 0; i < desc().launches.size(); ++i)
+      kernels +=
+          (i ? ", " : "") + exe.kernelName(desc().launches[i].kernelIndex);
+    return makeError(cudaErrorCode(r),
+                     exe.name + ": one of the kernels of launches 1 to " +
+                         str(desc().launches.size()) + " (" + kernels +
+                         ") failed: " + cu.errorText(r) +
+                         "; run with per-launch synchronization to find which");
+  }
+
+  //--- Host data ---------------------------------------------------------===//
+
+  /// Copies the inputs into their buffers, asynchronously on the stream. A
+  /// row-major input is copied straight from the caller's array, which must
+  /// outlive the copy; any other layout is packed into `staged` first, which
+  /// lives until the next upload.
+  Status uploadInputs(const std::vector<HostArray> &inputs) {
+    staged.clear();
+    for (size_t i = 0; i < desc().buffers.size(); ++i) {
+      const BufferDesc &b = desc().buffers[i];
+      if (b.kind != BufferKind::Input || b.sizeBytes == 0)
+        continue;
+      const TensorSignature &t = desc().signature.inputs[b.signatureIndex];
+      const HostArray &array = inputs[b.signatureIndex];
+      CUdeviceptr destination = owned[i].address();
+      const void *source = array.data.data();
+      size_t bytes = array.data.size();
+      if (isRowMajor(Layout{t.shape, t.strides, 0})) {
+        destination += uint64_t(t.storageOffset) * dtypeSize(t.dtype);
+      } else {
+        Result<std::vector<uint8_t>> storage =
+            packToStorage(array, t, b.sizeBytes);
+        if (!storage)
+          return prefixError(exe.name + ": ", storage.error());
+        staged.push_back(std::move(*storage));
+        source = staged.back().data();
+        bytes = staged.back().size();
+      }
+      if (bytes == 0)
+        continue;
+      if (CUresult r = cu.cuMemcpyHtoDAsync(destination, source, bytes, stream))
+        return rt.cudaError("copying input " + quoted(t.name) + " to the GPU",
+                            r);
+    }
+    return Status::ok();
+  }
+
+  Result<std::vector<HostArray>> downloadOutputs() {
+    const GraphSignature &sig = desc().signature;
+    std::vector<std::vector<uint8_t>> storage(sig.outputs.size());
+    for (size_t i = 0; i < desc().buffers.size(); ++i) {
+      const BufferDesc &b = desc().buffers[i];
+      if (b.kind != BufferKind::Output)
+        continue;
+      std::vector<uint8_t> &bytes = storage[b.signatureIndex];
+      bytes.resize(size_t(b.sizeBytes));
+      if (bytes.empty())
+        continue;
+      if (CUresult r = cu.cuMemcpyDtoHAsync(bytes.data(), owned[i].address(),
+                                            bytes.size(), stream))
+        return rt.cudaError("copying output " +
+                                quoted(sig.outputs[b.signatureIndex].name) +
+                                " from the GPU",
+                            r);
+    }
+    if (CUresult r = cu.cuStreamSynchronize(stream))
+      return rt.cudaError(exe.name + ": copying the outputs from the GPU", r);
+    std::vector<HostArray> outputs;
+    for (size_t o = 0; o < storage.size(); ++o)
+      outputs.push_back(unpackFromStorage(storage[o].data(), sig.outputs[o]));
+    return outputs;
+  }
+
+  //--- runOnDevice -------------------------------------------------------===//
+
+  /// The caller's pointers for inputs and outputs, the invocation's for
+  /// temporaries, into scratchAddresses.
+  Status gatherDeviceAddresses(const std::vector<uint64_t> &inputs,
+                               const std::vector<uint64_t> &outputs) {
+    const GraphSignature &sig = desc().signature;
+    if (inputs.size() != sig.inputs.size() ||
+        outputs.size() != sig.outputs.size())
+      return makeError(ErrorCode::InvalidArgument,
+                       exe.name + ": runOnDevice got " + str(inputs.size()) +
+                           " input and " + str(outputs.size()) +
+                           " output pointers, but '" + sig.entryName +
+                           "' has " + str(sig.inputs.size()) + " inputs and " +
+                           str(sig.outputs.size()) + " outputs");
+    scratchAddresses.assign(desc().buffers.size(), 0);
+    for (size_t i = 0; i < desc().buffers.size(); ++i) {
+      const BufferDesc &b = desc().buffers[i];
+      if (b.kind == BufferKind::Temp) {
+        scratchAddresses[i] = owned[i].address();
+        continue;
+      }
+      bool isInput = b.kind == BufferKind::Input;
+      scratchAddresses[i] =
+          isInput ? inputs[b.signatureIndex] : outputs[b.signatureIndex];
+      if (scratchAddresses[i] == 0 && b.sizeBytes > 0)
+        return makeError(ErrorCode::InvalidArgument,
+                         exe.name + ": runOnDevice got a null pointer for " +
+                             (isInput ? "input " : "output ") +
+                             quoted(isInput
+                                        ? sig.inputs[b.signatureIndex].name
+                                        : sig.outputs[b.signatureIndex].name));
+    }
+    return Status::ok();
+  }
+};
+
+Invocation::Invocation(std::unique_ptr<Impl> impl) : pimpl(std::move(impl)) {}
+Invocation::~Invocation() = default;
+
+Result<std::unique_ptr<Invocation>>
+Invocation::create(std::shared_ptr<const Executable> executable,
+                   InvocationOptions options) {
+  if (!executable)
+    return makeError(ErrorCode::InvalidArgument,
+                     "Invocation::create needs an executable, got null");
+  auto impl = std::make_unique<Impl>(std::move(executable), std::move(options));
+  if (Status s = impl->rt.makeCurrent(); !s)
+    return s.error();
+  if (CUresult r =
+          impl->cu.cuStreamCreate(&impl->stream, CU_STREAM_NON_BLOCKING))
+    return impl->rt.cudaError("cuStreamCreate", r);
+  return std::unique_ptr<Invocation>(new Invocation(std::move(impl)));
+}
+
+const Executable &Invocation::executable() const { return *pimpl->executable; }
+void *Invocation::stream() const { return pimpl->stream; }
+
+Status Invocation::upload(const std::vector<HostArray> &inputs) {
+  Impl &m = *pimpl;
+  if (Status s = checkInputs(m.desc().signature, inputs); !s)
+    return prefixError(m.exe.name + ": ", s.error());
+  if (Status s = m.rt.makeCurrent(); !s)
+    return s;
+  if (Status s = m.ensureOwnedBuffers(/*temporariesOnly=*/false); !s)
+    return s;
+  return m.uploadInputs(inputs);
+}
+
+Status Invocation::launch() {
+  Impl &m = *pimpl;
+  if (Status s = m.rt.makeCurrent(); !s)
+    return s;
+  if (Status s = m.ensureOwnedBuffers(/*temporariesOnly=*/false); !s)
+    return s;
+  return m.enqueue(m.ownedAddresses(), m.stream, /*syncEach=*/false);
+}
+
+Status Invocation::synchronize() {
+  Impl &m = *pimpl;
+  if (Status s = m.rt.makeCurrent(); !s)
+    return s;
+  return m.synchronize(m.stream, /*launchedEachSynced=*/false);
+}
+
+Result<std::vector<HostArray>> Invocation::download() {
+  Impl &m = *pimpl;
+  if (Status s = m.rt.makeCurrent(); !s)
+    return s.error();
+  if (Status s = m.ensureOwnedBuffers(/*temporariesOnly=*/false); !s)
+    return s.error();
+  return m.downloadOutputs();
+}
+
+Result<std::vector<HostArray>>
+Invocation::run(const std::vector<HostArray> &inputs) {
+  Impl &m = *pimpl;
+  if (Status s = upload(inputs); !s)
+    return s.error();
+  bool syncEach = m.options.syncEachLaunch && !m.options.useCudaGraph;
+  if (Status s = m.enqueue(m.ownedAddresses(), m.stream, syncEach); !s)
+    return s.error();
+  if (Status s = m.synchronize(m.stream, syncEach); !s)
+    return s.error();
+  return m.downloadOutputs();
+}
+
+Status Invocation::runOnDevice(const std::vector<uint64_t> &inputs,
+                               const std::vector<uint64_t> &outputs,
+                               void *stream) {
+  Impl &m = *pimpl;
+  if (Status s = m.rt.makeCurrent(); !s)
+    return s;
+  if (Status s = m.ensureOwnedBuffers(/*temporariesOnly=*/true); !s)
+    return s;
+  if (Status s = m.gatherDeviceAddresses(inputs, outputs); !s)
+    return s;
+  return m.enqueue(m.scratchAddresses, static_cast<CUstream>(stream),
+                   /*syncEach=*/false);
+}
+
+} // namespace stride

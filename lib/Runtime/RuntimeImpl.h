@@ -1,0 +1,108 @@
+//===- RuntimeImpl.h - The runtime's objects, inside lib/Runtime ----------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/Runtime: the state behind Runtime and Executable that
+// Runtime.cpp, Executable.cpp and Invocation.cpp share. Everything here is
+// written while the object is created and only read afterwards, so any
+// number of threads may read it (the Allocator's accounting has its own
+// lock).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_RUNTIME_RUNTIMEIMPL_H
+#define STRIDE_LIB_RUNTIME_RUNTIMEIMPL_H
+
+#include "CudaDriver.h"
+#include "stride/Runtime/Executable.h"
+
+#include <string>
+#include <vector>
+
+namespace stride {
+
+inline std::string str(int64_t v) { return std::to_string(v); }
+inline std::string quoted(const std::string &s) { return "'" + s + "'"; }
+
+struct Runtime::Impl {
+  const CudaDriver &cu;
+  int ordinal = 0;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  std::string name;
+  int ccMajor = 0, ccMinor = 0;
+  int maxSharedOptin = 0;
+  std::shared_ptr<Allocator> defaultAllocator;
+
+  explicit Impl(const CudaDriver &cu) : cu(cu) {}
+  ~Impl();
+
+  /// "<what> failed: CUDA_ERROR_X: text", with the code of `r`.
+  Error cudaError(const std::string &what, CUresult r) const {
+    return makeError(cudaErrorCode(r), what + " failed: " + cu.errorText(r));
+  }
+
+  Status check(CUresult r, const std::string &what) const {
+    if (r == CUDA_SUCCESS)
+      return Status::ok();
+    return cudaError(what, r);
+  }
+
+  /// Makes the device's context current on the calling thread; every entry
+  /// point calls it first, so any thread may use the runtime's objects.
+  Status makeCurrent() const {
+    return check(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+  }
+
+  /// "device 0 (NVIDIA H100 80GB HBM3)".
+  std::string describeDevice() const {
+    return "device " + str(ordinal) + " (" + name + ")";
+  }
+};
+
+/// One kernel parameter's value; cuLaunchKernel reads it through a pointer.
+union ArgSlot {
+  CUdeviceptr pointer;
+  int32_t i32;
+  int64_t i64;
+  float f32;
+  double f64;
+};
+
+struct Executable::Impl {
+  Runtime &runtime;
+  const Runtime::Impl &rt;
+  const CudaDriver &cu;
+  ModuleDesc desc;
+  std::string name;
+  std::vector<CUmodule> modules;     // per image
+  std::vector<CUfunction> functions; // per kernel
+  /// Per launch: the argument values, buffer pointers still 0 (each
+  /// invocation copies them and fills in its buffers' addresses).
+  std::vector<std::vector<ArgSlot>> argTemplates;
+
+  Impl(Runtime &runtime, ModuleDesc desc, std::string name)
+      : runtime(runtime), rt(runtime.impl()), cu(rt.cu), desc(std::move(desc)),
+        name(std::move(name)) {}
+  ~Impl();
+
+  /// "'fused_0'".
+  std::string kernelName(size_t kernel) const {
+    return quoted(desc.kernels[kernel].name);
+  }
+  /// "kernel 'fused_0' (launch 2 of 5)".
+  std::string launchName(size_t launch) const {
+    return "kernel " + kernelName(desc.launches[launch].kernelIndex) +
+           " (launch " + str(launch + 1) + " of " + str(desc.launches.size()) +
+           ")";
+  }
+  /// "buffer 2 (temporary) of m.stridemod".
+  std::string bufferName(size_t index) const;
+};
+
+} // namespace stride
+
+#endif // STRIDE_LIB_RUNTIME_RUNTIMEIMPL_H

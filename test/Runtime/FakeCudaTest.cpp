@@ -1,0 +1,291 @@
+//===- FakeCudaTest.cpp - Each runtime error code, without a GPU ----------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Linked with a run path to the CUDA driver test double (FakeCuda.cpp), so
+// the runtime dlopens it instead of libcuda.so.1 and runs its real code
+// paths on any machine. Each test steers the double through its environment
+// variables and checks the ErrorCode and message of one kind of failure.
+// Where the double is not what got loaded (a GPU machine whose
+// LD_LIBRARY_PATH names the real driver), the tests are skipped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Runtime/Invocation.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace stride;
+
+namespace {
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+/// Sets one of the double's environment variables for the test's lifetime.
+class FakeSetting {
+public:
+  FakeSetting(const char *name, const char *value) : name(name) {
+    setenv(name, value, 1);
+  }
+  ~FakeSetting() { unsetenv(name); }
+
+private:
+  const char *name;
+};
+
+/// A module for sm_90 of one kernel over two inputs, an output and a
+/// temporary; the double runs no code, so the image is only an ELF header.
+ModuleDesc fakeModule(const std::string &arch = "sm_90") {
+  ModuleDesc d;
+  d.producer = "FakeCudaTest";
+  d.targetArch = arch;
+  d.images.push_back({CodeKind::Cubin, {0x7f, 'E', 'L', 'F'}});
+  d.kernels.push_back({"add_kernel", 0, "z = x + y"});
+  d.signature.entryName = "add";
+  d.signature.inputs = {{"x", DType::F32, {8}, {1}, 0},
+                        {"y", DType::F32, {8}, {1}, 0}};
+  d.signature.outputs = {{"z", DType::F32, {8}, {1}, 0}};
+  d.buffers = {{BufferKind::Input, 0, 32},
+               {BufferKind::Input, 1, 32},
+               {BufferKind::Output, 0, 32},
+               {BufferKind::Temp, -1, 64}};
+  LaunchDesc l;
+  l.kernelIndex = 0;
+  l.grid = {1, 1, 1};
+  l.block = {8, 1, 1};
+  l.args = {KernelArg::buffer(0), KernelArg::buffer(1), KernelArg::buffer(2),
+            KernelArg::buffer(3)};
+  d.launches = {l};
+  return d;
+}
+
+HostArray floats8(float start) {
+  HostArray a{DType::F32, {8}, {}};
+  a.data.resize(32);
+  for (int i = 0; i < 8; ++i) {
+    float v = start + float(i);
+    std::memcpy(a.data.data() + 4 * i, &v, 4);
+  }
+  return a;
+}
+
+class FakeCudaTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Result<std::unique_ptr<Runtime>> created = Runtime::create(0);
+    if (!created)
+      GTEST_SKIP() << created.error().message;
+    if (created->get()->deviceName() != "Stride fake GPU")
+      GTEST_SKIP() << "the real CUDA driver was loaded, not the test double";
+    rt = std::move(*created);
+  }
+
+  std::shared_ptr<const Executable> load(ModuleDesc d = fakeModule()) {
+    Result<std::shared_ptr<const Executable>> exe =
+        Executable::load(*rt, std::move(d), "fake.stridemod");
+    EXPECT_TRUE(exe) << exe.error().message;
+    return exe ? *exe : nullptr;
+  }
+
+  /// One run of the fake module on host arrays.
+  Result<std::vector<HostArray>> runOnce(InvocationOptions options = {}) {
+    Result<std::unique_ptr<Invocation>> inv =
+        Invocation::create(load(), options);
+    if (!inv)
+      return inv.error();
+    return (*inv)->run({floats8(0), floats8(10)});
+  }
+
+  std::unique_ptr<Runtime> rt;
+};
+
+TEST_F(FakeCudaTest, RunsAndReusesOneExecutable) {
+  std::shared_ptr<const Executable> exe = load();
+  ASSERT_TRUE(exe);
+  for (bool graph : {false, true}) {
+    InvocationOptions options;
+    options.useCudaGraph = graph;
+    Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe, options);
+    ASSERT_TRUE(inv) << inv.error().message;
+    for (int i = 0; i < 3; ++i) {
+      Result<std::vector<HostArray>> out =
+          (*inv)->run({floats8(0), floats8(1)});
+      ASSERT_TRUE(out) << out.error().message;
+      EXPECT_EQ((*out)[0].data.size(), 32u);
+    }
+  }
+  // Every buffer went back to the allocator with its invocation.
+  EXPECT_EQ(rt->defaultAllocator()->bytesInUse(), 0u);
+}
+
+TEST_F(FakeCudaTest, InvalidArgument) {
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(load());
+  ASSERT_TRUE(inv);
+  Result<std::vector<HostArray>> out = (*inv)->run({floats8(0)});
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().code, ErrorCode::InvalidArgument);
+  EXPECT_EQ(out.error().message,
+            "fake.stridemod: 'add' takes 2 inputs (x, y), but 1 was given");
+  Status s = (*inv)->runOnDevice({1}, {2}, nullptr);
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().code, ErrorCode::InvalidArgument);
+  EXPECT_EQ(s.error().message,
+            "fake.stridemod: runOnDevice got 1 input and 1 output pointers, "
+            "but 'add' has 2 inputs and 1 outputs");
+}
+
+TEST_F(FakeCudaTest, InvalidModule) {
+  std::vector<uint8_t> junk(64, 0xAB);
+  Result<std::shared_ptr<const Executable>> exe =
+      Executable::loadBytes(*rt, junk.data(), junk.size(), "junk.stridemod");
+  ASSERT_FALSE(exe);
+  EXPECT_EQ(exe.error().code, ErrorCode::InvalidModule);
+  EXPECT_TRUE(
+      contains(exe.error().message, "junk.stridemod: not a Stride module"))
+      << exe.error().message;
+}
+
+TEST_F(FakeCudaTest, NotFound) {
+  Result<std::unique_ptr<Runtime>> other = Runtime::create(3);
+  ASSERT_FALSE(other);
+  EXPECT_EQ(other.error().code, ErrorCode::NotFound);
+  EXPECT_EQ(other.error().message,
+            "CUDA device 3 does not exist: this machine has 1 device (0)");
+
+  Result<std::shared_ptr<const Executable>> missing =
+      Executable::loadFile(*rt, "/nonexistent/m.stridemod");
+  ASSERT_FALSE(missing);
+  EXPECT_EQ(missing.error().code, ErrorCode::NotFound);
+
+  FakeSetting noKernel("STRIDE_FAKE_CUDA_FUNCTION", "500");
+  Result<std::shared_ptr<const Executable>> exe =
+      Executable::load(*rt, fakeModule(), "fake.stridemod");
+  ASSERT_FALSE(exe);
+  EXPECT_EQ(exe.error().code, ErrorCode::NotFound);
+  EXPECT_EQ(exe.error().message,
+            "fake.stridemod: kernel 'add_kernel' is not in code image 0 "
+            "(kernels must be declared extern \"C\" __global__)");
+}
+
+TEST_F(FakeCudaTest, ResourceExhaustedByTheAllocatorsLimit) {
+  InvocationOptions options;
+  options.allocator = Allocator::create(*rt, {/*limitBytes=*/100});
+  Result<std::vector<HostArray>> out = runOnce(options);
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().code, ErrorCode::ResourceExhausted);
+  EXPECT_EQ(out.error().message,
+            "out of GPU memory: allocating 64 bytes for buffer 3 (temporary) "
+            "of fake.stridemod would bring the allocator's use of device 0 "
+            "(Stride fake GPU) to 160 bytes, over its limit of 100 bytes "
+            "(AllocatorOptions::limitBytes, stride-run's --gpu-memory-limit)");
+  EXPECT_EQ(options.allocator->bytesInUse(), 0u);
+}
+
+TEST_F(FakeCudaTest, ResourceExhaustedOnTheDevice) {
+  FakeSetting small("STRIDE_FAKE_CUDA_MEMORY", "40");
+  Result<std::vector<HostArray>> out = runOnce();
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().code, ErrorCode::ResourceExhausted);
+  EXPECT_EQ(out.error().message,
+            "out of GPU memory: allocating 32 bytes for buffer 1 (input 'y') "
+            "of fake.stridemod failed: device 0 (Stride fake GPU) has 8 of "
+            "its 40 bytes free");
+}
+
+TEST_F(FakeCudaTest, IncompatibleArch) {
+  Result<std::shared_ptr<const Executable>> exe =
+      Executable::load(*rt, fakeModule("sm_100"), "fake.stridemod");
+  ASSERT_FALSE(exe);
+  EXPECT_EQ(exe.error().code, ErrorCode::Incompatible);
+  EXPECT_TRUE(contains(exe.error().message,
+                       "fake.stridemod: compiled to a CUBIN for sm_100, but "
+                       "device 0 (Stride fake GPU) has compute capability 9.0"))
+      << exe.error().message;
+}
+
+TEST_F(FakeCudaTest, IncompatiblePtxVersion) {
+  FakeSetting newPtx("STRIDE_FAKE_CUDA_LOAD", "222");
+  Result<std::shared_ptr<const Executable>> exe =
+      Executable::load(*rt, fakeModule(), "fake.stridemod");
+  ASSERT_FALSE(exe);
+  EXPECT_EQ(exe.error().code, ErrorCode::Incompatible);
+  EXPECT_TRUE(contains(exe.error().message,
+                       "fake.stridemod: loading code image 0 (CUBIN for sm_90) "
+                       "on device 0 (Stride fake GPU) failed: "
+                       "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"))
+      << exe.error().message;
+}
+
+TEST_F(FakeCudaTest, InternalForABlockTheKernelCannotRun) {
+  FakeSetting fewThreads("STRIDE_FAKE_CUDA_KERNEL_THREADS", "4");
+  Result<std::shared_ptr<const Executable>> exe =
+      Executable::load(*rt, fakeModule(), "fake.stridemod");
+  ASSERT_FALSE(exe);
+  EXPECT_EQ(exe.error().code, ErrorCode::Internal);
+  EXPECT_TRUE(contains(exe.error().message,
+                       "fake.stridemod: kernel 'add_kernel' (launch 1 of 1) "
+                       "uses 8 threads per block, but on device 0 (Stride "
+                       "fake GPU) the kernel can run at most 4"))
+      << exe.error().message;
+}
+
+TEST_F(FakeCudaTest, DeviceFaultNamesTheKernel) {
+  FakeSetting fault("STRIDE_FAKE_CUDA_LAUNCH", "700");
+  Result<std::vector<HostArray>> out = runOnce();
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().code, ErrorCode::DeviceFault);
+  EXPECT_EQ(out.error().message,
+            "fake.stridemod: kernel 'add_kernel' (launch 1 of 1) failed: "
+            "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was "
+            "encountered (the fault is inside the generated kernel, a Stride "
+            "code generation bug; the CUDA context is now unusable)");
+}
+
+TEST_F(FakeCudaTest, DeviceFaultInACudaGraph) {
+  FakeSetting assertion("STRIDE_FAKE_CUDA_LAUNCH", "710");
+  InvocationOptions options;
+  options.useCudaGraph = true;
+  Result<std::vector<HostArray>> out = runOnce(options);
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().code, ErrorCode::DeviceFault);
+  EXPECT_EQ(out.error().message,
+            "fake.stridemod: one of the kernels of launches 1 to 1 "
+            "('add_kernel') failed: CUDA_ERROR_ASSERT: device-side assert "
+            "triggered; run with per-launch synchronization to find which");
+}
+
+TEST_F(FakeCudaTest, PoisoningAllocatorFillsNewOutputs) {
+  InvocationOptions options;
+  options.allocator =
+      Allocator::create(*rt, {/*limitBytes=*/0, /*poison=*/true});
+  // The double runs no kernel, so the output keeps what the allocator wrote.
+  Result<std::vector<HostArray>> out = runOnce(options);
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ((*out)[0].data, std::vector<uint8_t>(32, 0xFF));
+  Result<std::vector<HostArray>> plain = runOnce();
+  ASSERT_TRUE(plain) << plain.error().message;
+  EXPECT_EQ(options.allocator->bytesInUse(), 0u);
+}
+
+TEST(FakeCudaUnavailableTest, NoDevice) {
+  FakeSetting noDevice("STRIDE_FAKE_CUDA_INIT", "100");
+  Result<std::unique_ptr<Runtime>> rt = Runtime::create(0);
+  if (rt || rt.error().code != ErrorCode::Unavailable ||
+      contains(rt.error().message, "no CUDA driver found"))
+    GTEST_SKIP() << "the test double was not loaded";
+  EXPECT_EQ(rt.error().code, ErrorCode::Unavailable);
+  EXPECT_EQ(rt.error().message,
+            "no CUDA device found (cuInit: CUDA_ERROR_NO_DEVICE: no "
+            "CUDA-capable device is detected); running a Stride module needs "
+            "an NVIDIA GPU");
+}
+
+} // namespace
