@@ -5,5 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh mlir-doc >/dev/null
-cp build/docs/stride/StrideOps.md build/docs/stride/StridePasses.md docs/generated/
+cp build/docs/stride/StrideOps.md build/docs/stride/StridePasses.md \
+  build/docs/stride/StrideAttrs.md build/docs/stride/StrideCUDAPasses.md docs/generated/
 echo "docs/generated/ updated"

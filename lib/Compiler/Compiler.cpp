@@ -12,6 +12,7 @@
 #include "stride/Target/CUDA/Emitter.h"
 #include "stride/Target/CUDA/NvrtcCache.h"
 #include "stride/Target/CUDA/NVRTC.h"
+#include "stride/Target/CUDA/Schedule.h"
 #include "stride/Dialect/Stride/Transforms/Dot.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
@@ -160,9 +161,7 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
     return failure();
 
   CudaEmitOptions emitOptions;
-  emitOptions.arch = options.arch;
   emitOptions.runtimeChecks = options.runtimeChecks;
-  emitOptions.vectorize = options.vectorize;
   FailureOr<CudaSource> source;
   {
     StageTimer timer(options.timing, "Emit CUDA");
@@ -231,6 +230,12 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   pipeline.fuse = options.fuse;
   pipeline.formKernels = true;
   buildStridePipeline(pm, pipeline);
+  if (options.emit != EmitKind::Mlir && options.emit != EmitKind::Dot) {
+    ScheduleKernelsOptions schedule;
+    schedule.arch = options.arch;
+    schedule.vectorize = options.vectorize;
+    pm.addNestedPass<func::FuncOp>(createScheduleKernels(schedule));
+  }
   if (options.configurePassManager)
     options.configurePassManager(pm);
   std::optional<StageTimer> pipelineTimer;

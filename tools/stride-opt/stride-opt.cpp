@@ -19,6 +19,7 @@
 #include "stride/Import/GraphParser.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Target/CUDA/Schedule.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,6 +29,7 @@ int main(int argc, char **argv) {
   registry.insert<stride::StrideDialect, mlir::func::FuncDialect>();
   stride::registerStridePasses();
   stride::registerStridePipeline();
+  stride::registerStrideCUDAPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(

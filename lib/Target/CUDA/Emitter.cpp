@@ -27,6 +27,9 @@
 
 #include "stride/Target/CUDA/Emitter.h"
 #include "stride/Dialect/Stride/Analysis/KernelContract.h"
+#include "stride/Target/CUDA/Schedule.h"
+
+#include "KernelFacts.h"
 
 #include "Prelude.h"
 
@@ -54,28 +57,6 @@ namespace {
 //===----------------------------------------------------------------------===//
 // Element types
 //===----------------------------------------------------------------------===//
-
-std::optional<DType> dtypeOf(Type type) {
-  if (auto tensor = dyn_cast<StridedTensorType>(type))
-    type = tensor.getElementType();
-  if (type.isF16())
-    return DType::F16;
-  if (type.isBF16())
-    return DType::BF16;
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF64())
-    return DType::F64;
-  if (type.isInteger(1))
-    return DType::I1;
-  if (type.isInteger(8))
-    return DType::I8;
-  if (type.isInteger(32))
-    return DType::I32;
-  if (type.isInteger(64))
-    return DType::I64;
-  return std::nullopt;
-}
 
 /// The C++ type of an element in memory.
 const char *storageType(DType t) {
@@ -335,80 +316,9 @@ std::string shapeText(ArrayRef<int64_t> shape) {
   return s;
 }
 
-int64_t product(ArrayRef<int64_t> dims) {
-  int64_t n = 1;
-  for (int64_t d : dims)
-    n *= d;
-  return n;
-}
-
-/// Largest index any extent of the kernel may reach before 32-bit index
-/// arithmetic is unsafe: leaves room for a grid-stride step (at most 2^24
-/// threads) past the last element.
-constexpr int64_t kMaxInt32Extent =
-    std::numeric_limits<int32_t>::max() - (int64_t(1) << 24);
-
-/// The multiprocessor count of the usual GPU of each arch.
-int defaultMultiprocessors(const std::string &arch) {
-  static const std::pair<const char *, int> table[] = {
-      {"sm_75", 72},  {"sm_80", 108}, {"sm_86", 84},  {"sm_87", 16},
-      {"sm_89", 128}, {"sm_90", 132}, {"sm_100", 148}, {"sm_103", 148},
-      {"sm_110", 20}, {"sm_120", 170}, {"sm_121", 48}};
-  for (auto [name, count] : table)
-    if (arch == name)
-      return count;
-  return 132;
-}
-
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-/// Grid-stride kernels launch up to this many threads' worth of blocks per
-/// multiprocessor: 16 waves of 2048 resident threads. Measured on an H100
-/// (bench/NOTES.md): pointwise and row kernels with 16 waves of blocks ran
-/// 4-8% faster than with one resident wave looping, as the hardware
-/// balances the last blocks across multiprocessors.
-constexpr int64_t kGridStrideThreadsPerMultiprocessor = 16 * 2048;
-
-/// The most blocks of `block` threads a grid-stride kernel launches.
-int64_t maxGridStrideBlocks(int multiprocessors, int64_t block) {
-  return int64_t(multiprocessors) *
-         std::max<int64_t>(1, kGridStrideThreadsPerMultiprocessor / block);
-}
-
-/// A grid of at most `cap` blocks for `units` blocks' worth of work.
-uint32_t gridSize(int64_t units, int64_t cap) {
-  return static_cast<uint32_t>(std::max<int64_t>(1, std::min(units, cap)));
-}
-
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//
-
-enum class ReduceKind { Sum, Mean, Prod, Max, Min };
-
-ReduceKind reduceKindOf(ReductionOpInterface op) {
-  switch (op.getCombiner()) {
-  case ReductionCombiner::add:
-    return op.isAverage() ? ReduceKind::Mean : ReduceKind::Sum;
-  case ReductionCombiner::mul:
-    return ReduceKind::Prod;
-  case ReductionCombiner::max:
-    return ReduceKind::Max;
-  case ReductionCombiner::min:
-    return ReduceKind::Min;
-  }
-  llvm_unreachable("unknown reduction combiner");
-}
-
-struct ReductionInfo {
-  Operation *op;
-  ReduceKind kind;
-  Value input;
-  DType dtype;
-  SmallVector<int64_t> dims; // sorted
-  bool keepdim;
-  std::string acc; // accumulator variable
-};
 
 std::string identityOf(ReduceKind kind, DType t) {
   bool isF64 = t == DType::F64;
@@ -452,27 +362,29 @@ std::string combineOf(ReduceKind kind, const std::string &a,
 class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, std::string name,
-                const CudaEmitOptions &options, int multiprocessors,
-                Code &fileScope, unsigned &constantCounter)
+                const CudaEmitOptions &options, Code &fileScope,
+                unsigned &constantCounter)
       : kernel(kernel), name(std::move(name)), options(options),
-        multiprocessors(multiprocessors), fileScope(fileScope),
-        constantCounter(constantCounter) {}
+        fileScope(fileScope), constantCounter(constantCounter) {}
 
   FailureOr<CudaKernel> emit(Code &out);
 
 private:
-  // Analysis.
-  LogicalResult collect();
-  bool needsWideIndices();
   std::string describe();
+  /// Reads the kernel's schedule and checks that it fits the kernel's form.
+  LogicalResult readSchedule();
+  /// Launch `i` of the schedule.
+  LaunchAttr launchAt(unsigned i) {
+    return cast<LaunchAttr>(schedule.getLaunches()[i]);
+  }
 
   // Kernel shapes.
-  LogicalResult emitPointwise(Code &body, CudaKernel &result);
-  LogicalResult emitReduction(Code &body, CudaKernel &result);
+  LogicalResult emitPointwise(Code &body);
+  LogicalResult emitReduction(Code &body);
   /// Form (d): one row (the reduced elements of one result element) per
   /// warp or block; each reduction of the row in program order, then the
   /// broadcast epilogue over the row.
-  LogicalResult emitRowReduction(Code &body, CudaKernel &result);
+  LogicalResult emitRowReduction(Code &body);
   /// Reports max/min over no elements (undefined, as in PyTorch).
   LogicalResult checkReducesElements(int64_t reducedElements);
   /// The reduction's value from its accumulator, in its compute type.
@@ -482,7 +394,7 @@ private:
   /// that every thread of the row holds the row's result.
   void combineAcrossRow(Code &body, const ReductionInfo &info, int64_t threads,
                         const std::string &shared);
-  LogicalResult emitScatter(Code &body, CudaKernel &result);
+  LogicalResult emitScatter(Code &body);
 
   /// A grid-stride loop over the `n` elements of `shape`: opens the loop,
   /// declares the coordinates and returns them. The caller closes it.
@@ -530,33 +442,12 @@ private:
   /// where the result's layout allows it).
   void storeLanes(Code &body, unsigned i, ArrayRef<std::string> values);
 
-  /// An input of a pointwise kernel that the tiled transpose scheme stages
-  /// through shared memory: read at the kernel's own coordinates through
-  /// `type`, whose stride is not 1 along the innermost dim but 1 along
-  /// `TilePlan::tDim`.
-  struct StagedLoad {
-    unsigned arg;
-    StridedTensorType type;
-    /// Staged with 4-element loads along tDim (aligned).
-    bool vector;
-    std::string tile;
-  };
-  struct TilePlan {
-    int64_t tDim = -1, lDim = -1;
-    SmallVector<StagedLoad> staged;
-  };
-  /// Decides the tiled transpose scheme (see emitTiled): evaluates the
-  /// kernel once at symbolic coordinates into a discarded buffer to find
-  /// the loads made at exactly the kernel's own coordinates, and stages
-  /// those read with a non-unit stride along the innermost dim and unit
-  /// stride along another. An empty plan: the grid-stride loop.
-  FailureOr<TilePlan> planTransposeTiles();
-  LogicalResult emitTiled(Code &body, CudaKernel &result, TilePlan &plan);
+  /// The tiled transpose scheme (see emitTiled), with the inputs the
+  /// schedule stages through shared memory.
+  LogicalResult emitTiled(Code &body);
 
-  /// The segmented index_add (see emitSegmentedIndexAdd): taken for
-  /// index_add into long rows of an arithmetic type.
-  bool useSegmentedIndexAdd();
-  LogicalResult emitSegmentedIndexAdd(Code &body, CudaKernel &result);
+  /// The segmented index_add (see emitSegmentedIndexAdd).
+  LogicalResult emitSegmentedIndexAdd(Code &body);
 
   /// The block argument a value is a view chain of, if any.
   std::optional<unsigned> rootArgument(Value value);
@@ -587,21 +478,21 @@ private:
   KernelOp kernel;
   std::string name;
   const CudaEmitOptions &options;
-  int multiprocessors;
   Code &fileScope;
   unsigned &constantCounter;
 
   std::string idx = "idx_t";
   unsigned counter = 0;
   std::vector<llvm::StringMap<std::string>> memo;
-  SmallVector<Value> yields;
-  SmallVector<int64_t> iterationShape;
-  SmallVector<ReductionInfo> reductions;
-  Operation *scatterRoot = nullptr;
+  /// The kernel's form, yields, iteration space and roots.
+  KernelFacts facts;
+  /// The schedule the kernel runs under (stride-schedule-kernels).
+  KernelScheduleAttr schedule;
+  SmallVector<Value> &yields = facts.yields;
+  SmallVector<int64_t> &iterationShape = facts.iterationShape;
+  SmallVector<ReductionInfo> &reductions = facts.reductions;
   /// Reduction results and the key of the coordinates they are held at.
   llvm::DenseMap<Value, std::string> reductionKeys;
-  /// Form (d): the kernel iterates over the reductions' input shape.
-  bool rowKernel = false;
   /// Form (d): the variable holding each reduction's value for the current
   /// row, once computed; reads of it broadcast back resolve to it.
   llvm::DenseMap<Operation *, std::string> rowValues;
@@ -609,143 +500,7 @@ private:
   /// and each lane's coordinates (consecutive in the innermost dim).
   int vectorLane = -1;
   SmallVector<Coords, 4> lanes;
-  /// While planning the tiled scheme: the symbolic coordinates of the probe
-  /// and the loads (input, type) made at exactly them. Nothing is written
-  /// to file scope while probing.
-  bool probing = false;
-  Coords probeCoords;
-  SmallVector<std::pair<unsigned, StridedTensorType>> probeLoads;
 };
-
-//===----------------------------------------------------------------------===//
-// Analysis
-//===----------------------------------------------------------------------===//
-
-LogicalResult KernelEmitter::collect() {
-  YieldOp yield = kernel.getYield();
-  yields.assign(yield.getValues().begin(), yield.getValues().end());
-  if (yields.empty())
-    return error(kernel) << "the kernel yields no value";
-
-  for (Operation &op : kernel.getBodyBlock().without_terminator()) {
-    for (Type t : op.getResultTypes())
-      if (!dtypeOf(t))
-        return error(&op) << "unsupported result type " << t;
-    if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
-      ReductionInfo info;
-      info.op = &op;
-      info.kind = reduceKindOf(reduction);
-      info.input = reduction.getInput();
-      info.dtype = *dtypeOf(op.getResult(0).getType());
-      info.dims = reduction.getReducedDims();
-      info.keepdim = reduction.getKeepdim();
-      reductions.push_back(info);
-    } else if (isa<IndexScatterOpInterface>(op)) {
-      if (scatterRoot)
-        return error(&op) << "a kernel holds at most one index scatter "
-                             "(scatter, scatter_add, index_add)";
-      scatterRoot = &op;
-    } else if (!isa<ViewOpInterface>(op) && !isFunctional(&op)) {
-      return error(&op) << "unsupported op inside a kernel";
-    }
-  }
-
-  auto firstType = cast<StridedTensorType>(yields.front().getType());
-  iterationShape.assign(firstType.getShape().begin(),
-                        firstType.getShape().end());
-  for (Value v : yields)
-    if (cast<StridedTensorType>(v.getType()).getShape() !=
-        ArrayRef<int64_t>(iterationShape))
-      return error(kernel) << "its yielded values differ in shape ("
-                           << shapeText(iterationShape) << " and "
-                           << shapeText(cast<StridedTensorType>(v.getType())
-                                            .getShape())
-                           << "); a kernel iterates over one shape";
-
-  if (scatterRoot) {
-    if (!reductions.empty())
-      return error(scatterRoot)
-             << "an index scatter and a reduction cannot share a kernel";
-    if (yields.size() != 1 || yields.front() != scatterRoot->getResult(0))
-      return error(scatterRoot)
-             << "an index scatter must be the kernel's only yielded value";
-  }
-
-  if (!reductions.empty()) {
-    ReductionInfo &first = reductions.front();
-    auto inType = cast<StridedTensorType>(first.input.getType());
-    auto firstResult = cast<StridedTensorType>(first.op->getResult(0).getType());
-    // Several reductions share a kernel only as form (d), even when the
-    // reduced dims have size 1 and the shapes coincide.
-    rowKernel = inType.getShape() == ArrayRef<int64_t>(iterationShape) &&
-                (firstResult.getShape() != ArrayRef<int64_t>(iterationShape) ||
-                 reductions.size() > 1);
-    for (ReductionInfo &r : reductions) {
-      auto t = cast<StridedTensorType>(r.input.getType());
-      if (t.getShape() != inType.getShape() || r.dims != first.dims ||
-          (!rowKernel && r.keepdim != first.keepdim))
-        return error(r.op) << "the reductions of one kernel must reduce one "
-                              "shape over the same dims";
-    }
-    // Form (d): each read of a reduction is checked where it is emitted.
-    if (rowKernel)
-      return success();
-    for (ReductionInfo &r : reductions) {
-      auto resultType = cast<StridedTensorType>(r.op->getResult(0).getType());
-      if (resultType.getShape() != ArrayRef<int64_t>(iterationShape))
-        return error(r.op) << "the reduction's result has shape "
-                           << shapeText(resultType.getShape())
-                           << " but the kernel yields values of shape "
-                           << shapeText(iterationShape)
-                           << "; a reduction may only be followed by "
-                              "pointwise ops of its result's shape";
-    }
-    // No reduction may read another reduction's result.
-    llvm::SmallPtrSet<Operation *, 16> reductionOps;
-    for (ReductionInfo &r : reductions)
-      reductionOps.insert(r.op);
-    for (ReductionInfo &r : reductions) {
-      SmallVector<Value> work = {r.input};
-      llvm::SmallPtrSet<Operation *, 16> seen;
-      while (!work.empty()) {
-        Value v = work.pop_back_val();
-        Operation *def = v.getDefiningOp();
-        if (!def || !seen.insert(def).second)
-          continue;
-        if (reductionOps.contains(def))
-          return error(r.op) << "its input depends on the reduction at "
-                             << formatLocation(def->getLoc())
-                             << "; reductions must be in separate kernels";
-        work.append(def->operand_begin(), def->operand_end());
-      }
-    }
-  }
-  return success();
-}
-
-bool KernelEmitter::needsWideIndices() {
-  int64_t largest = 0;
-  auto consider = [&](Type t) {
-    auto tensor = dyn_cast<StridedTensorType>(t);
-    if (!tensor)
-      return;
-    Layout layout = tensor.getLayout();
-    largest = std::max(largest,
-                       checkedNumElements(layout.shape).value_or(INT64_MAX));
-    largest = std::max(largest, storageExtent(layout).value_or(INT64_MAX));
-    for (int64_t d : layout.shape)
-      largest = std::max(largest, d);
-  };
-  for (Type t : kernel.getBodyBlock().getArgumentTypes())
-    consider(t);
-  for (Type t : kernel.getResultTypes())
-    consider(t);
-  kernel.getBodyBlock().walk([&](Operation *op) {
-    for (Type t : op->getResultTypes())
-      consider(t);
-  });
-  return largest > kMaxInt32Extent;
-}
 
 std::string KernelEmitter::describe() {
   std::string ops, locs;
@@ -959,7 +714,7 @@ FailureOr<std::string> KernelEmitter::evalUncached(Value value,
                                                    Code &code) {
   auto type = cast<StridedTensorType>(value.getType());
   DType dtype = *dtypeOf(type);
-  if (rowKernel)
+  if (facts.isRowForm())
     if (Operation *reduction = viewChainBase(value).getDefiningOp();
         reduction && isa<ReductionOpInterface>(reduction)) {
       auto it = rowValues.find(reduction);
@@ -975,8 +730,6 @@ FailureOr<std::string> KernelEmitter::evalUncached(Value value,
     // Loads are shared by address: a broadcast operand read by every lane
     // of a vectorized loop is one load.
     std::string addr = address(type, coords);
-    if (probing && coords == ArrayRef<std::string>(probeCoords))
-      probeLoads.push_back({*arg, type});
     std::string key = fmt::format("load|{}|{}", *arg, addr);
     if (std::optional<std::string> hit = lookup(key))
       return *hit;
@@ -1094,8 +847,6 @@ FailureOr<std::string> KernelEmitter::evalConstant(ConstantOp op,
   };
   if (dense.isSplat())
     return valueOf(0);
-  if (probing) // the probe's code is discarded: declare nothing
-    return std::string("stride_const_probe[0]");
   int64_t n = type.getNumElements();
   std::string array = fmt::format("stride_const_{}_{}", name, constantCounter++);
   fileScope.line("// stride.constant at {}", formatLocation(op.getLoc()));
@@ -1315,7 +1066,7 @@ LogicalResult KernelEmitter::storeYields(Code &code,
   return success();
 }
 
-LogicalResult KernelEmitter::emitPointwise(Code &body, CudaKernel &result) {
+LogicalResult KernelEmitter::emitPointwise(Code &body) {
   int64_t n = product(iterationShape);
   body.line("// iteration space: {} elements ({})", n,
             shapeText(iterationShape));
@@ -1323,34 +1074,10 @@ LogicalResult KernelEmitter::emitPointwise(Code &body, CudaKernel &result) {
     body.line("// nothing to compute: the kernel is never launched");
     return success();
   }
-  constexpr int64_t kBlock = 256;
-  CudaLaunch launch;
-  launch.block = {kBlock, 1, 1};
-  launch.grid = {gridSize(ceilDiv(n, kBlock),
-                          maxGridStrideBlocks(multiprocessors, kBlock)),
-                 1, 1};
-  result.launches.push_back(launch);
-
-  // Scheme decision: an input read at the kernel's coordinates with a
-  // non-unit stride along the innermost dim but unit stride along another
-  // (a transposed read) goes through shared-memory tiles (emitTiled);
-  // everything else takes the grid-stride loop, vectorized when the
-  // innermost dim is a multiple of 4.
-  FailureOr<TilePlan> tiles = planTransposeTiles();
-  if (failed(tiles))
-    return failure();
-  if (!tiles->staged.empty())
-    return emitTiled(body, result, *tiles);
-
-  if (options.vectorize && !iterationShape.empty() &&
-      iterationShape.back() % 4 == 0) {
-    launch.grid = {gridSize(ceilDiv(n / 4, kBlock),
-                            maxGridStrideBlocks(multiprocessors, kBlock)), 1,
-                   1};
-    result.launches.back() = launch;
+  if (schedule.getScheme() == KernelScheme::TiledTranspose)
+    return emitTiled(body);
+  if (schedule.getScheme() == KernelScheme::Vectorized)
     return emitVectorized(body, n);
-  }
-
   Coords coords = openGridStrideLoop(body, iterationShape, n);
   pushScope();
   if (failed(storeYields(body, coords)))
@@ -1445,120 +1172,42 @@ void KernelEmitter::storeLanes(Code &body, unsigned i,
 // The tiled transpose scheme
 //===----------------------------------------------------------------------===//
 
-/// Tiles of the tiled transpose scheme: kTile x kTile elements of the two
-/// dims (tDim, lDim), one block of kTileBlock threads per tile at a time.
-constexpr int64_t kTile = 64;
-constexpr int64_t kTileBlock = 256;
-/// Static shared memory the staged tiles may take per block (of the 48 KiB
-/// a block may declare statically; 8 blocks of 256 threads per
-/// multiprocessor still fit in an H100's 228 KiB at one f32 tile).
-constexpr int64_t kMaxTileBytes = 40 * 1024;
+/// An input that the tiled transpose scheme stages through shared memory
+/// (see emitTiled): read at the kernel's own coordinates through `type`,
+/// whose stride is not 1 along the innermost dim but 1 along the
+/// schedule's transpose dim.
+struct StagedLoad {
+  unsigned arg;
+  StridedTensorType type;
+  /// Staged with 4-element loads along the transpose dim (aligned).
+  bool vector;
+  std::string tile;
+};
 
-int64_t computeBytes(DType t) {
-  switch (t) {
-  case DType::F64:
-  case DType::I64: return 8;
-  case DType::I1:
-  case DType::I8: return 1;
-  default: return 4;
-  }
-}
-
-FailureOr<KernelEmitter::TilePlan> KernelEmitter::planTransposeTiles() {
-  TilePlan plan;
-  int64_t rank = iterationShape.size();
-  if (rank < 2 || iterationShape.back() < 2)
-    return plan;
-  plan.lDim = rank - 1;
-
-  // The probe: the yields at symbolic coordinates, into a discarded buffer;
-  // it records the loads made at exactly those coordinates. Variable names
-  // and the memo are restored, so the real emission is unchanged.
-  Code discarded;
-  unsigned savedCounter = counter;
-  probeCoords.clear();
-  for (int64_t d = 0; d < rank; ++d)
-    probeCoords.push_back(fmt::format("probe{}", d));
-  probeLoads.clear();
-  probing = true;
-  pushScope();
-  bool ok = true;
-  for (Value v : yields)
-    if (failed(eval(v, probeCoords, discarded))) {
-      ok = false;
-      break;
-    }
-  popScope();
-  probing = false;
-  counter = savedCounter;
-  if (!ok)
-    return failure();
-
-  int64_t l = plan.lDim;
-  int64_t bytes = 0;
-  for (auto [arg, type] : probeLoads) {
-    ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
-    if (shape != ArrayRef<int64_t>(iterationShape))
-      continue;
-    // A unit-stride (coalesced) or broadcast (one address) innermost read
-    // needs no staging.
-    if (strides[l] == 1 || strides[l] == 0)
-      continue;
-    int64_t t = -1;
-    for (int64_t d = 0; d < l; ++d)
-      if (shape[d] > 1 && strides[d] == 1) {
-        t = d;
-        break;
-      }
-    if (t < 0 || (plan.tDim >= 0 && t != plan.tDim))
-      continue;
-    if (llvm::any_of(plan.staged, [&](const StagedLoad &s) {
-          return s.arg == arg && s.type == type;
-        }))
-      continue;
-    DType dtype = *dtypeOf(type);
-    int64_t tileBytes = kTile * (kTile + 1) * computeBytes(dtype);
-    if (bytes + tileBytes > kMaxTileBytes)
-      continue;
-    bytes += tileBytes;
-    plan.tDim = t;
-    // 4-element loads along tDim: whole groups of 4 in the dim, and the
-    // offset and every other stride keep them aligned.
-    bool vector = options.vectorize && shape[t] % 4 == 0 &&
-                  type.getOffset() % 4 == 0;
-    for (int64_t d = 0; d < rank; ++d)
-      if (d != t && shape[d] != 1 && strides[d] % 4 != 0)
-        vector = false;
-    plan.staged.push_back(
-        {arg, type, vector, fmt::format("smem{}", plan.staged.size())});
-  }
-  return plan;
-}
-
-LogicalResult KernelEmitter::emitTiled(Code &body, CudaKernel &result,
-                                       TilePlan &plan) {
-  int64_t t = plan.tDim, l = plan.lDim;
+LogicalResult KernelEmitter::emitTiled(Code &body) {
+  const int64_t tileSize = schedule.getTile(),
+                blockThreads = launchAt(0).getBlock();
+  SmallVector<StagedLoad> staged;
+  for (auto [i, attr] : llvm::enumerate(schedule.getStaged()
+                                            .getAsRange<StagedLoadAttr>()))
+    staged.push_back({attr.getArg(), attr.getType(),
+                      attr.getVectorWidth() == 4, fmt::format("smem{}", i)});
+  int64_t t = schedule.getTransposeDim(), l = iterationShape.size() - 1;
   int64_t sizeT = iterationShape[t], sizeL = iterationShape[l];
-  int64_t tilesT = ceilDiv(sizeT, kTile), tilesL = ceilDiv(sizeL, kTile);
+  int64_t tilesT = ceilDiv(sizeT, tileSize), tilesL = ceilDiv(sizeL, tileSize);
   SmallVector<int64_t> outerShape(iterationShape);
   outerShape[t] = outerShape[l] = 1;
   int64_t tiles = product(outerShape) * tilesT * tilesL;
-  bool vectorB = options.vectorize && sizeL % 4 == 0;
-
-  CudaLaunch &launch = result.launches.back();
-  launch.block = {kTileBlock, 1, 1};
-  // One block per tile (up to 2^20 blocks): the hardware spreads the
-  // tiles, so no last round of a grid-stride loop runs half empty.
-  launch.grid = {gridSize(tiles, 1 << 20), 1, 1};
+  bool vectorB = schedule.getVectorWidth() == 4;
 
   body.line("// tiled transpose scheme: {} tiles of {}x{} elements of dims "
             "({}, {}); the inputs read with unit stride along dim {} but not",
-            tiles, kTile, kTile, t, l, t);
+            tiles, tileSize, tileSize, t, l, t);
   body.line("// along the innermost dim {} are staged through shared memory "
             "(dim {} fastest), then every value is computed and stored with "
             "dim {} fastest",
             l, t, l);
-  for (const StagedLoad &s : plan.staged) {
+  for (const StagedLoad &s : staged) {
     std::string strides;
     for (int64_t st : s.type.getStrides())
       strides += (strides.empty() ? "" : ", ") + std::to_string(st);
@@ -1567,7 +1216,7 @@ LogicalResult KernelEmitter::emitTiled(Code &body, CudaKernel &result,
     else
       strides += "]";
     body.line("__shared__ {} {}[{}][{}]; // in{} read through strides [{}",
-              computeType(*dtypeOf(s.type)), s.tile, kTile, kTile + 1, s.arg,
+              computeType(*dtypeOf(s.type)), s.tile, tileSize, tileSize + 1, s.arg,
               strides);
   }
   std::string tile = fresh("tile");
@@ -1577,11 +1226,11 @@ LogicalResult KernelEmitter::emitTiled(Code &body, CudaKernel &result,
   std::string l0 = fresh("l0"), t0 = fresh("t0");
   body.line("const {} {} = {};", idx, l0,
             tilesL == 1 ? std::string("0")
-                        : fmt::format("({} % {}) * {}", tile, tilesL, kTile));
+                        : fmt::format("({} % {}) * {}", tile, tilesL, tileSize));
   body.line("const {} {} = {};", idx, t0,
             tilesT == 1 ? std::string("0")
                         : fmt::format("({} / {} % {}) * {}", tile, tilesL,
-                                      tilesT, kTile));
+                                      tilesT, tileSize));
   Coords outer(iterationShape.size(), "0");
   if (product(outerShape) > 1) {
     std::string rest = fresh("outer");
@@ -1595,11 +1244,11 @@ LogicalResult KernelEmitter::emitTiled(Code &body, CudaKernel &result,
                       const std::string &fast0, const std::string &slow0,
                       Coords &coords, std::string &fastOff,
                       std::string &slowOff) {
-    int64_t across = kTile / vector, rows = kTileBlock / across;
+    int64_t across = tileSize / vector, rows = blockThreads / across;
     std::string pass = fresh("pass");
     body.line("#pragma unroll");
     body.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", pass,
-                          kTile / rows));
+                          tileSize / rows));
     fastOff = fresh("f");
     slowOff = fresh("s");
     if (vector == 1)
@@ -1618,9 +1267,9 @@ LogicalResult KernelEmitter::emitTiled(Code &body, CudaKernel &result,
     std::string guard;
     int64_t fastSize = iterationShape[fastDim],
             slowSize = iterationShape[slowDim];
-    if (fastSize % kTile != 0)
+    if (fastSize % tileSize != 0)
       guard = fmt::format("{} < {}", cf, fastSize);
-    if (slowSize % kTile != 0)
+    if (slowSize % tileSize != 0)
       guard += fmt::format("{}{} < {}", guard.empty() ? "" : " && ", cs,
                            slowSize);
     if (guard.empty()) {
@@ -1632,7 +1281,7 @@ LogicalResult KernelEmitter::emitTiled(Code &body, CudaKernel &result,
   };
 
   // Phase A: the staged inputs, dim t fastest (coalesced for them).
-  for (const StagedLoad &s : plan.staged) {
+  for (const StagedLoad &s : staged) {
     DType dtype = *dtypeOf(s.type);
     Coords a;
     std::string fastOff, slowOff;
@@ -1663,7 +1312,7 @@ LogicalResult KernelEmitter::emitTiled(Code &body, CudaKernel &result,
     openPass(vectorB ? 4 : 1, l, t, l0, t0, b, fastOff, slowOff);
     pushScope();
     auto stage = [&](ArrayRef<std::string> coords, const std::string &lOff) {
-      for (const StagedLoad &s : plan.staged) {
+      for (const StagedLoad &s : staged) {
         std::string v = fresh("v");
         body.line("const {} {} = {}[{}][{}];", computeType(*dtypeOf(s.type)),
                   v, s.tile, lOff, slowOff);
@@ -1700,25 +1349,6 @@ LogicalResult KernelEmitter::emitTiled(Code &body, CudaKernel &result,
 // The segmented index_add
 //===----------------------------------------------------------------------===//
 
-bool KernelEmitter::useSegmentedIndexAdd() {
-  auto add = dyn_cast_or_null<IndexAddOp>(scatterRoot);
-  if (!add)
-    return false;
-  DType dtype = *dtypeOf(kernel.getResult(0).getType());
-  if (dtype != DType::F32 && dtype != DType::F64 && dtype != DType::I32 &&
-      dtype != DType::I64)
-    return false;
-  int64_t dim = add.getDim();
-  auto srcType = cast<StridedTensorType>(add.getSrc().getType());
-  int64_t rows = iterationShape[dim], updates = srcType.getShape()[dim];
-  // Rows of at least 32 elements: the inverse index (a few int accesses
-  // per index element and per row) is small next to the rows it moves.
-  int64_t rowLength = product(ArrayRef<int64_t>(iterationShape).drop_front(dim + 1));
-  return rows > 0 && updates > 0 && rowLength >= 32 &&
-         rows < std::numeric_limits<int32_t>::max() &&
-         updates < std::numeric_limits<int32_t>::max();
-}
-
 /// index_add along `dim` as a gather: out[c] = input[c] + the sum of
 /// source[c with c[dim] = k] over the k whose index is c[dim]. Five launches
 /// of one function, with int scratch: counts[rows + 1] (the last is the
@@ -1735,9 +1365,8 @@ bool KernelEmitter::useSegmentedIndexAdd() {
 ///            source elements; one store, no atomics on the output
 /// The output is written exactly once and the source read exactly once.
 /// The order of a bucket's additions depends on the atomics of phase 3.
-LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
-                                                   CudaKernel &result) {
-  auto op = cast<IndexAddOp>(scatterRoot);
+LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body) {
+  auto op = cast<IndexAddOp>(facts.scatterRoot);
   Value input = op.getInput(), index = op.getIndex(), src = op.getSrc();
   int64_t dim = op.getDim();
   auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
@@ -1747,19 +1376,7 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
   int64_t rows = iterationShape[dim], updates = srcType.getShape()[dim];
   int64_t outN = product(iterationShape);
   std::string where = formatLocation(op->getLoc());
-  constexpr int64_t kBlock = 256;
 
-  // scratch0: each row's list head (position + 1, 0 = empty); scratch1:
-  // each source position's next position + 1.
-  result.scratchBytes = {4 * rows, 4 * updates};
-  auto addLaunch = [&](int phase, int64_t units) {
-    CudaLaunch launch;
-    launch.block = {kBlock, 1, 1};
-    launch.grid = {gridSize(ceilDiv(units, kBlock), multiprocessors * 8), 1,
-                   1};
-    launch.phase = phase;
-    result.launches.push_back(launch);
-  };
 
   body.line("// index_add at {} along dim {}, segmented: each of the {} rows "
             "gets the list of the source positions (of {}) that select it,",
@@ -1774,7 +1391,6 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
 
   // Phase 1: push every source position onto its row's list; reports
   // out-of-range indices.
-  addLaunch(1, updates);
   body.open("if (phase == 1)");
   {
     Coords k = openGridStrideLoop(body, {updates}, updates);
@@ -1789,29 +1405,22 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
   }
 
   // Phase 2: every output element once, a block per row.
-  addLaunch(2, outN);
   body.close("} else {");
   ++body.indent;
   // A block takes a row (all elements with coordinate `row` along dim) and
-  // its threads take its elements in units: `groups` aligned groups of 4
-  // consecutive elements of the innermost dim when vectorized (8 elements
-  // when the dim allows it, so that each chain of dependent loads, list
-  // head then source rows, moves 32 bytes), else one element. When every
-  // thread has read the row's head, one of them empties it for the next
-  // run, so the heads are zero again when the plan ends.
-  bool vector = options.vectorize && iterationShape.back() % 4 == 0 &&
-                dim + 1 < static_cast<int64_t>(iterationShape.size());
-  int groups = vector && iterationShape.back() % 8 == 0 ? 2 : 1;
+  // its threads take its elements in units of the schedule's elements per
+  // thread: `groups` aligned groups of 4 consecutive elements of the
+  // innermost dim when vectorized, else one element. When every thread has
+  // read the row's head, one of them empties it for the next run, so the
+  // heads are zero again when the plan ends.
+  bool vector = schedule.getVectorWidth() == 4;
   int width = vector ? 4 : 1;
+  int64_t perUnit = schedule.getElementsPerThread();
+  int groups = static_cast<int>(perUnit / width);
   SmallVector<int64_t> rowShape(iterationShape.begin(), iterationShape.end());
   rowShape.erase(rowShape.begin() + dim);
-  int64_t perUnit = vector ? 4 * groups : 1;
   int64_t unitsPerRow = product(rowShape) / perUnit;
-  int64_t threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(unitsPerRow), 32,
-                                        1024);
-  CudaLaunch &rowLaunch = result.launches.back();
-  rowLaunch.block = {static_cast<uint32_t>(threads), 1, 1};
-  rowLaunch.grid = {gridSize(rows, 1 << 20), 1, 1};
+  int64_t threads = schedule.getThreads();
   body.line("// a block of {} threads per row of {} elements; {} element{} "
             "per thread and step",
             threads, product(rowShape), perUnit, perUnit == 1 ? "" : "s");
@@ -1907,11 +1516,11 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
   return success();
 }
 
-LogicalResult KernelEmitter::emitScatter(Code &body, CudaKernel &result) {
-  if (useSegmentedIndexAdd())
-    return emitSegmentedIndexAdd(body, result);
-  auto scatter = cast<IndexScatterOpInterface>(scatterRoot);
-  Operation *op = scatterRoot;
+LogicalResult KernelEmitter::emitScatter(Code &body) {
+  if (schedule.getScheme() == KernelScheme::SegmentedIndexAdd)
+    return emitSegmentedIndexAdd(body);
+  auto scatter = cast<IndexScatterOpInterface>(facts.scatterRoot);
+  Operation *op = facts.scatterRoot;
   Value input = scatter.getInput(), index = scatter.getIndex(),
         src = scatter.getSrc();
   int64_t dim = scatter.getDim();
@@ -1926,7 +1535,6 @@ LogicalResult KernelEmitter::emitScatter(Code &body, CudaKernel &result) {
                                               : indexType.getShape());
   int64_t outN = product(iterationShape), updateN = product(updateShape);
   std::string where = formatLocation(op->getLoc());
-  constexpr int64_t kBlock = 256;
 
   body.line("// {} at {} along dim {}: phase 0 copies the input ({} elements, "
             "{}),",
@@ -1937,12 +1545,6 @@ LogicalResult KernelEmitter::emitScatter(Code &body, CudaKernel &result) {
 
   body.open("if (phase == 0)");
   if (outN > 0) {
-    CudaLaunch copy;
-    copy.block = {kBlock, 1, 1};
-    copy.grid = {gridSize(ceilDiv(outN, kBlock), multiprocessors * 8),
-                 1, 1};
-    copy.phase = 0;
-    result.launches.push_back(copy);
     Coords c = openGridStrideLoop(body, iterationShape, outN);
     pushScope();
     FailureOr<std::string> v = eval(input, c, body);
@@ -1955,12 +1557,6 @@ LogicalResult KernelEmitter::emitScatter(Code &body, CudaKernel &result) {
   body.close("} else {");
   ++body.indent;
   if (updateN > 0 && outN > 0) {
-    CudaLaunch update;
-    update.block = {kBlock, 1, 1};
-    update.grid = {
-        gridSize(ceilDiv(updateN, kBlock), multiprocessors * 8), 1, 1};
-    update.phase = 1;
-    result.launches.push_back(update);
     Coords c = openGridStrideLoop(body, updateShape, updateN);
     pushScope();
     FailureOr<std::string> i =
@@ -1989,7 +1585,7 @@ LogicalResult KernelEmitter::emitScatter(Code &body, CudaKernel &result) {
   return success();
 }
 
-LogicalResult KernelEmitter::emitReduction(Code &body, CudaKernel &result) {
+LogicalResult KernelEmitter::emitReduction(Code &body) {
   ReductionInfo &first = reductions.front();
   auto inType = cast<StridedTensorType>(first.input.getType());
   ArrayRef<int64_t> inShape = inType.getShape();
@@ -2002,17 +1598,10 @@ LogicalResult KernelEmitter::emitReduction(Code &body, CudaKernel &result) {
   if (failed(checkReducesElements(l)))
     return failure();
 
-  // Inner reductions (the innermost dim of size > 1 is reduced) give each
-  // output element a group of threads striding along it; outer reductions
-  // give adjacent threads adjacent output elements, each looping over the
-  // reduced elements (coalesced when the innermost kept dim is contiguous).
-  int64_t innermost = -1;
-  for (int64_t d = static_cast<int64_t>(inShape.size()) - 1; d >= 0; --d)
-    if (inShape[d] != 1) {
-      innermost = d;
-      break;
-    }
-  bool inner = m == 1 || innermost < 0 || llvm::is_contained(dims, innermost);
+  // Inner reductions give each output element a group of threads striding
+  // along the reduced elements; outer reductions give adjacent threads
+  // adjacent output elements, each looping over the reduced elements.
+  bool inner = schedule.getScheme() == KernelScheme::ReductionInner;
 
   body.line("// reduction of {} over dims [{}]: {} outputs ({}) x {} reduced "
             "elements = {} elements read",
@@ -2029,25 +1618,10 @@ LogicalResult KernelEmitter::emitReduction(Code &body, CudaKernel &result) {
 
   // Threads per output (T) and, for outer reductions, the slices of the
   // reduced range (Y).
-  int64_t threads = 1, slices = 1, block = 256;
-  if (inner) {
-    if (l >= 4096 || (m < multiprocessors * 4 && l > 256))
-      threads = l >= 16384 ? 1024 : 256;
-    else
-      threads = std::min<int64_t>(32, std::max<int64_t>(1, llvm::PowerOf2Ceil(l)));
-    block = std::max<int64_t>(threads, 256);
-  } else {
-    if (l >= 16)
-      slices = m < 32 * multiprocessors ? 32 : 8;
-    block = 32 * slices;
-  }
+  int64_t threads = schedule.getThreads(), slices = schedule.getSlices();
+  LaunchAttr launch = launchAt(0);
+  int64_t block = launch.getBlock() * launch.getBlockY();
   int64_t groups = inner ? block / threads : 32; // outputs per block pass
-  int64_t maxBlocks = int64_t(multiprocessors) * std::max<int64_t>(1, 2048 / block);
-  CudaLaunch launch;
-  launch.block = inner ? Dim3{static_cast<uint32_t>(block), 1, 1}
-                       : Dim3{32, static_cast<uint32_t>(slices), 1};
-  launch.grid = {gridSize(ceilDiv(m, groups), maxBlocks), 1, 1};
-  result.launches.push_back(launch);
 
   // Accumulators and shared memory.
   int warpsPerBlock = static_cast<int>(block / 32);
@@ -2261,7 +1835,7 @@ void KernelEmitter::combineAcrossRow(Code &body, const ReductionInfo &info,
             shared);
 }
 
-LogicalResult KernelEmitter::emitRowReduction(Code &body, CudaKernel &result) {
+LogicalResult KernelEmitter::emitRowReduction(Code &body) {
   ArrayRef<int64_t> dims = reductions.front().dims;
   ArrayRef<int64_t> inShape = iterationShape;
   SmallVector<int64_t> keptShape, reducedShape;
@@ -2284,24 +1858,14 @@ LogicalResult KernelEmitter::emitRowReduction(Code &body, CudaKernel &result) {
     return success();
   }
 
-  // A warp per row up to 1024 elements (no block barriers), else a block of
-  // up to 1024 threads. Up to kMaxRowElementsPerThread elements per thread
-  // are held in registers across the phases (each input element is loaded
-  // once); longer rows are re-read in each phase, mostly from L1/L2.
-  constexpr int64_t kMaxRowElementsPerThread = 32;
-  int64_t threads =
-      l <= 1024 ? 32
-                : std::min<int64_t>(1024, llvm::PowerOf2Ceil(ceilDiv(l, 32)));
-  int64_t block = threads > 32 ? threads : 256;
+  // A warp or a block per row; the elements each thread holds are kept in
+  // registers across the phases (each input element is loaded once) or
+  // re-read in each phase.
+  int64_t threads = schedule.getThreads();
+  int64_t block = launchAt(0).getBlock();
   int64_t rowsPerBlock = block / threads;
-  int64_t perThread = ceilDiv(l, threads);
-  bool inRegisters = perThread <= kMaxRowElementsPerThread;
-  CudaLaunch launch;
-  launch.block = Dim3{static_cast<uint32_t>(block), 1, 1};
-  launch.grid = {gridSize(ceilDiv(m, rowsPerBlock),
-                          maxGridStrideBlocks(multiprocessors, block)),
-                 1, 1};
-  result.launches.push_back(launch);
+  int64_t perThread = schedule.getElementsPerThread();
+  bool inRegisters = schedule.getScheme() == KernelScheme::RowRegisters;
 
   for (auto [i, r] : llvm::enumerate(reductions)) {
     r.acc = "acc" + std::to_string(i);
@@ -2429,26 +1993,78 @@ LogicalResult KernelEmitter::emitRowReduction(Code &body, CudaKernel &result) {
   return stored;
 }
 
+/// The kernel form a scheme belongs to.
+KernelForm formOfScheme(KernelScheme scheme) {
+  switch (scheme) {
+  case KernelScheme::GridStride:
+  case KernelScheme::Vectorized:
+  case KernelScheme::TiledTranspose: return KernelForm::Pointwise;
+  case KernelScheme::ReductionInner:
+  case KernelScheme::ReductionOuter: return KernelForm::Reduction;
+  case KernelScheme::RowRegisters:
+  case KernelScheme::RowReread: return KernelForm::BroadcastReduction;
+  case KernelScheme::Scatter:
+  case KernelScheme::SegmentedIndexAdd: return KernelForm::IndexScatter;
+  }
+  return KernelForm::Pointwise;
+}
+
+CudaLaunch toCudaLaunch(LaunchAttr launch) {
+  CudaLaunch result;
+  result.grid = {static_cast<uint32_t>(launch.getGrid()), 1, 1};
+  result.block = {static_cast<uint32_t>(launch.getBlock()),
+                  static_cast<uint32_t>(launch.getBlockY()), 1};
+  result.dynamicSharedBytes = static_cast<uint32_t>(launch.getShared());
+  if (launch.getPhase() >= 0)
+    result.phase = static_cast<int32_t>(launch.getPhase());
+  return result;
+}
+
+LogicalResult KernelEmitter::readSchedule() {
+  schedule = getSchedule(kernel);
+  if (!schedule)
+    return error(kernel) << "it has no '" << KernelScheduleAttr::kAttrName
+                         << "' attribute; run stride-schedule-kernels first";
+  if (formOfScheme(schedule.getScheme()) != facts.form)
+    return error(kernel) << "its schedule's scheme '"
+                         << stringifyKernelScheme(schedule.getScheme())
+                         << "' is not one of a "
+                         << stringifyKernelForm(facts.form) << " kernel";
+  return success();
+}
+
 FailureOr<CudaKernel> KernelEmitter::emit(Code &out) {
-  if (failed(collect()))
+  FailureOr<KernelFacts> read = readKernelFacts(kernel, name);
+  if (failed(read))
+    return failure();
+  facts = std::move(*read);
+  if (failed(readSchedule()))
     return failure();
   idx = "idx_t";
-  bool wide = needsWideIndices();
+  bool wide = schedule.getIndexBits() == 64;
 
   CudaKernel result;
   result.op = kernel;
   result.name = name;
   result.description = describe();
+  for (LaunchAttr launch : schedule.getLaunches().getAsRange<LaunchAttr>())
+    result.launches.push_back(toCudaLaunch(launch));
+  if (DenseI64ArrayAttr scratch = schedule.getScratch())
+    result.scratchBytes.assign(scratch.asArrayRef().begin(),
+                               scratch.asArrayRef().end());
 
   Code body;
   body.indent = 1;
   body.line("typedef {} idx_t; // {}-bit index arithmetic", wide ? "long long" : "int",
             wide ? 64 : 32);
   pushScope();
-  LogicalResult status = scatterRoot          ? emitScatter(body, result)
-                         : rowKernel ? emitRowReduction(body, result)
-                         : !reductions.empty() ? emitReduction(body, result)
-                                               : emitPointwise(body, result);
+  LogicalResult status = failure();
+  switch (facts.form) {
+  case KernelForm::Pointwise: status = emitPointwise(body); break;
+  case KernelForm::Reduction: status = emitReduction(body); break;
+  case KernelForm::BroadcastReduction: status = emitRowReduction(body); break;
+  case KernelForm::IndexScatter: status = emitScatter(body); break;
+  }
   popScope();
   if (failed(status))
     return failure();
@@ -2464,7 +2080,7 @@ FailureOr<CudaKernel> KernelEmitter::emit(Code &out) {
                           i);
   for (size_t i = 0; i < result.scratchBytes.size(); ++i)
     params += fmt::format(", int *__restrict__ scratch{}", i);
-  if (scatterRoot)
+  if (facts.scatterRoot)
     params += ", int phase";
 
   uint32_t maxThreads = 256;
@@ -2504,9 +2120,6 @@ FailureOr<func::FuncOp> findEntryFunction(ModuleOp module) {
 
 FailureOr<CudaSource> emitCuda(func::FuncOp entry,
                                const CudaEmitOptions &options) {
-  int multiprocessors = options.multiprocessorCount > 0
-                            ? options.multiprocessorCount
-                            : defaultMultiprocessors(options.arch);
   CudaSource result;
   Code fileScope, kernels;
   unsigned constantCounter = 0;
@@ -2523,7 +2136,7 @@ FailureOr<CudaSource> emitCuda(func::FuncOp entry,
         name += "_" + std::to_string(suffix);
       }
       names.insert(name);
-      KernelEmitter emitter(kernel, name, options, multiprocessors, fileScope,
+      KernelEmitter emitter(kernel, name, options, fileScope,
                             constantCounter);
       FailureOr<CudaKernel> emitted = emitter.emit(kernels);
       if (failed(emitted)) {

@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The CUDA backend in two read-only steps over legal IR (every functional op
-// inside a stride.kernel, see stride-outline-kernels):
+// The CUDA backend in two read-only steps over legal, scheduled IR (every
+// functional op inside a stride.kernel, see stride-outline-kernels; every
+// kernel with its schedule, see stride-schedule-kernels):
 //
 //   emitCuda    one CUDA C++ translation unit with one `extern "C"
 //               __global__` function per stride.kernel, and how each must be
@@ -36,23 +37,14 @@
 
 namespace stride {
 
+/// How to print kernels; how they run is their schedule
+/// (stride/Target/CUDA/Schedule.h).
 struct CudaEmitOptions {
-  /// The target, "sm_" + digits; used to size grids.
-  std::string arch = "sm_90";
-  /// Multiprocessors of the target GPU; 0: the usual count for `arch`
-  /// (132 for sm_90, an H100 SXM).
-  int multiprocessorCount = 0;
   /// Out-of-range gather/scatter indices and integer division by zero stop
   /// the kernel with a device-side assertion naming the op (the launch then
   /// fails with CUDA_ERROR_ASSERT). Without checks they are only guarded:
   /// nothing is read or written out of bounds, the result is unspecified.
   bool runtimeChecks = true;
-  /// Pointwise kernels whose innermost dim is a multiple of 4 compute 4
-  /// consecutive elements per thread and step, and move the operands and
-  /// results whose layout allows it (innermost stride 1, offset and other
-  /// strides multiples of 4) as one aligned 4-element access. Buffers must
-  /// be aligned to 4 elements (cuMemAlloc's 256 bytes are).
-  bool vectorize = true;
 };
 
 /// One launch of a kernel.
@@ -100,7 +92,8 @@ struct CudaSource {
 /// The graph's entry: the module's only func.func, or an error.
 mlir::FailureOr<mlir::func::FuncOp> findEntryFunction(mlir::ModuleOp module);
 
-/// Emits the CUDA C++ of every stride.kernel in `entry`.
+/// Emits the CUDA C++ of every stride.kernel in `entry`, as its schedule
+/// says (an error at a kernel without one).
 mlir::FailureOr<CudaSource> emitCuda(mlir::func::FuncOp entry,
                                      const CudaEmitOptions &options);
 

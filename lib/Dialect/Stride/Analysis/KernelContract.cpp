@@ -260,10 +260,25 @@ classifyRowReductions(ArrayRef<ReductionOpInterface> reductions,
                   describe(first) + " and " + describe(r) +
                   "): only reductions of one input shape over the same dims "
                   "share a kernel");
+  // Form (b) with several accumulators: every yielded value has the
+  // reductions' result shape and each reduction's dependents are a
+  // pointwise epilogue of that shape.
+  ArrayRef<int64_t> resultShape = shapeOf(first->getResult(0));
+  if (llvm::all_of(yields,
+                   [&](Value v) { return shapeOf(v) == resultShape; }) &&
+      llvm::all_of(reductions, [&](ReductionOpInterface r) {
+        return shapeOf(r->getResult(0)) == resultShape &&
+               succeeded(checkEpilogue(r, inGroup, /*broadcast=*/false));
+      })) {
+    result.form = KernelForm::Reduction;
+    result.root = first;
+    return result;
+  }
   if (yields.size() != 1 ||
       shapeOf(yields.front()) != shapeOf(first.getInput()))
-    return fail("a kernel of several reductions yields one value of their "
-                "input shape");
+    return fail("a kernel of several reductions yields either values of "
+                "their result shape (each read by a pointwise epilogue of "
+                "that shape) or one value of their input shape");
   Operation *yielded = yields.front().getDefiningOp();
   bool dependsOnOne = false;
   for (ReductionOpInterface r : reductions) {

@@ -7,6 +7,7 @@
 
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Dialect/Stride/IR/StrideAttrs.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -20,10 +21,18 @@ using namespace stride;
 #define GET_TYPEDEF_CLASSES
 #include "stride/Dialect/Stride/IR/StrideTypes.cpp.inc"
 
+#include "stride/Dialect/Stride/IR/StrideAttrEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "stride/Dialect/Stride/IR/StrideAttrs.cpp.inc"
+
 void StrideDialect::initialize() {
   addTypes<
 #define GET_TYPEDEF_LIST
 #include "stride/Dialect/Stride/IR/StrideTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "stride/Dialect/Stride/IR/StrideAttrs.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST

@@ -95,6 +95,8 @@ enum class KernelForm {
   Pointwise,
   /// (b) A reduction root, optionally followed by a pointwise epilogue of
   /// the reduced shape; iteration space = the reduction's result shape.
+  /// Further reductions of the same rows may share it (one accumulator
+  /// each), each with such an epilogue.
   Reduction,
   /// (c) A scatter / scatter_add / index_add root, the only yielded value.
   IndexScatter,

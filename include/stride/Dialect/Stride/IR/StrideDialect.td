@@ -25,6 +25,7 @@ def Stride_Dialect : Dialect {
     implicit: it is an explicit `stride.expand`, a zero-stride view.
   }];
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
 }
 
 class Stride_Op<string mnemonic, list<Trait> traits = []>

@@ -1,0 +1,130 @@
+//===- StrideAttrs.td - Attributes of the stride dialect ---*- tablegen -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Kernel schedules: how the CUDA backend runs each stride.kernel. The
+// stride-schedule-kernels pass (include/stride/Target/CUDA/Passes.td) decides
+// them and records one on every kernel as its `stride.schedule` attribute;
+// the printers of lib/Target/CUDA read it and decide nothing themselves.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_ATTRS_TD
+#define STRIDE_ATTRS_TD
+
+include "StrideDialect.td"
+include "StrideTypes.td"
+include "mlir/IR/EnumAttr.td"
+
+def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
+    "how a kernel's threads walk its iteration space", [
+  I32EnumAttrCase<"GridStride", 0, "grid_stride">,
+  I32EnumAttrCase<"Vectorized", 1, "vectorized">,
+  I32EnumAttrCase<"TiledTranspose", 2, "tiled_transpose">,
+  I32EnumAttrCase<"ReductionInner", 3, "reduction_inner">,
+  I32EnumAttrCase<"ReductionOuter", 4, "reduction_outer">,
+  I32EnumAttrCase<"RowRegisters", 5, "row_registers">,
+  I32EnumAttrCase<"RowReread", 6, "row_reread">,
+  I32EnumAttrCase<"Scatter", 7, "scatter">,
+  I32EnumAttrCase<"SegmentedIndexAdd", 8, "segmented_index_add">]> {
+  let cppNamespace = "::stride";
+  let genSpecializedAttr = 0;
+}
+
+class Stride_Attr<string name, string attrMnemonic>
+    : AttrDef<Stride_Dialect, name> {
+  let mnemonic = attrMnemonic;
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Stride_LaunchAttr : Stride_Attr<"Launch", "launch"> {
+  let summary = "one launch of a kernel: grid, block, shared memory, phase";
+  let description = [{
+    The launch configuration of one launch of a kernel's `__global__`
+    function: `grid` blocks (along x) of `block` x `block_y` threads, with
+    `shared` bytes of dynamic shared memory; `phase` is the value of the
+    trailing `int phase` argument of multi-phase kernels (index scatters).
+
+    ```mlir
+    #stride.launch<grid = 2112, block = 256>
+    #stride.launch<grid = 132, block = 32, block_y = 8>
+    #stride.launch<grid = 64, block = 256, phase = 1>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$grid,
+    "int64_t":$block,
+    DefaultValuedParameter<"int64_t", "1">:$block_y,
+    DefaultValuedParameter<"int64_t", "0">:$shared,
+    DefaultValuedParameter<"int64_t", "-1", "the phase argument, -1: none">:$phase
+  );
+}
+
+def Stride_StagedLoadAttr : Stride_Attr<"StagedLoad", "staged"> {
+  let summary = "an input the tiled transpose scheme stages through shared memory";
+  let description = [{
+    Kernel input `arg`, read through `type` (a view of it, or the input
+    itself) at the kernel's own coordinates, is staged through a
+    shared-memory tile: loaded with unit stride along the schedule's
+    `transpose_dim`, `vector_width` elements per load.
+
+    ```mlir
+    #stride.staged<arg = 0, type = !stride.tensor<64x64xf32, strides = [1, 64], offset = 0>, vector_width = 4>
+    ```
+  }];
+  let parameters = (ins
+    "unsigned":$arg,
+    "StridedTensorType":$type,
+    DefaultValuedParameter<"int64_t", "1">:$vector_width
+  );
+}
+
+def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
+  let summary = "how the CUDA backend runs a stride.kernel";
+  let description = [{
+    Recorded on each `stride.kernel` (as its `stride.schedule` attribute) by
+    `stride-schedule-kernels`; docs/cuda-backend.md describes each scheme.
+
+    - `scheme`: `grid_stride`, `vectorized` (pointwise, `vector_width`
+      consecutive elements per thread and step), `tiled_transpose`
+      (pointwise, `tile` x `tile` tiles of dims (`transpose_dim`, innermost)
+      with the `staged` inputs through shared memory), `reduction_inner` /
+      `reduction_outer` (`threads` per output element; `slices` threads
+      split an outer reduction's range), `row_registers` / `row_reread`
+      (broadcast reductions: `threads` per row, `elements_per_thread` held
+      in registers or re-read), `scatter`, `segmented_index_add`
+      (`threads` per row, `vector_width` and `elements_per_thread` per unit
+      of a row);
+    - `index_bits`: 32 or 64-bit index arithmetic;
+    - `launches`: the launches, in order (`#stride.launch`); none when the
+      kernel has no element to compute;
+    - `scratch`: bytes of each scratch buffer the kernel needs.
+
+    ```mlir
+    #stride.schedule<scheme = vectorized, index_bits = 32, vector_width = 4,
+                     launches = [#stride.launch<grid = 1024, block = 256>]>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Stride_KernelScheme>:$scheme,
+    "unsigned":$index_bits,
+    DefaultValuedParameter<"int64_t", "1">:$vector_width,
+    DefaultValuedParameter<"int64_t", "0">:$threads,
+    DefaultValuedParameter<"int64_t", "1">:$slices,
+    DefaultValuedParameter<"int64_t", "0">:$elements_per_thread,
+    DefaultValuedParameter<"int64_t", "0">:$tile,
+    DefaultValuedParameter<"int64_t", "-1">:$transpose_dim,
+    OptionalParameter<"::mlir::ArrayAttr">:$staged,
+    "::mlir::ArrayAttr":$launches,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$scratch
+  );
+  let extraClassDeclaration = [{
+    /// The name of the discardable attribute that holds a kernel's schedule.
+    static constexpr ::llvm::StringLiteral kAttrName = "stride.schedule";
+  }];
+}
+
+#endif // STRIDE_ATTRS_TD

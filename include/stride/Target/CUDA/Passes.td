@@ -1,0 +1,47 @@
+//===- Passes.td - Passes of the CUDA target ---------------*- tablegen -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TARGET_CUDA_PASSES_TD
+#define STRIDE_TARGET_CUDA_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ScheduleKernels : Pass<"stride-schedule-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Decide how each stride.kernel runs on the GPU";
+  let description = [{
+    Records on every `stride.kernel` its schedule, the
+    `stride.schedule = #stride.schedule<...>` attribute that the CUDA
+    printers read: the kernel's scheme (from its form under the kernel
+    contract: `grid_stride`, `vectorized` or `tiled_transpose` for pointwise
+    kernels, `reduction_inner` or `reduction_outer` for reductions,
+    `row_registers` or `row_reread` for broadcast reductions, `scatter` or
+    `segmented_index_add` for index scatters), its vector width, tile and
+    threads per output or row, 32 or 64-bit index arithmetic, and its
+    launches (grid, block, phase) and scratch buffers.
+    docs/cuda-backend.md describes each scheme and why it is chosen.
+
+    A kernel that breaks the kernel contract is an error at the kernel.
+
+    ```mlir
+    %0 = stride.kernel "add" ins(%a, %b : ...) -> (!stride.tensor<1024xf32>)
+        attributes {stride.schedule = #stride.schedule<scheme = vectorized,
+          index_bits = 32, vector_width = 4,
+          launches = [#stride.launch<grid = 1, block = 256>]>} { ... }
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90\"",
+           "The target GPU architecture (sizes grids)">,
+    Option<"multiprocessors", "multiprocessors", "int", /*default=*/"0",
+           "Multiprocessors of the target GPU; 0: the usual count for arch">,
+    Option<"vectorize", "vectorize", "bool", /*default=*/"true",
+           "Let pointwise kernels move 4 consecutive elements per access">,
+  ];
+}
+
+#endif // STRIDE_TARGET_CUDA_PASSES_TD

@@ -1,0 +1,62 @@
+//===- Schedule.h - How the CUDA backend runs each kernel -------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Scheduling decides, for each stride.kernel, the scheme its threads follow,
+// its tile and vector width, its index width and its launches, and records
+// them as the kernel's `stride.schedule` attribute (#stride.schedule). The
+// printers (emitCuda) read the schedule and decide nothing themselves.
+// docs/cuda-backend.md describes the schemes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TARGET_CUDA_SCHEDULE_H
+#define STRIDE_TARGET_CUDA_SCHEDULE_H
+
+#include "stride/Dialect/Stride/IR/StrideAttrs.h"
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <string>
+
+namespace stride {
+
+struct ScheduleOptions {
+  /// The target, "sm_" + digits; sizes grids by its multiprocessor count.
+  std::string arch = "sm_90";
+  /// Multiprocessors of the target GPU; 0: the usual count for `arch`
+  /// (132 for sm_90, an H100 SXM).
+  int multiprocessorCount = 0;
+  /// Pointwise kernels whose innermost dim is a multiple of 4 compute 4
+  /// consecutive elements per thread and step, and move the operands and
+  /// results whose layout allows it (innermost stride 1, offset and other
+  /// strides multiples of 4) as one aligned 4-element access. Buffers must
+  /// be aligned to 4 elements (cuMemAlloc's 256 bytes are).
+  bool vectorize = true;
+};
+
+/// The multiprocessor count of the usual GPU of `arch` (132 when unknown).
+int defaultMultiprocessors(llvm::StringRef arch);
+
+/// Decides the schedule of `kernel` (an error at the kernel when it breaks
+/// the kernel contract or the backend's limits).
+mlir::FailureOr<KernelScheduleAttr>
+scheduleKernel(KernelOp kernel, const ScheduleOptions &options);
+
+/// The schedule recorded on `kernel`, or null.
+KernelScheduleAttr getSchedule(KernelOp kernel);
+
+#define GEN_PASS_DECL
+#include "stride/Target/CUDA/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "stride/Target/CUDA/Passes.h.inc"
+
+} // namespace stride
+
+#endif // STRIDE_TARGET_CUDA_SCHEDULE_H

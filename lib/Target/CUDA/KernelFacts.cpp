@@ -1,0 +1,145 @@
+//===- KernelFacts.cpp - What the CUDA backend reads off a kernel --------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelFacts.h"
+
+#include "stride/Support/Layout.h"
+
+
+#include <limits>
+
+using namespace mlir;
+
+namespace stride {
+
+std::optional<DType> dtypeOf(Type type) {
+  if (auto tensor = dyn_cast<StridedTensorType>(type))
+    type = tensor.getElementType();
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF64())
+    return DType::F64;
+  if (type.isInteger(1))
+    return DType::I1;
+  if (type.isInteger(8))
+    return DType::I8;
+  if (type.isInteger(32))
+    return DType::I32;
+  if (type.isInteger(64))
+    return DType::I64;
+  return std::nullopt;
+}
+
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims)
+    n *= d;
+  return n;
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+InFlightDiagnostic backendError(Operation *op, StringRef kernelName) {
+  return op->emitError() << "cannot emit CUDA for kernel '" << kernelName
+                         << "': ";
+}
+
+namespace {
+
+ReduceKind reduceKindOf(ReductionOpInterface op) {
+  switch (op.getCombiner()) {
+  case ReductionCombiner::add:
+    return op.isAverage() ? ReduceKind::Mean : ReduceKind::Sum;
+  case ReductionCombiner::mul:
+    return ReduceKind::Prod;
+  case ReductionCombiner::max:
+    return ReduceKind::Max;
+  case ReductionCombiner::min:
+    return ReduceKind::Min;
+  }
+  llvm_unreachable("unknown reduction combiner");
+}
+
+ReductionInfo reductionInfoOf(ReductionOpInterface op) {
+  ReductionInfo info;
+  info.op = op;
+  info.kind = reduceKindOf(op);
+  info.input = op.getInput();
+  info.dtype = *dtypeOf(op->getResult(0).getType());
+  info.dims = op.getReducedDims();
+  info.keepdim = op.getKeepdim();
+  return info;
+}
+
+/// The backend computes in the element types of DType only.
+LogicalResult checkElementTypes(KernelOp kernel, StringRef name) {
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
+    for (Type t : op.getResultTypes())
+      if (!dtypeOf(t))
+        return backendError(&op, name) << "unsupported result type " << t;
+  return success();
+}
+
+} // namespace
+
+FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
+  std::string why;
+  FailureOr<KernelClass> kind = classifyKernel(kernel, &why);
+  if (failed(kind))
+    return (backendError(kernel, name)
+            << "it breaks the kernel contract: " << why);
+  if (failed(checkElementTypes(kernel, name)))
+    return failure();
+  KernelFacts facts;
+  facts.form = kind->form;
+  facts.iterationShape = kind->iterationShape;
+  ValueRange yields = kernel.getYield().getValues();
+  facts.yields.assign(yields.begin(), yields.end());
+  for (Operation &op : kernel.getBodyBlock().without_terminator()) {
+    if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+      facts.reductions.push_back(reductionInfoOf(reduction));
+    else if (isa<IndexScatterOpInterface>(op))
+      facts.scatterRoot = &op;
+  }
+  return facts;
+}
+
+/// Largest index any extent of the kernel may reach before 32-bit index
+/// arithmetic is unsafe: leaves room for a grid-stride step (at most 2^24
+/// threads) past the last element.
+constexpr int64_t kMaxInt32Extent =
+    std::numeric_limits<int32_t>::max() - (int64_t(1) << 24);
+
+bool needsWideIndices(KernelOp kernel) {
+  int64_t largest = 0;
+  auto consider = [&](Type t) {
+    auto tensor = dyn_cast<StridedTensorType>(t);
+    if (!tensor)
+      return;
+    Layout layout = tensor.getLayout();
+    largest = std::max(largest,
+                       checkedNumElements(layout.shape).value_or(INT64_MAX));
+    largest = std::max(largest, storageExtent(layout).value_or(INT64_MAX));
+    for (int64_t d : layout.shape)
+      largest = std::max(largest, d);
+  };
+  for (Type t : kernel.getBodyBlock().getArgumentTypes())
+    consider(t);
+  for (Type t : kernel.getResultTypes())
+    consider(t);
+  kernel.getBodyBlock().walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      consider(t);
+  });
+  return largest > kMaxInt32Extent;
+}
+
+} // namespace stride

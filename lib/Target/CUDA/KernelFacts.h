@@ -1,0 +1,78 @@
+//===- KernelFacts.h - What the CUDA backend reads off a kernel -*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The facts about one stride.kernel that the scheduler and the printers
+// share: its form (from the kernel contract, the only source of it), its
+// yielded values and iteration space, its reductions or index scatter, and
+// the element types the backend supports. Private to lib/Target/CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_TARGET_CUDA_KERNELFACTS_H
+#define STRIDE_LIB_TARGET_CUDA_KERNELFACTS_H
+
+#include "stride/Dialect/Stride/Analysis/KernelContract.h"
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Module/Module.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+#include <string>
+
+namespace stride {
+
+/// The element type of a tensor type (or of an element type).
+std::optional<DType> dtypeOf(mlir::Type type);
+
+int64_t product(llvm::ArrayRef<int64_t> dims);
+int64_t ceilDiv(int64_t a, int64_t b);
+
+enum class ReduceKind { Sum, Mean, Prod, Max, Min };
+
+struct ReductionInfo {
+  mlir::Operation *op;
+  ReduceKind kind;
+  mlir::Value input;
+  DType dtype;
+  llvm::SmallVector<int64_t> dims; // sorted
+  bool keepdim;
+  /// The accumulator's name in the printed kernel.
+  std::string acc;
+};
+
+struct KernelFacts {
+  KernelForm form = KernelForm::Pointwise;
+  llvm::SmallVector<mlir::Value> yields;
+  llvm::SmallVector<int64_t> iterationShape;
+  /// Forms (b) and (d): in program order.
+  llvm::SmallVector<ReductionInfo> reductions;
+  /// Form (c): the scatter, scatter_add or index_add.
+  mlir::Operation *scatterRoot = nullptr;
+
+  bool isRowForm() const { return form == KernelForm::BroadcastReduction; }
+};
+
+/// Reads the facts of `kernel`: classifies it by the kernel contract and
+/// checks the backend's own limits (element types it can compute in).
+/// Errors are reported at the offending op, prefixed with "cannot emit CUDA
+/// for kernel '<name>': ".
+mlir::FailureOr<KernelFacts> readKernelFacts(KernelOp kernel,
+                                             llvm::StringRef name);
+
+/// The diagnostic prefix of the backend's errors about `kernel`.
+mlir::InFlightDiagnostic backendError(mlir::Operation *op,
+                                      llvm::StringRef kernelName);
+
+/// True when some extent, element count or storage extent of a value of the
+/// kernel needs 64-bit index arithmetic.
+bool needsWideIndices(KernelOp kernel);
+
+} // namespace stride
+
+#endif // STRIDE_LIB_TARGET_CUDA_KERNELFACTS_H

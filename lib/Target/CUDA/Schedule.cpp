@@ -1,0 +1,534 @@
+//===- Schedule.cpp - How the CUDA backend runs each kernel --------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every decision about how a kernel runs is made here, from the IR alone:
+// the scheme per kernel form, tiles, vector widths, index width, launches.
+// docs/cuda-backend.md explains each scheme and the measurements behind the
+// constants (bench/NOTES.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Target/CUDA/Schedule.h"
+
+#include "KernelFacts.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace stride {
+#define GEN_PASS_DEF_SCHEDULEKERNELS
+#include "stride/Target/CUDA/Passes.h.inc"
+} // namespace stride
+
+using namespace mlir;
+
+namespace stride {
+
+int defaultMultiprocessors(StringRef arch) {
+  static const std::pair<const char *, int> table[] = {
+      {"sm_75", 72},  {"sm_80", 108}, {"sm_86", 84},  {"sm_87", 16},
+      {"sm_89", 128}, {"sm_90", 132}, {"sm_100", 148}, {"sm_103", 148},
+      {"sm_110", 20}, {"sm_120", 170}, {"sm_121", 48}};
+  for (auto [name, count] : table)
+    if (arch == name)
+      return count;
+  return 132;
+}
+
+KernelScheduleAttr getSchedule(KernelOp kernel) {
+  return kernel->getAttrOfType<KernelScheduleAttr>(
+      KernelScheduleAttr::kAttrName);
+}
+
+namespace {
+
+/// Grid-stride kernels launch up to this many threads' worth of blocks per
+/// multiprocessor: 16 waves of 2048 resident threads. Measured on an H100
+/// (bench/NOTES.md): pointwise and row kernels with 16 waves of blocks ran
+/// 4-8% faster than with one resident wave looping, as the hardware
+/// balances the last blocks across multiprocessors.
+constexpr int64_t kGridStrideThreadsPerMultiprocessor = 16 * 2048;
+/// Threads per block of the grid-stride loops.
+constexpr int64_t kBlock = 256;
+/// Tiles of the tiled transpose scheme: kTile x kTile elements, one block
+/// of kBlock threads per tile at a time.
+constexpr int64_t kTile = 64;
+/// Static shared memory the staged tiles may take per block (of the 48 KiB
+/// a block may declare statically; 8 blocks of 256 threads per
+/// multiprocessor still fit in an H100's 228 KiB at one f32 tile).
+constexpr int64_t kMaxTileBytes = 40 * 1024;
+/// Broadcast reductions hold up to this many elements per thread in
+/// registers across their phases.
+constexpr int64_t kMaxRowElementsPerThread = 32;
+
+/// The most blocks of `block` threads a grid-stride kernel launches.
+int64_t maxGridStrideBlocks(int multiprocessors, int64_t block) {
+  return int64_t(multiprocessors) *
+         std::max<int64_t>(1, kGridStrideThreadsPerMultiprocessor / block);
+}
+
+/// A grid of at most `cap` blocks for `units` blocks' worth of work.
+int64_t gridSize(int64_t units, int64_t cap) {
+  return std::max<int64_t>(1, std::min(units, cap));
+}
+
+int64_t computeBytes(DType t) {
+  switch (t) {
+  case DType::F64:
+  case DType::I64: return 8;
+  case DType::I1:
+  case DType::I8: return 1;
+  default: return 4;
+  }
+}
+
+/// The kernel inputs (with the type they are read through) that a
+/// pointwise kernel reads at exactly its own coordinates, in the order the
+/// printer first reaches them. A coordinate is tracked as the kernel dim it
+/// equals, or -1 (a constant, shifted or computed coordinate).
+class IdentityLoads {
+public:
+  IdentityLoads(KernelOp kernel, int64_t rank) : kernel(kernel), rank(rank) {}
+
+  SmallVector<std::pair<unsigned, StridedTensorType>> find(ValueRange yields) {
+    SmallVector<int64_t> own = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    for (Value v : yields)
+      visit(v, own);
+    return loads;
+  }
+
+private:
+  using Coords = SmallVector<int64_t>;
+
+  void visit(Value value, ArrayRef<int64_t> coords) {
+    if (!visited.insert({value.getAsOpaquePointer(), Coords(coords)}).second)
+      return;
+    if (std::optional<unsigned> arg = rootArgument(value)) {
+      if (isOwn(coords))
+        loads.push_back({*arg, cast<StridedTensorType>(value.getType())});
+      return;
+    }
+    Operation *op = value.getDefiningOp();
+    if (auto view = dyn_cast<ViewOpInterface>(op))
+      return visit(view.getSource(), throughView(op, coords));
+    visitOperands(op, coords);
+  }
+
+  void visitOperands(Operation *op, ArrayRef<int64_t> coords) {
+    llvm::TypeSwitch<Operation *>(op)
+        .Case<SliceScatterOp>([&](SliceScatterOp s) {
+          Coords src(coords);
+          if (s.getStart() != 0 || s.getStep() != 1)
+            src[s.getDim()] = -1;
+          visit(s.getSrc(), src);
+          visit(s.getInput(), coords);
+        })
+        .Case<SelectScatterOp>([&](SelectScatterOp s) {
+          Coords src(coords);
+          src.erase(src.begin() + s.getDim());
+          visit(s.getSrc(), src);
+          visit(s.getInput(), coords);
+        })
+        .Case<GatherOp>([&](GatherOp g) {
+          visit(g.getIndex(), coords);
+          visit(g.getInput(), replaced(coords, g.getDim()));
+        })
+        .Case<IndexSelectOp>([&](IndexSelectOp s) {
+          visit(s.getIndex(), {coords[s.getDim()]});
+          visit(s.getInput(), replaced(coords, s.getDim()));
+        })
+        .Default([&](Operation *other) {
+          for (Value operand : other->getOperands())
+            visit(operand, coords);
+        });
+  }
+
+  static Coords replaced(ArrayRef<int64_t> coords, int64_t dim) {
+    Coords out(coords);
+    out[dim] = -1;
+    return out;
+  }
+
+  /// The source coordinates of a view of a computed value read at `coords`.
+  Coords throughView(Operation *view, ArrayRef<int64_t> coords) {
+    auto source = cast<StridedTensorType>(
+        cast<ViewOpInterface>(view).getSource().getType());
+    int64_t srcRank = source.getRank(), resRank = coords.size();
+    return llvm::TypeSwitch<Operation *, Coords>(view)
+        .Case<ExpandOp>([&](auto) {
+          Coords src;
+          for (int64_t k = 0; k < srcRank; ++k)
+            src.push_back(source.getShape()[k] == 1
+                              ? -1
+                              : coords[k + resRank - srcRank]);
+          return src;
+        })
+        .Case<UnsqueezeOp>([&](UnsqueezeOp op) {
+          Coords src(coords);
+          src.erase(src.begin() + op.getDim());
+          return src;
+        })
+        .Case<SqueezeOp>([&](SqueezeOp op) {
+          Coords src;
+          size_t next = 0;
+          for (int64_t k = 0; k < srcRank; ++k)
+            src.push_back(llvm::is_contained(op.getDims(), k) ? -1
+                                                              : coords[next++]);
+          return src;
+        })
+        .Case<PermuteOp>([&](PermuteOp op) {
+          Coords src(srcRank, -1);
+          for (auto [i, p] : llvm::enumerate(op.getDims()))
+            src[p] = coords[i];
+          return src;
+        })
+        .Case<SliceOp>([&](SliceOp op) {
+          Coords src(coords);
+          if (op.getStart() != 0 || op.getStep() != 1)
+            src[op.getDim()] = -1;
+          return src;
+        })
+        .Case<SelectOp>([&](SelectOp op) {
+          Coords src(coords);
+          src.insert(src.begin() + op.getDim(), -1);
+          return src;
+        })
+        .Default([&](auto) { return Coords(srcRank, -1); });
+  }
+
+  bool isOwn(ArrayRef<int64_t> coords) const {
+    if (static_cast<int64_t>(coords.size()) != rank)
+      return false;
+    for (int64_t d = 0; d < rank; ++d)
+      if (coords[d] != d)
+        return false;
+    return true;
+  }
+
+  std::optional<unsigned> rootArgument(Value value) {
+    Value base = viewChainBase(value);
+    auto arg = dyn_cast<BlockArgument>(base);
+    if (!arg || arg.getOwner() != &kernel.getBodyBlock())
+      return std::nullopt;
+    return arg.getArgNumber();
+  }
+
+  KernelOp kernel;
+  int64_t rank;
+  llvm::DenseSet<std::pair<const void *, Coords>> visited;
+  SmallVector<std::pair<unsigned, StridedTensorType>> loads;
+};
+
+class Scheduler {
+public:
+  Scheduler(KernelOp kernel, const KernelFacts &facts,
+            const ScheduleOptions &options)
+      : kernel(kernel), facts(facts), options(options),
+        builder(kernel.getContext()),
+        multiprocessors(options.multiprocessorCount > 0
+                            ? options.multiprocessorCount
+                            : defaultMultiprocessors(options.arch)) {}
+
+  KernelScheduleAttr schedule();
+
+private:
+  void schedulePointwise();
+  bool scheduleTiledTranspose();
+  void scheduleReduction();
+  void scheduleRowReduction();
+  void scheduleScatter();
+  bool useSegmentedIndexAdd();
+  void scheduleSegmentedIndexAdd();
+
+  void launch(int64_t grid, int64_t block, int64_t blockY = 1,
+              int64_t phase = -1) {
+    launches.push_back(LaunchAttr::get(builder.getContext(), grid, block,
+                                       blockY, /*shared=*/0, phase));
+  }
+
+  KernelOp kernel;
+  const KernelFacts &facts;
+  const ScheduleOptions &options;
+  Builder builder;
+  int multiprocessors;
+
+  KernelScheme scheme = KernelScheme::GridStride;
+  int64_t vectorWidth = 1, threads = 0, slices = 1, elementsPerThread = 0,
+          tile = 0, transposeDim = -1;
+  SmallVector<Attribute> staged;
+  SmallVector<Attribute> launches;
+  SmallVector<int64_t> scratch;
+};
+
+KernelScheduleAttr Scheduler::schedule() {
+  switch (facts.form) {
+  case KernelForm::Pointwise: schedulePointwise(); break;
+  case KernelForm::Reduction: scheduleReduction(); break;
+  case KernelForm::BroadcastReduction: scheduleRowReduction(); break;
+  case KernelForm::IndexScatter: scheduleScatter(); break;
+  }
+  MLIRContext *context = builder.getContext();
+  return KernelScheduleAttr::get(
+      context, scheme, needsWideIndices(kernel) ? 64 : 32, vectorWidth,
+      threads, slices, elementsPerThread, tile, transposeDim,
+      staged.empty() ? ArrayAttr() : builder.getArrayAttr(staged),
+      builder.getArrayAttr(launches),
+      scratch.empty() ? DenseI64ArrayAttr()
+                      : builder.getDenseI64ArrayAttr(scratch));
+}
+
+void Scheduler::schedulePointwise() {
+  ArrayRef<int64_t> shape = facts.iterationShape;
+  int64_t n = product(shape);
+  if (n == 0)
+    return;
+  // An input read at the kernel's coordinates with a non-unit stride along
+  // the innermost dim but unit stride along another (a transposed read)
+  // goes through shared-memory tiles; everything else takes the grid-stride
+  // loop, vectorized when the innermost dim is a multiple of 4.
+  if (scheduleTiledTranspose())
+    return;
+  int64_t cap = maxGridStrideBlocks(multiprocessors, kBlock);
+  if (options.vectorize && !shape.empty() && shape.back() % 4 == 0) {
+    scheme = KernelScheme::Vectorized;
+    vectorWidth = 4;
+    launch(gridSize(ceilDiv(n / 4, kBlock), cap), kBlock);
+    return;
+  }
+  launch(gridSize(ceilDiv(n, kBlock), cap), kBlock);
+}
+
+bool Scheduler::scheduleTiledTranspose() {
+  ArrayRef<int64_t> shape = facts.iterationShape;
+  int64_t rank = shape.size();
+  if (rank < 2 || shape.back() < 2)
+    return false;
+  int64_t l = rank - 1, t = -1, bytes = 0;
+  SmallVector<std::pair<unsigned, StridedTensorType>> chosen;
+  for (auto [arg, type] : IdentityLoads(kernel, rank).find(facts.yields)) {
+    ArrayRef<int64_t> strides = type.getStrides();
+    if (type.getShape() != shape)
+      continue;
+    // A unit-stride (coalesced) or broadcast (one address) innermost read
+    // needs no staging.
+    if (strides[l] == 1 || strides[l] == 0)
+      continue;
+    int64_t dim = -1;
+    for (int64_t d = 0; d < l; ++d)
+      if (shape[d] > 1 && strides[d] == 1) {
+        dim = d;
+        break;
+      }
+    if (dim < 0 || (t >= 0 && dim != t))
+      continue;
+    if (llvm::is_contained(chosen, std::make_pair(arg, type)))
+      continue;
+    int64_t tileBytes = kTile * (kTile + 1) * computeBytes(*dtypeOf(type));
+    if (bytes + tileBytes > kMaxTileBytes)
+      continue;
+    bytes += tileBytes;
+    t = dim;
+    chosen.push_back({arg, type});
+    // 4-element loads along t: whole groups of 4 in the dim, and the offset
+    // and every other stride keep them aligned.
+    bool vector = options.vectorize && shape[t] % 4 == 0 &&
+                  type.getOffset() % 4 == 0;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != t && shape[d] != 1 && strides[d] % 4 != 0)
+        vector = false;
+    staged.push_back(StagedLoadAttr::get(builder.getContext(), arg, type,
+                                         vector ? 4 : 1));
+  }
+  if (staged.empty())
+    return false;
+  scheme = KernelScheme::TiledTranspose;
+  tile = kTile;
+  transposeDim = t;
+  vectorWidth = options.vectorize && shape[l] % 4 == 0 ? 4 : 1;
+  SmallVector<int64_t> outer(shape);
+  outer[t] = outer[l] = 1;
+  int64_t tiles =
+      product(outer) * ceilDiv(shape[t], kTile) * ceilDiv(shape[l], kTile);
+  // One block per tile (up to 2^20 blocks): the hardware spreads the tiles,
+  // so no last round of a grid-stride loop runs half empty.
+  launch(gridSize(tiles, 1 << 20), kBlock);
+  return true;
+}
+
+void Scheduler::scheduleReduction() {
+  const ReductionInfo &first = facts.reductions.front();
+  ArrayRef<int64_t> inShape =
+      cast<StridedTensorType>(first.input.getType()).getShape();
+  int64_t m = product(facts.iterationShape), l = 1;
+  for (int64_t d : first.dims)
+    l *= inShape[d];
+  // Inner reductions (the innermost dim of size > 1 is reduced) give each
+  // output element a group of threads striding along it; outer reductions
+  // give adjacent threads adjacent output elements, each looping over the
+  // reduced elements (coalesced when the innermost kept dim is contiguous).
+  int64_t innermost = -1;
+  for (int64_t d = static_cast<int64_t>(inShape.size()) - 1; d >= 0; --d)
+    if (inShape[d] != 1) {
+      innermost = d;
+      break;
+    }
+  bool inner =
+      m == 1 || innermost < 0 || llvm::is_contained(first.dims, innermost);
+  scheme = inner ? KernelScheme::ReductionInner : KernelScheme::ReductionOuter;
+  // Threads per output (inner) or slices of the reduced range (outer).
+  threads = 1;
+  int64_t block = 256;
+  if (inner) {
+    if (l >= 4096 || (m < multiprocessors * 4 && l > 256))
+      threads = l >= 16384 ? 1024 : 256;
+    else
+      threads = std::min<int64_t>(
+          32, std::max<int64_t>(1, llvm::PowerOf2Ceil(l)));
+    block = std::max<int64_t>(threads, 256);
+  } else {
+    if (l >= 16)
+      slices = m < 32 * multiprocessors ? 32 : 8;
+    block = 32 * slices;
+  }
+  if (m == 0)
+    return;
+  int64_t groups = inner ? block / threads : 32; // outputs per block pass
+  int64_t maxBlocks =
+      int64_t(multiprocessors) * std::max<int64_t>(1, 2048 / block);
+  if (inner)
+    launch(gridSize(ceilDiv(m, groups), maxBlocks), block);
+  else
+    launch(gridSize(ceilDiv(m, groups), maxBlocks), 32, slices);
+}
+
+void Scheduler::scheduleRowReduction() {
+  ArrayRef<int64_t> dims = facts.reductions.front().dims;
+  int64_t m = 1, l = 1;
+  for (auto [d, size] : llvm::enumerate(facts.iterationShape))
+    (llvm::is_contained(dims, static_cast<int64_t>(d)) ? l : m) *= size;
+  // A warp per row up to 1024 elements (no block barriers), else a block of
+  // up to 1024 threads. Up to kMaxRowElementsPerThread elements per thread
+  // are held in registers across the phases (each input element is loaded
+  // once); longer rows are re-read in each phase, mostly from L1/L2.
+  threads = l <= 1024
+                ? 32
+                : std::min<int64_t>(1024, llvm::PowerOf2Ceil(ceilDiv(l, 32)));
+  elementsPerThread = ceilDiv(l, threads);
+  scheme = elementsPerThread <= kMaxRowElementsPerThread
+               ? KernelScheme::RowRegisters
+               : KernelScheme::RowReread;
+  if (m * l == 0)
+    return;
+  int64_t block = threads > 32 ? threads : 256;
+  launch(gridSize(ceilDiv(m, block / threads),
+                  maxGridStrideBlocks(multiprocessors, block)),
+         block);
+}
+
+bool Scheduler::useSegmentedIndexAdd() {
+  auto add = dyn_cast<IndexAddOp>(facts.scatterRoot);
+  if (!add)
+    return false;
+  DType dtype = *dtypeOf(kernel.getResult(0).getType());
+  if (dtype != DType::F32 && dtype != DType::F64 && dtype != DType::I32 &&
+      dtype != DType::I64)
+    return false;
+  ArrayRef<int64_t> shape = facts.iterationShape;
+  int64_t dim = add.getDim();
+  auto srcType = cast<StridedTensorType>(add.getSrc().getType());
+  int64_t rows = shape[dim], updates = srcType.getShape()[dim];
+  // Rows of at least 32 elements: the inverse index (a few int accesses
+  // per index element and per row) is small next to the rows it moves.
+  int64_t rowLength = product(shape.drop_front(dim + 1));
+  return rows > 0 && updates > 0 && rowLength >= 32 &&
+         rows < std::numeric_limits<int32_t>::max() &&
+         updates < std::numeric_limits<int32_t>::max();
+}
+
+void Scheduler::scheduleSegmentedIndexAdd() {
+  auto op = cast<IndexAddOp>(facts.scatterRoot);
+  ArrayRef<int64_t> shape = facts.iterationShape;
+  int64_t dim = op.getDim();
+  int64_t rows = shape[dim],
+          updates = cast<StridedTensorType>(op.getSrc().getType())
+                        .getShape()[dim];
+  scheme = KernelScheme::SegmentedIndexAdd;
+  // scratch0: each row's list head; scratch1: each source position's next.
+  scratch = {4 * rows, 4 * updates};
+  // Phase 2 gives a block to a row (all elements with coordinate `row`
+  // along dim) and its threads take its elements in units: aligned groups
+  // of 4 consecutive elements of the innermost dim when vectorized (8 when
+  // the dim allows it, so that each chain of dependent loads, list head
+  // then source rows, moves 32 bytes), else one element.
+  bool vector = options.vectorize && shape.back() % 4 == 0 &&
+                dim + 1 < static_cast<int64_t>(shape.size());
+  vectorWidth = vector ? 4 : 1;
+  elementsPerThread = vector ? (shape.back() % 8 == 0 ? 8 : 4) : 1;
+  int64_t unitsPerRow = product(shape) / rows / elementsPerThread;
+  threads =
+      std::clamp<int64_t>(llvm::PowerOf2Ceil(unitsPerRow), 32, 1024);
+  launch(gridSize(ceilDiv(updates, kBlock), multiprocessors * 8), kBlock, 1,
+         /*phase=*/1);
+  launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/2);
+}
+
+void Scheduler::scheduleScatter() {
+  if (useSegmentedIndexAdd())
+    return scheduleSegmentedIndexAdd();
+  scheme = KernelScheme::Scatter;
+  auto op = cast<IndexScatterOpInterface>(facts.scatterRoot);
+  // scatter/scatter_add iterate over the index tensor, index_add over the
+  // source.
+  Value updates = isa<IndexAddOp>(op) ? op.getSrc() : op.getIndex();
+  int64_t outN = product(facts.iterationShape),
+          updateN = product(
+              cast<StridedTensorType>(updates.getType()).getShape());
+  if (outN > 0)
+    launch(gridSize(ceilDiv(outN, kBlock), multiprocessors * 8), kBlock, 1,
+           /*phase=*/0);
+  if (updateN > 0 && outN > 0)
+    launch(gridSize(ceilDiv(updateN, kBlock), multiprocessors * 8), kBlock, 1,
+           /*phase=*/1);
+}
+
+struct ScheduleKernelsPass
+    : public impl::ScheduleKernelsBase<ScheduleKernelsPass> {
+  using ScheduleKernelsBase::ScheduleKernelsBase;
+
+  void runOnOperation() override {
+    ScheduleOptions schedule;
+    schedule.arch = arch;
+    schedule.multiprocessorCount = multiprocessors;
+    schedule.vectorize = vectorize;
+    WalkResult result = getOperation().walk([&](KernelOp kernel) {
+      FailureOr<KernelScheduleAttr> attr = scheduleKernel(kernel, schedule);
+      if (failed(attr))
+        return WalkResult::interrupt();
+      kernel->setAttr(KernelScheduleAttr::kAttrName, *attr);
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+FailureOr<KernelScheduleAttr> scheduleKernel(KernelOp kernel,
+                                             const ScheduleOptions &options) {
+  FailureOr<KernelFacts> facts = readKernelFacts(kernel, kernel.getSymName());
+  if (failed(facts))
+    return failure();
+  return Scheduler(kernel, *facts, options).schedule();
+}
+
+} // namespace stride

@@ -1,0 +1,174 @@
+// Each decision of stride-schedule-kernels, one case each: the scheme of
+// every kernel form, vector width, tile, threads, index width, launches and
+// scratch, and the pass options (arch, multiprocessors, vectorize).
+// RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels -split-input-file %s | FileCheck %s
+// RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="arch=sm_80" -split-input-file %s | FileCheck %s --check-prefix=SM80
+// RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="multiprocessors=2" -split-input-file %s | FileCheck %s --check-prefix=MP2
+// RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="vectorize=false" -split-input-file %s | FileCheck %s --check-prefix=SCALAR
+
+// Innermost dim not a multiple of 4: one element per thread and step; 15
+// elements, one block of 256.
+// CHECK-LABEL: func.func @grid_stride
+// CHECK: stride.schedule = #stride.schedule<scheme = grid_stride, index_bits = 32, launches = [#stride.launch<grid = 1, block = 256>]>
+func.func @grid_stride(%a: !stride.tensor<3x5xf32>) -> !stride.tensor<3x5xf32> {
+  %r = stride.exp %a : !stride.tensor<3x5xf32> -> !stride.tensor<3x5xf32>
+  return %r : !stride.tensor<3x5xf32>
+}
+
+// -----
+
+// Innermost dim a multiple of 4: 4 elements per thread; 4194304 elements
+// are 4096 blocks' worth of quads (the cap, 16 waves of 2048 threads on
+// each multiprocessor, is 8448 blocks on 132 multiprocessors, 256 on 2).
+// CHECK-LABEL: func.func @vectorized
+// CHECK: stride.schedule = #stride.schedule<scheme = vectorized, index_bits = 32, vector_width = 4, launches = [#stride.launch<grid = 4096, block = 256>]>
+// MP2-LABEL: func.func @vectorized
+// MP2: launches = [#stride.launch<grid = 256, block = 256>]
+// SCALAR-LABEL: func.func @vectorized
+// SCALAR: #stride.schedule<scheme = grid_stride, index_bits = 32, launches = [#stride.launch<grid = 16384, block = 256>]>
+func.func @vectorized(%a: !stride.tensor<2048x2048xf32>) -> !stride.tensor<2048x2048xf32> {
+  %r = stride.exp %a : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  return %r : !stride.tensor<2048x2048xf32>
+}
+
+// -----
+
+// A transposed read (innermost stride 64, stride 1 along dim 0) is staged
+// through 64x64 tiles, 4 elements per load; the contiguous read is not.
+// One block per tile.
+// CHECK-LABEL: func.func @tiled_transpose
+// CHECK: #stride.schedule<scheme = tiled_transpose, index_bits = 32, vector_width = 4, tile = 64, transpose_dim = 0, staged = [#stride.staged<arg = 0, type = <128x64xf32, strides = [1, 128], offset = 0>, vector_width = 4>], launches = [#stride.launch<grid = 2, block = 256>]>
+// SCALAR-LABEL: func.func @tiled_transpose
+// SCALAR: #stride.schedule<scheme = tiled_transpose, index_bits = 32, tile = 64, transpose_dim = 0, staged = [#stride.staged<arg = 0, type = <128x64xf32, strides = [1, 128], offset = 0>>]
+func.func @tiled_transpose(%x: !stride.tensor<64x128xf32>, %z: !stride.tensor<128x64xf32>)
+    -> !stride.tensor<128x64xf32> {
+  %t = stride.permute %x dims [1, 0] : !stride.tensor<64x128xf32>
+      -> !stride.tensor<128x64xf32, strides = [1, 128], offset = 0>
+  %y = stride.add %t, %z : !stride.tensor<128x64xf32, strides = [1, 128], offset = 0>,
+      !stride.tensor<128x64xf32> -> !stride.tensor<128x64xf32>
+  return %y : !stride.tensor<128x64xf32>
+}
+
+// -----
+
+// The innermost dim is reduced: 32 threads per output over 1000 elements,
+// 8 outputs per block of 256.
+// CHECK-LABEL: func.func @reduction_inner
+// CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, threads = 32, launches = [#stride.launch<grid = 125, block = 256>]>
+func.func @reduction_inner(%a: !stride.tensor<1000x1000xf32>) -> !stride.tensor<1000xf32> {
+  %r = stride.sum %a dims [1] : !stride.tensor<1000x1000xf32> -> !stride.tensor<1000xf32>
+  return %r : !stride.tensor<1000xf32>
+}
+
+// -----
+
+// Few outputs and long rows: a block of 256 threads per output.
+// CHECK-LABEL: func.func @reduction_block
+// CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, threads = 256, launches = [#stride.launch<grid = 4, block = 256>]>
+func.func @reduction_block(%a: !stride.tensor<4x5000xf32>) -> !stride.tensor<4xf32> {
+  %r = stride.max %a dims [1] : !stride.tensor<4x5000xf32> -> !stride.tensor<4xf32>
+  return %r : !stride.tensor<4xf32>
+}
+
+// -----
+
+// An outer dim is reduced: adjacent threads take adjacent outputs, 32
+// slices split the 1000 reduced elements (few outputs for 132
+// multiprocessors).
+// CHECK-LABEL: func.func @reduction_outer
+// CHECK: #stride.schedule<scheme = reduction_outer, index_bits = 32, threads = 1, slices = 32, launches = [#stride.launch<grid = 2, block = 32, block_y = 32>]>
+func.func @reduction_outer(%a: !stride.tensor<1000x64xf32>) -> !stride.tensor<64xf32> {
+  %r = stride.sum %a dims [0] : !stride.tensor<1000x64xf32> -> !stride.tensor<64xf32>
+  return %r : !stride.tensor<64xf32>
+}
+
+// -----
+
+// A row of 1000 elements read broadcast back: a warp per row, 32 elements
+// per lane in registers, 8 rows per block.
+// CHECK-LABEL: func.func @row_registers
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 32, elements_per_thread = 32, launches = [#stride.launch<grid = 1, block = 256>]>
+func.func @row_registers(%a: !stride.tensor<6x1000xf32>) -> !stride.tensor<6x1000xf32> {
+  %m = stride.max %a dims [1] keepdim : !stride.tensor<6x1000xf32> -> !stride.tensor<6x1xf32>
+  %mb = stride.expand %m : !stride.tensor<6x1xf32> -> !stride.tensor<6x1000xf32, strides = [1, 0]>
+  %d = stride.sub %a, %mb : !stride.tensor<6x1000xf32>, !stride.tensor<6x1000xf32, strides = [1, 0]> -> !stride.tensor<6x1000xf32>
+  return %d : !stride.tensor<6x1000xf32>
+}
+
+// -----
+
+// Rows of 40000 elements: a block of 1024 threads per row, 40 elements per
+// thread, more than registers hold: re-read in each phase.
+// CHECK-LABEL: func.func @row_reread
+// CHECK: #stride.schedule<scheme = row_reread, index_bits = 32, threads = 1024, elements_per_thread = 40, launches = [#stride.launch<grid = 2, block = 1024>]>
+func.func @row_reread(%a: !stride.tensor<2x40000xf32>) -> !stride.tensor<2x40000xf32> {
+  %m = stride.sum %a dims [1] keepdim : !stride.tensor<2x40000xf32> -> !stride.tensor<2x1xf32>
+  %mb = stride.expand %m : !stride.tensor<2x1xf32> -> !stride.tensor<2x40000xf32, strides = [1, 0]>
+  %d = stride.sub %a, %mb : !stride.tensor<2x40000xf32>, !stride.tensor<2x40000xf32, strides = [1, 0]> -> !stride.tensor<2x40000xf32>
+  return %d : !stride.tensor<2x40000xf32>
+}
+
+// -----
+
+// scatter_add: phase 0 copies the input, phase 1 adds the updates; grids of
+// up to 8 blocks per multiprocessor (8 * 108 on sm_80).
+// CHECK-LABEL: func.func @scatter
+// CHECK: #stride.schedule<scheme = scatter, index_bits = 32, launches = [#stride.launch<grid = 1056, block = 256, phase = 0>, #stride.launch<grid = 4, block = 256, phase = 1>]>
+// SM80-LABEL: func.func @scatter
+// SM80: launches = [#stride.launch<grid = 864, block = 256, phase = 0>, #stride.launch<grid = 4, block = 256, phase = 1>]
+func.func @scatter(%x: !stride.tensor<1024x1024xf32>, %i: !stride.tensor<1000x1xi64>,
+                   %u: !stride.tensor<1000x1xf32>) -> !stride.tensor<1024x1024xf32> {
+  %r = stride.scatter_add %x, %i, %u dim 1 : !stride.tensor<1024x1024xf32>,
+      !stride.tensor<1000x1xi64>, !stride.tensor<1000x1xf32> -> !stride.tensor<1024x1024xf32>
+  return %r : !stride.tensor<1024x1024xf32>
+}
+
+// -----
+
+// index_add into rows of 36 f32 elements: segmented, two phases; 4-element
+// units (36 is not a multiple of 8), 9 units per row in a block of 32;
+// scratch for 20 list heads and 50 next positions.
+// CHECK-LABEL: func.func @segmented
+// CHECK: #stride.schedule<scheme = segmented_index_add, index_bits = 32, vector_width = 4, threads = 32, elements_per_thread = 4, launches = [#stride.launch<grid = 1, block = 256, phase = 1>, #stride.launch<grid = 20, block = 32, phase = 2>], scratch = [80, 200]>
+// SCALAR-LABEL: func.func @segmented
+// SCALAR: #stride.schedule<scheme = segmented_index_add, index_bits = 32, threads = 64, elements_per_thread = 1,
+func.func @segmented(%x: !stride.tensor<20x36xf32>, %idx: !stride.tensor<50xi64>,
+                     %src: !stride.tensor<50x36xf32>) -> !stride.tensor<20x36xf32> {
+  %r = stride.index_add %x, %idx, %src dim 0 : !stride.tensor<20x36xf32>,
+      !stride.tensor<50xi64>, !stride.tensor<50x36xf32> -> !stride.tensor<20x36xf32>
+  return %r : !stride.tensor<20x36xf32>
+}
+
+// -----
+
+// index_add into rows of 8 elements: too short for the segmented form.
+// CHECK-LABEL: func.func @short_rows
+// CHECK: #stride.schedule<scheme = scatter, index_bits = 32, launches = [#stride.launch<grid = 1, block = 256, phase = 0>, #stride.launch<grid = 2, block = 256, phase = 1>]>
+func.func @short_rows(%x: !stride.tensor<20x8xf32>, %idx: !stride.tensor<50xi64>,
+                      %src: !stride.tensor<50x8xf32>) -> !stride.tensor<20x8xf32> {
+  %r = stride.index_add %x, %idx, %src dim 0 : !stride.tensor<20x8xf32>,
+      !stride.tensor<50xi64>, !stride.tensor<50x8xf32> -> !stride.tensor<20x8xf32>
+  return %r : !stride.tensor<20x8xf32>
+}
+
+// -----
+
+// An extent past 2^31 - 2^24 (a broadcast input of 2^31 elements): 64-bit
+// index arithmetic.
+// CHECK-LABEL: func.func @wide
+// CHECK: #stride.schedule<scheme = vectorized, index_bits = 64, vector_width = 4, launches = [#stride.launch<grid = 16896, block = 256>]>
+func.func @wide(%a: !stride.tensor<1x1024xf32>) -> !stride.tensor<2097152x1024xi8> {
+  %e = stride.expand %a : !stride.tensor<1x1024xf32> -> !stride.tensor<2097152x1024xf32, strides = [0, 1]>
+  %r = stride.cast %e : !stride.tensor<2097152x1024xf32, strides = [0, 1]> -> !stride.tensor<2097152x1024xi8>
+  return %r : !stride.tensor<2097152x1024xi8>
+}
+
+// -----
+
+// No element to compute: no launch.
+// CHECK-LABEL: func.func @empty
+// CHECK: #stride.schedule<scheme = grid_stride, index_bits = 32, launches = []>
+func.func @empty(%a: !stride.tensor<0x4xf32>) -> !stride.tensor<0x4xf32> {
+  %r = stride.exp %a : !stride.tensor<0x4xf32> -> !stride.tensor<0x4xf32>
+  return %r : !stride.tensor<0x4xf32>
+}
