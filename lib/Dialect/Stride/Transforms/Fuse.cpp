@@ -83,9 +83,7 @@ ArrayRef<int64_t> shapeOf(Value value) {
   return cast<StridedTensorType>(value.getType()).getShape();
 }
 
-bool isGroupable(Operation *op) {
-  return isFunctional(op) && !isa<KernelOp>(op);
-}
+bool isGroupable(Operation *op) { return isFunctional(op); }
 
 /// Elements of a row that one thread holds in registers in the CUDA
 /// backend's broadcast-reduction scheme (docs/cuda-backend.md): a warp per
@@ -103,10 +101,10 @@ int64_t rowElementsPerThread(int64_t rowLength) {
 }
 
 /// The elements of one row of a reduction: the product of its reduced dims.
-int64_t rowLength(Operation *reduction) {
-  ArrayRef<int64_t> shape = shapeOf(reduction->getOperand(0));
+int64_t rowLength(ReductionOpInterface reduction) {
+  ArrayRef<int64_t> shape = shapeOf(reduction.getInput());
   int64_t length = 1;
-  for (int64_t d : reducedDims(reduction))
+  for (int64_t d : reduction.getReducedDims())
     length *= shape[d];
   return length;
 }
@@ -123,10 +121,10 @@ private:
   void formGroups(Block &block);
   bool tryFuse(Operation *op, Group *group);
   bool tryFuseAsOutput(Operation *op, Group *group);
-  bool tryPromote(Operation *reduction, Group *group, bool asOutput);
+  bool tryPromote(ReductionOpInterface reduction, Group *group, bool asOutput);
   /// Joins a reduction of the same rows to a broadcast-reduction group whose
   /// epilogue reads it broadcast back (softmax's `max` joins `sum`).
-  bool tryJoinRows(Operation *reduction, Group *group);
+  bool tryJoinRows(ReductionOpInterface reduction, Group *group);
   bool createsCycle(Operation *op, Group *group);
   /// Would `group` with `op` added stay within the cost model's bounds?
   /// `rowReduction`: the reduction whose rows the kernel would hold (form
@@ -165,9 +163,9 @@ void Fuser::eraseDeadOps(Block &block) {
 Group *Fuser::newGroup(Operation *op) {
   groups.push_back(std::make_unique<Group>());
   Group *group = groups.back().get();
-  group->kind = isReductionOp(op)      ? GroupKind::Reduction
-                : isIndexScatterOp(op) ? GroupKind::IndexScatter
-                                       : GroupKind::Pointwise;
+  group->kind = isa<ReductionOpInterface>(op)      ? GroupKind::Reduction
+                : isa<IndexScatterOpInterface>(op) ? GroupKind::IndexScatter
+                                                   : GroupKind::Pointwise;
   group->root = group->output = op;
   add(op, group);
   return group;
@@ -199,7 +197,8 @@ int64_t Fuser::estimateRegisters(ArrayRef<Operation *> ops,
   llvm::SmallPtrSet<Operation *, 8> perRow;
   auto isPerRow = [&](Value value, Operation *def) {
     return rowReduction && def && reducesSameRows(def, rowReduction) &&
-           (step.contains(def) || isBroadcastBackOf(value, def));
+           (step.contains(def) ||
+            isBroadcastBackOf(value, cast<ReductionOpInterface>(def)));
   };
   // Each value a thread holds per element lives from the step that computes
   // (or, for a kernel input, first loads) it to the last step that reads it.
@@ -228,8 +227,10 @@ int64_t Fuser::estimateRegisters(ArrayRef<Operation *> ops,
   int64_t most = 0, running = 0;
   for (int64_t delta : liveAt)
     most = std::max(most, running += delta);
-  int64_t perThread =
-      rowReduction ? rowElementsPerThread(rowLength(rowReduction)) : 1;
+  int64_t perThread = 1;
+  if (rowReduction)
+    perThread = rowElementsPerThread(
+        rowLength(cast<ReductionOpInterface>(rowReduction)));
   return most * perThread + static_cast<int64_t>(perRow.size());
 }
 
@@ -242,14 +243,15 @@ bool Fuser::tryFuse(Operation *op, Group *group) {
     add(op, group);
     return true;
   }
-  if (isReductionOp(op) && group->kind == GroupKind::Pointwise)
-    return tryPromote(op, group, /*asOutput=*/false);
-  if (isReductionOp(op) && group->broadcast)
-    return tryJoinRows(op, group);
+  auto reduction = dyn_cast<ReductionOpInterface>(op);
+  if (reduction && group->kind == GroupKind::Pointwise)
+    return tryPromote(reduction, group, /*asOutput=*/false);
+  if (reduction && group->broadcast)
+    return tryJoinRows(reduction, group);
   return false;
 }
 
-bool Fuser::tryJoinRows(Operation *reduction, Group *group) {
+bool Fuser::tryJoinRows(ReductionOpInterface reduction, Group *group) {
   if (!reducesSameRows(reduction, group->root) ||
       !withinBounds(reduction, group, group->root))
     return false;
@@ -262,7 +264,8 @@ bool Fuser::tryJoinRows(Operation *reduction, Group *group) {
   return true;
 }
 
-bool Fuser::tryPromote(Operation *reduction, Group *group, bool asOutput) {
+bool Fuser::tryPromote(ReductionOpInterface reduction, Group *group,
+                       bool asOutput) {
   auto inGroup = [&](Operation *op) {
     return op == reduction || group->members.contains(op);
   };
@@ -281,7 +284,7 @@ bool Fuser::tryPromote(Operation *reduction, Group *group, bool asOutput) {
     return true;
   }
   if (!asOutput && options.broadcastEpilogues && group->extraOutputs.empty() &&
-      outputShape == shapeOf(reduction->getOperand(0)) &&
+      outputShape == shapeOf(reduction.getInput()) &&
       withinBounds(reduction, group, /*rowReduction=*/reduction) &&
       succeeded(checkEpilogue(reduction, inGroup, /*broadcast=*/true))) {
     group->kind = GroupKind::Reduction;
@@ -296,9 +299,9 @@ bool Fuser::tryPromote(Operation *reduction, Group *group, bool asOutput) {
 bool Fuser::tryFuseAsOutput(Operation *op, Group *group) {
   if (group->kind == GroupKind::IndexScatter || group->broadcast)
     return false;
-  if (isReductionOp(op))
+  if (auto reduction = dyn_cast<ReductionOpInterface>(op))
     return group->kind == GroupKind::Pointwise &&
-           tryPromote(op, group, /*asOutput=*/true);
+           tryPromote(reduction, group, /*asOutput=*/true);
   if (!isPointwiseLikeOp(op) ||
       shapeOf(op->getResult(0)) != shapeOf(group->output->getResult(0)) ||
       !withinBounds(op, group, /*rowReduction=*/nullptr))
