@@ -76,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     PassManager pm(&context);
     stride::PipelineOptions options;
     options.repairLayouts = repair;
-    options.fuseBroadcastEpilogues = false;
+    options.fusion.broadcastEpilogues = false;
     options.formKernels = true;
     stride::buildStridePipeline(pm, options);
     if (failed(pm.run(*copy)))

@@ -13,7 +13,9 @@
 // in that group's iteration space, and otherwise roots a group of its own.
 // Views never join a group: each kernel clones the views it reads, so a view
 // of a kernel input becomes part of that kernel's load expression. `full` and
-// `iota` are cloned the same way. The rules and their reasons are in
+// `iota` are cloned the same way. A cost model bounds each kernel (ops, an
+// estimate of registers per thread), so kernels, and the time to compile
+// them, stay bounded in a long graph. The rules and their reasons are in
 // docs/fusion.md.
 //
 //===----------------------------------------------------------------------===//
@@ -25,8 +27,10 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <memory>
@@ -81,10 +85,34 @@ ArrayRef<int64_t> shapeOf(Value value) {
 
 bool isGroupable(Operation *op) { return isFunctional(op); }
 
+/// Elements of a row that one thread holds in registers in the CUDA
+/// backend's broadcast-reduction scheme (docs/cuda-backend.md): a warp per
+/// row of up to 1024 elements, else a block of up to 1024 threads, at most
+/// 32 elements per thread held (longer rows are re-read in each phase, one
+/// element at a time).
+int64_t rowElementsPerThread(int64_t rowLength) {
+  constexpr int64_t kMaxHeld = 32;
+  int64_t threads =
+      rowLength <= 1024
+          ? 32
+          : std::min<int64_t>(1024, llvm::PowerOf2Ceil((rowLength + 31) / 32));
+  int64_t perThread = (rowLength + threads - 1) / threads;
+  return perThread <= kMaxHeld ? std::max<int64_t>(perThread, 1) : 1;
+}
+
+/// The elements of one row of a reduction: the product of its reduced dims.
+int64_t rowLength(ReductionOpInterface reduction) {
+  ArrayRef<int64_t> shape = shapeOf(reduction.getInput());
+  int64_t length = 1;
+  for (int64_t d : reduction.getReducedDims())
+    length *= shape[d];
+  return length;
+}
+
 class Fuser {
 public:
-  Fuser(func::FuncOp func, bool broadcastEpilogues)
-      : func(func), broadcastEpilogues(broadcastEpilogues) {}
+  Fuser(func::FuncOp func, const FuseOptions &options)
+      : func(func), options(options) {}
 
   LogicalResult run();
 
@@ -98,6 +126,13 @@ private:
   /// epilogue reads it broadcast back (softmax's `max` joins `sum`).
   bool tryJoinRows(ReductionOpInterface reduction, Group *group);
   bool createsCycle(Operation *op, Group *group);
+  /// Would `group` with `op` added stay within the cost model's bounds?
+  /// `rowReduction`: the reduction whose rows the kernel would hold (form
+  /// (d)), or null.
+  bool withinBounds(Operation *op, Group *group, Operation *rowReduction);
+  /// Registers per thread that a kernel of `ops` needs, estimated as the
+  /// most values live at once, times the elements a thread holds.
+  int64_t estimateRegisters(ArrayRef<Operation *> ops, Operation *rowReduction);
   Group *newGroup(Operation *op);
   void add(Operation *op, Group *group) {
     group->members.insert(op);
@@ -106,9 +141,11 @@ private:
   FailureOr<KernelOp> buildKernel(Group &group, Operation *insertBefore,
                                   llvm::StringSet<> &names,
                                   DenseMap<Value, Value> &replacements);
+  /// Per kernel name base, the last suffix given.
+  llvm::StringMap<unsigned> nextSuffix;
 
   func::FuncOp func;
-  bool broadcastEpilogues;
+  const FuseOptions &options;
   std::vector<std::unique_ptr<Group>> groups;
   DenseMap<Operation *, Group *> groupOf;
   DenseMap<Operation *, unsigned> position;
@@ -134,10 +171,75 @@ Group *Fuser::newGroup(Operation *op) {
   return group;
 }
 
+bool Fuser::withinBounds(Operation *op, Group *group,
+                         Operation *rowReduction) {
+  if (options.maxKernelOps != 0 &&
+      group->members.size() + 1 > options.maxKernelOps)
+    return false;
+  if (options.maxKernelRegisters == 0)
+    return true;
+  SmallVector<Operation *> ops(group->members.begin(), group->members.end());
+  ops.push_back(op);
+  return estimateRegisters(ops, rowReduction) <= options.maxKernelRegisters;
+}
+
+int64_t Fuser::estimateRegisters(ArrayRef<Operation *> ops,
+                                 Operation *rowReduction) {
+  SmallVector<Operation *> ordered(ops.begin(), ops.end());
+  llvm::sort(ordered, [&](Operation *a, Operation *b) {
+    return position[a] < position[b];
+  });
+  DenseMap<Operation *, unsigned> step;
+  for (auto [i, op] : llvm::enumerate(ordered))
+    step[op] = i;
+  // In a row kernel, a reduction of the rows, and one read broadcast back
+  // over them from another kernel, is one value per row.
+  llvm::SmallPtrSet<Operation *, 8> perRow;
+  auto isPerRow = [&](Value value, Operation *def) {
+    return rowReduction && def && reducesSameRows(def, rowReduction) &&
+           (step.contains(def) ||
+            isBroadcastBackOf(value, cast<ReductionOpInterface>(def)));
+  };
+  // Each value a thread holds per element lives from the step that computes
+  // (or, for a kernel input, first loads) it to the last step that reads it.
+  llvm::MapVector<Value, std::pair<unsigned, unsigned>> live;
+  for (auto [i, op] : llvm::enumerate(ordered)) {
+    if (isPerRow(op->getResult(0), op))
+      perRow.insert(op);
+    else
+      live.try_emplace(op->getResult(0), i, i);
+    for (Value operand : op->getOperands()) {
+      Value base = viewChainBase(operand);
+      Operation *def = base.getDefiningOp();
+      if (isPerRow(operand, def)) {
+        perRow.insert(def);
+        continue;
+      }
+      auto [it, inserted] = live.try_emplace(base, i, i);
+      it->second.second = std::max<unsigned>(it->second.second, i);
+    }
+  }
+  SmallVector<int64_t> liveAt(ordered.size() + 1, 0);
+  for (auto &[value, range] : live) {
+    ++liveAt[range.first];
+    --liveAt[range.second + 1];
+  }
+  int64_t most = 0, running = 0;
+  for (int64_t delta : liveAt)
+    most = std::max(most, running += delta);
+  int64_t perThread = 1;
+  if (rowReduction)
+    perThread = rowElementsPerThread(
+        rowLength(cast<ReductionOpInterface>(rowReduction)));
+  return most * perThread + static_cast<int64_t>(perRow.size());
+}
+
 bool Fuser::tryFuse(Operation *op, Group *group) {
   if (isPointwiseLikeOp(op)) {
     // A prologue (of a reduction or an index scatter's operands) or part of
     // a pointwise expression: evaluated wherever its consumers read it.
+    if (!withinBounds(op, group, group->broadcast ? group->root : nullptr))
+      return false;
     add(op, group);
     return true;
   }
@@ -150,7 +252,8 @@ bool Fuser::tryFuse(Operation *op, Group *group) {
 }
 
 bool Fuser::tryJoinRows(ReductionOpInterface reduction, Group *group) {
-  if (!reducesSameRows(reduction, group->root))
+  if (!reducesSameRows(reduction, group->root) ||
+      !withinBounds(reduction, group, group->root))
     return false;
   auto inGroup = [&](Operation *op) {
     return op == reduction || group->members.contains(op);
@@ -168,6 +271,7 @@ bool Fuser::tryPromote(ReductionOpInterface reduction, Group *group,
   };
   ArrayRef<int64_t> outputShape = shapeOf(group->output->getResult(0));
   if (outputShape == shapeOf(reduction->getResult(0)) &&
+      withinBounds(reduction, group, /*rowReduction=*/nullptr) &&
       succeeded(checkEpilogue(reduction, inGroup, /*broadcast=*/false))) {
     if (asOutput && (!isInOutputFrame(reduction, inGroup) ||
                      createsCycle(reduction, group)))
@@ -179,8 +283,9 @@ bool Fuser::tryPromote(ReductionOpInterface reduction, Group *group,
       group->extraOutputs.push_back(reduction);
     return true;
   }
-  if (!asOutput && broadcastEpilogues && group->extraOutputs.empty() &&
+  if (!asOutput && options.broadcastEpilogues && group->extraOutputs.empty() &&
       outputShape == shapeOf(reduction.getInput()) &&
+      withinBounds(reduction, group, /*rowReduction=*/reduction) &&
       succeeded(checkEpilogue(reduction, inGroup, /*broadcast=*/true))) {
     group->kind = GroupKind::Reduction;
     group->broadcast = true;
@@ -198,7 +303,8 @@ bool Fuser::tryFuseAsOutput(Operation *op, Group *group) {
     return group->kind == GroupKind::Pointwise &&
            tryPromote(reduction, group, /*asOutput=*/true);
   if (!isPointwiseLikeOp(op) ||
-      shapeOf(op->getResult(0)) != shapeOf(group->output->getResult(0)))
+      shapeOf(op->getResult(0)) != shapeOf(group->output->getResult(0)) ||
+      !withinBounds(op, group, /*rowReduction=*/nullptr))
     return false;
   auto inGroup = [&](Operation *other) {
     return other == op || group->members.contains(other);
@@ -367,9 +473,11 @@ FailureOr<KernelOp> Fuser::buildKernel(Group &group, Operation *insertBefore,
   // emits `extern "C"` kernels named after the kernel.
   if (named.size() == 1)
     base += "_kernel";
+  // The first free suffix, searched from where the last kernel of this
+  // base stopped (a graph of many like kernels names each in constant time).
   std::string name = base;
-  for (unsigned n = 1; names.contains(name); ++n)
-    name = base + "_" + std::to_string(n);
+  for (unsigned &n = nextSuffix[base]; names.contains(name);)
+    name = base + "_" + std::to_string(++n);
   names.insert(name);
 
   OpBuilder outer(insertBefore);
@@ -438,7 +546,11 @@ struct FusePass : public stride::impl::FuseBase<FusePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    Fuser fuser(getOperation(), broadcastEpilogues);
+    FuseOptions options;
+    options.broadcastEpilogues = broadcastEpilogues;
+    options.maxKernelOps = maxKernelOps;
+    options.maxKernelRegisters = maxKernelRegisters;
+    Fuser fuser(getOperation(), options);
     if (failed(fuser.run()))
       signalPassFailure();
   }

@@ -25,11 +25,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
-  if (options.fuse) {
-    FuseOptions fuse;
-    fuse.broadcastEpilogues = options.fuseBroadcastEpilogues;
-    pm.addNestedPass<func::FuncOp>(createFuse(fuse));
-  }
+  if (options.fuse)
+    pm.addNestedPass<func::FuncOp>(createFuse(options.fusion));
   if (options.formKernels)
     pm.addNestedPass<func::FuncOp>(createOutlineKernels());
 }

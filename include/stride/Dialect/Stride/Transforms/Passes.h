@@ -28,8 +28,9 @@ struct PipelineOptions {
   bool repairLayouts = false;
   /// Fuse ops into stride.kernel regions (stride-fuse) after legalization.
   bool fuse = true;
-  /// With `fuse`: also fuse broadcast epilogues (kernel contract form (d)).
-  bool fuseBroadcastEpilogues = true;
+  /// With `fuse`: the fusion pass's options (broadcast epilogues, the cost
+  /// model's bounds), with the defaults of Passes.td.
+  FuseOptions fusion;
   /// Put every functional op into a stride.kernel (what the CUDA backend
   /// needs): after legalization, each functional op left outside a kernel
   /// gets a kernel of its own (stride-outline-kernels).

@@ -78,6 +78,17 @@ def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
       computed over that kernel's iteration space, else a kernel of its
       own).
 
+    A cost model bounds every kernel, so that a long graph becomes many
+    kernels of bounded size and its compile time grows linearly with it: an
+    op does not join a kernel that already holds `max-kernel-ops`
+    functional ops, or whose estimated registers per thread would exceed
+    `max-kernel-registers`. The estimate is the most values live at once
+    (per element: computed or loaded, not yet read for the last time, in
+    program order) times the elements a thread holds (a row of a form (d)
+    kernel: up to 32 in registers; otherwise 1), plus one per reduction of
+    a form (d) kernel. An op refused by the bound roots a kernel of its
+    own, whose result the other kernel reads from memory.
+
     Kernels are named after their ops (`slice_scatter_sum`), unique per
     function. Unused views and functional ops are erased first. Every
     kernel formed satisfies the contract of `docs/fusion.md` (checked).
@@ -114,6 +125,14 @@ def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
            "Fuse a pointwise consumer that reads a reduction's result "
            "broadcast back over the reduction's input shape into the "
            "reduction's kernel (contract form (d))">,
+    Option<"maxKernelOps", "max-kernel-ops", "unsigned", /*default=*/"64",
+           "At most this many functional ops per kernel (views and the "
+           "cloned full/iota not counted); 0: no bound">,
+    Option<"maxKernelRegisters", "max-kernel-registers", "unsigned",
+           /*default=*/"255",
+           "At most this many estimated registers per thread per kernel "
+           "(255 is what a CUDA thread can address; more spills to local "
+           "memory); 0: no bound">,
   ];
 }
 

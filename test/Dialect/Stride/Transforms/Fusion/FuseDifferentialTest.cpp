@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // 1000 random graphs, each run unfused and fused on the reference
-// interpreter with the same inputs; the outputs must be bit-identical (a NaN
+// interpreter with the same inputs (and 250 fused with tight cost-model
+// bounds, so that kernels are split); the outputs must be bit-identical (a NaN
 // equals any NaN). A failure prints the seed, the graph, the fused graph and
 // the first differing element. Built only where the interpreter is
 // (CMake target StrideInterpreter).
@@ -105,15 +106,17 @@ std::string compare(const HostArray &a, const HostArray &b) {
   return "";
 }
 
-TEST(FuseDifferential, FusedEqualsUnfusedOnTheInterpreter) {
+/// Fuses the first `graphs` random graphs with `options` and checks each
+/// against the unfused graph on the interpreter.
+void checkFusedEqualsUnfused(uint64_t graphs, const FuseOptions &options) {
   FusionHarness harness;
-  for (uint64_t seed = 0; seed < kGraphs; ++seed) {
+  for (uint64_t seed = 0; seed < graphs; ++seed) {
     RandomGraph graph = generateRandomGraph(seed);
     OwningOpRef<ModuleOp> unfused = harness.parse(graph.text);
     ASSERT_TRUE(unfused) << "seed " << seed << ":\n"
                          << harness.diagnostics() << graph.text;
     OwningOpRef<ModuleOp> fused = harness.parse(graph.text);
-    ASSERT_TRUE(succeeded(harness.fuse(*fused)))
+    ASSERT_TRUE(succeeded(harness.fuse(*fused, options)))
         << "seed " << seed << ": fusion failed:\n"
         << harness.diagnostics() << graph.text;
 
@@ -140,6 +143,19 @@ TEST(FuseDifferential, FusedEqualsUnfusedOnTheInterpreter) {
           << printOp(*fused);
     }
   }
+}
+
+TEST(FuseDifferential, FusedEqualsUnfusedOnTheInterpreter) {
+  checkFusedEqualsUnfused(kGraphs, FuseOptions());
+}
+
+// Tight bounds split most kernels (every cut is a value materialized between
+// two kernels): the split graphs compute the same.
+TEST(FuseDifferential, BoundedFusionEqualsUnfused) {
+  FuseOptions options;
+  options.maxKernelOps = 2;
+  options.maxKernelRegisters = 40;
+  checkFusedEqualsUnfused(kGraphs / 4, options);
 }
 
 } // namespace

@@ -44,13 +44,11 @@ public:
         text, mlir::ParserConfig(&context));
   }
 
-  /// Legalization, then stride-fuse (with `broadcastEpilogues`).
+  /// Legalization, then stride-fuse with `options`.
   mlir::LogicalResult fuse(mlir::ModuleOp module,
-                           bool broadcastEpilogues = true) {
+                           const FuseOptions &options = {}) {
     mlir::PassManager pm(&context);
     pm.addNestedPass<mlir::func::FuncOp>(createLegalizeLayouts());
-    FuseOptions options;
-    options.broadcastEpilogues = broadcastEpilogues;
     pm.addNestedPass<mlir::func::FuncOp>(createFuse(options));
     return pm.run(module);
   }
