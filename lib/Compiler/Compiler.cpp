@@ -9,11 +9,14 @@
 
 #include "stride/Import/GraphParser.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/IR/Graph.h"
 #include "stride/Target/CUDA/Emitter.h"
+#include "stride/Target/CUDA/Planner.h"
 #include "stride/Target/CUDA/NvrtcCache.h"
 #include "stride/Target/CUDA/NVRTC.h"
 #include "stride/Dialect/Stride/Transforms/Dot.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Support/Diagnostics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -77,15 +80,8 @@ Diagnostic convert(mlir::Diagnostic &d, const std::string &fallbackFile) {
   out.severity = severityOf(d.getSeverity());
   out.message = d.str();
   out.file = fallbackFile;
-  std::optional<FileLineColLoc> file;
-  d.getLocation()->walk([&](Location inner) {
-    if (auto f = dyn_cast<FileLineColLoc>(inner)) {
-      file = f;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (file) {
+  if (std::optional<FileLineColLoc> file =
+          firstFileLocation(d.getLocation())) {
     out.file = file->getFilename().str();
     out.line = file->getLine();
     out.column = file->getColumn();
@@ -131,24 +127,9 @@ private:
 };
 
 LogicalResult Compilation::checkArch() {
-  if (!parseSmArch(options.arch)) {
-    std::string archs;
-    for (const std::string &a : nvrtcSupportedArchs())
-      archs += (archs.empty() ? "" : ", ") + a;
-    error("invalid GPU architecture '" + options.arch +
-          "': expected sm_ followed by the compute capability's digits "
-          "(e.g. sm_90 for an H100); " + nvrtcVersionString() + " supports " +
-          archs);
-    return failure();
-  }
-  std::vector<std::string> supported = nvrtcSupportedArchs();
-  if (std::find(supported.begin(), supported.end(), options.arch) ==
-      supported.end()) {
-    std::string archs;
-    for (const std::string &a : supported)
-      archs += (archs.empty() ? "" : ", ") + a;
-    error("GPU architecture '" + options.arch + "' is not supported by " +
-          nvrtcVersionString() + ", which supports " + archs);
+  Result<int> arch = checkNvrtcArch(options.cuda.arch);
+  if (!arch) {
+    error(arch.error().message);
     return failure();
   }
   return success();
@@ -159,14 +140,10 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   if (failed(entry))
     return failure();
 
-  CudaEmitOptions emitOptions;
-  emitOptions.arch = options.arch;
-  emitOptions.runtimeChecks = options.runtimeChecks;
-  emitOptions.vectorize = options.vectorize;
   FailureOr<CudaSource> source;
   {
     StageTimer timer(options.timing, "Emit CUDA");
-    source = emitCuda(*entry, emitOptions);
+    source = emitCuda(*entry, options.cuda);
   }
   if (failed(source))
     return failure();
@@ -176,7 +153,7 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   }
 
   NvrtcOptions nvrtc;
-  nvrtc.arch = options.arch;
+  nvrtc.arch = options.cuda.arch;
   nvrtc.emitPtx = options.emit == EmitKind::Ptx;
   nvrtc.programName =
       llvm::sys::path::stem(bufferName).str() + ".cu";
@@ -197,7 +174,7 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
 
   StageTimer timer(options.timing, "Plan module");
   FailureOr<ModuleDesc> desc = planModule(*entry, *source, std::move(*image),
-                                          options.arch, options.producer);
+                                          options.cuda.arch, options.producer);
   if (failed(desc))
     return failure();
   result.moduleBytes = serializeModule(*desc);
@@ -226,9 +203,7 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     return std::move(result);
 
   PassManager pm(&context);
-  PipelineOptions pipeline;
-  pipeline.repairLayouts = options.repairLayouts;
-  pipeline.fuse = options.fuse;
+  PipelineOptions pipeline = options.pipeline;
   pipeline.formKernels = true;
   buildStridePipeline(pm, pipeline);
   if (options.configurePassManager)

@@ -126,7 +126,7 @@ TEST(EmbedTest, IllegalLayoutErrorCarriesNotes) {
 
 TEST(EmbedTest, RepairLayoutsOptionCompilesTheIllegalGraph) {
   CompileOptions options;
-  options.repairLayouts = true;
+  options.pipeline.repairLayouts = true;
   options.emit = EmitKind::Mlir;
   CompileResult r = Compiler(options).compileFile(example("seed_backward_fx.mlir"));
   EXPECT_TRUE(r.success);
@@ -135,7 +135,7 @@ TEST(EmbedTest, RepairLayoutsOptionCompilesTheIllegalGraph) {
 
 TEST(EmbedTest, BadOptionsAndMissingFilesAreDiagnostics) {
   CompileOptions options;
-  options.arch = "sm_9x";
+  options.cuda.arch = "sm_9x";
   CompileResult r = Compiler(options).compile(kMalformed, "bad.mlir");
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_NE(r.diagnostics[0].message.find("invalid GPU architecture 'sm_9x'"),
@@ -251,7 +251,7 @@ TEST(EmbedTest, LoadsAndRunsOnTheGpu) {
   if (!runtime)
     GTEST_SKIP() << runtime.error().message;
   CompileOptions options;
-  options.arch = (*runtime)->deviceArch();
+  options.cuda.arch = (*runtime)->deviceArch();
   CompileResult r = Compiler(options).compile(eightGraphs()[5].second, "add");
   ASSERT_TRUE(r.success);
   Result<std::unique_ptr<LoadedModule>> module = LoadedModule::loadBytes(

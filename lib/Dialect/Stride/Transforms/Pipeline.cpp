@@ -44,6 +44,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<bool> fuse{*this, "fuse",
                     llvm::cl::desc("Fuse ops into stride.kernel regions"),
                     llvm::cl::init(true)};
+  Option<bool> fuseBroadcastEpilogues{
+      *this, "fuse-broadcast-epilogues",
+      llvm::cl::desc("With fuse: also fuse broadcast epilogues (kernel "
+                     "contract form (d))"),
+      llvm::cl::init(true)};
   Option<bool> formKernels{
       *this, "form-kernels",
       llvm::cl::desc("Put every functional op into a stride.kernel, as the "
@@ -59,6 +64,7 @@ void stride::registerStridePipeline() {
         PipelineOptions options;
         options.repairLayouts = cl.repairLayouts;
         options.fuse = cl.fuse;
+        options.fuseBroadcastEpilogues = cl.fuseBroadcastEpilogues;
         options.formKernels = cl.formKernels;
         buildStridePipeline(pm, options);
       });
