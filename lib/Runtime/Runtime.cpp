@@ -549,10 +549,8 @@ struct LoadedModule::Impl {
         DeviceBuffer::allocate(rt, bytes, bufferName(index));
     if (!buffer)
       return buffer.error();
-    // Temporaries start zeroed (docs/module-format.md): a kernel may keep
-    // scratch that it leaves zeroed at the end of the plan, such as the
-    // segmented index_add's counts. Once, at allocation, and synchronously,
-    // so that a plan on any stream sees it.
+    // Temporaries start zeroed (docs/module-format.md, "Buffer"). Once, at
+    // allocation, and synchronously, so that a plan on any stream sees it.
     if (desc.buffers[index].kind == BufferKind::Temp && bytes > 0) {
       if (CUresult r = cu.cuMemsetD8Async(buffer->address(), 0, bytes,
                                           rt.stream))
