@@ -85,13 +85,13 @@ std::optional<DType> stride::dtypeOfElementType(Type type) {
     return DType::F32;
   if (type.isF64())
     return DType::F64;
-  if (type.isInteger(1))
+  if (type.isSignlessInteger(1))
     return DType::I1;
-  if (type.isInteger(8))
+  if (type.isSignlessInteger(8))
     return DType::I8;
-  if (type.isInteger(32))
+  if (type.isSignlessInteger(32))
     return DType::I32;
-  if (type.isInteger(64))
+  if (type.isSignlessInteger(64))
     return DType::I64;
   return std::nullopt;
 }
