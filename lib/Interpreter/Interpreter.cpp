@@ -393,11 +393,11 @@ private:
   Status clone(CloneOp op);
   Status sliceScatter(SliceScatterOp op);
   Status selectScatter(SelectScatterOp op);
-  Status scatter(Operation *op, bool accumulate);
-  Status indexAdd(IndexAddOp op);
+  Status scatterElements(IndexScatterOpInterface op);
+  Status scatterSlices(IndexScatterOpInterface op);
   Status gather(GatherOp op);
   Status indexSelect(IndexSelectOp op);
-  Status reduce(Operation *op);
+  Status reduce(ReductionOpInterface op);
   Status kernel(KernelOp op);
 
   /// Reads index tensor element at `addr` and checks it against [0, size).
@@ -761,12 +761,14 @@ struct Accumulator {
   }
 };
 
-Status Interpreter::scatter(Operation *op, bool accumulate) {
-  const Tensor &index = get(op->getOperand(1));
-  const Tensor &src = get(op->getOperand(2));
-  int64_t dim = op->getAttrOfType<IntegerAttr>("dim").getInt();
+/// scatter, scatter_add: one index per element of `src`.
+Status Interpreter::scatterElements(IndexScatterOpInterface op) {
+  const Tensor &index = get(op.getIndex());
+  const Tensor &src = get(op.getSrc());
+  int64_t dim = op.getDim();
+  bool accumulate = op.isAccumulating();
   Tensor out = allocate(typeOf(op->getResult(0)));
-  copyElements(get(op->getOperand(0)), out);
+  copyElements(get(op.getInput()), out);
   Accumulator acc(out);
   int64_t size = out.layout.shape[dim];
   Status status;
@@ -790,24 +792,29 @@ Status Interpreter::scatter(Operation *op, bool accumulate) {
   return Status::ok();
 }
 
-Status Interpreter::indexAdd(IndexAddOp op) {
+/// index_add: one index per slice of `src` along `dim`.
+Status Interpreter::scatterSlices(IndexScatterOpInterface op) {
   const Tensor &index = get(op.getIndex());
-  const Tensor &source = get(op.getSource());
+  const Tensor &src = get(op.getSrc());
   int64_t dim = op.getDim();
-  Tensor out = allocate(typeOf(op.getResult()));
+  bool accumulate = op.isAccumulating();
+  Tensor out = allocate(typeOf(op->getResult(0)));
   copyElements(get(op.getInput()), out);
   int64_t size = out.layout.shape[dim];
   for (int64_t k = 0; k < index.layout.shape[0]; ++k)
     if (Status s = checkIndex(op, index.getI(index.address({k})), size, {k}, dim); !s)
       return s;
   Accumulator acc(out);
-  forEachIndex(source.layout.shape, [&](const Dims &position) {
+  forEachIndex(src.layout.shape, [&](const Dims &position) {
     Dims target = position;
     target[dim] = index.getI(index.address({position[dim]}));
-    acc.add(target, source, source.address(position));
+    if (accumulate)
+      acc.add(target, src, src.address(position));
+    else
+      acc.set(target, src, src.address(position));
   });
   acc.finish();
-  values[op.getResult()] = std::move(out);
+  values[op->getResult(0)] = std::move(out);
   return Status::ok();
 }
 
@@ -852,9 +859,9 @@ Status Interpreter::indexSelect(IndexSelectOp op) {
   return Status::ok();
 }
 
-Status Interpreter::reduce(Operation *op) {
-  const Tensor &in = get(op->getOperand(0));
-  ArrayRef<int64_t> dims = op->getAttrOfType<DenseI64ArrayAttr>("dims").asArrayRef();
+Status Interpreter::reduce(ReductionOpInterface op) {
+  const Tensor &in = get(op.getInput());
+  SmallVector<int64_t> dims = op.getReducedDims();
   Tensor out = allocate(typeOf(op->getResult(0)));
   // The keepdim-shaped result: reduced dims have size 1. Its row-major order
   // is also the row-major order of the result without those dims.
@@ -867,8 +874,11 @@ Status Interpreter::reduce(Operation *op) {
     keptShape[d] = 1;
   }
   std::vector<int64_t> to = addressesOf(out.layout);
-  bool isMax = isa<MaxOp>(op), isMin = isa<MinOp>(op);
-  bool isProd = isa<ProdOp>(op), isMean = isa<MeanOp>(op);
+  ReductionCombiner combiner = op.getCombiner();
+  bool isMax = combiner == ReductionCombiner::max;
+  bool isMin = combiner == ReductionCombiner::min;
+  bool isProd = combiner == ReductionCombiner::mul;
+  bool isMean = op.isAverage();
   if ((isMax || isMin) && count == 0 && !to.empty()) {
     std::string list;
     for (int64_t d : dims)
@@ -879,8 +889,12 @@ Status Interpreter::reduce(Operation *op) {
                         " has size 0)");
   }
   size_t n = to.size();
-  std::vector<double> f(n, isProd ? 1.0 : 0.0);
-  std::vector<int64_t> iv(n, isProd ? 1 : 0);
+  // Each element starts at the combiner's identity (max and min instead
+  // take their first element, so that NaN propagates).
+  TypedAttr identity =
+      op.getIdentity(op.getInput().getType().getElementType());
+  std::vector<double> f(n, in.isF() ? cast<FloatAttr>(identity).getValueAsDouble() : 0.0);
+  std::vector<int64_t> iv(n, in.isF() ? 0 : cast<IntegerAttr>(identity).getInt());
   std::vector<bool> seen(n, false);
   forEachIndex(in.layout.shape, [&](const Dims &index) {
     int64_t l = 0;
@@ -957,12 +971,12 @@ Status Interpreter::execute(Operation *op) {
       .Case([&](CloneOp o) { return clone(o); })
       .Case([&](SliceScatterOp o) { return sliceScatter(o); })
       .Case([&](SelectScatterOp o) { return selectScatter(o); })
-      .Case([&](ScatterOp o) { return scatter(o, false); })
-      .Case([&](ScatterAddOp o) { return scatter(o, true); })
-      .Case([&](IndexAddOp o) { return indexAdd(o); })
+      .Case([&](IndexScatterOpInterface o) {
+        return o.isSliceIndex() ? scatterSlices(o) : scatterElements(o);
+      })
       .Case([&](GatherOp o) { return gather(o); })
       .Case([&](IndexSelectOp o) { return indexSelect(o); })
-      .Case<SumOp, MeanOp, ProdOp, MaxOp, MinOp>([&](Operation *o) { return reduce(o); })
+      .Case([&](ReductionOpInterface o) { return reduce(o); })
       .Case([&](KernelOp o) { return kernel(o); })
       .Default([&](Operation *o) { return fail(o, "unsupported op"); });
 }

@@ -238,12 +238,10 @@ std::map<unsigned, int64_t> indexBounds(func::FuncOp func) {
         } else if (auto k = dyn_cast<KernelOp>(user)) {
           unsigned n = use.getOperandNumber();
           work.push_back(k.getBodyBlock().getArgument(n));
-        } else if (isa<GatherOp, IndexSelectOp, ScatterOp, ScatterAddOp,
-                       IndexAddOp>(user) &&
-                   use.getOperandNumber() == 1) {
-          int64_t dim = user->getAttrOfType<IntegerAttr>("dim").getInt();
+        } else if (auto indexed = dyn_cast<IndexedOpInterface>(user);
+                   indexed && &use == &indexed.getIndexMutable()) {
           int64_t size =
-              cast<StridedTensorType>(user->getOperand(0).getType()).getShape()[dim];
+              indexed.getInput().getType().getShape()[indexed.getDim()];
           bound = bound ? std::min(*bound, size) : size;
         }
       }

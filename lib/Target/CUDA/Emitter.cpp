@@ -178,14 +178,6 @@ std::string opName(Operation *op) {
   return op->getName().stripDialect().str();
 }
 
-bool isReduction(Operation *op) {
-  return isa<SumOp, MeanOp, ProdOp, MaxOp, MinOp>(op);
-}
-
-bool isIndexScatter(Operation *op) {
-  return isa<ScatterOp, ScatterAddOp, IndexAddOp>(op);
-}
-
 /// `name` as a C identifier that is not a keyword or a prelude name.
 std::string cIdentifier(StringRef name) {
   std::string id;
@@ -334,13 +326,18 @@ uint32_t gridSize(int64_t units, int64_t cap) {
 
 enum class ReduceKind { Sum, Mean, Prod, Max, Min };
 
-ReduceKind reduceKindOf(Operation *op) {
-  return llvm::TypeSwitch<Operation *, ReduceKind>(op)
-      .Case<SumOp>([](auto) { return ReduceKind::Sum; })
-      .Case<MeanOp>([](auto) { return ReduceKind::Mean; })
-      .Case<ProdOp>([](auto) { return ReduceKind::Prod; })
-      .Case<MaxOp>([](auto) { return ReduceKind::Max; })
-      .Default([](auto) { return ReduceKind::Min; });
+ReduceKind reduceKindOf(ReductionOpInterface op) {
+  switch (op.getCombiner()) {
+  case ReductionCombiner::add:
+    return op.isAverage() ? ReduceKind::Mean : ReduceKind::Sum;
+  case ReductionCombiner::mul:
+    return ReduceKind::Prod;
+  case ReductionCombiner::max:
+    return ReduceKind::Max;
+  case ReductionCombiner::min:
+    return ReduceKind::Min;
+  }
+  llvm_unreachable("unknown reduction combiner");
 }
 
 struct ReductionInfo {
@@ -574,18 +571,16 @@ LogicalResult KernelEmitter::collect() {
     for (Type t : op.getResultTypes())
       if (!dtypeOf(t))
         return error(&op) << "unsupported result type " << t;
-    if (isReduction(&op)) {
+    if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
       ReductionInfo info;
       info.op = &op;
-      info.kind = reduceKindOf(&op);
-      info.input = op.getOperand(0);
+      info.kind = reduceKindOf(reduction);
+      info.input = reduction.getInput();
       info.dtype = *dtypeOf(op.getResult(0).getType());
-      auto dims = op.getAttrOfType<DenseI64ArrayAttr>("dims").asArrayRef();
-      info.dims.assign(dims.begin(), dims.end());
-      llvm::sort(info.dims);
-      info.keepdim = op.hasAttr("keepdim");
+      info.dims = reduction.getReducedDims();
+      info.keepdim = reduction.getKeepdim();
       reductions.push_back(info);
-    } else if (isIndexScatter(&op)) {
+    } else if (isa<IndexScatterOpInterface>(op)) {
       if (scatterRoot)
         return error(&op) << "a kernel holds at most one index scatter "
                              "(scatter, scatter_add, index_add)";
@@ -906,9 +901,10 @@ FailureOr<std::string> KernelEmitter::evalUncached(Value value,
   DType dtype = *dtypeOf(type);
   if (rowKernel)
     if (Operation *reduction = viewChainBase(value).getDefiningOp();
-        reduction && isReduction(reduction)) {
+        reduction && isa<ReductionOpInterface>(reduction)) {
       auto it = rowValues.find(reduction);
-      if (it == rowValues.end() || !isBroadcastBackOf(value, reduction))
+      if (it == rowValues.end() ||
+          !isBroadcastBackOf(value, cast<ReductionOpInterface>(reduction)))
         return (error(reduction)
                 << "in a broadcast-reduction kernel a reduction's result may "
                    "only be read broadcast back over its row, after it is "
@@ -956,7 +952,7 @@ FailureOr<std::string> KernelEmitter::evalUncached(Value value,
       return failure();
     return eval(cast<ViewOpInterface>(op).getSource(), *mapped, code);
   }
-  if (isReduction(op)) {
+  if (isa<ReductionOpInterface>(op)) {
     auto it = reductionKeys.find(value);
     if (it != reductionKeys.end() && it->second == memoKey(value, coords))
       return lookup(it->second).value();
@@ -1226,7 +1222,7 @@ FailureOr<std::string> KernelEmitter::evalOp(Operation *op,
     return eval(select.getInput(), inCoords, code);
   }
 
-  if (isIndexScatter(op) || isReduction(op) || isa<KernelOp>(op))
+  if (isa<IndexScatterOpInterface, ReductionOpInterface, KernelOp>(op))
     return (error(op) << "is only supported as the root of a kernel");
 
   // Pointwise ops: the operands first, then one temporary with the op's
@@ -1653,7 +1649,7 @@ bool KernelEmitter::useSegmentedIndexAdd() {
       dtype != DType::I64)
     return false;
   int64_t dim = add.getDim();
-  auto srcType = cast<StridedTensorType>(add.getSource().getType());
+  auto srcType = cast<StridedTensorType>(add.getSrc().getType());
   int64_t rows = iterationShape[dim], updates = srcType.getShape()[dim];
   // Rows of at least 32 elements: the inverse index (a few int accesses
   // per index element and per row) is small next to the rows it moves.
@@ -1683,7 +1679,7 @@ bool KernelEmitter::useSegmentedIndexAdd() {
 LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
                                                    CudaKernel &result) {
   auto op = cast<IndexAddOp>(scatterRoot);
-  Value input = op.getInput(), index = op.getIndex(), src = op.getSource();
+  Value input = op.getInput(), index = op.getIndex(), src = op.getSrc();
   int64_t dim = op.getDim();
   auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
   DType dtype = *dtypeOf(outType);
@@ -1855,17 +1851,18 @@ LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body,
 LogicalResult KernelEmitter::emitScatter(Code &body, CudaKernel &result) {
   if (useSegmentedIndexAdd())
     return emitSegmentedIndexAdd(body, result);
+  auto scatter = cast<IndexScatterOpInterface>(scatterRoot);
   Operation *op = scatterRoot;
-  Value input = op->getOperand(0), index = op->getOperand(1),
-        src = op->getOperand(2);
-  int64_t dim = op->getAttrOfType<IntegerAttr>("dim").getInt();
+  Value input = scatter.getInput(), index = scatter.getIndex(),
+        src = scatter.getSrc();
+  int64_t dim = scatter.getDim();
   auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
   auto srcType = cast<StridedTensorType>(src.getType());
   auto indexType = cast<StridedTensorType>(index.getType());
-  bool accumulate = !isa<ScatterOp>(op);
+  bool accumulate = scatter.isAccumulating();
   // scatter/scatter_add iterate over the index tensor, index_add over the
   // source.
-  bool isIndexAdd = isa<IndexAddOp>(op);
+  bool isIndexAdd = scatter.isSliceIndex();
   SmallVector<int64_t> updateShape(isIndexAdd ? srcType.getShape()
                                               : indexType.getShape());
   int64_t outN = product(iterationShape), updateN = product(updateShape);

@@ -21,21 +21,13 @@ using namespace stride;
 // Op families
 //===----------------------------------------------------------------------===//
 
-bool stride::isReductionOp(Operation *op) {
-  return isa<SumOp, MeanOp, ProdOp, MaxOp, MinOp>(op);
-}
-
-bool stride::isIndexScatterOp(Operation *op) {
-  return isa<ScatterOp, ScatterAddOp, IndexAddOp>(op);
-}
-
 bool stride::isMaskScatterOp(Operation *op) {
   return isa<SliceScatterOp, SelectScatterOp>(op);
 }
 
 bool stride::isPointwiseLikeOp(Operation *op) {
-  return isFunctional(op) && !isa<KernelOp>(op) && !isReductionOp(op) &&
-         !isIndexScatterOp(op);
+  return isFunctional(op) && !isa<ReductionOpInterface>(op) &&
+         !isa<IndexScatterOpInterface>(op);
 }
 
 bool stride::isReplicableLeafOp(Operation *op) {
@@ -46,22 +38,13 @@ bool stride::isIdentityOperand(OpOperand &operand) {
   Operation *owner = operand.getOwner();
   if (owner->hasTrait<Elementwise>())
     return true;
-  if (isMaskScatterOp(owner))
-    return operand.getOperandNumber() == 0;
-  if (isa<GatherOp>(owner))
-    return operand.getOperandNumber() == 1;
+  if (auto scatter = dyn_cast<SliceScatterOp>(owner))
+    return &operand == &scatter.getInputMutable();
+  if (auto scatter = dyn_cast<SelectScatterOp>(owner))
+    return &operand == &scatter.getInputMutable();
+  if (auto gather = dyn_cast<GatherOp>(owner))
+    return &operand == &gather.getIndexMutable();
   return false;
-}
-
-SmallVector<int64_t> stride::reducedDims(Operation *reduction) {
-  auto dims = reduction->getAttrOfType<DenseI64ArrayAttr>("dims");
-  SmallVector<int64_t> sorted(dims.asArrayRef());
-  llvm::sort(sorted);
-  return sorted;
-}
-
-bool stride::keepsDims(Operation *reduction) {
-  return reduction->hasAttr("keepdim");
 }
 
 Value stride::viewChainBase(Value value, SmallVectorImpl<Operation *> *chain) {
@@ -88,7 +71,7 @@ static std::string describe(Operation *op) {
   return text;
 }
 
-bool stride::isBroadcastBackOf(Value value, Operation *reduction) {
+bool stride::isBroadcastBackOf(Value value, ReductionOpInterface reduction) {
   SmallVector<Operation *> chain;
   if (viewChainBase(value, &chain) != reduction->getResult(0))
     return false;
@@ -96,7 +79,7 @@ bool stride::isBroadcastBackOf(Value value, Operation *reduction) {
   // stand-in for the reduction's result: the final layout is then the map
   // from `value`'s coordinates to the result's linear index.
   ArrayRef<int64_t> resultShape = shapeOf(reduction->getResult(0));
-  ArrayRef<int64_t> inputShape = shapeOf(reduction->getOperand(0));
+  ArrayRef<int64_t> inputShape = shapeOf(reduction.getInput());
   Dims resultDims(resultShape.begin(), resultShape.end());
   Layout layout{resultDims, rowMajorStrides(resultDims), 0};
   for (Operation *view : chain) {
@@ -110,8 +93,8 @@ bool stride::isBroadcastBackOf(Value value, Operation *reduction) {
   if (layout.shape != Dims(inputShape.begin(), inputShape.end()) ||
       layout.offset != 0)
     return false;
-  SmallVector<int64_t> reduced = reducedDims(reduction);
-  bool keep = keepsDims(reduction);
+  SmallVector<int64_t> reduced = reduction.getReducedDims();
+  bool keep = reduction.getKeepdim();
   Dims resultStrides = rowMajorStrides(resultDims);
   int64_t kept = 0;
   for (int64_t d = 0, e = inputShape.size(); d < e; ++d) {
@@ -177,12 +160,15 @@ static llvm::SetVector<Operation *> dependentsOf(Operation *root,
 }
 
 bool stride::reducesSameRows(Operation *a, Operation *b) {
-  return isReductionOp(a) && isReductionOp(b) &&
-         shapeOf(a->getOperand(0)) == shapeOf(b->getOperand(0)) &&
-         reducedDims(a) == reducedDims(b);
+  auto first = dyn_cast<ReductionOpInterface>(a);
+  auto second = dyn_cast<ReductionOpInterface>(b);
+  return first && second &&
+         shapeOf(first.getInput()) == shapeOf(second.getInput()) &&
+         first.getReducedDims() == second.getReducedDims();
 }
 
-LogicalResult stride::checkEpilogue(Operation *reduction, InGroupFn inGroup,
+LogicalResult stride::checkEpilogue(ReductionOpInterface reduction,
+                                    InGroupFn inGroup,
                                     bool broadcast, std::string *why) {
   auto fail = [&](const std::string &message) {
     if (why)
@@ -190,7 +176,7 @@ LogicalResult stride::checkEpilogue(Operation *reduction, InGroupFn inGroup,
     return failure();
   };
   llvm::SetVector<Operation *> deps = dependentsOf(reduction, inGroup);
-  ArrayRef<int64_t> expected = broadcast ? shapeOf(reduction->getOperand(0))
+  ArrayRef<int64_t> expected = broadcast ? shapeOf(reduction.getInput())
                                          : shapeOf(reduction->getResult(0));
   // In a broadcast epilogue, a later reduction of the same rows may read
   // the reduction (softmax's `sum` of `exp(x - max)`); its own result is
@@ -215,7 +201,7 @@ LogicalResult stride::checkEpilogue(Operation *reduction, InGroupFn inGroup,
       if (!def || (def != reduction && !deps.contains(def)))
         continue; // does not depend on the reduction
       if (broadcast && (def == reduction || isRowReduction(def))) {
-        if (!isBroadcastBackOf(operand.get(), def))
+        if (!isBroadcastBackOf(operand.get(), cast<ReductionOpInterface>(def)))
           return fail(describe(dep) + " reads the reduction's result through "
                                       "views that do not broadcast it back "
                                       "over the reduced dims");
@@ -248,27 +234,28 @@ StringRef stride::stringifyKernelForm(KernelForm form) {
 /// included), and the one yielded value, of the rows' shape, depends on
 /// them.
 static FailureOr<KernelClass>
-classifyRowReductions(ArrayRef<Operation *> reductions, ValueRange yields,
+classifyRowReductions(ArrayRef<ReductionOpInterface> reductions,
+                      ValueRange yields,
                       InGroupFn inGroup, KernelClass result, std::string *why) {
   auto fail = [&](const std::string &message) -> FailureOr<KernelClass> {
     if (why)
       *why = message;
     return failure();
   };
-  Operation *first = reductions.front();
-  for (Operation *r : reductions)
+  ReductionOpInterface first = reductions.front();
+  for (ReductionOpInterface r : reductions)
     if (!reducesSameRows(r, first))
       return fail("the kernel holds reductions of different rows (" +
                   describe(first) + " and " + describe(r) +
                   "): only reductions of one input shape over the same dims "
                   "share a kernel");
   if (yields.size() != 1 ||
-      shapeOf(yields.front()) != shapeOf(first->getOperand(0)))
+      shapeOf(yields.front()) != shapeOf(first.getInput()))
     return fail("a kernel of several reductions yields one value of their "
                 "input shape");
   Operation *yielded = yields.front().getDefiningOp();
   bool dependsOnOne = false;
-  for (Operation *r : reductions) {
+  for (ReductionOpInterface r : reductions) {
     std::string epilogueWhy;
     if (failed(checkEpilogue(r, inGroup, /*broadcast=*/true, &epilogueWhy)))
       return fail(epilogueWhy);
@@ -296,14 +283,15 @@ FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,
   if (yields.empty())
     return fail("the kernel yields nothing");
 
-  SmallVector<Operation *> reductions, scatters;
+  SmallVector<ReductionOpInterface> reductions;
+  SmallVector<IndexScatterOpInterface> scatters;
   for (Operation &op : body.without_terminator()) {
-    if (isa<KernelOp>(op) || (!isFunctional(&op) && !isa<ViewOpInterface>(op)))
+    if (!isFunctional(&op) && !isa<ViewOpInterface>(op))
       return fail(describe(&op) + " is neither a view nor a functional op");
-    if (isReductionOp(&op))
-      reductions.push_back(&op);
-    if (isIndexScatterOp(&op))
-      scatters.push_back(&op);
+    if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+      reductions.push_back(reduction);
+    if (auto scatter = dyn_cast<IndexScatterOpInterface>(op))
+      scatters.push_back(scatter);
   }
 
   KernelClass result;
@@ -330,7 +318,7 @@ FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,
   }
 
   if (!scatters.empty()) {
-    Operation *scatter = scatters.front();
+    IndexScatterOpInterface scatter = scatters.front();
     if (scatters.size() > 1)
       return fail("the kernel holds more than one index scatter");
     if (!reductions.empty())
@@ -349,7 +337,7 @@ FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,
     result.root = yields.front().getDefiningOp();
     return result;
   }
-  Operation *reduction = reductions.front();
+  ReductionOpInterface reduction = reductions.front();
   if (reductions.size() > 1)
     return classifyRowReductions(reductions, yields, inGroup, result, why);
   result.root = reduction;
@@ -369,7 +357,7 @@ FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,
     result.form = KernelForm::Reduction;
     return result;
   }
-  if (shape == shapeOf(reduction->getOperand(0))) {
+  if (shape == shapeOf(reduction.getInput())) {
     if (yields.size() != 1)
       return fail("a broadcast-reduction kernel yields one value");
     if (!deps.contains(yields.front().getDefiningOp()))
@@ -385,5 +373,5 @@ FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,
               " is neither the reduction's result shape " +
               formatDims(shapeOf(reduction->getResult(0))) +
               " nor its input shape " +
-              formatDims(shapeOf(reduction->getOperand(0))));
+              formatDims(shapeOf(reduction.getInput())));
 }

@@ -13,7 +13,10 @@
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 using namespace stride;
@@ -257,10 +260,10 @@ static LogicalResult verifyOneDimIndex(Operation *op, Value input, Value index,
 }
 
 LogicalResult IndexAddOp::verify() {
-  SmallVector<int64_t> sourceShape;
+  SmallVector<int64_t> srcShape;
   if (failed(verifyOneDimIndex(*this, getInput(), getIndex(), getDim(),
-                               sourceShape)) ||
-      failed(verifyShapeIs(*this, "source", getSource(), sourceShape,
+                               srcShape)) ||
+      failed(verifyShapeIs(*this, "src", getSrc(), srcShape,
                            "the input's shape with dim " +
                                std::to_string(getDim()) +
                                " of the index's length")))
@@ -315,11 +318,59 @@ static LogicalResult verifyReduction(ReductionOp op) {
                                          "reduced dims");
 }
 
+SmallVector<int64_t> stride::detail::sortedDims(ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> sorted(dims);
+  llvm::sort(sorted);
+  return sorted;
+}
+
+TypedAttr stride::reductionIdentity(ReductionCombiner combiner,
+                                    Type elementType) {
+  if (auto floatType = dyn_cast<FloatType>(elementType)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    switch (combiner) {
+    case ReductionCombiner::add:
+      return FloatAttr::get(floatType, llvm::APFloat::getZero(semantics));
+    case ReductionCombiner::mul:
+      return FloatAttr::get(floatType, llvm::APFloat::getOne(semantics));
+    case ReductionCombiner::max:
+      return FloatAttr::get(floatType,
+                            llvm::APFloat::getInf(semantics, /*Negative=*/true));
+    case ReductionCombiner::min:
+      return FloatAttr::get(floatType, llvm::APFloat::getInf(semantics));
+    }
+  }
+  auto intType = cast<IntegerType>(elementType);
+  unsigned width = intType.getWidth();
+  switch (combiner) {
+  case ReductionCombiner::add:
+    return IntegerAttr::get(intType, llvm::APInt(width, 0));
+  case ReductionCombiner::mul:
+    return IntegerAttr::get(intType, llvm::APInt(width, 1));
+  case ReductionCombiner::max:
+    return IntegerAttr::get(intType, llvm::APInt::getSignedMinValue(width));
+  case ReductionCombiner::min:
+    return IntegerAttr::get(intType, llvm::APInt::getSignedMaxValue(width));
+  }
+  llvm_unreachable("unknown reduction combiner");
+}
+
 LogicalResult SumOp::verify() { return verifyReduction(*this); }
 LogicalResult MeanOp::verify() { return verifyReduction(*this); }
 LogicalResult ProdOp::verify() { return verifyReduction(*this); }
 LogicalResult MaxOp::verify() { return verifyReduction(*this); }
 LogicalResult MinOp::verify() { return verifyReduction(*this); }
+
+//===----------------------------------------------------------------------===//
+// Speculation
+//===----------------------------------------------------------------------===//
+
+/// Float division never fails; integer division by zero is a run-time error.
+Speculation::Speculatability DivOp::getSpeculatability() {
+  return isa<FloatType>(getResult().getType().getElementType())
+             ? Speculation::Speculatable
+             : Speculation::NotSpeculatable;
+}
 
 //===----------------------------------------------------------------------===//
 // Kernel regions

@@ -68,9 +68,7 @@ ArrayRef<int64_t> shapeOf(Value value) {
   return cast<StridedTensorType>(value.getType()).getShape();
 }
 
-bool isGroupable(Operation *op) {
-  return isFunctional(op) && !isa<KernelOp>(op);
-}
+bool isGroupable(Operation *op) { return isFunctional(op); }
 
 class Fuser {
 public:
@@ -84,10 +82,10 @@ private:
   void formGroups(Block &block);
   bool tryFuse(Operation *op, Group *group);
   bool tryFuseAsOutput(Operation *op, Group *group);
-  bool tryPromote(Operation *reduction, Group *group, bool asOutput);
+  bool tryPromote(ReductionOpInterface reduction, Group *group, bool asOutput);
   /// Joins a reduction of the same rows to a broadcast-reduction group whose
   /// epilogue reads it broadcast back (softmax's `max` joins `sum`).
-  bool tryJoinRows(Operation *reduction, Group *group);
+  bool tryJoinRows(ReductionOpInterface reduction, Group *group);
   bool createsCycle(Operation *op, Group *group);
   Group *newGroup(Operation *op);
   void add(Operation *op, Group *group) {
@@ -117,9 +115,9 @@ void Fuser::eraseDeadOps(Block &block) {
 Group *Fuser::newGroup(Operation *op) {
   groups.push_back(std::make_unique<Group>());
   Group *group = groups.back().get();
-  group->kind = isReductionOp(op)      ? GroupKind::Reduction
-                : isIndexScatterOp(op) ? GroupKind::IndexScatter
-                                       : GroupKind::Pointwise;
+  group->kind = isa<ReductionOpInterface>(op)      ? GroupKind::Reduction
+                : isa<IndexScatterOpInterface>(op) ? GroupKind::IndexScatter
+                                                   : GroupKind::Pointwise;
   group->root = group->output = op;
   add(op, group);
   return group;
@@ -132,14 +130,15 @@ bool Fuser::tryFuse(Operation *op, Group *group) {
     add(op, group);
     return true;
   }
-  if (isReductionOp(op) && group->kind == GroupKind::Pointwise)
-    return tryPromote(op, group, /*asOutput=*/false);
-  if (isReductionOp(op) && group->broadcast)
-    return tryJoinRows(op, group);
+  auto reduction = dyn_cast<ReductionOpInterface>(op);
+  if (reduction && group->kind == GroupKind::Pointwise)
+    return tryPromote(reduction, group, /*asOutput=*/false);
+  if (reduction && group->broadcast)
+    return tryJoinRows(reduction, group);
   return false;
 }
 
-bool Fuser::tryJoinRows(Operation *reduction, Group *group) {
+bool Fuser::tryJoinRows(ReductionOpInterface reduction, Group *group) {
   if (!reducesSameRows(reduction, group->root))
     return false;
   auto inGroup = [&](Operation *op) {
@@ -151,7 +150,8 @@ bool Fuser::tryJoinRows(Operation *reduction, Group *group) {
   return true;
 }
 
-bool Fuser::tryPromote(Operation *reduction, Group *group, bool asOutput) {
+bool Fuser::tryPromote(ReductionOpInterface reduction, Group *group,
+                       bool asOutput) {
   auto inGroup = [&](Operation *op) {
     return op == reduction || group->members.contains(op);
   };
@@ -169,7 +169,7 @@ bool Fuser::tryPromote(Operation *reduction, Group *group, bool asOutput) {
     return true;
   }
   if (!asOutput && broadcastEpilogues && group->extraOutputs.empty() &&
-      outputShape == shapeOf(reduction->getOperand(0)) &&
+      outputShape == shapeOf(reduction.getInput()) &&
       succeeded(checkEpilogue(reduction, inGroup, /*broadcast=*/true))) {
     group->kind = GroupKind::Reduction;
     group->broadcast = true;
@@ -183,9 +183,9 @@ bool Fuser::tryPromote(Operation *reduction, Group *group, bool asOutput) {
 bool Fuser::tryFuseAsOutput(Operation *op, Group *group) {
   if (group->kind == GroupKind::IndexScatter || group->broadcast)
     return false;
-  if (isReductionOp(op))
+  if (auto reduction = dyn_cast<ReductionOpInterface>(op))
     return group->kind == GroupKind::Pointwise &&
-           tryPromote(op, group, /*asOutput=*/true);
+           tryPromote(reduction, group, /*asOutput=*/true);
   if (!isPointwiseLikeOp(op) ||
       shapeOf(op->getResult(0)) != shapeOf(group->output->getResult(0)))
     return false;

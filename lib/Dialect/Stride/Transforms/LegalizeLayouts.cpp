@@ -181,7 +181,7 @@ void materializeAliasedResults(func::FuncOp func) {
     for (OpOperand &operand : ret->getOpOperands()) {
       StridedTensorType type = tensorTypeOf(operand.get());
       Operation *def = operand.get().getDefiningOp();
-      if (!type || (def && isFunctional(def)))
+      if (!type || (def && writesFreshBuffers(def)))
         continue;
       auto fresh = StridedTensorType::getContiguous(type.getShape(),
                                                     type.getElementType());
@@ -206,7 +206,7 @@ struct LegalizeLayoutsPass
     func::FuncOp func = getOperation();
     bool failed = false;
     func.walk([&](Operation *op) {
-      if (!isFunctional(op))
+      if (!writesFreshBuffers(op))
         return;
       for (OpResult result : op->getResults()) {
         StridedTensorType type = tensorTypeOf(result);

@@ -39,7 +39,7 @@ struct OutlineKernelsPass
 
     SmallVector<Operation *> toOutline;
     for (Operation &op : func.getBody().getOps())
-      if (isFunctional(&op) && !isa<KernelOp>(op))
+      if (isFunctional(&op))
         toOutline.push_back(&op);
 
     unsigned counter = 0;

@@ -267,7 +267,7 @@ func.func @f(%x: !stride.tensor<4x3xf32>, %i: !stride.tensor<2x4xi64>, %s: !stri
 }
 // -----
 func.func @f(%x: !stride.tensor<4x3xf32>, %i: !stride.tensor<8xi64>, %s: !stride.tensor<7x3xf32>) {
-  // expected-error @+1 {{'stride.index_add' op source has shape [7, 3], expected [8, 3] (the input's shape with dim 0 of the index's length)}}
+  // expected-error @+1 {{'stride.index_add' op src has shape [7, 3], expected [8, 3] (the input's shape with dim 0 of the index's length)}}
   %0 = stride.index_add %x, %i, %s dim 0 : !stride.tensor<4x3xf32>, !stride.tensor<8xi64>, !stride.tensor<7x3xf32> -> !stride.tensor<4x3xf32>
   return
 }

@@ -30,16 +30,15 @@ namespace stride {
 // Op families
 //===----------------------------------------------------------------------===//
 
-/// sum, mean, prod, max, min.
-bool isReductionOp(mlir::Operation *op);
-/// scatter, scatter_add, index_add: they accumulate into a copy of `input`.
-bool isIndexScatterOp(mlir::Operation *op);
+// Reductions and index scatters are the ops of ReductionOpInterface and
+// IndexScatterOpInterface (StrideInterfaces.td).
+
 /// slice_scatter, select_scatter: coordinate masks.
 bool isMaskScatterOp(mlir::Operation *op);
 /// Functional ops that compute each output element from operands read at
 /// (possibly mapped) coordinates: elementwise ops, cast, clone, creation ops,
-/// mask scatters, gather and index_select. Not reductions, index scatters
-/// or kernels.
+/// mask scatters, gather and index_select. Not reductions or index
+/// scatters.
 bool isPointwiseLikeOp(mlir::Operation *op);
 /// full and iota: no operands and no memory reads, so fusion clones them
 /// into every kernel that reads them.
@@ -49,10 +48,6 @@ bool isReplicableLeafOp(mlir::Operation *op);
 /// operand of an elementwise op, the `input` of a mask scatter and the
 /// `index` of a gather.
 bool isIdentityOperand(mlir::OpOperand &operand);
-
-/// The reduced dims of a reduction, sorted, and whether it keeps them.
-llvm::SmallVector<int64_t> reducedDims(mlir::Operation *reduction);
-bool keepsDims(mlir::Operation *reduction);
 
 /// The value under a chain of views (the value itself when it is no view's
 /// result), and the views from that base up to `value`, outermost last.
@@ -64,7 +59,7 @@ mlir::Value viewChainBase(mlir::Value value,
 /// broadcast it back over the reduction's input shape: element `c` of
 /// `value` is element `c` (reduced dims dropped, or 0 with keepdim) of the
 /// reduction's result. An empty chain qualifies when the shapes agree.
-bool isBroadcastBackOf(mlir::Value value, mlir::Operation *reduction);
+bool isBroadcastBackOf(mlir::Value value, ReductionOpInterface reduction);
 
 /// True when `a` and `b` are reductions of one input shape over the same
 /// dims: a broadcast-reduction kernel computes them row by row together.
@@ -86,7 +81,8 @@ bool isInOutputFrame(mlir::Operation *op, InGroupFn inGroup);
 /// with `broadcast` it reads the reduction's own result through views that
 /// broadcast it back (isBroadcastBackOf). On failure, `why` says which op
 /// broke which rule.
-mlir::LogicalResult checkEpilogue(mlir::Operation *reduction, InGroupFn inGroup,
+mlir::LogicalResult checkEpilogue(ReductionOpInterface reduction,
+                                  InGroupFn inGroup,
                                   bool broadcast, std::string *why = nullptr);
 
 //===----------------------------------------------------------------------===//

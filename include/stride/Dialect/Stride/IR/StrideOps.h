@@ -19,6 +19,8 @@ namespace stride {
 namespace detail {
 mlir::LogicalResult verifyViewOp(mlir::Operation *op);
 mlir::LogicalResult verifyElementwise(mlir::Operation *op);
+/// `dims`, sorted ascending (ReductionOpInterface::getReducedDims).
+llvm::SmallVector<int64_t> sortedDims(llvm::ArrayRef<int64_t> dims);
 } // namespace detail
 
 /// Pointwise ops: every tensor operand and the result have one shape.
@@ -30,17 +32,38 @@ public:
   }
 };
 
-/// Functional ops write a fresh buffer (as opposed to views, which alias).
+/// Functional ops compute a fresh buffer from their operands (as opposed to
+/// views, which alias, and kernels, which hold functional ops).
 template <typename ConcreteType>
 class Functional : public mlir::OpTrait::TraitBase<ConcreteType, Functional> {};
 
-/// True for ops that produce a fresh buffer.
+/// `stride.kernel`: a fused region that becomes one GPU kernel.
+template <typename ConcreteType>
+class FusedKernel : public mlir::OpTrait::TraitBase<ConcreteType, FusedKernel> {
+};
+
+/// True for the ops that compute a fresh buffer: every op fusion may group,
+/// and no kernel.
 inline bool isFunctional(mlir::Operation *op) {
   return op->hasTrait<Functional>();
+}
+
+/// True when `op`'s results are fresh buffers that no other value aliases:
+/// functional ops and kernels.
+inline bool writesFreshBuffers(mlir::Operation *op) {
+  return isFunctional(op) || op->hasTrait<FusedKernel>();
 }
 } // namespace stride
 
 #include "stride/Dialect/Stride/IR/StrideEnums.h.inc"
+
+namespace stride {
+/// The identity of `combiner` for elements of `elementType`
+/// (ReductionOpInterface::getIdentity): a FloatAttr or an IntegerAttr.
+mlir::TypedAttr reductionIdentity(ReductionCombiner combiner,
+                                  mlir::Type elementType);
+} // namespace stride
+
 #include "stride/Dialect/Stride/IR/StrideInterfaces.h.inc"
 
 #define GET_OP_CLASSES

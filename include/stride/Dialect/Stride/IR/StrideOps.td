@@ -154,8 +154,14 @@ def Stride_AsStridedOp : Stride_ViewOp<"as_strided", ""> {
 // Pointwise ops
 //===----------------------------------------------------------------------===//
 
-class Stride_FunctionalOp<string mnemonic, list<Trait> traits = []>
-    : Stride_Op<mnemonic, traits # [Pure, Stride_Functional]> {
+/// Ops that may fail at run time (an integer division by zero, an index out
+/// of range): they have no memory effects, but are not speculatable, so no
+/// pass hoists one out of a guard or computes it where the graph does not.
+defvar Stride_MayFail = [NoMemoryEffect];
+
+class Stride_FunctionalOp<string mnemonic, list<Trait> traits = [],
+                          list<Trait> effects = [Pure]>
+    : Stride_Op<mnemonic, traits # effects # [Stride_Functional]> {
   let results = (outs Stride_AnyTensor:$result);
 }
 
@@ -205,9 +211,9 @@ def Stride_CastOp : Stride_FunctionalOp<"cast", [Stride_Elementwise]> {
 }
 
 class Stride_BinaryOp<string mnemonic, Type operandType, string torchName,
-                      list<Trait> traits = []>
+                      list<Trait> traits = [], list<Trait> effects = [Pure]>
     : Stride_FunctionalOp<mnemonic, traits # [Stride_Elementwise,
-        Stride_SameElementType<["lhs", "rhs", "result"]>]> {
+        Stride_SameElementType<["lhs", "rhs", "result"]>], effects> {
   let summary = "pointwise `" # torchName # "`";
   let description = "Pointwise `" # torchName # "` of two tensors of one "
     # "shape and element type. There is no implicit broadcasting: broadcast "
@@ -223,8 +229,10 @@ class Stride_BinaryOp<string mnemonic, Type operandType, string torchName,
 def Stride_AddOp : Stride_BinaryOp<"add", Stride_NumericTensor, "torch.add">;
 def Stride_SubOp : Stride_BinaryOp<"sub", Stride_NumericTensor, "torch.sub">;
 def Stride_MulOp : Stride_BinaryOp<"mul", Stride_NumericTensor, "torch.mul">;
+// Integer division by zero is a run-time error: speculatable only on floats.
 def Stride_DivOp : Stride_BinaryOp<"div", Stride_NumericTensor,
-    "torch.div (integers: rounding_mode='trunc'; division by zero is an error)">;
+    "torch.div (integers: rounding_mode='trunc'; division by zero is an error)",
+    [], Stride_MayFail # [DeclareOpInterfaceMethods<ConditionallySpeculatable>]>;
 def Stride_PowOp : Stride_BinaryOp<"pow", Stride_FloatTensor, "torch.pow">;
 def Stride_MaximumOp : Stride_BinaryOp<"maximum", Stride_NumericTensor,
     "torch.maximum (NaN propagates)">;
@@ -390,9 +398,28 @@ def Stride_SelectScatterOp : Stride_FunctionalOp<"select_scatter",
   let hasVerifier = 1;
 }
 
-class Stride_IndexScatterOp<string mnemonic, string torchName, string rule>
+/// An index scatter: `accumulating` and `sliceIndex` are the answers of
+/// IndexScatterOpInterface's isAccumulating and isSliceIndex.
+class Stride_IndexScatterBase<string mnemonic, bit accumulating,
+                              bit sliceIndex>
     : Stride_FunctionalOp<mnemonic,
-        [Stride_SameElementType<["input", "src", "result"]>]> {
+        [Stride_SameElementType<["input", "src", "result"]>,
+         Stride_IndexedOpInterface, Stride_IndexScatterOpInterface],
+        Stride_MayFail> {
+  let arguments = (ins Stride_AnyTensor:$input, Stride_IndexTensor:$index,
+                       Stride_AnyTensor:$src, I64Attr:$dim);
+  let assemblyFormat = "$input `,` $index `,` $src `dim` $dim attr-dict `:` "
+      "type($input) `,` type($index) `,` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    bool isAccumulating() { return }] # !if(accumulating, "true", "false") # [{; }
+    bool isSliceIndex() { return }] # !if(sliceIndex, "true", "false") # [{; }
+  }];
+}
+
+class Stride_IndexScatterOp<string mnemonic, string torchName, string rule,
+                            bit accumulating>
+    : Stride_IndexScatterBase<mnemonic, accumulating, /*sliceIndex=*/0> {
   let summary = "`" # torchName # "` along one dim";
   let description = "`" # torchName # "(input, dim, index, src)`: a copy "
     # "of `input` where, for every index `i` of `index`, the element at `i` "
@@ -402,25 +429,21 @@ class Stride_IndexScatterOp<string mnemonic, string torchName, string rule>
     # "error.\n\n```mlir\n%r = stride." # mnemonic # " %x, %idx, %src dim 0 "
     # ": !stride.tensor<4x3xf32>, !stride.tensor<2x3xi64>, "
     # "!stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>\n```";
-  let arguments = (ins Stride_AnyTensor:$input, Stride_IndexTensor:$index,
-                       Stride_AnyTensor:$src, I64Attr:$dim);
-  let assemblyFormat = "$input `,` $index `,` $src `dim` $dim attr-dict `:` "
-      "type($input) `,` type($index) `,` type($src) `->` type($result)";
-  let hasVerifier = 1;
 }
 
 def Stride_ScatterOp : Stride_IndexScatterOp<"scatter", "torch.scatter",
-    "is set to (with duplicate indices, one of the writes wins)">;
+    "is set to (with duplicate indices, one of the writes wins)",
+    /*accumulating=*/0>;
 def Stride_ScatterAddOp : Stride_IndexScatterOp<"scatter_add",
-    "torch.scatter_add", "accumulates">;
+    "torch.scatter_add", "accumulates", /*accumulating=*/1>;
 
-def Stride_IndexAddOp : Stride_FunctionalOp<"index_add",
-    [Stride_SameElementType<["input", "source", "result"]>]> {
-  let summary = "add slices of source into input at the given indices";
+def Stride_IndexAddOp : Stride_IndexScatterBase<"index_add",
+    /*accumulating=*/1, /*sliceIndex=*/1> {
+  let summary = "add slices of src into input at the given indices";
   let description = [{
-    `torch.index_add(input, dim, index, source)`: `index` is 1-D, `source`
+    `torch.index_add(input, dim, index, source)`: `index` is 1-D, `src`
     has the shape of `input` with `dim` of size `len(index)`, and slice `i` of
-    `source` is added into slice `index[i]` of the copy. Duplicate indices
+    `src` is added into slice `index[i]` of the copy. Duplicate indices
     accumulate; an index outside `[0, size[dim])` is a run-time error.
 
     ```mlir
@@ -429,15 +452,11 @@ def Stride_IndexAddOp : Stride_FunctionalOp<"index_add",
           !stride.tensor<8x16xf32> -> !stride.tensor<100x16xf32>
     ```
   }];
-  let arguments = (ins Stride_AnyTensor:$input, Stride_IndexTensor:$index,
-                       Stride_AnyTensor:$source, I64Attr:$dim);
-  let assemblyFormat = "$input `,` $index `,` $source `dim` $dim attr-dict `:` "
-      "type($input) `,` type($index) `,` type($source) `->` type($result)";
-  let hasVerifier = 1;
 }
 
 def Stride_GatherOp : Stride_FunctionalOp<"gather",
-    [Stride_SameElementType<["input", "result"]>]> {
+    [Stride_SameElementType<["input", "result"]>, Stride_IndexedOpInterface],
+    Stride_MayFail> {
   let summary = "read input along one dim at the given indices";
   let description = [{
     `torch.gather(input, dim, index)`: the result has `index`'s shape and
@@ -458,7 +477,8 @@ def Stride_GatherOp : Stride_FunctionalOp<"gather",
 }
 
 def Stride_IndexSelectOp : Stride_FunctionalOp<"index_select",
-    [Stride_SameElementType<["input", "result"]>]> {
+    [Stride_SameElementType<["input", "result"]>, Stride_IndexedOpInterface],
+    Stride_MayFail> {
   let summary = "select slices of input along one dim";
   let description = [{
     `torch.index_select(input, dim, index)`: `index` is 1-D; the result is
@@ -481,9 +501,12 @@ def Stride_IndexSelectOp : Stride_FunctionalOp<"index_select",
 // Reductions
 //===----------------------------------------------------------------------===//
 
+/// A reduction with combiner `combiner` (a ReductionCombiner case), divided
+/// by the element count when `average` is set.
 class Stride_ReductionOp<string mnemonic, Type operandType, string torchName,
-                         string identity>
-    : Stride_FunctionalOp<mnemonic, [Stride_SameElementType<["input", "result"]>]> {
+                         string identity, string combiner, bit average = 0>
+    : Stride_FunctionalOp<mnemonic, [Stride_SameElementType<["input", "result"]>,
+        Stride_ReductionOpInterface]> {
   let summary = "`" # torchName # "` over a list of dims";
   let description = "`" # torchName # "(input, dims, keepdim)`: reduces the "
     # "listed dims (distinct, in range; an empty list reduces nothing), "
@@ -498,23 +521,31 @@ class Stride_ReductionOp<string mnemonic, Type operandType, string torchName,
   let assemblyFormat = "$input `dims` $dims (`keepdim` $keepdim^)? attr-dict "
                        "`:` type($input) `->` type($result)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::stride::ReductionCombiner getCombiner() {
+      return ::stride::ReductionCombiner::}] # combiner # [{;
+    }
+    bool isAverage() { return }] # !if(average, "true", "false") # [{; }
+  }];
 }
 
-def Stride_SumOp : Stride_ReductionOp<"sum", Stride_NumericTensor, "torch.sum", "0">;
+def Stride_SumOp : Stride_ReductionOp<"sum", Stride_NumericTensor, "torch.sum",
+    "0", "add">;
 def Stride_MeanOp : Stride_ReductionOp<"mean", Stride_FloatTensor, "torch.mean",
-    "NaN (0/0)">;
-def Stride_ProdOp : Stride_ReductionOp<"prod", Stride_NumericTensor, "torch.prod", "1">;
+    "NaN (0/0)", "add", /*average=*/1>;
+def Stride_ProdOp : Stride_ReductionOp<"prod", Stride_NumericTensor, "torch.prod",
+    "1", "mul">;
 def Stride_MaxOp : Stride_ReductionOp<"max", Stride_NumericTensor, "torch.amax",
-    "a run-time error (max of no elements is undefined)">;
+    "a run-time error (max of no elements is undefined)", "max">;
 def Stride_MinOp : Stride_ReductionOp<"min", Stride_NumericTensor, "torch.amin",
-    "a run-time error (min of no elements is undefined)">;
+    "a run-time error (min of no elements is undefined)", "min">;
 
 //===----------------------------------------------------------------------===//
 // Kernel regions (formed by stride-fuse)
 //===----------------------------------------------------------------------===//
 
 def Stride_KernelOp : Stride_Op<"kernel", [IsolatedFromAbove,
-    SingleBlockImplicitTerminator<"YieldOp">, Stride_Functional]> {
+    SingleBlockImplicitTerminator<"YieldOp">, Stride_FusedKernel]> {
   let summary = "a fused kernel region: becomes one GPU kernel";
   let description = [{
     A region of fused stride ops that the CUDA backend turns into one
