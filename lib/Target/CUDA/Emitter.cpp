@@ -27,6 +27,9 @@
 
 #include "stride/Target/CUDA/Emitter.h"
 #include "stride/Dialect/Stride/Analysis/KernelContract.h"
+#include "stride/Dialect/Stride/IR/Graph.h"
+#include "stride/Support/Diagnostics.h"
+#include "stride/Support/Strings.h"
 #include "stride/Target/CUDA/Schedule.h"
 
 #include "KernelFacts.h"
@@ -41,7 +44,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
-#include "llvm/Support/Path.h"
 
 #include <fmt/format.h>
 
@@ -171,49 +173,9 @@ std::string literalOf(double value, DType t) {
   return intLiteral(static_cast<int64_t>(value), t);
 }
 
-/// A C string literal of `text` (for messages).
-std::string cString(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 //===----------------------------------------------------------------------===//
-// Locations and names
+// Names
 //===----------------------------------------------------------------------===//
-
-/// The first file:line:col inside `loc`.
-std::optional<FileLineColLoc> fileLocation(Location loc) {
-  std::optional<FileLineColLoc> found;
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      found = file;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
-/// "seed_forward.mlir:7:17" (the file's name without its directory), or
-/// "unknown location".
-std::string formatLocation(Location loc) {
-  std::optional<FileLineColLoc> file = fileLocation(loc);
-  if (!file)
-    return "unknown location";
-  return fmt::format("{}:{}:{}",
-                     llvm::sys::path::filename(file->getFilename().getValue())
-                         .str(),
-                     file->getLine(), file->getColumn());
-}
 
 std::string opName(Operation *op) {
   return op->getName().stripDialect().str();
@@ -362,7 +324,7 @@ std::string combineOf(ReduceKind kind, const std::string &a,
 class KernelEmitter {
 public:
   KernelEmitter(KernelOp kernel, std::string name,
-                const CudaEmitOptions &options, Code &fileScope,
+                const CudaTargetOptions &options, Code &fileScope,
                 unsigned &constantCounter)
       : kernel(kernel), name(std::move(name)), options(options),
         fileScope(fileScope), constantCounter(constantCounter) {}
@@ -477,7 +439,7 @@ private:
 
   KernelOp kernel;
   std::string name;
-  const CudaEmitOptions &options;
+  const CudaTargetOptions &options;
   Code &fileScope;
   unsigned &constantCounter;
 
@@ -820,7 +782,7 @@ FailureOr<std::string> KernelEmitter::evalIndex(Operation *op, Value index,
       formatLocation(op->getLoc()), size, name);
   code.open(fmt::format("if ((long long){} < 0 || (long long){} >= {})", *raw,
                         *raw, size));
-  code.line("stride_fail({});", cString(message));
+  code.line("stride_fail({});", quoted(message));
   if (skipOnError)
     code.line("continue;");
   else
@@ -898,7 +860,7 @@ FailureOr<std::string> KernelEmitter::evalPointwise(
                         "kernel {}",
                         formatLocation(op->getLoc()), name);
         return fmt::format("stride_div({}, {}, {})", args[0], args[1],
-                           cString(message));
+                           quoted(message));
       })
       .Case<CmpOp>([&](CmpOp cmp) -> FailureOr<std::string> {
         const char *symbol = "==";
@@ -1350,21 +1312,22 @@ LogicalResult KernelEmitter::emitTiled(Code &body) {
 //===----------------------------------------------------------------------===//
 
 /// index_add along `dim` as a gather: out[c] = input[c] + the sum of
-/// source[c with c[dim] = k] over the k whose index is c[dim]. Five launches
-/// of one function, with int scratch: counts[rows + 1] (the last is the
-/// running total), first[rows], end[rows], order[updates].
-///   phase 0  counts = 0
-///   phase 1  histogram: counts[index[k]] += 1 (out-of-range indices are
-///            reported here, with the message of the atomic scheme)
-///   phase 2  ranges: each block scans its 256 counts in shared memory and
-///            takes its base from the total with one atomicAdd, so bucket
-///            r is [first[r], end[r]) (buckets are disjoint but not in
-///            row order)
-///   phase 3  fill: order[first[r] + (--counts[r])] = k
-///   phase 4  each output element once: the input, plus its bucket's
-///            source elements; one store, no atomics on the output
+/// source[c with c[dim] = k] over the k whose index is c[dim]. Two launches
+/// of one function, with int scratch: scratch0[rows], each row's list head
+/// (a source position + 1; 0 = empty), and scratch1[updates], each source
+/// position's next position + 1.
+///   phase 1  each source position k pushes itself onto its row's list
+///            (atomicExch on the head); out-of-range indices are reported
+///            here, with the message of the atomic scheme
+///   phase 2  a block per row computes each of the row's output elements
+///            once, from the input and the source rows on the row's list
+///            (one store, no atomics on the output), then empties the
+///            row's head
+/// The heads must be zero before phase 1: the scratch buffers are the
+/// plan's temporaries, which start zeroed (docs/module-format.md, "Buffer"),
+/// and phase 2 leaves them zeroed for the next run.
 /// The output is written exactly once and the source read exactly once.
-/// The order of a bucket's additions depends on the atomics of phase 3.
+/// The order of a row's additions depends on the atomics of phase 1.
 LogicalResult KernelEmitter::emitSegmentedIndexAdd(Code &body) {
   auto op = cast<IndexAddOp>(facts.scatterRoot);
   Value input = op.getInput(), index = op.getIndex(), src = op.getSrc();
@@ -2104,38 +2067,17 @@ FailureOr<CudaKernel> KernelEmitter::emit(Code &out) {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-FailureOr<func::FuncOp> findEntryFunction(ModuleOp module) {
-  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
-  if (funcs.size() == 1)
-    return funcs.front();
-  if (funcs.empty())
-    return (module.emitError()
-                   << "expected one func.func (the graph), found none");
-  InFlightDiagnostic diag = funcs[1].emitError()
-                            << "expected one func.func (the graph), found "
-                            << funcs.size();
-  diag.attachNote(funcs[0].getLoc()) << "the first is here";
-  return failure();
-}
-
 FailureOr<CudaSource> emitCuda(func::FuncOp entry,
-                               const CudaEmitOptions &options) {
+                               const CudaTargetOptions &options) {
   CudaSource result;
   Code fileScope, kernels;
   unsigned constantCounter = 0;
-  llvm::StringSet<> names;
+  KernelNameTable names;
   bool failedAny = false;
 
   for (Operation &op : entry.getBody().getOps()) {
     if (auto kernel = dyn_cast<KernelOp>(op)) {
-      std::string name = cIdentifier(kernel.getSymName());
-      if (names.contains(name)) {
-        int suffix = 1;
-        while (names.contains(name + "_" + std::to_string(suffix)))
-          ++suffix;
-        name += "_" + std::to_string(suffix);
-      }
-      names.insert(name);
+      std::string name = names.insert(cIdentifier(kernel.getSymName()));
       KernelEmitter emitter(kernel, name, options, fileScope,
                             constantCounter);
       FailureOr<CudaKernel> emitted = emitter.emit(kernels);
