@@ -3,13 +3,16 @@
 // second clamped), rows a multiple of the warp (no clamping), rows shorter
 // than a warp, a layer norm (three phases, each reading values of the
 // phases before), a slice_scatter (assigned in branches) and a gather (a
-// checked index) in the row's prologue and epilogue.
+// checked index) in the row's prologue and epilogue, and a kernel of 8 ops
+// whose rows of 1000 take a block of 64 threads each (RowSplit.h).
 func.func @loops(%a: !stride.tensor<5x40xf32>, %b: !stride.tensor<3x96xf32>,
                  %c: !stride.tensor<9x7xf32>, %d: !stride.tensor<4x300xf32>,
                  %e: !stride.tensor<6x45xf32>, %u: !stride.tensor<6x10xf32>,
-                 %f: !stride.tensor<8x50xf32>, %i: !stride.tensor<8x50xi64>)
+                 %f: !stride.tensor<8x50xf32>, %i: !stride.tensor<8x50xi64>,
+                 %h: !stride.tensor<3x1000xf32>)
     -> (!stride.tensor<5x40xf32>, !stride.tensor<3x96xf32>, !stride.tensor<9x7xf32>,
-        !stride.tensor<4x300xf32>, !stride.tensor<6x45xf32>, !stride.tensor<8x50xf32>) {
+        !stride.tensor<4x300xf32>, !stride.tensor<6x45xf32>, !stride.tensor<8x50xf32>,
+        !stride.tensor<3x1000xf32>) {
   // softmax over odd rows of 40
   %am = stride.max %a dims [1] keepdim : !stride.tensor<5x40xf32> -> !stride.tensor<5x1xf32>
   %amb = stride.expand %am : !stride.tensor<5x1xf32> -> !stride.tensor<5x40xf32, strides = [1, 0]>
@@ -48,6 +51,17 @@ func.func @loops(%a: !stride.tensor<5x40xf32>, %b: !stride.tensor<3x96xf32>,
   %gm = stride.max %g dims [1] keepdim : !stride.tensor<8x50xf32> -> !stride.tensor<8x1xf32>
   %gmb = stride.expand %gm : !stride.tensor<8x1xf32> -> !stride.tensor<8x50xf32, strides = [1, 0]>
   %gy = stride.sub %g, %gmb : !stride.tensor<8x50xf32>, !stride.tensor<8x50xf32, strides = [1, 0]> -> !stride.tensor<8x50xf32>
-  return %ay, %by, %cy, %dy, %ey, %gy : !stride.tensor<5x40xf32>, !stride.tensor<3x96xf32>,
-      !stride.tensor<9x7xf32>, !stride.tensor<4x300xf32>, !stride.tensor<6x45xf32>, !stride.tensor<8x50xf32>
+  // y = tanh(exp(tanh(x - max(x)))) / sum(...) over rows of 1000, 8 ops
+  %hm = stride.max %h dims [1] keepdim : !stride.tensor<3x1000xf32> -> !stride.tensor<3x1xf32>
+  %hmb = stride.expand %hm : !stride.tensor<3x1xf32> -> !stride.tensor<3x1000xf32, strides = [1, 0]>
+  %hd = stride.sub %h, %hmb : !stride.tensor<3x1000xf32>, !stride.tensor<3x1000xf32, strides = [1, 0]> -> !stride.tensor<3x1000xf32>
+  %h1 = stride.tanh %hd : !stride.tensor<3x1000xf32> -> !stride.tensor<3x1000xf32>
+  %h2 = stride.exp %h1 : !stride.tensor<3x1000xf32> -> !stride.tensor<3x1000xf32>
+  %h3 = stride.tanh %h2 : !stride.tensor<3x1000xf32> -> !stride.tensor<3x1000xf32>
+  %h4 = stride.mul %h3, %h2 : !stride.tensor<3x1000xf32>, !stride.tensor<3x1000xf32> -> !stride.tensor<3x1000xf32>
+  %hs = stride.sum %h4 dims [1] keepdim : !stride.tensor<3x1000xf32> -> !stride.tensor<3x1xf32>
+  %hsb = stride.expand %hs : !stride.tensor<3x1xf32> -> !stride.tensor<3x1000xf32, strides = [1, 0]>
+  %hy = stride.div %h4, %hsb : !stride.tensor<3x1000xf32>, !stride.tensor<3x1000xf32, strides = [1, 0]> -> !stride.tensor<3x1000xf32>
+  return %ay, %by, %cy, %dy, %ey, %gy, %hy : !stride.tensor<5x40xf32>, !stride.tensor<3x96xf32>,
+      !stride.tensor<9x7xf32>, !stride.tensor<4x300xf32>, !stride.tensor<6x45xf32>, !stride.tensor<8x50xf32>, !stride.tensor<3x1000xf32>
 }
