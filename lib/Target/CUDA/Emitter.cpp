@@ -347,6 +347,32 @@ private:
   /// warp or block; each reduction of the row in program order, then the
   /// broadcast epilogue over the row.
   LogicalResult emitRowReduction(Code &body);
+  /// The unrolled loop over the row elements a thread holds in registers
+  /// (scheme row_registers): `count` elements, loop variable `index`;
+  /// `header` declares the element's coordinates `coords` (the same names
+  /// in every phase) and its validity `valid` (empty when every element is
+  /// in the row).
+  struct RowLoop {
+    std::string index;
+    int64_t count = 0;
+    std::string header;
+    Coords coords;
+    std::string valid;
+  };
+  /// Prints one phase over the row's elements: `fn(code, coords, valid)`
+  /// inside `loop`, every value it declares an element of a register array
+  /// declared before the loop.
+  LogicalResult walkRowRegisters(
+      Code &body, const RowLoop &loop,
+      function_ref<LogicalResult(Code &, ArrayRef<std::string>, StringRef)>
+          fn);
+  /// Declares `name` = `expr` of C++ type `type` and returns how to read
+  /// it: a constant, or inside a row loop an element of the array `name`.
+  std::string declareValue(Code &code, StringRef type, const std::string &name,
+                           const std::string &expr);
+  /// Declares `name`, assigned later, and returns how to assign and read it.
+  std::string declareMutable(Code &code, StringRef type,
+                             const std::string &name);
   /// Reports max/min over no elements (undefined, as in PyTorch).
   LogicalResult checkReducesElements(int64_t reducedElements);
   /// The reduction's value from its accumulator, in its compute type.
@@ -458,6 +484,10 @@ private:
   /// Form (d): the variable holding each reduction's value for the current
   /// row, once computed; reads of it broadcast back resolve to it.
   llvm::DenseMap<Operation *, std::string> rowValues;
+  /// Form (d) in registers: the row loop being printed (null outside), and
+  /// the arrays its values were declared in.
+  const RowLoop *rowArrays = nullptr;
+  SmallVector<std::pair<std::string, std::string>> newArrays;
   /// In a vectorized pointwise loop: the lane being evaluated (-1 outside),
   /// and each lane's coordinates (consecutive in the innermost dim).
   int vectorLane = -1;
@@ -709,11 +739,11 @@ FailureOr<std::string> KernelEmitter::evalUncached(Value value,
                   storageType(dtype), *vec, *arg, address(type, lanes[0]));
         memo.back()[vecKey] = *vec;
       }
-      code.line("const {} {} = stride_ld(&{}.v[{}]);", computeType(dtype), v,
-                *vec, vectorLane);
+      v = declareValue(code, computeType(dtype), v,
+                       fmt::format("stride_ld(&{}.v[{}])", *vec, vectorLane));
     } else {
-      code.line("const {} {} = stride_ld(&in{}[{}]);", computeType(dtype), v,
-                *arg, addr);
+      v = declareValue(code, computeType(dtype), v,
+                       fmt::format("stride_ld(&in{}[{}])", *arg, addr));
     }
     memo.back()[key] = v;
     return v;
@@ -917,7 +947,7 @@ FailureOr<std::string> KernelEmitter::evalOp(Operation *op,
     code.line("// slice_scatter at {}: dim {} in [{}, {}) step {} comes from "
               "src",
               where, d, start, end, step);
-    code.line("{} {};", ct, v);
+    v = declareMutable(code, ct, v);
     code.open(fmt::format("if ({})", cond));
     pushScope();
     Coords srcCoords(coords.begin(), coords.end());
@@ -946,7 +976,7 @@ FailureOr<std::string> KernelEmitter::evalOp(Operation *op,
     std::string v = fresh("v");
     code.line("// select_scatter at {}: index {} of dim {} comes from src",
               where, index, d);
-    code.line("{} {};", ct, v);
+    v = declareMutable(code, ct, v);
     code.open(fmt::format("if ({} == {})", coords[d], index));
     pushScope();
     Coords srcCoords(coords.begin(), coords.end());
@@ -1007,9 +1037,7 @@ FailureOr<std::string> KernelEmitter::evalOp(Operation *op,
   FailureOr<std::string> expr = evalPointwise(op, coords, code);
   if (failed(expr))
     return failure();
-  std::string v = fresh("v");
-  code.line("const {} {} = {};", ct, v, *expr);
-  return v;
+  return declareValue(code, ct, fresh("v"), *expr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1798,6 +1826,50 @@ void KernelEmitter::combineAcrossRow(Code &body, const ReductionInfo &info,
             shared);
 }
 
+LogicalResult KernelEmitter::walkRowRegisters(
+    Code &body, const RowLoop &loop,
+    function_ref<LogicalResult(Code &, ArrayRef<std::string>, StringRef)> fn) {
+  // The loop is printed first, then the arrays it declared above it.
+  Code code;
+  code.indent = body.indent;
+  code.line("#pragma unroll");
+  code.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", loop.index,
+                        loop.count));
+  code.text += loop.header;
+  rowArrays = &loop;
+  newArrays.clear();
+  LogicalResult status = fn(code, loop.coords, loop.valid);
+  rowArrays = nullptr;
+  code.close();
+  for (auto [type, name] : newArrays)
+    body.line("{} {}[{}];", type, name, loop.count);
+  body.text += code.text;
+  return status;
+}
+
+std::string KernelEmitter::declareValue(Code &code, StringRef type,
+                                        const std::string &name,
+                                        const std::string &expr) {
+  if (!rowArrays) {
+    code.line("const {} {} = {};", type, name, expr);
+    return name;
+  }
+  newArrays.push_back({type.str(), name});
+  std::string element = name + "[" + rowArrays->index + "]";
+  code.line("{} = {};", element, expr);
+  return element;
+}
+
+std::string KernelEmitter::declareMutable(Code &code, StringRef type,
+                                          const std::string &name) {
+  if (!rowArrays) {
+    code.line("{} {};", type, name);
+    return name;
+  }
+  newArrays.push_back({type.str(), name});
+  return name + "[" + rowArrays->index + "]";
+}
+
 LogicalResult KernelEmitter::emitRowReduction(Code &body) {
   ArrayRef<int64_t> dims = reductions.front().dims;
   ArrayRef<int64_t> inShape = iterationShape;
@@ -1857,8 +1929,8 @@ LogicalResult KernelEmitter::emitRowReduction(Code &body) {
   }
   Coords kept = delinearize(body, row, keptShape);
   // The input coordinates of reduced element `r` of the row.
-  auto elementCoords = [&](const std::string &r) {
-    Coords reduced = delinearize(body, r, reducedShape);
+  auto elementCoords = [&](Code &code, const std::string &r) {
+    Coords reduced = delinearize(code, r, reducedShape);
     Coords coords;
     size_t nextKept = 0, nextReduced = 0;
     for (int64_t d = 0; d < static_cast<int64_t>(inShape.size()); ++d)
@@ -1869,42 +1941,48 @@ LogicalResult KernelEmitter::emitRowReduction(Code &body) {
 
   // In registers: element k of this thread is reduced element
   // lane + k * threads, clamped to the row (a clamped element is evaluated,
-  // which is safe, and neither reduced nor stored).
-  SmallVector<Coords> elements;
-  SmallVector<std::string> valid;
+  // which is safe, and neither reduced nor stored). Each phase walks the
+  // elements with the same unrolled loop, whose header names the element's
+  // coordinates identically each time, so a value computed in one phase is
+  // an element of a register array the later phases read.
+  RowLoop rowLoop;
   pushScope();
   if (inRegisters) {
-    for (int64_t k = 0; k < perThread; ++k) {
-      std::string r = fresh("r");
-      std::string position = k == 0 ? lane : fmt::format("{} + {}", lane,
-                                                         k * threads);
-      if ((k + 1) * threads <= l) {
-        body.line("const {} {} = {};", idx, r, position);
-        valid.push_back("");
-      } else {
-        std::string ok = fresh("ok");
-        body.line("const bool {} = {} < {};", ok, position, l);
-        body.line("const {} {} = {} ? {} : {};", idx, r, ok, position, l - 1);
-        valid.push_back(ok);
-      }
-      elements.push_back(elementCoords(r));
+    rowLoop.index = fresh("k");
+    rowLoop.count = perThread;
+    Code header;
+    header.indent = body.indent + 1;
+    std::string position =
+        fmt::format("{} + {} * {}", lane, rowLoop.index, threads);
+    std::string r = fresh("r");
+    int64_t full = l / threads; // elements every thread has in every row
+    if (full >= perThread) {
+      header.line("const {} {} = {};", idx, r, position);
+    } else {
+      rowLoop.valid = fresh("ok");
+      if (full > 0)
+        header.line("const bool {} = {} < {} || {} < {};", rowLoop.valid,
+                    rowLoop.index, full, position, l);
+      else
+        header.line("const bool {} = {} < {};", rowLoop.valid, position, l);
+      header.line("const {} {} = {} ? {} : {};", idx, r, rowLoop.valid,
+                  position, l - 1);
     }
+    rowLoop.coords = elementCoords(header, r);
+    rowLoop.header = std::move(header.text);
   }
-  // Runs `fn(coords, valid)` on each element of the row this thread holds.
+  // Runs `fn(code, coords, valid)` on each element of the row this thread
+  // holds.
   auto forEachElement =
-      [&](function_ref<LogicalResult(ArrayRef<std::string>, StringRef)> fn)
-      -> LogicalResult {
-    if (inRegisters) {
-      for (auto [coords, ok] : llvm::zip(elements, valid))
-        if (failed(fn(coords, ok)))
-          return failure();
-      return success();
-    }
+      [&](function_ref<LogicalResult(Code &, ArrayRef<std::string>, StringRef)>
+              fn) -> LogicalResult {
+    if (inRegisters)
+      return walkRowRegisters(body, rowLoop, fn);
     std::string r = fresh("r");
     body.open(fmt::format("for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
                           lane, l, threads));
     pushScope();
-    LogicalResult status = fn(elementCoords(r), "");
+    LogicalResult status = fn(body, elementCoords(body, r), "");
     popScope();
     body.close();
     return status;
@@ -1913,20 +1991,21 @@ LogicalResult KernelEmitter::emitRowReduction(Code &body) {
   for (auto [i, info] : llvm::enumerate(reductions)) {
     body.line("{} {} = {};", accumulatorType(info.dtype), info.acc,
               identityOf(info.kind, info.dtype));
-    LogicalResult status = forEachElement([&](ArrayRef<std::string> coords,
-                                              StringRef ok) -> LogicalResult {
-      FailureOr<std::string> v = eval(info.input, coords, body);
-      if (failed(v))
-        return failure();
-      std::string asAcc =
-          isFloat(info.dtype) ? *v : "(long long)" + paren(*v);
-      std::string combined = combineOf(info.kind, info.acc, asAcc);
-      if (ok.empty())
-        body.line("{} = {};", info.acc, combined);
-      else
-        body.line("{} = {} ? {} : {};", info.acc, ok, combined, info.acc);
-      return success();
-    });
+    LogicalResult status = forEachElement(
+        [&](Code &code, ArrayRef<std::string> coords,
+            StringRef ok) -> LogicalResult {
+          FailureOr<std::string> v = eval(info.input, coords, code);
+          if (failed(v))
+            return failure();
+          std::string asAcc =
+              isFloat(info.dtype) ? *v : "(long long)" + paren(*v);
+          std::string combined = combineOf(info.kind, info.acc, asAcc);
+          if (ok.empty())
+            code.line("{} = {};", info.acc, combined);
+          else
+            code.line("{} = {} ? {} : {};", info.acc, ok, combined, info.acc);
+          return success();
+        });
     if (failed(status))
       return failure();
     combineAcrossRow(body, info, threads, "shared" + std::to_string(i));
@@ -1938,16 +2017,17 @@ LogicalResult KernelEmitter::emitRowReduction(Code &body) {
   }
 
   LogicalResult stored = forEachElement(
-      [&](ArrayRef<std::string> coords, StringRef ok) -> LogicalResult {
+      [&](Code &code, ArrayRef<std::string> coords,
+          StringRef ok) -> LogicalResult {
         if (ok.empty())
-          return storeYields(body, coords);
+          return storeYields(code, coords);
         // Evaluated outside the guard, so later elements may reuse it.
         for (Value value : yields)
-          if (failed(eval(value, coords, body)))
+          if (failed(eval(value, coords, code)))
             return failure();
-        body.open(fmt::format("if ({})", ok));
-        LogicalResult status = storeYields(body, coords);
-        body.close();
+        code.open(fmt::format("if ({})", ok));
+        LogicalResult status = storeYields(code, coords);
+        code.close();
         return status;
       });
   popScope();

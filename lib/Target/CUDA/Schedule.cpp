@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Target/CUDA/Schedule.h"
+#include "stride/Dialect/Stride/Analysis/RowSplit.h"
 
 #include "KernelFacts.h"
 
@@ -66,9 +67,12 @@ constexpr int64_t kTile = 64;
 /// a block may declare statically; 8 blocks of 256 threads per
 /// multiprocessor still fit in an H100's 228 KiB at one f32 tile).
 constexpr int64_t kMaxTileBytes = 40 * 1024;
-/// Broadcast reductions hold up to this many elements per thread in
-/// registers across their phases.
-constexpr int64_t kMaxRowElementsPerThread = 32;
+
+/// Pointwise kernels of up to this many functional ops are vectorized. The
+/// vectorized loop evaluates each op once per lane, so NVRTC compiles it 4
+/// times; a kernel of more ops is bound by arithmetic, not by memory, and
+/// gains little from 4-element accesses.
+constexpr int64_t kMaxVectorizedOps = 16;
 
 /// The most blocks of `block` threads a grid-stride kernel launches.
 int64_t maxGridStrideBlocks(int multiprocessors, int64_t block) {
@@ -249,6 +253,13 @@ private:
   bool useSegmentedIndexAdd();
   void scheduleSegmentedIndexAdd();
 
+  /// The kernel's functional ops (views not counted): what NVRTC compiles
+  /// once per element a thread computes.
+  int64_t functionalOps() {
+    return llvm::count_if(kernel.getBodyBlock().without_terminator(),
+                          [](Operation &op) { return isFunctional(&op); });
+  }
+
   void launch(int64_t grid, int64_t block, int64_t blockY = 1,
               int64_t phase = -1) {
     launches.push_back(LaunchAttr::get(builder.getContext(), grid, block,
@@ -294,11 +305,13 @@ void Scheduler::schedulePointwise() {
   // An input read at the kernel's coordinates with a non-unit stride along
   // the innermost dim but unit stride along another (a transposed read)
   // goes through shared-memory tiles; everything else takes the grid-stride
-  // loop, vectorized when the innermost dim is a multiple of 4.
+  // loop, vectorized when the innermost dim is a multiple of 4 and the
+  // kernel has few ops.
   if (scheduleTiledTranspose())
     return;
   int64_t cap = maxGridStrideBlocks(multiprocessors, kBlock);
-  if (options.vectorize && !shape.empty() && shape.back() % 4 == 0) {
+  if (options.vectorize && !shape.empty() && shape.back() % 4 == 0 &&
+      functionalOps() <= kMaxVectorizedOps) {
     scheme = KernelScheme::Vectorized;
     vectorWidth = 4;
     launch(gridSize(ceilDiv(n / 4, kBlock), cap), kBlock);
@@ -416,16 +429,15 @@ void Scheduler::scheduleRowReduction() {
   for (auto [d, size] : llvm::enumerate(facts.iterationShape))
     (llvm::is_contained(dims, static_cast<int64_t>(d)) ? l : m) *= size;
   // A warp per row up to 1024 elements (no block barriers), else a block of
-  // up to 1024 threads. Up to kMaxRowElementsPerThread elements per thread
-  // are held in registers across the phases (each input element is loaded
+  // up to 1024 threads, and more threads for a kernel of many ops
+  // (RowSplit.h). Up to kMaxRowElementsPerThread elements per thread are
+  // held in registers across the phases (each input element is loaded
   // once); longer rows are re-read in each phase, mostly from L1/L2.
-  threads = l <= 1024
-                ? 32
-                : std::min<int64_t>(1024, llvm::PowerOf2Ceil(ceilDiv(l, 32)));
-  elementsPerThread = ceilDiv(l, threads);
-  scheme = elementsPerThread <= kMaxRowElementsPerThread
-               ? KernelScheme::RowRegisters
-               : KernelScheme::RowReread;
+  RowSplit split = splitRow(l, functionalOps());
+  threads = split.threads;
+  elementsPerThread = split.elementsPerThread;
+  scheme = split.inRegisters ? KernelScheme::RowRegisters
+                             : KernelScheme::RowReread;
   if (m * l == 0)
     return;
   int64_t block = threads > 32 ? threads : 256;

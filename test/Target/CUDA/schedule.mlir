@@ -33,6 +33,33 @@ func.func @vectorized(%a: !stride.tensor<2048x2048xf32>) -> !stride.tensor<2048x
 
 // -----
 
+// The same shape in a kernel of 17 ops (more than kMaxVectorizedOps, 16):
+// bound by arithmetic, one element per thread and step (16384 blocks).
+// CHECK-LABEL: func.func @many_ops_not_vectorized
+// CHECK: #stride.schedule<scheme = grid_stride, index_bits = 32, launches = [#stride.launch<grid = 16384, block = 256>]>
+func.func @many_ops_not_vectorized(%a: !stride.tensor<2048x2048xf32>) -> !stride.tensor<2048x2048xf32> {
+  %t0 = stride.exp %a : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t1 = stride.tanh %t0 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t2 = stride.exp %t1 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t3 = stride.tanh %t2 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t4 = stride.exp %t3 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t5 = stride.tanh %t4 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t6 = stride.exp %t5 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t7 = stride.tanh %t6 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t8 = stride.exp %t7 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t9 = stride.tanh %t8 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t10 = stride.exp %t9 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t11 = stride.tanh %t10 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t12 = stride.exp %t11 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t13 = stride.tanh %t12 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t14 = stride.exp %t13 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t15 = stride.tanh %t14 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  %t16 = stride.exp %t15 : !stride.tensor<2048x2048xf32> -> !stride.tensor<2048x2048xf32>
+  return %t16 : !stride.tensor<2048x2048xf32>
+}
+
+// -----
+
 // A transposed read (innermost stride 64, stride 1 along dim 0) is staged
 // through 64x64 tiles, 4 elements per load; the contiguous read is not.
 // One block per tile.
@@ -93,6 +120,26 @@ func.func @row_registers(%a: !stride.tensor<6x1000xf32>) -> !stride.tensor<6x100
   %mb = stride.expand %m : !stride.tensor<6x1xf32> -> !stride.tensor<6x1000xf32, strides = [1, 0]>
   %d = stride.sub %a, %mb : !stride.tensor<6x1000xf32>, !stride.tensor<6x1000xf32, strides = [1, 0]> -> !stride.tensor<6x1000xf32>
   return %d : !stride.tensor<6x1000xf32>
+}
+
+// -----
+
+// The same row in a kernel of 8 ops: 8 x 32 elements per lane would be
+// more than kMaxUnrolledRowOps (192) ops for NVRTC to unroll, so a block of
+// 64 threads takes each row, 16 elements per thread.
+// CHECK-LABEL: func.func @row_many_ops
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 64, elements_per_thread = 16, launches = [#stride.launch<grid = 6, block = 64>]>
+func.func @row_many_ops(%a: !stride.tensor<6x1000xf32>) -> !stride.tensor<6x1000xf32> {
+  %m = stride.max %a dims [1] keepdim : !stride.tensor<6x1000xf32> -> !stride.tensor<6x1xf32>
+  %mb = stride.expand %m : !stride.tensor<6x1xf32> -> !stride.tensor<6x1000xf32, strides = [1, 0]>
+  %d = stride.sub %a, %mb : !stride.tensor<6x1000xf32>, !stride.tensor<6x1000xf32, strides = [1, 0]> -> !stride.tensor<6x1000xf32>
+  %t0 = stride.tanh %d : !stride.tensor<6x1000xf32> -> !stride.tensor<6x1000xf32>
+  %t1 = stride.exp %t0 : !stride.tensor<6x1000xf32> -> !stride.tensor<6x1000xf32>
+  %t2 = stride.tanh %t1 : !stride.tensor<6x1000xf32> -> !stride.tensor<6x1000xf32>
+  %t3 = stride.exp %t2 : !stride.tensor<6x1000xf32> -> !stride.tensor<6x1000xf32>
+  %t4 = stride.tanh %t3 : !stride.tensor<6x1000xf32> -> !stride.tensor<6x1000xf32>
+  %t5 = stride.exp %t4 : !stride.tensor<6x1000xf32> -> !stride.tensor<6x1000xf32>
+  return %t5 : !stride.tensor<6x1000xf32>
 }
 
 // -----

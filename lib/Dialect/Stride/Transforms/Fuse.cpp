@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Dialect/Stride/Analysis/KernelContract.h"
+#include "stride/Dialect/Stride/Analysis/RowSplit.h"
 #include "stride/Dialect/Stride/IR/Graph.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
@@ -73,21 +74,6 @@ ArrayRef<int64_t> shapeOf(Value value) {
 }
 
 bool isGroupable(Operation *op) { return isFunctional(op); }
-
-/// Elements of a row that one thread holds in registers in the CUDA
-/// backend's broadcast-reduction scheme (docs/cuda-backend.md): a warp per
-/// row of up to 1024 elements, else a block of up to 1024 threads, at most
-/// 32 elements per thread held (longer rows are re-read in each phase, one
-/// element at a time).
-int64_t rowElementsPerThread(int64_t rowLength) {
-  constexpr int64_t kMaxHeld = 32;
-  int64_t threads =
-      rowLength <= 1024
-          ? 32
-          : std::min<int64_t>(1024, llvm::PowerOf2Ceil((rowLength + 31) / 32));
-  int64_t perThread = (rowLength + threads - 1) / threads;
-  return perThread <= kMaxHeld ? std::max<int64_t>(perThread, 1) : 1;
-}
 
 /// The elements of one row of a reduction: the product of its reduced dims.
 int64_t rowLength(ReductionOpInterface reduction) {
@@ -214,10 +200,15 @@ int64_t Fuser::estimateRegisters(ArrayRef<Operation *> ops,
   int64_t most = 0, running = 0;
   for (int64_t delta : liveAt)
     most = std::max(most, running += delta);
+  // A thread holds its share of a row in registers (RowSplit.h), else one
+  // element.
   int64_t perThread = 1;
-  if (rowReduction)
-    perThread = rowElementsPerThread(
-        rowLength(cast<ReductionOpInterface>(rowReduction)));
+  if (rowReduction) {
+    RowSplit split = splitRow(
+        rowLength(cast<ReductionOpInterface>(rowReduction)), ops.size());
+    if (split.inRegisters)
+      perThread = std::max<int64_t>(split.elementsPerThread, 1);
+  }
   return most * perThread + static_cast<int64_t>(perRow.size());
 }
 
