@@ -2515,6 +2515,12 @@ FailureOr<CudaSource> emitCuda(func::FuncOp entry,
 
   for (Operation &op : entry.getBody().getOps()) {
     if (auto kernel = dyn_cast<KernelOp>(op)) {
+      // The kernel contract (stride-verify-kernels runs it in the pipeline;
+      // checked again here for a function that did not come through it).
+      if (failed(verifyKernel(kernel))) {
+        failedAny = true;
+        continue;
+      }
       std::string name = cIdentifier(kernel.getSymName());
       if (names.contains(name)) {
         int suffix = 1;

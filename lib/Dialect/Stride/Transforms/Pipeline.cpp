@@ -30,8 +30,12 @@ void stride::buildStridePipeline(OpPassManager &pm,
     fuse.broadcastEpilogues = options.fuseBroadcastEpilogues;
     pm.addNestedPass<func::FuncOp>(createFuse(fuse));
   }
-  if (options.formKernels)
+  if (options.formKernels) {
     pm.addNestedPass<func::FuncOp>(createOutlineKernels());
+    // The head of the backend: every kernel, however formed, keeps the
+    // kernel contract.
+    pm.addNestedPass<func::FuncOp>(createVerifyKernels());
+  }
 }
 
 namespace {
