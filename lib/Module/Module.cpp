@@ -251,6 +251,8 @@ Result<ModuleDesc> convert(const fb::Module &m, const std::string &name) {
     desc.signature.inputs = fromFb(sig->inputs());
     desc.signature.outputs = fromFb(sig->outputs());
   }
+  desc.temporariesBeforeReuse = m.temporaries_before_reuse();
+  desc.temporaryBytesBeforeReuse = m.temporary_bytes_before_reuse();
   return desc;
 }
 
@@ -359,6 +361,7 @@ public:
     checkKernels();
     checkBuffers();
     checkLaunches();
+    checkReuseStatistics();
     if (problem.empty())
       return Status::ok();
     return makeError(ErrorCode::InvalidModule,
@@ -523,6 +526,13 @@ private:
     if (needed && b.sizeBytes < *needed)
       fail(what + " has " + str(b.sizeBytes) + " bytes, but " + kind + " '" +
            t.name + "' (" + describeTensor(t) + ") needs " + str(*needed));
+  }
+
+  void checkReuseStatistics() {
+    if (desc.temporaryBytesBeforeReuse < 0 ||
+        desc.temporaryBytesBeforeReuse > kMaxBufferBytes)
+      fail("the temporaries' bytes before reuse, " +
+           str(desc.temporaryBytesBeforeReuse) + ", are outside [0, 2^48]");
   }
 
   void checkBuffers() {
@@ -780,7 +790,9 @@ std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
   auto launchVector = b.CreateVector(launches);
   auto root = fb::CreateModule(b, desc.formatVersion, producer, targetArch,
                                imageVector, kernelVector, bufferVector,
-                               launchVector, signature);
+                               launchVector, signature,
+                               desc.temporariesBeforeReuse,
+                               desc.temporaryBytesBeforeReuse);
   fb::FinishSizePrefixedModuleBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(),
                               b.GetBufferPointer() + b.GetSize());
@@ -860,6 +872,28 @@ std::string describeTensor(const TensorSignature &t) {
          " strides " + formatDims(t.strides) + " offset " + str(t.storageOffset);
 }
 
+namespace {
+/// "temporaries: 2 buffers, 2048 bytes (before buffer reuse: 20 buffers,
+/// 20480 bytes; 18432 bytes saved)".
+void describeTemporaries(std::ostream &os, const ModuleDesc &desc) {
+  size_t count = 0;
+  int64_t bytes = 0;
+  for (const BufferDesc &b : desc.buffers)
+    if (b.kind == BufferKind::Temp) {
+      ++count;
+      bytes += b.sizeBytes;
+    }
+  os << "temporaries: " << counted(count, "buffer") << ", " << bytes
+     << " bytes";
+  if (desc.temporariesBeforeReuse != 0)
+    os << " (before buffer reuse: "
+       << counted(desc.temporariesBeforeReuse, "buffer") << ", "
+       << desc.temporaryBytesBeforeReuse << " bytes; "
+       << desc.temporaryBytesBeforeReuse - bytes << " bytes saved)";
+  os << "\n";
+}
+} // namespace
+
 std::string describeModule(const ModuleDesc &desc) {
   std::ostringstream os;
   os << "Stride module, format version " << desc.formatVersion
@@ -892,6 +926,7 @@ std::string describeModule(const ModuleDesc &desc) {
   for (size_t i = 0; i < desc.buffers.size(); ++i)
     os << "  buffer " << i << ": " << bufferRole(desc, desc.buffers[i]) << ", "
        << desc.buffers[i].sizeBytes << " bytes\n";
+  describeTemporaries(os, desc);
   os << "launches: " << desc.launches.size() << "\n";
   for (size_t i = 0; i < desc.launches.size(); ++i) {
     const LaunchDesc &l = desc.launches[i];

@@ -163,6 +163,11 @@ struct ModuleDesc {
   std::vector<BufferDesc> buffers;
   std::vector<LaunchDesc> launches;
   GraphSignature signature;
+  /// What buffer reuse started from (stride-reuse-buffers): the plan's
+  /// temporaries before they shared buffers, and their bytes; 0 and 0 when
+  /// not recorded. For people (stridec --inspect); the runtime ignores it.
+  uint32_t temporariesBeforeReuse = 0;
+  int64_t temporaryBytesBeforeReuse = 0;
 
   bool operator==(const ModuleDesc &) const = default;
 };

@@ -13,6 +13,7 @@
 
 #include "stride/Target/CUDA/Emitter.h"
 #include "stride/Target/CUDA/Schedule.h"
+#include "stride/Dialect/Plan/Transforms/Passes.h"
 
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 
@@ -30,8 +31,9 @@ using namespace stride;
 
 namespace {
 
-/// Emits the graph `text`; with `schedule`, after stride-schedule-kernels
-/// (emitCuda itself checks the contract first, schedule or not).
+/// Emits the graph `text` after outlining its kernels into the executable;
+/// with `schedule`, after stride-schedule-kernels too (emitCuda itself
+/// checks the contract first, schedule or not).
 FailureOr<CudaSource> emit(MLIRContext &context, const char *text,
                            std::string &diagnostics, bool schedule) {
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
@@ -45,14 +47,13 @@ FailureOr<CudaSource> emit(MLIRContext &context, const char *text,
       parseSourceString<ModuleOp>(text, ParserConfig(&context));
   if (!module)
     return failure();
-  if (schedule) {
-    PassManager pm(&context);
+  PassManager pm(&context);
+  if (schedule)
     pm.addNestedPass<func::FuncOp>(createScheduleKernels());
-    if (failed(pm.run(*module)))
-      return failure();
-  }
-  return emitCuda(*module->getOps<func::FuncOp>().begin(),
-                  CudaTargetOptions());
+  pm.addPass(plan::createOutlineExecutable());
+  if (failed(pm.run(*module)))
+    return failure();
+  return emitCuda(*module, CudaTargetOptions());
 }
 
 TEST(EmitterContract, KernelBreakingTheContractIsRefusedAtTheOp) {
