@@ -41,6 +41,79 @@ FailureOr<TensorSignature> signatureOf(Type type, std::string name,
   return t;
 }
 
+/// Writes `bits` as `bytes` little-endian bytes (an i1 takes one byte).
+void storeElement(const APInt &bits, size_t bytes, uint8_t *out) {
+  APInt wide = bits.zextOrTrunc(unsigned(bytes * 8));
+  for (size_t i = 0; i < bytes; ++i)
+    out[i] = static_cast<uint8_t>(wide.extractBitsAsZExtValue(8, 8 * i));
+}
+
+/// Row-major data that is already the storage's bytes: copied as a whole.
+std::optional<std::vector<uint8_t>> rawStorage(ElementsAttr value,
+                                               const Layout &layout,
+                                               size_t elementBytes) {
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense || dense.isSplat() || !isRowMajor(layout) || layout.offset != 0 ||
+      dense.getElementType().getIntOrFloatBitWidth() != elementBytes * 8)
+    return std::nullopt;
+  ArrayRef<char> raw = dense.getRawData();
+  return std::vector<uint8_t>(raw.begin(), raw.end());
+}
+
+/// The storage of a constant of type `type` with elements `value` (in
+/// row-major order): each element at its layout's offset.
+FailureOr<std::vector<uint8_t>> constantStorage(ElementsAttr value,
+                                                StridedTensorType type,
+                                                Location loc) {
+  Layout layout = type.getLayout();
+  std::optional<int64_t> extent = storageExtent(layout);
+  size_t elementBytes = dtypeSize(type.getDType());
+  if (!extent)
+    return emitError(loc) << "the storage of constant " << type
+                          << " is too large";
+  if (std::optional<std::vector<uint8_t>> raw =
+          rawStorage(value, layout, elementBytes))
+    return *raw;
+  std::vector<uint8_t> data(size_t(*extent) * elementBytes);
+  int64_t linear = 0;
+  auto store = [&](const APInt &bits) {
+    int64_t rest = linear++, offset = layout.offset;
+    for (int64_t d = int64_t(layout.shape.size()) - 1; d >= 0; --d) {
+      offset += rest % layout.shape[d] * layout.strides[d];
+      rest /= layout.shape[d];
+    }
+    storeElement(bits, elementBytes, data.data() + offset * elementBytes);
+  };
+  if (isa<FloatType>(type.getElementType()))
+    for (const APFloat &v : value.getValues<APFloat>())
+      store(v.bitcastToAPInt());
+  else
+    for (const APInt &v : value.getValues<APInt>())
+      store(v);
+  return data;
+}
+
+/// A library call's descriptor field: integers (an integer, or an array of
+/// them) or text.
+FailureOr<DescriptorField> descriptorField(NamedAttribute field,
+                                           Operation *call) {
+  DescriptorField out;
+  out.name = field.getName().str();
+  Attribute value = field.getValue();
+  if (auto integer = dyn_cast<IntegerAttr>(value)) {
+    out.ints.push_back(integer.getInt());
+  } else if (auto ints = dyn_cast<DenseI64ArrayAttr>(value)) {
+    out.ints.assign(ints.asArrayRef().begin(), ints.asArrayRef().end());
+  } else if (auto text = dyn_cast<StringAttr>(value)) {
+    out.text = text.str();
+  } else {
+    return call->emitOpError()
+           << "has the descriptor field '" << out.name << "' = " << value
+           << "; a module holds integers, arrays of i64 and strings";
+  }
+  return out;
+}
+
 /// Fills in one ModuleDesc from the plan of `entry`.
 class PlanTranslation {
 public:
@@ -54,9 +127,14 @@ private:
   LogicalResult translate(Operation &op);
   LogicalResult translateInput(plan::InputOp input);
   LogicalResult translateAlloc(plan::AllocOp alloc);
+  LogicalResult translateConstant(plan::ConstantOp constant);
   LogicalResult translateDispatch(plan::DispatchOp dispatch);
+  LogicalResult translateLibraryCall(plan::LibraryCallOp call);
+  LogicalResult translateFill(plan::FillOp fill);
   LogicalResult translateCopy(plan::CopyOp copy);
   FailureOr<uint32_t> bufferIndex(Value buffer, Operation *user);
+  FailureOr<std::vector<KernelArg>> bufferArgs(ValueRange buffers,
+                                               Operation *user);
   void addPlanStatistics();
 
   func::FuncOp entry;
@@ -66,9 +144,8 @@ private:
   llvm::DenseMap<Value, uint32_t> bufferOf;
   /// The output index of each buffer the entry returns.
   llvm::DenseMap<Value, int32_t> outputOf;
-  llvm::DenseMap<Operation *, const CudaKernel *> emitted;
-  llvm::DenseMap<Operation *, uint32_t> kernelIndexOf;
-  std::optional<uint32_t> copyKernelIndex;
+  /// Each emitted kernel and its index in the module's executable.
+  llvm::DenseMap<Operation *, std::pair<const CudaKernel *, uint32_t>> emitted;
 };
 
 LogicalResult PlanTranslation::translateSignature() {
@@ -116,7 +193,7 @@ LogicalResult PlanTranslation::translateInput(plan::InputOp input) {
                                << ", whose storage is too large";
   bufferOf[input.getBuffer()] = desc.buffers.size();
   desc.buffers.push_back(
-      {BufferKind::Input, static_cast<int32_t>(index), *bytes});
+      {BufferKind::Input, static_cast<int32_t>(index), *bytes, false});
   return success();
 }
 
@@ -125,10 +202,38 @@ LogicalResult PlanTranslation::translateAlloc(plan::AllocOp alloc) {
   auto size = static_cast<int64_t>(alloc.getSize());
   auto output = outputOf.find(alloc.getBuffer());
   if (output != outputOf.end())
-    desc.buffers.push_back({BufferKind::Output, output->second, size});
+    desc.buffers.push_back({BufferKind::Output, output->second, size, false});
   else
-    desc.buffers.push_back({BufferKind::Temp, -1, size});
+    desc.buffers.push_back({BufferKind::Temp, -1, size, alloc.getZeroed()});
   return success();
+}
+
+LogicalResult PlanTranslation::translateConstant(plan::ConstantOp constant) {
+  auto type = cast<StridedTensorType>(constant.getTensorType());
+  FailureOr<std::vector<uint8_t>> data =
+      constantStorage(constant.getValue(), type, constant.getLoc());
+  if (failed(data))
+    return failure();
+  Layout layout = type.getLayout();
+  bufferOf[constant.getBuffer()] = desc.buffers.size();
+  desc.buffers.push_back({BufferKind::Constant,
+                          static_cast<int32_t>(desc.constants.size()),
+                          static_cast<int64_t>(data->size()), false});
+  desc.constants.push_back(
+      {type.getDType(), layout.shape, layout.strides, std::move(*data)});
+  return success();
+}
+
+FailureOr<std::vector<KernelArg>>
+PlanTranslation::bufferArgs(ValueRange buffers, Operation *user) {
+  std::vector<KernelArg> args;
+  for (Value buffer : buffers) {
+    FailureOr<uint32_t> index = bufferIndex(buffer, user);
+    if (failed(index))
+      return failure();
+    args.push_back(KernelArg::buffer(*index));
+  }
+  return args;
 }
 
 LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
@@ -137,59 +242,60 @@ LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
   if (found == emitted.end())
     return dispatch.emitOpError() << "dispatches " << dispatch.getKernel()
                                   << ", which has no emitted CUDA function";
-  const CudaKernel &k = *found->second;
-  auto [it, inserted] = kernelIndexOf.try_emplace(kernel, desc.kernels.size());
-  if (inserted)
-    desc.kernels.push_back({k.name, 0, k.description});
-
-  std::vector<KernelArg> args;
-  for (Value buffer : dispatch.getBuffers()) {
-    FailureOr<uint32_t> index = bufferIndex(buffer, dispatch);
-    if (failed(index))
-      return failure();
-    args.push_back(KernelArg::buffer(*index));
-  }
-  for (const CudaLaunch &l : k.launches) {
-    LaunchDesc launch;
-    launch.kernelIndex = it->second;
-    launch.grid = l.grid;
-    launch.block = l.block;
-    launch.dynamicSharedBytes = l.dynamicSharedBytes;
-    launch.args = args;
+  auto [k, kernelIndex] = found->second;
+  FailureOr<std::vector<KernelArg>> args =
+      bufferArgs(dispatch.getBuffers(), dispatch);
+  if (failed(args))
+    return failure();
+  for (const CudaLaunch &l : k->launches) {
+    DispatchStep step;
+    step.kernel = kernelIndex;
+    step.grid = l.grid;
+    step.block = l.block;
+    step.dynamicSharedBytes = l.dynamicSharedBytes;
+    step.args = *args;
     if (l.phase)
-      launch.args.push_back(KernelArg::i32(*l.phase));
-    desc.launches.push_back(std::move(launch));
+      step.args.push_back(KernelArg::i32(*l.phase));
+    desc.steps.push_back(std::move(step));
   }
   return success();
 }
 
-/// Module format 1 has no copy step: a copy is a launch of the emitted
-/// byte-copy kernel.
+LogicalResult PlanTranslation::translateLibraryCall(plan::LibraryCallOp call) {
+  LibraryCallStep step;
+  step.routine = call.getRoutine().str();
+  for (Value buffer : call.getBuffers()) {
+    FailureOr<uint32_t> index = bufferIndex(buffer, call);
+    if (failed(index))
+      return failure();
+    step.buffers.push_back(*index);
+  }
+  for (NamedAttribute field : call.getDescriptor()) {
+    FailureOr<DescriptorField> translated = descriptorField(field, call);
+    if (failed(translated))
+      return failure();
+    step.descriptor.push_back(std::move(*translated));
+  }
+  desc.steps.push_back(std::move(step));
+  return success();
+}
+
+LogicalResult PlanTranslation::translateFill(plan::FillOp fill) {
+  FailureOr<uint32_t> index = bufferIndex(fill.getBuffer(), fill);
+  if (failed(index))
+    return failure();
+  desc.steps.push_back(
+      FillStep{*index, static_cast<uint8_t>(fill.getByte())});
+  return success();
+}
+
 LogicalResult PlanTranslation::translateCopy(plan::CopyOp copy) {
-  if (!source.copyKernel)
-    return copy.emitOpError() << "needs the byte-copy kernel, which the "
-                                 "emitted source lacks";
   FailureOr<uint32_t> from = bufferIndex(copy.getSource(), copy);
   FailureOr<uint32_t> to = bufferIndex(copy.getTarget(), copy);
   if (failed(from) || failed(to))
     return failure();
-  int64_t bytes = copy.getSize();
-  if (bytes == 0)
-    return success();
-  if (!copyKernelIndex) {
-    copyKernelIndex = desc.kernels.size();
-    desc.kernels.push_back(
-        {*source.copyKernel, 0, "copy of a value returned more than once"});
-  }
-  LaunchDesc launch;
-  launch.kernelIndex = *copyKernelIndex;
-  launch.block = {256, 1, 1};
-  launch.grid = {
-      static_cast<uint32_t>(std::min<int64_t>((bytes + 255) / 256, 4096)), 1,
-      1};
-  launch.args = {KernelArg::buffer(*from), KernelArg::buffer(*to),
-                 KernelArg::i64(bytes)};
-  desc.launches.push_back(std::move(launch));
+  desc.steps.push_back(
+      CopyStep{*from, *to, static_cast<int64_t>(copy.getSize())});
   return success();
 }
 
@@ -197,17 +303,17 @@ LogicalResult PlanTranslation::translate(Operation &op) {
   return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
       .Case([&](plan::InputOp input) { return translateInput(input); })
       .Case([&](plan::AllocOp alloc) { return translateAlloc(alloc); })
+      .Case([&](plan::ConstantOp constant) {
+        return translateConstant(constant);
+      })
       .Case([&](plan::DispatchOp dispatch) {
         return translateDispatch(dispatch);
       })
+      .Case([&](plan::LibraryCallOp call) { return translateLibraryCall(call); })
+      .Case([&](plan::FillOp fill) { return translateFill(fill); })
       .Case([&](plan::CopyOp copy) { return translateCopy(copy); })
       .Case<plan::OutputOp, func::ReturnOp>(
           [](Operation *) { return success(); })
-      .Case<plan::ConstantOp, plan::FillOp, plan::LibraryCallOp>(
-          [](Operation *op) {
-            return op->emitOpError()
-                   << "has no form in module format " << kModuleFormatVersion;
-          })
       .Default([](Operation *op) {
         return op->emitOpError() << "is no step of a host plan; run "
                                     "stride-outline-executable first";
@@ -227,8 +333,11 @@ void PlanTranslation::addPlanStatistics() {
 }
 
 LogicalResult PlanTranslation::run() {
-  for (const CudaKernel &k : source.kernels)
-    emitted[k.op] = &k;
+  ExecutableDesc &executable = desc.executables.front();
+  for (const CudaKernel &k : source.kernels) {
+    emitted[k.op] = {&k, static_cast<uint32_t>(executable.kernels.size())};
+    executable.kernels.push_back({k.name, k.description});
+  }
   if (failed(translateSignature()))
     return failure();
   for (Operation &op : entry.getBody().front())
@@ -245,8 +354,8 @@ FailureOr<ModuleDesc> translatePlan(func::FuncOp entry,
                                     std::string arch, std::string producer) {
   ModuleDesc desc;
   desc.producer = std::move(producer);
-  desc.targetArch = std::move(arch);
-  desc.images.push_back(std::move(image));
+  desc.target = {Backend::Cuda, std::move(arch)};
+  desc.executables.push_back({std::move(image), {}});
   if (failed(PlanTranslation(entry, source, desc).run()))
     return failure();
   if (Status s = verifyModule(desc, entry.getSymName().str()); !s)

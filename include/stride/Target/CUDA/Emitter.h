@@ -71,10 +71,6 @@ struct CudaSource {
   std::string source;
   /// In program order.
   std::vector<CudaKernel> kernels;
-  /// When the plan has a plan.copy (a value returned more than once), the
-  /// name of a kernel `(const unsigned char *in0, unsigned char *out0, long
-  /// long n)` that copies n bytes, which runs each copy.
-  std::optional<std::string> copyKernel;
 };
 
 /// Emits the CUDA C++ of every stride.kernel in the graph's plan.executable,

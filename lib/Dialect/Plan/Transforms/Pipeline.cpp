@@ -11,6 +11,7 @@ namespace stride::plan {
 
 void buildHostPlanPipeline(mlir::OpPassManager &pm) {
   pm.addPass(createOutlineExecutable());
+  pm.addPass(createPlaceConstants());
   pm.addNestedPass<mlir::func::FuncOp>(createReuseBuffers());
 }
 

@@ -23,8 +23,8 @@ namespace stride::plan {
 #define GEN_PASS_REGISTRATION
 #include "stride/Dialect/Plan/Transforms/Passes.h.inc"
 
-/// The host plan after scheduling: stride-outline-executable, then
-/// stride-reuse-buffers on the entry.
+/// The host plan after scheduling: stride-outline-executable,
+/// stride-place-constants, then stride-reuse-buffers on the entry.
 void buildHostPlanPipeline(mlir::OpPassManager &pm);
 
 /// The name of the entry function's attribute in which stride-reuse-buffers
