@@ -43,9 +43,12 @@ func.func @loops(%a: !stride.tensor<5x40xf32>, %b: !stride.tensor<3x96xf32>,
   // from u
   %es = stride.slice_scatter %e, %u dim 1 start 5 end 15 step 1 : !stride.tensor<6x45xf32>,
       !stride.tensor<6x10xf32> -> !stride.tensor<6x45xf32>
-  %esum = stride.sum %es dims [1] keepdim : !stride.tensor<6x45xf32> -> !stride.tensor<6x1xf32>
+  // (normalized by the sum of exp, which is positive: a plain sum of random
+  // values can cancel to near zero and make the quotient ill-conditioned)
+  %ee = stride.exp %es : !stride.tensor<6x45xf32> -> !stride.tensor<6x45xf32>
+  %esum = stride.sum %ee dims [1] keepdim : !stride.tensor<6x45xf32> -> !stride.tensor<6x1xf32>
   %esb = stride.expand %esum : !stride.tensor<6x1xf32> -> !stride.tensor<6x45xf32, strides = [1, 0]>
-  %ey = stride.div %es, %esb : !stride.tensor<6x45xf32>, !stride.tensor<6x45xf32, strides = [1, 0]> -> !stride.tensor<6x45xf32>
+  %ey = stride.div %ee, %esb : !stride.tensor<6x45xf32>, !stride.tensor<6x45xf32, strides = [1, 0]> -> !stride.tensor<6x45xf32>
   // a gather along the row: y = g - max(g), g = gather(f, 1, i)
   %g = stride.gather %f, %i dim 1 : !stride.tensor<8x50xf32>, !stride.tensor<8x50xi64> -> !stride.tensor<8x50xf32>
   %gm = stride.max %g dims [1] keepdim : !stride.tensor<8x50xf32> -> !stride.tensor<8x1xf32>
