@@ -446,6 +446,24 @@ private:
                                   DType to);
   FailureOr<std::string> evalConstant(ConstantOp op,
                                       ArrayRef<std::string> coords);
+  FailureOr<std::string> evalSliceScatter(SliceScatterOp scatter,
+                                          ArrayRef<std::string> coords,
+                                          Code &code);
+  FailureOr<std::string> evalSelectScatter(SelectScatterOp scatter,
+                                           ArrayRef<std::string> coords,
+                                           Code &code);
+  /// A coordinate mask: `src` at `srcCoords` where `cond` holds, else
+  /// `input` at `coords`, each evaluated only on its side of the branch.
+  FailureOr<std::string> evalMasked(Code &code, const std::string &cond,
+                                    Value src, ArrayRef<std::string> srcCoords,
+                                    Value input, ArrayRef<std::string> coords,
+                                    DType dtype);
+  /// gather and index_select: `input` at `coords` with the coordinate along
+  /// `dim` replaced by `index` read (and checked) at `indexCoords`.
+  FailureOr<std::string> evalIndexed(Operation *op, Value input, Value index,
+                                     int64_t dim,
+                                     ArrayRef<std::string> indexCoords,
+                                     ArrayRef<std::string> coords, Code &code);
   /// Reads an index tensor at `coords` and checks it against [0, size):
   /// returns a variable of the index type holding a safe index (0 after a
   /// reported violation).
@@ -952,130 +970,128 @@ FailureOr<std::string> KernelEmitter::evalPointwise(
       });
 }
 
+FailureOr<std::string> KernelEmitter::evalMasked(
+    Code &code, const std::string &cond, Value src,
+    ArrayRef<std::string> srcCoords, Value input,
+    ArrayRef<std::string> coords, DType dtype) {
+  std::string v = declareMutable(code, computeType(dtype), fresh("v"));
+  code.open(fmt::format("if ({})", cond));
+  pushScope();
+  FailureOr<std::string> fromSrc = eval(src, srcCoords, code);
+  popScope();
+  if (failed(fromSrc))
+    return failure();
+  code.line("{} = {};", v, *fromSrc);
+  code.close("} else {");
+  ++code.indent;
+  pushScope();
+  FailureOr<std::string> fromInput = eval(input, coords, code);
+  popScope();
+  if (failed(fromInput))
+    return failure();
+  code.line("{} = {};", v, *fromInput);
+  code.close();
+  return v;
+}
+
+FailureOr<std::string> KernelEmitter::evalSliceScatter(
+    SliceScatterOp scatter, ArrayRef<std::string> coords, Code &code) {
+  int64_t d = scatter.getDim(), start = scatter.getStart(),
+          end = scatter.getEnd(), step = scatter.getStep();
+  std::string c = coords[d];
+  std::string cond = fmt::format("{} >= {} && {} < {}", c, start, c, end);
+  if (start == 0)
+    cond = fmt::format("{} < {}", c, end);
+  if (step != 1)
+    cond += fmt::format(" && ({} - {}) % {} == 0", c, start, step);
+  code.line("// slice_scatter at {}: dim {} in [{}, {}) step {} comes from "
+            "src",
+            formatLocation(scatter.getLoc()), d, start, end, step);
+  Coords srcCoords(coords.begin(), coords.end());
+  srcCoords[d] = step == 1 ? (start == 0 ? c : paren(c) + " - " +
+                                                std::to_string(start))
+                           : fmt::format("({} - {}) / {}", c, start, step);
+  return evalMasked(code, cond, scatter.getSrc(), srcCoords,
+                    scatter.getInput(), coords, *dtypeOf(scatter.getType()));
+}
+
+FailureOr<std::string> KernelEmitter::evalSelectScatter(
+    SelectScatterOp scatter, ArrayRef<std::string> coords, Code &code) {
+  int64_t d = scatter.getDim(), index = scatter.getIndex();
+  code.line("// select_scatter at {}: index {} of dim {} comes from src",
+            formatLocation(scatter.getLoc()), index, d);
+  Coords srcCoords(coords.begin(), coords.end());
+  srcCoords.erase(srcCoords.begin() + d);
+  return evalMasked(code, fmt::format("{} == {}", coords[d], index),
+                    scatter.getSrc(), srcCoords, scatter.getInput(), coords,
+                    *dtypeOf(scatter.getType()));
+}
+
+FailureOr<std::string> KernelEmitter::evalIndexed(
+    Operation *op, Value input, Value index, int64_t dim,
+    ArrayRef<std::string> indexCoords, ArrayRef<std::string> coords,
+    Code &code) {
+  auto inType = cast<StridedTensorType>(input.getType());
+  code.line("// {} at {} along dim {}", opName(op),
+            formatLocation(op->getLoc()), dim);
+  FailureOr<std::string> i = evalIndex(op, index, indexCoords,
+                                       inType.getShape()[dim], code, false);
+  if (failed(i))
+    return failure();
+  Coords inCoords(coords.begin(), coords.end());
+  inCoords[dim] = *i;
+  return eval(input, inCoords, code);
+}
+
 FailureOr<std::string> KernelEmitter::evalOp(Operation *op,
                                              ArrayRef<std::string> coords,
                                              Code &code) {
-  auto type = cast<StridedTensorType>(op->getResult(0).getType());
-  DType dtype = *dtypeOf(type);
-  const char *ct = computeType(dtype);
-  std::string where = formatLocation(op->getLoc());
-
-  if (auto full = dyn_cast<FullOp>(op))
-    return literalOf(full.getValue().convertToDouble(), dtype);
-  if (auto iota = dyn_cast<IotaOp>(op)) {
-    // The coordinate has the index type: convert it explicitly.
-    std::string c = paren(coords[iota.getDim()]);
-    if (!isFloat(dtype))
-      return fmt::format("(({}){})", ct, c);
-    return *evalCast("(long long)" + c, DType::I64, dtype);
-  }
-  if (auto constant = dyn_cast<ConstantOp>(op))
-    return evalConstant(constant, coords);
-
-  if (auto scatter = dyn_cast<SliceScatterOp>(op)) {
-    int64_t d = scatter.getDim(), start = scatter.getStart(),
-            end = scatter.getEnd(), step = scatter.getStep();
-    std::string c = coords[d];
-    std::string v = fresh("v");
-    std::string cond = fmt::format("{} >= {} && {} < {}", c, start, c, end);
-    if (start == 0)
-      cond = fmt::format("{} < {}", c, end);
-    if (step != 1)
-      cond += fmt::format(" && ({} - {}) % {} == 0", c, start, step);
-    code.line("// slice_scatter at {}: dim {} in [{}, {}) step {} comes from "
-              "src",
-              where, d, start, end, step);
-    v = declareMutable(code, ct, v);
-    code.open(fmt::format("if ({})", cond));
-    pushScope();
-    Coords srcCoords(coords.begin(), coords.end());
-    srcCoords[d] = step == 1 ? (start == 0 ? c : paren(c) + " - " +
-                                                  std::to_string(start))
-                             : fmt::format("({} - {}) / {}", c, start, step);
-    FailureOr<std::string> fromSrc = eval(scatter.getSrc(), srcCoords, code);
-    popScope();
-    if (failed(fromSrc))
-      return failure();
-    code.line("{} = {};", v, *fromSrc);
-    code.close("} else {");
-    ++code.indent;
-    pushScope();
-    FailureOr<std::string> fromInput = eval(scatter.getInput(), coords, code);
-    popScope();
-    if (failed(fromInput))
-      return failure();
-    code.line("{} = {};", v, *fromInput);
-    code.close();
-    return v;
-  }
-
-  if (auto scatter = dyn_cast<SelectScatterOp>(op)) {
-    int64_t d = scatter.getDim(), index = scatter.getIndex();
-    std::string v = fresh("v");
-    code.line("// select_scatter at {}: index {} of dim {} comes from src",
-              where, index, d);
-    v = declareMutable(code, ct, v);
-    code.open(fmt::format("if ({} == {})", coords[d], index));
-    pushScope();
-    Coords srcCoords(coords.begin(), coords.end());
-    srcCoords.erase(srcCoords.begin() + d);
-    FailureOr<std::string> fromSrc = eval(scatter.getSrc(), srcCoords, code);
-    popScope();
-    if (failed(fromSrc))
-      return failure();
-    code.line("{} = {};", v, *fromSrc);
-    code.close("} else {");
-    ++code.indent;
-    pushScope();
-    FailureOr<std::string> fromInput = eval(scatter.getInput(), coords, code);
-    popScope();
-    if (failed(fromInput))
-      return failure();
-    code.line("{} = {};", v, *fromInput);
-    code.close();
-    return v;
-  }
-
-  if (auto gather = dyn_cast<GatherOp>(op)) {
-    int64_t d = gather.getDim();
-    auto inType = cast<StridedTensorType>(gather.getInput().getType());
-    code.line("// gather at {} along dim {}", where, d);
-    FailureOr<std::string> i = evalIndex(op, gather.getIndex(), coords,
-                                         inType.getShape()[d], code, false);
-    if (failed(i))
-      return failure();
-    Coords inCoords(coords.begin(), coords.end());
-    inCoords[d] = *i;
-    return eval(gather.getInput(), inCoords, code);
-  }
-
-  if (auto select = dyn_cast<IndexSelectOp>(op)) {
-    int64_t d = select.getDim();
-    auto inType = cast<StridedTensorType>(select.getInput().getType());
-    code.line("// index_select at {} along dim {}", where, d);
-    FailureOr<std::string> i =
-        evalIndex(op, select.getIndex(), {coords[d]}, inType.getShape()[d],
-                  code, false);
-    if (failed(i))
-      return failure();
-    Coords inCoords(coords.begin(), coords.end());
-    inCoords[d] = *i;
-    return eval(select.getInput(), inCoords, code);
-  }
-
-  if (isa<IndexScatterOpInterface, ReductionOpInterface, KernelOp>(op))
-    return (error(op) << "is only supported as the root of a kernel");
-
-  // Pointwise ops: the operands first, then one temporary with the op's
-  // location.
-  for (Value operand : op->getOperands())
-    if (failed(eval(operand, coords, code)))
-      return failure();
-  code.line("// {} at {}", opName(op), where);
-  FailureOr<std::string> expr = evalPointwise(op, coords, code);
-  if (failed(expr))
-    return failure();
-  return declareValue(code, ct, fresh("v"), *expr);
+  DType dtype = *dtypeOf(op->getResult(0).getType());
+  return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
+      .Case<FullOp>([&](FullOp full) -> FailureOr<std::string> {
+        return literalOf(full.getValue().convertToDouble(), dtype);
+      })
+      .Case<IotaOp>([&](IotaOp iota) -> FailureOr<std::string> {
+        // The coordinate has the index type: convert it explicitly.
+        std::string c = paren(coords[iota.getDim()]);
+        if (!isFloat(dtype))
+          return fmt::format("(({}){})", computeType(dtype), c);
+        return evalCast("(long long)" + c, DType::I64, dtype);
+      })
+      .Case<ConstantOp>([&](ConstantOp constant) {
+        return evalConstant(constant, coords);
+      })
+      .Case<SliceScatterOp>([&](SliceScatterOp scatter) {
+        return evalSliceScatter(scatter, coords, code);
+      })
+      .Case<SelectScatterOp>([&](SelectScatterOp scatter) {
+        return evalSelectScatter(scatter, coords, code);
+      })
+      .Case<GatherOp>([&](GatherOp gather) {
+        return evalIndexed(op, gather.getInput(), gather.getIndex(),
+                           gather.getDim(), coords, coords, code);
+      })
+      .Case<IndexSelectOp>([&](IndexSelectOp select) {
+        int64_t d = select.getDim();
+        return evalIndexed(op, select.getInput(), select.getIndex(), d,
+                           {coords[d]}, coords, code);
+      })
+      .Case<IndexScatterOpInterface, ReductionOpInterface, KernelOp>(
+          [&](Operation *) -> FailureOr<std::string> {
+            return (error(op) << "is only supported as the root of a kernel");
+          })
+      .Default([&](Operation *) -> FailureOr<std::string> {
+        // Pointwise ops: the operands first, then one temporary with the
+        // op's location.
+        for (Value operand : op->getOperands())
+          if (failed(eval(operand, coords, code)))
+            return failure();
+        code.line("// {} at {}", opName(op), formatLocation(op->getLoc()));
+        FailureOr<std::string> expr = evalPointwise(op, coords, code);
+        if (failed(expr))
+          return failure();
+        return declareValue(code, computeType(dtype), fresh("v"), *expr);
+      });
 }
 
 //===----------------------------------------------------------------------===//
