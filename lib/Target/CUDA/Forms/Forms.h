@@ -1,0 +1,130 @@
+//===- Forms.h - One printer per kernel form and scheme ---------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The kernel printers, one file each (docs/cuda-backend.md, "Kernel
+// shapes"):
+//
+//   Pointwise.cpp          form (a): grid_stride, vectorized
+//   TiledTranspose.cpp     form (a): tiled_transpose
+//   Reduction.cpp          form (b): reduction_inner, reduction_outer
+//   RowReduction.cpp       form (d): row_registers, row_reread
+//   Scatter.cpp            form (c): scatter (two phases, atomics)
+//   SegmentedIndexAdd.cpp  form (c): segmented_index_add
+//
+// Emitter.cpp makes the printer of each kernel's scheme. Private to
+// lib/Target/CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_TARGET_CUDA_FORMS_FORMS_H
+#define STRIDE_LIB_TARGET_CUDA_FORMS_FORMS_H
+
+#include "../KernelPrinter.h"
+
+namespace stride {
+
+/// Form (a): grid_stride and vectorized (Pointwise.cpp).
+class PointwisePrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override;
+  /// The vectorized loop over the `n` elements.
+  mlir::LogicalResult printVectorized(Code &body, int64_t n);
+};
+
+/// Form (a): tiled_transpose (TiledTranspose.cpp).
+class TiledTransposePrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override {
+    if (printIterationSpace(body) == 0)
+      return mlir::success();
+    return printTiles(body);
+  }
+  /// The tiles, with the inputs the schedule stages through shared memory.
+  mlir::LogicalResult printTiles(Code &body);
+};
+
+/// Form (b): reduction_inner and reduction_outer (Reduction.cpp).
+class ReductionPrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override;
+};
+
+/// Form (d): row_registers and row_reread (RowReduction.cpp).
+class RowReductionPrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override;
+  /// The unrolled loop over the row elements a thread holds in registers
+  /// (scheme row_registers): `count` elements, loop variable `index`;
+  /// `header` declares the element's coordinates `coords` (the same names
+  /// in every phase) and its validity `valid` (empty when every element is
+  /// in the row).
+  struct RowLoop {
+    std::string index;
+    int64_t count = 0;
+    std::string header;
+    Coords coords;
+    std::string valid;
+  };
+  /// Prints one phase over the row's elements: `fn(code, coords, valid)`
+  /// inside `loop`, every value it declares an element of a register array
+  /// declared before the loop.
+  mlir::LogicalResult
+  walkRowRegisters(Code &body, const RowLoop &loop,
+                   llvm::function_ref<mlir::LogicalResult(
+                       Code &, llvm::ArrayRef<std::string>, llvm::StringRef)>
+                       fn);
+  /// Inside a row loop, a value is an element of the array `name`.
+  std::string declareValue(Code &code, llvm::StringRef type,
+                           const std::string &name,
+                           const std::string &expr) override;
+  std::string declareMutable(Code &code, llvm::StringRef type,
+                             const std::string &name) override;
+  /// Combines `info.acc` across the `threads` threads of a row (a power of
+  /// two: one warp, or a whole block through shared array `shared`), so
+  /// that every thread of the row holds the row's result.
+  void combineAcrossRow(Code &body, const ReductionInfo &info, int64_t threads,
+                        const std::string &shared);
+
+  /// The row loop being printed (null outside), and the arrays its values
+  /// were declared in.
+  const RowLoop *rowArrays = nullptr;
+  llvm::SmallVector<std::pair<std::string, std::string>> newArrays;
+};
+
+/// Form (c): scatter (Scatter.cpp).
+class ScatterPrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override;
+};
+
+/// Form (c): segmented_index_add (SegmentedIndexAdd.cpp).
+class SegmentedIndexAddPrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override;
+};
+
+} // namespace stride
+
+#endif // STRIDE_LIB_TARGET_CUDA_FORMS_FORMS_H

@@ -1,0 +1,189 @@
+//===- SegmentedIndexAdd.cpp - The segmented index_add --------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Form (c), scheme segmented_index_add: index_add along a dim as a gather
+// over each output row's list of source positions, without atomics on the
+// output (see printBody).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Forms.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <fmt/format.h>
+
+using namespace mlir;
+
+namespace stride {
+
+/// index_add along `dim` as a gather: out[c] = input[c] + the sum of
+/// source[c with c[dim] = k] over the k whose index is c[dim]. Five launches
+/// of one function, with int scratch: counts[rows + 1] (the last is the
+/// running total), first[rows], end[rows], order[updates].
+///   phase 0  counts = 0
+///   phase 1  histogram: counts[index[k]] += 1 (out-of-range indices are
+///            reported here, with the message of the atomic scheme)
+///   phase 2  ranges: each block scans its 256 counts in shared memory and
+///            takes its base from the total with one atomicAdd, so bucket
+///            r is [first[r], end[r]) (buckets are disjoint but not in
+///            row order)
+///   phase 3  fill: order[first[r] + (--counts[r])] = k
+///   phase 4  each output element once: the input, plus its bucket's
+///            source elements; one store, no atomics on the output
+/// The output is written exactly once and the source read exactly once.
+/// The order of a bucket's additions depends on the atomics of phase 3.
+LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
+  auto op = cast<IndexAddOp>(facts.scatterRoot);
+  Value input = op.getInput(), index = op.getIndex(), src = op.getSrc();
+  int64_t dim = op.getDim();
+  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
+  DType dtype = *dtypeOf(outType);
+  const char *ct = computeType(dtype);
+  auto srcType = cast<StridedTensorType>(src.getType());
+  int64_t rows = iterationShape[dim], updates = srcType.getShape()[dim];
+  int64_t outN = product(iterationShape);
+  std::string where = formatLocation(op->getLoc());
+
+  body.line("// index_add at {} along dim {}, segmented: each of the {} rows "
+            "gets the list of the source positions (of {}) that select it,",
+            where, dim, rows, updates);
+  body.line("// then each output element ({} elements, {}) is computed once "
+            "from the input and the source elements on its row's list",
+            outN, shapeText(iterationShape));
+  body.line("// scratch0: each row's list head (position + 1; 0 = empty); "
+            "scratch1: the next position + 1");
+  body.line("// Temporaries start zeroed (the runtime zeroes them when it "
+            "allocates them); phase 2 empties every head it has read");
+
+  // Phase 1: push every source position onto its row's list; reports
+  // out-of-range indices.
+  body.open("if (phase == 1)");
+  {
+    Coords k = openGridStrideLoop(body, {updates}, updates);
+    pushScope();
+    FailureOr<std::string> i = evalIndex(op, index, k, rows, body, true);
+    if (failed(i))
+      return failure();
+    body.line("scratch1[{}] = atomicExch(&scratch0[{}], (int){} + 1);", k[0],
+              *i, k[0]);
+    popScope();
+    body.close();
+  }
+
+  // Phase 2: every output element once, a block per row.
+  body.close("} else {");
+  ++body.indent;
+  // A block takes a row (all elements with coordinate `row` along dim) and
+  // its threads take its elements in units of the schedule's elements per
+  // thread: `groups` aligned groups of 4 consecutive elements of the
+  // innermost dim when vectorized, else one element. When every thread has
+  // read the row's head, one of them empties it for the next run, so the
+  // heads are zero again when the plan ends.
+  bool vector = schedule.getVectorWidth() == 4;
+  int width = vector ? 4 : 1;
+  int64_t perUnit = schedule.getElementsPerThread();
+  int groups = static_cast<int>(perUnit / width);
+  SmallVector<int64_t> rowShape(iterationShape.begin(), iterationShape.end());
+  rowShape.erase(rowShape.begin() + dim);
+  int64_t unitsPerRow = product(rowShape) / perUnit;
+  int64_t threads = schedule.getThreads();
+  body.line("// a block of {} threads per row of {} elements; {} element{} "
+            "per thread and step",
+            threads, product(rowShape), perUnit, perUnit == 1 ? "" : "s");
+  std::string row = fresh("row"), head = fresh("head");
+  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                        "gridDim.x)",
+                        idx, row, rows));
+  body.line("const int {} = scratch0[{}];", head, row);
+  std::string u = fresh("unit");
+  body.open(fmt::format("for ({0} {1} = threadIdx.x; {1} < {2}; {1} += "
+                        "blockDim.x)",
+                        idx, u, unitsPerRow));
+  std::string first = fresh("linear");
+  body.line("const {} {} = {} * {};", idx, first, u, perUnit);
+  Coords coords = delinearize(body, first, rowShape);
+  coords.insert(coords.begin() + dim, row);
+  SmallVector<SmallVector<Coords, 4>, 2> groupLanes;
+  for (int g = 0; g < groups; ++g) {
+    groupLanes.emplace_back(width, coords);
+    for (int k = (g == 0 ? 1 : 0); k < width; ++k) {
+      std::string c = fresh("i");
+      body.line("const {} {} = {} + {};", idx, c, coords.back(), 4 * g + k);
+      groupLanes[g][k].back() = c;
+    }
+  }
+  // Evaluates `value` at each lane of each group, with the coordinate along
+  // dim replaced by `atRow` when given, and passes each result to `use`.
+  auto forEachLane = [&](Value value, std::optional<std::string> atRow,
+                         function_ref<void(int, int, const std::string &)> use)
+      -> LogicalResult {
+    for (int g = 0; g < groups; ++g) {
+      lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+      if (atRow)
+        for (Coords &lane : lanes)
+          lane[dim] = *atRow;
+      for (int w = 0; w < width; ++w) {
+        vectorLane = vector ? w : -1;
+        FailureOr<std::string> v = eval(value, lanes[w], body);
+        vectorLane = -1;
+        if (failed(v))
+          return failure();
+        use(g, w, *v);
+      }
+    }
+    return success();
+  };
+  pushScope();
+  SmallVector<SmallVector<std::string, 4>, 2> acc(groups);
+  if (failed(forEachLane(input, std::nullopt,
+                         [&](int g, int, const std::string &v) {
+                           acc[g].push_back(fresh("acc"));
+                           body.line("{} {} = {};", ct, acc[g].back(), v);
+                         })))
+    return failure();
+  // Adds the source elements at source row `k` to the accumulators.
+  auto accumulate = [&](const std::string &k) -> LogicalResult {
+    pushScope();
+    LogicalResult status =
+        forEachLane(src, k, [&](int g, int w, const std::string &v) {
+          body.line("{} = stride_add({}, {});", acc[g][w], acc[g][w], v);
+        });
+    popScope();
+    return status;
+  };
+  // Walk the row's list: the source row and the next position load
+  // together, so each source row is one dependent load after the last. A
+  // list holds each source position at most once; the bound only matters
+  // if the heads were ever corrupted, and turns a hang into a wrong result.
+  std::string k = fresh("k"), next = fresh("next");
+  body.open(fmt::format("for (int {0} = {1}, steps = 0; {0} != 0 && "
+                        "steps < {2}; ++steps)",
+                        next, head, updates));
+  body.line("const {} {} = {} - 1;", idx, k, next);
+  body.line("{} = scratch1[{}];", next, k);
+  if (failed(accumulate(k)))
+    return failure();
+  body.close();
+  for (int g = 0; g < groups; ++g) {
+    lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+    if (vector)
+      storeLanes(body, 0, acc[g]);
+    else
+      body.line("stride_st(&out0[{}], {});", address(outType, lanes[0]),
+                acc[g][0]);
+  }
+  popScope();
+  body.close(); // the row's units
+  body.line("__syncthreads(); // every thread has read the head");
+  body.line("if (threadIdx.x == 0) scratch0[{}] = 0;", row);
+  body.close(); // the rows
+  body.close();
+  return success();
+}
+
+} // namespace stride
