@@ -228,6 +228,11 @@ std::string joinCoords(ArrayRef<std::string> coords) {
   return s;
 }
 
+std::string dimsText(ArrayRef<int64_t> dims) {
+  return joinCoords(llvm::to_vector(
+      llvm::map_range(dims, [](int64_t d) { return std::to_string(d); })));
+}
+
 std::string shapeText(ArrayRef<int64_t> shape) {
   if (shape.empty())
     return "scalar";
@@ -274,6 +279,12 @@ std::string combineOf(ReduceKind kind, const std::string &a,
     return "stride_minimum(" + a + ", " + b + ")";
   }
   return a;
+}
+
+std::string accumulated(const ReductionInfo &info, const std::string &value) {
+  std::string asAcc =
+      isFloat(info.dtype) ? value : "(long long)" + paren(value);
+  return combineOf(info.kind, info.acc, asAcc);
 }
 
 } // namespace stride

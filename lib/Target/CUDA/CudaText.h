@@ -109,6 +109,8 @@ std::string paren(const std::string &expr);
 std::string affine(const std::string &c, int64_t k, int64_t b);
 /// "c0, c1, c2".
 std::string joinCoords(llvm::ArrayRef<std::string> coords);
+/// "0, 2": a list of dims.
+std::string dimsText(llvm::ArrayRef<int64_t> dims);
 /// "4x13x33", or "scalar".
 std::string shapeText(llvm::ArrayRef<int64_t> shape);
 
@@ -121,6 +123,9 @@ std::string identityOf(ReduceKind kind, DType t);
 /// `a` combined with `b` by `kind`.
 std::string combineOf(ReduceKind kind, const std::string &a,
                       const std::string &b);
+/// The accumulator `info.acc` combined with `value` (a value of the
+/// reduction's input, converted to the accumulator type).
+std::string accumulated(const ReductionInfo &info, const std::string &value);
 
 } // namespace stride
 

@@ -441,24 +441,12 @@ KernelPrinter::evalPointwise(Operation *op, ArrayRef<std::string> coords,
       .Case<CmpOp>([&](CmpOp cmp) -> FailureOr<std::string> {
         const char *symbol = "==";
         switch (cmp.getPredicate()) {
-        case CmpPredicate::eq:
-          symbol = "==";
-          break;
-        case CmpPredicate::ne:
-          symbol = "!=";
-          break;
-        case CmpPredicate::lt:
-          symbol = "<";
-          break;
-        case CmpPredicate::le:
-          symbol = "<=";
-          break;
-        case CmpPredicate::gt:
-          symbol = ">";
-          break;
-        case CmpPredicate::ge:
-          symbol = ">=";
-          break;
+        case CmpPredicate::eq: symbol = "=="; break;
+        case CmpPredicate::ne: symbol = "!="; break;
+        case CmpPredicate::lt: symbol = "<"; break;
+        case CmpPredicate::le: symbol = "<="; break;
+        case CmpPredicate::gt: symbol = ">"; break;
+        case CmpPredicate::ge: symbol = ">="; break;
         }
         return fmt::format("({} {} {})", args[0], symbol, args[1]);
       })
@@ -680,8 +668,7 @@ LogicalResult KernelPrinter::checkReducesElements(int64_t reducedElements) {
              << "' over dims with no elements is undefined (input shape "
              << shapeText(cast<StridedTensorType>(r.input.getType()).getShape())
              << ", dims ["
-             << joinCoords(llvm::to_vector(llvm::map_range(
-                    r.dims, [](int64_t d) { return std::to_string(d); })))
+             << dimsText(r.dims)
              << "])";
   return success();
 }

@@ -59,7 +59,36 @@ public:
   using KernelPrinter::KernelPrinter;
 
 private:
+  /// How the schedule spreads the reduced elements of one output.
+  struct Threads {
+    /// reduction_inner: a group of `perOutput` threads strides along each
+    /// output's reduced elements (a whole block when `blockReduce`);
+    /// reduction_outer: adjacent threads take adjacent outputs, and
+    /// `slices` threads split each output's reduced range.
+    bool inner = true, blockReduce = false;
+    int64_t perOutput = 1, slices = 1, block = 0;
+  };
+  /// The loop over output elements: the output's linear index and the
+  /// thread's lane within its output.
+  struct OutputLoop {
+    std::string output, lane;
+  };
+
   mlir::LogicalResult printBody(Code &body) override;
+  Threads threadsOf();
+  /// The accumulators' names and the shared memory that combines them.
+  void declareAccumulators(Code &body, const Threads &t);
+  /// Opens the loop over the `m` output elements.
+  OutputLoop openOutputLoop(Code &body, const Threads &t, int64_t m);
+  /// This thread's share of the reduced elements into the accumulators.
+  mlir::LogicalResult printAccumulation(Code &body, const Threads &t,
+                                        const std::string &lane,
+                                        llvm::ArrayRef<std::string> outCoords,
+                                        llvm::ArrayRef<int64_t> reducedShape);
+  /// Combines the threads of one output; returns the condition of the
+  /// thread that holds the result ("" when every thread of it does).
+  std::string printCombine(Code &body, const Threads &t,
+                           const std::string &lane);
 };
 
 /// Form (d): row_registers and row_reread (RowReduction.cpp).
@@ -114,6 +143,11 @@ public:
 
 private:
   mlir::LogicalResult printBody(Code &body) override;
+  /// Phase 0: the input copied to the output, `n` elements.
+  mlir::LogicalResult printCopy(Code &body, mlir::Value input, int64_t n);
+  /// Phase 1: each update written or added at its index.
+  mlir::LogicalResult printUpdates(Code &body, IndexScatterOpInterface scatter,
+                                   llvm::ArrayRef<int64_t> updateShape);
 };
 
 /// Form (c): segmented_index_add (SegmentedIndexAdd.cpp).
@@ -123,6 +157,10 @@ public:
 
 private:
   mlir::LogicalResult printBody(Code &body) override;
+  /// Phase 1: every source position pushed onto its row's list.
+  mlir::LogicalResult printLists(Code &body, IndexAddOp op);
+  /// Phase 2: a block per row computes each of its output elements once.
+  mlir::LogicalResult printRows(Code &body, IndexAddOp op);
 };
 
 } // namespace stride

@@ -107,9 +107,7 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
 
   body.line("// broadcast reduction over dims [{}] of {}: {} rows of {} "
             "elements; each row's reductions, then the epilogue over the row",
-            joinCoords(llvm::to_vector(llvm::map_range(
-                dims, [](int64_t d) { return std::to_string(d); }))),
-            shapeText(inShape), m, l);
+            dimsText(dims), shapeText(inShape), m, l);
   for (ReductionInfo &r : reductions)
     body.line("// {} at {}", opName(r.op), formatLocation(r.op->getLoc()));
   if (m * l == 0) {
@@ -221,8 +219,7 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
       FailureOr<std::string> v = eval(info.input, coords, code);
       if (failed(v))
         return failure();
-      std::string asAcc = isFloat(info.dtype) ? *v : "(long long)" + paren(*v);
-      std::string combined = combineOf(info.kind, info.acc, asAcc);
+      std::string combined = accumulated(info, *v);
       if (ok.empty())
         code.line("{} = {};", info.acc, combined);
       else

@@ -24,66 +24,79 @@ namespace stride {
 LogicalResult ScatterPrinter::printBody(Code &body) {
   auto scatter = cast<IndexScatterOpInterface>(facts.scatterRoot);
   Operation *op = facts.scatterRoot;
-  Value input = scatter.getInput(), index = scatter.getIndex(),
-        src = scatter.getSrc();
-  int64_t dim = scatter.getDim();
-  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
-  auto srcType = cast<StridedTensorType>(src.getType());
-  auto indexType = cast<StridedTensorType>(index.getType());
-  bool accumulate = scatter.isAccumulating();
+  auto srcType = cast<StridedTensorType>(scatter.getSrc().getType());
+  auto indexType = cast<StridedTensorType>(scatter.getIndex().getType());
   // scatter/scatter_add iterate over the index tensor, index_add over the
   // source.
-  bool isIndexAdd = scatter.isSliceIndex();
-  SmallVector<int64_t> updateShape(isIndexAdd ? srcType.getShape()
-                                              : indexType.getShape());
+  SmallVector<int64_t> updateShape(scatter.isSliceIndex()
+                                       ? srcType.getShape()
+                                       : indexType.getShape());
   int64_t outN = product(iterationShape), updateN = product(updateShape);
-  std::string where = formatLocation(op->getLoc());
 
   body.line("// {} at {} along dim {}: phase 0 copies the input ({} elements, "
             "{}),",
-            opName(op), where, dim, outN, shapeText(iterationShape));
+            opName(op), formatLocation(op->getLoc()), scatter.getDim(), outN,
+            shapeText(iterationShape));
   body.line("// phase 1 {} the {} ({} elements, {})",
-            accumulate ? "accumulates atomically" : "writes",
-            isIndexAdd ? "source" : "index", updateN, shapeText(updateShape));
+            scatter.isAccumulating() ? "accumulates atomically" : "writes",
+            scatter.isSliceIndex() ? "source" : "index", updateN,
+            shapeText(updateShape));
 
   body.open("if (phase == 0)");
-  if (outN > 0) {
-    Coords c = openGridStrideLoop(body, iterationShape, outN);
-    pushScope();
-    FailureOr<std::string> v = eval(input, c, body);
-    if (failed(v))
-      return failure();
-    body.line("stride_st(&out0[{}], {});", address(outType, c), *v);
-    popScope();
-    body.close();
-  }
+  if (outN > 0 && failed(printCopy(body, scatter.getInput(), outN)))
+    return failure();
   body.close("} else {");
   ++body.indent;
   if (updateN > 0 && outN > 0) {
-    Coords c = openGridStrideLoop(body, updateShape, updateN);
-    pushScope();
-    FailureOr<std::string> i =
-        isIndexAdd
-            ? evalIndex(op, index, {c[dim]}, outType.getShape()[dim], body,
-                        true)
-            : evalIndex(op, index, c, outType.getShape()[dim], body, true);
-    if (failed(i))
+    if (failed(printUpdates(body, scatter, updateShape)))
       return failure();
-    FailureOr<std::string> v = eval(src, c, body);
-    if (failed(v))
-      return failure();
-    Coords outCoords(c.begin(), c.end());
-    outCoords[dim] = *i;
-    if (accumulate)
-      body.line("stride_atomic_add(&out0[{}], {});",
-                address(outType, outCoords), *v);
-    else
-      body.line("stride_st(&out0[{}], {});", address(outType, outCoords), *v);
-    popScope();
-    body.close();
   } else if (updateN > 0) {
     body.line("// the output has no elements: nothing to scatter");
   }
+  body.close();
+  return success();
+}
+
+LogicalResult ScatterPrinter::printCopy(Code &body, Value input, int64_t n) {
+  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
+  Coords c = openGridStrideLoop(body, iterationShape, n);
+  pushScope();
+  FailureOr<std::string> v = eval(input, c, body);
+  if (failed(v))
+    return failure();
+  body.line("stride_st(&out0[{}], {});", address(outType, c), *v);
+  popScope();
+  body.close();
+  return success();
+}
+
+LogicalResult ScatterPrinter::printUpdates(Code &body,
+                                           IndexScatterOpInterface scatter,
+                                           ArrayRef<int64_t> updateShape) {
+  Operation *op = facts.scatterRoot;
+  int64_t dim = scatter.getDim();
+  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
+  Coords c = openGridStrideLoop(body, updateShape, product(updateShape));
+  pushScope();
+  // index_add's index is read at the coordinate along dim, a scatter's at
+  // the update's own coordinates.
+  Coords indexCoords =
+      scatter.isSliceIndex() ? Coords{c[dim]} : Coords(c.begin(), c.end());
+  FailureOr<std::string> i = evalIndex(op, scatter.getIndex(), indexCoords,
+                                       outType.getShape()[dim], body, true);
+  if (failed(i))
+    return failure();
+  FailureOr<std::string> v = eval(scatter.getSrc(), c, body);
+  if (failed(v))
+    return failure();
+  Coords outCoords(c.begin(), c.end());
+  outCoords[dim] = *i;
+  if (scatter.isAccumulating())
+    body.line("stride_atomic_add(&out0[{}], {});", address(outType, outCoords),
+              *v);
+  else
+    body.line("stride_st(&out0[{}], {});", address(outType, outCoords), *v);
+  popScope();
   body.close();
   return success();
 }

@@ -39,13 +39,9 @@ namespace stride {
 /// The order of a bucket's additions depends on the atomics of phase 3.
 LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
   auto op = cast<IndexAddOp>(facts.scatterRoot);
-  Value input = op.getInput(), index = op.getIndex(), src = op.getSrc();
   int64_t dim = op.getDim();
-  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
-  DType dtype = *dtypeOf(outType);
-  const char *ct = computeType(dtype);
-  auto srcType = cast<StridedTensorType>(src.getType());
-  int64_t rows = iterationShape[dim], updates = srcType.getShape()[dim];
+  int64_t rows = iterationShape[dim],
+          updates = cast<StridedTensorType>(op.getSrc().getType()).getShape()[dim];
   int64_t outN = product(iterationShape);
   std::string where = formatLocation(op->getLoc());
 
@@ -60,24 +56,40 @@ LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
   body.line("// Temporaries start zeroed (the runtime zeroes them when it "
             "allocates them); phase 2 empties every head it has read");
 
-  // Phase 1: push every source position onto its row's list; reports
-  // out-of-range indices.
   body.open("if (phase == 1)");
-  {
-    Coords k = openGridStrideLoop(body, {updates}, updates);
-    pushScope();
-    FailureOr<std::string> i = evalIndex(op, index, k, rows, body, true);
-    if (failed(i))
-      return failure();
-    body.line("scratch1[{}] = atomicExch(&scratch0[{}], (int){} + 1);", k[0],
-              *i, k[0]);
-    popScope();
-    body.close();
-  }
-
-  // Phase 2: every output element once, a block per row.
+  if (failed(printLists(body, op)))
+    return failure();
   body.close("} else {");
   ++body.indent;
+  if (failed(printRows(body, op)))
+    return failure();
+  body.close();
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printLists(Code &body, IndexAddOp op) {
+  int64_t rows = iterationShape[op.getDim()],
+          updates =
+              cast<StridedTensorType>(op.getSrc().getType()).getShape()[op.getDim()];
+  Coords k = openGridStrideLoop(body, {updates}, updates);
+  pushScope();
+  FailureOr<std::string> i = evalIndex(op, op.getIndex(), k, rows, body, true);
+  if (failed(i))
+    return failure();
+  body.line("scratch1[{}] = atomicExch(&scratch0[{}], (int){} + 1);", k[0], *i,
+            k[0]);
+  popScope();
+  body.close();
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printRows(Code &body, IndexAddOp op) {
+  Value input = op.getInput(), src = op.getSrc();
+  int64_t dim = op.getDim();
+  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
+  const char *ct = computeType(*dtypeOf(outType));
+  int64_t rows = iterationShape[dim],
+          updates = cast<StridedTensorType>(src.getType()).getShape()[dim];
   // A block takes a row (all elements with coordinate `row` along dim) and
   // its threads take its elements in units of the schedule's elements per
   // thread: `groups` aligned groups of 4 consecutive elements of the
@@ -182,7 +194,6 @@ LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
   body.line("__syncthreads(); // every thread has read the head");
   body.line("if (threadIdx.x == 0) scratch0[{}] = 0;", row);
   body.close(); // the rows
-  body.close();
   return success();
 }
 
