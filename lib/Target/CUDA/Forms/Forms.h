@@ -97,7 +97,6 @@ public:
   using KernelPrinter::KernelPrinter;
 
 private:
-  mlir::LogicalResult printBody(Code &body) override;
   /// The unrolled loop over the row elements a thread holds in registers
   /// (scheme row_registers): `count` elements, loop variable `index`;
   /// `header` declares the element's coordinates `coords` (the same names
@@ -110,14 +109,32 @@ private:
     Coords coords;
     std::string valid;
   };
-  /// Prints one phase over the row's elements: `fn(code, coords, valid)`
-  /// inside `loop`, every value it declares an element of a register array
-  /// declared before the loop.
-  mlir::LogicalResult
-  walkRowRegisters(Code &body, const RowLoop &loop,
-                   llvm::function_ref<mlir::LogicalResult(
-                       Code &, llvm::ArrayRef<std::string>, llvm::StringRef)>
-                       fn);
+  /// What a phase does with one element of the row: `fn(code, coords,
+  /// valid)`, `valid` empty when the element is in the row.
+  using ElementFn = llvm::function_ref<mlir::LogicalResult(
+      Code &, llvm::ArrayRef<std::string>, llvm::StringRef)>;
+
+  mlir::LogicalResult printBody(Code &body) override;
+  /// Opens the loop over the `rows` rows (a warp or a block each) and
+  /// declares the row's kept coordinates.
+  void openRowLoop(Code &body, int64_t rows);
+  /// The input coordinates of reduced element `r` of the row.
+  Coords elementCoords(Code &code, const std::string &r);
+  /// The loop over the elements a thread holds in registers.
+  RowLoop registerLoop(Code &body);
+  /// One phase: `fn` on each element of the row this thread holds (in the
+  /// register loop, or re-read in a loop over the row).
+  mlir::LogicalResult forEachElement(Code &body, ElementFn fn);
+  /// Prints one phase inside `loop`, every value it declares an element of
+  /// a register array declared before the loop.
+  mlir::LogicalResult walkRowRegisters(Code &body, const RowLoop &loop,
+                                       ElementFn fn);
+  /// A reduction of the row: accumulated, combined across the row's
+  /// threads (through shared array `shared` for a block), its value held.
+  mlir::LogicalResult printReduction(Code &body, const ReductionInfo &info,
+                                     const std::string &shared);
+  /// The broadcast epilogue over the row's elements, and the stores.
+  mlir::LogicalResult printEpilogue(Code &body);
   /// Inside a row loop, a value is an element of the array `name`.
   std::string declareValue(Code &code, llvm::StringRef type,
                            const std::string &name,
@@ -130,6 +147,15 @@ private:
   void combineAcrossRow(Code &body, const ReductionInfo &info, int64_t threads,
                         const std::string &shared);
 
+  /// The iteration space split into the kept dims (one row per kept
+  /// element) and the reduced ones, and the row's length.
+  llvm::SmallVector<int64_t> keptShape, reducedShape;
+  int64_t rowLength = 0;
+  /// The thread's lane in its row, and the row's kept coordinates.
+  std::string lane;
+  Coords kept;
+  /// Scheme row_registers: the loop over the elements a thread holds.
+  std::optional<RowLoop> rowLoop;
   /// The row loop being printed (null outside), and the arrays its values
   /// were declared in.
   const RowLoop *rowArrays = nullptr;
