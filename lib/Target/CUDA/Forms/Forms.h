@@ -49,8 +49,42 @@ private:
       return mlir::success();
     return printTiles(body);
   }
+  /// An input staged through shared memory: read at the kernel's own
+  /// coordinates through `type`, whose stride is not 1 along the innermost
+  /// dim but 1 along the schedule's transpose dim.
+  struct StagedLoad {
+    unsigned arg;
+    StridedTensorType type;
+    /// Staged with 4-element loads along the transpose dim (aligned).
+    bool vector;
+    std::string tile;
+  };
+  /// One pass over a tile: the element's coordinates and its offsets in the
+  /// tile along the fast and the slow dim.
+  struct Pass {
+    Coords coords;
+    std::string fastOff, slowOff;
+  };
+
   /// The tiles, with the inputs the schedule stages through shared memory.
   mlir::LogicalResult printTiles(Code &body);
+  /// Opens one pass of `threads along the fast dim` x `rows` over the tile
+  /// at (`fast0`, `slow0`), `vector` elements per thread, and the guard of
+  /// the element. The caller closes both.
+  Pass openPass(Code &body, int64_t vector, int64_t fastDim, int64_t slowDim,
+                const std::string &fast0, const std::string &slow0);
+  /// Phase A: the staged inputs into their tiles, dim t fastest.
+  mlir::LogicalResult printStaging(Code &body, const std::string &t0,
+                                   const std::string &l0);
+  /// Phase B: every yielded value computed and stored, dim l fastest.
+  mlir::LogicalResult printCompute(Code &body, const std::string &l0,
+                                   const std::string &t0);
+
+  llvm::SmallVector<StagedLoad> staged;
+  /// The tile's size, the transpose dim and the innermost dim.
+  int64_t tileSize = 0, t = 0, l = 0;
+  /// The coordinates of the tile's other dims.
+  Coords outer;
 };
 
 /// Form (b): reduction_inner and reduction_outer (Reduction.cpp).

@@ -21,37 +21,20 @@
 using namespace mlir;
 
 namespace stride {
-namespace {
-
-/// An input that the tiled transpose scheme stages through shared memory
-/// (see printTiles): read at the kernel's own coordinates through `type`,
-/// whose stride is not 1 along the innermost dim but 1 along the
-/// schedule's transpose dim.
-struct StagedLoad {
-  unsigned arg;
-  StridedTensorType type;
-  /// Staged with 4-element loads along the transpose dim (aligned).
-  bool vector;
-  std::string tile;
-};
-
-} // namespace
 
 LogicalResult TiledTransposePrinter::printTiles(Code &body) {
-  const int64_t tileSize = schedule.getTile(),
-                blockThreads = launchAt(0).getBlock();
-  SmallVector<StagedLoad> staged;
+  tileSize = schedule.getTile();
   for (auto [i, attr] :
        llvm::enumerate(schedule.getStaged().getAsRange<StagedLoadAttr>()))
     staged.push_back({attr.getArg(), attr.getType(), attr.getVectorWidth() == 4,
                       fmt::format("smem{}", i)});
-  int64_t t = schedule.getTransposeDim(), l = iterationShape.size() - 1;
+  t = schedule.getTransposeDim();
+  l = iterationShape.size() - 1;
   int64_t sizeT = iterationShape[t], sizeL = iterationShape[l];
   int64_t tilesT = ceilDiv(sizeT, tileSize), tilesL = ceilDiv(sizeL, tileSize);
   SmallVector<int64_t> outerShape(iterationShape);
   outerShape[t] = outerShape[l] = 1;
   int64_t tiles = product(outerShape) * tilesT * tilesL;
-  bool vectorB = schedule.getVectorWidth() == 4;
 
   body.line("// tiled transpose scheme: {} tiles of {}x{} elements of dims "
             "({}, {}); the inputs read with unit stride along dim {} but not",
@@ -85,115 +68,126 @@ LogicalResult TiledTransposePrinter::printTiles(Code &body) {
             tilesT == 1 ? std::string("0")
                         : fmt::format("({} / {} % {}) * {}", tile, tilesL,
                                       tilesT, tileSize));
-  Coords outer(iterationShape.size(), "0");
+  outer.assign(iterationShape.size(), "0");
   if (product(outerShape) > 1) {
     std::string rest = fresh("outer");
     body.line("const {} {} = {} / {};", idx, rest, tile, tilesT * tilesL);
     outer = delinearize(body, rest, outerShape);
   }
 
-  // One pass of `threads along the fast dim` x `rows`: returns the fast and
-  // slow offsets in the tile and the guard of the element.
-  auto openPass = [&](int64_t vector, int64_t fastDim, int64_t slowDim,
-                      const std::string &fast0, const std::string &slow0,
-                      Coords &coords, std::string &fastOff,
-                      std::string &slowOff) {
-    int64_t across = tileSize / vector, rows = blockThreads / across;
-    std::string pass = fresh("pass");
-    body.line("#pragma unroll");
-    body.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", pass,
-                          tileSize / rows));
-    fastOff = fresh("f");
-    slowOff = fresh("s");
-    if (vector == 1)
-      body.line("const int {} = threadIdx.x % {};", fastOff, across);
-    else
-      body.line("const int {} = threadIdx.x % {} * {};", fastOff, across,
-                vector);
-    body.line("const int {} = threadIdx.x / {} + {} * {};", slowOff, across,
-              pass, rows);
-    std::string cf = fresh("i"), cs = fresh("i");
-    body.line("const {} {} = {} + {};", idx, cf, fast0, fastOff);
-    body.line("const {} {} = {} + {};", idx, cs, slow0, slowOff);
-    coords = outer;
-    coords[fastDim] = cf;
-    coords[slowDim] = cs;
-    std::string guard;
-    int64_t fastSize = iterationShape[fastDim],
-            slowSize = iterationShape[slowDim];
-    if (fastSize % tileSize != 0)
-      guard = fmt::format("{} < {}", cf, fastSize);
-    if (slowSize % tileSize != 0)
-      guard +=
-          fmt::format("{}{} < {}", guard.empty() ? "" : " && ", cs, slowSize);
-    if (guard.empty()) {
-      body.raw("{");
-      ++body.indent;
-    } else {
-      body.open(fmt::format("if ({})", guard));
-    }
-  };
+  if (failed(printStaging(body, t0, l0)))
+    return failure();
+  body.line("__syncthreads();");
+  if (failed(printCompute(body, l0, t0)))
+    return failure();
+  body.line("__syncthreads();");
+  body.close();
+  return success();
+}
 
-  // Phase A: the staged inputs, dim t fastest (coalesced for them).
+TiledTransposePrinter::Pass
+TiledTransposePrinter::openPass(Code &body, int64_t vector, int64_t fastDim,
+                                int64_t slowDim, const std::string &fast0,
+                                const std::string &slow0) {
+  int64_t across = tileSize / vector,
+          rows = launchAt(0).getBlock() / across;
+  Pass pass;
+  std::string step = fresh("pass");
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", step,
+                        tileSize / rows));
+  pass.fastOff = fresh("f");
+  pass.slowOff = fresh("s");
+  if (vector == 1)
+    body.line("const int {} = threadIdx.x % {};", pass.fastOff, across);
+  else
+    body.line("const int {} = threadIdx.x % {} * {};", pass.fastOff, across,
+              vector);
+  body.line("const int {} = threadIdx.x / {} + {} * {};", pass.slowOff, across,
+            step, rows);
+  std::string cf = fresh("i"), cs = fresh("i");
+  body.line("const {} {} = {} + {};", idx, cf, fast0, pass.fastOff);
+  body.line("const {} {} = {} + {};", idx, cs, slow0, pass.slowOff);
+  pass.coords = outer;
+  pass.coords[fastDim] = cf;
+  pass.coords[slowDim] = cs;
+  std::string guard;
+  int64_t fastSize = iterationShape[fastDim],
+          slowSize = iterationShape[slowDim];
+  if (fastSize % tileSize != 0)
+    guard = fmt::format("{} < {}", cf, fastSize);
+  if (slowSize % tileSize != 0)
+    guard +=
+        fmt::format("{}{} < {}", guard.empty() ? "" : " && ", cs, slowSize);
+  if (guard.empty()) {
+    body.raw("{");
+    ++body.indent;
+  } else {
+    body.open(fmt::format("if ({})", guard));
+  }
+  return pass;
+}
+
+LogicalResult TiledTransposePrinter::printStaging(Code &body,
+                                                  const std::string &t0,
+                                                  const std::string &l0) {
+  // The staged inputs, dim t fastest (coalesced for them).
   for (const StagedLoad &s : staged) {
     DType dtype = *dtypeOf(s.type);
-    Coords a;
-    std::string fastOff, slowOff;
-    openPass(s.vector ? 4 : 1, t, l, t0, l0, a, fastOff, slowOff);
-    std::string addr = address(s.type, a);
+    Pass pass = openPass(body, s.vector ? 4 : 1, t, l, t0, l0);
+    std::string addr = address(s.type, pass.coords);
     if (s.vector) {
       std::string q = fresh("quad");
       body.line("const stride_vec4<{0}> {1} = *reinterpret_cast<const "
                 "stride_vec4<{0}> *>(&in{2}[{3}]);",
                 storageType(dtype), q, s.arg, addr);
       for (int k = 0; k < 4; ++k)
-        body.line("{}[{}][{} + {}] = stride_ld(&{}.v[{}]);", s.tile, slowOff,
-                  fastOff, k, q, k);
+        body.line("{}[{}][{} + {}] = stride_ld(&{}.v[{}]);", s.tile,
+                  pass.slowOff, pass.fastOff, k, q, k);
     } else {
-      body.line("{}[{}][{}] = stride_ld(&in{}[{}]);", s.tile, slowOff, fastOff,
-                s.arg, addr);
+      body.line("{}[{}][{}] = stride_ld(&in{}[{}]);", s.tile, pass.slowOff,
+                pass.fastOff, s.arg, addr);
     }
     body.close();
     body.close();
   }
-  body.line("__syncthreads();");
+  return success();
+}
 
-  // Phase B: every yielded value, dim l fastest; the staged inputs come
-  // from the tiles.
-  {
-    Coords b;
-    std::string fastOff, slowOff;
-    openPass(vectorB ? 4 : 1, l, t, l0, t0, b, fastOff, slowOff);
-    pushScope();
-    auto stage = [&](ArrayRef<std::string> coords, const std::string &lOff) {
-      for (const StagedLoad &s : staged) {
-        std::string v = fresh("v");
-        body.line("const {} {} = {}[{}][{}];", computeType(*dtypeOf(s.type)), v,
-                  s.tile, lOff, slowOff);
-        remember(fmt::format("load|{}|{}", s.arg, address(s.type, coords)), v);
-      }
-    };
-    if (vectorB) {
-      lanes.assign(4, b);
-      for (int k = 1; k < 4; ++k) {
-        std::string c = fresh("i");
-        body.line("const {} {} = {} + {};", idx, c, b[l], k);
-        lanes[k][l] = c;
-      }
-      for (int k = 0; k < 4; ++k)
-        stage(lanes[k], fmt::format("{} + {}", fastOff, k));
-      if (failed(evalAndStoreLanes(body)))
-        return failure();
-    } else {
-      stage(b, fastOff);
-      if (failed(storeYields(body, b)))
-        return failure();
+LogicalResult TiledTransposePrinter::printCompute(Code &body,
+                                                  const std::string &l0,
+                                                  const std::string &t0) {
+  // Every yielded value, dim l fastest; the staged inputs come from the
+  // tiles.
+  bool vector = schedule.getVectorWidth() == 4;
+  Pass pass = openPass(body, vector ? 4 : 1, l, t, l0, t0);
+  pushScope();
+  auto stage = [&](ArrayRef<std::string> coords, const std::string &lOff) {
+    for (const StagedLoad &s : staged) {
+      std::string v = fresh("v");
+      body.line("const {} {} = {}[{}][{}];", computeType(*dtypeOf(s.type)), v,
+                s.tile, lOff, pass.slowOff);
+      remember(fmt::format("load|{}|{}", s.arg, address(s.type, coords)), v);
     }
-    popScope();
-    body.close();
-    body.close();
+  };
+  if (vector) {
+    lanes.assign(4, pass.coords);
+    for (int k = 1; k < 4; ++k) {
+      std::string c = fresh("i");
+      body.line("const {} {} = {} + {};", idx, c, pass.coords[l], k);
+      lanes[k][l] = c;
+    }
+    for (int k = 0; k < 4; ++k)
+      stage(lanes[k], fmt::format("{} + {}", pass.fastOff, k));
+    if (failed(evalAndStoreLanes(body)))
+      return failure();
+  } else {
+    stage(pass.coords, pass.fastOff);
+    if (failed(storeYields(body, pass.coords)))
+      return failure();
   }
-  body.line("__syncthreads();");
+  popScope();
+  body.close();
   body.close();
   return success();
 }
