@@ -1,10 +1,30 @@
 #!/usr/bin/env bash
-# Regenerates the op, type and pass reference (docs/generated/) from the ODS
-# definitions with mlir-tblgen (CMake target mlir-doc). A lit test fails when
-# the checked-in pages are stale, so run this after changing a .td file.
+# Regenerates what the docs show of generated output, each checked by a lit
+# test under test/Docs/ that fails when the checked-in text is stale:
+#   - the op, type and pass reference (docs/generated/) from the ODS
+#     definitions with mlir-tblgen (CMake target mlir-doc): run this after
+#     changing a .td file;
+#   - the `stridec --inspect` sample in docs/module-format.md (the module of
+#     examples/embedding_grad.mlir, between the "inspect-sample" markers):
+#     run this after changing what a module holds or how --inspect prints it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/build.sh mlir-doc >/dev/null
+./scripts/build.sh mlir-doc stridec >/dev/null
 cp build/docs/stride/StrideOps.md build/docs/stride/StridePasses.md \
   build/docs/stride/StrideAttrs.md build/docs/stride/StrideCUDAPasses.md docs/generated/
 echo "docs/generated/ updated"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+build/bin/stridec --no-cache examples/embedding_grad.mlir -o "$tmp/m.stridemod"
+build/bin/stridec --inspect "$tmp/m.stridemod" > "$tmp/inspect.txt"
+awk -v sample="$tmp/inspect.txt" '
+  /^<!-- inspect-sample: begin -->$/ {
+    print; print "```"
+    while ((getline line < sample) > 0) print line
+    print "```"; skip = 1; next
+  }
+  /^<!-- inspect-sample: end -->$/ { skip = 0 }
+  !skip' docs/module-format.md > "$tmp/module-format.md"
+cp "$tmp/module-format.md" docs/module-format.md
+echo "docs/module-format.md: --inspect sample updated"

@@ -34,7 +34,7 @@ int main() {
   auto runtime = stride::Runtime::create(/*deviceOrdinal=*/0);
   stride::CompileOptions options;
   if (runtime)
-    options.arch = (*runtime)->deviceArch();
+    options.cuda.arch = (*runtime)->deviceArch();
 
   stride::Compiler compiler(options);
   stride::CompileResult result = compiler.compile(kGraph, "exp_plus.mlir");

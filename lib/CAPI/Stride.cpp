@@ -104,10 +104,11 @@ stride_status ok() {
                   std::string(__func__) + ": '" #p "' must not be NULL");      \
   } while (false)
 
-stride_status setFlag(stride_compiler *compiler, bool CompileOptions::*field,
-                      int enable) {
+/// Sets the flag `field` selects in the compiler's options.
+stride_status setFlag(stride_compiler *compiler,
+                      bool &(*field)(CompileOptions &), int enable) {
   STRIDE_CHECK_ARG(compiler);
-  compiler->compiler.options().*field = enable != 0;
+  field(compiler->compiler.options()) = enable != 0;
   return ok();
 }
 
@@ -272,7 +273,7 @@ stride_status stride_compiler_set_arch(stride_compiler *compiler,
   STRIDE_CHECK_ARG(compiler);
   STRIDE_CHECK_ARG(arch);
   // Checked by the compile, which reports it as a diagnostic.
-  compiler->compiler.options().arch = arch;
+  compiler->compiler.options().cuda.arch = arch;
   return ok();
 }
 
@@ -297,21 +298,31 @@ stride_status stride_compiler_set_emit(stride_compiler *compiler,
 
 stride_status stride_compiler_set_repair_layouts(stride_compiler *compiler,
                                                  int enable) {
-  return setFlag(compiler, &CompileOptions::repairLayouts, enable);
+  return setFlag(
+      compiler,
+      [](CompileOptions &o) -> bool & { return o.pipeline.repairLayouts; },
+      enable);
 }
 
 stride_status stride_compiler_set_fuse(stride_compiler *compiler, int enable) {
-  return setFlag(compiler, &CompileOptions::fuse, enable);
+  return setFlag(
+      compiler, [](CompileOptions &o) -> bool & { return o.pipeline.fuse; },
+      enable);
 }
 
 stride_status stride_compiler_set_vectorize(stride_compiler *compiler,
                                             int enable) {
-  return setFlag(compiler, &CompileOptions::vectorize, enable);
+  return setFlag(
+      compiler, [](CompileOptions &o) -> bool & { return o.cuda.vectorize; },
+      enable);
 }
 
 stride_status stride_compiler_set_runtime_checks(stride_compiler *compiler,
                                                  int enable) {
-  return setFlag(compiler, &CompileOptions::runtimeChecks, enable);
+  return setFlag(
+      compiler,
+      [](CompileOptions &o) -> bool & { return o.cuda.runtimeChecks; },
+      enable);
 }
 
 stride_status stride_compiler_set_cache_dir(stride_compiler *compiler,

@@ -9,12 +9,15 @@
 
 #include "stride/Import/GraphParser.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/IR/Graph.h"
 #include "stride/Target/CUDA/Emitter.h"
+#include "stride/Target/CUDA/Planner.h"
 #include "stride/Target/CUDA/NvrtcCache.h"
 #include "stride/Target/CUDA/NVRTC.h"
 #include "stride/Target/CUDA/Schedule.h"
 #include "stride/Dialect/Stride/Transforms/Dot.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Support/Diagnostics.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -78,15 +81,8 @@ Diagnostic convert(mlir::Diagnostic &d, const std::string &fallbackFile) {
   out.severity = severityOf(d.getSeverity());
   out.message = d.str();
   out.file = fallbackFile;
-  std::optional<FileLineColLoc> file;
-  d.getLocation()->walk([&](Location inner) {
-    if (auto f = dyn_cast<FileLineColLoc>(inner)) {
-      file = f;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (file) {
+  if (std::optional<FileLineColLoc> file =
+          firstFileLocation(d.getLocation())) {
     out.file = file->getFilename().str();
     out.line = file->getLine();
     out.column = file->getColumn();
@@ -132,24 +128,9 @@ private:
 };
 
 LogicalResult Compilation::checkArch() {
-  if (!parseSmArch(options.arch)) {
-    std::string archs;
-    for (const std::string &a : nvrtcSupportedArchs())
-      archs += (archs.empty() ? "" : ", ") + a;
-    error("invalid GPU architecture '" + options.arch +
-          "': expected sm_ followed by the compute capability's digits "
-          "(e.g. sm_90 for an H100); " + nvrtcVersionString() + " supports " +
-          archs);
-    return failure();
-  }
-  std::vector<std::string> supported = nvrtcSupportedArchs();
-  if (std::find(supported.begin(), supported.end(), options.arch) ==
-      supported.end()) {
-    std::string archs;
-    for (const std::string &a : supported)
-      archs += (archs.empty() ? "" : ", ") + a;
-    error("GPU architecture '" + options.arch + "' is not supported by " +
-          nvrtcVersionString() + ", which supports " + archs);
+  Result<int> arch = checkNvrtcArch(options.cuda.arch);
+  if (!arch) {
+    error(arch.error().message);
     return failure();
   }
   return success();
@@ -160,12 +141,10 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   if (failed(entry))
     return failure();
 
-  CudaEmitOptions emitOptions;
-  emitOptions.runtimeChecks = options.runtimeChecks;
   FailureOr<CudaSource> source;
   {
     StageTimer timer(options.timing, "Emit CUDA");
-    source = emitCuda(*entry, emitOptions);
+    source = emitCuda(*entry, options.cuda);
   }
   if (failed(source))
     return failure();
@@ -175,7 +154,7 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   }
 
   NvrtcOptions nvrtc;
-  nvrtc.arch = options.arch;
+  nvrtc.arch = options.cuda.arch;
   nvrtc.emitPtx = options.emit == EmitKind::Ptx;
   nvrtc.programName =
       llvm::sys::path::stem(bufferName).str() + ".cu";
@@ -196,7 +175,7 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
 
   StageTimer timer(options.timing, "Plan module");
   FailureOr<ModuleDesc> desc = planModule(*entry, *source, std::move(*image),
-                                          options.arch, options.producer);
+                                          options.cuda.arch, options.producer);
   if (failed(desc))
     return failure();
   result.moduleBytes = serializeModule(*desc);
@@ -225,15 +204,14 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     return std::move(result);
 
   PassManager pm(&context);
-  PipelineOptions pipeline;
-  pipeline.repairLayouts = options.repairLayouts;
-  pipeline.fuse = options.fuse;
+  PipelineOptions pipeline = options.pipeline;
   pipeline.formKernels = true;
   buildStridePipeline(pm, pipeline);
   if (options.emit != EmitKind::Mlir && options.emit != EmitKind::Dot) {
     ScheduleKernelsOptions schedule;
-    schedule.arch = options.arch;
-    schedule.vectorize = options.vectorize;
+    schedule.arch = options.cuda.arch;
+    schedule.multiprocessors = options.cuda.multiprocessorCount;
+    schedule.vectorize = options.cuda.vectorize;
     pm.addNestedPass<func::FuncOp>(createScheduleKernels(schedule));
   }
   if (options.configurePassManager)

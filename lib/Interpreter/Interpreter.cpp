@@ -19,7 +19,9 @@
 
 #include "stride/Interpreter/Interpreter.h"
 
+#include "stride/Dialect/Stride/IR/Graph.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Support/Diagnostics.h"
 #include "stride/Support/Layout.h"
 
 #include "llvm/ADT/APFloat.h"
@@ -114,19 +116,6 @@ int64_t floatToInt(DType t, double v) {
   return wrapInt(t, i);
 }
 
-DType dtypeOf(Type type) {
-  if (auto t = dyn_cast<StridedTensorType>(type))
-    type = t.getElementType();
-  if (type.isF16()) return DType::F16;
-  if (type.isBF16()) return DType::BF16;
-  if (type.isF32()) return DType::F32;
-  if (type.isF64()) return DType::F64;
-  if (type.isInteger(1)) return DType::I1;
-  if (type.isInteger(8)) return DType::I8;
-  if (type.isInteger(32)) return DType::I32;
-  return DType::I64;
-}
-
 std::string typeString(Type type) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -135,30 +124,6 @@ std::string typeString(Type type) {
 }
 
 } // namespace
-
-std::string formatLocation(Location loc) {
-  std::optional<FileLineColLoc> found;
-  loc->walk([&](Location l) {
-    if (auto f = dyn_cast<FileLineColLoc>(l)) {
-      found = f;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  if (found)
-    return found->getFilename().str() + ":" + std::to_string(found->getLine()) +
-           ":" + std::to_string(found->getColumn());
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  loc.print(os);
-  return s;
-}
-
-std::string argumentName(func::FuncOp func, unsigned index) {
-  if (auto name = func.getArgAttrOfType<StringAttr>(index, "stride.name"))
-    return name.str();
-  return "arg" + std::to_string(index);
-}
 
 double hostArrayElement(const HostArray &a, int64_t i) {
   const uint8_t *p = a.data.data() + i * dtypeSize(a.dtype);
@@ -369,7 +334,7 @@ template <typename Fn> void forEachIndex(const Dims &shape, Fn &&fn) {
 Tensor allocate(StridedTensorType type) {
   Tensor t;
   t.layout = type.getLayout();
-  t.dtype = dtypeOf(type);
+  t.dtype = type.getDType();
   t.storage = std::make_shared<Storage>();
   int64_t extent = storageExtent(t.layout).value_or(0);
   if (t.isF())
@@ -1063,7 +1028,7 @@ Result<std::vector<HostArray>> interpret(func::FuncOp func,
                        name + " of " + fname + " has the unsupported type " +
                            typeString(arg.getType()));
     const HostArray &in = inputs[a];
-    DType dtype = dtypeOf(type);
+    DType dtype = type.getDType();
     Dims shape(type.getShape().begin(), type.getShape().end());
     if (in.dtype != dtype || in.shape != shape)
       return makeError(ErrorCode::InvalidArgument,

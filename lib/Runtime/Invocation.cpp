@@ -113,10 +113,8 @@ struct Invocation::Impl {
     if (!address)
       return address.error();
     owned[index] = DeviceBuffer(options.allocator.get(), *address, bytes);
-    // Temporaries start zeroed (docs/module-format.md): a kernel may keep
-    // scratch that it leaves zeroed at the end of the plan, such as the
-    // segmented index_add's counts. Once, at allocation, and synchronously,
-    // so that a plan on any stream sees it.
+    // Temporaries start zeroed (docs/module-format.md, "Buffer"). Once, at
+    // allocation, and synchronously, so that a plan on any stream sees it.
     if (b.kind == BufferKind::Temp && bytes > 0) {
       if (CUresult r = cu.cuMemsetD8Async(*address, 0, bytes, stream))
         return rt.cudaError("zeroing " + exe.bufferName(index), r);

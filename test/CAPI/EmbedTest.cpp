@@ -129,7 +129,7 @@ TEST(EmbedTest, IllegalLayoutErrorCarriesNotes) {
 
 TEST(EmbedTest, RepairLayoutsOptionCompilesTheIllegalGraph) {
   CompileOptions options;
-  options.repairLayouts = true;
+  options.pipeline.repairLayouts = true;
   options.emit = EmitKind::Mlir;
   CompileResult r = Compiler(options).compileFile(example("seed_backward_fx.mlir"));
   EXPECT_TRUE(r.success);
@@ -138,7 +138,7 @@ TEST(EmbedTest, RepairLayoutsOptionCompilesTheIllegalGraph) {
 
 TEST(EmbedTest, BadOptionsAndMissingFilesAreDiagnostics) {
   CompileOptions options;
-  options.arch = "sm_9x";
+  options.cuda.arch = "sm_9x";
   CompileResult r = Compiler(options).compile(kMalformed, "bad.mlir");
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_NE(r.diagnostics[0].message.find("invalid GPU architecture 'sm_9x'"),
@@ -255,7 +255,7 @@ std::shared_ptr<const Executable> compileAndLoad(Runtime &runtime,
                                                  const std::string &graph,
                                                  const std::string &name) {
   CompileOptions options;
-  options.arch = runtime.deviceArch();
+  options.cuda.arch = runtime.deviceArch();
   CompileResult r = Compiler(options).compile(graph, name);
   EXPECT_TRUE(r.success) << name;
   if (!r.success)

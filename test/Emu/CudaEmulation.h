@@ -7,7 +7,8 @@
 //
 // Just enough of CUDA for the code Stride's emitter generates to compile as
 // host C++ and run, so that machines without a GPU can check what the
-// kernels compute (test/Emu/README.md). Force-included before the emitted
+// kernels compute (test/Emu/CMakeLists.txt and emulate.sh say how the
+// tests use it). Force-included before the emitted
 // source (`g++ -include CudaEmulation.h`); stub cuda_fp16.h/cuda_bf16.h
 // headers next to this file satisfy its #includes.
 //

@@ -25,7 +25,10 @@
 #include "stride/Import/GraphParser.h"
 #include "stride/Module/Module.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/IR/Graph.h"
 #include "stride/Target/CUDA/Emitter.h"
+#include "stride/Target/CUDA/Planner.h"
+#include "stride/Target/CUDA/Schedule.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -71,7 +74,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     (void)pm.run(*copy);
   }
   for (bool repair : {false, true}) {
-    // stridec [--repair-layouts], up to the launch plan.
+    // stridec [--repair-layouts], up to the launch plan: every kernel the
+    // pipeline forms must be scheduled, emitted and planned.
     OwningOpRef<ModuleOp> copy = module->clone();
     PassManager pm(&context);
     stride::PipelineOptions options;
@@ -79,13 +83,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     options.fusion.broadcastEpilogues = false;
     options.formKernels = true;
     stride::buildStridePipeline(pm, options);
+    pm.addNestedPass<func::FuncOp>(stride::createScheduleKernels());
     if (failed(pm.run(*copy)))
       continue;
     FailureOr<func::FuncOp> entry = stride::findEntryFunction(*copy);
     if (failed(entry))
       continue;
     FailureOr<stride::CudaSource> source =
-        stride::emitCuda(*entry, stride::CudaEmitOptions());
+        stride::emitCuda(*entry, stride::CudaTargetOptions());
     if (failed(source))
       continue;
     stride::CodeImage image{stride::CodeKind::Ptx, {'/', '/', '\n'}};

@@ -294,6 +294,10 @@ int main(int argc, char **argv) {
 
   NvrtcOptions nvrtc;
   nvrtc.arch = runtime.deviceArch();
+  if (Result<int> arch = checkNvrtcArch(nvrtc.arch); !arch) {
+    std::printf("  FAIL  arch: %s\nFAIL\n", arch.error().message.c_str());
+    return 1;
+  }
   nvrtc.programName = "stride_gpu_smoke.cu";
   Result<CodeImage> cubin = compileCudaSource(kKernels, nvrtc);
   report("NVRTC CUBIN for " + nvrtc.arch,

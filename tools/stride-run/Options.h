@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The parsed command line of stride-run, shared by its modes: the reference
-// interpreter (stride-run.cpp, `graph.mlir --reference`) and, later, running
+// interpreter (stride-run.cpp, `graph.mlir --reference`) and running
 // compiled GPU modules (RunModule.cpp, `module.stridemod`).
 //
 //===----------------------------------------------------------------------===//

@@ -9,7 +9,7 @@
 //
 // main only parses the command line and dispatches on the mode; each mode
 // lives in its own function (the reference interpreter here; running compiled
-// GPU modules later, in RunModule.cpp). Every failure prints one clear
+// GPU modules in RunModule.cpp). Every failure prints one clear
 // message and exits 1; nothing here aborts on bad input.
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +27,7 @@
 #include "stride/Interpreter/Interpreter.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Import/GraphParser.h"
+#include "stride/Dialect/Stride/IR/Graph.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
@@ -231,13 +232,6 @@ Status emitResults(const Options &options, const std::vector<HostArray> &results
 
 namespace {
 
-std::optional<DType> dtypeOfType(Type type) {
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  cast<StridedTensorType>(type).getElementType().print(os);
-  return parseDType(s);
-}
-
 /// For each argument used (directly, through views or through kernel block
 /// arguments) as the index operand of an indexing op, the smallest size of
 /// the dims it indexes.
@@ -344,9 +338,8 @@ Result<std::vector<HostArray>> gatherInputs(const Options &options,
     Result<HostArray> array = readNpyFile(file);
     if (!array)
       return array.error();
-    std::optional<DType> dtype = dtypeOfType(type);
     std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
-    if (Status s = checkArrayMatches(*array, *dtype, shape, file, name); !s)
+    if (Status s = checkArrayMatches(*array, type.getDType(), shape, file, name); !s)
       return s.error();
     given[a] = std::move(*array);
   }
@@ -379,7 +372,7 @@ Result<std::vector<HostArray>> gatherInputs(const Options &options,
     std::optional<int64_t> bound;
     if (auto it = bounds.find(a); it != bounds.end())
       bound = it->second;
-    inputs.push_back(randomArray(type, *dtypeOfType(type), bound, rng));
+    inputs.push_back(randomArray(type, type.getDType(), bound, rng));
   }
   return inputs;
 }

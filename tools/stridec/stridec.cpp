@@ -183,11 +183,11 @@ int main(int argc, char **argv) {
 
   stride::CompileOptions options;
   options.emit = emitKind;
-  options.arch = arch;
-  options.repairLayouts = repairLayouts;
-  options.fuse = !noFuse;
-  options.runtimeChecks = !noRuntimeChecks;
-  options.vectorize = !noVectorize;
+  options.pipeline.repairLayouts = repairLayouts;
+  options.pipeline.fuse = !noFuse;
+  options.cuda.arch = arch;
+  options.cuda.runtimeChecks = !noRuntimeChecks;
+  options.cuda.vectorize = !noVectorize;
   if (!noCache)
     options.nvrtcCacheDir =
         cacheDir.empty() ? stride::defaultNvrtcCacheDir() : cacheDir;

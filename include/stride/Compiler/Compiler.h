@@ -28,7 +28,9 @@
 #ifndef STRIDE_COMPILER_COMPILER_H
 #define STRIDE_COMPILER_COMPILER_H
 
+#include "stride/Dialect/Stride/Transforms/PipelineOptions.h"
 #include "stride/Module/Module.h"
+#include "stride/Target/CUDA/TargetOptions.h"
 
 #include <cstdint>
 #include <functional>
@@ -80,20 +82,18 @@ struct Diagnostic {
   std::string format() const;
 };
 
+/// Each layer's options are held here as that layer's own struct.
 struct CompileOptions {
   EmitKind emit = EmitKind::Module;
-  /// "sm_" + digits; any arch this NVRTC supports.
-  std::string arch = "sm_90";
-  /// Repair illegal functional result layouts instead of rejecting them.
-  bool repairLayouts = false;
-  /// Fuse ops into kernels (stride-fuse); otherwise one kernel per op.
-  bool fuse = true;
-  /// Device-side checks of gather/scatter indices and integer division by
-  /// zero (see CudaEmitOptions::runtimeChecks).
-  bool runtimeChecks = true;
-  /// 4-element vector accesses in pointwise kernels (see
-  /// CudaEmitOptions::vectorize).
-  bool vectorize = true;
+  /// The pass pipeline: layout repair (`repairLayouts`), fusion (`fuse`,
+  /// otherwise one kernel per op). The compiler always forms kernels, so
+  /// `formKernels` is ignored.
+  PipelineOptions pipeline;
+  /// The CUDA target: `arch` ("sm_" + digits, any arch this NVRTC supports;
+  /// also the arch NVRTC compiles for), device-side checks of gather/scatter
+  /// indices and integer division by zero (`runtimeChecks`), 4-element
+  /// vector accesses (`vectorize`).
+  CudaTargetOptions cuda;
   /// Where NVRTC's output is cached (see NvrtcCache.h); empty: no cache.
   /// stridec passes defaultNvrtcCacheDir() unless told --no-cache.
   std::string nvrtcCacheDir;

@@ -46,14 +46,6 @@ namespace stride {
 Result<std::vector<HostArray>> interpret(mlir::func::FuncOp func,
                                          const std::vector<HostArray> &inputs);
 
-/// The name of argument `index` of `func` for messages and `--input`: its
-/// `stride.name` string attribute when present, otherwise "argN".
-std::string argumentName(mlir::func::FuncOp func, unsigned index);
-
-/// "file:line:col" of a location (the first file location inside fused,
-/// named or call-site locations), or its printed form when it has none.
-std::string formatLocation(mlir::Location loc);
-
 /// Decodes element `i` of a dense array as a double (integers and booleans
 /// converted exactly where representable; f16/bf16 decoded exactly).
 double hostArrayElement(const HostArray &a, int64_t i);

@@ -15,15 +15,10 @@
 // Plain C++ (no MLIR, no LLVM): the runtime links this on GPU machines that
 // have no compiler installed.
 //
-// Conventions the compiler must follow when it fills in a ModuleDesc:
-//   * Every signature input and output is bound to exactly one buffer of the
-//     matching kind; a Buffer kernel argument passes the device address of
-//     storage element 0 of that buffer, so the tensor element at logical
-//     index (i_0, ..., i_n-1) lives at
-//     `ptr[storageOffset + sum_k i_k * strides[k]]`.
-//   * Kernel parameters, in order, are `T*` for Buffer args, `int` for I32,
-//     `long long` for I64, `float` for F32 and `double` for F64.
-//   * Launches run in order on one stream; temporaries are uninitialized.
+// The contract between the compiler that fills in a ModuleDesc and the
+// runtime that runs it (how buffers are bound and addressed, what kernel
+// parameters are, in which order launches run, what temporaries hold before
+// the first launch) is specified in one place: docs/module-format.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,7 +92,8 @@ enum class BufferKind : uint8_t { Input, Output, Temp };
 
 /// A device buffer. Input and Output buffers hold the storage of signature
 /// input/output `signatureIndex`; Temp buffers have signatureIndex == -1 and
-/// are allocated (uninitialized) by the runtime.
+/// are allocated by the runtime (their initial contents: docs/module-format.md,
+/// "Buffer").
 struct BufferDesc {
   BufferKind kind = BufferKind::Temp;
   int32_t signatureIndex = -1;

@@ -10,7 +10,6 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Support/Path.h"
 
 #include <cmath>
 #include <limits>
@@ -127,46 +126,9 @@ std::string literalOf(double value, DType t) {
   return intLiteral(static_cast<int64_t>(value), t);
 }
 
-std::string cString(const std::string &text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 //===----------------------------------------------------------------------===//
-// Locations and names
+// Names
 //===----------------------------------------------------------------------===//
-
-/// The first file:line:col inside `loc`.
-static std::optional<FileLineColLoc> fileLocation(Location loc) {
-  std::optional<FileLineColLoc> found;
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      found = file;
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return found;
-}
-
-std::string formatLocation(Location loc) {
-  std::optional<FileLineColLoc> file = fileLocation(loc);
-  if (!file)
-    return "unknown location";
-  return fmt::format("{}:{}:{}",
-                     llvm::sys::path::filename(file->getFilename().getValue())
-                         .str(),
-                     file->getLine(), file->getColumn());
-}
 
 std::string opName(Operation *op) {
   return op->getName().stripDialect().str();

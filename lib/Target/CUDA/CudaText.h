@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The text every kernel printer writes with: an indented buffer of lines,
-// C++ names of element types, literals, index expressions, locations, and
+// C++ names of element types, literals, index expressions, names, and
 // the accumulators and combines of reductions. Private to lib/Target/CUDA.
 //
 //===----------------------------------------------------------------------===//
@@ -15,6 +15,9 @@
 #define STRIDE_LIB_TARGET_CUDA_CUDATEXT_H
 
 #include "KernelFacts.h"
+
+#include "stride/Support/Diagnostics.h"
+#include "stride/Support/Strings.h"
 
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
@@ -84,16 +87,12 @@ std::string intLiteral(int64_t value, DType t);
 /// are exact in it up to 2^53; full's verifier keeps integer values in
 /// range).
 std::string literalOf(double value, DType t);
-/// A C string literal of `text` (for messages).
-std::string cString(const std::string &text);
 
 //===----------------------------------------------------------------------===//
-// Locations and names
+// Names (locations: formatLocation in stride/Support/Diagnostics.h; C
+// string literals: quoted in stride/Support/Strings.h)
 //===----------------------------------------------------------------------===//
 
-/// "seed_forward.mlir:7:17" (the file's name without its directory), or
-/// "unknown location".
-std::string formatLocation(mlir::Location loc);
 /// The op's name without its dialect: "add".
 std::string opName(mlir::Operation *op);
 /// `name` as a C identifier that is not a keyword or a prelude name.

@@ -27,9 +27,6 @@
 
 namespace stride {
 
-/// The element type of a tensor type (or of an element type).
-std::optional<DType> dtypeOf(mlir::Type type);
-
 int64_t product(llvm::ArrayRef<int64_t> dims);
 int64_t ceilDiv(int64_t a, int64_t b);
 

@@ -355,7 +355,7 @@ FailureOr<std::string> KernelPrinter::evalIndex(Operation *op, Value index,
                   opName(op), formatLocation(op->getLoc()), size, name);
   code.open(fmt::format("if ((long long){} < 0 || (long long){} >= {})", *raw,
                         *raw, size));
-  code.line("stride_fail({});", cString(message));
+  code.line("stride_fail({});", quoted(message));
   if (skipOnError)
     code.line("continue;");
   else
@@ -436,7 +436,7 @@ KernelPrinter::evalPointwise(Operation *op, ArrayRef<std::string> coords,
                         "kernel {}",
                         formatLocation(op->getLoc()), name);
         return fmt::format("stride_div({}, {}, {})", args[0], args[1],
-                           cString(message));
+                           quoted(message));
       })
       .Case<CmpOp>([&](CmpOp cmp) -> FailureOr<std::string> {
         const char *symbol = "==";

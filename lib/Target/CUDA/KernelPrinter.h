@@ -42,7 +42,7 @@ namespace stride {
 struct PrinterSetup {
   KernelOp kernel;
   std::string name;
-  const CudaEmitOptions &options;
+  const CudaTargetOptions &options;
   Code &fileScope;
   unsigned &constantCounter;
   KernelFacts facts;

@@ -14,7 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Target/CUDA/Emitter.h"
+#include "stride/Target/CUDA/Planner.h"
+#include "stride/Dialect/Stride/IR/Graph.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -22,30 +23,6 @@ using namespace mlir;
 
 namespace stride {
 namespace {
-
-std::optional<DType> elementDType(Type type) {
-  auto tensor = dyn_cast<StridedTensorType>(type);
-  if (!tensor)
-    return std::nullopt;
-  Type e = tensor.getElementType();
-  if (e.isF16()) return DType::F16;
-  if (e.isBF16()) return DType::BF16;
-  if (e.isF32()) return DType::F32;
-  if (e.isF64()) return DType::F64;
-  if (e.isInteger(1)) return DType::I1;
-  if (e.isInteger(8)) return DType::I8;
-  if (e.isInteger(32)) return DType::I32;
-  if (e.isInteger(64)) return DType::I64;
-  return std::nullopt;
-}
-
-/// The `stride.name` string attribute, or `fallback`.
-std::string nameOf(DictionaryAttr attrs, std::string fallback) {
-  if (attrs)
-    if (auto name = attrs.getAs<StringAttr>("stride.name"))
-      return name.str();
-  return fallback;
-}
 
 /// Bytes of device memory for a buffer Stride allocates itself: the storage
 /// extent, rounded up to 16 bytes (so byte-wide atomics may touch the whole
@@ -68,7 +45,7 @@ FailureOr<ModuleDesc> planModule(func::FuncOp entry, const CudaSource &source,
   auto signatureOf = [&](Type type, std::string name,
                          Location loc) -> FailureOr<TensorSignature> {
     auto tensor = dyn_cast<StridedTensorType>(type);
-    std::optional<DType> dtype = elementDType(type);
+    std::optional<DType> dtype = dtypeOf(type);
     if (!tensor || !dtype)
       return emitError(loc) << "the graph's signature has the unsupported type "
                             << type;
@@ -85,10 +62,7 @@ FailureOr<ModuleDesc> planModule(func::FuncOp entry, const CudaSource &source,
   llvm::DenseMap<Value, uint32_t> bufferOf;
   for (BlockArgument arg : entry.getArguments()) {
     FailureOr<TensorSignature> t = signatureOf(
-        arg.getType(),
-        nameOf(entry.getArgAttrDict(arg.getArgNumber()),
-               "arg" + std::to_string(arg.getArgNumber())),
-        arg.getLoc());
+        arg.getType(), argumentName(entry, arg.getArgNumber()), arg.getLoc());
     if (failed(t))
       return failure();
     std::optional<int64_t> bytes = storageBytes(*t);
@@ -107,8 +81,7 @@ FailureOr<ModuleDesc> planModule(func::FuncOp entry, const CudaSource &source,
   SmallVector<std::pair<unsigned, unsigned>> duplicates;
   for (auto [j, type] : llvm::enumerate(entry.getResultTypes())) {
     FailureOr<TensorSignature> t = signatureOf(
-        type, nameOf(entry.getResultAttrDict(j), "result" + std::to_string(j)),
-        ret.getLoc());
+        type, resultName(entry, j), ret.getLoc());
     if (failed(t))
       return failure();
     desc.signature.outputs.push_back(std::move(*t));
@@ -166,12 +139,12 @@ FailureOr<ModuleDesc> planModule(func::FuncOp entry, const CudaSource &source,
     }
     for (OpResult result : kernel.getResults()) {
       auto type = cast<StridedTensorType>(result.getType());
-      std::optional<DType> dtype = elementDType(type);
       std::optional<int64_t> extent = storageExtent(type.getLayout());
-      if (!dtype || !extent)
+      if (!extent)
         return kernel.emitError() << "result #" << result.getResultNumber()
                                   << " has an unsupported type " << type;
-      int64_t bytes = allocationBytes(*extent * int64_t(dtypeSize(*dtype)));
+      int64_t bytes =
+          allocationBytes(*extent * int64_t(dtypeSize(type.getDType())));
       uint32_t index = desc.buffers.size();
       auto returned = returnedAt.find(result);
       if (returned != returnedAt.end())

@@ -235,7 +235,7 @@ private:
 class Scheduler {
 public:
   Scheduler(KernelOp kernel, const KernelFacts &facts,
-            const ScheduleOptions &options)
+            const CudaTargetOptions &options)
       : kernel(kernel), facts(facts), options(options),
         builder(kernel.getContext()),
         multiprocessors(options.multiprocessorCount > 0
@@ -268,7 +268,7 @@ private:
 
   KernelOp kernel;
   const KernelFacts &facts;
-  const ScheduleOptions &options;
+  const CudaTargetOptions &options;
   Builder builder;
   int multiprocessors;
 
@@ -517,7 +517,7 @@ struct ScheduleKernelsPass
   using ScheduleKernelsBase::ScheduleKernelsBase;
 
   void runOnOperation() override {
-    ScheduleOptions schedule;
+    CudaTargetOptions schedule;
     schedule.arch = arch;
     schedule.multiprocessorCount = multiprocessors;
     schedule.vectorize = vectorize;
@@ -536,7 +536,7 @@ struct ScheduleKernelsPass
 } // namespace
 
 FailureOr<KernelScheduleAttr> scheduleKernel(KernelOp kernel,
-                                             const ScheduleOptions &options) {
+                                             const CudaTargetOptions &options) {
   FailureOr<KernelFacts> facts = readKernelFacts(kernel, kernel.getSymName());
   if (failed(facts))
     return failure();

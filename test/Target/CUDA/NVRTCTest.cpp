@@ -111,7 +111,7 @@ TEST(NVRTCTest, MalformedArchIsRefused) {
   ASSERT_FALSE(image);
   const std::string &m = image.error().message;
   EXPECT_EQ(m.rfind("invalid GPU architecture 'sm_9x': expected sm_ followed by "
-                    "its compute capability digits (e.g. sm_90 for an H100); "
+                    "the compute capability's digits (e.g. sm_90 for an H100); "
                     "NVRTC ",
                     0),
             0u)
@@ -121,13 +121,22 @@ TEST(NVRTCTest, MalformedArchIsRefused) {
 }
 
 TEST(NVRTCTest, UnsupportedArchIsRefused) {
+  Result<int> arch = checkNvrtcArch("sm_20");
+  ASSERT_FALSE(arch);
+  EXPECT_TRUE(contains(arch.error().message,
+                       "GPU architecture 'sm_20' is not supported by NVRTC "))
+      << arch.error().message;
+  Result<int> h100 = checkNvrtcArch("sm_90");
+  ASSERT_TRUE(h100) << h100.error().message;
+  EXPECT_EQ(*h100, 90);
+}
+
+TEST(NVRTCTest, UncheckedUnsupportedArchGetsTheArchMessage) {
   NvrtcOptions opts;
   opts.arch = "sm_20";
-  Result<CodeImage> image = compileCudaSource("", opts);
+  Result<CodeImage> image = compileCudaSource(kHalfKernel, opts);
   ASSERT_FALSE(image);
-  EXPECT_TRUE(contains(image.error().message,
-                       "GPU architecture 'sm_20' is not supported by NVRTC "))
-      << image.error().message;
+  EXPECT_EQ(image.error().message, checkNvrtcArch("sm_20").error().message);
 }
 
 } // namespace

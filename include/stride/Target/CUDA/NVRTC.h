@@ -23,7 +23,7 @@
 namespace stride {
 
 struct NvrtcOptions {
-  /// "sm_" + digits; must be one of the archs this NVRTC supports.
+  /// "sm_" + digits; one that checkNvrtcArch accepts.
   std::string arch = "sm_90";
   /// PTX for compute_NN instead of a CUBIN for sm_NN.
   bool emitPtx = false;
@@ -36,9 +36,18 @@ struct NvrtcOptions {
   std::vector<std::string> extraOptions;
 };
 
-/// Compiles one translation unit. Fails with a clear message on an arch
-/// NVRTC cannot target; a compile error is reported as a Stride bug (the
-/// generated code must always compile) and carries NVRTC's log.
+/// The one check of a GPU arch given to Stride: "sm_" followed by the
+/// compute capability's digits, and one this NVRTC can compile for. Returns
+/// its number (90 for "sm_90"); the error names the archs this NVRTC
+/// supports. The compiler checks its arch once, before parsing; a direct
+/// caller of compileCudaSource checks the arch it passes.
+Result<int> checkNvrtcArch(const std::string &arch);
+
+/// Compiles one translation unit for `opts.arch`, which should have passed
+/// checkNvrtcArch (it is not checked again on the way to a successful
+/// compile; one that fails the check is refused with its message). A
+/// compile error is reported as a Stride bug (the generated code must always
+/// compile) and carries NVRTC's log.
 Result<CodeImage> compileCudaSource(const std::string &source,
                                     const NvrtcOptions &opts);
 

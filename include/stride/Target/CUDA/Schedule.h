@@ -18,6 +18,7 @@
 
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Target/CUDA/TargetOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
@@ -26,27 +27,13 @@
 
 namespace stride {
 
-struct ScheduleOptions {
-  /// The target, "sm_" + digits; sizes grids by its multiprocessor count.
-  std::string arch = "sm_90";
-  /// Multiprocessors of the target GPU; 0: the usual count for `arch`
-  /// (132 for sm_90, an H100 SXM).
-  int multiprocessorCount = 0;
-  /// Pointwise kernels whose innermost dim is a multiple of 4 compute 4
-  /// consecutive elements per thread and step, and move the operands and
-  /// results whose layout allows it (innermost stride 1, offset and other
-  /// strides multiples of 4) as one aligned 4-element access. Buffers must
-  /// be aligned to 4 elements (cuMemAlloc's 256 bytes are).
-  bool vectorize = true;
-};
-
 /// The multiprocessor count of the usual GPU of `arch` (132 when unknown).
 int defaultMultiprocessors(llvm::StringRef arch);
 
 /// Decides the schedule of `kernel` (an error at the kernel when it breaks
 /// the kernel contract or the backend's limits).
 mlir::FailureOr<KernelScheduleAttr>
-scheduleKernel(KernelOp kernel, const ScheduleOptions &options);
+scheduleKernel(KernelOp kernel, const CudaTargetOptions &options);
 
 /// The schedule recorded on `kernel`, or null.
 KernelScheduleAttr getSchedule(KernelOp kernel);

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Dialect/Stride/Analysis/KernelContract.h"
+#include "stride/Dialect/Stride/IR/Graph.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
@@ -107,18 +108,6 @@ bool stride::isBroadcastBackOf(Value value, ReductionOpInterface reduction) {
       return false;
   }
   return true;
-}
-
-/// Calls `fn` on every use of `value`, looking through views: the uses by
-/// non-view ops of `value` or of a view chain built on it.
-static void forEachSink(Value value, function_ref<void(OpOperand &)> fn) {
-  for (OpOperand &use : value.getUses()) {
-    auto view = dyn_cast<ViewOpInterface>(use.getOwner());
-    if (view && view.getSource() == value)
-      forEachSink(use.getOwner()->getResult(0), fn);
-    else
-      fn(use);
-  }
 }
 
 static bool inFrame(Operation *op, InGroupFn inGroup,

@@ -40,14 +40,75 @@ void StrideDialect::initialize() {
       >();
 }
 
-bool stride::isSupportedElementType(Type type) {
-  if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type))
-    return true;
-  auto integer = dyn_cast<IntegerType>(type);
-  if (!integer || !integer.isSignless())
-    return false;
-  unsigned width = integer.getWidth();
-  return width == 1 || width == 8 || width == 32 || width == 64;
+//===----------------------------------------------------------------------===//
+// Argument and result attributes
+//===----------------------------------------------------------------------===//
+
+/// Checks a `stride.` attribute of argument or result #`index` (`what`) of a
+/// function: only stride.name, a non-empty string.
+static LogicalResult verifyNameAttribute(Location loc, StringRef what,
+                                         unsigned index, NamedAttribute attr) {
+  StringRef nameAttr = StrideDialect::kNameAttrName;
+  if (attr.getName() != nameAttr)
+    return emitError(loc) << "unknown attribute '" << attr.getName().getValue()
+                          << "' on " << what << " #" << index
+                          << "; the stride dialect defines only '" << nameAttr
+                          << "' (the name of a graph input or output)";
+  auto name = dyn_cast<StringAttr>(attr.getValue());
+  if (!name || name.getValue().empty())
+    return emitError(loc) << "'" << nameAttr << "' of " << what << " #"
+                          << index
+                          << " must be a non-empty string (the name of a "
+                             "graph input or output), but is "
+                          << attr.getValue();
+  return success();
+}
+
+LogicalResult StrideDialect::verifyRegionArgAttribute(Operation *op,
+                                                      unsigned regionIndex,
+                                                      unsigned argIndex,
+                                                      NamedAttribute attr) {
+  Region &region = op->getRegion(regionIndex);
+  Location loc = region.empty() ? op->getLoc()
+                                : region.getArgument(argIndex).getLoc();
+  return verifyNameAttribute(loc, "argument", argIndex, attr);
+}
+
+LogicalResult StrideDialect::verifyRegionResultAttribute(Operation *op,
+                                                         unsigned regionIndex,
+                                                         unsigned resultIndex,
+                                                         NamedAttribute attr) {
+  return verifyNameAttribute(op->getLoc(), "result", resultIndex, attr);
+}
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+std::optional<DType> stride::dtypeOfElementType(Type type) {
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF64())
+    return DType::F64;
+  if (type.isSignlessInteger(1))
+    return DType::I1;
+  if (type.isSignlessInteger(8))
+    return DType::I8;
+  if (type.isSignlessInteger(32))
+    return DType::I32;
+  if (type.isSignlessInteger(64))
+    return DType::I64;
+  return std::nullopt;
+}
+
+std::optional<DType> stride::dtypeOf(Type type) {
+  if (auto tensor = dyn_cast<StridedTensorType>(type))
+    return tensor.getDType();
+  return dtypeOfElementType(type);
 }
 
 //===----------------------------------------------------------------------===//
@@ -65,6 +126,10 @@ Layout StridedTensorType::getLayout() const {
                 Dims(getStrides().begin(), getStrides().end()), getOffset()};
 }
 
+DType StridedTensorType::getDType() const {
+  return *dtypeOfElementType(getElementType());
+}
+
 int64_t StridedTensorType::getNumElements() const {
   return checkedNumElements(getShape()).value_or(-1);
 }
@@ -77,7 +142,7 @@ LogicalResult
 StridedTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                           ArrayRef<int64_t> shape, Type elementType,
                           ArrayRef<int64_t> strides, int64_t offset) {
-  if (!isSupportedElementType(elementType))
+  if (!dtypeOfElementType(elementType))
     return emitError() << "unsupported element type " << elementType
                        << "; a stride tensor holds f16, bf16, f32, f64, i1, "
                           "i8, i32 or i64";

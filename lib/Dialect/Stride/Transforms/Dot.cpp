@@ -17,6 +17,7 @@
 #include "stride/Dialect/Stride/Transforms/Dot.h"
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Support/Strings.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -29,21 +30,6 @@ using namespace mlir;
 using namespace stride;
 
 namespace {
-
-/// Escapes `text` for a double-quoted DOT string; "\n" stays a line break.
-std::string escape(StringRef text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
 
 std::string typeLabel(Type type) {
   auto tensor = dyn_cast<StridedTensorType>(type);
@@ -143,7 +129,7 @@ private:
 
 std::string DotEmitter::node(Operation *op, const std::string &indent) {
   std::string id = prefix + "n" + std::to_string(counter++);
-  os << indent << id << " [label=\"" << escape(opLabel(op)) << "\"";
+  os << indent << id << " [label=\"" << escapeQuoted(opLabel(op)) << "\"";
   if (isa<ViewOpInterface>(op))
     os << ", style=\"rounded,dashed\"";
   os << "];\n";
@@ -155,7 +141,7 @@ void DotEmitter::edge(Value value, const std::string &to) {
   if (it == source.end())
     return; // defined outside the function (cannot happen in valid IR)
   edges.push_back(it->second + " -> " + to + " [label=\"" +
-                  escape(typeLabel(value.getType())) + "\"];");
+                  escapeQuoted(typeLabel(value.getType())) + "\"];");
 }
 
 void DotEmitter::emitKernel(KernelOp kernel, const std::string &indent) {
@@ -165,7 +151,7 @@ void DotEmitter::emitKernel(KernelOp kernel, const std::string &indent) {
   std::string inner = indent + "  ";
   os << indent << "subgraph cluster_" << prefix << "k" << kernelCounter++
      << " {\n"
-     << inner << "label=\"kernel " << escape(kernel.getSymName()) << "\";\n"
+     << inner << "label=\"kernel " << escapeQuoted(kernel.getSymName()) << "\";\n"
      << inner << "style=\"rounded,filled\"; fillcolor=\"#eef3fb\";\n";
   emitBlock(body, inner);
   os << indent << "}\n";
@@ -197,13 +183,13 @@ LogicalResult DotEmitter::emitFunction(func::FuncOp func) {
     return func.emitError("--emit=dot supports function bodies of one block");
   std::string indent = "    ";
   os << "  subgraph cluster_" << prefix << "func {\n"
-     << indent << "label=\"func @" << escape(func.getSymName()) << "\";\n"
+     << indent << "label=\"func @" << escapeQuoted(func.getSymName()) << "\";\n"
      << indent << "style=dashed;\n";
   Block &block = func.getBody().front();
   for (BlockArgument arg : block.getArguments()) {
     std::string id = prefix + "arg" + std::to_string(arg.getArgNumber());
     std::string name = "arg " + std::to_string(arg.getArgNumber());
-    os << indent << id << " [label=\"" << escape(name) << "\", shape=ellipse];\n";
+    os << indent << id << " [label=\"" << escapeQuoted(name) << "\", shape=ellipse];\n";
     source[arg] = id;
   }
   emitBlock(block, indent);
@@ -222,7 +208,7 @@ LogicalResult DotEmitter::emitFunction(func::FuncOp func) {
 }
 
 LogicalResult DotEmitter::emitModule(ModuleOp module) {
-  os << "digraph \"" << escape(module.getSymName().value_or("stride"))
+  os << "digraph \"" << escapeQuoted(module.getSymName().value_or("stride"))
      << "\" {\n"
      << "  graph [fontname=\"Helvetica\", fontsize=11];\n"
      << "  node [shape=box, style=rounded, fontname=\"Helvetica\", "

@@ -22,6 +22,7 @@
 
 #include "stride/Dialect/Stride/Analysis/KernelContract.h"
 #include "stride/Dialect/Stride/Analysis/RowSplit.h"
+#include "stride/Dialect/Stride/IR/Graph.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
@@ -68,18 +69,6 @@ struct Group {
   llvm::SetVector<Operation *> members;
 };
 
-/// Calls `fn` on every use of `value` by a non-view op, looking through view
-/// chains built on it.
-void forEachSink(Value value, function_ref<void(OpOperand &)> fn) {
-  for (OpOperand &use : value.getUses()) {
-    auto view = dyn_cast<ViewOpInterface>(use.getOwner());
-    if (view && view.getSource() == value)
-      forEachSink(use.getOwner()->getResult(0), fn);
-    else
-      fn(use);
-  }
-}
-
 ArrayRef<int64_t> shapeOf(Value value) {
   return cast<StridedTensorType>(value.getType()).getShape();
 }
@@ -125,10 +114,8 @@ private:
     groupOf[op] = group;
   }
   FailureOr<KernelOp> buildKernel(Group &group, Operation *insertBefore,
-                                  llvm::StringSet<> &names,
+                                  KernelNameTable &names,
                                   DenseMap<Value, Value> &replacements);
-  /// Per kernel name base, the last suffix given.
-  llvm::StringMap<unsigned> nextSuffix;
 
   func::FuncOp func;
   const FuseOptions &options;
@@ -384,7 +371,7 @@ std::string opName(Operation *op) {
 }
 
 FailureOr<KernelOp> Fuser::buildKernel(Group &group, Operation *insertBefore,
-                                       llvm::StringSet<> &names,
+                                       KernelNameTable &names,
                                        DenseMap<Value, Value> &replacements) {
   SmallVector<Operation *> members(group.members.begin(), group.members.end());
   llvm::sort(members, [&](Operation *a, Operation *b) {
@@ -464,12 +451,7 @@ FailureOr<KernelOp> Fuser::buildKernel(Group &group, Operation *insertBefore,
   // emits `extern "C"` kernels named after the kernel.
   if (named.size() == 1)
     base += "_kernel";
-  // The first free suffix, searched from where the last kernel of this
-  // base stopped (a graph of many like kernels names each in constant time).
-  std::string name = base;
-  for (unsigned &n = nextSuffix[base]; names.contains(name);)
-    name = base + "_" + std::to_string(++n);
-  names.insert(name);
+  std::string name = names.insert(base);
 
   OpBuilder outer(insertBefore);
   auto kernel = KernelOp::create(outer, FusedLoc::get(func.getContext(), locs),
@@ -489,8 +471,7 @@ LogicalResult Fuser::run() {
   if (groups.empty())
     return success();
 
-  llvm::StringSet<> names;
-  func.walk([&](KernelOp kernel) { names.insert(kernel.getSymName()); });
+  KernelNameTable names(func);
 
   // Kernels in the order of their outputs; built before the terminator and
   // put in dependence order below.

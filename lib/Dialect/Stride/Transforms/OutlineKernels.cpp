@@ -15,10 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Dialect/Stride/IR/Graph.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/StringSet.h"
 
 namespace stride {
 #define GEN_PASS_DEF_OUTLINEKERNELS
@@ -35,8 +35,7 @@ struct OutlineKernelsPass
     : public stride::impl::OutlineKernelsBase<OutlineKernelsPass> {
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    llvm::StringSet<> taken;
-    func.walk([&](KernelOp kernel) { taken.insert(kernel.getSymName()); });
+    KernelNameTable names(func);
 
     SmallVector<Operation *> toOutline;
     for (Operation &op : func.getBody().getOps())
@@ -45,12 +44,8 @@ struct OutlineKernelsPass
 
     unsigned counter = 0;
     for (Operation *op : toOutline) {
-      std::string base = op->getName().stripDialect().str();
-      std::string name;
-      do
-        name = base + "_" + std::to_string(counter++);
-      while (taken.contains(name));
-      taken.insert(name);
+      std::string name = names.insert(op->getName().stripDialect().str() +
+                                      "_" + std::to_string(counter++));
 
       OpBuilder builder(op);
       SmallVector<Value> inputs(op->getOperands());

@@ -20,13 +20,21 @@
 
 using namespace mlir;
 
+stride::FuseOptions stride::toFuseOptions(const FusionOptions &fusion) {
+  FuseOptions options;
+  options.broadcastEpilogues = fusion.broadcastEpilogues;
+  options.maxKernelOps = fusion.maxKernelOps;
+  options.maxKernelRegisters = fusion.maxKernelRegisters;
+  return options;
+}
+
 void stride::buildStridePipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
   if (options.fuse)
-    pm.addNestedPass<func::FuncOp>(createFuse(options.fusion));
+    pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
   if (options.formKernels)
     pm.addNestedPass<func::FuncOp>(createOutlineKernels());
 }
@@ -41,6 +49,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<bool> fuse{*this, "fuse",
                     llvm::cl::desc("Fuse ops into stride.kernel regions"),
                     llvm::cl::init(true)};
+  Option<bool> fuseBroadcastEpilogues{
+      *this, "fuse-broadcast-epilogues",
+      llvm::cl::desc("With fuse: also fuse broadcast epilogues (kernel "
+                     "contract form (d))"),
+      llvm::cl::init(true)};
   Option<bool> formKernels{
       *this, "form-kernels",
       llvm::cl::desc("Put every functional op into a stride.kernel, as the "
@@ -56,6 +69,7 @@ void stride::registerStridePipeline() {
         PipelineOptions options;
         options.repairLayouts = cl.repairLayouts;
         options.fuse = cl.fuse;
+        options.fusion.broadcastEpilogues = cl.fuseBroadcastEpilogues;
         options.formKernels = cl.formKernels;
         buildStridePipeline(pm, options);
       });

@@ -22,21 +22,22 @@ using namespace mlir;
 namespace stride {
 
 /// index_add along `dim` as a gather: out[c] = input[c] + the sum of
-/// source[c with c[dim] = k] over the k whose index is c[dim]. Five launches
-/// of one function, with int scratch: counts[rows + 1] (the last is the
-/// running total), first[rows], end[rows], order[updates].
-///   phase 0  counts = 0
-///   phase 1  histogram: counts[index[k]] += 1 (out-of-range indices are
-///            reported here, with the message of the atomic scheme)
-///   phase 2  ranges: each block scans its 256 counts in shared memory and
-///            takes its base from the total with one atomicAdd, so bucket
-///            r is [first[r], end[r]) (buckets are disjoint but not in
-///            row order)
-///   phase 3  fill: order[first[r] + (--counts[r])] = k
-///   phase 4  each output element once: the input, plus its bucket's
-///            source elements; one store, no atomics on the output
+/// source[c with c[dim] = k] over the k whose index is c[dim]. Two launches
+/// of one function, with int scratch: scratch0[rows], each row's list head
+/// (a source position + 1; 0 = empty), and scratch1[updates], each source
+/// position's next position + 1.
+///   phase 1  each source position k pushes itself onto its row's list
+///            (atomicExch on the head); out-of-range indices are reported
+///            here, with the message of the atomic scheme
+///   phase 2  a block per row computes each of the row's output elements
+///            once, from the input and the source rows on the row's list
+///            (one store, no atomics on the output), then empties the
+///            row's head
+/// The heads must be zero before phase 1: the scratch buffers are the
+/// plan's temporaries, which start zeroed (docs/module-format.md, "Buffer"),
+/// and phase 2 leaves them zeroed for the next run.
 /// The output is written exactly once and the source read exactly once.
-/// The order of a bucket's additions depends on the atomics of phase 3.
+/// The order of a row's additions depends on the atomics of phase 1.
 LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
   auto op = cast<IndexAddOp>(facts.scatterRoot);
   int64_t dim = op.getDim();

@@ -11,6 +11,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
@@ -40,27 +41,6 @@ std::string joinArchs(const std::vector<std::string> &archs) {
   for (size_t i = 0; i < archs.size(); ++i)
     s += (i ? ", " : "") + archs[i];
   return s;
-}
-
-/// Checks the arch against what this NVRTC supports; returns the number
-/// (90 for "sm_90").
-Result<int> checkArch(const std::string &arch) {
-  std::vector<std::string> supported = nvrtcSupportedArchs();
-  std::optional<int> number = parseSmArch(arch);
-  if (!number)
-    return makeError(ErrorCode::InvalidArgument,
-                     "invalid GPU architecture '" + arch +
-                         "': expected sm_ followed by its compute capability "
-                         "digits (e.g. sm_90 for an H100); " +
-                         nvrtcVersionString() + " supports " +
-                         joinArchs(supported));
-  for (const std::string &s : supported)
-    if (s == arch)
-      return *number;
-  return makeError(ErrorCode::Incompatible,
-                   "GPU architecture '" + arch + "' is not supported by " +
-                       nvrtcVersionString() + ", which supports " +
-                       joinArchs(supported));
 }
 
 bool hasCudaHeaders(const std::filesystem::path &dir) {
@@ -165,11 +145,29 @@ std::string defaultCudaIncludeDir() {
   return {};
 }
 
+Result<int> checkNvrtcArch(const std::string &arch) {
+  std::vector<std::string> supported = nvrtcSupportedArchs();
+  std::optional<int> number = parseSmArch(arch);
+  if (!number)
+    return makeError(ErrorCode::InvalidArgument,
+                     "invalid GPU architecture '" + arch +
+                         "': expected sm_ followed by the compute "
+                         "capability's digits (e.g. sm_90 for an H100); " +
+                         nvrtcVersionString() + " supports " +
+                         joinArchs(supported));
+  if (std::find(supported.begin(), supported.end(), arch) == supported.end())
+    return makeError(ErrorCode::Incompatible,
+                     "GPU architecture '" + arch + "' is not supported by " +
+                         nvrtcVersionString() + ", which supports " +
+                         joinArchs(supported));
+  return *number;
+}
+
 Result<CodeImage> compileCudaSource(const std::string &source,
                                     const NvrtcOptions &opts) {
-  Result<int> archNumber = checkArch(opts.arch);
+  std::optional<int> archNumber = parseSmArch(opts.arch);
   if (!archNumber)
-    return archNumber.error();
+    return checkNvrtcArch(opts.arch).error();
   std::string name =
       opts.programName.empty() ? kDefaultProgramName : opts.programName;
   std::string includeDir =
@@ -188,6 +186,9 @@ Result<CodeImage> compileCudaSource(const std::string &source,
     optionPtrs.push_back(o.c_str());
   r = nvrtcCompileProgram(*program, static_cast<int>(optionPtrs.size()),
                           optionPtrs.data());
+  if (r == NVRTC_ERROR_INVALID_OPTION)
+    if (Result<int> checked = checkNvrtcArch(opts.arch); !checked)
+      return checked.error();
   if (r != NVRTC_SUCCESS) {
     std::string log = programLog(*program);
     return makeError(

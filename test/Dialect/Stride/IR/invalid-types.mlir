@@ -16,6 +16,17 @@ func.func @f(%x: !stride.tensor<4xi16>) { return }
 
 // -----
 
+// Integers are signless: si32 and ui8 are not stride element types.
+// expected-error @+1 {{unsupported element type 'si32'; a stride tensor holds f16, bf16, f32, f64, i1, i8, i32 or i64}}
+func.func @f(%x: !stride.tensor<4xsi32>) { return }
+
+// -----
+
+// expected-error @+1 {{unsupported element type 'ui8'; a stride tensor holds f16, bf16, f32, f64, i1, i8, i32 or i64}}
+func.func @f(%x: !stride.tensor<4xui8>) { return }
+
+// -----
+
 // expected-error @+1 {{expected 'strides = [...]' or 'offset = N' (each at most once), got 'stride'}}
 func.func @f(%x: !stride.tensor<4xf32, stride = [1]>) { return }
 

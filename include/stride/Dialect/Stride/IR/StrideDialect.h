@@ -10,7 +10,10 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
+#include "stride/Support/DType.h"
 #include "stride/Support/Layout.h"
+
+#include <optional>
 
 #include "stride/Dialect/Stride/IR/StrideDialect.h.inc"
 
@@ -18,8 +21,13 @@
 #include "stride/Dialect/Stride/IR/StrideTypes.h.inc"
 
 namespace stride {
-/// True for the element types a stride tensor may hold.
-bool isSupportedElementType(mlir::Type type);
+/// The DType of an element type a stride tensor may hold (f16, bf16, f32,
+/// f64 and the signless i1, i8, i32, i64); nullopt for any other type.
+std::optional<DType> dtypeOfElementType(mlir::Type type);
+
+/// The DType of a stride tensor's elements, or of an element type; nullopt
+/// for any other type.
+std::optional<DType> dtypeOf(mlir::Type type);
 } // namespace stride
 
 #endif // STRIDE_DIALECT_STRIDEDIALECT_H

@@ -23,9 +23,26 @@ def Stride_Dialect : Dialect {
     it; functional ops write a fresh buffer, whose layout the layout
     legalization pass checks to be non-overlapping. Broadcasting is never
     implicit: it is an explicit `stride.expand`, a zero-stride view.
+
+    The dialect defines one argument and result attribute: `stride.name`, a
+    non-empty string on an argument or result of the graph's function that
+    names that input or output (for the module's signature and the tools'
+    `--input NAME=FILE` and output files). Unnamed inputs and outputs are
+    `argN` and `resultN`.
+
+    ```mlir
+    func.func @f(%x: !stride.tensor<4xf32> {stride.name = "x"})
+        -> (!stride.tensor<4xf32> {stride.name = "y"})
+    ```
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The argument and result attribute that names a graph input or output.
+    static constexpr ::llvm::StringLiteral kNameAttrName = "stride.name";
+  }];
 }
 
 class Stride_Op<string mnemonic, list<Trait> traits = []>

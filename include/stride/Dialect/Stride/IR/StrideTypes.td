@@ -69,6 +69,8 @@ def Stride_StridedTensorType : TypeDef<Stride_Dialect, "StridedTensor"> {
                                            ::mlir::Type elementType);
     ::stride::Layout getLayout() const;
     int64_t getRank() const { return getShape().size(); }
+    /// The element type as a DType (the verifier admits only those).
+    ::stride::DType getDType() const;
     int64_t getNumElements() const;
     /// The same tensor with another layout of the same shape.
     StridedTensorType withLayout(const ::stride::Layout &layout) const;

@@ -12,6 +12,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Dialect/Stride/Transforms/PipelineOptions.h"
 
 namespace stride {
 
@@ -21,29 +22,18 @@ namespace stride {
 #define GEN_PASS_REGISTRATION
 #include "stride/Dialect/Stride/Transforms/Passes.h.inc"
 
-/// Options of the default pipeline, shared by stride-opt, stridec and the
-/// embedding API.
-struct PipelineOptions {
-  /// Repair illegal functional result layouts instead of rejecting them.
-  bool repairLayouts = false;
-  /// Fuse ops into stride.kernel regions (stride-fuse) after legalization.
-  bool fuse = true;
-  /// With `fuse`: the fusion pass's options (broadcast epilogues, the cost
-  /// model's bounds), with the defaults of Passes.td.
-  FuseOptions fusion;
-  /// Put every functional op into a stride.kernel (what the CUDA backend
-  /// needs): after legalization, each functional op left outside a kernel
-  /// gets a kernel of its own (stride-outline-kernels).
-  bool formKernels = false;
-};
-
 /// The default pipeline: layout legalization first, so no later pass ever
 /// sees an illegal layout; then fusion.
+/// The stride-fuse options for `fusion` (PipelineOptions.h keeps them free of
+/// MLIR).
+FuseOptions toFuseOptions(const FusionOptions &fusion);
+
 void buildStridePipeline(mlir::OpPassManager &pm,
                          const PipelineOptions &options);
 
-/// Registers `stride-pipeline` (with option `repair-layouts`) for
-/// stride-opt.
+/// Registers `stride-pipeline` for stride-opt, with one option per field of
+/// PipelineOptions (`repair-layouts`, `fuse`, `fuse-broadcast-epilogues`,
+/// `form-kernels`).
 void registerStridePipeline();
 
 } // namespace stride

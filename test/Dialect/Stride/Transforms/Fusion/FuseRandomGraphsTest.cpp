@@ -112,3 +112,14 @@ TEST(RandomGraphs, FuseIntoContractKernels) {
 }
 
 } // namespace
+
+// The embedding API's fusion options (MLIR-free, PipelineOptions.h) start
+// at stride-fuse's own defaults (Passes.td).
+TEST(FusionOptions, DefaultsAreThePassDefaults) {
+  stride::FuseOptions pass;
+  stride::FusionOptions pipeline;
+  stride::FuseOptions converted = stride::toFuseOptions(pipeline);
+  EXPECT_EQ(converted.broadcastEpilogues, pass.broadcastEpilogues);
+  EXPECT_EQ(converted.maxKernelOps, pass.maxKernelOps);
+  EXPECT_EQ(converted.maxKernelRegisters, pass.maxKernelRegisters);
+}

@@ -1,0 +1,69 @@
+//===- Graph.h - Walking and naming in a stride graph ----------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Conventions of a graph module that passes, backends and tools share: which
+// function is the graph, how a value's uses are found through views, and
+// how kernels get unique names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_DIALECT_STRIDE_IR_GRAPH_H
+#define STRIDE_DIALECT_STRIDE_IR_GRAPH_H
+
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <string>
+
+namespace stride {
+
+/// The graph's entry: the module's only func.func, or an error (at the
+/// module when it has none, at the second one, with a note at the first,
+/// when it has several).
+mlir::FailureOr<mlir::func::FuncOp> findEntryFunction(mlir::ModuleOp module);
+
+/// The name of input `index` of the graph `func`: its `stride.name`
+/// attribute (StrideDialect::kNameAttrName) when present, otherwise "argN".
+std::string argumentName(mlir::func::FuncOp func, unsigned index);
+
+/// The name of output `index` of the graph `func`: its `stride.name`
+/// attribute when present, otherwise "resultN".
+std::string resultName(mlir::func::FuncOp func, unsigned index);
+
+/// Calls `fn` on every use of `value`, looking through views: the uses by
+/// non-view ops of `value` or of a view chain built on it.
+void forEachSink(mlir::Value value,
+                 llvm::function_ref<void(mlir::OpOperand &)> fn);
+
+/// Unique names among one function's kernels: the passes that form kernels
+/// name them through one table (seeded with the kernels already there), and
+/// the CUDA emitter makes its C identifiers unique through another.
+class KernelNameTable {
+public:
+  KernelNameTable() = default;
+  /// Holds the names of the stride.kernel ops already in `func`.
+  explicit KernelNameTable(mlir::func::FuncOp func);
+
+  /// `base` when no name in the table is `base`, otherwise the first free
+  /// one of `base_1`, `base_2`, ...; the name returned is now in the table.
+  /// The search for a base starts where the last one stopped, so a graph of
+  /// many like kernels names each in constant time.
+  std::string insert(llvm::StringRef base);
+
+private:
+  llvm::StringSet<> names;
+  /// Per base, the last suffix given.
+  llvm::StringMap<unsigned> nextSuffix;
+};
+
+} // namespace stride
+
+#endif // STRIDE_DIALECT_STRIDE_IR_GRAPH_H

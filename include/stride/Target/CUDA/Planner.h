@@ -1,0 +1,39 @@
+//===- Planner.h - The launch plan of a compiled graph --------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The CUDA backend's second read-only step: after emitCuda (Emitter.h) and
+// NVRTC, planModule describes the module around the code image: buffers,
+// ordered launches with their arguments, and the graph signature. Anything
+// it cannot handle is an error at the offending op's location.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TARGET_CUDA_PLANNER_H
+#define STRIDE_TARGET_CUDA_PLANNER_H
+
+#include "stride/Module/Module.h"
+#include "stride/Target/CUDA/Emitter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <string>
+
+namespace stride {
+
+/// The module around `source`'s kernels, all in `image` (the compiled
+/// source): buffers (inputs, outputs, temporaries), launches in order, and
+/// the signature. An argument or result named by a `stride.name` string
+/// attribute (StrideDialect::kNameAttrName) keeps that name; the others are
+/// arg0.., result0...
+mlir::FailureOr<ModuleDesc> planModule(mlir::func::FuncOp entry,
+                                       const CudaSource &source,
+                                       CodeImage image, std::string arch,
+                                       std::string producer);
+
+} // namespace stride
+
+#endif // STRIDE_TARGET_CUDA_PLANNER_H

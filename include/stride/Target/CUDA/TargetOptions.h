@@ -1,0 +1,45 @@
+//===- TargetOptions.h - Options of the CUDA target -----------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Plain C++ (no MLIR), so that the embedding API (stride/Compiler) can hold
+// these options without its users needing MLIR's headers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TARGET_CUDA_TARGETOPTIONS_H
+#define STRIDE_TARGET_CUDA_TARGETOPTIONS_H
+
+#include <string>
+
+namespace stride {
+
+/// The CUDA target's options: the schedule pass (stride-schedule-kernels)
+/// reads `arch`, `multiprocessorCount` and `vectorize`, the printer
+/// (emitCuda) reads `runtimeChecks`, and NVRTC compiles for `arch`.
+struct CudaTargetOptions {
+  /// The target, "sm_" + digits: grids are sized for it, and the compiler
+  /// has NVRTC compile for it (checkNvrtcArch checks it, once per compile).
+  std::string arch = "sm_90";
+  /// Multiprocessors of the target GPU; 0: the usual count for `arch`
+  /// (132 for sm_90, an H100 SXM).
+  int multiprocessorCount = 0;
+  /// Out-of-range gather/scatter indices and integer division by zero stop
+  /// the kernel with a device-side assertion naming the op (the launch then
+  /// fails with CUDA_ERROR_ASSERT). Without checks they are only guarded:
+  /// nothing is read or written out of bounds, the result is unspecified.
+  bool runtimeChecks = true;
+  /// Pointwise kernels whose innermost dim is a multiple of 4 compute 4
+  /// consecutive elements per thread and step, and move the operands and
+  /// results whose layout allows it (innermost stride 1, offset and other
+  /// strides multiples of 4) as one aligned 4-element access. Buffers must
+  /// be aligned to 4 elements (cuMemAlloc's 256 bytes are).
+  bool vectorize = true;
+};
+
+} // namespace stride
+
+#endif // STRIDE_TARGET_CUDA_TARGETOPTIONS_H
