@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh mlir-doc stridec >/dev/null
 cp build/docs/stride/StrideOps.md build/docs/stride/StridePasses.md \
-  build/docs/stride/StrideAttrs.md build/docs/stride/StrideCUDAPasses.md docs/generated/
+  build/docs/stride/StrideAttrs.md build/docs/stride/StrideCUDAPasses.md \
+  build/docs/stride/PlanOps.md build/docs/stride/PlanPasses.md docs/generated/
 echo "docs/generated/ updated"
 
 tmp=$(mktemp -d)

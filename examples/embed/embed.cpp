@@ -45,7 +45,7 @@ int main() {
 
   const stride::GraphSignature &sig = result.module.signature;
   std::cout << "compiled @" << sig.entryName << " for "
-            << result.module.targetArch << ": " << result.moduleBytes.size()
+            << result.module.target.arch << ": " << result.moduleBytes.size()
             << " bytes\n";
   for (const stride::TensorSignature &t : sig.inputs)
     std::cout << "  input  " << t.name << ": " << stride::describeTensor(t)

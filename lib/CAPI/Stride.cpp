@@ -469,7 +469,7 @@ stride_status stride_module_load_file(const char *path, stride_module **out) {
 void stride_module_destroy(stride_module *module) { delete module; }
 
 const char *stride_module_arch(const stride_module *module) {
-  return module ? module->desc.targetArch.c_str() : "";
+  return module ? module->desc.target.arch.c_str() : "";
 }
 
 const char *stride_module_entry_name(const stride_module *module) {

@@ -10,6 +10,7 @@
 #include "stride/Import/GraphParser.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/IR/Graph.h"
+#include "stride/Dialect/Plan/Transforms/Passes.h"
 #include "stride/Target/CUDA/Emitter.h"
 #include "stride/Target/CUDA/Planner.h"
 #include "stride/Target/CUDA/NvrtcCache.h"
@@ -107,6 +108,7 @@ public:
       : options(options), bufferName(std::move(bufferName)),
         context(MLIRContext::Threading::DISABLED) {
     loadGraphDialects(context);
+    context.loadDialect<plan::PlanDialect>();
   }
 
   CompileResult run(std::unique_ptr<llvm::MemoryBuffer> buffer);
@@ -144,7 +146,7 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   FailureOr<CudaSource> source;
   {
     StageTimer timer(options.timing, "Emit CUDA");
-    source = emitCuda(*entry, options.cuda);
+    source = emitCuda(module, options.cuda);
   }
   if (failed(source))
     return failure();
@@ -174,8 +176,9 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   }
 
   StageTimer timer(options.timing, "Plan module");
-  FailureOr<ModuleDesc> desc = planModule(*entry, *source, std::move(*image),
-                                          options.cuda.arch, options.producer);
+  FailureOr<ModuleDesc> desc =
+      translatePlan(*entry, *source, std::move(*image), options.cuda.arch,
+                    options.producer);
   if (failed(desc))
     return failure();
   result.moduleBytes = serializeModule(*desc);
@@ -213,6 +216,7 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     schedule.multiprocessors = options.cuda.multiprocessorCount;
     schedule.vectorize = options.cuda.vectorize;
     pm.addNestedPass<func::FuncOp>(createScheduleKernels(schedule));
+    plan::buildHostPlanPipeline(pm);
   }
   if (options.configurePassManager)
     options.configurePassManager(pm);

@@ -89,17 +89,65 @@ flatbuffers::Offset<fb::Signature> buildSignature(flatbuffers::FlatBufferBuilder
   return fb::CreateSignature(b, entry, inputVector, outputVector);
 }
 
-flatbuffers::Offset<fb::Launch> buildLaunch(flatbuffers::FlatBufferBuilder &b,
-                                            const LaunchDesc &l) {
+using StepOffset = std::pair<fb::Step, flatbuffers::Offset<void>>;
+
+StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const DispatchStep &d) {
   std::vector<fb::LaunchArg> args;
-  for (const KernelArg &a : l.args)
+  for (const KernelArg &a : d.args)
     args.emplace_back(static_cast<fb::ArgKind>(a.kind),
                       a.kind == KernelArg::Kind::Buffer ? a.bufferIndex : 0,
                       immediateBits(a));
-  fb::Dim3 grid = toFb(l.grid), block = toFb(l.block);
+  fb::Dim3 grid = toFb(d.grid), block = toFb(d.block);
   auto argVector = b.CreateVectorOfStructs(args);
-  return fb::CreateLaunch(b, l.kernelIndex, &grid, &block, l.dynamicSharedBytes,
-                          argVector);
+  return {fb::Step::Dispatch,
+          fb::CreateDispatch(b, d.executable, d.kernel, &grid, &block,
+                             d.dynamicSharedBytes, argVector)
+              .Union()};
+}
+
+StepOffset buildStep(flatbuffers::FlatBufferBuilder &b,
+                     const LibraryCallStep &call) {
+  std::vector<flatbuffers::Offset<fb::DescriptorField>> fields;
+  for (const DescriptorField &f : call.descriptor)
+    fields.push_back(fb::CreateDescriptorField(b, b.CreateString(f.name),
+                                               b.CreateVector(f.ints),
+                                               b.CreateString(f.text)));
+  auto routine = b.CreateString(call.routine);
+  auto buffers = b.CreateVector(call.buffers);
+  auto descriptor = b.CreateVector(fields);
+  return {fb::Step::LibraryCall,
+          fb::CreateLibraryCall(b, routine, buffers, descriptor).Union()};
+}
+
+StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const FillStep &f) {
+  return {fb::Step::Fill, fb::CreateFill(b, f.buffer, f.value).Union()};
+}
+
+StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const CopyStep &c) {
+  return {fb::Step::Copy,
+          fb::CreateCopy(b, c.source, c.target, c.sizeBytes).Union()};
+}
+
+flatbuffers::Offset<fb::Executable>
+buildExecutable(flatbuffers::FlatBufferBuilder &b, const ExecutableDesc &e) {
+  std::vector<flatbuffers::Offset<fb::Kernel>> kernels;
+  for (const KernelDesc &k : e.kernels)
+    kernels.push_back(fb::CreateKernel(b, b.CreateString(k.name),
+                                       b.CreateString(k.description)));
+  auto bytes = b.CreateVector(e.image.bytes);
+  auto kernelVector = b.CreateVector(kernels);
+  return fb::CreateExecutable(
+      b, static_cast<fb::ExecutableFormat>(e.image.kind), bytes, kernelVector);
+}
+
+flatbuffers::Offset<fb::Constant>
+buildConstant(flatbuffers::FlatBufferBuilder &b, const ConstantDesc &c) {
+  auto shape = b.CreateVector(c.shape);
+  auto strides = b.CreateVector(c.strides);
+  b.ForceVectorAlignment(c.data.size(), sizeof(uint8_t), kConstantAlignment);
+  auto data = b.CreateVector(c.data);
+  return fb::CreateConstant(b, static_cast<fb::ElementType>(c.dtype), shape,
+                            strides, data);
 }
 
 //===----------------------------------------------------------------------===//
@@ -194,63 +242,158 @@ fromFb(const flatbuffers::Vector<flatbuffers::Offset<fb::TensorSignature>> *v) {
   return out;
 }
 
-/// Converts a verified module. Fails only on argument encodings that cannot
-/// be represented in a ModuleDesc.
-Result<ModuleDesc> convert(const fb::Module &m, const std::string &name) {
+/// Decodes a verified dispatch. Fails only on argument encodings that
+/// cannot be represented in a ModuleDesc.
+Result<DispatchStep> fromFb(const fb::Dispatch &d, const std::string &where) {
+  DispatchStep step;
+  step.executable = d.executable();
+  step.kernel = d.kernel();
+  step.grid = fromFb(d.grid());
+  step.block = fromFb(d.block());
+  step.dynamicSharedBytes = d.dynamic_shared_bytes();
+  for (const fb::LaunchArg &a : structsOf(d.args())) {
+    std::optional<KernelArg> arg = fromFb(a);
+    if (!arg)
+      return makeError(ErrorCode::InvalidModule,
+                       where + ": argument " + str(step.args.size()) +
+                           " has an unknown encoding");
+    step.args.push_back(*arg);
+  }
+  return step;
+}
+
+LibraryCallStep fromFb(const fb::LibraryCall &c) {
+  LibraryCallStep step;
+  step.routine = toString(c.routine());
+  step.buffers = toVector(c.buffers());
+  if (c.descriptor())
+    for (const fb::DescriptorField *f : *c.descriptor())
+      step.descriptor.push_back(
+          f ? DescriptorField{toString(f->name()), toVector(f->ints()),
+                              toString(f->text())}
+            : DescriptorField{});
+  return step;
+}
+
+/// Decodes step `index` of `m`; a step of a kind this build does not know,
+/// or without its table, is an error.
+Result<Step> stepOf(const fb::Module &m, size_t index, const std::string &name) {
+  std::string where = name + ": corrupt Stride module: step " +
+                      str(index + 1) + " of " + str(m.steps()->size());
+  if (!m.steps_type() || m.steps_type()->size() != m.steps()->size())
+    return makeError(ErrorCode::InvalidModule,
+                     where + " has no kind (the step kinds and steps differ "
+                             "in number)");
+  auto kind = static_cast<fb::Step>(m.steps_type()->Get(index));
+  const void *table = m.steps()->Get(index);
+  if (table)
+    switch (kind) {
+    case fb::Step::Dispatch: {
+      Result<DispatchStep> d =
+          fromFb(*static_cast<const fb::Dispatch *>(table), where);
+      if (!d)
+        return d.error();
+      return Step(std::move(*d));
+    }
+    case fb::Step::LibraryCall:
+      return Step(fromFb(*static_cast<const fb::LibraryCall *>(table)));
+    case fb::Step::Fill: {
+      auto *f = static_cast<const fb::Fill *>(table);
+      return Step(FillStep{f->buffer(), f->value()});
+    }
+    case fb::Step::Copy: {
+      auto *c = static_cast<const fb::Copy *>(table);
+      return Step(CopyStep{c->source(), c->target(), c->size_bytes()});
+    }
+    default:
+      break;
+    }
+  return makeError(ErrorCode::InvalidModule,
+                   where + " has an unknown kind (code " +
+                       str(static_cast<uint8_t>(kind)) + ")");
+}
+
+ExecutableDesc fromFb(const fb::Executable *e) {
+  ExecutableDesc out;
+  if (!e) {
+    out.image.kind = static_cast<CodeKind>(kUnknownEnum);
+    return out;
+  }
+  out.image = {static_cast<CodeKind>(e->format()), toVector(e->bytes())};
+  if (e->kernels())
+    for (const fb::Kernel *k : *e->kernels())
+      out.kernels.push_back(k ? KernelDesc{toString(k->name()),
+                                           toString(k->description())}
+                              : KernelDesc{});
+  return out;
+}
+
+/// Decodes constant `index`; its data must start at a multiple of
+/// kConstantAlignment from the file's start, `file`.
+Result<ConstantDesc> constantOf(const fb::Constant *c, size_t index,
+                                const uint8_t *file, const std::string &name) {
+  ConstantDesc out;
+  if (!c) {
+    out.dtype = static_cast<DType>(kUnknownEnum);
+    return out;
+  }
+  out.dtype = static_cast<DType>(c->dtype());
+  out.shape = toVector(c->shape());
+  out.strides = toVector(c->strides());
+  if (const flatbuffers::Vector<uint8_t> *data = c->data()) {
+    size_t offset = static_cast<size_t>(data->Data() - file);
+    if (offset % kConstantAlignment != 0)
+      return makeError(ErrorCode::InvalidModule,
+                       name + ": corrupt Stride module: the data of constant " +
+                           str(index) + " is at file offset " + str(offset) +
+                           ", not a multiple of " + str(kConstantAlignment));
+    out.data = toVector(data);
+  }
+  return out;
+}
+
+/// Converts a verified module (`file` is where its bytes start). Fails only
+/// on encodings that cannot be represented in a ModuleDesc.
+Result<ModuleDesc> convert(const fb::Module &m, const uint8_t *file,
+                           const std::string &name) {
   ModuleDesc desc;
   desc.formatVersion = m.format_version();
   desc.producer = toString(m.producer());
-  desc.targetArch = toString(m.target_arch());
-  if (m.images())
-    for (const fb::CodeImage *img : *m.images())
-      desc.images.push_back(
-          {static_cast<CodeKind>(img ? static_cast<uint8_t>(img->kind())
-                                     : kUnknownEnum),
-           img ? toVector(img->bytes()) : std::vector<uint8_t>()});
-  if (m.kernels())
-    for (const fb::Kernel *k : *m.kernels())
-      desc.kernels.push_back(k ? KernelDesc{toString(k->name()), k->image(),
-                                            toString(k->description())}
-                               : KernelDesc{});
+  if (const fb::Target *t = m.target())
+    desc.target = {static_cast<Backend>(t->backend()), toString(t->arch())};
+  else
+    desc.target.backend = static_cast<Backend>(kUnknownEnum);
+  if (m.executables())
+    for (const fb::Executable *e : *m.executables())
+      desc.executables.push_back(fromFb(e));
+  if (m.constants())
+    for (const fb::Constant *c : *m.constants()) {
+      Result<ConstantDesc> constant =
+          constantOf(c, desc.constants.size(), file, name);
+      if (!constant)
+        return constant.error();
+      desc.constants.push_back(std::move(*constant));
+    }
   if (m.buffers())
     for (const fb::Buffer *b : *m.buffers())
       desc.buffers.push_back(
-          b ? BufferDesc{static_cast<BufferKind>(b->kind()), b->signature_index(),
-                         b->size_bytes()}
-            : BufferDesc{static_cast<BufferKind>(kUnknownEnum), -1, 0});
-  if (m.launches()) {
-    for (const fb::Launch *l : *m.launches()) {
-      size_t index = desc.launches.size();
-      LaunchDesc launch;
-      if (l) {
-        launch.kernelIndex = l->kernel();
-        launch.grid = fromFb(l->grid());
-        launch.block = fromFb(l->block());
-        launch.dynamicSharedBytes = l->dynamic_shared_bytes();
-        if (l->args()) {
-          for (const fb::LaunchArg &a : structsOf(l->args())) {
-            std::optional<KernelArg> arg = fromFb(a);
-            if (!arg)
-              return makeError(ErrorCode::InvalidModule,
-                               name + ": corrupt Stride module: argument " +
-                                   str(launch.args.size()) + " of launch " +
-                                   str(index + 1) + " of " +
-                                   str(m.launches()->size()) +
-                                   " has an unknown encoding");
-            launch.args.push_back(*arg);
-          }
-        }
-      } else {
-        launch.grid = launch.block = Dim3{0, 0, 0};
-      }
-      desc.launches.push_back(std::move(launch));
+          b ? BufferDesc{static_cast<BufferKind>(b->kind()), b->index(),
+                         b->size_bytes(), b->zeroed()}
+            : BufferDesc{static_cast<BufferKind>(kUnknownEnum), -1, 0, false});
+  if (m.steps())
+    for (size_t i = 0; i < m.steps()->size(); ++i) {
+      Result<Step> step = stepOf(m, i, name);
+      if (!step)
+        return step.error();
+      desc.steps.push_back(std::move(*step));
     }
-  }
   if (const fb::Signature *sig = m.signature()) {
     desc.signature.entryName = toString(sig->entry());
     desc.signature.inputs = fromFb(sig->inputs());
     desc.signature.outputs = fromFb(sig->outputs());
   }
+  desc.temporariesBeforeReuse = m.temporaries_before_reuse();
+  desc.temporaryBytesBeforeReuse = m.temporary_bytes_before_reuse();
   return desc;
 }
 
@@ -355,10 +498,11 @@ public:
   Status run() {
     checkHeaderFields();
     checkSignature();
-    checkImages();
-    checkKernels();
+    checkExecutables();
+    checkConstants();
     checkBuffers();
-    checkLaunches();
+    checkSteps();
+    checkReuseStatistics();
     if (problem.empty())
       return Status::ok();
     return makeError(ErrorCode::InvalidModule,
@@ -396,8 +540,11 @@ private:
     if (desc.formatVersion != kModuleFormatVersion)
       fail("format version " + str(desc.formatVersion) + ", expected " +
            str(kModuleFormatVersion));
-    if (!parseSmArch(desc.targetArch))
-      fail("target arch \"" + desc.targetArch +
+    if (desc.target.backend != Backend::Cuda)
+      fail("the target has an unknown backend (code " +
+           str(static_cast<uint8_t>(desc.target.backend)) + ")");
+    else if (!parseSmArch(desc.target.arch))
+      fail("target arch \"" + desc.target.arch +
            "\" is not of the form sm_NN (e.g. sm_90)");
   }
 
@@ -472,38 +619,49 @@ private:
     }
   }
 
-  void checkImages() {
-    if (desc.images.empty() && !desc.kernels.empty())
-      fail("the module has kernels but no code image");
-    for (size_t i = 0; i < desc.images.size(); ++i) {
-      const CodeImage &img = desc.images[i];
-      std::string what = "code image " + str(i);
-      if (img.kind != CodeKind::Cubin && img.kind != CodeKind::Ptx)
-        fail(what + " has an unknown kind (code " +
-             str(static_cast<uint8_t>(img.kind)) + ")");
-      else if (img.bytes.empty())
-        fail(what + " is empty");
-      else if (img.kind == CodeKind::Cubin &&
-               (img.bytes.size() < 4 ||
-                std::memcmp(img.bytes.data(), "\x7f" "ELF", 4) != 0))
-        fail(what + " is marked CUBIN but does not start with the ELF magic");
-      else if (img.kind == CodeKind::Ptx &&
-               std::memchr(img.bytes.data(), 0, img.bytes.size()))
-        fail(what + " is marked PTX but contains a NUL byte");
+  void checkImage(const CodeImage &img, const std::string &what) {
+    if (img.kind != CodeKind::Cubin && img.kind != CodeKind::Ptx)
+      fail(what + " has an unknown format (code " +
+           str(static_cast<uint8_t>(img.kind)) + ")");
+    else if (img.bytes.empty())
+      fail(what + " is empty");
+    else if (img.kind == CodeKind::Cubin &&
+             (img.bytes.size() < 4 ||
+              std::memcmp(img.bytes.data(), "\x7f" "ELF", 4) != 0))
+      fail(what + " is marked CUBIN but does not start with the ELF magic");
+    else if (img.kind == CodeKind::Ptx &&
+             std::memchr(img.bytes.data(), 0, img.bytes.size()))
+      fail(what + " is marked PTX but contains a NUL byte");
+  }
+
+  void checkExecutables() {
+    for (size_t e = 0; e < desc.executables.size(); ++e) {
+      const ExecutableDesc &exe = desc.executables[e];
+      std::string what = "executable " + str(e);
+      checkImage(exe.image, what);
+      for (size_t i = 0; i < exe.kernels.size(); ++i) {
+        const KernelDesc &k = exe.kernels[i];
+        std::string kernel = "kernel " + str(i) + " of " + what;
+        checkPrintable(k.description, "the description of " + kernel);
+        if (!isIdentifier(k.name))
+          fail(kernel + " has the name \"" + k.name +
+               "\", which is not a C identifier");
+      }
     }
   }
 
-  void checkKernels() {
-    for (size_t i = 0; i < desc.kernels.size(); ++i) {
-      const KernelDesc &k = desc.kernels[i];
-      checkPrintable(k.description, "the description of kernel " + str(i));
-      if (!isIdentifier(k.name))
-        fail("kernel " + str(i) + " has the name \"" + k.name +
-             "\", which is not a C identifier");
-      else if (k.imageIndex >= desc.images.size())
-        fail("kernel " + str(i) + " '" + k.name + "' refers to code image " +
-             str(k.imageIndex) + ", but the module has " +
-             str(desc.images.size()) + " images");
+  void checkConstants() {
+    for (size_t i = 0; i < desc.constants.size(); ++i) {
+      const ConstantDesc &c = desc.constants[i];
+      TensorSignature layout{"constant " + str(i), c.dtype, c.shape, c.strides,
+                             0};
+      if (!checkTensor(layout, "constant " + str(i)))
+        return;
+      std::optional<int64_t> bytes = storageBytes(layout);
+      if (bytes && static_cast<size_t>(*bytes) != c.data.size())
+        fail("constant " + str(i) + " (" + describeTensor(layout) + ") has " +
+             str(c.data.size()) + " bytes of data, but its layout needs " +
+             str(*bytes));
     }
   }
 
@@ -512,22 +670,30 @@ private:
                           const std::string &kind,
                           std::vector<int> &boundCount) {
     std::string what = "buffer " + str(index) + " (" + kind + ")";
-    if (b.signatureIndex < 0 || size_t(b.signatureIndex) >= list.size()) {
-      fail(what + " refers to " + kind + " " + str(b.signatureIndex) +
+    if (b.index < 0 || size_t(b.index) >= list.size()) {
+      fail(what + " refers to " + kind + " " + str(b.index) +
            ", but the signature has " + str(list.size()) + " " + kind + "s");
       return;
     }
-    const TensorSignature &t = list[b.signatureIndex];
-    ++boundCount[b.signatureIndex];
+    const TensorSignature &t = list[b.index];
+    ++boundCount[b.index];
     std::optional<int64_t> needed = storageBytes(t);
     if (needed && b.sizeBytes < *needed)
       fail(what + " has " + str(b.sizeBytes) + " bytes, but " + kind + " '" +
            t.name + "' (" + describeTensor(t) + ") needs " + str(*needed));
   }
 
+  void checkReuseStatistics() {
+    if (desc.temporaryBytesBeforeReuse < 0 ||
+        desc.temporaryBytesBeforeReuse > kMaxBufferBytes)
+      fail("the temporaries' bytes before reuse, " +
+           str(desc.temporaryBytesBeforeReuse) + ", are outside [0, 2^48]");
+  }
+
   void checkBuffers() {
     const GraphSignature &sig = desc.signature;
     std::vector<int> inputBound(sig.inputs.size()), outputBound(sig.outputs.size());
+    std::vector<int> constantBound(desc.constants.size());
     for (size_t i = 0; i < desc.buffers.size(); ++i) {
       const BufferDesc &b = desc.buffers[i];
       std::string what = "buffer " + str(i);
@@ -536,6 +702,9 @@ private:
              " bytes, outside [0, 2^48]");
         continue;
       }
+      if (b.zeroed && b.kind != BufferKind::Temp)
+        fail(what + " is marked zeroed but is no temporary (only the plan's "
+                    "own buffers start zeroed)");
       switch (b.kind) {
       case BufferKind::Input:
         checkBufferBinding(i, b, sig.inputs, "input", inputBound);
@@ -544,9 +713,12 @@ private:
         checkBufferBinding(i, b, sig.outputs, "output", outputBound);
         break;
       case BufferKind::Temp:
-        if (b.signatureIndex != -1)
-          fail(what + " is a temporary but has the signature index " +
-               str(b.signatureIndex) + " (expected -1)");
+        if (b.index != -1)
+          fail(what + " is a temporary but has the index " + str(b.index) +
+               " (expected -1)");
+        break;
+      case BufferKind::Constant:
+        checkConstantBinding(i, b, constantBound);
         break;
       default:
         fail(what + " has an unknown kind (code " +
@@ -555,6 +727,26 @@ private:
     }
     checkEachBoundOnce(inputBound, sig.inputs, "input");
     checkEachBoundOnce(outputBound, sig.outputs, "output");
+    for (size_t i = 0; i < constantBound.size(); ++i)
+      if (constantBound[i] != 1)
+        fail("constant " + str(i) + " is bound to " + str(constantBound[i]) +
+             " buffers (expected exactly 1)");
+  }
+
+  void checkConstantBinding(size_t index, const BufferDesc &b,
+                            std::vector<int> &boundCount) {
+    std::string what = "buffer " + str(index) + " (constant)";
+    if (b.index < 0 || size_t(b.index) >= desc.constants.size()) {
+      fail(what + " refers to constant " + str(b.index) +
+           ", but the module has " + str(desc.constants.size()) +
+           " constants");
+      return;
+    }
+    ++boundCount[b.index];
+    size_t needed = desc.constants[b.index].data.size();
+    if (static_cast<uint64_t>(b.sizeBytes) < needed)
+      fail(what + " has " + str(b.sizeBytes) + " bytes, but constant " +
+           str(b.index) + " has " + str(needed));
   }
 
   void checkEachBoundOnce(const std::vector<int> &bound,
@@ -587,17 +779,14 @@ private:
     }
   }
 
-  void checkArgs(const LaunchDesc &l, const std::string &what) {
+  void checkArgs(const DispatchStep &d, const std::string &what) {
     size_t paramBytes = 0;
-    for (size_t a = 0; a < l.args.size(); ++a) {
-      const KernelArg &arg = l.args[a];
+    for (size_t a = 0; a < d.args.size(); ++a) {
+      const KernelArg &arg = d.args[a];
       paramBytes = (paramBytes + argBytes(arg) - 1) / argBytes(arg) * argBytes(arg) +
                    argBytes(arg);
-      if (arg.kind == KernelArg::Kind::Buffer &&
-          arg.bufferIndex >= desc.buffers.size())
-        fail(what + " argument " + str(a) + " refers to buffer " +
-             str(arg.bufferIndex) + ", but the module has " +
-             str(desc.buffers.size()) + " buffers");
+      if (arg.kind == KernelArg::Kind::Buffer)
+        checkBufferIndex(arg.bufferIndex, what + " argument " + str(a));
       else if (arg.kind == KernelArg::Kind::I32 &&
                arg.intValue != static_cast<int32_t>(arg.intValue))
         fail(what + " argument " + str(a) + " is an i32 holding " +
@@ -612,31 +801,96 @@ private:
            str(kMaxKernelParamBytes));
   }
 
-  std::string launchName(size_t i) const {
-    return "launch " + str(i + 1) + " of " + str(desc.launches.size());
+  bool checkBufferIndex(uint32_t buffer, const std::string &what) {
+    if (buffer < desc.buffers.size())
+      return true;
+    return fail(what + " refers to buffer " + str(buffer) +
+                ", but the module has " + str(desc.buffers.size()) +
+                " buffers");
   }
 
-  void checkLaunches() {
-    for (size_t i = 0; i < desc.launches.size(); ++i) {
-      const LaunchDesc &l = desc.launches[i];
-      std::string what = launchName(i);
-      if (l.kernelIndex >= desc.kernels.size()) {
-        fail(what + " refers to kernel " + str(l.kernelIndex) +
-             ", but the module has " + str(desc.kernels.size()) + " kernels");
-        continue;
-      }
-      what += " (kernel '" + desc.kernels[l.kernelIndex].name + "')";
-      checkDim3(l.grid, kMaxGridX, kMaxGridYZ, kMaxGridYZ, what + " grid");
-      checkDim3(l.block, kMaxBlockXY, kMaxBlockXY, kMaxBlockZ, what + " block");
-      if (l.block.volume() > kMaxThreadsPerBlock)
-        fail(what + " block has " + str(l.block.volume()) +
-             " threads, more than CUDA's limit of " + str(kMaxThreadsPerBlock));
-      if (l.dynamicSharedBytes > kMaxDynamicSharedBytes)
-        fail(what + " asks for " + str(l.dynamicSharedBytes) +
-             " bytes of dynamic shared memory, more than any GPU has (" +
-             str(kMaxDynamicSharedBytes) + ")");
-      checkArgs(l, what);
+  /// The steps may write only buffers the plan owns: temporaries and outputs.
+  void checkWritable(uint32_t buffer, const std::string &what) {
+    if (!checkBufferIndex(buffer, what))
+      return;
+    BufferKind kind = desc.buffers[buffer].kind;
+    if (kind != BufferKind::Temp && kind != BufferKind::Output)
+      fail(what + " writes buffer " + str(buffer) +
+           ", which is an input or a constant");
+  }
+
+  std::string stepName(size_t i) const {
+    return "step " + str(i + 1) + " of " + str(desc.steps.size());
+  }
+
+  void checkStep(const DispatchStep &d, const std::string &step) {
+    if (d.executable >= desc.executables.size()) {
+      fail(step + " dispatches from executable " + str(d.executable) +
+           ", but the module has " + str(desc.executables.size()) +
+           " executables");
+      return;
     }
+    const ExecutableDesc &exe = desc.executables[d.executable];
+    if (d.kernel >= exe.kernels.size()) {
+      fail(step + " dispatches kernel " + str(d.kernel) + " of executable " +
+           str(d.executable) + ", which has " + str(exe.kernels.size()) +
+           " kernels");
+      return;
+    }
+    std::string what = step + " (kernel '" + exe.kernels[d.kernel].name + "')";
+    checkDim3(d.grid, kMaxGridX, kMaxGridYZ, kMaxGridYZ, what + " grid");
+    checkDim3(d.block, kMaxBlockXY, kMaxBlockXY, kMaxBlockZ, what + " block");
+    if (d.block.volume() > kMaxThreadsPerBlock)
+      fail(what + " block has " + str(d.block.volume()) +
+           " threads, more than CUDA's limit of " + str(kMaxThreadsPerBlock));
+    if (d.dynamicSharedBytes > kMaxDynamicSharedBytes)
+      fail(what + " asks for " + str(d.dynamicSharedBytes) +
+           " bytes of dynamic shared memory, more than any GPU has (" +
+           str(kMaxDynamicSharedBytes) + ")");
+    checkArgs(d, what);
+  }
+
+  void checkStep(const LibraryCallStep &call, const std::string &step) {
+    size_t dot = call.routine.find('.');
+    if (dot == 0 || dot == std::string::npos || dot + 1 == call.routine.size() ||
+        !isIdentifier(call.routine.substr(0, dot)) ||
+        !isIdentifier(call.routine.substr(dot + 1)))
+      fail(step + " calls the routine \"" + call.routine +
+           "\", which is not of the form library.routine");
+    for (size_t i = 0; i < call.buffers.size(); ++i)
+      checkBufferIndex(call.buffers[i], step + " buffer " + str(i));
+    for (const DescriptorField &f : call.descriptor) {
+      if (!isIdentifier(f.name))
+        fail(step + " has the descriptor field \"" + f.name +
+             "\", which is not an identifier");
+      checkPrintable(f.text, step + " descriptor field '" + f.name + "'");
+    }
+  }
+
+  void checkStep(const FillStep &f, const std::string &step) {
+    checkWritable(f.buffer, step + " (fill)");
+  }
+
+  void checkStep(const CopyStep &c, const std::string &step) {
+    std::string what = step + " (copy)";
+    if (!checkBufferIndex(c.source, what))
+      return;
+    checkWritable(c.target, what);
+    if (c.target >= desc.buffers.size())
+      return;
+    if (c.source == c.target)
+      fail(what + " copies buffer " + str(c.source) + " onto itself");
+    int64_t limit = std::min(desc.buffers[c.source].sizeBytes,
+                             desc.buffers[c.target].sizeBytes);
+    if (c.sizeBytes < 0 || c.sizeBytes > limit)
+      fail(what + " copies " + str(c.sizeBytes) + " bytes, outside [0, " +
+           str(limit) + "] (the smaller buffer's size)");
+  }
+
+  void checkSteps() {
+    for (size_t i = 0; i < desc.steps.size() && problem.empty(); ++i)
+      std::visit([&](const auto &step) { checkStep(step, stepName(i)); },
+                 desc.steps[i]);
   }
 };
 
@@ -697,9 +951,9 @@ const char *codeKindName(CodeKind k) {
 /// Name of what a buffer holds, when the index is valid.
 std::string bufferRole(const ModuleDesc &desc, const BufferDesc &b) {
   auto named = [&](const std::vector<TensorSignature> &list, const char *kind) {
-    std::string s = std::string(kind) + " " + str(b.signatureIndex);
-    if (b.signatureIndex >= 0 && size_t(b.signatureIndex) < list.size())
-      s += " '" + list[b.signatureIndex].name + "'";
+    std::string s = std::string(kind) + " " + str(b.index);
+    if (b.index >= 0 && size_t(b.index) < list.size())
+      s += " '" + list[b.index].name + "'";
     return s;
   };
   switch (b.kind) {
@@ -708,7 +962,9 @@ std::string bufferRole(const ModuleDesc &desc, const BufferDesc &b) {
   case BufferKind::Output:
     return named(desc.signature.outputs, "output");
   case BufferKind::Temp:
-    return "temporary";
+    return b.zeroed ? "temporary, zeroed" : "temporary";
+  case BufferKind::Constant:
+    return "constant " + str(b.index);
   }
   return "unknown kind";
 }
@@ -756,31 +1012,37 @@ Status verifyModule(const ModuleDesc &desc, const std::string &name) {
 
 std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
   flatbuffers::FlatBufferBuilder b(1024);
-  std::vector<flatbuffers::Offset<fb::CodeImage>> images;
-  for (const CodeImage &img : desc.images)
-    images.push_back(fb::CreateCodeImage(b, static_cast<fb::CodeKind>(img.kind),
-                                         b.CreateVector(img.bytes)));
-  std::vector<flatbuffers::Offset<fb::Kernel>> kernels;
-  for (const KernelDesc &k : desc.kernels)
-    kernels.push_back(fb::CreateKernel(b, b.CreateString(k.name), k.imageIndex,
-                                       b.CreateString(k.description)));
+  std::vector<flatbuffers::Offset<fb::Executable>> executables;
+  for (const ExecutableDesc &e : desc.executables)
+    executables.push_back(buildExecutable(b, e));
+  std::vector<flatbuffers::Offset<fb::Constant>> constants;
+  for (const ConstantDesc &c : desc.constants)
+    constants.push_back(buildConstant(b, c));
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
   for (const BufferDesc &buf : desc.buffers)
     buffers.push_back(fb::CreateBuffer(b, static_cast<fb::BufferKind>(buf.kind),
-                                       buf.signatureIndex, buf.sizeBytes));
-  std::vector<flatbuffers::Offset<fb::Launch>> launches;
-  for (const LaunchDesc &l : desc.launches)
-    launches.push_back(buildLaunch(b, l));
+                                       buf.index, buf.sizeBytes, buf.zeroed));
+  std::vector<fb::Step> stepKinds;
+  std::vector<flatbuffers::Offset<void>> steps;
+  for (const Step &step : desc.steps) {
+    StepOffset built =
+        std::visit([&](const auto &s) { return buildStep(b, s); }, step);
+    stepKinds.push_back(built.first);
+    steps.push_back(built.second);
+  }
   auto signature = buildSignature(b, desc.signature);
   auto producer = b.CreateString(desc.producer);
-  auto targetArch = b.CreateString(desc.targetArch);
-  auto imageVector = b.CreateVector(images);
-  auto kernelVector = b.CreateVector(kernels);
+  auto target = fb::CreateTarget(b, static_cast<fb::Backend>(desc.target.backend),
+                                 b.CreateString(desc.target.arch));
+  auto executableVector = b.CreateVector(executables);
+  auto constantVector = b.CreateVector(constants);
   auto bufferVector = b.CreateVector(buffers);
-  auto launchVector = b.CreateVector(launches);
-  auto root = fb::CreateModule(b, desc.formatVersion, producer, targetArch,
-                               imageVector, kernelVector, bufferVector,
-                               launchVector, signature);
+  auto stepKindVector = b.CreateVector(stepKinds);
+  auto stepVector = b.CreateVector(steps);
+  auto root = fb::CreateModule(
+      b, desc.formatVersion, producer, target, executableVector,
+      constantVector, bufferVector, stepKindVector, stepVector, signature,
+      desc.temporariesBeforeReuse, desc.temporaryBytesBeforeReuse);
   fb::FinishSizePrefixedModuleBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(),
                               b.GetBufferPointer() + b.GetSize());
@@ -804,7 +1066,8 @@ Result<ModuleDesc> parseModule(const uint8_t *data, size_t size,
                      name + ": corrupt Stride module: the FlatBuffers verifier "
                             "rejected its contents (an offset, vector or "
                             "string is out of bounds or misaligned)");
-  Result<ModuleDesc> desc = convert(*fb::GetSizePrefixedModule(data), name);
+  Result<ModuleDesc> desc =
+      convert(*fb::GetSizePrefixedModule(data), data, name);
   if (!desc)
     return desc;
   if (Status ok = verifyModule(*desc, name); !ok)
@@ -860,11 +1123,106 @@ std::string describeTensor(const TensorSignature &t) {
          " strides " + formatDims(t.strides) + " offset " + str(t.storageOffset);
 }
 
+namespace {
+void describeExecutables(std::ostream &os, const ModuleDesc &desc) {
+  os << "executables: " << desc.executables.size() << "\n";
+  for (size_t e = 0; e < desc.executables.size(); ++e) {
+    const ExecutableDesc &exe = desc.executables[e];
+    os << "  executable " << e << ": " << codeKindName(exe.image.kind) << ", "
+       << exe.image.bytes.size() << " bytes, "
+       << counted(exe.kernels.size(), "kernel") << "\n";
+    for (size_t i = 0; i < exe.kernels.size(); ++i) {
+      os << "    kernel " << i << " '" << exe.kernels[i].name << "'";
+      if (!exe.kernels[i].description.empty())
+        os << ": " << exe.kernels[i].description;
+      os << "\n";
+    }
+  }
+}
+
+/// Constants are summarized: layout and size, never the data.
+void describeConstants(std::ostream &os, const ModuleDesc &desc) {
+  size_t bytes = 0;
+  for (const ConstantDesc &c : desc.constants)
+    bytes += c.data.size();
+  os << "constants: " << desc.constants.size() << " (" << bytes
+     << " bytes)\n";
+  for (size_t i = 0; i < desc.constants.size(); ++i) {
+    const ConstantDesc &c = desc.constants[i];
+    os << "  constant " << i << ": "
+       << describeTensor({"", c.dtype, c.shape, c.strides, 0}) << ", "
+       << c.data.size() << " bytes\n";
+  }
+}
+
+void describeStep(std::ostream &os, const ModuleDesc &desc,
+                  const DispatchStep &d) {
+  os << "dispatch kernel " << d.kernel;
+  if (d.executable < desc.executables.size() &&
+      d.kernel < desc.executables[d.executable].kernels.size())
+    os << " '" << desc.executables[d.executable].kernels[d.kernel].name << "'";
+  os << " of executable " << d.executable << " grid " << formatDim3(d.grid)
+     << " block " << formatDim3(d.block) << " shared " << d.dynamicSharedBytes
+     << " args (";
+  for (size_t a = 0; a < d.args.size(); ++a)
+    os << (a ? ", " : "") << describeArg(d.args[a]);
+  os << ")";
+}
+
+void describeStep(std::ostream &os, const ModuleDesc &,
+                  const LibraryCallStep &call) {
+  os << "library call '" << call.routine << "' buffers (";
+  for (size_t i = 0; i < call.buffers.size(); ++i)
+    os << (i ? ", " : "") << call.buffers[i];
+  os << ") descriptor {";
+  for (size_t i = 0; i < call.descriptor.size(); ++i) {
+    const DescriptorField &f = call.descriptor[i];
+    os << (i ? ", " : "") << f.name << " = ";
+    if (!f.text.empty() || f.ints.empty())
+      os << "\"" << f.text << "\"";
+    else
+      os << formatDims(f.ints);
+  }
+  os << "}";
+}
+
+void describeStep(std::ostream &os, const ModuleDesc &, const FillStep &f) {
+  os << "fill buffer " << f.buffer << " with byte " << int(f.value);
+}
+
+void describeStep(std::ostream &os, const ModuleDesc &, const CopyStep &c) {
+  os << "copy " << c.sizeBytes << " bytes from buffer " << c.source
+     << " to buffer " << c.target;
+}
+
+/// "temporaries: 2 buffers, 2048 bytes (before buffer reuse: 20 buffers,
+/// 20480 bytes; 18432 bytes saved)".
+void describeTemporaries(std::ostream &os, const ModuleDesc &desc) {
+  size_t count = 0;
+  int64_t bytes = 0;
+  for (const BufferDesc &b : desc.buffers)
+    if (b.kind == BufferKind::Temp) {
+      ++count;
+      bytes += b.sizeBytes;
+    }
+  os << "temporaries: " << counted(count, "buffer") << ", " << bytes
+     << " bytes";
+  if (desc.temporariesBeforeReuse != 0)
+    os << " (before buffer reuse: "
+       << counted(desc.temporariesBeforeReuse, "buffer") << ", "
+       << desc.temporaryBytesBeforeReuse << " bytes; "
+       << desc.temporaryBytesBeforeReuse - bytes << " bytes saved)";
+  os << "\n";
+}
+} // namespace
+
 std::string describeModule(const ModuleDesc &desc) {
   std::ostringstream os;
   os << "Stride module, format version " << desc.formatVersion
      << ", produced by " << (desc.producer.empty() ? "?" : desc.producer) << "\n";
-  os << "target: " << desc.targetArch << "\n";
+  os << "target: "
+     << (desc.target.backend == Backend::Cuda ? "CUDA " : "unknown backend ")
+     << desc.target.arch << "\n";
   const GraphSignature &sig = desc.signature;
   os << "entry: " << sig.entryName << " ("
      << counted(sig.inputs.size(), "input") << ", "
@@ -875,35 +1233,19 @@ std::string describeModule(const ModuleDesc &desc) {
   for (size_t i = 0; i < sig.outputs.size(); ++i)
     os << "  output " << i << " '" << sig.outputs[i].name
        << "': " << describeTensor(sig.outputs[i]) << "\n";
-  os << "code images: " << desc.images.size() << "\n";
-  for (size_t i = 0; i < desc.images.size(); ++i)
-    os << "  image " << i << ": " << codeKindName(desc.images[i].kind) << ", "
-       << desc.images[i].bytes.size() << " bytes\n";
-  os << "kernels: " << desc.kernels.size() << "\n";
-  for (size_t i = 0; i < desc.kernels.size(); ++i) {
-    const KernelDesc &k = desc.kernels[i];
-    os << "  kernel " << i << " '" << k.name << "' (image " << k.imageIndex
-       << ")";
-    if (!k.description.empty())
-      os << ": " << k.description;
-    os << "\n";
-  }
+  describeExecutables(os, desc);
+  describeConstants(os, desc);
   os << "buffers: " << desc.buffers.size() << "\n";
   for (size_t i = 0; i < desc.buffers.size(); ++i)
     os << "  buffer " << i << ": " << bufferRole(desc, desc.buffers[i]) << ", "
        << desc.buffers[i].sizeBytes << " bytes\n";
-  os << "launches: " << desc.launches.size() << "\n";
-  for (size_t i = 0; i < desc.launches.size(); ++i) {
-    const LaunchDesc &l = desc.launches[i];
-    os << "  launch " << i + 1 << " of " << desc.launches.size() << ": kernel "
-       << l.kernelIndex;
-    if (l.kernelIndex < desc.kernels.size())
-      os << " '" << desc.kernels[l.kernelIndex].name << "'";
-    os << " grid " << formatDim3(l.grid) << " block " << formatDim3(l.block)
-       << " shared " << l.dynamicSharedBytes << " args (";
-    for (size_t a = 0; a < l.args.size(); ++a)
-      os << (a ? ", " : "") << describeArg(l.args[a]);
-    os << ")\n";
+  describeTemporaries(os, desc);
+  os << "steps: " << desc.steps.size() << "\n";
+  for (size_t i = 0; i < desc.steps.size(); ++i) {
+    os << "  step " << i + 1 << " of " << desc.steps.size() << ": ";
+    std::visit([&](const auto &step) { describeStep(os, desc, step); },
+               desc.steps[i]);
+    os << "\n";
   }
   return os.str();
 }

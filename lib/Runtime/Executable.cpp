@@ -20,20 +20,34 @@ namespace stride {
 
 Executable::Impl::~Impl() {
   rt.makeCurrent();
+  for (size_t i = 0; i < constantAddresses.size(); ++i)
+    if (constantAddresses[i])
+      constantAllocator->release(constantAddresses[i],
+                                 uint64_t(desc.buffers[i].sizeBytes));
   for (CUmodule m : modules)
     if (m)
       cu.cuModuleUnload(m);
+}
+
+std::string Executable::Impl::stepName(size_t index) const {
+  std::string s = "step " + str(index + 1) + " of " + str(desc.steps.size());
+  const Step &step = desc.steps[index];
+  if (const auto *d = std::get_if<DispatchStep>(&step))
+    return s + " (kernel " + kernelName(*d) + ")";
+  if (const auto *call = std::get_if<LibraryCallStep>(&step))
+    return s + " (library call " + quoted(call->routine) + ")";
+  return s + (std::holds_alternative<FillStep>(step) ? " (fill)" : " (copy)");
 }
 
 std::string Executable::Impl::bufferName(size_t index) const {
   const BufferDesc &b = desc.buffers[index];
   std::string s = "buffer " + str(index);
   if (b.kind == BufferKind::Input)
-    s +=
-        " (input " + quoted(desc.signature.inputs[b.signatureIndex].name) + ")";
+    s += " (input " + quoted(desc.signature.inputs[b.index].name) + ")";
   else if (b.kind == BufferKind::Output)
-    s += " (output " + quoted(desc.signature.outputs[b.signatureIndex].name) +
-         ")";
+    s += " (output " + quoted(desc.signature.outputs[b.index].name) + ")";
+  else if (b.kind == BufferKind::Constant)
+    s += " (constant " + str(b.index) + ")";
   else
     s += " (temporary)";
   return s + " of " + name;
@@ -49,15 +63,21 @@ public:
 
   Status load() {
     const ModuleDesc &desc = exe.desc;
-    exe.modules.assign(desc.images.size(), nullptr);
-    exe.functions.assign(desc.kernels.size(), nullptr);
-    for (size_t i = 0; i < desc.images.size(); ++i)
-      if (Status s = loadImage(i); !s)
+    exe.modules.assign(desc.executables.size(), nullptr);
+    exe.functions.resize(desc.executables.size());
+    for (size_t e = 0; e < desc.executables.size(); ++e) {
+      if (Status s = loadImage(e); !s)
         return s;
-    for (size_t k = 0; k < desc.kernels.size(); ++k)
-      if (Status s = resolveKernel(k); !s)
-        return s;
-    if (Status s = prepareLaunches(); !s)
+      exe.functions[e].assign(desc.executables[e].kernels.size(), nullptr);
+      for (size_t k = 0; k < desc.executables[e].kernels.size(); ++k)
+        if (Status s = resolveKernel(e, k); !s)
+          return s;
+    }
+    if (Status s = prepareDispatches(); !s)
+      return s;
+    if (Status s = checkLibraryCalls(); !s)
+      return s;
+    if (Status s = uploadConstants(); !s)
       return s;
     buildArgTemplates();
     return Status::ok();
@@ -65,7 +85,7 @@ public:
 
 private:
   Status loadImage(size_t index) {
-    const CodeImage &image = exe.desc.images[index];
+    const CodeImage &image = exe.desc.executables[index].image;
     std::vector<uint8_t> bytes = image.bytes;
     if (image.kind == CodeKind::Ptx)
       bytes.push_back(0); // cuModuleLoadData reads PTX as a C string.
@@ -80,10 +100,10 @@ private:
       exe.modules[index] = module;
       return Status::ok();
     }
-    std::string message = exe.name + ": loading code image " + str(index) +
+    std::string message = exe.name + ": loading executable " + str(index) +
                           " (" +
                           (image.kind == CodeKind::Ptx ? "PTX" : "CUBIN") +
-                          " for " + exe.desc.targetArch + ") on " +
+                          " for " + exe.desc.target.arch + ") on " +
                           rt.describeDevice() + " failed: " + cu.errorText(r);
     if (r == CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
       message += "; the NVIDIA driver is older than the NVRTC that produced "
@@ -95,69 +115,123 @@ private:
     return makeError(cudaErrorCode(r), message);
   }
 
-  Status resolveKernel(size_t index) {
-    const KernelDesc &k = exe.desc.kernels[index];
-    CUresult r = cu.cuModuleGetFunction(
-        &exe.functions[index], exe.modules[k.imageIndex], k.name.c_str());
+  Status resolveKernel(size_t executable, size_t index) {
+    const KernelDesc &k = exe.desc.executables[executable].kernels[index];
+    CUresult r = cu.cuModuleGetFunction(&exe.functions[executable][index],
+                                        exe.modules[executable], k.name.c_str());
     if (r == CUDA_ERROR_NOT_FOUND)
       return makeError(ErrorCode::NotFound,
-                       exe.name + ": kernel " + exe.kernelName(index) +
-                           " is not in code image " + str(k.imageIndex) +
+                       exe.name + ": kernel " + quoted(k.name) +
+                           " is not in executable " + str(executable) +
                            " (kernels must be declared extern \"C\" "
                            "__global__)");
     if (r != CUDA_SUCCESS)
       return rt.cudaError(
-          exe.name + ": cuModuleGetFunction(" + exe.kernelName(index) + ")", r);
+          exe.name + ": cuModuleGetFunction(" + quoted(k.name) + ")", r);
     return Status::ok();
   }
 
-  Result<int> functionAttribute(size_t kernel, CUfunction_attribute attr) {
+  Result<int> functionAttribute(const DispatchStep &d,
+                                CUfunction_attribute attr) {
     int value = 0;
-    if (CUresult r = cu.cuFuncGetAttribute(&value, attr, exe.functions[kernel]))
+    if (CUresult r = cu.cuFuncGetAttribute(
+            &value, attr, exe.functions[d.executable][d.kernel]))
       return rt.cudaError(
-          exe.name + ": cuFuncGetAttribute(" + exe.kernelName(kernel) + ")", r);
+          exe.name + ": cuFuncGetAttribute(" + exe.kernelName(d) + ")", r);
     return value;
   }
 
-  /// Checks each launch against what its kernel and the device allow, and
-  /// opts kernels into more than 48 KiB of dynamic shared memory.
-  Status prepareLaunches() {
+  /// Checks a dispatch against what its kernel and the device allow.
+  Status checkDispatch(size_t index, const DispatchStep &d) {
+    Result<int> maxThreads =
+        functionAttribute(d, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    if (!maxThreads)
+      return maxThreads.error();
+    if (d.block.volume() > uint64_t(*maxThreads))
+      return makeError(ErrorCode::Internal,
+                       exe.name + ": " + exe.stepName(index) + " uses " +
+                           str(d.block.volume()) +
+                           " threads per block, but on " + rt.describeDevice() +
+                           " the kernel can run at most " + str(*maxThreads) +
+                           " (it needs too many registers); this is a "
+                           "Stride code generation bug");
+    if (d.dynamicSharedBytes > uint32_t(rt.maxSharedOptin))
+      return makeError(ErrorCode::Incompatible,
+                       exe.name + ": " + exe.stepName(index) + " needs " +
+                           str(d.dynamicSharedBytes) +
+                           " bytes of dynamic shared memory, but " +
+                           rt.describeDevice() + " offers at most " +
+                           str(rt.maxSharedOptin) + " per block");
+    return Status::ok();
+  }
+
+  /// Checks each dispatch, and opts kernels into more than 48 KiB of
+  /// dynamic shared memory.
+  Status prepareDispatches() {
     const ModuleDesc &desc = exe.desc;
-    std::vector<uint32_t> maxShared(desc.kernels.size(), 0);
-    for (size_t i = 0; i < desc.launches.size(); ++i) {
-      const LaunchDesc &l = desc.launches[i];
-      Result<int> maxThreads = functionAttribute(
-          l.kernelIndex, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-      if (!maxThreads)
-        return maxThreads.error();
-      if (l.block.volume() > uint64_t(*maxThreads))
-        return makeError(ErrorCode::Internal,
-                         exe.name + ": " + exe.launchName(i) + " uses " +
-                             str(l.block.volume()) +
-                             " threads per block, but on " +
-                             rt.describeDevice() +
-                             " the kernel can run at most " + str(*maxThreads) +
-                             " (it needs too many registers); this is a "
-                             "Stride code generation bug");
-      if (l.dynamicSharedBytes > uint32_t(rt.maxSharedOptin))
-        return makeError(ErrorCode::Incompatible,
-                         exe.name + ": " + exe.launchName(i) + " needs " +
-                             str(l.dynamicSharedBytes) +
-                             " bytes of dynamic shared memory, but " +
-                             rt.describeDevice() + " offers at most " +
-                             str(rt.maxSharedOptin) + " per block");
-      maxShared[l.kernelIndex] =
-          std::max(maxShared[l.kernelIndex], l.dynamicSharedBytes);
-    }
-    for (size_t k = 0; k < desc.kernels.size(); ++k) {
-      if (maxShared[k] <= 48 * 1024)
+    std::vector<std::vector<uint32_t>> maxShared(desc.executables.size());
+    for (size_t e = 0; e < desc.executables.size(); ++e)
+      maxShared[e].assign(desc.executables[e].kernels.size(), 0);
+    for (size_t i = 0; i < desc.steps.size(); ++i) {
+      const auto *d = std::get_if<DispatchStep>(&desc.steps[i]);
+      if (!d)
         continue;
-      if (CUresult r = cu.cuFuncSetAttribute(
-              exe.functions[k], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-              static_cast<int>(maxShared[k])))
-        return rt.cudaError(exe.name + ": raising the shared memory limit of " +
-                                exe.kernelName(k),
-                            r);
+      if (Status s = checkDispatch(i, *d); !s)
+        return s;
+      uint32_t &shared = maxShared[d->executable][d->kernel];
+      shared = std::max(shared, d->dynamicSharedBytes);
+    }
+    for (size_t e = 0; e < desc.executables.size(); ++e)
+      for (size_t k = 0; k < desc.executables[e].kernels.size(); ++k) {
+        if (maxShared[e][k] <= 48 * 1024)
+          continue;
+        if (CUresult r = cu.cuFuncSetAttribute(
+                exe.functions[e][k],
+                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                static_cast<int>(maxShared[e][k])))
+          return rt.cudaError(exe.name + ": raising the shared memory limit "
+                                         "of kernel " +
+                                  quoted(desc.executables[e].kernels[k].name),
+                              r);
+      }
+    return Status::ok();
+  }
+
+  /// This runtime has no library routines yet: a module that calls one is
+  /// refused when it loads, naming the step and the routine.
+  Status checkLibraryCalls() {
+    for (size_t i = 0; i < exe.desc.steps.size(); ++i)
+      if (const auto *call = std::get_if<LibraryCallStep>(&exe.desc.steps[i]))
+        return makeError(ErrorCode::NotFound,
+                         exe.name + ": " + exe.stepName(i) + " calls " +
+                             quoted(call->routine) +
+                             ", which this runtime does not provide");
+    return Status::ok();
+  }
+
+  /// Uploads each constant once; its buffer is shared by every invocation.
+  Status uploadConstants() {
+    const ModuleDesc &desc = exe.desc;
+    exe.constantAllocator = exe.runtime.defaultAllocator();
+    exe.constantAddresses.assign(desc.buffers.size(), 0);
+    for (size_t i = 0; i < desc.buffers.size(); ++i) {
+      const BufferDesc &b = desc.buffers[i];
+      if (b.kind != BufferKind::Constant)
+        continue;
+      const std::vector<uint8_t> &data = desc.constants[b.index].data;
+      Result<uint64_t> address = exe.constantAllocator->allocate(
+          uint64_t(b.sizeBytes), exe.bufferName(i));
+      if (!address)
+        return address.error();
+      exe.constantAddresses[i] = *address;
+      if (data.empty())
+        continue;
+      std::string what = "uploading " + exe.bufferName(i);
+      if (CUresult r = cu.cuMemcpyHtoDAsync(exe.constantAddresses[i],
+                                            data.data(), data.size(), nullptr))
+        return rt.cudaError(what, r);
+      if (CUresult r = cu.cuStreamSynchronize(nullptr))
+        return rt.cudaError(what, r);
     }
     return Status::ok();
   }
@@ -176,10 +250,11 @@ private:
   }
 
   void buildArgTemplates() {
-    for (const LaunchDesc &l : exe.desc.launches) {
+    for (const Step &step : exe.desc.steps) {
       std::vector<ArgSlot> slots;
-      for (const KernelArg &arg : l.args)
-        slots.push_back(scalarSlot(arg));
+      if (const auto *d = std::get_if<DispatchStep>(&step))
+        for (const KernelArg &arg : d->args)
+          slots.push_back(scalarSlot(arg));
       exe.argTemplates.push_back(std::move(slots));
     }
   }

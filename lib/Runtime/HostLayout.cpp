@@ -112,22 +112,23 @@ Status checkInputs(const GraphSignature &signature,
 Status checkArchCompatible(const ModuleDesc &desc, const std::string &moduleName,
                            int ccMajor, int ccMinor,
                            const std::string &deviceDescription) {
-  std::optional<int> arch = parseSmArch(desc.targetArch);
+  std::optional<int> arch = parseSmArch(desc.target.arch);
   if (!arch)
     return makeError(ErrorCode::Incompatible,
-                     moduleName + ": the target arch \"" + desc.targetArch +
+                     moduleName + ": the target arch \"" + desc.target.arch +
                          "\" is not of the form sm_NN");
   int deviceArch = ccMajor * 10 + ccMinor;
   std::string device = deviceDescription + " has compute capability " +
                        str(ccMajor) + "." + str(ccMinor);
   std::string fix = ". Recompile the graph with `stridec --arch=sm_" +
                     str(deviceArch) + "`";
-  for (const CodeImage &image : desc.images) {
+  for (const ExecutableDesc &executable : desc.executables) {
+    const CodeImage &image = executable.image;
     if (image.kind == CodeKind::Cubin &&
         (archMajor(*arch) != ccMajor || archMinor(*arch) > ccMinor))
       return makeError(ErrorCode::Incompatible,
                        moduleName + ": compiled to a CUBIN for " +
-                           desc.targetArch + ", but " + device + " (sm_" +
+                           desc.target.arch + ", but " + device + " (sm_" +
                            str(deviceArch) +
                            "); a CUBIN for sm_XY runs only on GPUs of compute "
                            "capability X.Y "

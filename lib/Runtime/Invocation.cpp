@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 //
 // An invocation copies the executable's argument templates, fills in its own
-// buffer addresses and launches on its own stream (or the caller's, for
+// buffer addresses and runs the steps on its own stream (or the caller's, for
 // runOnDevice). Nothing here writes to the Executable, so invocations of one
 // executable run concurrently.
 //
@@ -61,7 +61,7 @@ struct Invocation::Impl {
   /// Per buffer of the plan: memory owned by the invocation (all buffers
   /// for run(), temporaries only for runOnDevice()).
   std::vector<DeviceBuffer> owned;
-  /// Per launch: the argument values and the pointers to them.
+  /// Per step: a dispatch's argument values and the pointers to them.
   std::vector<std::vector<ArgSlot>> argSlots;
   std::vector<std::vector<void *>> argPointers;
   /// The buffer addresses the argument slots hold now.
@@ -113,9 +113,10 @@ struct Invocation::Impl {
     if (!address)
       return address.error();
     owned[index] = DeviceBuffer(options.allocator.get(), *address, bytes);
-    // Temporaries start zeroed (docs/module-format.md, "Buffer"). Once, at
-    // allocation, and synchronously, so that a plan on any stream sees it.
-    if (b.kind == BufferKind::Temp && bytes > 0) {
+    // Zeroed temporaries start zeroed (docs/module-format.md, "Buffer").
+    // Once, at allocation, and synchronously, so that a plan on any stream
+    // sees it.
+    if (b.zeroed && bytes > 0) {
       if (CUresult r = cu.cuMemsetD8Async(*address, 0, bytes, stream))
         return rt.cudaError("zeroing " + exe.bufferName(index), r);
       if (CUresult r = cu.cuStreamSynchronize(stream))
@@ -124,37 +125,48 @@ struct Invocation::Impl {
     return Status::ok();
   }
 
+  /// Allocates the buffers the invocation owns: every one but the
+  /// constants (the executable's), or only the temporaries.
   Status ensureOwnedBuffers(bool temporariesOnly) {
-    for (size_t i = 0; i < desc().buffers.size(); ++i)
-      if (!temporariesOnly || desc().buffers[i].kind == BufferKind::Temp)
-        if (Status s = ensureOwned(i); !s)
-          return s;
+    for (size_t i = 0; i < desc().buffers.size(); ++i) {
+      BufferKind kind = desc().buffers[i].kind;
+      if (kind == BufferKind::Constant ||
+          (temporariesOnly && kind != BufferKind::Temp))
+        continue;
+      if (Status s = ensureOwned(i); !s)
+        return s;
+    }
     return Status::ok();
   }
 
+  /// Each buffer's address: the invocation's own, or the executable's for a
+  /// constant.
   std::vector<CUdeviceptr> ownedAddresses() const {
     std::vector<CUdeviceptr> addresses;
-    for (const DeviceBuffer &b : owned)
-      addresses.push_back(b.address());
+    for (size_t i = 0; i < owned.size(); ++i)
+      addresses.push_back(exe.constantAddresses[i] ? exe.constantAddresses[i]
+                                                   : owned[i].address());
     return addresses;
   }
 
   void bindArgs(const std::vector<CUdeviceptr> &bufferAddresses) {
     if (bufferAddresses == boundAddresses)
       return;
-    for (size_t i = 0; i < desc().launches.size(); ++i) {
-      const std::vector<KernelArg> &args = desc().launches[i].args;
-      for (size_t a = 0; a < args.size(); ++a)
-        if (args[a].kind == KernelArg::Kind::Buffer)
-          argSlots[i][a].pointer = bufferAddresses[args[a].bufferIndex];
+    for (size_t i = 0; i < desc().steps.size(); ++i) {
+      const auto *d = std::get_if<DispatchStep>(&desc().steps[i]);
+      if (!d)
+        continue;
+      for (size_t a = 0; a < d->args.size(); ++a)
+        if (d->args[a].kind == KernelArg::Kind::Buffer)
+          argSlots[i][a].pointer = bufferAddresses[d->args[a].bufferIndex];
     }
     boundAddresses = bufferAddresses;
   }
 
   //--- Launching ---------------------------------------------------------===//
 
-  Error kernelFailure(size_t launch, CUresult r) const {
-    std::string message = exe.name + ": " + exe.launchName(launch) +
+  Error stepFailure(size_t step, CUresult r) const {
+    std::string message = exe.name + ": " + exe.stepName(step) +
                           " failed: " + cu.errorText(r);
     // A device-side assertion is how the run-time checks (on unless the
     // module was compiled with --no-runtime-checks) stop on a bad index or an
@@ -170,19 +182,40 @@ struct Invocation::Impl {
     return makeError(cudaErrorCode(r), message);
   }
 
-  /// Launches the plan in order on `target`; with `syncEach`, waits for each
-  /// kernel so that a fault is attributed to the right one.
+  CUresult enqueueStep(const DispatchStep &d, size_t index, CUstream target) {
+    return cu.cuLaunchKernel(exe.functions[d.executable][d.kernel], d.grid.x,
+                             d.grid.y, d.grid.z, d.block.x, d.block.y,
+                             d.block.z, d.dynamicSharedBytes, target,
+                             argPointers[index].data(), nullptr);
+  }
+  CUresult enqueueStep(const FillStep &f, size_t, CUstream target) {
+    return cu.cuMemsetD8Async(boundAddresses[f.buffer], f.value,
+                              size_t(desc().buffers[f.buffer].sizeBytes),
+                              target);
+  }
+  CUresult enqueueStep(const CopyStep &c, size_t, CUstream target) {
+    if (c.sizeBytes == 0)
+      return CUDA_SUCCESS;
+    return cu.cuMemcpyDtoDAsync(boundAddresses[c.target],
+                                boundAddresses[c.source], size_t(c.sizeBytes),
+                                target);
+  }
+  /// The executable refuses library calls when it loads (Executable.cpp).
+  CUresult enqueueStep(const LibraryCallStep &, size_t, CUstream) {
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+
+  /// Enqueues the plan's steps in order on `target`; with `syncEach`, waits
+  /// for each so that a fault is attributed to the right one.
   Status launchEach(CUstream target, bool syncEach) {
-    for (size_t i = 0; i < desc().launches.size(); ++i) {
-      const LaunchDesc &l = desc().launches[i];
-      CUresult r = cu.cuLaunchKernel(exe.functions[l.kernelIndex], l.grid.x,
-                                     l.grid.y, l.grid.z, l.block.x, l.block.y,
-                                     l.block.z, l.dynamicSharedBytes, target,
-                                     argPointers[i].data(), nullptr);
+    for (size_t i = 0; i < desc().steps.size(); ++i) {
+      CUresult r = std::visit(
+          [&](const auto &step) { return enqueueStep(step, i, target); },
+          desc().steps[i]);
       if (r == CUDA_SUCCESS && syncEach)
         r = cu.cuStreamSynchronize(target);
       if (r != CUDA_SUCCESS)
-        return kernelFailure(i, r);
+        return stepFailure(i, r);
     }
     return Status::ok();
   }
@@ -246,15 +279,15 @@ struct Invocation::Impl {
     CUresult r = cu.cuStreamSynchronize(target);
     if (r == CUDA_SUCCESS)
       return Status::ok();
-    if (launchedEachSynced || desc().launches.empty())
+    if (launchedEachSynced || desc().steps.empty())
       return rt.cudaError(exe.name + ": synchronizing after the plan", r);
     std::string kernels;
-    for (size_t i = 0; i < desc().launches.size(); ++i)
-      kernels +=
-          (i ? ", " : "") + exe.kernelName(desc().launches[i].kernelIndex);
+    for (const Step &step : desc().steps)
+      if (const auto *d = std::get_if<DispatchStep>(&step))
+        kernels += (kernels.empty() ? "" : ", ") + exe.kernelName(*d);
     return makeError(cudaErrorCode(r),
-                     exe.name + ": one of the kernels of launches 1 to " +
-                         str(desc().launches.size()) + " (" + kernels +
+                     exe.name + ": one of steps 1 to " +
+                         str(desc().steps.size()) + " (kernels " + kernels +
                          ") failed: " + cu.errorText(r) +
                          "; run with per-launch synchronization to find which");
   }
@@ -271,8 +304,8 @@ struct Invocation::Impl {
       const BufferDesc &b = desc().buffers[i];
       if (b.kind != BufferKind::Input || b.sizeBytes == 0)
         continue;
-      const TensorSignature &t = desc().signature.inputs[b.signatureIndex];
-      const HostArray &array = inputs[b.signatureIndex];
+      const TensorSignature &t = desc().signature.inputs[b.index];
+      const HostArray &array = inputs[b.index];
       CUdeviceptr destination = owned[i].address();
       const void *source = array.data.data();
       size_t bytes = array.data.size();
@@ -303,14 +336,14 @@ struct Invocation::Impl {
       const BufferDesc &b = desc().buffers[i];
       if (b.kind != BufferKind::Output)
         continue;
-      std::vector<uint8_t> &bytes = storage[b.signatureIndex];
+      std::vector<uint8_t> &bytes = storage[b.index];
       bytes.resize(size_t(b.sizeBytes));
       if (bytes.empty())
         continue;
       if (CUresult r = cu.cuMemcpyDtoHAsync(bytes.data(), owned[i].address(),
                                             bytes.size(), stream))
         return rt.cudaError("copying output " +
-                                quoted(sig.outputs[b.signatureIndex].name) +
+                                quoted(sig.outputs[b.index].name) +
                                 " from the GPU",
                             r);
     }
@@ -344,16 +377,18 @@ struct Invocation::Impl {
         scratchAddresses[i] = owned[i].address();
         continue;
       }
+      if (b.kind == BufferKind::Constant) {
+        scratchAddresses[i] = exe.constantAddresses[i];
+        continue;
+      }
       bool isInput = b.kind == BufferKind::Input;
-      scratchAddresses[i] =
-          isInput ? inputs[b.signatureIndex] : outputs[b.signatureIndex];
+      scratchAddresses[i] = isInput ? inputs[b.index] : outputs[b.index];
       if (scratchAddresses[i] == 0 && b.sizeBytes > 0)
         return makeError(ErrorCode::InvalidArgument,
                          exe.name + ": runOnDevice got a null pointer for " +
                              (isInput ? "input " : "output ") +
-                             quoted(isInput
-                                        ? sig.inputs[b.signatureIndex].name
-                                        : sig.outputs[b.signatureIndex].name));
+                             quoted(isInput ? sig.inputs[b.index].name
+                                            : sig.outputs[b.index].name));
     }
     return Status::ok();
   }

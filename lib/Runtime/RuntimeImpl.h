@@ -78,11 +78,17 @@ struct Executable::Impl {
   const CudaDriver &cu;
   ModuleDesc desc;
   std::string name;
-  std::vector<CUmodule> modules;     // per image
-  std::vector<CUfunction> functions; // per kernel
-  /// Per launch: the argument values, buffer pointers still 0 (each
-  /// invocation copies them and fills in its buffers' addresses).
+  std::vector<CUmodule> modules;                  // per executable
+  std::vector<std::vector<CUfunction>> functions; // per executable, kernel
+  /// Per step: a dispatch's argument values, buffer pointers still 0 (each
+  /// invocation copies them and fills in its buffers' addresses); empty for
+  /// other steps.
   std::vector<std::vector<ArgSlot>> argTemplates;
+  /// Per buffer: the device copy of a Constant buffer, uploaded once when
+  /// the executable loads and shared by its invocations; 0 for the others.
+  /// From the runtime's default allocator, held until the executable goes.
+  std::vector<CUdeviceptr> constantAddresses;
+  std::shared_ptr<Allocator> constantAllocator;
 
   Impl(Runtime &runtime, ModuleDesc desc, std::string name)
       : runtime(runtime), rt(runtime.impl()), cu(rt.cu), desc(std::move(desc)),
@@ -90,15 +96,11 @@ struct Executable::Impl {
   ~Impl();
 
   /// "'fused_0'".
-  std::string kernelName(size_t kernel) const {
-    return quoted(desc.kernels[kernel].name);
+  std::string kernelName(const DispatchStep &d) const {
+    return quoted(desc.executables[d.executable].kernels[d.kernel].name);
   }
-  /// "kernel 'fused_0' (launch 2 of 5)".
-  std::string launchName(size_t launch) const {
-    return "kernel " + kernelName(desc.launches[launch].kernelIndex) +
-           " (launch " + str(launch + 1) + " of " + str(desc.launches.size()) +
-           ")";
-  }
+  /// "step 2 of 5 (kernel 'fused_0')", "step 3 of 5 (copy)".
+  std::string stepName(size_t step) const;
   /// "buffer 2 (temporary) of m.stridemod".
   std::string bufferName(size_t index) const;
 };

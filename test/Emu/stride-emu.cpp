@@ -7,10 +7,11 @@
 //
 // stride-run for machines without a GPU, for tests only: the same command
 // line plus `--kernels lib.so`, a shared library that emulate.sh builds from
-// the module's CUDA source with CudaEmulation.h. The plan (buffers, launches
-// in order with their grids, blocks and arguments) is the module's own, so
-// everything but the GPU itself is exercised. Outputs are poisoned (0xFF)
-// before the plan runs; temporaries start zeroed, as on the GPU.
+// the module's CUDA source with CudaEmulation.h. The plan (buffers,
+// constants, steps in order: dispatches with their grids, blocks and
+// arguments, fills, copies) is the module's own, so everything but the GPU
+// itself is exercised. Outputs and temporaries are poisoned (0xFF) before
+// the plan runs; zeroed temporaries start zeroed, as on the GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,20 +72,51 @@ int main(int argc, char **argv) {
   const ModuleDesc &desc = *module;
   std::vector<std::vector<uint8_t>> buffers;
   for (const BufferDesc &b : desc.buffers) {
-    // Temporaries start zeroed, as the runtime allocates them; inputs and
-    // outputs are poisoned.
-    std::vector<uint8_t> bytes(size_t(b.sizeBytes) + 16,
-                               b.kind == BufferKind::Temp ? 0 : 0xFF);
+    // Zeroed temporaries start zeroed, as the runtime allocates them; the
+    // others, inputs and outputs are poisoned, so a plan that reads a
+    // temporary before writing it shows.
+    std::vector<uint8_t> bytes(size_t(b.sizeBytes) + 16, b.zeroed ? 0 : 0xFF);
     if (b.kind == BufferKind::Input) {
-      Result<std::vector<uint8_t>> packed =
-          packToStorage((*inputs)[b.signatureIndex],
-                        desc.signature.inputs[b.signatureIndex], b.sizeBytes);
+      Result<std::vector<uint8_t>> packed = packToStorage(
+          (*inputs)[b.index], desc.signature.inputs[b.index], b.sizeBytes);
       if (!packed)
         return fail(packed.error().message);
       std::memcpy(bytes.data(), packed->data(), packed->size());
     }
+    if (b.kind == BufferKind::Constant) {
+      const std::vector<uint8_t> &data = desc.constants[b.index].data;
+      std::copy(data.begin(), data.end(), bytes.begin());
+    }
     buffers.push_back(std::move(bytes));
   }
+  auto dispatch = [&](const DispatchStep &d, size_t i) -> std::string {
+    std::vector<uint64_t> values;
+    for (const KernelArg &a : d.args) {
+      switch (a.kind) {
+      case KernelArg::Kind::Buffer:
+        values.push_back(
+            reinterpret_cast<uintptr_t>(buffers[a.bufferIndex].data()));
+        break;
+      case KernelArg::Kind::I32:
+      case KernelArg::Kind::I64:
+        values.push_back(static_cast<uint64_t>(a.intValue));
+        break;
+      default:
+        return "floating-point immediates are not emulated";
+      }
+    }
+    unsigned grid[3] = {d.grid.x, d.grid.y, d.grid.z};
+    unsigned block[3] = {d.block.x, d.block.y, d.block.z};
+    const std::string &name = desc.executables[d.executable].kernels[d.kernel].name;
+    int rc = launch(name.c_str(), grid, block, values.data(),
+                    static_cast<int>(values.size()));
+    if (rc == 1)
+      return "kernel '" + name + "' is not in the kernel library";
+    if (rc == 2)
+      return "kernel '" + name + "' takes another number of arguments than "
+             "step " + std::to_string(i + 1) + " passes";
+    return "";
+  };
   // --runs N: the plan N times on the same buffers, as a loaded module runs
   // it again (temporaries keep what the last run left; outputs are poisoned
   // again), so a plan that relies on its own scratch being restored is
@@ -95,39 +127,29 @@ int main(int argc, char **argv) {
         if (b.kind == BufferKind::Output)
           std::fill(buffers[&b - desc.buffers.data()].begin(),
                     buffers[&b - desc.buffers.data()].end(), 0xFF);
-    for (size_t i = 0; i < desc.launches.size(); ++i) {
-      const LaunchDesc &l = desc.launches[i];
-      std::vector<uint64_t> values;
-      for (const KernelArg &a : l.args) {
-        switch (a.kind) {
-        case KernelArg::Kind::Buffer:
-          values.push_back(reinterpret_cast<uintptr_t>(buffers[a.bufferIndex].data()));
-          break;
-        case KernelArg::Kind::I32:
-        case KernelArg::Kind::I64:
-          values.push_back(static_cast<uint64_t>(a.intValue));
-          break;
-        default:
-          return fail("floating-point immediates are not emulated");
-        }
+    for (size_t i = 0; i < desc.steps.size(); ++i) {
+      std::string problem;
+      const Step &step = desc.steps[i];
+      if (const auto *d = std::get_if<DispatchStep>(&step)) {
+        problem = dispatch(*d, i);
+      } else if (const auto *f = std::get_if<FillStep>(&step)) {
+        std::fill(buffers[f->buffer].begin(), buffers[f->buffer].end(),
+                  f->value);
+      } else if (const auto *c = std::get_if<CopyStep>(&step)) {
+        std::memcpy(buffers[c->target].data(), buffers[c->source].data(),
+                    size_t(c->sizeBytes));
+      } else {
+        problem = "library calls are not emulated";
       }
-      unsigned grid[3] = {l.grid.x, l.grid.y, l.grid.z};
-      unsigned block[3] = {l.block.x, l.block.y, l.block.z};
-      const std::string &name = desc.kernels[l.kernelIndex].name;
-      int rc = launch(name.c_str(), grid, block, values.data(),
-                      static_cast<int>(values.size()));
-      if (rc == 1)
-        return fail("kernel '" + name + "' is not in the kernel library");
-      if (rc == 2)
-        return fail("kernel '" + name + "' takes another number of arguments "
-                    "than launch " + std::to_string(i + 1) + " passes");
+      if (!problem.empty())
+        return fail(problem);
     }
   }
   std::vector<HostArray> outputs(desc.signature.outputs.size());
   for (const BufferDesc &b : desc.buffers)
     if (b.kind == BufferKind::Output)
-      outputs[b.signatureIndex] = unpackFromStorage(
-          buffers[&b - desc.buffers.data()].data(),
-          desc.signature.outputs[b.signatureIndex]);
+      outputs[b.index] =
+          unpackFromStorage(buffers[&b - desc.buffers.data()].data(),
+                            desc.signature.outputs[b.index]);
   return finishModuleOutputs(desc, outputs, *options, "stride-emu");
 }

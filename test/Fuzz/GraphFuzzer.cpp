@@ -30,6 +30,7 @@
 #include "stride/Target/CUDA/Planner.h"
 #include "stride/Target/CUDA/Schedule.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Dialect/Plan/Transforms/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -41,7 +42,8 @@ using namespace mlir;
 static MLIRContext &fuzzContext() {
   static MLIRContext *context = [] {
     DialectRegistry registry;
-    registry.insert<stride::StrideDialect, func::FuncDialect>();
+    registry.insert<stride::StrideDialect, stride::plan::PlanDialect,
+                    func::FuncDialect>();
     auto *ctx = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
     ctx->loadAllAvailableDialects();
     // Diagnostics are the expected outcome for most inputs: swallow them.
@@ -84,21 +86,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     options.formKernels = true;
     stride::buildStridePipeline(pm, options);
     pm.addNestedPass<func::FuncOp>(stride::createScheduleKernels());
+    stride::plan::buildHostPlanPipeline(pm);
     if (failed(pm.run(*copy)))
       continue;
     FailureOr<func::FuncOp> entry = stride::findEntryFunction(*copy);
     if (failed(entry))
       continue;
     FailureOr<stride::CudaSource> source =
-        stride::emitCuda(*entry, stride::CudaTargetOptions());
+        stride::emitCuda(*copy, stride::CudaTargetOptions());
     if (failed(source))
       continue;
     stride::CodeImage image{stride::CodeKind::Ptx, {'/', '/', '\n'}};
-    FailureOr<stride::ModuleDesc> desc = stride::planModule(
+    FailureOr<stride::ModuleDesc> desc = stride::translatePlan(
         *entry, *source, std::move(image), "sm_90", "stride-graph-fuzzer");
     if (failed(desc))
       continue;
-    // The planner must only make consistent modules.
+    // The plan must only translate to consistent modules.
     stride::Status status = stride::verifyModule(*desc, "fuzz.stridemod");
     if (!status) {
       std::fprintf(stderr, "planned an inconsistent module: %s\n",

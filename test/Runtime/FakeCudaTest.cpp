@@ -46,9 +46,11 @@ private:
 ModuleDesc fakeModule(const std::string &arch = "sm_90") {
   ModuleDesc d;
   d.producer = "FakeCudaTest";
-  d.targetArch = arch;
-  d.images.push_back({CodeKind::Cubin, {0x7f, 'E', 'L', 'F'}});
-  d.kernels.push_back({"add_kernel", 0, "z = x + y"});
+  d.target = {Backend::Cuda, arch};
+  ExecutableDesc executable;
+  executable.image = {CodeKind::Cubin, {0x7f, 'E', 'L', 'F'}};
+  executable.kernels = {{"add_kernel", "z = x + y"}};
+  d.executables.push_back(std::move(executable));
   d.signature.entryName = "add";
   d.signature.inputs = {{"x", DType::F32, {8}, {1}, 0},
                         {"y", DType::F32, {8}, {1}, 0}};
@@ -57,13 +59,13 @@ ModuleDesc fakeModule(const std::string &arch = "sm_90") {
                {BufferKind::Input, 1, 32},
                {BufferKind::Output, 0, 32},
                {BufferKind::Temp, -1, 64}};
-  LaunchDesc l;
-  l.kernelIndex = 0;
+  DispatchStep l;
+  l.kernel = 0;
   l.grid = {1, 1, 1};
   l.block = {8, 1, 1};
   l.args = {KernelArg::buffer(0), KernelArg::buffer(1), KernelArg::buffer(2),
             KernelArg::buffer(3)};
-  d.launches = {l};
+  d.steps = {l};
   return d;
 }
 
@@ -171,8 +173,43 @@ TEST_F(FakeCudaTest, NotFound) {
   ASSERT_FALSE(exe);
   EXPECT_EQ(exe.error().code, ErrorCode::NotFound);
   EXPECT_EQ(exe.error().message,
-            "fake.stridemod: kernel 'add_kernel' is not in code image 0 "
+            "fake.stridemod: kernel 'add_kernel' is not in executable 0 "
             "(kernels must be declared extern \"C\" __global__)");
+}
+
+TEST_F(FakeCudaTest, LibraryCallIsRefusedWhenLoading) {
+  ModuleDesc d = fakeModule();
+  d.steps.push_back(LibraryCallStep{"cublaslt.matmul", {3}, {}});
+  Result<std::shared_ptr<const Executable>> exe =
+      Executable::load(*rt, d, "fake.stridemod");
+  ASSERT_FALSE(exe);
+  EXPECT_EQ(exe.error().code, ErrorCode::NotFound);
+  EXPECT_EQ(exe.error().message,
+            "fake.stridemod: step 2 of 2 (library call 'cublaslt.matmul') "
+            "calls 'cublaslt.matmul', which this runtime does not provide");
+}
+
+TEST_F(FakeCudaTest, ConstantsAreUploadedOnceAndFreed) {
+  ModuleDesc d = fakeModule();
+  d.constants.push_back({DType::F32, {8}, {1}, std::vector<uint8_t>(32, 1)});
+  d.buffers.push_back({BufferKind::Constant, 0, 32, false});
+  std::get<DispatchStep>(d.steps[0]).args.push_back(KernelArg::buffer(4));
+  std::shared_ptr<Allocator> allocator = rt->defaultAllocator();
+  uint64_t before = allocator->bytesInUse();
+  {
+    Result<std::shared_ptr<const Executable>> exe =
+        Executable::load(*rt, d, "fake.stridemod");
+    ASSERT_TRUE(exe) << exe.error().message;
+    EXPECT_EQ(allocator->bytesInUse(), before + 32);
+    for (int i = 0; i < 2; ++i) {
+      Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+      ASSERT_TRUE(inv) << inv.error().message;
+      Result<std::vector<HostArray>> out =
+          (*inv)->run({floats8(0), floats8(1)});
+      ASSERT_TRUE(out) << out.error().message;
+    }
+  }
+  EXPECT_EQ(allocator->bytesInUse(), before);
 }
 
 TEST_F(FakeCudaTest, ResourceExhaustedByTheAllocatorsLimit) {
@@ -218,7 +255,7 @@ TEST_F(FakeCudaTest, IncompatiblePtxVersion) {
   ASSERT_FALSE(exe);
   EXPECT_EQ(exe.error().code, ErrorCode::Incompatible);
   EXPECT_TRUE(contains(exe.error().message,
-                       "fake.stridemod: loading code image 0 (CUBIN for sm_90) "
+                       "fake.stridemod: loading executable 0 (CUBIN for sm_90) "
                        "on device 0 (Stride fake GPU) failed: "
                        "CUDA_ERROR_UNSUPPORTED_PTX_VERSION"))
       << exe.error().message;
@@ -231,7 +268,7 @@ TEST_F(FakeCudaTest, InternalForABlockTheKernelCannotRun) {
   ASSERT_FALSE(exe);
   EXPECT_EQ(exe.error().code, ErrorCode::Internal);
   EXPECT_TRUE(contains(exe.error().message,
-                       "fake.stridemod: kernel 'add_kernel' (launch 1 of 1) "
+                       "fake.stridemod: step 1 of 1 (kernel 'add_kernel') "
                        "uses 8 threads per block, but on device 0 (Stride "
                        "fake GPU) the kernel can run at most 4"))
       << exe.error().message;
@@ -243,7 +280,7 @@ TEST_F(FakeCudaTest, DeviceFaultNamesTheKernel) {
   ASSERT_FALSE(out);
   EXPECT_EQ(out.error().code, ErrorCode::DeviceFault);
   EXPECT_EQ(out.error().message,
-            "fake.stridemod: kernel 'add_kernel' (launch 1 of 1) failed: "
+            "fake.stridemod: step 1 of 1 (kernel 'add_kernel') failed: "
             "CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was "
             "encountered (the fault is inside the generated kernel, a Stride "
             "code generation bug; the CUDA context is now unusable)");
@@ -257,8 +294,8 @@ TEST_F(FakeCudaTest, DeviceFaultInACudaGraph) {
   ASSERT_FALSE(out);
   EXPECT_EQ(out.error().code, ErrorCode::DeviceFault);
   EXPECT_EQ(out.error().message,
-            "fake.stridemod: one of the kernels of launches 1 to 1 "
-            "('add_kernel') failed: CUDA_ERROR_ASSERT: device-side assert "
+            "fake.stridemod: one of steps 1 to 1 (kernels 'add_kernel') "
+            "failed: CUDA_ERROR_ASSERT: device-side assert "
             "triggered; run with per-launch synchronization to find which");
 }
 

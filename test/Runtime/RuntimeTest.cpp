@@ -140,8 +140,8 @@ TEST(RuntimeTest, CheckInputsDataSize) {
 
 ModuleDesc moduleWithImage(const std::string &arch, CodeKind kind) {
   ModuleDesc d;
-  d.targetArch = arch;
-  d.images.push_back({kind, {0x7f, 'E', 'L', 'F'}});
+  d.target = {Backend::Cuda, arch};
+  d.executables.push_back({{kind, {0x7f, 'E', 'L', 'F'}}, {}});
   return d;
 }
 
@@ -279,18 +279,20 @@ protected:
   ModuleDesc baseModule(bool ptx = false, std::string arch = "") {
     ModuleDesc d;
     d.producer = "RuntimeTest";
-    d.targetArch = arch.empty() ? rt->deviceArch() : arch;
+    d.target = {Backend::Cuda, arch.empty() ? rt->deviceArch() : arch};
     NvrtcOptions opts;
-    opts.arch = d.targetArch;
+    opts.arch = d.target.arch;
     opts.emitPtx = ptx;
     opts.programName = "runtime_test.cu";
     Result<CodeImage> image = compileCudaSource(kTestKernels, opts);
     EXPECT_TRUE(image) << image.error().message;
+    ExecutableDesc executable;
     if (image)
-      d.images.push_back(*image);
+      executable.image = *image;
     for (const char *k : {"vector_add", "strided_double", "half_write",
                           "write_out_of_bounds"})
-      d.kernels.push_back({k, 0, std::string(k) + " (RuntimeTest.cpp)"});
+      executable.kernels.push_back({k, std::string(k) + " (RuntimeTest.cpp)"});
+    d.executables.push_back(std::move(executable));
     d.signature.entryName = "forward";
     return d;
   }
@@ -303,13 +305,13 @@ protected:
     d.buffers = {{BufferKind::Input, 0, n * 4},
                  {BufferKind::Input, 1, n * 4},
                  {BufferKind::Output, 0, n * 4}};
-    LaunchDesc l;
-    l.kernelIndex = 0;
+    DispatchStep l;
+    l.kernel = 0;
     l.grid = {uint32_t((n + 255) / 256), 1, 1};
     l.block = {256, 1, 1};
     l.args = {KernelArg::buffer(0), KernelArg::buffer(1), KernelArg::buffer(2),
               KernelArg::i64(n)};
-    d.launches = {l};
+    d.steps = {l};
     return d;
   }
 
@@ -378,15 +380,15 @@ TEST_F(RuntimeGpuTest, StridedInputAndOutputLayouts) {
   d.signature.outputs.push_back({"y", DType::F32, {rows, cols}, {1, rows}, 2});
   d.buffers = {{BufferKind::Input, 0, (3 + rows * cols) * 4},
                {BufferKind::Output, 0, (2 + rows * cols) * 4}};
-  LaunchDesc l;
-  l.kernelIndex = 1;
+  DispatchStep l;
+  l.kernel = 1;
   l.grid = {uint32_t((rows * cols + 127) / 128), 1, 1};
   l.block = {128, 1, 1};
   l.args = {KernelArg::buffer(0), KernelArg::buffer(1), KernelArg::i64(rows),
             KernelArg::i64(cols),  KernelArg::i64(3),    KernelArg::i64(1),
             KernelArg::i64(rows),  KernelArg::i64(2),    KernelArg::i64(1),
             KernelArg::i64(rows)};
-  d.launches = {l};
+  d.steps = {l};
   auto m = load(d);
   ASSERT_TRUE(m);
   std::vector<float> x = iota(rows * cols);
@@ -402,12 +404,12 @@ TEST_F(RuntimeGpuTest, PoisonedOutputsShowUnwrittenElements) {
   ModuleDesc d = baseModule();
   d.signature.outputs.push_back({"y", DType::F32, {n}, {1}, 0});
   d.buffers = {{BufferKind::Output, 0, n * 4}};
-  LaunchDesc l;
-  l.kernelIndex = 2;
+  DispatchStep l;
+  l.kernel = 2;
   l.grid = {2, 1, 1};
   l.block = {256, 1, 1};
   l.args = {KernelArg::buffer(0), KernelArg::i64(n)};
-  d.launches = {l};
+  d.steps = {l};
   InvocationOptions options;
   options.allocator =
       Allocator::create(*rt, {/*limitBytes=*/0, /*poison=*/true});
@@ -461,8 +463,8 @@ TEST_F(RuntimeGpuTest, WrongArchIsRefused) {
   opts.arch = other;
   Result<CodeImage> image = compileCudaSource(kTestKernels, opts);
   ASSERT_TRUE(image) << image.error().message;
-  d.targetArch = other;
-  d.images = {*image};
+  d.target.arch = other;
+  d.executables[0].image = *image;
   Result<std::shared_ptr<const Executable>> m =
       Executable::load(*rt, d, "test.stridemod");
   ASSERT_FALSE(m);
@@ -549,22 +551,21 @@ void runFaultingKernel() {
     std::exit(2);
   ModuleDesc d;
   d.producer = "RuntimeTest";
-  d.targetArch = (*rt)->deviceArch();
+  d.target = {Backend::Cuda, (*rt)->deviceArch()};
   NvrtcOptions opts;
-  opts.arch = d.targetArch;
+  opts.arch = d.target.arch;
   Result<CodeImage> image = compileCudaSource(kTestKernels, opts);
   if (!image)
     std::exit(3);
-  d.images = {*image};
-  d.kernels = {{"vector_add", 0, ""}, {"write_out_of_bounds", 0, ""}};
+  d.executables = {{*image, {{"vector_add", ""}, {"write_out_of_bounds", ""}}}};
   d.signature.entryName = "forward";
   d.signature.outputs.push_back({"y", DType::F32, {4}, {1}, 0});
   d.buffers = {{BufferKind::Output, 0, 16}};
-  LaunchDesc fine{0, {1, 1, 1}, {1, 1, 1}, 0,
-                  {KernelArg::buffer(0), KernelArg::buffer(0),
-                   KernelArg::buffer(0), KernelArg::i64(0)}};
-  LaunchDesc bad{1, {1, 1, 1}, {1, 1, 1}, 0, {KernelArg::buffer(0)}};
-  d.launches = {fine, bad, fine};
+  DispatchStep fine{0, 0, {1, 1, 1}, {1, 1, 1}, 0,
+                    {KernelArg::buffer(0), KernelArg::buffer(0),
+                     KernelArg::buffer(0), KernelArg::i64(0)}};
+  DispatchStep bad{0, 1, {1, 1, 1}, {1, 1, 1}, 0, {KernelArg::buffer(0)}};
+  d.steps = {fine, bad, fine};
   Result<std::shared_ptr<const Executable>> m =
       Executable::load(**rt, d, "fault.stridemod");
   if (!m)

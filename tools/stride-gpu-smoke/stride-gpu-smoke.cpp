@@ -104,11 +104,11 @@ const float *floatsOf(const HostArray &a) {
 ModuleDesc baseModule(const CodeImage &image, const std::string &arch) {
   ModuleDesc d;
   d.producer = "stride-gpu-smoke";
-  d.targetArch = arch;
-  d.images = {image};
-  d.kernels = {{"vector_add", 0, "c = a + b"},
-               {"transpose_scale", 0, "y = s * transpose(x)"},
-               {"write_out_of_bounds", 0, "a deliberate fault"}};
+  d.target = {Backend::Cuda, arch};
+  d.executables = {{image,
+                    {{"vector_add", "c = a + b"},
+                     {"transpose_scale", "y = s * transpose(x)"},
+                     {"write_out_of_bounds", "a deliberate fault"}}}};
   d.signature.entryName = "smoke";
   return d;
 }
@@ -126,9 +126,9 @@ ModuleDesc vectorAddModule(const CodeImage &image, const std::string &arch,
   d.buffers = {{BufferKind::Input, 0, n * 4},
                {BufferKind::Input, 1, n * 4},
                {BufferKind::Output, 0, n * 4}};
-  d.launches = {{0, {blocksFor(n, 256), 1, 1}, {256, 1, 1}, 0,
-                 {KernelArg::buffer(0), KernelArg::buffer(1),
-                  KernelArg::buffer(2), KernelArg::i64(n)}}};
+  d.steps = {DispatchStep{0, 0, {blocksFor(n, 256), 1, 1}, {256, 1, 1}, 0,
+                          {KernelArg::buffer(0), KernelArg::buffer(1),
+                           KernelArg::buffer(2), KernelArg::i64(n)}}};
   return d;
 }
 
@@ -207,8 +207,9 @@ Status checkStridedLayouts(Runtime &rt, const CodeImage &image) {
   d.signature.outputs = {{"y", DType::F32, {cols, rows}, {1, cols}, 0}};
   d.buffers = {{BufferKind::Input, 0, rows * cols * 4},
                {BufferKind::Output, 0, rows * cols * 4}};
-  d.launches = {
-      {1,
+  d.steps = {DispatchStep{
+      0,
+      1,
        {blocksFor(rows * cols, 128), 1, 1},
        {128, 1, 1},
        0,
@@ -260,10 +261,11 @@ Status checkFaultIsAttributed(Runtime &rt, const CodeImage &image) {
   ModuleDesc d = baseModule(image, rt.deviceArch());
   d.signature.outputs = {{"y", DType::F32, {4}, {1}, 0}};
   d.buffers = {{BufferKind::Output, 0, 16}};
-  d.launches = {{2, {1, 1, 1}, {1, 1, 1}, 0, {KernelArg::buffer(0)}}};
+  d.steps = {DispatchStep{0, 2, {1, 1, 1}, {1, 1, 1}, 0, {KernelArg::buffer(0)}}};
   Result<std::vector<HostArray>> out = runViaFile(rt, d, {});
-  std::string expected = "smoke.stridemod: kernel 'write_out_of_bounds' (launch "
-                         "1 of 1) failed: CUDA_ERROR_ILLEGAL_ADDRESS";
+  std::string expected = "smoke.stridemod: step 1 of 1 (kernel "
+                         "'write_out_of_bounds') failed: "
+                         "CUDA_ERROR_ILLEGAL_ADDRESS";
   if (out)
     return makeError(ErrorCode::Internal,
                      "the out-of-bounds write was not reported");

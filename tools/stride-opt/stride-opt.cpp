@@ -17,6 +17,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "stride/Import/GraphParser.h"
+#include "stride/Dialect/Plan/Transforms/Passes.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Target/CUDA/Schedule.h"
@@ -26,10 +27,12 @@
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<stride::StrideDialect, mlir::func::FuncDialect>();
+  registry.insert<stride::StrideDialect, stride::plan::PlanDialect,
+                  mlir::func::FuncDialect>();
   stride::registerStridePasses();
   stride::registerStridePipeline();
   stride::registerStrideCUDAPasses();
+  stride::plan::registerPlanPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(

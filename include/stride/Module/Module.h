@@ -6,9 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // A Stride module is everything the runtime needs to run one compiled graph:
-// the GPU code (CUBIN or PTX), the kernels in it, the device buffers, the
-// ordered launch plan, and the graph signature (names, dtypes, shapes and
-// layouts of the inputs and outputs). The compiler fills in a ModuleDesc and
+// the target, the GPU code (CUBIN or PTX executables) and the kernels in it,
+// the constants, the device buffers, the plan's steps in order, and the graph
+// signature (names, dtypes, shapes and layouts of the inputs and outputs). The compiler fills in a ModuleDesc and
 // writes it as a `.stridemod` file (a FlatBuffer, lib/Module/StrideModule.fbs);
 // the runtime reads it back. docs/module-format.md specifies the file.
 //
@@ -17,8 +17,8 @@
 //
 // The contract between the compiler that fills in a ModuleDesc and the
 // runtime that runs it (how buffers are bound and addressed, what kernel
-// parameters are, in which order launches run, what temporaries hold before
-// the first launch) is specified in one place: docs/module-format.md.
+// parameters are, in which order steps run, what temporaries hold before
+// the first step) is specified in one place: docs/module-format.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,12 +32,13 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace stride {
 
 /// The only module format version this build reads and writes.
-inline constexpr uint32_t kModuleFormatVersion = 1;
+inline constexpr uint32_t kModuleFormatVersion = 2;
 
 /// The FlatBuffers file identifier, at bytes 8..11 of every module file (a
 /// size-prefixed FlatBuffer: byte count, root offset, identifier).
@@ -56,6 +57,8 @@ inline constexpr uint32_t kMaxDynamicSharedBytes = 227 * 1024;
 inline constexpr size_t kMaxKernelParamBytes = 4096;
 /// No single buffer may exceed 256 TiB; a larger size is a corrupt file.
 inline constexpr int64_t kMaxBufferBytes = int64_t(1) << 48;
+/// Each constant's data starts at a file offset that is a multiple of this.
+inline constexpr size_t kConstantAlignment = 64;
 
 enum class CodeKind : uint8_t { Cubin, Ptx };
 
@@ -88,28 +91,60 @@ struct GraphSignature {
   bool operator==(const GraphSignature &) const = default;
 };
 
-enum class BufferKind : uint8_t { Input, Output, Temp };
+enum class Backend : uint8_t { Cuda };
 
-/// A device buffer. Input and Output buffers hold the storage of signature
-/// input/output `signatureIndex`; Temp buffers have signatureIndex == -1 and
-/// are allocated by the runtime (their initial contents: docs/module-format.md,
-/// "Buffer").
-struct BufferDesc {
-  BufferKind kind = BufferKind::Temp;
-  int32_t signatureIndex = -1;
-  int64_t sizeBytes = 0;
+/// What the module runs on.
+struct TargetDesc {
+  Backend backend = Backend::Cuda;
+  /// For CUDA: "sm_" + digits, e.g. "sm_90". PTX executables target the
+  /// matching virtual arch (compute_90).
+  std::string arch;
 
-  bool operator==(const BufferDesc &) const = default;
+  bool operator==(const TargetDesc &) const = default;
 };
 
-/// An `extern "C" __global__` function in images[imageIndex].
+/// An `extern "C" __global__` function of an executable.
 struct KernelDesc {
   std::string name;
-  uint32_t imageIndex = 0;
   /// One line for people, e.g. "slice_scatter + sum (graph.mlir:7:5, :8:5)".
   std::string description;
 
   bool operator==(const KernelDesc &) const = default;
+};
+
+/// Device code and the kernels in it.
+struct ExecutableDesc {
+  CodeImage image;
+  std::vector<KernelDesc> kernels;
+
+  bool operator==(const ExecutableDesc &) const = default;
+};
+
+/// A tensor stored in the module (weights): its storage, `data`, holds the
+/// elements at the layout `shape` and `strides` give (little-endian), so
+/// data.size() is the storage extent times the element size.
+struct ConstantDesc {
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
+  std::vector<uint8_t> data;
+
+  bool operator==(const ConstantDesc &) const = default;
+};
+
+enum class BufferKind : uint8_t { Input, Output, Temp, Constant };
+
+/// A device buffer. Input and Output buffers hold the storage of signature
+/// input/output `index`, Constant buffers that of constant `index`; Temp
+/// buffers have index == -1 and hold zeros at the first run when `zeroed`
+/// (docs/module-format.md, "Buffer").
+struct BufferDesc {
+  BufferKind kind = BufferKind::Temp;
+  int32_t index = -1;
+  int64_t sizeBytes = 0;
+  bool zeroed = false;
+
+  bool operator==(const BufferDesc &) const = default;
 };
 
 /// One kernel parameter: a buffer's device address or an immediate.
@@ -139,30 +174,73 @@ struct Dim3 {
   bool operator==(const Dim3 &) const = default;
 };
 
-/// One kernel launch of the plan.
-struct LaunchDesc {
-  uint32_t kernelIndex = 0;
+/// Launch kernel `kernel` of executable `executable`.
+struct DispatchStep {
+  uint32_t executable = 0;
+  uint32_t kernel = 0;
   Dim3 grid;
   Dim3 block;
   uint32_t dynamicSharedBytes = 0;
   std::vector<KernelArg> args;
 
-  bool operator==(const LaunchDesc &) const = default;
+  bool operator==(const DispatchStep &) const = default;
 };
+
+/// One parameter of a library call: integers or text.
+struct DescriptorField {
+  std::string name;
+  std::vector<int64_t> ints;
+  std::string text;
+
+  bool operator==(const DescriptorField &) const = default;
+};
+
+/// Call `routine` ("library.routine", a routine of the runtime's registry)
+/// on buffers, with its parameters.
+struct LibraryCallStep {
+  std::string routine;
+  std::vector<uint32_t> buffers;
+  std::vector<DescriptorField> descriptor;
+
+  bool operator==(const LibraryCallStep &) const = default;
+};
+
+/// Set every byte of a buffer to `value`.
+struct FillStep {
+  uint32_t buffer = 0;
+  uint8_t value = 0;
+
+  bool operator==(const FillStep &) const = default;
+};
+
+/// Copy the first `sizeBytes` bytes of buffer `source` to buffer `target`.
+struct CopyStep {
+  uint32_t source = 0;
+  uint32_t target = 0;
+  int64_t sizeBytes = 0;
+
+  bool operator==(const CopyStep &) const = default;
+};
+
+using Step = std::variant<DispatchStep, LibraryCallStep, FillStep, CopyStep>;
 
 /// The whole module.
 struct ModuleDesc {
   uint32_t formatVersion = kModuleFormatVersion;
   /// e.g. "stridec 0.1".
   std::string producer;
-  /// "sm_" + digits, e.g. "sm_90". PTX images target the matching virtual
-  /// arch (compute_90).
-  std::string targetArch;
-  std::vector<CodeImage> images;
-  std::vector<KernelDesc> kernels;
+  TargetDesc target;
+  std::vector<ExecutableDesc> executables;
+  std::vector<ConstantDesc> constants;
   std::vector<BufferDesc> buffers;
-  std::vector<LaunchDesc> launches;
+  /// Run in order, on one stream.
+  std::vector<Step> steps;
   GraphSignature signature;
+  /// What buffer reuse started from (stride-reuse-buffers): the plan's
+  /// temporaries before they shared buffers, and their bytes; 0 and 0 when
+  /// not recorded. For people (stridec --inspect); the runtime ignores it.
+  uint32_t temporariesBeforeReuse = 0;
+  int64_t temporaryBytesBeforeReuse = 0;
 
   bool operator==(const ModuleDesc &) const = default;
 };
@@ -177,7 +255,7 @@ std::optional<int64_t> storageBytes(const TensorSignature &tensor);
 std::optional<int> parseSmArch(const std::string &arch);
 
 /// Checks that `desc` is self-consistent: version, arch, every index in
-/// range, launch configurations within CUDA's limits, buffer sizes, layouts
+/// range, dispatch configurations within CUDA's limits, buffer sizes, layouts
 /// and the binding of signature tensors to buffers. `name` (typically the
 /// file path) starts every message. parseModule and writeModuleFile call it;
 /// the compiler can call it to catch its own mistakes early.
@@ -200,7 +278,8 @@ Result<ModuleDesc> readModuleFile(const std::string &path);
 Status writeModuleFile(const std::string &path, const ModuleDesc &desc);
 
 /// A readable multi-line dump for `stridec --inspect`: header, arch,
-/// signature, code images, kernels, buffers and launches.
+/// signature, executables and kernels, constants (summarized), buffers and
+/// steps.
 std::string describeModule(const ModuleDesc &desc);
 
 /// "f32 [4, 13, 33] strides [429, 33, 1] offset 0"

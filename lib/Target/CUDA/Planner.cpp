@@ -1,209 +1,365 @@
-//===- Planner.cpp - The launch plan and signature of a compiled graph ----===//
+//===- Planner.cpp - The module of a planned graph ------------------------===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
 //
 //===----------------------------------------------------------------------===//
 //
-// Walks the entry function in program order (read-only) and fills in a
-// ModuleDesc: one Input buffer per argument, one buffer per kernel result
-// (Output when the function returns it, Temp otherwise), and the kernels'
-// launches with their arguments. Views outside kernels allocate nothing: a
-// kernel input that is a view gets the buffer of the view's root, and the
-// kernel reads it through the view's layout (absolute in that buffer).
+// Translates the host plan (the plan dialect: stride-outline-executable and
+// the passes after it) into a ModuleDesc, step by step: each buffer op
+// becomes a buffer, each dispatch the launches of its kernel's schedule as
+// emitted, each copy a launch of the copy kernel. Decides nothing.
 //
 //===----------------------------------------------------------------------===//
 
 #include "stride/Target/CUDA/Planner.h"
+#include "stride/Dialect/Plan/IR/PlanOps.h"
+#include "stride/Dialect/Plan/Transforms/Passes.h"
 #include "stride/Dialect/Stride/IR/Graph.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
 namespace stride {
 namespace {
 
-/// Bytes of device memory for a buffer Stride allocates itself: the storage
-/// extent, rounded up to 16 bytes (so byte-wide atomics may touch the whole
-/// aligned word, and no buffer has size 0).
-int64_t allocationBytes(int64_t bytes) {
-  return std::max<int64_t>(16, (bytes + 15) / 16 * 16);
+FailureOr<TensorSignature> signatureOf(Type type, std::string name,
+                                       Location loc) {
+  auto tensor = dyn_cast<StridedTensorType>(type);
+  if (!tensor)
+    return emitError(loc) << "the graph's signature has the unsupported type "
+                          << type;
+  TensorSignature t;
+  t.name = std::move(name);
+  t.dtype = tensor.getDType();
+  Layout layout = tensor.getLayout();
+  t.shape = layout.shape;
+  t.strides = layout.strides;
+  t.storageOffset = layout.offset;
+  return t;
 }
 
-} // namespace
+/// Writes `bits` as `bytes` little-endian bytes (an i1 takes one byte).
+void storeElement(const APInt &bits, size_t bytes, uint8_t *out) {
+  APInt wide = bits.zextOrTrunc(unsigned(bytes * 8));
+  for (size_t i = 0; i < bytes; ++i)
+    out[i] = static_cast<uint8_t>(wide.extractBitsAsZExtValue(8, 8 * i));
+}
 
-FailureOr<ModuleDesc> planModule(func::FuncOp entry, const CudaSource &source,
-                                 CodeImage image, std::string arch,
-                                 std::string producer) {
-  ModuleDesc desc;
-  desc.producer = std::move(producer);
-  desc.targetArch = std::move(arch);
-  desc.images.push_back(std::move(image));
-  desc.signature.entryName = entry.getSymName().str();
+/// Row-major data that is already the storage's bytes: copied as a whole.
+std::optional<std::vector<uint8_t>> rawStorage(ElementsAttr value,
+                                               const Layout &layout,
+                                               size_t elementBytes) {
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense || dense.isSplat() || !isRowMajor(layout) || layout.offset != 0 ||
+      dense.getElementType().getIntOrFloatBitWidth() != elementBytes * 8)
+    return std::nullopt;
+  ArrayRef<char> raw = dense.getRawData();
+  return std::vector<uint8_t>(raw.begin(), raw.end());
+}
 
-  auto signatureOf = [&](Type type, std::string name,
-                         Location loc) -> FailureOr<TensorSignature> {
-    auto tensor = dyn_cast<StridedTensorType>(type);
-    std::optional<DType> dtype = dtypeOf(type);
-    if (!tensor || !dtype)
-      return emitError(loc) << "the graph's signature has the unsupported type "
-                            << type;
-    TensorSignature t;
-    t.name = std::move(name);
-    t.dtype = *dtype;
-    Layout layout = tensor.getLayout();
-    t.shape = layout.shape;
-    t.strides = layout.strides;
-    t.storageOffset = layout.offset;
-    return t;
+/// The storage of a constant of type `type` with elements `value` (in
+/// row-major order): each element at its layout's offset.
+FailureOr<std::vector<uint8_t>> constantStorage(ElementsAttr value,
+                                                StridedTensorType type,
+                                                Location loc) {
+  Layout layout = type.getLayout();
+  std::optional<int64_t> extent = storageExtent(layout);
+  size_t elementBytes = dtypeSize(type.getDType());
+  if (!extent)
+    return emitError(loc) << "the storage of constant " << type
+                          << " is too large";
+  if (std::optional<std::vector<uint8_t>> raw =
+          rawStorage(value, layout, elementBytes))
+    return *raw;
+  std::vector<uint8_t> data(size_t(*extent) * elementBytes);
+  int64_t linear = 0;
+  auto store = [&](const APInt &bits) {
+    int64_t rest = linear++, offset = layout.offset;
+    for (int64_t d = int64_t(layout.shape.size()) - 1; d >= 0; --d) {
+      offset += rest % layout.shape[d] * layout.strides[d];
+      rest /= layout.shape[d];
+    }
+    storeElement(bits, elementBytes, data.data() + offset * elementBytes);
   };
+  if (isa<FloatType>(type.getElementType()))
+    for (const APFloat &v : value.getValues<APFloat>())
+      store(v.bitcastToAPInt());
+  else
+    for (const APInt &v : value.getValues<APInt>())
+      store(v);
+  return data;
+}
 
+/// A library call's descriptor field: integers (an integer, or an array of
+/// them) or text.
+FailureOr<DescriptorField> descriptorField(NamedAttribute field,
+                                           Operation *call) {
+  DescriptorField out;
+  out.name = field.getName().str();
+  Attribute value = field.getValue();
+  if (auto integer = dyn_cast<IntegerAttr>(value)) {
+    out.ints.push_back(integer.getInt());
+  } else if (auto ints = dyn_cast<DenseI64ArrayAttr>(value)) {
+    out.ints.assign(ints.asArrayRef().begin(), ints.asArrayRef().end());
+  } else if (auto text = dyn_cast<StringAttr>(value)) {
+    out.text = text.str();
+  } else {
+    return call->emitOpError()
+           << "has the descriptor field '" << out.name << "' = " << value
+           << "; a module holds integers, arrays of i64 and strings";
+  }
+  return out;
+}
+
+/// Fills in one ModuleDesc from the plan of `entry`.
+class PlanTranslation {
+public:
+  PlanTranslation(func::FuncOp entry, const CudaSource &source, ModuleDesc &desc)
+      : entry(entry), source(source), desc(desc) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult translateSignature();
+  LogicalResult translate(Operation &op);
+  LogicalResult translateInput(plan::InputOp input);
+  LogicalResult translateAlloc(plan::AllocOp alloc);
+  LogicalResult translateConstant(plan::ConstantOp constant);
+  LogicalResult translateDispatch(plan::DispatchOp dispatch);
+  LogicalResult translateLibraryCall(plan::LibraryCallOp call);
+  LogicalResult translateFill(plan::FillOp fill);
+  LogicalResult translateCopy(plan::CopyOp copy);
+  FailureOr<uint32_t> bufferIndex(Value buffer, Operation *user);
+  FailureOr<std::vector<KernelArg>> bufferArgs(ValueRange buffers,
+                                               Operation *user);
+  void addPlanStatistics();
+
+  func::FuncOp entry;
+  const CudaSource &source;
+  ModuleDesc &desc;
+  SymbolTableCollection symbols;
   llvm::DenseMap<Value, uint32_t> bufferOf;
+  /// The output index of each buffer the entry returns.
+  llvm::DenseMap<Value, int32_t> outputOf;
+  /// Each emitted kernel and its index in the module's executable.
+  llvm::DenseMap<Operation *, std::pair<const CudaKernel *, uint32_t>> emitted;
+};
+
+LogicalResult PlanTranslation::translateSignature() {
+  desc.signature.entryName = entry.getSymName().str();
   for (BlockArgument arg : entry.getArguments()) {
     FailureOr<TensorSignature> t = signatureOf(
         arg.getType(), argumentName(entry, arg.getArgNumber()), arg.getLoc());
     if (failed(t))
       return failure();
-    std::optional<int64_t> bytes = storageBytes(*t);
-    if (!bytes)
-      return emitError(arg.getLoc()) << "the storage of argument #"
-                                     << arg.getArgNumber() << " is too large";
-    bufferOf[arg] = desc.buffers.size();
-    desc.buffers.push_back(
-        {BufferKind::Input, static_cast<int32_t>(arg.getArgNumber()), *bytes});
     desc.signature.inputs.push_back(std::move(*t));
   }
-
   auto ret = cast<func::ReturnOp>(entry.getBody().front().getTerminator());
-  llvm::DenseMap<Value, unsigned> returnedAt;
-  // (result index, the result index of the value's first return).
-  SmallVector<std::pair<unsigned, unsigned>> duplicates;
-  for (auto [j, type] : llvm::enumerate(entry.getResultTypes())) {
-    FailureOr<TensorSignature> t = signatureOf(
-        type, resultName(entry, j), ret.getLoc());
+  for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
+    FailureOr<TensorSignature> t =
+        signatureOf(value.getType(), resultName(entry, j), ret.getLoc());
     if (failed(t))
       return failure();
     desc.signature.outputs.push_back(std::move(*t));
-    Value v = ret.getOperand(j);
-    auto [it, inserted] = returnedAt.try_emplace(v, j);
-    if (!inserted) {
-      if (!source.copyKernel)
-        return ret.emitError() << "returns one value twice, but the emitted "
-                                  "source has no copy kernel";
-      duplicates.push_back({static_cast<unsigned>(j), it->second});
-    }
-    if (!isa_and_nonnull<KernelOp>(v.getDefiningOp()))
-      return ret.emitError()
-             << "result #" << j
-             << " is not written by a kernel (an argument or a view); "
-                "stride-legalize-layouts copies such results, and "
-                "stride-outline-kernels puts the copy into a kernel";
+    auto output = value.getDefiningOp<plan::OutputOp>();
+    if (!output)
+      return ret.emitOpError() << "returns as result #" << j
+                               << " a value that is no plan.output; run "
+                                  "stride-outline-executable first";
+    if (!outputOf.try_emplace(output.getBuffer(), j).second)
+      return ret.emitOpError() << "returns the buffer of result #"
+                               << outputOf.lookup(output.getBuffer())
+                               << " again as result #" << j;
   }
+  return success();
+}
 
-  llvm::DenseMap<Operation *, const CudaKernel *> emitted;
-  for (const CudaKernel &k : source.kernels)
-    emitted[KernelOp(k.op).getOperation()] = &k;
+FailureOr<uint32_t> PlanTranslation::bufferIndex(Value buffer,
+                                                 Operation *user) {
+  auto it = bufferOf.find(buffer);
+  if (it == bufferOf.end())
+    return user->emitOpError() << "uses a buffer the module does not hold";
+  return it->second;
+}
 
-  for (Operation &op : entry.getBody().front()) {
-    if (auto view = dyn_cast<ViewOpInterface>(op)) {
-      auto it = bufferOf.find(view.getSource());
-      if (it == bufferOf.end())
-        return op.emitError() << "a view of a value with no buffer";
-      bufferOf[op.getResult(0)] = it->second;
-      continue;
-    }
-    auto kernel = dyn_cast<KernelOp>(op);
-    if (!kernel) {
-      if (isFunctional(&op))
-        return op.emitError()
-               << "functional op outside a stride.kernel; the CUDA backend "
-                  "needs kernel formation (stride-outline-kernels) first";
-      continue;
-    }
-    auto found = emitted.find(kernel.getOperation());
-    if (found == emitted.end())
-      return kernel.emitError() << "kernel '" << kernel.getSymName()
-                                << "' has no emitted CUDA function";
-    const CudaKernel &k = *found->second;
+LogicalResult PlanTranslation::translateInput(plan::InputOp input) {
+  unsigned index = cast<BlockArgument>(input.getTensor()).getArgNumber();
+  std::optional<int64_t> bytes = storageBytes(desc.signature.inputs[index]);
+  if (!bytes)
+    return input.emitOpError() << "binds argument #" << index
+                               << ", whose storage is too large";
+  bufferOf[input.getBuffer()] = desc.buffers.size();
+  desc.buffers.push_back(
+      {BufferKind::Input, static_cast<int32_t>(index), *bytes, false});
+  return success();
+}
 
-    uint32_t kernelIndex = desc.kernels.size();
-    desc.kernels.push_back({k.name, 0, k.description});
+LogicalResult PlanTranslation::translateAlloc(plan::AllocOp alloc) {
+  bufferOf[alloc.getBuffer()] = desc.buffers.size();
+  auto size = static_cast<int64_t>(alloc.getSize());
+  auto output = outputOf.find(alloc.getBuffer());
+  if (output != outputOf.end())
+    desc.buffers.push_back({BufferKind::Output, output->second, size, false});
+  else
+    desc.buffers.push_back({BufferKind::Temp, -1, size, alloc.getZeroed()});
+  return success();
+}
 
-    std::vector<KernelArg> args;
-    for (Value input : kernel.getInputs()) {
-      auto it = bufferOf.find(input);
-      if (it == bufferOf.end())
-        return kernel.emitError() << "a kernel input with no buffer";
-      args.push_back(KernelArg::buffer(it->second));
-    }
-    for (OpResult result : kernel.getResults()) {
-      auto type = cast<StridedTensorType>(result.getType());
-      std::optional<int64_t> extent = storageExtent(type.getLayout());
-      if (!extent)
-        return kernel.emitError() << "result #" << result.getResultNumber()
-                                  << " has an unsupported type " << type;
-      int64_t bytes =
-          allocationBytes(*extent * int64_t(dtypeSize(type.getDType())));
-      uint32_t index = desc.buffers.size();
-      auto returned = returnedAt.find(result);
-      if (returned != returnedAt.end())
-        desc.buffers.push_back({BufferKind::Output,
-                                static_cast<int32_t>(returned->second), bytes});
-      else
-        desc.buffers.push_back({BufferKind::Temp, -1, bytes});
-      bufferOf[result] = index;
-      args.push_back(KernelArg::buffer(index));
-    }
-    // Scratch of the kernel (the segmented index_add's inverse index): a
-    // temporary buffer each, after the results.
-    for (int64_t bytes : k.scratchBytes) {
-      uint32_t index = desc.buffers.size();
-      desc.buffers.push_back({BufferKind::Temp, -1, allocationBytes(bytes)});
-      args.push_back(KernelArg::buffer(index));
-    }
-    for (const CudaLaunch &l : k.launches) {
-      LaunchDesc launch;
-      launch.kernelIndex = kernelIndex;
-      launch.grid = l.grid;
-      launch.block = l.block;
-      launch.dynamicSharedBytes = l.dynamicSharedBytes;
-      launch.args = args;
-      if (l.phase)
-        launch.args.push_back(KernelArg::i32(*l.phase));
-      desc.launches.push_back(std::move(launch));
-    }
+LogicalResult PlanTranslation::translateConstant(plan::ConstantOp constant) {
+  auto type = cast<StridedTensorType>(constant.getTensorType());
+  FailureOr<std::vector<uint8_t>> data =
+      constantStorage(constant.getValue(), type, constant.getLoc());
+  if (failed(data))
+    return failure();
+  Layout layout = type.getLayout();
+  bufferOf[constant.getBuffer()] = desc.buffers.size();
+  desc.buffers.push_back({BufferKind::Constant,
+                          static_cast<int32_t>(desc.constants.size()),
+                          static_cast<int64_t>(data->size()), false});
+  desc.constants.push_back(
+      {type.getDType(), layout.shape, layout.strides, std::move(*data)});
+  return success();
+}
+
+FailureOr<std::vector<KernelArg>>
+PlanTranslation::bufferArgs(ValueRange buffers, Operation *user) {
+  std::vector<KernelArg> args;
+  for (Value buffer : buffers) {
+    FailureOr<uint32_t> index = bufferIndex(buffer, user);
+    if (failed(index))
+      return failure();
+    args.push_back(KernelArg::buffer(*index));
   }
+  return args;
+}
 
-  // Outputs that repeat an earlier result: a buffer of their own, filled by
-  // a byte copy once every kernel has run.
-  if (!duplicates.empty()) {
-    uint32_t copyIndex = desc.kernels.size();
-    desc.kernels.push_back(
-        {*source.copyKernel, 0, "copy of a value returned more than once"});
-    for (auto [j, first] : duplicates) {
-      const TensorSignature &t = desc.signature.outputs[j];
-      int64_t bytes = storageBytes(t).value_or(0);
-      uint32_t dst = desc.buffers.size();
-      desc.buffers.push_back({BufferKind::Output, static_cast<int32_t>(j),
-                              allocationBytes(bytes)});
-      uint32_t src = bufferOf.lookup(ret.getOperand(first));
-      if (bytes == 0)
-        continue;
-      LaunchDesc launch;
-      launch.kernelIndex = copyIndex;
-      launch.block = {256, 1, 1};
-      launch.grid = {static_cast<uint32_t>(
-                         std::min<int64_t>((bytes + 255) / 256, 4096)),
-                     1, 1};
-      launch.args = {KernelArg::buffer(src), KernelArg::buffer(dst),
-                     KernelArg::i64(bytes)};
-      desc.launches.push_back(std::move(launch));
-    }
+LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
+  KernelOp kernel = dispatch.lookupKernel(symbols);
+  auto found = emitted.find(kernel);
+  if (found == emitted.end())
+    return dispatch.emitOpError() << "dispatches " << dispatch.getKernel()
+                                  << ", which has no emitted CUDA function";
+  auto [k, kernelIndex] = found->second;
+  FailureOr<std::vector<KernelArg>> args =
+      bufferArgs(dispatch.getBuffers(), dispatch);
+  if (failed(args))
+    return failure();
+  for (const CudaLaunch &l : k->launches) {
+    DispatchStep step;
+    step.kernel = kernelIndex;
+    step.grid = l.grid;
+    step.block = l.block;
+    step.dynamicSharedBytes = l.dynamicSharedBytes;
+    step.args = *args;
+    if (l.phase)
+      step.args.push_back(KernelArg::i32(*l.phase));
+    desc.steps.push_back(std::move(step));
   }
+  return success();
+}
 
+LogicalResult PlanTranslation::translateLibraryCall(plan::LibraryCallOp call) {
+  LibraryCallStep step;
+  step.routine = call.getRoutine().str();
+  for (Value buffer : call.getBuffers()) {
+    FailureOr<uint32_t> index = bufferIndex(buffer, call);
+    if (failed(index))
+      return failure();
+    step.buffers.push_back(*index);
+  }
+  for (NamedAttribute field : call.getDescriptor()) {
+    FailureOr<DescriptorField> translated = descriptorField(field, call);
+    if (failed(translated))
+      return failure();
+    step.descriptor.push_back(std::move(*translated));
+  }
+  desc.steps.push_back(std::move(step));
+  return success();
+}
+
+LogicalResult PlanTranslation::translateFill(plan::FillOp fill) {
+  FailureOr<uint32_t> index = bufferIndex(fill.getBuffer(), fill);
+  if (failed(index))
+    return failure();
+  desc.steps.push_back(
+      FillStep{*index, static_cast<uint8_t>(fill.getByte())});
+  return success();
+}
+
+LogicalResult PlanTranslation::translateCopy(plan::CopyOp copy) {
+  FailureOr<uint32_t> from = bufferIndex(copy.getSource(), copy);
+  FailureOr<uint32_t> to = bufferIndex(copy.getTarget(), copy);
+  if (failed(from) || failed(to))
+    return failure();
+  desc.steps.push_back(
+      CopyStep{*from, *to, static_cast<int64_t>(copy.getSize())});
+  return success();
+}
+
+LogicalResult PlanTranslation::translate(Operation &op) {
+  return llvm::TypeSwitch<Operation *, LogicalResult>(&op)
+      .Case([&](plan::InputOp input) { return translateInput(input); })
+      .Case([&](plan::AllocOp alloc) { return translateAlloc(alloc); })
+      .Case([&](plan::ConstantOp constant) {
+        return translateConstant(constant);
+      })
+      .Case([&](plan::DispatchOp dispatch) {
+        return translateDispatch(dispatch);
+      })
+      .Case([&](plan::LibraryCallOp call) { return translateLibraryCall(call); })
+      .Case([&](plan::FillOp fill) { return translateFill(fill); })
+      .Case([&](plan::CopyOp copy) { return translateCopy(copy); })
+      .Case<plan::OutputOp, func::ReturnOp>(
+          [](Operation *) { return success(); })
+      .Default([](Operation *op) {
+        return op->emitOpError() << "is no step of a host plan; run "
+                                    "stride-outline-executable first";
+      });
+}
+
+void PlanTranslation::addPlanStatistics() {
+  auto reuse = entry->getAttrOfType<DictionaryAttr>(plan::kReuseAttrName);
+  if (!reuse)
+    return;
+  auto get = [&](StringRef name) -> int64_t {
+    auto value = reuse.getAs<IntegerAttr>(name);
+    return value ? value.getInt() : 0;
+  };
+  desc.temporariesBeforeReuse = get("temporaries");
+  desc.temporaryBytesBeforeReuse = get("bytes");
+}
+
+LogicalResult PlanTranslation::run() {
+  ExecutableDesc &executable = desc.executables.front();
+  for (const CudaKernel &k : source.kernels) {
+    emitted[k.op] = {&k, static_cast<uint32_t>(executable.kernels.size())};
+    executable.kernels.push_back({k.name, k.description});
+  }
+  if (failed(translateSignature()))
+    return failure();
+  for (Operation &op : entry.getBody().front())
+    if (failed(translate(op)))
+      return failure();
+  addPlanStatistics();
+  return success();
+}
+
+} // namespace
+
+FailureOr<ModuleDesc> translatePlan(func::FuncOp entry,
+                                    const CudaSource &source, CodeImage image,
+                                    std::string arch, std::string producer) {
+  ModuleDesc desc;
+  desc.producer = std::move(producer);
+  desc.target = {Backend::Cuda, std::move(arch)};
+  desc.executables.push_back({std::move(image), {}});
+  if (failed(PlanTranslation(entry, source, desc).run()))
+    return failure();
   if (Status s = verifyModule(desc, entry.getSymName().str()); !s)
-    return entry.emitError() << "the CUDA backend planned an inconsistent "
+    return entry.emitError() << "the plan translates to an inconsistent "
                                 "module (a Stride bug): "
                              << s.error().message;
   return desc;

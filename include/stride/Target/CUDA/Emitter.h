@@ -5,13 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The CUDA backend's first read-only step over legal, scheduled IR (every
-// functional op inside a stride.kernel, see stride-outline-kernels; every
-// kernel with its schedule, see stride-schedule-kernels): emitCuda makes one
+// The CUDA backend's first read-only step over a planned module (every
+// kernel scheduled, see stride-schedule-kernels, and outlined into the
+// graph's plan.executable, see stride-outline-executable): emitCuda makes one
 // CUDA C++ translation unit with one `extern "C" __global__` function per
 // stride.kernel, and says how each must be launched (grid, block, phase), as
-// the schedule decided. planModule (Planner.h) then plans the module around
-// the code image NVRTC makes of that source.
+// the schedule decided. translatePlan (Planner.h) then translates the host
+// plan into the module around the code image NVRTC makes of that source.
 //
 // The emitter does not mutate the IR; anything it cannot handle is an error
 // at the offending op's location (through the context's diagnostic engine).
@@ -23,6 +23,7 @@
 #define STRIDE_TARGET_CUDA_EMITTER_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "stride/Module/Module.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Target/CUDA/TargetOptions.h"
@@ -70,16 +71,12 @@ struct CudaSource {
   std::string source;
   /// In program order.
   std::vector<CudaKernel> kernels;
-  /// When the entry returns one value more than once, the name of a kernel
-  /// `(const unsigned char *in0, unsigned char *out0, long long n)` that
-  /// copies n bytes, which the plan uses to fill the extra outputs.
-  std::optional<std::string> copyKernel;
 };
 
-/// Emits the CUDA C++ of every stride.kernel in `entry`, as its schedule
-/// says (an error at a kernel without one). Reads `options.runtimeChecks`;
-/// the schedule pass has used the other options.
-mlir::FailureOr<CudaSource> emitCuda(mlir::func::FuncOp entry,
+/// Emits the CUDA C++ of every stride.kernel in the graph's plan.executable,
+/// in order, as its schedule says (an error at a kernel without one). Reads
+/// `options.runtimeChecks`; the schedule pass has used the other options.
+mlir::FailureOr<CudaSource> emitCuda(mlir::ModuleOp module,
                                      const CudaTargetOptions &options);
 
 } // namespace stride

@@ -13,6 +13,7 @@
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/APFloat.h"
@@ -380,9 +381,20 @@ YieldOp KernelOp::getYield() {
   return cast<YieldOp>(getBodyBlock().getTerminator());
 }
 
+bool KernelOp::isOutlined() {
+  Operation *parent = (*this)->getParentOp();
+  return parent && parent->hasTrait<OpTrait::SymbolTable>();
+}
+
 LogicalResult KernelOp::verify() {
   Block &body = getBodyBlock();
-  if (body.getNumArguments() != getInputs().size())
+  if (isOutlined()) {
+    if (!getInputs().empty())
+      return emitOpError() << "is outlined (in a symbol table) but has "
+                           << getInputs().size()
+                           << " inputs; an outlined kernel's parameters are "
+                              "its body's arguments";
+  } else if (body.getNumArguments() != getInputs().size())
     return emitOpError() << "body has " << body.getNumArguments()
                          << " arguments but the kernel has "
                          << getInputs().size() << " inputs";

@@ -557,6 +557,10 @@ def Stride_KernelOp : Stride_Op<"kernel", [IsolatedFromAbove,
     in registers, and only the yielded values are stored. The iteration space
     of a kernel is the logical shape of its outputs.
 
+    Outlined into a `plan.executable` (stride-outline-executable), a kernel
+    has no operands: its body's arguments are its parameters, bound to
+    buffers by each `plan.dispatch` of it.
+
     ```mlir
     %r = stride.kernel "slice_scatter_sum" ins(%x, %y : !stride.tensor<4x13x33xf32>,
         !stride.tensor<4x6x33xf32>) -> !stride.tensor<4x33xf32> {
@@ -578,6 +582,9 @@ def Stride_KernelOp : Stride_Op<"kernel", [IsolatedFromAbove,
   let extraClassDeclaration = [{
     ::mlir::Block &getBodyBlock() { return getBody().front(); }
     YieldOp getYield();
+    /// True when the kernel sits in a symbol table (a plan.executable):
+    /// it has no operands and its body's arguments are its parameters.
+    bool isOutlined();
   }];
 }
 

@@ -1,0 +1,42 @@
+//===- Passes.h - Passes over the host plan ---------------------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_DIALECT_PLAN_TRANSFORMS_PASSES_H
+#define STRIDE_DIALECT_PLAN_TRANSFORMS_PASSES_H
+
+#include "stride/Dialect/Plan/IR/PlanOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace stride::plan {
+
+#define GEN_PASS_DECL
+#include "stride/Dialect/Plan/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "stride/Dialect/Plan/Transforms/Passes.h.inc"
+
+/// The host plan after scheduling: stride-outline-executable,
+/// stride-place-constants, then stride-reuse-buffers on the entry.
+void buildHostPlanPipeline(mlir::OpPassManager &pm);
+
+/// The name of the entry function's attribute in which stride-reuse-buffers
+/// records what it saved: a dictionary of `temporaries`, `bytes` (before)
+/// and `shared_temporaries`, `shared_bytes` (after), i64 each.
+inline constexpr llvm::StringLiteral kReuseAttrName = "plan.reuse";
+
+/// Bytes of device memory for a buffer the plan allocates: `bytes` rounded
+/// up to 16 (so byte-wide atomics may touch the whole aligned word, and no
+/// buffer has size 0).
+int64_t allocationBytes(int64_t bytes);
+
+} // namespace stride::plan
+
+#endif // STRIDE_DIALECT_PLAN_TRANSFORMS_PASSES_H

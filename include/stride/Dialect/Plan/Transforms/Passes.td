@@ -1,0 +1,109 @@
+//===- Passes.td - Passes over the host plan ---------------*- tablegen -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_PLAN_PASSES_TD
+#define STRIDE_PLAN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
+  let summary = "Move kernels into a plan.executable; the entry becomes a host plan";
+  let description = [{
+    Runs after `stride-schedule-kernels` on a module whose entry function
+    (its only `func.func`) has every functional op inside a
+    `stride.kernel`. Moves each kernel into `plan.executable
+    @<entry>_kernels` (kernel names made unique there) and rewrites the
+    entry into steps over explicit buffers: `plan.input` for each argument,
+    one `plan.alloc` per kernel result (sized to its layout's storage,
+    rounded up to 16 bytes), one `zeroed` `plan.alloc` per scratch buffer
+    of the kernel's schedule, and a `plan.dispatch` per kernel in program
+    order. Views outside kernels allocate nothing: a kernel reads its
+    input through the view's layout in the buffer of the view's root. A
+    value returned twice gets a buffer of its own filled by `plan.copy`.
+
+    Before:
+
+    ```mlir
+    func.func @graph(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
+      %0 = stride.kernel "neg" ins(%x : !stride.tensor<4xf32>)
+          -> (!stride.tensor<4xf32>) attributes {stride.schedule = ...} {...}
+      return %0 : !stride.tensor<4xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    plan.executable @graph_kernels {
+      stride.kernel "neg" -> (!stride.tensor<4xf32>)
+          attributes {stride.schedule = ...} {...}
+    }
+    func.func @graph(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
+      %0 = plan.input %x : !stride.tensor<4xf32>
+      %1 = plan.alloc 16 bytes
+      plan.dispatch @graph_kernels::@neg(%0, %1)
+      %2 = plan.output %1 : !stride.tensor<4xf32>
+      return %2 : !stride.tensor<4xf32>
+    }
+    ```
+
+    A functional op outside a kernel, or a returned value that no kernel
+    writes, is an error at its location.
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+}
+
+def ReuseBuffers : Pass<"stride-reuse-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Let temporaries whose lifetimes do not overlap share a buffer";
+  let description = [{
+    A temporary (a `plan.alloc` that is not `zeroed` and not a graph
+    output) is live from the first step that uses it to the last one. In
+    program order, each temporary takes over the buffer of an earlier one
+    whose last use is a step before its first use (the smallest such
+    buffer that is large enough, else the largest, grown), so no step
+    ever reads and writes one buffer through two names. Records what it
+    saved as the function's `plan.reuse` attribute (the temporaries, all
+    allocs that are no graph output, and their bytes, before and after),
+    which the module keeps and `stridec --inspect` shows.
+
+    ```mlir
+    %0 = plan.alloc 64 bytes
+    plan.dispatch @k::@a(%in, %0)
+    %1 = plan.alloc 64 bytes
+    plan.dispatch @k::@b(%0, %1)
+    %2 = plan.alloc 64 bytes           // takes over %0's buffer
+    plan.dispatch @k::@c(%1, %2)
+    ```
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+}
+
+def PlaceConstants : Pass<"stride-place-constants", "::mlir::ModuleOp"> {
+  let summary = "Move large constants out of kernels into the plan's constants";
+  let description = [{
+    A `stride.constant` inside an outlined kernel with more than
+    `max-inline-elements` elements becomes an input of the kernel (a new
+    body argument of its row-major type, after the others) and a
+    `plan.constant` of the host plan, passed by every dispatch of the
+    kernel; equal constants share one buffer. Small constants stay in the
+    kernel, where the CUDA printer makes them literals.
+
+    ```mlir
+    // in the kernel:  %w = stride.constant dense<...> : tensor<4096xf32> : ...
+    // in the plan:    %c = plan.constant dense<...> : tensor<4096xf32>
+    //                 plan.dispatch @k::@scale(%in, %c, %out)
+    ```
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+  let options = [
+    Option<"maxInlineElements", "max-inline-elements", "int64_t",
+           /*default=*/"64",
+           "Constants with more elements than this leave their kernel">,
+  ];
+}
+
+#endif // STRIDE_PLAN_PASSES_TD

@@ -1,0 +1,18 @@
+//===- Pipeline.cpp - The passes that make the host plan ------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Dialect/Plan/Transforms/Passes.h"
+
+namespace stride::plan {
+
+void buildHostPlanPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(createOutlineExecutable());
+  pm.addPass(createPlaceConstants());
+  pm.addNestedPass<mlir::func::FuncOp>(createReuseBuffers());
+}
+
+} // namespace stride::plan

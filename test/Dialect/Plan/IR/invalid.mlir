@@ -1,0 +1,121 @@
+// Each verifier of the plan dialect, one case each.
+// RUN: stride-opt %s -split-input-file -verify-diagnostics
+
+// A kernel directly in a symbol table (here the module) is outlined.
+%x = stride.constant dense<1.0> : tensor<4xf32> : !stride.tensor<4xf32>
+// expected-error @+1 {{'stride.kernel' op is outlined (in a symbol table) but has 1 inputs; an outlined kernel's parameters are its body's arguments}}
+%k = stride.kernel "neg" ins(%x : !stride.tensor<4xf32>) -> (!stride.tensor<4xf32>) {
+^bb0(%a: !stride.tensor<4xf32>):
+  stride.yield %a : !stride.tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'plan.executable' op holds 'plan.alloc'; an executable holds only stride.kernel ops}}
+plan.executable @k {
+  // expected-note @+1 {{this op}}
+  %b = plan.alloc 16 bytes
+}
+
+// -----
+
+plan.executable @k {
+  // expected-note @+1 {{see existing symbol definition here}}
+  stride.kernel "neg" -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4xf32>):
+    stride.yield %a : !stride.tensor<4xf32>
+  }
+  // expected-error @+1 {{redefinition of symbol named 'neg'}}
+  stride.kernel "neg" -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4xf32>):
+    stride.yield %a : !stride.tensor<4xf32>
+  }
+}
+
+// -----
+
+plan.executable @k {
+}
+func.func @graph(%arg0: !stride.tensor<4xf32>) {
+  %in = plan.input %arg0 : !stride.tensor<4xf32>
+  // expected-error @+1 {{'plan.dispatch' op dispatches @k::@missing, which is no kernel of a plan.executable}}
+  plan.dispatch @k::@missing(%in)
+  return
+}
+
+// -----
+
+plan.executable @k {
+  stride.kernel "neg" -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4xf32>):
+    stride.yield %a : !stride.tensor<4xf32>
+  }
+}
+func.func @graph(%arg0: !stride.tensor<4xf32>) {
+  %in = plan.input %arg0 : !stride.tensor<4xf32>
+  // expected-error @+1 {{'plan.dispatch' op passes 1 buffers, but kernel @k::@neg takes 2 (1 inputs, 1 results, 0 scratch)}}
+  plan.dispatch @k::@neg(%in)
+  return
+}
+
+// -----
+
+func.func @graph(%arg0: !stride.tensor<4xf32>) {
+  %t = plan.alloc 16 bytes
+  // expected-error @+1 {{'plan.library_call' op names routine 'matmul'; expected 'library.routine', e.g. 'cublaslt.matmul'}}
+  plan.library_call "matmul"(%t) descriptor {}
+  return
+}
+
+// -----
+
+func.func @graph() {
+  %t = plan.alloc 16 bytes
+  // expected-error @+1 {{'plan.copy' op copies a buffer onto itself}}
+  plan.copy %t to %t size 16
+  return
+}
+
+// -----
+
+func.func @graph() {
+  // expected-error @+1 {{'plan.alloc' op attribute 'size' failed to satisfy constraint}}
+  %t = plan.alloc 0 bytes
+  return
+}
+
+// -----
+
+func.func @graph() {
+  // expected-error @+1 {{'plan.constant' op value of type 'tensor<2xf32>' does not match the shape and element type of '!stride.tensor<4xf32, strides = [1], offset = 0>'}}
+  %c = plan.constant dense<1.0> : tensor<2xf32> as !stride.tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @graph(%arg0: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
+  %in = plan.input %arg0 : !stride.tensor<4xf32>
+  // expected-error @+1 {{'plan.output' op expects a buffer of a plan.alloc (a graph output has storage of its own)}}
+  %r = plan.output %in : !stride.tensor<4xf32>
+  return %r : !stride.tensor<4xf32>
+}
+
+// -----
+
+func.func @graph() -> !stride.tensor<4xf32> {
+  %t = plan.alloc 16 bytes
+  // expected-error @+1 {{'plan.output' op is used by 'stride.neg'; only func.return uses a graph output}}
+  %r = plan.output %t : !stride.tensor<4xf32>
+  %n = stride.neg %r : !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+  return %n : !stride.tensor<4xf32>
+}
+
+// -----
+
+func.func @graph() {
+  %c = stride.constant dense<1.0> : tensor<4xf32> : !stride.tensor<4xf32>
+  // expected-error @+1 {{'plan.input' op expects an argument of the enclosing function}}
+  %in = plan.input %c : !stride.tensor<4xf32>
+  return
+}

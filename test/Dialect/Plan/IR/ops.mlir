@@ -1,0 +1,41 @@
+// Every plan op prints and parses back, and the printed form parses again
+// to the same text.
+// RUN: stride-opt %s | FileCheck %s
+// RUN: stride-opt %s | stride-opt | FileCheck %s
+
+// CHECK-LABEL: plan.executable @graph_kernels {
+// CHECK: stride.kernel "neg" -> (!stride.tensor<4xf32, strides = [1], offset = 0>) {
+// CHECK-NEXT: ^bb0(%{{.*}}: !stride.tensor<4xf32, strides = [1], offset = 0>):
+plan.executable @graph_kernels {
+  stride.kernel "neg" -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4xf32>):
+    %n = stride.neg %a : !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+    stride.yield %n : !stride.tensor<4xf32>
+  }
+}
+
+// CHECK-LABEL: func.func @graph
+// CHECK: %[[IN:.*]] = plan.input %arg0 : !stride.tensor<4xf32, strides = [1], offset = 0>
+// CHECK: %[[W:.*]] = plan.constant dense<1.000000e+00> : tensor<4xf32> as !stride.tensor<4xf32, strides = [1], offset = 0>
+// CHECK: %[[T:.*]] = plan.alloc 16 bytes{{$}}
+// CHECK: %[[Z:.*]] = plan.alloc 64 bytes zeroed
+// CHECK: plan.fill %[[Z]] with 0
+// CHECK: plan.dispatch @graph_kernels::@neg(%[[IN]], %[[T]])
+// CHECK: plan.library_call "cublaslt.matmul"(%[[T]], %[[W]], %[[Z]]) descriptor {m = 2 : i64}
+// CHECK: %[[O:.*]] = plan.alloc 16 bytes
+// CHECK: plan.copy %[[T]] to %[[O]] size 16
+// CHECK: %[[R:.*]] = plan.output %[[O]] : !stride.tensor<4xf32, strides = [1], offset = 0>
+// CHECK: return %[[R]]
+func.func @graph(%arg0: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
+  %in = plan.input %arg0 : !stride.tensor<4xf32>
+  %w = plan.constant dense<1.0> : tensor<4xf32> as !stride.tensor<4xf32>
+  %t = plan.alloc 16 bytes
+  %z = plan.alloc 64 bytes zeroed
+  plan.fill %z with 0
+  plan.dispatch @graph_kernels::@neg(%in, %t)
+  plan.library_call "cublaslt.matmul"(%t, %w, %z) descriptor {m = 2 : i64}
+  %o = plan.alloc 16 bytes
+  plan.copy %t to %o size 16
+  %r = plan.output %o : !stride.tensor<4xf32>
+  return %r : !stride.tensor<4xf32>
+}

@@ -1,0 +1,21 @@
+// What stride-outline-executable refuses, at the offending op.
+// RUN: stride-opt --stride-outline-executable -split-input-file -verify-diagnostics %s
+
+func.func @unformed(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
+  // expected-error @+1 {{'stride.neg' op is outside a stride.kernel; the plan needs kernel formation (stride-outline-kernels) first}}
+  %r = stride.neg %x : !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+  return %r : !stride.tensor<4xf32>
+}
+
+// -----
+
+func.func @returns_argument(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
+  // expected-error @+1 {{'func.return' op returns as result #0 a value that no kernel writes (an argument or a view); stride-legalize-layouts copies such results, and stride-outline-kernels puts the copy into a kernel}}
+  return %x : !stride.tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{expected one func.func (the graph), found none}}
+module {
+}
