@@ -12,7 +12,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
 
 using namespace mlir;
 using namespace stride;
@@ -64,12 +65,45 @@ static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<StridedTensorType>(value.getType()).getShape();
 }
 
-static std::string describe(Operation *op) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << "'" << op->getName() << "' at " << op->getLoc();
-  return text;
-}
+namespace {
+/// A broken rule of the contract. With a reporter, it is an error at the op
+/// that broke the rule, into which the rule is streamed and to which notes
+/// at related ops are attached; without one, nothing is reported. Either
+/// way it converts to failure.
+class Violation {
+public:
+  Violation(ContractReporter report, Operation *brokenAt) {
+    if (report)
+      diag.emplace(report(brokenAt));
+  }
+
+  template <typename T> Violation &operator<<(T &&value) {
+    if (diag)
+      *diag << std::forward<T>(value);
+    return *this;
+  }
+
+  /// A note at an op related to the broken rule (the reduction an epilogue
+  /// reads, the other scatter, ...): "<what> ('stride.sum') is here".
+  struct Note {
+    Note(Operation *related, StringRef what) : related(related), what(what) {}
+    Operation *related;
+    StringRef what;
+  };
+  Violation &operator<<(Note note) {
+    if (diag)
+      diag->attachNote(note.related->getLoc())
+          << note.what << " ('" << note.related->getName() << "') is here";
+    return *this;
+  }
+
+  operator LogicalResult() const { return failure(); }
+  template <typename T> operator FailureOr<T>() const { return failure(); }
+
+private:
+  std::optional<InFlightDiagnostic> diag;
+};
+} // namespace
 
 bool stride::isBroadcastBackOf(Value value, ReductionOpInterface reduction) {
   SmallVector<Operation *> chain;
@@ -168,13 +202,8 @@ bool stride::reducesSameRows(Operation *a, Operation *b) {
 }
 
 LogicalResult stride::checkEpilogue(ReductionOpInterface reduction,
-                                    InGroupFn inGroup,
-                                    bool broadcast, std::string *why) {
-  auto fail = [&](const std::string &message) {
-    if (why)
-      *why = message;
-    return failure();
-  };
+                                    InGroupFn inGroup, bool broadcast,
+                                    ContractReporter report) {
   llvm::SetVector<Operation *> deps = dependentsOf(reduction, inGroup);
   ArrayRef<int64_t> expected = broadcast ? shapeOf(reduction.getInput())
                                          : shapeOf(reduction->getResult(0));
@@ -184,16 +213,23 @@ LogicalResult stride::checkEpilogue(ReductionOpInterface reduction,
   auto isRowReduction = [&](Operation *op) {
     return broadcast && reducesSameRows(op, reduction);
   };
+  StringRef epilogue = broadcast ? "broadcast epilogue" : "epilogue";
   for (Operation *dep : deps) {
     if (isRowReduction(dep))
       continue;
     if (!dep->hasTrait<Elementwise>())
-      return fail(describe(dep) + " reads the reduction's result but is not "
-                                  "an elementwise op");
+      return Violation(report, dep)
+             << "reads the reduction's result but is not an elementwise op; "
+                "only elementwise ops may follow a reduction in its kernel"
+             << Violation::Note(reduction, "the reduction");
     if (shapeOf(dep->getResult(0)) != expected)
-      return fail(describe(dep) + " has shape " +
-                  formatDims(shapeOf(dep->getResult(0))) +
-                  ", not the epilogue's " + formatDims(expected));
+      return Violation(report, dep)
+             << "has shape " << formatDims(shapeOf(dep->getResult(0)))
+             << ", but the reduction's " << epilogue << " has shape "
+             << formatDims(expected)
+             << (broadcast ? " (the reduction's input shape)"
+                           : " (the reduction's result shape)")
+             << Violation::Note(reduction, "the reduction");
     for (OpOperand &operand : dep->getOpOperands()) {
       SmallVector<Operation *> chain;
       Value base = viewChainBase(operand.get(), &chain);
@@ -202,14 +238,20 @@ LogicalResult stride::checkEpilogue(ReductionOpInterface reduction,
         continue; // does not depend on the reduction
       if (broadcast && (def == reduction || isRowReduction(def))) {
         if (!isBroadcastBackOf(operand.get(), cast<ReductionOpInterface>(def)))
-          return fail(describe(dep) + " reads the reduction's result through "
-                                      "views that do not broadcast it back "
-                                      "over the reduced dims");
+          return Violation(report, dep)
+                 << "reads the reduction's result through views that do not "
+                    "broadcast it back over the reduced dims (element c must "
+                    "read the result at c with the reduced dims dropped)"
+                 << Violation::Note(def, "the reduction");
         continue;
       }
       if (!chain.empty())
-        return fail(describe(dep) + " reads a value computed from the "
-                                    "reduction through a view");
+        return Violation(report, dep)
+               << "reads a value computed from the reduction through a view; "
+                  "an epilogue reads such values directly, at its own "
+                  "coordinates"
+               << Violation::Note(chain.front(), "the view")
+               << Violation::Note(reduction, "the reduction");
     }
   }
   return success();
@@ -229,164 +271,269 @@ StringRef stride::stringifyKernelForm(KernelForm form) {
   return "?";
 }
 
-/// Form (d) with several reductions: all reduce the same rows, each one's
-/// dependents are a broadcast epilogue (later reductions of the same rows
-/// included), and the one yielded value, of the rows' shape, depends on
-/// them.
-static FailureOr<KernelClass>
-classifyRowReductions(ArrayRef<ReductionOpInterface> reductions,
-                      ValueRange yields,
-                      InGroupFn inGroup, KernelClass result, std::string *why) {
-  auto fail = [&](const std::string &message) -> FailureOr<KernelClass> {
-    if (why)
-      *why = message;
-    return failure();
-  };
-  ReductionOpInterface first = reductions.front();
-  for (ReductionOpInterface r : reductions)
-    if (!reducesSameRows(r, first))
-      return fail("the kernel holds reductions of different rows (" +
-                  describe(first) + " and " + describe(r) +
-                  "): only reductions of one input shape over the same dims "
-                  "share a kernel");
-  // Form (b) with several accumulators: every yielded value has the
-  // reductions' result shape and each reduction's dependents are a
-  // pointwise epilogue of that shape.
-  ArrayRef<int64_t> resultShape = shapeOf(first->getResult(0));
-  if (llvm::all_of(yields,
-                   [&](Value v) { return shapeOf(v) == resultShape; }) &&
-      llvm::all_of(reductions, [&](ReductionOpInterface r) {
-        return shapeOf(r->getResult(0)) == resultShape &&
-               succeeded(checkEpilogue(r, inGroup, /*broadcast=*/false));
-      })) {
-    result.form = KernelForm::Reduction;
-    result.root = first;
-    return result;
-  }
-  if (yields.size() != 1 ||
-      shapeOf(yields.front()) != shapeOf(first.getInput()))
-    return fail("a kernel of several reductions yields either values of "
-                "their result shape (each read by a pointwise epilogue of "
-                "that shape) or one value of their input shape");
-  Operation *yielded = yields.front().getDefiningOp();
-  bool dependsOnOne = false;
-  for (ReductionOpInterface r : reductions) {
-    std::string epilogueWhy;
-    if (failed(checkEpilogue(r, inGroup, /*broadcast=*/true, &epilogueWhy)))
-      return fail(epilogueWhy);
-    dependsOnOne |= dependentsOf(r, inGroup).contains(yielded);
-  }
-  if (!dependsOnOne)
-    return fail("the yielded value does not depend on the reductions");
-  result.form = KernelForm::BroadcastReduction;
-  result.root = first;
-  return result;
-}
+namespace {
+/// One classification of one kernel: its body, its yields, and where a
+/// broken rule goes.
+class KernelClassifier {
+public:
+  KernelClassifier(KernelOp kernel, ContractReporter report)
+      : kernel(kernel), body(kernel.getBodyBlock()), yield(kernel.getYield()),
+        yields(yield.getValues()), report(report) {}
 
-FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,
-                                              std::string *why) {
-  auto fail = [&](const std::string &message) -> FailureOr<KernelClass> {
-    if (why)
-      *why = message;
-    return failure();
-  };
-  Block &body = kernel.getBodyBlock();
-  auto inGroup = [&](Operation *op) {
+  FailureOr<KernelClass> classify();
+
+private:
+  bool inGroup(Operation *op) {
     return op->getBlock() == &body && !isa<YieldOp>(op);
-  };
-  ValueRange yields = kernel.getYield().getValues();
-  if (yields.empty())
-    return fail("the kernel yields nothing");
+  }
+  LogicalResult collectFamilies();
+  LogicalResult checkYields();
+  FailureOr<KernelClass> classifyScatter();
+  FailureOr<KernelClass> classifyReduction();
+  FailureOr<KernelClass> classifyRowReductions();
+  LogicalResult checkRowEpilogue(ReductionOpInterface reduction);
 
-  SmallVector<ReductionOpInterface> reductions;
+  KernelOp kernel;
+  Block &body;
+  YieldOp yield;
+  ValueRange yields;
+  ContractReporter report;
+  KernelClass result;
+  /// Whether every yielded value is computed by a functional op of the
+  /// kernel (not a view or an argument, which only form (a) may yield).
+  bool allComputed = true;
   SmallVector<IndexScatterOpInterface> scatters;
+};
+} // namespace
+
+LogicalResult KernelClassifier::collectFamilies() {
   for (Operation &op : body.without_terminator()) {
     if (!isFunctional(&op) && !isa<ViewOpInterface>(op))
-      return fail(describe(&op) + " is neither a view nor a functional op");
+      return Violation(report, &op)
+             << "is neither a view nor a functional op; a kernel holds only "
+                "those";
     if (auto reduction = dyn_cast<ReductionOpInterface>(op))
-      reductions.push_back(reduction);
+      result.reductions.push_back(reduction);
     if (auto scatter = dyn_cast<IndexScatterOpInterface>(op))
       scatters.push_back(scatter);
   }
+  return success();
+}
 
-  KernelClass result;
+LogicalResult KernelClassifier::checkYields() {
+  if (yields.empty())
+    return Violation(report, kernel)
+           << "yields no value; a kernel writes at least one buffer";
   ArrayRef<int64_t> shape = shapeOf(yields.front());
   result.iterationShape.assign(shape.begin(), shape.end());
   for (Value v : yields)
     if (shapeOf(v) != shape)
-      return fail("the yielded values differ in shape (" + formatDims(shape) +
-                  " and " + formatDims(shapeOf(v)) + ")");
-
+      return Violation(report, yield)
+             << "yields values of different shapes (" << formatDims(shape)
+             << " and " << formatDims(shapeOf(v))
+             << "); a kernel iterates over one shape";
   // Every yielded functional value is computed over the output iteration
   // space; views and arguments are plain copies (form (a) only).
-  bool allComputed = true;
   for (Value v : yields) {
     Operation *def = v.getDefiningOp();
     if (!def || !isFunctional(def)) {
       allComputed = false;
       continue;
     }
-    if (!isInOutputFrame(def, inGroup))
-      return fail("the yielded value of " + describe(def) +
-                  " is also read inside the kernel at other coordinates, or "
-                  "through a reduction");
+    if (!isInOutputFrame(def, [&](Operation *op) { return inGroup(op); }))
+      return Violation(report, def)
+             << "is yielded, but is also read inside the kernel at other "
+                "coordinates or through a reduction; a yielded value is "
+                "computed once per output element, at that element";
   }
+  return success();
+}
 
-  if (!scatters.empty()) {
-    IndexScatterOpInterface scatter = scatters.front();
-    if (scatters.size() > 1)
-      return fail("the kernel holds more than one index scatter");
-    if (!reductions.empty())
-      return fail("the kernel holds an index scatter and a reduction");
-    if (yields.size() != 1 || yields.front() != scatter->getResult(0) ||
-        !scatter->getResult(0).hasOneUse())
-      return fail(describe(scatter) + " must be the kernel's only yielded "
-                                      "value, read by nothing else");
-    result.form = KernelForm::IndexScatter;
-    result.root = scatter;
-    return result;
-  }
-
-  if (reductions.empty()) {
+FailureOr<KernelClass> KernelClassifier::classify() {
+  if (failed(collectFamilies()) || failed(checkYields()))
+    return failure();
+  if (!scatters.empty())
+    return classifyScatter();
+  if (result.reductions.empty()) {
     result.form = KernelForm::Pointwise;
     result.root = yields.front().getDefiningOp();
     return result;
   }
-  ReductionOpInterface reduction = reductions.front();
-  if (reductions.size() > 1)
-    return classifyRowReductions(reductions, yields, inGroup, result, why);
+  if (result.reductions.size() > 1)
+    return classifyRowReductions();
+  return classifyReduction();
+}
+
+FailureOr<KernelClass> KernelClassifier::classifyScatter() {
+  IndexScatterOpInterface scatter = scatters.front();
+  if (scatters.size() > 1)
+    return Violation(report, scatters[1])
+           << "is a second index scatter in the kernel; a kernel holds at "
+              "most one"
+           << Violation::Note(scatter, "the first index scatter");
+  if (!result.reductions.empty())
+    return Violation(report, scatter)
+           << "shares its kernel with a reduction; an index scatter and a "
+              "reduction need kernels of their own"
+           << Violation::Note(result.reductions.front(), "the reduction");
+  if (yields.size() != 1 || yields.front() != scatter->getResult(0) ||
+      !scatter->getResult(0).hasOneUse())
+    return Violation(report, scatter)
+           << "must be the kernel's only yielded value, read by nothing "
+              "else in the kernel";
+  result.form = KernelForm::IndexScatter;
+  result.root = scatter;
+  result.scatter = scatter;
+  return result;
+}
+
+FailureOr<KernelClass> KernelClassifier::classifyReduction() {
+  ReductionOpInterface reduction = result.reductions.front();
   result.root = reduction;
   if (!allComputed)
-    return fail("a reduction kernel yields a view or an argument");
+    return Violation(report, yield)
+           << "yields a view or a kernel argument next to a reduction; a "
+              "reduction kernel yields only values it computes"
+           << Violation::Note(reduction, "the reduction");
 
-  llvm::SetVector<Operation *> deps = dependentsOf(reduction, inGroup);
-  std::string epilogueWhy;
-  if (shape == shapeOf(reduction->getResult(0)) &&
-      succeeded(checkEpilogue(reduction, inGroup, false, &epilogueWhy))) {
-    bool reachesYield = llvm::any_of(yields, [&](Value v) {
-      Operation *def = v.getDefiningOp();
-      return def == reduction || deps.contains(def);
-    });
-    if (!reachesYield)
-      return fail("no yielded value depends on the reduction");
-    result.form = KernelForm::Reduction;
-    return result;
+  auto member = [&](Operation *op) { return inGroup(op); };
+  ArrayRef<int64_t> shape = result.iterationShape;
+  ArrayRef<int64_t> resultShape = shapeOf(reduction->getResult(0));
+  ArrayRef<int64_t> inputShape = shapeOf(reduction.getInput());
+  if (shape == resultShape) {
+    // With reduced dims of size 1 the input shape is the result shape too,
+    // and an epilogue that is not form (b)'s may still be form (d)'s.
+    bool mayBroadcast = shape == inputShape;
+    if (succeeded(checkEpilogue(reduction, member, /*broadcast=*/false,
+                                mayBroadcast ? nullptr : report))) {
+      llvm::SetVector<Operation *> deps = dependentsOf(reduction, member);
+      bool reachesYield = llvm::any_of(yields, [&](Value v) {
+        Operation *def = v.getDefiningOp();
+        return def == reduction || deps.contains(def);
+      });
+      if (!reachesYield)
+        return Violation(report, reduction)
+               << "is not yielded and no yielded value depends on it";
+      result.form = KernelForm::Reduction;
+      return result;
+    }
+    if (!mayBroadcast)
+      return failure();
   }
-  if (shape == shapeOf(reduction.getInput())) {
-    if (yields.size() != 1)
-      return fail("a broadcast-reduction kernel yields one value");
-    if (!deps.contains(yields.front().getDefiningOp()))
-      return fail("the yielded value does not depend on the reduction");
-    if (failed(checkEpilogue(reduction, inGroup, true, &epilogueWhy)))
-      return fail(epilogueWhy);
-    result.form = KernelForm::BroadcastReduction;
-    return result;
+  if (shape != inputShape)
+    return Violation(report, yield)
+           << "yields shape " << formatDims(shape)
+           << ", which is neither the reduction's result shape "
+           << formatDims(resultShape) << " nor its input shape "
+           << formatDims(inputShape)
+           << Violation::Note(reduction, "the reduction");
+  if (failed(checkRowEpilogue(reduction)))
+    return failure();
+  result.form = KernelForm::BroadcastReduction;
+  return result;
+}
+
+/// Form (d)'s rules for one of the row's reductions: one yielded value, of
+/// the input shape (checked by the callers), and a broadcast epilogue.
+LogicalResult KernelClassifier::checkRowEpilogue(
+    ReductionOpInterface reduction) {
+  if (yields.size() != 1)
+    return Violation(report, yield)
+           << "yields " << yields.size()
+           << " values; a broadcast-reduction kernel yields one value of "
+              "the reductions' input shape"
+           << Violation::Note(reduction, "the reduction");
+  return checkEpilogue(reduction, [&](Operation *op) { return inGroup(op); },
+                       /*broadcast=*/true, report);
+}
+
+/// Several reductions, all of the same rows. Form (b) with one accumulator
+/// each: every yielded value has the reductions' result shape, and each
+/// reduction's dependents are a pointwise epilogue of that shape. Form (d):
+/// each one's dependents are a broadcast epilogue (later reductions of the
+/// same rows included), and the one yielded value, of the rows' shape,
+/// depends on them.
+FailureOr<KernelClass> KernelClassifier::classifyRowReductions() {
+  ReductionOpInterface first = result.reductions.front();
+  result.root = first;
+  for (ReductionOpInterface r : result.reductions)
+    if (!reducesSameRows(r, first))
+      return Violation(report, r)
+             << "reduces other rows than another reduction of its kernel; "
+                "only reductions of one input shape over the same dims "
+                "share a kernel"
+             << Violation::Note(first, "the other reduction");
+  auto member = [&](Operation *op) { return inGroup(op); };
+  ArrayRef<int64_t> resultShape = shapeOf(first->getResult(0));
+  ArrayRef<int64_t> inputShape = shapeOf(first.getInput());
+  bool sameResultShapes =
+      llvm::all_of(result.reductions, [&](ReductionOpInterface r) {
+        return shapeOf(r->getResult(0)) == resultShape;
+      });
+  if (sameResultShapes &&
+      ArrayRef<int64_t>(result.iterationShape) == resultShape) {
+    // With reduced dims of size 1 the input shape is the result shape too,
+    // and epilogues that are not form (b)'s may still be form (d)'s.
+    bool mayBroadcast = resultShape == inputShape;
+    if (!allComputed && !mayBroadcast)
+      return Violation(report, yield)
+             << "yields a view or a kernel argument next to reductions; a "
+                "reduction kernel yields only values it computes"
+             << Violation::Note(first, "the first reduction");
+    bool pointwiseEpilogues =
+        allComputed && llvm::all_of(result.reductions,
+                                    [&](ReductionOpInterface r) {
+                                      return succeeded(checkEpilogue(
+                                          r, member, /*broadcast=*/false,
+                                          mayBroadcast ? nullptr : report));
+                                    });
+    if (pointwiseEpilogues) {
+      result.form = KernelForm::Reduction;
+      return result;
+    }
+    if (!mayBroadcast)
+      return failure();
   }
-  if (!epilogueWhy.empty())
-    return fail(epilogueWhy);
-  return fail("the yielded shape " + formatDims(shape) +
-              " is neither the reduction's result shape " +
-              formatDims(shapeOf(reduction->getResult(0))) +
-              " nor its input shape " +
-              formatDims(shapeOf(reduction.getInput())));
+  if (ArrayRef<int64_t>(result.iterationShape) != inputShape)
+    return Violation(report, yield)
+           << "yields shape " << formatDims(result.iterationShape)
+           << "; a kernel of several reductions yields values of their "
+              "result shape "
+           << formatDims(resultShape) << " or one value of their input shape "
+           << formatDims(inputShape)
+           << Violation::Note(first, "the first reduction");
+  Operation *yielded = yields.front().getDefiningOp();
+  bool dependsOnOne = false;
+  for (ReductionOpInterface r : result.reductions) {
+    if (failed(checkRowEpilogue(r)))
+      return failure();
+    dependsOnOne |= dependentsOf(r, member).contains(yielded);
+  }
+  if (!dependsOnOne)
+    return Violation(report, yield)
+           << "yields a value that depends on none of the kernel's "
+              "reductions"
+           << Violation::Note(first, "the first reduction");
+  result.form = KernelForm::BroadcastReduction;
+  return result;
+}
+
+FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,
+                                              ContractReporter report) {
+  return KernelClassifier(kernel, report).classify();
+}
+
+FailureOr<KernelClass> stride::verifyKernel(KernelOp kernel) {
+  auto report = [&](Operation *brokenAt) {
+    InFlightDiagnostic diag = brokenAt->emitOpError();
+    if (brokenAt == kernel.getOperation()) {
+      diag << "\"" << kernel.getSymName() << "\" breaks the kernel contract: ";
+    } else {
+      diag << "breaks the contract of kernel \"" << kernel.getSymName()
+           << "\": ";
+      diag.attachNote(kernel.getLoc()) << "the kernel";
+    }
+    return diag;
+  };
+  return classifyKernel(kernel, report);
 }

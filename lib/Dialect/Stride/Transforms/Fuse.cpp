@@ -505,12 +505,11 @@ LogicalResult Fuser::run() {
     return func.emitError("stride-fuse: internal error: the kernels form a "
                           "cycle");
 
-  for (KernelOp kernel : kernels) {
-    std::string why;
-    if (failed(classifyKernel(kernel, &why)))
-      return kernel.emitError("stride-fuse: internal error: kernel '")
-             << kernel.getSymName() << "' breaks the kernel contract: " << why;
-  }
+  for (KernelOp kernel : kernels)
+    if (failed(verifyKernel(kernel)))
+      return kernel.emitError("stride-fuse: internal error: the pass formed "
+                              "kernel '")
+             << kernel.getSymName() << "', which breaks the kernel contract";
   return success();
 }
 

@@ -35,8 +35,12 @@ void stride::buildStridePipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
-  if (options.formKernels)
+  if (options.formKernels) {
     pm.addNestedPass<func::FuncOp>(createOutlineKernels());
+    // The head of the backend: every kernel, however formed, keeps the
+    // kernel contract.
+    pm.addNestedPass<func::FuncOp>(createVerifyKernels());
+  }
 }
 
 namespace {

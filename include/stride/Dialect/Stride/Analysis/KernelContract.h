@@ -6,23 +6,25 @@
 //===----------------------------------------------------------------------===//
 //
 // The one home of the kernel contract (docs/fusion.md, "Kernel contract"):
-// the four shapes of kernel the fusion pass forms and the CUDA backend emits.
-// The fusion pass decides with these predicates what may join a group, and
-// `classifyKernel` checks a formed kernel against the same rules, so the pass
-// and the backend cannot disagree about what a kernel means.
+// the four forms of kernel the fusion pass forms and the CUDA backend emits.
+// The fusion pass decides with these predicates what may join a group;
+// `classifyKernel` checks a formed kernel against the same rules and tells
+// a backend the kernel's form. `verifyKernel` (run on every kernel by the
+// `stride-verify-kernels` pass and by the CUDA backend's entry) reports a
+// broken rule as an error at the op that breaks it, so a hand-written,
+// imported or outlined kernel is checked exactly like a fused one.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef STRIDE_TRANSFORMS_KERNELCONTRACT_H
-#define STRIDE_TRANSFORMS_KERNELCONTRACT_H
+#ifndef STRIDE_DIALECT_STRIDE_ANALYSIS_KERNELCONTRACT_H
+#define STRIDE_DIALECT_STRIDE_ANALYSIS_KERNELCONTRACT_H
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
-
-#include <string>
 
 namespace stride {
 
@@ -68,6 +70,15 @@ bool reducesSameRows(mlir::Operation *a, mlir::Operation *b);
 /// Membership of a candidate kernel (a fusion group, or a kernel body).
 using InGroupFn = llvm::function_ref<bool(mlir::Operation *)>;
 
+/// How a check reports a broken rule. Called with the op that breaks it, a
+/// reporter returns an error diagnostic located at that op; the check
+/// streams the rule into it ("reads the reduction's result but is not an
+/// elementwise op") and attaches notes at the related ops. A null reporter
+/// makes the check silent: fusion asks whether a candidate group would be
+/// legal, which is no error.
+using ContractReporter =
+    llvm::function_ref<mlir::InFlightDiagnostic(mlir::Operation *brokenAt)>;
+
 /// True when `op`'s result is computed over the kernel's output iteration
 /// space: each use of it by an op of the group is an identity operand read
 /// directly (no view between) by an op of the same shape that is itself in
@@ -79,11 +90,11 @@ bool isInOutputFrame(mlir::Operation *op, InGroupFn inGroup);
 /// reduction's result shape (`broadcast` false) or its input shape
 /// (`broadcast` true); each reads dependent values directly, except that
 /// with `broadcast` it reads the reduction's own result through views that
-/// broadcast it back (isBroadcastBackOf). On failure, `why` says which op
-/// broke which rule.
+/// broadcast it back (isBroadcastBackOf). On failure, `report` (if set) is
+/// given the op that broke a rule, with a note at the reduction.
 mlir::LogicalResult checkEpilogue(ReductionOpInterface reduction,
-                                  InGroupFn inGroup,
-                                  bool broadcast, std::string *why = nullptr);
+                                  InGroupFn inGroup, bool broadcast,
+                                  ContractReporter report = nullptr);
 
 //===----------------------------------------------------------------------===//
 // Kernels
@@ -111,19 +122,45 @@ enum class KernelForm {
 /// "pointwise", "reduction", "index-scatter", "broadcast-reduction".
 llvm::StringRef stringifyKernelForm(KernelForm form);
 
+/// What a backend needs to know of a kernel, besides its ops: the one
+/// source of a kernel's form (a backend never re-derives it).
 struct KernelClass {
   KernelForm form = KernelForm::Pointwise;
-  /// The reduction or index scatter; for Pointwise, the first yielded
-  /// value's defining op (or null when that is a kernel argument).
+  /// The op the form is built around: the reduction (for
+  /// BroadcastReduction, the first of the row's reductions) or the index
+  /// scatter; for Pointwise, the first yielded value's defining op (null
+  /// when that is a kernel argument).
   mlir::Operation *root = nullptr;
-  /// The logical shape the kernel iterates over.
+  /// The logical shape the kernel iterates over: the yielded values' shape,
+  /// all alike. For Reduction, the reduction's result shape (one output
+  /// element per reduced row); for BroadcastReduction, the reductions'
+  /// input shape (a backend computes the reductions of one row, then the
+  /// epilogue over that row); for IndexScatter, the scatter's result shape
+  /// (the copy of `input`; the updates iterate over the scatter's `index`,
+  /// or `src` for a slice index).
   llvm::SmallVector<int64_t> iterationShape;
+  /// The reductions, in block order: for Reduction, the one reduction; for
+  /// BroadcastReduction, every reduction of the row, in the order a backend
+  /// computes them (a later one may read an earlier one broadcast back, and
+  /// block order puts every reduction after those it reads). Empty for the
+  /// other forms. All reduce one input shape over the same dims.
+  llvm::SmallVector<ReductionOpInterface> reductions;
+  /// The index scatter of an IndexScatter kernel (its root), else null.
+  IndexScatterOpInterface scatter;
 };
 
-/// Classifies `kernel` by the contract, or fails with the reason in `why`.
+/// Classifies `kernel` by the contract. On failure, `report` (if set) is
+/// given the op that broke a rule (the kernel itself for a rule about the
+/// whole kernel), with notes at the related ops.
 mlir::FailureOr<KernelClass> classifyKernel(KernelOp kernel,
-                                            std::string *why = nullptr);
+                                            ContractReporter report = nullptr);
+
+/// Classifies `kernel` and reports a broken rule as an error at the op that
+/// broke it: "'stride.exp' op breaks the contract of kernel "k": ...", with
+/// a note at the kernel and at the related ops. The check every kernel
+/// passes before emission (stride-verify-kernels, the CUDA backend).
+mlir::FailureOr<KernelClass> verifyKernel(KernelOp kernel);
 
 } // namespace stride
 
-#endif // STRIDE_TRANSFORMS_KERNELCONTRACT_H
+#endif // STRIDE_DIALECT_STRIDE_ANALYSIS_KERNELCONTRACT_H

@@ -157,6 +157,40 @@ def PrintDot : Pass<"stride-print-dot", "::mlir::ModuleOp"> {
   ];
 }
 
+def VerifyKernels : Pass<"stride-verify-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Check every stride.kernel against the kernel contract";
+  let description = [{
+    The head of the backend pipeline: a backend emits a kernel by its form
+    (docs/fusion.md, "Kernel contract"), so every kernel must have one,
+    whether the fusion pass, the outline pass, an importer or a person
+    wrote it. The pass classifies each kernel with `classifyKernel`
+    (`stride/Dialect/Stride/Analysis/KernelContract.h`) and reports each
+    broken rule as an error at the op that breaks it, with a note at the
+    kernel and at the related op. It changes nothing.
+
+    Rejected (a reduction of a reduction: the two reduce different rows):
+
+    ```mlir
+    %r = stride.kernel "two_stage" ins(%x : !stride.tensor<4x8xf32>)
+        -> (!stride.tensor<f32>) {
+    ^bb0(%a: !stride.tensor<4x8xf32>):
+      %s = stride.sum %a dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+      %m = stride.max %s dims [0] : !stride.tensor<4xf32> -> !stride.tensor<f32>
+      stride.yield %m : !stride.tensor<f32>
+    }
+    ```
+
+    ```
+    error: 'stride.max' op breaks the contract of kernel "two_stage": reduces
+    other rows than another reduction of its kernel; only reductions of one
+    input shape over the same dims share a kernel
+    note: the kernel
+    note: the other reduction ('stride.sum') is here
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
   let summary = "Wrap each functional op outside a kernel into its own kernel";
   let description = [{

@@ -85,11 +85,11 @@ TEST(RandomGraphs, FuseIntoContractKernels) {
       auto kernel = dyn_cast<KernelOp>(op);
       if (!kernel)
         continue;
-      std::string why;
-      FailureOr<KernelClass> kind = classifyKernel(kernel, &why);
+      FailureOr<KernelClass> kind = verifyKernel(kernel);
       ASSERT_TRUE(succeeded(kind))
           << "seed " << seed << ": kernel '" << kernel.getSymName().str()
-          << "' breaks the contract: " << why << "\n"
+          << "' breaks the contract:\n"
+          << harness.diagnostics()
           << graph.text << "\nfused:\n"
           << printOp(*module);
       ++forms[stringifyKernelForm(kind->form).str()];
