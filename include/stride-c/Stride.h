@@ -279,7 +279,10 @@ const char *stride_runtime_device_arch(const stride_runtime *runtime);
 
 /** Loads `module`'s code onto the runtime's device (the module may be
     destroyed afterwards): STRIDE_INCOMPATIBLE if the device cannot run the
-    module's arch. An executable is immutable and may be shared by threads:
+    module's arch; STRIDE_NOT_FOUND if a library call needs a routine this
+    runtime lacks or a shared library that is not installed (the message
+    names it and what to install), STRIDE_INCOMPATIBLE if that library lacks
+    the routine's symbol. An executable is immutable and may be shared by threads:
     each thread runs it through an invocation of its own. */
 stride_status stride_executable_create(stride_runtime *runtime,
                                        const stride_module *module,

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LibraryRegistry.h"
 #include "RuntimeImpl.h"
 
 #include <algorithm>
@@ -75,7 +76,7 @@ public:
     }
     if (Status s = prepareDispatches(); !s)
       return s;
-    if (Status s = checkLibraryCalls(); !s)
+    if (Status s = bindLibraryCalls(); !s)
       return s;
     if (Status s = uploadConstants(); !s)
       return s;
@@ -197,15 +198,33 @@ private:
     return Status::ok();
   }
 
-  /// This runtime has no library routines yet: a module that calls one is
-  /// refused when it loads, naming the step and the routine.
-  Status checkLibraryCalls() {
+  /// Resolves each library call's routine through the registry, loading its
+  /// library: a routine the registry lacks, or whose library or symbol is
+  /// missing, is refused naming the step.
+  Status bindLibraryCalls() {
+    exe.libraryCalls.resize(exe.desc.steps.size());
     for (size_t i = 0; i < exe.desc.steps.size(); ++i)
       if (const auto *call = std::get_if<LibraryCallStep>(&exe.desc.steps[i]))
-        return makeError(ErrorCode::NotFound,
-                         exe.name + ": " + exe.stepName(i) + " calls " +
-                             quoted(call->routine) +
-                             ", which this runtime does not provide");
+        if (Status s = bindLibraryCall(i, *call); !s)
+          return s;
+    return Status::ok();
+  }
+
+  Status bindLibraryCall(size_t index, const LibraryCallStep &call) {
+    std::string where = exe.name + ": " + exe.stepName(index);
+    const RegisteredRoutine *routine = findLibraryRoutine(call.routine);
+    if (!routine)
+      return makeError(ErrorCode::NotFound,
+                       where + " calls " + quoted(call.routine) +
+                           ", which this runtime does not provide");
+    Result<StrideLibraryRoutineFn> fn = resolveLibraryRoutine(*routine, where);
+    if (!fn)
+      return fn.error();
+    LibraryBinding &binding = exe.libraryCalls[index];
+    binding.routine = *fn;
+    for (const DescriptorField &f : call.descriptor)
+      binding.fields.push_back(
+          {f.name.c_str(), f.ints.data(), f.ints.size(), f.text.c_str()});
     return Status::ok();
   }
 

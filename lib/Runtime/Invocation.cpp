@@ -200,9 +200,17 @@ struct Invocation::Impl {
                                 boundAddresses[c.source], size_t(c.sizeBytes),
                                 target);
   }
-  /// The executable refuses library calls when it loads (Executable.cpp).
-  CUresult enqueueStep(const LibraryCallStep &, size_t, CUstream) {
-    return CUDA_ERROR_NOT_SUPPORTED;
+  /// Calls the routine the executable resolved, which enqueues its work.
+  CUresult enqueueStep(const LibraryCallStep &c, size_t index,
+                       CUstream target) {
+    const LibraryBinding &binding = exe.libraryCalls[index];
+    std::vector<uint64_t> buffers;
+    buffers.reserve(c.buffers.size());
+    for (uint32_t b : c.buffers)
+      buffers.push_back(boundAddresses[b]);
+    StrideLibraryCall call{binding.fields.data(), binding.fields.size(),
+                           buffers.data(), buffers.size(), target};
+    return static_cast<CUresult>(binding.routine(&call));
   }
 
   /// Enqueues the plan's steps in order on `target`; with `syncEach`, waits

@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -187,6 +189,80 @@ TEST_F(FakeCudaTest, LibraryCallIsRefusedWhenLoading) {
   EXPECT_EQ(exe.error().message,
             "fake.stridemod: step 2 of 2 (library call 'cublaslt.matmul') "
             "calls 'cublaslt.matmul', which this runtime does not provide");
+}
+
+/// The fake module, then: fill the temporary with 1s, the test routine
+/// writing output z = temporary + 2 (byte by byte), fill the temporary with
+/// 9s. z is all 3s only if the routine ran between the fills, on the right
+/// buffers, with its descriptor.
+ModuleDesc libraryCallModule(const std::string &routine) {
+  ModuleDesc d = fakeModule();
+  d.steps.push_back(FillStep{3, 1});
+  d.steps.push_back(
+      LibraryCallStep{routine, {3, 2}, {{"bytes", {32}, ""}, {"add", {2}, ""}}});
+  d.steps.push_back(FillStep{3, 9});
+  return d;
+}
+
+Result<std::shared_ptr<const Executable>>
+loadWithLibraryPath(Runtime &rt, const char *folder, ModuleDesc d) {
+  FakeSetting path("STRIDE_LIBRARY_PATH", folder);
+  return Executable::load(rt, std::move(d), "fake.stridemod");
+}
+
+TEST_F(FakeCudaTest, LibraryCallNeedsItsLibrary) {
+  Result<std::shared_ptr<const Executable>> exe = loadWithLibraryPath(
+      *rt, "/nonexistent", libraryCallModule("test.record"));
+  ASSERT_FALSE(exe);
+  EXPECT_EQ(exe.error().code, ErrorCode::NotFound);
+  EXPECT_TRUE(contains(
+      exe.error().message,
+      "fake.stridemod: step 3 of 4 (library call 'test.record') needs "
+      "libstride-test-routines.so.1, which could not be loaded ("))
+      << exe.error().message;
+  EXPECT_TRUE(contains(exe.error().message,
+                       "); install Stride's test routine library, built in "
+                       "test/Runtime (set STRIDE_LIBRARY_PATH to its folder)"))
+      << exe.error().message;
+}
+
+TEST_F(FakeCudaTest, LibraryCallNeedsItsSymbol) {
+  Result<std::shared_ptr<const Executable>> exe = loadWithLibraryPath(
+      *rt, STRIDE_TEST_ROUTINES_DIR, libraryCallModule("test.absent"));
+  ASSERT_FALSE(exe);
+  EXPECT_EQ(exe.error().code, ErrorCode::Incompatible);
+  EXPECT_EQ(exe.error().message,
+            "fake.stridemod: step 3 of 4 (library call 'test.absent') needs "
+            "symbol 'stride_test_absent' of libstride-test-routines.so.1, "
+            "which the loaded library does not define (it is not the version "
+            "Stride needs); install Stride's test routine library, built in "
+            "test/Runtime (set STRIDE_LIBRARY_PATH to its folder)");
+}
+
+TEST_F(FakeCudaTest, LibraryCallRunsInPlanOrder) {
+  Result<std::shared_ptr<const Executable>> exe = loadWithLibraryPath(
+      *rt, STRIDE_TEST_ROUTINES_DIR, libraryCallModule("test.record"));
+  ASSERT_TRUE(exe) << exe.error().message;
+  void *library =
+      dlopen(STRIDE_TEST_ROUTINES_DIR "/libstride-test-routines.so.1",
+             RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_TRUE(library);
+  auto calls = reinterpret_cast<int (*)()>(
+      dlsym(library, "stride_test_record_calls"));
+  auto last = reinterpret_cast<const char *(*)()>(
+      dlsym(library, "stride_test_record_last"));
+  ASSERT_TRUE(calls && last);
+  int before = calls();
+  InvocationOptions options;
+  options.useCudaGraph = false;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe, options);
+  ASSERT_TRUE(inv) << inv.error().message;
+  Result<std::vector<HostArray>> out = (*inv)->run({floats8(0), floats8(1)});
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ((*out)[0].data, std::vector<uint8_t>(32, 3));
+  EXPECT_EQ(calls(), before + 1);
+  EXPECT_EQ(std::string(last()), "buffers=2 bytes=32 add=2");
+  dlclose(library);
 }
 
 TEST_F(FakeCudaTest, ConstantsAreUploadedOnceAndFreed) {
