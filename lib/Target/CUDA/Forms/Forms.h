@@ -1,0 +1,228 @@
+//===- Forms.h - One printer per kernel form and scheme ---------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The kernel printers, one file each (docs/cuda-backend.md, "Kernel
+// shapes"):
+//
+//   Pointwise.cpp          form (a): grid_stride, vectorized
+//   TiledTranspose.cpp     form (a): tiled_transpose
+//   Reduction.cpp          form (b): reduction_inner, reduction_outer
+//   RowReduction.cpp       form (d): row_registers, row_reread
+//   Scatter.cpp            form (c): scatter (two phases, atomics)
+//   SegmentedIndexAdd.cpp  form (c): segmented_index_add
+//
+// Emitter.cpp makes the printer of each kernel's scheme. Private to
+// lib/Target/CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_TARGET_CUDA_FORMS_FORMS_H
+#define STRIDE_LIB_TARGET_CUDA_FORMS_FORMS_H
+
+#include "../KernelPrinter.h"
+
+namespace stride {
+
+/// Form (a): grid_stride and vectorized (Pointwise.cpp).
+class PointwisePrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override;
+  /// The vectorized loop over the `n` elements.
+  mlir::LogicalResult printVectorized(Code &body, int64_t n);
+};
+
+/// Form (a): tiled_transpose (TiledTranspose.cpp).
+class TiledTransposePrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override {
+    if (printIterationSpace(body) == 0)
+      return mlir::success();
+    return printTiles(body);
+  }
+  /// An input staged through shared memory: read at the kernel's own
+  /// coordinates through `type`, whose stride is not 1 along the innermost
+  /// dim but 1 along the schedule's transpose dim.
+  struct StagedLoad {
+    unsigned arg;
+    StridedTensorType type;
+    /// Staged with 4-element loads along the transpose dim (aligned).
+    bool vector;
+    std::string tile;
+  };
+  /// One pass over a tile: the element's coordinates and its offsets in the
+  /// tile along the fast and the slow dim.
+  struct Pass {
+    Coords coords;
+    std::string fastOff, slowOff;
+  };
+
+  /// The tiles, with the inputs the schedule stages through shared memory.
+  mlir::LogicalResult printTiles(Code &body);
+  /// Opens one pass of `threads along the fast dim` x `rows` over the tile
+  /// at (`fast0`, `slow0`), `vector` elements per thread, and the guard of
+  /// the element. The caller closes both.
+  Pass openPass(Code &body, int64_t vector, int64_t fastDim, int64_t slowDim,
+                const std::string &fast0, const std::string &slow0);
+  /// Phase A: the staged inputs into their tiles, dim t fastest.
+  mlir::LogicalResult printStaging(Code &body, const std::string &t0,
+                                   const std::string &l0);
+  /// Phase B: every yielded value computed and stored, dim l fastest.
+  mlir::LogicalResult printCompute(Code &body, const std::string &l0,
+                                   const std::string &t0);
+
+  llvm::SmallVector<StagedLoad> staged;
+  /// The tile's size, the transpose dim and the innermost dim.
+  int64_t tileSize = 0, t = 0, l = 0;
+  /// The coordinates of the tile's other dims.
+  Coords outer;
+};
+
+/// Form (b): reduction_inner and reduction_outer (Reduction.cpp).
+class ReductionPrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  /// How the schedule spreads the reduced elements of one output.
+  struct Threads {
+    /// reduction_inner: a group of `perOutput` threads strides along each
+    /// output's reduced elements (a whole block when `blockReduce`);
+    /// reduction_outer: adjacent threads take adjacent outputs, and
+    /// `slices` threads split each output's reduced range.
+    bool inner = true, blockReduce = false;
+    int64_t perOutput = 1, slices = 1, block = 0;
+  };
+  /// The loop over output elements: the output's linear index and the
+  /// thread's lane within its output.
+  struct OutputLoop {
+    std::string output, lane;
+  };
+
+  mlir::LogicalResult printBody(Code &body) override;
+  Threads threadsOf();
+  /// The accumulators' names and the shared memory that combines them.
+  void declareAccumulators(Code &body, const Threads &t);
+  /// Opens the loop over the `m` output elements.
+  OutputLoop openOutputLoop(Code &body, const Threads &t, int64_t m);
+  /// This thread's share of the reduced elements into the accumulators.
+  mlir::LogicalResult printAccumulation(Code &body, const Threads &t,
+                                        const std::string &lane,
+                                        llvm::ArrayRef<std::string> outCoords,
+                                        llvm::ArrayRef<int64_t> reducedShape);
+  /// Combines the threads of one output; returns the condition of the
+  /// thread that holds the result ("" when every thread of it does).
+  std::string printCombine(Code &body, const Threads &t,
+                           const std::string &lane);
+};
+
+/// Form (d): row_registers and row_reread (RowReduction.cpp).
+class RowReductionPrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  /// The unrolled loop over the row elements a thread holds in registers
+  /// (scheme row_registers): `count` elements, loop variable `index`;
+  /// `header` declares the element's coordinates `coords` (the same names
+  /// in every phase) and its validity `valid` (empty when every element is
+  /// in the row).
+  struct RowLoop {
+    std::string index;
+    int64_t count = 0;
+    std::string header;
+    Coords coords;
+    std::string valid;
+  };
+  /// What a phase does with one element of the row: `fn(code, coords,
+  /// valid)`, `valid` empty when the element is in the row.
+  using ElementFn = llvm::function_ref<mlir::LogicalResult(
+      Code &, llvm::ArrayRef<std::string>, llvm::StringRef)>;
+
+  mlir::LogicalResult printBody(Code &body) override;
+  /// Opens the loop over the `rows` rows (a warp or a block each) and
+  /// declares the row's kept coordinates.
+  void openRowLoop(Code &body, int64_t rows);
+  /// The input coordinates of reduced element `r` of the row.
+  Coords elementCoords(Code &code, const std::string &r);
+  /// The loop over the elements a thread holds in registers.
+  RowLoop registerLoop(Code &body);
+  /// One phase: `fn` on each element of the row this thread holds (in the
+  /// register loop, or re-read in a loop over the row).
+  mlir::LogicalResult forEachElement(Code &body, ElementFn fn);
+  /// Prints one phase inside `loop`, every value it declares an element of
+  /// a register array declared before the loop.
+  mlir::LogicalResult walkRowRegisters(Code &body, const RowLoop &loop,
+                                       ElementFn fn);
+  /// A reduction of the row: accumulated, combined across the row's
+  /// threads (through shared array `shared` for a block), its value held.
+  mlir::LogicalResult printReduction(Code &body, const ReductionInfo &info,
+                                     const std::string &shared);
+  /// The broadcast epilogue over the row's elements, and the stores.
+  mlir::LogicalResult printEpilogue(Code &body);
+  /// Inside a row loop, a value is an element of the array `name`.
+  std::string declareValue(Code &code, llvm::StringRef type,
+                           const std::string &name,
+                           const std::string &expr) override;
+  std::string declareMutable(Code &code, llvm::StringRef type,
+                             const std::string &name) override;
+  /// Combines `info.acc` across the `threads` threads of a row (a power of
+  /// two: one warp, or a whole block through shared array `shared`), so
+  /// that every thread of the row holds the row's result.
+  void combineAcrossRow(Code &body, const ReductionInfo &info, int64_t threads,
+                        const std::string &shared);
+
+  /// The iteration space split into the kept dims (one row per kept
+  /// element) and the reduced ones, and the row's length.
+  llvm::SmallVector<int64_t> keptShape, reducedShape;
+  int64_t rowLength = 0;
+  /// The thread's lane in its row, and the row's kept coordinates.
+  std::string lane;
+  Coords kept;
+  /// Scheme row_registers: the loop over the elements a thread holds.
+  std::optional<RowLoop> rowLoop;
+  /// The row loop being printed (null outside), and the arrays its values
+  /// were declared in.
+  const RowLoop *rowArrays = nullptr;
+  llvm::SmallVector<std::pair<std::string, std::string>> newArrays;
+};
+
+/// Form (c): scatter (Scatter.cpp).
+class ScatterPrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override;
+  /// Phase 0: the input copied to the output, `n` elements.
+  mlir::LogicalResult printCopy(Code &body, mlir::Value input, int64_t n);
+  /// Phase 1: each update written or added at its index.
+  mlir::LogicalResult printUpdates(Code &body, IndexScatterOpInterface scatter,
+                                   llvm::ArrayRef<int64_t> updateShape);
+};
+
+/// Form (c): segmented_index_add (SegmentedIndexAdd.cpp).
+class SegmentedIndexAddPrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override;
+  /// Phase 1: every source position pushed onto its row's list.
+  mlir::LogicalResult printLists(Code &body, IndexAddOp op);
+  /// Phase 2: a block per row computes each of its output elements once.
+  mlir::LogicalResult printRows(Code &body, IndexAddOp op);
+};
+
+} // namespace stride
+
+#endif // STRIDE_LIB_TARGET_CUDA_FORMS_FORMS_H

@@ -1,0 +1,63 @@
+//===- Pointwise.cpp - Pointwise kernels ----------------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Form (a), schemes grid_stride and vectorized: a grid-stride loop over the
+// logical elements; vectorized, each thread computes 4 consecutive elements
+// of the innermost dim per step, and aligned operands move as one 4-element
+// access.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Forms.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <fmt/format.h>
+
+using namespace mlir;
+
+namespace stride {
+
+LogicalResult PointwisePrinter::printBody(Code &body) {
+  int64_t n = printIterationSpace(body);
+  if (n == 0)
+    return success();
+  if (schedule.getScheme() == KernelScheme::Vectorized)
+    return printVectorized(body, n);
+  Coords coords = openGridStrideLoop(body, iterationShape, n);
+  pushScope();
+  if (failed(storeYields(body, coords)))
+    return failure();
+  popScope();
+  body.close();
+  return success();
+}
+
+LogicalResult PointwisePrinter::printVectorized(Code &body, int64_t n) {
+  body.line("// 4 consecutive elements of the innermost dim per thread and "
+            "step; aligned operands move as one 4-element access");
+  std::string q = fresh("quad");
+  body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
+                        "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
+                        "blockDim.x)",
+                        idx, q, n / 4));
+  std::string first = fresh("linear");
+  body.line("const {} {} = {} * 4;", idx, first, q);
+  Coords coords = delinearize(body, first, iterationShape);
+  lanes.assign(4, coords);
+  for (int k = 1; k < 4; ++k) {
+    std::string c = fresh("i");
+    body.line("const {} {} = {} + {};", idx, c, coords.back(), k);
+    lanes[k].back() = c;
+  }
+  if (failed(evalAndStoreLanes(body)))
+    return failure();
+  body.close();
+  return success();
+}
+
+} // namespace stride

@@ -1,0 +1,195 @@
+//===- TiledTranspose.cpp - The tiled transpose ---------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Form (a), scheme tiled_transpose: a pointwise kernel with a transposed
+// read. The inputs the schedule names are staged through shared-memory
+// tiles read along the transpose dim; then every value is computed and
+// stored along the innermost dim (docs/cuda-backend.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Forms.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <fmt/format.h>
+
+using namespace mlir;
+
+namespace stride {
+
+LogicalResult TiledTransposePrinter::printTiles(Code &body) {
+  tileSize = schedule.getTile();
+  for (auto [i, attr] :
+       llvm::enumerate(schedule.getStaged().getAsRange<StagedLoadAttr>()))
+    staged.push_back({attr.getArg(), attr.getType(), attr.getVectorWidth() == 4,
+                      fmt::format("smem{}", i)});
+  t = schedule.getTransposeDim();
+  l = iterationShape.size() - 1;
+  int64_t sizeT = iterationShape[t], sizeL = iterationShape[l];
+  int64_t tilesT = ceilDiv(sizeT, tileSize), tilesL = ceilDiv(sizeL, tileSize);
+  SmallVector<int64_t> outerShape(iterationShape);
+  outerShape[t] = outerShape[l] = 1;
+  int64_t tiles = product(outerShape) * tilesT * tilesL;
+
+  body.line("// tiled transpose scheme: {} tiles of {}x{} elements of dims "
+            "({}, {}); the inputs read with unit stride along dim {} but not",
+            tiles, tileSize, tileSize, t, l, t);
+  body.line("// along the innermost dim {} are staged through shared memory "
+            "(dim {} fastest), then every value is computed and stored with "
+            "dim {} fastest",
+            l, t, l);
+  for (const StagedLoad &s : staged) {
+    std::string strides;
+    for (int64_t st : s.type.getStrides())
+      strides += (strides.empty() ? "" : ", ") + std::to_string(st);
+    if (s.type.getOffset() != 0)
+      strides += fmt::format("], offset {}", s.type.getOffset());
+    else
+      strides += "]";
+    body.line("__shared__ {} {}[{}][{}]; // in{} read through strides [{}",
+              computeType(*dtypeOf(s.type)), s.tile, tileSize, tileSize + 1,
+              s.arg, strides);
+  }
+  std::string tile = fresh("tile");
+  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                        "gridDim.x)",
+                        idx, tile, tiles));
+  std::string l0 = fresh("l0"), t0 = fresh("t0");
+  body.line("const {} {} = {};", idx, l0,
+            tilesL == 1
+                ? std::string("0")
+                : fmt::format("({} % {}) * {}", tile, tilesL, tileSize));
+  body.line("const {} {} = {};", idx, t0,
+            tilesT == 1 ? std::string("0")
+                        : fmt::format("({} / {} % {}) * {}", tile, tilesL,
+                                      tilesT, tileSize));
+  outer.assign(iterationShape.size(), "0");
+  if (product(outerShape) > 1) {
+    std::string rest = fresh("outer");
+    body.line("const {} {} = {} / {};", idx, rest, tile, tilesT * tilesL);
+    outer = delinearize(body, rest, outerShape);
+  }
+
+  if (failed(printStaging(body, t0, l0)))
+    return failure();
+  body.line("__syncthreads();");
+  if (failed(printCompute(body, l0, t0)))
+    return failure();
+  body.line("__syncthreads();");
+  body.close();
+  return success();
+}
+
+TiledTransposePrinter::Pass
+TiledTransposePrinter::openPass(Code &body, int64_t vector, int64_t fastDim,
+                                int64_t slowDim, const std::string &fast0,
+                                const std::string &slow0) {
+  int64_t across = tileSize / vector,
+          rows = launchAt(0).getBlock() / across;
+  Pass pass;
+  std::string step = fresh("pass");
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", step,
+                        tileSize / rows));
+  pass.fastOff = fresh("f");
+  pass.slowOff = fresh("s");
+  if (vector == 1)
+    body.line("const int {} = threadIdx.x % {};", pass.fastOff, across);
+  else
+    body.line("const int {} = threadIdx.x % {} * {};", pass.fastOff, across,
+              vector);
+  body.line("const int {} = threadIdx.x / {} + {} * {};", pass.slowOff, across,
+            step, rows);
+  std::string cf = fresh("i"), cs = fresh("i");
+  body.line("const {} {} = {} + {};", idx, cf, fast0, pass.fastOff);
+  body.line("const {} {} = {} + {};", idx, cs, slow0, pass.slowOff);
+  pass.coords = outer;
+  pass.coords[fastDim] = cf;
+  pass.coords[slowDim] = cs;
+  std::string guard;
+  int64_t fastSize = iterationShape[fastDim],
+          slowSize = iterationShape[slowDim];
+  if (fastSize % tileSize != 0)
+    guard = fmt::format("{} < {}", cf, fastSize);
+  if (slowSize % tileSize != 0)
+    guard +=
+        fmt::format("{}{} < {}", guard.empty() ? "" : " && ", cs, slowSize);
+  if (guard.empty()) {
+    body.raw("{");
+    ++body.indent;
+  } else {
+    body.open(fmt::format("if ({})", guard));
+  }
+  return pass;
+}
+
+LogicalResult TiledTransposePrinter::printStaging(Code &body,
+                                                  const std::string &t0,
+                                                  const std::string &l0) {
+  // The staged inputs, dim t fastest (coalesced for them).
+  for (const StagedLoad &s : staged) {
+    DType dtype = *dtypeOf(s.type);
+    Pass pass = openPass(body, s.vector ? 4 : 1, t, l, t0, l0);
+    std::string addr = address(s.type, pass.coords);
+    if (s.vector) {
+      std::string q = fresh("quad");
+      body.line("const stride_vec4<{0}> {1} = *reinterpret_cast<const "
+                "stride_vec4<{0}> *>(&in{2}[{3}]);",
+                storageType(dtype), q, s.arg, addr);
+      for (int k = 0; k < 4; ++k)
+        body.line("{}[{}][{} + {}] = stride_ld(&{}.v[{}]);", s.tile,
+                  pass.slowOff, pass.fastOff, k, q, k);
+    } else {
+      body.line("{}[{}][{}] = stride_ld(&in{}[{}]);", s.tile, pass.slowOff,
+                pass.fastOff, s.arg, addr);
+    }
+    body.close();
+    body.close();
+  }
+  return success();
+}
+
+LogicalResult TiledTransposePrinter::printCompute(Code &body,
+                                                  const std::string &l0,
+                                                  const std::string &t0) {
+  // Every yielded value, dim l fastest; the staged inputs come from the
+  // tiles.
+  bool vector = schedule.getVectorWidth() == 4;
+  Pass pass = openPass(body, vector ? 4 : 1, l, t, l0, t0);
+  pushScope();
+  auto stage = [&](ArrayRef<std::string> coords, const std::string &lOff) {
+    for (const StagedLoad &s : staged) {
+      std::string v = fresh("v");
+      body.line("const {} {} = {}[{}][{}];", computeType(*dtypeOf(s.type)), v,
+                s.tile, lOff, pass.slowOff);
+      remember(fmt::format("load|{}|{}", s.arg, address(s.type, coords)), v);
+    }
+  };
+  if (vector) {
+    lanes.assign(4, pass.coords);
+    for (int k = 1; k < 4; ++k) {
+      std::string c = fresh("i");
+      body.line("const {} {} = {} + {};", idx, c, pass.coords[l], k);
+      lanes[k][l] = c;
+    }
+    for (int k = 0; k < 4; ++k)
+      stage(lanes[k], fmt::format("{} + {}", pass.fastOff, k));
+    if (failed(evalAndStoreLanes(body)))
+      return failure();
+  } else {
+    stage(pass.coords, pass.fastOff);
+    if (failed(storeYields(body, pass.coords)))
+      return failure();
+  }
+  popScope();
+  body.close();
+  body.close();
+  return success();
+}
+
+} // namespace stride

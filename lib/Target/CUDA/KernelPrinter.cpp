@@ -1,0 +1,774 @@
+//===- KernelPrinter.cpp - What every kernel printer shares ---------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The state and the evaluation every kernel printer shares. The body of a
+// kernel is evaluated backwards from its yielded values, "value v at
+// logical coordinates c":
+//
+//   * a kernel input, or a view chain rooted at one, is a load at the address
+//     its own layout gives, offset + sum_k c_k * stride_k (view layouts are
+//     absolute in the storage of the buffer behind the input);
+//   * a view of a computed value maps c back to its source's coordinates;
+//   * a pointwise op evaluates its operands at c;
+//   * slice_scatter/select_scatter are coordinate masks evaluated lazily,
+//     `in range ? src[c'] : input[c]`, so neither side is read where it is
+//     not needed (and src is never read out of its bounds);
+//   * gather/index_select read an index, check it and read the input there;
+//   * reductions are the kernel's root: their results are accumulators.
+//
+// The iteration space is always the logical shape of the yielded values;
+// stores go through the layout of the kernel's result buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelPrinter.h"
+
+#include "stride/Dialect/Stride/Analysis/KernelContract.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <fmt/format.h>
+
+using namespace mlir;
+
+namespace stride {
+
+std::string KernelPrinter::describe() {
+  std::string ops, locs;
+  std::string firstFile;
+  for (Operation &op : kernel.getBodyBlock().without_terminator()) {
+    if (!isFunctional(&op))
+      continue;
+    ops += (ops.empty() ? "" : " + ") + opName(&op);
+    std::string loc = formatLocation(op.getLoc());
+    std::string file = loc.substr(0, loc.find(':'));
+    if (locs.empty()) {
+      firstFile = file;
+      locs = loc;
+    } else if (file == firstFile && loc != "unknown location") {
+      locs += ", " + loc.substr(file.size() + 1);
+    } else {
+      locs += ", " + loc;
+    }
+  }
+  if (ops.empty())
+    ops = "copy";
+  return locs.empty() ? ops : ops + " (" + locs + ")";
+}
+
+//===----------------------------------------------------------------------===//
+// Addresses and coordinates
+//===----------------------------------------------------------------------===//
+
+std::optional<unsigned> KernelPrinter::rootArgument(Value value) {
+  while (true) {
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == &kernel.getBodyBlock())
+        return arg.getArgNumber();
+      return std::nullopt;
+    }
+    auto view = dyn_cast<ViewOpInterface>(value.getDefiningOp());
+    if (!view)
+      return std::nullopt;
+    value = view.getSource();
+  }
+}
+
+std::string KernelPrinter::address(StridedTensorType type,
+                                   ArrayRef<std::string> coords) {
+  std::string text;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t size = type.getShape()[d], stride = type.getStrides()[d];
+    if (size == 1 || stride == 0 || coords[d] == "0")
+      continue;
+    text += (text.empty() ? "" : " + ") + affine(coords[d], stride, 0);
+  }
+  if (type.getOffset() != 0 || text.empty())
+    text += (text.empty() ? "" : " + ") + std::to_string(type.getOffset());
+  return text;
+}
+
+Coords KernelPrinter::delinearize(Code &code, const std::string &linear,
+                                  ArrayRef<int64_t> shape) {
+  Coords coords(shape.size(), "0");
+  int64_t inner = 1;
+  // The outermost dim of size > 1 needs no modulo.
+  int64_t outermost = -1;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+    if (shape[d] != 1) {
+      outermost = d;
+      break;
+    }
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] == 1)
+      continue;
+    std::string c = fresh("i");
+    std::string quotient =
+        inner == 1 ? linear : paren(linear) + " / " + std::to_string(inner);
+    if (d == outermost)
+      code.line("const {} {} = {};", idx, c, quotient);
+    else
+      code.line("const {} {} = {} % {};", idx, c, paren(quotient), shape[d]);
+    coords[d] = c;
+    inner *= shape[d];
+  }
+  return coords;
+}
+
+Coords KernelPrinter::openGridStrideLoop(Code &code, ArrayRef<int64_t> shape,
+                                         int64_t n) {
+  std::string i = fresh("linear");
+  code.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
+                        "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
+                        "blockDim.x)",
+                        idx, i, n));
+  return delinearize(code, i, shape);
+}
+
+FailureOr<Coords> KernelPrinter::mapThroughView(Operation *view,
+                                                ArrayRef<std::string> coords,
+                                                Code &code) {
+  auto sourceType = cast<StridedTensorType>(
+      cast<ViewOpInterface>(view).getSource().getType());
+  auto resultType = cast<StridedTensorType>(view->getResult(0).getType());
+  ArrayRef<int64_t> srcShape = sourceType.getShape();
+  int64_t srcRank = sourceType.getRank(), resRank = resultType.getRank();
+  Coords src;
+  return llvm::TypeSwitch<Operation *, FailureOr<Coords>>(view)
+      .Case<ExpandOp>([&](auto) -> FailureOr<Coords> {
+        for (int64_t k = 0; k < srcRank; ++k)
+          src.push_back(srcShape[k] == 1 ? "0" : coords[k + resRank - srcRank]);
+        return src;
+      })
+      .Case<UnsqueezeOp>([&](UnsqueezeOp op) -> FailureOr<Coords> {
+        for (int64_t k = 0; k < resRank; ++k)
+          if (k != static_cast<int64_t>(op.getDim()))
+            src.push_back(coords[k]);
+        return src;
+      })
+      .Case<SqueezeOp>([&](SqueezeOp op) -> FailureOr<Coords> {
+        ArrayRef<int64_t> dims = op.getDims();
+        size_t next = 0;
+        for (int64_t k = 0; k < srcRank; ++k) {
+          if (llvm::is_contained(dims, k))
+            src.push_back("0");
+          else
+            src.push_back(coords[next++]);
+        }
+        return src;
+      })
+      .Case<PermuteOp>([&](PermuteOp op) -> FailureOr<Coords> {
+        src.assign(srcRank, "0");
+        ArrayRef<int64_t> perm = op.getDims();
+        for (int64_t i = 0; i < resRank; ++i)
+          src[perm[i]] = coords[i];
+        return src;
+      })
+      .Case<SliceOp>([&](SliceOp op) -> FailureOr<Coords> {
+        src.assign(coords.begin(), coords.end());
+        int64_t d = op.getDim();
+        src[d] = affine(coords[d], op.getStep(), op.getStart());
+        return src;
+      })
+      .Case<SelectOp>([&](SelectOp op) -> FailureOr<Coords> {
+        src.assign(coords.begin(), coords.end());
+        src.insert(src.begin() + op.getDim(), std::to_string(op.getIndex()));
+        return src;
+      })
+      .Case<ViewOp>([&](auto) -> FailureOr<Coords> {
+        // Row-major linear index in the result, delinearized in the source.
+        Dims strides = rowMajorStrides(resultType.getShape());
+        std::string linear;
+        for (int64_t d = 0; d < resRank; ++d) {
+          if (resultType.getShape()[d] == 1 || coords[d] == "0")
+            continue;
+          linear +=
+              (linear.empty() ? "" : " + ") + affine(coords[d], strides[d], 0);
+        }
+        if (linear.empty())
+          return Coords(srcRank, "0");
+        std::string var = fresh("flat");
+        code.line("const {} {} = {};", idx, var, linear);
+        return delinearize(code, var, srcShape);
+      })
+      .Case<AsStridedOp>([&](auto) -> FailureOr<Coords> {
+        // The storage address in the source's own layout, mapped back to
+        // the source's coordinates; only a dense source layout has an
+        // inverse for every address.
+        Layout source = sourceType.getLayout();
+        if (!isDense(source.shape, source.strides))
+          return (error(view)
+                  << "as_strided of a computed value needs a dense source "
+                     "layout to map addresses back to coordinates");
+        std::string addr = address(resultType, coords);
+        std::string rel = fresh("addr");
+        if (source.offset == 0)
+          code.line("const {} {} = {};", idx, rel, addr);
+        else
+          code.line("const {} {} = {} - {};", idx, rel, paren(addr),
+                    source.offset);
+        src.assign(srcRank, "0");
+        for (int64_t d : dimOrderByStride(source.strides)) {
+          if (srcShape[d] == 1)
+            continue;
+          std::string c = fresh("i");
+          code.line("const {} {} = ({} / {}) % {};", idx, c, rel,
+                    source.strides[d], srcShape[d]);
+          src[d] = c;
+        }
+        return src;
+      })
+      .Default([&](Operation *op) -> FailureOr<Coords> {
+        return (error(op) << "unsupported view op");
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluation
+//===----------------------------------------------------------------------===//
+
+FailureOr<std::string>
+KernelPrinter::eval(Value value, ArrayRef<std::string> coords, Code &code) {
+  std::string key = memoKey(value, coords);
+  if (std::optional<std::string> hit = lookup(key))
+    return *hit;
+  FailureOr<std::string> result = evalUncached(value, coords, code);
+  if (succeeded(result))
+    memo.back()[key] = *result;
+  return result;
+}
+
+FailureOr<std::string> KernelPrinter::evalUncached(Value value,
+                                                   ArrayRef<std::string> coords,
+                                                   Code &code) {
+  auto type = cast<StridedTensorType>(value.getType());
+  DType dtype = *dtypeOf(type);
+  if (facts.isRowForm())
+    if (Operation *reduction = viewChainBase(value).getDefiningOp();
+        reduction && isa<ReductionOpInterface>(reduction)) {
+      auto it = rowValues.find(reduction);
+      if (it == rowValues.end() ||
+          !isBroadcastBackOf(value, cast<ReductionOpInterface>(reduction)))
+        return (error(reduction)
+                << "in a broadcast-reduction kernel a reduction's result may "
+                   "only be read broadcast back over its row, after it is "
+                   "computed");
+      return it->second;
+    }
+  if (std::optional<unsigned> arg = rootArgument(value)) {
+    // Loads are shared by address: a broadcast operand read by every lane
+    // of a vectorized loop is one load.
+    std::string addr = address(type, coords);
+    std::string key = fmt::format("load|{}|{}", *arg, addr);
+    if (std::optional<std::string> hit = lookup(key))
+      return *hit;
+    std::string v = fresh("v");
+    if (vectorLane >= 0 && isVectorAccess(type, coords)) {
+      // Four consecutive elements of the innermost dim, aligned: one
+      // 4-element load, each lane takes its element.
+      std::string vecKey =
+          fmt::format("vec|{}|{}", *arg, address(type, lanes[0]));
+      std::optional<std::string> vec = lookup(vecKey);
+      if (!vec) {
+        vec = fresh("quad");
+        code.line("const stride_vec4<{0}> {1} = *reinterpret_cast<const "
+                  "stride_vec4<{0}> *>(&in{2}[{3}]);",
+                  storageType(dtype), *vec, *arg, address(type, lanes[0]));
+        memo.back()[vecKey] = *vec;
+      }
+      v = declareValue(code, computeType(dtype), v,
+                       fmt::format("stride_ld(&{}.v[{}])", *vec, vectorLane));
+    } else {
+      v = declareValue(code, computeType(dtype), v,
+                       fmt::format("stride_ld(&in{}[{}])", *arg, addr));
+    }
+    memo.back()[key] = v;
+    return v;
+  }
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return (error(kernel) << "a value defined outside the kernel");
+  if (isa<ViewOpInterface>(op)) {
+    FailureOr<Coords> mapped = mapThroughView(op, coords, code);
+    if (failed(mapped))
+      return failure();
+    return eval(cast<ViewOpInterface>(op).getSource(), *mapped, code);
+  }
+  if (isa<ReductionOpInterface>(op)) {
+    auto it = reductionKeys.find(value);
+    if (it != reductionKeys.end() && it->second == memoKey(value, coords))
+      return lookup(it->second).value();
+    return (error(op) << "a reduction's result is read at other "
+                         "coordinates than the kernel's own output "
+                         "element; only pointwise epilogues are fused");
+  }
+  return evalOp(op, coords, code);
+}
+
+FailureOr<std::string> KernelPrinter::evalCast(const std::string &v, DType from,
+                                               DType to) {
+  if (from == to)
+    return v;
+  const char *to_c = computeType(to);
+  if (to == DType::I1)
+    return "(" + v + " != 0)";
+  if (from == DType::I1)
+    return isFloat(to) ? fmt::format("({} ? {} : {})", v, literalOf(1, to),
+                                     literalOf(0, to))
+                       : fmt::format("(({}){} ? 1 : 0)", to_c, v);
+  if (isFloat(from) && isFloat(to)) {
+    if (isHalfLike(to))
+      return roundTo(to, v); // from float or double: one rounding
+    if (to == DType::F32)
+      return from == DType::F64 ? "(float)" + paren(v) : v;
+    return "(double)" + paren(v);
+  }
+  if (isFloat(from)) // to an integer: truncation toward zero
+    return fmt::format("(({})(long long){})", to_c, paren(v));
+  if (isFloat(to)) { // from an integer
+    if (to == DType::F16)
+      return "stride_int_to_f16((long long)" + paren(v) + ")";
+    if (to == DType::BF16)
+      return "stride_int_to_bf16((long long)" + paren(v) + ")";
+    return fmt::format("(({}){})", to_c, paren(v));
+  }
+  return fmt::format("(({}){})", to_c, paren(v)); // integer to integer: wraps
+}
+
+FailureOr<std::string> KernelPrinter::evalIndex(Operation *op, Value index,
+                                                ArrayRef<std::string> coords,
+                                                int64_t size, Code &code,
+                                                bool skipOnError) {
+  FailureOr<std::string> raw = eval(index, coords, code);
+  if (failed(raw))
+    return failure();
+  std::string i = fresh("index");
+  code.line("{} {} = ({}){};", idx, i, idx, *raw);
+  std::string message =
+      fmt::format("stride: {} at {}: index out of range [0, {}) in kernel {}",
+                  opName(op), formatLocation(op->getLoc()), size, name);
+  code.open(fmt::format("if ((long long){} < 0 || (long long){} >= {})", *raw,
+                        *raw, size));
+  code.line("stride_fail({});", quoted(message));
+  if (skipOnError)
+    code.line("continue;");
+  else
+    code.line("{} = 0;", i);
+  code.close();
+  return i;
+}
+
+FailureOr<std::string>
+KernelPrinter::evalConstant(ConstantOp op, ArrayRef<std::string> coords) {
+  auto type = cast<StridedTensorType>(op.getType());
+  DType dtype = *dtypeOf(type);
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense)
+    return (error(op) << "only dense constants are supported");
+  auto valueOf = [&](int64_t i) -> std::string {
+    if (isFloat(dtype))
+      return floatLiteral(
+          APFloat(*(dense.getValues<APFloat>().begin() + i)).convertToDouble(),
+          dtype);
+    APInt v = *(dense.getValues<APInt>().begin() + i);
+    if (dtype == DType::I1)
+      return v.isZero() ? "false" : "true";
+    return intLiteral(v.getSExtValue(), dtype);
+  };
+  if (dense.isSplat())
+    return valueOf(0);
+  int64_t n = type.getNumElements();
+  std::string array =
+      fmt::format("stride_const_{}_{}", name, constantCounter++);
+  fileScope.line("// stride.constant at {}", formatLocation(op.getLoc()));
+  std::string values;
+  for (int64_t i = 0; i < n; ++i) {
+    values += (i ? (i % 8 ? ", " : ",\n    ") : "") + valueOf(i);
+  }
+  fileScope.line("__device__ const {} {}[{}] = {{\n    {}}};",
+                 computeType(dtype), array, n, values);
+  Dims strides = rowMajorStrides(type.getShape());
+  std::string linear;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (type.getShape()[d] == 1 || coords[d] == "0")
+      continue;
+    linear += (linear.empty() ? "" : " + ") + affine(coords[d], strides[d], 0);
+  }
+  return array + "[" + (linear.empty() ? "0" : linear) + "]";
+}
+
+FailureOr<std::string>
+KernelPrinter::evalPointwise(Operation *op, ArrayRef<std::string> coords,
+                             Code &code) {
+  SmallVector<std::string> args;
+  for (Value operand : op->getOperands()) {
+    FailureOr<std::string> v = eval(operand, coords, code);
+    if (failed(v))
+      return failure();
+    args.push_back(*v);
+  }
+  DType result = *dtypeOf(op->getResult(0).getType());
+  DType operand = *dtypeOf(op->getOperand(0).getType());
+  auto call = [&](StringRef fn) -> std::string {
+    std::string s = ("stride_" + fn + "(").str();
+    for (size_t i = 0; i < args.size(); ++i)
+      s += (i ? ", " : "") + args[i];
+    return s + ")";
+  };
+  return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
+      .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
+            ReluOp, GeluOp, SinOp, CosOp, NotOp, AddOp, SubOp, MulOp, PowOp,
+            MaximumOp, MinimumOp, AndOp, OrOp>(
+          [&](Operation *) -> FailureOr<std::string> {
+            return roundTo(result, call(opName(op)));
+          })
+      .Case<DivOp>([&](DivOp) -> FailureOr<std::string> {
+        if (isFloat(result))
+          return roundTo(result, call("div"));
+        std::string message =
+            fmt::format("stride: div at {}: integer division by zero in "
+                        "kernel {}",
+                        formatLocation(op->getLoc()), name);
+        return fmt::format("stride_div({}, {}, {})", args[0], args[1],
+                           quoted(message));
+      })
+      .Case<CmpOp>([&](CmpOp cmp) -> FailureOr<std::string> {
+        const char *symbol = "==";
+        switch (cmp.getPredicate()) {
+        case CmpPredicate::eq: symbol = "=="; break;
+        case CmpPredicate::ne: symbol = "!="; break;
+        case CmpPredicate::lt: symbol = "<"; break;
+        case CmpPredicate::le: symbol = "<="; break;
+        case CmpPredicate::gt: symbol = ">"; break;
+        case CmpPredicate::ge: symbol = ">="; break;
+        }
+        return fmt::format("({} {} {})", args[0], symbol, args[1]);
+      })
+      .Case<WhereOp>([&](WhereOp) -> FailureOr<std::string> {
+        return fmt::format("({} ? {} : {})", args[0], args[1], args[2]);
+      })
+      .Case<CastOp>([&](CastOp) { return evalCast(args[0], operand, result); })
+      .Case<CloneOp>([&](CloneOp) -> FailureOr<std::string> { return args[0]; })
+      .Default([&](Operation *) -> FailureOr<std::string> {
+        return (error(op) << "unsupported pointwise op");
+      });
+}
+
+FailureOr<std::string>
+KernelPrinter::evalMasked(Code &code, const std::string &cond, Value src,
+                          ArrayRef<std::string> srcCoords, Value input,
+                          ArrayRef<std::string> coords, DType dtype) {
+  std::string v = declareMutable(code, computeType(dtype), fresh("v"));
+  code.open(fmt::format("if ({})", cond));
+  pushScope();
+  FailureOr<std::string> fromSrc = eval(src, srcCoords, code);
+  popScope();
+  if (failed(fromSrc))
+    return failure();
+  code.line("{} = {};", v, *fromSrc);
+  code.close("} else {");
+  ++code.indent;
+  pushScope();
+  FailureOr<std::string> fromInput = eval(input, coords, code);
+  popScope();
+  if (failed(fromInput))
+    return failure();
+  code.line("{} = {};", v, *fromInput);
+  code.close();
+  return v;
+}
+
+FailureOr<std::string>
+KernelPrinter::evalSliceScatter(SliceScatterOp scatter,
+                                ArrayRef<std::string> coords, Code &code) {
+  int64_t d = scatter.getDim(), start = scatter.getStart(),
+          end = scatter.getEnd(), step = scatter.getStep();
+  std::string c = coords[d];
+  std::string cond = fmt::format("{} >= {} && {} < {}", c, start, c, end);
+  if (start == 0)
+    cond = fmt::format("{} < {}", c, end);
+  if (step != 1)
+    cond += fmt::format(" && ({} - {}) % {} == 0", c, start, step);
+  code.line("// slice_scatter at {}: dim {} in [{}, {}) step {} comes from "
+            "src",
+            formatLocation(scatter.getLoc()), d, start, end, step);
+  Coords srcCoords(coords.begin(), coords.end());
+  srcCoords[d] =
+      step == 1 ? (start == 0 ? c : paren(c) + " - " + std::to_string(start))
+                : fmt::format("({} - {}) / {}", c, start, step);
+  return evalMasked(code, cond, scatter.getSrc(), srcCoords, scatter.getInput(),
+                    coords, *dtypeOf(scatter.getType()));
+}
+
+FailureOr<std::string>
+KernelPrinter::evalSelectScatter(SelectScatterOp scatter,
+                                 ArrayRef<std::string> coords, Code &code) {
+  int64_t d = scatter.getDim(), index = scatter.getIndex();
+  code.line("// select_scatter at {}: index {} of dim {} comes from src",
+            formatLocation(scatter.getLoc()), index, d);
+  Coords srcCoords(coords.begin(), coords.end());
+  srcCoords.erase(srcCoords.begin() + d);
+  return evalMasked(code, fmt::format("{} == {}", coords[d], index),
+                    scatter.getSrc(), srcCoords, scatter.getInput(), coords,
+                    *dtypeOf(scatter.getType()));
+}
+
+FailureOr<std::string>
+KernelPrinter::evalIndexed(Operation *op, Value input, Value index, int64_t dim,
+                           ArrayRef<std::string> indexCoords,
+                           ArrayRef<std::string> coords, Code &code) {
+  auto inType = cast<StridedTensorType>(input.getType());
+  code.line("// {} at {} along dim {}", opName(op),
+            formatLocation(op->getLoc()), dim);
+  FailureOr<std::string> i =
+      evalIndex(op, index, indexCoords, inType.getShape()[dim], code, false);
+  if (failed(i))
+    return failure();
+  Coords inCoords(coords.begin(), coords.end());
+  inCoords[dim] = *i;
+  return eval(input, inCoords, code);
+}
+
+FailureOr<std::string>
+KernelPrinter::evalOp(Operation *op, ArrayRef<std::string> coords, Code &code) {
+  DType dtype = *dtypeOf(op->getResult(0).getType());
+  return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
+      .Case<FullOp>([&](FullOp full) -> FailureOr<std::string> {
+        return literalOf(full.getValue().convertToDouble(), dtype);
+      })
+      .Case<IotaOp>([&](IotaOp iota) -> FailureOr<std::string> {
+        // The coordinate has the index type: convert it explicitly.
+        std::string c = paren(coords[iota.getDim()]);
+        if (!isFloat(dtype))
+          return fmt::format("(({}){})", computeType(dtype), c);
+        return evalCast("(long long)" + c, DType::I64, dtype);
+      })
+      .Case<ConstantOp>(
+          [&](ConstantOp constant) { return evalConstant(constant, coords); })
+      .Case<SliceScatterOp>([&](SliceScatterOp scatter) {
+        return evalSliceScatter(scatter, coords, code);
+      })
+      .Case<SelectScatterOp>([&](SelectScatterOp scatter) {
+        return evalSelectScatter(scatter, coords, code);
+      })
+      .Case<GatherOp>([&](GatherOp gather) {
+        return evalIndexed(op, gather.getInput(), gather.getIndex(),
+                           gather.getDim(), coords, coords, code);
+      })
+      .Case<IndexSelectOp>([&](IndexSelectOp select) {
+        int64_t d = select.getDim();
+        return evalIndexed(op, select.getInput(), select.getIndex(), d,
+                           {coords[d]}, coords, code);
+      })
+      .Case<IndexScatterOpInterface, ReductionOpInterface, KernelOp>(
+          [&](Operation *) -> FailureOr<std::string> {
+            return (error(op) << "is only supported as the root of a kernel");
+          })
+      .Default([&](Operation *) -> FailureOr<std::string> {
+        // Pointwise ops: the operands first, then one temporary with the
+        // op's location.
+        for (Value operand : op->getOperands())
+          if (failed(eval(operand, coords, code)))
+            return failure();
+        code.line("// {} at {}", opName(op), formatLocation(op->getLoc()));
+        FailureOr<std::string> expr = evalPointwise(op, coords, code);
+        if (failed(expr))
+          return failure();
+        return declareValue(code, computeType(dtype), fresh("v"), *expr);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel shapes
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelPrinter::storeYields(Code &code,
+                                         ArrayRef<std::string> coords) {
+  for (auto [i, value] : llvm::enumerate(yields)) {
+    FailureOr<std::string> v = eval(value, coords, code);
+    if (failed(v))
+      return failure();
+    auto outType = cast<StridedTensorType>(kernel.getResult(i).getType());
+    code.line("stride_st(&out{}[{}], {});", i, address(outType, coords), *v);
+  }
+  return success();
+}
+
+bool KernelPrinter::isVectorAccess(StridedTensorType type,
+                                   ArrayRef<std::string> coords) {
+  if (vectorLane < 0 || coords != ArrayRef<std::string>(lanes[vectorLane]))
+    return false;
+  ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
+  if (shape.empty() || shape.back() % 4 != 0 || strides.back() != 1 ||
+      type.getOffset() % 4 != 0)
+    return false;
+  for (size_t d = 0; d + 1 < shape.size(); ++d)
+    if (shape[d] != 1 && strides[d] % 4 != 0)
+      return false;
+  return true;
+}
+
+LogicalResult KernelPrinter::evalAndStoreLanes(Code &body) {
+  pushScope();
+  SmallVector<SmallVector<std::string, 4>> values;
+  for (Value value : yields) {
+    values.emplace_back();
+    for (int k = 0; k < 4; ++k) {
+      vectorLane = k;
+      FailureOr<std::string> v = eval(value, lanes[k], body);
+      if (failed(v)) {
+        vectorLane = -1;
+        return failure();
+      }
+      values.back().push_back(*v);
+    }
+  }
+  for (unsigned i = 0; i < yields.size(); ++i)
+    storeLanes(body, i, values[i]);
+  vectorLane = -1;
+  popScope();
+  return success();
+}
+
+void KernelPrinter::storeLanes(Code &body, unsigned i,
+                               ArrayRef<std::string> values) {
+  auto outType = cast<StridedTensorType>(kernel.getResult(i).getType());
+  int savedLane = vectorLane;
+  vectorLane = 0;
+  bool vectorStore = isVectorAccess(outType, lanes[0]);
+  vectorLane = savedLane;
+  const char *st = storageType(*dtypeOf(outType));
+  if (vectorStore) {
+    std::string o = fresh("quad");
+    body.line("stride_vec4<{}> {};", st, o);
+    for (int k = 0; k < 4; ++k)
+      body.line("stride_st(&{}.v[{}], {});", o, k, values[k]);
+    body.line("*reinterpret_cast<stride_vec4<{}> *>(&out{}[{}]) = {};", st, i,
+              address(outType, lanes[0]), o);
+  } else {
+    for (int k = 0; k < 4; ++k)
+      body.line("stride_st(&out{}[{}], {});", i, address(outType, lanes[k]),
+                values[k]);
+  }
+}
+
+LogicalResult KernelPrinter::checkReducesElements(int64_t reducedElements) {
+  if (reducedElements != 0)
+    return success();
+  for (ReductionInfo &r : reductions)
+    if (r.kind == ReduceKind::Max || r.kind == ReduceKind::Min)
+      return r.op->emitError()
+             << "'stride." << opName(r.op)
+             << "' over dims with no elements is undefined (input shape "
+             << shapeText(cast<StridedTensorType>(r.input.getType()).getShape())
+             << ", dims ["
+             << dimsText(r.dims)
+             << "])";
+  return success();
+}
+
+std::string KernelPrinter::finalValue(const ReductionInfo &info,
+                                      int64_t reducedElements) {
+  std::string value = info.acc;
+  if (info.kind == ReduceKind::Mean)
+    value = fmt::format("{} / ({}){}", info.acc, accumulatorType(info.dtype),
+                        reducedElements);
+  if (isHalfLike(info.dtype))
+    return roundTo(info.dtype, value);
+  if (!isFloat(info.dtype))
+    return fmt::format("({}){}", computeType(info.dtype), info.acc);
+  return value;
+}
+
+std::string KernelPrinter::declareValue(Code &code, StringRef type,
+                                        const std::string &name,
+                                        const std::string &expr) {
+  code.line("const {} {} = {};", type, name, expr);
+  return name;
+}
+
+std::string KernelPrinter::declareMutable(Code &code, StringRef type,
+                                          const std::string &name) {
+  code.line("{} {};", type, name);
+  return name;
+}
+
+int64_t KernelPrinter::printIterationSpace(Code &body) {
+  int64_t n = product(iterationShape);
+  body.line("// iteration space: {} elements ({})", n,
+            shapeText(iterationShape));
+  if (n == 0)
+    body.line("// nothing to compute: the kernel is never launched");
+  return n;
+}
+
+static CudaLaunch toCudaLaunch(LaunchAttr launch) {
+  CudaLaunch result;
+  result.grid = {static_cast<uint32_t>(launch.getGrid()), 1, 1};
+  result.block = {static_cast<uint32_t>(launch.getBlock()),
+                  static_cast<uint32_t>(launch.getBlockY()), 1};
+  result.dynamicSharedBytes = static_cast<uint32_t>(launch.getShared());
+  if (launch.getPhase() >= 0)
+    result.phase = static_cast<int32_t>(launch.getPhase());
+  return result;
+}
+
+FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
+  bool wide = schedule.getIndexBits() == 64;
+
+  CudaKernel result;
+  result.op = kernel;
+  result.name = name;
+  result.description = describe();
+  for (LaunchAttr launch : schedule.getLaunches().getAsRange<LaunchAttr>())
+    result.launches.push_back(toCudaLaunch(launch));
+  if (DenseI64ArrayAttr scratch = schedule.getScratch())
+    result.scratchBytes.assign(scratch.asArrayRef().begin(),
+                               scratch.asArrayRef().end());
+
+  Code body;
+  body.indent = 1;
+  body.line("typedef {} idx_t; // {}-bit index arithmetic",
+            wide ? "long long" : "int", wide ? 64 : 32);
+  pushScope();
+  LogicalResult status = printBody(body);
+  popScope();
+  if (failed(status))
+    return failure();
+
+  // The signature: inputs, outputs, phase.
+  std::string params;
+  for (auto [i, t] : llvm::enumerate(kernel.getBodyBlock().getArgumentTypes()))
+    params += fmt::format("{}const {} *__restrict__ in{}", i ? ", " : "",
+                          storageType(*dtypeOf(t)), i);
+  for (auto [i, t] : llvm::enumerate(kernel.getResultTypes()))
+    params +=
+        fmt::format("{}{} *__restrict__ out{}", params.empty() ? "" : ", ",
+                    storageType(*dtypeOf(t)), i);
+  for (size_t i = 0; i < result.scratchBytes.size(); ++i)
+    params += fmt::format(", int *__restrict__ scratch{}", i);
+  if (facts.scatterRoot)
+    params += ", int phase";
+
+  uint32_t maxThreads = 256;
+  for (const CudaLaunch &l : result.launches)
+    maxThreads = std::max<uint32_t>(maxThreads, l.block.volume());
+
+  out.line("// Kernel {}: {}", name, result.description);
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
+    out.line("//   stride.{} at {}", opName(&op), formatLocation(op.getLoc()));
+  out.line("extern \"C\" __global__ void __launch_bounds__({})", maxThreads);
+  out.open(fmt::format("{}({})", name, params));
+  out.text += body.text;
+  out.close();
+  out.raw("");
+  return result;
+}
+
+} // namespace stride

@@ -1,0 +1,212 @@
+//===- KernelPrinter.h - One stride.kernel as CUDA C++ ----------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The interface of the kernel printers: one subclass per kernel form and
+// scheme (Forms/), each printing the body of one `extern "C" __global__`
+// function from the IR and the kernel's schedule, and this base class with
+// what they share: the evaluation of values at coordinates (loads through
+// views, ops, masks, checked indices), stores, vector lanes and the pieces
+// of reductions. Printers decide nothing: the form comes from the kernel
+// contract and everything else from `#stride.schedule`. Private to
+// lib/Target/CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_TARGET_CUDA_KERNELPRINTER_H
+#define STRIDE_LIB_TARGET_CUDA_KERNELPRINTER_H
+
+#include "CudaText.h"
+#include "KernelFacts.h"
+
+#include "stride/Target/CUDA/Emitter.h"
+#include "stride/Target/CUDA/Schedule.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <vector>
+
+namespace stride {
+
+/// What a printer prints from: the kernel, its C name, its facts (form,
+/// yields, iteration space, roots) and its schedule
+/// (stride-schedule-kernels), and the file scope shared by every kernel of
+/// the source (for constant arrays, numbered by `constantCounter`).
+struct PrinterSetup {
+  KernelOp kernel;
+  std::string name;
+  const CudaTargetOptions &options;
+  Code &fileScope;
+  unsigned &constantCounter;
+  KernelFacts facts;
+  KernelScheduleAttr schedule;
+};
+
+class KernelPrinter : protected PrinterSetup {
+public:
+  explicit KernelPrinter(PrinterSetup setup) : PrinterSetup(std::move(setup)) {}
+  virtual ~KernelPrinter() = default;
+
+  /// The whole function: a comment naming the ops it fuses with their
+  /// locations, the signature, and the body.
+  mlir::FailureOr<CudaKernel> print(Code &out);
+
+protected:
+  /// The body of the function: the form's loops, loads, ops and stores.
+  virtual mlir::LogicalResult printBody(Code &body) = 0;
+
+  /// Declares `name` = `expr` of C++ type `type` and returns how to read
+  /// it (a constant).
+  virtual std::string declareValue(Code &code, llvm::StringRef type,
+                                   const std::string &name,
+                                   const std::string &expr);
+  /// Declares `name`, assigned later, and returns how to assign and read it.
+  virtual std::string declareMutable(Code &code, llvm::StringRef type,
+                                     const std::string &name);
+
+  /// Launch `i` of the schedule.
+  LaunchAttr launchAt(unsigned i) {
+    return mlir::cast<LaunchAttr>(schedule.getLaunches()[i]);
+  }
+  /// Prints the iteration space of a pointwise kernel and returns its
+  /// element count (0: nothing to compute, the kernel is never launched).
+  int64_t printIterationSpace(Code &body);
+
+  // Reductions.
+  /// Reports max/min over no elements (undefined, as in PyTorch).
+  mlir::LogicalResult checkReducesElements(int64_t reducedElements);
+  /// The reduction's value from its accumulator, in its compute type.
+  std::string finalValue(const ReductionInfo &info, int64_t reducedElements);
+
+  // Coordinates and stores.
+  /// A grid-stride loop over the `n` elements of `shape`: opens the loop,
+  /// declares the coordinates and returns them. The caller closes it.
+  Coords openGridStrideLoop(Code &code, llvm::ArrayRef<int64_t> shape,
+                            int64_t n);
+  /// Declares the coordinates of row-major `linear` in `shape`.
+  Coords delinearize(Code &code, const std::string &linear,
+                     llvm::ArrayRef<int64_t> shape);
+  mlir::LogicalResult storeYields(Code &code,
+                                  llvm::ArrayRef<std::string> coords);
+  /// The block argument a value is a view chain of, if any.
+  std::optional<unsigned> rootArgument(mlir::Value value);
+  std::string address(StridedTensorType type,
+                      llvm::ArrayRef<std::string> coords);
+
+  // Evaluation.
+  mlir::FailureOr<std::string>
+  eval(mlir::Value value, llvm::ArrayRef<std::string> coords, Code &code);
+  /// Reads an index tensor at `coords` and checks it against [0, size):
+  /// returns a variable of the index type holding a safe index (0 after a
+  /// reported violation).
+  mlir::FailureOr<std::string> evalIndex(mlir::Operation *op, mlir::Value index,
+                                         llvm::ArrayRef<std::string> coords,
+                                         int64_t size, Code &code,
+                                         bool skipOnError);
+
+  // Vector lanes (the vectorized loop, the tiled transpose, the segmented
+  // index_add).
+  /// True when `type` read (or written) at the current lane's coordinates
+  /// is element `lane` of an aligned group of 4 consecutive elements: the
+  /// coordinates are the lane's own, the innermost stride is 1, and the
+  /// offset and every other stride are multiples of 4.
+  bool isVectorAccess(StridedTensorType type,
+                      llvm::ArrayRef<std::string> coords);
+  /// Evaluates every yielded value at the 4 coordinates of `lanes` (vector
+  /// accesses where aligned) and stores them.
+  mlir::LogicalResult evalAndStoreLanes(Code &body);
+  /// Stores 4 computed values of result `i` at `lanes` (one 4-element store
+  /// where the result's layout allows it).
+  void storeLanes(Code &body, unsigned i, llvm::ArrayRef<std::string> values);
+
+  std::string fresh(llvm::StringRef prefix) {
+    return (prefix + llvm::Twine(counter++)).str();
+  }
+  std::string memoKey(mlir::Value value, llvm::ArrayRef<std::string> coords) {
+    return fmt::format("{}|{}", value.getAsOpaquePointer(), joinCoords(coords));
+  }
+  std::optional<std::string> lookup(const std::string &key) {
+    for (auto it = memo.rbegin(); it != memo.rend(); ++it) {
+      auto found = it->find(key);
+      if (found != it->end())
+        return found->second;
+    }
+    return std::nullopt;
+  }
+  /// Records that `key` (a value at coordinates, or a load) is held in
+  /// `variable` in the innermost scope.
+  void remember(const std::string &key, std::string variable) {
+    memo.back()[key] = std::move(variable);
+  }
+  void pushScope() { memo.emplace_back(); }
+  void popScope() { memo.pop_back(); }
+
+  mlir::InFlightDiagnostic error(mlir::Operation *op) {
+    return op->emitError() << "cannot emit CUDA for kernel '" << name << "': ";
+  }
+
+  llvm::SmallVector<mlir::Value> &yields = facts.yields;
+  llvm::SmallVector<int64_t> &iterationShape = facts.iterationShape;
+  llvm::SmallVector<ReductionInfo> &reductions = facts.reductions;
+
+  std::string idx = "idx_t";
+  /// Reduction results and the key of the coordinates they are held at.
+  llvm::DenseMap<mlir::Value, std::string> reductionKeys;
+  /// Form (d): the variable holding each reduction's value for the current
+  /// row, once computed; reads of it broadcast back resolve to it.
+  llvm::DenseMap<mlir::Operation *, std::string> rowValues;
+  /// In a loop over vector lanes: the lane being evaluated (-1 outside),
+  /// and each lane's coordinates (consecutive in the innermost dim).
+  int vectorLane = -1;
+  llvm::SmallVector<Coords, 4> lanes;
+
+private:
+  std::string describe();
+  mlir::FailureOr<std::string> evalUncached(mlir::Value value,
+                                            llvm::ArrayRef<std::string> coords,
+                                            Code &code);
+  mlir::FailureOr<Coords> mapThroughView(mlir::Operation *view,
+                                         llvm::ArrayRef<std::string> coords,
+                                         Code &code);
+  mlir::FailureOr<std::string>
+  evalOp(mlir::Operation *op, llvm::ArrayRef<std::string> coords, Code &code);
+  mlir::FailureOr<std::string> evalPointwise(mlir::Operation *op,
+                                             llvm::ArrayRef<std::string> coords,
+                                             Code &code);
+  mlir::FailureOr<std::string> evalCast(const std::string &value, DType from,
+                                        DType to);
+  mlir::FailureOr<std::string> evalConstant(ConstantOp op,
+                                            llvm::ArrayRef<std::string> coords);
+  mlir::FailureOr<std::string>
+  evalSliceScatter(SliceScatterOp scatter, llvm::ArrayRef<std::string> coords,
+                   Code &code);
+  mlir::FailureOr<std::string>
+  evalSelectScatter(SelectScatterOp scatter, llvm::ArrayRef<std::string> coords,
+                    Code &code);
+  /// A coordinate mask: `src` at `srcCoords` where `cond` holds, else
+  /// `input` at `coords`, each evaluated only on its side of the branch.
+  mlir::FailureOr<std::string>
+  evalMasked(Code &code, const std::string &cond, mlir::Value src,
+             llvm::ArrayRef<std::string> srcCoords, mlir::Value input,
+             llvm::ArrayRef<std::string> coords, DType dtype);
+  /// gather and index_select: `input` at `coords` with the coordinate along
+  /// `dim` replaced by `index` read (and checked) at `indexCoords`.
+  mlir::FailureOr<std::string>
+  evalIndexed(mlir::Operation *op, mlir::Value input, mlir::Value index,
+              int64_t dim, llvm::ArrayRef<std::string> indexCoords,
+              llvm::ArrayRef<std::string> coords, Code &code);
+
+  unsigned counter = 0;
+  std::vector<llvm::StringMap<std::string>> memo;
+};
+
+} // namespace stride
+
+#endif // STRIDE_LIB_TARGET_CUDA_KERNELPRINTER_H
