@@ -42,16 +42,27 @@ template <typename ConcreteType>
 class FusedKernel : public mlir::OpTrait::TraitBase<ConcreteType, FusedKernel> {
 };
 
+/// An op that runs as a call of a vendor library routine (`stride.matmul`):
+/// its result is a fresh buffer, and it is never part of a kernel.
+template <typename ConcreteType>
+class LibraryCall : public mlir::OpTrait::TraitBase<ConcreteType, LibraryCall> {
+};
+
 /// True for the ops that compute a fresh buffer: every op fusion may group,
 /// and no kernel.
 inline bool isFunctional(mlir::Operation *op) {
   return op->hasTrait<Functional>();
 }
 
+/// True for the ops that run as a library call (a kernel boundary).
+inline bool isLibraryCall(mlir::Operation *op) {
+  return op->hasTrait<LibraryCall>();
+}
+
 /// True when `op`'s results are fresh buffers that no other value aliases:
-/// functional ops and kernels.
+/// functional ops, kernels and library calls.
 inline bool writesFreshBuffers(mlir::Operation *op) {
-  return isFunctional(op) || op->hasTrait<FusedKernel>();
+  return isFunctional(op) || op->hasTrait<FusedKernel>() || isLibraryCall(op);
 }
 } // namespace stride
 
