@@ -16,6 +16,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "stride/Support/MatmulLayout.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -451,11 +452,42 @@ LogicalResult verifyMatmulEpilogue(MatmulOp op) {
                        "one element per column of the product");
 }
 
+/// A recorded operand layout must be the one the operand's type gives.
+LogicalResult verifyMatmulOperandLayout(MatmulOp op, StringRef name,
+                                        Value operand,
+                                        MatmulOperandAttr recorded) {
+  if (!recorded)
+    return success();
+  std::optional<MatmulOperandLayout> layout =
+      matmulOperandLayout(tensorType(operand).getLayout());
+  if (!layout)
+    return op.emitOpError()
+           << name << "_layout " << recorded << " is recorded, but the "
+           << name << " layout " << tensorType(operand)
+           << " cannot be read in place (stride-matmul-layout copies it)";
+  MatmulOperandAttr expected = getMatmulOperandAttr(op.getContext(), *layout);
+  if (recorded != expected)
+    return op.emitOpError() << name << "_layout " << recorded
+                            << " does not match the " << name
+                            << " layout: expected " << expected;
+  return success();
+}
+
 } // namespace
+
+MatmulOperandAttr stride::getMatmulOperandAttr(MLIRContext *context,
+                                               const MatmulOperandLayout &layout) {
+  return MatmulOperandAttr::get(context, layout.transposed, layout.ld,
+                                layout.batchStride);
+}
 
 LogicalResult MatmulOp::verify() {
   if (failed(verifyMatmulElementTypes(*this)) ||
-      failed(verifyMatmulShapes(*this)))
+      failed(verifyMatmulShapes(*this)) ||
+      failed(verifyMatmulOperandLayout(*this, "lhs", getLhs(),
+                                       getLhsLayoutAttr())) ||
+      failed(verifyMatmulOperandLayout(*this, "rhs", getRhs(),
+                                       getRhsLayoutAttr())))
     return failure();
   return verifyMatmulEpilogue(*this);
 }

@@ -73,3 +73,15 @@ func.func @f(%a: !stride.tensor<4x8xf64>, %b: !stride.tensor<8x5xf64>) {
   %0 = stride.matmul %a, %b epilogue relu : !stride.tensor<4x8xf64>, !stride.tensor<8x5xf64> -> !stride.tensor<4x5xf64>
   return
 }
+// -----
+func.func @f(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<8x5xf32>) {
+  // expected-error @+1 {{'stride.matmul' op rhs_layout #stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0> does not match the rhs layout: expected #stride.matmul_operand<transposed = false, ld = 5, batch_stride = 0>}}
+  %0 = stride.matmul %a, %b {rhs_layout = #stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0>} : !stride.tensor<4x8xf32>, !stride.tensor<8x5xf32> -> !stride.tensor<4x5xf32>
+  return
+}
+// -----
+func.func @f(%a: !stride.tensor<4x8xf32, strides = [16, 2]>, %b: !stride.tensor<8x5xf32>) {
+  // expected-error @+1 {{'stride.matmul' op lhs_layout #stride.matmul_operand<transposed = false, ld = 16, batch_stride = 0> is recorded, but the lhs layout '!stride.tensor<4x8xf32, strides = [16, 2], offset = 0>' cannot be read in place (stride-matmul-layout copies it)}}
+  %0 = stride.matmul %a, %b {lhs_layout = #stride.matmul_operand<transposed = false, ld = 16, batch_stride = 0>} : !stride.tensor<4x8xf32, strides = [16, 2]>, !stride.tensor<8x5xf32> -> !stride.tensor<4x5xf32>
+  return
+}

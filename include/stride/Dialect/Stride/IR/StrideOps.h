@@ -13,6 +13,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 
 namespace stride {
@@ -79,5 +80,13 @@ mlir::TypedAttr reductionIdentity(ReductionCombiner combiner,
 
 #define GET_OP_CLASSES
 #include "stride/Dialect/Stride/IR/StrideOps.h.inc"
+
+namespace stride {
+struct MatmulOperandLayout;
+/// `layout` (stride/Support/MatmulLayout.h) as the attribute a
+/// stride.matmul records it in.
+MatmulOperandAttr getMatmulOperandAttr(mlir::MLIRContext *context,
+                                       const MatmulOperandLayout &layout);
+} // namespace stride
 
 #endif // STRIDE_DIALECT_STRIDEOPS_H

@@ -551,6 +551,15 @@ def Stride_MatmulEpilogue : I32EnumAttr<"MatmulEpilogue",
   let cppNamespace = "::stride";
 }
 
+/// A #stride.matmul_operand (StrideAttrs.td, generated apart from the ops).
+def Stride_MatmulOperandAttrRef : Attr<
+    CPred<"::llvm::isa<::stride::MatmulOperandAttr>($_self)">,
+    "how the library reads a matmul operand"> {
+  let storageType = "::stride::MatmulOperandAttr";
+  let returnType = "::stride::MatmulOperandAttr";
+  let convertFromStorage = "$_self";
+}
+
 def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
   let summary = "matrix product (`torch.matmul`, `mm`, `bmm`), optionally "
                 "with a bias and an activation";
@@ -568,6 +577,10 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
     result has the dense row-major layout with offset 0. The op runs as a
     library call (cuBLASLt), never inside a kernel: see docs/matmul.md.
 
+    `stride-matmul-layout` records how the library reads each operand in
+    place (`lhs_layout`, `rhs_layout`: `#stride.matmul_operand`), copying
+    an operand it cannot read so into a dense temporary first.
+
     Optionally (formed by `stride-fuse`, see docs/matmul.md), a `bias` of
     shape `[N]` is added to every row of the product and an `epilogue`
     (`relu`, or `gelu_tanh`: GELU's tanh approximation) is applied to each
@@ -584,7 +597,9 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
   let arguments = (ins Stride_AnyTensor:$lhs, Stride_AnyTensor:$rhs,
                        Optional<Stride_AnyTensor>:$bias,
                        DefaultValuedAttr<Stride_MatmulEpilogue,
-                                         "::stride::MatmulEpilogue::none">:$epilogue);
+                                         "::stride::MatmulEpilogue::none">:$epilogue,
+                       OptionalAttr<Stride_MatmulOperandAttrRef>:$lhs_layout,
+                       OptionalAttr<Stride_MatmulOperandAttrRef>:$rhs_layout);
   let results = (outs Stride_AnyTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs (`bias` $bias^)? (`epilogue` $epilogue^)? attr-dict `:`

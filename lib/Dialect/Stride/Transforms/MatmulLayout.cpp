@@ -1,0 +1,54 @@
+//===- MatmulLayout.cpp - How each matmul's library call reads operands ---===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// stride-matmul-layout (Passes.td): records the in-place reading of each
+// stride.matmul operand, or copies the operand into a dense temporary first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Support/MatmulLayout.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace stride {
+#define GEN_PASS_DEF_MATMULLAYOUT
+#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
+} // namespace stride
+
+using namespace mlir;
+using namespace stride;
+
+namespace {
+
+/// How the library reads `operand` of `matmul`; an operand it cannot read in
+/// place is replaced by a dense row-major copy first.
+MatmulOperandAttr decideOperand(MatmulOp matmul, OpOperand &operand) {
+  auto type = cast<StridedTensorType>(operand.get().getType());
+  std::optional<MatmulOperandLayout> layout =
+      matmulOperandLayout(type.getLayout());
+  if (!layout) {
+    OpBuilder builder(matmul);
+    auto dense = StridedTensorType::getContiguous(type.getShape(),
+                                                  type.getElementType());
+    operand.set(CloneOp::create(builder, matmul.getLoc(), dense, operand.get()));
+    layout = matmulOperandLayout(dense.getLayout());
+  }
+  return getMatmulOperandAttr(matmul.getContext(), *layout);
+}
+
+struct MatmulLayoutPass
+    : public stride::impl::MatmulLayoutBase<MatmulLayoutPass> {
+  void runOnOperation() override {
+    getOperation().walk([](MatmulOp matmul) {
+      matmul.setLhsLayoutAttr(decideOperand(matmul, matmul.getLhsMutable()));
+      matmul.setRhsLayoutAttr(decideOperand(matmul, matmul.getRhsMutable()));
+    });
+  }
+};
+
+} // namespace
