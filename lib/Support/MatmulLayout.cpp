@@ -67,4 +67,9 @@ std::optional<MatmulOperandLayout> matmulOperandLayout(const Layout &layout) {
   return std::nullopt;
 }
 
+bool isContiguousVector(const Layout &layout) {
+  return layout.shape.size() == 1 &&
+         (layout.shape[0] <= 1 || layout.strides[0] == 1);
+}
+
 } // namespace stride

@@ -48,6 +48,10 @@ struct MatmulOperandLayout {
 /// into one stride. Row-major is preferred where both readings fit.
 std::optional<MatmulOperandLayout> matmulOperandLayout(const Layout &layout);
 
+/// True when the 1-D `layout` (a matmul's bias) has consecutive elements,
+/// as the library reads it.
+bool isContiguousVector(const Layout &layout);
+
 } // namespace stride
 
 #endif // STRIDE_SUPPORT_MATMULLAYOUT_H

@@ -25,19 +25,25 @@ using namespace stride;
 
 namespace {
 
+/// Replaces `operand` of `matmul` by a dense row-major copy of it; returns
+/// the copy's layout.
+Layout copyToDense(MatmulOp matmul, OpOperand &operand) {
+  auto type = cast<StridedTensorType>(operand.get().getType());
+  OpBuilder builder(matmul);
+  auto dense = StridedTensorType::getContiguous(type.getShape(),
+                                                type.getElementType());
+  operand.set(CloneOp::create(builder, matmul.getLoc(), dense, operand.get()));
+  return dense.getLayout();
+}
+
 /// How the library reads `operand` of `matmul`; an operand it cannot read in
 /// place is replaced by a dense row-major copy first.
 MatmulOperandAttr decideOperand(MatmulOp matmul, OpOperand &operand) {
   auto type = cast<StridedTensorType>(operand.get().getType());
   std::optional<MatmulOperandLayout> layout =
       matmulOperandLayout(type.getLayout());
-  if (!layout) {
-    OpBuilder builder(matmul);
-    auto dense = StridedTensorType::getContiguous(type.getShape(),
-                                                  type.getElementType());
-    operand.set(CloneOp::create(builder, matmul.getLoc(), dense, operand.get()));
-    layout = matmulOperandLayout(dense.getLayout());
-  }
+  if (!layout)
+    layout = matmulOperandLayout(copyToDense(matmul, operand));
   return getMatmulOperandAttr(matmul.getContext(), *layout);
 }
 
@@ -47,6 +53,12 @@ struct MatmulLayoutPass
     getOperation().walk([](MatmulOp matmul) {
       matmul.setLhsLayoutAttr(decideOperand(matmul, matmul.getLhsMutable()));
       matmul.setRhsLayoutAttr(decideOperand(matmul, matmul.getRhsMutable()));
+      // The library reads a bias of consecutive elements.
+      MutableOperandRange bias = matmul.getBiasMutable();
+      if (!bias.empty() &&
+          !isContiguousVector(
+              cast<StridedTensorType>(bias[0].get().getType()).getLayout()))
+        copyToDense(matmul, bias[0]);
     });
   }
 };
