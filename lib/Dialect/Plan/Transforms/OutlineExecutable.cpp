@@ -133,6 +133,8 @@ private:
   ExecutableOp executable;
   bool allowTf32;
   OpBuilder builder;
+  /// The library calls' workspace, allocated at the first call.
+  Value workspace;
   KernelNameTable names;
   /// The buffer that holds each tensor value (a view: its root's).
   llvm::DenseMap<Value, Value> bufferOf;
@@ -237,8 +239,11 @@ LogicalResult Outliner::lowerMatmul(MatmulOp matmul) {
   // A product of no elements writes nothing.
   if (matmul.getResult().getType().getNumElements() == 0)
     return success();
-  buffers.push_back(AllocOp::create(builder, matmul.getLoc(),
-                                    kMatmulWorkspaceBytes, /*zeroed=*/false));
+  // The steps run in order on one stream: every call uses one workspace.
+  if (!workspace)
+    workspace = AllocOp::create(builder, matmul.getLoc(),
+                                kMatmulWorkspaceBytes, /*zeroed=*/false);
+  buffers.push_back(workspace);
   LibraryCallOp::create(builder, matmul.getLoc(), "cublaslt.matmul",
                         matmulDescriptor(matmul, allowTf32), buffers);
   return success();

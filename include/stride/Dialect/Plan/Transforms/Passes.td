@@ -52,9 +52,10 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
     ```
 
     Each `stride.matmul` becomes `plan.library_call "cublaslt.matmul"` on
-    the buffers of its operands, a `plan.alloc` for its result and one
-    for the library's workspace (32 MiB; `stride-reuse-buffers` lets the
-    calls share one), with the descriptor of docs/matmul.md: PyTorch's
+    the buffers of its operands, a `plan.alloc` for its result and the
+    library's workspace (32 MiB, allocated at the first call and used by
+    all: the steps run in order on one stream), with the descriptor of
+    docs/matmul.md: PyTorch's
     row-major product in cuBLASLt's column-major terms (the operands
     swapped), the transpose flags, leading dimensions and batch strides of
     the op's `lhs_layout` / `rhs_layout` (run `stride-matmul-layout`
