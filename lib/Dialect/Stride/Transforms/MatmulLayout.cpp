@@ -14,6 +14,7 @@
 #include "stride/Support/MatmulLayout.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace stride {
 #define GEN_PASS_DEF_MATMULLAYOUT
@@ -25,41 +26,57 @@ using namespace stride;
 
 namespace {
 
-/// Replaces `operand` of `matmul` by a dense row-major copy of it; returns
-/// the copy's layout.
-Layout copyToDense(MatmulOp matmul, OpOperand &operand) {
-  auto type = cast<StridedTensorType>(operand.get().getType());
-  OpBuilder builder(matmul);
-  auto dense = StridedTensorType::getContiguous(type.getShape(),
-                                                type.getElementType());
-  operand.set(CloneOp::create(builder, matmul.getLoc(), dense, operand.get()));
-  return dense.getLayout();
-}
+/// Decides the operand layouts of the matmuls of one function, copying
+/// each value that needs a copy once (the ops are visited in program
+/// order, so the first copy dominates the later readers).
+class OperandLayouts {
+public:
+  void decide(MatmulOp matmul) {
+    matmul.setLhsLayoutAttr(decideOperand(matmul, matmul.getLhsMutable()));
+    matmul.setRhsLayoutAttr(decideOperand(matmul, matmul.getRhsMutable()));
+    // The library reads a bias of consecutive elements.
+    MutableOperandRange bias = matmul.getBiasMutable();
+    if (!bias.empty() &&
+        !isContiguousVector(
+            cast<StridedTensorType>(bias[0].get().getType()).getLayout()))
+      copyToDense(matmul, bias[0]);
+  }
 
-/// How the library reads `operand` of `matmul`; an operand it cannot read in
-/// place is replaced by a dense row-major copy first.
-MatmulOperandAttr decideOperand(MatmulOp matmul, OpOperand &operand) {
-  auto type = cast<StridedTensorType>(operand.get().getType());
-  std::optional<MatmulOperandLayout> layout =
-      matmulOperandLayout(type.getLayout());
-  if (!layout)
-    layout = matmulOperandLayout(copyToDense(matmul, operand));
-  return getMatmulOperandAttr(matmul.getContext(), *layout);
-}
+private:
+  /// Replaces `operand` of `matmul` by a dense row-major copy of it;
+  /// returns the copy's layout.
+  Layout copyToDense(MatmulOp matmul, OpOperand &operand) {
+    Value &copy = copies[operand.get()];
+    if (!copy) {
+      auto type = cast<StridedTensorType>(operand.get().getType());
+      OpBuilder builder(matmul);
+      auto dense = StridedTensorType::getContiguous(type.getShape(),
+                                                    type.getElementType());
+      copy = CloneOp::create(builder, matmul.getLoc(), dense, operand.get());
+    }
+    operand.set(copy);
+    return cast<StridedTensorType>(copy.getType()).getLayout();
+  }
+
+  /// How the library reads `operand` of `matmul`; an operand it cannot
+  /// read in place is replaced by a dense row-major copy first.
+  MatmulOperandAttr decideOperand(MatmulOp matmul, OpOperand &operand) {
+    auto type = cast<StridedTensorType>(operand.get().getType());
+    std::optional<MatmulOperandLayout> layout =
+        matmulOperandLayout(type.getLayout());
+    if (!layout)
+      layout = matmulOperandLayout(copyToDense(matmul, operand));
+    return getMatmulOperandAttr(matmul.getContext(), *layout);
+  }
+
+  llvm::DenseMap<Value, Value> copies;
+};
 
 struct MatmulLayoutPass
     : public stride::impl::MatmulLayoutBase<MatmulLayoutPass> {
   void runOnOperation() override {
-    getOperation().walk([](MatmulOp matmul) {
-      matmul.setLhsLayoutAttr(decideOperand(matmul, matmul.getLhsMutable()));
-      matmul.setRhsLayoutAttr(decideOperand(matmul, matmul.getRhsMutable()));
-      // The library reads a bias of consecutive elements.
-      MutableOperandRange bias = matmul.getBiasMutable();
-      if (!bias.empty() &&
-          !isContiguousVector(
-              cast<StridedTensorType>(bias[0].get().getType()).getLayout()))
-        copyToDense(matmul, bias[0]);
-    });
+    OperandLayouts layouts;
+    getOperation().walk([&](MatmulOp matmul) { layouts.decide(matmul); });
   }
 };
 

@@ -95,3 +95,23 @@ func.func @broadcast_rows_and_batches(%v: !stride.tensor<8xf32>, %w: !stride.ten
       !stride.tensor<2x3x8x5xf32, strides = [0, 40, 5, 1], offset = 0> -> !stride.tensor<2x3x4x5xf32>
   return %p, %q : !stride.tensor<4x4xf32>, !stride.tensor<2x3x4x5xf32>
 }
+
+// -----
+
+// A value both operands read, that needs a copy, is copied once; so is a
+// bias whose elements are not consecutive.
+// CHECK-LABEL: func.func @one_copy
+// CHECK:      %[[C:.*]] = stride.clone %{{.*}} : <4x4xf32, strides = [32, 2], offset = 1>
+// CHECK-NEXT: %[[B:.*]] = stride.clone %{{.*}} : <4xf32, strides = [2], offset = 0> -> <4xf32, strides = [1], offset = 0>
+// CHECK-NEXT: stride.matmul %[[C]], %[[C]] bias %[[B]] {
+// CHECK-NOT:  stride.clone
+func.func @one_copy(%a: !stride.tensor<128xf32>, %b: !stride.tensor<8xf32>) -> !stride.tensor<4x4xf32> {
+  %s = stride.as_strided %a : !stride.tensor<128xf32>
+      -> !stride.tensor<4x4xf32, strides = [32, 2], offset = 1>
+  %bs = stride.slice %b dim 0 start 0 end 8 step 2 : !stride.tensor<8xf32>
+      -> !stride.tensor<4xf32, strides = [2], offset = 0>
+  %q = stride.matmul %s, %s bias %bs : !stride.tensor<4x4xf32, strides = [32, 2], offset = 1>,
+      !stride.tensor<4x4xf32, strides = [32, 2], offset = 1>, !stride.tensor<4xf32, strides = [2], offset = 0>
+      -> !stride.tensor<4x4xf32>
+  return %q : !stride.tensor<4x4xf32>
+}
