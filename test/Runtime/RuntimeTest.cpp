@@ -584,10 +584,9 @@ TEST_F(RuntimeGpuTest, KernelFaultNamesTheKernel) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(
       runFaultingKernel(), ::testing::ExitedWithCode(0),
-      "device fault: fault.stridemod: kernel 'write_out_of_bounds' \\(launch 2 "
-      "of 3\\) "
-      "failed: CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was "
-      "encountered");
+      "device fault: fault.stridemod: step 2 of 3 \\(kernel "
+      "'write_out_of_bounds'\\) failed: CUDA_ERROR_ILLEGAL_ADDRESS: an "
+      "illegal memory access was encountered");
 }
 
 } // namespace
