@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds, here, the bundle that bench/compare.sh runs on the GPU machine:
 # the runtime-only stride-run-gpu, every bench/*.mlir compiled by stridec,
-# and the PyTorch side (torch_bench.py).
+# and the PyTorch side (torch_bench.py). Each plain GEMM of the benchmark
+# (gemm_KxN_DTYPE, torch.matmul of [8192, K] and [K, N]) that no graph
+# compiled to is written by stride-gemm-module (bench/gemm-module): one
+# cuBLASLt call, so that its time through the runtime is measured too.
 #
 # usage: bench/prepare.sh [--out DIR] [--arch sm_90]
 set -euo pipefail
@@ -17,7 +20,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 
-./scripts/build.sh stridec stride-run-gpu >/dev/null
+./scripts/build.sh stridec stride-run-gpu stride-gemm-module >/dev/null
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/modules"
 cp build/bin/stride-run-gpu "$out/bin/"
@@ -37,5 +40,12 @@ for graph in bench/*.mlir; do
   printf '%s: compiled in %.3f s (cold), %.3f s (warm NVRTC cache)\n' "$name" "$cold" "$warm"
 done | tee "$out/compile-times.txt"
 rm -rf "$cache"
+for dtype in f32 bf16; do
+  for kn in "768 2304" "768 768" "768 3072" "3072 768"; do
+    read -r k n <<<"$kn"
+    module=$out/modules/gemm_${k}x${n}_$dtype.stridemod
+    [[ -e $module ]] || build/bin/stride-gemm-module --arch "$arch" --dtype "$dtype" 8192 "$k" "$n" "$module"
+  done
+done
 echo "made from commit $(git rev-parse --short HEAD) on $(date -u +%F)" >"$out/MANIFEST"
 du -sh "$out"

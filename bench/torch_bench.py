@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """PyTorch side of bench/compare.sh, run on the GPU machine (not part of the
 product: Stride itself has no Python). For each benchmark graph it makes the
-inputs (saved as .npy for Stride), times PyTorch eager and torch.compile with
-CUDA events, and checks Stride's, eager's and torch.compile's outputs against
-an f64 eager reference computed on the same inputs.
+inputs (saved as .npy for Stride; bf16 inputs as f32 holding bf16 values,
+which stride-run-gpu rounds back exactly), times PyTorch eager and
+torch.compile with CUDA events, and checks Stride's, eager's and
+torch.compile's outputs against an f64 eager reference computed on the same
+inputs. Two tables: the memory-bound graphs (against the copy-bandwidth
+floor) and the matrix-product graphs (TFLOP/s, and Stride's speed relative to
+eager and to torch.compile).
 
   torch_bench.py inputs DIR            write DIR/<graph>/argN.npy
   torch_bench.py report DIR RESULTS    time torch, compare, print the table
@@ -58,16 +62,62 @@ GRAPHS = {
     "softmax": ([((65536, 1024), "f32")], softmax, 536_870_912),
 }
 
+# GPT-2 small at 8192 tokens: its four GEMMs (torch.matmul), the MLP's
+# up-projection with bias and GELU (tanh), and the MLP block.
+TOKENS = 8192
+
+
+def gelu_tanh(h):
+    return F.gelu(h, approximate="tanh")
+
+
+def linear_bias_gelu(x, w, b):
+    return gelu_tanh(F.linear(x, w, b))
+
+
+def mlp_block(x, ln_w, ln_b, w1, b1, w2, b2):
+    return x + F.linear(gelu_tanh(F.linear(F.layer_norm(x, [768], ln_w, ln_b), w1, b1)), w2, b2)
+
+
+def matmul_graphs():
+    """name -> (argument shapes/dtypes, torch function, floating-point
+    operations, tolerance of the norm-wise relative error)."""
+    graphs = {}
+    for dt in ("f32", "bf16"):
+        rtol = 1e-5 if dt == "f32" else 1e-2
+        for k, n in ((768, 2304), (768, 768), (768, 3072), (3072, 768)):
+            graphs[f"gemm_{k}x{n}_{dt}"] = (
+                [((TOKENS, k), dt), ((k, n), dt + ":w")], torch.matmul, 2 * TOKENS * k * n, rtol)
+        graphs[f"linear_bias_gelu_{dt}"] = (
+            [((TOKENS, 768), dt), ((3072, 768), dt + ":w"), ((3072,), dt)],
+            linear_bias_gelu, 2 * TOKENS * 768 * 3072, rtol)
+        graphs[f"mlp_block_{dt}"] = (
+            [((TOKENS, 768), dt), ((768,), dt + ":ln"), ((768,), dt), ((3072, 768), dt + ":w"),
+             ((3072,), dt), ((768, 3072), dt + ":w"), ((768,), dt)],
+            mlp_block, 2 * 2 * TOKENS * 768 * 3072, rtol)
+    return graphs
+
+
+MATMUL_GRAPHS = matmul_graphs()
+DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16}
+
 
 def make_inputs(name, seed=0):
     gen = torch.Generator(device="cuda").manual_seed(seed)
+    spec = GRAPHS[name][0] if name in GRAPHS else MATMUL_GRAPHS[name][0]
     args = []
-    for shape, kind in GRAPHS[name][0]:
+    for shape, kind in spec:
         if kind.startswith("i64"):
             bound = int(kind.split(":")[1])
             args.append(torch.randint(0, bound, shape, generator=gen, device="cuda", dtype=torch.int64))
-        else:
-            args.append(torch.rand(shape, generator=gen, device="cuda", dtype=torch.float32) * 2 - 1)
+            continue
+        dtype, _, role = kind.partition(":")
+        t = torch.rand(shape, generator=gen, device="cuda", dtype=torch.float32) * 2 - 1
+        if role == "w":  # a weight: scaled like a trained layer's
+            t = t / max(shape) ** 0.5
+        elif role == "ln":  # LayerNorm's scale, around 1
+            t = 1 + t / 4
+        args.append(t.to(DTYPES[dtype]))
     return args
 
 
@@ -107,10 +157,42 @@ def rel_err(out, ref):
 
 
 def cmd_inputs(directory):
-    for name in GRAPHS:
+    for name in list(GRAPHS) + list(MATMUL_GRAPHS):
         os.makedirs(os.path.join(directory, name), exist_ok=True)
         for i, t in enumerate(make_inputs(name)):
+            if t.dtype == torch.bfloat16:  # .npy has no bf16: exact as f32
+                t = t.float()
             np.save(os.path.join(directory, name, f"arg{i}.npy"), t.cpu().numpy())
+
+
+def stride_row(stride_results, name, ref):
+    s = stride_results.get(name, {})
+    if s.get("output") and os.path.exists(s["output"]):
+        out = torch.from_numpy(np.load(s["output"])).cuda()
+        return (s["ms"], rel_err(out, ref))
+    return (None, None)
+
+
+def measure(fn, args, ref):
+    """(eager, torch.compile): each (ms, relative error)."""
+    eager = (time_ms(lambda: fn(*args)), rel_err(fn(*args), ref))
+    compiled = torch.compile(fn)
+    compiled(*args)
+    return eager, (time_ms(lambda: compiled(*args)), rel_err(compiled(*args), ref))
+
+
+def matmul_report(stride_results):
+    rows = []
+    for name, (_, fn, flops, rtol) in MATMUL_GRAPHS.items():
+        args = make_inputs(name)
+        ref = fn(*[a.double() for a in args])
+        row = {"graph": name, "flops": flops, "rtol": rtol}
+        row["eager"], row["compile"] = measure(fn, args, ref)
+        row["stride"] = stride_row(stride_results, name, ref)
+        rows.append(row)
+        del args, ref
+        torch.cuda.empty_cache()
+    print_matmul_table(rows)
 
 
 def cmd_report(directory, results_path):
@@ -123,21 +205,14 @@ def cmd_report(directory, results_path):
         ref = fn(*[a.double() if a.is_floating_point() else a for a in args])
         floor_ms = nbytes / bw * 1e3
         row = {"graph": name, "bytes": nbytes, "floor_ms": floor_ms}
-        eager_ms = time_ms(lambda: fn(*args))
-        row["eager"] = (eager_ms, rel_err(fn(*args), ref))
-        compiled = torch.compile(fn)
-        compiled(*args)
-        row["compile"] = (time_ms(lambda: compiled(*args)), rel_err(compiled(*args), ref))
-        s = stride_results.get(name, {})
-        if s.get("output") and os.path.exists(s["output"]):
-            out = torch.from_numpy(np.load(s["output"])).cuda()
-            row["stride"] = (s["ms"], rel_err(out, ref))
-        else:
-            row["stride"] = (None, None)
+        row["eager"], row["compile"] = measure(fn, args, ref)
+        row["stride"] = stride_row(stride_results, name, ref)
         rows.append(row)
         del args, ref
         torch.cuda.empty_cache()
     print_table(rows, bw)
+    print()
+    matmul_report(stride_results)
 
 
 def fmt(entry, floor_ms):
@@ -157,6 +232,32 @@ def print_table(rows, bw):
     for r in rows:
         print(f"| {r['graph']} | {r['floor_ms']:.4f} | {fmt(r['stride'], r['floor_ms'])} | "
               f"{fmt(r['eager'], r['floor_ms'])} | {fmt(r['compile'], r['floor_ms'])} |")
+
+
+def fmt_flops(entry, flops, rtol):
+    ms, err = entry
+    if ms is None:
+        return "n/a | n/a | not run"
+    ok = "yes" if err is not None and err <= rtol else f"NO (rel err {err:.2g})"
+    return f"{ms:.4f} | {flops / (ms * 1e-3) / 1e12:.0f} | {ok}"
+
+
+def speed(stride, other):
+    if stride[0] is None:
+        return "n/a"
+    return f"{other[0] / stride[0]:.3f}x"
+
+
+def print_matmul_table(rows):
+    print("Matrix products (TF32 off; correct: norm-wise relative error against f64 "
+          "<= 1e-5 for f32, 1e-2 for bf16; speed: the other's time / Stride's)")
+    print("| graph | Stride ms | TFLOP/s | correct | eager ms | TFLOP/s | correct "
+          "| torch.compile ms | TFLOP/s | correct | vs eager | vs torch.compile |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        cells = [fmt_flops(r[k], r["flops"], r["rtol"]) for k in ("stride", "eager", "compile")]
+        print(f"| {r['graph']} | {' | '.join(cells)} | {speed(r['stride'], r['eager'])} | "
+              f"{speed(r['stride'], r['compile'])} |")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,8 @@
 # floats with relative error <= the case's rtol (1e-5 for f32; 0 = exactly,
 # as for the seed's f64 gradients). Outputs are poisoned (0xFF bytes, NaN or
 # -1) before each run, so an element no kernel writes fails the comparison.
+# On the GPU, the bundle's bin/StrideCublasLtGpuTests (the cublaslt.matmul
+# routine against a host reference) is one more case, "cublaslt-matmul".
 # Prints a table of pass/fail and a last line "N passed, M failed"; exits 0
 # only when everything passed.
 #
@@ -103,6 +105,21 @@ for dir in "$bundle"/cases/*/; do
     fi
   done
 done
+
+# The cublaslt.matmul routine's GPU test (GoogleTest), one case.
+unit=$bundle/bin/StrideCublasLtGpuTests
+if [[ $emulate == 0 && -x $unit && cublaslt-matmul =~ $filter ]]; then
+  out=$log/cublaslt-matmul.plain
+  CUDA_VISIBLE_DEVICES=$device "$unit" >"$out" 2>&1
+  if [[ $? == 0 ]] && grep -q '^\[  PASSED  \]' "$out" && ! grep -q SKIPPED "$out"; then
+    passed=$((passed + 1))
+    printf '%-40s %-8s %-12s %s\n' cublaslt-matmul PASS - "$(grep -m1 '^\[  PASSED' "$out")"
+  else
+    failed=$((failed + 1))
+    printf '%-40s %-8s %-12s %s\n' cublaslt-matmul FAIL - "$(grep -m1 -E 'FAILED|SKIPPED|Failure' "$out" | cut -c1-120)"
+    failures+=("$out")
+  fi
+fi
 
 if ((${#failures[@]})); then
   echo

@@ -6,6 +6,9 @@
 #     gpu-check.sh            the runner (a copy of scripts/gpu-check.sh)
 #     bin/stride-run-gpu      stride-run's GPU mode: runtime + .npy only,
 #                             libstdc++ linked statically (runs on Ubuntu 24.04)
+#     bin/StrideCublasLtGpuTests  the cublaslt.matmul routine through the
+#                             real cuBLASLt against a host reference
+#                             (test/Runtime/CublasLtGpuTest.cpp)
 #     cases/NAME/graph.mlir   the graph, for reference
 #     cases/NAME/module.stridemod
 #     cases/NAME/inputs/*.npy     fresh random inputs (a new seed every run;
@@ -67,12 +70,13 @@ reference=${STRIDE_REFERENCE:-$bin/stride-run}
 generator=${STRIDE_GENERATOR:-$bin/stride-gen}
 
 STRIDE_JOBS=${STRIDE_JOBS:-1} ./scripts/build.sh stridec stride-run stride-run-gpu \
-  stride-emu >/dev/null
+  stride-emu StrideCublasLtGpuTests >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/cases" "$out/graphs"
 out=$(cd "$out" && pwd)
 cp "$bin/stride-run-gpu" "$out/bin/"
+cp build/unittests/StrideCublasLtGpuTests "$out/bin/"
 cp scripts/gpu-check.sh "$out/"
 if [[ $emulate == 1 ]]; then
   cp "$bin/stride-emu" "$out/bin/"

@@ -281,9 +281,12 @@ const char *stride_runtime_device_arch(const stride_runtime *runtime);
     destroyed afterwards): STRIDE_INCOMPATIBLE if the device cannot run the
     module's arch; STRIDE_NOT_FOUND if a library call needs a routine this
     runtime lacks or a shared library that is not installed (the message
-    names it and what to install), STRIDE_INCOMPATIBLE if that library lacks
-    the routine's symbol. An executable is immutable and may be shared by threads:
-    each thread runs it through an invocation of its own. */
+    names it and what to install: cuBLASLt, libcublasLt.so.13, for a matrix
+    product, looked up as STRIDE_CUBLASLT says), STRIDE_INCOMPATIBLE if that
+    library lacks a symbol the runtime needs or cuBLASLt has no algorithm
+    for a matrix product, STRIDE_INVALID_MODULE if a library call's
+    descriptor is refused. An executable is immutable and may be shared by
+    threads: each thread runs it through an invocation of its own. */
 stride_status stride_executable_create(stride_runtime *runtime,
                                        const stride_module *module,
                                        stride_executable **out);

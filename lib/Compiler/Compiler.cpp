@@ -216,7 +216,9 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     schedule.multiprocessors = options.cuda.multiprocessorCount;
     schedule.vectorize = options.cuda.vectorize;
     pm.addNestedPass<func::FuncOp>(createScheduleKernels(schedule));
-    plan::buildHostPlanPipeline(pm);
+    plan::OutlineExecutableOptions outline;
+    outline.allowTf32 = options.cuda.allowTf32;
+    plan::buildHostPlanPipeline(pm, outline);
   }
   if (options.configurePassManager)
     options.configurePassManager(pm);

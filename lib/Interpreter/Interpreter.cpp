@@ -399,6 +399,7 @@ private:
   Status gather(GatherOp op);
   Status indexSelect(IndexSelectOp op);
   Status reduce(ReductionOpInterface op);
+  Status matmul(MatmulOp op);
   Status kernel(KernelOp op);
 
   /// Reads index tensor element at `addr` and checks it against [0, size).
@@ -937,6 +938,46 @@ Status Interpreter::reduce(ReductionOpInterface op) {
   return Status::ok();
 }
 
+/// A matmul epilogue applied to one element (after the bias).
+double applyEpilogue(MatmulEpilogue epilogue, double x) {
+  switch (epilogue) {
+  case MatmulEpilogue::none:
+    return x;
+  case MatmulEpilogue::relu:
+    return std::isnan(x) ? x : (x > 0 ? x : 0.0);
+  case MatmulEpilogue::gelu_tanh: {
+    const double kSqrt2OverPi = std::sqrt(2.0 / M_PI);
+    return 0.5 * x * (1.0 + std::tanh(kSqrt2OverPi * (x + 0.044715 * x * x * x)));
+  }
+  }
+  llvm_unreachable("unknown matmul epilogue");
+}
+
+/// Each element of the product is a sum in double over the contracted dim
+/// of the operands' values, plus the bias, through the epilogue, rounded
+/// once to the result's element type.
+Status Interpreter::matmul(MatmulOp op) {
+  const Tensor &lhs = get(op.getLhs()), &rhs = get(op.getRhs());
+  const Tensor *bias = op.getBias() ? &get(op.getBias()) : nullptr;
+  Tensor out = allocate(typeOf(op.getResult()));
+  size_t rank = out.layout.shape.size();
+  int64_t contracted = lhs.layout.shape[rank - 1];
+  forEachIndex(out.layout.shape, [&](const Dims &index) {
+    Dims a = index, b = index;
+    double sum = 0.0;
+    for (int64_t k = 0; k < contracted; ++k) {
+      a[rank - 1] = k;
+      b[rank - 2] = k;
+      sum += lhs.getF(lhs.address(a)) * rhs.getF(rhs.address(b));
+    }
+    if (bias)
+      sum += bias->getF(bias->address({index[rank - 1]}));
+    out.setF(out.address(index), applyEpilogue(op.getEpilogue(), sum));
+  });
+  values[op.getResult()] = std::move(out);
+  return Status::ok();
+}
+
 Status Interpreter::kernel(KernelOp op) {
   Block &body = op.getBodyBlock();
   Interpreter inner;
@@ -979,6 +1020,7 @@ Status Interpreter::execute(Operation *op) {
       .Case([&](GatherOp o) { return gather(o); })
       .Case([&](IndexSelectOp o) { return indexSelect(o); })
       .Case([&](ReductionOpInterface o) { return reduce(o); })
+      .Case([&](MatmulOp o) { return matmul(o); })
       .Case([&](KernelOp o) { return kernel(o); })
       .Default([&](Operation *o) { return fail(o, "unsupported op"); });
 }

@@ -76,7 +76,7 @@ public:
     }
     if (Status s = prepareDispatches(); !s)
       return s;
-    if (Status s = bindLibraryCalls(); !s)
+    if (Status s = prepareLibraryCalls(); !s)
       return s;
     if (Status s = uploadConstants(); !s)
       return s;
@@ -198,33 +198,35 @@ private:
     return Status::ok();
   }
 
-  /// Resolves each library call's routine through the registry, loading its
-  /// library: a routine the registry lacks, or whose library or symbol is
-  /// missing, is refused naming the step.
-  Status bindLibraryCalls() {
+  /// Prepares each library call through the registry (loading its library,
+  /// checking its descriptor): a routine the registry lacks, a missing
+  /// library or symbol, or a descriptor the routine refuses fails the load,
+  /// naming the step.
+  Status prepareLibraryCalls() {
+    LibrarySessions loadSessions;
     exe.libraryCalls.resize(exe.desc.steps.size());
     for (size_t i = 0; i < exe.desc.steps.size(); ++i)
       if (const auto *call = std::get_if<LibraryCallStep>(&exe.desc.steps[i]))
-        if (Status s = bindLibraryCall(i, *call); !s)
+        if (Status s = prepareLibraryCall(i, *call, loadSessions); !s)
           return s;
     return Status::ok();
   }
 
-  Status bindLibraryCall(size_t index, const LibraryCallStep &call) {
-    std::string where = exe.name + ": " + exe.stepName(index);
+  Status prepareLibraryCall(size_t index, const LibraryCallStep &call,
+                            LibrarySessions &loadSessions) {
+    LibraryCallContext context{cu, call, {}, exe.name + ": " + exe.stepName(index)};
     const RegisteredRoutine *routine = findLibraryRoutine(call.routine);
     if (!routine)
       return makeError(ErrorCode::NotFound,
-                       where + " calls " + quoted(call.routine) +
+                       context.where + " calls " + quoted(call.routine) +
                            ", which this runtime does not provide");
-    Result<StrideLibraryRoutineFn> fn = resolveLibraryRoutine(*routine, where);
-    if (!fn)
-      return fn.error();
-    LibraryBinding &binding = exe.libraryCalls[index];
-    binding.routine = *fn;
-    for (const DescriptorField &f : call.descriptor)
-      binding.fields.push_back(
-          {f.name.c_str(), f.ints.data(), f.ints.size(), f.text.c_str()});
+    for (uint32_t b : call.buffers)
+      context.bufferBytes.push_back(exe.desc.buffers[b].sizeBytes);
+    Result<std::unique_ptr<PreparedLibraryCall>> prepared =
+        stride::prepareLibraryCall(*routine, context, loadSessions);
+    if (!prepared)
+      return prepared.error();
+    exe.libraryCalls[index] = std::move(*prepared);
     return Status::ok();
   }
 

@@ -70,6 +70,13 @@ struct Invocation::Impl {
   std::vector<CUdeviceptr> scratchAddresses;
   /// Packed storage of the non-row-major inputs of the last upload.
   std::vector<std::vector<uint8_t>> staged;
+  /// Per step: a library call's state in this invocation (null for other
+  /// steps), and what its library keeps for the invocation (a cuBLASLt
+  /// handle).
+  std::vector<std::unique_ptr<LibraryCallInstance>> libraryCalls;
+  LibrarySessions librarySessions;
+  /// A library call's buffer addresses, kept to spare an allocation per call.
+  std::vector<uint64_t> callBuffers;
   /// The plan captured over `graphAddresses` (useCudaGraph).
   CUgraph graph = nullptr;
   CUgraphExec graphExec = nullptr;
@@ -200,29 +207,62 @@ struct Invocation::Impl {
                                 boundAddresses[c.source], size_t(c.sizeBytes),
                                 target);
   }
-  /// Calls the routine the executable resolved, which enqueues its work.
-  CUresult enqueueStep(const LibraryCallStep &c, size_t index,
-                       CUstream target) {
-    const LibraryBinding &binding = exe.libraryCalls[index];
-    std::vector<uint64_t> buffers;
-    buffers.reserve(c.buffers.size());
+
+  /// Each library call's state in this invocation; an error names the step.
+  Status instantiateLibraryCalls() {
+    libraryCalls.resize(desc().steps.size());
+    for (size_t i = 0; i < desc().steps.size(); ++i) {
+      if (!exe.libraryCalls[i])
+        continue;
+      Result<std::unique_ptr<LibraryCallInstance>> instance =
+          exe.libraryCalls[i]->instantiate(librarySessions);
+      if (!instance)
+        return prefixError(exe.name + ": " + exe.stepName(i) + ": ",
+                           instance.error());
+      libraryCalls[i] = std::move(*instance);
+    }
+    return Status::ok();
+  }
+
+  /// Enqueues a library call through its instance, which enqueues its work
+  /// on `target`.
+  Status enqueueLibraryCall(const LibraryCallStep &c, size_t index,
+                            CUstream target) {
+    callBuffers.clear();
     for (uint32_t b : c.buffers)
-      buffers.push_back(boundAddresses[b]);
-    StrideLibraryCall call{binding.fields.data(), binding.fields.size(),
-                           buffers.data(), buffers.size(), target};
-    return static_cast<CUresult>(binding.routine(&call));
+      callBuffers.push_back(boundAddresses[b]);
+    if (Status s = libraryCalls[index]->enqueue(callBuffers.data(), target); !s)
+      return prefixError(exe.name + ": " + exe.stepName(index) + " failed: ",
+                         s.error());
+    return Status::ok();
+  }
+
+  /// Enqueues step `index` on `target`.
+  Status enqueueStep(size_t index, CUstream target) {
+    const Step &step = desc().steps[index];
+    CUresult r = CUDA_SUCCESS;
+    if (const auto *d = std::get_if<DispatchStep>(&step))
+      r = enqueueStep(*d, index, target);
+    else if (const auto *f = std::get_if<FillStep>(&step))
+      r = enqueueStep(*f, index, target);
+    else if (const auto *c = std::get_if<CopyStep>(&step))
+      r = enqueueStep(*c, index, target);
+    else
+      return enqueueLibraryCall(std::get<LibraryCallStep>(step), index, target);
+    if (r != CUDA_SUCCESS)
+      return stepFailure(index, r);
+    return Status::ok();
   }
 
   /// Enqueues the plan's steps in order on `target`; with `syncEach`, waits
   /// for each so that a fault is attributed to the right one.
   Status launchEach(CUstream target, bool syncEach) {
     for (size_t i = 0; i < desc().steps.size(); ++i) {
-      CUresult r = std::visit(
-          [&](const auto &step) { return enqueueStep(step, i, target); },
-          desc().steps[i]);
-      if (r == CUDA_SUCCESS && syncEach)
-        r = cu.cuStreamSynchronize(target);
-      if (r != CUDA_SUCCESS)
+      if (Status s = enqueueStep(i, target); !s)
+        return s;
+      if (!syncEach)
+        continue;
+      if (CUresult r = cu.cuStreamSynchronize(target))
         return stepFailure(i, r);
     }
     return Status::ok();
@@ -417,6 +457,8 @@ Invocation::create(std::shared_ptr<const Executable> executable,
   if (CUresult r =
           impl->cu.cuStreamCreate(&impl->stream, CU_STREAM_NON_BLOCKING))
     return impl->rt.cudaError("cuStreamCreate", r);
+  if (Status s = impl->instantiateLibraryCalls(); !s)
+    return s.error();
   return std::unique_ptr<Invocation>(new Invocation(std::move(impl)));
 }
 

@@ -5,14 +5,17 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The registry holds only the test routines for now: cuBLASLt's matmul
-// (issue 14) is registered when its descriptor can be checked at load.
-// Libraries stay loaded for the life of the process (dlopen counts
-// references, so loading one again is cheap and returns the same handle).
+// The registry: cuBLASLt's matmul, built in (CublasLt.cpp), and the test
+// routines of libstride-test-routines.so.1. Libraries stay loaded for the
+// life of the process (dlopen counts references, so loading one again is
+// cheap and returns the same handle).
 //
 //===----------------------------------------------------------------------===//
 
 #include "LibraryRegistry.h"
+
+#include "CublasLt.h"
+#include "stride/Runtime/LibraryRoutine.h"
 
 #include <dlfcn.h>
 
@@ -29,10 +32,11 @@ constexpr const char *kTestRoutinesInstall =
     "STRIDE_LIBRARY_PATH to its folder)";
 
 constexpr RegisteredRoutine kRoutines[] = {
-    {"test.record", kTestRoutinesLibrary, "stride_test_record",
+    {"cublaslt.matmul", prepareCublasLtMatmul, nullptr, nullptr, nullptr},
+    {"test.record", nullptr, kTestRoutinesLibrary, "stride_test_record",
      kTestRoutinesInstall},
     // A symbol the test library does not define: the missing-symbol path.
-    {"test.absent", kTestRoutinesLibrary, "stride_test_absent",
+    {"test.absent", nullptr, kTestRoutinesLibrary, "stride_test_absent",
      kTestRoutinesInstall},
 };
 
@@ -50,18 +54,46 @@ void *openLibrary(const std::string &library, std::string &failure) {
   return nullptr;
 }
 
-} // namespace
+/// A library routine's call: its symbol, called with the step's descriptor
+/// in the routine's C form (pointing into the executable's ModuleDesc).
+class LibrarySymbolCall final : public PreparedLibraryCall,
+                                public LibraryCallInstance {
+public:
+  LibrarySymbolCall(const CudaDriver &cu, StrideLibraryRoutineFn routine,
+                    const LibraryCallStep &call)
+      : cu(cu), routine(routine), numBuffers(call.buffers.size()) {
+    for (const DescriptorField &f : call.descriptor)
+      fields.push_back(
+          {f.name.c_str(), f.ints.data(), f.ints.size(), f.text.c_str()});
+  }
 
-const RegisteredRoutine *findLibraryRoutine(const std::string &routine) {
-  for (const RegisteredRoutine &r : kRoutines)
-    if (routine == r.routine)
-      return &r;
-  return nullptr;
-}
+  /// The call keeps no state, so every invocation shares this object.
+  Result<std::unique_ptr<LibraryCallInstance>>
+  instantiate(LibrarySessions &) const override {
+    return std::unique_ptr<LibraryCallInstance>(
+        new LibrarySymbolCall(*this));
+  }
 
-Result<StrideLibraryRoutineFn>
-resolveLibraryRoutine(const RegisteredRoutine &routine,
-                      const std::string &where) {
+  Status enqueue(const uint64_t *buffers, CUstream stream) override {
+    StrideLibraryCall call{fields.data(), fields.size(), buffers, numBuffers,
+                           stream};
+    auto r = static_cast<CUresult>(routine(&call));
+    if (r == CUDA_SUCCESS)
+      return Status::ok();
+    return makeError(cudaErrorCode(r), cu.errorText(r));
+  }
+
+private:
+  const CudaDriver &cu;
+  StrideLibraryRoutineFn routine;
+  size_t numBuffers;
+  std::vector<StrideDescriptorField> fields;
+};
+
+Result<std::unique_ptr<PreparedLibraryCall>>
+prepareLibrarySymbol(const RegisteredRoutine &routine,
+                     const LibraryCallContext &context) {
+  const std::string &where = context.where;
   std::string failure;
   void *handle = openLibrary(routine.library, failure);
   if (!handle)
@@ -77,7 +109,27 @@ resolveLibraryRoutine(const RegisteredRoutine &routine,
                          ", which the loaded library does not define (it is "
                          "not the version Stride needs); install " +
                          routine.install);
-  return reinterpret_cast<StrideLibraryRoutineFn>(symbol);
+  return std::unique_ptr<PreparedLibraryCall>(new LibrarySymbolCall(
+      context.cu, reinterpret_cast<StrideLibraryRoutineFn>(symbol),
+      context.call));
+}
+
+} // namespace
+
+const RegisteredRoutine *findLibraryRoutine(const std::string &routine) {
+  for (const RegisteredRoutine &r : kRoutines)
+    if (routine == r.routine)
+      return &r;
+  return nullptr;
+}
+
+Result<std::unique_ptr<PreparedLibraryCall>>
+prepareLibraryCall(const RegisteredRoutine &routine,
+                   const LibraryCallContext &context,
+                   LibrarySessions &loadSessions) {
+  if (routine.prepareBuiltin)
+    return routine.prepareBuiltin(context, loadSessions);
+  return prepareLibrarySymbol(routine, context);
 }
 
 } // namespace stride

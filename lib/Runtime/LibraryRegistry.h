@@ -6,26 +6,99 @@
 //===----------------------------------------------------------------------===//
 //
 // Private to lib/Runtime. Each routine a module's library-call step may name
-// is registered here with the shared library that provides it, the symbol
-// to call (see stride/Runtime/LibraryRoutine.h) and what to install when the
-// library is missing. Executable::load resolves each step's routine through
-// resolveLibraryRoutine, which dlopens the library on first use (a folder
-// named by STRIDE_LIBRARY_PATH is searched first, then the system's).
+// is registered here. A routine is either built into the runtime
+// (`cublaslt.matmul`, CublasLt.h) or a symbol of a shared library (the test
+// routines; see stride/Runtime/LibraryRoutine.h), dlopened on first use from
+// the folder named by STRIDE_LIBRARY_PATH, then the system's search path.
+//
+// A step goes through three stages:
+//   - Executable::load prepares it (prepareLibraryCall): its descriptor is
+//     checked and everything that depends only on the module is built. The
+//     PreparedLibraryCall is immutable and shared by the invocations.
+//   - Invocation::create instantiates it: a LibraryCallInstance holds what
+//     is the invocation's own (a cuBLASLt handle, a descriptor holding the
+//     invocation's buffer addresses).
+//   - Each run enqueues the instance on the invocation's stream.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef STRIDE_LIB_RUNTIME_LIBRARYREGISTRY_H
 #define STRIDE_LIB_RUNTIME_LIBRARYREGISTRY_H
 
-#include "stride/Runtime/LibraryRoutine.h"
+#include "CudaDriver.h"
+#include "stride/Module/Module.h"
 #include "stride/Runtime/Runtime.h"
 
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace stride {
 
+/// What preparing a step sees of it.
+struct LibraryCallContext {
+  const CudaDriver &cu;
+  const LibraryCallStep &call;
+  /// The size of each of the step's buffers, in the step's order.
+  std::vector<int64_t> bufferBytes;
+  /// "m.stridemod: step 2 of 3 (library call 'cublaslt.matmul')": starts
+  /// the message of every error of preparing the step.
+  std::string where;
+};
+
+/// State that a routine's library keeps for several steps: in an
+/// executable's load (cuBLASLt's handle and algorithm cache), or in one
+/// invocation (its cuBLASLt handle). Each library stores its own under a
+/// key of its own (the address of a static object).
+class LibrarySessions {
+public:
+  /// The session stored under `key`, or null.
+  std::shared_ptr<void> find(const void *key) const {
+    for (const auto &[k, session] : sessions)
+      if (k == key)
+        return session;
+    return nullptr;
+  }
+  void add(const void *key, std::shared_ptr<void> session) {
+    sessions.emplace_back(key, std::move(session));
+  }
+
+private:
+  std::vector<std::pair<const void *, std::shared_ptr<void>>> sessions;
+};
+
+/// A library-call step in one invocation.
+class LibraryCallInstance {
+public:
+  virtual ~LibraryCallInstance() = default;
+  /// Enqueues the call on `stream` over the step's buffers' device
+  /// addresses. An error's message says what failed ("cublasLtMatmul
+  /// returned ..."); the caller names the step.
+  virtual Status enqueue(const uint64_t *buffers, CUstream stream) = 0;
+};
+
+/// A library-call step prepared when its executable loads; immutable.
+class PreparedLibraryCall {
+public:
+  virtual ~PreparedLibraryCall() = default;
+  /// What one invocation needs of its own to enqueue the step; state shared
+  /// by the invocation's steps goes into `sessions`. An error's message says
+  /// what failed; the caller names the step.
+  virtual Result<std::unique_ptr<LibraryCallInstance>>
+  instantiate(LibrarySessions &sessions) const = 0;
+};
+
+/// Prepares a step of a routine built into the runtime; `loadSessions`
+/// lives while its executable loads.
+using PrepareBuiltinFn = Result<std::unique_ptr<PreparedLibraryCall>> (*)(
+    const LibraryCallContext &context, LibrarySessions &loadSessions);
+
 struct RegisteredRoutine {
   const char *routine; // as a library-call step names it
+  /// Built into the runtime: how to prepare a step; null for a routine of a
+  /// shared library.
+  PrepareBuiltinFn prepareBuiltin;
   const char *library; // the shared library's file name
   const char *symbol;  // a StrideLibraryRoutineFn in that library
   const char *install; // what provides the library
@@ -34,12 +107,14 @@ struct RegisteredRoutine {
 /// The registered routine named `routine`, or null.
 const RegisteredRoutine *findLibraryRoutine(const std::string &routine);
 
-/// Loads the routine's library and symbol. `where` ("m.stridemod: step 2 of
-/// 3 (library call 'test.record')") starts the message of a NotFound (no
-/// library) or Incompatible (no symbol) error.
-Result<StrideLibraryRoutineFn>
-resolveLibraryRoutine(const RegisteredRoutine &routine,
-                      const std::string &where);
+/// Prepares a step of `routine`: a built-in routine checks its descriptor;
+/// a library's routine is loaded (NotFound without its library,
+/// Incompatible without its symbol). Every error starts with
+/// `context.where`.
+Result<std::unique_ptr<PreparedLibraryCall>>
+prepareLibraryCall(const RegisteredRoutine &routine,
+                   const LibraryCallContext &context,
+                   LibrarySessions &loadSessions);
 
 } // namespace stride
 

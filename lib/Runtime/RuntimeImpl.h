@@ -17,7 +17,7 @@
 #define STRIDE_LIB_RUNTIME_RUNTIMEIMPL_H
 
 #include "CudaDriver.h"
-#include "stride/Runtime/LibraryRoutine.h"
+#include "LibraryRegistry.h"
 #include "stride/Runtime/Executable.h"
 
 #include <string>
@@ -73,13 +73,6 @@ union ArgSlot {
   double f64;
 };
 
-/// A library-call step's routine and its descriptor in the routine's C form
-/// (pointing into the executable's ModuleDesc).
-struct LibraryBinding {
-  StrideLibraryRoutineFn routine = nullptr;
-  std::vector<StrideDescriptorField> fields;
-};
-
 struct Executable::Impl {
   Runtime &runtime;
   const Runtime::Impl &rt;
@@ -92,9 +85,9 @@ struct Executable::Impl {
   /// invocation copies them and fills in its buffers' addresses); empty for
   /// other steps.
   std::vector<std::vector<ArgSlot>> argTemplates;
-  /// Per step: a library call's routine, resolved through the registry
-  /// (LibraryRegistry.h) when the executable loads; empty for other steps.
-  std::vector<LibraryBinding> libraryCalls;
+  /// Per step: a library call, prepared through the registry
+  /// (LibraryRegistry.h) when the executable loads; null for other steps.
+  std::vector<std::unique_ptr<PreparedLibraryCall>> libraryCalls;
   /// Per buffer: the device copy of a Constant buffer, uploaded once when
   /// the executable loads and shared by its invocations; 0 for the others.
   /// From the runtime's default allocator, held until the executable goes.

@@ -233,23 +233,29 @@ CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) {
   return CUDA_SUCCESS;
 }
 
-// Each allocation is preceded by its size, for cuMemFree's accounting.
+// Each allocation is 256-byte aligned, as the driver's are, and preceded by
+// 256 bytes that hold its size, for cuMemFree's accounting.
+constexpr size_t kAllocationAlignment = 256;
+
 CUresult cuMemAlloc(CUdeviceptr *ptr, size_t bytes) {
   if (usedMemory + bytes > totalMemory())
     return CUDA_ERROR_OUT_OF_MEMORY;
-  auto *block = static_cast<uint64_t *>(std::malloc(bytes + 16));
+  size_t rounded = (bytes + kAllocationAlignment - 1) / kAllocationAlignment *
+                   kAllocationAlignment;
+  auto *block = static_cast<uint64_t *>(
+      std::aligned_alloc(kAllocationAlignment, kAllocationAlignment + rounded));
   if (!block)
     return CUDA_ERROR_OUT_OF_MEMORY;
   block[0] = bytes;
   usedMemory += bytes;
-  *ptr = reinterpret_cast<CUdeviceptr>(block + 2);
+  *ptr = reinterpret_cast<CUdeviceptr>(block) + kAllocationAlignment;
   return CUDA_SUCCESS;
 }
 
 CUresult cuMemFree(CUdeviceptr ptr) {
   if (!ptr)
     return CUDA_SUCCESS;
-  uint64_t *block = reinterpret_cast<uint64_t *>(ptr) - 2;
+  auto *block = reinterpret_cast<uint64_t *>(ptr - kAllocationAlignment);
   usedMemory -= block[0];
   std::free(block);
   return CUDA_SUCCESS;

@@ -14,34 +14,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Runtime/Invocation.h"
-
-#include <gtest/gtest.h>
+#include "FakeRuntime.h"
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <cstring>
 
 using namespace stride;
+using namespace stride::test;
 
 namespace {
-
-bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
-/// Sets one of the double's environment variables for the test's lifetime.
-class FakeSetting {
-public:
-  FakeSetting(const char *name, const char *value) : name(name) {
-    setenv(name, value, 1);
-  }
-  ~FakeSetting() { unsetenv(name); }
-
-private:
-  const char *name;
-};
 
 /// A module for sm_90 of one kernel over two inputs, an output and a
 /// temporary; the double runs no code, so the image is only an ELF header.
@@ -81,17 +63,8 @@ HostArray floats8(float start) {
   return a;
 }
 
-class FakeCudaTest : public ::testing::Test {
+class FakeCudaTest : public FakeRuntimeTest {
 protected:
-  void SetUp() override {
-    Result<std::unique_ptr<Runtime>> created = Runtime::create(0);
-    if (!created)
-      GTEST_SKIP() << created.error().message;
-    if (created->get()->deviceName() != "Stride fake GPU")
-      GTEST_SKIP() << "the real CUDA driver was loaded, not the test double";
-    rt = std::move(*created);
-  }
-
   std::shared_ptr<const Executable> load(ModuleDesc d = fakeModule()) {
     Result<std::shared_ptr<const Executable>> exe =
         Executable::load(*rt, std::move(d), "fake.stridemod");
@@ -107,8 +80,6 @@ protected:
       return inv.error();
     return (*inv)->run({floats8(0), floats8(10)});
   }
-
-  std::unique_ptr<Runtime> rt;
 };
 
 TEST_F(FakeCudaTest, RunsAndReusesOneExecutable) {
@@ -181,14 +152,14 @@ TEST_F(FakeCudaTest, NotFound) {
 
 TEST_F(FakeCudaTest, LibraryCallIsRefusedWhenLoading) {
   ModuleDesc d = fakeModule();
-  d.steps.push_back(LibraryCallStep{"cublaslt.matmul", {3}, {}});
+  d.steps.push_back(LibraryCallStep{"cublaslt.conv", {3}, {}});
   Result<std::shared_ptr<const Executable>> exe =
       Executable::load(*rt, d, "fake.stridemod");
   ASSERT_FALSE(exe);
   EXPECT_EQ(exe.error().code, ErrorCode::NotFound);
   EXPECT_EQ(exe.error().message,
-            "fake.stridemod: step 2 of 2 (library call 'cublaslt.matmul') "
-            "calls 'cublaslt.matmul', which this runtime does not provide");
+            "fake.stridemod: step 2 of 2 (library call 'cublaslt.conv') "
+            "calls 'cublaslt.conv', which this runtime does not provide");
 }
 
 /// The fake module, then: fill the temporary with 1s, the test routine

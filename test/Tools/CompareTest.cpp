@@ -82,4 +82,21 @@ TEST(Compare, HalfAndBfloat16Decode) {
   EXPECT_EQ(elementAsDouble(wide, 1), -2.0);
 }
 
+TEST(Compare, Bfloat16InputsComeAsF32) {
+  // 1 + 2^-8 is halfway between bf16 1 and 1 + 2^-7: to even (1); 1 + 3 *
+  // 2^-8 is halfway between 1 + 2^-7 and 1 + 2^-6: to even (1 + 2^-6).
+  HostArray f = array<float>(DType::F32, {4},
+                             {1.0f + 1.0f / 256, 1.0f + 3.0f / 256, -2.0f, NAN});
+  HostArray b = narrowFromNpy(f, DType::BF16);
+  EXPECT_EQ(b.dtype, DType::BF16);
+  EXPECT_EQ(b.shape, f.shape);
+  EXPECT_EQ(elementAsDouble(b, 0), 1.0);
+  EXPECT_EQ(elementAsDouble(b, 1), 1.0 + 1.0 / 64);
+  EXPECT_EQ(elementAsDouble(b, 2), -2.0);
+  EXPECT_TRUE(std::isnan(elementAsDouble(b, 3)));
+  // Any other pairing is left as it is (and refused by the signature check).
+  EXPECT_EQ(narrowFromNpy(f, DType::F32).dtype, DType::F32);
+  EXPECT_EQ(narrowFromNpy(b, DType::BF16).data, b.data);
+}
+
 } // namespace

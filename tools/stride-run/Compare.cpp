@@ -164,4 +164,22 @@ HostArray widenForNpy(const HostArray &a) {
   return out;
 }
 
+HostArray narrowFromNpy(const HostArray &a, DType dtype) {
+  if (dtype != DType::BF16 || a.dtype != DType::F32)
+    return a;
+  HostArray out;
+  out.dtype = DType::BF16;
+  out.shape = a.shape;
+  int64_t n = a.numElements();
+  out.data.resize(n * 2);
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t bits = load<uint32_t>(a, i);
+    uint16_t b = std::isnan(load<float>(a, i))
+                     ? uint16_t(bits >> 16 | 0x40) // a quiet NaN stays NaN
+                     : uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+    std::memcpy(out.data.data() + i * 2, &b, 2);
+  }
+  return out;
+}
+
 } // namespace stride

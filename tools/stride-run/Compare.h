@@ -53,6 +53,10 @@ Comparison compareArrays(const HostArray &actual, const HostArray &expected,
 /// bf16.
 HostArray widenForNpy(const HostArray &a);
 
+/// `a` as bf16 (rounded to nearest even) when it is f32 and `dtype` is bf16,
+/// otherwise `a` unchanged: a bf16 input comes as an f32 .npy file.
+HostArray narrowFromNpy(const HostArray &a, DType dtype);
+
 } // namespace stride
 
 #endif // STRIDE_TOOLS_STRIDE_RUN_COMPARE_H

@@ -61,6 +61,7 @@ std::string runModuleUsage(const std::string &program) {
          "Runs a compiled Stride module on the GPU.\n"
          "  --input NAME=FILE.npy  the graph input NAME (see stridec --inspect);\n"
          "                         FILE.npy alone binds the inputs in order\n"
+         "                         (a bf16 input as f32, rounded to bf16)\n"
          "  --output-dir DIR       write each output as DIR/<name>.npy (bf16 as\n"
          "                         f32, which .npy can hold)\n"
          "  --device N             the CUDA device (default 0)\n"
@@ -208,6 +209,7 @@ Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
     if (!array)
       return array.error();
     const TensorSignature &t = signature.inputs[index];
+    *array = narrowFromNpy(*array, t.dtype);
     if (Status s = checkArrayMatches(*array, t.dtype, t.shape, path, t.name);
         !s)
       return s.error();

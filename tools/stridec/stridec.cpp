@@ -103,6 +103,14 @@ cl::opt<bool> noVectorize(
              "instead of 4 with vector loads and stores (for debugging)"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> allowTf32(
+    "allow-tf32",
+    cl::desc("Let f32 matrix products compute with TF32 tensor cores "
+             "(faster, about 10 bits of mantissa per product; recorded in "
+             "the module). Without it they compute in full f32, as "
+             "PyTorch's default"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<std::string> cacheDir(
     "cache-dir", cl::value_desc("dir"),
     cl::desc("Keep NVRTC's output in this directory, keyed on the SHA-256 of "
@@ -188,6 +196,7 @@ int main(int argc, char **argv) {
   options.cuda.arch = arch;
   options.cuda.runtimeChecks = !noRuntimeChecks;
   options.cuda.vectorize = !noVectorize;
+  options.cuda.allowTf32 = allowTf32;
   if (!noCache)
     options.nvrtcCacheDir =
         cacheDir.empty() ? stride::defaultNvrtcCacheDir() : cacheDir;

@@ -38,6 +38,10 @@ struct CudaTargetOptions {
   /// strides multiples of 4) as one aligned 4-element access. Buffers must
   /// be aligned to 4 elements (cuMemAlloc's 256 bytes are).
   bool vectorize = true;
+  /// f32 matrix products may use TF32 tensor cores (cuBLASLt's compute type
+  /// "32f_fast_tf32", recorded in each call's descriptor); otherwise they
+  /// compute in full f32, as PyTorch does by default.
+  bool allowTf32 = false;
 };
 
 } // namespace stride

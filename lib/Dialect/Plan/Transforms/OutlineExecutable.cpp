@@ -14,6 +14,8 @@
 #include "stride/Dialect/Stride/IR/Graph.h"
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
 
+#include "stride/Support/MatmulLayout.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -42,16 +44,86 @@ std::optional<int64_t> storageBytesOf(StridedTensorType type) {
   return *extent * elementBytes;
 }
 
+/// cuBLASLt's name of a matmul epilogue, with or without a bias (the
+/// descriptor contract, docs/matmul.md).
+StringRef cublasLtEpilogue(MatmulEpilogue epilogue, bool bias) {
+  switch (epilogue) {
+  case MatmulEpilogue::none:
+    return bias ? "bias" : "default";
+  case MatmulEpilogue::relu:
+    return bias ? "relu_bias" : "relu";
+  case MatmulEpilogue::gelu_tanh:
+    return bias ? "gelu_bias" : "gelu";
+  }
+  llvm_unreachable("unknown matmul epilogue");
+}
+
+/// The descriptor of the `cublaslt.matmul` call of `matmul` (docs/matmul.md).
+/// The row-major product C[M, N] = lhs[M, K] @ rhs[K, N] is cuBLASLt's
+/// column-major D (N x M) = A (N x K) * B (K x M), so cuBLASLt's A is the
+/// op's rhs and its B the op's lhs; a row-major operand is a column-major
+/// one of the transposed shape, so each operand's `transposed` is its
+/// transpose flag as it stands.
+DictionaryAttr matmulDescriptor(MatmulOp matmul, bool allowTf32) {
+  StridedTensorType lhs = matmul.getLhs().getType(),
+                    rhs = matmul.getRhs().getType(),
+                    result = matmul.getResult().getType();
+  ArrayRef<int64_t> shape = result.getShape();
+  int64_t rank = shape.size(), m = shape[rank - 2], n = shape[rank - 1],
+          k = lhs.getShape()[rank - 1];
+  int64_t batch = 1;
+  for (int64_t d : shape.drop_back(2))
+    batch *= d;
+  DType dtype = result.getDType();
+  StringRef compute = dtype == DType::F64               ? "64f"
+                      : dtype == DType::F32 && allowTf32 ? "32f_fast_tf32"
+                                                         : "32f";
+  MatmulOperandAttr a = matmul.getRhsLayoutAttr(), b = matmul.getLhsLayoutAttr();
+  Value bias = matmul.getBias();
+  Builder builder(matmul.getContext());
+  SmallVector<NamedAttribute> fields;
+  auto text = [&](StringRef name, StringRef value) {
+    fields.push_back(builder.getNamedAttr(name, builder.getStringAttr(value)));
+  };
+  auto number = [&](StringRef name, int64_t value) {
+    fields.push_back(builder.getNamedAttr(name, builder.getI64IntegerAttr(value)));
+  };
+  text("dtype", dtypeName(dtype));
+  text("compute", compute);
+  number("m", n);
+  number("n", m);
+  number("k", k);
+  number("batch", batch);
+  number("transa", a.getTransposed());
+  number("transb", b.getTransposed());
+  number("lda", a.getLd());
+  number("ldb", b.getLd());
+  number("ldd", n);
+  number("stride_a", a.getBatchStride());
+  number("stride_b", b.getBatchStride());
+  number("stride_d", m * n);
+  number("offset_a", rhs.getOffset());
+  number("offset_b", lhs.getOffset());
+  number("offset_bias",
+         bias ? cast<StridedTensorType>(bias.getType()).getOffset() : 0);
+  number("offset_d", result.getOffset());
+  text("epilogue", cublasLtEpilogue(matmul.getEpilogue(), bool(bias)));
+  number("workspace_bytes", kMatmulWorkspaceBytes);
+  return builder.getDictionaryAttr(fields);
+}
+
 /// Rewrites one entry function; `executable` receives its kernels.
 class Outliner {
 public:
-  Outliner(func::FuncOp entry, ExecutableOp executable)
-      : entry(entry), executable(executable), builder(entry.getContext()) {}
+  Outliner(func::FuncOp entry, ExecutableOp executable, bool allowTf32)
+      : entry(entry), executable(executable), allowTf32(allowTf32),
+        builder(entry.getContext()) {}
 
   LogicalResult run();
 
 private:
   LogicalResult outlineKernel(KernelOp kernel);
+  LogicalResult lowerMatmul(MatmulOp matmul);
   LogicalResult bindView(ViewOpInterface view);
   FailureOr<Value> allocFor(Value tensor, Location loc);
   LogicalResult rewriteReturn(func::ReturnOp ret);
@@ -59,7 +131,10 @@ private:
 
   func::FuncOp entry;
   ExecutableOp executable;
+  bool allowTf32;
   OpBuilder builder;
+  /// The library calls' workspace, allocated at the first call.
+  Value workspace;
   KernelNameTable names;
   /// The buffer that holds each tensor value (a view: its root's).
   llvm::DenseMap<Value, Value> bufferOf;
@@ -133,15 +208,58 @@ LogicalResult Outliner::outlineKernel(KernelOp kernel) {
   return success();
 }
 
+LogicalResult Outliner::lowerMatmul(MatmulOp matmul) {
+  if (!matmul.getLhsLayoutAttr() || !matmul.getRhsLayoutAttr())
+    return matmul.emitOpError()
+           << "has no recorded operand layouts; the plan needs "
+              "stride-matmul-layout first";
+  if (Value bias = matmul.getBias();
+      bias && !isContiguousVector(cast<StridedTensorType>(bias.getType()).getLayout()))
+    return matmul.emitOpError()
+           << "has a bias of type " << bias.getType()
+           << "; the library reads a contiguous bias (stride-matmul-layout "
+              "copies one that is not)";
+  builder.setInsertionPoint(matmul);
+  // cuBLASLt's operand order: A (the rhs), B (the lhs), bias, D, workspace.
+  SmallVector<Value> buffers;
+  SmallVector<Value> operands{matmul.getRhs(), matmul.getLhs()};
+  if (Value bias = matmul.getBias())
+    operands.push_back(bias);
+  for (Value operand : operands) {
+    Value buffer = bufferOfOrError(operand, matmul);
+    if (!buffer)
+      return failure();
+    buffers.push_back(buffer);
+  }
+  FailureOr<Value> result = allocFor(matmul.getResult(), matmul.getLoc());
+  if (failed(result))
+    return failure();
+  bufferOf[matmul.getResult()] = *result;
+  buffers.push_back(*result);
+  // A product of no elements writes nothing.
+  if (matmul.getResult().getType().getNumElements() == 0)
+    return success();
+  // The steps run in order on one stream: every call uses one workspace.
+  if (!workspace)
+    workspace = AllocOp::create(builder, matmul.getLoc(),
+                                kMatmulWorkspaceBytes, /*zeroed=*/false);
+  buffers.push_back(workspace);
+  LibraryCallOp::create(builder, matmul.getLoc(), "cublaslt.matmul",
+                        matmulDescriptor(matmul, allowTf32), buffers);
+  return success();
+}
+
 LogicalResult Outliner::rewriteReturn(func::ReturnOp ret) {
   builder.setInsertionPoint(ret);
   llvm::SmallPtrSet<Value, 8> returned;
   for (OpOperand &operand : ret->getOpOperands()) {
     Value value = operand.get();
-    if (!isa_and_nonnull<KernelOp>(value.getDefiningOp()))
+    Operation *def = value.getDefiningOp();
+    if (!def || !(isa<KernelOp>(def) || isLibraryCall(def)))
       return ret.emitOpError()
              << "returns as result #" << operand.getOperandNumber()
-             << " a value that no kernel writes (an argument or a view); "
+             << " a value that no kernel or library call writes (an "
+                "argument or a view); "
                 "stride-legalize-layouts copies such results, and "
                 "stride-outline-kernels puts the copy into a kernel";
     Value buffer = bufferOf.lookup(value);
@@ -171,6 +289,8 @@ LogicalResult Outliner::run() {
       done = bindView(view);
     else if (auto kernel = dyn_cast<KernelOp>(op))
       done = outlineKernel(kernel);
+    else if (auto matmul = dyn_cast<MatmulOp>(op))
+      done = lowerMatmul(matmul);
     else if (isFunctional(&op))
       done = op.emitOpError() << "is outside a stride.kernel; the plan needs "
                                  "kernel formation (stride-outline-kernels) "
@@ -190,6 +310,8 @@ LogicalResult Outliner::run() {
 
 struct OutlineExecutablePass
     : impl::OutlineExecutableBase<OutlineExecutablePass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     FailureOr<func::FuncOp> entry = findEntryFunction(module);
@@ -201,7 +323,7 @@ struct OutlineExecutablePass
     auto executable = ExecutableOp::create(
         builder, entry->getLoc(), (entry->getSymName() + "_kernels").str());
     SymbolTable(module).insert(executable, module.getBody()->begin());
-    if (failed(Outliner(*entry, executable).run()))
+    if (failed(Outliner(*entry, executable, allowTf32).run()))
       signalPassFailure();
   }
 };

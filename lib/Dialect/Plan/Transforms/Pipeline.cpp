@@ -9,8 +9,9 @@
 
 namespace stride::plan {
 
-void buildHostPlanPipeline(mlir::OpPassManager &pm) {
-  pm.addPass(createOutlineExecutable());
+void buildHostPlanPipeline(mlir::OpPassManager &pm,
+                           const OutlineExecutableOptions &outline) {
+  pm.addPass(createOutlineExecutable(outline));
   pm.addPass(createPlaceConstants());
   pm.addNestedPass<mlir::func::FuncOp>(createReuseBuffers());
 }

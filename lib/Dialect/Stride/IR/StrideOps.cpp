@@ -16,6 +16,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "stride/Support/MatmulLayout.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -361,6 +362,135 @@ LogicalResult MeanOp::verify() { return verifyReduction(*this); }
 LogicalResult ProdOp::verify() { return verifyReduction(*this); }
 LogicalResult MaxOp::verify() { return verifyReduction(*this); }
 LogicalResult MinOp::verify() { return verifyReduction(*this); }
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Emits `message` on `op` with a note at the definition of `value`.
+InFlightDiagnostic errorWithNoteAt(Operation *op, Value value,
+                                   StringRef valueName) {
+  InFlightDiagnostic diag = op->emitOpError();
+  diag.attachNote(value.getLoc()) << valueName << " is defined here";
+  return diag;
+}
+
+LogicalResult verifyMatmulElementTypes(MatmulOp op) {
+  Type element = op.getLhs().getType().getElementType();
+  if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element))
+    return op.emitOpError()
+           << "takes f16, bf16, f32 or f64 operands, but lhs has element type "
+           << element << "; integer matrix products are not supported";
+  for (auto [name, value] :
+       {std::pair<StringRef, Value>{"rhs", op.getRhs()},
+        {"bias", op.getBias()}, {"result", op.getResult()}}) {
+    if (!value || tensorType(value).getElementType() == element)
+      continue;
+    return errorWithNoteAt(op, value, name)
+           << name << " has element type " << tensorType(value).getElementType()
+           << " but lhs has " << element
+           << "; both operands and the result have one element type (convert "
+              "with stride.cast)";
+  }
+  return success();
+}
+
+LogicalResult verifyMatmulShapes(MatmulOp op) {
+  ArrayRef<int64_t> lhs = op.getLhs().getType().getShape();
+  ArrayRef<int64_t> rhs = op.getRhs().getType().getShape();
+  for (auto [name, value] : {std::pair<StringRef, Value>{"lhs", op.getLhs()},
+                             {"rhs", op.getRhs()}})
+    if (tensorType(value).getRank() < 2)
+      return errorWithNoteAt(op, value, name)
+             << name << " has shape " << shapeString(tensorType(value).getShape())
+             << ", but a matrix product needs operands of rank 2 or more "
+                "(unsqueeze a vector into a matrix)";
+  if (lhs.size() != rhs.size())
+    return errorWithNoteAt(op, op.getRhs(), "rhs")
+           << "lhs has rank " << lhs.size() << " but rhs has rank "
+           << rhs.size()
+           << "; batch dims must be explicit in both operands (broadcast "
+              "with stride.expand)";
+  size_t rank = lhs.size();
+  for (size_t d = 0; d + 2 < rank; ++d)
+    if (lhs[d] != rhs[d])
+      return errorWithNoteAt(op, op.getRhs(), "rhs")
+             << "batch dim " << d << " has size " << lhs[d] << " in lhs but "
+             << rhs[d] << " in rhs; batch dims must be equal (broadcast with "
+                          "stride.expand)";
+  if (lhs[rank - 1] != rhs[rank - 2])
+    return errorWithNoteAt(op, op.getRhs(), "rhs")
+           << "contracts lhs dim " << rank - 1 << " of size " << lhs[rank - 1]
+           << " with rhs dim " << rank - 2 << " of size " << rhs[rank - 2]
+           << "; the sizes must be equal";
+  SmallVector<int64_t> expected(lhs.drop_back());
+  expected.push_back(rhs.back());
+  if (failed(verifyShapeIs(op, "result", op.getResult(), expected,
+                           "lhs's batch dims and rows, rhs's columns")))
+    return failure();
+  StridedTensorType result = op.getResult().getType();
+  if (result != StridedTensorType::getContiguous(result.getShape(),
+                                                 result.getElementType()))
+    return op.emitOpError() << "result type " << result
+                            << " is not row-major with offset 0; a matrix "
+                               "product writes the dense row-major layout";
+  return success();
+}
+
+LogicalResult verifyMatmulEpilogue(MatmulOp op) {
+  Value bias = op.getBias();
+  bool hasEpilogue = bias || op.getEpilogue() != MatmulEpilogue::none;
+  if (hasEpilogue && op.getLhs().getType().getElementType().isF64())
+    return op.emitOpError() << "has a bias or an epilogue on f64 operands; "
+                               "f64 matrix products take neither";
+  if (!bias)
+    return success();
+  int64_t columns = op.getResult().getType().getShape().back();
+  return verifyShapeIs(op, "bias", bias, {columns},
+                       "one element per column of the product");
+}
+
+/// A recorded operand layout must be the one the operand's type gives.
+LogicalResult verifyMatmulOperandLayout(MatmulOp op, StringRef name,
+                                        Value operand,
+                                        MatmulOperandAttr recorded) {
+  if (!recorded)
+    return success();
+  std::optional<MatmulOperandLayout> layout =
+      matmulOperandLayout(tensorType(operand).getLayout());
+  if (!layout)
+    return op.emitOpError()
+           << name << "_layout " << recorded << " is recorded, but the "
+           << name << " layout " << tensorType(operand)
+           << " cannot be read in place (stride-matmul-layout copies it)";
+  MatmulOperandAttr expected = getMatmulOperandAttr(op.getContext(), *layout);
+  if (recorded != expected)
+    return op.emitOpError() << name << "_layout " << recorded
+                            << " does not match the " << name
+                            << " layout: expected " << expected;
+  return success();
+}
+
+} // namespace
+
+MatmulOperandAttr stride::getMatmulOperandAttr(MLIRContext *context,
+                                               const MatmulOperandLayout &layout) {
+  return MatmulOperandAttr::get(context, layout.transposed, layout.ld,
+                                layout.batchStride);
+}
+
+LogicalResult MatmulOp::verify() {
+  if (failed(verifyMatmulElementTypes(*this)) ||
+      failed(verifyMatmulShapes(*this)) ||
+      failed(verifyMatmulOperandLayout(*this, "lhs", getLhs(),
+                                       getLhsLayoutAttr())) ||
+      failed(verifyMatmulOperandLayout(*this, "rhs", getRhs(),
+                                       getRhsLayoutAttr())))
+    return failure();
+  return verifyMatmulEpilogue(*this);
+}
 
 //===----------------------------------------------------------------------===//
 // Speculation

@@ -33,6 +33,7 @@ void stride::buildStridePipeline(OpPassManager &pm,
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
+  pm.addNestedPass<func::FuncOp>(createMatmulLayout());
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
   if (options.formKernels) {

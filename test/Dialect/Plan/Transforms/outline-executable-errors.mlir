@@ -10,7 +10,7 @@ func.func @unformed(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
 // -----
 
 func.func @returns_argument(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
-  // expected-error @+1 {{'func.return' op returns as result #0 a value that no kernel writes (an argument or a view); stride-legalize-layouts copies such results, and stride-outline-kernels puts the copy into a kernel}}
+  // expected-error @+1 {{'func.return' op returns as result #0 a value that no kernel or library call writes (an argument or a view); stride-legalize-layouts copies such results, and stride-outline-kernels puts the copy into a kernel}}
   return %x : !stride.tensor<4xf32>
 }
 
@@ -18,4 +18,12 @@ func.func @returns_argument(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> 
 
 // expected-error @+1 {{expected one func.func (the graph), found none}}
 module {
+}
+
+// -----
+
+func.func @matmul_without_layouts(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<8x5xf32>) -> !stride.tensor<4x5xf32> {
+  // expected-error @+1 {{'stride.matmul' op has no recorded operand layouts; the plan needs stride-matmul-layout first}}
+  %p = stride.matmul %a, %b : !stride.tensor<4x8xf32>, !stride.tensor<8x5xf32> -> !stride.tensor<4x5xf32>
+  return %p : !stride.tensor<4x5xf32>
 }

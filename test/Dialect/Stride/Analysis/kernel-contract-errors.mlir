@@ -335,3 +335,17 @@ func.func @softmax_rows(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> 
   }
   return %r : !stride.tensor<4x8xf32>
 }
+
+// -----
+
+// A matrix product is a library call, never part of a kernel.
+func.func @matmul_in_kernel(%x: !stride.tensor<4x4xf32>) -> !stride.tensor<4x4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "with_matmul" ins(%x : !stride.tensor<4x4xf32>) -> (!stride.tensor<4x4xf32>) {
+  ^bb0(%a: !stride.tensor<4x4xf32>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "with_matmul": is neither a view nor a functional op; a kernel holds only those}}
+    %p = stride.matmul %a, %a : !stride.tensor<4x4xf32>, !stride.tensor<4x4xf32> -> !stride.tensor<4x4xf32>
+    stride.yield %p : !stride.tensor<4x4xf32>
+  }
+  return %r : !stride.tensor<4x4xf32>
+}

@@ -167,3 +167,24 @@ func.func @reductions(%x: !stride.tensor<4x13x33xf32>, %n: !i) {
   %4 = stride.prod %n dims [] : !i -> !i
   return
 }
+
+// CHECK-LABEL: func.func @matmul
+func.func @matmul(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<8x5xf32>,
+    %x: !stride.tensor<2x4x8xbf16>, %w: !stride.tensor<16x8xbf16>,
+    %bias: !stride.tensor<16xbf16>) {
+  // CHECK: stride.matmul %{{.*}}, %{{.*}} : <4x8xf32, {{.*}}>, <8x5xf32, {{.*}}> -> <4x5xf32
+  %0 = stride.matmul %a, %b : !stride.tensor<4x8xf32>, !stride.tensor<8x5xf32>
+      -> !stride.tensor<4x5xf32>
+  %wt = stride.permute %w dims [1, 0] : !stride.tensor<16x8xbf16>
+      -> !stride.tensor<8x16xbf16, strides = [1, 8], offset = 0>
+  %we = stride.expand %wt : !stride.tensor<8x16xbf16, strides = [1, 8], offset = 0>
+      -> !stride.tensor<2x8x16xbf16, strides = [0, 1, 8], offset = 0>
+  // CHECK: stride.matmul %{{.*}}, %{{.*}} bias %{{.*}} epilogue gelu_tanh : {{.*}}, !stride.tensor<16xbf16, {{.*}}> -> <2x4x16xbf16
+  %1 = stride.matmul %x, %we bias %bias epilogue gelu_tanh
+      : !stride.tensor<2x4x8xbf16>, !stride.tensor<2x8x16xbf16, strides = [0, 1, 8], offset = 0>,
+        !stride.tensor<16xbf16> -> !stride.tensor<2x4x16xbf16>
+  // CHECK: stride.matmul %{{.*}}, %{{.*}} epilogue relu : {{.*}} -> <4x5xf32
+  %2 = stride.matmul %a, %b epilogue relu : !stride.tensor<4x8xf32>, !stride.tensor<8x5xf32>
+      -> !stride.tensor<4x5xf32>
+  return
+}

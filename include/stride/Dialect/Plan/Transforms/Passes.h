@@ -23,9 +23,14 @@ namespace stride::plan {
 #define GEN_PASS_REGISTRATION
 #include "stride/Dialect/Plan/Transforms/Passes.h.inc"
 
-/// The host plan after scheduling: stride-outline-executable,
-/// stride-place-constants, then stride-reuse-buffers on the entry.
-void buildHostPlanPipeline(mlir::OpPassManager &pm);
+/// The host plan after scheduling: stride-outline-executable (with
+/// `outline`'s options), stride-place-constants, then stride-reuse-buffers
+/// on the entry.
+void buildHostPlanPipeline(mlir::OpPassManager &pm,
+                           const OutlineExecutableOptions &outline = {});
+
+/// Bytes of the workspace buffer the plan gives each cuBLASLt call.
+inline constexpr int64_t kMatmulWorkspaceBytes = 32 << 20;
 
 /// The name of the entry function's attribute in which stride-reuse-buffers
 /// records what it saved: a dictionary of `temporaries`, `bytes` (before)

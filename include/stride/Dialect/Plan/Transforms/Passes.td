@@ -51,10 +51,36 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
     }
     ```
 
-    A functional op outside a kernel, or a returned value that no kernel
-    writes, is an error at its location.
+    Each `stride.matmul` becomes `plan.library_call "cublaslt.matmul"` on
+    the buffers of its operands, a `plan.alloc` for its result and the
+    library's workspace (32 MiB, allocated at the first call and used by
+    all: the steps run in order on one stream), with the descriptor of
+    docs/matmul.md: PyTorch's
+    row-major product in cuBLASLt's column-major terms (the operands
+    swapped), the transpose flags, leading dimensions and batch strides of
+    the op's `lhs_layout` / `rhs_layout` (run `stride-matmul-layout`
+    first), the operands' offsets, the epilogue, and the compute type
+    (`32f`, `32f_fast_tf32` for f32 with `allow-tf32`, or `64f`):
+
+    ```mlir
+    %2 = plan.alloc 80 bytes
+    %3 = plan.alloc 33554432 bytes
+    plan.library_call "cublaslt.matmul"(%1, %0, %2, %3) descriptor {
+        dtype = "f32", compute = "32f", m = 5, n = 4, k = 8, batch = 1,
+        transa = 1, transb = 0, lda = 8, ldb = 8, ldd = 5, ...}
+    ```
+
+    A functional op outside a kernel, a matmul without its operand
+    layouts, or a returned value that no kernel or library call writes, is
+    an error at its location.
   }];
   let dependentDialects = ["::stride::plan::PlanDialect"];
+  let options = [
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "f32 matrix products may compute with TF32 tensor cores "
+           "(compute = \"32f_fast_tf32\"); otherwise full f32, as "
+           "PyTorch's default">,
+  ];
 }
 
 def ReuseBuffers : Pass<"stride-reuse-buffers", "::mlir::func::FuncOp"> {

@@ -127,4 +127,28 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+def Stride_MatmulOperandAttr : Stride_Attr<"MatmulOperand", "matmul_operand"> {
+  let summary = "how the library call of a stride.matmul reads one operand";
+  let description = [{
+    Recorded on a `stride.matmul` (as `lhs_layout` and `rhs_layout`) by
+    `stride-matmul-layout`: the operand `[B..., R, C]` is read in place,
+    row-major (`transposed = false`: element `(r, c)` at `r * ld + c`) or
+    column-major (`transposed = true`: at `r + c * ld`), from the operand's
+    offset, one matrix every `batch_stride` elements (0: a broadcast batch).
+    The rule is `matmulOperandLayout` (stride/Support/MatmulLayout.h); the
+    op's verifier checks that a recorded layout is the one the operand's
+    type gives.
+
+    ```mlir
+    #stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0>
+    ```
+  }];
+  let parameters = (ins "bool":$transposed, "int64_t":$ld,
+                        "int64_t":$batch_stride);
+}
+
 #endif // STRIDE_ATTRS_TD

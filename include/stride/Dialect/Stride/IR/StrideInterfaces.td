@@ -156,4 +156,12 @@ def Stride_FusedKernel : NativeOpTrait<"FusedKernel"> {
   let cppNamespace = "::stride";
 }
 
+/// The op runs as a call of a vendor library routine (`stride.matmul`:
+/// cuBLASLt). Like a functional op's, its result is a fresh buffer; unlike
+/// one, it never joins a kernel: fusion treats it as a kernel boundary and
+/// the plan turns it into a `plan.library_call`.
+def Stride_LibraryCall : NativeOpTrait<"LibraryCall"> {
+  let cppNamespace = "::stride";
+}
+
 #endif // STRIDE_INTERFACES_TD

@@ -13,6 +13,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "stride/Dialect/Stride/IR/StrideAttrs.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 
 namespace stride {
@@ -42,16 +43,27 @@ template <typename ConcreteType>
 class FusedKernel : public mlir::OpTrait::TraitBase<ConcreteType, FusedKernel> {
 };
 
+/// An op that runs as a call of a vendor library routine (`stride.matmul`):
+/// its result is a fresh buffer, and it is never part of a kernel.
+template <typename ConcreteType>
+class LibraryCall : public mlir::OpTrait::TraitBase<ConcreteType, LibraryCall> {
+};
+
 /// True for the ops that compute a fresh buffer: every op fusion may group,
 /// and no kernel.
 inline bool isFunctional(mlir::Operation *op) {
   return op->hasTrait<Functional>();
 }
 
+/// True for the ops that run as a library call (a kernel boundary).
+inline bool isLibraryCall(mlir::Operation *op) {
+  return op->hasTrait<LibraryCall>();
+}
+
 /// True when `op`'s results are fresh buffers that no other value aliases:
-/// functional ops and kernels.
+/// functional ops, kernels and library calls.
 inline bool writesFreshBuffers(mlir::Operation *op) {
-  return isFunctional(op) || op->hasTrait<FusedKernel>();
+  return isFunctional(op) || op->hasTrait<FusedKernel>() || isLibraryCall(op);
 }
 } // namespace stride
 
@@ -68,5 +80,13 @@ mlir::TypedAttr reductionIdentity(ReductionCombiner combiner,
 
 #define GET_OP_CLASSES
 #include "stride/Dialect/Stride/IR/StrideOps.h.inc"
+
+namespace stride {
+struct MatmulOperandLayout;
+/// `layout` (stride/Support/MatmulLayout.h) as the attribute a
+/// stride.matmul records it in.
+MatmulOperandAttr getMatmulOperandAttr(mlir::MLIRContext *context,
+                                       const MatmulOperandLayout &layout);
+} // namespace stride
 
 #endif // STRIDE_DIALECT_STRIDEOPS_H

@@ -541,6 +541,74 @@ def Stride_MinOp : Stride_ReductionOp<"min", Stride_NumericTensor, "torch.amin",
     "a run-time error (min of no elements is undefined)", "min">;
 
 //===----------------------------------------------------------------------===//
+// Matrix products (library calls)
+//===----------------------------------------------------------------------===//
+
+def Stride_MatmulEpilogue : I32EnumAttr<"MatmulEpilogue",
+    "what a matrix product applies to each element after the bias", [
+    I32EnumAttrCase<"none", 0>, I32EnumAttrCase<"relu", 1>,
+    I32EnumAttrCase<"gelu_tanh", 2>]> {
+  let cppNamespace = "::stride";
+}
+
+/// A #stride.matmul_operand (StrideAttrs.td, generated apart from the ops).
+def Stride_MatmulOperandAttrRef : Attr<
+    CPred<"::llvm::isa<::stride::MatmulOperandAttr>($_self)">,
+    "how the library reads a matmul operand"> {
+  let storageType = "::stride::MatmulOperandAttr";
+  let returnType = "::stride::MatmulOperandAttr";
+  let convertFromStorage = "$_self";
+}
+
+def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
+  let summary = "matrix product (`torch.matmul`, `mm`, `bmm`), optionally "
+                "with a bias and an activation";
+  let description = [{
+    `torch.matmul(lhs, rhs)` for operands of one rank `r >= 2`:
+    `lhs` is `[B..., M, K]`, `rhs` is `[B..., K, N]` and the result
+    `[B..., M, N]`, where the batch dims `B...` are equal in both operands
+    (`mm` for rank 2, `bmm` for rank 3). There is no implicit broadcasting: a
+    batch dim is broadcast with `stride.expand`, which gives the operand a
+    batch stride of 0. The element types are one of `f16`, `bf16`, `f32`,
+    `f64`, the same for both operands and the result; products accumulate in
+    f32 (f64 for `f64`). Integer products are not supported.
+
+    The operands may have any layout (transposed, sliced, broadcast); the
+    result has the dense row-major layout with offset 0. The op runs as a
+    library call (cuBLASLt), never inside a kernel: see docs/matmul.md.
+
+    `stride-matmul-layout` records how the library reads each operand in
+    place (`lhs_layout`, `rhs_layout`: `#stride.matmul_operand`), copying
+    an operand it cannot read so into a dense temporary first.
+
+    Optionally (formed by `stride-fuse`, see docs/matmul.md), a `bias` of
+    shape `[N]` is added to every row of the product and an `epilogue`
+    (`relu`, or `gelu_tanh`: GELU's tanh approximation) is applied to each
+    element; `f64` products take neither.
+
+    ```mlir
+    %c = stride.matmul %a, %b : !stride.tensor<4x8xf32>,
+        !stride.tensor<8x5xf32> -> !stride.tensor<4x5xf32>
+    %y = stride.matmul %x, %wt bias %bias epilogue gelu_tanh
+        : !stride.tensor<2x4x8xbf16>, !stride.tensor<2x8x16xbf16, strides = [0, 1, 8]>,
+          !stride.tensor<16xbf16> -> !stride.tensor<2x4x16xbf16>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$lhs, Stride_AnyTensor:$rhs,
+                       Optional<Stride_AnyTensor>:$bias,
+                       DefaultValuedAttr<Stride_MatmulEpilogue,
+                                         "::stride::MatmulEpilogue::none">:$epilogue,
+                       OptionalAttr<Stride_MatmulOperandAttrRef>:$lhs_layout,
+                       OptionalAttr<Stride_MatmulOperandAttrRef>:$rhs_layout);
+  let results = (outs Stride_AnyTensor:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs (`bias` $bias^)? (`epilogue` $epilogue^)? attr-dict `:`
+    type($lhs) `,` type($rhs) (`,` type($bias)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Kernel regions (formed by stride-fuse)
 //===----------------------------------------------------------------------===//
 

@@ -52,6 +52,46 @@ def LegalizeLayouts : Pass<"stride-legalize-layouts", "::mlir::func::FuncOp"> {
   ];
 }
 
+def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
+  let summary = "Decide how the library call of each stride.matmul reads "
+                "its operands";
+  let description = [{
+    For each operand of each `stride.matmul`, decides whether the library
+    (cuBLASLt) reads it in place: a `[B..., R, C]` operand whose columns
+    (row-major) or rows (column-major: a transposed operand) are
+    contiguous, with a leading dimension, and whose batch dims collapse
+    into one batch stride (0 for a batch broadcast with `stride.expand`).
+    The rule is `matmulOperandLayout` (stride/Support/MatmulLayout.h). The
+    decision is recorded on the op as `lhs_layout` / `rhs_layout`
+    (`#stride.matmul_operand`). An operand that cannot be read in place
+    (neither stride 1, a broadcast row, batch dims that do not collapse) is
+    first copied into a dense row-major temporary by a `stride.clone`,
+    which fusion turns into a kernel (with the operand's producers fused
+    into it). Runs after `stride-legalize-layouts` (which may repair
+    layouts) and before `stride-fuse`.
+
+    Before:
+
+    ```mlir
+    %t = stride.permute %w dims [1, 0] : !stride.tensor<16x8xf32>
+        -> !stride.tensor<8x16xf32, strides = [1, 8], offset = 0>
+    %p = stride.matmul %x, %t : !stride.tensor<4x8xf32>,
+        !stride.tensor<8x16xf32, strides = [1, 8], offset = 0>
+        -> !stride.tensor<4x16xf32>
+    ```
+
+    After (the transposed weight is read in place):
+
+    ```mlir
+    %p = stride.matmul %x, %t {
+        lhs_layout = #stride.matmul_operand<transposed = false, ld = 8, batch_stride = 0>,
+        rhs_layout = #stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0>}
+        : ...
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
   let summary = "Group ops into stride.kernel regions, one GPU kernel each";
   let description = [{

@@ -106,12 +106,13 @@ std::string compare(const HostArray &a, const HostArray &b) {
   return "";
 }
 
-/// Fuses the first `graphs` random graphs with `options` and checks each
-/// against the unfused graph on the interpreter.
-void checkFusedEqualsUnfused(uint64_t graphs, const FuseOptions &options) {
+/// Fuses the first `graphs` random graphs (of `graphOptions`) with `options`
+/// and checks each against the unfused graph on the interpreter.
+void checkFusedEqualsUnfused(uint64_t graphs, const FuseOptions &options,
+                             const RandomGraphOptions &graphOptions = {}) {
   FusionHarness harness;
   for (uint64_t seed = 0; seed < graphs; ++seed) {
-    RandomGraph graph = generateRandomGraph(seed);
+    RandomGraph graph = generateRandomGraph(seed, graphOptions);
     OwningOpRef<ModuleOp> unfused = harness.parse(graph.text);
     ASSERT_TRUE(unfused) << "seed " << seed << ":\n"
                          << harness.diagnostics() << graph.text;
@@ -156,6 +157,14 @@ TEST(FuseDifferential, BoundedFusionEqualsUnfused) {
   options.maxKernelOps = 2;
   options.maxKernelRegisters = 40;
   checkFusedEqualsUnfused(kGraphs / 4, options);
+}
+
+// Matrix products are kernel boundaries: the kernels around them compute
+// the same as the unfused graph.
+TEST(FuseDifferential, FusionAroundMatmulEqualsUnfused) {
+  RandomGraphOptions graphOptions;
+  graphOptions.matmulOps = true;
+  checkFusedEqualsUnfused(kGraphs / 2, FuseOptions(), graphOptions);
 }
 
 } // namespace

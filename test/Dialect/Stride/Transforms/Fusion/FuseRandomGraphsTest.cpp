@@ -59,12 +59,39 @@ TEST(RandomGraphs, GeneratorCoversTheOps) {
                             << " of " << kGraphs << " graphs";
 }
 
-TEST(RandomGraphs, FuseIntoContractKernels) {
-  FusionHarness harness;
-  std::map<std::string, int> forms;
-  int kernels = 0, fusedOps = 0;
+TEST(RandomGraphs, GeneratorCoversMatmul) {
+  RandomGraphOptions options;
+  options.matmulOps = true;
+  std::map<std::string, int> seen;
+  const char *forms[] = {"stride.matmul ", " bias ", "epilogue relu",
+                         "epilogue gelu_tanh", "x4xf32, strides = [0, "};
   for (uint64_t seed = 0; seed < kGraphs; ++seed) {
-    RandomGraph graph = generateRandomGraph(seed);
+    std::string text = generateRandomGraph(seed, options).text;
+    for (const char *form : forms)
+      if (text.find(form) != std::string::npos)
+        ++seen[form];
+  }
+  for (const char *form : forms)
+    EXPECT_GE(seen[form], 10) << "'" << form << "' appears in only "
+                              << seen[form] << " of " << kGraphs << " graphs";
+}
+
+/// What fusing random graphs formed: kernels per form, kernels, the
+/// functional ops in them, and the library calls left between them.
+struct FusionCounts {
+  std::map<std::string, int> forms;
+  int kernels = 0, fusedOps = 0, libraryCalls = 0;
+};
+
+/// Fuses `graphs` random graphs of `options` and checks that every
+/// functional op ends up in a kernel that keeps the contract.
+void fuseRandomGraphs(uint64_t graphs, const RandomGraphOptions &options,
+                      FusionCounts &counts) {
+  FusionHarness harness;
+  std::map<std::string, int> &forms = counts.forms;
+  int &kernels = counts.kernels, &fusedOps = counts.fusedOps;
+  for (uint64_t seed = 0; seed < graphs; ++seed) {
+    RandomGraph graph = generateRandomGraph(seed, options);
     OwningOpRef<ModuleOp> module = harness.parse(graph.text);
     ASSERT_TRUE(module) << "seed " << seed << ": the graph does not parse or "
                         << "verify:\n"
@@ -77,6 +104,7 @@ TEST(RandomGraphs, FuseIntoContractKernels) {
         << harness.diagnostics() << graph.text;
     func::FuncOp func = *module->getOps<func::FuncOp>().begin();
     for (Operation &op : func.getBody().front()) {
+      counts.libraryCalls += isLibraryCall(&op);
       ASSERT_FALSE(isFunctional(&op))
           << "seed " << seed << ": '" << op.getName().getStringRef().str()
           << "' was left outside a kernel:\n"
@@ -98,6 +126,15 @@ TEST(RandomGraphs, FuseIntoContractKernels) {
         fusedOps += isFunctional(&inner);
     }
   }
+}
+
+TEST(RandomGraphs, FuseIntoContractKernels) {
+  FusionCounts counts;
+  fuseRandomGraphs(kGraphs, RandomGraphOptions(), counts);
+  if (HasFatalFailure())
+    return;
+  std::map<std::string, int> &forms = counts.forms;
+  int kernels = counts.kernels, fusedOps = counts.fusedOps;
   std::printf("%llu graphs: %d kernels (%d functional ops in them)",
               static_cast<unsigned long long>(kGraphs), kernels, fusedOps);
   for (auto &[form, count] : forms)
@@ -109,6 +146,22 @@ TEST(RandomGraphs, FuseIntoContractKernels) {
   EXPECT_GT(forms["index-scatter"], 0);
   EXPECT_GT(forms["broadcast-reduction"], 0);
   EXPECT_GT(fusedOps, kernels); // something fused at all
+}
+
+// Matrix products stay between kernels (a kernel boundary), and the kernels
+// around them keep the contract.
+TEST(RandomGraphs, FuseAroundMatmul) {
+  RandomGraphOptions options;
+  options.matmulOps = true;
+  FusionCounts counts;
+  fuseRandomGraphs(kGraphs, options, counts);
+  if (HasFatalFailure())
+    return;
+  std::printf("%llu graphs with matmul: %d kernels, %d matmuls between them\n",
+              static_cast<unsigned long long>(kGraphs), counts.kernels,
+              counts.libraryCalls);
+  EXPECT_GT(counts.libraryCalls, 100);
+  EXPECT_GT(counts.fusedOps, counts.kernels);
 }
 
 } // namespace

@@ -97,6 +97,7 @@ private:
   bool gather();
   bool indexAdd();
   bool scatterAdd();
+  bool matmul();
   bool randomView();
 
   SplitMix64 rng;
@@ -510,6 +511,41 @@ bool Generator::scatterAdd() {
   return true;
 }
 
+/// [B?, M, K] @ [B?, K, N] with operands of random layouts, sometimes with a
+/// bias of [N] and a relu or gelu_tanh epilogue.
+bool Generator::matmul() {
+  static const char *epilogues[] = {"", " epilogue relu", " epilogue gelu_tanh"};
+  int64_t m = rng.range(1, options.maxDim), k = rng.range(1, options.maxDim),
+          n = rng.range(1, options.maxDim);
+  Dims batch;
+  if (options.maxRank >= 3 && rng.chance(40))
+    batch.push_back(rng.range(1, options.maxDim));
+  auto withBatch = [&](int64_t rows, int64_t columns) {
+    Dims shape = batch;
+    shape.push_back(rows);
+    shape.push_back(columns);
+    return shape;
+  };
+  int lhs = operandOfShape(withBatch(m, k));
+  int rhs = operandOfShape(withBatch(k, n));
+  std::vector<int> operands{lhs, rhs};
+  std::string text = at(lhs).name + ", " + at(rhs).name;
+  if (rng.chance(30)) {
+    int bias = operandOfShape({n});
+    operands.push_back(bias);
+    text += " bias " + at(bias).name;
+  }
+  text += epilogues[rng.chance(30) ? rng.range(1, 2) : 0];
+  Dims shape = withBatch(m, n);
+  Layout layout{shape, rowMajorStrides(shape), 0};
+  std::string rhsText = "stride.matmul " + text + " : ";
+  for (size_t i = 0; i < operands.size(); ++i)
+    rhsText += (i ? ", " : "") + typeText(DType::F32, at(operands[i]).layout);
+  rhsText += " -> " + typeText(DType::F32, layout);
+  emit(rhsText, DType::F32, layout);
+  return true;
+}
+
 /// A view of a random value, left in the pool for later ops to read.
 bool Generator::randomView() {
   int x = pickData();
@@ -640,7 +676,7 @@ RandomGraph Generator::run() {
     else if (roll < 80)
       made = reduction();
     else if (roll < 85)
-      made = normalize();
+      made = options.matmulOps && rng.chance(60) ? matmul() : normalize();
     else if (!options.indexOps)
       made = unary();
     else if (roll < 89)

@@ -11,7 +11,8 @@
 // unsqueeze, reshaping views and overlapping as_strided windows; pointwise
 // unary and binary ops, cmp/where and casts; slice and select scatters;
 // reductions (sum, max, min, mean over any dims, keepdim or not);
-// index_select, gather, index_add and scatter_add with index inputs; full.
+// index_select, gather, index_add and scatter_add with index inputs; full;
+// on request, matmul.
 // Functional results get legal layouts (row-major, permuted dense, or with
 // gaps). Shapes are tiny, so a graph runs in microseconds.
 //
@@ -49,6 +50,11 @@ struct RandomGraphOptions {
   int maxDim = 4;
   /// Generate index_select, gather, index_add and scatter_add.
   bool indexOps = true;
+  /// Generate matmul (batched or not; operands of any layout the other
+  /// choices give: broadcast, permuted, sliced; sometimes with a bias and
+  /// an epilogue). Off by default, so that the graphs of the other tests
+  /// keep their seeds.
+  bool matmulOps = false;
 };
 
 struct RandomGraph {

@@ -1,0 +1,83 @@
+//===- MatmulLayout.cpp - How each matmul's library call reads operands ---===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// stride-matmul-layout (Passes.td): records the in-place reading of each
+// stride.matmul operand, or copies the operand into a dense temporary first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Support/MatmulLayout.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace stride {
+#define GEN_PASS_DEF_MATMULLAYOUT
+#include "stride/Dialect/Stride/Transforms/Passes.h.inc"
+} // namespace stride
+
+using namespace mlir;
+using namespace stride;
+
+namespace {
+
+/// Decides the operand layouts of the matmuls of one function, copying
+/// each value that needs a copy once (the ops are visited in program
+/// order, so the first copy dominates the later readers).
+class OperandLayouts {
+public:
+  void decide(MatmulOp matmul) {
+    matmul.setLhsLayoutAttr(decideOperand(matmul, matmul.getLhsMutable()));
+    matmul.setRhsLayoutAttr(decideOperand(matmul, matmul.getRhsMutable()));
+    // The library reads a bias of consecutive elements.
+    MutableOperandRange bias = matmul.getBiasMutable();
+    if (!bias.empty() &&
+        !isContiguousVector(
+            cast<StridedTensorType>(bias[0].get().getType()).getLayout()))
+      copyToDense(matmul, bias[0]);
+  }
+
+private:
+  /// Replaces `operand` of `matmul` by a dense row-major copy of it;
+  /// returns the copy's layout.
+  Layout copyToDense(MatmulOp matmul, OpOperand &operand) {
+    Value &copy = copies[operand.get()];
+    if (!copy) {
+      auto type = cast<StridedTensorType>(operand.get().getType());
+      OpBuilder builder(matmul);
+      auto dense = StridedTensorType::getContiguous(type.getShape(),
+                                                    type.getElementType());
+      copy = CloneOp::create(builder, matmul.getLoc(), dense, operand.get());
+    }
+    operand.set(copy);
+    return cast<StridedTensorType>(copy.getType()).getLayout();
+  }
+
+  /// How the library reads `operand` of `matmul`; an operand it cannot
+  /// read in place is replaced by a dense row-major copy first.
+  MatmulOperandAttr decideOperand(MatmulOp matmul, OpOperand &operand) {
+    auto type = cast<StridedTensorType>(operand.get().getType());
+    std::optional<MatmulOperandLayout> layout =
+        matmulOperandLayout(type.getLayout());
+    if (!layout)
+      layout = matmulOperandLayout(copyToDense(matmul, operand));
+    return getMatmulOperandAttr(matmul.getContext(), *layout);
+  }
+
+  llvm::DenseMap<Value, Value> copies;
+};
+
+struct MatmulLayoutPass
+    : public stride::impl::MatmulLayoutBase<MatmulLayoutPass> {
+  void runOnOperation() override {
+    OperandLayouts layouts;
+    getOperation().walk([&](MatmulOp matmul) { layouts.decide(matmul); });
+  }
+};
+
+} // namespace

@@ -1,0 +1,679 @@
+//===- CublasLtMatmul.cpp - The `cublaslt.matmul` library routine ---------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The compiler decides everything about a matrix product; this routine only
+// forwards it to cuBLASLt. When the executable loads, each step's
+// descriptor (docs/module-format.md, "cublaslt.matmul") is checked against
+// its buffers, its layouts are built, and an algorithm is chosen by
+// cublasLtMatmulAlgoGetHeuristic, once per distinct problem of the
+// executable. Each invocation has one cuBLASLt handle and, per step, a
+// matmul descriptor of its own (it holds the bias address); a run calls
+// cublasLtMatmul on the invocation's stream, so the call is captured into
+// the invocation's CUDA graph like a kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CublasLt.h"
+#include "RuntimeImpl.h"
+
+#include <map>
+#include <optional>
+#include <type_traits>
+
+namespace stride {
+
+namespace {
+
+//--- The descriptor ----------------------------------------------------===//
+
+struct DTypeEntry {
+  const char *name;
+  cudaDataType_t type;
+  int64_t bytes;
+};
+constexpr DTypeEntry kDTypes[] = {{"f32", CUDA_R_32F, 4},
+                                  {"f16", CUDA_R_16F, 2},
+                                  {"bf16", CUDA_R_16BF, 2},
+                                  {"f64", CUDA_R_64F, 8}};
+
+struct ComputeEntry {
+  const char *name;
+  cublasComputeType_t type;
+  cudaDataType_t scale;
+  /// The dtypes it computes, separated by spaces.
+  const char *dtypes;
+};
+constexpr ComputeEntry kComputes[] = {
+    {"32f", CUBLAS_COMPUTE_32F, CUDA_R_32F, "f32 f16 bf16"},
+    {"32f_fast_tf32", CUBLAS_COMPUTE_32F_FAST_TF32, CUDA_R_32F, "f32"},
+    {"64f", CUBLAS_COMPUTE_64F, CUDA_R_64F, "f64"}};
+
+struct EpilogueEntry {
+  const char *name;
+  cublasLtEpilogue_t epilogue;
+  bool bias;
+};
+constexpr EpilogueEntry kEpilogues[] = {
+    {"default", CUBLASLT_EPILOGUE_DEFAULT, false},
+    {"relu", CUBLASLT_EPILOGUE_RELU, false},
+    {"bias", CUBLASLT_EPILOGUE_BIAS, true},
+    {"relu_bias", CUBLASLT_EPILOGUE_RELU_BIAS, true},
+    {"gelu", CUBLASLT_EPILOGUE_GELU, false},
+    {"gelu_bias", CUBLASLT_EPILOGUE_GELU_BIAS, true}};
+
+constexpr const char *kIntegerFields[] = {
+    "m",        "n",        "k",        "batch",       "transa",
+    "transb",   "lda",      "ldb",      "ldd",         "stride_a",
+    "stride_b", "stride_d", "offset_a", "offset_b",    "offset_bias",
+    "offset_d", "workspace_bytes"};
+constexpr const char *kTextFields[] = {"dtype", "compute", "epilogue"};
+
+/// A stored matrix operand of cuBLASLt (column-major): `rows` x `cols`
+/// with leading dimension `ld`, `batch` of them `stride` elements apart,
+/// from element `offset` of its buffer.
+struct Operand {
+  const char *name;
+  int64_t rows, cols, ld, batch, stride, offset;
+};
+
+/// A `cublaslt.matmul` descriptor, read and checked.
+struct MatmulProblem {
+  const DTypeEntry *dtype = nullptr;
+  const ComputeEntry *compute = nullptr;
+  const EpilogueEntry *epilogue = nullptr;
+  int64_t m = 0, n = 0, k = 0, batch = 0, transa = 0, transb = 0;
+  int64_t lda = 0, ldb = 0, ldd = 0, strideA = 0, strideB = 0, strideD = 0;
+  int64_t offsetA = 0, offsetB = 0, offsetBias = 0, offsetD = 0;
+  int64_t workspaceBytes = 0;
+
+  // The step's buffers: A, B, bias (only with a bias epilogue), D, workspace.
+  size_t numBuffers() const { return epilogue->bias ? 5 : 4; }
+  size_t biasBuffer() const { return 2; }
+  size_t dBuffer() const { return epilogue->bias ? 3 : 2; }
+  size_t workspaceBuffer() const { return numBuffers() - 1; }
+
+  Operand a() const {
+    return transa ? Operand{"A", k, m, lda, batch, strideA, offsetA}
+                  : Operand{"A", m, k, lda, batch, strideA, offsetA};
+  }
+  Operand b() const {
+    return transb ? Operand{"B", n, k, ldb, batch, strideB, offsetB}
+                  : Operand{"B", k, n, ldb, batch, strideB, offsetB};
+  }
+  Operand d() const { return {"D", m, n, ldd, batch, strideD, offsetD}; }
+  Operand bias() const { return {"the bias", m, 1, m, 1, 0, offsetBias}; }
+
+  /// The largest power of two up to 256 that divides the byte offset of an
+  /// operand: the alignment its address has in a 256-byte aligned buffer.
+  uint32_t alignment(int64_t offset) const {
+    uint64_t bytes = uint64_t(offset) * uint64_t(dtype->bytes);
+    if (bytes == 0)
+      return 256;
+    return uint32_t(std::min<uint64_t>(256, bytes & (~bytes + 1)));
+  }
+
+  /// What the algorithm depends on: the problem without its offsets, and
+  /// the alignments they give.
+  std::vector<int64_t> algorithmKey() const {
+    return {int64_t(dtype->type), int64_t(compute->type),
+            int64_t(epilogue->epilogue), m, n, k, batch, transa, transb, lda,
+            ldb, ldd, strideA, strideB, strideD, workspaceBytes,
+            alignment(offsetA), alignment(offsetB), alignment(offsetD)};
+  }
+
+  /// "f32 (compute 32f), epilogue 'gelu_bias', m=768 n=8192 k=3072
+  /// batch=1, transa=0 transb=0, lda=768 ldb=3072 ldd=768, ...".
+  std::string describe() const {
+    return std::string(dtype->name) + " (compute " + compute->name +
+           "), epilogue " + quoted(epilogue->name) + ", m=" + str(m) +
+           " n=" + str(n) + " k=" + str(k) + " batch=" + str(batch) +
+           ", transa=" + str(transa) + " transb=" + str(transb) +
+           ", lda=" + str(lda) + " ldb=" + str(ldb) + " ldd=" + str(ldd) +
+           ", alignment of A, B, D " + str(alignment(offsetA)) + ", " +
+           str(alignment(offsetB)) + ", " + str(alignment(offsetD)) +
+           " bytes, workspace " + str(workspaceBytes) + " bytes";
+  }
+};
+
+/// Reads a step's descriptor fields, keeping the first error.
+class DescriptorReader {
+public:
+  explicit DescriptorReader(const LibraryCallContext &context)
+      : context(context) {}
+
+  int64_t integer(const char *name) {
+    const DescriptorField *f = field(name);
+    if (f && (f->ints.size() != 1 || !f->text.empty()))
+      fail("field " + quoted(name) + " must be one integer");
+    return f && f->ints.size() == 1 ? f->ints[0] : 0;
+  }
+
+  /// The entry of `table` that the text field `name` names.
+  template <typename Entry, size_t N>
+  const Entry *choice(const char *name, const Entry (&table)[N]) {
+    const DescriptorField *f = field(name);
+    if (!f)
+      return nullptr;
+    std::string names;
+    for (const Entry &e : table) {
+      if (f->ints.empty() && f->text == e.name)
+        return &e;
+      names += std::string(names.empty() ? "" : ", ") + quoted(e.name);
+    }
+    fail("field " + quoted(name) + " is " + describeValue(*f) +
+         "; expected one of " + names);
+    return nullptr;
+  }
+
+  /// Fails on a field that no rule reads.
+  void refuseUnknownFields() {
+    for (const DescriptorField &f : context.call.descriptor)
+      if (!known(f.name))
+        fail("has the unknown field " + quoted(f.name));
+  }
+
+  void fail(const std::string &what) {
+    if (!error)
+      error = makeError(ErrorCode::InvalidModule,
+                        context.where + ": descriptor " + what);
+  }
+
+  const std::optional<Error> &firstError() const { return error; }
+
+private:
+  const DescriptorField *field(const char *name) {
+    for (const DescriptorField &f : context.call.descriptor)
+      if (f.name == name)
+        return &f;
+    fail("has no field " + quoted(name));
+    return nullptr;
+  }
+
+  static std::string describeValue(const DescriptorField &f) {
+    if (!f.ints.empty())
+      return "integers, not text";
+    return quoted(f.text);
+  }
+
+  static bool known(const std::string &name) {
+    for (const char *n : kIntegerFields)
+      if (name == n)
+        return true;
+    for (const char *n : kTextFields)
+      if (name == n)
+        return true;
+    return false;
+  }
+
+  const LibraryCallContext &context;
+  std::optional<Error> error;
+};
+
+void readFields(DescriptorReader &r, MatmulProblem &p) {
+  p.dtype = r.choice("dtype", kDTypes);
+  p.compute = r.choice("compute", kComputes);
+  p.epilogue = r.choice("epilogue", kEpilogues);
+  p.m = r.integer("m");
+  p.n = r.integer("n");
+  p.k = r.integer("k");
+  p.batch = r.integer("batch");
+  p.transa = r.integer("transa");
+  p.transb = r.integer("transb");
+  p.lda = r.integer("lda");
+  p.ldb = r.integer("ldb");
+  p.ldd = r.integer("ldd");
+  p.strideA = r.integer("stride_a");
+  p.strideB = r.integer("stride_b");
+  p.strideD = r.integer("stride_d");
+  p.offsetA = r.integer("offset_a");
+  p.offsetB = r.integer("offset_b");
+  p.offsetBias = r.integer("offset_bias");
+  p.offsetD = r.integer("offset_d");
+  p.workspaceBytes = r.integer("workspace_bytes");
+  r.refuseUnknownFields();
+}
+
+/// Whether the dtype, compute type and epilogue go together.
+void checkCombination(DescriptorReader &r, const MatmulProblem &p) {
+  std::string dtypes = std::string(" ") + p.compute->dtypes + " ";
+  if (dtypes.find(std::string(" ") + p.dtype->name + " ") == std::string::npos)
+    r.fail("has compute " + quoted(p.compute->name) + " for dtype " +
+           quoted(p.dtype->name) + "; compute " + quoted(p.compute->name) +
+           " takes " + p.compute->dtypes);
+  if (p.dtype->type == CUDA_R_64F &&
+      p.epilogue->epilogue != CUBLASLT_EPILOGUE_DEFAULT)
+    r.fail("has epilogue " + quoted(p.epilogue->name) +
+           " for dtype 'f64', which takes only 'default'");
+}
+
+/// Each integer within its range.
+void checkRanges(DescriptorReader &r, const MatmulProblem &p) {
+  auto atLeast = [&](const char *name, int64_t value, int64_t least) {
+    if (value < least)
+      r.fail("field " + quoted(name) + " is " + str(value) +
+             "; it must be at least " + str(least));
+  };
+  for (auto [name, value] : {std::pair{"m", p.m}, {"n", p.n}, {"k", p.k},
+                             {"batch", p.batch}})
+    atLeast(name, value, 1);
+  for (auto [name, value] :
+       {std::pair{"stride_a", p.strideA}, {"stride_b", p.strideB},
+        {"stride_d", p.strideD}, {"offset_a", p.offsetA},
+        {"offset_b", p.offsetB}, {"offset_bias", p.offsetBias},
+        {"offset_d", p.offsetD}, {"workspace_bytes", p.workspaceBytes}})
+    atLeast(name, value, 0);
+  for (auto [name, value] : {std::pair{"transa", p.transa}, {"transb", p.transb}})
+    if (value != 0 && value != 1)
+      r.fail("field " + quoted(name) + " is " + str(value) +
+             "; it must be 0 (N) or 1 (T)");
+  if (p.batch > INT32_MAX)
+    r.fail("field 'batch' is " + str(p.batch) + "; cuBLASLt takes at most " +
+           str(INT32_MAX));
+}
+
+/// The bytes from the start of an operand's buffer through its last
+/// element, or nullopt if that overflows.
+std::optional<int64_t> reachBytes(const Operand &o, int64_t elementBytes) {
+  int64_t batches = 0, columns = 0, elements = 0, bytes = 0;
+  if (__builtin_mul_overflow(o.batch - 1, o.stride, &batches) ||
+      __builtin_mul_overflow(o.cols - 1, o.ld, &columns) ||
+      __builtin_add_overflow(batches, columns, &elements) ||
+      __builtin_add_overflow(elements, o.rows, &elements) ||
+      __builtin_add_overflow(elements, o.offset, &elements) ||
+      __builtin_mul_overflow(elements, elementBytes, &bytes))
+    return std::nullopt;
+  return bytes;
+}
+
+/// An operand's leading dimension and its extent in its buffer.
+void checkOperand(DescriptorReader &r, const Operand &o, int64_t elementBytes,
+                  int64_t bufferBytes) {
+  if (o.ld < o.rows) {
+    r.fail("gives " + std::string(o.name) + " (" + str(o.rows) + " x " +
+           str(o.cols) + ", column-major) a leading dimension of " +
+           str(o.ld) + "; it must be at least " + str(o.rows));
+    return;
+  }
+  std::optional<int64_t> reach = reachBytes(o, elementBytes);
+  if (!reach)
+    r.fail("gives " + std::string(o.name) +
+           " sizes, strides and offset whose extent overflows 64-bit "
+           "integers");
+  else if (*reach > bufferBytes)
+    r.fail("reaches byte " + str(*reach) + " of the buffer of " + o.name +
+           ", which has " + str(bufferBytes) + " bytes");
+}
+
+/// The descriptor against the step's buffers.
+void checkBuffers(DescriptorReader &r, const MatmulProblem &p,
+                  const std::vector<int64_t> &bufferBytes) {
+  if (bufferBytes.size() != p.numBuffers()) {
+    r.fail("with epilogue " + quoted(p.epilogue->name) + " takes " +
+           str(p.numBuffers()) + " buffers (A, B, " +
+           (p.epilogue->bias ? "bias, " : "") + "D, workspace), but the "
+           "step has " + str(bufferBytes.size()));
+    return;
+  }
+  int64_t bytes = p.dtype->bytes;
+  checkOperand(r, p.a(), bytes, bufferBytes[0]);
+  checkOperand(r, p.b(), bytes, bufferBytes[1]);
+  checkOperand(r, p.d(), bytes, bufferBytes[p.dBuffer()]);
+  if (p.epilogue->bias)
+    checkOperand(r, p.bias(), bytes, bufferBytes[p.biasBuffer()]);
+  if (p.batch > 1 && p.strideD / p.n < p.ldd)
+    r.fail("gives D a batch stride of " + str(p.strideD) +
+           ", less than ldd * n = " + str(p.ldd) + " * " + str(p.n) +
+           ": its batches would overlap");
+  if (bufferBytes[p.workspaceBuffer()] < p.workspaceBytes)
+    r.fail("asks for " + str(p.workspaceBytes) +
+           " bytes of workspace, but the workspace buffer has " +
+           str(bufferBytes[p.workspaceBuffer()]));
+}
+
+Result<MatmulProblem> readProblem(const LibraryCallContext &context) {
+  DescriptorReader r(context);
+  MatmulProblem p;
+  readFields(r, p);
+  if (!r.firstError()) {
+    checkCombination(r, p);
+    checkRanges(r, p);
+  }
+  if (!r.firstError())
+    checkBuffers(r, p, context.bufferBytes);
+  if (r.firstError())
+    return *r.firstError();
+  return p;
+}
+
+//--- cuBLASLt objects ----------------------------------------------------===//
+
+template <typename Handle, typename Destroy>
+using LtObject = std::unique_ptr<std::remove_pointer_t<Handle>, Destroy>;
+using LtHandle = LtObject<cublasLtHandle_t, decltype(&::cublasLtDestroy)>;
+using LtLayout = LtObject<cublasLtMatrixLayout_t,
+                          decltype(&::cublasLtMatrixLayoutDestroy)>;
+using LtMatmulDesc =
+    LtObject<cublasLtMatmulDesc_t, decltype(&::cublasLtMatmulDescDestroy)>;
+using LtPreference = LtObject<cublasLtMatmulPreference_t,
+                              decltype(&::cublasLtMatmulPreferenceDestroy)>;
+
+/// The failure of a cuBLASLt call as an Error (the caller names the step).
+Error ltError(const CublasLt &lt, const char *function, cublasStatus_t s) {
+  return makeError(cublasErrorCode(s), lt.failure(function, s));
+}
+
+Result<LtHandle> createHandle(const CublasLt &lt) {
+  cublasLtHandle_t handle = nullptr;
+  if (cublasStatus_t s = lt.cublasLtCreate(&handle))
+    return ltError(lt, "cublasLtCreate", s);
+  return LtHandle(handle, lt.cublasLtDestroy);
+}
+
+/// Sets attributes of a cuBLASLt object, keeping the first failure.
+template <typename Object, typename Attribute>
+class AttributeSetter {
+public:
+  using SetFn = cublasStatus_t (*)(Object, Attribute, const void *, size_t);
+  AttributeSetter(const CublasLt &lt, Object object, SetFn set,
+                  const char *function)
+      : lt(lt), object(object), set(set), function(function) {}
+
+  template <typename T> AttributeSetter &operator()(Attribute a, T value) {
+    if (status == CUBLAS_STATUS_SUCCESS)
+      status = set(object, a, &value, sizeof(value));
+    return *this;
+  }
+
+  Status done() const {
+    if (status == CUBLAS_STATUS_SUCCESS)
+      return Status::ok();
+    return ltError(lt, function, status);
+  }
+
+private:
+  const CublasLt &lt;
+  Object object;
+  SetFn set;
+  const char *function;
+  cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
+};
+template <typename Object, typename Attribute>
+AttributeSetter(const CublasLt &, Object,
+                cublasStatus_t (*)(Object, Attribute, const void *, size_t),
+                const char *) -> AttributeSetter<Object, Attribute>;
+
+Result<LtLayout> createLayout(const CublasLt &lt, cudaDataType_t type,
+                              const Operand &o) {
+  cublasLtMatrixLayout_t layout = nullptr;
+  if (cublasStatus_t s = lt.cublasLtMatrixLayoutCreate(
+          &layout, type, uint64_t(o.rows), uint64_t(o.cols), o.ld))
+    return ltError(lt, "cublasLtMatrixLayoutCreate", s);
+  LtLayout owned(layout, lt.cublasLtMatrixLayoutDestroy);
+  if (o.batch > 1) {
+    AttributeSetter set(lt, layout, lt.cublasLtMatrixLayoutSetAttribute,
+                        "cublasLtMatrixLayoutSetAttribute");
+    set(CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, int32_t(o.batch))(
+        CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, int64_t(o.stride));
+    if (Status s = set.done(); !s)
+      return s.error();
+  }
+  return owned;
+}
+
+Result<LtMatmulDesc> createMatmulDesc(const CublasLt &lt,
+                                      const MatmulProblem &p) {
+  cublasLtMatmulDesc_t desc = nullptr;
+  if (cublasStatus_t s = lt.cublasLtMatmulDescCreate(&desc, p.compute->type,
+                                                     p.compute->scale))
+    return ltError(lt, "cublasLtMatmulDescCreate", s);
+  LtMatmulDesc owned(desc, lt.cublasLtMatmulDescDestroy);
+  AttributeSetter set(lt, desc, lt.cublasLtMatmulDescSetAttribute,
+                      "cublasLtMatmulDescSetAttribute");
+  set(CUBLASLT_MATMUL_DESC_TRANSA,
+      int32_t(p.transa ? CUBLAS_OP_T : CUBLAS_OP_N))(
+      CUBLASLT_MATMUL_DESC_TRANSB,
+      int32_t(p.transb ? CUBLAS_OP_T : CUBLAS_OP_N))(
+      CUBLASLT_MATMUL_DESC_EPILOGUE, uint32_t(p.epilogue->epilogue));
+  if (Status s = set.done(); !s)
+    return s.error();
+  return owned;
+}
+
+/// What an executable's load keeps for cuBLASLt: a handle for the
+/// heuristic, and the algorithm chosen for each distinct problem.
+struct LoadSession {
+  explicit LoadSession(LtHandle handle) : handle(std::move(handle)) {}
+  LtHandle handle;
+  std::map<std::vector<int64_t>, cublasLtMatmulAlgo_t> algorithms;
+};
+
+/// What an invocation keeps for cuBLASLt: its handle.
+struct InvocationSession {
+  explicit InvocationSession(LtHandle handle) : handle(std::move(handle)) {}
+  LtHandle handle;
+};
+
+/// The session of library `lt` in `sessions`, created on first use.
+template <typename Session>
+Result<std::shared_ptr<Session>> session(const CublasLt &lt,
+                                         LibrarySessions &sessions) {
+  if (std::shared_ptr<void> found = sessions.find(&lt))
+    return std::static_pointer_cast<Session>(found);
+  Result<LtHandle> handle = createHandle(lt);
+  if (!handle)
+    return handle.error();
+  auto created = std::make_shared<Session>(std::move(*handle));
+  sessions.add(&lt, created);
+  return created;
+}
+
+//--- The step ------------------------------------------------------------===//
+
+/// The layouts of a problem's A, B and D (also its C: beta is 0).
+struct MatmulLayouts {
+  LtLayout a, b, d;
+};
+
+Result<MatmulLayouts> createLayouts(const CublasLt &lt,
+                                    const MatmulProblem &p) {
+  Result<LtLayout> a = createLayout(lt, p.dtype->type, p.a());
+  if (!a)
+    return a.error();
+  Result<LtLayout> b = createLayout(lt, p.dtype->type, p.b());
+  if (!b)
+    return b.error();
+  Result<LtLayout> d = createLayout(lt, p.dtype->type, p.d());
+  if (!d)
+    return d.error();
+  return MatmulLayouts{std::move(*a), std::move(*b), std::move(*d)};
+}
+
+/// A `cublaslt.matmul` step, ready for any invocation.
+class PreparedMatmul final : public PreparedLibraryCall {
+public:
+  PreparedMatmul(const CublasLt &lt, MatmulProblem p, MatmulLayouts layouts,
+                 cublasLtMatmulAlgo_t algorithm)
+      : lt(lt), p(p), layouts(std::move(layouts)), algorithm(algorithm) {}
+
+  Result<std::unique_ptr<LibraryCallInstance>>
+  instantiate(LibrarySessions &sessions) const override;
+
+  const CublasLt &lt;
+  const MatmulProblem p;
+  const MatmulLayouts layouts;
+  const cublasLtMatmulAlgo_t algorithm;
+};
+
+/// A `cublaslt.matmul` step in one invocation.
+class MatmulInstance final : public LibraryCallInstance {
+public:
+  MatmulInstance(const PreparedMatmul &step,
+                 std::shared_ptr<InvocationSession> session, LtMatmulDesc desc)
+      : step(step), p(step.p), lt(step.lt), session(std::move(session)),
+        desc(std::move(desc)) {}
+
+  Status enqueue(const uint64_t *buffers, CUstream stream) override {
+    uint64_t a = address(buffers[0], p.offsetA);
+    uint64_t b = address(buffers[1], p.offsetB);
+    uint64_t d = address(buffers[p.dBuffer()], p.offsetD);
+    for (auto [name, at, offset] :
+         {std::tuple{"A", a, p.offsetA}, {"B", b, p.offsetB},
+          {"D", d, p.offsetD}})
+      if (Status s = checkAligned(name, at, offset); !s)
+        return s;
+    if (p.epilogue->bias)
+      if (Status s = bindBias(address(buffers[p.biasBuffer()], p.offsetBias));
+          !s)
+        return s;
+    void *workspace = reinterpret_cast<void *>(buffers[p.workspaceBuffer()]);
+    const void *one = p.compute->scale == CUDA_R_64F
+                          ? static_cast<const void *>(&kOneF64)
+                          : static_cast<const void *>(&kOneF32);
+    const void *zero = p.compute->scale == CUDA_R_64F
+                           ? static_cast<const void *>(&kZeroF64)
+                           : static_cast<const void *>(&kZeroF32);
+    if (cublasStatus_t s = lt.cublasLtMatmul(
+            session->handle.get(), desc.get(), one, pointer(a),
+            step.layouts.a.get(), pointer(b), step.layouts.b.get(), zero,
+            pointer(d), step.layouts.d.get(), pointer(d),
+            step.layouts.d.get(), &step.algorithm, workspace,
+            size_t(p.workspaceBytes), stream))
+      return ltError(lt, "cublasLtMatmul", s);
+    return Status::ok();
+  }
+
+private:
+  static constexpr float kOneF32 = 1, kZeroF32 = 0;
+  static constexpr double kOneF64 = 1, kZeroF64 = 0;
+
+  uint64_t address(uint64_t buffer, int64_t offset) const {
+    return buffer + uint64_t(offset) * uint64_t(p.dtype->bytes);
+  }
+  static void *pointer(uint64_t address) {
+    return reinterpret_cast<void *>(address);
+  }
+
+  /// The algorithm was chosen for the alignment an offset gives in a
+  /// 256-byte aligned buffer; a caller's pointer (runOnDevice) may have less.
+  Status checkAligned(const char *name, uint64_t address,
+                      int64_t offset) const {
+    uint32_t needed = p.alignment(offset);
+    if (address % needed == 0)
+      return Status::ok();
+    return makeError(ErrorCode::InvalidArgument,
+                     std::string(name) + " is at address " + str(int64_t(address)) +
+                         ", not a multiple of " + str(needed) +
+                         " bytes as the algorithm chosen when the module "
+                         "loaded needs (device buffers passed to the module "
+                         "must be 256-byte aligned)");
+  }
+
+  Status bindBias(uint64_t bias) {
+    if (bias == boundBias)
+      return Status::ok();
+    const void *pointer = reinterpret_cast<const void *>(bias);
+    AttributeSetter set(lt, desc.get(), lt.cublasLtMatmulDescSetAttribute,
+                        "cublasLtMatmulDescSetAttribute");
+    set(CUBLASLT_MATMUL_DESC_BIAS_POINTER, pointer);
+    if (Status s = set.done(); !s)
+      return s;
+    boundBias = bias;
+    return Status::ok();
+  }
+
+  const PreparedMatmul &step;
+  const MatmulProblem &p;
+  const CublasLt &lt;
+  std::shared_ptr<InvocationSession> session;
+  LtMatmulDesc desc;
+  uint64_t boundBias = 0;
+};
+
+Result<std::unique_ptr<LibraryCallInstance>>
+PreparedMatmul::instantiate(LibrarySessions &sessions) const {
+  Result<std::shared_ptr<InvocationSession>> s =
+      session<InvocationSession>(lt, sessions);
+  if (!s)
+    return s.error();
+  Result<LtMatmulDesc> desc = createMatmulDesc(lt, p);
+  if (!desc)
+    return desc.error();
+  return std::unique_ptr<LibraryCallInstance>(
+      new MatmulInstance(*this, std::move(*s), std::move(*desc)));
+}
+
+/// The heuristic's best algorithm for the problem: Incompatible, naming the
+/// problem, if it has none.
+Result<cublasLtMatmulAlgo_t>
+chooseAlgorithm(const CublasLt &lt, LoadSession &session,
+                const MatmulProblem &p, cublasLtMatmulDesc_t desc,
+                const MatmulLayouts &layouts, const std::string &where) {
+  std::vector<int64_t> key = p.algorithmKey();
+  if (auto it = session.algorithms.find(key); it != session.algorithms.end())
+    return it->second;
+  cublasLtMatmulPreference_t preference = nullptr;
+  if (cublasStatus_t s = lt.cublasLtMatmulPreferenceCreate(&preference))
+    return prefixError(where + ": ",
+                       ltError(lt, "cublasLtMatmulPreferenceCreate", s));
+  LtPreference owned(preference, lt.cublasLtMatmulPreferenceDestroy);
+  AttributeSetter set(lt, preference, lt.cublasLtMatmulPreferenceSetAttribute,
+                      "cublasLtMatmulPreferenceSetAttribute");
+  set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, uint64_t(p.workspaceBytes))(
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, p.alignment(p.offsetA))(
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, p.alignment(p.offsetB))(
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, p.alignment(p.offsetD))(
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, p.alignment(p.offsetD));
+  if (Status s = set.done(); !s)
+    return prefixError(where + ": ", s.error());
+  cublasLtMatmulHeuristicResult_t result = {};
+  int found = 0;
+  cublasStatus_t s = lt.cublasLtMatmulAlgoGetHeuristic(
+      session.handle.get(), desc, layouts.a.get(), layouts.b.get(),
+      layouts.d.get(), layouts.d.get(), preference, 1, &result, &found);
+  if ((s == CUBLAS_STATUS_SUCCESS && found == 0) ||
+      s == CUBLAS_STATUS_NOT_SUPPORTED)
+    return makeError(ErrorCode::Incompatible,
+                     where + ": cuBLASLt (" + lt.path +
+                         ") has no algorithm for " + p.describe() +
+                         " on this device");
+  if (s != CUBLAS_STATUS_SUCCESS)
+    return prefixError(where + ": ",
+                       ltError(lt, "cublasLtMatmulAlgoGetHeuristic", s));
+  session.algorithms.emplace(std::move(key), result.algo);
+  return result.algo;
+}
+
+} // namespace
+
+Result<std::unique_ptr<PreparedLibraryCall>>
+prepareCublasLtMatmul(const LibraryCallContext &context,
+                      LibrarySessions &loadSessions) {
+  Result<MatmulProblem> problem = readProblem(context);
+  if (!problem)
+    return problem.error();
+  Result<const CublasLt *> lt = loadCublasLt(context.where);
+  if (!lt)
+    return lt.error();
+  Result<std::shared_ptr<LoadSession>> load =
+      session<LoadSession>(**lt, loadSessions);
+  if (!load)
+    return prefixError(context.where + ": ", load.error());
+  Result<MatmulLayouts> layouts = createLayouts(**lt, *problem);
+  if (!layouts)
+    return prefixError(context.where + ": ", layouts.error());
+  Result<LtMatmulDesc> desc = createMatmulDesc(**lt, *problem);
+  if (!desc)
+    return prefixError(context.where + ": ", desc.error());
+  Result<cublasLtMatmulAlgo_t> algorithm = chooseAlgorithm(
+      **lt, **load, *problem, desc->get(), *layouts, context.where);
+  if (!algorithm)
+    return algorithm.error();
+  return std::unique_ptr<PreparedLibraryCall>(new PreparedMatmul(
+      **lt, *problem, std::move(*layouts), *algorithm));
+}
+
+} // namespace stride

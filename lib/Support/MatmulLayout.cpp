@@ -1,0 +1,75 @@
+//===- MatmulLayout.cpp - How a library reads a matrix product's operand --===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Support/MatmulLayout.h"
+
+#include <algorithm>
+
+namespace stride {
+
+namespace {
+
+/// The matrix (rows, columns) with `rowStride` between rows and unit
+/// columns, read row-major: its leading dimension, or nullopt.
+std::optional<int64_t> rowMajorLd(int64_t rows, int64_t columns,
+                                  int64_t rowStride, int64_t columnStride) {
+  if (columns != 1 && columnStride != 1)
+    return std::nullopt;
+  int64_t least = std::max<int64_t>(columns, 1);
+  if (rows == 1)
+    return least;
+  if (rowStride < least)
+    return std::nullopt;
+  return rowStride;
+}
+
+/// The batch dims `[B...]` collapsed into one stride: every non-unit dim
+/// steps over the whole of the next non-unit one (stride 0 throughout for
+/// a broadcast batch).
+std::optional<int64_t> collapsedBatchStride(DimsRef shape, DimsRef strides) {
+  std::optional<size_t> inner; // the last non-unit dim seen, walking outward
+  std::optional<int64_t> innermostStride;
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] == 1)
+      continue;
+    if (inner && strides[d] != shape[*inner] * strides[*inner])
+      return std::nullopt;
+    if (!inner)
+      innermostStride = strides[d];
+    inner = d;
+  }
+  return innermostStride.value_or(0);
+}
+
+} // namespace
+
+std::optional<MatmulOperandLayout> matmulOperandLayout(const Layout &layout) {
+  size_t rank = layout.shape.size();
+  if (rank < 2)
+    return std::nullopt;
+  int64_t rows = layout.shape[rank - 2], columns = layout.shape[rank - 1];
+  int64_t rowStride = layout.strides[rank - 2],
+          columnStride = layout.strides[rank - 1];
+  std::optional<int64_t> batchStride = collapsedBatchStride(
+      DimsRef(layout.shape).first(rank - 2),
+      DimsRef(layout.strides).first(rank - 2));
+  if (!batchStride)
+    return std::nullopt;
+  if (auto ld = rowMajorLd(rows, columns, rowStride, columnStride))
+    return MatmulOperandLayout{false, *ld, *batchStride};
+  // Column-major is row-major of the transpose.
+  if (auto ld = rowMajorLd(columns, rows, columnStride, rowStride))
+    return MatmulOperandLayout{true, *ld, *batchStride};
+  return std::nullopt;
+}
+
+bool isContiguousVector(const Layout &layout) {
+  return layout.shape.size() == 1 &&
+         (layout.shape[0] <= 1 || layout.strides[0] == 1);
+}
+
+} // namespace stride

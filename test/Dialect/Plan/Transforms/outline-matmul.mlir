@@ -1,0 +1,63 @@
+// stride-outline-executable turns each stride.matmul into a cuBLASLt library
+// call with the descriptor of docs/matmul.md: cuBLASLt's A is the rhs and
+// its B the lhs (the row-major product as a column-major one), m = N,
+// n = M, the operands' transpose flags, leading dimensions, batch strides
+// and offsets, and a 32 MiB workspace that all calls share.
+// RUN: stride-opt --stride-pipeline --stride-schedule-kernels --stride-outline-executable -split-input-file %s | FileCheck %s
+// RUN: stride-opt --stride-pipeline --stride-schedule-kernels --stride-outline-executable=allow-tf32 -split-input-file %s | FileCheck %s --check-prefix=TF32
+
+// A linear layer without bias, x[4, 8] @ w[5, 8]^T, then a product whose
+// lhs is a window of every other row of y[4, 32] (offset 24, leading
+// dimension 64).
+// CHECK-LABEL: func.func @linear(
+// CHECK-NEXT: %[[X:.*]] = plan.input %arg0
+// CHECK-NEXT: %[[W:.*]] = plan.input %arg1
+// CHECK-NEXT: %[[Y:.*]] = plan.input %arg2
+// CHECK-NEXT: %[[P:.*]] = plan.alloc 80 bytes
+// CHECK-NEXT: %[[WS:.*]] = plan.alloc 33554432 bytes
+// CHECK-NEXT: plan.library_call "cublaslt.matmul"(%[[W]], %[[X]], %[[P]], %[[WS]]) descriptor {batch = 1 : i64, compute = "32f", dtype = "f32", epilogue = "default", k = 8 : i64, lda = 8 : i64, ldb = 8 : i64, ldd = 5 : i64, m = 5 : i64, n = 4 : i64, offset_a = 0 : i64, offset_b = 0 : i64, offset_bias = 0 : i64, offset_d = 0 : i64, stride_a = 0 : i64, stride_b = 0 : i64, stride_d = 20 : i64, transa = 1 : i64, transb = 0 : i64, workspace_bytes = 33554432 : i64}
+// CHECK-NEXT: %[[Q:.*]] = plan.alloc 48 bytes
+// CHECK-NEXT: plan.library_call "cublaslt.matmul"(%[[P]], %[[Y]], %[[Q]], %[[WS]]) descriptor {batch = 1 : i64, compute = "32f", dtype = "f32", epilogue = "default", k = 4 : i64, lda = 5 : i64, ldb = 64 : i64, ldd = 5 : i64, m = 5 : i64, n = 2 : i64, offset_a = 0 : i64, offset_b = 24 : i64, offset_bias = 0 : i64, offset_d = 0 : i64, stride_a = 0 : i64, stride_b = 0 : i64, stride_d = 10 : i64, transa = 0 : i64, transb = 0 : i64, workspace_bytes = 33554432 : i64}
+// CHECK-NEXT: %[[R:.*]] = plan.output %[[Q]]
+// TF32-LABEL: func.func @linear(
+// TF32: compute = "32f_fast_tf32"
+// TF32: compute = "32f_fast_tf32"
+func.func @linear(%x: !stride.tensor<4x8xf32>, %w: !stride.tensor<5x8xf32>,
+    %y: !stride.tensor<4x32xf32>) -> !stride.tensor<2x5xf32> {
+  %wt = stride.permute %w dims [1, 0] : !stride.tensor<5x8xf32>
+      -> !stride.tensor<8x5xf32, strides = [1, 8], offset = 0>
+  %p = stride.matmul %x, %wt : !stride.tensor<4x8xf32>,
+      !stride.tensor<8x5xf32, strides = [1, 8], offset = 0> -> !stride.tensor<4x5xf32>
+  %rows = stride.slice %y dim 0 start 0 end 4 step 2 : !stride.tensor<4x32xf32>
+      -> !stride.tensor<2x32xf32, strides = [64, 1], offset = 0>
+  %window = stride.slice %rows dim 1 start 24 end 28 step 1
+      : !stride.tensor<2x32xf32, strides = [64, 1], offset = 0>
+      -> !stride.tensor<2x4xf32, strides = [64, 1], offset = 24>
+  %q = stride.matmul %window, %p : !stride.tensor<2x4xf32, strides = [64, 1], offset = 24>,
+      !stride.tensor<4x5xf32> -> !stride.tensor<2x5xf32>
+  return %q : !stride.tensor<2x5xf32>
+}
+
+// -----
+
+// bf16, batched, with the weight broadcast over the batch (batch stride 0),
+// a bias and GELU: the "gelu_bias" epilogue, the bias after the operands.
+// f64 computes in 64f, also with allow-tf32.
+// CHECK-LABEL: func.func @batched(
+// CHECK:      plan.library_call "cublaslt.matmul"(%{{.*}}, %{{.*}}, %[[B:.*]], %{{.*}}, %{{.*}}) descriptor {batch = 3 : i64, compute = "32f", dtype = "bf16", epilogue = "gelu_bias", k = 8 : i64, lda = 16 : i64, ldb = 8 : i64, ldd = 16 : i64, m = 16 : i64, n = 4 : i64, offset_a = 0 : i64, offset_b = 0 : i64, offset_bias = 0 : i64, offset_d = 0 : i64, stride_a = 0 : i64, stride_b = 32 : i64, stride_d = 64 : i64, transa = 0 : i64, transb = 0 : i64, workspace_bytes = 33554432 : i64}
+// CHECK:      plan.library_call "cublaslt.matmul"({{.*}}) descriptor {batch = 1 : i64, compute = "64f", dtype = "f64", epilogue = "default"
+// TF32-LABEL: func.func @batched(
+// TF32: compute = "32f", dtype = "bf16"
+// TF32: compute = "64f", dtype = "f64"
+func.func @batched(%x: !stride.tensor<3x4x8xbf16>, %w: !stride.tensor<8x16xbf16>,
+    %bias: !stride.tensor<16xbf16>, %d: !stride.tensor<2x2xf64>)
+    -> (!stride.tensor<3x4x16xbf16>, !stride.tensor<2x2xf64>) {
+  %we = stride.expand %w : !stride.tensor<8x16xbf16>
+      -> !stride.tensor<3x8x16xbf16, strides = [0, 16, 1], offset = 0>
+  %p = stride.matmul %x, %we bias %bias epilogue gelu_tanh : !stride.tensor<3x4x8xbf16>,
+      !stride.tensor<3x8x16xbf16, strides = [0, 16, 1], offset = 0>, !stride.tensor<16xbf16>
+      -> !stride.tensor<3x4x16xbf16>
+  %q = stride.matmul %d, %d : !stride.tensor<2x2xf64>, !stride.tensor<2x2xf64>
+      -> !stride.tensor<2x2xf64>
+  return %p, %q : !stride.tensor<3x4x16xbf16>, !stride.tensor<2x2xf64>
+}

@@ -1,0 +1,117 @@
+// stride-matmul-layout: each operand is read in place (row-major or
+// transposed, at a leading dimension and a batch stride, 0 for a broadcast
+// batch) or copied into a dense temporary first; the decision is on the op.
+// RUN: stride-opt --stride-matmul-layout -split-input-file %s | FileCheck %s
+// Fusion turns the copies into kernels (with the operand's producer):
+// RUN: stride-opt --stride-matmul-layout --stride-fuse -split-input-file %s | FileCheck %s --check-prefix=FUSED
+
+// A transposed operand (a permute of a row-major weight) is column-major.
+// CHECK-LABEL: func.func @transposed
+// CHECK: stride.matmul %arg0, %{{.*}} {lhs_layout = #stride.matmul_operand<transposed = false, ld = 8, batch_stride = 0>, rhs_layout = #stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0>}
+func.func @transposed(%a: !stride.tensor<4x8xf32>, %w: !stride.tensor<5x8xf32>)
+    -> !stride.tensor<4x5xf32> {
+  %wt = stride.permute %w dims [1, 0] : !stride.tensor<5x8xf32>
+      -> !stride.tensor<8x5xf32, strides = [1, 8], offset = 0>
+  %p = stride.matmul %a, %wt : !stride.tensor<4x8xf32>,
+      !stride.tensor<8x5xf32, strides = [1, 8], offset = 0> -> !stride.tensor<4x5xf32>
+  return %p : !stride.tensor<4x5xf32>
+}
+
+// -----
+
+// Every other row of a matrix keeps the matrix's row length as leading
+// dimension (and its offset, which the library call reads from the type);
+// a column window too.
+// CHECK-LABEL: func.func @strided
+// CHECK: stride.matmul %{{.*}}, %{{.*}} {lhs_layout = #stride.matmul_operand<transposed = false, ld = 16, batch_stride = 0>, rhs_layout = #stride.matmul_operand<transposed = false, ld = 9, batch_stride = 0>}
+func.func @strided(%a: !stride.tensor<8x8xf32>, %b: !stride.tensor<8x9xf32>)
+    -> !stride.tensor<4x5xf32> {
+  %rows = stride.slice %a dim 0 start 1 end 8 step 2 : !stride.tensor<8x8xf32>
+      -> !stride.tensor<4x8xf32, strides = [16, 1], offset = 8>
+  %cols = stride.slice %b dim 1 start 2 end 7 step 1 : !stride.tensor<8x9xf32>
+      -> !stride.tensor<8x5xf32, strides = [9, 1], offset = 2>
+  %p = stride.matmul %rows, %cols : !stride.tensor<4x8xf32, strides = [16, 1], offset = 8>,
+      !stride.tensor<8x5xf32, strides = [9, 1], offset = 2> -> !stride.tensor<4x5xf32>
+  return %p : !stride.tensor<4x5xf32>
+}
+
+// -----
+
+// A weight broadcast over the batch (expand) has batch stride 0.
+// CHECK-LABEL: func.func @zero_batch_stride
+// CHECK: stride.matmul %arg0, %{{.*}} {lhs_layout = #stride.matmul_operand<transposed = false, ld = 8, batch_stride = 32>, rhs_layout = #stride.matmul_operand<transposed = false, ld = 5, batch_stride = 0>}
+func.func @zero_batch_stride(%x: !stride.tensor<3x4x8xf32>, %w: !stride.tensor<8x5xf32>)
+    -> !stride.tensor<3x4x5xf32> {
+  %we = stride.expand %w : !stride.tensor<8x5xf32>
+      -> !stride.tensor<3x8x5xf32, strides = [0, 5, 1], offset = 0>
+  %p = stride.matmul %x, %we : !stride.tensor<3x4x8xf32>,
+      !stride.tensor<3x8x5xf32, strides = [0, 5, 1], offset = 0> -> !stride.tensor<3x4x5xf32>
+  return %p : !stride.tensor<3x4x5xf32>
+}
+
+// -----
+
+// Neither stride is 1 (every other column of every other row): the operand
+// is copied into a dense row-major temporary, which fusion makes a kernel
+// together with the operand's producer.
+// CHECK-LABEL: func.func @not_representable
+// CHECK:      %[[E:.*]] = stride.exp %arg0
+// CHECK:      %[[S:.*]] = stride.as_strided %[[E]]
+// CHECK-NEXT: %[[C:.*]] = stride.clone %[[S]] : <4x8xf32, strides = [32, 2], offset = 0> -> <4x8xf32, strides = [8, 1], offset = 0>
+// CHECK-NEXT: stride.matmul %[[C]], %arg1 {lhs_layout = #stride.matmul_operand<transposed = false, ld = 8, batch_stride = 0>, rhs_layout = #stride.matmul_operand<transposed = false, ld = 5, batch_stride = 0>}
+// FUSED-LABEL: func.func @not_representable
+// FUSED:      %[[K:.*]] = stride.kernel "exp_clone" ins(%arg0 :
+// FUSED:      stride.matmul %[[K]], %arg1
+func.func @not_representable(%a: !stride.tensor<128xf32>, %b: !stride.tensor<8x5xf32>)
+    -> !stride.tensor<4x5xf32> {
+  %e = stride.exp %a : !stride.tensor<128xf32> -> !stride.tensor<128xf32>
+  %s = stride.as_strided %e : !stride.tensor<128xf32>
+      -> !stride.tensor<4x8xf32, strides = [32, 2], offset = 0>
+  %p = stride.matmul %s, %b : !stride.tensor<4x8xf32, strides = [32, 2], offset = 0>,
+      !stride.tensor<8x5xf32> -> !stride.tensor<4x5xf32>
+  return %p : !stride.tensor<4x5xf32>
+}
+
+// -----
+
+// A broadcast row (stride 0 on the rows) and batch dims that do not
+// collapse into one stride are copied too.
+// CHECK-LABEL: func.func @broadcast_rows_and_batches
+// CHECK:      stride.clone %{{.*}} : <4x8xf32, strides = [0, 1], offset = 0> -> <4x8xf32, strides = [8, 1], offset = 0>
+// CHECK-NEXT: stride.clone %{{.*}} : <8x4xf32, strides = [1, 0], offset = 0> -> <8x4xf32, strides = [4, 1], offset = 0>
+// CHECK:      stride.clone %{{.*}} : <2x3x8x5xf32, strides = [0, 40, 5, 1], offset = 0> -> <2x3x8x5xf32, strides = [120, 40, 5, 1], offset = 0>
+func.func @broadcast_rows_and_batches(%v: !stride.tensor<8xf32>, %w: !stride.tensor<3x8x5xf32>)
+    -> (!stride.tensor<4x4xf32>, !stride.tensor<2x3x4x5xf32>) {
+  %row = stride.expand %v : !stride.tensor<8xf32>
+      -> !stride.tensor<4x8xf32, strides = [0, 1], offset = 0>
+  %vt = stride.permute %row dims [1, 0] : !stride.tensor<4x8xf32, strides = [0, 1], offset = 0>
+      -> !stride.tensor<8x4xf32, strides = [1, 0], offset = 0>
+  %p = stride.matmul %row, %vt : !stride.tensor<4x8xf32, strides = [0, 1], offset = 0>,
+      !stride.tensor<8x4xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x4xf32>
+  %x = stride.full 1.0 : !stride.tensor<2x3x4x8xf32>
+  %we = stride.expand %w : !stride.tensor<3x8x5xf32>
+      -> !stride.tensor<2x3x8x5xf32, strides = [0, 40, 5, 1], offset = 0>
+  %q = stride.matmul %x, %we : !stride.tensor<2x3x4x8xf32>,
+      !stride.tensor<2x3x8x5xf32, strides = [0, 40, 5, 1], offset = 0> -> !stride.tensor<2x3x4x5xf32>
+  return %p, %q : !stride.tensor<4x4xf32>, !stride.tensor<2x3x4x5xf32>
+}
+
+// -----
+
+// A value both operands read, that needs a copy, is copied once; so is a
+// bias whose elements are not consecutive.
+// CHECK-LABEL: func.func @one_copy
+// CHECK:      %[[C:.*]] = stride.clone %{{.*}} : <4x4xf32, strides = [32, 2], offset = 1>
+// CHECK-NEXT: %[[B:.*]] = stride.clone %{{.*}} : <4xf32, strides = [2], offset = 0> -> <4xf32, strides = [1], offset = 0>
+// CHECK-NEXT: stride.matmul %[[C]], %[[C]] bias %[[B]] {
+// CHECK-NOT:  stride.clone
+func.func @one_copy(%a: !stride.tensor<128xf32>, %b: !stride.tensor<8xf32>) -> !stride.tensor<4x4xf32> {
+  %s = stride.as_strided %a : !stride.tensor<128xf32>
+      -> !stride.tensor<4x4xf32, strides = [32, 2], offset = 1>
+  %bs = stride.slice %b dim 0 start 0 end 8 step 2 : !stride.tensor<8xf32>
+      -> !stride.tensor<4xf32, strides = [2], offset = 0>
+  %q = stride.matmul %s, %s bias %bs : !stride.tensor<4x4xf32, strides = [32, 2], offset = 1>,
+      !stride.tensor<4x4xf32, strides = [32, 2], offset = 1>, !stride.tensor<4xf32, strides = [2], offset = 0>
+      -> !stride.tensor<4x4xf32>
+  return %q : !stride.tensor<4x4xf32>
+}
