@@ -19,16 +19,19 @@
 #
 # Cases: every example graph, every end-to-end test graph (test/Emu/Inputs,
 # test/e2e), N
-# random graphs from the generator, and the seed's forward and backward
+# random graphs from the generator, M random one-matmul graphs (stride-gen
+# --matmul: f32/f16/bf16/f64, odd sizes, transposed, sliced,
+# batch-broadcast and copied operands, biases and epilogues), and the seed's forward and backward
 # graphs in f64 at the five seed shapes (the backward gradient is compared
 # exactly).
 #
 # usage: scripts/gpu-prepare.sh [--out DIR] [--random N] [--seed S]
-#                               [--arch sm_90] [--emulate]
+#                               [--matmul M] [--arch sm_90] [--emulate]
 #
 #   --out DIR     where the bundle goes (default build/gpu-bundle); it must
 #                 stay under 64 MiB, which the script checks
 #   --random N    random graphs (default 200)
+#   --matmul M    random one-matmul graphs (default 200)
 #   --seed S      base seed of graphs and inputs (default: from the clock)
 #   --arch A      the GPU's arch (default sm_90: H100 and H200)
 #   --emulate     also build each case for the CPU emulator (test/Emu) and
@@ -50,6 +53,7 @@ cd "$(dirname "$0")/.."
 
 out=build/gpu-bundle
 random=200
+matmul=200
 seed=$(date +%s)
 arch=sm_90
 emulate=0
@@ -57,6 +61,7 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --out) out=$2; shift 2 ;;
     --random) random=$2; shift 2 ;;
+    --matmul) matmul=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --arch) arch=$2; shift 2 ;;
     --emulate) emulate=1; shift ;;
@@ -200,23 +205,28 @@ if [[ -d test/e2e ]]; then
   done < <(find test/e2e -name '*.mlir' -not -path '*/Inputs/*' | sort)
 fi
 
-if [[ $random -gt 0 ]]; then
-  if [[ -x $generator ]] || command -v "$generator" >/dev/null 2>&1; then
-    for ((i = 0; i < random; i++)); do
-      g=$out/graphs/random_$i.mlir
-      "$generator" --seed $((seed * 1000 + i)) -o "$g"
-      add_case "random_$i" "$g"
-    done
-  else
+# add_generated_cases PREFIX COUNT [GENERATOR FLAGS...]
+add_generated_cases() {
+  local prefix=$1 n=$2
+  shift 2
+  ((n > 0)) || return 0
+  if ! [[ -x $generator ]] && ! command -v "$generator" >/dev/null 2>&1; then
     echo "gpu-prepare: no random graph generator ($generator); set STRIDE_GENERATOR" >&2
     exit 1
   fi
-fi
+  for ((i = 0; i < n; i++)); do
+    g=$out/graphs/${prefix}_$i.mlir
+    "$generator" "$@" --seed $((seed * 1000 + i)) -o "$g"
+    add_case "${prefix}_$i" "$g"
+  done
+}
+add_generated_cases random "$random"
+add_generated_cases matmul "$matmul" --matmul
 
 {
   echo "made by scripts/gpu-prepare.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with uncommitted changes)')"
-  echo "seed $seed, arch $arch, $count cases ($random random graphs asked for)"
+  echo "seed $seed, arch $arch, $count cases ($random random graphs, $matmul matmul graphs asked for)"
   echo "reference: $reference; generator: $generator"
 } >"$out/MANIFEST"
 

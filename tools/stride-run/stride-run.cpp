@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Compare.h"
 #include "Options.h"
 #include "RunModule.h"
 
@@ -74,9 +75,10 @@ OPTIONS:
   --seed N                Seed of --random-inputs (default 0).
   --save-inputs DIR       Write every input the graph ran with (given or
                           made by --random-inputs) as DIR/<name>.npy, e.g.
-                          to run a compiled module on the same inputs.
+                          to run a compiled module on the same inputs (bf16
+                          as f32, which .npy can hold, exactly).
   --output-dir DIR        Write result0.npy, result1.npy, ... into DIR
-                          (created if missing).
+                          (created if missing; bf16 as f32).
   --print                 Print the results as text (NumPy style).
   --entry NAME            The function to run (default: the first one).
   --repair-layouts        Give illegal functional result layouts a dense
@@ -206,7 +208,8 @@ Status emitResults(const Options &options, const std::vector<HostArray> &results
     for (size_t r = 0; r < results.size(); ++r) {
       llvm::SmallString<256> path(options.outputDir);
       llvm::sys::path::append(path, "result" + std::to_string(r) + ".npy");
-      if (Status s = writeNpyFile(path.str().str(), results[r]); !s)
+      if (Status s = writeNpyFile(path.str().str(), widenForNpy(results[r]));
+          !s)
         return s;
     }
   }
@@ -436,7 +439,8 @@ int runReference(const Options &options) {
     for (unsigned a = 0; a < entry.getNumArguments(); ++a) {
       llvm::SmallString<256> path(options.saveInputsDir);
       llvm::sys::path::append(path, argumentName(entry, a) + ".npy");
-      if (Status s = writeNpyFile(path.str().str(), (*inputs)[a]); !s)
+      if (Status s = writeNpyFile(path.str().str(), widenForNpy((*inputs)[a]));
+          !s)
         return fail(s.error().message);
     }
   }

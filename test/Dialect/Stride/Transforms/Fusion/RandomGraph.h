@@ -68,6 +68,11 @@ struct RandomGraph {
 RandomGraph generateRandomGraph(uint64_t seed,
                                 const RandomGraphOptions &options = {});
 
+/// A graph of one stride.matmul (any dtype, odd sizes, batched or not, with
+/// transposed, sliced, batch-broadcast or non-representable operands,
+/// sometimes a bias and an epilogue): `func.func @graph`, text only.
+std::string generateMatmulGraph(uint64_t seed);
+
 /// A deterministic 64-bit stream (splitmix64), also used by tests to fill
 /// inputs.
 class SplitMix64 {

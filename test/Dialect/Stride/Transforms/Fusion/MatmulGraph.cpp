@@ -1,0 +1,208 @@
+//===- MatmulGraph.cpp - Random one-matmul graphs for the GPU check -------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each graph is one stride.matmul whose operands reach it through the views
+// a model's graph gives them: a transposed weight (permute), every other row
+// or a column window (slice), a batch broadcast (expand, batch stride 0), or
+// both strides > 1 (which the compiler must copy). Sizes are odd on purpose
+// (1, 17, 33, 65, ...) and the dtype is any of f32, f16, bf16 and f64; a
+// bias and a relu or tanh-GELU epilogue come on top, except in f64.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RandomGraph.h"
+
+#include <string>
+#include <vector>
+
+namespace stride::test {
+
+namespace {
+
+using Dims = std::vector<int64_t>;
+
+std::string joinDims(const Dims &dims, const char *separator) {
+  std::string text;
+  for (size_t i = 0; i < dims.size(); ++i)
+    text += (i ? separator : "") + std::to_string(dims[i]);
+  return text;
+}
+
+/// A tensor type with explicit strides and offset.
+std::string tensorType(const Dims &shape, const Dims &strides, int64_t offset,
+                       const std::string &dtype) {
+  return "!stride.tensor<" + joinDims(shape, "x") + "x" + dtype +
+         ", strides = [" + joinDims(strides, ", ") +
+         "], offset = " + std::to_string(offset) + ">";
+}
+
+Dims rowMajor(const Dims &shape) {
+  Dims strides(shape.size(), 1);
+  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+struct Value {
+  std::string name;
+  Dims shape, strides;
+  int64_t offset = 0;
+};
+
+/// Builds the text of one graph: arguments, views, the matmul.
+class MatmulGraphBuilder {
+public:
+  MatmulGraphBuilder(uint64_t seed) : rng(seed) {}
+
+  std::string build();
+
+private:
+  int64_t pickSize() {
+    static const int64_t sizes[] = {1, 2, 7, 16, 17, 33, 64, 65, 100, 128};
+    return sizes[rng.below(std::size(sizes))];
+  }
+  std::string type(const Value &v) const {
+    return tensorType(v.shape, v.strides, v.offset, dtype);
+  }
+  Value argument(const Dims &shape);
+  Value view(const Value &from, const std::string &op,
+             const std::string &attributes, Dims shape, Dims strides,
+             int64_t offset);
+  Value operand(int64_t rows, int64_t columns, const Dims &batch);
+
+  SplitMix64 rng;
+  std::string dtype;
+  std::vector<std::string> arguments;
+  std::string body;
+  int values = 0;
+};
+
+Value MatmulGraphBuilder::argument(const Dims &shape) {
+  Value v{"%arg" + std::to_string(arguments.size()), shape, rowMajor(shape), 0};
+  arguments.push_back(v.name + ": " + type(v));
+  return v;
+}
+
+Value MatmulGraphBuilder::view(const Value &from, const std::string &op,
+                               const std::string &attributes, Dims shape,
+                               Dims strides, int64_t offset) {
+  Value v{"%v" + std::to_string(values++), std::move(shape), std::move(strides),
+          offset};
+  body += "  " + v.name + " = stride." + op + " " + from.name + attributes +
+          " : " + type(from) + " -> " + type(v) + "\n";
+  return v;
+}
+
+/// A [batch..., rows, columns] operand in one of five layouts; a batched
+/// operand is sometimes one matrix expanded over the batch.
+Value MatmulGraphBuilder::operand(int64_t rows, int64_t columns,
+                                  const Dims &batch) {
+  bool broadcast = !batch.empty() && rng.chance(30);
+  Dims stored = broadcast ? Dims{} : batch;
+  int64_t rank = int64_t(stored.size()) + 2;
+  Value v;
+  switch (rng.below(5)) {
+  case 0: // row-major
+    stored.insert(stored.end(), {rows, columns});
+    v = argument(stored);
+    break;
+  case 1: { // transposed: a permute of a [columns, rows] tensor
+    stored.insert(stored.end(), {columns, rows});
+    Value t = argument(stored);
+    Dims perm, shape, strides;
+    for (int64_t d = 0; d < rank; ++d)
+      perm.push_back(d < rank - 2 ? d : (d == rank - 2 ? rank - 1 : rank - 2));
+    for (int64_t p : perm) {
+      shape.push_back(t.shape[p]);
+      strides.push_back(t.strides[p]);
+    }
+    v = view(t, "permute", " dims [" + joinDims(perm, ", ") + "]", shape,
+             strides, 0);
+    break;
+  }
+  case 2: { // every other row
+    stored.insert(stored.end(), {2 * rows, columns});
+    Value t = argument(stored);
+    Dims strides = t.strides;
+    strides[rank - 2] *= 2;
+    Dims shape = t.shape;
+    shape[rank - 2] = rows;
+    v = view(t, "slice",
+             " dim " + std::to_string(rank - 2) + " start 1 end " +
+                 std::to_string(2 * rows) + " step 2",
+             shape, strides, t.strides[rank - 2]);
+    break;
+  }
+  case 3: { // a column window
+    stored.insert(stored.end(), {rows, columns + 3});
+    Value t = argument(stored);
+    Dims shape = t.shape;
+    shape[rank - 1] = columns;
+    v = view(t, "slice",
+             " dim " + std::to_string(rank - 1) + " start 2 end " +
+                 std::to_string(columns + 2) + " step 1",
+             shape, t.strides, 2);
+    break;
+  }
+  default: { // both strides > 1: every other column (not representable)
+    stored.insert(stored.end(), {rows, 2 * columns});
+    Value t = argument(stored);
+    Dims strides = t.strides, shape = t.shape;
+    strides[rank - 1] = 2;
+    shape[rank - 1] = columns;
+    v = view(t, "slice",
+             " dim " + std::to_string(rank - 1) + " start 0 end " +
+                 std::to_string(2 * columns) + " step 2",
+             shape, strides, 0);
+    break;
+  }
+  }
+  if (!broadcast)
+    return v;
+  Dims shape = batch, strides(batch.size(), 0);
+  shape.insert(shape.end(), v.shape.begin(), v.shape.end());
+  strides.insert(strides.end(), v.strides.begin(), v.strides.end());
+  return view(v, "expand", "", shape, strides, v.offset);
+}
+
+std::string MatmulGraphBuilder::build() {
+  static const char *dtypes[] = {"f32", "f16", "bf16", "f64"};
+  dtype = dtypes[rng.below(4)];
+  int64_t m = pickSize(), k = pickSize(), n = pickSize();
+  Dims batch;
+  for (int64_t d = 0, rank = rng.below(3); d < rank; ++d)
+    batch.push_back(rng.range(1, 3));
+  Value lhs = operand(m, k, batch);
+  Value rhs = operand(k, n, batch);
+  std::string operands = lhs.name + ", " + rhs.name;
+  std::string types = type(lhs) + ", " + type(rhs);
+  if (dtype != "f64" && rng.chance(40)) {
+    Value bias = argument({n});
+    operands += " bias " + bias.name;
+    types += ", " + type(bias);
+  }
+  if (dtype != "f64" && rng.chance(40))
+    operands += rng.chance(50) ? " epilogue relu" : " epilogue gelu_tanh";
+  Dims shape = batch;
+  shape.insert(shape.end(), {m, n});
+  Value result{"%p", shape, rowMajor(shape), 0};
+  body += "  %p = stride.matmul " + operands + " : " + types + " -> " +
+          type(result) + "\n";
+  std::string signature;
+  for (size_t i = 0; i < arguments.size(); ++i)
+    signature += (i ? ", " : "") + arguments[i];
+  return "func.func @graph(" + signature + ") -> " + type(result) + " {\n" +
+         body + "  return %p : " + type(result) + "\n}\n";
+}
+
+} // namespace
+
+std::string generateMatmulGraph(uint64_t seed) {
+  return MatmulGraphBuilder(seed).build();
+}
+
+} // namespace stride::test
