@@ -76,6 +76,36 @@ TEST(RandomGraphs, GeneratorCoversMatmul) {
                               << seen[form] << " of " << kGraphs << " graphs";
 }
 
+/// The one-matmul graphs of the GPU check (stride-gen --matmul) parse,
+/// verify and fuse, and cover every dtype, operand layout and epilogue.
+TEST(RandomGraphs, MatmulGraphsParseAndCoverTheLayouts) {
+  constexpr uint64_t kMatmulGraphs = 300;
+  FusionHarness harness;
+  std::map<std::string, int> seen;
+  const char *forms[] = {"xf32,", "xf16,", "xbf16,", "xf64,",
+                         "stride.permute ", "step 2 :", "start 2 end",
+                         "stride.expand ", " bias ", "epilogue relu",
+                         "epilogue gelu_tanh", "<1x"};
+  for (uint64_t seed = 0; seed < kMatmulGraphs; ++seed) {
+    std::string text = generateMatmulGraph(seed);
+    EXPECT_EQ(text, generateMatmulGraph(seed)) << "seed " << seed;
+    OwningOpRef<ModuleOp> module = harness.parse(text);
+    ASSERT_TRUE(module) << "seed " << seed << ": the graph does not parse or "
+                        << "verify:\n"
+                        << harness.diagnostics() << text;
+    ASSERT_TRUE(succeeded(harness.fuse(*module)))
+        << "seed " << seed << ": fusion failed:\n"
+        << harness.diagnostics() << text;
+    for (const char *form : forms)
+      if (text.find(form) != std::string::npos)
+        ++seen[form];
+  }
+  for (const char *form : forms)
+    EXPECT_GE(seen[form], 10) << "'" << form << "' appears in only "
+                              << seen[form] << " of " << kMatmulGraphs
+                              << " graphs";
+}
+
 /// What fusing random graphs formed: kernels per form, kernels, the
 /// functional ops in them, and the library calls left between them.
 struct FusionCounts {
