@@ -39,27 +39,7 @@ func.func @mlp_block_bf16(%x: !stride.tensor<8192x768xbf16>, %ln_w: !stride.tens
       -> !stride.tensor<8192x3072xbf16, strides = [0, 1]>
   %v22 = stride.add %v20, %v21 : !stride.tensor<8192x3072xbf16>, !stride.tensor<8192x3072xbf16, strides = [0, 1]>
       -> !stride.tensor<8192x3072xbf16>
-  %v23 = stride.mul %v22, %v22 : !stride.tensor<8192x3072xbf16>, !stride.tensor<8192x3072xbf16>
-      -> !stride.tensor<8192x3072xbf16>
-  %v24 = stride.mul %v23, %v22 : !stride.tensor<8192x3072xbf16>, !stride.tensor<8192x3072xbf16>
-      -> !stride.tensor<8192x3072xbf16>
-  %c25 = stride.full 0.044715 : !stride.tensor<8192x3072xbf16>
-  %v26 = stride.mul %v24, %c25 : !stride.tensor<8192x3072xbf16>, !stride.tensor<8192x3072xbf16>
-      -> !stride.tensor<8192x3072xbf16>
-  %v27 = stride.add %v22, %v26 : !stride.tensor<8192x3072xbf16>, !stride.tensor<8192x3072xbf16>
-      -> !stride.tensor<8192x3072xbf16>
-  %c28 = stride.full 0.7978845608028654 : !stride.tensor<8192x3072xbf16>
-  %v29 = stride.mul %v27, %c28 : !stride.tensor<8192x3072xbf16>, !stride.tensor<8192x3072xbf16>
-      -> !stride.tensor<8192x3072xbf16>
-  %v30 = stride.tanh %v29 : !stride.tensor<8192x3072xbf16> -> !stride.tensor<8192x3072xbf16>
-  %c31 = stride.full 1.0 : !stride.tensor<8192x3072xbf16>
-  %v32 = stride.add %v30, %c31 : !stride.tensor<8192x3072xbf16>, !stride.tensor<8192x3072xbf16>
-      -> !stride.tensor<8192x3072xbf16>
-  %c33 = stride.full 0.5 : !stride.tensor<8192x3072xbf16>
-  %v34 = stride.mul %v22, %c33 : !stride.tensor<8192x3072xbf16>, !stride.tensor<8192x3072xbf16>
-      -> !stride.tensor<8192x3072xbf16>
-  %v35 = stride.mul %v34, %v32 : !stride.tensor<8192x3072xbf16>, !stride.tensor<8192x3072xbf16>
-      -> !stride.tensor<8192x3072xbf16>
+  %v35 = stride.gelu_tanh %v22 : !stride.tensor<8192x3072xbf16> -> !stride.tensor<8192x3072xbf16>
   %v36 = stride.permute %w2 dims [1, 0] : !stride.tensor<768x3072xbf16>
       -> !stride.tensor<3072x768xbf16, strides = [1, 3072]>
   %v37 = stride.matmul %v35, %v36 : !stride.tensor<8192x3072xbf16>,

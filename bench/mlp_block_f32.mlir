@@ -35,27 +35,7 @@ func.func @mlp_block_f32(%x: !stride.tensor<8192x768xf32>, %ln_w: !stride.tensor
       -> !stride.tensor<8192x3072xf32, strides = [0, 1]>
   %v18 = stride.add %v16, %v17 : !stride.tensor<8192x3072xf32>, !stride.tensor<8192x3072xf32, strides = [0, 1]>
       -> !stride.tensor<8192x3072xf32>
-  %v19 = stride.mul %v18, %v18 : !stride.tensor<8192x3072xf32>, !stride.tensor<8192x3072xf32>
-      -> !stride.tensor<8192x3072xf32>
-  %v20 = stride.mul %v19, %v18 : !stride.tensor<8192x3072xf32>, !stride.tensor<8192x3072xf32>
-      -> !stride.tensor<8192x3072xf32>
-  %c21 = stride.full 0.044715 : !stride.tensor<8192x3072xf32>
-  %v22 = stride.mul %v20, %c21 : !stride.tensor<8192x3072xf32>, !stride.tensor<8192x3072xf32>
-      -> !stride.tensor<8192x3072xf32>
-  %v23 = stride.add %v18, %v22 : !stride.tensor<8192x3072xf32>, !stride.tensor<8192x3072xf32>
-      -> !stride.tensor<8192x3072xf32>
-  %c24 = stride.full 0.7978845608028654 : !stride.tensor<8192x3072xf32>
-  %v25 = stride.mul %v23, %c24 : !stride.tensor<8192x3072xf32>, !stride.tensor<8192x3072xf32>
-      -> !stride.tensor<8192x3072xf32>
-  %v26 = stride.tanh %v25 : !stride.tensor<8192x3072xf32> -> !stride.tensor<8192x3072xf32>
-  %c27 = stride.full 1.0 : !stride.tensor<8192x3072xf32>
-  %v28 = stride.add %v26, %c27 : !stride.tensor<8192x3072xf32>, !stride.tensor<8192x3072xf32>
-      -> !stride.tensor<8192x3072xf32>
-  %c29 = stride.full 0.5 : !stride.tensor<8192x3072xf32>
-  %v30 = stride.mul %v18, %c29 : !stride.tensor<8192x3072xf32>, !stride.tensor<8192x3072xf32>
-      -> !stride.tensor<8192x3072xf32>
-  %v31 = stride.mul %v30, %v28 : !stride.tensor<8192x3072xf32>, !stride.tensor<8192x3072xf32>
-      -> !stride.tensor<8192x3072xf32>
+  %v31 = stride.gelu_tanh %v18 : !stride.tensor<8192x3072xf32> -> !stride.tensor<8192x3072xf32>
   %v32 = stride.permute %w2 dims [1, 0] : !stride.tensor<768x3072xf32>
       -> !stride.tensor<3072x768xf32, strides = [1, 3072]>
   %v33 = stride.matmul %v31, %v32 : !stride.tensor<8192x3072xf32>,
