@@ -35,13 +35,15 @@ cp build/unittests/StrideModuleTests build/unittests/StrideNVRTCTests build/unit
 cat >"$out/run.sh" <<'RUN'
 #!/usr/bin/env bash
 # Run on the GPU machine, from the repository root's copy (EmbedTest reads
-# the examples of the source tree it was built in, /work/main).
+# the examples of the source tree it was built in, @SOURCE_DIR@; a link
+# there to the copy is made when that path does not exist).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=${STRIDE_REPO:-$(pwd)}
 for f in "$here"/lib/*.xz; do xz -dc "$f" >"${f%.xz}"; done
 export LD_LIBRARY_PATH=$here/lib:/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
-[[ -e /work/main/examples ]] || { mkdir -p /work && ln -sfn "$repo" /work/main; }
+source_dir=@SOURCE_DIR@
+[[ -e $source_dir/examples ]] || { mkdir -p "$(dirname "$source_dir")" && ln -sfn "$repo" "$source_dir"; }
 status=0
 for t in StrideModuleTests StrideNVRTCTests StrideRuntimeTests; do
   echo "== $t (the runtime's GPU tests run here)"
@@ -55,5 +57,6 @@ echo "== examples/embed"
 "$here/bin/embed" || status=1
 exit $status
 RUN
+sed -i "s|@SOURCE_DIR@|$(pwd)|" "$out/run.sh"
 chmod +x "$out/run.sh"
 du -sh "$out"

@@ -419,6 +419,35 @@ private:
                         std::to_string(size) + ") for dim " +
                         std::to_string(dim));
   }
+
+  /// Walks every position of the element-wise `index` tensor, checks its
+  /// value against `size` (the extent of `dim`) and calls
+  /// `visit(position, value)`; stops at, and returns, the first bad index.
+  template <typename Visit>
+  Status forEachCheckedIndex(Operation *op, const Tensor &index, int64_t size,
+                             int64_t dim, Visit &&visit) {
+    Status status;
+    forEachIndex(index.layout.shape, [&](const Dims &position) {
+      if (!status)
+        return;
+      int64_t at = index.getI(index.address(position));
+      if ((status = checkIndex(op, at, size, position, dim)))
+        visit(position, at);
+    });
+    return status;
+  }
+
+  /// Checks every value of the 1-D slice `index` (index_add, index_select)
+  /// against `size`.
+  Status checkSliceIndices(Operation *op, const Tensor &index, int64_t size,
+                           int64_t dim) {
+    for (int64_t k = 0; k < index.layout.shape[0]; ++k)
+      if (Status s =
+              checkIndex(op, index.getI(index.address({k})), size, {k}, dim);
+          !s)
+        return s;
+    return Status::ok();
+  }
 };
 
 Status Interpreter::view(Operation *op) {
@@ -763,6 +792,14 @@ struct Accumulator {
     else
       i[l] = src.getI(from);
   }
+  /// add (an accumulating scatter) or set (a plain one).
+  void put(bool accumulate, const Dims &index, const Tensor &src,
+           int64_t from) {
+    if (accumulate)
+      add(index, src, from);
+    else
+      set(index, src, from);
+  }
   void finish() {
     for (size_t e = 0; e < to.size(); ++e) {
       if (out.isF())
@@ -783,20 +820,12 @@ Status Interpreter::scatterElements(IndexScatterOpInterface op) {
   copyElements(get(op.getInput()), out);
   Accumulator acc(out);
   int64_t size = out.layout.shape[dim];
-  Status status;
-  forEachIndex(index.layout.shape, [&](const Dims &position) {
-    if (!status)
-      return;
-    int64_t at = index.getI(index.address(position));
-    if (!(status = checkIndex(op, at, size, position, dim)))
-      return;
-    Dims target = position;
-    target[dim] = at;
-    if (accumulate)
-      acc.add(target, src, src.address(position));
-    else
-      acc.set(target, src, src.address(position));
-  });
+  Status status = forEachCheckedIndex(
+      op, index, size, dim, [&](const Dims &position, int64_t at) {
+        Dims target = position;
+        target[dim] = at;
+        acc.put(accumulate, target, src, src.address(position));
+      });
   if (!status)
     return status;
   acc.finish();
@@ -813,17 +842,13 @@ Status Interpreter::scatterSlices(IndexScatterOpInterface op) {
   Tensor out = allocate(typeOf(op->getResult(0)));
   copyElements(get(op.getInput()), out);
   int64_t size = out.layout.shape[dim];
-  for (int64_t k = 0; k < index.layout.shape[0]; ++k)
-    if (Status s = checkIndex(op, index.getI(index.address({k})), size, {k}, dim); !s)
-      return s;
+  if (Status s = checkSliceIndices(op, index, size, dim); !s)
+    return s;
   Accumulator acc(out);
   forEachIndex(src.layout.shape, [&](const Dims &position) {
     Dims target = position;
     target[dim] = index.getI(index.address({position[dim]}));
-    if (accumulate)
-      acc.add(target, src, src.address(position));
-    else
-      acc.set(target, src, src.address(position));
+    acc.put(accumulate, target, src, src.address(position));
   });
   acc.finish();
   values[op->getResult(0)] = std::move(out);
@@ -836,17 +861,12 @@ Status Interpreter::gather(GatherOp op) {
   int64_t dim = op.getDim();
   Tensor out = allocate(typeOf(op.getResult()));
   int64_t size = in.layout.shape[dim];
-  Status status;
-  forEachIndex(index.layout.shape, [&](const Dims &position) {
-    if (!status)
-      return;
-    int64_t at = index.getI(index.address(position));
-    if (!(status = checkIndex(op, at, size, position, dim)))
-      return;
-    Dims source = position;
-    source[dim] = at;
-    setFrom(out, out.address(position), in, in.address(source));
-  });
+  Status status = forEachCheckedIndex(
+      op, index, size, dim, [&](const Dims &position, int64_t at) {
+        Dims source = position;
+        source[dim] = at;
+        setFrom(out, out.address(position), in, in.address(source));
+      });
   if (!status)
     return status;
   values[op.getResult()] = std::move(out);
@@ -859,9 +879,8 @@ Status Interpreter::indexSelect(IndexSelectOp op) {
   int64_t dim = op.getDim();
   Tensor out = allocate(typeOf(op.getResult()));
   int64_t size = in.layout.shape[dim];
-  for (int64_t k = 0; k < index.layout.shape[0]; ++k)
-    if (Status s = checkIndex(op, index.getI(index.address({k})), size, {k}, dim); !s)
-      return s;
+  if (Status s = checkSliceIndices(op, index, size, dim); !s)
+    return s;
   forEachIndex(out.layout.shape, [&](const Dims &position) {
     Dims source = position;
     source[dim] = index.getI(index.address({position[dim]}));
