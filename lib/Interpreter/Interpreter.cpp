@@ -116,6 +116,12 @@ int64_t floatToInt(DType t, double v) {
   return wrapInt(t, i);
 }
 
+/// GELU's tanh approximation (PyTorch's approximate='tanh').
+double geluTanh(double x) {
+  const double kSqrt2OverPi = std::sqrt(2.0 / M_PI);
+  return 0.5 * x * (1.0 + std::tanh(kSqrt2OverPi * (x + 0.044715 * x * x * x)));
+}
+
 std::string typeString(Type type) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -475,6 +481,9 @@ Status Interpreter::unary(Operation *op) {
               return [](double x) {
                 return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
               };
+            })
+            .Case([](GeluTanhOp) {
+              return [](double x) { return geluTanh(x); };
             })
             .Case([](SinOp) { return [](double x) { return std::sin(x); }; })
             .Case([](CosOp) { return [](double x) { return std::cos(x); }; })
@@ -964,17 +973,17 @@ double applyEpilogue(MatmulEpilogue epilogue, double x) {
     return x;
   case MatmulEpilogue::relu:
     return std::isnan(x) ? x : (x > 0 ? x : 0.0);
-  case MatmulEpilogue::gelu_tanh: {
-    const double kSqrt2OverPi = std::sqrt(2.0 / M_PI);
-    return 0.5 * x * (1.0 + std::tanh(kSqrt2OverPi * (x + 0.044715 * x * x * x)));
-  }
+  case MatmulEpilogue::gelu_tanh:
+    return geluTanh(x);
   }
   llvm_unreachable("unknown matmul epilogue");
 }
 
 /// Each element of the product is a sum in double over the contracted dim
-/// of the operands' values, plus the bias, through the epilogue, rounded
-/// once to the result's element type.
+/// of the operands' values, rounded once to the result type; the bias and
+/// the epilogue then apply as the separate `add` and `relu` / `gelu_tanh`
+/// would (each rounded), so a graph computes the same whether fusion folds
+/// them into the product or not.
 Status Interpreter::matmul(MatmulOp op) {
   const Tensor &lhs = get(op.getLhs()), &rhs = get(op.getRhs());
   const Tensor *bias = op.getBias() ? &get(op.getBias()) : nullptr;
@@ -989,9 +998,11 @@ Status Interpreter::matmul(MatmulOp op) {
       b[rank - 2] = k;
       sum += lhs.getF(lhs.address(a)) * rhs.getF(rhs.address(b));
     }
+    double value = roundFloat(out.dtype, sum);
     if (bias)
-      sum += bias->getF(bias->address({index[rank - 1]}));
-    out.setF(out.address(index), applyEpilogue(op.getEpilogue(), sum));
+      value = roundFloat(out.dtype,
+                         value + bias->getF(bias->address({index[rank - 1]})));
+    out.setF(out.address(index), applyEpilogue(op.getEpilogue(), value));
   });
   values[op.getResult()] = std::move(out);
   return Status::ok();
@@ -1021,7 +1032,8 @@ Status Interpreter::execute(Operation *op) {
     return view(op);
   return llvm::TypeSwitch<Operation *, Status>(op)
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
-            ReluOp, GeluOp, SinOp, CosOp, NotOp>([&](Operation *o) { return unary(o); })
+            ReluOp, GeluOp, GeluTanhOp, SinOp, CosOp, NotOp>(
+          [&](Operation *o) { return unary(o); })
       .Case<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, AndOp,
             OrOp>([&](Operation *o) { return binary(o); })
       .Case([&](CastOp o) { return castOp(o); })

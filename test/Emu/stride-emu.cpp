@@ -9,12 +9,13 @@
 // line plus `--kernels lib.so`, a shared library that emulate.sh builds from
 // the module's CUDA source with CudaEmulation.h. The plan (buffers,
 // constants, steps in order: dispatches with their grids, blocks and
-// arguments, fills, copies) is the module's own, so everything but the GPU
-// itself is exercised. Outputs and temporaries are poisoned (0xFF) before
+// arguments, fills, copies, cublaslt.matmul calls: EmuMatmul.h) is the
+// module's own, so everything but the GPU itself is exercised. Outputs and temporaries are poisoned (0xFF) before
 // the plan runs; zeroed temporaries start zeroed, as on the GPU.
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmuMatmul.h"
 #include "RunModule.h"
 
 #include "stride/Module/Module.h"
@@ -138,8 +139,12 @@ int main(int argc, char **argv) {
       } else if (const auto *c = std::get_if<CopyStep>(&step)) {
         std::memcpy(buffers[c->target].data(), buffers[c->source].data(),
                     size_t(c->sizeBytes));
+      } else if (const auto *call = std::get_if<LibraryCallStep>(&step);
+                 call && call->routine == "cublaslt.matmul") {
+        problem = emu::runMatmul(*call, buffers);
       } else {
-        problem = "library calls are not emulated";
+        problem = "library call '" + std::get<LibraryCallStep>(step).routine +
+                  "' is not emulated";
       }
       if (!problem.empty())
         return fail(problem);

@@ -2,6 +2,7 @@
 // RUN: stride-run %s --reference --entry=floats --print | FileCheck %s --check-prefix=F
 // RUN: stride-run %s --reference --entry=positive --print | FileCheck %s --check-prefix=P
 // RUN: stride-run %s --reference --entry=ints --print | FileCheck %s --check-prefix=I
+// RUN: stride-run %s --reference --entry=gelu_tanh --print | FileCheck %s --check-prefix=G
 
 func.func @floats() -> (!stride.tensor<5xf32>, !stride.tensor<5xf32>,
     !stride.tensor<5xf32>, !stride.tensor<5xf32>, !stride.tensor<5xf32>,
@@ -91,3 +92,14 @@ func.func @ints() -> (!stride.tensor<4xi32>, !stride.tensor<4xi32>,
 // I-NEXT: [false, true]
 // I-NEXT: result5: i8 [3]
 // I-NEXT: [-128, -127, -7]
+
+// GELU's tanh approximation (torch's approximate='tanh'), next to the exact
+// erf form: gelu(1) = 0.8413447, gelu_tanh(1) = 0.841192.
+func.func @gelu_tanh() -> !stride.tensor<5xf32> {
+  %x = stride.constant dense<[-2.0, -0.5, 0.0, 1.0, 0x7FC00000]> : tensor<5xf32>
+      : !stride.tensor<5xf32>
+  %g = stride.gelu_tanh %x : !stride.tensor<5xf32> -> !stride.tensor<5xf32>
+  return %g : !stride.tensor<5xf32>
+}
+// G: result0: f32 [5]
+// G-NEXT: [-0.045402307, -0.154286, 0, 0.841192, nan]

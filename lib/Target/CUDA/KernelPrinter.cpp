@@ -423,7 +423,8 @@ KernelPrinter::evalPointwise(Operation *op, ArrayRef<std::string> coords,
   };
   return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
-            ReluOp, GeluOp, SinOp, CosOp, NotOp, AddOp, SubOp, MulOp, PowOp,
+            ReluOp, GeluOp, GeluTanhOp, SinOp, CosOp, NotOp, AddOp, SubOp,
+            MulOp, PowOp,
             MaximumOp, MinimumOp, AndOp, OrOp>(
           [&](Operation *) -> FailureOr<std::string> {
             return roundTo(result, call(opName(op)));

@@ -92,6 +92,11 @@ STRIDE_DEVICE float stride_int_to_bf16(long long v) { return __bfloat162float(__
   STRIDE_DEVICE T stride_gelu(T a) {                                           \
     return T(0.5) * a * (T(1) + erf##S(a * T(0.70710678118654752440)));        \
   }                                                                            \
+  STRIDE_DEVICE T stride_gelu_tanh(T a) {                                      \
+    return T(0.5) * a *                                                        \
+           (T(1) + tanh##S(T(0.79788456080286535588) *                         \
+                           (a + T(0.044715) * a * a * a)));                    \
+  }                                                                            \
   STRIDE_DEVICE T stride_sin(T a) { return sin##S(a); }                        \
   STRIDE_DEVICE T stride_cos(T a) { return cos##S(a); }                        \
   STRIDE_DEVICE T stride_add(T a, T b) { return a + b; }                       \

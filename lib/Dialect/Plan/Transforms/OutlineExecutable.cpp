@@ -236,9 +236,18 @@ LogicalResult Outliner::lowerMatmul(MatmulOp matmul) {
     return failure();
   bufferOf[matmul.getResult()] = *result;
   buffers.push_back(*result);
-  // A product of no elements writes nothing.
+  // A product with no elements writes nothing; one over K = 0 is zeros
+  // (every epilogue maps 0 to 0), and cuBLASLt takes no K of 0.
   if (matmul.getResult().getType().getNumElements() == 0)
     return success();
+  if (matmul.getLhs().getType().getShape().back() == 0) {
+    if (matmul.getBias())
+      return matmul.emitOpError()
+             << "adds a bias to a product over K = 0; the library call "
+                "takes K >= 1 (add the bias in a kernel)";
+    FillOp::create(builder, matmul.getLoc(), *result, uint64_t(0));
+    return success();
+  }
   // The steps run in order on one stream: every call uses one workspace.
   if (!workspace)
     workspace = AllocOp::create(builder, matmul.getLoc(),

@@ -15,14 +15,16 @@
 // of a kernel input becomes part of that kernel's load expression. `full` and
 // `iota` are cloned the same way. A cost model bounds each kernel (ops, an
 // estimate of registers per thread), so kernels, and the time to compile
-// them, stay bounded in a long graph. The rules and their reasons are in
-// docs/fusion.md.
+// them, stay bounded in a long graph. Before grouping, a bias add and an
+// activation after a matrix product are folded into its library call
+// (MatmulEpilogues.h). The rules and their reasons are in docs/fusion.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "stride/Dialect/Stride/Analysis/KernelContract.h"
 #include "stride/Dialect/Stride/Analysis/RowSplit.h"
 #include "stride/Dialect/Stride/IR/Graph.h"
+#include "stride/Dialect/Stride/Transforms/MatmulEpilogues.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
@@ -466,6 +468,7 @@ LogicalResult Fuser::run() {
   if (func.getBody().empty())
     return success();
   Block &block = func.getBody().front();
+  foldMatmulEpilogues(func);
   eraseDeadOps(block);
   formGroups(block);
   if (groups.empty())

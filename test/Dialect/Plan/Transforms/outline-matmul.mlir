@@ -61,3 +61,23 @@ func.func @batched(%x: !stride.tensor<3x4x8xbf16>, %w: !stride.tensor<8x16xbf16>
       -> !stride.tensor<2x2xf64>
   return %p, %q : !stride.tensor<3x4x16xbf16>, !stride.tensor<2x2xf64>
 }
+
+// -----
+
+// A product over K = 0 is zeros: a fill, no library call (cuBLASLt takes
+// K >= 1); one with no elements has no step at all.
+// CHECK-LABEL: func.func @no_k(
+// CHECK:      %[[P:.*]] = plan.alloc 80 bytes
+// CHECK-NEXT: plan.fill %[[P]] with 0
+// CHECK-NEXT: %[[E:.*]] = plan.alloc 16 bytes
+// CHECK-NEXT: plan.output %[[P]]
+// CHECK-NOT:  plan.library_call
+func.func @no_k(%a: !stride.tensor<4x0xf32>, %b: !stride.tensor<0x5xf32>,
+    %c: !stride.tensor<0x3xf32>, %d: !stride.tensor<3x5xf32>)
+    -> (!stride.tensor<4x5xf32>, !stride.tensor<0x5xf32>) {
+  %p = stride.matmul %a, %b : !stride.tensor<4x0xf32>, !stride.tensor<0x5xf32>
+      -> !stride.tensor<4x5xf32>
+  %e = stride.matmul %c, %d : !stride.tensor<0x3xf32>, !stride.tensor<3x5xf32>
+      -> !stride.tensor<0x5xf32>
+  return %p, %e : !stride.tensor<4x5xf32>, !stride.tensor<0x5xf32>
+}

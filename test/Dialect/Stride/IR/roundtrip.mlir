@@ -60,6 +60,8 @@ func.func @pointwise(%x: !f, %y: !f, %n: !i, %m: !b,
   %8 = stride.relu %x : !f -> !f
   // CHECK: stride.gelu
   %9 = stride.gelu %x : !f -> !f
+  // CHECK: stride.gelu_tanh
+  %gt = stride.gelu_tanh %x : !f -> !f
   // CHECK: stride.sin
   %10 = stride.sin %x : !f -> !f
   // CHECK: stride.cos

@@ -1,17 +1,16 @@
 // A matrix product is a kernel boundary: it never joins a kernel, its
 // producers fuse into the kernels before it and its consumers into the
-// kernels after it, and views of its operands stay outside (the library
-// reads them through their layouts).
+// kernels after it (but for the epilogue folded into it,
+// fuse-matmul-epilogues.mlir), and views of its operands stay outside (the
+// library reads them through their layouts).
 // RUN: stride-opt --stride-fuse -split-input-file %s | FileCheck %s
 
 // CHECK-LABEL: func.func @boundary
 // CHECK:      %[[T:.*]] = stride.permute %arg1
 // CHECK:      %[[K:.*]] = stride.kernel "neg_exp" ins(%arg0 :
-// CHECK:      %[[P:.*]] = stride.matmul %[[K]], %[[T]] :
-// CHECK:      %[[E:.*]] = stride.kernel "add_tanh" ins(%[[P]], %arg2 :
+// CHECK:      %[[P:.*]] = stride.matmul %[[K]], %[[T]] bias %arg2 :
+// CHECK:      %[[E:.*]] = stride.kernel "tanh_kernel" ins(%[[P]] :
 // CHECK-NEXT: ^bb0
-// CHECK-NEXT:   stride.expand
-// CHECK-NEXT:   stride.add
 // CHECK-NEXT:   stride.tanh
 // CHECK-NEXT:   stride.yield
 // CHECK:      return %[[E]]

@@ -190,6 +190,8 @@ def Stride_SigmoidOp : Stride_UnaryOp<"sigmoid", Stride_FloatTensor, "torch.sigm
 def Stride_ReluOp : Stride_UnaryOp<"relu", Stride_NumericTensor, "torch.relu">;
 def Stride_GeluOp : Stride_UnaryOp<"gelu", Stride_FloatTensor,
     "torch.nn.functional.gelu (exact, erf form)">;
+def Stride_GeluTanhOp : Stride_UnaryOp<"gelu_tanh", Stride_FloatTensor,
+    "torch.nn.functional.gelu(approximate='tanh'): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))">;
 def Stride_SinOp : Stride_UnaryOp<"sin", Stride_FloatTensor, "torch.sin">;
 def Stride_CosOp : Stride_UnaryOp<"cos", Stride_FloatTensor, "torch.cos">;
 def Stride_NotOp : Stride_UnaryOp<"not", Stride_IntOrBoolTensor,

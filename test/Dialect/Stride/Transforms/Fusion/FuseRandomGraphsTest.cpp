@@ -64,7 +64,8 @@ TEST(RandomGraphs, GeneratorCoversMatmul) {
   options.matmulOps = true;
   std::map<std::string, int> seen;
   const char *forms[] = {"stride.matmul ", " bias ", "epilogue relu",
-                         "epilogue gelu_tanh", "x4xf32, strides = [0, "};
+                         "epilogue gelu_tanh", "x4xf32, strides = [0, ",
+                         "stride.gelu_tanh "};
   for (uint64_t seed = 0; seed < kGraphs; ++seed) {
     std::string text = generateRandomGraph(seed, options).text;
     for (const char *form : forms)

@@ -512,9 +512,11 @@ bool Generator::scatterAdd() {
 }
 
 /// [B?, M, K] @ [B?, K, N] with operands of random layouts, sometimes with a
-/// bias of [N] and a relu or gelu_tanh epilogue.
+/// bias of [N] and a relu or gelu_tanh epilogue, on the op or as the
+/// separate ops that fusion folds into it (an add of the expanded bias,
+/// then the activation).
 bool Generator::matmul() {
-  static const char *epilogues[] = {"", " epilogue relu", " epilogue gelu_tanh"};
+  static const char *activations[] = {"relu", "gelu_tanh"};
   int64_t m = rng.range(1, options.maxDim), k = rng.range(1, options.maxDim),
           n = rng.range(1, options.maxDim);
   Dims batch;
@@ -528,21 +530,33 @@ bool Generator::matmul() {
   };
   int lhs = operandOfShape(withBatch(m, k));
   int rhs = operandOfShape(withBatch(k, n));
+  int bias = rng.chance(30) ? operandOfShape({n}) : -1;
+  const char *activation = rng.chance(30) ? activations[rng.below(2)] : nullptr;
+  bool onTheOp = rng.chance(50);
   std::vector<int> operands{lhs, rhs};
   std::string text = at(lhs).name + ", " + at(rhs).name;
-  if (rng.chance(30)) {
-    int bias = operandOfShape({n});
+  if (bias >= 0 && onTheOp) {
     operands.push_back(bias);
     text += " bias " + at(bias).name;
   }
-  text += epilogues[rng.chance(30) ? rng.range(1, 2) : 0];
+  if (activation && onTheOp)
+    text += std::string(" epilogue ") + activation;
   Dims shape = withBatch(m, n);
   Layout layout{shape, rowMajorStrides(shape), 0};
   std::string rhsText = "stride.matmul " + text + " : ";
   for (size_t i = 0; i < operands.size(); ++i)
     rhsText += (i ? ", " : "") + typeText(DType::F32, at(operands[i]).layout);
   rhsText += " -> " + typeText(DType::F32, layout);
-  emit(rhsText, DType::F32, layout);
+  int product = emit(rhsText, DType::F32, layout);
+  if (onTheOp)
+    return true;
+  if (bias >= 0) {
+    int broadcast = emitView(bias, "expand", "", inferExpand(at(bias).layout, shape));
+    product = emitFunctional("add", at(product).name + ", " + at(broadcast).name,
+                             {product, broadcast}, shape);
+  }
+  if (activation)
+    emitFunctional(activation, at(product).name, {product}, shape);
   return true;
 }
 

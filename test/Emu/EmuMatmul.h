@@ -1,0 +1,96 @@
+//===- EmuMatmul.h - cublaslt.matmul on the CPU, for stride-emu -*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `cublaslt.matmul` library-call step computed on host buffers as its
+// descriptor says (docs/matmul.md, "The library call": column-major A, B
+// and D with transpose flags, leading dimensions, batch strides and
+// offsets; bias and epilogue), so the emulated plan of a graph with matrix
+// products runs the kernels around them on the CPU and the comparison with
+// the reference interpreter checks the descriptor the compiler wrote. The
+// sums are in double, each element rounded once (f32 and f64 only: f16 and
+// bf16 buffers are refused).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TEST_EMU_EMUMATMUL_H
+#define STRIDE_TEST_EMU_EMUMATMUL_H
+
+#include "stride/Module/Module.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace stride::emu {
+
+/// One cublaslt.matmul step on `buffers`; "" or what it cannot emulate.
+inline std::string runMatmul(const LibraryCallStep &call,
+                             std::vector<std::vector<uint8_t>> &buffers) {
+  std::map<std::string, int64_t> f;
+  std::map<std::string, std::string> text;
+  for (const DescriptorField &field : call.descriptor) {
+    if (field.ints.size() == 1)
+      f[field.name] = field.ints[0];
+    else
+      text[field.name] = field.text;
+  }
+  bool f64 = text["dtype"] == "f64";
+  if (!f64 && text["dtype"] != "f32")
+    return "cublaslt.matmul on " + text["dtype"] + " is not emulated";
+  std::string epilogue = text["epilogue"];
+  bool bias = epilogue.find("bias") != std::string::npos;
+  const std::vector<uint32_t> &b = call.buffers;
+  uint8_t *a = buffers[b[0]].data(), *bm = buffers[b[1]].data(),
+          *biasData = bias ? buffers[b[2]].data() : nullptr,
+          *d = buffers[b[bias ? 3 : 2]].data();
+  auto load = [&](const uint8_t *base, int64_t i) -> double {
+    if (f64) {
+      double v;
+      std::memcpy(&v, base + i * 8, 8);
+      return v;
+    }
+    float v;
+    std::memcpy(&v, base + i * 4, 4);
+    return v;
+  };
+  auto store = [&](uint8_t *base, int64_t i, double v) {
+    if (f64) {
+      std::memcpy(base + i * 8, &v, 8);
+      return;
+    }
+    float x = float(v);
+    std::memcpy(base + i * 4, &x, 4);
+  };
+  for (int64_t batch = 0; batch < f["batch"]; ++batch)
+    for (int64_t i = 0; i < f["m"]; ++i)
+      for (int64_t j = 0; j < f["n"]; ++j) {
+        double sum = 0;
+        for (int64_t l = 0; l < f["k"]; ++l) {
+          int64_t ai = f["transa"] ? l + i * f["lda"] : i + l * f["lda"];
+          int64_t bi = f["transb"] ? j + l * f["ldb"] : l + j * f["ldb"];
+          sum += load(a, f["offset_a"] + batch * f["stride_a"] + ai) *
+                 load(bm, f["offset_b"] + batch * f["stride_b"] + bi);
+        }
+        if (bias)
+          sum += load(biasData, f["offset_bias"] + i);
+        if (epilogue.rfind("relu", 0) == 0)
+          sum = sum > 0 || std::isnan(sum) ? sum : 0.0;
+        if (epilogue.rfind("gelu", 0) == 0)
+          sum = 0.5 * sum *
+                (1 + std::tanh(0.79788456080286535588 *
+                               (sum + 0.044715 * sum * sum * sum)));
+        store(d, f["offset_d"] + batch * f["stride_d"] + i + j * f["ldd"], sum);
+      }
+  return "";
+}
+
+} // namespace stride::emu
+
+#endif // STRIDE_TEST_EMU_EMUMATMUL_H
