@@ -19,6 +19,7 @@
 #ifndef STRIDE_TEST_EMU_EMUMATMUL_H
 #define STRIDE_TEST_EMU_EMUMATMUL_H
 
+#include "HalfBits.h"
 #include "stride/Module/Module.h"
 
 #include <cmath>
@@ -41,32 +42,46 @@ inline std::string runMatmul(const LibraryCallStep &call,
     else
       text[field.name] = field.text;
   }
-  bool f64 = text["dtype"] == "f64";
-  if (!f64 && text["dtype"] != "f32")
-    return "cublaslt.matmul on " + text["dtype"] + " is not emulated";
+  std::string dtype = text["dtype"];
+  if (dtype != "f64" && dtype != "f32" && dtype != "f16" && dtype != "bf16")
+    return "cublaslt.matmul on " + dtype + " is not emulated";
   std::string epilogue = text["epilogue"];
   bool bias = epilogue.find("bias") != std::string::npos;
   const std::vector<uint32_t> &b = call.buffers;
   uint8_t *a = buffers[b[0]].data(), *bm = buffers[b[1]].data(),
           *biasData = bias ? buffers[b[2]].data() : nullptr,
           *d = buffers[b[bias ? 3 : 2]].data();
+  // f16 and bf16 products accumulate (here: in double) and apply the
+  // epilogue before rounding the result once, as cuBLASLt does in f32.
   auto load = [&](const uint8_t *base, int64_t i) -> double {
-    if (f64) {
+    if (dtype == "f64") {
       double v;
       std::memcpy(&v, base + i * 8, 8);
       return v;
     }
-    float v;
-    std::memcpy(&v, base + i * 4, 4);
-    return v;
+    if (dtype == "f32") {
+      float v;
+      std::memcpy(&v, base + i * 4, 4);
+      return v;
+    }
+    uint16_t h;
+    std::memcpy(&h, base + i * 2, 2);
+    return dtype == "f16" ? stride_emu::halfBitsToDouble(h)
+                          : stride_emu::bf16BitsToDouble(h);
   };
   auto store = [&](uint8_t *base, int64_t i, double v) {
-    if (f64) {
+    if (dtype == "f64") {
       std::memcpy(base + i * 8, &v, 8);
       return;
     }
-    float x = float(v);
-    std::memcpy(base + i * 4, &x, 4);
+    if (dtype == "f32") {
+      float x = float(v);
+      std::memcpy(base + i * 4, &x, 4);
+      return;
+    }
+    uint16_t h = dtype == "f16" ? stride_emu::doubleToHalfBits(v)
+                                : stride_emu::doubleToBf16Bits(v);
+    std::memcpy(base + i * 2, &h, 2);
   };
   for (int64_t batch = 0; batch < f["batch"]; ++batch)
     for (int64_t i = 0; i < f["m"]; ++i)

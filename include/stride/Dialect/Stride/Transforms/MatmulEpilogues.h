@@ -18,7 +18,10 @@ namespace stride {
 /// last dim (an `expand` of a contiguous `[N]` vector) becomes the op's
 /// bias, then a `relu` or `gelu_tanh` its epilogue, each only when the
 /// product (with what was folded) has no other user and the folded op's
-/// result is dense row-major. f64 products fold nothing.
+/// result is dense row-major. f64 products fold nothing; f32 products fold
+/// no GELU (cuBLASLt's is less exact than f32's tolerance), and an f32
+/// product written with `epilogue gelu_tanh` gets a `stride.gelu_tanh`
+/// after it instead.
 void foldMatmulEpilogues(mlir::func::FuncOp func);
 
 } // namespace stride
