@@ -980,10 +980,12 @@ double applyEpilogue(MatmulEpilogue epilogue, double x) {
 }
 
 /// Each element of the product is a sum in double over the contracted dim
-/// of the operands' values, rounded once to the result type; the bias and
-/// the epilogue then apply as the separate `add` and `relu` / `gelu_tanh`
-/// would (each rounded), so a graph computes the same whether fusion folds
-/// them into the product or not.
+/// of the operands' values, plus the bias, through the epilogue, rounded
+/// once to the result type: what cuBLASLt computes (and PyTorch's `addmm`
+/// and `F.linear`), which keeps the accumulator until it writes the result.
+/// A separate `add` of a bias in f16 or bf16 rounds the product first, so
+/// folding it into the op changes the result by at most that rounding
+/// (docs/matmul.md, "Accuracy").
 Status Interpreter::matmul(MatmulOp op) {
   const Tensor &lhs = get(op.getLhs()), &rhs = get(op.getRhs());
   const Tensor *bias = op.getBias() ? &get(op.getBias()) : nullptr;
@@ -998,11 +1000,10 @@ Status Interpreter::matmul(MatmulOp op) {
       b[rank - 2] = k;
       sum += lhs.getF(lhs.address(a)) * rhs.getF(rhs.address(b));
     }
-    double value = roundFloat(out.dtype, sum);
     if (bias)
-      value = roundFloat(out.dtype,
-                         value + bias->getF(bias->address({index[rank - 1]})));
-    out.setF(out.address(index), applyEpilogue(op.getEpilogue(), value));
+      sum += bias->getF(bias->address({index[rank - 1]}));
+    out.setF(out.address(index),
+             roundFloat(out.dtype, applyEpilogue(op.getEpilogue(), sum)));
   });
   values[op.getResult()] = std::move(out);
   return Status::ok();

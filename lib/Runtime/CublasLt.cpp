@@ -7,6 +7,8 @@
 
 #include "CublasLt.h"
 
+#include "stride/Support/DynamicLibrary.h"
+
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -24,29 +26,6 @@ constexpr const char *kInstall =
     "the cuBLAS library of CUDA 13 (the CUDA toolkit, or the package "
     "libcublas-13-0 or nvidia-cublas), or set STRIDE_CUBLASLT to the path "
     "of its libcublasLt.so.13";
-
-/// The files to try, in order: STRIDE_CUBLASLT alone when it is set.
-std::vector<std::string> candidatePaths() {
-  if (const char *path = std::getenv("STRIDE_CUBLASLT"); path && *path)
-    return {path};
-  return {kLibrary, std::string("/usr/local/cuda/lib64/") + kLibrary,
-          std::string("/usr/local/cuda/targets/x86_64-linux/lib/") + kLibrary};
-}
-
-/// dlopens the first candidate that loads; null with `failures` listing
-/// why each did not.
-void *openCublasLt(std::string &path, std::string &failures) {
-  for (const std::string &candidate : candidatePaths()) {
-    if (void *handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL)) {
-      path = candidate;
-      return handle;
-    }
-    const char *text = dlerror();
-    failures += (failures.empty() ? "" : "; ") +
-                std::string(text ? text : candidate + ": not found");
-  }
-  return nullptr;
-}
 
 /// Binds every entry point of `handle`; the name of the first one missing
 /// in `missing`.
@@ -87,22 +66,23 @@ Result<const CublasLt *> loadCublasLt(const std::string &where) {
   static std::mutex mutex;
   static std::map<std::string, std::unique_ptr<CublasLt>> loaded;
   std::lock_guard<std::mutex> lock(mutex);
-  std::string path, failures;
-  void *handle = openCublasLt(path, failures);
-  if (!handle)
+  std::string failures;
+  std::optional<OpenedLibrary> library =
+      openFirstLibrary(cudaLibraryCandidates("STRIDE_CUBLASLT", kLibrary), failures);
+  if (!library)
     return makeError(ErrorCode::NotFound,
                      where + " needs cuBLASLt (" + kLibrary +
                          "), which could not be loaded (" + failures +
                          "); install " + kInstall);
-  std::unique_ptr<CublasLt> &lt = loaded[path];
+  std::unique_ptr<CublasLt> &lt = loaded[library->path];
   if (lt)
     return lt.get();
   auto bound = std::make_unique<CublasLt>();
-  bound->path = path;
+  bound->path = library->path;
   std::string missing;
-  if (!bindCublasLt(handle, *bound, missing))
+  if (!bindCublasLt(library->handle, *bound, missing))
     return makeError(ErrorCode::Incompatible,
-                     where + " needs symbol '" + missing + "' of " + path +
+                     where + " needs symbol '" + missing + "' of " + library->path +
                          ", which the loaded library does not define (it is "
                          "not the cuBLASLt of CUDA 13); install " +
                          kInstall);

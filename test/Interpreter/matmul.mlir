@@ -4,6 +4,7 @@
 // RUN: stride-run %s --reference --entry=small --print | FileCheck %s --check-prefix=S
 // RUN: stride-run %s --reference --entry=odd --print | FileCheck %s --check-prefix=O
 // RUN: stride-run %s --reference --entry=batched --print | FileCheck %s --check-prefix=B
+// RUN: stride-run %s --reference --entry=rounding --print | FileCheck %s --check-prefix=R
 
 !x23 = !stride.tensor<2x3xf32, strides = [3, 1], offset = 0>
 !x32t = !stride.tensor<3x2xf32, strides = [1, 3], offset = 0>
@@ -124,3 +125,28 @@ func.func @batched() -> (!stride.tensor<f64>, !stride.tensor<f64>) {
 // B-NEXT: {{^}}0{{$}}
 // B-NEXT: result1: f64 []
 // B-NEXT: 2.9312319434616154
+
+// The bias joins the accumulator before the one rounding (as in cuBLASLt and
+// PyTorch's addmm): in bf16, [1, 1] @ [1, 2^-8] = 1 + 2^-8 is a tie that
+// rounds to 1, so a separate add of -1 gives 0, but the op's bias gives 2^-8.
+// (The product is returned too, so stride-fuse leaves the add separate.)
+func.func @rounding() -> (!stride.tensor<1x1xbf16>, !stride.tensor<1x1xbf16>,
+                          !stride.tensor<1x1xbf16>) {
+  %x = stride.constant dense<[[1.0, 1.0]]> : tensor<1x2xbf16> : !stride.tensor<1x2xbf16>
+  %w = stride.constant dense<[[1.0], [0.00390625]]> : tensor<2x1xbf16> : !stride.tensor<2x1xbf16>
+  %b = stride.constant dense<[-1.0]> : tensor<1xbf16> : !stride.tensor<1xbf16>
+  %fused = stride.matmul %x, %w bias %b : !stride.tensor<1x2xbf16>, !stride.tensor<2x1xbf16>,
+      !stride.tensor<1xbf16> -> !stride.tensor<1x1xbf16>
+  %p = stride.matmul %x, %w : !stride.tensor<1x2xbf16>, !stride.tensor<2x1xbf16> -> !stride.tensor<1x1xbf16>
+  %be = stride.expand %b : !stride.tensor<1xbf16> -> !stride.tensor<1x1xbf16, strides = [0, 1], offset = 0>
+  %separate = stride.add %p, %be : !stride.tensor<1x1xbf16>,
+      !stride.tensor<1x1xbf16, strides = [0, 1], offset = 0> -> !stride.tensor<1x1xbf16>
+  return %fused, %separate, %p : !stride.tensor<1x1xbf16>, !stride.tensor<1x1xbf16>,
+      !stride.tensor<1x1xbf16>
+}
+// R:      result0: bf16 [1, 1]
+// R-NEXT: {{\[\[}}0.0039]]
+// R-NEXT: result1: bf16 [1, 1]
+// R-NEXT: {{\[\[}}0]]
+// R-NEXT: result2: bf16 [1, 1]
+// R-NEXT: {{\[\[}}1]]

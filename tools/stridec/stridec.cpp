@@ -141,6 +141,10 @@ functional result layout is an error unless --repair-layouts), form kernels,
 emit CUDA C++, compile it with NVRTC, and plan the module (buffers, launches,
 signature). Errors print as file:line:col: error: ... and exit with status 1.
 
+NVRTC (libnvrtc.so.13, CUDA 13) is loaded when a compile needs it, from the
+loader's paths or /usr/local/cuda; STRIDE_NVRTC=PATH names the file instead.
+--emit=mlir, --emit=dot and --inspect work without it.
+
 MLIR's options apply to the pipeline, among them:
   --mlir-print-ir-after-all    print the IR after every pass (to stderr)
   --mlir-print-ir-before-all   print the IR before every pass

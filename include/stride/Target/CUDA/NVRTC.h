@@ -7,7 +7,10 @@
 //
 // Turns the CUDA C++ that Stride's emitter generates into a CodeImage: a
 // CUBIN for a real arch (sm_90) or PTX for the matching virtual arch
-// (compute_90). Plain C++ (no MLIR); links libnvrtc.
+// (compute_90). Plain C++ (no MLIR). libnvrtc.so.13 is opened with dlopen
+// when first needed (STRIDE_NVRTC names another file), so a tool that
+// links this starts without it; each entry point below reports a missing
+// NVRTC as an error (NotFound) naming what to install.
 //
 //===----------------------------------------------------------------------===//
 

@@ -6,7 +6,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Target/CUDA/NVRTC.h"
+#include "stride/Support/DynamicLibrary.h"
 
+// nvrtc.h for the API's types and prototypes only: libnvrtc is opened with
+// dlopen when first needed (loadNvrtc), never linked.
 #include <nvrtc.h>
 
 #include <dlfcn.h>
@@ -23,14 +26,68 @@ namespace stride {
 namespace {
 
 constexpr const char *kDefaultProgramName = "stride_module.cu";
+constexpr const char *kNvrtcLibrary = "libnvrtc.so.13";
 
-std::string nvrtcErrorText(nvrtcResult r) { return nvrtcGetErrorString(r); }
+// clang-format off
+#define STRIDE_NVRTC_FUNCTIONS(X)                                              \
+  X(nvrtcGetErrorString) X(nvrtcVersion)                                       \
+  X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)                       \
+  X(nvrtcCreateProgram) X(nvrtcDestroyProgram) X(nvrtcCompileProgram)          \
+  X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog)                              \
+  X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
+// clang-format on
+
+/// NVRTC's entry points, bound from the library loadNvrtc opened.
+struct Nvrtc {
+#define STRIDE_DECLARE_NVRTC_FN(fn) decltype(&::fn) fn = nullptr;
+  STRIDE_NVRTC_FUNCTIONS(STRIDE_DECLARE_NVRTC_FN)
+#undef STRIDE_DECLARE_NVRTC_FN
+  /// The file it was loaded from.
+  std::string path;
+};
+
+/// Opens NVRTC and binds its entry points, once per process; a NotFound
+/// error (no library) or Incompatible (a symbol missing) every time after
+/// when that failed.
+Result<const Nvrtc *> loadNvrtc() {
+  static const Result<const Nvrtc *> loaded = []() -> Result<const Nvrtc *> {
+    static Nvrtc nvrtc;
+    std::string failures;
+    std::optional<OpenedLibrary> library = openFirstLibrary(
+        cudaLibraryCandidates("STRIDE_NVRTC", kNvrtcLibrary), failures);
+    if (!library)
+      return makeError(ErrorCode::NotFound,
+                       std::string("NVRTC (") + kNvrtcLibrary +
+                           "), which compiles the generated CUDA C++, could "
+                           "not be loaded (" + failures +
+                           "); install the CUDA 13 toolkit's NVRTC (Debian/"
+                           "Ubuntu package cuda-nvrtc-13-0), or set "
+                           "STRIDE_NVRTC to the path of its " + kNvrtcLibrary);
+    nvrtc.path = library->path;
+#define STRIDE_BIND_NVRTC_FN(fn)                                               \
+  nvrtc.fn = reinterpret_cast<decltype(nvrtc.fn)>(dlsym(library->handle, #fn)); \
+  if (!nvrtc.fn)                                                               \
+    return makeError(ErrorCode::Incompatible,                                  \
+                     "NVRTC at " + library->path + " lacks '" #fn              \
+                     "' (it is not the NVRTC of CUDA 13); set STRIDE_NVRTC "   \
+                     "to the path of CUDA 13's " + kNvrtcLibrary);
+    STRIDE_NVRTC_FUNCTIONS(STRIDE_BIND_NVRTC_FN)
+#undef STRIDE_BIND_NVRTC_FN
+    return &nvrtc;
+  }();
+  return loaded;
+}
+
+/// The bound API; only for code that runs after loadNvrtc succeeded.
+const Nvrtc &api() { return **loadNvrtc(); }
+
+std::string nvrtcErrorText(nvrtcResult r) { return api().nvrtcGetErrorString(r); }
 
 /// Owns an nvrtcProgram.
 struct ProgramDeleter {
   void operator()(nvrtcProgram *p) const {
     if (*p)
-      nvrtcDestroyProgram(p);
+      api().nvrtcDestroyProgram(p);
     delete p;
   }
 };
@@ -51,8 +108,10 @@ bool hasCudaHeaders(const std::filesystem::path &dir) {
 /// The directory of the loaded libnvrtc, from the address of one of its
 /// functions.
 std::optional<std::filesystem::path> nvrtcLibraryDir() {
+  Result<const Nvrtc *> nvrtc = loadNvrtc();
   Dl_info info;
-  if (!dladdr(reinterpret_cast<void *>(&nvrtcVersion), &info) ||
+  if (!nvrtc ||
+      !dladdr(reinterpret_cast<void *>((*nvrtc)->nvrtcVersion), &info) ||
       !info.dli_fname)
     return std::nullopt;
   std::error_code ec;
@@ -78,10 +137,10 @@ std::vector<std::string> buildOptions(const NvrtcOptions &opts, int archNumber,
 
 std::string programLog(nvrtcProgram program) {
   size_t size = 0;
-  if (nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size == 0)
+  if (api().nvrtcGetProgramLogSize(program, &size) != NVRTC_SUCCESS || size == 0)
     return {};
   std::string log(size, '\0');
-  if (nvrtcGetProgramLog(program, log.data()) != NVRTC_SUCCESS)
+  if (api().nvrtcGetProgramLog(program, log.data()) != NVRTC_SUCCESS)
     return {};
   while (!log.empty() && (log.back() == '\0' || log.back() == '\n'))
     log.pop_back();
@@ -91,12 +150,12 @@ std::string programLog(nvrtcProgram program) {
 Result<std::vector<uint8_t>> readCode(nvrtcProgram program, bool ptx,
                                       const std::string &name) {
   size_t size = 0;
-  nvrtcResult r = ptx ? nvrtcGetPTXSize(program, &size)
-                      : nvrtcGetCUBINSize(program, &size);
+  nvrtcResult r = ptx ? api().nvrtcGetPTXSize(program, &size)
+                      : api().nvrtcGetCUBINSize(program, &size);
   std::vector<uint8_t> bytes(size);
   if (r == NVRTC_SUCCESS)
-    r = ptx ? nvrtcGetPTX(program, reinterpret_cast<char *>(bytes.data()))
-            : nvrtcGetCUBIN(program, reinterpret_cast<char *>(bytes.data()));
+    r = ptx ? api().nvrtcGetPTX(program, reinterpret_cast<char *>(bytes.data()))
+            : api().nvrtcGetCUBIN(program, reinterpret_cast<char *>(bytes.data()));
   if (r != NVRTC_SUCCESS)
     return makeError(ErrorCode::Internal,
                      "NVRTC compiled '" + name + "' but could not return its " +
@@ -110,18 +169,23 @@ Result<std::vector<uint8_t>> readCode(nvrtcProgram program, bool ptx,
 } // namespace
 
 std::string nvrtcVersionString() {
+  Result<const Nvrtc *> nvrtc = loadNvrtc();
+  if (!nvrtc)
+    return "NVRTC not found";
   int major = 0, minor = 0;
-  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)
+  if ((*nvrtc)->nvrtcVersion(&major, &minor) != NVRTC_SUCCESS)
     return "NVRTC (unknown version)";
   return "NVRTC " + std::to_string(major) + "." + std::to_string(minor);
 }
 
 std::vector<std::string> nvrtcSupportedArchs() {
+  Result<const Nvrtc *> nvrtc = loadNvrtc();
   int count = 0;
-  if (nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS || count <= 0)
+  if (!nvrtc || (*nvrtc)->nvrtcGetNumSupportedArchs(&count) != NVRTC_SUCCESS ||
+      count <= 0)
     return {};
   std::vector<int> numbers(count);
-  if (nvrtcGetSupportedArchs(numbers.data()) != NVRTC_SUCCESS)
+  if ((*nvrtc)->nvrtcGetSupportedArchs(numbers.data()) != NVRTC_SUCCESS)
     return {};
   std::vector<std::string> archs;
   for (int n : numbers)
@@ -146,6 +210,8 @@ std::string defaultCudaIncludeDir() {
 }
 
 Result<int> checkNvrtcArch(const std::string &arch) {
+  if (Result<const Nvrtc *> nvrtc = loadNvrtc(); !nvrtc)
+    return nvrtc.error();
   std::vector<std::string> supported = nvrtcSupportedArchs();
   std::optional<int> number = parseSmArch(arch);
   if (!number)
@@ -165,6 +231,8 @@ Result<int> checkNvrtcArch(const std::string &arch) {
 
 Result<CodeImage> compileCudaSource(const std::string &source,
                                     const NvrtcOptions &opts) {
+  if (Result<const Nvrtc *> nvrtc = loadNvrtc(); !nvrtc)
+    return nvrtc.error();
   std::optional<int> archNumber = parseSmArch(opts.arch);
   if (!archNumber)
     return checkNvrtcArch(opts.arch).error();
@@ -174,7 +242,7 @@ Result<CodeImage> compileCudaSource(const std::string &source,
       opts.cudaIncludeDir.empty() ? defaultCudaIncludeDir() : opts.cudaIncludeDir;
 
   ProgramPtr program(new nvrtcProgram(nullptr));
-  nvrtcResult r = nvrtcCreateProgram(program.get(), source.c_str(), name.c_str(),
+  nvrtcResult r = api().nvrtcCreateProgram(program.get(), source.c_str(), name.c_str(),
                                      0, nullptr, nullptr);
   if (r != NVRTC_SUCCESS)
     return makeError(ErrorCode::Internal, "NVRTC could not create program '" +
@@ -184,7 +252,7 @@ Result<CodeImage> compileCudaSource(const std::string &source,
   std::vector<const char *> optionPtrs;
   for (const std::string &o : options)
     optionPtrs.push_back(o.c_str());
-  r = nvrtcCompileProgram(*program, static_cast<int>(optionPtrs.size()),
+  r = api().nvrtcCompileProgram(*program, static_cast<int>(optionPtrs.size()),
                           optionPtrs.data());
   if (r == NVRTC_ERROR_INVALID_OPTION)
     if (Result<int> checked = checkNvrtcArch(opts.arch); !checked)
