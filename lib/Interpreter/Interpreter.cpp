@@ -980,12 +980,12 @@ double applyEpilogue(MatmulEpilogue epilogue, double x) {
 }
 
 /// Each element of the product is a sum in double over the contracted dim
-/// of the operands' values, plus the bias, through the epilogue, rounded
-/// once to the result type: what cuBLASLt computes (and PyTorch's `addmm`
-/// and `F.linear`), which keeps the accumulator until it writes the result.
-/// A separate `add` of a bias in f16 or bf16 rounds the product first, so
-/// folding it into the op changes the result by at most that rounding
-/// (docs/matmul.md, "Accuracy").
+/// of the operands' values plus the bias, rounded once to the result type
+/// (as PyTorch's `addmm` and `F.linear`, and cuBLASLt, which adds the bias
+/// to its accumulator), then the epilogue applies as the separate `relu` /
+/// `gelu_tanh` would (rounded). A separate `add` of a bias in f16 or bf16
+/// rounds the product first, so folding it into the op changes the result
+/// by at most that rounding (docs/matmul.md, "Accuracy").
 Status Interpreter::matmul(MatmulOp op) {
   const Tensor &lhs = get(op.getLhs()), &rhs = get(op.getRhs());
   const Tensor *bias = op.getBias() ? &get(op.getBias()) : nullptr;
@@ -1002,8 +1002,9 @@ Status Interpreter::matmul(MatmulOp op) {
     }
     if (bias)
       sum += bias->getF(bias->address({index[rank - 1]}));
+    double biased = roundFloat(out.dtype, sum);
     out.setF(out.address(index),
-             roundFloat(out.dtype, applyEpilogue(op.getEpilogue(), sum)));
+             roundFloat(out.dtype, applyEpilogue(op.getEpilogue(), biased)));
   });
   values[op.getResult()] = std::move(out);
   return Status::ok();

@@ -51,8 +51,9 @@ inline std::string runMatmul(const LibraryCallStep &call,
   uint8_t *a = buffers[b[0]].data(), *bm = buffers[b[1]].data(),
           *biasData = bias ? buffers[b[2]].data() : nullptr,
           *d = buffers[b[bias ? 3 : 2]].data();
-  // f16 and bf16 products accumulate (here: in double) and apply the
-  // epilogue before rounding the result once, as cuBLASLt does in f32.
+  // The accumulator (here: double) plus the bias is rounded to the result
+  // type, then the activation applies and rounds again: the reference
+  // interpreter's semantics (docs/matmul.md, "Accuracy").
   auto load = [&](const uint8_t *base, int64_t i) -> double {
     if (dtype == "f64") {
       double v;
@@ -68,6 +69,15 @@ inline std::string runMatmul(const LibraryCallStep &call,
     std::memcpy(&h, base + i * 2, 2);
     return dtype == "f16" ? stride_emu::halfBitsToDouble(h)
                           : stride_emu::bf16BitsToDouble(h);
+  };
+  auto roundToType = [&](double v) -> double {
+    if (dtype == "f64")
+      return v;
+    if (dtype == "f32")
+      return float(v);
+    return dtype == "f16"
+               ? stride_emu::halfBitsToDouble(stride_emu::doubleToHalfBits(v))
+               : stride_emu::bf16BitsToDouble(stride_emu::doubleToBf16Bits(v));
   };
   auto store = [&](uint8_t *base, int64_t i, double v) {
     if (dtype == "f64") {
@@ -95,6 +105,7 @@ inline std::string runMatmul(const LibraryCallStep &call,
         }
         if (bias)
           sum += load(biasData, f["offset_bias"] + i);
+        sum = roundToType(sum);
         if (epilogue.rfind("relu", 0) == 0)
           sum = sum > 0 || std::isnan(sum) ? sum : 0.0;
         if (epilogue.rfind("gelu", 0) == 0)
