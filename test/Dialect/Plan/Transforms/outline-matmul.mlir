@@ -41,10 +41,10 @@ func.func @linear(%x: !stride.tensor<4x8xf32>, %w: !stride.tensor<5x8xf32>,
 // -----
 
 // bf16, batched, with the weight broadcast over the batch (batch stride 0),
-// a bias and GELU: the "gelu_bias" epilogue, the bias after the operands.
+// a bias and ReLU: the "relu_bias" epilogue, the bias after the operands.
 // f64 computes in 64f, also with allow-tf32.
 // CHECK-LABEL: func.func @batched(
-// CHECK:      plan.library_call "cublaslt.matmul"(%{{.*}}, %{{.*}}, %[[B:.*]], %{{.*}}, %{{.*}}) descriptor {batch = 3 : i64, compute = "32f", dtype = "bf16", epilogue = "gelu_bias", k = 8 : i64, lda = 16 : i64, ldb = 8 : i64, ldd = 16 : i64, m = 16 : i64, n = 4 : i64, offset_a = 0 : i64, offset_b = 0 : i64, offset_bias = 0 : i64, offset_d = 0 : i64, stride_a = 0 : i64, stride_b = 32 : i64, stride_d = 64 : i64, transa = 0 : i64, transb = 0 : i64, workspace_bytes = 33554432 : i64}
+// CHECK:      plan.library_call "cublaslt.matmul"(%{{.*}}, %{{.*}}, %[[B:.*]], %{{.*}}, %{{.*}}) descriptor {batch = 3 : i64, compute = "32f", dtype = "bf16", epilogue = "relu_bias", k = 8 : i64, lda = 16 : i64, ldb = 8 : i64, ldd = 16 : i64, m = 16 : i64, n = 4 : i64, offset_a = 0 : i64, offset_b = 0 : i64, offset_bias = 0 : i64, offset_d = 0 : i64, stride_a = 0 : i64, stride_b = 32 : i64, stride_d = 64 : i64, transa = 0 : i64, transb = 0 : i64, workspace_bytes = 33554432 : i64}
 // CHECK:      plan.library_call "cublaslt.matmul"({{.*}}) descriptor {batch = 1 : i64, compute = "64f", dtype = "f64", epilogue = "default"
 // TF32-LABEL: func.func @batched(
 // TF32: compute = "32f", dtype = "bf16"
@@ -54,7 +54,7 @@ func.func @batched(%x: !stride.tensor<3x4x8xbf16>, %w: !stride.tensor<8x16xbf16>
     -> (!stride.tensor<3x4x16xbf16>, !stride.tensor<2x2xf64>) {
   %we = stride.expand %w : !stride.tensor<8x16xbf16>
       -> !stride.tensor<3x8x16xbf16, strides = [0, 16, 1], offset = 0>
-  %p = stride.matmul %x, %we bias %bias epilogue gelu_tanh : !stride.tensor<3x4x8xbf16>,
+  %p = stride.matmul %x, %we bias %bias epilogue relu : !stride.tensor<3x4x8xbf16>,
       !stride.tensor<3x8x16xbf16, strides = [0, 16, 1], offset = 0>, !stride.tensor<16xbf16>
       -> !stride.tensor<3x4x16xbf16>
   %q = stride.matmul %d, %d : !stride.tensor<2x2xf64>, !stride.tensor<2x2xf64>

@@ -584,9 +584,12 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
     an operand it cannot read so into a dense temporary first.
 
     Optionally (formed by `stride-fuse`, see docs/matmul.md), a `bias` of
-    shape `[N]` is added to every row of the product and an `epilogue`
+    shape `[N]` is added to every row of the product (with the sum rounded
+    once to the result type, as PyTorch's `addmm`) and an `epilogue`
     (`relu`, or `gelu_tanh`: GELU's tanh approximation) is applied to each
-    element; `f64` products take neither.
+    element; `f64` products take neither. cuBLASLt's GELU is not exact
+    enough, so the pipeline computes a `gelu_tanh` epilogue as a
+    `stride.gelu_tanh` after the call.
 
     ```mlir
     %c = stride.matmul %a, %b : !stride.tensor<4x8xf32>,

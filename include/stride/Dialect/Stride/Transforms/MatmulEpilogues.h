@@ -13,13 +13,13 @@
 namespace stride {
 
 /// Folds into each stride.matmul of `func` what cuBLASLt computes in its
-/// epilogue (stride-fuse runs this before it forms kernels; the rules are
-/// in docs/matmul.md, "Epilogues"): an `add` of a bias broadcast over the
-/// last dim (an `expand` of a contiguous `[N]` vector) becomes the op's
-/// bias, then a `relu` or `gelu_tanh` its epilogue, each only when the
+/// epilogue exactly enough (stride-fuse runs this before it forms kernels;
+/// the rules are in docs/matmul.md, "Epilogues"): an `add` of a bias
+/// broadcast over the last dim (an `expand` of a contiguous `[N]` vector)
+/// becomes the op's bias, then a `relu` its epilogue, each only when the
 /// product (with what was folded) has no other user and the folded op's
-/// result is dense row-major. f64 products fold nothing; f32 products fold
-/// no GELU (cuBLASLt's is less exact than f32's tolerance), and an f32
+/// result is dense row-major. f64 products fold nothing. cuBLASLt's GELU
+/// is not exact enough in any dtype: a `gelu_tanh` stays in a kernel, and a
 /// product written with `epilogue gelu_tanh` gets a `stride.gelu_tanh`
 /// after it instead.
 void foldMatmulEpilogues(mlir::func::FuncOp func);
