@@ -92,7 +92,8 @@ Result<Pt2Archive> Pt2Archive::open(std::string data) {
     zip_error_fini(&error);
     zip_source_free(source);
     return invalid("not a readable zip archive (" + text +
-                   "); a .pt2 file is a zip written by torch.export.save");
+                   "): truncated, corrupt, or not a .pt2 archive (a zip "
+                   "written by torch.export.save)");
   }
   zip_error_fini(&error);
   zip_int64_t count = zip_get_num_entries(result.archive, 0);

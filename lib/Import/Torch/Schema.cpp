@@ -567,6 +567,10 @@ Result<ExportedProgram> parseExportedProgram(std::string_view text) {
   Reader reader;
   ExportedProgram program;
   const json::Object *root = reader.object(&*value, "");
+  if (root && !root->get("schema_version"))
+    return makeError(ErrorCode::InvalidArgument,
+                     "(root): not an ExportedProgram of torch.export: it has "
+                     "no schema_version");
   const json::Object *version =
       root ? reader.object(root->get("schema_version"), "schema_version")
            : nullptr;
