@@ -75,6 +75,9 @@ Result<Pt2Archive> Pt2Archive::openFile(const std::string &path) {
 }
 
 Result<Pt2Archive> Pt2Archive::open(std::string data) {
+  if (data.empty())
+    return invalid("not a readable zip archive (the file is empty); a .pt2 "
+                   "file is a zip written by torch.export.save");
   Pt2Archive result;
   result.bytes = std::make_unique<std::string>(std::move(data));
   zip_error_t error;
