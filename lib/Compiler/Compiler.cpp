@@ -8,6 +8,7 @@
 #include "stride/Compiler/Compiler.h"
 
 #include "stride/Import/GraphParser.h"
+#include "stride/Import/Torch/Importer.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/IR/Graph.h"
 #include "stride/Dialect/Plan/Transforms/Passes.h"

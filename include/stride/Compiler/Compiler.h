@@ -29,7 +29,7 @@
 #define STRIDE_COMPILER_COMPILER_H
 
 #include "stride/Dialect/Stride/Transforms/PipelineOptions.h"
-#include "stride/Import/Torch/Importer.h"
+#include "stride/Import/Torch/ImportOptions.h"
 #include "stride/Module/Module.h"
 #include "stride/Target/CUDA/TargetOptions.h"
 

@@ -67,48 +67,65 @@ FailureOr<Value> NodeImporter::tensor(llvm::StringRef name) {
   return value;
 }
 
-FailureOr<int64_t> NodeImporter::integer(llvm::StringRef name,
-                                         std::optional<int64_t> fallback) {
-  const Argument *a = arg(name);
+namespace {
+
+/// The argument `name` as `read` makes it (nullopt: the argument is of the
+/// wrong kind), or `fallback` when it is absent or None, or an error saying
+/// `what` was expected.
+template <typename T, typename ReadFn>
+FailureOr<T> readArgument(NodeImporter &n, llvm::StringRef name,
+                          const std::optional<T> &fallback,
+                          llvm::StringRef what, ReadFn read) {
+  const Argument *a = n.arg(name);
   if ((!a || a->kind == Argument::Kind::None) && fallback)
     return *fallback;
   if (!a)
-    return error() << "the integer argument '" << name << "' is missing";
-  if (a->kind != Argument::Kind::Int && a->kind != Argument::Kind::Bool)
-    return error() << "argument '" << name << "' is '" << a->key
-                   << "', expected an integer";
-  return a->ints[0];
+    return n.error() << "the argument '" << name << "' (" << what
+                     << ") is missing";
+  if (std::optional<T> value = read(*a))
+    return *value;
+  return n.error() << "argument '" << name << "' is '" << a->key
+                   << "', expected " << what;
+}
+
+} // namespace
+
+FailureOr<int64_t> NodeImporter::integer(llvm::StringRef name,
+                                         std::optional<int64_t> fallback) {
+  return readArgument<int64_t>(
+      *this, name, fallback, "an integer",
+      [](const Argument &a) -> std::optional<int64_t> {
+        if (a.kind == Argument::Kind::Int || a.kind == Argument::Kind::Bool)
+          return a.ints[0];
+        return std::nullopt;
+      });
 }
 
 FailureOr<std::vector<int64_t>>
 NodeImporter::integers(llvm::StringRef name,
                        std::optional<std::vector<int64_t>> fallback) {
-  const Argument *a = arg(name);
-  if ((!a || a->kind == Argument::Kind::None) && fallback)
-    return *fallback;
-  if (!a)
-    return error() << "the integer list argument '" << name << "' is missing";
-  if (a->kind == Argument::Kind::Int)
-    return std::vector<int64_t>{a->ints[0]};
-  if (a->kind != Argument::Kind::Ints)
-    return error() << "argument '" << name << "' is '" << a->key
-                   << "', expected a list of integers";
-  return a->ints;
+  return readArgument<std::vector<int64_t>>(
+      *this, name, fallback, "a list of integers",
+      [](const Argument &a) -> std::optional<std::vector<int64_t>> {
+        if (a.kind == Argument::Kind::Int)
+          return std::vector<int64_t>{a.ints[0]};
+        if (a.kind == Argument::Kind::Ints)
+          return a.ints;
+        return std::nullopt;
+      });
 }
 
 FailureOr<double> NodeImporter::scalar(llvm::StringRef name,
                                        std::optional<double> fallback) {
-  const Argument *a = arg(name);
-  if ((!a || a->kind == Argument::Kind::None) && fallback)
-    return *fallback;
-  if (!a)
-    return error() << "the scalar argument '" << name << "' is missing";
-  if (a->kind == Argument::Kind::Float)
-    return a->floats[0];
-  if (a->kind == Argument::Kind::Int || a->kind == Argument::Kind::Bool)
-    return static_cast<double>(a->ints[0]);
-  return error() << "argument '" << name << "' is '" << a->key
-                 << "', expected a number";
+  return readArgument<double>(
+      *this, name, fallback, "a number",
+      [](const Argument &a) -> std::optional<double> {
+        if (a.kind == Argument::Kind::Float)
+          return a.floats[0];
+        if (a.kind == Argument::Kind::Int || a.kind == Argument::Kind::Bool)
+          return static_cast<double>(a.ints[0]);
+        return std::nullopt;
+      });
 }
 
 bool NodeImporter::isFloatScalar(llvm::StringRef name) const {

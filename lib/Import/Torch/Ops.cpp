@@ -211,18 +211,13 @@ llvm::ArrayRef<int64_t> shapeOf(Value v) {
   return llvm::cast<StridedTensorType>(v.getType()).getShape();
 }
 
-LogicalResult viewShape(NodeImporter &n) {
+/// A view whose every parameter is in its result type (view, expand,
+/// as_strided).
+template <typename OpTy> LogicalResult typedView(NodeImporter &n) {
   FailureOr<Value> x = n.tensor("self");
   if (failed(x))
     return failure();
-  return view<ViewOp>(n, *x);
-}
-
-LogicalResult expand(NodeImporter &n) {
-  FailureOr<Value> x = n.tensor("self");
-  if (failed(x))
-    return failure();
-  return view<ExpandOp>(n, *x);
+  return view<OpTy>(n, *x);
 }
 
 LogicalResult permute(NodeImporter &n) {
@@ -356,13 +351,6 @@ LogicalResult alias(NodeImporter &n) {
                      << n.outputType() << ", its operand has " << x->getType();
   n.setOutput(0, *x);
   return success();
-}
-
-LogicalResult asStrided(NodeImporter &n) {
-  FailureOr<Value> x = n.tensor("self");
-  if (failed(x))
-    return failure();
-  return view<AsStridedOp>(n, *x);
 }
 
 LogicalResult splitWithSizes(NodeImporter &n) {
@@ -781,9 +769,9 @@ const std::map<std::string, Fn, std::less<>> &table() {
       {"aten.ge.Scalar", compare<CmpPredicate::ge>},
       {"aten.where.self", where},
       // Views.
-      {"aten.view.default", viewShape},
-      {"aten._unsafe_view.default", viewShape},
-      {"aten.expand.default", expand},
+      {"aten.view.default", typedView<ViewOp>},
+      {"aten._unsafe_view.default", typedView<ViewOp>},
+      {"aten.expand.default", typedView<ExpandOp>},
       {"aten.permute.default", permute},
       {"aten.transpose.int", transpose},
       {"aten.unsqueeze.default", unsqueeze},
@@ -793,7 +781,7 @@ const std::map<std::string, Fn, std::less<>> &table() {
       {"aten.slice.Tensor", slice},
       {"aten.select.int", select},
       {"aten.alias.default", alias},
-      {"aten.as_strided.default", asStrided},
+      {"aten.as_strided.default", typedView<AsStridedOp>},
       {"aten.split_with_sizes.default", splitWithSizes},
       // Copies and creation.
       {"aten.clone.default", clone},

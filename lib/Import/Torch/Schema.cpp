@@ -118,6 +118,23 @@ public:
     return std::nullopt;
   }
 
+  /// Parses each element of the list at `path` with `item` (which returns
+  /// an optional) into `out`.
+  template <typename T, typename ItemFn>
+  bool list(const json::Value *v, const std::string &path, std::vector<T> &out,
+            ItemFn item) {
+    const json::Array *a = array(v, path);
+    if (!a)
+      return false;
+    for (size_t i = 0; i < a->size(); ++i) {
+      auto parsed = item(&(*a)[i], path + "[" + std::to_string(i) + "]");
+      if (!parsed)
+        return false;
+      out.push_back(std::move(*parsed));
+    }
+    return true;
+  }
+
   std::optional<TensorMeta> tensorMeta(const json::Value *v,
                                        const std::string &path);
   std::optional<Argument> argument(const json::Value *v,
@@ -494,24 +511,15 @@ bool Reader::graph(const json::Object &g, const std::string &path,
                       "'; Stride imports tensor inputs only");
     program.inputs.push_back(arg->names[0]);
   }
-  const json::Array *outputs = array(g.get("outputs"), path + ".outputs");
-  if (!outputs)
+  auto argumentAt = [&](const json::Value *v, const std::string &p) {
+    return argument(v, p);
+  };
+  auto nodeAt = [&](const json::Value *v, const std::string &p) {
+    return node(v, p);
+  };
+  if (!list(g.get("outputs"), path + ".outputs", program.outputs, argumentAt) ||
+      !list(g.get("nodes"), path + ".nodes", program.nodes, nodeAt))
     return false;
-  for (size_t i = 0; i < outputs->size(); ++i) {
-    std::optional<Argument> arg = argument(&(*outputs)[i], at(path + ".outputs", i));
-    if (!arg)
-      return false;
-    program.outputs.push_back(std::move(*arg));
-  }
-  const json::Array *nodes = array(g.get("nodes"), path + ".nodes");
-  if (!nodes)
-    return false;
-  for (size_t i = 0; i < nodes->size(); ++i) {
-    std::optional<Node> n = node(&(*nodes)[i], at(path + ".nodes", i));
-    if (!n)
-      return false;
-    program.nodes.push_back(std::move(*n));
-  }
   const json::Object *values = object(g.get("tensor_values"), path + ".tensor_values");
   if (!values)
     return false;
@@ -527,27 +535,15 @@ bool Reader::graph(const json::Object &g, const std::string &path,
 
 bool Reader::signature(const json::Object &s, const std::string &path,
                        ExportedProgram &program) {
-  const json::Array *inputs = array(s.get("input_specs"), path + ".input_specs");
-  if (!inputs)
-    return false;
-  for (size_t i = 0; i < inputs->size(); ++i) {
-    std::optional<InputSpec> spec =
-        inputSpec(&(*inputs)[i], at(path + ".input_specs", i));
-    if (!spec)
-      return false;
-    program.inputSpecs.push_back(std::move(*spec));
-  }
-  const json::Array *outputs = array(s.get("output_specs"), path + ".output_specs");
-  if (!outputs)
-    return false;
-  for (size_t i = 0; i < outputs->size(); ++i) {
-    std::optional<OutputSpec> spec =
-        outputSpec(&(*outputs)[i], at(path + ".output_specs", i));
-    if (!spec)
-      return false;
-    program.outputSpecs.push_back(std::move(*spec));
-  }
-  return true;
+  return list(s.get("input_specs"), path + ".input_specs", program.inputSpecs,
+              [&](const json::Value *v, const std::string &p) {
+                return inputSpec(v, p);
+              }) &&
+         list(s.get("output_specs"), path + ".output_specs",
+              program.outputSpecs,
+              [&](const json::Value *v, const std::string &p) {
+                return outputSpec(v, p);
+              });
 }
 
 Result<json::Value> parseJson(std::string_view text) {

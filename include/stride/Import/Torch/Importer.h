@@ -19,19 +19,14 @@
 #ifndef STRIDE_IMPORT_TORCH_IMPORTER_H
 #define STRIDE_IMPORT_TORCH_IMPORTER_H
 
+#include "stride/Import/Torch/ImportOptions.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
-#include "stride/Support/Result.h"
 
 #include <string>
 
 namespace stride::torch {
-
-struct ImportOptions {
-  /// Parameters, buffers and constants become graph inputs named after them
-  /// (one module serves many checkpoints) instead of module constants.
-  bool weightsAsInputs = false;
-};
 
 /// Imports the archive held in `bytes`; `archiveName` names it in
 /// diagnostics. Failures are emitted as diagnostics in `context` and give a
