@@ -367,6 +367,8 @@ def load_model(spec, input_specs):
     """(model, inputs) from `module:Class` + --input, or from a file that
     defines make_model() and make_inputs()."""
     if spec.endswith(".py"):
+        if not os.path.isfile(spec):
+            sys.exit(f"stride_export: {spec}: no such file")
         module_spec = importlib.util.spec_from_file_location("stride_user_model", spec)
         module = importlib.util.module_from_spec(module_spec)
         module_spec.loader.exec_module(module)
