@@ -29,7 +29,7 @@ else
   BUDGET="${SECONDS_EACH}s"
 fi
 FUZZERS=("$@")
-((${#FUZZERS[@]})) || FUZZERS=(stride-graph-fuzzer stride-npy-fuzzer stride-module-fuzzer)
+((${#FUZZERS[@]})) || FUZZERS=(stride-graph-fuzzer stride-npy-fuzzer stride-module-fuzzer stride-archive-fuzzer)
 
 ./scripts/setup-deps.sh || exit 1
 export STRIDE_BUILD_DIR=build-hardened
@@ -51,6 +51,13 @@ seed_dir() {
         "$STRIDE_BUILD_DIR/bin/stridec" "$f" --emit=ptx -o "$dir/$(basename "$f" .mlir).ptx" 2>/dev/null
       done
       rm -f "$dir"/*.ptx ;;
+    stride-archive-fuzzer) # the .pt2 fixtures and bad archives, and the
+      # fixtures' model.json (the fuzzer wraps non-zip bytes into an archive)
+      find test/Import/Torch -name '*.pt2' -size -64k | while read -r f; do
+        name=$(echo "$f" | tr / _)
+        cp "$f" "$dir/$name"
+        unzip -p "$f" '*/models/model.json' > "$dir/$name.json" 2>/dev/null || rm -f "$dir/$name.json"
+      done ;;
   esac
   [[ -d test/Fuzz/corpus/$name ]] && cp test/Fuzz/corpus/"$name"/* "$dir"/ 2>/dev/null
   echo "$dir"
