@@ -34,7 +34,10 @@ FUZZERS=("$@")
 ./scripts/setup-deps.sh || exit 1
 export STRIDE_BUILD_DIR=build-hardened
 source ./scripts/hardened-env.sh
-./scripts/build.sh "${FUZZERS[@]}" stridec || exit 1
+# stridec compiles the module fuzzer's seeds.
+extra=()
+[[ " ${FUZZERS[*]} " == *" stride-module-fuzzer "* ]] && extra=(stridec)
+./scripts/build.sh "${FUZZERS[@]}" "${extra[@]}" || exit 1
 
 # Seed corpora: every graph in the repository for the graph fuzzer, the .npy
 # files the tests use for the npy fuzzer (plus a few written here).
