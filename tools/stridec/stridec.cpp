@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Compiler/Compiler.h"
+#include "stride/Import/Torch/Importer.h"
 #include "stride/Target/CUDA/NvrtcCache.h"
 #include "stride/Module/Module.h"
 #include "stride/Target/CUDA/NVRTC.h"
@@ -23,6 +24,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
@@ -137,7 +139,8 @@ cl::opt<bool> noCache("no-cache",
 cl::opt<std::string> inspectPath(
     "inspect", cl::value_desc("module.stridemod"),
     cl::desc("Print the contents of a module file (arch, signature, code, "
-             "kernels, buffers, launches) instead of compiling"),
+             "kernels, buffers, launches), or of a .pt2 archive (inputs, "
+             "weights by parameter name, outputs), instead of compiling"),
     cl::cat(stridecCategory));
 
 constexpr const char *kOverview = R"(Stride compiler: graph file -> GPU module
@@ -148,6 +151,7 @@ constexpr const char *kOverview = R"(Stride compiler: graph file -> GPU module
   stridec graph.mlir --emit=cuda              print the generated CUDA C++
   stridec graph.mlir --emit=ptx --arch=sm_80  print PTX for an A100
   stridec --inspect graph.stridemod           print a module for a person
+  stridec --inspect model.pt2                 print an archive's inputs and weights
 
 The pipeline: parse and verify the graph, legalize layouts (an overlapping
 functional result layout is an error unless --repair-layouts), form kernels,
@@ -164,7 +168,26 @@ MLIR's options apply to the pipeline, among them:
   --mlir-timing                report the time of each stage and pass
 )";
 
+/// A .pt2 archive's signature and weights, or an error; nullopt for a file
+/// that is not an archive.
+std::optional<int> inspectArchive(const std::string &path) {
+  auto buffer = MemoryBuffer::getFile(path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false);
+  if (!buffer || !stride::torch::isTorchArchive((*buffer)->getBuffer(), path))
+    return std::nullopt;
+  stride::Result<std::string> text =
+      stride::torch::describeArchive((*buffer)->getBuffer().str());
+  if (!text) {
+    errs() << path << ": error: " << text.error().message << "\n";
+    return 1;
+  }
+  outs() << *text;
+  return 0;
+}
+
 int inspect(const std::string &path) {
+  if (std::optional<int> status = inspectArchive(path))
+    return *status;
   stride::Result<stride::ModuleDesc> module = stride::readModuleFile(path);
   if (!module) {
     errs() << "stridec: error: " << module.error().message << "\n";

@@ -331,12 +331,15 @@ LogicalResult ProgramImporter::importNode(const Node &node) {
       outputNames.insert(outputNames.end(), out.names.begin(), out.names.end());
     else if (out.kind == Argument::Kind::None)
       outputNames.push_back("");
+  // Every op the table maps but _assert_tensor_metadata has tensor outputs,
+  // each named (a builder reads the type of each).
+  bool checksOnly = llvm::StringRef(node.target).ends_with(
+      "._assert_tensor_metadata.default");
+  if (!checksOnly && (outputNames.empty() || llvm::is_contained(outputNames, "")))
+    return emitError(loc) << node.path << ": " << node.target
+                          << " needs a named tensor for each output";
   std::vector<StridedTensorType> types;
   for (const std::string &name : outputNames) {
-    if (name.empty()) {
-      types.push_back({});
-      continue;
-    }
     FailureOr<StridedTensorType> type = typeOf(name, loc);
     if (failed(type))
       return failure();
@@ -346,8 +349,6 @@ LogicalResult ProgramImporter::importNode(const Node &node) {
   if (failed((*lookupOp(node.target))(importer)))
     return failure();
   for (auto [i, name] : llvm::enumerate(outputNames)) {
-    if (name.empty())
-      continue;
     Value v = importer.output(i);
     if (!v)
       return emitError(loc) << "output '" << name << "' of " << node.target

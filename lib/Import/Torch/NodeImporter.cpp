@@ -160,10 +160,9 @@ FailureOr<int64_t> NodeImporter::dim(llvm::StringRef name, int64_t rank,
   FailureOr<int64_t> d = integer(name, fallback);
   if (failed(d))
     return failure();
-  int64_t bound = std::max<int64_t>(rank, 1);
-  if (*d < -bound || *d >= bound)
+  if (*d < -rank || *d >= rank)
     return error() << "dim " << *d << " is out of range for rank " << rank;
-  return *d < 0 ? *d + bound : *d;
+  return *d < 0 ? *d + rank : *d;
 }
 
 Type NodeImporter::elementType(DType dtype) {
@@ -204,10 +203,10 @@ FailureOr<Value> NodeImporter::broadcast(Value value,
     return value;
   ViewResult expanded = inferExpand(type.getLayout(), Dims(shape.begin(), shape.end()));
   if (!expanded)
-    return error() << "cannot broadcast an operand of shape ["
-                   << formatDims(type.getLayout().shape) << "] to ["
-                   << formatDims(Dims(shape.begin(), shape.end()))
-                   << "]: " << expanded.error;
+    return error() << "cannot broadcast an operand of shape "
+                   << formatDims(type.getLayout().shape) << " to "
+                   << formatDims(Dims(shape.begin(), shape.end())) << ": "
+                   << expanded.error;
   return ExpandOp::create(
                  builder, loc,
                  StridedTensorType::get(type.getElementType(), *expanded.layout),

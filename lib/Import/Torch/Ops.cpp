@@ -43,6 +43,8 @@ DType promote(NodeImporter &n, llvm::StringRef lhs, llvm::StringRef rhs) {
   auto describe = [&](llvm::StringRef name) -> Operand {
     if (n.isTensor(name)) {
       FailureOr<Value> v = n.tensor(name);
+      if (failed(v)) // operands() reports it
+        return {DType::F32, 2};
       auto type = llvm::cast<StridedTensorType>(v->getType());
       return {type.getDType(), type.getRank() > 0 ? 2 : 1};
     }
@@ -689,11 +691,23 @@ LogicalResult addmm(NodeImporter &n) {
 // Expansions: softmax, layer norm
 //===----------------------------------------------------------------------===//
 
+/// Fails with an error unless output `i` has shape `shape` (expansions
+/// broadcast between the two).
+LogicalResult expectOutputShape(NodeImporter &n, size_t i,
+                                llvm::ArrayRef<int64_t> shape) {
+  if (n.outputShape(i) == shape)
+    return success();
+  return n.error() << "output #" << i << " has shape "
+                   << formatDims(Dims(n.outputShape(i).begin(),
+                                      n.outputShape(i).end()))
+                   << ", expected " << formatDims(Dims(shape.begin(), shape.end()));
+}
+
 LogicalResult softmax(NodeImporter &n) {
   FailureOr<Value> self = n.tensor("self");
   FailureOr<int64_t> dim =
       succeeded(self) ? n.dim("dim", rankOf(*self), std::nullopt) : Fail();
-  if (failed(dim))
+  if (failed(dim) || failed(expectOutputShape(n, 0, shapeOf(*self))))
     return failure();
   DType dtype = n.outputDType();
   Value x = n.cast(*self, dtype);
@@ -728,8 +742,15 @@ LogicalResult layerNorm(NodeImporter &n) {
     return n.error() << "normalized_shape has " << k << " dims for an input "
                      << "of rank " << rank;
   std::vector<int64_t> dims;
-  for (int64_t d = rank - k; d < rank; ++d)
+  std::vector<int64_t> statShape(shapeOf(*input));
+  for (int64_t d = rank - k; d < rank; ++d) {
     dims.push_back(d);
+    statShape[d] = 1;
+  }
+  if (failed(expectOutputShape(n, 0, shapeOf(*input))) ||
+      failed(expectOutputShape(n, 1, statShape)) ||
+      failed(expectOutputShape(n, 2, statShape)))
+    return failure();
   DType dtype = n.outputDType();
   llvm::ArrayRef<int64_t> shape = n.outputShape();
   StridedTensorType type = n.contiguous(shape, dtype);
@@ -775,10 +796,9 @@ LogicalResult assertMetadata(NodeImporter &n) {
   if (const Argument *size = n.arg("size");
       size && size->kind == Argument::Kind::Ints &&
       llvm::ArrayRef<int64_t>(size->ints) != type.getShape())
-    return n.error() << "_assert_tensor_metadata: the tensor has shape ["
+    return n.error() << "_assert_tensor_metadata: the tensor has shape "
                      << formatDims(type.getLayout().shape)
-                     << "], the assertion expects ["
-                     << formatDims(size->ints) << "]";
+                     << ", the assertion expects " << formatDims(size->ints);
   if (const Argument *dtype = n.arg("dtype");
       dtype && dtype->kind == Argument::Kind::ScalarType &&
       dtypeOfScalarType(dtype->ints[0]) != type.getDType())

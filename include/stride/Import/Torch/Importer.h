@@ -20,6 +20,7 @@
 #define STRIDE_IMPORT_TORCH_IMPORTER_H
 
 #include "stride/Import/Torch/ImportOptions.h"
+#include "stride/Support/Result.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -35,6 +36,11 @@ mlir::OwningOpRef<mlir::ModuleOp> importArchive(std::string bytes,
                                                 const std::string &archiveName,
                                                 mlir::MLIRContext *context,
                                                 const ImportOptions &options);
+
+/// The archive's model, user inputs, weights (parameters, buffers and
+/// constants, by name, with their types and where they are stored) and
+/// outputs, for a person (`stridec --inspect model.pt2`).
+Result<std::string> describeArchive(std::string bytes);
 
 /// Whether a graph file is a .pt2 archive (zip magic, or the .pt2 suffix).
 bool isTorchArchive(std::string_view bytes, std::string_view path);
