@@ -642,6 +642,27 @@ Value reduceKeep(NodeImporter &n, Value x, llvm::ArrayRef<int64_t> dims,
   return OpTy::create(n.b(), n.location(), type, x, dims, true);
 }
 
+/// cat(tensors, dim): each input cast to the result's dtype.
+LogicalResult concatenate(NodeImporter &n) {
+  const Argument *list = n.arg("tensors");
+  if (!list || list->kind != Argument::Kind::Tensors || list->names.empty())
+    return n.error() << "cat without a list of tensors";
+  int64_t rank = n.outputType().getRank();
+  FailureOr<int64_t> dim = n.dim("dim", rank, 0);
+  if (failed(dim))
+    return failure();
+  SmallVector<Value> inputs;
+  for (const std::string &name : list->names) {
+    FailureOr<Value> v = n.value(name);
+    if (failed(v))
+      return failure();
+    inputs.push_back(n.cast(*v, n.outputDType()));
+  }
+  n.setOutput(0, CatOp::create(n.b(), n.location(), n.outputType(), inputs,
+                               n.b().getI64IntegerAttr(*dim)));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Matrix products
 //===----------------------------------------------------------------------===//
@@ -822,6 +843,7 @@ const std::map<std::string, Fn, std::less<>> &table() {
       {"aten.relu.default", unary<ReluOp>},
       {"aten.sin.default", unary<SinOp>},
       {"aten.cos.default", unary<CosOp>},
+      {"aten.erf.default", unary<ErfOp>},
       {"aten.gelu.default", gelu},
       {"aten.logical_not.default", logicalNot},
       {"aten.bitwise_not.default", unary<NotOp>},
@@ -899,6 +921,10 @@ const std::map<std::string, Fn, std::less<>> &table() {
       {"aten.amax.default", reduce<MaxOp>},
       {"aten.amin.default", reduce<MinOp>},
       {"aten.prod.dim_int", reduce<ProdOp>},
+      {"aten.any.dim", reduce<AnyOp>},
+      {"aten.any.dims", reduce<AnyOp>},
+      {"aten.any.default", reduce<AnyOp>},
+      {"aten.cat.default", concatenate},
       // Matrix products.
       {"aten.mm.default", mm},
       {"aten.bmm.default", mm},
