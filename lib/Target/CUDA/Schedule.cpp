@@ -74,6 +74,17 @@ constexpr int64_t kMaxTileBytes = 40 * 1024;
 /// gains little from 4-element accesses.
 constexpr int64_t kMaxVectorizedOps = 16;
 
+/// Threads resident on one multiprocessor (every arch since sm_75 but
+/// sm_75 itself, which holds 1024; the count only tunes speed).
+constexpr int64_t kResidentThreadsPerMultiprocessor = 2048;
+/// A reduction split across blocks (reduction_split) gives each block at
+/// least this many reduced elements (16 per thread), so the second phase
+/// combines few partial results next to the elements read.
+constexpr int64_t kMinSplitElements = 4096;
+/// ... and launches about this many waves of resident blocks in its first
+/// phase, enough for the hardware to balance the last blocks.
+constexpr int64_t kSplitWaves = 2;
+
 /// The most blocks of `block` threads a grid-stride kernel launches.
 int64_t maxGridStrideBlocks(int multiprocessors, int64_t block) {
   return int64_t(multiprocessors) *
@@ -93,6 +104,12 @@ int64_t computeBytes(DType t) {
   case DType::I8: return 1;
   default: return 4;
   }
+}
+
+/// Bytes of a reduction's accumulator (CudaText.h: accumulatorType).
+int64_t accumulatorBytes(DType t) {
+  bool single = t == DType::F32 || t == DType::F16 || t == DType::BF16;
+  return single ? 4 : 8;
 }
 
 /// The kernel inputs (with the type they are read through) that a
@@ -248,6 +265,8 @@ private:
   void schedulePointwise();
   bool scheduleTiledTranspose();
   void scheduleReduction();
+  bool scheduleSplitReduction(int64_t outputs, int64_t reduced,
+                              int64_t threadsPerOutput);
   void scheduleRowReduction();
   void scheduleScatter();
   bool useSegmentedIndexAdd();
@@ -414,6 +433,8 @@ void Scheduler::scheduleReduction() {
   }
   if (m == 0)
     return;
+  if (inner && scheduleSplitReduction(m, l, threads))
+    return;
   int64_t groups = inner ? block / threads : 32; // outputs per block pass
   int64_t maxBlocks =
       int64_t(multiprocessors) * std::max<int64_t>(1, 2048 / block);
@@ -421,6 +442,42 @@ void Scheduler::scheduleReduction() {
     launch(gridSize(ceilDiv(m, groups), maxBlocks), block);
   else
     launch(gridSize(ceilDiv(m, groups), maxBlocks), 32, slices);
+}
+
+/// An inner reduction to fewer outputs than fill the GPU with a block (or
+/// group) each, e.g. a full sum: each output's reduced range is split over
+/// `slices` blocks (about kSplitWaves waves of blocks in all), each block
+/// reducing its slice with a tree (shuffles, then shared memory) into a
+/// partial result in scratch; a second launch combines each output's
+/// partials (and leaves the scratch zeroed).
+bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
+                                       int64_t threadsPerOutput) {
+  int64_t resident = multiprocessors * kResidentThreadsPerMultiprocessor;
+  if (outputs * threadsPerOutput >= resident)
+    return false;
+  int64_t split = std::min(ceilDiv(kSplitWaves * resident / kBlock, outputs),
+                           reduced / kMinSplitElements);
+  if (split < 2)
+    return false;
+  scheme = KernelScheme::ReductionSplit;
+  threads = kBlock;
+  slices = split;
+  // 4 consecutive elements per step when the input's innermost dim is the
+  // last reduced one and holds whole groups of 4 (each slice then starts
+  // at a multiple of 4 of it).
+  const ReductionInfo &first = facts.reductions.front();
+  ArrayRef<int64_t> inShape =
+      cast<StridedTensorType>(first.input.getType()).getShape();
+  int64_t rank = inShape.size();
+  if (options.vectorize && first.dims.back() == rank - 1 &&
+      inShape.back() % 4 == 0 && functionalOps() <= kMaxVectorizedOps)
+    vectorWidth = 4;
+  for (const ReductionInfo &r : facts.reductions)
+    scratch.push_back(outputs * split * accumulatorBytes(r.dtype));
+  launch(gridSize(outputs * split, 1 << 20), kBlock, 1, /*phase=*/1);
+  launch(gridSize(outputs, maxGridStrideBlocks(multiprocessors, kBlock)),
+         kBlock, 1, /*phase=*/2);
+  return true;
 }
 
 void Scheduler::scheduleRowReduction() {

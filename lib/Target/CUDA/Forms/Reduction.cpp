@@ -47,24 +47,41 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
     return success();
   }
 
+  if (schedule.getScheme() == KernelScheme::ReductionSplit)
+    return printSplit(body, m, reducedShape);
+
   Threads t = threadsOf();
   declareAccumulators(body, t);
   OutputLoop loop = openOutputLoop(body, t, m);
-  for (ReductionInfo &r : reductions)
-    body.line("{} {} = {};", accumulatorType(r.dtype), r.acc,
-              identityOf(r.kind, r.dtype));
+  initAccumulators(body);
   Coords outCoords = delinearize(body, loop.output, iterationShape);
   if (failed(printAccumulation(body, t, loop.lane, outCoords, reducedShape)))
     return failure();
   std::string leader = printCombine(body, t, loop.lane);
+  if (failed(printResults(body,
+                          leader.empty() ? "active" : "active && " + leader,
+                          outCoords, l)))
+    return failure();
+  body.close(); // the loop over outputs
+  return success();
+}
 
-  body.open(leader.empty() ? "if (active)"
-                           : fmt::format("if (active && {})", leader));
+void ReductionPrinter::initAccumulators(Code &body) {
+  for (ReductionInfo &r : reductions)
+    body.line("{} {} = {};", accumulatorType(r.dtype), r.acc,
+              identityOf(r.kind, r.dtype));
+}
+
+LogicalResult ReductionPrinter::printResults(Code &body,
+                                             const std::string &condition,
+                                             ArrayRef<std::string> outCoords,
+                                             int64_t reducedElements) {
+  body.open(fmt::format("if ({})", condition));
   pushScope();
   for (ReductionInfo &info : reductions) {
     std::string v = fresh("v");
     body.line("const {} {} = {}; // {} at {}", computeType(info.dtype), v,
-              finalValue(info, l), opName(info.op),
+              finalValue(info, reducedElements), opName(info.op),
               formatLocation(info.op->getLoc()));
     std::string key = memoKey(info.op->getResult(0), outCoords);
     remember(key, v);
@@ -74,8 +91,25 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
     return failure();
   popScope();
   body.close();
-  body.close(); // the loop over outputs
   return success();
+}
+
+Coords ReductionPrinter::inputCoords(ArrayRef<std::string> outCoords,
+                                     ArrayRef<std::string> reduced) {
+  const ReductionInfo &first = reductions.front();
+  int64_t rank = cast<StridedTensorType>(first.input.getType()).getRank();
+  Coords inCoords;
+  size_t nextKept = 0, nextReduced = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (llvm::is_contained(first.dims, d)) {
+      inCoords.push_back(reduced[nextReduced++]);
+      if (first.keepdim)
+        ++nextKept;
+    } else {
+      inCoords.push_back(outCoords[nextKept++]);
+    }
+  }
+  return inCoords;
 }
 
 ReductionPrinter::Threads ReductionPrinter::threadsOf() {
@@ -145,26 +179,13 @@ ReductionPrinter::openOutputLoop(Code &body, const Threads &t, int64_t m) {
 LogicalResult ReductionPrinter::printAccumulation(
     Code &body, const Threads &t, const std::string &lane,
     ArrayRef<std::string> outCoords, ArrayRef<int64_t> reducedShape) {
-  const ReductionInfo &first = reductions.front();
-  int64_t rank = cast<StridedTensorType>(first.input.getType()).getRank();
-  // The input coordinates from the output's and the reduced ones.
   body.open("if (active)");
   std::string r = fresh("r");
   body.open(fmt::format("for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
                         lane, product(reducedShape),
                         t.inner ? t.perOutput : t.slices));
-  Coords reduced = delinearize(body, r, reducedShape);
-  Coords inCoords;
-  size_t nextKept = 0, nextReduced = 0;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (llvm::is_contained(first.dims, d)) {
-      inCoords.push_back(reduced[nextReduced++]);
-      if (first.keepdim)
-        ++nextKept;
-    } else {
-      inCoords.push_back(outCoords[nextKept++]);
-    }
-  }
+  Coords inCoords =
+      inputCoords(outCoords, delinearize(body, r, reducedShape));
   pushScope();
   for (ReductionInfo &info : reductions) {
     FailureOr<std::string> v = eval(info.input, inCoords, body);
