@@ -8,6 +8,7 @@
 #include "stride/Compiler/Compiler.h"
 
 #include "stride/Import/GraphParser.h"
+#include "stride/Import/Torch/Importer.h"
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/IR/Graph.h"
 #include "stride/Dialect/Plan/Transforms/Passes.h"
@@ -44,6 +45,7 @@ std::optional<EmitKind> parseEmitKind(std::string_view name) {
   if (name == "ptx") return EmitKind::Ptx;
   if (name == "module") return EmitKind::Module;
   if (name == "dot") return EmitKind::Dot;
+  if (name == "graph") return EmitKind::Graph;
   return std::nullopt;
 }
 
@@ -59,7 +61,10 @@ std::string Diagnostic::format() const {
   if (line != 0)
     text += ":" + std::to_string(line) + ":" + std::to_string(column);
   text += text.empty() ? "" : ": ";
-  text += std::string(kind) + ": " + message + "\n";
+  text += std::string(kind) + ": ";
+  if (!node.empty())
+    text += "node '" + node + "': ";
+  text += message + "\n";
   for (const Diagnostic &note : notes)
     text += note.format();
   return text;
@@ -88,6 +93,8 @@ Diagnostic convert(mlir::Diagnostic &d, const std::string &fallbackFile) {
     out.line = file->getLine();
     out.column = file->getColumn();
   }
+  if (std::optional<std::string> node = nodeName(d.getLocation()))
+    out.node = *node;
   for (mlir::Diagnostic &note : d.getNotes())
     out.notes.push_back(convert(note, fallbackFile));
   return out;
@@ -121,6 +128,7 @@ private:
     result.diagnostics.push_back(std::move(d));
   }
   LogicalResult checkArch();
+  OwningOpRef<ModuleOp> readGraph(std::unique_ptr<llvm::MemoryBuffer> buffer);
   LogicalResult emitModule(ModuleOp module);
 
   const CompileOptions &options;
@@ -186,6 +194,16 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   return success();
 }
 
+OwningOpRef<ModuleOp>
+Compilation::readGraph(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  if (torch::isTorchArchive(buffer->getBuffer(), bufferName))
+    return torch::importArchive(buffer->getBuffer().str(), bufferName,
+                                &context, options.import);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  return parseGraph(sourceMgr, ParserConfig(&context));
+}
+
 CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
     result.diagnostics.push_back(convert(d, bufferName));
@@ -193,18 +211,22 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   });
 
   if (options.emit != EmitKind::Mlir && options.emit != EmitKind::Dot &&
-      failed(checkArch()))
+      options.emit != EmitKind::Graph && failed(checkArch()))
     return std::move(result);
 
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   OwningOpRef<ModuleOp> module;
   {
     StageTimer timer(options.timing, "Parse");
-    module = parseGraph(sourceMgr, ParserConfig(&context));
+    module = readGraph(std::move(buffer));
   }
   if (!module)
     return std::move(result);
+  if (options.emit == EmitKind::Graph) {
+    llvm::raw_string_ostream os(result.text);
+    module->print(os);
+    result.success = true;
+    return std::move(result);
+  }
 
   PassManager pm(&context);
   PipelineOptions pipeline = options.pipeline;

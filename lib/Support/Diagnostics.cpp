@@ -26,6 +26,12 @@ std::optional<FileLineColLoc> firstFileLocation(Location loc) {
   return found;
 }
 
+std::optional<std::string> nodeName(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  return std::nullopt;
+}
+
 std::string formatLocation(Location loc) {
   std::optional<FileLineColLoc> file = firstFileLocation(loc);
   if (!file)

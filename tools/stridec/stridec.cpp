@@ -43,7 +43,8 @@ constexpr const char *kShownMlirOptions[] = {
     "mlir-timing",                 "mlir-timing-display",
 };
 
-cl::opt<std::string> inputPath(cl::Positional, cl::desc("<graph.mlir>"),
+cl::opt<std::string> inputPath(cl::Positional,
+                               cl::desc("<graph.mlir | model.pt2>"),
                                cl::init("-"), cl::cat(stridecCategory));
 
 cl::opt<std::string> outputPath(
@@ -67,7 +68,10 @@ cl::opt<stride::EmitKind> emitKind(
                    "a loadable .stridemod module: CUBIN for --arch, the "
                    "launch plan and the graph signature (default)"),
         clEnumValN(stride::EmitKind::Dot, "dot",
-                   "the kernel graph in Graphviz dot")),
+                   "the kernel graph in Graphviz dot"),
+        clEnumValN(stride::EmitKind::Graph, "graph",
+                   "the graph as read, before the pipeline (a .pt2 archive "
+                   "as imported into the stride dialect)")),
     cl::cat(stridecCategory));
 
 cl::opt<std::string> arch(
@@ -82,6 +86,13 @@ cl::opt<bool> repairLayouts(
     cl::desc("Give a functional op whose result layout overlaps (e.g. "
              "stride 0 copied from an expand) a dense layout, with a remark, "
              "instead of rejecting the graph"),
+    cl::init(false), cl::cat(stridecCategory));
+
+cl::opt<bool> weightsAsInputs(
+    "weights-as-inputs",
+    cl::desc("For a .pt2 archive: make its parameters, buffers and constants "
+             "graph inputs named after them (one module, many checkpoints) "
+             "instead of constants stored in the module"),
     cl::init(false), cl::cat(stridecCategory));
 
 cl::opt<bool> noFuse(
@@ -132,6 +143,8 @@ cl::opt<std::string> inspectPath(
 constexpr const char *kOverview = R"(Stride compiler: graph file -> GPU module
 
   stridec graph.mlir -o graph.stridemod       compile for sm_90
+  stridec model.pt2 -o model.stridemod        compile a torch.export archive
+  stridec model.pt2 --emit=graph              print the imported graph
   stridec graph.mlir --emit=cuda              print the generated CUDA C++
   stridec graph.mlir --emit=ptx --arch=sm_80  print PTX for an A100
   stridec --inspect graph.stridemod           print a module for a person
@@ -192,6 +205,7 @@ int main(int argc, char **argv) {
   stride::CompileOptions options;
   options.emit = emitKind;
   options.pipeline.repairLayouts = repairLayouts;
+  options.import.weightsAsInputs = weightsAsInputs;
   options.pipeline.fuse = !noFuse;
   options.cuda.arch = arch;
   options.cuda.runtimeChecks = !noRuntimeChecks;

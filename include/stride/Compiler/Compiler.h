@@ -29,6 +29,7 @@
 #define STRIDE_COMPILER_COMPILER_H
 
 #include "stride/Dialect/Stride/Transforms/PipelineOptions.h"
+#include "stride/Import/Torch/ImportOptions.h"
 #include "stride/Module/Module.h"
 #include "stride/Target/CUDA/TargetOptions.h"
 
@@ -59,9 +60,12 @@ enum class EmitKind {
   Module,
   /// The kernel graph in Graphviz dot (stride::emitDot).
   Dot,
+  /// The graph as read (a .pt2 archive imported), verified, before the
+  /// pipeline, as text.
+  Graph,
 };
 
-/// "mlir", "cuda", "ptx", "module" or "dot".
+/// "mlir", "cuda", "ptx", "module", "dot" or "graph".
 std::optional<EmitKind> parseEmitKind(std::string_view name);
 
 /// One diagnostic, detached from MLIR.
@@ -74,11 +78,15 @@ struct Diagnostic {
   /// 1-based; 0 when the diagnostic has no line and column.
   unsigned line = 0, column = 0;
   std::string message;
+  /// The graph node the diagnostic is about (an imported op's NameLoc, e.g.
+  /// "slice_scatter_1"); empty when none.
+  std::string node;
   /// Notes attached to an error or warning.
   std::vector<Diagnostic> notes;
 
   /// "file:line:col: error: message\n" followed by the notes, each on its
-  /// own line; "file: error: message\n" without a line.
+  /// own line; "file: error: message\n" without a line; the message is
+  /// prefixed with "node 'NAME': " when `node` is set.
   std::string format() const;
 };
 
@@ -97,6 +105,8 @@ struct CompileOptions {
   /// Where NVRTC's output is cached (see NvrtcCache.h); empty: no cache.
   /// stridec passes defaultNvrtcCacheDir() unless told --no-cache.
   std::string nvrtcCacheDir;
+  /// How a .pt2 archive is imported (weights as constants or inputs).
+  torch::ImportOptions import;
   /// Written into the module's producer field.
   std::string producer = "stridec 0.1.0";
   /// Called on the pass manager before the pipeline runs (stridec applies
@@ -118,7 +128,8 @@ struct CompileResult {
   ModuleDesc module;
 };
 
-/// Compiles the graph file at `path` ("-" reads standard input).
+/// Compiles the graph file at `path` ("-" reads standard input): stride IR
+/// text, or a torch.export archive (.pt2: zip magic or the suffix).
 CompileResult compileFile(const std::string &path,
                           const CompileOptions &options);
 

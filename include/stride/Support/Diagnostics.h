@@ -26,6 +26,10 @@ namespace stride {
 /// call-site locations (a fused kernel's location is the fusion of its ops').
 std::optional<mlir::FileLineColLoc> firstFileLocation(mlir::Location loc);
 
+/// The name of a NameLoc `loc` (an imported graph node's name, e.g.
+/// "slice_scatter_1"); nullopt for any other location.
+std::optional<std::string> nodeName(mlir::Location loc);
+
 /// "seed_forward.mlir:7:17": the file's name without its directory (so that
 /// generated code does not depend on where the graph file lies), line and
 /// column of firstFileLocation; "unknown location" when there is none.

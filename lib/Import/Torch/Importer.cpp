@@ -1,0 +1,409 @@
+//===- Importer.cpp - A torch.export archive into the stride dialect ------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Import/Torch/Importer.h"
+
+#include "NodeImporter.h"
+#include "stride/Import/Torch/Archive.h"
+#include "stride/Support/Layout.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+
+#include <cstring>
+
+using namespace mlir;
+
+namespace stride::torch {
+
+bool isTorchArchive(std::string_view bytes, std::string_view path) {
+  return looksLikeZip(bytes) || llvm::StringRef(path).ends_with(".pt2");
+}
+
+namespace {
+
+/// A graph input that holds a parameter, buffer or constant.
+struct Weight {
+  std::string name;   // "fc1.weight"
+  std::string kind;   // "parameter", "buffer", "tensor_constant"
+  const Payload *payload = nullptr;
+  std::string entryDir;
+};
+
+/// "File "/home/u/model.py", line 12, in forward": the innermost frame
+/// outside torch/ (the user's code), else the innermost frame.
+std::optional<std::pair<std::string, unsigned>>
+userFrame(llvm::StringRef stackTrace) {
+  static const llvm::Regex frame(R"re(File "([^"]+)", line ([0-9]+))re");
+  std::optional<std::pair<std::string, unsigned>> user, any;
+  llvm::SmallVector<llvm::StringRef> lines;
+  stackTrace.split(lines, '\n');
+  for (llvm::StringRef line : lines) {
+    llvm::SmallVector<llvm::StringRef, 3> match;
+    if (!frame.match(line, &match))
+      continue;
+    unsigned number = 0;
+    if (match[2].getAsInteger(10, number))
+      continue;
+    any = {match[1].str(), number};
+    bool inTorch = match[1].contains("/torch/") ||
+                   match[1].starts_with("torch/") ||
+                   match[1].starts_with("<");
+    if (!inTorch)
+      user = any;
+  }
+  return user ? user : any;
+}
+
+class ProgramImporter {
+public:
+  ProgramImporter(MLIRContext *context, std::string archiveName,
+                  const ImportOptions &options)
+      : context(context), archiveName(std::move(archiveName)),
+        options(options), builder(context),
+        fileLoc(FileLineColLoc::get(context, this->archiveName, 0, 0)) {}
+
+  OwningOpRef<ModuleOp> run(std::string bytes);
+
+private:
+  InFlightDiagnostic fail() { return emitError(fileLoc); }
+  LogicalResult loadArchive(std::string bytes);
+  LogicalResult loadPayloads(const std::optional<std::string> &entry,
+                             const std::string &dir);
+  LogicalResult checkSupported();
+  Location nodeLocation(const Node &node);
+  FailureOr<StridedTensorType> typeOf(const std::string &name, Location loc);
+  LogicalResult buildSignature(func::FuncOp &func);
+  LogicalResult materializeWeights();
+  FailureOr<Value> constantFor(const Weight &weight, StridedTensorType type,
+                               Location loc);
+  LogicalResult importNode(const Node &node);
+  LogicalResult buildReturn(func::FuncOp func);
+
+  MLIRContext *context;
+  std::string archiveName;
+  const ImportOptions &options;
+  OpBuilder builder;
+  Location fileLoc;
+
+  std::optional<Pt2Archive> archive;
+  ExportedProgram program;
+  std::vector<Payload> payloads;
+  std::map<std::string, std::string> payloadDirs; // payload name -> dir
+  llvm::StringMap<Value> values;
+  /// Graph inputs that are weights, materialized as constants.
+  std::vector<std::pair<std::string, Weight>> constantInputs;
+};
+
+LogicalResult ProgramImporter::loadPayloads(
+    const std::optional<std::string> &entry, const std::string &dir) {
+  if (!entry)
+    return success();
+  Result<std::string> text = archive->read(*entry);
+  if (!text)
+    return fail() << text.error().message;
+  Result<std::vector<Payload>> parsed = parsePayloadConfig(*text);
+  if (!parsed)
+    return fail() << *entry << ": " << parsed.error().message;
+  for (Payload &p : *parsed) {
+    if (p.usePickle)
+      return fail() << *entry << ": '" << p.name
+                    << "' is stored pickled (a tensor subclass or custom "
+                       "object); Stride reads weights stored as raw bytes";
+    payloadDirs[p.name] = dir;
+    payloads.push_back(std::move(p));
+  }
+  return success();
+}
+
+LogicalResult ProgramImporter::loadArchive(std::string bytes) {
+  Result<Pt2Archive> opened = Pt2Archive::open(std::move(bytes));
+  if (!opened)
+    return fail() << opened.error().message;
+  archive.emplace(std::move(*opened));
+  Result<std::string> json = archive->read(archive->modelEntry());
+  if (!json)
+    return fail() << json.error().message;
+  Result<ExportedProgram> parsed = parseExportedProgram(*json);
+  if (!parsed)
+    return fail() << archive->modelEntry() << ": " << parsed.error().message;
+  program = std::move(*parsed);
+  if (failed(loadPayloads(archive->weightsConfigEntry(), archive->weightsDir())) ||
+      failed(loadPayloads(archive->constantsConfigEntry(),
+                          archive->constantsDir())))
+    return failure();
+  return success();
+}
+
+LogicalResult ProgramImporter::checkSupported() {
+  std::map<std::string, int> unsupported;
+  for (const Node &node : program.nodes)
+    if (!lookupOp(node.target))
+      ++unsupported[node.target];
+  if (unsupported.empty())
+    return success();
+  std::string list;
+  for (const auto &[target, count] : unsupported)
+    list += (list.empty() ? "" : ", ") + target + " (" +
+            std::to_string(count) + ")";
+  return fail() << "the program uses " << unsupported.size()
+                << " op(s) Stride does not import: " << list;
+}
+
+Location ProgramImporter::nodeLocation(const Node &node) {
+  Location frame = fileLoc;
+  if (auto user = userFrame(node.stackTrace))
+    frame = FileLineColLoc::get(context, user->first, user->second, 0);
+  return NameLoc::get(StringAttr::get(context, node.name), frame);
+}
+
+FailureOr<StridedTensorType> ProgramImporter::typeOf(const std::string &name,
+                                                     Location loc) {
+  auto it = program.tensorValues.find(name);
+  if (it == program.tensorValues.end())
+    return emitError(loc) << "value '" << name
+                          << "' has no entry in graph_module.graph.tensor_values";
+  const TensorMeta &meta = it->second;
+  if (meta.symbolic)
+    return emitError(loc) << "value '" << name << "' has a symbolic size ("
+                          << *meta.symbolic
+                          << "); Stride imports static shapes only: export "
+                             "without dynamic_shapes";
+  std::optional<DType> dtype = dtypeOfScalarType(meta.dtype);
+  if (!dtype)
+    return emitError(loc) << "value '" << name << "' has dtype "
+                          << scalarTypeName(meta.dtype)
+                          << ", which Stride lacks (it has float16, bfloat16, "
+                             "float32, float64, bool, int8, int32, int64)";
+  return StridedTensorType::getChecked(
+      [&] { return emitError(loc) << "value '" << name << "': "; }, context,
+      llvm::ArrayRef<int64_t>(meta.sizes), elementTypeOf(*dtype, context),
+      llvm::ArrayRef<int64_t>(meta.strides), meta.storageOffset);
+}
+
+LogicalResult ProgramImporter::buildSignature(func::FuncOp &func) {
+  std::map<std::string, const InputSpec *> specs;
+  for (const InputSpec &spec : program.inputSpecs)
+    if (!spec.arg.empty())
+      specs[spec.arg] = &spec;
+  SmallVector<Type> argTypes;
+  SmallVector<std::string> argNames, argValues;
+  for (const std::string &input : program.inputs) {
+    auto it = specs.find(input);
+    if (it == specs.end())
+      return fail() << "graph input '" << input
+                    << "' has no input spec in graph_module.signature";
+    const InputSpec &spec = *it->second;
+    if (spec.kind == InputSpec::Kind::Other)
+      return fail() << "graph input '" << input << "' is a '" << spec.key
+                    << "' input, which Stride does not import";
+    FailureOr<StridedTensorType> type = typeOf(input, fileLoc);
+    if (failed(type))
+      return failure();
+    bool isWeight = spec.kind != InputSpec::Kind::UserInput;
+    if (isWeight && !options.weightsAsInputs) {
+      Weight weight{spec.target, spec.key, nullptr, ""};
+      for (const Payload &p : payloads)
+        if (p.name == spec.target)
+          weight.payload = &p, weight.entryDir = payloadDirs[p.name];
+      if (!weight.payload)
+        return fail() << "the " << spec.key << " '" << spec.target
+                      << "' (graph input '" << input
+                      << "') is not in the archive's weights or constants";
+      constantInputs.emplace_back(input, weight);
+      continue;
+    }
+    argTypes.push_back(*type);
+    argNames.push_back(isWeight ? spec.target : input);
+    argValues.push_back(input);
+  }
+  func = func::FuncOp::create(builder, fileLoc, "forward",
+                              builder.getFunctionType(argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  for (auto [i, name] : llvm::enumerate(argNames)) {
+    func.setArgAttr(i, StrideDialect::kNameAttrName,
+                    builder.getStringAttr(name));
+    values[argValues[i]] = entry->getArgument(i);
+  }
+  builder.setInsertionPointToEnd(entry);
+  return success();
+}
+
+/// The tensor's elements in row-major order, gathered from its storage
+/// bytes through its layout.
+FailureOr<std::vector<char>> gatherElements(const std::string &storage,
+                                            const Layout &layout,
+                                            size_t elementSize,
+                                            const std::function<InFlightDiagnostic()> &error) {
+  std::optional<int64_t> extent = storageExtent(layout);
+  std::optional<int64_t> count = checkedNumElements(layout.shape);
+  if (!extent || !count)
+    return error() << "its layout overflows";
+  if (static_cast<uint64_t>(*extent) * elementSize > storage.size())
+    return error() << "its storage holds " << storage.size()
+                   << " bytes, its layout reaches "
+                   << static_cast<uint64_t>(*extent) * elementSize;
+  std::vector<char> out(static_cast<size_t>(*count) * elementSize);
+  std::vector<int64_t> index(layout.rank(), 0);
+  for (int64_t i = 0; i < *count; ++i) {
+    int64_t address = layout.offset;
+    for (int64_t d = 0; d < layout.rank(); ++d)
+      address += index[d] * layout.strides[d];
+    std::memcpy(out.data() + i * elementSize,
+                storage.data() + address * elementSize, elementSize);
+    for (int64_t d = layout.rank() - 1; d >= 0; --d) {
+      if (++index[d] < layout.shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
+FailureOr<Value> ProgramImporter::constantFor(const Weight &weight,
+                                              StridedTensorType type,
+                                              Location loc) {
+  auto error = [&] {
+    return emitError(loc) << "the " << weight.kind << " '" << weight.name
+                          << "': ";
+  };
+  const Payload &payload = *weight.payload;
+  Result<std::string> storage = archive->read(weight.entryDir + payload.pathName);
+  if (!storage)
+    return emitError(loc) << storage.error().message;
+  Layout layout = type.getLayout();
+  if (payload.meta) {
+    if (payload.meta->symbolic)
+      return error() << "a symbolic size in the weights config";
+    if (dtypeOfScalarType(payload.meta->dtype) != type.getDType() ||
+        payload.meta->sizes != layout.shape)
+      return error() << "the weights config's dtype or sizes differ from "
+                        "the graph's";
+    layout.strides = payload.meta->strides;
+    layout.offset = payload.meta->storageOffset;
+  }
+  size_t elementSize = dtypeSize(type.getDType());
+  FailureOr<std::vector<char>> elements =
+      gatherElements(*storage, layout, elementSize, error);
+  if (failed(elements))
+    return failure();
+  auto tensorType = RankedTensorType::get(type.getShape(), type.getElementType());
+  DenseElementsAttr data;
+  if (type.getDType() == DType::I1) {
+    SmallVector<bool> bits;
+    for (char c : *elements)
+      bits.push_back(c != 0);
+    data = DenseElementsAttr::get(tensorType, bits);
+  } else {
+    data = DenseElementsAttr::getFromRawBuffer(tensorType, *elements);
+  }
+  StridedTensorType rowMajor =
+      StridedTensorType::getContiguous(type.getShape(), type.getElementType());
+  return ConstantOp::create(builder, loc, rowMajor, data).getResult();
+}
+
+LogicalResult ProgramImporter::materializeWeights() {
+  for (const auto &[input, weight] : constantInputs) {
+    Location loc = NameLoc::get(StringAttr::get(context, weight.name), fileLoc);
+    FailureOr<StridedTensorType> type = typeOf(input, loc);
+    FailureOr<Value> value =
+        succeeded(type) ? constantFor(weight, *type, loc) : Fail();
+    if (failed(value))
+      return failure();
+    values[input] = *value;
+  }
+  return success();
+}
+
+LogicalResult ProgramImporter::importNode(const Node &node) {
+  Location loc = nodeLocation(node);
+  std::vector<std::string> outputNames;
+  for (const Argument &out : node.outputs)
+    if (out.kind == Argument::Kind::Tensor || out.kind == Argument::Kind::Tensors)
+      outputNames.insert(outputNames.end(), out.names.begin(), out.names.end());
+    else if (out.kind == Argument::Kind::None)
+      outputNames.push_back("");
+  std::vector<StridedTensorType> types;
+  for (const std::string &name : outputNames) {
+    if (name.empty()) {
+      types.push_back({});
+      continue;
+    }
+    FailureOr<StridedTensorType> type = typeOf(name, loc);
+    if (failed(type))
+      return failure();
+    types.push_back(*type);
+  }
+  NodeImporter importer(node, builder, loc, values, types);
+  if (failed((*lookupOp(node.target))(importer)))
+    return failure();
+  for (auto [i, name] : llvm::enumerate(outputNames)) {
+    if (name.empty())
+      continue;
+    Value v = importer.output(i);
+    if (!v)
+      return emitError(loc) << "output '" << name << "' of " << node.target
+                            << " is not produced by the importer";
+    values[name] = v;
+  }
+  return success();
+}
+
+LogicalResult ProgramImporter::buildReturn(func::FuncOp func) {
+  SmallVector<Value> results;
+  SmallVector<std::string> names;
+  for (const Argument &out : program.outputs) {
+    if (out.kind != Argument::Kind::Tensor)
+      return fail() << "a graph output of kind '" << out.key
+                    << "'; Stride returns tensors only";
+    auto it = values.find(out.names[0]);
+    if (it == values.end())
+      return fail() << "graph output '" << out.names[0]
+                    << "' is not defined by any node or input";
+    results.push_back(it->second);
+    names.push_back(out.names[0]);
+  }
+  func::ReturnOp::create(builder, fileLoc, results);
+  func.setFunctionType(builder.getFunctionType(
+      func.getArgumentTypes(), ValueRange(results).getTypes()));
+  for (auto [i, name] : llvm::enumerate(names))
+    func.setResultAttr(i, StrideDialect::kNameAttrName,
+                       builder.getStringAttr(name));
+  return success();
+}
+
+OwningOpRef<ModuleOp> ProgramImporter::run(std::string bytes) {
+  if (failed(loadArchive(std::move(bytes))) || failed(checkSupported()))
+    return {};
+  OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
+  builder.setInsertionPointToEnd(module->getBody());
+  func::FuncOp func;
+  if (failed(buildSignature(func)) || failed(materializeWeights()))
+    return {};
+  for (const Node &node : program.nodes)
+    if (failed(importNode(node)))
+      return {};
+  if (failed(buildReturn(func)) || failed(verify(*module)))
+    return {};
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> importArchive(std::string bytes,
+                                    const std::string &archiveName,
+                                    MLIRContext *context,
+                                    const ImportOptions &options) {
+  ProgramImporter importer(context, archiveName, options);
+  return importer.run(std::move(bytes));
+}
+
+} // namespace stride::torch

@@ -1,0 +1,240 @@
+//===- NodeImporter.cpp - One aten node into stride ops -------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NodeImporter.h"
+
+#include "stride/Support/Layout.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+
+namespace stride::torch {
+
+std::optional<DType> dtypeOfScalarType(int64_t scalarType) {
+  switch (scalarType) {
+  case 2: return DType::I8;
+  case 4: return DType::I32;
+  case 5: return DType::I64;
+  case 6: return DType::F16;
+  case 7: return DType::F32;
+  case 8: return DType::F64;
+  case 12: return DType::I1;
+  case 13: return DType::BF16;
+  default: return std::nullopt;
+  }
+}
+
+const Argument *NodeImporter::arg(llvm::StringRef name) const {
+  for (const NamedArgument &named : node.inputs)
+    if (named.name == name)
+      return &named.arg;
+  return nullptr;
+}
+
+bool NodeImporter::isTensor(llvm::StringRef name) const {
+  const Argument *a = arg(name);
+  return a && a->kind == Argument::Kind::Tensor;
+}
+
+bool NodeImporter::isNone(llvm::StringRef name) const {
+  const Argument *a = arg(name);
+  return !a || a->kind == Argument::Kind::None;
+}
+
+FailureOr<Value> NodeImporter::optionalTensor(llvm::StringRef name) {
+  const Argument *a = arg(name);
+  if (!a || a->kind == Argument::Kind::None)
+    return Value();
+  if (a->kind != Argument::Kind::Tensor)
+    return error() << "argument '" << name << "' is '" << a->key
+                   << "', expected a tensor";
+  auto it = values.find(a->names[0]);
+  if (it == values.end())
+    return error() << "argument '" << name << "' names '" << a->names[0]
+                   << "', which no earlier node or input defines";
+  return it->second;
+}
+
+FailureOr<Value> NodeImporter::tensor(llvm::StringRef name) {
+  FailureOr<Value> value = optionalTensor(name);
+  if (succeeded(value) && !*value)
+    return error() << "the tensor argument '" << name << "' is missing";
+  return value;
+}
+
+namespace {
+
+/// The argument `name` as `read` makes it (nullopt: the argument is of the
+/// wrong kind), or `fallback` when it is absent or None, or an error saying
+/// `what` was expected.
+template <typename T, typename ReadFn>
+FailureOr<T> readArgument(NodeImporter &n, llvm::StringRef name,
+                          const std::optional<T> &fallback,
+                          llvm::StringRef what, ReadFn read) {
+  const Argument *a = n.arg(name);
+  if ((!a || a->kind == Argument::Kind::None) && fallback)
+    return *fallback;
+  if (!a)
+    return n.error() << "the argument '" << name << "' (" << what
+                     << ") is missing";
+  if (std::optional<T> value = read(*a))
+    return *value;
+  return n.error() << "argument '" << name << "' is '" << a->key
+                   << "', expected " << what;
+}
+
+} // namespace
+
+FailureOr<int64_t> NodeImporter::integer(llvm::StringRef name,
+                                         std::optional<int64_t> fallback) {
+  return readArgument<int64_t>(
+      *this, name, fallback, "an integer",
+      [](const Argument &a) -> std::optional<int64_t> {
+        if (a.kind == Argument::Kind::Int || a.kind == Argument::Kind::Bool)
+          return a.ints[0];
+        return std::nullopt;
+      });
+}
+
+FailureOr<std::vector<int64_t>>
+NodeImporter::integers(llvm::StringRef name,
+                       std::optional<std::vector<int64_t>> fallback) {
+  return readArgument<std::vector<int64_t>>(
+      *this, name, fallback, "a list of integers",
+      [](const Argument &a) -> std::optional<std::vector<int64_t>> {
+        if (a.kind == Argument::Kind::Int)
+          return std::vector<int64_t>{a.ints[0]};
+        if (a.kind == Argument::Kind::Ints)
+          return a.ints;
+        return std::nullopt;
+      });
+}
+
+FailureOr<double> NodeImporter::scalar(llvm::StringRef name,
+                                       std::optional<double> fallback) {
+  return readArgument<double>(
+      *this, name, fallback, "a number",
+      [](const Argument &a) -> std::optional<double> {
+        if (a.kind == Argument::Kind::Float)
+          return a.floats[0];
+        if (a.kind == Argument::Kind::Int || a.kind == Argument::Kind::Bool)
+          return static_cast<double>(a.ints[0]);
+        return std::nullopt;
+      });
+}
+
+bool NodeImporter::isFloatScalar(llvm::StringRef name) const {
+  const Argument *a = arg(name);
+  return a && a->kind == Argument::Kind::Float;
+}
+
+FailureOr<bool> NodeImporter::boolean(llvm::StringRef name, bool fallback) {
+  FailureOr<int64_t> value = integer(name, fallback ? 1 : 0);
+  if (failed(value))
+    return failure();
+  return *value != 0;
+}
+
+FailureOr<std::string> NodeImporter::string(llvm::StringRef name,
+                                            std::string fallback) {
+  const Argument *a = arg(name);
+  if (!a || a->kind == Argument::Kind::None)
+    return fallback;
+  if (a->kind != Argument::Kind::String)
+    return error() << "argument '" << name << "' is '" << a->key
+                   << "', expected a string";
+  return a->text;
+}
+
+FailureOr<int64_t> NodeImporter::dim(llvm::StringRef name, int64_t rank,
+                                     std::optional<int64_t> fallback) {
+  FailureOr<int64_t> d = integer(name, fallback);
+  if (failed(d))
+    return failure();
+  int64_t bound = std::max<int64_t>(rank, 1);
+  if (*d < -bound || *d >= bound)
+    return error() << "dim " << *d << " is out of range for rank " << rank;
+  return *d < 0 ? *d + bound : *d;
+}
+
+Type NodeImporter::elementType(DType dtype) {
+  return elementTypeOf(dtype, context());
+}
+
+Type elementTypeOf(DType dtype, MLIRContext *ctx) {
+  switch (dtype) {
+  case DType::F16: return Float16Type::get(ctx);
+  case DType::BF16: return BFloat16Type::get(ctx);
+  case DType::F32: return Float32Type::get(ctx);
+  case DType::F64: return Float64Type::get(ctx);
+  case DType::I1: return IntegerType::get(ctx, 1);
+  case DType::I8: return IntegerType::get(ctx, 8);
+  case DType::I32: return IntegerType::get(ctx, 32);
+  case DType::I64: return IntegerType::get(ctx, 64);
+  }
+  return {};
+}
+
+StridedTensorType NodeImporter::contiguous(llvm::ArrayRef<int64_t> shape,
+                                           DType dtype) {
+  return StridedTensorType::getContiguous(shape, elementType(dtype));
+}
+
+Value NodeImporter::cast(Value value, DType dtype) {
+  auto tensorType = llvm::cast<StridedTensorType>(value.getType());
+  if (tensorType.getDType() == dtype)
+    return value;
+  return CastOp::create(builder, loc,
+                        contiguous(tensorType.getShape(), dtype), value);
+}
+
+FailureOr<Value> NodeImporter::broadcast(Value value,
+                                         llvm::ArrayRef<int64_t> shape) {
+  auto type = llvm::cast<StridedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  ViewResult expanded = inferExpand(type.getLayout(), Dims(shape.begin(), shape.end()));
+  if (!expanded)
+    return error() << "cannot broadcast an operand of shape ["
+                   << formatDims(type.getLayout().shape) << "] to ["
+                   << formatDims(Dims(shape.begin(), shape.end()))
+                   << "]: " << expanded.error;
+  return ExpandOp::create(
+                 builder, loc,
+                 StridedTensorType::get(type.getElementType(), *expanded.layout),
+                 value)
+      .getResult();
+}
+
+FailureOr<Value> NodeImporter::conform(Value value, DType dtype,
+                                       llvm::ArrayRef<int64_t> shape) {
+  return broadcast(cast(value, dtype), shape);
+}
+
+Value NodeImporter::scalarTensor(double value, DType dtype) {
+  return FullOp::create(builder, loc, contiguous({}, dtype),
+                        builder.getF64FloatAttr(value));
+}
+
+FailureOr<Value> NodeImporter::tensorOrScalar(llvm::StringRef name,
+                                              DType scalarDType) {
+  if (isTensor(name))
+    return tensor(name);
+  FailureOr<double> value = scalar(name, std::nullopt);
+  if (failed(value))
+    return failure();
+  return scalarTensor(*value, scalarDType);
+}
+
+Value NodeImporter::toType(Value value, StridedTensorType type) {
+  if (value.getType() == type)
+    return value;
+  return CloneOp::create(builder, loc, type, value);
+}
+
+} // namespace stride::torch

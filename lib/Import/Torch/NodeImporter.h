@@ -1,0 +1,138 @@
+//===- NodeImporter.h - One aten node into stride ops ---------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to the importer: what an op builder of the table (Ops.cpp) sees of
+// one node: its arguments by schema name with the op's defaults, the types
+// the file gives its outputs, and helpers that make PyTorch's implicit
+// broadcasting and type promotion explicit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_IMPORT_TORCH_NODEIMPORTER_H
+#define STRIDE_LIB_IMPORT_TORCH_NODEIMPORTER_H
+
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Import/Torch/Schema.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+
+namespace stride::torch {
+
+/// A failure of any FailureOr<T>, for `ok ? next() : Fail()` chains.
+struct Fail {
+  template <typename T> operator mlir::FailureOr<T>() const {
+    return mlir::failure();
+  }
+};
+
+class NodeImporter {
+public:
+  NodeImporter(const Node &node, mlir::OpBuilder &builder, mlir::Location loc,
+               llvm::StringMap<mlir::Value> &values,
+               std::vector<StridedTensorType> outputTypes)
+      : node(node), builder(builder), loc(loc), values(values),
+        outputTypes(std::move(outputTypes)) {}
+
+  mlir::OpBuilder &b() { return builder; }
+  mlir::Location location() const { return loc; }
+  mlir::MLIRContext *context() { return builder.getContext(); }
+  mlir::InFlightDiagnostic error() { return mlir::emitError(loc); }
+
+  // Arguments by schema name; a missing one takes the default.
+  const Argument *arg(llvm::StringRef name) const;
+  bool isTensor(llvm::StringRef name) const;
+  bool isNone(llvm::StringRef name) const;
+  /// A required tensor argument (an error when absent).
+  mlir::FailureOr<mlir::Value> tensor(llvm::StringRef name);
+  /// An optional tensor argument: null when absent or None.
+  mlir::FailureOr<mlir::Value> optionalTensor(llvm::StringRef name);
+  mlir::FailureOr<int64_t> integer(llvm::StringRef name,
+                                   std::optional<int64_t> fallback);
+  mlir::FailureOr<std::vector<int64_t>>
+  integers(llvm::StringRef name, std::optional<std::vector<int64_t>> fallback);
+  /// An int or float scalar argument.
+  mlir::FailureOr<double> scalar(llvm::StringRef name,
+                                 std::optional<double> fallback);
+  /// A bool argument (as_bool).
+  mlir::FailureOr<bool> boolean(llvm::StringRef name, bool fallback);
+  /// A string argument.
+  mlir::FailureOr<std::string> string(llvm::StringRef name,
+                                      std::string fallback);
+  /// Whether the scalar argument `name` is a float (not an int).
+  bool isFloatScalar(llvm::StringRef name) const;
+
+  // Outputs.
+  size_t numOutputs() const { return outputTypes.size(); }
+  StridedTensorType outputType(size_t i = 0) const { return outputTypes[i]; }
+  DType outputDType(size_t i = 0) const { return outputTypes[i].getDType(); }
+  llvm::ArrayRef<int64_t> outputShape(size_t i = 0) const {
+    return outputTypes[i].getShape();
+  }
+  void setOutput(size_t i, mlir::Value value) { results[i] = value; }
+  mlir::Value output(size_t i) const {
+    auto it = results.find(i);
+    return it == results.end() ? mlir::Value() : it->second;
+  }
+
+  // Building blocks.
+  StridedTensorType contiguous(llvm::ArrayRef<int64_t> shape, DType dtype);
+  /// `value` as `dtype` (a stride.cast, or `value` itself).
+  mlir::Value cast(mlir::Value value, DType dtype);
+  /// `value` broadcast to `shape` (stride.expand, PyTorch's rules).
+  mlir::FailureOr<mlir::Value> broadcast(mlir::Value value,
+                                         llvm::ArrayRef<int64_t> shape);
+  /// cast, then broadcast.
+  mlir::FailureOr<mlir::Value> conform(mlir::Value value, DType dtype,
+                                       llvm::ArrayRef<int64_t> shape);
+  /// A rank-0 stride.full.
+  mlir::Value scalarTensor(double value, DType dtype);
+  /// A tensor argument, or a scalar argument as a rank-0 full of `dtype`.
+  mlir::FailureOr<mlir::Value> tensorOrScalar(llvm::StringRef name,
+                                              DType scalarDType);
+  /// A functional result in row-major layout, then copied into `type`'s
+  /// layout when that differs (what an op that computes row-major gives
+  /// a file that claims another layout).
+  mlir::Value toType(mlir::Value value, StridedTensorType type);
+  /// A dim argument normalized into [0, rank).
+  mlir::FailureOr<int64_t> dim(llvm::StringRef name, int64_t rank,
+                               std::optional<int64_t> fallback);
+
+  /// The element type of `dtype`.
+  mlir::Type elementType(DType dtype);
+
+private:
+  const Node &node;
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+  llvm::StringMap<mlir::Value> &values;
+  std::vector<StridedTensorType> outputTypes;
+  std::map<size_t, mlir::Value> results;
+};
+
+/// Builds the stride ops of one node; emits an error and fails on bad input.
+using OpBuilderFn = std::function<mlir::LogicalResult(NodeImporter &)>;
+
+/// The op table: aten target ("torch.ops.aten.add.Tensor") to its builder;
+/// nullptr for a target Stride does not import.
+const OpBuilderFn *lookupOp(llvm::StringRef target);
+
+/// Every target of the table, sorted (for docs and tests).
+std::vector<std::string> supportedTargets();
+
+/// The MLIR element type of `dtype`.
+mlir::Type elementTypeOf(DType dtype, mlir::MLIRContext *context);
+
+/// The DType of a torch ScalarType; nullopt for the ones Stride lacks.
+std::optional<DType> dtypeOfScalarType(int64_t scalarType);
+
+} // namespace stride::torch
+
+#endif // STRIDE_LIB_IMPORT_TORCH_NODEIMPORTER_H
