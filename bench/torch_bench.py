@@ -305,10 +305,16 @@ def print_matmul_table(rows):
               f"{speed(r['stride'], r['compile'])} |")
 
 
-if __name__ == "__main__":
+def main(inputs, report, usage):
+    """The commands of a PyTorch side of bench/compare.sh: `inputs DIR` and
+    `report DIR RESULTS`."""
     if len(sys.argv) >= 3 and sys.argv[1] == "inputs":
-        cmd_inputs(sys.argv[2])
+        inputs(sys.argv[2])
     elif len(sys.argv) >= 4 and sys.argv[1] == "report":
-        cmd_report(sys.argv[2], sys.argv[3])
+        report(sys.argv[2], sys.argv[3])
     else:
-        sys.exit(__doc__)
+        sys.exit(usage)
+
+
+if __name__ == "__main__":
+    main(cmd_inputs, cmd_report, __doc__)

@@ -5,20 +5,12 @@
 # compiled by stridec, and issue 17's table graphs (bench/*.mlir named
 # FORM_DTYPE_ROWSxLENGTH).
 #
-# usage: bench/shapes/prepare.sh [--out DIR] [--arch sm_90]
-# then, on the GPU machine: DIR/compare.sh DIR shapes.py
+# usage: bench/shapes/prepare.sh [OUT [ARCH]]   (default: build/shapes-bundle sm_90)
+# then, on the GPU machine: OUT/compare.sh OUT shapes.py
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-
-out=build/shapes-bundle
-arch=sm_90
-while [[ $# -gt 0 ]]; do
-  case $1 in
-    --out) out=$2; shift 2 ;;
-    --arch) arch=$2; shift 2 ;;
-    *) echo "bench/shapes/prepare.sh: unknown argument $1" >&2; exit 1 ;;
-  esac
-done
+out=${1:-build/shapes-bundle}
+arch=${2:-sm_90}
 
 ./scripts/build.sh stridec stride-run-gpu >/dev/null
 rm -rf "$out"

@@ -14,7 +14,6 @@ moves at least 64 MiB).
 """
 import json
 import os
-import sys
 
 import torch
 import torch._dynamo
@@ -92,9 +91,4 @@ def cmd_report(directory, results_path):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 3 and sys.argv[1] == "inputs":
-        cmd_inputs(sys.argv[2])
-    elif len(sys.argv) >= 4 and sys.argv[1] == "report":
-        cmd_report(sys.argv[2], sys.argv[3])
-    else:
-        sys.exit(__doc__)
+    tb.main(cmd_inputs, cmd_report, __doc__)

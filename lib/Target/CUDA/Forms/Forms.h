@@ -114,7 +114,7 @@ private:
   Threads threadsOf();
   /// Declares each accumulator at its reduction's identity.
   void initAccumulators(Code &body);
-  /// Where `condition` holds: each reduction's value from its accumulator,
+  /// Where `condition` holds (always when empty): each reduction's value from its accumulator,
   /// the epilogue and the stores at the output element `outCoords`.
   mlir::LogicalResult printResults(Code &body, const std::string &condition,
                                    llvm::ArrayRef<std::string> outCoords,
@@ -142,7 +142,7 @@ private:
   mlir::LogicalResult printSplit(Code &body, int64_t m,
                                  llvm::ArrayRef<int64_t> reducedShape);
   /// Phase 1: each block reduces one slice of `chunk` elements of one
-  /// output into its partial result.
+  /// output (or of each output of a column tile) into partial results.
   mlir::LogicalResult printSlices(Code &body, const Threads &t, int64_t m,
                                   llvm::ArrayRef<int64_t> reducedShape,
                                   int64_t chunk);
@@ -151,10 +151,16 @@ private:
   mlir::LogicalResult accumulateElements(Code &body,
                                          llvm::ArrayRef<std::string> outCoords,
                                          const Coords &reduced);
-  /// Phase 2: each output's partial results combined, then its value, the
-  /// epilogue and the stores.
+  /// Combines partial result `index` into each accumulator and resets it.
+  void combinePartial(Code &body, const std::string &index);
+  /// Phase 2 of an inner reduction_split: a block per output combines its
+  /// partial results, then its value, the epilogue and the stores.
   mlir::LogicalResult printPartialsCombine(Code &body, const Threads &t,
                                            int64_t m, int64_t reducedElements);
+  /// Phase 2 of an outer reduction_split (column tiles): the same, a
+  /// thread per output.
+  mlir::LogicalResult printColumnPartialsCombine(Code &body, int64_t m,
+                                                 int64_t reducedElements);
 };
 
 /// Form (d): row_registers and row_reread (RowReduction.cpp).

@@ -76,7 +76,8 @@ LogicalResult ReductionPrinter::printResults(Code &body,
                                              const std::string &condition,
                                              ArrayRef<std::string> outCoords,
                                              int64_t reducedElements) {
-  body.open(fmt::format("if ({})", condition));
+  if (!condition.empty())
+    body.open(fmt::format("if ({})", condition));
   pushScope();
   for (ReductionInfo &info : reductions) {
     std::string v = fresh("v");
@@ -90,7 +91,8 @@ LogicalResult ReductionPrinter::printResults(Code &body,
   if (failed(storeYields(body, outCoords)))
     return failure();
   popScope();
-  body.close();
+  if (!condition.empty())
+    body.close();
   return success();
 }
 
@@ -179,21 +181,18 @@ ReductionPrinter::openOutputLoop(Code &body, const Threads &t, int64_t m) {
 LogicalResult ReductionPrinter::printAccumulation(
     Code &body, const Threads &t, const std::string &lane,
     ArrayRef<std::string> outCoords, ArrayRef<int64_t> reducedShape) {
+  // With vector width 4 (rows of a few elements, a thread each), 4
+  // consecutive elements per step.
+  int64_t vector = schedule.getVectorWidth();
   body.open("if (active)");
   std::string r = fresh("r");
-  body.open(fmt::format("for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
-                        lane, product(reducedShape),
-                        t.inner ? t.perOutput : t.slices));
-  Coords inCoords =
-      inputCoords(outCoords, delinearize(body, r, reducedShape));
-  pushScope();
-  for (ReductionInfo &info : reductions) {
-    FailureOr<std::string> v = eval(info.input, inCoords, body);
-    if (failed(v))
-      return failure();
-    body.line("{} = {};", info.acc, accumulated(info, *v));
-  }
-  popScope();
+  body.open(fmt::format(
+      "for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
+      vector == 1 || lane == "0" ? lane : fmt::format("{} * {}", lane, vector),
+      product(reducedShape), (t.inner ? t.perOutput : t.slices) * vector));
+  if (failed(accumulateElements(body, outCoords,
+                                delinearize(body, r, reducedShape))))
+    return failure();
   body.close();
   body.close();
   return success();
