@@ -29,12 +29,15 @@ else
   BUDGET="${SECONDS_EACH}s"
 fi
 FUZZERS=("$@")
-((${#FUZZERS[@]})) || FUZZERS=(stride-graph-fuzzer stride-npy-fuzzer stride-module-fuzzer)
+((${#FUZZERS[@]})) || FUZZERS=(stride-graph-fuzzer stride-npy-fuzzer stride-module-fuzzer stride-archive-fuzzer)
 
 ./scripts/setup-deps.sh || exit 1
 export STRIDE_BUILD_DIR=build-hardened
 source ./scripts/hardened-env.sh
-./scripts/build.sh "${FUZZERS[@]}" stridec || exit 1
+# stridec compiles the module fuzzer's seeds.
+extra=()
+[[ " ${FUZZERS[*]} " == *" stride-module-fuzzer "* ]] && extra=(stridec)
+./scripts/build.sh "${FUZZERS[@]}" "${extra[@]}" || exit 1
 
 # Seed corpora: every graph in the repository for the graph fuzzer, the .npy
 # files the tests use for the npy fuzzer (plus a few written here).
@@ -51,6 +54,13 @@ seed_dir() {
         "$STRIDE_BUILD_DIR/bin/stridec" "$f" --emit=ptx -o "$dir/$(basename "$f" .mlir).ptx" 2>/dev/null
       done
       rm -f "$dir"/*.ptx ;;
+    stride-archive-fuzzer) # the .pt2 fixtures and bad archives, and the
+      # fixtures' model.json (the fuzzer wraps non-zip bytes into an archive)
+      find test/Import/Torch -name '*.pt2' -size -64k | while read -r f; do
+        name=$(echo "$f" | tr / _)
+        cp "$f" "$dir/$name"
+        unzip -p "$f" '*/models/model.json' > "$dir/$name.json" 2>/dev/null || rm -f "$dir/$name.json"
+      done ;;
   esac
   [[ -d test/Fuzz/corpus/$name ]] && cp test/Fuzz/corpus/"$name"/* "$dir"/ 2>/dev/null
   echo "$dir"

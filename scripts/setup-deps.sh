@@ -8,7 +8,7 @@ STRIDE_PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
   libfmt-dev libgtest-dev
   flatbuffers-compiler libflatbuffers-dev
-  libzip-dev zip
+  libzip-dev zip unzip
   clang-22 libclang-rt-22-dev libfuzzer-22-dev
 )
 

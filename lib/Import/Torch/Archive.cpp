@@ -42,6 +42,33 @@ bool looksLikeZip(std::string_view bytes) {
   return bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view("PK\3\4", 4);
 }
 
+std::string makeStoredZip(
+    const std::vector<std::pair<std::string, std::string>> &entries) {
+  zip_error_t error;
+  zip_error_init(&error);
+  zip_source_t *buffer = zip_source_buffer_create(nullptr, 0, 0, &error);
+  zip_source_keep(buffer);
+  zip_t *archive = zip_open_from_source(buffer, ZIP_TRUNCATE, &error);
+  for (const auto &[name, data] : entries) {
+    zip_source_t *source =
+        zip_source_buffer(archive, data.data(), data.size(), 0);
+    zip_int64_t index = zip_file_add(archive, name.c_str(), source, 0);
+    zip_set_file_compression(archive, index, ZIP_CM_STORE, 0);
+  }
+  zip_close(archive);
+  std::string bytes;
+  if (zip_source_open(buffer) == 0) {
+    zip_source_seek(buffer, 0, SEEK_END);
+    bytes.resize(zip_source_tell(buffer));
+    zip_source_seek(buffer, 0, SEEK_SET);
+    zip_source_read(buffer, bytes.data(), bytes.size());
+    zip_source_close(buffer);
+  }
+  zip_source_free(buffer);
+  zip_error_fini(&error);
+  return bytes;
+}
+
 Pt2Archive::Pt2Archive(Pt2Archive &&other) noexcept { *this = std::move(other); }
 
 Pt2Archive &Pt2Archive::operator=(Pt2Archive &&other) noexcept {

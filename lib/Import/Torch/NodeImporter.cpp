@@ -53,10 +53,14 @@ FailureOr<Value> NodeImporter::optionalTensor(llvm::StringRef name) {
   if (a->kind != Argument::Kind::Tensor)
     return error() << "argument '" << name << "' is '" << a->key
                    << "', expected a tensor";
-  auto it = values.find(a->names[0]);
+  return value(a->names[0]);
+}
+
+FailureOr<Value> NodeImporter::value(llvm::StringRef name) {
+  auto it = values.find(name);
   if (it == values.end())
-    return error() << "argument '" << name << "' names '" << a->names[0]
-                   << "', which no earlier node or input defines";
+    return error() << "'" << name
+                   << "' is not defined by an earlier node or an input";
   return it->second;
 }
 

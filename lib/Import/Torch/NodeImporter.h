@@ -50,6 +50,8 @@ public:
   const Argument *arg(llvm::StringRef name) const;
   bool isTensor(llvm::StringRef name) const;
   bool isNone(llvm::StringRef name) const;
+  /// The value an earlier node or a graph input defines under `name`.
+  mlir::FailureOr<mlir::Value> value(llvm::StringRef name);
   /// A required tensor argument (an error when absent).
   mlir::FailureOr<mlir::Value> tensor(llvm::StringRef name);
   /// An optional tensor argument: null when absent or None.

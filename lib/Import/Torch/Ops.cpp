@@ -484,6 +484,74 @@ template <typename OpTy> LogicalResult indexed(NodeImporter &n) {
   return success();
 }
 
+/// index.Tensor(self, indices) with k index tensors on the first k dims (no
+/// None): the indices broadcast to one shape B and linearized over those
+/// dims; an index_select of the rows of self viewed as [n, rest...] by the
+/// linear index; viewed back to B + rest.
+LogicalResult index(NodeImporter &n) {
+  FailureOr<Value> self = n.tensor("self");
+  if (failed(self))
+    return failure();
+  const Argument *list = n.arg("indices");
+  if (!list || (list->kind != Argument::Kind::Tensors &&
+                list->kind != Argument::Kind::OptionalTensors))
+    return n.error() << "index.Tensor without a list of index tensors";
+  std::vector<Value> indices;
+  for (const std::string &name : list->names) {
+    FailureOr<Value> v = name.empty() ? FailureOr<Value>(Value())
+                                      : n.value(name);
+    if (failed(v))
+      return failure();
+    if (!*v)
+      return n.error() << "index.Tensor with a None index (indexing a "
+                          "dim after a skipped one) is not supported";
+    indices.push_back(*v);
+  }
+  auto selfType = llvm::cast<StridedTensorType>(self->getType());
+  int64_t k = indices.size();
+  if (k < 1 || k > selfType.getRank())
+    return n.error() << k << " index tensors for a tensor of rank "
+                     << selfType.getRank();
+  llvm::ArrayRef<int64_t> out = n.outputShape();
+  int64_t restRank = selfType.getRank() - k;
+  if (static_cast<int64_t>(out.size()) < restRank)
+    return n.error() << "index.Tensor's result has rank " << out.size();
+  std::vector<int64_t> broadcastShape(out.begin(), out.end() - restRank);
+  // The linear index over the first k dims, in i64.
+  StridedTensorType linearType = n.contiguous(broadcastShape, DType::I64);
+  Value linear;
+  int64_t scale = 1;
+  for (int64_t j = k - 1; j >= 0; --j) {
+    FailureOr<Value> idx = n.conform(indices[j], DType::I64, broadcastShape);
+    if (failed(idx))
+      return failure();
+    Value term = *idx;
+    if (scale != 1) {
+      Value factor = *n.broadcast(n.scalarTensor(scale, DType::I64), broadcastShape);
+      term = MulOp::create(n.b(), n.location(), linearType, term, factor);
+    }
+    linear = linear ? AddOp::create(n.b(), n.location(), linearType, linear, term).getResult()
+                    : n.toType(term, linearType);
+    scale *= selfType.getShape()[j];
+  }
+  int64_t count = linearType.getNumElements();
+  Value flatIndex = ViewOp::create(n.b(), n.location(),
+                                   n.contiguous({count}, DType::I64), linear);
+  std::vector<int64_t> rows = {scale};
+  rows.insert(rows.end(), selfType.getShape().begin() + k, selfType.getShape().end());
+  Value source = n.toType(*self, n.contiguous(selfType.getShape(), selfType.getDType()));
+  source = ViewOp::create(n.b(), n.location(),
+                          n.contiguous(rows, selfType.getDType()), source);
+  rows[0] = count;
+  Value selected = IndexSelectOp::create(n.b(), n.location(),
+                                         n.contiguous(rows, selfType.getDType()),
+                                         source, flatIndex, uint64_t(0));
+  Value result = ViewOp::create(n.b(), n.location(),
+                                n.contiguous(out, selfType.getDType()), selected);
+  n.setOutput(0, n.toType(result, n.outputType()));
+  return success();
+}
+
 /// embedding(weight, indices): index_select of the weight's rows by the
 /// indices, flattened, and viewed back to indices.shape + [dim].
 LogicalResult embedding(NodeImporter &n) {
@@ -802,6 +870,7 @@ const std::map<std::string, Fn, std::less<>> &table() {
       {"aten.index_select.default", indexed<IndexSelectOp>},
       {"aten.gather.default", indexed<GatherOp>},
       {"aten.embedding.default", embedding},
+      {"aten.index.Tensor", index},
       // Reductions.
       {"aten.sum.dim_IntList", reduce<SumOp>},
       {"aten.sum.default", reduce<SumOp>},

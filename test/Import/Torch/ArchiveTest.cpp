@@ -8,7 +8,6 @@
 #include "stride/Import/Torch/Archive.h"
 
 #include <gtest/gtest.h>
-#include <zip.h>
 
 #include <utility>
 #include <vector>
@@ -19,29 +18,8 @@ namespace {
 
 using Entries = std::vector<std::pair<std::string, std::string>>;
 
-/// A zip in memory with `entries`, stored uncompressed as torch writes them.
 std::string makeZip(const Entries &entries) {
-  zip_error_t error;
-  zip_error_init(&error);
-  zip_source_t *buffer = zip_source_buffer_create(nullptr, 0, 0, &error);
-  zip_source_keep(buffer);
-  zip_t *archive = zip_open_from_source(buffer, ZIP_TRUNCATE, &error);
-  for (const auto &[name, data] : entries) {
-    zip_source_t *source =
-        zip_source_buffer(archive, data.data(), data.size(), 0);
-    zip_int64_t index = zip_file_add(archive, name.c_str(), source, 0);
-    zip_set_file_compression(archive, index, ZIP_CM_STORE, 0);
-  }
-  zip_close(archive);
-  zip_source_open(buffer);
-  zip_source_seek(buffer, 0, SEEK_END);
-  std::string bytes(zip_source_tell(buffer), '\0');
-  zip_source_seek(buffer, 0, SEEK_SET);
-  zip_source_read(buffer, bytes.data(), bytes.size());
-  zip_source_close(buffer);
-  zip_source_free(buffer);
-  zip_error_fini(&error);
-  return bytes;
+  return stride::torch::makeStoredZip(entries);
 }
 
 const Entries kModel = {

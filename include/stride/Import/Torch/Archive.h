@@ -27,6 +27,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 struct zip;
@@ -75,6 +77,12 @@ private:
 
 /// Whether `bytes` begin like a zip file ("PK\3\4").
 bool looksLikeZip(std::string_view bytes);
+
+/// A zip archive holding `entries` (name, bytes), stored uncompressed as
+/// torch.export.save writes them; for tests and the fuzzer, which make
+/// archives in memory.
+std::string makeStoredZip(
+    const std::vector<std::pair<std::string, std::string>> &entries);
 
 } // namespace stride::torch
 

@@ -1,0 +1,62 @@
+//===- ArchiveFuzzer.cpp - libFuzzer target: .pt2 bytes -> importer -------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Any bytes must be imported or refused with a diagnostic: never a crash, a
+// hang, or an out-of-bounds access. Bytes that begin like a zip are the
+// archive; other bytes are taken as the archive's models/model.json (wrapped
+// into a stored zip here, so that mutations of the JSON are not all stopped
+// by the entry's CRC). An imported graph goes through the Stride pipeline
+// with layout repair, as `stridec --repair-layouts` runs it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Import/Torch/Archive.h"
+#include "stride/Import/Torch/Importer.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+
+static MLIRContext &fuzzContext() {
+  static MLIRContext *context = [] {
+    DialectRegistry registry;
+    registry.insert<stride::StrideDialect, func::FuncDialect>();
+    auto *ctx = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
+    ctx->loadAllAvailableDialects();
+    // Diagnostics are the expected outcome for most inputs: swallow them.
+    ctx->getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
+    return ctx;
+  }();
+  return *context;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  std::string bytes(reinterpret_cast<const char *>(data), size);
+  if (!stride::torch::looksLikeZip(bytes))
+    bytes = stride::torch::makeStoredZip({{"fuzz/models/model.json", bytes}});
+  MLIRContext &context = fuzzContext();
+  for (bool weightsAsInputs : {false, true}) {
+    stride::torch::ImportOptions options;
+    options.weightsAsInputs = weightsAsInputs;
+    OwningOpRef<ModuleOp> module =
+        stride::torch::importArchive(bytes, "fuzz.pt2", &context, options);
+    if (!module)
+      return 0;
+    PassManager pm(&context);
+    stride::PipelineOptions pipeline;
+    pipeline.repairLayouts = true;
+    stride::buildStridePipeline(pm, pipeline);
+    (void)pm.run(*module);
+  }
+  return 0;
+}
