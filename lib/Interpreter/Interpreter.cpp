@@ -400,6 +400,7 @@ private:
   Status clone(CloneOp op);
   Status sliceScatter(SliceScatterOp op);
   Status selectScatter(SelectScatterOp op);
+  Status cat(CatOp op);
   Status scatterElements(IndexScatterOpInterface op);
   Status scatterSlices(IndexScatterOpInterface op);
   Status gather(GatherOp op);
@@ -471,6 +472,7 @@ Status Interpreter::unary(Operation *op) {
             .Case([](SqrtOp) { return [](double x) { return std::sqrt(x); }; })
             .Case([](RsqrtOp) { return [](double x) { return 1.0 / std::sqrt(x); }; })
             .Case([](TanhOp) { return [](double x) { return std::tanh(x); }; })
+            .Case([](ErfOp) { return [](double x) { return std::erf(x); }; })
             .Case([](SigmoidOp) {
               return [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
             })
@@ -743,6 +745,22 @@ Status Interpreter::sliceScatter(SliceScatterOp op) {
   return Status::ok();
 }
 
+Status Interpreter::cat(CatOp op) {
+  Tensor out = allocate(typeOf(op.getResult()));
+  int64_t dim = op.getDim(), offset = 0;
+  for (Value input : op.getInputs()) {
+    const Tensor &in = get(input);
+    forEachIndex(in.layout.shape, [&](const Dims &index) {
+      Dims target = index;
+      target[dim] += offset;
+      setFrom(out, out.address(target), in, in.address(index));
+    });
+    offset += in.layout.shape[dim];
+  }
+  values[op.getResult()] = std::move(out);
+  return Status::ok();
+}
+
 Status Interpreter::selectScatter(SelectScatterOp op) {
   const Tensor &src = get(op.getSrc());
   Tensor out = allocate(typeOf(op.getResult()));
@@ -909,6 +927,7 @@ Status Interpreter::reduce(ReductionOpInterface op) {
   bool isMax = combiner == ReductionCombiner::max;
   bool isMin = combiner == ReductionCombiner::min;
   bool isProd = combiner == ReductionCombiner::mul;
+  bool isOr = combiner == ReductionCombiner::logical_or;
   bool isMean = op.isAverage();
   if ((isMax || isMin) && count == 0 && !to.empty()) {
     std::string list;
@@ -951,6 +970,8 @@ Status Interpreter::reduce(ReductionOpInterface op) {
         iv[l] = seen[l] ? std::min(iv[l], x) : x;
       else if (isProd)
         iv[l] = int64_t(u * uint64_t(x));
+      else if (isOr)
+        iv[l] = iv[l] || x;
       else
         iv[l] = int64_t(u + uint64_t(x));
     }
@@ -1031,8 +1052,8 @@ Status Interpreter::execute(Operation *op) {
   if (isa<ViewOpInterface>(op))
     return view(op);
   return llvm::TypeSwitch<Operation *, Status>(op)
-      .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
-            ReluOp, GeluOp, GeluTanhOp, SinOp, CosOp, NotOp>(
+      .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, ErfOp,
+            SigmoidOp, ReluOp, GeluOp, GeluTanhOp, SinOp, CosOp, NotOp>(
           [&](Operation *o) { return unary(o); })
       .Case<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, AndOp,
             OrOp>([&](Operation *o) { return binary(o); })
@@ -1045,6 +1066,7 @@ Status Interpreter::execute(Operation *op) {
       .Case([&](CloneOp o) { return clone(o); })
       .Case([&](SliceScatterOp o) { return sliceScatter(o); })
       .Case([&](SelectScatterOp o) { return selectScatter(o); })
+      .Case([&](CatOp o) { return cat(o); })
       .Case([&](IndexScatterOpInterface o) {
         return o.isSliceIndex() ? scatterSlices(o) : scatterElements(o);
       })

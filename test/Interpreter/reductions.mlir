@@ -2,6 +2,7 @@
 // 0 (sum), 1 (prod) and NaN (mean); max/min propagate NaN.
 // RUN: stride-run %s --reference --entry=reduce --print | FileCheck %s --check-prefix=R
 // RUN: stride-run %s --reference --entry=empty --print | FileCheck %s --check-prefix=E
+// RUN: stride-run %s --reference --entry=any --print | FileCheck %s --check-prefix=A
 
 func.func @reduce() -> (!stride.tensor<3xf32>, !stride.tensor<1x4xf32>,
     !stride.tensor<f32>, !stride.tensor<3xf32>, !stride.tensor<4xf32>,
@@ -102,3 +103,43 @@ func.func @empty() -> (!stride.tensor<2xf32>, !stride.tensor<2xf32>,
 // E-NEXT: [nan, nan]
 // E-NEXT: result3: f32 [0]
 // E-NEXT: []
+
+// any (torch.any of booleans): true where some element of the reduced dims
+// is; false over no elements.
+func.func @any() -> (!stride.tensor<3xi1>, !stride.tensor<1x4xi1>,
+    !stride.tensor<i1>, !stride.tensor<i1>, !stride.tensor<3xi1>) {
+  %a = stride.iota dim 0 : !stride.tensor<12xf32>
+  // x = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+  %x = stride.view %a : !stride.tensor<12xf32>
+      -> !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>
+  // b = x == 5 or x == 10: [[F, F, F, F], [F, T, F, F], [F, F, T, F]]
+  %five = stride.full 5.0 : !stride.tensor<3x4xf32>
+  %ten = stride.full 10.0 : !stride.tensor<3x4xf32>
+  %is5 = stride.cmp eq, %x, %five : !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>,
+      !stride.tensor<3x4xf32> -> !stride.tensor<3x4xi1>
+  %is10 = stride.cmp eq, %x, %ten : !stride.tensor<3x4xf32, strides = [4, 1], offset = 0>,
+      !stride.tensor<3x4xf32> -> !stride.tensor<3x4xi1>
+  %b = stride.or %is5, %is10 : !stride.tensor<3x4xi1>, !stride.tensor<3x4xi1>
+      -> !stride.tensor<3x4xi1>
+  %rows = stride.any %b dims [1] : !stride.tensor<3x4xi1> -> !stride.tensor<3xi1>
+  %cols = stride.any %b dims [0] keepdim : !stride.tensor<3x4xi1>
+      -> !stride.tensor<1x4xi1>
+  %all = stride.any %b dims [0, 1] : !stride.tensor<3x4xi1> -> !stride.tensor<i1>
+  %f = stride.full 0.0 : !stride.tensor<3x4xi1>
+  %none = stride.any %f dims [0, 1] : !stride.tensor<3x4xi1> -> !stride.tensor<i1>
+  %e = stride.full 1.0 : !stride.tensor<3x0xi1>
+  %empty = stride.any %e dims [1] : !stride.tensor<3x0xi1> -> !stride.tensor<3xi1>
+  return %rows, %cols, %all, %none, %empty
+      : !stride.tensor<3xi1>, !stride.tensor<1x4xi1>, !stride.tensor<i1>,
+        !stride.tensor<i1>, !stride.tensor<3xi1>
+}
+// A: result0: i1 [3]
+// A-NEXT: [false, true, true]
+// A-NEXT: result1: i1 [1, 4]
+// A-NEXT: {{\[\[}}false, true, true, false]]
+// A-NEXT: result2: i1 []
+// A-NEXT: true
+// A-NEXT: result3: i1 []
+// A-NEXT: false
+// A-NEXT: result4: i1 [3]
+// A-NEXT: [false, false, false]

@@ -3,6 +3,7 @@
 // index_add.
 // RUN: stride-run %s --reference --entry=scatters --print | FileCheck %s --check-prefix=S
 // RUN: stride-run %s --reference --entry=gathers --print | FileCheck %s --check-prefix=G
+// RUN: stride-run %s --reference --entry=cat --print | FileCheck %s --check-prefix=C
 
 func.func @scatters() -> (!stride.tensor<3x4xf32>, !stride.tensor<3x4xf32>,
     !stride.tensor<3x4xf32>, !stride.tensor<3x4xf32>, !stride.tensor<3x4xi32>,
@@ -122,3 +123,30 @@ func.func @gathers() -> (!stride.tensor<3x2xf32>, !stride.tensor<3x3xf32>,
 // G-NEXT: result2: f32 [2, 4]
 // G-NEXT: {{\[\[}}8, 9, 10, 11],
 // G-NEXT: [0, 1, 2, 3]]
+
+// cat along dim 1 of a [2, 2], an empty [2, 0] and a transposed [2, 3]
+// input (its layout is read, not assumed), and along dim 0.
+func.func @cat() -> (!stride.tensor<2x5xf32>, !stride.tensor<4x2xf32>) {
+  %a = stride.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+      : !stride.tensor<2x2xf32>
+  %e = stride.full 9.0 : !stride.tensor<2x0xf32>
+  %i = stride.iota dim 0 : !stride.tensor<6xf32>
+  // v = [[0, 1], [2, 3], [4, 5]]; t = its transpose [[0, 2, 4], [1, 3, 5]].
+  %v = stride.view %i : !stride.tensor<6xf32>
+      -> !stride.tensor<3x2xf32, strides = [2, 1], offset = 0>
+  %t = stride.permute %v dims [1, 0] : !stride.tensor<3x2xf32, strides = [2, 1], offset = 0>
+      -> !stride.tensor<2x3xf32, strides = [1, 2], offset = 0>
+  %c = stride.cat %a, %e, %t dim 1 : !stride.tensor<2x2xf32>, !stride.tensor<2x0xf32>,
+      !stride.tensor<2x3xf32, strides = [1, 2], offset = 0> -> !stride.tensor<2x5xf32>
+  %r = stride.cat %a, %a dim 0 : !stride.tensor<2x2xf32>, !stride.tensor<2x2xf32>
+      -> !stride.tensor<4x2xf32>
+  return %c, %r : !stride.tensor<2x5xf32>, !stride.tensor<4x2xf32>
+}
+// C: result0: f32 [2, 5]
+// C-NEXT: {{\[\[}}1, 2, 0, 2, 4],
+// C-NEXT: [3, 4, 1, 3, 5]]
+// C-NEXT: result1: f32 [4, 2]
+// C-NEXT: {{\[\[}}1, 2],
+// C-NEXT: [3, 4],
+// C-NEXT: [1, 2],
+// C-NEXT: [3, 4]]

@@ -3,6 +3,7 @@
 // RUN: stride-run %s --reference --entry=positive --print | FileCheck %s --check-prefix=P
 // RUN: stride-run %s --reference --entry=ints --print | FileCheck %s --check-prefix=I
 // RUN: stride-run %s --reference --entry=gelu_tanh --print | FileCheck %s --check-prefix=G
+// RUN: stride-run %s --reference --entry=erf --print | FileCheck %s --check-prefix=ERF
 
 func.func @floats() -> (!stride.tensor<5xf32>, !stride.tensor<5xf32>,
     !stride.tensor<5xf32>, !stride.tensor<5xf32>, !stride.tensor<5xf32>,
@@ -103,3 +104,19 @@ func.func @gelu_tanh() -> !stride.tensor<5xf32> {
 }
 // G: result0: f32 [5]
 // G-NEXT: [-0.045402307, -0.154286, 0, 0.841192, nan]
+
+// torch.erf (as std::erf in f64, rounded to the result type): erf(-x) =
+// -erf(x), erf(0.5) = 0.5204999, erf(1) = 0.8427008, erf(2) = 0.9953223,
+// erf(+-inf) = +-1.
+func.func @erf() -> (!stride.tensor<7xf32>, !stride.tensor<2xf64>) {
+  %x = stride.constant dense<[-2.0, -0.5, 0.0, 1.0, 0x7F800000, 0xFF800000, 0x7FC00000]>
+      : tensor<7xf32> : !stride.tensor<7xf32>
+  %e = stride.erf %x : !stride.tensor<7xf32> -> !stride.tensor<7xf32>
+  %y = stride.constant dense<[0.5, 3.0]> : tensor<2xf64> : !stride.tensor<2xf64>
+  %ey = stride.erf %y : !stride.tensor<2xf64> -> !stride.tensor<2xf64>
+  return %e, %ey : !stride.tensor<7xf32>, !stride.tensor<2xf64>
+}
+// ERF: result0: f32 [7]
+// ERF-NEXT: [-0.9953223, -0.5204999, 0, 0.8427008, 1, -1, nan]
+// ERF-NEXT: result1: f64 [2]
+// ERF-NEXT: [0.5204998778130465, 0.9999779095030014]

@@ -5,12 +5,16 @@ Three commands:
 
   export MODEL -o DIR   torch.export.export + Stride's decomposition table,
                         then torch.export.save: DIR/model.pt2, the inputs and
-                        PyTorch's outputs as .npy, export.json, ops.txt.
+                        PyTorch's outputs as .npy (the outputs also under
+                        their graph names in DIR/model_expected/, for
+                        stride-run --expect), export.json, ops.txt.
   train MODEL -o DIR    one training step through torch.compile with a
                         capturing AOTAutograd backend: DIR/forward.pt2 and
                         DIR/backward.pt2, each with its inputs and PyTorch's
                         outputs as .npy (the backward's outputs are the
-                        gradients), export.json, ops.txt.
+                        gradients; DIR/forward_expected/ and
+                        DIR/backward_expected/ as for export), export.json,
+                        ops.txt.
   fixtures DIR          regenerate the fixture set committed under
                         test/Import/Torch/fixtures/ (needs `transformers`).
 
@@ -88,6 +92,21 @@ def save_arrays(directory, prefix, tensors):
             {"file": name, "shape": list(array.shape), "dtype": str(array.dtype)}
         )
     return described
+
+
+def save_expected(directory, archive, tensors):
+    """PyTorch's outputs under the names the archive gives them (the names
+    stride-run gives a module's results), as DIR/<stem>_expected/<name>.npy:
+    the folder for stride-run --expect. Returns the names."""
+    specs = archive_graph_json(os.path.join(directory, archive))[
+        "graph_module"]["signature"]["output_specs"]
+    names = [next(iter(spec.values()))["arg"]["as_tensor"]["name"] for spec in specs]
+    folder = os.path.join(directory, archive[: -len(".pt2")] + "_expected")
+    os.makedirs(folder, exist_ok=True)
+    for name, t in zip(names, tensors):
+        np.save(os.path.join(folder, f"{name}.npy"),
+                t.detach().cpu().contiguous().numpy())
+    return names
 
 
 def archive_graph_json(path):
@@ -169,6 +188,7 @@ def export_model(model, inputs, directory):
                     "input_names": list(program.graph_signature.user_inputs),
                     "inputs": save_arrays(directory, "inputs", inputs),
                     "outputs": save_arrays(directory, "outputs", expected),
+                    "output_names": save_expected(directory, "model.pt2", expected),
                 }
             },
         },
@@ -333,6 +353,7 @@ def capture_training(model, inputs, directory, seed=0):
                             if n.op == "placeholder"],
             "inputs": save_arrays(directory, f"{kind}_inputs", capture.inputs[kind]),
             "outputs": save_arrays(directory, f"{kind}_outputs", results),
+            "output_names": save_expected(directory, f"{kind}.pt2", results),
         }
     write_description(directory, description)
     return write_ops(directory, ["forward.pt2", "backward.pt2"])
@@ -346,6 +367,8 @@ def load_model(spec, input_specs):
     """(model, inputs) from `module:Class` + --input, or from a file that
     defines make_model() and make_inputs()."""
     if spec.endswith(".py"):
+        if not os.path.isfile(spec):
+            sys.exit(f"stride_export: {spec}: no such file")
         module_spec = importlib.util.spec_from_file_location("stride_user_model", spec)
         module = importlib.util.module_from_spec(module_spec)
         module_spec.loader.exec_module(module)
@@ -527,8 +550,8 @@ def main(argv=None):
         description="Export PyTorch models as torch.export archives (.pt2) for "
         "Stride's importer, with their inputs and PyTorch's outputs as .npy.",
         epilog="Then: stridec DIR/model.pt2 -o model.stridemod; "
-        "stride-run model.stridemod --input DIR/inputs_0.npy --expect ... "
-        "(docs/import.md walks through it).",
+        "stride-run model.stridemod --input DIR/inputs_0.npy "
+        "--expect DIR/model_expected (docs/import.md walks through it).",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     for command, help_text in (

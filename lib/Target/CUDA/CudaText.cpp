@@ -214,6 +214,7 @@ std::string identityOf(ReduceKind kind, DType t) {
   switch (kind) {
   case ReduceKind::Sum:
   case ReduceKind::Mean:
+  case ReduceKind::Any:
     return isF ? (isF64 ? "0.0" : "0.0f") : "0LL";
   case ReduceKind::Prod:
     return isF ? (isF64 ? "1.0" : "1.0f") : "1LL";
@@ -239,6 +240,8 @@ std::string combineOf(ReduceKind kind, const std::string &a,
     return "stride_maximum(" + a + ", " + b + ")";
   case ReduceKind::Min:
     return "stride_minimum(" + a + ", " + b + ")";
+  case ReduceKind::Any:
+    return "(" + a + " | " + b + ")";
   }
   return a;
 }

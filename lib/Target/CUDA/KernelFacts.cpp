@@ -42,6 +42,8 @@ ReduceKind reduceKindOf(ReductionOpInterface op) {
     return ReduceKind::Max;
   case ReductionCombiner::min:
     return ReduceKind::Min;
+  case ReductionCombiner::logical_or:
+    return ReduceKind::Any;
   }
   llvm_unreachable("unknown reduction combiner");
 }

@@ -30,7 +30,7 @@ namespace stride {
 int64_t product(llvm::ArrayRef<int64_t> dims);
 int64_t ceilDiv(int64_t a, int64_t b);
 
-enum class ReduceKind { Sum, Mean, Prod, Max, Min };
+enum class ReduceKind { Sum, Mean, Prod, Max, Min, Any };
 
 struct ReductionInfo {
   mlir::Operation *op;

@@ -16,7 +16,8 @@
 //   * a pointwise op evaluates its operands at c;
 //   * slice_scatter/select_scatter are coordinate masks evaluated lazily,
 //     `in range ? src[c'] : input[c]`, so neither side is read where it is
-//     not needed (and src is never read out of its bounds);
+//     not needed (and src is never read out of its bounds); cat is one such
+//     mask per input;
 //   * gather/index_select read an index, check it and read the input there;
 //   * reductions are the kernel's root: their results are accumulators.
 //
@@ -422,10 +423,9 @@ KernelPrinter::evalPointwise(Operation *op, ArrayRef<std::string> coords,
     return s + ")";
   };
   return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
-      .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, SigmoidOp,
-            ReluOp, GeluOp, GeluTanhOp, SinOp, CosOp, NotOp, AddOp, SubOp,
-            MulOp, PowOp,
-            MaximumOp, MinimumOp, AndOp, OrOp>(
+      .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, ErfOp,
+            SigmoidOp, ReluOp, GeluOp, GeluTanhOp, SinOp, CosOp, NotOp, AddOp,
+            SubOp, MulOp, PowOp, MaximumOp, MinimumOp, AndOp, OrOp>(
           [&](Operation *) -> FailureOr<std::string> {
             return roundTo(result, call(opName(op)));
           })
@@ -461,26 +461,30 @@ KernelPrinter::evalPointwise(Operation *op, ArrayRef<std::string> coords,
       });
 }
 
+LogicalResult KernelPrinter::assignInScope(Code &code, const std::string &var,
+                                          Value value,
+                                          ArrayRef<std::string> coords) {
+  pushScope();
+  FailureOr<std::string> v = eval(value, coords, code);
+  popScope();
+  if (failed(v))
+    return failure();
+  code.line("{} = {};", var, *v);
+  return success();
+}
+
 FailureOr<std::string>
 KernelPrinter::evalMasked(Code &code, const std::string &cond, Value src,
                           ArrayRef<std::string> srcCoords, Value input,
                           ArrayRef<std::string> coords, DType dtype) {
   std::string v = declareMutable(code, computeType(dtype), fresh("v"));
   code.open(fmt::format("if ({})", cond));
-  pushScope();
-  FailureOr<std::string> fromSrc = eval(src, srcCoords, code);
-  popScope();
-  if (failed(fromSrc))
+  if (failed(assignInScope(code, v, src, srcCoords)))
     return failure();
-  code.line("{} = {};", v, *fromSrc);
   code.close("} else {");
   ++code.indent;
-  pushScope();
-  FailureOr<std::string> fromInput = eval(input, coords, code);
-  popScope();
-  if (failed(fromInput))
+  if (failed(assignInScope(code, v, input, coords)))
     return failure();
-  code.line("{} = {};", v, *fromInput);
   code.close();
   return v;
 }
@@ -518,6 +522,47 @@ KernelPrinter::evalSelectScatter(SelectScatterOp scatter,
   return evalMasked(code, fmt::format("{} == {}", coords[d], index),
                     scatter.getSrc(), srcCoords, scatter.getInput(), coords,
                     *dtypeOf(scatter.getType()));
+}
+
+FailureOr<std::string> KernelPrinter::evalCat(CatOp cat,
+                                              ArrayRef<std::string> coords,
+                                              Code &code) {
+  int64_t d = cat.getDim();
+  DType dtype = *dtypeOf(cat.getType());
+  // Each non-empty input is a mask on its range of dim d: [offset, end).
+  SmallVector<std::pair<Value, int64_t>> parts;
+  int64_t offset = 0;
+  for (Value input : cat.getInputs()) {
+    int64_t size = cast<StridedTensorType>(input.getType()).getShape()[d];
+    if (size > 0)
+      parts.push_back({input, offset});
+    offset += size;
+  }
+  code.line("// cat at {}: dim {} from {} inputs", formatLocation(cat.getLoc()),
+            d, parts.size());
+  std::string v = declareMutable(code, computeType(dtype), fresh("v"));
+  for (auto [i, part] : llvm::enumerate(parts)) {
+    auto [input, start] = part;
+    bool last = i + 1 == parts.size();
+    int64_t end = last ? offset : parts[i + 1].second;
+    std::string cond = fmt::format("{} < {}", coords[d], end);
+    if (i == 0 && !last)
+      code.open(fmt::format("if ({})", cond));
+    else if (!last)
+      code.close(fmt::format("}} else if ({}) {{", cond));
+    else if (i > 0)
+      code.close("} else {");
+    if (i > 0)
+      ++code.indent;
+    Coords inputCoords(coords.begin(), coords.end());
+    if (start != 0)
+      inputCoords[d] = paren(coords[d]) + " - " + std::to_string(start);
+    if (failed(assignInScope(code, v, input, inputCoords)))
+      return failure();
+  }
+  if (parts.size() > 1)
+    code.close();
+  return v;
 }
 
 FailureOr<std::string>
@@ -558,6 +603,7 @@ KernelPrinter::evalOp(Operation *op, ArrayRef<std::string> coords, Code &code) {
       .Case<SelectScatterOp>([&](SelectScatterOp scatter) {
         return evalSelectScatter(scatter, coords, code);
       })
+      .Case<CatOp>([&](CatOp cat) { return evalCat(cat, coords, code); })
       .Case<GatherOp>([&](GatherOp gather) {
         return evalIndexed(op, gather.getInput(), gather.getIndex(),
                            gather.getDim(), coords, coords, code);

@@ -190,6 +190,16 @@ private:
   mlir::FailureOr<std::string>
   evalSelectScatter(SelectScatterOp scatter, llvm::ArrayRef<std::string> coords,
                     Code &code);
+  /// `var = value at coords;`, with what evaluating it declares in a scope
+  /// of its own (a branch of a mask).
+  mlir::LogicalResult assignInScope(Code &code, const std::string &var,
+                                    mlir::Value value,
+                                    llvm::ArrayRef<std::string> coords);
+  /// An if-else chain on coords[dim]: each element reads the one input
+  /// whose range of dim holds it.
+  mlir::FailureOr<std::string> evalCat(CatOp cat,
+                                       llvm::ArrayRef<std::string> coords,
+                                       Code &code);
   /// A coordinate mask: `src` at `srcCoords` where `cond` holds, else
   /// `input` at `coords`, each evaluated only on its side of the branch.
   mlir::FailureOr<std::string>

@@ -87,6 +87,7 @@ STRIDE_DEVICE float stride_int_to_bf16(long long v) { return __bfloat162float(__
   STRIDE_DEVICE T stride_sqrt(T a) { return sqrt##S(a); }                      \
   STRIDE_DEVICE T stride_rsqrt(T a) { return T(1) / sqrt##S(a); }              \
   STRIDE_DEVICE T stride_tanh(T a) { return tanh##S(a); }                      \
+  STRIDE_DEVICE T stride_erf(T a) { return erf##S(a); }                        \
   STRIDE_DEVICE T stride_sigmoid(T a) { return T(1) / (T(1) + exp##S(-a)); }   \
   STRIDE_DEVICE T stride_relu(T a) { return (a > T(0) || a != a) ? a : T(0); } \
   STRIDE_DEVICE T stride_gelu(T a) {                                           \

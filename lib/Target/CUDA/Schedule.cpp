@@ -167,6 +167,17 @@ private:
           visit(s.getSrc(), src);
           visit(s.getInput(), coords);
         })
+        .Case<CatOp>([&](CatOp c) {
+          int64_t offset = 0;
+          for (Value input : c.getInputs()) {
+            Coords shifted(coords);
+            if (offset != 0)
+              shifted[c.getDim()] = -1;
+            visit(input, shifted);
+            offset += cast<StridedTensorType>(input.getType())
+                          .getShape()[c.getDim()];
+          }
+        })
         .Case<GatherOp>([&](GatherOp g) {
           visit(g.getIndex(), coords);
           visit(g.getInput(), replaced(coords, g.getDim()));

@@ -194,6 +194,38 @@ LogicalResult SliceScatterOp::verify() {
   return verifyResultShapeIsInput(*this, getInput());
 }
 
+/// The result of a cat: `inputs`' shape with `dim` the sum of theirs.
+LogicalResult CatOp::verify() {
+  if (getInputs().empty())
+    return emitOpError() << "needs at least one input";
+  StridedTensorType result = getType();
+  ArrayRef<int64_t> shape = result.getShape();
+  if (failed(verifyDimInRange(*this, getDim(), shape.size())))
+    return failure();
+  int64_t dim = getDim(), total = 0;
+  for (auto [i, input] : llvm::enumerate(getInputs())) {
+    StridedTensorType type = tensorType(input);
+    if (type.getElementType() != result.getElementType())
+      return emitOpError() << "input #" << i << " has element type "
+                           << type.getElementType() << ", but the result has "
+                           << result.getElementType();
+    if (type.getRank() != result.getRank())
+      return emitOpError() << "input #" << i << " has rank " << type.getRank()
+                           << ", but the result has rank " << result.getRank();
+    SmallVector<int64_t> expected(shape);
+    expected[dim] = type.getShape()[dim];
+    std::string because = "the result's shape but in dim " + std::to_string(dim);
+    if (failed(verifyShapeIs(*this, "input #" + std::to_string(i), input,
+                             expected, because)))
+      return failure();
+    total += type.getShape()[dim];
+  }
+  if (total != shape[dim])
+    return emitOpError() << "result dim " << dim << " has size " << shape[dim]
+                         << ", but the inputs' sizes in it add up to " << total;
+  return success();
+}
+
 LogicalResult SelectScatterOp::verify() {
   Layout inputLayout = getInput().getType().getLayout();
   ViewResult select = inferSelect(inputLayout, getDim(), getIndex());
@@ -332,6 +364,7 @@ TypedAttr stride::reductionIdentity(ReductionCombiner combiner,
     const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
     switch (combiner) {
     case ReductionCombiner::add:
+    case ReductionCombiner::logical_or:
       return FloatAttr::get(floatType, llvm::APFloat::getZero(semantics));
     case ReductionCombiner::mul:
       return FloatAttr::get(floatType, llvm::APFloat::getOne(semantics));
@@ -346,6 +379,7 @@ TypedAttr stride::reductionIdentity(ReductionCombiner combiner,
   unsigned width = intType.getWidth();
   switch (combiner) {
   case ReductionCombiner::add:
+  case ReductionCombiner::logical_or:
     return IntegerAttr::get(intType, llvm::APInt(width, 0));
   case ReductionCombiner::mul:
     return IntegerAttr::get(intType, llvm::APInt(width, 1));
@@ -362,6 +396,7 @@ LogicalResult MeanOp::verify() { return verifyReduction(*this); }
 LogicalResult ProdOp::verify() { return verifyReduction(*this); }
 LogicalResult MaxOp::verify() { return verifyReduction(*this); }
 LogicalResult MinOp::verify() { return verifyReduction(*this); }
+LogicalResult AnyOp::verify() { return verifyReduction(*this); }
 
 //===----------------------------------------------------------------------===//
 // Matrix products

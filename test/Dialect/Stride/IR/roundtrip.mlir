@@ -54,6 +54,8 @@ func.func @pointwise(%x: !f, %y: !f, %n: !i, %m: !b,
   %5 = stride.rsqrt %x : !f -> !f
   // CHECK: stride.tanh
   %6 = stride.tanh %x : !f -> !f
+  // CHECK: stride.erf
+  %erf = stride.erf %x : !f -> !f
   // CHECK: stride.sigmoid
   %7 = stride.sigmoid %x : !f -> !f
   // CHECK: stride.relu
@@ -150,11 +152,17 @@ func.func @scatter_gather(%x: !stride.tensor<4x13x33xf32>,
   // CHECK: stride.index_select %{{.*}}, %{{.*}} dim 0 :
   %6 = stride.index_select %t, %idx dim 0
       : !stride.tensor<4x3xf32>, !stride.tensor<8xi32> -> !stride.tensor<8x3xf32>
+  // CHECK: stride.cat %{{.*}}, %{{.*}}, %{{.*}} dim 1 : {{.*}} -> <4x25x33xf32
+  %7 = stride.cat %src, %x, %src dim 1
+      : !stride.tensor<4x6x33xf32>, !stride.tensor<4x13x33xf32>,
+        !stride.tensor<4x6x33xf32> -> !stride.tensor<4x25x33xf32>
+  // CHECK: stride.cat %{{.*}} dim 0 : {{.*}} -> <4x33xf32
+  %8 = stride.cat %row dim 0 : !stride.tensor<4x33xf32> -> !stride.tensor<4x33xf32>
   return
 }
 
 // CHECK-LABEL: func.func @reductions
-func.func @reductions(%x: !stride.tensor<4x13x33xf32>, %n: !i) {
+func.func @reductions(%x: !stride.tensor<4x13x33xf32>, %n: !i, %m: !b) {
   // CHECK: stride.sum %{{.*}} dims [1] : {{.*}} -> <4x33xf32
   %0 = stride.sum %x dims [1] : !stride.tensor<4x13x33xf32> -> !stride.tensor<4x33xf32>
   // CHECK: stride.mean %{{.*}} dims [0, 2] keepdim : {{.*}} -> <1x13x1xf32
@@ -167,6 +175,8 @@ func.func @reductions(%x: !stride.tensor<4x13x33xf32>, %n: !i) {
   %3 = stride.min %x dims [0, 1, 2] : !stride.tensor<4x13x33xf32> -> !stride.tensor<f32>
   // CHECK: stride.prod %{{.*}} dims [] : {{.*}} -> <4x8xi32
   %4 = stride.prod %n dims [] : !i -> !i
+  // CHECK: stride.any %{{.*}} dims [1] keepdim : {{.*}} -> <4x1xi1
+  %5 = stride.any %m dims [1] keepdim : !b -> !stride.tensor<4x1xi1>
   return
 }
 

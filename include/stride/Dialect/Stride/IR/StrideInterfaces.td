@@ -39,14 +39,16 @@ def Stride_ViewOpInterface : OpInterface<"ViewOpInterface"> {
 def Stride_ReductionCombiner : I32Enum<"ReductionCombiner",
     "how a reduction combines two elements", [
     I32EnumCase<"add", 0>, I32EnumCase<"mul", 1>,
-    I32EnumCase<"max", 2>, I32EnumCase<"min", 3>]> {
+    I32EnumCase<"max", 2>, I32EnumCase<"min", 3>,
+    I32EnumCase<"logical_or", 4>]> {
   let cppNamespace = "::stride";
 }
 
 def Stride_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
   let cppNamespace = "::stride";
   let description = [{
-    A reduction (`sum`, `mean`, `prod`, `max`, `min`) folds the elements of
+    A reduction (`sum`, `mean`, `prod`, `max`, `min`, `any`) folds the
+    elements of
     `input` along the reduced dims with a combiner, starting from the
     combiner's identity; `mean` then divides by the number of elements
     folded. The result drops the reduced dims, or keeps them as size 1 with
@@ -72,7 +74,7 @@ def Stride_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
                     "`elementType`: the result over no elements (before "
                     "`mean`'s division). 0 for add, 1 for mul, the lowest "
                     "value (-inf for floats) for max, the highest (+inf) for "
-                    "min.",
+                    "min, false for logical_or.",
       "::mlir::TypedAttr", "getIdentity", (ins "::mlir::Type":$elementType),
       [{ return ::stride::reductionIdentity($_op.getCombiner(),
                                             elementType); }]>,

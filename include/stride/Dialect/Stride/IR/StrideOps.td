@@ -186,6 +186,7 @@ def Stride_LogOp : Stride_UnaryOp<"log", Stride_FloatTensor, "torch.log">;
 def Stride_SqrtOp : Stride_UnaryOp<"sqrt", Stride_FloatTensor, "torch.sqrt">;
 def Stride_RsqrtOp : Stride_UnaryOp<"rsqrt", Stride_FloatTensor, "torch.rsqrt">;
 def Stride_TanhOp : Stride_UnaryOp<"tanh", Stride_FloatTensor, "torch.tanh">;
+def Stride_ErfOp : Stride_UnaryOp<"erf", Stride_FloatTensor, "torch.erf">;
 def Stride_SigmoidOp : Stride_UnaryOp<"sigmoid", Stride_FloatTensor, "torch.sigmoid">;
 def Stride_ReluOp : Stride_UnaryOp<"relu", Stride_NumericTensor, "torch.relu">;
 def Stride_GeluOp : Stride_UnaryOp<"gelu", Stride_FloatTensor,
@@ -380,6 +381,28 @@ def Stride_SliceScatterOp : Stride_FunctionalOp<"slice_scatter",
   let hasVerifier = 1;
 }
 
+def Stride_CatOp : Stride_FunctionalOp<"cat"> {
+  let summary = "the inputs concatenated along one dim";
+  let description = [{
+    `torch.cat(inputs, dim)`: one or more inputs of one element type and
+    rank, equal in every dim but `dim`; the result's `dim` is the sum of
+    theirs, and input `i` fills the indices of `dim` that follow the
+    inputs before it. In a kernel each input is a mask on that range of
+    `dim`, as `slice_scatter`'s `src` is: an element reads only the input
+    it comes from.
+
+    ```mlir
+    %r = stride.cat %a, %b dim 1
+        : !stride.tensor<4x6x33xf32>, !stride.tensor<4x7x33xf32>
+        -> !stride.tensor<4x13x33xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Stride_AnyTensor>:$inputs, I64Attr:$dim);
+  let assemblyFormat = "$inputs `dim` $dim attr-dict `:` type($inputs) `->` "
+      "type($result)";
+  let hasVerifier = 1;
+}
+
 def Stride_SelectScatterOp : Stride_FunctionalOp<"select_scatter",
     [Stride_SameElementType<["input", "src", "result"]>]> {
   let summary = "a copy of input with one index of a dim replaced by src";
@@ -541,6 +564,8 @@ def Stride_MaxOp : Stride_ReductionOp<"max", Stride_NumericTensor, "torch.amax",
     "a run-time error (max of no elements is undefined)", "max">;
 def Stride_MinOp : Stride_ReductionOp<"min", Stride_NumericTensor, "torch.amin",
     "a run-time error (min of no elements is undefined)", "min">;
+def Stride_AnyOp : Stride_ReductionOp<"any", Stride_BoolTensor,
+    "torch.any (of booleans: compare with 0 first)", "false", "logical_or">;
 
 //===----------------------------------------------------------------------===//
 // Matrix products (library calls)

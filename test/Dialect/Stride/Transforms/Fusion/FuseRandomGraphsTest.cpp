@@ -47,7 +47,8 @@ TEST(RandomGraphs, GeneratorCoversTheOps) {
       "stride.sum ",           "stride.max ",          "stride.mean ",
       "keepdim",               "stride.index_select",  "stride.gather",
       "stride.index_add",      "stride.scatter_add",   "stride.full ",
-      "strides = [0",          "step 2",               "step 3"};
+      "strides = [0",          "step 2",               "step 3",
+      "stride.erf ",           "stride.any ",          "stride.cat "};
   for (uint64_t seed = 0; seed < kGraphs; ++seed) {
     std::string text = generateRandomGraph(seed).text;
     for (const char *op : ops)

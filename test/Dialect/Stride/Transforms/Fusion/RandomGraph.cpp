@@ -90,7 +90,10 @@ private:
   bool cmpWhere(bool castToFloat);
   bool sliceScatter();
   bool selectScatter();
+  bool cat();
   bool reduction();
+  Dims reducedShape(const Dims &shape, Dims &dims, bool &keepdim);
+  std::string reductionAttrs(const Dims &dims, bool keepdim);
   int reductionOf(int x, Dims &dims, bool &keepdim);
   bool normalize();
   bool indexSelect();
@@ -325,10 +328,10 @@ int Generator::operandOfShape(Dims shape) {
 }
 
 bool Generator::unary() {
-  static const char *ops[] = {"neg",     "abs",  "exp", "tanh", "sigmoid",
-                              "relu",    "gelu", "sin", "cos"};
+  static const char *ops[] = {"neg",  "abs",  "exp", "tanh", "sigmoid",
+                              "relu", "gelu", "sin", "cos",  "erf"};
   int x = pickData();
-  emitFunctional(ops[rng.below(9)], at(x).name, {x}, at(x).shape());
+  emitFunctional(ops[rng.below(10)], at(x).name, {x}, at(x).shape());
   return true;
 }
 
@@ -352,6 +355,13 @@ bool Generator::cmpWhere(bool castToFloat) {
                                     at(a).name + ", " + at(b).name,
                          {a, b}, shape, DType::I1);
   if (castToFloat) {
+    if (!shape.empty() && rng.chance(50)) { // a mask reduced with any
+      Dims dims;
+      bool keepdim;
+      shape = reducedShape(shape, dims, keepdim);
+      c = emitFunctional("any", at(c).name, {c}, shape, DType::I1,
+                         reductionAttrs(dims, keepdim));
+    }
     emitFunctional("cast", at(c).name, {c}, shape);
     return true;
   }
@@ -397,10 +407,34 @@ bool Generator::selectScatter() {
   return true;
 }
 
-/// A random reduction of value `x`; sets the reduced dims and keepdim.
-int Generator::reductionOf(int x, Dims &dims, bool &keepdim) {
-  static const char *ops[] = {"sum", "sum", "max", "max", "min", "mean"};
-  Dims shape = at(x).shape();
+/// A cat along a random dim of a value and one or two operands that differ
+/// from it in that dim only, in a random order.
+bool Generator::cat() {
+  int first = pickData();
+  Dims shape = at(first).shape();
+  if (shape.empty())
+    return false;
+  int64_t dim = rng.below(shape.size());
+  std::vector<int> inputs = {first};
+  Dims result = shape;
+  for (int64_t k = rng.range(1, 2); k > 0; --k) {
+    Dims other = shape;
+    other[dim] = rng.range(1, options.maxDim);
+    inputs.push_back(operandOfShape(other));
+    result[dim] += other[dim];
+  }
+  std::swap(inputs[0], inputs[rng.below(inputs.size())]);
+  std::string operands;
+  for (int i : inputs)
+    operands += (operands.empty() ? "" : ", ") + at(i).name;
+  emitFunctional("cat", operands, inputs, result, DType::F32,
+                 " dim " + std::to_string(dim));
+  return true;
+}
+
+/// The shape of a random reduction of `shape`; sets the reduced dims and
+/// keepdim.
+Dims Generator::reducedShape(const Dims &shape, Dims &dims, bool &keepdim) {
   Dims result;
   dims.clear();
   for (int64_t d = 0, r = shape.size(); d < r; ++d)
@@ -416,9 +450,19 @@ int Generator::reductionOf(int x, Dims &dims, bool &keepdim) {
     else if (keepdim)
       result.push_back(1);
   }
+  return result;
+}
+
+std::string Generator::reductionAttrs(const Dims &dims, bool keepdim) {
+  return " dims " + joinDims(dims) + (keepdim ? " keepdim" : "");
+}
+
+/// A random reduction of value `x`; sets the reduced dims and keepdim.
+int Generator::reductionOf(int x, Dims &dims, bool &keepdim) {
+  static const char *ops[] = {"sum", "sum", "max", "max", "min", "mean"};
+  Dims result = reducedShape(at(x).shape(), dims, keepdim);
   return emitFunctional(ops[rng.below(6)], at(x).name, {x}, result,
-                        DType::F32,
-                        " dims " + joinDims(dims) + (keepdim ? " keepdim" : ""));
+                        DType::F32, reductionAttrs(dims, keepdim));
 }
 
 bool Generator::reduction() {
@@ -685,8 +729,10 @@ RandomGraph Generator::run() {
       made = cmpWhere(/*castToFloat=*/true);
     else if (roll < 65)
       made = sliceScatter();
-    else if (roll < 70)
+    else if (roll < 67)
       made = selectScatter();
+    else if (roll < 70)
+      made = cat();
     else if (roll < 80)
       made = reduction();
     else if (roll < 85)
