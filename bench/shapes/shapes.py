@@ -28,7 +28,7 @@ def graph_names():
     here = os.path.dirname(os.path.abspath(__file__))
     with open(os.path.join(here, "sweep.txt")) as f:
         sweep = [line.strip() for line in f if line.strip() and not line.startswith("#")]
-    return sweep + tb.ISSUE_GRAPHS
+    return sweep + [name for name in tb.ISSUE_GRAPHS if name not in sweep]
 
 
 def cmd_inputs(directory):
