@@ -5,13 +5,18 @@
 # not) for docs/performance.md. Run on the GPU machine, in a bundle made by
 # bench/prepare.sh:
 #
-#   ./compare.sh [BUNDLE]      (default: this script's directory)
+#   ./compare.sh [BUNDLE [DRIVER]]   (default: this script's directory,
+#                                     torch_bench.py)
+#
+# DRIVER is the PyTorch side, in the bundle: torch_bench.py, or
+# shapes.py for the shapes sweep (bench/shapes/prepare.sh).
 set -uo pipefail
 bundle=$(cd "${1:-$(dirname "$0")}" && pwd)
+driver=$bundle/${2:-torch_bench.py}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-python3 "$bundle/torch_bench.py" inputs "$work/inputs" || exit 1
+python3 "$driver" inputs "$work/inputs" || exit 1
 
 echo "{" >"$work/results.json"
 first=1
@@ -37,4 +42,4 @@ for module in "$bundle"/modules/*.stridemod; do
 done
 echo "}" >>"$work/results.json"
 
-python3 "$bundle/torch_bench.py" report "$work/inputs" "$work/results.json"
+python3 "$driver" report "$work/inputs" "$work/results.json"

@@ -50,6 +50,41 @@ def softmax(x):
     e = torch.exp(x - m)
     return e / e.sum(dim=1, keepdim=True)
 
+# The forms of the shapes sweep (bench/shapes/gen.sh writes their graphs):
+# FORM_DTYPE_ROWSxLENGTH, the rows the kept dim and the length the reduced
+# one. form -> (argument shapes/dtypes, torch function, elements moved),
+# each a function of (rows, length, dtype).
+def layernorm(x, w, b):
+    return F.layer_norm(x, [x.shape[-1]], w, b, eps=1e-5)
+
+
+FORMS = {
+    "sum_all": (lambda r, l, d: [((r, l), d)], lambda x: x.sum(), lambda r, l: r * l + 1),
+    "sum_rows": (lambda r, l, d: [((r, l), d)], lambda x: x.sum(dim=1), lambda r, l: r * l + r),
+    "sum_cols": (lambda r, l, d: [((r, l), d)], lambda x: x.sum(dim=0), lambda r, l: r * l + l),
+    "softmax": (lambda r, l, d: [((r, l), d)], softmax, lambda r, l: 2 * r * l),
+    "layernorm": (lambda r, l, d: [((r, l), d), ((l,), d + ":ln"), ((l,), d)], layernorm,
+                  lambda r, l: 2 * r * l + 2 * l),
+    "permute_add": (lambda r, l, d: [((r, l), d), ((l, r), d)],
+                    lambda x, z: x.permute(1, 0) + z, lambda r, l: 3 * r * l),
+}
+ELEMENT_BYTES = {"f32": 4, "bf16": 2}
+
+
+def shaped_graph(name):
+    """(argument shapes/dtypes, torch function, minimal bytes moved) of the
+    sweep graph `name` (FORM_DTYPE_ROWSxLENGTH)."""
+    form, dtype, size = name.rsplit("_", 2)
+    rows, length = (int(n) for n in size.split("x"))
+    args, fn, elements = FORMS[form]
+    return (args(rows, length, dtype), fn, elements(rows, length) * ELEMENT_BYTES[dtype])
+
+
+# The shapes of issue 17's table (bench/*.mlir, written by bench/shapes/gen.sh).
+ISSUE_GRAPHS = ["sum_all_f32_16384x4096", "layernorm_f32_16384x4096", "sum_cols_f32_65536x1024",
+                "sum_rows_f32_4194304x8", "permute_add_f32_8191x8193",
+                "softmax_f32_1024x32768", "sum_rows_f32_1024x65536"]
+
 GRAPHS = {
     "seed_bwd": ([((64, 4096), "f32")], seed_bwd, 1_074_790_400),
     "seed_fwd": ([((64, 1024, 4096), "f32"), ((64, 512, 4096), "f32")], seed_fwd, 1_074_790_400),
@@ -61,6 +96,7 @@ GRAPHS = {
                            2_147_483_648),
     "softmax": ([((65536, 1024), "f32")], softmax, 536_870_912),
 }
+GRAPHS.update({name: shaped_graph(name) for name in ISSUE_GRAPHS})
 
 # GPT-2 small at 8192 tokens: its four GEMMs (torch.matmul), the MLP's
 # up-projection with bias and GELU (tanh), and the MLP block.
@@ -103,8 +139,12 @@ DTYPES = {"f32": torch.float32, "bf16": torch.bfloat16}
 
 
 def make_inputs(name, seed=0):
+    return inputs_of(GRAPHS[name][0] if name in GRAPHS else MATMUL_GRAPHS[name][0], seed)
+
+
+def inputs_of(spec, seed=0):
+    """Random inputs of the argument shapes/dtypes `spec`, on the GPU."""
     gen = torch.Generator(device="cuda").manual_seed(seed)
-    spec = GRAPHS[name][0] if name in GRAPHS else MATMUL_GRAPHS[name][0]
     args = []
     for shape, kind in spec:
         if kind.startswith("i64"):
@@ -156,13 +196,18 @@ def rel_err(out, ref):
     return torch.linalg.vector_norm(out - ref).item() / (denom if denom else 1.0)
 
 
+def save_inputs(directory, name, args):
+    """DIR/<name>/argN.npy for stride-run-gpu."""
+    os.makedirs(os.path.join(directory, name), exist_ok=True)
+    for i, t in enumerate(args):
+        if t.dtype == torch.bfloat16:  # .npy has no bf16: exact as f32
+            t = t.float()
+        np.save(os.path.join(directory, name, f"arg{i}.npy"), t.cpu().numpy())
+
+
 def cmd_inputs(directory):
     for name in list(GRAPHS) + list(MATMUL_GRAPHS):
-        os.makedirs(os.path.join(directory, name), exist_ok=True)
-        for i, t in enumerate(make_inputs(name)):
-            if t.dtype == torch.bfloat16:  # .npy has no bf16: exact as f32
-                t = t.float()
-            np.save(os.path.join(directory, name, f"arg{i}.npy"), t.cpu().numpy())
+        save_inputs(directory, name, make_inputs(name))
 
 
 def stride_row(stride_results, name, ref):
@@ -260,10 +305,16 @@ def print_matmul_table(rows):
               f"{speed(r['stride'], r['compile'])} |")
 
 
-if __name__ == "__main__":
+def main(inputs, report, usage):
+    """The commands of a PyTorch side of bench/compare.sh: `inputs DIR` and
+    `report DIR RESULTS`."""
     if len(sys.argv) >= 3 and sys.argv[1] == "inputs":
-        cmd_inputs(sys.argv[2])
+        inputs(sys.argv[2])
     elif len(sys.argv) >= 4 and sys.argv[1] == "report":
-        cmd_report(sys.argv[2], sys.argv[3])
+        report(sys.argv[2], sys.argv[3])
     else:
-        sys.exit(__doc__)
+        sys.exit(usage)
+
+
+if __name__ == "__main__":
+    main(cmd_inputs, cmd_report, __doc__)

@@ -52,6 +52,7 @@ SchemePrinter printerOf(KernelScheme scheme) {
     return {KernelForm::Pointwise, makePrinter<TiledTransposePrinter>};
   case KernelScheme::ReductionInner:
   case KernelScheme::ReductionOuter:
+  case KernelScheme::ReductionSplit:
     return {KernelForm::Reduction, makePrinter<ReductionPrinter>};
   case KernelScheme::RowRegisters:
   case KernelScheme::RowReread:

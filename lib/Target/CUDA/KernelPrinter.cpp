@@ -800,7 +800,10 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
                     storageType(*dtypeOf(t)), i);
   for (size_t i = 0; i < result.scratchBytes.size(); ++i)
     params += fmt::format(", int *__restrict__ scratch{}", i);
-  if (facts.scatterRoot)
+  bool phased = llvm::any_of(result.launches, [](const CudaLaunch &l) {
+    return l.phase.has_value();
+  });
+  if (facts.scatterRoot || phased)
     params += ", int phase";
 
   uint32_t maxThreads = 256;

@@ -74,6 +74,25 @@ constexpr int64_t kMaxTileBytes = 40 * 1024;
 /// gains little from 4-element accesses.
 constexpr int64_t kMaxVectorizedOps = 16;
 
+/// Threads resident on one multiprocessor (every arch since sm_75 but
+/// sm_75 itself, which holds 1024; the count only tunes speed).
+constexpr int64_t kResidentThreadsPerMultiprocessor = 2048;
+/// A reduction split across blocks (reduction_split) gives each block at
+/// least this many reduced elements (16 per thread), so the second phase
+/// combines few partial results next to the elements read.
+constexpr int64_t kMinSplitElements = 4096;
+/// ... and launches about this many waves of resident blocks in its first
+/// phase, enough for the hardware to balance the last blocks.
+constexpr int64_t kSplitWaves = 2;
+/// An outer reduction split across blocks (reduction_split with column
+/// tiles) gives each block at least this many rows of its column tile.
+constexpr int64_t kMinOuterSplitRows = 256;
+/// Inner reductions of rows of up to this many elements (a multiple of 4)
+/// give each row one thread, which reads it 4 elements at a time: a warp
+/// per 32 rows keeps 8 times more bytes in flight than a group of threads
+/// per row reading one element each.
+constexpr int64_t kMaxThreadRow = 16;
+
 /// The most blocks of `block` threads a grid-stride kernel launches.
 int64_t maxGridStrideBlocks(int multiprocessors, int64_t block) {
   return int64_t(multiprocessors) *
@@ -93,6 +112,12 @@ int64_t computeBytes(DType t) {
   case DType::I8: return 1;
   default: return 4;
   }
+}
+
+/// Bytes of a reduction's accumulator (CudaText.h: accumulatorType).
+int64_t accumulatorBytes(DType t) {
+  bool single = t == DType::F32 || t == DType::F16 || t == DType::BF16;
+  return single ? 4 : 8;
 }
 
 /// The kernel inputs (with the type they are read through) that a
@@ -259,6 +284,23 @@ private:
   void schedulePointwise();
   bool scheduleTiledTranspose();
   void scheduleReduction();
+  bool scheduleSplitReduction(int64_t outputs, int64_t reduced,
+                              int64_t threadsPerOutput);
+  bool scheduleOuterSplit(int64_t outputs, int64_t reduced);
+  /// Whether the reduction may read 4 consecutive elements per step: the
+  /// input's innermost dim is the last reduced one and holds whole groups
+  /// of 4 (so every group starts at a multiple of 4 of it), and the kernel
+  /// has few ops.
+  bool readsInnermostInFours();
+  /// The number of slices that split the range of each of `units` (outputs
+  /// or column tiles) when `unitThreads` threads each leave the GPU's
+  /// resident threads unfilled: about kSplitWaves waves of blocks of
+  /// `block` threads, each slice at least `minSlice` elements (0: no
+  /// split).
+  int64_t splitCount(int64_t units, int64_t unitThreads, int64_t block,
+                     int64_t reduced, int64_t minSlice);
+  /// One scratch buffer of partial results per reduction.
+  void partialsScratch(int64_t count);
   void scheduleRowReduction();
   void scheduleScatter();
   bool useSegmentedIndexAdd();
@@ -412,11 +454,15 @@ void Scheduler::scheduleReduction() {
   threads = 1;
   int64_t block = 256;
   if (inner) {
-    if (l >= 4096 || (m < multiprocessors * 4 && l > 256))
+    if (l >= 4096 || (m < multiprocessors * 4 && l > 256)) {
       threads = l >= 16384 ? 1024 : 256;
-    else
+    } else if (l <= kMaxThreadRow && readsInnermostInFours()) {
+      // Rows of a few elements: a thread per row, 4 elements per load.
+      vectorWidth = 4;
+    } else {
       threads = std::min<int64_t>(
           32, std::max<int64_t>(1, llvm::PowerOf2Ceil(l)));
+    }
     block = std::max<int64_t>(threads, 256);
   } else {
     if (l >= 16)
@@ -425,6 +471,9 @@ void Scheduler::scheduleReduction() {
   }
   if (m == 0)
     return;
+  if (inner ? scheduleSplitReduction(m, l, threads)
+            : scheduleOuterSplit(m, l))
+    return;
   int64_t groups = inner ? block / threads : 32; // outputs per block pass
   int64_t maxBlocks =
       int64_t(multiprocessors) * std::max<int64_t>(1, 2048 / block);
@@ -432,6 +481,83 @@ void Scheduler::scheduleReduction() {
     launch(gridSize(ceilDiv(m, groups), maxBlocks), block);
   else
     launch(gridSize(ceilDiv(m, groups), maxBlocks), 32, slices);
+}
+
+int64_t Scheduler::splitCount(int64_t units, int64_t unitThreads,
+                              int64_t block, int64_t reduced,
+                              int64_t minSlice) {
+  int64_t resident = multiprocessors * kResidentThreadsPerMultiprocessor;
+  if (units * unitThreads >= resident)
+    return 0;
+  int64_t split = std::min(ceilDiv(kSplitWaves * resident / block, units),
+                           reduced / minSlice);
+  return split < 2 ? 0 : split;
+}
+
+void Scheduler::partialsScratch(int64_t count) {
+  for (const ReductionInfo &r : facts.reductions)
+    scratch.push_back(count * accumulatorBytes(r.dtype));
+}
+
+/// An inner reduction to fewer outputs than fill the GPU with a block (or
+/// group) each, e.g. a full sum: each output's reduced range is split over
+/// `slices` blocks (about kSplitWaves waves of blocks in all), each block
+/// reducing its slice with a tree (shuffles, then shared memory) into a
+/// partial result in scratch; a second launch combines each output's
+/// partials (and leaves the scratch zeroed).
+bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
+                                       int64_t threadsPerOutput) {
+  int64_t split = splitCount(outputs, threadsPerOutput, kBlock, reduced,
+                             kMinSplitElements);
+  if (split == 0)
+    return false;
+  scheme = KernelScheme::ReductionSplit;
+  threads = kBlock;
+  slices = split;
+  // 4 consecutive elements per step when the input's innermost dim is the
+  // last reduced one and holds whole groups of 4 (each slice then starts
+  // at a multiple of 4 of it).
+  if (readsInnermostInFours())
+    vectorWidth = 4;
+  partialsScratch(outputs * split);
+  launch(gridSize(outputs * split, 1 << 20), kBlock, 1, /*phase=*/1);
+  launch(gridSize(outputs, maxGridStrideBlocks(multiprocessors, kBlock)),
+         kBlock, 1, /*phase=*/2);
+  return true;
+}
+
+/// An outer reduction whose column tiles (32 adjacent outputs, `slices`
+/// threads each) cannot fill the GPU, e.g. a bias gradient (the sum over
+/// dim 0 of 65536 x 1024 is 32 tiles): each tile's rows are also split over
+/// blocks, about kSplitWaves waves of them, each block reducing a slice of
+/// rows into a partial result per output in scratch; a second launch, a
+/// thread per output, combines them.
+bool Scheduler::scheduleOuterSplit(int64_t outputs, int64_t reduced) {
+  int64_t perOutput = slices, block = 32 * perOutput;
+  int64_t split = splitCount(ceilDiv(outputs, 32), block, block, reduced,
+                             kMinOuterSplitRows);
+  if (split == 0)
+    return false;
+  scheme = KernelScheme::ReductionSplit;
+  threads = perOutput;
+  slices = split;
+  tile = 32;
+  partialsScratch(outputs * split);
+  launch(gridSize(ceilDiv(outputs, 32) * split, 1 << 20), 32, perOutput,
+         /*phase=*/1);
+  launch(gridSize(ceilDiv(outputs, kBlock),
+                  maxGridStrideBlocks(multiprocessors, kBlock)),
+         kBlock, 1, /*phase=*/2);
+  return true;
+}
+
+bool Scheduler::readsInnermostInFours() {
+  const ReductionInfo &first = facts.reductions.front();
+  ArrayRef<int64_t> inShape =
+      cast<StridedTensorType>(first.input.getType()).getShape();
+  int64_t rank = inShape.size();
+  return options.vectorize && rank > 0 && first.dims.back() == rank - 1 &&
+         inShape.back() % 4 == 0 && functionalOps() <= kMaxVectorizedOps;
 }
 
 void Scheduler::scheduleRowReduction() {

@@ -17,7 +17,8 @@ def ScheduleKernels : Pass<"stride-schedule-kernels", "::mlir::func::FuncOp"> {
     `stride.schedule = #stride.schedule<...>` attribute that the CUDA
     printers read: the kernel's scheme (from its form under the kernel
     contract: `grid_stride`, `vectorized` or `tiled_transpose` for pointwise
-    kernels, `reduction_inner` or `reduction_outer` for reductions,
+    kernels, `reduction_inner`, `reduction_outer` or `reduction_split` for
+    reductions,
     `row_registers` or `row_reread` for broadcast reductions, `scatter` or
     `segmented_index_add` for index scatters), its vector width, tile and
     threads per output or row, 32 or 64-bit index arithmetic, and its

@@ -11,6 +11,7 @@
 //   Pointwise.cpp          form (a): grid_stride, vectorized
 //   TiledTranspose.cpp     form (a): tiled_transpose
 //   Reduction.cpp          form (b): reduction_inner, reduction_outer
+//   SplitReduction.cpp     form (b): reduction_split
 //   RowReduction.cpp       form (d): row_registers, row_reread
 //   Scatter.cpp            form (c): scatter (two phases, atomics)
 //   SegmentedIndexAdd.cpp  form (c): segmented_index_add
@@ -87,7 +88,8 @@ private:
   Coords outer;
 };
 
-/// Form (b): reduction_inner and reduction_outer (Reduction.cpp).
+/// Form (b): reduction_inner and reduction_outer (Reduction.cpp),
+/// reduction_split (SplitReduction.cpp).
 class ReductionPrinter : public KernelPrinter {
 public:
   using KernelPrinter::KernelPrinter;
@@ -110,6 +112,17 @@ private:
 
   mlir::LogicalResult printBody(Code &body) override;
   Threads threadsOf();
+  /// Declares each accumulator at its reduction's identity.
+  void initAccumulators(Code &body);
+  /// Where `condition` holds (always when empty): each reduction's value from its accumulator,
+  /// the epilogue and the stores at the output element `outCoords`.
+  mlir::LogicalResult printResults(Code &body, const std::string &condition,
+                                   llvm::ArrayRef<std::string> outCoords,
+                                   int64_t reducedElements);
+  /// The input coordinates of the output element `outCoords` and the
+  /// reduced coordinates `reduced`.
+  Coords inputCoords(llvm::ArrayRef<std::string> outCoords,
+                     llvm::ArrayRef<std::string> reduced);
   /// The accumulators' names and the shared memory that combines them.
   void declareAccumulators(Code &body, const Threads &t);
   /// Opens the loop over the `m` output elements.
@@ -123,6 +136,31 @@ private:
   /// thread that holds the result ("" when every thread of it does).
   std::string printCombine(Code &body, const Threads &t,
                            const std::string &lane);
+
+  // Scheme reduction_split (SplitReduction.cpp).
+  /// Both phases over the `m` outputs, each reducing `reducedShape`.
+  mlir::LogicalResult printSplit(Code &body, int64_t m,
+                                 llvm::ArrayRef<int64_t> reducedShape);
+  /// Phase 1: each block reduces one slice of `chunk` elements of one
+  /// output (or of each output of a column tile) into partial results.
+  mlir::LogicalResult printSlices(Code &body, const Threads &t, int64_t m,
+                                  llvm::ArrayRef<int64_t> reducedShape,
+                                  int64_t chunk);
+  /// The accumulation of the reduced element at `reduced` (and, with
+  /// vector width 4, the 3 after it along the innermost dim).
+  mlir::LogicalResult accumulateElements(Code &body,
+                                         llvm::ArrayRef<std::string> outCoords,
+                                         const Coords &reduced);
+  /// Combines partial result `index` into each accumulator and resets it.
+  void combinePartial(Code &body, const std::string &index);
+  /// Phase 2 of an inner reduction_split: a block per output combines its
+  /// partial results, then its value, the epilogue and the stores.
+  mlir::LogicalResult printPartialsCombine(Code &body, const Threads &t,
+                                           int64_t m, int64_t reducedElements);
+  /// Phase 2 of an outer reduction_split (column tiles): the same, a
+  /// thread per output.
+  mlir::LogicalResult printColumnPartialsCombine(Code &body, int64_t m,
+                                                 int64_t reducedElements);
 };
 
 /// Form (d): row_registers and row_reread (RowReduction.cpp).

@@ -47,24 +47,42 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
     return success();
   }
 
+  if (schedule.getScheme() == KernelScheme::ReductionSplit)
+    return printSplit(body, m, reducedShape);
+
   Threads t = threadsOf();
   declareAccumulators(body, t);
   OutputLoop loop = openOutputLoop(body, t, m);
-  for (ReductionInfo &r : reductions)
-    body.line("{} {} = {};", accumulatorType(r.dtype), r.acc,
-              identityOf(r.kind, r.dtype));
+  initAccumulators(body);
   Coords outCoords = delinearize(body, loop.output, iterationShape);
   if (failed(printAccumulation(body, t, loop.lane, outCoords, reducedShape)))
     return failure();
   std::string leader = printCombine(body, t, loop.lane);
+  if (failed(printResults(body,
+                          leader.empty() ? "active" : "active && " + leader,
+                          outCoords, l)))
+    return failure();
+  body.close(); // the loop over outputs
+  return success();
+}
 
-  body.open(leader.empty() ? "if (active)"
-                           : fmt::format("if (active && {})", leader));
+void ReductionPrinter::initAccumulators(Code &body) {
+  for (ReductionInfo &r : reductions)
+    body.line("{} {} = {};", accumulatorType(r.dtype), r.acc,
+              identityOf(r.kind, r.dtype));
+}
+
+LogicalResult ReductionPrinter::printResults(Code &body,
+                                             const std::string &condition,
+                                             ArrayRef<std::string> outCoords,
+                                             int64_t reducedElements) {
+  if (!condition.empty())
+    body.open(fmt::format("if ({})", condition));
   pushScope();
   for (ReductionInfo &info : reductions) {
     std::string v = fresh("v");
     body.line("const {} {} = {}; // {} at {}", computeType(info.dtype), v,
-              finalValue(info, l), opName(info.op),
+              finalValue(info, reducedElements), opName(info.op),
               formatLocation(info.op->getLoc()));
     std::string key = memoKey(info.op->getResult(0), outCoords);
     remember(key, v);
@@ -73,9 +91,27 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
   if (failed(storeYields(body, outCoords)))
     return failure();
   popScope();
-  body.close();
-  body.close(); // the loop over outputs
+  if (!condition.empty())
+    body.close();
   return success();
+}
+
+Coords ReductionPrinter::inputCoords(ArrayRef<std::string> outCoords,
+                                     ArrayRef<std::string> reduced) {
+  const ReductionInfo &first = reductions.front();
+  int64_t rank = cast<StridedTensorType>(first.input.getType()).getRank();
+  Coords inCoords;
+  size_t nextKept = 0, nextReduced = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (llvm::is_contained(first.dims, d)) {
+      inCoords.push_back(reduced[nextReduced++]);
+      if (first.keepdim)
+        ++nextKept;
+    } else {
+      inCoords.push_back(outCoords[nextKept++]);
+    }
+  }
+  return inCoords;
 }
 
 ReductionPrinter::Threads ReductionPrinter::threadsOf() {
@@ -145,34 +181,18 @@ ReductionPrinter::openOutputLoop(Code &body, const Threads &t, int64_t m) {
 LogicalResult ReductionPrinter::printAccumulation(
     Code &body, const Threads &t, const std::string &lane,
     ArrayRef<std::string> outCoords, ArrayRef<int64_t> reducedShape) {
-  const ReductionInfo &first = reductions.front();
-  int64_t rank = cast<StridedTensorType>(first.input.getType()).getRank();
-  // The input coordinates from the output's and the reduced ones.
+  // With vector width 4 (rows of a few elements, a thread each), 4
+  // consecutive elements per step.
+  int64_t vector = schedule.getVectorWidth();
   body.open("if (active)");
   std::string r = fresh("r");
-  body.open(fmt::format("for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
-                        lane, product(reducedShape),
-                        t.inner ? t.perOutput : t.slices));
-  Coords reduced = delinearize(body, r, reducedShape);
-  Coords inCoords;
-  size_t nextKept = 0, nextReduced = 0;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (llvm::is_contained(first.dims, d)) {
-      inCoords.push_back(reduced[nextReduced++]);
-      if (first.keepdim)
-        ++nextKept;
-    } else {
-      inCoords.push_back(outCoords[nextKept++]);
-    }
-  }
-  pushScope();
-  for (ReductionInfo &info : reductions) {
-    FailureOr<std::string> v = eval(info.input, inCoords, body);
-    if (failed(v))
-      return failure();
-    body.line("{} = {};", info.acc, accumulated(info, *v));
-  }
-  popScope();
+  body.open(fmt::format(
+      "for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
+      vector == 1 || lane == "0" ? lane : fmt::format("{} * {}", lane, vector),
+      product(reducedShape), (t.inner ? t.perOutput : t.slices) * vector));
+  if (failed(accumulateElements(body, outCoords,
+                                delinearize(body, r, reducedShape))))
+    return failure();
   body.close();
   body.close();
   return success();

@@ -29,7 +29,8 @@ def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
   I32EnumAttrCase<"RowRegisters", 5, "row_registers">,
   I32EnumAttrCase<"RowReread", 6, "row_reread">,
   I32EnumAttrCase<"Scatter", 7, "scatter">,
-  I32EnumAttrCase<"SegmentedIndexAdd", 8, "segmented_index_add">]> {
+  I32EnumAttrCase<"SegmentedIndexAdd", 8, "segmented_index_add">,
+  I32EnumAttrCase<"ReductionSplit", 9, "reduction_split">]> {
   let cppNamespace = "::stride";
   let genSpecializedAttr = 0;
 }
@@ -93,7 +94,10 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       (pointwise, `tile` x `tile` tiles of dims (`transpose_dim`, innermost)
       with the `staged` inputs through shared memory), `reduction_inner` /
       `reduction_outer` (`threads` per output element; `slices` threads
-      split an outer reduction's range), `row_registers` / `row_reread`
+      split an outer reduction's range), `reduction_split` (each output's
+      range split over `slices` blocks of `threads` threads, `vector_width`
+      consecutive elements per thread and step, partial results in
+      `scratch` combined by a second launch), `row_registers` / `row_reread`
       (broadcast reductions: `threads` per row, `elements_per_thread` held
       in registers or re-read), `scatter`, `segmented_index_add`
       (`threads` per row, `vector_width` and `elements_per_thread` per unit

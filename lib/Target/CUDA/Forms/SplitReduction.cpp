@@ -1,0 +1,210 @@
+//===- SplitReduction.cpp - Reductions split across blocks ----------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Form (b), scheme reduction_split: reductions whose outputs alone cannot
+// fill the GPU, two launches of one function.
+// Phase 1 cuts each output's reduced range into `slices` slices, a block
+// each, and writes one partial result per output and slice to scratch;
+// phase 2 combines each output's partials, resets them to zero (scratch
+// starts zeroed and each run leaves it so) and computes the epilogue.
+//
+// An inner reduction to few outputs (e.g. a full sum; no `tile`): a block
+// of `threads` threads per slice of one output, striding over it (4
+// consecutive elements per step when the vector width is 4), combined with
+// a tree (shuffles, then shared memory); phase 2 a block per output, the
+// same tree. An outer reduction (e.g. a bias gradient; `tile` = 32): a
+// block per slice of a column tile, 32 adjacent outputs x `threads`
+// threads splitting the slice's rows (coalesced reads), combined through
+// shared memory; phase 2 a thread per output.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Forms.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <fmt/format.h>
+
+using namespace mlir;
+
+namespace stride {
+
+LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
+                                           ArrayRef<int64_t> reducedShape) {
+  // Column tiles (`tile` adjacent outputs per block) for an outer reduction.
+  bool outer = schedule.getTile() > 0;
+  int64_t l = product(reducedShape), slices = schedule.getSlices();
+  int64_t chunk = llvm::alignTo(ceilDiv(l, slices), schedule.getVectorWidth());
+  Threads t;
+  t.inner = !outer;
+  t.blockReduce = !outer;
+  if (outer) {
+    t.slices = schedule.getThreads();
+    t.block = schedule.getTile() * t.slices;
+    body.line("// {} outputs in tiles of {}, each output's {} reduced elements "
+              "in {} slices of {}, a block of {} x {} threads each: phase 1 "
+              "reduces each slice into a partial result per output, phase 2 "
+              "combines each output's partials",
+              m, schedule.getTile(), l, slices, chunk, schedule.getTile(),
+              t.slices);
+  } else {
+    t.perOutput = t.block = schedule.getThreads();
+    body.line("// each output's {} reduced elements in {} slices of {}, a "
+              "block of {} threads each: phase 1 reduces each slice into its "
+              "partial result, phase 2 combines each output's partials",
+              l, slices, chunk, t.block);
+  }
+  declareAccumulators(body, t);
+  for (auto [i, r] : llvm::enumerate(reductions))
+    body.line("{0} *__restrict__ partials{1} = reinterpret_cast<{0} *>"
+              "(scratch{1});",
+              accumulatorType(r.dtype), i);
+  body.open("if (phase == 1)");
+  if (failed(printSlices(body, t, m, reducedShape, chunk)))
+    return failure();
+  body.close();
+  body.open("else");
+  if (failed(outer ? printColumnPartialsCombine(body, m, l)
+                   : printPartialsCombine(body, t, m, l)))
+    return failure();
+  body.close();
+  return success();
+}
+
+LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
+                                            int64_t m,
+                                            ArrayRef<int64_t> reducedShape,
+                                            int64_t chunk) {
+  int64_t l = product(reducedShape), slices = schedule.getSlices(),
+          vector = schedule.getVectorWidth(), tile = schedule.getTile();
+  // Unit u is slice u % slices of output u / slices (reduction_split) or
+  // of column tile u / slices (an outer reduction).
+  int64_t units = (t.inner ? m : ceilDiv(m, tile)) * slices;
+  std::string unit = fresh("slice"), o = fresh("o"), begin = fresh("begin"),
+              end = fresh("end"), r = fresh("r");
+  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                        "gridDim.x)",
+                        idx, unit, units));
+  if (t.inner) {
+    body.line("const {} {} = {} / {};", idx, o, unit, slices);
+    body.line("const bool active = true;");
+  } else {
+    body.line("const {0} {1} = {2} / {3} * {4} + ({0})threadIdx.x;", idx, o,
+              unit, slices, tile);
+    body.line("const bool active = {} < {};", o, m);
+  }
+  body.line("const {} {} = {} % {} * {};", idx, begin, unit, slices, chunk);
+  body.line("const {0} {1} = {2} < {3} - {4} ? {2} + {4} : {3};", idx, end,
+            begin, l, chunk);
+  initAccumulators(body);
+  Coords outCoords = delinearize(body, o, iterationShape);
+  std::string lane = fmt::format("({}){}", idx,
+                                 t.inner ? "threadIdx.x" : "threadIdx.y");
+  if (vector > 1)
+    lane += fmt::format(" * {}", vector);
+  body.open("if (active)");
+  body.open(fmt::format("for ({0} {1} = {2} + {3}; {1} < {4}; {1} += {5})",
+                        idx, r, begin, lane, end,
+                        (t.inner ? t.block : t.slices) * vector));
+  if (failed(accumulateElements(body, outCoords,
+                                delinearize(body, r, reducedShape))))
+    return failure();
+  body.close();
+  body.close();
+  std::string leader = printCombine(body, t, "");
+  body.open(fmt::format("if (active && {})", leader));
+  std::string at =
+      t.inner ? unit : fmt::format("{} % {} * {} + {}", unit, slices, m, o);
+  for (auto [i, info] : llvm::enumerate(reductions))
+    body.line("partials{}[{}] = {};", i, at, info.acc);
+  body.close();
+  body.close();
+  return success();
+}
+
+LogicalResult ReductionPrinter::accumulateElements(
+    Code &body, ArrayRef<std::string> outCoords, const Coords &reduced) {
+  Coords first = inputCoords(outCoords, reduced);
+  int64_t vector = schedule.getVectorWidth();
+  // With 4 elements per step the last reduced dim is the input's innermost
+  // (the schedule checks it): lane k is k elements further along it.
+  lanes.assign(vector, first);
+  for (int64_t k = 1; k < vector; ++k) {
+    std::string c = fresh("i");
+    body.line("const {} {} = {} + {};", idx, c, first.back(), k);
+    lanes[k].back() = c;
+  }
+  pushScope();
+  for (ReductionInfo &info : reductions) {
+    for (int64_t k = 0; k < vector; ++k) {
+      vectorLane = vector > 1 ? static_cast<int>(k) : -1;
+      FailureOr<std::string> v = eval(info.input, lanes[k], body);
+      vectorLane = -1;
+      if (failed(v))
+        return failure();
+      body.line("{} = {};", info.acc, accumulated(info, *v));
+    }
+  }
+  popScope();
+  lanes.clear();
+  return success();
+}
+
+void ReductionPrinter::combinePartial(Code &body, const std::string &index) {
+  for (auto [i, info] : llvm::enumerate(reductions)) {
+    std::string at = fmt::format("partials{}[{}]", i, index);
+    body.line("{} = {};", info.acc, combineOf(info.kind, info.acc, at));
+    body.line("{} = 0;", at);
+  }
+}
+
+LogicalResult ReductionPrinter::printPartialsCombine(Code &body,
+                                                     const Threads &t,
+                                                     int64_t m,
+                                                     int64_t reducedElements) {
+  int64_t slices = schedule.getSlices();
+  std::string o = fresh("o"), k = fresh("k");
+  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                        "gridDim.x)",
+                        idx, o, m));
+  initAccumulators(body);
+  body.open(fmt::format("for ({0} {1} = ({0})threadIdx.x; {1} < {2}; {1} += "
+                        "{3})",
+                        idx, k, slices, t.block));
+  combinePartial(body, fmt::format("{} * {} + {}", o, slices, k));
+  body.close();
+  std::string leader = printCombine(body, t, "");
+  Coords outCoords = delinearize(body, o, iterationShape);
+  if (failed(printResults(body, leader, outCoords, reducedElements)))
+    return failure();
+  body.close();
+  return success();
+}
+
+LogicalResult ReductionPrinter::printColumnPartialsCombine(
+    Code &body, int64_t m, int64_t reducedElements) {
+  int64_t slices = schedule.getSlices();
+  std::string o = fresh("o"), k = fresh("k");
+  body.line("// a thread per output, adjacent threads on adjacent outputs");
+  body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
+                        "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
+                        "blockDim.x)",
+                        idx, o, m));
+  initAccumulators(body);
+  body.open(fmt::format("for ({0} {1} = 0; {1} < {2}; ++{1})", idx, k,
+                        slices));
+  combinePartial(body, fmt::format("{} * {} + {}", k, m, o));
+  body.close();
+  Coords outCoords = delinearize(body, o, iterationShape);
+  if (failed(printResults(body, "", outCoords, reducedElements)))
+    return failure();
+  body.close();
+  return success();
+}
+
+} // namespace stride
