@@ -51,6 +51,8 @@ struct KernelFacts {
   llvm::SmallVector<ReductionInfo> reductions;
   /// Form (c): the scatter, scatter_add or index_add.
   mlir::Operation *scatterRoot = nullptr;
+  /// Form (e): the cumsum.
+  CumsumOp scanRoot;
 
   bool isRowForm() const { return form == KernelForm::BroadcastReduction; }
 };
