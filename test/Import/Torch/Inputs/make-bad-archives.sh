@@ -38,7 +38,7 @@ edited negative-size.pt2 's/"x": {"dtype": 7, "sizes": \[{"as_int": 2}/"x": {"dt
 edited uint8.pt2 's/"x": {"dtype": 7/"x": {"dtype": 1/'
 edited float8.pt2 's/"x": {"dtype": 7/"x": {"dtype": 29/'
 edited no-outputs.pt2 's/"outputs": \[{"as_tensor": {"name": "sum_1"}}\], "metadata"/"outputs": [], "metadata"/'
-edited unsupported-ops.pt2 's/aten.slice_scatter.default/aten.cumsum.default/g; s/aten.sum.dim_IntList/aten.frobnicate.default/g'
+edited unsupported-ops.pt2 's/aten.slice_scatter.default/aten.scramble.default/g; s/aten.sum.dim_IntList/aten.frobnicate.default/g'
 
 # A weight stored pickled.
 cp model/data/weights/model_weights_config.json weights.orig
