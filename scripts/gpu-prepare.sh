@@ -196,7 +196,7 @@ add_fixture() {
   cp "$src/${prefix:-model_}expected/"*.npy "$dir/expected/"
   echo "$rtol" >"$dir/rtol"
   nodes=$(sed -n "s/^# $(basename "$archive"): \([0-9]*\) nodes$/\1/p" "$src/ops.txt")
-  kernels=$(sed -n 's/^  executable [0-9]*: .*, \([0-9]*\) kernels$/\1/p' "$dir/inspect.txt" | awk '{s += $1} END {print s + 0}')
+  kernels=$(sed -n 's/^  executable [0-9]*: .*, \([0-9]*\) kernels\{0,1\}$/\1/p' "$dir/inspect.txt" | awk '{s += $1} END {print s + 0}')
   calls=$(grep -c ': library call ' "$dir/inspect.txt" || true)
   echo "${nodes:-?} $kernels $calls $((t1 - t0)) $((t3 - t2))" >"$dir/fixture"
   if [[ $emulate == 1 ]]; then
