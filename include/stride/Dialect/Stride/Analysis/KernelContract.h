@@ -135,7 +135,10 @@ enum class KernelForm {
   /// epilogue over the reduction's input shape (softmax's division); one
   /// yielded value of the input shape. Further reductions of the same rows
   /// may read it broadcast back (softmax's `sum` of `exp(x - max)`); the
-  /// root is then the first of them.
+  /// root is then the first of them. Elementwise ops of the first
+  /// reduction's result shape that read the row's reductions directly are
+  /// per-row ops (isPerRowOp: LayerNorm's `rsqrt(var + eps)`), computed once
+  /// per row and read broadcast back like a reduction.
   BroadcastReduction,
   /// (e) A scan (cumsum) root, the only yielded value, with a pointwise
   /// prologue evaluated at its input's coordinates; iteration space = the
