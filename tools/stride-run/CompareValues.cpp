@@ -14,21 +14,29 @@
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 #include "stride/Support/Diagnostics.h"
 
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+
+#include <cstdio>
 
 using namespace mlir;
 
 namespace stride::run {
 namespace {
 
+/// `x` in 3 significant digits, e.g. "2.18", "1.2e-07".
+std::string shortNumber(double x) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.3g", x);
+  return text;
+}
+
 /// "stride.add at graph.mlir:12:8, node 'add_1'".
 std::string describeOp(Operation *op) {
   std::string text = op->getName().getStringRef().str();
   if (std::optional<FileLineColLoc> file = firstFileLocation(op->getLoc()))
-    text += llvm::formatv(" at {0}:{1}:{2}", file->getFilename().str(),
-                          file->getLine(), file->getColumn())
-                .str();
+    text += " at " + file->getFilename().str() + ":" +
+            std::to_string(file->getLine()) + ":" +
+            std::to_string(file->getColumn());
   if (std::optional<std::string> node = nodeName(op->getLoc()))
     text += ", node '" + *node + "'";
   return text;
@@ -66,10 +74,10 @@ void printMismatch(OpResult value, const std::string &name,
       if (!isa<ViewOpInterface>(op))
         os << "    " << describeOp(&op) << "\n";
   }
-  os << llvm::formatv("  {0} of {1} elements differ beyond rtol {2}; max "
-                      "absolute error {3}, max relative error {4}\n",
-                      c.mismatches, reference.numElements(), rtol,
-                      c.maxAbsoluteError, c.maxRelativeError);
+  os << "  " << c.mismatches << " of " << reference.numElements()
+     << " elements differ beyond rtol " << shortNumber(rtol)
+     << "; max absolute error " << shortNumber(c.maxAbsoluteError)
+     << ", max relative error " << shortNumber(c.maxRelativeError) << "\n";
   os << "  worst: "
      << (c.worstElement.empty() ? c.firstMismatch : c.worstElement) << "\n";
 }
@@ -100,9 +108,9 @@ Result<bool> compareKeptValues(func::FuncOp entry,
     Comparison c = compareArrays(*actual, reference, rtol);
     auto value = cast<OpResult>(ret.getOperand(r));
     if (!c.ok) {
-      os << matched << " value" << (matched == 1 ? "" : "s")
-         << " before it match (largest relative error "
-         << llvm::formatv("{0}", largestError) << ")\n";
+      os << matched << " kept value" << (matched == 1 ? "" : "s")
+         << " before it match the reference (largest relative error "
+         << shortNumber(largestError) << ")\n";
       printMismatch(value, name, reference, c, rtol, os);
       return false;
     }
@@ -110,7 +118,7 @@ Result<bool> compareKeptValues(func::FuncOp entry,
     largestError = std::max(largestError, c.maxRelativeError);
   }
   os << "all " << matched << " kept values match the reference (largest "
-     << "relative error " << llvm::formatv("{0}", largestError) << ")\n";
+     << "relative error " << shortNumber(largestError) << ")\n";
   return true;
 }
 

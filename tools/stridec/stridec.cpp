@@ -112,9 +112,9 @@ cl::opt<bool> keepValues(
 
 cl::opt<std::string> testInjectFault(
     "test-inject-fault", cl::value_desc("op"), cl::Hidden,
-    cl::desc("TEST ONLY: miscompile every op of this kind (add, sub, mul, "
-             "div, maximum, minimum) into its counterpart, to test the "
-             "debugging tools"),
+    cl::desc("TEST ONLY: miscompile every floating-point op of this kind "
+             "(add, sub, mul, div, maximum, minimum) into its counterpart, to "
+             "test the debugging tools"),
     cl::cat(stridecCategory));
 
 cl::opt<bool> noRuntimeChecks(

@@ -79,6 +79,14 @@ std::optional<StringRef> faultyCounterpart(StringRef op) {
   return std::nullopt;
 }
 
+/// True when `op`'s result is floating point: integer ops (indices, shapes
+/// computed in the graph) are left alone, so a fault gives wrong values
+/// rather than an index out of range.
+bool computesFloats(Operation *op) {
+  auto type = dyn_cast<StridedTensorType>(op->getResult(0).getType());
+  return type && isa<FloatType>(type.getElementType());
+}
+
 struct TestInjectFaultPass
     : public stride::impl::TestInjectFaultBase<TestInjectFaultPass> {
   using Base::Base;
@@ -96,7 +104,7 @@ struct TestInjectFaultPass
     OperationName to("stride." + counterpart->str(), context);
     SmallVector<Operation *> faulty;
     getOperation().walk([&](Operation *candidate) {
-      if (candidate->getName() == from)
+      if (candidate->getName() == from && computesFloats(candidate))
         faulty.push_back(candidate);
     });
     for (Operation *original : faulty) {

@@ -332,8 +332,11 @@ def TestInjectFault : Pass<"stride-test-inject-fault", "::mlir::func::FuncOp"> {
   let description = [{
     A deliberate miscompilation, for testing the debugging tools
     (`stride-reduce`, `stride-run --compare-values`; docs/debugging.md), never
-    for use: every op named by `op`, inside kernels or not, is replaced by
-    its counterpart with the same operands, types and location:
+    for use: every op named by `op` with a floating-point result, inside
+    kernels or not, is replaced by its counterpart with the same operands,
+    types and location (integer ops, such as index arithmetic, are left
+    alone, so that the fault gives wrong values rather than an index out of
+    range):
     `add` <-> `sub`, `mul` <-> `div`, `maximum` <-> `minimum`. The module then
     computes something else than the reference interpreter does on the
     original graph. `stridec --test-inject-fault=OP` runs it last in the
@@ -355,7 +358,7 @@ def TestInjectFault : Pass<"stride-test-inject-fault", "::mlir::func::FuncOp"> {
   let options = [
     Option<"op", "op", "std::string", /*default=*/"\"\"",
            "The op to miscompile, without the dialect prefix: add, sub, "
-           "mul, div, maximum or minimum">,
+           "mul, div, maximum or minimum (floating-point results only)">,
   ];
 }
 
