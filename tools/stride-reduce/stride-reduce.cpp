@@ -104,18 +104,23 @@ Tests (--test):
   SCRIPT           your own: SCRIPT --test-arg... FILE exits 1 when FILE is
                    interesting
 
-Worked example: a miscompiled stride.add in a 200-op graph
+Worked example: stridec miscompiles stride.add on purpose (a test-only
+option) in a graph of 210 ops; the reference interpreter runs the compiled IR
+(--runner=ir):
 
-  $ stride-reduce big.mlir --test=differs --runner=ir \
+  $ stride-reduce test/Tools/Inputs/layers.mlir --test=differs --runner=ir \
       --stridec-arg=--test-inject-fault=add -o small.mlir
-  stride-reduce: 104 ops, 4 inputs and outputs (test 3)
+  stride-reduce: 116 ops, 26 inputs and outputs (test 3)
   ...
-  stride-reduce: 1 ops, 3 inputs and outputs (test 41)
-  stride-reduce: 212 ops -> 1 ops in 41 tests; wrote small.mlir
-  $ head -3 small.mlir
-  // Reduced by stride-reduce on 2026-11-24 from big.mlir: 212 ops -> 1 ops (41 tests).
+  stride-reduce: 1 op, 3 inputs and outputs (test 31)
+  stride-reduce: 210 ops -> 1 op in 34 tests; wrote small.mlir
+  $ head -2 small.mlir
+  // Reduced by stride-reduce on 2026-11-24 from test/Tools/Inputs/layers.mlir: 210 ops -> 1 op (34 tests).
   // Test: stride-reduce-test differs ir 1e-05 1 --test-inject-fault=add FILE
-  // (exit status 1: the graph shows the problem)
+
+small.mlir is one stride.add of two inputs; the comment's command, with the
+file, exits 1 on it. docs/debugging.md walks through the whole way from a
+wrong output to a reduced graph.
 
 Exit status: 0 when a reduced graph is written, 1 on an error (including a
 graph that does not show the problem to begin with).
