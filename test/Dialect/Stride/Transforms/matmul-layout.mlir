@@ -131,7 +131,7 @@ func.func @one_copy(%a: !stride.tensor<128xf32>, %b: !stride.tensor<8xf32>) -> !
 // CHECK-NEXT: return
 // FUSED-LABEL: func.func @aligned_rows
 // FUSED:      %[[P:.*]] = stride.matmul {{.*}} -> <2x5x17xbf16, strides = [120, 24, 1], offset = 0>
-// FUSED-NEXT: stride.kernel "clone_add_gelu"(%[[P]], %{{.*}})
+// FUSED:      stride.kernel "clone_add_gelu" ins(%[[P]], %{{.*}} : !stride.tensor<2x5x17xbf16, strides = [120, 24, 1], offset = 0>
 func.func @aligned_rows(%x: !stride.tensor<2x5x8xbf16>, %w: !stride.tensor<2x8x17xbf16>,
                         %b: !stride.tensor<2x5x17xbf16>, %xf: !stride.tensor<2x5x8xf32>,
                         %wf: !stride.tensor<2x8x17xf32>, %y: !stride.tensor<5x8xbf16>,
