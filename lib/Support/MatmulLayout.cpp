@@ -67,6 +67,26 @@ std::optional<MatmulOperandLayout> matmulOperandLayout(const Layout &layout) {
   return std::nullopt;
 }
 
+std::optional<MatmulOperandLayout> matmulResultLayout(const Layout &layout) {
+  std::optional<MatmulOperandLayout> result = matmulOperandLayout(layout);
+  size_t rank = layout.shape.size();
+  if (!result || result->transposed)
+    return std::nullopt;
+  int64_t matrices = 1;
+  for (size_t d = 0; d + 2 < rank; ++d)
+    matrices *= layout.shape[d];
+  if (matrices > 1 && result->batchStride < layout.shape[rank - 2] * result->ld)
+    return std::nullopt;
+  return result;
+}
+
+int64_t alignedResultLd(int64_t columns, int64_t elementBytes) {
+  if (elementBytes != 2)
+    return columns;
+  constexpr int64_t kAlignedElements = 16 / 2;
+  return (columns + kAlignedElements - 1) / kAlignedElements * kAlignedElements;
+}
+
 bool isContiguousVector(const Layout &layout) {
   return layout.shape.size() == 1 &&
          (layout.shape[0] <= 1 || layout.strides[0] == 1);

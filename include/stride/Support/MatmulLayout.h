@@ -48,6 +48,19 @@ struct MatmulOperandLayout {
 /// into one stride. Row-major is preferred where both readings fit.
 std::optional<MatmulOperandLayout> matmulOperandLayout(const Layout &layout);
 
+/// How a library writes a product `[B..., M, N]` into `layout`, or nullopt
+/// when it cannot: rows of N consecutive elements at a leading dimension
+/// >= N, the batch dims collapsing into one stride of at least M * ld.
+std::optional<MatmulOperandLayout> matmulResultLayout(const Layout &layout);
+
+/// The leading dimension a product with `columns` columns of
+/// `elementBytes`-byte elements is written at: `columns` rounded up to 16
+/// bytes for 2-byte types (f16, bf16), whose fast library kernels need
+/// 16-byte aligned rows (an H100 bf16 product with 50,257 columns took
+/// 6.5 ms at ld 50,257, 0.97 ms at 50,264); `columns` otherwise (f32 ran
+/// the same at both).
+int64_t alignedResultLd(int64_t columns, int64_t elementBytes);
+
 /// True when the 1-D `layout` (a matmul's bias) has consecutive elements,
 /// as the library reads it.
 bool isContiguousVector(const Layout &layout);

@@ -926,6 +926,7 @@ const std::map<std::string, Fn, std::less<>> &table() {
       {"aten.split_with_sizes.default", splitWithSizes},
       // Copies and creation.
       {"aten.clone.default", clone},
+      {"aten.lift_fresh_copy.default", clone},
       {"aten._to_copy.default", toCopy},
       {"aten.full.default", fullWith<kFillValue>},
       {"aten.full_like.default", fullWith<kFillValue>},

@@ -98,10 +98,12 @@ DictionaryAttr matmulDescriptor(MatmulOp matmul, bool allowTf32) {
   number("transb", b.getTransposed());
   number("lda", a.getLd());
   number("ldb", b.getLd());
-  number("ldd", n);
+  // The verifier makes sure the library can write the result's layout.
+  MatmulOperandLayout d = *matmulResultLayout(result.getLayout());
+  number("ldd", d.ld);
   number("stride_a", a.getBatchStride());
   number("stride_b", b.getBatchStride());
-  number("stride_d", m * n);
+  number("stride_d", batch > 1 ? d.batchStride : m * d.ld);
   number("offset_a", rhs.getOffset());
   number("offset_b", lhs.getOffset());
   number("offset_bias",

@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // stride-place-constants (Passes.td): a large stride.constant in an outlined
-// kernel becomes a kernel parameter bound to a plan.constant.
+// kernel becomes a kernel parameter bound to a plan.constant; a kernel that
+// only passes such constants through is not dispatched.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace stride::plan {
 #define GEN_PASS_DEF_PLACECONSTANTS
@@ -82,6 +84,66 @@ void bindConstants(DispatchOp dispatch,
   dispatch.getBuffersMutable().assign(operands);
 }
 
+/// The buffer holding result `index` of a dispatch whose kernel only
+/// yields a placed constant unchanged (a weight the fusion pass left on its
+/// own), or null. Such a dispatch would copy the weight on every run.
+Value forwardedConstant(DispatchOp dispatch, KernelOp kernel, unsigned index) {
+  Value yielded = kernel.getYield().getOperand(index);
+  auto argument = dyn_cast<BlockArgument>(yielded);
+  if (!argument)
+    return {};
+  Value source = dispatch.getBuffers()[argument.getArgNumber()];
+  return source.getDefiningOp<ConstantOp>() ? source : Value();
+}
+
+/// Drops the dispatches of kernels that only pass constants through (their
+/// bodies hold nothing but the yield): the results' readers read the
+/// constant's buffer instead, which no step writes. A result the graph
+/// returns keeps its copy (a returned value owns its plan.alloc).
+void forwardConstantCopies(ModuleOp module) {
+  SymbolTableCollection symbols;
+  SmallVector<DispatchOp> dropped;
+  module.walk([&](DispatchOp dispatch) {
+    KernelOp kernel = dispatch.lookupKernel(symbols);
+    if (!kernel || !llvm::hasSingleElement(kernel.getBodyBlock()))
+      return;
+    unsigned numArguments = kernel.getBodyBlock().getNumArguments();
+    unsigned numResults = kernel.getYield().getNumOperands();
+    SmallVector<std::pair<Value, Value>> replacements; // (result, constant)
+    for (unsigned r = 0; r < numResults; ++r) {
+      Value result = dispatch.getBuffers()[numArguments + r];
+      Value constant = forwardedConstant(dispatch, kernel, r);
+      bool returned = llvm::any_of(result.getUsers(), [](Operation *user) {
+        return isa<OutputOp>(user);
+      });
+      if (!constant || returned || !result.getDefiningOp<AllocOp>())
+        return;
+      replacements.push_back({result, constant});
+    }
+    for (auto [result, constant] : replacements)
+      result.replaceAllUsesExcept(constant, dispatch);
+    dropped.push_back(dispatch);
+  });
+  llvm::SmallPtrSet<Operation *, 8> orphans;
+  for (DispatchOp dispatch : dropped) {
+    orphans.insert(dispatch.lookupKernel(symbols));
+    SmallVector<Operation *> allocs;
+    for (Value buffer : dispatch.getBuffers())
+      if (auto alloc = buffer.getDefiningOp<AllocOp>())
+        allocs.push_back(alloc);
+    dispatch.erase();
+    for (Operation *alloc : allocs)
+      if (alloc->use_empty())
+        alloc->erase();
+  }
+  // A kernel no dispatch runs any more is not compiled.
+  module.walk([&](DispatchOp dispatch) {
+    orphans.erase(dispatch.lookupKernel(symbols));
+  });
+  for (Operation *kernel : orphans)
+    kernel->erase();
+}
+
 struct PlaceConstantsPass : impl::PlaceConstantsBase<PlaceConstantsPass> {
   using Base::Base;
 
@@ -105,6 +167,7 @@ struct PlaceConstantsPass : impl::PlaceConstantsBase<PlaceConstantsPass> {
       if (it != placedIn.end())
         bindConstants(dispatch, it->second, buffers);
     });
+    forwardConstantCopies(module);
   }
 };
 

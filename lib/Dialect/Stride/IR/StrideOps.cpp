@@ -476,11 +476,12 @@ LogicalResult verifyMatmulShapes(MatmulOp op) {
                            "lhs's batch dims and rows, rhs's columns")))
     return failure();
   StridedTensorType result = op.getResult().getType();
-  if (result != StridedTensorType::getContiguous(result.getShape(),
-                                                 result.getElementType()))
-    return op.emitOpError() << "result type " << result
-                            << " is not row-major with offset 0; a matrix "
-                               "product writes the dense row-major layout";
+  if (result.getOffset() != 0 || !matmulResultLayout(result.getLayout()))
+    return op.emitOpError()
+           << "result type " << result
+           << " is not rows of consecutive elements at offset 0, matrices "
+              "one after the other; a matrix product writes such a layout "
+              "(dense row-major, or with rows padded for the library)";
   return success();
 }
 

@@ -16,10 +16,23 @@ using namespace stride;
 
 namespace {
 
-/// The only user of `matmul`'s result, read directly (not through a view),
-/// whose result has the product's type (dense row-major); or null.
-Operation *soleFoldableUser(MatmulOp matmul) {
+/// The value the graph reads of `matmul`: its result, or the copy of it
+/// that stride-matmul-layout makes when the product is written at an
+/// aligned layout (the copy of a product with a bias is the copy of the
+/// product, plus the bias).
+Value readProduct(MatmulOp matmul) {
   Value product = matmul.getResult();
+  if (product.hasOneUse())
+    if (auto copy = dyn_cast<CloneOp>(*product.getUsers().begin()))
+      return copy.getResult();
+  return product;
+}
+
+/// The only user of the product as the graph reads it (readProduct),
+/// directly (not through a view), whose result has that value's type; or
+/// null.
+Operation *soleFoldableUser(MatmulOp matmul) {
+  Value product = readProduct(matmul);
   if (!product.hasOneUse())
     return nullptr;
   Operation *user = *product.getUsers().begin();
@@ -43,10 +56,14 @@ Value broadcastBias(Value value, int64_t columns) {
 }
 
 /// Replaces `user` (the product's only user) by the product, which moves to
-/// its place so that the operands the fold added dominate it.
+/// its place (with its copy, if any) so that the operands the fold added
+/// dominate it.
 void absorb(MatmulOp matmul, Operation *user) {
+  Value product = readProduct(matmul);
   matmul->moveBefore(user);
-  user->getResult(0).replaceAllUsesWith(matmul.getResult());
+  if (Operation *copy = product.getDefiningOp(); copy != matmul)
+    copy->moveBefore(user);
+  user->getResult(0).replaceAllUsesWith(product);
   user->erase();
 }
 
@@ -55,7 +72,7 @@ bool foldBias(MatmulOp matmul) {
   // cuBLASLt takes no K of 0 (the plan fills such a product with zeros).
   if (!add || matmul.getLhs().getType().getShape().back() == 0)
     return false;
-  Value other = add.getLhs() == matmul.getResult() ? add.getRhs() : add.getLhs();
+  Value other = add.getLhs() == readProduct(matmul) ? add.getRhs() : add.getLhs();
   Value bias = broadcastBias(other, matmul.getResult().getType().getShape().back());
   if (!bias)
     return false;

@@ -40,6 +40,7 @@ public:
         !isContiguousVector(
             cast<StridedTensorType>(bias[0].get().getType()).getLayout()))
       copyToDense(matmul, bias[0]);
+    decideResult(matmul);
   }
 
 private:
@@ -67,6 +68,35 @@ private:
     if (!layout)
       layout = matmulOperandLayout(copyToDense(matmul, operand));
     return getMatmulOperandAttr(matmul.getContext(), *layout);
+  }
+
+  /// Gives `matmul` a result layout the library writes fast: rows at the
+  /// aligned leading dimension (alignedResultLd), matrices one after the
+  /// other. When that is not the graph's layout (an unaligned f16/bf16
+  /// row), the product is written there and copied into the graph's layout
+  /// by a clone, which the fusion pass merges into a pointwise reader where
+  /// there is one.
+  void decideResult(MatmulOp matmul) {
+    StridedTensorType type = matmul.getResult().getType();
+    ArrayRef<int64_t> shape = type.getShape();
+    size_t rank = shape.size();
+    int64_t ld = alignedResultLd(
+        shape[rank - 1], dtypeSize(type.getDType()));
+    std::optional<MatmulOperandLayout> written =
+        matmulResultLayout(type.getLayout());
+    if (written && written->ld == ld)
+      return;
+    Layout layout{Dims(shape.begin(), shape.end()), Dims(rank, 1), 0};
+    layout.strides[rank - 2] = ld;
+    for (size_t d = rank - 2; d-- > 0;)
+      layout.strides[d] = layout.strides[d + 1] * shape[d + 1];
+    StridedTensorType aligned = type.withLayout(layout);
+    OpBuilder builder(matmul->getContext());
+    builder.setInsertionPointAfter(matmul);
+    Value product = matmul.getResult();
+    auto copy = CloneOp::create(builder, matmul.getLoc(), type, product);
+    product.replaceAllUsesExcept(copy, copy);
+    product.setType(aligned);
   }
 
   llvm::DenseMap<Value, Value> copies;

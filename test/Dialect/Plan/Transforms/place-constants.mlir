@@ -29,3 +29,4 @@ func.func @graph(%x: !stride.tensor<128xf32>, %y: !stride.tensor<4xf32>)
   %b = stride.add %y, %s : !stride.tensor<4xf32>, !stride.tensor<4xf32> -> !stride.tensor<4xf32>
   return %m, %b : !stride.tensor<128xf32>, !stride.tensor<4xf32>
 }
+

@@ -57,7 +57,7 @@ func.func @f(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<8x5xf32>) {
 }
 // -----
 func.func @f(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<8x5xf32>) {
-  // expected-error @+1 {{'stride.matmul' op result type '!stride.tensor<4x5xf32, strides = [1, 4], offset = 0>' is not row-major with offset 0; a matrix product writes the dense row-major layout}}
+  // expected-error @+1 {{'stride.matmul' op result type '!stride.tensor<4x5xf32, strides = [1, 4], offset = 0>' is not rows of consecutive elements at offset 0, matrices one after the other; a matrix product writes such a layout (dense row-major, or with rows padded for the library)}}
   %0 = stride.matmul %a, %b : !stride.tensor<4x8xf32>, !stride.tensor<8x5xf32> -> !stride.tensor<4x5xf32, strides = [1, 4]>
   return
 }

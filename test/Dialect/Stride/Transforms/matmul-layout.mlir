@@ -115,3 +115,32 @@ func.func @one_copy(%a: !stride.tensor<128xf32>, %b: !stride.tensor<8xf32>) -> !
       -> !stride.tensor<4x4xf32>
   return %q : !stride.tensor<4x4xf32>
 }
+
+// -----
+
+// A bf16 product of 17 columns is written at rows of 24 (48 bytes, 16-byte
+// aligned for cuBLASLt's fast kernels), batches of 5 rows one after the
+// other, and copied into the graph's dense layout; fusion merges the copy
+// into the kernel of the bias add and GELU after it (no extra pass over
+// the product). f32 and aligned bf16 products keep the graph's layout.
+// CHECK-LABEL: func.func @aligned_rows
+// CHECK:      %[[P:.*]] = stride.matmul {{.*}} -> <2x5x17xbf16, strides = [120, 24, 1], offset = 0>
+// CHECK-NEXT: stride.clone %[[P]] : <2x5x17xbf16, strides = [120, 24, 1], offset = 0> -> <2x5x17xbf16, strides = [85, 17, 1], offset = 0>
+// CHECK:      stride.matmul {{.*}} -> <2x5x17xf32, strides = [85, 17, 1], offset = 0>
+// CHECK-NEXT: stride.matmul {{.*}} -> <5x16xbf16, strides = [16, 1], offset = 0>
+// CHECK-NEXT: return
+// FUSED-LABEL: func.func @aligned_rows
+// FUSED:      %[[P:.*]] = stride.matmul {{.*}} -> <2x5x17xbf16, strides = [120, 24, 1], offset = 0>
+// FUSED:      stride.kernel "clone_add_gelu" ins(%[[P]], %{{.*}} : !stride.tensor<2x5x17xbf16, strides = [120, 24, 1], offset = 0>
+func.func @aligned_rows(%x: !stride.tensor<2x5x8xbf16>, %w: !stride.tensor<2x8x17xbf16>,
+                        %b: !stride.tensor<2x5x17xbf16>, %xf: !stride.tensor<2x5x8xf32>,
+                        %wf: !stride.tensor<2x8x17xf32>, %y: !stride.tensor<5x8xbf16>,
+                        %v: !stride.tensor<8x16xbf16>)
+    -> (!stride.tensor<2x5x17xbf16>, !stride.tensor<2x5x17xf32>, !stride.tensor<5x16xbf16>) {
+  %p = stride.matmul %x, %w : !stride.tensor<2x5x8xbf16>, !stride.tensor<2x8x17xbf16> -> !stride.tensor<2x5x17xbf16>
+  %s = stride.add %p, %b : !stride.tensor<2x5x17xbf16>, !stride.tensor<2x5x17xbf16> -> !stride.tensor<2x5x17xbf16>
+  %g = stride.gelu %s : !stride.tensor<2x5x17xbf16> -> !stride.tensor<2x5x17xbf16>
+  %f = stride.matmul %xf, %wf : !stride.tensor<2x5x8xf32>, !stride.tensor<2x8x17xf32> -> !stride.tensor<2x5x17xf32>
+  %a = stride.matmul %y, %v : !stride.tensor<5x8xbf16>, !stride.tensor<8x16xbf16> -> !stride.tensor<5x16xbf16>
+  return %g, %f, %a : !stride.tensor<2x5x17xbf16>, !stride.tensor<2x5x17xf32>, !stride.tensor<5x16xbf16>
+}

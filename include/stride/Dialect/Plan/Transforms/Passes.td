@@ -118,6 +118,12 @@ def PlaceConstants : Pass<"stride-place-constants", "::mlir::ModuleOp"> {
     kernel; equal constants share one buffer. Small constants stay in the
     kernel, where the CUDA printer makes them literals.
 
+    A kernel left with nothing but its yield of such constants (a weight
+    that no fusion took in) is not dispatched: its results' readers read
+    the constant buffers, which no step writes, so the weight is neither
+    copied on every run nor held twice. A result the graph returns keeps
+    its copy, since a returned value owns its buffer.
+
     ```mlir
     // in the kernel:  %w = stride.constant dense<...> : tensor<4096xf32> : ...
     // in the plan:    %c = plan.constant dense<...> : tensor<4096xf32>

@@ -631,12 +631,16 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
     f32 (f64 for `f64`). Integer products are not supported.
 
     The operands may have any layout (transposed, sliced, broadcast); the
-    result has the dense row-major layout with offset 0. The op runs as a
-    library call (cuBLASLt), never inside a kernel: see docs/matmul.md.
+    result has offset 0, rows of consecutive elements at a leading
+    dimension of at least `N` and its matrices one after the other: the
+    dense row-major layout, or rows padded for the library. The op runs as
+    a library call (cuBLASLt), never inside a kernel: see docs/matmul.md.
 
     `stride-matmul-layout` records how the library reads each operand in
     place (`lhs_layout`, `rhs_layout`: `#stride.matmul_operand`), copying
-    an operand it cannot read so into a dense temporary first.
+    an operand it cannot read so into a dense temporary first, and pads an
+    f16/bf16 result's rows to 16 bytes (with a copy into the graph's
+    layout after the product).
 
     Optionally (formed by `stride-fuse`, see docs/matmul.md), a `bias` of
     shape `[N]` is added to every row of the product (with the sum rounded
