@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds, here, the bundle that bench/models/run.sh runs on the GPU machine:
+#
+#   bundle/
+#     run.sh                 the entry point (below)
+#     bench_models.py        the benchmark (PyTorch side and the table)
+#     stride_export.py       Stride's export helper (tools/stride-export)
+#     bin/stridec            the compiler, MLIR and LLVM linked statically
+#     bin/stride-run-gpu     the runtime's command-line runner
+#     lib/                   the shared libraries stridec needs beyond glibc
+#     MANIFEST               the commit and date it was made from
+#
+# Both binaries come from scripts/build-portable.sh, which makes them start
+# on the GPU machine (Ubuntu 24.04, CUDA, no MLIR or LLVM): the models are
+# exported, compiled and run there, since their weights (hundreds of MB)
+# never leave it.
+#
+# usage: bench/models/prepare.sh [--out DIR]   (default build/models-bundle;
+#        it stays under 48 MiB, the rest of the 64 MiB carry is the tree)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+out=build/models-bundle
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --out) out=$2; shift 2 ;;
+    *) echo "bench/models/prepare.sh: unknown argument $1" >&2; exit 1 ;;
+  esac
+done
+
+./scripts/build-portable.sh >/dev/null
+rm -rf "$out"
+mkdir -p "$out"
+cp -r build/portable/bin build/portable/lib "$out/"
+cp bench/models/run.sh bench/models/bench_models.py tools/stride-export/stride_export.py "$out/"
+echo "made from commit $(git rev-parse --short HEAD) on $(date -u +%F)" >"$out/MANIFEST"
+size=$(du -sm "$out" | cut -f1)
+if ((size > 48)); then
+  echo "bench/models/prepare.sh: $out is $size MiB, over the 48 MiB it may take of the carry" >&2
+  exit 1
+fi
+echo "$out: $size MiB"
