@@ -1216,6 +1216,76 @@ void describeTemporaries(std::ostream &os, const ModuleDesc &desc) {
 }
 } // namespace
 
+const char *stepKindName(StepKind kind) {
+  switch (kind) {
+  case StepKind::Kernel:
+    return "kernel";
+  case StepKind::LibraryCall:
+    return "library call";
+  case StepKind::Copy:
+    return "copy";
+  case StepKind::Fill:
+    return "fill";
+  }
+  return "?";
+}
+
+namespace {
+/// "cublaslt.matmul f32 m=768 n=8192 k=3072 batch=1 epilogue=gelu_bias".
+std::string summarizeLibraryCall(const LibraryCallStep &call) {
+  auto field = [&](const char *name) -> const DescriptorField * {
+    for (const DescriptorField &f : call.descriptor)
+      if (f.name == name)
+        return &f;
+    return nullptr;
+  };
+  std::string s = call.routine;
+  if (const DescriptorField *dtype = field("dtype"))
+    s += " " + dtype->text;
+  for (const char *name : {"m", "n", "k", "batch"})
+    if (const DescriptorField *f = field(name); f && f->ints.size() == 1)
+      s += std::string(" ") + name + "=" + str(f->ints[0]);
+  if (const DescriptorField *epilogue = field("epilogue");
+      epilogue && epilogue->text != "default")
+    s += " epilogue=" + epilogue->text;
+  return s;
+}
+} // namespace
+
+StepSummary summarizeStep(const ModuleDesc &desc, size_t index) {
+  const Step &step = desc.steps[index];
+  if (const auto *d = std::get_if<DispatchStep>(&step))
+    return {StepKind::Kernel,
+            desc.executables[d->executable].kernels[d->kernel].name};
+  if (const auto *call = std::get_if<LibraryCallStep>(&step))
+    return {StepKind::LibraryCall, summarizeLibraryCall(*call)};
+  if (const auto *c = std::get_if<CopyStep>(&step))
+    return {StepKind::Copy, str(c->sizeBytes) + " bytes"};
+  const auto &f = std::get<FillStep>(step);
+  return {StepKind::Fill, str(desc.buffers[f.buffer].sizeBytes) + " bytes"};
+}
+
+MemorySummary summarizeMemory(const ModuleDesc &desc) {
+  MemorySummary m;
+  for (const BufferDesc &b : desc.buffers) {
+    switch (b.kind) {
+    case BufferKind::Constant:
+      m.constantBytes += b.sizeBytes;
+      break;
+    case BufferKind::Temp:
+      m.temporaryBytes += b.sizeBytes;
+      break;
+    case BufferKind::Input:
+      m.inputBytes += b.sizeBytes;
+      break;
+    case BufferKind::Output:
+      m.outputBytes += b.sizeBytes;
+      break;
+    }
+  }
+  return m;
+}
+
 std::string describeModule(const ModuleDesc &desc) {
   std::ostringstream os;
   os << "Stride module, format version " << desc.formatVersion

@@ -485,6 +485,21 @@ Status Invocation::launch() {
   return m.enqueue(m.ownedAddresses(), m.stream, /*syncEach=*/false);
 }
 
+Status Invocation::launchStep(size_t index) {
+  Impl &m = *pimpl;
+  if (index >= m.desc().steps.size())
+    return makeError(ErrorCode::InvalidArgument,
+                     m.exe.name + ": launchStep(" + str(index) +
+                         ") past the plan's " + str(m.desc().steps.size()) +
+                         " steps");
+  if (Status s = m.rt.makeCurrent(); !s)
+    return s;
+  if (Status s = m.ensureOwnedBuffers(/*temporariesOnly=*/false); !s)
+    return s;
+  m.bindArgs(m.ownedAddresses());
+  return m.enqueueStep(index, m.stream);
+}
+
 Status Invocation::synchronize() {
   Impl &m = *pimpl;
   if (Status s = m.rt.makeCurrent(); !s)

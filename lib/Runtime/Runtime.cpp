@@ -149,6 +149,14 @@ const std::shared_ptr<Allocator> &Runtime::defaultAllocator() const {
   return pimpl->defaultAllocator;
 }
 
+uint64_t Runtime::deviceBytesInUse() const { return pimpl->bytesInUse.load(); }
+
+uint64_t Runtime::peakDeviceBytes() const { return pimpl->peakBytes.load(); }
+
+void Runtime::resetPeakDeviceBytes() {
+  pimpl->peakBytes.store(pimpl->bytesInUse.load());
+}
+
 //===----------------------------------------------------------------------===//
 // Allocator
 //===----------------------------------------------------------------------===//
@@ -238,6 +246,7 @@ Result<uint64_t> Allocator::allocate(uint64_t bytes, const std::string &what) {
       return s.error();
     }
   a.inUse += bytes;
+  a.rt.countAllocation(bytes);
   return uint64_t(*ptr);
 }
 
@@ -249,6 +258,7 @@ void Allocator::release(uint64_t address, uint64_t bytes) {
   a.rt.cu.cuMemFree(CUdeviceptr(address));
   std::lock_guard<std::mutex> lock(a.mutex);
   a.inUse -= bytes;
+  a.rt.countRelease(bytes);
 }
 
 uint64_t Allocator::bytesInUse() const {

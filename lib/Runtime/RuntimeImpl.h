@@ -20,6 +20,7 @@
 #include "LibraryRegistry.h"
 #include "stride/Runtime/Executable.h"
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -37,8 +38,20 @@ struct Runtime::Impl {
   int ccMajor = 0, ccMinor = 0;
   int maxSharedOptin = 0;
   std::shared_ptr<Allocator> defaultAllocator;
+  /// Device bytes the runtime's allocators hold now, and the most they held
+  /// at once (Runtime::peakDeviceBytes).
+  mutable std::atomic<uint64_t> bytesInUse{0};
+  mutable std::atomic<uint64_t> peakBytes{0};
 
   explicit Impl(const CudaDriver &cu) : cu(cu) {}
+
+  void countAllocation(uint64_t bytes) const {
+    uint64_t now = bytesInUse.fetch_add(bytes) + bytes;
+    uint64_t peak = peakBytes.load();
+    while (now > peak && !peakBytes.compare_exchange_weak(peak, now)) {
+    }
+  }
+  void countRelease(uint64_t bytes) const { bytesInUse.fetch_sub(bytes); }
   ~Impl();
 
   /// "<what> failed: CUDA_ERROR_X: text", with the code of `r`.

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -47,8 +48,8 @@ constexpr size_t kGrowthAxisMaxDigits = 21;
 constexpr uint64_t kMaxDataBytes = uint64_t(1) << 40;
 
 constexpr std::string_view kSupportedList =
-    "Stride supports f16, f32, f64, bool, int8, int32, int64; bf16 has no "
-    ".npy encoding";
+    "Stride supports f16, f32, f64, bool, int8, int32, int64, and bf16 as "
+    "'<V2' (an ml_dtypes bfloat16 array saved by numpy.save)";
 
 //===----------------------------------------------------------------------===//
 // Formatting helpers
@@ -105,23 +106,23 @@ constexpr DescrEntry kDescrs[] = {
     {"f8", DType::F64, "<f8"}, {"b1", DType::I1, "|b1"},
     {"i1", DType::I8, "|i1"},  {"i4", DType::I32, "<i4"},
     {"i8", DType::I64, "<i8"},
+    // NumPy has no bfloat16: numpy.save writes an ml_dtypes bfloat16 array
+    // as 2-byte raw records, which only a bf16 input or output reads as bf16
+    // (checkArrayMatches).
+    {"V2", DType::BF16, "<V2"},
 };
 
 std::optional<std::string_view> descrForDType(DType dtype) {
   for (const DescrEntry &e : kDescrs)
     if (e.dtype == dtype)
       return e.written;
-  return std::nullopt; // bf16
+  return std::nullopt;
 }
 
-Error unsupportedDType(const std::string &name, std::string_view descr,
-                       std::string_view typeCode) {
-  std::string msg = name + ": unsupported dtype '" + printable(descr) + "' (" +
-                    std::string(kSupportedList) + ")";
-  if (typeCode == "V2")
-    msg += "; note that numpy.save stores ml_dtypes bfloat16 arrays as '<V2' "
-           "raw bytes: save them as float32 instead";
-  return makeError(ErrorCode::InvalidArgument, msg);
+Error unsupportedDType(const std::string &name, std::string_view descr) {
+  return makeError(ErrorCode::InvalidArgument,
+                   name + ": unsupported dtype '" + printable(descr) + "' (" +
+                       std::string(kSupportedList) + ")");
 }
 
 Result<DType> dtypeFromDescr(std::string_view descr, const std::string &name) {
@@ -143,7 +144,7 @@ Result<DType> dtypeFromDescr(std::string_view descr, const std::string &name) {
                            "arr.astype('" + std::string(e.written) + "')");
     return e.dtype;
   }
-  return unsupportedDType(name, descr, typeCode);
+  return unsupportedDType(name, descr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -583,6 +584,21 @@ Result<HostArray> parseNpy(const uint8_t *bytes, size_t size,
   return array;
 }
 
+uint16_t bf16FromFloat(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  if (std::isnan(value))
+    return uint16_t(bits >> 16 | 0x40); // quiet, so it stays NaN
+  return uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+}
+
+float floatFromBf16(uint16_t bits) {
+  uint32_t wide = uint32_t(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, 4);
+  return value;
+}
+
 Result<HostArray> readNpyFile(const std::string &path) {
   Result<std::vector<uint8_t>> bytes = readWholeFile(path);
   if (!bytes)
@@ -639,11 +655,10 @@ std::vector<uint8_t> wrapHeader(const std::string &dict) {
 
 Status checkNpyWritable(const HostArray &a, const std::string &name) {
   if (!descrForDType(a.dtype))
-    return makeError(
-        ErrorCode::InvalidArgument,
-        name + ": cannot write " + std::string(dtypeName(a.dtype)) +
-            " data: NumPy has no bfloat16 dtype (" +
-            std::string(kSupportedList) + "); convert the array to f32 first");
+    return makeError(ErrorCode::InvalidArgument,
+                     name + ": cannot write " +
+                         std::string(dtypeName(a.dtype)) + " data (" +
+                         std::string(kSupportedList) + ")");
   for (int64_t dim : a.shape)
     if (dim < 0)
       return makeError(ErrorCode::InvalidArgument,
@@ -696,6 +711,14 @@ Status checkArrayMatches(const HostArray &a, DType expected,
                          const std::string &argName) {
   if (a.dtype == expected && a.shape == expectedShape)
     return Status::ok();
+  if (a.dtype == DType::BF16 && expected != DType::BF16)
+    return makeError(ErrorCode::InvalidArgument,
+                     fileName + ": input '" + argName + "' expects " +
+                         describeArray(expected, expectedShape) +
+                         ", but the file holds 2-byte raw records ('<V2') of "
+                         "shape " + formatShape(a.shape) +
+                         ", which Stride reads as ml_dtypes bfloat16 for a "
+                         "bf16 input only");
   return makeError(ErrorCode::InvalidArgument,
                    fileName + ": input '" + argName + "' expects " +
                        describeArray(expected, expectedShape) +

@@ -171,6 +171,14 @@ protected:
                       STRIDE_FAKE_CUBLASLT_DIR "/libcublasLt.so.13"};
 };
 
+TEST(FakeCublasLtSummary, NamesTheRoutineAndItsProblem) {
+  StepSummary s = summarizeStep(linearModule(), 0);
+  EXPECT_EQ(s.kind, StepKind::LibraryCall);
+  EXPECT_EQ(s.name, "cublaslt.matmul f32 m=5 n=3 k=4 batch=1 epilogue=gelu_bias");
+  s = summarizeStep(linearModule(linearDescriptor("default")), 0);
+  EXPECT_EQ(s.name, "cublaslt.matmul f32 m=5 n=3 k=4 batch=1");
+}
+
 TEST_F(FakeCublasLtTest, LinearWithBiasAndGelu) {
   for (bool graph : {false, true}) {
     Result<std::unique_ptr<Invocation>> inv = invocation(graph);

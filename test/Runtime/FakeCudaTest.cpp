@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Benchmark.h"
 #include "FakeRuntime.h"
 
 #include <dlfcn.h>
@@ -234,6 +235,99 @@ TEST_F(FakeCudaTest, LibraryCallRunsInPlanOrder) {
   EXPECT_EQ(calls(), before + 1);
   EXPECT_EQ(std::string(last()), "buffers=2 bytes=32 add=2");
   dlclose(library);
+}
+
+/// The library-call module with a copy of input x into the temporary last:
+/// a kernel, a fill, a library call, a fill and a copy.
+ModuleDesc everyKindModule() {
+  ModuleDesc d = libraryCallModule("test.record");
+  d.steps.push_back(CopyStep{0, 3, 32});
+  return d;
+}
+
+TEST_F(FakeCudaTest, LaunchStepRunsOneStepOfThePlan) {
+  Result<std::shared_ptr<const Executable>> exe = loadWithLibraryPath(
+      *rt, STRIDE_TEST_ROUTINES_DIR, everyKindModule());
+  ASSERT_TRUE(exe) << exe.error().message;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  Invocation &invocation = **inv;
+  ASSERT_TRUE(invocation.upload({floats8(0), floats8(1)}));
+  // Fill the temporary with 1s, then z = temporary + 2; the last fill (9s)
+  // is not run, so z is all 3s.
+  for (size_t step : {1, 2})
+    ASSERT_TRUE(invocation.launchStep(step));
+  ASSERT_TRUE(invocation.synchronize());
+  Result<std::vector<HostArray>> out = invocation.download();
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ((*out)[0].data, std::vector<uint8_t>(32, 3));
+  Status past = invocation.launchStep(5);
+  ASSERT_FALSE(past);
+  EXPECT_EQ(past.error().code, ErrorCode::InvalidArgument);
+  EXPECT_EQ(past.error().message,
+            "fake.stridemod: launchStep(5) past the plan's 5 steps");
+}
+
+TEST_F(FakeCudaTest, ProfileTimesEveryStepWithItsKindAndName) {
+  Result<std::shared_ptr<const Executable>> exe = loadWithLibraryPath(
+      *rt, STRIDE_TEST_ROUTINES_DIR, everyKindModule());
+  ASSERT_TRUE(exe) << exe.error().message;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  Result<ProfileResult> profile =
+      profileInvocation(**inv, {floats8(0), floats8(1)}, 2, 3);
+  ASSERT_TRUE(profile) << profile.error().message;
+  EXPECT_EQ(profile->iterations, 3);
+  // The double's events are always 1 ms apart.
+  EXPECT_EQ(profile->stepMedianMs, std::vector<double>(5, 1.0));
+  const ModuleDesc &desc = (*exe)->desc();
+  std::vector<std::pair<StepKind, std::string>> steps;
+  for (size_t i = 0; i < desc.steps.size(); ++i) {
+    StepSummary s = summarizeStep(desc, i);
+    steps.push_back({s.kind, s.name});
+  }
+  std::vector<std::pair<StepKind, std::string>> expected = {
+      {StepKind::Kernel, "add_kernel"},
+      {StepKind::Fill, "64 bytes"},
+      {StepKind::LibraryCall, "test.record"},
+      {StepKind::Fill, "64 bytes"},
+      {StepKind::Copy, "32 bytes"}};
+  EXPECT_EQ(steps, expected);
+  // The last step run copied x into the temporary; the plan ran whole.
+  Result<std::vector<HostArray>> out = (*inv)->download();
+  ASSERT_TRUE(out) << out.error().message;
+  EXPECT_EQ((*out)[0].data, std::vector<uint8_t>(32, 3));
+}
+
+TEST_F(FakeCudaTest, PeakDeviceBytesCountsConstantsAndBuffers) {
+  ModuleDesc d = fakeModule();
+  d.constants.push_back({DType::F32, {8}, {1}, std::vector<uint8_t>(32, 1)});
+  d.buffers.push_back({BufferKind::Constant, 0, 32, false});
+  std::get<DispatchStep>(d.steps[0]).args.push_back(KernelArg::buffer(4));
+  MemorySummary memory = summarizeMemory(d);
+  EXPECT_EQ(memory.constantBytes, 32);
+  EXPECT_EQ(memory.temporaryBytes, 64);
+  EXPECT_EQ(memory.inputBytes, 64);
+  EXPECT_EQ(memory.outputBytes, 32);
+  uint64_t before = rt->deviceBytesInUse();
+  rt->resetPeakDeviceBytes();
+  {
+    Result<std::shared_ptr<const Executable>> exe =
+        Executable::load(*rt, d, "fake.stridemod");
+    ASSERT_TRUE(exe) << exe.error().message;
+    EXPECT_EQ(rt->deviceBytesInUse(), before + 32);
+    // A second allocator (stride-run's, with a limit) counts too.
+    InvocationOptions options;
+    options.allocator = Allocator::create(*rt, {1 << 20, false});
+    Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe, options);
+    ASSERT_TRUE(inv) << inv.error().message;
+    ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
+    EXPECT_EQ(rt->peakDeviceBytes(), before + uint64_t(memory.total()));
+  }
+  EXPECT_EQ(rt->deviceBytesInUse(), before);
+  EXPECT_EQ(rt->peakDeviceBytes(), before + uint64_t(memory.total()));
+  rt->resetPeakDeviceBytes();
+  EXPECT_EQ(rt->peakDeviceBytes(), before);
 }
 
 TEST_F(FakeCudaTest, ConstantsAreUploadedOnceAndFreed) {

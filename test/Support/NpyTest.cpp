@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -133,6 +134,8 @@ TEST(NpyRoundTrip, EveryWritableDType) {
   expectRoundTrip(
       makeArray<int32_t>(DType::I32, {1, 2, 2}, {INT32_MIN, -1, 7, INT32_MAX}));
   expectRoundTrip(makeArray<int64_t>(DType::I64, {2}, {INT64_MIN, INT64_MAX}));
+  expectRoundTrip(makeArray<uint16_t>(DType::BF16, {3},
+                                      {0x3f80, 0xc000, 0x7fc0}));
 }
 
 TEST(NpyRoundTrip, DescrsAreNumPys) {
@@ -142,7 +145,7 @@ TEST(NpyRoundTrip, DescrsAreNumPys) {
   } cases[] = {{DType::F16, "'<f2'"}, {DType::F32, "'<f4'"},
                {DType::F64, "'<f8'"}, {DType::I1, "'|b1'"},
                {DType::I8, "'|i1'"},  {DType::I32, "'<i4'"},
-               {DType::I64, "'<i8'"}};
+               {DType::I64, "'<i8'"}, {DType::BF16, "'<V2'"}};
   for (const Case &c : cases) {
     HostArray a{c.dtype, {0}, {}};
     Bytes bytes = serializeNpy(a);
@@ -377,19 +380,95 @@ TEST(NpyErrors, UnsupportedDType) {
   Bytes bytes = buildNpy(dictFor("<c8", "(2,)"), Bytes(16, 0));
   EXPECT_EQ(parseError(bytes),
             "x.npy: unsupported dtype '<c8' (Stride supports f16, f32, f64, "
-            "bool, int8, int32, int64; bf16 has no .npy encoding)");
-  for (std::string descr : {"<u2", "|u1", "|O", "<U5", "<f16", "", "<"})
+            "bool, int8, int32, int64, and bf16 as '<V2' (an ml_dtypes "
+            "bfloat16 array saved by numpy.save))");
+  for (std::string descr :
+       {"<u2", "|u1", "|O", "<U5", "<f16", "", "<", "|V4", "<V1"})
     EXPECT_EQ(parseError(buildNpy(dictFor(descr, "(1,)"), Bytes(8, 0)))
                   .rfind("x.npy: unsupported dtype '" + descr + "'", 0),
               0u)
         << descr;
 }
 
-TEST(NpyErrors, BFloat16AsVoidGetsAHint) {
-  Bytes bytes = buildNpy(dictFor("<V2", "(2,)"), Bytes(4, 0));
-  std::string msg = parseError(bytes);
-  EXPECT_EQ(msg.rfind("x.npy: unsupported dtype '<V2' (", 0), 0u) << msg;
-  EXPECT_NE(msg.find("ml_dtypes bfloat16"), std::string::npos) << msg;
+//===----------------------------------------------------------------------===//
+// bf16: ml_dtypes' '<V2' and rounding from f32
+//===----------------------------------------------------------------------===//
+
+TEST(NpyBFloat16, VoidOfTwoBytesReadsAsBFloat16) {
+  // numpy.save(f, numpy.array([1, -2, 0.5], dtype=ml_dtypes.bfloat16))
+  for (std::string descr : {"<V2", "|V2"}) {
+    Result<HostArray> r = parse(
+        buildNpy(dictFor(descr, "(3,)"), toBytes<uint16_t>({0x3f80, 0xc000, 0x3f00})));
+    ASSERT_TRUE(r) << r.error().message;
+    EXPECT_EQ(r->dtype, DType::BF16);
+    EXPECT_EQ(r->shape, std::vector<int64_t>{3});
+    EXPECT_EQ(r->data, toBytes<uint16_t>({0x3f80, 0xc000, 0x3f00}));
+  }
+}
+
+TEST(NpyBFloat16, WrittenAsVoidAndReadBack) {
+  HostArray a = makeArray<uint16_t>(DType::BF16, {2, 2},
+                                    {0x3f80, 0x4000, 0xff80, 0x7fc1});
+  std::string path = tempPath("bf16.npy");
+  Status written = writeNpyFile(path, a);
+  ASSERT_TRUE(written) << written.error().message;
+  Result<HostArray> back = readNpyFile(path);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(back->dtype, DType::BF16);
+  EXPECT_EQ(back->shape, a.shape);
+  EXPECT_EQ(back->data, a.data);
+  Bytes bytes = serializeNpy(a);
+  std::string text(bytes.begin(), bytes.end());
+  EXPECT_NE(text.find("{'descr': '<V2', 'fortran_order': False, 'shape': "
+                      "(2, 2), }"),
+            std::string::npos)
+      << text;
+}
+
+TEST(NpyBFloat16, VoidForAnotherDTypeIsRefused) {
+  HostArray a{DType::BF16, {2, 3}, Bytes(12)};
+  Status s = checkArrayMatches(a, DType::F16, {2, 3}, "w.npy", "w");
+  ASSERT_FALSE(s);
+  EXPECT_EQ(s.error().message,
+            "w.npy: input 'w' expects f16 of shape (2, 3), but the file holds "
+            "2-byte raw records ('<V2') of shape (2, 3), which Stride reads as "
+            "ml_dtypes bfloat16 for a bf16 input only");
+  EXPECT_TRUE(checkArrayMatches(a, DType::BF16, {2, 3}, "w.npy", "w"));
+}
+
+float floatOfBits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+TEST(NpyBFloat16, RoundsToNearestTiesToEven) {
+  EXPECT_EQ(bf16FromFloat(1.0f), 0x3f80);
+  EXPECT_EQ(bf16FromFloat(-2.0f), 0xc000);
+  // Below, at and above the halfway point between 0x3f80 and 0x3f81.
+  EXPECT_EQ(bf16FromFloat(floatOfBits(0x3f807fff)), 0x3f80);
+  EXPECT_EQ(bf16FromFloat(floatOfBits(0x3f808000)), 0x3f80); // tie: even
+  EXPECT_EQ(bf16FromFloat(floatOfBits(0x3f808001)), 0x3f81);
+  EXPECT_EQ(bf16FromFloat(floatOfBits(0x3f818000)), 0x3f82); // tie: even
+  EXPECT_EQ(bf16FromFloat(floatOfBits(0xbf818000)), 0xbf82);
+  // The largest finite values round up to infinity past bf16's range.
+  EXPECT_EQ(bf16FromFloat(floatOfBits(0x7f7fffff)), 0x7f80);
+  EXPECT_EQ(bf16FromFloat(floatOfBits(0x7f7f7fff)), 0x7f7f);
+  EXPECT_EQ(bf16FromFloat(INFINITY), 0x7f80);
+  EXPECT_EQ(bf16FromFloat(-INFINITY), 0xff80);
+  // Subnormals round like any other value.
+  EXPECT_EQ(bf16FromFloat(floatOfBits(0x00018000)), 0x0002);
+  EXPECT_EQ(floatFromBf16(0x3f82), floatOfBits(0x3f820000));
+}
+
+TEST(NpyBFloat16, NaNStaysNaN) {
+  // A NaN whose payload sits in the low half only would round to infinity
+  // without the quiet bit.
+  for (uint32_t bits : {0x7fc00000u, 0x7f800001u, 0xff800001u, 0x7fffffffu}) {
+    uint16_t b = bf16FromFloat(floatOfBits(bits));
+    EXPECT_TRUE(std::isnan(floatFromBf16(b))) << std::hex << bits;
+    EXPECT_EQ(b & 0x8000, (bits >> 16) & 0x8000) << std::hex << bits;
+  }
 }
 
 TEST(NpyErrors, StructuredDType) {
@@ -521,23 +600,6 @@ TEST(NpyErrors, FileErrors) {
 //===----------------------------------------------------------------------===//
 // Writing errors
 //===----------------------------------------------------------------------===//
-
-TEST(NpyWrite, RefusesBFloat16) {
-  HostArray a = makeArray<uint16_t>(DType::BF16, {2}, {0x3f80, 0x4000});
-  EXPECT_TRUE(serializeNpy(a).empty());
-  std::string path = tempPath("bf16.npy");
-  Status s = writeNpyFile(path, a);
-  ASSERT_FALSE(s);
-  EXPECT_EQ(s.error().message,
-            path + ": cannot write bf16 data: NumPy has no bfloat16 dtype "
-                   "(Stride supports f16, f32, f64, bool, int8, int32, "
-                   "int64; bf16 has no .npy encoding); convert the array to "
-                   "f32 first");
-  std::FILE *f = std::fopen(path.c_str(), "rb");
-  EXPECT_EQ(f, nullptr) << "nothing should have been written";
-  if (f)
-    std::fclose(f);
-}
 
 TEST(NpyWrite, RefusesInconsistentArrays) {
   HostArray shortData = makeArray<float>(DType::F32, {2, 3}, {1, 2, 3, 4, 5});

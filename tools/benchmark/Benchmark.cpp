@@ -28,30 +28,35 @@ double median(std::vector<double> values) {
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-/// Two CUDA events, destroyed with the object.
-class EventPair {
+/// CUDA events, destroyed with the object.
+class Events {
 public:
-  explicit EventPair(const CudaDriver &cu) : cu(cu) {}
-  ~EventPair() {
-    if (start)
-      cu.cuEventDestroy(start);
-    if (stop)
-      cu.cuEventDestroy(stop);
+  Events(const CudaDriver &cu, size_t count) : cu(cu), events(count, nullptr) {}
+  ~Events() {
+    for (CUevent event : events)
+      if (event)
+        cu.cuEventDestroy(event);
   }
 
   Status create() {
-    CUresult r = cu.cuEventCreate(&start, CU_EVENT_DEFAULT);
-    if (r == CUDA_SUCCESS)
-      r = cu.cuEventCreate(&stop, CU_EVENT_DEFAULT);
-    return failure("cuEventCreate", r);
+    for (CUevent &event : events)
+      if (Status s = failure("cuEventCreate",
+                             cu.cuEventCreate(&event, CU_EVENT_DEFAULT));
+          !s)
+        return s;
+    return Status::ok();
   }
 
-  /// Milliseconds between start and stop, once stop has happened.
-  Result<double> elapsedMs(const std::string &what) {
-    CUresult r = cu.cuEventSynchronize(stop);
+  Status record(size_t index, CUstream stream) {
+    return failure("cuEventRecord", cu.cuEventRecord(events[index], stream));
+  }
+
+  /// Milliseconds between events `from` and `to`, waiting for `to`.
+  Result<double> elapsedMs(size_t from, size_t to, const std::string &what) {
+    CUresult r = cu.cuEventSynchronize(events[to]);
     float ms = 0;
     if (r == CUDA_SUCCESS)
-      r = cu.cuEventElapsedTime(&ms, start, stop);
+      r = cu.cuEventElapsedTime(&ms, events[from], events[to]);
     if (Status s = failure(what, r); !s)
       return s.error();
     return double(ms);
@@ -64,25 +69,21 @@ public:
   }
 
   const CudaDriver &cu;
-  CUevent start = nullptr, stop = nullptr;
+  std::vector<CUevent> events;
 };
 
 /// The mean time of kLaunchesPerTimedSample launches between two events.
-Result<double> timedSample(Invocation &invocation, EventPair &events) {
+Result<double> timedSample(Invocation &invocation, Events &events) {
   auto stream = static_cast<CUstream>(invocation.stream());
-  if (Status s = events.failure("cuEventRecord",
-                                events.cu.cuEventRecord(events.start, stream));
-      !s)
+  if (Status s = events.record(0, stream); !s)
     return s.error();
   for (int i = 0; i < kLaunchesPerTimedSample; ++i)
     if (Status s = invocation.launch(); !s)
       return s.error();
-  if (Status s = events.failure("cuEventRecord",
-                                events.cu.cuEventRecord(events.stop, stream));
-      !s)
+  if (Status s = events.record(1, stream); !s)
     return s.error();
-  Result<double> ms = events.elapsedMs(invocation.executable().name() +
-                                       ": the plan during the benchmark");
+  Result<double> ms = events.elapsedMs(0, 1, invocation.executable().name() +
+                                                 ": the plan during the benchmark");
   if (!ms)
     return ms;
   return *ms / kLaunchesPerTimedSample;
@@ -90,24 +91,43 @@ Result<double> timedSample(Invocation &invocation, EventPair &events) {
 
 } // namespace
 
-Result<BenchResult> benchmarkInvocation(Invocation &invocation,
-                                        const std::vector<HostArray> &inputs,
-                                        int warmup, int iters) {
+namespace {
+
+/// Checks the counts, loads the driver, uploads `inputs` and runs the plan
+/// `launches` times untimed, waiting for the last; `what` names the
+/// measurement in the error ("a benchmark").
+Result<const CudaDriver *> warmUp(Invocation &invocation,
+                                  const std::vector<HostArray> &inputs,
+                                  int warmup, int iters, int launches,
+                                  const std::string &what) {
   if (warmup < 0 || iters < 1)
     return makeError(ErrorCode::InvalidArgument,
-                     "a benchmark needs warmup >= 0 and iterations >= 1, got " +
+                     what + " needs warmup >= 0 and iterations >= 1, got " +
                          str(warmup) + " and " + str(iters));
   Result<const CudaDriver *> cu = loadCudaDriver();
   if (!cu)
     return cu.error();
   if (Status s = invocation.upload(inputs); !s)
     return s.error();
-  for (int i = 0; i < warmup + 1; ++i) // +1: a CUDA graph is captured here
+  for (int i = 0; i < launches; ++i)
     if (Status s = invocation.launch(); !s)
       return s.error();
   if (Status s = invocation.synchronize(); !s)
     return s.error();
-  EventPair events(**cu);
+  return cu;
+}
+
+} // namespace
+
+Result<BenchResult> benchmarkInvocation(Invocation &invocation,
+                                        const std::vector<HostArray> &inputs,
+                                        int warmup, int iters) {
+  // +1: a CUDA graph is captured at the first launch.
+  Result<const CudaDriver *> cu =
+      warmUp(invocation, inputs, warmup, iters, warmup + 1, "a benchmark");
+  if (!cu)
+    return cu.error();
+  Events events(**cu, 2);
   if (Status s = events.create(); !s)
     return s.error();
   std::vector<double> times;
@@ -121,6 +141,58 @@ Result<BenchResult> benchmarkInvocation(Invocation &invocation,
   result.medianMs = median(times);
   result.minMs = *std::min_element(times.begin(), times.end());
   result.iterations = iters;
+  return result;
+}
+
+namespace {
+
+/// One run of the plan step by step with an event before each step and
+/// after the last: adds each step's time to `times`.
+Status profiledRun(Invocation &invocation, Events &events,
+                   std::vector<std::vector<double>> &times) {
+  auto stream = static_cast<CUstream>(invocation.stream());
+  size_t steps = times.size();
+  for (size_t i = 0; i < steps; ++i) {
+    if (Status s = events.record(i, stream); !s)
+      return s;
+    if (Status s = invocation.launchStep(i); !s)
+      return s;
+  }
+  if (Status s = events.record(steps, stream); !s)
+    return s;
+  for (size_t i = 0; i < steps; ++i) {
+    Result<double> ms = events.elapsedMs(
+        i, i + 1,
+        invocation.executable().name() + ": step " + str(int64_t(i + 1)) +
+            " during the profile");
+    if (!ms)
+      return ms.error();
+    times[i].push_back(*ms);
+  }
+  return Status::ok();
+}
+
+} // namespace
+
+Result<ProfileResult> profileInvocation(Invocation &invocation,
+                                        const std::vector<HostArray> &inputs,
+                                        int warmup, int iters) {
+  Result<const CudaDriver *> cu =
+      warmUp(invocation, inputs, warmup, iters, warmup, "a profile");
+  if (!cu)
+    return cu.error();
+  size_t steps = invocation.executable().desc().steps.size();
+  Events events(**cu, steps + 1);
+  if (Status s = events.create(); !s)
+    return s.error();
+  std::vector<std::vector<double>> times(steps);
+  for (int i = 0; i < iters; ++i)
+    if (Status s = profiledRun(invocation, events, times); !s)
+      return s.error();
+  ProfileResult result;
+  result.iterations = iters;
+  for (std::vector<double> &stepTimes : times)
+    result.stepMedianMs.push_back(median(std::move(stepTimes)));
   return result;
 }
 
@@ -175,7 +247,7 @@ Result<double> measureCopyBandwidth(Allocator &allocator, size_t bytes) {
     return s.error();
   if (Status s = dst.allocate("the copy destination"); !s)
     return s.error();
-  EventPair events(cu);
+  Events events(cu, 2);
   if (Status s = events.create(); !s)
     return s.error();
   std::string what =
@@ -186,14 +258,14 @@ Result<double> measureCopyBandwidth(Allocator &allocator, size_t bytes) {
     return s.error();
   std::vector<double> times;
   for (int i = 0; i < kWarmup + kIters; ++i) {
-    CUresult r = cu.cuEventRecord(events.start, nullptr);
+    CUresult r = cu.cuEventRecord(events.events[0], nullptr);
     if (!r)
       r = cu.cuMemcpyDtoDAsync(dst.address, src.address, bytes, nullptr);
     if (!r)
-      r = cu.cuEventRecord(events.stop, nullptr);
+      r = cu.cuEventRecord(events.events[1], nullptr);
     if (Status s = events.failure(what, r); !s)
       return s.error();
-    Result<double> ms = events.elapsedMs(what);
+    Result<double> ms = events.elapsedMs(0, 1, what);
     if (!ms)
       return ms.error();
     if (i >= kWarmup)

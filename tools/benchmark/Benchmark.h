@@ -35,6 +35,23 @@ Result<BenchResult> benchmarkInvocation(Invocation &invocation,
                                         const std::vector<HostArray> &inputs,
                                         int warmup, int iters);
 
+/// The time of each step of the plan.
+struct ProfileResult {
+  /// Per step, in the plan's order: the median over the iterations.
+  std::vector<double> stepMedianMs;
+  int iterations = 0;
+};
+
+/// Uploads `inputs` once and runs the plan `warmup` times untimed, then
+/// `iters` times step by step (Invocation::launchStep, never as a CUDA
+/// graph) with a CUDA event before each step and after the last, so each
+/// step is timed on the GPU between two events. Steps queue up as the plan
+/// does, so a step's time includes no host latency unless the GPU ran dry
+/// waiting for the host's next launch (steps of a few microseconds).
+Result<ProfileResult> profileInvocation(Invocation &invocation,
+                                        const std::vector<HostArray> &inputs,
+                                        int warmup, int iters);
+
 /// benchmarkInvocation on a new invocation of `executable`, launching kernel
 /// by kernel or, with `useCudaGraph`, replaying the plan as a CUDA graph.
 Result<BenchResult>

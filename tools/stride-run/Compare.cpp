@@ -27,13 +27,6 @@ double halfToDouble(uint16_t h) {
   return sign ? -value : value;
 }
 
-double bf16ToDouble(uint16_t b) {
-  uint32_t bits = uint32_t(b) << 16;
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
 template <typename T> T load(const HostArray &a, int64_t i) {
   T v;
   std::memcpy(&v, a.data.data() + i * sizeof(T), sizeof(T));
@@ -81,7 +74,7 @@ std::string number(double v) {
 double elementAsDouble(const HostArray &a, int64_t i) {
   switch (a.dtype) {
   case DType::F16: return halfToDouble(load<uint16_t>(a, i));
-  case DType::BF16: return bf16ToDouble(load<uint16_t>(a, i));
+  case DType::BF16: return floatFromBf16(load<uint16_t>(a, i));
   case DType::F32: return load<float>(a, i);
   case DType::F64: return load<double>(a, i);
   default: return static_cast<double>(elementAsInt(a, i));
@@ -193,13 +186,34 @@ HostArray narrowFromNpy(const HostArray &a, DType dtype) {
   int64_t n = a.numElements();
   out.data.resize(n * 2);
   for (int64_t i = 0; i < n; ++i) {
-    uint32_t bits = load<uint32_t>(a, i);
-    uint16_t b = std::isnan(load<float>(a, i))
-                     ? uint16_t(bits >> 16 | 0x40) // a quiet NaN stays NaN
-                     : uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+    uint16_t b = bf16FromFloat(load<float>(a, i));
     std::memcpy(out.data.data() + i * 2, &b, 2);
   }
   return out;
+}
+
+std::optional<Bf16Output> parseBf16Output(const std::string &text) {
+  if (text == "f32")
+    return Bf16Output::F32;
+  if (text == "raw")
+    return Bf16Output::Raw;
+  return std::nullopt;
+}
+
+HostArray encodeForNpy(const HostArray &a, Bf16Output bf16) {
+  return bf16 == Bf16Output::Raw ? a : widenForNpy(a);
+}
+
+Result<HostArray> readInputNpy(const std::string &path, DType dtype,
+                               const std::vector<int64_t> &shape,
+                               const std::string &name) {
+  Result<HostArray> array = readNpyFile(path);
+  if (!array)
+    return array;
+  *array = narrowFromNpy(*array, dtype);
+  if (Status s = checkArrayMatches(*array, dtype, shape, path, name); !s)
+    return s.error();
+  return array;
 }
 
 } // namespace stride

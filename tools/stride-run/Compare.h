@@ -27,6 +27,7 @@
 #include "stride/Support/Npy.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace stride {
@@ -59,13 +60,32 @@ Comparison compareArrays(const HostArray &actual, const HostArray &expected,
 /// first: element [1]: got 1, expected 2".
 std::string describeComparison(const std::string &name, const Comparison &c);
 
-/// `a` as f32 when it is bf16 (exact), otherwise `a` unchanged: .npy has no
-/// bf16.
+/// `a` as f32 when it is bf16 (exact), otherwise `a` unchanged.
 HostArray widenForNpy(const HostArray &a);
 
-/// `a` as bf16 (rounded to nearest even) when it is f32 and `dtype` is bf16,
-/// otherwise `a` unchanged: a bf16 input comes as an f32 .npy file.
+/// `a` as bf16 (rounded to nearest, ties to even: bf16FromFloat) when it is
+/// f32 and `dtype` is bf16, otherwise `a` unchanged: a bf16 input may come
+/// as an f32 .npy file.
 HostArray narrowFromNpy(const HostArray &a, DType dtype);
+
+/// How bf16 outputs are written: as f32 (exact; the default) or as
+/// ml_dtypes bfloat16 ('<V2', two bytes per element).
+enum class Bf16Output { F32, Raw };
+
+/// "f32" or "raw"; nullopt for anything else.
+std::optional<Bf16Output> parseBf16Output(const std::string &text);
+
+/// `a` as it is written to a .npy file: bf16 widened to f32 unless `bf16`
+/// is Raw.
+HostArray encodeForNpy(const HostArray &a, Bf16Output bf16);
+
+/// Reads `path` as the value of input `name` of `dtype` and `shape`: an f32
+/// file for a bf16 input is rounded to bf16, a '<V2' file (ml_dtypes
+/// bfloat16) is taken as it is for a bf16 input and refused for any other
+/// (checkArrayMatches).
+Result<HostArray> readInputNpy(const std::string &path, DType dtype,
+                               const std::vector<int64_t> &shape,
+                               const std::string &name);
 
 } // namespace stride
 

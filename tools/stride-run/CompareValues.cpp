@@ -105,7 +105,7 @@ Result<bool> compareKeptValues(func::FuncOp entry,
                            "--keep-values, with the same fusion options, "
                            "writes it)");
     HostArray reference = widenForNpy(results[r]);
-    Comparison c = compareArrays(*actual, reference, rtol);
+    Comparison c = compareArrays(widenForNpy(*actual), reference, rtol);
     auto value = cast<OpResult>(ret.getOperand(r));
     if (!c.ok) {
       os << matched << " kept value" << (matched == 1 ? "" : "s")

@@ -14,6 +14,8 @@
 #ifndef STRIDE_TOOLS_STRIDE_RUN_OPTIONS_H
 #define STRIDE_TOOLS_STRIDE_RUN_OPTIONS_H
 
+#include "Compare.h"
+
 #include "stride/Support/Npy.h"
 #include "stride/Support/Result.h"
 
@@ -33,6 +35,8 @@ struct Options {
   std::vector<std::pair<std::string, std::string>> inputs;
   /// Where to write result0.npy, result1.npy, ... (empty: do not write).
   std::string outputDir;
+  /// How bf16 results and saved inputs are written.
+  Bf16Output bf16Output = Bf16Output::F32;
   /// Print the results as text.
   bool print = false;
   /// Make the inputs not given with --input (see docs/interpreter.md).

@@ -9,6 +9,7 @@
 
 #include "Benchmark.h"
 #include "Compare.h"
+#include "Profile.h"
 
 #include "stride/Module/Module.h"
 #include "stride/Runtime/Invocation.h"
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 
@@ -54,27 +56,44 @@ std::optional<double> parseDouble(const std::string &text) {
 std::string runModuleUsage(const std::string &program) {
   return "usage: " + program +
          " MODULE.stridemod [--input NAME=FILE.npy]... [--output-dir DIR]\n"
-         "       [--device N] [--poison] [--expect DIR [--rtol X]]\n"
-         "       [--bench [--warmup N] [--iterations N]] "
-         "[--gpu-memory-limit BYTES]\n"
+         "       [--bf16-output=f32|raw]"
+         " [--device N] [--poison] [--expect DIR [--rtol X]]\n"
+         "       [--bench] [--profile] [--profile-json FILE] [--warmup N]\n"
+         "       [--iterations N] [--gpu-memory-limit BYTES]\n"
          "\n"
          "Runs a compiled Stride module on the GPU.\n"
          "  --input NAME=FILE.npy  the graph input NAME (see stridec --inspect);\n"
-         "                         FILE.npy alone binds the inputs in order\n"
-         "                         (a bf16 input as f32, rounded to bf16)\n"
-         "  --output-dir DIR       write each output as DIR/<name>.npy (bf16 as\n"
-         "                         f32, which .npy can hold)\n"
+         "                         FILE.npy alone binds the inputs in order; a\n"
+         "                         bf16 input reads f32 (rounded to nearest\n"
+         "                         bf16, ties to even) or an ml_dtypes bfloat16\n"
+         "                         file (descr '<V2', as numpy.save writes it)\n"
+         "  --output-dir DIR       write each output as DIR/<name>.npy\n"
+         "  --bf16-output=f32|raw  bf16 outputs as f32 (exact; the default) or\n"
+         "                         as ml_dtypes bfloat16 ('<V2')\n"
          "  --device N             the CUDA device (default 0)\n"
          "  --poison               fill the outputs with 0xFF bytes before the\n"
          "                         run, so an element no kernel writes reads as\n"
          "                         NaN or -1\n"
          "  --expect DIR           compare each output with DIR/<name>.npy:\n"
          "                         integers exactly, floats with relative error\n"
-         "                         <= rtol (default 1e-5; 0 means exactly)\n"
+         "                         <= rtol (default 1e-5; 0 means exactly); a\n"
+         "                         bf16 output with f32 or '<V2' files\n"
          "  --bench                time the plan, replayed as a CUDA graph: the\n"
          "                         median over --iterations samples (default\n"
          "                         100), each the mean of 10 back-to-back\n"
-         "                         replays; then the device's copy bandwidth\n"
+         "                         replays; then the device's copy bandwidth and\n"
+         "                         the module's device memory (constants,\n"
+         "                         temporaries, inputs, outputs, and the peak\n"
+         "                         the runtime allocated)\n"
+         "  --profile              run the plan step by step (not as a CUDA\n"
+         "                         graph), --iterations times after --warmup\n"
+         "                         runs (default 100 and 10), a CUDA event\n"
+         "                         around each step; print each step's kind\n"
+         "                         (kernel, library call, copy, fill), median\n"
+         "                         ms, share and name (a matrix product's\n"
+         "                         shape), the totals per kind and the\n"
+         "                         device memory\n"
+         "  --profile-json FILE    --profile, also written to FILE as JSON\n"
          "  --gpu-memory-limit B   fail allocations beyond B bytes\n";
 }
 
@@ -119,6 +138,22 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
       if (!v)
         return v.error();
       o.outputDir = *v;
+    } else if (arg == "--bf16-output") {
+      Result<std::string> v = next();
+      if (!v)
+        return v.error();
+      std::optional<Bf16Output> encoding = parseBf16Output(*v);
+      if (!encoding)
+        return makeError(ErrorCode::InvalidArgument,
+                         "option --bf16-output expects f32 or raw, not '" + *v +
+                             "'");
+      o.bf16Output = *encoding;
+    } else if (arg == "--profile-json") {
+      Result<std::string> v = next();
+      if (!v)
+        return v.error();
+      o.profileJson = *v;
+      o.profile = true;
     } else if (arg == "--expect") {
       Result<std::string> v = next();
       if (!v)
@@ -157,6 +192,8 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
       o.poison = true;
     } else if (arg == "--bench") {
       o.bench = true;
+    } else if (arg == "--profile") {
+      o.profile = true;
     } else if (arg.rfind("-", 0) == 0 && arg != "-") {
       return makeError(ErrorCode::InvalidArgument,
                        "unknown option '" + arg + "'");
@@ -205,14 +242,10 @@ Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
       return makeError(ErrorCode::InvalidArgument,
                        "input '" + signature.inputs[index].name +
                            "' is given twice");
-    Result<HostArray> array = readNpyFile(path);
+    const TensorSignature &t = signature.inputs[index];
+    Result<HostArray> array = readInputNpy(path, t.dtype, t.shape, t.name);
     if (!array)
       return array.error();
-    const TensorSignature &t = signature.inputs[index];
-    *array = narrowFromNpy(*array, t.dtype);
-    if (Status s = checkArrayMatches(*array, t.dtype, t.shape, path, t.name);
-        !s)
-      return s.error();
     inputs[index] = std::move(*array);
     bound[index] = true;
   }
@@ -240,7 +273,8 @@ int finishModuleOutputs(const ModuleDesc &module,
       std::filesystem::create_directories(options.outputDir, ec);
       std::string path =
           (std::filesystem::path(options.outputDir) / (name + ".npy")).string();
-      if (Status s = writeNpyFile(path, out); !s)
+      if (Status s = writeNpyFile(path, encodeForNpy(outputs[i], options.bf16Output));
+          !s)
         return fail(program, s.error().message);
     }
     if (!options.expectDir.empty()) {
@@ -249,7 +283,7 @@ int finishModuleOutputs(const ModuleDesc &module,
       Result<HostArray> expected = readNpyFile(path);
       if (!expected)
         return fail(program, expected.error().message);
-      Comparison c = compareArrays(out, *expected, options.rtol);
+      Comparison c = compareArrays(out, widenForNpy(*expected), options.rtol);
       std::cout << describeComparison(name, c) << "\n";
       if (!c.ok)
         status = 1;
@@ -300,6 +334,36 @@ Status printBenchmark(Runtime &runtime,
   return Status::ok();
 }
 
+/// Profiles the plan on `invocation` (Benchmark.h), prints it and writes
+/// it as JSON where asked.
+Status printProfile(Runtime &runtime, Invocation &invocation,
+                    const std::vector<HostArray> &inputs,
+                    const RunModuleOptions &options,
+                    const MemoryReport &memory) {
+  Result<ProfileResult> timed = profileInvocation(
+      invocation, inputs, options.warmup, std::max(1, options.iterations));
+  if (!timed)
+    return timed.error();
+  ProfileReport report;
+  report.module = options.modulePath;
+  report.device = runtime.describeDevice();
+  report.warmup = options.warmup;
+  report.iterations = timed->iterations;
+  report.memory = memory;
+  const ModuleDesc &desc = invocation.executable().desc();
+  for (size_t i = 0; i < desc.steps.size(); ++i)
+    report.steps.push_back({summarizeStep(desc, i), timed->stepMedianMs[i]});
+  std::cout << formatProfileText(report) << std::flush;
+  if (options.profileJson.empty())
+    return Status::ok();
+  std::ofstream json(options.profileJson);
+  json << formatProfileJson(report);
+  if (!json.flush())
+    return makeError(ErrorCode::InvalidArgument,
+                     options.profileJson + ": cannot write the profile");
+  return Status::ok();
+}
+
 } // namespace
 
 int runModule(const RunModuleOptions &options, const std::string &program) {
@@ -332,11 +396,20 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
   Result<std::vector<HostArray>> outputs = (*invocation)->run(*inputs);
   if (!outputs)
     return fail(program, outputs.error().message);
+  // The peak of one run: the constants and one invocation's buffers, before
+  // the benchmark's invocation and copy-bandwidth buffers add their own.
+  MemoryReport memory{summarizeMemory(*module), (*runtime)->peakDeviceBytes()};
   int status = finishModuleOutputs(*module, *outputs, options, program);
 
-  if (options.bench)
+  if (options.profile)
+    if (Status s = printProfile(**runtime, **invocation, *inputs, options, memory);
+        !s)
+      return fail(program, s.error().message);
+  if (options.bench) {
     if (Status s = printBenchmark(**runtime, *executable, *inputs, options); !s)
       return fail(program, s.error().message);
+    std::cout << formatMemoryLine(memory) << std::endl;
+  }
   return status;
 }
 

@@ -16,6 +16,8 @@
 #ifndef STRIDE_TOOLS_STRIDE_RUN_RUNMODULE_H
 #define STRIDE_TOOLS_STRIDE_RUN_RUNMODULE_H
 
+#include "Compare.h"
+
 #include "stride/Support/Result.h"
 
 #include <cstdint>
@@ -31,6 +33,8 @@ struct RunModuleOptions {
   std::vector<std::pair<std::string, std::string>> inputs;
   /// Where each output is written as <name>.npy; empty: not written.
   std::string outputDir;
+  /// How bf16 outputs are written (Compare.h).
+  Bf16Output bf16Output = Bf16Output::F32;
   int device = 0;
   /// Fill the outputs with 0xFF bytes (NaN, or -1) before the plan runs.
   bool poison = false;
@@ -39,6 +43,10 @@ struct RunModuleOptions {
   double rtol = 1e-5;
   /// Time the plan: median of `iterations` replays as a CUDA graph.
   bool bench = false;
+  /// Time each step of the plan, run step by step (Profile.h); with
+  /// profileJson, also write the profile as JSON to that file.
+  bool profile = false;
+  std::string profileJson;
   int warmup = 10;
   int iterations = 100;
   uint64_t gpuMemoryLimitBytes = 0;

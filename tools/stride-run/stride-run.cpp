@@ -66,7 +66,10 @@ OPTIONS:
                           module runs on the GPU, see below).
   --input NAME=FILE.npy   The value of input NAME (repeatable). Inputs are
                           named by their `stride.name` argument attribute, or
-                          arg0, arg1, ... by position.
+                          arg0, arg1, ... by position. A bf16 input reads f32
+                          (rounded to the nearest bf16, ties to even) or an
+                          ml_dtypes bfloat16 file (descr '<V2', as numpy.save
+                          writes it).
   --random-inputs         Make every input not given with --input: floats
                           uniform in [-1, 1); integers and booleans in {0, 1},
                           except arguments used as the index operand of
@@ -76,10 +79,11 @@ OPTIONS:
   --seed N                Seed of --random-inputs (default 0).
   --save-inputs DIR       Write every input the graph ran with (given or
                           made by --random-inputs) as DIR/<name>.npy, e.g.
-                          to run a compiled module on the same inputs (bf16
-                          as f32, which .npy can hold, exactly).
+                          to run a compiled module on the same inputs.
   --output-dir DIR        Write result0.npy, result1.npy, ... into DIR
-                          (created if missing; bf16 as f32).
+                          (created if missing).
+  --bf16-output=f32|raw   Write bf16 results and saved inputs as f32 (exact;
+                          the default) or as ml_dtypes bfloat16 ('<V2').
   --print                 Print the results as text (NumPy style).
   --entry NAME            The function to run (default: the first one).
   --repair-layouts        Give illegal functional result layouts a dense
@@ -193,6 +197,14 @@ Result<Options> parseCommandLine(int argc, char **argv) {
     } else if (name == "--output-dir") {
       if (!(s = takeValue())) return s.error();
       o.outputDir = value;
+    } else if (name == "--bf16-output") {
+      if (!(s = takeValue())) return s.error();
+      std::optional<Bf16Output> encoding = parseBf16Output(value);
+      if (!encoding)
+        return makeError(ErrorCode::InvalidArgument,
+                         "--bf16-output expects f32 or raw, got '" + value +
+                             "'");
+      o.bf16Output = *encoding;
     } else if (name == "--save-inputs") {
       if (!(s = takeValue())) return s.error();
       o.saveInputsDir = value;
@@ -255,7 +267,8 @@ Status emitResults(const Options &options, const std::vector<HostArray> &results
     for (size_t r = 0; r < results.size(); ++r) {
       llvm::SmallString<256> path(options.outputDir);
       llvm::sys::path::append(path, "result" + std::to_string(r) + ".npy");
-      if (Status s = writeNpyFile(path.str().str(), widenForNpy(results[r]));
+      if (Status s = writeNpyFile(path.str().str(),
+                                  encodeForNpy(results[r], options.bf16Output));
           !s)
         return s;
     }
@@ -385,12 +398,10 @@ Result<std::vector<HostArray>> gatherInputs(const Options &options,
       return makeError(ErrorCode::InvalidArgument,
                        "input '" + name +
                            "' has a type stride-run cannot feed");
-    Result<HostArray> array = readNpyFile(file);
+    std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
+    Result<HostArray> array = readInputNpy(file, type.getDType(), shape, name);
     if (!array)
       return array.error();
-    std::vector<int64_t> shape(type.getShape().begin(), type.getShape().end());
-    if (Status s = checkArrayMatches(*array, type.getDType(), shape, file, name); !s)
-      return s.error();
     given[a] = std::move(*array);
   }
   std::map<unsigned, int64_t> bounds;
@@ -444,8 +455,8 @@ int expectResults(const Options &options,
     Result<HostArray> expected = readNpyFile(path.str().str());
     if (!expected)
       return fail(expected.error().message);
-    Comparison c =
-        compareArrays(widenForNpy(results[r]), *expected, options.rtol);
+    Comparison c = compareArrays(widenForNpy(results[r]),
+                                 widenForNpy(*expected), options.rtol);
     llvm::outs() << describeComparison(name, c) << "\n";
     if (!c.ok)
       status = 1;
@@ -514,7 +525,8 @@ int runReference(const Options &options) {
     for (unsigned a = 0; a < entry.getNumArguments(); ++a) {
       llvm::SmallString<256> path(options.saveInputsDir);
       llvm::sys::path::append(path, argumentName(entry, a) + ".npy");
-      if (Status s = writeNpyFile(path.str().str(), widenForNpy((*inputs)[a]));
+      if (Status s = writeNpyFile(path.str().str(),
+                                  encodeForNpy((*inputs)[a], options.bf16Output));
           !s)
         return fail(s.error().message);
     }

@@ -285,6 +285,40 @@ std::string describeModule(const ModuleDesc &desc);
 /// "f32 [4, 13, 33] strides [429, 33, 1] offset 0"
 std::string describeTensor(const TensorSignature &tensor);
 
+/// What a step of the plan does, for a profile (stride-run --profile).
+enum class StepKind : uint8_t { Kernel, LibraryCall, Copy, Fill };
+
+/// "kernel", "library call", "copy", "fill".
+const char *stepKindName(StepKind kind);
+
+struct StepSummary {
+  StepKind kind = StepKind::Kernel;
+  /// A kernel's name ("fused_3"); a library call's routine with its problem
+  /// ("cublaslt.matmul f32 m=768 n=8192 k=3072 batch=1 epilogue=gelu_bias":
+  /// the descriptor's text fields dtype and epilogue and its integer fields
+  /// m, n, k and batch, those it has); a copy's or fill's size ("4096
+  /// bytes").
+  std::string name;
+};
+
+/// The summary of step `index` of a verified `desc`.
+StepSummary summarizeStep(const ModuleDesc &desc, size_t index);
+
+/// The device memory a module's plan names, by what holds it.
+struct MemorySummary {
+  int64_t constantBytes = 0;  // the weights and other constants
+  int64_t temporaryBytes = 0; // the plan's temporaries, after buffer reuse
+  int64_t inputBytes = 0;
+  int64_t outputBytes = 0;
+
+  int64_t total() const {
+    return constantBytes + temporaryBytes + inputBytes + outputBytes;
+  }
+};
+
+/// The sizes of `desc`'s buffers, summed by kind.
+MemorySummary summarizeMemory(const ModuleDesc &desc);
+
 } // namespace stride
 
 #endif // STRIDE_MODULE_MODULE_H

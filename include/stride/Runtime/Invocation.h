@@ -82,6 +82,12 @@ public:
   /// Enqueues the plan over the invocation's buffers on its stream (the
   /// CUDA graph with useCudaGraph); does not wait.
   Status launch();
+  /// Enqueues step `index` of the plan alone (0-based, in the order of the
+  /// module's steps; never as a CUDA graph) over the invocation's buffers
+  /// on its stream; does not wait. Enqueuing every step in order is one
+  /// launch(): a tool times the steps one by one this way
+  /// (stride-run --profile). InvalidArgument for an index past the plan.
+  Status launchStep(size_t index);
   /// Waits for the invocation's stream; a failure here is a fault of some
   /// kernel of the plan (DeviceFault).
   Status synchronize();

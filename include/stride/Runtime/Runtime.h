@@ -79,6 +79,17 @@ public:
   /// an Invocation uses unless its options name another allocator.
   const std::shared_ptr<Allocator> &defaultAllocator() const;
 
+  /// Device memory held by the runtime's allocators (every Allocator created
+  /// for this runtime, the default one with the executables' constants
+  /// included): bytes allocated and not released. Memory that vendor
+  /// libraries allocate for themselves (a cuBLASLt handle) is not counted.
+  uint64_t deviceBytesInUse() const;
+  /// The most bytes deviceBytesInUse() reached since the runtime was created
+  /// or since resetPeakDeviceBytes().
+  uint64_t peakDeviceBytes() const;
+  /// Starts a new peak from the bytes in use now.
+  void resetPeakDeviceBytes();
+
   struct Impl;
   Impl &impl() const { return *pimpl; }
 

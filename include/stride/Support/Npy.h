@@ -15,14 +15,16 @@
 // the header would not fit), header padded to a multiple of 64 bytes.
 //
 // Supported dtypes and descrs: f16 '<f2', f32 '<f4', f64 '<f8', i1 '|b1'
-// (NumPy bool), i8 '|i1', i32 '<i4', i64 '<i8'.
+// (NumPy bool), i8 '|i1', i32 '<i4', i64 '<i8', and bf16 '<V2'.
 //
-// bf16 is NOT supported, neither read nor written. NumPy has no bfloat16, and
-// `numpy.save` of an ml_dtypes bfloat16 array writes the descr '<V2' (raw
-// two-byte void, see jax-ml/ml_dtypes#41), which is indistinguishable from any
-// other 2-byte opaque record. Guessing would silently mislabel data, so
-// writeNpyFile refuses bf16 arrays with an error and parseNpy reports '<V2'
-// as an unsupported dtype; save such data as float32 instead.
+// NumPy has no bfloat16: `numpy.save` of an ml_dtypes bfloat16 array (what
+// JAX and PyTorch users hold) writes the descr '<V2', 2-byte raw records
+// (jax-ml/ml_dtypes#41), which cannot be told from any other 2-byte record.
+// parseNpy reads '<V2' (and '|V2') as bf16 and writeNpyFile writes bf16 as
+// '<V2', which ml_dtypes reads back with `.view(ml_dtypes.bfloat16)`;
+// checkArrayMatches accepts such data for a bf16 argument only and names
+// what it saw for any other. bf16FromFloat rounds f32 data for a bf16
+// argument given as an f32 file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,17 +67,26 @@ Result<HostArray> readNpyFile(const std::string &path);
 /// valid `.npy` file.
 std::vector<uint8_t> serializeNpy(const HostArray &a);
 
-/// Checks that `a` can be stored as `.npy`: its dtype has a NumPy encoding
-/// (not bf16), its dims are non-negative and its data size matches its shape.
-/// `name` starts the error message.
+/// Checks that `a` can be stored as `.npy` (bf16 as '<V2'): its dims are
+/// non-negative and its data size matches its shape. `name` starts the
+/// error message.
 Status checkNpyWritable(const HostArray &a, const std::string &name);
 
 /// Writes `a` to `path` (checking it with checkNpyWritable first).
 Status writeNpyFile(const std::string &path, const HostArray &a);
 
+/// `value` rounded to bf16 to nearest, ties to even; a NaN stays a (quiet)
+/// NaN, infinities stay infinite, values beyond bf16's range round to
+/// infinity.
+uint16_t bf16FromFloat(float value);
+
+/// The f32 value of bf16 `bits` (exact).
+float floatFromBf16(uint16_t bits);
+
 /// Checks that an array read from `fileName` fits the graph argument
 /// `argName`, e.g. "x.npy: input 'x' expects f32 of shape (4, 13, 33), but
-/// the file holds f64 of shape (4, 13)".
+/// the file holds f64 of shape (4, 13)". A bf16 array (read from '<V2') fits
+/// only a bf16 argument.
 Status checkArrayMatches(const HostArray &a, DType expected,
                          const std::vector<int64_t> &expectedShape,
                          const std::string &fileName,
