@@ -170,6 +170,65 @@ STRIDE_DEVICE void stride_atomic_add(unsigned char *p, bool v) {
   atomicOr(word, 1u << ((unsigned int)((size_t)p & 3) * 8));
 }
 
+// The index analysis of the segmented index_add (docs/cuda-backend.md).
+// `row` is the row of this thread's source position (-1: none) among the
+// block's blockDim.x consecutive positions. Returns the position's rank
+// among the positions of its row: those of the block before it, in source
+// order, plus the count already in `counts[row * columns + column]`, to
+// which the block's first position of each row adds the block's count.
+STRIDE_DEVICE int stride_rank_in_block(int row, int *counts, int columns,
+                                       int column) {
+  __shared__ int rowOf[1024];
+  __shared__ int baseOf[1024];
+  const int t = threadIdx.x, n = blockDim.x;
+  rowOf[t] = row;
+  __syncthreads();
+  int before = 0, count = 0, first = t;
+  if (row >= 0) {
+    for (int j = 0; j < n; ++j) {
+      if (rowOf[j] != row)
+        continue;
+      if (j < t && before++ == 0)
+        first = j;
+      ++count;
+    }
+    if (first == t)
+      baseOf[t] = atomicAdd(&counts[(long long)row * columns + column], count);
+  }
+  __syncthreads();
+  const int rank = row >= 0 ? baseOf[first] + before : 0;
+  __syncthreads(); // rowOf and baseOf are the next call's
+  return rank;
+}
+
+// One block: sums[0..n) the exclusive prefix sums of values[0..n), in
+// order, and sums[n] their total.
+STRIDE_DEVICE void stride_exclusive_scan_block(const int *values, int *scan,
+                                               int n) {
+  __shared__ int sums[1024];
+  const int t = threadIdx.x, per = (n + blockDim.x - 1) / blockDim.x;
+  const int begin = t * per < n ? t * per : n;
+  const int end = begin + per < n ? begin + per : n;
+  int own = 0;
+  for (int i = begin; i < end; ++i)
+    own += values[i];
+  sums[t] = own;
+  __syncthreads();
+  for (int d = 1; d < (int)blockDim.x; d *= 2) {
+    const int add = t >= d ? sums[t - d] : 0;
+    __syncthreads();
+    sums[t] += add;
+    __syncthreads();
+  }
+  int running = sums[t] - own;
+  for (int i = begin; i < end; ++i) {
+    scan[i] = running;
+    running += values[i];
+  }
+  if (t == (int)blockDim.x - 1)
+    scan[n] = sums[t];
+}
+
 // ---- End of the prelude -----------------------------------------------------
 )CUDA";
 

@@ -331,6 +331,7 @@ private:
   SmallVector<Attribute> staged;
   SmallVector<Attribute> launches;
   SmallVector<int64_t> scratch;
+  bool deterministic = false;
 };
 
 KernelScheduleAttr Scheduler::schedule() {
@@ -347,7 +348,8 @@ KernelScheduleAttr Scheduler::schedule() {
       staged.empty() ? ArrayAttr() : builder.getArrayAttr(staged),
       builder.getArrayAttr(launches),
       scratch.empty() ? DenseI64ArrayAttr()
-                      : builder.getDenseI64ArrayAttr(scratch));
+                      : builder.getDenseI64ArrayAttr(scratch),
+      deterministic);
 }
 
 void Scheduler::schedulePointwise() {
@@ -588,19 +590,32 @@ bool Scheduler::useSegmentedIndexAdd() {
   if (!add)
     return false;
   DType dtype = *dtypeOf(kernel.getResult(0).getType());
-  if (dtype != DType::F32 && dtype != DType::F64 && dtype != DType::I32 &&
-      dtype != DType::I64)
+  if (dtype == DType::I1 || dtype == DType::I8)
     return false;
   ArrayRef<int64_t> shape = facts.iterationShape;
   int64_t dim = add.getDim();
   auto srcType = cast<StridedTensorType>(add.getSrc().getType());
   int64_t rows = shape[dim], updates = srcType.getShape()[dim];
-  // Rows of at least 32 elements: the inverse index (a few int accesses
+  if (rows == 0 || updates == 0 ||
+      rows >= std::numeric_limits<int32_t>::max() ||
+      updates >= std::numeric_limits<int32_t>::max())
+    return false;
+  // Rows of at least 32 elements: the index analysis (a few int accesses
   // per index element and per row) is small next to the rows it moves.
-  int64_t rowLength = product(shape.drop_front(dim + 1));
-  return rows > 0 && updates > 0 && rowLength >= 32 &&
-         rows < std::numeric_limits<int32_t>::max() &&
-         updates < std::numeric_limits<int32_t>::max();
+  // Deterministic float sums take this scheme whatever the rows.
+  int64_t rowLength = product(shape) / rows;
+  return rowLength >= 32 || (options.deterministic && isFloat(dtype));
+}
+
+/// The columns of counts per row of the deterministic index analysis: the
+/// source positions in `slices` tiles of whole blocks, each tile counted in
+/// its own column so that ranks follow source order; at most 2^22 counts
+/// in all.
+static int64_t rankSlices(int64_t rows, int64_t updates) {
+  int64_t maxSlices = std::max<int64_t>(1, (int64_t{1} << 22) / rows);
+  int64_t tileLength =
+      std::max(kBlock, ceilDiv(ceilDiv(updates, maxSlices), kBlock) * kBlock);
+  return ceilDiv(updates, tileLength);
 }
 
 void Scheduler::scheduleSegmentedIndexAdd() {
@@ -610,24 +625,41 @@ void Scheduler::scheduleSegmentedIndexAdd() {
   int64_t rows = shape[dim],
           updates = cast<StridedTensorType>(op.getSrc().getType())
                         .getShape()[dim];
+  int64_t rowLength = product(shape) / rows;
   scheme = KernelScheme::SegmentedIndexAdd;
-  // scratch0: each row's list head; scratch1: each source position's next.
-  scratch = {4 * rows, 4 * updates};
-  // Phase 2 gives a block to a row (all elements with coordinate `row`
-  // along dim) and its threads take its elements in units: aligned groups
-  // of 4 consecutive elements of the innermost dim when vectorized (8 when
-  // the dim allows it, so that each chain of dependent loads, list head
-  // then source rows, moves 32 bytes), else one element.
+  DType dtype = *dtypeOf(kernel.getResult(0).getType());
+  // Integer sums do not depend on the order: only floats need the ranks
+  // in source order.
+  deterministic = options.deterministic && isFloat(dtype);
+  slices = deterministic ? rankSlices(rows, updates) : 1;
+  // Chunks of the row-sorted positions: about 8 blocks per multiprocessor
+  // whatever the rows, at least 16 positions each.
+  tile = std::max<int64_t>(16, ceilDiv(updates, multiprocessors * 8));
+  int64_t chunks = ceilDiv(updates, tile);
+  int64_t accBytes = dtype == DType::F64 || dtype == DType::I64 ? 8 : 4;
+  // counts (rows x slices), totals (rows), offsets (rows + 1), ranks, the
+  // sorted positions and their rows (updates each), the chunks' partial
+  // sums (2 rows each).
+  scratch = {4 * rows * slices, 4 * rows, 4 * (rows + 1), 4 * updates,
+             4 * updates, 4 * updates, accBytes * chunks * 2 * rowLength};
+  // A row's elements in units: aligned groups of 4 consecutive elements of
+  // the innermost dim when vectorized (8 when the dim allows it), else one
+  // element.
   bool vector = options.vectorize && shape.back() % 4 == 0 &&
                 dim + 1 < static_cast<int64_t>(shape.size());
   vectorWidth = vector ? 4 : 1;
   elementsPerThread = vector ? (shape.back() % 8 == 0 ? 8 : 4) : 1;
-  int64_t unitsPerRow = product(shape) / rows / elementsPerThread;
-  threads =
-      std::clamp<int64_t>(llvm::PowerOf2Ceil(unitsPerRow), 32, 1024);
-  launch(gridSize(ceilDiv(updates, kBlock), multiprocessors * 8), kBlock, 1,
-         /*phase=*/1);
-  launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/2);
+  int64_t unitsPerRow = rowLength / elementsPerThread;
+  threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(unitsPerRow), 32, 1024);
+  int64_t cap = multiprocessors * 8;
+  launch(deterministic ? gridSize(slices, 1 << 20)
+                       : gridSize(ceilDiv(updates, kBlock), cap),
+         kBlock, 1, /*phase=*/1);
+  launch(gridSize(ceilDiv(rows, kBlock), cap), kBlock, 1, /*phase=*/2);
+  launch(1, 1024, 1, /*phase=*/3);
+  launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/4);
+  launch(gridSize(chunks, 1 << 20), threads, 1, /*phase=*/5);
+  launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/6);
 }
 
 void Scheduler::scheduleScatter() {
@@ -658,6 +690,7 @@ struct ScheduleKernelsPass
     schedule.arch = arch;
     schedule.multiprocessorCount = multiprocessors;
     schedule.vectorize = vectorize;
+    schedule.deterministic = deterministic;
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       FailureOr<KernelScheduleAttr> attr = scheduleKernel(kernel, schedule);
       if (failed(attr))
@@ -677,6 +710,17 @@ FailureOr<KernelScheduleAttr> scheduleKernel(KernelOp kernel,
   FailureOr<KernelFacts> facts = readKernelFacts(kernel, kernel.getSymName());
   if (failed(facts))
     return failure();
+  if (options.deterministic && isa_and_nonnull<ScatterAddOp>(facts->scatterRoot) &&
+      isFloat(*dtypeOf(kernel.getResult(0).getType()))) {
+    InFlightDiagnostic diag = facts->scatterRoot->emitOpError()
+                              << "has no deterministic form: its float "
+                                 "additions run in an order that varies "
+                                 "from run to run";
+    diag.attachNote() << "--deterministic sums index_add in source order; "
+                         "a scatter_add whose index selects whole rows is "
+                         "an index_add";
+    return failure();
+  }
   return Scheduler(kernel, *facts, options).schedule();
 }
 

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Form (c), scheme segmented_index_add: index_add along a dim as a gather
-// over each output row's list of source positions, without atomics on the
-// output (see printBody).
+// Form (c), scheme segmented_index_add: index_add along a dim as a counting
+// sort of the source positions by row, then a segmented reduction over
+// equal chunks of the sorted positions (see printBody).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,179 +21,363 @@ using namespace mlir;
 
 namespace stride {
 
-/// index_add along `dim` as a gather: out[c] = input[c] + the sum of
-/// source[c with c[dim] = k] over the k whose index is c[dim]. Two launches
-/// of one function, with int scratch: scratch0[rows], each row's list head
-/// (a source position + 1; 0 = empty), and scratch1[updates], each source
-/// position's next position + 1.
-///   phase 1  each source position k pushes itself onto its row's list
-///            (atomicExch on the head); out-of-range indices are reported
-///            here, with the message of the atomic scheme
-///   phase 2  a block per row computes each of the row's output elements
-///            once, from the input and the source rows on the row's list
-///            (one store, no atomics on the output), then empties the
-///            row's head
-/// The heads must be zero before phase 1: the scratch buffers are the
-/// plan's temporaries, which start zeroed (docs/module-format.md, "Buffer"),
-/// and phase 2 leaves them zeroed for the next run.
-/// The output is written exactly once and the source read exactly once.
-/// The order of a row's additions depends on the atomics of phase 1.
+/// index_add along `dim`: out[c] = input[c] + the sum of source[c with
+/// c[dim] = k] over the k whose index is c[dim]. Six launches of one
+/// function, with int scratch: counts (rows x slices), each row's total,
+/// offsets (rows + 1), each position's rank, the row-sorted positions and
+/// their rows, and the chunks' partial sums.
+///   phase 1  each position's rank among its row's positions (source order
+///            within a block; with slices > 1 each tile of positions counts
+///            in its own column, so ranks follow source order throughout);
+///            out-of-range indices are reported here and skipped
+///   phase 2  each row's columns become exclusive prefixes, and its total
+///   phase 3  one block: offsets, the exclusive scan of the totals
+///   phase 4  each position placed at offsets[row] + prefix + rank
+///   phase 5  a block per chunk of `tile` sorted positions sums each run of
+///            one row, in sorted order: a row whose positions all lie in
+///            the chunk is stored (input first), else the run's sum is the
+///            chunk's first or last partial
+///   phase 6  a block per row: a row without positions gets the input, a
+///            row over several chunks the input plus its partials in chunk
+///            order; then it zeroes what the run wrote of the row: its
+///            counts, total, offset, sorted positions and partial sums
+/// Counts must be zero before phase 1: the scratch buffers are the plan's
+/// temporaries, which start zeroed (docs/module-format.md, "Buffer"), and
+/// the phases that read the scratch last leave it zeroed for the next run
+/// (phase 4 the ranks, phase 6 the rest). The cost of a row
+/// does not depend on how many positions it has: a row of every position
+/// is one chunk's work per chunk plus one read of each partial.
 LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
-  auto op = cast<IndexAddOp>(facts.scatterRoot);
-  int64_t dim = op.getDim();
-  int64_t rows = iterationShape[dim],
-          updates = cast<StridedTensorType>(op.getSrc().getType()).getShape()[dim];
-  int64_t outN = product(iterationShape);
-  std::string where = formatLocation(op->getLoc());
+  op = cast<IndexAddOp>(facts.scatterRoot);
+  dim = op.getDim();
+  rows = iterationShape[dim];
+  updates = cast<StridedTensorType>(op.getSrc().getType()).getShape()[dim];
+  rowShape.assign(iterationShape.begin(), iterationShape.end());
+  rowShape.erase(rowShape.begin() + dim);
+  rowLength = product(rowShape);
+  vector = schedule.getVectorWidth() == 4;
+  width = vector ? 4 : 1;
+  perUnit = schedule.getElementsPerThread();
+  groups = static_cast<int>(perUnit / width);
+  slices = schedule.getSlices();
+  chunk = schedule.getTile();
+  ct = computeType(*dtypeOf(kernel.getResult(0).getType()));
+  int64_t block = launchAt(0).getBlock();
+  tileLength = schedule.getDeterministic()
+                   ? ceilDiv(ceilDiv(updates, slices), block) * block
+                   : block;
 
-  body.line("// index_add at {} along dim {}, segmented: each of the {} rows "
-            "gets the list of the source positions (of {}) that select it,",
-            where, dim, rows, updates);
-  body.line("// then each output element ({} elements, {}) is computed once "
-            "from the input and the source elements on its row's list",
-            outN, shapeText(iterationShape));
-  body.line("// scratch0: each row's list head (position + 1; 0 = empty); "
-            "scratch1: the next position + 1");
-  body.line("// Temporaries start zeroed (the runtime zeroes them when it "
-            "allocates them); phase 2 empties every head it has read");
-
+  body.line("// index_add at {} along dim {}, sorted by row: the {} source "
+            "positions counted per row ({} column{}), placed in row order,",
+            formatLocation(op->getLoc()), dim, updates, slices,
+            slices == 1 ? "" : "s");
+  body.line("// then summed in chunks of {} sorted positions into the {} "
+            "rows of {} elements ({})",
+            chunk, rows, rowLength, shapeText(iterationShape));
+  body.line("// scratch0: counts; scratch1: totals; scratch2: offsets; "
+            "scratch3: ranks; scratch4: sorted positions; scratch5: their "
+            "rows; scratch6: partial sums");
+  body.line("{0} *__restrict__ partials = reinterpret_cast<{0} *>(scratch6);",
+            ct);
   body.open("if (phase == 1)");
-  if (failed(printLists(body, op)))
+  if (failed(printRanks(body)))
+    return failure();
+  body.close("} else if (phase == 2) {");
+  ++body.indent;
+  printRowTotals(body);
+  body.close("} else if (phase == 3) {");
+  ++body.indent;
+  body.line("stride_exclusive_scan_block(scratch1, scratch2, {});", rows);
+  body.close("} else if (phase == 4) {");
+  ++body.indent;
+  if (failed(printPlacement(body)))
+    return failure();
+  body.close("} else if (phase == 5) {");
+  ++body.indent;
+  if (failed(printChunks(body)))
     return failure();
   body.close("} else {");
   ++body.indent;
-  if (failed(printRows(body, op)))
+  if (failed(printRowResults(body)))
     return failure();
   body.close();
   return success();
 }
 
-LogicalResult SegmentedIndexAddPrinter::printLists(Code &body, IndexAddOp op) {
-  int64_t rows = iterationShape[op.getDim()],
-          updates =
-              cast<StridedTensorType>(op.getSrc().getType()).getShape()[op.getDim()];
+FailureOr<std::string>
+SegmentedIndexAddPrinter::printRowOf(Code &body, const std::string &k,
+                                     const std::string &guard) {
+  std::string row = fresh("row");
+  body.line("int {} = -1;", row);
+  // evalIndex skips a bad index with `continue`: out of the do-while.
+  body.open(fmt::format("if ({}) do", guard));
+  pushScope();
+  FailureOr<std::string> i = evalIndex(op, op.getIndex(), {k}, rows, body, true);
+  popScope();
+  if (failed(i))
+    return failure();
+  body.line("{} = (int){};", row, *i);
+  body.close("} while (0);");
+  return row;
+}
+
+std::string SegmentedIndexAddPrinter::column(const std::string &k) {
+  return schedule.getDeterministic() ? fmt::format("(int)({} / {})", k, tileLength)
+                                     : "0";
+}
+
+LogicalResult SegmentedIndexAddPrinter::printRanks(Code &body) {
+  int64_t tiles = ceilDiv(updates, tileLength);
+  body.line("// ranks: tiles of {} positions, a block's positions at a time",
+            tileLength);
+  std::string tile = fresh("tile"), end = fresh("end"), first = fresh("first"),
+              k = fresh("k");
+  body.open(fmt::format("for (long long {0} = blockIdx.x; {0} < {1}; {0} += "
+                        "gridDim.x)",
+                        tile, tiles));
+  body.line("const long long {} = {} * {} + {} < {} ? {} * {} + {} : {};", end,
+            tile, tileLength, tileLength, updates, tile, tileLength,
+            tileLength, updates);
+  body.open(fmt::format("for (long long {0} = {1} * {2}; {0} < {3}; {0} += "
+                        "blockDim.x)",
+                        first, tile, tileLength, end));
+  body.line("const {} {} = ({})({} + threadIdx.x);", idx, k, idx, first);
+  FailureOr<std::string> row =
+      printRowOf(body, k, fmt::format("{} < {}", k, end));
+  if (failed(row))
+    return failure();
+  body.line("const int rank = stride_rank_in_block({}, scratch0, {}, {});",
+            *row, slices, schedule.getDeterministic() ? "(int)" + tile : "0");
+  body.line("if ({} >= 0) scratch3[{}] = rank;", *row, k);
+  body.close();
+  body.close();
+  return success();
+}
+
+void SegmentedIndexAddPrinter::printRowTotals(Code &body) {
+  body.line("// each row's columns of counts become exclusive prefixes");
+  std::string row = fresh("row");
+  body.open(fmt::format("for (long long {0} = blockIdx.x * blockDim.x + "
+                        "threadIdx.x; {0} < {1}; {0} += blockDim.x * "
+                        "gridDim.x)",
+                        row, rows));
+  body.line("int *columns = scratch0 + {} * {};", row, slices);
+  body.line("int running = 0;");
+  body.open(fmt::format("for (int s = 0; s < {}; ++s)", slices));
+  body.line("const int count = columns[s];");
+  body.line("columns[s] = running;");
+  body.line("running += count;");
+  body.close();
+  body.line("scratch1[{}] = running;", row);
+  body.close();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printPlacement(Code &body) {
+  body.line("// each position at its row's offset, plus its tile's prefix "
+            "and its rank");
   Coords k = openGridStrideLoop(body, {updates}, updates);
   pushScope();
   FailureOr<std::string> i = evalIndex(op, op.getIndex(), k, rows, body, true);
   if (failed(i))
     return failure();
-  body.line("scratch1[{}] = atomicExch(&scratch0[{}], (int){} + 1);", k[0], *i,
-            k[0]);
+  body.line("const int at = scratch2[{0}] + scratch0[(long long){0} * {1} + "
+            "{2}] + scratch3[{3}];",
+            *i, slices, column(k[0]), k[0]);
+  body.line("scratch3[{}] = 0;", k[0]);
+  body.line("scratch4[at] = (int){};", k[0]);
+  body.line("scratch5[at] = (int){};", *i);
   popScope();
   body.close();
   return success();
 }
 
-LogicalResult SegmentedIndexAddPrinter::printRows(Code &body, IndexAddOp op) {
-  Value input = op.getInput(), src = op.getSrc();
-  int64_t dim = op.getDim();
-  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
-  const char *ct = computeType(*dtypeOf(outType));
-  int64_t rows = iterationShape[dim],
-          updates = cast<StridedTensorType>(src.getType()).getShape()[dim];
-  // A block takes a row (all elements with coordinate `row` along dim) and
-  // its threads take its elements in units of the schedule's elements per
-  // thread: `groups` aligned groups of 4 consecutive elements of the
-  // innermost dim when vectorized, else one element. When every thread has
-  // read the row's head, one of them empties it for the next run, so the
-  // heads are zero again when the plan ends.
-  bool vector = schedule.getVectorWidth() == 4;
-  int width = vector ? 4 : 1;
-  int64_t perUnit = schedule.getElementsPerThread();
-  int groups = static_cast<int>(perUnit / width);
-  SmallVector<int64_t> rowShape(iterationShape.begin(), iterationShape.end());
-  rowShape.erase(rowShape.begin() + dim);
-  int64_t unitsPerRow = product(rowShape) / perUnit;
-  int64_t threads = schedule.getThreads();
-  body.line("// a block of {} threads per row of {} elements; {} element{} "
-            "per thread and step",
-            threads, product(rowShape), perUnit, perUnit == 1 ? "" : "s");
-  std::string row = fresh("row"), head = fresh("head");
-  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
-                        "gridDim.x)",
-                        idx, row, rows));
-  body.line("const int {} = scratch0[{}];", head, row);
+void SegmentedIndexAddPrinter::openUnitLoop(Code &body) {
   std::string u = fresh("unit");
   body.open(fmt::format("for ({0} {1} = threadIdx.x; {1} < {2}; {1} += "
                         "blockDim.x)",
-                        idx, u, unitsPerRow));
-  std::string first = fresh("linear");
-  body.line("const {} {} = {} * {};", idx, first, u, perUnit);
-  Coords coords = delinearize(body, first, rowShape);
-  coords.insert(coords.begin() + dim, row);
-  SmallVector<SmallVector<Coords, 4>, 2> groupLanes;
+                        idx, u, rowLength / perUnit));
+  unitLinear = fresh("linear");
+  body.line("const {} {} = {} * {};", idx, unitLinear, u, perUnit);
+  Coords coords = delinearize(body, unitLinear, rowShape);
+  coords.insert(coords.begin() + dim, "");
+  groupLanes.clear();
   for (int g = 0; g < groups; ++g) {
     groupLanes.emplace_back(width, coords);
-    for (int k = (g == 0 ? 1 : 0); k < width; ++k) {
+    for (int w = (g == 0 ? 1 : 0); w < width; ++w) {
       std::string c = fresh("i");
-      body.line("const {} {} = {} + {};", idx, c, coords.back(), 4 * g + k);
-      groupLanes[g][k].back() = c;
+      body.line("const {} {} = {} + {};", idx, c, coords.back(), 4 * g + w);
+      groupLanes[g][w].back() = c;
     }
   }
-  // Evaluates `value` at each lane of each group, with the coordinate along
-  // dim replaced by `atRow` when given, and passes each result to `use`.
-  auto forEachLane = [&](Value value, std::optional<std::string> atRow,
-                         function_ref<void(int, int, const std::string &)> use)
-      -> LogicalResult {
-    for (int g = 0; g < groups; ++g) {
-      lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
-      if (atRow)
-        for (Coords &lane : lanes)
-          lane[dim] = *atRow;
-      for (int w = 0; w < width; ++w) {
-        vectorLane = vector ? w : -1;
-        FailureOr<std::string> v = eval(value, lanes[w], body);
-        vectorLane = -1;
-        if (failed(v))
-          return failure();
-        use(g, w, *v);
-      }
-    }
-    return success();
-  };
-  pushScope();
-  SmallVector<SmallVector<std::string, 4>, 2> acc(groups);
-  if (failed(forEachLane(input, std::nullopt,
-                         [&](int g, int, const std::string &v) {
-                           acc[g].push_back(fresh("acc"));
-                           body.line("{} {} = {};", ct, acc[g].back(), v);
-                         })))
-    return failure();
-  // Adds the source elements at source row `k` to the accumulators.
-  auto accumulate = [&](const std::string &k) -> LogicalResult {
-    pushScope();
-    LogicalResult status =
-        forEachLane(src, k, [&](int g, int w, const std::string &v) {
-          body.line("{} = stride_add({}, {});", acc[g][w], acc[g][w], v);
-        });
-    popScope();
-    return status;
-  };
-  // Walk the row's list: the source row and the next position load
-  // together, so each source row is one dependent load after the last. A
-  // list holds each source position at most once; the bound only matters
-  // if the heads were ever corrupted, and turns a hang into a wrong result.
-  std::string k = fresh("k"), next = fresh("next");
-  body.open(fmt::format("for (int {0} = {1}, steps = 0; {0} != 0 && "
-                        "steps < {2}; ++steps)",
-                        next, head, updates));
-  body.line("const {} {} = {} - 1;", idx, k, next);
-  body.line("{} = scratch1[{}];", next, k);
-  if (failed(accumulate(k)))
-    return failure();
-  body.close();
+}
+
+LogicalResult SegmentedIndexAddPrinter::forEachLane(
+    Code &body, Value value, const std::string &atRow,
+    function_ref<void(int, int, const std::string &)> use) {
   for (int g = 0; g < groups; ++g) {
     lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+    for (Coords &lane : lanes)
+      lane[dim] = atRow;
+    for (int w = 0; w < width; ++w) {
+      vectorLane = vector ? w : -1;
+      FailureOr<std::string> v = eval(value, lanes[w], body);
+      vectorLane = -1;
+      if (failed(v))
+        return failure();
+      use(g, w, *v);
+    }
+  }
+  return success();
+}
+
+void SegmentedIndexAddPrinter::forEachAccumulator(
+    function_ref<void(int, int, const std::string &)> use) {
+  for (int g = 0; g < groups; ++g)
+    for (int w = 0; w < width; ++w)
+      use(g, w, acc[g][w]);
+}
+
+std::string SegmentedIndexAddPrinter::partial(const std::string &at, int g,
+                                              int w) {
+  return fmt::format("partials[{} + {} + {}]", at, unitLinear, 4 * g + w);
+}
+
+LogicalResult SegmentedIndexAddPrinter::addInput(Code &body,
+                                                 const std::string &row) {
+  pushScope();
+  LogicalResult status = forEachLane(
+      body, op.getInput(), row, [&](int g, int w, const std::string &v) {
+        body.line("{0} = stride_add({0}, {1});", acc[g][w], v);
+      });
+  popScope();
+  return status;
+}
+
+void SegmentedIndexAddPrinter::storeRow(Code &body, const std::string &row) {
+  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
+  for (int g = 0; g < groups; ++g) {
+    lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+    for (Coords &lane : lanes)
+      lane[dim] = row;
     if (vector)
       storeLanes(body, 0, acc[g]);
     else
       body.line("stride_st(&out0[{}], {});", address(outType, lanes[0]),
                 acc[g][0]);
   }
+}
+
+void SegmentedIndexAddPrinter::declareAccumulators(Code &body) {
+  acc.assign(groups, {});
+  for (int g = 0; g < groups; ++g)
+    for (int w = 0; w < width; ++w) {
+      acc[g].push_back(fresh("acc"));
+      body.line("{} {} = 0;", ct, acc[g].back());
+    }
+}
+
+LogicalResult SegmentedIndexAddPrinter::printChunks(Code &body) {
+  body.line("// a block per chunk of {} sorted positions; its threads take "
+            "units of {} element{} of the rows",
+            chunk, perUnit, perUnit == 1 ? "" : "s");
+  body.line("const int total = scratch2[{}];", rows);
+  body.open(fmt::format("for (long long c = blockIdx.x; c * {} < total; c += "
+                        "gridDim.x)",
+                        chunk));
+  body.line("const int begin = (int)(c * {0}), end = begin + {0} < total ? "
+            "begin + {0} : total;",
+            chunk);
+  openUnitLoop(body);
+  body.open("for (int i = begin; i < end;)");
+  body.line("const int row = scratch5[i];");
+  body.line("const int rowBegin = scratch2[row], rowEnd = rowBegin + "
+            "scratch1[row];");
+  body.line("const int stop = rowEnd < end ? rowEnd : end;");
+  body.line("const bool whole = rowBegin >= begin && rowEnd <= end;");
+  declareAccumulators(body);
+  body.open("if (whole)");
+  if (failed(addInput(body, "row")))
+    return failure();
+  body.close();
+  body.open("for (; i < stop; ++i)");
+  body.line("const {} k = scratch4[i];", idx);
+  pushScope();
+  LogicalResult added = forEachLane(
+      body, op.getSrc(), "k", [&](int g, int w, const std::string &v) {
+        body.line("{0} = stride_add({0}, {1});", acc[g][w], v);
+      });
   popScope();
-  body.close(); // the row's units
-  body.line("__syncthreads(); // every thread has read the head");
-  body.line("if (threadIdx.x == 0) scratch0[{}] = 0;", row);
+  if (failed(added))
+    return failure();
+  body.close();
+  body.open("if (whole)");
+  storeRow(body, "row");
+  body.close("} else {");
+  ++body.indent;
+  body.line("// the chunk's first (0) or last (1) partial sum");
+  body.line("const long long at = (c * 2 + (rowBegin < begin ? 0 : 1)) * {};",
+            rowLength);
+  forEachAccumulator([&](int g, int w, const std::string &a) {
+    body.line("{} = {};", partial("at", g, w), a);
+  });
+  body.close();
+  body.close(); // the runs
+  body.close(); // the units
+  body.close(); // the chunks
+  return success();
+}
+
+void SegmentedIndexAddPrinter::addPartials(Code &body) {
+  forEachAccumulator([&](int g, int w, const std::string &a) {
+    std::string at = partial("at", g, w);
+    body.line("{0} = stride_add({0}, {1});", a, at);
+    body.line("{} = 0;", at);
+  });
+}
+
+LogicalResult SegmentedIndexAddPrinter::printRowResults(Code &body) {
+  body.line("// a block per row: the rows without positions and the rows "
+            "over several chunks");
+  body.open(fmt::format("for (long long row = blockIdx.x; row < {}; row += "
+                        "gridDim.x)",
+                        rows));
+  body.line("const int rowBegin = scratch2[row], rowEnd = rowBegin + "
+            "scratch1[row];");
+  body.line("const int first = rowBegin / {0}, last = (rowEnd - 1) / {0};",
+            chunk);
+  body.open("if (rowEnd == rowBegin || first != last)");
+  openUnitLoop(body);
+  declareAccumulators(body);
+  if (failed(addInput(body, "row")))
+    return failure();
+  body.open("if (rowEnd > rowBegin)");
+  body.line("const long long at = (first * 2LL + 1) * {};", rowLength);
+  addPartials(body);
+  body.open("for (long long c = first + 1; c <= last; ++c)");
+  body.line("const long long at = c * 2 * {};", rowLength);
+  addPartials(body);
+  body.close();
+  body.close();
+  storeRow(body, "row");
+  body.close(); // the units
+  body.close();
+  body.line("// the next run starts from zeroed scratch");
+  body.line("__syncthreads(); // every thread has read the row's total and "
+            "offset");
+  body.open("for (int i = rowBegin + threadIdx.x; i < rowEnd; i += "
+            "blockDim.x)");
+  body.line("scratch4[i] = 0;");
+  body.line("scratch5[i] = 0;");
+  body.close();
+  if (slices > 1)
+    body.line("for (int s = threadIdx.x; s < {0}; s += blockDim.x) "
+              "scratch0[row * {0} + s] = 0;",
+              slices);
+  body.open("if (threadIdx.x == 0)");
+  body.line("scratch1[row] = 0;");
+  body.line("scratch2[row] = 0;");
+  body.line("if (row == 0) scratch2[{}] = 0; // phase 6 never reads it", rows);
+  body.close();
   body.close(); // the rows
   return success();
 }

@@ -100,12 +100,16 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       `scratch` combined by a second launch), `row_registers` / `row_reread`
       (broadcast reductions: `threads` per row, `elements_per_thread` held
       in registers or re-read), `scatter`, `segmented_index_add`
-      (`threads` per row, `vector_width` and `elements_per_thread` per unit
-      of a row);
+      (the source positions counted per row in `slices` columns, sorted by
+      row, and reduced in chunks of `tile` sorted positions; `threads` per
+      chunk or row, `vector_width` and `elements_per_thread` per unit of a
+      row);
     - `index_bits`: 32 or 64-bit index arithmetic;
     - `launches`: the launches, in order (`#stride.launch`); none when the
       kernel has no element to compute;
-    - `scratch`: bytes of each scratch buffer the kernel needs.
+    - `scratch`: bytes of each scratch buffer the kernel needs;
+    - `deterministic`: the kernel's float results do not depend on the
+      order in which threads run (stridec --deterministic).
 
     ```mlir
     #stride.schedule<scheme = vectorized, index_bits = 32, vector_width = 4,
@@ -123,7 +127,8 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
     DefaultValuedParameter<"int64_t", "-1">:$transpose_dim,
     OptionalParameter<"::mlir::ArrayAttr">:$staged,
     "::mlir::ArrayAttr":$launches,
-    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$scratch
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$scratch,
+    DefaultValuedParameter<"bool", "false">:$deterministic
   );
   let extraClassDeclaration = [{
     /// The name of the discardable attribute that holds a kernel's schedule.
