@@ -3,7 +3,7 @@
 # bench/compare.sh runs on the GPU machine with scatter_bench.py as its
 # PyTorch side:
 #
-#   bench/scatter/prepare.sh [--out DIR] [--arch sm_90]
+#   bench/scatter/prepare.sh [DIR [ARCH]]   (default build/scatter-bundle, sm_90)
 #   (on the GPU machine)  DIR/compare.sh DIR scatter_bench.py
 #
 # index_add_{f32,bf16}.mlir compiled with and without --deterministic, one
@@ -11,16 +11,8 @@
 # scatter_bench.py makes: uniform, zipf, one_row, two_rows).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-
-out=build/scatter-bundle
-arch=sm_90
-while [[ $# -gt 0 ]]; do
-  case $1 in
-    --out) out=$2; shift 2 ;;
-    --arch) arch=$2; shift 2 ;;
-    *) echo "bench/scatter/prepare.sh: unknown argument $1" >&2; exit 1 ;;
-  esac
-done
+out=${1:-build/scatter-bundle}
+arch=${2:-sm_90}
 
 ./scripts/build.sh stridec stride-run-gpu >/dev/null
 rm -rf "$out"

@@ -299,6 +299,9 @@ LogicalResult SegmentedIndexAddPrinter::printChunks(Code &body) {
   if (failed(addInput(body, "row")))
     return failure();
   body.close();
+  // Unrolled: the loads of several positions are in flight at once; the
+  // additions keep their order.
+  body.line("#pragma unroll 4");
   body.open("for (; i < stop; ++i)");
   body.line("const {} k = scratch4[i];", idx);
   pushScope();
@@ -353,6 +356,7 @@ LogicalResult SegmentedIndexAddPrinter::printRowResults(Code &body) {
   body.open("if (rowEnd > rowBegin)");
   body.line("const long long at = (first * 2LL + 1) * {};", rowLength);
   addPartials(body);
+  body.line("#pragma unroll 8");
   body.open("for (long long c = first + 1; c <= last; ++c)");
   body.line("const long long at = c * 2 * {};", rowLength);
   addPartials(body);
