@@ -633,8 +633,9 @@ void Scheduler::scheduleSegmentedIndexAdd() {
   deterministic = options.deterministic && isFloat(dtype);
   slices = deterministic ? rankSlices(rows, updates) : 1;
   // Chunks of the row-sorted positions: about 8 blocks per multiprocessor
-  // whatever the rows, at least 16 positions each.
-  tile = std::max<int64_t>(16, ceilDiv(updates, multiprocessors * 8));
+  // whatever the rows, 16 to 256 positions each (a chunk's positions are
+  // staged in shared memory).
+  tile = std::clamp<int64_t>(ceilDiv(updates, multiprocessors * 8), 16, 256);
   int64_t chunks = ceilDiv(updates, tile);
   int64_t accBytes = dtype == DType::F64 || dtype == DType::I64 ? 8 : 4;
   // counts (rows x slices), totals (rows), offsets (rows + 1), ranks, the

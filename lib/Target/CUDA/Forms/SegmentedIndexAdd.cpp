@@ -281,17 +281,31 @@ LogicalResult SegmentedIndexAddPrinter::printChunks(Code &body) {
             "units of {} element{} of the rows",
             chunk, perUnit, perUnit == 1 ? "" : "s");
   body.line("const int total = scratch2[{}];", rows);
+  body.line("// the chunk's positions, rows and row ranges, read once by the "
+            "block");
+  body.line("__shared__ int runPosition[{0}], runRow[{0}], runBegin[{0}], "
+            "runEnd[{0}];",
+            chunk);
   body.open(fmt::format("for (long long c = blockIdx.x; c * {} < total; c += "
                         "gridDim.x)",
                         chunk));
   body.line("const int begin = (int)(c * {0}), end = begin + {0} < total ? "
             "begin + {0} : total;",
             chunk);
+  body.line("__syncthreads(); // the last chunk's runs are summed");
+  body.open("for (int j = threadIdx.x; begin + j < end; j += blockDim.x)");
+  body.line("const int row = scratch5[begin + j];");
+  body.line("runPosition[j] = scratch4[begin + j];");
+  body.line("runRow[j] = row;");
+  body.line("runBegin[j] = scratch2[row];");
+  body.line("runEnd[j] = runBegin[j] + scratch1[row];");
+  body.close();
+  body.line("__syncthreads();");
   openUnitLoop(body);
   body.open("for (int i = begin; i < end;)");
-  body.line("const int row = scratch5[i];");
-  body.line("const int rowBegin = scratch2[row], rowEnd = rowBegin + "
-            "scratch1[row];");
+  body.line("const int row = runRow[i - begin];");
+  body.line("const int rowBegin = runBegin[i - begin], rowEnd = "
+            "runEnd[i - begin];");
   body.line("const int stop = rowEnd < end ? rowEnd : end;");
   body.line("const bool whole = rowBegin >= begin && rowEnd <= end;");
   declareAccumulators(body);
@@ -303,7 +317,7 @@ LogicalResult SegmentedIndexAddPrinter::printChunks(Code &body) {
   // additions keep their order.
   body.line("#pragma unroll 4");
   body.open("for (; i < stop; ++i)");
-  body.line("const {} k = scratch4[i];", idx);
+  body.line("const {} k = runPosition[i - begin];", idx);
   pushScope();
   LogicalResult added = forEachLane(
       body, op.getSrc(), "k", [&](int g, int w, const std::string &v) {
