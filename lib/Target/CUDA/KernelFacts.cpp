@@ -82,6 +82,7 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   KernelFacts facts;
   facts.form = kind->form;
   facts.iterationShape = kind->iterationShape;
+  facts.rowOps = kind->rowOps;
   ValueRange yields = kernel.getYield().getValues();
   facts.yields.assign(yields.begin(), yields.end());
   for (Operation &op : kernel.getBodyBlock().without_terminator()) {

@@ -49,6 +49,8 @@ struct KernelFacts {
   llvm::SmallVector<int64_t> iterationShape;
   /// Forms (b) and (d): in program order.
   llvm::SmallVector<ReductionInfo> reductions;
+  /// Form (d): the ops computed once per row (KernelClass::rowOps).
+  llvm::SmallVector<mlir::Operation *> rowOps;
   /// Form (c): the scatter, scatter_add or index_add.
   mlir::Operation *scatterRoot = nullptr;
 

@@ -234,6 +234,12 @@ FailureOr<Coords> KernelPrinter::mapThroughView(Operation *view,
 // Evaluation
 //===----------------------------------------------------------------------===//
 
+bool KernelPrinter::isRowValue(Value value) const {
+  Operation *def = value.getDefiningOp();
+  return def && (isa<ReductionOpInterface>(def) ||
+                 llvm::is_contained(facts.rowOps, def));
+}
+
 FailureOr<std::string>
 KernelPrinter::eval(Value value, ArrayRef<std::string> coords, Code &code) {
   std::string key = memoKey(value, coords);
@@ -251,15 +257,17 @@ FailureOr<std::string> KernelPrinter::evalUncached(Value value,
   auto type = cast<StridedTensorType>(value.getType());
   DType dtype = *dtypeOf(type);
   if (facts.isRowForm())
-    if (Operation *reduction = viewChainBase(value).getDefiningOp();
-        reduction && isa<ReductionOpInterface>(reduction)) {
-      auto it = rowValues.find(reduction);
+    if (Value base = viewChainBase(value); isRowValue(base)) {
+      // Read directly by a per-row op, or broadcast back over the row.
+      Operation *def = base.getDefiningOp();
+      auto rows = cast<ReductionOpInterface>(reductions.front().op);
+      auto it = rowValues.find(def);
       if (it == rowValues.end() ||
-          !isBroadcastBackOf(value, cast<ReductionOpInterface>(reduction)))
-        return (error(reduction)
-                << "in a broadcast-reduction kernel a reduction's result may "
-                   "only be read broadcast back over its row, after it is "
-                   "computed");
+          (value != base && !isBroadcastBackOf(value, base, rows)))
+        return (error(def)
+                << "in a broadcast-reduction kernel a reduction's result (or "
+                   "a value computed once per row from it) may only be read "
+                   "broadcast back over its row, after it is computed");
       return it->second;
     }
   if (std::optional<unsigned> arg = rootArgument(value)) {

@@ -159,13 +159,21 @@ protected:
   std::string idx = "idx_t";
   /// Reduction results and the key of the coordinates they are held at.
   llvm::DenseMap<mlir::Value, std::string> reductionKeys;
-  /// Form (d): the variable holding each reduction's value for the current
-  /// row, once computed; reads of it broadcast back resolve to it.
+  /// Form (d): the variable holding each reduction's value (and each per-row
+  /// op's) for the current row, once computed; reads of it broadcast back
+  /// resolve to it.
   llvm::DenseMap<mlir::Operation *, std::string> rowValues;
+  /// Form (d): whether `value` is computed once per row (a reduction's
+  /// result or a per-row op's), held in rowValues once printed.
+  bool isRowValue(mlir::Value value) const;
   /// In a loop over vector lanes: the lane being evaluated (-1 outside),
   /// and each lane's coordinates (consecutive in the innermost dim).
   int vectorLane = -1;
   llvm::SmallVector<Coords, 4> lanes;
+
+  /// `op`'s result at `coords`, its operands evaluated there (no memo).
+  mlir::FailureOr<std::string>
+  evalOp(mlir::Operation *op, llvm::ArrayRef<std::string> coords, Code &code);
 
 private:
   std::string describe();
@@ -175,8 +183,6 @@ private:
   mlir::FailureOr<Coords> mapThroughView(mlir::Operation *view,
                                          llvm::ArrayRef<std::string> coords,
                                          Code &code);
-  mlir::FailureOr<std::string>
-  evalOp(mlir::Operation *op, llvm::ArrayRef<std::string> coords, Code &code);
   mlir::FailureOr<std::string> evalPointwise(mlir::Operation *op,
                                              llvm::ArrayRef<std::string> coords,
                                              Code &code);

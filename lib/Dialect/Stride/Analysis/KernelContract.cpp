@@ -106,13 +106,19 @@ private:
 } // namespace
 
 bool stride::isBroadcastBackOf(Value value, ReductionOpInterface reduction) {
+  return isBroadcastBackOf(value, reduction->getResult(0), reduction);
+}
+
+bool stride::isBroadcastBackOf(Value value, Value rowValue,
+                               ReductionOpInterface reduction) {
   SmallVector<Operation *> chain;
-  if (viewChainBase(value, &chain) != reduction->getResult(0))
+  ArrayRef<int64_t> resultShape = shapeOf(reduction->getResult(0));
+  if (viewChainBase(value, &chain) != rowValue ||
+      shapeOf(rowValue) != resultShape)
     return false;
   // Compose the views' coordinate maps by running them on a dense row-major
-  // stand-in for the reduction's result: the final layout is then the map
-  // from `value`'s coordinates to the result's linear index.
-  ArrayRef<int64_t> resultShape = shapeOf(reduction->getResult(0));
+  // stand-in for the row value: the final layout is then the map from
+  // `value`'s coordinates to the row value's linear index.
   ArrayRef<int64_t> inputShape = shapeOf(reduction.getInput());
   Dims resultDims(resultShape.begin(), resultShape.end());
   Layout layout{resultDims, rowMajorStrides(resultDims), 0};
@@ -193,6 +199,13 @@ static llvm::SetVector<Operation *> dependentsOf(Operation *root,
   return deps;
 }
 
+bool stride::isPerRowOp(Operation *op, ReductionOpInterface rows) {
+  ArrayRef<int64_t> resultShape = shapeOf(rows->getResult(0));
+  return op->hasTrait<Elementwise>() && op->getNumResults() == 1 &&
+         resultShape != shapeOf(rows.getInput()) &&
+         shapeOf(op->getResult(0)) == resultShape;
+}
+
 bool stride::reducesSameRows(Operation *a, Operation *b) {
   auto first = dyn_cast<ReductionOpInterface>(a);
   auto second = dyn_cast<ReductionOpInterface>(b);
@@ -209,9 +222,13 @@ LogicalResult stride::checkEpilogue(ReductionOpInterface reduction,
                                          : shapeOf(reduction->getResult(0));
   // In a broadcast epilogue, a later reduction of the same rows may read
   // the reduction (softmax's `sum` of `exp(x - max)`); its own result is
-  // then read broadcast back, like the first one's.
+  // then read broadcast back, like the first one's. So are per-row ops
+  // (LayerNorm's `rsqrt(var + eps)`), computed once per row.
   auto isRowReduction = [&](Operation *op) {
     return broadcast && reducesSameRows(op, reduction);
+  };
+  auto isRowOp = [&](Operation *op) {
+    return broadcast && isPerRowOp(op, reduction);
   };
   StringRef epilogue = broadcast ? "broadcast epilogue" : "epilogue";
   for (Operation *dep : deps) {
@@ -222,12 +239,14 @@ LogicalResult stride::checkEpilogue(ReductionOpInterface reduction,
              << "reads the reduction's result but is not an elementwise op; "
                 "only elementwise ops may follow a reduction in its kernel"
              << Violation::Note(reduction, "the reduction");
-    if (shapeOf(dep->getResult(0)) != expected)
+    bool rowOp = isRowOp(dep);
+    if (!rowOp && shapeOf(dep->getResult(0)) != expected)
       return Violation(report, dep)
              << "has shape " << formatDims(shapeOf(dep->getResult(0)))
              << ", but the reduction's " << epilogue << " has shape "
              << formatDims(expected)
-             << (broadcast ? " (the reduction's input shape)"
+             << (broadcast ? " (the reduction's input shape; or its result "
+                             "shape, for a value computed once per row)"
                            : " (the reduction's result shape)")
              << Violation::Note(reduction, "the reduction");
     for (OpOperand &operand : dep->getOpOperands()) {
@@ -236,8 +255,18 @@ LogicalResult stride::checkEpilogue(ReductionOpInterface reduction,
       Operation *def = base.getDefiningOp();
       if (!def || (def != reduction && !deps.contains(def)))
         continue; // does not depend on the reduction
-      if (broadcast && (def == reduction || isRowReduction(def))) {
-        if (!isBroadcastBackOf(operand.get(), cast<ReductionOpInterface>(def)))
+      bool rowValue = def == reduction || isRowReduction(def) || isRowOp(def);
+      if (rowOp) {
+        if (!rowValue || !chain.empty())
+          return Violation(report, dep)
+                 << "computes one value per row, so it may read the row's "
+                    "reductions and other per-row values only directly, "
+                    "not values computed per element or views"
+                 << Violation::Note(reduction, "the reduction");
+        continue;
+      }
+      if (rowValue && broadcast) {
+        if (!isBroadcastBackOf(operand.get(), base, reduction))
           return Violation(report, dep)
                  << "reads the reduction's result through views that do not "
                     "broadcast it back over the reduced dims (element c must "
@@ -292,6 +321,9 @@ private:
   FailureOr<KernelClass> classifyReduction();
   FailureOr<KernelClass> classifyRowReductions();
   LogicalResult checkRowEpilogue(ReductionOpInterface reduction);
+  /// Form (d): `result` becomes a broadcast-reduction kernel, with its
+  /// per-row ops.
+  FailureOr<KernelClass> broadcastReduction();
 
   KernelOp kernel;
   Block &body;
@@ -429,7 +461,19 @@ FailureOr<KernelClass> KernelClassifier::classifyReduction() {
            << Violation::Note(reduction, "the reduction");
   if (failed(checkRowEpilogue(reduction)))
     return failure();
+  return broadcastReduction();
+}
+
+FailureOr<KernelClass> KernelClassifier::broadcastReduction() {
   result.form = KernelForm::BroadcastReduction;
+  ReductionOpInterface rows = result.reductions.front();
+  llvm::SetVector<Operation *> dependents;
+  for (ReductionOpInterface r : result.reductions)
+    dependents.set_union(
+        dependentsOf(r, [&](Operation *op) { return inGroup(op); }));
+  for (Operation &op : body.without_terminator())
+    if (dependents.contains(&op) && isPerRowOp(&op, rows))
+      result.rowOps.push_back(&op);
   return result;
 }
 
@@ -514,8 +558,7 @@ FailureOr<KernelClass> KernelClassifier::classifyRowReductions() {
            << "yields a value that depends on none of the kernel's "
               "reductions"
            << Violation::Note(first, "the first reduction");
-  result.form = KernelForm::BroadcastReduction;
-  return result;
+  return broadcastReduction();
 }
 
 FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,

@@ -167,11 +167,16 @@ int64_t Fuser::estimateRegisters(ArrayRef<Operation *> ops,
   DenseMap<Operation *, unsigned> step;
   for (auto [i, op] : llvm::enumerate(ordered))
     step[op] = i;
-  // In a row kernel, a reduction of the rows, and one read broadcast back
-  // over them from another kernel, is one value per row.
+  // In a row kernel, a reduction of the rows, one read broadcast back over
+  // them from another kernel, and a per-row op are one value per row.
   llvm::SmallPtrSet<Operation *, 8> perRow;
   auto isPerRow = [&](Value value, Operation *def) {
-    return rowReduction && def && reducesSameRows(def, rowReduction) &&
+    if (!rowReduction || !def)
+      return false;
+    if (step.contains(def) &&
+        isPerRowOp(def, cast<ReductionOpInterface>(rowReduction)))
+      return true;
+    return reducesSameRows(def, rowReduction) &&
            (step.contains(def) ||
             isBroadcastBackOf(value, cast<ReductionOpInterface>(def)));
   };

@@ -205,6 +205,12 @@ private:
   /// threads (through shared array `shared` for a block), its value held.
   mlir::LogicalResult printReduction(Code &body, const ReductionInfo &info,
                                      const std::string &shared);
+  /// The per-row ops (facts.rowOps) not yet printed whose row values are
+  /// all computed, each once for the row, in block order.
+  mlir::LogicalResult printReadyRowOps(Code &body);
+  /// The coordinates of the row in the reductions' result shape (reduced
+  /// dims dropped, or 0 with keepdim).
+  Coords rowResultCoords() const;
   /// The broadcast epilogue over the row's elements, and the stores.
   mlir::LogicalResult printEpilogue(Code &body);
   /// Inside a row loop, a value is an element of the array `name`.

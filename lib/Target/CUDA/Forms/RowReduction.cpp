@@ -125,7 +125,8 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
   if (schedule.getScheme() == KernelScheme::RowRegisters)
     rowLoop = registerLoop(body);
   for (auto [i, info] : llvm::enumerate(reductions))
-    if (failed(printReduction(body, info, "shared" + std::to_string(i))))
+    if (failed(printReduction(body, info, "shared" + std::to_string(i))) ||
+        failed(printReadyRowOps(body)))
       return failure();
   LogicalResult stored = printEpilogue(body);
   popScope();
@@ -249,6 +250,36 @@ LogicalResult RowReductionPrinter::printReduction(Code &body,
             finalValue(info, rowLength), opName(info.op),
             formatLocation(info.op->getLoc()));
   rowValues[info.op] = v;
+  return success();
+}
+
+Coords RowReductionPrinter::rowResultCoords() const {
+  const ReductionInfo &rows = reductions.front();
+  Coords coords;
+  size_t nextKept = 0;
+  for (int64_t d = 0; d < static_cast<int64_t>(iterationShape.size()); ++d) {
+    if (!llvm::is_contained(rows.dims, d))
+      coords.push_back(kept[nextKept++]);
+    else if (rows.keepdim)
+      coords.push_back("0");
+  }
+  return coords;
+}
+
+LogicalResult RowReductionPrinter::printReadyRowOps(Code &body) {
+  auto computed = [&](Value operand) {
+    Value base = viewChainBase(operand);
+    return !isRowValue(base) || rowValues.contains(base.getDefiningOp());
+  };
+  Coords coords = rowResultCoords();
+  for (Operation *op : facts.rowOps) {
+    if (rowValues.contains(op) || !llvm::all_of(op->getOperands(), computed))
+      continue;
+    FailureOr<std::string> v = evalOp(op, coords, body);
+    if (failed(v))
+      return failure();
+    rowValues[op] = *v;
+  }
   return success();
 }
 

@@ -199,11 +199,39 @@ func.func @epilogue_of_other_shape(%x: !stride.tensor<4x8xf32>) -> !stride.tenso
   ^bb0(%a: !stride.tensor<4x8xf32>):
     // expected-note @+1 {{the reduction ('stride.max') is here}}
     %m = stride.max %a dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
-    // expected-error @+1 {{'stride.neg' op breaks the contract of kernel "shifted_max": has shape [4, 1], but the reduction's broadcast epilogue has shape [4, 8] (the reduction's input shape)}}
-    %n = stride.neg %m : !stride.tensor<4x1xf32> -> !stride.tensor<4x1xf32>
-    %e = stride.expand %n : !stride.tensor<4x1xf32>
+    %e3 = stride.expand %m : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x3xf32, strides = [1, 0], offset = 0>
+    // expected-error @+1 {{'stride.neg' op breaks the contract of kernel "shifted_max": has shape [4, 3], but the reduction's broadcast epilogue has shape [4, 8] (the reduction's input shape; or its result shape, for a value computed once per row)}}
+    %n = stride.neg %e3 : !stride.tensor<4x3xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x3xf32>
+    %e = stride.expand %m : !stride.tensor<4x1xf32>
         -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
     %d = stride.add %a, %e : !stride.tensor<4x8xf32>,
+        !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+    stride.yield %d : !stride.tensor<4x8xf32>
+  }
+  return %r : !stride.tensor<4x8xf32>
+}
+
+// -----
+
+func.func @per_row_reads_element(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "row_of_element" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the reduction ('stride.max') is here}}
+    %m = stride.max %a dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+    %e = stride.expand %m : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+    %c = stride.sub %a, %e : !stride.tensor<4x8xf32>,
+        !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+    %s = stride.slice %c dim 1 start 0 end 1 step 1 : !stride.tensor<4x8xf32>
+        -> !stride.tensor<4x1xf32, strides = [8, 1], offset = 0>
+    // expected-error @+1 {{'stride.add' op breaks the contract of kernel "row_of_element": computes one value per row, so it may read the row's reductions and other per-row values only directly, not values computed per element or views}}
+    %q = stride.add %m, %s : !stride.tensor<4x1xf32>,
+        !stride.tensor<4x1xf32, strides = [8, 1], offset = 0> -> !stride.tensor<4x1xf32>
+    %qe = stride.expand %q : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+    %d = stride.mul %c, %qe : !stride.tensor<4x8xf32>,
         !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
     stride.yield %d : !stride.tensor<4x8xf32>
   }

@@ -63,6 +63,20 @@ mlir::Value viewChainBase(mlir::Value value,
 /// reduction's result. An empty chain qualifies when the shapes agree.
 bool isBroadcastBackOf(mlir::Value value, ReductionOpInterface reduction);
 
+/// The same for `rowValue`, a value of `rows`' result shape computed once
+/// per row (a reduction of the same rows, or a per-row op; see
+/// isPerRowOp): element `c` of `value` is element `c` of `rowValue` with
+/// `rows`' reduced dims dropped (or 0 with keepdim).
+bool isBroadcastBackOf(mlir::Value value, mlir::Value rowValue,
+                       ReductionOpInterface rows);
+
+/// True when `op`, in a broadcast epilogue of `rows`, computes one value per
+/// row: an elementwise op of `rows`' result shape (which is not its input
+/// shape), like LayerNorm's `var + eps` and `rsqrt`. Such an op reads the
+/// row's reductions and other per-row values directly, and the epilogue
+/// reads it broadcast back over the row.
+bool isPerRowOp(mlir::Operation *op, ReductionOpInterface rows);
+
 /// True when `a` and `b` are reductions of one input shape over the same
 /// dims: a broadcast-reduction kernel computes them row by row together.
 bool reducesSameRows(mlir::Operation *a, mlir::Operation *b);
@@ -90,8 +104,11 @@ bool isInOutputFrame(mlir::Operation *op, InGroupFn inGroup);
 /// reduction's result shape (`broadcast` false) or its input shape
 /// (`broadcast` true); each reads dependent values directly, except that
 /// with `broadcast` it reads the reduction's own result through views that
-/// broadcast it back (isBroadcastBackOf). On failure, `report` (if set) is
-/// given the op that broke a rule, with a note at the reduction.
+/// broadcast it back (isBroadcastBackOf). With `broadcast`, ops of the
+/// result shape may also compute one value per row (isPerRowOp) from the
+/// row's reductions and other per-row values, read directly; the epilogue
+/// reads them broadcast back. On failure, `report` (if set) is given the op
+/// that broke a rule, with a note at the reduction.
 mlir::LogicalResult checkEpilogue(ReductionOpInterface reduction,
                                   InGroupFn inGroup, bool broadcast,
                                   ContractReporter report = nullptr);
@@ -145,6 +162,10 @@ struct KernelClass {
   /// block order puts every reduction after those it reads). Empty for the
   /// other forms. All reduce one input shape over the same dims.
   llvm::SmallVector<ReductionOpInterface> reductions;
+  /// For BroadcastReduction: the per-row ops (isPerRowOp) that depend on
+  /// the row's reductions, in block order; a backend computes each once per
+  /// row, after the reductions it reads. Empty for the other forms.
+  llvm::SmallVector<mlir::Operation *> rowOps;
   /// The index scatter of an IndexScatter kernel (its root), else null.
   IndexScatterOpInterface scatter;
 };
