@@ -13,6 +13,9 @@ jax_bench.py). Every output is checked against an f64 PyTorch reference
 
   scatter_bench.py inputs DIR            write DIR/<module>/argN.npy
   scatter_bench.py report DIR RESULTS    time the peers, compare, print the table
+
+$SCATTER_DTYPES (default "f32,bf16") limits the dtypes; compare.sh still
+runs every module of the bundle (remove the others' modules to save time).
 """
 import json
 import os
@@ -55,7 +58,9 @@ def case_inputs(pattern, dtype):
 
 
 def cases():
-    return [(p, d) for d in DTYPES for p in PATTERNS]
+    """(pattern, dtype) pairs; $SCATTER_DTYPES (e.g. "f32") limits the dtypes."""
+    dtypes = os.environ.get("SCATTER_DTYPES", ",".join(DTYPES)).split(",")
+    return [(p, d) for d in dtypes for p in PATTERNS]
 
 
 def module_name(pattern, dtype, deterministic):
