@@ -8,8 +8,12 @@
 # routine against a host reference) is one more case, "cublaslt-matmul".
 # A case with a file `repeat` (N) runs N times and passes only when every
 # run's outputs have the same bytes (deterministic mode).
-# Prints a table of pass/fail and a last line "N passed, M failed"; exits 0
-# only when everything passed.
+# Prints a table of pass/fail, then one of the PyTorch fixtures (cases
+# fixture_*: PyTorch's inputs, its outputs as the reference) with their ops
+# (graph nodes), kernels, library calls and compile times (stridec's,
+# measured by gpu-prepare.sh on the machine that made the bundle: this one
+# has no compiler), as Markdown, and a last line "N passed, M failed";
+# exits 0 only when everything passed.
 #
 # usage: ./gpu-check.sh [--memcheck] [--filter REGEX] [--device N] [BUNDLE]
 #
@@ -89,6 +93,7 @@ trap 'rm -rf "$log"' EXIT
 passed=0
 failed=0
 failures=()
+fixtures=()
 printf '%-40s %-8s %-12s %s\n' case result "max rel err" detail
 printf '%-40s %-8s %-12s %s\n' ---- ------ ----------- ------
 for dir in "$bundle"/cases/*/; do
@@ -117,7 +122,15 @@ for dir in "$bundle"/cases/*/; do
     worst=$(sed -n 's/.*(max relative error \([^)]*\)).*/\1/p' "$out" | sort -g | tail -1)
     label=$name
     [[ $run == memcheck ]] && label="$name (memcheck)"
+    result=FAIL
     if [[ $status == 0 ]] && ! grep -q MISMATCH "$out"; then
+      result=PASS
+    fi
+    if [[ $run == plain && -f $dir/fixture ]]; then
+      read -r nodes kernels calls cold cached <"$dir/fixture"
+      fixtures+=("| ${name#fixture_} | $nodes | $kernels | $calls | $cold | $cached | ${worst:--} | $result |")
+    fi
+    if [[ $result == PASS ]]; then
       passed=$((passed + 1))
       printf '%-40s %-8s %-12s %s\n' "$label" PASS "${worst:--}" ""
     else
@@ -143,6 +156,15 @@ if [[ $emulate == 0 && -x $unit && cublaslt-matmul =~ $filter ]]; then
     printf '%-40s %-8s %-12s %s\n' cublaslt-matmul FAIL - "$(grep -m1 -E 'FAILED|SKIPPED|Failure' "$out" | cut -c1-120)"
     failures+=("$out")
   fi
+fi
+
+if ((${#fixtures[@]})); then
+  echo
+  echo "== PyTorch fixtures (compile times: stridec on the machine that made the bundle)"
+  echo
+  echo "| fixture | ops | kernels | library calls | cold compile ms | cached compile ms | max rel err | result |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  printf '%s\n' "${fixtures[@]}"
 fi
 
 if ((${#failures[@]})); then

@@ -17,9 +17,20 @@
 #     cases/NAME/rtol             the tolerance (0: exact)
 #     cases/NAME/repeat           (deterministic cases) how many runs must
 #                                 give the same bytes
+#     cases/fixture_NAME/         a PyTorch fixture (test/Import/Torch/fixtures):
+#       model.pt2 (or forward.pt2 / backward.pt2)  the archive
+#       module.stridemod, inputs/, expected/       compiled here; PyTorch's
+#                                 inputs and outputs, named as the module names them
+#       fixture                   "NODES KERNELS LIBRARY_CALLS COLD_MS CACHED_MS":
+#                                 the graph's nodes, the module's kernels and
+#                                 library calls, and stridec's wall time here,
+#                                 cold (--no-cache) and from the NVRTC cache
 #     MANIFEST                    how and when the bundle was made
 #
-# Cases: every example graph, every end-to-end test graph (test/Emu/Inputs,
+# Cases: every PyTorch fixture's archive (with PyTorch's inputs and
+# outputs as the reference: rtol 1e-4, as test/Import/Torch/run-fixtures.test;
+# 1e-6 for the seed's forward; the seed's repaired backward exactly), every
+# example graph, every end-to-end test graph (test/Emu/Inputs,
 # test/e2e), N
 # random graphs from the generator, M random one-matmul graphs (stride-gen
 # --matmul: f32/f16/bf16/f64, odd sizes, transposed, sliced,
@@ -151,6 +162,78 @@ add_case() {
   rm -f "$dir/stridec.log" "$dir/reference.log"
 }
 
+# Milliseconds since the epoch.
+now_ms() { date +%s%3N; }
+
+# add_fixture NAME ARCHIVE PREFIX RTOL [STRIDEC OPTION...]: a fixture's
+# archive compiled with the same options cold (--no-cache: NVRTC compiles
+# every kernel), then into a fresh NVRTC cache and again from it, the
+# first and the last timed; its inputs
+# (PREFIXinputs_N.npy) and PyTorch's outputs (PREFIXexpected/, "model_"
+# for an export fixture) named as the module names them.
+add_fixture() {
+  local name=$1 archive=$2 prefix=$3 rtol=$4
+  shift 4
+  local src dir cache t0 t1 t2 t3 nodes kernels calls
+  src=$(dirname "$archive")
+  dir=$out/cases/fixture_$name
+  mkdir -p "$dir/inputs" "$dir/expected"
+  cp "$archive" "$dir/"
+  cache=$(mktemp -d)
+  t0=$(now_ms)
+  if ! "$bin/stridec" --arch="$arch" --no-cache "$@" "$archive" -o "$dir/module.stridemod" 2>"$dir/stridec.log"; then
+    failed+=("fixture_$name (stridec: $(head -1 "$dir/stridec.log"))")
+    rm -rf "$dir" "$cache"
+    return
+  fi
+  t1=$(now_ms)
+  "$bin/stridec" --arch="$arch" --cache-dir "$cache" "$@" "$archive" -o "$cache/primed.stridemod" 2>/dev/null
+  t2=$(now_ms)
+  "$bin/stridec" --arch="$arch" --cache-dir "$cache" "$@" "$archive" -o "$cache/cached.stridemod" 2>/dev/null
+  t3=$(now_ms)
+  rm -rf "$cache"
+  count=$((count + 1))
+  "$bin/stridec" --inspect "$dir/module.stridemod" >"$dir/inspect.txt"
+  while read -r i input; do
+    cp "$src/${prefix}inputs_$i.npy" "$dir/inputs/$input.npy"
+  done < <(sed -n "s/^  input \([0-9]*\) '\([^']*\)'.*/\1 \2/p" "$dir/inspect.txt")
+  cp "$src/${prefix:-model_}expected/"*.npy "$dir/expected/"
+  echo "$rtol" >"$dir/rtol"
+  nodes=$(sed -n "s/^# $(basename "$archive"): \([0-9]*\) nodes$/\1/p" "$src/ops.txt")
+  kernels=$(sed -n 's/^  executable [0-9]*: .*, \([0-9]*\) kernels\{0,1\}$/\1/p' "$dir/inspect.txt" | awk '{s += $1} END {print s + 0}')
+  calls=$(grep -c ': library call ' "$dir/inspect.txt" || true)
+  echo "${nodes:-?} $kernels $calls $((t1 - t0)) $((t3 - t2))" >"$dir/fixture"
+  if [[ $emulate == 1 ]]; then
+    local options=()
+    for option in "$@"; do options+=(-c "$option"); done
+    EMU_WORK=$dir/emu EMU_BUILD_ONLY=1 STRIDE_BIN=$bin test/Emu/emulate.sh "${options[@]}" "$archive"
+    mv "$dir/emu/kernels.so" "$dir/kernels.so"
+    rm -rf "$dir/emu"
+  fi
+  rm -f "$dir/stridec.log" "$dir/inspect.txt"
+}
+
+# Every fixture: its archive, or both graphs of a training fixture.
+fixture_cases() {
+  local dir name graph rtol options
+  for dir in test/Import/Torch/fixtures/*/; do
+    name=$(basename "$dir")
+    if [[ -f $dir/model.pt2 ]]; then
+      rtol=1e-4
+      [[ $name == seed_fwd_* ]] && rtol=1e-6
+      add_fixture "$name" "$dir/model.pt2" "" "$rtol"
+      continue
+    fi
+    for graph in forward backward; do
+      rtol=1e-4 options=()
+      if [[ $name == seed_train_* && $graph == backward ]]; then
+        rtol=0 options=(--repair-layouts) # the seed's bug: repaired, exact
+      fi
+      add_fixture "${name}_$graph" "$dir/$graph.pt2" "${graph}_" "$rtol" "${options[@]}"
+    done
+  done
+}
+
 # The seed graphs in f64: backward (the gradient of x, compared exactly)
 # and forward, for x of shape BxNxC with rows [S, E) of dim 1 scattered.
 seed_graphs() {
@@ -187,6 +270,7 @@ EOF
 }
 
 echo "gpu-prepare: seed $seed, arch $arch, bundle $out"
+fixture_cases
 seed_graphs 4 13 33 0 6
 seed_graphs 2 8 16 0 4
 seed_graphs 1 6 100 0 3

@@ -401,6 +401,7 @@ private:
   Status sliceScatter(SliceScatterOp op);
   Status selectScatter(SelectScatterOp op);
   Status cat(CatOp op);
+  Status cumsum(CumsumOp op);
   Status scatterElements(IndexScatterOpInterface op);
   Status scatterSlices(IndexScatterOpInterface op);
   Status gather(GatherOp op);
@@ -761,6 +762,34 @@ Status Interpreter::cat(CatOp op) {
   return Status::ok();
 }
 
+/// Each row along `dim` summed in order: floats in f64, each element
+/// rounded to the element type as it is stored; integers wrapping.
+Status Interpreter::cumsum(CumsumOp op) {
+  const Tensor &in = get(op.getInput());
+  Tensor out = allocate(typeOf(op.getResult()));
+  int64_t dim = op.getDim();
+  Dims rows = in.layout.shape;
+  int64_t length = rows[dim];
+  rows[dim] = 1;
+  forEachIndex(rows, [&](const Dims &row) {
+    Dims index = row;
+    double f = 0.0;
+    uint64_t u = 0;
+    for (int64_t k = 0; k < length; ++k) {
+      index[dim] = k;
+      if (in.isF()) {
+        f += in.getF(in.address(index));
+        out.setF(out.address(index), f);
+      } else {
+        u += uint64_t(in.getI(in.address(index)));
+        out.setI(out.address(index), int64_t(u));
+      }
+    }
+  });
+  values[op.getResult()] = std::move(out);
+  return Status::ok();
+}
+
 Status Interpreter::selectScatter(SelectScatterOp op) {
   const Tensor &src = get(op.getSrc());
   Tensor out = allocate(typeOf(op.getResult()));
@@ -1069,6 +1098,7 @@ Status Interpreter::execute(Operation *op) {
       .Case([&](SliceScatterOp o) { return sliceScatter(o); })
       .Case([&](SelectScatterOp o) { return selectScatter(o); })
       .Case([&](CatOp o) { return cat(o); })
+      .Case([&](CumsumOp o) { return cumsum(o); })
       .Case([&](IndexScatterOpInterface o) {
         return o.isSliceIndex() ? scatterSlices(o) : scatterElements(o);
       })

@@ -85,23 +85,47 @@ using stride_emu::blockIdx;
 
 inline void __syncthreads() { stride_emu::currentBlock->barrier.arrive_and_wait(); }
 
-template <typename T>
-T __shfl_xor_sync(unsigned, T value, int laneMask, int width = 32) {
+namespace stride_emu {
+/// Every lane of the calling thread's warp publishes `value`; each gets the
+/// value of lane `sourceOf(lane)` (its own when that lane is outside its
+/// segment of `width` lanes).
+template <typename T, typename SourceFn>
+T exchange(T value, int width, SourceFn sourceOf) {
   static_assert(sizeof(T) <= 8, "shuffles move at most 8 bytes");
-  unsigned linear = stride_emu::linearThread();
-  stride_emu::Warp &w = *stride_emu::currentBlock->warps[linear / 32];
+  unsigned linear = linearThread();
+  Warp &w = *currentBlock->warps[linear / 32];
   unsigned lane = linear % 32;
   uint64_t bits = 0;
   std::memcpy(&bits, &value, sizeof(T));
   w.slots[lane] = bits;
   w.barrier.arrive_and_wait();
-  unsigned source = lane ^ static_cast<unsigned>(laneMask);
-  if (source / width != lane / width)
-    source = lane;
+  int source = sourceOf(static_cast<int>(lane));
+  if (source < 0 || static_cast<unsigned>(source) / width != lane / width)
+    source = static_cast<int>(lane);
   T result;
   std::memcpy(&result, &w.slots[source], sizeof(T));
   w.barrier.arrive_and_wait();
   return result;
+}
+} // namespace stride_emu
+
+template <typename T>
+T __shfl_xor_sync(unsigned, T value, int laneMask, int width = 32) {
+  return stride_emu::exchange(value, width,
+                              [&](int lane) { return lane ^ laneMask; });
+}
+template <typename T>
+T __shfl_up_sync(unsigned, T value, unsigned delta, int width = 32) {
+  return stride_emu::exchange(value, width, [&](int lane) {
+    return lane % width >= static_cast<int>(delta) ? lane - static_cast<int>(delta)
+                                                   : lane;
+  });
+}
+template <typename T>
+T __shfl_sync(unsigned, T value, int srcLane, int width = 32) {
+  return stride_emu::exchange(value, width, [&](int lane) {
+    return lane - lane % width + srcLane % width;
+  });
 }
 
 // Bit casts.

@@ -19,6 +19,8 @@
 #include "stride/Import/Torch/Archive.h"
 #include "stride/Import/Torch/Importer.h"
 
+#include "FuzzContext.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -27,24 +29,12 @@
 
 using namespace mlir;
 
-static MLIRContext &fuzzContext() {
-  static MLIRContext *context = [] {
-    DialectRegistry registry;
-    registry.insert<stride::StrideDialect, func::FuncDialect>();
-    auto *ctx = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
-    ctx->loadAllAvailableDialects();
-    // Diagnostics are the expected outcome for most inputs: swallow them.
-    ctx->getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
-    return ctx;
-  }();
-  return *context;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string bytes(reinterpret_cast<const char *>(data), size);
   if (!stride::torch::looksLikeZip(bytes))
     bytes = stride::torch::makeStoredZip({{"fuzz/models/model.json", bytes}});
-  MLIRContext &context = fuzzContext();
+  MLIRContext &context =
+      fuzzContext<stride::StrideDialect, func::FuncDialect>();
   for (bool weightsAsInputs : {false, true}) {
     stride::torch::ImportOptions options;
     options.weightsAsInputs = weightsAsInputs;

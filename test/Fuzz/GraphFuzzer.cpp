@@ -15,6 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FuzzContext.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -39,22 +41,10 @@
 
 using namespace mlir;
 
-static MLIRContext &fuzzContext() {
-  static MLIRContext *context = [] {
-    DialectRegistry registry;
-    registry.insert<stride::StrideDialect, stride::plan::PlanDialect,
-                    func::FuncDialect>();
-    auto *ctx = new MLIRContext(registry, MLIRContext::Threading::DISABLED);
-    ctx->loadAllAvailableDialects();
-    // Diagnostics are the expected outcome for most inputs: swallow them.
-    ctx->getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
-    return ctx;
-  }();
-  return *context;
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  MLIRContext &context = fuzzContext();
+  MLIRContext &context =
+      fuzzContext<stride::StrideDialect, stride::plan::PlanDialect,
+                  func::FuncDialect>();
   // MLIR's lexer relies on the null terminator that files read through
   // llvm::MemoryBuffer always have; the fuzzer's bytes have none.
   std::string text(reinterpret_cast<const char *>(data), size);

@@ -183,10 +183,15 @@ FailureOr<StridedTensorType> ProgramImporter::typeOf(const std::string &name,
                           << scalarTypeName(meta.dtype)
                           << ", which Stride lacks (it has float16, bfloat16, "
                              "float32, float64, bool, int8, int32, int64)";
-  return StridedTensorType::getChecked(
+  // getChecked reports a bad layout (a negative size, say) and returns a
+  // null type.
+  StridedTensorType type = StridedTensorType::getChecked(
       [&] { return emitError(loc) << "value '" << name << "': "; }, context,
       llvm::ArrayRef<int64_t>(meta.sizes), elementTypeOf(*dtype, context),
       llvm::ArrayRef<int64_t>(meta.strides), meta.storageOffset);
+  if (!type)
+    return failure();
+  return type;
 }
 
 LogicalResult ProgramImporter::buildSignature(func::FuncOp &func) {

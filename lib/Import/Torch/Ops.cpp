@@ -135,10 +135,15 @@ FailureOr<Value> scaledByAlpha(NodeImporter &n, Value other, DType dtype) {
       .getResult();
 }
 
-template <typename OpTy, bool hasAlpha = false>
+/// The names of a binary op's second operand: `other`, and pow's
+/// `exponent`.
+constexpr char kOther[] = "other";
+constexpr char kExponent[] = "exponent";
+
+template <typename OpTy, bool hasAlpha = false, const char *rhsName = kOther>
 LogicalResult binary(NodeImporter &n) {
   DType dtype = n.outputDType();
-  auto ops = operands(n, "self", "other", dtype);
+  auto ops = operands(n, "self", rhsName, dtype);
   if (failed(ops))
     return failure();
   Value rhs = ops->second;
@@ -664,6 +669,32 @@ LogicalResult concatenate(NodeImporter &n) {
 }
 
 //===----------------------------------------------------------------------===//
+// Scans
+//===----------------------------------------------------------------------===//
+
+/// cumsum(self, dim, dtype): the input cast to the result's dtype (int64
+/// for integer and boolean inputs, or `dtype`), summed along dim. A rank-0
+/// tensor is its own cumsum (dim 0 or -1, as in PyTorch).
+LogicalResult cumsum(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  int64_t rank = succeeded(x) ? rankOf(*x) : 0;
+  FailureOr<int64_t> dim = succeeded(x)
+                               ? n.dim("dim", std::max<int64_t>(rank, 1),
+                                       std::nullopt)
+                               : Fail();
+  if (failed(dim))
+    return failure();
+  Value input = n.cast(*x, n.outputDType());
+  if (rank == 0) {
+    n.setOutput(0, input);
+    return success();
+  }
+  n.setOutput(0, CumsumOp::create(n.b(), n.location(), n.outputType(), input,
+                                  n.b().getI64IntegerAttr(*dim)));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Matrix products
 //===----------------------------------------------------------------------===//
 
@@ -857,8 +888,8 @@ const std::map<std::string, Fn, std::less<>> &table() {
       {"aten.div.Tensor", divide},
       {"aten.div.Scalar", divide},
       {"aten.div.Tensor_mode", divide},
-      {"aten.pow.Tensor_Tensor", binary<PowOp>},
-      {"aten.pow.Tensor_Scalar", binary<PowOp>},
+      {"aten.pow.Tensor_Tensor", binary<PowOp, false, kExponent>},
+      {"aten.pow.Tensor_Scalar", binary<PowOp, false, kExponent>},
       {"aten.maximum.default", binary<MaximumOp>},
       {"aten.minimum.default", binary<MinimumOp>},
       {"aten.logical_and.default", binary<AndOp>},
@@ -925,6 +956,8 @@ const std::map<std::string, Fn, std::less<>> &table() {
       {"aten.any.dims", reduce<AnyOp>},
       {"aten.any.default", reduce<AnyOp>},
       {"aten.cat.default", concatenate},
+      // Scans.
+      {"aten.cumsum.default", cumsum},
       // Matrix products.
       {"aten.mm.default", mm},
       {"aten.bmm.default", mm},

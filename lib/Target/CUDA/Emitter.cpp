@@ -61,6 +61,8 @@ SchemePrinter printerOf(KernelScheme scheme) {
     return {KernelForm::IndexScatter, makePrinter<ScatterPrinter>};
   case KernelScheme::SegmentedIndexAdd:
     return {KernelForm::IndexScatter, makePrinter<SegmentedIndexAddPrinter>};
+  case KernelScheme::RowScan:
+    return {KernelForm::Scan, makePrinter<ScanPrinter>};
   }
   llvm_unreachable("a scheme without a printer");
 }

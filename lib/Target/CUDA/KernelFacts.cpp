@@ -90,6 +90,8 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
       facts.reductions.push_back(reductionInfoOf(reduction));
     else if (isa<IndexScatterOpInterface>(op))
       facts.scatterRoot = &op;
+    else if (auto scan = dyn_cast<CumsumOp>(op))
+      facts.scanRoot = scan;
   }
   return facts;
 }

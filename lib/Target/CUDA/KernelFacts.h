@@ -53,6 +53,8 @@ struct KernelFacts {
   llvm::SmallVector<mlir::Operation *> rowOps;
   /// Form (c): the scatter, scatter_add or index_add.
   mlir::Operation *scatterRoot = nullptr;
+  /// Form (e): the cumsum.
+  CumsumOp scanRoot;
 
   bool isRowForm() const { return form == KernelForm::BroadcastReduction; }
 };

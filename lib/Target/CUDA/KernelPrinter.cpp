@@ -258,9 +258,13 @@ FailureOr<std::string> KernelPrinter::evalUncached(Value value,
   DType dtype = *dtypeOf(type);
   if (facts.isRowForm())
     if (Value base = viewChainBase(value); isRowValue(base)) {
-      // Read directly by a per-row op, or broadcast back over the row.
+      // Read directly by a per-row op, or broadcast back over the row. A
+      // reduction's own result has its own shape (with or without keepdim);
+      // a per-row op has the first reduction's result shape.
       Operation *def = base.getDefiningOp();
-      auto rows = cast<ReductionOpInterface>(reductions.front().op);
+      auto rows = dyn_cast<ReductionOpInterface>(def);
+      if (!rows)
+        rows = cast<ReductionOpInterface>(reductions.front().op);
       auto it = rowValues.find(def);
       if (it == rowValues.end() ||
           (value != base && !isBroadcastBackOf(value, base, rows)))

@@ -305,6 +305,7 @@ private:
   void scheduleScatter();
   bool useSegmentedIndexAdd();
   void scheduleSegmentedIndexAdd();
+  void scheduleScan();
 
   /// The kernel's functional ops (views not counted): what NVRTC compiles
   /// once per element a thread computes.
@@ -340,6 +341,7 @@ KernelScheduleAttr Scheduler::schedule() {
   case KernelForm::Reduction: scheduleReduction(); break;
   case KernelForm::BroadcastReduction: scheduleRowReduction(); break;
   case KernelForm::IndexScatter: scheduleScatter(); break;
+  case KernelForm::Scan: scheduleScan(); break;
   }
   MLIRContext *context = builder.getContext();
   return KernelScheduleAttr::get(
@@ -680,6 +682,27 @@ void Scheduler::scheduleScatter() {
   if (updateN > 0 && outN > 0)
     launch(gridSize(ceilDiv(updateN, kBlock), multiprocessors * 8), kBlock, 1,
            /*phase=*/1);
+}
+
+/// A scan gives each row (the elements along its dim at one position of
+/// the other dims) a warp when the row fits in one, else a block of up to
+/// 1024 threads, the row's length rounded up to a power of two. The threads
+/// scan the row a chunk of `threads` elements at a time (one element each,
+/// so a row along the innermost dim is read and written coalesced) and
+/// carry each chunk's total into the next. A warp row takes no block
+/// barrier; 8 of them share a block.
+void Scheduler::scheduleScan() {
+  scheme = KernelScheme::RowScan;
+  int64_t length = facts.iterationShape[CumsumOp(facts.scanRoot).getDim()];
+  threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(length), 32, 1024);
+  int64_t n = product(facts.iterationShape);
+  if (n == 0)
+    return;
+  int64_t rows = n / length;
+  int64_t block = threads == 32 ? kBlock : threads;
+  launch(gridSize(ceilDiv(rows, block / threads),
+                  maxGridStrideBlocks(multiprocessors, block)),
+         block);
 }
 
 struct ScheduleKernelsPass

@@ -276,3 +276,30 @@ func.func @empty(%a: !stride.tensor<0x4xf32>) -> !stride.tensor<0x4xf32> {
   %r = stride.exp %a : !stride.tensor<0x4xf32> -> !stride.tensor<0x4xf32>
   return %r : !stride.tensor<0x4xf32>
 }
+
+// -----
+
+// cumsum (form (e), row_scan) with its prologue fused: rows of 20, a warp
+// each, 8 rows per block of 256: 512 blocks for 4096 rows.
+// CHECK-LABEL: func.func @scan_warp
+// CHECK: stride.kernel "exp_cumsum"
+// CHECK-SAME: #stride.schedule<scheme = row_scan, index_bits = 32, threads = 32, launches = [#stride.launch<grid = 512, block = 256>]>
+func.func @scan_warp(%a: !stride.tensor<4096x20xf32>) -> !stride.tensor<4096x20xf32> {
+  %e = stride.exp %a : !stride.tensor<4096x20xf32> -> !stride.tensor<4096x20xf32>
+  %r = stride.cumsum %e dim 1 : !stride.tensor<4096x20xf32> -> !stride.tensor<4096x20xf32>
+  return %r : !stride.tensor<4096x20xf32>
+}
+
+// -----
+
+// Rows of 3000: a block of 1024 threads per row (chunks of 1024 with a
+// carry); along dim 0 of 37 x 45: 45 rows of 37, a block of 64 each.
+// CHECK-LABEL: func.func @scan_blocks
+// CHECK: #stride.schedule<scheme = row_scan, index_bits = 32, threads = 1024, launches = [#stride.launch<grid = 64, block = 1024>]>
+// CHECK: #stride.schedule<scheme = row_scan, index_bits = 32, threads = 64, launches = [#stride.launch<grid = 45, block = 64>]>
+func.func @scan_blocks(%a: !stride.tensor<64x3000xf32>, %b: !stride.tensor<37x45xi64>)
+    -> (!stride.tensor<64x3000xf32>, !stride.tensor<37x45xi64>) {
+  %r = stride.cumsum %a dim 1 : !stride.tensor<64x3000xf32> -> !stride.tensor<64x3000xf32>
+  %s = stride.cumsum %b dim 0 : !stride.tensor<37x45xi64> -> !stride.tensor<37x45xi64>
+  return %r, %s : !stride.tensor<64x3000xf32>, !stride.tensor<37x45xi64>
+}

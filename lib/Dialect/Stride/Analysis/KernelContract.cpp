@@ -26,9 +26,11 @@ bool stride::isMaskScatterOp(Operation *op) {
   return isa<SliceScatterOp, SelectScatterOp>(op);
 }
 
+bool stride::isScanOp(Operation *op) { return isa<CumsumOp>(op); }
+
 bool stride::isPointwiseLikeOp(Operation *op) {
   return isFunctional(op) && !isa<ReductionOpInterface>(op) &&
-         !isa<IndexScatterOpInterface>(op);
+         !isa<IndexScatterOpInterface>(op) && !isScanOp(op);
 }
 
 bool stride::isReplicableLeafOp(Operation *op) {
@@ -296,6 +298,7 @@ StringRef stride::stringifyKernelForm(KernelForm form) {
   case KernelForm::Reduction: return "reduction";
   case KernelForm::IndexScatter: return "index-scatter";
   case KernelForm::BroadcastReduction: return "broadcast-reduction";
+  case KernelForm::Scan: return "scan";
   }
   return "?";
 }
@@ -318,6 +321,8 @@ private:
   LogicalResult collectFamilies();
   LogicalResult checkYields();
   FailureOr<KernelClass> classifyScatter();
+  FailureOr<KernelClass> classifyScan();
+  LogicalResult checkSoleYield(Operation *root);
   FailureOr<KernelClass> classifyReduction();
   FailureOr<KernelClass> classifyRowReductions();
   LogicalResult checkRowEpilogue(ReductionOpInterface reduction);
@@ -335,6 +340,7 @@ private:
   /// kernel (not a view or an argument, which only form (a) may yield).
   bool allComputed = true;
   SmallVector<IndexScatterOpInterface> scatters;
+  SmallVector<Operation *> scans;
 };
 } // namespace
 
@@ -348,6 +354,8 @@ LogicalResult KernelClassifier::collectFamilies() {
       result.reductions.push_back(reduction);
     if (auto scatter = dyn_cast<IndexScatterOpInterface>(op))
       scatters.push_back(scatter);
+    if (isScanOp(&op))
+      scans.push_back(&op);
   }
   return success();
 }
@@ -384,6 +392,8 @@ LogicalResult KernelClassifier::checkYields() {
 FailureOr<KernelClass> KernelClassifier::classify() {
   if (failed(collectFamilies()) || failed(checkYields()))
     return failure();
+  if (!scans.empty())
+    return classifyScan();
   if (!scatters.empty())
     return classifyScatter();
   if (result.reductions.empty()) {
@@ -394,6 +404,17 @@ FailureOr<KernelClass> KernelClassifier::classify() {
   if (result.reductions.size() > 1)
     return classifyRowReductions();
   return classifyReduction();
+}
+
+/// Forms (c) and (e): `root` is the only yielded value, and nothing else in
+/// the kernel reads it.
+LogicalResult KernelClassifier::checkSoleYield(Operation *root) {
+  if (yields.size() == 1 && yields.front() == root->getResult(0) &&
+      root->getResult(0).hasOneUse())
+    return success();
+  return Violation(report, root)
+         << "must be the kernel's only yielded value, read by nothing else "
+            "in the kernel";
 }
 
 FailureOr<KernelClass> KernelClassifier::classifyScatter() {
@@ -408,14 +429,36 @@ FailureOr<KernelClass> KernelClassifier::classifyScatter() {
            << "shares its kernel with a reduction; an index scatter and a "
               "reduction need kernels of their own"
            << Violation::Note(result.reductions.front(), "the reduction");
-  if (yields.size() != 1 || yields.front() != scatter->getResult(0) ||
-      !scatter->getResult(0).hasOneUse())
-    return Violation(report, scatter)
-           << "must be the kernel's only yielded value, read by nothing "
-              "else in the kernel";
+  if (failed(checkSoleYield(scatter)))
+    return failure();
   result.form = KernelForm::IndexScatter;
   result.root = scatter;
   result.scatter = scatter;
+  return result;
+}
+
+/// Form (e): one scan, the only yielded value, read by nothing else in the
+/// kernel; everything else is its prologue.
+FailureOr<KernelClass> KernelClassifier::classifyScan() {
+  Operation *scan = scans.front();
+  if (scans.size() > 1)
+    return Violation(report, scans[1])
+           << "is a second scan in the kernel; a kernel holds at most one"
+           << Violation::Note(scan, "the first scan");
+  if (!result.reductions.empty())
+    return Violation(report, scan)
+           << "shares its kernel with a reduction; a scan needs a kernel of "
+              "its own"
+           << Violation::Note(result.reductions.front(), "the reduction");
+  if (!scatters.empty())
+    return Violation(report, scan)
+           << "shares its kernel with an index scatter; a scan needs a "
+              "kernel of its own"
+           << Violation::Note(scatters.front(), "the index scatter");
+  if (failed(checkSoleYield(scan)))
+    return failure();
+  result.form = KernelForm::Scan;
+  result.root = scan;
   return result;
 }
 

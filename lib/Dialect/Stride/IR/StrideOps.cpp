@@ -399,6 +399,16 @@ LogicalResult MinOp::verify() { return verifyReduction(*this); }
 LogicalResult AnyOp::verify() { return verifyReduction(*this); }
 
 //===----------------------------------------------------------------------===//
+// Scans
+//===----------------------------------------------------------------------===//
+
+LogicalResult CumsumOp::verify() {
+  if (failed(verifyDimInRange(*this, getDim(), tensorType(getInput()).getRank())))
+    return failure();
+  return verifyResultShapeIsInput(*this, getInput());
+}
+
+//===----------------------------------------------------------------------===//
 // Matrix products
 //===----------------------------------------------------------------------===//
 

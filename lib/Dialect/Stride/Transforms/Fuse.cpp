@@ -52,7 +52,7 @@ namespace {
 /// Kernel names list at most this many ops (the first ones and the last).
 constexpr size_t kMaxNameOps = 6;
 
-enum class GroupKind { Pointwise, Reduction, IndexScatter };
+enum class GroupKind { Pointwise, Reduction, IndexScatter, Scan };
 
 /// A future kernel: its functional ops, its root and its outputs.
 struct Group {
@@ -60,7 +60,7 @@ struct Group {
   /// Form (d): the reduction's result is broadcast into an epilogue over
   /// the reduction's input shape.
   bool broadcast = false;
-  /// The reduction or index scatter; for a pointwise group, `output`.
+  /// The reduction, index scatter or scan; for a pointwise group, `output`.
   Operation *root = nullptr;
   /// The op that started the group: the last one, whose result is read
   /// outside the group.
@@ -140,6 +140,7 @@ Group *Fuser::newGroup(Operation *op) {
   Group *group = groups.back().get();
   group->kind = isa<ReductionOpInterface>(op)      ? GroupKind::Reduction
                 : isa<IndexScatterOpInterface>(op) ? GroupKind::IndexScatter
+                : isScanOp(op)                     ? GroupKind::Scan
                                                    : GroupKind::Pointwise;
   group->root = group->output = op;
   add(op, group);
@@ -221,8 +222,9 @@ int64_t Fuser::estimateRegisters(ArrayRef<Operation *> ops,
 
 bool Fuser::tryFuse(Operation *op, Group *group) {
   if (isPointwiseLikeOp(op)) {
-    // A prologue (of a reduction or an index scatter's operands) or part of
-    // a pointwise expression: evaluated wherever its consumers read it.
+    // A prologue (of a reduction, a scan or an index scatter's operands) or
+    // part of a pointwise expression: evaluated wherever its consumers read
+    // it.
     if (!withinBounds(op, group, group->broadcast ? group->root : nullptr))
       return false;
     add(op, group);
@@ -282,7 +284,8 @@ bool Fuser::tryPromote(ReductionOpInterface reduction, Group *group,
 }
 
 bool Fuser::tryFuseAsOutput(Operation *op, Group *group) {
-  if (group->kind == GroupKind::IndexScatter || group->broadcast)
+  if (group->kind == GroupKind::IndexScatter ||
+      group->kind == GroupKind::Scan || group->broadcast)
     return false;
   if (auto reduction = dyn_cast<ReductionOpInterface>(op))
     return group->kind == GroupKind::Pointwise &&

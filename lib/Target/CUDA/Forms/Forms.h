@@ -15,6 +15,7 @@
 //   RowReduction.cpp       form (d): row_registers, row_reread
 //   Scatter.cpp            form (c): scatter (two phases, atomics)
 //   SegmentedIndexAdd.cpp  form (c): segmented_index_add
+//   Scan.cpp               form (e): row_scan
 //
 // Emitter.cpp makes the printer of each kernel's scheme. Private to
 // lib/Target/CUDA.
@@ -311,6 +312,29 @@ private:
   std::string unitLinear;
   llvm::SmallVector<llvm::SmallVector<Coords, 4>, 2> groupLanes;
   llvm::SmallVector<llvm::SmallVector<std::string, 4>, 2> acc;
+};
+
+/// Form (e): row_scan (Scan.cpp).
+class ScanPrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override;
+  /// Opens the loop over the `rows` rows (a warp or a block each), declares
+  /// the thread's lane in its row and the row's coordinates (`dim` left
+  /// to the caller).
+  Coords openRowLoop(Code &body, int64_t rows);
+  /// One chunk of the row: the input at element `r` (or the identity past
+  /// the row's end) as `x`, scanned across the row's threads.
+  mlir::LogicalResult printChunk(Code &body, Coords coords, int64_t length);
+  /// The inclusive scan of `x` across the warp; then, for a block, across
+  /// its warps: `x` holds the chunk's sum up to this thread, and `total`
+  /// the chunk's sum.
+  void printChunkScan(Code &body);
+
+  ReductionInfo sum;
+  std::string lane, x, total, carry;
 };
 
 } // namespace stride

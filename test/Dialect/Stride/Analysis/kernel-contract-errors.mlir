@@ -377,3 +377,54 @@ func.func @matmul_in_kernel(%x: !stride.tensor<4x4xf32>) -> !stride.tensor<4x4xf
   }
   return %r : !stride.tensor<4x4xf32>
 }
+
+// -----
+
+// A scan is its kernel's only yielded value: an op that reads it inside the
+// kernel would need the whole row's sums first.
+func.func @scan_read_in_kernel(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "cumsum_exp" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-error @+1 {{'stride.cumsum' op breaks the contract of kernel "cumsum_exp": must be the kernel's only yielded value, read by nothing else in the kernel}}
+    %c = stride.cumsum %a dim 1 : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    %e = stride.exp %c : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    stride.yield %e : !stride.tensor<4x8xf32>
+  }
+  return %r : !stride.tensor<4x8xf32>
+}
+
+// -----
+
+// A scan and a reduction need kernels of their own.
+func.func @scan_with_reduction(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "sum_cumsum" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the reduction ('stride.sum') is here}}
+    %s = stride.sum %a dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+    %e = stride.expand %s : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+    // expected-error @+1 {{'stride.cumsum' op breaks the contract of kernel "sum_cumsum": shares its kernel with a reduction; a scan needs a kernel of its own}}
+    %c = stride.cumsum %e dim 1 : !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+        -> !stride.tensor<4x8xf32>
+    stride.yield %c : !stride.tensor<4x8xf32>
+  }
+  return %r : !stride.tensor<4x8xf32>
+}
+
+// -----
+
+// At most one scan per kernel.
+func.func @two_scans(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "cumsum_cumsum" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the first scan ('stride.cumsum') is here}}
+    %c = stride.cumsum %a dim 1 : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    // expected-error @+1 {{'stride.cumsum' op breaks the contract of kernel "cumsum_cumsum": is a second scan in the kernel; a kernel holds at most one}}
+    %d = stride.cumsum %c dim 0 : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    stride.yield %d : !stride.tensor<4x8xf32>
+  }
+  return %r : !stride.tensor<4x8xf32>
+}

@@ -180,6 +180,15 @@ func.func @reductions(%x: !stride.tensor<4x13x33xf32>, %n: !i, %m: !b) {
   return
 }
 
+// CHECK-LABEL: func.func @scans
+func.func @scans(%x: !stride.tensor<4x13x33xf32>, %n: !i) {
+  // CHECK: stride.cumsum %{{.*}} dim 1 : {{.*}} -> <4x13x33xf32
+  %0 = stride.cumsum %x dim 1 : !stride.tensor<4x13x33xf32> -> !stride.tensor<4x13x33xf32>
+  // CHECK: stride.cumsum %{{.*}} dim 0 : {{.*}} -> <4x8xi32
+  %1 = stride.cumsum %n dim 0 : !i -> !i
+  return
+}
+
 // CHECK-LABEL: func.func @matmul
 func.func @matmul(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<8x5xf32>,
     %x: !stride.tensor<2x4x8xbf16>, %w: !stride.tensor<16x8xbf16>,

@@ -34,10 +34,11 @@ edited bad-argument.pt2 's/"name": "dim", "arg": {"as_int": 1}/"name": "dim", "a
 edited major-9.pt2 's/"major": 8/"major": 9/'
 edited symbolic.pt2 's/"x": {"dtype": 7, "sizes": \[{"as_int": 2}/"x": {"dtype": 7, "sizes": [{"as_expr": {"expr_str": "s0", "hint": {"as_int": 2}}}/'
 edited complex.pt2 's/"x": {"dtype": 7/"x": {"dtype": 10/'
+edited negative-size.pt2 's/"x": {"dtype": 7, "sizes": \[{"as_int": 2}/"x": {"dtype": 7, "sizes": [{"as_int": -2}/'
 edited uint8.pt2 's/"x": {"dtype": 7/"x": {"dtype": 1/'
 edited float8.pt2 's/"x": {"dtype": 7/"x": {"dtype": 29/'
 edited no-outputs.pt2 's/"outputs": \[{"as_tensor": {"name": "sum_1"}}\], "metadata"/"outputs": [], "metadata"/'
-edited unsupported-ops.pt2 's/aten.slice_scatter.default/aten.cumsum.default/g; s/aten.sum.dim_IntList/aten.frobnicate.default/g'
+edited unsupported-ops.pt2 's/aten.slice_scatter.default/aten.scramble.default/g; s/aten.sum.dim_IntList/aten.frobnicate.default/g'
 
 # A weight stored pickled.
 cp model/data/weights/model_weights_config.json weights.orig

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The one home of the kernel contract (docs/fusion.md, "Kernel contract"):
-// the four forms of kernel the fusion pass forms and the CUDA backend emits.
+// the five forms of kernel the fusion pass forms and the CUDA backend emits.
 // The fusion pass decides with these predicates what may join a group;
 // `classifyKernel` checks a formed kernel against the same rules and tells
 // a backend the kernel's form. `verifyKernel` (run on every kernel by the
@@ -37,10 +37,13 @@ namespace stride {
 
 /// slice_scatter, select_scatter: coordinate masks.
 bool isMaskScatterOp(mlir::Operation *op);
+/// cumsum: each output element depends on the elements before it along a
+/// dim (form (e)).
+bool isScanOp(mlir::Operation *op);
 /// Functional ops that compute each output element from operands read at
 /// (possibly mapped) coordinates: elementwise ops, cast, clone, creation ops,
-/// mask scatters, gather and index_select. Not reductions or index
-/// scatters.
+/// mask scatters, cat, gather and index_select. Not reductions, index
+/// scatters or scans.
 bool isPointwiseLikeOp(mlir::Operation *op);
 /// full and iota: no operands and no memory reads, so fusion clones them
 /// into every kernel that reads them.
@@ -132,11 +135,19 @@ enum class KernelForm {
   /// epilogue over the reduction's input shape (softmax's division); one
   /// yielded value of the input shape. Further reductions of the same rows
   /// may read it broadcast back (softmax's `sum` of `exp(x - max)`); the
-  /// root is then the first of them.
+  /// root is then the first of them. Elementwise ops of the first
+  /// reduction's result shape that read the row's reductions directly are
+  /// per-row ops (isPerRowOp: LayerNorm's `rsqrt(var + eps)`), computed once
+  /// per row and read broadcast back like a reduction.
   BroadcastReduction,
+  /// (e) A scan (cumsum) root, the only yielded value, with a pointwise
+  /// prologue evaluated at its input's coordinates; iteration space = the
+  /// scan's shape, one row per element of the other dims.
+  Scan,
 };
 
-/// "pointwise", "reduction", "index-scatter", "broadcast-reduction".
+/// "pointwise", "reduction", "index-scatter", "broadcast-reduction",
+/// "scan".
 llvm::StringRef stringifyKernelForm(KernelForm form);
 
 /// What a backend needs to know of a kernel, besides its ops: the one
@@ -144,8 +155,8 @@ llvm::StringRef stringifyKernelForm(KernelForm form);
 struct KernelClass {
   KernelForm form = KernelForm::Pointwise;
   /// The op the form is built around: the reduction (for
-  /// BroadcastReduction, the first of the row's reductions) or the index
-  /// scatter; for Pointwise, the first yielded value's defining op (null
+  /// BroadcastReduction, the first of the row's reductions), the index
+  /// scatter or the scan; for Pointwise, the first yielded value's defining op (null
   /// when that is a kernel argument).
   mlir::Operation *root = nullptr;
   /// The logical shape the kernel iterates over: the yielded values' shape,
@@ -154,7 +165,7 @@ struct KernelClass {
   /// input shape (a backend computes the reductions of one row, then the
   /// epilogue over that row); for IndexScatter, the scatter's result shape
   /// (the copy of `input`; the updates iterate over the scatter's `index`,
-  /// or `src` for a slice index).
+  /// or `src` for a slice index); for Scan, the scan's shape.
   llvm::SmallVector<int64_t> iterationShape;
   /// The reductions, in block order: for Reduction, the one reduction; for
   /// BroadcastReduction, every reduction of the row, in the order a backend

@@ -30,7 +30,8 @@ def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
   I32EnumAttrCase<"RowReread", 6, "row_reread">,
   I32EnumAttrCase<"Scatter", 7, "scatter">,
   I32EnumAttrCase<"SegmentedIndexAdd", 8, "segmented_index_add">,
-  I32EnumAttrCase<"ReductionSplit", 9, "reduction_split">]> {
+  I32EnumAttrCase<"ReductionSplit", 9, "reduction_split">,
+  I32EnumAttrCase<"RowScan", 10, "row_scan">]> {
   let cppNamespace = "::stride";
   let genSpecializedAttr = 0;
 }
@@ -103,7 +104,8 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       (the source positions counted per row in `slices` columns, sorted by
       row, and reduced in chunks of `tile` sorted positions; `threads` per
       chunk or row, `vector_width` and `elements_per_thread` per unit of a
-      row);
+      row), `row_scan` (a scan: `threads` per row, a warp or a whole
+      block, scanning chunks of `threads` elements);
     - `index_bits`: 32 or 64-bit index arithmetic;
     - `launches`: the launches, in order (`#stride.launch`); none when the
       kernel has no element to compute;

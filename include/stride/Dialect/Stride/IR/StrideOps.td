@@ -568,6 +568,36 @@ def Stride_AnyOp : Stride_ReductionOp<"any", Stride_BoolTensor,
     "torch.any (of booleans: compare with 0 first)", "false", "logical_or">;
 
 //===----------------------------------------------------------------------===//
+// Scans
+//===----------------------------------------------------------------------===//
+
+def Stride_CumsumOp : Stride_FunctionalOp<"cumsum",
+    [Stride_SameElementType<["input", "result"]>]> {
+  let summary = "the running sum along one dim";
+  let description = [{
+    `torch.cumsum(input, dim)`: element `c` of the result is the sum of the
+    input's elements at `c` with `c[dim]` replaced by `0, 1, ..., c[dim]`.
+    The result has the input's shape and element type: PyTorch's cumsum of
+    an integer or boolean tensor is int64 (or its `dtype` argument), so an
+    importer casts the input to the result's element type first. Integer
+    sums wrap; float sums are rounded once per element to the element type
+    (the reference interpreter sums in f64, the CUDA backend in float for
+    f16, bf16 and f32, in double for f64, in a different order than one
+    after the other).
+
+    ```mlir
+    %c = stride.cumsum %x dim 1 : !stride.tensor<4x13xf32>
+        -> !stride.tensor<4x13xf32>
+    ```
+  }];
+  let arguments = (ins Stride_NumericTensor:$input, I64Attr:$dim);
+  let results = (outs Stride_NumericTensor:$result);
+  let assemblyFormat = "$input `dim` $dim attr-dict `:` type($input) `->` "
+      "type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Matrix products (library calls)
 //===----------------------------------------------------------------------===//
 

@@ -48,7 +48,8 @@ TEST(RandomGraphs, GeneratorCoversTheOps) {
       "keepdim",               "stride.index_select",  "stride.gather",
       "stride.index_add",      "stride.scatter_add",   "stride.full ",
       "strides = [0",          "step 2",               "step 3",
-      "stride.erf ",           "stride.any ",          "stride.cat "};
+      "stride.erf ",           "stride.any ",          "stride.cat ",
+      "stride.cumsum "};
   for (uint64_t seed = 0; seed < kGraphs; ++seed) {
     std::string text = generateRandomGraph(seed).text;
     for (const char *op : ops)
@@ -177,6 +178,7 @@ TEST(RandomGraphs, FuseIntoContractKernels) {
   EXPECT_GT(forms["reduction"], 0);
   EXPECT_GT(forms["index-scatter"], 0);
   EXPECT_GT(forms["broadcast-reduction"], 0);
+  EXPECT_GT(forms["scan"], 0);
   EXPECT_GT(fusedOps, kernels); // something fused at all
 }
 

@@ -92,6 +92,7 @@ private:
   bool selectScatter();
   bool cat();
   bool reduction();
+  bool cumsum();
   Dims reducedShape(const Dims &shape, Dims &dims, bool &keepdim);
   std::string reductionAttrs(const Dims &dims, bool keepdim);
   int reductionOf(int x, Dims &dims, bool &keepdim);
@@ -472,6 +473,17 @@ bool Generator::reduction() {
   return true;
 }
 
+/// A cumsum of a value along a random dim.
+bool Generator::cumsum() {
+  int x = pickData();
+  Dims shape = at(x).shape();
+  if (shape.empty())
+    return false;
+  emitFunctional("cumsum", at(x).name, {x}, shape, DType::F32,
+                 " dim " + std::to_string(rng.below(shape.size())));
+  return true;
+}
+
 /// The normalization pattern (softmax, layer norm): a reduction broadcast
 /// back over its input and combined with (a function of) the input.
 bool Generator::normalize() {
@@ -734,7 +746,7 @@ RandomGraph Generator::run() {
     else if (roll < 70)
       made = cat();
     else if (roll < 80)
-      made = reduction();
+      made = rng.chance(20) ? cumsum() : reduction();
     else if (roll < 85)
       made = options.matmulOps && rng.chance(60) ? matmul() : normalize();
     else if (!options.indexOps)
