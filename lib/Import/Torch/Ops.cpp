@@ -483,15 +483,27 @@ LogicalResult selectScatter(NodeImporter &n) {
   return success();
 }
 
-template <typename OpTy> LogicalResult indexed(NodeImporter &n) {
+/// The `self`, `index` and `dim` arguments of a gather or scatter.
+struct IndexedArgs {
+  Value self, index;
+  uint64_t dim;
+};
+FailureOr<IndexedArgs> indexedArgs(NodeImporter &n) {
   FailureOr<Value> x = n.tensor("self");
   FailureOr<Value> index = succeeded(x) ? n.tensor("index") : Fail();
   FailureOr<int64_t> dim =
       succeeded(index) ? n.dim("dim", rankOf(*x), std::nullopt) : Fail();
   if (failed(dim))
     return failure();
-  n.setOutput(0, OpTy::create(n.b(), n.location(), n.outputType(), *x, *index,
-                              static_cast<uint64_t>(*dim)));
+  return IndexedArgs{*x, *index, static_cast<uint64_t>(*dim)};
+}
+
+template <typename OpTy> LogicalResult indexed(NodeImporter &n) {
+  FailureOr<IndexedArgs> a = indexedArgs(n);
+  if (failed(a))
+    return failure();
+  n.setOutput(0, OpTy::create(n.b(), n.location(), n.outputType(), a->self,
+                              a->index, a->dim));
   return success();
 }
 
@@ -605,43 +617,37 @@ LogicalResult embedding(NodeImporter &n) {
 /// index_add(self, dim, index, source, alpha): source times alpha (when not
 /// 1) added into the slices of self that index selects along dim.
 LogicalResult indexAdd(NodeImporter &n) {
-  FailureOr<Value> x = n.tensor("self");
-  FailureOr<Value> index = succeeded(x) ? n.tensor("index") : Fail();
-  FailureOr<Value> src = succeeded(index) ? n.tensor("source") : Fail();
-  FailureOr<int64_t> dim =
-      succeeded(src) ? n.dim("dim", rankOf(*x), std::nullopt) : Fail();
+  FailureOr<IndexedArgs> a = indexedArgs(n);
+  FailureOr<Value> src = succeeded(a) ? n.tensor("source") : Fail();
   FailureOr<Value> scaled =
-      succeeded(dim) ? scaledByAlpha(n, *src, n.outputDType()) : Fail();
+      succeeded(src) ? scaledByAlpha(n, *src, n.outputDType()) : Fail();
   if (failed(scaled))
     return failure();
-  n.setOutput(0, IndexAddOp::create(n.b(), n.location(), n.outputType(), *x,
-                                    *index, *scaled,
-                                    static_cast<uint64_t>(*dim)));
+  n.setOutput(0, IndexAddOp::create(n.b(), n.location(), n.outputType(),
+                                    a->self, a->index, *scaled, a->dim));
   return success();
 }
 
 /// scatter.src / scatter_add (self, dim, index, src), and scatter.value
 /// (self, dim, index, value): the value as a full of index's shape.
 template <typename OpTy> LogicalResult scatter(NodeImporter &n) {
-  FailureOr<Value> x = n.tensor("self");
-  FailureOr<Value> index = succeeded(x) ? n.tensor("index") : Fail();
-  FailureOr<int64_t> dim =
-      succeeded(index) ? n.dim("dim", rankOf(*x), std::nullopt) : Fail();
-  if (failed(dim))
+  FailureOr<IndexedArgs> a = indexedArgs(n);
+  if (failed(a))
     return failure();
   FailureOr<Value> src = Fail();
   if (n.arg("value")) {
     FailureOr<double> value = n.scalar("value", std::nullopt);
     if (failed(value))
       return failure();
-    src = n.broadcast(n.scalarTensor(*value, n.outputDType()), shapeOf(*index));
+    src = n.broadcast(n.scalarTensor(*value, n.outputDType()),
+                      shapeOf(a->index));
   } else {
     src = n.tensor("src");
   }
   if (failed(src))
     return failure();
-  n.setOutput(0, OpTy::create(n.b(), n.location(), n.outputType(), *x, *index,
-                              *src, static_cast<uint64_t>(*dim)));
+  n.setOutput(0, OpTy::create(n.b(), n.location(), n.outputType(), a->self,
+                              a->index, *src, a->dim));
   return success();
 }
 
