@@ -5,6 +5,7 @@
 #
 #   bench/scatter/prepare.sh [DIR [ARCH]]   (default build/scatter-bundle, sm_90)
 #   (on the GPU machine)  DIR/compare.sh DIR scatter_bench.py
+#                         DIR/phases.sh DIR   (Stride only, launch by launch)
 #
 # index_add_{f32,bf16}.mlir compiled with and without --deterministic, one
 # copy of each module per index pattern (the patterns are the inputs
@@ -18,7 +19,8 @@ arch=${2:-sm_90}
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/modules"
 cp build/bin/stride-run-gpu "$out/bin/"
-cp bench/compare.sh bench/torch_bench.py bench/scatter/scatter_bench.py bench/scatter/jax_bench.py "$out/"
+cp bench/compare.sh bench/torch_bench.py bench/scatter/scatter_bench.py bench/scatter/jax_bench.py \
+  bench/scatter/phases.sh "$out/"
 for dtype in f32 bf16; do
   for mode in default det; do
     flags=(--arch="$arch")

@@ -149,6 +149,18 @@ STRIDE_DEVICE void stride_atomic_add(int *p, int v) { atomicAdd(p, v); }
 STRIDE_DEVICE void stride_atomic_add(long long *p, long long v) {
   atomicAdd(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
 }
+// Four consecutive floats, 16-byte aligned: one vector atomic on sm_90 and
+// later, else four.
+STRIDE_DEVICE void stride_atomic_add4(float *p, float a, float b, float c, float d) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  atomicAdd(reinterpret_cast<float4 *>(p), make_float4(a, b, c, d));
+#else
+  atomicAdd(p, a);
+  atomicAdd(p + 1, b);
+  atomicAdd(p + 2, c);
+  atomicAdd(p + 3, d);
+#endif
+}
 // Bytes: a compare-and-swap loop on the aligned 32-bit word holding the byte
 // (Stride rounds the buffers it allocates up to 16 bytes).
 STRIDE_DEVICE void stride_atomic_add(signed char *p, signed char v) {

@@ -305,6 +305,13 @@ private:
   void scheduleScatter();
   bool useSegmentedIndexAdd();
   void scheduleSegmentedIndexAdd();
+  /// The launches and scratch of the deterministic segmented index_add
+  /// (a stable counting sort of every position) and of the default one
+  /// (buckets of short rows, a sort of the long rows' positions only).
+  void scheduleSortedIndexAdd(int64_t rows, int64_t updates,
+                              int64_t rowLength, int64_t accBytes);
+  void scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
+                                int64_t rowLength, int64_t accBytes);
   void scheduleScan();
 
   /// The kernel's functional ops (views not counted): what NVRTC compiles
@@ -333,6 +340,7 @@ private:
   SmallVector<Attribute> launches;
   SmallVector<int64_t> scratch;
   bool deterministic = false;
+  int64_t bucket = 0;
 };
 
 KernelScheduleAttr Scheduler::schedule() {
@@ -351,7 +359,7 @@ KernelScheduleAttr Scheduler::schedule() {
       builder.getArrayAttr(launches),
       scratch.empty() ? DenseI64ArrayAttr()
                       : builder.getDenseI64ArrayAttr(scratch),
-      deterministic);
+      deterministic, bucket);
 }
 
 void Scheduler::schedulePointwise() {
@@ -620,6 +628,13 @@ static int64_t rankSlices(int64_t rows, int64_t updates) {
   return ceilDiv(updates, tileLength);
 }
 
+/// The positions a row's bucket holds in the default mode: 32, fewer where
+/// the buckets would pass max(2^22, 4 x updates) ints in all, at least 1.
+static int64_t bucketSize(int64_t rows, int64_t updates) {
+  return std::clamp<int64_t>(
+      std::max<int64_t>(int64_t{1} << 22, 4 * updates) / rows, 1, 32);
+}
+
 void Scheduler::scheduleSegmentedIndexAdd() {
   auto op = cast<IndexAddOp>(facts.scatterRoot);
   ArrayRef<int64_t> shape = facts.iterationShape;
@@ -633,18 +648,6 @@ void Scheduler::scheduleSegmentedIndexAdd() {
   // Integer sums do not depend on the order: only floats need the ranks
   // in source order.
   deterministic = options.deterministic && isFloat(dtype);
-  slices = deterministic ? rankSlices(rows, updates) : 1;
-  // Chunks of the row-sorted positions: about 8 blocks per multiprocessor
-  // whatever the rows, 16 to 256 positions each (a chunk's positions are
-  // staged in shared memory).
-  tile = std::clamp<int64_t>(ceilDiv(updates, multiprocessors * 8), 16, 256);
-  int64_t chunks = ceilDiv(updates, tile);
-  int64_t accBytes = dtype == DType::F64 || dtype == DType::I64 ? 8 : 4;
-  // counts (rows x slices), totals (rows), offsets (rows + 1), ranks, the
-  // sorted positions and their rows (updates each), the chunks' partial
-  // sums (2 rows each).
-  scratch = {4 * rows * slices, 4 * rows, 4 * (rows + 1), 4 * updates,
-             4 * updates, 4 * updates, accBytes * chunks * 2 * rowLength};
   // A row's elements in units: aligned groups of 4 consecutive elements of
   // the innermost dim when vectorized (8 when the dim allows it), else one
   // element.
@@ -654,15 +657,60 @@ void Scheduler::scheduleSegmentedIndexAdd() {
   elementsPerThread = vector ? (shape.back() % 8 == 0 ? 8 : 4) : 1;
   int64_t unitsPerRow = rowLength / elementsPerThread;
   threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(unitsPerRow), 32, 1024);
+  int64_t accBytes = dtype == DType::F64 || dtype == DType::I64 ? 8 : 4;
+  if (deterministic)
+    scheduleSortedIndexAdd(rows, updates, rowLength, accBytes);
+  else
+    scheduleBucketedIndexAdd(rows, updates, rowLength, accBytes);
+}
+
+void Scheduler::scheduleSortedIndexAdd(int64_t rows, int64_t updates,
+                                       int64_t rowLength, int64_t accBytes) {
+  slices = rankSlices(rows, updates);
+  // Chunks of the row-sorted positions: about 8 blocks per multiprocessor
+  // whatever the rows, 16 to 256 positions each (a chunk's positions are
+  // staged in shared memory).
+  tile = std::clamp<int64_t>(ceilDiv(updates, multiprocessors * 8), 16, 256);
+  int64_t chunks = ceilDiv(updates, tile);
+  // counts (rows x slices), totals (rows), offsets (rows + 1), ranks, the
+  // sorted positions and their rows (updates each), the chunks' partial
+  // sums (2 rows each).
+  scratch = {4 * rows * slices, 4 * rows, 4 * (rows + 1), 4 * updates,
+             4 * updates, 4 * updates, accBytes * chunks * 2 * rowLength};
   int64_t cap = multiprocessors * 8;
-  launch(deterministic ? gridSize(slices, 1 << 20)
-                       : gridSize(ceilDiv(updates, kBlock), cap),
-         kBlock, 1, /*phase=*/1);
+  launch(gridSize(slices, 1 << 20), kBlock, 1, /*phase=*/1);
   launch(gridSize(ceilDiv(rows, kBlock), cap), kBlock, 1, /*phase=*/2);
   launch(1, 1024, 1, /*phase=*/3);
   launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/4);
   launch(gridSize(chunks, 1 << 20), threads, 1, /*phase=*/5);
   launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/6);
+}
+
+void Scheduler::scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
+                                         int64_t rowLength, int64_t accBytes) {
+  bucket = bucketSize(rows, updates);
+  // At most this many rows have more positions than their bucket holds.
+  int64_t longRows = updates / (bucket + 1);
+  // Chunks of long positions: about 8 blocks per multiprocessor when every
+  // position is long, 16 to 256 positions each; each chunk adds one sum
+  // per run to a slot's partial sums, so a hot row costs an atomic per
+  // chunk and element (a vector atomic per 4 floats on sm_90).
+  tile = std::clamp<int64_t>(ceilDiv(updates, multiprocessors * 8), 16, 256);
+  int64_t cap = multiprocessors * 8;
+  // counts (rows), buckets (rows x bucket), ranks (updates); with long
+  // rows: each long row's start and slot (2 per row), the long rows'
+  // positions and slots (2 per position), each slot's row, the two
+  // cursors, and each slot's sums.
+  scratch = {4 * rows, 4 * rows * bucket, 4 * updates};
+  launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/1);
+  launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/2);
+  if (longRows == 0)
+    return;
+  scratch.append({8 * rows, 8 * updates, 4 * longRows, 8,
+                  accBytes * longRows * rowLength});
+  launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/3);
+  launch(gridSize(ceilDiv(updates, tile), cap), threads, 1, /*phase=*/4);
+  launch(gridSize(longRows, cap), threads, 1, /*phase=*/5);
 }
 
 void Scheduler::scheduleScatter() {

@@ -262,8 +262,32 @@ public:
 
 private:
   mlir::LogicalResult printBody(Code &body) override;
-  /// Phase 1: each source position's rank among its row's positions.
-  mlir::LogicalResult printRanks(Code &body);
+  /// The deterministic scheme: a stable counting sort of every position.
+  mlir::LogicalResult printSorted(Code &body);
+  /// The default scheme: buckets for the short rows, a sort of the long
+  /// rows' positions.
+  mlir::LogicalResult printBucketed(Code &body);
+  /// `if (phase == 1) { ... } else if (phase == 2) { ... } ... else {
+  /// ... }`: each of `phases` prints its body.
+  mlir::LogicalResult printPhases(
+      Code &body,
+      llvm::ArrayRef<llvm::function_ref<mlir::LogicalResult(Code &)>> phases);
+  /// Phase 1 (both schemes): each source position's rank among its row's
+  /// positions, passed (as `rank`) with the row and position names to
+  /// `keepRank`, which prints what to do with it.
+  mlir::LogicalResult printRanks(
+      Code &body,
+      llvm::function_ref<void(const std::string &, const std::string &)>
+          keepRank);
+  /// Default phase 2: the short rows from their buckets; with `longRows`,
+  /// a long row's slot and start.
+  mlir::LogicalResult printShortRows(Code &body, bool longRows);
+  /// Default phase 3: each long row's position placed in row order.
+  mlir::LogicalResult printLongPlacement(Code &body);
+  /// Default phase 4: chunks of long positions added to the slots' sums.
+  mlir::LogicalResult printLongChunks(Code &body);
+  /// Default phase 5: each long row, the input plus its slot's sums.
+  mlir::LogicalResult printLongRows(Code &body);
   /// Phase 2: each row's columns of counts into prefixes, and its total.
   void printRowTotals(Code &body);
   /// Phase 4: each source position placed in row order.
@@ -292,6 +316,8 @@ private:
   void declareAccumulators(Code &body);
   /// Adds the input at `row` to the accumulators.
   mlir::LogicalResult addInput(Code &body, const std::string &row);
+  /// Adds the source at source position `position` to the accumulators.
+  mlir::LogicalResult addSource(Code &body, const std::string &position);
   /// Stores the accumulators at `row`.
   void storeRow(Code &body, const std::string &row);
   /// Adds the unit's lanes of the partial sum at offset `at` to the
@@ -302,7 +328,7 @@ private:
 
   IndexAddOp op;
   int64_t dim = 0, rows = 0, updates = 0, rowLength = 0, perUnit = 1,
-          slices = 1, chunk = 1, tileLength = 1;
+          slices = 1, chunk = 1, tileLength = 1, bucket = 0;
   llvm::SmallVector<int64_t> rowShape;
   bool vector = false;
   int width = 1, groups = 1;

@@ -22,14 +22,41 @@ using namespace mlir;
 namespace stride {
 
 /// index_add along `dim`: out[c] = input[c] + the sum of source[c with
-/// c[dim] = k] over the k whose index is c[dim]. Six launches of one
-/// function, with int scratch: counts (rows x slices), each row's total,
-/// offsets (rows + 1), each position's rank, the row-sorted positions and
-/// their rows, and the chunks' partial sums.
-///   phase 1  each position's rank among its row's positions (source order
-///            within a block; with slices > 1 each tile of positions counts
-///            in its own column, so ranks follow source order throughout);
-///            out-of-range indices are reported here and skipped
+/// c[dim] = k] over the k whose index is c[dim]. The schedule picks one of
+/// two schemes: with `deterministic`, a stable counting sort of every
+/// position (printSorted); by default, buckets for the short rows and a
+/// sort of the long rows' positions only (printBucketed).
+LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
+  op = cast<IndexAddOp>(facts.scatterRoot);
+  dim = op.getDim();
+  rows = iterationShape[dim];
+  updates = cast<StridedTensorType>(op.getSrc().getType()).getShape()[dim];
+  rowShape.assign(iterationShape.begin(), iterationShape.end());
+  rowShape.erase(rowShape.begin() + dim);
+  rowLength = product(rowShape);
+  vector = schedule.getVectorWidth() == 4;
+  width = vector ? 4 : 1;
+  perUnit = schedule.getElementsPerThread();
+  groups = static_cast<int>(perUnit / width);
+  slices = schedule.getSlices();
+  chunk = schedule.getTile();
+  bucket = schedule.getBucket();
+  ct = computeType(*dtypeOf(kernel.getResult(0).getType()));
+  int64_t block = launchAt(0).getBlock();
+  tileLength = schedule.getDeterministic()
+                   ? ceilDiv(ceilDiv(updates, slices), block) * block
+                   : block;
+  return schedule.getDeterministic() ? printSorted(body)
+                                     : printBucketed(body);
+}
+
+/// Six launches of one function, with int scratch: counts (rows x slices),
+/// each row's total, offsets (rows + 1), each position's rank, the
+/// row-sorted positions and their rows, and the chunks' partial sums.
+///   phase 1  each position's rank among its row's positions (each tile of
+///            positions counts in its own column, so ranks follow source
+///            order throughout); out-of-range indices are reported here and
+///            skipped
 ///   phase 2  each row's columns become exclusive prefixes, and its total
 ///   phase 3  one block: offsets, the exclusive scan of the totals
 ///   phase 4  each position placed at offsets[row] + prefix + rank
@@ -47,26 +74,7 @@ namespace stride {
 /// (phase 4 the ranks, phase 6 the rest). The cost of a row
 /// does not depend on how many positions it has: a row of every position
 /// is one chunk's work per chunk plus one read of each partial.
-LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
-  op = cast<IndexAddOp>(facts.scatterRoot);
-  dim = op.getDim();
-  rows = iterationShape[dim];
-  updates = cast<StridedTensorType>(op.getSrc().getType()).getShape()[dim];
-  rowShape.assign(iterationShape.begin(), iterationShape.end());
-  rowShape.erase(rowShape.begin() + dim);
-  rowLength = product(rowShape);
-  vector = schedule.getVectorWidth() == 4;
-  width = vector ? 4 : 1;
-  perUnit = schedule.getElementsPerThread();
-  groups = static_cast<int>(perUnit / width);
-  slices = schedule.getSlices();
-  chunk = schedule.getTile();
-  ct = computeType(*dtypeOf(kernel.getResult(0).getType()));
-  int64_t block = launchAt(0).getBlock();
-  tileLength = schedule.getDeterministic()
-                   ? ceilDiv(ceilDiv(updates, slices), block) * block
-                   : block;
-
+LogicalResult SegmentedIndexAddPrinter::printSorted(Code &body) {
   body.line("// index_add at {} along dim {}, sorted by row: the {} source "
             "positions counted per row ({} column{}), placed in row order,",
             formatLocation(op->getLoc()), dim, updates, slices,
@@ -79,28 +87,240 @@ LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
             "rows; scratch6: partial sums");
   body.line("{0} *__restrict__ partials = reinterpret_cast<{0} *>(scratch6);",
             ct);
-  body.open("if (phase == 1)");
-  if (failed(printRanks(body)))
+  auto ranks = [&](Code &body) {
+    return printRanks(body, [&](const std::string &row, const std::string &k) {
+      body.line("if ({} >= 0) scratch3[{}] = rank;", row, k);
+    });
+  };
+  auto totals = [&](Code &body) {
+    printRowTotals(body);
+    return success();
+  };
+  auto offsets = [&](Code &body) {
+    body.line("stride_exclusive_scan_block(scratch1, scratch2, {});", rows);
+    return success();
+  };
+  auto placement = [&](Code &body) { return printPlacement(body); };
+  auto chunks = [&](Code &body) { return printChunks(body); };
+  auto rowResults = [&](Code &body) { return printRowResults(body); };
+  return printPhases(body,
+                     {ranks, totals, offsets, placement, chunks, rowResults});
+}
+
+/// Two launches, or five when a row can have more positions than its
+/// bucket holds (`bucket` + 1 <= updates), with int scratch: counts
+/// (rows), buckets (rows x `bucket`), ranks (updates); then each long
+/// row's start and slot, the long rows' positions and slots in row order,
+/// each slot's row + 1, two cursors (slots, long positions) and each
+/// slot's partial sums (rows of the accumulator type).
+///   phase 1  each position's rank among its row's positions (counted with
+///            one atomic per row and block of 256 positions); a position
+///            of rank < `bucket` goes to its row's bucket; out-of-range
+///            indices are reported here and skipped
+///   phase 2  a block per row: a row of at most `bucket` positions is
+///            computed once, the input plus its bucket's sources, stored
+///            and its count zeroed; a long row takes a slot and a start
+///            among the long positions (atomics on the cursors: any order)
+///   phase 3  each long row's position placed at start + rank
+///   phase 4  a block per chunk of `tile` long positions sums each run of
+///            one slot and adds it to the slot's partial sums atomically
+///   phase 5  a block per slot: the input plus the slot's partial sums,
+///            stored; then it zeroes the slot's sums, row and count
+/// A short row costs its positions' loads, as a list walk would, with no
+/// chain of dependent loads; a long row costs its chunks, whatever its
+/// length. Phase 4 zeroes the slot cursor and phase 5 the position cursor,
+/// so the scratch is zeroed again when the run ends. The order of the
+/// additions follows the atomics: float sums may round differently from
+/// run to run.
+LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
+  bool longRows = schedule.getLaunches().size() > 2;
+  body.line("// index_add at {} along dim {}, bucketed: each of the {} rows "
+            "of {} elements ({}) keeps its first {} source position{} (of "
+            "{}) in its bucket{}",
+            formatLocation(op->getLoc()), dim, rows, rowLength,
+            shapeText(iterationShape), bucket, bucket == 1 ? "" : "s", updates,
+            longRows ? "; the positions of longer rows are sorted by row and "
+                       "summed in chunks of " +
+                           std::to_string(chunk)
+                     : "");
+  body.line("// scratch0: counts; scratch1: buckets; scratch2: ranks{}",
+            longRows ? "; scratch3: long rows' start and slot; scratch4: long "
+                       "positions and slots; scratch5: slots' rows + 1; "
+                       "scratch6: cursors; scratch7: partial sums"
+                     : "");
+  if (longRows)
+    body.line(
+        "{0} *__restrict__ partials = reinterpret_cast<{0} *>(scratch7);", ct);
+  auto ranks = [&](Code &body) {
+    return printRanks(body, [&](const std::string &row, const std::string &k) {
+      body.open(fmt::format("if ({} >= 0)", row));
+      body.line("scratch2[{}] = rank;", k);
+      body.line("if (rank < {0}) scratch1[(long long){1} * {0} + rank] = "
+                "(int){2};",
+                bucket, row, k);
+      body.close();
+    });
+  };
+  auto shortRows = [&](Code &body) { return printShortRows(body, longRows); };
+  if (!longRows)
+    return printPhases(body, {ranks, shortRows});
+  auto placement = [&](Code &body) { return printLongPlacement(body); };
+  auto chunks = [&](Code &body) { return printLongChunks(body); };
+  auto slots = [&](Code &body) { return printLongRows(body); };
+  return printPhases(body, {ranks, shortRows, placement, chunks, slots});
+}
+
+LogicalResult SegmentedIndexAddPrinter::printPhases(
+    Code &body, ArrayRef<function_ref<LogicalResult(Code &)>> phases) {
+  for (auto [i, phase] : llvm::enumerate(phases)) {
+    if (i == 0)
+      body.open("if (phase == 1)");
+    else if (i + 1 == phases.size())
+      body.close("} else {");
+    else
+      body.close(fmt::format("}} else if (phase == {}) {{", i + 1));
+    if (i > 0)
+      ++body.indent;
+    if (failed(phase(body)))
+      return failure();
+  }
+  body.close();
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printShortRows(Code &body,
+                                                       bool longRows) {
+  body.line("// a block per row; its threads take units of {} element{} of "
+            "the row",
+            perUnit, perUnit == 1 ? "" : "s");
+  body.open(fmt::format("for (long long row = blockIdx.x; row < {}; row += "
+                        "gridDim.x)",
+                        rows));
+  body.line("const int count = scratch0[row];");
+  body.open(fmt::format("if (count <= {})", bucket));
+  body.line("const int *positions = scratch1 + row * {};", bucket);
+  openUnitLoop(body);
+  declareAccumulators(body);
+  if (failed(addInput(body, "row")))
     return failure();
-  body.close("} else if (phase == 2) {");
-  ++body.indent;
-  printRowTotals(body);
-  body.close("} else if (phase == 3) {");
-  ++body.indent;
-  body.line("stride_exclusive_scan_block(scratch1, scratch2, {});", rows);
-  body.close("} else if (phase == 4) {");
-  ++body.indent;
-  if (failed(printPlacement(body)))
-    return failure();
-  body.close("} else if (phase == 5) {");
-  ++body.indent;
-  if (failed(printChunks(body)))
-    return failure();
-  body.close("} else {");
-  ++body.indent;
-  if (failed(printRowResults(body)))
+  body.line("#pragma unroll 4");
+  body.open("for (int j = 0; j < count; ++j)");
+  if (failed(addSource(body, "positions[j]")))
     return failure();
   body.close();
+  storeRow(body, "row");
+  body.close(); // the units
+  body.line("__syncthreads(); // every thread has read the count");
+  body.line("if (threadIdx.x == 0) scratch0[row] = 0;");
+  if (longRows) {
+    body.close("} else if (threadIdx.x == 0) {");
+    ++body.indent;
+    body.line("// a long row: a slot for its sums, a start for its positions");
+    body.line("const int slot = atomicAdd(&scratch6[0], 1);");
+    body.line("scratch3[row * 2] = atomicAdd(&scratch6[1], count);");
+    body.line("scratch3[row * 2 + 1] = slot;");
+    body.line("scratch5[slot] = (int)row + 1;");
+  }
+  body.close();
+  body.close(); // the rows
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printLongPlacement(Code &body) {
+  body.line("// each long row's position at the row's start plus its rank");
+  Coords k = openGridStrideLoop(body, {updates}, updates);
+  pushScope();
+  FailureOr<std::string> i = evalIndex(op, op.getIndex(), k, rows, body, true);
+  if (failed(i))
+    return failure();
+  body.open(fmt::format("if (scratch0[{}] > {})", *i, bucket));
+  body.line("const long long at = scratch3[(long long){0} * 2] + scratch2[{1}];", *i,
+            k[0]);
+  body.line("scratch4[at * 2] = (int){};", k[0]);
+  body.line("scratch4[at * 2 + 1] = scratch3[(long long){} * 2 + 1];", *i);
+  body.close();
+  popScope();
+  body.close();
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printLongChunks(Code &body) {
+  body.line("// a block per chunk of {} long positions; each run of one slot "
+            "is summed, then added to the slot's partial sums",
+            chunk);
+  body.line("const int total = scratch6[1];");
+  body.line("if (blockIdx.x == 0 && threadIdx.x == 0) scratch6[0] = 0; // "
+            "the slots are counted");
+  body.line("__shared__ int runPosition[{0}], runSlot[{0}];", chunk);
+  body.open(fmt::format("for (long long c = blockIdx.x; c * {} < total; c += "
+                        "gridDim.x)",
+                        chunk));
+  body.line("const int begin = (int)(c * {0}), end = begin + {0} < total ? "
+            "begin + {0} : total;",
+            chunk);
+  body.line("__syncthreads(); // the last chunk's runs are summed");
+  body.open("for (int j = threadIdx.x; begin + j < end; j += blockDim.x)");
+  body.line("runPosition[j] = scratch4[(long long)(begin + j) * 2];");
+  body.line("runSlot[j] = scratch4[(long long)(begin + j) * 2 + 1];");
+  body.close();
+  body.line("__syncthreads();");
+  openUnitLoop(body);
+  body.open("for (int i = begin; i < end;)");
+  body.line("const int slot = runSlot[i - begin];");
+  body.line("int stop = i + 1;");
+  body.line("while (stop < end && runSlot[stop - begin] == slot) ++stop;");
+  declareAccumulators(body);
+  body.line("// a loop of known length: the loads of several positions are in "
+            "flight at once");
+  body.line("#pragma unroll 4");
+  body.open("for (; i < stop; ++i)");
+  if (failed(addSource(body, "runPosition[i - begin]")))
+    return failure();
+  body.close();
+  body.line("const long long at = (long long)slot * {};", rowLength);
+  // float groups of 4 (16-byte aligned): one vector atomic on sm_90.
+  bool vectorAtomics = vector && std::string(ct) == "float";
+  for (int g = 0; g < groups; ++g) {
+    if (vectorAtomics) {
+      body.line("stride_atomic_add4(&{}, {}, {}, {}, {});", partial("at", g, 0),
+                acc[g][0], acc[g][1], acc[g][2], acc[g][3]);
+      continue;
+    }
+    for (int w = 0; w < width; ++w)
+      body.line("stride_atomic_add(&{}, {});", partial("at", g, w), acc[g][w]);
+  }
+  body.close(); // the runs
+  body.close(); // the units
+  body.close(); // the chunks
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printLongRows(Code &body) {
+  int64_t slots = updates / (bucket + 1);
+  body.line("// a block per slot: its row is the input plus the slot's "
+            "partial sums");
+  body.open(fmt::format("for (long long slot = blockIdx.x; slot < {}; slot "
+                        "+= gridDim.x)",
+                        slots));
+  body.line("const int rowPlusOne = scratch5[slot];");
+  body.line("if (rowPlusOne == 0) continue;");
+  body.line("const long long row = rowPlusOne - 1;");
+  openUnitLoop(body);
+  declareAccumulators(body);
+  if (failed(addInput(body, "row")))
+    return failure();
+  body.line("const long long at = slot * {};", rowLength);
+  addPartials(body);
+  storeRow(body, "row");
+  body.close(); // the units
+  body.line("__syncthreads(); // every thread has read the slot's row");
+  body.open("if (threadIdx.x == 0)");
+  body.line("scratch5[slot] = 0;");
+  body.line("scratch0[row] = 0;");
+  body.close();
+  body.close(); // the slots
+  body.line("if (blockIdx.x == 0 && threadIdx.x == 0) scratch6[1] = 0; // "
+            "phase 4 has read it");
   return success();
 }
 
@@ -126,7 +346,9 @@ std::string SegmentedIndexAddPrinter::column(const std::string &k) {
                                      : "0";
 }
 
-LogicalResult SegmentedIndexAddPrinter::printRanks(Code &body) {
+LogicalResult SegmentedIndexAddPrinter::printRanks(
+    Code &body,
+    function_ref<void(const std::string &, const std::string &)> keepRank) {
   int64_t tiles = ceilDiv(updates, tileLength);
   body.line("// ranks: tiles of {} positions, a block's positions at a time",
             tileLength);
@@ -148,7 +370,7 @@ LogicalResult SegmentedIndexAddPrinter::printRanks(Code &body) {
     return failure();
   body.line("const int rank = stride_rank_in_block({}, scratch0, {}, {});",
             *row, slices, schedule.getDeterministic() ? "(int)" + tile : "0");
-  body.line("if ({} >= 0) scratch3[{}] = rank;", *row, k);
+  keepRank(*row, k);
   body.close();
   body.close();
   return success();
@@ -253,6 +475,18 @@ LogicalResult SegmentedIndexAddPrinter::addInput(Code &body,
   return status;
 }
 
+LogicalResult SegmentedIndexAddPrinter::addSource(Code &body,
+                                                  const std::string &position) {
+  body.line("const {} k = {};", idx, position);
+  pushScope();
+  LogicalResult status = forEachLane(
+      body, op.getSrc(), "k", [&](int g, int w, const std::string &v) {
+        body.line("{0} = stride_add({0}, {1});", acc[g][w], v);
+      });
+  popScope();
+  return status;
+}
+
 void SegmentedIndexAddPrinter::storeRow(Code &body, const std::string &row) {
   auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
   for (int g = 0; g < groups; ++g) {
@@ -317,14 +551,7 @@ LogicalResult SegmentedIndexAddPrinter::printChunks(Code &body) {
   // additions keep their order.
   body.line("#pragma unroll 4");
   body.open("for (; i < stop; ++i)");
-  body.line("const {} k = runPosition[i - begin];", idx);
-  pushScope();
-  LogicalResult added = forEachLane(
-      body, op.getSrc(), "k", [&](int g, int w, const std::string &v) {
-        body.line("{0} = stride_add({0}, {1});", acc[g][w], v);
-      });
-  popScope();
-  if (failed(added))
+  if (failed(addSource(body, "runPosition[i - begin]")))
     return failure();
   body.close();
   body.open("if (whole)");
