@@ -53,6 +53,26 @@ TEST(Compare, SmallValuesMeasuredAgainstTheMeanMagnitude) {
   EXPECT_NEAR(c.maxRelativeError, 1e-7 / (4.0 / 3), 1e-12);
 }
 
+TEST(Compare, WorstElementAndLargestAbsoluteError) {
+  // The first mismatch is element [0, 1]; the worst, relative to
+  // max(|e|, mean |e| = 2.5), is element [1, 0]; the largest absolute error
+  // is element [1, 1]'s.
+  HostArray e = array<float>(DType::F32, {2, 2}, {1.0f, 1.0f, 0.0f, 8.0f});
+  HostArray a = array<float>(DType::F32, {2, 2}, {1.0f, 1.5f, 2.0f, 11.0f});
+  Comparison c = compareArrays(a, e, 1e-5);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.mismatches, 3);
+  EXPECT_EQ(c.firstMismatch, "element [0, 1]: got 1.5, expected 1");
+  EXPECT_EQ(c.worstElement, "element [1, 0]: got 2, expected 0");
+  EXPECT_DOUBLE_EQ(c.maxAbsoluteError, 3.0);
+  EXPECT_DOUBLE_EQ(c.maxRelativeError, 0.8);
+  EXPECT_EQ(describeComparison("out", c),
+            "out: MISMATCH (max relative error 0.8), 3 elements differ; "
+            "first: element [0, 1]: got 1.5, expected 1");
+  EXPECT_EQ(describeComparison("out", compareArrays(e, e, 1e-5)),
+            "out: match (max relative error 0)");
+}
+
 TEST(Compare, NanAndInfinityMustMatch) {
   HostArray e = array<float>(DType::F32, {3}, {NAN, INFINITY, 1.0f});
   EXPECT_TRUE(compareArrays(e, e, 1e-5).ok);

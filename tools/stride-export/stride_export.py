@@ -81,15 +81,27 @@ def math_attention():
 # Files: .npy, export.json, ops.txt
 
 
+def to_numpy(t):
+    """A tensor as a NumPy array; bf16 (which NumPy has no type for) as f32,
+    which holds every bf16 value exactly (stride-run rounds it back)."""
+    t = t.detach().cpu().contiguous()
+    if t.dtype == torch.bfloat16:
+        t = t.float()
+    return t.numpy()
+
+
+def dtype_text(t):
+    return "bfloat16 (as float32)" if t.dtype == torch.bfloat16 else str(to_numpy(t).dtype)
+
+
 def save_arrays(directory, prefix, tensors):
     """Writes each tensor as DIR/<prefix>_<i>.npy; returns their descriptions."""
     described = []
     for i, t in enumerate(tensors):
         name = f"{prefix}_{i}.npy"
-        array = t.detach().cpu().contiguous().numpy()
-        np.save(os.path.join(directory, name), array)
+        np.save(os.path.join(directory, name), to_numpy(t))
         described.append(
-            {"file": name, "shape": list(array.shape), "dtype": str(array.dtype)}
+            {"file": name, "shape": list(t.shape), "dtype": dtype_text(t)}
         )
     return described
 
@@ -104,8 +116,7 @@ def save_expected(directory, archive, tensors):
     folder = os.path.join(directory, archive[: -len(".pt2")] + "_expected")
     os.makedirs(folder, exist_ok=True)
     for name, t in zip(names, tensors):
-        np.save(os.path.join(folder, f"{name}.npy"),
-                t.detach().cpu().contiguous().numpy())
+        np.save(os.path.join(folder, f"{name}.npy"), to_numpy(t))
     return names
 
 
@@ -267,9 +278,35 @@ def exportable_copy(gm):
     return torch.fx.GraphModule(gm, graph), kept
 
 
+def lift_tensor_constants(gm):
+    """AOTAutograd's graphs read tensor constants (a mask value, say) through
+    get_attr nodes (`_tensor_constant0`), which an ExportedProgram refuses;
+    it takes them as constant inputs. Turns each into a placeholder ahead of
+    the user inputs; returns {placeholder name: tensor}."""
+    constants = {}
+    first = next(iter(gm.graph.nodes))
+    for node in list(gm.graph.nodes):
+        if node.op != "get_attr":
+            continue
+        value = gm
+        for part in node.target.split("."):
+            value = getattr(value, part)
+        if not isinstance(value, torch.Tensor):
+            continue
+        with gm.graph.inserting_before(first):
+            placeholder = gm.graph.placeholder(f"c_{node.target.replace('.', '_')}")
+        placeholder.meta["val"] = node.meta.get("val", value)
+        node.replace_all_uses_with(placeholder)
+        gm.graph.erase_node(node)
+        constants[placeholder.name] = value
+    gm.recompile()
+    return constants
+
+
 def wrap_in_exported_program(gm):
-    """An ExportedProgram around a graph whose placeholders are all user inputs
-    and whose outputs are all user outputs."""
+    """An ExportedProgram around a graph whose placeholders are user inputs
+    (and the tensor constants it read, lifted) and whose outputs are all user
+    outputs."""
     from torch.export import ExportedProgram, ExportGraphSignature, ModuleCallEntry
     from torch.export.graph_signature import (
         InputKind,
@@ -279,10 +316,13 @@ def wrap_in_exported_program(gm):
         TensorArgument,
     )
 
+    constants = lift_tensor_constants(gm)
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     results = next(n for n in gm.graph.nodes if n.op == "output").args[0]
     signature = ExportGraphSignature(
         input_specs=[
+            InputSpec(InputKind.CONSTANT_TENSOR, TensorArgument(name=p.name), p.name)
+            if p.name in constants else
             InputSpec(InputKind.USER_INPUT, TensorArgument(name=p.name), None)
             for p in placeholders
         ],
@@ -298,6 +338,7 @@ def wrap_in_exported_program(gm):
         state_dict={},
         range_constraints={},
         module_call_graph=[ModuleCallEntry(fqn="")],
+        constants=constants,
     )
 
 
@@ -320,7 +361,12 @@ def save_captured_graph(gm, inputs, archive):
 def check_captured(archive, inputs, expected):
     """Runs the saved graph with torch.fx on the recorded inputs."""
     program = torch.export.load(archive)
-    got = torch.fx.Interpreter(program.graph_module).run(*inputs)
+    user_inputs = iter(inputs)
+    arguments = [program.constants[spec.target]
+                 if spec.kind == torch.export.graph_signature.InputKind.CONSTANT_TENSOR
+                 else next(user_inputs)
+                 for spec in program.graph_signature.input_specs]
+    got = torch.fx.Interpreter(program.graph_module).run(*arguments)
     errors = [relative_error(g, e) for g, e in zip(flat_tensors(got), expected)]
     print(f"  {archive}: reloaded, max relative error vs the captured run "
           f"{max(errors, default=0.0):.3g}")
@@ -468,29 +514,61 @@ class Encodings(torch.nn.Module):
         return out.last_hidden_state, out.pooler_output
 
 
-def gpt2():
+# The transformer models take their sizes as arguments: the defaults are the
+# committed fixtures' (small, fast to emulate); bench/models/bench_models.py
+# builds the benchmark's full sizes from the same functions.
+
+
+def token_ids(vocab, batch, tokens):
+    return torch.randint(0, vocab, (batch, tokens))
+
+
+def gpt2(layers=2, width=64, heads=4, vocab=256, batch=2, tokens=16,
+         dtype=torch.float32, train=False):
     import transformers
 
     config = transformers.GPT2Config(
-        vocab_size=256, n_positions=32, n_embd=64, n_layer=2, n_head=4,
-        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0, use_cache=False,
+        vocab_size=vocab, n_positions=max(32, tokens), n_embd=width,
+        n_layer=layers, n_head=heads, resid_pdrop=0.0, embd_pdrop=0.0,
+        attn_pdrop=0.0, use_cache=False,
     )
     model = Logits(eager_attention(transformers.GPT2LMHeadModel, config))
-    return model, (torch.randint(0, 256, (2, 16)),)
+    if train:
+        model.train()  # dropout is 0: the graph is the same, gradients flow
+    return model.to(dtype), (token_ids(vocab, batch, tokens),)
 
 
-def bert():
+def bert(layers=2, width=64, heads=4, inner=256, vocab=256, batch=2, tokens=16):
     import transformers
 
     config = transformers.BertConfig(
-        vocab_size=256, hidden_size=64, num_hidden_layers=2, num_attention_heads=4,
-        intermediate_size=256, max_position_embeddings=32,
+        vocab_size=vocab, hidden_size=width, num_hidden_layers=layers,
+        num_attention_heads=heads, intermediate_size=inner,
+        max_position_embeddings=max(32, tokens),
         hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
     )
     model = Encodings(eager_attention(transformers.BertModel, config))
-    mask = torch.ones(2, 16, dtype=torch.int64)
-    mask[1, 12:] = 0  # the second sequence is padded
-    return model, (torch.randint(0, 256, (2, 16)), mask)
+    mask = torch.ones(batch, tokens, dtype=torch.int64)
+    mask[1, tokens * 3 // 4:] = 0  # the second sequence is padded
+    return model, (token_ids(vocab, batch, tokens), mask)
+
+
+def llama(layers=2, width=64, heads=4, kv_heads=2, inner=176, vocab=256,
+          batch=2, tokens=16, dtype=torch.float32):
+    """A LLaMA-style decoder (transformers' Llama): RMSNorm, rotary position
+    embeddings, a SwiGLU MLP, grouped-query attention (kv_heads < heads),
+    the causal mask; output the logits."""
+    import transformers
+
+    config = transformers.LlamaConfig(
+        vocab_size=vocab, hidden_size=width, intermediate_size=inner,
+        num_hidden_layers=layers, num_attention_heads=heads,
+        num_key_value_heads=kv_heads, max_position_embeddings=max(32, tokens),
+        rms_norm_eps=1e-5, attention_dropout=0.0, use_cache=False,
+        tie_word_embeddings=False,
+    )
+    model = Logits(eager_attention(transformers.LlamaForCausalLM, config))
+    return model.to(dtype), (token_ids(vocab, batch, tokens),)
 
 
 def seed_inputs(b, n, h, rows, grad):
@@ -516,6 +594,9 @@ def fixture_list():
          lambda: (encoder_layer().eval(), (torch.randn(2, 16, 64),))),
         ("gpt2", "export", gpt2),
         ("bert", "export", bert),
+        ("llama", "export", llama),
+        ("llama_bf16", "export", lambda: llama(dtype=torch.bfloat16)),
+        ("gpt2_train", "train", lambda: gpt2(train=True)),
         ("mlp_train", "train", lambda: (mlp(), (torch.randn(4, 16, 64),))),
         ("encoder_layer_train", "train",
          lambda: (encoder_layer().eval(), (torch.randn(2, 16, 64),))),

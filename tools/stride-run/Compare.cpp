@@ -8,6 +8,7 @@
 #include "Compare.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 
@@ -100,11 +101,15 @@ Comparison compareArrays(const HostArray &actual, const HostArray &expected,
     return c;
   }
   int64_t n = expected.numElements();
+  auto describe = [&](int64_t i, const std::string &got,
+                      const std::string &want) {
+    return "element " + indexText(expected.shape, i) + ": got " + got +
+           ", expected " + want;
+  };
   auto mismatch = [&](int64_t i, const std::string &got,
                       const std::string &want) {
     if (c.mismatches++ == 0)
-      c.firstMismatch = "element " + indexText(expected.shape, i) + ": got " +
-                        got + ", expected " + want;
+      c.firstMismatch = describe(i, got, want);
     c.ok = false;
   };
   if (!isFloat(expected.dtype)) {
@@ -142,11 +147,26 @@ Comparison compareArrays(const HostArray &actual, const HostArray &expected,
       continue;
     double scale = std::max(std::fabs(e), meanAbs);
     double rel = scale > 0 ? diff / scale : INFINITY;
+    c.maxAbsoluteError = std::max(c.maxAbsoluteError, diff);
+    if (rel > c.maxRelativeError || c.worstElement.empty())
+      c.worstElement = describe(i, number(a), number(e));
     c.maxRelativeError = std::max(c.maxRelativeError, rel);
     if (rtol == 0 || rel > rtol)
       mismatch(i, number(a), number(e));
   }
   return c;
+}
+
+std::string describeComparison(const std::string &name, const Comparison &c) {
+  char line[256];
+  std::snprintf(line, sizeof(line), "%s: %s (max relative error %.3g)",
+                name.c_str(), c.ok ? "match" : "MISMATCH", c.maxRelativeError);
+  std::string text = line;
+  if (!c.ok)
+    text += ", " + std::to_string(c.mismatches) + " element" +
+            (c.mismatches == 1 ? "" : "s") + " differ; first: " +
+            c.firstMismatch;
+  return text;
 }
 
 HostArray widenForNpy(const HostArray &a) {

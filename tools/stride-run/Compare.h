@@ -36,9 +36,14 @@ struct Comparison {
   int64_t mismatches = 0;
   /// The largest relative error as defined above (0 for exact matches).
   double maxRelativeError = 0;
+  /// The largest |actual - expected| over finite elements.
+  double maxAbsoluteError = 0;
   /// One line describing the first mismatch, e.g. "element [3, 1]: got 0.5,
   /// expected 0.25".
   std::string firstMismatch;
+  /// The same for the element of the largest relative error (empty when
+  /// every finite element matches exactly).
+  std::string worstElement;
 };
 
 /// Element `i` (row-major) as a double; f16 and bf16 are decoded exactly.
@@ -48,6 +53,11 @@ double elementAsDouble(const HostArray &a, int64_t i);
 /// saying so).
 Comparison compareArrays(const HostArray &actual, const HostArray &expected,
                          double rtol);
+
+/// The line `--expect` prints for output `name`: "out: match (max relative
+/// error 0)" or "out: MISMATCH (max relative error 0.5), 3 elements differ;
+/// first: element [1]: got 1, expected 2".
+std::string describeComparison(const std::string &name, const Comparison &c);
 
 /// `a` as f32 when it is bf16 (exact), otherwise `a` unchanged: .npy has no
 /// bf16.

@@ -45,6 +45,16 @@ struct Options {
   std::string entry;
   /// Forwarded to the pipeline: repair illegal layouts instead of rejecting.
   bool repairLayouts = false;
+  /// Compare every kept value (stridec --keep-values) with DIR/value.K.npy
+  /// and report the first that differs (empty: no comparison).
+  std::string compareValuesDir;
+  /// Compare each result with DIR/result<N>.npy (empty: no comparison).
+  std::string expectDir;
+  /// The tolerance of --expect and --compare-values (Compare.h).
+  double rtol = 1e-5;
+  bool rtolGiven = false;
+  /// With --compare-values: the module was compiled with stridec --no-fuse.
+  bool noFuse = false;
   bool help = false;
 };
 

@@ -250,18 +250,9 @@ int finishModuleOutputs(const ModuleDesc &module,
       if (!expected)
         return fail(program, expected.error().message);
       Comparison c = compareArrays(out, *expected, options.rtol);
-      char line[256];
-      std::snprintf(line, sizeof(line), "%s: %s (max relative error %.3g)",
-                    name.c_str(), c.ok ? "match" : "MISMATCH",
-                    c.maxRelativeError);
-      std::cout << line;
-      if (!c.ok) {
-        std::cout << ", " << c.mismatches << " element"
-                  << (c.mismatches == 1 ? "" : "s") << " differ; first: "
-                  << c.firstMismatch;
+      std::cout << describeComparison(name, c) << "\n";
+      if (!c.ok)
         status = 1;
-      }
-      std::cout << "\n";
     }
   }
   return status;

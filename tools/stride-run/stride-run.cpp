@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compare.h"
+#include "CompareValues.h"
 #include "Options.h"
 #include "RunModule.h"
 
@@ -83,6 +84,26 @@ OPTIONS:
   --entry NAME            The function to run (default: the first one).
   --repair-layouts        Give illegal functional result layouts a dense
                           layout instead of rejecting the graph.
+  --expect DIR            Compare each result with DIR/result<N>.npy (as
+                          --output-dir writes them), printing one line per
+                          result; exit status 1 when one differs beyond
+                          --rtol.
+  --compare-values DIR    Compare every value the module kept with the
+                          reference: DIR holds value.K.npy files written by a
+                          run of a module compiled with `stridec
+                          --keep-values` (stride-run-gpu --output-dir DIR, or
+                          the emulator) on the same inputs. Prints each
+                          value's error and names the first value, in program
+                          order, that differs beyond --rtol: its kernel, op,
+                          source location and imported node name, its
+                          largest absolute and relative errors and worst
+                          element. Exit status 1 when one differs.
+  --rtol X                Tolerance of --expect and --compare-values
+                          (default 1e-5; the measure is that of the module
+                          mode's --expect, below).
+  --no-fuse               With --compare-values: the module was compiled with
+                          stridec --no-fuse (one kernel per op), so the
+                          kernels are formed the same way here.
   --help                  Show this text.
 
 Options taking a value accept both `--opt VALUE` and `--opt=VALUE`.
@@ -91,6 +112,7 @@ EXAMPLE:
   stride-run examples/seed_backward.mlir --reference --random-inputs \
       --seed 1 --print
   stride-run graph.mlir --reference --input x=x.npy --output-dir out/
+  stride-run graph.mlir --input x=x.npy --compare-values gpu-out/
 
 Exit status: 0 on success, 1 on any error (the message says which file,
 input, op and source location).
@@ -142,6 +164,25 @@ Result<Options> parseCommandLine(int argc, char **argv) {
     } else if (name == "--repair-layouts") {
       if (!(s = noValue())) return s.error();
       o.repairLayouts = true;
+    } else if (name == "--no-fuse") {
+      if (!(s = noValue())) return s.error();
+      o.noFuse = true;
+    } else if (name == "--expect") {
+      if (!(s = takeValue())) return s.error();
+      o.expectDir = value;
+    } else if (name == "--compare-values") {
+      if (!(s = takeValue())) return s.error();
+      o.compareValuesDir = value;
+    } else if (name == "--rtol") {
+      if (!(s = takeValue())) return s.error();
+      char *end = nullptr;
+      double x = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end || !(x >= 0))
+        return makeError(ErrorCode::InvalidArgument,
+                         "--rtol expects a non-negative number, got '" +
+                             value + "'");
+      o.rtol = x;
+      o.rtolGiven = true;
     } else if (name == "--input") {
       if (!(s = takeValue())) return s.error();
       size_t eq = value.find('=');
@@ -188,6 +229,12 @@ Result<Options> parseCommandLine(int argc, char **argv) {
         "no input file: give a graph (.mlir, run on the reference "
         "interpreter) or a compiled module (.stridemod, run on the "
         "GPU); see --help");
+  if (o.noFuse && o.compareValuesDir.empty())
+    return makeError(ErrorCode::InvalidArgument,
+                     "--no-fuse needs --compare-values");
+  if (o.rtolGiven && o.compareValuesDir.empty() && o.expectDir.empty())
+    return makeError(ErrorCode::InvalidArgument,
+                     "--rtol needs --expect or --compare-values");
   if (seenSeed && !o.randomInputs)
     return makeError(ErrorCode::InvalidArgument,
                      "--seed needs --random-inputs");
@@ -385,6 +432,27 @@ int fail(const std::string &message) {
   return 1;
 }
 
+/// --expect: each result against DIR/result<N>.npy, one line each; the exit
+/// status.
+int expectResults(const Options &options,
+                  const std::vector<HostArray> &results) {
+  int status = 0;
+  for (size_t r = 0; r < results.size(); ++r) {
+    std::string name = "result" + std::to_string(r);
+    llvm::SmallString<256> path(options.expectDir);
+    llvm::sys::path::append(path, name + ".npy");
+    Result<HostArray> expected = readNpyFile(path.str().str());
+    if (!expected)
+      return fail(expected.error().message);
+    Comparison c =
+        compareArrays(widenForNpy(results[r]), *expected, options.rtol);
+    llvm::outs() << describeComparison(name, c) << "\n";
+    if (!c.ok)
+      status = 1;
+  }
+  return status;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -410,6 +478,13 @@ int runReference(const Options &options) {
   PassManager pm(&context);
   PipelineOptions pipeline;
   pipeline.repairLayouts = options.repairLayouts;
+  if (!options.compareValuesDir.empty()) {
+    // The kernels the module runs, each result kept, as stridec
+    // --keep-values forms them.
+    pipeline.fuse = !options.noFuse;
+    pipeline.formKernels = true;
+    pipeline.keepValues = true;
+  }
   buildStridePipeline(pm, pipeline);
   if (failed(pm.run(*module)))
     return 1;
@@ -447,8 +522,18 @@ int runReference(const Options &options) {
   Result<std::vector<HostArray>> results = interpret(entry, *inputs);
   if (!results)
     return fail(results.error().message);
+  if (!options.compareValuesDir.empty()) {
+    Result<bool> same = compareKeptValues(entry, *results,
+                                          options.compareValuesDir,
+                                          options.rtol, llvm::outs());
+    if (!same)
+      return fail(same.error().message);
+    return *same ? 0 : 1;
+  }
   if (Status s = emitResults(options, *results); !s)
     return fail(s.error().message);
+  if (!options.expectDir.empty())
+    return expectResults(options, *results);
   return 0;
 }
 

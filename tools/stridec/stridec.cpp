@@ -103,6 +103,20 @@ cl::opt<bool> noFuse(
              "(views are still free)"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> keepValues(
+    "keep-values",
+    cl::desc("Make every buffer a kernel or library call writes an extra "
+             "output, value.0, value.1, ... in program order, for "
+             "stride-run --compare-values (docs/debugging.md)"),
+    cl::init(false), cl::cat(stridecCategory));
+
+cl::opt<std::string> testInjectFault(
+    "test-inject-fault", cl::value_desc("op"), cl::Hidden,
+    cl::desc("TEST ONLY: miscompile every floating-point op of this kind "
+             "(add, sub, mul, div, maximum, minimum) into its counterpart, to "
+             "test the debugging tools"),
+    cl::cat(stridecCategory));
+
 cl::opt<bool> noRuntimeChecks(
     "no-runtime-checks",
     cl::desc("Do not stop a kernel on an out-of-range gather/scatter index "
@@ -242,6 +256,8 @@ int main(int argc, char **argv) {
   options.pipeline.repairLayouts = repairLayouts;
   options.import.weightsAsInputs = weightsAsInputs;
   options.pipeline.fuse = !noFuse;
+  options.pipeline.keepValues = keepValues;
+  options.pipeline.testInjectFault = testInjectFault;
   options.cuda.arch = arch;
   options.cuda.runtimeChecks = !noRuntimeChecks;
   options.cuda.vectorize = !noVectorize;

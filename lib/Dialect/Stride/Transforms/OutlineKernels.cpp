@@ -19,6 +19,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace stride {
 #define GEN_PASS_DEF_OUTLINEKERNELS
@@ -70,21 +71,24 @@ struct InlineKernelsPass
   void runOnOperation() override {
     SmallVector<KernelOp> kernels;
     getOperation().walk([&](KernelOp kernel) { kernels.push_back(kernel); });
-    for (KernelOp kernel : kernels) {
-      OpBuilder builder(kernel);
-      IRMapping mapping;
-      for (auto [arg, input] :
-           llvm::zip(kernel.getBodyBlock().getArguments(), kernel.getInputs()))
-        mapping.map(arg, input);
-      for (Operation &op : kernel.getBodyBlock().without_terminator())
-        builder.clone(op, mapping);
-      SmallVector<Value> yielded;
-      for (Value v : kernel.getYield().getValues())
-        yielded.push_back(mapping.lookupOrDefault(v));
-      kernel->replaceAllUsesWith(yielded);
-      kernel.erase();
-    }
+    IRRewriter rewriter(&getContext());
+    for (KernelOp kernel : kernels)
+      inlineKernel(rewriter, kernel);
   }
 };
 
 } // namespace
+
+void stride::inlineKernel(RewriterBase &rewriter, KernelOp kernel) {
+  rewriter.setInsertionPoint(kernel);
+  IRMapping mapping;
+  for (auto [arg, input] :
+       llvm::zip(kernel.getBodyBlock().getArguments(), kernel.getInputs()))
+    mapping.map(arg, input);
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
+    rewriter.clone(op, mapping);
+  SmallVector<Value> yielded;
+  for (Value v : kernel.getYield().getValues())
+    yielded.push_back(mapping.lookupOrDefault(v));
+  rewriter.replaceOp(kernel, yielded);
+}

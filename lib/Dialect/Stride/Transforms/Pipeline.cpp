@@ -41,7 +41,12 @@ void stride::buildStridePipeline(OpPassManager &pm,
     // The head of the backend: every kernel, however formed, keeps the
     // kernel contract.
     pm.addNestedPass<func::FuncOp>(createVerifyKernels());
+    if (options.keepValues)
+      pm.addNestedPass<func::FuncOp>(createKeepValues());
   }
+  if (!options.testInjectFault.empty())
+    pm.addNestedPass<func::FuncOp>(
+        createTestInjectFault(TestInjectFaultOptions{options.testInjectFault}));
 }
 
 namespace {

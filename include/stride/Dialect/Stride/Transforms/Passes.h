@@ -36,6 +36,15 @@ void buildStridePipeline(mlir::OpPassManager &pm,
 /// `form-kernels`).
 void registerStridePipeline();
 
+/// Dissolves `kernel` into the block around it: its ops, reading the
+/// kernel's inputs, replace it (stride-inline-kernels, stride-reduce).
+void inlineKernel(mlir::RewriterBase &rewriter, KernelOp kernel);
+
+/// The names stride-keep-values gives the values it makes graph outputs:
+/// "value.0", "value.1", ... in program order.
+inline constexpr llvm::StringLiteral kKeptValuePrefix = "value.";
+std::string keptValueName(unsigned index);
+
 } // namespace stride
 
 #endif // STRIDE_DIALECT_STRIDE_TRANSFORMS_PASSES_H

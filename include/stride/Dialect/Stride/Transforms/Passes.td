@@ -294,4 +294,72 @@ def InlineKernels : Pass<"stride-inline-kernels", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def KeepValues : Pass<"stride-keep-values", "::mlir::func::FuncOp"> {
+  let summary = "Make every value a kernel or library call writes a graph "
+                "output (for per-value comparison)";
+  let description = [{
+    For debugging a wrong result (`stridec --keep-values`,
+    `stride-run --compare-values`, docs/debugging.md): every result of a
+    `stride.kernel` or `stride.matmul` in the function, in program order,
+    becomes an extra function result named `value.K` (K counting from 0), after
+    the graph's own results. The kernels are the ones the module runs, so
+    a runner writes each of these buffers as `value.K.npy` and the reference
+    interpreter, running the same pipeline on the same graph, can name the
+    first one that differs. Runs after kernel formation; values that are
+    outputs anyway are returned twice.
+
+    Before:
+
+    ```mlir
+    %k = stride.kernel "exp_0" ins(%x : ...) -> (!stride.tensor<4xf32>) {...}
+    %s = stride.kernel "add_1" ins(%k, %x : ...) -> (!stride.tensor<4xf32>) {...}
+    return %s : !stride.tensor<4xf32>
+    ```
+
+    After:
+
+    ```mlir
+    return %s, %k, %s : !stride.tensor<4xf32>, !stride.tensor<4xf32>,
+                        !stride.tensor<4xf32>
+    // results: (..., {stride.name = "value.0"}, {stride.name = "value.1"})
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
+def TestInjectFault : Pass<"stride-test-inject-fault", "::mlir::func::FuncOp"> {
+  let summary = "Test only: miscompile every op of one kind on purpose";
+  let description = [{
+    A deliberate miscompilation, for testing the debugging tools
+    (`stride-reduce`, `stride-run --compare-values`; docs/debugging.md), never
+    for use: every op named by `op` with a floating-point result, inside
+    kernels or not, is replaced by its counterpart with the same operands,
+    types and location (integer ops, such as index arithmetic, are left
+    alone, so that the fault gives wrong values rather than an index out of
+    range):
+    `add` <-> `sub`, `mul` <-> `div`, `maximum` <-> `minimum`. The module then
+    computes something else than the reference interpreter does on the
+    original graph. `stridec --test-inject-fault=OP` runs it last in the
+    pipeline.
+
+    Before (`op=add`):
+
+    ```mlir
+    %y = stride.add %a, %b : ... loc("graph.mlir":3:8)
+    ```
+
+    After:
+
+    ```mlir
+    %y = stride.sub %a, %b : ... loc("graph.mlir":3:8)
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+  let options = [
+    Option<"op", "op", "std::string", /*default=*/"\"\"",
+           "The op to miscompile, without the dialect prefix: add, sub, "
+           "mul, div, maximum or minimum (floating-point results only)">,
+  ];
+}
+
 #endif // STRIDE_TRANSFORMS_PASSES_TD

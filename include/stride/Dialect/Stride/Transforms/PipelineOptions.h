@@ -13,6 +13,8 @@
 #ifndef STRIDE_DIALECT_STRIDE_TRANSFORMS_PIPELINEOPTIONS_H
 #define STRIDE_DIALECT_STRIDE_TRANSFORMS_PIPELINEOPTIONS_H
 
+#include <string>
+
 namespace stride {
 
 /// The fusion pass's switches and the bounds of its cost model: the options
@@ -41,6 +43,12 @@ struct PipelineOptions {
   /// needs): after legalization, each functional op left outside a kernel
   /// gets a kernel of its own (stride-outline-kernels).
   bool formKernels = false;
+  /// With formKernels: make every value a kernel or library call writes an
+  /// extra graph output (stride-keep-values), for per-value comparison.
+  bool keepValues = false;
+  /// Test only: miscompile every op of this kind (stride-test-inject-fault,
+  /// e.g. "add"); empty: none.
+  std::string testInjectFault;
 };
 
 } // namespace stride

@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+"""Stride's whole-model benchmark (issue 18): real transformer graphs,
+exported from PyTorch, compiled by stridec and run by the runtime on the GPU
+machine, against PyTorch eager, torch.compile and
+torch.compile(mode="reduce-overhead") on the same inputs in the same run.
+
+Run it on the GPU machine, in the bundle bench/models/prepare.sh makes:
+
+    ./run.sh [--only NAME]... [--work DIR] [--iterations N] [--torch-only]
+
+For each model: random weights from a config (no downloads), export with
+stride_export.py (on the CPU), stridec cold (--no-cache) and from a warm
+NVRTC cache, stride-run-gpu --bench (the plan replayed as a CUDA graph) and
+--profile-json (each step timed on its own: library calls vs generated
+kernels), then PyTorch on the GPU. Prints one markdown table and writes
+DIR/results.json.
+
+Correctness: each Stride output against PyTorch eager on the GPU (TF32 off)
+for inference graphs, against the captured CPU run for training graphs;
+relative error = max |stride - torch| / max |torch|; f32 passes at 1e-4,
+bf16 at 2e-2.
+
+Timing: PyTorch's columns are the median of CUDA-event-timed calls after
+warmup (a call includes its launches; reduce-overhead replays CUDA graphs),
+Stride's the median of its CUDA-graph replays (stride-run-gpu --bench).
+Peak memory: torch.cuda.max_memory_allocated() over one call, the weights
+included; Stride's as stride-run-gpu reports it.
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+# stride_export.py: beside this file in the bundle, in tools/ in the repository.
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "..", "tools", "stride-export")]
+import stride_export as sx  # noqa: E402  (copied into the bundle beside this file)
+
+F32_RTOL, BF16_RTOL = 1e-4, 2e-2
+
+
+def model_list():
+    """(name, kind, make, rtol): the issue's models at their full sizes."""
+    bf16 = torch.bfloat16
+    gpt2_small = dict(layers=12, width=768, heads=12, vocab=50257)
+    return [
+        ("gpt2_f32", "export",
+         lambda: sx.gpt2(**gpt2_small, batch=8, tokens=1024), F32_RTOL),
+        ("gpt2_bf16", "export",
+         lambda: sx.gpt2(**gpt2_small, batch=8, tokens=1024, dtype=bf16), BF16_RTOL),
+        ("bert_f32", "export",
+         lambda: sx.bert(layers=12, width=768, heads=12, inner=3072, vocab=30522,
+                         batch=32, tokens=128), F32_RTOL),
+        ("llama_bf16", "export",
+         lambda: sx.llama(layers=4, width=1024, heads=16, kv_heads=4, inner=2816,
+                          vocab=32000, batch=4, tokens=1024, dtype=bf16), BF16_RTOL),
+        ("gpt2_train_f32", "train",
+         lambda: sx.gpt2(layers=2, width=768, heads=12, vocab=50257, batch=8,
+                         tokens=512, train=True), F32_RTOL),
+    ]
+
+
+# ----------------------------------------------------------------------------
+# PyTorch
+
+
+def median_ms(fn, warmup, iterations):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iterations):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def peak_bytes(fn):
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()
+    fn()
+    torch.cuda.synchronize()
+    return torch.cuda.max_memory_allocated()
+
+
+def torch_step(model, inputs, kind, grads):
+    """One call: the forward (inference), or forward and backward (training)."""
+    if kind == "export":
+        def step():
+            with torch.no_grad():
+                return model(*inputs)
+    else:
+        def step():
+            outputs = sx.flat_tensors(model(*inputs))
+            torch.autograd.backward(outputs, grads)
+            for p in model.parameters():
+                p.grad = None
+            return outputs
+    return step
+
+
+def time_torch(model, inputs, kind, args):
+    """Eager, torch.compile and reduce-overhead: ms, peak bytes, eager outputs."""
+    model = model.cuda()
+    inputs = [t.cuda() for t in inputs]
+    grads = None
+    if kind == "train":
+        with sx.math_attention():
+            outs = sx.flat_tensors(model(*inputs))
+        generator = torch.Generator(device="cuda").manual_seed(0)
+        grads = [torch.randn(o.shape, generator=generator, device="cuda", dtype=o.dtype)
+                 for o in outs]
+        del outs
+    row = {}
+    with sx.math_attention():
+        eager = torch_step(model, inputs, kind, grads)
+        expected = [t.detach().float().cpu() for t in sx.flat_tensors(eager())]
+        row["eager_peak"] = peak_bytes(eager)
+        row["eager_ms"] = median_ms(eager, args.warmup, args.iterations)
+        for column, mode in (("compile", "default"), ("reduce_overhead", "reduce-overhead")):
+            torch._dynamo.reset()
+            compiled = torch.compile(model, mode=mode)
+            step = torch_step(compiled, inputs, kind, grads)
+            try:
+                started = time.time()
+                step()
+                torch.cuda.synchronize()
+                row[f"{column}_first_s"] = time.time() - started
+                row[f"{column}_ms"] = median_ms(step, args.warmup, args.iterations)
+                row[f"{column}_peak"] = peak_bytes(step)
+            except Exception as e:  # noqa: BLE001 - a peer failing is a table entry
+                row[f"{column}_error"] = f"{type(e).__name__}: {e}"[:200]
+    model.cpu()
+    torch.cuda.empty_cache()
+    return row, expected
+
+
+# ----------------------------------------------------------------------------
+# Stride
+
+
+def run(command, log):
+    started = time.time()
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    seconds = time.time() - started
+    with open(log, "a") as f:
+        f.write("$ " + " ".join(command) + "\n" + result.stdout + "\n")
+    return result, seconds
+
+
+def compile_graph(bin_dir, archive, module, work):
+    """stridec cold (--no-cache), then twice through a cache: (cold s, cached s, error)."""
+    log = os.path.join(work, "stridec.log")
+    stridec = os.path.join(bin_dir, "stridec")
+    result, cold = run([stridec, archive, "-o", module, "--no-cache"], log)
+    if result.returncode != 0:
+        return None, None, result.stdout.strip().splitlines()[-1:]
+    cache = os.path.join(work, "nvrtc-cache")
+    run([stridec, archive, "-o", module, f"--cache-dir={cache}"], log)
+    _, cached = run([stridec, archive, "-o", module, f"--cache-dir={cache}"], log)
+    return cold, cached, None
+
+
+def stride_inputs(directory, graph):
+    args = []
+    for name, spec in zip(graph["input_names"], graph["inputs"]):
+        args += ["--input", f"{name}={os.path.join(directory, spec['file'])}"]
+    return args
+
+
+def run_module(bin_dir, module, directory, graph, work, args):
+    """stride-run-gpu: outputs, --bench median, --profile-json; a dict."""
+    runner = os.path.join(bin_dir, "stride-run-gpu")
+    out_dir = os.path.join(work, "outputs")
+    profile = os.path.join(work, "profile.json")
+    log = os.path.join(work, "stride-run.log")
+    command = [runner, module, *stride_inputs(directory, graph), "--output-dir", out_dir,
+               "--bench", "--warmup", str(args.warmup),
+               "--iterations", str(args.iterations)]
+    result, _ = run(command, log)
+    row = {"log": result.stdout}
+    if result.returncode != 0:
+        row["error"] = result.stdout.strip().splitlines()[-1:]
+        return row
+    found = re.search(r"median ([0-9.]+) ms", result.stdout)
+    row["ms"] = float(found.group(1)) if found else None
+    found = re.search(r"peak device memory:? ([0-9]+) bytes", result.stdout)
+    row["peak"] = int(found.group(1)) if found else None
+    result, _ = run([runner, module, *stride_inputs(directory, graph),
+                     "--profile-json", profile, "--iterations", str(args.iterations)], log)
+    if result.returncode == 0 and os.path.exists(profile):
+        with open(profile) as f:
+            row["profile"] = json.load(f)
+    row["outputs"] = {name: os.path.join(out_dir, f"{name}.npy")
+                      for name in graph["output_names"]}
+    return row
+
+
+def relative_error(got_file, expected):
+    got = torch.from_numpy(np.load(got_file)).double()
+    expected = expected.double()
+    if got.shape != expected.shape:
+        return float("inf")
+    scale = expected.abs().max().item() or 1.0
+    return (got - expected).abs().max().item() / scale
+
+
+def profile_split(profile):
+    """ms in library calls and in generated kernels, from --profile-json."""
+    if not profile:
+        return None
+    totals = profile.get("totals", {})
+    return totals.get("library_ms"), totals.get("kernel_ms")
+
+
+# ----------------------------------------------------------------------------
+
+
+def export(name, kind, make, directory):
+    torch.manual_seed(0)
+    model, inputs = make()
+    started = time.time()
+    if kind == "export":
+        sx.export_model(model, inputs, directory)
+    else:
+        sx.capture_training(model, inputs, directory)
+    with open(os.path.join(directory, "export.json")) as f:
+        description = json.load(f)
+    print(f"  exported in {time.time() - started:.1f} s", flush=True)
+    return model, inputs, description
+
+
+def bench_model(name, kind, make, rtol, args):
+    directory = os.path.join(args.work, name)
+    os.makedirs(directory, exist_ok=True)
+    print(f"== {name}", flush=True)
+    row = {"name": name, "kind": kind, "rtol": rtol, "graphs": {}}
+    if args.torch_only:
+        torch.manual_seed(0)
+        model, inputs = make()
+        row.update(time_torch(model, inputs, kind, args)[0])
+        return row
+    model, inputs, description = export(name, kind, make, directory)
+    torch_row, eager_outputs = time_torch(model, inputs, kind, args)
+    row.update(torch_row)
+    for archive, graph in description["graphs"].items():
+        work = os.path.join(directory, archive[: -len(".pt2")])
+        os.makedirs(work, exist_ok=True)
+        g = {"nodes": sum(sx.count_targets(sx.archive_graph_json(
+            os.path.join(directory, archive))).values())}
+        row["graphs"][archive] = g
+        module = os.path.join(work, "module.stridemod")
+        g["cold_s"], g["cached_s"], g["compile_error"] = compile_graph(
+            args.bin, os.path.join(directory, archive), module, work)
+        if g["compile_error"]:
+            continue
+        g.update(run_module(args.bin, module, directory, graph, work, args))
+        if "outputs" not in g:
+            continue
+        if kind == "export":
+            expected = eager_outputs
+        else:
+            expected = [torch.from_numpy(np.load(os.path.join(directory, o["file"]))).float()
+                        for o in graph["outputs"]]
+        errors = [relative_error(g["outputs"][n], e)
+                  for n, e in zip(graph["output_names"], expected)]
+        g["rel_err"] = max(errors, default=0.0)
+        g.pop("log", None)
+    return row
+
+
+def mib(b):
+    return f"{b / 2**20:.0f}" if b else "n/a"
+
+
+def fmt(x, spec):
+    return format(x, spec) if isinstance(x, (int, float)) else "n/a"
+
+
+def print_table(rows):
+    print("\n| model | graph | nodes | stridec cold s | cached s | Stride ms | "
+          "lib/kernels ms | eager ms | compile ms | reduce-overhead ms | rel err | "
+          "Stride peak MiB | eager peak MiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        for archive, g in (row["graphs"].items() or [("(not compiled)", {"nodes": "n/a"})]):
+            split = profile_split(g.get("profile"))
+            err = g.get("rel_err")
+            verdict = "n/a" if err is None else (
+                f"{err:.2g} ({'ok' if err <= row['rtol'] else 'FAIL'})")
+            stride_ms = g.get("ms")
+            if g.get("compile_error"):
+                stride_ms = "compile failed: " + " ".join(g["compile_error"])
+            elif g.get("error"):
+                stride_ms = "run failed: " + " ".join(g["error"])
+            print(f"| {row['name']} | {archive} | {g['nodes']} | {fmt(g.get('cold_s'), '.2f')} | "
+                  f"{fmt(g.get('cached_s'), '.3f')} | "
+                  f"{stride_ms if isinstance(stride_ms, str) else fmt(stride_ms, '.3f')} | "
+                  f"{'n/a' if not split else fmt(split[0], '.2f') + '/' + fmt(split[1], '.2f')} | "
+                  f"{fmt(row.get('eager_ms'), '.3f')} | {fmt(row.get('compile_ms'), '.3f')} | "
+                  f"{fmt(row.get('reduce_overhead_ms'), '.3f')} | {verdict} | "
+                  f"{mib(g.get('peak'))} | {mib(row.get('eager_peak'))} |")
+    print("\n(training rows: PyTorch's columns time the whole step, forward and "
+          "backward; Stride's each graph)")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", action="append", default=[], metavar="NAME",
+                        help="one model (repeatable): " +
+                        ", ".join(m[0] for m in model_list()))
+    parser.add_argument("--work", default="/tmp/stride-models", metavar="DIR")
+    parser.add_argument("--bin", default=os.path.join(HERE, "bin"), metavar="DIR",
+                        help="where stridec and stride-run-gpu are (default: the bundle's bin/)")
+    parser.add_argument("--warmup", type=int, default=3)
+    parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--torch-only", action="store_true",
+                        help="export and time PyTorch only (no stridec)")
+    args = parser.parse_args(argv)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}", flush=True)
+    rows = []
+    for name, kind, make, rtol in model_list():
+        if args.only and name not in args.only:
+            continue
+        try:
+            rows.append(bench_model(name, kind, make, rtol, args))
+        except Exception as e:  # noqa: BLE001 - one model failing must not stop the rest
+            import traceback
+            traceback.print_exc()
+            rows.append({"name": name, "kind": kind, "rtol": rtol,
+                         "graphs": {"(export)": {"nodes": 0, "compile_error": [str(e)[:200]]}}})
+        with open(os.path.join(args.work, "results.json"), "w") as f:
+            json.dump(rows, f, indent=1, default=str)
+    print_table(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
