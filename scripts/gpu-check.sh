@@ -6,6 +6,8 @@
 # -1) before each run, so an element no kernel writes fails the comparison.
 # On the GPU, the bundle's bin/StrideCublasLtGpuTests (the cublaslt.matmul
 # routine against a host reference) is one more case, "cublaslt-matmul".
+# A case with a file `repeat` (N) runs N times and passes only when every
+# run's outputs have the same bytes (deterministic mode).
 # Prints a table of pass/fail, then one of the PyTorch fixtures (cases
 # fixture_*: PyTorch's inputs, its outputs as the reference) with their ops
 # (graph nodes), kernels, library calls and compile times (stridec's,
@@ -67,6 +69,25 @@ if [[ $emulate == 0 ]]; then
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | sed 's/^/# GPU: /'
 fi
 
+# repeatRuns DIR LOG RUNNER_ARGS...: runs the case `repeat` more times (with
+# --output-dir) and fails unless every run's outputs are the same bytes.
+repeatRuns() {
+  local dir=$1 out=$2
+  shift 2
+  local n first= i
+  n=$(cat "$dir/repeat")
+  for ((i = 1; i <= n; i++)); do
+    "$runner" "$@" --output-dir "$out.run$i" >>"$out" 2>&1 || return 1
+    if [[ -z $first ]]; then
+      first=$out.run$i
+    elif ! diff -r "$first" "$out.run$i" >/dev/null; then
+      echo "ERROR: run $i's outputs differ from run 1's" >>"$out"
+      return 1
+    fi
+  done
+  echo "$n runs, the same bytes" >>"$out"
+}
+
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 passed=0
@@ -95,6 +116,9 @@ for dir in "$bundle"/cases/*/; do
       "$runner" "${args[@]}" >"$out" 2>&1
     fi
     status=$?
+    if [[ $status == 0 && $run == plain && -f $dir/repeat ]]; then
+      repeatRuns "$dir" "$out" "${args[@]}" || status=$?
+    fi
     worst=$(sed -n 's/.*(max relative error \([^)]*\)).*/\1/p' "$out" | sort -g | tail -1)
     label=$name
     [[ $run == memcheck ]] && label="$name (memcheck)"

@@ -15,6 +15,8 @@
 #                                 index operands in range)
 #     cases/NAME/expected/*.npy   the reference interpreter's outputs
 #     cases/NAME/rtol             the tolerance (0: exact)
+#     cases/NAME/repeat           (deterministic cases) how many runs must
+#                                 give the same bytes
 #     cases/fixture_NAME/         a PyTorch fixture (test/Import/Torch/fixtures):
 #       model.pt2 (or forward.pt2 / backward.pt2)  the archive
 #       module.stridemod, inputs/, expected/       compiled here; PyTorch's
@@ -34,7 +36,8 @@
 # --matmul: f32/f16/bf16/f64, odd sizes, transposed, sliced,
 # batch-broadcast and copied operands, biases and epilogues), and the seed's forward and backward
 # graphs in f64 at the five seed shapes (the backward gradient is compared
-# exactly).
+# exactly), and the index_add patterns compiled with --deterministic, each
+# run 20 times (every run's bytes the same).
 #
 # usage: scripts/gpu-prepare.sh [--out DIR] [--random N] [--seed S]
 #                               [--matmul M] [--arch sm_90] [--emulate]
@@ -130,13 +133,14 @@ tolerance() {
 
 count=0
 failed=()
-# add_case NAME GRAPH [RTOL]
+# add_case NAME GRAPH [RTOL [STRIDEC_OPTION...]]
 add_case() {
   local name=$1 graph=$2 rtol=${3:-}
+  shift $(($# < 3 ? $# : 3))
   local dir=$out/cases/$name
   mkdir -p "$dir"
   cp "$graph" "$dir/graph.mlir"
-  if ! "$bin/stridec" --arch="$arch" "$graph" -o "$dir/module.stridemod" 2>"$dir/stridec.log"; then
+  if ! "$bin/stridec" --arch="$arch" "$@" "$graph" -o "$dir/module.stridemod" 2>"$dir/stridec.log"; then
     failed+=("$name (stridec: $(head -1 "$dir/stridec.log"))")
     rm -rf "$dir"
     return
@@ -281,11 +285,21 @@ done
 
 # The graphs of the emulated end-to-end tests (test/Emu/Inputs): hand-fused
 # kernels of every form and element type. gather-check.mlir is left out: its
-# point is a run-time error (an out-of-range index, a division by zero).
+# point is a run-time error (an out-of-range index, a division by zero); so is
+# index-add-order.mlir, whose f32 sum differs from the reference's f64 one by
+# design (its test checks the exact bytes of --deterministic).
 for graph in test/Emu/Inputs/*.mlir; do
   name=$(basename "$graph" .mlir)
-  [[ $name == gather-check ]] && continue
+  [[ $name == gather-check || $name == index-add-order ]] && continue
   add_case "e2e_emu_$name" "$graph"
+done
+
+# Deterministic mode (issue 16): the index_add patterns, each run 20 times
+# by gpu-check.sh, every run's output bytes the same.
+for graph in test/Emu/Inputs/index-add-patterns.mlir test/Emu/Inputs/index-add-patterns-bf16.mlir; do
+  name=deterministic_$(basename "$graph" .mlir)
+  add_case "$name" "$graph" "" --deterministic
+  [[ -d $out/cases/$name ]] && echo 20 >"$out/cases/$name/repeat"
 done
 
 if [[ -d test/e2e ]]; then

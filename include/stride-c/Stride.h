@@ -137,6 +137,11 @@ stride_status stride_compiler_set_vectorize(stride_compiler *compiler,
                                             int enable);
 stride_status stride_compiler_set_runtime_checks(stride_compiler *compiler,
                                                  int enable);
+/** Non-zero: float index_add sums each output element's contributions in
+    source order, so results are bit-identical run after run; a float
+    scatter_add then fails to compile (stridec --deterministic). Default 0. */
+stride_status stride_compiler_set_deterministic(stride_compiler *compiler,
+                                                int enable);
 /** Keep NVRTC's output in `dir`, a content-addressed cache shared safely by
     concurrent compilers (see stride/Target/CUDA/NvrtcCache.h), so that compiling
     the same graph again skips NVRTC. "" (the default) caches nothing;

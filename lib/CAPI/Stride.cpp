@@ -325,6 +325,14 @@ stride_status stride_compiler_set_runtime_checks(stride_compiler *compiler,
       enable);
 }
 
+stride_status stride_compiler_set_deterministic(stride_compiler *compiler,
+                                                int enable) {
+  return setFlag(
+      compiler,
+      [](CompileOptions &o) -> bool & { return o.cuda.deterministic; },
+      enable);
+}
+
 stride_status stride_compiler_set_cache_dir(stride_compiler *compiler,
                                             const char *dir) {
   STRIDE_CHECK_ARG(compiler);

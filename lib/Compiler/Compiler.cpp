@@ -189,6 +189,7 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
                     options.producer);
   if (failed(desc))
     return failure();
+  desc->deterministic = options.cuda.deterministic;
   result.moduleBytes = serializeModule(*desc);
   result.module = std::move(*desc);
   return success();
@@ -237,6 +238,7 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     schedule.arch = options.cuda.arch;
     schedule.multiprocessors = options.cuda.multiprocessorCount;
     schedule.vectorize = options.cuda.vectorize;
+    schedule.deterministic = options.cuda.deterministic;
     pm.addNestedPass<func::FuncOp>(createScheduleKernels(schedule));
     plan::OutlineExecutableOptions outline;
     outline.allowTf32 = options.cuda.allowTf32;

@@ -394,6 +394,7 @@ Result<ModuleDesc> convert(const fb::Module &m, const uint8_t *file,
   }
   desc.temporariesBeforeReuse = m.temporaries_before_reuse();
   desc.temporaryBytesBeforeReuse = m.temporary_bytes_before_reuse();
+  desc.deterministic = m.deterministic();
   return desc;
 }
 
@@ -1042,7 +1043,8 @@ std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
   auto root = fb::CreateModule(
       b, desc.formatVersion, producer, target, executableVector,
       constantVector, bufferVector, stepKindVector, stepVector, signature,
-      desc.temporariesBeforeReuse, desc.temporaryBytesBeforeReuse);
+      desc.temporariesBeforeReuse, desc.temporaryBytesBeforeReuse,
+      desc.deterministic);
   fb::FinishSizePrefixedModuleBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(),
                               b.GetBufferPointer() + b.GetSize());
@@ -1293,6 +1295,9 @@ std::string describeModule(const ModuleDesc &desc) {
   os << "target: "
      << (desc.target.backend == Backend::Cuda ? "CUDA " : "unknown backend ")
      << desc.target.arch << "\n";
+  if (desc.deterministic)
+    os << "deterministic: float index_add sums in source order (stridec "
+          "--deterministic)\n";
   const GraphSignature &sig = desc.signature;
   os << "entry: " << sig.entryName << " ("
      << counted(sig.inputs.size(), "input") << ", "

@@ -116,6 +116,18 @@ static stride_module *compileAdd(stride_compiler *compiler) {
   return module;
 }
 
+/* stride_compiler_set_deterministic is recorded in the module. */
+static void checkDeterministic(stride_compiler *compiler) {
+  EXPECT(stride_compiler_set_deterministic(NULL, 1) != STRIDE_OK);
+  EXPECT(stride_compiler_set_deterministic(compiler, 1) == STRIDE_OK);
+  stride_module *module = compileAdd(compiler);
+  const char *text = stride_module_describe(module);
+  const char *line = strstr(text, "deterministic:");
+  printf("deterministic: %s\n", line ? "recorded" : "missing");
+  stride_module_destroy(module);
+  EXPECT(stride_compiler_set_deterministic(compiler, 0) == STRIDE_OK);
+}
+
 static void printSignature(const stride_module *module) {
   printf("module: @%s for %s, %zu inputs, %zu outputs\n",
          stride_module_entry_name(module), stride_module_arch(module),
@@ -273,6 +285,7 @@ int main(int argc, char **argv) {
   checkMalformedGraph(compiler);
   checkIllegalLayoutNotes(compiler, argv[1]);
   checkBadInputs(compiler);
+  checkDeterministic(compiler);
   if (runtime)
     runAdd(runtime, module);
 

@@ -138,6 +138,14 @@ cl::opt<bool> allowTf32(
              "PyTorch's default"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> deterministic(
+    "deterministic",
+    cl::desc("Sum each output element's contributions to a float index_add "
+             "in source order, so that results are bit-identical run after "
+             "run (recorded in the module; a float scatter_add is then an "
+             "error). Without it the order varies"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<std::string> cacheDir(
     "cache-dir", cl::value_desc("dir"),
     cl::desc("Keep NVRTC's output in this directory, keyed on the SHA-256 of "
@@ -254,6 +262,7 @@ int main(int argc, char **argv) {
   options.cuda.runtimeChecks = !noRuntimeChecks;
   options.cuda.vectorize = !noVectorize;
   options.cuda.allowTf32 = allowTf32;
+  options.cuda.deterministic = deterministic;
   if (!noCache)
     options.nvrtcCacheDir =
         cacheDir.empty() ? stride::defaultNvrtcCacheDir() : cacheDir;

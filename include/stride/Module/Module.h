@@ -241,6 +241,11 @@ struct ModuleDesc {
   /// not recorded. For people (stridec --inspect); the runtime ignores it.
   uint32_t temporariesBeforeReuse = 0;
   int64_t temporaryBytesBeforeReuse = 0;
+  /// Compiled with `stridec --deterministic` (CudaTargetOptions::
+  /// deterministic): float index_add sums each output element's
+  /// contributions in source order (docs/determinism.md). For people
+  /// (stridec --inspect); the runtime ignores it.
+  bool deterministic = false;
 
   bool operator==(const ModuleDesc &) const = default;
 };

@@ -130,8 +130,12 @@ FailureOr<Value> scaledByAlpha(NodeImporter &n, Value other, DType dtype) {
                   llvm::cast<StridedTensorType>(other.getType()).getShape());
   if (failed(factor))
     return failure();
-  return MulOp::create(n.b(), n.location(), n.contiguous(n.outputShape(), dtype),
-                       other, *factor)
+  return MulOp::create(
+             n.b(), n.location(),
+             n.contiguous(
+                 llvm::cast<StridedTensorType>(other.getType()).getShape(),
+                 dtype),
+             other, *factor)
       .getResult();
 }
 
@@ -479,15 +483,27 @@ LogicalResult selectScatter(NodeImporter &n) {
   return success();
 }
 
-template <typename OpTy> LogicalResult indexed(NodeImporter &n) {
+/// The `self`, `index` and `dim` arguments of a gather or scatter.
+struct IndexedArgs {
+  Value self, index;
+  uint64_t dim;
+};
+FailureOr<IndexedArgs> indexedArgs(NodeImporter &n) {
   FailureOr<Value> x = n.tensor("self");
   FailureOr<Value> index = succeeded(x) ? n.tensor("index") : Fail();
   FailureOr<int64_t> dim =
       succeeded(index) ? n.dim("dim", rankOf(*x), std::nullopt) : Fail();
   if (failed(dim))
     return failure();
-  n.setOutput(0, OpTy::create(n.b(), n.location(), n.outputType(), *x, *index,
-                              static_cast<uint64_t>(*dim)));
+  return IndexedArgs{*x, *index, static_cast<uint64_t>(*dim)};
+}
+
+template <typename OpTy> LogicalResult indexed(NodeImporter &n) {
+  FailureOr<IndexedArgs> a = indexedArgs(n);
+  if (failed(a))
+    return failure();
+  n.setOutput(0, OpTy::create(n.b(), n.location(), n.outputType(), a->self,
+                              a->index, a->dim));
   return success();
 }
 
@@ -559,6 +575,20 @@ LogicalResult index(NodeImporter &n) {
   return success();
 }
 
+/// `indices` as a 1-D tensor: itself, or a row-major copy viewed flat.
+Value flattened(NodeImporter &n, Value indices) {
+  auto type = llvm::cast<StridedTensorType>(indices.getType());
+  if (type.getRank() == 1)
+    return indices;
+  Value flat = indices;
+  if (!isRowMajor(type.getLayout()))
+    flat = CloneOp::create(n.b(), n.location(),
+                           n.contiguous(type.getShape(), type.getDType()), flat);
+  return ViewOp::create(n.b(), n.location(),
+                        n.contiguous({type.getNumElements()}, type.getDType()),
+                        flat);
+}
+
 /// embedding(weight, indices): index_select of the weight's rows by the
 /// indices, flattened, and viewed back to indices.shape + [dim].
 LogicalResult embedding(NodeImporter &n) {
@@ -571,16 +601,7 @@ LogicalResult embedding(NodeImporter &n) {
                      << ", expected 2";
   auto indexType = llvm::cast<StridedTensorType>(indices->getType());
   int64_t count = indexType.getNumElements();
-  Value flat = *indices;
-  if (indexType.getRank() != 1) {
-    if (!isRowMajor(indexType.getLayout()))
-      flat = CloneOp::create(n.b(), n.location(),
-                             n.contiguous(indexType.getShape(),
-                                          indexType.getDType()),
-                             flat);
-    flat = ViewOp::create(n.b(), n.location(),
-                          n.contiguous({count}, indexType.getDType()), flat);
-  }
+  Value flat = flattened(n, *indices);
   int64_t width = shapeOf(*weight)[1];
   DType dtype = n.outputDType();
   Value rows = IndexSelectOp::create(n.b(), n.location(),
@@ -590,6 +611,110 @@ LogicalResult embedding(NodeImporter &n) {
     rows = ViewOp::create(n.b(), n.location(),
                           n.contiguous(n.outputShape(), dtype), rows);
   n.setOutput(0, n.toType(rows, n.outputType()));
+  return success();
+}
+
+/// index_add(self, dim, index, source, alpha): source times alpha (when not
+/// 1) added into the slices of self that index selects along dim.
+LogicalResult indexAdd(NodeImporter &n) {
+  FailureOr<IndexedArgs> a = indexedArgs(n);
+  FailureOr<Value> src = succeeded(a) ? n.tensor("source") : Fail();
+  FailureOr<Value> scaled =
+      succeeded(src) ? scaledByAlpha(n, *src, n.outputDType()) : Fail();
+  if (failed(scaled))
+    return failure();
+  n.setOutput(0, IndexAddOp::create(n.b(), n.location(), n.outputType(),
+                                    a->self, a->index, *scaled, a->dim));
+  return success();
+}
+
+/// scatter.src / scatter_add (self, dim, index, src), and scatter.value
+/// (self, dim, index, value): the value as a full of index's shape.
+template <typename OpTy> LogicalResult scatter(NodeImporter &n) {
+  FailureOr<IndexedArgs> a = indexedArgs(n);
+  if (failed(a))
+    return failure();
+  FailureOr<Value> src = Fail();
+  if (n.arg("value")) {
+    FailureOr<double> value = n.scalar("value", std::nullopt);
+    if (failed(value))
+      return failure();
+    src = n.broadcast(n.scalarTensor(*value, n.outputDType()),
+                      shapeOf(a->index));
+  } else {
+    src = n.tensor("src");
+  }
+  if (failed(src))
+    return failure();
+  n.setOutput(0, OpTy::create(n.b(), n.location(), n.outputType(), a->self,
+                              a->index, *src, a->dim));
+  return success();
+}
+
+/// index_put(self, indices, values, accumulate) (and _unsafe_index_put)
+/// with one index tensor, on dim 0: the index flattened to the positions
+/// P and values broadcast to [P, rest...]; accumulate=True is an index_add
+/// along dim 0 (what embedding_dense_backward decomposes to), False a
+/// scatter of the values at the index expanded over the other dims.
+LogicalResult indexPut(NodeImporter &n) {
+  FailureOr<Value> self = n.tensor("self");
+  FailureOr<bool> accumulate =
+      succeeded(self) ? n.boolean("accumulate", false) : Fail();
+  if (failed(accumulate))
+    return failure();
+  const Argument *list = n.arg("indices");
+  if (!list || (list->kind != Argument::Kind::Tensors &&
+                list->kind != Argument::Kind::OptionalTensors))
+    return n.error() << "index_put without a list of index tensors";
+  if (list->names.size() != 1 || list->names[0].empty())
+    return n.error() << "index_put with " << list->names.size()
+                     << " index tensors (or a None index) is not supported: "
+                        "Stride imports one index tensor on dim 0";
+  FailureOr<Value> index = n.value(list->names[0]);
+  if (failed(index))
+    return failure();
+  auto indexType = llvm::cast<StridedTensorType>(index->getType());
+  if (indexType.getDType() != DType::I64 && indexType.getDType() != DType::I32)
+    return n.error() << "index_put with an index of type "
+                     << dtypeName(indexType.getDType())
+                     << " is not supported: Stride imports an int32 or int64 "
+                        "index (a bool mask selects a number of rows known "
+                        "only at run time)";
+  auto selfType = llvm::cast<StridedTensorType>(self->getType());
+  if (selfType.getRank() < 1)
+    return n.error() << "index_put into a tensor of rank 0";
+  int64_t count = indexType.getNumElements();
+  Value flat = flattened(n, *index);
+  DType dtype = n.outputDType();
+  std::vector<int64_t> sliced(indexType.getShape().begin(),
+                              indexType.getShape().end());
+  sliced.insert(sliced.end(), selfType.getShape().begin() + 1,
+                selfType.getShape().end());
+  FailureOr<Value> values = n.tensor("values");
+  FailureOr<Value> conformed =
+      succeeded(values) ? n.conform(*values, dtype, sliced) : Fail();
+  if (failed(conformed))
+    return failure();
+  std::vector<int64_t> rows = {count};
+  rows.insert(rows.end(), selfType.getShape().begin() + 1,
+              selfType.getShape().end());
+  Value src = n.toType(*conformed, n.contiguous(sliced, dtype));
+  src = ViewOp::create(n.b(), n.location(), n.contiguous(rows, dtype), src);
+  if (*accumulate) {
+    n.setOutput(0, IndexAddOp::create(n.b(), n.location(), n.outputType(),
+                                      *self, flat, src, uint64_t(0)));
+    return success();
+  }
+  // scatter's index has the rank of self: [P, 1, ...] expanded to [P, rest...].
+  std::vector<int64_t> column(rows.size(), 1);
+  column[0] = count;
+  Value spread = ViewOp::create(
+      n.b(), n.location(), n.contiguous(column, indexType.getDType()), flat);
+  FailureOr<Value> expanded = n.broadcast(spread, rows);
+  if (failed(expanded))
+    return failure();
+  n.setOutput(0, ScatterOp::create(n.b(), n.location(), n.outputType(), *self,
+                                   *expanded, src, uint64_t(0)));
   return success();
 }
 
@@ -945,6 +1070,12 @@ const std::map<std::string, Fn, std::less<>> &table() {
       {"aten.gather.default", indexed<GatherOp>},
       {"aten.embedding.default", embedding},
       {"aten.index.Tensor", index},
+      {"aten.index_add.default", indexAdd},
+      {"aten.scatter_add.default", scatter<ScatterAddOp>},
+      {"aten.scatter.src", scatter<ScatterOp>},
+      {"aten.scatter.value", scatter<ScatterOp>},
+      {"aten.index_put.default", indexPut},
+      {"aten._unsafe_index_put.default", indexPut},
       // Reductions.
       {"aten.sum.dim_IntList", reduce<SumOp>},
       {"aten.sum.default", reduce<SumOp>},

@@ -149,6 +149,18 @@ STRIDE_DEVICE void stride_atomic_add(int *p, int v) { atomicAdd(p, v); }
 STRIDE_DEVICE void stride_atomic_add(long long *p, long long v) {
   atomicAdd(reinterpret_cast<unsigned long long *>(p), (unsigned long long)v);
 }
+// Four consecutive floats, 16-byte aligned: one vector atomic on sm_90 and
+// later, else four.
+STRIDE_DEVICE void stride_atomic_add4(float *p, float a, float b, float c, float d) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  atomicAdd(reinterpret_cast<float4 *>(p), make_float4(a, b, c, d));
+#else
+  atomicAdd(p, a);
+  atomicAdd(p + 1, b);
+  atomicAdd(p + 2, c);
+  atomicAdd(p + 3, d);
+#endif
+}
 // Bytes: a compare-and-swap loop on the aligned 32-bit word holding the byte
 // (Stride rounds the buffers it allocates up to 16 bytes).
 STRIDE_DEVICE void stride_atomic_add(signed char *p, signed char v) {
@@ -168,6 +180,65 @@ STRIDE_DEVICE void stride_atomic_add(unsigned char *p, bool v) {
     return;
   unsigned int *word = reinterpret_cast<unsigned int *>((size_t)p & ~(size_t)3);
   atomicOr(word, 1u << ((unsigned int)((size_t)p & 3) * 8));
+}
+
+// The index analysis of the segmented index_add (docs/cuda-backend.md).
+// `row` is the row of this thread's source position (-1: none) among the
+// block's blockDim.x consecutive positions. Returns the position's rank
+// among the positions of its row: those of the block before it, in source
+// order, plus the count already in `counts[row * columns + column]`, to
+// which the block's first position of each row adds the block's count.
+STRIDE_DEVICE int stride_rank_in_block(int row, int *counts, int columns,
+                                       int column) {
+  __shared__ int rowOf[1024];
+  __shared__ int baseOf[1024];
+  const int t = threadIdx.x, n = blockDim.x;
+  rowOf[t] = row;
+  __syncthreads();
+  int before = 0, count = 0, first = t;
+  if (row >= 0) {
+    for (int j = 0; j < n; ++j) {
+      if (rowOf[j] != row)
+        continue;
+      if (j < t && before++ == 0)
+        first = j;
+      ++count;
+    }
+    if (first == t)
+      baseOf[t] = atomicAdd(&counts[(long long)row * columns + column], count);
+  }
+  __syncthreads();
+  const int rank = row >= 0 ? baseOf[first] + before : 0;
+  __syncthreads(); // rowOf and baseOf are the next call's
+  return rank;
+}
+
+// One block: sums[0..n) the exclusive prefix sums of values[0..n), in
+// order, and sums[n] their total.
+STRIDE_DEVICE void stride_exclusive_scan_block(const int *values, int *scan,
+                                               int n) {
+  __shared__ int sums[1024];
+  const int t = threadIdx.x, per = (n + blockDim.x - 1) / blockDim.x;
+  const int begin = t * per < n ? t * per : n;
+  const int end = begin + per < n ? begin + per : n;
+  int own = 0;
+  for (int i = begin; i < end; ++i)
+    own += values[i];
+  sums[t] = own;
+  __syncthreads();
+  for (int d = 1; d < (int)blockDim.x; d *= 2) {
+    const int add = t >= d ? sums[t - d] : 0;
+    __syncthreads();
+    sums[t] += add;
+    __syncthreads();
+  }
+  int running = sums[t] - own;
+  for (int i = begin; i < end; ++i) {
+    scan[i] = running;
+    running += values[i];
+  }
+  if (t == (int)blockDim.x - 1)
+    scan[n] = sums[t];
 }
 
 // ---- End of the prelude -----------------------------------------------------

@@ -305,6 +305,13 @@ private:
   void scheduleScatter();
   bool useSegmentedIndexAdd();
   void scheduleSegmentedIndexAdd();
+  /// The launches and scratch of the deterministic segmented index_add
+  /// (a stable counting sort of every position) and of the default one
+  /// (buckets of short rows, a sort of the long rows' positions only).
+  void scheduleSortedIndexAdd(int64_t rows, int64_t updates,
+                              int64_t rowLength, int64_t accBytes);
+  void scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
+                                int64_t rowLength, int64_t accBytes);
   void scheduleScan();
 
   /// The kernel's functional ops (views not counted): what NVRTC compiles
@@ -332,6 +339,8 @@ private:
   SmallVector<Attribute> staged;
   SmallVector<Attribute> launches;
   SmallVector<int64_t> scratch;
+  bool deterministic = false;
+  int64_t bucket = 0;
 };
 
 KernelScheduleAttr Scheduler::schedule() {
@@ -349,7 +358,8 @@ KernelScheduleAttr Scheduler::schedule() {
       staged.empty() ? ArrayAttr() : builder.getArrayAttr(staged),
       builder.getArrayAttr(launches),
       scratch.empty() ? DenseI64ArrayAttr()
-                      : builder.getDenseI64ArrayAttr(scratch));
+                      : builder.getDenseI64ArrayAttr(scratch),
+      deterministic, bucket);
 }
 
 void Scheduler::schedulePointwise() {
@@ -590,19 +600,39 @@ bool Scheduler::useSegmentedIndexAdd() {
   if (!add)
     return false;
   DType dtype = *dtypeOf(kernel.getResult(0).getType());
-  if (dtype != DType::F32 && dtype != DType::F64 && dtype != DType::I32 &&
-      dtype != DType::I64)
+  if (dtype == DType::I1 || dtype == DType::I8)
     return false;
   ArrayRef<int64_t> shape = facts.iterationShape;
   int64_t dim = add.getDim();
   auto srcType = cast<StridedTensorType>(add.getSrc().getType());
   int64_t rows = shape[dim], updates = srcType.getShape()[dim];
-  // Rows of at least 32 elements: the inverse index (a few int accesses
+  if (rows == 0 || updates == 0 ||
+      rows >= std::numeric_limits<int32_t>::max() ||
+      updates >= std::numeric_limits<int32_t>::max())
+    return false;
+  // Rows of at least 32 elements: the index analysis (a few int accesses
   // per index element and per row) is small next to the rows it moves.
-  int64_t rowLength = product(shape.drop_front(dim + 1));
-  return rows > 0 && updates > 0 && rowLength >= 32 &&
-         rows < std::numeric_limits<int32_t>::max() &&
-         updates < std::numeric_limits<int32_t>::max();
+  // Deterministic float sums take this scheme whatever the rows.
+  int64_t rowLength = product(shape) / rows;
+  return rowLength >= 32 || (options.deterministic && isFloat(dtype));
+}
+
+/// The columns of counts per row of the deterministic index analysis: the
+/// source positions in `slices` tiles of whole blocks, each tile counted in
+/// its own column so that ranks follow source order; at most 2^22 counts
+/// in all.
+static int64_t rankSlices(int64_t rows, int64_t updates) {
+  int64_t maxSlices = std::max<int64_t>(1, (int64_t{1} << 22) / rows);
+  int64_t tileLength =
+      std::max(kBlock, ceilDiv(ceilDiv(updates, maxSlices), kBlock) * kBlock);
+  return ceilDiv(updates, tileLength);
+}
+
+/// The positions a row's bucket holds in the default mode: 32, fewer where
+/// the buckets would pass max(2^22, 4 x updates) ints in all, at least 1.
+static int64_t bucketSize(int64_t rows, int64_t updates) {
+  return std::clamp<int64_t>(
+      std::max<int64_t>(int64_t{1} << 22, 4 * updates) / rows, 1, 32);
 }
 
 void Scheduler::scheduleSegmentedIndexAdd() {
@@ -612,24 +642,75 @@ void Scheduler::scheduleSegmentedIndexAdd() {
   int64_t rows = shape[dim],
           updates = cast<StridedTensorType>(op.getSrc().getType())
                         .getShape()[dim];
+  int64_t rowLength = product(shape) / rows;
   scheme = KernelScheme::SegmentedIndexAdd;
-  // scratch0: each row's list head; scratch1: each source position's next.
-  scratch = {4 * rows, 4 * updates};
-  // Phase 2 gives a block to a row (all elements with coordinate `row`
-  // along dim) and its threads take its elements in units: aligned groups
-  // of 4 consecutive elements of the innermost dim when vectorized (8 when
-  // the dim allows it, so that each chain of dependent loads, list head
-  // then source rows, moves 32 bytes), else one element.
+  DType dtype = *dtypeOf(kernel.getResult(0).getType());
+  // Integer sums do not depend on the order: only floats need the ranks
+  // in source order.
+  deterministic = options.deterministic && isFloat(dtype);
+  // A row's elements in units: aligned groups of 4 consecutive elements of
+  // the innermost dim when vectorized (8 when the dim allows it), else one
+  // element.
   bool vector = options.vectorize && shape.back() % 4 == 0 &&
                 dim + 1 < static_cast<int64_t>(shape.size());
   vectorWidth = vector ? 4 : 1;
   elementsPerThread = vector ? (shape.back() % 8 == 0 ? 8 : 4) : 1;
-  int64_t unitsPerRow = product(shape) / rows / elementsPerThread;
-  threads =
-      std::clamp<int64_t>(llvm::PowerOf2Ceil(unitsPerRow), 32, 1024);
-  launch(gridSize(ceilDiv(updates, kBlock), multiprocessors * 8), kBlock, 1,
-         /*phase=*/1);
+  int64_t unitsPerRow = rowLength / elementsPerThread;
+  threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(unitsPerRow), 32, 1024);
+  int64_t accBytes = dtype == DType::F64 || dtype == DType::I64 ? 8 : 4;
+  if (deterministic)
+    scheduleSortedIndexAdd(rows, updates, rowLength, accBytes);
+  else
+    scheduleBucketedIndexAdd(rows, updates, rowLength, accBytes);
+}
+
+void Scheduler::scheduleSortedIndexAdd(int64_t rows, int64_t updates,
+                                       int64_t rowLength, int64_t accBytes) {
+  slices = rankSlices(rows, updates);
+  // Chunks of the row-sorted positions: about 8 blocks per multiprocessor
+  // whatever the rows, 16 to 256 positions each (a chunk's positions are
+  // staged in shared memory).
+  tile = std::clamp<int64_t>(ceilDiv(updates, multiprocessors * 8), 16, 256);
+  int64_t chunks = ceilDiv(updates, tile);
+  // counts (rows x slices), totals (rows), offsets (rows + 1), ranks, the
+  // sorted positions and their rows (updates each), the chunks' partial
+  // sums (2 rows each).
+  scratch = {4 * rows * slices, 4 * rows, 4 * (rows + 1), 4 * updates,
+             4 * updates, 4 * updates, accBytes * chunks * 2 * rowLength};
+  int64_t cap = multiprocessors * 8;
+  launch(gridSize(slices, 1 << 20), kBlock, 1, /*phase=*/1);
+  launch(gridSize(ceilDiv(rows, kBlock), cap), kBlock, 1, /*phase=*/2);
+  launch(1, 1024, 1, /*phase=*/3);
+  launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/4);
+  launch(gridSize(chunks, 1 << 20), threads, 1, /*phase=*/5);
+  launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/6);
+}
+
+void Scheduler::scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
+                                         int64_t rowLength, int64_t accBytes) {
+  bucket = bucketSize(rows, updates);
+  // At most this many rows have more positions than their bucket holds.
+  int64_t longRows = updates / (bucket + 1);
+  // Chunks of long positions: about 8 blocks per multiprocessor when every
+  // position is long, 16 to 256 positions each; each chunk adds one sum
+  // per run to a slot's partial sums, so a hot row costs an atomic per
+  // chunk and element (a vector atomic per 4 floats on sm_90).
+  tile = std::clamp<int64_t>(ceilDiv(updates, multiprocessors * 8), 16, 256);
+  int64_t cap = multiprocessors * 8;
+  // counts (rows), buckets (rows x bucket), ranks (updates); with long
+  // rows: each long row's start and slot (2 per row), the long rows'
+  // positions and slots (2 per position), each slot's row, the two
+  // cursors, and each slot's sums.
+  scratch = {4 * rows, 4 * rows * bucket, 4 * updates};
+  launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/1);
   launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/2);
+  if (longRows == 0)
+    return;
+  scratch.append({8 * rows, 8 * updates, 4 * longRows, 8,
+                  accBytes * longRows * rowLength});
+  launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/3);
+  launch(gridSize(ceilDiv(updates, tile), cap), threads, 1, /*phase=*/4);
+  launch(gridSize(longRows, cap), threads, 1, /*phase=*/5);
 }
 
 void Scheduler::scheduleScatter() {
@@ -681,6 +762,7 @@ struct ScheduleKernelsPass
     schedule.arch = arch;
     schedule.multiprocessorCount = multiprocessors;
     schedule.vectorize = vectorize;
+    schedule.deterministic = deterministic;
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       FailureOr<KernelScheduleAttr> attr = scheduleKernel(kernel, schedule);
       if (failed(attr))
@@ -700,6 +782,17 @@ FailureOr<KernelScheduleAttr> scheduleKernel(KernelOp kernel,
   FailureOr<KernelFacts> facts = readKernelFacts(kernel, kernel.getSymName());
   if (failed(facts))
     return failure();
+  if (options.deterministic && isa_and_nonnull<ScatterAddOp>(facts->scatterRoot) &&
+      isFloat(*dtypeOf(kernel.getResult(0).getType()))) {
+    InFlightDiagnostic diag = facts->scatterRoot->emitOpError()
+                              << "has no deterministic form: its float "
+                                 "additions run in an order that varies "
+                                 "from run to run";
+    diag.attachNote() << "--deterministic sums index_add in source order; "
+                         "a scatter_add whose index selects whole rows is "
+                         "an index_add";
+    return failure();
+  }
   return Scheduler(kernel, *facts, options).schedule();
 }
 

@@ -42,6 +42,9 @@ def ScheduleKernels : Pass<"stride-schedule-kernels", "::mlir::func::FuncOp"> {
            "Multiprocessors of the target GPU; 0: the usual count for arch">,
     Option<"vectorize", "vectorize", "bool", /*default=*/"true",
            "Let pointwise kernels move 4 consecutive elements per access">,
+    Option<"deterministic", "deterministic", "bool", /*default=*/"false",
+           "Index scatters of floats sum each output element's contributions "
+           "in source order (bit-identical results run after run)">,
   ];
 }
 

@@ -18,8 +18,9 @@
 namespace stride {
 
 /// The CUDA target's options: the schedule pass (stride-schedule-kernels)
-/// reads `arch`, `multiprocessorCount` and `vectorize`, the printer
-/// (emitCuda) reads `runtimeChecks`, and NVRTC compiles for `arch`.
+/// reads `arch`, `multiprocessorCount`, `vectorize` and `deterministic`,
+/// the printer (emitCuda) reads `runtimeChecks`, and NVRTC compiles for
+/// `arch`.
 struct CudaTargetOptions {
   /// The target, "sm_" + digits: grids are sized for it, and the compiler
   /// has NVRTC compile for it (checkNvrtcArch checks it, once per compile).
@@ -42,6 +43,11 @@ struct CudaTargetOptions {
   /// "32f_fast_tf32", recorded in each call's descriptor); otherwise they
   /// compute in full f32, as PyTorch does by default.
   bool allowTf32 = false;
+  /// Index scatters that add floats (index_add, scatter_add) sum each
+  /// output element's contributions in source order, so results are
+  /// bit-identical run after run (docs/determinism.md); read by the
+  /// schedule pass.
+  bool deterministic = false;
 };
 
 } // namespace stride

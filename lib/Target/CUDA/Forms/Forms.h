@@ -262,10 +262,82 @@ public:
 
 private:
   mlir::LogicalResult printBody(Code &body) override;
-  /// Phase 1: every source position pushed onto its row's list.
-  mlir::LogicalResult printLists(Code &body, IndexAddOp op);
-  /// Phase 2: a block per row computes each of its output elements once.
-  mlir::LogicalResult printRows(Code &body, IndexAddOp op);
+  /// The deterministic scheme: a stable counting sort of every position.
+  mlir::LogicalResult printSorted(Code &body);
+  /// The default scheme: buckets for the short rows, a sort of the long
+  /// rows' positions.
+  mlir::LogicalResult printBucketed(Code &body);
+  /// `if (phase == 1) { ... } else if (phase == 2) { ... } ... else {
+  /// ... }`: each of `phases` prints its body.
+  mlir::LogicalResult printPhases(
+      Code &body,
+      llvm::ArrayRef<llvm::function_ref<mlir::LogicalResult(Code &)>> phases);
+  /// Phase 1 (both schemes): each source position's rank among its row's
+  /// positions, passed (as `rank`) with the row and position names to
+  /// `keepRank`, which prints what to do with it.
+  mlir::LogicalResult printRanks(
+      Code &body,
+      llvm::function_ref<void(const std::string &, const std::string &)>
+          keepRank);
+  /// Default phase 2: the short rows from their buckets; with `longRows`,
+  /// a long row's slot and start.
+  mlir::LogicalResult printShortRows(Code &body, bool longRows);
+  /// Default phase 3: each long row's position placed in row order.
+  mlir::LogicalResult printLongPlacement(Code &body);
+  /// Default phase 4: chunks of long positions added to the slots' sums.
+  mlir::LogicalResult printLongChunks(Code &body);
+  /// Default phase 5: each long row, the input plus its slot's sums.
+  mlir::LogicalResult printLongRows(Code &body);
+  /// Phase 2: each row's columns of counts into prefixes, and its total.
+  void printRowTotals(Code &body);
+  /// Phase 4: each source position placed in row order.
+  mlir::LogicalResult printPlacement(Code &body);
+  /// Phase 5: a block per chunk of sorted positions sums each row's run.
+  mlir::LogicalResult printChunks(Code &body);
+  /// Phase 6: the rows without positions and those over several chunks.
+  mlir::LogicalResult printRowResults(Code &body);
+
+  /// Declares the row (-1: none or out of range) of source position `k`,
+  /// read where `guard` holds, and returns its name.
+  mlir::FailureOr<std::string> printRowOf(Code &body, const std::string &k,
+                                          const std::string &guard);
+  /// The column of counts that source position `k` is counted in.
+  std::string column(const std::string &k);
+  /// Opens the loop of a block's threads over the units of a row and sets
+  /// `groupLanes` (the coordinate along dim left to fill in).
+  void openUnitLoop(Code &body);
+  /// Evaluates `value` at each lane of the unit with `atRow` along dim.
+  mlir::LogicalResult
+  forEachLane(Code &body, mlir::Value value, const std::string &atRow,
+              llvm::function_ref<void(int, int, const std::string &)> use);
+  void forEachAccumulator(
+      llvm::function_ref<void(int, int, const std::string &)> use);
+  /// Declares the unit's accumulators, at zero.
+  void declareAccumulators(Code &body);
+  /// Adds the input at `row` to the accumulators.
+  mlir::LogicalResult addInput(Code &body, const std::string &row);
+  /// Adds the source at source position `position` to the accumulators.
+  mlir::LogicalResult addSource(Code &body, const std::string &position);
+  /// Stores the accumulators at `row`.
+  void storeRow(Code &body, const std::string &row);
+  /// Adds the unit's lanes of the partial sum at offset `at` to the
+  /// accumulators and zeroes them.
+  void addPartials(Code &body);
+  /// Lane (`g`, `w`) of the unit in the partial sum at offset `at`.
+  std::string partial(const std::string &at, int g, int w);
+
+  IndexAddOp op;
+  int64_t dim = 0, rows = 0, updates = 0, rowLength = 0, perUnit = 1,
+          slices = 1, chunk = 1, tileLength = 1, bucket = 0;
+  llvm::SmallVector<int64_t> rowShape;
+  bool vector = false;
+  int width = 1, groups = 1;
+  const char *ct = "float";
+  /// The unit being printed: its first element's linear index in the row,
+  /// each group's lanes, and the accumulators.
+  std::string unitLinear;
+  llvm::SmallVector<llvm::SmallVector<Coords, 4>, 2> groupLanes;
+  llvm::SmallVector<llvm::SmallVector<std::string, 4>, 2> acc;
 };
 
 /// Form (e): row_scan (Scan.cpp).

@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Form (c), scheme segmented_index_add: index_add along a dim as a gather
-// over each output row's list of source positions, without atomics on the
-// output (see printBody).
+// Form (c), scheme segmented_index_add: index_add along a dim as a counting
+// sort of the source positions by row, then a segmented reduction over
+// equal chunks of the sorted positions (see printBody).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,179 +21,608 @@ using namespace mlir;
 
 namespace stride {
 
-/// index_add along `dim` as a gather: out[c] = input[c] + the sum of
-/// source[c with c[dim] = k] over the k whose index is c[dim]. Two launches
-/// of one function, with int scratch: scratch0[rows], each row's list head
-/// (a source position + 1; 0 = empty), and scratch1[updates], each source
-/// position's next position + 1.
-///   phase 1  each source position k pushes itself onto its row's list
-///            (atomicExch on the head); out-of-range indices are reported
-///            here, with the message of the atomic scheme
-///   phase 2  a block per row computes each of the row's output elements
-///            once, from the input and the source rows on the row's list
-///            (one store, no atomics on the output), then empties the
-///            row's head
-/// The heads must be zero before phase 1: the scratch buffers are the
-/// plan's temporaries, which start zeroed (docs/module-format.md, "Buffer"),
-/// and phase 2 leaves them zeroed for the next run.
-/// The output is written exactly once and the source read exactly once.
-/// The order of a row's additions depends on the atomics of phase 1.
+/// index_add along `dim`: out[c] = input[c] + the sum of source[c with
+/// c[dim] = k] over the k whose index is c[dim]. The schedule picks one of
+/// two schemes: with `deterministic`, a stable counting sort of every
+/// position (printSorted); by default, buckets for the short rows and a
+/// sort of the long rows' positions only (printBucketed).
 LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
-  auto op = cast<IndexAddOp>(facts.scatterRoot);
-  int64_t dim = op.getDim();
-  int64_t rows = iterationShape[dim],
-          updates = cast<StridedTensorType>(op.getSrc().getType()).getShape()[dim];
-  int64_t outN = product(iterationShape);
-  std::string where = formatLocation(op->getLoc());
+  op = cast<IndexAddOp>(facts.scatterRoot);
+  dim = op.getDim();
+  rows = iterationShape[dim];
+  updates = cast<StridedTensorType>(op.getSrc().getType()).getShape()[dim];
+  rowShape.assign(iterationShape.begin(), iterationShape.end());
+  rowShape.erase(rowShape.begin() + dim);
+  rowLength = product(rowShape);
+  vector = schedule.getVectorWidth() == 4;
+  width = vector ? 4 : 1;
+  perUnit = schedule.getElementsPerThread();
+  groups = static_cast<int>(perUnit / width);
+  slices = schedule.getSlices();
+  chunk = schedule.getTile();
+  bucket = schedule.getBucket();
+  ct = computeType(*dtypeOf(kernel.getResult(0).getType()));
+  int64_t block = launchAt(0).getBlock();
+  tileLength = schedule.getDeterministic()
+                   ? ceilDiv(ceilDiv(updates, slices), block) * block
+                   : block;
+  return schedule.getDeterministic() ? printSorted(body)
+                                     : printBucketed(body);
+}
 
-  body.line("// index_add at {} along dim {}, segmented: each of the {} rows "
-            "gets the list of the source positions (of {}) that select it,",
-            where, dim, rows, updates);
-  body.line("// then each output element ({} elements, {}) is computed once "
-            "from the input and the source elements on its row's list",
-            outN, shapeText(iterationShape));
-  body.line("// scratch0: each row's list head (position + 1; 0 = empty); "
-            "scratch1: the next position + 1");
-  body.line("// Temporaries start zeroed (the runtime zeroes them when it "
-            "allocates them); phase 2 empties every head it has read");
+/// Six launches of one function, with int scratch: counts (rows x slices),
+/// each row's total, offsets (rows + 1), each position's rank, the
+/// row-sorted positions and their rows, and the chunks' partial sums.
+///   phase 1  each position's rank among its row's positions (each tile of
+///            positions counts in its own column, so ranks follow source
+///            order throughout); out-of-range indices are reported here and
+///            skipped
+///   phase 2  each row's columns become exclusive prefixes, and its total
+///   phase 3  one block: offsets, the exclusive scan of the totals
+///   phase 4  each position placed at offsets[row] + prefix + rank
+///   phase 5  a block per chunk of `tile` sorted positions sums each run of
+///            one row, in sorted order: a row whose positions all lie in
+///            the chunk is stored (input first), else the run's sum is the
+///            chunk's first or last partial
+///   phase 6  a block per row: a row without positions gets the input, a
+///            row over several chunks the input plus its partials in chunk
+///            order; then it zeroes what the run wrote of the row: its
+///            counts, total, offset, sorted positions and partial sums
+/// Counts must be zero before phase 1: the scratch buffers are the plan's
+/// temporaries, which start zeroed (docs/module-format.md, "Buffer"), and
+/// the phases that read the scratch last leave it zeroed for the next run
+/// (phase 4 the ranks, phase 6 the rest). The cost of a row
+/// does not depend on how many positions it has: a row of every position
+/// is one chunk's work per chunk plus one read of each partial.
+LogicalResult SegmentedIndexAddPrinter::printSorted(Code &body) {
+  body.line("// index_add at {} along dim {}, sorted by row: the {} source "
+            "positions counted per row ({} column{}), placed in row order,",
+            formatLocation(op->getLoc()), dim, updates, slices,
+            slices == 1 ? "" : "s");
+  body.line("// then summed in chunks of {} sorted positions into the {} "
+            "rows of {} elements ({})",
+            chunk, rows, rowLength, shapeText(iterationShape));
+  body.line("// scratch0: counts; scratch1: totals; scratch2: offsets; "
+            "scratch3: ranks; scratch4: sorted positions; scratch5: their "
+            "rows; scratch6: partial sums");
+  body.line("{0} *__restrict__ partials = reinterpret_cast<{0} *>(scratch6);",
+            ct);
+  auto ranks = [&](Code &body) {
+    return printRanks(body, [&](const std::string &row, const std::string &k) {
+      body.line("if ({} >= 0) scratch3[{}] = rank;", row, k);
+    });
+  };
+  auto totals = [&](Code &body) {
+    printRowTotals(body);
+    return success();
+  };
+  auto offsets = [&](Code &body) {
+    body.line("stride_exclusive_scan_block(scratch1, scratch2, {});", rows);
+    return success();
+  };
+  auto placement = [&](Code &body) { return printPlacement(body); };
+  auto chunks = [&](Code &body) { return printChunks(body); };
+  auto rowResults = [&](Code &body) { return printRowResults(body); };
+  return printPhases(body,
+                     {ranks, totals, offsets, placement, chunks, rowResults});
+}
 
-  body.open("if (phase == 1)");
-  if (failed(printLists(body, op)))
-    return failure();
-  body.close("} else {");
-  ++body.indent;
-  if (failed(printRows(body, op)))
-    return failure();
+/// Two launches, or five when a row can have more positions than its
+/// bucket holds (`bucket` + 1 <= updates), with int scratch: counts
+/// (rows), buckets (rows x `bucket`), ranks (updates); then each long
+/// row's start and slot, the long rows' positions and slots in row order,
+/// each slot's row + 1, two cursors (slots, long positions) and each
+/// slot's partial sums (rows of the accumulator type).
+///   phase 1  each position's rank among its row's positions (counted with
+///            one atomic per row and block of 256 positions); a position
+///            of rank < `bucket` goes to its row's bucket; out-of-range
+///            indices are reported here and skipped
+///   phase 2  a block per row: a row of at most `bucket` positions is
+///            computed once, the input plus its bucket's sources, stored
+///            and its count zeroed; a long row takes a slot and a start
+///            among the long positions (atomics on the cursors: any order)
+///   phase 3  each long row's position placed at start + rank
+///   phase 4  a block per chunk of `tile` long positions sums each run of
+///            one slot and adds it to the slot's partial sums atomically
+///   phase 5  a block per slot: the input plus the slot's partial sums,
+///            stored; then it zeroes the slot's sums, row and count
+/// A short row costs its positions' loads, as a list walk would, with no
+/// chain of dependent loads; a long row costs its chunks, whatever its
+/// length. Phase 4 zeroes the slot cursor and phase 5 the position cursor,
+/// so the scratch is zeroed again when the run ends. The order of the
+/// additions follows the atomics: float sums may round differently from
+/// run to run.
+LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
+  bool longRows = schedule.getLaunches().size() > 2;
+  body.line("// index_add at {} along dim {}, bucketed: each of the {} rows "
+            "of {} elements ({}) keeps its first {} source position{} (of "
+            "{}) in its bucket{}",
+            formatLocation(op->getLoc()), dim, rows, rowLength,
+            shapeText(iterationShape), bucket, bucket == 1 ? "" : "s", updates,
+            longRows ? "; the positions of longer rows are sorted by row and "
+                       "summed in chunks of " +
+                           std::to_string(chunk)
+                     : "");
+  body.line("// scratch0: counts; scratch1: buckets; scratch2: ranks{}",
+            longRows ? "; scratch3: long rows' start and slot; scratch4: long "
+                       "positions and slots; scratch5: slots' rows + 1; "
+                       "scratch6: cursors; scratch7: partial sums"
+                     : "");
+  if (longRows)
+    body.line(
+        "{0} *__restrict__ partials = reinterpret_cast<{0} *>(scratch7);", ct);
+  auto ranks = [&](Code &body) {
+    return printRanks(body, [&](const std::string &row, const std::string &k) {
+      body.open(fmt::format("if ({} >= 0)", row));
+      body.line("scratch2[{}] = rank;", k);
+      body.line("if (rank < {0}) scratch1[(long long){1} * {0} + rank] = "
+                "(int){2};",
+                bucket, row, k);
+      body.close();
+    });
+  };
+  auto shortRows = [&](Code &body) { return printShortRows(body, longRows); };
+  if (!longRows)
+    return printPhases(body, {ranks, shortRows});
+  auto placement = [&](Code &body) { return printLongPlacement(body); };
+  auto chunks = [&](Code &body) { return printLongChunks(body); };
+  auto slots = [&](Code &body) { return printLongRows(body); };
+  return printPhases(body, {ranks, shortRows, placement, chunks, slots});
+}
+
+LogicalResult SegmentedIndexAddPrinter::printPhases(
+    Code &body, ArrayRef<function_ref<LogicalResult(Code &)>> phases) {
+  for (auto [i, phase] : llvm::enumerate(phases)) {
+    if (i == 0)
+      body.open("if (phase == 1)");
+    else if (i + 1 == phases.size())
+      body.close("} else {");
+    else
+      body.close(fmt::format("}} else if (phase == {}) {{", i + 1));
+    if (i > 0)
+      ++body.indent;
+    if (failed(phase(body)))
+      return failure();
+  }
   body.close();
   return success();
 }
 
-LogicalResult SegmentedIndexAddPrinter::printLists(Code &body, IndexAddOp op) {
-  int64_t rows = iterationShape[op.getDim()],
-          updates =
-              cast<StridedTensorType>(op.getSrc().getType()).getShape()[op.getDim()];
+LogicalResult SegmentedIndexAddPrinter::printShortRows(Code &body,
+                                                       bool longRows) {
+  body.line("// a block per row; its threads take units of {} element{} of "
+            "the row",
+            perUnit, perUnit == 1 ? "" : "s");
+  body.open(fmt::format("for (long long row = blockIdx.x; row < {}; row += "
+                        "gridDim.x)",
+                        rows));
+  body.line("const int count = scratch0[row];");
+  body.open(fmt::format("if (count <= {})", bucket));
+  body.line("const int *positions = scratch1 + row * {};", bucket);
+  openUnitLoop(body);
+  declareAccumulators(body);
+  if (failed(addInput(body, "row")))
+    return failure();
+  body.line("#pragma unroll 4");
+  body.open("for (int j = 0; j < count; ++j)");
+  if (failed(addSource(body, "positions[j]")))
+    return failure();
+  body.close();
+  storeRow(body, "row");
+  body.close(); // the units
+  body.line("__syncthreads(); // every thread has read the count");
+  body.line("if (threadIdx.x == 0) scratch0[row] = 0;");
+  if (longRows) {
+    body.close("} else if (threadIdx.x == 0) {");
+    ++body.indent;
+    body.line("// a long row: a slot for its sums, a start for its positions");
+    body.line("const int slot = atomicAdd(&scratch6[0], 1);");
+    body.line("scratch3[row * 2] = atomicAdd(&scratch6[1], count);");
+    body.line("scratch3[row * 2 + 1] = slot;");
+    body.line("scratch5[slot] = (int)row + 1;");
+  }
+  body.close();
+  body.close(); // the rows
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printLongPlacement(Code &body) {
+  body.line("// each long row's position at the row's start plus its rank");
   Coords k = openGridStrideLoop(body, {updates}, updates);
   pushScope();
   FailureOr<std::string> i = evalIndex(op, op.getIndex(), k, rows, body, true);
   if (failed(i))
     return failure();
-  body.line("scratch1[{}] = atomicExch(&scratch0[{}], (int){} + 1);", k[0], *i,
+  body.open(fmt::format("if (scratch0[{}] > {})", *i, bucket));
+  body.line("const long long at = scratch3[(long long){0} * 2] + scratch2[{1}];", *i,
             k[0]);
+  body.line("scratch4[at * 2] = (int){};", k[0]);
+  body.line("scratch4[at * 2 + 1] = scratch3[(long long){} * 2 + 1];", *i);
+  body.close();
   popScope();
   body.close();
   return success();
 }
 
-LogicalResult SegmentedIndexAddPrinter::printRows(Code &body, IndexAddOp op) {
-  Value input = op.getInput(), src = op.getSrc();
-  int64_t dim = op.getDim();
-  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
-  const char *ct = computeType(*dtypeOf(outType));
-  int64_t rows = iterationShape[dim],
-          updates = cast<StridedTensorType>(src.getType()).getShape()[dim];
-  // A block takes a row (all elements with coordinate `row` along dim) and
-  // its threads take its elements in units of the schedule's elements per
-  // thread: `groups` aligned groups of 4 consecutive elements of the
-  // innermost dim when vectorized, else one element. When every thread has
-  // read the row's head, one of them empties it for the next run, so the
-  // heads are zero again when the plan ends.
-  bool vector = schedule.getVectorWidth() == 4;
-  int width = vector ? 4 : 1;
-  int64_t perUnit = schedule.getElementsPerThread();
-  int groups = static_cast<int>(perUnit / width);
-  SmallVector<int64_t> rowShape(iterationShape.begin(), iterationShape.end());
-  rowShape.erase(rowShape.begin() + dim);
-  int64_t unitsPerRow = product(rowShape) / perUnit;
-  int64_t threads = schedule.getThreads();
-  body.line("// a block of {} threads per row of {} elements; {} element{} "
-            "per thread and step",
-            threads, product(rowShape), perUnit, perUnit == 1 ? "" : "s");
-  std::string row = fresh("row"), head = fresh("head");
-  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+LogicalResult SegmentedIndexAddPrinter::printLongChunks(Code &body) {
+  body.line("// a block per chunk of {} long positions; each run of one slot "
+            "is summed, then added to the slot's partial sums",
+            chunk);
+  body.line("const int total = scratch6[1];");
+  body.line("if (blockIdx.x == 0 && threadIdx.x == 0) scratch6[0] = 0; // "
+            "the slots are counted");
+  body.line("__shared__ int runPosition[{0}], runSlot[{0}];", chunk);
+  body.open(fmt::format("for (long long c = blockIdx.x; c * {} < total; c += "
                         "gridDim.x)",
-                        idx, row, rows));
-  body.line("const int {} = scratch0[{}];", head, row);
+                        chunk));
+  body.line("const int begin = (int)(c * {0}), end = begin + {0} < total ? "
+            "begin + {0} : total;",
+            chunk);
+  body.line("__syncthreads(); // the last chunk's runs are summed");
+  body.open("for (int j = threadIdx.x; begin + j < end; j += blockDim.x)");
+  body.line("runPosition[j] = scratch4[(long long)(begin + j) * 2];");
+  body.line("runSlot[j] = scratch4[(long long)(begin + j) * 2 + 1];");
+  body.close();
+  body.line("__syncthreads();");
+  openUnitLoop(body);
+  body.open("for (int i = begin; i < end;)");
+  body.line("const int slot = runSlot[i - begin];");
+  body.line("int stop = i + 1;");
+  body.line("while (stop < end && runSlot[stop - begin] == slot) ++stop;");
+  declareAccumulators(body);
+  body.line("// a loop of known length: the loads of several positions are in "
+            "flight at once");
+  body.line("#pragma unroll 4");
+  body.open("for (; i < stop; ++i)");
+  if (failed(addSource(body, "runPosition[i - begin]")))
+    return failure();
+  body.close();
+  body.line("const long long at = (long long)slot * {};", rowLength);
+  // float groups of 4 (16-byte aligned): one vector atomic on sm_90.
+  bool vectorAtomics = vector && std::string(ct) == "float";
+  for (int g = 0; g < groups; ++g) {
+    if (vectorAtomics) {
+      body.line("stride_atomic_add4(&{}, {}, {}, {}, {});", partial("at", g, 0),
+                acc[g][0], acc[g][1], acc[g][2], acc[g][3]);
+      continue;
+    }
+    for (int w = 0; w < width; ++w)
+      body.line("stride_atomic_add(&{}, {});", partial("at", g, w), acc[g][w]);
+  }
+  body.close(); // the runs
+  body.close(); // the units
+  body.close(); // the chunks
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printLongRows(Code &body) {
+  int64_t slots = updates / (bucket + 1);
+  body.line("// a block per slot: its row is the input plus the slot's "
+            "partial sums");
+  body.open(fmt::format("for (long long slot = blockIdx.x; slot < {}; slot "
+                        "+= gridDim.x)",
+                        slots));
+  body.line("const int rowPlusOne = scratch5[slot];");
+  body.line("if (rowPlusOne == 0) continue;");
+  body.line("const long long row = rowPlusOne - 1;");
+  openUnitLoop(body);
+  declareAccumulators(body);
+  if (failed(addInput(body, "row")))
+    return failure();
+  body.line("const long long at = slot * {};", rowLength);
+  addPartials(body);
+  storeRow(body, "row");
+  body.close(); // the units
+  body.line("__syncthreads(); // every thread has read the slot's row");
+  body.open("if (threadIdx.x == 0)");
+  body.line("scratch5[slot] = 0;");
+  body.line("scratch0[row] = 0;");
+  body.close();
+  body.close(); // the slots
+  body.line("if (blockIdx.x == 0 && threadIdx.x == 0) scratch6[1] = 0; // "
+            "phase 4 has read it");
+  return success();
+}
+
+FailureOr<std::string>
+SegmentedIndexAddPrinter::printRowOf(Code &body, const std::string &k,
+                                     const std::string &guard) {
+  std::string row = fresh("row");
+  body.line("int {} = -1;", row);
+  // evalIndex skips a bad index with `continue`: out of the do-while.
+  body.open(fmt::format("if ({}) do", guard));
+  pushScope();
+  FailureOr<std::string> i = evalIndex(op, op.getIndex(), {k}, rows, body, true);
+  popScope();
+  if (failed(i))
+    return failure();
+  body.line("{} = (int){};", row, *i);
+  body.close("} while (0);");
+  return row;
+}
+
+std::string SegmentedIndexAddPrinter::column(const std::string &k) {
+  return schedule.getDeterministic() ? fmt::format("(int)({} / {})", k, tileLength)
+                                     : "0";
+}
+
+LogicalResult SegmentedIndexAddPrinter::printRanks(
+    Code &body,
+    function_ref<void(const std::string &, const std::string &)> keepRank) {
+  int64_t tiles = ceilDiv(updates, tileLength);
+  body.line("// ranks: tiles of {} positions, a block's positions at a time",
+            tileLength);
+  std::string tile = fresh("tile"), end = fresh("end"), first = fresh("first"),
+              k = fresh("k");
+  body.open(fmt::format("for (long long {0} = blockIdx.x; {0} < {1}; {0} += "
+                        "gridDim.x)",
+                        tile, tiles));
+  body.line("const long long {} = {} * {} + {} < {} ? {} * {} + {} : {};", end,
+            tile, tileLength, tileLength, updates, tile, tileLength,
+            tileLength, updates);
+  body.open(fmt::format("for (long long {0} = {1} * {2}; {0} < {3}; {0} += "
+                        "blockDim.x)",
+                        first, tile, tileLength, end));
+  body.line("const {} {} = ({})({} + threadIdx.x);", idx, k, idx, first);
+  FailureOr<std::string> row =
+      printRowOf(body, k, fmt::format("{} < {}", k, end));
+  if (failed(row))
+    return failure();
+  body.line("const int rank = stride_rank_in_block({}, scratch0, {}, {});",
+            *row, slices, schedule.getDeterministic() ? "(int)" + tile : "0");
+  keepRank(*row, k);
+  body.close();
+  body.close();
+  return success();
+}
+
+void SegmentedIndexAddPrinter::printRowTotals(Code &body) {
+  body.line("// each row's columns of counts become exclusive prefixes");
+  std::string row = fresh("row");
+  body.open(fmt::format("for (long long {0} = blockIdx.x * blockDim.x + "
+                        "threadIdx.x; {0} < {1}; {0} += blockDim.x * "
+                        "gridDim.x)",
+                        row, rows));
+  body.line("int *columns = scratch0 + {} * {};", row, slices);
+  body.line("int running = 0;");
+  body.open(fmt::format("for (int s = 0; s < {}; ++s)", slices));
+  body.line("const int count = columns[s];");
+  body.line("columns[s] = running;");
+  body.line("running += count;");
+  body.close();
+  body.line("scratch1[{}] = running;", row);
+  body.close();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printPlacement(Code &body) {
+  body.line("// each position at its row's offset, plus its tile's prefix "
+            "and its rank");
+  Coords k = openGridStrideLoop(body, {updates}, updates);
+  pushScope();
+  FailureOr<std::string> i = evalIndex(op, op.getIndex(), k, rows, body, true);
+  if (failed(i))
+    return failure();
+  body.line("const int at = scratch2[{0}] + scratch0[(long long){0} * {1} + "
+            "{2}] + scratch3[{3}];",
+            *i, slices, column(k[0]), k[0]);
+  body.line("scratch3[{}] = 0;", k[0]);
+  body.line("scratch4[at] = (int){};", k[0]);
+  body.line("scratch5[at] = (int){};", *i);
+  popScope();
+  body.close();
+  return success();
+}
+
+void SegmentedIndexAddPrinter::openUnitLoop(Code &body) {
   std::string u = fresh("unit");
   body.open(fmt::format("for ({0} {1} = threadIdx.x; {1} < {2}; {1} += "
                         "blockDim.x)",
-                        idx, u, unitsPerRow));
-  std::string first = fresh("linear");
-  body.line("const {} {} = {} * {};", idx, first, u, perUnit);
-  Coords coords = delinearize(body, first, rowShape);
-  coords.insert(coords.begin() + dim, row);
-  SmallVector<SmallVector<Coords, 4>, 2> groupLanes;
+                        idx, u, rowLength / perUnit));
+  unitLinear = fresh("linear");
+  body.line("const {} {} = {} * {};", idx, unitLinear, u, perUnit);
+  Coords coords = delinearize(body, unitLinear, rowShape);
+  coords.insert(coords.begin() + dim, "");
+  groupLanes.clear();
   for (int g = 0; g < groups; ++g) {
     groupLanes.emplace_back(width, coords);
-    for (int k = (g == 0 ? 1 : 0); k < width; ++k) {
+    for (int w = (g == 0 ? 1 : 0); w < width; ++w) {
       std::string c = fresh("i");
-      body.line("const {} {} = {} + {};", idx, c, coords.back(), 4 * g + k);
-      groupLanes[g][k].back() = c;
+      body.line("const {} {} = {} + {};", idx, c, coords.back(), 4 * g + w);
+      groupLanes[g][w].back() = c;
     }
   }
-  // Evaluates `value` at each lane of each group, with the coordinate along
-  // dim replaced by `atRow` when given, and passes each result to `use`.
-  auto forEachLane = [&](Value value, std::optional<std::string> atRow,
-                         function_ref<void(int, int, const std::string &)> use)
-      -> LogicalResult {
-    for (int g = 0; g < groups; ++g) {
-      lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
-      if (atRow)
-        for (Coords &lane : lanes)
-          lane[dim] = *atRow;
-      for (int w = 0; w < width; ++w) {
-        vectorLane = vector ? w : -1;
-        FailureOr<std::string> v = eval(value, lanes[w], body);
-        vectorLane = -1;
-        if (failed(v))
-          return failure();
-        use(g, w, *v);
-      }
-    }
-    return success();
-  };
-  pushScope();
-  SmallVector<SmallVector<std::string, 4>, 2> acc(groups);
-  if (failed(forEachLane(input, std::nullopt,
-                         [&](int g, int, const std::string &v) {
-                           acc[g].push_back(fresh("acc"));
-                           body.line("{} {} = {};", ct, acc[g].back(), v);
-                         })))
-    return failure();
-  // Adds the source elements at source row `k` to the accumulators.
-  auto accumulate = [&](const std::string &k) -> LogicalResult {
-    pushScope();
-    LogicalResult status =
-        forEachLane(src, k, [&](int g, int w, const std::string &v) {
-          body.line("{} = stride_add({}, {});", acc[g][w], acc[g][w], v);
-        });
-    popScope();
-    return status;
-  };
-  // Walk the row's list: the source row and the next position load
-  // together, so each source row is one dependent load after the last. A
-  // list holds each source position at most once; the bound only matters
-  // if the heads were ever corrupted, and turns a hang into a wrong result.
-  std::string k = fresh("k"), next = fresh("next");
-  body.open(fmt::format("for (int {0} = {1}, steps = 0; {0} != 0 && "
-                        "steps < {2}; ++steps)",
-                        next, head, updates));
-  body.line("const {} {} = {} - 1;", idx, k, next);
-  body.line("{} = scratch1[{}];", next, k);
-  if (failed(accumulate(k)))
-    return failure();
-  body.close();
+}
+
+LogicalResult SegmentedIndexAddPrinter::forEachLane(
+    Code &body, Value value, const std::string &atRow,
+    function_ref<void(int, int, const std::string &)> use) {
   for (int g = 0; g < groups; ++g) {
     lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+    for (Coords &lane : lanes)
+      lane[dim] = atRow;
+    for (int w = 0; w < width; ++w) {
+      vectorLane = vector ? w : -1;
+      FailureOr<std::string> v = eval(value, lanes[w], body);
+      vectorLane = -1;
+      if (failed(v))
+        return failure();
+      use(g, w, *v);
+    }
+  }
+  return success();
+}
+
+void SegmentedIndexAddPrinter::forEachAccumulator(
+    function_ref<void(int, int, const std::string &)> use) {
+  for (int g = 0; g < groups; ++g)
+    for (int w = 0; w < width; ++w)
+      use(g, w, acc[g][w]);
+}
+
+std::string SegmentedIndexAddPrinter::partial(const std::string &at, int g,
+                                              int w) {
+  return fmt::format("partials[{} + {} + {}]", at, unitLinear, 4 * g + w);
+}
+
+LogicalResult SegmentedIndexAddPrinter::addInput(Code &body,
+                                                 const std::string &row) {
+  pushScope();
+  LogicalResult status = forEachLane(
+      body, op.getInput(), row, [&](int g, int w, const std::string &v) {
+        body.line("{0} = stride_add({0}, {1});", acc[g][w], v);
+      });
+  popScope();
+  return status;
+}
+
+LogicalResult SegmentedIndexAddPrinter::addSource(Code &body,
+                                                  const std::string &position) {
+  body.line("const {} k = {};", idx, position);
+  pushScope();
+  LogicalResult status = forEachLane(
+      body, op.getSrc(), "k", [&](int g, int w, const std::string &v) {
+        body.line("{0} = stride_add({0}, {1});", acc[g][w], v);
+      });
+  popScope();
+  return status;
+}
+
+void SegmentedIndexAddPrinter::storeRow(Code &body, const std::string &row) {
+  auto outType = cast<StridedTensorType>(kernel.getResult(0).getType());
+  for (int g = 0; g < groups; ++g) {
+    lanes.assign(groupLanes[g].begin(), groupLanes[g].end());
+    for (Coords &lane : lanes)
+      lane[dim] = row;
     if (vector)
       storeLanes(body, 0, acc[g]);
     else
       body.line("stride_st(&out0[{}], {});", address(outType, lanes[0]),
                 acc[g][0]);
   }
-  popScope();
-  body.close(); // the row's units
-  body.line("__syncthreads(); // every thread has read the head");
-  body.line("if (threadIdx.x == 0) scratch0[{}] = 0;", row);
+}
+
+void SegmentedIndexAddPrinter::declareAccumulators(Code &body) {
+  acc.assign(groups, {});
+  for (int g = 0; g < groups; ++g)
+    for (int w = 0; w < width; ++w) {
+      acc[g].push_back(fresh("acc"));
+      body.line("{} {} = 0;", ct, acc[g].back());
+    }
+}
+
+LogicalResult SegmentedIndexAddPrinter::printChunks(Code &body) {
+  body.line("// a block per chunk of {} sorted positions; its threads take "
+            "units of {} element{} of the rows",
+            chunk, perUnit, perUnit == 1 ? "" : "s");
+  body.line("const int total = scratch2[{}];", rows);
+  body.line("// the chunk's positions, rows and row ranges, read once by the "
+            "block");
+  body.line("__shared__ int runPosition[{0}], runRow[{0}], runBegin[{0}], "
+            "runEnd[{0}];",
+            chunk);
+  body.open(fmt::format("for (long long c = blockIdx.x; c * {} < total; c += "
+                        "gridDim.x)",
+                        chunk));
+  body.line("const int begin = (int)(c * {0}), end = begin + {0} < total ? "
+            "begin + {0} : total;",
+            chunk);
+  body.line("__syncthreads(); // the last chunk's runs are summed");
+  body.open("for (int j = threadIdx.x; begin + j < end; j += blockDim.x)");
+  body.line("const int row = scratch5[begin + j];");
+  body.line("runPosition[j] = scratch4[begin + j];");
+  body.line("runRow[j] = row;");
+  body.line("runBegin[j] = scratch2[row];");
+  body.line("runEnd[j] = runBegin[j] + scratch1[row];");
+  body.close();
+  body.line("__syncthreads();");
+  openUnitLoop(body);
+  body.open("for (int i = begin; i < end;)");
+  body.line("const int row = runRow[i - begin];");
+  body.line("const int rowBegin = runBegin[i - begin], rowEnd = "
+            "runEnd[i - begin];");
+  body.line("const int stop = rowEnd < end ? rowEnd : end;");
+  body.line("const bool whole = rowBegin >= begin && rowEnd <= end;");
+  declareAccumulators(body);
+  body.open("if (whole)");
+  if (failed(addInput(body, "row")))
+    return failure();
+  body.close();
+  // Unrolled: the loads of several positions are in flight at once; the
+  // additions keep their order.
+  body.line("#pragma unroll 4");
+  body.open("for (; i < stop; ++i)");
+  if (failed(addSource(body, "runPosition[i - begin]")))
+    return failure();
+  body.close();
+  body.open("if (whole)");
+  storeRow(body, "row");
+  body.close("} else {");
+  ++body.indent;
+  body.line("// the chunk's first (0) or last (1) partial sum");
+  body.line("const long long at = (c * 2 + (rowBegin < begin ? 0 : 1)) * {};",
+            rowLength);
+  forEachAccumulator([&](int g, int w, const std::string &a) {
+    body.line("{} = {};", partial("at", g, w), a);
+  });
+  body.close();
+  body.close(); // the runs
+  body.close(); // the units
+  body.close(); // the chunks
+  return success();
+}
+
+void SegmentedIndexAddPrinter::addPartials(Code &body) {
+  forEachAccumulator([&](int g, int w, const std::string &a) {
+    std::string at = partial("at", g, w);
+    body.line("{0} = stride_add({0}, {1});", a, at);
+    body.line("{} = 0;", at);
+  });
+}
+
+LogicalResult SegmentedIndexAddPrinter::printRowResults(Code &body) {
+  body.line("// a block per row: the rows without positions and the rows "
+            "over several chunks");
+  body.open(fmt::format("for (long long row = blockIdx.x; row < {}; row += "
+                        "gridDim.x)",
+                        rows));
+  body.line("const int rowBegin = scratch2[row], rowEnd = rowBegin + "
+            "scratch1[row];");
+  body.line("const int first = rowBegin / {0}, last = (rowEnd - 1) / {0};",
+            chunk);
+  body.open("if (rowEnd == rowBegin || first != last)");
+  openUnitLoop(body);
+  declareAccumulators(body);
+  if (failed(addInput(body, "row")))
+    return failure();
+  body.open("if (rowEnd > rowBegin)");
+  body.line("const long long at = (first * 2LL + 1) * {};", rowLength);
+  addPartials(body);
+  body.line("#pragma unroll 8");
+  body.open("for (long long c = first + 1; c <= last; ++c)");
+  body.line("const long long at = c * 2 * {};", rowLength);
+  addPartials(body);
+  body.close();
+  body.close();
+  storeRow(body, "row");
+  body.close(); // the units
+  body.close();
+  body.line("// the next run starts from zeroed scratch");
+  body.line("__syncthreads(); // every thread has read the row's total and "
+            "offset");
+  body.open("for (int i = rowBegin + threadIdx.x; i < rowEnd; i += "
+            "blockDim.x)");
+  body.line("scratch4[i] = 0;");
+  body.line("scratch5[i] = 0;");
+  body.close();
+  if (slices > 1)
+    body.line("for (int s = threadIdx.x; s < {0}; s += blockDim.x) "
+              "scratch0[row * {0} + s] = 0;",
+              slices);
+  body.open("if (threadIdx.x == 0)");
+  body.line("scratch1[row] = 0;");
+  body.line("scratch2[row] = 0;");
+  body.line("if (row == 0) scratch2[{}] = 0; // phase 6 never reads it", rows);
+  body.close();
   body.close(); // the rows
   return success();
 }

@@ -101,13 +101,21 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       `scratch` combined by a second launch), `row_registers` / `row_reread`
       (broadcast reductions: `threads` per row, `elements_per_thread` held
       in registers or re-read), `scatter`, `segmented_index_add`
-      (`threads` per row, `vector_width` and `elements_per_thread` per unit
-      of a row), `row_scan` (a scan: `threads` per row, a warp or a whole
+      (deterministic: the source positions counted per row in `slices`
+      columns, sorted by row, and reduced in chunks of `tile` sorted
+      positions; default: a row's first `bucket` positions kept in its
+      bucket, a row with more positions sorted and reduced in chunks of
+      `tile` positions added atomically; `threads` per chunk or row,
+      `vector_width` and `elements_per_thread` per unit of a row), `row_scan` (a scan: `threads` per row, a warp or a whole
       block, scanning chunks of `threads` elements);
     - `index_bits`: 32 or 64-bit index arithmetic;
     - `launches`: the launches, in order (`#stride.launch`); none when the
       kernel has no element to compute;
-    - `scratch`: bytes of each scratch buffer the kernel needs.
+    - `scratch`: bytes of each scratch buffer the kernel needs;
+    - `deterministic`: the kernel's float results do not depend on the
+      order in which threads run (stridec --deterministic);
+    - `bucket`: (default-mode `segmented_index_add`) the source positions
+      a row holds in its bucket; a row with more is a long row.
 
     ```mlir
     #stride.schedule<scheme = vectorized, index_bits = 32, vector_width = 4,
@@ -125,7 +133,9 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
     DefaultValuedParameter<"int64_t", "-1">:$transpose_dim,
     OptionalParameter<"::mlir::ArrayAttr">:$staged,
     "::mlir::ArrayAttr":$launches,
-    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$scratch
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$scratch,
+    DefaultValuedParameter<"bool", "false">:$deterministic,
+    DefaultValuedParameter<"int64_t", "0">:$bucket
   );
   let extraClassDeclaration = [{
     /// The name of the discardable attribute that holds a kernel's schedule.
