@@ -128,6 +128,29 @@ T __shfl_sync(unsigned, T value, int srcLane, int width = 32) {
   });
 }
 
+namespace stride_emu {
+/// Every lane of the calling thread's warp publishes `value`; returns the
+/// mask of the lanes whose value equals it.
+inline unsigned matchAny(int value) {
+  unsigned linear = linearThread();
+  Warp &w = *currentBlock->warps[linear / 32];
+  w.slots[linear % 32] = static_cast<uint32_t>(value);
+  w.barrier.arrive_and_wait();
+  unsigned peers = 0;
+  for (unsigned lane = 0; lane < 32; ++lane)
+    if (w.slots[lane] == static_cast<uint32_t>(value))
+      peers |= 1u << lane;
+  w.barrier.arrive_and_wait();
+  return peers;
+}
+} // namespace stride_emu
+
+inline unsigned __match_any_sync(unsigned, int value) {
+  return stride_emu::matchAny(value);
+}
+inline int __popc(unsigned v) { return __builtin_popcount(v); }
+inline int __ffs(int v) { return __builtin_ffs(v); }
+
 // Bit casts.
 inline float __int_as_float(int v) { float f; std::memcpy(&f, &v, 4); return f; }
 inline double __longlong_as_double(long long v) {

@@ -182,6 +182,22 @@ STRIDE_DEVICE void stride_atomic_add(unsigned char *p, bool v) {
   atomicOr(word, 1u << ((unsigned int)((size_t)p & 3) * 8));
 }
 
+// The index analysis of the default segmented index_add
+// (docs/cuda-backend.md). `row` is the row of this lane's source position
+// (-1: none); every lane of the warp calls it. Returns a rank among the
+// positions of the row, in no particular order: the lanes of one row rank
+// among themselves and their first lane adds their count to `counts[row]`
+// (one atomic per row and warp).
+STRIDE_DEVICE int stride_rank_in_warp(int row, int *counts) {
+  const unsigned peers = __match_any_sync(0xffffffffu, row);
+  const int lane = threadIdx.x & 31, leader = __ffs(peers) - 1;
+  int base = 0;
+  if (row >= 0 && lane == leader)
+    base = atomicAdd(&counts[row], __popc(peers));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  return base + __popc(peers & ((1u << lane) - 1u));
+}
+
 // The index analysis of the segmented index_add (docs/cuda-backend.md).
 // `row` is the row of this thread's source position (-1: none) among the
 // block's blockDim.x consecutive positions. Returns the position's rank

@@ -359,7 +359,7 @@ KernelScheduleAttr Scheduler::schedule() {
       builder.getArrayAttr(launches),
       scratch.empty() ? DenseI64ArrayAttr()
                       : builder.getDenseI64ArrayAttr(scratch),
-      deterministic, bucket);
+      deterministic, bucket, IndexAnalysis::Own);
 }
 
 void Scheduler::schedulePointwise() {
@@ -649,14 +649,16 @@ void Scheduler::scheduleSegmentedIndexAdd() {
   // in source order.
   deterministic = options.deterministic && isFloat(dtype);
   // A row's elements in units: aligned groups of 4 consecutive elements of
-  // the innermost dim when vectorized (8 when the dim allows it), else one
-  // element.
+  // the innermost dim when vectorized (8 when the dim allows it, a group in
+  // each half of the row), else one element.
   bool vector = options.vectorize && shape.back() % 4 == 0 &&
                 dim + 1 < static_cast<int64_t>(shape.size());
   vectorWidth = vector ? 4 : 1;
   elementsPerThread = vector ? (shape.back() % 8 == 0 ? 8 : 4) : 1;
+  // A block per row (or chunk) of whole warps, as few idle threads as may
+  // be: 96 units take 96 threads, not 128.
   int64_t unitsPerRow = rowLength / elementsPerThread;
-  threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(unitsPerRow), 32, 1024);
+  threads = std::clamp<int64_t>(llvm::alignTo(unitsPerRow, 32), 32, 1024);
   int64_t accBytes = dtype == DType::F64 || dtype == DType::I64 ? 8 : 4;
   if (deterministic)
     scheduleSortedIndexAdd(rows, updates, rowLength, accBytes);

@@ -13,6 +13,7 @@ void buildHostPlanPipeline(mlir::OpPassManager &pm,
                            const OutlineExecutableOptions &outline) {
   pm.addPass(createOutlineExecutable(outline));
   pm.addPass(createPlaceConstants());
+  pm.addPass(createShareIndexAnalysis());
   pm.addNestedPass<mlir::func::FuncOp>(createReuseBuffers());
 }
 

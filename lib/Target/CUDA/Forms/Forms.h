@@ -267,11 +267,17 @@ private:
   /// The default scheme: buckets for the short rows, a sort of the long
   /// rows' positions.
   mlir::LogicalResult printBucketed(Code &body);
-  /// `if (phase == 1) { ... } else if (phase == 2) { ... } ... else {
-  /// ... }`: each of `phases` prints its body.
+  /// `if (phase == first) { ... } else if (phase == first + 1) { ... } ...
+  /// else { ... }`: each of `phases` prints its body.
   mlir::LogicalResult printPhases(
       Code &body,
-      llvm::ArrayRef<llvm::function_ref<mlir::LogicalResult(Code &)>> phases);
+      llvm::ArrayRef<llvm::function_ref<mlir::LogicalResult(Code &)>> phases,
+      int64_t first = 1);
+  /// Whether the default scheme ranks the index itself (phase 1), and
+  /// whether it zeroes the counts once read (the schedule's
+  /// `index_analysis`).
+  bool ranksIndex();
+  bool clearsCounts();
   /// Phase 1 (both schemes): each source position's rank among its row's
   /// positions, passed (as `rank`) with the row and position names to
   /// `keepRank`, which prints what to do with it.
@@ -333,9 +339,9 @@ private:
   bool vector = false;
   int width = 1, groups = 1;
   const char *ct = "float";
-  /// The unit being printed: its first element's linear index in the row,
-  /// each group's lanes, and the accumulators.
-  std::string unitLinear;
+  /// The unit being printed: each group's first element's linear index in
+  /// the row, each group's lanes, and the accumulators.
+  llvm::SmallVector<std::string, 2> groupLinear;
   llvm::SmallVector<llvm::SmallVector<Coords, 4>, 2> groupLanes;
   llvm::SmallVector<llvm::SmallVector<std::string, 4>, 2> acc;
 };

@@ -114,7 +114,7 @@ LogicalResult SegmentedIndexAddPrinter::printSorted(Code &body) {
 /// each slot's row + 1, two cursors (slots, long positions) and each
 /// slot's partial sums (rows of the accumulator type).
 ///   phase 1  each position's rank among its row's positions (counted with
-///            one atomic per row and block of 256 positions); a position
+///            one atomic per row and warp, in any order); a position
 ///            of rank < `bucket` goes to its row's bucket; out-of-range
 ///            indices are reported here and skipped
 ///   phase 2  a block per row: a row of at most `bucket` positions is
@@ -129,7 +129,10 @@ LogicalResult SegmentedIndexAddPrinter::printSorted(Code &body) {
 /// A short row costs its positions' loads, as a list walk would, with no
 /// chain of dependent loads; a long row costs its chunks, whatever its
 /// length. Phase 4 zeroes the slot cursor and phase 5 the position cursor,
-/// so the scratch is zeroed again when the run ends. The order of the
+/// so the scratch is zeroed again when the run ends. With an
+/// `index_analysis` shared with other index_adds over the same index
+/// (stride-share-index-analysis), phase 1 runs in the first one only and
+/// the counts are zeroed by the last one only. The order of the
 /// additions follows the atomics: float sums may round differently from
 /// run to run.
 LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
@@ -162,23 +165,38 @@ LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
     });
   };
   auto shortRows = [&](Code &body) { return printShortRows(body, longRows); };
-  if (!longRows)
-    return printPhases(body, {ranks, shortRows});
   auto placement = [&](Code &body) { return printLongPlacement(body); };
   auto chunks = [&](Code &body) { return printLongChunks(body); };
   auto slots = [&](Code &body) { return printLongRows(body); };
-  return printPhases(body, {ranks, shortRows, placement, chunks, slots});
+  SmallVector<function_ref<LogicalResult(Code &)>> phases = {ranks, shortRows};
+  if (longRows)
+    phases.append({placement, chunks, slots});
+  // An index_add that reads an earlier one's index analysis has no phase 1.
+  if (!ranksIndex())
+    return printPhases(body, ArrayRef(phases).drop_front(), /*first=*/2);
+  return printPhases(body, phases);
+}
+
+bool SegmentedIndexAddPrinter::ranksIndex() {
+  IndexAnalysis analysis = schedule.getIndexAnalysis();
+  return analysis == IndexAnalysis::Own || analysis == IndexAnalysis::First;
+}
+
+bool SegmentedIndexAddPrinter::clearsCounts() {
+  IndexAnalysis analysis = schedule.getIndexAnalysis();
+  return analysis == IndexAnalysis::Own || analysis == IndexAnalysis::Last;
 }
 
 LogicalResult SegmentedIndexAddPrinter::printPhases(
-    Code &body, ArrayRef<function_ref<LogicalResult(Code &)>> phases) {
+    Code &body, ArrayRef<function_ref<LogicalResult(Code &)>> phases,
+    int64_t first) {
   for (auto [i, phase] : llvm::enumerate(phases)) {
     if (i == 0)
-      body.open("if (phase == 1)");
+      body.open(fmt::format("if (phase == {})", first));
     else if (i + 1 == phases.size())
       body.close("} else {");
     else
-      body.close(fmt::format("}} else if (phase == {}) {{", i + 1));
+      body.close(fmt::format("}} else if (phase == {}) {{", first + i));
     if (i > 0)
       ++body.indent;
     if (failed(phase(body)))
@@ -210,8 +228,10 @@ LogicalResult SegmentedIndexAddPrinter::printShortRows(Code &body,
   body.close();
   storeRow(body, "row");
   body.close(); // the units
-  body.line("__syncthreads(); // every thread has read the count");
-  body.line("if (threadIdx.x == 0) scratch0[row] = 0;");
+  if (clearsCounts()) {
+    body.line("__syncthreads(); // every thread has read the count");
+    body.line("if (threadIdx.x == 0) scratch0[row] = 0;");
+  }
   if (longRows) {
     body.close("} else if (threadIdx.x == 0) {");
     ++body.indent;
@@ -316,7 +336,8 @@ LogicalResult SegmentedIndexAddPrinter::printLongRows(Code &body) {
   body.line("__syncthreads(); // every thread has read the slot's row");
   body.open("if (threadIdx.x == 0)");
   body.line("scratch5[slot] = 0;");
-  body.line("scratch0[row] = 0;");
+  if (clearsCounts())
+    body.line("scratch0[row] = 0;");
   body.close();
   body.close(); // the slots
   body.line("if (blockIdx.x == 0 && threadIdx.x == 0) scratch6[1] = 0; // "
@@ -368,8 +389,14 @@ LogicalResult SegmentedIndexAddPrinter::printRanks(
       printRowOf(body, k, fmt::format("{} < {}", k, end));
   if (failed(row))
     return failure();
-  body.line("const int rank = stride_rank_in_block({}, scratch0, {}, {});",
-            *row, slices, schedule.getDeterministic() ? "(int)" + tile : "0");
+  // Stable ranks need the block's positions in order; the default mode's
+  // may come in any order, a warp's at a time.
+  if (schedule.getDeterministic())
+    body.line("const int rank = stride_rank_in_block({}, scratch0, {}, "
+              "(int){});",
+              *row, slices, tile);
+  else
+    body.line("const int rank = stride_rank_in_warp({}, scratch0);", *row);
   keepRank(*row, k);
   body.close();
   body.close();
@@ -418,16 +445,23 @@ void SegmentedIndexAddPrinter::openUnitLoop(Code &body) {
   body.open(fmt::format("for ({0} {1} = threadIdx.x; {1} < {2}; {1} += "
                         "blockDim.x)",
                         idx, u, rowLength / perUnit));
-  unitLinear = fresh("linear");
-  body.line("const {} {} = {} * {};", idx, unitLinear, u, perUnit);
-  Coords coords = delinearize(body, unitLinear, rowShape);
-  coords.insert(coords.begin() + dim, "");
+  // Group g of every unit lies in the g-th part of the row, so that each
+  // of a warp's accesses covers consecutive elements.
+  int64_t part = rowLength / groups;
+  groupLinear.clear();
   groupLanes.clear();
   for (int g = 0; g < groups; ++g) {
+    groupLinear.push_back(fresh("linear"));
+    std::string first = width == 1 ? u : fmt::format("{} * {}", u, width);
+    if (g > 0)
+      first += fmt::format(" + {}", part * g);
+    body.line("const {} {} = {};", idx, groupLinear.back(), first);
+    Coords coords = delinearize(body, groupLinear.back(), rowShape);
+    coords.insert(coords.begin() + dim, "");
     groupLanes.emplace_back(width, coords);
-    for (int w = (g == 0 ? 1 : 0); w < width; ++w) {
+    for (int w = 1; w < width; ++w) {
       std::string c = fresh("i");
-      body.line("const {} {} = {} + {};", idx, c, coords.back(), 4 * g + w);
+      body.line("const {} {} = {} + {};", idx, c, coords.back(), w);
       groupLanes[g][w].back() = c;
     }
   }
@@ -461,7 +495,7 @@ void SegmentedIndexAddPrinter::forEachAccumulator(
 
 std::string SegmentedIndexAddPrinter::partial(const std::string &at, int g,
                                               int w) {
-  return fmt::format("partials[{} + {} + {}]", at, unitLinear, 4 * g + w);
+  return fmt::format("partials[{} + {} + {}]", at, groupLinear[g], w);
 }
 
 LogicalResult SegmentedIndexAddPrinter::addInput(Code &body,

@@ -24,8 +24,8 @@ namespace stride::plan {
 #include "stride/Dialect/Plan/Transforms/Passes.h.inc"
 
 /// The host plan after scheduling: stride-outline-executable (with
-/// `outline`'s options), stride-place-constants, then stride-reuse-buffers
-/// on the entry.
+/// `outline`'s options), stride-place-constants,
+/// stride-share-index-analysis, then stride-reuse-buffers on the entry.
 void buildHostPlanPipeline(mlir::OpPassManager &pm,
                            const OutlineExecutableOptions &outline = {});
 

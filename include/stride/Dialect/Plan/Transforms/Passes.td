@@ -108,6 +108,42 @@ def ReuseBuffers : Pass<"stride-reuse-buffers", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::stride::plan::PlanDialect"];
 }
 
+def ShareIndexAnalysis
+    : Pass<"stride-share-index-analysis", "::mlir::ModuleOp"> {
+  let summary = "Index_adds over one index tensor share one index analysis";
+  let description = [{
+    A default-mode `segmented_index_add` kernel (docs/cuda-backend.md)
+    first analyses its index: phase 1 counts each row's source positions,
+    keeps the first `bucket` of them in the row's bucket and gives each
+    position its rank, in its first three scratch buffers (counts,
+    buckets, ranks); its later phases read them and zero the counts. Two
+    or more such dispatches of one function whose index is a kernel input
+    bound to the same buffer, read at the same type, with the same row
+    count and bucket, need the same analysis: the first keeps it
+    (`index_analysis = first`: it ranks, and leaves the counts), the
+    others bind its three buffers in place of their own (whose allocs go)
+    and run no phase 1 (`reused`, or `last` for the last one, which zeroes
+    the counts as it reads them), so the scratch is zeroed again when the
+    plan ends. A kernel dispatched more than once, a deterministic one
+    (whose sort is not shared) and one whose index is computed in the
+    kernel keep their own analysis.
+
+    Runs after `stride-place-constants` (an index that is a large constant
+    is then a `plan.constant`, one buffer per distinct constant) and
+    before `stride-reuse-buffers` (until then a buffer holds one value, so
+    one buffer means one index).
+
+    ```mlir
+    %c0 = plan.alloc 200 bytes zeroed      // counts, buckets, ranks of @a
+    %c1 = plan.alloc 6400 bytes zeroed
+    %c2 = plan.alloc 2400 bytes zeroed
+    plan.dispatch @k::@a(%idx, %src, %x, %out0, %c0, %c1, %c2)  // first
+    plan.dispatch @k::@b(%idx, %src2, %y, %out1, %c0, %c1, %c2) // last
+    ```
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+}
+
 def PlaceConstants : Pass<"stride-place-constants", "::mlir::ModuleOp"> {
   let summary = "Move large constants out of kernels into the plan's constants";
   let description = [{

@@ -36,6 +36,17 @@ def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
   let genSpecializedAttr = 0;
 }
 
+def Stride_IndexAnalysis : I32EnumAttr<"IndexAnalysis",
+    "where a default-mode segmented index_add gets the index analysis of its "
+    "rows (counts, buckets, ranks) and whether it clears the counts", [
+  I32EnumAttrCase<"Own", 0, "own">,
+  I32EnumAttrCase<"First", 1, "first">,
+  I32EnumAttrCase<"Reused", 2, "reused">,
+  I32EnumAttrCase<"Last", 3, "last">]> {
+  let cppNamespace = "::stride";
+  let genSpecializedAttr = 0;
+}
+
 class Stride_Attr<string name, string attrMnemonic>
     : AttrDef<Stride_Dialect, name> {
   let mnemonic = attrMnemonic;
@@ -115,7 +126,13 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
     - `deterministic`: the kernel's float results do not depend on the
       order in which threads run (stridec --deterministic);
     - `bucket`: (default-mode `segmented_index_add`) the source positions
-      a row holds in its bucket; a row with more is a long row.
+      a row holds in its bucket; a row with more is a long row;
+    - `index_analysis`: (default-mode `segmented_index_add`) `own`: the
+      kernel ranks its index (phase 1) and clears the counts when it ends;
+      several index_adds over one index share their first three scratch
+      buffers (counts, buckets, ranks; `stride-share-index-analysis`): the
+      `first` ranks and keeps the counts, a `reused` one runs no phase 1
+      and keeps them, the `last` runs no phase 1 and clears them.
 
     ```mlir
     #stride.schedule<scheme = vectorized, index_bits = 32, vector_width = 4,
@@ -135,7 +152,9 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
     "::mlir::ArrayAttr":$launches,
     OptionalParameter<"::mlir::DenseI64ArrayAttr">:$scratch,
     DefaultValuedParameter<"bool", "false">:$deterministic,
-    DefaultValuedParameter<"int64_t", "0">:$bucket
+    DefaultValuedParameter<"int64_t", "0">:$bucket,
+    DefaultValuedParameter<"::stride::IndexAnalysis",
+                           "::stride::IndexAnalysis::Own">:$index_analysis
   );
   let extraClassDeclaration = [{
     /// The name of the discardable attribute that holds a kernel's schedule.
