@@ -198,7 +198,8 @@ def run_module(bin_dir, module, directory, graph, work, args):
         return row
     found = re.search(r"median ([0-9.]+) ms", result.stdout)
     row["ms"] = float(found.group(1)) if found else None
-    found = re.search(r"peak device memory:? ([0-9]+) bytes", result.stdout)
+    found = re.search(r"peak allocated by the runtime [0-9.]+ MiB \(([0-9]+) bytes\)",
+                      result.stdout)
     row["peak"] = int(found.group(1)) if found else None
     result, _ = run([runner, module, *stride_inputs(directory, graph),
                      "--profile-json", profile, "--iterations", str(args.iterations)], log)
@@ -223,8 +224,9 @@ def profile_split(profile):
     """ms in library calls and in generated kernels, from --profile-json."""
     if not profile:
         return None
-    totals = profile.get("totals", {})
-    return totals.get("library_ms"), totals.get("kernel_ms")
+    kinds = profile.get("kinds", {})
+    return (kinds.get("library call", {}).get("ms"),
+            kinds.get("kernel", {}).get("ms"))
 
 
 # ----------------------------------------------------------------------------
