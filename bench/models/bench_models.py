@@ -347,7 +347,8 @@ def bench_model(name, kind, make, rtol, args):
                   for n, e in zip(graph["output_names"], expected)]
         g["rel_err"] = max(errors, default=0.0)
         g.pop("log", None)
-        g["attention_ms"] = attention_ms(g.get("profile"))
+        if kind == "export":  # in a backward graph the batched products do not pair up
+            g["attention_ms"] = attention_ms(g.get("profile"))
         if g.get("profile"):
             print("  slowest steps of " + archive + ":\n    " +
                   "\n    ".join(top_steps(g["profile"])), flush=True)
