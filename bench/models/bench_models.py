@@ -47,6 +47,16 @@ import stride_export as sx  # noqa: E402  (copied into the bundle beside this fi
 F32_RTOL, BF16_RTOL = 1e-4, 2e-2
 
 
+# The attention of each inference model, for the fused-attention bound:
+# (batch, heads, kv_heads, tokens, head_dim, causal, layers).
+ATTENTION = {
+    "gpt2_f32": (8, 12, 12, 1024, 64, True, 12),
+    "gpt2_bf16": (8, 12, 12, 1024, 64, True, 12),
+    "bert_f32": (32, 12, 12, 128, 64, False, 12),
+    "llama_bf16": (4, 16, 4, 1024, 64, True, 4),
+}
+
+
 def model_list():
     """(name, kind, make, rtol): the issue's models at their full sizes."""
     bf16 = torch.bfloat16
@@ -148,6 +158,33 @@ def time_torch(model, inputs, kind, args):
     return row, expected
 
 
+def fused_attention_ms(shape, dtype, args):
+    """PyTorch's fastest fused attention (flash, else memory-efficient, else
+    cuDNN) over all layers of a model: the time a fused attention kernel
+    would take in Stride's place, measured, not guessed. None when no fused
+    backend takes the shape."""
+    import torch.nn.functional as F
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    batch, heads, kv_heads, tokens, head_dim, causal, layers = shape
+    q = torch.randn(batch, heads, tokens, head_dim, device="cuda", dtype=dtype)
+    k = torch.randn(batch, kv_heads, tokens, head_dim, device="cuda", dtype=dtype)
+    v = torch.randn_like(k)
+    best = None
+    for backend in (SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION,
+                    SDPBackend.CUDNN_ATTENTION):
+        def call():
+            with sdpa_kernel(backend):
+                return F.scaled_dot_product_attention(
+                    q, k, v, is_causal=causal, enable_gqa=kv_heads != heads)
+        try:
+            ms = median_ms(call, args.warmup, args.iterations)
+        except RuntimeError:  # the backend does not take this dtype or shape
+            continue
+        best = ms if best is None else min(best, ms)
+    return None if best is None else best * layers
+
+
 # ----------------------------------------------------------------------------
 # Stride
 
@@ -198,7 +235,8 @@ def run_module(bin_dir, module, directory, graph, work, args):
         return row
     found = re.search(r"median ([0-9.]+) ms", result.stdout)
     row["ms"] = float(found.group(1)) if found else None
-    found = re.search(r"peak device memory:? ([0-9]+) bytes", result.stdout)
+    found = re.search(r"peak allocated by the runtime [0-9.]+ MiB \(([0-9]+) bytes\)",
+                      result.stdout)
     row["peak"] = int(found.group(1)) if found else None
     result, _ = run([runner, module, *stride_inputs(directory, graph),
                      "--profile-json", profile, "--iterations", str(args.iterations)], log)
@@ -219,12 +257,41 @@ def relative_error(got_file, expected):
     return (got - expected).abs().max().item() / scale
 
 
+def batched_call(step):
+    """A library call of a batched product (attention's Q K^T or P V; the
+    linear layers' products have batch=1)."""
+    found = re.search(r"batch=([0-9]+)", step["name"])
+    return step["kind"] == "library call" and found and int(found.group(1)) > 1
+
+
+def attention_ms(profile):
+    """ms of the steps of attention: from each batched product to the next
+    one, both included (the scores' scaling, mask and softmax between them).
+    None without a profile or batched products."""
+    if not profile:
+        return None
+    steps = profile.get("steps", [])
+    marks = [i for i, step in enumerate(steps) if batched_call(step)]
+    if len(marks) < 2:
+        return None
+    return sum(sum(step["median_ms"] for step in steps[first:second + 1])
+               for first, second in zip(marks[0::2], marks[1::2]))
+
+
+def top_steps(profile, count=12):
+    """The `count` slowest steps, as lines for the log."""
+    steps = sorted(profile.get("steps", []), key=lambda step: -step["median_ms"])
+    return [f"{step['median_ms']:8.4f} ms  {step['kind']:<12}  {step['name']}"
+            for step in steps[:count]]
+
+
 def profile_split(profile):
     """ms in library calls and in generated kernels, from --profile-json."""
     if not profile:
         return None
-    totals = profile.get("totals", {})
-    return totals.get("library_ms"), totals.get("kernel_ms")
+    kinds = profile.get("kinds", {})
+    return (kinds.get("library call", {}).get("ms"),
+            kinds.get("kernel", {}).get("ms"))
 
 
 # ----------------------------------------------------------------------------
@@ -280,6 +347,14 @@ def bench_model(name, kind, make, rtol, args):
                   for n, e in zip(graph["output_names"], expected)]
         g["rel_err"] = max(errors, default=0.0)
         g.pop("log", None)
+        if kind == "export":  # in a backward graph the batched products do not pair up
+            g["attention_ms"] = attention_ms(g.get("profile"))
+        if g.get("profile"):
+            print("  slowest steps of " + archive + ":\n    " +
+                  "\n    ".join(top_steps(g["profile"])), flush=True)
+    if name in ATTENTION and not args.torch_only:
+        dtype = torch.bfloat16 if "bf16" in name else torch.float32
+        row["fused_attention_ms"] = fused_attention_ms(ATTENTION[name], dtype, args)
     return row
 
 
@@ -316,6 +391,19 @@ def print_table(rows):
                   f"{mib(g.get('peak'))} | {mib(row.get('eager_peak'))} |")
     print("\n(training rows: PyTorch's columns time the whole step, forward and "
           "backward; Stride's each graph)")
+    print("\n| model | Stride ms | of which attention ms | fused attention ms (PyTorch SDPA) | "
+          "Stride with fused attention ms (bound) | compile ms |")
+    print("|---|---|---|---|---|---|")
+    for row in rows:
+        for archive, g in row["graphs"].items():
+            attention, fused = g.get("attention_ms"), row.get("fused_attention_ms")
+            bound = (g["ms"] - attention + fused
+                     if None not in (attention, fused, g.get("ms")) else None)
+            if attention is None:
+                continue
+            print(f"| {row['name']} | {fmt(g.get('ms'), '.3f')} | {fmt(attention, '.3f')} | "
+                  f"{fmt(fused, '.3f')} | {fmt(bound, '.3f')} | "
+                  f"{fmt(row.get('compile_ms'), '.3f')} |")
 
 
 def main(argv=None):
