@@ -262,20 +262,22 @@ LogicalResult Outliner::lowerMatmul(MatmulOp matmul) {
 
 LogicalResult Outliner::rewriteReturn(func::ReturnOp ret) {
   builder.setInsertionPoint(ret);
-  llvm::SmallPtrSet<Value, 8> returned;
+  llvm::SmallPtrSet<Value, 8> returnedBuffers;
   for (OpOperand &operand : ret->getOpOperands()) {
     Value value = operand.get();
     Operation *def = value.getDefiningOp();
-    if (!def || !(isa<KernelOp>(def) || isLibraryCall(def)))
+    bool written = def && (isa<KernelOp>(def) || isLibraryCall(def));
+    if (!written && !isReshapeOfFreshBuffer(value))
       return ret.emitOpError()
              << "returns as result #" << operand.getOperandNumber()
              << " a value that no kernel or library call writes (an "
-                "argument or a view); "
+                "argument, or a view of part of a buffer); "
                 "stride-legalize-layouts copies such results, and "
                 "stride-outline-kernels puts the copy into a kernel";
     Value buffer = bufferOf.lookup(value);
-    if (!returned.insert(value).second) {
-      // Returned before: a buffer of its own, filled by a byte copy.
+    if (!returnedBuffers.insert(buffer).second) {
+      // The buffer is returned before (the same value, or another shape of
+      // it): this result gets a buffer of its own, filled by a byte copy.
       auto source = buffer.getDefiningOp<AllocOp>();
       buffer = AllocOp::create(builder, ret.getLoc(), source.getSize(),
                                /*zeroed=*/false);

@@ -7,6 +7,8 @@
 
 #include "stride/Dialect/Stride/IR/Graph.h"
 
+#include "stride/Support/Layout.h"
+
 using namespace mlir;
 
 namespace stride {
@@ -47,6 +49,28 @@ void forEachSink(Value value, function_ref<void(OpOperand &)> fn) {
     else
       fn(use);
   }
+}
+
+/// True when `value` is a tensor whose layout is row-major with offset 0.
+static bool isRowMajorTensor(Value value) {
+  auto type = dyn_cast<StridedTensorType>(value.getType());
+  return type && isRowMajor(type.getLayout());
+}
+
+bool isReshapeOfFreshBuffer(Value value) {
+  if (!isRowMajorTensor(value))
+    return false;
+  Value root = value;
+  while (auto view = root.getDefiningOp<ViewOpInterface>())
+    root = view.getSource();
+  Operation *def = root.getDefiningOp();
+  if (root == value || !def || !writesFreshBuffers(def) ||
+      !isRowMajorTensor(root))
+    return false;
+  auto type = cast<StridedTensorType>(value.getType());
+  auto rootType = cast<StridedTensorType>(root.getType());
+  return type.getElementType() == rootType.getElementType() &&
+         type.getNumElements() == rootType.getNumElements();
 }
 
 KernelNameTable::KernelNameTable(func::FuncOp func) {

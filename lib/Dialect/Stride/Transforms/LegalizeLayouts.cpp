@@ -14,6 +14,8 @@
 
 #include "stride/Dialect/Stride/Transforms/Passes.h"
 
+#include "stride/Dialect/Stride/IR/Graph.h"
+
 #include "mlir/IR/Builders.h"
 
 namespace stride {
@@ -174,14 +176,17 @@ LogicalResult repairResult(Operation *op, OpResult result) {
 }
 
 /// A function result that is not a functional op's fresh buffer (a view, or
-/// an argument) would alias memory the module does not own: clone it.
+/// an argument) would alias memory the module does not own, or only part of
+/// a buffer: clone it. A reshape of a whole fresh buffer is that buffer
+/// under another shape and is returned as it is.
 void materializeAliasedResults(func::FuncOp func) {
   func.walk([&](func::ReturnOp ret) {
     OpBuilder builder(ret);
     for (OpOperand &operand : ret->getOpOperands()) {
       StridedTensorType type = tensorTypeOf(operand.get());
       Operation *def = operand.get().getDefiningOp();
-      if (!type || (def && writesFreshBuffers(def)))
+      if (!type || (def && writesFreshBuffers(def)) ||
+          isReshapeOfFreshBuffer(operand.get()))
         continue;
       auto fresh = StridedTensorType::getContiguous(type.getShape(),
                                                     type.getElementType());

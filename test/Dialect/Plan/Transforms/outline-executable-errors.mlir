@@ -10,7 +10,7 @@ func.func @unformed(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
 // -----
 
 func.func @returns_argument(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
-  // expected-error @+1 {{'func.return' op returns as result #0 a value that no kernel or library call writes (an argument or a view); stride-legalize-layouts copies such results, and stride-outline-kernels puts the copy into a kernel}}
+  // expected-error @+1 {{'func.return' op returns as result #0 a value that no kernel or library call writes (an argument, or a view of part of a buffer); stride-legalize-layouts copies such results, and stride-outline-kernels puts the copy into a kernel}}
   return %x : !stride.tensor<4xf32>
 }
 

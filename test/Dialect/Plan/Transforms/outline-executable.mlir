@@ -30,6 +30,26 @@ func.func @views(%x: !stride.tensor<4x8xf32>) -> (!stride.tensor<8x4xf32>, !stri
 
 // -----
 
+// A returned reshape of a whole kernel result is that result's buffer under
+// the returned type; the same buffer returned again (here the result
+// itself) is copied into a buffer of its own.
+// CHECK-LABEL: func.func @reshape_returned(
+// CHECK-NEXT: %[[X:.*]] = plan.input %arg0
+// CHECK-NEXT: %[[E:.*]] = plan.alloc 128 bytes
+// CHECK-NEXT: plan.dispatch @reshape_returned_kernels::@exp_0(%[[X]], %[[E]])
+// CHECK-NEXT: %[[R0:.*]] = plan.output %[[E]] : !stride.tensor<32xf32, strides = [1], offset = 0>
+// CHECK-NEXT: %[[C:.*]] = plan.alloc 128 bytes
+// CHECK-NEXT: plan.copy %[[E]] to %[[C]] size 128
+// CHECK-NEXT: %[[R1:.*]] = plan.output %[[C]] : !stride.tensor<4x8xf32, strides = [8, 1], offset = 0>
+// CHECK-NEXT: return %[[R0]], %[[R1]]
+func.func @reshape_returned(%x: !stride.tensor<4x8xf32>) -> (!stride.tensor<32xf32>, !stride.tensor<4x8xf32>) {
+  %e = stride.exp %x : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+  %v = stride.view %e : !stride.tensor<4x8xf32> -> !stride.tensor<32xf32>
+  return %v, %e : !stride.tensor<32xf32>, !stride.tensor<4x8xf32>
+}
+
+// -----
+
 // A kernel's scratch (the schedule's `scratch`, bytes each) is a zeroed
 // buffer of its own, after the results; sizes are rounded up to 16 bytes.
 // CHECK-LABEL: func.func @segmented(

@@ -17,3 +17,25 @@ func.func @returns_views(%x: !stride.tensor<4x8xf32>)
   %e = stride.exp %x : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
   return %t, %x, %e : !stride.tensor<8x4xf32, strides = [1, 8]>, !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>
 }
+
+// A view that is the whole of a functional op's result under another shape
+// (both row-major, offset 0, as many elements) is that result's buffer: it
+// is returned as it is, twice too (the plan copies the second). A view of
+// part of a result, and a reshape of an argument, are cloned.
+// CHECK-LABEL: func.func @returns_reshapes
+// CHECK: %[[E:.*]] = stride.exp %arg0
+// CHECK: %[[V:.*]] = stride.view %[[E]]
+// CHECK: %[[S:.*]] = stride.slice %[[E]]
+// CHECK: %[[A:.*]] = stride.view %arg0
+// CHECK: %[[CS:.*]] = stride.clone %[[S]]
+// CHECK: %[[CA:.*]] = stride.clone %[[A]]
+// CHECK: return %[[V]], %[[V]], %[[CS]], %[[CA]]
+func.func @returns_reshapes(%x: !stride.tensor<4x8xf32>)
+    -> (!stride.tensor<32xf32>, !stride.tensor<32xf32>, !stride.tensor<2x8xf32, strides = [8, 1]>, !stride.tensor<32xf32>) {
+  %e = stride.exp %x : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+  %v = stride.view %e : !stride.tensor<4x8xf32> -> !stride.tensor<32xf32>
+  %s = stride.slice %e dim 0 start 0 end 2 step 1 : !stride.tensor<4x8xf32>
+      -> !stride.tensor<2x8xf32, strides = [8, 1]>
+  %a = stride.view %x : !stride.tensor<4x8xf32> -> !stride.tensor<32xf32>
+  return %v, %v, %s, %a : !stride.tensor<32xf32>, !stride.tensor<32xf32>, !stride.tensor<2x8xf32, strides = [8, 1]>, !stride.tensor<32xf32>
+}

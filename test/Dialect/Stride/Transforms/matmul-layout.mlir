@@ -122,7 +122,8 @@ func.func @one_copy(%a: !stride.tensor<128xf32>, %b: !stride.tensor<8xf32>) -> !
 // aligned for cuBLASLt's fast kernels), batches of 5 rows one after the
 // other, and copied into the graph's dense layout; fusion merges the copy
 // into the kernel of the bias add and GELU after it (no extra pass over
-// the product). f32 and aligned bf16 products keep the graph's layout.
+// the product). A batched weight keeps its 17 columns (padding it would
+// copy every matrix). f32 and aligned bf16 products keep the graph's layout.
 // CHECK-LABEL: func.func @aligned_rows
 // CHECK:      %[[P:.*]] = stride.matmul {{.*}} -> <2x5x17xbf16, strides = [120, 24, 1], offset = 0>
 // CHECK-NEXT: stride.clone %[[P]] : <2x5x17xbf16, strides = [120, 24, 1], offset = 0> -> <2x5x17xbf16, strides = [85, 17, 1], offset = 0>
@@ -143,4 +144,36 @@ func.func @aligned_rows(%x: !stride.tensor<2x5x8xbf16>, %w: !stride.tensor<2x8x1
   %f = stride.matmul %xf, %wf : !stride.tensor<2x5x8xf32>, !stride.tensor<2x8x17xf32> -> !stride.tensor<2x5x17xf32>
   %a = stride.matmul %y, %v : !stride.tensor<5x8xbf16>, !stride.tensor<8x16xbf16> -> !stride.tensor<5x16xbf16>
   return %g, %f, %a : !stride.tensor<2x5x17xbf16>, !stride.tensor<2x5x17xf32>, !stride.tensor<5x16xbf16>
+}
+
+// -----
+
+// A 2-D bf16 weight with 17 columns: cuBLASLt needs n itself 16-byte
+// aligned, so the weight gets 7 zero columns (a cat with a full, in the
+// weight's own dim order: the copy streams its rows), the product has 24
+// columns, and a slice view and a copy give the graph its 17. Fusion puts
+// the padding in one kernel and the copy into the bias add's.
+// CHECK-LABEL: func.func @padded_columns
+// CHECK:      %[[T:.*]] = stride.permute %arg1
+// CHECK-NEXT: %[[Z:.*]] = stride.full 0.000000e+00 : <8x7xbf16, strides = [7, 1], offset = 0>
+// CHECK-NEXT: %[[W:.*]] = stride.cat %[[T]], %[[Z]] dim 1 : {{.*}} -> <8x24xbf16, strides = [1, 8], offset = 0>
+// CHECK-NEXT: %[[P:.*]] = stride.matmul %arg0, %[[W]] {{{.*}}rhs_layout = #stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0>} : {{.*}} -> <5x24xbf16, strides = [24, 1], offset = 0>
+// CHECK-NEXT: %[[S:.*]] = stride.slice %[[P]] dim 1 start 0 end 17 step 1 : <5x24xbf16, strides = [24, 1], offset = 0> -> <5x17xbf16, strides = [24, 1], offset = 0>
+// CHECK-NEXT: %[[C:.*]] = stride.clone %[[S]] : {{.*}} -> <5x17xbf16, strides = [17, 1], offset = 0>
+// CHECK:      stride.add %[[C]]
+// FUSED-LABEL: func.func @padded_columns
+// FUSED:      stride.kernel "full_cat" ins(%arg1
+// FUSED:      stride.matmul {{.*}} -> <5x24xbf16, strides = [24, 1], offset = 0>
+// FUSED:      stride.kernel "clone_add"
+func.func @padded_columns(%x: !stride.tensor<5x8xbf16>, %w: !stride.tensor<17x8xbf16>,
+                          %b: !stride.tensor<17xbf16>) -> !stride.tensor<5x17xbf16> {
+  %wt = stride.permute %w dims [1, 0] : !stride.tensor<17x8xbf16>
+      -> !stride.tensor<8x17xbf16, strides = [1, 8], offset = 0>
+  %p = stride.matmul %x, %wt : !stride.tensor<5x8xbf16>,
+      !stride.tensor<8x17xbf16, strides = [1, 8], offset = 0> -> !stride.tensor<5x17xbf16>
+  %be = stride.expand %b : !stride.tensor<17xbf16>
+      -> !stride.tensor<5x17xbf16, strides = [0, 1], offset = 0>
+  %s = stride.add %p, %be : !stride.tensor<5x17xbf16>,
+      !stride.tensor<5x17xbf16, strides = [0, 1], offset = 0> -> !stride.tensor<5x17xbf16>
+  return %s : !stride.tensor<5x17xbf16>
 }

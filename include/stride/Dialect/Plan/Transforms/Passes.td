@@ -23,7 +23,11 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
     of the kernel's schedule, and a `plan.dispatch` per kernel in program
     order. Views outside kernels allocate nothing: a kernel reads its
     input through the view's layout in the buffer of the view's root. A
-    value returned twice gets a buffer of its own filled by `plan.copy`.
+    returned reshape of a whole kernel result (row-major at both ends, as
+    many elements: `isReshapeOfFreshBuffer`) is that result's buffer under
+    the returned type. A buffer returned twice (the same value, or two
+    shapes of it) gets a buffer of its own for the second result, filled by
+    `plan.copy`.
 
     Before:
 
@@ -71,8 +75,8 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
     ```
 
     A functional op outside a kernel, a matmul without its operand
-    layouts, or a returned value that no kernel or library call writes, is
-    an error at its location.
+    layouts, or a returned value that no kernel or library call writes (an
+    argument, or a view of part of a buffer), is an error at its location.
   }];
   let dependentDialects = ["::stride::plan::PlanDialect"];
   let options = [

@@ -43,6 +43,16 @@ std::string resultName(mlir::func::FuncOp func, unsigned index);
 void forEachSink(mlir::Value value,
                  llvm::function_ref<void(mlir::OpOperand &)> fn);
 
+/// True when `value` is a whole fresh buffer under another shape: a chain
+/// of views leads to it from the result of an op that writes fresh buffers
+/// (writesFreshBuffers), and both ends are row-major with offset 0 and have
+/// as many elements, so the view's element i is the buffer's element i.
+/// Returning such a value returns the buffer itself: no copy is needed
+/// (stride-legalize-layouts, stride-outline-executable). False for the
+/// fresh result itself (no view), a view of part of a buffer or in another
+/// order, and anything rooted at a graph input.
+bool isReshapeOfFreshBuffer(mlir::Value value);
+
 /// Unique names among one function's kernels: the passes that form kernels
 /// name them through one table (seeded with the kernels already there), and
 /// the CUDA emitter makes its C identifiers unique through another.

@@ -25,7 +25,11 @@ def LegalizeLayouts : Pass<"stride-legalize-layouts", "::mlir::func::FuncOp"> {
     View ops are always legal (a zero stride is what `stride.expand` is).
     A function result that is not the result of a functional op (a view, or
     an argument) is materialized with a `stride.clone` into a row-major
-    buffer, so a module never returns an alias of its input.
+    buffer, so a module never returns an alias of its input or of part of
+    a buffer. The exception is a view that is the whole of a functional
+    op's result under another shape (both row-major with offset 0, as many
+    elements: a reshape of a product into the graph's logits, say): it is
+    returned as it is, and the plan returns the result's buffer.
 
     With `repair`, each offending result instead gets a dense layout: the
     dim order of the op's first tensor operand where that operand is dense
@@ -92,13 +96,16 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
     The result is written where the library writes fast: rows of
     consecutive elements at a leading dimension rounded up to 16 bytes for
     f16 and bf16 (`alignedResultLd`: cuBLASLt's fast Hopper kernels need
-    aligned rows; a bf16 product of 50,257 columns, GPT-2's logits, ran
-    6.7x slower unaligned), matrices one after the other. When that is not
-    the graph's layout of the product (an unaligned f16/bf16 row), the
-    product gets the aligned
-    layout and a `stride.clone` copies it into the graph's, which fusion
-    merges into a pointwise reader where there is one (and epilogue
-    folding looks through).
+    aligned rows), matrices one after the other. Where the weight (`rhs`)
+    is 2-D and there is no bias, `N` itself is padded: the weight gets zero
+    columns up to the aligned count (`stride.cat` with a `stride.full 0`),
+    and a `stride.slice` of the product drops them (cuBLASLt keeps slow
+    kernels while `n` is unaligned: a bf16 product of 50,257 columns,
+    GPT-2's logits, ran 6.9x slower). When the written layout is not the
+    graph's layout of the product (an unaligned f16/bf16 row), a
+    `stride.clone` copies it into the graph's, which fusion merges into a
+    pointwise reader where there is one (and epilogue folding looks
+    through the copy of an unpadded product).
   }];
   let dependentDialects = ["::stride::StrideDialect"];
 }
