@@ -137,8 +137,10 @@ private:
   CompileResult result;
 };
 
+/// The arch's form only: whether NVRTC supports it is checked when NVRTC
+/// runs, so that a compile served from the cache never loads NVRTC.
 LogicalResult Compilation::checkArch() {
-  Result<int> arch = checkNvrtcArch(options.cuda.arch);
+  Result<int> arch = parseGpuArch(options.cuda.arch);
   if (!arch) {
     error(arch.error().message);
     return failure();

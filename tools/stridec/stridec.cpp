@@ -149,8 +149,9 @@ cl::opt<bool> deterministic(
 cl::opt<std::string> cacheDir(
     "cache-dir", cl::value_desc("dir"),
     cl::desc("Keep NVRTC's output in this directory, keyed on the SHA-256 of "
-             "the CUDA source, arch, options and NVRTC version, so that "
-             "compiling the same graph again skips NVRTC (default: "
+             "the CUDA source, arch, options and NVRTC's file (path, size, "
+             "mtime), so that compiling the same graph again never loads "
+             "NVRTC (default: "
              "$XDG_CACHE_HOME/stride/nvrtc, else ~/.cache/stride/nvrtc)"),
     cl::cat(stridecCategory));
 
@@ -182,7 +183,8 @@ signature). Errors print as file:line:col: error: ... and exit with status 1.
 
 NVRTC (libnvrtc.so.13, CUDA 13) is loaded when a compile needs it, from the
 loader's paths or /usr/local/cuda; STRIDE_NVRTC=PATH names the file instead.
---emit=mlir, --emit=dot and --inspect work without it.
+--emit=mlir, --emit=dot and --inspect work without it, and so does a compile
+whose code is in the cache (only --arch's form is checked then).
 
 MLIR's options apply to the pipeline, among them:
   --mlir-print-ir-after-all    print the IR after every pass (to stderr)

@@ -34,6 +34,18 @@ struct OpenedLibrary {
 std::vector<std::string> cudaLibraryCandidates(const char *environmentVariable,
                                                const char *soname);
 
+/// The file that openFirstLibrary(candidates) would load, found with stat
+/// calls and a read of /etc/ld.so.cache only (nothing is opened with dlopen,
+/// so this is cheap and works without the library being loadable), as its
+/// canonical path. A candidate with a '/' is a path; a bare soname is
+/// searched as the loader searches: $LD_LIBRARY_PATH, then the entries of
+/// /etc/ld.so.cache, then the system directories. It is an approximation of
+/// the loader (the caller's RUNPATH and glibc-hwcaps subdirectories are not
+/// searched, and a file that exists but would not load is still chosen);
+/// nullopt when no candidate exists.
+std::optional<std::string>
+findLibraryFile(const std::vector<std::string> &candidates);
+
 /// dlopens the first of `candidates` that loads (RTLD_NOW | RTLD_LOCAL).
 /// When none does, returns nullopt with `failures` listing why each did not.
 std::optional<OpenedLibrary>

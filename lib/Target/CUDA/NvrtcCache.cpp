@@ -23,14 +23,16 @@ namespace {
 
 constexpr size_t kDigestBytes = 32;
 /// Bumped when the entry format or the key's contents change.
-constexpr llvm::StringLiteral kKeyFormat = "stride-nvrtc-cache-v1";
+constexpr llvm::StringLiteral kKeyFormat = "stride-nvrtc-cache-v2";
 
 std::array<uint8_t, kDigestBytes> sha256(llvm::ArrayRef<uint8_t> bytes) {
   return llvm::SHA256::hash(bytes);
 }
 
 /// Every input of NVRTC that can change its output, each field
-/// length-prefixed so that no two keys' texts can run together.
+/// length-prefixed so that no two keys' texts can run together. NVRTC is
+/// named by its file's identity (path, size, mtime), not its version, so
+/// that computing the key never loads NVRTC.
 std::string cacheKey(const std::string &source, const NvrtcOptions &options) {
   llvm::SHA256 hasher;
   auto add = [&](llvm::StringRef field) {
@@ -40,7 +42,7 @@ std::string cacheKey(const std::string &source, const NvrtcOptions &options) {
     hasher.update(field);
   };
   add(kKeyFormat);
-  add(nvrtcVersionString());
+  add(nvrtcLibraryIdentity());
   add(options.arch);
   add(options.emitPtx ? "ptx" : "cubin");
   add(options.cudaIncludeDir.empty() ? defaultCudaIncludeDir()

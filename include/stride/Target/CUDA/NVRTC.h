@@ -33,26 +33,36 @@ struct NvrtcOptions {
   /// The file name NVRTC reports in diagnostics; "stride_module.cu" if empty.
   std::string programName;
   /// Directory holding cuda_fp16.h and cuda_bf16.h. Empty: found next to
-  /// libnvrtc, else under $CUDA_PATH, else /usr/local/cuda/include.
+  /// the libnvrtc file nvrtcLibraryIdentity names, else under $CUDA_PATH, else /usr/local/cuda/include.
   std::string cudaIncludeDir;
   /// Appended after Stride's own options, e.g. "-lineinfo".
   std::vector<std::string> extraOptions;
 };
 
-/// The one check of a GPU arch given to Stride: "sm_" followed by the
-/// compute capability's digits, and one this NVRTC can compile for. Returns
-/// its number (90 for "sm_90"); the error names the archs this NVRTC
-/// supports. The compiler checks its arch once, before parsing; a direct
-/// caller of compileCudaSource checks the arch it passes.
+/// The form of a GPU arch given to Stride: "sm_" followed by the compute
+/// capability's digits. Returns its number (90 for "sm_90"). Needs no
+/// NVRTC; the compiler checks this before parsing, and whether NVRTC
+/// supports the arch when NVRTC runs (checkNvrtcArch).
+Result<int> parseGpuArch(const std::string &arch);
+
+/// The one check of a GPU arch against NVRTC: parseGpuArch's form, and one
+/// this NVRTC can compile for (loading NVRTC). Returns its number; the error
+/// names the archs this NVRTC supports.
 Result<int> checkNvrtcArch(const std::string &arch);
 
-/// Compiles one translation unit for `opts.arch`, which should have passed
-/// checkNvrtcArch (it is not checked again on the way to a successful
-/// compile; one that fails the check is refused with its message). A
-/// compile error is reported as a Stride bug (the generated code must always
-/// compile) and carries NVRTC's log.
+/// Compiles one translation unit for `opts.arch`, loading NVRTC and
+/// checking the arch with checkNvrtcArch first. A compile error is reported
+/// as a Stride bug (the generated code must always compile) and carries
+/// NVRTC's log. Thread-safe: translation units may be compiled in parallel.
 Result<CodeImage> compileCudaSource(const std::string &source,
                                     const NvrtcOptions &opts);
+
+/// Identifies, without loading it, the NVRTC that compileCudaSource would
+/// load: the file findLibraryFile picks from STRIDE_NVRTC or libnvrtc.so.13
+/// (DynamicLibrary.h), as "<canonical path> size <bytes> mtime <s.ns>", or
+/// "no NVRTC" when there is none. The NVRTC cache keys on this instead of
+/// NVRTC's version, so that a cache hit never loads NVRTC.
+std::string nvrtcLibraryIdentity();
 
 /// "NVRTC 13.0".
 std::string nvrtcVersionString();
@@ -61,7 +71,8 @@ std::string nvrtcVersionString();
 std::vector<std::string> nvrtcSupportedArchs();
 
 /// The include directory compileCudaSource uses when
-/// NvrtcOptions::cudaIncludeDir is empty; empty if none was found.
+/// NvrtcOptions::cudaIncludeDir is empty, found without loading NVRTC;
+/// empty if none was found.
 std::string defaultCudaIncludeDir();
 
 } // namespace stride

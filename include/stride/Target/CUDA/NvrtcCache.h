@@ -8,9 +8,11 @@
 // NVRTC takes most of a compile (a tenth of a second or more per module); the
 // rest of the pipeline takes milliseconds. The cache keeps each CUBIN or PTX
 // NVRTC made, under the SHA-256 of everything that determines it: the CUDA
-// source, the arch and kind of output, the NVRTC options, the NVRTC version
-// and the CUDA headers' directory. A second compile of the same graph with
-// the same options then skips NVRTC.
+// source, the arch and kind of output, the NVRTC options, the identity of
+// the NVRTC library file (its path, size and modification time:
+// nvrtcLibraryIdentity) and the CUDA headers' directory. A second compile of
+// the same graph with the same options then never loads NVRTC: the key is
+// computed from stat calls alone, and a hit returns the stored code.
 //
 // An entry is one file, `<dir>/<key>.bin`: the SHA-256 of the code, then the
 // code. It is written to a temporary file and renamed into place, so readers

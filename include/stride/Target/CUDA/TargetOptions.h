@@ -23,7 +23,8 @@ namespace stride {
 /// `arch`.
 struct CudaTargetOptions {
   /// The target, "sm_" + digits: grids are sized for it, and the compiler
-  /// has NVRTC compile for it (checkNvrtcArch checks it, once per compile).
+  /// has NVRTC compile for it (parseGpuArch checks its form before parsing,
+  /// checkNvrtcArch NVRTC's support when NVRTC runs).
   std::string arch = "sm_90";
   /// Multiprocessors of the target GPU; 0: the usual count for `arch`
   /// (132 for sm_90, an H100 SXM).

@@ -13,6 +13,7 @@
 #include <nvrtc.h>
 
 #include <dlfcn.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -37,6 +38,11 @@ constexpr const char *kNvrtcLibrary = "libnvrtc.so.13";
   X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
 // clang-format on
 
+/// Where loadNvrtc looks, in order.
+std::vector<std::string> nvrtcCandidates() {
+  return cudaLibraryCandidates("STRIDE_NVRTC", kNvrtcLibrary);
+}
+
 /// NVRTC's entry points, bound from the library loadNvrtc opened.
 struct Nvrtc {
 #define STRIDE_DECLARE_NVRTC_FN(fn) decltype(&::fn) fn = nullptr;
@@ -54,7 +60,7 @@ Result<const Nvrtc *> loadNvrtc() {
     static Nvrtc nvrtc;
     std::string failures;
     std::optional<OpenedLibrary> library = openFirstLibrary(
-        cudaLibraryCandidates("STRIDE_NVRTC", kNvrtcLibrary), failures);
+        nvrtcCandidates(), failures);
     if (!library)
       return makeError(ErrorCode::NotFound,
                        std::string("NVRTC (") + kNvrtcLibrary +
@@ -105,21 +111,18 @@ bool hasCudaHeaders(const std::filesystem::path &dir) {
   return std::filesystem::exists(dir / "cuda_fp16.h", ec);
 }
 
-/// The directory of the loaded libnvrtc, from the address of one of its
-/// functions.
-std::optional<std::filesystem::path> nvrtcLibraryDir() {
-  Result<const Nvrtc *> nvrtc = loadNvrtc();
-  Dl_info info;
-  if (!nvrtc ||
-      !dladdr(reinterpret_cast<void *>((*nvrtc)->nvrtcVersion), &info) ||
-      !info.dli_fname)
-    return std::nullopt;
-  std::error_code ec;
-  std::filesystem::path lib =
-      std::filesystem::weakly_canonical(info.dli_fname, ec);
-  if (ec)
-    lib = info.dli_fname;
-  return lib.parent_path();
+/// The error of an arch that is not "sm_" + digits; it names the archs NVRTC
+/// supports when NVRTC loads.
+Error malformedArch(const std::string &arch) {
+  std::string supported;
+  if (loadNvrtc())
+    supported = "; " + nvrtcVersionString() + " supports " +
+                joinArchs(nvrtcSupportedArchs());
+  return makeError(ErrorCode::InvalidArgument,
+                   "invalid GPU architecture '" + arch +
+                       "': expected sm_ followed by the compute "
+                       "capability's digits (e.g. sm_90 for an H100)" +
+                       supported);
 }
 
 std::vector<std::string> buildOptions(const NvrtcOptions &opts, int archNumber,
@@ -193,12 +196,23 @@ std::vector<std::string> nvrtcSupportedArchs() {
   return archs;
 }
 
+std::string nvrtcLibraryIdentity() {
+  std::optional<std::string> file = findLibraryFile(nvrtcCandidates());
+  struct stat st;
+  if (!file || ::stat(file->c_str(), &st) != 0)
+    return "no NVRTC";
+  return *file + " size " + std::to_string(st.st_size) + " mtime " +
+         std::to_string(st.st_mtim.tv_sec) + "." +
+         std::to_string(st.st_mtim.tv_nsec);
+}
+
 std::string defaultCudaIncludeDir() {
   std::vector<std::filesystem::path> candidates;
-  if (std::optional<std::filesystem::path> libDir = nvrtcLibraryDir()) {
+  if (std::optional<std::string> library = findLibraryFile(nvrtcCandidates())) {
     // lib64/ or lib/ next to include/, or targets/<triple>/lib/.
-    candidates.push_back(*libDir / ".." / "include");
-    candidates.push_back(*libDir / ".." / ".." / "include");
+    std::filesystem::path libDir = std::filesystem::path(*library).parent_path();
+    candidates.push_back(libDir / ".." / "include");
+    candidates.push_back(libDir / ".." / ".." / "include");
   }
   if (const char *cudaPath = std::getenv("CUDA_PATH"))
     candidates.push_back(std::filesystem::path(cudaPath) / "include");
@@ -209,18 +223,19 @@ std::string defaultCudaIncludeDir() {
   return {};
 }
 
+Result<int> parseGpuArch(const std::string &arch) {
+  if (std::optional<int> number = parseSmArch(arch))
+    return *number;
+  return malformedArch(arch);
+}
+
 Result<int> checkNvrtcArch(const std::string &arch) {
   if (Result<const Nvrtc *> nvrtc = loadNvrtc(); !nvrtc)
     return nvrtc.error();
-  std::vector<std::string> supported = nvrtcSupportedArchs();
-  std::optional<int> number = parseSmArch(arch);
+  Result<int> number = parseGpuArch(arch);
   if (!number)
-    return makeError(ErrorCode::InvalidArgument,
-                     "invalid GPU architecture '" + arch +
-                         "': expected sm_ followed by the compute "
-                         "capability's digits (e.g. sm_90 for an H100); " +
-                         nvrtcVersionString() + " supports " +
-                         joinArchs(supported));
+    return number;
+  std::vector<std::string> supported = nvrtcSupportedArchs();
   if (std::find(supported.begin(), supported.end(), arch) == supported.end())
     return makeError(ErrorCode::Incompatible,
                      "GPU architecture '" + arch + "' is not supported by " +
@@ -231,11 +246,11 @@ Result<int> checkNvrtcArch(const std::string &arch) {
 
 Result<CodeImage> compileCudaSource(const std::string &source,
                                     const NvrtcOptions &opts) {
-  if (Result<const Nvrtc *> nvrtc = loadNvrtc(); !nvrtc)
-    return nvrtc.error();
-  std::optional<int> archNumber = parseSmArch(opts.arch);
+  // NVRTC is loaded here, and the arch checked against it, only when
+  // something is compiled (a cache hit never comes here).
+  Result<int> archNumber = checkNvrtcArch(opts.arch);
   if (!archNumber)
-    return checkNvrtcArch(opts.arch).error();
+    return archNumber.error();
   std::string name =
       opts.programName.empty() ? kDefaultProgramName : opts.programName;
   std::string includeDir =
@@ -254,9 +269,6 @@ Result<CodeImage> compileCudaSource(const std::string &source,
     optionPtrs.push_back(o.c_str());
   r = api().nvrtcCompileProgram(*program, static_cast<int>(optionPtrs.size()),
                           optionPtrs.data());
-  if (r == NVRTC_ERROR_INVALID_OPTION)
-    if (Result<int> checked = checkNvrtcArch(opts.arch); !checked)
-      return checked.error();
   if (r != NVRTC_SUCCESS) {
     std::string log = programLog(*program);
     return makeError(
