@@ -23,8 +23,9 @@
 #   --filter R  only the cases whose name matches the regular expression R
 #   --device N  the CUDA device (default 0)
 #   --emulate   run the kernels on the CPU instead (bin/stride-emu and each
-#               case's kernels.so, made by gpu-prepare.sh --emulate): checks
-#               the bundle and the emitter on a machine without a GPU
+#               case's kernels-0.so, kernels-1.so, ...: one per translation
+#               unit, made by gpu-prepare.sh --emulate): checks the bundle
+#               and the emitter on a machine without a GPU
 #
 # Needs only the bundle, an NVIDIA driver and, for --memcheck,
 # compute-sanitizer (part of the CUDA toolkit). No MLIR, no compiler.
@@ -104,7 +105,11 @@ for dir in "$bundle"/cases/*/; do
     [[ -e $f ]] && args+=(--input "$(basename "$f" .npy)=$f")
   done
   if [[ $emulate == 1 ]]; then
-    args+=(--kernels "$dir/kernels.so")
+    # One library per executable (translation unit), in order.
+    units=$(ls "$dir"/kernels-*.so | wc -l)
+    for ((u = 0; u < units; u++)); do
+      args+=(--kernels "$dir/kernels-$u.so")
+    done
   fi
   runs=(plain)
   [[ $memcheck == 1 ]] && runs+=(memcheck)

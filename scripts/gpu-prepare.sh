@@ -156,7 +156,7 @@ add_case() {
   echo "${rtol:-$(tolerance "$dir/module.stridemod")}" >"$dir/rtol"
   if [[ $emulate == 1 ]]; then
     EMU_WORK=$dir/emu EMU_BUILD_ONLY=1 STRIDE_BIN=$bin test/Emu/emulate.sh "$graph"
-    mv "$dir/emu/kernels.so" "$dir/kernels.so"
+    mv "$dir"/emu/kernels-*.so "$dir/"
     rm -rf "$dir/emu"
   fi
   rm -f "$dir/stridec.log" "$dir/reference.log"
@@ -207,7 +207,7 @@ add_fixture() {
     local options=()
     for option in "$@"; do options+=(-c "$option"); done
     EMU_WORK=$dir/emu EMU_BUILD_ONLY=1 STRIDE_BIN=$bin test/Emu/emulate.sh "${options[@]}" "$archive"
-    mv "$dir/emu/kernels.so" "$dir/kernels.so"
+    mv "$dir"/emu/kernels-*.so "$dir/"
     rm -rf "$dir/emu"
   fi
   rm -f "$dir/stridec.log" "$dir/inspect.txt"

@@ -148,6 +148,10 @@ stride_status stride_compiler_set_deterministic(stride_compiler *compiler,
     `stridec` uses $XDG_CACHE_HOME/stride/nvrtc. */
 stride_status stride_compiler_set_cache_dir(stride_compiler *compiler,
                                             const char *dir);
+/** Run NVRTC on up to `jobs` translation units at once (stridec -j); 0 (the
+    default): one per hardware thread. The module is the same for any count. */
+stride_status stride_compiler_set_jobs(stride_compiler *compiler,
+                                       unsigned jobs);
 
 /** Compiles `length` bytes of graph text; `name` stands for the file in
     diagnostics (NULL: "<graph>"). On STRIDE_OK and on STRIDE_COMPILE_FAILED

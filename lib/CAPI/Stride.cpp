@@ -341,6 +341,13 @@ stride_status stride_compiler_set_cache_dir(stride_compiler *compiler,
   return ok();
 }
 
+stride_status stride_compiler_set_jobs(stride_compiler *compiler,
+                                       unsigned jobs) {
+  STRIDE_CHECK_ARG(compiler);
+  compiler->compiler.options().jobs = jobs;
+  return ok();
+}
+
 stride_status stride_compiler_compile(const stride_compiler *compiler,
                                       const char *source, size_t length,
                                       const char *name,

@@ -31,6 +31,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -47,6 +49,13 @@ std::optional<EmitKind> parseEmitKind(std::string_view name) {
   if (name == "dot") return EmitKind::Dot;
   if (name == "graph") return EmitKind::Graph;
   return std::nullopt;
+}
+
+std::string unitHeader(size_t index, size_t count,
+                       const std::string &executable) {
+  return "// ==== Stride translation unit " + std::to_string(index) + " of " +
+         std::to_string(count) + ": plan.executable @" + executable +
+         " ====\n";
 }
 
 std::string Diagnostic::format() const {
@@ -100,6 +109,22 @@ Diagnostic convert(mlir::Diagnostic &d, const std::string &fallbackFile) {
   return out;
 }
 
+/// The units' texts (`text(unit)`) one after another; with several units,
+/// each after a line naming it (unitHeader).
+template <typename TextFn>
+std::string joinUnits(const CudaSource &source, TextFn text) {
+  if (source.units.size() == 1)
+    return text(source.units.front());
+  std::string joined;
+  for (auto [i, unit] : llvm::enumerate(source.units)) {
+    if (i)
+      joined += "\n";
+    joined += unitHeader(i, source.units.size(), unit.executable);
+    joined += text(unit);
+  }
+  return joined;
+}
+
 /// A stage timer that is a no-op without a parent scope.
 struct StageTimer {
   StageTimer(TimingScope *parent, const char *name) {
@@ -128,6 +153,7 @@ private:
     result.diagnostics.push_back(std::move(d));
   }
   LogicalResult checkArch();
+  Result<std::vector<CodeImage>> compileUnits(const CudaSource &source);
   OwningOpRef<ModuleOp> readGraph(std::unique_ptr<llvm::MemoryBuffer> buffer);
   LogicalResult emitModule(ModuleOp module);
 
@@ -161,33 +187,33 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   if (failed(source))
     return failure();
   if (options.emit == EmitKind::Cuda) {
-    result.text = source->source;
+    result.text = joinUnits(*source, [](const CudaUnit &unit) {
+      return unit.source;
+    });
     return success();
   }
 
-  NvrtcOptions nvrtc;
-  nvrtc.arch = options.cuda.arch;
-  nvrtc.emitPtx = options.emit == EmitKind::Ptx;
-  nvrtc.programName =
-      llvm::sys::path::stem(bufferName).str() + ".cu";
-  Result<CodeImage> image = makeError(ErrorCode::Internal, "not compiled");
+  std::vector<CodeImage> images;
   {
     StageTimer timer(options.timing, "NVRTC");
-    image = compileCudaSourceCached(source->source, nvrtc,
-                                    options.nvrtcCacheDir);
-  }
-  if (!image) {
-    error(image.error().message);
-    return failure();
+    Result<std::vector<CodeImage>> compiled = compileUnits(*source);
+    if (!compiled) {
+      error(compiled.error().message);
+      return failure();
+    }
+    images = std::move(*compiled);
   }
   if (options.emit == EmitKind::Ptx) {
-    result.text.assign(image->bytes.begin(), image->bytes.end());
+    result.text = joinUnits(*source, [&](const CudaUnit &unit) {
+      const std::vector<uint8_t> &ptx = images[&unit - &source->units[0]].bytes;
+      return std::string(ptx.begin(), ptx.end());
+    });
     return success();
   }
 
   StageTimer timer(options.timing, "Plan module");
   FailureOr<ModuleDesc> desc =
-      translatePlan(*entry, *source, std::move(*image), options.cuda.arch,
+      translatePlan(*entry, *source, std::move(images), options.cuda.arch,
                     options.producer);
   if (failed(desc))
     return failure();
@@ -195,6 +221,43 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   result.moduleBytes = serializeModule(*desc);
   result.module = std::move(*desc);
   return success();
+}
+
+/// NVRTC on each translation unit, through the cache, on up to
+/// `options.jobs` threads; the images in unit order, or the first failing
+/// unit's error.
+Result<std::vector<CodeImage>>
+Compilation::compileUnits(const CudaSource &source) {
+  size_t count = source.units.size();
+  std::string stem = llvm::sys::path::stem(bufferName).str();
+  std::vector<std::optional<Result<CodeImage>>> compiled(count);
+  auto compile = [&](size_t i) {
+    NvrtcOptions nvrtc;
+    nvrtc.arch = options.cuda.arch;
+    nvrtc.emitPtx = options.emit == EmitKind::Ptx;
+    // NVRTC prints the program name in diagnostics and PTX headers.
+    nvrtc.programName =
+        count == 1 ? stem + ".cu" : stem + "." + source.units[i].executable + ".cu";
+    compiled[i] = compileCudaSourceCached(source.units[i].source, nvrtc,
+                                          options.nvrtcCacheDir);
+  };
+  if (count == 1 || options.jobs == 1) {
+    for (size_t i = 0; i < count; ++i)
+      compile(i);
+  } else {
+    // 0 jobs: one thread per hardware thread.
+    llvm::StdThreadPool pool(llvm::hardware_concurrency(options.jobs));
+    for (size_t i = 0; i < count; ++i)
+      pool.async([&compile, i] { compile(i); });
+    pool.wait();
+  }
+  std::vector<CodeImage> images;
+  for (std::optional<Result<CodeImage>> &image : compiled) {
+    if (!*image)
+      return image->error();
+    images.push_back(std::move(**image));
+  }
+  return images;
 }
 
 OwningOpRef<ModuleOp>
@@ -244,6 +307,8 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     pm.addNestedPass<func::FuncOp>(createScheduleKernels(schedule));
     plan::OutlineExecutableOptions outline;
     outline.allowTf32 = options.cuda.allowTf32;
+    if (options.unitOps)
+      outline.unitOps = *options.unitOps;
     plan::buildHostPlanPipeline(pm, outline);
   }
   if (options.configurePassManager)

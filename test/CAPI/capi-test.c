@@ -116,6 +116,22 @@ static stride_module *compileAdd(stride_compiler *compiler) {
   return module;
 }
 
+/* stride_compiler_set_jobs: any count compiles the same module. */
+static void checkJobs(stride_compiler *compiler) {
+  EXPECT(stride_compiler_set_jobs(NULL, 2) != STRIDE_OK);
+  EXPECT(stride_compiler_set_jobs(compiler, 2) == STRIDE_OK);
+  stride_module *two = compileAdd(compiler);
+  EXPECT(stride_compiler_set_jobs(compiler, 1) == STRIDE_OK);
+  stride_module *one = compileAdd(compiler);
+  printf("jobs: %s\n", strcmp(stride_module_describe(two),
+                              stride_module_describe(one)) == 0
+                           ? "same module"
+                           : "different modules");
+  stride_module_destroy(two);
+  stride_module_destroy(one);
+  EXPECT(stride_compiler_set_jobs(compiler, 0) == STRIDE_OK);
+}
+
 /* stride_compiler_set_deterministic is recorded in the module. */
 static void checkDeterministic(stride_compiler *compiler) {
   EXPECT(stride_compiler_set_deterministic(NULL, 1) != STRIDE_OK);
@@ -286,6 +302,7 @@ int main(int argc, char **argv) {
   checkIllegalLayoutNotes(compiler, argv[1]);
   checkBadInputs(compiler);
   checkDeterministic(compiler);
+  checkJobs(compiler);
   if (runtime)
     runAdd(runtime, module);
 

@@ -7,7 +7,9 @@
 # e.g. emulate.sh examples/softmax.mlir --input x.npy --expect ref/
 # Tools come from $STRIDE_BIN (default: build/bin of this checkout); the
 # work files go to $EMU_WORK (default: a temporary directory, removed).
-# With EMU_BUILD_ONLY=1 it stops after building $EMU_WORK/kernels.so.
+# With EMU_BUILD_ONLY=1 it stops after building $EMU_WORK/kernels-N.so: one
+# library per translation unit (plan.executable) of the module, numbered
+# from 0, that stride-emu takes in order (--kernels once each).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${STRIDE_BIN:-$here/../../build/bin}
@@ -28,17 +30,36 @@ fi
 
 "$bin/stridec" "${stridec_options[@]}" "$graph" -o "$work/graph.stridemod"
 "$bin/stridec" "${stridec_options[@]}" --emit=cuda "$graph" -o "$work/kernels.cu"
-{
-  echo "#include \"$work/kernels.cu\""
-  echo '#include "EmuLaunch.h"'
-  printf 'STRIDE_EMU_KERNELS('
-  awk '/^extern "C" __global__/ { getline; sub(/\(.*/, ""); printf "%sSTRIDE_EMU_KERNEL(%s)", sep, $0; sep = ", " }' "$work/kernels.cu"
-  echo ')'
-} > "$work/table.cpp"
-${CXX:-g++} -std=c++20 -O1 -fPIC -shared -pthread -w -I"$here" -I"$here/include" \
-  -include "$here/CudaEmulation.h" "$work/table.cpp" -o "$work/kernels.so"
+# One file per translation unit: stridec separates several with a line
+# "// ==== Stride translation unit I of N: ..." (stride::unitHeader).
+rm -f "$work"/kernels-*.cu "$work"/kernels-*.so
+awk -v dir="$work" 'BEGIN { unit = 0 }
+  /^\/\/ ==== Stride translation unit [0-9]+ of [0-9]+:/ { unit = $6; next }
+  { print > (dir "/kernels-" unit ".cu") }' "$work/kernels.cu"
+units=$(ls "$work"/kernels-*.cu | wc -l)
+# Each unit's library, built in parallel.
+pids=()
+for ((u = 0; u < units; u++)); do
+  {
+    echo "#include \"$work/kernels-$u.cu\""
+    echo '#include "EmuLaunch.h"'
+    printf 'STRIDE_EMU_KERNELS('
+    awk '/^extern "C" __global__/ { getline; sub(/\(.*/, ""); printf "%sSTRIDE_EMU_KERNEL(%s)", sep, $0; sep = ", " }' "$work/kernels-$u.cu"
+    echo ')'
+  } > "$work/table-$u.cpp"
+  ${CXX:-g++} -std=c++20 -O1 -fPIC -shared -pthread -w -I"$here" -I"$here/include" \
+    -include "$here/CudaEmulation.h" "$work/table-$u.cpp" -o "$work/kernels-$u.so" &
+  pids+=($!)
+done
+for pid in "${pids[@]}"; do
+  wait "$pid"
+done
 [[ ${EMU_BUILD_ONLY:-0} == 1 ]] && exit 0
+kernels=()
+for ((u = 0; u < units; u++)); do
+  kernels+=(--kernels "$work/kernels-$u.so")
+done
 # A guard against a hung emulation, not a timing: the row-reduction graphs
 # take over 200 s under the hardened build with the suite running beside
 # them on 2 cores, and crossed 300 s there.
-timeout "${EMU_TIMEOUT:-900}" "$bin/stride-emu" "$work/graph.stridemod" --kernels "$work/kernels.so" "$@"
+timeout "${EMU_TIMEOUT:-900}" "$bin/stride-emu" "$work/graph.stridemod" "${kernels[@]}" "$@"

@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // stride-run for machines without a GPU, for tests only: the same command
-// line plus `--kernels lib.so`, a shared library that emulate.sh builds from
-// the module's CUDA source with CudaEmulation.h. The plan (buffers,
+// line plus `--kernels lib.so` once per executable of the module (one per
+// translation unit, in order), shared libraries that emulate.sh builds from
+// the module's CUDA source with CudaEmulation.h (kernels-0.so, ...). The plan (buffers,
 // constants, steps in order: dispatches with their grids, blocks and
 // arguments, fills, copies, cublaslt.matmul calls: EmuMatmul.h) is the
 // module's own, so everything but the GPU itself is exercised. Outputs and temporaries are poisoned (0xFF) before
@@ -39,18 +40,18 @@ int fail(const std::string &message) {
 
 int main(int argc, char **argv) {
   std::vector<std::string> args;
-  std::string kernelsPath;
+  std::vector<std::string> kernelsPaths;
   int runs = 1;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc)
-      kernelsPath = argv[++i];
+      kernelsPaths.push_back(argv[++i]);
     else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc)
       runs = std::max(1, std::atoi(argv[++i]));
     else
       args.push_back(argv[i]);
   }
-  if (kernelsPath.empty())
-    return fail("--kernels LIB.so is required");
+  if (kernelsPaths.empty())
+    return fail("--kernels LIB.so is required (once per executable)");
   Result<RunModuleOptions> options = parseRunModuleArgs(args);
   if (!options)
     return fail(options.error().message);
@@ -61,16 +62,30 @@ int main(int argc, char **argv) {
   if (!inputs)
     return fail(inputs.error().message);
 
-  void *library = dlopen(kernelsPath.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library)
-    return fail(std::string("cannot load the kernels: ") + dlerror());
+  const ModuleDesc &desc = *module;
+  if (kernelsPaths.size() != desc.executables.size())
+    return fail("the module has " + std::to_string(desc.executables.size()) +
+                " executables (translation units) but " +
+                std::to_string(kernelsPaths.size()) +
+                " kernel libraries were given: pass --kernels once per "
+                "executable, in order (emulate.sh builds kernels-0.so, "
+                "kernels-1.so, ...)");
+  // Each library in its own namespace (RTLD_LOCAL): every unit defines the
+  // prelude's functions and stride_emu_launch.
   using LaunchFn = int (*)(const char *, const unsigned *, const unsigned *,
                            const uint64_t *, int);
-  auto launch = reinterpret_cast<LaunchFn>(dlsym(library, "stride_emu_launch"));
-  if (!launch)
-    return fail("the kernel library has no stride_emu_launch");
+  std::vector<LaunchFn> launches;
+  for (const std::string &path : kernelsPaths) {
+    void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library)
+      return fail(std::string("cannot load the kernels: ") + dlerror());
+    auto launch =
+        reinterpret_cast<LaunchFn>(dlsym(library, "stride_emu_launch"));
+    if (!launch)
+      return fail("the kernel library " + path + " has no stride_emu_launch");
+    launches.push_back(launch);
+  }
 
-  const ModuleDesc &desc = *module;
   std::vector<std::vector<uint8_t>> buffers;
   for (const BufferDesc &b : desc.buffers) {
     // Zeroed temporaries start zeroed, as the runtime allocates them; the
@@ -109,10 +124,11 @@ int main(int argc, char **argv) {
     unsigned grid[3] = {d.grid.x, d.grid.y, d.grid.z};
     unsigned block[3] = {d.block.x, d.block.y, d.block.z};
     const std::string &name = desc.executables[d.executable].kernels[d.kernel].name;
-    int rc = launch(name.c_str(), grid, block, values.data(),
+    int rc = launches[d.executable](name.c_str(), grid, block, values.data(),
                     static_cast<int>(values.size()));
     if (rc == 1)
-      return "kernel '" + name + "' is not in the kernel library";
+      return "kernel '" + name + "' is not in the kernel library of "
+             "executable " + std::to_string(d.executable);
     if (rc == 2)
       return "kernel '" + name + "' takes another number of arguments than "
              "step " + std::to_string(i + 1) + " passes";

@@ -86,9 +86,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         stride::emitCuda(*copy, stride::CudaTargetOptions());
     if (failed(source))
       continue;
-    stride::CodeImage image{stride::CodeKind::Ptx, {'/', '/', '\n'}};
+    std::vector<stride::CodeImage> images(
+        source->units.size(),
+        stride::CodeImage{stride::CodeKind::Ptx, {'/', '/', '\n'}});
     FailureOr<stride::ModuleDesc> desc = stride::translatePlan(
-        *entry, *source, std::move(image), "sm_90", "stride-graph-fuzzer");
+        *entry, *source, std::move(images), "sm_90", "stride-graph-fuzzer");
     if (failed(desc))
       continue;
     // The plan must only translate to consistent modules.

@@ -16,6 +16,7 @@
 #include "stride/Target/CUDA/NvrtcCache.h"
 #include "stride/Module/Module.h"
 #include "stride/Target/CUDA/NVRTC.h"
+#include "stride/Dialect/Plan/Transforms/Passes.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -63,7 +64,10 @@ cl::opt<stride::EmitKind> emitKind(
                    "the stride IR after the pipeline (layouts legalized, "
                    "kernels formed)"),
         clEnumValN(stride::EmitKind::Cuda, "cuda",
-                   "the generated CUDA C++ (one __global__ per kernel)"),
+                   "the generated CUDA C++ (one __global__ per kernel; one "
+                   "translation unit per executable, each after a '// ==== "
+                   "Stride translation unit I of N' line when there are "
+                   "several)"),
         clEnumValN(stride::EmitKind::Ptx, "ptx",
                    "PTX for the virtual arch of --arch, compiled by NVRTC"),
         clEnumValN(stride::EmitKind::Module, "module",
@@ -154,6 +158,23 @@ cl::opt<std::string> cacheDir(
              "NVRTC (default: "
              "$XDG_CACHE_HOME/stride/nvrtc, else ~/.cache/stride/nvrtc)"),
     cl::cat(stridecCategory));
+
+cl::opt<unsigned> jobs(
+    "j", cl::Prefix, cl::value_desc("N"),
+    cl::desc("Run NVRTC on N translation units at once (-j4; default: one "
+             "per hardware thread). The module is the same for any N"),
+    cl::init(0), cl::cat(stridecCategory));
+
+const std::string kUnitOpsHelp =
+    "Start a new translation unit (executable) after N kernel ops, or after "
+    "1/" + std::to_string(stride::plan::kMaxUnits) +
+    " of the graph's if that is more (default " +
+    std::to_string(stride::plan::kDefaultUnitOps) +
+    ": few large units, since NVRTC costs about 0.1 s of CPU per unit); 0: "
+    "one unit";
+
+cl::opt<int64_t> unitOps("unit-ops", cl::value_desc("N"),
+                         cl::desc(kUnitOpsHelp), cl::cat(stridecCategory));
 
 cl::opt<bool> noCache("no-cache",
                       cl::desc("Always run NVRTC; read and write no cache"),
@@ -265,6 +286,9 @@ int main(int argc, char **argv) {
   options.cuda.vectorize = !noVectorize;
   options.cuda.allowTf32 = allowTf32;
   options.cuda.deterministic = deterministic;
+  options.jobs = jobs;
+  if (unitOps.getNumOccurrences())
+    options.unitOps = unitOps;
   if (!noCache)
     options.nvrtcCacheDir =
         cacheDir.empty() ? stride::defaultNvrtcCacheDir() : cacheDir;

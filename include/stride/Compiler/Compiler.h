@@ -20,7 +20,8 @@
 //
 // Threads: every compile builds its own MLIRContext and shares no mutable
 // state with another, so one Compiler (or the free functions) may be used
-// from several threads at once. The callbacks in CompileOptions
+// from several threads at once. Within a compile, NVRTC runs on the
+// translation units in parallel (CompileOptions::jobs threads). The callbacks in CompileOptions
 // (configurePassManager, timing) are the caller's to make thread-safe.
 //
 //===----------------------------------------------------------------------===//
@@ -52,9 +53,11 @@ namespace stride {
 enum class EmitKind {
   /// The stride IR after the pipeline (kernels formed), as text.
   Mlir,
-  /// The generated CUDA C++ translation unit.
+  /// The generated CUDA C++: one translation unit per plan.executable,
+  /// each after a unitHeader line when there are several.
   Cuda,
-  /// PTX for the arch's virtual architecture (compute_NN), as text.
+  /// PTX for the arch's virtual architecture (compute_NN), as text: one
+  /// PTX module per translation unit, separated as for Cuda.
   Ptx,
   /// A `.stridemod` module holding a CUBIN for the arch.
   Module,
@@ -67,6 +70,13 @@ enum class EmitKind {
 
 /// "mlir", "cuda", "ptx", "module", "dot" or "graph".
 std::optional<EmitKind> parseEmitKind(std::string_view name);
+
+/// The line before translation unit `index` (0-based) of `count` in the
+/// Cuda and Ptx output when count > 1: "// ==== Stride translation unit 1 of
+/// 4: plan.executable @graph_kernels_1 ====\n". Tools split the text there
+/// (test/Emu/emulate.sh).
+std::string unitHeader(size_t index, size_t count,
+                       const std::string &executable);
 
 /// One diagnostic, detached from MLIR.
 struct Diagnostic {
@@ -105,6 +115,13 @@ struct CompileOptions {
   /// Where NVRTC's output is cached (see NvrtcCache.h); empty: no cache.
   /// stridec passes defaultNvrtcCacheDir() unless told --no-cache.
   std::string nvrtcCacheDir;
+  /// The threads that run NVRTC, one translation unit each; 0: one per
+  /// hardware thread. The module is the same for any count.
+  unsigned jobs = 0;
+  /// Kernel ops per translation unit: stride-outline-executable's
+  /// `unit-ops` (0: one unit); unset: the pass's default
+  /// (plan::kDefaultUnitOps, at most plan::kMaxUnits units).
+  std::optional<int64_t> unitOps;
   /// How a .pt2 archive is imported (weights as constants or inputs).
   torch::ImportOptions import;
   /// Written into the module's producer field.

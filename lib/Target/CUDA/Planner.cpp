@@ -144,8 +144,12 @@ private:
   llvm::DenseMap<Value, uint32_t> bufferOf;
   /// The output index of each buffer the entry returns.
   llvm::DenseMap<Value, int32_t> outputOf;
-  /// Each emitted kernel and its index in the module's executable.
-  llvm::DenseMap<Operation *, std::pair<const CudaKernel *, uint32_t>> emitted;
+  /// Each emitted kernel, its executable's index and its index there.
+  struct EmittedKernel {
+    const CudaKernel *kernel;
+    uint32_t executable, index;
+  };
+  llvm::DenseMap<Operation *, EmittedKernel> emitted;
 };
 
 LogicalResult PlanTranslation::translateSignature() {
@@ -242,13 +246,14 @@ LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
   if (found == emitted.end())
     return dispatch.emitOpError() << "dispatches " << dispatch.getKernel()
                                   << ", which has no emitted CUDA function";
-  auto [k, kernelIndex] = found->second;
+  auto [k, executableIndex, kernelIndex] = found->second;
   FailureOr<std::vector<KernelArg>> args =
       bufferArgs(dispatch.getBuffers(), dispatch);
   if (failed(args))
     return failure();
   for (const CudaLaunch &l : k->launches) {
     DispatchStep step;
+    step.executable = executableIndex;
     step.kernel = kernelIndex;
     step.grid = l.grid;
     step.block = l.block;
@@ -333,10 +338,13 @@ void PlanTranslation::addPlanStatistics() {
 }
 
 LogicalResult PlanTranslation::run() {
-  ExecutableDesc &executable = desc.executables.front();
-  for (const CudaKernel &k : source.kernels) {
-    emitted[k.op] = {&k, static_cast<uint32_t>(executable.kernels.size())};
-    executable.kernels.push_back({k.name, k.description});
+  for (auto [e, unit] : llvm::enumerate(source.units)) {
+    ExecutableDesc &executable = desc.executables[e];
+    for (const CudaKernel &k : unit.kernels) {
+      emitted[k.op] = {&k, static_cast<uint32_t>(e),
+                       static_cast<uint32_t>(executable.kernels.size())};
+      executable.kernels.push_back({k.name, k.description});
+    }
   }
   if (failed(translateSignature()))
     return failure();
@@ -350,12 +358,18 @@ LogicalResult PlanTranslation::run() {
 } // namespace
 
 FailureOr<ModuleDesc> translatePlan(func::FuncOp entry,
-                                    const CudaSource &source, CodeImage image,
+                                    const CudaSource &source,
+                                    std::vector<CodeImage> images,
                                     std::string arch, std::string producer) {
+  if (images.size() != source.units.size())
+    return entry.emitError() << "the plan has " << source.units.size()
+                             << " translation units but " << images.size()
+                             << " code images (a Stride bug)";
   ModuleDesc desc;
   desc.producer = std::move(producer);
   desc.target = {Backend::Cuda, std::move(arch)};
-  desc.executables.push_back({std::move(image), {}});
+  for (CodeImage &image : images)
+    desc.executables.push_back({std::move(image), {}});
   if (failed(PlanTranslation(entry, source, desc).run()))
     return failure();
   if (Status s = verifyModule(desc, entry.getSymName().str()); !s)

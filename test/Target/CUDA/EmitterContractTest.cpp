@@ -98,8 +98,9 @@ func.func @f(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4xf32> {
 }
 )mlir", diagnostics, /*schedule=*/true);
   ASSERT_TRUE(succeeded(source)) << diagnostics;
-  EXPECT_NE(source->source.find("__global__"), std::string::npos);
-  EXPECT_NE(source->source.find("row_sum"), std::string::npos);
+  ASSERT_EQ(source->units.size(), 1u);
+  EXPECT_NE(source->units[0].source.find("__global__"), std::string::npos);
+  EXPECT_NE(source->units[0].source.find("row_sum"), std::string::npos);
   EXPECT_EQ(diagnostics, "");
 }
 

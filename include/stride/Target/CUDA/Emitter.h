@@ -7,11 +7,12 @@
 //
 // The CUDA backend's first read-only step over a planned module (every
 // kernel scheduled, see stride-schedule-kernels, and outlined into the
-// graph's plan.executable, see stride-outline-executable): emitCuda makes one
-// CUDA C++ translation unit with one `extern "C" __global__` function per
-// stride.kernel, and says how each must be launched (grid, block, phase), as
-// the schedule decided. translatePlan (Planner.h) then translates the host
-// plan into the module around the code image NVRTC makes of that source.
+// graph's plan.executables, see stride-outline-executable): emitCuda makes one
+// CUDA C++ translation unit per plan.executable, with one `extern "C"
+// __global__` function per stride.kernel, and says how each must be launched
+// (grid, block, phase), as the schedule decided. translatePlan (Planner.h)
+// then translates the host plan into the module around the code images
+// NVRTC makes of those sources, one executable each.
 //
 // The emitter does not mutate the IR; anything it cannot handle is an error
 // at the offending op's location (through the context's diagnostic engine).
@@ -67,14 +68,25 @@ struct CudaKernel {
   std::vector<int64_t> scratchBytes;
 };
 
-struct CudaSource {
+/// One translation unit: the kernels of one plan.executable.
+struct CudaUnit {
+  /// The plan.executable's symbol name.
+  std::string executable;
+  /// The whole translation unit, prelude included.
   std::string source;
   /// In program order.
   std::vector<CudaKernel> kernels;
 };
 
-/// Emits the CUDA C++ of every stride.kernel in the graph's plan.executable,
-/// in order, as its schedule says (an error at a kernel without one). Reads
+struct CudaSource {
+  /// One per plan.executable, in the module's order (the order of the
+  /// module's executables).
+  std::vector<CudaUnit> units;
+};
+
+/// Emits the CUDA C++ of every stride.kernel in the graph's plan.executables,
+/// in order, as its schedule says (an error at a kernel without one). The C
+/// names of the kernels are unique across all units. Reads
 /// `options.runtimeChecks`; the schedule pass has used the other options.
 mlir::FailureOr<CudaSource> emitCuda(mlir::ModuleOp module,
                                      const CudaTargetOptions &options);

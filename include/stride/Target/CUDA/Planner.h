@@ -7,7 +7,7 @@
 //
 // The CUDA backend's second read-only step: after emitCuda (Emitter.h) and
 // NVRTC, translatePlan translates the graph's host plan (the plan dialect,
-// include/stride/Dialect/Plan) into the module around the code image:
+// include/stride/Dialect/Plan) into the module around the code images:
 // buffers, ordered launches with their arguments, and the graph signature.
 // It decides nothing; anything it cannot translate is an error at the
 // offending op's location.
@@ -26,14 +26,16 @@
 
 namespace stride {
 
-/// The module of the host plan in `entry` around `source`'s kernels, all in
-/// `image` (the compiled source): one buffer per buffer op, the launches of
-/// each step in order, and the signature. An argument or result named by a
+/// The module of the host plan in `entry` around `source`'s kernels, each
+/// unit's in the image at its index in `images` (the compiled units), one
+/// executable each: one buffer per buffer op, the launches of each step in
+/// order, and the signature. An argument or result named by a
 /// `stride.name` string attribute (StrideDialect::kNameAttrName) keeps that
 /// name; the others are arg0.., result0...
 mlir::FailureOr<ModuleDesc> translatePlan(mlir::func::FuncOp entry,
                                           const CudaSource &source,
-                                          CodeImage image, std::string arch,
+                                          std::vector<CodeImage> images,
+                                          std::string arch,
                                           std::string producer);
 
 } // namespace stride

@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // stride-outline-executable (Passes.td): each stride.kernel of the entry
-// moves into one plan.executable, and the entry becomes steps over buffers.
+// moves into a plan.executable (one, or several translation units of at
+// least `unit-ops` ops), and the entry becomes steps over buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,17 +115,58 @@ DictionaryAttr matmulDescriptor(MatmulOp matmul, bool allowTf32) {
   return builder.getDictionaryAttr(fields);
 }
 
-/// Rewrites one entry function; `executable` receives its kernels.
+/// The ops in a kernel's body, terminators excluded: what NVRTC's time
+/// grows with.
+int64_t kernelOps(KernelOp kernel) {
+  int64_t count = 0;
+  kernel.getBody().walk([&](Operation *op) {
+    if (!op->hasTrait<OpTrait::IsTerminator>())
+      ++count;
+  });
+  return count;
+}
+
+/// The translation unit of each kernel of `entry`, in program order: a new
+/// unit starts at the first kernel after the current unit holds `unitOps`
+/// ops, or a kMaxUnits-th of all kernel ops if that is more (so there are
+/// at most kMaxUnits units); all in unit 0 when `unitOps` is 0.
+SmallVector<unsigned> assignUnits(func::FuncOp entry, int64_t unitOps) {
+  SmallVector<int64_t> ops;
+  for (auto kernel : entry.getBody().front().getOps<KernelOp>())
+    ops.push_back(kernelOps(kernel));
+  SmallVector<unsigned> units(ops.size(), 0);
+  if (unitOps <= 0)
+    return units;
+  int64_t total = 0;
+  for (int64_t n : ops)
+    total += n;
+  int64_t size = std::max(unitOps, (total + kMaxUnits - 1) / kMaxUnits);
+  unsigned unit = 0;
+  int64_t held = 0;
+  for (auto [i, n] : llvm::enumerate(ops)) {
+    if (held >= size) {
+      ++unit;
+      held = 0;
+    }
+    units[i] = unit;
+    held += n;
+  }
+  return units;
+}
+
+/// Rewrites one entry function; the i-th kernel goes into
+/// `executables[units[i]]`.
 class Outliner {
 public:
-  Outliner(func::FuncOp entry, ExecutableOp executable, bool allowTf32)
-      : entry(entry), executable(executable), allowTf32(allowTf32),
-        builder(entry.getContext()) {}
+  Outliner(func::FuncOp entry, ArrayRef<ExecutableOp> executables,
+           ArrayRef<unsigned> units, bool allowTf32)
+      : entry(entry), executables(executables), units(units),
+        allowTf32(allowTf32), builder(entry.getContext()) {}
 
   LogicalResult run();
 
 private:
-  LogicalResult outlineKernel(KernelOp kernel);
+  LogicalResult outlineKernel(KernelOp kernel, ExecutableOp executable);
   LogicalResult lowerMatmul(MatmulOp matmul);
   LogicalResult bindView(ViewOpInterface view);
   FailureOr<Value> allocFor(Value tensor, Location loc);
@@ -132,11 +174,13 @@ private:
   Value bufferOfOrError(Value tensor, Operation *user);
 
   func::FuncOp entry;
-  ExecutableOp executable;
+  ArrayRef<ExecutableOp> executables;
+  ArrayRef<unsigned> units;
   bool allowTf32;
   OpBuilder builder;
   /// The library calls' workspace, allocated at the first call.
   Value workspace;
+  /// Kernel names, unique across all executables.
   KernelNameTable names;
   /// The buffer that holds each tensor value (a view: its root's).
   llvm::DenseMap<Value, Value> bufferOf;
@@ -168,7 +212,8 @@ FailureOr<Value> Outliner::allocFor(Value tensor, Location loc) {
       .getResult();
 }
 
-LogicalResult Outliner::outlineKernel(KernelOp kernel) {
+LogicalResult Outliner::outlineKernel(KernelOp kernel,
+                                      ExecutableOp executable) {
   builder.setInsertionPoint(kernel);
   SmallVector<Value> buffers;
   for (Value input : kernel.getInputs()) {
@@ -296,12 +341,13 @@ LogicalResult Outliner::run() {
     bufferOf[arg] = InputOp::create(builder, arg.getLoc(), arg);
 
   SmallVector<Operation *> replaced;
+  size_t kernelIndex = 0;
   for (Operation &op : body) {
     LogicalResult done = success();
     if (auto view = dyn_cast<ViewOpInterface>(op))
       done = bindView(view);
     else if (auto kernel = dyn_cast<KernelOp>(op))
-      done = outlineKernel(kernel);
+      done = outlineKernel(kernel, executables[units[kernelIndex++]]);
     else if (auto matmul = dyn_cast<MatmulOp>(op))
       done = lowerMatmul(matmul);
     else if (isFunctional(&op))
@@ -330,13 +376,25 @@ struct OutlineExecutablePass
     FailureOr<func::FuncOp> entry = findEntryFunction(module);
     if (failed(entry))
       return signalPassFailure();
-    // Detached, then inserted by the symbol table, which renames it if
-    // the module already has the name.
+    SmallVector<unsigned> units = assignUnits(*entry, unitOps);
+    unsigned count = units.empty() ? 1 : units.back() + 1;
+    // Each detached, then inserted by the symbol table (which renames it if
+    // the module already has the name), in order at the module's start.
     OpBuilder builder(module.getContext());
-    auto executable = ExecutableOp::create(
-        builder, entry->getLoc(), (entry->getSymName() + "_kernels").str());
-    SymbolTable(module).insert(executable, module.getBody()->begin());
-    if (failed(Outliner(*entry, executable, allowTf32).run()))
+    SymbolTable symbols(module);
+    SmallVector<ExecutableOp> executables;
+    for (unsigned unit = 0; unit < count; ++unit) {
+      std::string name = (entry->getSymName() + "_kernels").str();
+      if (count > 1)
+        name += "_" + std::to_string(unit);
+      auto executable = ExecutableOp::create(builder, entry->getLoc(), name);
+      symbols.insert(executable,
+                     executables.empty()
+                         ? module.getBody()->begin()
+                         : std::next(executables.back()->getIterator()));
+      executables.push_back(executable);
+    }
+    if (failed(Outliner(*entry, executables, units, allowTf32).run()))
       signalPassFailure();
   }
 };

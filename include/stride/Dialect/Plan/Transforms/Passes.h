@@ -17,6 +17,13 @@
 
 namespace stride::plan {
 
+/// stride-outline-executable's default `unit-ops`: the kernel ops of one
+/// translation unit. Large enough that NVRTC's fixed cost per unit (about
+/// 0.1 s of CPU) stays small next to the unit's own compile time.
+inline constexpr int64_t kDefaultUnitOps = 256;
+/// The most translation units stride-outline-executable makes of a graph.
+inline constexpr int64_t kMaxUnits = 16;
+
 #define GEN_PASS_DECL
 #include "stride/Dialect/Plan/Transforms/Passes.h.inc"
 

@@ -77,6 +77,27 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
     A functional op outside a kernel, a matmul without its operand
     layouts, or a returned value that no kernel or library call writes (an
     argument, or a view of part of a buffer), is an error at its location.
+
+    **Translation units.** Each `plan.executable` is one translation unit
+    for NVRTC, and the compiler runs NVRTC on the units in parallel (one
+    thread each, `stridec -j`). With `unit-ops` = N > 0 the kernels go, in
+    program order, into executables of at least N ops each (the ops inside
+    the kernels' bodies): a new executable starts at the first kernel after
+    the current one holds N ops or more. N is raised to a sixteenth of the
+    graph's kernel ops when that is more, so a graph has at most 16 units:
+    NVRTC spends about 0.1 s of CPU per unit before compiling anything, so
+    units are few and large. With several units the executables are
+    `@<entry>_kernels_0`, `@<entry>_kernels_1`, ..., kernel names stay
+    unique across them, and the split depends only on the IR (never on the
+    thread count), so the module is the same however many threads compile
+    it. `unit-ops=0` puts every kernel into one executable.
+
+    ```mlir
+    // unit-ops=2, kernels of 1, 2 and 1 ops:
+    plan.executable @graph_kernels_0 { stride.kernel "neg_0" ...
+                                       stride.kernel "add_1" ... }
+    plan.executable @graph_kernels_1 { stride.kernel "exp_2" ... }
+    ```
   }];
   let dependentDialects = ["::stride::plan::PlanDialect"];
   let options = [
@@ -84,6 +105,11 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
            "f32 matrix products may compute with TF32 tensor cores "
            "(compute = \"32f_fast_tf32\"); otherwise full f32, as "
            "PyTorch's default">,
+    Option<"unitOps", "unit-ops", "int64_t",
+           /*default=*/"::stride::plan::kDefaultUnitOps",
+           "Start a new plan.executable (an NVRTC translation unit) after "
+           "this many kernel ops, or after a sixteenth of the graph's "
+           "kernel ops if that is more (at most 16 units); 0: one unit">,
   ];
 }
 
