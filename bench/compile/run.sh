@@ -2,9 +2,9 @@
 # Compile-time benchmark: generates chain and wide graphs (gen.sh), compiles
 # each with stridec, and prints one table: cold compile time (an empty NVRTC
 # cache, so NVRTC runs as with --no-cache), wall clock and CPU (user +
-# system: the compiler is single-threaded, so on an idle machine the two
-# agree, and on a shared one CPU is the figure that does not depend on the
-# other work), CPU per op, cached compile time (the next compile, NVRTC's
+# system: NVRTC runs on every core when a graph has several translation
+# units, so CPU may exceed wall clock; on a shared machine CPU is the figure
+# that does not depend on the other work; pass `-- -j1` for one thread), CPU per op, cached compile time (the next compile, NVRTC's
 # output from the cache), peak memory of the cold compile (maximum resident
 # set size, from /usr/bin/time -v) and the number of kernels. The benchmark
 # graphs bench/*.mlir follow, for their cached times. See

@@ -166,11 +166,11 @@ cl::opt<unsigned> jobs(
     cl::init(0), cl::cat(stridecCategory));
 
 const std::string kUnitOpsHelp =
-    "Start a new translation unit (executable) after N kernel ops, or after "
-    "1/" + std::to_string(stride::plan::kMaxUnits) +
-    " of the graph's if that is more (default " +
+    "Kernel ops per translation unit (executable), at least: a graph of T "
+    "kernel ops is compiled as T/N units of equal size, at most " +
+    std::to_string(stride::plan::kMaxUnits) + " (default " +
     std::to_string(stride::plan::kDefaultUnitOps) +
-    ": few large units, since NVRTC costs about 0.1 s of CPU per unit); 0: "
+    ": few large units, since NVRTC costs 0.04-0.1 s of CPU per unit); 0: "
     "one unit";
 
 cl::opt<int64_t> unitOps("unit-ops", cl::value_desc("N"),

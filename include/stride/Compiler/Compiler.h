@@ -118,9 +118,9 @@ struct CompileOptions {
   /// The threads that run NVRTC, one translation unit each; 0: one per
   /// hardware thread. The module is the same for any count.
   unsigned jobs = 0;
-  /// Kernel ops per translation unit: stride-outline-executable's
+  /// The fewest kernel ops per translation unit: stride-outline-executable's
   /// `unit-ops` (0: one unit); unset: the pass's default
-  /// (plan::kDefaultUnitOps, at most plan::kMaxUnits units).
+  /// (plan::kDefaultUnitOps; at most plan::kMaxUnits units).
   std::optional<int64_t> unitOps;
   /// How a .pt2 archive is imported (weights as constants or inputs).
   torch::ImportOptions import;

@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // stride-outline-executable (Passes.td): each stride.kernel of the entry
-// moves into a plan.executable (one, or several translation units of at
-// least `unit-ops` ops), and the entry becomes steps over buffers.
+// moves into a plan.executable (one, or several translation units of about
+// equal size, each of at least `unit-ops` ops), and the entry becomes steps
+// over buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,27 +127,32 @@ int64_t kernelOps(KernelOp kernel) {
   return count;
 }
 
-/// The translation unit of each kernel of `entry`, in program order: a new
-/// unit starts at the first kernel after the current unit holds `unitOps`
-/// ops, or a kMaxUnits-th of all kernel ops if that is more (so there are
-/// at most kMaxUnits units); all in unit 0 when `unitOps` is 0.
+/// The translation unit of each kernel of `entry`, in program order (see
+/// Passes.td): the T kernel ops make k = T / unitOps units (at least 1, at
+/// most kMaxUnits). Each unit is filled in turn until it holds its share of
+/// the ops left, ceil(left / units left); a kernel is never split, so a unit
+/// may hold more, and there may be fewer than k. All in unit 0 when
+/// `unitOps` is 0.
 SmallVector<unsigned> assignUnits(func::FuncOp entry, int64_t unitOps) {
   SmallVector<int64_t> ops;
   for (auto kernel : entry.getBody().front().getOps<KernelOp>())
     ops.push_back(kernelOps(kernel));
   SmallVector<unsigned> units(ops.size(), 0);
-  if (unitOps <= 0)
-    return units;
-  int64_t total = 0;
+  int64_t left = 0;
   for (int64_t n : ops)
-    total += n;
-  int64_t size = std::max(unitOps, (total + kMaxUnits - 1) / kMaxUnits);
-  unsigned unit = 0;
-  int64_t held = 0;
+    left += n;
+  if (unitOps <= 0 || left == 0)
+    return units;
+  int64_t count = std::clamp<int64_t>(left / unitOps, 1, kMaxUnits);
+  auto share = [&](int64_t unit) {
+    return (left + count - unit - 1) / (count - unit);
+  };
+  int64_t unit = 0, held = 0, target = share(0);
   for (auto [i, n] : llvm::enumerate(ops)) {
-    if (held >= size) {
-      ++unit;
+    if (held >= target && unit + 1 < count) {
+      left -= held;
       held = 0;
+      target = share(++unit);
     }
     units[i] = unit;
     held += n;

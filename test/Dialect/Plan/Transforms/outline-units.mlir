@@ -5,26 +5,24 @@
 // RUN: stride-opt --stride-pipeline="fuse=false form-kernels" --stride-schedule-kernels --stride-outline-executable=unit-ops=1 -split-input-file %s | FileCheck %s --check-prefix=CAP
 // RUN: stride-opt --stride-pipeline="fuse=false form-kernels" --stride-schedule-kernels --stride-outline-executable=unit-ops=0 -split-input-file %s | FileCheck %s --check-prefix=ONE
 
-// Five one-op kernels, two ops a unit: units of 2, 2 and 1 kernels, each
-// dispatch naming its unit. A second `exp` keeps its unique name in another
-// unit.
+// Five one-op kernels, two ops a unit at least: T = 5 ops make 5 / 2 = 2
+// units of ceil(5 / 2) = 3 ops, filled in program order (3 and 2 kernels),
+// each dispatch naming its unit. The second `exp` keeps a name of its own.
 // CHECK-LABEL: plan.executable @units_kernels_0 {
 // CHECK-NEXT: stride.kernel "exp_0"
 // CHECK: stride.kernel "neg_1"
+// CHECK: stride.kernel "exp_2"
 // CHECK-NOT: stride.kernel
 // CHECK-LABEL: plan.executable @units_kernels_1 {
-// CHECK-NEXT: stride.kernel "exp_2"
-// CHECK: stride.kernel "tanh_3"
-// CHECK-NOT: stride.kernel
-// CHECK-LABEL: plan.executable @units_kernels_2 {
-// CHECK-NEXT: stride.kernel "abs_4"
+// CHECK-NEXT: stride.kernel "tanh_3"
+// CHECK: stride.kernel "abs_4"
 // CHECK-NOT: stride.kernel
 // CHECK-LABEL: func.func @units(
 // CHECK: plan.dispatch @units_kernels_0::@exp_0(
 // CHECK: plan.dispatch @units_kernels_0::@neg_1(
-// CHECK: plan.dispatch @units_kernels_1::@exp_2(
+// CHECK: plan.dispatch @units_kernels_0::@exp_2(
 // CHECK: plan.dispatch @units_kernels_1::@tanh_3(
-// CHECK: plan.dispatch @units_kernels_2::@abs_4(
+// CHECK: plan.dispatch @units_kernels_1::@abs_4(
 // ONE-LABEL: plan.executable @units_kernels {
 // ONE-COUNT-5: stride.kernel
 // ONE-NOT: plan.executable
@@ -40,8 +38,8 @@ func.func @units(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
 
 // -----
 
-// At most 16 units: 34 one-op kernels with unit-ops=1 make units of
-// ceil(34 / 16) = 3 ops, 12 of them (the last holds 1).
+// At most 16 units: 34 one-op kernels with unit-ops=1 make 16 units, each
+// filled to its share of the ops left: 3, 3, then 2 each.
 // CAP-LABEL: func.func @many(
 // CAP: plan.dispatch @many_kernels_0::@neg_0(
 // CAP-NEXT: plan.alloc
@@ -50,9 +48,15 @@ func.func @units(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
 // CAP-NEXT: plan.dispatch @many_kernels_0::@neg_2(
 // CAP-NEXT: plan.alloc
 // CAP-NEXT: plan.dispatch @many_kernels_1::@neg_3(
-// CAP: plan.dispatch @many_kernels_10::@neg_32(
+// CAP: plan.dispatch @many_kernels_1::@neg_5(
 // CAP-NEXT: plan.alloc
-// CAP-NEXT: plan.dispatch @many_kernels_11::@neg_33(
+// CAP-NEXT: plan.dispatch @many_kernels_2::@neg_6(
+// CAP-NEXT: plan.alloc
+// CAP-NEXT: plan.dispatch @many_kernels_2::@neg_7(
+// CAP-NEXT: plan.alloc
+// CAP-NEXT: plan.dispatch @many_kernels_3::@neg_8(
+// CAP: plan.dispatch @many_kernels_15::@neg_33(
+// CAP-NOT: many_kernels_16
 // ONE-LABEL: plan.executable @many_kernels {
 func.func @many(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
   %0 = stride.neg %x : !stride.tensor<4xf32> -> !stride.tensor<4xf32>

@@ -17,9 +17,10 @@
 
 namespace stride::plan {
 
-/// stride-outline-executable's default `unit-ops`: the kernel ops of one
-/// translation unit. Large enough that NVRTC's fixed cost per unit (about
-/// 0.1 s of CPU) stays small next to the unit's own compile time.
+/// stride-outline-executable's default `unit-ops`: the fewest kernel ops of
+/// one translation unit. Large enough that NVRTC's fixed cost per unit
+/// (0.04-0.1 s of CPU) stays small next to the unit's own compile time
+/// (bench/NOTES.md, section 19).
 inline constexpr int64_t kDefaultUnitOps = 256;
 /// The most translation units stride-outline-executable makes of a graph.
 inline constexpr int64_t kMaxUnits = 16;

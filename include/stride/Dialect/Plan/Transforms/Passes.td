@@ -80,23 +80,25 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
 
     **Translation units.** Each `plan.executable` is one translation unit
     for NVRTC, and the compiler runs NVRTC on the units in parallel (one
-    thread each, `stridec -j`). With `unit-ops` = N > 0 the kernels go, in
-    program order, into executables of at least N ops each (the ops inside
-    the kernels' bodies): a new executable starts at the first kernel after
-    the current one holds N ops or more. N is raised to a sixteenth of the
-    graph's kernel ops when that is more, so a graph has at most 16 units:
-    NVRTC spends about 0.1 s of CPU per unit before compiling anything, so
-    units are few and large. With several units the executables are
+    thread each, `stridec -j`). With `unit-ops` = N > 0, the graph's T
+    kernel ops (the ops inside the kernels' bodies) make k = T / N units,
+    rounded down, at least 1 and at most 16, of about T / k ops each: the
+    kernels go, in program order, into an executable until it holds its
+    share of the ops left (ceil(left / units left)), then into the next. So
+    units hold at least N ops, none is a small remainder, and a graph of
+    fewer than 2N ops stays one unit: NVRTC spends 0.04-0.1 s of CPU per unit before compiling
+    anything, so units are few and large. With several units the executables are
     `@<entry>_kernels_0`, `@<entry>_kernels_1`, ..., kernel names stay
     unique across them, and the split depends only on the IR (never on the
     thread count), so the module is the same however many threads compile
     it. `unit-ops=0` puts every kernel into one executable.
 
     ```mlir
-    // unit-ops=2, kernels of 1, 2 and 1 ops:
+    // unit-ops=2, kernels of 1, 2, 1 and 1 ops: T = 5, k = 2 units of 3
     plan.executable @graph_kernels_0 { stride.kernel "neg_0" ...
                                        stride.kernel "add_1" ... }
-    plan.executable @graph_kernels_1 { stride.kernel "exp_2" ... }
+    plan.executable @graph_kernels_1 { stride.kernel "exp_2" ...
+                                       stride.kernel "neg_3" ... }
     ```
   }];
   let dependentDialects = ["::stride::plan::PlanDialect"];
@@ -107,9 +109,9 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
            "PyTorch's default">,
     Option<"unitOps", "unit-ops", "int64_t",
            /*default=*/"::stride::plan::kDefaultUnitOps",
-           "Start a new plan.executable (an NVRTC translation unit) after "
-           "this many kernel ops, or after a sixteenth of the graph's "
-           "kernel ops if that is more (at most 16 units); 0: one unit">,
+           "Kernel ops per plan.executable (NVRTC translation unit), at "
+           "least: a graph of T kernel ops makes T / unit-ops units (at "
+           "most 16) of equal size; 0: one unit">,
   ];
 }
 
