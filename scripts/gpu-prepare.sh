@@ -41,6 +41,7 @@
 #
 # usage: scripts/gpu-prepare.sh [--out DIR] [--random N] [--seed S]
 #                               [--matmul M] [--arch sm_90] [--emulate]
+#                               [--unit-ops N]
 #
 #   --out DIR     where the bundle goes (default build/gpu-bundle); it must
 #                 stay under 64 MiB, which the script checks
@@ -48,6 +49,9 @@
 #   --matmul M    random one-matmul graphs (default 200)
 #   --seed S      base seed of graphs and inputs (default: from the clock)
 #   --arch A      the GPU's arch (default sm_90: H100 and H200)
+#   --unit-ops N  compile every case with stridec --unit-ops N (e.g. 8: most
+#                 modules then have several executables, one per NVRTC
+#                 translation unit), to check the runtime on them
 #   --emulate     also build each case for the CPU emulator (test/Emu) and
 #                 run it here, through gpu-check.sh --emulate, before
 #                 shipping: catches emitter bugs without spending GPU time
@@ -71,6 +75,7 @@ matmul=200
 seed=$(date +%s)
 arch=sm_90
 emulate=0
+unit_ops=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --out) out=$2; shift 2 ;;
@@ -79,12 +84,19 @@ while [[ $# -gt 0 ]]; do
     --seed) seed=$2; shift 2 ;;
     --arch) arch=$2; shift 2 ;;
     --emulate) emulate=1; shift ;;
+    --unit-ops) unit_ops=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) echo "gpu-prepare: unknown argument $1" >&2; exit 1 ;;
   esac
 done
 
 bin=build/bin
+# The options of every compile (and of the emulator's compile of the same
+# module, which must make the same translation units).
+common=(--arch="$arch")
+[[ -n $unit_ops ]] && common+=(--unit-ops "$unit_ops")
+emu_common=()
+for option in "${common[@]}"; do emu_common+=(-c "$option"); done
 reference=${STRIDE_REFERENCE:-$bin/stride-run}
 generator=${STRIDE_GENERATOR:-$bin/stride-gen}
 
@@ -140,7 +152,7 @@ add_case() {
   local dir=$out/cases/$name
   mkdir -p "$dir"
   cp "$graph" "$dir/graph.mlir"
-  if ! "$bin/stridec" --arch="$arch" "$@" "$graph" -o "$dir/module.stridemod" 2>"$dir/stridec.log"; then
+  if ! "$bin/stridec" "${common[@]}" "$@" "$graph" -o "$dir/module.stridemod" 2>"$dir/stridec.log"; then
     failed+=("$name (stridec: $(head -1 "$dir/stridec.log"))")
     rm -rf "$dir"
     return
@@ -155,7 +167,9 @@ add_case() {
   fi
   echo "${rtol:-$(tolerance "$dir/module.stridemod")}" >"$dir/rtol"
   if [[ $emulate == 1 ]]; then
-    EMU_WORK=$dir/emu EMU_BUILD_ONLY=1 STRIDE_BIN=$bin test/Emu/emulate.sh "$graph"
+    local options=("${emu_common[@]}")
+    for option in "$@"; do options+=(-c "$option"); done
+    EMU_WORK=$dir/emu EMU_BUILD_ONLY=1 STRIDE_BIN=$bin test/Emu/emulate.sh "${options[@]}" "$graph"
     mv "$dir"/emu/kernels-*.so "$dir/"
     rm -rf "$dir/emu"
   fi
@@ -181,15 +195,15 @@ add_fixture() {
   cp "$archive" "$dir/"
   cache=$(mktemp -d)
   t0=$(now_ms)
-  if ! "$bin/stridec" --arch="$arch" --no-cache "$@" "$archive" -o "$dir/module.stridemod" 2>"$dir/stridec.log"; then
+  if ! "$bin/stridec" "${common[@]}" --no-cache "$@" "$archive" -o "$dir/module.stridemod" 2>"$dir/stridec.log"; then
     failed+=("fixture_$name (stridec: $(head -1 "$dir/stridec.log"))")
     rm -rf "$dir" "$cache"
     return
   fi
   t1=$(now_ms)
-  "$bin/stridec" --arch="$arch" --cache-dir "$cache" "$@" "$archive" -o "$cache/primed.stridemod" 2>/dev/null
+  "$bin/stridec" "${common[@]}" --cache-dir "$cache" "$@" "$archive" -o "$cache/primed.stridemod" 2>/dev/null
   t2=$(now_ms)
-  "$bin/stridec" --arch="$arch" --cache-dir "$cache" "$@" "$archive" -o "$cache/cached.stridemod" 2>/dev/null
+  "$bin/stridec" "${common[@]}" --cache-dir "$cache" "$@" "$archive" -o "$cache/cached.stridemod" 2>/dev/null
   t3=$(now_ms)
   rm -rf "$cache"
   count=$((count + 1))
@@ -204,7 +218,7 @@ add_fixture() {
   calls=$(grep -c ': library call ' "$dir/inspect.txt" || true)
   echo "${nodes:-?} $kernels $calls $((t1 - t0)) $((t3 - t2))" >"$dir/fixture"
   if [[ $emulate == 1 ]]; then
-    local options=()
+    local options=("${emu_common[@]}")
     for option in "$@"; do options+=(-c "$option"); done
     EMU_WORK=$dir/emu EMU_BUILD_ONLY=1 STRIDE_BIN=$bin test/Emu/emulate.sh "${options[@]}" "$archive"
     mv "$dir"/emu/kernels-*.so "$dir/"
@@ -331,6 +345,7 @@ add_generated_cases matmul "$matmul" --matmul
   echo "made by scripts/gpu-prepare.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with uncommitted changes)')"
   echo "seed $seed, arch $arch, $count cases ($random random graphs, $matmul matmul graphs asked for)"
+  echo "stridec options: ${common[*]}"
   echo "reference: $reference; generator: $generator"
 } >"$out/MANIFEST"
 
