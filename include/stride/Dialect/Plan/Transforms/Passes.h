@@ -33,8 +33,9 @@ void buildHostPlanPipeline(mlir::OpPassManager &pm,
 inline constexpr int64_t kMatmulWorkspaceBytes = 32 << 20;
 
 /// The name of the entry function's attribute in which stride-reuse-buffers
-/// records what it saved: a dictionary of `temporaries`, `bytes` (before)
-/// and `shared_temporaries`, `shared_bytes` (after), i64 each.
+/// records its arena: a dictionary of `temporaries` and their `bytes`,
+/// `outputs` in the arena and their `output_bytes`, and `arena_bytes`, i64
+/// each.
 inline constexpr llvm::StringLiteral kReuseAttrName = "plan.reuse";
 
 /// Bytes of device memory for a buffer the plan allocates: `bytes` rounded
