@@ -43,6 +43,13 @@ StridedTensorType tensorTypeOf(Value value) {
 // Tying dims
 //===----------------------------------------------------------------------===//
 
+/// True when `slice` takes all of its dim, of size `size`: start 0, end
+/// `size`, step 1.
+bool isWholeDimOf(SliceOp slice, int64_t size) {
+  return slice.getStart() == 0 && slice.getStep() == 1 &&
+         static_cast<int64_t>(slice.getEnd()) == size;
+}
+
 /// Every dim of every value of a graph function, numbered in program order,
 /// and the classes the ops tie them into.
 class DimTies {
@@ -182,7 +189,10 @@ private:
           // A slice of the whole dim follows it (resizeDimClass moves its
           // end); other bounds pin the sliced dim.
           tieAll(slice.getInput(), slice.getResult(),
-                 isWholeDim(slice) ? -1 : slice.getDim());
+                 isWholeDimOf(slice, slice.getInput().getType().getShape()
+                                         [slice.getDim()])
+                     ? -1
+                     : slice.getDim());
         })
         .Case([&](SelectOp select) {
           tieAllBut(select.getInput(), select.getDim(), select.getResult());
@@ -287,14 +297,6 @@ private:
       tie(bias, 0, result, rank - 1);
   }
 
-public:
-  static bool isWholeDim(SliceOp slice) {
-    return slice.getStart() == 0 && slice.getStep() == 1 &&
-           static_cast<int64_t>(slice.getEnd()) ==
-               slice.getInput().getType().getShape()[slice.getDim()];
-  }
-
-private:
   DenseMap<Value, unsigned> firstDim;
   SmallVector<std::pair<Value, unsigned>> dims;
   llvm::IntEqClasses classes;
@@ -416,15 +418,26 @@ private:
     if (!changed.contains(source) && !resizedDims.count(result))
       return success();
     auto slice = dyn_cast<SliceOp>(view.getOperation());
-    if (slice && DimTies::isWholeDim(slice) &&
+    if (slice && isWholeDimOf(slice, dimClass.size) &&
         llvm::is_contained(dimClass.dims,
                            std::pair<Value, unsigned>(source, slice.getDim())))
       setAttr(slice, slice.getEndAttrName(),
               IntegerAttr::get(slice.getEndAttr().getType(), size));
+    std::optional<Dims> wanted = newShape(result);
     resizeFresh(result);
     ViewResult inferred = view.inferResultLayout(tensorTypeOf(source).getLayout());
+    std::string op = "'" + view->getName().getStringRef().str() + "' op ";
     if (!inferred) {
-      refusal = {inferred.error, view.getLoc()};
+      refusal = {op + inferred.error, view.getLoc()};
+      return failure();
+    }
+    // A dim the view computes from its operand and attributes (a partial
+    // slice's) does not follow the class.
+    if (wanted && inferred.layout->shape != *wanted) {
+      refusal = {op + "result would have shape " + formatDims(*wanted) +
+                     ", but its operand and attributes give it " +
+                     formatDims(inferred.layout->shape),
+                 view.getLoc()};
       return failure();
     }
     setType(result, tensorTypeOf(result).withLayout(*inferred.layout));
@@ -495,8 +508,9 @@ struct ShrinkShapesPass
       return shrinkEveryClass(func);
     if (dimClass >= static_cast<int64_t>(classes->size())) {
       func.emitOpError() << "has no dim class " << int64_t(dimClass)
-                         << " to shrink: its dims form " << classes->size()
-                         << " classes that can shrink, numbered from 0";
+                         << " to shrink: it has " << classes->size()
+                         << " classes of dims that can shrink (numbered from "
+                            "0 in program order)";
       return signalPassFailure();
     }
     if (failed(shrinkOneClass(func, (*classes)[dimClass])))
