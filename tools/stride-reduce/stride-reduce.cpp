@@ -111,16 +111,16 @@ option) in a graph of 210 ops; the reference interpreter runs the compiled IR
 
   $ stride-reduce test/Tools/Inputs/layers.mlir --test=differs --runner=ir \
       --stridec-arg=--test-inject-fault=add -o small.mlir
-  stride-reduce: 116 ops, 26 inputs and outputs (test 3)
+  stride-reduce: 116 ops, 26 inputs and outputs, 3572 elements (test 3)
   ...
-  stride-reduce: 1 op, 3 inputs and outputs (test 31)
-  stride-reduce: 210 ops -> 1 op in 34 tests; wrote small.mlir
+  stride-reduce: 1 op, 3 inputs and outputs, 3 elements (test 34)
+  stride-reduce: 210 ops, 6196 elements -> 1 op, 3 elements in 36 tests; wrote small.mlir
   $ head -2 small.mlir
-  // Reduced by stride-reduce on 2026-11-24 from test/Tools/Inputs/layers.mlir: 210 ops -> 1 op (34 tests).
+  // Reduced by stride-reduce on 2026-11-24 from test/Tools/Inputs/layers.mlir: 210 ops, 6196 elements -> 1 op, 3 elements (36 tests).
   // Test: stride-reduce-test differs ir 1e-05 1 --test-inject-fault=add FILE
 
-small.mlir is one stride.add of two inputs; the comment's command, with the
-file, exits 1 on it. docs/debugging.md walks through the whole way from a
+small.mlir is one stride.add of two 1x1 inputs; the comment's command, with
+the file, exits 1 on it. docs/debugging.md walks through the whole way from a
 wrong output to a reduced graph.
 
 Exit status: 0 when a reduced graph is written, 1 on an error (including a
