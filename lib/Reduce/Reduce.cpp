@@ -239,7 +239,11 @@ private:
   }
 
   /// Class `index` of the graph's shrinkable dim classes, if it has one.
+  /// A function with values that are not stride tensors has none (its
+  /// shapes are not shrunk; the error saying so is not the user's problem).
   static std::optional<DimClass> shrinkableClass(ModuleOp m, unsigned index) {
+    ScopedDiagnosticHandler quiet(m.getContext(),
+                                  [](Diagnostic &) { return success(); });
     FailureOr<SmallVector<DimClass>> classes =
         findShrinkableDimClasses(graphFunction(m));
     if (failed(classes) || index >= classes->size())

@@ -50,6 +50,13 @@ bool isWholeDimOf(SliceOp slice, int64_t size) {
          static_cast<int64_t>(slice.getEnd()) == size;
 }
 
+/// The splat value of `constant` (every element the same), or null: the
+/// only constants whose shape may change.
+DenseElementsAttr splatValue(ConstantOp constant) {
+  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+  return dense && dense.isSplat() ? dense : DenseElementsAttr();
+}
+
 /// Every dim of every value of a graph function, numbered in program order,
 /// and the classes the ops tie them into.
 class DimTies {
@@ -106,7 +113,7 @@ public:
       dimClass.size = tensorTypeOf(dim.first).getShape()[dim.second];
       dimClass.dims.push_back(dim);
       auto constant = dim.first.getDefiningOp<ConstantOp>();
-      if (constant && !isSplat(constant))
+      if (constant && !splatValue(constant))
         pinned[classes[id]] = true;
     }
     // IntEqClasses numbers classes in the order of their smallest member,
@@ -116,11 +123,6 @@ public:
       if (dimClass.size > 1 && !pinned[index])
         shrinkable.push_back(std::move(dimClass));
     return shrinkable;
-  }
-
-  static bool isSplat(ConstantOp constant) {
-    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-    return dense && dense.isSplat();
   }
 
 private:
@@ -370,8 +372,8 @@ private:
     if (auto constant = dyn_cast<ConstantOp>(op)) {
       if (!newShape(constant.getResult()))
         return success();
-      auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
-      if (!dense || !dense.isSplat()) {
+      DenseElementsAttr dense = splatValue(constant);
+      if (!dense) {
         refusal = {"a constant of more than one value pins its shape",
                    constant.getLoc()};
         return failure();
@@ -426,7 +428,8 @@ private:
     std::optional<Dims> wanted = newShape(result);
     resizeFresh(result);
     ViewResult inferred = view.inferResultLayout(tensorTypeOf(source).getLayout());
-    std::string op = "'" + view->getName().getStringRef().str() + "' op ";
+    std::string op =
+        (Twine("'") + view->getName().getStringRef() + "' op ").str();
     if (!inferred) {
       refusal = {op + inferred.error, view.getLoc()};
       return failure();
