@@ -369,8 +369,8 @@ def fmt(x, spec):
 def print_table(rows):
     print("\n| model | graph | nodes | stridec cold s | cached s | Stride ms | "
           "lib/kernels ms | eager ms | compile ms | reduce-overhead ms | rel err | "
-          "Stride peak MiB | eager peak MiB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "Stride peak MiB | eager peak MiB | compile peak MiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         for archive, g in (row["graphs"].items() or [("(not compiled)", {"nodes": "n/a"})]):
             split = profile_split(g.get("profile"))
@@ -388,7 +388,8 @@ def print_table(rows):
                   f"{'n/a' if not split else fmt(split[0], '.2f') + '/' + fmt(split[1], '.2f')} | "
                   f"{fmt(row.get('eager_ms'), '.3f')} | {fmt(row.get('compile_ms'), '.3f')} | "
                   f"{fmt(row.get('reduce_overhead_ms'), '.3f')} | {verdict} | "
-                  f"{mib(g.get('peak'))} | {mib(row.get('eager_peak'))} |")
+                  f"{mib(g.get('peak'))} | {mib(row.get('eager_peak'))} | "
+                  f"{mib(row.get('compile_peak'))} |")
     print("\n(training rows: PyTorch's columns time the whole step, forward and "
           "backward; Stride's each graph)")
     print("\n| model | Stride ms | of which attention ms | fused attention ms (PyTorch SDPA) | "

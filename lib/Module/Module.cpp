@@ -378,7 +378,7 @@ Result<ModuleDesc> convert(const fb::Module &m, const uint8_t *file,
     for (const fb::Buffer *b : *m.buffers())
       desc.buffers.push_back(
           b ? BufferDesc{static_cast<BufferKind>(b->kind()), b->index(),
-                         b->size_bytes(), b->zeroed()}
+                         b->size_bytes(), b->zeroed(), b->arena_offset()}
             : BufferDesc{static_cast<BufferKind>(kUnknownEnum), -1, 0, false});
   if (m.steps())
     for (size_t i = 0; i < m.steps()->size(); ++i) {
@@ -691,6 +691,20 @@ private:
            str(desc.temporaryBytesBeforeReuse) + ", are outside [0, 2^48]");
   }
 
+  void checkArenaOffset(const std::string &what, const BufferDesc &b) {
+    if (b.arenaOffset == -1)
+      return;
+    if (b.arenaOffset < 0 || b.arenaOffset % kArenaAlignment != 0 ||
+        b.arenaOffset > kMaxBufferBytes - b.sizeBytes)
+      fail(what + " has the arena offset " + str(b.arenaOffset) +
+           ", which is not -1 (none) or a multiple of " +
+           str(kArenaAlignment) + " that ends within 2^48 bytes");
+    else if (b.zeroed ||
+             (b.kind != BufferKind::Temp && b.kind != BufferKind::Output))
+      fail(what + " is in the arena but is no temporary or output that "
+                  "is not zeroed (only those share the arena)");
+  }
+
   void checkBuffers() {
     const GraphSignature &sig = desc.signature;
     std::vector<int> inputBound(sig.inputs.size()), outputBound(sig.outputs.size());
@@ -706,6 +720,7 @@ private:
       if (b.zeroed && b.kind != BufferKind::Temp)
         fail(what + " is marked zeroed but is no temporary (only the plan's "
                     "own buffers start zeroed)");
+      checkArenaOffset(what, b);
       switch (b.kind) {
       case BufferKind::Input:
         checkBufferBinding(i, b, sig.inputs, "input", inputBound);
@@ -904,6 +919,11 @@ std::string counted(size_t n, const std::string &noun) {
   return str(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
+std::string counted(size_t n, const std::string &noun,
+                    const std::string &plural) {
+  return str(n) + " " + (n == 1 ? noun : plural);
+}
+
 std::string formatDim3(const Dim3 &d) {
   // Appending (rather than "(" + str(...)) avoids a GCC 12 -Wrestrict false
   // positive.
@@ -1022,7 +1042,8 @@ std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
   for (const BufferDesc &buf : desc.buffers)
     buffers.push_back(fb::CreateBuffer(b, static_cast<fb::BufferKind>(buf.kind),
-                                       buf.index, buf.sizeBytes, buf.zeroed));
+                                       buf.index, buf.sizeBytes, buf.zeroed,
+                                       buf.arenaOffset));
   std::vector<fb::Step> stepKinds;
   std::vector<flatbuffers::Offset<void>> steps;
   for (const Step &step : desc.steps) {
@@ -1048,6 +1069,14 @@ std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
   fb::FinishSizePrefixedModuleBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(),
                               b.GetBufferPointer() + b.GetSize());
+}
+
+int64_t ModuleDesc::arenaBytes() const {
+  int64_t bytes = 0;
+  for (const BufferDesc &b : buffers)
+    if (b.inArena())
+      bytes = std::max(bytes, b.arenaOffset + b.sizeBytes);
+  return bytes;
 }
 
 Result<ModuleDesc> parseModule(const uint8_t *data, size_t size,
@@ -1197,24 +1226,43 @@ void describeStep(std::ostream &os, const ModuleDesc &, const CopyStep &c) {
      << " to buffer " << c.target;
 }
 
-/// "temporaries: 2 buffers, 2048 bytes (before buffer reuse: 20 buffers,
-/// 20480 bytes; 18432 bytes saved)".
+/// "temporaries: 20 buffers, 20480 bytes" and, when buffers share an arena,
+/// "arena: 4096 bytes for 20 temporaries and 1 output of 22528 bytes
+/// (18432 bytes saved)". A module without an arena (from an older stridec)
+/// says what buffer reuse started from, when it recorded it.
 void describeTemporaries(std::ostream &os, const ModuleDesc &desc) {
-  size_t count = 0;
-  int64_t bytes = 0;
-  for (const BufferDesc &b : desc.buffers)
+  size_t count = 0, inArena = 0, outputsInArena = 0;
+  int64_t bytes = 0, arenaMembersBytes = 0;
+  for (const BufferDesc &b : desc.buffers) {
     if (b.kind == BufferKind::Temp) {
       ++count;
       bytes += b.sizeBytes;
     }
+    if (b.inArena()) {
+      ++inArena;
+      outputsInArena += b.kind == BufferKind::Output;
+      arenaMembersBytes += b.sizeBytes;
+    }
+  }
   os << "temporaries: " << counted(count, "buffer") << ", " << bytes
      << " bytes";
-  if (desc.temporariesBeforeReuse != 0)
+  if (inArena == 0 && desc.temporariesBeforeReuse != 0)
     os << " (before buffer reuse: "
        << counted(desc.temporariesBeforeReuse, "buffer") << ", "
        << desc.temporaryBytesBeforeReuse << " bytes; "
        << desc.temporaryBytesBeforeReuse - bytes << " bytes saved)";
   os << "\n";
+  if (inArena == 0)
+    return;
+  int64_t arena = desc.arenaBytes();
+  int64_t saved = arenaMembersBytes - arena;
+  os << "arena: " << arena << " bytes for "
+     << counted(inArena - outputsInArena, "temporary", "temporaries")
+     << " and " << counted(outputsInArena, "output") << " of "
+     << arenaMembersBytes << " bytes ("
+     << (saved >= 0 ? str(saved) + " bytes saved"
+                    : str(-saved) + " bytes of alignment")
+     << ")\n";
 }
 } // namespace
 
@@ -1269,7 +1317,10 @@ StepSummary summarizeStep(const ModuleDesc &desc, size_t index) {
 
 MemorySummary summarizeMemory(const ModuleDesc &desc) {
   MemorySummary m;
+  m.arenaBytes = desc.arenaBytes();
   for (const BufferDesc &b : desc.buffers) {
+    if (b.inArena())
+      continue;
     switch (b.kind) {
     case BufferKind::Constant:
       m.constantBytes += b.sizeBytes;
@@ -1313,7 +1364,11 @@ std::string describeModule(const ModuleDesc &desc) {
   os << "buffers: " << desc.buffers.size() << "\n";
   for (size_t i = 0; i < desc.buffers.size(); ++i)
     os << "  buffer " << i << ": " << bufferRole(desc, desc.buffers[i]) << ", "
-       << desc.buffers[i].sizeBytes << " bytes\n";
+       << desc.buffers[i].sizeBytes << " bytes"
+       << (desc.buffers[i].inArena()
+               ? " at arena " + str(desc.buffers[i].arenaOffset)
+               : std::string())
+       << "\n";
   describeTemporaries(os, desc);
   os << "steps: " << desc.steps.size() << "\n";
   for (size_t i = 0; i < desc.steps.size(); ++i) {

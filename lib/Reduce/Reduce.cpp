@@ -10,10 +10,11 @@
 // quarters, ... down to single ops), keep the candidate when the tester
 // still finds it interesting and it is smaller, start over at the same chunk
 // size when it was, halve the chunk size when no chunk helped. Then the same
-// over the outputs (dropping them), and again from the top until neither
-// helps. After each candidate is formed, ops whose results nobody reads and
-// inputs nobody reads are removed, so a cut takes everything before it that
-// only it needed.
+// over the outputs (dropping them), then the shapes (one class of dims that
+// must have one size at a time: size 1, else half), and again from the top
+// until none helps. After each candidate is formed, ops whose results
+// nobody reads and inputs nobody reads are removed, so a cut takes
+// everything before it that only it needed.
 //
 // Why not MLIR's reduction-tree pass: it first applies the patterns to every
 // op of the region at once and, for patterns that always apply, an
@@ -28,6 +29,7 @@
 #include "stride/Dialect/Stride/IR/StrideDialect.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 #include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "stride/Dialect/Stride/Transforms/ShrinkShapes.h"
 #include "stride/Support/Layout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -163,7 +165,7 @@ public:
 
   ReduceStats &stats() { return statistics; }
 
-  /// Reduces until neither ops nor outputs shrink further.
+  /// Reduces until neither ops, outputs nor shapes shrink further.
   void run() {
     bool changed = true;
     while (changed) {
@@ -174,6 +176,7 @@ public:
       changed |= reduceChunks(
           [](ModuleOp m) { return graphFunction(m).getNumResults(); },
           [](ModuleOp m, unsigned begin, unsigned end) { dropOutputs(m, begin, end); });
+      changed |= reduceShapes();
     }
   }
 
@@ -204,6 +207,50 @@ private:
     return changedAny;
   }
 
+  /// Shrinks the classes of dims that must have one size, one at a time in
+  /// program order (ShrinkShapes.h): size 1, else half, again at the same
+  /// class while halving helps (without retrying 1, which it refused at a
+  /// larger size). Returns whether any candidate was kept.
+  bool reduceShapes() {
+    bool changedAny = false, halving = false;
+    for (unsigned index = 0;;) {
+      std::optional<DimClass> current = shrinkableClass(module, index);
+      if (!current)
+        return changedAny;
+      SmallVector<int64_t, 2> sizes = shrunkSizes(current->size);
+      if (halving && sizes.size() == 2)
+        sizes.erase(sizes.begin());
+      std::optional<int64_t> kept;
+      for (int64_t size : sizes)
+        if (tryCandidate([&](ModuleOp m) {
+              if (std::optional<DimClass> dims = shrinkableClass(m, index))
+                (void)resizeDimClass(graphFunction(m), *dims, size);
+            })) {
+          kept = size;
+          break;
+        }
+      changedAny |= kept.has_value();
+      halving = kept && *kept > 1;
+      // A class kept at a smaller size is tried again; one shrunk to 1 can
+      // shrink no further, and the next class takes its number.
+      if (!kept)
+        ++index;
+    }
+  }
+
+  /// Class `index` of the graph's shrinkable dim classes, if it has one.
+  /// A function with values that are not stride tensors has none (its
+  /// shapes are not shrunk; the error saying so is not the user's problem).
+  static std::optional<DimClass> shrinkableClass(ModuleOp m, unsigned index) {
+    ScopedDiagnosticHandler quiet(m.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    FailureOr<SmallVector<DimClass>> classes =
+        findShrinkableDimClasses(graphFunction(m));
+    if (failed(classes) || index >= classes->size())
+      return std::nullopt;
+    return (*classes)[index];
+  }
+
   /// Forms a candidate from a copy of the module; keeps it when it verifies,
   /// is smaller and is still interesting.
   bool tryCandidate(llvm::function_ref<void(ModuleOp)> change) {
@@ -220,7 +267,9 @@ private:
     if (progress)
       *progress << "stride-reduce: " << size.ops
                 << (size.ops == 1 ? " op, " : " ops, ") << size.interface
-                << " inputs and outputs (test " << statistics.tests << ")\n";
+                << " inputs and outputs, " << size.elements
+                << (size.elements == 1 ? " element" : " elements") << " (test "
+                << statistics.tests << ")\n";
     module.getBody()->getOperations().clear();
     module.getBody()->getOperations().splice(
         module.getBody()->end(), candidate->getBody()->getOperations());
@@ -274,6 +323,15 @@ GraphSize stride::measureGraph(ModuleOp module) {
       ++size.ops;
   });
   size.interface = func.getNumArguments() + func.getNumResults();
+  auto count = [&](Value value) {
+    if (auto tensor = dyn_cast<StridedTensorType>(value.getType()))
+      size.elements += tensor.getNumElements();
+  };
+  llvm::for_each(func.getArguments(), count);
+  func.walk([&](Operation *op) {
+    if (op != func)
+      llvm::for_each(op->getResults(), count);
+  });
   return size;
 }
 

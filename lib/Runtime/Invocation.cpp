@@ -59,8 +59,11 @@ struct Invocation::Impl {
   InvocationOptions options;
   CUstream stream = nullptr;
   /// Per buffer of the plan: memory owned by the invocation (all buffers
-  /// for run(), temporaries only for runOnDevice()).
+  /// for run(), temporaries only for runOnDevice()), except the buffers in
+  /// the arena.
   std::vector<DeviceBuffer> owned;
+  /// The buffers that share bytes by lifetime (BufferDesc::arenaOffset).
+  DeviceBuffer arena;
   /// Per step: a dispatch's argument values and the pointers to them.
   std::vector<std::vector<ArgSlot>> argSlots;
   std::vector<std::vector<void *>> argPointers;
@@ -102,6 +105,7 @@ struct Invocation::Impl {
     rt.makeCurrent();
     destroyGraph();
     owned.clear();
+    arena = DeviceBuffer();
     if (stream)
       cu.cuStreamDestroy(stream);
   }
@@ -110,10 +114,33 @@ struct Invocation::Impl {
 
   //--- Buffers -----------------------------------------------------------===//
 
+  /// Buffer `index`'s address in the invocation's memory: its own
+  /// allocation, or its bytes of the arena.
+  CUdeviceptr ownedAddress(size_t index) const {
+    const BufferDesc &b = desc().buffers[index];
+    return b.inArena() ? arena.address() + uint64_t(b.arenaOffset)
+                       : owned[index].address();
+  }
+
+  Status ensureArena() {
+    uint64_t bytes = uint64_t(desc().arenaBytes());
+    if (arena.allocated() || bytes == 0)
+      return Status::ok();
+    Result<uint64_t> address = options.allocator->allocate(
+        bytes, "the arena (temporaries and outputs sharing bytes by "
+               "lifetime) of " + exe.name);
+    if (!address)
+      return address.error();
+    arena = DeviceBuffer(options.allocator.get(), *address, bytes);
+    return Status::ok();
+  }
+
   Status ensureOwned(size_t index) {
+    const BufferDesc &b = desc().buffers[index];
+    if (b.inArena())
+      return ensureArena();
     if (owned[index].allocated())
       return Status::ok();
-    const BufferDesc &b = desc().buffers[index];
     uint64_t bytes = uint64_t(b.sizeBytes);
     Result<uint64_t> address =
         options.allocator->allocate(bytes, exe.bufferName(index));
@@ -152,7 +179,7 @@ struct Invocation::Impl {
     std::vector<CUdeviceptr> addresses;
     for (size_t i = 0; i < owned.size(); ++i)
       addresses.push_back(exe.constantAddresses[i] ? exe.constantAddresses[i]
-                                                   : owned[i].address());
+                                                   : ownedAddress(i));
     return addresses;
   }
 
@@ -354,7 +381,7 @@ struct Invocation::Impl {
         continue;
       const TensorSignature &t = desc().signature.inputs[b.index];
       const HostArray &array = inputs[b.index];
-      CUdeviceptr destination = owned[i].address();
+      CUdeviceptr destination = ownedAddress(i);
       const void *source = array.data.data();
       size_t bytes = array.data.size();
       if (isRowMajor(Layout{t.shape, t.strides, 0})) {
@@ -388,7 +415,7 @@ struct Invocation::Impl {
       bytes.resize(size_t(b.sizeBytes));
       if (bytes.empty())
         continue;
-      if (CUresult r = cu.cuMemcpyDtoHAsync(bytes.data(), owned[i].address(),
+      if (CUresult r = cu.cuMemcpyDtoHAsync(bytes.data(), ownedAddress(i),
                                             bytes.size(), stream))
         return rt.cudaError("copying output " +
                                 quoted(sig.outputs[b.index].name) +
@@ -422,7 +449,7 @@ struct Invocation::Impl {
     for (size_t i = 0; i < desc().buffers.size(); ++i) {
       const BufferDesc &b = desc().buffers[i];
       if (b.kind == BufferKind::Temp) {
-        scratchAddresses[i] = owned[i].address();
+        scratchAddresses[i] = ownedAddress(i);
         continue;
       }
       if (b.kind == BufferKind::Constant) {

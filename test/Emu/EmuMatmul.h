@@ -31,9 +31,10 @@
 
 namespace stride::emu {
 
-/// One cublaslt.matmul step on `buffers`; "" or what it cannot emulate.
+/// One cublaslt.matmul step on the buffers at `buffers` (an address per
+/// buffer of the module); "" or what it cannot emulate.
 inline std::string runMatmul(const LibraryCallStep &call,
-                             std::vector<std::vector<uint8_t>> &buffers) {
+                             const std::vector<uint8_t *> &buffers) {
   std::map<std::string, int64_t> f;
   std::map<std::string, std::string> text;
   for (const DescriptorField &field : call.descriptor) {
@@ -48,9 +49,9 @@ inline std::string runMatmul(const LibraryCallStep &call,
   std::string epilogue = text["epilogue"];
   bool bias = epilogue.find("bias") != std::string::npos;
   const std::vector<uint32_t> &b = call.buffers;
-  uint8_t *a = buffers[b[0]].data(), *bm = buffers[b[1]].data(),
-          *biasData = bias ? buffers[b[2]].data() : nullptr,
-          *d = buffers[b[bias ? 3 : 2]].data();
+  uint8_t *a = buffers[b[0]], *bm = buffers[b[1]],
+          *biasData = bias ? buffers[b[2]] : nullptr,
+          *d = buffers[b[bias ? 3 : 2]];
   // The accumulator (here: double) plus the bias is rounded to the result
   // type, then the activation applies and rounds again: the reference
   // interpreter's semantics (docs/matmul.md, "Accuracy").

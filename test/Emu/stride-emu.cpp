@@ -86,12 +86,22 @@ int main(int argc, char **argv) {
     launches.push_back(launch);
   }
 
-  std::vector<std::vector<uint8_t>> buffers;
-  for (const BufferDesc &b : desc.buffers) {
-    // Zeroed temporaries start zeroed, as the runtime allocates them; the
-    // others, inputs and outputs are poisoned, so a plan that reads a
-    // temporary before writing it shows.
-    std::vector<uint8_t> bytes(size_t(b.sizeBytes) + 16, b.zeroed ? 0 : 0xFF);
+  // Each buffer's bytes: a vector of its own, or its part of the arena.
+  // Zeroed temporaries start zeroed, as the runtime allocates them; the
+  // others, the arena, inputs and outputs are poisoned, so a plan that
+  // reads a buffer before writing it shows (16 bytes of slack each, for
+  // vector accesses at the end).
+  std::vector<std::vector<uint8_t>> own(desc.buffers.size());
+  std::vector<uint8_t> arena(size_t(desc.arenaBytes()) + 16, 0xFF);
+  std::vector<uint8_t *> buffers;
+  for (size_t i = 0; i < desc.buffers.size(); ++i) {
+    const BufferDesc &b = desc.buffers[i];
+    if (b.inArena()) {
+      buffers.push_back(arena.data() + b.arenaOffset);
+      continue;
+    }
+    std::vector<uint8_t> &bytes = own[i];
+    bytes.assign(size_t(b.sizeBytes) + 16, b.zeroed ? 0 : 0xFF);
     if (b.kind == BufferKind::Input) {
       Result<std::vector<uint8_t>> packed = packToStorage(
           (*inputs)[b.index], desc.signature.inputs[b.index], b.sizeBytes);
@@ -103,7 +113,7 @@ int main(int argc, char **argv) {
       const std::vector<uint8_t> &data = desc.constants[b.index].data;
       std::copy(data.begin(), data.end(), bytes.begin());
     }
-    buffers.push_back(std::move(bytes));
+    buffers.push_back(bytes.data());
   }
   auto dispatch = [&](const DispatchStep &d, size_t i) -> std::string {
     std::vector<uint64_t> values;
@@ -111,7 +121,7 @@ int main(int argc, char **argv) {
       switch (a.kind) {
       case KernelArg::Kind::Buffer:
         values.push_back(
-            reinterpret_cast<uintptr_t>(buffers[a.bufferIndex].data()));
+            reinterpret_cast<uintptr_t>(buffers[a.bufferIndex]));
         break;
       case KernelArg::Kind::I32:
       case KernelArg::Kind::I64:
@@ -135,25 +145,27 @@ int main(int argc, char **argv) {
     return "";
   };
   // --runs N: the plan N times on the same buffers, as a loaded module runs
-  // it again (temporaries keep what the last run left; outputs are poisoned
-  // again), so a plan that relies on its own scratch being restored is
-  // checked.
+  // it again (zeroed scratch keeps what the last run left, other
+  // temporaries too; outputs and the arena, where nothing lives across
+  // runs, are poisoned again), so a plan that relies on its own scratch
+  // being restored is checked.
   for (int run = 0; run < runs; ++run) {
-    if (run > 0)
-      for (const BufferDesc &b : desc.buffers)
-        if (b.kind == BufferKind::Output)
-          std::fill(buffers[&b - desc.buffers.data()].begin(),
-                    buffers[&b - desc.buffers.data()].end(), 0xFF);
+    if (run > 0) {
+      std::fill(arena.begin(), arena.end(), 0xFF);
+      for (size_t i = 0; i < desc.buffers.size(); ++i)
+        if (desc.buffers[i].kind == BufferKind::Output)
+          std::fill(own[i].begin(), own[i].end(), 0xFF);
+    }
     for (size_t i = 0; i < desc.steps.size(); ++i) {
       std::string problem;
       const Step &step = desc.steps[i];
       if (const auto *d = std::get_if<DispatchStep>(&step)) {
         problem = dispatch(*d, i);
       } else if (const auto *f = std::get_if<FillStep>(&step)) {
-        std::fill(buffers[f->buffer].begin(), buffers[f->buffer].end(),
-                  f->value);
+        std::fill_n(buffers[f->buffer],
+                    size_t(desc.buffers[f->buffer].sizeBytes), f->value);
       } else if (const auto *c = std::get_if<CopyStep>(&step)) {
-        std::memcpy(buffers[c->target].data(), buffers[c->source].data(),
+        std::memcpy(buffers[c->target], buffers[c->source],
                     size_t(c->sizeBytes));
       } else if (const auto *call = std::get_if<LibraryCallStep>(&step);
                  call && call->routine == "cublaslt.matmul") {
@@ -170,7 +182,7 @@ int main(int argc, char **argv) {
   for (const BufferDesc &b : desc.buffers)
     if (b.kind == BufferKind::Output)
       outputs[b.index] =
-          unpackFromStorage(buffers[&b - desc.buffers.data()].data(),
+          unpackFromStorage(buffers[&b - desc.buffers.data()],
                             desc.signature.outputs[b.index]);
   return finishModuleOutputs(desc, outputs, *options, "stride-emu");
 }

@@ -44,8 +44,9 @@ ModuleDesc realisticModule() {
   d.signature.outputs.push_back({"y", DType::F32, {4, 33}, {33, 1}, 0});
   d.buffers.push_back({BufferKind::Input, 0, 4 * 13 * 33 * 4, false});
   d.buffers.push_back({BufferKind::Input, 1, (5 + 33) * 2, false});
-  d.buffers.push_back({BufferKind::Output, 0, 4 * 33 * 4, false});
-  d.buffers.push_back({BufferKind::Temp, -1, 1024, false});
+  // The output and the first temporary share the arena.
+  d.buffers.push_back({BufferKind::Output, 0, 4 * 33 * 4, false, 1024});
+  d.buffers.push_back({BufferKind::Temp, -1, 1024, false, 0});
   d.buffers.push_back({BufferKind::Temp, -1, 64, true});
   d.buffers.push_back({BufferKind::Constant, 0, 32, false});
   DispatchStep fill;
@@ -168,10 +169,13 @@ TEST(ModuleTest, DescribeShowsEverySection) {
            "constants: 1 (24 bytes)\n",
            "  constant 0: f32 [2, 3] strides [3, 1] offset 0, 24 bytes\n",
            "  buffer 0: input 0 'x', 6864 bytes\n",
-           "  buffer 2: output 0 'y', 528 bytes\n",
-           "  buffer 3: temporary, 1024 bytes\n",
+           "  buffer 2: output 0 'y', 528 bytes at arena 1024\n",
+           "  buffer 3: temporary, 1024 bytes at arena 0\n",
            "  buffer 4: temporary, zeroed, 64 bytes\n",
            "  buffer 5: constant 0, 32 bytes\n",
+           "temporaries: 2 buffers, 1088 bytes\n",
+           "arena: 1552 bytes for 1 temporary and 1 output of 1552 bytes (0 "
+           "bytes saved)\n",
            "steps: 6\n",
            "  step 1 of 6: dispatch kernel 1 'fill_1' of executable 0 grid (1, 1, "
            "1) block (256, 1, 1) shared 0 args (buffer 3, f32 -1.5, i32 -7)\n",
@@ -538,6 +542,44 @@ TEST(ModuleTest, BufferBindingChecks) {
   d.buffers[3].sizeBytes = -1;
   EXPECT_NE(roundTripError(d).find("buffer 3 has the size -1 bytes"),
             std::string::npos);
+}
+
+TEST(ModuleTest, ArenaBytesAndSummary) {
+  ModuleDesc d = realisticModule();
+  EXPECT_EQ(d.arenaBytes(), 1024 + 528);
+  MemorySummary m = summarizeMemory(d);
+  EXPECT_EQ(m.arenaBytes, 1024 + 528);
+  EXPECT_EQ(m.temporaryBytes, 64); // the zeroed one, outside the arena
+  EXPECT_EQ(m.outputBytes, 0);
+  for (BufferDesc &b : d.buffers)
+    b.arenaOffset = -1;
+  EXPECT_EQ(d.arenaBytes(), 0);
+}
+
+TEST(ModuleTest, ArenaChecks) {
+  ModuleDesc d = realisticModule();
+  d.buffers[3].arenaOffset = 100;
+  EXPECT_EQ(roundTripError(d),
+            "model.stridemod: inconsistent module: buffer 3 has the arena "
+            "offset 100, which is not -1 (none) or a multiple of 256 that "
+            "ends within 2^48 bytes");
+  d = realisticModule();
+  d.buffers[3].arenaOffset = -256;
+  EXPECT_NE(roundTripError(d).find("buffer 3 has the arena offset -256"),
+            std::string::npos);
+  d = realisticModule();
+  d.buffers[3].arenaOffset = kMaxBufferBytes - 512;
+  EXPECT_NE(roundTripError(d).find("that ends within 2^48 bytes"),
+            std::string::npos);
+  for (size_t zeroedOrNoTemporary : {0, 4, 5}) { // input, zeroed, constant
+    d = realisticModule();
+    d.buffers[zeroedOrNoTemporary].arenaOffset = 2048;
+    EXPECT_NE(roundTripError(d).find(
+                  "buffer " + std::to_string(zeroedOrNoTemporary) +
+                  " is in the arena but is no temporary or output that is "
+                  "not zeroed"),
+              std::string::npos);
+  }
 }
 
 TEST(ModuleTest, CodeImageChecks) {

@@ -24,7 +24,7 @@ ProfileReport report() {
               0.5},
              {{StepKind::Fill, "64 bytes"}, 0.125},
              {{StepKind::Kernel, "fused_1"}, 0.125}};
-  p.memory.buffers = {1 << 20, 2048, 64, 32};
+  p.memory.buffers = {1 << 20, 4096, 2048, 64, 32};
   p.memory.peakBytes = (1 << 20) + 2144;
   return p;
 }
@@ -44,9 +44,10 @@ TEST(Profile, TextListsEveryStepAndEachKind) {
       "       library call      0.5000   50.0%  1 steps\n"
       "       copy              0.0000    0.0%  0 steps\n"
       "       fill              0.1250   12.5%  1 steps\n"
-      "device memory: constants 1.0 MiB (1048576 bytes), temporaries 0.0 MiB "
-      "(2048 bytes), inputs 0.0 MiB (64 bytes), outputs 0.0 MiB (32 bytes); "
-      "peak allocated by the runtime 1.0 MiB (1050720 bytes)\n");
+      "device memory: constants 1.0 MiB (1048576 bytes), arena of "
+      "temporaries and outputs 0.0 MiB (4096 bytes), other temporaries 0.0 "
+      "MiB (2048 bytes), inputs 0.0 MiB (64 bytes), other outputs 0.0 MiB "
+      "(32 bytes); peak allocated by the runtime 1.0 MiB (1050720 bytes)\n");
 }
 
 TEST(Profile, JsonHasTheSameFigures) {
@@ -74,9 +75,9 @@ TEST(Profile, JsonHasTheSameFigures) {
             "    \"copy\": {\"steps\": 0, \"ms\": 0, \"share\": 0},\n"
             "    \"fill\": {\"steps\": 1, \"ms\": 0.125, \"share\": 0.125}\n"
             "  },\n"
-            "  \"memory\": {\"constant_bytes\": 1048576, \"temporary_bytes\": "
-            "2048, \"input_bytes\": 64, \"output_bytes\": 32, \"peak_bytes\": "
-            "1050720}\n"
+            "  \"memory\": {\"constant_bytes\": 1048576, \"arena_bytes\": "
+            "4096, \"temporary_bytes\": 2048, \"input_bytes\": 64, "
+            "\"output_bytes\": 32, \"peak_bytes\": 1050720}\n"
             "}\n");
 }
 

@@ -92,7 +92,8 @@ constexpr const char *kOverview = R"(Stride's test-case reducer: graph -> the sm
 Runs a test of interest on ever smaller variants of the graph, keeping each
 that still shows the problem: kernels unfused, ops cut (replaced by fresh
 inputs, what they read made outputs), outputs dropped, ops nobody reads
-removed. Writes the smallest graph found, with a leading comment saying how
+removed, shapes shrunk (dims that must have one size together: to 1, else
+half). Writes the smallest graph found, with a leading comment saying how
 it was found (the date is $SOURCE_DATE_EPOCH when set).
 
 Tests (--test):
@@ -110,16 +111,16 @@ option) in a graph of 210 ops; the reference interpreter runs the compiled IR
 
   $ stride-reduce test/Tools/Inputs/layers.mlir --test=differs --runner=ir \
       --stridec-arg=--test-inject-fault=add -o small.mlir
-  stride-reduce: 116 ops, 26 inputs and outputs (test 3)
+  stride-reduce: 116 ops, 26 inputs and outputs, 3572 elements (test 3)
   ...
-  stride-reduce: 1 op, 3 inputs and outputs (test 31)
-  stride-reduce: 210 ops -> 1 op in 34 tests; wrote small.mlir
+  stride-reduce: 1 op, 3 inputs and outputs, 3 elements (test 34)
+  stride-reduce: 210 ops, 6196 elements -> 1 op, 3 elements in 36 tests; wrote small.mlir
   $ head -2 small.mlir
-  // Reduced by stride-reduce on 2026-11-24 from test/Tools/Inputs/layers.mlir: 210 ops -> 1 op (34 tests).
+  // Reduced by stride-reduce on 2026-11-24 from test/Tools/Inputs/layers.mlir: 210 ops, 6196 elements -> 1 op, 3 elements (36 tests).
   // Test: stride-reduce-test differs ir 1e-05 1 --test-inject-fault=add FILE
 
-small.mlir is one stride.add of two inputs; the comment's command, with the
-file, exits 1 on it. docs/debugging.md walks through the whole way from a
+small.mlir is one stride.add of two 1x1 inputs; the comment's command, with
+the file, exits 1 on it. docs/debugging.md walks through the whole way from a
 wrong output to a reduced graph.
 
 Exit status: 0 when a reduced graph is written, 1 on an error (including a
@@ -198,15 +199,18 @@ std::string quoteForShell(const std::string &arg) {
   return quoted + "'";
 }
 
-std::string countOps(unsigned n) {
-  return std::to_string(n) + (n == 1 ? " op" : " ops");
+/// "210 ops, 6196 elements"
+std::string describe(const stride::GraphSize &size) {
+  return std::to_string(size.ops) + (size.ops == 1 ? " op, " : " ops, ") +
+         std::to_string(size.elements) +
+         (size.elements == 1 ? " element" : " elements");
 }
 
 void writeHeader(raw_ostream &os, const TestCommand &command,
                  const stride::ReduceStats &stats) {
   os << "// Reduced by stride-reduce on " << today() << " from "
-     << inputPath << ": " << countOps(stats.before.ops) << " -> "
-     << countOps(stats.after.ops) << " (" << stats.tests << " tests).\n";
+     << inputPath << ": " << describe(stats.before) << " -> "
+     << describe(stats.after) << " (" << stats.tests << " tests).\n";
   os << "// Test: " << sys::path::filename(command.program);
   for (const std::string &arg : command.args)
     os << " " << quoteForShell(arg);
@@ -262,8 +266,8 @@ int main(int argc, char **argv) {
   output->os() << "\n";
   output->keep();
   if (!quiet)
-    errs() << "stride-reduce: " << countOps(stats->before.ops) << " -> "
-           << countOps(stats->after.ops) << " in " << stats->tests
+    errs() << "stride-reduce: " << describe(stats->before) << " -> "
+           << describe(stats->after) << " in " << stats->tests
            << " tests; wrote " << outputPath << "\n";
   return 0;
 }

@@ -80,9 +80,11 @@ std::string jsonNumber(double v) {
 std::string formatMemoryLine(const MemoryReport &memory) {
   const MemorySummary &b = memory.buffers;
   return "device memory: constants " + bytesText(b.constantBytes) +
-         ", temporaries " + bytesText(b.temporaryBytes) + ", inputs " +
-         bytesText(b.inputBytes) + ", outputs " + bytesText(b.outputBytes) +
-         "; peak allocated by the runtime " + bytesText(memory.peakBytes);
+         ", arena of temporaries and outputs " + bytesText(b.arenaBytes) +
+         ", other temporaries " + bytesText(b.temporaryBytes) +
+         ", inputs " + bytesText(b.inputBytes) + ", other outputs " +
+         bytesText(b.outputBytes) + "; peak allocated by the runtime " +
+         bytesText(memory.peakBytes);
 }
 
 std::string formatProfileText(const ProfileReport &profile) {
@@ -143,6 +145,7 @@ std::string formatProfileJson(const ProfileReport &profile) {
   }
   const MemorySummary &b = profile.memory.buffers;
   os << "\n  },\n  \"memory\": {\"constant_bytes\": " << b.constantBytes
+     << ", \"arena_bytes\": " << b.arenaBytes
      << ", \"temporary_bytes\": " << b.temporaryBytes
      << ", \"input_bytes\": " << b.inputBytes
      << ", \"output_bytes\": " << b.outputBytes

@@ -57,6 +57,10 @@ inline constexpr uint32_t kMaxDynamicSharedBytes = 227 * 1024;
 inline constexpr size_t kMaxKernelParamBytes = 4096;
 /// No single buffer may exceed 256 TiB; a larger size is a corrupt file.
 inline constexpr int64_t kMaxBufferBytes = int64_t(1) << 48;
+/// Arena offsets (BufferDesc::arenaOffset, plan.alloc's `at arena`) are
+/// multiples of this many bytes, as every device allocation is aligned for
+/// the widest access a kernel or library makes.
+inline constexpr int64_t kArenaAlignment = 256;
 /// Each constant's data starts at a file offset that is a multiple of this.
 inline constexpr size_t kConstantAlignment = 64;
 
@@ -137,12 +141,18 @@ enum class BufferKind : uint8_t { Input, Output, Temp, Constant };
 /// A device buffer. Input and Output buffers hold the storage of signature
 /// input/output `index`, Constant buffers that of constant `index`; Temp
 /// buffers have index == -1 and hold zeros at the first run when `zeroed`
-/// (docs/module-format.md, "Buffer").
+/// (docs/module-format.md, "Buffer"). A Temp or Output buffer with an
+/// `arenaOffset` of 0 or more is the bytes [arenaOffset, arenaOffset +
+/// sizeBytes) of the invocation's arena (ModuleDesc::arenaBytes); -1: an
+/// allocation of its own.
 struct BufferDesc {
   BufferKind kind = BufferKind::Temp;
   int32_t index = -1;
   int64_t sizeBytes = 0;
   bool zeroed = false;
+  int64_t arenaOffset = -1;
+
+  bool inArena() const { return arenaOffset >= 0; }
 
   bool operator==(const BufferDesc &) const = default;
 };
@@ -241,6 +251,9 @@ struct ModuleDesc {
   /// not recorded. For people (stridec --inspect); the runtime ignores it.
   uint32_t temporariesBeforeReuse = 0;
   int64_t temporaryBytesBeforeReuse = 0;
+  /// The arena's bytes: the largest arenaOffset + sizeBytes of a buffer in
+  /// it, 0 when none is.
+  int64_t arenaBytes() const;
   /// Compiled with `stridec --deterministic` (CudaTargetOptions::
   /// deterministic): float index_add sums each output element's
   /// contributions in source order (docs/determinism.md). For people
@@ -312,16 +325,19 @@ StepSummary summarizeStep(const ModuleDesc &desc, size_t index);
 /// The device memory a module's plan names, by what holds it.
 struct MemorySummary {
   int64_t constantBytes = 0;  // the weights and other constants
-  int64_t temporaryBytes = 0; // the plan's temporaries, after buffer reuse
+  int64_t arenaBytes = 0;     // temporaries and outputs sharing bytes
+  int64_t temporaryBytes = 0; // temporaries outside the arena (zeroed)
   int64_t inputBytes = 0;
-  int64_t outputBytes = 0;
+  int64_t outputBytes = 0;    // outputs outside the arena
 
   int64_t total() const {
-    return constantBytes + temporaryBytes + inputBytes + outputBytes;
+    return constantBytes + arenaBytes + temporaryBytes + inputBytes +
+           outputBytes;
   }
 };
 
-/// The sizes of `desc`'s buffers, summed by kind.
+/// The sizes of `desc`'s buffers, summed by kind; the buffers in the arena
+/// count once, as the arena's bytes.
 MemorySummary summarizeMemory(const ModuleDesc &desc);
 
 } // namespace stride

@@ -22,6 +22,8 @@
 #include "mlir/Reducer/Tester.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <tuple>
+
 namespace stride {
 
 /// Attaches the stride dialect's DialectReductionPatternInterface:
@@ -29,6 +31,8 @@ namespace stride {
 ///  - "cut": an op that is not a view is replaced by fresh graph inputs of
 ///    its result types, and the values it read (computed by ops) become
 ///    graph outputs, so what led up to it stays observable.
+/// The search also drops outputs and shrinks shapes (ShrinkShapes.h),
+/// which are not patterns: they change the function, not one op.
 void registerStrideReductionInterface(mlir::DialectRegistry &registry);
 
 /// The size of a graph as the reducer measures it.
@@ -38,8 +42,13 @@ struct GraphSize {
   unsigned ops = 0;
   /// Inputs plus outputs.
   unsigned interface = 0;
+  /// The elements of every value: the inputs and every op's results (views
+  /// and kernel bodies included), so smaller shapes make a smaller graph.
+  uint64_t elements = 0;
+  /// Fewer ops first, then fewer inputs and outputs, then fewer elements.
   bool operator<(const GraphSize &other) const {
-    return ops != other.ops ? ops < other.ops : interface < other.interface;
+    return std::tie(ops, interface, elements) <
+           std::tie(other.ops, other.interface, other.elements);
   }
 };
 

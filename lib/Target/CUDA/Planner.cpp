@@ -204,11 +204,14 @@ LogicalResult PlanTranslation::translateInput(plan::InputOp input) {
 LogicalResult PlanTranslation::translateAlloc(plan::AllocOp alloc) {
   bufferOf[alloc.getBuffer()] = desc.buffers.size();
   auto size = static_cast<int64_t>(alloc.getSize());
+  int64_t arenaOffset = alloc.getArenaOffset().value_or(-1);
   auto output = outputOf.find(alloc.getBuffer());
   if (output != outputOf.end())
-    desc.buffers.push_back({BufferKind::Output, output->second, size, false});
+    desc.buffers.push_back(
+        {BufferKind::Output, output->second, size, false, arenaOffset});
   else
-    desc.buffers.push_back({BufferKind::Temp, -1, size, alloc.getZeroed()});
+    desc.buffers.push_back(
+        {BufferKind::Temp, -1, size, alloc.getZeroed(), arenaOffset});
   return success();
 }
 

@@ -7,6 +7,7 @@
 
 #include "stride/Dialect/Plan/IR/PlanOps.h"
 #include "stride/Dialect/Stride/IR/StrideAttrs.h"
+#include "stride/Module/Module.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -80,6 +81,23 @@ LogicalResult plan::ConstantOp::verify() {
     return emitOpError() << "value of type " << valueType
                          << " does not match the shape and element type of "
                          << type;
+  return success();
+}
+
+LogicalResult AllocOp::verify() {
+  std::optional<int64_t> offset = getArenaOffset();
+  if (!offset)
+    return success();
+  if (getZeroed())
+    return emitOpError() << "is zeroed and in the arena; a zeroed buffer "
+                            "keeps its zeros across runs, so it has storage "
+                            "of its own";
+  if (*offset % kArenaAlignment != 0)
+    return emitOpError() << "has the arena offset " << *offset
+                         << ", which is no multiple of " << kArenaAlignment;
+  if (*offset > kMaxBufferBytes - static_cast<int64_t>(getSize()))
+    return emitOpError() << "ends past 2^48 bytes of arena (offset "
+                         << *offset << ", " << getSize() << " bytes)";
   return success();
 }
 

@@ -87,6 +87,38 @@ func.func @graph() {
 // -----
 
 func.func @graph() {
+  // expected-error @+1 {{'plan.alloc' op is zeroed and in the arena; a zeroed buffer keeps its zeros across runs, so it has storage of its own}}
+  %t = plan.alloc 64 bytes zeroed at arena 0
+  return
+}
+
+// -----
+
+func.func @graph() {
+  // expected-error @+1 {{'plan.alloc' op has the arena offset 100, which is no multiple of 256}}
+  %t = plan.alloc 64 bytes at arena 100
+  return
+}
+
+// -----
+
+func.func @graph() {
+  // expected-error @+1 {{'plan.alloc' op ends past 2^48 bytes of arena (offset 281474976710400, 512 bytes)}}
+  %t = plan.alloc 512 bytes at arena 281474976710400
+  return
+}
+
+// -----
+
+func.func @graph() {
+  // expected-error @+1 {{'plan.alloc' op attribute 'arena_offset' failed to satisfy constraint}}
+  %t = plan.alloc 64 bytes at arena -256
+  return
+}
+
+// -----
+
+func.func @graph() {
   // expected-error @+1 {{'plan.constant' op value of type 'tensor<2xf32>' does not match the shape and element type of '!stride.tensor<4xf32, strides = [1], offset = 0>'}}
   %c = plan.constant dense<1.0> : tensor<2xf32> as !stride.tensor<4xf32>
   return

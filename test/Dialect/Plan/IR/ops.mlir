@@ -22,7 +22,7 @@ plan.executable @graph_kernels {
 // CHECK: plan.fill %[[Z]] with 0
 // CHECK: plan.dispatch @graph_kernels::@neg(%[[IN]], %[[T]])
 // CHECK: plan.library_call "cublaslt.matmul"(%[[T]], %[[W]], %[[Z]]) descriptor {m = 2 : i64}
-// CHECK: %[[O:.*]] = plan.alloc 16 bytes
+// CHECK: %[[O:.*]] = plan.alloc 16 bytes at arena 256
 // CHECK: plan.copy %[[T]] to %[[O]] size 16
 // CHECK: %[[R:.*]] = plan.output %[[O]] : !stride.tensor<4xf32, strides = [1], offset = 0>
 // CHECK: return %[[R]]
@@ -34,7 +34,7 @@ func.func @graph(%arg0: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
   plan.fill %z with 0
   plan.dispatch @graph_kernels::@neg(%in, %t)
   plan.library_call "cublaslt.matmul"(%t, %w, %z) descriptor {m = 2 : i64}
-  %o = plan.alloc 16 bytes
+  %o = plan.alloc 16 bytes at arena 256
   plan.copy %t to %o size 16
   %r = plan.output %o : !stride.tensor<4xf32>
   return %r : !stride.tensor<4xf32>

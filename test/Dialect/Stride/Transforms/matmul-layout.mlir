@@ -149,20 +149,23 @@ func.func @aligned_rows(%x: !stride.tensor<2x5x8xbf16>, %w: !stride.tensor<2x8x1
 // -----
 
 // A 2-D bf16 weight with 17 columns: cuBLASLt needs n itself 16-byte
-// aligned, so the weight gets 7 zero columns (a cat with a full, in the
-// weight's own dim order: the copy streams its rows), the product has 24
-// columns, and a slice view and a copy give the graph its 17. Fusion puts
-// the padding in one kernel and the copy into the bias add's.
+// aligned, so the weight gets 7 zero columns and the product 24, and a
+// slice view and a copy give the graph its 17. The weight is a transposed
+// [17, 8] (a Linear's), so it is padded as stored: 7 zero rows after its
+// 17 (a cat along dim 0, a straight copy), permuted back. Fusion puts the
+// padding in one kernel and the copy into the bias add's.
 // CHECK-LABEL: func.func @padded_columns
 // CHECK:      %[[T:.*]] = stride.permute %arg1
-// CHECK-NEXT: %[[Z:.*]] = stride.full 0.000000e+00 : <8x7xbf16, strides = [7, 1], offset = 0>
-// CHECK-NEXT: %[[W:.*]] = stride.cat %[[T]], %[[Z]] dim 1 : {{.*}} -> <8x24xbf16, strides = [1, 8], offset = 0>
+// CHECK-NEXT: %[[R:.*]] = stride.permute %[[T]] dims [1, 0] : {{.*}} -> <17x8xbf16, strides = [8, 1], offset = 0>
+// CHECK-NEXT: %[[Z:.*]] = stride.full 0.000000e+00 : <7x8xbf16, strides = [8, 1], offset = 0>
+// CHECK-NEXT: %[[C:.*]] = stride.cat %[[R]], %[[Z]] dim 0 : {{.*}} -> <24x8xbf16, strides = [8, 1], offset = 0>
+// CHECK-NEXT: %[[W:.*]] = stride.permute %[[C]] dims [1, 0] : {{.*}} -> <8x24xbf16, strides = [1, 8], offset = 0>
 // CHECK-NEXT: %[[P:.*]] = stride.matmul %arg0, %[[W]] {{{.*}}rhs_layout = #stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0>} : {{.*}} -> <5x24xbf16, strides = [24, 1], offset = 0>
 // CHECK-NEXT: %[[S:.*]] = stride.slice %[[P]] dim 1 start 0 end 17 step 1 : <5x24xbf16, strides = [24, 1], offset = 0> -> <5x17xbf16, strides = [24, 1], offset = 0>
-// CHECK-NEXT: %[[C:.*]] = stride.clone %[[S]] : {{.*}} -> <5x17xbf16, strides = [17, 1], offset = 0>
-// CHECK:      stride.add %[[C]]
+// CHECK-NEXT: %[[K:.*]] = stride.clone %[[S]] : {{.*}} -> <5x17xbf16, strides = [17, 1], offset = 0>
+// CHECK:      stride.add %[[K]]
 // FUSED-LABEL: func.func @padded_columns
-// FUSED:      stride.kernel "full_cat" ins(%arg1
+// FUSED:      stride.kernel "full_cat" ins(%arg1 {{.*}} -> (!stride.tensor<24x8xbf16, strides = [8, 1], offset = 0>)
 // FUSED:      stride.matmul {{.*}} -> <5x24xbf16, strides = [24, 1], offset = 0>
 // FUSED:      stride.kernel "clone_add"
 func.func @padded_columns(%x: !stride.tensor<5x8xbf16>, %w: !stride.tensor<17x8xbf16>,
@@ -176,4 +179,17 @@ func.func @padded_columns(%x: !stride.tensor<5x8xbf16>, %w: !stride.tensor<17x8x
   %s = stride.add %p, %be : !stride.tensor<5x17xbf16>,
       !stride.tensor<5x17xbf16, strides = [0, 1], offset = 0> -> !stride.tensor<5x17xbf16>
   return %s : !stride.tensor<5x17xbf16>
+}
+
+// -----
+
+// A row-major 2-D weight is padded along its columns as stored.
+// CHECK-LABEL: func.func @padded_row_major_weight
+// CHECK:      %[[Z:.*]] = stride.full 0.000000e+00 : <8x7xbf16, strides = [7, 1], offset = 0>
+// CHECK-NEXT: %[[W:.*]] = stride.cat %arg1, %[[Z]] dim 1 : {{.*}} -> <8x24xbf16, strides = [24, 1], offset = 0>
+// CHECK-NEXT: stride.matmul %arg0, %[[W]] {{{.*}}rhs_layout = #stride.matmul_operand<transposed = false, ld = 24, batch_stride = 0>} : {{.*}} -> <5x24xbf16, strides = [24, 1], offset = 0>
+func.func @padded_row_major_weight(%x: !stride.tensor<5x8xbf16>, %w: !stride.tensor<8x17xbf16>)
+    -> !stride.tensor<5x17xbf16> {
+  %p = stride.matmul %x, %w : !stride.tensor<5x8xbf16>, !stride.tensor<8x17xbf16> -> !stride.tensor<5x17xbf16>
+  return %p : !stride.tensor<5x17xbf16>
 }

@@ -109,22 +109,32 @@ def Plan_AllocOp : Plan_Op<"alloc"> {
     it holds zeros when the plan first runs and the steps that use it
     leave it zeroed when the plan ends (a kernel's scratch that it returns
     to zero); without, its contents are undefined until a step writes
-    them. `stride-reuse-buffers` may give several temporaries one buffer,
-    never a `zeroed` one.
+    them.
+
+    With `at arena <offset>` (set by `stride-reuse-buffers`) the buffer is
+    the bytes `[offset, offset + size)` of the invocation's arena, one
+    allocation as large as the largest `offset + size` of the function.
+    Buffers whose lifetimes do not overlap may share arena bytes; a
+    `zeroed` buffer is never in the arena. The offset is a multiple of
+    256 bytes (kArenaAlignment).
 
     ```mlir
     %t = plan.alloc 256 bytes
+    %u = plan.alloc 4096 bytes at arena 512
     %heads = plan.alloc 4096 bytes zeroed
     ```
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$size,
-                       UnitAttr:$zeroed);
+                       UnitAttr:$zeroed,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$arena_offset);
   let results = (outs Plan_BufferType:$buffer);
-  let assemblyFormat = "$size `bytes` (`zeroed` $zeroed^)? attr-dict";
+  let assemblyFormat = "$size `bytes` (`zeroed` $zeroed^)? "
+                       "(`at` `arena` $arena_offset^)? attr-dict";
   let builders = [OpBuilder<(ins "int64_t":$size, "bool":$zeroed), [{
     build($_builder, $_state, BufferType::get($_builder.getContext()), size,
-          zeroed);
+          zeroed, /*arena_offset=*/::mlir::IntegerAttr());
   }]>];
+  let hasVerifier = 1;
 }
 
 def Plan_ConstantOp : Plan_Op<"constant", [Pure]> {

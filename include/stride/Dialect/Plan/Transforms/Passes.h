@@ -20,7 +20,7 @@ namespace stride::plan {
 /// stride-outline-executable's default `unit-ops`: the fewest kernel ops of
 /// one translation unit. Large enough that NVRTC's fixed cost per unit
 /// (0.04-0.1 s of CPU) stays small next to the unit's own compile time
-/// (bench/NOTES.md, section 19).
+/// (bench/NOTES.md, section 20).
 inline constexpr int64_t kDefaultUnitOps = 256;
 /// The most translation units stride-outline-executable makes of a graph.
 inline constexpr int64_t kMaxUnits = 16;
@@ -41,8 +41,9 @@ void buildHostPlanPipeline(mlir::OpPassManager &pm,
 inline constexpr int64_t kMatmulWorkspaceBytes = 32 << 20;
 
 /// The name of the entry function's attribute in which stride-reuse-buffers
-/// records what it saved: a dictionary of `temporaries`, `bytes` (before)
-/// and `shared_temporaries`, `shared_bytes` (after), i64 each.
+/// records its arena: a dictionary of `temporaries` and their `bytes`,
+/// `outputs` in the arena and their `output_bytes`, and `arena_bytes`, i64
+/// each.
 inline constexpr llvm::StringLiteral kReuseAttrName = "plan.reuse";
 
 /// Bytes of device memory for a buffer the plan allocates: `bytes` rounded

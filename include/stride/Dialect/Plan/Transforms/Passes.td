@@ -116,24 +116,32 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
 }
 
 def ReuseBuffers : Pass<"stride-reuse-buffers", "::mlir::func::FuncOp"> {
-  let summary = "Let temporaries whose lifetimes do not overlap share a buffer";
+  let summary = "Place the plan's buffers in one arena, sharing bytes by lifetime";
   let description = [{
-    A temporary (a `plan.alloc` that is not `zeroed` and not a graph
-    output) is live from the first step that uses it to the last one. In
-    program order, each temporary takes over the buffer of an earlier one
-    whose last use is a step before its first use (the smallest such
-    buffer that is large enough, else the largest, grown), so no step
-    ever reads and writes one buffer through two names. Records what it
-    saved as the function's `plan.reuse` attribute (the temporaries, all
-    allocs that are no graph output, and their bytes, before and after),
-    which the module keeps and `stridec --inspect` shows.
+    Every `plan.alloc` that is not `zeroed` (the temporaries and the graph
+    outputs) gets an offset in the invocation's arena (`at arena N`). A
+    buffer is live from the first step that uses it to the last one, a
+    graph output to the end of the plan. The largest buffer is placed
+    first, each at the lowest offset (a multiple of 256 bytes) where it
+    meets no placed buffer whose lifetime overlaps its own (greedy by
+    size, as TensorFlow Lite's arena planner and XLA's heap simulator
+    do). So buffers of disjoint lifetimes share bytes whatever their
+    sizes, a graph output takes the bytes of temporaries that died before
+    it was written (a model's logits, the attention scores' bytes), and
+    no step ever reads and writes one byte through two buffers. The arena
+    is one allocation of the largest `offset + size`; a `zeroed` buffer
+    (scratch whose zeros carry across runs) keeps storage of its own.
+
+    Records the function's `plan.reuse` attribute (`temporaries` and
+    their `bytes`, `outputs` in the arena and their `output_bytes`,
+    `arena_bytes`); `stridec --inspect` shows the arena.
 
     ```mlir
-    %0 = plan.alloc 64 bytes
+    %0 = plan.alloc 64 bytes at arena 0
     plan.dispatch @k::@a(%in, %0)
-    %1 = plan.alloc 64 bytes
+    %1 = plan.alloc 64 bytes at arena 256
     plan.dispatch @k::@b(%0, %1)
-    %2 = plan.alloc 64 bytes           // takes over %0's buffer
+    %2 = plan.alloc 64 bytes at arena 0    // %0's bytes: %0 is dead
     plan.dispatch @k::@c(%1, %2)
     ```
   }];

@@ -380,4 +380,79 @@ def TestInjectFault : Pass<"stride-test-inject-fault", "::mlir::func::FuncOp"> {
   ];
 }
 
+def ShrinkShapes : Pass<"stride-shrink-shapes", "::mlir::func::FuncOp"> {
+  let summary = "Shrink the sizes of a graph's dims while the graph still "
+                "verifies (for stride-reduce)";
+  let description = [{
+    For reducing a graph that shows a problem (`stride-reduce`,
+    docs/debugging.md): a graph of 64x128 tensors that fails usually fails
+    with 1x1 tensors too, and is easier to read and faster to test.
+
+    Dims that must have one size are tied into classes across the ops of
+    the function: the operands and result of a pointwise op dim by dim, a
+    reduction's kept dims, a matrix product's batch dims, rows, columns and
+    contracted dims, the dims a view keeps from its operand (an `expand`'s
+    broadcast dims are free, and a `view` ties the dims it keeps in front
+    and behind), the dims of a kernel's inputs and its body's arguments.
+    The classes of size > 1 are numbered in program order of their first
+    dim (the arguments first, then the ops' results); a class with a dim of
+    a `stride.constant` of more than one value is not one of them (its
+    values fix its shape).
+
+    A class is resized as a whole: arguments and the results of functional
+    ops, kernels and matrix products get a dense layout in the dim order of
+    their old one (zero strides kept), views are re-inferred from their
+    operands (a `slice` of a whole dim follows the dim), a splat
+    `stride.constant` gets the new shape, and the function type follows.
+    The resize is kept only when the function still verifies, so the op
+    verifiers decide what else pins a size (a `slice`'s bounds, a
+    `select`'s index, a `view`'s shape, a `cat`'s sizes); otherwise the
+    function is left as it was.
+
+    Options: `class` picks one class (by number; -1, the default: every
+    class in turn) and `size` its new size (0, the default: 1 if the graph
+    verifies so, otherwise half, rounded up). One class with a size that
+    does not verify is an error. `stride-reduce` drives the pass's
+    functions one class at a time, keeping a size while its test still
+    finds the graph interesting.
+
+    Before (`class=1 size=1`: class 0 is the 4s, class 1 the 8s):
+
+    ```mlir
+    func.func @f(%x: !stride.tensor<4x8xf32>, %y: !stride.tensor<8x4xf32>)
+        -> !stride.tensor<4x8xf32> {
+      %t = stride.permute %y dims [1, 0] : !stride.tensor<8x4xf32>
+          -> !stride.tensor<4x8xf32, strides = [1, 4], offset = 0>
+      %s = stride.add %x, %t : !stride.tensor<4x8xf32>,
+          !stride.tensor<4x8xf32, strides = [1, 4], offset = 0>
+          -> !stride.tensor<4x8xf32>
+      return %s : !stride.tensor<4x8xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @f(%x: !stride.tensor<4x1xf32>, %y: !stride.tensor<1x4xf32>)
+        -> !stride.tensor<4x1xf32> {
+      %t = stride.permute %y dims [1, 0] : !stride.tensor<1x4xf32>
+          -> !stride.tensor<4x1xf32, strides = [1, 4], offset = 0>
+      %s = stride.add %x, %t : !stride.tensor<4x1xf32>,
+          !stride.tensor<4x1xf32, strides = [1, 4], offset = 0>
+          -> !stride.tensor<4x1xf32>
+      return %s : !stride.tensor<4x1xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+  let options = [
+    Option<"dimClass", "class", "int64_t", /*default=*/"-1",
+           "The class of dims to shrink, numbered from 0 in program order "
+           "of its first dim; -1: every class in turn">,
+    Option<"size", "size", "int64_t", /*default=*/"0",
+           "The new size; 0: 1 where the graph verifies so, otherwise half "
+           "(rounded up)">,
+  ];
+}
+
 #endif // STRIDE_TRANSFORMS_PASSES_TD
