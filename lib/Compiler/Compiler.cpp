@@ -109,18 +109,18 @@ Diagnostic convert(mlir::Diagnostic &d, const std::string &fallbackFile) {
   return out;
 }
 
-/// The units' texts (`text(unit)`) one after another; with several units,
-/// each after a line naming it (unitHeader).
+/// The units' texts (`text(i)` for unit i) one after another; with several
+/// units, each after a line naming it (unitHeader).
 template <typename TextFn>
 std::string joinUnits(const CudaSource &source, TextFn text) {
   if (source.units.size() == 1)
-    return text(source.units.front());
+    return text(0);
   std::string joined;
   for (auto [i, unit] : llvm::enumerate(source.units)) {
     if (i)
       joined += "\n";
     joined += unitHeader(i, source.units.size(), unit.executable);
-    joined += text(unit);
+    joined += text(i);
   }
   return joined;
 }
@@ -187,9 +187,8 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   if (failed(source))
     return failure();
   if (options.emit == EmitKind::Cuda) {
-    result.text = joinUnits(*source, [](const CudaUnit &unit) {
-      return unit.source;
-    });
+    result.text = joinUnits(
+        *source, [&](size_t i) { return source->units[i].source; });
     return success();
   }
 
@@ -204,9 +203,8 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
     images = std::move(*compiled);
   }
   if (options.emit == EmitKind::Ptx) {
-    result.text = joinUnits(*source, [&](const CudaUnit &unit) {
-      const std::vector<uint8_t> &ptx = images[&unit - &source->units[0]].bytes;
-      return std::string(ptx.begin(), ptx.end());
+    result.text = joinUnits(*source, [&](size_t i) {
+      return std::string(images[i].bytes.begin(), images[i].bytes.end());
     });
     return success();
   }
@@ -236,8 +234,9 @@ Compilation::compileUnits(const CudaSource &source) {
     nvrtc.arch = options.cuda.arch;
     nvrtc.emitPtx = options.emit == EmitKind::Ptx;
     // NVRTC prints the program name in diagnostics and PTX headers.
-    nvrtc.programName =
-        count == 1 ? stem + ".cu" : stem + "." + source.units[i].executable + ".cu";
+    nvrtc.programName = count == 1 ? stem + ".cu"
+                                   : stem + "." + source.units[i].executable +
+                                         ".cu";
     compiled[i] = compileCudaSourceCached(source.units[i].source, nvrtc,
                                           options.nvrtcCacheDir);
   };
