@@ -16,6 +16,7 @@
 #include "stride/Target/CUDA/NvrtcCache.h"
 #include "stride/Module/Module.h"
 #include "stride/Target/CUDA/NVRTC.h"
+#include "stride/Compiler/ModuleCache.h"
 #include "stride/Dialect/Plan/Transforms/Passes.h"
 
 #include "mlir/IR/AsmState.h"
@@ -152,11 +153,15 @@ cl::opt<bool> deterministic(
 
 cl::opt<std::string> cacheDir(
     "cache-dir", cl::value_desc("dir"),
-    cl::desc("Keep NVRTC's output in this directory, keyed on the SHA-256 of "
-             "the CUDA source, arch, options and NVRTC's file (path, size, "
-             "mtime), so that compiling the same graph again never loads "
-             "NVRTC (default: "
-             "$XDG_CACHE_HOME/stride/nvrtc, else ~/.cache/stride/nvrtc)"),
+    cl::desc("Keep NVRTC's output and whole modules in this directory. "
+             "NVRTC's output is keyed on the SHA-256 of the CUDA source, "
+             "arch, options and NVRTC's file (path, size, mtime), so that a "
+             "kernel compiled before never loads NVRTC; a module on the "
+             "graph file's bytes and name, the options, stridec's own file "
+             "and NVRTC's, so that compiling the same file again only hashes "
+             "it and links the module (a hard link where the directory and "
+             "the output share a file system). Default: "
+             "$XDG_CACHE_HOME/stride/nvrtc, else ~/.cache/stride/nvrtc"),
     cl::cat(stridecCategory));
 
 cl::opt<unsigned> jobs(
@@ -176,9 +181,11 @@ const std::string kUnitOpsHelp =
 cl::opt<int64_t> unitOps("unit-ops", cl::value_desc("N"),
                          cl::desc(kUnitOpsHelp), cl::cat(stridecCategory));
 
-cl::opt<bool> noCache("no-cache",
-                      cl::desc("Always run NVRTC; read and write no cache"),
-                      cl::init(false), cl::cat(stridecCategory));
+cl::opt<bool> noCache(
+    "no-cache",
+    cl::desc("Always compile: read and write no cache (neither NVRTC's "
+             "output nor whole modules)"),
+    cl::init(false), cl::cat(stridecCategory));
 
 cl::opt<std::string> inspectPath(
     "inspect", cl::value_desc("module.stridemod"),
@@ -242,6 +249,54 @@ int inspect(const std::string &path) {
   return 0;
 }
 
+/// True when the command line names one of MLIR's options (timing,
+/// printing IR, crash reproducers): they ask for output that a module
+/// from the cache would not give.
+bool hasMlirOptions(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg(argv[i]);
+    if (arg.starts_with("--mlir-") || arg.starts_with("-mlir-"))
+      return true;
+  }
+  return false;
+}
+
+/// The module cache's entry for compiling the input with `options`, or ""
+/// when the cache does not apply: no module output, --no-cache, standard
+/// input, MLIR's options, or an input that cannot be read (the compile
+/// then says why).
+std::string moduleCacheEntryFor(const stride::CompileOptions &options,
+                                int argc, char **argv) {
+  if (emitKind != stride::EmitKind::Module || options.nvrtcCacheDir.empty() ||
+      inputPath == "-" || hasMlirOptions(argc, argv))
+    return {};
+  ErrorOr<std::unique_ptr<MemoryBuffer>> input = MemoryBuffer::getFile(
+      inputPath, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!input)
+    return {};
+  ArrayRef<uint8_t> bytes(
+      reinterpret_cast<const uint8_t *>((*input)->getBufferStart()),
+      (*input)->getBufferSize());
+  return stride::moduleCacheEntry(
+      options.nvrtcCacheDir,
+      stride::moduleCacheKey(bytes, inputPath, options));
+}
+
+/// Writes the module to `path` through a temporary file renamed into place
+/// ("-": standard output), never into an existing file, which may be a
+/// hard link to a cache entry.
+bool writeModule(StringRef path, ArrayRef<uint8_t> bytes) {
+  Error error = writeToOutput(path, [&](raw_ostream &os) {
+    os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    return Error::success();
+  });
+  if (!error)
+    return true;
+  errs() << "stridec: error: cannot write '" << path
+         << "': " << toString(std::move(error)) << "\n";
+  return false;
+}
+
 std::string defaultOutputPath() {
   if (emitKind != stride::EmitKind::Module)
     return "-";
@@ -298,27 +353,36 @@ int main(int argc, char **argv) {
   if (timingManager.isEnabled())
     options.timing = &rootTiming;
 
+  std::string path = outputPath.empty() ? defaultOutputPath() : outputPath;
+  std::string cached = timingManager.isEnabled()
+                           ? std::string()
+                           : moduleCacheEntryFor(options, argc, argv);
+  if (!cached.empty() && path != "-" &&
+      stride::placeCachedModule(cached, path))
+    return 0;
+
   stride::CompileResult result = stride::compileFile(inputPath, options);
   for (const stride::Diagnostic &d : result.diagnostics)
     errs() << d.format();
   if (!result.success)
     return 1;
 
-  std::string path = outputPath.empty() ? defaultOutputPath() : outputPath;
+  if (emitKind == stride::EmitKind::Module) {
+    if (!writeModule(path, result.moduleBytes))
+      return 1;
+    if (!cached.empty())
+      stride::storeCachedModule(cached, result.moduleBytes);
+    rootTiming.stop();
+    return 0;
+  }
   std::error_code ec;
-  bool binary = emitKind == stride::EmitKind::Module;
-  ToolOutputFile out(path, ec,
-                     binary ? sys::fs::OF_None : sys::fs::OF_TextWithCRLF);
+  ToolOutputFile out(path, ec, sys::fs::OF_TextWithCRLF);
   if (ec) {
     errs() << "stridec: error: cannot write '" << path << "': " << ec.message()
            << "\n";
     return 1;
   }
-  if (binary)
-    out.os().write(reinterpret_cast<const char *>(result.moduleBytes.data()),
-                   result.moduleBytes.size());
-  else
-    out.os() << result.text;
+  out.os() << result.text;
   out.keep();
   rootTiming.stop();
   return 0;

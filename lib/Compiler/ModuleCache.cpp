@@ -1,0 +1,145 @@
+//===- ModuleCache.cpp - Modules cached by what they are made from --------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Compiler/ModuleCache.h"
+
+#include "stride/Target/CUDA/NVRTC.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <dlfcn.h>
+
+namespace stride {
+
+namespace {
+
+constexpr llvm::StringLiteral kKeyFormat = "stride-module-cache-v1";
+
+/// "<path> size <bytes> mtime <ns>" of the file `path`, or `path` alone
+/// when it cannot be read.
+std::string fileIdentity(llvm::StringRef path) {
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status))
+    return path.str();
+  return (path + " size " + llvm::Twine(status.getSize()) + " mtime " +
+          llvm::Twine(static_cast<int64_t>(
+              status.getLastModificationTime().time_since_epoch().count())))
+      .str();
+}
+
+/// The binary that holds this code (stridec, or the shared library that
+/// embeds the compiler): a rebuilt compiler makes other modules.
+std::string compilerIdentity() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void *>(&moduleCacheKey), &info) ||
+      !info.dli_fname)
+    return "unknown compiler";
+  llvm::SmallString<256> path;
+  if (llvm::sys::fs::real_path(info.dli_fname, path))
+    path = info.dli_fname;
+  return fileIdentity(path);
+}
+
+/// Hashes fields, each prefixed by its length so that no two lists of
+/// fields hash alike.
+class KeyHasher {
+public:
+  void add(llvm::StringRef field) {
+    uint64_t size = field.size();
+    hasher.update(llvm::ArrayRef<uint8_t>(
+        reinterpret_cast<const uint8_t *>(&size), sizeof(size)));
+    hasher.update(field);
+  }
+  void add(bool flag) { add(llvm::StringRef(flag ? "1" : "0")); }
+  void add(int64_t number) { add(llvm::StringRef(std::to_string(number))); }
+  std::string hex() { return llvm::toHex(hasher.final(), /*LowerCase=*/true); }
+
+private:
+  llvm::SHA256 hasher;
+};
+
+/// The options that change a module's bytes. An option added to
+/// CompileOptions that changes the module must be added here.
+void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
+  key.add(options.pipeline.repairLayouts);
+  key.add(options.pipeline.fuse);
+  key.add(options.pipeline.keepValues);
+  key.add(llvm::StringRef(options.pipeline.testInjectFault));
+  key.add(options.import.weightsAsInputs);
+  key.add(llvm::StringRef(options.cuda.arch));
+  key.add(options.cuda.runtimeChecks);
+  key.add(options.cuda.vectorize);
+  key.add(options.cuda.allowTf32);
+  key.add(options.cuda.deterministic);
+  key.add(static_cast<int64_t>(options.unitOps.value_or(-1)));
+  key.add(llvm::StringRef(options.producer));
+}
+
+} // namespace
+
+std::string moduleCacheKey(llvm::ArrayRef<uint8_t> input,
+                           llvm::StringRef inputName,
+                           const CompileOptions &options) {
+  KeyHasher key;
+  key.add(kKeyFormat);
+  key.add(compilerIdentity());
+  key.add(nvrtcLibraryIdentity());
+  key.add(defaultCudaIncludeDir());
+  addModuleOptions(key, options);
+  key.add(inputName);
+  llvm::XXH128_hash_t digest = llvm::xxh3_128bits(input);
+  key.add(llvm::utohexstr(digest.high64) + llvm::utohexstr(digest.low64));
+  return key.hex();
+}
+
+std::string moduleCacheEntry(llvm::StringRef dir, llvm::StringRef key) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, key + ".stridemod");
+  return std::string(path);
+}
+
+bool placeCachedModule(llvm::StringRef entry, llvm::StringRef output) {
+  if (!llvm::sys::fs::exists(entry))
+    return false;
+  llvm::SmallString<256> temp;
+  if (llvm::sys::fs::createUniqueFile(output + ".tmp-%%%%%%%%", temp))
+    return false;
+  // createUniqueFile made the name; a link needs it free.
+  llvm::sys::fs::remove(temp);
+  bool placed = !llvm::sys::fs::create_hard_link(entry, temp) ||
+                !llvm::sys::fs::copy_file(entry, temp);
+  if (placed && !llvm::sys::fs::rename(temp, output))
+    return true;
+  llvm::sys::fs::remove(temp);
+  return false;
+}
+
+void storeCachedModule(llvm::StringRef entry, llvm::ArrayRef<uint8_t> bytes) {
+  if (llvm::sys::fs::create_directories(llvm::sys::path::parent_path(entry)))
+    return;
+  llvm::SmallString<256> temp;
+  int fd = -1;
+  if (llvm::sys::fs::createUniqueFile(entry + ".tmp-%%%%%%%%", fd, temp))
+    return;
+  bool written;
+  {
+    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+    out.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    out.close();
+    written = !out.has_error();
+    out.clear_error();
+  }
+  if (!written || llvm::sys::fs::rename(temp, entry))
+    llvm::sys::fs::remove(temp);
+}
+
+} // namespace stride
