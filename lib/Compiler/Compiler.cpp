@@ -35,7 +35,12 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cerrno>
+#include <deque>
 #include <optional>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace mlir;
 
@@ -154,6 +159,8 @@ private:
   }
   LogicalResult checkArch();
   Result<std::vector<CodeImage>> compileUnits(const CudaSource &source);
+  void compileInChildProcesses(size_t count,
+                               llvm::function_ref<void(size_t)> compile);
   OwningOpRef<ModuleOp> readGraph(std::unique_ptr<llvm::MemoryBuffer> buffer);
   LogicalResult emitModule(ModuleOp module);
 
@@ -221,6 +228,36 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   return success();
 }
 
+/// Runs `compile` on units 0 to count - 1 in child processes, up to
+/// `options.jobs` at a time (0: one per hardware thread), and waits for
+/// them; what a child computes reaches this process only through the
+/// cache. Where fork fails, the unit is left to the caller.
+void Compilation::compileInChildProcesses(
+    size_t count, llvm::function_ref<void(size_t)> compile) {
+  unsigned limit = llvm::hardware_concurrency(options.jobs)
+                       .compute_thread_count();
+  std::deque<pid_t> running;
+  auto waitOldest = [&] {
+    int status = 0;
+    while (waitpid(running.front(), &status, 0) < 0 && errno == EINTR) {
+    }
+    running.pop_front();
+  };
+  for (size_t i = 0; i < count; ++i) {
+    if (running.size() >= std::max(1u, limit))
+      waitOldest();
+    pid_t pid = fork();
+    if (pid == 0) {
+      compile(i);
+      _exit(0);
+    }
+    if (pid > 0)
+      running.push_back(pid);
+  }
+  while (!running.empty())
+    waitOldest();
+}
+
 /// NVRTC on each translation unit, through the cache, on up to
 /// `options.jobs` threads; the images in unit order, or the first failing
 /// unit's error.
@@ -240,7 +277,14 @@ Compilation::compileUnits(const CudaSource &source) {
     compiled[i] = compileCudaSourceCached(source.units[i].source, nvrtc,
                                           options.nvrtcCacheDir);
   };
-  if (count == 1 || options.jobs == 1) {
+  if (count > 1 && options.jobs != 1 && options.nvrtcInChildProcesses &&
+      !options.nvrtcCacheDir.empty()) {
+    compileInChildProcesses(count, compile);
+    // Every unit from the cache now; a unit whose child failed compiles
+    // here and reports its error.
+    for (size_t i = 0; i < count; ++i)
+      compile(i);
+  } else if (count == 1 || options.jobs == 1) {
     for (size_t i = 0; i < count; ++i)
       compile(i);
   } else {

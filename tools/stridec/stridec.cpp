@@ -166,8 +166,10 @@ cl::opt<std::string> cacheDir(
 
 cl::opt<unsigned> jobs(
     "j", cl::Prefix, cl::value_desc("N"),
-    cl::desc("Run NVRTC on N translation units at once (-j4; default: one "
-             "per hardware thread). The module is the same for any N"),
+    cl::desc("Run NVRTC on N translation units at once, in child "
+             "processes that store their code in the cache (-j4; default: "
+             "one per hardware thread; without a cache, in threads). The "
+             "module is the same for any N"),
     cl::init(0), cl::cat(stridecCategory));
 
 const std::string kUnitOpsHelp =
@@ -342,6 +344,7 @@ int main(int argc, char **argv) {
   options.cuda.allowTf32 = allowTf32;
   options.cuda.deterministic = deterministic;
   options.jobs = jobs;
+  options.nvrtcInChildProcesses = true;
   if (unitOps.getNumOccurrences())
     options.unitOps = unitOps;
   if (!noCache)

@@ -118,6 +118,13 @@ struct CompileOptions {
   /// The threads that run NVRTC, one translation unit each; 0: one per
   /// hardware thread. The module is the same for any count.
   unsigned jobs = 0;
+  /// Run NVRTC on the translation units in up to `jobs` child processes
+  /// (fork) instead of threads, each storing its code in the cache, which
+  /// this process then reads: NVRTC compiles units in parallel in processes
+  /// but barely in threads (bench/NOTES.md section 20). Needs a cache
+  /// directory; stridec sets it, a host program embedding the compiler
+  /// decides whether it may fork.
+  bool nvrtcInChildProcesses = false;
   /// The fewest kernel ops per translation unit: stride-outline-executable's
   /// `unit-ops` (0: one unit); unset: the pass's default
   /// (plan::kDefaultUnitOps; at most plan::kMaxUnits units).
