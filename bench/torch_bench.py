@@ -57,6 +57,12 @@ def softmax(x):
 def layernorm(x, w, b):
     return F.layer_norm(x, [x.shape[-1]], w, b, eps=1e-5)
 
+def causal_softmax(x, mask):
+    """GPT-2's attention softmax: scaled scores plus a causal mask."""
+    z = x * 0.125 + mask
+    e = torch.exp(z - z.amax(dim=-1, keepdim=True))
+    return e / e.sum(dim=-1, keepdim=True)
+
 
 FORMS = {
     "sum_all": (lambda r, l, d: [((r, l), d)], lambda x: x.sum(), lambda r, l: r * l + 1),
@@ -67,6 +73,8 @@ FORMS = {
                   lambda r, l: 2 * r * l + 2 * l),
     "permute_add": (lambda r, l, d: [((r, l), d), ((l, r), d)],
                     lambda x, z: x.permute(1, 0) + z, lambda r, l: 3 * r * l),
+    "causal_softmax": (lambda r, l, d: [((r // l, l, l), d), ((l, l), d + ":causal")],
+                       causal_softmax, lambda r, l: 2 * r * l + l * l),
 }
 ELEMENT_BYTES = {"f32": 4, "bf16": 2}
 
@@ -157,6 +165,8 @@ def inputs_of(spec, seed=0):
             t = t / max(shape) ** 0.5
         elif role == "ln":  # LayerNorm's scale, around 1
             t = 1 + t / 4
+        elif role == "causal":  # an attention mask: -inf above the diagonal
+            t = torch.full(shape, float("-inf"), device="cuda").triu(1)
         args.append(t.to(DTYPES[dtype]))
     return args
 

@@ -10,6 +10,9 @@
 #   softmax      softmax over dim 1
 #   layernorm    LayerNorm over dim 1 (mean, variance, eps 1e-5, weight, bias)
 #   permute_add  permute(x, (1, 0)) + y, x of ROWS x LENGTH
+#   causal_softmax  softmax over the last dim of x * 0.125 + mask, x of
+#                ROWS/LENGTH x LENGTH x LENGTH, mask LENGTH x LENGTH (a
+#                causal mask, as in GPT-2's attention: 0 or -inf)
 # DTYPE: f32 or bf16 (every op in that type, as PyTorch's eager mode).
 set -euo pipefail
 name=${1:?usage: gen.sh FORM_DTYPE_ROWSxLENGTH}
@@ -52,6 +55,10 @@ softmax | layernorm)
   ;;
 permute_add)
   echo "func.func @$form(%x: $x, %z: $(t "${l}x$r")) -> $(t "${l}x$r") {"
+  ;;
+causal_softmax)
+  x=$(t "$((r / l))x${l}x$l")
+  echo "func.func @$form(%x: $x, %mask: $(t "${l}x$l")) -> $x {"
   ;;
 *)
   echo "gen.sh: unknown form '$form'" >&2
@@ -101,6 +108,23 @@ permute_add)
   echo "  %xt = stride.permute %x dims [1, 0] : $x -> $xt"
   echo "  %y = stride.add %xt, %z : $xt, $(t "${l}x$r") -> $(t "${l}x$r")"
   echo "  return %y : $(t "${l}x$r")"
+  ;;
+causal_softmax)
+  n=$((r / l))
+  col=$(t "${n}x${l}x1")
+  rowb="$(t "${n}x${l}x$l" "[$l, 1, 0]")"
+  echo "  %scale = stride.full 1.25e-01 : $x"
+  binary xs mul x scale
+  echo "  %mask_b = stride.expand %mask : $(t "${l}x$l") -> $(t "${n}x${l}x$l" "[0, $l, 1]")"
+  binary z add xs mask_b "$x" "$(t "${n}x${l}x$l" "[0, $l, 1]")"
+  echo "  %m = stride.max %z dims [2] keepdim : $x -> $col"
+  echo "  %m_b = stride.expand %m : $col -> $rowb"
+  binary d sub z m_b "$x" "$rowb"
+  echo "  %e = stride.exp %d : $x -> $x"
+  echo "  %s = stride.sum %e dims [2] keepdim : $x -> $col"
+  echo "  %s_b = stride.expand %s : $col -> $rowb"
+  binary y div e s_b "$x" "$rowb"
+  echo "  return %y : $x"
   ;;
 esac
 echo "}"

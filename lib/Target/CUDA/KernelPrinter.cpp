@@ -441,7 +441,14 @@ KernelPrinter::evalPointwise(Operation *op, ArrayRef<std::string> coords,
           [&](Operation *) -> FailureOr<std::string> {
             return roundTo(result, call(opName(op)));
           })
-      .Case<DivOp>([&](DivOp) -> FailureOr<std::string> {
+      .Case<DivOp>([&](DivOp div) -> FailureOr<std::string> {
+        // A float divisor held once per row (softmax's sum) divides through
+        // its reciprocal, computed once per row (Prelude.h: stride_div_row).
+        if (isFloat(result) && result != DType::F64 && facts.isRowForm() &&
+            isRowValue(viewChainBase(div.getRhs())))
+          return roundTo(result, fmt::format("stride_div_row({0}, {1}, 1.0f "
+                                             "/ {1})",
+                                             args[0], args[1]));
         if (isFloat(result))
           return roundTo(result, call("div"));
         std::string message =
