@@ -28,6 +28,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -266,6 +267,7 @@ Compilation::compileUnits(const CudaSource &source) {
   size_t count = source.units.size();
   std::string stem = llvm::sys::path::stem(bufferName).str();
   std::vector<std::optional<Result<CodeImage>>> compiled(count);
+  std::string cacheDir = options.nvrtcCacheDir;
   auto compile = [&](size_t i) {
     NvrtcOptions nvrtc;
     nvrtc.arch = options.cuda.arch;
@@ -275,15 +277,22 @@ Compilation::compileUnits(const CudaSource &source) {
                                    : stem + "." + source.units[i].executable +
                                          ".cu";
     compiled[i] = compileCudaSourceCached(source.units[i].source, nvrtc,
-                                          options.nvrtcCacheDir);
+                                          cacheDir);
   };
-  if (count > 1 && options.jobs != 1 && options.nvrtcInChildProcesses &&
-      !options.nvrtcCacheDir.empty()) {
+  if (count > 1 && options.jobs != 1 && options.nvrtcInChildProcesses) {
+    // Without a cache, the children hand their code over through a
+    // private one, removed afterwards.
+    llvm::SmallString<128> scratch;
+    if (cacheDir.empty() &&
+        !llvm::sys::fs::createUniqueDirectory("stride-units", scratch))
+      cacheDir = scratch.str().str();
     compileInChildProcesses(count, compile);
     // Every unit from the cache now; a unit whose child failed compiles
     // here and reports its error.
     for (size_t i = 0; i < count; ++i)
       compile(i);
+    if (!scratch.empty())
+      llvm::sys::fs::remove_directories(scratch);
   } else if (count == 1 || options.jobs == 1) {
     for (size_t i = 0; i < count; ++i)
       compile(i);

@@ -167,9 +167,9 @@ cl::opt<std::string> cacheDir(
 cl::opt<unsigned> jobs(
     "j", cl::Prefix, cl::value_desc("N"),
     cl::desc("Run NVRTC on N translation units at once, in child "
-             "processes that store their code in the cache (-j4; default: "
-             "one per hardware thread; without a cache, in threads). The "
-             "module is the same for any N"),
+             "processes that hand their code over through the cache (a "
+             "private one under --no-cache) (-j4; default: one per hardware "
+             "thread). The module is the same for any N"),
     cl::init(0), cl::cat(stridecCategory));
 
 const std::string kUnitOpsHelp =

@@ -121,9 +121,10 @@ struct CompileOptions {
   /// Run NVRTC on the translation units in up to `jobs` child processes
   /// (fork) instead of threads, each storing its code in the cache, which
   /// this process then reads: NVRTC compiles units in parallel in processes
-  /// but barely in threads (bench/NOTES.md section 20). Needs a cache
-  /// directory; stridec sets it, a host program embedding the compiler
-  /// decides whether it may fork.
+  /// but barely in threads (bench/NOTES.md section 20). Without a cache
+  /// directory, a private one in the temporary directory carries the code
+  /// and is removed. stridec sets it; a host program embedding the
+  /// compiler decides whether it may fork.
   bool nvrtcInChildProcesses = false;
   /// The fewest kernel ops per translation unit: stride-outline-executable's
   /// `unit-ops` (0: one unit); unset: the pass's default
