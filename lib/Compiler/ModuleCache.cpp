@@ -126,20 +126,11 @@ bool placeCachedModule(llvm::StringRef entry, llvm::StringRef output) {
 void storeCachedModule(llvm::StringRef entry, llvm::ArrayRef<uint8_t> bytes) {
   if (llvm::sys::fs::create_directories(llvm::sys::path::parent_path(entry)))
     return;
-  llvm::SmallString<256> temp;
-  int fd = -1;
-  if (llvm::sys::fs::createUniqueFile(entry + ".tmp-%%%%%%%%", fd, temp))
-    return;
-  bool written;
-  {
-    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+  // A temporary file renamed into place; a failure leaves no entry.
+  llvm::consumeError(llvm::writeToOutput(entry, [&](llvm::raw_ostream &out) {
     out.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
-    out.close();
-    written = !out.has_error();
-    out.clear_error();
-  }
-  if (!written || llvm::sys::fs::rename(temp, entry))
-    llvm::sys::fs::remove(temp);
+    return llvm::Error::success();
+  }));
 }
 
 } // namespace stride

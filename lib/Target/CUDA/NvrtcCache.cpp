@@ -85,22 +85,12 @@ void writeEntry(const std::string &dir, const std::string &path,
                 llvm::ArrayRef<uint8_t> code) {
   if (llvm::sys::fs::create_directories(dir))
     return;
-  llvm::SmallString<256> temp;
-  int fd = -1;
-  if (llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%%%", fd, temp))
-    return;
-  bool written;
-  {
-    llvm::raw_fd_ostream out(fd, /*shouldClose=*/true);
+  llvm::consumeError(llvm::writeToOutput(path, [&](llvm::raw_ostream &out) {
     std::array<uint8_t, kDigestBytes> digest = sha256(code);
     out.write(reinterpret_cast<const char *>(digest.data()), digest.size());
     out.write(reinterpret_cast<const char *>(code.data()), code.size());
-    out.close();
-    written = !out.has_error();
-    out.clear_error();
-  }
-  if (!written || llvm::sys::fs::rename(temp, path))
-    llvm::sys::fs::remove(temp);
+    return llvm::Error::success();
+  }));
 }
 
 } // namespace
