@@ -373,8 +373,10 @@ int main(int argc, char **argv) {
   if (emitKind == stride::EmitKind::Module) {
     // Into the cache first, then linked to the output: one copy of the
     // module on disk, and a later hit replaces a link, not a file whose
-    // blocks the file system must free (0.4 s for GPT-2's 500 MB).
-    if (!cached.empty()) {
+    // blocks the file system must free (0.4 s for GPT-2's 500 MB). A
+    // compile that reported warnings or remarks is not cached, so that
+    // every compile of that graph prints them.
+    if (!cached.empty() && result.diagnostics.empty()) {
       stride::storeCachedModule(cached, result.moduleBytes);
       if (path != "-" && stride::placeCachedModule(cached, path)) {
         rootTiming.stop();
