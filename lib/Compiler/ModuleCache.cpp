@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -84,6 +85,38 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(llvm::StringRef(options.producer));
 }
 
+/// Removes the least recently used module entries (by modification time,
+/// which a hit refreshes) of `dir` while they hold more than `maxBytes`.
+void evictModules(llvm::StringRef dir, uint64_t maxBytes) {
+  struct Entry {
+    std::string path;
+    uint64_t bytes;
+    llvm::sys::TimePoint<> used;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    llvm::sys::fs::file_status status;
+    if (llvm::sys::path::extension(it->path()) != ".stridemod" ||
+        llvm::sys::fs::status(it->path(), status))
+      continue;
+    entries.push_back(
+        {it->path(), status.getSize(), status.getLastModificationTime()});
+    total += status.getSize();
+  }
+  llvm::sort(entries, [](const Entry &a, const Entry &b) {
+    return a.used < b.used;
+  });
+  for (const Entry &e : entries) {
+    if (total <= maxBytes)
+      break;
+    if (!llvm::sys::fs::remove(e.path))
+      total -= e.bytes;
+  }
+}
+
 } // namespace
 
 std::string moduleCacheKey(llvm::ArrayRef<uint8_t> input,
@@ -110,6 +143,14 @@ std::string moduleCacheEntry(llvm::StringRef dir, llvm::StringRef key) {
 bool placeCachedModule(llvm::StringRef entry, llvm::StringRef output) {
   if (!llvm::sys::fs::exists(entry))
     return false;
+  // The entry's modification time is its last use, for eviction.
+  if (int fd; !llvm::sys::fs::openFileForWrite(entry, fd,
+                                              llvm::sys::fs::CD_OpenExisting,
+                                              llvm::sys::fs::OF_Append)) {
+    (void)llvm::sys::fs::setLastAccessAndModificationTime(
+        fd, std::chrono::system_clock::now());
+    llvm::sys::Process::SafelyCloseFileDescriptor(fd);
+  }
   llvm::SmallString<256> temp;
   if (llvm::sys::fs::createUniqueFile(output + ".tmp-%%%%%%%%", temp))
     return false;
@@ -123,14 +164,17 @@ bool placeCachedModule(llvm::StringRef entry, llvm::StringRef output) {
   return false;
 }
 
-void storeCachedModule(llvm::StringRef entry, llvm::ArrayRef<uint8_t> bytes) {
-  if (llvm::sys::fs::create_directories(llvm::sys::path::parent_path(entry)))
+void storeCachedModule(llvm::StringRef entry, llvm::ArrayRef<uint8_t> bytes,
+                       uint64_t maxBytes) {
+  llvm::StringRef dir = llvm::sys::path::parent_path(entry);
+  if (llvm::sys::fs::create_directories(dir))
     return;
   // A temporary file renamed into place; a failure leaves no entry.
   llvm::consumeError(llvm::writeToOutput(entry, [&](llvm::raw_ostream &out) {
     out.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
     return llvm::Error::success();
   }));
+  evictModules(dir, maxBytes);
 }
 
 } // namespace stride

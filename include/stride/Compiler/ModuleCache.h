@@ -48,10 +48,18 @@ std::string moduleCacheEntry(llvm::StringRef dir, llvm::StringRef key);
 /// else a copy. False when there is no entry or it cannot be placed.
 bool placeCachedModule(llvm::StringRef entry, llvm::StringRef output);
 
+/// The most bytes of modules the cache keeps in its directory; storing
+/// more removes the least recently used entries first (a model's module
+/// holds its weights: hundreds of MB each).
+inline constexpr uint64_t kModuleCacheMaxBytes = uint64_t(8) << 30;
+
 /// Stores `bytes` as `entry` (written beside it and renamed into place, so
-/// a reader never sees half of it); a failure is silent, as a cache is
-/// only an optimization.
-void storeCachedModule(llvm::StringRef entry, llvm::ArrayRef<uint8_t> bytes);
+/// a reader never sees half of it), then removes the least recently used
+/// module entries of its directory while they hold more than `maxBytes`
+/// (a hit counts as a use); failures are silent, as a cache is only an
+/// optimization.
+void storeCachedModule(llvm::StringRef entry, llvm::ArrayRef<uint8_t> bytes,
+                       uint64_t maxBytes = kModuleCacheMaxBytes);
 
 } // namespace stride
 

@@ -1,0 +1,94 @@
+//===- ModuleCacheTest.cpp - Whole modules cached, and evicted ------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Compiler/ModuleCache.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+using namespace stride;
+
+namespace {
+
+class ModuleCacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("module-cache", dir));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
+
+  std::string entry(const std::string &key) {
+    return moduleCacheEntry(dir, key);
+  }
+  /// Gives `path` a modification time `seconds` before now.
+  void age(const std::string &path, int seconds) {
+    int fd;
+    ASSERT_FALSE(llvm::sys::fs::openFileForWrite(
+        path, fd, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append));
+    ASSERT_FALSE(llvm::sys::fs::setLastAccessAndModificationTime(
+        fd, std::chrono::system_clock::now() - std::chrono::seconds(seconds)));
+    ::close(fd);
+  }
+
+  llvm::SmallString<128> dir;
+  std::vector<uint8_t> bytes = std::vector<uint8_t>(100, 7);
+};
+
+TEST_F(ModuleCacheTest, KeyFollowsInputNameAndOptions) {
+  CompileOptions options;
+  std::vector<uint8_t> input = {1, 2, 3};
+  std::string key = moduleCacheKey(input, "a.mlir", options);
+  EXPECT_EQ(key.size(), 64u);
+  EXPECT_EQ(key, moduleCacheKey(input, "a.mlir", options));
+  EXPECT_NE(key, moduleCacheKey({1, 2, 4}, "a.mlir", options));
+  EXPECT_NE(key, moduleCacheKey(input, "b.mlir", options));
+  CompileOptions unfused = options;
+  unfused.pipeline.fuse = false;
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", unfused));
+  CompileOptions otherArch = options;
+  otherArch.cuda.arch = "sm_80";
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", otherArch));
+  // Threads change how a compile runs, not the module.
+  CompileOptions threads = options;
+  threads.jobs = 3;
+  EXPECT_EQ(key, moduleCacheKey(input, "a.mlir", threads));
+}
+
+TEST_F(ModuleCacheTest, StoredModuleIsPlacedAndMissingOneIsNot) {
+  storeCachedModule(entry("k"), bytes);
+  llvm::SmallString<128> output(dir);
+  llvm::sys::path::append(output, "out.stridemod.bin");
+  EXPECT_TRUE(placeCachedModule(entry("k"), output));
+  auto placed = llvm::MemoryBuffer::getFile(output);
+  ASSERT_TRUE(placed);
+  EXPECT_EQ((*placed)->getBufferSize(), bytes.size());
+  EXPECT_FALSE(placeCachedModule(entry("missing"), output));
+}
+
+TEST_F(ModuleCacheTest, LeastRecentlyUsedEntriesAreEvicted) {
+  storeCachedModule(entry("old"), bytes, 250);
+  age(entry("old"), 300);
+  storeCachedModule(entry("used"), bytes, 250);
+  age(entry("used"), 200);
+  // A hit makes "used" the most recent.
+  llvm::SmallString<128> output(dir);
+  llvm::sys::path::append(output, "out.bin");
+  ASSERT_TRUE(placeCachedModule(entry("used"), output));
+  storeCachedModule(entry("new"), bytes, 250);
+  EXPECT_FALSE(llvm::sys::fs::exists(entry("old")));
+  EXPECT_TRUE(llvm::sys::fs::exists(entry("used")));
+  EXPECT_TRUE(llvm::sys::fs::exists(entry("new")));
+}
+
+} // namespace
