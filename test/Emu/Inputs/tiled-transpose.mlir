@@ -1,6 +1,6 @@
 // Pointwise kernels that read an input transposed (non-unit stride along the
 // innermost dim, unit stride along another): the tiled transpose scheme.
-// Partial tiles, odd sizes (scalar staging and scalar stores), 3-D and 4-D,
+// Partial tiles, odd sizes (split staging and scalar stores), 3-D and 4-D,
 // a view with an offset, and two staged inputs in one kernel.
 func.func @tiles(%a: !stride.tensor<45x70xf32>, %z2: !stride.tensor<70x45xf32>,
                  %b: !stride.tensor<3x72x68xf32>, %z3: !stride.tensor<3x68x72xf32>,
@@ -22,7 +22,7 @@ func.func @tiles(%a: !stride.tensor<45x70xf32>, %z2: !stride.tensor<70x45xf32>,
       !stride.tensor<3x68x72xf32> -> !stride.tensor<3x68x72xf32>
   %r1 = stride.sub %bm, %z3 : !stride.tensor<3x68x72xf32>, !stride.tensor<3x68x72xf32>
       -> !stride.tensor<3x68x72xf32>
-  // A view with an offset (not a multiple of 4: staged element by element).
+  // A view with an offset (not a multiple of 4: split staging).
   %cs = stride.slice %c dim 1 start 1 end 65 step 1 : !stride.tensor<80x66xf32>
       -> !stride.tensor<80x64xf32, strides = [66, 1], offset = 1>
   %ct = stride.permute %cs dims [1, 0] : !stride.tensor<80x64xf32, strides = [66, 1], offset = 1>

@@ -57,8 +57,13 @@ private:
   struct StagedLoad {
     unsigned arg;
     StridedTensorType type;
-    /// Staged with 4-element loads along the transpose dim (aligned).
+    /// Staged with 4-element loads along the transpose dim.
     bool vector;
+    /// Every row segment the tile reads starts at a multiple of 4 elements
+    /// (the offset, the size along the transpose dim and every other stride
+    /// are multiples of 4); otherwise each row's 4-element loads start at
+    /// its first multiple of 4, with scalar loads before and after.
+    bool aligned;
     std::string tile;
   };
   /// One pass over a tile: the element's coordinates and its offsets in the
@@ -78,6 +83,11 @@ private:
   /// Phase A: the staged inputs into their tiles, dim t fastest.
   mlir::LogicalResult printStaging(Code &body, const std::string &t0,
                                    const std::string &l0);
+  /// Phase A for one staged input with 4-element loads whose rows are not
+  /// all aligned: each row segment of the tile splits at its own multiples
+  /// of 4 elements.
+  void printSplitStaging(Code &body, const StagedLoad &s,
+                         const std::string &t0, const std::string &l0);
   /// Phase B: every yielded value computed and stored, dim l fastest.
   mlir::LogicalResult printCompute(Code &body, const std::string &l0,
                                    const std::string &t0);

@@ -24,12 +24,19 @@ namespace stride {
 
 LogicalResult TiledTransposePrinter::printTiles(Code &body) {
   tileSize = schedule.getTile();
-  for (auto [i, attr] :
-       llvm::enumerate(schedule.getStaged().getAsRange<StagedLoadAttr>()))
-    staged.push_back({attr.getArg(), attr.getType(), attr.getVectorWidth() == 4,
-                      fmt::format("smem{}", i)});
   t = schedule.getTransposeDim();
   l = iterationShape.size() - 1;
+  for (auto [i, attr] :
+       llvm::enumerate(schedule.getStaged().getAsRange<StagedLoadAttr>())) {
+    StridedTensorType type = attr.getType();
+    bool aligned = iterationShape[t] % 4 == 0 && type.getOffset() % 4 == 0;
+    for (auto [d, stride] : llvm::enumerate(type.getStrides()))
+      if (static_cast<int64_t>(d) != t && iterationShape[d] != 1 &&
+          stride % 4 != 0)
+        aligned = false;
+    staged.push_back({attr.getArg(), type, attr.getVectorWidth() == 4, aligned,
+                      fmt::format("smem{}", i)});
+  }
   int64_t sizeT = iterationShape[t], sizeL = iterationShape[l];
   int64_t tilesT = ceilDiv(sizeT, tileSize), tilesL = ceilDiv(sizeL, tileSize);
   SmallVector<int64_t> outerShape(iterationShape);
@@ -133,6 +140,10 @@ LogicalResult TiledTransposePrinter::printStaging(Code &body,
                                                   const std::string &l0) {
   // The staged inputs, dim t fastest (coalesced for them).
   for (const StagedLoad &s : staged) {
+    if (s.vector && !s.aligned) {
+      printSplitStaging(body, s, t0, l0);
+      continue;
+    }
     DType dtype = *dtypeOf(s.type);
     Pass pass = openPass(body, s.vector ? 4 : 1, t, l, t0, l0);
     std::string addr = address(s.type, pass.coords);
@@ -152,6 +163,76 @@ LogicalResult TiledTransposePrinter::printStaging(Code &body,
     body.close();
   }
   return success();
+}
+
+void TiledTransposePrinter::printSplitStaging(Code &body, const StagedLoad &s,
+                                              const std::string &t0,
+                                              const std::string &l0) {
+  // A row of the tile (fixed l) is contiguous along t from address `row`.
+  // The thread that would load elements [f, f + 4) of an aligned row loads
+  // [lead + f, lead + f + 4) instead, lead being the elements before the
+  // row's first multiple of 4: one 4-element load where the quad lies in
+  // the tile and the tensor, scalar loads for the quad cut by either edge,
+  // and the last thread of the row loads the `lead` elements.
+  DType dtype = *dtypeOf(s.type);
+  int64_t across = tileSize / 4, rows = launchAt(0).getBlock() / across;
+  int64_t sizeT = iterationShape[t], sizeL = iterationShape[l];
+  std::string step = fresh("pass");
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", step,
+                        tileSize / rows));
+  std::string f = fresh("f"), so = fresh("s"), cs = fresh("i");
+  body.line("const int {} = threadIdx.x % {} * 4;", f, across);
+  body.line("const int {} = threadIdx.x / {} + {} * {};", so, across, step,
+            rows);
+  body.line("const {} {} = {} + {};", idx, cs, l0, so);
+  if (sizeL % tileSize != 0) {
+    body.open(fmt::format("if ({} < {})", cs, sizeL));
+  } else {
+    body.raw("{");
+    ++body.indent;
+  }
+  Coords coords = outer;
+  coords[t] = t0;
+  coords[l] = cs;
+  std::string row = fresh("row"), lead = fresh("lead"), q = fresh("q");
+  body.line("const {} {} = {};", idx, row, address(s.type, coords));
+  body.line("const int {} = (4 - static_cast<int>({} % 4)) % 4;", lead, row);
+  body.line("const int {} = {} + {};", q, lead, f);
+  // Where element k of the tile row lies inside the tile and the tensor.
+  auto inside = [&](const std::string &k) {
+    return fmt::format("{} < {} && {} + {} < {}", k, tileSize, t0, k, sizeT);
+  };
+  body.open(fmt::format("if ({})", inside(q + " + 3")));
+  std::string quad = fresh("quad");
+  body.line("const stride_vec4<{0}> {1} = *reinterpret_cast<const "
+            "stride_vec4<{0}> *>(&in{2}[{3} + {4}]);",
+            storageType(dtype), quad, s.arg, row, q);
+  for (int k = 0; k < 4; ++k)
+    body.line("{}[{}][{} + {}] = stride_ld(&{}.v[{}]);", s.tile, so, q, k,
+              quad, k);
+  std::string k = fresh("k");
+  body.close("} else {");
+  ++body.indent;
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int {0} = {1}; {0} < {1} + 4; ++{0})", k, q));
+  body.open(fmt::format("if ({})", inside(k)));
+  body.line("{}[{}][{}] = stride_ld(&in{}[{} + {}]);", s.tile, so, k, s.arg,
+            row, k);
+  body.close();
+  body.close();
+  body.close();
+  std::string j = fresh("k");
+  body.open(fmt::format("if ({} == {})", f, tileSize - 4));
+  body.open(
+      fmt::format("for (int {0} = 0; {0} < {1} && {2} + {0} < {3}; ++{0})", j,
+                  lead, t0, sizeT));
+  body.line("{}[{}][{}] = stride_ld(&in{}[{} + {}]);", s.tile, so, j, s.arg,
+            row, j);
+  body.close();
+  body.close();
+  body.close();
+  body.close();
 }
 
 LogicalResult TiledTransposePrinter::printCompute(Code &body,
