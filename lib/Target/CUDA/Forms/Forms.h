@@ -322,6 +322,12 @@ private:
   /// Opens the loop of a block's threads over the units of a row and sets
   /// `groupLanes` (the coordinate along dim left to fill in).
   void openUnitLoop(Code &body);
+  /// Opens the grid-strided loop over chunks of `chunk` of `total`
+  /// positions (`begin`, `end`) and, after the barrier that ends the last
+  /// chunk, the loop in which the block's threads stage position
+  /// `begin + j` of the chunk in shared memory; the caller prints the
+  /// staging and closes that loop.
+  void openChunkStaging(Code &body);
   /// Evaluates `value` at each lane of the unit with `atRow` along dim.
   mlir::LogicalResult
   forEachLane(Code &body, mlir::Value value, const std::string &atRow,

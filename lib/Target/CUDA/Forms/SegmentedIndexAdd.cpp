@@ -272,14 +272,7 @@ LogicalResult SegmentedIndexAddPrinter::printLongChunks(Code &body) {
   body.line("if (blockIdx.x == 0 && threadIdx.x == 0) scratch6[0] = 0; // "
             "the slots are counted");
   body.line("__shared__ int runPosition[{0}], runSlot[{0}];", chunk);
-  body.open(fmt::format("for (long long c = blockIdx.x; c * {} < total; c += "
-                        "gridDim.x)",
-                        chunk));
-  body.line("const int begin = (int)(c * {0}), end = begin + {0} < total ? "
-            "begin + {0} : total;",
-            chunk);
-  body.line("__syncthreads(); // the last chunk's runs are summed");
-  body.open("for (int j = threadIdx.x; begin + j < end; j += blockDim.x)");
+  openChunkStaging(body);
   body.line("runPosition[j] = scratch4[(long long)(begin + j) * 2];");
   body.line("runSlot[j] = scratch4[(long long)(begin + j) * 2 + 1];");
   body.close();
@@ -440,6 +433,17 @@ LogicalResult SegmentedIndexAddPrinter::printPlacement(Code &body) {
   return success();
 }
 
+void SegmentedIndexAddPrinter::openChunkStaging(Code &body) {
+  body.open(fmt::format("for (long long c = blockIdx.x; c * {} < total; c += "
+                        "gridDim.x)",
+                        chunk));
+  body.line("const int begin = (int)(c * {0}), end = begin + {0} < total ? "
+            "begin + {0} : total;",
+            chunk);
+  body.line("__syncthreads(); // the last chunk's runs are summed");
+  body.open("for (int j = threadIdx.x; begin + j < end; j += blockDim.x)");
+}
+
 void SegmentedIndexAddPrinter::openUnitLoop(Code &body) {
   std::string u = fresh("unit");
   body.open(fmt::format("for ({0} {1} = threadIdx.x; {1} < {2}; {1} += "
@@ -554,14 +558,7 @@ LogicalResult SegmentedIndexAddPrinter::printChunks(Code &body) {
   body.line("__shared__ int runPosition[{0}], runRow[{0}], runBegin[{0}], "
             "runEnd[{0}];",
             chunk);
-  body.open(fmt::format("for (long long c = blockIdx.x; c * {} < total; c += "
-                        "gridDim.x)",
-                        chunk));
-  body.line("const int begin = (int)(c * {0}), end = begin + {0} < total ? "
-            "begin + {0} : total;",
-            chunk);
-  body.line("__syncthreads(); // the last chunk's runs are summed");
-  body.open("for (int j = threadIdx.x; begin + j < end; j += blockDim.x)");
+  openChunkStaging(body);
   body.line("const int row = scratch5[begin + j];");
   body.line("runPosition[j] = scratch4[begin + j];");
   body.line("runRow[j] = row;");
