@@ -8,6 +8,7 @@
 #include "stride/Support/MatmulLayout.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace stride {
 
@@ -85,6 +86,60 @@ int64_t alignedResultLd(int64_t columns, int64_t elementBytes) {
     return columns;
   constexpr int64_t kAlignedElements = 16 / 2;
   return (columns + kAlignedElements - 1) / kAlignedElements * kAlignedElements;
+}
+
+namespace {
+
+/// Elements of `elementBytes` bytes in 16 bytes, the alignment of
+/// cuBLASLt's fast kernels.
+int64_t alignedElements(int64_t elementBytes) {
+  return std::max<int64_t>(1, 16 / elementBytes);
+}
+
+} // namespace
+
+std::optional<int64_t> matmulRowClasses(int64_t rows, int64_t columns,
+                                        int64_t elementBytes,
+                                        const MatmulOperandLayout &lhs,
+                                        int64_t lhsOffset,
+                                        const MatmulOperandLayout &rhs,
+                                        int64_t rhsOffset) {
+  if (elementBytes != 2)
+    return std::nullopt;
+  int64_t aligned = alignedElements(elementBytes);
+  if (columns % aligned == 0 || columns < 2 * aligned)
+    return std::nullopt;
+  auto alignedAt = [&](const MatmulOperandLayout &layout, int64_t offset) {
+    return layout.ld % aligned == 0 && offset % aligned == 0;
+  };
+  if (lhs.transposed || !rhs.transposed || !alignedAt(lhs, lhsOffset) ||
+      !alignedAt(rhs, rhsOffset))
+    return std::nullopt;
+  int64_t classes = aligned / std::gcd(aligned, columns);
+  if (rows < classes * kMinRowsPerClass)
+    return std::nullopt;
+  return classes;
+}
+
+std::vector<MatmulPart> matmulRowClassParts(int64_t rows, int64_t columns,
+                                            int64_t classes,
+                                            int64_t elementBytes) {
+  int64_t aligned = alignedElements(elementBytes);
+  std::vector<MatmulPart> parts;
+  int64_t head = 0, tail = columns;
+  for (int64_t j = 0; j < classes && j < rows; ++j) {
+    int64_t first = (aligned - (j * columns) % aligned) % aligned;
+    int64_t width = (columns - first) / aligned * aligned;
+    parts.push_back({j, classes, (rows - j + classes - 1) / classes, first,
+                     width});
+    head = std::max(head, first);
+    tail = std::min(tail, first + width);
+  }
+  if (head > 0)
+    parts.push_back({0, 1, rows, 0, head});
+  if (tail < columns)
+    parts.push_back({0, 1, rows, tail, columns - tail});
+  return parts;
 }
 
 bool isContiguousVector(const Layout &layout) {

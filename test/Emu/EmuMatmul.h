@@ -11,8 +11,8 @@
 // offsets; bias and epilogue), so the emulated plan of a graph with matrix
 // products runs the kernels around them on the CPU and the comparison with
 // the reference interpreter checks the descriptor the compiler wrote. The
-// sums are in double, each element rounded once (f32 and f64 only: f16 and
-// bf16 buffers are refused).
+// sums are in double, each element rounded once to the dtype (f64, f32,
+// f16 or bf16), as the reference interpreter rounds.
 //
 //===----------------------------------------------------------------------===//
 

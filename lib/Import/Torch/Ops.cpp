@@ -832,7 +832,7 @@ LogicalResult matmulOf(NodeImporter &n, llvm::StringRef lhs,
   Value product = MatmulOp::create(
       n.b(), n.location(), n.contiguous(n.outputShape(), n.outputDType()), *a,
       *b, Value(), MatmulEpilogue::none, MatmulOperandAttr(),
-      MatmulOperandAttr());
+      MatmulOperandAttr(), IntegerAttr());
   n.setOutput(0, product);
   return success();
 }

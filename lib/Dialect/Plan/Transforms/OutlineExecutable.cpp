@@ -60,19 +60,34 @@ StringRef cublasLtEpilogue(MatmulEpilogue epilogue, bool bias) {
   llvm_unreachable("unknown matmul epilogue");
 }
 
-/// The descriptor of the `cublaslt.matmul` call of `matmul` (docs/matmul.md).
-/// The row-major product C[M, N] = lhs[M, K] @ rhs[K, N] is cuBLASLt's
-/// column-major D (N x M) = A (N x K) * B (K x M), so cuBLASLt's A is the
-/// op's rhs and its B the op's lhs; a row-major operand is a column-major
-/// one of the transposed shape, so each operand's `transposed` is its
-/// transpose flag as it stands.
-DictionaryAttr matmulDescriptor(MatmulOp matmul, bool allowTf32) {
+/// The parts of `matmul`'s product that its library calls compute: the
+/// whole product, or its row classes (docs/matmul.md, "Row classes").
+std::vector<MatmulPart> matmulParts(MatmulOp matmul) {
+  StridedTensorType result = matmul.getResult().getType();
+  ArrayRef<int64_t> shape = result.getShape();
+  int64_t rows = shape[shape.size() - 2], columns = shape.back();
+  if (std::optional<int64_t> classes = matmul.getRowClasses())
+    return matmulRowClassParts(rows, columns, *classes,
+                               dtypeSize(result.getDType()));
+  return {MatmulPart{0, 1, rows, 0, columns}};
+}
+
+/// The descriptor of the `cublaslt.matmul` call that computes `part` of
+/// `matmul`'s product (docs/matmul.md). The row-major product
+/// C[M, N] = lhs[M, K] @ rhs[K, N] is cuBLASLt's column-major
+/// D (N x M) = A (N x K) * B (K x M), so cuBLASLt's A is the op's rhs and
+/// its B the op's lhs; a row-major operand is a column-major one of the
+/// transposed shape, so each operand's `transposed` is its transpose flag
+/// as it stands. A part's rows `rowStep` apart multiply the leading
+/// dimensions of the lhs (row-major: the verifier makes sure) and the
+/// result; its first row and column move the offsets.
+DictionaryAttr matmulDescriptor(MatmulOp matmul, const MatmulPart &part,
+                                bool allowTf32) {
   StridedTensorType lhs = matmul.getLhs().getType(),
                     rhs = matmul.getRhs().getType(),
                     result = matmul.getResult().getType();
   ArrayRef<int64_t> shape = result.getShape();
-  int64_t rank = shape.size(), m = shape[rank - 2], n = shape[rank - 1],
-          k = lhs.getShape()[rank - 1];
+  int64_t rank = shape.size(), k = lhs.getShape()[rank - 1];
   int64_t batch = 1;
   for (int64_t d : shape.drop_back(2))
     batch *= d;
@@ -92,25 +107,33 @@ DictionaryAttr matmulDescriptor(MatmulOp matmul, bool allowTf32) {
   };
   text("dtype", dtypeName(dtype));
   text("compute", compute);
-  number("m", n);
-  number("n", m);
+  number("m", part.columns);
+  number("n", part.rows);
   number("k", k);
   number("batch", batch);
   number("transa", a.getTransposed());
   number("transb", b.getTransposed());
   number("lda", a.getLd());
-  number("ldb", b.getLd());
+  number("ldb", b.getTransposed() ? b.getLd() : b.getLd() * part.rowStep);
   // The verifier makes sure the library can write the result's layout.
   MatmulOperandLayout d = *matmulResultLayout(result.getLayout());
-  number("ldd", d.ld);
+  int64_t ldd = d.ld * part.rowStep;
+  number("ldd", ldd);
   number("stride_a", a.getBatchStride());
   number("stride_b", b.getBatchStride());
-  number("stride_d", batch > 1 ? d.batchStride : m * d.ld);
-  number("offset_a", rhs.getOffset());
-  number("offset_b", lhs.getOffset());
+  number("stride_d", batch > 1 ? d.batchStride : part.rows * ldd);
+  // A column of the rhs is a row of cuBLASLt's A: `lda` apart when A is
+  // transposed; a row of the lhs is a column of B: `ldb` apart unless B is.
+  number("offset_a", rhs.getOffset() + part.firstColumn *
+                                           (a.getTransposed() ? a.getLd() : 1));
+  number("offset_b", lhs.getOffset() + part.firstRow *
+                                           (b.getTransposed() ? 1 : b.getLd()));
   number("offset_bias",
-         bias ? cast<StridedTensorType>(bias.getType()).getOffset() : 0);
-  number("offset_d", result.getOffset());
+         bias ? cast<StridedTensorType>(bias.getType()).getOffset() +
+                    part.firstColumn
+              : 0);
+  number("offset_d",
+         result.getOffset() + part.firstRow * d.ld + part.firstColumn);
   text("epilogue", cublasLtEpilogue(matmul.getEpilogue(), bool(bias)));
   number("workspace_bytes", kMatmulWorkspaceBytes);
   return builder.getDictionaryAttr(fields);
@@ -306,8 +329,9 @@ LogicalResult Outliner::lowerMatmul(MatmulOp matmul) {
     workspace = AllocOp::create(builder, matmul.getLoc(),
                                 kMatmulWorkspaceBytes, /*zeroed=*/false);
   buffers.push_back(workspace);
-  LibraryCallOp::create(builder, matmul.getLoc(), "cublaslt.matmul",
-                        matmulDescriptor(matmul, allowTf32), buffers);
+  for (const MatmulPart &part : matmulParts(matmul))
+    LibraryCallOp::create(builder, matmul.getLoc(), "cublaslt.matmul",
+                          matmulDescriptor(matmul, part, allowTf32), buffers);
   return success();
 }
 

@@ -519,6 +519,34 @@ LogicalResult verifyMatmulOperandLayout(MatmulOp op, StringRef name,
   return success();
 }
 
+/// A product written in row classes (`row_classes`): each class of rows is
+/// a matrix of the lhs's rows `R * ld` apart, written into the result's
+/// rows `R * N` apart, so the lhs is read row-major and the result is the
+/// dense `[M, N]`.
+LogicalResult verifyMatmulRowClasses(MatmulOp op) {
+  std::optional<int64_t> classes = op.getRowClasses();
+  if (!classes)
+    return success();
+  StridedTensorType result = op.getResult().getType();
+  if (result.getRank() != 2)
+    return op.emitOpError()
+           << "has row_classes = " << *classes << " on a product of rank "
+           << result.getRank() << "; only a 2-D product is written in row "
+           << "classes";
+  // Until stride-matmul-layout records how the lhs is read, nothing is
+  // decided: it reads a transposed lhs through a dense copy then.
+  if (MatmulOperandAttr lhs = op.getLhsLayoutAttr(); lhs && lhs.getTransposed())
+    return op.emitOpError()
+           << "has row_classes = " << *classes << " but its lhs is read "
+           << "transposed (" << lhs << "); a class of rows is a row-major "
+           << "matrix of every " << *classes << "th row";
+  if (!isRowMajor(result.getLayout()))
+    return op.emitOpError()
+           << "has row_classes = " << *classes << " but its result type "
+           << result << " is not dense row-major";
+  return success();
+}
+
 } // namespace
 
 MatmulOperandAttr stride::getMatmulOperandAttr(MLIRContext *context,
@@ -533,7 +561,8 @@ LogicalResult MatmulOp::verify() {
       failed(verifyMatmulOperandLayout(*this, "lhs", getLhs(),
                                        getLhsLayoutAttr())) ||
       failed(verifyMatmulOperandLayout(*this, "rhs", getRhs(),
-                                       getRhsLayoutAttr())))
+                                       getRhsLayoutAttr())) ||
+      failed(verifyMatmulRowClasses(*this)))
     return failure();
   return verifyMatmulEpilogue(*this);
 }

@@ -81,3 +81,37 @@ func.func @no_k(%a: !stride.tensor<4x0xf32>, %b: !stride.tensor<0x5xf32>,
       -> !stride.tensor<0x5xf32>
   return %p, %e : !stride.tensor<4x5xf32>, !stride.tensor<0x5xf32>
 }
+
+// -----
+
+// A bf16 product [11, 17] written in 8 row classes (set by hand here; the
+// pipeline keeps it), with its bias folded into the calls: class j is rows
+// j, j + 8 (ldb = 8 * 8, ldd = 8 * 17) from column c_j = -17j mod 8, its
+// element 17j + c_j a multiple of 8, over 16 or 8 columns; the first 7 and
+// the last 7 columns follow over all 11 rows (ldd = 17). Each call moves
+// the offsets of A (c_j columns of the transposed weight, c_j * 8), B (j
+// rows of x, j * 8), the bias (c_j) and D (17j + c_j).
+// CHECK-LABEL: func.func @row_classes(
+// CHECK:      plan.library_call "cublaslt.matmul"({{.*}}) descriptor {batch = 1 : i64, compute = "32f", dtype = "bf16", epilogue = "bias", k = 8 : i64, lda = 8 : i64, ldb = 64 : i64, ldd = 136 : i64, m = 16 : i64, n = 2 : i64, offset_a = 0 : i64, offset_b = 0 : i64, offset_bias = 0 : i64, offset_d = 0 : i64, stride_a = 0 : i64, stride_b = 0 : i64, stride_d = 272 : i64, transa = 1 : i64, transb = 0 : i64, workspace_bytes = 33554432 : i64}
+// CHECK-NEXT: plan.library_call "cublaslt.matmul"({{.*}}) descriptor {batch = 1 : i64, compute = "32f", dtype = "bf16", epilogue = "bias", k = 8 : i64, lda = 8 : i64, ldb = 64 : i64, ldd = 136 : i64, m = 8 : i64, n = 2 : i64, offset_a = 56 : i64, offset_b = 8 : i64, offset_bias = 7 : i64, offset_d = 24 : i64, stride_a = 0 : i64, stride_b = 0 : i64, stride_d = 272 : i64, transa = 1 : i64, transb = 0 : i64, workspace_bytes = 33554432 : i64}
+// CHECK-NEXT: plan.library_call "cublaslt.matmul"({{.*}}) descriptor {{{.*}} m = 8 : i64, n = 2 : i64, offset_a = 48 : i64, offset_b = 16 : i64, offset_bias = 6 : i64, offset_d = 40 : i64,
+// CHECK-NEXT: plan.library_call "cublaslt.matmul"({{.*}}) descriptor {{{.*}} m = 8 : i64, n = 1 : i64, offset_a = 40 : i64, offset_b = 24 : i64, offset_bias = 5 : i64, offset_d = 56 : i64,
+// CHECK-NEXT: plan.library_call "cublaslt.matmul"({{.*}}) descriptor {{{.*}} m = 8 : i64, n = 1 : i64, offset_a = 32 : i64, offset_b = 32 : i64, offset_bias = 4 : i64, offset_d = 72 : i64,
+// CHECK-NEXT: plan.library_call "cublaslt.matmul"({{.*}}) descriptor {{{.*}} m = 8 : i64, n = 1 : i64, offset_a = 24 : i64, offset_b = 40 : i64, offset_bias = 3 : i64, offset_d = 88 : i64,
+// CHECK-NEXT: plan.library_call "cublaslt.matmul"({{.*}}) descriptor {{{.*}} m = 8 : i64, n = 1 : i64, offset_a = 16 : i64, offset_b = 48 : i64, offset_bias = 2 : i64, offset_d = 104 : i64,
+// CHECK-NEXT: plan.library_call "cublaslt.matmul"({{.*}}) descriptor {{{.*}} m = 16 : i64, n = 1 : i64, offset_a = 8 : i64, offset_b = 56 : i64, offset_bias = 1 : i64, offset_d = 120 : i64,
+// CHECK-NEXT: plan.library_call "cublaslt.matmul"({{.*}}) descriptor {{{.*}} ldb = 8 : i64, ldd = 17 : i64, m = 7 : i64, n = 11 : i64, offset_a = 0 : i64, offset_b = 0 : i64, offset_bias = 0 : i64, offset_d = 0 : i64,
+// CHECK-NEXT: plan.library_call "cublaslt.matmul"({{.*}}) descriptor {{{.*}} ldb = 8 : i64, ldd = 17 : i64, m = 7 : i64, n = 11 : i64, offset_a = 80 : i64, offset_b = 0 : i64, offset_bias = 10 : i64, offset_d = 10 : i64,
+// CHECK-NEXT: plan.output
+func.func @row_classes(%x: !stride.tensor<11x8xbf16>, %w: !stride.tensor<17x8xbf16>,
+    %bias: !stride.tensor<17xbf16>) -> !stride.tensor<11x17xbf16> {
+  %wt = stride.permute %w dims [1, 0] : !stride.tensor<17x8xbf16>
+      -> !stride.tensor<8x17xbf16, strides = [1, 8], offset = 0>
+  %p = stride.matmul %x, %wt {row_classes = 8 : i64} : !stride.tensor<11x8xbf16>,
+      !stride.tensor<8x17xbf16, strides = [1, 8], offset = 0> -> !stride.tensor<11x17xbf16>
+  %be = stride.expand %bias : !stride.tensor<17xbf16>
+      -> !stride.tensor<11x17xbf16, strides = [0, 1], offset = 0>
+  %s = stride.add %p, %be : !stride.tensor<11x17xbf16>,
+      !stride.tensor<11x17xbf16, strides = [0, 1], offset = 0> -> !stride.tensor<11x17xbf16>
+  return %s : !stride.tensor<11x17xbf16>
+}

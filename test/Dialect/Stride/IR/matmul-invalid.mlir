@@ -85,3 +85,29 @@ func.func @f(%a: !stride.tensor<4x8xf32, strides = [16, 2]>, %b: !stride.tensor<
   %0 = stride.matmul %a, %b {lhs_layout = #stride.matmul_operand<transposed = false, ld = 16, batch_stride = 0>} : !stride.tensor<4x8xf32, strides = [16, 2]>, !stride.tensor<8x5xf32> -> !stride.tensor<4x5xf32>
   return
 }
+// -----
+// Row classes: a 2-D product only, of an lhs read row-major into a dense
+// result; at least 2 classes.
+func.func @f(%a: !stride.tensor<2x4x8xbf16>, %b: !stride.tensor<2x8x17xbf16>) {
+  // expected-error @+1 {{'stride.matmul' op has row_classes = 8 on a product of rank 3; only a 2-D product is written in row classes}}
+  %0 = stride.matmul %a, %b {row_classes = 8 : i64} : !stride.tensor<2x4x8xbf16>, !stride.tensor<2x8x17xbf16> -> !stride.tensor<2x4x17xbf16>
+  return
+}
+// -----
+func.func @f(%a: !stride.tensor<8x4xbf16, strides = [1, 8], offset = 0>, %b: !stride.tensor<4x17xbf16>) {
+  // expected-error @+1 {{'stride.matmul' op has row_classes = 8 but its lhs is read transposed (#stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0>); a class of rows is a row-major matrix of every 8th row}}
+  %0 = stride.matmul %a, %b {lhs_layout = #stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0>, row_classes = 8 : i64} : !stride.tensor<8x4xbf16, strides = [1, 8], offset = 0>, !stride.tensor<4x17xbf16> -> !stride.tensor<8x17xbf16>
+  return
+}
+// -----
+func.func @f(%a: !stride.tensor<4x8xbf16>, %b: !stride.tensor<8x17xbf16>) {
+  // expected-error @+1 {{'stride.matmul' op has row_classes = 8 but its result type '!stride.tensor<4x17xbf16, strides = [24, 1], offset = 0>' is not dense row-major}}
+  %0 = stride.matmul %a, %b {row_classes = 8 : i64} : !stride.tensor<4x8xbf16>, !stride.tensor<8x17xbf16> -> !stride.tensor<4x17xbf16, strides = [24, 1], offset = 0>
+  return
+}
+// -----
+func.func @f(%a: !stride.tensor<4x8xbf16>, %b: !stride.tensor<8x17xbf16>) {
+  // expected-error @+1 {{'stride.matmul' op attribute 'row_classes' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 2}}
+  %0 = stride.matmul %a, %b {row_classes = 1 : i64} : !stride.tensor<4x8xbf16>, !stride.tensor<8x17xbf16> -> !stride.tensor<4x17xbf16>
+  return
+}

@@ -193,3 +193,48 @@ func.func @padded_row_major_weight(%x: !stride.tensor<5x8xbf16>, %w: !stride.ten
   %p = stride.matmul %x, %w : !stride.tensor<5x8xbf16>, !stride.tensor<8x17xbf16> -> !stride.tensor<5x17xbf16>
   return %p : !stride.tensor<5x17xbf16>
 }
+
+// -----
+
+// A bf16 logits-like product, [2048, 16] @ [16, 17] with a transposed
+// weight: 17 columns are 34-byte rows, so it is written in 8 row classes
+// (every call aligned, docs/matmul.md "Row classes"): no padded weight, no
+// padded product, no copy; 50 columns (100 bytes) align every 4th row, so
+// 4 classes. With 2047 rows a class would have fewer than
+// 256 rows, and with K = 12 the lhs's rows are not 16-byte aligned: both
+// are padded instead. A row_classes written on the op stands.
+// CHECK-LABEL: func.func @row_classes
+// CHECK-NOT:  stride.cat
+// CHECK:      %[[P:.*]] = stride.matmul %arg0, %{{.*}} {lhs_layout = #stride.matmul_operand<transposed = false, ld = 16, batch_stride = 0>, rhs_layout = #stride.matmul_operand<transposed = true, ld = 16, batch_stride = 0>, row_classes = 8 : i64} : {{.*}} -> <2048x17xbf16, strides = [17, 1], offset = 0>
+// CHECK:      %[[Q:.*]] = stride.matmul %arg0, %{{.*}} {lhs_layout = #stride.matmul_operand<transposed = false, ld = 16, batch_stride = 0>, rhs_layout = #stride.matmul_operand<transposed = true, ld = 16, batch_stride = 0>, row_classes = 4 : i64} : {{.*}} -> <2048x50xbf16, strides = [50, 1], offset = 0>
+// CHECK:      stride.cat
+// CHECK:      stride.matmul {{.*}} -> <2047x24xbf16, strides = [24, 1], offset = 0>
+// CHECK:      stride.cat
+// CHECK:      stride.matmul {{.*}} -> <2048x24xbf16, strides = [24, 1], offset = 0>
+// CHECK:      stride.matmul {{.*}} {lhs_layout = #stride.matmul_operand<transposed = false, ld = 16, batch_stride = 0>, rhs_layout = #stride.matmul_operand<transposed = true, ld = 16, batch_stride = 0>, row_classes = 8 : i64} : {{.*}} -> <5x17xbf16, strides = [17, 1], offset = 0>
+// CHECK-NEXT: return
+func.func @row_classes(%x: !stride.tensor<2048x16xbf16>, %w: !stride.tensor<17x16xbf16>,
+                       %w50: !stride.tensor<50x16xbf16>, %y: !stride.tensor<2047x16xbf16>,
+                       %z: !stride.tensor<2048x12xbf16>, %v: !stride.tensor<17x12xbf16>,
+                       %s: !stride.tensor<5x16xbf16>)
+    -> (!stride.tensor<2048x17xbf16>, !stride.tensor<2048x50xbf16>,
+        !stride.tensor<2047x17xbf16>, !stride.tensor<2048x17xbf16>, !stride.tensor<5x17xbf16>) {
+  %wt = stride.permute %w dims [1, 0] : !stride.tensor<17x16xbf16>
+      -> !stride.tensor<16x17xbf16, strides = [1, 16], offset = 0>
+  %p = stride.matmul %x, %wt : !stride.tensor<2048x16xbf16>,
+      !stride.tensor<16x17xbf16, strides = [1, 16], offset = 0> -> !stride.tensor<2048x17xbf16>
+  %w50t = stride.permute %w50 dims [1, 0] : !stride.tensor<50x16xbf16>
+      -> !stride.tensor<16x50xbf16, strides = [1, 16], offset = 0>
+  %q = stride.matmul %x, %w50t : !stride.tensor<2048x16xbf16>,
+      !stride.tensor<16x50xbf16, strides = [1, 16], offset = 0> -> !stride.tensor<2048x50xbf16>
+  %r = stride.matmul %y, %wt : !stride.tensor<2047x16xbf16>,
+      !stride.tensor<16x17xbf16, strides = [1, 16], offset = 0> -> !stride.tensor<2047x17xbf16>
+  %vt = stride.permute %v dims [1, 0] : !stride.tensor<17x12xbf16>
+      -> !stride.tensor<12x17xbf16, strides = [1, 12], offset = 0>
+  %u = stride.matmul %z, %vt : !stride.tensor<2048x12xbf16>,
+      !stride.tensor<12x17xbf16, strides = [1, 12], offset = 0> -> !stride.tensor<2048x17xbf16>
+  %t = stride.matmul %s, %wt {row_classes = 8 : i64} : !stride.tensor<5x16xbf16>,
+      !stride.tensor<16x17xbf16, strides = [1, 16], offset = 0> -> !stride.tensor<5x17xbf16>
+  return %p, %q, %r, %u, %t : !stride.tensor<2048x17xbf16>, !stride.tensor<2048x50xbf16>,
+      !stride.tensor<2047x17xbf16>, !stride.tensor<2048x17xbf16>, !stride.tensor<5x17xbf16>
+}

@@ -638,9 +638,21 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
 
     `stride-matmul-layout` records how the library reads each operand in
     place (`lhs_layout`, `rhs_layout`: `#stride.matmul_operand`), copying
-    an operand it cannot read so into a dense temporary first, and pads an
-    f16/bf16 result's rows to 16 bytes (with a copy into the graph's
-    layout after the product).
+    an operand it cannot read so into a dense temporary first. For an
+    f16/bf16 result whose rows are not a multiple of 16 bytes it either
+    records `row_classes` (below) or pads the product's rows to 16 bytes
+    (with a copy into the graph's layout after the product).
+
+    `row_classes = R` (rank 2 only; set by `stride-matmul-layout`) says how
+    the library writes a dense result whose rows are not 16-byte aligned:
+    as R products, product `j` computing the rows `r` with `r mod R == j`
+    (a leading dimension of `R * N`, 16-byte aligned) from the first column
+    whose address is a multiple of 16 bytes, as many columns as make a
+    multiple of 16 bytes; two more products over all rows write the columns
+    left at the rows' two ends. The value is the same product; only the
+    library calls differ (docs/matmul.md, "Row classes"). The lhs must be
+    read row-major (a class's rows are then `R * ld` apart), and the result
+    dense row-major.
 
     Optionally (formed by `stride-fuse`, see docs/matmul.md), a `bias` of
     shape `[N]` is added to every row of the product (with the sum rounded
@@ -663,7 +675,8 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
                        DefaultValuedAttr<Stride_MatmulEpilogue,
                                          "::stride::MatmulEpilogue::none">:$epilogue,
                        OptionalAttr<Stride_MatmulOperandAttrRef>:$lhs_layout,
-                       OptionalAttr<Stride_MatmulOperandAttrRef>:$rhs_layout);
+                       OptionalAttr<Stride_MatmulOperandAttrRef>:$rhs_layout,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$row_classes);
   let results = (outs Stride_AnyTensor:$result);
   let assemblyFormat = [{
     $lhs `,` $rhs (`bias` $bias^)? (`epilogue` $epilogue^)? attr-dict `:`

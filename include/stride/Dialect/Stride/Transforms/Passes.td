@@ -74,6 +74,15 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
     into it). Runs after `stride-legalize-layouts` (which may repair
     layouts) and before `stride-fuse`.
 
+    It also decides where an f16/bf16 product whose rows are not a
+    multiple of 16 bytes is written: in row classes (`row_classes` on the
+    op, `matmulRowClasses`: a 2-D product of at least 256 rows per class
+    with a row-major lhs and a transposed weight, both aligned), straight
+    into the graph's dense result; otherwise a 2-D weight is padded with
+    zero columns and the product's rows to 16 bytes, and a copy gives the
+    graph its layout (docs/matmul.md, "Row classes" and "Padded columns").
+    A `row_classes` already on an op stands.
+
     Before:
 
     ```mlir
