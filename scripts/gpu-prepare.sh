@@ -61,8 +61,8 @@
 #   $STRIDE_REFERENCE GRAPH.mlir --random-inputs --seed N
 #       --save-inputs DIR/inputs --output-dir DIR/expected
 # (default: build/bin/stride-run, whose mode for graph files is the
-# reference), writing <name>.npy for each input and result<N>.npy for each
-# output, as the module names them (stridec --inspect).
+# reference), writing <name>.npy for each input and output, as the module
+# names them (stridec --inspect: `stride.name`, else arg<N> / result<N>).
 # Random graphs come from
 #   $STRIDE_GENERATOR --seed S -o FILE.mlir
 # (default: build/bin/stride-gen, if built).

@@ -33,7 +33,8 @@ struct Options {
   bool reference = false;
   /// `--input name=file.npy`, in command-line order.
   std::vector<std::pair<std::string, std::string>> inputs;
-  /// Where to write result0.npy, result1.npy, ... (empty: do not write).
+  /// Where to write each result as <name>.npy, named as the module names
+  /// its outputs (empty: do not write).
   std::string outputDir;
   /// How bf16 results and saved inputs are written.
   Bf16Output bf16Output = Bf16Output::F32;
@@ -52,7 +53,7 @@ struct Options {
   /// Compare every kept value (stridec --keep-values) with DIR/value.K.npy
   /// and report the first that differs (empty: no comparison).
   std::string compareValuesDir;
-  /// Compare each result with DIR/result<N>.npy (empty: no comparison).
+  /// Compare each result with DIR/<name>.npy (empty: no comparison).
   std::string expectDir;
   /// The tolerance of --expect and --compare-values (Compare.h).
   double rtol = 1e-5;
@@ -67,10 +68,6 @@ Result<Options> parseCommandLine(int argc, char **argv);
 
 /// The text of --help.
 std::string helpText();
-
-/// Writes `results` as result<N>.npy into options.outputDir (when set) and
-/// prints them (when options.print); shared by all modes.
-Status emitResults(const Options &options, const std::vector<HostArray> &results);
 
 /// The reference mode: parses, legalizes and interprets a graph.
 int runReference(const Options &options);

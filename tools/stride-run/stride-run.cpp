@@ -80,15 +80,17 @@ OPTIONS:
   --save-inputs DIR       Write every input the graph ran with (given or
                           made by --random-inputs) as DIR/<name>.npy, e.g.
                           to run a compiled module on the same inputs.
-  --output-dir DIR        Write result0.npy, result1.npy, ... into DIR
-                          (created if missing).
+  --output-dir DIR        Write each result as DIR/<name>.npy (created if
+                          missing): its `stride.name` result attribute, or
+                          result0, result1, ... by position (the names a
+                          compiled module gives its outputs).
   --bf16-output=f32|raw   Write bf16 results and saved inputs as f32 (exact;
                           the default) or as ml_dtypes bfloat16 ('<V2').
   --print                 Print the results as text (NumPy style).
   --entry NAME            The function to run (default: the first one).
   --repair-layouts        Give illegal functional result layouts a dense
                           layout instead of rejecting the graph.
-  --expect DIR            Compare each result with DIR/result<N>.npy (as
+  --expect DIR            Compare each result with DIR/<name>.npy (as
                           --output-dir writes them), printing one line per
                           result; exit status 1 when one differs beyond
                           --rtol.
@@ -257,7 +259,11 @@ Result<Options> parseCommandLine(int argc, char **argv) {
 // Results
 //===----------------------------------------------------------------------===//
 
-Status emitResults(const Options &options, const std::vector<HostArray> &results) {
+/// Writes (--output-dir) and prints (--print) each result under its name
+/// (resultName: the `stride.name` result attribute, else result<N>), the
+/// name a compiled module gives the same output.
+Status emitResults(const Options &options, func::FuncOp entry,
+                   const std::vector<HostArray> &results) {
   if (!options.outputDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir))
       return makeError(
@@ -266,7 +272,7 @@ Status emitResults(const Options &options, const std::vector<HostArray> &results
               ": cannot create the output directory: " + ec.message());
     for (size_t r = 0; r < results.size(); ++r) {
       llvm::SmallString<256> path(options.outputDir);
-      llvm::sys::path::append(path, "result" + std::to_string(r) + ".npy");
+      llvm::sys::path::append(path, resultName(entry, r) + ".npy");
       if (Status s = writeNpyFile(path.str().str(),
                                   encodeForNpy(results[r], options.bf16Output));
           !s)
@@ -277,7 +283,7 @@ Status emitResults(const Options &options, const std::vector<HostArray> &results
     constexpr int64_t kPrintLimit = 10000;
     for (size_t r = 0; r < results.size(); ++r) {
       const HostArray &a = results[r];
-      llvm::outs() << "result" << r << ": " << dtypeName(a.dtype) << " "
+      llvm::outs() << resultName(entry, r) << ": " << dtypeName(a.dtype) << " "
                    << formatDims(a.shape) << "\n";
       if (a.numElements() > kPrintLimit)
         llvm::outs() << "(" << a.numElements()
@@ -443,13 +449,13 @@ int fail(const std::string &message) {
   return 1;
 }
 
-/// --expect: each result against DIR/result<N>.npy, one line each; the exit
-/// status.
-int expectResults(const Options &options,
+/// --expect: each result against DIR/<name>.npy (as emitResults names it),
+/// one line each; the exit status.
+int expectResults(const Options &options, func::FuncOp entry,
                   const std::vector<HostArray> &results) {
   int status = 0;
   for (size_t r = 0; r < results.size(); ++r) {
-    std::string name = "result" + std::to_string(r);
+    std::string name = resultName(entry, r);
     llvm::SmallString<256> path(options.expectDir);
     llvm::sys::path::append(path, name + ".npy");
     Result<HostArray> expected = readNpyFile(path.str().str());
@@ -542,10 +548,10 @@ int runReference(const Options &options) {
       return fail(same.error().message);
     return *same ? 0 : 1;
   }
-  if (Status s = emitResults(options, *results); !s)
+  if (Status s = emitResults(options, entry, *results); !s)
     return fail(s.error().message);
   if (!options.expectDir.empty())
-    return expectResults(options, *results);
+    return expectResults(options, entry, *results);
   return 0;
 }
 

@@ -1,6 +1,6 @@
-// A graph whose inputs and output are named (as imported graphs are):
-// stride-reduce-test runs the module and the reference on a copy without
-// the names, so that both write result0.npy.
+// A graph whose inputs and output are named (as imported graphs are): the
+// reference (stride-run) and the module write the output as out.npy, and
+// stride-reduce-test compares them by that name.
 func.func @block(%x: !stride.tensor<4x8xf32> {stride.name = "x"},
                  %w: !stride.tensor<4x8xf32> {stride.name = "w"})
     -> (!stride.tensor<4x8xf32> {stride.name = "out"}) {
