@@ -19,27 +19,16 @@ median of 50 CUDA-event-timed calls after 5 warmups; every variant's logits
 are compared with the dense product's.
 """
 
-import statistics
-
 import torch
+
+from bench_models import median_ms
 
 M, K, N = 8192, 768, 50257
 PAD = (N + 7) // 8 * 8
 
 
-def timed(fn, runs=50):
-    for _ in range(5):
-        fn()
-    times = []
-    for _ in range(runs):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+def timed(fn):
+    return median_ms(fn, warmup=5, iterations=50)
 
 
 def main():
