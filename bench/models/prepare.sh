@@ -4,6 +4,9 @@
 #   bundle/
 #     run.sh                 the entry point (below)
 #     bench_models.py        the benchmark (PyTorch side and the table)
+#     lm_head_layouts.py     probes (bench/NOTES.md section 24): GPT-2's
+#     profile_compare.py     LM head's layouts; Stride's steps beside
+#                            torch.compile's kernels
 #     stride_export.py       Stride's export helper (tools/stride-export)
 #     bin/stridec            the compiler, MLIR and LLVM linked statically
 #     bin/stride-run-gpu     the runtime's command-line runner
@@ -32,7 +35,7 @@ done
 rm -rf "$out"
 mkdir -p "$out"
 cp -r build/portable/bin build/portable/lib "$out/"
-cp bench/models/run.sh bench/models/bench_models.py tools/stride-export/stride_export.py "$out/"
+cp bench/models/run.sh bench/models/*.py tools/stride-export/stride_export.py "$out/"
 echo "made from commit $(git rev-parse --short HEAD) on $(date -u +%F)" >"$out/MANIFEST"
 size=$(du -sm "$out" | cut -f1)
 if ((size > 48)); then
