@@ -2,10 +2,10 @@
 to find where the two spend their time (bench/NOTES.md section 24).
 
 Run on the GPU machine in the bundle, after run.sh has compiled and run the
-model (its work folder holds Stride's profile.json):
+model (the graph's work folder holds Stride's profile.json):
 
   python3 profile_compare.py --model gpt2_f32 \\
-      --stride-profile /tmp/stride-models/gpt2_f32/profile.json
+      --stride-profile /tmp/stride-models/gpt2_f32/model/profile.json
 
 Prints, for torch.compile (default), the device time per call of each
 kernel over 5 profiled calls (torch.profiler), and for Stride the steps
