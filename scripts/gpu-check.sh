@@ -104,6 +104,11 @@ for dir in "$bundle"/cases/*/; do
   for f in "$dir"/inputs/*.npy; do
     [[ -e $f ]] && args+=(--input "$(basename "$f" .npy)=$f")
   done
+  # A case's own runner options (gpu-prepare.sh), on the GPU only.
+  if [[ $emulate == 0 && -f $dir/runner-options ]]; then
+    read -r -a extra <"$dir/runner-options"
+    args+=("${extra[@]}")
+  fi
   if [[ $emulate == 1 ]]; then
     # One library per executable (translation unit), in order.
     units=$(ls "$dir"/kernels-*.so | wc -l)

@@ -17,6 +17,8 @@
 #     cases/NAME/rtol             the tolerance (0: exact)
 #     cases/NAME/repeat           (deterministic cases) how many runs must
 #                                 give the same bytes
+#     cases/NAME/runner-options   (some cases) more options of the GPU
+#                                 runner, e.g. --tune-library-calls
 #     cases/fixture_NAME/         a PyTorch fixture (test/Import/Torch/fixtures):
 #       model.pt2 (or forward.pt2 / backward.pt2)  the archive
 #       module.stridemod, inputs/, expected/       compiled here; PyTorch's
@@ -340,6 +342,12 @@ add_generated_cases() {
 }
 add_generated_cases random "$random"
 add_generated_cases matmul "$matmul" --matmul
+# Every other one-matmul case runs with its library calls tuned
+# (stride-run-gpu --tune-library-calls): the algorithm chosen by timing
+# must compute the same product.
+for ((i = 1; i < matmul; i += 2)); do
+  [[ -d $out/cases/matmul_$i ]] && echo --tune-library-calls >"$out/cases/matmul_$i/runner-options"
+done
 
 {
   echo "made by scripts/gpu-prepare.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)"

@@ -225,9 +225,10 @@ def run_module(bin_dir, module, directory, graph, work, args):
     out_dir = os.path.join(work, "outputs")
     profile = os.path.join(work, "profile.json")
     log = os.path.join(work, "stride-run.log")
+    tuning = ["--tune-library-calls"] if args.tune_library_calls else []
     command = [runner, module, *stride_inputs(directory, graph), "--output-dir", out_dir,
                "--bench", "--warmup", str(args.warmup),
-               "--iterations", str(args.iterations)]
+               "--iterations", str(args.iterations), *tuning]
     result, _ = run(command, log)
     row = {"log": result.stdout}
     if result.returncode != 0:
@@ -239,7 +240,8 @@ def run_module(bin_dir, module, directory, graph, work, args):
                       result.stdout)
     row["peak"] = int(found.group(1)) if found else None
     result, _ = run([runner, module, *stride_inputs(directory, graph),
-                     "--profile-json", profile, "--iterations", str(args.iterations)], log)
+                     "--profile-json", profile, "--iterations", str(args.iterations),
+                     *tuning], log)
     if result.returncode == 0 and os.path.exists(profile):
         with open(profile) as f:
             row["profile"] = json.load(f)
@@ -417,6 +419,10 @@ def main(argv=None):
                         help="where stridec and stride-run-gpu are (default: the bundle's bin/)")
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--tune-library-calls", action="store_true",
+                        help="run Stride's modules with stride-run-gpu "
+                             "--tune-library-calls (each product's algorithm "
+                             "chosen by timing before the first run)")
     parser.add_argument("--torch-only", action="store_true",
                         help="export and time PyTorch only (no stridec)")
     args = parser.parse_args(argv)

@@ -13,14 +13,19 @@
 // executable. Each invocation has one cuBLASLt handle and, per step, a
 // matmul descriptor of its own (it holds the bias address); a run calls
 // cublasLtMatmul on the invocation's stream, so the call is captured into
-// the invocation's CUDA graph like a kernel.
+// the invocation's CUDA graph like a kernel. With
+// InvocationOptions::tuneLibraryCalls, an invocation's first run times the
+// heuristic's first candidates on its own buffers and keeps the fastest,
+// for every later run of any invocation of the executable.
 //
 //===----------------------------------------------------------------------===//
 
 #include "CublasLt.h"
 #include "RuntimeImpl.h"
 
+#include <limits>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <type_traits>
 
@@ -443,12 +448,37 @@ Result<LtMatmulDesc> createMatmulDesc(const CublasLt &lt,
   return owned;
 }
 
+using AlgorithmKey = std::vector<int64_t>;
+
+/// The algorithms that tuning chose, by problem: shared by an executable's
+/// steps and by its invocations, which run on threads of their own.
+class TunedAlgorithms {
+public:
+  std::optional<cublasLtMatmulAlgo_t> find(const AlgorithmKey &key) const {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = chosen.find(key);
+    if (it == chosen.end())
+      return std::nullopt;
+    return it->second;
+  }
+  void store(const AlgorithmKey &key, const cublasLtMatmulAlgo_t &algorithm) {
+    std::lock_guard<std::mutex> lock(mutex);
+    chosen.emplace(key, algorithm);
+  }
+
+private:
+  mutable std::mutex mutex;
+  std::map<AlgorithmKey, cublasLtMatmulAlgo_t> chosen;
+};
+
 /// What an executable's load keeps for cuBLASLt: a handle for the
-/// heuristic, and the algorithm chosen for each distinct problem.
+/// heuristic, the algorithm it chose for each distinct problem, and those
+/// that tuning chose.
 struct LoadSession {
   explicit LoadSession(LtHandle handle) : handle(std::move(handle)) {}
   LtHandle handle;
-  std::map<std::vector<int64_t>, cublasLtMatmulAlgo_t> algorithms;
+  std::map<AlgorithmKey, cublasLtMatmulAlgo_t> algorithms;
+  std::shared_ptr<TunedAlgorithms> tuned = std::make_shared<TunedAlgorithms>();
 };
 
 /// What an invocation keeps for cuBLASLt: its handle.
@@ -492,20 +522,62 @@ Result<MatmulLayouts> createLayouts(const CublasLt &lt,
   return MatmulLayouts{std::move(*a), std::move(*b), std::move(*d)};
 }
 
+/// The heuristic's first `count` candidates for the problem, best first
+/// (at least one): Incompatible, naming the problem, if it has none.
+Result<std::vector<cublasLtMatmulHeuristicResult_t>>
+heuristicCandidates(const CublasLt &lt, cublasLtHandle_t handle,
+                    const MatmulProblem &p, cublasLtMatmulDesc_t desc,
+                    const MatmulLayouts &layouts, int count) {
+  cublasLtMatmulPreference_t preference = nullptr;
+  if (cublasStatus_t s = lt.cublasLtMatmulPreferenceCreate(&preference))
+    return ltError(lt, "cublasLtMatmulPreferenceCreate", s);
+  LtPreference owned(preference, lt.cublasLtMatmulPreferenceDestroy);
+  AttributeSetter set(lt, preference, lt.cublasLtMatmulPreferenceSetAttribute,
+                      "cublasLtMatmulPreferenceSetAttribute");
+  set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, uint64_t(p.workspaceBytes))(
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, p.alignment(p.offsetA))(
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, p.alignment(p.offsetB))(
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, p.alignment(p.offsetD))(
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, p.alignment(p.offsetD));
+  if (Status s = set.done(); !s)
+    return s.error();
+  std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<size_t>(count));
+  int found = 0;
+  cublasStatus_t s = lt.cublasLtMatmulAlgoGetHeuristic(
+      handle, desc, layouts.a.get(), layouts.b.get(), layouts.d.get(),
+      layouts.d.get(), preference, count, results.data(), &found);
+  if ((s == CUBLAS_STATUS_SUCCESS && found == 0) ||
+      s == CUBLAS_STATUS_NOT_SUPPORTED)
+    return makeError(ErrorCode::Incompatible,
+                     "cuBLASLt (" + lt.path + ") has no algorithm for " +
+                         p.describe() + " on this device");
+  if (s != CUBLAS_STATUS_SUCCESS)
+    return ltError(lt, "cublasLtMatmulAlgoGetHeuristic", s);
+  results.resize(size_t(found));
+  return results;
+}
+
 /// A `cublaslt.matmul` step, ready for any invocation.
 class PreparedMatmul final : public PreparedLibraryCall {
 public:
-  PreparedMatmul(const CublasLt &lt, MatmulProblem p, MatmulLayouts layouts,
-                 cublasLtMatmulAlgo_t algorithm)
-      : lt(lt), p(p), layouts(std::move(layouts)), algorithm(algorithm) {}
+  PreparedMatmul(const CublasLt &lt, const CudaDriver &cu, MatmulProblem p,
+                 MatmulLayouts layouts, cublasLtMatmulAlgo_t algorithm,
+                 std::shared_ptr<TunedAlgorithms> tuned)
+      : lt(lt), cu(cu), p(p), key(p.algorithmKey()),
+        layouts(std::move(layouts)), algorithm(algorithm),
+        tuned(std::move(tuned)) {}
 
   Result<std::unique_ptr<LibraryCallInstance>>
   instantiate(LibrarySessions &sessions) const override;
 
   const CublasLt &lt;
+  const CudaDriver &cu;
   const MatmulProblem p;
+  const AlgorithmKey key;
   const MatmulLayouts layouts;
+  /// The heuristic's best.
   const cublasLtMatmulAlgo_t algorithm;
+  const std::shared_ptr<TunedAlgorithms> tuned;
 };
 
 /// A `cublaslt.matmul` step in one invocation.
@@ -514,9 +586,54 @@ public:
   MatmulInstance(const PreparedMatmul &step,
                  std::shared_ptr<InvocationSession> session, LtMatmulDesc desc)
       : step(step), p(step.p), lt(step.lt), session(std::move(session)),
-        desc(std::move(desc)) {}
+        desc(std::move(desc)),
+        algorithm(step.tuned->find(step.key).value_or(step.algorithm)) {}
 
   Status enqueue(const uint64_t *buffers, CUstream stream) override {
+    return call(buffers, stream, algorithm);
+  }
+
+  /// Times the heuristic's first kTuningCandidates algorithms (kTimedCalls
+  /// calls each, after one untimed) over the step's buffers and keeps the
+  /// fastest, unless an invocation of the executable chose one for this
+  /// problem before. Each call writes D, as the run does.
+  Status tune(const uint64_t *buffers, CUstream stream) override {
+    if (std::optional<cublasLtMatmulAlgo_t> chosen = step.tuned->find(step.key)) {
+      algorithm = *chosen;
+      return Status::ok();
+    }
+    if (p.epilogue->bias)
+      if (Status s = bindBias(address(buffers[p.biasBuffer()], p.offsetBias));
+          !s)
+        return s;
+    Result<std::vector<cublasLtMatmulHeuristicResult_t>> candidates =
+        heuristicCandidates(lt, session->handle.get(), p, desc.get(),
+                            step.layouts, kTuningCandidates);
+    if (!candidates)
+      return candidates.error();
+    cublasLtMatmulAlgo_t best = step.algorithm;
+    double bestMs = std::numeric_limits<double>::infinity();
+    for (const cublasLtMatmulHeuristicResult_t &candidate : *candidates) {
+      Result<double> ms = timeCalls(buffers, stream, candidate.algo);
+      if (!ms)
+        return ms.error();
+      if (*ms < bestMs) {
+        bestMs = *ms;
+        best = candidate.algo;
+      }
+    }
+    step.tuned->store(step.key, best);
+    algorithm = best;
+    return Status::ok();
+  }
+
+private:
+  static constexpr int kTuningCandidates = 8;
+  static constexpr int kTimedCalls = 3;
+
+  /// One cublasLtMatmul over the step's buffers with `algo`.
+  Status call(const uint64_t *buffers, CUstream stream,
+              const cublasLtMatmulAlgo_t &algo) {
     uint64_t a = address(buffers[0], p.offsetA);
     uint64_t b = address(buffers[1], p.offsetB);
     uint64_t d = address(buffers[p.dBuffer()], p.offsetD);
@@ -540,13 +657,55 @@ public:
             session->handle.get(), desc.get(), one, pointer(a),
             step.layouts.a.get(), pointer(b), step.layouts.b.get(), zero,
             pointer(d), step.layouts.d.get(), pointer(d),
-            step.layouts.d.get(), &step.algorithm, workspace,
+            step.layouts.d.get(), &algo, workspace,
             size_t(p.workspaceBytes), stream))
       return ltError(lt, "cublasLtMatmul", s);
     return Status::ok();
   }
 
-private:
+  /// The mean time of kTimedCalls calls with `algo`, after one untimed.
+  Result<double> timeCalls(const uint64_t *buffers, CUstream stream,
+                           const cublasLtMatmulAlgo_t &algo) {
+    const CudaDriver &cu = step.cu;
+    TimingEvents events(cu);
+    CUresult r = events.create();
+    if (r == CUDA_SUCCESS)
+      if (Status s = call(buffers, stream, algo); !s)
+        return s.error();
+    if (r == CUDA_SUCCESS)
+      r = cu.cuEventRecord(events.start, stream);
+    for (int i = 0; r == CUDA_SUCCESS && i < kTimedCalls; ++i)
+      if (Status s = call(buffers, stream, algo); !s)
+        return s.error();
+    if (r == CUDA_SUCCESS)
+      r = cu.cuEventRecord(events.end, stream);
+    if (r == CUDA_SUCCESS)
+      r = cu.cuEventSynchronize(events.end);
+    float ms = 0;
+    if (r == CUDA_SUCCESS)
+      r = cu.cuEventElapsedTime(&ms, events.start, events.end);
+    if (r != CUDA_SUCCESS)
+      return makeError(cudaErrorCode(r),
+                       "timing a cuBLASLt algorithm: " + cu.errorText(r));
+    return double(ms) / kTimedCalls;
+  }
+
+  /// Two events, destroyed with the object.
+  struct TimingEvents {
+    explicit TimingEvents(const CudaDriver &cu) : cu(cu) {}
+    ~TimingEvents() {
+      for (CUevent e : {start, end})
+        if (e)
+          cu.cuEventDestroy(e);
+    }
+    CUresult create() {
+      CUresult r = cu.cuEventCreate(&start, CU_EVENT_DEFAULT);
+      return r == CUDA_SUCCESS ? cu.cuEventCreate(&end, CU_EVENT_DEFAULT) : r;
+    }
+    const CudaDriver &cu;
+    CUevent start = nullptr, end = nullptr;
+  };
+
   static constexpr float kOneF32 = 1, kZeroF32 = 0;
   static constexpr double kOneF64 = 1, kZeroF64 = 0;
 
@@ -591,6 +750,8 @@ private:
   std::shared_ptr<InvocationSession> session;
   LtMatmulDesc desc;
   uint64_t boundBias = 0;
+  /// The heuristic's best, or the one tuning chose.
+  cublasLtMatmulAlgo_t algorithm;
 };
 
 Result<std::unique_ptr<LibraryCallInstance>>
@@ -612,39 +773,15 @@ Result<cublasLtMatmulAlgo_t>
 chooseAlgorithm(const CublasLt &lt, LoadSession &session,
                 const MatmulProblem &p, cublasLtMatmulDesc_t desc,
                 const MatmulLayouts &layouts, const std::string &where) {
-  std::vector<int64_t> key = p.algorithmKey();
+  AlgorithmKey key = p.algorithmKey();
   if (auto it = session.algorithms.find(key); it != session.algorithms.end())
     return it->second;
-  cublasLtMatmulPreference_t preference = nullptr;
-  if (cublasStatus_t s = lt.cublasLtMatmulPreferenceCreate(&preference))
-    return prefixError(where + ": ",
-                       ltError(lt, "cublasLtMatmulPreferenceCreate", s));
-  LtPreference owned(preference, lt.cublasLtMatmulPreferenceDestroy);
-  AttributeSetter set(lt, preference, lt.cublasLtMatmulPreferenceSetAttribute,
-                      "cublasLtMatmulPreferenceSetAttribute");
-  set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, uint64_t(p.workspaceBytes))(
-      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, p.alignment(p.offsetA))(
-      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, p.alignment(p.offsetB))(
-      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, p.alignment(p.offsetD))(
-      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, p.alignment(p.offsetD));
-  if (Status s = set.done(); !s)
-    return prefixError(where + ": ", s.error());
-  cublasLtMatmulHeuristicResult_t result = {};
-  int found = 0;
-  cublasStatus_t s = lt.cublasLtMatmulAlgoGetHeuristic(
-      session.handle.get(), desc, layouts.a.get(), layouts.b.get(),
-      layouts.d.get(), layouts.d.get(), preference, 1, &result, &found);
-  if ((s == CUBLAS_STATUS_SUCCESS && found == 0) ||
-      s == CUBLAS_STATUS_NOT_SUPPORTED)
-    return makeError(ErrorCode::Incompatible,
-                     where + ": cuBLASLt (" + lt.path +
-                         ") has no algorithm for " + p.describe() +
-                         " on this device");
-  if (s != CUBLAS_STATUS_SUCCESS)
-    return prefixError(where + ": ",
-                       ltError(lt, "cublasLtMatmulAlgoGetHeuristic", s));
-  session.algorithms.emplace(std::move(key), result.algo);
-  return result.algo;
+  Result<std::vector<cublasLtMatmulHeuristicResult_t>> found =
+      heuristicCandidates(lt, session.handle.get(), p, desc, layouts, 1);
+  if (!found)
+    return prefixError(where + ": ", found.error());
+  session.algorithms.emplace(std::move(key), found->front().algo);
+  return found->front().algo;
 }
 
 } // namespace
@@ -672,8 +809,9 @@ prepareCublasLtMatmul(const LibraryCallContext &context,
       **lt, **load, *problem, desc->get(), *layouts, context.where);
   if (!algorithm)
     return algorithm.error();
-  return std::unique_ptr<PreparedLibraryCall>(new PreparedMatmul(
-      **lt, *problem, std::move(*layouts), *algorithm));
+  return std::unique_ptr<PreparedLibraryCall>(
+      new PreparedMatmul(**lt, context.cu, *problem, std::move(*layouts),
+                         *algorithm, (*load)->tuned));
 }
 
 } // namespace stride

@@ -77,6 +77,8 @@ struct Invocation::Impl {
   /// steps), and what its library keeps for the invocation (a cuBLASLt
   /// handle).
   std::vector<std::unique_ptr<LibraryCallInstance>> libraryCalls;
+  /// Whether tuneLibraryCalls ran (InvocationOptions::tuneLibraryCalls).
+  bool tuned = false;
   LibrarySessions librarySessions;
   /// A library call's buffer addresses, kept to spare an allocation per call.
   std::vector<uint64_t> callBuffers;
@@ -251,16 +253,38 @@ struct Invocation::Impl {
     return Status::ok();
   }
 
+  /// The bound addresses of a library call's buffers, in its order.
+  const uint64_t *libraryCallBuffers(const LibraryCallStep &c) {
+    callBuffers.clear();
+    for (uint32_t b : c.buffers)
+      callBuffers.push_back(boundAddresses[b]);
+    return callBuffers.data();
+  }
+
   /// Enqueues a library call through its instance, which enqueues its work
   /// on `target`.
   Status enqueueLibraryCall(const LibraryCallStep &c, size_t index,
                             CUstream target) {
-    callBuffers.clear();
-    for (uint32_t b : c.buffers)
-      callBuffers.push_back(boundAddresses[b]);
-    if (Status s = libraryCalls[index]->enqueue(callBuffers.data(), target); !s)
+    if (Status s = libraryCalls[index]->enqueue(libraryCallBuffers(c), target);
+        !s)
       return prefixError(exe.name + ": " + exe.stepName(index) + " failed: ",
                          s.error());
+    return Status::ok();
+  }
+
+  /// InvocationOptions::tuneLibraryCalls: each library call, in plan order,
+  /// chooses over the bound buffers. Whatever the calls write is written
+  /// again by the run that follows (no step reads a buffer before a step
+  /// of the run writes it).
+  Status tuneLibraryCalls(CUstream target) {
+    for (size_t i = 0; i < desc().steps.size(); ++i) {
+      const auto *c = std::get_if<LibraryCallStep>(&desc().steps[i]);
+      if (!c)
+        continue;
+      if (Status s = libraryCalls[i]->tune(libraryCallBuffers(*c), target); !s)
+        return prefixError(exe.name + ": tuning " + exe.stepName(i) + ": ",
+                           s.error());
+    }
     return Status::ok();
   }
 
@@ -338,6 +362,13 @@ struct Invocation::Impl {
   Status enqueue(const std::vector<CUdeviceptr> &addresses, CUstream target,
                  bool syncEach) {
     bindArgs(addresses);
+    // A deterministic module keeps the heuristic's choice: a choice by
+    // timing could differ from process to process.
+    if (options.tuneLibraryCalls && !tuned && !desc().deterministic) {
+      if (Status s = tuneLibraryCalls(target); !s)
+        return s;
+      tuned = true;
+    }
     if (!options.useCudaGraph)
       return launchEach(target, syncEach);
     if (!graphExec || graphAddresses != boundAddresses)

@@ -76,6 +76,13 @@ public:
   /// addresses. An error's message says what failed ("cublasLtMatmul
   /// returned ..."); the caller names the step.
   virtual Status enqueue(const uint64_t *buffers, CUstream stream) = 0;
+  /// With InvocationOptions::tuneLibraryCalls, before the invocation's
+  /// first run: may time the routine's ways of doing the call over the same
+  /// buffers (writing what the call writes, and waiting for `stream`) and
+  /// keep the fastest. Default: nothing to choose.
+  virtual Status tune(const uint64_t *buffers, CUstream stream) {
+    return Status::ok();
+  }
 };
 
 /// A library-call step prepared when its executable loads; immutable.

@@ -60,6 +60,7 @@ std::string runModuleUsage(const std::string &program) {
          " [--device N] [--poison] [--expect DIR [--rtol X]]\n"
          "       [--bench] [--profile] [--profile-json FILE] [--warmup N]\n"
          "       [--iterations N] [--gpu-memory-limit BYTES]\n"
+         "       [--tune-library-calls]\n"
          "\n"
          "Runs a compiled Stride module on the GPU.\n"
          "  --input NAME=FILE.npy  the graph input NAME (see stridec --inspect);\n"
@@ -94,7 +95,13 @@ std::string runModuleUsage(const std::string &program) {
          "                         shape), the totals per kind and the\n"
          "                         device memory\n"
          "  --profile-json FILE    --profile, also written to FILE as JSON\n"
-         "  --gpu-memory-limit B   fail allocations beyond B bytes\n";
+         "  --gpu-memory-limit B   fail allocations beyond B bytes\n"
+         "  --tune-library-calls   before the first run, time cuBLASLt's first\n"
+         "                         8 candidate algorithms for each distinct\n"
+         "                         matrix product on the run's buffers and keep\n"
+         "                         the fastest (for the run, --bench and\n"
+         "                         --profile); another process may choose\n"
+         "                         another and round differently\n";
 }
 
 Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args) {
@@ -192,6 +199,8 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
       o.poison = true;
     } else if (arg == "--bench") {
       o.bench = true;
+    } else if (arg == "--tune-library-calls") {
+      o.tuneLibraryCalls = true;
     } else if (arg == "--profile") {
       o.profile = true;
     } else if (arg.rfind("-", 0) == 0 && arg != "-") {
@@ -388,6 +397,7 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
   allocatorOptions.limitBytes = options.gpuMemoryLimitBytes;
   InvocationOptions invocationOptions;
   invocationOptions.allocator = Allocator::create(**runtime, allocatorOptions);
+  invocationOptions.tuneLibraryCalls = options.tuneLibraryCalls;
   Result<std::unique_ptr<Invocation>> invocation =
       Invocation::create(*executable, invocationOptions);
   if (!invocation)

@@ -43,6 +43,9 @@ struct RunModuleOptions {
   double rtol = 1e-5;
   /// Time the plan: median of `iterations` replays as a CUDA graph.
   bool bench = false;
+  /// InvocationOptions::tuneLibraryCalls for the run (and so for the
+  /// benchmark and profile after it, which use its choices).
+  bool tuneLibraryCalls = false;
   /// Time each step of the plan, run step by step (Profile.h); with
   /// profileJson, also write the profile as JSON to that file.
   bool profile = false;

@@ -257,7 +257,8 @@ struct ModuleDesc {
   /// Compiled with `stridec --deterministic` (CudaTargetOptions::
   /// deterministic): float index_add sums each output element's
   /// contributions in source order (docs/determinism.md). For people
-  /// (stridec --inspect); the runtime ignores it.
+  /// (stridec --inspect), and for the runtime, which then never tunes the
+  /// library calls (InvocationOptions::tuneLibraryCalls).
   bool deterministic = false;
 
   bool operator==(const ModuleDesc &) const = default;

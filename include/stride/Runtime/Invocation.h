@@ -39,6 +39,17 @@ struct InvocationOptions {
   /// The graph is captured again when the buffer addresses change (a
   /// runOnDevice with other pointers).
   bool useCudaGraph = false;
+  /// Before the first run, time the candidate algorithms of each library
+  /// call (cuBLASLt's heuristic's first 8) over the invocation's own
+  /// buffers and keep the fastest, for every later run of any invocation
+  /// of the executable; an invocation without this option uses what
+  /// another chose once it is chosen. Costs a few calls of each distinct
+  /// product once and waits for the stream (do not enable it for a stream
+  /// being captured into a graph). Off by default: the choice follows
+  /// timings, so two processes may choose different algorithms and round
+  /// differently; a module compiled with --deterministic is never tuned
+  /// (docs/embedding.md, "Tuning library calls").
+  bool tuneLibraryCalls = false;
 };
 
 class Invocation {
