@@ -442,9 +442,13 @@ KernelPrinter::evalPointwise(Operation *op, ArrayRef<std::string> coords,
             return roundTo(result, call(opName(op)));
           })
       .Case<DivOp>([&](DivOp div) -> FailureOr<std::string> {
-        // A float divisor held once per row (softmax's sum) divides through
-        // its reciprocal, computed once per row (Prelude.h: stride_div_row).
-        if (isFloat(result) && result != DType::F64 && facts.isRowForm() &&
+        // An f16/bf16 quotient by a divisor held once per row (softmax's
+        // sum) divides through the row's reciprocal (Prelude.h:
+        // stride_div_row). f32 keeps the IEEE division: the reciprocal's
+        // refinement made f32 softmax rows 1-4% slower (bench/NOTES.md
+        // section 25).
+        bool halfPrecision = result == DType::F16 || result == DType::BF16;
+        if (halfPrecision && facts.isRowForm() &&
             isRowValue(viewChainBase(div.getRhs())))
           return roundTo(result, fmt::format("stride_div_row({0}, {1}, 1.0f "
                                              "/ {1})",

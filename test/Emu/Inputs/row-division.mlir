@@ -1,6 +1,6 @@
-// Divisions by a value held once per row (Prelude.h: stride_div_row, the
-// row's reciprocal and two Newton steps), which must round exactly as an
-// IEEE division: the divisor is each row's max, the same whatever the order
+// Divisions by a value held once per row (in f16 and bf16 Prelude.h's
+// stride_div_row, the row's reciprocal and two Newton steps; in f32 a plain
+// division), which must round exactly as an IEEE division: the divisor is each row's max, the same whatever the order
 // the row is reduced in, so the fused kernels match the unfused ones (a
 // plain division per element) bitwise. Rows of 1000 and 1024 (a warp), of
 // 5000 (a block) and of 40000 (re-read in each phase), in f32, bf16 and
