@@ -151,6 +151,9 @@ bool placeCachedModule(llvm::StringRef entry, llvm::StringRef output) {
         fd, std::chrono::system_clock::now());
     llvm::sys::Process::SafelyCloseFileDescriptor(fd);
   }
+  // The output already is the entry (a link from an earlier compile).
+  if (llvm::sys::fs::equivalent(entry, output))
+    return true;
   llvm::SmallString<256> temp;
   if (llvm::sys::fs::createUniqueFile(output + ".tmp-%%%%%%%%", temp))
     return false;
@@ -158,10 +161,11 @@ bool placeCachedModule(llvm::StringRef entry, llvm::StringRef output) {
   llvm::sys::fs::remove(temp);
   bool placed = !llvm::sys::fs::create_hard_link(entry, temp) ||
                 !llvm::sys::fs::copy_file(entry, temp);
-  if (placed && !llvm::sys::fs::rename(temp, output))
-    return true;
+  bool renamed = placed && !llvm::sys::fs::rename(temp, output);
+  // A rename onto another link of the same file does nothing (POSIX) and
+  // leaves the temporary name behind.
   llvm::sys::fs::remove(temp);
-  return false;
+  return renamed;
 }
 
 void storeCachedModule(llvm::StringRef entry, llvm::ArrayRef<uint8_t> bytes,
