@@ -38,6 +38,20 @@ template <int N> struct alignas(2 * N) vecb { __nv_bfloat16 v[N]; };
 #define DIVF(a, b) stride_div(a, b)
 #endif
 #define SV_E (SV_L / SV_T)
+struct Max { __device__ float operator()(float a, float b) const { return stride_maximum(a, b); } };
+struct Add { __device__ float operator()(float a, float b) const { return stride_add(a, b); } };
+// `acc` combined over the row's SV_T threads: a warp's shuffles, then the
+// warps' values through `sh` in warp order.
+template <typename Op> __device__ float row_all(float acc, float *sh, Op op) {
+  for (int o = 16; o > 0; o /= 2) acc = op(acc, __shfl_xor_sync(0xffffffffu, acc, o));
+  if (SV_T > 32) {
+    if (threadIdx.x % 32 == 0) sh[threadIdx.x / 32] = acc;
+    __syncthreads();
+    acc = sh[0];
+    for (int w = 1; w < SV_T / 32; ++w) acc = op(acc, sh[w]);
+  }
+  return acc;
+}
 extern "C" __global__ void __launch_bounds__(256)
 variant(const __nv_bfloat16 *__restrict__ in0, const __nv_bfloat16 *__restrict__ in1, __nv_bfloat16 *__restrict__ out0) {
   constexpr int RPB = (SV_T > 32 ? 1 : 256 / SV_T);
@@ -61,13 +75,7 @@ variant(const __nv_bfloat16 *__restrict__ in0, const __nv_bfloat16 *__restrict__
         acc0 = stride_maximum(acc0, z[c * SV_W + e]);
       }
     }
-    for (int o = 16; o > 0; o /= 2) acc0 = stride_maximum(acc0, __shfl_xor_sync(0xffffffffu, acc0, o));
-    if (SV_T > 32) {
-      if (threadIdx.x % 32 == 0) sh0[threadIdx.x / 32] = acc0;
-      __syncthreads();
-      acc0 = sh0[0];
-      for (int w = 1; w < SV_T / 32; ++w) acc0 = stride_maximum(acc0, sh0[w]);
-    }
+    acc0 = row_all(acc0, sh0, Max());
     const float m = RND(acc0);
     float acc1 = 0.0f;
     #pragma unroll
@@ -75,13 +83,7 @@ variant(const __nv_bfloat16 *__restrict__ in0, const __nv_bfloat16 *__restrict__
       z[k] = RND(EXPF(RND(stride_sub(z[k], m))));
       acc1 = stride_add(acc1, z[k]);
     }
-    for (int o = 16; o > 0; o /= 2) acc1 = stride_add(acc1, __shfl_xor_sync(0xffffffffu, acc1, o));
-    if (SV_T > 32) {
-      if (threadIdx.x % 32 == 0) sh1[threadIdx.x / 32] = acc1;
-      __syncthreads();
-      acc1 = sh1[0];
-      for (int w = 1; w < SV_T / 32; ++w) acc1 = stride_add(acc1, sh1[w]);
-    }
+    acc1 = row_all(acc1, sh1, Add());
     const float s = RND(acc1);
     const float rcp = 1.0f / s;
     __nv_bfloat16 *y = out0 + (size_t)i2 * SV_L * SV_L + i1 * SV_L;

@@ -602,10 +602,6 @@ public:
       algorithm = *chosen;
       return Status::ok();
     }
-    if (p.epilogue->bias)
-      if (Status s = bindBias(address(buffers[p.biasBuffer()], p.offsetBias));
-          !s)
-        return s;
     Result<std::vector<cublasLtMatmulHeuristicResult_t>> candidates =
         heuristicCandidates(lt, session->handle.get(), p, desc.get(),
                             step.layouts, kTuningCandidates);

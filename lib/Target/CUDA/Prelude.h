@@ -110,8 +110,10 @@ STRIDE_DEVICE float stride_int_to_bf16(long long v) { return __bfloat162float(__
 STRIDE_FLOAT_OPS(float, f)
 STRIDE_FLOAT_OPS(double, )
 
-// a / b where b is the same for a whole row of a broadcast-reduction kernel
-// (a reduction's result, or a value computed once per row from it), rounded
+// a / b for f16/bf16 quotients (computed in float) where b is the same for a
+// whole row of a broadcast-reduction kernel (a reduction's result, or a
+// value computed once per row from it; f32 quotients divide directly, which
+// was faster there: bench/NOTES.md section 25), rounded
 // exactly as a / b: y is 1.0f / b, printed at every element of the row so
 // that the compiler computes it once per row. The quotient a * y is refined
 // by two Newton steps on the exact remainder fma(-b, q, a) (Markstein's

@@ -54,6 +54,13 @@ public:
   }
 
 private:
+  /// The type of `value`'s dense row-major copy (copyToDense).
+  static StridedTensorType denseTypeOf(Value value) {
+    auto type = cast<StridedTensorType>(value.getType());
+    return StridedTensorType::getContiguous(type.getShape(),
+                                            type.getElementType());
+  }
+
   /// How the library will read `operand`: in place, or as the dense copy
   /// decideOperand makes; with the element offset it reads from.
   static std::pair<MatmulOperandLayout, int64_t> readLayout(Value operand) {
@@ -61,9 +68,7 @@ private:
     if (std::optional<MatmulOperandLayout> layout =
             matmulOperandLayout(type.getLayout()))
       return {*layout, type.getOffset()};
-    auto dense = StridedTensorType::getContiguous(type.getShape(),
-                                                  type.getElementType());
-    return {*matmulOperandLayout(dense.getLayout()), 0};
+    return {*matmulOperandLayout(denseTypeOf(operand).getLayout()), 0};
   }
 
   /// An f16/bf16 2-D product whose dense rows are not 16-byte aligned is
@@ -89,11 +94,9 @@ private:
   Layout copyToDense(MatmulOp matmul, OpOperand &operand) {
     Value &copy = copies[operand.get()];
     if (!copy) {
-      auto type = cast<StridedTensorType>(operand.get().getType());
       OpBuilder builder(matmul);
-      auto dense = StridedTensorType::getContiguous(type.getShape(),
-                                                    type.getElementType());
-      copy = CloneOp::create(builder, matmul.getLoc(), dense, operand.get());
+      copy = CloneOp::create(builder, matmul.getLoc(),
+                             denseTypeOf(operand.get()), operand.get());
     }
     operand.set(copy);
     return cast<StridedTensorType>(copy.getType()).getLayout();
