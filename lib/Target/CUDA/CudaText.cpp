@@ -7,6 +7,8 @@
 
 #include "CudaText.h"
 
+#include "stride/Dialect/Stride/IR/IndexMaps.h"
+
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -183,6 +185,111 @@ std::string affine(const std::string &c, int64_t k, int64_t b) {
   return term + " + " + std::to_string(b);
 }
 
+/// True when `expr` is non-negative for non-negative dims.
+static bool isNonNegative(AffineExpr expr) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue() >= 0;
+  if (isa<AffineDimExpr>(expr))
+    return true;
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
+    return false;
+  switch (expr.getKind()) {
+  case AffineExprKind::Add:
+  case AffineExprKind::Mul:
+    return isNonNegative(binary.getLHS()) && isNonNegative(binary.getRHS());
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::CeilDiv:
+    return isNonNegative(binary.getLHS()) && isNonNegative(binary.getRHS());
+  case AffineExprKind::Mod:
+    return true; // a floor remainder by a positive divisor
+  default:
+    return false;
+  }
+}
+
+/// The constant k when `expr` is `x * k` with k < 0 (printed as a
+/// subtraction), with `x` in `term`.
+static std::optional<int64_t> negativeFactor(AffineExpr expr,
+                                             AffineExpr &term) {
+  auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!mul || mul.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  auto k = dyn_cast<AffineConstantExpr>(mul.getRHS());
+  if (!k || k.getValue() >= 0)
+    return std::nullopt;
+  term = mul.getLHS();
+  return k.getValue();
+}
+
+std::string indexText(AffineExpr expr, ArrayRef<std::string> dims) {
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return std::to_string(c.getValue());
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return dims[d.getPosition()];
+  auto binary = cast<AffineBinaryOpExpr>(expr);
+  std::string lhs = indexText(binary.getLHS(), dims);
+  AffineExpr rhsExpr = binary.getRHS();
+  switch (expr.getKind()) {
+  case AffineExprKind::Add: {
+    AffineExpr term;
+    if (auto c = dyn_cast<AffineConstantExpr>(rhsExpr); c && c.getValue() < 0)
+      return lhs + " - " + std::to_string(-c.getValue());
+    if (std::optional<int64_t> k = negativeFactor(rhsExpr, term)) {
+      std::string subtrahend = indexText(term, dims);
+      return lhs + " - " +
+             (*k == -1 ? paren(subtrahend) : affine(subtrahend, -*k, 0));
+    }
+    return lhs + " + " + indexText(rhsExpr, dims);
+  }
+  case AffineExprKind::Mul:
+    if (auto k = dyn_cast<AffineConstantExpr>(rhsExpr))
+      return affine(lhs, k.getValue(), 0);
+    return paren(lhs) + " * " + paren(indexText(rhsExpr, dims));
+  default:
+    break;
+  }
+  std::string rhs = paren(indexText(rhsExpr, dims));
+  bool exact = isNonNegative(binary.getLHS()) && isNonNegative(rhsExpr);
+  switch (expr.getKind()) {
+  case AffineExprKind::FloorDiv:
+    return exact ? paren(lhs) + " / " + rhs
+                 : fmt::format("stride_floordiv({}, {})", lhs, rhs);
+  case AffineExprKind::CeilDiv:
+    return exact ? fmt::format("({} + {} - 1) / {}", lhs, rhs, rhs)
+                 : fmt::format("-stride_floordiv(-({}), {})", lhs, rhs);
+  default: // Mod
+    return exact ? paren(lhs) + " % " + rhs
+                 : fmt::format("stride_floormod({}, {})", lhs, rhs);
+  }
+}
+
+Coords applyIndexMap(AffineMap map, ArrayRef<std::string> coords,
+                     ArrayRef<int64_t> shape) {
+  MLIRContext *context = map.getContext();
+  SmallVector<AffineExpr> known;
+  for (auto [d, c] : llvm::enumerate(coords)) {
+    long long value = 0;
+    known.push_back(llvm::StringRef(c).getAsInteger(10, value)
+                        ? getAffineDimExpr(d, context)
+                        : getAffineConstantExpr(value, context));
+  }
+  map = simplifyInBounds(
+      map.replaceDimsAndSymbols(known, {}, coords.size(), 0), shape);
+  Coords mapped;
+  for (AffineExpr expr : map.getResults())
+    mapped.push_back(indexText(expr, coords));
+  return mapped;
+}
+
+std::string addressText(const Layout &layout, ArrayRef<std::string> coords,
+                        MLIRContext *context) {
+  AffineExpr address = layoutAddress(layout, context) + layout.offset;
+  return applyIndexMap(AffineMap::get(layout.rank(), 0, address), coords,
+                       layout.shape)
+      .front();
+}
+
 std::string joinCoords(ArrayRef<std::string> coords) {
   std::string s;
   for (size_t i = 0; i < coords.size(); ++i)
@@ -198,9 +305,11 @@ std::string dimsText(ArrayRef<int64_t> dims) {
 std::string shapeText(ArrayRef<int64_t> shape) {
   if (shape.empty())
     return "scalar";
-  std::string s;
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? "x" : "") + std::to_string(shape[i]);
+  std::string s = std::to_string(shape.front());
+  for (int64_t size : shape.drop_front()) {
+    s += 'x';
+    s += std::to_string(size);
+  }
   return s;
 }
 

@@ -17,8 +17,10 @@
 #include "KernelFacts.h"
 
 #include "stride/Support/Diagnostics.h"
+#include "stride/Support/Layout.h"
 #include "stride/Support/Strings.h"
 
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"
@@ -106,6 +108,22 @@ std::string cIdentifier(llvm::StringRef name);
 std::string paren(const std::string &expr);
 /// c * k + b with the trivial cases folded.
 std::string affine(const std::string &c, int64_t k, int64_t b);
+/// `expr` as a C++ index expression, dim k printed as `dims[k]` (each a
+/// coordinate's expression, non-negative where it is evaluated). Quotients
+/// and remainders of a dividend that may be negative go through the
+/// prelude's floor-rounding helpers; others are C++'s `/` and `%`.
+std::string indexText(mlir::AffineExpr expr,
+                      llvm::ArrayRef<std::string> dims);
+/// The coordinates `map` (an index map, IndexMaps.h) gives for `coords`,
+/// each a C++ expression of a coordinate within `shape`: integer literals
+/// fold into the map, which is simplified within `shape` and printed.
+Coords applyIndexMap(mlir::AffineMap map, llvm::ArrayRef<std::string> coords,
+                     llvm::ArrayRef<int64_t> shape);
+/// The storage address of the element at `coords` under `layout` (each
+/// coordinate within layout.shape), folded and printed like an index map.
+std::string addressText(const Layout &layout,
+                        llvm::ArrayRef<std::string> coords,
+                        mlir::MLIRContext *context);
 /// "c0, c1, c2".
 std::string joinCoords(llvm::ArrayRef<std::string> coords);
 /// "0, 2": a list of dims.

@@ -83,16 +83,7 @@ std::optional<unsigned> KernelPrinter::rootArgument(Value value) {
 
 std::string KernelPrinter::address(StridedTensorType type,
                                    ArrayRef<std::string> coords) {
-  std::string text;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    int64_t size = type.getShape()[d], stride = type.getStrides()[d];
-    if (size == 1 || stride == 0 || coords[d] == "0")
-      continue;
-    text += (text.empty() ? "" : " + ") + affine(coords[d], stride, 0);
-  }
-  if (type.getOffset() != 0 || text.empty())
-    text += (text.empty() ? "" : " + ") + std::to_string(type.getOffset());
-  return text;
+  return addressText(type.getLayout(), coords, kernel.getContext());
 }
 
 Coords KernelPrinter::delinearize(Code &code, const std::string &linear,
@@ -133,101 +124,15 @@ Coords KernelPrinter::openGridStrideLoop(Code &code, ArrayRef<int64_t> shape,
 }
 
 FailureOr<Coords> KernelPrinter::mapThroughView(Operation *view,
-                                                ArrayRef<std::string> coords,
-                                                Code &code) {
-  auto sourceType = cast<StridedTensorType>(
-      cast<ViewOpInterface>(view).getSource().getType());
-  auto resultType = cast<StridedTensorType>(view->getResult(0).getType());
-  ArrayRef<int64_t> srcShape = sourceType.getShape();
-  int64_t srcRank = sourceType.getRank(), resRank = resultType.getRank();
-  Coords src;
-  return llvm::TypeSwitch<Operation *, FailureOr<Coords>>(view)
-      .Case<ExpandOp>([&](auto) -> FailureOr<Coords> {
-        for (int64_t k = 0; k < srcRank; ++k)
-          src.push_back(srcShape[k] == 1 ? "0" : coords[k + resRank - srcRank]);
-        return src;
-      })
-      .Case<UnsqueezeOp>([&](UnsqueezeOp op) -> FailureOr<Coords> {
-        for (int64_t k = 0; k < resRank; ++k)
-          if (k != static_cast<int64_t>(op.getDim()))
-            src.push_back(coords[k]);
-        return src;
-      })
-      .Case<SqueezeOp>([&](SqueezeOp op) -> FailureOr<Coords> {
-        ArrayRef<int64_t> dims = op.getDims();
-        size_t next = 0;
-        for (int64_t k = 0; k < srcRank; ++k) {
-          if (llvm::is_contained(dims, k))
-            src.push_back("0");
-          else
-            src.push_back(coords[next++]);
-        }
-        return src;
-      })
-      .Case<PermuteOp>([&](PermuteOp op) -> FailureOr<Coords> {
-        src.assign(srcRank, "0");
-        ArrayRef<int64_t> perm = op.getDims();
-        for (int64_t i = 0; i < resRank; ++i)
-          src[perm[i]] = coords[i];
-        return src;
-      })
-      .Case<SliceOp>([&](SliceOp op) -> FailureOr<Coords> {
-        src.assign(coords.begin(), coords.end());
-        int64_t d = op.getDim();
-        src[d] = affine(coords[d], op.getStep(), op.getStart());
-        return src;
-      })
-      .Case<SelectOp>([&](SelectOp op) -> FailureOr<Coords> {
-        src.assign(coords.begin(), coords.end());
-        src.insert(src.begin() + op.getDim(), std::to_string(op.getIndex()));
-        return src;
-      })
-      .Case<ViewOp>([&](auto) -> FailureOr<Coords> {
-        // Row-major linear index in the result, delinearized in the source.
-        Dims strides = rowMajorStrides(resultType.getShape());
-        std::string linear;
-        for (int64_t d = 0; d < resRank; ++d) {
-          if (resultType.getShape()[d] == 1 || coords[d] == "0")
-            continue;
-          linear +=
-              (linear.empty() ? "" : " + ") + affine(coords[d], strides[d], 0);
-        }
-        if (linear.empty())
-          return Coords(srcRank, "0");
-        std::string var = fresh("flat");
-        code.line("const {} {} = {};", idx, var, linear);
-        return delinearize(code, var, srcShape);
-      })
-      .Case<AsStridedOp>([&](auto) -> FailureOr<Coords> {
-        // The storage address in the source's own layout, mapped back to
-        // the source's coordinates; only a dense source layout has an
-        // inverse for every address.
-        Layout source = sourceType.getLayout();
-        if (!isDense(source.shape, source.strides))
-          return (error(view)
-                  << "as_strided of a computed value needs a dense source "
-                     "layout to map addresses back to coordinates");
-        std::string addr = address(resultType, coords);
-        std::string rel = fresh("addr");
-        if (source.offset == 0)
-          code.line("const {} {} = {};", idx, rel, addr);
-        else
-          code.line("const {} {} = {} - {};", idx, rel, paren(addr),
-                    source.offset);
-        src.assign(srcRank, "0");
-        for (int64_t d : dimOrderByStride(source.strides)) {
-          if (srcShape[d] == 1)
-            continue;
-          std::string c = fresh("i");
-          code.line("const {} {} = ({} / {}) % {};", idx, c, rel,
-                    source.strides[d], srcShape[d]);
-          src[d] = c;
-        }
-        return src;
-      })
-      .Default([&](Operation *op) -> FailureOr<Coords> {
-        return (error(op) << "unsupported view op");
-      });
+                                                ArrayRef<std::string> coords) {
+  AffineMap map = cast<ViewOpInterface>(view).getIndexMap();
+  if (!map)
+    return (error(view)
+            << "as_strided of a computed value needs a dense source layout "
+               "to map addresses back to coordinates");
+  return applyIndexMap(
+      map, coords,
+      cast<StridedTensorType>(view->getResult(0).getType()).getShape());
 }
 
 //===----------------------------------------------------------------------===//
@@ -308,7 +213,7 @@ FailureOr<std::string> KernelPrinter::evalUncached(Value value,
   if (!op)
     return (error(kernel) << "a value defined outside the kernel");
   if (isa<ViewOpInterface>(op)) {
-    FailureOr<Coords> mapped = mapThroughView(op, coords, code);
+    FailureOr<Coords> mapped = mapThroughView(op, coords);
     if (failed(mapped))
       return failure();
     return eval(cast<ViewOpInterface>(op).getSource(), *mapped, code);
@@ -406,14 +311,11 @@ KernelPrinter::evalConstant(ConstantOp op, ArrayRef<std::string> coords) {
   }
   fileScope.line("__device__ const {} {}[{}] = {{\n    {}}};",
                  computeType(dtype), array, n, values);
-  Dims strides = rowMajorStrides(type.getShape());
-  std::string linear;
-  for (int64_t d = 0; d < type.getRank(); ++d) {
-    if (type.getShape()[d] == 1 || coords[d] == "0")
-      continue;
-    linear += (linear.empty() ? "" : " + ") + affine(coords[d], strides[d], 0);
-  }
-  return array + "[" + (linear.empty() ? "0" : linear) + "]";
+  Dims shape(type.getShape().begin(), type.getShape().end());
+  return array + "[" +
+         addressText(Layout{shape, rowMajorStrides(shape), 0}, coords,
+                     op.getContext()) +
+         "]";
 }
 
 FailureOr<std::string>

@@ -180,9 +180,10 @@ private:
   mlir::FailureOr<std::string> evalUncached(mlir::Value value,
                                             llvm::ArrayRef<std::string> coords,
                                             Code &code);
+  /// The coordinates in `view`'s operand of its element at `coords`
+  /// (its index map, printed).
   mlir::FailureOr<Coords> mapThroughView(mlir::Operation *view,
-                                         llvm::ArrayRef<std::string> coords,
-                                         Code &code);
+                                         llvm::ArrayRef<std::string> coords);
   mlir::FailureOr<std::string> evalPointwise(mlir::Operation *op,
                                              llvm::ArrayRef<std::string> coords,
                                              Code &code);

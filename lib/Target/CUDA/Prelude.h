@@ -47,6 +47,18 @@ __device__ __noinline__ void stride_fail(const char *message) {
 #endif
 }
 
+// Quotient and remainder rounded toward negative infinity, for index
+// arithmetic whose dividend may be negative (the printer proves most
+// dividends non-negative and uses / and %, which round toward zero).
+STRIDE_DEVICE long long stride_floordiv(long long a, long long b) {
+  long long q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+STRIDE_DEVICE long long stride_floormod(long long a, long long b) {
+  long long r = a % b;
+  return r < 0 ? r + b : r;
+}
+
 // Four consecutive elements, aligned so that they move as one access.
 template <typename T> struct alignas(4 * sizeof(T)) stride_vec4 { T v[4]; };
 

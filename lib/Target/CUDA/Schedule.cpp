@@ -14,6 +14,7 @@
 
 #include "stride/Target/CUDA/Schedule.h"
 #include "stride/Dialect/Stride/Analysis/RowSplit.h"
+#include "stride/Dialect/Stride/IR/IndexMaps.h"
 
 #include "KernelFacts.h"
 
@@ -122,42 +123,53 @@ int64_t accumulatorBytes(DType t) {
 
 /// The kernel inputs (with the type they are read through) that a
 /// pointwise kernel reads at exactly its own coordinates, in the order the
-/// printer first reaches them. A coordinate is tracked as the kernel dim it
-/// equals, or -1 (a constant, shifted or computed coordinate).
+/// printer first reaches them. Each value is visited with the map from the
+/// kernel's coordinates to the coordinates it is read at (views compose
+/// their index maps; a coordinate read from data, such as a gather's, is
+/// the symbol s0); a read is the kernel's own when the map is the identity
+/// (a dim of size 1 reads 0 either way).
 class IdentityLoads {
 public:
-  IdentityLoads(KernelOp kernel, int64_t rank) : kernel(kernel), rank(rank) {}
+  IdentityLoads(KernelOp kernel, ArrayRef<int64_t> shape)
+      : kernel(kernel), shape(shape), context(kernel.getContext()) {}
 
   SmallVector<std::pair<unsigned, StridedTensorType>> find(ValueRange yields) {
-    SmallVector<int64_t> own = llvm::to_vector(llvm::seq<int64_t>(0, rank));
+    AffineMap own = AffineMap::getMultiDimIdentityMap(shape.size(), context);
     for (Value v : yields)
-      visit(v, own);
+      visit(v, own.getResults());
     return loads;
   }
 
 private:
-  using Coords = SmallVector<int64_t>;
+  using Coords = SmallVector<AffineExpr>;
 
-  void visit(Value value, ArrayRef<int64_t> coords) {
-    if (!visited.insert({value.getAsOpaquePointer(), Coords(coords)}).second)
+  void visit(Value value, ArrayRef<AffineExpr> coords) {
+    AffineMap map = simplifyInBounds(
+        AffineMap::get(shape.size(), 1, coords, context), shape);
+    if (!visited.insert({value.getAsOpaquePointer(), map}).second)
       return;
     if (std::optional<unsigned> arg = rootArgument(value)) {
-      if (isOwn(coords))
+      if (isOwn(map))
         loads.push_back({*arg, cast<StridedTensorType>(value.getType())});
       return;
     }
     Operation *op = value.getDefiningOp();
-    if (auto view = dyn_cast<ViewOpInterface>(op))
-      return visit(view.getSource(), throughView(op, coords));
-    visitOperands(op, coords);
+    if (auto view = dyn_cast<ViewOpInterface>(op)) {
+      AffineMap step = view.getIndexMap();
+      Coords source = step ? llvm::to_vector(step.replaceDimsAndSymbols(
+                                                 map.getResults(), {}, shape.size(), 1)
+                                                 .getResults())
+                           : Coords(view.getSource().getType().getRank(), data());
+      return visit(view.getSource(), source);
+    }
+    visitOperands(op, map.getResults());
   }
 
-  void visitOperands(Operation *op, ArrayRef<int64_t> coords) {
+  void visitOperands(Operation *op, ArrayRef<AffineExpr> coords) {
     llvm::TypeSwitch<Operation *>(op)
         .Case<SliceScatterOp>([&](SliceScatterOp s) {
           Coords src(coords);
-          if (s.getStart() != 0 || s.getStep() != 1)
-            src[s.getDim()] = -1;
+          src[s.getDim()] = (src[s.getDim()] - s.getStart()).floorDiv(s.getStep());
           visit(s.getSrc(), src);
           visit(s.getInput(), coords);
         })
@@ -171,8 +183,7 @@ private:
           int64_t offset = 0;
           for (Value input : c.getInputs()) {
             Coords shifted(coords);
-            if (offset != 0)
-              shifted[c.getDim()] = -1;
+            shifted[c.getDim()] = shifted[c.getDim()] - offset;
             visit(input, shifted);
             offset += cast<StridedTensorType>(input.getType())
                           .getShape()[c.getDim()];
@@ -180,11 +191,11 @@ private:
         })
         .Case<GatherOp>([&](GatherOp g) {
           visit(g.getIndex(), coords);
-          visit(g.getInput(), replaced(coords, g.getDim()));
+          visit(g.getInput(), readFromData(coords, g.getDim()));
         })
         .Case<IndexSelectOp>([&](IndexSelectOp s) {
           visit(s.getIndex(), {coords[s.getDim()]});
-          visit(s.getInput(), replaced(coords, s.getDim()));
+          visit(s.getInput(), readFromData(coords, s.getDim()));
         })
         .Default([&](Operation *other) {
           for (Value operand : other->getOperands())
@@ -192,66 +203,21 @@ private:
         });
   }
 
-  static Coords replaced(ArrayRef<int64_t> coords, int64_t dim) {
+  /// A coordinate read from a tensor at run time.
+  AffineExpr data() const { return getAffineSymbolExpr(0, context); }
+
+  Coords readFromData(ArrayRef<AffineExpr> coords, int64_t dim) const {
     Coords out(coords);
-    out[dim] = -1;
+    out[dim] = data();
     return out;
   }
 
-  /// The source coordinates of a view of a computed value read at `coords`.
-  Coords throughView(Operation *view, ArrayRef<int64_t> coords) {
-    auto source = cast<StridedTensorType>(
-        cast<ViewOpInterface>(view).getSource().getType());
-    int64_t srcRank = source.getRank(), resRank = coords.size();
-    return llvm::TypeSwitch<Operation *, Coords>(view)
-        .Case<ExpandOp>([&](auto) {
-          Coords src;
-          for (int64_t k = 0; k < srcRank; ++k)
-            src.push_back(source.getShape()[k] == 1
-                              ? -1
-                              : coords[k + resRank - srcRank]);
-          return src;
-        })
-        .Case<UnsqueezeOp>([&](UnsqueezeOp op) {
-          Coords src(coords);
-          src.erase(src.begin() + op.getDim());
-          return src;
-        })
-        .Case<SqueezeOp>([&](SqueezeOp op) {
-          Coords src;
-          size_t next = 0;
-          for (int64_t k = 0; k < srcRank; ++k)
-            src.push_back(llvm::is_contained(op.getDims(), k) ? -1
-                                                              : coords[next++]);
-          return src;
-        })
-        .Case<PermuteOp>([&](PermuteOp op) {
-          Coords src(srcRank, -1);
-          for (auto [i, p] : llvm::enumerate(op.getDims()))
-            src[p] = coords[i];
-          return src;
-        })
-        .Case<SliceOp>([&](SliceOp op) {
-          Coords src(coords);
-          if (op.getStart() != 0 || op.getStep() != 1)
-            src[op.getDim()] = -1;
-          return src;
-        })
-        .Case<SelectOp>([&](SelectOp op) {
-          Coords src(coords);
-          src.insert(src.begin() + op.getDim(), -1);
-          return src;
-        })
-        .Default([&](auto) { return Coords(srcRank, -1); });
-  }
-
-  bool isOwn(ArrayRef<int64_t> coords) const {
-    if (static_cast<int64_t>(coords.size()) != rank)
+  bool isOwn(AffineMap map) const {
+    if (map.getNumResults() != shape.size())
       return false;
-    for (int64_t d = 0; d < rank; ++d)
-      if (coords[d] != d)
-        return false;
-    return true;
+    AffineMap own = simplifyInBounds(
+        AffineMap::getMultiDimIdentityMap(shape.size(), context), shape);
+    return map.getResults() == own.getResults();
   }
 
   std::optional<unsigned> rootArgument(Value value) {
@@ -263,8 +229,9 @@ private:
   }
 
   KernelOp kernel;
-  int64_t rank;
-  llvm::DenseSet<std::pair<const void *, Coords>> visited;
+  ArrayRef<int64_t> shape;
+  MLIRContext *context;
+  llvm::DenseSet<std::pair<const void *, AffineMap>> visited;
   SmallVector<std::pair<unsigned, StridedTensorType>> loads;
 };
 
@@ -392,7 +359,7 @@ bool Scheduler::scheduleTiledTranspose() {
     return false;
   int64_t l = rank - 1, t = -1, bytes = 0;
   SmallVector<std::pair<unsigned, StridedTensorType>> chosen;
-  for (auto [arg, type] : IdentityLoads(kernel, rank).find(facts.yields)) {
+  for (auto [arg, type] : IdentityLoads(kernel, shape).find(facts.yields)) {
     ArrayRef<int64_t> strides = type.getStrides();
     if (type.getShape() != shape)
       continue;

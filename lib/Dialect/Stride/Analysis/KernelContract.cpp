@@ -7,6 +7,7 @@
 
 #include "stride/Dialect/Stride/Analysis/KernelContract.h"
 #include "stride/Dialect/Stride/IR/Graph.h"
+#include "stride/Dialect/Stride/IR/IndexMaps.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
@@ -113,43 +114,30 @@ bool stride::isBroadcastBackOf(Value value, ReductionOpInterface reduction) {
 
 bool stride::isBroadcastBackOf(Value value, Value rowValue,
                                ReductionOpInterface reduction) {
-  SmallVector<Operation *> chain;
   ArrayRef<int64_t> resultShape = shapeOf(reduction->getResult(0));
-  if (viewChainBase(value, &chain) != rowValue ||
-      shapeOf(rowValue) != resultShape)
-    return false;
-  // Compose the views' coordinate maps by running them on a dense row-major
-  // stand-in for the row value: the final layout is then the map from
-  // `value`'s coordinates to the row value's linear index.
   ArrayRef<int64_t> inputShape = shapeOf(reduction.getInput());
-  Dims resultDims(resultShape.begin(), resultShape.end());
-  Layout layout{resultDims, rowMajorStrides(resultDims), 0};
-  for (Operation *view : chain) {
-    if (isa<AsStridedOp>(view))
-      return false; // absolute layouts say nothing about coordinates
-    ViewResult next = cast<ViewOpInterface>(view).inferResultLayout(layout);
-    if (!next)
-      return false;
-    layout = *next.layout;
-  }
-  if (layout.shape != Dims(inputShape.begin(), inputShape.end()) ||
-      layout.offset != 0)
+  if (viewChainBase(value) != rowValue || shapeOf(rowValue) != resultShape ||
+      shapeOf(value) != inputShape)
+    return false;
+  // `value` at input coordinates c must read the row value at the
+  // reduction's result coordinates of c: the kept dims of c, with the
+  // reduced ones at 0 under keepdim and dropped without.
+  AffineMap map = indexMapToBase(value);
+  if (!map)
     return false;
   SmallVector<int64_t> reduced = reduction.getReducedDims();
-  bool keep = reduction.getKeepdim();
-  Dims resultStrides = rowMajorStrides(resultDims);
-  int64_t kept = 0;
+  SmallVector<AffineExpr> expected;
   for (int64_t d = 0, e = inputShape.size(); d < e; ++d) {
     bool isReduced = llvm::is_contained(reduced, d);
-    int64_t expected = 0;
-    if (keep)
-      expected = isReduced ? 0 : resultStrides[d];
-    else if (!isReduced)
-      expected = resultStrides[kept++];
-    if (inputShape[d] > 1 && layout.strides[d] != expected)
-      return false;
+    if (!isReduced)
+      expected.push_back(getAffineDimExpr(d, value.getContext()));
+    else if (reduction.getKeepdim())
+      expected.push_back(getAffineConstantExpr(0, value.getContext()));
   }
-  return true;
+  AffineMap rowRead = simplifyInBounds(
+      AffineMap::get(inputShape.size(), 0, expected, value.getContext()),
+      inputShape);
+  return map == rowRead;
 }
 
 static bool inFrame(Operation *op, InGroupFn inGroup,

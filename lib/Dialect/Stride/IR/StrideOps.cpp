@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "stride/Dialect/Stride/IR/IndexMaps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -101,6 +102,103 @@ ViewResult ViewOp::inferResultLayout(const Layout &source) {
 
 ViewResult AsStridedOp::inferResultLayout(const Layout &source) {
   return checkAsStrided(source, getResult().getType().getLayout());
+}
+
+//===----------------------------------------------------------------------===//
+// Index maps: result coordinates d_0..d_{r-1} to the operand's coordinates
+//===----------------------------------------------------------------------===//
+
+/// A map over the result's coordinates of the view `op`.
+static AffineMap resultCoordinateMap(Operation *op,
+                                     ArrayRef<AffineExpr> operandCoords) {
+  return AffineMap::get(tensorType(op->getResult(0)).getRank(), 0,
+                        operandCoords, op->getContext());
+}
+
+static AffineExpr coordinate(Operation *op, int64_t d) {
+  return getAffineDimExpr(d, op->getContext());
+}
+
+static AffineExpr constant(Operation *op, int64_t value) {
+  return getAffineConstantExpr(value, op->getContext());
+}
+
+AffineMap ExpandOp::getIndexMap() {
+  // New leading dims are dropped; a broadcast dim of size 1 reads index 0.
+  ArrayRef<int64_t> source = getInput().getType().getShape();
+  int64_t lead = getType().getRank() - getInput().getType().getRank();
+  SmallVector<AffineExpr> coords;
+  for (auto [k, size] : llvm::enumerate(source))
+    coords.push_back(size == 1 ? constant(*this, 0)
+                               : coordinate(*this, lead + k));
+  return resultCoordinateMap(*this, coords);
+}
+
+AffineMap UnsqueezeOp::getIndexMap() {
+  SmallVector<AffineExpr> coords;
+  for (int64_t k = 0; k < getType().getRank(); ++k)
+    if (k != static_cast<int64_t>(getDim()))
+      coords.push_back(coordinate(*this, k));
+  return resultCoordinateMap(*this, coords);
+}
+
+AffineMap SqueezeOp::getIndexMap() {
+  SmallVector<AffineExpr> coords;
+  int64_t next = 0;
+  for (int64_t k = 0; k < getInput().getType().getRank(); ++k)
+    coords.push_back(llvm::is_contained(getDims(), k)
+                         ? constant(*this, 0)
+                         : coordinate(*this, next++));
+  return resultCoordinateMap(*this, coords);
+}
+
+AffineMap PermuteOp::getIndexMap() {
+  SmallVector<AffineExpr> coords(getDims().size());
+  for (auto [i, from] : llvm::enumerate(getDims()))
+    coords[from] = coordinate(*this, i);
+  return resultCoordinateMap(*this, coords);
+}
+
+AffineMap SliceOp::getIndexMap() {
+  SmallVector<AffineExpr> coords;
+  for (int64_t k = 0; k < getType().getRank(); ++k)
+    coords.push_back(coordinate(*this, k));
+  coords[getDim()] = coords[getDim()] * getStep() + getStart();
+  return resultCoordinateMap(*this, coords);
+}
+
+AffineMap SelectOp::getIndexMap() {
+  SmallVector<AffineExpr> coords;
+  for (int64_t k = 0; k < getType().getRank(); ++k)
+    coords.push_back(coordinate(*this, k));
+  coords.insert(coords.begin() + getDim(), constant(*this, getIndex()));
+  return resultCoordinateMap(*this, coords);
+}
+
+AffineMap ViewOp::getIndexMap() {
+  // The result's row-major linear index, delinearized in the operand.
+  ArrayRef<int64_t> result = getType().getShape();
+  ArrayRef<int64_t> source = getInput().getType().getShape();
+  Dims resultShape(result.begin(), result.end()),
+      sourceShape(source.begin(), source.end());
+  AffineExpr linear = layoutAddress(
+      Layout{resultShape, rowMajorStrides(resultShape), 0}, getContext());
+  return resultCoordinateMap(
+      *this, delinearizeAddress(linear, sourceShape,
+                                rowMajorStrides(sourceShape)));
+}
+
+AffineMap AsStridedOp::getIndexMap() {
+  // The result's storage address, mapped back to the operand's
+  // coordinates: only a dense operand has one element per address.
+  Layout source = getInput().getType().getLayout();
+  Layout result = getType().getLayout();
+  if (!isDense(source.shape, source.strides))
+    return AffineMap();
+  AffineExpr address = layoutAddress(result, getContext()) +
+                       (result.offset - source.offset);
+  return resultCoordinateMap(
+      *this, delinearizeAddress(address, source.shape, source.strides));
 }
 
 //===----------------------------------------------------------------------===//

@@ -11,14 +11,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ParsedOpsTest.h"
 #include "stride/Dialect/Stride/IR/StrideOps.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Parser/Parser.h"
-
-#include <gtest/gtest.h>
 
 #include <cmath>
 
@@ -27,28 +23,7 @@ using namespace stride;
 
 namespace {
 
-class InterfacesTest : public ::testing::Test {
-protected:
-  InterfacesTest() {
-    context.loadDialect<StrideDialect, func::FuncDialect>();
-  }
-
-  /// The ops of the body of `func.func @f` in `text`, in order.
-  std::vector<Operation *> parseOps(const std::string &text) {
-    module = parseSourceString<ModuleOp>(text, ParserConfig(&context));
-    EXPECT_TRUE(module) << text;
-    std::vector<Operation *> ops;
-    if (!module)
-      return ops;
-    for (auto func : module->getOps<func::FuncOp>())
-      for (Operation &op : func.getBody().front().without_terminator())
-        ops.push_back(&op);
-    return ops;
-  }
-
-  MLIRContext context;
-  OwningOpRef<ModuleOp> module;
-};
+using InterfacesTest = ParsedOpsTest;
 
 constexpr const char *kReductions = R"mlir(
 func.func @f(%x: !stride.tensor<2x3x4xf32>) {

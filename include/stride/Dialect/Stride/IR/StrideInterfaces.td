@@ -18,7 +18,9 @@ def Stride_ViewOpInterface : OpInterface<"ViewOpInterface"> {
     through a layout computed from the operand's layout. The computation is
     `inferResultLayout`, shared by the verifier (which rejects a declared
     result type that differs) and by passes that change an operand's layout
-    and must re-infer the views built on it.
+    and must re-infer the views built on it. The same view as a map of
+    coordinates (which operand element a result element is, independent of
+    layouts) is `getIndexMap`.
   }];
   let methods = [
     InterfaceMethod<"The result layout this view gives a source of layout "
@@ -28,6 +30,16 @@ def Stride_ViewOpInterface : OpInterface<"ViewOpInterface"> {
     InterfaceMethod<"The operand this view aliases.",
       "::mlir::TypedValue<::stride::StridedTensorType>", "getSource", (ins),
       [{ return $_op.getInput(); }]>,
+    InterfaceMethod<[{The view's index map: result element `c` is operand
+      element `map(c)`. Its dims are the result's coordinates, its results
+      the operand's; with the operand's layout it gives the result's
+      (`address(result, c) == address(operand, map(c))`, which
+      IndexMapsTest checks for every view). Null where no map exists:
+      `as_strided` of an operand whose layout is not dense, where an
+      address has no unique coordinates. Chains of views compose through
+      `indexMapToBase` (IndexMaps.h); the kernel contract, the scheduler
+      and the CUDA printer read coordinates through views only this way.}],
+      "::mlir::AffineMap", "getIndexMap">,
   ];
   let verify = [{ return ::stride::detail::verifyViewOp($_op); }];
 }

@@ -21,7 +21,8 @@ include "mlir/IR/RegionKindInterface.td"
 
 class Stride_ViewOp<string mnemonic, string operandFormat, list<Trait> traits = []>
     : Stride_Op<mnemonic, traits # [Pure,
-        DeclareOpInterfaceMethods<Stride_ViewOpInterface, ["inferResultLayout"]>]> {
+        DeclareOpInterfaceMethods<Stride_ViewOpInterface,
+                                  ["inferResultLayout", "getIndexMap"]>]> {
   let results = (outs Stride_AnyTensor:$result);
   let assemblyFormat = "$input " # operandFormat #
                        " attr-dict `:` type($input) `->` type($result)";
