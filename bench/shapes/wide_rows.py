@@ -14,7 +14,8 @@ are coalesced. Arithmetic as Stride's (IEEE division, expf), so the outputs
 are compared with the generated kernel's bitwise and with PyTorch in f64.
 
 On the GPU machine, beside the generated kernels (`stridec --emit=cuda`
-of `gen.sh NAME`, written as gen_NAME.cu):
+of `gen.sh NAME`, written as gen_NAME.cu before the change and new_NAME.cu
+after it; Stride's grid there: a block or cluster per row):
 
   python3 wide_rows.py
 """
@@ -129,7 +130,7 @@ softmax(const float *__restrict__ in0, float *__restrict__ out0, int rows) {
 #endif
   for (int row = blockIdx.x / WC; row < rows; row += gridDim.x / WC) {
     const vecf<WV> *x = reinterpret_cast<const vecf<WV> *>(in0 + (size_t)row * WL);
-    float acc = -INFINITY;
+    float acc = __int_as_float(0xff800000); // -inf (NVRTC has no INFINITY)
     #pragma unroll
     for (int k = 0; k < WNV; ++k) {
       HELD(k) = x[lane + k * WCT];
@@ -197,6 +198,17 @@ def softmax(x):
     return e / e.sum(dim=1, keepdim=True)
 
 
+def generated_kernel(path):
+    """The kernel of a `stridec --emit=cuda` file: its name (the line after
+    its signature's first), threads per block and cluster blocks."""
+    lines = open(path).read().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith('extern "C" __global__'))
+    head = lines[at]
+    block = int(head.split("__launch_bounds__(")[1].split(")")[0])
+    blocks = int(head.split("__cluster_dims__(")[1].split(",")[0]) if "__cluster_dims__" in head else 1
+    return lines[at + 1].split("(")[0], block, blocks
+
+
 def rel_err(out, ref):
     return float((out.double() - ref).norm() / ref.norm())
 
@@ -225,16 +237,24 @@ def main():
         name = f"{form}_f32_{rows}x{length}"
         results = [("torch.compile", tc, rel_err(compiled(*args), ref), "")]
         ptrs = [cp.asarray(t) for t in args] + [cp.asarray(out)]
-        gen_path = os.path.join(here, f"gen_{name}.cu")
         gen_out = None
-        if os.path.exists(gen_path):
-            src = open(gen_path).read()
-            kname = src.split('extern "C" __global__')[1].split("(")[0].split()[-1]
-            k = cp.RawModule(code=src, options=("-std=c++17", "-arch=sm_90")).get_function(kname)
-            launch = lambda: k((rows,), (1024,), tuple(ptrs), stream=stream)
-            out.fill_(float("nan")); launch(); torch.cuda.synchronize()
-            gen_out = out.clone()
-            results.append(("Stride generated", time_ms(launch), rel_err(out, ref), f"regs {k.num_regs}, local {k.local_size_bytes}"))
+        for label, prefix in (("Stride before", "gen"), ("Stride after", "new")):
+            path = os.path.join(here, f"{prefix}_{name}.cu")
+            if not os.path.exists(path):
+                continue
+            try:
+                kname, block, blocks = generated_kernel(path)
+                k = cp.RawModule(code=open(path).read(), options=("-std=c++17", "-arch=sm_90")).get_function(kname)
+                launch = lambda: k((rows * blocks,), (block,), tuple(ptrs), stream=stream)
+                out.fill_(float("nan")); launch(); torch.cuda.synchronize()
+            except Exception as ex:  # reported, not fatal
+                results.append((label, float("nan"), float("nan"), str(ex)[:80]))
+                continue
+            if gen_out is None:
+                gen_out = out.clone()
+            same = f", differ from before: {int((out != gen_out).sum())}"
+            results.append((f"{label} ({blocks} x {block} threads per row)", time_ms(launch), rel_err(out, ref),
+                            f"regs {k.num_regs}, local {k.local_size_bytes}{same}"))
         for C, T, V, held in VARIANTS[length]:
             E = length // (C * T)
             opts = ["-std=c++17", "-arch=sm_90", f"-DWLEN={length}", f"-DWC={C}", f"-DWT={T}",

@@ -586,11 +586,13 @@ void Scheduler::scheduleRowReduction() {
   // A warp per row up to 1024 elements (no block barriers), else a block of
   // up to 1024 threads, and more threads for a kernel of many ops; on
   // sm_90 and later a row longer than a block holds, a cluster of blocks
-  // (RowSplit.h). The held elements are kept in registers across the
+  // (RowSplit.h; a kernel that reads other inputs beside the row holds
+  // less). The held elements are kept in registers across the
   // phases (each input element is loaded once); longer rows are re-read in
   // each phase, mostly from L1/L2.
   RowSplit split =
-      splitRow(l, functionalOps(), hasThreadBlockClusters(options.arch));
+      splitRow(l, functionalOps(), hasThreadBlockClusters(options.arch),
+               kernel.getBodyBlock().getNumArguments());
   threads = split.threads;
   elementsPerThread = split.elementsPerThread;
   clusterBlocks = split.clusterBlocks;

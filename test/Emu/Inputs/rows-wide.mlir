@@ -1,10 +1,11 @@
-// Rows longer than a block holds in registers (Schedule.cpp, RowSplit.h):
-// on sm_90 each is split over a thread-block cluster whose blocks combine
-// their partial results through distributed shared memory. LayerNorm over
-// rows of 20001 (odd: a cluster of 4 blocks of 512 threads, 10 elements
-// each, the last ones clamped), softmax over rows of 40000 (8 blocks), bf16
-// LayerNorm over rows of 33000, and rows of 140000, more than a cluster of
-// 8 holds, re-read by one block in each phase.
+// Rows longer than a block holds in registers (RowSplit.h: 32768 elements,
+// 16384 in a kernel that reads other inputs too): on sm_90 each is split
+// over a thread-block cluster whose blocks combine their partial results
+// through distributed shared memory. LayerNorm with weight and bias over
+// rows of 20001 (odd: a cluster of 3 blocks of 512 threads, 14 elements
+// each, the last ones clamped), softmax over rows of 40000 (5 blocks), bf16
+// over rows of 33000 (5 blocks), and rows of 140000, more than a cluster
+// of 8 blocks of 1024 threads holds, re-read by one block in each phase.
 func.func @wide(%a: !stride.tensor<3x20001xf32>, %w: !stride.tensor<20001xf32>,
                 %bias: !stride.tensor<20001xf32>, %s: !stride.tensor<2x40000xf32>,
                 %h: !stride.tensor<2x33000xbf16>, %r: !stride.tensor<1x140000xf32>)

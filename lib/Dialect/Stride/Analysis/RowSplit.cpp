@@ -51,10 +51,13 @@ static std::optional<RowSplit> splitOverCluster(int64_t rowLength,
   return std::nullopt;
 }
 
-RowSplit splitRow(int64_t rowLength, int64_t kernelOps, bool clusters) {
+RowSplit splitRow(int64_t rowLength, int64_t kernelOps, bool clusters,
+                  int64_t kernelInputs) {
   RowSplit block = splitOverBlock(rowLength, kernelOps);
-  bool blockHolds = block.inRegisters && block.threads * block.elementsPerThread <=
-                                             kMaxRowElementsPerBlock;
+  int64_t held = kernelInputs > 1 ? kMaxRowElementsPerBlock / 2
+                                  : kMaxRowElementsPerBlock;
+  bool blockHolds =
+      block.inRegisters && block.threads * block.elementsPerThread <= held;
   if (blockHolds || !clusters)
     return block;
   return splitOverCluster(rowLength, kernelOps).value_or(block);

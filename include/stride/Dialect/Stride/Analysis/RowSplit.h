@@ -30,12 +30,13 @@ constexpr int64_t kMaxRowElementsPerThread = 32;
 /// row).
 constexpr int64_t kMaxUnrolledRowOps = 192;
 
-/// A block holds at most this many elements of its row in registers: a
-/// quarter of a multiprocessor's 65,536 registers, so that the held row
-/// and the phases' temporaries fit the 64 registers a thread of a
-/// 1,024-thread block gets (1,024 x 32 elements spilled: bench/NOTES.md
-/// sections 15 and 26).
-constexpr int64_t kMaxRowElementsPerBlock = 16384;
+/// A block holds at most this many elements of its row in registers when
+/// its kernel reads only the row: 1,024 threads x 32, within the 64
+/// registers a thread of a 1,024-thread block gets (softmax: 64 registers,
+/// no spill). A kernel that reads other inputs per element too holds half:
+/// LayerNorm with its weight and bias spilled at 1,024 x 32 and 1,024 x 20
+/// and fits at 1,024 x 16 (bench/NOTES.md sections 15 and 26).
+constexpr int64_t kMaxRowElementsPerBlock = 32768;
 
 /// A row longer than a block holds is split over a thread-block cluster
 /// (sm_90 and later) of up to this many blocks, the portable cluster size
@@ -66,11 +67,13 @@ struct RowSplit {
 /// threads while `kernelOps` (the kernel's functional ops) times the
 /// elements per thread exceeds kMaxUnrolledRowOps. With `clusters` (the
 /// target has thread-block clusters), a row longer than a block holds in
-/// registers (kMaxRowElementsPerBlock) is split over the fewest blocks of
+/// registers (kMaxRowElementsPerBlock; half of it when the kernel has more
+/// than one of `kernelInputs`) is split over the fewest blocks of
 /// kRowClusterThreads threads (1,024 where 512 are too few) of a cluster of
 /// 2 to kMaxRowClusterBlocks blocks, each holding its share; rows longer
 /// than that are re-read by one block.
-RowSplit splitRow(int64_t rowLength, int64_t kernelOps, bool clusters = false);
+RowSplit splitRow(int64_t rowLength, int64_t kernelOps, bool clusters = false,
+                  int64_t kernelInputs = 1);
 
 } // namespace stride
 
