@@ -15,16 +15,20 @@ are compared with the generated kernel's bitwise and with PyTorch in f64.
 
 On the GPU machine, beside the generated kernels (`stridec --emit=cuda`
 of `gen.sh NAME`, written as gen_NAME.cu before the change and new_NAME.cu
-after it; Stride's grid there: a block or cluster per row):
+after it; Stride's grid there: a block or cluster per row) and
+bench/torch_bench.py:
 
   python3 wide_rows.py
 """
-import os, statistics, sys
+import os, sys
 import cupy as cp
 import torch
-import torch.nn.functional as F
 
 here = os.path.dirname(os.path.abspath(__file__))
+# bench/torch_bench.py: its timing (back-to-back calls, CUDA events) and
+# the sweep's torch functions; beside this file or one folder up.
+sys.path[:0] = [here, os.path.join(here, "..")]
+from torch_bench import layernorm, softmax, time_ms
 
 KERNEL = r'''
 #define WL (WLEN)
@@ -174,30 +178,6 @@ VARIANTS = {
 }
 
 
-def time_ms(fn, warmup=5, batches=15, per_batch=10):
-    """As bench/torch_bench.py: median over batches of back-to-back calls."""
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(batches):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        for _ in range(per_batch):
-            fn()
-        e.record()
-        e.synchronize()
-        times.append(s.elapsed_time(e) / per_batch)
-    return statistics.median(times)
-
-
-def softmax(x):
-    """As bench/torch_bench.py's softmax, which the sweep times."""
-    m = x.amax(dim=1, keepdim=True)
-    e = torch.exp(x - m)
-    return e / e.sum(dim=1, keepdim=True)
-
-
 def generated_kernel(path):
     """The kernel of a `stridec --emit=cuda` file: its name (the line after
     its signature's first), threads per block and cluster blocks."""
@@ -229,8 +209,7 @@ def main():
         out = torch.empty_like(x)
         nbytes = sum(t.numel() * 4 for t in args) + out.numel() * 4
         floor = nbytes / bw * 1e3
-        fn = (lambda x, w, b: F.layer_norm(x, [length], w, b, eps=1e-5)) if form == "layernorm" \
-            else softmax
+        fn = layernorm if form == "layernorm" else softmax
         ref = fn(*[t.double() for t in args])
         compiled = torch.compile(fn, dynamic=False)
         tc = time_ms(lambda: compiled(*args))
