@@ -167,9 +167,9 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
 }
 
 void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
-  // A warp or a block per row; the elements each thread holds are kept in
-  // registers across the phases (each input element is loaded once) or
-  // re-read in each phase.
+  // A warp, a block or a cluster of blocks per row; the elements each thread
+  // holds are kept in registers across the phases (each input element is
+  // loaded once) or re-read in each phase.
   int64_t threads = schedule.getThreads();
   int64_t perThread = schedule.getElementsPerThread();
   int64_t blocks = schedule.getClusterBlocks();
