@@ -12,10 +12,13 @@
 // source (`g++ -include CudaEmulation.h`); stub cuda_fp16.h/cuda_bf16.h
 // headers next to this file satisfy its #includes.
 //
-// Execution model: a launch runs its blocks one after another; the threads
-// of a block run concurrently as std::threads, so __syncthreads is a real
-// barrier and __shared__ (a function-local static) is shared by exactly the
-// threads of one block. Warp shuffles exchange values through a per-warp
+// Execution model: a launch runs its blocks one after another (the blocks of
+// a thread-block cluster together); the threads of a block run concurrently
+// as std::threads, so __syncthreads is a real barrier and __shared__ (a
+// function-local static) is shared by exactly the threads of one block. The
+// blocks of a cluster run concurrently: each gets its own STRIDE_SHARED
+// arrays, stride_cluster_sync is a barrier over the cluster's threads and
+// stride_cluster_read reads another block's array. Warp shuffles exchange values through a per-warp
 // barrier: a shuffle that not all 32 lanes reach deadlocks, which the runner
 // reports as a time-out (on a GPU it would be undefined behaviour).
 //
@@ -32,8 +35,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "HalfBits.h"
@@ -44,6 +49,7 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
+#define __cluster_dims__(...)
 #define __shared__ static
 
 struct dim3 {
@@ -57,6 +63,8 @@ struct Warp {
   uint64_t slots[32];
 };
 
+struct Cluster;
+
 struct Block {
   explicit Block(unsigned threads)
       : barrier(threads), warps((threads + 31) / 32) {
@@ -65,6 +73,19 @@ struct Block {
   }
   std::barrier<> barrier;
   std::vector<std::unique_ptr<Warp>> warps;
+  /// The block's STRIDE_SHARED arrays by name, made by its first thread to
+  /// reach the declaration.
+  std::map<std::string, std::vector<unsigned char>> shared;
+  std::mutex sharedMutex;
+  Cluster *cluster = nullptr;
+};
+
+/// The blocks of one thread-block cluster, in rank order, and a barrier
+/// over all their threads.
+struct Cluster {
+  explicit Cluster(unsigned threads) : barrier(threads) {}
+  std::barrier<> barrier;
+  std::vector<Block *> blocks;
 };
 
 inline thread_local dim3 threadIdx, blockIdx;
@@ -84,6 +105,42 @@ using stride_emu::threadIdx;
 using stride_emu::blockIdx;
 
 inline void __syncthreads() { stride_emu::currentBlock->barrier.arrive_and_wait(); }
+
+namespace stride_emu {
+/// The calling block's shared array `name` of `count` elements.
+template <typename T> T *blockShared(const char *name, size_t count) {
+  std::lock_guard<std::mutex> lock(currentBlock->sharedMutex);
+  std::vector<unsigned char> &bytes = currentBlock->shared[name];
+  if (bytes.empty())
+    bytes.resize(count * sizeof(T));
+  return reinterpret_cast<T *>(bytes.data());
+}
+} // namespace stride_emu
+
+#define STRIDE_SHARED(type, name, count)                                       \
+  type *name = stride_emu::blockShared<type>(#name, count)
+
+inline void stride_cluster_sync() {
+  stride_emu::currentBlock->cluster->barrier.arrive_and_wait();
+}
+/// The element at `p`, in a STRIDE_SHARED array of the calling block, in the
+/// same array of the cluster's block `rank`. Called after a cluster barrier,
+/// which every thread reaches after its declarations: the blocks' maps no
+/// longer change, so they are read without their locks.
+template <typename T> T stride_cluster_read(const T *p, unsigned rank) {
+  const stride_emu::Block &own = *stride_emu::currentBlock;
+  const auto *at = reinterpret_cast<const unsigned char *>(p);
+  for (const auto &[name, bytes] : own.shared)
+    if (at >= bytes.data() && at < bytes.data() + bytes.size()) {
+      const stride_emu::Block &other = *own.cluster->blocks.at(rank);
+      T value;
+      std::memcpy(&value, other.shared.at(name).data() + (at - bytes.data()),
+                  sizeof(T));
+      return value;
+    }
+  std::fprintf(stderr, "stride_cluster_read: not a STRIDE_SHARED array\n");
+  std::_Exit(4);
+}
 
 namespace stride_emu {
 /// Every lane of the calling thread's warp publishes `value`; each gets the

@@ -8,11 +8,13 @@
 // Included by the table that emulate.sh generates after the emitted source:
 //
 //   #include "EmuLaunch.h"
-//   STRIDE_EMU_KERNELS(STRIDE_EMU_KERNEL(full_0), STRIDE_EMU_KERNEL(add_1))
+//   STRIDE_EMU_KERNELS(STRIDE_EMU_KERNEL(full_0, 1), STRIDE_EMU_KERNEL(max_1, 4))
 //
-// which defines `stride_emu_launch`, the one symbol stride-emu looks up in
-// the shared library: it runs one launch of the plan, block after block, each
-// block's threads as concurrent std::threads.
+// (each kernel with its thread-block cluster's blocks, 1 without), which
+// defines `stride_emu_launch`, the one symbol stride-emu looks up in the
+// shared library: it runs one launch of the plan, block after block (a
+// cluster's blocks together), each block's threads as concurrent
+// std::threads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,7 +55,35 @@ struct KernelEntry {
   const char *name;
   int arity;
   void (*invoke)(const uint64_t *args);
+  unsigned clusterBlocks;
 };
+
+/// Runs the blocks `first`.. of a cluster of `blocks` blocks along x, each
+/// of `block` threads, all concurrently.
+inline void runCluster(const KernelEntry &kernel, dim3 first, unsigned blocks,
+                       const unsigned *block, const uint64_t *args) {
+  unsigned threads = block[0] * block[1] * block[2];
+  Cluster cluster(threads * blocks);
+  std::vector<std::unique_ptr<Block>> members;
+  for (unsigned b = 0; b < blocks; ++b) {
+    members.push_back(std::make_unique<Block>(threads));
+    members.back()->cluster = &cluster;
+    cluster.blocks.push_back(members.back().get());
+  }
+  std::vector<std::thread> pool;
+  pool.reserve(threads * blocks);
+  for (unsigned b = 0; b < blocks; ++b)
+    for (unsigned t = 0; t < threads; ++t)
+      pool.emplace_back([&, b, t] {
+        stride_emu::blockIdx = {first.x + b, first.y, first.z};
+        stride_emu::threadIdx = {t % block[0], t / block[0] % block[1],
+                                 t / (block[0] * block[1])};
+        stride_emu::currentBlock = members[b].get();
+        kernel.invoke(args);
+      });
+  for (std::thread &th : pool)
+    th.join();
+}
 
 inline int launch(const KernelEntry *table, int count, const char *name,
                   const unsigned *grid, const unsigned *block,
@@ -66,34 +96,23 @@ inline int launch(const KernelEntry *table, int count, const char *name,
     return 1;
   if (kernel->arity != numArgs)
     return 2;
+  unsigned blocks = kernel->clusterBlocks;
+  if (grid[0] % blocks != 0)
+    return 3; // a grid of whole clusters, as a GPU requires
   gridDim = {grid[0], grid[1], grid[2]};
   blockDim = {block[0], block[1], block[2]};
-  unsigned threads = block[0] * block[1] * block[2];
   for (unsigned bz = 0; bz < grid[2]; ++bz)
     for (unsigned by = 0; by < grid[1]; ++by)
-      for (unsigned bx = 0; bx < grid[0]; ++bx) {
-        Block b(threads);
-        std::vector<std::thread> pool;
-        pool.reserve(threads);
-        for (unsigned t = 0; t < threads; ++t)
-          pool.emplace_back([&, t] {
-            stride_emu::blockIdx = {bx, by, bz};
-            stride_emu::threadIdx = {t % block[0], t / block[0] % block[1],
-                                     t / (block[0] * block[1])};
-            stride_emu::currentBlock = &b;
-            kernel->invoke(args);
-          });
-        for (std::thread &th : pool)
-          th.join();
-      }
+      for (unsigned bx = 0; bx < grid[0]; bx += blocks)
+        runCluster(*kernel, {bx, by, bz}, blocks, block, args);
   return 0;
 }
 
 } // namespace stride_emu
 
-#define STRIDE_EMU_KERNEL(name)                                                \
+#define STRIDE_EMU_KERNEL(name, clusterBlocks)                                 \
   stride_emu::KernelEntry {                                                    \
-    #name, stride_emu::arity(&name), &stride_emu::invoke<&name>                \
+    #name, stride_emu::arity(&name), &stride_emu::invoke<&name>, clusterBlocks \
   }
 
 #define STRIDE_EMU_KERNELS(...)                                                \

@@ -44,7 +44,11 @@ for ((u = 0; u < units; u++)); do
     echo "#include \"$work/kernels-$u.cu\""
     echo '#include "EmuLaunch.h"'
     printf 'STRIDE_EMU_KERNELS('
-    awk '/^extern "C" __global__/ { getline; sub(/\(.*/, ""); printf "%sSTRIDE_EMU_KERNEL(%s)", sep, $0; sep = ", " }' "$work/kernels-$u.cu"
+    # Each kernel's name (the line after its signature's first) and its
+    # cluster's blocks (__cluster_dims__, else 1).
+    awk '/^extern "C" __global__/ {
+           blocks = match($0, /__cluster_dims__\([0-9]+/) ? substr($0, RSTART + 17, RLENGTH - 17) : 1
+           getline; sub(/\(.*/, ""); printf "%sSTRIDE_EMU_KERNEL(%s, %s)", sep, $0, blocks; sep = ", " }' "$work/kernels-$u.cu"
     echo ')'
   } > "$work/table-$u.cpp"
   ${CXX:-g++} -std=c++20 -O1 -fPIC -shared -pthread -w -I"$here" -I"$here/include" \

@@ -142,6 +142,10 @@ int main(int argc, char **argv) {
     if (rc == 2)
       return "kernel '" + name + "' takes another number of arguments than "
              "step " + std::to_string(i + 1) + " passes";
+    if (rc == 3)
+      return "kernel '" + name + "' is launched on a grid of " +
+             std::to_string(grid[0]) +
+             " blocks, not a multiple of its thread-block cluster's";
     return "";
   };
   // --runs N: the plan N times on the same buffers, as a loaded module runs

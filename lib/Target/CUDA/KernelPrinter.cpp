@@ -738,7 +738,13 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
   out.line("// Kernel {}: {}", name, result.description);
   for (Operation &op : kernel.getBodyBlock().without_terminator())
     out.line("//   stride.{} at {}", opName(&op), formatLocation(op.getLoc()));
-  out.line("extern \"C\" __global__ void __launch_bounds__({})", maxThreads);
+  // A cluster's size is compiled in, so that a plain launch forms clusters.
+  std::string cluster =
+      schedule.getClusterBlocks() > 1
+          ? fmt::format(" __cluster_dims__({}, 1, 1)", schedule.getClusterBlocks())
+          : "";
+  out.line("extern \"C\" __global__ void __launch_bounds__({}){}", maxThreads,
+           cluster);
   out.open(fmt::format("{}({})", name, params));
   out.text += body.text;
   out.close();

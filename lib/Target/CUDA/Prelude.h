@@ -294,6 +294,30 @@ STRIDE_DEVICE void stride_exclusive_scan_block(const int *values, int *scan,
     scan[n] = sums[t];
 }
 
+// A block's shared array, declared through a macro so that the CPU
+// emulation (test/Emu/CudaEmulation.h) can give each block of a cluster,
+// which it runs concurrently, its own.
+#ifndef STRIDE_SHARED
+#define STRIDE_SHARED(type, name, count) __shared__ type name[count]
+#endif
+
+// Thread-block clusters (sm_90; a row split over a cluster's blocks,
+// RowReduction.cpp). stride_cluster_sync: every thread of the cluster
+// arrives, its shared-memory writes released to the cluster, then waits.
+// stride_cluster_read: the element at `p` (a shared array of this block) in
+// the same array of the cluster's block `rank`.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+STRIDE_DEVICE void stride_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\t"
+               "barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+template <typename T> STRIDE_DEVICE T stride_cluster_read(const T *p, unsigned rank) {
+  const T *remote;
+  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(remote) : "l"(p), "r"(rank));
+  return *remote;
+}
+#endif
+
 // ---- End of the prelude -----------------------------------------------------
 )CUDA";
 

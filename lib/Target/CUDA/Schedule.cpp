@@ -94,6 +94,14 @@ constexpr int64_t kMinOuterSplitRows = 256;
 /// per row reading one element each.
 constexpr int64_t kMaxThreadRow = 16;
 
+/// Whether `arch` ("sm_" + digits, perhaps a suffix) has thread-block
+/// clusters: sm_90 and later.
+bool hasThreadBlockClusters(StringRef arch) {
+  unsigned version = 0;
+  return arch.consume_front("sm_") && !arch.consumeInteger(10, version) &&
+         version >= 90;
+}
+
 /// The most blocks of `block` threads a grid-stride kernel launches.
 int64_t maxGridStrideBlocks(int multiprocessors, int64_t block) {
   return int64_t(multiprocessors) *
@@ -302,7 +310,7 @@ private:
 
   KernelScheme scheme = KernelScheme::GridStride;
   int64_t vectorWidth = 1, threads = 0, slices = 1, elementsPerThread = 0,
-          tile = 0, transposeDim = -1;
+          clusterBlocks = 1, tile = 0, transposeDim = -1;
   SmallVector<Attribute> staged;
   SmallVector<Attribute> launches;
   SmallVector<int64_t> scratch;
@@ -321,7 +329,7 @@ KernelScheduleAttr Scheduler::schedule() {
   MLIRContext *context = builder.getContext();
   return KernelScheduleAttr::get(
       context, scheme, needsWideIndices(kernel) ? 64 : 32, vectorWidth,
-      threads, slices, elementsPerThread, tile, transposeDim,
+      threads, slices, elementsPerThread, clusterBlocks, tile, transposeDim,
       staged.empty() ? ArrayAttr() : builder.getArrayAttr(staged),
       builder.getArrayAttr(launches),
       scratch.empty() ? DenseI64ArrayAttr()
@@ -543,20 +551,29 @@ void Scheduler::scheduleRowReduction() {
   for (auto [d, size] : llvm::enumerate(facts.iterationShape))
     (llvm::is_contained(dims, static_cast<int64_t>(d)) ? l : m) *= size;
   // A warp per row up to 1024 elements (no block barriers), else a block of
-  // up to 1024 threads, and more threads for a kernel of many ops
-  // (RowSplit.h). Up to kMaxRowElementsPerThread elements per thread are
-  // held in registers across the phases (each input element is loaded
-  // once); longer rows are re-read in each phase, mostly from L1/L2.
-  RowSplit split = splitRow(l, functionalOps());
+  // up to 1024 threads, and more threads for a kernel of many ops; on
+  // sm_90 and later a row longer than a block holds, a cluster of blocks
+  // (RowSplit.h; a kernel that reads other inputs beside the row holds
+  // less). The held elements are kept in registers across the
+  // phases (each input element is loaded once); longer rows are re-read in
+  // each phase, mostly from L1/L2.
+  RowSplit split =
+      splitRow(l, functionalOps(), hasThreadBlockClusters(options.arch),
+               kernel.getBodyBlock().getNumArguments());
   threads = split.threads;
   elementsPerThread = split.elementsPerThread;
+  clusterBlocks = split.clusterBlocks;
   scheme = split.inRegisters ? KernelScheme::RowRegisters
                              : KernelScheme::RowReread;
   if (m * l == 0)
     return;
   int64_t block = threads > 32 ? threads : 256;
-  launch(gridSize(ceilDiv(m, block / threads),
-                  maxGridStrideBlocks(multiprocessors, block)),
+  // A cluster's blocks are consecutive in the grid, which holds whole
+  // clusters.
+  int64_t maxClusters =
+      std::max<int64_t>(1, maxGridStrideBlocks(multiprocessors, block) /
+                               clusterBlocks);
+  launch(clusterBlocks * gridSize(ceilDiv(m, block / threads), maxClusters),
          block);
 }
 

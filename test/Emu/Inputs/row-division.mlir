@@ -3,7 +3,7 @@
 // division), which must round exactly as an IEEE division: the divisor is each row's max, the same whatever the order
 // the row is reduced in, so the fused kernels match the unfused ones (a
 // plain division per element) bitwise. Rows of 1000 and 1024 (a warp), of
-// 5000 (a block) and of 40000 (re-read in each phase), in f32, bf16 and
+// 5000 (a block) and of 40000 (a thread-block cluster), in f32, bf16 and
 // f16; numerators with signed zeros (-relu(x)), numerators and divisors out
 // of [2^-60, 2^60] (the plain division's path), in range and out.
 func.func @division(%a: !stride.tensor<4x1000xf32>, %b: !stride.tensor<3x5000xf32>,
@@ -38,7 +38,7 @@ func.func @division(%a: !stride.tensor<4x1000xf32>, %b: !stride.tensor<3x5000xf3
   %bm = stride.max %b dims [1] keepdim : !stride.tensor<3x5000xf32> -> !stride.tensor<3x1xf32>
   %bmb = stride.expand %bm : !stride.tensor<3x1xf32> -> !stride.tensor<3x5000xf32, strides = [1, 0]>
   %by2 = stride.div %b, %bmb : !stride.tensor<3x5000xf32>, !stride.tensor<3x5000xf32, strides = [1, 0]> -> !stride.tensor<3x5000xf32>
-  // rows of 40000 (re-read in each phase)
+  // rows of 40000 (a thread-block cluster)
   %cm = stride.max %c dims [1] keepdim : !stride.tensor<2x40000xf32> -> !stride.tensor<2x1xf32>
   %cmb = stride.expand %cm : !stride.tensor<2x1xf32> -> !stride.tensor<2x40000xf32, strides = [1, 0]>
   %cy = stride.div %c, %cmb : !stride.tensor<2x40000xf32>, !stride.tensor<2x40000xf32, strides = [1, 0]> -> !stride.tensor<2x40000xf32>

@@ -2,7 +2,7 @@
 // row's reductions, then an epilogue over the row that reads them broadcast
 // back. Rows of 1000 (a warp, clamped last elements), a reduction over the
 // outer dim (rows of 37 strided elements), rows of 2000 (a block of 64
-// threads), rows of 40000 (a block of 1024 threads, re-read per phase), f16
+// threads), rows of 40000 (a thread-block cluster of 5 blocks), f16
 // rows of 65, integer rows, two reduced dims, and a non-keepdim mean read
 // through unsqueeze + expand.
 func.func @rows(%a: !stride.tensor<6x1000xf32>, %b: !stride.tensor<37x5xf32>,

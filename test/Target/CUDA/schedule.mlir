@@ -199,15 +199,74 @@ func.func @row_many_ops(%a: !stride.tensor<6x1000xf32>) -> !stride.tensor<6x1000
 
 // -----
 
-// Rows of 40000 elements: a block of 1024 threads per row, 40 elements per
-// thread, more than registers hold: re-read in each phase.
-// CHECK-LABEL: func.func @row_reread
-// CHECK: #stride.schedule<scheme = row_reread, index_bits = 32, threads = 1024, elements_per_thread = 40, launches = [#stride.launch<grid = 2, block = 1024>]>
-func.func @row_reread(%a: !stride.tensor<2x40000xf32>) -> !stride.tensor<2x40000xf32> {
+// Rows of 40000 elements, more than a block holds in registers (16384,
+// RowSplit.h): on sm_90 a thread-block cluster of 5 blocks of 512 threads
+// per row, 16 elements per thread in registers, the grid whole clusters;
+// on sm_80 (no clusters) a block of 1024 threads per row, 40 elements per
+// thread, re-read in each phase.
+// CHECK-LABEL: func.func @row_cluster
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 512, elements_per_thread = 16, cluster_blocks = 5, launches = [#stride.launch<grid = 10, block = 512>]>
+// SM80-LABEL: func.func @row_cluster
+// SM80: #stride.schedule<scheme = row_reread, index_bits = 32, threads = 1024, elements_per_thread = 40, launches = [#stride.launch<grid = 2, block = 1024>]>
+func.func @row_cluster(%a: !stride.tensor<2x40000xf32>) -> !stride.tensor<2x40000xf32> {
   %m = stride.sum %a dims [1] keepdim : !stride.tensor<2x40000xf32> -> !stride.tensor<2x1xf32>
   %mb = stride.expand %m : !stride.tensor<2x1xf32> -> !stride.tensor<2x40000xf32, strides = [1, 0]>
   %d = stride.sub %a, %mb : !stride.tensor<2x40000xf32>, !stride.tensor<2x40000xf32, strides = [1, 0]> -> !stride.tensor<2x40000xf32>
   return %d : !stride.tensor<2x40000xf32>
+}
+
+// -----
+
+// LayerNorm's rows of 32768 with few rows (512), with a weight: a kernel
+// that reads an input beside the row holds 16384 elements per block
+// (1024 x 32 spilled), so a cluster of 4 blocks of 512 threads, 16
+// elements each, per row (2048 blocks); on 2 multiprocessors (at most
+// 2 x 64 blocks of 512 threads) 32 clusters take the 512 rows in turn.
+// CHECK-LABEL: func.func @row_cluster_few_rows
+// CHECK: threads = 512, elements_per_thread = 16, cluster_blocks = 4, launches = [#stride.launch<grid = 2048, block = 512>]
+// MP2-LABEL: func.func @row_cluster_few_rows
+// MP2: threads = 512, elements_per_thread = 16, cluster_blocks = 4, launches = [#stride.launch<grid = 128, block = 512>]
+func.func @row_cluster_few_rows(%a: !stride.tensor<512x32768xf32>, %w: !stride.tensor<32768xf32>) -> !stride.tensor<512x32768xf32> {
+  %m = stride.mean %a dims [1] keepdim : !stride.tensor<512x32768xf32> -> !stride.tensor<512x1xf32>
+  %mb = stride.expand %m : !stride.tensor<512x1xf32> -> !stride.tensor<512x32768xf32, strides = [1, 0]>
+  %d = stride.sub %a, %mb : !stride.tensor<512x32768xf32>, !stride.tensor<512x32768xf32, strides = [1, 0]> -> !stride.tensor<512x32768xf32>
+  %q = stride.mul %d, %d : !stride.tensor<512x32768xf32>, !stride.tensor<512x32768xf32> -> !stride.tensor<512x32768xf32>
+  %v = stride.mean %q dims [1] keepdim : !stride.tensor<512x32768xf32> -> !stride.tensor<512x1xf32>
+  %vb = stride.expand %v : !stride.tensor<512x1xf32> -> !stride.tensor<512x32768xf32, strides = [1, 0]>
+  %n = stride.div %d, %vb : !stride.tensor<512x32768xf32>, !stride.tensor<512x32768xf32, strides = [1, 0]> -> !stride.tensor<512x32768xf32>
+  %wb = stride.expand %w : !stride.tensor<32768xf32> -> !stride.tensor<512x32768xf32, strides = [0, 1]>
+  %y = stride.mul %n, %wb : !stride.tensor<512x32768xf32>, !stride.tensor<512x32768xf32, strides = [0, 1]> -> !stride.tensor<512x32768xf32>
+  return %y : !stride.tensor<512x32768xf32>
+}
+
+// -----
+
+// The same rows in a kernel that reads only the row (softmax): a block of
+// 1024 threads holds them, 32 elements each (64 registers, no spill).
+// CHECK-LABEL: func.func @row_block_one_input
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 1024, elements_per_thread = 32, launches = [#stride.launch<grid = 512, block = 1024>]>
+func.func @row_block_one_input(%a: !stride.tensor<512x32768xf32>) -> !stride.tensor<512x32768xf32> {
+  %m = stride.max %a dims [1] keepdim : !stride.tensor<512x32768xf32> -> !stride.tensor<512x1xf32>
+  %mb = stride.expand %m : !stride.tensor<512x1xf32> -> !stride.tensor<512x32768xf32, strides = [1, 0]>
+  %d = stride.sub %a, %mb : !stride.tensor<512x32768xf32>, !stride.tensor<512x32768xf32, strides = [1, 0]> -> !stride.tensor<512x32768xf32>
+  %e = stride.exp %d : !stride.tensor<512x32768xf32> -> !stride.tensor<512x32768xf32>
+  %s = stride.sum %e dims [1] keepdim : !stride.tensor<512x32768xf32> -> !stride.tensor<512x1xf32>
+  %sb = stride.expand %s : !stride.tensor<512x1xf32> -> !stride.tensor<512x32768xf32, strides = [1, 0]>
+  %y = stride.div %e, %sb : !stride.tensor<512x32768xf32>, !stride.tensor<512x32768xf32, strides = [1, 0]> -> !stride.tensor<512x32768xf32>
+  return %y : !stride.tensor<512x32768xf32>
+}
+
+// -----
+
+// Rows of 140000, more than a cluster of 8 blocks of 1024 threads holds
+// (131072): a block per row, re-read in each phase.
+// CHECK-LABEL: func.func @row_reread
+// CHECK: #stride.schedule<scheme = row_reread, index_bits = 32, threads = 1024, elements_per_thread = 137, launches = [#stride.launch<grid = 1, block = 1024>]>
+func.func @row_reread(%a: !stride.tensor<1x140000xf32>) -> !stride.tensor<1x140000xf32> {
+  %m = stride.max %a dims [1] keepdim : !stride.tensor<1x140000xf32> -> !stride.tensor<1x1xf32>
+  %mb = stride.expand %m : !stride.tensor<1x1xf32> -> !stride.tensor<1x140000xf32, strides = [1, 0]>
+  %d = stride.sub %a, %mb : !stride.tensor<1x140000xf32>, !stride.tensor<1x140000xf32, strides = [1, 0]> -> !stride.tensor<1x140000xf32>
+  return %d : !stride.tensor<1x140000xf32>
 }
 
 // -----

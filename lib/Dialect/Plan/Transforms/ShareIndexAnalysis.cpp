@@ -74,7 +74,8 @@ KernelScheduleAttr withAnalysis(KernelScheduleAttr schedule,
   return KernelScheduleAttr::get(
       schedule.getContext(), schedule.getScheme(), schedule.getIndexBits(),
       schedule.getVectorWidth(), schedule.getThreads(), schedule.getSlices(),
-      schedule.getElementsPerThread(), schedule.getTile(),
+      schedule.getElementsPerThread(), schedule.getClusterBlocks(),
+      schedule.getTile(),
       schedule.getTransposeDim(), schedule.getStaged(),
       ArrayAttr::get(schedule.getContext(), launches), schedule.getScratch(),
       schedule.getDeterministic(), schedule.getBucket(), analysis);

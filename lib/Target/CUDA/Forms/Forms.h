@@ -212,10 +212,11 @@ private:
   /// a register array declared before the loop.
   mlir::LogicalResult walkRowRegisters(Code &body, const RowLoop &loop,
                                        ElementFn fn);
-  /// A reduction of the row: accumulated, combined across the row's
-  /// threads (through shared array `shared` for a block), its value held.
+  /// Reduction `index` of the row: accumulated, combined across the row's
+  /// threads (through shared arrays shared<index> for a block and
+  /// cluster<index> for a cluster), its value held.
   mlir::LogicalResult printReduction(Code &body, const ReductionInfo &info,
-                                     const std::string &shared);
+                                     const std::string &index);
   /// The per-row ops (facts.rowOps) not yet printed whose row values are
   /// all computed, each once for the row, in block order.
   mlir::LogicalResult printReadyRowOps(Code &body);
@@ -235,6 +236,13 @@ private:
   /// that every thread of the row holds the row's result.
   void combineAcrossRow(Code &body, const ReductionInfo &info, int64_t threads,
                         const std::string &shared);
+  /// Combines the blocks' `info.acc` across a thread-block cluster through
+  /// each block's one-element shared array `slot`, so that every thread of
+  /// the cluster holds the row's result.
+  void combineAcrossCluster(Code &body, const ReductionInfo &info,
+                            const std::string &slot);
+  /// A row's threads: a block's (or warp's) times the cluster's blocks.
+  int64_t rowThreads() const;
 
   /// The iteration space split into the kept dims (one row per kept
   /// element) and the reduced ones, and the row's length.

@@ -6,11 +6,12 @@
 //===----------------------------------------------------------------------===//
 //
 // Form (d), schemes row_registers and row_reread: one row (the reduced
-// elements of one result element) per warp or block; each reduction of the
-// row in program order, combined across the row's threads so that every
-// thread holds it, then the broadcast epilogue over the row. In registers,
-// each phase is one unrolled loop over the elements a thread holds, and the
-// values a phase computes are register arrays the later phases read.
+// elements of one result element) per warp, block or thread-block cluster;
+// each reduction of the row in program order, combined across the row's
+// threads so that every thread holds it, then the broadcast epilogue over
+// the row. In registers, each phase is one unrolled loop over the elements
+// a thread holds, and the values a phase computes are register arrays the
+// later phases read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +24,10 @@
 using namespace mlir;
 
 namespace stride {
+
+int64_t RowReductionPrinter::rowThreads() const {
+  return schedule.getThreads() * schedule.getClusterBlocks();
+}
 
 void RowReductionPrinter::combineAcrossRow(Code &body,
                                            const ReductionInfo &info,
@@ -52,6 +57,24 @@ void RowReductionPrinter::combineAcrossRow(Code &body,
   body.close();
   body.line("__syncthreads(); // {} is reused by the next reduction or row",
             shared);
+}
+
+void RowReductionPrinter::combineAcrossCluster(Code &body,
+                                               const ReductionInfo &info,
+                                               const std::string &slot) {
+  // Each block's value through its slot, read by every thread from every
+  // block of the cluster in rank order, so all hold the same value. The
+  // slot is rewritten only for the next row, after the row's last cluster
+  // barrier (openRowLoop).
+  body.line("if (threadIdx.x == 0) {}[0] = {};", slot, info.acc);
+  body.line("stride_cluster_sync();");
+  body.line("{} = stride_cluster_read({}, 0u);", info.acc, slot);
+  body.open(fmt::format("for (unsigned b = 1; b < {}u; ++b)",
+                        schedule.getClusterBlocks()));
+  body.line("{} = {};", info.acc,
+            combineOf(info.kind, info.acc,
+                      fmt::format("stride_cluster_read({}, b)", slot)));
+  body.close();
 }
 
 LogicalResult RowReductionPrinter::walkRowRegisters(Code &body,
@@ -114,36 +137,57 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
     return success();
   }
 
+  // A block's partial results of each reduction, one per warp, and with a
+  // cluster, the block's for the other blocks.
   for (auto [i, r] : llvm::enumerate(reductions)) {
     r.acc = "acc" + std::to_string(i);
     if (schedule.getThreads() > 32)
-      body.line("__shared__ {} shared{}[{}];", accumulatorType(r.dtype), i,
-                schedule.getThreads() / 32);
+      body.line("STRIDE_SHARED({}, shared{}, {});", accumulatorType(r.dtype),
+                i, schedule.getThreads() / 32);
+    if (schedule.getClusterBlocks() > 1)
+      body.line("STRIDE_SHARED({}, cluster{}, 1);", accumulatorType(r.dtype),
+                i);
   }
   openRowLoop(body, m);
   pushScope();
   if (schedule.getScheme() == KernelScheme::RowRegisters)
     rowLoop = registerLoop(body);
   for (auto [i, info] : llvm::enumerate(reductions))
-    if (failed(printReduction(body, info, "shared" + std::to_string(i))) ||
+    if (failed(printReduction(body, info, std::to_string(i))) ||
         failed(printReadyRowOps(body)))
       return failure();
   LogicalResult stored = printEpilogue(body);
   popScope();
+  if (schedule.getClusterBlocks() > 1)
+    body.line("stride_cluster_sync(); // no block rewrites its slots or "
+              "leaves while another reads them");
   body.close(); // the loop over rows
   rowValues.clear();
   return stored;
 }
 
 void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
-  // A warp or a block per row; the elements each thread holds are kept in
-  // registers across the phases (each input element is loaded once) or
-  // re-read in each phase.
+  // A warp, a block or a cluster of blocks per row; the elements each thread
+  // holds are kept in registers across the phases (each input element is
+  // loaded once) or re-read in each phase.
   int64_t threads = schedule.getThreads();
   int64_t perThread = schedule.getElementsPerThread();
+  int64_t blocks = schedule.getClusterBlocks();
   bool inRegisters = schedule.getScheme() == KernelScheme::RowRegisters;
   std::string row = fresh("row");
-  if (threads == 32) {
+  if (blocks > 1) {
+    // The cluster's blocks are consecutive in the grid; block rank b of
+    // the cluster holds the row's threads b * threads on.
+    body.line("// one row per cluster of {} blocks of {} threads, {} "
+              "elements per thread{}",
+              blocks, threads, perThread,
+              inRegisters ? ", kept in registers" : "");
+    body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x / {2}; {1} < {3}; "
+                          "{1} += ({0})gridDim.x / {2})",
+                          idx, row, blocks, rows));
+    lane = fmt::format("(({0})blockIdx.x % {1} * {2} + ({0})threadIdx.x)",
+                       idx, blocks, threads);
+  } else if (threads == 32) {
     int64_t rowsPerBlock = launchAt(0).getBlock() / threads;
     body.line("// one row per warp ({} rows per block), {} element{} per "
               "lane{}",
@@ -183,7 +227,7 @@ RowReductionPrinter::RowLoop RowReductionPrinter::registerLoop(Code &body) {
   // unrolled loop, whose header names the element's coordinates identically
   // each time, so a value computed in one phase is an element of a register
   // array the later phases read.
-  int64_t threads = schedule.getThreads();
+  int64_t threads = rowThreads();
   RowLoop loop;
   loop.index = fresh("k");
   loop.count = schedule.getElementsPerThread();
@@ -215,7 +259,7 @@ LogicalResult RowReductionPrinter::forEachElement(Code &body,
     return walkRowRegisters(body, *rowLoop, fn);
   std::string r = fresh("r");
   body.open(fmt::format("for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
-                        lane, rowLength, schedule.getThreads()));
+                        lane, rowLength, rowThreads()));
   pushScope();
   LogicalResult status = fn(body, elementCoords(body, r), "");
   popScope();
@@ -225,7 +269,7 @@ LogicalResult RowReductionPrinter::forEachElement(Code &body,
 
 LogicalResult RowReductionPrinter::printReduction(Code &body,
                                                   const ReductionInfo &info,
-                                                  const std::string &shared) {
+                                                  const std::string &index) {
   body.line("{} {} = {};", accumulatorType(info.dtype), info.acc,
             identityOf(info.kind, info.dtype));
   LogicalResult status = forEachElement(
@@ -244,7 +288,9 @@ LogicalResult RowReductionPrinter::printReduction(Code &body,
       });
   if (failed(status))
     return failure();
-  combineAcrossRow(body, info, schedule.getThreads(), shared);
+  combineAcrossRow(body, info, schedule.getThreads(), "shared" + index);
+  if (schedule.getClusterBlocks() > 1)
+    combineAcrossCluster(body, info, "cluster" + index);
   std::string v = fresh("v");
   body.line("const {} {} = {}; // {} at {}", computeType(info.dtype), v,
             finalValue(info, rowLength), opName(info.op),

@@ -30,20 +30,50 @@ constexpr int64_t kMaxRowElementsPerThread = 32;
 /// row).
 constexpr int64_t kMaxUnrolledRowOps = 192;
 
+/// A block holds at most this many elements of its row in registers when
+/// its kernel reads only the row: 1,024 threads x 32, within the 64
+/// registers a thread of a 1,024-thread block gets (softmax: 64 registers,
+/// no spill). A kernel that reads other inputs per element too holds half:
+/// LayerNorm with its weight and bias spilled at 1,024 x 32 and 1,024 x 20
+/// and fits at 1,024 x 16 (bench/NOTES.md sections 15 and 26).
+constexpr int64_t kMaxRowElementsPerBlock = 32768;
+
+/// A row longer than a block holds is split over a thread-block cluster
+/// (sm_90 and later) of up to this many blocks, the portable cluster size
+/// that every sm_90 GPU schedules without an opt-in.
+constexpr int64_t kMaxRowClusterBlocks = 8;
+
+/// Threads per block of a row split over a cluster, and the most elements
+/// each holds: about 45 registers a thread, so two blocks (of different
+/// clusters) share a multiprocessor and one loads while the other combines.
+constexpr int64_t kRowClusterThreads = 512;
+constexpr int64_t kRowClusterElementsPerThread = 16;
+
 struct RowSplit {
-  /// Threads per row: 32 (a warp) or a power of two up to 1024 (a block).
+  /// A row's threads in one block: 32 (a warp) or a power of two up to
+  /// 1024 (a block).
   int64_t threads;
   /// The row's elements per thread, rounded up.
   int64_t elementsPerThread;
   /// Whether a thread holds its elements in registers across the phases.
   bool inRegisters;
+  /// Blocks of a thread-block cluster that share a row, each `threads`
+  /// threads; 1: the row is one warp's or one block's.
+  int64_t clusterBlocks = 1;
 };
 
 /// A warp per row of up to 1,024 elements, else a block of up to 1,024
 /// threads with at most kMaxRowElementsPerThread elements each; then more
 /// threads while `kernelOps` (the kernel's functional ops) times the
-/// elements per thread exceeds kMaxUnrolledRowOps.
-RowSplit splitRow(int64_t rowLength, int64_t kernelOps);
+/// elements per thread exceeds kMaxUnrolledRowOps. With `clusters` (the
+/// target has thread-block clusters), a row longer than a block holds in
+/// registers (kMaxRowElementsPerBlock; half of it when the kernel has more
+/// than one of `kernelInputs`) is split over the fewest blocks of
+/// kRowClusterThreads threads (1,024 where 512 are too few) of a cluster of
+/// 2 to kMaxRowClusterBlocks blocks, each holding its share; rows longer
+/// than that are re-read by one block.
+RowSplit splitRow(int64_t rowLength, int64_t kernelOps, bool clusters = false,
+                  int64_t kernelInputs = 1);
 
 } // namespace stride
 

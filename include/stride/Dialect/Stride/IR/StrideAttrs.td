@@ -110,8 +110,9 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       range split over `slices` blocks of `threads` threads, `vector_width`
       consecutive elements per thread and step, partial results in
       `scratch` combined by a second launch), `row_registers` / `row_reread`
-      (broadcast reductions: `threads` per row, `elements_per_thread` held
-      in registers or re-read), `scatter`, `segmented_index_add`
+      (broadcast reductions: `threads` of a block per row, `elements_per_thread`
+      held in registers or re-read; `cluster_blocks` > 1: a row split over
+      a thread-block cluster of that many blocks, sm_90), `scatter`, `segmented_index_add`
       (deterministic: the source positions counted per row in `slices`
       columns, sorted by row, and reduced in chunks of `tile` sorted
       positions; default: a row's first `bucket` positions kept in its
@@ -146,6 +147,7 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
     DefaultValuedParameter<"int64_t", "0">:$threads,
     DefaultValuedParameter<"int64_t", "1">:$slices,
     DefaultValuedParameter<"int64_t", "0">:$elements_per_thread,
+    DefaultValuedParameter<"int64_t", "1">:$cluster_blocks,
     DefaultValuedParameter<"int64_t", "0">:$tile,
     DefaultValuedParameter<"int64_t", "-1">:$transpose_dim,
     OptionalParameter<"::mlir::ArrayAttr">:$staged,
