@@ -20,6 +20,7 @@
 #include <dlfcn.h>
 
 #include <cstring>
+#include <tuple>
 
 using namespace stride;
 using namespace stride::test;
@@ -387,6 +388,69 @@ TEST_F(FakeCudaTest, IncompatibleArch) {
                        "fake.stridemod: compiled to a CUBIN for sm_100, but "
                        "device 0 (Stride fake GPU) has compute capability 9.0"))
       << exe.error().message;
+}
+
+/// fakeModule with a second launch of its kernel that may overlap the
+/// first (DispatchStep::dependentLaunch).
+ModuleDesc dependentLaunchModule(const std::string &arch = "sm_90") {
+  ModuleDesc d = fakeModule(arch);
+  DispatchStep second = std::get<DispatchStep>(d.steps[0]);
+  second.dependentLaunch = true;
+  d.steps.push_back(second);
+  return d;
+}
+
+/// The double's count of launches with programmatic stream serialization.
+int dependentLaunchesSeen() {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto count = driver ? reinterpret_cast<int (*)()>(
+                            dlsym(driver, "stride_fake_cuda_dependent_launches"))
+                      : nullptr;
+  EXPECT_TRUE(count) << "the CUDA test double has no launch count";
+  return count ? count() : -1;
+}
+
+TEST_F(FakeCudaTest, DependentLaunchAllowsProgrammaticSerialization) {
+  std::shared_ptr<const Executable> exe = load(dependentLaunchModule());
+  ASSERT_TRUE(exe);
+  // Launched one by one, captured into a graph, and with the overlap
+  // turned off: only the second dispatch carries the attribute, and only
+  // while InvocationOptions::dependentLaunch is on.
+  for (auto [graph, dependent, expected] :
+       {std::tuple{false, true, 1}, {true, true, 1}, {false, false, 0}}) {
+    InvocationOptions options;
+    options.useCudaGraph = graph;
+    options.dependentLaunch = dependent;
+    Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe, options);
+    ASSERT_TRUE(inv) << inv.error().message;
+    int before = dependentLaunchesSeen();
+    Result<std::vector<HostArray>> out = (*inv)->run({floats8(0), floats8(1)});
+    ASSERT_TRUE(out) << out.error().message;
+    EXPECT_EQ(dependentLaunchesSeen() - before, expected)
+        << "graph " << graph << ", dependentLaunch " << dependent;
+  }
+}
+
+TEST_F(FakeCudaTest, DependentLaunchIsRefusedBelowSm90) {
+  Result<std::shared_ptr<const Executable>> exe =
+      Executable::load(*rt, dependentLaunchModule("sm_80"), "fake.stridemod");
+  ASSERT_FALSE(exe);
+  EXPECT_EQ(exe.error().code, ErrorCode::InvalidModule);
+  EXPECT_TRUE(contains(exe.error().message,
+                       "step 2 of 2 (kernel 'add_kernel') is a dependent "
+                       "launch, which needs sm_90 or later, but the module's "
+                       "target is sm_80"))
+      << exe.error().message;
+  // The same plan compiled for sm_80 without the field (as PTX, which the
+  // fake sm_90 device takes) runs, every launch plain.
+  int before = dependentLaunchesSeen();
+  ModuleDesc plain = dependentLaunchModule("sm_80");
+  std::get<DispatchStep>(plain.steps[1]).dependentLaunch = false;
+  plain.executables[0].image = {CodeKind::Ptx, {'/', '/', ' ', 'P', 'T', 'X'}};
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(load(plain));
+  ASSERT_TRUE(inv) << inv.error().message;
+  ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
+  EXPECT_EQ(dependentLaunchesSeen(), before);
 }
 
 TEST_F(FakeCudaTest, IncompatiblePtxVersion) {

@@ -49,6 +49,14 @@ struct CudaTargetOptions {
   /// bit-identical run after run (docs/determinism.md); read by the
   /// schedule pass.
   bool deterministic = false;
+  /// On sm_90 and later, every kernel waits for the grid launched before it
+  /// at its start (griddepcontrol.wait) and lets the next one start being
+  /// scheduled, and each dispatch that follows a dispatch is a dependent
+  /// launch (docs/module-format.md, "Dispatch"): the next kernel's blocks
+  /// take the multiprocessors as the previous kernel's last blocks drain,
+  /// hiding the launch gap. Ignored below sm_90
+  /// (stride::supportsDependentLaunch).
+  bool dependentLaunch = true;
 };
 
 } // namespace stride
