@@ -227,10 +227,11 @@ struct Invocation::Impl {
                              d.dynamicSharedBytes, target,
                              argPointers[index].data(), nullptr);
   }
-  /// Programmatic dependent launch: the kernel may start once every block
-  /// of the grid before it has started (or asked for it, with
-  /// griddepcontrol.launch_dependents), and waits for that grid itself. In
-  /// a captured graph this is a programmatic edge.
+  /// Programmatic dependent launch: the kernel may be launched once every
+  /// block of the grid before it has exited (or asked for it, with
+  /// griddepcontrol.launch_dependents), before that grid has ended; it
+  /// waits for the grid itself. In a captured graph this is a programmatic
+  /// edge.
   CUresult launchDependent(const DispatchStep &d, CUfunction function,
                            size_t index, CUstream target) {
     CUlaunchAttribute overlap = {};

@@ -49,16 +49,17 @@ __device__ __noinline__ void stride_fail(const char *message) {
 
 // The first statement of every kernel. With STRIDE_DEPENDENT_LAUNCH (sm_90
 // and later; docs/module-format.md, "Dispatch") a kernel may have been
-// launched while the grid before it still runs: it waits until that grid
-// has ended and its writes are visible, then lets the grid after it be
-// scheduled (which waits for this one in turn). It must come before any
-// access to global memory and before any return: a grid whose blocks all
-// left without waiting could end before its predecessor, and the grid after
-// it would then wait for too little. Elsewhere (and in emulation) nothing.
+// launched before the grid ahead of it ended: it waits until that grid has
+// ended and its writes are visible. It must come before any access to
+// global memory and before any return: a grid whose blocks all left without
+// waiting could end before its predecessor, and the grid after it would
+// then wait for too little. No kernel asks for its successor early
+// (griddepcontrol.launch_dependents): each block's exit does, which
+// measured faster (bench/NOTES.md, section 27). Elsewhere, and in
+// emulation, nothing.
 __device__ __forceinline__ void stride_begin_kernel() {
 #if STRIDE_DEPENDENT_LAUNCH && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }
 

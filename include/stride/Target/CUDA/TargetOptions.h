@@ -50,12 +50,11 @@ struct CudaTargetOptions {
   /// schedule pass.
   bool deterministic = false;
   /// On sm_90 and later, every kernel waits for the grid launched before it
-  /// at its start (griddepcontrol.wait) and lets the next one start being
-  /// scheduled, and each dispatch that follows a dispatch is a dependent
-  /// launch (docs/module-format.md, "Dispatch"): the next kernel's blocks
-  /// take the multiprocessors as the previous kernel's last blocks drain,
-  /// hiding the launch gap. Ignored below sm_90
-  /// (stride::supportsDependentLaunch).
+  /// at its start (griddepcontrol.wait), and each dispatch that follows a
+  /// dispatch is a dependent launch (docs/module-format.md, "Dispatch"):
+  /// the next kernel is launched as the previous one's blocks exit, before
+  /// that grid has ended and flushed, hiding part of the gap between them.
+  /// Ignored below sm_90 (stride::supportsDependentLaunch).
   bool dependentLaunch = true;
 };
 
