@@ -74,6 +74,17 @@ protected:
     return exe ? *exe : nullptr;
   }
 
+  /// Loads `d` and expects it refused with `code` and a message that
+  /// contains `text`.
+  void expectLoadRefused(ModuleDesc d, ErrorCode code,
+                         const std::string &text) {
+    Result<std::shared_ptr<const Executable>> exe =
+        Executable::load(*rt, std::move(d), "fake.stridemod");
+    ASSERT_FALSE(exe);
+    EXPECT_EQ(exe.error().code, code);
+    EXPECT_TRUE(contains(exe.error().message, text)) << exe.error().message;
+  }
+
   /// One run of the fake module on host arrays.
   Result<std::vector<HostArray>> runOnce(InvocationOptions options = {}) {
     Result<std::unique_ptr<Invocation>> inv =
@@ -380,19 +391,14 @@ TEST_F(FakeCudaTest, ResourceExhaustedOnTheDevice) {
 }
 
 TEST_F(FakeCudaTest, IncompatibleArch) {
-  Result<std::shared_ptr<const Executable>> exe =
-      Executable::load(*rt, fakeModule("sm_100"), "fake.stridemod");
-  ASSERT_FALSE(exe);
-  EXPECT_EQ(exe.error().code, ErrorCode::Incompatible);
-  EXPECT_TRUE(contains(exe.error().message,
-                       "fake.stridemod: compiled to a CUBIN for sm_100, but "
-                       "device 0 (Stride fake GPU) has compute capability 9.0"))
-      << exe.error().message;
+  expectLoadRefused(fakeModule("sm_100"), ErrorCode::Incompatible,
+                    "fake.stridemod: compiled to a CUBIN for sm_100, but "
+                    "device 0 (Stride fake GPU) has compute capability 9.0");
 }
 
 /// fakeModule with a second launch of its kernel that may overlap the
 /// first (DispatchStep::dependentLaunch).
-ModuleDesc dependentLaunchModule(const std::string &arch = "sm_90") {
+static ModuleDesc dependentLaunchModule(const std::string &arch = "sm_90") {
   ModuleDesc d = fakeModule(arch);
   DispatchStep second = std::get<DispatchStep>(d.steps[0]);
   second.dependentLaunch = true;
@@ -401,7 +407,7 @@ ModuleDesc dependentLaunchModule(const std::string &arch = "sm_90") {
 }
 
 /// The double's count of launches with programmatic stream serialization.
-int dependentLaunchesSeen() {
+static int dependentLaunchesSeen() {
   void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
   auto count = driver ? reinterpret_cast<int (*)()>(
                             dlsym(driver, "stride_fake_cuda_dependent_launches"))
@@ -432,15 +438,10 @@ TEST_F(FakeCudaTest, DependentLaunchAllowsProgrammaticSerialization) {
 }
 
 TEST_F(FakeCudaTest, DependentLaunchIsRefusedBelowSm90) {
-  Result<std::shared_ptr<const Executable>> exe =
-      Executable::load(*rt, dependentLaunchModule("sm_80"), "fake.stridemod");
-  ASSERT_FALSE(exe);
-  EXPECT_EQ(exe.error().code, ErrorCode::InvalidModule);
-  EXPECT_TRUE(contains(exe.error().message,
-                       "step 2 of 2 (kernel 'add_kernel') is a dependent "
-                       "launch, which needs sm_90 or later, but the module's "
-                       "target is sm_80"))
-      << exe.error().message;
+  expectLoadRefused(dependentLaunchModule("sm_80"), ErrorCode::InvalidModule,
+                    "step 2 of 2 (kernel 'add_kernel') is a dependent launch, "
+                    "which needs sm_90 or later, but the module's target is "
+                    "sm_80");
   // The same plan compiled for sm_80 without the field (as PTX, which the
   // fake sm_90 device takes) runs, every launch plain.
   int before = dependentLaunchesSeen();
