@@ -81,6 +81,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.cuda.vectorize);
   key.add(options.cuda.allowTf32);
   key.add(options.cuda.deterministic);
+  key.add(options.cuda.dependentLaunch);
   key.add(static_cast<int64_t>(options.unitOps.value_or(-1)));
   key.add(llvm::StringRef(options.producer));
 }

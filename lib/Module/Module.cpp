@@ -101,7 +101,8 @@ StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const DispatchStep &d) {
   auto argVector = b.CreateVectorOfStructs(args);
   return {fb::Step::Dispatch,
           fb::CreateDispatch(b, d.executable, d.kernel, &grid, &block,
-                             d.dynamicSharedBytes, argVector)
+                             d.dynamicSharedBytes, argVector,
+                             d.dependentLaunch)
               .Union()};
 }
 
@@ -251,6 +252,7 @@ Result<DispatchStep> fromFb(const fb::Dispatch &d, const std::string &where) {
   step.grid = fromFb(d.grid());
   step.block = fromFb(d.block());
   step.dynamicSharedBytes = d.dynamic_shared_bytes();
+  step.dependentLaunch = d.dependent_launch();
   for (const fb::LaunchArg &a : structsOf(d.args())) {
     std::optional<KernelArg> arg = fromFb(a);
     if (!arg)
@@ -863,6 +865,10 @@ private:
       fail(what + " asks for " + str(d.dynamicSharedBytes) +
            " bytes of dynamic shared memory, more than any GPU has (" +
            str(kMaxDynamicSharedBytes) + ")");
+    if (d.dependentLaunch && !supportsDependentLaunch(desc.target.arch))
+      fail(what + " is a dependent launch, which needs sm_90 or later, but "
+                  "the module's target is " +
+           desc.target.arch);
     checkArgs(d, what);
   }
 
@@ -1013,6 +1019,11 @@ std::optional<int64_t> storageBytes(const TensorSignature &tensor) {
   if (!extent || elementSize == 0 || *extent > kMaxBufferBytes / elementSize)
     return std::nullopt;
   return *extent * elementSize;
+}
+
+bool supportsDependentLaunch(const std::string &arch) {
+  std::optional<int> sm = parseSmArch(arch);
+  return sm && *sm >= 90;
 }
 
 std::optional<int> parseSmArch(const std::string &arch) {
@@ -1198,6 +1209,8 @@ void describeStep(std::ostream &os, const ModuleDesc &desc,
   for (size_t a = 0; a < d.args.size(); ++a)
     os << (a ? ", " : "") << describeArg(d.args[a]);
   os << ")";
+  if (d.dependentLaunch)
+    os << " dependent";
 }
 
 void describeStep(std::ostream &os, const ModuleDesc &,

@@ -40,7 +40,7 @@ namespace stride {
   X(cuMemAlloc) X(cuMemFree) X(cuMemGetInfo)                                   \
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync)               \
   X(cuMemsetD8Async)                                                           \
-  X(cuLaunchKernel)                                                            \
+  X(cuLaunchKernel) X(cuLaunchKernelEx)                                       \
   X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)                  \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)    \
   X(cuEventElapsedTime)                                                        \

@@ -219,10 +219,37 @@ struct Invocation::Impl {
   }
 
   CUresult enqueueStep(const DispatchStep &d, size_t index, CUstream target) {
-    return cu.cuLaunchKernel(exe.functions[d.executable][d.kernel], d.grid.x,
-                             d.grid.y, d.grid.z, d.block.x, d.block.y,
-                             d.block.z, d.dynamicSharedBytes, target,
+    CUfunction function = exe.functions[d.executable][d.kernel];
+    if (d.dependentLaunch && options.dependentLaunch)
+      return launchDependent(d, function, index, target);
+    return cu.cuLaunchKernel(function, d.grid.x, d.grid.y, d.grid.z,
+                             d.block.x, d.block.y, d.block.z,
+                             d.dynamicSharedBytes, target,
                              argPointers[index].data(), nullptr);
+  }
+  /// Programmatic dependent launch: the kernel may be launched once every
+  /// block of the grid before it has exited (or asked for it, with
+  /// griddepcontrol.launch_dependents), before that grid has ended; it
+  /// waits for the grid itself. In a captured graph this is a programmatic
+  /// edge.
+  CUresult launchDependent(const DispatchStep &d, CUfunction function,
+                           size_t index, CUstream target) {
+    CUlaunchAttribute overlap = {};
+    overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    overlap.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config = {};
+    config.gridDimX = d.grid.x;
+    config.gridDimY = d.grid.y;
+    config.gridDimZ = d.grid.z;
+    config.blockDimX = d.block.x;
+    config.blockDimY = d.block.y;
+    config.blockDimZ = d.block.z;
+    config.sharedMemBytes = d.dynamicSharedBytes;
+    config.hStream = target;
+    config.attrs = &overlap;
+    config.numAttrs = 1;
+    return cu.cuLaunchKernelEx(&config, function, argPointers[index].data(),
+                               nullptr);
   }
   CUresult enqueueStep(const FillStep &f, size_t, CUstream target) {
     return cu.cuMemsetD8Async(boundAddresses[f.buffer], f.value,

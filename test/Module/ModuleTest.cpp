@@ -62,6 +62,7 @@ ModuleDesc realisticModule() {
   fused.args = {KernelArg::buffer(0), KernelArg::buffer(1), KernelArg::buffer(2),
                 KernelArg::buffer(3), KernelArg::buffer(5),
                 KernelArg::i64(int64_t(1) << 40), KernelArg::f64(0.1)};
+  fused.dependentLaunch = true;
   LibraryCallStep call{"cublaslt.matmul",
                        {5, 3, 4},
                        {{"m", {2}, ""}, {"dims", {2, 3, 4}, ""},
@@ -182,7 +183,7 @@ TEST(ModuleTest, DescribeShowsEverySection) {
            "  step 2 of 6: dispatch kernel 0 'fused_slice_scatter_sum_0' of "
            "executable 0 grid (132, 2, 1) block (128, 2, 1) shared 4096 args "
            "(buffer 0, buffer 1, buffer 2, buffer 3, buffer 5, i64 "
-           "1099511627776, f64 0.10000000000000001)\n",
+           "1099511627776, f64 0.10000000000000001) dependent\n",
            "  step 3 of 6: fill buffer 4 with byte 0\n",
            "  step 4 of 6: library call 'cublaslt.matmul' buffers (5, 3, 4) "
            "descriptor {m = [2], dims = [2, 3, 4], epilogue = \"bias\"}\n",
@@ -391,6 +392,29 @@ TEST(ModuleTest, OutOfRangeKernelIndex) {
   EXPECT_EQ(roundTripError(d),
             "model.stridemod: inconsistent module: step 2 of 6 dispatches "
             "from executable 1, but the module has 1 executables");
+}
+
+TEST(ModuleTest, RoundTripKeepsDependentLaunchPerDispatch) {
+  ModuleDesc d = realisticModule();
+  Result<ModuleDesc> parsed = roundTrip(d);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_FALSE(std::get<DispatchStep>(parsed->steps[0]).dependentLaunch);
+  EXPECT_TRUE(std::get<DispatchStep>(parsed->steps[1]).dependentLaunch);
+  std::get<DispatchStep>(d.steps[1]).dependentLaunch = false;
+  parsed = roundTrip(d);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_FALSE(std::get<DispatchStep>(parsed->steps[1]).dependentLaunch);
+}
+
+TEST(ModuleTest, DependentLaunchNeedsSm90) {
+  ModuleDesc d = realisticModule();
+  d.target.arch = "sm_89";
+  EXPECT_EQ(roundTripError(d),
+            "model.stridemod: inconsistent module: step 2 of 6 (kernel "
+            "'fused_slice_scatter_sum_0') is a dependent launch, which needs "
+            "sm_90 or later, but the module's target is sm_89");
+  std::get<DispatchStep>(d.steps[1]).dependentLaunch = false;
+  EXPECT_EQ(roundTripError(d), "(parsed)");
 }
 
 TEST(ModuleTest, OutOfRangeBufferIndex) {

@@ -85,6 +85,10 @@ CUresult synchronize() {
 /// recorded, not run.
 bool capturing = false;
 
+/// Launches (captured ones too) that allowed programmatic stream
+/// serialization.
+int dependentLaunches = 0;
+
 /// A launch, or the replay of a graph: its error shows at the next
 /// synchronization.
 CUresult launch() {
@@ -300,6 +304,23 @@ CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
   return capturing ? CUDA_SUCCESS : launch();
 }
 
+/// A launch with attributes: one that allows programmatic stream
+/// serialization is counted (stride_fake_cuda_dependent_launches) and, as
+/// on a GPU without griddepcontrol, refused below compute capability 9.0.
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction, void **,
+                          void **) {
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const CUlaunchAttribute &a = config->attrs[i];
+    if (a.id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION ||
+        !a.value.programmaticStreamSerializationAllowed)
+      continue;
+    if (computeCapability() < 90)
+      return CUDA_ERROR_NOT_SUPPORTED;
+    ++dependentLaunches;
+  }
+  return capturing ? CUDA_SUCCESS : launch();
+}
+
 CUresult cuStreamCreate(CUstream *stream, unsigned) {
   *stream = handle<CUstream>();
   return CUDA_SUCCESS;
@@ -340,3 +361,9 @@ CUresult cuGraphExecDestroy(CUgraphExec) { return CUDA_SUCCESS; }
 CUresult cuGraphDestroy(CUgraph) { return CUDA_SUCCESS; }
 
 } // extern "C"
+
+/// For the tests (FakeCudaTest.cpp finds it with dlsym): how many launches
+/// allowed programmatic stream serialization so far.
+extern "C" int stride_fake_cuda_dependent_launches() {
+  return dependentLaunches;
+}

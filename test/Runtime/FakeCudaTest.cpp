@@ -20,6 +20,7 @@
 #include <dlfcn.h>
 
 #include <cstring>
+#include <tuple>
 
 using namespace stride;
 using namespace stride::test;
@@ -71,6 +72,17 @@ protected:
         Executable::load(*rt, std::move(d), "fake.stridemod");
     EXPECT_TRUE(exe) << exe.error().message;
     return exe ? *exe : nullptr;
+  }
+
+  /// Loads `d` and expects it refused with `code` and a message that
+  /// contains `text`.
+  void expectLoadRefused(ModuleDesc d, ErrorCode code,
+                         const std::string &text) {
+    Result<std::shared_ptr<const Executable>> exe =
+        Executable::load(*rt, std::move(d), "fake.stridemod");
+    ASSERT_FALSE(exe);
+    EXPECT_EQ(exe.error().code, code);
+    EXPECT_TRUE(contains(exe.error().message, text)) << exe.error().message;
   }
 
   /// One run of the fake module on host arrays.
@@ -379,14 +391,67 @@ TEST_F(FakeCudaTest, ResourceExhaustedOnTheDevice) {
 }
 
 TEST_F(FakeCudaTest, IncompatibleArch) {
-  Result<std::shared_ptr<const Executable>> exe =
-      Executable::load(*rt, fakeModule("sm_100"), "fake.stridemod");
-  ASSERT_FALSE(exe);
-  EXPECT_EQ(exe.error().code, ErrorCode::Incompatible);
-  EXPECT_TRUE(contains(exe.error().message,
-                       "fake.stridemod: compiled to a CUBIN for sm_100, but "
-                       "device 0 (Stride fake GPU) has compute capability 9.0"))
-      << exe.error().message;
+  expectLoadRefused(fakeModule("sm_100"), ErrorCode::Incompatible,
+                    "fake.stridemod: compiled to a CUBIN for sm_100, but "
+                    "device 0 (Stride fake GPU) has compute capability 9.0");
+}
+
+/// fakeModule with a second launch of its kernel that may overlap the
+/// first (DispatchStep::dependentLaunch).
+static ModuleDesc dependentLaunchModule(const std::string &arch = "sm_90") {
+  ModuleDesc d = fakeModule(arch);
+  DispatchStep second = std::get<DispatchStep>(d.steps[0]);
+  second.dependentLaunch = true;
+  d.steps.push_back(second);
+  return d;
+}
+
+/// The double's count of launches with programmatic stream serialization.
+static int dependentLaunchesSeen() {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto count = driver ? reinterpret_cast<int (*)()>(
+                            dlsym(driver, "stride_fake_cuda_dependent_launches"))
+                      : nullptr;
+  EXPECT_TRUE(count) << "the CUDA test double has no launch count";
+  return count ? count() : -1;
+}
+
+TEST_F(FakeCudaTest, DependentLaunchAllowsProgrammaticSerialization) {
+  std::shared_ptr<const Executable> exe = load(dependentLaunchModule());
+  ASSERT_TRUE(exe);
+  // Launched one by one, captured into a graph, and with the overlap
+  // turned off: only the second dispatch carries the attribute, and only
+  // while InvocationOptions::dependentLaunch is on.
+  for (auto [graph, dependent, expected] :
+       {std::tuple{false, true, 1}, {true, true, 1}, {false, false, 0}}) {
+    InvocationOptions options;
+    options.useCudaGraph = graph;
+    options.dependentLaunch = dependent;
+    Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe, options);
+    ASSERT_TRUE(inv) << inv.error().message;
+    int before = dependentLaunchesSeen();
+    Result<std::vector<HostArray>> out = (*inv)->run({floats8(0), floats8(1)});
+    ASSERT_TRUE(out) << out.error().message;
+    EXPECT_EQ(dependentLaunchesSeen() - before, expected)
+        << "graph " << graph << ", dependentLaunch " << dependent;
+  }
+}
+
+TEST_F(FakeCudaTest, DependentLaunchIsRefusedBelowSm90) {
+  expectLoadRefused(dependentLaunchModule("sm_80"), ErrorCode::InvalidModule,
+                    "step 2 of 2 (kernel 'add_kernel') is a dependent launch, "
+                    "which needs sm_90 or later, but the module's target is "
+                    "sm_80");
+  // The same plan compiled for sm_80 without the field (as PTX, which the
+  // fake sm_90 device takes) runs, every launch plain.
+  int before = dependentLaunchesSeen();
+  ModuleDesc plain = dependentLaunchModule("sm_80");
+  std::get<DispatchStep>(plain.steps[1]).dependentLaunch = false;
+  plain.executables[0].image = {CodeKind::Ptx, {'/', '/', ' ', 'P', 'T', 'X'}};
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(load(plain));
+  ASSERT_TRUE(inv) << inv.error().message;
+  ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
+  EXPECT_EQ(dependentLaunchesSeen(), before);
 }
 
 TEST_F(FakeCudaTest, IncompatiblePtxVersion) {

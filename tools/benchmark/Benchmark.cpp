@@ -199,9 +199,7 @@ Result<ProfileResult> profileInvocation(Invocation &invocation,
 Result<BenchResult>
 benchmarkExecutable(const std::shared_ptr<const Executable> &executable,
                     const std::vector<HostArray> &inputs, int warmup, int iters,
-                    bool useCudaGraph) {
-  InvocationOptions options;
-  options.useCudaGraph = useCudaGraph;
+                    const InvocationOptions &options) {
   Result<std::unique_ptr<Invocation>> invocation =
       Invocation::create(executable, options);
   if (!invocation)

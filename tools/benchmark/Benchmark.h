@@ -52,12 +52,13 @@ Result<ProfileResult> profileInvocation(Invocation &invocation,
                                         const std::vector<HostArray> &inputs,
                                         int warmup, int iters);
 
-/// benchmarkInvocation on a new invocation of `executable`, launching kernel
-/// by kernel or, with `useCudaGraph`, replaying the plan as a CUDA graph.
+/// benchmarkInvocation on a new invocation of `executable` with `options`
+/// (launching kernel by kernel or, with useCudaGraph, replaying the plan as
+/// a CUDA graph).
 Result<BenchResult>
 benchmarkExecutable(const std::shared_ptr<const Executable> &executable,
                     const std::vector<HostArray> &inputs, int warmup, int iters,
-                    bool useCudaGraph);
+                    const InvocationOptions &options);
 
 /// Device-to-device copy bandwidth: copies `bytes` between two buffers of
 /// `allocator` (after warm-up), times the copies with CUDA events and

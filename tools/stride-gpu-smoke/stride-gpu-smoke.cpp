@@ -238,7 +238,9 @@ Status checkStridedLayouts(Runtime &rt, const CodeImage &image) {
 Status checkBenchmark(Runtime &rt, const std::shared_ptr<const Executable> &m,
                       const std::vector<HostArray> &inputs, int64_t n) {
   for (bool graph : {false, true}) {
-    Result<BenchResult> b = benchmarkExecutable(m, inputs, 10, 100, graph);
+    InvocationOptions options;
+    options.useCudaGraph = graph;
+    Result<BenchResult> b = benchmarkExecutable(m, inputs, 10, 100, options);
     if (!b)
       return b.error();
     double bytes = 3.0 * double(n) * 4;

@@ -60,7 +60,7 @@ std::string runModuleUsage(const std::string &program) {
          " [--device N] [--poison] [--expect DIR [--rtol X]]\n"
          "       [--bench] [--profile] [--profile-json FILE] [--warmup N]\n"
          "       [--iterations N] [--gpu-memory-limit BYTES]\n"
-         "       [--tune-library-calls]\n"
+         "       [--tune-library-calls] [--no-dependent-launch]\n"
          "\n"
          "Runs a compiled Stride module on the GPU.\n"
          "  --input NAME=FILE.npy  the graph input NAME (see stridec --inspect);\n"
@@ -101,7 +101,11 @@ std::string runModuleUsage(const std::string &program) {
          "                         matrix product on the run's buffers and keep\n"
          "                         the fastest (for the run, --bench and\n"
          "                         --profile); another process may choose\n"
-         "                         another and round differently\n";
+         "                         another and round differently\n"
+         "  --no-dependent-launch  launch every kernel after the one before it\n"
+         "                         ends, even the dispatches the module marks\n"
+         "                         dependent (--inspect: 'dependent'), to\n"
+         "                         measure what their overlap gains\n";
 }
 
 Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args) {
@@ -201,6 +205,8 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
       o.bench = true;
     } else if (arg == "--tune-library-calls") {
       o.tuneLibraryCalls = true;
+    } else if (arg == "--no-dependent-launch") {
+      o.dependentLaunch = false;
     } else if (arg == "--profile") {
       o.profile = true;
     } else if (arg.rfind("-", 0) == 0 && arg != "-") {
@@ -309,9 +315,12 @@ Status printBenchmark(Runtime &runtime,
                       const std::shared_ptr<const Executable> &executable,
                       const std::vector<HostArray> &inputs,
                       const RunModuleOptions &options) {
+  InvocationOptions replay;
+  replay.useCudaGraph = true;
+  replay.dependentLaunch = options.dependentLaunch;
   Result<BenchResult> bench =
       benchmarkExecutable(executable, inputs, options.warmup,
-                          std::max(1, options.iterations), /*useCudaGraph=*/true);
+                          std::max(1, options.iterations), replay);
   if (!bench)
     return bench.error();
   const GraphSignature &signature = executable->desc().signature;
@@ -398,6 +407,7 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
   InvocationOptions invocationOptions;
   invocationOptions.allocator = Allocator::create(**runtime, allocatorOptions);
   invocationOptions.tuneLibraryCalls = options.tuneLibraryCalls;
+  invocationOptions.dependentLaunch = options.dependentLaunch;
   Result<std::unique_ptr<Invocation>> invocation =
       Invocation::create(*executable, invocationOptions);
   if (!invocation)

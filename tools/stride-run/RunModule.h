@@ -46,6 +46,9 @@ struct RunModuleOptions {
   /// InvocationOptions::tuneLibraryCalls for the run (and so for the
   /// benchmark and profile after it, which use its choices).
   bool tuneLibraryCalls = false;
+  /// InvocationOptions::dependentLaunch for the run, the benchmark and the
+  /// profile.
+  bool dependentLaunch = true;
   /// Time each step of the plan, run step by step (Profile.h); with
   /// profileJson, also write the profile as JSON to that file.
   bool profile = false;

@@ -151,6 +151,15 @@ cl::opt<bool> deterministic(
              "error). Without it the order varies"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> noDependentLaunch(
+    "no-dependent-launch",
+    cl::desc("On sm_90 and later, launch every kernel only after the one "
+             "before it ends, as below sm_90. Without it each kernel waits "
+             "for its predecessor in its own code and may start while that "
+             "one drains (programmatic dependent launch, recorded per "
+             "dispatch in the module)"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<std::string> cacheDir(
     "cache-dir", cl::value_desc("dir"),
     cl::desc("Keep NVRTC's output and whole modules in this directory. "
@@ -343,6 +352,7 @@ int main(int argc, char **argv) {
   options.cuda.vectorize = !noVectorize;
   options.cuda.allowTf32 = allowTf32;
   options.cuda.deterministic = deterministic;
+  options.cuda.dependentLaunch = !noDependentLaunch;
   options.jobs = jobs;
   options.nvrtcInChildProcesses = true;
   if (unitOps.getNumOccurrences())

@@ -192,6 +192,11 @@ struct DispatchStep {
   Dim3 block;
   uint32_t dynamicSharedBytes = 0;
   std::vector<KernelArg> args;
+  /// Launched with programmatic stream serialization: the kernel may start
+  /// before the dispatch before it ends, since it waits for that grid itself
+  /// (docs/module-format.md, "Dispatch"). Only in modules for sm_90 and
+  /// later.
+  bool dependentLaunch = false;
 
   bool operator==(const DispatchStep &) const = default;
 };
@@ -272,6 +277,12 @@ std::optional<int64_t> storageBytes(const TensorSignature &tensor);
 /// Parses "sm_90" into 90. nullopt unless the text is "sm_" and 2 or 3
 /// digits.
 std::optional<int> parseSmArch(const std::string &arch);
+
+/// Whether code for `arch` ("sm_90") can wait for the grid before it
+/// (`griddepcontrol`, PTX ISA 7.8, sm_90 and later), which a dispatch with
+/// `dependentLaunch` needs. The one home of that rule: the compiler asks it
+/// before emitting the wait, verifyModule before accepting the field.
+bool supportsDependentLaunch(const std::string &arch);
 
 /// Checks that `desc` is self-consistent: version, arch, every index in
 /// range, dispatch configurations within CUDA's limits, buffer sizes, layouts

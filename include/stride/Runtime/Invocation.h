@@ -50,6 +50,12 @@ struct InvocationOptions {
   /// differently; a module compiled with --deterministic is never tuned
   /// (docs/embedding.md, "Tuning library calls").
   bool tuneLibraryCalls = false;
+  /// Launch the dispatches the module marks dependent (docs/module-format.md,
+  /// "Dispatch") with programmatic stream serialization, so that each may
+  /// start while the kernel before it drains. Off: every dispatch waits for
+  /// the one before it to end, as a plain launch does (the kernels' waits
+  /// are then no-ops); for measuring what the overlap gains.
+  bool dependentLaunch = true;
 };
 
 class Invocation {

@@ -16,6 +16,7 @@
 #include "stride/Target/CUDA/Emitter.h"
 #include "stride/Dialect/Plan/IR/PlanOps.h"
 #include "stride/Dialect/Stride/IR/Graph.h"
+#include "stride/Module/Module.h"
 #include "stride/Target/CUDA/Schedule.h"
 
 #include "CudaText.h"
@@ -108,6 +109,13 @@ FailureOr<CudaKernel> printKernel(KernelOp kernel, const std::string &name,
 // Entry points
 //===----------------------------------------------------------------------===//
 
+/// Whether the kernels wait for the grid before them at their start
+/// (CudaTargetOptions::dependentLaunch), so that they may be dependent
+/// launches.
+static bool kernelsWaitForPreviousGrid(const CudaTargetOptions &options) {
+  return options.dependentLaunch && supportsDependentLaunch(options.arch);
+}
+
 /// One translation unit: the kernels of `executable`, after the prelude.
 static FailureOr<CudaUnit> emitUnit(plan::ExecutableOp executable,
                                     func::FuncOp entry,
@@ -126,6 +134,7 @@ static FailureOr<CudaUnit> emitUnit(plan::ExecutableOp executable,
       failedAny = true;
       continue;
     }
+    emitted->waitsForPreviousGrid = kernelsWaitForPreviousGrid(options);
     unit.kernels.push_back(std::move(*emitted));
   }
   if (failedAny)
@@ -138,6 +147,8 @@ static FailureOr<CudaUnit> emitUnit(plan::ExecutableOp executable,
   source += "// Each kernel iterates over the logical shape of its outputs.\n";
   source += fmt::format("#define STRIDE_RUNTIME_CHECKS {}\n",
                         options.runtimeChecks ? 1 : 0);
+  source += fmt::format("#define STRIDE_DEPENDENT_LAUNCH {}\n",
+                        kernelsWaitForPreviousGrid(options) ? 1 : 0);
   source += cuda::kPrelude;
   source += "\n";
   if (!fileScope.text.empty())

@@ -706,6 +706,8 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
 
   Code body;
   body.indent = 1;
+  // Before any access to global memory and any return (Prelude.h).
+  body.line("stride_begin_kernel();");
   body.line("typedef {} idx_t; // {}-bit index arithmetic",
             wide ? "long long" : "int", wide ? 64 : 32);
   pushScope();

@@ -8,7 +8,10 @@
 // Translates the host plan (the plan dialect: stride-outline-executable and
 // the passes after it) into a ModuleDesc, step by step: each buffer op
 // becomes a buffer, each dispatch the launches of its kernel's schedule as
-// emitted, each copy a launch of the copy kernel. Decides nothing.
+// emitted, each copy a launch of the copy kernel. Decides nothing: a
+// dispatch is a dependent launch when its kernel waits for the grid before
+// it (CudaKernel::waitsForPreviousGrid) and the step before it is a
+// dispatch too, the only predecessor whose end a kernel can wait for.
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,6 +128,11 @@ public:
 private:
   LogicalResult translateSignature();
   LogicalResult translate(Operation &op);
+  /// Whether the step about to be added follows a dispatch.
+  bool followsDispatch() const {
+    return !desc.steps.empty() &&
+           std::holds_alternative<DispatchStep>(desc.steps.back());
+  }
   LogicalResult translateInput(plan::InputOp input);
   LogicalResult translateAlloc(plan::AllocOp alloc);
   LogicalResult translateConstant(plan::ConstantOp constant);
@@ -264,6 +272,7 @@ LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
     step.args = *args;
     if (l.phase)
       step.args.push_back(KernelArg::i32(*l.phase));
+    step.dependentLaunch = k->waitsForPreviousGrid && followsDispatch();
     desc.steps.push_back(std::move(step));
   }
   return success();

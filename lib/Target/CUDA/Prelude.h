@@ -59,6 +59,22 @@ STRIDE_DEVICE long long stride_floormod(long long a, long long b) {
   return r < 0 ? r + b : r;
 }
 
+// The first statement of every kernel. With STRIDE_DEPENDENT_LAUNCH (sm_90
+// and later; docs/module-format.md, "Dispatch") a kernel may have been
+// launched before the grid ahead of it ended: it waits until that grid has
+// ended and its writes are visible. It must come before any access to
+// global memory and before any return: a grid whose blocks all left without
+// waiting could end before its predecessor, and the grid after it would
+// then wait for too little. No kernel asks for its successor early
+// (griddepcontrol.launch_dependents): each block's exit does, which
+// measured faster (bench/NOTES.md, section 27). Elsewhere, and in
+// emulation, nothing.
+__device__ __forceinline__ void stride_begin_kernel() {
+#if STRIDE_DEPENDENT_LAUNCH && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
 // Four consecutive elements, aligned so that they move as one access.
 template <typename T> struct alignas(4 * sizeof(T)) stride_vec4 { T v[4]; };
 

@@ -66,6 +66,9 @@ struct CudaKernel {
   /// temporaries' contract (docs/module-format.md, "Buffer"). The inverse
   /// index of the segmented index_add lives there.
   std::vector<int64_t> scratchBytes;
+  /// The kernel waits for the grid before it at its start, so its launches
+  /// may be dependent ones (CudaTargetOptions::dependentLaunch).
+  bool waitsForPreviousGrid = false;
 };
 
 /// One translation unit: the kernels of one plan.executable.
