@@ -318,6 +318,12 @@ for graph in test/Emu/Inputs/index-add-patterns.mlir test/Emu/Inputs/index-add-p
   [[ -d $out/cases/$name ]] && echo 20 >"$out/cases/$name/repeat"
 done
 
+# Thread-block clusters that each reduce several rows in turn (issue 17):
+# grids sized for one multiprocessor (the emulator runs this graph too, but
+# only the GPU can show a race between one row's reads of the cluster's
+# slots and the next row's writes).
+add_case e2e_clusters_many_rows test/Emu/Inputs/rows-wide-many.mlir "" --multiprocessors=1
+
 if [[ -d test/e2e ]]; then
   while IFS= read -r graph; do
     name=e2e_$(echo "${graph#test/e2e/}" | sed 's|/|_|g; s|\.mlir$||')

@@ -77,6 +77,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(llvm::StringRef(options.pipeline.testInjectFault));
   key.add(options.import.weightsAsInputs);
   key.add(llvm::StringRef(options.cuda.arch));
+  key.add(static_cast<int64_t>(options.cuda.multiprocessorCount));
   key.add(options.cuda.runtimeChecks);
   key.add(options.cuda.vectorize);
   key.add(options.cuda.allowTf32);

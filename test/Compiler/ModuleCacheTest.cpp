@@ -59,6 +59,13 @@ TEST_F(ModuleCacheTest, KeyFollowsInputNameAndOptions) {
   CompileOptions otherArch = options;
   otherArch.cuda.arch = "sm_80";
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", otherArch));
+  // Grid sizes follow the multiprocessor count.
+  CompileOptions oneMultiprocessor = options;
+  oneMultiprocessor.cuda.multiprocessorCount = 1;
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", oneMultiprocessor));
+  CompileOptions noDependentLaunch = options;
+  noDependentLaunch.cuda.dependentLaunch = false;
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", noDependentLaunch));
   // Threads change how a compile runs, not the module.
   CompileOptions threads = options;
   threads.jobs = 3;

@@ -88,6 +88,14 @@ cl::opt<std::string> arch(
              "supports"),
     cl::cat(stridecCategory));
 
+cl::opt<int> multiprocessors(
+    "multiprocessors", cl::value_desc("N"), cl::init(0),
+    cl::desc("Size grids for a GPU with N multiprocessors (default 0: the "
+             "arch's usual count, 132 for sm_90, 108 for sm_80). Grid-stride "
+             "kernels launch at most a few blocks per multiprocessor and "
+             "loop; a smaller N gives each block (or cluster) more work"),
+    cl::cat(stridecCategory));
+
 cl::opt<bool> repairLayouts(
     "repair-layouts",
     cl::desc("Give a functional op whose result layout overlaps (e.g. "
@@ -332,6 +340,12 @@ int main(int argc, char **argv) {
       option->addCategory(mlirCategory);
   cl::HideUnrelatedOptions({&stridecCategory, &mlirCategory});
   cl::ParseCommandLineOptions(argc, argv, kOverview);
+  if (multiprocessors < 0) {
+    errs() << "stridec: error: --multiprocessors=" << multiprocessors
+           << ": expected a count of multiprocessors, or 0 for the arch's "
+              "usual count\n";
+    return 1;
+  }
 
   if (!inspectPath.empty())
     return inspect(inspectPath);
@@ -348,6 +362,7 @@ int main(int argc, char **argv) {
   options.pipeline.keepValues = keepValues;
   options.pipeline.testInjectFault = testInjectFault;
   options.cuda.arch = arch;
+  options.cuda.multiprocessorCount = multiprocessors;
   options.cuda.runtimeChecks = !noRuntimeChecks;
   options.cuda.vectorize = !noVectorize;
   options.cuda.allowTf32 = allowTf32;
