@@ -142,6 +142,17 @@ stride_status stride_compiler_set_runtime_checks(stride_compiler *compiler,
     scatter_add then fails to compile (stridec --deterministic). Default 0. */
 stride_status stride_compiler_set_deterministic(stride_compiler *compiler,
                                                 int enable);
+/** Non-zero (the default): on sm_90 and later each kernel may start while
+    the kernel before it drains, and waits for it in its own code
+    (programmatic dependent launch, recorded per dispatch in the module;
+    stridec --no-dependent-launch is 0). */
+stride_status stride_compiler_set_dependent_launch(stride_compiler *compiler,
+                                                   int enable);
+/** Size grids for a GPU of `count` multiprocessors (stridec
+    --multiprocessors); 0 (the default): the arch's usual count, 132 for
+    sm_90. */
+stride_status stride_compiler_set_multiprocessors(stride_compiler *compiler,
+                                                  unsigned count);
 /** Keep NVRTC's output in `dir`, a content-addressed cache shared safely by
     concurrent compilers (see stride/Target/CUDA/NvrtcCache.h), so that compiling
     the same graph again skips NVRTC. "" (the default) caches nothing;

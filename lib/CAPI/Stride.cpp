@@ -19,6 +19,7 @@
 #include "stride/Runtime/Invocation.h"
 
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -331,6 +332,26 @@ stride_status stride_compiler_set_deterministic(stride_compiler *compiler,
       compiler,
       [](CompileOptions &o) -> bool & { return o.cuda.deterministic; },
       enable);
+}
+
+stride_status stride_compiler_set_dependent_launch(stride_compiler *compiler,
+                                                   int enable) {
+  return setFlag(
+      compiler,
+      [](CompileOptions &o) -> bool & { return o.cuda.dependentLaunch; },
+      enable);
+}
+
+stride_status stride_compiler_set_multiprocessors(stride_compiler *compiler,
+                                                  unsigned count) {
+  STRIDE_CHECK_ARG(compiler);
+  if (count > static_cast<unsigned>(std::numeric_limits<int>::max()))
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "stride_compiler_set_multiprocessors: " +
+                    std::to_string(count) + " multiprocessors is too many");
+  compiler->compiler.options().cuda.multiprocessorCount =
+      static_cast<int>(count);
+  return ok();
 }
 
 stride_status stride_compiler_set_cache_dir(stride_compiler *compiler,

@@ -33,6 +33,17 @@ static const char *kAddGraph =
     "  return %z : !stride.tensor<2x3xf32>\n"
     "}\n";
 
+/* Two kernels: a row sum, then exp and a sum of the 64 row sums. */
+static const char *kTwoKernelGraph =
+    "func.func @two(%x: !stride.tensor<64x300xf32>) -> !stride.tensor<f32> {\n"
+    "  %s = stride.sum %x dims [1] : !stride.tensor<64x300xf32>\n"
+    "      -> !stride.tensor<64xf32>\n"
+    "  %e = stride.exp %s : !stride.tensor<64xf32> -> !stride.tensor<64xf32>\n"
+    "  %t = stride.sum %e dims [0] : !stride.tensor<64xf32>\n"
+    "      -> !stride.tensor<f32>\n"
+    "  return %t : !stride.tensor<f32>\n"
+    "}\n";
+
 /* The result type has 9 columns where exp keeps 8. */
 static const char *kMalformedGraph =
     "func.func @bad(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x9xf32> {\n"
@@ -142,6 +153,41 @@ static void checkDeterministic(stride_compiler *compiler) {
   printf("deterministic: %s\n", line ? "recorded" : "missing");
   stride_module_destroy(module);
   EXPECT(stride_compiler_set_deterministic(compiler, 0) == STRIDE_OK);
+}
+
+/* The two dispatch steps of kTwoKernelGraph's module, as
+   stride_module_describe prints them, each after `what`. */
+static void printDispatches(stride_compiler *compiler, const char *what) {
+  stride_compile_result *result = NULL;
+  stride_module *module = NULL;
+  EXPECT(stride_compiler_compile(compiler, kTwoKernelGraph,
+                                 strlen(kTwoKernelGraph), "two.mlir",
+                                 &result) == STRIDE_OK);
+  EXPECT(stride_compile_result_get_module(result, &module) == STRIDE_OK);
+  const char *text = module ? stride_module_describe(module) : "";
+  for (const char *step = strstr(text, "dispatch "); step;
+       step = strstr(step + 1, "dispatch ")) {
+    const char *end = strchr(step, '\n');
+    int length = end ? (int)(end - step) : (int)strlen(step);
+    printf("%s: %.*s\n", what, length, step);
+  }
+  stride_module_destroy(module);
+  stride_compile_result_destroy(result);
+}
+
+/* stride_compiler_set_dependent_launch and _set_multiprocessors change the
+   plan: the second kernel's launch is dependent or not, the first's grid
+   sized for 132 multiprocessors or for one. */
+static void checkLaunchOptions(stride_compiler *compiler) {
+  EXPECT(stride_compiler_set_dependent_launch(NULL, 0) != STRIDE_OK);
+  EXPECT(stride_compiler_set_multiprocessors(NULL, 1) != STRIDE_OK);
+  printDispatches(compiler, "default");
+  EXPECT(stride_compiler_set_dependent_launch(compiler, 0) == STRIDE_OK);
+  printDispatches(compiler, "no dependent launch");
+  EXPECT(stride_compiler_set_dependent_launch(compiler, 1) == STRIDE_OK);
+  EXPECT(stride_compiler_set_multiprocessors(compiler, 1) == STRIDE_OK);
+  printDispatches(compiler, "one multiprocessor");
+  EXPECT(stride_compiler_set_multiprocessors(compiler, 0) == STRIDE_OK);
 }
 
 static void printSignature(const stride_module *module) {
@@ -302,6 +348,7 @@ int main(int argc, char **argv) {
   checkIllegalLayoutNotes(compiler, argv[1]);
   checkBadInputs(compiler);
   checkDeterministic(compiler);
+  checkLaunchOptions(compiler);
   checkJobs(compiler);
   if (runtime)
     runAdd(runtime, module);
