@@ -2,7 +2,9 @@
 # Runs every case of a bundle made by scripts/gpu-prepare.sh on the GPU and
 # compares each output with the reference interpreter's: integers exactly,
 # floats with relative error <= the case's rtol (1e-5 for f32; 0 = exactly,
-# as for the seed's f64 gradients). Outputs are poisoned (0xFF bytes, NaN or
+# as for the seed's f64 gradients) or absolute error <= its atol (1e-6 for
+# f32: an output that is rounding alone, such as a sum of deviations from a
+# mean, has no scale to be relative to; bench/NOTES.md section 28). Outputs are poisoned (0xFF bytes, NaN or
 # -1) before each run, so an element no kernel writes fails the comparison.
 # On the GPU, the bundle's bin/StrideCublasLtGpuTests (the cublaslt.matmul
 # routine against a host reference) is one more case, "cublaslt-matmul".
@@ -101,6 +103,7 @@ for dir in "$bundle"/cases/*/; do
   name=$(basename "$dir")
   [[ $name =~ $filter ]] || continue
   args=("$dir/module.stridemod" --poison --device "$device" --expect "$dir/expected" --rtol "$(cat "$dir/rtol")")
+  [[ -f $dir/atol ]] && args+=(--atol "$(cat "$dir/atol")")
   for f in "$dir"/inputs/*.npy; do
     [[ -e $f ]] && args+=(--input "$(basename "$f" .npy)=$f")
   done

@@ -53,6 +53,23 @@ TEST(Compare, SmallValuesMeasuredAgainstTheMeanMagnitude) {
   EXPECT_NEAR(c.maxRelativeError, 1e-7 / (4.0 / 3), 1e-12);
 }
 
+TEST(Compare, AbsoluteToleranceForOutputsOfRoundingAlone) {
+  // Every element a sum of deviations from a mean: the f64 reference keeps
+  // 2^-27, an f32 sum rounds it away. The relative error is 1; atol
+  // accepts it, and nothing larger.
+  HostArray e = array<float>(DType::F32, {3}, {7.4505806e-9f, 7.4505806e-9f,
+                                               7.4505806e-9f});
+  HostArray a = array<float>(DType::F32, {3}, {0.0f, 0.0f, 0.0f});
+  Comparison c = compareArrays(a, e, 1e-5);
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.mismatches, 3);
+  EXPECT_TRUE(compareArrays(a, e, 1e-5, 1e-6).ok);
+  EXPECT_TRUE(compareArrays(a, e, 0, 1e-6).ok); // atol applies with rtol 0
+  EXPECT_FALSE(compareArrays(a, e, 1e-5, 1e-9).ok);
+  HostArray wrong = array<float>(DType::F32, {3}, {1e-5f, 0.0f, 0.0f});
+  EXPECT_FALSE(compareArrays(wrong, e, 1e-5, 1e-6).ok);
+}
+
 TEST(Compare, WorstElementAndLargestAbsoluteError) {
   // The first mismatch is element [0, 1]; the worst, relative to
   // max(|e|, mean |e| = 2.5), is element [1, 0]; the largest absolute error

@@ -82,7 +82,7 @@ double elementAsDouble(const HostArray &a, int64_t i) {
 }
 
 Comparison compareArrays(const HostArray &actual, const HostArray &expected,
-                         double rtol) {
+                         double rtol, double atol) {
   Comparison c;
   if (actual.dtype != expected.dtype || actual.shape != expected.shape) {
     c.ok = false;
@@ -144,7 +144,7 @@ Comparison compareArrays(const HostArray &actual, const HostArray &expected,
     if (rel > c.maxRelativeError || c.worstElement.empty())
       c.worstElement = describe(i, number(a), number(e));
     c.maxRelativeError = std::max(c.maxRelativeError, rel);
-    if (rtol == 0 || rel > rtol)
+    if (diff > atol && (rtol == 0 || rel > rtol))
       mismatch(i, number(a), number(e));
   }
   return c;

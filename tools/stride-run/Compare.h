@@ -51,9 +51,15 @@ struct Comparison {
 double elementAsDouble(const HostArray &a, int64_t i);
 
 /// Compares `actual` with `expected` (same dtype and shape, else a mismatch
-/// saying so).
+/// saying so). Integers must be equal; a float element matches when it is
+/// equal, when |actual - expected| <= atol, or when its relative error (the
+/// difference over the larger of |expected| and the output's mean
+/// magnitude) is at most rtol > 0. NaN matches only NaN, an infinity only
+/// itself. atol is for outputs whose every element is far below their
+/// summands, where rounding is all there is (a sum of deviations from a
+/// mean: 0 against 7e-9 is within f32's error but a relative error of 1).
 Comparison compareArrays(const HostArray &actual, const HostArray &expected,
-                         double rtol);
+                         double rtol, double atol = 0);
 
 /// The line `--expect` prints for output `name`: "out: match (max relative
 /// error 0)" or "out: MISMATCH (max relative error 0.5), 3 elements differ;

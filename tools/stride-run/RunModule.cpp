@@ -57,7 +57,7 @@ std::string runModuleUsage(const std::string &program) {
   return "usage: " + program +
          " MODULE.stridemod [--input NAME=FILE.npy]... [--output-dir DIR]\n"
          "       [--bf16-output=f32|raw]"
-         " [--device N] [--poison] [--expect DIR [--rtol X]]\n"
+         " [--device N] [--poison] [--expect DIR [--rtol X] [--atol X]]\n"
          "       [--bench] [--profile] [--profile-json FILE] [--warmup N]\n"
          "       [--iterations N] [--gpu-memory-limit BYTES]\n"
          "       [--tune-library-calls] [--no-dependent-launch]\n"
@@ -77,8 +77,9 @@ std::string runModuleUsage(const std::string &program) {
          "                         NaN or -1\n"
          "  --expect DIR           compare each output with DIR/<name>.npy:\n"
          "                         integers exactly, floats with relative error\n"
-         "                         <= rtol (default 1e-5; 0 means exactly); a\n"
-         "                         bf16 output with f32 or '<V2' files\n"
+         "                         <= rtol (default 1e-5; 0 means exactly) or\n"
+         "                         absolute error <= atol (default 0); a bf16\n"
+         "                         output with f32 or '<V2' files\n"
          "  --bench                time the plan, replayed as a CUDA graph: the\n"
          "                         median over --iterations samples (default\n"
          "                         100), each the mean of 10 back-to-back\n"
@@ -189,16 +190,17 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
         o.iterations = static_cast<int>(*n);
       else
         o.gpuMemoryLimitBytes = static_cast<uint64_t>(*n);
-    } else if (arg == "--rtol") {
+    } else if (arg == "--rtol" || arg == "--atol") {
       Result<std::string> v = next();
       if (!v)
         return v.error();
       std::optional<double> x = parseDouble(*v);
       if (!x || *x < 0)
         return makeError(ErrorCode::InvalidArgument,
-                         "option --rtol expects a non-negative number, not '" +
-                             *v + "'");
-      o.rtol = *x;
+                         "option " + arg +
+                             " expects a non-negative number, not '" + *v +
+                             "'");
+      (arg == "--rtol" ? o.rtol : o.atol) = *x;
     } else if (arg == "--poison") {
       o.poison = true;
     } else if (arg == "--bench") {
@@ -298,7 +300,8 @@ int finishModuleOutputs(const ModuleDesc &module,
       Result<HostArray> expected = readNpyFile(path);
       if (!expected)
         return fail(program, expected.error().message);
-      Comparison c = compareArrays(out, widenForNpy(*expected), options.rtol);
+      Comparison c = compareArrays(out, widenForNpy(*expected), options.rtol,
+                                   options.atol);
       std::cout << describeComparison(name, c) << "\n";
       if (!c.ok)
         status = 1;

@@ -41,6 +41,7 @@ struct RunModuleOptions {
   /// Compare each output with <expectDir>/<name>.npy (see Compare.h).
   std::string expectDir;
   double rtol = 1e-5;
+  double atol = 0;
   /// Time the plan: median of `iterations` replays as a CUDA graph.
   bool bench = false;
   /// InvocationOptions::tuneLibraryCalls for the run (and so for the
