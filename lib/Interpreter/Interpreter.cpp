@@ -402,8 +402,7 @@ private:
   Status selectScatter(SelectScatterOp op);
   Status cat(CatOp op);
   Status cumsum(CumsumOp op);
-  Status scatterElements(IndexScatterOpInterface op);
-  Status scatterSlices(IndexScatterOpInterface op);
+  Status scatter(IndexScatterOpInterface op);
   Status gather(GatherOp op);
   Status indexSelect(IndexSelectOp op);
   Status reduce(ReductionOpInterface op);
@@ -857,46 +856,35 @@ struct Accumulator {
   }
 };
 
-/// scatter, scatter_add: one index per element of `src`.
-Status Interpreter::scatterElements(IndexScatterOpInterface op) {
+/// scatter, scatter_add (one index per element of `src`, each checked as it
+/// is read) and index_add (one per slice of `src` along `dim`, all checked
+/// first): a copy of `input` into which each element of `src` is written,
+/// or added, at its own position with `dim` replaced by its index.
+Status Interpreter::scatter(IndexScatterOpInterface op) {
   const Tensor &index = get(op.getIndex());
   const Tensor &src = get(op.getSrc());
   int64_t dim = op.getDim();
-  bool accumulate = op.isAccumulating();
   Tensor out = allocate(typeOf(op->getResult(0)));
   copyElements(get(op.getInput()), out);
-  Accumulator acc(out);
   int64_t size = out.layout.shape[dim];
-  Status status = forEachCheckedIndex(
-      op, index, size, dim, [&](const Dims &position, int64_t at) {
-        Dims target = position;
-        target[dim] = at;
-        acc.put(accumulate, target, src, src.address(position));
+  Accumulator acc(out);
+  auto put = [&](const Dims &position, int64_t at) {
+    Dims target = position;
+    target[dim] = at;
+    acc.put(op.isAccumulating(), target, src, src.address(position));
+  };
+  Status status = Status::ok();
+  if (op.isSliceIndex()) {
+    status = checkSliceIndices(op, index, size, dim);
+    if (status)
+      forEachIndex(src.layout.shape, [&](const Dims &position) {
+        put(position, index.getI(index.address({position[dim]})));
       });
+  } else {
+    status = forEachCheckedIndex(op, index, size, dim, put);
+  }
   if (!status)
     return status;
-  acc.finish();
-  values[op->getResult(0)] = std::move(out);
-  return Status::ok();
-}
-
-/// index_add: one index per slice of `src` along `dim`.
-Status Interpreter::scatterSlices(IndexScatterOpInterface op) {
-  const Tensor &index = get(op.getIndex());
-  const Tensor &src = get(op.getSrc());
-  int64_t dim = op.getDim();
-  bool accumulate = op.isAccumulating();
-  Tensor out = allocate(typeOf(op->getResult(0)));
-  copyElements(get(op.getInput()), out);
-  int64_t size = out.layout.shape[dim];
-  if (Status s = checkSliceIndices(op, index, size, dim); !s)
-    return s;
-  Accumulator acc(out);
-  forEachIndex(src.layout.shape, [&](const Dims &position) {
-    Dims target = position;
-    target[dim] = index.getI(index.address({position[dim]}));
-    acc.put(accumulate, target, src, src.address(position));
-  });
   acc.finish();
   values[op->getResult(0)] = std::move(out);
   return Status::ok();
@@ -1100,7 +1088,7 @@ Status Interpreter::execute(Operation *op) {
       .Case([&](CatOp o) { return cat(o); })
       .Case([&](CumsumOp o) { return cumsum(o); })
       .Case([&](IndexScatterOpInterface o) {
-        return o.isSliceIndex() ? scatterSlices(o) : scatterElements(o);
+        return scatter(o);
       })
       .Case([&](GatherOp o) { return gather(o); })
       .Case([&](IndexSelectOp o) { return indexSelect(o); })
