@@ -187,23 +187,27 @@ T __shfl_sync(unsigned, T value, int srcLane, int width = 32) {
 
 namespace stride_emu {
 /// Every lane of the calling thread's warp publishes `value`; returns the
-/// mask of the lanes whose value equals it.
-inline unsigned matchAny(int value) {
+/// mask of the lanes whose value satisfies `select`.
+template <typename Select> unsigned lanesWhere(uint32_t value, Select select) {
   unsigned linear = linearThread();
   Warp &w = *currentBlock->warps[linear / 32];
-  w.slots[linear % 32] = static_cast<uint32_t>(value);
+  w.slots[linear % 32] = value;
   w.barrier.arrive_and_wait();
-  unsigned peers = 0;
+  unsigned lanes = 0;
   for (unsigned lane = 0; lane < 32; ++lane)
-    if (w.slots[lane] == static_cast<uint32_t>(value))
-      peers |= 1u << lane;
+    if (select(static_cast<uint32_t>(w.slots[lane])))
+      lanes |= 1u << lane;
   w.barrier.arrive_and_wait();
-  return peers;
+  return lanes;
 }
 } // namespace stride_emu
 
 inline unsigned __match_any_sync(unsigned, int value) {
-  return stride_emu::matchAny(value);
+  uint32_t bits = static_cast<uint32_t>(value);
+  return stride_emu::lanesWhere(bits, [&](uint32_t v) { return v == bits; });
+}
+inline unsigned __ballot_sync(unsigned, bool predicate) {
+  return stride_emu::lanesWhere(predicate, [](uint32_t v) { return v != 0; });
 }
 inline int __popc(unsigned v) { return __builtin_popcount(v); }
 inline int __ffs(int v) { return __builtin_ffs(v); }
@@ -257,6 +261,9 @@ inline int atomicAdd(int *p, int v) {
   return static_cast<int>(std::atomic_ref<unsigned>(*reinterpret_cast<unsigned *>(p))
                               .fetch_add(static_cast<unsigned>(v)));
 }
+inline unsigned atomicAdd(unsigned *p, unsigned v) {
+  return std::atomic_ref<unsigned>(*p).fetch_add(v);
+}
 inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v) {
   return std::atomic_ref<unsigned long long>(*p).fetch_add(v);
 }
@@ -280,6 +287,8 @@ inline unsigned atomicOr(unsigned *p, unsigned v) {
   return std::atomic_ref<unsigned>(*p).fetch_or(v);
 }
 inline int atomicExch(int *p, int v) { return std::atomic_ref<int>(*p).exchange(v); }
+// A load through the L2 (the emulator has no caches).
+template <typename T> T __ldcg(const T *p) { return *p; }
 // Blocks may run concurrently: a sequentially consistent fence.
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 

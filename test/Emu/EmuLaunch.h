@@ -13,15 +13,17 @@
 // (each kernel with its thread-block cluster's blocks, 1 without), which
 // defines `stride_emu_launch`, the one symbol stride-emu looks up in the
 // shared library: it runs one launch of the plan, block after block (a
-// cluster's blocks together), each block's threads as concurrent
-// std::threads.
+// cluster's blocks together; last to first with STRIDE_EMU_BLOCKS=reverse),
+// each block's threads as concurrent std::threads.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef STRIDE_TEST_EMU_EMULAUNCH_H
 #define STRIDE_TEST_EMU_EMULAUNCH_H
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <thread>
 #include <type_traits>
@@ -101,10 +103,18 @@ inline int launch(const KernelEntry *table, int count, const char *name,
     return 3; // a grid of whole clusters, as a GPU requires
   gridDim = {grid[0], grid[1], grid[2]};
   blockDim = {block[0], block[1], block[2]};
+  std::vector<dim3> firsts;
   for (unsigned bz = 0; bz < grid[2]; ++bz)
     for (unsigned by = 0; by < grid[1]; ++by)
       for (unsigned bx = 0; bx < grid[0]; bx += blocks)
-        runCluster(*kernel, {bx, by, bz}, blocks, block, args);
+        firsts.push_back({bx, by, bz});
+  // A GPU runs blocks in any order: the tests run them first to last and,
+  // with STRIDE_EMU_BLOCKS=reverse, last to first.
+  const char *order = std::getenv("STRIDE_EMU_BLOCKS");
+  if (order && std::strcmp(order, "reverse") == 0)
+    std::reverse(firsts.begin(), firsts.end());
+  for (dim3 first : firsts)
+    runCluster(*kernel, first, blocks, block, args);
   return 0;
 }
 

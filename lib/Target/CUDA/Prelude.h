@@ -251,6 +251,21 @@ STRIDE_DEVICE int stride_rank_in_warp(int row, int *counts) {
   return base + __popc(peers & ((1u << lane) - 1u));
 }
 
+// A place in a list for each lane of the warp that `claim`s one, in one
+// atomic on `cursor` per warp; -1 for the others. Every lane of the warp
+// calls it.
+STRIDE_DEVICE int stride_claim_in_warp(bool claim, int *cursor) {
+  const unsigned claims = __ballot_sync(0xffffffffu, claim);
+  if (claims == 0u)
+    return -1;
+  const int lane = threadIdx.x & 31, leader = __ffs(claims) - 1;
+  int base = 0;
+  if (lane == leader)
+    base = atomicAdd(cursor, __popc(claims));
+  base = __shfl_sync(0xffffffffu, base, leader);
+  return claim ? base + __popc(claims & ((1u << lane) - 1u)) : -1;
+}
+
 // The index analysis of the segmented index_add (docs/cuda-backend.md).
 // `row` is the row of this thread's source position (-1: none) among the
 // block's blockDim.x consecutive positions. Returns the position's rank

@@ -681,20 +681,21 @@ void Scheduler::scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
   // chunk and element (a vector atomic per 4 floats on sm_90).
   tile = std::clamp<int64_t>(ceilDiv(updates, multiprocessors * 8), 16, 256);
   int64_t cap = multiprocessors * 8;
-  // counts (rows), buckets (rows x bucket), ranks (updates); with long
-  // rows: each long row's start and slot (2 per row), the long rows'
-  // positions and slots (2 per position), each slot's row, the two
-  // cursors, and each slot's sums.
-  scratch = {4 * rows, 4 * rows * bucket, 4 * updates};
+  // counts (rows), buckets (rows x bucket); with long rows: the long
+  // positions (two cursors, each row's slot, a (position, row) pair per
+  // position), each slot's partial sums, and the progress counters (the
+  // chunk items done, then each slot's positions added).
+  scratch = {4 * rows, 4 * rows * bucket};
   launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/1);
-  launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/2);
-  if (longRows == 0)
+  if (longRows == 0) {
+    launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/2);
     return;
-  scratch.append({8 * rows, 8 * updates, 4 * longRows, 8,
-                  accBytes * longRows * rowLength});
-  launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/3);
-  launch(gridSize(ceilDiv(updates, tile), cap), threads, 1, /*phase=*/4);
-  launch(gridSize(longRows, cap), threads, 1, /*phase=*/5);
+  }
+  scratch.append({4 * (2 + rows + 2 * updates),
+                  accBytes * longRows * rowLength, 4 * (1 + longRows)});
+  // Phase 2's items: the chunks of long positions, then the rows.
+  launch(gridSize(bucketedLongChunks(updates, bucket, tile) + rows, 1 << 20),
+         threads, 1, /*phase=*/2);
 }
 
 void Scheduler::scheduleScatter() {
@@ -760,6 +761,10 @@ struct ScheduleKernelsPass
 };
 
 } // namespace
+
+int64_t bucketedLongChunks(int64_t updates, int64_t bucket, int64_t tile) {
+  return ceilDiv(std::max<int64_t>(updates - bucket, 0), tile);
+}
 
 FailureOr<KernelScheduleAttr> scheduleKernel(KernelOp kernel,
                                              const CudaTargetOptions &options) {

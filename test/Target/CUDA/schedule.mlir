@@ -289,12 +289,14 @@ func.func @scatter(%x: !stride.tensor<1024x1024xf32>, %i: !stride.tensor<1000x1x
 // index_add into rows of 36 f32 elements: segmented, default mode;
 // 4-element units (36 is not a multiple of 8), 9 units per row in a block
 // of 32; buckets of 32 positions; 50 positions can make one row longer
-// than its bucket (one slot), so five phases; chunks of 16 long positions.
-// Scratch: 20 counts, 20 x 32 bucket entries, 50 ranks, a start and a slot
-// per row, a position and a slot per position, one slot's row, two
-// cursors, and one slot's partial row of 36 floats.
+// than its bucket (one slot); chunks of 16 long positions, two of them
+// (the 18 positions past one row's bucket), so phase 2 has 22 items: 2
+// chunks and 20 rows. Scratch: 20 counts, 20 x 32 bucket entries, the long
+// positions (two cursors, a slot per row, a position and its row per
+// position: 122 ints), one slot's partial row of 36 floats, and the
+// progress counters (the chunk items', one slot's).
 // CHECK-LABEL: func.func @segmented
-// CHECK: #stride.schedule<scheme = segmented_index_add, index_bits = 32, vector_width = 4, threads = 32, elements_per_thread = 4, tile = 16, launches = [#stride.launch<grid = 1, block = 256, phase = 1>, #stride.launch<grid = 20, block = 32, phase = 2>, #stride.launch<grid = 1, block = 256, phase = 3>, #stride.launch<grid = 4, block = 32, phase = 4>, #stride.launch<grid = 1, block = 32, phase = 5>], scratch = [80, 2560, 200, 160, 400, 4, 8, 144], bucket = 32>
+// CHECK: #stride.schedule<scheme = segmented_index_add, index_bits = 32, vector_width = 4, threads = 32, elements_per_thread = 4, tile = 16, launches = [#stride.launch<grid = 1, block = 256, phase = 1>, #stride.launch<grid = 22, block = 32, phase = 2>], scratch = [80, 2560, 488, 144, 8], bucket = 32>
 // SCALAR-LABEL: func.func @segmented
 // SCALAR: #stride.schedule<scheme = segmented_index_add, index_bits = 32, threads = 64, elements_per_thread = 1,
 func.func @segmented(%x: !stride.tensor<20x36xf32>, %idx: !stride.tensor<50xi64>,

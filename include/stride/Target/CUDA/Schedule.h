@@ -35,6 +35,11 @@ int defaultMultiprocessors(llvm::StringRef arch);
 mlir::FailureOr<KernelScheduleAttr>
 scheduleKernel(KernelOp kernel, const CudaTargetOptions &options);
 
+/// The chunk items of phase 2 of a default-mode segmented index_add with
+/// long rows: chunks of `tile` long positions, enough for all the
+/// positions of one row past its `bucket` (docs/cuda-backend.md).
+int64_t bucketedLongChunks(int64_t updates, int64_t bucket, int64_t tile);
+
 /// The schedule recorded on `kernel`, or null.
 KernelScheduleAttr getSchedule(KernelOp kernel);
 

@@ -7,7 +7,8 @@
 //
 // stride-share-index-analysis (Passes.td): default-mode segmented index_adds
 // over one index buffer and one row count share the scratch of a single
-// index analysis (counts, buckets, ranks); only the first ranks the index.
+// index analysis (counts, buckets, long positions); only the first ranks
+// the index.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,8 +27,13 @@ using namespace mlir;
 namespace stride::plan {
 namespace {
 
-/// The scratch buffers of the index analysis: counts, buckets, ranks.
-constexpr unsigned kAnalysisBuffers = 3;
+/// The leading scratch buffers of a default-mode segmented index_add that
+/// hold its index analysis: counts and buckets, and, where a row can
+/// outgrow its bucket, the long positions (docs/cuda-backend.md); the
+/// partial sums and progress counters after them are its own.
+unsigned analysisBuffers(KernelScheduleAttr schedule) {
+  return std::min<unsigned>(3, schedule.getScratch().size());
+}
 
 /// A dispatch of a default-mode segmented index_add whose index is a
 /// kernel input, read whole: the buffer and type of that input and the
@@ -46,7 +52,7 @@ std::optional<AnalysisKey> analysisKey(IndexedDispatch d) {
   KernelScheduleAttr schedule = d.schedule;
   if (!schedule || schedule.getScheme() != KernelScheme::SegmentedIndexAdd ||
       schedule.getDeterministic() || !schedule.getScratch() ||
-      schedule.getScratch().size() < kAnalysisBuffers ||
+      schedule.getScratch().size() < 2 ||
       !llvm::is_contained(
           llvm::map_range(schedule.getLaunches().getAsRange<LaunchAttr>(),
                           [](LaunchAttr l) { return l.getPhase(); }),
@@ -97,7 +103,7 @@ void share(ArrayRef<IndexedDispatch> group) {
                                                     : IndexAnalysis::Reused));
     unsigned scratch =
         d.dispatch.getBuffers().size() - d.schedule.getScratch().size();
-    for (unsigned b = 0; b < kAnalysisBuffers; ++b) {
+    for (unsigned b = 0, e = analysisBuffers(d.schedule); b < e; ++b) {
       OpOperand &operand = d.dispatch.getBuffersMutable()[scratch + b];
       Operation *own = operand.get().getDefiningOp();
       operand.set(first.dispatch.getBuffers()[firstScratch + b]);

@@ -303,15 +303,18 @@ private:
       Code &body,
       llvm::function_ref<void(const std::string &, const std::string &)>
           keepRank);
-  /// Default phase 2: the short rows from their buckets; with `longRows`,
-  /// a long row's slot and start.
-  mlir::LogicalResult printShortRows(Code &body, bool longRows);
-  /// Default phase 3: each long row's position placed in row order.
-  mlir::LogicalResult printLongPlacement(Code &body);
-  /// Default phase 4: chunks of long positions added to the slots' sums.
-  mlir::LogicalResult printLongChunks(Code &body);
-  /// Default phase 5: each long row, the input plus its slot's sums.
-  mlir::LogicalResult printLongRows(Code &body);
+  /// Default phase 2: the chunks of long positions, then the rows, a block
+  /// per item.
+  mlir::LogicalResult printItems(Code &body);
+  /// A row (`row`) of default phase 2: stored from its bucket, or, when
+  /// long, its bucket added to its slot.
+  mlir::LogicalResult printRowItem(Code &body);
+  /// A chunk (`item`) of default phase 2: its long positions grouped by
+  /// slot, each run added to its slot.
+  mlir::LogicalResult printChunkItem(Code &body);
+  /// The block that completed slot `slot` of row `row` stores the row and
+  /// zeroes the slot.
+  mlir::LogicalResult printCompletedSlot(Code &body);
   /// Phase 2: each row's columns of counts into prefixes, and its total.
   void printRowTotals(Code &body);
   /// Phase 4: each source position placed in row order.
@@ -353,12 +356,18 @@ private:
   /// Adds the unit's lanes of the partial sum at offset `at` to the
   /// accumulators and zeroes them.
   void addPartials(Code &body);
+  /// Adds the accumulators to the partial sum at offset `at`, atomically.
+  void addToPartials(Code &body);
+  /// Sets the accumulators to the partial sum at offset `at`, which other
+  /// blocks' atomics wrote, and zeroes it.
+  void takePartials(Code &body);
   /// Lane (`g`, `w`) of the unit in the partial sum at offset `at`.
   std::string partial(const std::string &at, int g, int w);
 
   IndexAddOp op;
   int64_t dim = 0, rows = 0, updates = 0, rowLength = 0, perUnit = 1,
-          slices = 1, chunk = 1, tileLength = 1, bucket = 0;
+          slices = 1, chunk = 1, tileLength = 1, bucket = 0,
+          longChunks = 0;
   llvm::SmallVector<int64_t> rowShape;
   bool vector = false;
   int width = 1, groups = 1;

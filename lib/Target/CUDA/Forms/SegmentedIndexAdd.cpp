@@ -13,6 +13,8 @@
 
 #include "Forms.h"
 
+#include "stride/Target/CUDA/Schedule.h"
+
 #include "llvm/ADT/STLExtras.h"
 
 #include <fmt/format.h>
@@ -107,70 +109,86 @@ LogicalResult SegmentedIndexAddPrinter::printSorted(Code &body) {
                      {ranks, totals, offsets, placement, chunks, rowResults});
 }
 
-/// Two launches, or five when a row can have more positions than its
-/// bucket holds (`bucket` + 1 <= updates), with int scratch: counts
-/// (rows), buckets (rows x `bucket`), ranks (updates); then each long
-/// row's start and slot, the long rows' positions and slots in row order,
-/// each slot's row + 1, two cursors (slots, long positions) and each
-/// slot's partial sums (rows of the accumulator type).
+/// Two launches, with int scratch: counts (rows) and buckets (rows x
+/// `bucket`); when a row can have more positions than its bucket holds
+/// (`bucket` + 1 <= updates) also the long positions (two cursors, each
+/// row's slot, a (source position, row) pair per long position), each
+/// slot's partial sums (rows of the accumulator type) and the progress
+/// counters (the chunk items done; each slot's positions added).
 ///   phase 1  each position's rank among its row's positions (counted with
-///            one atomic per row and warp, in any order); a position
-///            of rank < `bucket` goes to its row's bucket; out-of-range
-///            indices are reported here and skipped
-///   phase 2  a block per row: a row of at most `bucket` positions is
-///            computed once, the input plus its bucket's sources, stored
-///            and its count zeroed; a long row takes a slot and a start
-///            among the long positions (atomics on the cursors: any order)
-///   phase 3  each long row's position placed at start + rank
-///   phase 4  a block per chunk of `tile` long positions sums each run of
-///            one slot and adds it to the slot's partial sums atomically
-///   phase 5  a block per slot: the input plus the slot's partial sums,
-///            stored; then it zeroes the slot's sums, row and count
+///            one atomic per row and warp, in any order); a position of
+///            rank < `bucket` goes to its row's bucket, a later one to the
+///            long positions (one atomic per warp), and the position of
+///            rank `bucket` gives its row a slot; out-of-range indices are
+///            reported here and skipped
+///   phase 2  a block per item: first the chunks of `tile` long positions,
+///            then the rows (printItems)
 /// A short row costs its positions' loads, as a list walk would, with no
 /// chain of dependent loads; a long row costs its chunks, whatever its
-/// length. Phase 4 zeroes the slot cursor and phase 5 the position cursor,
-/// so the scratch is zeroed again when the run ends. With an
-/// `index_analysis` shared with other index_adds over the same index
-/// (stride-share-index-analysis), phase 1 runs in the first one only and
-/// the counts are zeroed by the last one only. The order of the
-/// additions follows the atomics: float sums may round differently from
-/// run to run.
+/// length; and phase 2 waits for nothing but phase 1. The last chunk item
+/// to finish zeroes the cursors and its own counter, the block that
+/// completes a slot zeroes the slot, so the scratch is zeroed again when
+/// the run ends. With an `index_analysis` shared with other index_adds
+/// over the same index (stride-share-index-analysis), phase 1 runs in the
+/// first one only, and the counts and cursors are zeroed by the last one
+/// only. The order of the additions follows the atomics: float sums may
+/// round differently from run to run.
 LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
-  bool longRows = schedule.getLaunches().size() > 2;
+  longChunks = bucketedLongChunks(updates, bucket, chunk);
+  bool longRows = longChunks > 0;
   body.line("// index_add at {} along dim {}, bucketed: each of the {} rows "
             "of {} elements ({}) keeps its first {} source position{} (of "
             "{}) in its bucket{}",
             formatLocation(op->getLoc()), dim, rows, rowLength,
             shapeText(iterationShape), bucket, bucket == 1 ? "" : "s", updates,
-            longRows ? "; the positions of longer rows are sorted by row and "
-                       "summed in chunks of " +
-                           std::to_string(chunk)
+            longRows ? "; the positions of longer rows are grouped by row in "
+                       "chunks of " +
+                           std::to_string(chunk) + " and summed atomically"
                      : "");
-  body.line("// scratch0: counts; scratch1: buckets; scratch2: ranks{}",
-            longRows ? "; scratch3: long rows' start and slot; scratch4: long "
-                       "positions and slots; scratch5: slots' rows + 1; "
-                       "scratch6: cursors; scratch7: partial sums"
+  body.line("// scratch0: counts; scratch1: buckets{}",
+            longRows ? "; scratch2: long positions; scratch3: partial sums; "
+                       "scratch4: progress"
                      : "");
-  if (longRows)
-    body.line(
-        "{0} *__restrict__ partials = reinterpret_cast<{0} *>(scratch7);", ct);
+  if (longRows) {
+    body.line("int *__restrict__ longCursors = scratch2; // long positions, "
+              "slots");
+    body.line("int *__restrict__ slotOfRow = scratch2 + 2;");
+    body.line("int *__restrict__ longPositions = scratch2 + {}; // (source "
+              "position, row) pairs",
+              2 + rows);
+    body.line("{0} *__restrict__ partials = reinterpret_cast<{0} "
+              "*>(scratch3);",
+              ct);
+    body.line("// [0]: the chunk items done; [1 + slot]: the slot's "
+              "positions added, from 2^31 - its long positions");
+    body.line("unsigned *__restrict__ progress = reinterpret_cast<unsigned "
+              "*>(scratch4);");
+  }
   auto ranks = [&](Code &body) {
     return printRanks(body, [&](const std::string &row, const std::string &k) {
       body.open(fmt::format("if ({} >= 0)", row));
-      body.line("scratch2[{}] = rank;", k);
       body.line("if (rank < {0}) scratch1[(long long){1} * {0} + rank] = "
                 "(int){2};",
                 bucket, row, k);
+      if (longRows)
+        body.line("else if (rank == {}) slotOfRow[{}] = "
+                  "atomicAdd(&longCursors[1], 1);",
+                  bucket, row);
+      body.close();
+      if (!longRows)
+        return;
+      std::string at = fresh("longAt");
+      body.line("const int {} = stride_claim_in_warp({} >= 0 && rank >= {}, "
+                "&longCursors[0]);",
+                at, row, bucket);
+      body.open(fmt::format("if ({} >= 0)", at));
+      body.line("longPositions[(long long){} * 2] = (int){};", at, k);
+      body.line("longPositions[(long long){} * 2 + 1] = {};", at, row);
       body.close();
     });
   };
-  auto shortRows = [&](Code &body) { return printShortRows(body, longRows); };
-  auto placement = [&](Code &body) { return printLongPlacement(body); };
-  auto chunks = [&](Code &body) { return printLongChunks(body); };
-  auto slots = [&](Code &body) { return printLongRows(body); };
-  SmallVector<function_ref<LogicalResult(Code &)>> phases = {ranks, shortRows};
-  if (longRows)
-    phases.append({placement, chunks, slots});
+  auto items = [&](Code &body) { return printItems(body); };
+  SmallVector<function_ref<LogicalResult(Code &)>> phases = {ranks, items};
   // An index_add that reads an earlier one's index analysis has no phase 1.
   if (!ranksIndex())
     return printPhases(body, ArrayRef(phases).drop_front(), /*first=*/2);
@@ -206,91 +224,207 @@ LogicalResult SegmentedIndexAddPrinter::printPhases(
   return success();
 }
 
-LogicalResult SegmentedIndexAddPrinter::printShortRows(Code &body,
-                                                       bool longRows) {
-  body.line("// a block per row; its threads take units of {} element{} of "
-            "the row",
+/// Phase 2 of the default scheme: a block per item, the `longChunks`
+/// chunks of long positions first (so that a hot row's chunks start with
+/// the launch), then the rows. A row of at most `bucket` positions is the
+/// input plus its bucket's sources, stored. A long row's item adds the
+/// input and its bucket's sources to its slot's partial sums; a chunk item
+/// groups its positions by slot and adds each run's sum the same way. Each
+/// contribution then counts its positions in the slot's progress: a long
+/// row's item 2^31 - its long positions, a run its length, so the slot
+/// reaches exactly 2^31 with its last contribution, in whatever order
+/// they come, and that block stores the row (printCompletedSlot).
+LogicalResult SegmentedIndexAddPrinter::printItems(Code &body) {
+  body.line("// a block per {}; its threads take units of {} element{} of "
+            "a row",
+            longChunks ? "item: the chunks of long positions, then the rows"
+                       : "row",
             perUnit, perUnit == 1 ? "" : "s");
-  body.open(fmt::format("for (long long row = blockIdx.x; row < {}; row += "
-                        "gridDim.x)",
-                        rows));
+  if (longChunks == 0) {
+    body.open(fmt::format("for (long long row = blockIdx.x; row < {}; row "
+                          "+= gridDim.x)",
+                          rows));
+    if (failed(printRowItem(body)))
+      return failure();
+    body.close();
+    return success();
+  }
+  body.open(fmt::format("for (long long item = blockIdx.x; item < {}; item "
+                        "+= gridDim.x)",
+                        longChunks + rows));
+  body.open(fmt::format("if (item < {})", longChunks));
+  if (failed(printChunkItem(body)))
+    return failure();
+  body.close("} else {");
+  ++body.indent;
+  body.line("const long long row = item - {};", longChunks);
+  if (failed(printRowItem(body)))
+    return failure();
+  body.close();
+  body.close(); // the items
+  if (!clearsCounts())
+    return success();
+  body.line("// the last block of chunk items to finish zeroes the cursors "
+            "for the next run");
+  body.open(fmt::format("if (blockIdx.x < {})", longChunks));
+  body.line("__syncthreads(); // every thread has read the cursor");
+  body.open(fmt::format("if (threadIdx.x == 0 && atomicAdd(&progress[0], "
+                        "1u) + 1u == (gridDim.x < {0}u ? gridDim.x : {0}u))",
+                        longChunks));
+  body.line("longCursors[0] = 0;");
+  body.line("longCursors[1] = 0;");
+  body.line("progress[0] = 0;");
+  body.close();
+  body.close();
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printRowItem(Code &body) {
   body.line("const int count = scratch0[row];");
-  body.open(fmt::format("if (count <= {})", bucket));
   body.line("const int *positions = scratch1 + row * {};", bucket);
+  body.line("const int inBucket = count < {0} ? count : {0};", bucket);
+  if (longChunks) {
+    body.line("const bool isLong = count > {};", bucket);
+    body.line("const int slot = isLong ? slotOfRow[row] : 0;");
+  }
   openUnitLoop(body);
   declareAccumulators(body);
   if (failed(addInput(body, "row")))
     return failure();
   body.line("#pragma unroll 4");
-  body.open("for (int j = 0; j < count; ++j)");
+  body.open("for (int j = 0; j < inBucket; ++j)");
   if (failed(addSource(body, "positions[j]")))
     return failure();
   body.close();
+  if (longChunks) {
+    body.open("if (isLong)");
+    body.line("const long long at = (long long)slot * {};", rowLength);
+    addToPartials(body);
+    body.close("} else {");
+    ++body.indent;
+  }
   storeRow(body, "row");
+  if (longChunks)
+    body.close();
   body.close(); // the units
+  if (longChunks) {
+    body.open("if (isLong)");
+    body.line("__shared__ bool completes;");
+    body.line("__threadfence();");
+    body.line("__syncthreads(); // every thread has added its units");
+    body.line("const unsigned added = 0x80000000u - (unsigned)(count - {});",
+              bucket);
+    body.line("if (threadIdx.x == 0) completes = atomicAdd(&progress[1 + "
+              "slot], added) + added == 0x80000000u;");
+    body.line("__syncthreads();");
+    body.open("if (completes)");
+    if (failed(printCompletedSlot(body)))
+      return failure();
+    body.close();
+    if (clearsCounts()) {
+      body.close("} else {");
+      ++body.indent;
+    } else {
+      body.close();
+    }
+  }
   if (clearsCounts()) {
     body.line("__syncthreads(); // every thread has read the count");
     body.line("if (threadIdx.x == 0) scratch0[row] = 0;");
+    if (longChunks)
+      body.close();
   }
-  if (longRows) {
-    body.close("} else if (threadIdx.x == 0) {");
-    ++body.indent;
-    body.line("// a long row: a slot for its sums, a start for its positions");
-    body.line("const int slot = atomicAdd(&scratch6[0], 1);");
-    body.line("scratch3[row * 2] = atomicAdd(&scratch6[1], count);");
-    body.line("scratch3[row * 2 + 1] = slot;");
-    body.line("scratch5[slot] = (int)row + 1;");
-  }
-  body.close();
-  body.close(); // the rows
   return success();
 }
 
-LogicalResult SegmentedIndexAddPrinter::printLongPlacement(Code &body) {
-  body.line("// each long row's position at the row's start plus its rank");
-  Coords k = openGridStrideLoop(body, {updates}, updates);
-  pushScope();
-  FailureOr<std::string> i = evalIndex(op, op.getIndex(), k, rows, body, true);
-  if (failed(i))
-    return failure();
-  body.open(fmt::format("if (scratch0[{}] > {})", *i, bucket));
-  body.line("const long long at = scratch3[(long long){0} * 2] + scratch2[{1}];", *i,
-            k[0]);
-  body.line("scratch4[at * 2] = (int){};", k[0]);
-  body.line("scratch4[at * 2 + 1] = scratch3[(long long){} * 2 + 1];", *i);
-  body.close();
-  popScope();
-  body.close();
-  return success();
-}
-
-LogicalResult SegmentedIndexAddPrinter::printLongChunks(Code &body) {
-  body.line("// a block per chunk of {} long positions; each run of one slot "
-            "is summed, then added to the slot's partial sums",
+LogicalResult SegmentedIndexAddPrinter::printChunkItem(Code &body) {
+  body.line("const long long c = item;");
+  body.line("const int total = longCursors[0];");
+  body.open(fmt::format("if (c * {} < total)", chunk));
+  body.line("const int begin = (int)(c * {0}), n = begin + {0} < total ? {0} "
+            ": total - begin;",
             chunk);
-  body.line("const int total = scratch6[1];");
-  body.line("if (blockIdx.x == 0 && threadIdx.x == 0) scratch6[0] = 0; // "
-            "the slots are counted");
-  body.line("__shared__ int runPosition[{0}], runSlot[{0}];", chunk);
-  openChunkStaging(body);
-  body.line("runPosition[j] = scratch4[(long long)(begin + j) * 2];");
-  body.line("runSlot[j] = scratch4[(long long)(begin + j) * 2 + 1];");
+  body.line("__shared__ int stagedSlot[{0}], runPosition[{0}], runRow[{0}], "
+            "runSlot[{0}], completed[{0}];",
+            chunk);
+  body.line("__shared__ int completedRuns;");
+  body.line("__syncthreads(); // the block's last item is done with them");
+  body.line("if (threadIdx.x == 0) completedRuns = 0;");
+  body.line("for (int j = threadIdx.x; j < n; j += blockDim.x) stagedSlot[j] "
+            "= slotOfRow[longPositions[(begin + j) * 2LL + 1]];");
+  body.line("__syncthreads();");
+  body.line("// grouped by slot: each position at its rank among the "
+            "chunk's (slot, position) keys");
+  body.open("for (int j = threadIdx.x; j < n; j += blockDim.x)");
+  body.line("const int slot = stagedSlot[j];");
+  body.line("int at = 0;");
+  body.line("for (int i = 0; i < n; ++i) at += stagedSlot[i] < slot || "
+            "(stagedSlot[i] == slot && i < j);");
+  body.line("runPosition[at] = longPositions[(begin + j) * 2LL];");
+  body.line("runRow[at] = longPositions[(begin + j) * 2LL + 1];");
+  body.line("runSlot[at] = slot;");
   body.close();
   body.line("__syncthreads();");
+  body.line("// each run of one slot summed, then added to the slot's "
+            "partial sums");
   openUnitLoop(body);
-  body.open("for (int i = begin; i < end;)");
-  body.line("const int slot = runSlot[i - begin];");
+  body.open("for (int i = 0; i < n;)");
+  body.line("const int slot = runSlot[i];");
   body.line("int stop = i + 1;");
-  body.line("while (stop < end && runSlot[stop - begin] == slot) ++stop;");
+  body.line("while (stop < n && runSlot[stop] == slot) ++stop;");
   declareAccumulators(body);
   body.line("// a loop of known length: the loads of several positions are in "
             "flight at once");
   body.line("#pragma unroll 4");
   body.open("for (; i < stop; ++i)");
-  if (failed(addSource(body, "runPosition[i - begin]")))
+  if (failed(addSource(body, "runPosition[i]")))
     return failure();
   body.close();
   body.line("const long long at = (long long)slot * {};", rowLength);
+  addToPartials(body);
+  body.close(); // the runs
+  body.close(); // the units
+  body.line("// each run counts its positions in its slot's progress");
+  body.line("__threadfence();");
+  body.line("__syncthreads(); // every thread has added its units");
+  body.open("for (int j = threadIdx.x; j < n; j += blockDim.x)");
+  body.line("if (j > 0 && runSlot[j - 1] == runSlot[j]) continue;");
+  body.line("int stop = j + 1;");
+  body.line("while (stop < n && runSlot[stop] == runSlot[j]) ++stop;");
+  body.line("const unsigned added = (unsigned)(stop - j);");
+  body.line("if (atomicAdd(&progress[1 + runSlot[j]], added) + added == "
+            "0x80000000u) completed[atomicAdd(&completedRuns, 1)] = j;");
+  body.close();
+  body.line("__syncthreads();");
+  body.open("for (int r = 0; r < completedRuns; ++r)");
+  body.line("const int slot = runSlot[completed[r]];");
+  body.line("const long long row = runRow[completed[r]];");
+  if (failed(printCompletedSlot(body)))
+    return failure();
+  body.close();
+  body.close(); // c * chunk < total
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printCompletedSlot(Code &body) {
+  body.line("// the slot's last contribution: its partial sums hold the "
+            "row, input included");
+  body.line("__threadfence();");
+  openUnitLoop(body);
+  declareAccumulators(body);
+  body.line("const long long at = (long long)slot * {};", rowLength);
+  takePartials(body);
+  storeRow(body, "row");
+  body.close(); // the units
+  body.open("if (threadIdx.x == 0)");
+  body.line("progress[1 + slot] = 0;");
+  if (clearsCounts())
+    body.line("scratch0[row] = 0;");
+  body.close();
+  return success();
+}
+
+void SegmentedIndexAddPrinter::addToPartials(Code &body) {
   // float groups of 4 (16-byte aligned): one vector atomic on sm_90.
   bool vectorAtomics = vector && std::string(ct) == "float";
   for (int g = 0; g < groups; ++g) {
@@ -302,40 +436,15 @@ LogicalResult SegmentedIndexAddPrinter::printLongChunks(Code &body) {
     for (int w = 0; w < width; ++w)
       body.line("stride_atomic_add(&{}, {});", partial("at", g, w), acc[g][w]);
   }
-  body.close(); // the runs
-  body.close(); // the units
-  body.close(); // the chunks
-  return success();
 }
 
-LogicalResult SegmentedIndexAddPrinter::printLongRows(Code &body) {
-  int64_t slots = updates / (bucket + 1);
-  body.line("// a block per slot: its row is the input plus the slot's "
-            "partial sums");
-  body.open(fmt::format("for (long long slot = blockIdx.x; slot < {}; slot "
-                        "+= gridDim.x)",
-                        slots));
-  body.line("const int rowPlusOne = scratch5[slot];");
-  body.line("if (rowPlusOne == 0) continue;");
-  body.line("const long long row = rowPlusOne - 1;");
-  openUnitLoop(body);
-  declareAccumulators(body);
-  if (failed(addInput(body, "row")))
-    return failure();
-  body.line("const long long at = slot * {};", rowLength);
-  addPartials(body);
-  storeRow(body, "row");
-  body.close(); // the units
-  body.line("__syncthreads(); // every thread has read the slot's row");
-  body.open("if (threadIdx.x == 0)");
-  body.line("scratch5[slot] = 0;");
-  if (clearsCounts())
-    body.line("scratch0[row] = 0;");
-  body.close();
-  body.close(); // the slots
-  body.line("if (blockIdx.x == 0 && threadIdx.x == 0) scratch6[1] = 0; // "
-            "phase 4 has read it");
-  return success();
+void SegmentedIndexAddPrinter::takePartials(Code &body) {
+  forEachAccumulator([&](int g, int w, const std::string &a) {
+    std::string at = partial("at", g, w);
+    // Through the L2, where the other blocks' atomics went.
+    body.line("{} = __ldcg(&{});", a, at);
+    body.line("{} = 0;", at);
+  });
 }
 
 FailureOr<std::string>

@@ -154,19 +154,20 @@ def ShareIndexAnalysis
   let description = [{
     A default-mode `segmented_index_add` kernel (docs/cuda-backend.md)
     first analyses its index: phase 1 counts each row's source positions,
-    keeps the first `bucket` of them in the row's bucket and gives each
-    position its rank, in its first three scratch buffers (counts,
-    buckets, ranks); its later phases read them and zero the counts. Two
-    or more such dispatches of one function whose index is a kernel input
-    bound to the same buffer, read at the same type, with the same row
-    count and bucket, need the same analysis: the first keeps it
-    (`index_analysis = first`: it ranks, and leaves the counts), the
-    others bind its three buffers in place of their own (whose allocs go)
-    and run no phase 1 (`reused`, or `last` for the last one, which zeroes
-    the counts as it reads them), so the scratch is zeroed again when the
-    plan ends. A kernel dispatched more than once, a deterministic one
-    (whose sort is not shared) and one whose index is computed in the
-    kernel keep their own analysis.
+    keeps the first `bucket` of them in the row's bucket and lists the
+    others by row, in its first scratch buffers (counts, buckets, and,
+    where a row can outgrow its bucket, the long positions); its phase 2
+    reads them and zeroes the counts and cursors. Two or more such
+    dispatches of one function whose index is a kernel input bound to the
+    same buffer, read at the same type, with the same row count and
+    bucket, need the same analysis: the first keeps it (`index_analysis =
+    first`: it ranks, and leaves the counts), the others bind its buffers
+    in place of their own (whose allocs go) and run no phase 1 (`reused`,
+    or `last` for the last one, which zeroes the counts and cursors as it
+    reads them), so the scratch is zeroed again when the plan ends. Each
+    keeps its own partial sums and progress counters. A kernel dispatched
+    more than once, a deterministic one (whose sort is not shared) and one
+    whose index is computed in the kernel keep their own analysis.
 
     Runs after `stride-place-constants` (an index that is a large constant
     is then a `plan.constant`, one buffer per distinct constant) and
@@ -174,11 +175,10 @@ def ShareIndexAnalysis
     one buffer means one index).
 
     ```mlir
-    %c0 = plan.alloc 200 bytes zeroed      // counts, buckets, ranks of @a
+    %c0 = plan.alloc 200 bytes zeroed      // counts and buckets of @a
     %c1 = plan.alloc 6400 bytes zeroed
-    %c2 = plan.alloc 2400 bytes zeroed
-    plan.dispatch @k::@a(%idx, %src, %x, %out0, %c0, %c1, %c2)  // first
-    plan.dispatch @k::@b(%idx, %src2, %y, %out1, %c0, %c1, %c2) // last
+    plan.dispatch @k::@a(%idx, %src, %x, %out0, %c0, %c1)  // first
+    plan.dispatch @k::@b(%idx, %src2, %y, %out1, %c0, %c1) // last
     ```
   }];
   let dependentDialects = ["::stride::plan::PlanDialect"];
