@@ -206,8 +206,9 @@ inline unsigned __match_any_sync(unsigned, int value) {
   uint32_t bits = static_cast<uint32_t>(value);
   return stride_emu::lanesWhere(bits, [&](uint32_t v) { return v == bits; });
 }
-inline unsigned __ballot_sync(unsigned, bool predicate) {
-  return stride_emu::lanesWhere(predicate, [](uint32_t v) { return v != 0; });
+inline void __syncwarp(unsigned = 0xffffffffu) {
+  unsigned linear = stride_emu::linearThread();
+  stride_emu::currentBlock->warps[linear / 32]->barrier.arrive_and_wait();
 }
 inline int __popc(unsigned v) { return __builtin_popcount(v); }
 inline int __ffs(int v) { return __builtin_ffs(v); }
@@ -285,6 +286,11 @@ inline unsigned atomicCAS(unsigned *p, unsigned compare, unsigned value) {
 }
 inline unsigned atomicOr(unsigned *p, unsigned v) {
   return std::atomic_ref<unsigned>(*p).fetch_or(v);
+}
+inline unsigned long long atomicCAS(unsigned long long *p, unsigned long long compare,
+                                    unsigned long long value) {
+  std::atomic_ref<unsigned long long>(*p).compare_exchange_strong(compare, value);
+  return compare;
 }
 inline int atomicExch(int *p, int v) { return std::atomic_ref<int>(*p).exchange(v); }
 // A load through the L2 (the emulator has no caches).

@@ -251,19 +251,42 @@ STRIDE_DEVICE int stride_rank_in_warp(int row, int *counts) {
   return base + __popc(peers & ((1u << lane) - 1u));
 }
 
-// A place in a list for each lane of the warp that `claim`s one, in one
-// atomic on `cursor` per warp; -1 for the others. Every lane of the warp
-// calls it.
-STRIDE_DEVICE int stride_claim_in_warp(bool claim, int *cursor) {
-  const unsigned claims = __ballot_sync(0xffffffffu, claim);
-  if (claims == 0u)
-    return -1;
-  const int lane = threadIdx.x & 31, leader = __ffs(claims) - 1;
-  int base = 0;
-  if (lane == leader)
-    base = atomicAdd(cursor, __popc(claims));
-  base = __shfl_sync(0xffffffffu, base, leader);
-  return claim ? base + __popc(claims & ((1u << lane) - 1u)) : -1;
+// The pages of the long rows of the default segmented index_add
+// (docs/cuda-backend.md): a hash table from a page's key (row << 32 |
+// page number) to its index, open addressing with linear probing over
+// `mask` + 1 entries; keys are stored + 1 and indices + 1, so that a
+// zeroed table is empty. The first position of a page inserts it (each key
+// once) and returns its entry; the page's other positions find it,
+// waiting where the key is not there yet (its inserter holds an earlier
+// rank of the row, so it is running).
+STRIDE_DEVICE unsigned stride_page_hash(unsigned long long key, unsigned mask) {
+  return (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+}
+STRIDE_DEVICE int stride_page_insert(unsigned long long *keys, int *pages,
+                                     unsigned mask, unsigned long long key,
+                                     int page) {
+  for (unsigned h = stride_page_hash(key, mask);; h = (h + 1) & mask)
+    if (atomicCAS(&keys[h], 0ull, key + 1) == 0ull) {
+      atomicExch(&pages[h], page + 1);
+      return (int)h;
+    }
+}
+STRIDE_DEVICE int stride_page_find(const unsigned long long *keys,
+                                   const int *pages, unsigned mask,
+                                   unsigned long long key) {
+  for (unsigned h = stride_page_hash(key, mask);;) {
+    const unsigned long long at = *(const volatile unsigned long long *)&keys[h];
+    if (at == 0ull)
+      continue; // the key may still land here
+    if (at != key + 1) {
+      h = (h + 1) & mask;
+      continue;
+    }
+    int page;
+    while ((page = *(const volatile int *)&pages[h]) == 0) {
+    }
+    return page - 1;
+  }
 }
 
 // The index analysis of the segmented index_add (docs/cuda-backend.md).

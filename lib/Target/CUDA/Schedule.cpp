@@ -675,27 +675,31 @@ void Scheduler::scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
   bucket = bucketSize(rows, updates);
   // At most this many rows have more positions than their bucket holds.
   int64_t longRows = updates / (bucket + 1);
-  // Chunks of long positions: about 8 blocks per multiprocessor when every
-  // position is long, 16 to 256 positions each; each chunk adds one sum
-  // per run to a slot's partial sums, so a hot row costs an atomic per
-  // chunk and element (a vector atomic per 4 floats on sm_90).
+  // Pages of a long row's positions past its bucket: about 8 blocks per
+  // multiprocessor when every position is long, 16 to 256 positions each;
+  // each page adds its sum to the row's partial sums, so a hot row costs
+  // an atomic per page and element (a vector atomic per 4 floats on
+  // sm_90).
   tile = std::clamp<int64_t>(ceilDiv(updates, multiprocessors * 8), 16, 256);
   int64_t cap = multiprocessors * 8;
-  // counts (rows), buckets (rows x bucket); with long rows: the long
-  // positions (two cursors, each row's slot, a (position, row) pair per
-  // position), each slot's partial sums, and the progress counters (the
-  // chunk items done, then each slot's positions added).
+  // counts (rows), buckets (rows x bucket); with long rows: the pages'
+  // hash table (a key and an index per entry), the pages (two cursors,
+  // each row's slot, each page's row, number and entry, its positions),
+  // each slot's partial sums, and the progress counters (the page blocks
+  // done, then each slot's positions added).
   scratch = {4 * rows, 4 * rows * bucket};
   launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/1);
-  if (longRows == 0) {
+  LongRowPages pages = longRowPages(updates, bucket, tile);
+  if (pages.pages == 0) {
     launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/2);
     return;
   }
-  scratch.append({4 * (2 + rows + 2 * updates),
+  // The blocks that walk the pages, ahead of the rows' blocks.
+  slices = std::min(pages.pages, cap);
+  scratch.append({12 * pages.hashEntries,
+                  4 * (2 + rows + pages.pages * (3 + tile)),
                   accBytes * longRows * rowLength, 4 * (1 + longRows)});
-  // Phase 2's items: the chunks of long positions, then the rows.
-  launch(gridSize(bucketedLongChunks(updates, bucket, tile) + rows, 1 << 20),
-         threads, 1, /*phase=*/2);
+  launch(gridSize(slices + rows, 1 << 20), threads, 1, /*phase=*/2);
 }
 
 void Scheduler::scheduleScatter() {
@@ -762,8 +766,13 @@ struct ScheduleKernelsPass
 
 } // namespace
 
-int64_t bucketedLongChunks(int64_t updates, int64_t bucket, int64_t tile) {
-  return ceilDiv(std::max<int64_t>(updates - bucket, 0), tile);
+LongRowPages longRowPages(int64_t updates, int64_t bucket, int64_t tile) {
+  int64_t longRows = updates / (bucket + 1);
+  if (longRows == 0)
+    return {0, 0};
+  // A long row's positions past its bucket fill whole pages but its last.
+  int64_t pages = ceilDiv(updates, tile) + longRows;
+  return {pages, static_cast<int64_t>(llvm::PowerOf2Ceil(2 * pages))};
 }
 
 FailureOr<KernelScheduleAttr> scheduleKernel(KernelOp kernel,

@@ -289,16 +289,18 @@ func.func @scatter(%x: !stride.tensor<1024x1024xf32>, %i: !stride.tensor<1000x1x
 // index_add into rows of 36 f32 elements: segmented, default mode;
 // 4-element units (36 is not a multiple of 8), 9 units per row in a block
 // of 32; buckets of 32 positions; 50 positions can make one row longer
-// than its bucket (one slot); chunks of 16 long positions, two of them
-// (the 18 positions past one row's bucket), so phase 2 has 22 items: 2
-// chunks and 20 rows. Scratch: 20 counts, 20 x 32 bucket entries, the long
-// positions (two cursors, a slot per row, a position and its row per
-// position: 122 ints), one slot's partial row of 36 floats, and the
-// progress counters (the chunk items', one slot's).
+// than its bucket (one slot); pages of 16 positions, at most 5 (4 for the
+// 50 positions, one more for the long row's last, partial page), each
+// walked by a block of its own (slices = 5) ahead of the 20 rows' blocks.
+// Scratch: 20 counts, 20 x 32 bucket entries, the pages' hash table (16
+// entries of a key and an index), the pages (two cursors, a slot per row,
+// a row, number, entry and 16 positions per page: 117 ints), one slot's
+// partial row of 36 floats, and the progress counters (the page blocks',
+// one slot's).
 // CHECK-LABEL: func.func @segmented
-// CHECK: #stride.schedule<scheme = segmented_index_add, index_bits = 32, vector_width = 4, threads = 32, elements_per_thread = 4, tile = 16, launches = [#stride.launch<grid = 1, block = 256, phase = 1>, #stride.launch<grid = 22, block = 32, phase = 2>], scratch = [80, 2560, 488, 144, 8], bucket = 32>
+// CHECK: #stride.schedule<scheme = segmented_index_add, index_bits = 32, vector_width = 4, threads = 32, slices = 5, elements_per_thread = 4, tile = 16, launches = [#stride.launch<grid = 1, block = 256, phase = 1>, #stride.launch<grid = 25, block = 32, phase = 2>], scratch = [80, 2560, 192, 468, 144, 8], bucket = 32>
 // SCALAR-LABEL: func.func @segmented
-// SCALAR: #stride.schedule<scheme = segmented_index_add, index_bits = 32, threads = 64, elements_per_thread = 1,
+// SCALAR: #stride.schedule<scheme = segmented_index_add, index_bits = 32, threads = 64, slices = 5, elements_per_thread = 1,
 func.func @segmented(%x: !stride.tensor<20x36xf32>, %idx: !stride.tensor<50xi64>,
                      %src: !stride.tensor<50x36xf32>) -> !stride.tensor<20x36xf32> {
   %r = stride.index_add %x, %idx, %src dim 0 : !stride.tensor<20x36xf32>,

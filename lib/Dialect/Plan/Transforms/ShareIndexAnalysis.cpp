@@ -7,8 +7,8 @@
 //
 // stride-share-index-analysis (Passes.td): default-mode segmented index_adds
 // over one index buffer and one row count share the scratch of a single
-// index analysis (counts, buckets, long positions); only the first ranks
-// the index.
+// index analysis (counts, buckets, the long rows' pages); only the first
+// ranks the index.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,10 +29,11 @@ namespace {
 
 /// The leading scratch buffers of a default-mode segmented index_add that
 /// hold its index analysis: counts and buckets, and, where a row can
-/// outgrow its bucket, the long positions (docs/cuda-backend.md); the
-/// partial sums and progress counters after them are its own.
+/// outgrow its bucket, the pages' hash table and the pages
+/// (docs/cuda-backend.md); the partial sums and progress counters after
+/// them are its own.
 unsigned analysisBuffers(KernelScheduleAttr schedule) {
-  return std::min<unsigned>(3, schedule.getScratch().size());
+  return std::min<unsigned>(4, schedule.getScratch().size());
 }
 
 /// A dispatch of a default-mode segmented index_add whose index is a

@@ -303,18 +303,33 @@ private:
       Code &body,
       llvm::function_ref<void(const std::string &, const std::string &)>
           keepRank);
-  /// Default phase 2: the chunks of long positions, then the rows, a block
-  /// per item.
+  /// Default phase 1, a position past its row's bucket (`rank`, `row` and
+  /// `k` in scope): its page, entered in the hash table or found there,
+  /// and its place in the page.
+  void printPagePlacement(Code &body, const std::string &row,
+                          const std::string &k);
+  /// Default phase 2: the blocks that walk the pages, then the rows, a
+  /// block per item.
   mlir::LogicalResult printItems(Code &body);
   /// A row (`row`) of default phase 2: stored from its bucket, or, when
   /// long, its bucket added to its slot.
   mlir::LogicalResult printRowItem(Code &body);
-  /// A chunk (`item`) of default phase 2: its long positions grouped by
-  /// slot, each run added to its slot.
-  mlir::LogicalResult printChunkItem(Code &body);
+  /// The pages of a page block (`item`) of default phase 2: each added to
+  /// its row's slot.
+  mlir::LogicalResult printPageItems(Code &body);
+  /// Where a contribution's sum goes: stored as the row, added to the
+  /// row's slot, or added to the slot where the row `isLong`.
+  enum class Sink { Output, Slot, SlotIfLong };
+  /// The unit loop over row `row`: the input (except into a slot alone)
+  /// plus the sources at the first `count` of `positions`, then `sink`.
+  mlir::LogicalResult printContribution(Code &body, const std::string &count,
+                                        Sink sink);
+  /// After a contribution to slot `slot`: counts `added` positions in the
+  /// slot's progress; the block that completes it stores the row.
+  void printArrival(Code &body, const std::string &added);
   /// The block that completed slot `slot` of row `row` stores the row and
   /// zeroes the slot.
-  mlir::LogicalResult printCompletedSlot(Code &body);
+  void printCompletedSlot(Code &body);
   /// Phase 2: each row's columns of counts into prefixes, and its total.
   void printRowTotals(Code &body);
   /// Phase 4: each source position placed in row order.
@@ -367,7 +382,7 @@ private:
   IndexAddOp op;
   int64_t dim = 0, rows = 0, updates = 0, rowLength = 0, perUnit = 1,
           slices = 1, chunk = 1, tileLength = 1, bucket = 0,
-          longChunks = 0;
+          pages = 0, pageBlocks = 0;
   llvm::SmallVector<int64_t> rowShape;
   bool vector = false;
   int width = 1, groups = 1;

@@ -111,80 +111,76 @@ LogicalResult SegmentedIndexAddPrinter::printSorted(Code &body) {
 
 /// Two launches, with int scratch: counts (rows) and buckets (rows x
 /// `bucket`); when a row can have more positions than its bucket holds
-/// (`bucket` + 1 <= updates) also the long positions (two cursors, each
-/// row's slot, a (source position, row) pair per long position), each
-/// slot's partial sums (rows of the accumulator type) and the progress
-/// counters (the chunk items done; each slot's positions added).
+/// (`bucket` + 1 <= updates) also the pages' hash table, the pages (two
+/// cursors, each row's slot, each page's row, number, table entry and
+/// `tile` positions), each slot's partial sums (rows of the accumulator
+/// type) and the progress counters (the page blocks done; each slot's
+/// positions added).
 ///   phase 1  each position's rank among its row's positions (counted with
 ///            one atomic per row and warp, in any order); a position of
 ///            rank < `bucket` goes to its row's bucket, a later one to the
-///            long positions (one atomic per warp), and the position of
-///            rank `bucket` gives its row a slot; out-of-range indices are
-///            reported here and skipped
-///   phase 2  a block per item: first the chunks of `tile` long positions,
-///            then the rows (printItems)
+///            row's page (rank - `bucket`) / `tile', which the page's first
+///            position takes from a cursor and enters in the hash table,
+///            and where the others find it; the row's first page takes
+///            the row's slot. Out-of-range indices are reported here and
+///            skipped
+///   phase 2  a block per item: first the `slices` blocks that walk the
+///            pages, then the rows (printItems)
 /// A short row costs its positions' loads, as a list walk would, with no
-/// chain of dependent loads; a long row costs its chunks, whatever its
-/// length; and phase 2 waits for nothing but phase 1. The last chunk item
-/// to finish zeroes the cursors and its own counter, the block that
-/// completes a slot zeroes the slot, so the scratch is zeroed again when
-/// the run ends. With an `index_analysis` shared with other index_adds
-/// over the same index (stride-share-index-analysis), phase 1 runs in the
-/// first one only, and the counts and cursors are zeroed by the last one
-/// only. The order of the additions follows the atomics: float sums may
-/// round differently from run to run.
+/// chain of dependent loads; a long row costs its pages, whatever its
+/// length; and phase 2 waits for nothing but phase 1. The page blocks
+/// empty the hash table, the last of them to finish zeroes the cursors,
+/// and the block that completes a slot zeroes the slot, so the scratch is
+/// zeroed again when the run ends. With an `index_analysis` shared with
+/// other index_adds over the same index (stride-share-index-analysis),
+/// phase 1 runs in the first one only, and the counts, cursors and table
+/// are zeroed by the last one only. The order of the additions follows
+/// the atomics: float sums may round differently from run to run.
 LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
-  longChunks = bucketedLongChunks(updates, bucket, chunk);
-  bool longRows = longChunks > 0;
+  LongRowPages longPages = longRowPages(updates, bucket, chunk);
+  pages = longPages.pages;
+  pageBlocks = schedule.getSlices();
+  bool longRows = pages > 0;
   body.line("// index_add at {} along dim {}, bucketed: each of the {} rows "
             "of {} elements ({}) keeps its first {} source position{} (of "
             "{}) in its bucket{}",
             formatLocation(op->getLoc()), dim, rows, rowLength,
             shapeText(iterationShape), bucket, bucket == 1 ? "" : "s", updates,
-            longRows ? "; the positions of longer rows are grouped by row in "
-                       "chunks of " +
-                           std::to_string(chunk) + " and summed atomically"
+            longRows ? "; a longer row's later positions go to its pages of " +
+                           std::to_string(chunk) +
+                           ", each summed and added to the row atomically"
                      : "");
   body.line("// scratch0: counts; scratch1: buckets{}",
-            longRows ? "; scratch2: long positions; scratch3: partial sums; "
-                       "scratch4: progress"
+            longRows ? "; scratch2: the pages' hash table; scratch3: the "
+                       "pages; scratch4: partial sums; scratch5: progress"
                      : "");
   if (longRows) {
-    body.line("int *__restrict__ longCursors = scratch2; // long positions, "
-              "slots");
-    body.line("int *__restrict__ slotOfRow = scratch2 + 2;");
-    body.line("int *__restrict__ longPositions = scratch2 + {}; // (source "
-              "position, row) pairs",
-              2 + rows);
+    int64_t entries = longPages.hashEntries;
+    body.line("unsigned long long *__restrict__ pageKeys = "
+              "reinterpret_cast<unsigned long long *>(scratch2);");
+    body.line("int *__restrict__ pageOfKey = scratch2 + {};", 2 * entries);
+    body.line("int *__restrict__ longCursors = scratch3; // pages, slots");
+    body.line("int *__restrict__ slotOfRow = scratch3 + 2;");
+    body.line("int *__restrict__ pageRow = scratch3 + {};", 2 + rows);
+    body.line("int *__restrict__ pageNumber = pageRow + {};", pages);
+    body.line("int *__restrict__ pageEntry = pageNumber + {};", pages);
+    body.line("int *__restrict__ pagePositions = pageEntry + {};", pages);
     body.line("{0} *__restrict__ partials = reinterpret_cast<{0} "
-              "*>(scratch3);",
+              "*>(scratch4);",
               ct);
-    body.line("// [0]: the chunk items done; [1 + slot]: the slot's "
+    body.line("// [0]: the page blocks done; [1 + slot]: the slot's "
               "positions added, from 2^31 - its long positions");
     body.line("unsigned *__restrict__ progress = reinterpret_cast<unsigned "
-              "*>(scratch4);");
+              "*>(scratch5);");
   }
   auto ranks = [&](Code &body) {
     return printRanks(body, [&](const std::string &row, const std::string &k) {
-      body.open(fmt::format("if ({} >= 0)", row));
-      body.line("if (rank < {0}) scratch1[(long long){1} * {0} + rank] = "
-                "(int){2};",
-                bucket, row, k);
+      body.open(fmt::format("if ({} >= 0 && rank < {})", row, bucket));
+      body.line("scratch1[(long long){1} * {0} + rank] = (int){2};", bucket,
+                row, k);
+      body.close();
       if (longRows)
-        body.line("else if (rank == {}) slotOfRow[{}] = "
-                  "atomicAdd(&longCursors[1], 1);",
-                  bucket, row);
-      body.close();
-      if (!longRows)
-        return;
-      std::string at = fresh("longAt");
-      body.line("const int {} = stride_claim_in_warp({} >= 0 && rank >= {}, "
-                "&longCursors[0]);",
-                at, row, bucket);
-      body.open(fmt::format("if ({} >= 0)", at));
-      body.line("longPositions[(long long){} * 2] = (int){};", at, k);
-      body.line("longPositions[(long long){} * 2 + 1] = {};", at, row);
-      body.close();
+        printPagePlacement(body, row, k);
     });
   };
   auto items = [&](Code &body) { return printItems(body); };
@@ -224,23 +220,57 @@ LogicalResult SegmentedIndexAddPrinter::printPhases(
   return success();
 }
 
-/// Phase 2 of the default scheme: a block per item, the `longChunks`
-/// chunks of long positions first (so that a hot row's chunks start with
+void SegmentedIndexAddPrinter::printPagePlacement(Code &body,
+                                                  const std::string &row,
+                                                  const std::string &k) {
+  int64_t entries = longRowPages(updates, bucket, chunk).hashEntries;
+  std::string over = fresh("over"), key = fresh("key"), page = fresh("page");
+  body.line("// past the bucket: the position's page, entered in the hash "
+            "table by its first position");
+  body.line("const int {} = {} >= 0 && rank >= {} ? rank - {} : -1;", over,
+            row, bucket, bucket);
+  body.line("const unsigned long long {} = (unsigned long long){} << 32 | "
+            "(unsigned)({} / {});",
+            key, row, over, chunk);
+  body.line("int {} = -1;", page);
+  body.open(fmt::format("if ({} >= 0 && {} % {} == 0)", over, over, chunk));
+  body.line("{} = atomicAdd(&longCursors[0], 1);", page);
+  body.line("pageRow[{}] = {};", page, row);
+  body.line("pageNumber[{}] = {} / {};", page, over, chunk);
+  body.line("pageEntry[{}] = stride_page_insert(pageKeys, pageOfKey, {}u, "
+            "{}, {});",
+            page, entries - 1, key, page);
+  body.line("if ({} == 0) slotOfRow[{}] = atomicAdd(&longCursors[1], 1);",
+            over, row);
+  body.close();
+  body.line("__syncwarp(); // the warp's pages are entered before it looks "
+            "any up");
+  body.open(fmt::format("if ({} >= 0)", over));
+  body.line("if ({0} < 0) {0} = stride_page_find(pageKeys, pageOfKey, {1}u, "
+            "{2});",
+            page, entries - 1, key);
+  body.line("pagePositions[(long long){} * {} + {} % {}] = (int){};", page,
+            chunk, over, chunk, k);
+  body.close();
+}
+
+/// Phase 2 of the default scheme: a block per item, the `pageBlocks`
+/// blocks that walk the pages first (so that a hot row's pages start with
 /// the launch), then the rows. A row of at most `bucket` positions is the
 /// input plus its bucket's sources, stored. A long row's item adds the
-/// input and its bucket's sources to its slot's partial sums; a chunk item
-/// groups its positions by slot and adds each run's sum the same way. Each
+/// input and its bucket's sources to its slot's partial sums; a page item
+/// sums its positions (all of one row) and adds the sum the same way. Each
 /// contribution then counts its positions in the slot's progress: a long
-/// row's item 2^31 - its long positions, a run its length, so the slot
-/// reaches exactly 2^31 with its last contribution, in whatever order
+/// row's item 2^31 - its long positions, a page its positions, so the
+/// slot reaches exactly 2^31 with its last contribution, in whatever order
 /// they come, and that block stores the row (printCompletedSlot).
 LogicalResult SegmentedIndexAddPrinter::printItems(Code &body) {
   body.line("// a block per {}; its threads take units of {} element{} of "
             "a row",
-            longChunks ? "item: the chunks of long positions, then the rows"
-                       : "row",
+            pages ? "item: the blocks that walk the pages, then the rows"
+                  : "row",
             perUnit, perUnit == 1 ? "" : "s");
-  if (longChunks == 0) {
+  if (pages == 0) {
     body.open(fmt::format("for (long long row = blockIdx.x; row < {}; row "
                           "+= gridDim.x)",
                           rows));
@@ -251,26 +281,26 @@ LogicalResult SegmentedIndexAddPrinter::printItems(Code &body) {
   }
   body.open(fmt::format("for (long long item = blockIdx.x; item < {}; item "
                         "+= gridDim.x)",
-                        longChunks + rows));
-  body.open(fmt::format("if (item < {})", longChunks));
-  if (failed(printChunkItem(body)))
+                        pageBlocks + rows));
+  body.open(fmt::format("if (item < {})", pageBlocks));
+  if (failed(printPageItems(body)))
     return failure();
   body.close("} else {");
   ++body.indent;
-  body.line("const long long row = item - {};", longChunks);
+  body.line("const long long row = item - {};", pageBlocks);
   if (failed(printRowItem(body)))
     return failure();
   body.close();
   body.close(); // the items
   if (!clearsCounts())
     return success();
-  body.line("// the last block of chunk items to finish zeroes the cursors "
-            "for the next run");
-  body.open(fmt::format("if (blockIdx.x < {})", longChunks));
+  body.line("// the last page block to finish zeroes the cursors for the "
+            "next run");
+  body.open(fmt::format("if (blockIdx.x < {})", pageBlocks));
   body.line("__syncthreads(); // every thread has read the cursor");
   body.open(fmt::format("if (threadIdx.x == 0 && atomicAdd(&progress[0], "
-                        "1u) + 1u == (gridDim.x < {0}u ? gridDim.x : {0}u))",
-                        longChunks));
+                        "1u) + 1u == {}u)",
+                        pageBlocks));
   body.line("longCursors[0] = 0;");
   body.line("longCursors[1] = 0;");
   body.line("progress[0] = 0;");
@@ -283,44 +313,16 @@ LogicalResult SegmentedIndexAddPrinter::printRowItem(Code &body) {
   body.line("const int count = scratch0[row];");
   body.line("const int *positions = scratch1 + row * {};", bucket);
   body.line("const int inBucket = count < {0} ? count : {0};", bucket);
-  if (longChunks) {
+  if (pages)
     body.line("const bool isLong = count > {};", bucket);
-    body.line("const int slot = isLong ? slotOfRow[row] : 0;");
-  }
-  openUnitLoop(body);
-  declareAccumulators(body);
-  if (failed(addInput(body, "row")))
+  if (failed(printContribution(body, "inBucket",
+                               pages ? Sink::SlotIfLong : Sink::Output)))
     return failure();
-  body.line("#pragma unroll 4");
-  body.open("for (int j = 0; j < inBucket; ++j)");
-  if (failed(addSource(body, "positions[j]")))
-    return failure();
-  body.close();
-  if (longChunks) {
+  if (pages) {
     body.open("if (isLong)");
-    body.line("const long long at = (long long)slot * {};", rowLength);
-    addToPartials(body);
-    body.close("} else {");
-    ++body.indent;
-  }
-  storeRow(body, "row");
-  if (longChunks)
-    body.close();
-  body.close(); // the units
-  if (longChunks) {
-    body.open("if (isLong)");
-    body.line("__shared__ bool completes;");
-    body.line("__threadfence();");
-    body.line("__syncthreads(); // every thread has added its units");
-    body.line("const unsigned added = 0x80000000u - (unsigned)(count - {});",
-              bucket);
-    body.line("if (threadIdx.x == 0) completes = atomicAdd(&progress[1 + "
-              "slot], added) + added == 0x80000000u;");
-    body.line("__syncthreads();");
-    body.open("if (completes)");
-    if (failed(printCompletedSlot(body)))
-      return failure();
-    body.close();
+    body.line("const int slot = slotOfRow[row];");
+    printArrival(body, fmt::format("0x80000000u - (unsigned)(count - {})",
+                                   bucket));
     if (clearsCounts()) {
       body.close("} else {");
       ++body.indent;
@@ -331,82 +333,84 @@ LogicalResult SegmentedIndexAddPrinter::printRowItem(Code &body) {
   if (clearsCounts()) {
     body.line("__syncthreads(); // every thread has read the count");
     body.line("if (threadIdx.x == 0) scratch0[row] = 0;");
-    if (longChunks)
+    if (pages)
       body.close();
   }
   return success();
 }
 
-LogicalResult SegmentedIndexAddPrinter::printChunkItem(Code &body) {
-  body.line("const long long c = item;");
-  body.line("const int total = longCursors[0];");
-  body.open(fmt::format("if (c * {} < total)", chunk));
-  body.line("const int begin = (int)(c * {0}), n = begin + {0} < total ? {0} "
-            ": total - begin;",
-            chunk);
-  body.line("__shared__ int stagedSlot[{0}], runPosition[{0}], runRow[{0}], "
-            "runSlot[{0}], completed[{0}];",
-            chunk);
-  body.line("__shared__ int completedRuns;");
-  body.line("__syncthreads(); // the block's last item is done with them");
-  body.line("if (threadIdx.x == 0) completedRuns = 0;");
-  body.line("for (int j = threadIdx.x; j < n; j += blockDim.x) stagedSlot[j] "
-            "= slotOfRow[longPositions[(begin + j) * 2LL + 1]];");
-  body.line("__syncthreads();");
-  body.line("// grouped by slot: each position at its rank among the "
-            "chunk's (slot, position) keys");
-  body.open("for (int j = threadIdx.x; j < n; j += blockDim.x)");
-  body.line("const int slot = stagedSlot[j];");
-  body.line("int at = 0;");
-  body.line("for (int i = 0; i < n; ++i) at += stagedSlot[i] < slot || "
-            "(stagedSlot[i] == slot && i < j);");
-  body.line("runPosition[at] = longPositions[(begin + j) * 2LL];");
-  body.line("runRow[at] = longPositions[(begin + j) * 2LL + 1];");
-  body.line("runSlot[at] = slot;");
-  body.close();
-  body.line("__syncthreads();");
-  body.line("// each run of one slot summed, then added to the slot's "
-            "partial sums");
-  openUnitLoop(body);
-  body.open("for (int i = 0; i < n;)");
-  body.line("const int slot = runSlot[i];");
-  body.line("int stop = i + 1;");
-  body.line("while (stop < n && runSlot[stop] == slot) ++stop;");
-  declareAccumulators(body);
-  body.line("// a loop of known length: the loads of several positions are in "
-            "flight at once");
-  body.line("#pragma unroll 4");
-  body.open("for (; i < stop; ++i)");
-  if (failed(addSource(body, "runPosition[i]")))
+LogicalResult SegmentedIndexAddPrinter::printPageItems(Code &body) {
+  body.line("const int pageCount = longCursors[0];");
+  body.open(fmt::format("for (long long page = item; page < pageCount; page "
+                        "+= {})",
+                        pageBlocks));
+  body.line("const long long row = pageRow[page];");
+  body.line("const int past = scratch0[row] - {} - pageNumber[page] * {};",
+            bucket, chunk);
+  body.line("const int inPage = past < {0} ? past : {0};", chunk);
+  body.line("const int *positions = pagePositions + page * {};", chunk);
+  if (failed(printContribution(body, "inPage", Sink::Slot)))
     return failure();
+  body.line("const int slot = slotOfRow[row];");
+  printArrival(body, "(unsigned)inPage");
+  if (clearsCounts()) {
+    body.line("// the table is empty again for the next run");
+    body.open("if (threadIdx.x == 0)");
+    body.line("pageKeys[pageEntry[page]] = 0;");
+    body.line("pageOfKey[pageEntry[page]] = 0;");
+    body.close();
+  }
   body.close();
-  body.line("const long long at = (long long)slot * {};", rowLength);
-  addToPartials(body);
-  body.close(); // the runs
-  body.close(); // the units
-  body.line("// each run counts its positions in its slot's progress");
-  body.line("__threadfence();");
-  body.line("__syncthreads(); // every thread has added its units");
-  body.open("for (int j = threadIdx.x; j < n; j += blockDim.x)");
-  body.line("if (j > 0 && runSlot[j - 1] == runSlot[j]) continue;");
-  body.line("int stop = j + 1;");
-  body.line("while (stop < n && runSlot[stop] == runSlot[j]) ++stop;");
-  body.line("const unsigned added = (unsigned)(stop - j);");
-  body.line("if (atomicAdd(&progress[1 + runSlot[j]], added) + added == "
-            "0x80000000u) completed[atomicAdd(&completedRuns, 1)] = j;");
-  body.close();
-  body.line("__syncthreads();");
-  body.open("for (int r = 0; r < completedRuns; ++r)");
-  body.line("const int slot = runSlot[completed[r]];");
-  body.line("const long long row = runRow[completed[r]];");
-  if (failed(printCompletedSlot(body)))
-    return failure();
-  body.close();
-  body.close(); // c * chunk < total
   return success();
 }
 
-LogicalResult SegmentedIndexAddPrinter::printCompletedSlot(Code &body) {
+LogicalResult SegmentedIndexAddPrinter::printContribution(
+    Code &body, const std::string &count, Sink sink) {
+  openUnitLoop(body);
+  declareAccumulators(body);
+  if (sink != Sink::Slot && failed(addInput(body, "row")))
+    return failure();
+  body.line("// a loop of known length: the loads of several positions are in "
+            "flight at once");
+  body.line("#pragma unroll 4");
+  body.open(fmt::format("for (int j = 0; j < {}; ++j)", count));
+  if (failed(addSource(body, "positions[j]")))
+    return failure();
+  body.close();
+  if (sink == Sink::SlotIfLong)
+    body.open("if (isLong)");
+  if (sink != Sink::Output) {
+    body.line("const long long at = (long long)slotOfRow[row] * {};",
+              rowLength);
+    addToPartials(body);
+  }
+  if (sink == Sink::SlotIfLong) {
+    body.close("} else {");
+    ++body.indent;
+  }
+  if (sink != Sink::Slot)
+    storeRow(body, "row");
+  if (sink == Sink::SlotIfLong)
+    body.close();
+  body.close(); // the units
+  return success();
+}
+
+void SegmentedIndexAddPrinter::printArrival(Code &body,
+                                            const std::string &added) {
+  body.line("__shared__ bool completes;");
+  body.line("__threadfence();");
+  body.line("__syncthreads(); // every thread has added its units");
+  body.line("const unsigned added = {};", added);
+  body.line("if (threadIdx.x == 0) completes = atomicAdd(&progress[1 + "
+            "slot], added) + added == 0x80000000u;");
+  body.line("__syncthreads();");
+  body.open("if (completes)");
+  printCompletedSlot(body);
+  body.close();
+}
+
+void SegmentedIndexAddPrinter::printCompletedSlot(Code &body) {
   body.line("// the slot's last contribution: its partial sums hold the "
             "row, input included");
   body.line("__threadfence();");
@@ -421,7 +425,6 @@ LogicalResult SegmentedIndexAddPrinter::printCompletedSlot(Code &body) {
   if (clearsCounts())
     body.line("scratch0[row] = 0;");
   body.close();
-  return success();
 }
 
 void SegmentedIndexAddPrinter::addToPartials(Code &body) {

@@ -59,10 +59,11 @@ func.func @reshape_returned(%x: !stride.tensor<4x8xf32>) -> (!stride.tensor<32xf
 // CHECK: %[[R:.*]] = plan.alloc 2880 bytes{{$}}
 // CHECK-NEXT: %[[C:.*]] = plan.alloc 80 bytes zeroed
 // CHECK-NEXT: %[[B:.*]] = plan.alloc 2560 bytes zeroed
-// CHECK-NEXT: %[[L:.*]] = plan.alloc 496 bytes zeroed
+// CHECK-NEXT: %[[H:.*]] = plan.alloc 192 bytes zeroed
+// CHECK-NEXT: %[[L:.*]] = plan.alloc 480 bytes zeroed
 // CHECK-NEXT: %[[Q:.*]] = plan.alloc 144 bytes zeroed
 // CHECK-NEXT: %[[P:.*]] = plan.alloc 16 bytes zeroed
-// CHECK-NEXT: plan.dispatch @segmented_kernels::@index_add_0(%[[X]], %[[I]], %[[S]], %[[R]], %[[C]], %[[B]], %[[L]], %[[Q]], %[[P]])
+// CHECK-NEXT: plan.dispatch @segmented_kernels::@index_add_0(%[[X]], %[[I]], %[[S]], %[[R]], %[[C]], %[[B]], %[[H]], %[[L]], %[[Q]], %[[P]])
 func.func @segmented(%x: !stride.tensor<20x36xf32>, %idx: !stride.tensor<50xi64>,
                      %src: !stride.tensor<50x36xf32>) -> !stride.tensor<20x36xf32> {
   %r = stride.index_add %x, %idx, %src dim 0 : !stride.tensor<20x36xf32>,

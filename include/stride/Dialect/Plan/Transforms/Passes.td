@@ -154,17 +154,18 @@ def ShareIndexAnalysis
   let description = [{
     A default-mode `segmented_index_add` kernel (docs/cuda-backend.md)
     first analyses its index: phase 1 counts each row's source positions,
-    keeps the first `bucket` of them in the row's bucket and lists the
-    others by row, in its first scratch buffers (counts, buckets, and,
-    where a row can outgrow its bucket, the long positions); its phase 2
-    reads them and zeroes the counts and cursors. Two or more such
+    keeps the first `bucket` of them in the row's bucket and the others in
+    the row's pages, in its first scratch buffers (counts, buckets, and,
+    where a row can outgrow its bucket, the pages' hash table and the
+    pages); its phase 2 reads them and zeroes the counts, cursors and
+    table. Two or more such
     dispatches of one function whose index is a kernel input bound to the
     same buffer, read at the same type, with the same row count and
     bucket, need the same analysis: the first keeps it (`index_analysis =
     first`: it ranks, and leaves the counts), the others bind its buffers
     in place of their own (whose allocs go) and run no phase 1 (`reused`,
-    or `last` for the last one, which zeroes the counts and cursors as it
-    reads them), so the scratch is zeroed again when the plan ends. Each
+    or `last` for the last one, which zeroes the counts, cursors and table
+    as it reads them), so the scratch is zeroed again when the plan ends. Each
     keeps its own partial sums and progress counters. A kernel dispatched
     more than once, a deterministic one (whose sort is not shared) and one
     whose index is computed in the kernel keep their own analysis.

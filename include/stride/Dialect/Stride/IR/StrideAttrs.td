@@ -38,7 +38,7 @@ def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
 
 def Stride_IndexAnalysis : I32EnumAttr<"IndexAnalysis",
     "where a default-mode segmented index_add gets the index analysis of its "
-    "rows (counts, buckets, long positions) and whether it clears the counts", [
+    "rows (counts, buckets, pages) and whether it clears the counts", [
   I32EnumAttrCase<"Own", 0, "own">,
   I32EnumAttrCase<"First", 1, "first">,
   I32EnumAttrCase<"Reused", 2, "reused">,
@@ -116,8 +116,9 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       (deterministic: the source positions counted per row in `slices`
       columns, sorted by row, and reduced in chunks of `tile` sorted
       positions; default: a row's first `bucket` positions kept in its
-      bucket, the later positions of a row listed and reduced in chunks
-      of `tile` positions grouped by row and added atomically; `threads` per chunk or row,
+      bucket, the later positions of a row in its pages of `tile`
+      positions, each summed and added atomically, `slices` blocks
+      walking the pages; `threads` per chunk or row,
       `vector_width` and `elements_per_thread` per unit of a row), `row_scan` (a scan: `threads` per row, a warp or a whole
       block, scanning chunks of `threads` elements);
     - `index_bits`: 32 or 64-bit index arithmetic;
@@ -130,9 +131,10 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       a row holds in its bucket; a row with more is a long row;
     - `index_analysis`: (default-mode `segmented_index_add`) `own`: the
       kernel ranks its index (phase 1) and clears the counts when it ends;
-      several index_adds over one index share their first two or three
-      scratch buffers (counts, buckets, and the long positions where a row
-      can outgrow its bucket; `stride-share-index-analysis`): the `first`
+      several index_adds over one index share their first two or four
+      scratch buffers (counts, buckets, and, where a row can outgrow its
+      bucket, the pages' hash table and the pages;
+      `stride-share-index-analysis`): the `first`
       ranks and keeps the counts, a `reused` one runs no phase 1 and keeps
       them, the `last` runs no phase 1 and clears them.
 
