@@ -445,8 +445,13 @@ void Scheduler::scheduleReduction() {
       // Rows of a few elements: a thread per row, 4 elements per load.
       vectorWidth = 4;
     } else {
+      // A warp (or fewer lanes) per row, 4 elements per load where the
+      // row holds whole groups of 4: a row of up to 128 elements is one
+      // load per lane, not a loop of dependent iterations.
+      if (readsInnermostInFours())
+        vectorWidth = 4;
       threads = std::min<int64_t>(
-          32, std::max<int64_t>(1, llvm::PowerOf2Ceil(l)));
+          32, std::max<int64_t>(1, llvm::PowerOf2Ceil(l / vectorWidth)));
     }
     block = std::max<int64_t>(threads, 256);
   } else {

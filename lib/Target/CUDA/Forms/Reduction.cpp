@@ -181,11 +181,14 @@ ReductionPrinter::openOutputLoop(Code &body, const Threads &t, int64_t m) {
 LogicalResult ReductionPrinter::printAccumulation(
     Code &body, const Threads &t, const std::string &lane,
     ArrayRef<std::string> outCoords, ArrayRef<int64_t> reducedShape) {
-  // With vector width 4 (rows of a few elements, a thread each), 4
-  // consecutive elements per step.
+  // With vector width 4, 4 consecutive elements per step.
   int64_t vector = schedule.getVectorWidth();
   body.open("if (active)");
   std::string r = fresh("r");
+  // Vectorized kernels have few ops: unrolled, several loads are in flight
+  // at once instead of one per iteration.
+  if (vector > 1)
+    body.line("#pragma unroll 4");
   body.open(fmt::format(
       "for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
       vector == 1 || lane == "0" ? lane : fmt::format("{} * {}", lane, vector),
