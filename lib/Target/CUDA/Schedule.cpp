@@ -15,6 +15,7 @@
 #include "stride/Target/CUDA/Schedule.h"
 #include "stride/Dialect/Stride/Analysis/RowSplit.h"
 #include "stride/Dialect/Stride/IR/IndexMaps.h"
+#include "stride/Support/DType.h"
 
 #include "KernelFacts.h"
 
@@ -445,13 +446,21 @@ void Scheduler::scheduleReduction() {
       // Rows of a few elements: a thread per row, 4 elements per load.
       vectorWidth = 4;
     } else {
-      // A warp (or fewer lanes) per row, 4 elements per load where the
-      // row holds whole groups of 4: a row of up to 128 elements is one
-      // load per lane, not a loop of dependent iterations.
-      if (readsInnermostInFours())
+      // A warp (or fewer lanes) per row. Where the row holds whole groups
+      // of 4, 4 elements per load (the loop is unrolled by 4, so a lane's
+      // loads are in flight together): a load per lane of 4-byte elements,
+      // about 4 of narrower ones (8-byte loads and less), so that a bf16
+      // row of 100 takes 8 lanes and a warp reads 4 rows at once
+      // (bench/NOTES.md section 30 measured both ways).
+      int64_t loads = l;
+      if (readsInnermostInFours()) {
         vectorWidth = 4;
+        bool narrow = dtypeSize(*dtypeOf(facts.reductions.front()
+                                              .input.getType())) < 4;
+        loads = ceilDiv(l / 4, narrow ? 4 : 1);
+      }
       threads = std::min<int64_t>(
-          32, std::max<int64_t>(1, llvm::PowerOf2Ceil(l / vectorWidth)));
+          32, std::max<int64_t>(1, llvm::PowerOf2Ceil(loads)));
     }
     block = std::max<int64_t>(threads, 256);
   } else {

@@ -80,7 +80,7 @@ func.func @tiled_transpose(%x: !stride.tensor<64x128xf32>, %z: !stride.tensor<12
 
 // The innermost dim is reduced: 32 threads per output over 1000 elements,
 // 4 at a time (1000 holds whole groups of 4), 8 outputs per block of 256.
-// CHECK-LABEL: func.func @reduction_inner
+// CHECK-LABEL: func.func @reduction_inner(
 // CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, vector_width = 4, threads = 32, launches = [#stride.launch<grid = 125, block = 256>]>
 // SCALAR-LABEL: func.func @reduction_inner
 // SCALAR: #stride.schedule<scheme = reduction_inner, index_bits = 32, threads = 32, launches = [#stride.launch<grid = 125, block = 256>]>
@@ -91,16 +91,23 @@ func.func @reduction_inner(%a: !stride.tensor<1000x1000xf32>) -> !stride.tensor<
 
 // -----
 
-// Rows of 100 elements in groups of 4: 25 loads per row, so 32 threads
-// per output (the next power of two); rows of 99 elements are read one
-// element per load.
-// CHECK-LABEL: func.func @reduction_inner_fours
+// Rows of 100 elements in groups of 4: 25 loads per row, one per lane of
+// a warp in f32; in bf16 (8-byte loads) about 4 per lane, 8 lanes per
+// row, 4 rows per warp; rows of 99 elements are read one element per
+// load, a warp per row.
+// CHECK-LABEL: func.func @reduction_inner_fours(
 // CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, vector_width = 4, threads = 32, launches = [#stride.launch<grid = 1056, block = 256>]>
+// CHECK-LABEL: func.func @reduction_inner_fours_bf16
+// CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, vector_width = 4, threads = 8, launches = [#stride.launch<grid = 1056, block = 256>]>
 // CHECK-LABEL: func.func @reduction_inner_odd
 // CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, threads = 32, launches = [#stride.launch<grid = 1056, block = 256>]>
 func.func @reduction_inner_fours(%a: !stride.tensor<65536x100xf32>) -> !stride.tensor<65536xf32> {
   %r = stride.sum %a dims [1] : !stride.tensor<65536x100xf32> -> !stride.tensor<65536xf32>
   return %r : !stride.tensor<65536xf32>
+}
+func.func @reduction_inner_fours_bf16(%a: !stride.tensor<65536x100xbf16>) -> !stride.tensor<65536xbf16> {
+  %r = stride.sum %a dims [1] : !stride.tensor<65536x100xbf16> -> !stride.tensor<65536xbf16>
+  return %r : !stride.tensor<65536xbf16>
 }
 func.func @reduction_inner_odd(%a: !stride.tensor<65536x99xf32>) -> !stride.tensor<65536xf32> {
   %r = stride.sum %a dims [1] : !stride.tensor<65536x99xf32> -> !stride.tensor<65536xf32>
