@@ -108,6 +108,10 @@ LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
   if (vector > 1)
     lane += fmt::format(" * {}", vector);
   body.open("if (active)");
+  // Vectorized kernels have few ops: unrolled, several loads are in flight
+  // at once instead of one per iteration.
+  if (vector > 1)
+    body.line("#pragma unroll 4");
   body.open(fmt::format("for ({0} {1} = {2} + {3}; {1} < {4}; {1} += {5})",
                         idx, r, begin, lane, end,
                         (t.inner ? t.block : t.slices) * vector));
