@@ -12,8 +12,9 @@
 // source (`g++ -include CudaEmulation.h`); stub cuda_fp16.h/cuda_bf16.h
 // headers next to this file satisfy its #includes.
 //
-// Execution model: a launch runs its blocks one after another (the blocks of
-// a thread-block cluster together); the threads of a block run concurrently
+// Execution model: a launch runs its blocks one after another, first to last
+// or, with STRIDE_EMU_BLOCKS=reverse, last to first (the blocks of a
+// thread-block cluster together); the threads of a block run concurrently
 // as std::threads, so __syncthreads is a real barrier and __shared__ (a
 // function-local static) is shared by exactly the threads of one block. The
 // blocks of a cluster run concurrently: each gets its own STRIDE_SHARED
@@ -187,24 +188,23 @@ T __shfl_sync(unsigned, T value, int srcLane, int width = 32) {
 
 namespace stride_emu {
 /// Every lane of the calling thread's warp publishes `value`; returns the
-/// mask of the lanes whose value satisfies `select`.
-template <typename Select> unsigned lanesWhere(uint32_t value, Select select) {
+/// mask of the lanes whose value equals it.
+inline unsigned matchAny(int value) {
   unsigned linear = linearThread();
   Warp &w = *currentBlock->warps[linear / 32];
-  w.slots[linear % 32] = value;
+  w.slots[linear % 32] = static_cast<uint32_t>(value);
   w.barrier.arrive_and_wait();
-  unsigned lanes = 0;
+  unsigned peers = 0;
   for (unsigned lane = 0; lane < 32; ++lane)
-    if (select(static_cast<uint32_t>(w.slots[lane])))
-      lanes |= 1u << lane;
+    if (w.slots[lane] == static_cast<uint32_t>(value))
+      peers |= 1u << lane;
   w.barrier.arrive_and_wait();
-  return lanes;
+  return peers;
 }
 } // namespace stride_emu
 
 inline unsigned __match_any_sync(unsigned, int value) {
-  uint32_t bits = static_cast<uint32_t>(value);
-  return stride_emu::lanesWhere(bits, [&](uint32_t v) { return v == bits; });
+  return stride_emu::matchAny(value);
 }
 inline void __syncwarp(unsigned = 0xffffffffu) {
   unsigned linear = stride_emu::linearThread();

@@ -283,7 +283,7 @@ private:
   void scheduleSegmentedIndexAdd();
   /// The launches and scratch of the deterministic segmented index_add
   /// (a stable counting sort of every position) and of the default one
-  /// (buckets of short rows, a sort of the long rows' positions only).
+  /// (buckets of short rows, pages of the long rows' later positions).
   void scheduleSortedIndexAdd(int64_t rows, int64_t updates,
                               int64_t rowLength, int64_t accBytes);
   void scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
@@ -700,7 +700,8 @@ void Scheduler::scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
   // hash table (a key and an index per entry), the pages (two cursors,
   // each row's slot, each page's row, number and entry, its positions),
   // each slot's partial sums, and the progress counters (the page blocks
-  // done, then each slot's positions added).
+  // done, then each slot's positions added). The first four are the index
+  // analysis (KernelScheduleAttr::getIndexAnalysisBuffers).
   scratch = {4 * rows, 4 * rows * bucket};
   launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/1);
   LongRowPages pages = longRowPages(updates, bucket, tile);

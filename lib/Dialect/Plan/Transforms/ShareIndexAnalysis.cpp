@@ -27,15 +27,6 @@ using namespace mlir;
 namespace stride::plan {
 namespace {
 
-/// The leading scratch buffers of a default-mode segmented index_add that
-/// hold its index analysis: counts and buckets, and, where a row can
-/// outgrow its bucket, the pages' hash table and the pages
-/// (docs/cuda-backend.md); the partial sums and progress counters after
-/// them are its own.
-unsigned analysisBuffers(KernelScheduleAttr schedule) {
-  return std::min<unsigned>(4, schedule.getScratch().size());
-}
-
 /// A dispatch of a default-mode segmented index_add whose index is a
 /// kernel input, read whole: the buffer and type of that input and the
 /// bytes of its counts and buckets say which index analysis it needs.
@@ -51,9 +42,7 @@ using AnalysisKey = std::tuple<Value, Type, int64_t, int64_t>;
 /// share.
 std::optional<AnalysisKey> analysisKey(IndexedDispatch d) {
   KernelScheduleAttr schedule = d.schedule;
-  if (!schedule || schedule.getScheme() != KernelScheme::SegmentedIndexAdd ||
-      schedule.getDeterministic() || !schedule.getScratch() ||
-      schedule.getScratch().size() < 2 ||
+  if (!schedule || schedule.getIndexAnalysisBuffers() < 2 ||
       !llvm::is_contained(
           llvm::map_range(schedule.getLaunches().getAsRange<LaunchAttr>(),
                           [](LaunchAttr l) { return l.getPhase(); }),
@@ -104,7 +93,8 @@ void share(ArrayRef<IndexedDispatch> group) {
                                                     : IndexAnalysis::Reused));
     unsigned scratch =
         d.dispatch.getBuffers().size() - d.schedule.getScratch().size();
-    for (unsigned b = 0, e = analysisBuffers(d.schedule); b < e; ++b) {
+    for (unsigned b = 0, e = d.schedule.getIndexAnalysisBuffers(); b < e;
+         ++b) {
       OpOperand &operand = d.dispatch.getBuffersMutable()[scratch + b];
       Operation *own = operand.get().getDefiningOp();
       operand.set(first.dispatch.getBuffers()[firstScratch + b]);

@@ -157,6 +157,8 @@ private:
   mlir::LogicalResult printSlices(Code &body, const Threads &t, int64_t m,
                                   llvm::ArrayRef<int64_t> reducedShape,
                                   int64_t chunk);
+  /// `#pragma unroll 4` before a vectorized accumulation loop.
+  void unrollVectorizedLoop(Code &body);
   /// The accumulation of the reduced element at `reduced` (and, with
   /// vector width 4, the 3 after it along the innermost dim).
   mlir::LogicalResult accumulateElements(Code &body,
@@ -282,8 +284,8 @@ private:
   mlir::LogicalResult printBody(Code &body) override;
   /// The deterministic scheme: a stable counting sort of every position.
   mlir::LogicalResult printSorted(Code &body);
-  /// The default scheme: buckets for the short rows, a sort of the long
-  /// rows' positions.
+  /// The default scheme: buckets for the short rows, pages for the long
+  /// rows' later positions.
   mlir::LogicalResult printBucketed(Code &body);
   /// `if (phase == first) { ... } else if (phase == first + 1) { ... } ...
   /// else { ... }`: each of `phases` prints its body.
@@ -321,7 +323,8 @@ private:
   /// row's slot, or added to the slot where the row `isLong`.
   enum class Sink { Output, Slot, SlotIfLong };
   /// The unit loop over row `row`: the input (except into a slot alone)
-  /// plus the sources at the first `count` of `positions`, then `sink`.
+  /// plus the sources at the first `count` of `positions`, then `sink`
+  /// (the row's slot is `slot`).
   mlir::LogicalResult printContribution(Code &body, const std::string &count,
                                         Sink sink);
   /// After a contribution to slot `slot`: counts `added` positions in the
@@ -382,7 +385,7 @@ private:
   IndexAddOp op;
   int64_t dim = 0, rows = 0, updates = 0, rowLength = 0, perUnit = 1,
           slices = 1, chunk = 1, tileLength = 1, bucket = 0,
-          pages = 0, pageBlocks = 0;
+          pages = 0, pageHashMask = 0, pageBlocks = 0;
   llvm::SmallVector<int64_t> rowShape;
   bool vector = false;
   int width = 1, groups = 1;

@@ -185,10 +185,7 @@ LogicalResult ReductionPrinter::printAccumulation(
   int64_t vector = schedule.getVectorWidth();
   body.open("if (active)");
   std::string r = fresh("r");
-  // Vectorized kernels have few ops: unrolled, several loads are in flight
-  // at once instead of one per iteration.
-  if (vector > 1)
-    body.line("#pragma unroll 4");
+  unrollVectorizedLoop(body);
   body.open(fmt::format(
       "for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
       vector == 1 || lane == "0" ? lane : fmt::format("{} * {}", lane, vector),

@@ -5,9 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Form (c), scheme segmented_index_add: index_add along a dim as a counting
-// sort of the source positions by row, then a segmented reduction over
-// equal chunks of the sorted positions (see printBody).
+// Form (c), scheme segmented_index_add: index_add along a dim with the
+// source positions grouped by row (buckets and pages, or, deterministic, a
+// counting sort), each row's sources summed without atomics on the output
+// (see printBody).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,8 +27,8 @@ namespace stride {
 /// index_add along `dim`: out[c] = input[c] + the sum of source[c with
 /// c[dim] = k] over the k whose index is c[dim]. The schedule picks one of
 /// two schemes: with `deterministic`, a stable counting sort of every
-/// position (printSorted); by default, buckets for the short rows and a
-/// sort of the long rows' positions only (printBucketed).
+/// position (printSorted); by default, buckets for the short rows and
+/// pages of the long rows' later positions (printBucketed).
 LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
   op = cast<IndexAddOp>(facts.scatterRoot);
   dim = op.getDim();
@@ -139,6 +140,7 @@ LogicalResult SegmentedIndexAddPrinter::printSorted(Code &body) {
 LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
   LongRowPages longPages = longRowPages(updates, bucket, chunk);
   pages = longPages.pages;
+  pageHashMask = longPages.hashEntries - 1;
   pageBlocks = schedule.getSlices();
   bool longRows = pages > 0;
   body.line("// index_add at {} along dim {}, bucketed: each of the {} rows "
@@ -146,19 +148,20 @@ LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
             "{}) in its bucket{}",
             formatLocation(op->getLoc()), dim, rows, rowLength,
             shapeText(iterationShape), bucket, bucket == 1 ? "" : "s", updates,
-            longRows ? "; a longer row's later positions go to its pages of " +
-                           std::to_string(chunk) +
-                           ", each summed and added to the row atomically"
-                     : "");
+            longRows ? fmt::format("; a longer row's later positions go to "
+                                   "its pages of {}, each summed and added "
+                                   "to the row atomically",
+                                   chunk)
+                     : std::string());
   body.line("// scratch0: counts; scratch1: buckets{}",
             longRows ? "; scratch2: the pages' hash table; scratch3: the "
                        "pages; scratch4: partial sums; scratch5: progress"
                      : "");
   if (longRows) {
-    int64_t entries = longPages.hashEntries;
     body.line("unsigned long long *__restrict__ pageKeys = "
               "reinterpret_cast<unsigned long long *>(scratch2);");
-    body.line("int *__restrict__ pageOfKey = scratch2 + {};", 2 * entries);
+    body.line("int *__restrict__ pageOfKey = scratch2 + {};",
+              2 * longPages.hashEntries);
     body.line("int *__restrict__ longCursors = scratch3; // pages, slots");
     body.line("int *__restrict__ slotOfRow = scratch3 + 2;");
     body.line("int *__restrict__ pageRow = scratch3 + {};", 2 + rows);
@@ -223,7 +226,6 @@ LogicalResult SegmentedIndexAddPrinter::printPhases(
 void SegmentedIndexAddPrinter::printPagePlacement(Code &body,
                                                   const std::string &row,
                                                   const std::string &k) {
-  int64_t entries = longRowPages(updates, bucket, chunk).hashEntries;
   std::string over = fresh("over"), key = fresh("key"), page = fresh("page");
   body.line("// past the bucket: the position's page, entered in the hash "
             "table by its first position");
@@ -239,7 +241,7 @@ void SegmentedIndexAddPrinter::printPagePlacement(Code &body,
   body.line("pageNumber[{}] = {} / {};", page, over, chunk);
   body.line("pageEntry[{}] = stride_page_insert(pageKeys, pageOfKey, {}u, "
             "{}, {});",
-            page, entries - 1, key, page);
+            page, pageHashMask, key, page);
   body.line("if ({} == 0) slotOfRow[{}] = atomicAdd(&longCursors[1], 1);",
             over, row);
   body.close();
@@ -248,7 +250,7 @@ void SegmentedIndexAddPrinter::printPagePlacement(Code &body,
   body.open(fmt::format("if ({} >= 0)", over));
   body.line("if ({0} < 0) {0} = stride_page_find(pageKeys, pageOfKey, {1}u, "
             "{2});",
-            page, entries - 1, key);
+            page, pageHashMask, key);
   body.line("pagePositions[(long long){} * {} + {} % {}] = (int){};", page,
             chunk, over, chunk, k);
   body.close();
@@ -313,14 +315,15 @@ LogicalResult SegmentedIndexAddPrinter::printRowItem(Code &body) {
   body.line("const int count = scratch0[row];");
   body.line("const int *positions = scratch1 + row * {};", bucket);
   body.line("const int inBucket = count < {0} ? count : {0};", bucket);
-  if (pages)
+  if (pages) {
     body.line("const bool isLong = count > {};", bucket);
+    body.line("const int slot = isLong ? slotOfRow[row] : 0;");
+  }
   if (failed(printContribution(body, "inBucket",
                                pages ? Sink::SlotIfLong : Sink::Output)))
     return failure();
   if (pages) {
     body.open("if (isLong)");
-    body.line("const int slot = slotOfRow[row];");
     printArrival(body, fmt::format("0x80000000u - (unsigned)(count - {})",
                                    bucket));
     if (clearsCounts()) {
@@ -349,9 +352,9 @@ LogicalResult SegmentedIndexAddPrinter::printPageItems(Code &body) {
             bucket, chunk);
   body.line("const int inPage = past < {0} ? past : {0};", chunk);
   body.line("const int *positions = pagePositions + page * {};", chunk);
+  body.line("const int slot = slotOfRow[row];");
   if (failed(printContribution(body, "inPage", Sink::Slot)))
     return failure();
-  body.line("const int slot = slotOfRow[row];");
   printArrival(body, "(unsigned)inPage");
   if (clearsCounts()) {
     body.line("// the table is empty again for the next run");
@@ -380,8 +383,7 @@ LogicalResult SegmentedIndexAddPrinter::printContribution(
   if (sink == Sink::SlotIfLong)
     body.open("if (isLong)");
   if (sink != Sink::Output) {
-    body.line("const long long at = (long long)slotOfRow[row] * {};",
-              rowLength);
+    body.line("const long long at = (long long)slot * {};", rowLength);
     addToPartials(body);
   }
   if (sink == Sink::SlotIfLong) {

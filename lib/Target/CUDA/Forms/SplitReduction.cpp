@@ -108,10 +108,7 @@ LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
   if (vector > 1)
     lane += fmt::format(" * {}", vector);
   body.open("if (active)");
-  // Vectorized kernels have few ops: unrolled, several loads are in flight
-  // at once instead of one per iteration.
-  if (vector > 1)
-    body.line("#pragma unroll 4");
+  unrollVectorizedLoop(body);
   body.open(fmt::format("for ({0} {1} = {2} + {3}; {1} < {4}; {1} += {5})",
                         idx, r, begin, lane, end,
                         (t.inner ? t.block : t.slices) * vector));
@@ -129,6 +126,13 @@ LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
   body.close();
   body.close();
   return success();
+}
+
+void ReductionPrinter::unrollVectorizedLoop(Code &body) {
+  // Vectorized kernels have few ops: unrolled, several loads are in flight
+  // at once instead of one per iteration.
+  if (schedule.getVectorWidth() > 1)
+    body.line("#pragma unroll 4");
 }
 
 LogicalResult ReductionPrinter::accumulateElements(

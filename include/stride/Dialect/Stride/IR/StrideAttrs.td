@@ -164,6 +164,19 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
   let extraClassDeclaration = [{
     /// The name of the discardable attribute that holds a kernel's schedule.
     static constexpr ::llvm::StringLiteral kAttrName = "stride.schedule";
+
+    /// The leading scratch buffers that hold a default-mode
+    /// `segmented_index_add`'s index analysis, which
+    /// stride-share-index-analysis shares between kernels: counts and
+    /// buckets, and, where a row can outgrow its bucket, the pages' hash
+    /// table and the pages; the partial sums and progress counters after
+    /// them are the kernel's own. 0 for every other schedule.
+    unsigned getIndexAnalysisBuffers() const {
+      if (getScheme() != ::stride::KernelScheme::SegmentedIndexAdd ||
+          getDeterministic() || !getScratch())
+        return 0;
+      return std::min<unsigned>(4, getScratch().size());
+    }
   }];
 }
 
