@@ -194,10 +194,12 @@ FailureOr<std::string> KernelPrinter::evalUncached(Value value,
           fmt::format("vec|{}|{}", *arg, address(type, lanes[0]));
       std::optional<std::string> vec = lookup(vecKey);
       if (!vec) {
-        vec = fresh("quad");
-        code.line("const stride_vec4<{0}> {1} = *reinterpret_cast<const "
-                  "stride_vec4<{0}> *>(&in{2}[{3}]);",
-                  storageType(dtype), *vec, *arg, address(type, lanes[0]));
+        std::string vecType =
+            fmt::format("stride_vec4<{}>", storageType(dtype));
+        vec = declareValue(
+            code, vecType, fresh("quad"),
+            fmt::format("*reinterpret_cast<const {} *>(&in{}[{}])", vecType,
+                        *arg, address(type, lanes[0])));
         memo.back()[vecKey] = *vec;
       }
       v = declareValue(code, computeType(dtype), v,

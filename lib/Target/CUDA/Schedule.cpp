@@ -263,10 +263,11 @@ private:
   bool scheduleSplitReduction(int64_t outputs, int64_t reduced,
                               int64_t threadsPerOutput);
   bool scheduleOuterSplit(int64_t outputs, int64_t reduced);
+  /// Whether the input's innermost dim is the last reduced one and holds
+  /// whole groups of 4 (so every group starts at a multiple of 4 of it).
+  bool reducesInnermostInFours();
   /// Whether the reduction may read 4 consecutive elements per step: the
-  /// input's innermost dim is the last reduced one and holds whole groups
-  /// of 4 (so every group starts at a multiple of 4 of it), and the kernel
-  /// has few ops.
+  /// groups above, and the kernel has few ops.
   bool readsInnermostInFours();
   /// The number of slices that split the range of each of `units` (outputs
   /// or column tiles) when `unitThreads` threads each leave the GPU's
@@ -550,13 +551,17 @@ bool Scheduler::scheduleOuterSplit(int64_t outputs, int64_t reduced) {
   return true;
 }
 
-bool Scheduler::readsInnermostInFours() {
+bool Scheduler::reducesInnermostInFours() {
   const ReductionInfo &first = facts.reductions.front();
   ArrayRef<int64_t> inShape =
       cast<StridedTensorType>(first.input.getType()).getShape();
   int64_t rank = inShape.size();
   return options.vectorize && rank > 0 && first.dims.back() == rank - 1 &&
-         inShape.back() % 4 == 0 && functionalOps() <= kMaxVectorizedOps;
+         inShape.back() % 4 == 0;
+}
+
+bool Scheduler::readsInnermostInFours() {
+  return reducesInnermostInFours() && functionalOps() <= kMaxVectorizedOps;
 }
 
 void Scheduler::scheduleRowReduction() {
@@ -579,6 +584,16 @@ void Scheduler::scheduleRowReduction() {
   clusterBlocks = split.clusterBlocks;
   scheme = split.inRegisters ? KernelScheme::RowRegisters
                              : KernelScheme::RowReread;
+  // Held in registers, a thread's elements are groups of 4 consecutive
+  // ones (a load each, 16 bytes of f32, 8 of bf16) where the row holds
+  // whole groups and every thread of the row gets one; the loop over them
+  // stays unrolled as far (at most 3 more elements per thread).
+  int64_t rowThreads = threads * clusterBlocks;
+  if (split.inRegisters && reducesInnermostInFours() &&
+      l / 4 >= rowThreads) {
+    vectorWidth = 4;
+    elementsPerThread = 4 * ceilDiv(l / 4, rowThreads);
+  }
   if (m * l == 0)
     return;
   int64_t block = threads > 32 ? threads : 256;

@@ -194,9 +194,10 @@ func.func @reduction_narrow_rows(%a: !stride.tensor<4194304x8xf32>) -> !stride.t
 // -----
 
 // A row of 1000 elements read broadcast back: a warp per row, 32 elements
-// per lane in registers, 8 rows per block.
+// per lane in registers, 8 rows per block, in groups of 4 consecutive
+// elements (vector width 4: 250 groups, 8 per lane).
 // CHECK-LABEL: func.func @row_registers
-// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 32, elements_per_thread = 32, launches = [#stride.launch<grid = 1, block = 256>]>
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, vector_width = 4, threads = 32, elements_per_thread = 32, launches = [#stride.launch<grid = 1, block = 256>]>
 func.func @row_registers(%a: !stride.tensor<6x1000xf32>) -> !stride.tensor<6x1000xf32> {
   %m = stride.max %a dims [1] keepdim : !stride.tensor<6x1000xf32> -> !stride.tensor<6x1xf32>
   %mb = stride.expand %m : !stride.tensor<6x1xf32> -> !stride.tensor<6x1000xf32, strides = [1, 0]>
@@ -206,11 +207,29 @@ func.func @row_registers(%a: !stride.tensor<6x1000xf32>) -> !stride.tensor<6x100
 
 // -----
 
+// Rows that give a warp's lanes fewer groups of 4 than there are lanes (64
+// elements: 16 groups), or do not divide into groups (1002): an element
+// per lane and step, no vector width.
+// CHECK-LABEL: func.func @row_registers_scalar
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 32, elements_per_thread = 2, launches
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 32, elements_per_thread = 32, launches
+func.func @row_registers_scalar(%a: !stride.tensor<6x64xf32>, %b: !stride.tensor<6x1002xf32>) -> (!stride.tensor<6x64xf32>, !stride.tensor<6x1002xf32>) {
+  %m = stride.max %a dims [1] keepdim : !stride.tensor<6x64xf32> -> !stride.tensor<6x1xf32>
+  %mb = stride.expand %m : !stride.tensor<6x1xf32> -> !stride.tensor<6x64xf32, strides = [1, 0]>
+  %d = stride.sub %a, %mb : !stride.tensor<6x64xf32>, !stride.tensor<6x64xf32, strides = [1, 0]> -> !stride.tensor<6x64xf32>
+  %n = stride.max %b dims [1] keepdim : !stride.tensor<6x1002xf32> -> !stride.tensor<6x1xf32>
+  %nb = stride.expand %n : !stride.tensor<6x1xf32> -> !stride.tensor<6x1002xf32, strides = [1, 0]>
+  %e = stride.sub %b, %nb : !stride.tensor<6x1002xf32>, !stride.tensor<6x1002xf32, strides = [1, 0]> -> !stride.tensor<6x1002xf32>
+  return %d, %e : !stride.tensor<6x64xf32>, !stride.tensor<6x1002xf32>
+}
+
+// -----
+
 // The same row in a kernel of 8 ops: 8 x 32 elements per lane would be
 // more than kMaxUnrolledRowOps (192) ops for NVRTC to unroll, so a block of
 // 64 threads takes each row, 16 elements per thread.
 // CHECK-LABEL: func.func @row_many_ops
-// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 64, elements_per_thread = 16, launches = [#stride.launch<grid = 6, block = 64>]>
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, vector_width = 4, threads = 64, elements_per_thread = 16, launches = [#stride.launch<grid = 6, block = 64>]>
 func.func @row_many_ops(%a: !stride.tensor<6x1000xf32>) -> !stride.tensor<6x1000xf32> {
   %m = stride.max %a dims [1] keepdim : !stride.tensor<6x1000xf32> -> !stride.tensor<6x1xf32>
   %mb = stride.expand %m : !stride.tensor<6x1xf32> -> !stride.tensor<6x1000xf32, strides = [1, 0]>
@@ -232,7 +251,7 @@ func.func @row_many_ops(%a: !stride.tensor<6x1000xf32>) -> !stride.tensor<6x1000
 // on sm_80 (no clusters) a block of 1024 threads per row, 40 elements per
 // thread, re-read in each phase.
 // CHECK-LABEL: func.func @row_cluster
-// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 512, elements_per_thread = 16, cluster_blocks = 5, launches = [#stride.launch<grid = 10, block = 512>]>
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, vector_width = 4, threads = 512, elements_per_thread = 16, cluster_blocks = 5, launches = [#stride.launch<grid = 10, block = 512>]>
 // SM80-LABEL: func.func @row_cluster
 // SM80: #stride.schedule<scheme = row_reread, index_bits = 32, threads = 1024, elements_per_thread = 40, launches = [#stride.launch<grid = 2, block = 1024>]>
 func.func @row_cluster(%a: !stride.tensor<2x40000xf32>) -> !stride.tensor<2x40000xf32> {
@@ -271,7 +290,7 @@ func.func @row_cluster_few_rows(%a: !stride.tensor<512x32768xf32>, %w: !stride.t
 // The same rows in a kernel that reads only the row (softmax): a block of
 // 1024 threads holds them, 32 elements each (64 registers, no spill).
 // CHECK-LABEL: func.func @row_block_one_input
-// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 1024, elements_per_thread = 32, launches = [#stride.launch<grid = 512, block = 1024>]>
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, vector_width = 4, threads = 1024, elements_per_thread = 32, launches = [#stride.launch<grid = 512, block = 1024>]>
 func.func @row_block_one_input(%a: !stride.tensor<512x32768xf32>) -> !stride.tensor<512x32768xf32> {
   %m = stride.max %a dims [1] keepdim : !stride.tensor<512x32768xf32> -> !stride.tensor<512x1xf32>
   %mb = stride.expand %m : !stride.tensor<512x1xf32> -> !stride.tensor<512x32768xf32, strides = [1, 0]>

@@ -183,21 +183,31 @@ public:
 
 private:
   /// The unrolled loop over the row elements a thread holds in registers
-  /// (scheme row_registers): `count` elements, loop variable `index`;
-  /// `header` declares the element's coordinates `coords` (the same names
-  /// in every phase) and its validity `valid` (empty when every element is
-  /// in the row).
+  /// (scheme row_registers): `count` groups of `width` consecutive elements
+  /// (1, or 4 with vector width 4), loop variable `index`; `header`
+  /// declares each element's coordinates `lanes` (the same names in every
+  /// phase) and the group's validity `valid` (empty when every group is in
+  /// the row).
   struct RowLoop {
     std::string index;
     int64_t count = 0;
+    int64_t width = 1;
     std::string header;
-    Coords coords;
+    llvm::SmallVector<Coords, 4> lanes;
     std::string valid;
+    /// Elements a thread holds: the register arrays' length.
+    int64_t elements() const { return count * width; }
+    /// The register arrays' subscript of element `lane` of the group.
+    std::string element(int64_t lane) const;
   };
   /// What a phase does with one element of the row: `fn(code, coords,
   /// valid)`, `valid` empty when the element is in the row.
   using ElementFn = llvm::function_ref<mlir::LogicalResult(
       Code &, llvm::ArrayRef<std::string>, llvm::StringRef)>;
+  /// What the epilogue does with a group of the row's consecutive elements
+  /// (`lanes` coordinates; one element outside the register loop).
+  using GroupFn = llvm::function_ref<mlir::LogicalResult(
+      Code &, llvm::ArrayRef<Coords>, llvm::StringRef)>;
 
   mlir::LogicalResult printBody(Code &body) override;
   /// Opens the loop over the `rows` rows (a warp or a block each) and
@@ -210,10 +220,16 @@ private:
   /// One phase: `fn` on each element of the row this thread holds (in the
   /// register loop, or re-read in a loop over the row).
   mlir::LogicalResult forEachElement(Code &body, ElementFn fn);
+  /// One phase over groups of consecutive elements: `fn` on each group of
+  /// the register loop, or on each element re-read.
+  mlir::LogicalResult forEachGroup(Code &body, GroupFn fn);
   /// Prints one phase inside `loop`, every value it declares an element of
   /// a register array declared before the loop.
   mlir::LogicalResult walkRowRegisters(Code &body, const RowLoop &loop,
-                                       ElementFn fn);
+                                       GroupFn fn);
+  /// In the register loop, evaluates element `lane` of the group next (its
+  /// register-array subscript and vector lane); -1: none.
+  void selectLane(int64_t lane);
   /// Reduction `index` of the row: accumulated, combined across the row's
   /// threads (through shared arrays shared<index> for a block and
   /// cluster<index> for a cluster), its value held.
@@ -259,6 +275,8 @@ private:
   /// were declared in.
   const RowLoop *rowArrays = nullptr;
   llvm::SmallVector<std::pair<std::string, std::string>> newArrays;
+  /// In the register loop: the subscript of the element being evaluated.
+  std::string rowElement;
 };
 
 /// Form (c): scatter (Scatter.cpp).

@@ -77,9 +77,13 @@ void RowReductionPrinter::combineAcrossCluster(Code &body,
   body.close();
 }
 
+std::string RowReductionPrinter::RowLoop::element(int64_t lane) const {
+  return width == 1 ? index : fmt::format("{} * {} + {}", index, width, lane);
+}
+
 LogicalResult RowReductionPrinter::walkRowRegisters(Code &body,
                                                     const RowLoop &loop,
-                                                    ElementFn fn) {
+                                                    GroupFn fn) {
   // The loop is printed first, then the arrays it declared above it.
   Code code;
   code.indent = body.indent;
@@ -88,14 +92,28 @@ LogicalResult RowReductionPrinter::walkRowRegisters(Code &body,
                         loop.count));
   code.text += loop.header;
   rowArrays = &loop;
+  lanes.assign(loop.lanes.begin(), loop.lanes.end());
   newArrays.clear();
-  LogicalResult status = fn(code, loop.coords, loop.valid);
+  selectLane(0);
+  LogicalResult status = fn(code, loop.lanes, loop.valid);
+  selectLane(-1);
+  lanes.clear();
   rowArrays = nullptr;
   code.close();
   for (auto [type, name] : newArrays)
-    body.line("{} {}[{}];", type, name, loop.count);
+    body.line("{} {}[{}];", type, name, loop.elements());
   body.text += code.text;
   return status;
+}
+
+void RowReductionPrinter::selectLane(int64_t lane) {
+  if (!rowArrays || lane < 0) {
+    rowElement.clear();
+    vectorLane = -1;
+    return;
+  }
+  rowElement = rowArrays->element(lane);
+  vectorLane = rowArrays->width > 1 ? static_cast<int>(lane) : -1;
 }
 
 std::string RowReductionPrinter::declareValue(Code &code, StringRef type,
@@ -104,7 +122,7 @@ std::string RowReductionPrinter::declareValue(Code &code, StringRef type,
   if (!rowArrays)
     return KernelPrinter::declareValue(code, type, name, expr);
   newArrays.push_back({type.str(), name});
-  std::string element = name + "[" + rowArrays->index + "]";
+  std::string element = name + "[" + rowElement + "]";
   code.line("{} = {};", element, expr);
   return element;
 }
@@ -114,7 +132,7 @@ std::string RowReductionPrinter::declareMutable(Code &code, StringRef type,
   if (!rowArrays)
     return KernelPrinter::declareMutable(code, type, name);
   newArrays.push_back({type.str(), name});
-  return name + "[" + rowArrays->index + "]";
+  return name + "[" + rowElement + "]";
 }
 
 LogicalResult RowReductionPrinter::printBody(Code &body) {
@@ -221,50 +239,77 @@ Coords RowReductionPrinter::elementCoords(Code &code, const std::string &r) {
 }
 
 RowReductionPrinter::RowLoop RowReductionPrinter::registerLoop(Code &body) {
-  // Element k of this thread is reduced element lane + k * threads, clamped
-  // to the row (a clamped element is evaluated, which is safe, and neither
-  // reduced nor stored). Each phase walks the elements with the same
-  // unrolled loop, whose header names the element's coordinates identically
-  // each time, so a value computed in one phase is an element of a register
-  // array the later phases read.
+  // Group k of this thread is group lane + k * threads of the row, `width`
+  // consecutive elements of the innermost dim (one load each where the
+  // layout is aligned), clamped to the row's last group (a clamped group
+  // is evaluated, which is safe, and neither reduced nor stored). Each
+  // phase walks the groups with the same unrolled loop, whose header names
+  // the elements' coordinates identically each time, so a value computed in
+  // one phase is an element of a register array the later phases read.
   int64_t threads = rowThreads();
   RowLoop loop;
   loop.index = fresh("k");
-  loop.count = schedule.getElementsPerThread();
+  loop.width = schedule.getVectorWidth();
+  loop.count = schedule.getElementsPerThread() / loop.width;
   Code header;
   header.indent = body.indent + 1;
-  std::string position = fmt::format("{} + {} * {}", lane, loop.index, threads);
+  int64_t groups = rowLength / loop.width;
+  std::string group = fmt::format("{} + {} * {}", lane, loop.index, threads);
+  std::string position =
+      loop.width == 1 ? group : fmt::format("({}) * {}", group, loop.width);
   std::string r = fresh("r");
-  int64_t full = rowLength / threads; // elements every thread has in every row
+  int64_t full = groups / threads; // groups every thread has in every row
   if (full >= loop.count) {
     header.line("const {} {} = {};", idx, r, position);
   } else {
     loop.valid = fresh("ok");
     if (full > 0)
       header.line("const bool {} = {} < {} || {} < {};", loop.valid,
-                  loop.index, full, position, rowLength);
+                  loop.index, full, group, groups);
     else
-      header.line("const bool {} = {} < {};", loop.valid, position, rowLength);
+      header.line("const bool {} = {} < {};", loop.valid, group, groups);
     header.line("const {} {} = {} ? {} : {};", idx, r, loop.valid, position,
-                rowLength - 1);
+                rowLength - loop.width);
   }
-  loop.coords = elementCoords(header, r);
+  // The schedule vectorizes only where the last reduced dim is the
+  // innermost and holds whole groups: lane j is j elements along it.
+  Coords first = elementCoords(header, r);
+  loop.lanes.assign(loop.width, first);
+  for (int64_t j = 1; j < loop.width; ++j) {
+    std::string c = fresh("i");
+    header.line("const {} {} = {} + {};", idx, c, first.back(), j);
+    loop.lanes[j].back() = c;
+  }
   loop.header = std::move(header.text);
   return loop;
 }
 
-LogicalResult RowReductionPrinter::forEachElement(Code &body,
-                                                  ElementFn fn) {
+LogicalResult RowReductionPrinter::forEachGroup(Code &body, GroupFn fn) {
   if (rowLoop)
     return walkRowRegisters(body, *rowLoop, fn);
   std::string r = fresh("r");
   body.open(fmt::format("for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
                         lane, rowLength, rowThreads()));
   pushScope();
-  LogicalResult status = fn(body, elementCoords(body, r), "");
+  Coords coords = elementCoords(body, r);
+  LogicalResult status = fn(body, ArrayRef<Coords>(coords), "");
   popScope();
   body.close();
   return status;
+}
+
+LogicalResult RowReductionPrinter::forEachElement(Code &body,
+                                                  ElementFn fn) {
+  return forEachGroup(
+      body,
+      [&](Code &code, ArrayRef<Coords> group, StringRef ok) -> LogicalResult {
+        for (auto [j, coords] : llvm::enumerate(group)) {
+          selectLane(j);
+          if (failed(fn(code, coords, ok)))
+            return failure();
+        }
+        return success();
+      });
 }
 
 LogicalResult RowReductionPrinter::printReduction(Code &body,
@@ -330,17 +375,31 @@ LogicalResult RowReductionPrinter::printReadyRowOps(Code &body) {
 }
 
 LogicalResult RowReductionPrinter::printEpilogue(Code &body) {
-  return forEachElement(body, [&](Code &code, ArrayRef<std::string> coords,
-                                  StringRef ok) -> LogicalResult {
-    if (ok.empty())
-      return storeYields(code, coords);
+  return forEachGroup(body, [&](Code &code, ArrayRef<Coords> group,
+                                StringRef ok) -> LogicalResult {
+    if (group.size() == 1 && ok.empty())
+      return storeYields(code, group.front());
     // Evaluated outside the guard, so later elements may reuse it.
-    for (Value value : yields)
-      if (failed(eval(value, coords, code)))
-        return failure();
-    code.open(fmt::format("if ({})", ok));
-    LogicalResult status = storeYields(code, coords);
-    code.close();
+    SmallVector<SmallVector<std::string, 4>> values(yields.size());
+    for (auto [j, coords] : llvm::enumerate(group)) {
+      selectLane(j);
+      for (auto [i, value] : llvm::enumerate(yields)) {
+        FailureOr<std::string> v = eval(value, coords, code);
+        if (failed(v))
+          return failure();
+        values[i].push_back(*v);
+      }
+    }
+    if (!ok.empty())
+      code.open(fmt::format("if ({})", ok));
+    LogicalResult status = success();
+    if (group.size() == 1)
+      status = storeYields(code, group.front());
+    else
+      for (unsigned i = 0; i < yields.size(); ++i)
+        storeLanes(code, i, values[i]);
+    if (!ok.empty())
+      code.close();
     return status;
   });
 }
