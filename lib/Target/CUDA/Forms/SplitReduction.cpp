@@ -6,20 +6,26 @@
 //===----------------------------------------------------------------------===//
 //
 // Form (b), scheme reduction_split: reductions whose outputs alone cannot
-// fill the GPU, two launches of one function.
-// Phase 1 cuts each output's reduced range into `slices` slices, a block
-// each, and writes one partial result per output and slice to scratch;
-// phase 2 combines each output's partials, resets them to zero (scratch
-// starts zeroed and each run leaves it so) and computes the epilogue.
+// fill the GPU, in one launch. Each output's reduced range is cut into
+// `slices` slices, a block each (a unit of the blocks' grid-strided loop),
+// which writes one partial result per output and slice to scratch, fences
+// it and counts its arrival in the output's counter (one per column tile
+// for an outer reduction), the threadFenceReduction pattern of the CUDA
+// samples. The block that sees `slices` - 1 arrivals before it is the last:
+// it combines the partials in slice order (the same bytes whichever block
+// came last), resets them and the counter to zero (scratch starts zeroed
+// and each run leaves it so) and computes the epilogue. No block waits for
+// another.
 //
 // An inner reduction to few outputs (e.g. a full sum; no `tile`): a block
 // of `threads` threads per slice of one output, striding over it (4
 // consecutive elements per step when the vector width is 4), combined with
-// a tree (shuffles, then shared memory); phase 2 a block per output, the
-// same tree. An outer reduction (e.g. a bias gradient; `tile` = 32): a
-// block per slice of a column tile, 32 adjacent outputs x `threads`
-// threads splitting the slice's rows (coalesced reads), combined through
-// shared memory; phase 2 a thread per output.
+// a tree (shuffles, then shared memory); the last block combines the
+// output's partials with the same tree. An outer reduction (e.g. a bias
+// gradient; `tile` = 32): a block per slice of a column tile, 32 adjacent
+// outputs x `threads` threads splitting the slice's rows (coalesced
+// reads), combined through shared memory; the tile's last block combines
+// its outputs' partials, a thread per output.
 //
 //===----------------------------------------------------------------------===//
 
