@@ -78,7 +78,8 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
     body.line("{0} *__restrict__ partials{1} = reinterpret_cast<{0} *>"
               "(scratch{1});",
               accumulatorType(r.dtype), i);
-  body.line("// the slices done, per {}", outer ? "column tile" : "output");
+  body.line("// the slices done so far, per {}",
+            outer ? "column tile" : "output");
   body.line("int *__restrict__ arrivals = scratch{};", reductions.size());
   body.line("__shared__ bool lastSlice;");
   FailureOr<SliceUnit> unit = printSlices(body, t, m, reducedShape, chunk);
@@ -94,10 +95,6 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
   body.close();
   body.close(); // the units
   return success();
-}
-
-std::string ReductionPrinter::countingThread(const Threads &t) {
-  return t.inner ? "threadIdx.x == 0" : "threadIdx.x == 0 && threadIdx.y == 0";
 }
 
 FailureOr<ReductionPrinter::SliceUnit>
@@ -170,7 +167,11 @@ void ReductionPrinter::printArrival(Code &body, const Threads &t,
     body.line("__syncthreads(); // every output's partial is fenced");
     body.line("if ({}) {}", countingThread(t), arrive);
   }
-  body.line("__syncthreads(); // lastSlice is the block's");
+  body.line("__syncthreads(); // every thread reads the block's lastSlice");
+}
+
+std::string ReductionPrinter::countingThread(const Threads &t) {
+  return t.inner ? "threadIdx.x == 0" : "threadIdx.x == 0 && threadIdx.y == 0";
 }
 
 void ReductionPrinter::unrollVectorizedLoop(Code &body) {
