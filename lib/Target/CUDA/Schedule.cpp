@@ -80,11 +80,11 @@ constexpr int64_t kMaxVectorizedOps = 16;
 /// sm_75 itself, which holds 1024; the count only tunes speed).
 constexpr int64_t kResidentThreadsPerMultiprocessor = 2048;
 /// A reduction split across blocks (reduction_split) gives each block at
-/// least this many reduced elements (16 per thread), so the last block of
-/// each output combines few partial results next to the elements read.
+/// least this many reduced elements (16 per thread), so the second phase
+/// combines few partial results next to the elements read.
 constexpr int64_t kMinSplitElements = 4096;
-/// ... and launches about this many waves of resident blocks, enough for
-/// the hardware to balance the last blocks.
+/// ... and launches about this many waves of resident blocks in its first
+/// phase, enough for the hardware to balance the last blocks.
 constexpr int64_t kSplitWaves = 2;
 /// An outer reduction split across blocks (reduction_split with column
 /// tiles) gives each block at least this many rows of its column tile.
@@ -276,9 +276,8 @@ private:
   /// split).
   int64_t splitCount(int64_t units, int64_t unitThreads, int64_t block,
                      int64_t reduced, int64_t minSlice);
-  /// The scratch of reduction_split: a buffer of `partials` partial
-  /// results per reduction, then `counters` int arrival counters.
-  void splitScratch(int64_t partials, int64_t counters);
+  /// One scratch buffer of partial results per reduction.
+  void partialsScratch(int64_t count);
   void scheduleRowReduction();
   void scheduleScatter();
   bool useSegmentedIndexAdd();
@@ -495,20 +494,17 @@ int64_t Scheduler::splitCount(int64_t units, int64_t unitThreads,
   return split < 2 ? 0 : split;
 }
 
-void Scheduler::splitScratch(int64_t partials, int64_t counters) {
+void Scheduler::partialsScratch(int64_t count) {
   for (const ReductionInfo &r : facts.reductions)
-    scratch.push_back(partials * accumulatorBytes(r.dtype));
-  scratch.push_back(4 * counters);
+    scratch.push_back(count * accumulatorBytes(r.dtype));
 }
 
 /// An inner reduction to fewer outputs than fill the GPU with a block (or
 /// group) each, e.g. a full sum: each output's reduced range is split over
 /// `slices` blocks (about kSplitWaves waves of blocks in all), each block
 /// reducing its slice with a tree (shuffles, then shared memory) into a
-/// partial result in scratch and counting its arrival in the output's
-/// counter; the output's last block to arrive combines its partials (and
-/// leaves them and the counter zeroed). One launch: a second one, to
-/// combine, cost a visible part of a 22 us full sum (bench/NOTES.md).
+/// partial result in scratch; a second launch combines each output's
+/// partials (and leaves the scratch zeroed).
 bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
                                        int64_t threadsPerOutput) {
   int64_t split = splitCount(outputs, threadsPerOutput, kBlock, reduced,
@@ -523,8 +519,10 @@ bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
   // at a multiple of 4 of it).
   if (readsInnermostInFours())
     vectorWidth = 4;
-  splitScratch(outputs * split, outputs);
-  launch(gridSize(outputs * split, 1 << 20), kBlock);
+  partialsScratch(outputs * split);
+  launch(gridSize(outputs * split, 1 << 20), kBlock, 1, /*phase=*/1);
+  launch(gridSize(outputs, maxGridStrideBlocks(multiprocessors, kBlock)),
+         kBlock, 1, /*phase=*/2);
   return true;
 }
 
@@ -532,21 +530,24 @@ bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
 /// threads each) cannot fill the GPU, e.g. a bias gradient (the sum over
 /// dim 0 of 65536 x 1024 is 32 tiles): each tile's rows are also split over
 /// blocks, about kSplitWaves waves of them, each block reducing a slice of
-/// rows into a partial result per output in scratch and counting its
-/// arrival in the tile's counter; the tile's last block combines the
-/// partials of its outputs, a thread each. One launch.
+/// rows into a partial result per output in scratch; a second launch, a
+/// thread per output, combines them.
 bool Scheduler::scheduleOuterSplit(int64_t outputs, int64_t reduced) {
   int64_t perOutput = slices, block = 32 * perOutput;
-  int64_t tiles = ceilDiv(outputs, 32);
-  int64_t split = splitCount(tiles, block, block, reduced, kMinOuterSplitRows);
+  int64_t split = splitCount(ceilDiv(outputs, 32), block, block, reduced,
+                             kMinOuterSplitRows);
   if (split == 0)
     return false;
   scheme = KernelScheme::ReductionSplit;
   threads = perOutput;
   slices = split;
   tile = 32;
-  splitScratch(outputs * split, tiles);
-  launch(gridSize(tiles * split, 1 << 20), 32, perOutput);
+  partialsScratch(outputs * split);
+  launch(gridSize(ceilDiv(outputs, 32) * split, 1 << 20), 32, perOutput,
+         /*phase=*/1);
+  launch(gridSize(ceilDiv(outputs, kBlock),
+                  maxGridStrideBlocks(multiprocessors, kBlock)),
+         kBlock, 1, /*phase=*/2);
   return true;
 }
 

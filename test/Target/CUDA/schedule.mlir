@@ -129,12 +129,11 @@ func.func @reduction_block(%a: !stride.tensor<4x5000xf32>) -> !stride.tensor<4xf
 // A full reduction of 16384 x 4096: one output cannot fill the GPU, so the
 // range is split over 2 waves of blocks of 256 threads (2 x 8 per
 // multiprocessor: 2112 slices), 4-element loads, a float partial result
-// per slice in scratch and an int arrival counter for the output (the
-// last block to arrive combines the partials): one launch, no phases.
+// per slice in scratch, and a second launch combines them.
 // CHECK-LABEL: func.func @reduction_split
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 256, slices = 2112, launches = [#stride.launch<grid = 2112, block = 256>], scratch = [8448, 4]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 256, slices = 2112, launches = [#stride.launch<grid = 2112, block = 256, phase = 1>, #stride.launch<grid = 1, block = 256, phase = 2>], scratch = [8448]>
 // MP2-LABEL: func.func @reduction_split
-// MP2: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 256, slices = 32, launches = [#stride.launch<grid = 32, block = 256>], scratch = [128, 4]>
+// MP2: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 256, slices = 32, launches = [#stride.launch<grid = 32, block = 256, phase = 1>, #stride.launch<grid = 1, block = 256, phase = 2>], scratch = [128]>
 // SCALAR-LABEL: func.func @reduction_split
 // SCALAR: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 256, slices = 2112,
 func.func @reduction_split(%a: !stride.tensor<16384x4096xf32>) -> !stride.tensor<f32> {
@@ -146,9 +145,9 @@ func.func @reduction_split(%a: !stride.tensor<16384x4096xf32>) -> !stride.tensor
 
 // Three outputs of 9001 f64 elements each: 2 slices of at least 4096
 // elements per output, one element per step (9001 is no multiple of 4), a
-// double partial result per slice, an arrival counter per output.
+// double partial result per slice.
 // CHECK-LABEL: func.func @reduction_split_few
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 256, slices = 2, launches = [#stride.launch<grid = 6, block = 256>], scratch = [48, 12]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 256, slices = 2, launches = [#stride.launch<grid = 6, block = 256, phase = 1>, #stride.launch<grid = 3, block = 256, phase = 2>], scratch = [48]>
 func.func @reduction_split_few(%a: !stride.tensor<3x9001xf64>) -> !stride.tensor<3xf64> {
   %r = stride.mean %a dims [1] : !stride.tensor<3x9001xf64> -> !stride.tensor<3xf64>
   return %r : !stride.tensor<3xf64>
@@ -171,11 +170,10 @@ func.func @reduction_outer(%a: !stride.tensor<500x64xf32>) -> !stride.tensor<64x
 // A bias gradient, the sum over dim 0 of 65536 x 1024: 32 column tiles of
 // 32 x 32 threads cannot fill 132 multiprocessors, so each tile's rows are
 // split over 17 blocks (2 waves of blocks of 1024 threads), partial
-// results per output in scratch ([slice][output]) and an arrival counter
-// per column tile; the tile's last block, a thread per output, combines
-// them. One launch.
+// results per output in scratch ([slice][output]), and a second launch, a
+// thread per output, combines them.
 // CHECK-LABEL: func.func @reduction_outer_split
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 32, slices = 17, tile = 32, launches = [#stride.launch<grid = 544, block = 32, block_y = 32>], scratch = [69632, 128]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 32, slices = 17, tile = 32, launches = [#stride.launch<grid = 544, block = 32, block_y = 32, phase = 1>, #stride.launch<grid = 4, block = 256, phase = 2>], scratch = [69632]>
 func.func @reduction_outer_split(%a: !stride.tensor<65536x1024xf32>) -> !stride.tensor<1024xf32> {
   %r = stride.sum %a dims [0] : !stride.tensor<65536x1024xf32> -> !stride.tensor<1024xf32>
   return %r : !stride.tensor<1024xf32>

@@ -149,31 +149,14 @@ private:
                            const std::string &lane);
 
   // Scheme reduction_split (SplitReduction.cpp).
-  /// The unit a block is at in the loop over units: one slice of one
-  /// output (or of one column tile), the output's linear index (the
-  /// thread's, in a column tile) and coordinates, and the index of the
-  /// unit's arrival counter.
-  struct SliceUnit {
-    std::string unit, output, counter;
-    Coords outCoords;
-  };
-  /// The one launch over the `m` outputs, each reducing `reducedShape`.
+  /// Both phases over the `m` outputs, each reducing `reducedShape`.
   mlir::LogicalResult printSplit(Code &body, int64_t m,
                                  llvm::ArrayRef<int64_t> reducedShape);
-  /// Opens the loop over units, in which each block reduces one slice of
-  /// `chunk` elements of one output (or of each output of a column tile)
-  /// into partial results and counts its arrival; the caller closes it.
-  mlir::FailureOr<SliceUnit> printSlices(Code &body, const Threads &t,
-                                         int64_t m,
-                                         llvm::ArrayRef<int64_t> reducedShape,
-                                         int64_t chunk);
-  /// The unit's partial results written (by the threads where `leader`
-  /// holds) and fenced, then counted in the unit's arrival counter; sets
-  /// the block's `lastSlice` when this block is the unit's last.
-  void printArrival(Code &body, const Threads &t, const std::string &leader,
-                    const SliceUnit &u, int64_t m);
-  /// The thread that counts a unit's arrival.
-  std::string countingThread(const Threads &t);
+  /// Phase 1: each block reduces one slice of `chunk` elements of one
+  /// output (or of each output of a column tile) into partial results.
+  mlir::LogicalResult printSlices(Code &body, const Threads &t, int64_t m,
+                                  llvm::ArrayRef<int64_t> reducedShape,
+                                  int64_t chunk);
   /// `#pragma unroll 4` before a vectorized accumulation loop.
   void unrollVectorizedLoop(Code &body);
   /// The accumulation of the reduced element at `reduced` (and, with
@@ -181,21 +164,15 @@ private:
   mlir::LogicalResult accumulateElements(Code &body,
                                          llvm::ArrayRef<std::string> outCoords,
                                          const Coords &reduced);
-  /// Sets each accumulator back to its reduction's identity.
-  void resetAccumulators(Code &body);
-  /// Combines partial result `index` (read through the L2) into each
-  /// accumulator and resets it.
+  /// Combines partial result `index` into each accumulator and resets it.
   void combinePartial(Code &body, const std::string &index);
-  /// The last block of an inner unit's output combines the output's
-  /// partial results (a tree over the block), then its value, the
-  /// epilogue and the stores.
+  /// Phase 2 of an inner reduction_split: a block per output combines its
+  /// partial results, then its value, the epilogue and the stores.
   mlir::LogicalResult printPartialsCombine(Code &body, const Threads &t,
-                                           const SliceUnit &u,
-                                           int64_t reducedElements);
-  /// The last block of a column tile: the same, a thread per output of the
-  /// tile, its slices in order.
-  mlir::LogicalResult printColumnPartialsCombine(Code &body, const Threads &t,
-                                                 int64_t m, const SliceUnit &u,
+                                           int64_t m, int64_t reducedElements);
+  /// Phase 2 of an outer reduction_split (column tiles): the same, a
+  /// thread per output.
+  mlir::LogicalResult printColumnPartialsCombine(Code &body, int64_t m,
                                                  int64_t reducedElements);
 };
 

@@ -6,26 +6,20 @@
 //===----------------------------------------------------------------------===//
 //
 // Form (b), scheme reduction_split: reductions whose outputs alone cannot
-// fill the GPU, in one launch. Each output's reduced range is cut into
-// `slices` slices, a block each (a unit of the blocks' grid-strided loop),
-// which writes one partial result per output and slice to scratch, fences
-// it and counts its arrival in the output's counter (one per column tile
-// for an outer reduction), the threadFenceReduction pattern of the CUDA
-// samples. The block that sees `slices` - 1 arrivals before it is the last:
-// it combines the partials in slice order (the same bytes whichever block
-// came last), resets them and the counter to zero (scratch starts zeroed
-// and each run leaves it so) and computes the epilogue. No block waits for
-// another.
+// fill the GPU, two launches of one function.
+// Phase 1 cuts each output's reduced range into `slices` slices, a block
+// each, and writes one partial result per output and slice to scratch;
+// phase 2 combines each output's partials, resets them to zero (scratch
+// starts zeroed and each run leaves it so) and computes the epilogue.
 //
 // An inner reduction to few outputs (e.g. a full sum; no `tile`): a block
 // of `threads` threads per slice of one output, striding over it (4
 // consecutive elements per step when the vector width is 4), combined with
-// a tree (shuffles, then shared memory); the last block combines the
-// output's partials with the same tree. An outer reduction (e.g. a bias
-// gradient; `tile` = 32): a block per slice of a column tile, 32 adjacent
-// outputs x `threads` threads splitting the slice's rows (coalesced
-// reads), combined through shared memory; the tile's last block combines
-// its outputs' partials, a thread per output.
+// a tree (shuffles, then shared memory); phase 2 a block per output, the
+// same tree. An outer reduction (e.g. a bias gradient; `tile` = 32): a
+// block per slice of a column tile, 32 adjacent outputs x `threads`
+// threads splitting the slice's rows (coalesced reads), combined through
+// shared memory; phase 2 a thread per output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,12 +34,6 @@ using namespace mlir;
 
 namespace stride {
 
-/// The condition of the threads that hold a result: active ones, and the
-/// combine's `leader` where there is one.
-static std::string activeAnd(const std::string &leader) {
-  return leader.empty() ? "active" : "active && " + leader;
-}
-
 LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
                                            ArrayRef<int64_t> reducedShape) {
   // Column tiles (`tile` adjacent outputs per block) for an outer reduction.
@@ -59,18 +47,16 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
     t.slices = schedule.getThreads();
     t.block = schedule.getTile() * t.slices;
     body.line("// {} outputs in tiles of {}, each output's {} reduced elements "
-              "in {} slices of {}, a block of {} x {} threads each: each "
-              "block reduces its slice into a partial result per output; "
-              "the tile's last block to arrive combines its outputs' "
-              "partials",
+              "in {} slices of {}, a block of {} x {} threads each: phase 1 "
+              "reduces each slice into a partial result per output, phase 2 "
+              "combines each output's partials",
               m, schedule.getTile(), l, slices, chunk, schedule.getTile(),
               t.slices);
   } else {
     t.perOutput = t.block = schedule.getThreads();
     body.line("// each output's {} reduced elements in {} slices of {}, a "
-              "block of {} threads each: each block reduces its slice into "
-              "a partial result; the output's last block to arrive combines "
-              "its partials",
+              "block of {} threads each: phase 1 reduces each slice into its "
+              "partial result, phase 2 combines each output's partials",
               l, slices, chunk, t.block);
   }
   declareAccumulators(body, t);
@@ -78,55 +64,45 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
     body.line("{0} *__restrict__ partials{1} = reinterpret_cast<{0} *>"
               "(scratch{1});",
               accumulatorType(r.dtype), i);
-  body.line("// the slices done so far, per {}",
-            outer ? "column tile" : "output");
-  body.line("int *__restrict__ arrivals = scratch{};", reductions.size());
-  body.line("__shared__ bool lastSlice;");
-  FailureOr<SliceUnit> unit = printSlices(body, t, m, reducedShape, chunk);
-  if (failed(unit))
+  body.open("if (phase == 1)");
+  if (failed(printSlices(body, t, m, reducedShape, chunk)))
     return failure();
-  body.open("if (lastSlice)");
-  body.line("__threadfence(); // the other slices' partials, fenced before "
-            "they arrived");
-  if (failed(outer ? printColumnPartialsCombine(body, t, m, *unit, l)
-                   : printPartialsCombine(body, t, *unit, l)))
-    return failure();
-  body.line("if ({}) arrivals[{}] = 0;", countingThread(t), unit->counter);
   body.close();
-  body.close(); // the units
+  body.open("else");
+  if (failed(outer ? printColumnPartialsCombine(body, m, l)
+                   : printPartialsCombine(body, t, m, l)))
+    return failure();
+  body.close();
   return success();
 }
 
-FailureOr<ReductionPrinter::SliceUnit>
-ReductionPrinter::printSlices(Code &body, const Threads &t, int64_t m,
-                              ArrayRef<int64_t> reducedShape, int64_t chunk) {
+LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
+                                            int64_t m,
+                                            ArrayRef<int64_t> reducedShape,
+                                            int64_t chunk) {
   int64_t l = product(reducedShape), slices = schedule.getSlices(),
           vector = schedule.getVectorWidth(), tile = schedule.getTile();
   // Unit u is slice u % slices of output u / slices (reduction_split) or
   // of column tile u / slices (an outer reduction).
   int64_t units = (t.inner ? m : ceilDiv(m, tile)) * slices;
-  SliceUnit u;
-  u.unit = fresh("slice");
-  u.output = fresh("o");
-  std::string begin = fresh("begin"), end = fresh("end"), r = fresh("r");
+  std::string unit = fresh("slice"), o = fresh("o"), begin = fresh("begin"),
+              end = fresh("end"), r = fresh("r");
   body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
                         "gridDim.x)",
-                        idx, u.unit, units));
+                        idx, unit, units));
   if (t.inner) {
-    body.line("const {} {} = {} / {};", idx, u.output, u.unit, slices);
+    body.line("const {} {} = {} / {};", idx, o, unit, slices);
     body.line("const bool active = true;");
-    u.counter = u.output;
   } else {
-    body.line("const {0} {1} = {2} / {3} * {4} + ({0})threadIdx.x;", idx,
-              u.output, u.unit, slices, tile);
-    body.line("const bool active = {} < {};", u.output, m);
-    u.counter = fmt::format("{} / {}", u.unit, slices);
+    body.line("const {0} {1} = {2} / {3} * {4} + ({0})threadIdx.x;", idx, o,
+              unit, slices, tile);
+    body.line("const bool active = {} < {};", o, m);
   }
-  body.line("const {} {} = {} % {} * {};", idx, begin, u.unit, slices, chunk);
+  body.line("const {} {} = {} % {} * {};", idx, begin, unit, slices, chunk);
   body.line("const {0} {1} = {2} < {3} - {4} ? {2} + {4} : {3};", idx, end,
             begin, l, chunk);
   initAccumulators(body);
-  u.outCoords = delinearize(body, u.output, iterationShape);
+  Coords outCoords = delinearize(body, o, iterationShape);
   std::string lane = fmt::format("({}){}", idx,
                                  t.inner ? "threadIdx.x" : "threadIdx.y");
   if (vector > 1)
@@ -136,42 +112,20 @@ ReductionPrinter::printSlices(Code &body, const Threads &t, int64_t m,
   body.open(fmt::format("for ({0} {1} = {2} + {3}; {1} < {4}; {1} += {5})",
                         idx, r, begin, lane, end,
                         (t.inner ? t.block : t.slices) * vector));
-  if (failed(accumulateElements(body, u.outCoords,
+  if (failed(accumulateElements(body, outCoords,
                                 delinearize(body, r, reducedShape))))
     return failure();
   body.close();
   body.close();
-  printArrival(body, t, printCombine(body, t, ""), u, m);
-  return u;
-}
-
-void ReductionPrinter::printArrival(Code &body, const Threads &t,
-                                    const std::string &leader,
-                                    const SliceUnit &u, int64_t m) {
-  int64_t slices = schedule.getSlices();
-  std::string at = t.inner ? u.unit
-                           : fmt::format("{} % {} * {} + {}", u.unit, slices,
-                                         m, u.output);
-  std::string arrive =
-      fmt::format("lastSlice = atomicAdd(&arrivals[{}], 1) == {};", u.counter,
-                  slices - 1);
-  body.open(fmt::format("if ({})", activeAnd(leader)));
+  std::string leader = printCombine(body, t, "");
+  body.open(fmt::format("if (active && {})", leader));
+  std::string at =
+      t.inner ? unit : fmt::format("{} % {} * {} + {}", unit, slices, m, o);
   for (auto [i, info] : llvm::enumerate(reductions))
     body.line("partials{}[{}] = {};", i, at, info.acc);
-  body.line("__threadfence(); // the partial is visible before it arrives");
-  // An inner slice has one partial, written by the thread that counts it.
-  if (t.inner)
-    body.line("{}", arrive);
   body.close();
-  if (!t.inner) {
-    body.line("__syncthreads(); // every output's partial is fenced");
-    body.line("if ({}) {}", countingThread(t), arrive);
-  }
-  body.line("__syncthreads(); // every thread reads the block's lastSlice");
-}
-
-std::string ReductionPrinter::countingThread(const Threads &t) {
-  return t.inner ? "threadIdx.x == 0" : "threadIdx.x == 0 && threadIdx.y == 0";
+  body.close();
+  return success();
 }
 
 void ReductionPrinter::unrollVectorizedLoop(Code &body) {
@@ -212,48 +166,50 @@ LogicalResult ReductionPrinter::accumulateElements(
 void ReductionPrinter::combinePartial(Code &body, const std::string &index) {
   for (auto [i, info] : llvm::enumerate(reductions)) {
     std::string at = fmt::format("partials{}[{}]", i, index);
-    // Through the L2: this SM's L1 may hold a stale copy of another
-    // block's partial.
-    body.line("{} = {};", info.acc,
-              combineOf(info.kind, info.acc, fmt::format("__ldcg(&{})", at)));
+    body.line("{} = {};", info.acc, combineOf(info.kind, info.acc, at));
     body.line("{} = 0;", at);
   }
 }
 
-void ReductionPrinter::resetAccumulators(Code &body) {
-  for (ReductionInfo &r : reductions)
-    body.line("{} = {};", r.acc, identityOf(r.kind, r.dtype));
-}
-
 LogicalResult ReductionPrinter::printPartialsCombine(Code &body,
                                                      const Threads &t,
-                                                     const SliceUnit &u,
+                                                     int64_t m,
                                                      int64_t reducedElements) {
   int64_t slices = schedule.getSlices();
-  std::string k = fresh("k");
-  resetAccumulators(body);
+  std::string o = fresh("o"), k = fresh("k");
+  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                        "gridDim.x)",
+                        idx, o, m));
+  initAccumulators(body);
   body.open(fmt::format("for ({0} {1} = ({0})threadIdx.x; {1} < {2}; {1} += "
                         "{3})",
                         idx, k, slices, t.block));
-  combinePartial(body, fmt::format("{} * {} + {}", u.output, slices, k));
+  combinePartial(body, fmt::format("{} * {} + {}", o, slices, k));
   body.close();
   std::string leader = printCombine(body, t, "");
-  return printResults(body, leader, u.outCoords, reducedElements);
+  Coords outCoords = delinearize(body, o, iterationShape);
+  if (failed(printResults(body, leader, outCoords, reducedElements)))
+    return failure();
+  body.close();
+  return success();
 }
 
 LogicalResult ReductionPrinter::printColumnPartialsCombine(
-    Code &body, const Threads &t, int64_t m, const SliceUnit &u,
-    int64_t reducedElements) {
+    Code &body, int64_t m, int64_t reducedElements) {
   int64_t slices = schedule.getSlices();
-  std::string k = fresh("k");
-  body.line("// a thread per output of the tile, its slices in order");
-  body.open("if (active && threadIdx.y == 0)");
-  resetAccumulators(body);
+  std::string o = fresh("o"), k = fresh("k");
+  body.line("// a thread per output, adjacent threads on adjacent outputs");
+  body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
+                        "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
+                        "blockDim.x)",
+                        idx, o, m));
+  initAccumulators(body);
   body.open(fmt::format("for ({0} {1} = 0; {1} < {2}; ++{1})", idx, k,
                         slices));
-  combinePartial(body, fmt::format("{} * {} + {}", k, m, u.output));
+  combinePartial(body, fmt::format("{} * {} + {}", k, m, o));
   body.close();
-  if (failed(printResults(body, "", u.outCoords, reducedElements)))
+  Coords outCoords = delinearize(body, o, iterationShape);
+  if (failed(printResults(body, "", outCoords, reducedElements)))
     return failure();
   body.close();
   return success();

@@ -108,11 +108,8 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       `reduction_outer` (`threads` per output element; `slices` threads
       split an outer reduction's range), `reduction_split` (each output's
       range split over `slices` blocks of `threads` threads, `vector_width`
-      consecutive elements per thread and step, or, with `tile` = 32, each
-      column tile's rows split over `slices` blocks of 32 x `threads`;
-      partial results in `scratch`, combined in the same launch by the last
-      block of each output or column tile to arrive, counted by the `int`
-      counters of the last scratch buffer), `row_registers` / `row_reread`
+      consecutive elements per thread and step, partial results in
+      `scratch` combined by a second launch), `row_registers` / `row_reread`
       (broadcast reductions: `threads` of a block per row, `elements_per_thread`
       held in registers or re-read, in groups of `vector_width` consecutive
       elements; `cluster_blocks` > 1: a row split over
