@@ -584,15 +584,17 @@ void Scheduler::scheduleRowReduction() {
   clusterBlocks = split.clusterBlocks;
   scheme = split.inRegisters ? KernelScheme::RowRegisters
                              : KernelScheme::RowReread;
-  // Held in registers, a thread's elements are groups of 4 consecutive
-  // ones (a load each, 16 bytes of f32, 8 of bf16) where the row holds
-  // whole groups and every thread of the row gets one; the loop over them
-  // stays unrolled as far (at most 3 more elements per thread).
-  int64_t rowThreads = threads * clusterBlocks;
-  if (split.inRegisters && reducesInnermostInFours() &&
-      l / 4 >= rowThreads) {
+  // Held in registers by a warp or a block, a thread's elements are groups
+  // of 4 consecutive ones (a load each, 16 bytes of f32, 8 of bf16) where
+  // the row holds whole groups and every thread gets one; the loop over
+  // them stays unrolled as far (at most 3 more elements per thread). Rows
+  // split over a cluster keep an element per step: groups made them 3-22%
+  // slower on an H100 where warps and blocks gained up to 10%
+  // (bench/NOTES.md section 34).
+  if (split.inRegisters && clusterBlocks == 1 && reducesInnermostInFours() &&
+      l / 4 >= threads) {
     vectorWidth = 4;
-    elementsPerThread = 4 * ceilDiv(l / 4, rowThreads);
+    elementsPerThread = 4 * ceilDiv(l / 4, threads);
   }
   if (m * l == 0)
     return;

@@ -247,11 +247,11 @@ func.func @row_many_ops(%a: !stride.tensor<6x1000xf32>) -> !stride.tensor<6x1000
 
 // Rows of 40000 elements, more than a block holds in registers (16384,
 // RowSplit.h): on sm_90 a thread-block cluster of 5 blocks of 512 threads
-// per row, 16 elements per thread in registers, the grid whole clusters;
-// on sm_80 (no clusters) a block of 1024 threads per row, 40 elements per
-// thread, re-read in each phase.
+// per row, 16 elements per thread in registers, one per step (no vector
+// width), the grid whole clusters; on sm_80 (no clusters) a block of 1024
+// threads per row, 40 elements per thread, re-read in each phase.
 // CHECK-LABEL: func.func @row_cluster
-// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, vector_width = 4, threads = 512, elements_per_thread = 16, cluster_blocks = 5, launches = [#stride.launch<grid = 10, block = 512>]>
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 512, elements_per_thread = 16, cluster_blocks = 5, launches = [#stride.launch<grid = 10, block = 512>]>
 // SM80-LABEL: func.func @row_cluster
 // SM80: #stride.schedule<scheme = row_reread, index_bits = 32, threads = 1024, elements_per_thread = 40, launches = [#stride.launch<grid = 2, block = 1024>]>
 func.func @row_cluster(%a: !stride.tensor<2x40000xf32>) -> !stride.tensor<2x40000xf32> {
