@@ -188,13 +188,14 @@ FailureOr<std::string> KernelPrinter::evalUncached(Value value,
       return *hit;
     std::string v = fresh("v");
     if (vectorLane >= 0 && isVectorAccess(type, coords)) {
-      // The lanes' consecutive elements of the innermost dim, aligned: one
-      // vector load, each lane takes its element.
+      // Four consecutive elements of the innermost dim, aligned: one
+      // 4-element load, each lane takes its element.
       std::string vecKey =
           fmt::format("vec|{}|{}", *arg, address(type, lanes[0]));
       std::optional<std::string> vec = lookup(vecKey);
       if (!vec) {
-        std::string vecType = vectorType(dtype);
+        std::string vecType =
+            fmt::format("stride_vec4<{}>", storageType(dtype));
         vec = declareValue(
             code, vecType, fresh("quad"),
             fmt::format("*reinterpret_cast<const {} *>(&in{}[{}])", vecType,
@@ -577,19 +578,14 @@ bool KernelPrinter::isVectorAccess(StridedTensorType type,
                                    ArrayRef<std::string> coords) {
   if (vectorLane < 0 || coords != ArrayRef<std::string>(lanes[vectorLane]))
     return false;
-  int64_t width = lanes.size();
   ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
-  if (shape.empty() || shape.back() % width != 0 || strides.back() != 1 ||
-      type.getOffset() % width != 0)
+  if (shape.empty() || shape.back() % 4 != 0 || strides.back() != 1 ||
+      type.getOffset() % 4 != 0)
     return false;
   for (size_t d = 0; d + 1 < shape.size(); ++d)
-    if (shape[d] != 1 && strides[d] % width != 0)
+    if (shape[d] != 1 && strides[d] % 4 != 0)
       return false;
   return true;
-}
-
-std::string KernelPrinter::vectorType(DType dtype) const {
-  return fmt::format("stride_vec{}<{}>", lanes.size(), storageType(dtype));
 }
 
 LogicalResult KernelPrinter::evalAndStoreLanes(Code &body) {
@@ -621,17 +617,18 @@ void KernelPrinter::storeLanes(Code &body, unsigned i,
   vectorLane = 0;
   bool vectorStore = isVectorAccess(outType, lanes[0]);
   vectorLane = savedLane;
+  const char *st = storageType(*dtypeOf(outType));
   if (vectorStore) {
-    std::string o = fresh("quad"), type = vectorType(*dtypeOf(outType));
-    body.line("{} {};", type, o);
-    for (auto [k, value] : llvm::enumerate(values))
-      body.line("stride_st(&{}.v[{}], {});", o, k, value);
-    body.line("*reinterpret_cast<{} *>(&out{}[{}]) = {};", type, i,
+    std::string o = fresh("quad");
+    body.line("stride_vec4<{}> {};", st, o);
+    for (int k = 0; k < 4; ++k)
+      body.line("stride_st(&{}.v[{}], {});", o, k, values[k]);
+    body.line("*reinterpret_cast<stride_vec4<{}> *>(&out{}[{}]) = {};", st, i,
               address(outType, lanes[0]), o);
   } else {
-    for (auto [k, value] : llvm::enumerate(values))
+    for (int k = 0; k < 4; ++k)
       body.line("stride_st(&out{}[{}], {});", i, address(outType, lanes[k]),
-                value);
+                values[k]);
   }
 }
 

@@ -114,15 +114,11 @@ protected:
   // Vector lanes (the vectorized loop, the tiled transpose, the segmented
   // index_add).
   /// True when `type` read (or written) at the current lane's coordinates
-  /// is element `lane` of an aligned group of `lanes.size()` (4, or 8 of a
-  /// 2-byte type) consecutive elements: the coordinates are the lane's own,
-  /// the innermost stride is 1, and the offset and every other stride are
-  /// multiples of the group.
+  /// is element `lane` of an aligned group of 4 consecutive elements: the
+  /// coordinates are the lane's own, the innermost stride is 1, and the
+  /// offset and every other stride are multiples of 4.
   bool isVectorAccess(StridedTensorType type,
                       llvm::ArrayRef<std::string> coords);
-  /// The vector of `lanes.size()` elements of `dtype` (stride_vec4,
-  /// stride_vec8).
-  std::string vectorType(DType dtype) const;
   /// Evaluates every yielded value at the 4 coordinates of `lanes` (vector
   /// accesses where aligned) and stores them.
   mlir::LogicalResult evalAndStoreLanes(Code &body);

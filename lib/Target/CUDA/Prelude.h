@@ -75,9 +75,8 @@ __device__ __forceinline__ void stride_begin_kernel() {
 #endif
 }
 
-// Four (eight) consecutive elements, aligned so that they move as one access.
+// Four consecutive elements, aligned so that they move as one access.
 template <typename T> struct alignas(4 * sizeof(T)) stride_vec4 { T v[4]; };
-template <typename T> struct alignas(8 * sizeof(T)) stride_vec8 { T v[8]; };
 
 // Storage -> compute.
 STRIDE_DEVICE float stride_ld(const __half *p) { return __half2float(*p); }

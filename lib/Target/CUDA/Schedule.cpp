@@ -585,22 +585,16 @@ void Scheduler::scheduleRowReduction() {
   scheme = split.inRegisters ? KernelScheme::RowRegisters
                              : KernelScheme::RowReread;
   // Held in registers by a warp or a block, a thread's elements are groups
-  // of 16 bytes (4 elements, 8 of a 2-byte type; a load each) where the
-  // row holds whole groups and every thread gets one; the loop over them
-  // stays unrolled as far (at most 7 more elements per thread). Rows split
-  // over a cluster keep an element per step: groups made them 3-22% slower
-  // on an H100 where warps and blocks gained up to 10% (bench/NOTES.md
-  // section 34).
-  if (split.inRegisters && clusterBlocks == 1 && reducesInnermostInFours()) {
-    int64_t group =
-        dtypeSize(*dtypeOf(facts.reductions.front().input.getType())) == 2 &&
-                l % 8 == 0 && l / 8 >= threads
-            ? 8
-            : 4;
-    if (l / group >= threads) {
-      vectorWidth = group;
-      elementsPerThread = group * ceilDiv(l / group, threads);
-    }
+  // of 4 consecutive ones (a load each, 16 bytes of f32, 8 of bf16) where
+  // the row holds whole groups and every thread gets one; the loop over
+  // them stays unrolled as far (at most 3 more elements per thread). Rows
+  // split over a cluster keep an element per step: groups made them 3-22%
+  // slower on an H100 where warps and blocks gained up to 10%
+  // (bench/NOTES.md section 34).
+  if (split.inRegisters && clusterBlocks == 1 && reducesInnermostInFours() &&
+      l / 4 >= threads) {
+    vectorWidth = 4;
+    elementsPerThread = 4 * ceilDiv(l / 4, threads);
   }
   if (m * l == 0)
     return;

@@ -225,24 +225,6 @@ func.func @row_registers_scalar(%a: !stride.tensor<6x64xf32>, %b: !stride.tensor
 
 // -----
 
-// bf16 rows: groups of 8 (16 bytes) where the row holds whole groups of 8
-// and every lane gets one (1024: 128 groups), else of 4 (1028, longer
-// than a warp takes: a block of 64 threads, 257 groups of 4, 5 each).
-// CHECK-LABEL: func.func @row_registers_bf16
-// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, vector_width = 8, threads = 32, elements_per_thread = 32, launches
-// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, vector_width = 4, threads = 64, elements_per_thread = 20, launches
-func.func @row_registers_bf16(%a: !stride.tensor<6x1024xbf16>, %b: !stride.tensor<6x1028xbf16>) -> (!stride.tensor<6x1024xbf16>, !stride.tensor<6x1028xbf16>) {
-  %m = stride.max %a dims [1] keepdim : !stride.tensor<6x1024xbf16> -> !stride.tensor<6x1xbf16>
-  %mb = stride.expand %m : !stride.tensor<6x1xbf16> -> !stride.tensor<6x1024xbf16, strides = [1, 0]>
-  %d = stride.sub %a, %mb : !stride.tensor<6x1024xbf16>, !stride.tensor<6x1024xbf16, strides = [1, 0]> -> !stride.tensor<6x1024xbf16>
-  %n = stride.max %b dims [1] keepdim : !stride.tensor<6x1028xbf16> -> !stride.tensor<6x1xbf16>
-  %nb = stride.expand %n : !stride.tensor<6x1xbf16> -> !stride.tensor<6x1028xbf16, strides = [1, 0]>
-  %e = stride.sub %b, %nb : !stride.tensor<6x1028xbf16>, !stride.tensor<6x1028xbf16, strides = [1, 0]> -> !stride.tensor<6x1028xbf16>
-  return %d, %e : !stride.tensor<6x1024xbf16>, !stride.tensor<6x1028xbf16>
-}
-
-// -----
-
 // The same row in a kernel of 8 ops: 8 x 32 elements per lane would be
 // more than kMaxUnrolledRowOps (192) ops for NVRTC to unroll, so a block of
 // 64 threads takes each row, 16 elements per thread.

@@ -111,8 +111,8 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       consecutive elements per thread and step, partial results in
       `scratch` combined by a second launch), `row_registers` / `row_reread`
       (broadcast reductions: `threads` of a block per row, `elements_per_thread`
-      held in registers or re-read, in groups of `vector_width` (1, 4, or 8 of a
-      2-byte type) consecutive elements; `cluster_blocks` > 1: a row split over
+      held in registers or re-read, in groups of `vector_width` consecutive
+      elements; `cluster_blocks` > 1: a row split over
       a thread-block cluster of that many blocks, sm_90), `scatter`, `segmented_index_add`
       (deterministic: the source positions counted per row in `slices`
       columns, sorted by row, and reduced in chunks of `tile` sorted
