@@ -317,7 +317,7 @@ private:
   SmallVector<Attribute> launches;
   SmallVector<int64_t> scratch;
   bool deterministic = false;
-  int64_t bucket = 0;
+  int64_t bucket = 0, pages = 0, hashEntries = 0;
 };
 
 KernelScheduleAttr Scheduler::schedule() {
@@ -336,7 +336,7 @@ KernelScheduleAttr Scheduler::schedule() {
       builder.getArrayAttr(launches),
       scratch.empty() ? DenseI64ArrayAttr()
                       : builder.getDenseI64ArrayAttr(scratch),
-      deterministic, bucket, IndexAnalysis::Own);
+      deterministic, bucket, pages, hashEntries, IndexAnalysis::Own);
 }
 
 void Scheduler::schedulePointwise() {
@@ -721,15 +721,17 @@ void Scheduler::scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
   // analysis (KernelScheduleAttr::getIndexAnalysisBuffers).
   scratch = {4 * rows, 4 * rows * bucket};
   launch(gridSize(ceilDiv(updates, kBlock), cap), kBlock, 1, /*phase=*/1);
-  LongRowPages pages = longRowPages(updates, bucket, tile);
-  if (pages.pages == 0) {
+  if (longRows == 0) {
     launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/2);
     return;
   }
+  // A long row's positions past its bucket fill whole pages but its last;
+  // the hash table finds a (row, page number)'s page in about one probe.
+  pages = ceilDiv(updates, tile) + longRows;
+  hashEntries = static_cast<int64_t>(llvm::PowerOf2Ceil(2 * pages));
   // The blocks that walk the pages, ahead of the rows' blocks.
-  slices = std::min(pages.pages, cap);
-  scratch.append({12 * pages.hashEntries,
-                  4 * (2 + rows + pages.pages * (3 + tile)),
+  slices = std::min(pages, cap);
+  scratch.append({12 * hashEntries, 4 * (2 + rows + pages * (3 + tile)),
                   accBytes * longRows * rowLength, 4 * (1 + longRows)});
   launch(gridSize(slices + rows, 1 << 20), threads, 1, /*phase=*/2);
 }
@@ -797,15 +799,6 @@ struct ScheduleKernelsPass
 };
 
 } // namespace
-
-LongRowPages longRowPages(int64_t updates, int64_t bucket, int64_t tile) {
-  int64_t longRows = updates / (bucket + 1);
-  if (longRows == 0)
-    return {0, 0};
-  // A long row's positions past its bucket fill whole pages but its last.
-  int64_t pages = ceilDiv(updates, tile) + longRows;
-  return {pages, static_cast<int64_t>(llvm::PowerOf2Ceil(2 * pages))};
-}
 
 FailureOr<KernelScheduleAttr> scheduleKernel(KernelOp kernel,
                                              const CudaTargetOptions &options) {

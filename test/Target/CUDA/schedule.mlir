@@ -340,11 +340,12 @@ func.func @scatter(%x: !stride.tensor<1024x1024xf32>, %i: !stride.tensor<1000x1x
 // walked by a block of its own (slices = 5) ahead of the 20 rows' blocks.
 // Scratch: 20 counts, 20 x 32 bucket entries, the pages' hash table (16
 // entries of a key and an index), the pages (two cursors, a slot per row,
-// a row, number, entry and 16 positions per page: 117 ints), one slot's
+// a row, number, entry and 16 positions per page: 117 ints; `pages` and
+// `hash_entries` on the schedule), one slot's
 // partial row of 36 floats, and the progress counters (the page blocks',
 // one slot's).
 // CHECK-LABEL: func.func @segmented
-// CHECK: #stride.schedule<scheme = segmented_index_add, index_bits = 32, vector_width = 4, threads = 32, slices = 5, elements_per_thread = 4, tile = 16, launches = [#stride.launch<grid = 1, block = 256, phase = 1>, #stride.launch<grid = 25, block = 32, phase = 2>], scratch = [80, 2560, 192, 468, 144, 8], bucket = 32>
+// CHECK: #stride.schedule<scheme = segmented_index_add, index_bits = 32, vector_width = 4, threads = 32, slices = 5, elements_per_thread = 4, tile = 16, launches = [#stride.launch<grid = 1, block = 256, phase = 1>, #stride.launch<grid = 25, block = 32, phase = 2>], scratch = [80, 2560, 192, 468, 144, 8], bucket = 32, pages = 5, hash_entries = 16>
 // SCALAR-LABEL: func.func @segmented
 // SCALAR: #stride.schedule<scheme = segmented_index_add, index_bits = 32, threads = 64, slices = 5, elements_per_thread = 1,
 func.func @segmented(%x: !stride.tensor<20x36xf32>, %idx: !stride.tensor<50xi64>,

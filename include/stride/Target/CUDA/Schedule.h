@@ -35,16 +35,6 @@ int defaultMultiprocessors(llvm::StringRef arch);
 mlir::FailureOr<KernelScheduleAttr>
 scheduleKernel(KernelOp kernel, const CudaTargetOptions &options);
 
-/// The pages of a default-mode segmented index_add's long rows (each a
-/// row's `tile` consecutive positions past its bucket): at most `pages`
-/// (none when no row can outgrow its `bucket`), and the entries of their
-/// hash table, a power of two at least twice that (docs/cuda-backend.md).
-struct LongRowPages {
-  int64_t pages;
-  int64_t hashEntries;
-};
-LongRowPages longRowPages(int64_t updates, int64_t bucket, int64_t tile);
-
 /// The schedule recorded on `kernel`, or null.
 KernelScheduleAttr getSchedule(KernelOp kernel);
 

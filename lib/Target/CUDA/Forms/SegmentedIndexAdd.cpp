@@ -138,9 +138,8 @@ LogicalResult SegmentedIndexAddPrinter::printSorted(Code &body) {
 /// are zeroed by the last one only. The order of the additions follows
 /// the atomics: float sums may round differently from run to run.
 LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
-  LongRowPages longPages = longRowPages(updates, bucket, chunk);
-  pages = longPages.pages;
-  pageHashMask = longPages.hashEntries - 1;
+  pages = schedule.getPages();
+  pageHashMask = schedule.getHashEntries() - 1;
   pageBlocks = schedule.getSlices();
   bool longRows = pages > 0;
   body.line("// index_add at {} along dim {}, bucketed: each of the {} rows "
@@ -161,7 +160,7 @@ LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
     body.line("unsigned long long *__restrict__ pageKeys = "
               "reinterpret_cast<unsigned long long *>(scratch2);");
     body.line("int *__restrict__ pageOfKey = scratch2 + {};",
-              2 * longPages.hashEntries);
+              2 * schedule.getHashEntries());
     body.line("int *__restrict__ longCursors = scratch3; // pages, slots");
     body.line("int *__restrict__ slotOfRow = scratch3 + 2;");
     body.line("int *__restrict__ pageRow = scratch3 + {};", 2 + rows);

@@ -16,7 +16,7 @@
 // CHECK: stride.kernel "neg_index_add" {{.*}}launches = [#stride.launch<grid = 106, block = 32, phase = 2>]
 // CHECK-SAME: index_analysis = last>
 // CHECK: stride.kernel "index_add_kernel_2" {{.*}}launches = [#stride.launch<grid = 3, block = 256, phase = 1>,
-// CHECK-SAME: bucket = 32>
+// CHECK-SAME: bucket = 32, pages = {{[0-9]+}}, hash_entries = {{[0-9]+}}>
 // The others bind the first one's counts, buckets, pages' hash table and
 // pages; their partial sums and progress counters stay theirs.
 // CHECK-LABEL: func.func @shared(

@@ -130,6 +130,10 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       order in which threads run (stridec --deterministic);
     - `bucket`: (default-mode `segmented_index_add`) the source positions
       a row holds in its bucket; a row with more is a long row;
+    - `pages`, `hash_entries`: (default-mode `segmented_index_add` where a
+      row can outgrow its bucket) the most pages of `tile` positions the
+      long rows fill, and the entries of the pages' hash table (a power of
+      two at least twice `pages`); 0 where no row can;
     - `index_analysis`: (default-mode `segmented_index_add`) `own`: the
       kernel ranks its index (phase 1) and clears the counts when it ends;
       several index_adds over one index share their first two or four
@@ -159,6 +163,8 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
     OptionalParameter<"::mlir::DenseI64ArrayAttr">:$scratch,
     DefaultValuedParameter<"bool", "false">:$deterministic,
     DefaultValuedParameter<"int64_t", "0">:$bucket,
+    DefaultValuedParameter<"int64_t", "0">:$pages,
+    DefaultValuedParameter<"int64_t", "0">:$hash_entries,
     DefaultValuedParameter<"::stride::IndexAnalysis",
                            "::stride::IndexAnalysis::Own">:$index_analysis
   );
