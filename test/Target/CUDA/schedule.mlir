@@ -174,10 +174,11 @@ func.func @reduction_outer(%a: !stride.tensor<500x64xf32>) -> !stride.tensor<64x
 // groups of 4, so column groups: a thread per 4 adjacent columns (one
 // 4-element load per row), tiles of 128 columns (32 threads side by side
 // in a row), 8 rows per block of 256 threads, 264 slices of 248 rows (2
-// waves). Without vector accesses: column tiles of 32 outputs x 32
+// waves), partials at [output][slice] and phase 2 a block per output (a
+// tree, as for an inner split). Without vector accesses: column tiles of 32 outputs x 32
 // threads, 17 slices of each tile (2 waves of blocks of 1024 threads).
 // CHECK-LABEL: func.func @reduction_outer_split
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 8, slices = 264, tile = 128, launches = [#stride.launch<grid = 2112, block = 256, phase = 1>, #stride.launch<grid = 4, block = 256, phase = 2>], scratch = [1081344]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 8, slices = 264, tile = 128, launches = [#stride.launch<grid = 2112, block = 256, phase = 1>, #stride.launch<grid = 1024, block = 256, phase = 2>], scratch = [1081344]>
 // SCALAR-LABEL: func.func @reduction_outer_split
 // SCALAR: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 32, slices = 17, tile = 32, launches = [#stride.launch<grid = 544, block = 32, block_y = 32, phase = 1>, #stride.launch<grid = 4, block = 256, phase = 2>], scratch = [69632]>
 func.func @reduction_outer_split(%a: !stride.tensor<65536x1024xf32>) -> !stride.tensor<1024xf32> {
@@ -197,9 +198,9 @@ func.func @reduction_outer_split(%a: !stride.tensor<65536x1024xf32>) -> !stride.
 // a group of 4 columns is contiguous, but the rows of one output are not
 // one range of leading coordinates; the column tiles of 32.
 // CHECK-LABEL: func.func @column_groups_8
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 128, slices = 1024, tile = 8, launches = [#stride.launch<grid = 1024, block = 256, phase = 1>, #stride.launch<grid = 1, block = 256, phase = 2>], scratch = [32768]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 128, slices = 1024, tile = 8, launches = [#stride.launch<grid = 1024, block = 256, phase = 1>, #stride.launch<grid = 8, block = 256, phase = 2>], scratch = [32768]>
 // CHECK-LABEL: func.func @column_groups_100
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 10, slices = 1048, tile = 100, launches = [#stride.launch<grid = 1048, block = 250, phase = 1>, #stride.launch<grid = 1, block = 256, phase = 2>], scratch = [419200]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 10, slices = 1048, tile = 100, launches = [#stride.launch<grid = 1048, block = 250, phase = 1>, #stride.launch<grid = 100, block = 256, phase = 2>], scratch = [419200]>
 // CHECK-LABEL: func.func @column_groups_partial_tile
 // CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 8, slices = {{[0-9]+}}, tile = 128,
 // CHECK-LABEL: func.func @column_groups_not_leading

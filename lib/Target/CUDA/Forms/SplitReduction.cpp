@@ -24,7 +24,8 @@
 // column groups, a thread per 4 adjacent columns of a tile of `tile`
 // columns reading them with one 4-element load per row, `threads` rows per
 // block step, the threads of one column group combined with shuffles and
-// shared memory (combineColumnGroups); phase 2 the same.
+// shared memory (combineColumnGroups); phase 2 that of an inner split, a
+// block per output, as few columns have many slices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,13 +55,17 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
   t.inner = !outer;
   t.blockReduce = !outer;
   if (columnGroups) {
+    // Phase 2 as for an inner split (a block per output, a tree over its
+    // slices' partials, at [output][slice]): few columns have many slices.
+    t.inner = t.blockReduce = true;
+    t.perOutput = t.block = launchAt(1).getBlock();
     body.line("// {} outputs in tiles of {}, each output's {} reduced elements "
               "in {} slices of {}, a block of {} rows x {} threads of 4 "
               "adjacent columns each: phase 1 reduces each slice into a "
               "partial result per output, phase 2 combines each output's "
-              "partials",
+              "partials with a block of {} threads",
               m, schedule.getTile(), l, slices, chunk, schedule.getThreads(),
-              schedule.getTile() / 4);
+              schedule.getTile() / 4, t.block);
   } else if (outer) {
     t.slices = schedule.getThreads();
     t.block = schedule.getTile() * t.slices;
@@ -77,8 +82,7 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
               "partial result, phase 2 combines each output's partials",
               l, slices, chunk, t.block);
   }
-  if (!columnGroups)
-    declareAccumulators(body, t);
+  declareAccumulators(body, t);
   for (auto [i, r] : llvm::enumerate(reductions))
     body.line("{0} *__restrict__ partials{1} = reinterpret_cast<{0} *>"
               "(scratch{1});",
@@ -90,8 +94,8 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
     return failure();
   body.close();
   body.open("else");
-  if (failed(outer ? printColumnPartialsCombine(body, m, l)
-                   : printPartialsCombine(body, t, m, l)))
+  if (failed(outer && !columnGroups ? printColumnPartialsCombine(body, m, l)
+                                    : printPartialsCombine(body, t, m, l)))
     return failure();
   body.close();
   return success();
@@ -169,7 +173,7 @@ LogicalResult ReductionPrinter::printColumnGroupSlices(
   ColumnGroupLayout g(tile, schedule.getThreads());
   for (auto [i, r] : llvm::enumerate(reductions)) {
     r.acc = "acc" + std::to_string(i);
-    body.line("__shared__ {} shared{}[{}][{}];", accumulatorType(r.dtype), i,
+    body.line("__shared__ {} groups{}[{}][{}];", accumulatorType(r.dtype), i,
               g.shared, tile);
   }
   std::string unit = fresh("slice"), o = fresh("o"), begin = fresh("begin"),
@@ -204,8 +208,8 @@ LogicalResult ReductionPrinter::printColumnGroupSlices(
   body.open(fmt::format("if (active && threadIdx.x < {})", g.groups));
   for (auto [i, info] : llvm::enumerate(reductions))
     for (int64_t k = 0; k < 4; ++k)
-      body.line("partials{}[{} % {} * {} + {} + {}] = {}[{}];", i, unit,
-                slices, m, o, k, info.acc, k);
+      body.line("partials{}[({} + {}) * {} + {} % {}] = {}[{}];", i, o, k,
+                slices, unit, slices, info.acc, k);
   body.close();
   body.close();
   return success();
@@ -239,7 +243,7 @@ void ReductionPrinter::combineColumnGroups(Code &body) {
     body.open(fmt::format("if (threadIdx.x % {} < {})", perEntry, g.groups));
   for (auto [i, info] : llvm::enumerate(reductions))
     for (int64_t k = 0; k < 4; ++k)
-      body.line("shared{}[threadIdx.x / {}][threadIdx.x % {} * 4 + {}] = "
+      body.line("groups{}[threadIdx.x / {}][threadIdx.x % {} * 4 + {}] = "
                 "{}[{}];",
                 i, perEntry, g.groups, k, info.acc, k);
   if (g.lanesShuffled > 1)
@@ -248,7 +252,7 @@ void ReductionPrinter::combineColumnGroups(Code &body) {
   body.open(fmt::format("if (threadIdx.x < {})", g.groups));
   body.open(fmt::format("for (int e = 1; e < {}; ++e)", g.shared));
   combineLanes([&](size_t i, int64_t k) {
-    return fmt::format("shared{}[e][threadIdx.x * 4 + {}]", i, k);
+    return fmt::format("groups{}[e][threadIdx.x * 4 + {}]", i, k);
   });
   body.close();
   body.close();
