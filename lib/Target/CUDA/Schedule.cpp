@@ -575,7 +575,7 @@ bool Scheduler::scheduleOuterSplit(int64_t outputs, int64_t reduced) {
 /// rows (250 threads), C = 4096 tiles of 128 columns, 8 rows. The threads
 /// of one column group combine with shuffles where tile / 4 divides 32,
 /// then through shared memory, in a fixed order; the second launch gives
-/// each output a block (docs/cuda-backend.md).
+/// each output a block or, with few slices, a thread (docs/cuda-backend.md).
 bool Scheduler::scheduleColumnGroupSplit(int64_t outputs, int64_t reduced) {
   int64_t groups = std::min(outputs / 4, kMaxColumnGroups);
   int64_t rows = kBlock / groups, block = rows * groups;
@@ -591,9 +591,12 @@ bool Scheduler::scheduleColumnGroupSplit(int64_t outputs, int64_t reduced) {
   tile = 4 * groups;
   partialsScratch(outputs * split);
   launch(gridSize(tiles * split, 1 << 20), block, 1, /*phase=*/1);
-  // Phase 2: a block per output, as for an inner split (8 columns have
-  // 1024 slices each, too many for a thread's serial loop).
-  launch(gridSize(outputs, maxGridStrideBlocks(multiprocessors, kBlock)),
+  // Phase 2: a block per output where outputs have many slices (8 columns
+  // have 1024 each, too many for a thread's serial loop), else a thread.
+  int64_t phase2Units = combinesColumnPartialsPerBlock(split)
+                            ? outputs
+                            : ceilDiv(outputs, kBlock);
+  launch(gridSize(phase2Units, maxGridStrideBlocks(multiprocessors, kBlock)),
          kBlock, 1, /*phase=*/2);
   return true;
 }

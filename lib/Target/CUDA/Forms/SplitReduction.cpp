@@ -47,6 +47,8 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
   bool outer = schedule.getTile() > 0;
   bool columnGroups = outer && schedule.getVectorWidth() == 4;
   int64_t l = product(reducedShape), slices = schedule.getSlices();
+  bool blockPerOutput = !outer || (columnGroups &&
+                                   combinesColumnPartialsPerBlock(slices));
   // An inner slice starts at a multiple of the vector width; column groups
   // slice rows, which need no alignment.
   int64_t chunk = llvm::alignTo(ceilDiv(l, slices),
@@ -56,16 +58,18 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
   t.blockReduce = !outer;
   if (columnGroups) {
     // Phase 2 as for an inner split (a block per output, a tree over its
-    // slices' partials, at [output][slice]): few columns have many slices.
-    t.inner = t.blockReduce = true;
+    // slices' partials, at [output][slice]) where there are many slices.
+    t.inner = t.blockReduce = blockPerOutput;
     t.perOutput = t.block = launchAt(1).getBlock();
     body.line("// {} outputs in tiles of {}, each output's {} reduced elements "
               "in {} slices of {}, a block of {} rows x {} threads of 4 "
               "adjacent columns each: phase 1 reduces each slice into a "
               "partial result per output, phase 2 combines each output's "
-              "partials with a block of {} threads",
+              "partials with {}",
               m, schedule.getTile(), l, slices, chunk, schedule.getThreads(),
-              schedule.getTile() / 4, t.block);
+              schedule.getTile() / 4,
+              blockPerOutput ? fmt::format("a block of {} threads", t.block)
+                             : std::string("a thread"));
   } else if (outer) {
     t.slices = schedule.getThreads();
     t.block = schedule.getTile() * t.slices;
@@ -94,8 +98,8 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
     return failure();
   body.close();
   body.open("else");
-  if (failed(outer && !columnGroups ? printColumnPartialsCombine(body, m, l)
-                                    : printPartialsCombine(body, t, m, l)))
+  if (failed(blockPerOutput ? printPartialsCombine(body, t, m, l)
+                            : printColumnPartialsCombine(body, m, l)))
     return failure();
   body.close();
   return success();
@@ -208,8 +212,13 @@ LogicalResult ReductionPrinter::printColumnGroupSlices(
   body.open(fmt::format("if (active && threadIdx.x < {})", g.groups));
   for (auto [i, info] : llvm::enumerate(reductions))
     for (int64_t k = 0; k < 4; ++k)
-      body.line("partials{}[({} + {}) * {} + {} % {}] = {}[{}];", i, o, k,
-                slices, unit, slices, info.acc, k);
+      body.line("partials{}[{}] = {}[{}];", i,
+                combinesColumnPartialsPerBlock(slices)
+                    ? fmt::format("({} + {}) * {} + {} % {}", o, k, slices,
+                                  unit, slices)
+                    : fmt::format("{} % {} * {} + {} + {}", unit, slices, m, o,
+                                  k),
+                info.acc, k);
   body.close();
   body.close();
   return success();
