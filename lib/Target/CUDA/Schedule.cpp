@@ -89,6 +89,12 @@ constexpr int64_t kSplitWaves = 2;
 /// An outer reduction split across blocks (reduction_split with column
 /// tiles) gives each block at least this many rows of its column tile.
 constexpr int64_t kMinOuterSplitRows = 256;
+/// ... and with column groups (4 adjacent columns per thread), at least
+/// this many 4-element loads per thread, so that the second launch combines
+/// few partial results per output.
+constexpr int64_t kMinColumnGroupSteps = 16;
+/// Column groups: at most a warp's lanes (32 groups of 4 columns) per tile.
+constexpr int64_t kMaxColumnGroups = 32;
 /// Inner reductions of rows of up to this many elements (a multiple of 4)
 /// give each row one thread, which reads it 4 elements at a time: a warp
 /// per 32 rows keeps 8 times more bytes in flight than a group of threads
@@ -263,6 +269,11 @@ private:
   bool scheduleSplitReduction(int64_t outputs, int64_t reduced,
                               int64_t threadsPerOutput);
   bool scheduleOuterSplit(int64_t outputs, int64_t reduced);
+  bool scheduleColumnGroupSplit(int64_t outputs, int64_t reduced);
+  /// Whether an outer reduction may read its columns 4 at a time: it
+  /// reduces the input's leading dims, keeps the rest, the innermost dim
+  /// holds whole groups of 4, and the kernel has few ops.
+  bool readsColumnsInFours();
   /// Whether the input's innermost dim is the last reduced one and holds
   /// whole groups of 4 (so every group starts at a multiple of 4 of it).
   bool reducesInnermostInFours();
@@ -533,6 +544,8 @@ bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
 /// rows into a partial result per output in scratch; a second launch, a
 /// thread per output, combines them.
 bool Scheduler::scheduleOuterSplit(int64_t outputs, int64_t reduced) {
+  if (readsColumnsInFours() && scheduleColumnGroupSplit(outputs, reduced))
+    return true;
   int64_t perOutput = slices, block = 32 * perOutput;
   int64_t split = splitCount(ceilDiv(outputs, 32), block, block, reduced,
                              kMinOuterSplitRows);
@@ -548,6 +561,59 @@ bool Scheduler::scheduleOuterSplit(int64_t outputs, int64_t reduced) {
   launch(gridSize(ceilDiv(outputs, kBlock),
                   maxGridStrideBlocks(multiprocessors, kBlock)),
          kBlock, 1, /*phase=*/2);
+  return true;
+}
+
+/// The split above with column groups, where readsColumnsInFours: each
+/// thread owns 4 adjacent columns and reads them with one 4-element load
+/// per row, so a warp's load covers 512 bytes of f32 (256 of bf16) instead
+/// of 128 (64). A tile is `tile` = 4 x min(C / 4, 32) adjacent columns (C:
+/// the kept elements per row; the last tile may be partial); a block of
+/// `threads` x tile / 4 threads (about kBlock) covers `threads` rows of the
+/// tile per step, the tile / 4 lanes of a row side by side in memory: C = 8
+/// gives 2 lanes per row and 128 rows per step, C = 100 25 lanes and 10
+/// rows (250 threads), C = 4096 tiles of 128 columns, 8 rows. The threads
+/// of one column group combine with shuffles where tile / 4 divides 32,
+/// then through shared memory, in a fixed order; the second launch gives
+/// each output a block or, with few slices, a thread (docs/cuda-backend.md).
+bool Scheduler::scheduleColumnGroupSplit(int64_t outputs, int64_t reduced) {
+  int64_t groups = std::min(outputs / 4, kMaxColumnGroups);
+  int64_t rows = kBlock / groups, block = rows * groups;
+  int64_t tiles = ceilDiv(outputs, 4 * groups);
+  int64_t split = splitCount(tiles, block, block, reduced,
+                             rows * kMinColumnGroupSteps);
+  if (split == 0)
+    return false;
+  scheme = KernelScheme::ReductionSplit;
+  vectorWidth = 4;
+  threads = rows;
+  slices = split;
+  tile = 4 * groups;
+  partialsScratch(outputs * split);
+  launch(gridSize(tiles * split, 1 << 20), block, 1, /*phase=*/1);
+  // Phase 2: a block per output where outputs have many slices (8 columns
+  // have 1024 each, too many for a thread's serial loop), else a thread.
+  int64_t phase2Units = combinesColumnPartialsPerBlock(split)
+                            ? outputs
+                            : ceilDiv(outputs, kBlock);
+  launch(gridSize(phase2Units, maxGridStrideBlocks(multiprocessors, kBlock)),
+         kBlock, 1, /*phase=*/2);
+  return true;
+}
+
+bool Scheduler::readsColumnsInFours() {
+  const ReductionInfo &first = facts.reductions.front();
+  ArrayRef<int64_t> inShape =
+      cast<StridedTensorType>(first.input.getType()).getShape();
+  if (!options.vectorize || functionalOps() > kMaxVectorizedOps ||
+      inShape.empty() || inShape.back() % 4 != 0 ||
+      first.dims.size() >= inShape.size())
+    return false;
+  // The reduced dims lead, so the kept elements of a row are the
+  // innermost ones and a group of 4 never crosses a reduced coordinate.
+  for (auto [i, d] : llvm::enumerate(first.dims))
+    if (d != static_cast<int64_t>(i))
+      return false;
   return true;
 }
 

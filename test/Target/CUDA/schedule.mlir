@@ -167,16 +167,59 @@ func.func @reduction_outer(%a: !stride.tensor<500x64xf32>) -> !stride.tensor<64x
 
 // -----
 
-// A bias gradient, the sum over dim 0 of 65536 x 1024: 32 column tiles of
-// 32 x 32 threads cannot fill 132 multiprocessors, so each tile's rows are
-// split over 17 blocks (2 waves of blocks of 1024 threads), partial
-// results per output in scratch ([slice][output]), and a second launch, a
-// thread per output, combines them.
+// A bias gradient, the sum over dim 0 of 65536 x 1024: too few column
+// tiles to fill 132 multiprocessors, so each tile's rows are split over
+// blocks, partial results per output in scratch ([slice][output]), and a
+// second launch, a thread per output, combines them. Rows hold whole
+// groups of 4, so column groups: a thread per 4 adjacent columns (one
+// 4-element load per row), tiles of 128 columns (32 threads side by side
+// in a row), 8 rows per block of 256 threads, 264 slices of 248 rows (2
+// waves), partials at [output][slice] and phase 2 a block per output (a
+// tree, as for an inner split). Without vector accesses: column tiles of 32 outputs x 32
+// threads, 17 slices of each tile (2 waves of blocks of 1024 threads).
 // CHECK-LABEL: func.func @reduction_outer_split
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 32, slices = 17, tile = 32, launches = [#stride.launch<grid = 544, block = 32, block_y = 32, phase = 1>, #stride.launch<grid = 4, block = 256, phase = 2>], scratch = [69632]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 8, slices = 264, tile = 128, launches = [#stride.launch<grid = 2112, block = 256, phase = 1>, #stride.launch<grid = 1024, block = 256, phase = 2>], scratch = [1081344]>
+// SCALAR-LABEL: func.func @reduction_outer_split
+// SCALAR: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 32, slices = 17, tile = 32, launches = [#stride.launch<grid = 544, block = 32, block_y = 32, phase = 1>, #stride.launch<grid = 4, block = 256, phase = 2>], scratch = [69632]>
 func.func @reduction_outer_split(%a: !stride.tensor<65536x1024xf32>) -> !stride.tensor<1024xf32> {
   %r = stride.sum %a dims [0] : !stride.tensor<65536x1024xf32> -> !stride.tensor<1024xf32>
   return %r : !stride.tensor<1024xf32>
+}
+
+// -----
+
+// Column groups of narrow rows. 8 columns: 2 threads per row side by side
+// (one tile of 8 columns), 128 rows per block of 256 threads, 1024 slices
+// of 2048 rows (16 loads per thread; 2 waves would be 2112). 100 columns:
+// 25 threads per row (one tile of 100), 10 rows per block of 250 threads,
+// 1048 slices of 161 rows. 260 columns of a 3-dim input reduced over its
+// leading dims: tiles of 128 columns (the third of 4), 8 rows per block.
+// A reduction over a middle dim (dims [1] of 2 x 65536 x 8) does not lead:
+// a group of 4 columns is contiguous, but the rows of one output are not
+// one range of leading coordinates; the column tiles of 32.
+// CHECK-LABEL: func.func @column_groups_8
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 128, slices = 1024, tile = 8, launches = [#stride.launch<grid = 1024, block = 256, phase = 1>, #stride.launch<grid = 8, block = 256, phase = 2>], scratch = [32768]>
+// CHECK-LABEL: func.func @column_groups_100
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 10, slices = 1048, tile = 100, launches = [#stride.launch<grid = 1048, block = 250, phase = 1>, #stride.launch<grid = 100, block = 256, phase = 2>], scratch = [419200]>
+// CHECK-LABEL: func.func @column_groups_partial_tile
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 8, slices = {{[0-9]+}}, tile = 128,
+// CHECK-LABEL: func.func @column_groups_not_leading
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 32, slices = {{[0-9]+}}, tile = 32,
+func.func @column_groups_8(%a: !stride.tensor<2097152x8xf32>) -> !stride.tensor<8xf32> {
+  %r = stride.sum %a dims [0] : !stride.tensor<2097152x8xf32> -> !stride.tensor<8xf32>
+  return %r : !stride.tensor<8xf32>
+}
+func.func @column_groups_100(%a: !stride.tensor<167772x100xf32>) -> !stride.tensor<100xf32> {
+  %r = stride.sum %a dims [0] : !stride.tensor<167772x100xf32> -> !stride.tensor<100xf32>
+  return %r : !stride.tensor<100xf32>
+}
+func.func @column_groups_partial_tile(%a: !stride.tensor<64x512x260xbf16>) -> !stride.tensor<260xbf16> {
+  %r = stride.sum %a dims [0, 1] : !stride.tensor<64x512x260xbf16> -> !stride.tensor<260xbf16>
+  return %r : !stride.tensor<260xbf16>
+}
+func.func @column_groups_not_leading(%a: !stride.tensor<2x65536x8xf32>) -> !stride.tensor<2x8xf32> {
+  %r = stride.sum %a dims [1] : !stride.tensor<2x65536x8xf32> -> !stride.tensor<2x8xf32>
+  return %r : !stride.tensor<2x8xf32>
 }
 
 // -----

@@ -160,10 +160,22 @@ private:
   /// `#pragma unroll 4` before a vectorized accumulation loop.
   void unrollVectorizedLoop(Code &body);
   /// The accumulation of the reduced element at `reduced` (and, with
-  /// vector width 4, the 3 after it along the innermost dim).
+  /// vector width 4, the 3 after it along the innermost dim): into each
+  /// reduction's accumulator, or with `perLane` into element k of its
+  /// accumulator array for lane k (column groups).
   mlir::LogicalResult accumulateElements(Code &body,
                                          llvm::ArrayRef<std::string> outCoords,
-                                         const Coords &reduced);
+                                         const Coords &reduced,
+                                         bool perLane = false);
+  /// Phase 1 with column groups (an outer reduction_split of vector width
+  /// 4): each thread reduces 4 adjacent columns of every `threads`-th row
+  /// of its tile's slice into accumulator arrays of 4.
+  mlir::LogicalResult printColumnGroupSlices(Code &body, int64_t m,
+                                             llvm::ArrayRef<int64_t> reducedShape,
+                                             int64_t chunk);
+  /// Combines the accumulator arrays of the threads that own the same
+  /// columns into those of the tile's first row of threads.
+  void combineColumnGroups(Code &body);
   /// Combines partial result `index` into each accumulator and resets it.
   void combinePartial(Code &body, const std::string &index);
   /// Phase 2 of an inner reduction_split: a block per output combines its

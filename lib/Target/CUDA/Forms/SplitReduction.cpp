@@ -19,7 +19,13 @@
 // same tree. An outer reduction (e.g. a bias gradient; `tile` = 32): a
 // block per slice of a column tile, 32 adjacent outputs x `threads`
 // threads splitting the slice's rows (coalesced reads), combined through
-// shared memory; phase 2 a thread per output.
+// shared memory; phase 2 a thread per output. An outer reduction over the
+// input's leading dims whose rows hold whole groups of 4 (vector width 4):
+// column groups, a thread per 4 adjacent columns of a tile of `tile`
+// columns reading them with one 4-element load per row, `threads` rows per
+// block step, the threads of one column group combined with shuffles and
+// shared memory (combineColumnGroups); phase 2 that of an inner split, a
+// block per output, as few columns have many slices.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,14 +42,35 @@ namespace stride {
 
 LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
                                            ArrayRef<int64_t> reducedShape) {
-  // Column tiles (`tile` adjacent outputs per block) for an outer reduction.
+  // Column tiles (`tile` adjacent outputs per block) for an outer reduction;
+  // with vector width 4, column groups.
   bool outer = schedule.getTile() > 0;
+  bool columnGroups = outer && schedule.getVectorWidth() == 4;
   int64_t l = product(reducedShape), slices = schedule.getSlices();
-  int64_t chunk = llvm::alignTo(ceilDiv(l, slices), schedule.getVectorWidth());
+  bool blockPerOutput = !outer || (columnGroups &&
+                                   combinesColumnPartialsPerBlock(slices));
+  // An inner slice starts at a multiple of the vector width; column groups
+  // slice rows, which need no alignment.
+  int64_t chunk = llvm::alignTo(ceilDiv(l, slices),
+                                columnGroups ? 1 : schedule.getVectorWidth());
   Threads t;
   t.inner = !outer;
   t.blockReduce = !outer;
-  if (outer) {
+  if (columnGroups) {
+    // Phase 2 as for an inner split (a block per output, a tree over its
+    // slices' partials, at [output][slice]) where there are many slices.
+    t.inner = t.blockReduce = blockPerOutput;
+    t.perOutput = t.block = launchAt(1).getBlock();
+    body.line("// {} outputs in tiles of {}, each output's {} reduced elements "
+              "in {} slices of {}, a block of {} rows x {} threads of 4 "
+              "adjacent columns each: phase 1 reduces each slice into a "
+              "partial result per output, phase 2 combines each output's "
+              "partials with {}",
+              m, schedule.getTile(), l, slices, chunk, schedule.getThreads(),
+              schedule.getTile() / 4,
+              blockPerOutput ? fmt::format("a block of {} threads", t.block)
+                             : std::string("a thread"));
+  } else if (outer) {
     t.slices = schedule.getThreads();
     t.block = schedule.getTile() * t.slices;
     body.line("// {} outputs in tiles of {}, each output's {} reduced elements "
@@ -65,12 +92,14 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
               "(scratch{1});",
               accumulatorType(r.dtype), i);
   body.open("if (phase == 1)");
-  if (failed(printSlices(body, t, m, reducedShape, chunk)))
+  if (failed(columnGroups
+                 ? printColumnGroupSlices(body, m, reducedShape, chunk)
+                 : printSlices(body, t, m, reducedShape, chunk)))
     return failure();
   body.close();
   body.open("else");
-  if (failed(outer ? printColumnPartialsCombine(body, m, l)
-                   : printPartialsCombine(body, t, m, l)))
+  if (failed(blockPerOutput ? printPartialsCombine(body, t, m, l)
+                            : printColumnPartialsCombine(body, m, l)))
     return failure();
   body.close();
   return success();
@@ -128,6 +157,117 @@ LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
   return success();
 }
 
+/// The column groups' layout: thread x of a block owns columns
+/// 4 * (x % groups) + 0..3 of its tile and rows x / groups + k * rows of
+/// its slice. Where groups divide a warp, the warp's lanes of one column
+/// group first combine with shuffles; `shared` entries per column then
+/// hold a partial result each (a warp's, or a row of threads').
+struct ColumnGroupLayout {
+  int64_t groups, rows, lanesShuffled, shared;
+  ColumnGroupLayout(int64_t tile, int64_t rows)
+      : groups(tile / 4), rows(rows),
+        lanesShuffled(32 % groups == 0 ? 32 / groups : 1),
+        shared(ceilDiv(rows, lanesShuffled)) {}
+};
+
+LogicalResult ReductionPrinter::printColumnGroupSlices(
+    Code &body, int64_t m, ArrayRef<int64_t> reducedShape, int64_t chunk) {
+  int64_t l = product(reducedShape), slices = schedule.getSlices(),
+          tile = schedule.getTile();
+  ColumnGroupLayout g(tile, schedule.getThreads());
+  for (auto [i, r] : llvm::enumerate(reductions)) {
+    r.acc = "acc" + std::to_string(i);
+    body.line("__shared__ {} groups{}[{}][{}];", accumulatorType(r.dtype), i,
+              g.shared, tile);
+  }
+  std::string unit = fresh("slice"), o = fresh("o"), begin = fresh("begin"),
+              end = fresh("end"), r = fresh("r");
+  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                        "gridDim.x)",
+                        idx, unit, ceilDiv(m, tile) * slices));
+  body.line("const {0} {1} = {2} / {3} * {4} + ({0})threadIdx.x % {5} * 4;",
+            idx, o, unit, slices, tile, g.groups);
+  body.line("const bool active = {} < {};", o, m);
+  body.line("const {} {} = {} % {} * {};", idx, begin, unit, slices, chunk);
+  body.line("const {0} {1} = {2} < {3} - {4} ? {2} + {4} : {3};", idx, end,
+            begin, l, chunk);
+  for (ReductionInfo &info : reductions) {
+    std::string id = identityOf(info.kind, info.dtype);
+    body.line("{} {}[4] = {{{}, {}, {}, {}}};", accumulatorType(info.dtype),
+              info.acc, id, id, id, id);
+  }
+  Coords outCoords = delinearize(body, o, iterationShape);
+  body.open("if (active)");
+  unrollVectorizedLoop(body);
+  body.open(fmt::format("for ({0} {1} = {2} + ({0})threadIdx.x / {3}; {1} < "
+                        "{4}; {1} += {5})",
+                        idx, r, begin, g.groups, end, g.rows));
+  if (failed(accumulateElements(body, outCoords,
+                                delinearize(body, r, reducedShape),
+                                /*perLane=*/true)))
+    return failure();
+  body.close();
+  body.close();
+  combineColumnGroups(body);
+  body.open(fmt::format("if (active && threadIdx.x < {})", g.groups));
+  for (auto [i, info] : llvm::enumerate(reductions))
+    for (int64_t k = 0; k < 4; ++k)
+      body.line("partials{}[{}] = {}[{}];", i,
+                combinesColumnPartialsPerBlock(slices)
+                    ? fmt::format("({} + {}) * {} + {} % {}", o, k, slices,
+                                  unit, slices)
+                    : fmt::format("{} % {} * {} + {} + {}", unit, slices, m, o,
+                                  k),
+                info.acc, k);
+  body.close();
+  body.close();
+  return success();
+}
+
+void ReductionPrinter::combineColumnGroups(Code &body) {
+  ColumnGroupLayout g(schedule.getTile(), schedule.getThreads());
+  auto combineLanes = [&](llvm::function_ref<std::string(size_t, int64_t)>
+                              other) {
+    for (auto [i, info] : llvm::enumerate(reductions))
+      for (int64_t k = 0; k < 4; ++k) {
+        std::string acc = fmt::format("{}[{}]", info.acc, k);
+        body.line("{} = {};", acc, combineOf(info.kind, acc, other(i, k)));
+      }
+  };
+  if (g.lanesShuffled > 1) {
+    // Lanes a multiple of `groups` apart in a warp own the same columns.
+    body.line("#pragma unroll");
+    body.open(fmt::format("for (int offset = 16; offset >= {}; offset /= 2)",
+                          g.groups));
+    combineLanes([&](size_t i, int64_t k) {
+      return fmt::format("__shfl_xor_sync(0xffffffffu, acc{}[{}], offset)", i,
+                         k);
+    });
+    body.close();
+  }
+  // One entry per warp (after the shuffles) or per row of threads, then
+  // the tile's first row of threads adds the entries in order.
+  int64_t perEntry = g.groups * g.lanesShuffled;
+  if (g.lanesShuffled > 1)
+    body.open(fmt::format("if (threadIdx.x % {} < {})", perEntry, g.groups));
+  for (auto [i, info] : llvm::enumerate(reductions))
+    for (int64_t k = 0; k < 4; ++k)
+      body.line("groups{}[threadIdx.x / {}][threadIdx.x % {} * 4 + {}] = "
+                "{}[{}];",
+                i, perEntry, g.groups, k, info.acc, k);
+  if (g.lanesShuffled > 1)
+    body.close();
+  body.line("__syncthreads();");
+  body.open(fmt::format("if (threadIdx.x < {})", g.groups));
+  body.open(fmt::format("for (int e = 1; e < {}; ++e)", g.shared));
+  combineLanes([&](size_t i, int64_t k) {
+    return fmt::format("groups{}[e][threadIdx.x * 4 + {}]", i, k);
+  });
+  body.close();
+  body.close();
+  body.line("__syncthreads();");
+}
+
 void ReductionPrinter::unrollVectorizedLoop(Code &body) {
   // Vectorized kernels have few ops: unrolled, several loads are in flight
   // at once instead of one per iteration.
@@ -136,7 +276,8 @@ void ReductionPrinter::unrollVectorizedLoop(Code &body) {
 }
 
 LogicalResult ReductionPrinter::accumulateElements(
-    Code &body, ArrayRef<std::string> outCoords, const Coords &reduced) {
+    Code &body, ArrayRef<std::string> outCoords, const Coords &reduced,
+    bool perLane) {
   Coords first = inputCoords(outCoords, reduced);
   int64_t vector = schedule.getVectorWidth();
   // With 4 elements per step the last reduced dim is the input's innermost
@@ -155,7 +296,10 @@ LogicalResult ReductionPrinter::accumulateElements(
       vectorLane = -1;
       if (failed(v))
         return failure();
-      body.line("{} = {};", info.acc, accumulated(info, *v));
+      ReductionInfo into = info;
+      if (perLane)
+        into.acc = fmt::format("{}[{}]", info.acc, k);
+      body.line("{} = {};", into.acc, accumulated(into, *v));
     }
   }
   popScope();

@@ -109,7 +109,10 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       split an outer reduction's range), `reduction_split` (each output's
       range split over `slices` blocks of `threads` threads, `vector_width`
       consecutive elements per thread and step, partial results in
-      `scratch` combined by a second launch), `row_registers` / `row_reread`
+      `scratch` combined by a second launch; an outer one, `tile` > 0:
+      column tiles of `tile` outputs, `threads` threads per output, or with
+      `vector_width` 4 column groups, a thread per 4 adjacent columns and
+      `threads` rows per block), `row_registers` / `row_reread`
       (broadcast reductions: `threads` of a block per row, `elements_per_thread`
       held in registers or re-read, in groups of `vector_width` consecutive
       elements; `cluster_blocks` > 1: a row split over
