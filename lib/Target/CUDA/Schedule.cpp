@@ -90,8 +90,11 @@ constexpr int64_t kSplitWaves = 2;
 /// tiles) gives each block at least this many rows of its column tile.
 constexpr int64_t kMinOuterSplitRows = 256;
 /// ... and with column groups (4 adjacent columns per thread), at least
-/// this many 4-element loads per thread, so that the second launch combines
-/// few partial results per output.
+/// this many 4-element loads per thread where the outputs are one tile's
+/// (narrow columns: few outputs, a cheap second launch), 4 times as many
+/// where they are several tiles' (their second launch combines many
+/// outputs' partials). On an H100 (bench/NOTES.md section 35) 16 was best
+/// for 8 and 100 columns, 64 for 1,024 and 4,096.
 constexpr int64_t kMinColumnGroupSteps = 16;
 /// Column groups: at most a warp's lanes (32 groups of 4 columns) per tile.
 constexpr int64_t kMaxColumnGroups = 32;
@@ -580,8 +583,8 @@ bool Scheduler::scheduleColumnGroupSplit(int64_t outputs, int64_t reduced) {
   int64_t groups = std::min(outputs / 4, kMaxColumnGroups);
   int64_t rows = kBlock / groups, block = rows * groups;
   int64_t tiles = ceilDiv(outputs, 4 * groups);
-  int64_t split = splitCount(tiles, block, block, reduced,
-                             rows * kMinColumnGroupSteps);
+  int64_t steps = tiles == 1 ? kMinColumnGroupSteps : 4 * kMinColumnGroupSteps;
+  int64_t split = splitCount(tiles, block, block, reduced, rows * steps);
   if (split == 0)
     return false;
   scheme = KernelScheme::ReductionSplit;

@@ -173,12 +173,14 @@ func.func @reduction_outer(%a: !stride.tensor<500x64xf32>) -> !stride.tensor<64x
 // second launch, a thread per output, combines them. Rows hold whole
 // groups of 4, so column groups: a thread per 4 adjacent columns (one
 // 4-element load per row), tiles of 128 columns (32 threads side by side
-// in a row), 8 rows per block of 256 threads, 264 slices of 248 rows (2
-// waves), partials at [output][slice] and phase 2 a block per output (a
-// tree, as for an inner split). Without vector accesses: column tiles of 32 outputs x 32
-// threads, 17 slices of each tile (2 waves of blocks of 1024 threads).
+// in a row), 8 rows per block of 256 threads; 8 tiles, so at least 64
+// loads per thread: 128 slices of 512 rows (2 waves would be 264),
+// partials at [output][slice] and phase 2 a block per output (a tree, as
+// for an inner split). Without vector accesses: column tiles of 32
+// outputs x 32 threads, 17 slices of each tile (2 waves of blocks of 1024
+// threads).
 // CHECK-LABEL: func.func @reduction_outer_split
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 8, slices = 264, tile = 128, launches = [#stride.launch<grid = 2112, block = 256, phase = 1>, #stride.launch<grid = 1024, block = 256, phase = 2>], scratch = [1081344]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 8, slices = 128, tile = 128, launches = [#stride.launch<grid = 1024, block = 256, phase = 1>, #stride.launch<grid = 1024, block = 256, phase = 2>], scratch = [524288]>
 // SCALAR-LABEL: func.func @reduction_outer_split
 // SCALAR: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 32, slices = 17, tile = 32, launches = [#stride.launch<grid = 544, block = 32, block_y = 32, phase = 1>, #stride.launch<grid = 4, block = 256, phase = 2>], scratch = [69632]>
 func.func @reduction_outer_split(%a: !stride.tensor<65536x1024xf32>) -> !stride.tensor<1024xf32> {
