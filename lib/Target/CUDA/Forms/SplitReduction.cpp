@@ -157,6 +157,7 @@ LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
   return success();
 }
 
+namespace {
 /// The column groups' layout: thread x of a block owns columns
 /// 4 * (x % groups) + 0..3 of its tile and rows x / groups + k * rows of
 /// its slice. Where groups divide a warp, the warp's lanes of one column
@@ -169,6 +170,7 @@ struct ColumnGroupLayout {
         lanesShuffled(32 % groups == 0 ? 32 / groups : 1),
         shared(ceilDiv(rows, lanesShuffled)) {}
 };
+} // namespace
 
 LogicalResult ReductionPrinter::printColumnGroupSlices(
     Code &body, int64_t m, ArrayRef<int64_t> reducedShape, int64_t chunk) {
