@@ -74,16 +74,6 @@ mlir::InFlightDiagnostic backendError(mlir::Operation *op,
 /// kernel needs 64-bit index arithmetic.
 bool needsWideIndices(KernelOp kernel);
 
-/// Phase 2 of an outer reduction_split in column groups (the schedule and
-/// SplitReduction.cpp agree on it): where each output has more than
-/// `kMaxSerialColumnPartials` slices, a block per output combines them with
-/// a tree (partials at [output][slice]); else a thread per output, a
-/// serial loop ([slice][output]), cheaper for many outputs of few slices.
-constexpr int64_t kMaxSerialColumnPartials = 64;
-inline bool combinesColumnPartialsPerBlock(int64_t slices) {
-  return slices > kMaxSerialColumnPartials;
-}
-
 } // namespace stride
 
 #endif // STRIDE_LIB_TARGET_CUDA_KERNELFACTS_H

@@ -98,6 +98,11 @@ constexpr int64_t kMinOuterSplitRows = 256;
 constexpr int64_t kMinColumnGroupSteps = 16;
 /// Column groups: at most a warp's lanes (32 groups of 4 columns) per tile.
 constexpr int64_t kMaxColumnGroups = 32;
+/// ... and where each output has more than this many slices, phase 2 gives
+/// each output a block, which combines its partials with a tree
+/// (column_combine = block); else a thread, a serial loop over them
+/// (column_combine = thread), cheaper for many outputs of few slices.
+constexpr int64_t kMaxSerialColumnPartials = 64;
 /// Inner reductions of rows of up to this many elements (a multiple of 4)
 /// give each row one thread, which reads it 4 elements at a time: a warp
 /// per 32 rows keeps 8 times more bytes in flight than a group of threads
@@ -331,6 +336,7 @@ private:
   SmallVector<Attribute> launches;
   SmallVector<int64_t> scratch;
   bool deterministic = false;
+  ColumnCombine columnCombine = ColumnCombine::None;
   int64_t bucket = 0, pages = 0, hashEntries = 0;
 };
 
@@ -350,7 +356,8 @@ KernelScheduleAttr Scheduler::schedule() {
       builder.getArrayAttr(launches),
       scratch.empty() ? DenseI64ArrayAttr()
                       : builder.getDenseI64ArrayAttr(scratch),
-      deterministic, bucket, pages, hashEntries, IndexAnalysis::Own);
+      deterministic, columnCombine, bucket, pages, hashEntries,
+      IndexAnalysis::Own);
 }
 
 void Scheduler::schedulePointwise() {
@@ -594,9 +601,12 @@ bool Scheduler::scheduleColumnGroupSplit(int64_t outputs, int64_t reduced) {
   tile = 4 * groups;
   partialsScratch(outputs * split);
   launch(gridSize(tiles * split, 1 << 20), block, 1, /*phase=*/1);
-  // Phase 2: a block per output where outputs have many slices (8 columns
-  // have 1024 each, too many for a thread's serial loop), else a thread.
-  int64_t phase2Units = combinesColumnPartialsPerBlock(split)
+  // Phase 2 (column_combine): a block per output where outputs have many
+  // slices (8 columns have 1024 each, too many for a thread's serial
+  // loop), else a thread.
+  columnCombine = split > kMaxSerialColumnPartials ? ColumnCombine::Block
+                                                   : ColumnCombine::Thread;
+  int64_t phase2Units = columnCombine == ColumnCombine::Block
                             ? outputs
                             : ceilDiv(outputs, kBlock);
   launch(gridSize(phase2Units, maxGridStrideBlocks(multiprocessors, kBlock)),

@@ -176,11 +176,11 @@ func.func @reduction_outer(%a: !stride.tensor<500x64xf32>) -> !stride.tensor<64x
 // in a row), 8 rows per block of 256 threads; 8 tiles, so at least 64
 // loads per thread: 128 slices of 512 rows (2 waves would be 264),
 // partials at [output][slice] and phase 2 a block per output (a tree, as
-// for an inner split). Without vector accesses: column tiles of 32
-// outputs x 32 threads, 17 slices of each tile (2 waves of blocks of 1024
-// threads).
+// for an inner split; column_combine = block). Without vector accesses:
+// column tiles of 32 outputs x 32 threads, 17 slices of each tile (2 waves
+// of blocks of 1024 threads).
 // CHECK-LABEL: func.func @reduction_outer_split
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 8, slices = 128, tile = 128, launches = [#stride.launch<grid = 1024, block = 256, phase = 1>, #stride.launch<grid = 1024, block = 256, phase = 2>], scratch = [524288]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 8, slices = 128, tile = 128, launches = [#stride.launch<grid = 1024, block = 256, phase = 1>, #stride.launch<grid = 1024, block = 256, phase = 2>], scratch = [524288], column_combine = block>
 // SCALAR-LABEL: func.func @reduction_outer_split
 // SCALAR: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 32, slices = 17, tile = 32, launches = [#stride.launch<grid = 544, block = 32, block_y = 32, phase = 1>, #stride.launch<grid = 4, block = 256, phase = 2>], scratch = [69632]>
 func.func @reduction_outer_split(%a: !stride.tensor<65536x1024xf32>) -> !stride.tensor<1024xf32> {
@@ -195,16 +195,20 @@ func.func @reduction_outer_split(%a: !stride.tensor<65536x1024xf32>) -> !stride.
 // of 2048 rows (16 loads per thread; 2 waves would be 2112). 100 columns:
 // 25 threads per row (one tile of 100), 10 rows per block of 250 threads,
 // 1048 slices of 161 rows. 260 columns of a 3-dim input reduced over its
-// leading dims: tiles of 128 columns (the third of 4), 8 rows per block.
+// leading dims: tiles of 128 columns (the third of 4), 8 rows per block;
+// 3 tiles, so at least 64 loads per thread: 64 slices of 512 rows, not
+// more than 64, so partials at [slice][output] and phase 2 a thread per
+// output (column_combine = thread).
 // A reduction over a middle dim (dims [1] of 2 x 65536 x 8) does not lead:
 // a group of 4 columns is contiguous, but the rows of one output are not
 // one range of leading coordinates; the column tiles of 32.
 // CHECK-LABEL: func.func @column_groups_8
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 128, slices = 1024, tile = 8, launches = [#stride.launch<grid = 1024, block = 256, phase = 1>, #stride.launch<grid = 8, block = 256, phase = 2>], scratch = [32768]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 128, slices = 1024, tile = 8, launches = [#stride.launch<grid = 1024, block = 256, phase = 1>, #stride.launch<grid = 8, block = 256, phase = 2>], scratch = [32768], column_combine = block>
 // CHECK-LABEL: func.func @column_groups_100
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 10, slices = 1048, tile = 100, launches = [#stride.launch<grid = 1048, block = 250, phase = 1>, #stride.launch<grid = 100, block = 256, phase = 2>], scratch = [419200]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 10, slices = 1048, tile = 100, launches = [#stride.launch<grid = 1048, block = 250, phase = 1>, #stride.launch<grid = 100, block = 256, phase = 2>], scratch = [419200], column_combine = block>
 // CHECK-LABEL: func.func @column_groups_partial_tile
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 8, slices = {{[0-9]+}}, tile = 128,
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 8, slices = 64, tile = 128,
+// CHECK-SAME: column_combine = thread>
 // CHECK-LABEL: func.func @column_groups_not_leading
 // CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 32, slices = {{[0-9]+}}, tile = 32,
 func.func @column_groups_8(%a: !stride.tensor<2097152x8xf32>) -> !stride.tensor<8xf32> {

@@ -74,8 +74,9 @@ KernelScheduleAttr withAnalysis(KernelScheduleAttr schedule,
       schedule.getTile(),
       schedule.getTransposeDim(), schedule.getStaged(),
       ArrayAttr::get(schedule.getContext(), launches), schedule.getScratch(),
-      schedule.getDeterministic(), schedule.getBucket(), schedule.getPages(),
-      schedule.getHashEntries(), analysis);
+      schedule.getDeterministic(), schedule.getColumnCombine(),
+      schedule.getBucket(), schedule.getPages(), schedule.getHashEntries(),
+      analysis);
 }
 
 /// The first of `group` keeps its index analysis for the others, which

@@ -173,17 +173,15 @@ private:
   mlir::LogicalResult printColumnGroupSlices(Code &body, int64_t m,
                                              llvm::ArrayRef<int64_t> reducedShape,
                                              int64_t chunk);
-  /// Combines the accumulator arrays of the threads that own the same
-  /// columns into those of the tile's first row of threads.
-  void combineColumnGroups(Code &body);
   /// Combines partial result `index` into each accumulator and resets it.
   void combinePartial(Code &body, const std::string &index);
-  /// Phase 2 of an inner reduction_split: a block per output combines its
+  /// Phase 2 of an inner reduction_split (and of column groups where the
+  /// schedule's column_combine is `block`): a block per output combines its
   /// partial results, then its value, the epilogue and the stores.
   mlir::LogicalResult printPartialsCombine(Code &body, const Threads &t,
                                            int64_t m, int64_t reducedElements);
-  /// Phase 2 of an outer reduction_split (column tiles): the same, a
-  /// thread per output.
+  /// Phase 2 of an outer reduction_split (column tiles, and column groups
+  /// where column_combine is `thread`): the same, a thread per output.
   mlir::LogicalResult printColumnPartialsCombine(Code &body, int64_t m,
                                                  int64_t reducedElements);
 };

@@ -24,8 +24,10 @@
 // column groups, a thread per 4 adjacent columns of a tile of `tile`
 // columns reading them with one 4-element load per row, `threads` rows per
 // block step, the threads of one column group combined with shuffles and
-// shared memory (combineColumnGroups); phase 2 that of an inner split, a
-// block per output, as few columns have many slices.
+// shared memory (combineColumnGroups); phase 2 as the schedule's
+// `column_combine` says: that of an inner split, a block per output, where
+// few columns have many slices, else that of the column tiles, a thread
+// per output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,8 +49,10 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
   bool outer = schedule.getTile() > 0;
   bool columnGroups = outer && schedule.getVectorWidth() == 4;
   int64_t l = product(reducedShape), slices = schedule.getSlices();
-  bool blockPerOutput = !outer || (columnGroups &&
-                                   combinesColumnPartialsPerBlock(slices));
+  // Phase 2 a block per output for an inner split and for column groups of
+  // many slices (the schedule's column_combine), else a thread per output.
+  bool blockPerOutput =
+      !outer || schedule.getColumnCombine() == ColumnCombine::Block;
   // An inner slice starts at a multiple of the vector width; column groups
   // slice rows, which need no alignment.
   int64_t chunk = llvm::alignTo(ceilDiv(l, slices),
@@ -58,7 +62,7 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
   t.blockReduce = !outer;
   if (columnGroups) {
     // Phase 2 as for an inner split (a block per output, a tree over its
-    // slices' partials, at [output][slice]) where there are many slices.
+    // slices' partials, at [output][slice]) where column_combine = block.
     t.inner = t.blockReduce = blockPerOutput;
     t.perOutput = t.block = launchAt(1).getBlock();
     body.line("// {} outputs in tiles of {}, each output's {} reduced elements "
@@ -170,64 +174,11 @@ struct ColumnGroupLayout {
         lanesShuffled(32 % groups == 0 ? 32 / groups : 1),
         shared(ceilDiv(rows, lanesShuffled)) {}
 };
-} // namespace
 
-LogicalResult ReductionPrinter::printColumnGroupSlices(
-    Code &body, int64_t m, ArrayRef<int64_t> reducedShape, int64_t chunk) {
-  int64_t l = product(reducedShape), slices = schedule.getSlices(),
-          tile = schedule.getTile();
-  ColumnGroupLayout g(tile, schedule.getThreads());
-  for (auto [i, r] : llvm::enumerate(reductions)) {
-    r.acc = "acc" + std::to_string(i);
-    body.line("__shared__ {} groups{}[{}][{}];", accumulatorType(r.dtype), i,
-              g.shared, tile);
-  }
-  std::string unit = fresh("slice"), o = fresh("o"), begin = fresh("begin"),
-              end = fresh("end"), r = fresh("r");
-  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
-                        "gridDim.x)",
-                        idx, unit, ceilDiv(m, tile) * slices));
-  body.line("const {0} {1} = {2} / {3} * {4} + ({0})threadIdx.x % {5} * 4;",
-            idx, o, unit, slices, tile, g.groups);
-  body.line("const bool active = {} < {};", o, m);
-  body.line("const {} {} = {} % {} * {};", idx, begin, unit, slices, chunk);
-  body.line("const {0} {1} = {2} < {3} - {4} ? {2} + {4} : {3};", idx, end,
-            begin, l, chunk);
-  for (ReductionInfo &info : reductions) {
-    std::string id = identityOf(info.kind, info.dtype);
-    body.line("{} {}[4] = {{{}, {}, {}, {}}};", accumulatorType(info.dtype),
-              info.acc, id, id, id, id);
-  }
-  Coords outCoords = delinearize(body, o, iterationShape);
-  body.open("if (active)");
-  unrollVectorizedLoop(body);
-  body.open(fmt::format("for ({0} {1} = {2} + ({0})threadIdx.x / {3}; {1} < "
-                        "{4}; {1} += {5})",
-                        idx, r, begin, g.groups, end, g.rows));
-  if (failed(accumulateElements(body, outCoords,
-                                delinearize(body, r, reducedShape),
-                                /*perLane=*/true)))
-    return failure();
-  body.close();
-  body.close();
-  combineColumnGroups(body);
-  body.open(fmt::format("if (active && threadIdx.x < {})", g.groups));
-  for (auto [i, info] : llvm::enumerate(reductions))
-    for (int64_t k = 0; k < 4; ++k)
-      body.line("partials{}[{}] = {}[{}];", i,
-                combinesColumnPartialsPerBlock(slices)
-                    ? fmt::format("({} + {}) * {} + {} % {}", o, k, slices,
-                                  unit, slices)
-                    : fmt::format("{} % {} * {} + {} + {}", unit, slices, m, o,
-                                  k),
-                info.acc, k);
-  body.close();
-  body.close();
-  return success();
-}
-
-void ReductionPrinter::combineColumnGroups(Code &body) {
-  ColumnGroupLayout g(schedule.getTile(), schedule.getThreads());
+/// Combines the accumulator arrays of the threads that own the same
+/// columns into those of the tile's first row of threads.
+void combineColumnGroups(Code &body, ArrayRef<ReductionInfo> reductions,
+                         const ColumnGroupLayout &g) {
   auto combineLanes = [&](llvm::function_ref<std::string(size_t, int64_t)>
                               other) {
     for (auto [i, info] : llvm::enumerate(reductions))
@@ -268,6 +219,61 @@ void ReductionPrinter::combineColumnGroups(Code &body) {
   body.close();
   body.close();
   body.line("__syncthreads();");
+}
+} // namespace
+
+LogicalResult ReductionPrinter::printColumnGroupSlices(
+    Code &body, int64_t m, ArrayRef<int64_t> reducedShape, int64_t chunk) {
+  int64_t l = product(reducedShape), slices = schedule.getSlices(),
+          tile = schedule.getTile();
+  ColumnGroupLayout g(tile, schedule.getThreads());
+  for (auto [i, r] : llvm::enumerate(reductions)) {
+    r.acc = "acc" + std::to_string(i);
+    body.line("__shared__ {} groups{}[{}][{}];", accumulatorType(r.dtype), i,
+              g.shared, tile);
+  }
+  std::string unit = fresh("slice"), o = fresh("o"), begin = fresh("begin"),
+              end = fresh("end"), r = fresh("r");
+  body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
+                        "gridDim.x)",
+                        idx, unit, ceilDiv(m, tile) * slices));
+  body.line("const {0} {1} = {2} / {3} * {4} + ({0})threadIdx.x % {5} * 4;",
+            idx, o, unit, slices, tile, g.groups);
+  body.line("const bool active = {} < {};", o, m);
+  body.line("const {} {} = {} % {} * {};", idx, begin, unit, slices, chunk);
+  body.line("const {0} {1} = {2} < {3} - {4} ? {2} + {4} : {3};", idx, end,
+            begin, l, chunk);
+  for (ReductionInfo &info : reductions) {
+    std::string id = identityOf(info.kind, info.dtype);
+    body.line("{} {}[4] = {{{}, {}, {}, {}}};", accumulatorType(info.dtype),
+              info.acc, id, id, id, id);
+  }
+  Coords outCoords = delinearize(body, o, iterationShape);
+  body.open("if (active)");
+  unrollVectorizedLoop(body);
+  body.open(fmt::format("for ({0} {1} = {2} + ({0})threadIdx.x / {3}; {1} < "
+                        "{4}; {1} += {5})",
+                        idx, r, begin, g.groups, end, g.rows));
+  if (failed(accumulateElements(body, outCoords,
+                                delinearize(body, r, reducedShape),
+                                /*perLane=*/true)))
+    return failure();
+  body.close();
+  body.close();
+  combineColumnGroups(body, reductions, g);
+  body.open(fmt::format("if (active && threadIdx.x < {})", g.groups));
+  for (auto [i, info] : llvm::enumerate(reductions))
+    for (int64_t k = 0; k < 4; ++k)
+      body.line("partials{}[{}] = {}[{}];", i,
+                schedule.getColumnCombine() == ColumnCombine::Block
+                    ? fmt::format("({} + {}) * {} + {} % {}", o, k, slices,
+                                  unit, slices)
+                    : fmt::format("{} % {} * {} + {} + {}", unit, slices, m, o,
+                                  k),
+                info.acc, k);
+  body.close();
+  body.close();
+  return success();
 }
 
 void ReductionPrinter::unrollVectorizedLoop(Code &body) {

@@ -47,6 +47,16 @@ def Stride_IndexAnalysis : I32EnumAttr<"IndexAnalysis",
   let genSpecializedAttr = 0;
 }
 
+def Stride_ColumnCombine : I32EnumAttr<"ColumnCombine",
+    "how phase 2 of a reduction_split in column groups combines each "
+    "output's partial results", [
+  I32EnumAttrCase<"None", 0, "none">,
+  I32EnumAttrCase<"Thread", 1, "thread">,
+  I32EnumAttrCase<"Block", 2, "block">]> {
+  let cppNamespace = "::stride";
+  let genSpecializedAttr = 0;
+}
+
 class Stride_Attr<string name, string attrMnemonic>
     : AttrDef<Stride_Dialect, name> {
   let mnemonic = attrMnemonic;
@@ -131,6 +141,11 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
     - `scratch`: bytes of each scratch buffer the kernel needs;
     - `deterministic`: the kernel's float results do not depend on the
       order in which threads run (stridec --deterministic);
+    - `column_combine`: (`reduction_split` in column groups) how phase 2
+      combines each output's partials: `block` (more than 64 slices), a
+      block per output with a tree, the partials at [output][slice];
+      `thread`, a thread per output in a serial loop, at [slice][output];
+      `none` for every other schedule;
     - `bucket`: (default-mode `segmented_index_add`) the source positions
       a row holds in its bucket; a row with more is a long row;
     - `pages`, `hash_entries`: (default-mode `segmented_index_add` where a
@@ -165,6 +180,8 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
     "::mlir::ArrayAttr":$launches,
     OptionalParameter<"::mlir::DenseI64ArrayAttr">:$scratch,
     DefaultValuedParameter<"bool", "false">:$deterministic,
+    DefaultValuedParameter<"::stride::ColumnCombine",
+                           "::stride::ColumnCombine::None">:$column_combine,
     DefaultValuedParameter<"int64_t", "0">:$bucket,
     DefaultValuedParameter<"int64_t", "0">:$pages,
     DefaultValuedParameter<"int64_t", "0">:$hash_entries,
