@@ -98,8 +98,8 @@ constexpr int64_t kMinOuterSplitRows = 256;
 constexpr int64_t kMinColumnGroupSteps = 16;
 /// Column groups: at most a warp's lanes (32 groups of 4 columns) per tile.
 constexpr int64_t kMaxColumnGroups = 32;
-/// ... and where each output has more than this many slices, phase 2 gives
-/// each output a block, which combines its partials with a tree
+/// Column groups: where each output has more than this many slices, phase
+/// 2 gives each output a block, which combines its partials with a tree
 /// (column_combine = block); else a thread, a serial loop over them
 /// (column_combine = thread), cheaper for many outputs of few slices.
 constexpr int64_t kMaxSerialColumnPartials = 64;
