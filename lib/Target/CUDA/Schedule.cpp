@@ -282,8 +282,13 @@ private:
   /// reduces the input's leading dims, keeps the rest, the innermost dim
   /// holds whole groups of 4, and the kernel has few ops.
   bool readsColumnsInFours();
+  /// Whether vector accesses are on and the first reduction's input has an
+  /// innermost dim of whole groups of 4 (so every group starts at a
+  /// multiple of 4 of it); the questions above and below add where the
+  /// reduced dims are.
+  bool inputInFours();
   /// Whether the input's innermost dim is the last reduced one and holds
-  /// whole groups of 4 (so every group starts at a multiple of 4 of it).
+  /// whole groups of 4.
   bool reducesInnermostInFours();
   /// Whether the reduction may read 4 consecutive elements per step: the
   /// groups above, and the kernel has few ops.
@@ -614,13 +619,19 @@ bool Scheduler::scheduleColumnGroupSplit(int64_t outputs, int64_t reduced) {
   return true;
 }
 
+bool Scheduler::inputInFours() {
+  ArrayRef<int64_t> inShape =
+      cast<StridedTensorType>(facts.reductions.front().input.getType())
+          .getShape();
+  return options.vectorize && !inShape.empty() && inShape.back() % 4 == 0;
+}
+
 bool Scheduler::readsColumnsInFours() {
   const ReductionInfo &first = facts.reductions.front();
-  ArrayRef<int64_t> inShape =
-      cast<StridedTensorType>(first.input.getType()).getShape();
-  if (!options.vectorize || functionalOps() > kMaxVectorizedOps ||
-      inShape.empty() || inShape.back() % 4 != 0 ||
-      first.dims.size() >= inShape.size())
+  int64_t rank =
+      cast<StridedTensorType>(first.input.getType()).getShape().size();
+  if (!inputInFours() || functionalOps() > kMaxVectorizedOps ||
+      static_cast<int64_t>(first.dims.size()) >= rank)
     return false;
   // The reduced dims lead, so the kept elements of a row are the
   // innermost ones and a group of 4 never crosses a reduced coordinate.
@@ -632,11 +643,9 @@ bool Scheduler::readsColumnsInFours() {
 
 bool Scheduler::reducesInnermostInFours() {
   const ReductionInfo &first = facts.reductions.front();
-  ArrayRef<int64_t> inShape =
-      cast<StridedTensorType>(first.input.getType()).getShape();
-  int64_t rank = inShape.size();
-  return options.vectorize && rank > 0 && first.dims.back() == rank - 1 &&
-         inShape.back() % 4 == 0;
+  int64_t rank =
+      cast<StridedTensorType>(first.input.getType()).getShape().size();
+  return inputInFours() && first.dims.back() == rank - 1;
 }
 
 bool Scheduler::readsInnermostInFours() {
