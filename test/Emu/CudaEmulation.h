@@ -19,7 +19,13 @@
 // function-local static) is shared by exactly the threads of one block. The
 // blocks of a cluster run concurrently: each gets its own STRIDE_SHARED
 // arrays, stride_cluster_sync is a barrier over the cluster's threads and
-// stride_cluster_read reads another block's array. Warp shuffles exchange values through a per-warp
+// stride_cluster_read reads another block's array. A block's array read
+// that way must hold, until the next cluster barrier, what the last one
+// left in it: a write between the two would race with the read on a GPU
+// (say, the next row's partial result written before a slower block read
+// this row's, where a barrier is missing), so the barrier checks it and the
+// run ends with an error; so does a read after a cluster's last barrier
+// (its block may have left). Warp shuffles exchange values through a per-warp
 // barrier: a shuffle that not all 32 lanes reach deadlocks, which the runner
 // reports as a time-out (on a GPU it would be undefined behaviour).
 //
@@ -66,6 +72,13 @@ struct Warp {
 
 struct Cluster;
 
+/// A STRIDE_SHARED array: its bytes, and whether a block of the cluster
+/// read it through stride_cluster_read since the last cluster barrier.
+struct SharedArray {
+  std::vector<unsigned char> bytes;
+  std::atomic<bool> readByCluster{false};
+};
+
 struct Block {
   explicit Block(unsigned threads)
       : barrier(threads), warps((threads + 31) / 32) {
@@ -76,18 +89,64 @@ struct Block {
   std::vector<std::unique_ptr<Warp>> warps;
   /// The block's STRIDE_SHARED arrays by name, made by its first thread to
   /// reach the declaration.
-  std::map<std::string, std::vector<unsigned char>> shared;
+  std::map<std::string, SharedArray> shared;
   std::mutex sharedMutex;
   Cluster *cluster = nullptr;
 };
 
-/// The blocks of one thread-block cluster, in rank order, and a barrier
-/// over all their threads.
-struct Cluster {
-  explicit Cluster(unsigned threads) : barrier(threads) {}
-  std::barrier<> barrier;
-  std::vector<Block *> blocks;
+/// Runs when every thread of a cluster has reached a cluster barrier.
+struct ClusterBarrierCheck {
+  Cluster *cluster;
+  void operator()() noexcept;
 };
+
+/// The blocks of one thread-block cluster, in rank order, a barrier over
+/// all their threads, and each block's arrays as the last barrier left
+/// them.
+struct Cluster {
+  explicit Cluster(unsigned threads)
+      : barrier(threads, ClusterBarrierCheck{this}) {}
+  std::barrier<ClusterBarrierCheck> barrier;
+  std::vector<Block *> blocks;
+  std::vector<std::map<std::string, std::vector<unsigned char>>> atBarrier;
+
+  /// Every array read through stride_cluster_read since the last barrier
+  /// still holds what that barrier left (or the reads came after the last
+  /// barrier, `atEnd`); else the run ends with an error. Then this
+  /// barrier's contents are the reference for the next interval.
+  void checkReads(bool atEnd) {
+    for (size_t rank = 0; rank < blocks.size(); ++rank)
+      for (auto &[name, array] : blocks[rank]->shared) {
+        if (!array.readByCluster.exchange(false))
+          continue;
+        const char *why =
+            atEnd ? "was read by the cluster after its last cluster barrier "
+                    "(its block may have left)"
+                  : "changed between two cluster barriers while the cluster "
+                    "read it (a cluster barrier is missing between the write "
+                    "and the reads)";
+        bool same = !atEnd && rank < atBarrier.size() &&
+                    atBarrier[rank].count(name) &&
+                    atBarrier[rank].at(name) == array.bytes;
+        if (same)
+          continue;
+        std::fprintf(stderr, "stride_cluster_read: block %zu's array '%s' %s\n",
+                     rank, name.c_str(), why);
+        std::fflush(stderr);
+        std::_Exit(4);
+      }
+    if (atEnd)
+      return;
+    atBarrier.assign(blocks.size(), {});
+    for (size_t rank = 0; rank < blocks.size(); ++rank)
+      for (auto &[name, array] : blocks[rank]->shared)
+        atBarrier[rank][name] = array.bytes;
+  }
+};
+
+inline void ClusterBarrierCheck::operator()() noexcept {
+  cluster->checkReads(/*atEnd=*/false);
+}
 
 inline thread_local dim3 threadIdx, blockIdx;
 inline thread_local Block *currentBlock = nullptr;
@@ -111,7 +170,7 @@ namespace stride_emu {
 /// The calling block's shared array `name` of `count` elements.
 template <typename T> T *blockShared(const char *name, size_t count) {
   std::lock_guard<std::mutex> lock(currentBlock->sharedMutex);
-  std::vector<unsigned char> &bytes = currentBlock->shared[name];
+  std::vector<unsigned char> &bytes = currentBlock->shared[name].bytes;
   if (bytes.empty())
     bytes.resize(count * sizeof(T));
   return reinterpret_cast<T *>(bytes.data());
@@ -125,17 +184,20 @@ inline void stride_cluster_sync() {
   stride_emu::currentBlock->cluster->barrier.arrive_and_wait();
 }
 /// The element at `p`, in a STRIDE_SHARED array of the calling block, in the
-/// same array of the cluster's block `rank`. Called after a cluster barrier,
-/// which every thread reaches after its declarations: the blocks' maps no
-/// longer change, so they are read without their locks.
+/// same array of the cluster's block `rank`, which is marked as read for the
+/// next barrier's check. Called after a cluster barrier, which every thread
+/// reaches after its declarations: the blocks' maps no longer change, so
+/// they are read without their locks.
 template <typename T> T stride_cluster_read(const T *p, unsigned rank) {
   const stride_emu::Block &own = *stride_emu::currentBlock;
   const auto *at = reinterpret_cast<const unsigned char *>(p);
-  for (const auto &[name, bytes] : own.shared)
-    if (at >= bytes.data() && at < bytes.data() + bytes.size()) {
-      const stride_emu::Block &other = *own.cluster->blocks.at(rank);
+  for (const auto &[name, array] : own.shared)
+    if (at >= array.bytes.data() && at < array.bytes.data() + array.bytes.size()) {
+      stride_emu::SharedArray &other =
+          own.cluster->blocks.at(rank)->shared.at(name);
+      other.readByCluster.store(true, std::memory_order_relaxed);
       T value;
-      std::memcpy(&value, other.shared.at(name).data() + (at - bytes.data()),
+      std::memcpy(&value, other.bytes.data() + (at - array.bytes.data()),
                   sizeof(T));
       return value;
     }

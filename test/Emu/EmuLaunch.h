@@ -85,6 +85,7 @@ inline void runCluster(const KernelEntry &kernel, dim3 first, unsigned blocks,
       });
   for (std::thread &th : pool)
     th.join();
+  cluster.checkReads(/*atEnd=*/true);
 }
 
 inline int launch(const KernelEntry *table, int count, const char *name,

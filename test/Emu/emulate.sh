@@ -9,7 +9,9 @@
 # work files go to $EMU_WORK (default: a temporary directory, removed).
 # With EMU_BUILD_ONLY=1 it stops after building $EMU_WORK/kernels-N.so: one
 # library per translation unit (plan.executable) of the module, numbered
-# from 0, that stride-emu takes in order (--kernels once each).
+# from 0, that stride-emu takes in order (--kernels once each). EMU_EDIT, a
+# sed script, edits the kernels' source before they are built: the
+# emulator's own tests take a barrier out to see the emulator catch it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 bin=${STRIDE_BIN:-$here/../../build/bin}
@@ -37,6 +39,9 @@ awk -v dir="$work" 'BEGIN { unit = 0 }
   /^\/\/ ==== Stride translation unit [0-9]+ of [0-9]+:/ { unit = $6; next }
   { print > (dir "/kernels-" unit ".cu") }' "$work/kernels.cu"
 units=$(ls "$work"/kernels-*.cu | wc -l)
+if [[ -n ${EMU_EDIT:-} ]]; then
+  sed -i -e "$EMU_EDIT" "$work"/kernels-*.cu
+fi
 # Each unit's library, built in parallel.
 pids=()
 for ((u = 0; u < units; u++)); do
