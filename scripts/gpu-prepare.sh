@@ -322,9 +322,9 @@ for graph in test/Emu/Inputs/index-add-patterns.mlir test/Emu/Inputs/index-add-p
 done
 
 # Thread-block clusters that each reduce several rows in turn (issue 17):
-# grids sized for one multiprocessor (the emulator runs this graph too, but
-# only the GPU can show a race between one row's reads of the cluster's
-# slots and the next row's writes).
+# grids sized for one multiprocessor, on the GPU's own barriers and timing
+# (the emulator runs this graph too and checks that no slot changes while
+# the cluster reads it: test/Emu/wide-rows.test).
 add_case e2e_clusters_many_rows test/Emu/Inputs/rows-wide-many.mlir "" --multiprocessors=1
 
 if [[ -d test/e2e ]]; then

@@ -119,19 +119,18 @@ struct Cluster {
       for (auto &[name, array] : blocks[rank]->shared) {
         if (!array.readByCluster.exchange(false))
           continue;
-        const char *why =
-            atEnd ? "was read by the cluster after its last cluster barrier "
-                    "(its block may have left)"
-                  : "changed between two cluster barriers while the cluster "
-                    "read it (a cluster barrier is missing between the write "
-                    "and the reads)";
-        bool same = !atEnd && rank < atBarrier.size() &&
-                    atBarrier[rank].count(name) &&
-                    atBarrier[rank].at(name) == array.bytes;
-        if (same)
+        bool unchanged = !atEnd && rank < atBarrier.size() &&
+                         atBarrier[rank].count(name) &&
+                         atBarrier[rank].at(name) == array.bytes;
+        if (unchanged)
           continue;
         std::fprintf(stderr, "stride_cluster_read: block %zu's array '%s' %s\n",
-                     rank, name.c_str(), why);
+                     rank, name.c_str(),
+                     atEnd ? "was read by the cluster after its last cluster "
+                             "barrier (its block may have left)"
+                           : "changed between two cluster barriers while the "
+                             "cluster read it (a cluster barrier is missing "
+                             "between the write and the reads)");
         std::fflush(stderr);
         std::_Exit(4);
       }

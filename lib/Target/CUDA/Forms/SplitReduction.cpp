@@ -57,13 +57,11 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
   // slice rows, which need no alignment.
   int64_t chunk = llvm::alignTo(ceilDiv(l, slices),
                                 columnGroups ? 1 : schedule.getVectorWidth());
+  // Phase 2 a block per output reduces as an inner split's (a tree over
+  // the output's partials, at [output][slice]).
   Threads t;
-  t.inner = !outer;
-  t.blockReduce = !outer;
+  t.inner = t.blockReduce = blockPerOutput;
   if (columnGroups) {
-    // Phase 2 as for an inner split (a block per output, a tree over its
-    // slices' partials, at [output][slice]) where column_combine = block.
-    t.inner = t.blockReduce = blockPerOutput;
     t.perOutput = t.block = launchAt(1).getBlock();
     body.line("// {} outputs in tiles of {}, each output's {} reduced elements "
               "in {} slices of {}, a block of {} rows x {} threads of 4 "
@@ -109,6 +107,29 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
   return success();
 }
 
+namespace {
+/// The slice `unit` % `slices` of `l` reduced elements, `chunk` each:
+/// declares its first element `begin` and its end `end`.
+void printSliceRange(Code &body, llvm::StringRef idx, const std::string &unit,
+                     const std::string &begin, const std::string &end,
+                     int64_t slices, int64_t chunk, int64_t l) {
+  body.line("const {} {} = {} % {} * {};", idx, begin, unit, slices, chunk);
+  body.line("const {0} {1} = {2} < {3} - {4} ? {2} + {4} : {3};", idx, end,
+            begin, l, chunk);
+}
+
+/// Where slice `unit` % `slices` of output `output` (of `m`) keeps its
+/// partial result: at [output][slice] where phase 2 gives each output a
+/// block, else at [slice][output].
+std::string partialIndex(bool outputMajor, const std::string &output,
+                         const std::string &unit, int64_t slices, int64_t m) {
+  return outputMajor ? fmt::format("({}) * {} + {} % {}", output, slices, unit,
+                                   slices)
+                     : fmt::format("{} % {} * {} + {}", unit, slices, m,
+                                   output);
+}
+} // namespace
+
 LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
                                             int64_t m,
                                             ArrayRef<int64_t> reducedShape,
@@ -131,9 +152,7 @@ LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
               unit, slices, tile);
     body.line("const bool active = {} < {};", o, m);
   }
-  body.line("const {} {} = {} % {} * {};", idx, begin, unit, slices, chunk);
-  body.line("const {0} {1} = {2} < {3} - {4} ? {2} + {4} : {3};", idx, end,
-            begin, l, chunk);
+  printSliceRange(body, idx, unit, begin, end, slices, chunk, l);
   initAccumulators(body);
   Coords outCoords = delinearize(body, o, iterationShape);
   std::string lane = fmt::format("({}){}", idx,
@@ -152,8 +171,9 @@ LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
   body.close();
   std::string leader = printCombine(body, t, "");
   body.open(fmt::format("if (active && {})", leader));
+  // An inner split's unit is output-major already: unit = o * slices + slice.
   std::string at =
-      t.inner ? unit : fmt::format("{} % {} * {} + {}", unit, slices, m, o);
+      t.inner ? unit : partialIndex(/*outputMajor=*/false, o, unit, slices, m);
   for (auto [i, info] : llvm::enumerate(reductions))
     body.line("partials{}[{}] = {};", i, at, info.acc);
   body.close();
@@ -240,9 +260,7 @@ LogicalResult ReductionPrinter::printColumnGroupSlices(
   body.line("const {0} {1} = {2} / {3} * {4} + ({0})threadIdx.x % {5} * 4;",
             idx, o, unit, slices, tile, g.groups);
   body.line("const bool active = {} < {};", o, m);
-  body.line("const {} {} = {} % {} * {};", idx, begin, unit, slices, chunk);
-  body.line("const {0} {1} = {2} < {3} - {4} ? {2} + {4} : {3};", idx, end,
-            begin, l, chunk);
+  printSliceRange(body, idx, unit, begin, end, slices, chunk, l);
   for (ReductionInfo &info : reductions) {
     std::string id = identityOf(info.kind, info.dtype);
     body.line("{} {}[4] = {{{}, {}, {}, {}}};", accumulatorType(info.dtype),
@@ -262,14 +280,12 @@ LogicalResult ReductionPrinter::printColumnGroupSlices(
   body.close();
   combineColumnGroups(body, reductions, g);
   body.open(fmt::format("if (active && threadIdx.x < {})", g.groups));
+  bool outputMajor = schedule.getColumnCombine() == ColumnCombine::Block;
   for (auto [i, info] : llvm::enumerate(reductions))
     for (int64_t k = 0; k < 4; ++k)
       body.line("partials{}[{}] = {}[{}];", i,
-                schedule.getColumnCombine() == ColumnCombine::Block
-                    ? fmt::format("({} + {}) * {} + {} % {}", o, k, slices,
-                                  unit, slices)
-                    : fmt::format("{} % {} * {} + {} + {}", unit, slices, m, o,
-                                  k),
+                partialIndex(outputMajor, fmt::format("{} + {}", o, k), unit,
+                             slices, m),
                 info.acc, k);
   body.close();
   body.close();
