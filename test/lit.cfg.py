@@ -17,6 +17,9 @@ config.substitutions.append(("%stride_src", config.stride_src_root))
 config.substitutions.append(("%stride_obj", config.stride_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.stride_src_root, "examples")))
 config.substitutions.append(("%stride_bin", config.stride_tools_dir))
+# The host C++ compiler, for tests that build emitted device code for the
+# CPU with test/Emu/CudaEmulation.h.
+config.substitutions.append(("%host_cxx", config.cxx_compiler))
 # The folder of the libcuda.so.1 test double (test/Runtime/FakeCuda.cpp).
 config.substitutions.append(("%fake_cuda", os.path.join(config.stride_obj_root, "test", "Runtime", "fake-cuda")))
 

@@ -276,6 +276,8 @@ inline int __ffs(int v) { return __builtin_ffs(v); }
 
 // Bit casts.
 inline float __int_as_float(int v) { float f; std::memcpy(&f, &v, 4); return f; }
+inline unsigned __float_as_uint(float v) { unsigned u; std::memcpy(&u, &v, 4); return u; }
+inline float __uint_as_float(unsigned v) { float f; std::memcpy(&f, &v, 4); return f; }
 inline double __longlong_as_double(long long v) {
   double d;
   std::memcpy(&d, &v, 8);

@@ -353,10 +353,14 @@ KernelPrinter::evalPointwise(Operation *op, ArrayRef<std::string> coords,
         // section 25).
         bool halfPrecision = result == DType::F16 || result == DType::BF16;
         if (halfPrecision && facts.isRowForm() &&
-            isRowValue(viewChainBase(div.getRhs())))
-          return roundTo(result, fmt::format("stride_div_row({0}, {1}, 1.0f "
-                                             "/ {1})",
-                                             args[0], args[1]));
+            isRowValue(viewChainBase(div.getRhs()))) {
+          std::string quotient = fmt::format(
+              "({0}, {1}, 1.0f / {1})", args[0], args[1]);
+          // bf16 rounds inside: most quotients skip the Newton steps.
+          if (result == DType::BF16)
+            return "stride_div_row_bf16" + quotient;
+          return roundTo(result, "stride_div_row" + quotient);
+        }
         if (isFloat(result))
           return roundTo(result, call("div"));
         std::string message =

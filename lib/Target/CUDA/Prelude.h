@@ -100,7 +100,20 @@ STRIDE_DEVICE void stride_st(long long *p, long long v) { *p = v; }
 
 // Rounding of f16/bf16 values held in float.
 STRIDE_DEVICE float stride_round_f16(float v) { return __half2float(__float2half_rn(v)); }
-STRIDE_DEVICE float stride_round_bf16(float v) { return __bfloat162float(__float2bfloat16_rn(v)); }
+// A bf16 is a float's upper half, so on sm_80 and later one instruction
+// rounds v and leaves it widened: the pair conversion puts bf16(v) in the
+// upper half and bf16(0) = 0 in the lower. The same rounding (to nearest
+// even, canonical NaN) as __float2bfloat16_rn followed by the widening
+// conversion, in one instruction instead of two (bench/NOTES.md, section 37).
+STRIDE_DEVICE float stride_round_bf16(float v) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  unsigned pair;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(pair) : "f"(v), "f"(0.0f));
+  return __uint_as_float(pair);
+#else
+  return __bfloat162float(__float2bfloat16_rn(v));
+#endif
+}
 STRIDE_DEVICE float stride_round_f16(double v) { return __half2float(__double2half(v)); }
 STRIDE_DEVICE float stride_round_bf16(double v) { return __bfloat162float(__double2bfloat16(v)); }
 STRIDE_DEVICE float stride_int_to_f16(long long v) { return __half2float(__ll2half_rn(v)); }
@@ -161,6 +174,31 @@ STRIDE_DEVICE float stride_div_row(float a, float b, float y) {
     return m == 0.0f ? q : q2;
   }
   return a / b;
+}
+
+// a / b rounded to bf16, for bf16 quotients by a row's divisor (as
+// stride_div_row, same y). A bf16 is a float's upper half, rounded to
+// nearest even on the lower half: the quotient a * y, within 3 float ulps of
+// the correctly rounded a / b while both are normal floats and y is the
+// reciprocal of a b in [2^-60, 2^60], rounds to the same bf16 unless its
+// lower half is within 16 of the midpoint 0x8000. Those (1 in 2,000
+// elements), every element whose a * y is not a normal float away from the
+// range's ends (zeros aside), and every b out of range take stride_div_row:
+// 2 integer tests in place of its 2 Newton steps (bench/NOTES.md, section 37).
+__device__ __noinline__ float stride_div_row_bf16_exact(float a, float b,
+                                                        float y) {
+  return stride_round_bf16(stride_div_row(a, b, y));
+}
+STRIDE_DEVICE float stride_div_row_bf16(float a, float b, float y) {
+  const float n = fabsf(b);
+  const float q = a * y;
+  const unsigned bits = __float_as_uint(q);
+  const bool normal = ((bits >> 23) & 0xffu) - 2u < 252u;
+  const bool nearMidpoint = ((bits - 0x7ff0u) & 0xffffu) <= 0x20u;
+  if (n >= 0x1p-60f && n <= 0x1p60f &&
+      (a == 0.0f || (normal && !nearMidpoint)))
+    return stride_round_bf16(q);
+  return stride_div_row_bf16_exact(a, b, y); // out of line: rarely taken
 }
 
 // Integer ops: two's complement wrapping, truncating division.
