@@ -751,8 +751,12 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
       schedule.getClusterBlocks() > 1
           ? fmt::format(" __cluster_dims__({}, 1, 1)", schedule.getClusterBlocks())
           : "";
-  out.line("extern \"C\" __global__ void __launch_bounds__({}){}", maxThreads,
-           cluster);
+  std::string minBlocks =
+      schedule.getMinBlocks() > 0
+          ? fmt::format(", {}", schedule.getMinBlocks())
+          : "";
+  out.line("extern \"C\" __global__ void __launch_bounds__({}{}){}",
+           maxThreads, minBlocks, cluster);
   out.open(fmt::format("{}({})", name, params));
   out.text += body.text;
   out.close();

@@ -103,6 +103,14 @@ constexpr int64_t kMaxColumnGroups = 32;
 /// (column_combine = block); else a thread, a serial loop over them
 /// (column_combine = thread), cheaper for many outputs of few slices.
 constexpr int64_t kMaxSerialColumnPartials = 64;
+/// A row split over a thread-block cluster, the row the kernel's only
+/// input and at most this many functional ops (softmax has 5): registers
+/// bounded so that a multiprocessor holds kResidentThreadsPerMultiprocessor
+/// of its threads (min_blocks), i.e. 32 per thread. On an H100 softmax
+/// over rows of 65,536 became 5% (f32) and 13% (bf16) faster; LayerNorm's
+/// rows (weight and bias read beside the row) were no faster, and one
+/// spilled (bench/NOTES.md section 37).
+constexpr int64_t kMaxBoundedClusterRowOps = 6;
 /// Inner reductions of rows of up to this many elements (a multiple of 4)
 /// give each row one thread, which reads it 4 elements at a time: a warp
 /// per 32 rows keeps 8 times more bytes in flight than a group of threads
@@ -336,7 +344,7 @@ private:
 
   KernelScheme scheme = KernelScheme::GridStride;
   int64_t vectorWidth = 1, threads = 0, slices = 1, elementsPerThread = 0,
-          clusterBlocks = 1, tile = 0, transposeDim = -1;
+          clusterBlocks = 1, minBlocks = 0, tile = 0, transposeDim = -1;
   SmallVector<Attribute> staged;
   SmallVector<Attribute> launches;
   SmallVector<int64_t> scratch;
@@ -356,8 +364,8 @@ KernelScheduleAttr Scheduler::schedule() {
   MLIRContext *context = builder.getContext();
   return KernelScheduleAttr::get(
       context, scheme, needsWideIndices(kernel) ? 64 : 32, vectorWidth,
-      threads, slices, elementsPerThread, clusterBlocks, tile, transposeDim,
-      staged.empty() ? ArrayAttr() : builder.getArrayAttr(staged),
+      threads, slices, elementsPerThread, clusterBlocks, minBlocks, tile,
+      transposeDim, staged.empty() ? ArrayAttr() : builder.getArrayAttr(staged),
       builder.getArrayAttr(launches),
       scratch.empty() ? DenseI64ArrayAttr()
                       : builder.getDenseI64ArrayAttr(scratch),
@@ -694,6 +702,9 @@ void Scheduler::scheduleRowReduction() {
                                clusterBlocks);
   launch(clusterBlocks * gridSize(ceilDiv(m, block / threads), maxClusters),
          block);
+  if (clusterBlocks > 1 && kernel.getBodyBlock().getNumArguments() == 1 &&
+      functionalOps() <= kMaxBoundedClusterRowOps)
+    minBlocks = kResidentThreadsPerMultiprocessor / block;
 }
 
 bool Scheduler::useSegmentedIndexAdd() {

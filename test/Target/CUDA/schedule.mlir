@@ -297,10 +297,12 @@ func.func @row_many_ops(%a: !stride.tensor<6x1000xf32>) -> !stride.tensor<6x1000
 // Rows of 40000 elements, more than a block holds in registers (16384,
 // RowSplit.h): on sm_90 a thread-block cluster of 5 blocks of 512 threads
 // per row, 16 elements per thread in registers, one per step (no vector
-// width), the grid whole clusters; on sm_80 (no clusters) a block of 1024
-// threads per row, 40 elements per thread, re-read in each phase.
+// width), the grid whole clusters, registers bounded for 4 blocks per
+// multiprocessor (min_blocks: the row is the only input); on sm_80 (no
+// clusters) a block of 1024 threads per row, 40 elements per thread,
+// re-read in each phase.
 // CHECK-LABEL: func.func @row_cluster
-// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 512, elements_per_thread = 16, cluster_blocks = 5, launches = [#stride.launch<grid = 10, block = 512>]>
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 512, elements_per_thread = 16, cluster_blocks = 5, min_blocks = 4, launches = [#stride.launch<grid = 10, block = 512>]>
 // SM80-LABEL: func.func @row_cluster
 // SM80: #stride.schedule<scheme = row_reread, index_bits = 32, threads = 1024, elements_per_thread = 40, launches = [#stride.launch<grid = 2, block = 1024>]>
 func.func @row_cluster(%a: !stride.tensor<2x40000xf32>) -> !stride.tensor<2x40000xf32> {
@@ -315,8 +317,9 @@ func.func @row_cluster(%a: !stride.tensor<2x40000xf32>) -> !stride.tensor<2x4000
 // LayerNorm's rows of 32768 with few rows (512), with a weight: a kernel
 // that reads an input beside the row holds 16384 elements per block
 // (1024 x 32 spilled), so a cluster of 4 blocks of 512 threads, 16
-// elements each, per row (2048 blocks); on 2 multiprocessors (at most
-// 2 x 64 blocks of 512 threads) 32 clusters take the 512 rows in turn.
+// elements each, per row (2048 blocks), registers not bounded (two
+// inputs); on 2 multiprocessors (at most 2 x 64 blocks of 512 threads) 32
+// clusters take the 512 rows in turn.
 // CHECK-LABEL: func.func @row_cluster_few_rows
 // CHECK: threads = 512, elements_per_thread = 16, cluster_blocks = 4, launches = [#stride.launch<grid = 2048, block = 512>]
 // MP2-LABEL: func.func @row_cluster_few_rows

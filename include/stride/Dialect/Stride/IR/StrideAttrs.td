@@ -135,6 +135,9 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       walking the pages; `threads` per chunk or row,
       `vector_width` and `elements_per_thread` per unit of a row), `row_scan` (a scan: `threads` per row, a warp or a whole
       block, scanning chunks of `threads` elements);
+    - `min_blocks`: blocks of the kernel that its registers must let one
+      multiprocessor hold (`__launch_bounds__`'s second argument); 0: no
+      bound, the compiler's choice;
     - `index_bits`: 32 or 64-bit index arithmetic;
     - `launches`: the launches, in order (`#stride.launch`); none when the
       kernel has no element to compute;
@@ -174,6 +177,7 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
     DefaultValuedParameter<"int64_t", "1">:$slices,
     DefaultValuedParameter<"int64_t", "0">:$elements_per_thread,
     DefaultValuedParameter<"int64_t", "1">:$cluster_blocks,
+    DefaultValuedParameter<"int64_t", "0">:$min_blocks,
     DefaultValuedParameter<"int64_t", "0">:$tile,
     DefaultValuedParameter<"int64_t", "-1">:$transpose_dim,
     OptionalParameter<"::mlir::ArrayAttr">:$staged,
