@@ -111,6 +111,9 @@ constexpr int64_t kMaxSerialColumnPartials = 64;
 /// rows (weight and bias read beside the row) were no faster, and one
 /// spilled (bench/NOTES.md section 37).
 constexpr int64_t kMaxBoundedClusterRowOps = 6;
+/// The fewest lanes a broadcast reduction's row takes (a group of 4
+/// elements each): rows of 16 elements, 8 rows per warp.
+constexpr int64_t kMinRowLanes = 4;
 /// Inner reductions of rows of up to this many elements (a multiple of 4)
 /// give each row one thread, which reads it 4 elements at a time: a warp
 /// per 32 rows keeps 8 times more bytes in flight than a group of threads
@@ -691,6 +694,17 @@ void Scheduler::scheduleRowReduction() {
       l / 4 >= threads) {
     vectorWidth = 4;
     elementsPerThread = 4 * ceilDiv(l / 4, threads);
+  }
+  // A row of 16 to 64 elements that is a power-of-two number of groups of
+  // 4 takes that many lanes, a group each: 2 to 8 rows per warp, each
+  // lane's 16-byte (f32) load a row's group, where a warp per row read 2
+  // elements a lane with two 128-byte loads (bench/NOTES.md section 37).
+  if (split.inRegisters && threads == 32 && reducesInnermostInFours() &&
+      l % 4 == 0 && l / 4 >= kMinRowLanes && l / 4 < 32 &&
+      llvm::isPowerOf2_64(l / 4)) {
+    threads = l / 4;
+    vectorWidth = 4;
+    elementsPerThread = 4;
   }
   if (m * l == 0)
     return;

@@ -256,20 +256,38 @@ func.func @row_registers(%a: !stride.tensor<6x1000xf32>) -> !stride.tensor<6x100
 
 // -----
 
-// Rows that give a warp's lanes fewer groups of 4 than there are lanes (64
-// elements: 16 groups), or do not divide into groups (1002): an element
-// per lane and step, no vector width.
+// Rows that give a warp's lanes fewer groups of 4 than there are lanes but
+// not a power of two of them (96 elements: 24 groups), or do not divide
+// into groups (1002): an element per lane and step, no vector width.
 // CHECK-LABEL: func.func @row_registers_scalar
-// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 32, elements_per_thread = 2, launches
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 32, elements_per_thread = 3, launches
 // CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 32, elements_per_thread = 32, launches
-func.func @row_registers_scalar(%a: !stride.tensor<6x64xf32>, %b: !stride.tensor<6x1002xf32>) -> (!stride.tensor<6x64xf32>, !stride.tensor<6x1002xf32>) {
-  %m = stride.max %a dims [1] keepdim : !stride.tensor<6x64xf32> -> !stride.tensor<6x1xf32>
-  %mb = stride.expand %m : !stride.tensor<6x1xf32> -> !stride.tensor<6x64xf32, strides = [1, 0]>
-  %d = stride.sub %a, %mb : !stride.tensor<6x64xf32>, !stride.tensor<6x64xf32, strides = [1, 0]> -> !stride.tensor<6x64xf32>
+func.func @row_registers_scalar(%a: !stride.tensor<6x96xf32>, %b: !stride.tensor<6x1002xf32>) -> (!stride.tensor<6x96xf32>, !stride.tensor<6x1002xf32>) {
+  %m = stride.max %a dims [1] keepdim : !stride.tensor<6x96xf32> -> !stride.tensor<6x1xf32>
+  %mb = stride.expand %m : !stride.tensor<6x1xf32> -> !stride.tensor<6x96xf32, strides = [1, 0]>
+  %d = stride.sub %a, %mb : !stride.tensor<6x96xf32>, !stride.tensor<6x96xf32, strides = [1, 0]> -> !stride.tensor<6x96xf32>
   %n = stride.max %b dims [1] keepdim : !stride.tensor<6x1002xf32> -> !stride.tensor<6x1xf32>
   %nb = stride.expand %n : !stride.tensor<6x1xf32> -> !stride.tensor<6x1002xf32, strides = [1, 0]>
   %e = stride.sub %b, %nb : !stride.tensor<6x1002xf32>, !stride.tensor<6x1002xf32, strides = [1, 0]> -> !stride.tensor<6x1002xf32>
-  return %d, %e : !stride.tensor<6x64xf32>, !stride.tensor<6x1002xf32>
+  return %d, %e : !stride.tensor<6x96xf32>, !stride.tensor<6x1002xf32>
+}
+
+// -----
+
+// Rows of 64 and 16 elements, a power of two of groups of 4 (16 and 4):
+// that many lanes per row, a group each, so 2 and 8 rows per warp and 16
+// and 64 per block of 256 threads.
+// CHECK-LABEL: func.func @row_registers_short
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, vector_width = 4, threads = 16, elements_per_thread = 4, launches = [#stride.launch<grid = 1, block = 256>]>
+// CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, vector_width = 4, threads = 4, elements_per_thread = 4, launches = [#stride.launch<grid = 2, block = 256>]>
+func.func @row_registers_short(%a: !stride.tensor<6x64xf32>, %b: !stride.tensor<100x16xf32>) -> (!stride.tensor<6x64xf32>, !stride.tensor<100x16xf32>) {
+  %m = stride.max %a dims [1] keepdim : !stride.tensor<6x64xf32> -> !stride.tensor<6x1xf32>
+  %mb = stride.expand %m : !stride.tensor<6x1xf32> -> !stride.tensor<6x64xf32, strides = [1, 0]>
+  %d = stride.sub %a, %mb : !stride.tensor<6x64xf32>, !stride.tensor<6x64xf32, strides = [1, 0]> -> !stride.tensor<6x64xf32>
+  %n = stride.max %b dims [1] keepdim : !stride.tensor<100x16xf32> -> !stride.tensor<100x1xf32>
+  %nb = stride.expand %n : !stride.tensor<100x1xf32> -> !stride.tensor<100x16xf32, strides = [1, 0]>
+  %e = stride.sub %b, %nb : !stride.tensor<100x16xf32>, !stride.tensor<100x16xf32, strides = [1, 0]> -> !stride.tensor<100x16xf32>
+  return %d, %e : !stride.tensor<6x64xf32>, !stride.tensor<100x16xf32>
 }
 
 // -----

@@ -279,6 +279,9 @@ private:
   /// The thread's lane in its row, and the row's kept coordinates.
   std::string lane;
   Coords kept;
+  /// Several rows per warp, rows not a multiple of the warp's: whether
+  /// this lane's row exists (a bool); empty where every row does.
+  std::string rowValid;
   /// Scheme row_registers: the loop over the elements a thread holds.
   std::optional<RowLoop> rowLoop;
   /// The row loop being printed (null outside), and the arrays its values

@@ -33,9 +33,12 @@ void RowReductionPrinter::combineAcrossRow(Code &body,
                                            const ReductionInfo &info,
                                            int64_t threads,
                                            const std::string &shared) {
-  // A butterfly leaves the combined value in every lane of the warp.
+  // A butterfly leaves the combined value in every lane of the warp (of
+  // the row's lanes, where a warp holds several rows: offsets below their
+  // count stay within them).
   auto butterfly = [&] {
-    body.open("for (int offset = 16; offset > 0; offset /= 2)");
+    body.open(fmt::format("for (int offset = {}; offset > 0; offset /= 2)",
+                          std::min<int64_t>(threads, 32) / 2));
     body.line("{} = {};", info.acc,
               combineOf(info.kind, info.acc,
                         fmt::format("__shfl_xor_sync(0xffffffffu, {}, offset)",
@@ -205,6 +208,34 @@ void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
                           idx, row, blocks, rows));
     lane = fmt::format("(({0})blockIdx.x % {1} * {2} + ({0})threadIdx.x)",
                        idx, blocks, threads);
+  } else if (threads < 32) {
+    // Several rows per warp: the loop walks the warp's first row, the same
+    // in every lane, so that the whole warp takes part in every shuffle;
+    // a row past the last (rows not a multiple of the warp's) is the last
+    // row again, evaluated and not stored (rowValid).
+    int64_t rowsPerWarp = 32 / threads;
+    int64_t rowsPerBlock = launchAt(0).getBlock() / threads;
+    body.line("// {} rows per warp, {} lanes each ({} rows per block), {} "
+              "elements per lane{}",
+              rowsPerWarp, threads, rowsPerBlock, perThread,
+              inRegisters ? ", kept in registers" : "");
+    std::string first = fresh("first");
+    body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * {2} + "
+                          "threadIdx.x / 32 * {3}; {1} < {4}; {1} += "
+                          "({0})gridDim.x * {2})",
+                          idx, first, rowsPerBlock, rowsPerWarp, rows));
+    std::string own = fmt::format("{} + threadIdx.x % 32 / {}", first,
+                                  threads);
+    if (rows % rowsPerWarp == 0) {
+      body.line("const {} {} = {};", idx, row, own);
+    } else {
+      rowValid = fresh("rowOk");
+      body.line("const bool {} = {} < {};", rowValid, own, rows);
+      body.line("const {} {} = {} ? {} : {};", idx, row, rowValid, own,
+                rows - 1);
+    }
+    lane = fmt::format("(({}){})", idx,
+                       fmt::format("threadIdx.x % {}", threads));
   } else if (threads == 32) {
     int64_t rowsPerBlock = launchAt(0).getBlock() / threads;
     body.line("// one row per warp ({} rows per block), {} element{} per "
@@ -376,7 +407,11 @@ LogicalResult RowReductionPrinter::printReadyRowOps(Code &body) {
 
 LogicalResult RowReductionPrinter::printEpilogue(Code &body) {
   return forEachGroup(body, [&](Code &code, ArrayRef<Coords> group,
-                                StringRef ok) -> LogicalResult {
+                                StringRef elementOk) -> LogicalResult {
+    // A row repeated to fill a warp (openRowLoop) is not stored.
+    std::string ok = elementOk.str();
+    if (!rowValid.empty())
+      ok = ok.empty() ? rowValid : rowValid + " && " + ok;
     if (group.size() == 1 && ok.empty())
       return storeYields(code, group.front());
     // Evaluated outside the guard, so later elements may reuse it.
