@@ -234,8 +234,7 @@ void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
       body.line("const {} {} = {} ? {} : {};", idx, row, rowValid, own,
                 rows - 1);
     }
-    lane = fmt::format("(({}){})", idx,
-                       fmt::format("threadIdx.x % {}", threads));
+    lane = fmt::format("(({})threadIdx.x % {})", idx, threads);
   } else if (threads == 32) {
     int64_t rowsPerBlock = launchAt(0).getBlock() / threads;
     body.line("// one row per warp ({} rows per block), {} element{} per "

@@ -123,7 +123,8 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       column tiles of `tile` outputs, `threads` threads per output, or with
       `vector_width` 4 column groups, a thread per 4 adjacent columns and
       `threads` rows per block), `row_registers` / `row_reread`
-      (broadcast reductions: `threads` of a block per row, `elements_per_thread`
+      (broadcast reductions: `threads` of a block per row, fewer than 32:
+      several rows per warp, `elements_per_thread`
       held in registers or re-read, in groups of `vector_width` consecutive
       elements; `cluster_blocks` > 1: a row split over
       a thread-block cluster of that many blocks, sm_90), `scatter`, `segmented_index_add`
