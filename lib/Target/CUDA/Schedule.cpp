@@ -687,9 +687,10 @@ void Scheduler::scheduleRowReduction() {
   // of 4 consecutive ones (a load each, 16 bytes of f32, 8 of bf16) where
   // the row holds whole groups and every thread gets one; the loop over
   // them stays unrolled as far (at most 3 more elements per thread). Rows
-  // split over a cluster keep an element per step: groups made them 3-22%
-  // slower on an H100 where warps and blocks gained up to 10%
-  // (bench/NOTES.md section 34).
+  // split over a cluster keep an element per step: in groups (16 elements
+  // a thread) LayerNorm's took 45-52 registers, 2 blocks per
+  // multiprocessor, and ran 11-28% slower on an H100, softmax's 1% faster
+  // in bf16 and 5% slower in f32 (bench/NOTES.md sections 34 and 37).
   if (split.inRegisters && clusterBlocks == 1 && reducesInnermostInFours() &&
       l / 4 >= threads) {
     vectorWidth = 4;
