@@ -36,6 +36,7 @@
 
 #include <atomic>
 #include <barrier>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -275,13 +276,11 @@ inline int __popc(unsigned v) { return __builtin_popcount(v); }
 inline int __ffs(int v) { return __builtin_ffs(v); }
 
 // Bit casts.
-inline float __int_as_float(int v) { float f; std::memcpy(&f, &v, 4); return f; }
-inline unsigned __float_as_uint(float v) { unsigned u; std::memcpy(&u, &v, 4); return u; }
-inline float __uint_as_float(unsigned v) { float f; std::memcpy(&f, &v, 4); return f; }
+inline float __int_as_float(int v) { return std::bit_cast<float>(v); }
+inline unsigned __float_as_uint(float v) { return std::bit_cast<unsigned>(v); }
+inline float __uint_as_float(unsigned v) { return std::bit_cast<float>(v); }
 inline double __longlong_as_double(long long v) {
-  double d;
-  std::memcpy(&d, &v, 8);
-  return d;
+  return std::bit_cast<double>(v);
 }
 
 // 16-bit floats: round to nearest even from float and double.

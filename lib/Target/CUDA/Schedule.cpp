@@ -686,26 +686,24 @@ void Scheduler::scheduleRowReduction() {
   // Held in registers by a warp or a block, a thread's elements are groups
   // of 4 consecutive ones (a load each, 16 bytes of f32, 8 of bf16) where
   // the row holds whole groups and every thread gets one; the loop over
-  // them stays unrolled as far (at most 3 more elements per thread). Rows
-  // split over a cluster keep an element per step: in groups (16 elements
-  // a thread) LayerNorm's took 45-52 registers, 2 blocks per
-  // multiprocessor, and ran 11-28% slower on an H100, softmax's 1% faster
-  // in bf16 and 5% slower in f32 (bench/NOTES.md sections 34 and 37).
-  if (split.inRegisters && clusterBlocks == 1 && reducesInnermostInFours() &&
-      l / 4 >= threads) {
-    vectorWidth = 4;
-    elementsPerThread = 4 * ceilDiv(l / 4, threads);
-  }
-  // A row of 16 to 64 elements that is a power-of-two number of groups of
-  // 4 takes that many lanes, a group each: 2 to 8 rows per warp, each
-  // lane's 16-byte (f32) load a row's group, where a warp per row read 2
-  // elements a lane with two 128-byte loads (bench/NOTES.md section 37).
-  if (split.inRegisters && threads == 32 && reducesInnermostInFours() &&
-      l % 4 == 0 && l / 4 >= kMinRowLanes && l / 4 < 32 &&
-      llvm::isPowerOf2_64(l / 4)) {
-    threads = l / 4;
-    vectorWidth = 4;
-    elementsPerThread = 4;
+  // them stays unrolled as far (at most 3 more elements per thread). A row
+  // of 4 to 16 groups, a power of two, takes that many lanes, a group
+  // each: 2 to 8 rows per warp, each lane's load a row's group, where a
+  // warp per row of 64 f32 read 2 elements a lane with two 128-byte loads
+  // (bench/NOTES.md section 37). Rows split over a cluster keep an element
+  // per step: in groups (16 elements a thread) LayerNorm's took 45-52
+  // registers, 2 blocks per multiprocessor, and ran 11-28% slower on an
+  // H100, softmax's 1% faster in bf16 and 5% slower in f32 (sections 34
+  // and 37).
+  if (split.inRegisters && clusterBlocks == 1 && reducesInnermostInFours()) {
+    int64_t groups = l / 4;
+    if (threads == 32 && groups >= kMinRowLanes && groups < 32 &&
+        llvm::isPowerOf2_64(groups))
+      threads = groups;
+    if (groups >= threads) {
+      vectorWidth = 4;
+      elementsPerThread = 4 * ceilDiv(groups, threads);
+    }
   }
   if (m * l == 0)
     return;

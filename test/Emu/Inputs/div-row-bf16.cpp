@@ -9,6 +9,7 @@
 //   div-row-bf16 [exhaustive B...]   (every float a, for each divisor B)
 #include KERNELS
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -17,16 +18,8 @@
 #include <random>
 #include <vector>
 
-static uint32_t bitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, 4);
-  return u;
-}
-static float floatOf(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, 4);
-  return f;
-}
+static uint32_t bitsOf(float f) { return std::bit_cast<uint32_t>(f); }
+static float floatOf(uint32_t u) { return std::bit_cast<float>(u); }
 
 static long long checked = 0, differ = 0;
 
