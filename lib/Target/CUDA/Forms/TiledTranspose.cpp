@@ -222,13 +222,16 @@ void TiledTransposePrinter::printSplitStaging(Code &body, const StagedLoad &s,
   body.close();
   body.close();
   body.close();
+  // Unrolled and guarded, so that the thread's loads issue together.
   std::string j = fresh("k");
   body.open(fmt::format("if ({} == {})", f, tileSize - 4));
-  body.open(
-      fmt::format("for (int {0} = 0; {0} < {1} && {2} + {0} < {3}; ++{0})", j,
-                  lead, t0, sizeT));
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int {0} = 0; {0} < 3; ++{0})", j));
+  body.open(fmt::format("if ({0} < {1} && {2} + {0} < {3})", j, lead, t0,
+                        sizeT));
   body.line("{}[{}][{}] = stride_ld(&in{}[{} + {}]);", s.tile, so, j, s.arg,
             row, j);
+  body.close();
   body.close();
   body.close();
   body.close();
