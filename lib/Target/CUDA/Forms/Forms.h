@@ -85,12 +85,34 @@ private:
                                    const std::string &l0);
   /// Phase A for one staged input with 4-element loads whose rows are not
   /// all aligned: each row segment of the tile splits at its own multiples
-  /// of 4 elements.
+  /// of 4 elements (printSplitTile).
   void printSplitStaging(Code &body, const StagedLoad &s,
                          const std::string &t0, const std::string &l0);
   /// Phase B: every yielded value computed and stored, dim l fastest.
   mlir::LogicalResult printCompute(Code &body, const std::string &l0,
                                    const std::string &t0);
+  /// The staging of a tile in groups of 4 along t where the rows of layout
+  /// `ref` (unit stride along t) do not all start at a multiple of 4. In a
+  /// tile whole along t: each row's groups that lie in the tile, from the
+  /// row's first multiple of 4, one per thread (`quad`); then the 4
+  /// elements at the row's ends (the `lead` before its first group, the 4 -
+  /// lead after its last; none where lead is 0), one per thread
+  /// (`single`). In a tile the tensor's end cuts along t: every element,
+  /// one per thread (`single`). Threads' paths differ only by guards within
+  /// a tile (bench/NOTES.md section 38).
+  using PassFn = llvm::function_ref<void(const Pass &)>;
+  void printSplitTile(Code &body, const std::string &t0, const std::string &l0,
+                      StridedTensorType ref, PassFn quad, PassFn single);
+  /// Within printSplitTile: row `rowOff` of the tile (along l) under its
+  /// guard, which the caller closes; its element at t0 is at `address` of
+  /// `ref`, and `lead` of its elements come before its first multiple of 4.
+  struct SplitRow {
+    Coords coords;
+    std::string address, lead;
+  };
+  SplitRow openSplitRow(Code &body, const std::string &t0,
+                        const std::string &l0, const std::string &rowOff,
+                        StridedTensorType ref);
 
   llvm::SmallVector<StagedLoad> staged;
   /// The tile's size, the transpose dim and the innermost dim.

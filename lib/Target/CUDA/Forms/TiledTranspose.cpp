@@ -168,71 +168,122 @@ LogicalResult TiledTransposePrinter::printStaging(Code &body,
 void TiledTransposePrinter::printSplitStaging(Code &body, const StagedLoad &s,
                                               const std::string &t0,
                                               const std::string &l0) {
-  // A row of the tile (fixed l) is contiguous along t from address `row`.
-  // The thread that would load elements [f, f + 4) of an aligned row loads
-  // [lead + f, lead + f + 4) instead, lead being the elements before the
-  // row's first multiple of 4: one 4-element load where the quad lies in
-  // the tile and the tensor, scalar loads for the quad cut by either edge,
-  // and the last thread of the row loads the `lead` elements.
-  DType dtype = *dtypeOf(s.type);
-  int64_t across = tileSize / 4, rows = launchAt(0).getBlock() / across;
-  int64_t sizeT = iterationShape[t], sizeL = iterationShape[l];
-  std::string step = fresh("pass");
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", step,
-                        tileSize / rows));
-  std::string f = fresh("f"), so = fresh("s"), cs = fresh("i");
-  body.line("const int {} = threadIdx.x % {} * 4;", f, across);
-  body.line("const int {} = threadIdx.x / {} + {} * {};", so, across, step,
-            rows);
-  body.line("const {} {} = {} + {};", idx, cs, l0, so);
+  // A row of the tile (fixed l) is contiguous along t.
+  const char *storage = storageType(*dtypeOf(s.type));
+  auto quad = [&](const Pass &p) {
+    std::string v = fresh("quad");
+    body.line("const stride_vec4<{0}> {1} = *reinterpret_cast<const "
+              "stride_vec4<{0}> *>(&in{2}[{3}]);",
+              storage, v, s.arg, address(s.type, p.coords));
+    for (int k = 0; k < 4; ++k)
+      body.line("{}[{}][{} + {}] = stride_ld(&{}.v[{}]);", s.tile, p.slowOff,
+                p.fastOff, k, v, k);
+  };
+  auto single = [&](const Pass &p) {
+    body.line("{}[{}][{}] = stride_ld(&in{}[{}]);", s.tile, p.slowOff,
+              p.fastOff, s.arg, address(s.type, p.coords));
+  };
+  printSplitTile(body, t0, l0, s.type, quad, single);
+}
+
+TiledTransposePrinter::SplitRow
+TiledTransposePrinter::openSplitRow(Code &body, const std::string &t0,
+                                    const std::string &l0,
+                                    const std::string &rowOff,
+                                    StridedTensorType ref) {
+  SplitRow split;
+  std::string cl = fresh("i");
+  body.line("const {} {} = {} + {};", idx, cl, l0, rowOff);
+  int64_t sizeL = iterationShape[l];
   if (sizeL % tileSize != 0) {
-    body.open(fmt::format("if ({} < {})", cs, sizeL));
+    body.open(fmt::format("if ({} < {})", cl, sizeL));
   } else {
     body.raw("{");
     ++body.indent;
   }
-  Coords coords = outer;
-  coords[t] = t0;
-  coords[l] = cs;
-  std::string row = fresh("row"), lead = fresh("lead"), q = fresh("q");
-  body.line("const {} {} = {};", idx, row, address(s.type, coords));
-  body.line("const int {} = (4 - static_cast<int>({} % 4)) % 4;", lead, row);
-  body.line("const int {} = {} + {};", q, lead, f);
-  // Where element k of the tile row lies inside the tile and the tensor.
-  auto inside = [&](const std::string &k) {
-    return fmt::format("{} < {} && {} + {} < {}", k, tileSize, t0, k, sizeT);
-  };
-  body.open(fmt::format("if ({})", inside(q + " + 3")));
-  std::string quad = fresh("quad");
-  body.line("const stride_vec4<{0}> {1} = *reinterpret_cast<const "
-            "stride_vec4<{0}> *>(&in{2}[{3} + {4}]);",
-            storageType(dtype), quad, s.arg, row, q);
-  for (int k = 0; k < 4; ++k)
-    body.line("{}[{}][{} + {}] = stride_ld(&{}.v[{}]);", s.tile, so, q, k,
-              quad, k);
-  std::string k = fresh("k");
+  split.coords = outer;
+  split.coords[l] = cl;
+  split.coords[t] = t0;
+  split.address = fresh("row");
+  split.lead = fresh("lead");
+  body.line("const {} {} = {};", idx, split.address,
+            address(ref, split.coords));
+  body.line("const int {} = (4 - static_cast<int>({} % 4)) % 4;", split.lead,
+            split.address);
+  return split;
+}
+
+void TiledTransposePrinter::printSplitTile(Code &body, const std::string &t0,
+                                           const std::string &l0,
+                                           StridedTensorType ref, PassFn quad,
+                                           PassFn single) {
+  int64_t block = launchAt(0).getBlock();
+  int64_t sizeT = iterationShape[t];
+  bool mayBeCut = sizeT % tileSize != 0;
+  if (mayBeCut)
+    body.open(fmt::format("if ({} + {} <= {})", t0, tileSize, sizeT));
+  // Each row's groups inside the tile, one per thread.
+  int64_t across = tileSize / 4, rows = block / across;
+  std::string step = fresh("pass");
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", step,
+                        tileSize / rows));
+  Pass group;
+  std::string f = fresh("f");
+  group.slowOff = fresh("s");
+  body.line("const int {} = threadIdx.x % {} * 4;", f, across);
+  body.line("const int {} = threadIdx.x / {} + {} * {};", group.slowOff,
+            across, step, rows);
+  SplitRow row = openSplitRow(body, t0, l0, group.slowOff, ref);
+  group.fastOff = fresh("q");
+  body.line("const int {} = {} + {};", group.fastOff, row.lead, f);
+  body.open(fmt::format("if ({} + 3 < {})", group.fastOff, tileSize));
+  std::string ct = fresh("i");
+  body.line("const {} {} = {} + {};", idx, ct, t0, group.fastOff);
+  group.coords = row.coords;
+  group.coords[t] = ct;
+  quad(group);
+  body.close();
+  body.close();
+  body.close();
+  // The rows' 4 end elements, one per thread: end e of a row is its
+  // element e where e < lead, else one of the 4 - lead after its groups.
+  std::string endStep = fresh("pass");
+  int64_t ends = tileSize * 4;
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", endStep,
+                        ceilDiv(ends, block)));
+  std::string end = fresh("e");
+  body.line("const int {} = threadIdx.x + {} * {};", end, endStep, block);
+  Pass one;
+  one.slowOff = fresh("s");
+  body.line("const int {} = {} / 4;", one.slowOff, end);
+  if (ends % block != 0) {
+    body.open(fmt::format("if ({} < {})", end, ends));
+  } else {
+    body.raw("{");
+    ++body.indent;
+  }
+  row = openSplitRow(body, t0, l0, one.slowOff, ref);
+  one.fastOff = fresh("k");
+  body.line("const int {0} = {1} % 4 < {2} ? {1} % 4 : {3} + {1} % 4;",
+            one.fastOff, end, row.lead, tileSize - 4);
+  body.open(fmt::format("if ({} > 0)", row.lead));
+  ct = fresh("i");
+  body.line("const {} {} = {} + {};", idx, ct, t0, one.fastOff);
+  one.coords = row.coords;
+  one.coords[t] = ct;
+  single(one);
+  body.close();
+  body.close();
+  body.close();
+  body.close();
+  if (!mayBeCut)
+    return;
+  // A tile the tensor's end cuts: element by element.
   body.close("} else {");
   ++body.indent;
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int {0} = {1}; {0} < {1} + 4; ++{0})", k, q));
-  body.open(fmt::format("if ({})", inside(k)));
-  body.line("{}[{}][{}] = stride_ld(&in{}[{} + {}]);", s.tile, so, k, s.arg,
-            row, k);
-  body.close();
-  body.close();
-  body.close();
-  // Unrolled and guarded, so that the thread's loads issue together.
-  std::string j = fresh("k");
-  body.open(fmt::format("if ({} == {})", f, tileSize - 4));
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int {0} = 0; {0} < 3; ++{0})", j));
-  body.open(fmt::format("if ({0} < {1} && {2} + {0} < {3})", j, lead, t0,
-                        sizeT));
-  body.line("{}[{}][{}] = stride_ld(&in{}[{} + {}]);", s.tile, so, j, s.arg,
-            row, j);
-  body.close();
-  body.close();
+  single(openPass(body, 1, t, l, t0, l0));
   body.close();
   body.close();
   body.close();
