@@ -222,27 +222,33 @@ void TiledTransposePrinter::printSplitTile(Code &body, const std::string &t0,
   bool mayBeCut = sizeT % tileSize != 0;
   if (mayBeCut)
     body.open(fmt::format("if ({} + {} <= {})", t0, tileSize, sizeT));
+  // The element at offsets (`tOff`, `lOff`) of the tile, in `row`.
+  auto at = [&](const SplitRow &row, const std::string &tOff,
+                const std::string &lOff) {
+    Pass element;
+    std::string ct = fresh("i");
+    body.line("const {} {} = {} + {};", idx, ct, t0, tOff);
+    element.coords = row.coords;
+    element.coords[t] = ct;
+    element.fastOff = tOff;
+    element.slowOff = lOff;
+    return element;
+  };
   // Each row's groups inside the tile, one per thread.
   int64_t across = tileSize / 4, rows = block / across;
   std::string step = fresh("pass");
   body.line("#pragma unroll");
   body.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", step,
                         tileSize / rows));
-  Pass group;
-  std::string f = fresh("f");
-  group.slowOff = fresh("s");
+  std::string f = fresh("f"), s = fresh("s");
   body.line("const int {} = threadIdx.x % {} * 4;", f, across);
-  body.line("const int {} = threadIdx.x / {} + {} * {};", group.slowOff,
-            across, step, rows);
-  SplitRow row = openSplitRow(body, t0, l0, group.slowOff, ref);
-  group.fastOff = fresh("q");
-  body.line("const int {} = {} + {};", group.fastOff, row.lead, f);
-  body.open(fmt::format("if ({} + 3 < {})", group.fastOff, tileSize));
-  std::string ct = fresh("i");
-  body.line("const {} {} = {} + {};", idx, ct, t0, group.fastOff);
-  group.coords = row.coords;
-  group.coords[t] = ct;
-  quad(group);
+  body.line("const int {} = threadIdx.x / {} + {} * {};", s, across, step,
+            rows);
+  SplitRow row = openSplitRow(body, t0, l0, s, ref);
+  std::string q = fresh("q");
+  body.line("const int {} = {} + {};", q, row.lead, f);
+  body.open(fmt::format("if ({} + 3 < {})", q, tileSize));
+  quad(at(row, q, s));
   body.close();
   body.close();
   body.close();
@@ -253,27 +259,21 @@ void TiledTransposePrinter::printSplitTile(Code &body, const std::string &t0,
   body.line("#pragma unroll");
   body.open(fmt::format("for (int {0} = 0; {0} < {1}; ++{0})", endStep,
                         ceilDiv(ends, block)));
-  std::string end = fresh("e");
+  std::string end = fresh("e"), endRow = fresh("s");
   body.line("const int {} = threadIdx.x + {} * {};", end, endStep, block);
-  Pass one;
-  one.slowOff = fresh("s");
-  body.line("const int {} = {} / 4;", one.slowOff, end);
+  body.line("const int {} = {} / 4;", endRow, end);
   if (ends % block != 0) {
     body.open(fmt::format("if ({} < {})", end, ends));
   } else {
     body.raw("{");
     ++body.indent;
   }
-  row = openSplitRow(body, t0, l0, one.slowOff, ref);
-  one.fastOff = fresh("k");
-  body.line("const int {0} = {1} % 4 < {2} ? {1} % 4 : {3} + {1} % 4;",
-            one.fastOff, end, row.lead, tileSize - 4);
+  row = openSplitRow(body, t0, l0, endRow, ref);
+  std::string k = fresh("k");
+  body.line("const int {0} = {1} % 4 < {2} ? {1} % 4 : {3} + {1} % 4;", k,
+            end, row.lead, tileSize - 4);
   body.open(fmt::format("if ({} > 0)", row.lead));
-  ct = fresh("i");
-  body.line("const {} {} = {} + {};", idx, ct, t0, one.fastOff);
-  one.coords = row.coords;
-  one.coords[t] = ct;
-  single(one);
+  single(at(row, k, endRow));
   body.close();
   body.close();
   body.close();
