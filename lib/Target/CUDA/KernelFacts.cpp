@@ -25,6 +25,16 @@ int64_t product(ArrayRef<int64_t> dims) {
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+bool tileRowsAligned(StridedTensorType type, ArrayRef<int64_t> shape,
+                     int64_t t) {
+  if (shape[t] % 4 != 0 || type.getOffset() % 4 != 0)
+    return false;
+  for (auto [d, stride] : llvm::enumerate(type.getStrides()))
+    if (static_cast<int64_t>(d) != t && shape[d] != 1 && stride % 4 != 0)
+      return false;
+  return true;
+}
+
 InFlightDiagnostic backendError(Operation *op, StringRef kernelName) {
   return op->emitError() << "cannot emit CUDA for kernel '" << kernelName
                          << "': ";

@@ -30,6 +30,14 @@ namespace stride {
 int64_t product(llvm::ArrayRef<int64_t> dims);
 int64_t ceilDiv(int64_t a, int64_t b);
 
+/// Whether every row of a tiled transpose's tile, read through `type`
+/// along dim `t` of the iteration space `shape`, starts at a multiple of 4
+/// elements: the size along t, the offset and every other stride (of a dim
+/// of size > 1) are multiples of 4. Otherwise each row's 4-element loads
+/// start at its own first multiple of 4 (TiledTranspose.cpp).
+bool tileRowsAligned(StridedTensorType type, llvm::ArrayRef<int64_t> shape,
+                     int64_t t);
+
 enum class ReduceKind { Sum, Mean, Prod, Max, Min, Any };
 
 struct ReductionInfo {

@@ -61,8 +61,9 @@ private:
     bool vector;
     /// Every row segment the tile reads starts at a multiple of 4 elements
     /// (the offset, the size along the transpose dim and every other stride
-    /// are multiples of 4); otherwise each row's 4-element loads start at
-    /// its first multiple of 4, with scalar loads before and after.
+    /// are multiples of 4: tileRowsAligned); otherwise each row's 4-element
+    /// loads start at its first multiple of 4, with scalar loads before and
+    /// after.
     bool aligned;
     std::string tile;
   };

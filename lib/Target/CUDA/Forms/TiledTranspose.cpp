@@ -29,12 +29,8 @@ LogicalResult TiledTransposePrinter::printTiles(Code &body) {
   for (auto [i, attr] :
        llvm::enumerate(schedule.getStaged().getAsRange<StagedLoadAttr>())) {
     StridedTensorType type = attr.getType();
-    bool aligned = iterationShape[t] % 4 == 0 && type.getOffset() % 4 == 0;
-    for (auto [d, stride] : llvm::enumerate(type.getStrides()))
-      if (static_cast<int64_t>(d) != t && iterationShape[d] != 1 &&
-          stride % 4 != 0)
-        aligned = false;
-    staged.push_back({attr.getArg(), type, attr.getVectorWidth() == 4, aligned,
+    staged.push_back({attr.getArg(), type, attr.getVectorWidth() == 4,
+                      tileRowsAligned(type, iterationShape, t),
                       fmt::format("smem{}", i)});
   }
   int64_t sizeT = iterationShape[t], sizeL = iterationShape[l];
