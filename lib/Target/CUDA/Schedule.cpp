@@ -435,9 +435,10 @@ bool Scheduler::scheduleTiledTranspose() {
     chosen.push_back({arg, type});
     // 4-element loads along t. Where the layout does not align every row
     // of the tile to 4 elements (odd sizes, odd offsets), each row's loads
-    // start at its first multiple of 4 with scalar loads at both ends
-    // (docs/cuda-backend.md): on an H100, 8191x8193 f32 staged so ran 9%
-    // faster than element by element (bench/NOTES.md, section 23).
+    // start at its first multiple of 4 and its end elements are loaded one
+    // per thread (docs/cuda-backend.md): on an H100, 8191x8193 f32 staged
+    // so ran 14% faster than element by element (bench/NOTES.md, sections
+    // 23 and 38).
     staged.push_back(StagedLoadAttr::get(builder.getContext(), arg, type,
                                          options.vectorize ? 4 : 1));
   }
@@ -456,23 +457,23 @@ bool Scheduler::scheduleTiledTranspose() {
   launch(gridSize(tiles, 1 << 20), kBlock);
   // Staged 2-byte elements whose rows split at their own multiples of 4
   // (odd sizes, TiledTranspose.cpp) take 40 registers, 6 blocks a
-  // multiprocessor; bounded to 8 (32 registers, no spill) they ran 8%
+  // multiprocessor; bounded to 8 (32 registers, no spill) they ran 9-18%
   // faster on an H100, where f32 ran 4-15% slower (bench/NOTES.md section
   // 38).
-  if (options.vectorize && splitsTwoByteRows())
+  if (splitsTwoByteRows())
     minBlocks = kResidentThreadsPerMultiprocessor / kBlock;
   return true;
 }
 
 bool Scheduler::splitsTwoByteRows() {
-  for (auto load : ArrayRef<Attribute>(staged)) {
-    StridedTensorType type = cast<StagedLoadAttr>(load).getType();
-    DType dtype = *dtypeOf(type);
-    if ((dtype == DType::BF16 || dtype == DType::F16) &&
-        !tileRowsAligned(type, facts.iterationShape, transposeDim))
-      return true;
-  }
-  return false;
+  // As the printer's test: 4-element loads whose tile rows are not all
+  // aligned split (TiledTranspose.cpp, printStaging).
+  return llvm::any_of(staged, [&](Attribute attr) {
+    auto load = cast<StagedLoadAttr>(attr);
+    StridedTensorType type = load.getType();
+    return load.getVectorWidth() == 4 && dtypeSize(*dtypeOf(type)) == 2 &&
+           !tileRowsAligned(type, facts.iterationShape, transposeDim);
+  });
 }
 
 void Scheduler::scheduleReduction() {

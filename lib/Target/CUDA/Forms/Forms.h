@@ -105,11 +105,11 @@ private:
   void printSplitTile(Code &body, const std::string &t0, const std::string &l0,
                       StridedTensorType ref, PassFn quad, PassFn single);
   /// Within printSplitTile: row `rowOff` of the tile (along l) under its
-  /// guard, which the caller closes; its element at t0 is at `address` of
-  /// `ref`, and `lead` of its elements come before its first multiple of 4.
+  /// guard, which the caller closes; its coordinates at t0, and `lead` of
+  /// its elements come before its first multiple of 4 in `ref`.
   struct SplitRow {
     Coords coords;
-    std::string address, lead;
+    std::string lead;
   };
   SplitRow openSplitRow(Code &body, const std::string &t0,
                         const std::string &l0, const std::string &rowOff,

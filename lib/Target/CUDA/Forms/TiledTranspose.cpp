@@ -200,12 +200,11 @@ TiledTransposePrinter::openSplitRow(Code &body, const std::string &t0,
   split.coords = outer;
   split.coords[l] = cl;
   split.coords[t] = t0;
-  split.address = fresh("row");
+  std::string row = fresh("row");
   split.lead = fresh("lead");
-  body.line("const {} {} = {};", idx, split.address,
-            address(ref, split.coords));
+  body.line("const {} {} = {};", idx, row, address(ref, split.coords));
   body.line("const int {} = (4 - static_cast<int>({} % 4)) % 4;", split.lead,
-            split.address);
+            row);
   return split;
 }
 
