@@ -12,24 +12,11 @@
 // Built with nvcc by bench/ceiling/build.sh (not part of the product; CUDA
 // C++ only). bench/ceiling/README.md says what each case stands for;
 // bench/NOTES.md section 36 has the figures.
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
 #include <random>
 #include <string>
-#include <vector>
 
-#define CHECK_CUDA(x)                                                          \
-  do {                                                                         \
-    cudaError_t e = (x);                                                       \
-    if (e != cudaSuccess) {                                                    \
-      std::fprintf(stderr, "ceiling: %s at %s:%d\n", cudaGetErrorString(e),    \
-                   __FILE__, __LINE__);                                        \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+#include "timing.h"
 
 namespace {
 
@@ -76,16 +63,6 @@ __global__ void __launch_bounds__(256)
 __global__ void tinyKernel(float *p) {
   if (threadIdx.x == 0 && blockIdx.x == 0)
     p[1] = p[0];
-}
-
-// b = a, one float4 per thread, a grid of every element (the fastest copy
-// we found: grid-stride copies with 4 loads in flight were 2-7% slower).
-__global__ void __launch_bounds__(256)
-    copyKernel(const float4 *__restrict__ a, float4 *__restrict__ b,
-               long long n) {
-  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)
-    b[i] = a[i];
 }
 
 // c = a + b, one float4 per thread.
@@ -145,41 +122,6 @@ __global__ void __launch_bounds__(256)
 }
 
 // --- Timing ---------------------------------------------------------------
-
-// Median microseconds of one replay of what `enqueue` puts on a stream,
-// captured as a CUDA graph: 40 samples, each the mean of 10 back-to-back
-// replays (stride-run-gpu --bench's method).
-double timeGraph(const std::function<void(cudaStream_t)> &enqueue) {
-  cudaStream_t stream;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  enqueue(stream);
-  CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  for (int i = 0; i < 5; ++i)
-    CHECK_CUDA(cudaGraphLaunch(exec, stream));
-  cudaEvent_t start, end;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&end));
-  std::vector<double> samples;
-  for (int s = 0; s < 40; ++s) {
-    CHECK_CUDA(cudaEventRecord(start, stream));
-    for (int i = 0; i < 10; ++i)
-      CHECK_CUDA(cudaGraphLaunch(exec, stream));
-    CHECK_CUDA(cudaEventRecord(end, stream));
-    CHECK_CUDA(cudaEventSynchronize(end));
-    float ms;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, start, end));
-    samples.push_back(ms * 100.0); // mean of 10, in microseconds
-  }
-  CHECK_CUDA(cudaGraphExecDestroy(exec));
-  CHECK_CUDA(cudaGraphDestroy(graph));
-  CHECK_CUDA(cudaStreamDestroy(stream));
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
-}
 
 double copyBandwidth; // bytes per second, read + write
 

@@ -1,0 +1,68 @@
+// The probes' shared timing (ceiling.cu, rows.cu): stride-run-gpu --bench's
+// method, a CUDA graph replayed 10 times back to back per sample, the
+// median of 40 samples, and the copy kernel whose bandwidth is the floor.
+#ifndef STRIDE_BENCH_CEILING_TIMING_H
+#define STRIDE_BENCH_CEILING_TIMING_H
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+#define CHECK_CUDA(x)                                                          \
+  do {                                                                         \
+    cudaError_t e = (x);                                                       \
+    if (e != cudaSuccess) {                                                    \
+      std::fprintf(stderr, "ceiling: %s at %s:%d\n", cudaGetErrorString(e),    \
+                   __FILE__, __LINE__);                                        \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+// b = a, one float4 per thread, a grid of every element (the fastest copy
+// we found: grid-stride copies with 4 loads in flight were 2-7% slower).
+static __global__ void __launch_bounds__(256)
+    copyKernel(const float4 *__restrict__ a, float4 *__restrict__ b,
+               long long n) {
+  long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    b[i] = a[i];
+}
+
+// Median microseconds of one replay of what `enqueue` puts on a stream,
+// captured as a CUDA graph: 40 samples, each the mean of 10 back-to-back
+// replays (stride-run-gpu --bench's method).
+inline double timeGraph(const std::function<void(cudaStream_t)> &enqueue) {
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  enqueue(stream);
+  CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int i = 0; i < 5; ++i)
+    CHECK_CUDA(cudaGraphLaunch(exec, stream));
+  cudaEvent_t start, end;
+  CHECK_CUDA(cudaEventCreate(&start));
+  CHECK_CUDA(cudaEventCreate(&end));
+  std::vector<double> samples;
+  for (int s = 0; s < 40; ++s) {
+    CHECK_CUDA(cudaEventRecord(start, stream));
+    for (int i = 0; i < 10; ++i)
+      CHECK_CUDA(cudaGraphLaunch(exec, stream));
+    CHECK_CUDA(cudaEventRecord(end, stream));
+    CHECK_CUDA(cudaEventSynchronize(end));
+    float ms;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, start, end));
+    samples.push_back(ms * 100.0); // mean of 10, in microseconds
+  }
+  CHECK_CUDA(cudaGraphExecDestroy(exec));
+  CHECK_CUDA(cudaGraphDestroy(graph));
+  CHECK_CUDA(cudaStreamDestroy(stream));
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+#endif // STRIDE_BENCH_CEILING_TIMING_H
