@@ -93,6 +93,8 @@ template <typename T> __global__ void fillKernel(T *p, long long n, unsigned see
   }
 }
 
+// How many clusters of `kernel` (blocks, for a cluster of 1) the device
+// holds at once: the size of a persistent grid.
 template <typename K> int activeClusters(K kernel, int grid, int threads, int cluster, size_t smem) {
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(grid);
@@ -105,7 +107,12 @@ template <typename K> int activeClusters(K kernel, int grid, int threads, int cl
   cfg.numAttrs = cluster > 1 ? 1 : 0;
   int n = 0;
   if (cluster > 1) CHECK_CUDA(cudaOccupancyMaxActiveClusters(&n, (void *)kernel, &cfg));
-  else { CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, smem)); n *= 132; }
+  else {
+    int multiprocessors = 0;
+    CHECK_CUDA(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0));
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, smem));
+    n *= multiprocessors;
+  }
   return n;
 }
 
