@@ -550,8 +550,14 @@ void graph(const char *name, Orig generated, int origGrid, int origThreads) {
   auto one = [&](auto c) {
     using C = decltype(c);
     int most = C::maxClusters();
-    for (int clusters : {R, most}) {
-      if (clusters > R) continue;
+    // One cluster per row, then persistent grids: as many clusters as fit
+    // at once, 7/8 of that, and one more than fit (that one starts when a
+    // cluster ends, after its rows).
+    std::vector<int> grids = {R};
+    if (most < R)
+      for (int g : {most, most * 7 / 8, most + 1})
+        grids.push_back(g);
+    for (int clusters : grids) {
       CHECK_CUDA(cudaMemset(out, 0, n * sizeof(T)));
       auto launch = [&](cudaStream_t s) { C::launch(s, clusters, x, w, b, out, R); };
       launch(0);
@@ -561,7 +567,6 @@ void graph(const char *name, Orig generated, int origGrid, int origThreads) {
       std::snprintf(label, sizeof label, "%s, mode %d, variants %d, %d x %d threads (min %d), K %d, %d clusters (max %d), smem %zu",
                     C::form, C::mode, C::variants, C::cluster, C::threads, C::minBlocks, C::K, clusters, most, C::smem());
       report(label, bytes, timeGraph(launch), diff);
-      if (clusters == most) break;
     }
   };
   (one(Cases{}), ...);
@@ -586,7 +591,7 @@ int main() {
   CHECK_CUDA(cudaFree(b));
   copyBandwidth = 2.0 * bytes / (copyUs * 1e-6);
   std::printf("copy bandwidth %.3f TB/s (a 1 GiB copy kernel, read + write)\n", copyBandwidth / 1e12);
-  std::printf("each variant: a grid of one cluster per row, then (persistent) as many clusters as fit at once\n");
+  std::printf("each variant: a grid of one cluster per row, then persistent grids of as many clusters as fit at once, 7/8 of that, and one more\n");
   using bf = __nv_bfloat16;
   graph<float, 256, 65536, false, decltype(gen_softmax_f32_256x65536),
         Case<float, 65536, 8, 512, 0, false, 4, 0>, Case<float, 65536, 8, 512, 0, false, 4, kCopyOnly>,
