@@ -111,9 +111,6 @@ constexpr int64_t kMaxSerialColumnPartials = 64;
 /// rows (weight and bias read beside the row) were no faster, and one
 /// spilled (bench/NOTES.md section 37).
 constexpr int64_t kMaxBoundedClusterRowOps = 6;
-/// The fewest lanes a broadcast reduction's row takes (a group of 4
-/// elements each): rows of 16 elements, 8 rows per warp.
-constexpr int64_t kMinRowLanes = 4;
 /// Inner reductions of rows of up to this many elements (a multiple of 4)
 /// give each row one thread, which reads it 4 elements at a time: a warp
 /// per 32 rows keeps 8 times more bytes in flight than a group of threads
@@ -700,33 +697,17 @@ void Scheduler::scheduleRowReduction() {
   RowSplit split =
       splitRow(l, functionalOps(), hasThreadBlockClusters(options.arch),
                kernel.getBodyBlock().getNumArguments());
+  // Held in registers by a warp or a block, a row whose layout allows it is
+  // read in groups of 4 (RowSplit.h, groupRowInFours; the fusion pass's
+  // register estimate assumes the same).
+  if (reducesInnermostInFours())
+    split = groupRowInFours(split, l);
   threads = split.threads;
   elementsPerThread = split.elementsPerThread;
+  vectorWidth = split.vectorWidth;
   clusterBlocks = split.clusterBlocks;
   scheme = split.inRegisters ? KernelScheme::RowRegisters
                              : KernelScheme::RowReread;
-  // Held in registers by a warp or a block, a thread's elements are groups
-  // of 4 consecutive ones (a load each, 16 bytes of f32, 8 of bf16) where
-  // the row holds whole groups and every thread gets one; the loop over
-  // them stays unrolled as far (at most 3 more elements per thread). A row
-  // of 4 to 16 groups, a power of two, takes that many lanes, a group
-  // each: 2 to 8 rows per warp, each lane's load a row's group, where a
-  // warp per row of 64 f32 read 2 elements a lane with two 128-byte loads
-  // (bench/NOTES.md section 37). Rows split over a cluster keep an element
-  // per step: in groups (16 elements a thread) LayerNorm's took 45-52
-  // registers, 2 blocks per multiprocessor, and ran 11-28% slower on an
-  // H100, softmax's 1% faster in bf16 and 5% slower in f32 (sections 34
-  // and 37).
-  if (split.inRegisters && clusterBlocks == 1 && reducesInnermostInFours()) {
-    int64_t groups = l / 4;
-    if (threads == 32 && groups >= kMinRowLanes && groups < 32 &&
-        llvm::isPowerOf2_64(groups))
-      threads = groups;
-    if (groups >= threads) {
-      vectorWidth = 4;
-      elementsPerThread = 4 * ceilDiv(groups, threads);
-    }
-  }
   if (m * l == 0)
     return;
   int64_t block = threads > 32 ? threads : 256;

@@ -63,4 +63,29 @@ RowSplit splitRow(int64_t rowLength, int64_t kernelOps, bool clusters,
   return splitOverCluster(rowLength, kernelOps).value_or(block);
 }
 
+// A thread's elements as groups of 4 consecutive ones (a load each, 16
+// bytes of f32, 8 of bf16) where the row holds whole groups and every
+// thread gets one; the loop over them stays unrolled as far (at most 3 more
+// elements per thread). A row of 4 to 16 groups, a power of two, takes that
+// many lanes, each lane's load a row's group, where a warp per row of 64 f32
+// read 2 elements a lane with two 128-byte loads (bench/NOTES.md section
+// 37). Rows split over a cluster keep an element per step: in groups (16
+// elements a thread) LayerNorm's took 45-52 registers, 2 blocks per
+// multiprocessor, and ran 11-28% slower on an H100, softmax's 1% faster in
+// bf16 and 5% slower in f32 (sections 34 and 37).
+RowSplit groupRowInFours(RowSplit split, int64_t rowLength) {
+  if (!split.inRegisters || split.clusterBlocks > 1 || rowLength % 4 != 0)
+    return split;
+  int64_t groups = rowLength / 4;
+  if (split.threads == 32 && groups >= kMinRowLanes && groups < 32 &&
+      llvm::isPowerOf2_64(groups))
+    split.threads = groups;
+  if (groups >= split.threads) {
+    split.vectorWidth = 4;
+    split.elementsPerThread =
+        4 * static_cast<int64_t>(llvm::divideCeil(groups, split.threads));
+  }
+  return split;
+}
+
 } // namespace stride

@@ -208,12 +208,13 @@ int64_t Fuser::estimateRegisters(ArrayRef<Operation *> ops,
   int64_t most = 0, running = 0;
   for (int64_t delta : liveAt)
     most = std::max(most, running += delta);
-  // A thread holds its share of a row in registers (RowSplit.h), else one
-  // element.
+  // A thread holds its share of a row in registers (RowSplit.h), in groups
+  // of 4 where the row's length allows (the schedule also asks the layout
+  // for it: the estimate assumes the larger share), else one element.
   int64_t perThread = 1;
   if (rowReduction) {
-    RowSplit split = splitRow(
-        rowLength(cast<ReductionOpInterface>(rowReduction)), ops.size());
+    int64_t length = rowLength(cast<ReductionOpInterface>(rowReduction));
+    RowSplit split = groupRowInFours(splitRow(length, ops.size()), length);
     if (split.inRegisters)
       perThread = std::max<int64_t>(split.elementsPerThread, 1);
   }

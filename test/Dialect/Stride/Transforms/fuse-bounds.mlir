@@ -8,6 +8,11 @@
 // RUN: stride-opt --stride-fuse=max-kernel-registers=66 %stride_src/bench/softmax.mlir | FileCheck %s --check-prefix=REGS66
 // RUN: stride-opt --stride-fuse=max-kernel-registers=65 %stride_src/bench/softmax.mlir | FileCheck %s --check-prefix=REGS65
 // RUN: stride-opt --stride-fuse=max-kernel-registers=64 %stride_src/bench/softmax.mlir | FileCheck %s --check-prefix=REGS64
+// Softmax over rows of 64 (@rows64 below): 16 lanes hold a row, a group of
+// 4 elements each (RowSplit.h, groupRowInFours, as the schedule will hold
+// it), so 2 values live x 4 elements + 2 reductions: 10 registers.
+// RUN: stride-opt --stride-fuse=max-kernel-registers=10 -split-input-file %s | FileCheck %s --check-prefix=ROWS64-10
+// RUN: stride-opt --stride-fuse=max-kernel-registers=9 -split-input-file %s | FileCheck %s --check-prefix=ROWS64-9
 
 // A chain of five ops, two per kernel: visited from the last op, the first
 // op is left alone; each kernel reads the one before it.
@@ -58,3 +63,22 @@ func.func @reduction(%x: !stride.tensor<4x8xf32>, %b: !stride.tensor<4xf32>) -> 
 // REGS64:      stride.kernel "sub_exp"
 // REGS64:      stride.kernel "sum_kernel"
 // REGS64:      stride.kernel "div_kernel"
+
+// -----
+
+// ROWS64-10-LABEL: func.func @rows64
+// ROWS64-10:       stride.kernel "max_sub_exp_sum_div"
+// ROWS64-10-NOT:   stride.kernel
+// ROWS64-9-LABEL:  func.func @rows64
+// ROWS64-9:        stride.kernel "max_sub"
+// ROWS64-9:        stride.kernel "exp_sum_div"
+func.func @rows64(%x: !stride.tensor<512x64xf32>) -> !stride.tensor<512x64xf32> {
+  %m = stride.max %x dims [1] keepdim : !stride.tensor<512x64xf32> -> !stride.tensor<512x1xf32>
+  %mb = stride.expand %m : !stride.tensor<512x1xf32> -> !stride.tensor<512x64xf32, strides = [1, 0]>
+  %d = stride.sub %x, %mb : !stride.tensor<512x64xf32>, !stride.tensor<512x64xf32, strides = [1, 0]> -> !stride.tensor<512x64xf32>
+  %e = stride.exp %d : !stride.tensor<512x64xf32> -> !stride.tensor<512x64xf32>
+  %s = stride.sum %e dims [1] keepdim : !stride.tensor<512x64xf32> -> !stride.tensor<512x1xf32>
+  %sb = stride.expand %s : !stride.tensor<512x1xf32> -> !stride.tensor<512x64xf32, strides = [1, 0]>
+  %y = stride.div %e, %sb : !stride.tensor<512x64xf32>, !stride.tensor<512x64xf32, strides = [1, 0]> -> !stride.tensor<512x64xf32>
+  return %y : !stride.tensor<512x64xf32>
+}

@@ -49,6 +49,10 @@ constexpr int64_t kMaxRowClusterBlocks = 8;
 constexpr int64_t kRowClusterThreads = 512;
 constexpr int64_t kRowClusterElementsPerThread = 16;
 
+/// The fewest lanes a row held in groups of 4 takes (a group each): rows of
+/// 16 elements, 8 rows per warp.
+constexpr int64_t kMinRowLanes = 4;
+
 struct RowSplit {
   /// A row's threads in one block: 32 (a warp) or a power of two up to
   /// 1024 (a block).
@@ -60,6 +64,8 @@ struct RowSplit {
   /// Blocks of a thread-block cluster that share a row, each `threads`
   /// threads; 1: the row is one warp's or one block's.
   int64_t clusterBlocks = 1;
+  /// Consecutive elements a thread loads at once: 4 (a group) or 1.
+  int64_t vectorWidth = 1;
 };
 
 /// A warp per row of up to 1,024 elements, else a block of up to 1,024
@@ -74,6 +80,15 @@ struct RowSplit {
 /// than that are re-read by one block.
 RowSplit splitRow(int64_t rowLength, int64_t kernelOps, bool clusters = false,
                   int64_t kernelInputs = 1);
+
+/// `split` with a warp's or block's row held in groups of 4 consecutive
+/// elements, for a row whose layout allows 4-element loads (its length a
+/// multiple of 4 along the innermost dim): a row of kMinRowLanes to 16
+/// groups, a power of two, takes that many lanes, a group each (2 to 8
+/// rows per warp); a row with a group for every thread holds 4 x
+/// ceil(groups / threads) elements a thread. A row over a cluster, re-read
+/// or with fewer groups than threads keeps an element per step.
+RowSplit groupRowInFours(RowSplit split, int64_t rowLength);
 
 } // namespace stride
 
