@@ -208,44 +208,45 @@ void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
                           idx, row, blocks, rows));
     lane = fmt::format("(({0})blockIdx.x % {1} * {2} + ({0})threadIdx.x)",
                        idx, blocks, threads);
-  } else if (threads < 32) {
-    // Several rows per warp: the loop walks the warp's first row, the same
-    // in every lane, so that the whole warp takes part in every shuffle;
-    // a row past the last (rows not a multiple of the warp's) is the last
-    // row again, evaluated and not stored (rowValid).
+  } else if (threads <= 32) {
+    // A warp per row, or several rows per warp: the loop walks the warp's
+    // first row, the same in every lane, so that the whole warp takes part
+    // in every shuffle; a row past the last (rows not a multiple of the
+    // warp's) is the last row again, evaluated and not stored (rowValid).
     int64_t rowsPerWarp = 32 / threads;
     int64_t rowsPerBlock = launchAt(0).getBlock() / threads;
-    body.line("// {} rows per warp, {} lanes each ({} rows per block), {} "
-              "elements per lane{}",
-              rowsPerWarp, threads, rowsPerBlock, perThread,
-              inRegisters ? ", kept in registers" : "");
-    std::string first = fresh("first");
+    if (rowsPerWarp == 1)
+      body.line("// one row per warp ({} rows per block), {} element{} per "
+                "lane{}",
+                rowsPerBlock, perThread, perThread == 1 ? "" : "s",
+                inRegisters ? ", kept in registers" : "");
+    else
+      body.line("// {} rows per warp, {} lanes each ({} rows per block), {} "
+                "elements per lane{}",
+                rowsPerWarp, threads, rowsPerBlock, perThread,
+                inRegisters ? ", kept in registers" : "");
+    std::string first = rowsPerWarp == 1 ? row : fresh("first");
     body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * {2} + "
-                          "threadIdx.x / 32 * {3}; {1} < {4}; {1} += "
+                          "threadIdx.x / 32{3}; {1} < {4}; {1} += "
                           "({0})gridDim.x * {2})",
-                          idx, first, rowsPerBlock, rowsPerWarp, rows));
-    std::string own = fmt::format("{} + threadIdx.x % 32 / {}", first,
-                                  threads);
-    if (rows % rowsPerWarp == 0) {
-      body.line("const {} {} = {};", idx, row, own);
-    } else {
-      rowValid = fresh("rowOk");
-      body.line("const bool {} = {} < {};", rowValid, own, rows);
-      body.line("const {} {} = {} ? {} : {};", idx, row, rowValid, own,
-                rows - 1);
+                          idx, first, rowsPerBlock,
+                          rowsPerWarp == 1
+                              ? ""
+                              : fmt::format(" * {}", rowsPerWarp),
+                          rows));
+    if (rowsPerWarp > 1) {
+      std::string own = fmt::format("{} + threadIdx.x % 32 / {}", first,
+                                    threads);
+      if (rows % rowsPerWarp == 0) {
+        body.line("const {} {} = {};", idx, row, own);
+      } else {
+        rowValid = fresh("rowOk");
+        body.line("const bool {} = {} < {};", rowValid, own, rows);
+        body.line("const {} {} = {} ? {} : {};", idx, row, rowValid, own,
+                  rows - 1);
+      }
     }
     lane = fmt::format("(({})threadIdx.x % {})", idx, threads);
-  } else if (threads == 32) {
-    int64_t rowsPerBlock = launchAt(0).getBlock() / threads;
-    body.line("// one row per warp ({} rows per block), {} element{} per "
-              "lane{}",
-              rowsPerBlock, perThread, perThread == 1 ? "" : "s",
-              inRegisters ? ", kept in registers" : "");
-    body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * {2} + "
-                          "threadIdx.x / 32; {1} < {3}; {1} += "
-                          "({0})gridDim.x * {2})",
-                          idx, row, rowsPerBlock, rows));
-    lane = "((" + idx + ")threadIdx.x % 32)";
   } else {
     body.line("// one row per block of {} threads, {} elements per thread{}",
               threads, perThread, inRegisters ? ", kept in registers" : "");
