@@ -231,14 +231,7 @@ int main() {
   CHECK_CUDA(cudaMemset(b, 0, bufferBytes));
   CHECK_CUDA(cudaMemset(scalar, 0, 16));
 
-  // A kernel, as PyTorch's copy_ is: a cudaMemcpyAsync node of a CUDA
-  // graph goes to a copy engine, about 20% slower on an H100.
-  const long long bufferFloat4s = bufferBytes / 16;
-  double copyUs = timeGraph([&](cudaStream_t s) {
-    copyKernel<<<(bufferFloat4s + 255) / 256, 256, 0, s>>>(a, b,
-                                                           bufferFloat4s);
-  });
-  copyBandwidth = 2.0 * bufferBytes / (copyUs * 1e-6);
+  copyBandwidth = copyBandwidthOf(a, b, bufferBytes);
   std::printf("%s, %d multiprocessors; copy bandwidth %.3f TB/s (a 1 GiB "
               "copy kernel, read + write)\n\n",
               prop.name, prop.multiProcessorCount, copyBandwidth / 1e12);

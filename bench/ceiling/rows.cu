@@ -542,11 +542,9 @@ void graph(const char *name, Orig generated, int origGrid, int origThreads) {
   CHECK_CUDA(cudaDeviceSynchronize());
   std::printf("\n%s (R %d, L %d)\n| kernel | floor us | us | %% floor | max diff |\n|---|---|---|---|---|\n", name, R, L);
   report("stride (generated)", bytes, timeGraph(launchOrig), 0.0);
-  {
-    long long n4 = n * sizeof(T) / 16;
-    auto copy = [&](cudaStream_t s) { copyKernel<<<(n4 + 255) / 256, 256, 0, s>>>((const float4 *)x, (float4 *)out, n4); };
-    report("copy kernel of x", 2.0 * n * sizeof(T), timeGraph(copy), 0.0);
-  }
+  const double rowBytes = 2.0 * n * sizeof(T);
+  report("copy kernel of x", rowBytes,
+         rowBytes / copyBandwidthOf((const float4 *)x, (float4 *)out, n * sizeof(T)) * 1e6, 0.0);
   auto one = [&](auto c) {
     using C = decltype(c);
     int most = C::maxClusters();
@@ -585,11 +583,9 @@ int main() {
   CHECK_CUDA(cudaMalloc(&a, bytes));
   CHECK_CUDA(cudaMalloc(&b, bytes));
   CHECK_CUDA(cudaMemset(a, 0, bytes));
-  const long long n = bytes / 16;
-  double copyUs = timeGraph([&](cudaStream_t s) { copyKernel<<<(n + 255) / 256, 256, 0, s>>>(a, b, n); });
+  copyBandwidth = copyBandwidthOf(a, b, bytes);
   CHECK_CUDA(cudaFree(a));
   CHECK_CUDA(cudaFree(b));
-  copyBandwidth = 2.0 * bytes / (copyUs * 1e-6);
   std::printf("copy bandwidth %.3f TB/s (a 1 GiB copy kernel, read + write)\n", copyBandwidth / 1e12);
   std::printf("each variant: a grid of one cluster per row, then persistent grids of as many clusters as fit at once, 7/8 of that, and one more\n");
   using bf = __nv_bfloat16;

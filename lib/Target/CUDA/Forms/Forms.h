@@ -62,8 +62,8 @@ private:
     /// Every row segment the tile reads starts at a multiple of 4 elements
     /// (the offset, the size along the transpose dim and every other stride
     /// are multiples of 4: tileRowsAligned); otherwise each row's 4-element
-    /// loads start at its first multiple of 4, with scalar loads before and
-    /// after.
+    /// loads start at its first multiple of 4 and its end elements are
+    /// loaded one per thread in a pass of their own (printSplitTile).
     bool aligned;
     std::string tile;
   };
