@@ -326,6 +326,9 @@ done
 # (the emulator runs this graph too and checks that no slot changes while
 # the cluster reads it: test/Emu/wide-rows.test).
 add_case e2e_clusters_many_rows test/Emu/Inputs/rows-wide-many.mlir "" --multiprocessors=1
+# Rows held in shared memory, two blocks walking three rows each kernel
+# (test/Emu/shared-rows.test).
+add_case e2e_shared_rows_one_mp test/Emu/Inputs/rows-shared.mlir "" --multiprocessors=1
 
 if [[ -d test/e2e ]]; then
   while IFS= read -r graph; do

@@ -151,6 +151,8 @@ inline void ClusterBarrierCheck::operator()() noexcept {
 inline thread_local dim3 threadIdx, blockIdx;
 inline thread_local Block *currentBlock = nullptr;
 inline dim3 blockDim, gridDim;
+/// The launch's dynamic shared memory, bytes per block.
+inline unsigned dynamicSharedBytes = 0;
 inline std::mutex atomicMutex;
 
 inline unsigned linearThread() {
@@ -179,6 +181,11 @@ template <typename T> T *blockShared(const char *name, size_t count) {
 
 #define STRIDE_SHARED(type, name, count)                                       \
   type *name = stride_emu::blockShared<type>(#name, count)
+/// The block's dynamic shared memory: the launch's bytes, 16-byte aligned
+/// (a vector's bytes past them are out of the array, which ASan reports).
+#define STRIDE_DYNAMIC_SHARED(name)                                            \
+  unsigned char *name = stride_emu::blockShared<unsigned char>(                \
+      #name, stride_emu::dynamicSharedBytes)
 
 inline void stride_cluster_sync() {
   stride_emu::currentBlock->cluster->barrier.arrive_and_wait();

@@ -89,7 +89,7 @@ inline void runCluster(const KernelEntry &kernel, dim3 first, unsigned blocks,
 }
 
 inline int launch(const KernelEntry *table, int count, const char *name,
-                  const unsigned *grid, const unsigned *block,
+                  const unsigned *grid, const unsigned *block, unsigned shared,
                   const uint64_t *args, int numArgs) {
   const KernelEntry *kernel = nullptr;
   for (int i = 0; i < count; ++i)
@@ -104,6 +104,7 @@ inline int launch(const KernelEntry *table, int count, const char *name,
     return 3; // a grid of whole clusters, as a GPU requires
   gridDim = {grid[0], grid[1], grid[2]};
   blockDim = {block[0], block[1], block[2]};
+  dynamicSharedBytes = shared;
   std::vector<dim3> firsts;
   for (unsigned bz = 0; bz < grid[2]; ++bz)
     for (unsigned by = 0; by < grid[1]; ++by)
@@ -129,12 +130,12 @@ inline int launch(const KernelEntry *table, int count, const char *name,
 #define STRIDE_EMU_KERNELS(...)                                                \
   static const stride_emu::KernelEntry strideEmuTable[] = {__VA_ARGS__};       \
   extern "C" int stride_emu_launch(const char *name, const unsigned *grid,     \
-                                   const unsigned *block,                      \
+                                   const unsigned *block, unsigned shared,     \
                                    const uint64_t *args, int numArgs) {        \
     return stride_emu::launch(strideEmuTable,                                  \
                               sizeof(strideEmuTable) /                         \
                                   sizeof(strideEmuTable[0]),                   \
-                              name, grid, block, args, numArgs);               \
+                              name, grid, block, shared, args, numArgs);       \
   }
 
 #endif // STRIDE_TEST_EMU_EMULAUNCH_H

@@ -73,7 +73,7 @@ int main(int argc, char **argv) {
   // Each library in its own namespace (RTLD_LOCAL): every unit defines the
   // prelude's functions and stride_emu_launch.
   using LaunchFn = int (*)(const char *, const unsigned *, const unsigned *,
-                           const uint64_t *, int);
+                           unsigned, const uint64_t *, int);
   std::vector<LaunchFn> launches;
   for (const std::string &path : kernelsPaths) {
     void *library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -134,8 +134,9 @@ int main(int argc, char **argv) {
     unsigned grid[3] = {d.grid.x, d.grid.y, d.grid.z};
     unsigned block[3] = {d.block.x, d.block.y, d.block.z};
     const std::string &name = desc.executables[d.executable].kernels[d.kernel].name;
-    int rc = launches[d.executable](name.c_str(), grid, block, values.data(),
-                    static_cast<int>(values.size()));
+    int rc = launches[d.executable](name.c_str(), grid, block,
+                                    d.dynamicSharedBytes, values.data(),
+                                    static_cast<int>(values.size()));
     if (rc == 1)
       return "kernel '" + name + "' is not in the kernel library of "
              "executable " + std::to_string(d.executable);

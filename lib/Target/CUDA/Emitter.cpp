@@ -57,6 +57,7 @@ SchemePrinter printerOf(KernelScheme scheme) {
     return {KernelForm::Reduction, makePrinter<ReductionPrinter>};
   case KernelScheme::RowRegisters:
   case KernelScheme::RowReread:
+  case KernelScheme::RowShared:
     return {KernelForm::BroadcastReduction, makePrinter<RowReductionPrinter>};
   case KernelScheme::Scatter:
     return {KernelForm::IndexScatter, makePrinter<ScatterPrinter>};

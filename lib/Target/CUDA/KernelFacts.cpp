@@ -112,6 +112,23 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
 constexpr int64_t kMaxInt32Extent =
     std::numeric_limits<int32_t>::max() - (int64_t(1) << 24);
 
+RowSharedLayout rowSharedLayout(KernelOp kernel,
+                                ArrayRef<int64_t> iterationShape,
+                                int64_t rowLength) {
+  RowSharedLayout layout;
+  int64_t elements = product(iterationShape);
+  for (BlockArgument arg : kernel.getBodyBlock().getArguments()) {
+    auto type = cast<StridedTensorType>(arg.getType());
+    if (product(type.getShape()) != elements)
+      continue;
+    auto size = static_cast<int64_t>(dtypeSize(*dtypeOf(type)));
+    layout.arguments.push_back({arg.getArgNumber(), layout.bytes});
+    layout.elementBytes += size;
+    layout.bytes += ceilDiv(rowLength * size, 16) * 16;
+  }
+  return layout;
+}
+
 bool needsWideIndices(KernelOp kernel) {
   int64_t largest = 0;
   auto consider = [&](Type t) {

@@ -74,6 +74,23 @@ struct KernelFacts {
 mlir::FailureOr<KernelFacts> readKernelFacts(KernelOp kernel,
                                              llvm::StringRef name);
 
+/// Form (d), scheme row_shared: the kernel's arguments with one value per
+/// element of its iteration space (a row's own inputs, where a weight
+/// broadcast over the rows has fewer), in argument order, each with the
+/// byte offset of its row in the block's shared memory (16-byte aligned).
+struct RowSharedLayout {
+  struct Argument {
+    unsigned arg;
+    int64_t offset;
+  };
+  llvm::SmallVector<Argument> arguments;
+  /// The bytes of one row element of all of them, and of their rows.
+  int64_t elementBytes = 0, bytes = 0;
+};
+RowSharedLayout rowSharedLayout(KernelOp kernel,
+                                llvm::ArrayRef<int64_t> iterationShape,
+                                int64_t rowLength);
+
 /// The diagnostic prefix of the backend's errors about `kernel`.
 mlir::InFlightDiagnostic backendError(mlir::Operation *op,
                                       llvm::StringRef kernelName);

@@ -71,6 +71,21 @@ protected:
   virtual std::string declareMutable(Code &code, llvm::StringRef type,
                                      const std::string &name);
 
+  /// Where an element of argument `arg` at `coords` is held on chip (a row
+  /// held in shared memory): its address `at` there, whether an earlier
+  /// phase stored it there (else the load from memory stores it), and the
+  /// condition of that store ("" for always). std::nullopt: the element is
+  /// read from memory only.
+  struct HeldElement {
+    std::string at;
+    bool stored = false;
+    std::string guard;
+  };
+  virtual std::optional<HeldElement>
+  heldElement(unsigned arg, llvm::ArrayRef<std::string> coords) {
+    return std::nullopt;
+  }
+
   /// Launch `i` of the schedule.
   LaunchAttr launchAt(unsigned i) {
     return mlir::cast<LaunchAttr>(schedule.getLaunches()[i]);
@@ -147,6 +162,9 @@ protected:
   }
   void pushScope() { memo.emplace_back(); }
   void popScope() { memo.pop_back(); }
+  /// The memo's scopes open (pushScope), e.g. to tell a branch's from its
+  /// phase's.
+  size_t scopeDepth() const { return memo.size(); }
 
   mlir::InFlightDiagnostic error(mlir::Operation *op) {
     return op->emitError() << "cannot emit CUDA for kernel '" << name << "': ";

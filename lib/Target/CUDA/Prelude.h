@@ -392,6 +392,10 @@ STRIDE_DEVICE void stride_exclusive_scan_block(const int *values, int *scan,
 #ifndef STRIDE_SHARED
 #define STRIDE_SHARED(type, name, count) __shared__ type name[count]
 #endif
+// The block's dynamic shared memory (the launch's shared bytes), as bytes.
+#ifndef STRIDE_DYNAMIC_SHARED
+#define STRIDE_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
+#endif
 
 // Thread-block clusters (sm_90; a row split over a cluster's blocks,
 // RowReduction.cpp). stride_cluster_sync: every thread of the cluster

@@ -79,6 +79,11 @@ constexpr int64_t kMaxVectorizedOps = 16;
 /// Threads resident on one multiprocessor (every arch since sm_75 but
 /// sm_75 itself, which holds 1024; the count only tunes speed).
 constexpr int64_t kResidentThreadsPerMultiprocessor = 2048;
+/// Shared memory of one multiprocessor on sm_90 (an H100's 228 KiB), and
+/// what the hardware keeps of it per resident block: a row held in shared
+/// memory (row_shared) launches as many blocks as fit at once.
+constexpr int64_t kSharedBytesPerMultiprocessor = 228 * 1024;
+constexpr int64_t kSharedBytesReservedPerBlock = 1024;
 /// A reduction split across blocks (reduction_split) gives each block at
 /// least this many reduced elements (16 per thread), so the second phase
 /// combines few partial results next to the elements read.
@@ -333,10 +338,25 @@ private:
                           [](Operation &op) { return isFunctional(&op); });
   }
 
+  /// Whether the kernel computes a math function (exp, log, tanh, ...) per
+  /// element, not once per row. A row held in shared memory computes again
+  /// in each later phase what that phase reads: on an H100 softmax over
+  /// bf16 rows of 65,536 (exp per element) ran 3% slower than over a
+  /// cluster, LayerNorm's (rsqrt per row) 27% faster (bench/NOTES.md
+  /// section 40).
+  bool computesMathPerElement() {
+    return llvm::any_of(
+        kernel.getBodyBlock().without_terminator(), [&](Operation &op) {
+          return isa<ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, ErfOp, SigmoidOp,
+                     GeluOp, GeluTanhOp, SinOp, CosOp, PowOp>(op) &&
+                 !llvm::is_contained(facts.rowOps, &op);
+        });
+  }
+
   void launch(int64_t grid, int64_t block, int64_t blockY = 1,
-              int64_t phase = -1) {
+              int64_t phase = -1, int64_t shared = 0) {
     launches.push_back(LaunchAttr::get(builder.getContext(), grid, block,
-                                       blockY, /*shared=*/0, phase));
+                                       blockY, shared, phase));
   }
 
   KernelOp kernel;
@@ -694,22 +714,38 @@ void Scheduler::scheduleRowReduction() {
   // less). The held elements are kept in registers across the
   // phases (each input element is loaded once); longer rows are re-read in
   // each phase, mostly from L1/L2.
-  RowSplit split =
-      splitRow(l, functionalOps(), hasThreadBlockClusters(options.arch),
-               kernel.getBodyBlock().getNumArguments());
-  // Held in registers by a warp or a block, a row whose layout allows it is
-  // read in groups of 4 (RowSplit.h, groupRowInFours; the fusion pass's
-  // register estimate assumes the same).
+  // A row the cluster would take whose own inputs fit one block's shared
+  // memory is held there by one block instead (row_shared), unless the
+  // kernel computes a math function per element, which each later phase
+  // would compute again.
+  RowSharedLayout held = rowSharedLayout(kernel, facts.iterationShape, l);
+  RowSplit split = splitRow(
+      l, functionalOps(), hasThreadBlockClusters(options.arch),
+      kernel.getBodyBlock().getNumArguments(),
+      computesMathPerElement() ? 0 : held.elementBytes);
+  // Held in registers or shared memory by a warp or a block, a row whose
+  // layout allows it is read in groups of 4 (RowSplit.h, groupRowInFours;
+  // the fusion pass's register estimate assumes the same).
   if (reducesInnermostInFours())
     split = groupRowInFours(split, l);
   threads = split.threads;
   elementsPerThread = split.elementsPerThread;
   vectorWidth = split.vectorWidth;
   clusterBlocks = split.clusterBlocks;
-  scheme = split.inRegisters ? KernelScheme::RowRegisters
-                             : KernelScheme::RowReread;
+  scheme = split.sharedBytes > 0 ? KernelScheme::RowShared
+           : split.inRegisters   ? KernelScheme::RowRegisters
+                                 : KernelScheme::RowReread;
   if (m * l == 0)
     return;
+  if (scheme == KernelScheme::RowShared) {
+    int64_t perMultiprocessor = std::clamp<int64_t>(
+        kSharedBytesPerMultiprocessor /
+            (held.bytes + kSharedBytesReservedPerBlock),
+        1, kResidentThreadsPerMultiprocessor / threads);
+    launch(gridSize(m, multiprocessors * perMultiprocessor), threads,
+           /*blockY=*/1, /*phase=*/-1, held.bytes);
+    return;
+  }
   int64_t block = threads > 32 ? threads : 256;
   // A cluster's blocks are consecutive in the grid, which holds whole
   // clusters.

@@ -12,7 +12,7 @@
 //   TiledTranspose.cpp     form (a): tiled_transpose
 //   Reduction.cpp          form (b): reduction_inner, reduction_outer
 //   SplitReduction.cpp     form (b): reduction_split
-//   RowReduction.cpp       form (d): row_registers, row_reread
+//   RowReduction.cpp       form (d): row_registers, row_shared, row_reread
 //   Scatter.cpp            form (c): scatter (two phases, atomics)
 //   SegmentedIndexAdd.cpp  form (c): segmented_index_add
 //   Scan.cpp               form (e): row_scan
@@ -26,6 +26,8 @@
 #define STRIDE_LIB_TARGET_CUDA_FORMS_FORMS_H
 
 #include "../KernelPrinter.h"
+
+#include "llvm/ADT/DenseSet.h"
 
 namespace stride {
 
@@ -209,7 +211,7 @@ private:
                                                  int64_t reducedElements);
 };
 
-/// Form (d): row_registers and row_reread (RowReduction.cpp).
+/// Form (d): row_registers, row_shared and row_reread (RowReduction.cpp).
 class RowReductionPrinter : public KernelPrinter {
 public:
   using KernelPrinter::KernelPrinter;
@@ -228,6 +230,8 @@ private:
     std::string header;
     llvm::SmallVector<Coords, 4> lanes;
     std::string valid;
+    /// The group's first element's position in the row.
+    std::string position;
     /// Elements a thread holds: the register arrays' length.
     int64_t elements() const { return count * width; }
     /// The register arrays' subscript of element `lane` of the group.
@@ -257,7 +261,8 @@ private:
   /// the register loop, or on each element re-read.
   mlir::LogicalResult forEachGroup(Code &body, GroupFn fn);
   /// Prints one phase inside `loop`, every value it declares an element of
-  /// a register array declared before the loop.
+  /// a register array declared before the loop (row_registers), or a
+  /// variable of the loop's body, computed again by each phase (row_shared).
   mlir::LogicalResult walkRowRegisters(Code &body, const RowLoop &loop,
                                        GroupFn fn);
   /// In the register loop, evaluates element `lane` of the group next (its
@@ -282,6 +287,13 @@ private:
                            const std::string &expr) override;
   std::string declareMutable(Code &code, llvm::StringRef type,
                              const std::string &name) override;
+  /// row_shared: an element of a row's own input, loaded in the phase's
+  /// scope at the element's own coordinates, is held in shared memory.
+  std::optional<HeldElement>
+  heldElement(unsigned arg, llvm::ArrayRef<std::string> coords) override;
+  /// row_shared: declares the row's buffers in the block's dynamic shared
+  /// memory, one per held argument (rowSharedLayout).
+  void declareSharedRows(Code &body);
   /// Combines `info.acc` across the `threads` threads of a row (a power of
   /// two: one warp, or a whole block through shared array `shared`), so
   /// that every thread of the row holds the row's result.
@@ -313,6 +325,15 @@ private:
   llvm::SmallVector<std::pair<std::string, std::string>> newArrays;
   /// In the register loop: the subscript of the element being evaluated.
   std::string rowElement;
+  /// row_shared: the held arguments' buffers by argument, the arguments an
+  /// earlier phase stored, the ones the phase being printed stores, and
+  /// that phase's memo scope.
+  llvm::DenseMap<unsigned, std::string> sharedRows;
+  llvm::DenseSet<unsigned> storedRows, storingRows;
+  size_t phaseScope = 0;
+  bool isSharedRow() const {
+    return schedule.getScheme() == KernelScheme::RowShared;
+  }
 };
 
 /// Form (c): scatter (Scatter.cpp).

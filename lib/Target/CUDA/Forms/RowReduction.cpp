@@ -5,13 +5,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Form (d), schemes row_registers and row_reread: one row (the reduced
-// elements of one result element) per warp, block or thread-block cluster;
-// each reduction of the row in program order, combined across the row's
-// threads so that every thread holds it, then the broadcast epilogue over
-// the row. In registers, each phase is one unrolled loop over the elements
-// a thread holds, and the values a phase computes are register arrays the
-// later phases read.
+// Form (d), schemes row_registers, row_shared and row_reread: one row (the
+// reduced elements of one result element) per warp, block or thread-block
+// cluster; each reduction of the row in program order, combined across the
+// row's threads so that every thread holds it, then the broadcast epilogue
+// over the row. In registers, each phase is one unrolled loop over the
+// elements a thread holds, and the values a phase computes are register
+// arrays the later phases read. In shared memory, each phase is the same
+// loop, the row's own inputs are read from memory once, by the first phase
+// that reads them, and stored in the block's shared memory, where each
+// later phase reads them and computes again what it needs from them (each
+// thread reads back only the elements it stored, so the phases need no
+// barrier between them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,9 +102,20 @@ LogicalResult RowReductionPrinter::walkRowRegisters(Code &body,
   rowArrays = &loop;
   lanes.assign(loop.lanes.begin(), loop.lanes.end());
   newArrays.clear();
+  // Held in shared memory, what a phase computes is its own: the next
+  // phase computes it again from the held inputs.
+  if (isSharedRow()) {
+    pushScope();
+    phaseScope = scopeDepth();
+  }
   selectLane(0);
   LogicalResult status = fn(code, loop.lanes, loop.valid);
   selectLane(-1);
+  if (isSharedRow()) {
+    popScope();
+    storedRows.insert(storingRows.begin(), storingRows.end());
+    storingRows.clear();
+  }
   lanes.clear();
   rowArrays = nullptr;
   code.close();
@@ -119,10 +135,48 @@ void RowReductionPrinter::selectLane(int64_t lane) {
   vectorLane = rowArrays->width > 1 ? static_cast<int>(lane) : -1;
 }
 
+std::optional<KernelPrinter::HeldElement>
+RowReductionPrinter::heldElement(unsigned arg, ArrayRef<std::string> coords) {
+  auto buffer = sharedRows.find(arg);
+  if (!rowArrays || buffer == sharedRows.end())
+    return std::nullopt;
+  // The element's own coordinates, in the phase's scope (not in a branch,
+  // which would store it for some elements only), or stored before.
+  int64_t lane = std::max(vectorLane, 0);
+  bool stored = storedRows.contains(arg);
+  if (ArrayRef<std::string>(rowArrays->lanes[lane]) != coords ||
+      (!stored && scopeDepth() != phaseScope))
+    return std::nullopt;
+  if (!stored)
+    storingRows.insert(arg);
+  std::string at = fmt::format("{}[{}{}]", buffer->second,
+                               rowArrays->position,
+                               lane == 0 ? "" : fmt::format(" + {}", lane));
+  // A clamped group (past the row's end) is not stored: its element
+  // belongs to another thread.
+  return HeldElement{at, stored, rowArrays->valid};
+}
+
+void RowReductionPrinter::declareSharedRows(Code &body) {
+  RowSharedLayout layout =
+      rowSharedLayout(kernel, iterationShape, rowLength);
+  body.line("STRIDE_DYNAMIC_SHARED(rowShared); // {} bytes: a row of each "
+            "input read once per element",
+            layout.bytes);
+  for (const RowSharedLayout::Argument &held : layout.arguments) {
+    std::string name = fmt::format("sharedIn{}", held.arg);
+    const char *type = storageType(*dtypeOf(
+        kernel.getBodyBlock().getArgument(held.arg).getType()));
+    body.line("{0} *const {1} = reinterpret_cast<{0} *>(rowShared + {2});",
+              type, name, held.offset);
+    sharedRows[held.arg] = name;
+  }
+}
+
 std::string RowReductionPrinter::declareValue(Code &code, StringRef type,
                                               const std::string &name,
                                               const std::string &expr) {
-  if (!rowArrays)
+  if (!rowArrays || isSharedRow())
     return KernelPrinter::declareValue(code, type, name, expr);
   newArrays.push_back({type.str(), name});
   std::string element = name + "[" + rowElement + "]";
@@ -132,7 +186,7 @@ std::string RowReductionPrinter::declareValue(Code &code, StringRef type,
 
 std::string RowReductionPrinter::declareMutable(Code &code, StringRef type,
                                                 const std::string &name) {
-  if (!rowArrays)
+  if (!rowArrays || isSharedRow())
     return KernelPrinter::declareMutable(code, type, name);
   newArrays.push_back({type.str(), name});
   return name + "[" + rowElement + "]";
@@ -169,9 +223,11 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
       body.line("STRIDE_SHARED({}, cluster{}, 1);", accumulatorType(r.dtype),
                 i);
   }
+  if (isSharedRow())
+    declareSharedRows(body);
   openRowLoop(body, m);
   pushScope();
-  if (schedule.getScheme() == KernelScheme::RowRegisters)
+  if (schedule.getScheme() != KernelScheme::RowReread)
     rowLoop = registerLoop(body);
   for (auto [i, info] : llvm::enumerate(reductions))
     if (failed(printReduction(body, info, std::to_string(i))) ||
@@ -249,7 +305,10 @@ void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
     lane = fmt::format("(({})threadIdx.x % {})", idx, threads);
   } else {
     body.line("// one row per block of {} threads, {} elements per thread{}",
-              threads, perThread, inRegisters ? ", kept in registers" : "");
+              threads, perThread,
+              inRegisters   ? ", kept in registers"
+              : isSharedRow() ? ", the row's inputs kept in shared memory"
+                              : "");
     body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
                           "gridDim.x)",
                           idx, row, rows));
@@ -312,6 +371,7 @@ RowReductionPrinter::RowLoop RowReductionPrinter::registerLoop(Code &body) {
     loop.lanes[j].back() = c;
   }
   loop.header = std::move(header.text);
+  loop.position = r;
   return loop;
 }
 

@@ -49,6 +49,20 @@ constexpr int64_t kMaxRowClusterBlocks = 8;
 constexpr int64_t kRowClusterThreads = 512;
 constexpr int64_t kRowClusterElementsPerThread = 16;
 
+/// A row the cluster form would take is held instead in one block's
+/// shared memory, in its storage type, where the kernel's inputs read once
+/// per element take at most kMaxRowSharedElementBytes a row element (one
+/// 16-bit input) and the row at most kMaxRowSharedBytes: one block of
+/// kRowSharedThreads threads per row, each phase after the first reading
+/// the row from shared memory and computing again what it needs. Measured
+/// on an H100 with a hand-written kernel of this form, softmax and
+/// LayerNorm over bf16 rows of 65,536 ran at 70-75% of the copy floor
+/// against 51-52% over a cluster, whose exchange between blocks is the
+/// cost (bench/NOTES.md section 39).
+constexpr int64_t kMaxRowSharedElementBytes = 2;
+constexpr int64_t kMaxRowSharedBytes = 160 * 1024;
+constexpr int64_t kRowSharedThreads = 1024;
+
 /// The fewest lanes a row held in groups of 4 takes (a group each): rows of
 /// 16 elements, 8 rows per warp.
 constexpr int64_t kMinRowLanes = 4;
@@ -66,6 +80,9 @@ struct RowSplit {
   int64_t clusterBlocks = 1;
   /// Consecutive elements a thread loads at once: 4 (a group) or 1.
   int64_t vectorWidth = 1;
+  /// Bytes of one block's shared memory holding the row's inputs (the
+  /// shared-memory form; 0: the row is held in registers or re-read).
+  int64_t sharedBytes = 0;
 };
 
 /// A warp per row of up to 1,024 elements, else a block of up to 1,024
@@ -76,18 +93,22 @@ struct RowSplit {
 /// registers (kMaxRowElementsPerBlock; half of it when the kernel has more
 /// than one of `kernelInputs`) is split over the fewest blocks of
 /// kRowClusterThreads threads (1,024 where 512 are too few) of a cluster of
-/// 2 to kMaxRowClusterBlocks blocks, each holding its share; rows longer
-/// than that are re-read by one block.
+/// 2 to kMaxRowClusterBlocks blocks, each holding its share, unless
+/// `heldElementBytes` (the bytes of one row element of the inputs the
+/// kernel reads once per element, 0 where unknown) lets one block hold the
+/// row in shared memory (kMaxRowSharedBytes); rows longer than that are
+/// re-read by one block.
 RowSplit splitRow(int64_t rowLength, int64_t kernelOps, bool clusters = false,
-                  int64_t kernelInputs = 1);
+                  int64_t kernelInputs = 1, int64_t heldElementBytes = 0);
 
 /// `split` with a warp's or block's row held in groups of 4 consecutive
 /// elements, for a row whose layout allows 4-element loads (its length a
 /// multiple of 4 along the innermost dim): a row of kMinRowLanes to 16
 /// groups, a power of two, takes that many lanes, a group each (2 to 8
 /// rows per warp); a row with a group for every thread holds 4 x
-/// ceil(groups / threads) elements a thread. A row over a cluster, re-read
-/// or with fewer groups than threads keeps an element per step.
+/// ceil(groups / threads) elements a thread (also a row in shared
+/// memory). A row over a cluster, re-read or with fewer groups than
+/// threads keeps an element per step.
 RowSplit groupRowInFours(RowSplit split, int64_t rowLength);
 
 } // namespace stride

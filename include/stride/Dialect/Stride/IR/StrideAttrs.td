@@ -31,7 +31,8 @@ def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
   I32EnumAttrCase<"Scatter", 7, "scatter">,
   I32EnumAttrCase<"SegmentedIndexAdd", 8, "segmented_index_add">,
   I32EnumAttrCase<"ReductionSplit", 9, "reduction_split">,
-  I32EnumAttrCase<"RowScan", 10, "row_scan">]> {
+  I32EnumAttrCase<"RowScan", 10, "row_scan">,
+  I32EnumAttrCase<"RowShared", 11, "row_shared">]> {
   let cppNamespace = "::stride";
   let genSpecializedAttr = 0;
 }
@@ -127,7 +128,11 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       several rows per warp, `elements_per_thread`
       held in registers or re-read, in groups of `vector_width` consecutive
       elements; `cluster_blocks` > 1: a row split over
-      a thread-block cluster of that many blocks, sm_90), `scatter`, `segmented_index_add`
+      a thread-block cluster of that many blocks, sm_90), `row_shared`
+      (broadcast reductions: a block of `threads` per row holding the row's
+      own inputs in its dynamic shared memory, the launch's `shared` bytes,
+      `elements_per_thread` in groups of `vector_width`; each phase after
+      the first reads them there), `scatter`, `segmented_index_add`
       (deterministic: the source positions counted per row in `slices`
       columns, sorted by row, and reduced in chunks of `tile` sorted
       positions; default: a row's first `bucket` positions kept in its
