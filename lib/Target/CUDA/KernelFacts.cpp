@@ -9,7 +9,10 @@
 
 #include "stride/Support/Layout.h"
 
+#include "llvm/ADT/MapVector.h"
 
+
+#include <functional>
 #include <limits>
 
 using namespace mlir;
@@ -112,20 +115,99 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
 constexpr int64_t kMaxInt32Extent =
     std::numeric_limits<int32_t>::max() - (int64_t(1) << 24);
 
-RowSharedLayout rowSharedLayout(KernelOp kernel,
-                                ArrayRef<int64_t> iterationShape,
-                                int64_t rowLength) {
+const RowSharedLayout::Held *RowSharedLayout::find(Value value) const {
+  for (const Held &held : values)
+    if (held.value == value)
+      return &held;
+  return nullptr;
+}
+
+/// Whether a later phase reads `op`'s result back from shared memory
+/// rather than computing it again from its operands: a math function or a
+/// division (softmax's exp: reading it back made softmax over bf16 rows of
+/// 65,536 10% faster on an H100), not an op of an instruction or two
+/// (LayerNorm's x - mean: storing it made LayerNorm's 7% slower than
+/// computing it again; bench/NOTES.md section 40).
+static bool isReadBackByLaterPhases(Operation *op) {
+  return isa<ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, ErfOp, SigmoidOp, GeluOp,
+             GeluTanhOp, SinOp, CosOp, PowOp, DivOp>(op);
+}
+
+/// Each value a row's phases evaluate at the row element's own
+/// coordinates: the first phase that does, and the last one that reads it
+/// back (the same where none does). Like the printer's memo, a phase stops
+/// at a value an earlier phase evaluated, but for a cheap op, which it
+/// computes again from its operands (isReadBackByLaterPhases).
+static llvm::MapVector<Value, std::pair<unsigned, unsigned>>
+rowValuePhases(const KernelFacts &facts) {
+  llvm::MapVector<Value, std::pair<unsigned, unsigned>> phases;
+  // The last phase that computed each cheap op again: once per phase.
+  llvm::DenseMap<Value, unsigned> recomputedIn;
+  std::function<void(Value, unsigned)> visit = [&](Value value,
+                                                   unsigned phase) {
+    Operation *op = value.getDefiningOp();
+    bool elementwise = op && op->hasTrait<Elementwise>() &&
+                       op->getNumOperands() > 0 &&
+                       !llvm::is_contained(facts.rowOps, op);
+    if (!isa<BlockArgument>(value) && !elementwise)
+      return; // a view (other coordinates), a reduction or a per-row value
+    auto it = phases.find(value);
+    bool again = it != phases.end() && it->second.first < phase;
+    if (it != phases.end() && !(again && elementwise &&
+                                !isReadBackByLaterPhases(op))) {
+      if (again)
+        it->second.second = std::max(it->second.second, phase);
+      return;
+    }
+    if (it == phases.end()) {
+      phases.insert({value, {phase, phase}});
+    } else {
+      auto [last, first] = recomputedIn.try_emplace(value, phase);
+      if (!first && last->second == phase)
+        return;
+      last->second = phase;
+    }
+    if (elementwise)
+      for (Value operand : op->getOperands())
+        visit(operand, phase);
+  };
+  unsigned phase = 0;
+  for (const ReductionInfo &r : facts.reductions)
+    visit(r.input, phase++);
+  for (Value yield : facts.yields)
+    visit(yield, phase);
+  return phases;
+}
+
+RowSharedLayout rowSharedLayout(const KernelFacts &facts, int64_t rowLength) {
   RowSharedLayout layout;
-  int64_t elements = product(iterationShape);
-  for (BlockArgument arg : kernel.getBodyBlock().getArguments()) {
-    auto type = cast<StridedTensorType>(arg.getType());
-    if (product(type.getShape()) != elements)
+  // Each buffer: its offset, element bytes and the last phase reading it.
+  struct Buffer {
+    int64_t offset = 0, elementBytes = 0;
+    unsigned lastPhase = 0;
+  };
+  SmallVector<Buffer> buffers;
+  SmallVector<unsigned> bufferOf;
+  for (auto [value, range] : rowValuePhases(facts)) {
+    if (range.second == range.first)
       continue;
-    auto size = static_cast<int64_t>(dtypeSize(*dtypeOf(type)));
-    layout.arguments.push_back({arg.getArgNumber(), layout.bytes});
-    layout.elementBytes += size;
-    layout.bytes += ceilDiv(rowLength * size, 16) * 16;
+    auto size = static_cast<int64_t>(dtypeSize(*dtypeOf(value.getType())));
+    auto free = llvm::find_if(
+        buffers, [&](const Buffer &b) { return b.lastPhase <= range.first; });
+    if (free == buffers.end())
+      free = buffers.insert(buffers.end(), Buffer{});
+    free->elementBytes = std::max(free->elementBytes, size);
+    free->lastPhase = range.second;
+    bufferOf.push_back(static_cast<unsigned>(free - buffers.begin()));
+    layout.values.push_back({value, range.first, range.second, 0});
   }
+  for (Buffer &b : buffers) {
+    b.offset = layout.bytes;
+    layout.elementBytes += b.elementBytes;
+    layout.bytes += ceilDiv(rowLength * b.elementBytes, 16) * 16;
+  }
+  for (auto [held, buffer] : llvm::zip(layout.values, bufferOf))
+    held.offset = buffers[buffer].offset;
   return layout;
 }
 

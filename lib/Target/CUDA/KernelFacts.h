@@ -74,22 +74,33 @@ struct KernelFacts {
 mlir::FailureOr<KernelFacts> readKernelFacts(KernelOp kernel,
                                              llvm::StringRef name);
 
-/// Form (d), scheme row_shared: the kernel's arguments with one value per
-/// element of its iteration space (a row's own inputs, where a weight
-/// broadcast over the rows has fewer), in argument order, each with the
-/// byte offset of its row in the block's shared memory (16-byte aligned).
+/// Form (d), scheme row_shared: the values a row held in shared memory
+/// keeps between its phases. Phase i < the reductions' count evaluates
+/// reduction i's input over the row, the last phase the yields. A value is
+/// held where the phase that first evaluates it at the row element's own
+/// coordinates (a kernel argument read directly, or an elementwise op's
+/// result, reached from the phase's root through elementwise ops) is
+/// followed by one that evaluates it again there, unless it is an op of an
+/// instruction or two (x - mean), which the later phase computes again
+/// from its operands instead; the first stores it at the end of its loop
+/// body, the later ones up to `lastPhase` read it back.
+/// Values whose phases do not overlap share a buffer (a buffer whose last
+/// reader is the phase that stores the next value: that phase reads each
+/// element before it stores it).
 struct RowSharedLayout {
-  struct Argument {
-    unsigned arg;
+  struct Held {
+    mlir::Value value;
+    unsigned firstPhase, lastPhase;
+    /// Byte offset of its buffer in the block's dynamic shared memory
+    /// (16-byte aligned), a row of its storage type.
     int64_t offset;
   };
-  llvm::SmallVector<Argument> arguments;
-  /// The bytes of one row element of all of them, and of their rows.
+  llvm::SmallVector<Held> values;
+  /// The bytes of one row element of all the buffers, and of their rows.
   int64_t elementBytes = 0, bytes = 0;
+  const Held *find(mlir::Value value) const;
 };
-RowSharedLayout rowSharedLayout(KernelOp kernel,
-                                llvm::ArrayRef<int64_t> iterationShape,
-                                int64_t rowLength);
+RowSharedLayout rowSharedLayout(const KernelFacts &facts, int64_t rowLength);
 
 /// The diagnostic prefix of the backend's errors about `kernel`.
 mlir::InFlightDiagnostic backendError(mlir::Operation *op,

@@ -150,6 +150,10 @@ KernelPrinter::eval(Value value, ArrayRef<std::string> coords, Code &code) {
   std::string key = memoKey(value, coords);
   if (std::optional<std::string> hit = lookup(key))
     return *hit;
+  if (std::optional<std::string> held = evalHeld(value, coords, code)) {
+    remember(key, *held);
+    return *held;
+  }
   FailureOr<std::string> result = evalUncached(value, coords, code);
   if (succeeded(result))
     memo.back()[key] = *result;
@@ -187,46 +191,25 @@ FailureOr<std::string> KernelPrinter::evalUncached(Value value,
     if (std::optional<std::string> hit = lookup(key))
       return *hit;
     std::string v = fresh("v");
-    // An element held on chip is read there once a phase has stored it;
-    // the phase that loads it from memory first also stores it.
-    auto source = [&](const std::optional<HeldElement> &held,
-                      ArrayRef<std::string> at) {
-      if (held && held->stored)
-        return held->at;
-      return fmt::format("in{}[{}]", *arg, address(type, at));
-    };
-    auto storeHeld = [&](const std::optional<HeldElement> &held,
-                         const std::string &statement) {
-      if (!held || held->stored)
-        return;
-      code.line("{}{}", held->guard.empty() ? "" : "if (" + held->guard + ") ",
-                statement);
-    };
     if (vectorLane >= 0 && isVectorAccess(type, coords)) {
       // Four consecutive elements of the innermost dim, aligned: one
       // 4-element load, each lane takes its element.
-      std::string vecKey =
-          fmt::format("vec|{}|{}", *arg, address(type, lanes[0]));
+      std::string vecKey = vectorLoadKey(*arg, type);
       std::optional<std::string> vec = lookup(vecKey);
       if (!vec) {
         std::string vecType =
             fmt::format("stride_vec4<{}>", storageType(dtype));
-        std::optional<HeldElement> held = heldElement(*arg, lanes[0]);
-        vec = declareValue(code, vecType, fresh("quad"),
-                           fmt::format("*reinterpret_cast<const {} *>(&{})",
-                                       vecType, source(held, lanes[0])));
-        storeHeld(held, fmt::format("*reinterpret_cast<{} *>(&{}) = {};",
-                                    vecType, held ? held->at : "", *vec));
+        vec = declareValue(
+            code, vecType, fresh("quad"),
+            fmt::format("*reinterpret_cast<const {} *>(&in{}[{}])", vecType,
+                        *arg, address(type, lanes[0])));
         memo.back()[vecKey] = *vec;
       }
       v = declareValue(code, computeType(dtype), v,
                        fmt::format("stride_ld(&{}.v[{}])", *vec, vectorLane));
     } else {
-      std::optional<HeldElement> held = heldElement(*arg, coords);
       v = declareValue(code, computeType(dtype), v,
-                       fmt::format("stride_ld(&{})", source(held, coords)));
-      storeHeld(held, fmt::format("stride_st(&{}, {});",
-                                  held ? held->at : "", v));
+                       fmt::format("stride_ld(&in{}[{}])", *arg, addr));
     }
     memo.back()[key] = v;
     return v;

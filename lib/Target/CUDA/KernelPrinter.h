@@ -71,18 +71,11 @@ protected:
   virtual std::string declareMutable(Code &code, llvm::StringRef type,
                                      const std::string &name);
 
-  /// Where an element of argument `arg` at `coords` is held on chip (a row
-  /// held in shared memory): its address `at` there, whether an earlier
-  /// phase stored it there (else the load from memory stores it), and the
-  /// condition of that store ("" for always). std::nullopt: the element is
-  /// read from memory only.
-  struct HeldElement {
-    std::string at;
-    bool stored = false;
-    std::string guard;
-  };
-  virtual std::optional<HeldElement>
-  heldElement(unsigned arg, llvm::ArrayRef<std::string> coords) {
+  /// How to read `value` at `coords` where it is held on chip instead of
+  /// computed (a row held in shared memory), declaring what the read
+  /// needs; std::nullopt: evaluate it.
+  virtual std::optional<std::string>
+  evalHeld(mlir::Value value, llvm::ArrayRef<std::string> coords, Code &code) {
     return std::nullopt;
   }
 
@@ -144,6 +137,11 @@ protected:
   std::string fresh(llvm::StringRef prefix) {
     return (prefix + llvm::Twine(counter++)).str();
   }
+  /// The memo key of argument `arg`'s 4-element load at the group of the
+  /// current `lanes`, read through `type`.
+  std::string vectorLoadKey(unsigned arg, StridedTensorType type) {
+    return fmt::format("vec|{}|{}", arg, address(type, lanes[0]));
+  }
   std::string memoKey(mlir::Value value, llvm::ArrayRef<std::string> coords) {
     return fmt::format("{}|{}", value.getAsOpaquePointer(), joinCoords(coords));
   }
@@ -162,9 +160,6 @@ protected:
   }
   void pushScope() { memo.emplace_back(); }
   void popScope() { memo.pop_back(); }
-  /// The memo's scopes open (pushScope), e.g. to tell a branch's from its
-  /// phase's.
-  size_t scopeDepth() const { return memo.size(); }
 
   mlir::InFlightDiagnostic error(mlir::Operation *op) {
     return op->emitError() << "cannot emit CUDA for kernel '" << name << "': ";

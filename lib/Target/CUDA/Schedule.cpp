@@ -338,21 +338,6 @@ private:
                           [](Operation &op) { return isFunctional(&op); });
   }
 
-  /// Whether the kernel computes a math function (exp, log, tanh, ...) per
-  /// element, not once per row. A row held in shared memory computes again
-  /// in each later phase what that phase reads: on an H100 softmax over
-  /// bf16 rows of 65,536 (exp per element) ran 3% slower than over a
-  /// cluster, LayerNorm's (rsqrt per row) 27% faster (bench/NOTES.md
-  /// section 40).
-  bool computesMathPerElement() {
-    return llvm::any_of(
-        kernel.getBodyBlock().without_terminator(), [&](Operation &op) {
-          return isa<ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, ErfOp, SigmoidOp,
-                     GeluOp, GeluTanhOp, SinOp, CosOp, PowOp>(op) &&
-                 !llvm::is_contained(facts.rowOps, &op);
-        });
-  }
-
   void launch(int64_t grid, int64_t block, int64_t blockY = 1,
               int64_t phase = -1, int64_t shared = 0) {
     launches.push_back(LaunchAttr::get(builder.getContext(), grid, block,
@@ -714,15 +699,13 @@ void Scheduler::scheduleRowReduction() {
   // less). The held elements are kept in registers across the
   // phases (each input element is loaded once); longer rows are re-read in
   // each phase, mostly from L1/L2.
-  // A row the cluster would take whose own inputs fit one block's shared
-  // memory is held there by one block instead (row_shared), unless the
-  // kernel computes a math function per element, which each later phase
-  // would compute again.
-  RowSharedLayout held = rowSharedLayout(kernel, facts.iterationShape, l);
-  RowSplit split = splitRow(
-      l, functionalOps(), hasThreadBlockClusters(options.arch),
-      kernel.getBodyBlock().getNumArguments(),
-      computesMathPerElement() ? 0 : held.elementBytes);
+  // A row the cluster would take whose values read by more than one phase
+  // fit one block's shared memory is held there by one block instead
+  // (row_shared).
+  RowSharedLayout held = rowSharedLayout(facts, l);
+  RowSplit split =
+      splitRow(l, functionalOps(), hasThreadBlockClusters(options.arch),
+               kernel.getBodyBlock().getNumArguments(), held.elementBytes);
   // Held in registers or shared memory by a warp or a block, a row whose
   // layout allows it is read in groups of 4 (RowSplit.h, groupRowInFours;
   // the fusion pass's register estimate assumes the same).

@@ -1,19 +1,21 @@
 // Rows held in one block's shared memory (scheme row_shared, RowSplit.h):
 // rows the cluster form would take (longer than a block holds in
-// registers) whose own inputs take at most 2 bytes an element, in a kernel
-// that computes no math function per element. LayerNorm over bf16 rows of
-// 40000 with weight and bias (groups of 4, the last ones clamped; the
-// weight and bias read from memory in the last phase), a bf16 x - mean(x)
-// scaled by its maximum over rows of 40001 (odd: an element per step), two
-// i8 inputs over rows of 20000 (two buffers), and a row first read inside
-// a cat's branches (not held there), then directly by the second phase
-// (stored), then by the epilogue (read back).
+// registers) whose values read by more than one phase take at most 2 bytes
+// an element (rowSharedLayout). LayerNorm over bf16 rows of 40000 with
+// weight and bias (groups of 4, the last ones clamped; x held from the
+// first phase to the last, x - mean computed again; weight and bias read
+// from memory), a bf16 x - mean(x) scaled by its maximum over rows of
+// 40001 (odd: an element per step), two i8 inputs each read by both phases
+// (two buffers), a row first read inside a cat's branches (held from the
+// second phase), and softmax over bf16 rows of 40000 (exp's results held
+// where x was, not computed again).
 func.func @shared(%a: !stride.tensor<3x40000xbf16>, %w: !stride.tensor<40000xbf16>,
                   %bias: !stride.tensor<40000xbf16>, %h: !stride.tensor<3x40001xbf16>,
                   %p: !stride.tensor<2x20000xi8>, %q: !stride.tensor<2x20000xi8>,
-                  %c: !stride.tensor<3x40000xbf16>)
+                  %c: !stride.tensor<3x40000xbf16>, %s: !stride.tensor<2x40000xbf16>)
     -> (!stride.tensor<3x40000xbf16>, !stride.tensor<3x40001xbf16>,
-        !stride.tensor<2x20000xf32>, !stride.tensor<3x40000xbf16>) {
+        !stride.tensor<2x20000xf32>, !stride.tensor<3x40000xbf16>,
+        !stride.tensor<2x40000xbf16>) {
   // LayerNorm over rows of 40000: mean, variance, normalize, weight, bias
   %am = stride.mean %a dims [1] keepdim : !stride.tensor<3x40000xbf16> -> !stride.tensor<3x1xbf16>
   %amb = stride.expand %am : !stride.tensor<3x1xbf16> -> !stride.tensor<3x40000xbf16, strides = [1, 0]>
@@ -36,13 +38,16 @@ func.func @shared(%a: !stride.tensor<3x40000xbf16>, %w: !stride.tensor<40000xbf1
   %hx = stride.max %hd dims [1] keepdim : !stride.tensor<3x40001xbf16> -> !stride.tensor<3x1xbf16>
   %hxb = stride.expand %hx : !stride.tensor<3x1xbf16> -> !stride.tensor<3x40001xbf16, strides = [1, 0]>
   %hy = stride.div %hd, %hxb : !stride.tensor<3x40001xbf16>, !stride.tensor<3x40001xbf16, strides = [1, 0]> -> !stride.tensor<3x40001xbf16>
-  // two i8 inputs: p + q minus its mean over rows of 20000, in f32
+  // two i8 inputs, each read by both phases: p - max(max(p, q)) + q over
+  // rows of 20000, in f32
+  %pq = stride.maximum %p, %q : !stride.tensor<2x20000xi8>, !stride.tensor<2x20000xi8> -> !stride.tensor<2x20000xi8>
+  %pm = stride.max %pq dims [1] keepdim : !stride.tensor<2x20000xi8> -> !stride.tensor<2x1xi8>
+  %pmf = stride.cast %pm : !stride.tensor<2x1xi8> -> !stride.tensor<2x1xf32>
+  %pmb = stride.expand %pmf : !stride.tensor<2x1xf32> -> !stride.tensor<2x20000xf32, strides = [1, 0]>
   %pf = stride.cast %p : !stride.tensor<2x20000xi8> -> !stride.tensor<2x20000xf32>
   %qf = stride.cast %q : !stride.tensor<2x20000xi8> -> !stride.tensor<2x20000xf32>
-  %pq = stride.add %pf, %qf : !stride.tensor<2x20000xf32>, !stride.tensor<2x20000xf32> -> !stride.tensor<2x20000xf32>
-  %pm = stride.mean %pq dims [1] keepdim : !stride.tensor<2x20000xf32> -> !stride.tensor<2x1xf32>
-  %pmb = stride.expand %pm : !stride.tensor<2x1xf32> -> !stride.tensor<2x20000xf32, strides = [1, 0]>
-  %py = stride.sub %pq, %pmb : !stride.tensor<2x20000xf32>, !stride.tensor<2x20000xf32, strides = [1, 0]> -> !stride.tensor<2x20000xf32>
+  %pd = stride.sub %pf, %pmb : !stride.tensor<2x20000xf32>, !stride.tensor<2x20000xf32, strides = [1, 0]> -> !stride.tensor<2x20000xf32>
+  %py = stride.add %pd, %qf : !stride.tensor<2x20000xf32>, !stride.tensor<2x20000xf32> -> !stride.tensor<2x20000xf32>
   // the row's halves joined again (cat), then the row itself
   %c0 = stride.slice %c dim 1 start 0 end 14000 step 1 : !stride.tensor<3x40000xbf16> -> !stride.tensor<3x14000xbf16, strides = [40000, 1]>
   %c1 = stride.slice %c dim 1 start 14000 end 40000 step 1 : !stride.tensor<3x40000xbf16> -> !stride.tensor<3x26000xbf16, strides = [40000, 1], offset = 14000>
@@ -53,6 +58,14 @@ func.func @shared(%a: !stride.tensor<3x40000xbf16>, %w: !stride.tensor<40000xbf1
   %cx = stride.max %cd dims [1] keepdim : !stride.tensor<3x40000xbf16> -> !stride.tensor<3x1xbf16>
   %cxb = stride.expand %cx : !stride.tensor<3x1xbf16> -> !stride.tensor<3x40000xbf16, strides = [1, 0]>
   %cy = stride.div %cd, %cxb : !stride.tensor<3x40000xbf16>, !stride.tensor<3x40000xbf16, strides = [1, 0]> -> !stride.tensor<3x40000xbf16>
-  return %ay, %hy, %py, %cy : !stride.tensor<3x40000xbf16>, !stride.tensor<3x40001xbf16>,
-      !stride.tensor<2x20000xf32>, !stride.tensor<3x40000xbf16>
+  // softmax over rows of 40000
+  %sm = stride.max %s dims [1] keepdim : !stride.tensor<2x40000xbf16> -> !stride.tensor<2x1xbf16>
+  %smb = stride.expand %sm : !stride.tensor<2x1xbf16> -> !stride.tensor<2x40000xbf16, strides = [1, 0]>
+  %sd = stride.sub %s, %smb : !stride.tensor<2x40000xbf16>, !stride.tensor<2x40000xbf16, strides = [1, 0]> -> !stride.tensor<2x40000xbf16>
+  %se = stride.exp %sd : !stride.tensor<2x40000xbf16> -> !stride.tensor<2x40000xbf16>
+  %ss = stride.sum %se dims [1] keepdim : !stride.tensor<2x40000xbf16> -> !stride.tensor<2x1xbf16>
+  %ssb = stride.expand %ss : !stride.tensor<2x1xbf16> -> !stride.tensor<2x40000xbf16, strides = [1, 0]>
+  %sy = stride.div %se, %ssb : !stride.tensor<2x40000xbf16>, !stride.tensor<2x40000xbf16, strides = [1, 0]> -> !stride.tensor<2x40000xbf16>
+  return %ay, %hy, %py, %cy, %sy : !stride.tensor<3x40000xbf16>, !stride.tensor<3x40001xbf16>,
+      !stride.tensor<2x20000xf32>, !stride.tensor<3x40000xbf16>, !stride.tensor<2x40000xbf16>
 }

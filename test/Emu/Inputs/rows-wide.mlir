@@ -4,9 +4,10 @@
 // through distributed shared memory. LayerNorm with weight and bias over
 // rows of 20001 (odd: a cluster of 3 blocks of 512 threads, 14 elements
 // each, the last ones clamped), softmax over rows of 40000 (5 blocks), bf16
-// over rows of 33000 (5 blocks; exp per element, so not held in shared
-// memory), and rows of 140000, more than a cluster
-// of 8 blocks of 1024 threads holds, re-read by one block in each phase.
+// over rows of 33000 (5 blocks: x and exp's results, both read by the last
+// phase, would take 4 bytes an element in shared memory, RowSplit.h), and
+// rows of 140000, more than a cluster of 8 blocks of 1024 threads holds,
+// re-read by one block in each phase.
 func.func @wide(%a: !stride.tensor<3x20001xf32>, %w: !stride.tensor<20001xf32>,
                 %bias: !stride.tensor<20001xf32>, %s: !stride.tensor<2x40000xf32>,
                 %h: !stride.tensor<2x33000xbf16>, %r: !stride.tensor<1x140000xf32>)
@@ -35,15 +36,16 @@ func.func @wide(%a: !stride.tensor<3x20001xf32>, %w: !stride.tensor<20001xf32>,
   %ss = stride.sum %se dims [1] keepdim : !stride.tensor<2x40000xf32> -> !stride.tensor<2x1xf32>
   %ssb = stride.expand %ss : !stride.tensor<2x1xf32> -> !stride.tensor<2x40000xf32, strides = [1, 0]>
   %sy = stride.div %se, %ssb : !stride.tensor<2x40000xf32>, !stride.tensor<2x40000xf32, strides = [1, 0]> -> !stride.tensor<2x40000xf32>
-  // bf16 e = exp(x), e - mean(e) scaled by its maximum over rows of 33000
-  // (exp per element: not held in shared memory, RowSplit.h)
-  %he = stride.exp %h : !stride.tensor<2x33000xbf16> -> !stride.tensor<2x33000xbf16>
-  %hm = stride.mean %he dims [1] keepdim : !stride.tensor<2x33000xbf16> -> !stride.tensor<2x1xbf16>
+  // bf16 e = exp(x - mean(x)) scaled by its maximum, plus x, over rows of
+  // 33000
+  %hm = stride.mean %h dims [1] keepdim : !stride.tensor<2x33000xbf16> -> !stride.tensor<2x1xbf16>
   %hmb = stride.expand %hm : !stride.tensor<2x1xbf16> -> !stride.tensor<2x33000xbf16, strides = [1, 0]>
-  %hd = stride.sub %he, %hmb : !stride.tensor<2x33000xbf16>, !stride.tensor<2x33000xbf16, strides = [1, 0]> -> !stride.tensor<2x33000xbf16>
-  %hx = stride.max %hd dims [1] keepdim : !stride.tensor<2x33000xbf16> -> !stride.tensor<2x1xbf16>
+  %hd = stride.sub %h, %hmb : !stride.tensor<2x33000xbf16>, !stride.tensor<2x33000xbf16, strides = [1, 0]> -> !stride.tensor<2x33000xbf16>
+  %he = stride.exp %hd : !stride.tensor<2x33000xbf16> -> !stride.tensor<2x33000xbf16>
+  %hx = stride.max %he dims [1] keepdim : !stride.tensor<2x33000xbf16> -> !stride.tensor<2x1xbf16>
   %hxb = stride.expand %hx : !stride.tensor<2x1xbf16> -> !stride.tensor<2x33000xbf16, strides = [1, 0]>
-  %hy = stride.div %hd, %hxb : !stride.tensor<2x33000xbf16>, !stride.tensor<2x33000xbf16, strides = [1, 0]> -> !stride.tensor<2x33000xbf16>
+  %hq = stride.div %he, %hxb : !stride.tensor<2x33000xbf16>, !stride.tensor<2x33000xbf16, strides = [1, 0]> -> !stride.tensor<2x33000xbf16>
+  %hy = stride.add %hq, %h : !stride.tensor<2x33000xbf16>, !stride.tensor<2x33000xbf16> -> !stride.tensor<2x33000xbf16>
   // x - max(x) over rows of 140000
   %rm = stride.max %r dims [1] keepdim : !stride.tensor<1x140000xf32> -> !stride.tensor<1x1xf32>
   %rmb = stride.expand %rm : !stride.tensor<1x1xf32> -> !stride.tensor<1x140000xf32, strides = [1, 0]>

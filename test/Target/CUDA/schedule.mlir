@@ -357,10 +357,11 @@ func.func @row_cluster_few_rows(%a: !stride.tensor<512x32768xf32>, %w: !stride.t
 
 // -----
 
-// bf16 rows of 65536, the row the only input read per element (2 bytes an
-// element, 128 KiB a row): on sm_90 one block of 1024 threads per row holds
-// it in shared memory (row_shared), 64 elements per thread in groups of 4,
-// as many blocks as fit at once (one per multiprocessor); on sm_80 re-read.
+// bf16 rows of 65536 whose values read by more than one phase (x; x - mean
+// is computed again) take 2 bytes an element, 128 KiB a row: on
+// sm_90 one block of 1024 threads per row holds them in shared memory
+// (row_shared), 64 elements per thread in groups of 4, as many blocks as
+// fit at once (one per multiprocessor); on sm_80 re-read.
 // CHECK-LABEL: func.func @row_shared
 // CHECK: #stride.schedule<scheme = row_shared, index_bits = 32, vector_width = 4, threads = 1024, elements_per_thread = 64, launches = [#stride.launch<grid = 132, block = 1024, shared = 131072>]>
 // MP2-LABEL: func.func @row_shared
@@ -371,24 +372,28 @@ func.func @row_shared(%a: !stride.tensor<512x65536xbf16>) -> !stride.tensor<512x
   %m = stride.mean %a dims [1] keepdim : !stride.tensor<512x65536xbf16> -> !stride.tensor<512x1xbf16>
   %mb = stride.expand %m : !stride.tensor<512x1xbf16> -> !stride.tensor<512x65536xbf16, strides = [1, 0]>
   %d = stride.sub %a, %mb : !stride.tensor<512x65536xbf16>, !stride.tensor<512x65536xbf16, strides = [1, 0]> -> !stride.tensor<512x65536xbf16>
-  return %d : !stride.tensor<512x65536xbf16>
+  %x = stride.max %d dims [1] keepdim : !stride.tensor<512x65536xbf16> -> !stride.tensor<512x1xbf16>
+  %xb = stride.expand %x : !stride.tensor<512x1xbf16> -> !stride.tensor<512x65536xbf16, strides = [1, 0]>
+  %q = stride.div %d, %xb : !stride.tensor<512x65536xbf16>, !stride.tensor<512x65536xbf16, strides = [1, 0]> -> !stride.tensor<512x65536xbf16>
+  return %q : !stride.tensor<512x65536xbf16>
 }
 
 // -----
 
-// The same rows with exp per element (softmax), which each phase after the
-// first would compute again from a row held in shared memory: a cluster of
-// 8 blocks per row, as for f32.
-// CHECK-LABEL: func.func @row_shared_math
+// The same rows where the last phase reads both x and exp(x - mean), which
+// would take two buffers, 4 bytes an element: a cluster of 8 blocks per
+// row, as for f32.
+// CHECK-LABEL: func.func @row_shared_two_buffers
 // CHECK: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 512, elements_per_thread = 16, cluster_blocks = 8
-func.func @row_shared_math(%a: !stride.tensor<512x65536xbf16>) -> !stride.tensor<512x65536xbf16> {
-  %m = stride.max %a dims [1] keepdim : !stride.tensor<512x65536xbf16> -> !stride.tensor<512x1xbf16>
+func.func @row_shared_two_buffers(%a: !stride.tensor<512x65536xbf16>) -> !stride.tensor<512x65536xbf16> {
+  %m = stride.mean %a dims [1] keepdim : !stride.tensor<512x65536xbf16> -> !stride.tensor<512x1xbf16>
   %mb = stride.expand %m : !stride.tensor<512x1xbf16> -> !stride.tensor<512x65536xbf16, strides = [1, 0]>
   %d = stride.sub %a, %mb : !stride.tensor<512x65536xbf16>, !stride.tensor<512x65536xbf16, strides = [1, 0]> -> !stride.tensor<512x65536xbf16>
   %e = stride.exp %d : !stride.tensor<512x65536xbf16> -> !stride.tensor<512x65536xbf16>
-  %s = stride.sum %e dims [1] keepdim : !stride.tensor<512x65536xbf16> -> !stride.tensor<512x1xbf16>
-  %sb = stride.expand %s : !stride.tensor<512x1xbf16> -> !stride.tensor<512x65536xbf16, strides = [1, 0]>
-  %y = stride.div %e, %sb : !stride.tensor<512x65536xbf16>, !stride.tensor<512x65536xbf16, strides = [1, 0]> -> !stride.tensor<512x65536xbf16>
+  %x = stride.max %e dims [1] keepdim : !stride.tensor<512x65536xbf16> -> !stride.tensor<512x1xbf16>
+  %xb = stride.expand %x : !stride.tensor<512x1xbf16> -> !stride.tensor<512x65536xbf16, strides = [1, 0]>
+  %q = stride.div %e, %xb : !stride.tensor<512x65536xbf16>, !stride.tensor<512x65536xbf16, strides = [1, 0]> -> !stride.tensor<512x65536xbf16>
+  %y = stride.add %q, %a : !stride.tensor<512x65536xbf16>, !stride.tensor<512x65536xbf16> -> !stride.tensor<512x65536xbf16>
   return %y : !stride.tensor<512x65536xbf16>
 }
 

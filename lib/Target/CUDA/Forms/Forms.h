@@ -27,8 +27,6 @@
 
 #include "../KernelPrinter.h"
 
-#include "llvm/ADT/DenseSet.h"
-
 namespace stride {
 
 /// Form (a): grid_stride and vectorized (Pointwise.cpp).
@@ -262,7 +260,8 @@ private:
   mlir::LogicalResult forEachGroup(Code &body, GroupFn fn);
   /// Prints one phase inside `loop`, every value it declares an element of
   /// a register array declared before the loop (row_registers), or a
-  /// variable of the loop's body, computed again by each phase (row_shared).
+  /// variable of the loop's body, stored into shared memory where a later
+  /// phase reads it back (row_shared).
   mlir::LogicalResult walkRowRegisters(Code &body, const RowLoop &loop,
                                        GroupFn fn);
   /// In the register loop, evaluates element `lane` of the group next (its
@@ -287,12 +286,16 @@ private:
                            const std::string &expr) override;
   std::string declareMutable(Code &code, llvm::StringRef type,
                              const std::string &name) override;
-  /// row_shared: an element of a row's own input, loaded in the phase's
-  /// scope at the element's own coordinates, is held in shared memory.
-  std::optional<HeldElement>
-  heldElement(unsigned arg, llvm::ArrayRef<std::string> coords) override;
-  /// row_shared: declares the row's buffers in the block's dynamic shared
-  /// memory, one per held argument (rowSharedLayout).
+  /// row_shared: a value an earlier phase stored, read back at the row
+  /// element's own coordinates in a phase up to its last reader.
+  std::optional<std::string> evalHeld(mlir::Value value,
+                                      llvm::ArrayRef<std::string> coords,
+                                      Code &code) override;
+  /// row_shared: at the end of the phase's loop body, the values it is the
+  /// first to evaluate that a later phase reads, stored into their buffers.
+  mlir::LogicalResult storeHeld(Code &code);
+  /// row_shared: declares each held value's buffer in the block's dynamic
+  /// shared memory (rowSharedLayout).
   void declareSharedRows(Code &body);
   /// Combines `info.acc` across the `threads` threads of a row (a power of
   /// two: one warp, or a whole block through shared array `shared`), so
@@ -325,12 +328,11 @@ private:
   llvm::SmallVector<std::pair<std::string, std::string>> newArrays;
   /// In the register loop: the subscript of the element being evaluated.
   std::string rowElement;
-  /// row_shared: the held arguments' buffers by argument, the arguments an
-  /// earlier phase stored, the ones the phase being printed stores, and
-  /// that phase's memo scope.
-  llvm::DenseMap<unsigned, std::string> sharedRows;
-  llvm::DenseSet<unsigned> storedRows, storingRows;
-  size_t phaseScope = 0;
+  /// row_shared: the held values, each one's buffer (a pointer of its
+  /// storage type), and the phase being printed (as rowSharedLayout counts).
+  RowSharedLayout sharedLayout;
+  llvm::DenseMap<mlir::Value, std::string> heldBuffers;
+  unsigned phase = 0;
   bool isSharedRow() const {
     return schedule.getScheme() == KernelScheme::RowShared;
   }

@@ -12,11 +12,12 @@
 // over the row. In registers, each phase is one unrolled loop over the
 // elements a thread holds, and the values a phase computes are register
 // arrays the later phases read. In shared memory, each phase is the same
-// loop, the row's own inputs are read from memory once, by the first phase
-// that reads them, and stored in the block's shared memory, where each
-// later phase reads them and computes again what it needs from them (each
+// loop, and the values a later phase reads (rowSharedLayout: the row's
+// inputs, exp's results) are stored by the first phase that computes them
+// into the block's shared memory, in their storage type, where the later
+// phases read them back; everything else each phase computes again. Each
 // thread reads back only the elements it stored, so the phases need no
-// barrier between them).
+// barrier between them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,20 +103,19 @@ LogicalResult RowReductionPrinter::walkRowRegisters(Code &body,
   rowArrays = &loop;
   lanes.assign(loop.lanes.begin(), loop.lanes.end());
   newArrays.clear();
-  // Held in shared memory, what a phase computes is its own: the next
-  // phase computes it again from the held inputs.
-  if (isSharedRow()) {
+  // Held in shared memory, what a phase computes is its own: a later
+  // phase reads back what the phase stores, and computes the rest again.
+  if (isSharedRow())
     pushScope();
-    phaseScope = scopeDepth();
-  }
   selectLane(0);
   LogicalResult status = fn(code, loop.lanes, loop.valid);
-  selectLane(-1);
   if (isSharedRow()) {
+    if (succeeded(status))
+      status = storeHeld(code);
     popScope();
-    storedRows.insert(storingRows.begin(), storingRows.end());
-    storingRows.clear();
+    ++phase;
   }
+  selectLane(-1);
   lanes.clear();
   rowArrays = nullptr;
   code.close();
@@ -135,41 +135,105 @@ void RowReductionPrinter::selectLane(int64_t lane) {
   vectorLane = rowArrays->width > 1 ? static_cast<int>(lane) : -1;
 }
 
-std::optional<KernelPrinter::HeldElement>
-RowReductionPrinter::heldElement(unsigned arg, ArrayRef<std::string> coords) {
-  auto buffer = sharedRows.find(arg);
-  if (!rowArrays || buffer == sharedRows.end())
-    return std::nullopt;
-  // The element's own coordinates, in the phase's scope (not in a branch,
-  // which would store it for some elements only), or stored before.
+/// What a held value is, for the comment on its buffer.
+static std::string describeHeld(Value value) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return fmt::format("in{}", arg.getArgNumber());
+  Operation *op = value.getDefiningOp();
+  return fmt::format("{} at {}", opName(op), formatLocation(op->getLoc()));
+}
+
+std::optional<std::string>
+RowReductionPrinter::evalHeld(Value value, ArrayRef<std::string> coords,
+                              Code &code) {
+  const RowSharedLayout::Held *held = sharedLayout.find(value);
   int64_t lane = std::max(vectorLane, 0);
-  bool stored = storedRows.contains(arg);
-  if (ArrayRef<std::string>(rowArrays->lanes[lane]) != coords ||
-      (!stored && scopeDepth() != phaseScope))
+  if (!rowArrays || !held || phase <= held->firstPhase ||
+      phase > held->lastPhase ||
+      ArrayRef<std::string>(rowArrays->lanes[lane]) != coords)
     return std::nullopt;
-  if (!stored)
-    storingRows.insert(arg);
-  std::string at = fmt::format("{}[{}{}]", buffer->second,
-                               rowArrays->position,
-                               lane == 0 ? "" : fmt::format(" + {}", lane));
-  // A clamped group (past the row's end) is not stored: its element
-  // belongs to another thread.
-  return HeldElement{at, stored, rowArrays->valid};
+  // A group of 4 is one load from shared memory, each lane its element.
+  const std::string &buffer = heldBuffers.at(value);
+  std::string element = fmt::format("{}[{}]", buffer, rowArrays->position);
+  if (rowArrays->width > 1) {
+    std::string key = "held|" + element;
+    std::optional<std::string> group = lookup(key);
+    if (!group) {
+      std::string vecType = fmt::format(
+          "stride_vec4<{}>", storageType(*dtypeOf(value.getType())));
+      group = KernelPrinter::declareValue(
+          code, vecType, fresh("quad"),
+          fmt::format("*reinterpret_cast<const {} *>(&{})", vecType, element));
+      remember(key, *group);
+    }
+    element = fmt::format("{}.v[{}]", *group, lane);
+  }
+  return KernelPrinter::declareValue(code,
+                                     computeType(*dtypeOf(value.getType())),
+                                     fresh("v"),
+                                     fmt::format("stride_ld(&{})", element));
+}
+
+LogicalResult RowReductionPrinter::storeHeld(Code &code) {
+  // Every value is evaluated before the first store: a value stored into
+  // the buffer of one this phase reads last may not be read after it.
+  SmallVector<std::string> stores;
+  for (const RowSharedLayout::Held &held : sharedLayout.values) {
+    if (held.firstPhase != phase)
+      continue;
+    const char *type = storageType(*dtypeOf(held.value.getType()));
+    std::string at =
+        fmt::format("{}[{}]", heldBuffers.at(held.value), rowArrays->position);
+    SmallVector<std::string, 4> values;
+    for (int64_t j = 0; j < rowArrays->width; ++j) {
+      selectLane(j);
+      FailureOr<std::string> v = eval(held.value, rowArrays->lanes[j], code);
+      if (failed(v))
+        return failure();
+      values.push_back(*v);
+    }
+    if (rowArrays->width == 1) {
+      stores.push_back(fmt::format("stride_st(&{}, {});", at, values.front()));
+      continue;
+    }
+    // An argument loaded in groups is stored as loaded.
+    std::optional<std::string> group;
+    if (auto arg = dyn_cast<BlockArgument>(held.value))
+      group = lookup(vectorLoadKey(arg.getArgNumber(),
+                                   cast<StridedTensorType>(arg.getType())));
+    if (!group) {
+      group = fresh("quad");
+      code.line("stride_vec4<{}> {};", type, *group);
+      for (auto [j, v] : llvm::enumerate(values))
+        code.line("stride_st(&{}.v[{}], {});", *group, j, v);
+    }
+    stores.push_back(fmt::format(
+        "*reinterpret_cast<stride_vec4<{}> *>(&{}) = {};", type, at, *group));
+  }
+  selectLane(0);
+  // Only the row's own groups: a clamped group's elements are another
+  // thread's.
+  std::string guard = rowArrays->valid.empty()
+                          ? std::string()
+                          : "if (" + rowArrays->valid + ") ";
+  for (const std::string &store : stores)
+    code.line("{}{}", guard, store);
+  return success();
 }
 
 void RowReductionPrinter::declareSharedRows(Code &body) {
-  RowSharedLayout layout =
-      rowSharedLayout(kernel, iterationShape, rowLength);
-  body.line("STRIDE_DYNAMIC_SHARED(rowShared); // {} bytes: a row of each "
-            "input read once per element",
-            layout.bytes);
-  for (const RowSharedLayout::Argument &held : layout.arguments) {
-    std::string name = fmt::format("sharedIn{}", held.arg);
-    const char *type = storageType(*dtypeOf(
-        kernel.getBodyBlock().getArgument(held.arg).getType()));
-    body.line("{0} *const {1} = reinterpret_cast<{0} *>(rowShared + {2});",
-              type, name, held.offset);
-    sharedRows[held.arg] = name;
+  sharedLayout = rowSharedLayout(facts, rowLength);
+  body.line("STRIDE_DYNAMIC_SHARED(rowShared); // {} bytes: the rows of the "
+            "values later phases read",
+            sharedLayout.bytes);
+  for (const RowSharedLayout::Held &held : sharedLayout.values) {
+    std::string name = fresh("held");
+    const char *type = storageType(*dtypeOf(held.value.getType()));
+    body.line("{0} *const {1} = reinterpret_cast<{0} *>(rowShared + {2}); // "
+              "{3}, stored by phase {4}, read up to phase {5}",
+              type, name, held.offset, describeHeld(held.value),
+              held.firstPhase, held.lastPhase);
+    heldBuffers[held.value] = name;
   }
 }
 
@@ -307,7 +371,8 @@ void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
     body.line("// one row per block of {} threads, {} elements per thread{}",
               threads, perThread,
               inRegisters   ? ", kept in registers"
-              : isSharedRow() ? ", the row's inputs kept in shared memory"
+              : isSharedRow() ? ", the values later phases read kept in "
+                                "shared memory"
                               : "");
     body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
                           "gridDim.x)",

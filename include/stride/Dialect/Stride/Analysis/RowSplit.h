@@ -50,15 +50,15 @@ constexpr int64_t kRowClusterThreads = 512;
 constexpr int64_t kRowClusterElementsPerThread = 16;
 
 /// A row the cluster form would take is held instead in one block's
-/// shared memory, in its storage type, where the kernel's inputs read once
-/// per element take at most kMaxRowSharedElementBytes a row element (one
-/// 16-bit input) and the row at most kMaxRowSharedBytes: one block of
-/// kRowSharedThreads threads per row, each phase after the first reading
-/// the row from shared memory and computing again what it needs. Measured
-/// on an H100 with a hand-written kernel of this form, softmax and
-/// LayerNorm over bf16 rows of 65,536 ran at 70-75% of the copy floor
-/// against 51-52% over a cluster, whose exchange between blocks is the
-/// cost (bench/NOTES.md section 39).
+/// shared memory where the values its later phases read back (the row's
+/// inputs, a math function's results: rowSharedLayout in the CUDA
+/// backend) take at most kMaxRowSharedElementBytes a row element in their
+/// storage types and the row at most kMaxRowSharedBytes: one block of
+/// kRowSharedThreads threads per row, no exchange between blocks. On an
+/// H100 (bench/NOTES.md sections 39 and 40) LayerNorm over bf16 rows of
+/// 65,536 ran at 70% of the copy floor against 51% over a cluster; f32
+/// rows of 32,768 (4 bytes an element) were 15% slower than over a
+/// cluster, and 512 threads slower than 1,024.
 constexpr int64_t kMaxRowSharedElementBytes = 2;
 constexpr int64_t kMaxRowSharedBytes = 160 * 1024;
 constexpr int64_t kRowSharedThreads = 1024;
@@ -94,10 +94,10 @@ struct RowSplit {
 /// than one of `kernelInputs`) is split over the fewest blocks of
 /// kRowClusterThreads threads (1,024 where 512 are too few) of a cluster of
 /// 2 to kMaxRowClusterBlocks blocks, each holding its share, unless
-/// `heldElementBytes` (the bytes of one row element of the inputs the
-/// kernel reads once per element, 0 where unknown) lets one block hold the
-/// row in shared memory (kMaxRowSharedBytes); rows longer than that are
-/// re-read by one block.
+/// `heldElementBytes` (the bytes of one row element of the values the
+/// kernel's later phases read back, 0 where unknown) lets one block hold
+/// them in shared memory (kMaxRowSharedElementBytes, kMaxRowSharedBytes);
+/// rows longer than that are re-read by one block.
 RowSplit splitRow(int64_t rowLength, int64_t kernelOps, bool clusters = false,
                   int64_t kernelInputs = 1, int64_t heldElementBytes = 0);
 

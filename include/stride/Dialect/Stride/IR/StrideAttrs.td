@@ -129,10 +129,10 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       held in registers or re-read, in groups of `vector_width` consecutive
       elements; `cluster_blocks` > 1: a row split over
       a thread-block cluster of that many blocks, sm_90), `row_shared`
-      (broadcast reductions: a block of `threads` per row holding the row's
-      own inputs in its dynamic shared memory, the launch's `shared` bytes,
-      `elements_per_thread` in groups of `vector_width`; each phase after
-      the first reads them there), `scatter`, `segmented_index_add`
+      (broadcast reductions: a block of `threads` per row,
+      `elements_per_thread` in groups of `vector_width`, holding the values
+      later phases read back in its dynamic shared memory, the launch's
+      `shared` bytes), `scatter`, `segmented_index_add`
       (deterministic: the source positions counted per row in `slices`
       columns, sorted by row, and reduced in chunks of `tile` sorted
       positions; default: a row's first `bucket` positions kept in its
