@@ -91,6 +91,12 @@ constexpr int64_t kMinSplitElements = 4096;
 /// ... and launches about this many waves of resident blocks in its first
 /// phase, enough for the hardware to balance the last blocks.
 constexpr int64_t kSplitWaves = 2;
+/// An inner reduction is not split where its outputs' blocks (a block per
+/// output, bench/NOTES.md section 41) fill at least 1 / this share of the
+/// GPU's resident threads: on an H100 the sum over 256 f32 rows of 65,536
+/// (256 blocks of 1,024 threads, 97% of the resident threads) ran at 91%
+/// of the copy floor in one launch against 81% split over two.
+constexpr int64_t kMinUnsplitResidentShare = 2;
 /// An outer reduction split across blocks (reduction_split with column
 /// tiles) gives each block at least this many rows of its column tile.
 constexpr int64_t kMinOuterSplitRows = 256;
@@ -504,6 +510,12 @@ void Scheduler::scheduleReduction() {
   if (inner) {
     if (l >= 4096 || (m < multiprocessors * 4 && l > 256)) {
       threads = l >= 16384 ? 1024 : 256;
+      // A block per row, each thread reading its share in groups of 4
+      // where the row holds whole groups: 82% -> 91% of the copy floor
+      // for the sum over 512 bf16 rows of 65,536 on an H100 (bench/NOTES.md
+      // section 41).
+      if (readsInnermostInFours())
+        vectorWidth = 4;
     } else if (l <= kMaxThreadRow && readsInnermostInFours()) {
       // Rows of a few elements: a thread per row, 4 elements per load.
       vectorWidth = 4;
@@ -568,6 +580,11 @@ void Scheduler::partialsScratch(int64_t count) {
 /// partials (and leaves the scratch zeroed).
 bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
                                        int64_t threadsPerOutput) {
+  // Outputs whose blocks fill half the GPU's resident threads are read in
+  // one launch (kMinUnsplitResidentShare).
+  int64_t resident = multiprocessors * kResidentThreadsPerMultiprocessor;
+  if (outputs * threadsPerOutput * kMinUnsplitResidentShare >= resident)
+    return false;
   int64_t split = splitCount(outputs, threadsPerOutput, kBlock, reduced,
                              kMinSplitElements);
   if (split == 0)

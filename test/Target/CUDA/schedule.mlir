@@ -116,12 +116,35 @@ func.func @reduction_inner_odd(%a: !stride.tensor<65536x99xf32>) -> !stride.tens
 
 // -----
 
-// Few outputs and long rows: a block of 256 threads per output.
+// Few outputs and long rows: a block of 256 threads per output, 4-element
+// loads (too few elements to split: 5000, one slice of 4096).
 // CHECK-LABEL: func.func @reduction_block
-// CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, threads = 256, launches = [#stride.launch<grid = 4, block = 256>]>
+// CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, vector_width = 4, threads = 256, launches = [#stride.launch<grid = 4, block = 256>]>
 func.func @reduction_block(%a: !stride.tensor<4x5000xf32>) -> !stride.tensor<4xf32> {
   %r = stride.max %a dims [1] : !stride.tensor<4x5000xf32> -> !stride.tensor<4xf32>
   return %r : !stride.tensor<4xf32>
+}
+
+// -----
+
+// 256 rows of 65536: a block of 1024 threads per row fills 97% of the
+// resident threads (132 x 2048), at least half, so one launch reads the
+// rows, 4 elements per load, without a split; the grid one block per row.
+// With vectorize=false, one element per load. 120 such rows fill 44%, so
+// each row's range is split over blocks (two launches).
+// CHECK-LABEL: func.func @reduction_block_rows
+// CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, vector_width = 4, threads = 1024, launches = [#stride.launch<grid = 256, block = 1024>]>
+// SCALAR-LABEL: func.func @reduction_block_rows
+// SCALAR: #stride.schedule<scheme = reduction_inner, index_bits = 32, threads = 1024, launches = [#stride.launch<grid = 256, block = 1024>]>
+func.func @reduction_block_rows(%a: !stride.tensor<256x65536xf32>) -> !stride.tensor<256xf32> {
+  %r = stride.sum %a dims [1] : !stride.tensor<256x65536xf32> -> !stride.tensor<256xf32>
+  return %r : !stride.tensor<256xf32>
+}
+// CHECK-LABEL: func.func @reduction_block_rows_split
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 256, slices = 16,
+func.func @reduction_block_rows_split(%a: !stride.tensor<120x65536xf32>) -> !stride.tensor<120xf32> {
+  %r = stride.sum %a dims [1] : !stride.tensor<120x65536xf32> -> !stride.tensor<120xf32>
+  return %r : !stride.tensor<120xf32>
 }
 
 // -----
