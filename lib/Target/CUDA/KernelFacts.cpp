@@ -11,7 +11,6 @@
 
 #include "llvm/ADT/MapVector.h"
 
-
 #include <functional>
 #include <limits>
 
@@ -151,19 +150,17 @@ rowValuePhases(const KernelFacts &facts) {
                        !llvm::is_contained(facts.rowOps, op);
     if (!isa<BlockArgument>(value) && !elementwise)
       return; // a view (other coordinates), a reduction or a per-row value
-    auto it = phases.find(value);
-    bool again = it != phases.end() && it->second.first < phase;
-    if (it != phases.end() && !(again && elementwise &&
-                                !isReadBackByLaterPhases(op))) {
-      if (again)
+    auto [it, first] = phases.try_emplace(value, phase, phase);
+    if (!first) {
+      if (it->second.first == phase)
+        return; // evaluated by this phase already
+      if (!elementwise || isReadBackByLaterPhases(op)) {
         it->second.second = std::max(it->second.second, phase);
-      return;
-    }
-    if (it == phases.end()) {
-      phases.insert({value, {phase, phase}});
-    } else {
-      auto [last, first] = recomputedIn.try_emplace(value, phase);
-      if (!first && last->second == phase)
+        return;
+      }
+      // A cheap op, computed again from its operands, once a phase.
+      auto [last, once] = recomputedIn.try_emplace(value, phase);
+      if (!once && last->second == phase)
         return;
       last->second = phase;
     }

@@ -51,8 +51,8 @@ static std::optional<RowSplit> splitOverCluster(int64_t rowLength,
   return std::nullopt;
 }
 
-/// The split of a row over one block holding the row's inputs in shared
-/// memory, where they fit.
+/// The split of a row over one block holding the values its later phases
+/// read back in shared memory, where they fit.
 static std::optional<RowSplit> splitOverShared(int64_t rowLength,
                                                int64_t heldElementBytes) {
   int64_t bytes = rowLength * heldElementBytes;

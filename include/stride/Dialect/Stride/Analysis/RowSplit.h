@@ -80,8 +80,9 @@ struct RowSplit {
   int64_t clusterBlocks = 1;
   /// Consecutive elements a thread loads at once: 4 (a group) or 1.
   int64_t vectorWidth = 1;
-  /// Bytes of one block's shared memory holding the row's inputs (the
-  /// shared-memory form; 0: the row is held in registers or re-read).
+  /// Bytes of one block's shared memory holding the values the row's later
+  /// phases read back (the shared-memory form; 0: the row is held in
+  /// registers or re-read).
   int64_t sharedBytes = 0;
 };
 
