@@ -189,11 +189,16 @@ RowSharedLayout rowSharedLayout(const KernelFacts &facts, int64_t rowLength) {
     if (range.second == range.first)
       continue;
     auto size = static_cast<int64_t>(dtypeSize(*dtypeOf(value.getType())));
-    auto free = llvm::find_if(
-        buffers, [&](const Buffer &b) { return b.lastPhase <= range.first; });
+    // A buffer is free for this value once its last reader is the phase
+    // that stores it, and only for elements of the same size: each thread
+    // then reads its own elements before it stores over them. With another
+    // size a thread's store would land on other threads' elements, not yet
+    // read, with no barrier between them.
+    auto free = llvm::find_if(buffers, [&](const Buffer &b) {
+      return b.lastPhase <= range.first && b.elementBytes == size;
+    });
     if (free == buffers.end())
-      free = buffers.insert(buffers.end(), Buffer{});
-    free->elementBytes = std::max(free->elementBytes, size);
+      free = buffers.insert(buffers.end(), Buffer{0, size, 0});
     free->lastPhase = range.second;
     bufferOf.push_back(static_cast<unsigned>(free - buffers.begin()));
     layout.values.push_back({value, range.first, range.second, 0});

@@ -84,9 +84,11 @@ mlir::FailureOr<KernelFacts> readKernelFacts(KernelOp kernel,
 /// instruction or two (x - mean), which the later phase computes again
 /// from its operands instead; the first stores it at the end of its loop
 /// body, the later ones up to `lastPhase` read it back.
-/// Values whose phases do not overlap share a buffer (a buffer whose last
-/// reader is the phase that stores the next value: that phase reads each
-/// element before it stores it).
+/// Values of the same element size whose phases do not overlap share a
+/// buffer (a buffer whose last reader is the phase that stores the next
+/// value: that phase's threads each read their elements before they store
+/// over them, so no barrier is needed; values of other sizes take their
+/// own buffers, as a store would reach other threads' elements).
 struct RowSharedLayout {
   struct Held {
     mlir::Value value;

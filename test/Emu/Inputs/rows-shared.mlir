@@ -7,15 +7,18 @@
 // from memory), a bf16 x - mean(x) scaled by its maximum over rows of
 // 40001 (odd: an element per step), two i8 inputs each read by both phases
 // (two buffers), a row first read inside a cat's branches (held from the
-// second phase), and softmax over bf16 rows of 40000 (exp's results held
-// where x was, not computed again).
+// second phase), softmax over bf16 rows of 40000 (exp's results held
+// where x was, not computed again), and softmax over i8 rows cast to bf16
+// (x, 1 byte, and exp's results, 2 bytes, cannot share a buffer: 3 bytes an
+// element, so its rows go over a cluster instead).
 func.func @shared(%a: !stride.tensor<3x40000xbf16>, %w: !stride.tensor<40000xbf16>,
                   %bias: !stride.tensor<40000xbf16>, %h: !stride.tensor<3x40001xbf16>,
                   %p: !stride.tensor<2x20000xi8>, %q: !stride.tensor<2x20000xi8>,
-                  %c: !stride.tensor<3x40000xbf16>, %s: !stride.tensor<2x40000xbf16>)
+                  %c: !stride.tensor<3x40000xbf16>, %s: !stride.tensor<2x40000xbf16>,
+                  %m: !stride.tensor<2x40000xi8>)
     -> (!stride.tensor<3x40000xbf16>, !stride.tensor<3x40001xbf16>,
         !stride.tensor<2x20000xf32>, !stride.tensor<3x40000xbf16>,
-        !stride.tensor<2x40000xbf16>) {
+        !stride.tensor<2x40000xbf16>, !stride.tensor<2x40000xbf16>) {
   // LayerNorm over rows of 40000: mean, variance, normalize, weight, bias
   %am = stride.mean %a dims [1] keepdim : !stride.tensor<3x40000xbf16> -> !stride.tensor<3x1xbf16>
   %amb = stride.expand %am : !stride.tensor<3x1xbf16> -> !stride.tensor<3x40000xbf16, strides = [1, 0]>
@@ -66,6 +69,16 @@ func.func @shared(%a: !stride.tensor<3x40000xbf16>, %w: !stride.tensor<40000xbf1
   %ss = stride.sum %se dims [1] keepdim : !stride.tensor<2x40000xbf16> -> !stride.tensor<2x1xbf16>
   %ssb = stride.expand %ss : !stride.tensor<2x1xbf16> -> !stride.tensor<2x40000xbf16, strides = [1, 0]>
   %sy = stride.div %se, %ssb : !stride.tensor<2x40000xbf16>, !stride.tensor<2x40000xbf16, strides = [1, 0]> -> !stride.tensor<2x40000xbf16>
-  return %ay, %hy, %py, %cy, %sy : !stride.tensor<3x40000xbf16>, !stride.tensor<3x40001xbf16>,
-      !stride.tensor<2x20000xf32>, !stride.tensor<3x40000xbf16>, !stride.tensor<2x40000xbf16>
+  // softmax over i8 rows of 40000 cast to bf16
+  %mx = stride.cast %m : !stride.tensor<2x40000xi8> -> !stride.tensor<2x40000xbf16>
+  %mm = stride.max %mx dims [1] keepdim : !stride.tensor<2x40000xbf16> -> !stride.tensor<2x1xbf16>
+  %mmb = stride.expand %mm : !stride.tensor<2x1xbf16> -> !stride.tensor<2x40000xbf16, strides = [1, 0]>
+  %md = stride.sub %mx, %mmb : !stride.tensor<2x40000xbf16>, !stride.tensor<2x40000xbf16, strides = [1, 0]> -> !stride.tensor<2x40000xbf16>
+  %me = stride.exp %md : !stride.tensor<2x40000xbf16> -> !stride.tensor<2x40000xbf16>
+  %ms = stride.sum %me dims [1] keepdim : !stride.tensor<2x40000xbf16> -> !stride.tensor<2x1xbf16>
+  %msb = stride.expand %ms : !stride.tensor<2x1xbf16> -> !stride.tensor<2x40000xbf16, strides = [1, 0]>
+  %my = stride.div %me, %msb : !stride.tensor<2x40000xbf16>, !stride.tensor<2x40000xbf16, strides = [1, 0]> -> !stride.tensor<2x40000xbf16>
+  return %ay, %hy, %py, %cy, %sy, %my : !stride.tensor<3x40000xbf16>, !stride.tensor<3x40001xbf16>,
+      !stride.tensor<2x20000xf32>, !stride.tensor<3x40000xbf16>, !stride.tensor<2x40000xbf16>,
+      !stride.tensor<2x40000xbf16>
 }
