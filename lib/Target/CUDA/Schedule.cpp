@@ -36,15 +36,36 @@ using namespace mlir;
 
 namespace stride {
 
+namespace {
+/// What the schedule needs to know of an arch's usual GPU: its
+/// multiprocessors, and the shared memory of one multiprocessor (the
+/// largest carveout that cuda_occupancy.h's cudaOccSMemPerMultiprocessor
+/// allows for the compute capability).
+struct ArchFacts {
+  const char *name;
+  int multiprocessors;
+  int64_t sharedBytesPerMultiprocessor;
+};
+constexpr int64_t kKiB = 1024;
+constexpr ArchFacts kArchFacts[] = {
+    {"sm_75", 72, 64 * kKiB},    {"sm_80", 108, 164 * kKiB},
+    {"sm_86", 84, 100 * kKiB},   {"sm_87", 16, 164 * kKiB},
+    {"sm_89", 128, 100 * kKiB},  {"sm_90", 132, 228 * kKiB},
+    {"sm_100", 148, 228 * kKiB}, {"sm_103", 148, 228 * kKiB},
+    {"sm_110", 20, 228 * kKiB},  {"sm_120", 170, 100 * kKiB},
+    {"sm_121", 48, 100 * kKiB}};
+
+/// `arch`'s facts; an unknown arch is taken for sm_90.
+const ArchFacts &archFacts(StringRef arch) {
+  for (const ArchFacts &facts : kArchFacts)
+    if (arch == facts.name)
+      return facts;
+  return archFacts("sm_90");
+}
+} // namespace
+
 int defaultMultiprocessors(StringRef arch) {
-  static const std::pair<const char *, int> table[] = {
-      {"sm_75", 72},  {"sm_80", 108}, {"sm_86", 84},  {"sm_87", 16},
-      {"sm_89", 128}, {"sm_90", 132}, {"sm_100", 148}, {"sm_103", 148},
-      {"sm_110", 20}, {"sm_120", 170}, {"sm_121", 48}};
-  for (auto [name, count] : table)
-    if (arch == name)
-      return count;
-  return 132;
+  return archFacts(arch).multiprocessors;
 }
 
 KernelScheduleAttr getSchedule(KernelOp kernel) {
@@ -79,10 +100,10 @@ constexpr int64_t kMaxVectorizedOps = 16;
 /// Threads resident on one multiprocessor (every arch since sm_75 but
 /// sm_75 itself, which holds 1024; the count only tunes speed).
 constexpr int64_t kResidentThreadsPerMultiprocessor = 2048;
-/// Shared memory of one multiprocessor on sm_90 (an H100's 228 KiB), and
-/// what the hardware keeps of it per resident block: a row held in shared
-/// memory (row_shared) launches as many blocks as fit at once.
-constexpr int64_t kSharedBytesPerMultiprocessor = 228 * 1024;
+/// Shared memory the hardware keeps per resident block, of the
+/// multiprocessor's (ArchFacts): a block may take the rest (227 KiB on
+/// sm_90, 99 KiB on sm_120), and a row held in shared memory (row_shared)
+/// launches as many blocks as fit at once.
 constexpr int64_t kSharedBytesReservedPerBlock = 1024;
 /// A reduction split across blocks (reduction_split) gives each block at
 /// least this many reduced elements (16 per thread), so the second phase
@@ -719,10 +740,17 @@ void Scheduler::scheduleRowReduction() {
   // A row the cluster would take whose values read by more than one phase
   // fit one block's shared memory is held there by one block instead
   // (row_shared).
+  // The rows one block may hold in shared memory are also bounded by the
+  // arch: 99 KiB a block on sm_120, under RowSplit's 160 KiB.
   RowSharedLayout held = rowSharedLayout(facts, l);
-  RowSplit split =
-      splitRow(l, functionalOps(), hasThreadBlockClusters(options.arch),
-               kernel.getBodyBlock().getNumArguments(), held.elementBytes);
+  int64_t sharedPerMultiprocessor =
+      archFacts(options.arch).sharedBytesPerMultiprocessor;
+  bool sharedFits =
+      held.bytes <= sharedPerMultiprocessor - kSharedBytesReservedPerBlock;
+  RowSplit split = splitRow(l, functionalOps(),
+                            hasThreadBlockClusters(options.arch),
+                            kernel.getBodyBlock().getNumArguments(),
+                            sharedFits ? held.elementBytes : 0);
   // Held in registers or shared memory by a warp or a block, a row whose
   // layout allows it is read in groups of 4 (RowSplit.h, groupRowInFours;
   // the fusion pass's register estimate assumes the same).
@@ -739,8 +767,7 @@ void Scheduler::scheduleRowReduction() {
     return;
   if (scheme == KernelScheme::RowShared) {
     int64_t perMultiprocessor = std::clamp<int64_t>(
-        kSharedBytesPerMultiprocessor /
-            (held.bytes + kSharedBytesReservedPerBlock),
+        sharedPerMultiprocessor / (held.bytes + kSharedBytesReservedPerBlock),
         1, kResidentThreadsPerMultiprocessor / threads);
     launch(gridSize(m, multiprocessors * perMultiprocessor), threads,
            /*blockY=*/1, /*phase=*/-1, held.bytes);

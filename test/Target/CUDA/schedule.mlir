@@ -3,6 +3,7 @@
 // scratch, and the pass options (arch, multiprocessors, vectorize).
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels -split-input-file %s | FileCheck %s
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="arch=sm_80" -split-input-file %s | FileCheck %s --check-prefix=SM80
+// RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="arch=sm_120" -split-input-file %s | FileCheck %s --check-prefix=SM120
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="multiprocessors=2" -split-input-file %s | FileCheck %s --check-prefix=MP2
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="vectorize=false" -split-input-file %s | FileCheck %s --check-prefix=SCALAR
 
@@ -384,13 +385,16 @@ func.func @row_cluster_few_rows(%a: !stride.tensor<512x32768xf32>, %w: !stride.t
 // is computed again) take 2 bytes an element, 128 KiB a row: on
 // sm_90 one block of 1024 threads per row holds them in shared memory
 // (row_shared), 64 elements per thread in groups of 4, as many blocks as
-// fit at once (one per multiprocessor); on sm_80 re-read.
+// fit at once (one per multiprocessor); on sm_80 re-read; on sm_120,
+// whose blocks take at most 99 KiB of shared memory, over a cluster.
 // CHECK-LABEL: func.func @row_shared
 // CHECK: #stride.schedule<scheme = row_shared, index_bits = 32, vector_width = 4, threads = 1024, elements_per_thread = 64, launches = [#stride.launch<grid = 132, block = 1024, shared = 131072>]>
 // MP2-LABEL: func.func @row_shared
 // MP2: launches = [#stride.launch<grid = 2, block = 1024, shared = 131072>]
 // SM80-LABEL: func.func @row_shared
 // SM80: scheme = row_reread
+// SM120-LABEL: func.func @row_shared
+// SM120: #stride.schedule<scheme = row_registers, index_bits = 32, threads = 512, elements_per_thread = 16, cluster_blocks = 8
 func.func @row_shared(%a: !stride.tensor<512x65536xbf16>) -> !stride.tensor<512x65536xbf16> {
   %m = stride.mean %a dims [1] keepdim : !stride.tensor<512x65536xbf16> -> !stride.tensor<512x1xbf16>
   %mb = stride.expand %m : !stride.tensor<512x1xbf16> -> !stride.tensor<512x65536xbf16, strides = [1, 0]>
@@ -399,6 +403,24 @@ func.func @row_shared(%a: !stride.tensor<512x65536xbf16>) -> !stride.tensor<512x
   %xb = stride.expand %x : !stride.tensor<512x1xbf16> -> !stride.tensor<512x65536xbf16, strides = [1, 0]>
   %q = stride.div %d, %xb : !stride.tensor<512x65536xbf16>, !stride.tensor<512x65536xbf16, strides = [1, 0]> -> !stride.tensor<512x65536xbf16>
   return %q : !stride.tensor<512x65536xbf16>
+}
+
+// -----
+
+// bf16 rows of 40000 (80,000 bytes held) fit a block on sm_120 too: one
+// block per multiprocessor there (100 KiB each), 170 of them; two on sm_90.
+// CHECK-LABEL: func.func @row_shared_smaller
+// CHECK: scheme = row_shared, {{.*}} launches = [#stride.launch<grid = 264, block = 1024, shared = 80000>]>
+// SM120-LABEL: func.func @row_shared_smaller
+// SM120: scheme = row_shared, {{.*}} launches = [#stride.launch<grid = 170, block = 1024, shared = 80000>]>
+func.func @row_shared_smaller(%a: !stride.tensor<512x40000xbf16>) -> !stride.tensor<512x40000xbf16> {
+  %m = stride.mean %a dims [1] keepdim : !stride.tensor<512x40000xbf16> -> !stride.tensor<512x1xbf16>
+  %mb = stride.expand %m : !stride.tensor<512x1xbf16> -> !stride.tensor<512x40000xbf16, strides = [1, 0]>
+  %d = stride.sub %a, %mb : !stride.tensor<512x40000xbf16>, !stride.tensor<512x40000xbf16, strides = [1, 0]> -> !stride.tensor<512x40000xbf16>
+  %x = stride.max %d dims [1] keepdim : !stride.tensor<512x40000xbf16> -> !stride.tensor<512x1xbf16>
+  %xb = stride.expand %x : !stride.tensor<512x1xbf16> -> !stride.tensor<512x40000xbf16, strides = [1, 0]>
+  %q = stride.div %d, %xb : !stride.tensor<512x40000xbf16>, !stride.tensor<512x40000xbf16, strides = [1, 0]> -> !stride.tensor<512x40000xbf16>
+  return %q : !stride.tensor<512x40000xbf16>
 }
 
 // -----
