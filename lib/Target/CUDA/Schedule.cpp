@@ -376,6 +376,10 @@ private:
   const CudaTargetOptions &options;
   Builder builder;
   int multiprocessors;
+  /// The threads the whole GPU holds at once.
+  int64_t residentThreads() const {
+    return multiprocessors * kResidentThreadsPerMultiprocessor;
+  }
 
   KernelScheme scheme = KernelScheme::GridStride;
   int64_t vectorWidth = 1, threads = 0, slices = 1, elementsPerThread = 0,
@@ -580,11 +584,11 @@ void Scheduler::scheduleReduction() {
 int64_t Scheduler::splitCount(int64_t units, int64_t unitThreads,
                               int64_t block, int64_t reduced,
                               int64_t minSlice) {
-  int64_t resident = multiprocessors * kResidentThreadsPerMultiprocessor;
-  if (units * unitThreads >= resident)
+  if (units * unitThreads >= residentThreads())
     return 0;
-  int64_t split = std::min(ceilDiv(kSplitWaves * resident / block, units),
-                           reduced / minSlice);
+  int64_t split =
+      std::min(ceilDiv(kSplitWaves * residentThreads() / block, units),
+               reduced / minSlice);
   return split < 2 ? 0 : split;
 }
 
@@ -603,8 +607,8 @@ bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
                                        int64_t threadsPerOutput) {
   // Outputs whose blocks fill half the GPU's resident threads are read in
   // one launch (kMinUnsplitResidentShare).
-  int64_t resident = multiprocessors * kResidentThreadsPerMultiprocessor;
-  if (outputs * threadsPerOutput * kMinUnsplitResidentShare >= resident)
+  if (outputs * threadsPerOutput * kMinUnsplitResidentShare >=
+      residentThreads())
     return false;
   int64_t split = splitCount(outputs, threadsPerOutput, kBlock, reduced,
                              kMinSplitElements);

@@ -34,7 +34,7 @@ func.func @shared(%a: !stride.tensor<3x40000xbf16>, %w: !stride.tensor<40000xbf1
   %aw = stride.mul %an, %wb : !stride.tensor<3x40000xbf16>, !stride.tensor<3x40000xbf16, strides = [0, 1]> -> !stride.tensor<3x40000xbf16>
   %bb = stride.expand %bias : !stride.tensor<40000xbf16> -> !stride.tensor<3x40000xbf16, strides = [0, 1]>
   %ay = stride.add %aw, %bb : !stride.tensor<3x40000xbf16>, !stride.tensor<3x40000xbf16, strides = [0, 1]> -> !stride.tensor<3x40000xbf16>
-  // bf16 x - mean(x) scaled by its maximum over rows of 20001
+  // bf16 x - mean(x) scaled by its maximum over rows of 40001
   %hm = stride.mean %h dims [1] keepdim : !stride.tensor<3x40001xbf16> -> !stride.tensor<3x1xbf16>
   %hmb = stride.expand %hm : !stride.tensor<3x1xbf16> -> !stride.tensor<3x40001xbf16, strides = [1, 0]>
   %hd = stride.sub %h, %hmb : !stride.tensor<3x40001xbf16>, !stride.tensor<3x40001xbf16, strides = [1, 0]> -> !stride.tensor<3x40001xbf16>
