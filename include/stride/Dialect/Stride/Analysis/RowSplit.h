@@ -49,11 +49,13 @@ constexpr int64_t kMaxRowClusterBlocks = 8;
 constexpr int64_t kRowClusterThreads = 512;
 constexpr int64_t kRowClusterElementsPerThread = 16;
 
-/// A row the cluster form would take is held instead in one block's
-/// shared memory where the values its later phases read back (the row's
-/// inputs, a math function's results: rowSharedLayout in the CUDA
-/// backend) take at most kMaxRowSharedElementBytes a row element in their
-/// storage types and the row at most kMaxRowSharedBytes: one block of
+/// A row longer than a block holds in registers (one the cluster form
+/// would take, or longer) is held instead in one block's shared memory
+/// where the values its later phases read back (the row's inputs, a math
+/// function's results: rowSharedLayout in the CUDA backend) take at most
+/// kMaxRowSharedElementBytes a row element in their storage types and the
+/// row at most kMaxRowSharedBytes (the CUDA schedule also keeps it within
+/// what a block of the arch may take): one block of
 /// kRowSharedThreads threads per row, no exchange between blocks. On an
 /// H100 (bench/NOTES.md sections 39 and 40) LayerNorm over bf16 rows of
 /// 65,536 ran at 70% of the copy floor against 51% over a cluster; f32
