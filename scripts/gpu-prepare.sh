@@ -42,13 +42,17 @@
 # run 20 times (every run's bytes the same).
 #
 # usage: scripts/gpu-prepare.sh [--out DIR] [--random N] [--seed S]
-#                               [--matmul M] [--arch sm_90] [--emulate]
+#                               [--matmul M] [--wide W] [--arch sm_90] [--emulate]
 #                               [--unit-ops N]
 #
 #   --out DIR     where the bundle goes (default build/gpu-bundle); it must
 #                 stay under 64 MiB, which the script checks
 #   --random N    random graphs (default 200)
 #   --matmul M    random one-matmul graphs (default 200)
+#   --wide W      random wide graphs (default 0; stride-gen --wide: one long
+#                 dim of 8 to 70,001 elements, f32 or bf16, for the backend's
+#                 size-dependent kernel forms; up to a few MiB of inputs each,
+#                 so a few dozen fit the bundle)
 #   --seed S      base seed of graphs and inputs (default: from the clock)
 #   --arch A      the GPU's arch (default sm_90: H100 and H200)
 #   --unit-ops N  compile every case with stridec --unit-ops N (e.g. 8: most
@@ -74,6 +78,7 @@ cd "$(dirname "$0")/.."
 out=build/gpu-bundle
 random=200
 matmul=200
+wide=0
 seed=$(date +%s)
 arch=sm_90
 emulate=0
@@ -83,6 +88,7 @@ while [[ $# -gt 0 ]]; do
     --out) out=$2; shift 2 ;;
     --random) random=$2; shift 2 ;;
     --matmul) matmul=$2; shift 2 ;;
+    --wide) wide=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --arch) arch=$2; shift 2 ;;
     --emulate) emulate=1; shift ;;
@@ -354,6 +360,7 @@ add_generated_cases() {
 }
 add_generated_cases random "$random"
 add_generated_cases matmul "$matmul" --matmul
+add_generated_cases wide "$wide" --wide
 # Every other one-matmul case runs with its library calls tuned
 # (stride-run-gpu --tune-library-calls): the algorithm chosen by timing
 # must compute the same product.
@@ -364,7 +371,7 @@ done
 {
   echo "made by scripts/gpu-prepare.sh on $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' (with uncommitted changes)')"
-  echo "seed $seed, arch $arch, $count cases ($random random graphs, $matmul matmul graphs asked for)"
+  echo "seed $seed, arch $arch, $count cases ($random random graphs, $matmul matmul graphs, $wide wide graphs asked for)"
   echo "stridec options: ${common[*]}"
   echo "reference: $reference; generator: $generator"
 } >"$out/MANIFEST"

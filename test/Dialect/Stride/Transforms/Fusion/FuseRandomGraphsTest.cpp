@@ -61,6 +61,33 @@ TEST(RandomGraphs, GeneratorCoversTheOps) {
                             << " of " << kGraphs << " graphs";
 }
 
+TEST(RandomGraphs, WideGraphsHaveLongDimsAndStaySmall) {
+  RandomGraphOptions options;
+  options.wide = true;
+  int bf16 = 0, longRows = 0;
+  for (uint64_t seed = 0; seed < 200; ++seed) {
+    RandomGraph graph = generateRandomGraph(seed, options);
+    EXPECT_EQ(graph.text, generateRandomGraph(seed, options).text);
+    EXPECT_NE(graph.text, generateRandomGraph(seed).text);
+    int64_t longest = 0;
+    for (const GraphInput &input : graph.inputs) {
+      int64_t elements = 1;
+      for (int64_t d : input.shape) {
+        elements *= d;
+        longest = std::max(longest, d);
+      }
+      // A new shape takes at most kMaxWideElements; a cat joins up to 3.
+      EXPECT_LE(elements, 3 * kMaxWideElements) << "seed " << seed;
+    }
+    EXPECT_GE(longest, 8) << "seed " << seed;
+    longRows += longest > 32768;
+    bf16 += graph.text.find("xbf16") != std::string::npos;
+  }
+  // Rows a cluster or shared memory takes, and bf16 graphs, in numbers.
+  EXPECT_GE(longRows, 20);
+  EXPECT_GE(bf16, 40);
+}
+
 TEST(RandomGraphs, GeneratorCoversMatmul) {
   RandomGraphOptions options;
   options.matmulOps = true;

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
+#include <optional>
 #include <string>
 
 using namespace stride;
@@ -68,13 +69,16 @@ private:
            bool functional = true);
   int emitFunctional(const std::string &op, const std::string &operands,
                      const std::vector<int> &types, const Dims &shape,
-                     DType dtype = DType::F32, const std::string &suffix = "");
+                     std::optional<DType> dtype = std::nullopt,
+                     const std::string &suffix = "");
   int emitView(int source, const std::string &op, const std::string &attrs,
                const ViewResult &view);
   const Value &at(int i) const { return values[i]; }
 
   // Choices.
   Dims randomShape();
+  int64_t randomWideLength();
+  Dims wideShape(size_t rank);
   Layout resultLayout(const Dims &shape);
   int pickData();
   int operandOfShape(Dims shape);
@@ -106,6 +110,11 @@ private:
 
   SplitMix64 rng;
   RandomGraphOptions options;
+  /// The element type of the graph's data values: f32, or in a wide graph
+  /// bf16 at times (options.wide).
+  DType data = DType::F32;
+  /// A wide graph's long length and medium length (options.wide).
+  int64_t wideLength = 0, wideMedium = 0;
   RandomGraph graph;
   std::vector<Value> values;
   std::vector<std::string> argDecls;
@@ -134,13 +143,15 @@ int Generator::emit(const std::string &rhs, DType dtype, const Layout &layout,
 int Generator::emitFunctional(const std::string &op,
                               const std::string &operands,
                               const std::vector<int> &types, const Dims &shape,
-                              DType dtype, const std::string &suffix) {
+                              std::optional<DType> dtype,
+                              const std::string &suffix) {
   Layout layout = resultLayout(shape);
   std::string rhs = "stride." + op + " " + operands + suffix + " : ";
   for (size_t i = 0; i < types.size(); ++i)
     rhs += (i ? ", " : "") + typeText(at(types[i]).dtype, at(types[i]).layout);
-  rhs += " -> " + typeText(dtype, layout);
-  return emit(rhs, dtype, layout);
+  DType type = dtype.value_or(data);
+  rhs += " -> " + typeText(type, layout);
+  return emit(rhs, type, layout);
 }
 
 int Generator::emitView(int source, const std::string &op,
@@ -160,8 +171,42 @@ int Generator::emitView(int source, const std::string &op,
 
 Dims Generator::randomShape() {
   Dims shape(rng.range(1, options.maxRank));
+  if (options.wide)
+    return wideShape(shape.size());
   for (int64_t &d : shape)
     d = rng.range(1, options.maxDim);
+  return shape;
+}
+
+/// The long length of a wide graph: lengths where the backend changes
+/// form (a thread, a warp, a block, a cluster or shared memory per row)
+/// and odd ones beside them.
+int64_t Generator::randomWideLength() {
+  static const int64_t lengths[] = {8,     64,    100,   255,   768,
+                                    1024,  1025,  4096,  4099,  8191,
+                                    32768, 40000, 40000, 65536, 65536,
+                                    70001};
+  return lengths[rng.below(std::size(lengths))];
+}
+
+/// A shape of `rank` dims for a wide graph: the graph's long length at a
+/// random dim, the others short or, at times, one of them the graph's
+/// medium length (so that values of shapes [L, M] and [M, L] meet, and a
+/// permute between them is tiled), within kMaxWideElements.
+Dims Generator::wideShape(size_t rank) {
+  Dims shape(rank, 1);
+  size_t longDim = rng.below(rank);
+  shape[longDim] = wideLength;
+  int64_t budget = kMaxWideElements / wideLength;
+  bool medium = budget >= wideMedium && rng.chance(30);
+  for (size_t d = 0; d < rank; ++d) {
+    if (d == longDim)
+      continue;
+    shape[d] = medium ? wideMedium
+                      : rng.range(1, std::min<int64_t>(budget, options.maxDim));
+    budget = std::max<int64_t>(budget / shape[d], 1);
+    medium = false;
+  }
   return shape;
 }
 
@@ -192,25 +237,25 @@ Layout Generator::resultLayout(const Dims &shape) {
 
 /// A float value, preferably a recent one (to grow chains).
 int Generator::pickData() {
-  std::vector<int> data;
+  std::vector<int> candidates;
   for (int i = 0, e = values.size(); i < e; ++i)
-    if (at(i).dtype == DType::F32 && !at(i).shape().empty())
-      data.push_back(i);
-  if (data.empty())
-    return addArg(DType::F32, randomShape());
+    if (at(i).dtype == data && !at(i).shape().empty())
+      candidates.push_back(i);
+  if (candidates.empty())
+    return addArg(data, randomShape());
   if (rng.chance(60)) {
-    size_t recent = std::min<size_t>(4, data.size());
-    return data[data.size() - 1 - rng.below(recent)];
+    size_t recent = std::min<size_t>(4, candidates.size());
+    return candidates[candidates.size() - 1 - rng.below(recent)];
   }
-  return data[rng.below(data.size())];
+  return candidates[rng.below(candidates.size())];
 }
 
 int Generator::full(Dims shape) {
   static const char *literals[] = {"0.0", "1.0", "-1.5", "0.5", "2.0", "3.0"};
   Layout layout = resultLayout(shape);
   std::string rhs = std::string("stride.full ") + literals[rng.below(6)] +
-                    " : " + typeText(DType::F32, layout);
-  return emit(rhs, DType::F32, layout);
+                    " : " + typeText(data, layout);
+  return emit(rhs, data, layout);
 }
 
 /// An existing value expanded (after an unsqueeze where one dim is
@@ -219,7 +264,7 @@ int Generator::broadcastTo(Dims shape) {
   std::vector<std::pair<int, int64_t>> candidates; // value, dim to unsqueeze
   for (int i = 0, e = values.size(); i < e; ++i) {
     const Value &v = at(i);
-    if (v.dtype != DType::F32 || v.shape() == shape || v.shape().empty())
+    if (v.dtype != data || v.shape() == shape || v.shape().empty())
       continue;
     if (static_cast<int64_t>(v.shape().size()) <= static_cast<int64_t>(shape.size()) &&
         inferExpand(v.layout, shape))
@@ -252,7 +297,7 @@ int Generator::permutedTo(Dims shape) {
   for (int i = 0, e = values.size(); i < e; ++i) {
     Dims other = at(i).shape();
     std::sort(other.begin(), other.end());
-    if (at(i).dtype == DType::F32 && other == sorted)
+    if (at(i).dtype == data && other == sorted)
       candidates.push_back(i);
   }
   if (candidates.empty())
@@ -278,7 +323,7 @@ int Generator::slicedTo(Dims shape) {
   std::vector<std::pair<int, int64_t>> candidates;
   for (int i = 0, e = values.size(); i < e; ++i) {
     const Value &v = at(i);
-    if (v.dtype != DType::F32 || v.shape().size() != shape.size())
+    if (v.dtype != data || v.shape().size() != shape.size())
       continue;
     int64_t differing = -1, count = 0;
     for (size_t d = 0; d < shape.size(); ++d)
@@ -311,7 +356,7 @@ int Generator::operandOfShape(Dims shape) {
   if (roll < 40) {
     std::vector<int> same;
     for (int i = 0, e = values.size(); i < e; ++i)
-      if (at(i).dtype == DType::F32 && at(i).shape() == shape)
+      if (at(i).dtype == data && at(i).shape() == shape)
         same.push_back(i);
     if (!same.empty())
       return same[rng.below(same.size())];
@@ -325,7 +370,7 @@ int Generator::operandOfShape(Dims shape) {
     result = permutedTo(shape);
   else if (roll < 92)
     result = slicedTo(shape);
-  return result >= 0 ? result : addArg(DType::F32, shape);
+  return result >= 0 ? result : addArg(data, shape);
 }
 
 bool Generator::unary() {
@@ -384,7 +429,7 @@ bool Generator::sliceScatter() {
   ViewResult slice = inferSlice(at(input).layout, dim, start, end, step);
   int src = operandOfShape(slice.layout->shape);
   emitFunctional("slice_scatter", at(input).name + ", " + at(src).name,
-                 {input, src}, shape, DType::F32,
+                 {input, src}, shape, data,
                  " dim " + std::to_string(dim) + " start " +
                      std::to_string(start) + " end " + std::to_string(end) +
                      " step " + std::to_string(step));
@@ -402,7 +447,7 @@ bool Generator::selectScatter() {
   srcShape.erase(srcShape.begin() + dim);
   int src = operandOfShape(srcShape);
   emitFunctional("select_scatter", at(input).name + ", " + at(src).name,
-                 {input, src}, shape, DType::F32,
+                 {input, src}, shape, data,
                  " dim " + std::to_string(dim) + " index " +
                      std::to_string(index));
   return true;
@@ -428,7 +473,7 @@ bool Generator::cat() {
   std::string operands;
   for (int i : inputs)
     operands += (operands.empty() ? "" : ", ") + at(i).name;
-  emitFunctional("cat", operands, inputs, result, DType::F32,
+  emitFunctional("cat", operands, inputs, result, data,
                  " dim " + std::to_string(dim));
   return true;
 }
@@ -438,9 +483,14 @@ bool Generator::cat() {
 Dims Generator::reducedShape(const Dims &shape, Dims &dims, bool &keepdim) {
   Dims result;
   dims.clear();
-  for (int64_t d = 0, r = shape.size(); d < r; ++d)
-    if (rng.chance(50))
-      dims.push_back(d);
+  // A wide graph reduces its long dim alone half the time (rows).
+  auto longDim = std::find(shape.begin(), shape.end(), wideLength);
+  if (options.wide && longDim != shape.end() && rng.chance(50))
+    dims.push_back(longDim - shape.begin());
+  else
+    for (int64_t d = 0, r = shape.size(); d < r; ++d)
+      if (rng.chance(50))
+        dims.push_back(d);
   if (dims.empty())
     dims.push_back(rng.below(shape.size()));
   keepdim = rng.chance(50) || dims.size() == shape.size();
@@ -463,7 +513,7 @@ int Generator::reductionOf(int x, Dims &dims, bool &keepdim) {
   static const char *ops[] = {"sum", "sum", "max", "max", "min", "mean"};
   Dims result = reducedShape(at(x).shape(), dims, keepdim);
   return emitFunctional(ops[rng.below(6)], at(x).name, {x}, result,
-                        DType::F32, reductionAttrs(dims, keepdim));
+                        data, reductionAttrs(dims, keepdim));
 }
 
 bool Generator::reduction() {
@@ -479,7 +529,7 @@ bool Generator::cumsum() {
   Dims shape = at(x).shape();
   if (shape.empty())
     return false;
-  emitFunctional("cumsum", at(x).name, {x}, shape, DType::F32,
+  emitFunctional("cumsum", at(x).name, {x}, shape, data,
                  " dim " + std::to_string(rng.below(shape.size())));
   return true;
 }
@@ -514,7 +564,7 @@ bool Generator::indexSelect() {
   int index = addArg(DType::I64, {length}, shape[dim]);
   shape[dim] = length;
   emitFunctional("index_select", at(input).name + ", " + at(index).name,
-                 {input, index}, shape, DType::F32,
+                 {input, index}, shape, data,
                  " dim " + std::to_string(dim));
   return true;
 }
@@ -529,7 +579,7 @@ bool Generator::gather() {
                              : rng.range(1, shape[d]);
   int index = addArg(DType::I64, indexShape, shape[dim]);
   emitFunctional("gather", at(input).name + ", " + at(index).name,
-                 {input, index}, indexShape, DType::F32,
+                 {input, index}, indexShape, data,
                  " dim " + std::to_string(dim));
   return true;
 }
@@ -545,7 +595,7 @@ bool Generator::indexAdd() {
   int source = operandOfShape(sourceShape);
   emitFunctional("index_add",
                  at(input).name + ", " + at(index).name + ", " + at(source).name,
-                 {input, index, source}, shape, DType::F32,
+                 {input, index, source}, shape, data,
                  " dim " + std::to_string(dim));
   return true;
 }
@@ -562,7 +612,7 @@ bool Generator::scatterAdd() {
   int src = operandOfShape(indexShape);
   emitFunctional("scatter_add",
                  at(input).name + ", " + at(index).name + ", " + at(src).name,
-                 {input, index, src}, shape, DType::F32,
+                 {input, index, src}, shape, data,
                  " dim " + std::to_string(dim));
   return true;
 }
@@ -720,9 +770,15 @@ bool Generator::randomView() {
 }
 
 RandomGraph Generator::run() {
-  addArg(DType::F32, randomShape());
+  if (options.wide) {
+    wideLength = randomWideLength();
+    wideMedium = rng.range(64, 300);
+    if (rng.chance(40))
+      data = DType::BF16;
+  }
+  addArg(data, randomShape());
   if (rng.chance(50))
-    addArg(DType::F32, randomShape());
+    addArg(data, randomShape());
   int target = rng.range(options.minOps, options.maxOps);
   int functionalOps = 0;
   for (int attempt = 0; functionalOps < target && attempt < 500; ++attempt) {
@@ -746,7 +802,10 @@ RandomGraph Generator::run() {
     else if (roll < 70)
       made = cat();
     else if (roll < 80)
-      made = rng.chance(20) ? cumsum() : reduction();
+      // Wide graphs take more normalizations: the row forms are theirs.
+      made = options.wide && rng.chance(50) ? normalize()
+             : rng.chance(20)                ? cumsum()
+                                             : reduction();
     else if (roll < 85)
       made = options.matmulOps && rng.chance(60) ? matmul() : normalize();
     else if (!options.indexOps)

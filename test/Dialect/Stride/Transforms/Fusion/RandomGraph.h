@@ -55,7 +55,21 @@ struct RandomGraphOptions {
   /// an epilogue). Off by default, so that the graphs of the other tests
   /// keep their seeds.
   bool matmulOps = false;
+  /// Shapes for the CUDA backend's size-dependent kernel forms (warp,
+  /// block, cluster and shared-memory rows; split reductions and column
+  /// groups; tiled transposes): each graph draws one long length (8 to
+  /// 70,001 elements, powers of two and odd sizes) that one dim of every
+  /// new shape takes, the other dims short (a medium one at times), at
+  /// most kMaxWideElements elements a shape; the data f32 or, in 40% of
+  /// the graphs, bf16. Off by default, so that the
+  /// graphs of the other tests keep their seeds.
+  bool wide = false;
 };
+
+/// The most elements of a new shape of a wide graph (a cat of up to three
+/// values holds more): small enough for the CPU emulator and the float64
+/// interpreter to run a graph in seconds.
+constexpr int64_t kMaxWideElements = 1 << 19;
 
 struct RandomGraph {
   uint64_t seed = 0;

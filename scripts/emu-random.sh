@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Random graphs against the reference interpreter, with the kernels run on
+# the CPU emulator (test/Emu): the long random campaign behind
+# test/Emu/wide-random.test, which replays a few committed seeds. Needs no
+# GPU. Each graph comes from stride-gen (--wide: one long dim per graph, 8
+# to 70,001 elements, for the CUDA backend's size-dependent kernel forms),
+# is compiled by stridec for the default GPU and, every other seed, for a
+# GPU of one multiprocessor (other grids, splits and waves), and is compared
+# with test/Emu/compare-reference.sh (relative error <= RTOL, default 1e-5,
+# or absolute <= ATOL, default 1e-6, as scripts/gpu-check.sh does for f32;
+# a graph with bf16 values: relative error <= BF16_RTOL, default 1e-2).
+#
+#   scripts/emu-random.sh [--wide] [--seed S] [--keep DIR] N
+#
+# Prints one line per graph and a last line "N passed, M failed"; exits 1
+# when any failed. A failing graph is kept in DIR (default
+# emu-random-failures/) as seed-S.mlir with its log: reduce it with
+# stride-reduce, fix the bug, and add the seed to wide-random.test.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+wide=()
+seed=1
+keep=emu-random-failures
+count=
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --wide) wide=(--wide); shift ;;
+    --seed) seed=$2; shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) count=$1; shift ;;
+  esac
+done
+if ! [[ $count =~ ^[0-9]+$ ]]; then
+  echo "usage: scripts/emu-random.sh [--wide] [--seed S] [--keep DIR] N" >&2
+  exit 1
+fi
+
+bin=${STRIDE_BIN:-build/bin}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+for ((i = 0; i < count; i++)); do
+  s=$((seed + i))
+  graph=$work/seed-$s.mlir
+  "$bin/stride-gen" "${wide[@]}" --seed "$s" -o "$graph" || exit 1
+  options=()
+  ((s % 2)) || options=(-c --multiprocessors=1)
+  rtol=${RTOL:-1e-5}
+  grep -q bf16 "$graph" && rtol=${BF16_RTOL:-1e-2}
+  if STRIDE_BIN=$bin RTOL=$rtol EMU_ARGS="--atol ${ATOL:-1e-6}" \
+       test/Emu/compare-reference.sh "$graph" "${options[@]}" >"$work/log" 2>&1 &&
+     ! grep -q MISMATCH "$work/log"; then
+    echo "seed $s: pass"
+    passed=$((passed + 1))
+  else
+    echo "seed $s: FAIL ($(grep -m1 -E 'MISMATCH|error' "$work/log"))"
+    mkdir -p "$keep"
+    cp "$graph" "$keep/"
+    cp "$work/log" "$keep/seed-$s.log"
+    failed=$((failed + 1))
+  fi
+done
+echo "$passed passed, $failed failed"
+((failed == 0))
