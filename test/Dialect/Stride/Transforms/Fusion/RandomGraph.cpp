@@ -105,6 +105,11 @@ private:
   bool gather();
   bool indexAdd();
   bool scatterAdd();
+  /// index_add and scatter_add of bf16 data add in an order atomics choose,
+  /// each sum rounded to bf16: a few ulps from the reference by design
+  /// (docs/determinism.md), more than the bf16 tolerance of a comparison
+  /// allows, so bf16 graphs have none.
+  bool accumulatesOutOfOrderInBf16() const { return data == DType::BF16; }
   bool matmul();
   bool randomView();
 
@@ -585,6 +590,8 @@ bool Generator::gather() {
 }
 
 bool Generator::indexAdd() {
+  if (accumulatesOutOfOrderInBf16())
+    return false;
   int input = pickData();
   Dims shape = at(input).shape();
   int64_t dim = rng.below(shape.size());
@@ -601,6 +608,8 @@ bool Generator::indexAdd() {
 }
 
 bool Generator::scatterAdd() {
+  if (accumulatesOutOfOrderInBf16())
+    return false;
   int input = pickData();
   Dims shape = at(input).shape();
   int64_t dim = rng.below(shape.size());

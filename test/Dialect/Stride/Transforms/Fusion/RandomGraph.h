@@ -61,7 +61,8 @@ struct RandomGraphOptions {
   /// 70,001 elements, powers of two and odd sizes) that one dim of every
   /// new shape takes, the other dims short (a medium one at times), at
   /// most kMaxWideElements elements a shape; the data f32 or, in 40% of
-  /// the graphs, bf16. Off by default, so that the
+  /// the graphs, bf16 (with no index_add or scatter_add, whose bf16 sums
+  /// depend on the atomics' order). Off by default, so that the
   /// graphs of the other tests keep their seeds.
   bool wide = false;
 };
