@@ -741,11 +741,10 @@ void Scheduler::scheduleRowReduction() {
   // less). The held elements are kept in registers across the
   // phases (each input element is loaded once); longer rows are re-read in
   // each phase, mostly from L1/L2.
-  // A row the cluster would take whose values read by more than one phase
-  // fit one block's shared memory is held there by one block instead
-  // (row_shared).
-  // The rows one block may hold in shared memory are also bounded by the
-  // arch: 99 KiB a block on sm_120, under RowSplit's 160 KiB.
+  // A row longer than a block holds in registers whose values read by more
+  // than one phase fit one block's shared memory is held there by one
+  // block instead (row_shared), within RowSplit's 160 KiB and what a block
+  // of the arch may take (99 KiB on sm_120).
   RowSharedLayout held = rowSharedLayout(facts, l);
   int64_t sharedPerMultiprocessor =
       archFacts(options.arch).sharedBytesPerMultiprocessor;

@@ -1,7 +1,7 @@
 // Rows held in one block's shared memory (scheme row_shared, RowSplit.h):
-// rows the cluster form would take (longer than a block holds in
-// registers) whose values read by more than one phase take at most 2 bytes
-// an element (rowSharedLayout). LayerNorm over bf16 rows of 40000 with
+// rows longer than a block holds in registers whose values read by more
+// than one phase take at most 2 bytes an element (rowSharedLayout).
+// LayerNorm over bf16 rows of 40000 with
 // weight and bias (groups of 4, the last ones clamped; x held from the
 // first phase to the last, x - mean computed again; weight and bias read
 // from memory), a bf16 x - mean(x) scaled by its maximum over rows of
