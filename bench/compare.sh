@@ -2,7 +2,7 @@
 # Runs the benchmark suite on one GPU with Stride, PyTorch eager and
 # torch.compile, checks every result against an f64 PyTorch reference, and
 # prints a markdown table (time, % of the copy-bandwidth floor, correct or
-# not) for docs/performance.md. Run on the GPU machine, in a bundle made by
+# not) for python-free-docs/performance.md. Run on the GPU machine, in a bundle made by
 # bench/prepare.sh:
 #
 #   ./compare.sh [BUNDLE [DRIVER]]   (default: this script's directory,
@@ -34,7 +34,7 @@ for module in "$bundle"/modules/*.stridemod; do
   rc=$?
   cat "$log"
   ms=$(sed -n 's/.*: median \([0-9.]*\) ms.*/\1/p' "$log" | tail -1)
-  output=$(ls "$work/out/$name"/*.npy 2>/dev/null | head -1)
+  output=$(ls "$work/out/$name"/*.npy 2>/dev/null | sed -n 1p)
   if ((rc != 0)) || [[ -z $ms ]]; then ms=null; output=""; fi
   ((first)) || echo "," >>"$work/results.json"
   first=0

@@ -25,12 +25,12 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/modules"
 cp build/bin/stride-run-gpu "$out/bin/"
 cp bench/compare.sh bench/torch_bench.py "$out/"
-# Compile time end to end (parse to module file), for docs/performance.md:
+# Compile time end to end (parse to module file), for python-free-docs/performance.md:
 # cold (NVRTC runs) and warm (NVRTC's output comes from the cache), each the
 # best of three, since other work on the machine only ever adds time.
 cache=$(mktemp -d)
 seconds() { local start end; start=$(date +%s.%N); "$@"; end=$(date +%s.%N); echo "$end - $start" | bc; }
-best_of_3() { for _ in 1 2 3; do seconds "$@"; done | sort -g | head -1; }
+best_of_3() { for _ in 1 2 3; do seconds "$@"; done | sort -g | sed -n 1p; }
 for graph in bench/*.mlir; do
   name=$(basename "$graph" .mlir)
   compile=(build/bin/stridec --arch="$arch" "$graph" -o "$out/modules/$name.stridemod")

@@ -73,7 +73,7 @@ while read -r name _ path _; do
 done < <(ldd "$out/bin/stridec")
 # The linker wrote DT_RPATH $ORIGIN/../lib (cmake/Portable.cmake), which
 # also serves libzip's own dependencies.
-readelf -d "$out/bin/stridec" | grep -q '(RPATH).*\$ORIGIN/../lib' ||
+readelf -d "$out/bin/stridec" | grep '(RPATH).*\$ORIGIN/../lib' >/dev/null ||
   fail "stridec has no RPATH \$ORIGIN/../lib: $(readelf -d "$out/bin/stridec" | grep -E 'RPATH|RUNPATH')"
 
 # Dependencies: nothing from the toolchain.
@@ -94,14 +94,16 @@ bare() { env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= HOME="$out" "$@"; }
 version=$(bare "$out/bin/stridec" --version) || fail "stridec --version failed"
 bare "$out/bin/stridec" --help >/dev/null || fail "stridec --help failed"
 bare "$out/bin/stride-run-gpu" --help >/dev/null || fail "stride-run-gpu --help failed"
-bare "$out/bin/stridec" examples/softmax.mlir --emit=cuda | grep -q '__global__' ||
+# `grep >/dev/null`, not `grep -q`: -q exits at its first match, and the
+# writer, still printing, then dies of SIGPIPE and fails the pipe (pipefail).
+bare "$out/bin/stridec" examples/softmax.mlir --emit=cuda | grep '__global__' >/dev/null ||
   fail "stridec --emit=cuda printed no kernel"
 probe=$(mktemp -d)
 trap 'rm -rf "$probe"' EXIT
 if [[ -e /usr/local/cuda/lib64/libnvrtc.so.13 ]]; then
   bare "$out/bin/stridec" --no-cache examples/softmax.mlir -o "$probe/softmax.stridemod" ||
     fail "stridec could not compile examples/softmax.mlir to a module"
-  "$out/bin/stridec" --inspect "$probe/softmax.stridemod" | grep -q 'kernel' ||
+  "$out/bin/stridec" --inspect "$probe/softmax.stridemod" | grep 'kernel' >/dev/null ||
     fail "the module stridec wrote lists no kernel"
 fi
 

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates what the docs show of generated output, each checked by a lit
 # test under test/Docs/ that fails when the checked-in text is stale:
-#   - the op, type and pass reference (docs/generated/) from the ODS
+#   - the op, type and pass reference (python-free-docs/generated/) from the ODS
 #     definitions with mlir-tblgen (CMake target mlir-doc): run this after
 #     changing a .td file;
-#   - the `stridec --inspect` sample in docs/module-format.md (the module of
+#   - the `stridec --inspect` sample in python-free-docs/module-format.md (the module of
 #     examples/embedding_grad.mlir, between the "inspect-sample" markers):
 #     run this after changing what a module holds or how --inspect prints it.
 set -euo pipefail
@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 ./scripts/build.sh mlir-doc stridec >/dev/null
 cp build/docs/stride/StrideOps.md build/docs/stride/StridePasses.md \
   build/docs/stride/StrideAttrs.md build/docs/stride/StrideCUDAPasses.md \
-  build/docs/stride/PlanOps.md build/docs/stride/PlanPasses.md docs/generated/
-echo "docs/generated/ updated"
+  build/docs/stride/PlanOps.md build/docs/stride/PlanPasses.md python-free-docs/generated/
+echo "python-free-docs/generated/ updated"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -26,6 +26,6 @@ awk -v sample="$tmp/inspect.txt" '
     print "```"; skip = 1; next
   }
   /^<!-- inspect-sample: end -->$/ { skip = 0 }
-  !skip' docs/module-format.md > "$tmp/module-format.md"
-cp "$tmp/module-format.md" docs/module-format.md
-echo "docs/module-format.md: --inspect sample updated"
+  !skip' python-free-docs/module-format.md > "$tmp/module-format.md"
+cp "$tmp/module-format.md" python-free-docs/module-format.md
+echo "python-free-docs/module-format.md: --inspect sample updated"

@@ -137,7 +137,7 @@ rm -rf "$out/probe"
 # 1e-12 for f64, 1e-2 for f16/bf16 (the loosest output decides), 2e-2 for
 # f16/bf16 with a bias folded into a matrix product: cuBLASLt's bias
 # epilogue sometimes rounds the product before adding the bias, depending
-# on the algorithm it picks (docs/matmul.md, "Accuracy"), one rounding the
+# on the algorithm it picks (python-free-docs/matmul.md, "Accuracy"), one rounding the
 # reference (round(product + bias)) cannot predict.
 tolerance() {
   local inspect kinds
@@ -303,7 +303,7 @@ seed_graphs 7 63 33 0 31
 
 for graph in examples/*.mlir; do
   name=$(basename "$graph" .mlir)
-  [[ $name == *_fx ]] && continue # rejected by design (test/Dialect/Stride/Transforms/seed-fx.test)
+  [[ $name == *_fx ]] && continue # rejected by design (test/dialects/stride/Transforms/seed-fx.test)
   add_case "example_$name" "$graph"
 done
 

@@ -14,7 +14,7 @@ STRIDE_PACKAGES=(
 
 missing=()
 for pkg in "${STRIDE_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep "install ok installed" >/dev/null ||
     missing+=("$pkg")
 done
 

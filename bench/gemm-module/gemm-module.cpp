@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // Writes the module of torch.matmul(x, w), x [M, K] and w [K, N] row-major:
-// one `cublaslt.matmul` library-call step (docs/module-format.md) over the
+// one `cublaslt.matmul` library-call step (python-free-docs/module-format.md) over the
 // inputs arg0 (x) and arg1 (w), the output result0 [M, N] and a 32 MiB
 // workspace. bench/prepare.sh makes the plain GEMMs of the benchmark with it
 // where no bench/*.mlir graph of that name compiles to one, so that

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The smallest embedder: compile a graph from a string, print the module's
-// signature, and run it on the GPU if there is one. docs/embedding.md walks
+// signature, and run it on the GPU if there is one. python-free-docs/embedding.md walks
 // through it.
 //
 //===----------------------------------------------------------------------===//

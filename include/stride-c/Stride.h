@@ -25,7 +25,7 @@
 |* long as it does. A handle may be used by one thread at a time; different   *|
 |* handles (e.g. one compiler per thread) may be used concurrently, and       *|
 |* threads may share a runtime and an executable to create invocations.      *|
-|* docs/embedding.md walks through a complete program.                        *|
+|* python-free-docs/embedding.md walks through a complete program.                        *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -53,7 +53,7 @@ extern "C" {
 #endif
 
 /* Every failure carries one of these codes, set where it happened; the C++
-   API's stride::ErrorCode has the same values. docs/errors.md lists which
+   API's stride::ErrorCode has the same values. python-free-docs/errors.md lists which
    failures carry which code. */
 typedef STRIDE_ENUM(stride_status) {
   STRIDE_OK = 0,

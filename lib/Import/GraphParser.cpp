@@ -7,7 +7,7 @@
 
 #include "stride/Import/GraphParser.h"
 
-#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "dialects/stride/IR/StrideDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// See Interpreter.h for the model and docs/interpreter.md for the semantic
+// See Interpreter.h for the model and python-free-docs/interpreter.md for the semantic
 // decisions. Structure of this file:
 //
 //   1. element conversions (rounding to f16/bf16/f32, integer wrapping,
@@ -19,8 +19,8 @@
 
 #include "stride/Interpreter/Interpreter.h"
 
-#include "stride/Dialect/Stride/IR/Graph.h"
-#include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "dialects/stride/IR/Graph.h"
+#include "dialects/stride/IR/StrideOps.h"
 #include "stride/Support/Diagnostics.h"
 #include "stride/Support/Layout.h"
 
@@ -1023,7 +1023,7 @@ double applyEpilogue(MatmulEpilogue epilogue, double x) {
 /// to its accumulator), then the epilogue applies as the separate `relu` /
 /// `gelu_tanh` would (rounded). A separate `add` of a bias in f16 or bf16
 /// rounds the product first, so folding it into the op changes the result
-/// by at most that rounding (docs/matmul.md, "Accuracy").
+/// by at most that rounding (python-free-docs/matmul.md, "Accuracy").
 Status Interpreter::matmul(MatmulOp op) {
   const Tensor &lhs = get(op.getLhs()), &rhs = get(op.getRhs());
   const Tensor *bias = op.getBias() ? &get(op.getBias()) : nullptr;

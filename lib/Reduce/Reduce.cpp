@@ -18,7 +18,7 @@
 //
 // Why not MLIR's reduction-tree pass: it first applies the patterns to every
 // op of the region at once and, for patterns that always apply, an
-// uninteresting result there ends the search (docs/debugging.md). The
+// uninteresting result there ends the search (python-free-docs/debugging.md). The
 // patterns are still offered through the dialect interface, so
 // `reduction-tree` sees them too.
 //
@@ -26,10 +26,10 @@
 
 #include "stride/Reduce/Reduce.h"
 
-#include "stride/Dialect/Stride/IR/StrideDialect.h"
-#include "stride/Dialect/Stride/IR/StrideOps.h"
-#include "stride/Dialect/Stride/Transforms/Passes.h"
-#include "stride/Dialect/Stride/Transforms/ShrinkShapes.h"
+#include "dialects/stride/IR/StrideDialect.h"
+#include "dialects/stride/IR/StrideOps.h"
+#include "dialects/stride/Transforms/Passes.h"
+#include "dialects/stride/Transforms/ShrinkShapes.h"
 #include "stride/Support/Layout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

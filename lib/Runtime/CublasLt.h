@@ -63,7 +63,7 @@ Result<const CublasLt *> loadCublasLt(const std::string &where);
 ErrorCode cublasErrorCode(cublasStatus_t status);
 
 /// Prepares a `cublaslt.matmul` step (the registry's PrepareBuiltinFn): checks
-/// its descriptor (docs/module-format.md, "cublaslt.matmul") against its
+/// its descriptor (python-free-docs/module-format.md, "cublaslt.matmul") against its
 /// buffers, builds its cuBLASLt layouts and chooses its algorithm, once per
 /// distinct problem of the executable.
 Result<std::unique_ptr<PreparedLibraryCall>>

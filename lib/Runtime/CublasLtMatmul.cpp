@@ -7,7 +7,7 @@
 //
 // The compiler decides everything about a matrix product; this routine only
 // forwards it to cuBLASLt. When the executable loads, each step's
-// descriptor (docs/module-format.md, "cublaslt.matmul") is checked against
+// descriptor (python-free-docs/module-format.md, "cublaslt.matmul") is checked against
 // its buffers, its layouts are built, and an algorithm is chosen by
 // cublasLtMatmulAlgoGetHeuristic, once per distinct problem of the
 // executable. Each invocation has one cuBLASLt handle and, per step, a

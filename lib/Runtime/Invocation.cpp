@@ -149,7 +149,7 @@ struct Invocation::Impl {
     if (!address)
       return address.error();
     owned[index] = DeviceBuffer(options.allocator.get(), *address, bytes);
-    // Zeroed temporaries start zeroed (docs/module-format.md, "Buffer").
+    // Zeroed temporaries start zeroed (python-free-docs/module-format.md, "Buffer").
     // Once, at allocation, and synchronously, so that a plan on any stream
     // sees it.
     if (b.zeroed && bytes > 0) {

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The `cublaslt.matmul` library-call step computed on host buffers as its
-// descriptor says (docs/matmul.md, "The library call": column-major A, B
+// descriptor says (python-free-docs/matmul.md, "The library call": column-major A, B
 // and D with transpose flags, leading dimensions, batch strides and
 // offsets; bias and epilogue), so the emulated plan of a graph with matrix
 // products runs the kernels around them on the CPU and the comparison with
@@ -54,7 +54,7 @@ inline std::string runMatmul(const LibraryCallStep &call,
           *d = buffers[b[bias ? 3 : 2]];
   // The accumulator (here: double) plus the bias is rounded to the result
   // type, then the activation applies and rounds again: the reference
-  // interpreter's semantics (docs/matmul.md, "Accuracy").
+  // interpreter's semantics (python-free-docs/matmul.md, "Accuracy").
   auto load = [&](const uint8_t *base, int64_t i) -> double {
     if (dtype == "f64") {
       double v;

@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Dialect/Stride/IR/StrideDialect.h"
-#include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "dialects/stride/IR/StrideDialect.h"
+#include "dialects/stride/Transforms/Passes.h"
 #include "stride/Import/Torch/Archive.h"
 #include "stride/Import/Torch/Importer.h"
 

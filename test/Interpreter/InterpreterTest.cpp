@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Interpreter/Interpreter.h"
-#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "dialects/stride/IR/StrideDialect.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

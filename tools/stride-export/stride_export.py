@@ -632,7 +632,7 @@ def main(argv=None):
         "Stride's importer, with their inputs and PyTorch's outputs as .npy.",
         epilog="Then: stridec DIR/model.pt2 -o model.stridemod; "
         "stride-run model.stridemod --input DIR/inputs_0.npy "
-        "--expect DIR/model_expected (docs/import.md walks through it).",
+        "--expect DIR/model_expected (python-free-docs/import.md walks through it).",
     )
     commands = parser.add_subparsers(dest="command", required=True)
     for command, help_text in (

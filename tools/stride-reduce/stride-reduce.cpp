@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "dialects/stride/IR/StrideDialect.h"
 #include "stride/Import/GraphParser.h"
 #include "stride/Reduce/Reduce.h"
 
@@ -120,7 +120,7 @@ option) in a graph of 210 ops; the reference interpreter runs the compiled IR
   // Test: stride-reduce-test differs ir 1e-05 1 --test-inject-fault=add FILE
 
 small.mlir is one stride.add of two 1x1 inputs; the comment's command, with
-the file, exits 1 on it. docs/debugging.md walks through the whole way from a
+the file, exits 1 on it. python-free-docs/debugging.md walks through the whole way from a
 wrong output to a reduced graph.
 
 Exit status: 0 when a reduced graph is written, 1 on an error (including a

@@ -9,9 +9,9 @@
 
 #include "Compare.h"
 
-#include "stride/Dialect/Stride/IR/Graph.h"
-#include "stride/Dialect/Stride/IR/StrideOps.h"
-#include "stride/Dialect/Stride/Transforms/Passes.h"
+#include "dialects/stride/IR/Graph.h"
+#include "dialects/stride/IR/StrideOps.h"
+#include "dialects/stride/Transforms/Passes.h"
 #include "stride/Support/Diagnostics.h"
 
 #include "llvm/Support/Path.h"

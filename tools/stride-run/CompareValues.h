@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // `stride-run graph.mlir --compare-values DIR`: the reference side of the
-// per-value comparison (docs/debugging.md). A module compiled with `stridec
+// per-value comparison (python-free-docs/debugging.md). A module compiled with `stridec
 // --keep-values` returns every buffer its kernels and library calls write as
 // outputs value.0, value.1, ... (stride-keep-values); a run of it writes them
 // as DIR/value.K.npy. stride-run forms the same kernels from the graph, keeps

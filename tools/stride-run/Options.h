@@ -40,7 +40,7 @@ struct Options {
   Bf16Output bf16Output = Bf16Output::F32;
   /// Print the results as text.
   bool print = false;
-  /// Make the inputs not given with --input (see docs/interpreter.md).
+  /// Make the inputs not given with --input (see python-free-docs/interpreter.md).
   bool randomInputs = false;
   uint64_t seed = 0;
   /// Where to write every input the graph ran with, given or made, as

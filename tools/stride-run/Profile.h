@@ -54,7 +54,7 @@ std::string formatMemoryLine(const MemoryReport &memory);
 /// median ms, share of the total, name), the total and one line per kind.
 std::string formatProfileText(const ProfileReport &profile);
 
-/// The profile as JSON (docs/performance.md, "Profile"): module, device,
+/// The profile as JSON (python-free-docs/performance.md, "Profile"): module, device,
 /// warmup, iterations, steps [{index, kind, name, median_ms, share}],
 /// total_ms, kinds {KIND: {steps, ms, share}} and memory {constant_bytes,
 /// temporary_bytes, input_bytes, output_bytes, peak_bytes}.

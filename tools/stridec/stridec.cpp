@@ -17,7 +17,7 @@
 #include "stride/Module/Module.h"
 #include "stride/Target/CUDA/NVRTC.h"
 #include "stride/Compiler/ModuleCache.h"
-#include "stride/Dialect/Plan/Transforms/Passes.h"
+#include "dialects/plan/Transforms/Passes.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
@@ -120,7 +120,7 @@ cl::opt<bool> keepValues(
     "keep-values",
     cl::desc("Make every buffer a kernel or library call writes an extra "
              "output, value.0, value.1, ... in program order, for "
-             "stride-run --compare-values (docs/debugging.md)"),
+             "stride-run --compare-values (python-free-docs/debugging.md)"),
     cl::init(false), cl::cat(stridecCategory));
 
 cl::opt<std::string> testInjectFault(

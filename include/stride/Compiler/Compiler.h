@@ -29,7 +29,7 @@
 #ifndef STRIDE_COMPILER_COMPILER_H
 #define STRIDE_COMPILER_COMPILER_H
 
-#include "stride/Dialect/Stride/Transforms/PipelineOptions.h"
+#include "stride/Support/PipelineOptions.h"
 #include "stride/Import/Torch/ImportOptions.h"
 #include "stride/Module/Module.h"
 #include "stride/Target/CUDA/TargetOptions.h"

@@ -24,7 +24,7 @@
 //
 // Run-time errors (integer division by zero, an index out of range, max/min
 // of an empty dim) are returned as an Error naming the op and its location.
-// docs/interpreter.md lists every semantic decision.
+// python-free-docs/interpreter.md lists every semantic decision.
 //
 //===----------------------------------------------------------------------===//
 

@@ -10,7 +10,7 @@
 // the constants, the device buffers, the plan's steps in order, and the graph
 // signature (names, dtypes, shapes and layouts of the inputs and outputs). The compiler fills in a ModuleDesc and
 // writes it as a `.stridemod` file (a FlatBuffer, lib/Module/StrideModule.fbs);
-// the runtime reads it back. docs/module-format.md specifies the file.
+// the runtime reads it back. python-free-docs/module-format.md specifies the file.
 //
 // Plain C++ (no MLIR, no LLVM): the runtime links this on GPU machines that
 // have no compiler installed.
@@ -18,13 +18,14 @@
 // The contract between the compiler that fills in a ModuleDesc and the
 // runtime that runs it (how buffers are bound and addressed, what kernel
 // parameters are, in which order steps run, what temporaries hold before
-// the first step) is specified in one place: docs/module-format.md.
+// the first step) is specified in one place: python-free-docs/module-format.md.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef STRIDE_MODULE_MODULE_H
 #define STRIDE_MODULE_MODULE_H
 
+#include "stride/Support/BufferLimits.h"
 #include "stride/Support/DType.h"
 #include "stride/Support/Result.h"
 
@@ -55,12 +56,6 @@ inline constexpr uint32_t kMaxDynamicSharedBytes = 227 * 1024;
 /// CUDA's limit on the total size of a kernel's parameters (pre-Volta
 /// limit, which the format keeps so that modules run everywhere).
 inline constexpr size_t kMaxKernelParamBytes = 4096;
-/// No single buffer may exceed 256 TiB; a larger size is a corrupt file.
-inline constexpr int64_t kMaxBufferBytes = int64_t(1) << 48;
-/// Arena offsets (BufferDesc::arenaOffset, plan.alloc's `at arena`) are
-/// multiples of this many bytes, as every device allocation is aligned for
-/// the widest access a kernel or library makes.
-inline constexpr int64_t kArenaAlignment = 256;
 /// Each constant's data starts at a file offset that is a multiple of this.
 inline constexpr size_t kConstantAlignment = 64;
 
@@ -141,7 +136,7 @@ enum class BufferKind : uint8_t { Input, Output, Temp, Constant };
 /// A device buffer. Input and Output buffers hold the storage of signature
 /// input/output `index`, Constant buffers that of constant `index`; Temp
 /// buffers have index == -1 and hold zeros at the first run when `zeroed`
-/// (docs/module-format.md, "Buffer"). A Temp or Output buffer with an
+/// (python-free-docs/module-format.md, "Buffer"). A Temp or Output buffer with an
 /// `arenaOffset` of 0 or more is the bytes [arenaOffset, arenaOffset +
 /// sizeBytes) of the invocation's arena (ModuleDesc::arenaBytes); -1: an
 /// allocation of its own.
@@ -194,7 +189,7 @@ struct DispatchStep {
   std::vector<KernelArg> args;
   /// Launched with programmatic stream serialization: the kernel may start
   /// before the dispatch before it ends, since it waits for that grid itself
-  /// (docs/module-format.md, "Dispatch"). Only in modules for sm_90 and
+  /// (python-free-docs/module-format.md, "Dispatch"). Only in modules for sm_90 and
   /// later.
   bool dependentLaunch = false;
 
@@ -261,7 +256,7 @@ struct ModuleDesc {
   int64_t arenaBytes() const;
   /// Compiled with `stridec --deterministic` (CudaTargetOptions::
   /// deterministic): float index_add sums each output element's
-  /// contributions in source order (docs/determinism.md). For people
+  /// contributions in source order (python-free-docs/determinism.md). For people
   /// (stridec --inspect), and for the runtime, which then never tunes the
   /// library calls (InvocationOptions::tuneLibraryCalls).
   bool deterministic = false;

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The library behind stride-reduce (docs/debugging.md): Stride's reduction
+// The library behind stride-reduce (python-free-docs/debugging.md): Stride's reduction
 // patterns, offered to MLIR's reducer through the stride dialect's
 // DialectReductionPatternInterface, and the search that applies them to
 // ever smaller sets of ops, keeping a candidate only while MLIR's Tester

@@ -48,9 +48,9 @@ struct InvocationOptions {
   /// being captured into a graph). Off by default: the choice follows
   /// timings, so two processes may choose different algorithms and round
   /// differently; a module compiled with --deterministic is never tuned
-  /// (docs/embedding.md, "Tuning library calls").
+  /// (python-free-docs/embedding.md, "Tuning library calls").
   bool tuneLibraryCalls = false;
-  /// Launch the dispatches the module marks dependent (docs/module-format.md,
+  /// Launch the dispatches the module marks dependent (python-free-docs/module-format.md,
   /// "Dispatch") with programmatic stream serialization, so that each may
   /// start while the kernel before it drains. Off: every dispatch waits for
   /// the one before it to end, as a plain launch does (the kernels' waits

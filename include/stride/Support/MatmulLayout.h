@@ -12,7 +12,7 @@
 // broadcast batch). The stride-matmul-layout pass records the answer on the
 // op (or copies the operand into a dense temporary when there is none), the
 // op's verifier checks a recorded answer, and the plan turns it into the
-// library call's descriptor. See docs/matmul.md.
+// library call's descriptor. See python-free-docs/matmul.md.
 //
 // Plain C++ (no MLIR or LLVM).
 //

@@ -28,7 +28,7 @@ namespace stride {
 /// failure happens. The values are the C API's `stride_status` values
 /// (include/stride-c/Stride.h), which maps them one to one; 2 is the C API's
 /// STRIDE_COMPILE_FAILED (the compiler reports through diagnostics, not
-/// Errors). docs/errors.md lists which failures carry which code.
+/// Errors). python-free-docs/errors.md lists which failures carry which code.
 enum class ErrorCode : int {
   /// The caller passed something wrong: arrays that do not match the
   /// signature, a pointer count, an option value, a malformed `.npy` file.

@@ -15,8 +15,8 @@
 #ifndef STRIDE_LIB_IMPORT_TORCH_NODEIMPORTER_H
 #define STRIDE_LIB_IMPORT_TORCH_NODEIMPORTER_H
 
-#include "stride/Dialect/Stride/IR/StrideDialect.h"
-#include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "dialects/stride/IR/StrideDialect.h"
+#include "dialects/stride/IR/StrideOps.h"
 #include "stride/Import/Torch/Schema.h"
 
 #include "mlir/IR/Builders.h"

@@ -7,7 +7,7 @@
 
 #include "CudaText.h"
 
-#include "stride/Dialect/Stride/IR/IndexMaps.h"
+#include "dialects/stride/IR/IndexMaps.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"

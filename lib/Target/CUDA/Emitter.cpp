@@ -14,8 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Target/CUDA/Emitter.h"
-#include "stride/Dialect/Plan/IR/PlanOps.h"
-#include "stride/Dialect/Stride/IR/Graph.h"
+#include "dialects/plan/IR/PlanOps.h"
+#include "dialects/stride/IR/Graph.h"
 #include "stride/Module/Module.h"
 #include "stride/Target/CUDA/Schedule.h"
 

@@ -15,8 +15,8 @@
 #ifndef STRIDE_LIB_TARGET_CUDA_KERNELFACTS_H
 #define STRIDE_LIB_TARGET_CUDA_KERNELFACTS_H
 
-#include "stride/Dialect/Stride/Analysis/KernelContract.h"
-#include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "dialects/stride/Analysis/KernelContract.h"
+#include "dialects/stride/IR/StrideOps.h"
 #include "stride/Module/Module.h"
 
 #include "mlir/IR/Diagnostics.h"

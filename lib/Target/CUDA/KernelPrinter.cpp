@@ -28,7 +28,7 @@
 
 #include "KernelPrinter.h"
 
-#include "stride/Dialect/Stride/Analysis/KernelContract.h"
+#include "dialects/stride/Analysis/KernelContract.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/STLExtras.h"

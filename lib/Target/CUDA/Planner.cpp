@@ -16,9 +16,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Target/CUDA/Planner.h"
-#include "stride/Dialect/Plan/IR/PlanOps.h"
-#include "stride/Dialect/Plan/Transforms/Passes.h"
-#include "stride/Dialect/Stride/IR/Graph.h"
+#include "dialects/plan/IR/PlanOps.h"
+#include "dialects/plan/Transforms/Passes.h"
+#include "dialects/stride/IR/Graph.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"

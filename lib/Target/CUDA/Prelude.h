@@ -60,7 +60,7 @@ STRIDE_DEVICE long long stride_floormod(long long a, long long b) {
 }
 
 // The first statement of every kernel. With STRIDE_DEPENDENT_LAUNCH (sm_90
-// and later; docs/module-format.md, "Dispatch") a kernel may have been
+// and later; python-free-docs/module-format.md, "Dispatch") a kernel may have been
 // launched before the grid ahead of it ended: it waits until that grid has
 // ended and its writes are visible. It must come before any access to
 // global memory and before any return: a grid whose blocks all left without
@@ -274,7 +274,7 @@ STRIDE_DEVICE void stride_atomic_add(unsigned char *p, bool v) {
 }
 
 // The index analysis of the default segmented index_add
-// (docs/cuda-backend.md). `row` is the row of this lane's source position
+// (python-free-docs/cuda-backend.md). `row` is the row of this lane's source position
 // (-1: none); every lane of the warp calls it. Returns a rank among the
 // positions of the row, in no particular order: the lanes of one row rank
 // among themselves and their first lane adds their count to `counts[row]`
@@ -290,7 +290,7 @@ STRIDE_DEVICE int stride_rank_in_warp(int row, int *counts) {
 }
 
 // The pages of the long rows of the default segmented index_add
-// (docs/cuda-backend.md): a hash table from a page's key (row << 32 |
+// (python-free-docs/cuda-backend.md): a hash table from a page's key (row << 32 |
 // page number) to its index, open addressing with linear probing over
 // `mask` + 1 entries; keys are stored + 1 and indices + 1, so that a
 // zeroed table is empty. The first position of a page inserts it (each key
@@ -327,7 +327,7 @@ STRIDE_DEVICE int stride_page_find(const unsigned long long *keys,
   }
 }
 
-// The index analysis of the segmented index_add (docs/cuda-backend.md).
+// The index analysis of the segmented index_add (python-free-docs/cuda-backend.md).
 // `row` is the row of this thread's source position (-1: none) among the
 // block's blockDim.x consecutive positions. Returns the position's rank
 // among the positions of its row: those of the block before it, in source

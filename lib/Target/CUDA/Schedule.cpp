@@ -7,14 +7,14 @@
 //
 // Every decision about how a kernel runs is made here, from the IR alone:
 // the scheme per kernel form, tiles, vector widths, index width, launches.
-// docs/cuda-backend.md explains each scheme and the measurements behind the
+// python-free-docs/cuda-backend.md explains each scheme and the measurements behind the
 // constants (bench/NOTES.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "stride/Target/CUDA/Schedule.h"
-#include "stride/Dialect/Stride/Analysis/RowSplit.h"
-#include "stride/Dialect/Stride/IR/IndexMaps.h"
+#include "dialects/stride/Analysis/RowSplit.h"
+#include "dialects/stride/IR/IndexMaps.h"
 #include "stride/Support/DType.h"
 
 #include "KernelFacts.h"
@@ -469,7 +469,7 @@ bool Scheduler::scheduleTiledTranspose() {
     // 4-element loads along t. Where the layout does not align every row
     // of the tile to 4 elements (odd sizes, odd offsets), each row's loads
     // start at its first multiple of 4 and its end elements are loaded one
-    // per thread (docs/cuda-backend.md): on an H100, 8191x8193 f32 staged
+    // per thread (python-free-docs/cuda-backend.md): on an H100, 8191x8193 f32 staged
     // so ran 14% faster than element by element (bench/NOTES.md, sections
     // 23 and 38).
     staged.push_back(StagedLoadAttr::get(builder.getContext(), arg, type,
@@ -667,7 +667,7 @@ bool Scheduler::scheduleOuterSplit(int64_t outputs, int64_t reduced) {
 /// rows (250 threads), C = 4096 tiles of 128 columns, 8 rows. The threads
 /// of one column group combine with shuffles where tile / 4 divides 32,
 /// then through shared memory, in a fixed order; the second launch gives
-/// each output a block or, with few slices, a thread (docs/cuda-backend.md).
+/// each output a block or, with few slices, a thread (python-free-docs/cuda-backend.md).
 bool Scheduler::scheduleColumnGroupSplit(int64_t outputs, int64_t reduced) {
   int64_t groups = std::min(outputs / 4, kMaxColumnGroups);
   int64_t rows = kBlock / groups, block = rows * groups;

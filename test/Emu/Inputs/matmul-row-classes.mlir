@@ -1,4 +1,4 @@
-// f16/bf16 products written in row classes (docs/matmul.md "Row classes"):
+// f16/bf16 products written in row classes (python-free-docs/matmul.md "Row classes"):
 // each class of rows a call of its own from an aligned column, the columns
 // left at the rows' ends by two more calls over all rows. By hand
 // (row_classes on the op): 37 rows of a view at offset 32 with a bias

@@ -1,5 +1,5 @@
 // A residual block: row-normalized tanh, a gate, the residual add, a row
-// sum (docs/debugging.md's worked example).
+// sum (python-free-docs/debugging.md's worked example).
 func.func @block(%x: !stride.tensor<4x8xf32> {stride.name = "x"},
                  %w: !stride.tensor<4x8xf32> {stride.name = "w"})
     -> !stride.tensor<4x1xf32> {

@@ -13,9 +13,9 @@
 
 #include "stride/Target/CUDA/Emitter.h"
 #include "stride/Target/CUDA/Schedule.h"
-#include "stride/Dialect/Plan/Transforms/Passes.h"
+#include "dialects/plan/Transforms/Passes.h"
 
-#include "stride/Dialect/Stride/IR/StrideDialect.h"
+#include "dialects/stride/IR/StrideDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -12,7 +12,7 @@
 // the file's claimed layout into stride-legalize-layouts. Every op is located
 // at NameLoc(node name, the user's Python frame from the node's stack_trace).
 // Parameters, buffers and constants become stride.constant ops (or, with
-// weightsAsInputs, inputs named after them). docs/import.md describes it.
+// weightsAsInputs, inputs named after them). python-free-docs/import.md describes it.
 //
 //===----------------------------------------------------------------------===//
 

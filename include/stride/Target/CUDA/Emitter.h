@@ -16,7 +16,7 @@
 //
 // The emitter does not mutate the IR; anything it cannot handle is an error
 // at the offending op's location (through the context's diagnostic engine).
-// docs/cuda-backend.md describes the kernels' shapes.
+// python-free-docs/cuda-backend.md describes the kernels' shapes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +26,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "stride/Module/Module.h"
-#include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "dialects/stride/IR/StrideOps.h"
 #include "stride/Target/CUDA/TargetOptions.h"
 
 #include <cstdint>
@@ -63,7 +63,7 @@ struct CudaKernel {
   /// Device scratch the kernel needs (bytes each): the plan gives each a
   /// temporary buffer of its own, passed after the result pointers as
   /// `int *scratchN`. What it holds before the first launch is the
-  /// temporaries' contract (docs/module-format.md, "Buffer"). The inverse
+  /// temporaries' contract (python-free-docs/module-format.md, "Buffer"). The inverse
   /// index of the segmented index_add lives there.
   std::vector<int64_t> scratchBytes;
   /// The kernel waits for the grid before it at its start, so its launches

@@ -23,7 +23,7 @@ def ScheduleKernels : Pass<"stride-schedule-kernels", "::mlir::func::FuncOp"> {
     `segmented_index_add` for index scatters), its vector width, tile and
     threads per output or row, 32 or 64-bit index arithmetic, and its
     launches (grid, block, phase) and scratch buffers.
-    docs/cuda-backend.md describes each scheme and why it is chosen.
+    python-free-docs/cuda-backend.md describes each scheme and why it is chosen.
 
     A kernel that breaks the kernel contract is an error at the kernel.
 

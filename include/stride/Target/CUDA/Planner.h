@@ -7,7 +7,7 @@
 //
 // The CUDA backend's second read-only step: after emitCuda (Emitter.h) and
 // NVRTC, translatePlan translates the graph's host plan (the plan dialect,
-// include/stride/Dialect/Plan) into the module around the code images:
+// dialects/plan) into the module around the code images:
 // buffers, ordered launches with their arguments, and the graph signature.
 // It decides nothing; anything it cannot translate is an error at the
 // offending op's location.

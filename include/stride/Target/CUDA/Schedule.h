@@ -9,15 +9,15 @@
 // its tile and vector width, its index width and its launches, and records
 // them as the kernel's `stride.schedule` attribute (#stride.schedule). The
 // printers (emitCuda) read the schedule and decide nothing themselves.
-// docs/cuda-backend.md describes the schemes.
+// python-free-docs/cuda-backend.md describes the schemes.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef STRIDE_TARGET_CUDA_SCHEDULE_H
 #define STRIDE_TARGET_CUDA_SCHEDULE_H
 
-#include "stride/Dialect/Stride/IR/StrideAttrs.h"
-#include "stride/Dialect/Stride/IR/StrideOps.h"
+#include "dialects/stride/IR/StrideAttrs.h"
+#include "dialects/stride/IR/StrideOps.h"
 #include "stride/Target/CUDA/TargetOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

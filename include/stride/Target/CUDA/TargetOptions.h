@@ -46,12 +46,12 @@ struct CudaTargetOptions {
   bool allowTf32 = false;
   /// Index scatters that add floats (index_add, scatter_add) sum each
   /// output element's contributions in source order, so results are
-  /// bit-identical run after run (docs/determinism.md); read by the
+  /// bit-identical run after run (python-free-docs/determinism.md); read by the
   /// schedule pass.
   bool deterministic = false;
   /// On sm_90 and later, every kernel waits for the grid launched before it
   /// at its start (griddepcontrol.wait), and each dispatch that follows a
-  /// dispatch is a dependent launch (docs/module-format.md, "Dispatch"):
+  /// dispatch is a dependent launch (python-free-docs/module-format.md, "Dispatch"):
   /// the next kernel is launched as the previous one's blocks exit, before
   /// that grid has ended and flushed, hiding part of the gap between them.
   /// Ignored below sm_90 (stride::supportsDependentLaunch).

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The kernel printers, one file each (docs/cuda-backend.md, "Kernel
+// The kernel printers, one file each (python-free-docs/cuda-backend.md, "Kernel
 // shapes"):
 //
 //   Pointwise.cpp          form (a): grid_stride, vectorized

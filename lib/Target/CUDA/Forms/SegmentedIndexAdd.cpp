@@ -72,7 +72,7 @@ LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
 ///            order; then it zeroes what the run wrote of the row: its
 ///            counts, total, offset, sorted positions and partial sums
 /// Counts must be zero before phase 1: the scratch buffers are the plan's
-/// temporaries, which start zeroed (docs/module-format.md, "Buffer"), and
+/// temporaries, which start zeroed (python-free-docs/module-format.md, "Buffer"), and
 /// the phases that read the scratch last leave it zeroed for the next run
 /// (phase 4 the ranks, phase 6 the rest). The cost of a row
 /// does not depend on how many positions it has: a row of every position

@@ -8,7 +8,7 @@
 // Form (a), scheme tiled_transpose: a pointwise kernel with a transposed
 // read. The inputs the schedule names are staged through shared-memory
 // tiles read along the transpose dim; then every value is computed and
-// stored along the innermost dim (docs/cuda-backend.md).
+// stored along the innermost dim (python-free-docs/cuda-backend.md).
 //
 //===----------------------------------------------------------------------===//
 

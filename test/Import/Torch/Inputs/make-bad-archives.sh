@@ -26,7 +26,7 @@ head -c 700 "$good" > "$here/truncated.pt2"
 
 # A byte of model.json changed in place: the entry's CRC no longer matches.
 cp "$good" "$here/crc.pt2"
-at=$(grep -obUa '"graph_module"' "$here/crc.pt2" | head -1 | cut -d: -f1)
+at=$(grep -obUa '"graph_module"' "$here/crc.pt2" | sed -n 1p | cut -d: -f1)
 printf 'G' | dd of="$here/crc.pt2" bs=1 seek=$((at + 1)) conv=notrunc status=none
 
 edited not-schema.pt2 's/.*/{"hello": "world"}/'

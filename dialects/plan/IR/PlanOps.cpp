@@ -1,0 +1,173 @@
+//===- PlanOps.cpp - The plan dialect: host programs ----------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/plan/IR/PlanOps.h"
+#include "dialects/stride/IR/StrideAttrs.h"
+#include "stride/Support/BufferLimits.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace stride;
+using namespace stride::plan;
+
+#include "dialects/plan/IR/PlanDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/plan/IR/PlanTypes.cpp.inc"
+
+void PlanDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/plan/IR/PlanTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/plan/IR/PlanOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// ExecutableOp
+//===----------------------------------------------------------------------===//
+
+void ExecutableOp::build(OpBuilder &builder, OperationState &state,
+                         StringRef name) {
+  state.addAttribute(mlir::SymbolTable::getSymbolAttrName(),
+                     builder.getStringAttr(name));
+  state.addRegion()->emplaceBlock();
+}
+
+LogicalResult ExecutableOp::verify() {
+  for (Operation &op : getBodyBlock()) {
+    if (isa<KernelOp>(op))
+      continue;
+    InFlightDiagnostic diag = emitOpError()
+                              << "holds '" << op.getName()
+                              << "'; an executable holds only stride.kernel ops";
+    diag.attachNote(op.getLoc()) << "this op";
+    return diag;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+LogicalResult InputOp::verify() {
+  auto arg = dyn_cast<BlockArgument>(getTensor());
+  auto function = (*this)->getParentOfType<func::FuncOp>();
+  if (!arg || !function || arg.getOwner() != &function.getBody().front())
+    return emitOpError() << "expects an argument of the enclosing function";
+  return success();
+}
+
+LogicalResult plan::ConstantOp::verify() {
+  auto type = dyn_cast<StridedTensorType>(getTensorType());
+  auto valueType = cast<ShapedType>(getValue().getType());
+  if (!type)
+    return emitOpError() << "expects a !stride.tensor type, not "
+                         << getTensorType();
+  if (valueType.getShape() != type.getShape() ||
+      valueType.getElementType() != type.getElementType())
+    return emitOpError() << "value of type " << valueType
+                         << " does not match the shape and element type of "
+                         << type;
+  return success();
+}
+
+LogicalResult AllocOp::verify() {
+  std::optional<int64_t> offset = getArenaOffset();
+  if (!offset)
+    return success();
+  if (getZeroed())
+    return emitOpError() << "is zeroed and in the arena; a zeroed buffer "
+                            "keeps its zeros across runs, so it has storage "
+                            "of its own";
+  if (*offset % kArenaAlignment != 0)
+    return emitOpError() << "has the arena offset " << *offset
+                         << ", which is no multiple of " << kArenaAlignment;
+  if (*offset > kMaxBufferBytes - static_cast<int64_t>(getSize()))
+    return emitOpError() << "ends past 2^48 bytes of arena (offset "
+                         << *offset << ", " << getSize() << " bytes)";
+  return success();
+}
+
+LogicalResult OutputOp::verify() {
+  if (!isa<StridedTensorType>(getTensor().getType()))
+    return emitOpError() << "expects a !stride.tensor result, not "
+                         << getTensor().getType();
+  if (!getBuffer().getDefiningOp<AllocOp>())
+    return emitOpError() << "expects a buffer of a plan.alloc (a graph "
+                            "output has storage of its own)";
+  for (Operation *user : getTensor().getUsers())
+    if (!isa<func::ReturnOp>(user))
+      return emitOpError() << "is used by '" << user->getName()
+                           << "'; only func.return uses a graph output";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Steps
+//===----------------------------------------------------------------------===//
+
+KernelOp DispatchOp::lookupKernel(SymbolTableCollection &symbols) {
+  SymbolRefAttr ref = getKernel();
+  if (ref.getNestedReferences().size() != 1)
+    return nullptr;
+  auto executable = symbols.lookupNearestSymbolFrom<ExecutableOp>(
+      getOperation(), ref.getRootReference());
+  if (!executable)
+    return nullptr;
+  return dyn_cast_or_null<KernelOp>(
+      symbols.lookupSymbolIn(executable, ref.getLeafReference()));
+}
+
+LogicalResult
+DispatchOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  KernelOp kernel = lookupKernel(symbols);
+  if (!kernel)
+    return emitOpError() << "dispatches " << getKernel()
+                         << ", which is no kernel of a plan.executable";
+  size_t scratch = 0;
+  if (auto schedule =
+          kernel->getAttrOfType<KernelScheduleAttr>(KernelScheduleAttr::kAttrName))
+    if (schedule.getScratch())
+      scratch = schedule.getScratch().size();
+  size_t expected = kernel.getBodyBlock().getNumArguments() +
+                    kernel.getNumResults() + scratch;
+  if (getBuffers().size() != expected)
+    return emitOpError() << "passes " << getBuffers().size()
+                         << " buffers, but kernel " << getKernel()
+                         << " takes " << expected << " ("
+                         << kernel.getBodyBlock().getNumArguments()
+                         << " inputs, " << kernel.getNumResults()
+                         << " results, " << scratch << " scratch)";
+  return success();
+}
+
+LogicalResult LibraryCallOp::verify() {
+  auto [library, routine] = getRoutine().split('.');
+  if (library.empty() || routine.empty())
+    return emitOpError() << "names routine '" << getRoutine()
+                         << "'; expected 'library.routine', e.g. "
+                            "'cublaslt.matmul'";
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  if (getSource() == getTarget())
+    return emitOpError() << "copies a buffer onto itself";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "dialects/plan/IR/PlanOps.cpp.inc"

@@ -1,0 +1,252 @@
+//===- PlanOps.td - The plan dialect: host programs ---------*- tablegen -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The host side of a compiled graph as IR: an executable holding the
+// outlined kernels, and the entry function as a program of steps over
+// explicit buffers. python-free-docs/plan.md describes the dialect and its passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_PLAN_OPS_TD
+#define STRIDE_PLAN_OPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Plan_Dialect : Dialect {
+  let name = "plan";
+  let cppNamespace = "::stride::plan";
+  let summary = "The host program of a compiled graph: steps over explicit buffers";
+  let description = [{
+    After fusion and scheduling, `stride-outline-executable` moves every
+    `stride.kernel` into a `plan.executable` (a symbol table: kernel names
+    are unique there) and turns the entry function into a host program:
+    buffers (`plan.input`, `plan.alloc`, `plan.constant`), steps over them
+    in order (`plan.dispatch`, `plan.library_call`, `plan.fill`,
+    `plan.copy`), and `plan.output`, the tensors the function returns. The
+    module file is a translation of this IR.
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+  let useDefaultTypePrinterParser = 1;
+}
+
+class Plan_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Plan_Dialect, mnemonic, traits>;
+
+def Plan_BufferType : TypeDef<Plan_Dialect, "Buffer"> {
+  let mnemonic = "buffer";
+  let summary = "bytes of device memory";
+  let description = [{
+    A device buffer: a graph input's storage, a buffer the plan allocates,
+    or a constant. Tensors live in buffers at the layout their type gives
+    (element 0 of the storage at the buffer's start); the steps that use a
+    buffer say which tensor it holds.
+  }];
+}
+
+def Plan_ExecutableOp : Plan_Op<"executable", [IsolatedFromAbove, SymbolTable,
+    Symbol, NoTerminator, SingleBlock, NoRegionArguments]> {
+  let summary = "the device code of a graph: its outlined kernels";
+  let description = [{
+    Holds the graph's outlined `stride.kernel` regions, one GPU function
+    each. It is a symbol table: each kernel's `sym_name` is unique here,
+    and `plan.dispatch` names a kernel as `@executable::@kernel`. An
+    outlined kernel has no operands: its body's arguments are its
+    parameters, its result types the buffers it writes, its
+    `stride.schedule` how it runs.
+
+    ```mlir
+    plan.executable @graph_kernels {
+      stride.kernel "add" -> (!stride.tensor<4xf32>) attributes {
+          stride.schedule = #stride.schedule<...>} {
+      ^bb0(%a: !stride.tensor<4xf32>, %b: !stride.tensor<4xf32>):
+        %s = stride.add %a, %b : ...
+        stride.yield %s : !stride.tensor<4xf32>
+      }
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name)>];
+  let extraClassDeclaration = [{
+    ::mlir::Block &getBodyBlock() { return getBody().front(); }
+  }];
+}
+
+def Plan_InputOp : Plan_Op<"input", [Pure]> {
+  let summary = "the buffer that holds a graph input";
+  let description = [{
+    The caller's storage of entry argument `tensor`: element 0 of its
+    layout is at the buffer's start.
+
+    ```mlir
+    %in = plan.input %arg0 : !stride.tensor<4x13xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$tensor);
+  let results = (outs Plan_BufferType:$buffer);
+  let assemblyFormat = "$tensor attr-dict `:` type($tensor)";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$tensor), [{
+    build($_builder, $_state, BufferType::get($_builder.getContext()), tensor);
+  }]>];
+}
+
+def Plan_AllocOp : Plan_Op<"alloc"> {
+  let summary = "a buffer the plan allocates";
+  let description = [{
+    `size` bytes of device memory, owned by the invocation. With `zeroed`
+    it holds zeros when the plan first runs and the steps that use it
+    leave it zeroed when the plan ends (a kernel's scratch that it returns
+    to zero); without, its contents are undefined until a step writes
+    them.
+
+    With `at arena <offset>` (set by `stride-reuse-buffers`) the buffer is
+    the bytes `[offset, offset + size)` of the invocation's arena, one
+    allocation as large as the largest `offset + size` of the function.
+    Buffers whose lifetimes do not overlap may share arena bytes; a
+    `zeroed` buffer is never in the arena. The offset is a multiple of
+    256 bytes (kArenaAlignment).
+
+    ```mlir
+    %t = plan.alloc 256 bytes
+    %u = plan.alloc 4096 bytes at arena 512
+    %heads = plan.alloc 4096 bytes zeroed
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$size,
+                       UnitAttr:$zeroed,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$arena_offset);
+  let results = (outs Plan_BufferType:$buffer);
+  let assemblyFormat = "$size `bytes` (`zeroed` $zeroed^)? "
+                       "(`at` `arena` $arena_offset^)? attr-dict";
+  let builders = [OpBuilder<(ins "int64_t":$size, "bool":$zeroed), [{
+    build($_builder, $_state, BufferType::get($_builder.getContext()), size,
+          zeroed, /*arena_offset=*/::mlir::IntegerAttr());
+  }]>];
+  let hasVerifier = 1;
+}
+
+def Plan_ConstantOp : Plan_Op<"constant", [Pure]> {
+  let summary = "a buffer that holds constant data";
+  let description = [{
+    The tensor of type `tensor_type` (a `!stride.tensor`) whose elements
+    are `value` (in row-major order, like `stride.constant`'s), stored in
+    the module at that type's layout and uploaded once when it loads
+    (`stride-place-constants` makes large `stride.constant`s such
+    buffers).
+
+    ```mlir
+    %w = plan.constant dense<1.0> : tensor<1024x1024xf32>
+        as !stride.tensor<1024x1024xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value, TypeAttr:$tensor_type);
+  let results = (outs Plan_BufferType:$buffer);
+  let assemblyFormat = "$value `as` $tensor_type attr-dict";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::ElementsAttr":$value,
+                                 "::mlir::Type":$tensorType), [{
+    build($_builder, $_state, BufferType::get($_builder.getContext()), value,
+          ::mlir::TypeAttr::get(tensorType));
+  }]>];
+}
+
+def Plan_DispatchOp : Plan_Op<"dispatch",
+    [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "run an outlined kernel on buffers";
+  let description = [{
+    Runs kernel `kernel` (`@executable::@kernel`) with its launches as its
+    `stride.schedule` says. The buffers bind, in order, the kernel body's
+    arguments (its inputs: each holds the tensor of the argument's type),
+    its results, then its scratch buffers (as many as the schedule's
+    `scratch`).
+
+    ```mlir
+    plan.dispatch @graph_kernels::@add(%a, %b, %sum)
+    ```
+  }];
+  let arguments = (ins SymbolRefAttr:$kernel, Variadic<Plan_BufferType>:$buffers);
+  let assemblyFormat = "$kernel `(` $buffers `)` attr-dict";
+  let extraClassDeclaration = [{
+    /// The dispatched kernel, looked up from `symbols`; null when missing.
+    ::stride::KernelOp lookupKernel(::mlir::SymbolTableCollection &symbols);
+  }];
+}
+
+def Plan_LibraryCallOp : Plan_Op<"library_call"> {
+  let summary = "call a routine of a vendor library on buffers";
+  let description = [{
+    Calls `routine` (a name of the runtime's registry of library
+    routines, e.g. `cublaslt.matmul`) with the buffers, as `descriptor`
+    (the routine's parameters: shapes, layouts, epilogue) says. The runtime
+    loads the routine's library when it loads the module.
+
+    ```mlir
+    plan.library_call "cublaslt.matmul"(%a, %b, %c) descriptor {m = 64 : i64}
+    ```
+  }];
+  let arguments = (ins StrAttr:$routine, DictionaryAttr:$descriptor,
+                       Variadic<Plan_BufferType>:$buffers);
+  let assemblyFormat = "$routine `(` $buffers `)` `descriptor` $descriptor attr-dict";
+  let hasVerifier = 1;
+}
+
+def Plan_FillOp : Plan_Op<"fill"> {
+  let summary = "set every byte of a buffer";
+  let description = [{
+    ```mlir
+    plan.fill %t with 0
+    ```
+  }];
+  let arguments = (ins Plan_BufferType:$buffer,
+                       ConfinedAttr<I64Attr, [IntMinValue<0>, IntMaxValue<255>]>:$byte);
+  let assemblyFormat = "$buffer `with` $byte attr-dict";
+}
+
+def Plan_CopyOp : Plan_Op<"copy"> {
+  let summary = "copy bytes from one buffer to another";
+  let description = [{
+    Copies the first `size` bytes of `source` to `target` (two different
+    buffers).
+
+    ```mlir
+    plan.copy %a to %b size 64
+    ```
+  }];
+  let arguments = (ins Plan_BufferType:$source, Plan_BufferType:$target,
+                       ConfinedAttr<I64Attr, [IntMinValue<0>]>:$size);
+  let assemblyFormat = "$source `to` $target `size` $size attr-dict";
+  let hasVerifier = 1;
+}
+
+def Plan_OutputOp : Plan_Op<"output", [Pure]> {
+  let summary = "the tensor a buffer holds when the plan ends, to return";
+  let description = [{
+    The graph output that the entry function returns: the tensor of type
+    `type` stored in `buffer` (element 0 of its layout at the buffer's
+    start). Used only by `func.return`; each returned value comes from its
+    own `plan.alloc`.
+
+    ```mlir
+    %r = plan.output %out : !stride.tensor<4x33xf32>
+    return %r : !stride.tensor<4x33xf32>
+    ```
+  }];
+  let arguments = (ins Plan_BufferType:$buffer);
+  let results = (outs AnyType:$tensor);
+  let assemblyFormat = "$buffer attr-dict `:` type($tensor)";
+  let hasVerifier = 1;
+}
+
+#endif // STRIDE_PLAN_OPS_TD

@@ -1,0 +1,433 @@
+//===- OutlineExecutable.cpp - Kernels out, the entry becomes a plan ------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// stride-outline-executable (Passes.td): each stride.kernel of the entry
+// moves into a plan.executable (one, or several translation units of about
+// equal size, each of at least `unit-ops` ops), and the entry becomes steps
+// over buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/plan/Transforms/Passes.h"
+#include "dialects/stride/IR/Graph.h"
+#include "dialects/stride/IR/StrideAttrs.h"
+
+#include "stride/Support/MatmulLayout.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace stride::plan {
+#define GEN_PASS_DEF_OUTLINEEXECUTABLE
+#include "dialects/plan/Transforms/Passes.h.inc"
+} // namespace stride::plan
+
+using namespace mlir;
+
+namespace stride::plan {
+
+int64_t allocationBytes(int64_t bytes) {
+  return std::max<int64_t>(16, (bytes + 15) / 16 * 16);
+}
+
+namespace {
+
+/// Bytes of a tensor's storage (its layout's extent), or nullopt when it
+/// overflows.
+std::optional<int64_t> storageBytesOf(StridedTensorType type) {
+  std::optional<int64_t> extent = storageExtent(type.getLayout());
+  int64_t elementBytes = int64_t(dtypeSize(type.getDType()));
+  if (!extent || *extent > std::numeric_limits<int64_t>::max() / elementBytes)
+    return std::nullopt;
+  return *extent * elementBytes;
+}
+
+/// cuBLASLt's name of a matmul epilogue, with or without a bias (the
+/// descriptor contract, python-free-docs/matmul.md).
+StringRef cublasLtEpilogue(MatmulEpilogue epilogue, bool bias) {
+  switch (epilogue) {
+  case MatmulEpilogue::none:
+    return bias ? "bias" : "default";
+  case MatmulEpilogue::relu:
+    return bias ? "relu_bias" : "relu";
+  case MatmulEpilogue::gelu_tanh:
+    return bias ? "gelu_bias" : "gelu";
+  }
+  llvm_unreachable("unknown matmul epilogue");
+}
+
+/// The parts of `matmul`'s product that its library calls compute: the
+/// whole product, or its row classes (python-free-docs/matmul.md, "Row classes").
+std::vector<MatmulPart> matmulParts(MatmulOp matmul) {
+  StridedTensorType result = matmul.getResult().getType();
+  ArrayRef<int64_t> shape = result.getShape();
+  int64_t rows = shape[shape.size() - 2], columns = shape.back();
+  if (std::optional<int64_t> classes = matmul.getRowClasses())
+    return matmulRowClassParts(rows, columns, *classes,
+                               dtypeSize(result.getDType()));
+  return {MatmulPart{0, 1, rows, 0, columns}};
+}
+
+/// The descriptor of the `cublaslt.matmul` call that computes `part` of
+/// `matmul`'s product (python-free-docs/matmul.md). The row-major product
+/// C[M, N] = lhs[M, K] @ rhs[K, N] is cuBLASLt's column-major
+/// D (N x M) = A (N x K) * B (K x M), so cuBLASLt's A is the op's rhs and
+/// its B the op's lhs; a row-major operand is a column-major one of the
+/// transposed shape, so each operand's `transposed` is its transpose flag
+/// as it stands. A part's rows `rowStep` apart multiply the leading
+/// dimensions of the lhs (row-major: the verifier makes sure) and the
+/// result; its first row and column move the offsets.
+DictionaryAttr matmulDescriptor(MatmulOp matmul, const MatmulPart &part,
+                                bool allowTf32) {
+  StridedTensorType lhs = matmul.getLhs().getType(),
+                    rhs = matmul.getRhs().getType(),
+                    result = matmul.getResult().getType();
+  ArrayRef<int64_t> shape = result.getShape();
+  int64_t rank = shape.size(), k = lhs.getShape()[rank - 1];
+  int64_t batch = 1;
+  for (int64_t d : shape.drop_back(2))
+    batch *= d;
+  DType dtype = result.getDType();
+  StringRef compute = dtype == DType::F64               ? "64f"
+                      : dtype == DType::F32 && allowTf32 ? "32f_fast_tf32"
+                                                         : "32f";
+  MatmulOperandAttr a = matmul.getRhsLayoutAttr(), b = matmul.getLhsLayoutAttr();
+  Value bias = matmul.getBias();
+  Builder builder(matmul.getContext());
+  SmallVector<NamedAttribute> fields;
+  auto text = [&](StringRef name, StringRef value) {
+    fields.push_back(builder.getNamedAttr(name, builder.getStringAttr(value)));
+  };
+  auto number = [&](StringRef name, int64_t value) {
+    fields.push_back(builder.getNamedAttr(name, builder.getI64IntegerAttr(value)));
+  };
+  text("dtype", dtypeName(dtype));
+  text("compute", compute);
+  number("m", part.columns);
+  number("n", part.rows);
+  number("k", k);
+  number("batch", batch);
+  number("transa", a.getTransposed());
+  number("transb", b.getTransposed());
+  number("lda", a.getLd());
+  number("ldb", b.getTransposed() ? b.getLd() : b.getLd() * part.rowStep);
+  // The verifier makes sure the library can write the result's layout.
+  MatmulOperandLayout d = *matmulResultLayout(result.getLayout());
+  int64_t ldd = d.ld * part.rowStep;
+  number("ldd", ldd);
+  number("stride_a", a.getBatchStride());
+  number("stride_b", b.getBatchStride());
+  number("stride_d", batch > 1 ? d.batchStride : part.rows * ldd);
+  // A column of the rhs is a row of cuBLASLt's A: `lda` apart when A is
+  // transposed; a row of the lhs is a column of B: `ldb` apart unless B is.
+  number("offset_a", rhs.getOffset() + part.firstColumn *
+                                           (a.getTransposed() ? a.getLd() : 1));
+  number("offset_b", lhs.getOffset() + part.firstRow *
+                                           (b.getTransposed() ? 1 : b.getLd()));
+  number("offset_bias",
+         bias ? cast<StridedTensorType>(bias.getType()).getOffset() +
+                    part.firstColumn
+              : 0);
+  number("offset_d",
+         result.getOffset() + part.firstRow * d.ld + part.firstColumn);
+  text("epilogue", cublasLtEpilogue(matmul.getEpilogue(), bool(bias)));
+  number("workspace_bytes", kMatmulWorkspaceBytes);
+  return builder.getDictionaryAttr(fields);
+}
+
+/// The ops in a kernel's body, terminators excluded: what NVRTC's time
+/// grows with.
+int64_t kernelOps(KernelOp kernel) {
+  int64_t count = 0;
+  kernel.getBody().walk([&](Operation *op) {
+    if (!op->hasTrait<OpTrait::IsTerminator>())
+      ++count;
+  });
+  return count;
+}
+
+/// The translation unit of each kernel of `entry`, in program order (see
+/// Passes.td): the T kernel ops make k = T / unitOps units (at least 1, at
+/// most kMaxUnits). Each unit is filled in turn until it holds its share of
+/// the ops left, ceil(left / units left); a kernel is never split, so a unit
+/// may hold more, and there may be fewer than k. All in unit 0 when
+/// `unitOps` is 0.
+SmallVector<unsigned> assignUnits(func::FuncOp entry, int64_t unitOps) {
+  SmallVector<int64_t> ops;
+  for (auto kernel : entry.getBody().front().getOps<KernelOp>())
+    ops.push_back(kernelOps(kernel));
+  SmallVector<unsigned> units(ops.size(), 0);
+  int64_t left = 0;
+  for (int64_t n : ops)
+    left += n;
+  if (unitOps <= 0 || left == 0)
+    return units;
+  int64_t count = std::clamp<int64_t>(left / unitOps, 1, kMaxUnits);
+  auto share = [&](int64_t unit) {
+    return (left + count - unit - 1) / (count - unit);
+  };
+  int64_t unit = 0, held = 0, target = share(0);
+  for (auto [i, n] : llvm::enumerate(ops)) {
+    if (held >= target && unit + 1 < count) {
+      left -= held;
+      held = 0;
+      target = share(++unit);
+    }
+    units[i] = unit;
+    held += n;
+  }
+  return units;
+}
+
+/// Rewrites one entry function; the i-th kernel goes into
+/// `executables[units[i]]`.
+class Outliner {
+public:
+  Outliner(func::FuncOp entry, ArrayRef<ExecutableOp> executables,
+           ArrayRef<unsigned> units, bool allowTf32)
+      : entry(entry), executables(executables), units(units),
+        allowTf32(allowTf32), builder(entry.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult outlineKernel(KernelOp kernel, ExecutableOp executable);
+  LogicalResult lowerMatmul(MatmulOp matmul);
+  LogicalResult bindView(ViewOpInterface view);
+  FailureOr<Value> allocFor(Value tensor, Location loc);
+  LogicalResult rewriteReturn(func::ReturnOp ret);
+  Value bufferOfOrError(Value tensor, Operation *user);
+
+  func::FuncOp entry;
+  ArrayRef<ExecutableOp> executables;
+  ArrayRef<unsigned> units;
+  bool allowTf32;
+  OpBuilder builder;
+  /// The library calls' workspace, allocated at the first call.
+  Value workspace;
+  /// Kernel names, unique across all executables.
+  KernelNameTable names;
+  /// The buffer that holds each tensor value (a view: its root's).
+  llvm::DenseMap<Value, Value> bufferOf;
+};
+
+Value Outliner::bufferOfOrError(Value tensor, Operation *user) {
+  Value buffer = bufferOf.lookup(tensor);
+  if (!buffer)
+    user->emitOpError() << "uses a value that has no buffer (not an "
+                           "argument, a kernel result or a view of one)";
+  return buffer;
+}
+
+LogicalResult Outliner::bindView(ViewOpInterface view) {
+  Value buffer = bufferOfOrError(view.getSource(), view);
+  if (!buffer)
+    return failure();
+  bufferOf[view->getResult(0)] = buffer;
+  return success();
+}
+
+FailureOr<Value> Outliner::allocFor(Value tensor, Location loc) {
+  auto type = cast<StridedTensorType>(tensor.getType());
+  std::optional<int64_t> bytes = storageBytesOf(type);
+  if (!bytes)
+    return emitError(loc) << "the storage of " << type << " is too large";
+  return AllocOp::create(builder, loc, allocationBytes(*bytes),
+                         /*zeroed=*/false)
+      .getResult();
+}
+
+LogicalResult Outliner::outlineKernel(KernelOp kernel,
+                                      ExecutableOp executable) {
+  builder.setInsertionPoint(kernel);
+  SmallVector<Value> buffers;
+  for (Value input : kernel.getInputs()) {
+    Value buffer = bufferOfOrError(input, kernel);
+    if (!buffer)
+      return failure();
+    buffers.push_back(buffer);
+  }
+  for (Value result : kernel.getResults()) {
+    FailureOr<Value> buffer = allocFor(result, kernel.getLoc());
+    if (failed(buffer))
+      return failure();
+    bufferOf[result] = *buffer;
+    buffers.push_back(*buffer);
+  }
+  // Scratch starts zeroed and the kernel leaves it zeroed (Passes.td).
+  if (auto schedule = kernel->getAttrOfType<KernelScheduleAttr>(
+          KernelScheduleAttr::kAttrName))
+    if (DenseI64ArrayAttr scratch = schedule.getScratch())
+      for (int64_t bytes : scratch.asArrayRef())
+        buffers.push_back(AllocOp::create(builder, kernel.getLoc(),
+                                          allocationBytes(bytes),
+                                          /*zeroed=*/true));
+
+  std::string name = names.insert(kernel.getSymName());
+  DispatchOp::create(
+      builder, kernel.getLoc(),
+      SymbolRefAttr::get(executable.getSymNameAttr(),
+                         {FlatSymbolRefAttr::get(builder.getStringAttr(name))}),
+      buffers);
+
+  OpBuilder inExecutable = OpBuilder::atBlockEnd(&executable.getBodyBlock());
+  auto outlined = KernelOp::create(inExecutable, kernel.getLoc(),
+                                   kernel.getResultTypes(),
+                                   inExecutable.getStringAttr(name),
+                                   ValueRange());
+  outlined->setDiscardableAttrs(kernel->getDiscardableAttrDictionary());
+  outlined.getBody().takeBody(kernel.getBody());
+  return success();
+}
+
+LogicalResult Outliner::lowerMatmul(MatmulOp matmul) {
+  if (!matmul.getLhsLayoutAttr() || !matmul.getRhsLayoutAttr())
+    return matmul.emitOpError()
+           << "has no recorded operand layouts; the plan needs "
+              "stride-matmul-layout first";
+  if (Value bias = matmul.getBias();
+      bias && !isContiguousVector(cast<StridedTensorType>(bias.getType()).getLayout()))
+    return matmul.emitOpError()
+           << "has a bias of type " << bias.getType()
+           << "; the library reads a contiguous bias (stride-matmul-layout "
+              "copies one that is not)";
+  builder.setInsertionPoint(matmul);
+  // cuBLASLt's operand order: A (the rhs), B (the lhs), bias, D, workspace.
+  SmallVector<Value> buffers;
+  SmallVector<Value> operands{matmul.getRhs(), matmul.getLhs()};
+  if (Value bias = matmul.getBias())
+    operands.push_back(bias);
+  for (Value operand : operands) {
+    Value buffer = bufferOfOrError(operand, matmul);
+    if (!buffer)
+      return failure();
+    buffers.push_back(buffer);
+  }
+  FailureOr<Value> result = allocFor(matmul.getResult(), matmul.getLoc());
+  if (failed(result))
+    return failure();
+  bufferOf[matmul.getResult()] = *result;
+  buffers.push_back(*result);
+  // A product with no elements writes nothing; one over K = 0 is zeros
+  // (every epilogue maps 0 to 0), and cuBLASLt takes no K of 0.
+  if (matmul.getResult().getType().getNumElements() == 0)
+    return success();
+  if (matmul.getLhs().getType().getShape().back() == 0) {
+    if (matmul.getBias())
+      return matmul.emitOpError()
+             << "adds a bias to a product over K = 0; the library call "
+                "takes K >= 1 (add the bias in a kernel)";
+    FillOp::create(builder, matmul.getLoc(), *result, uint64_t(0));
+    return success();
+  }
+  // The steps run in order on one stream: every call uses one workspace.
+  if (!workspace)
+    workspace = AllocOp::create(builder, matmul.getLoc(),
+                                kMatmulWorkspaceBytes, /*zeroed=*/false);
+  buffers.push_back(workspace);
+  for (const MatmulPart &part : matmulParts(matmul))
+    LibraryCallOp::create(builder, matmul.getLoc(), "cublaslt.matmul",
+                          matmulDescriptor(matmul, part, allowTf32), buffers);
+  return success();
+}
+
+LogicalResult Outliner::rewriteReturn(func::ReturnOp ret) {
+  builder.setInsertionPoint(ret);
+  llvm::SmallPtrSet<Value, 8> returnedBuffers;
+  for (OpOperand &operand : ret->getOpOperands()) {
+    Value value = operand.get();
+    Operation *def = value.getDefiningOp();
+    bool written = def && (isa<KernelOp>(def) || isLibraryCall(def));
+    if (!written && !isReshapeOfFreshBuffer(value))
+      return ret.emitOpError()
+             << "returns as result #" << operand.getOperandNumber()
+             << " a value that no kernel or library call writes (an "
+                "argument, or a view of part of a buffer); "
+                "stride-legalize-layouts copies such results, and "
+                "stride-outline-kernels puts the copy into a kernel";
+    Value buffer = bufferOf.lookup(value);
+    if (!returnedBuffers.insert(buffer).second) {
+      // The buffer is returned before (the same value, or another shape of
+      // it): this result gets a buffer of its own, filled by a byte copy.
+      auto source = buffer.getDefiningOp<AllocOp>();
+      buffer = AllocOp::create(builder, ret.getLoc(), source.getSize(),
+                               /*zeroed=*/false);
+      CopyOp::create(builder, ret.getLoc(), source.getBuffer(), buffer,
+                     *storageBytesOf(cast<StridedTensorType>(value.getType())));
+    }
+    operand.set(OutputOp::create(builder, ret.getLoc(), value.getType(), buffer));
+  }
+  return success();
+}
+
+LogicalResult Outliner::run() {
+  Block &body = entry.getBody().front();
+  builder.setInsertionPointToStart(&body);
+  for (BlockArgument arg : entry.getArguments())
+    bufferOf[arg] = InputOp::create(builder, arg.getLoc(), arg);
+
+  SmallVector<Operation *> replaced;
+  size_t kernelIndex = 0;
+  for (Operation &op : body) {
+    LogicalResult done = success();
+    if (auto view = dyn_cast<ViewOpInterface>(op))
+      done = bindView(view);
+    else if (auto kernel = dyn_cast<KernelOp>(op))
+      done = outlineKernel(kernel, executables[units[kernelIndex++]]);
+    else if (auto matmul = dyn_cast<MatmulOp>(op))
+      done = lowerMatmul(matmul);
+    else if (isFunctional(&op))
+      done = op.emitOpError() << "is outside a stride.kernel; the plan needs "
+                                 "kernel formation (stride-outline-kernels) "
+                                 "first";
+    else
+      continue;
+    if (failed(done))
+      return failure();
+    replaced.push_back(&op);
+  }
+  if (failed(rewriteReturn(cast<func::ReturnOp>(body.getTerminator()))))
+    return failure();
+  for (Operation *op : llvm::reverse(replaced))
+    op->erase();
+  return success();
+}
+
+struct OutlineExecutablePass
+    : impl::OutlineExecutableBase<OutlineExecutablePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    FailureOr<func::FuncOp> entry = findEntryFunction(module);
+    if (failed(entry))
+      return signalPassFailure();
+    SmallVector<unsigned> units = assignUnits(*entry, unitOps);
+    unsigned count = units.empty() ? 1 : units.back() + 1;
+    // Each detached, then inserted by the symbol table (which renames it if
+    // the module already has the name), in order at the module's start.
+    OpBuilder builder(module.getContext());
+    SymbolTable symbols(module);
+    SmallVector<ExecutableOp> executables;
+    for (unsigned unit = 0; unit < count; ++unit) {
+      std::string name = (entry->getSymName() + "_kernels").str();
+      if (count > 1)
+        name += "_" + std::to_string(unit);
+      auto executable = ExecutableOp::create(builder, entry->getLoc(), name);
+      symbols.insert(executable,
+                     executables.empty()
+                         ? module.getBody()->begin()
+                         : std::next(executables.back()->getIterator()));
+      executables.push_back(executable);
+    }
+    if (failed(Outliner(*entry, executables, units, allowTf32).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace stride::plan

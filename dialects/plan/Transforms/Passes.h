@@ -1,0 +1,56 @@
+//===- Passes.h - Passes over the host plan ---------------------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_DIALECTS_PLAN_TRANSFORMS_PASSES_H
+#define STRIDE_DIALECTS_PLAN_TRANSFORMS_PASSES_H
+
+#include "dialects/plan/IR/PlanOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace stride::plan {
+
+/// stride-outline-executable's default `unit-ops`: the fewest kernel ops of
+/// one translation unit. Large enough that NVRTC's fixed cost per unit
+/// (0.04-0.1 s of CPU) stays small next to the unit's own compile time
+/// (bench/NOTES.md, section 20).
+inline constexpr int64_t kDefaultUnitOps = 256;
+/// The most translation units stride-outline-executable makes of a graph.
+inline constexpr int64_t kMaxUnits = 16;
+
+#define GEN_PASS_DECL
+#include "dialects/plan/Transforms/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "dialects/plan/Transforms/Passes.h.inc"
+
+/// The host plan after scheduling: stride-outline-executable (with
+/// `outline`'s options), stride-place-constants,
+/// stride-share-index-analysis, then stride-reuse-buffers on the entry.
+void buildHostPlanPipeline(mlir::OpPassManager &pm,
+                           const OutlineExecutableOptions &outline = {});
+
+/// Bytes of the workspace buffer the plan gives each cuBLASLt call.
+inline constexpr int64_t kMatmulWorkspaceBytes = 32 << 20;
+
+/// The name of the entry function's attribute in which stride-reuse-buffers
+/// records its arena: a dictionary of `temporaries` and their `bytes`,
+/// `outputs` in the arena and their `output_bytes`, and `arena_bytes`, i64
+/// each.
+inline constexpr llvm::StringLiteral kReuseAttrName = "plan.reuse";
+
+/// Bytes of device memory for a buffer the plan allocates: `bytes` rounded
+/// up to 16 (so byte-wide atomics may touch the whole aligned word, and no
+/// buffer has size 0).
+int64_t allocationBytes(int64_t bytes);
+
+} // namespace stride::plan
+
+#endif // STRIDE_DIALECTS_PLAN_TRANSFORMS_PASSES_H

@@ -1,0 +1,218 @@
+//===- Passes.td - Passes over the host plan ---------------*- tablegen -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_PLAN_PASSES_TD
+#define STRIDE_PLAN_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
+  let summary = "Move kernels into a plan.executable; the entry becomes a host plan";
+  let description = [{
+    Runs after `stride-schedule-kernels` on a module whose entry function
+    (its only `func.func`) has every functional op inside a
+    `stride.kernel`. Moves each kernel into `plan.executable
+    @<entry>_kernels` (kernel names made unique there) and rewrites the
+    entry into steps over explicit buffers: `plan.input` for each argument,
+    one `plan.alloc` per kernel result (sized to its layout's storage,
+    rounded up to 16 bytes), one `zeroed` `plan.alloc` per scratch buffer
+    of the kernel's schedule, and a `plan.dispatch` per kernel in program
+    order. Views outside kernels allocate nothing: a kernel reads its
+    input through the view's layout in the buffer of the view's root. A
+    returned reshape of a whole kernel result (row-major at both ends, as
+    many elements: `isReshapeOfFreshBuffer`) is that result's buffer under
+    the returned type. A buffer returned twice (the same value, or two
+    shapes of it) gets a buffer of its own for the second result, filled by
+    `plan.copy`.
+
+    Before:
+
+    ```mlir
+    func.func @graph(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
+      %0 = stride.kernel "neg" ins(%x : !stride.tensor<4xf32>)
+          -> (!stride.tensor<4xf32>) attributes {stride.schedule = ...} {...}
+      return %0 : !stride.tensor<4xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    plan.executable @graph_kernels {
+      stride.kernel "neg" -> (!stride.tensor<4xf32>)
+          attributes {stride.schedule = ...} {...}
+    }
+    func.func @graph(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
+      %0 = plan.input %x : !stride.tensor<4xf32>
+      %1 = plan.alloc 16 bytes
+      plan.dispatch @graph_kernels::@neg(%0, %1)
+      %2 = plan.output %1 : !stride.tensor<4xf32>
+      return %2 : !stride.tensor<4xf32>
+    }
+    ```
+
+    Each `stride.matmul` becomes `plan.library_call "cublaslt.matmul"` on
+    the buffers of its operands, a `plan.alloc` for its result and the
+    library's workspace (32 MiB, allocated at the first call and used by
+    all: the steps run in order on one stream), with the descriptor of
+    python-free-docs/matmul.md: PyTorch's
+    row-major product in cuBLASLt's column-major terms (the operands
+    swapped), the transpose flags, leading dimensions and batch strides of
+    the op's `lhs_layout` / `rhs_layout` (run `stride-matmul-layout`
+    first), the operands' offsets, the epilogue, and the compute type
+    (`32f`, `32f_fast_tf32` for f32 with `allow-tf32`, or `64f`):
+
+    ```mlir
+    %2 = plan.alloc 80 bytes
+    %3 = plan.alloc 33554432 bytes
+    plan.library_call "cublaslt.matmul"(%1, %0, %2, %3) descriptor {
+        dtype = "f32", compute = "32f", m = 5, n = 4, k = 8, batch = 1,
+        transa = 1, transb = 0, lda = 8, ldb = 8, ldd = 5, ...}
+    ```
+
+    A functional op outside a kernel, a matmul without its operand
+    layouts, or a returned value that no kernel or library call writes (an
+    argument, or a view of part of a buffer), is an error at its location.
+
+    **Translation units.** Each `plan.executable` is one translation unit
+    for NVRTC, and the compiler runs NVRTC on the units in parallel (one
+    thread each, `stridec -j`). With `unit-ops` = N > 0, the graph's T
+    kernel ops (the ops inside the kernels' bodies) make k = T / N units,
+    rounded down, at least 1 and at most 16, of about T / k ops each: the
+    kernels go, in program order, into an executable until it holds its
+    share of the ops left (ceil(left / units left)), then into the next. So
+    units hold at least N ops, none is a small remainder, and a graph of
+    fewer than 2N ops stays one unit: NVRTC spends 0.04-0.1 s of CPU per unit before compiling
+    anything, so units are few and large. With several units the executables are
+    `@<entry>_kernels_0`, `@<entry>_kernels_1`, ..., kernel names stay
+    unique across them, and the split depends only on the IR (never on the
+    thread count), so the module is the same however many threads compile
+    it. `unit-ops=0` puts every kernel into one executable.
+
+    ```mlir
+    // unit-ops=2, kernels of 1, 2, 1 and 1 ops: T = 5, k = 2 units of 3
+    plan.executable @graph_kernels_0 { stride.kernel "neg_0" ...
+                                       stride.kernel "add_1" ... }
+    plan.executable @graph_kernels_1 { stride.kernel "exp_2" ...
+                                       stride.kernel "neg_3" ... }
+    ```
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+  let options = [
+    Option<"allowTf32", "allow-tf32", "bool", /*default=*/"false",
+           "f32 matrix products may compute with TF32 tensor cores "
+           "(compute = \"32f_fast_tf32\"); otherwise full f32, as "
+           "PyTorch's default">,
+    Option<"unitOps", "unit-ops", "int64_t",
+           /*default=*/"::stride::plan::kDefaultUnitOps",
+           "Kernel ops per plan.executable (NVRTC translation unit), at "
+           "least: a graph of T kernel ops makes T / unit-ops units (at "
+           "most 16) of equal size; 0: one unit">,
+  ];
+}
+
+def ReuseBuffers : Pass<"stride-reuse-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Place the plan's buffers in one arena, sharing bytes by lifetime";
+  let description = [{
+    Every `plan.alloc` that is not `zeroed` (the temporaries and the graph
+    outputs) gets an offset in the invocation's arena (`at arena N`). A
+    buffer is live from the first step that uses it to the last one, a
+    graph output to the end of the plan. The largest buffer is placed
+    first, each at the lowest offset (a multiple of 256 bytes) where it
+    meets no placed buffer whose lifetime overlaps its own (greedy by
+    size, as TensorFlow Lite's arena planner and XLA's heap simulator
+    do). So buffers of disjoint lifetimes share bytes whatever their
+    sizes, a graph output takes the bytes of temporaries that died before
+    it was written (a model's logits, the attention scores' bytes), and
+    no step ever reads and writes one byte through two buffers. The arena
+    is one allocation of the largest `offset + size`; a `zeroed` buffer
+    (scratch whose zeros carry across runs) keeps storage of its own.
+
+    Records the function's `plan.reuse` attribute (`temporaries` and
+    their `bytes`, `outputs` in the arena and their `output_bytes`,
+    `arena_bytes`); `stridec --inspect` shows the arena.
+
+    ```mlir
+    %0 = plan.alloc 64 bytes at arena 0
+    plan.dispatch @k::@a(%in, %0)
+    %1 = plan.alloc 64 bytes at arena 256
+    plan.dispatch @k::@b(%0, %1)
+    %2 = plan.alloc 64 bytes at arena 0    // %0's bytes: %0 is dead
+    plan.dispatch @k::@c(%1, %2)
+    ```
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+}
+
+def ShareIndexAnalysis
+    : Pass<"stride-share-index-analysis", "::mlir::ModuleOp"> {
+  let summary = "Index_adds over one index tensor share one index analysis";
+  let description = [{
+    A default-mode `segmented_index_add` kernel (python-free-docs/cuda-backend.md)
+    first analyses its index: phase 1 counts each row's source positions,
+    keeps the first `bucket` of them in the row's bucket and the others in
+    the row's pages, in its first scratch buffers (counts, buckets, and,
+    where a row can outgrow its bucket, the pages' hash table and the
+    pages); its phase 2 reads them and zeroes the counts, cursors and
+    table. Two or more such
+    dispatches of one function whose index is a kernel input bound to the
+    same buffer, read at the same type, with the same row count and
+    bucket, need the same analysis: the first keeps it (`index_analysis =
+    first`: it ranks, and leaves the counts), the others bind its buffers
+    in place of their own (whose allocs go) and run no phase 1 (`reused`,
+    or `last` for the last one, which zeroes the counts, cursors and table
+    as it reads them), so the scratch is zeroed again when the plan ends. Each
+    keeps its own partial sums and progress counters. A kernel dispatched
+    more than once, a deterministic one (whose sort is not shared) and one
+    whose index is computed in the kernel keep their own analysis.
+
+    Runs after `stride-place-constants` (an index that is a large constant
+    is then a `plan.constant`, one buffer per distinct constant) and
+    before `stride-reuse-buffers` (until then a buffer holds one value, so
+    one buffer means one index).
+
+    ```mlir
+    %c0 = plan.alloc 200 bytes zeroed      // counts and buckets of @a
+    %c1 = plan.alloc 6400 bytes zeroed
+    plan.dispatch @k::@a(%idx, %src, %x, %out0, %c0, %c1)  // first
+    plan.dispatch @k::@b(%idx, %src2, %y, %out1, %c0, %c1) // last
+    ```
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+}
+
+def PlaceConstants : Pass<"stride-place-constants", "::mlir::ModuleOp"> {
+  let summary = "Move large constants out of kernels into the plan's constants";
+  let description = [{
+    A `stride.constant` inside an outlined kernel with more than
+    `max-inline-elements` elements becomes an input of the kernel (a new
+    body argument of its row-major type, after the others) and a
+    `plan.constant` of the host plan, passed by every dispatch of the
+    kernel; equal constants share one buffer. Small constants stay in the
+    kernel, where the CUDA printer makes them literals.
+
+    A kernel left with nothing but its yield of such constants (a weight
+    that no fusion took in) is not dispatched: its results' readers read
+    the constant buffers, which no step writes, so the weight is neither
+    copied on every run nor held twice. A result the graph returns keeps
+    its copy, since a returned value owns its buffer.
+
+    ```mlir
+    // in the kernel:  %w = stride.constant dense<...> : tensor<4096xf32> : ...
+    // in the plan:    %c = plan.constant dense<...> : tensor<4096xf32>
+    //                 plan.dispatch @k::@scale(%in, %c, %out)
+    ```
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+  let options = [
+    Option<"maxInlineElements", "max-inline-elements", "int64_t",
+           /*default=*/"64",
+           "Constants with more elements than this leave their kernel">,
+  ];
+}
+
+#endif // STRIDE_PLAN_PASSES_TD

@@ -1,0 +1,198 @@
+//===- KernelContract.h - What a stride.kernel may hold ---------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one home of the kernel contract (python-free-docs/fusion.md, "Kernel contract"):
+// the five forms of kernel the fusion pass forms and the CUDA backend emits.
+// The fusion pass decides with these predicates what may join a group;
+// `classifyKernel` checks a formed kernel against the same rules and tells
+// a backend the kernel's form. `verifyKernel` (run on every kernel by the
+// `stride-verify-kernels` pass and by the CUDA backend's entry) reports a
+// broken rule as an error at the op that breaks it, so a hand-written,
+// imported or outlined kernel is checked exactly like a fused one.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_DIALECTS_STRIDE_ANALYSIS_KERNELCONTRACT_H
+#define STRIDE_DIALECTS_STRIDE_ANALYSIS_KERNELCONTRACT_H
+
+#include "dialects/stride/IR/StrideOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace stride {
+
+//===----------------------------------------------------------------------===//
+// Op families
+//===----------------------------------------------------------------------===//
+
+// Reductions and index scatters are the ops of ReductionOpInterface and
+// IndexScatterOpInterface (StrideInterfaces.td).
+
+/// slice_scatter, select_scatter: coordinate masks.
+bool isMaskScatterOp(mlir::Operation *op);
+/// cumsum: each output element depends on the elements before it along a
+/// dim (form (e)).
+bool isScanOp(mlir::Operation *op);
+/// Functional ops that compute each output element from operands read at
+/// (possibly mapped) coordinates: elementwise ops, cast, clone, creation ops,
+/// mask scatters, cat, gather and index_select. Not reductions, index
+/// scatters or scans.
+bool isPointwiseLikeOp(mlir::Operation *op);
+/// full and iota: no operands and no memory reads, so fusion clones them
+/// into every kernel that reads them.
+bool isReplicableLeafOp(mlir::Operation *op);
+
+/// True when `operand` is read at its user's own output coordinates: every
+/// operand of an elementwise op, the `input` of a mask scatter and the
+/// `index` of a gather.
+bool isIdentityOperand(mlir::OpOperand &operand);
+
+/// The value under a chain of views (the value itself when it is no view's
+/// result), and the views from that base up to `value`, outermost last.
+mlir::Value viewChainBase(mlir::Value value,
+                          llvm::SmallVectorImpl<mlir::Operation *> *chain =
+                              nullptr);
+
+/// True when `value` is the result of `reduction` read through views that
+/// broadcast it back over the reduction's input shape: element `c` of
+/// `value` is element `c` (reduced dims dropped, or 0 with keepdim) of the
+/// reduction's result. An empty chain qualifies when the shapes agree.
+bool isBroadcastBackOf(mlir::Value value, ReductionOpInterface reduction);
+
+/// The same for `rowValue`, a value of `rows`' result shape computed once
+/// per row (a reduction of the same rows, or a per-row op; see
+/// isPerRowOp): element `c` of `value` is element `c` of `rowValue` with
+/// `rows`' reduced dims dropped (or 0 with keepdim).
+bool isBroadcastBackOf(mlir::Value value, mlir::Value rowValue,
+                       ReductionOpInterface rows);
+
+/// True when `op`, in a broadcast epilogue of `rows`, computes one value per
+/// row: an elementwise op of `rows`' result shape (which is not its input
+/// shape), like LayerNorm's `var + eps` and `rsqrt`. Such an op reads the
+/// row's reductions and other per-row values directly, and the epilogue
+/// reads it broadcast back over the row.
+bool isPerRowOp(mlir::Operation *op, ReductionOpInterface rows);
+
+/// True when `a` and `b` are reductions of one input shape over the same
+/// dims: a broadcast-reduction kernel computes them row by row together.
+bool reducesSameRows(mlir::Operation *a, mlir::Operation *b);
+
+/// Membership of a candidate kernel (a fusion group, or a kernel body).
+using InGroupFn = llvm::function_ref<bool(mlir::Operation *)>;
+
+/// How a check reports a broken rule. Called with the op that breaks it, a
+/// reporter returns an error diagnostic located at that op; the check
+/// streams the rule into it ("reads the reduction's result but is not an
+/// elementwise op") and attaches notes at the related ops. A null reporter
+/// makes the check silent: fusion asks whether a candidate group would be
+/// legal, which is no error.
+using ContractReporter =
+    llvm::function_ref<mlir::InFlightDiagnostic(mlir::Operation *brokenAt)>;
+
+/// True when `op`'s result is computed over the kernel's output iteration
+/// space: each use of it by an op of the group is an identity operand read
+/// directly (no view between) by an op of the same shape that is itself in
+/// that space. An op with no uses in the group is in it (it is an output).
+bool isInOutputFrame(mlir::Operation *op, InGroupFn inGroup);
+
+/// Checks that the ops of the group that depend on `reduction` (through
+/// views) form a pointwise epilogue: each is elementwise and has the
+/// reduction's result shape (`broadcast` false) or its input shape
+/// (`broadcast` true); each reads dependent values directly, except that
+/// with `broadcast` it reads the reduction's own result through views that
+/// broadcast it back (isBroadcastBackOf). With `broadcast`, ops of the
+/// result shape may also compute one value per row (isPerRowOp) from the
+/// row's reductions and other per-row values, read directly; the epilogue
+/// reads them broadcast back. On failure, `report` (if set) is given the op
+/// that broke a rule, with a note at the reduction.
+mlir::LogicalResult checkEpilogue(ReductionOpInterface reduction,
+                                  InGroupFn inGroup, bool broadcast,
+                                  ContractReporter report = nullptr);
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+enum class KernelForm {
+  /// (a) An elementwise / mask scatter / gather / creation / clone root;
+  /// iteration space = the yielded values' shape.
+  Pointwise,
+  /// (b) A reduction root, optionally followed by a pointwise epilogue of
+  /// the reduced shape; iteration space = the reduction's result shape.
+  /// Further reductions of the same rows may share it (one accumulator
+  /// each), each with such an epilogue.
+  Reduction,
+  /// (c) A scatter / scatter_add / index_add root, the only yielded value.
+  IndexScatter,
+  /// (d) A reduction root whose result is broadcast back into a pointwise
+  /// epilogue over the reduction's input shape (softmax's division); one
+  /// yielded value of the input shape. Further reductions of the same rows
+  /// may read it broadcast back (softmax's `sum` of `exp(x - max)`); the
+  /// root is then the first of them. Elementwise ops of the first
+  /// reduction's result shape that read the row's reductions directly are
+  /// per-row ops (isPerRowOp: LayerNorm's `rsqrt(var + eps)`), computed once
+  /// per row and read broadcast back like a reduction.
+  BroadcastReduction,
+  /// (e) A scan (cumsum) root, the only yielded value, with a pointwise
+  /// prologue evaluated at its input's coordinates; iteration space = the
+  /// scan's shape, one row per element of the other dims.
+  Scan,
+};
+
+/// "pointwise", "reduction", "index-scatter", "broadcast-reduction",
+/// "scan".
+llvm::StringRef stringifyKernelForm(KernelForm form);
+
+/// What a backend needs to know of a kernel, besides its ops: the one
+/// source of a kernel's form (a backend never re-derives it).
+struct KernelClass {
+  KernelForm form = KernelForm::Pointwise;
+  /// The op the form is built around: the reduction (for
+  /// BroadcastReduction, the first of the row's reductions), the index
+  /// scatter or the scan; for Pointwise, the first yielded value's defining op (null
+  /// when that is a kernel argument).
+  mlir::Operation *root = nullptr;
+  /// The logical shape the kernel iterates over: the yielded values' shape,
+  /// all alike. For Reduction, the reduction's result shape (one output
+  /// element per reduced row); for BroadcastReduction, the reductions'
+  /// input shape (a backend computes the reductions of one row, then the
+  /// epilogue over that row); for IndexScatter, the scatter's result shape
+  /// (the copy of `input`; the updates iterate over the scatter's `index`,
+  /// or `src` for a slice index); for Scan, the scan's shape.
+  llvm::SmallVector<int64_t> iterationShape;
+  /// The reductions, in block order: for Reduction, the one reduction; for
+  /// BroadcastReduction, every reduction of the row, in the order a backend
+  /// computes them (a later one may read an earlier one broadcast back, and
+  /// block order puts every reduction after those it reads). Empty for the
+  /// other forms. All reduce one input shape over the same dims.
+  llvm::SmallVector<ReductionOpInterface> reductions;
+  /// For BroadcastReduction: the per-row ops (isPerRowOp) that depend on
+  /// the row's reductions, in block order; a backend computes each once per
+  /// row, after the reductions it reads. Empty for the other forms.
+  llvm::SmallVector<mlir::Operation *> rowOps;
+  /// The index scatter of an IndexScatter kernel (its root), else null.
+  IndexScatterOpInterface scatter;
+};
+
+/// Classifies `kernel` by the contract. On failure, `report` (if set) is
+/// given the op that broke a rule (the kernel itself for a rule about the
+/// whole kernel), with notes at the related ops.
+mlir::FailureOr<KernelClass> classifyKernel(KernelOp kernel,
+                                            ContractReporter report = nullptr);
+
+/// Classifies `kernel` and reports a broken rule as an error at the op that
+/// broke it: "'stride.exp' op breaks the contract of kernel "k": ...", with
+/// a note at the kernel and at the related ops. The check every kernel
+/// passes before emission (stride-verify-kernels, the CUDA backend).
+mlir::FailureOr<KernelClass> verifyKernel(KernelOp kernel);
+
+} // namespace stride
+
+#endif // STRIDE_DIALECTS_STRIDE_ANALYSIS_KERNELCONTRACT_H

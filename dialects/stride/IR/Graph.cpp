@@ -1,0 +1,88 @@
+//===- Graph.cpp - Walking and naming in a stride graph -------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/stride/IR/Graph.h"
+
+#include "stride/Support/Layout.h"
+
+using namespace mlir;
+
+namespace stride {
+
+FailureOr<func::FuncOp> findEntryFunction(ModuleOp module) {
+  SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+  if (funcs.size() == 1)
+    return funcs.front();
+  if (funcs.empty())
+    return (module.emitError()
+                   << "expected one func.func (the graph), found none");
+  InFlightDiagnostic diag = funcs[1].emitError()
+                            << "expected one func.func (the graph), found "
+                            << funcs.size();
+  diag.attachNote(funcs[0].getLoc()) << "the first is here";
+  return failure();
+}
+
+std::string argumentName(func::FuncOp func, unsigned index) {
+  if (auto name = func.getArgAttrOfType<StringAttr>(
+          index, StrideDialect::kNameAttrName))
+    return name.str();
+  return "arg" + std::to_string(index);
+}
+
+std::string resultName(func::FuncOp func, unsigned index) {
+  if (auto name = func.getResultAttrOfType<StringAttr>(
+          index, StrideDialect::kNameAttrName))
+    return name.str();
+  return "result" + std::to_string(index);
+}
+
+void forEachSink(Value value, function_ref<void(OpOperand &)> fn) {
+  for (OpOperand &use : value.getUses()) {
+    auto view = dyn_cast<ViewOpInterface>(use.getOwner());
+    if (view && view.getSource() == value)
+      forEachSink(use.getOwner()->getResult(0), fn);
+    else
+      fn(use);
+  }
+}
+
+/// True when `value` is a tensor whose layout is row-major with offset 0.
+static bool isRowMajorTensor(Value value) {
+  auto type = dyn_cast<StridedTensorType>(value.getType());
+  return type && isRowMajor(type.getLayout());
+}
+
+bool isReshapeOfFreshBuffer(Value value) {
+  if (!isRowMajorTensor(value))
+    return false;
+  Value root = value;
+  while (auto view = root.getDefiningOp<ViewOpInterface>())
+    root = view.getSource();
+  Operation *def = root.getDefiningOp();
+  if (root == value || !def || !writesFreshBuffers(def) ||
+      !isRowMajorTensor(root))
+    return false;
+  auto type = cast<StridedTensorType>(value.getType());
+  auto rootType = cast<StridedTensorType>(root.getType());
+  return type.getElementType() == rootType.getElementType() &&
+         type.getNumElements() == rootType.getNumElements();
+}
+
+KernelNameTable::KernelNameTable(func::FuncOp func) {
+  func.walk([&](KernelOp kernel) { names.insert(kernel.getSymName()); });
+}
+
+std::string KernelNameTable::insert(StringRef base) {
+  std::string name = base.str();
+  for (unsigned &n = nextSuffix[base]; names.contains(name);)
+    name = base.str() + "_" + std::to_string(++n);
+  names.insert(name);
+  return name;
+}
+
+} // namespace stride

@@ -1,0 +1,79 @@
+//===- Graph.h - Walking and naming in a stride graph ----------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Conventions of a graph module that passes, backends and tools share: which
+// function is the graph, how a value's uses are found through views, and
+// how kernels get unique names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_DIALECTS_STRIDE_IR_GRAPH_H
+#define STRIDE_DIALECTS_STRIDE_IR_GRAPH_H
+
+#include "dialects/stride/IR/StrideOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <string>
+
+namespace stride {
+
+/// The graph's entry: the module's only func.func, or an error (at the
+/// module when it has none, at the second one, with a note at the first,
+/// when it has several).
+mlir::FailureOr<mlir::func::FuncOp> findEntryFunction(mlir::ModuleOp module);
+
+/// The name of input `index` of the graph `func`: its `stride.name`
+/// attribute (StrideDialect::kNameAttrName) when present, otherwise "argN".
+std::string argumentName(mlir::func::FuncOp func, unsigned index);
+
+/// The name of output `index` of the graph `func`: its `stride.name`
+/// attribute when present, otherwise "resultN".
+std::string resultName(mlir::func::FuncOp func, unsigned index);
+
+/// Calls `fn` on every use of `value`, looking through views: the uses by
+/// non-view ops of `value` or of a view chain built on it.
+void forEachSink(mlir::Value value,
+                 llvm::function_ref<void(mlir::OpOperand &)> fn);
+
+/// True when `value` is a whole fresh buffer under another shape: a chain
+/// of views leads to it from the result of an op that writes fresh buffers
+/// (writesFreshBuffers), and both ends are row-major with offset 0 and have
+/// as many elements, so the view's element i is the buffer's element i.
+/// Returning such a value returns the buffer itself: no copy is needed
+/// (stride-legalize-layouts, stride-outline-executable). False for the
+/// fresh result itself (no view), a view of part of a buffer or in another
+/// order, and anything rooted at a graph input.
+bool isReshapeOfFreshBuffer(mlir::Value value);
+
+/// Unique names among one function's kernels: the passes that form kernels
+/// name them through one table (seeded with the kernels already there), and
+/// the CUDA emitter makes its C identifiers unique through another.
+class KernelNameTable {
+public:
+  KernelNameTable() = default;
+  /// Holds the names of the stride.kernel ops already in `func`.
+  explicit KernelNameTable(mlir::func::FuncOp func);
+
+  /// `base` when no name in the table is `base`, otherwise the first free
+  /// one of `base_1`, `base_2`, ...; the name returned is now in the table.
+  /// The search for a base starts where the last one stopped, so a graph of
+  /// many like kernels names each in constant time.
+  std::string insert(llvm::StringRef base);
+
+private:
+  llvm::StringSet<> names;
+  /// Per base, the last suffix given.
+  llvm::StringMap<unsigned> nextSuffix;
+};
+
+} // namespace stride
+
+#endif // STRIDE_DIALECTS_STRIDE_IR_GRAPH_H

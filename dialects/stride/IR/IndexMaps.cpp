@@ -1,0 +1,183 @@
+//===- IndexMaps.cpp - Views as maps of coordinates -----------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/stride/IR/IndexMaps.h"
+
+#include "dialects/stride/IR/StrideOps.h"
+#include "stride/Support/Layout.h"
+
+
+#include <optional>
+
+using namespace mlir;
+
+namespace stride {
+
+namespace {
+/// The values an index expression takes, [lo, hi], in 128 bits so that no
+/// product of a coordinate bound and a stride overflows; nullopt when
+/// unbounded (a symbol, or beyond what the arithmetic below may trust).
+struct Range {
+  __int128 lo, hi;
+};
+using MaybeRange = std::optional<Range>;
+
+constexpr __int128 kTrusted = __int128(1) << 100;
+
+MaybeRange trusted(__int128 lo, __int128 hi) {
+  if (lo < -kTrusted || hi > kTrusted)
+    return std::nullopt;
+  return Range{lo, hi};
+}
+
+__int128 floorDivide(__int128 a, __int128 b) {
+  __int128 q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/// Simplifies bottom-up, computing each subexpression's range.
+class BoundedSimplifier {
+public:
+  explicit BoundedSimplifier(ArrayRef<int64_t> dimSizes) : dimSizes(dimSizes) {}
+
+  std::pair<AffineExpr, MaybeRange> simplify(AffineExpr expr) {
+    auto [result, range] = simplifyParts(expr);
+    if (range && range->lo == range->hi)
+      return {getAffineConstantExpr(static_cast<int64_t>(range->lo),
+                                    expr.getContext()),
+              range};
+    return {result, range};
+  }
+
+private:
+  std::pair<AffineExpr, MaybeRange> simplifyParts(AffineExpr expr) {
+    if (auto c = dyn_cast<AffineConstantExpr>(expr))
+      return {expr, Range{c.getValue(), c.getValue()}};
+    if (auto d = dyn_cast<AffineDimExpr>(expr)) {
+      unsigned k = d.getPosition();
+      if (k >= dimSizes.size())
+        return {expr, std::nullopt};
+      return {expr, Range{0, std::max<int64_t>(dimSizes[k], 1) - 1}};
+    }
+    auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+    if (!binary)
+      return {expr, std::nullopt}; // a symbol
+    auto [lhs, l] = simplify(binary.getLHS());
+    auto [rhs, r] = simplify(binary.getRHS());
+    switch (expr.getKind()) {
+    case AffineExprKind::Add:
+      return {lhs + rhs, (l && r) ? trusted(l->lo + r->lo, l->hi + r->hi)
+                                  : std::nullopt};
+    case AffineExprKind::Mul: {
+      MaybeRange range;
+      if (l && r) {
+        __int128 a = l->lo * r->lo, b = l->lo * r->hi, c = l->hi * r->lo,
+                 d = l->hi * r->hi;
+        range = trusted(std::min({a, b, c, d}), std::max({a, b, c, d}));
+      }
+      return {lhs * rhs, range};
+    }
+    case AffineExprKind::FloorDiv:
+    case AffineExprKind::CeilDiv:
+    case AffineExprKind::Mod:
+      return divide(expr.getKind(), lhs, l, rhs);
+    default:
+      return {expr, std::nullopt};
+    }
+  }
+
+  /// floordiv, ceildiv and mod by a positive constant (the only divisors
+  /// an index map has).
+  std::pair<AffineExpr, MaybeRange> divide(AffineExprKind kind, AffineExpr lhs,
+                                           MaybeRange l, AffineExpr rhs) {
+    auto divisor = dyn_cast<AffineConstantExpr>(rhs);
+    if (!divisor || divisor.getValue() <= 0) {
+      AffineExpr rebuilt = kind == AffineExprKind::Mod        ? lhs % rhs
+                           : kind == AffineExprKind::FloorDiv ? lhs.floorDiv(rhs)
+                                                              : lhs.ceilDiv(rhs);
+      return {rebuilt, std::nullopt};
+    }
+    __int128 c = divisor.getValue();
+    if (kind == AffineExprKind::Mod) {
+      // A dividend already in [0, c) is its own remainder.
+      if (l && l->lo >= 0 && l->hi < c)
+        return {lhs, l};
+      return {lhs % rhs, Range{0, c - 1}};
+    }
+    if (kind == AffineExprKind::CeilDiv)
+      return {lhs.ceilDiv(rhs),
+              l ? trusted(-floorDivide(-l->lo, c), -floorDivide(-l->hi, c))
+                : std::nullopt};
+    MaybeRange range =
+        l ? trusted(floorDivide(l->lo, c), floorDivide(l->hi, c)) : std::nullopt;
+    // (e floordiv a) floordiv c == e floordiv (a * c) for positive a, c.
+    if (auto inner = dyn_cast<AffineBinaryOpExpr>(lhs);
+        inner && inner.getKind() == AffineExprKind::FloorDiv)
+      if (auto a = dyn_cast<AffineConstantExpr>(inner.getRHS());
+          a && a.getValue() > 0 && a.getValue() <= kTrusted / c)
+        return {inner.getLHS().floorDiv(a.getValue() * divisor.getValue()),
+                range};
+    return {lhs.floorDiv(rhs), range};
+  }
+
+  ArrayRef<int64_t> dimSizes;
+};
+} // namespace
+
+AffineExpr simplifyInBounds(AffineExpr expr, ArrayRef<int64_t> dimSizes) {
+  return BoundedSimplifier(dimSizes).simplify(expr).first;
+}
+
+AffineMap simplifyInBounds(AffineMap map, ArrayRef<int64_t> dimSizes) {
+  SmallVector<AffineExpr> results;
+  for (AffineExpr expr : map.getResults())
+    results.push_back(simplifyInBounds(expr, dimSizes));
+  return AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
+                        map.getContext());
+}
+
+AffineMap indexMapToBase(Value value) {
+  auto type = cast<StridedTensorType>(value.getType());
+  AffineMap map = simplifyInBounds(
+      AffineMap::getMultiDimIdentityMap(type.getRank(), value.getContext()),
+      type.getShape());
+  while (auto view = value.getDefiningOp<ViewOpInterface>()) {
+    AffineMap step = view.getIndexMap();
+    if (!step)
+      return AffineMap();
+    map = simplifyInBounds(step.compose(map), type.getShape());
+    value = view.getSource();
+  }
+  return map;
+}
+
+SmallVector<AffineExpr> delinearizeAddress(AffineExpr address,
+                                           ArrayRef<int64_t> shape,
+                                           ArrayRef<int64_t> strides) {
+  MLIRContext *context = address.getContext();
+  SmallVector<AffineExpr> coords(shape.size(),
+                                 getAffineConstantExpr(0, context));
+  bool outermost = true;
+  for (int64_t d : dimOrderByStride(strides)) {
+    if (shape[d] == 1)
+      continue;
+    AffineExpr quotient = address.floorDiv(strides[d]);
+    coords[d] = outermost ? quotient : quotient % shape[d];
+    outermost = false;
+  }
+  return coords;
+}
+
+AffineExpr layoutAddress(const Layout &layout, MLIRContext *context) {
+  AffineExpr address = getAffineConstantExpr(0, context);
+  for (int64_t d = 0; d < layout.rank(); ++d)
+    if (layout.shape[d] != 1)
+      address = address + getAffineDimExpr(d, context) * layout.strides[d];
+  return address;
+}
+
+} // namespace stride

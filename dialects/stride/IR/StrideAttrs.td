@@ -1,0 +1,244 @@
+//===- StrideAttrs.td - Attributes of the stride dialect ---*- tablegen -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Kernel schedules: how the CUDA backend runs each stride.kernel. The
+// stride-schedule-kernels pass (include/stride/Target/CUDA/Passes.td) decides
+// them and records one on every kernel as its `stride.schedule` attribute;
+// the printers of lib/Target/CUDA read it and decide nothing themselves.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_ATTRS_TD
+#define STRIDE_ATTRS_TD
+
+include "StrideDialect.td"
+include "StrideTypes.td"
+include "mlir/IR/EnumAttr.td"
+
+def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
+    "how a kernel's threads walk its iteration space", [
+  I32EnumAttrCase<"GridStride", 0, "grid_stride">,
+  I32EnumAttrCase<"Vectorized", 1, "vectorized">,
+  I32EnumAttrCase<"TiledTranspose", 2, "tiled_transpose">,
+  I32EnumAttrCase<"ReductionInner", 3, "reduction_inner">,
+  I32EnumAttrCase<"ReductionOuter", 4, "reduction_outer">,
+  I32EnumAttrCase<"RowRegisters", 5, "row_registers">,
+  I32EnumAttrCase<"RowReread", 6, "row_reread">,
+  I32EnumAttrCase<"Scatter", 7, "scatter">,
+  I32EnumAttrCase<"SegmentedIndexAdd", 8, "segmented_index_add">,
+  I32EnumAttrCase<"ReductionSplit", 9, "reduction_split">,
+  I32EnumAttrCase<"RowScan", 10, "row_scan">,
+  I32EnumAttrCase<"RowShared", 11, "row_shared">]> {
+  let cppNamespace = "::stride";
+  let genSpecializedAttr = 0;
+}
+
+def Stride_IndexAnalysis : I32EnumAttr<"IndexAnalysis",
+    "where a default-mode segmented index_add gets the index analysis of its "
+    "rows (counts, buckets, pages) and whether it clears the counts", [
+  I32EnumAttrCase<"Own", 0, "own">,
+  I32EnumAttrCase<"First", 1, "first">,
+  I32EnumAttrCase<"Reused", 2, "reused">,
+  I32EnumAttrCase<"Last", 3, "last">]> {
+  let cppNamespace = "::stride";
+  let genSpecializedAttr = 0;
+}
+
+def Stride_ColumnCombine : I32EnumAttr<"ColumnCombine",
+    "how phase 2 of a reduction_split in column groups combines each "
+    "output's partial results", [
+  I32EnumAttrCase<"None", 0, "none">,
+  I32EnumAttrCase<"Thread", 1, "thread">,
+  I32EnumAttrCase<"Block", 2, "block">]> {
+  let cppNamespace = "::stride";
+  let genSpecializedAttr = 0;
+}
+
+class Stride_Attr<string name, string attrMnemonic>
+    : AttrDef<Stride_Dialect, name> {
+  let mnemonic = attrMnemonic;
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Stride_LaunchAttr : Stride_Attr<"Launch", "launch"> {
+  let summary = "one launch of a kernel: grid, block, shared memory, phase";
+  let description = [{
+    The launch configuration of one launch of a kernel's `__global__`
+    function: `grid` blocks (along x) of `block` x `block_y` threads, with
+    `shared` bytes of dynamic shared memory; `phase` is the value of the
+    trailing `int phase` argument of multi-phase kernels (index scatters).
+
+    ```mlir
+    #stride.launch<grid = 2112, block = 256>
+    #stride.launch<grid = 132, block = 32, block_y = 8>
+    #stride.launch<grid = 64, block = 256, phase = 1>
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$grid,
+    "int64_t":$block,
+    DefaultValuedParameter<"int64_t", "1">:$block_y,
+    DefaultValuedParameter<"int64_t", "0">:$shared,
+    DefaultValuedParameter<"int64_t", "-1", "the phase argument, -1: none">:$phase
+  );
+}
+
+def Stride_StagedLoadAttr : Stride_Attr<"StagedLoad", "staged"> {
+  let summary = "an input the tiled transpose scheme stages through shared memory";
+  let description = [{
+    Kernel input `arg`, read through `type` (a view of it, or the input
+    itself) at the kernel's own coordinates, is staged through a
+    shared-memory tile: loaded with unit stride along the schedule's
+    `transpose_dim`, `vector_width` elements per load.
+
+    ```mlir
+    #stride.staged<arg = 0, type = !stride.tensor<64x64xf32, strides = [1, 64], offset = 0>, vector_width = 4>
+    ```
+  }];
+  let parameters = (ins
+    "unsigned":$arg,
+    "StridedTensorType":$type,
+    DefaultValuedParameter<"int64_t", "1">:$vector_width
+  );
+}
+
+def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
+  let summary = "how the CUDA backend runs a stride.kernel";
+  let description = [{
+    Recorded on each `stride.kernel` (as its `stride.schedule` attribute) by
+    `stride-schedule-kernels`; python-free-docs/cuda-backend.md describes each scheme.
+
+    - `scheme`: `grid_stride`, `vectorized` (pointwise, `vector_width`
+      consecutive elements per thread and step), `tiled_transpose`
+      (pointwise, `tile` x `tile` tiles of dims (`transpose_dim`, innermost)
+      with the `staged` inputs through shared memory), `reduction_inner` /
+      `reduction_outer` (`threads` per output element; `slices` threads
+      split an outer reduction's range), `reduction_split` (each output's
+      range split over `slices` blocks of `threads` threads, `vector_width`
+      consecutive elements per thread and step, partial results in
+      `scratch` combined by a second launch; an outer one, `tile` > 0:
+      column tiles of `tile` outputs, `threads` threads per output, or with
+      `vector_width` 4 column groups, a thread per 4 adjacent columns and
+      `threads` rows per block), `row_registers` / `row_reread`
+      (broadcast reductions: `threads` of a block per row, fewer than 32:
+      several rows per warp, `elements_per_thread`
+      held in registers or re-read, in groups of `vector_width` consecutive
+      elements; `cluster_blocks` > 1: a row split over
+      a thread-block cluster of that many blocks, sm_90), `row_shared`
+      (broadcast reductions: a block of `threads` per row,
+      `elements_per_thread` in groups of `vector_width`, holding the values
+      later phases read back in its dynamic shared memory, the launch's
+      `shared` bytes), `scatter`, `segmented_index_add`
+      (deterministic: the source positions counted per row in `slices`
+      columns, sorted by row, and reduced in chunks of `tile` sorted
+      positions; default: a row's first `bucket` positions kept in its
+      bucket, the later positions of a row in its pages of `tile`
+      positions, each summed and added atomically, `slices` blocks
+      walking the pages; `threads` per chunk or row,
+      `vector_width` and `elements_per_thread` per unit of a row), `row_scan` (a scan: `threads` per row, a warp or a whole
+      block, scanning chunks of `threads` elements);
+    - `min_blocks`: blocks of the kernel that its registers must let one
+      multiprocessor hold (`__launch_bounds__`'s second argument); 0: no
+      bound, the compiler's choice;
+    - `index_bits`: 32 or 64-bit index arithmetic;
+    - `launches`: the launches, in order (`#stride.launch`); none when the
+      kernel has no element to compute;
+    - `scratch`: bytes of each scratch buffer the kernel needs;
+    - `deterministic`: the kernel's float results do not depend on the
+      order in which threads run (stridec --deterministic);
+    - `column_combine`: (`reduction_split` in column groups) how phase 2
+      combines each output's partials: `block` (more than 64 slices), a
+      block per output with a tree, the partials at [output][slice];
+      `thread`, a thread per output in a serial loop, at [slice][output];
+      `none` for every other schedule;
+    - `bucket`: (default-mode `segmented_index_add`) the source positions
+      a row holds in its bucket; a row with more is a long row;
+    - `pages`, `hash_entries`: (default-mode `segmented_index_add` where a
+      row can outgrow its bucket) the most pages of `tile` positions the
+      long rows fill, and the entries of the pages' hash table (a power of
+      two at least twice `pages`); 0 where no row can;
+    - `index_analysis`: (default-mode `segmented_index_add`) `own`: the
+      kernel ranks its index (phase 1) and clears the counts when it ends;
+      several index_adds over one index share their first two or four
+      scratch buffers (counts, buckets, and, where a row can outgrow its
+      bucket, the pages' hash table and the pages;
+      `stride-share-index-analysis`): the `first`
+      ranks and keeps the counts, a `reused` one runs no phase 1 and keeps
+      them, the `last` runs no phase 1 and clears them.
+
+    ```mlir
+    #stride.schedule<scheme = vectorized, index_bits = 32, vector_width = 4,
+                     launches = [#stride.launch<grid = 1024, block = 256>]>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Stride_KernelScheme>:$scheme,
+    "unsigned":$index_bits,
+    DefaultValuedParameter<"int64_t", "1">:$vector_width,
+    DefaultValuedParameter<"int64_t", "0">:$threads,
+    DefaultValuedParameter<"int64_t", "1">:$slices,
+    DefaultValuedParameter<"int64_t", "0">:$elements_per_thread,
+    DefaultValuedParameter<"int64_t", "1">:$cluster_blocks,
+    DefaultValuedParameter<"int64_t", "0">:$min_blocks,
+    DefaultValuedParameter<"int64_t", "0">:$tile,
+    DefaultValuedParameter<"int64_t", "-1">:$transpose_dim,
+    OptionalParameter<"::mlir::ArrayAttr">:$staged,
+    "::mlir::ArrayAttr":$launches,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$scratch,
+    DefaultValuedParameter<"bool", "false">:$deterministic,
+    DefaultValuedParameter<"::stride::ColumnCombine",
+                           "::stride::ColumnCombine::None">:$column_combine,
+    DefaultValuedParameter<"int64_t", "0">:$bucket,
+    DefaultValuedParameter<"int64_t", "0">:$pages,
+    DefaultValuedParameter<"int64_t", "0">:$hash_entries,
+    DefaultValuedParameter<"::stride::IndexAnalysis",
+                           "::stride::IndexAnalysis::Own">:$index_analysis
+  );
+  let extraClassDeclaration = [{
+    /// The name of the discardable attribute that holds a kernel's schedule.
+    static constexpr ::llvm::StringLiteral kAttrName = "stride.schedule";
+
+    /// The leading scratch buffers that hold a default-mode
+    /// `segmented_index_add`'s index analysis, which
+    /// stride-share-index-analysis shares between kernels: counts and
+    /// buckets, and, where a row can outgrow its bucket, the pages' hash
+    /// table and the pages; the partial sums and progress counters after
+    /// them are the kernel's own. 0 for every other schedule.
+    unsigned getIndexAnalysisBuffers() const {
+      if (getScheme() != ::stride::KernelScheme::SegmentedIndexAdd ||
+          getDeterministic() || !getScratch())
+        return 0;
+      return std::min<unsigned>(4, getScratch().size());
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+def Stride_MatmulOperandAttr : Stride_Attr<"MatmulOperand", "matmul_operand"> {
+  let summary = "how the library call of a stride.matmul reads one operand";
+  let description = [{
+    Recorded on a `stride.matmul` (as `lhs_layout` and `rhs_layout`) by
+    `stride-matmul-layout`: the operand `[B..., R, C]` is read in place,
+    row-major (`transposed = false`: element `(r, c)` at `r * ld + c`) or
+    column-major (`transposed = true`: at `r + c * ld`), from the operand's
+    offset, one matrix every `batch_stride` elements (0: a broadcast batch).
+    The rule is `matmulOperandLayout` (stride/Support/MatmulLayout.h); the
+    op's verifier checks that a recorded layout is the one the operand's
+    type gives.
+
+    ```mlir
+    #stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0>
+    ```
+  }];
+  let parameters = (ins "bool":$transposed, "int64_t":$ld,
+                        "int64_t":$batch_stride);
+}
+
+#endif // STRIDE_ATTRS_TD

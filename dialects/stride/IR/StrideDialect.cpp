@@ -1,0 +1,246 @@
+//===- StrideDialect.cpp - The stride dialect and its tensor type --------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/stride/IR/StrideDialect.h"
+#include "dialects/stride/IR/StrideOps.h"
+#include "dialects/stride/IR/StrideAttrs.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace stride;
+
+#include "dialects/stride/IR/StrideDialect.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/stride/IR/StrideTypes.cpp.inc"
+
+#include "dialects/stride/IR/StrideAttrEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "dialects/stride/IR/StrideAttrs.cpp.inc"
+
+void StrideDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/stride/IR/StrideTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/stride/IR/StrideAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/stride/IR/StrideOps.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Argument and result attributes
+//===----------------------------------------------------------------------===//
+
+/// Checks a `stride.` attribute of argument or result #`index` (`what`) of a
+/// function: only stride.name, a non-empty string.
+static LogicalResult verifyNameAttribute(Location loc, StringRef what,
+                                         unsigned index, NamedAttribute attr) {
+  StringRef nameAttr = StrideDialect::kNameAttrName;
+  if (attr.getName() != nameAttr)
+    return emitError(loc) << "unknown attribute '" << attr.getName().getValue()
+                          << "' on " << what << " #" << index
+                          << "; the stride dialect defines only '" << nameAttr
+                          << "' (the name of a graph input or output)";
+  auto name = dyn_cast<StringAttr>(attr.getValue());
+  if (!name || name.getValue().empty())
+    return emitError(loc) << "'" << nameAttr << "' of " << what << " #"
+                          << index
+                          << " must be a non-empty string (the name of a "
+                             "graph input or output), but is "
+                          << attr.getValue();
+  return success();
+}
+
+LogicalResult StrideDialect::verifyRegionArgAttribute(Operation *op,
+                                                      unsigned regionIndex,
+                                                      unsigned argIndex,
+                                                      NamedAttribute attr) {
+  Region &region = op->getRegion(regionIndex);
+  Location loc = region.empty() ? op->getLoc()
+                                : region.getArgument(argIndex).getLoc();
+  return verifyNameAttribute(loc, "argument", argIndex, attr);
+}
+
+LogicalResult StrideDialect::verifyRegionResultAttribute(Operation *op,
+                                                         unsigned regionIndex,
+                                                         unsigned resultIndex,
+                                                         NamedAttribute attr) {
+  return verifyNameAttribute(op->getLoc(), "result", resultIndex, attr);
+}
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+std::optional<DType> stride::dtypeOfElementType(Type type) {
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF64())
+    return DType::F64;
+  if (type.isSignlessInteger(1))
+    return DType::I1;
+  if (type.isSignlessInteger(8))
+    return DType::I8;
+  if (type.isSignlessInteger(32))
+    return DType::I32;
+  if (type.isSignlessInteger(64))
+    return DType::I64;
+  return std::nullopt;
+}
+
+std::optional<DType> stride::dtypeOf(Type type) {
+  if (auto tensor = dyn_cast<StridedTensorType>(type))
+    return tensor.getDType();
+  return dtypeOfElementType(type);
+}
+
+//===----------------------------------------------------------------------===//
+// StridedTensorType
+//===----------------------------------------------------------------------===//
+
+StridedTensorType StridedTensorType::getContiguous(ArrayRef<int64_t> shape,
+                                                   Type elementType) {
+  Layout layout{Dims(shape.begin(), shape.end()), rowMajorStrides(shape), 0};
+  return get(elementType, layout);
+}
+
+Layout StridedTensorType::getLayout() const {
+  return Layout{Dims(getShape().begin(), getShape().end()),
+                Dims(getStrides().begin(), getStrides().end()), getOffset()};
+}
+
+DType StridedTensorType::getDType() const {
+  return *dtypeOfElementType(getElementType());
+}
+
+int64_t StridedTensorType::getNumElements() const {
+  return checkedNumElements(getShape()).value_or(-1);
+}
+
+StridedTensorType StridedTensorType::withLayout(const Layout &layout) const {
+  return get(getElementType(), layout);
+}
+
+LogicalResult
+StridedTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<int64_t> shape, Type elementType,
+                          ArrayRef<int64_t> strides, int64_t offset) {
+  if (!dtypeOfElementType(elementType))
+    return emitError() << "unsupported element type " << elementType
+                       << "; a stride tensor holds f16, bf16, f32, f64, i1, "
+                          "i8, i32 or i64";
+  if (static_cast<int64_t>(shape.size()) > kMaxRank)
+    return emitError() << "rank " << shape.size()
+                       << " exceeds the limit of " << kMaxRank << " dims";
+  if (strides.size() != shape.size())
+    return emitError() << "the shape has rank " << shape.size() << " but "
+                       << strides.size() << " strides are given";
+  for (auto [dim, size] : llvm::enumerate(shape))
+    if (size < 0)
+      return emitError() << "dim " << dim << " has negative size " << size;
+  for (auto [dim, stride] : llvm::enumerate(strides))
+    if (stride < 0)
+      return emitError() << "dim " << dim << " has negative stride " << stride
+                         << "; strides must be non-negative (a stride of 0 "
+                            "broadcasts)";
+  if (offset < 0)
+    return emitError() << "the storage offset " << offset
+                       << " is negative";
+  if (!checkedNumElements(shape)) {
+    if (llvm::is_contained(shape, 0))
+      return emitError() << "the non-zero dims of this empty tensor multiply "
+                            "to more than 2^40, the limit on a tensor's size";
+    return emitError() << "the tensor has more than 2^40 elements, the limit "
+                          "on a tensor's size";
+  }
+  Layout layout{Dims(shape.begin(), shape.end()),
+                Dims(strides.begin(), strides.end()), offset};
+  std::optional<int64_t> extent = storageExtent(layout);
+  if (!extent || *extent > (int64_t(1) << 48))
+    return emitError() << "the layout reaches beyond storage address 2^48, "
+                          "the limit on a tensor's storage";
+  return success();
+}
+
+/// Parses `[1, 2, 3]` after `name =`.
+static ParseResult parseIntegerList(AsmParser &parser,
+                                    SmallVectorImpl<int64_t> &values) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        int64_t value;
+        if (parser.parseInteger(value))
+          return failure();
+        values.push_back(value);
+        return success();
+      });
+}
+
+Type StridedTensorType::parse(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> shape;
+  Type elementType;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+                                /*withTrailingX=*/true) ||
+      parser.parseType(elementType))
+    return {};
+  std::optional<SmallVector<int64_t>> strides;
+  std::optional<int64_t> offset;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc keywordLoc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword) || parser.parseEqual())
+      return {};
+    if (keyword == "strides" && !strides) {
+      strides.emplace();
+      if (parseIntegerList(parser, *strides))
+        return {};
+    } else if (keyword == "offset" && !offset) {
+      offset.emplace();
+      if (parser.parseInteger(*offset))
+        return {};
+    } else {
+      parser.emitError(keywordLoc)
+          << "expected 'strides = [...]' or 'offset = N' (each at most once), "
+             "got '"
+          << keyword << "'";
+      return {};
+    }
+  }
+  if (parser.parseGreater())
+    return {};
+  SmallVector<int64_t> layoutStrides;
+  if (strides)
+    layoutStrides = *strides;
+  else
+    llvm::append_range(layoutStrides, rowMajorStrides(shape));
+  return parser.getChecked<StridedTensorType>(loc, parser.getContext(), shape,
+                                              elementType, layoutStrides,
+                                              offset.value_or(0));
+}
+
+void StridedTensorType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t size : getShape())
+    printer << size << "x";
+  printer << getElementType() << ", strides = [";
+  llvm::interleaveComma(getStrides(), printer);
+  printer << "], offset = " << getOffset() << ">";
+}

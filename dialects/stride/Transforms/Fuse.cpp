@@ -1,0 +1,542 @@
+//===- Fuse.cpp - Group ops into stride.kernel regions --------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Greedy producer-into-consumer fusion. The ops of a function are visited
+// from last to first; each functional op joins the group (future kernel) of
+// its consumers when all of them are in one group and the kernel contract
+// (stride/Transforms/KernelContract.h) allows it, becomes an extra output of
+// one of its consumer groups when it must be materialized anyway and lives
+// in that group's iteration space, and otherwise roots a group of its own.
+// Views never join a group: each kernel clones the views it reads, so a view
+// of a kernel input becomes part of that kernel's load expression. `full` and
+// `iota` are cloned the same way. A cost model bounds each kernel (ops, an
+// estimate of registers per thread), so kernels, and the time to compile
+// them, stay bounded in a long graph. Before grouping, a bias add and an
+// activation after a matrix product are folded into its library call
+// (MatmulEpilogues.h). The rules and their reasons are in python-free-docs/fusion.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/stride/Analysis/KernelContract.h"
+#include "dialects/stride/Analysis/RowSplit.h"
+#include "dialects/stride/IR/Graph.h"
+#include "dialects/stride/Transforms/MatmulEpilogues.h"
+#include "dialects/stride/Transforms/Passes.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <memory>
+
+namespace stride {
+#define GEN_PASS_DEF_FUSE
+#include "dialects/stride/Transforms/Passes.h.inc"
+} // namespace stride
+
+using namespace mlir;
+using namespace stride;
+
+namespace {
+
+/// Kernel names list at most this many ops (the first ones and the last).
+constexpr size_t kMaxNameOps = 6;
+
+enum class GroupKind { Pointwise, Reduction, IndexScatter, Scan };
+
+/// A future kernel: its functional ops, its root and its outputs.
+struct Group {
+  GroupKind kind = GroupKind::Pointwise;
+  /// Form (d): the reduction's result is broadcast into an epilogue over
+  /// the reduction's input shape.
+  bool broadcast = false;
+  /// The reduction, index scatter or scan; for a pointwise group, `output`.
+  Operation *root = nullptr;
+  /// The op that started the group: the last one, whose result is read
+  /// outside the group.
+  Operation *output = nullptr;
+  /// Further ops whose results are read outside the group (materialized
+  /// values that share the output's iteration space).
+  SmallVector<Operation *> extraOutputs;
+  llvm::SetVector<Operation *> members;
+};
+
+ArrayRef<int64_t> shapeOf(Value value) {
+  return cast<StridedTensorType>(value.getType()).getShape();
+}
+
+bool isGroupable(Operation *op) { return isFunctional(op); }
+
+/// The elements of one row of a reduction: the product of its reduced dims.
+int64_t rowLength(ReductionOpInterface reduction) {
+  ArrayRef<int64_t> shape = shapeOf(reduction.getInput());
+  int64_t length = 1;
+  for (int64_t d : reduction.getReducedDims())
+    length *= shape[d];
+  return length;
+}
+
+class Fuser {
+public:
+  Fuser(func::FuncOp func, const FuseOptions &options)
+      : func(func), options(options) {}
+
+  LogicalResult run();
+
+private:
+  void eraseDeadOps(Block &block);
+  void formGroups(Block &block);
+  bool tryFuse(Operation *op, Group *group);
+  bool tryFuseAsOutput(Operation *op, Group *group);
+  bool tryPromote(ReductionOpInterface reduction, Group *group, bool asOutput);
+  /// Joins a reduction of the same rows to a broadcast-reduction group whose
+  /// epilogue reads it broadcast back (softmax's `max` joins `sum`).
+  bool tryJoinRows(ReductionOpInterface reduction, Group *group);
+  bool createsCycle(Operation *op, Group *group);
+  /// Would `group` with `op` added stay within the cost model's bounds?
+  /// `rowReduction`: the reduction whose rows the kernel would hold (form
+  /// (d)), or null.
+  bool withinBounds(Operation *op, Group *group, Operation *rowReduction);
+  /// Registers per thread that a kernel of `ops` needs, estimated as the
+  /// most values live at once, times the elements a thread holds.
+  int64_t estimateRegisters(ArrayRef<Operation *> ops, Operation *rowReduction);
+  Group *newGroup(Operation *op);
+  void add(Operation *op, Group *group) {
+    group->members.insert(op);
+    groupOf[op] = group;
+  }
+  FailureOr<KernelOp> buildKernel(Group &group, Operation *insertBefore,
+                                  KernelNameTable &names,
+                                  DenseMap<Value, Value> &replacements);
+
+  func::FuncOp func;
+  const FuseOptions &options;
+  std::vector<std::unique_ptr<Group>> groups;
+  DenseMap<Operation *, Group *> groupOf;
+  DenseMap<Operation *, unsigned> position;
+};
+
+void Fuser::eraseDeadOps(Block &block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if ((isa<ViewOpInterface>(op) || isGroupable(op)) && op->use_empty())
+      op->erase();
+}
+
+Group *Fuser::newGroup(Operation *op) {
+  groups.push_back(std::make_unique<Group>());
+  Group *group = groups.back().get();
+  group->kind = isa<ReductionOpInterface>(op)      ? GroupKind::Reduction
+                : isa<IndexScatterOpInterface>(op) ? GroupKind::IndexScatter
+                : isScanOp(op)                     ? GroupKind::Scan
+                                                   : GroupKind::Pointwise;
+  group->root = group->output = op;
+  add(op, group);
+  return group;
+}
+
+bool Fuser::withinBounds(Operation *op, Group *group,
+                         Operation *rowReduction) {
+  if (options.maxKernelOps != 0 &&
+      group->members.size() + 1 > options.maxKernelOps)
+    return false;
+  if (options.maxKernelRegisters == 0)
+    return true;
+  SmallVector<Operation *> ops(group->members.begin(), group->members.end());
+  ops.push_back(op);
+  return estimateRegisters(ops, rowReduction) <= options.maxKernelRegisters;
+}
+
+int64_t Fuser::estimateRegisters(ArrayRef<Operation *> ops,
+                                 Operation *rowReduction) {
+  SmallVector<Operation *> ordered(ops.begin(), ops.end());
+  llvm::sort(ordered, [&](Operation *a, Operation *b) {
+    return position[a] < position[b];
+  });
+  DenseMap<Operation *, unsigned> step;
+  for (auto [i, op] : llvm::enumerate(ordered))
+    step[op] = i;
+  // In a row kernel, a reduction of the rows, one read broadcast back over
+  // them from another kernel, and a per-row op are one value per row.
+  llvm::SmallPtrSet<Operation *, 8> perRow;
+  auto isPerRow = [&](Value value, Operation *def) {
+    if (!rowReduction || !def)
+      return false;
+    if (step.contains(def) &&
+        isPerRowOp(def, cast<ReductionOpInterface>(rowReduction)))
+      return true;
+    return reducesSameRows(def, rowReduction) &&
+           (step.contains(def) ||
+            isBroadcastBackOf(value, cast<ReductionOpInterface>(def)));
+  };
+  // Each value a thread holds per element lives from the step that computes
+  // (or, for a kernel input, first loads) it to the last step that reads it.
+  llvm::MapVector<Value, std::pair<unsigned, unsigned>> live;
+  for (auto [i, op] : llvm::enumerate(ordered)) {
+    if (isPerRow(op->getResult(0), op))
+      perRow.insert(op);
+    else
+      live.try_emplace(op->getResult(0), i, i);
+    for (Value operand : op->getOperands()) {
+      Value base = viewChainBase(operand);
+      Operation *def = base.getDefiningOp();
+      if (isPerRow(operand, def)) {
+        perRow.insert(def);
+        continue;
+      }
+      auto [it, inserted] = live.try_emplace(base, i, i);
+      it->second.second = std::max<unsigned>(it->second.second, i);
+    }
+  }
+  SmallVector<int64_t> liveAt(ordered.size() + 1, 0);
+  for (auto &[value, range] : live) {
+    ++liveAt[range.first];
+    --liveAt[range.second + 1];
+  }
+  int64_t most = 0, running = 0;
+  for (int64_t delta : liveAt)
+    most = std::max(most, running += delta);
+  // A thread holds its share of a row in registers (RowSplit.h), in groups
+  // of 4 where the row's length allows (the schedule also asks the layout
+  // for it: the estimate assumes the larger share), else one element.
+  int64_t perThread = 1;
+  if (rowReduction) {
+    int64_t length = rowLength(cast<ReductionOpInterface>(rowReduction));
+    RowSplit split = groupRowInFours(splitRow(length, ops.size()), length);
+    if (split.inRegisters)
+      perThread = std::max<int64_t>(split.elementsPerThread, 1);
+  }
+  return most * perThread + static_cast<int64_t>(perRow.size());
+}
+
+bool Fuser::tryFuse(Operation *op, Group *group) {
+  if (isPointwiseLikeOp(op)) {
+    // A prologue (of a reduction, a scan or an index scatter's operands) or
+    // part of a pointwise expression: evaluated wherever its consumers read
+    // it.
+    if (!withinBounds(op, group, group->broadcast ? group->root : nullptr))
+      return false;
+    add(op, group);
+    return true;
+  }
+  auto reduction = dyn_cast<ReductionOpInterface>(op);
+  if (reduction && group->kind == GroupKind::Pointwise)
+    return tryPromote(reduction, group, /*asOutput=*/false);
+  if (reduction && group->broadcast)
+    return tryJoinRows(reduction, group);
+  return false;
+}
+
+bool Fuser::tryJoinRows(ReductionOpInterface reduction, Group *group) {
+  if (!reducesSameRows(reduction, group->root) ||
+      !withinBounds(reduction, group, group->root))
+    return false;
+  auto inGroup = [&](Operation *op) {
+    return op == reduction || group->members.contains(op);
+  };
+  if (failed(checkEpilogue(reduction, inGroup, /*broadcast=*/true)))
+    return false;
+  add(reduction, group);
+  return true;
+}
+
+bool Fuser::tryPromote(ReductionOpInterface reduction, Group *group,
+                       bool asOutput) {
+  auto inGroup = [&](Operation *op) {
+    return op == reduction || group->members.contains(op);
+  };
+  ArrayRef<int64_t> outputShape = shapeOf(group->output->getResult(0));
+  if (outputShape == shapeOf(reduction->getResult(0)) &&
+      withinBounds(reduction, group, /*rowReduction=*/nullptr) &&
+      succeeded(checkEpilogue(reduction, inGroup, /*broadcast=*/false))) {
+    if (asOutput && (!isInOutputFrame(reduction, inGroup) ||
+                     createsCycle(reduction, group)))
+      return false;
+    group->kind = GroupKind::Reduction;
+    group->root = reduction;
+    add(reduction, group);
+    if (asOutput)
+      group->extraOutputs.push_back(reduction);
+    return true;
+  }
+  if (!asOutput && options.broadcastEpilogues && group->extraOutputs.empty() &&
+      outputShape == shapeOf(reduction.getInput()) &&
+      withinBounds(reduction, group, /*rowReduction=*/reduction) &&
+      succeeded(checkEpilogue(reduction, inGroup, /*broadcast=*/true))) {
+    group->kind = GroupKind::Reduction;
+    group->broadcast = true;
+    group->root = reduction;
+    add(reduction, group);
+    return true;
+  }
+  return false;
+}
+
+bool Fuser::tryFuseAsOutput(Operation *op, Group *group) {
+  if (group->kind == GroupKind::IndexScatter ||
+      group->kind == GroupKind::Scan || group->broadcast)
+    return false;
+  if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+    return group->kind == GroupKind::Pointwise &&
+           tryPromote(reduction, group, /*asOutput=*/true);
+  if (!isPointwiseLikeOp(op) ||
+      shapeOf(op->getResult(0)) != shapeOf(group->output->getResult(0)) ||
+      !withinBounds(op, group, /*rowReduction=*/nullptr))
+    return false;
+  auto inGroup = [&](Operation *other) {
+    return other == op || group->members.contains(other);
+  };
+  if (!isInOutputFrame(op, inGroup) || createsCycle(op, group))
+    return false;
+  add(op, group);
+  group->extraOutputs.push_back(op);
+  return true;
+}
+
+/// Would making `op` an output of `group` let the group (through op's other
+/// consumers) feed itself? A walk over the graph of groups: reaching one
+/// member of a group continues from all of that group's outputs, since a
+/// kernel writes its outputs only after it has read all of its inputs.
+bool Fuser::createsCycle(Operation *op, Group *group) {
+  SmallVector<Operation *> work;
+  auto pushSinks = [&](Operation *from) {
+    for (Value result : from->getResults())
+      forEachSink(result, [&](OpOperand &sink) {
+        work.push_back(sink.getOwner());
+      });
+  };
+  forEachSink(op->getResult(0), [&](OpOperand &sink) {
+    if (groupOf.lookup(sink.getOwner()) != group)
+      work.push_back(sink.getOwner());
+  });
+  llvm::SmallPtrSet<Operation *, 32> seenOps;
+  llvm::SmallPtrSet<Group *, 16> seenGroups;
+  while (!work.empty()) {
+    Operation *next = work.pop_back_val();
+    Group *other = groupOf.lookup(next);
+    if (other == group)
+      return true;
+    if (other) {
+      if (seenGroups.insert(other).second)
+        for (Operation *member : other->members)
+          pushSinks(member);
+    } else if (seenOps.insert(next).second) {
+      pushSinks(next);
+    }
+  }
+  return false;
+}
+
+void Fuser::formGroups(Block &block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator()) {
+    position[&op] = ops.size();
+    ops.push_back(&op);
+  }
+  for (Operation *op : llvm::reverse(ops)) {
+    if (!isGroupable(op))
+      continue;
+    SmallVector<OpOperand *> sinks;
+    forEachSink(op->getResult(0), [&](OpOperand &sink) { sinks.push_back(&sink); });
+    llvm::SetVector<Group *> sinkGroups;
+    bool external = false;
+    for (OpOperand *sink : sinks) {
+      if (Group *group = groupOf.lookup(sink->getOwner()))
+        sinkGroups.insert(group);
+      else
+        external = true;
+    }
+    if (isReplicableLeafOp(op)) {
+      // Cloned into every kernel that reads it; materialized only when
+      // something other than a kernel reads it.
+      if (external)
+        newGroup(op);
+      continue;
+    }
+    if (!external && sinkGroups.size() == 1 && tryFuse(op, sinkGroups[0]))
+      continue;
+    SmallVector<Group *> candidates(sinkGroups.begin(), sinkGroups.end());
+    llvm::stable_sort(candidates, [&](Group *a, Group *b) {
+      return position[a->output] > position[b->output];
+    });
+    if (llvm::none_of(candidates,
+                      [&](Group *group) { return tryFuseAsOutput(op, group); }))
+      newGroup(op);
+  }
+}
+
+std::string opName(Operation *op) {
+  return op->getName().stripDialect().str();
+}
+
+FailureOr<KernelOp> Fuser::buildKernel(Group &group, Operation *insertBefore,
+                                       KernelNameTable &names,
+                                       DenseMap<Value, Value> &replacements) {
+  SmallVector<Operation *> members(group.members.begin(), group.members.end());
+  llvm::sort(members, [&](Operation *a, Operation *b) {
+    return position[a] < position[b];
+  });
+  SmallVector<Operation *> outputs{group.output};
+  outputs.append(group.extraOutputs.begin(), group.extraOutputs.end());
+  llvm::sort(outputs, [&](Operation *a, Operation *b) {
+    return position[a] < position[b];
+  });
+  for (Operation *member : members) {
+    if (llvm::is_contained(outputs, member))
+      continue;
+    bool readOutside = false;
+    forEachSink(member->getResult(0), [&](OpOperand &sink) {
+      readOutside |= groupOf.lookup(sink.getOwner()) != &group;
+    });
+    if (readOutside)
+      return member->emitError("stride-fuse: internal error: a fused value "
+                               "is read outside its kernel");
+  }
+
+  auto body = std::make_unique<Block>();
+  OpBuilder builder(func.getContext());
+  builder.setInsertionPointToEnd(body.get());
+  IRMapping mapping;
+  SmallVector<Value> inputs;
+  SmallVector<Operation *> named(members.begin(), members.end());
+  // A kernel reads each value outside the group once, as an input; views
+  // and leaves are cloned in front of their first reader.
+  std::function<Value(Value)> materialize = [&](Value value) -> Value {
+    if (Value mapped = mapping.lookupOrNull(value))
+      return mapped;
+    Operation *def = value.getDefiningOp();
+    if (def && groupOf.lookup(def) != &group) {
+      if (auto view = dyn_cast<ViewOpInterface>(def)) {
+        materialize(view.getSource());
+        return builder.clone(*def, mapping)->getResult(0);
+      }
+      if (isReplicableLeafOp(def)) {
+        named.push_back(def);
+        return builder.clone(*def, mapping)->getResult(0);
+      }
+    }
+    BlockArgument arg = body->addArgument(value.getType(), value.getLoc());
+    inputs.push_back(value);
+    mapping.map(value, arg);
+    return arg;
+  };
+  SmallVector<Location> locs;
+  for (Operation *member : members) {
+    for (Value operand : member->getOperands())
+      materialize(operand);
+    builder.clone(*member, mapping);
+    locs.push_back(member->getLoc());
+  }
+  SmallVector<Value> yielded;
+  SmallVector<Type> resultTypes;
+  for (Operation *output : outputs) {
+    yielded.push_back(mapping.lookup(output->getResult(0)));
+    resultTypes.push_back(output->getResult(0).getType());
+  }
+  YieldOp::create(builder, group.output->getLoc(), yielded);
+
+  // Named after its ops in program order: "slice_scatter_sum".
+  llvm::sort(named, [&](Operation *a, Operation *b) {
+    return position[a] < position[b];
+  });
+  std::string base;
+  for (size_t i = 0; i < named.size(); ++i) {
+    if (named.size() > kMaxNameOps && i >= kMaxNameOps - 1 &&
+        i + 1 < named.size())
+      continue;
+    base += (base.empty() ? "" : "_") + opName(named[i]);
+  }
+  // A lone op's name is often a C function's (max, exp, div): the backend
+  // emits `extern "C"` kernels named after the kernel.
+  if (named.size() == 1)
+    base += "_kernel";
+  std::string name = names.insert(base);
+
+  OpBuilder outer(insertBefore);
+  auto kernel = KernelOp::create(outer, FusedLoc::get(func.getContext(), locs),
+                                 resultTypes, name, inputs);
+  kernel.getBody().push_back(body.release());
+  for (auto [output, result] : llvm::zip(outputs, kernel.getResults()))
+    replacements[output->getResult(0)] = result;
+  return kernel;
+}
+
+LogicalResult Fuser::run() {
+  if (func.getBody().empty())
+    return success();
+  Block &block = func.getBody().front();
+  foldMatmulEpilogues(func);
+  eraseDeadOps(block);
+  formGroups(block);
+  if (groups.empty())
+    return success();
+
+  KernelNameTable names(func);
+
+  // Kernels in the order of their outputs; built before the terminator and
+  // put in dependence order below.
+  SmallVector<Group *> ordered;
+  for (auto &group : groups)
+    ordered.push_back(group.get());
+  llvm::sort(ordered, [&](Group *a, Group *b) {
+    return position[a->output] < position[b->output];
+  });
+  DenseMap<Value, Value> replacements;
+  SmallVector<KernelOp> kernels;
+  for (Group *group : ordered) {
+    FailureOr<KernelOp> kernel =
+        buildKernel(*group, block.getTerminator(), names, replacements);
+    if (failed(kernel))
+      return failure();
+    kernels.push_back(*kernel);
+  }
+  for (auto [original, result] : replacements)
+    original.replaceAllUsesWith(result);
+
+  // The fused originals, the views and leaves the kernels cloned.
+  SmallVector<Operation *> originals;
+  for (Operation &op : block.without_terminator())
+    if (position.contains(&op))
+      originals.push_back(&op);
+  for (Operation *op : llvm::reverse(originals))
+    if (op->use_empty() && (isGroupable(op) || isa<ViewOpInterface>(op)))
+      op->erase();
+  if (!sortTopologically(&block))
+    return func.emitError("stride-fuse: internal error: the kernels form a "
+                          "cycle");
+
+  for (KernelOp kernel : kernels)
+    if (failed(verifyKernel(kernel)))
+      return kernel.emitError("stride-fuse: internal error: the pass formed "
+                              "kernel '")
+             << kernel.getSymName() << "', which breaks the kernel contract";
+  return success();
+}
+
+struct FusePass : public stride::impl::FuseBase<FusePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FuseOptions options;
+    options.broadcastEpilogues = broadcastEpilogues;
+    options.maxKernelOps = maxKernelOps;
+    options.maxKernelRegisters = maxKernelRegisters;
+    Fuser fuser(getOperation(), options);
+    if (failed(fuser.run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

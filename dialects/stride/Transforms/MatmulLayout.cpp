@@ -1,0 +1,240 @@
+//===- MatmulLayout.cpp - How each matmul's library call reads operands ---===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// stride-matmul-layout (Passes.td): records the in-place reading of each
+// stride.matmul operand, or copies the operand into a dense temporary first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/stride/Transforms/Passes.h"
+#include "stride/Support/MatmulLayout.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace stride {
+#define GEN_PASS_DEF_MATMULLAYOUT
+#include "dialects/stride/Transforms/Passes.h.inc"
+} // namespace stride
+
+using namespace mlir;
+using namespace stride;
+
+namespace {
+
+/// Decides the operand layouts of the matmuls of one function, copying
+/// each value that needs a copy once (the ops are visited in program
+/// order, so the first copy dominates the later readers).
+class OperandLayouts {
+public:
+  void decide(MatmulOp matmul) {
+    // A `row_classes` already on the op (written by hand, or by an
+    // earlier run) stands.
+    std::optional<int64_t> classes = matmul.getRowClasses();
+    if (!classes && (classes = rowClasses(matmul)))
+      matmul.setRowClasses(*classes);
+    if (!classes)
+      padColumns(matmul);
+    // A class of rows is a row-major matrix (MatmulOp's row_classes).
+    matmul.setLhsLayoutAttr(decideOperand(matmul, matmul.getLhsMutable(),
+                                          /*rowMajor=*/classes.has_value()));
+    matmul.setRhsLayoutAttr(decideOperand(matmul, matmul.getRhsMutable()));
+    // The library reads a bias of consecutive elements.
+    MutableOperandRange bias = matmul.getBiasMutable();
+    if (!bias.empty() &&
+        !isContiguousVector(
+            cast<StridedTensorType>(bias[0].get().getType()).getLayout()))
+      copyToDense(matmul, bias[0]);
+    if (!classes)
+      decideResult(matmul);
+  }
+
+private:
+  /// The type of `value`'s dense row-major copy (copyToDense).
+  static StridedTensorType denseTypeOf(Value value) {
+    auto type = cast<StridedTensorType>(value.getType());
+    return StridedTensorType::getContiguous(type.getShape(),
+                                            type.getElementType());
+  }
+
+  /// How the library will read `operand`: in place, or as the dense copy
+  /// decideOperand makes; with the element offset it reads from.
+  static std::pair<MatmulOperandLayout, int64_t> readLayout(Value operand) {
+    auto type = cast<StridedTensorType>(operand.getType());
+    if (std::optional<MatmulOperandLayout> layout =
+            matmulOperandLayout(type.getLayout()))
+      return {*layout, type.getOffset()};
+    return {*matmulOperandLayout(denseTypeOf(operand).getLayout()), 0};
+  }
+
+  /// An f16/bf16 2-D product whose dense rows are not 16-byte aligned is
+  /// written in row classes where its operands allow it
+  /// (matmulRowClasses): every call reads and writes aligned rows of the
+  /// graph's own buffers, with no padded weight, product or copy. GPT-2's
+  /// bf16 logits on the H100: 1.14 ms, against 1.03 + 1.04 for the padded
+  /// product and its copy, and 823 MB less memory (bench/NOTES.md
+  /// section 24).
+  static std::optional<int64_t> rowClasses(MatmulOp matmul) {
+    StridedTensorType type = matmul.getResult().getType();
+    if (type.getRank() != 2 || !isRowMajor(type.getLayout()))
+      return std::nullopt;
+    auto [lhs, lhsOffset] = readLayout(matmul.getLhs());
+    auto [rhs, rhsOffset] = readLayout(matmul.getRhs());
+    return matmulRowClasses(type.getShape()[0], type.getShape()[1],
+                            dtypeSize(type.getDType()),
+                            lhs, lhsOffset, rhs, rhsOffset);
+  }
+
+  /// Replaces `operand` of `matmul` by a dense row-major copy of it;
+  /// returns the copy's layout.
+  Layout copyToDense(MatmulOp matmul, OpOperand &operand) {
+    Value &copy = copies[operand.get()];
+    if (!copy) {
+      OpBuilder builder(matmul);
+      copy = CloneOp::create(builder, matmul.getLoc(),
+                             denseTypeOf(operand.get()), operand.get());
+    }
+    operand.set(copy);
+    return cast<StridedTensorType>(copy.getType()).getLayout();
+  }
+
+  /// How the library reads `operand` of `matmul`; an operand it cannot
+  /// read in place (or, with `rowMajor`, not row-major) is replaced by a
+  /// dense row-major copy first.
+  MatmulOperandAttr decideOperand(MatmulOp matmul, OpOperand &operand,
+                                  bool rowMajor = false) {
+    auto type = cast<StridedTensorType>(operand.get().getType());
+    std::optional<MatmulOperandLayout> layout =
+        matmulOperandLayout(type.getLayout());
+    if (!layout || (rowMajor && layout->transposed))
+      layout = matmulOperandLayout(copyToDense(matmul, operand));
+    return getMatmulOperandAttr(matmul.getContext(), *layout);
+  }
+
+  /// An f16/bf16 product whose rows are not a multiple of 16 bytes runs
+  /// the library's slow kernels even at an aligned leading dimension: n
+  /// itself must be aligned (an H100 bf16 product [8192,768] x [768,50257]
+  /// took 6.67 ms with only ldd padded, 0.95 ms with n padded). A 2-D rhs
+  /// (no bias) gets zero columns up to the aligned n (padWeight), the
+  /// product computes them, and a slice view drops them before the copy
+  /// into the graph's layout. A batched rhs keeps n, and only the rows are
+  /// padded (decideResult).
+  void padColumns(MatmulOp matmul) {
+    StridedTensorType rhsType = matmul.getRhs().getType();
+    StridedTensorType type = matmul.getResult().getType();
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t columns = shape.back();
+    int64_t padded = alignedResultLd(columns, dtypeSize(type.getDType()));
+    if (padded == columns || rhsType.getRank() != 2 || matmul.getBias())
+      return;
+    Location loc = matmul.getLoc();
+    OpBuilder builder(matmul);
+    matmul.getRhsMutable().assign(
+        padWeight(builder, loc, matmul.getRhs(), padded - columns));
+
+    Type elementType = type.getElementType();
+    Dims productShape(shape.begin(), shape.end());
+    productShape.back() = padded;
+    Value product = matmul.getResult();
+    product.setType(StridedTensorType::getContiguous(productShape, elementType));
+    builder.setInsertionPointAfter(matmul);
+    int64_t last = static_cast<int64_t>(shape.size()) - 1;
+    auto sliced = SliceOp::create(
+        builder, loc, type.withLayout(sliceLayout(productShape, columns)),
+        product, last, /*start=*/0, /*end=*/columns, /*step=*/1);
+    auto copy = CloneOp::create(builder, loc, type, sliced.getResult());
+    product.replaceAllUsesExcept(copy, sliced);
+  }
+
+  /// `weight` ([K, N]) with `extra` zero columns, as a `stride.cat` with a
+  /// `stride.full 0` that the fusion pass makes one copy kernel. A
+  /// transposed weight (a permute of an `nn.Linear` weight [N, K], whose
+  /// columns are rows in memory) is padded in that orientation, zero rows
+  /// after its rows, and permuted back: the copy then streams the weight's
+  /// memory in order (padding the permuted view directly wrote with a
+  /// stride of K: 1.23 ms for GPT-2's 77 MB bf16 embedding on the H100).
+  static Value padWeight(OpBuilder &builder, Location loc, Value weight,
+                         int64_t extra) {
+    auto type = cast<StridedTensorType>(weight.getType());
+    bool transposed = type.getStrides()[0] < type.getStrides()[1];
+    Value rows = transposed ? transpose(builder, loc, weight) : weight;
+    auto rowsType = cast<StridedTensorType>(rows.getType());
+    int64_t dim = transposed ? 0 : 1;
+    Dims zerosShape(rowsType.getShape().begin(), rowsType.getShape().end());
+    zerosShape[dim] = extra;
+    Type elementType = type.getElementType();
+    auto zeros = FullOp::create(
+        builder, loc, StridedTensorType::getContiguous(zerosShape, elementType),
+        builder.getF64FloatAttr(0.0));
+    Dims paddedShape(zerosShape);
+    paddedShape[dim] = rowsType.getShape()[dim] + extra;
+    Value padded = CatOp::create(
+        builder, loc, StridedTensorType::getContiguous(paddedShape, elementType),
+        ValueRange{rows, zeros}, dim);
+    return transposed ? transpose(builder, loc, padded) : padded;
+  }
+
+  /// A 2-D `value` with its dims swapped (a view).
+  static Value transpose(OpBuilder &builder, Location loc, Value value) {
+    Layout layout = cast<StridedTensorType>(value.getType()).getLayout();
+    std::swap(layout.shape[0], layout.shape[1]);
+    std::swap(layout.strides[0], layout.strides[1]);
+    return PermuteOp::create(
+        builder, loc,
+        cast<StridedTensorType>(value.getType()).withLayout(layout), value,
+        builder.getDenseI64ArrayAttr({1, 0}));
+  }
+
+  /// The first `columns` columns of a row-major `shape`.
+  static Layout sliceLayout(ArrayRef<int64_t> shape, int64_t columns) {
+    Layout layout{Dims(shape.begin(), shape.end()),
+                  rowMajorStrides(Dims(shape.begin(), shape.end())), 0};
+    layout.shape.back() = columns;
+    return layout;
+  }
+
+  /// Gives `matmul` a result layout the library writes fast: rows at the
+  /// aligned leading dimension (alignedResultLd), matrices one after the
+  /// other. When that is not the graph's layout (an unaligned f16/bf16
+  /// row), the product is written there and copied into the graph's layout
+  /// by a clone, which the fusion pass merges into a pointwise reader where
+  /// there is one.
+  void decideResult(MatmulOp matmul) {
+    StridedTensorType type = matmul.getResult().getType();
+    ArrayRef<int64_t> shape = type.getShape();
+    size_t rank = shape.size();
+    int64_t ld = alignedResultLd(
+        shape[rank - 1], dtypeSize(type.getDType()));
+    std::optional<MatmulOperandLayout> written =
+        matmulResultLayout(type.getLayout());
+    if (written && written->ld == ld)
+      return;
+    Layout layout{Dims(shape.begin(), shape.end()), Dims(rank, 1), 0};
+    layout.strides[rank - 2] = ld;
+    for (size_t d = rank - 2; d-- > 0;)
+      layout.strides[d] = layout.strides[d + 1] * shape[d + 1];
+    StridedTensorType aligned = type.withLayout(layout);
+    OpBuilder builder(matmul->getContext());
+    builder.setInsertionPointAfter(matmul);
+    Value product = matmul.getResult();
+    auto copy = CloneOp::create(builder, matmul.getLoc(), type, product);
+    product.replaceAllUsesExcept(copy, copy);
+    product.setType(aligned);
+  }
+
+  llvm::DenseMap<Value, Value> copies;
+};
+
+struct MatmulLayoutPass
+    : public stride::impl::MatmulLayoutBase<MatmulLayoutPass> {
+  void runOnOperation() override {
+    OperandLayouts layouts;
+    getOperation().walk([&](MatmulOp matmul) { layouts.decide(matmul); });
+  }
+};
+
+} // namespace

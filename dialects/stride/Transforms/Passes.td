@@ -1,0 +1,467 @@
+//===- Passes.td - Stride passes ---------------------------*- tablegen -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TRANSFORMS_PASSES_TD
+#define STRIDE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def LegalizeLayouts : Pass<"stride-legalize-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Reject (or repair) functional results whose layout overlaps";
+  let description = [{
+    A functional op (pointwise, creation, scatter, gather, reduction, clone)
+    writes a fresh buffer, so every logical element of its result needs an
+    address of its own. This pass checks each functional result layout with
+    the sufficient non-overlap test of `stride/Support/Layout.h` and rejects
+    a stride of 0 on a dim of size > 1, two logical indices that share an
+    address, and layouts it cannot prove non-overlapping. The error names
+    the op, the result, the dim, its size and its stride; a note points at
+    the view operand whose layout the result copied.
+
+    View ops are always legal (a zero stride is what `stride.expand` is).
+    A function result that is not the result of a functional op (a view, or
+    an argument) is materialized with a `stride.clone` into a row-major
+    buffer, so a module never returns an alias of its input or of part of
+    a buffer. The exception is a view that is the whole of a functional
+    op's result under another shape (both row-major with offset 0, as many
+    elements: a reshape of a product into the graph's logits, say): it is
+    returned as it is, and the plan returns the result's buffer.
+
+    With `repair`, each offending result instead gets a dense layout: the
+    dim order of the op's first tensor operand where that operand is dense
+    and of the same rank, otherwise row-major; views built on a repaired
+    value are re-inferred, and a remark reports each repair.
+
+    Before (rejected; with `repair` the result becomes
+    `strides = [429, 33, 1]`):
+
+    ```mlir
+    %e = stride.expand %u : !stride.tensor<4x1x33xf32>
+        -> !stride.tensor<4x13x33xf32, strides = [33, 0, 1], offset = 0>
+    %r = stride.slice_scatter %e, %z dim 1 start 0 end 6 step 1
+        : !stride.tensor<4x13x33xf32, strides = [33, 0, 1], offset = 0>,
+          !stride.tensor<4x6x33xf32>
+        -> !stride.tensor<4x13x33xf32, strides = [33, 0, 1], offset = 0>
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+  let options = [
+    Option<"repair", "repair", "bool", /*default=*/"false",
+           "Give each illegal functional result a dense layout instead of "
+           "failing">,
+  ];
+}
+
+def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
+  let summary = "Decide how the library call of each stride.matmul reads "
+                "its operands";
+  let description = [{
+    For each operand of each `stride.matmul`, decides whether the library
+    (cuBLASLt) reads it in place: a `[B..., R, C]` operand whose columns
+    (row-major) or rows (column-major: a transposed operand) are
+    contiguous, with a leading dimension, and whose batch dims collapse
+    into one batch stride (0 for a batch broadcast with `stride.expand`).
+    The rule is `matmulOperandLayout` (stride/Support/MatmulLayout.h). The
+    decision is recorded on the op as `lhs_layout` / `rhs_layout`
+    (`#stride.matmul_operand`). An operand that cannot be read in place
+    (neither stride 1, a broadcast row, batch dims that do not collapse) is
+    first copied into a dense row-major temporary by a `stride.clone`,
+    which fusion turns into a kernel (with the operand's producers fused
+    into it). Runs after `stride-legalize-layouts` (which may repair
+    layouts) and before `stride-fuse`.
+
+    It also decides where an f16/bf16 product whose rows are not a
+    multiple of 16 bytes is written: in row classes (`row_classes` on the
+    op, `matmulRowClasses`: a 2-D product of at least 256 rows per class
+    with a row-major lhs and a transposed weight, both aligned), straight
+    into the graph's dense result; otherwise a 2-D weight is padded with
+    zero columns and the product's rows to 16 bytes, and a copy gives the
+    graph its layout (python-free-docs/matmul.md, "Row classes" and "Padded columns").
+    A `row_classes` already on an op stands.
+
+    Before:
+
+    ```mlir
+    %t = stride.permute %w dims [1, 0] : !stride.tensor<16x8xf32>
+        -> !stride.tensor<8x16xf32, strides = [1, 8], offset = 0>
+    %p = stride.matmul %x, %t : !stride.tensor<4x8xf32>,
+        !stride.tensor<8x16xf32, strides = [1, 8], offset = 0>
+        -> !stride.tensor<4x16xf32>
+    ```
+
+    After (the transposed weight is read in place):
+
+    ```mlir
+    %p = stride.matmul %x, %t {
+        lhs_layout = #stride.matmul_operand<transposed = false, ld = 8, batch_stride = 0>,
+        rhs_layout = #stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0>}
+        : ...
+    ```
+
+    The result is written where the library writes fast: rows of
+    consecutive elements at a leading dimension rounded up to 16 bytes for
+    f16 and bf16 (`alignedResultLd`: cuBLASLt's fast Hopper kernels need
+    aligned rows), matrices one after the other. Where the weight (`rhs`)
+    is 2-D and there is no bias, `N` itself is padded: the weight gets zero
+    columns up to the aligned count (`stride.cat` with a `stride.full 0`),
+    and a `stride.slice` of the product drops them (cuBLASLt keeps slow
+    kernels while `n` is unaligned: a bf16 product of 50,257 columns,
+    GPT-2's logits, ran 6.9x slower). When the written layout is not the
+    graph's layout of the product (an unaligned f16/bf16 row), a
+    `stride.clone` copies it into the graph's, which fusion merges into a
+    pointwise reader where there is one (and epilogue folding looks
+    through the copy of an unpadded product).
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
+def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
+  let summary = "Group ops into stride.kernel regions, one GPU kernel each";
+  let description = [{
+    Forms `stride.kernel` regions so that no intermediate a kernel could
+    recompute is written to memory. Ops are visited from last to first and
+    each functional op joins the kernel of its consumers when all of them
+    are in one kernel and the kernel contract allows it:
+
+    - pointwise ops, `cast`, `clone`, `constant`, mask scatters
+      (`slice_scatter`, `select_scatter`) and indirect loads (`gather`,
+      `index_select`) fuse into any consumer kernel;
+    - a reduction is the root of its kernel: its producers fuse as its
+      prologue, and a pointwise consumer fuses as its epilogue when the
+      consumer has the reduction's result shape, or (option
+      `broadcast-epilogues`) when it reads the result broadcast back over
+      the reduction's input shape (softmax's division);
+    - `scatter`, `scatter_add` and `index_add` are roots that accumulate;
+      their `input`, `index` and source expressions fuse;
+    - views never join a kernel: each kernel clones the views it reads, so
+      a view of a kernel input is part of that kernel's load expression;
+      `full` and `iota` are cloned the same way;
+    - a value read by several kernels, or returned, is materialized once as
+      a kernel result (an extra result of a consumer kernel when it is
+      computed over that kernel's iteration space, else a kernel of its
+      own).
+
+    A cost model bounds every kernel, so that a long graph becomes many
+    kernels of bounded size and its compile time grows linearly with it: an
+    op does not join a kernel that already holds `max-kernel-ops`
+    functional ops, or whose estimated registers per thread would exceed
+    `max-kernel-registers`. The estimate is the most values live at once
+    (per element: computed or loaded, not yet read for the last time, in
+    program order) times the elements a thread holds (a row of a form (d)
+    kernel: up to 32 in registers; otherwise 1), plus one per reduction of
+    a form (d) kernel. An op refused by the bound roots a kernel of its
+    own, whose result the other kernel reads from memory.
+
+    Kernels are named after their ops (`slice_scatter_sum`), unique per
+    function. Unused views and functional ops are erased first. Every
+    kernel formed satisfies the contract of `python-free-docs/fusion.md` (checked).
+
+    Before (the seed's forward graph):
+
+    ```mlir
+    %s = stride.slice_scatter %x, %src dim 1 start 0 end 6 step 1
+        : !stride.tensor<4x13x33xf32>, !stride.tensor<4x6x33xf32>
+        -> !stride.tensor<4x13x33xf32>
+    %r = stride.sum %s dims [1]
+        : !stride.tensor<4x13x33xf32> -> !stride.tensor<4x33xf32>
+    return %r : !stride.tensor<4x33xf32>
+    ```
+
+    After (one kernel; the 4x13x33 intermediate is never written):
+
+    ```mlir
+    %r = stride.kernel "slice_scatter_sum" ins(%x, %src
+        : !stride.tensor<4x13x33xf32>, !stride.tensor<4x6x33xf32>)
+        -> (!stride.tensor<4x33xf32>) {
+    ^bb0(%a: !stride.tensor<4x13x33xf32>, %b: !stride.tensor<4x6x33xf32>):
+      %s = stride.slice_scatter %a, %b dim 1 start 0 end 6 step 1 : ...
+      %t = stride.sum %s dims [1] : ...
+      stride.yield %t : !stride.tensor<4x33xf32>
+    }
+    return %r : !stride.tensor<4x33xf32>
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+  let options = [
+    Option<"broadcastEpilogues", "broadcast-epilogues", "bool",
+           /*default=*/"true",
+           "Fuse a pointwise consumer that reads a reduction's result "
+           "broadcast back over the reduction's input shape into the "
+           "reduction's kernel (contract form (d))">,
+    Option<"maxKernelOps", "max-kernel-ops", "unsigned", /*default=*/"64",
+           "At most this many functional ops per kernel (views and the "
+           "cloned full/iota not counted); 0: no bound">,
+    Option<"maxKernelRegisters", "max-kernel-registers", "unsigned",
+           /*default=*/"255",
+           "At most this many estimated registers per thread per kernel "
+           "(255 is what a CUDA thread can address; more spills to local "
+           "memory); 0: no bound">,
+  ];
+}
+
+def PrintDot : Pass<"stride-print-dot", "::mlir::ModuleOp"> {
+  let summary = "Print the graph as Graphviz DOT, one cluster per kernel";
+  let description = [{
+    Writes the module as a Graphviz `digraph` (`stride::emitDot`, the
+    function behind `stridec --emit=dot`): one cluster per function, one
+    nested cluster per `stride.kernel` holding its ops, function arguments
+    and results as ellipses, and every edge labelled with the shape (and,
+    when not row-major, the strides) of the value it carries. The IR is
+    left unchanged; run with `-o /dev/null` to see only the DOT.
+
+    ```
+    stride-opt --stride-fuse --stride-print-dot -o /dev/null softmax.mlir \
+      | dot -Tpng -o softmax.png
+    ```
+  }];
+  let options = [
+    Option<"outputFile", "output", "std::string", /*default=*/"\"-\"",
+           "Where to write the DOT text ('-': standard output)">,
+  ];
+}
+
+def VerifyKernels : Pass<"stride-verify-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Check every stride.kernel against the kernel contract";
+  let description = [{
+    The head of the backend pipeline: a backend emits a kernel by its form
+    (python-free-docs/fusion.md, "Kernel contract"), so every kernel must have one,
+    whether the fusion pass, the outline pass, an importer or a person
+    wrote it. The pass classifies each kernel with `classifyKernel`
+    (`dialects/stride/Analysis/KernelContract.h`) and reports each
+    broken rule as an error at the op that breaks it, with a note at the
+    kernel and at the related op. It changes nothing.
+
+    Rejected (a reduction of a reduction: the two reduce different rows):
+
+    ```mlir
+    %r = stride.kernel "two_stage" ins(%x : !stride.tensor<4x8xf32>)
+        -> (!stride.tensor<f32>) {
+    ^bb0(%a: !stride.tensor<4x8xf32>):
+      %s = stride.sum %a dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+      %m = stride.max %s dims [0] : !stride.tensor<4xf32> -> !stride.tensor<f32>
+      stride.yield %m : !stride.tensor<f32>
+    }
+    ```
+
+    ```
+    error: 'stride.max' op breaks the contract of kernel "two_stage": reduces
+    other rows than another reduction of its kernel; only reductions of one
+    input shape over the same dims share a kernel
+    note: the kernel
+    note: the other reduction ('stride.sum') is here
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
+def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Wrap each functional op outside a kernel into its own kernel";
+  let description = [{
+    The CUDA backend emits one `__global__` function per `stride.kernel`.
+    This pass gives every functional op that is not yet inside a kernel a
+    `stride.kernel` of its own, so an unfused function (`stridec --no-fuse`,
+    or anything the fusion pass left over) can be emitted. View ops stay
+    where they are: a kernel input that is a view is read through the
+    view's layout. Kernels are named after the op and its position,
+    e.g. `add_1`.
+
+    Before:
+
+    ```mlir
+    %y = stride.add %x, %b : !stride.tensor<4xf32>, !stride.tensor<4xf32>
+        -> !stride.tensor<4xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %y = stride.kernel "add_0" ins(%x, %b : !stride.tensor<4xf32>,
+        !stride.tensor<4xf32>) -> (!stride.tensor<4xf32>) {
+    ^bb0(%a: !stride.tensor<4xf32>, %c: !stride.tensor<4xf32>):
+      %0 = stride.add %a, %c : !stride.tensor<4xf32>, !stride.tensor<4xf32>
+          -> !stride.tensor<4xf32>
+      stride.yield %0 : !stride.tensor<4xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
+def InlineKernels : Pass<"stride-inline-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Dissolve every stride.kernel back into the function";
+  let description = [{
+    The inverse of kernel formation: the ops of each `stride.kernel` body
+    move into the function, reading the kernel's inputs, and the kernel's
+    results are replaced by the values it yields. Followed by
+    `stride-outline-kernels` this gives every op a kernel of its own, which
+    tests use to compare a fused kernel with its unfused equivalent.
+
+    Before:
+
+    ```mlir
+    %y = stride.kernel "exp_add" ins(%x, %b : ...) -> (...) {
+    ^bb0(%a: ..., %c: ...):
+      %e = stride.exp %a : ...
+      %s = stride.add %e, %c : ...
+      stride.yield %s : ...
+    }
+    ```
+
+    After:
+
+    ```mlir
+    %e = stride.exp %x : ...
+    %y = stride.add %e, %b : ...
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
+def KeepValues : Pass<"stride-keep-values", "::mlir::func::FuncOp"> {
+  let summary = "Make every value a kernel or library call writes a graph "
+                "output (for per-value comparison)";
+  let description = [{
+    For debugging a wrong result (`stridec --keep-values`,
+    `stride-run --compare-values`, python-free-docs/debugging.md): every result of a
+    `stride.kernel` or `stride.matmul` in the function, in program order,
+    becomes an extra function result named `value.K` (K counting from 0), after
+    the graph's own results. The kernels are the ones the module runs, so
+    a runner writes each of these buffers as `value.K.npy` and the reference
+    interpreter, running the same pipeline on the same graph, can name the
+    first one that differs. Runs after kernel formation; values that are
+    outputs anyway are returned twice.
+
+    Before:
+
+    ```mlir
+    %k = stride.kernel "exp_0" ins(%x : ...) -> (!stride.tensor<4xf32>) {...}
+    %s = stride.kernel "add_1" ins(%k, %x : ...) -> (!stride.tensor<4xf32>) {...}
+    return %s : !stride.tensor<4xf32>
+    ```
+
+    After:
+
+    ```mlir
+    return %s, %k, %s : !stride.tensor<4xf32>, !stride.tensor<4xf32>,
+                        !stride.tensor<4xf32>
+    // results: (..., {stride.name = "value.0"}, {stride.name = "value.1"})
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
+def TestInjectFault : Pass<"stride-test-inject-fault", "::mlir::func::FuncOp"> {
+  let summary = "Test only: miscompile every op of one kind on purpose";
+  let description = [{
+    A deliberate miscompilation, for testing the debugging tools
+    (`stride-reduce`, `stride-run --compare-values`; python-free-docs/debugging.md), never
+    for use: every op named by `op` with a floating-point result, inside
+    kernels or not, is replaced by its counterpart with the same operands,
+    types and location (integer ops, such as index arithmetic, are left
+    alone, so that the fault gives wrong values rather than an index out of
+    range):
+    `add` <-> `sub`, `mul` <-> `div`, `maximum` <-> `minimum`. The module then
+    computes something else than the reference interpreter does on the
+    original graph. `stridec --test-inject-fault=OP` runs it last in the
+    pipeline.
+
+    Before (`op=add`):
+
+    ```mlir
+    %y = stride.add %a, %b : ... loc("graph.mlir":3:8)
+    ```
+
+    After:
+
+    ```mlir
+    %y = stride.sub %a, %b : ... loc("graph.mlir":3:8)
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+  let options = [
+    Option<"op", "op", "std::string", /*default=*/"\"\"",
+           "The op to miscompile, without the dialect prefix: add, sub, "
+           "mul, div, maximum or minimum (floating-point results only)">,
+  ];
+}
+
+def ShrinkShapes : Pass<"stride-shrink-shapes", "::mlir::func::FuncOp"> {
+  let summary = "Shrink the sizes of a graph's dims while the graph still "
+                "verifies (for stride-reduce)";
+  let description = [{
+    For reducing a graph that shows a problem (`stride-reduce`,
+    python-free-docs/debugging.md): a graph of 64x128 tensors that fails usually fails
+    with 1x1 tensors too, and is easier to read and faster to test.
+
+    Dims that must have one size are tied into classes across the ops of
+    the function: the operands and result of a pointwise op dim by dim, a
+    reduction's kept dims, a matrix product's batch dims, rows, columns and
+    contracted dims, the dims a view keeps from its operand (an `expand`'s
+    broadcast dims are free, and a `view` ties the dims it keeps in front
+    and behind), the dims of a kernel's inputs and its body's arguments.
+    The classes of size > 1 are numbered in program order of their first
+    dim (the arguments first, then the ops' results); a class with a dim of
+    a `stride.constant` of more than one value is not one of them (its
+    values fix its shape).
+
+    A class is resized as a whole: arguments and the results of functional
+    ops, kernels and matrix products get a dense layout in the dim order of
+    their old one (zero strides kept), views are re-inferred from their
+    operands (a `slice` of a whole dim follows the dim), a splat
+    `stride.constant` gets the new shape, and the function type follows.
+    The resize is kept only when the function still verifies, so the op
+    verifiers decide what else pins a size (a `slice`'s bounds, a
+    `select`'s index, a `view`'s shape, a `cat`'s sizes); otherwise the
+    function is left as it was.
+
+    Options: `class` picks one class (by number; -1, the default: every
+    class in turn) and `size` its new size (0, the default: 1 if the graph
+    verifies so, otherwise half, rounded up). One class with a size that
+    does not verify is an error. `stride-reduce` drives the pass's
+    functions one class at a time, keeping a size while its test still
+    finds the graph interesting.
+
+    Before (`class=1 size=1`: class 0 is the 4s, class 1 the 8s):
+
+    ```mlir
+    func.func @f(%x: !stride.tensor<4x8xf32>, %y: !stride.tensor<8x4xf32>)
+        -> !stride.tensor<4x8xf32> {
+      %t = stride.permute %y dims [1, 0] : !stride.tensor<8x4xf32>
+          -> !stride.tensor<4x8xf32, strides = [1, 4], offset = 0>
+      %s = stride.add %x, %t : !stride.tensor<4x8xf32>,
+          !stride.tensor<4x8xf32, strides = [1, 4], offset = 0>
+          -> !stride.tensor<4x8xf32>
+      return %s : !stride.tensor<4x8xf32>
+    }
+    ```
+
+    After:
+
+    ```mlir
+    func.func @f(%x: !stride.tensor<4x1xf32>, %y: !stride.tensor<1x4xf32>)
+        -> !stride.tensor<4x1xf32> {
+      %t = stride.permute %y dims [1, 0] : !stride.tensor<1x4xf32>
+          -> !stride.tensor<4x1xf32, strides = [1, 4], offset = 0>
+      %s = stride.add %x, %t : !stride.tensor<4x1xf32>,
+          !stride.tensor<4x1xf32, strides = [1, 4], offset = 0>
+          -> !stride.tensor<4x1xf32>
+      return %s : !stride.tensor<4x1xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+  let options = [
+    Option<"dimClass", "class", "int64_t", /*default=*/"-1",
+           "The class of dims to shrink, numbered from 0 in program order "
+           "of its first dim; -1: every class in turn">,
+    Option<"size", "size", "int64_t", /*default=*/"0",
+           "The new size; 0: 1 where the graph verifies so, otherwise half "
+           "(rounded up)">,
+  ];
+}
+
+#endif // STRIDE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,86 @@
+//===- Pipeline.cpp - The default Stride pipeline -------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one definition of the pass pipeline, used by stride-opt
+// (`--stride-pipeline`), stridec and the embedding API alike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/stride/Transforms/Passes.h"
+
+#include "dialects/stride/IR/StrideDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+stride::FuseOptions stride::toFuseOptions(const FusionOptions &fusion) {
+  FuseOptions options;
+  options.broadcastEpilogues = fusion.broadcastEpilogues;
+  options.maxKernelOps = fusion.maxKernelOps;
+  options.maxKernelRegisters = fusion.maxKernelRegisters;
+  return options;
+}
+
+void stride::buildStridePipeline(OpPassManager &pm,
+                                 const PipelineOptions &options) {
+  LegalizeLayoutsOptions legalize;
+  legalize.repair = options.repairLayouts;
+  pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
+  pm.addNestedPass<func::FuncOp>(createMatmulLayout());
+  if (options.fuse)
+    pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
+  if (options.formKernels) {
+    pm.addNestedPass<func::FuncOp>(createOutlineKernels());
+    // The head of the backend: every kernel, however formed, keeps the
+    // kernel contract.
+    pm.addNestedPass<func::FuncOp>(createVerifyKernels());
+    if (options.keepValues)
+      pm.addNestedPass<func::FuncOp>(createKeepValues());
+  }
+  if (!options.testInjectFault.empty())
+    pm.addNestedPass<func::FuncOp>(
+        createTestInjectFault(TestInjectFaultOptions{options.testInjectFault}));
+}
+
+namespace {
+struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
+  Option<bool> repairLayouts{
+      *this, "repair-layouts",
+      llvm::cl::desc("Give illegal functional result layouts a dense layout "
+                     "instead of rejecting the graph"),
+      llvm::cl::init(false)};
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("Fuse ops into stride.kernel regions"),
+                    llvm::cl::init(true)};
+  Option<bool> fuseBroadcastEpilogues{
+      *this, "fuse-broadcast-epilogues",
+      llvm::cl::desc("With fuse: also fuse broadcast epilogues (kernel "
+                     "contract form (d))"),
+      llvm::cl::init(true)};
+  Option<bool> formKernels{
+      *this, "form-kernels",
+      llvm::cl::desc("Put every functional op into a stride.kernel, as the "
+                     "CUDA backend needs"),
+      llvm::cl::init(false)};
+};
+} // namespace
+
+void stride::registerStridePipeline() {
+  PassPipelineRegistration<PipelineCLOptions>(
+      "stride-pipeline", "The default Stride pipeline (legalization first)",
+      [](OpPassManager &pm, const PipelineCLOptions &cl) {
+        PipelineOptions options;
+        options.repairLayouts = cl.repairLayouts;
+        options.fuse = cl.fuse;
+        options.fusion.broadcastEpilogues = cl.fuseBroadcastEpilogues;
+        options.formKernels = cl.formKernels;
+        buildStridePipeline(pm, options);
+      });
+}

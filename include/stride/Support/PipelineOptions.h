@@ -1,0 +1,56 @@
+//===- PipelineOptions.h - Options of the default pipeline -----*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Plain C++ (no MLIR), so that the embedding API (stride/Compiler) can hold
+// these options without its users needing MLIR's headers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_SUPPORT_PIPELINEOPTIONS_H
+#define STRIDE_SUPPORT_PIPELINEOPTIONS_H
+
+#include <string>
+
+namespace stride {
+
+/// The fusion pass's switches and the bounds of its cost model: the options
+/// of `stride-fuse` (Passes.td), with its defaults (a unit test checks that
+/// they agree).
+struct FusionOptions {
+  /// Also fuse broadcast epilogues (kernel contract form (d)).
+  bool broadcastEpilogues = true;
+  /// A kernel holds at most this many ops.
+  unsigned maxKernelOps = 64;
+  /// A kernel whose estimated registers per thread would exceed this is not
+  /// grown further.
+  unsigned maxKernelRegisters = 255;
+};
+
+/// Options of the default pipeline, shared by stride-opt, stridec and the
+/// embedding API.
+struct PipelineOptions {
+  /// Repair illegal functional result layouts instead of rejecting them.
+  bool repairLayouts = false;
+  /// Fuse ops into stride.kernel regions (stride-fuse) after legalization.
+  bool fuse = true;
+  /// With `fuse`: the fusion pass's switches and cost-model bounds.
+  FusionOptions fusion;
+  /// Put every functional op into a stride.kernel (what the CUDA backend
+  /// needs): after legalization, each functional op left outside a kernel
+  /// gets a kernel of its own (stride-outline-kernels).
+  bool formKernels = false;
+  /// With formKernels: make every value a kernel or library call writes an
+  /// extra graph output (stride-keep-values), for per-value comparison.
+  bool keepValues = false;
+  /// Test only: miscompile every op of this kind (stride-test-inject-fault,
+  /// e.g. "add"); empty: none.
+  std::string testInjectFault;
+};
+
+} // namespace stride
+
+#endif // STRIDE_SUPPORT_PIPELINEOPTIONS_H

@@ -1,0 +1,430 @@
+// RUN: stride-opt %s -split-input-file -verify-diagnostics --stride-verify-kernels
+
+// Every rule of the kernel contract (python-free-docs/fusion.md, "Kernel contract") that
+// a kernel can break, one case each: the error is at the op that breaks the
+// rule, with a note at the kernel and at the related op.
+
+func.func @nested_kernel(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "outer" ins(%x : !stride.tensor<4xf32>) -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4xf32>):
+    // expected-error @+1 {{'stride.kernel' op breaks the contract of kernel "outer": is neither a view nor a functional op; a kernel holds only those}}
+    %i = stride.kernel "inner" ins(%a : !stride.tensor<4xf32>) -> (!stride.tensor<4xf32>) {
+    ^bb0(%b: !stride.tensor<4xf32>):
+      %e = stride.exp %b : !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+      stride.yield %e : !stride.tensor<4xf32>
+    }
+    stride.yield %i : !stride.tensor<4xf32>
+  }
+  return %r : !stride.tensor<4xf32>
+}
+
+// -----
+
+// A kernel of no results has no custom syntax: the generic form.
+func.func @yields_nothing(%x: !stride.tensor<4xf32>) {
+  // expected-error @+1 {{'stride.kernel' op "empty" breaks the kernel contract: yields no value; a kernel writes at least one buffer}}
+  "stride.kernel"(%x) <{sym_name = "empty"}> ({
+  ^bb0(%a: !stride.tensor<4xf32>):
+    "stride.yield"() : () -> ()
+  }) : (!stride.tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @mixed_shapes(%x: !stride.tensor<4x8xf32>)
+    -> (!stride.tensor<4x8xf32>, !stride.tensor<4xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:2 = stride.kernel "mixed" ins(%x : !stride.tensor<4x8xf32>)
+      -> (!stride.tensor<4x8xf32>, !stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    %e = stride.exp %a : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    %s = stride.sum %e dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "mixed": yields values of different shapes ([4, 8] and [4]); a kernel iterates over one shape}}
+    stride.yield %e, %s : !stride.tensor<4x8xf32>, !stride.tensor<4xf32>
+  }
+  return %r#0, %r#1 : !stride.tensor<4x8xf32>, !stride.tensor<4xf32>
+}
+
+// -----
+
+func.func @yield_read_elsewhere(%x: !stride.tensor<4x4xf32>)
+    -> (!stride.tensor<4x4xf32>, !stride.tensor<4x4xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:2 = stride.kernel "transposed" ins(%x : !stride.tensor<4x4xf32>)
+      -> (!stride.tensor<4x4xf32>, !stride.tensor<4x4xf32>) {
+  ^bb0(%a: !stride.tensor<4x4xf32>):
+    // expected-error @+1 {{'stride.exp' op breaks the contract of kernel "transposed": is yielded, but is also read inside the kernel at other coordinates or through a reduction}}
+    %e = stride.exp %a : !stride.tensor<4x4xf32> -> !stride.tensor<4x4xf32>
+    %t = stride.permute %e dims [1, 0] : !stride.tensor<4x4xf32>
+        -> !stride.tensor<4x4xf32, strides = [1, 4], offset = 0>
+    %f = stride.add %e, %t : !stride.tensor<4x4xf32>,
+        !stride.tensor<4x4xf32, strides = [1, 4], offset = 0> -> !stride.tensor<4x4xf32>
+    stride.yield %e, %f : !stride.tensor<4x4xf32>, !stride.tensor<4x4xf32>
+  }
+  return %r#0, %r#1 : !stride.tensor<4x4xf32>, !stride.tensor<4x4xf32>
+}
+
+// -----
+
+func.func @two_scatters(%x: !stride.tensor<4x3xf32>, %i: !stride.tensor<2x3xi64>,
+                        %s: !stride.tensor<2x3xf32>) -> !stride.tensor<4x3xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "two_scatters" ins(%x, %i, %s : !stride.tensor<4x3xf32>,
+      !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32>) -> (!stride.tensor<4x3xf32>) {
+  ^bb0(%a: !stride.tensor<4x3xf32>, %b: !stride.tensor<2x3xi64>, %c: !stride.tensor<2x3xf32>):
+    // expected-note @+1 {{the first index scatter ('stride.scatter_add') is here}}
+    %0 = stride.scatter_add %a, %b, %c dim 0 : !stride.tensor<4x3xf32>,
+        !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>
+    // expected-error @+1 {{'stride.scatter_add' op breaks the contract of kernel "two_scatters": is a second index scatter in the kernel; a kernel holds at most one}}
+    %1 = stride.scatter_add %0, %b, %c dim 0 : !stride.tensor<4x3xf32>,
+        !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>
+    stride.yield %1 : !stride.tensor<4x3xf32>
+  }
+  return %r : !stride.tensor<4x3xf32>
+}
+
+// -----
+
+func.func @scatter_and_reduction(%x: !stride.tensor<4x3xf32>, %i: !stride.tensor<2x3xi64>,
+                                 %s: !stride.tensor<2x3x5xf32>) -> !stride.tensor<4x3xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "scatter_sum" ins(%x, %i, %s : !stride.tensor<4x3xf32>,
+      !stride.tensor<2x3xi64>, !stride.tensor<2x3x5xf32>) -> (!stride.tensor<4x3xf32>) {
+  ^bb0(%a: !stride.tensor<4x3xf32>, %b: !stride.tensor<2x3xi64>, %c: !stride.tensor<2x3x5xf32>):
+    // expected-note @+1 {{the reduction ('stride.sum') is here}}
+    %u = stride.sum %c dims [2] : !stride.tensor<2x3x5xf32> -> !stride.tensor<2x3xf32>
+    // expected-error @+1 {{'stride.scatter_add' op breaks the contract of kernel "scatter_sum": shares its kernel with a reduction; an index scatter and a reduction need kernels of their own}}
+    %0 = stride.scatter_add %a, %b, %u dim 0 : !stride.tensor<4x3xf32>,
+        !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>
+    stride.yield %0 : !stride.tensor<4x3xf32>
+  }
+  return %r : !stride.tensor<4x3xf32>
+}
+
+// -----
+
+func.func @scatter_read_again(%x: !stride.tensor<4x3xf32>, %i: !stride.tensor<2x3xi64>,
+                              %s: !stride.tensor<2x3xf32>)
+    -> (!stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:2 = stride.kernel "scatter_exp" ins(%x, %i, %s : !stride.tensor<4x3xf32>,
+      !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32>)
+      -> (!stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>) {
+  ^bb0(%a: !stride.tensor<4x3xf32>, %b: !stride.tensor<2x3xi64>, %c: !stride.tensor<2x3xf32>):
+    // expected-error @+1 {{'stride.scatter_add' op breaks the contract of kernel "scatter_exp": must be the kernel's only yielded value, read by nothing else in the kernel}}
+    %0 = stride.scatter_add %a, %b, %c dim 0 : !stride.tensor<4x3xf32>,
+        !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>
+    %1 = stride.exp %0 : !stride.tensor<4x3xf32> -> !stride.tensor<4x3xf32>
+    stride.yield %0, %1 : !stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>
+  }
+  return %r#0, %r#1 : !stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>
+}
+
+// -----
+
+func.func @reduction_of_reduction(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<f32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "two_stage" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<f32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the other reduction ('stride.sum') is here}}
+    %s = stride.sum %a dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+    // expected-error @+1 {{'stride.max' op breaks the contract of kernel "two_stage": reduces other rows than another reduction of its kernel; only reductions of one input shape over the same dims share a kernel}}
+    %m = stride.max %s dims [0] : !stride.tensor<4xf32> -> !stride.tensor<f32>
+    stride.yield %m : !stride.tensor<f32>
+  }
+  return %r : !stride.tensor<f32>
+}
+
+// -----
+
+// Several reductions of one row yield values of their result shape (form
+// (b), one accumulator each) or one value of their input shape (form (d)).
+func.func @rows_yield_other_shape(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<2xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "max_sum" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<2xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the first reduction ('stride.max') is here}}
+    %m = stride.max %a dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+    %s = stride.sum %a dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+    %t = stride.add %m, %s : !stride.tensor<4xf32>, !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+    %v = stride.slice %t dim 0 start 0 end 4 step 2 : !stride.tensor<4xf32> -> !stride.tensor<2xf32, strides = [2]>
+    %e = stride.exp %v : !stride.tensor<2xf32, strides = [2]> -> !stride.tensor<2xf32>
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "max_sum": yields shape [2]; a kernel of several reductions yields values of their result shape [4] or one value of their input shape [4, 8]}}
+    stride.yield %e : !stride.tensor<2xf32>
+  }
+  return %r : !stride.tensor<2xf32>
+}
+
+// -----
+
+func.func @rows_yield_independent(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "unused_rows" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the first reduction ('stride.max') is here}}
+    %m = stride.max %a dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+    %s = stride.sum %a dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+    %e = stride.exp %a : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "unused_rows": yields a value that depends on none of the kernel's reductions}}
+    stride.yield %e : !stride.tensor<4x8xf32>
+  }
+  return %r : !stride.tensor<4x8xf32>
+}
+
+// -----
+
+func.func @epilogue_not_elementwise(%x: !stride.tensor<4x8xf32>, %y: !stride.tensor<2xf32>)
+    -> !stride.tensor<4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "sum_scatter" ins(%x, %y : !stride.tensor<4x8xf32>, !stride.tensor<2xf32>)
+      -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<2xf32>):
+    // expected-note @+1 {{the reduction ('stride.sum') is here}}
+    %s = stride.sum %a dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+    // expected-error @+1 {{'stride.slice_scatter' op breaks the contract of kernel "sum_scatter": reads the reduction's result but is not an elementwise op; only elementwise ops may follow a reduction in its kernel}}
+    %t = stride.slice_scatter %s, %b dim 0 start 0 end 2 step 1
+        : !stride.tensor<4xf32>, !stride.tensor<2xf32> -> !stride.tensor<4xf32>
+    stride.yield %t : !stride.tensor<4xf32>
+  }
+  return %r : !stride.tensor<4xf32>
+}
+
+// -----
+
+func.func @epilogue_of_other_shape(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "shifted_max" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the reduction ('stride.max') is here}}
+    %m = stride.max %a dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+    %e3 = stride.expand %m : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x3xf32, strides = [1, 0], offset = 0>
+    // expected-error @+1 {{'stride.neg' op breaks the contract of kernel "shifted_max": has shape [4, 3], but the reduction's broadcast epilogue has shape [4, 8] (the reduction's input shape; or its result shape, for a value computed once per row)}}
+    %n = stride.neg %e3 : !stride.tensor<4x3xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x3xf32>
+    %e = stride.expand %m : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+    %d = stride.add %a, %e : !stride.tensor<4x8xf32>,
+        !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+    stride.yield %d : !stride.tensor<4x8xf32>
+  }
+  return %r : !stride.tensor<4x8xf32>
+}
+
+// -----
+
+func.func @per_row_reads_element(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "row_of_element" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the reduction ('stride.max') is here}}
+    %m = stride.max %a dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+    %e = stride.expand %m : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+    %c = stride.sub %a, %e : !stride.tensor<4x8xf32>,
+        !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+    %s = stride.slice %c dim 1 start 0 end 1 step 1 : !stride.tensor<4x8xf32>
+        -> !stride.tensor<4x1xf32, strides = [8, 1], offset = 0>
+    // expected-error @+1 {{'stride.add' op breaks the contract of kernel "row_of_element": computes one value per row, so it may read the row's reductions and other per-row values only directly, not values computed per element or views}}
+    %q = stride.add %m, %s : !stride.tensor<4x1xf32>,
+        !stride.tensor<4x1xf32, strides = [8, 1], offset = 0> -> !stride.tensor<4x1xf32>
+    %qe = stride.expand %q : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+    %d = stride.mul %c, %qe : !stride.tensor<4x8xf32>,
+        !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+    stride.yield %d : !stride.tensor<4x8xf32>
+  }
+  return %r : !stride.tensor<4x8xf32>
+}
+
+// -----
+
+func.func @not_broadcast_back(%x: !stride.tensor<4x4xf32>) -> !stride.tensor<4x4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "transposed_max" ins(%x : !stride.tensor<4x4xf32>) -> (!stride.tensor<4x4xf32>) {
+  ^bb0(%a: !stride.tensor<4x4xf32>):
+    // expected-note @+1 {{the reduction ('stride.max') is here}}
+    %m = stride.max %a dims [1] keepdim : !stride.tensor<4x4xf32> -> !stride.tensor<4x1xf32>
+    %p = stride.permute %m dims [1, 0] : !stride.tensor<4x1xf32>
+        -> !stride.tensor<1x4xf32, strides = [1, 1], offset = 0>
+    %e = stride.expand %p : !stride.tensor<1x4xf32, strides = [1, 1], offset = 0>
+        -> !stride.tensor<4x4xf32, strides = [0, 1], offset = 0>
+    // expected-error @+1 {{'stride.sub' op breaks the contract of kernel "transposed_max": reads the reduction's result through views that do not broadcast it back over the reduced dims}}
+    %d = stride.sub %a, %e : !stride.tensor<4x4xf32>,
+        !stride.tensor<4x4xf32, strides = [0, 1], offset = 0> -> !stride.tensor<4x4xf32>
+    stride.yield %d : !stride.tensor<4x4xf32>
+  }
+  return %r : !stride.tensor<4x4xf32>
+}
+
+// -----
+
+func.func @epilogue_through_view(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "sum_exp" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the reduction ('stride.sum') is here}}
+    %s = stride.sum %a dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+    %e = stride.exp %s : !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+    // expected-note @+1 {{the view ('stride.slice') is here}}
+    %v = stride.slice %e dim 0 start 0 end 4 step 1 : !stride.tensor<4xf32>
+        -> !stride.tensor<4xf32>
+    // expected-error @+1 {{'stride.add' op breaks the contract of kernel "sum_exp": reads a value computed from the reduction through a view; an epilogue reads such values directly, at its own coordinates}}
+    %f = stride.add %s, %v : !stride.tensor<4xf32>, !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+    stride.yield %f : !stride.tensor<4xf32>
+  }
+  return %r : !stride.tensor<4xf32>
+}
+
+// -----
+
+func.func @reduction_yields_argument(%x: !stride.tensor<4x8xf32>, %y: !stride.tensor<4xf32>)
+    -> (!stride.tensor<4xf32>, !stride.tensor<4xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:2 = stride.kernel "sum_copy" ins(%x, %y : !stride.tensor<4x8xf32>, !stride.tensor<4xf32>)
+      -> (!stride.tensor<4xf32>, !stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<4xf32>):
+    // expected-note @+1 {{the reduction ('stride.sum') is here}}
+    %s = stride.sum %a dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "sum_copy": yields a view or a kernel argument next to a reduction; a reduction kernel yields only values it computes}}
+    stride.yield %s, %b : !stride.tensor<4xf32>, !stride.tensor<4xf32>
+  }
+  return %r#0, %r#1 : !stride.tensor<4xf32>, !stride.tensor<4xf32>
+}
+
+// -----
+
+func.func @reduction_unused(%x: !stride.tensor<4x8xf32>, %y: !stride.tensor<4xf32>)
+    -> !stride.tensor<4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "dead_sum" ins(%x, %y : !stride.tensor<4x8xf32>, !stride.tensor<4xf32>)
+      -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<4xf32>):
+    // expected-error @+1 {{'stride.sum' op breaks the contract of kernel "dead_sum": is not yielded and no yielded value depends on it}}
+    %s = stride.sum %a dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+    %e = stride.exp %b : !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+    stride.yield %e : !stride.tensor<4xf32>
+  }
+  return %r : !stride.tensor<4xf32>
+}
+
+// -----
+
+func.func @row_kernel_yields_two(%x: !stride.tensor<4x8xf32>)
+    -> (!stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:2 = stride.kernel "max_sub_exp" ins(%x : !stride.tensor<4x8xf32>)
+      -> (!stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the reduction ('stride.max') is here}}
+    %m = stride.max %a dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+    %e = stride.expand %m : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+    %d = stride.sub %a, %e : !stride.tensor<4x8xf32>,
+        !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+    %x2 = stride.exp %d : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "max_sub_exp": yields 2 values; a broadcast-reduction kernel yields one value of the reductions' input shape}}
+    stride.yield %d, %x2 : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>
+  }
+  return %r#0, %r#1 : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>
+}
+
+// -----
+
+func.func @yield_of_other_shape(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<2x4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "sum_expand" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<2x4xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the reduction ('stride.sum') is here}}
+    %s = stride.sum %a dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+    %e = stride.expand %s : !stride.tensor<4xf32>
+        -> !stride.tensor<2x4xf32, strides = [0, 1], offset = 0>
+    %f = stride.exp %e : !stride.tensor<2x4xf32, strides = [0, 1], offset = 0>
+        -> !stride.tensor<2x4xf32>
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "sum_expand": yields shape [2, 4], which is neither the reduction's result shape [4] nor its input shape [4, 8]}}
+    stride.yield %f : !stride.tensor<2x4xf32>
+  }
+  return %r : !stride.tensor<2x4xf32>
+}
+
+// -----
+
+// A kernel that keeps the contract passes, and so do the forms it can take.
+func.func @softmax_rows(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
+  %r = stride.kernel "ok" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    %m = stride.max %a dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+    %e = stride.expand %m : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+    %d = stride.sub %a, %e : !stride.tensor<4x8xf32>,
+        !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+    stride.yield %d : !stride.tensor<4x8xf32>
+  }
+  return %r : !stride.tensor<4x8xf32>
+}
+
+// -----
+
+// A matrix product is a library call, never part of a kernel.
+func.func @matmul_in_kernel(%x: !stride.tensor<4x4xf32>) -> !stride.tensor<4x4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "with_matmul" ins(%x : !stride.tensor<4x4xf32>) -> (!stride.tensor<4x4xf32>) {
+  ^bb0(%a: !stride.tensor<4x4xf32>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "with_matmul": is neither a view nor a functional op; a kernel holds only those}}
+    %p = stride.matmul %a, %a : !stride.tensor<4x4xf32>, !stride.tensor<4x4xf32> -> !stride.tensor<4x4xf32>
+    stride.yield %p : !stride.tensor<4x4xf32>
+  }
+  return %r : !stride.tensor<4x4xf32>
+}
+
+// -----
+
+// A scan is its kernel's only yielded value: an op that reads it inside the
+// kernel would need the whole row's sums first.
+func.func @scan_read_in_kernel(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "cumsum_exp" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-error @+1 {{'stride.cumsum' op breaks the contract of kernel "cumsum_exp": must be the kernel's only yielded value, read by nothing else in the kernel}}
+    %c = stride.cumsum %a dim 1 : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    %e = stride.exp %c : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    stride.yield %e : !stride.tensor<4x8xf32>
+  }
+  return %r : !stride.tensor<4x8xf32>
+}
+
+// -----
+
+// A scan and a reduction need kernels of their own.
+func.func @scan_with_reduction(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "sum_cumsum" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the reduction ('stride.sum') is here}}
+    %s = stride.sum %a dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+    %e = stride.expand %s : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+    // expected-error @+1 {{'stride.cumsum' op breaks the contract of kernel "sum_cumsum": shares its kernel with a reduction; a scan needs a kernel of its own}}
+    %c = stride.cumsum %e dim 1 : !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+        -> !stride.tensor<4x8xf32>
+    stride.yield %c : !stride.tensor<4x8xf32>
+  }
+  return %r : !stride.tensor<4x8xf32>
+}
+
+// -----
+
+// At most one scan per kernel.
+func.func @two_scans(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "cumsum_cumsum" ins(%x : !stride.tensor<4x8xf32>) -> (!stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>):
+    // expected-note @+1 {{the first scan ('stride.cumsum') is here}}
+    %c = stride.cumsum %a dim 1 : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    // expected-error @+1 {{'stride.cumsum' op breaks the contract of kernel "cumsum_cumsum": is a second scan in the kernel; a kernel holds at most one}}
+    %d = stride.cumsum %c dim 0 : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    stride.yield %d : !stride.tensor<4x8xf32>
+  }
+  return %r : !stride.tensor<4x8xf32>
+}
