@@ -19,7 +19,7 @@
 #ifndef STRIDE_TEST_EMU_EMUMATMUL_H
 #define STRIDE_TEST_EMU_EMUMATMUL_H
 
-#include "HalfBits.h"
+#include "EmuElements.h"
 #include "stride/Module/Module.h"
 
 #include <cmath>
@@ -44,7 +44,7 @@ inline std::string runMatmul(const LibraryCallStep &call,
       text[field.name] = field.text;
   }
   std::string dtype = text["dtype"];
-  if (dtype != "f64" && dtype != "f32" && dtype != "f16" && dtype != "bf16")
+  if (!Elements{dtype}.known())
     return "cublaslt.matmul on " + dtype + " is not emulated";
   std::string epilogue = text["epilogue"];
   bool bias = epilogue.find("bias") != std::string::npos;
@@ -55,44 +55,13 @@ inline std::string runMatmul(const LibraryCallStep &call,
   // The accumulator (here: double) plus the bias is rounded to the result
   // type, then the activation applies and rounds again: the reference
   // interpreter's semantics (python-free-docs/matmul.md, "Accuracy").
-  auto load = [&](const uint8_t *base, int64_t i) -> double {
-    if (dtype == "f64") {
-      double v;
-      std::memcpy(&v, base + i * 8, 8);
-      return v;
-    }
-    if (dtype == "f32") {
-      float v;
-      std::memcpy(&v, base + i * 4, 4);
-      return v;
-    }
-    uint16_t h;
-    std::memcpy(&h, base + i * 2, 2);
-    return dtype == "f16" ? stride_emu::halfBitsToDouble(h)
-                          : stride_emu::bf16BitsToDouble(h);
+  const Elements elements{dtype};
+  auto load = [&](const uint8_t *base, int64_t i) {
+    return elements.load(base, i);
   };
-  auto roundToType = [&](double v) -> double {
-    if (dtype == "f64")
-      return v;
-    if (dtype == "f32")
-      return float(v);
-    return dtype == "f16"
-               ? stride_emu::halfBitsToDouble(stride_emu::doubleToHalfBits(v))
-               : stride_emu::bf16BitsToDouble(stride_emu::doubleToBf16Bits(v));
-  };
+  auto roundToType = [&](double v) { return elements.round(v); };
   auto store = [&](uint8_t *base, int64_t i, double v) {
-    if (dtype == "f64") {
-      std::memcpy(base + i * 8, &v, 8);
-      return;
-    }
-    if (dtype == "f32") {
-      float x = float(v);
-      std::memcpy(base + i * 4, &x, 4);
-      return;
-    }
-    uint16_t h = dtype == "f16" ? stride_emu::doubleToHalfBits(v)
-                                : stride_emu::doubleToBf16Bits(v);
-    std::memcpy(base + i * 2, &h, 2);
+    elements.store(base, i, v);
   };
   for (int64_t batch = 0; batch < f["batch"]; ++batch)
     for (int64_t i = 0; i < f["m"]; ++i)

@@ -10,12 +10,14 @@
 // translation unit, in order), shared libraries that emulate.sh builds from
 // the module's CUDA source with CudaEmulation.h (kernels-0.so, ...). The plan (buffers,
 // constants, steps in order: dispatches with their grids, blocks and
-// arguments, fills, copies, cublaslt.matmul calls: EmuMatmul.h) is the
+// arguments, fills, copies, cublaslt.matmul calls: EmuMatmul.h, cudnn.sdpa_*
+// calls: EmuAttention.h) is the
 // module's own, so everything but the GPU itself is exercised. Outputs and temporaries are poisoned (0xFF) before
 // the plan runs; zeroed temporaries start zeroed, as on the GPU.
 //
 //===----------------------------------------------------------------------===//
 
+#include "EmuAttention.h"
 #include "EmuMatmul.h"
 #include "RunModule.h"
 
@@ -175,6 +177,10 @@ int main(int argc, char **argv) {
       } else if (const auto *call = std::get_if<LibraryCallStep>(&step);
                  call && call->routine == "cublaslt.matmul") {
         problem = emu::runMatmul(*call, buffers);
+      } else if (call && call->routine == "cudnn.sdpa_forward") {
+        problem = emu::runSdpaForward(*call, buffers);
+      } else if (call && call->routine == "cudnn.sdpa_backward") {
+        problem = emu::runSdpaBackward(*call, buffers);
       } else {
         problem = "library call '" + std::get<LibraryCallStep>(step).routine +
                   "' is not emulated";

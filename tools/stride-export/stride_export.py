@@ -27,6 +27,7 @@ This file is not part of the compiler, the runtime or the tests.
 """
 
 import argparse
+import contextlib
 import collections
 import importlib
 import importlib.util
@@ -54,27 +55,62 @@ STRIDE_NATIVE_OPS = (
     "gather.default",
 )
 
+# Scaled dot-product attention and the fused variants PyTorch records for it
+# (a training capture records the one it picked for the device, with its
+# backward): kept as themselves, which Stride imports as stride.attention,
+# unless the export asks for attention="math".
+ATTENTION_OPS = tuple(
+    f"{name}.default" for base in (
+        "scaled_dot_product_attention",
+        "_scaled_dot_product_flash_attention",
+        "_scaled_dot_product_flash_attention_for_cpu",
+        "_scaled_dot_product_efficient_attention",
+        "_scaled_dot_product_cudnn_attention",
+    ) for name in (base, base + "_backward")
+    if not name.startswith("scaled_dot_product_attention_")
+)
+
 # The node metadata a saved graph keeps. Dynamo's nn_module_stack and
 # source_fn_stack hold classes and functions that torch.export.save cannot
 # serialize; stack_trace is what Stride's diagnostics point at.
 KEPT_NODE_METADATA = ("val", "stack_trace")
 
 
-def stride_decompositions():
-    """Core ATen decompositions minus the ops Stride keeps (STRIDE_NATIVE_OPS)."""
+def stride_decompositions(attention="fused"):
+    """Core ATen decompositions minus the ops Stride keeps (STRIDE_NATIVE_OPS;
+    with attention="math", scaled dot-product attention is decomposed)."""
     table = torch.export.default_decompositions()
-    for name in STRIDE_NATIVE_OPS:
+    kept = STRIDE_NATIVE_OPS + (ATTENTION_OPS if attention == "fused" else ())
+    for name in kept:
         packet, overload = name.split(".")
-        table.pop(getattr(getattr(torch.ops.aten, packet), overload), None)
+        op = getattr(getattr(torch.ops.aten, packet, None), overload, None)
+        if op is not None:  # an older torch may lack a fused variant
+            table.pop(op, None)
     return table
 
 
-def math_attention():
-    """Scaled dot-product attention as plain matrix products and a softmax
-    (the math backend), so no fused attention kernel reaches the graph."""
+# How scaled dot-product attention reaches the graph:
+#   "fused": as one op (aten.scaled_dot_product_attention in an export, the
+#            fused variant PyTorch picks for the device, e.g.
+#            _scaled_dot_product_flash_attention_for_cpu and its backward, in
+#            a training capture); Stride imports each as stride.attention.
+#   "math":  written out as matrix products and a softmax (PyTorch's math
+#            backend), as Stride imported it before it had an attention op.
+ATTENTION_MODES = ("fused", "math")
+
+
+def attention_backend(attention="fused"):
+    """The context that makes PyTorch trace attention as `attention` says."""
     from torch.nn.attention import SDPBackend, sdpa_kernel
 
-    return sdpa_kernel(SDPBackend.MATH)
+    if attention == "math":
+        return sdpa_kernel(SDPBackend.MATH)
+    return contextlib.nullcontext()
+
+
+def math_attention():
+    """Attention as plain matrix products and a softmax (the math backend)."""
+    return attention_backend("math")
 
 
 # ----------------------------------------------------------------------------
@@ -180,13 +216,13 @@ def relative_error(got, expected):
 # export: an inference graph
 
 
-def export_model(model, inputs, directory):
+def export_model(model, inputs, directory, attention="fused"):
     """torch.export with Stride's table; saves the archive, inputs and outputs."""
     os.makedirs(directory, exist_ok=True)
-    with math_attention():
+    with attention_backend(attention):
         expected = flat_tensors(model(*inputs))
         program = torch.export.export(model, tuple(inputs), strict=False)
-        program = program.run_decompositions(stride_decompositions())
+        program = program.run_decompositions(stride_decompositions(attention))
     archive = os.path.join(directory, "model.pt2")
     torch.export.save(program, archive)
     check_reloaded(archive, inputs, expected)
@@ -209,7 +245,7 @@ def export_model(model, inputs, directory):
 
 def check_reloaded(archive, inputs, expected):
     """Loads the archive back and runs it against the eager outputs."""
-    with math_attention():
+    with attention_backend("fused"):
         got = flat_tensors(torch.export.load(archive).module()(*inputs))
     errors = [relative_error(g, e) for g, e in zip(got, expected)]
     print(f"  {archive}: reloaded, max relative error vs eager {max(errors):.3g}")
@@ -223,7 +259,8 @@ class GraphCapture:
     """A torch.compile backend that records AOTAutograd's forward and backward
     graphs and the real tensors that flow in and out of them."""
 
-    def __init__(self):
+    def __init__(self, attention="fused"):
+        self.attention = attention
         self.graphs = {}  # "forward"/"backward" -> GraphModule
         self.inputs = {}
         self.outputs = {}
@@ -259,7 +296,7 @@ class GraphCapture:
         return aot_autograd(
             fw_compiler=self.recorder("forward"),
             bw_compiler=self.recorder("backward"),
-            decompositions=stride_decompositions().materialize(),
+            decompositions=stride_decompositions(self.attention).materialize(),
         )
 
 
@@ -372,14 +409,14 @@ def check_captured(archive, inputs, expected):
           f"{max(errors, default=0.0):.3g}")
 
 
-def capture_training(model, inputs, directory, seed=0):
+def capture_training(model, inputs, directory, seed=0, attention="fused"):
     """One forward and backward step of `model` (random output gradient)."""
     os.makedirs(directory, exist_ok=True)
     torch._dynamo.reset()
-    capture = GraphCapture()
+    capture = GraphCapture(attention)
     compiled = torch.compile(model, backend=capture.backend(), fullgraph=True,
                              dynamic=False)
-    with math_attention():
+    with attention_backend(attention):
         outputs = flat_tensors(compiled(*inputs))
         generator = torch.Generator().manual_seed(seed)
         grads = [torch.randn(o.shape, generator=generator, dtype=o.dtype)
@@ -478,16 +515,20 @@ def encoder_layer():
     )
 
 
-def eager_attention(model_class, config):
-    """A transformers model with random weights and eager attention."""
+def with_attention(model_class, config, implementation="eager"):
+    """A transformers model with random weights and the attention
+    implementation asked for: "eager" (attention written out as matrix
+    products and a softmax) or "sdpa" (transformers' default:
+    torch.nn.functional.scaled_dot_product_attention)."""
     try:
-        model = model_class._from_config(config, attn_implementation="eager")
+        model = model_class._from_config(config, attn_implementation=implementation)
     except Exception:  # noqa: BLE001 - older transformers: set it on the config
-        config._attn_implementation = "eager"
+        config._attn_implementation = implementation
         model = model_class(config)
     used = getattr(model.config, "_attn_implementation", "?")
-    if used != "eager":
-        raise RuntimeError(f"{model_class.__name__} uses {used} attention, not eager")
+    if used != implementation:
+        raise RuntimeError(f"{model_class.__name__} uses {used} attention, "
+                           f"not {implementation}")
     return model.eval()
 
 
@@ -524,7 +565,7 @@ def token_ids(vocab, batch, tokens):
 
 
 def gpt2(layers=2, width=64, heads=4, vocab=256, batch=2, tokens=16,
-         dtype=torch.float32, train=False):
+         dtype=torch.float32, train=False, attention="eager"):
     import transformers
 
     config = transformers.GPT2Config(
@@ -532,13 +573,14 @@ def gpt2(layers=2, width=64, heads=4, vocab=256, batch=2, tokens=16,
         n_layer=layers, n_head=heads, resid_pdrop=0.0, embd_pdrop=0.0,
         attn_pdrop=0.0, use_cache=False,
     )
-    model = Logits(eager_attention(transformers.GPT2LMHeadModel, config))
+    model = Logits(with_attention(transformers.GPT2LMHeadModel, config, attention))
     if train:
         model.train()  # dropout is 0: the graph is the same, gradients flow
     return model.to(dtype), (token_ids(vocab, batch, tokens),)
 
 
-def bert(layers=2, width=64, heads=4, inner=256, vocab=256, batch=2, tokens=16):
+def bert(layers=2, width=64, heads=4, inner=256, vocab=256, batch=2, tokens=16,
+         attention="eager"):
     import transformers
 
     config = transformers.BertConfig(
@@ -547,14 +589,14 @@ def bert(layers=2, width=64, heads=4, inner=256, vocab=256, batch=2, tokens=16):
         max_position_embeddings=max(32, tokens),
         hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
     )
-    model = Encodings(eager_attention(transformers.BertModel, config))
+    model = Encodings(with_attention(transformers.BertModel, config, attention))
     mask = torch.ones(batch, tokens, dtype=torch.int64)
     mask[1, tokens * 3 // 4:] = 0  # the second sequence is padded
     return model, (token_ids(vocab, batch, tokens), mask)
 
 
 def llama(layers=2, width=64, heads=4, kv_heads=2, inner=176, vocab=256,
-          batch=2, tokens=16, dtype=torch.float32):
+          batch=2, tokens=16, dtype=torch.float32, attention="eager"):
     """A LLaMA-style decoder (transformers' Llama): RMSNorm, rotary position
     embeddings, a SwiGLU MLP, grouped-query attention (kv_heads < heads),
     the causal mask; output the logits."""
@@ -567,7 +609,7 @@ def llama(layers=2, width=64, heads=4, kv_heads=2, inner=176, vocab=256,
         rms_norm_eps=1e-5, attention_dropout=0.0, use_cache=False,
         tie_word_embeddings=False,
     )
-    model = Logits(eager_attention(transformers.LlamaForCausalLM, config))
+    model = Logits(with_attention(transformers.LlamaForCausalLM, config, attention))
     return model.to(dtype), (token_ids(vocab, batch, tokens),)
 
 
@@ -578,7 +620,10 @@ def seed_inputs(b, n, h, rows, grad):
 
 
 def fixture_list():
-    """(name, mode, make) for each committed fixture; make() -> (model, inputs)."""
+    """(name, mode, make[, attention]) for each committed fixture; make() ->
+    (model, inputs). The fixtures made before Stride had an attention op
+    trace attention with PyTorch's math backend (attention "math"); the
+    `_sdpa` ones keep it fused."""
     fixtures = []
     for b, n, h, start, end in ((4, 13, 33, 0, 6), (2, 8, 16, 0, 4)):
         shape = f"{b}x{n}x{h}"
@@ -601,21 +646,30 @@ def fixture_list():
         ("encoder_layer_train", "train",
          lambda: (encoder_layer().eval(), (torch.randn(2, 16, 64),))),
     ]
+    fixtures = [f + ("math",) for f in fixtures]
+    fixtures += [
+        ("gpt2_sdpa", "export", lambda: gpt2(attention="sdpa"), "fused"),
+        ("bert_sdpa", "export", lambda: bert(attention="sdpa"), "fused"),
+        ("llama_sdpa", "export", lambda: llama(attention="sdpa"), "fused"),
+        ("encoder_layer_sdpa_train", "train",
+         lambda: (encoder_layer().eval(), (torch.randn(2, 16, 64),)), "fused"),
+    ]
     return fixtures
 
 
 def make_fixtures(root, only):
     """Every fixture into ROOT/<name>/; returns the names that failed."""
     failed = []
-    for name, mode, make in fixture_list():
+    for name, mode, make, attention in fixture_list():
         if only and name not in only:
             continue
-        print(f"== {name} ({mode})", flush=True)
+        print(f"== {name} ({mode}, {attention} attention)", flush=True)
         torch.manual_seed(0)
         try:
             model, inputs = make()
             run = export_model if mode == "export" else capture_training
-            print(run(model, inputs, os.path.join(root, name)), flush=True)
+            print(run(model, inputs, os.path.join(root, name), attention=attention),
+                  flush=True)
         except Exception:  # noqa: BLE001 - one broken fixture must not stop the rest
             traceback.print_exc()
             failed.append(name)
@@ -651,6 +705,10 @@ def main(argv=None):
                          "2x16:int64 (repeat, in argument order)")
         sub.add_argument("--seed", type=int, default=0,
                          help="random seed for inputs and weights (default 0)")
+        sub.add_argument("--attention", choices=ATTENTION_MODES, default="fused",
+                         help="fused (default): scaled dot-product attention stays "
+                         "one op, which Stride imports as stride.attention; math: "
+                         "written out as matrix products and a softmax")
     fixtures = commands.add_parser(
         "fixtures", help="regenerate the committed fixtures into DIR",
         description="Regenerate test/Import/Torch/fixtures/ (needs transformers).")
@@ -667,7 +725,7 @@ def main(argv=None):
     torch.manual_seed(args.seed)
     model, inputs = load_model(args.model, args.input)
     run = export_model if args.command == "export" else capture_training
-    print(run(model, inputs, args.output_dir))
+    print(run(model, inputs, args.output_dir, attention=args.attention))
     return 0
 
 
