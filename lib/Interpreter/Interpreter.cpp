@@ -5,42 +5,42 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// See Interpreter.h for the model and python-free-docs/interpreter.md for the semantic
-// decisions. Structure of this file:
+// See Interpreter.h for the model and python-free-docs/interpreter.md for the
+// semantic decisions. Structure of this file:
 //
 //   1. element conversions (rounding to f16/bf16/f32, integer wrapping,
 //      host-array encoding and decoding, number formatting);
-//   2. Tensor: shared storage + layout + dtype, with address enumeration;
-//   3. the op implementations, one function per op family;
+//   2. Tensor: shared storage + layout + dtype, with address enumeration
+//      (the type itself is in InterpreterImpl.h);
+//   3. the op dispatch, kernels and blocks; the ops themselves are in one
+//      file per family: Pointwise.cpp (element-wise ops, casts, creation),
+//      Views.cpp (views, copies, slice/select scatters, cat), IndexOps.cpp
+//      (scatters, gathers, index_select), Reductions.cpp (reductions,
+//      cumsum) and Matmul.cpp;
 //   4. the driver: binds arguments, walks the function (and kernel bodies)
 //      and converts the results.
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Interpreter/Interpreter.h"
+#include "InterpreterImpl.h"
 
 #include "dialects/stride/IR/Graph.h"
-#include "dialects/stride/IR/StrideOps.h"
-#include "stride/Support/Diagnostics.h"
-#include "stride/Support/Layout.h"
 
-#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/APInt.h"
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/raw_ostream.h"
-#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <limits>
-#include <memory>
 
 using namespace mlir;
 
 namespace stride {
+
+using namespace interp;
 
 //===----------------------------------------------------------------------===//
 // 1. Element conversions
@@ -57,6 +57,10 @@ const llvm::fltSemantics &semanticsOf(DType t) {
   }
 }
 
+} // namespace
+
+namespace interp {
+
 double apToDouble(llvm::APFloat a) {
   bool lost = false;
   a.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
@@ -64,7 +68,6 @@ double apToDouble(llvm::APFloat a) {
   return a.convertToDouble();
 }
 
-/// `v` rounded to nearest even in the floating-point type `t`.
 double roundFloat(DType t, double v) {
   switch (t) {
   case DType::F64: return v;
@@ -80,7 +83,6 @@ double roundFloat(DType t, double v) {
   }
 }
 
-/// `v` wrapped (two's complement) to the integer type `t`; i1 is `v != 0`.
 int64_t wrapInt(DType t, int64_t v) {
   switch (t) {
   case DType::I1: return v != 0;
@@ -90,7 +92,6 @@ int64_t wrapInt(DType t, int64_t v) {
   }
 }
 
-/// An integer converted to the floating-point type `t`, rounded once.
 double intToFloat(DType t, int64_t v) {
   llvm::APFloat a(semanticsOf(t));
   a.convertFromAPInt(llvm::APInt(64, static_cast<uint64_t>(v), true),
@@ -98,8 +99,6 @@ double intToFloat(DType t, int64_t v) {
   return apToDouble(a);
 }
 
-/// A float converted to an integer type: truncation toward zero; NaN gives 0,
-/// values beyond int64 saturate, then the value wraps to the type's width.
 int64_t floatToInt(DType t, double v) {
   if (t == DType::I1)
     return v != 0.0;
@@ -116,11 +115,14 @@ int64_t floatToInt(DType t, double v) {
   return wrapInt(t, i);
 }
 
-/// GELU's tanh approximation (PyTorch's approximate='tanh').
 double geluTanh(double x) {
   const double kSqrt2OverPi = std::sqrt(2.0 / M_PI);
   return 0.5 * x * (1.0 + std::tanh(kSqrt2OverPi * (x + 0.044715 * x * x * x)));
 }
+
+} // namespace interp
+
+namespace {
 
 std::string typeString(Type type) {
   std::string s;
@@ -252,43 +254,8 @@ std::string formatHostArray(const HostArray &a) {
 // 2. Tensors
 //===----------------------------------------------------------------------===//
 
-namespace {
+namespace interp {
 
-/// One buffer: doubles for floating-point dtypes, int64_t for the others.
-struct Storage {
-  std::vector<double> f;
-  std::vector<int64_t> i;
-};
-
-struct Tensor {
-  std::shared_ptr<Storage> storage;
-  Layout layout;
-  DType dtype = DType::F32;
-
-  bool isF() const { return isFloat(dtype); }
-  int64_t numElements() const {
-    int64_t n = 1;
-    for (int64_t d : layout.shape)
-      n *= d;
-    return n;
-  }
-  int64_t address(const Dims &index) const {
-    int64_t a = layout.offset;
-    for (size_t k = 0; k < index.size(); ++k)
-      a += index[k] * layout.strides[k];
-    return a;
-  }
-  double getF(int64_t addr) const { return storage->f[addr]; }
-  int64_t getI(int64_t addr) const { return storage->i[addr]; }
-  void setF(int64_t addr, double v) { storage->f[addr] = roundFloat(dtype, v); }
-  void setI(int64_t addr, int64_t v) { storage->i[addr] = wrapInt(dtype, v); }
-  /// Any element as a double (for conditions, indices and casts).
-  double getAsDouble(int64_t addr) const {
-    return isF() ? getF(addr) : static_cast<double>(getI(addr));
-  }
-};
-
-/// Addresses of every logical element, in row-major logical order.
 std::vector<int64_t> addressesOf(const Layout &layout) {
   int64_t n = 1;
   for (int64_t d : layout.shape)
@@ -314,29 +281,6 @@ std::vector<int64_t> addressesOf(const Layout &layout) {
   return out;
 }
 
-/// Calls fn(index) for every multi-index of `shape` in row-major order.
-template <typename Fn> void forEachIndex(const Dims &shape, Fn &&fn) {
-  for (int64_t d : shape)
-    if (d == 0)
-      return;
-  Dims index(shape.size(), 0);
-  while (true) {
-    fn(static_cast<const Dims &>(index));
-    size_t k = shape.size();
-    while (k > 0) {
-      --k;
-      if (++index[k] < shape[k])
-        break;
-      index[k] = 0;
-      if (k == 0)
-        return;
-    }
-    if (shape.empty())
-      return;
-  }
-}
-
-/// A fresh buffer with the layout and element type of `type`.
 Tensor allocate(StridedTensorType type) {
   Tensor t;
   t.layout = type.getLayout();
@@ -350,7 +294,6 @@ Tensor allocate(StridedTensorType type) {
   return t;
 }
 
-/// Copies every logical element of `src` into `dst` (same shape and dtype).
 void copyElements(const Tensor &src, Tensor &dst) {
   std::vector<int64_t> from = addressesOf(src.layout), to = addressesOf(dst.layout);
   for (size_t e = 0; e < from.size(); ++e) {
@@ -369,684 +312,8 @@ std::string formatIndex(const Dims &index) {
 }
 
 //===----------------------------------------------------------------------===//
-// 3. The ops
+// 3. The op dispatch (the ops are in one file per family)
 //===----------------------------------------------------------------------===//
-
-class Interpreter {
-public:
-  llvm::DenseMap<Value, Tensor> values;
-
-  Status run(Block &block, std::vector<Tensor> *returned);
-
-private:
-  Status fail(Operation *op, const std::string &what) {
-    return makeError(ErrorCode::InvalidArgument,
-                     what + " in '" + op->getName().getStringRef().str() +
-                         "' at " + formatLocation(op->getLoc()));
-  }
-  const Tensor &get(Value v) { return values.find(v)->second; }
-  StridedTensorType typeOf(Value v) { return llvm::cast<StridedTensorType>(v.getType()); }
-
-  Status execute(Operation *op);
-  Status view(Operation *op);
-  Status unary(Operation *op);
-  Status castOp(CastOp op);
-  Status binary(Operation *op);
-  Status cmp(CmpOp op);
-  Status where(WhereOp op);
-  Status full(FullOp op);
-  Status constant(ConstantOp op);
-  Status iota(IotaOp op);
-  Status clone(CloneOp op);
-  Status sliceScatter(SliceScatterOp op);
-  Status selectScatter(SelectScatterOp op);
-  Status cat(CatOp op);
-  Status cumsum(CumsumOp op);
-  Status scatter(IndexScatterOpInterface op);
-  Status gather(GatherOp op);
-  Status indexSelect(IndexSelectOp op);
-  Status reduce(ReductionOpInterface op);
-  Status matmul(MatmulOp op);
-  Status kernel(KernelOp op);
-
-  /// Reads index tensor element at `addr` and checks it against [0, size).
-  Status checkIndex(Operation *op, int64_t value, int64_t size,
-                    const Dims &position, int64_t dim) {
-    if (value >= 0 && value < size)
-      return Status::ok();
-    return fail(op, "index " + std::to_string(value) + " at position " +
-                        formatIndex(position) +
-                        " of the index operand is out of range [0, " +
-                        std::to_string(size) + ") for dim " +
-                        std::to_string(dim));
-  }
-
-  /// Walks every position of the element-wise `index` tensor, checks its
-  /// value against `size` (the extent of `dim`) and calls
-  /// `visit(position, value)`; stops at, and returns, the first bad index.
-  template <typename Visit>
-  Status forEachCheckedIndex(Operation *op, const Tensor &index, int64_t size,
-                             int64_t dim, Visit &&visit) {
-    Status status;
-    forEachIndex(index.layout.shape, [&](const Dims &position) {
-      if (!status)
-        return;
-      int64_t at = index.getI(index.address(position));
-      if ((status = checkIndex(op, at, size, position, dim)))
-        visit(position, at);
-    });
-    return status;
-  }
-
-  /// Checks every value of the 1-D slice `index` (index_add, index_select)
-  /// against `size`.
-  Status checkSliceIndices(Operation *op, const Tensor &index, int64_t size,
-                           int64_t dim) {
-    for (int64_t k = 0; k < index.layout.shape[0]; ++k)
-      if (Status s =
-              checkIndex(op, index.getI(index.address({k})), size, {k}, dim);
-          !s)
-        return s;
-    return Status::ok();
-  }
-};
-
-Status Interpreter::view(Operation *op) {
-  Tensor t = get(op->getOperand(0));
-  t.layout = typeOf(op->getResult(0)).getLayout();
-  values[op->getResult(0)] = t;
-  return Status::ok();
-}
-
-Status Interpreter::unary(Operation *op) {
-  const Tensor &in = get(op->getOperand(0));
-  Tensor out = allocate(typeOf(op->getResult(0)));
-  std::vector<int64_t> from = addressesOf(in.layout), to = addressesOf(out.layout);
-  if (in.isF()) {
-    std::function<double(double)> fn =
-        llvm::TypeSwitch<Operation *, std::function<double(double)>>(op)
-            .Case([](NegOp) { return [](double x) { return -x; }; })
-            .Case([](AbsOp) { return [](double x) { return std::fabs(x); }; })
-            .Case([](ExpOp) { return [](double x) { return std::exp(x); }; })
-            .Case([](LogOp) { return [](double x) { return std::log(x); }; })
-            .Case([](SqrtOp) { return [](double x) { return std::sqrt(x); }; })
-            .Case([](RsqrtOp) { return [](double x) { return 1.0 / std::sqrt(x); }; })
-            .Case([](TanhOp) { return [](double x) { return std::tanh(x); }; })
-            .Case([](ErfOp) { return [](double x) { return std::erf(x); }; })
-            .Case([](SigmoidOp) {
-              return [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
-            })
-            .Case([](ReluOp) {
-              return [](double x) { return std::isnan(x) ? x : (x > 0 ? x : 0.0); };
-            })
-            .Case([](GeluOp) {
-              return [](double x) {
-                return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-              };
-            })
-            .Case([](GeluTanhOp) {
-              return [](double x) { return geluTanh(x); };
-            })
-            .Case([](SinOp) { return [](double x) { return std::sin(x); }; })
-            .Case([](CosOp) { return [](double x) { return std::cos(x); }; })
-            .Default([](Operation *) { return nullptr; });
-    if (!fn)
-      return fail(op, "unsupported floating-point operand");
-    for (size_t e = 0; e < from.size(); ++e)
-      out.setF(to[e], fn(in.getF(from[e])));
-  } else {
-    bool isBool = in.dtype == DType::I1;
-    std::function<int64_t(int64_t)> fn =
-        llvm::TypeSwitch<Operation *, std::function<int64_t(int64_t)>>(op)
-            .Case([](NegOp) {
-              return [](int64_t x) { return static_cast<int64_t>(0 - static_cast<uint64_t>(x)); };
-            })
-            .Case([](AbsOp) {
-              return [](int64_t x) {
-                return x < 0 ? static_cast<int64_t>(0 - static_cast<uint64_t>(x)) : x;
-              };
-            })
-            .Case([](ReluOp) { return [](int64_t x) { return x > 0 ? x : int64_t(0); }; })
-            .Case([&](NotOp) {
-              return isBool ? std::function<int64_t(int64_t)>(
-                                  [](int64_t x) { return int64_t(x == 0); })
-                            : [](int64_t x) { return ~x; };
-            })
-            .Default([](Operation *) { return nullptr; });
-    if (!fn)
-      return fail(op, "unsupported integer operand");
-    for (size_t e = 0; e < from.size(); ++e)
-      out.setI(to[e], fn(in.getI(from[e])));
-  }
-  values[op->getResult(0)] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::castOp(CastOp op) {
-  const Tensor &in = get(op.getInput());
-  Tensor out = allocate(typeOf(op.getResult()));
-  std::vector<int64_t> from = addressesOf(in.layout), to = addressesOf(out.layout);
-  for (size_t e = 0; e < from.size(); ++e) {
-    if (in.isF() && out.isF())
-      out.setF(to[e], in.getF(from[e]));
-    else if (in.isF())
-      out.setI(to[e], floatToInt(out.dtype, in.getF(from[e])));
-    else if (out.isF())
-      out.setF(to[e], intToFloat(out.dtype, in.getI(from[e])));
-    else
-      out.setI(to[e], in.getI(from[e]));
-  }
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-/// max/min with NaN propagation (the first NaN wins).
-double nanMax(double a, double b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::isnan(a) ? a : b;
-  return a > b ? a : b;
-}
-double nanMin(double a, double b) {
-  if (std::isnan(a) || std::isnan(b))
-    return std::isnan(a) ? a : b;
-  return a < b ? a : b;
-}
-
-Status Interpreter::binary(Operation *op) {
-  const Tensor &lhs = get(op->getOperand(0));
-  const Tensor &rhs = get(op->getOperand(1));
-  Tensor out = allocate(typeOf(op->getResult(0)));
-  std::vector<int64_t> a = addressesOf(lhs.layout), b = addressesOf(rhs.layout),
-                       to = addressesOf(out.layout);
-  if (out.isF()) {
-    std::function<double(double, double)> fn =
-        llvm::TypeSwitch<Operation *, std::function<double(double, double)>>(op)
-            .Case([](AddOp) { return [](double x, double y) { return x + y; }; })
-            .Case([](SubOp) { return [](double x, double y) { return x - y; }; })
-            .Case([](MulOp) { return [](double x, double y) { return x * y; }; })
-            .Case([](DivOp) { return [](double x, double y) { return x / y; }; })
-            .Case([](PowOp) { return [](double x, double y) { return std::pow(x, y); }; })
-            .Case([](MaximumOp) { return nanMax; })
-            .Case([](MinimumOp) { return nanMin; })
-            .Default([](Operation *) { return nullptr; });
-    if (!fn)
-      return fail(op, "unsupported floating-point operands");
-    for (size_t e = 0; e < to.size(); ++e)
-      out.setF(to[e], fn(lhs.getF(a[e]), rhs.getF(b[e])));
-  } else {
-    using U = uint64_t;
-    bool isDiv = isa<DivOp>(op);
-    std::function<int64_t(int64_t, int64_t)> fn =
-        llvm::TypeSwitch<Operation *, std::function<int64_t(int64_t, int64_t)>>(op)
-            .Case([](AddOp) { return [](int64_t x, int64_t y) { return int64_t(U(x) + U(y)); }; })
-            .Case([](SubOp) { return [](int64_t x, int64_t y) { return int64_t(U(x) - U(y)); }; })
-            .Case([](MulOp) { return [](int64_t x, int64_t y) { return int64_t(U(x) * U(y)); }; })
-            .Case([](DivOp) {
-              return [](int64_t x, int64_t y) {
-                // Truncating division; INT64_MIN / -1 wraps to INT64_MIN.
-                if (y == -1)
-                  return int64_t(0 - U(x));
-                return x / y;
-              };
-            })
-            .Case([](MaximumOp) { return [](int64_t x, int64_t y) { return x > y ? x : y; }; })
-            .Case([](MinimumOp) { return [](int64_t x, int64_t y) { return x < y ? x : y; }; })
-            .Case([](AndOp) { return [](int64_t x, int64_t y) { return x & y; }; })
-            .Case([](OrOp) { return [](int64_t x, int64_t y) { return x | y; }; })
-            .Default([](Operation *) { return nullptr; });
-    if (!fn)
-      return fail(op, "unsupported integer operands");
-    for (size_t e = 0; e < to.size(); ++e) {
-      int64_t y = rhs.getI(b[e]);
-      if (isDiv && y == 0) {
-        Dims index(out.layout.shape.size());
-        int64_t rest = e;
-        for (size_t k = index.size(); k-- > 0;) {
-          index[k] = rest % out.layout.shape[k];
-          rest /= out.layout.shape[k];
-        }
-        return makeError(ErrorCode::InvalidArgument,
-                         "integer division by zero in 'stride.div' at " +
-                             formatLocation(op->getLoc()) + " (element " +
-                             formatIndex(index) + ")");
-      }
-      out.setI(to[e], fn(lhs.getI(a[e]), y));
-    }
-  }
-  values[op->getResult(0)] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::cmp(CmpOp op) {
-  const Tensor &lhs = get(op.getLhs());
-  const Tensor &rhs = get(op.getRhs());
-  Tensor out = allocate(typeOf(op.getResult()));
-  std::vector<int64_t> a = addressesOf(lhs.layout), b = addressesOf(rhs.layout),
-                       to = addressesOf(out.layout);
-  CmpPredicate pred = op.getPredicate();
-  auto compare = [&](auto x, auto y) -> bool {
-    switch (pred) {
-    case CmpPredicate::eq: return x == y;
-    case CmpPredicate::ne: return x != y;
-    case CmpPredicate::lt: return x < y;
-    case CmpPredicate::le: return x <= y;
-    case CmpPredicate::gt: return x > y;
-    case CmpPredicate::ge: return x >= y;
-    }
-    return false;
-  };
-  for (size_t e = 0; e < to.size(); ++e)
-    out.setI(to[e], lhs.isF() ? compare(lhs.getF(a[e]), rhs.getF(b[e]))
-                              : compare(lhs.getI(a[e]), rhs.getI(b[e])));
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::where(WhereOp op) {
-  const Tensor &c = get(op.getCondition());
-  const Tensor &lhs = get(op.getLhs());
-  const Tensor &rhs = get(op.getRhs());
-  Tensor out = allocate(typeOf(op.getResult()));
-  std::vector<int64_t> ca = addressesOf(c.layout), a = addressesOf(lhs.layout),
-                       b = addressesOf(rhs.layout), to = addressesOf(out.layout);
-  for (size_t e = 0; e < to.size(); ++e) {
-    bool take = c.getI(ca[e]) != 0;
-    if (out.isF())
-      out.setF(to[e], take ? lhs.getF(a[e]) : rhs.getF(b[e]));
-    else
-      out.setI(to[e], take ? lhs.getI(a[e]) : rhs.getI(b[e]));
-  }
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::full(FullOp op) {
-  Tensor out = allocate(typeOf(op.getResult()));
-  double v = op.getValue().convertToDouble();
-  for (int64_t addr : addressesOf(out.layout)) {
-    if (out.isF())
-      out.setF(addr, v);
-    else
-      out.setI(addr, floatToInt(out.dtype, v));
-  }
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::constant(ConstantOp op) {
-  Tensor out = allocate(typeOf(op.getResult()));
-  std::vector<int64_t> to = addressesOf(out.layout);
-  ElementsAttr attr = op.getValue();
-  if (out.isF()) {
-    auto values = attr.tryGetValues<llvm::APFloat>();
-    if (!values)
-      return fail(op, "cannot read the constant's floating-point values");
-    size_t e = 0;
-    for (llvm::APFloat v : *values) {
-      if (e >= to.size())
-        break;
-      out.setF(to[e++], apToDouble(v));
-    }
-  } else {
-    auto values = attr.tryGetValues<llvm::APInt>();
-    if (!values)
-      return fail(op, "cannot read the constant's integer values");
-    size_t e = 0;
-    for (llvm::APInt v : *values) {
-      if (e >= to.size())
-        break;
-      out.setI(to[e++], v.getBitWidth() == 1 ? int64_t(v.getZExtValue())
-                                             : v.getSExtValue());
-    }
-  }
-  this->values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::iota(IotaOp op) {
-  Tensor out = allocate(typeOf(op.getResult()));
-  int64_t dim = static_cast<int64_t>(op.getDim());
-  forEachIndex(out.layout.shape, [&](const Dims &index) {
-    if (out.isF())
-      out.setF(out.address(index), intToFloat(out.dtype, index[dim]));
-    else
-      out.setI(out.address(index), index[dim]);
-  });
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::clone(CloneOp op) {
-  Tensor out = allocate(typeOf(op.getResult()));
-  copyElements(get(op.getInput()), out);
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-/// out[to] = src[from] with rounding/wrapping to out's type.
-void setFrom(Tensor &out, int64_t to, const Tensor &src, int64_t from) {
-  if (out.isF())
-    out.setF(to, src.getF(from));
-  else
-    out.setI(to, src.getI(from));
-}
-
-Status Interpreter::sliceScatter(SliceScatterOp op) {
-  const Tensor &src = get(op.getSrc());
-  Tensor out = allocate(typeOf(op.getResult()));
-  copyElements(get(op.getInput()), out);
-  int64_t dim = op.getDim(), start = op.getStart(), step = op.getStep();
-  forEachIndex(src.layout.shape, [&](const Dims &index) {
-    Dims target = index;
-    target[dim] = start + index[dim] * step;
-    setFrom(out, out.address(target), src, src.address(index));
-  });
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::cat(CatOp op) {
-  Tensor out = allocate(typeOf(op.getResult()));
-  int64_t dim = op.getDim(), offset = 0;
-  for (Value input : op.getInputs()) {
-    const Tensor &in = get(input);
-    forEachIndex(in.layout.shape, [&](const Dims &index) {
-      Dims target = index;
-      target[dim] += offset;
-      setFrom(out, out.address(target), in, in.address(index));
-    });
-    offset += in.layout.shape[dim];
-  }
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-/// Each row along `dim` summed in order: floats in f64, each element
-/// rounded to the element type as it is stored; integers wrapping.
-Status Interpreter::cumsum(CumsumOp op) {
-  const Tensor &in = get(op.getInput());
-  Tensor out = allocate(typeOf(op.getResult()));
-  int64_t dim = op.getDim();
-  Dims rows = in.layout.shape;
-  int64_t length = rows[dim];
-  rows[dim] = 1;
-  forEachIndex(rows, [&](const Dims &row) {
-    Dims index = row;
-    double f = 0.0;
-    uint64_t u = 0;
-    for (int64_t k = 0; k < length; ++k) {
-      index[dim] = k;
-      if (in.isF()) {
-        f += in.getF(in.address(index));
-        out.setF(out.address(index), f);
-      } else {
-        u += uint64_t(in.getI(in.address(index)));
-        out.setI(out.address(index), int64_t(u));
-      }
-    }
-  });
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::selectScatter(SelectScatterOp op) {
-  const Tensor &src = get(op.getSrc());
-  Tensor out = allocate(typeOf(op.getResult()));
-  copyElements(get(op.getInput()), out);
-  int64_t dim = op.getDim(), at = op.getIndex();
-  forEachIndex(src.layout.shape, [&](const Dims &index) {
-    Dims target = index;
-    target.insert(target.begin() + dim, at);
-    setFrom(out, out.address(target), src, src.address(index));
-  });
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-/// Shared by scatter, scatter_add and index_add: accumulates in float64 (or
-/// int64 modulo 2^64) and rounds once per element at the end.
-struct Accumulator {
-  Tensor &out;
-  std::vector<double> f;
-  std::vector<int64_t> i;
-  std::vector<int64_t> to;
-  explicit Accumulator(Tensor &out) : out(out), to(addressesOf(out.layout)) {
-    for (int64_t addr : to) {
-      if (out.isF())
-        f.push_back(out.getF(addr));
-      else
-        i.push_back(out.getI(addr));
-    }
-  }
-  int64_t linear(const Dims &index) const {
-    int64_t l = 0;
-    for (size_t k = 0; k < index.size(); ++k)
-      l = l * out.layout.shape[k] + index[k];
-    return l;
-  }
-  void add(const Dims &index, const Tensor &src, int64_t from) {
-    int64_t l = linear(index);
-    if (out.isF())
-      f[l] += src.getF(from);
-    else
-      i[l] = int64_t(uint64_t(i[l]) + uint64_t(src.getI(from)));
-  }
-  void set(const Dims &index, const Tensor &src, int64_t from) {
-    int64_t l = linear(index);
-    if (out.isF())
-      f[l] = src.getF(from);
-    else
-      i[l] = src.getI(from);
-  }
-  /// add (an accumulating scatter) or set (a plain one).
-  void put(bool accumulate, const Dims &index, const Tensor &src,
-           int64_t from) {
-    if (accumulate)
-      add(index, src, from);
-    else
-      set(index, src, from);
-  }
-  void finish() {
-    for (size_t e = 0; e < to.size(); ++e) {
-      if (out.isF())
-        out.setF(to[e], f[e]);
-      else
-        out.setI(to[e], i[e]);
-    }
-  }
-};
-
-/// scatter, scatter_add (one index per element of `src`, each checked as it
-/// is read) and index_add (one per slice of `src` along `dim`, all checked
-/// first): a copy of `input` into which each element of `src` is written,
-/// or added, at its own position with `dim` replaced by its index.
-Status Interpreter::scatter(IndexScatterOpInterface op) {
-  const Tensor &index = get(op.getIndex());
-  const Tensor &src = get(op.getSrc());
-  int64_t dim = op.getDim();
-  Tensor out = allocate(typeOf(op->getResult(0)));
-  copyElements(get(op.getInput()), out);
-  int64_t size = out.layout.shape[dim];
-  Accumulator acc(out);
-  auto put = [&](const Dims &position, int64_t at) {
-    Dims target = position;
-    target[dim] = at;
-    acc.put(op.isAccumulating(), target, src, src.address(position));
-  };
-  Status status = Status::ok();
-  if (op.isSliceIndex()) {
-    status = checkSliceIndices(op, index, size, dim);
-    if (status)
-      forEachIndex(src.layout.shape, [&](const Dims &position) {
-        put(position, index.getI(index.address({position[dim]})));
-      });
-  } else {
-    status = forEachCheckedIndex(op, index, size, dim, put);
-  }
-  if (!status)
-    return status;
-  acc.finish();
-  values[op->getResult(0)] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::gather(GatherOp op) {
-  const Tensor &in = get(op.getInput());
-  const Tensor &index = get(op.getIndex());
-  int64_t dim = op.getDim();
-  Tensor out = allocate(typeOf(op.getResult()));
-  int64_t size = in.layout.shape[dim];
-  Status status = forEachCheckedIndex(
-      op, index, size, dim, [&](const Dims &position, int64_t at) {
-        Dims source = position;
-        source[dim] = at;
-        setFrom(out, out.address(position), in, in.address(source));
-      });
-  if (!status)
-    return status;
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::indexSelect(IndexSelectOp op) {
-  const Tensor &in = get(op.getInput());
-  const Tensor &index = get(op.getIndex());
-  int64_t dim = op.getDim();
-  Tensor out = allocate(typeOf(op.getResult()));
-  int64_t size = in.layout.shape[dim];
-  if (Status s = checkSliceIndices(op, index, size, dim); !s)
-    return s;
-  forEachIndex(out.layout.shape, [&](const Dims &position) {
-    Dims source = position;
-    source[dim] = index.getI(index.address({position[dim]}));
-    setFrom(out, out.address(position), in, in.address(source));
-  });
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
-
-Status Interpreter::reduce(ReductionOpInterface op) {
-  const Tensor &in = get(op.getInput());
-  SmallVector<int64_t> dims = op.getReducedDims();
-  Tensor out = allocate(typeOf(op->getResult(0)));
-  // The keepdim-shaped result: reduced dims have size 1. Its row-major order
-  // is also the row-major order of the result without those dims.
-  Dims keptShape = in.layout.shape;
-  std::vector<bool> reduced(keptShape.size(), false);
-  int64_t count = 1;
-  for (int64_t d : dims) {
-    reduced[d] = true;
-    count *= keptShape[d];
-    keptShape[d] = 1;
-  }
-  std::vector<int64_t> to = addressesOf(out.layout);
-  ReductionCombiner combiner = op.getCombiner();
-  bool isMax = combiner == ReductionCombiner::max;
-  bool isMin = combiner == ReductionCombiner::min;
-  bool isProd = combiner == ReductionCombiner::mul;
-  bool isOr = combiner == ReductionCombiner::logical_or;
-  bool isMean = op.isAverage();
-  if ((isMax || isMin) && count == 0 && !to.empty()) {
-    std::string list;
-    for (int64_t d : dims)
-      if (in.layout.shape[d] == 0)
-        list += (list.empty() ? "" : ", ") + std::to_string(d);
-    return fail(op, std::string(isMax ? "max" : "min") +
-                        " of no elements (reduced dim " + list +
-                        " has size 0)");
-  }
-  size_t n = to.size();
-  // Each element starts at the combiner's identity (max and min instead
-  // take their first element, so that NaN propagates).
-  TypedAttr identity =
-      op.getIdentity(op.getInput().getType().getElementType());
-  std::vector<double> f(n, in.isF() ? cast<FloatAttr>(identity).getValueAsDouble() : 0.0);
-  std::vector<int64_t> iv(n, in.isF() ? 0 : cast<IntegerAttr>(identity).getInt());
-  std::vector<bool> seen(n, false);
-  forEachIndex(in.layout.shape, [&](const Dims &index) {
-    int64_t l = 0;
-    for (size_t k = 0; k < index.size(); ++k)
-      l = l * keptShape[k] + (reduced[k] ? 0 : index[k]);
-    int64_t addr = in.address(index);
-    if (in.isF()) {
-      double x = in.getF(addr);
-      if (isMax)
-        f[l] = seen[l] ? nanMax(f[l], x) : x;
-      else if (isMin)
-        f[l] = seen[l] ? nanMin(f[l], x) : x;
-      else if (isProd)
-        f[l] *= x;
-      else
-        f[l] += x;
-    } else {
-      int64_t x = in.getI(addr);
-      uint64_t u = uint64_t(iv[l]);
-      if (isMax)
-        iv[l] = seen[l] ? std::max(iv[l], x) : x;
-      else if (isMin)
-        iv[l] = seen[l] ? std::min(iv[l], x) : x;
-      else if (isProd)
-        iv[l] = int64_t(u * uint64_t(x));
-      else if (isOr)
-        iv[l] = iv[l] || x;
-      else
-        iv[l] = int64_t(u + uint64_t(x));
-    }
-    seen[l] = true;
-  });
-  for (size_t e = 0; e < n; ++e) {
-    if (out.isF())
-      out.setF(to[e], isMean ? f[e] / static_cast<double>(count) : f[e]);
-    else
-      out.setI(to[e], iv[e]);
-  }
-  values[op->getResult(0)] = std::move(out);
-  return Status::ok();
-}
-
-/// A matmul epilogue applied to one element (after the bias).
-double applyEpilogue(MatmulEpilogue epilogue, double x) {
-  switch (epilogue) {
-  case MatmulEpilogue::none:
-    return x;
-  case MatmulEpilogue::relu:
-    return std::isnan(x) ? x : (x > 0 ? x : 0.0);
-  case MatmulEpilogue::gelu_tanh:
-    return geluTanh(x);
-  }
-  llvm_unreachable("unknown matmul epilogue");
-}
-
-/// Each element of the product is a sum in double over the contracted dim
-/// of the operands' values plus the bias, rounded once to the result type
-/// (as PyTorch's `addmm` and `F.linear`, and cuBLASLt, which adds the bias
-/// to its accumulator), then the epilogue applies as the separate `relu` /
-/// `gelu_tanh` would (rounded). A separate `add` of a bias in f16 or bf16
-/// rounds the product first, so folding it into the op changes the result
-/// by at most that rounding (python-free-docs/matmul.md, "Accuracy").
-Status Interpreter::matmul(MatmulOp op) {
-  const Tensor &lhs = get(op.getLhs()), &rhs = get(op.getRhs());
-  const Tensor *bias = op.getBias() ? &get(op.getBias()) : nullptr;
-  Tensor out = allocate(typeOf(op.getResult()));
-  size_t rank = out.layout.shape.size();
-  int64_t contracted = lhs.layout.shape[rank - 1];
-  forEachIndex(out.layout.shape, [&](const Dims &index) {
-    Dims a = index, b = index;
-    double sum = 0.0;
-    for (int64_t k = 0; k < contracted; ++k) {
-      a[rank - 1] = k;
-      b[rank - 2] = k;
-      sum += lhs.getF(lhs.address(a)) * rhs.getF(rhs.address(b));
-    }
-    if (bias)
-      sum += bias->getF(bias->address({index[rank - 1]}));
-    double biased = roundFloat(out.dtype, sum);
-    out.setF(out.address(index),
-             roundFloat(out.dtype, applyEpilogue(op.getEpilogue(), biased)));
-  });
-  values[op.getResult()] = std::move(out);
-  return Status::ok();
-}
 
 Status Interpreter::kernel(KernelOp op) {
   Block &body = op.getBodyBlock();
@@ -1114,7 +381,7 @@ Status Interpreter::run(Block &block, std::vector<Tensor> *returned) {
   return makeError(ErrorCode::Internal, "block without a terminator");
 }
 
-} // namespace
+} // namespace interp
 
 //===----------------------------------------------------------------------===//
 // 4. The driver

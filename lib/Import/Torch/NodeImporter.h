@@ -5,10 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Internal to the importer: what an op builder of the table (Ops.cpp) sees of
-// one node: its arguments by schema name with the op's defaults, the types
-// the file gives its outputs, and helpers that make PyTorch's implicit
-// broadcasting and type promotion explicit.
+// Internal to the importer: what an op builder of the table (Ops.cpp and
+// the *Ops.cpp files beside it) sees of one node: its arguments by schema
+// name with the op's defaults, the types the file gives its outputs, and
+// helpers that make PyTorch's implicit broadcasting and type promotion
+// explicit.
 //
 //===----------------------------------------------------------------------===//
 

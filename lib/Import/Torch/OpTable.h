@@ -1,0 +1,62 @@
+//===- OpTable.h - The op table, shared by its groups -----------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The op table's parts: each file of builders (PointwiseOps.cpp,
+// ViewOps.cpp, IndexOps.cpp, ReductionOps.cpp, MatmulOps.cpp,
+// ExpansionOps.cpp) adds its own to the table that Ops.cpp assembles, and
+// the helpers that builders of several groups call. Private to
+// lib/Import/Torch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_IMPORT_TORCH_OPTABLE_H
+#define STRIDE_LIB_IMPORT_TORCH_OPTABLE_H
+
+#include "NodeImporter.h"
+
+#include <map>
+#include <string>
+#include <utility>
+
+namespace stride::torch {
+
+/// A builder of the table (lookupOp wraps each in an OpBuilderFn).
+using Fn = mlir::LogicalResult (*)(NodeImporter &);
+
+/// The builders by target without "torch.ops." ("aten.add.Tensor").
+using OpTable = std::map<std::string, Fn, std::less<>>;
+
+void addPointwiseOps(OpTable &ops);
+void addViewOps(OpTable &ops);
+void addIndexOps(OpTable &ops);
+void addReductionOps(OpTable &ops);
+void addMatmulOps(OpTable &ops);
+void addExpansionOps(OpTable &ops);
+
+//===----------------------------------------------------------------------===//
+// Helpers of several groups
+//===----------------------------------------------------------------------===//
+
+/// The `alpha` of add and sub, multiplied into `other`.
+mlir::FailureOr<mlir::Value> scaledByAlpha(NodeImporter &n, mlir::Value other,
+                                           DType dtype);
+
+int64_t rankOf(mlir::Value v);
+llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
+
+/// PyTorch's slice bounds (None, negative, past the end) made explicit.
+struct SliceBounds { int64_t dim, start, end, step; };
+
+mlir::FailureOr<SliceBounds> sliceBounds(NodeImporter &n, mlir::Value x);
+
+/// A select index, negative ones counted from the end.
+mlir::FailureOr<std::pair<int64_t, int64_t>> selectIndex(NodeImporter &n,
+                                                          mlir::Value x);
+
+} // namespace stride::torch
+
+#endif // STRIDE_LIB_IMPORT_TORCH_OPTABLE_H

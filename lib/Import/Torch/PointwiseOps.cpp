@@ -1,0 +1,332 @@
+//===- PointwiseOps.cpp - Pointwise, copy and creation ops ----------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The op table's pointwise builders (PyTorch's type promotion, unary and
+// binary ops, comparisons, where) and its copies and creation ops (clone,
+// _to_copy, full, zeros, ones, arange).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpTable.h"
+
+using namespace mlir;
+
+namespace stride::torch {
+
+FailureOr<Value> scaledByAlpha(NodeImporter &n, Value other, DType dtype) {
+  FailureOr<double> alpha = n.scalar("alpha", 1.0);
+  if (failed(alpha))
+    return failure();
+  if (*alpha == 1.0)
+    return other;
+  FailureOr<Value> factor =
+      n.broadcast(n.scalarTensor(*alpha, dtype),
+                  llvm::cast<StridedTensorType>(other.getType()).getShape());
+  if (failed(factor))
+    return failure();
+  return MulOp::create(
+             n.b(), n.location(),
+             n.contiguous(
+                 llvm::cast<StridedTensorType>(other.getType()).getShape(),
+                 dtype),
+             other, *factor)
+      .getResult();
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Type promotion
+//===----------------------------------------------------------------------===//
+
+int category(DType t) { return t == DType::I1 ? 0 : isFloat(t) ? 2 : 1; }
+
+/// torch.result_type of two operands of a binary op: a dimensioned tensor's
+/// dtype wins over a rank-0 tensor's and a scalar's unless they are of a
+/// higher category (bool < integer < float), where a rank-0 tensor gives its
+/// dtype and a scalar the default (f32 for a float, i64 for an int).
+DType promote(NodeImporter &n, llvm::StringRef lhs, llvm::StringRef rhs) {
+  struct Operand { DType dtype; int priority; }; // 2 dimensioned, 1 rank-0, 0 scalar
+  auto describe = [&](llvm::StringRef name) -> Operand {
+    if (n.isTensor(name)) {
+      FailureOr<Value> v = n.tensor(name);
+      if (failed(v)) // operands() reports it
+        return {DType::F32, 2};
+      auto type = llvm::cast<StridedTensorType>(v->getType());
+      return {type.getDType(), type.getRank() > 0 ? 2 : 1};
+    }
+    if (n.isFloatScalar(name))
+      return {DType::F32, 0};
+    const Argument *a = n.arg(name);
+    bool isBool = a && a->kind == Argument::Kind::Bool;
+    return {isBool ? DType::I1 : DType::I64, 0};
+  };
+  Operand a = describe(lhs), b = describe(rhs);
+  if (a.priority < b.priority)
+    std::swap(a, b);
+  if (a.priority == b.priority) {
+    if (a.dtype == b.dtype) return a.dtype;
+    if (category(a.dtype) != category(b.dtype))
+      return category(a.dtype) > category(b.dtype) ? a.dtype : b.dtype;
+    return dtypeSize(a.dtype) >= dtypeSize(b.dtype) ? a.dtype : b.dtype;
+  }
+  return category(b.dtype) > category(a.dtype) ? b.dtype : a.dtype;
+}
+
+//===----------------------------------------------------------------------===//
+// Pointwise
+//===----------------------------------------------------------------------===//
+
+template <typename OpTy> LogicalResult unary(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  Value input = n.cast(*x, n.outputDType());
+  n.setOutput(0, OpTy::create(n.b(), n.location(), n.outputType(), input));
+  return success();
+}
+
+LogicalResult logicalNot(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  Value input = n.cast(*x, DType::I1);
+  Value result = NotOp::create(n.b(), n.location(),
+                               n.contiguous(n.outputShape(), DType::I1), input);
+  n.setOutput(0, n.toType(n.cast(result, n.outputDType()), n.outputType()));
+  return success();
+}
+
+LogicalResult gelu(NodeImporter &n) {
+  FailureOr<std::string> approximate = n.string("approximate", "none");
+  if (failed(approximate))
+    return failure();
+  if (*approximate == "tanh")
+    return unary<GeluTanhOp>(n);
+  if (*approximate != "none")
+    return n.error() << "gelu approximate='" << *approximate
+                     << "' is not 'none' or 'tanh'";
+  return unary<GeluOp>(n);
+}
+
+/// Both operands cast to `dtype` and broadcast to the output's shape.
+FailureOr<std::pair<Value, Value>> operands(NodeImporter &n,
+                                            llvm::StringRef lhs,
+                                            llvm::StringRef rhs, DType dtype) {
+  FailureOr<Value> a = n.tensorOrScalar(lhs, dtype);
+  FailureOr<Value> b = succeeded(a) ? n.tensorOrScalar(rhs, dtype) : Fail();
+  if (failed(b))
+    return failure();
+  FailureOr<Value> ca = n.conform(*a, dtype, n.outputShape());
+  FailureOr<Value> cb = succeeded(ca) ? n.conform(*b, dtype, n.outputShape())
+                                      : Fail();
+  if (failed(cb))
+    return failure();
+  return std::make_pair(*ca, *cb);
+}
+
+/// The names of a binary op's second operand: `other`, and pow's
+/// `exponent`.
+constexpr char kOther[] = "other";
+constexpr char kExponent[] = "exponent";
+
+template <typename OpTy, bool hasAlpha = false, const char *rhsName = kOther>
+LogicalResult binary(NodeImporter &n) {
+  DType dtype = n.outputDType();
+  auto ops = operands(n, "self", rhsName, dtype);
+  if (failed(ops))
+    return failure();
+  Value rhs = ops->second;
+  if constexpr (hasAlpha) {
+    FailureOr<Value> scaled = scaledByAlpha(n, rhs, dtype);
+    if (failed(scaled))
+      return failure();
+    rhs = *scaled;
+  }
+  n.setOutput(0, OpTy::create(n.b(), n.location(), n.outputType(), ops->first,
+                              rhs));
+  return success();
+}
+
+LogicalResult divide(NodeImporter &n) {
+  FailureOr<std::string> mode = n.string("rounding_mode", "");
+  if (failed(mode))
+    return failure();
+  if (!mode->empty() && (*mode != "trunc" || isFloat(n.outputDType())))
+    return n.error() << "div with rounding_mode='" << *mode
+                     << "' on " << dtypeName(n.outputDType())
+                     << " is not supported (Stride's div is true division "
+                        "on floats, truncating on integers)";
+  if (mode->empty() && !isFloat(n.outputDType()))
+    return n.error() << "true division with an integer result";
+  return binary<DivOp>(n);
+}
+
+template <CmpPredicate predicate> LogicalResult compare(NodeImporter &n) {
+  DType dtype = promote(n, "self", "other");
+  auto ops = operands(n, "self", "other", dtype);
+  if (failed(ops))
+    return failure();
+  Value result = CmpOp::create(n.b(), n.location(),
+                               n.contiguous(n.outputShape(), DType::I1),
+                               predicate, ops->first, ops->second);
+  n.setOutput(0, n.toType(n.cast(result, n.outputDType()), n.outputType()));
+  return success();
+}
+
+LogicalResult where(NodeImporter &n) {
+  FailureOr<Value> condition = n.tensor("condition");
+  if (failed(condition))
+    return failure();
+  FailureOr<Value> c = n.conform(*condition, DType::I1, n.outputShape());
+  auto ops = succeeded(c) ? operands(n, "self", "other", n.outputDType())
+                          : Fail();
+  if (failed(ops))
+    return failure();
+  n.setOutput(0, WhereOp::create(n.b(), n.location(), n.outputType(), *c,
+                                 ops->first, ops->second));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Copies and creation
+//===----------------------------------------------------------------------===//
+
+LogicalResult clone(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  n.setOutput(0, CloneOp::create(n.b(), n.location(), n.outputType(), *x));
+  return success();
+}
+
+LogicalResult toCopy(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  if (llvm::cast<StridedTensorType>(x->getType()).getDType() ==
+      n.outputDType())
+    return clone(n);
+  n.setOutput(0, CastOp::create(n.b(), n.location(), n.outputType(), *x));
+  return success();
+}
+
+LogicalResult fill(NodeImporter &n, double value) {
+  n.setOutput(0, FullOp::create(n.b(), n.location(), n.outputType(),
+                                n.b().getF64FloatAttr(value)));
+  return success();
+}
+
+template <const char *argName> LogicalResult fullWith(NodeImporter &n) {
+  FailureOr<double> value = n.scalar(argName, std::nullopt);
+  if (failed(value))
+    return failure();
+  return fill(n, *value);
+}
+constexpr char kFillValue[] = "fill_value";
+constexpr char kScalarArg[] = "s";
+
+LogicalResult zeros(NodeImporter &n) { return fill(n, 0.0); }
+LogicalResult ones(NodeImporter &n) { return fill(n, 1.0); }
+
+/// arange(start, end, step): iota scaled by step, plus start.
+LogicalResult arange(NodeImporter &n) {
+  FailureOr<double> start = n.scalar("start", 0.0);
+  FailureOr<double> step = succeeded(start) ? n.scalar("step", 1.0) : Fail();
+  if (failed(step))
+    return failure();
+  if (n.outputType().getRank() != 1)
+    return n.error() << "arange's result has rank "
+                     << n.outputType().getRank();
+  DType dtype = n.outputDType();
+  StridedTensorType type = n.contiguous(n.outputShape(), dtype);
+  bool plain = *start == 0.0 && *step == 1.0;
+  Value result = IotaOp::create(n.b(), n.location(),
+                                plain ? n.outputType() : type, uint64_t(0));
+  if (*step != 1.0) {
+    Value factor = *n.broadcast(n.scalarTensor(*step, dtype), n.outputShape());
+    result = MulOp::create(n.b(), n.location(),
+                           *start == 0.0 ? n.outputType() : type, result, factor);
+  }
+  if (*start != 0.0) {
+    Value offset = *n.broadcast(n.scalarTensor(*start, dtype), n.outputShape());
+    result = AddOp::create(n.b(), n.location(), n.outputType(), result, offset);
+  }
+  n.setOutput(0, result);
+  return success();
+}
+
+} // namespace
+
+/// Adds the builders of pointwise ops, copies and creation to the table.
+void addPointwiseOps(OpTable &ops) {
+  ops.insert({
+      // Pointwise unary.
+      {"aten.neg.default", unary<NegOp>},
+      {"aten.abs.default", unary<AbsOp>},
+      {"aten.exp.default", unary<ExpOp>},
+      {"aten.log.default", unary<LogOp>},
+      {"aten.sqrt.default", unary<SqrtOp>},
+      {"aten.rsqrt.default", unary<RsqrtOp>},
+      {"aten.tanh.default", unary<TanhOp>},
+      {"aten.sigmoid.default", unary<SigmoidOp>},
+      {"aten.relu.default", unary<ReluOp>},
+      {"aten.sin.default", unary<SinOp>},
+      {"aten.cos.default", unary<CosOp>},
+      {"aten.erf.default", unary<ErfOp>},
+      {"aten.gelu.default", gelu},
+      {"aten.logical_not.default", logicalNot},
+      {"aten.bitwise_not.default", unary<NotOp>},
+      // Pointwise binary (a Scalar overload's `other` becomes a rank-0 full).
+      {"aten.add.Tensor", binary<AddOp, true>},
+      {"aten.add.Scalar", binary<AddOp, true>},
+      {"aten.sub.Tensor", binary<SubOp, true>},
+      {"aten.sub.Scalar", binary<SubOp, true>},
+      {"aten.mul.Tensor", binary<MulOp>},
+      {"aten.mul.Scalar", binary<MulOp>},
+      {"aten.div.Tensor", divide},
+      {"aten.div.Scalar", divide},
+      {"aten.div.Tensor_mode", divide},
+      {"aten.pow.Tensor_Tensor", binary<PowOp, false, kExponent>},
+      {"aten.pow.Tensor_Scalar", binary<PowOp, false, kExponent>},
+      {"aten.maximum.default", binary<MaximumOp>},
+      {"aten.minimum.default", binary<MinimumOp>},
+      {"aten.logical_and.default", binary<AndOp>},
+      {"aten.logical_or.default", binary<OrOp>},
+      {"aten.bitwise_and.Tensor", binary<AndOp>},
+      {"aten.bitwise_or.Tensor", binary<OrOp>},
+      {"aten.eq.Tensor", compare<CmpPredicate::eq>},
+      {"aten.eq.Scalar", compare<CmpPredicate::eq>},
+      {"aten.ne.Tensor", compare<CmpPredicate::ne>},
+      {"aten.ne.Scalar", compare<CmpPredicate::ne>},
+      {"aten.lt.Tensor", compare<CmpPredicate::lt>},
+      {"aten.lt.Scalar", compare<CmpPredicate::lt>},
+      {"aten.le.Tensor", compare<CmpPredicate::le>},
+      {"aten.le.Scalar", compare<CmpPredicate::le>},
+      {"aten.gt.Tensor", compare<CmpPredicate::gt>},
+      {"aten.gt.Scalar", compare<CmpPredicate::gt>},
+      {"aten.ge.Tensor", compare<CmpPredicate::ge>},
+      {"aten.ge.Scalar", compare<CmpPredicate::ge>},
+      {"aten.where.self", where},
+      // Copies and creation.
+      {"aten.clone.default", clone},
+      {"aten.lift_fresh_copy.default", clone},
+      {"aten._to_copy.default", toCopy},
+      {"aten.full.default", fullWith<kFillValue>},
+      {"aten.full_like.default", fullWith<kFillValue>},
+      {"aten.scalar_tensor.default", fullWith<kScalarArg>},
+      {"aten.zeros.default", zeros},
+      {"aten.zeros_like.default", zeros},
+      {"aten.ones.default", ones},
+      {"aten.ones_like.default", ones},
+      {"aten.arange.default", arange},
+      {"aten.arange.start", arange},
+      {"aten.arange.start_step", arange},
+  });
+}
+
+} // namespace stride::torch

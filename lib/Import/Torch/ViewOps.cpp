@@ -1,0 +1,251 @@
+//===- ViewOps.cpp - View and shape ops -----------------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The op table's views (view, expand, permute, transpose, unsqueeze,
+// squeeze, slice, select, alias, as_strided, split_with_sizes), each a
+// stride view op whose result type is the file's, and cat.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpTable.h"
+
+#include <limits>
+
+using namespace mlir;
+
+namespace stride::torch {
+
+int64_t rankOf(Value v) {
+  return llvm::cast<StridedTensorType>(v.getType()).getRank();
+}
+llvm::ArrayRef<int64_t> shapeOf(Value v) {
+  return llvm::cast<StridedTensorType>(v.getType()).getShape();
+}
+
+FailureOr<SliceBounds> sliceBounds(NodeImporter &n, Value x) {
+  int64_t rank = rankOf(x);
+  FailureOr<int64_t> dim = n.dim("dim", rank, 0);
+  FailureOr<int64_t> start = succeeded(dim) ? n.integer("start", 0) : Fail();
+  FailureOr<int64_t> end = succeeded(start)
+      ? n.integer("end", std::numeric_limits<int64_t>::max()) : Fail();
+  FailureOr<int64_t> step = succeeded(end) ? n.integer("step", 1) : Fail();
+  if (failed(step))
+    return failure();
+  if (*step < 1)
+    return n.error() << "slice step " << *step << " is not positive";
+  int64_t size = shapeOf(x)[*dim];
+  auto clamp = [&](int64_t i) {
+    if (i < 0)
+      i = i < -size ? 0 : i + size;
+    return std::min(i, size);
+  };
+  int64_t s = clamp(*start), e = std::max(clamp(*end), clamp(*start));
+  return SliceBounds{*dim, s, e, *step};
+}
+
+FailureOr<std::pair<int64_t, int64_t>> selectIndex(NodeImporter &n, Value x) {
+  FailureOr<int64_t> dim = n.dim("dim", rankOf(x), std::nullopt);
+  FailureOr<int64_t> index =
+      succeeded(dim) ? n.integer("index", std::nullopt) : Fail();
+  if (failed(index))
+    return failure();
+  int64_t size = shapeOf(x)[*dim];
+  int64_t i = *index < 0 ? *index + size : *index;
+  if (i < 0 || i >= size)
+    return n.error() << "select index " << *index << " is out of range for "
+                     << "a dim of size " << size;
+  return std::make_pair(*dim, i);
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+/// A view op whose result type is the file's (its verifier checks it against
+/// the layout Stride computes).
+template <typename OpTy, typename... Args>
+LogicalResult view(NodeImporter &n, Value input, Args... args) {
+  n.setOutput(0, OpTy::create(n.b(), n.location(), n.outputType(), input,
+                              args...));
+  return success();
+}
+
+/// A view whose every parameter is in its result type (view, expand,
+/// as_strided).
+template <typename OpTy> LogicalResult typedView(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  return view<OpTy>(n, *x);
+}
+
+LogicalResult permute(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  FailureOr<std::vector<int64_t>> dims =
+      succeeded(x) ? n.integers("dims", std::nullopt) : Fail();
+  if (failed(dims))
+    return failure();
+  int64_t rank = rankOf(*x);
+  for (int64_t &d : *dims)
+    if (d < 0)
+      d += rank;
+  return view<PermuteOp>(n, *x, llvm::ArrayRef<int64_t>(*dims));
+}
+
+LogicalResult transpose(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  int64_t rank = rankOf(*x);
+  FailureOr<int64_t> d0 = n.dim("dim0", rank, 0);
+  FailureOr<int64_t> d1 = succeeded(d0) ? n.dim("dim1", rank, 1) : Fail();
+  if (failed(d1))
+    return failure();
+  std::vector<int64_t> dims;
+  for (int64_t i = 0; i < rank; ++i)
+    dims.push_back(i == *d0 ? *d1 : i == *d1 ? *d0 : i);
+  return view<PermuteOp>(n, *x, llvm::ArrayRef<int64_t>(dims));
+}
+
+LogicalResult unsqueeze(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  FailureOr<int64_t> dim =
+      succeeded(x) ? n.dim("dim", rankOf(*x) + 1, std::nullopt) : Fail();
+  if (failed(dim))
+    return failure();
+  return view<UnsqueezeOp>(n, *x, static_cast<uint64_t>(*dim));
+}
+
+/// squeeze.dims / squeeze.dim / squeeze.default: PyTorch keeps a listed dim
+/// whose size is not 1, so only the size-1 ones are removed.
+LogicalResult squeeze(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  int64_t rank = rankOf(*x);
+  std::vector<int64_t> all;
+  for (int64_t i = 0; i < rank; ++i)
+    all.push_back(i);
+  FailureOr<std::vector<int64_t>> listed =
+      n.arg("dim") ? n.integers("dim", std::nullopt) : all;
+  if (failed(listed))
+    return failure();
+  std::vector<int64_t> dims;
+  for (int64_t d : *listed) {
+    int64_t nd = d < 0 ? d + std::max<int64_t>(rank, 1) : d;
+    if (nd < 0 || nd >= std::max<int64_t>(rank, 1))
+      return n.error() << "dim " << d << " is out of range for rank " << rank;
+    if (rank > 0 && shapeOf(*x)[nd] == 1 && !llvm::is_contained(dims, nd))
+      dims.push_back(nd);
+  }
+  llvm::sort(dims);
+  return view<SqueezeOp>(n, *x, llvm::ArrayRef<int64_t>(dims));
+}
+
+LogicalResult slice(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  FailureOr<SliceBounds> b = succeeded(x) ? sliceBounds(n, *x) : Fail();
+  if (failed(b))
+    return failure();
+  return view<SliceOp>(n, *x, static_cast<uint64_t>(b->dim),
+                       static_cast<uint64_t>(b->start),
+                       static_cast<uint64_t>(b->end),
+                       static_cast<uint64_t>(b->step));
+}
+
+LogicalResult select(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  auto di = succeeded(x) ? selectIndex(n, *x) : Fail();
+  if (failed(di))
+    return failure();
+  return view<SelectOp>(n, *x, static_cast<uint64_t>(di->first),
+                        static_cast<uint64_t>(di->second));
+}
+
+LogicalResult alias(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  if (x->getType() != n.outputType())
+    return n.error() << "alias: the file gives the result the type "
+                     << n.outputType() << ", its operand has " << x->getType();
+  n.setOutput(0, *x);
+  return success();
+}
+
+LogicalResult splitWithSizes(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  FailureOr<int64_t> dim =
+      succeeded(x) ? n.dim("dim", rankOf(*x), 0) : Fail();
+  FailureOr<std::vector<int64_t>> sizes =
+      succeeded(dim) ? n.integers("split_sizes", std::nullopt) : Fail();
+  if (failed(sizes))
+    return failure();
+  if (sizes->size() != n.numOutputs())
+    return n.error() << sizes->size() << " split sizes for "
+                     << n.numOutputs() << " outputs";
+  int64_t start = 0;
+  for (size_t i = 0; i < sizes->size(); ++i) {
+    int64_t end = start + (*sizes)[i];
+    if ((*sizes)[i] < 0 || end > shapeOf(*x)[*dim])
+      return n.error() << "split sizes exceed the dim's size "
+                       << shapeOf(*x)[*dim];
+    n.setOutput(i, SliceOp::create(n.b(), n.location(), n.outputType(i), *x,
+                                   *dim, start, end, uint64_t(1)));
+    start = end;
+  }
+  return success();
+}
+
+/// cat(tensors, dim): each input cast to the result's dtype.
+LogicalResult concatenate(NodeImporter &n) {
+  const Argument *list = n.arg("tensors");
+  if (!list || list->kind != Argument::Kind::Tensors || list->names.empty())
+    return n.error() << "cat without a list of tensors";
+  int64_t rank = n.outputType().getRank();
+  FailureOr<int64_t> dim = n.dim("dim", rank, 0);
+  if (failed(dim))
+    return failure();
+  SmallVector<Value> inputs;
+  for (const std::string &name : list->names) {
+    FailureOr<Value> v = n.value(name);
+    if (failed(v))
+      return failure();
+    inputs.push_back(n.cast(*v, n.outputDType()));
+  }
+  n.setOutput(0, CatOp::create(n.b(), n.location(), n.outputType(), inputs,
+                               n.b().getI64IntegerAttr(*dim)));
+  return success();
+}
+
+} // namespace
+
+/// Adds the builders of views and cat to the table.
+void addViewOps(OpTable &ops) {
+  ops.insert({
+      // Views.
+      {"aten.view.default", typedView<ViewOp>},
+      {"aten._unsafe_view.default", typedView<ViewOp>},
+      {"aten.expand.default", typedView<ExpandOp>},
+      {"aten.permute.default", permute},
+      {"aten.transpose.int", transpose},
+      {"aten.unsqueeze.default", unsqueeze},
+      {"aten.squeeze.dims", squeeze},
+      {"aten.squeeze.dim", squeeze},
+      {"aten.squeeze.default", squeeze},
+      {"aten.slice.Tensor", slice},
+      {"aten.select.int", select},
+      {"aten.alias.default", alias},
+      {"aten.as_strided.default", typedView<AsStridedOp>},
+      {"aten.split_with_sizes.default", splitWithSizes},
+      {"aten.cat.default", concatenate},
+  });
+}
+
+} // namespace stride::torch

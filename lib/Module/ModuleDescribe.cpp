@@ -1,0 +1,343 @@
+//===- ModuleDescribe.cpp - Describe modules in words ---------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The readable side of a module: describeModule's dump (stride-run
+// --inspect), the one-line summaries of steps and memory, and
+// describeTensor, which the verifier's messages use too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Module/Module.h"
+
+#include "ModuleInternal.h"
+
+#include "stride/Support/Layout.h"
+
+#include <sstream>
+
+namespace stride {
+
+using detail::str;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// describeModule helpers
+//===----------------------------------------------------------------------===//
+
+/// "1 input", "2 inputs".
+std::string counted(size_t n, const std::string &noun) {
+  return str(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
+std::string counted(size_t n, const std::string &noun,
+                    const std::string &plural) {
+  return str(n) + " " + (n == 1 ? noun : plural);
+}
+
+std::string formatDim3(const Dim3 &d) {
+  // Appending (rather than "(" + str(...)) avoids a GCC 12 -Wrestrict false
+  // positive.
+  std::string s = "(";
+  s += str(d.x);
+  s += ", ";
+  s += str(d.y);
+  s += ", ";
+  s += str(d.z);
+  return s + ")";
+}
+
+std::string formatDouble(double v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v;
+  return os.str();
+}
+
+std::string describeArg(const KernelArg &a) {
+  switch (a.kind) {
+  case KernelArg::Kind::Buffer:
+    return "buffer " + str(a.bufferIndex);
+  case KernelArg::Kind::I32:
+    return "i32 " + str(a.intValue);
+  case KernelArg::Kind::I64:
+    return "i64 " + str(a.intValue);
+  case KernelArg::Kind::F32:
+    return "f32 " + formatDouble(a.floatValue);
+  case KernelArg::Kind::F64:
+    return "f64 " + formatDouble(a.floatValue);
+  }
+  return "?";
+}
+
+const char *codeKindName(CodeKind k) {
+  switch (k) {
+  case CodeKind::Cubin:
+    return "CUBIN";
+  case CodeKind::Ptx:
+    return "PTX";
+  }
+  return "unknown";
+}
+
+/// Name of what a buffer holds, when the index is valid.
+std::string bufferRole(const ModuleDesc &desc, const BufferDesc &b) {
+  auto named = [&](const std::vector<TensorSignature> &list, const char *kind) {
+    std::string s = std::string(kind) + " " + str(b.index);
+    if (b.index >= 0 && size_t(b.index) < list.size())
+      s += " '" + list[b.index].name + "'";
+    return s;
+  };
+  switch (b.kind) {
+  case BufferKind::Input:
+    return named(desc.signature.inputs, "input");
+  case BufferKind::Output:
+    return named(desc.signature.outputs, "output");
+  case BufferKind::Temp:
+    return b.zeroed ? "temporary, zeroed" : "temporary";
+  case BufferKind::Constant:
+    return "constant " + str(b.index);
+  }
+  return "unknown kind";
+}
+
+} // namespace
+
+std::string describeTensor(const TensorSignature &t) {
+  return std::string(dtypeName(t.dtype)) + " " + formatDims(t.shape) +
+         " strides " + formatDims(t.strides) + " offset " + str(t.storageOffset);
+}
+
+namespace {
+void describeExecutables(std::ostream &os, const ModuleDesc &desc) {
+  os << "executables: " << desc.executables.size() << "\n";
+  for (size_t e = 0; e < desc.executables.size(); ++e) {
+    const ExecutableDesc &exe = desc.executables[e];
+    os << "  executable " << e << ": " << codeKindName(exe.image.kind) << ", "
+       << exe.image.bytes.size() << " bytes, "
+       << counted(exe.kernels.size(), "kernel") << "\n";
+    for (size_t i = 0; i < exe.kernels.size(); ++i) {
+      os << "    kernel " << i << " '" << exe.kernels[i].name << "'";
+      if (!exe.kernels[i].description.empty())
+        os << ": " << exe.kernels[i].description;
+      os << "\n";
+    }
+  }
+}
+
+/// Constants are summarized: layout and size, never the data.
+void describeConstants(std::ostream &os, const ModuleDesc &desc) {
+  size_t bytes = 0;
+  for (const ConstantDesc &c : desc.constants)
+    bytes += c.data.size();
+  os << "constants: " << desc.constants.size() << " (" << bytes
+     << " bytes)\n";
+  for (size_t i = 0; i < desc.constants.size(); ++i) {
+    const ConstantDesc &c = desc.constants[i];
+    os << "  constant " << i << ": "
+       << describeTensor({"", c.dtype, c.shape, c.strides, 0}) << ", "
+       << c.data.size() << " bytes\n";
+  }
+}
+
+void describeStep(std::ostream &os, const ModuleDesc &desc,
+                  const DispatchStep &d) {
+  os << "dispatch kernel " << d.kernel;
+  if (d.executable < desc.executables.size() &&
+      d.kernel < desc.executables[d.executable].kernels.size())
+    os << " '" << desc.executables[d.executable].kernels[d.kernel].name << "'";
+  os << " of executable " << d.executable << " grid " << formatDim3(d.grid)
+     << " block " << formatDim3(d.block) << " shared " << d.dynamicSharedBytes
+     << " args (";
+  for (size_t a = 0; a < d.args.size(); ++a)
+    os << (a ? ", " : "") << describeArg(d.args[a]);
+  os << ")";
+  if (d.dependentLaunch)
+    os << " dependent";
+}
+
+void describeStep(std::ostream &os, const ModuleDesc &,
+                  const LibraryCallStep &call) {
+  os << "library call '" << call.routine << "' buffers (";
+  for (size_t i = 0; i < call.buffers.size(); ++i)
+    os << (i ? ", " : "") << call.buffers[i];
+  os << ") descriptor {";
+  for (size_t i = 0; i < call.descriptor.size(); ++i) {
+    const DescriptorField &f = call.descriptor[i];
+    os << (i ? ", " : "") << f.name << " = ";
+    if (!f.text.empty() || f.ints.empty())
+      os << "\"" << f.text << "\"";
+    else
+      os << formatDims(f.ints);
+  }
+  os << "}";
+}
+
+void describeStep(std::ostream &os, const ModuleDesc &, const FillStep &f) {
+  os << "fill buffer " << f.buffer << " with byte " << int(f.value);
+}
+
+void describeStep(std::ostream &os, const ModuleDesc &, const CopyStep &c) {
+  os << "copy " << c.sizeBytes << " bytes from buffer " << c.source
+     << " to buffer " << c.target;
+}
+
+/// "temporaries: 20 buffers, 20480 bytes" and, when buffers share an arena,
+/// "arena: 4096 bytes for 20 temporaries and 1 output of 22528 bytes
+/// (18432 bytes saved)". A module without an arena (from an older stridec)
+/// says what buffer reuse started from, when it recorded it.
+void describeTemporaries(std::ostream &os, const ModuleDesc &desc) {
+  size_t count = 0, inArena = 0, outputsInArena = 0;
+  int64_t bytes = 0, arenaMembersBytes = 0;
+  for (const BufferDesc &b : desc.buffers) {
+    if (b.kind == BufferKind::Temp) {
+      ++count;
+      bytes += b.sizeBytes;
+    }
+    if (b.inArena()) {
+      ++inArena;
+      outputsInArena += b.kind == BufferKind::Output;
+      arenaMembersBytes += b.sizeBytes;
+    }
+  }
+  os << "temporaries: " << counted(count, "buffer") << ", " << bytes
+     << " bytes";
+  if (inArena == 0 && desc.temporariesBeforeReuse != 0)
+    os << " (before buffer reuse: "
+       << counted(desc.temporariesBeforeReuse, "buffer") << ", "
+       << desc.temporaryBytesBeforeReuse << " bytes; "
+       << desc.temporaryBytesBeforeReuse - bytes << " bytes saved)";
+  os << "\n";
+  if (inArena == 0)
+    return;
+  int64_t arena = desc.arenaBytes();
+  int64_t saved = arenaMembersBytes - arena;
+  os << "arena: " << arena << " bytes for "
+     << counted(inArena - outputsInArena, "temporary", "temporaries")
+     << " and " << counted(outputsInArena, "output") << " of "
+     << arenaMembersBytes << " bytes ("
+     << (saved >= 0 ? str(saved) + " bytes saved"
+                    : str(-saved) + " bytes of alignment")
+     << ")\n";
+}
+} // namespace
+
+const char *stepKindName(StepKind kind) {
+  switch (kind) {
+  case StepKind::Kernel:
+    return "kernel";
+  case StepKind::LibraryCall:
+    return "library call";
+  case StepKind::Copy:
+    return "copy";
+  case StepKind::Fill:
+    return "fill";
+  }
+  return "?";
+}
+
+namespace {
+/// "cublaslt.matmul f32 m=768 n=8192 k=3072 batch=1 epilogue=gelu_bias".
+std::string summarizeLibraryCall(const LibraryCallStep &call) {
+  auto field = [&](const char *name) -> const DescriptorField * {
+    for (const DescriptorField &f : call.descriptor)
+      if (f.name == name)
+        return &f;
+    return nullptr;
+  };
+  std::string s = call.routine;
+  if (const DescriptorField *dtype = field("dtype"))
+    s += " " + dtype->text;
+  for (const char *name : {"m", "n", "k", "batch"})
+    if (const DescriptorField *f = field(name); f && f->ints.size() == 1)
+      s += std::string(" ") + name + "=" + str(f->ints[0]);
+  if (const DescriptorField *epilogue = field("epilogue");
+      epilogue && epilogue->text != "default")
+    s += " epilogue=" + epilogue->text;
+  return s;
+}
+} // namespace
+
+StepSummary summarizeStep(const ModuleDesc &desc, size_t index) {
+  const Step &step = desc.steps[index];
+  if (const auto *d = std::get_if<DispatchStep>(&step))
+    return {StepKind::Kernel,
+            desc.executables[d->executable].kernels[d->kernel].name};
+  if (const auto *call = std::get_if<LibraryCallStep>(&step))
+    return {StepKind::LibraryCall, summarizeLibraryCall(*call)};
+  if (const auto *c = std::get_if<CopyStep>(&step))
+    return {StepKind::Copy, str(c->sizeBytes) + " bytes"};
+  const auto &f = std::get<FillStep>(step);
+  return {StepKind::Fill, str(desc.buffers[f.buffer].sizeBytes) + " bytes"};
+}
+
+MemorySummary summarizeMemory(const ModuleDesc &desc) {
+  MemorySummary m;
+  m.arenaBytes = desc.arenaBytes();
+  for (const BufferDesc &b : desc.buffers) {
+    if (b.inArena())
+      continue;
+    switch (b.kind) {
+    case BufferKind::Constant:
+      m.constantBytes += b.sizeBytes;
+      break;
+    case BufferKind::Temp:
+      m.temporaryBytes += b.sizeBytes;
+      break;
+    case BufferKind::Input:
+      m.inputBytes += b.sizeBytes;
+      break;
+    case BufferKind::Output:
+      m.outputBytes += b.sizeBytes;
+      break;
+    }
+  }
+  return m;
+}
+
+std::string describeModule(const ModuleDesc &desc) {
+  std::ostringstream os;
+  os << "Stride module, format version " << desc.formatVersion
+     << ", produced by " << (desc.producer.empty() ? "?" : desc.producer) << "\n";
+  os << "target: "
+     << (desc.target.backend == Backend::Cuda ? "CUDA " : "unknown backend ")
+     << desc.target.arch << "\n";
+  if (desc.deterministic)
+    os << "deterministic: float index_add sums in source order (stridec "
+          "--deterministic)\n";
+  const GraphSignature &sig = desc.signature;
+  os << "entry: " << sig.entryName << " ("
+     << counted(sig.inputs.size(), "input") << ", "
+     << counted(sig.outputs.size(), "output") << ")\n";
+  for (size_t i = 0; i < sig.inputs.size(); ++i)
+    os << "  input " << i << " '" << sig.inputs[i].name
+       << "': " << describeTensor(sig.inputs[i]) << "\n";
+  for (size_t i = 0; i < sig.outputs.size(); ++i)
+    os << "  output " << i << " '" << sig.outputs[i].name
+       << "': " << describeTensor(sig.outputs[i]) << "\n";
+  describeExecutables(os, desc);
+  describeConstants(os, desc);
+  os << "buffers: " << desc.buffers.size() << "\n";
+  for (size_t i = 0; i < desc.buffers.size(); ++i)
+    os << "  buffer " << i << ": " << bufferRole(desc, desc.buffers[i]) << ", "
+       << desc.buffers[i].sizeBytes << " bytes"
+       << (desc.buffers[i].inArena()
+               ? " at arena " + str(desc.buffers[i].arenaOffset)
+               : std::string())
+       << "\n";
+  describeTemporaries(os, desc);
+  os << "steps: " << desc.steps.size() << "\n";
+  for (size_t i = 0; i < desc.steps.size(); ++i) {
+    os << "  step " << i + 1 << " of " << desc.steps.size() << ": ";
+    std::visit([&](const auto &step) { describeStep(os, desc, step); },
+               desc.steps[i]);
+    os << "\n";
+  }
+  return os.str();
+}
+
+} // namespace stride

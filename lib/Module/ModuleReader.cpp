@@ -1,0 +1,423 @@
+//===- ModuleReader.cpp - Parse untrusted module files --------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Module files are untrusted input: a file may be foreign, truncated,
+// corrupted or from another release. Parsing therefore goes in layers, and no
+// layer reads a byte that an earlier one has not checked:
+//   1. size, file identifier (bytes 8..11) and the size prefix,
+//   2. just enough FlatBuffers verification to read `format_version`,
+//   3. the version,
+//   4. the full FlatBuffers verifier,
+//   5. conversion to ModuleDesc (tolerating absent fields),
+//   6. verifyModule: the semantic checks the runtime relies on
+//      (ModuleVerifier.cpp).
+//
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Module/Module.h"
+
+#include "ModuleInternal.h"
+#include "ModuleSchema.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace stride {
+
+using detail::str;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// FlatBuffer -> ModuleDesc. Runs only on verified buffers; absent fields
+// read as empty and are caught by verifyModule.
+//===----------------------------------------------------------------------===//
+
+std::string toString(const flatbuffers::String *s) {
+  return s ? s->str() : std::string();
+}
+
+// The FlatBuffers verifier checks a vector's alignment only to 4 bytes (its
+// length field), so a hostile file can hold an [int64] or a vector of 8-byte
+// structs at an address that is not a multiple of 8. Elements are therefore
+// copied out byte-wise, never read through a typed pointer.
+template <typename T>
+std::vector<T> toVector(const flatbuffers::Vector<T> *v) {
+  if (!v)
+    return {};
+  std::vector<T> out(v->size());
+  if (!out.empty())
+    std::memcpy(out.data(), v->Data(), out.size() * sizeof(T));
+  return out;
+}
+
+template <typename T>
+std::vector<T> structsOf(const flatbuffers::Vector<const T *> *v) {
+  if (!v)
+    return {};
+  std::vector<T> out(v->size());
+  if (!out.empty())
+    std::memcpy(static_cast<void *>(out.data()), v->Data(),
+                out.size() * sizeof(T));
+  return out;
+}
+
+Dim3 fromFb(const fb::Dim3 *d) {
+  // An absent grid or block reads as 0 x 0 x 0, which verifyModule refuses.
+  return d ? Dim3{d->x(), d->y(), d->z()} : Dim3{0, 0, 0};
+}
+
+/// Decodes an argument. Returns nullopt for a kind this version does not know
+/// or an immediate whose unused high bits are set (both mean corruption).
+std::optional<KernelArg> fromFb(const fb::LaunchArg &a) {
+  uint64_t bits = a.bits();
+  bool fitsIn32 = (bits >> 32) == 0;
+  switch (a.kind()) {
+  case fb::ArgKind::Buffer:
+    if (bits != 0)
+      return std::nullopt;
+    return KernelArg::buffer(a.buffer());
+  case fb::ArgKind::I32:
+    if (!fitsIn32)
+      return std::nullopt;
+    return KernelArg::i32(std::bit_cast<int32_t>(static_cast<uint32_t>(bits)));
+  case fb::ArgKind::I64:
+    return KernelArg::i64(std::bit_cast<int64_t>(bits));
+  case fb::ArgKind::F32:
+    if (!fitsIn32)
+      return std::nullopt;
+    return KernelArg::f32(std::bit_cast<float>(static_cast<uint32_t>(bits)));
+  case fb::ArgKind::F64:
+    return KernelArg::f64(std::bit_cast<double>(bits));
+  }
+  return std::nullopt;
+}
+
+/// Enum values a newer or corrupt file may hold that this build does not
+/// know are mapped to a sentinel that verifyModule refuses.
+constexpr uint8_t kUnknownEnum = 0xff;
+
+TensorSignature fromFb(const fb::TensorSignature *t) {
+  TensorSignature out;
+  if (!t) {
+    out.dtype = static_cast<DType>(kUnknownEnum);
+    return out;
+  }
+  out.name = toString(t->name());
+  out.dtype = static_cast<DType>(t->dtype());
+  out.shape = toVector(t->shape());
+  out.strides = toVector(t->strides());
+  out.storageOffset = t->storage_offset();
+  return out;
+}
+
+std::vector<TensorSignature>
+fromFb(const flatbuffers::Vector<flatbuffers::Offset<fb::TensorSignature>> *v) {
+  std::vector<TensorSignature> out;
+  if (v)
+    for (const fb::TensorSignature *t : *v)
+      out.push_back(fromFb(t));
+  return out;
+}
+
+/// Decodes a verified dispatch. Fails only on argument encodings that
+/// cannot be represented in a ModuleDesc.
+Result<DispatchStep> fromFb(const fb::Dispatch &d, const std::string &where) {
+  DispatchStep step;
+  step.executable = d.executable();
+  step.kernel = d.kernel();
+  step.grid = fromFb(d.grid());
+  step.block = fromFb(d.block());
+  step.dynamicSharedBytes = d.dynamic_shared_bytes();
+  step.dependentLaunch = d.dependent_launch();
+  for (const fb::LaunchArg &a : structsOf(d.args())) {
+    std::optional<KernelArg> arg = fromFb(a);
+    if (!arg)
+      return makeError(ErrorCode::InvalidModule,
+                       where + ": argument " + str(step.args.size()) +
+                           " has an unknown encoding");
+    step.args.push_back(*arg);
+  }
+  return step;
+}
+
+LibraryCallStep fromFb(const fb::LibraryCall &c) {
+  LibraryCallStep step;
+  step.routine = toString(c.routine());
+  step.buffers = toVector(c.buffers());
+  if (c.descriptor())
+    for (const fb::DescriptorField *f : *c.descriptor())
+      step.descriptor.push_back(
+          f ? DescriptorField{toString(f->name()), toVector(f->ints()),
+                              toString(f->text())}
+            : DescriptorField{});
+  return step;
+}
+
+/// Decodes step `index` of `m`; a step of a kind this build does not know,
+/// or without its table, is an error.
+Result<Step> stepOf(const fb::Module &m, size_t index, const std::string &name) {
+  std::string where = name + ": corrupt Stride module: step " +
+                      str(index + 1) + " of " + str(m.steps()->size());
+  if (!m.steps_type() || m.steps_type()->size() != m.steps()->size())
+    return makeError(ErrorCode::InvalidModule,
+                     where + " has no kind (the step kinds and steps differ "
+                             "in number)");
+  auto kind = static_cast<fb::Step>(m.steps_type()->Get(index));
+  const void *table = m.steps()->Get(index);
+  if (table)
+    switch (kind) {
+    case fb::Step::Dispatch: {
+      Result<DispatchStep> d =
+          fromFb(*static_cast<const fb::Dispatch *>(table), where);
+      if (!d)
+        return d.error();
+      return Step(std::move(*d));
+    }
+    case fb::Step::LibraryCall:
+      return Step(fromFb(*static_cast<const fb::LibraryCall *>(table)));
+    case fb::Step::Fill: {
+      auto *f = static_cast<const fb::Fill *>(table);
+      return Step(FillStep{f->buffer(), f->value()});
+    }
+    case fb::Step::Copy: {
+      auto *c = static_cast<const fb::Copy *>(table);
+      return Step(CopyStep{c->source(), c->target(), c->size_bytes()});
+    }
+    default:
+      break;
+    }
+  return makeError(ErrorCode::InvalidModule,
+                   where + " has an unknown kind (code " +
+                       str(static_cast<uint8_t>(kind)) + ")");
+}
+
+ExecutableDesc fromFb(const fb::Executable *e) {
+  ExecutableDesc out;
+  if (!e) {
+    out.image.kind = static_cast<CodeKind>(kUnknownEnum);
+    return out;
+  }
+  out.image = {static_cast<CodeKind>(e->format()), toVector(e->bytes())};
+  if (e->kernels())
+    for (const fb::Kernel *k : *e->kernels())
+      out.kernels.push_back(k ? KernelDesc{toString(k->name()),
+                                           toString(k->description())}
+                              : KernelDesc{});
+  return out;
+}
+
+/// Decodes constant `index`; its data must start at a multiple of
+/// kConstantAlignment from the file's start, `file`.
+Result<ConstantDesc> constantOf(const fb::Constant *c, size_t index,
+                                const uint8_t *file, const std::string &name) {
+  ConstantDesc out;
+  if (!c) {
+    out.dtype = static_cast<DType>(kUnknownEnum);
+    return out;
+  }
+  out.dtype = static_cast<DType>(c->dtype());
+  out.shape = toVector(c->shape());
+  out.strides = toVector(c->strides());
+  if (const flatbuffers::Vector<uint8_t> *data = c->data()) {
+    size_t offset = static_cast<size_t>(data->Data() - file);
+    if (offset % kConstantAlignment != 0)
+      return makeError(ErrorCode::InvalidModule,
+                       name + ": corrupt Stride module: the data of constant " +
+                           str(index) + " is at file offset " + str(offset) +
+                           ", not a multiple of " + str(kConstantAlignment));
+    out.data = toVector(data);
+  }
+  return out;
+}
+
+/// Converts a verified module (`file` is where its bytes start). Fails only
+/// on encodings that cannot be represented in a ModuleDesc.
+Result<ModuleDesc> convert(const fb::Module &m, const uint8_t *file,
+                           const std::string &name) {
+  ModuleDesc desc;
+  desc.formatVersion = m.format_version();
+  desc.producer = toString(m.producer());
+  if (const fb::Target *t = m.target())
+    desc.target = {static_cast<Backend>(t->backend()), toString(t->arch())};
+  else
+    desc.target.backend = static_cast<Backend>(kUnknownEnum);
+  if (m.executables())
+    for (const fb::Executable *e : *m.executables())
+      desc.executables.push_back(fromFb(e));
+  if (m.constants())
+    for (const fb::Constant *c : *m.constants()) {
+      Result<ConstantDesc> constant =
+          constantOf(c, desc.constants.size(), file, name);
+      if (!constant)
+        return constant.error();
+      desc.constants.push_back(std::move(*constant));
+    }
+  if (m.buffers())
+    for (const fb::Buffer *b : *m.buffers())
+      desc.buffers.push_back(
+          b ? BufferDesc{static_cast<BufferKind>(b->kind()), b->index(),
+                         b->size_bytes(), b->zeroed(), b->arena_offset()}
+            : BufferDesc{static_cast<BufferKind>(kUnknownEnum), -1, 0, false});
+  if (m.steps())
+    for (size_t i = 0; i < m.steps()->size(); ++i) {
+      Result<Step> step = stepOf(m, i, name);
+      if (!step)
+        return step.error();
+      desc.steps.push_back(std::move(*step));
+    }
+  if (const fb::Signature *sig = m.signature()) {
+    desc.signature.entryName = toString(sig->entry());
+    desc.signature.inputs = fromFb(sig->inputs());
+    desc.signature.outputs = fromFb(sig->outputs());
+  }
+  desc.temporariesBeforeReuse = m.temporaries_before_reuse();
+  desc.temporaryBytesBeforeReuse = m.temporary_bytes_before_reuse();
+  desc.deterministic = m.deterministic();
+  return desc;
+}
+
+//===----------------------------------------------------------------------===//
+// Layered checks of untrusted bytes
+//===----------------------------------------------------------------------===//
+
+/// Printable rendering of a few untrusted bytes: "\x89PNG".
+std::string printableBytes(const uint8_t *p, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\' && p[i] != '"') {
+      s += static_cast<char>(p[i]);
+      continue;
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof(buf), "\\x%02x", p[i]);
+    s += buf;
+  }
+  return s;
+}
+
+/// The file is a size-prefixed FlatBuffer: a uint32 byte count of the rest,
+/// then the root offset, then the identifier.
+constexpr size_t kSizePrefixBytes = sizeof(flatbuffers::uoffset_t);
+constexpr size_t kHeaderBytes = kSizePrefixBytes + 8;
+
+/// Verifies only the root offset, the root table's vtable and its
+/// format_version field, so the version can be read even from a file whose
+/// other fields a newer release laid out differently.
+bool verifyVersionField(const uint8_t *data, size_t size) {
+  flatbuffers::Verifier verifier(data, size);
+  flatbuffers::uoffset_t rootOffset = verifier.VerifyOffset(kSizePrefixBytes);
+  if (!rootOffset)
+    return false;
+  auto *root = reinterpret_cast<const flatbuffers::Table *>(
+      data + kSizePrefixBytes + rootOffset);
+  return root->VerifyTableStart(verifier) &&
+         root->VerifyField<uint32_t>(verifier, fb::Module::VT_FORMAT_VERSION,
+                                     sizeof(uint32_t));
+}
+
+uint32_t readVersionField(const uint8_t *data) {
+  auto *root = flatbuffers::GetSizePrefixedRoot<flatbuffers::Table>(data);
+  return root->GetField<uint32_t>(fb::Module::VT_FORMAT_VERSION, 0);
+}
+
+Status checkHeader(const uint8_t *data, size_t size, const std::string &name) {
+  if (size == 0)
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": not a Stride module: the file is empty");
+  if (size < kHeaderBytes)
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": not a Stride module: the file has only " +
+                         str(size) + " bytes, fewer than the " +
+                         str(kHeaderBytes) + "-byte header");
+  if (!flatbuffers::BufferHasIdentifier(data, kModuleFileIdentifier,
+                                        /*size_prefixed=*/true))
+    return makeError(
+        ErrorCode::InvalidModule,
+        name + ": not a Stride module: bytes 8-11 hold \"" +
+            printableBytes(data + 8, 4) + "\" instead of the identifier \"" +
+            kModuleFileIdentifier +
+            "\" (a module file is what `stridec --emit=module` writes)");
+  uint64_t declared =
+      uint64_t(flatbuffers::ReadScalar<flatbuffers::uoffset_t>(data)) +
+      kSizePrefixBytes;
+  if (declared > size)
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": truncated Stride module: the file has " +
+                         str(size) + " bytes, but its header says it has " +
+                         str(declared));
+  if (declared < size)
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": corrupt Stride module: the file has " +
+                         str(size) + " bytes, but its header says it has " +
+                         str(declared) + " (extra data at the end)");
+  if (!verifyVersionField(data, size))
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": corrupt Stride module: the header is damaged");
+  uint32_t version = readVersionField(data);
+  if (version != kModuleFormatVersion)
+    return makeError(
+        ErrorCode::Incompatible,
+        name + ": module format version " + str(version) +
+            " is not supported by this runtime (it reads version " +
+            str(kModuleFormatVersion) +
+            "); recompile the graph with this release's stridec");
+  return Status::ok();
+}
+
+} // namespace
+
+Result<ModuleDesc> parseModule(const uint8_t *data, size_t size,
+                               const std::string &name) {
+  // FlatBuffers checks alignment relative to the buffer's start; a caller's
+  // buffer that is not itself 8-byte aligned is copied to one that is.
+  std::vector<uint64_t> aligned;
+  if (reinterpret_cast<uintptr_t>(data) % alignof(uint64_t) != 0) {
+    aligned.resize((size + sizeof(uint64_t) - 1) / sizeof(uint64_t));
+    std::memcpy(aligned.data(), data, size);
+    data = reinterpret_cast<const uint8_t *>(aligned.data());
+  }
+  if (Status header = checkHeader(data, size, name); !header)
+    return header.error();
+  flatbuffers::Verifier verifier(data, size);
+  if (!fb::VerifySizePrefixedModuleBuffer(verifier))
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": corrupt Stride module: the FlatBuffers verifier "
+                            "rejected its contents (an offset, vector or "
+                            "string is out of bounds or misaligned)");
+  Result<ModuleDesc> desc =
+      convert(*fb::GetSizePrefixedModule(data), data, name);
+  if (!desc)
+    return desc;
+  if (Status ok = verifyModule(*desc, name); !ok)
+    return ok.error();
+  return desc;
+}
+
+Result<ModuleDesc> readModuleFile(const std::string &path) {
+  std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "rb"),
+                                              &std::fclose);
+  if (!file)
+    return makeError(
+        fileErrorCode(errno),
+        path + ": cannot open the module file: " + std::strerror(errno));
+  std::vector<uint8_t> bytes;
+  uint8_t chunk[1 << 16];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof(chunk), file.get())) > 0)
+    bytes.insert(bytes.end(), chunk, chunk + n);
+  if (std::ferror(file.get()))
+    return makeError(
+        fileErrorCode(errno),
+        path + ": cannot read the module file: " + std::strerror(errno));
+  return parseModule(bytes.data(), bytes.size(), path);
+}
+
+} // namespace stride

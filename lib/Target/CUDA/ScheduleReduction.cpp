@@ -1,0 +1,319 @@
+//===- ScheduleReduction.cpp - Schedules of reduction kernels -------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The reduction forms' schedules: inner and outer reductions (a group of
+// threads per output, or adjacent outputs per thread), their split across
+// blocks when the outputs cannot fill the GPU (column groups for outer ones),
+// and row reductions (broadcast reductions), a row held in registers, shared
+// memory or a cluster, or re-read. Part of the Scheduler (Scheduler.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Scheduler.h"
+
+#include "dialects/stride/Analysis/RowSplit.h"
+#include "stride/Support/DType.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+
+namespace stride::cuda {
+
+namespace {
+
+/// Bytes of a reduction's accumulator (CudaText.h: accumulatorType).
+int64_t accumulatorBytes(DType t) {
+  bool single = t == DType::F32 || t == DType::F16 || t == DType::BF16;
+  return single ? 4 : 8;
+}
+
+} // namespace
+
+void Scheduler::scheduleReduction() {
+  const ReductionInfo &first = facts.reductions.front();
+  ArrayRef<int64_t> inShape =
+      cast<StridedTensorType>(first.input.getType()).getShape();
+  int64_t m = product(facts.iterationShape), l = 1;
+  for (int64_t d : first.dims)
+    l *= inShape[d];
+  // Inner reductions (the innermost dim of size > 1 is reduced) give each
+  // output element a group of threads striding along it; outer reductions
+  // give adjacent threads adjacent output elements, each looping over the
+  // reduced elements (coalesced when the innermost kept dim is contiguous).
+  int64_t innermost = -1;
+  for (int64_t d = static_cast<int64_t>(inShape.size()) - 1; d >= 0; --d)
+    if (inShape[d] != 1) {
+      innermost = d;
+      break;
+    }
+  bool inner =
+      m == 1 || innermost < 0 || llvm::is_contained(first.dims, innermost);
+  scheme = inner ? KernelScheme::ReductionInner : KernelScheme::ReductionOuter;
+  // Threads per output (inner) or slices of the reduced range (outer).
+  threads = 1;
+  int64_t block = 256;
+  if (inner) {
+    if (l >= 4096 || (m < multiprocessors * 4 && l > 256)) {
+      threads = l >= 16384 ? 1024 : 256;
+      // A block per row, each thread reading its share in groups of 4
+      // where the row holds whole groups: 82% -> 91% of the copy floor
+      // for the sum over 512 bf16 rows of 65,536 on an H100 (bench/NOTES.md
+      // section 41).
+      if (readsInnermostInFours())
+        vectorWidth = 4;
+    } else if (l <= kMaxThreadRow && readsInnermostInFours()) {
+      // Rows of a few elements: a thread per row, 4 elements per load.
+      vectorWidth = 4;
+    } else {
+      // A warp (or fewer lanes) per row. Where the row holds whole groups
+      // of 4, 4 elements per load (the loop is unrolled by 4, so a lane's
+      // loads are in flight together): a load per lane of 4-byte elements,
+      // about 4 of narrower ones (8-byte loads and less), so that a bf16
+      // row of 100 takes 8 lanes and a warp reads 4 rows at once
+      // (bench/NOTES.md section 30 measured both ways).
+      int64_t loads = l;
+      if (readsInnermostInFours()) {
+        vectorWidth = 4;
+        bool narrow = dtypeSize(*dtypeOf(facts.reductions.front()
+                                              .input.getType())) < 4;
+        loads = ceilDiv(l / 4, narrow ? 4 : 1);
+      }
+      threads = std::min<int64_t>(
+          32, std::max<int64_t>(1, llvm::PowerOf2Ceil(loads)));
+    }
+    block = std::max<int64_t>(threads, 256);
+  } else {
+    if (l >= 16)
+      slices = m < 32 * multiprocessors ? 32 : 8;
+    block = 32 * slices;
+  }
+  if (m == 0)
+    return;
+  if (inner ? scheduleSplitReduction(m, l, threads)
+            : scheduleOuterSplit(m, l))
+    return;
+  int64_t groups = inner ? block / threads : 32; // outputs per block pass
+  int64_t maxBlocks =
+      int64_t(multiprocessors) * std::max<int64_t>(1, 2048 / block);
+  if (inner)
+    launch(gridSize(ceilDiv(m, groups), maxBlocks), block);
+  else
+    launch(gridSize(ceilDiv(m, groups), maxBlocks), 32, slices);
+}
+
+int64_t Scheduler::splitCount(int64_t units, int64_t unitThreads,
+                              int64_t block, int64_t reduced,
+                              int64_t minSlice) {
+  if (units * unitThreads >= residentThreads())
+    return 0;
+  int64_t split =
+      std::min(ceilDiv(kSplitWaves * residentThreads() / block, units),
+               reduced / minSlice);
+  return split < 2 ? 0 : split;
+}
+
+void Scheduler::partialsScratch(int64_t count) {
+  for (const ReductionInfo &r : facts.reductions)
+    scratch.push_back(count * accumulatorBytes(r.dtype));
+}
+
+/// An inner reduction to fewer outputs than fill the GPU with a block (or
+/// group) each, e.g. a full sum: each output's reduced range is split over
+/// `slices` blocks (about kSplitWaves waves of blocks in all), each block
+/// reducing its slice with a tree (shuffles, then shared memory) into a
+/// partial result in scratch; a second launch combines each output's
+/// partials (and leaves the scratch zeroed).
+bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
+                                       int64_t threadsPerOutput) {
+  // Outputs whose blocks fill half the GPU's resident threads are read in
+  // one launch (kMinUnsplitResidentShare).
+  if (outputs * threadsPerOutput * kMinUnsplitResidentShare >=
+      residentThreads())
+    return false;
+  int64_t split = splitCount(outputs, threadsPerOutput, kBlock, reduced,
+                             kMinSplitElements);
+  if (split == 0)
+    return false;
+  scheme = KernelScheme::ReductionSplit;
+  threads = kBlock;
+  slices = split;
+  // 4 consecutive elements per step when the input's innermost dim is the
+  // last reduced one and holds whole groups of 4 (each slice then starts
+  // at a multiple of 4 of it).
+  if (readsInnermostInFours())
+    vectorWidth = 4;
+  partialsScratch(outputs * split);
+  launch(gridSize(outputs * split, 1 << 20), kBlock, 1, /*phase=*/1);
+  launch(gridSize(outputs, maxGridStrideBlocks(multiprocessors, kBlock)),
+         kBlock, 1, /*phase=*/2);
+  return true;
+}
+
+/// An outer reduction whose column tiles (32 adjacent outputs, `slices`
+/// threads each) cannot fill the GPU, e.g. a bias gradient (the sum over
+/// dim 0 of 65536 x 1024 is 32 tiles): each tile's rows are also split over
+/// blocks, about kSplitWaves waves of them, each block reducing a slice of
+/// rows into a partial result per output in scratch; a second launch, a
+/// thread per output, combines them.
+bool Scheduler::scheduleOuterSplit(int64_t outputs, int64_t reduced) {
+  if (readsColumnsInFours() && scheduleColumnGroupSplit(outputs, reduced))
+    return true;
+  int64_t perOutput = slices, block = 32 * perOutput;
+  int64_t split = splitCount(ceilDiv(outputs, 32), block, block, reduced,
+                             kMinOuterSplitRows);
+  if (split == 0)
+    return false;
+  scheme = KernelScheme::ReductionSplit;
+  threads = perOutput;
+  slices = split;
+  tile = 32;
+  partialsScratch(outputs * split);
+  launch(gridSize(ceilDiv(outputs, 32) * split, 1 << 20), 32, perOutput,
+         /*phase=*/1);
+  launch(gridSize(ceilDiv(outputs, kBlock),
+                  maxGridStrideBlocks(multiprocessors, kBlock)),
+         kBlock, 1, /*phase=*/2);
+  return true;
+}
+
+/// The split above with column groups, where readsColumnsInFours: each
+/// thread owns 4 adjacent columns and reads them with one 4-element load
+/// per row, so a warp's load covers 512 bytes of f32 (256 of bf16) instead
+/// of 128 (64). A tile is `tile` = 4 x min(C / 4, 32) adjacent columns (C:
+/// the kept elements per row; the last tile may be partial); a block of
+/// `threads` x tile / 4 threads (about kBlock) covers `threads` rows of the
+/// tile per step, the tile / 4 lanes of a row side by side in memory: C = 8
+/// gives 2 lanes per row and 128 rows per step, C = 100 25 lanes and 10
+/// rows (250 threads), C = 4096 tiles of 128 columns, 8 rows. The threads
+/// of one column group combine with shuffles where tile / 4 divides 32,
+/// then through shared memory, in a fixed order; the second launch gives
+/// each output a block or, with few slices, a thread (python-free-docs/cuda-backend.md).
+bool Scheduler::scheduleColumnGroupSplit(int64_t outputs, int64_t reduced) {
+  int64_t groups = std::min(outputs / 4, kMaxColumnGroups);
+  int64_t rows = kBlock / groups, block = rows * groups;
+  int64_t tiles = ceilDiv(outputs, 4 * groups);
+  int64_t steps = tiles == 1 ? kMinColumnGroupSteps : 4 * kMinColumnGroupSteps;
+  int64_t split = splitCount(tiles, block, block, reduced, rows * steps);
+  if (split == 0)
+    return false;
+  scheme = KernelScheme::ReductionSplit;
+  vectorWidth = 4;
+  threads = rows;
+  slices = split;
+  tile = 4 * groups;
+  partialsScratch(outputs * split);
+  launch(gridSize(tiles * split, 1 << 20), block, 1, /*phase=*/1);
+  // Phase 2 (column_combine): a block per output where outputs have many
+  // slices (8 columns have 1024 each, too many for a thread's serial
+  // loop), else a thread.
+  columnCombine = split > kMaxSerialColumnPartials ? ColumnCombine::Block
+                                                   : ColumnCombine::Thread;
+  int64_t phase2Units = columnCombine == ColumnCombine::Block
+                            ? outputs
+                            : ceilDiv(outputs, kBlock);
+  launch(gridSize(phase2Units, maxGridStrideBlocks(multiprocessors, kBlock)),
+         kBlock, 1, /*phase=*/2);
+  return true;
+}
+
+bool Scheduler::inputInFours() {
+  ArrayRef<int64_t> inShape =
+      cast<StridedTensorType>(facts.reductions.front().input.getType())
+          .getShape();
+  return options.vectorize && !inShape.empty() && inShape.back() % 4 == 0;
+}
+
+bool Scheduler::readsColumnsInFours() {
+  const ReductionInfo &first = facts.reductions.front();
+  int64_t rank =
+      cast<StridedTensorType>(first.input.getType()).getShape().size();
+  if (!inputInFours() || functionalOps() > kMaxVectorizedOps ||
+      static_cast<int64_t>(first.dims.size()) >= rank)
+    return false;
+  // The reduced dims lead, so the kept elements of a row are the
+  // innermost ones and a group of 4 never crosses a reduced coordinate.
+  for (auto [i, d] : llvm::enumerate(first.dims))
+    if (d != static_cast<int64_t>(i))
+      return false;
+  return true;
+}
+
+bool Scheduler::reducesInnermostInFours() {
+  const ReductionInfo &first = facts.reductions.front();
+  int64_t rank =
+      cast<StridedTensorType>(first.input.getType()).getShape().size();
+  return inputInFours() && first.dims.back() == rank - 1;
+}
+
+bool Scheduler::readsInnermostInFours() {
+  return reducesInnermostInFours() && functionalOps() <= kMaxVectorizedOps;
+}
+
+void Scheduler::scheduleRowReduction() {
+  ArrayRef<int64_t> dims = facts.reductions.front().dims;
+  int64_t m = 1, l = 1;
+  for (auto [d, size] : llvm::enumerate(facts.iterationShape))
+    (llvm::is_contained(dims, static_cast<int64_t>(d)) ? l : m) *= size;
+  // A warp per row up to 1024 elements (no block barriers), else a block of
+  // up to 1024 threads, and more threads for a kernel of many ops; on
+  // sm_90 and later a row longer than a block holds, a cluster of blocks
+  // (RowSplit.h; a kernel that reads other inputs beside the row holds
+  // less). The held elements are kept in registers across the
+  // phases (each input element is loaded once); longer rows are re-read in
+  // each phase, mostly from L1/L2.
+  // A row longer than a block holds in registers whose values read by more
+  // than one phase fit one block's shared memory is held there by one
+  // block instead (row_shared), within RowSplit's 160 KiB and what a block
+  // of the arch may take (99 KiB on sm_120).
+  RowSharedLayout held = rowSharedLayout(facts, l);
+  int64_t sharedPerMultiprocessor =
+      archFacts(options.arch).sharedBytesPerMultiprocessor;
+  bool sharedFits =
+      held.bytes <= sharedPerMultiprocessor - kSharedBytesReservedPerBlock;
+  RowSplit split = splitRow(l, functionalOps(),
+                            hasThreadBlockClusters(options.arch),
+                            kernel.getBodyBlock().getNumArguments(),
+                            sharedFits ? held.elementBytes : 0);
+  // Held in registers or shared memory by a warp or a block, a row whose
+  // layout allows it is read in groups of 4 (RowSplit.h, groupRowInFours;
+  // the fusion pass's register estimate assumes the same).
+  if (reducesInnermostInFours())
+    split = groupRowInFours(split, l);
+  threads = split.threads;
+  elementsPerThread = split.elementsPerThread;
+  vectorWidth = split.vectorWidth;
+  clusterBlocks = split.clusterBlocks;
+  scheme = split.sharedBytes > 0 ? KernelScheme::RowShared
+           : split.inRegisters   ? KernelScheme::RowRegisters
+                                 : KernelScheme::RowReread;
+  if (m * l == 0)
+    return;
+  if (scheme == KernelScheme::RowShared) {
+    int64_t perMultiprocessor = std::clamp<int64_t>(
+        sharedPerMultiprocessor / (held.bytes + kSharedBytesReservedPerBlock),
+        1, kResidentThreadsPerMultiprocessor / threads);
+    launch(gridSize(m, multiprocessors * perMultiprocessor), threads,
+           /*blockY=*/1, /*phase=*/-1, held.bytes);
+    return;
+  }
+  int64_t block = threads > 32 ? threads : 256;
+  // A cluster's blocks are consecutive in the grid, which holds whole
+  // clusters.
+  int64_t maxClusters =
+      std::max<int64_t>(1, maxGridStrideBlocks(multiprocessors, block) /
+                               clusterBlocks);
+  launch(clusterBlocks * gridSize(ceilDiv(m, block / threads), maxClusters),
+         block);
+  if (clusterBlocks > 1 && kernel.getBodyBlock().getNumArguments() == 1 &&
+      functionalOps() <= kMaxBoundedClusterRowOps)
+    minBlocks = kResidentThreadsPerMultiprocessor / block;
+}
+
+} // namespace stride::cuda

@@ -1,0 +1,228 @@
+//===- Scheduler.h - The CUDA schedule's shared state -----------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the files of the stride-schedule-kernels pass share: the arch facts,
+// the constants behind each scheme (python-free-docs/cuda-backend.md explains
+// them, bench/NOTES.md holds the measurements), the launch helpers, and the
+// Scheduler, whose methods for each kernel form are in SchedulePointwise.cpp,
+// ScheduleReduction.cpp, ScheduleScatter.cpp and Schedule.cpp. Private to
+// lib/Target/CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_LIB_TARGET_CUDA_SCHEDULER_H
+#define STRIDE_LIB_TARGET_CUDA_SCHEDULER_H
+
+#include "stride/Target/CUDA/Schedule.h"
+
+#include "KernelFacts.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace stride::cuda {
+
+/// What the schedule needs to know of an arch's usual GPU: its
+/// multiprocessors, and the shared memory of one multiprocessor (the
+/// largest carveout that cuda_occupancy.h's cudaOccSMemPerMultiprocessor
+/// allows for the compute capability).
+struct ArchFacts {
+  const char *name;
+  int multiprocessors;
+  int64_t sharedBytesPerMultiprocessor;
+};
+
+/// `arch`'s facts; an unknown arch is taken for sm_90.
+const ArchFacts &archFacts(llvm::StringRef arch);
+
+/// Grid-stride kernels launch up to this many threads' worth of blocks per
+/// multiprocessor: 16 waves of 2048 resident threads. Measured on an H100
+/// (bench/NOTES.md): pointwise and row kernels with 16 waves of blocks ran
+/// 4-8% faster than with one resident wave looping, as the hardware
+/// balances the last blocks across multiprocessors.
+constexpr int64_t kGridStrideThreadsPerMultiprocessor = 16 * 2048;
+/// Threads per block of the grid-stride loops.
+constexpr int64_t kBlock = 256;
+/// Tiles of the tiled transpose scheme: kTile x kTile elements, one block
+/// of kBlock threads per tile at a time.
+constexpr int64_t kTile = 64;
+/// Static shared memory the staged tiles may take per block (of the 48 KiB
+/// a block may declare statically; 8 blocks of 256 threads per
+/// multiprocessor still fit in an H100's 228 KiB at one f32 tile).
+constexpr int64_t kMaxTileBytes = 40 * 1024;
+
+/// Pointwise kernels of up to this many functional ops are vectorized. The
+/// vectorized loop evaluates each op once per lane, so NVRTC compiles it 4
+/// times; a kernel of more ops is bound by arithmetic, not by memory, and
+/// gains little from 4-element accesses.
+constexpr int64_t kMaxVectorizedOps = 16;
+
+/// Threads resident on one multiprocessor (every arch since sm_75 but
+/// sm_75 itself, which holds 1024; the count only tunes speed).
+constexpr int64_t kResidentThreadsPerMultiprocessor = 2048;
+/// Shared memory the hardware keeps per resident block, of the
+/// multiprocessor's (ArchFacts): a block may take the rest (227 KiB on
+/// sm_90, 99 KiB on sm_120), and a row held in shared memory (row_shared)
+/// launches as many blocks as fit at once.
+constexpr int64_t kSharedBytesReservedPerBlock = 1024;
+/// A reduction split across blocks (reduction_split) gives each block at
+/// least this many reduced elements (16 per thread), so the second phase
+/// combines few partial results next to the elements read.
+constexpr int64_t kMinSplitElements = 4096;
+/// ... and launches about this many waves of resident blocks in its first
+/// phase, enough for the hardware to balance the last blocks.
+constexpr int64_t kSplitWaves = 2;
+/// An inner reduction is not split where its outputs' blocks (a block per
+/// output, bench/NOTES.md section 41) fill at least 1 / this share of the
+/// GPU's resident threads: on an H100 the sum over 256 f32 rows of 65,536
+/// (256 blocks of 1,024 threads, 97% of the resident threads) ran at 91%
+/// of the copy floor in one launch against 81% split over two.
+constexpr int64_t kMinUnsplitResidentShare = 2;
+/// An outer reduction split across blocks (reduction_split with column
+/// tiles) gives each block at least this many rows of its column tile.
+constexpr int64_t kMinOuterSplitRows = 256;
+/// ... and with column groups (4 adjacent columns per thread), at least
+/// this many 4-element loads per thread where the outputs are one tile's
+/// (narrow columns: few outputs, a cheap second launch), 4 times as many
+/// where they are several tiles' (their second launch combines many
+/// outputs' partials). On an H100 (bench/NOTES.md section 35) 16 was best
+/// for 8 and 100 columns, 64 for 1,024 and 4,096.
+constexpr int64_t kMinColumnGroupSteps = 16;
+/// Column groups: at most a warp's lanes (32 groups of 4 columns) per tile.
+constexpr int64_t kMaxColumnGroups = 32;
+/// Column groups: where each output has more than this many slices, phase
+/// 2 gives each output a block, which combines its partials with a tree
+/// (column_combine = block); else a thread, a serial loop over them
+/// (column_combine = thread), cheaper for many outputs of few slices.
+constexpr int64_t kMaxSerialColumnPartials = 64;
+/// A row split over a thread-block cluster, the row the kernel's only
+/// input and at most this many functional ops (softmax has 5): registers
+/// bounded so that a multiprocessor holds kResidentThreadsPerMultiprocessor
+/// of its threads (min_blocks), i.e. 32 per thread. On an H100 softmax
+/// over rows of 65,536 became 5% (f32) and 13% (bf16) faster; LayerNorm's
+/// rows (weight and bias read beside the row) were no faster, and one
+/// spilled (bench/NOTES.md section 37).
+constexpr int64_t kMaxBoundedClusterRowOps = 6;
+/// Inner reductions of rows of up to this many elements (a multiple of 4)
+/// give each row one thread, which reads it 4 elements at a time: a warp
+/// per 32 rows keeps 8 times more bytes in flight than a group of threads
+/// per row reading one element each.
+constexpr int64_t kMaxThreadRow = 16;
+
+/// Whether `arch` ("sm_" + digits, perhaps a suffix) has thread-block
+/// clusters: sm_90 and later.
+bool hasThreadBlockClusters(llvm::StringRef arch);
+
+/// The most blocks of `block` threads a grid-stride kernel launches.
+int64_t maxGridStrideBlocks(int multiprocessors, int64_t block);
+
+/// A grid of at most `cap` blocks for `units` blocks' worth of work.
+int64_t gridSize(int64_t units, int64_t cap);
+
+/// Chooses one kernel's schedule (scheduleKernel); each form's choices are
+/// in the file named beside it.
+class Scheduler {
+public:
+  Scheduler(KernelOp kernel, const KernelFacts &facts,
+            const CudaTargetOptions &options)
+      : kernel(kernel), facts(facts), options(options),
+        builder(kernel.getContext()),
+        multiprocessors(options.multiprocessorCount > 0
+                            ? options.multiprocessorCount
+                            : defaultMultiprocessors(options.arch)) {}
+
+  KernelScheduleAttr schedule();
+
+private:
+  void schedulePointwise();
+  bool scheduleTiledTranspose();
+  /// The tiled transpose stages an input of 2-byte elements whose tile
+  /// rows do not all start at a multiple of 4 elements.
+  bool splitsTwoByteRows();
+  void scheduleReduction();
+  bool scheduleSplitReduction(int64_t outputs, int64_t reduced,
+                              int64_t threadsPerOutput);
+  bool scheduleOuterSplit(int64_t outputs, int64_t reduced);
+  bool scheduleColumnGroupSplit(int64_t outputs, int64_t reduced);
+  /// Whether an outer reduction may read its columns 4 at a time: it
+  /// reduces the input's leading dims, keeps the rest, the innermost dim
+  /// holds whole groups of 4, and the kernel has few ops.
+  bool readsColumnsInFours();
+  /// Whether vector accesses are on and the first reduction's input has an
+  /// innermost dim of whole groups of 4 (so every group starts at a
+  /// multiple of 4 of it); the questions above and below add where the
+  /// reduced dims are.
+  bool inputInFours();
+  /// Whether the input's innermost dim is the last reduced one and holds
+  /// whole groups of 4.
+  bool reducesInnermostInFours();
+  /// Whether the reduction may read 4 consecutive elements per step: the
+  /// groups above, and the kernel has few ops.
+  bool readsInnermostInFours();
+  /// The number of slices that split the range of each of `units` (outputs
+  /// or column tiles) when `unitThreads` threads each leave the GPU's
+  /// resident threads unfilled: about kSplitWaves waves of blocks of
+  /// `block` threads, each slice at least `minSlice` elements (0: no
+  /// split).
+  int64_t splitCount(int64_t units, int64_t unitThreads, int64_t block,
+                     int64_t reduced, int64_t minSlice);
+  /// One scratch buffer of partial results per reduction.
+  void partialsScratch(int64_t count);
+  void scheduleRowReduction();
+  void scheduleScatter();
+  bool useSegmentedIndexAdd();
+  void scheduleSegmentedIndexAdd();
+  /// The launches and scratch of the deterministic segmented index_add
+  /// (a stable counting sort of every position) and of the default one
+  /// (buckets of short rows, pages of the long rows' later positions).
+  void scheduleSortedIndexAdd(int64_t rows, int64_t updates,
+                              int64_t rowLength, int64_t accBytes);
+  void scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
+                                int64_t rowLength, int64_t accBytes);
+  void scheduleScan();
+
+  /// The kernel's functional ops (views not counted): what NVRTC compiles
+  /// once per element a thread computes.
+  int64_t functionalOps() {
+    return llvm::count_if(kernel.getBodyBlock().without_terminator(),
+                          [](mlir::Operation &op) { return isFunctional(&op); });
+  }
+
+  void launch(int64_t grid, int64_t block, int64_t blockY = 1,
+              int64_t phase = -1, int64_t shared = 0) {
+    launches.push_back(LaunchAttr::get(builder.getContext(), grid, block,
+                                       blockY, shared, phase));
+  }
+
+  KernelOp kernel;
+  const KernelFacts &facts;
+  const CudaTargetOptions &options;
+  mlir::Builder builder;
+  int multiprocessors;
+  /// The threads the whole GPU holds at once.
+  int64_t residentThreads() const {
+    return multiprocessors * kResidentThreadsPerMultiprocessor;
+  }
+
+  KernelScheme scheme = KernelScheme::GridStride;
+  int64_t vectorWidth = 1, threads = 0, slices = 1, elementsPerThread = 0,
+          clusterBlocks = 1, minBlocks = 0, tile = 0, transposeDim = -1;
+  llvm::SmallVector<mlir::Attribute> staged;
+  llvm::SmallVector<mlir::Attribute> launches;
+  llvm::SmallVector<int64_t> scratch;
+  bool deterministic = false;
+  ColumnCombine columnCombine = ColumnCombine::None;
+  int64_t bucket = 0, pages = 0, hashEntries = 0;
+};
+
+} // namespace stride::cuda
+
+#endif // STRIDE_LIB_TARGET_CUDA_SCHEDULER_H
