@@ -361,6 +361,8 @@ Status Interpreter::execute(Operation *op) {
       .Case([&](IndexSelectOp o) { return indexSelect(o); })
       .Case([&](ReductionOpInterface o) { return reduce(o); })
       .Case([&](MatmulOp o) { return matmul(o); })
+      .Case([&](AttentionOp o) { return attention(o); })
+      .Case([&](AttentionBackwardOp o) { return attentionBackward(o); })
       .Case([&](KernelOp o) { return kernel(o); })
       .Default([&](Operation *o) { return fail(o, "unsupported op"); });
 }

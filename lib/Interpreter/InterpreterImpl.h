@@ -8,9 +8,9 @@
 // What the files of the reference interpreter share: the element
 // conversions, Tensor (shared storage + layout + dtype) with address
 // enumeration, and the Interpreter, whose op implementations are in one file
-// per op family: Pointwise.cpp, Views.cpp, IndexOps.cpp, Reductions.cpp and
-// Matmul.cpp; Interpreter.cpp holds the rest and the driver. Private to
-// lib/Interpreter.
+// per op family: Pointwise.cpp, Views.cpp, IndexOps.cpp, Reductions.cpp,
+// Matmul.cpp and Attention.cpp; Interpreter.cpp holds the rest and the
+// driver. Private to lib/Interpreter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,6 +175,8 @@ private:
   Status indexSelect(IndexSelectOp op);
   Status reduce(ReductionOpInterface op);
   Status matmul(MatmulOp op);
+  Status attention(AttentionOp op);
+  Status attentionBackward(AttentionBackwardOp op);
   Status kernel(KernelOp op);
 
   /// Reads index tensor element at `addr` and checks it against [0, size).

@@ -380,6 +380,12 @@ LogicalResult Outliner::run() {
       done = outlineKernel(kernel, executables[units[kernelIndex++]]);
     else if (auto matmul = dyn_cast<MatmulOp>(op))
       done = lowerMatmul(matmul);
+    else if (isLibraryCall(&op))
+      done = op.emitOpError()
+             << "has no library call in the plan yet; "
+                "stride-decompose-attention rewrites it into products and "
+                "kernels unless it is marked '"
+             << StrideDialect::kKeepFusedAttrName << "'";
     else if (isFunctional(&op))
       done = op.emitOpError() << "is outside a stride.kernel; the plan needs "
                                  "kernel formation (stride-outline-kernels) "

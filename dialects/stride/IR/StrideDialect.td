@@ -42,6 +42,11 @@ def Stride_Dialect : Dialect {
   let extraClassDeclaration = [{
     /// The argument and result attribute that names a graph input or output.
     static constexpr ::llvm::StringLiteral kNameAttrName = "stride.name";
+    /// The discardable unit attribute on a stride.attention or
+    /// stride.attention_backward that the fused library call runs:
+    /// stride-decompose-attention leaves such an op alone.
+    static constexpr ::llvm::StringLiteral kKeepFusedAttrName =
+        "stride.keep_fused";
   }];
 }
 

@@ -507,7 +507,7 @@ LogicalResult CumsumOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// Matrix products
+// Library calls: shared checks
 //===----------------------------------------------------------------------===//
 
 namespace {
@@ -520,24 +520,45 @@ InFlightDiagnostic errorWithNoteAt(Operation *op, Value value,
   return diag;
 }
 
+/// Each of `values` (named; null ones skipped) has the element type of
+/// `reference`; otherwise an error, ending in `rule`, with a note at the
+/// first that has not.
+LogicalResult
+verifyElementTypesMatch(Operation *op, StringRef referenceName, Value reference,
+                        ArrayRef<std::pair<StringRef, Value>> values,
+                        StringRef rule) {
+  Type element = tensorType(reference).getElementType();
+  for (auto [name, value] : values) {
+    if (!value || tensorType(value).getElementType() == element)
+      continue;
+    return errorWithNoteAt(op, value, name)
+           << name << " has element type " << tensorType(value).getElementType()
+           << " but " << referenceName << " has " << element << "; " << rule;
+  }
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+namespace {
+
 LogicalResult verifyMatmulElementTypes(MatmulOp op) {
   Type element = op.getLhs().getType().getElementType();
   if (!isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element))
     return op.emitOpError()
            << "takes f16, bf16, f32 or f64 operands, but lhs has element type "
            << element << "; integer matrix products are not supported";
-  for (auto [name, value] :
-       {std::pair<StringRef, Value>{"rhs", op.getRhs()},
-        {"bias", op.getBias()}, {"result", op.getResult()}}) {
-    if (!value || tensorType(value).getElementType() == element)
-      continue;
-    return errorWithNoteAt(op, value, name)
-           << name << " has element type " << tensorType(value).getElementType()
-           << " but lhs has " << element
-           << "; both operands and the result have one element type (convert "
-              "with stride.cast)";
-  }
-  return success();
+  return verifyElementTypesMatch(
+      op, "lhs", op.getLhs(),
+      {{"rhs", op.getRhs()},
+       {"bias", op.getBias()},
+       {"result", op.getResult()}},
+      "both operands and the result have one element type (convert with "
+      "stride.cast)");
 }
 
 LogicalResult verifyMatmulShapes(MatmulOp op) {
@@ -663,6 +684,144 @@ LogicalResult MatmulOp::verify() {
       failed(verifyMatmulRowClasses(*this)))
     return failure();
   return verifyMatmulEpilogue(*this);
+}
+
+//===----------------------------------------------------------------------===//
+// Attention
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The sizes of an attention: query [B, Hq, Sq, D], key [B, Hkv, Skv, D],
+/// value [B, Hkv, Skv, Dv].
+struct AttentionSizes {
+  int64_t batch, heads, kvHeads, queries, keys, headDim, valueDim;
+
+  /// [B, Hq, Sq, Dv]: the forward's result and the backward's grad_output.
+  SmallVector<int64_t> output() const {
+    return {batch, heads, queries, valueDim};
+  }
+  /// [B, Hq, Sq]: one logsumexp per query row.
+  SmallVector<int64_t> rows() const { return {batch, heads, queries}; }
+};
+
+constexpr StringLiteral kAttentionElementRule =
+    "query, key, value and the results have one element type (convert with "
+    "stride.cast)";
+
+/// Checks what both attention ops share: query, key, value and the
+/// optional mask fit together. Returns their sizes.
+FailureOr<AttentionSizes> verifyAttentionOperands(Operation *op, Value query,
+                                                  Value key, Value value,
+                                                  Value mask) {
+  for (auto [name, operand] :
+       {std::pair<StringRef, Value>{"query", query}, {"key", key},
+        {"value", value}})
+    if (tensorType(operand).getRank() != 4)
+      return errorWithNoteAt(op, operand, name)
+             << name << " has shape "
+             << shapeString(tensorType(operand).getShape())
+             << ", but attention takes rank-4 tensors [batch, heads, "
+                "sequence, head dim] (unsqueeze a missing batch or head dim)";
+  if (failed(verifyElementTypesMatch(op, "query", query,
+                                     {{"key", key}, {"value", value}},
+                                     kAttentionElementRule)))
+    return failure();
+  ArrayRef<int64_t> q = tensorType(query).getShape();
+  ArrayRef<int64_t> k = tensorType(key).getShape();
+  ArrayRef<int64_t> v = tensorType(value).getShape();
+  if (k[0] != q[0])
+    return errorWithNoteAt(op, key, "key")
+           << "key has batch size " << k[0] << " but query has " << q[0]
+           << "; the batch dims must be equal (broadcast with stride.expand)";
+  if (v.take_front(3) != k.take_front(3))
+    return errorWithNoteAt(op, value, "value")
+           << "value has shape " << shapeString(v) << " but key has "
+           << shapeString(k)
+           << "; value has key's batch, heads and rows (dims 0 to 2): one "
+              "row per key";
+  if (k[3] != q[3])
+    return errorWithNoteAt(op, key, "key")
+           << "contracts query dim 3 of size " << q[3]
+           << " with key dim 3 of size " << k[3]
+           << "; query and key have one head dim";
+  if (k[1] == 0 || q[1] % k[1] != 0)
+    return errorWithNoteAt(op, key, "key")
+           << "query has " << q[1] << " heads but key and value have " << k[1]
+           << "; grouped-query attention needs a number of key/value heads "
+              "that divides the query's (query head h reads key/value head "
+              "h / (Hq / Hkv))";
+  AttentionSizes sizes{q[0], q[1], k[1], q[2], k[2], q[3], v[3]};
+  if (!mask)
+    return sizes;
+  Type element = tensorType(mask).getElementType();
+  if (!element.isInteger(1) && element != tensorType(query).getElementType())
+    return errorWithNoteAt(op, mask, "mask")
+           << "mask has element type " << element
+           << "; a mask is boolean (i1: true attends) or additive in the "
+              "query's element type "
+           << tensorType(query).getElementType();
+  SmallVector<int64_t> scores{sizes.batch, sizes.heads, sizes.queries,
+                              sizes.keys};
+  if (failed(verifyShapeIs(op, "mask", mask, scores,
+                           "query's batch, heads and rows by key's rows; "
+                           "broadcast a smaller mask with stride.expand")))
+    return failure();
+  return sizes;
+}
+
+} // namespace
+
+LogicalResult AttentionOp::verify() {
+  FailureOr<AttentionSizes> sizes = verifyAttentionOperands(
+      *this, getQuery(), getKey(), getValue(), getMask());
+  if (failed(sizes) ||
+      failed(verifyElementTypesMatch(*this, "query", getQuery(),
+                                     {{"result", getResult()}},
+                                     kAttentionElementRule)) ||
+      failed(verifyShapeIs(*this, "result", getResult(), sizes->output(),
+                           "query's batch, heads and rows, value's head dim")))
+    return failure();
+  if (Value lse = getLogsumexp())
+    return verifyShapeIs(*this, "logsumexp", lse, sizes->rows(),
+                         "one per query row: query's batch, heads and rows");
+  return success();
+}
+
+LogicalResult AttentionBackwardOp::verify() {
+  FailureOr<AttentionSizes> sizes = verifyAttentionOperands(
+      *this, getQuery(), getKey(), getValue(), getMask());
+  if (failed(sizes) ||
+      failed(verifyElementTypesMatch(
+          *this, "query", getQuery(),
+          {{"grad_output", getGradOutput()},
+           {"output", getOutput()},
+           {"grad_query", getGradQuery()},
+           {"grad_key", getGradKey()},
+           {"grad_value", getGradValue()}},
+          kAttentionElementRule)))
+    return failure();
+  StringRef forwardResult = "the forward's result: query's batch, heads and "
+                            "rows, value's head dim";
+  if (failed(verifyShapeIs(*this, "grad_output", getGradOutput(),
+                           sizes->output(), forwardResult)) ||
+      failed(verifyShapeIs(*this, "output", getOutput(), sizes->output(),
+                           forwardResult)) ||
+      failed(verifyShapeIs(*this, "logsumexp", getLogsumexp(), sizes->rows(),
+                           "one per query row: query's batch, heads and "
+                           "rows")))
+    return failure();
+  StringRef summed = "'s shape: the gradient is summed over the query heads "
+                     "that share a key/value head";
+  for (auto [name, gradient, operand, because] :
+       {std::tuple<StringRef, Value, Value, std::string>{
+            "grad_query", getGradQuery(), getQuery(), "query's shape"},
+        {"grad_key", getGradKey(), getKey(), ("key" + summed).str()},
+        {"grad_value", getGradValue(), getValue(), ("value" + summed).str()}})
+    if (failed(verifyShapeIs(*this, name, gradient,
+                             tensorType(operand).getShape(), because)))
+      return failure();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

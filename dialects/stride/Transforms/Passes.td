@@ -56,6 +56,73 @@ def LegalizeLayouts : Pass<"stride-legalize-layouts", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DecomposeAttention : Pass<"stride-decompose-attention",
+                              "::mlir::func::FuncOp"> {
+  let summary = "Rewrite attention ops into matrix products and a softmax "
+                "(the fallback of the fused library call)";
+  let description = [{
+    `stride.attention` and `stride.attention_backward` are meant to run as
+    one fused library call (cuDNN) that never writes the `Sq x Skv` scores
+    to memory. Where that call is not taken (f32 and f64, or no GPU library
+    chosen), this pass rewrites each op into ops Stride already compiles,
+    so that every graph with attention compiles; fusion then groups them
+    into kernels around the products.
+
+    - The scores are one batched `stride.matmul` of the query, viewed as
+      `[B, Hkv, G, Sq, D]` (`G = Hq / Hkv`), with the key, broadcast over
+      the `G` query heads of a group by a `stride.expand` (stride 0) and
+      transposed by a `stride.permute`; a `stride.mul` applies `scale`.
+    - An additive mask is a `stride.add`; a boolean mask and `causal`
+      (`stride.iota` rows and columns, `stride.cmp le`) a `stride.where`
+      that writes `-inf`.
+    - The softmax is `max`, `sub`, `exp`, `sum`; the exponentials times the
+      value (another product) are divided by the sum. A row whose max is
+      `-inf` (every key masked) subtracts 0 and divides by 1 instead, so
+      its result is 0 and its logsumexp, `max + log(sum)`, is `-inf`.
+    - The backward computes `P = exp(S - logsumexp)` (a `-inf` logsumexp
+      replaced by `+inf`, so such a row has `P = 0`), `dP = dO V^T`,
+      `dS = scale * P * (dP - rowsum(dO * O))`, and `dQ = dS K`,
+      `dK = dS^T Q`, `dV = P^T dO`; `dK` and `dV` are summed over the `G`
+      query heads of each group (`stride.sum`).
+    - f16 and bf16 are computed in f32 (`stride.cast` of the operands, and
+      of the results back), f32 in f32, f64 in f64; the f32 logsumexp is
+      cast from f64 for f64.
+
+    An op carrying the discardable unit attribute `stride.keep_fused`
+    (`StrideDialect::kKeepFusedAttrName`) is left alone: the pass that
+    chooses the fused call for an op marks it so. Runs after
+    `stride-legalize-layouts` and before `stride-matmul-layout` and
+    `stride-fuse` in the default pipeline.
+
+    Before:
+
+    ```mlir
+    %o = stride.attention %q, %k, %v scale 0.5 causal
+        : !stride.tensor<1x4x8x16xf32>, !stride.tensor<1x2x8x16xf32>,
+          !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x4x8x16xf32>
+    ```
+
+    After (types shortened):
+
+    ```mlir
+    %qg = stride.view %q : ... -> <1x2x2x8x16xf32>
+    %ku = stride.unsqueeze %k dim 2 : ... -> <1x2x1x8x16xf32>
+    %ke = stride.expand %ku : ... -> <1x2x2x8x16xf32, strides = [256, 128, 0, 16, 1]>
+    %kt = stride.permute %ke dims [0, 1, 2, 4, 3] : ... -> <1x2x2x16x8xf32, ...>
+    %qk = stride.matmul %qg, %kt : ... -> <1x2x2x8x8xf32>
+    %s0 = stride.view %qk : ... -> <1x4x8x8xf32>
+    %s1 = stride.mul %s0, %scale : ...           // %scale: stride.full 0.5
+    %rows = stride.iota dim 0 : <8x8xi64>
+    %cols = stride.iota dim 1 : <8x8xi64>
+    %seen = stride.cmp le, %cols, %rows : ... -> <8x8xi1>
+    %s = stride.where %seen4, %s1, %ninf : ...  // %seen4: %seen expanded
+    %m = stride.max %s dims [3] keepdim : ... -> <1x4x8x1xf32>
+    ... exp(%s - max), sum, matmul with the expanded value, div
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
   let summary = "Decide how the library call of each stride.matmul reads "
                 "its operands";

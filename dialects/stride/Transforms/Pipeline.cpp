@@ -33,6 +33,9 @@ void stride::buildStridePipeline(OpPassManager &pm,
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
+  // Every attention op for now: none is marked stride.keep_fused until the
+  // plan lowers the fused library call (python-free-docs/attention.md).
+  pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
   pm.addNestedPass<func::FuncOp>(createMatmulLayout());
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));

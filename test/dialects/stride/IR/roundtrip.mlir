@@ -209,3 +209,30 @@ func.func @matmul(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<8x5xf32>,
       -> !stride.tensor<4x5xf32>
   return
 }
+
+!aq = !stride.tensor<2x4x3x8xbf16>
+!akv = !stride.tensor<2x2x5x8xbf16>
+!alse = !stride.tensor<2x4x3xf32>
+// CHECK-LABEL: func.func @attention
+func.func @attention(%q: !aq, %k: !akv, %v: !akv, %do: !aq,
+    %m: !stride.tensor<5xi1>, %b: !stride.tensor<3x5xbf16>) {
+  // CHECK: stride.attention %{{.*}}, %{{.*}}, %{{.*}} scale 3.500000e-01 : <2x4x3x8xbf16, {{.*}}>, <2x2x5x8xbf16, {{.*}}>, <2x2x5x8xbf16, {{.*}}> -> <2x4x3x8xbf16
+  %0 = stride.attention %q, %k, %v scale 0.35 : !aq, !akv, !akv -> !aq
+  %me = stride.expand %m : !stride.tensor<5xi1>
+      -> !stride.tensor<2x4x3x5xi1, strides = [0, 0, 0, 1], offset = 0>
+  // CHECK: %[[O:.*]], %[[LSE:.*]] = stride.attention %{{.*}}, %{{.*}}, %{{.*}} mask %{{.*}} scale 3.500000e-01 causal : {{.*}}, !stride.tensor<2x4x3x5xi1, strides = [0, 0, 0, 1], offset = 0> -> <2x4x3x8xbf16, {{.*}}>, !stride.tensor<2x4x3xf32
+  %1, %lse = stride.attention %q, %k, %v mask %me scale 0.35 causal
+      : !aq, !akv, !akv, !stride.tensor<2x4x3x5xi1, strides = [0, 0, 0, 1], offset = 0>
+      -> !aq, !alse
+  %be = stride.expand %b : !stride.tensor<3x5xbf16>
+      -> !stride.tensor<2x4x3x5xbf16, strides = [0, 0, 5, 1], offset = 0>
+  // CHECK: = stride.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[O]], %[[LSE]] mask %{{.*}} scale 3.500000e-01 causal : {{.*}} -> <2x4x3x8xbf16, {{.*}}>, <2x2x5x8xbf16, {{.*}}>, <2x2x5x8xbf16
+  %2, %3, %4 = stride.attention_backward %do, %q, %k, %v, %1, %lse mask %be scale 0.35 causal
+      : !aq, !aq, !akv, !akv, !aq, !alse,
+        !stride.tensor<2x4x3x5xbf16, strides = [0, 0, 5, 1], offset = 0>
+      -> !aq, !akv, !akv
+  // CHECK: stride.attention_backward {{.*}} scale 3.500000e-01 : {{.*}}, <2x4x3xf32, {{.*}}> -> <2x4x3x8xbf16
+  %5, %6, %7 = stride.attention_backward %do, %q, %k, %v, %1, %lse scale 0.35
+      : !aq, !aq, !akv, !akv, !aq, !alse -> !aq, !akv, !akv
+  return
+}

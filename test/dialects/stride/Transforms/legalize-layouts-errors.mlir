@@ -87,3 +87,10 @@ func.func @clone_unprovable(%x: !stride.tensor<2x3xf32>) {
   %0 = stride.clone %x : !stride.tensor<2x3xf32> -> !stride.tensor<2x3xf32, strides = [4, 3]>
   return
 }
+// -----
+func.func @attention_logsumexp_zero_stride(%q: !stride.tensor<1x2x3x8xf32>, %k: !stride.tensor<1x2x5x8xf32>, %v: !stride.tensor<1x2x5x8xf32>) {
+  // expected-error @+2 {{'stride.attention' op result #1 has an overlapping layout: dim 1 has size 2 and stride 0, so all 2 indices of that dim share one address; a functional op writes a fresh buffer, which needs a distinct address for every element}}
+  // expected-note @+1 {{a dense layout such as strides = [6, 3, 1] is legal; --repair-layouts (pass option 'repair') assigns one}}
+  %o, %lse = stride.attention %q, %k, %v scale 0.25 : !stride.tensor<1x2x3x8xf32>, !stride.tensor<1x2x5x8xf32>, !stride.tensor<1x2x5x8xf32> -> !stride.tensor<1x2x3x8xf32>, !stride.tensor<1x2x3xf32, strides = [3, 0, 1]>
+  return
+}

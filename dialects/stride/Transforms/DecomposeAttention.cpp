@@ -1,0 +1,339 @@
+//===- DecomposeAttention.cpp - Attention as products and a softmax -------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The fallback of the fused attention call: each stride.attention and
+// stride.attention_backward becomes stride.matmul products and pointwise
+// and reduction ops that fusion then groups into kernels. The scores are a
+// [B, Hq, Sq, Skv] tensor in memory here; only the fused call avoids that.
+// python-free-docs/attention.md, "The fallback".
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/stride/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <limits>
+
+namespace stride {
+#define GEN_PASS_DEF_DECOMPOSEATTENTION
+#include "dialects/stride/Transforms/Passes.h.inc"
+} // namespace stride
+
+using namespace mlir;
+using namespace stride;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+StridedTensorType typeOf(Value value) {
+  return cast<StridedTensorType>(value.getType());
+}
+
+Dims shapeOf(Value value) { return typeOf(value).getShape().vec(); }
+
+/// Builds ops before one attention op, at its location. Values are computed
+/// in `compute` (f32 for f16, bf16 and f32; f64 for f64), and every
+/// functional result is dense row-major.
+class Ops {
+public:
+  Ops(Operation *op, Type compute)
+      : b(op), loc(op->getLoc()), compute(compute) {}
+
+  StridedTensorType dense(ArrayRef<int64_t> shape, Type element = {}) {
+    return StridedTensorType::getContiguous(shape, element ? element : compute);
+  }
+
+  /// `value` in the compute type.
+  Value widen(Value value) {
+    if (typeOf(value).getElementType() == compute)
+      return value;
+    return CastOp::create(b, loc, dense(typeOf(value).getShape()), value);
+  }
+
+  /// `value` with exactly the type `type` (a result of the decomposed op):
+  /// itself, or a cast or a copy into that type.
+  Value into(Value value, StridedTensorType type) {
+    if (value.getType() == type)
+      return value;
+    if (typeOf(value).getElementType() != type.getElementType())
+      return CastOp::create(b, loc, type, value);
+    return CloneOp::create(b, loc, type, value);
+  }
+
+  Value full(double x, ArrayRef<int64_t> shape) {
+    return FullOp::create(b, loc, dense(shape), b.getF64FloatAttr(x));
+  }
+
+  //===--- Views (Layout.h computes each result layout) -------------------===//
+
+  Value view(Value value, ArrayRef<int64_t> shape) {
+    return make<ViewOp>(value, inferView(typeOf(value).getLayout(), shape));
+  }
+  Value expand(Value value, ArrayRef<int64_t> shape) {
+    if (typeOf(value).getShape() == shape)
+      return value;
+    return make<ExpandOp>(value, inferExpand(typeOf(value).getLayout(), shape));
+  }
+  Value unsqueeze(Value value, int64_t dim) {
+    return make<UnsqueezeOp>(value,
+                             inferUnsqueeze(typeOf(value).getLayout(), dim),
+                             b.getI64IntegerAttr(dim));
+  }
+  Value squeeze(Value value, int64_t dim) {
+    int64_t dims[] = {dim};
+    return make<SqueezeOp>(value, inferSqueeze(typeOf(value).getLayout(), dims),
+                           b.getDenseI64ArrayAttr(dims));
+  }
+  /// The last two dims swapped.
+  Value transpose(Value value) {
+    Dims dims(typeOf(value).getRank());
+    for (size_t d = 0; d < dims.size(); ++d)
+      dims[d] = static_cast<int64_t>(d);
+    std::swap(dims[dims.size() - 1], dims[dims.size() - 2]);
+    return make<PermuteOp>(value, inferPermute(typeOf(value).getLayout(), dims),
+                           b.getDenseI64ArrayAttr(dims));
+  }
+
+  //===--- Functional ops -------------------------------------------------===//
+
+  template <typename OpTy> Value unary(Value x) {
+    return OpTy::create(b, loc, dense(typeOf(x).getShape()), x);
+  }
+  template <typename OpTy> Value binary(Value lhs, Value rhs) {
+    return OpTy::create(b, loc, dense(typeOf(lhs).getShape()), lhs, rhs);
+  }
+  Value matmul(Value lhs, Value rhs) {
+    Dims shape = shapeOf(lhs);
+    shape.back() = shapeOf(rhs).back();
+    return MatmulOp::create(b, loc, dense(shape), lhs, rhs, Value(),
+                            MatmulEpilogue::none, MatmulOperandAttr(),
+                            MatmulOperandAttr(), IntegerAttr());
+  }
+  /// `x` reduced over its last dim, kept as a dim of size 1.
+  template <typename OpTy> Value reduceRow(Value x) {
+    Dims shape = shapeOf(x);
+    int64_t dims[] = {static_cast<int64_t>(shape.size()) - 1};
+    shape.back() = 1;
+    return OpTy::create(b, loc, dense(shape), x, dims, /*keepdim=*/true);
+  }
+  Value sum(Value x, int64_t dim) {
+    Dims shape = shapeOf(x);
+    shape.erase(shape.begin() + dim);
+    int64_t dims[] = {dim};
+    return SumOp::create(b, loc, dense(shape), x, dims, /*keepdim=*/false);
+  }
+  /// Where `x` equals `test`, `replacement`; elsewhere `x`.
+  Value replace(Value x, double test, double replacement) {
+    Dims shape = shapeOf(x);
+    Value hit = CmpOp::create(b, loc, dense(shape, b.getI1Type()),
+                              CmpPredicate::eq, x, full(test, shape));
+    return WhereOp::create(b, loc, dense(shape), hit, full(replacement, shape),
+                           x);
+  }
+  /// `x` where `keep` (i1, broadcast to x's shape), -inf elsewhere.
+  Value maskOut(Value keep, Value x) {
+    Dims shape = shapeOf(x);
+    return WhereOp::create(b, loc, dense(shape), expand(keep, shape), x,
+                           full(-kInf, shape));
+  }
+  /// The i1 [Sq, Skv] that is true where key j <= query i (top left).
+  Value causal(int64_t queries, int64_t keys) {
+    Dims shape{queries, keys};
+    StridedTensorType index = dense(shape, b.getI64Type());
+    Value row = IotaOp::create(b, loc, index, b.getI64IntegerAttr(0));
+    Value column = IotaOp::create(b, loc, index, b.getI64IntegerAttr(1));
+    return CmpOp::create(b, loc, dense(shape, b.getI1Type()), CmpPredicate::le,
+                         column, row);
+  }
+
+private:
+  template <typename OpTy, typename... Args>
+  Value make(Value input, const ViewResult &inferred, Args &&...args) {
+    assert(inferred && "the decomposition builds legal views only");
+    return OpTy::create(b, loc, typeOf(input).withLayout(*inferred.layout),
+                        input, std::forward<Args>(args)...);
+  }
+
+  OpBuilder b;
+  Location loc;
+  Type compute;
+};
+
+/// One attention op's operands and sizes, in the compute type: query
+/// [B, Hq, Sq, D], key [B, Hkv, Skv, D], value [B, Hkv, Skv, Dv], and
+/// `group` = Hq / Hkv query heads per key/value head.
+class Attention {
+public:
+  /// For a stride.attention or stride.attention_backward `op`.
+  template <typename OpTy>
+  explicit Attention(OpTy op)
+      : ops(op, computeType(op.getQuery().getType().getElementType())),
+        mask(op.getMask()), scale(op.getScale().convertToDouble()),
+        isCausal(op.getCausal()) {
+    query = ops.widen(op.getQuery());
+    key = ops.widen(op.getKey());
+    value = ops.widen(op.getValue());
+    Dims q = shapeOf(query), k = shapeOf(key);
+    batch = q[0];
+    heads = q[1];
+    kvHeads = k[1];
+    group = heads / kvHeads;
+    queries = q[2];
+    keys = k[2];
+  }
+
+  static Type computeType(Type element) {
+    return element.isF64() ? element : Float32Type::get(element.getContext());
+  }
+
+  /// [B, Hq, S, X] as [B, Hkv, G, S, X] (a view, built once per value).
+  Value byGroup(Value x) {
+    Value &view = byGroupViews[x];
+    if (!view) {
+      Dims shape = shapeOf(x);
+      view = ops.view(x, {batch, kvHeads, group, shape[2], shape[3]});
+    }
+    return view;
+  }
+  /// A key/value [B, Hkv, S, X] as [B, Hkv, G, S, X] (broadcast with stride
+  /// 0, built once per value).
+  Value perGroup(Value x) {
+    Value &view = perGroupViews[x];
+    if (!view) {
+      Dims shape = shapeOf(x);
+      view = ops.expand(ops.unsqueeze(x, 2),
+                        {batch, kvHeads, group, shape[2], shape[3]});
+    }
+    return view;
+  }
+  /// [B, Hkv, G, S, X] as [B, Hq, S, X] (a view of a dense product).
+  Value byHead(Value x) {
+    Dims shape = shapeOf(x);
+    return ops.view(x, {batch, heads, shape[3], shape[4]});
+  }
+  /// [B, Hkv, G, S, X] summed over the G query heads of each key/value head.
+  Value sumGroup(Value x) {
+    return group == 1 ? ops.squeeze(x, 2) : ops.sum(x, 2);
+  }
+  /// The scaled, masked scores [B, Hq, Sq, Skv].
+  Value scores() {
+    Value s = byHead(ops.matmul(byGroup(query), ops.transpose(perGroup(key))));
+    Dims shape = shapeOf(s);
+    s = ops.binary<MulOp>(s, ops.full(scale, shape));
+    if (mask && typeOf(mask).getElementType().isInteger(1))
+      s = ops.maskOut(mask, s);
+    else if (mask)
+      s = ops.binary<AddOp>(s, ops.widen(mask));
+    if (isCausal)
+      s = ops.maskOut(ops.causal(queries, keys), s);
+    return s;
+  }
+
+  Ops ops;
+  Value query, key, value, mask;
+  double scale;
+  bool isCausal;
+  int64_t batch, heads, kvHeads, group, queries, keys;
+
+private:
+  llvm::DenseMap<Value, Value> byGroupViews, perGroupViews;
+};
+
+void decompose(AttentionOp op) {
+  Attention a(op);
+  Ops &ops = a.ops;
+  Value lse = op.getLogsumexp(), result, logsumexp;
+  if (a.keys == 0) {
+    result = ops.full(0.0, shapeOf(op.getResult()));
+    if (lse)
+      logsumexp = ops.full(-kInf, shapeOf(lse));
+  } else {
+    Value s = a.scores();
+    Dims shape = shapeOf(s);
+    // A row of -inf scores (every key masked) subtracts 0 instead of its
+    // max, so its exponentials are 0, and divides by 1: its result is 0
+    // (PyTorch's _safe_softmax) and its logsumexp log(0) = -inf.
+    Value max = ops.reduceRow<MaxOp>(s);
+    Value shift = ops.replace(max, -kInf, 0.0);
+    Value e = ops.unary<ExpOp>(ops.binary<SubOp>(s, ops.expand(shift, shape)));
+    Value sum = ops.reduceRow<SumOp>(e);
+    Value weighted = a.byHead(ops.matmul(a.byGroup(e), a.perGroup(a.value)));
+    Value divisor = ops.replace(sum, 0.0, 1.0);
+    result =
+        ops.binary<DivOp>(weighted, ops.expand(divisor, shapeOf(weighted)));
+    if (lse)
+      logsumexp =
+          ops.squeeze(ops.binary<AddOp>(shift, ops.unary<LogOp>(sum)), 3);
+  }
+  op.getResult().replaceAllUsesWith(ops.into(result, op.getResult().getType()));
+  if (lse)
+    lse.replaceAllUsesWith(ops.into(logsumexp, typeOf(lse)));
+}
+
+void decompose(AttentionBackwardOp op) {
+  Attention a(op);
+  Ops &ops = a.ops;
+  Value gradQuery, gradKey, gradValue;
+  if (a.keys == 0) {
+    gradQuery = ops.full(0.0, shapeOf(op.getQuery()));
+    gradKey = ops.full(0.0, shapeOf(op.getKey()));
+    gradValue = ops.full(0.0, shapeOf(op.getValue()));
+  } else {
+    Value s = a.scores();
+    Dims shape = shapeOf(s);
+    // P = exp(S - L); a row whose L is -inf (every key masked) has P = 0:
+    // it subtracts +inf instead.
+    Value lse = ops.replace(ops.unsqueeze(ops.widen(op.getLogsumexp()), 3),
+                            -kInf, kInf);
+    Value p = ops.unary<ExpOp>(ops.binary<SubOp>(s, ops.expand(lse, shape)));
+    Value gradOut = ops.widen(op.getGradOutput());
+    Value rowDot = ops.reduceRow<SumOp>(
+        ops.binary<MulOp>(gradOut, ops.widen(op.getOutput())));
+    Value gradP = a.byHead(
+        ops.matmul(a.byGroup(gradOut), ops.transpose(a.perGroup(a.value))));
+    // dS = P * (dP - rowDot), times the scale both gradients carry.
+    Value gradS = ops.binary<MulOp>(
+        ops.binary<MulOp>(p,
+                          ops.binary<SubOp>(gradP, ops.expand(rowDot, shape))),
+        ops.full(a.scale, shape));
+    Value gradS5 = a.byGroup(gradS);
+    gradQuery = a.byHead(ops.matmul(gradS5, a.perGroup(a.key)));
+    gradKey = a.sumGroup(ops.matmul(ops.transpose(gradS5), a.byGroup(a.query)));
+    gradValue =
+        a.sumGroup(ops.matmul(ops.transpose(a.byGroup(p)), a.byGroup(gradOut)));
+  }
+  op.getGradQuery().replaceAllUsesWith(
+      ops.into(gradQuery, op.getGradQuery().getType()));
+  op.getGradKey().replaceAllUsesWith(
+      ops.into(gradKey, op.getGradKey().getType()));
+  op.getGradValue().replaceAllUsesWith(
+      ops.into(gradValue, op.getGradValue().getType()));
+}
+
+struct DecomposeAttentionPass
+    : public stride::impl::DecomposeAttentionBase<DecomposeAttentionPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> attention;
+    getOperation().walk([&](Operation *op) {
+      if (isa<AttentionOp, AttentionBackwardOp>(op) &&
+          !op->hasAttr(StrideDialect::kKeepFusedAttrName))
+        attention.push_back(op);
+    });
+    for (Operation *op : attention) {
+      if (auto forward = dyn_cast<AttentionOp>(op))
+        decompose(forward);
+      else
+        decompose(cast<AttentionBackwardOp>(op));
+      op->erase();
+    }
+  }
+};
+
+} // namespace
