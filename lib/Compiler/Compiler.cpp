@@ -349,6 +349,10 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   PassManager pm(&context);
   PipelineOptions pipeline = options.pipeline;
   pipeline.formKernels = true;
+  // cuDNN's flash-attention engines need sm_80 or later (checkArch has
+  // checked the arch's form).
+  if (Result<int> arch = parseGpuArch(options.cuda.arch); arch && *arch < 80)
+    pipeline.attentionLibrary = "none";
   buildStridePipeline(pm, pipeline);
   if (options.emit != EmitKind::Mlir && options.emit != EmitKind::Dot) {
     ScheduleKernelsOptions schedule;

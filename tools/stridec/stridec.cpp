@@ -159,6 +159,15 @@ cl::opt<bool> deterministic(
              "error). Without it the order varies"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<std::string> attentionLibrary(
+    "attention-library", cl::value_desc("cudnn|none"),
+    cl::desc("How attention ops run: cudnn (default: one cuDNN flash-attention "
+             "call for each op in f16 or bf16 with head dims that are "
+             "multiples of 8 up to 128, on sm_80 and later; the others "
+             "decomposed) or none (every one decomposed into matrix products "
+             "and kernels, the tokens x tokens scores in memory)"),
+    cl::init("cudnn"), cl::cat(stridecCategory));
+
 cl::opt<bool> noDependentLaunch(
     "no-dependent-launch",
     cl::desc("On sm_90 and later, launch every kernel only after the one "
@@ -360,6 +369,7 @@ int main(int argc, char **argv) {
   options.import.weightsAsInputs = weightsAsInputs;
   options.pipeline.fuse = !noFuse;
   options.pipeline.keepValues = keepValues;
+  options.pipeline.attentionLibrary = attentionLibrary;
   options.pipeline.testInjectFault = testInjectFault;
   options.cuda.arch = arch;
   options.cuda.multiprocessorCount = multiprocessors;

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/plan/Transforms/Passes.h"
+
+#include "AttentionCalls.h"
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/StrideAttrs.h"
 
@@ -197,6 +199,10 @@ public:
 private:
   LogicalResult outlineKernel(KernelOp kernel, ExecutableOp executable);
   LogicalResult lowerMatmul(MatmulOp matmul);
+  LogicalResult lowerAttention(AttentionOp op);
+  LogicalResult lowerAttentionBackward(AttentionBackwardOp op);
+  FailureOr<SmallVector<Value>> callBuffers(Operation *call,
+                                            ArrayRef<Value> tensors);
   LogicalResult bindView(ViewOpInterface view);
   FailureOr<Value> allocFor(Value tensor, Location loc);
   LogicalResult rewriteReturn(func::ReturnOp ret);
@@ -335,6 +341,81 @@ LogicalResult Outliner::lowerMatmul(MatmulOp matmul) {
   return success();
 }
 
+/// The buffers of a library call's tensors in order: those it reads (bound
+/// already) and those it writes (allocated here).
+FailureOr<SmallVector<Value>>
+Outliner::callBuffers(Operation *call, ArrayRef<Value> tensors) {
+  SmallVector<Value> buffers;
+  for (Value tensor : tensors) {
+    if (tensor.getDefiningOp() == call) {
+      FailureOr<Value> buffer = allocFor(tensor, call->getLoc());
+      if (failed(buffer))
+        return failure();
+      bufferOf[tensor] = *buffer;
+      buffers.push_back(*buffer);
+      continue;
+    }
+    Value buffer = bufferOfOrError(tensor, call);
+    if (!buffer)
+      return failure();
+    buffers.push_back(buffer);
+  }
+  return buffers;
+}
+
+/// An attention op that stride-attention-library did not keep fused has
+/// no library call: stride-decompose-attention rewrites it first.
+static LogicalResult requireKeptFused(Operation *op) {
+  if (op->hasAttr(StrideDialect::kKeepFusedAttrName))
+    return success();
+  return op->emitOpError()
+         << "has no library call in the plan; stride-attention-library "
+            "keeps the ones cuDNN takes fused (marked '"
+         << StrideDialect::kKeepFusedAttrName
+         << "') and stride-decompose-attention rewrites the others into "
+            "products and kernels";
+}
+
+LogicalResult Outliner::lowerAttention(AttentionOp op) {
+  if (failed(requireKeptFused(op)))
+    return failure();
+  builder.setInsertionPoint(op);
+  FailureOr<SmallVector<Value>> buffers =
+      callBuffers(op, sdpaForwardTensors(op));
+  if (failed(buffers))
+    return failure();
+  // cuDNN writes the statistics always: into the logsumexp result, or a
+  // scratch buffer of its size.
+  if (Value logsumexp = op.getLogsumexp()) {
+    FailureOr<Value> stats = allocFor(logsumexp, op.getLoc());
+    if (failed(stats))
+      return failure();
+    bufferOf[logsumexp] = *stats;
+    buffers->push_back(*stats);
+  } else {
+    ArrayRef<int64_t> q = op.getQuery().getType().getShape();
+    buffers->push_back(AllocOp::create(
+        builder, op.getLoc(), allocationBytes(q[0] * q[1] * q[2] * 4),
+        /*zeroed=*/false));
+  }
+  LibraryCallOp::create(builder, op.getLoc(), "cudnn.sdpa_forward",
+                        sdpaForwardDescriptor(op), *buffers);
+  return success();
+}
+
+LogicalResult Outliner::lowerAttentionBackward(AttentionBackwardOp op) {
+  if (failed(requireKeptFused(op)))
+    return failure();
+  builder.setInsertionPoint(op);
+  FailureOr<SmallVector<Value>> buffers =
+      callBuffers(op, sdpaBackwardTensors(op));
+  if (failed(buffers))
+    return failure();
+  LibraryCallOp::create(builder, op.getLoc(), "cudnn.sdpa_backward",
+                        sdpaBackwardDescriptor(op), *buffers);
+  return success();
+}
+
 LogicalResult Outliner::rewriteReturn(func::ReturnOp ret) {
   builder.setInsertionPoint(ret);
   llvm::SmallPtrSet<Value, 8> returnedBuffers;
@@ -380,12 +461,10 @@ LogicalResult Outliner::run() {
       done = outlineKernel(kernel, executables[units[kernelIndex++]]);
     else if (auto matmul = dyn_cast<MatmulOp>(op))
       done = lowerMatmul(matmul);
-    else if (isLibraryCall(&op))
-      done = op.emitOpError()
-             << "has no library call in the plan yet; "
-                "stride-decompose-attention rewrites it into products and "
-                "kernels unless it is marked '"
-             << StrideDialect::kKeepFusedAttrName << "'";
+    else if (auto attention = dyn_cast<AttentionOp>(op))
+      done = lowerAttention(attention);
+    else if (auto backward = dyn_cast<AttentionBackwardOp>(op))
+      done = lowerAttentionBackward(backward);
     else if (isFunctional(&op))
       done = op.emitOpError() << "is outside a stride.kernel; the plan needs "
                                  "kernel formation (stride-outline-kernels) "

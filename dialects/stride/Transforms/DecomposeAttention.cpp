@@ -15,6 +15,8 @@
 
 #include "dialects/stride/Transforms/Passes.h"
 
+#include "OpsBefore.h"
+
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -29,142 +31,6 @@ using namespace mlir;
 using namespace stride;
 
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-StridedTensorType typeOf(Value value) {
-  return cast<StridedTensorType>(value.getType());
-}
-
-Dims shapeOf(Value value) { return typeOf(value).getShape().vec(); }
-
-/// Builds ops before one attention op, at its location. Values are computed
-/// in `compute` (f32 for f16, bf16 and f32; f64 for f64), and every
-/// functional result is dense row-major.
-class Ops {
-public:
-  Ops(Operation *op, Type compute)
-      : b(op), loc(op->getLoc()), compute(compute) {}
-
-  StridedTensorType dense(ArrayRef<int64_t> shape, Type element = {}) {
-    return StridedTensorType::getContiguous(shape, element ? element : compute);
-  }
-
-  /// `value` in the compute type.
-  Value widen(Value value) {
-    if (typeOf(value).getElementType() == compute)
-      return value;
-    return CastOp::create(b, loc, dense(typeOf(value).getShape()), value);
-  }
-
-  /// `value` with exactly the type `type` (a result of the decomposed op):
-  /// itself, or a cast or a copy into that type.
-  Value into(Value value, StridedTensorType type) {
-    if (value.getType() == type)
-      return value;
-    if (typeOf(value).getElementType() != type.getElementType())
-      return CastOp::create(b, loc, type, value);
-    return CloneOp::create(b, loc, type, value);
-  }
-
-  Value full(double x, ArrayRef<int64_t> shape) {
-    return FullOp::create(b, loc, dense(shape), b.getF64FloatAttr(x));
-  }
-
-  //===--- Views (Layout.h computes each result layout) -------------------===//
-
-  Value view(Value value, ArrayRef<int64_t> shape) {
-    return make<ViewOp>(value, inferView(typeOf(value).getLayout(), shape));
-  }
-  Value expand(Value value, ArrayRef<int64_t> shape) {
-    if (typeOf(value).getShape() == shape)
-      return value;
-    return make<ExpandOp>(value, inferExpand(typeOf(value).getLayout(), shape));
-  }
-  Value unsqueeze(Value value, int64_t dim) {
-    return make<UnsqueezeOp>(value,
-                             inferUnsqueeze(typeOf(value).getLayout(), dim),
-                             b.getI64IntegerAttr(dim));
-  }
-  Value squeeze(Value value, int64_t dim) {
-    int64_t dims[] = {dim};
-    return make<SqueezeOp>(value, inferSqueeze(typeOf(value).getLayout(), dims),
-                           b.getDenseI64ArrayAttr(dims));
-  }
-  /// The last two dims swapped.
-  Value transpose(Value value) {
-    Dims dims(typeOf(value).getRank());
-    for (size_t d = 0; d < dims.size(); ++d)
-      dims[d] = static_cast<int64_t>(d);
-    std::swap(dims[dims.size() - 1], dims[dims.size() - 2]);
-    return make<PermuteOp>(value, inferPermute(typeOf(value).getLayout(), dims),
-                           b.getDenseI64ArrayAttr(dims));
-  }
-
-  //===--- Functional ops -------------------------------------------------===//
-
-  template <typename OpTy> Value unary(Value x) {
-    return OpTy::create(b, loc, dense(typeOf(x).getShape()), x);
-  }
-  template <typename OpTy> Value binary(Value lhs, Value rhs) {
-    return OpTy::create(b, loc, dense(typeOf(lhs).getShape()), lhs, rhs);
-  }
-  Value matmul(Value lhs, Value rhs) {
-    Dims shape = shapeOf(lhs);
-    shape.back() = shapeOf(rhs).back();
-    return MatmulOp::create(b, loc, dense(shape), lhs, rhs, Value(),
-                            MatmulEpilogue::none, MatmulOperandAttr(),
-                            MatmulOperandAttr(), IntegerAttr());
-  }
-  /// `x` reduced over its last dim, kept as a dim of size 1.
-  template <typename OpTy> Value reduceRow(Value x) {
-    Dims shape = shapeOf(x);
-    int64_t dims[] = {static_cast<int64_t>(shape.size()) - 1};
-    shape.back() = 1;
-    return OpTy::create(b, loc, dense(shape), x, dims, /*keepdim=*/true);
-  }
-  Value sum(Value x, int64_t dim) {
-    Dims shape = shapeOf(x);
-    shape.erase(shape.begin() + dim);
-    int64_t dims[] = {dim};
-    return SumOp::create(b, loc, dense(shape), x, dims, /*keepdim=*/false);
-  }
-  /// Where `x` equals `test`, `replacement`; elsewhere `x`.
-  Value replace(Value x, double test, double replacement) {
-    Dims shape = shapeOf(x);
-    Value hit = CmpOp::create(b, loc, dense(shape, b.getI1Type()),
-                              CmpPredicate::eq, x, full(test, shape));
-    return WhereOp::create(b, loc, dense(shape), hit, full(replacement, shape),
-                           x);
-  }
-  /// `x` where `keep` (i1, broadcast to x's shape), -inf elsewhere.
-  Value maskOut(Value keep, Value x) {
-    Dims shape = shapeOf(x);
-    return WhereOp::create(b, loc, dense(shape), expand(keep, shape), x,
-                           full(-kInf, shape));
-  }
-  /// The i1 [Sq, Skv] that is true where key j <= query i (top left).
-  Value causal(int64_t queries, int64_t keys) {
-    Dims shape{queries, keys};
-    StridedTensorType index = dense(shape, b.getI64Type());
-    Value row = IotaOp::create(b, loc, index, b.getI64IntegerAttr(0));
-    Value column = IotaOp::create(b, loc, index, b.getI64IntegerAttr(1));
-    return CmpOp::create(b, loc, dense(shape, b.getI1Type()), CmpPredicate::le,
-                         column, row);
-  }
-
-private:
-  template <typename OpTy, typename... Args>
-  Value make(Value input, const ViewResult &inferred, Args &&...args) {
-    assert(inferred && "the decomposition builds legal views only");
-    return OpTy::create(b, loc, typeOf(input).withLayout(*inferred.layout),
-                        input, std::forward<Args>(args)...);
-  }
-
-  OpBuilder b;
-  Location loc;
-  Type compute;
-};
 
 /// One attention op's operands and sizes, in the compute type: query
 /// [B, Hq, Sq, D], key [B, Hkv, Skv, D], value [B, Hkv, Skv, Dv], and
@@ -236,7 +102,7 @@ public:
     return s;
   }
 
-  Ops ops;
+  OpsBefore ops;
   Value query, key, value, mask;
   double scale;
   bool isCausal;
@@ -248,7 +114,7 @@ private:
 
 void decompose(AttentionOp op) {
   Attention a(op);
-  Ops &ops = a.ops;
+  OpsBefore &ops = a.ops;
   Value lse = op.getLogsumexp(), result, logsumexp;
   if (a.keys == 0) {
     result = ops.full(0.0, shapeOf(op.getResult()));
@@ -279,7 +145,7 @@ void decompose(AttentionOp op) {
 
 void decompose(AttentionBackwardOp op) {
   Attention a(op);
-  Ops &ops = a.ops;
+  OpsBefore &ops = a.ops;
   Value gradQuery, gradKey, gradValue;
   if (a.keys == 0) {
     gradQuery = ops.full(0.0, shapeOf(op.getQuery()));

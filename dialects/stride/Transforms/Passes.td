@@ -56,6 +56,62 @@ def LegalizeLayouts : Pass<"stride-legalize-layouts", "::mlir::func::FuncOp"> {
   ];
 }
 
+def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> {
+  let summary = "keep the attention ops a library takes fused, in the "
+                "layout it reads";
+  let description = [{
+    Chooses, for each `stride.attention` and `stride.attention_backward`,
+    whether it runs as one fused library call (`library=cudnn`: cuDNN's
+    flash attention, python-free-docs/attention.md) or is left to
+    `stride-decompose-attention`, and prepares the ones it keeps:
+
+    - cuDNN takes f16 and bf16, head dims (`D`, `Dv`) that are multiples of
+      8 up to 128, and any causal flag, GQA and mask; everything else is
+      decomposed (with `library=none`, every op is).
+    - An operand whose rows are not contiguous (`stride[3] != 1`), or whose
+      strides or offset are not multiples of 16 bytes, is copied into a
+      dense tensor first (`stride.clone`); a head view of a fused QKV
+      projection is read in place.
+    - The mask becomes cuDNN's additive bias: the mask's broadcast dims
+      (stride 0) are sliced to size 1, that small tensor is turned into
+      the query's element type (a boolean mask into 0 and `-inf` with
+      `stride.where`, a float one copied only where its layout needs it),
+      and expanded back, so the bias cuDNN reads broadcasts over batch,
+      heads (and, forward only, query rows) without a `Sq x Skv` tensor
+      per head in memory. The backward's bias is materialized over the
+      query rows (cuDNN's backward misreads a bias broadcast there).
+    - Each op kept is marked `stride.keep_fused`; the plan lowers it to a
+      `cudnn.sdpa_forward` or `cudnn.sdpa_backward` library call.
+
+    Runs after `stride-legalize-layouts` and before
+    `stride-decompose-attention` in the default pipeline.
+
+    Before:
+
+    ```mlir
+    %o = stride.attention %q, %k, %v mask %m scale 0.125
+        : !stride.tensor<2x4x64x64xbf16>, ..., !stride.tensor<2x4x64x64xi1,
+          strides = [64, 0, 0, 1], offset = 0> -> !stride.tensor<2x4x64x64xbf16>
+    ```
+
+    After:
+
+    ```mlir
+    %s = stride.slice %m dim 1 start 0 end 1 step 1 : ...
+    %s2 = stride.slice %s dim 2 start 0 end 1 step 1 : ... -> <2x1x1x64xi1, ...>
+    %bias = stride.where %s2, %zeros, %ninf : ... -> <2x1x1x64xbf16>
+    %e = stride.expand %bias : ... -> <2x4x64x64xbf16, strides = [64, 0, 0, 1]>
+    %o = stride.attention %q, %k, %v mask %e scale 0.125 {stride.keep_fused} : ...
+    ```
+  }];
+  let options = [
+    Option<"library", "library", "std::string", "\"cudnn\"",
+           "The library that runs fused attention: cudnn, or none (every "
+           "attention op decomposed)">
+  ];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def DecomposeAttention : Pass<"stride-decompose-attention",
                               "::mlir::func::FuncOp"> {
   let summary = "Rewrite attention ops into matrix products and a softmax "

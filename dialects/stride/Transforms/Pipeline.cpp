@@ -33,8 +33,10 @@ void stride::buildStridePipeline(OpPassManager &pm,
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
-  // Every attention op for now: none is marked stride.keep_fused until the
-  // plan lowers the fused library call (python-free-docs/attention.md).
+  // The attention ops the library takes stay fused (marked
+  // stride.keep_fused); the others become products and kernels.
+  pm.addNestedPass<func::FuncOp>(createAttentionLibrary(
+      AttentionLibraryOptions{options.attentionLibrary}));
   pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
   pm.addNestedPass<func::FuncOp>(createMatmulLayout());
   if (options.fuse)
@@ -67,6 +69,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("With fuse: also fuse broadcast epilogues (kernel "
                      "contract form (d))"),
       llvm::cl::init(true)};
+  Option<std::string> attentionLibrary{
+      *this, "attention-library",
+      llvm::cl::desc("The library that runs fused attention: cudnn, or none "
+                     "(every attention op decomposed)"),
+      llvm::cl::init("cudnn")};
   Option<bool> formKernels{
       *this, "form-kernels",
       llvm::cl::desc("Put every functional op into a stride.kernel, as the "
@@ -84,6 +91,7 @@ void stride::registerStridePipeline() {
         options.fuse = cl.fuse;
         options.fusion.broadcastEpilogues = cl.fuseBroadcastEpilogues;
         options.formKernels = cl.formKernels;
+        options.attentionLibrary = cl.attentionLibrary;
         buildStridePipeline(pm, options);
       });
 }

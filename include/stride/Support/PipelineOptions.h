@@ -46,6 +46,11 @@ struct PipelineOptions {
   /// With formKernels: make every value a kernel or library call writes an
   /// extra graph output (stride-keep-values), for per-value comparison.
   bool keepValues = false;
+  /// The library that runs fused attention (stride-attention-library):
+  /// "cudnn" (cuDNN's flash attention for the ops it takes; the compiler
+  /// uses "none" below sm_80, which cuDNN's engines need), or "none" (every
+  /// attention op decomposed into products and kernels).
+  std::string attentionLibrary = "cudnn";
   /// Test only: miscompile every op of this kind (stride-test-inject-fault,
   /// e.g. "add"); empty: none.
   std::string testInjectFault;

@@ -1,0 +1,171 @@
+//===- AttentionLibrary.cpp - Keep the attention a library takes fused ----===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// stride-attention-library: which attention ops run as one cuDNN call, and
+// their operands in the layouts cuDNN reads (Passes.td says what it takes;
+// python-free-docs/attention.md, "The fused path", why).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/stride/Transforms/Passes.h"
+
+#include "OpsBefore.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace stride {
+#define GEN_PASS_DEF_ATTENTIONLIBRARY
+#include "dialects/stride/Transforms/Passes.h.inc"
+} // namespace stride
+
+using namespace mlir;
+using namespace stride;
+
+namespace {
+
+/// cuDNN's flash attention: head dims that are multiples of 8, up to this.
+constexpr int64_t kMaxCudnnHeadDim = 128;
+/// The alignment, in bytes, of every address and stride cuDNN reads.
+constexpr int64_t kCudnnAlignment = 16;
+
+bool cudnnTakesHeadDim(int64_t dim) {
+  return dim % 8 == 0 && dim > 0 && dim <= kMaxCudnnHeadDim;
+}
+
+/// Whether cuDNN reads a [b, h, s, d] tensor of `type` in place: rows
+/// contiguous, the other strides and the offset multiples of 16 bytes.
+bool cudnnReadsInPlace(StridedTensorType type) {
+  int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
+  if (shape[3] > 1 && strides[3] != 1)
+    return false;
+  for (int64_t d = 0; d < 3; ++d)
+    if (shape[d] > 1 && strides[d] * bytes % kCudnnAlignment != 0)
+      return false;
+  return type.getOffset() * bytes % kCudnnAlignment == 0;
+}
+
+/// Whether a dim of `type` other than the last addresses one element for
+/// all its indices (a broadcast).
+bool isBroadcast(StridedTensorType type, int64_t dim) {
+  return type.getShape()[dim] > 1 && type.getStrides()[dim] == 0;
+}
+
+class Preparer {
+public:
+  Preparer(Operation *op, Type element)
+      : ops(op, element), element(element), op(op) {}
+
+  /// `value` itself where cuDNN reads it in place, else a dense copy.
+  Value operand(Value value) {
+    StridedTensorType type = typeOf(value);
+    if (cudnnReadsInPlace(type))
+      return value;
+    return ops.into(value, ops.dense(type.getShape(), element));
+  }
+
+  /// The mask as cuDNN's additive bias in the query's element type: the
+  /// small tensor behind its broadcast dims (batch, heads, and query rows
+  /// when `rowsMayBroadcast`), converted or copied only where needed, then
+  /// expanded back to the mask's shape.
+  Value bias(Value mask, bool rowsMayBroadcast) {
+    StridedTensorType type = typeOf(mask);
+    Dims shape = shapeOf(mask);
+    Value small = mask;
+    for (int64_t d = 0; d < (rowsMayBroadcast ? 3 : 2); ++d)
+      if (isBroadcast(type, d))
+        small = ops.slice(small, d, 0, 1);
+    StridedTensorType smallType = typeOf(small);
+    Dims smallShape = smallType.getShape().vec();
+    Value dense;
+    if (smallType.getElementType().isInteger(1)) {
+      // True attends: 0; false: -inf.
+      OpBuilder b(op);
+      auto full = [&](double x) {
+        return FullOp::create(b, op->getLoc(), ops.dense(smallShape, element),
+                              b.getF64FloatAttr(x));
+      };
+      dense = WhereOp::create(b, op->getLoc(), ops.dense(smallShape, element),
+                              small, full(0.0), full(-kInf));
+    } else {
+      bool stillBroadcast = false;
+      for (int64_t d = 0; d < 3; ++d)
+        stillBroadcast |= isBroadcast(smallType, d);
+      dense = stillBroadcast || !cudnnReadsInPlace(smallType)
+                  ? ops.into(small, ops.dense(smallShape, element))
+                  : small;
+    }
+    return ops.expand(dense, shape);
+  }
+
+private:
+  OpsBefore ops;
+  Type element;
+  Operation *op;
+};
+
+template <typename OpTy> bool cudnnTakes(OpTy op) {
+  StridedTensorType query = op.getQuery().getType(),
+                    value = op.getValue().getType();
+  Type element = query.getElementType();
+  bool empty = llvm::is_contained(query.getShape(), 0) ||
+               llvm::is_contained(op.getKey().getType().getShape(), 0);
+  return (element.isF16() || element.isBF16()) && !empty &&
+         cudnnTakesHeadDim(query.getShape()[3]) &&
+         cudnnTakesHeadDim(value.getShape()[3]);
+}
+
+void markFused(Operation *op) {
+  op->setAttr(StrideDialect::kKeepFusedAttrName, UnitAttr::get(op->getContext()));
+}
+
+void prepare(AttentionOp op) {
+  Preparer p(op, op.getQuery().getType().getElementType());
+  op.getQueryMutable().assign(p.operand(op.getQuery()));
+  op.getKeyMutable().assign(p.operand(op.getKey()));
+  op.getValueMutable().assign(p.operand(op.getValue()));
+  if (Value mask = op.getMask())
+    op.getMaskMutable().assign(p.bias(mask, /*rowsMayBroadcast=*/true));
+  markFused(op);
+}
+
+void prepare(AttentionBackwardOp op) {
+  Preparer p(op, op.getQuery().getType().getElementType());
+  op.getGradOutputMutable().assign(p.operand(op.getGradOutput()));
+  op.getQueryMutable().assign(p.operand(op.getQuery()));
+  op.getKeyMutable().assign(p.operand(op.getKey()));
+  op.getValueMutable().assign(p.operand(op.getValue()));
+  op.getOutputMutable().assign(p.operand(op.getOutput()));
+  if (Value mask = op.getMask())
+    op.getMaskMutable().assign(p.bias(mask, /*rowsMayBroadcast=*/false));
+  markFused(op);
+}
+
+struct AttentionLibraryPass
+    : stride::impl::AttentionLibraryBase<AttentionLibraryPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (library != "cudnn" && library != "none") {
+      getOperation().emitError()
+          << "stride-attention-library: unknown library '" << library
+          << "'; expected cudnn or none";
+      return signalPassFailure();
+    }
+    if (library == "none")
+      return;
+    getOperation().walk([](Operation *op) {
+      if (auto forward = dyn_cast<AttentionOp>(op); forward && cudnnTakes(forward))
+        prepare(forward);
+      else if (auto backward = dyn_cast<AttentionBackwardOp>(op);
+               backward && cudnnTakes(backward))
+        prepare(backward);
+    });
+  }
+};
+
+} // namespace
