@@ -57,8 +57,8 @@ std::string Cudnn::failure(const std::string &what,
 }
 
 std::string Cudnn::versionText() const {
-  return str(version / 10000) + "." + str(version / 100 % 100) + "." +
-         str(version % 100);
+  int64_t v = version();
+  return str(v / 10000) + "." + str(v / 100 % 100) + "." + str(v % 100);
 }
 
 ErrorCode cudnnErrorCode(cudnnStatus_t status) {
@@ -102,7 +102,6 @@ Result<const Cudnn *> loadCudnn(const std::string &where) {
                          ", which the loaded library does not define (it is "
                          "not cuDNN 9); install " +
                          kInstall);
-  bound->version = int64_t(bound->cudnnGetVersion());
   dnn = std::move(bound);
   return dnn.get();
 }

@@ -44,12 +44,12 @@ struct Cudnn {
 
   /// The file it was loaded from.
   std::string path;
-  /// cudnnGetVersion(): 91900 for 9.19.0.
-  int64_t version = 0;
 
   /// "cudnnBackendFinalize (the operation graph) returned
   /// CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN: <cuDNN's last error>".
   std::string failure(const std::string &what, cudnnStatus_t status) const;
+  /// cudnnGetVersion(): 91900 for 9.19.0.
+  int64_t version() const { return int64_t(cudnnGetVersion()); }
   /// "9.19.0".
   std::string versionText() const;
 };

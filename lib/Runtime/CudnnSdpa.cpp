@@ -60,8 +60,10 @@ struct Operand {
 };
 
 std::string list(const Dims &d) {
-  return "[" + str(d[0]) + ", " + str(d[1]) + ", " + str(d[2]) + ", " +
-         str(d[3]) + "]";
+  std::string text = "[";
+  for (size_t i = 0; i < d.size(); ++i)
+    text.append(i ? ", " : "").append(str(d[i]));
+  return text + "]";
 }
 
 /// Dimensions 2 and 3 swapped: the transposed view of the same elements.
@@ -264,8 +266,8 @@ void checkBuffers(DescriptorReader &r, const SdpaProblem &p,
       continue;
     } else if (o.strides[3] != 1) {
       r.fail("field " + field + " is " + list(o.strides) +
-             "; its last stride (head_dim's" +
-             (o.uid == kBias ? ", here s_kv's" : "") +
+             "; its last stride (" +
+             (o.uid == kBias ? "s_kv's" : "head_dim's") +
              ") must be 1, as cuDNN reads it contiguously");
       continue;
     }
@@ -303,11 +305,12 @@ Status checkVersion(const Cudnn &dnn, const SdpaProblem &p,
   if (!p.backward())
     return Status::ok();
   std::string which = "cuDNN " + dnn.versionText() + " (" + dnn.path + ")";
-  if (dnn.version == 91000 || dnn.version == 91001)
+  int64_t version = dnn.version();
+  if (version == 91000 || version == 91001)
     return makeError(ErrorCode::Incompatible,
                      where + ": " + which + " has a known bug in the backward "
                      "of flash attention; install cuDNN 9.10.2 or newer");
-  if (dnn.version < 91501 && p.skv % 128 != 0)
+  if (version < 91501 && p.skv % 128 != 0)
     return makeError(ErrorCode::Incompatible,
                      where + ": " + which + " needs a workaround (a padding "
                      "mask) for the backward of flash attention when s_kv "
@@ -324,8 +327,9 @@ Status checkVersion(const Cudnn &dnn, const SdpaProblem &p,
 /// fed to a matmul, which have the inputs' type.
 class SdpaGraph {
 public:
-  SdpaGraph(const Cudnn &dnn, const SdpaProblem &p)
-      : g(dnn), p(p), version(dnn.version) {}
+  /// `version`: cuDNN's, which the graph may depend on.
+  SdpaGraph(const Cudnn &dnn, const SdpaProblem &p, int64_t version)
+      : g(dnn), p(p), version(version) {}
 
   CudnnGraph &build() {
     p.backward() ? buildBackward() : buildForward();
@@ -527,7 +531,7 @@ private:
 class PreparedSdpa final : public PreparedLibraryCall {
 public:
   PreparedSdpa(const Cudnn &dnn, const CudaDriver &cu, SdpaProblem p)
-      : dnn(dnn), cu(cu), p(std::move(p)) {}
+      : dnn(dnn), cu(cu), p(std::move(p)), version(dnn.version()) {}
 
   Result<std::unique_ptr<LibraryCallInstance>>
   instantiate(LibrarySessions &sessions) const override;
@@ -535,6 +539,8 @@ public:
   const Cudnn &dnn;
   const CudaDriver &cu;
   const SdpaProblem p;
+  /// cuDNN's version when the step was prepared.
+  const int64_t version;
 };
 
 /// A `cudnn.sdpa_*` step in one invocation: its graph, execution plan and
@@ -544,7 +550,7 @@ class SdpaInstance final : public LibraryCallInstance {
 public:
   SdpaInstance(const PreparedSdpa &step, std::shared_ptr<CudnnSession> session)
       : step(step), p(step.p), session(std::move(session)),
-        graph(step.dnn, step.p), workspace(step.cu) {}
+        graph(step.dnn, step.p, step.version), workspace(step.cu) {}
 
   Status create() {
     CudnnGraph &g = graph.build();
@@ -595,7 +601,7 @@ public:
     if (cudnnStatus_t s = dnn.cudnnSetStream(session->handle, stream))
       return makeError(cudnnErrorCode(s), dnn.failure("cudnnSetStream", s));
     // Before 9.6, cuDNN expects dQ's accumulator zeroed.
-    if (p.backward() && dnn.version < 90600)
+    if (p.backward() && step.version < 90600)
       if (CUresult r = step.cu.cuMemsetD8Async(
               workspace.at(accumulatorOffset), 0, size_t(accumulatorBytes),
               stream))
