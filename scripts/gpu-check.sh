@@ -180,7 +180,7 @@ unitCase() {
 # cuDNN for the attention routines: STRIDE_CUDNN if set, else the loader's
 # libcudnn.so.9, else the one of Python's nvidia-cudnn-cu13 package (as
 # PyTorch installs it), if any.
-if [[ -z ${STRIDE_CUDNN:-} ]] && ! ldconfig -p 2>/dev/null | grep -q 'libcudnn\.so\.9 '; then
+if [[ -z ${STRIDE_CUDNN:-} && $(ldconfig -p 2>/dev/null) != *'libcudnn.so.9 '* ]]; then
   wheel=$(python3 -c 'import nvidia.cudnn, os; print(os.path.join(list(nvidia.cudnn.__path__)[0], "lib"))' 2>/dev/null)
   if [[ -n $wheel && -e $wheel/libcudnn.so.9 ]]; then
     export STRIDE_CUDNN=$wheel/libcudnn.so.9
