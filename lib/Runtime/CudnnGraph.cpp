@@ -63,21 +63,19 @@ constexpr cudnnBackendAttributeType_t tagOf(cudnnHandle_t) {
   return CUDNN_TYPE_HANDLE;
 }
 
-
 /// An attribute of one value (which must outlive the call it is passed to:
 /// a temporary of the same full-expression does).
 template <typename T>
 CudnnAttribute one(cudnnBackendAttributeName_t name, const T &value) {
   return {name, tagOf(T()), 1, &value};
 }
-/// An attribute of several values.
-template <typename T>
-CudnnAttribute many(cudnnBackendAttributeName_t name,
-                    const std::vector<T> &values) {
-  return {name, tagOf(T()), int64_t(values.size()), values.data()};
-}
-CudnnAttribute dims(cudnnBackendAttributeName_t name, const Dims &values) {
+/// An attribute of a tensor's 4 dimensions or strides.
+CudnnAttribute fourInts(cudnnBackendAttributeName_t name, const Dims &values) {
   return {name, CUDNN_TYPE_INT64, 4, values.data()};
+}
+CudnnAttribute integers(cudnnBackendAttributeName_t name,
+                        const std::vector<int64_t> &values) {
+  return {name, CUDNN_TYPE_INT64, int64_t(values.size()), values.data()};
 }
 // Descriptors and addresses are both `void *`: each has a function of its own.
 CudnnAttribute descriptor(cudnnBackendAttributeName_t name,
@@ -168,8 +166,8 @@ GraphTensor *CudnnGraph::newTensor(int64_t uid, cudnnDataType_t type,
     t.descriptor = maker.make(
         CUDNN_BACKEND_TENSOR_DESCRIPTOR,
         {one(CUDNN_ATTR_TENSOR_DATA_TYPE, type),
-         ::stride::dims(CUDNN_ATTR_TENSOR_DIMENSIONS, t.dims),
-         ::stride::dims(CUDNN_ATTR_TENSOR_STRIDES, t.strides),
+         fourInts(CUDNN_ATTR_TENSOR_DIMENSIONS, t.dims),
+         fourInts(CUDNN_ATTR_TENSOR_STRIDES, t.strides),
          one(CUDNN_ATTR_TENSOR_UNIQUE_ID, uid),
          one(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, alignment),
          one(CUDNN_ATTR_TENSOR_IS_VIRTUAL, false),
@@ -178,8 +176,8 @@ GraphTensor *CudnnGraph::newTensor(int64_t uid, cudnnDataType_t type,
     t.descriptor = maker.make(
         CUDNN_BACKEND_TENSOR_DESCRIPTOR,
         {one(CUDNN_ATTR_TENSOR_DATA_TYPE, type),
-         ::stride::dims(CUDNN_ATTR_TENSOR_DIMENSIONS, t.dims),
-         ::stride::dims(CUDNN_ATTR_TENSOR_STRIDES, t.strides),
+         fourInts(CUDNN_ATTR_TENSOR_DIMENSIONS, t.dims),
+         fourInts(CUDNN_ATTR_TENSOR_STRIDES, t.strides),
          one(CUDNN_ATTR_TENSOR_UNIQUE_ID, uid),
          one(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, alignment),
          one(CUDNN_ATTR_TENSOR_IS_VIRTUAL, isVirtual)});
@@ -449,7 +447,7 @@ Status executePlan(const Cudnn &dnn, cudnnHandle_t handle,
   DescriptorMaker maker(dnn);
   BackendDescriptor pack =
       maker.make(CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR,
-                 {many(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, uids),
+                 {integers(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, uids),
                   addresses(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS, pointers),
                   address(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, workspace)});
   if (maker.error)
