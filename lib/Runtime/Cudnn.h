@@ -77,6 +77,12 @@ Result<std::unique_ptr<PreparedLibraryCall>>
 prepareCudnnSdpaBackward(const LibraryCallContext &context,
                          LibrarySessions &loadSessions);
 
+/// Builds the operation graph of a `cudnn.sdpa_*` step (`backward` or not)
+/// as an invocation does, but with no handle and no plan: every tensor and
+/// operation descriptor is created, set and finalized, then the graph. For
+/// tests of the graphs against a real cuDNN on a machine without a GPU.
+Status buildCudnnSdpaGraph(const LibraryCallContext &context, bool backward);
+
 } // namespace stride
 
 #endif // STRIDE_LIB_RUNTIME_CUDNN_H

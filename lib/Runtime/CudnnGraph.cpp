@@ -351,9 +351,11 @@ Result<BackendDescriptor> CudnnGraph::finalize(cudnnHandle_t handle) {
   for (const BackendDescriptor &op : operations)
     ops.push_back(op.get());
   BackendDescriptor graph =
-      make(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR,
-           {descriptors(CUDNN_ATTR_OPERATIONGRAPH_OPS, ops),
-            one(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, handle)});
+      handle ? make(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR,
+                    {descriptors(CUDNN_ATTR_OPERATIONGRAPH_OPS, ops),
+                     one(CUDNN_ATTR_OPERATIONGRAPH_HANDLE, handle)})
+             : make(CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR,
+                    {descriptors(CUDNN_ATTR_OPERATIONGRAPH_OPS, ops)});
   if (error)
     return *error;
   return graph;

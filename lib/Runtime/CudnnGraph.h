@@ -123,7 +123,8 @@ public:
   /// y = x's elements viewed as y's dimensions and strides. Returns y.
   const GraphTensor *reshape(const GraphTensor *x, const GraphTensor *y);
 
-  /// The finalized operation graph of every operation added, for `handle`.
+  /// The finalized operation graph of every operation added, for `handle`
+  /// (none: a graph no plan can be made of, which cuDNN 9 still checks).
   Result<BackendDescriptor> finalize(cudnnHandle_t handle);
 
   /// The scalars passed by value: uid and value.

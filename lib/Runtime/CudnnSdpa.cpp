@@ -656,6 +656,21 @@ prepareSdpa(const LibraryCallContext &context, Direction direction) {
 
 } // namespace
 
+Status buildCudnnSdpaGraph(const LibraryCallContext &context, bool backward) {
+  Result<SdpaProblem> problem = readProblem(
+      context, backward ? Direction::Backward : Direction::Forward);
+  if (!problem)
+    return problem.error();
+  Result<const Cudnn *> dnn = loadCudnn(context.where);
+  if (!dnn)
+    return dnn.error();
+  SdpaGraph graph(**dnn, *problem, (*dnn)->version());
+  Result<BackendDescriptor> finalized = graph.build().finalize(nullptr);
+  if (!finalized)
+    return finalized.error();
+  return Status::ok();
+}
+
 Result<std::unique_ptr<PreparedLibraryCall>>
 prepareCudnnSdpaForward(const LibraryCallContext &context, LibrarySessions &) {
   return prepareSdpa(context, Direction::Forward);
