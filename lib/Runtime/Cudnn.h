@@ -48,6 +48,12 @@ struct Cudnn {
   /// "cudnnBackendFinalize (the operation graph) returned
   /// CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN: <cuDNN's last error>".
   std::string failure(const std::string &what, cudnnStatus_t status) const;
+  /// Forgets cuDNN's last error message (which outlives the call that set
+  /// it), so that failure() reports only what follows.
+  void clearLastError() const {
+    char ignored[512];
+    cudnnGetLastErrorString(ignored, sizeof(ignored));
+  }
   /// cudnnGetVersion(): 91900 for 9.19.0.
   int64_t version() const { return int64_t(cudnnGetVersion()); }
   /// "9.19.0".

@@ -488,6 +488,7 @@ Result<std::shared_ptr<CudnnSession>> session(const Cudnn &dnn,
                                               LibrarySessions &sessions) {
   if (std::shared_ptr<void> found = sessions.find(&dnn))
     return std::static_pointer_cast<CudnnSession>(found);
+  dnn.clearLastError();
   cudnnHandle_t handle = nullptr;
   if (cudnnStatus_t s = dnn.cudnnCreate(&handle))
     return makeError(cudnnErrorCode(s), dnn.failure("cudnnCreate", s));
@@ -553,6 +554,7 @@ public:
         graph(step.dnn, step.p, step.version), workspace(step.cu) {}
 
   Status create() {
+    step.dnn.clearLastError();
     CudnnGraph &g = graph.build();
     if (Status s = g.status(); !s)
       return s;
@@ -598,6 +600,7 @@ public:
     const Cudnn &dnn = step.dnn;
     for (size_t i = 0; i < p.operands().size(); ++i)
       pointers[i] = device(buffers[i]);
+    dnn.clearLastError();
     if (cudnnStatus_t s = dnn.cudnnSetStream(session->handle, stream))
       return makeError(cudnnErrorCode(s), dnn.failure("cudnnSetStream", s));
     // Before 9.6, cuDNN expects dQ's accumulator zeroed.
