@@ -7,7 +7,11 @@
 # mean, has no scale to be relative to; bench/NOTES.md section 28). Outputs are poisoned (0xFF bytes, NaN or
 # -1) before each run, so an element no kernel writes fails the comparison.
 # On the GPU, the bundle's bin/StrideCublasLtGpuTests (the cublaslt.matmul
-# routine against a host reference) is one more case, "cublaslt-matmul".
+# routine against a host reference) is one more case, "cublaslt-matmul", and
+# bin/StrideCudnnGpuTests (the cudnn.sdpa_forward and cudnn.sdpa_backward
+# routines against a host reference; it prints PASS or FAIL per shape) is
+# "cudnn-sdpa". cuDNN is STRIDE_CUDNN, else the loader's libcudnn.so.9, else
+# the one Python's nvidia-cudnn-cu13 package installed.
 # A case with a file `repeat` (N) runs N times and passes only when every
 # run's outputs have the same bytes (deterministic mode).
 # Prints a table of pass/fail, then one of the PyTorch fixtures (cases
@@ -156,20 +160,39 @@ for dir in "$bundle"/cases/*/; do
   done
 done
 
-# The cublaslt.matmul routine's GPU test (GoogleTest), one case.
-unit=$bundle/bin/StrideCublasLtGpuTests
-if [[ $emulate == 0 && -x $unit && cublaslt-matmul =~ $filter ]]; then
-  out=$log/cublaslt-matmul.plain
+# unitCase NAME BINARY: a GoogleTest binary of the bundle run as one case
+# (on the GPU only): it passes when every test passed and none was skipped.
+unitCase() {
+  local name=$1 unit=$2 out
+  [[ $emulate == 0 && -x $unit && $name =~ $filter ]] || return 0
+  out=$log/$name.plain
   CUDA_VISIBLE_DEVICES=$device "$unit" >"$out" 2>&1
   if [[ $? == 0 ]] && grep -q '^\[  PASSED  \]' "$out" && ! grep -q SKIPPED "$out"; then
     passed=$((passed + 1))
-    printf '%-40s %-8s %-12s %s\n' cublaslt-matmul PASS - "$(grep -m1 '^\[  PASSED' "$out")"
+    printf '%-40s %-8s %-12s %s\n' "$name" PASS - "$(grep -m1 '^\[  PASSED' "$out")"
   else
     failed=$((failed + 1))
-    printf '%-40s %-8s %-12s %s\n' cublaslt-matmul FAIL - "$(grep -m1 -E 'FAILED|SKIPPED|Failure' "$out" | cut -c1-120)"
+    printf '%-40s %-8s %-12s %s\n' "$name" FAIL - "$(grep -m1 -E 'FAIL|SKIPPED|Failure' "$out" | cut -c1-120)"
     failures+=("$out")
   fi
+}
+
+# cuDNN for the attention routines: STRIDE_CUDNN if set, else the loader's
+# libcudnn.so.9, else the one of Python's nvidia-cudnn-cu13 package (as
+# PyTorch installs it), if any.
+if [[ -z ${STRIDE_CUDNN:-} && $(ldconfig -p 2>/dev/null) != *'libcudnn.so.9 '* ]]; then
+  wheel=$(python3 -c 'import nvidia.cudnn, os; print(os.path.join(list(nvidia.cudnn.__path__)[0], "lib"))' 2>/dev/null)
+  if [[ -n $wheel && -e $wheel/libcudnn.so.9 ]]; then
+    export STRIDE_CUDNN=$wheel/libcudnn.so.9
+    export LD_LIBRARY_PATH=$wheel${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    echo "# cuDNN: $STRIDE_CUDNN"
+  fi
 fi
+
+# The library routines' GPU tests: cublaslt.matmul and cudnn.sdpa_* against
+# host references.
+unitCase cublaslt-matmul "$bundle/bin/StrideCublasLtGpuTests"
+unitCase cudnn-sdpa "$bundle/bin/StrideCudnnGpuTests"
 
 if ((${#fixtures[@]})); then
   echo

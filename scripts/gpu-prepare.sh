@@ -9,6 +9,9 @@
 #     bin/StrideCublasLtGpuTests  the cublaslt.matmul routine through the
 #                             real cuBLASLt against a host reference
 #                             (test/Runtime/CublasLtGpuTest.cpp)
+#     bin/StrideCudnnGpuTests the cudnn.sdpa_forward and cudnn.sdpa_backward
+#                             routines through the real cuDNN against a
+#                             host reference (test/Runtime/CudnnGpuTest.cpp)
 #     cases/NAME/graph.mlir   the graph, for reference
 #     cases/NAME/module.stridemod
 #     cases/NAME/inputs/*.npy     fresh random inputs (a new seed every run;
@@ -109,13 +112,13 @@ reference=${STRIDE_REFERENCE:-$bin/stride-run}
 generator=${STRIDE_GENERATOR:-$bin/stride-gen}
 
 STRIDE_JOBS=${STRIDE_JOBS:-1} ./scripts/build.sh stridec stride-run stride-run-gpu \
-  stride-emu StrideCublasLtGpuTests >/dev/null
+  stride-emu StrideCublasLtGpuTests StrideCudnnGpuTests >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/cases" "$out/graphs"
 out=$(cd "$out" && pwd)
 cp "$bin/stride-run-gpu" "$out/bin/"
-cp build/unittests/StrideCublasLtGpuTests "$out/bin/"
+cp build/unittests/StrideCublasLtGpuTests build/unittests/StrideCudnnGpuTests "$out/bin/"
 cp scripts/gpu-check.sh "$out/"
 if [[ $emulate == 1 ]]; then
   cp "$bin/stride-emu" "$out/bin/"

@@ -241,7 +241,8 @@ const char *stepKindName(StepKind kind) {
 }
 
 namespace {
-/// "cublaslt.matmul f32 m=768 n=8192 k=3072 batch=1 epilogue=gelu_bias".
+/// "cublaslt.matmul f32 m=768 n=8192 k=3072 batch=1 epilogue=gelu_bias",
+/// "cudnn.sdpa_forward bf16 b=2 h=12/12 s=128/128 d=64/64 causal".
 std::string summarizeLibraryCall(const LibraryCallStep &call) {
   auto field = [&](const char *name) -> const DescriptorField * {
     for (const DescriptorField &f : call.descriptor)
@@ -258,6 +259,18 @@ std::string summarizeLibraryCall(const LibraryCallStep &call) {
   if (const DescriptorField *epilogue = field("epilogue");
       epilogue && epilogue->text != "default")
     s += " epilogue=" + epilogue->text;
+  // Attention (python-free-docs/attention.md): dims [b, h_q, h_kv, s_q,
+  // s_kv, d_qk, d_v].
+  if (const DescriptorField *dims = field("dims"); dims && dims->ints.size() == 7) {
+    const std::vector<int64_t> &d = dims->ints;
+    s += " b=" + str(d[0]) + " h=" + str(d[1]) + "/" + str(d[2]) +
+         " s=" + str(d[3]) + "/" + str(d[4]) + " d=" + str(d[5]) + "/" +
+         str(d[6]);
+  }
+  for (const char *flag : {"causal", "bias"})
+    if (const DescriptorField *f = field(flag);
+        f && f->ints.size() == 1 && f->ints[0] == 1)
+      s += std::string(" ") + flag;
   return s;
 }
 } // namespace

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CublasLt.h"
+#include "DescriptorReader.h"
 #include "RuntimeImpl.h"
 
 #include <limits>
@@ -70,12 +71,12 @@ constexpr EpilogueEntry kEpilogues[] = {
     {"gelu", CUBLASLT_EPILOGUE_GELU, false},
     {"gelu_bias", CUBLASLT_EPILOGUE_GELU_BIAS, true}};
 
-constexpr const char *kIntegerFields[] = {
-    "m",        "n",        "k",        "batch",       "transa",
-    "transb",   "lda",      "ldb",      "ldd",         "stride_a",
-    "stride_b", "stride_d", "offset_a", "offset_b",    "offset_bias",
-    "offset_d", "workspace_bytes"};
-constexpr const char *kTextFields[] = {"dtype", "compute", "epilogue"};
+/// The descriptor's fields: text, then integers.
+const std::vector<std::string> kFields = {
+    "dtype",    "compute",  "epilogue", "m",        "n",
+    "k",        "batch",    "transa",   "transb",   "lda",
+    "ldb",      "ldd",      "stride_a", "stride_b", "stride_d",
+    "offset_a", "offset_b", "offset_bias", "offset_d", "workspace_bytes"};
 
 /// A stored matrix operand of cuBLASLt (column-major): `rows` x `cols`
 /// with leading dimension `ld`, `batch` of them `stride` elements apart,
@@ -142,80 +143,6 @@ struct MatmulProblem {
            str(alignment(offsetB)) + ", " + str(alignment(offsetD)) +
            " bytes, workspace " + str(workspaceBytes) + " bytes";
   }
-};
-
-/// Reads a step's descriptor fields, keeping the first error.
-class DescriptorReader {
-public:
-  explicit DescriptorReader(const LibraryCallContext &context)
-      : context(context) {}
-
-  int64_t integer(const char *name) {
-    const DescriptorField *f = field(name);
-    if (f && (f->ints.size() != 1 || !f->text.empty()))
-      fail("field " + quoted(name) + " must be one integer");
-    return f && f->ints.size() == 1 ? f->ints[0] : 0;
-  }
-
-  /// The entry of `table` that the text field `name` names.
-  template <typename Entry, size_t N>
-  const Entry *choice(const char *name, const Entry (&table)[N]) {
-    const DescriptorField *f = field(name);
-    if (!f)
-      return nullptr;
-    std::string names;
-    for (const Entry &e : table) {
-      if (f->ints.empty() && f->text == e.name)
-        return &e;
-      names += std::string(names.empty() ? "" : ", ") + quoted(e.name);
-    }
-    fail("field " + quoted(name) + " is " + describeValue(*f) +
-         "; expected one of " + names);
-    return nullptr;
-  }
-
-  /// Fails on a field that no rule reads.
-  void refuseUnknownFields() {
-    for (const DescriptorField &f : context.call.descriptor)
-      if (!known(f.name))
-        fail("has the unknown field " + quoted(f.name));
-  }
-
-  void fail(const std::string &what) {
-    if (!error)
-      error = makeError(ErrorCode::InvalidModule,
-                        context.where + ": descriptor " + what);
-  }
-
-  const std::optional<Error> &firstError() const { return error; }
-
-private:
-  const DescriptorField *field(const char *name) {
-    for (const DescriptorField &f : context.call.descriptor)
-      if (f.name == name)
-        return &f;
-    fail("has no field " + quoted(name));
-    return nullptr;
-  }
-
-  static std::string describeValue(const DescriptorField &f) {
-    if (!f.ints.empty())
-      return "integers, not text";
-    return quoted(f.text);
-  }
-
-  static bool known(const std::string &name) {
-    for (const char *n : kIntegerFields)
-      if (name == n)
-        return true;
-    for (const char *n : kTextFields)
-      if (name == n)
-        return true;
-    return false;
-  }
-
-  const LibraryCallContext &context;
-  std::optional<Error> error;
 };
 
 void readFields(DescriptorReader &r, MatmulProblem &p) {
@@ -340,7 +267,7 @@ void checkBuffers(DescriptorReader &r, const MatmulProblem &p,
 }
 
 Result<MatmulProblem> readProblem(const LibraryCallContext &context) {
-  DescriptorReader r(context);
+  DescriptorReader r(context, kFields);
   MatmulProblem p;
   readFields(r, p);
   if (!r.firstError()) {

@@ -5,7 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The registry: cuBLASLt's matmul, built in (CublasLt.cpp), and the test
+// The registry: cuBLASLt's matmul and cuDNN's attention, built in
+// (CublasLt.cpp, CudnnSdpa.cpp), and the test
 // routines of libstride-test-routines.so.1. Libraries stay loaded for the
 // life of the process (dlopen counts references, so loading one again is
 // cheap and returns the same handle).
@@ -15,6 +16,7 @@
 #include "LibraryRegistry.h"
 
 #include "CublasLt.h"
+#include "Cudnn.h"
 #include "stride/Runtime/LibraryRoutine.h"
 
 #include <dlfcn.h>
@@ -33,6 +35,9 @@ constexpr const char *kTestRoutinesInstall =
 
 constexpr RegisteredRoutine kRoutines[] = {
     {"cublaslt.matmul", prepareCublasLtMatmul, nullptr, nullptr, nullptr},
+    {"cudnn.sdpa_forward", prepareCudnnSdpaForward, nullptr, nullptr, nullptr},
+    {"cudnn.sdpa_backward", prepareCudnnSdpaBackward, nullptr, nullptr,
+     nullptr},
     {"test.record", nullptr, kTestRoutinesLibrary, "stride_test_record",
      kTestRoutinesInstall},
     // A symbol the test library does not define: the missing-symbol path.

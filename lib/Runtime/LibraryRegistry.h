@@ -7,7 +7,8 @@
 //
 // Private to lib/Runtime. Each routine a module's library-call step may name
 // is registered here. A routine is either built into the runtime
-// (`cublaslt.matmul`, CublasLt.h) or a symbol of a shared library (the test
+// (`cublaslt.matmul`, CublasLt.h; `cudnn.sdpa_forward` and
+// `cudnn.sdpa_backward`, Cudnn.h) or a symbol of a shared library (the test
 // routines; see stride/Runtime/LibraryRoutine.h), dlopened on first use from
 // the folder named by STRIDE_LIBRARY_PATH, then the system's search path.
 //
@@ -17,7 +18,8 @@
 //     PreparedLibraryCall is immutable and shared by the invocations.
 //   - Invocation::create instantiates it: a LibraryCallInstance holds what
 //     is the invocation's own (a cuBLASLt handle, a descriptor holding the
-//     invocation's buffer addresses).
+//     invocation's buffer addresses; a cuDNN handle, execution plan and
+//     workspace).
 //   - Each run enqueues the instance on the invocation's stream.
 //
 //===----------------------------------------------------------------------===//

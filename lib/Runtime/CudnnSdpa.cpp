@@ -1,0 +1,710 @@
+//===- CudnnSdpa.cpp - The cuDNN attention routines ------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// `cudnn.sdpa_forward` and `cudnn.sdpa_backward`: scaled dot-product
+// attention as cuDNN's fused flash-attention engines compute it. The
+// compiler decides everything (python-free-docs/attention.md); these
+// routines check the step's descriptor when the executable loads, then, in
+// each invocation, build the cuDNN operation graph that cuDNN's frontend
+// builds for the same attention (matmul, pointwise, reduction and reshape
+// operations that the backend recognizes and fuses), choose an execution
+// plan and allocate the workspace it needs. A run is one
+// cudnnBackendExecute on the invocation's stream.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Cudnn.h"
+#include "CudnnGraph.h"
+#include "DescriptorReader.h"
+#include "RuntimeImpl.h"
+
+#include <bit>
+#include <cmath>
+#include <limits>
+
+namespace stride {
+
+namespace {
+
+//--- The descriptor ----------------------------------------------------===//
+
+struct DTypeEntry {
+  const char *name;
+  cudnnDataType_t type;
+};
+constexpr DTypeEntry kDTypes[] = {{"bf16", CUDNN_DATA_BFLOAT16},
+                                  {"f16", CUDNN_DATA_HALF}};
+
+enum class Direction { Forward, Backward };
+
+// The uid of each tensor of the graphs in the variant pack.
+enum Uid : int64_t {
+  kQ = 1, kK, kV, kO, kStats, kBias, kDO, kDQ, kDK, kDV,
+  // Passed by value.
+  kScale, kNegativeInfinity, kOne,
+  // In the routine's workspace (backward).
+  kDQAccumulator, kSoftmaxSum
+};
+
+/// A 4-D tensor of the step: what messages call it, its uid in the graph,
+/// its layout (in elements) and element size.
+struct Operand {
+  const char *name;
+  Uid uid;
+  Dims dims, strides;
+  int64_t elementBytes;
+  /// Where element 0 is in the buffer, in elements (field `offsets`).
+  int64_t offset = 0;
+};
+
+std::string list(const Dims &d) {
+  std::string text = "[";
+  for (size_t i = 0; i < d.size(); ++i)
+    text.append(i ? ", " : "").append(str(d[i]));
+  return text + "]";
+}
+
+/// Dimensions 2 and 3 swapped: the transposed view of the same elements.
+Dims swapLast(Dims d) {
+  std::swap(d[2], d[3]);
+  return d;
+}
+
+/// A `cudnn.sdpa_*` descriptor, read and checked.
+struct SdpaProblem {
+  Direction direction = Direction::Forward;
+  const DTypeEntry *dtype = nullptr;
+  int64_t b = 0, hq = 0, hkv = 0, sq = 0, skv = 0, dqk = 0, dv = 0;
+  float scale = 0;
+  bool causal = false, stats = false, bias = false;
+  Dims qStrides{}, kStrides{}, vStrides{}, oStrides{};
+  Dims doStrides{}, dqStrides{}, dkStrides{}, dvStrides{};
+  Dims biasDims{}, biasStrides{};
+  /// Each operand's element offset in its buffer, in buffer order (the
+  /// optional field `offsets`; zeros without it).
+  std::vector<int64_t> offsets;
+
+  bool backward() const { return direction == Direction::Backward; }
+  Dims qDims() const { return {b, hq, sq, dqk}; }
+  Dims kDims() const { return {b, hkv, skv, dqk}; }
+  Dims vDims() const { return {b, hkv, skv, dv}; }
+  Dims oDims() const { return {b, hq, sq, dv}; }
+  Dims scoreDims() const { return {b, hq, sq, skv}; }
+  Dims rowDims() const { return {b, hq, sq, 1}; }
+
+  /// The step's buffers, in order.
+  std::vector<Operand> operands() const {
+    int64_t e = 2; // bf16 and f16
+    Operand q{"q", kQ, qDims(), qStrides, e}, k{"k", kK, kDims(), kStrides, e},
+        v{"v", kV, vDims(), vStrides, e}, o{"o", kO, oDims(), oStrides, e};
+    Operand statsOperand{"stats", kStats, rowDims(), denseStrides(rowDims()),
+                         4};
+    Operand biasOperand{"bias", kBias, biasDims, biasStrides, e};
+    std::vector<Operand> all = {q, k, v};
+    if (!backward()) {
+      if (bias)
+        all.push_back(biasOperand);
+      all.push_back(o);
+      if (stats)
+        all.push_back(statsOperand);
+      return withOffsets(std::move(all));
+    }
+    all.push_back(o);
+    all.push_back({"do", kDO, oDims(), doStrides, e});
+    all.push_back(statsOperand);
+    if (bias)
+      all.push_back(biasOperand);
+    all.push_back({"dq", kDQ, qDims(), dqStrides, e});
+    all.push_back({"dk", kDK, kDims(), dkStrides, e});
+    all.push_back({"dv", kDV, vDims(), dvStrides, e});
+    return withOffsets(std::move(all));
+  }
+
+  std::vector<Operand> withOffsets(std::vector<Operand> all) const {
+    for (size_t i = 0; i < all.size() && i < offsets.size(); ++i)
+      all[i].offset = offsets[i];
+    return all;
+  }
+
+  /// "bf16 forward, b=2 h_q=12 h_kv=12 s_q=128 s_kv=128 d_qk=64 d_v=64,
+  /// causal, bias [1, 1, 128, 128], stats".
+  std::string describe() const {
+    return std::string(dtype->name) +
+           (backward() ? " backward" : " forward") + ", b=" + str(b) +
+           " h_q=" + str(hq) + " h_kv=" + str(hkv) + " s_q=" + str(sq) +
+           " s_kv=" + str(skv) + " d_qk=" + str(dqk) + " d_v=" + str(dv) +
+           (causal ? ", causal" : "") +
+           (bias ? ", bias " + list(biasDims) : "") +
+           (stats && !backward() ? ", stats" : "");
+  }
+};
+
+/// The fields of a direction's descriptor.
+std::vector<std::string> fieldsOf(Direction d) {
+  std::vector<std::string> fields = {
+      "dtype",     "dims",   "q_strides", "k_strides", "v_strides",
+      "o_strides", "scale",  "causal",    "bias",      "bias_dims",
+      "bias_strides", "offsets"};
+  if (d == Direction::Forward)
+    fields.push_back("stats");
+  else
+    for (const char *f : {"do_strides", "dq_strides", "dk_strides",
+                          "dv_strides"})
+      fields.push_back(f);
+  return fields;
+}
+
+constexpr const char *kStridesAre =
+    "batch, head, token and head_dim strides in elements";
+
+Dims strides(DescriptorReader &r, const char *name) {
+  std::vector<int64_t> v = r.integers(name, 4, kStridesAre);
+  return {v[0], v[1], v[2], v[3]};
+}
+
+/// A field that must be 0 or 1.
+bool flag(DescriptorReader &r, const char *name) {
+  int64_t v = r.integer(name);
+  if (v != 0 && v != 1)
+    r.fail("field " + quoted(name) + " is " + str(v) + "; it must be 0 or 1");
+  return v == 1;
+}
+
+void readFields(DescriptorReader &r, SdpaProblem &p) {
+  p.dtype = r.choice("dtype", kDTypes);
+  std::vector<int64_t> dims =
+      r.integers("dims", 7, "b, h_q, h_kv, s_q, s_kv, d_qk, d_v");
+  p.b = dims[0], p.hq = dims[1], p.hkv = dims[2], p.sq = dims[3];
+  p.skv = dims[4], p.dqk = dims[5], p.dv = dims[6];
+  p.qStrides = strides(r, "q_strides");
+  p.kStrides = strides(r, "k_strides");
+  p.vStrides = strides(r, "v_strides");
+  p.oStrides = strides(r, "o_strides");
+  if (p.backward()) {
+    p.doStrides = strides(r, "do_strides");
+    p.dqStrides = strides(r, "dq_strides");
+    p.dkStrides = strides(r, "dk_strides");
+    p.dvStrides = strides(r, "dv_strides");
+  }
+  int64_t bits = r.integer("scale");
+  double scale = std::bit_cast<double>(bits);
+  if (!std::isfinite(scale) ||
+      std::fabs(scale) > double(std::numeric_limits<float>::max()))
+    r.fail("field 'scale' holds the bits of " + std::to_string(scale) +
+           ", which is not a finite float");
+  p.scale = float(scale);
+  p.causal = flag(r, "causal");
+  if (!p.backward())
+    p.stats = flag(r, "stats");
+  p.bias = flag(r, "bias");
+  if (p.bias) {
+    std::vector<int64_t> d = r.integers(
+        "bias_dims", 4, "b or 1, h_q or 1, s_q or 1, s_kv or 1");
+    p.biasDims = {d[0], d[1], d[2], d[3]};
+    p.biasStrides = strides(r, "bias_strides");
+  } else {
+    for (const char *name : {"bias_dims", "bias_strides"})
+      if (r.has(name))
+        r.fail("has field " + quoted(name) + ", but field 'bias' is 0");
+  }
+  if (r.has("offsets"))
+    p.offsets = r.integers("offsets", p.operands().size(),
+                           "each buffer's element offset, in buffer order");
+  r.refuseUnknownFields();
+}
+
+/// Each value within its range.
+void checkRanges(DescriptorReader &r, const SdpaProblem &p) {
+  const char *names[] = {"b", "h_q", "h_kv", "s_q", "s_kv", "d_qk", "d_v"};
+  int64_t values[] = {p.b, p.hq, p.hkv, p.sq, p.skv, p.dqk, p.dv};
+  for (size_t i = 0; i < 7; ++i)
+    if (values[i] < 1)
+      r.fail("field 'dims' gives " + std::string(names[i]) + " = " +
+             str(values[i]) + "; each of b, h_q, h_kv, s_q, s_kv, d_qk, d_v "
+             "must be at least 1");
+  if (p.hkv >= 1 && p.hq % p.hkv != 0)
+    r.fail("field 'dims' gives h_q = " + str(p.hq) + " and h_kv = " +
+           str(p.hkv) + "; h_q must be a multiple of h_kv (grouped-query "
+           "attention)");
+  if (p.bias) {
+    Dims full = p.scoreDims();
+    for (size_t i = 0; i < 4; ++i)
+      if (p.biasDims[i] != 1 && p.biasDims[i] != full[i]) {
+        r.fail("field 'bias_dims' is " + list(p.biasDims) +
+               "; each must be 1 (broadcast) or the scores' [b, h_q, s_q, "
+               "s_kv] = " + list(full));
+        break;
+      }
+  }
+}
+
+/// The bytes from the start of an operand's buffer through its last
+/// element, or nullopt if that overflows.
+std::optional<int64_t> reachBytes(const Operand &o) {
+  int64_t elements = 1 + o.offset, term = 0, bytes = 0;
+  for (size_t i = 0; i < 4; ++i)
+    if (__builtin_mul_overflow(o.dims[i] - 1, o.strides[i], &term) ||
+        __builtin_add_overflow(elements, term, &elements))
+      return std::nullopt;
+  if (__builtin_mul_overflow(elements, o.elementBytes, &bytes))
+    return std::nullopt;
+  return bytes;
+}
+
+/// Each operand's strides and extent in its buffer.
+void checkBuffers(DescriptorReader &r, const SdpaProblem &p,
+                  const std::vector<int64_t> &bufferBytes) {
+  std::vector<Operand> operands = p.operands();
+  if (bufferBytes.size() != operands.size()) {
+    std::string names;
+    for (const Operand &o : operands)
+      names += std::string(names.empty() ? "" : ", ") + o.name;
+    r.fail("with bias " + str(p.bias) +
+           (p.backward() ? "" : " and stats " + str(p.stats)) + " takes " +
+           str(int64_t(operands.size())) + " buffers (" + names +
+           "), but the step has " + str(int64_t(bufferBytes.size())));
+    return;
+  }
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const Operand &o = operands[i];
+    std::string field = quoted(std::string(o.name) + "_strides");
+    if (o.offset < 0 || o.offset * o.elementBytes % 16 != 0) {
+      r.fail("field 'offsets' gives " + std::string(o.name) + " the offset " +
+             str(o.offset) + "; each must be at least 0 and a multiple of "
+             "16 bytes, as cuDNN reads aligned addresses");
+      continue;
+    }
+    if (o.uid == kStats)
+      ; // dense floats: its strides are not a field
+    else if (o.strides[0] < 0 || o.strides[1] < 0 || o.strides[2] < 0) {
+      r.fail("field " + field + " is " + list(o.strides) +
+             "; strides must not be negative");
+      continue;
+    } else if (o.strides[3] != 1) {
+      r.fail("field " + field + " is " + list(o.strides) +
+             "; its last stride (" +
+             (o.uid == kBias ? "s_kv's" : "head_dim's") +
+             ") must be 1, as cuDNN reads it contiguously");
+      continue;
+    }
+    std::optional<int64_t> reach = reachBytes(o);
+    if (!reach)
+      r.fail("gives " + std::string(o.name) + " dims " + list(o.dims) +
+             " and strides " + list(o.strides) +
+             " whose extent overflows 64-bit integers");
+    else if (*reach > bufferBytes[i])
+      r.fail("gives " + std::string(o.name) + " dims " + list(o.dims) +
+             " and strides " + list(o.strides) + ", which reach byte " +
+             str(*reach) + " of its buffer (buffer " + str(int64_t(i)) +
+             " of the step), which has " + str(bufferBytes[i]) + " bytes");
+  }
+}
+
+Result<SdpaProblem> readProblem(const LibraryCallContext &context,
+                                Direction direction) {
+  DescriptorReader r(context, fieldsOf(direction));
+  SdpaProblem p;
+  p.direction = direction;
+  readFields(r, p);
+  if (!r.firstError())
+    checkRanges(r, p);
+  if (!r.firstError())
+    checkBuffers(r, p, context.bufferBytes);
+  if (r.firstError())
+    return *r.firstError();
+  return p;
+}
+
+/// Versions of cuDNN whose attention backward Stride cannot use.
+Status checkVersion(const Cudnn &dnn, const SdpaProblem &p,
+                    const std::string &where) {
+  if (!p.backward())
+    return Status::ok();
+  std::string which = "cuDNN " + dnn.versionText() + " (" + dnn.path + ")";
+  int64_t version = dnn.version();
+  if (version == 91000 || version == 91001)
+    return makeError(ErrorCode::Incompatible,
+                     where + ": " + which + " has a known bug in the backward "
+                     "of flash attention; install cuDNN 9.10.2 or newer");
+  if (version < 91501 && p.skv % 128 != 0)
+    return makeError(ErrorCode::Incompatible,
+                     where + ": " + which + " needs a workaround (a padding "
+                     "mask) for the backward of flash attention when s_kv "
+                     "is not a multiple of 128 (here " + str(p.skv) +
+                     "), which Stride does not apply; install cuDNN 9.15.1 "
+                     "or newer");
+  return Status::ok();
+}
+
+//--- The graphs ----------------------------------------------------------===//
+
+/// The backend's graph of one step, built as cuDNN's frontend builds its
+/// composite SDPA nodes: every intermediate a float, but the probabilities
+/// fed to a matmul, which have the inputs' type.
+class SdpaGraph {
+public:
+  /// `version`: cuDNN's, which the graph may depend on.
+  SdpaGraph(const Cudnn &dnn, const SdpaProblem &p, int64_t version)
+      : g(dnn), p(p), version(version) {}
+
+  CudnnGraph &build() {
+    p.backward() ? buildBackward() : buildForward();
+    return g;
+  }
+
+private:
+  const GraphTensor *input(const Operand &o) {
+    return g.tensor(o.uid, o.uid == kStats ? CUDNN_DATA_FLOAT : p.dtype->type,
+                    o.dims, o.strides);
+  }
+  const GraphTensor *operand(Uid uid) {
+    for (const Operand &o : p.operands())
+      if (o.uid == uid)
+        return input(o);
+    return nullptr;
+  }
+  /// K (or V) as the matmuls read it: [b, h_kv, d, s_kv].
+  const GraphTensor *transposedOperand(Uid uid) {
+    for (const Operand &o : p.operands())
+      if (o.uid == uid)
+        return g.tensor(o.uid, p.dtype->type, swapLast(o.dims),
+                        swapLast(o.strides));
+    return nullptr;
+  }
+  const GraphTensor *floats(const Dims &dims) {
+    return g.intermediate(CUDNN_DATA_FLOAT, dims);
+  }
+
+  /// S = scale * Q K^T (+ bias), causally masked: [b, h_q, s_q, s_kv].
+  const GraphTensor *scores(const GraphTensor *q, const GraphTensor *kT,
+                            const GraphTensor *scale) {
+    Dims d = p.scoreDims();
+    const GraphTensor *s = g.matmul(q, kT, floats(d));
+    s = g.pointwise(CUDNN_POINTWISE_MUL, s, scale, floats(d));
+    if (p.bias)
+      s = g.pointwise(CUDNN_POINTWISE_ADD, s, operand(kBias), floats(d));
+    if (!p.causal)
+      return s;
+    // Top-left aligned: query i sees keys j <= i.
+    const GraphTensor *row = g.index(s, 2), *column = g.index(s, 3);
+    const GraphTensor *keep =
+        g.pointwise(CUDNN_POINTWISE_CMP_GE, row, column,
+                    g.intermediate(CUDNN_DATA_BOOLEAN, d), CUDNN_DATA_BOOLEAN);
+    return g.select(s, g.scalar(kNegativeInfinity, negativeInfinity()), keep,
+                    floats(d));
+  }
+
+  /// What the masked scores become: -inf, or the lowest float for cuDNN
+  /// before 9.10 (as the frontend chooses).
+  float negativeInfinity() const {
+    return version >= 91000 ? -std::numeric_limits<float>::infinity()
+                            : std::numeric_limits<float>::lowest();
+  }
+
+  void buildForward() {
+    const GraphTensor *scale = g.scalar(kScale, p.scale);
+    const GraphTensor *s =
+        scores(operand(kQ), transposedOperand(kK), scale);
+    Dims d = p.scoreDims(), rows = p.rowDims();
+    const GraphTensor *max =
+        g.reduction(CUDNN_REDUCE_TENSOR_MAX, s, floats(rows));
+    const GraphTensor *shifted =
+        g.pointwise(CUDNN_POINTWISE_SUB, s, max, floats(d));
+    const GraphTensor *e =
+        g.pointwise(CUDNN_POINTWISE_EXP, shifted, nullptr, floats(d));
+    const GraphTensor *sum =
+        g.reduction(CUDNN_REDUCE_TENSOR_ADD, e, floats(rows));
+    if (p.stats) {
+      // logsumexp = max + log(sum), natural log.
+      const GraphTensor *log =
+          g.pointwise(CUDNN_POINTWISE_LOG, sum, nullptr, floats(rows));
+      g.pointwise(CUDNN_POINTWISE_ADD, max, log, operand(kStats));
+    }
+    const GraphTensor *probabilities = g.pointwise(
+        CUDNN_POINTWISE_DIV, e, sum, g.intermediate(p.dtype->type, d));
+    g.matmul(probabilities, operand(kV), operand(kO));
+  }
+
+  /// A^T B for one of dK, dV: `aT` is [b, h_q, s_kv, s_q]; with fewer
+  /// heads than Q, the product per query head summed over each group.
+  void headGradient(const GraphTensor *aT, const GraphTensor *b,
+                    const GraphTensor *out) {
+    if (p.hq == p.hkv) {
+      g.matmul(aT, b, out);
+      return;
+    }
+    Dims full = {p.b, p.hq, p.skv, out->dims[3]};
+    const GraphTensor *perHead =
+        g.matmul(aT, b, g.intermediate(p.dtype->type, full));
+    g.reduction(CUDNN_REDUCE_TENSOR_ADD, perHead, out);
+  }
+
+  /// [b, h_q, s_q, s_kv] viewed as [b, h_q, s_kv, s_q] in the inputs' type.
+  const GraphTensor *transposedScores(const GraphTensor *x) {
+    Dims t = swapLast(p.scoreDims());
+    Dims strides = swapLast(denseStrides(p.scoreDims()));
+    return g.reshape(x, g.intermediate(p.dtype->type, t, strides));
+  }
+
+  void buildBackward() {
+    Dims d = p.scoreDims(), rows = p.rowDims();
+    const GraphTensor *q = operand(kQ), *kT = transposedOperand(kK),
+                      *vT = transposedOperand(kV), *dO = operand(kDO);
+    const GraphTensor *scale = g.scalar(kScale, p.scale);
+    // D = rowsum(dO * O), kept in the workspace.
+    const GraphTensor *dOO =
+        g.pointwise(CUDNN_POINTWISE_MUL, dO, operand(kO), floats(p.oDims()));
+    const GraphTensor *rowSum =
+        g.reduction(CUDNN_REDUCE_TENSOR_ADD, dOO, floats(rows));
+    const GraphTensor *softmaxSum = g.pointwise(
+        CUDNN_POINTWISE_MUL, rowSum, g.scalar(kOne, 1),
+        g.tensor(kSoftmaxSum, CUDNN_DATA_FLOAT, rows, denseStrides(rows)));
+    // P = exp(S - stats); dV = P^T dO.
+    const GraphTensor *s = scores(q, kT, scale);
+    const GraphTensor *shifted =
+        g.pointwise(CUDNN_POINTWISE_SUB, s, operand(kStats), floats(d));
+    const GraphTensor *e =
+        g.pointwise(CUDNN_POINTWISE_EXP, shifted, nullptr, floats(d));
+    headGradient(transposedScores(e), dO, operand(kDV));
+    // dS = scale * P * (dO V^T - D); dK = dS^T Q.
+    const GraphTensor *dP = g.matmul(dO, vT, floats(d));
+    const GraphTensor *dS =
+        g.pointwise(CUDNN_POINTWISE_SUB, dP, softmaxSum, floats(d));
+    dS = g.pointwise(CUDNN_POINTWISE_MUL, dS, e, floats(d));
+    dS = g.pointwise(CUDNN_POINTWISE_MUL, dS, scale, floats(d));
+    headGradient(transposedScores(dS), q, operand(kDK));
+    // dQ = dS K, accumulated in floats in the workspace.
+    const GraphTensor *k = g.reshape(
+        kT, g.intermediate(CUDNN_DATA_FLOAT, p.kDims(), p.kStrides));
+    const GraphTensor *accumulator = g.tensor(
+        kDQAccumulator, CUDNN_DATA_FLOAT, p.qDims(), denseStrides(p.qDims()));
+    g.matmul(dS, k, accumulator);
+    g.pointwise(CUDNN_POINTWISE_IDENTITY, accumulator, nullptr, operand(kDQ));
+  }
+
+  CudnnGraph g;
+  const SdpaProblem &p;
+  const int64_t version;
+};
+
+//--- The step ------------------------------------------------------------===//
+
+/// What an invocation keeps for cuDNN: its handle.
+struct CudnnSession {
+  CudnnSession(const Cudnn &dnn, cudnnHandle_t handle)
+      : dnn(dnn), handle(handle) {}
+  ~CudnnSession() { dnn.cudnnDestroy(handle); }
+  CudnnSession(const CudnnSession &) = delete;
+  CudnnSession &operator=(const CudnnSession &) = delete;
+  const Cudnn &dnn;
+  cudnnHandle_t handle;
+};
+
+Result<std::shared_ptr<CudnnSession>> session(const Cudnn &dnn,
+                                              LibrarySessions &sessions) {
+  if (std::shared_ptr<void> found = sessions.find(&dnn))
+    return std::static_pointer_cast<CudnnSession>(found);
+  dnn.clearLastError();
+  cudnnHandle_t handle = nullptr;
+  if (cudnnStatus_t s = dnn.cudnnCreate(&handle))
+    return makeError(cudnnErrorCode(s), dnn.failure("cudnnCreate", s));
+  auto created = std::make_shared<CudnnSession>(dnn, handle);
+  sessions.add(&dnn, created);
+  return created;
+}
+
+constexpr int64_t kAlignment = 256;
+int64_t alignUp(int64_t bytes) {
+  return (bytes + kAlignment - 1) / kAlignment * kAlignment;
+}
+
+/// Device memory from cuMemAlloc, freed with the object.
+class DeviceMemory {
+public:
+  explicit DeviceMemory(const CudaDriver &cu) : cu(cu) {}
+  ~DeviceMemory() {
+    if (address)
+      cu.cuMemFree(address);
+  }
+  DeviceMemory(const DeviceMemory &) = delete;
+  DeviceMemory &operator=(const DeviceMemory &) = delete;
+  Status allocate(int64_t bytes) {
+    if (bytes == 0)
+      return Status::ok();
+    if (CUresult r = cu.cuMemAlloc(&address, size_t(bytes)))
+      return makeError(cudaErrorCode(r),
+                       "allocating the " + str(bytes) +
+                           " bytes of cuDNN's workspace: " + cu.errorText(r));
+    return Status::ok();
+  }
+  CUdeviceptr at(int64_t offset) const { return address + uint64_t(offset); }
+
+private:
+  const CudaDriver &cu;
+  CUdeviceptr address = 0;
+};
+
+/// A `cudnn.sdpa_*` step, ready for any invocation.
+class PreparedSdpa final : public PreparedLibraryCall {
+public:
+  PreparedSdpa(const Cudnn &dnn, const CudaDriver &cu, SdpaProblem p)
+      : dnn(dnn), cu(cu), p(std::move(p)), version(dnn.version()) {}
+
+  Result<std::unique_ptr<LibraryCallInstance>>
+  instantiate(LibrarySessions &sessions) const override;
+
+  const Cudnn &dnn;
+  const CudaDriver &cu;
+  const SdpaProblem p;
+  /// cuDNN's version when the step was prepared.
+  const int64_t version;
+};
+
+/// A `cudnn.sdpa_*` step in one invocation: its graph, execution plan and
+/// workspace. The workspace holds the plan's, then (backward) dQ's float
+/// accumulator and the rows' sums of dO * O.
+class SdpaInstance final : public LibraryCallInstance {
+public:
+  SdpaInstance(const PreparedSdpa &step, std::shared_ptr<CudnnSession> session)
+      : step(step), p(step.p), session(std::move(session)),
+        graph(step.dnn, step.p, step.version), workspace(step.cu) {}
+
+  Status create() {
+    step.dnn.clearLastError();
+    CudnnGraph &g = graph.build();
+    if (Status s = g.status(); !s)
+      return s;
+    Result<BackendDescriptor> finalized = g.finalize(session->handle);
+    if (!finalized)
+      return finalized.error();
+    opGraph = std::move(*finalized);
+    Result<ExecutionPlan> chosen = buildExecutionPlan(
+        step.dnn, session->handle, opGraph, p.describe());
+    if (!chosen)
+      return chosen.error();
+    plan = std::move(*chosen);
+    accumulatorOffset = alignUp(plan.workspaceBytes);
+    sumOffset = accumulatorOffset;
+    int64_t total = plan.workspaceBytes;
+    if (p.backward()) {
+      accumulatorBytes = p.b * p.hq * p.sq * p.dqk * 4;
+      sumOffset = accumulatorOffset + alignUp(accumulatorBytes);
+      total = sumOffset + p.b * p.hq * p.sq * 4;
+    }
+    if (Status s = workspace.allocate(total); !s)
+      return s;
+    // The variant pack: the step's buffers (filled per run), the scalars
+    // by value, the workspace's tensors.
+    for (const Operand &o : p.operands())
+      uids.push_back(o.uid);
+    pointers.resize(uids.size());
+    for (const auto &[uid, value] : g.scalars()) {
+      uids.push_back(uid);
+      pointers.push_back(const_cast<float *>(&value));
+    }
+    if (p.backward()) {
+      uids.push_back(kDQAccumulator);
+      pointers.push_back(device(workspace.at(accumulatorOffset)));
+      uids.push_back(kSoftmaxSum);
+      pointers.push_back(device(workspace.at(sumOffset)));
+    }
+    workspacePointer = total ? device(workspace.at(0)) : nullptr;
+    return Status::ok();
+  }
+
+  Status enqueue(const uint64_t *buffers, CUstream stream) override {
+    const Cudnn &dnn = step.dnn;
+    std::vector<Operand> operands = p.operands();
+    for (size_t i = 0; i < operands.size(); ++i)
+      pointers[i] = device(buffers[i] + uint64_t(operands[i].offset *
+                                                 operands[i].elementBytes));
+    dnn.clearLastError();
+    if (cudnnStatus_t s = dnn.cudnnSetStream(session->handle, stream))
+      return makeError(cudnnErrorCode(s), dnn.failure("cudnnSetStream", s));
+    // Before 9.6, cuDNN expects dQ's accumulator zeroed.
+    if (p.backward() && step.version < 90600)
+      if (CUresult r = step.cu.cuMemsetD8Async(
+              workspace.at(accumulatorOffset), 0, size_t(accumulatorBytes),
+              stream))
+        return makeError(cudaErrorCode(r), "zeroing dQ's accumulator: " +
+                                               step.cu.errorText(r));
+    return executePlan(dnn, session->handle, plan, uids, pointers,
+                       workspacePointer);
+  }
+
+private:
+  static void *device(uint64_t address) {
+    return reinterpret_cast<void *>(address);
+  }
+
+  const PreparedSdpa &step;
+  const SdpaProblem &p;
+  std::shared_ptr<CudnnSession> session;
+  SdpaGraph graph;
+  BackendDescriptor opGraph;
+  ExecutionPlan plan;
+  DeviceMemory workspace;
+  int64_t accumulatorOffset = 0, accumulatorBytes = 0, sumOffset = 0;
+  std::vector<int64_t> uids;
+  std::vector<void *> pointers;
+  void *workspacePointer = nullptr;
+};
+
+Result<std::unique_ptr<LibraryCallInstance>>
+PreparedSdpa::instantiate(LibrarySessions &sessions) const {
+  Result<std::shared_ptr<CudnnSession>> s = session(dnn, sessions);
+  if (!s)
+    return s.error();
+  auto instance = std::make_unique<SdpaInstance>(*this, std::move(*s));
+  if (Status created = instance->create(); !created)
+    return created.error();
+  return std::unique_ptr<LibraryCallInstance>(std::move(instance));
+}
+
+Result<std::unique_ptr<PreparedLibraryCall>>
+prepareSdpa(const LibraryCallContext &context, Direction direction) {
+  Result<SdpaProblem> problem = readProblem(context, direction);
+  if (!problem)
+    return problem.error();
+  Result<const Cudnn *> dnn = loadCudnn(context.where);
+  if (!dnn)
+    return dnn.error();
+  if (Status s = checkVersion(**dnn, *problem, context.where); !s)
+    return s.error();
+  return std::unique_ptr<PreparedLibraryCall>(
+      new PreparedSdpa(**dnn, context.cu, std::move(*problem)));
+}
+
+} // namespace
+
+Status buildCudnnSdpaGraph(const LibraryCallContext &context, bool backward) {
+  Result<SdpaProblem> problem = readProblem(
+      context, backward ? Direction::Backward : Direction::Forward);
+  if (!problem)
+    return problem.error();
+  Result<const Cudnn *> dnn = loadCudnn(context.where);
+  if (!dnn)
+    return dnn.error();
+  SdpaGraph graph(**dnn, *problem, (*dnn)->version());
+  Result<BackendDescriptor> finalized = graph.build().finalize(nullptr);
+  if (!finalized)
+    return finalized.error();
+  return Status::ok();
+}
+
+Result<std::unique_ptr<PreparedLibraryCall>>
+prepareCudnnSdpaForward(const LibraryCallContext &context, LibrarySessions &) {
+  return prepareSdpa(context, Direction::Forward);
+}
+
+Result<std::unique_ptr<PreparedLibraryCall>>
+prepareCudnnSdpaBackward(const LibraryCallContext &context,
+                         LibrarySessions &) {
+  return prepareSdpa(context, Direction::Backward);
+}
+
+} // namespace stride

@@ -1,0 +1,158 @@
+//===- CudnnGpuTest.cpp - cudnn.sdpa_* steps on a GPU ---------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `cudnn.sdpa_forward` and `cudnn.sdpa_backward` routines through the
+// real cuDNN, on modules of one library-call step (SdpaTestSupport.h), on
+// random bf16 and f16 inputs, against the host reference in double
+// precision: GPT-2-like shapes (b=2, 12 heads, d=64, 128 and 200 tokens),
+// grouped-query attention (8 query heads over 2, d=128), causal or not, a
+// bias broadcast as [1, 1, s_q, s_kv] or as a padding mask [b, 1, 1, s_kv],
+// s_q != s_kv, dense [b, h, s, d] and PyTorch's [b, s, h, d] layouts, one
+// case captured into a CUDA graph. Each case prints PASS or FAIL;
+// tolerances (relative to the larger of the element and the tensor's
+// largest): bf16 2e-2, f16 1e-2, stats 1e-3. Skipped where there is no CUDA
+// device (scripts/gpu-check.sh runs it; cuDNN is found as the runtime finds
+// it: STRIDE_CUDNN, then the loader's paths).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SdpaTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+using namespace stride;
+using namespace stride::test;
+
+namespace {
+
+Attention shape(DType t, int64_t b, int64_t hq, int64_t hkv, int64_t sq,
+                int64_t skv, int64_t d) {
+  Attention a;
+  a.dtype = t;
+  a.b = b;
+  a.hq = hq;
+  a.hkv = hkv;
+  a.sq = sq;
+  a.skv = skv;
+  a.dqk = a.dv = d;
+  return a;
+}
+
+/// Every case: each shape in bf16 and f16, causal or not, with each bias.
+std::vector<Attention> cases() {
+  std::vector<Attention> all;
+  for (DType t : {DType::BF16, DType::F16}) {
+    std::vector<Attention> shapes = {
+        shape(t, 2, 12, 12, 128, 128, 64), // GPT-2 small, 128 tokens
+        shape(t, 2, 12, 12, 200, 200, 64), // not a multiple of 64
+        shape(t, 2, 8, 2, 128, 128, 128),  // grouped-query attention
+        shape(t, 1, 8, 2, 64, 200, 128),   // s_q != s_kv
+        shape(t, 2, 4, 4, 200, 136, 64),   // s_q > s_kv
+    };
+    for (const Attention &s : shapes)
+      for (bool causal : {false, true})
+        for (BiasKind bias :
+             {BiasKind::None, BiasKind::Full, BiasKind::Padding}) {
+          Attention a = s;
+          a.causal = causal;
+          a.bias = bias;
+          all.push_back(a);
+        }
+    Attention torchLayout = shapes[0];
+    torchLayout.tokensMajor = true;
+    torchLayout.causal = true;
+    all.push_back(torchLayout);
+  }
+  return all;
+}
+
+double tolerance(const Attention &a) {
+  return a.dtype == DType::BF16 ? 2e-2 : 1e-2;
+}
+
+class CudnnGpuTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    Result<std::unique_ptr<Runtime>> created = Runtime::create(0);
+    if (!created)
+      GTEST_SKIP() << created.error().message;
+    if (created->get()->deviceName() == "Stride fake GPU")
+      GTEST_SKIP() << "the CUDA driver test double was loaded";
+    rt = std::move(*created);
+  }
+
+  /// Runs `a` in one direction: "" or what failed.
+  std::string run(const Attention &a, bool backward, bool graph = false) {
+    ModuleDesc d = backward ? backwardModule(a, rt->deviceArch())
+                            : forwardModule(a, rt->deviceArch());
+    Result<std::shared_ptr<const Executable>> exe =
+        Executable::load(*rt, std::move(d), "attention.stridemod");
+    if (!exe)
+      return exe.error().message;
+    InvocationOptions options;
+    options.useCudaGraph = graph;
+    Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe, options);
+    if (!inv)
+      return inv.error().message;
+    std::string diff;
+    // Two runs when captured: the second replays the graph.
+    for (uint32_t seed : graph ? std::vector<uint32_t>{3, 17}
+                               : std::vector<uint32_t>{3}) {
+      AttentionInputs in = attentionInputs(a, seed);
+      diff = backward ? checkBackward(**inv, a, in, tolerance(a))
+                      : checkForward(**inv, a, in, tolerance(a));
+      if (!diff.empty())
+        break;
+    }
+    return diff;
+  }
+
+  /// Runs `a` and prints PASS or FAIL; false on a failure.
+  bool check(const Attention &a, bool backward, bool graph = false) {
+    std::string diff = run(a, backward, graph);
+    std::string name = std::string(backward ? "backward " : "forward ") +
+                       a.name() + (graph ? " graph" : "");
+    std::printf("%s %s%s%s\n", diff.empty() ? "PASS" : "FAIL", name.c_str(),
+                diff.empty() ? "" : ": ", diff.c_str());
+    std::fflush(stdout);
+    return diff.empty();
+  }
+
+  std::unique_ptr<Runtime> rt;
+};
+
+TEST_F(CudnnGpuTest, Forward) {
+  int failed = 0;
+  for (const Attention &a : cases())
+    failed += !check(a, /*backward=*/false);
+  EXPECT_EQ(failed, 0);
+}
+
+TEST_F(CudnnGpuTest, Backward) {
+  int failed = 0;
+  for (const Attention &a : cases())
+    failed += !check(a, /*backward=*/true);
+  EXPECT_EQ(failed, 0);
+}
+
+TEST_F(CudnnGpuTest, CapturedIntoACudaGraph) {
+  Attention a = shape(DType::BF16, 2, 12, 12, 200, 200, 64);
+  a.causal = true;
+  a.bias = BiasKind::Padding;
+  EXPECT_TRUE(check(a, false, /*graph=*/true));
+  EXPECT_TRUE(check(a, true, /*graph=*/true));
+}
+
+TEST_F(CudnnGpuTest, StatsAreOptional) {
+  Attention a = shape(DType::BF16, 2, 12, 12, 128, 128, 64);
+  a.stats = false;
+  EXPECT_TRUE(check(a, false));
+}
+
+} // namespace

@@ -1,0 +1,691 @@
+//===- FakeCudnn.cpp - A libcudnn.so.9 that runs its graphs on the host ---===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// For tests only: the cuDNN entry points the runtime binds
+// (lib/Runtime/Cudnn.h), for use with the fake CUDA driver, whose device
+// addresses are host addresses. The backend descriptors are checked as
+// cuDNN would check them when finalized (required attributes, shapes that
+// go together, each virtual tensor produced before it is read), and
+// cudnnBackendExecute interprets the operation graph on the host in double
+// precision: matmul (a batch dimension of an operand may divide the
+// result's, as GQA's heads do), pointwise (ADD, SUB, MUL, DIV, EXP, LOG,
+// IDENTITY, CMP_GE, BINARY_SELECT, GEN_INDEX; a dimension of 1 broadcast),
+// reduction (ADD, MAX over the dimensions the output has 1 or a divisor of
+// the input's) and reshape (the same elements under new dimensions and
+// strides). Before version 9.6, a matmul into a float tensor of the variant
+// pack (dQ's accumulator) adds to what it holds, as cuDNN's did. So the runtime's attention graphs compute real results here,
+// which the tests compare with a host reference. Every intermediate is a
+// double (no rounding to bf16 between operations). The environment makes it
+// fail:
+//
+//   STRIDE_FAKE_CUDNN_CREATE=S          cudnnCreate returns status S
+//   STRIDE_FAKE_CUDNN_FINALIZE=T:S      finalizing a descriptor of type T
+//                                       (cudnnBackendDescriptorType_t)
+//                                       returns status S
+//   STRIDE_FAKE_CUDNN_NO_ENGINE=1       the heuristics give no configuration
+//   STRIDE_FAKE_CUDNN_EXECUTE=S         cudnnBackendExecute returns status S
+//   STRIDE_FAKE_CUDNN_VERSION=N         cudnnGetVersion returns N (91900)
+//   STRIDE_FAKE_CUDNN_WORKSPACE=B       a plan needs B bytes (1024)
+//
+// and stride_fake_cudnn_counts() reports what it was asked ("handles=1
+// plans=2 executions=3": live handles, plans finalized, executions). Built
+// twice: with STRIDE_FAKE_CUDNN_WITHOUT_EXECUTE it lacks cudnnBackendExecute.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cudnn_graph.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#define FAKE_API extern "C" __attribute__((visibility("default")))
+
+FAKE_API size_t cudnnGetVersion();
+
+namespace {
+
+std::atomic<int> liveHandles{0}, plans{0}, executions{0};
+thread_local std::string lastError;
+
+cudnnStatus_t statusFromEnv(const char *name) {
+  const char *value = std::getenv(name);
+  return value ? cudnnStatus_t(std::atoi(value)) : CUDNN_STATUS_SUCCESS;
+}
+
+int64_t workspaceBytes() {
+  const char *w = std::getenv("STRIDE_FAKE_CUDNN_WORKSPACE");
+  return w ? std::atoll(w) : 1024;
+}
+
+cudnnStatus_t refuse(cudnnStatus_t status, std::string why) {
+  lastError = "fake cuDNN: " + why;
+  return status;
+}
+
+/// A tensor as the operations see it, copied out of its descriptor.
+struct TensorSpec {
+  int64_t uid = 0;
+  cudnnDataType_t type = CUDNN_DATA_FLOAT;
+  std::vector<int64_t> dims, strides;
+  bool isVirtual = false, byValue = false;
+
+  int64_t extent() const {
+    int64_t e = 1;
+    for (size_t i = 0; i < dims.size(); ++i)
+      e += (dims[i] - 1) * strides[i];
+    return e;
+  }
+  int64_t count() const {
+    int64_t n = 1;
+    for (int64_t d : dims)
+      n *= d;
+    return n;
+  }
+};
+
+/// An operation of a finalized graph.
+struct Op {
+  cudnnBackendDescriptorType_t kind;
+  cudnnPointwiseMode_t mode = CUDNN_POINTWISE_ADD;
+  cudnnReduceTensorOp_t reduce = CUDNN_REDUCE_TENSOR_ADD;
+  int64_t axis = 0;
+  TensorSpec x, b, t, y; // matmul: a = x, b = b, c = y
+  bool hasB = false, hasT = false;
+};
+
+using Program = std::vector<Op>;
+
+struct Desc {
+  cudnnBackendDescriptorType_t type;
+  bool finalized = false;
+  std::map<int, std::vector<uint8_t>> attrs; // by attribute name
+  std::map<int, int64_t> counts;
+  std::shared_ptr<const Program> program; // graph, engine config, plan
+  TensorSpec tensor;                      // a finalized tensor
+  Op op;                                  // a finalized operation
+
+  bool has(cudnnBackendAttributeName_t a) const { return attrs.count(a); }
+  template <typename T> T get(cudnnBackendAttributeName_t a, T fallback) const {
+    auto it = attrs.find(a);
+    if (it == attrs.end() || it->second.size() < sizeof(T))
+      return fallback;
+    T v;
+    std::memcpy(&v, it->second.data(), sizeof(T));
+    return v;
+  }
+  template <typename T> std::vector<T> all(cudnnBackendAttributeName_t a) const {
+    auto it = attrs.find(a);
+    std::vector<T> v;
+    if (it == attrs.end())
+      return v;
+    v.resize(it->second.size() / sizeof(T));
+    std::memcpy(v.data(), it->second.data(), v.size() * sizeof(T));
+    return v;
+  }
+  Desc *ref(cudnnBackendAttributeName_t a) const {
+    return get<Desc *>(a, nullptr);
+  }
+};
+
+size_t sizeOf(cudnnBackendAttributeType_t t) {
+  switch (t) {
+  case CUDNN_TYPE_HANDLE: case CUDNN_TYPE_VOID_PTR:
+  case CUDNN_TYPE_BACKEND_DESCRIPTOR: return sizeof(void *);
+  case CUDNN_TYPE_INT64: return 8;
+  case CUDNN_TYPE_FLOAT: return 4;
+  case CUDNN_TYPE_DOUBLE: return 8;
+  case CUDNN_TYPE_BOOLEAN: return sizeof(bool);
+  case CUDNN_TYPE_INT32: return 4;
+  default: return 4; // the enumerations
+  }
+}
+
+cudnnStatus_t checkTensor(Desc &d) {
+  for (auto a : {CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_ATTR_TENSOR_DIMENSIONS,
+                 CUDNN_ATTR_TENSOR_STRIDES, CUDNN_ATTR_TENSOR_UNIQUE_ID,
+                 CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT})
+    if (!d.has(a))
+      return refuse(CUDNN_STATUS_BAD_PARAM,
+                    "a tensor lacks attribute " + std::to_string(a));
+  TensorSpec &t = d.tensor;
+  t.type = d.get(CUDNN_ATTR_TENSOR_DATA_TYPE, CUDNN_DATA_FLOAT);
+  t.dims = d.all<int64_t>(CUDNN_ATTR_TENSOR_DIMENSIONS);
+  t.strides = d.all<int64_t>(CUDNN_ATTR_TENSOR_STRIDES);
+  t.uid = d.get<int64_t>(CUDNN_ATTR_TENSOR_UNIQUE_ID, 0);
+  t.isVirtual = d.get(CUDNN_ATTR_TENSOR_IS_VIRTUAL, false);
+  t.byValue = d.get(CUDNN_ATTR_TENSOR_IS_BY_VALUE, false);
+  if (t.dims.size() != t.strides.size() || t.dims.empty())
+    return refuse(CUDNN_STATUS_BAD_PARAM, "dimensions and strides differ");
+  for (int64_t x : t.dims)
+    if (x < 1)
+      return refuse(CUDNN_STATUS_BAD_PARAM, "a dimension below 1");
+  return CUDNN_STATUS_SUCCESS;
+}
+
+/// The finalized tensor that attribute `a` of `d` names, or null.
+const TensorSpec *tensorOf(const Desc &d, cudnnBackendAttributeName_t a) {
+  Desc *t = d.ref(a);
+  return t && t->type == CUDNN_BACKEND_TENSOR_DESCRIPTOR && t->finalized
+             ? &t->tensor
+             : nullptr;
+}
+
+/// Whether `from` reaches `to` by broadcasting (1) or grouping (a divisor).
+bool fits(const TensorSpec &from, const TensorSpec &to) {
+  if (from.dims.size() != to.dims.size())
+    return false;
+  for (size_t i = 0; i < to.dims.size(); ++i)
+    if (to.dims[i] % from.dims[i] != 0)
+      return false;
+  return true;
+}
+
+bool binaryMode(cudnnPointwiseMode_t m) {
+  return m == CUDNN_POINTWISE_ADD || m == CUDNN_POINTWISE_SUB ||
+         m == CUDNN_POINTWISE_MUL || m == CUDNN_POINTWISE_DIV ||
+         m == CUDNN_POINTWISE_CMP_GE || m == CUDNN_POINTWISE_BINARY_SELECT;
+}
+
+cudnnStatus_t checkOperation(Desc &d) {
+  Op &op = d.op;
+  op.kind = d.type;
+  auto need = [&](const TensorSpec *t, TensorSpec &into, const char *what) {
+    if (!t)
+      return refuse(CUDNN_STATUS_BAD_PARAM,
+                    std::string("an operation lacks its ") + what);
+    into = *t;
+    return CUDNN_STATUS_SUCCESS;
+  };
+  cudnnStatus_t s = CUDNN_STATUS_SUCCESS;
+  switch (d.type) {
+  case CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR: {
+    Desc *pw = d.ref(CUDNN_ATTR_OPERATION_POINTWISE_PW_DESCRIPTOR);
+    if (!pw || !pw->finalized)
+      return refuse(CUDNN_STATUS_BAD_PARAM, "no pointwise descriptor");
+    op.mode = pw->get(CUDNN_ATTR_POINTWISE_MODE, CUDNN_POINTWISE_ADD);
+    op.axis = pw->get<int64_t>(CUDNN_ATTR_POINTWISE_AXIS, -1);
+    if ((s = need(tensorOf(d, CUDNN_ATTR_OPERATION_POINTWISE_XDESC), op.x, "x")) ||
+        (s = need(tensorOf(d, CUDNN_ATTR_OPERATION_POINTWISE_YDESC), op.y, "y")))
+      return s;
+    op.hasB = binaryMode(op.mode);
+    op.hasT = op.mode == CUDNN_POINTWISE_BINARY_SELECT;
+    if (op.hasB &&
+        (s = need(tensorOf(d, CUDNN_ATTR_OPERATION_POINTWISE_BDESC), op.b, "b")))
+      return s;
+    if (op.hasT &&
+        (s = need(tensorOf(d, CUDNN_ATTR_OPERATION_POINTWISE_TDESC), op.t, "t")))
+      return s;
+    if (!fits(op.x, op.y) || (op.hasB && !fits(op.b, op.y)) ||
+        (op.hasT && !fits(op.t, op.y)))
+      return refuse(CUDNN_STATUS_BAD_PARAM, "pointwise shapes differ");
+    if (op.mode == CUDNN_POINTWISE_GEN_INDEX &&
+        (op.axis < 0 || op.axis >= int64_t(op.y.dims.size())))
+      return refuse(CUDNN_STATUS_BAD_PARAM, "GEN_INDEX without an axis");
+    return CUDNN_STATUS_SUCCESS;
+  }
+  case CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR: {
+    Desc *m = d.ref(CUDNN_ATTR_OPERATION_MATMUL_DESC);
+    if (!m || !m->finalized)
+      return refuse(CUDNN_STATUS_BAD_PARAM, "no matmul descriptor");
+    if ((s = need(tensorOf(d, CUDNN_ATTR_OPERATION_MATMUL_ADESC), op.x, "a")) ||
+        (s = need(tensorOf(d, CUDNN_ATTR_OPERATION_MATMUL_BDESC), op.b, "b")) ||
+        (s = need(tensorOf(d, CUDNN_ATTR_OPERATION_MATMUL_CDESC), op.y, "c")))
+      return s;
+    const auto &a = op.x.dims, &b = op.b.dims, &c = op.y.dims;
+    if (a.size() != 4 || b.size() != 4 || c.size() != 4 || a[2] != c[2] ||
+        b[3] != c[3] || a[3] != b[2] || c[0] % a[0] || c[1] % a[1] ||
+        c[0] % b[0] || c[1] % b[1])
+      return refuse(CUDNN_STATUS_BAD_PARAM, "matmul shapes do not go together");
+    return CUDNN_STATUS_SUCCESS;
+  }
+  case CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR: {
+    Desc *r = d.ref(CUDNN_ATTR_OPERATION_REDUCTION_DESC);
+    if (!r || !r->finalized)
+      return refuse(CUDNN_STATUS_BAD_PARAM, "no reduction descriptor");
+    op.reduce = r->get(CUDNN_ATTR_REDUCTION_OPERATOR, CUDNN_REDUCE_TENSOR_ADD);
+    if ((s = need(tensorOf(d, CUDNN_ATTR_OPERATION_REDUCTION_XDESC), op.x, "x")) ||
+        (s = need(tensorOf(d, CUDNN_ATTR_OPERATION_REDUCTION_YDESC), op.y, "y")))
+      return s;
+    if (!fits(op.y, op.x))
+      return refuse(CUDNN_STATUS_BAD_PARAM, "reduction shapes differ");
+    return CUDNN_STATUS_SUCCESS;
+  }
+  case CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR:
+    if ((s = need(tensorOf(d, CUDNN_ATTR_OPERATION_RESHAPE_XDESC), op.x, "x")) ||
+        (s = need(tensorOf(d, CUDNN_ATTR_OPERATION_RESHAPE_YDESC), op.y, "y")))
+      return s;
+    if (op.x.count() != op.y.count() || !op.y.isVirtual)
+      return refuse(CUDNN_STATUS_BAD_PARAM, "reshape to another size");
+    return CUDNN_STATUS_SUCCESS;
+  default:
+    return refuse(CUDNN_STATUS_NOT_SUPPORTED, "an unknown operation");
+  }
+}
+
+cudnnStatus_t checkGraph(Desc &d) {
+  if (!d.has(CUDNN_ATTR_OPERATIONGRAPH_HANDLE))
+    return refuse(CUDNN_STATUS_BAD_PARAM, "the graph has no handle");
+  auto program = std::make_shared<Program>();
+  std::set<int64_t> produced;
+  for (Desc *op : d.all<Desc *>(CUDNN_ATTR_OPERATIONGRAPH_OPS)) {
+    if (!op || !op->finalized)
+      return refuse(CUDNN_STATUS_BAD_PARAM, "an operation is not finalized");
+    const Op &o = op->op;
+    for (const TensorSpec *in : {&o.x, o.hasB ? &o.b : nullptr,
+                                 o.hasT ? &o.t : nullptr})
+      if (in && in->isVirtual && !produced.count(in->uid))
+        return refuse(CUDNN_STATUS_BAD_PARAM,
+                      "virtual tensor " + std::to_string(in->uid) +
+                          " is read before an operation writes it");
+    if (!produced.insert(o.y.uid).second)
+      return refuse(CUDNN_STATUS_BAD_PARAM,
+                    "tensor " + std::to_string(o.y.uid) + " written twice");
+    program->push_back(o);
+  }
+  if (program->empty())
+    return refuse(CUDNN_STATUS_BAD_PARAM, "an empty graph");
+  d.program = program;
+  return CUDNN_STATUS_SUCCESS;
+}
+
+cudnnStatus_t finalize(Desc &d) {
+  switch (d.type) {
+  case CUDNN_BACKEND_TENSOR_DESCRIPTOR: return checkTensor(d);
+  case CUDNN_BACKEND_POINTWISE_DESCRIPTOR:
+    if (!d.has(CUDNN_ATTR_POINTWISE_MODE) || !d.has(CUDNN_ATTR_POINTWISE_MATH_PREC))
+      return refuse(CUDNN_STATUS_BAD_PARAM, "a pointwise descriptor lacks its mode");
+    if (d.get(CUDNN_ATTR_POINTWISE_MODE, CUDNN_POINTWISE_ADD) ==
+            CUDNN_POINTWISE_GEN_INDEX &&
+        !d.has(CUDNN_ATTR_POINTWISE_AXIS))
+      return refuse(CUDNN_STATUS_BAD_PARAM, "GEN_INDEX lacks its axis");
+    return CUDNN_STATUS_SUCCESS;
+  case CUDNN_BACKEND_MATMUL_DESCRIPTOR:
+    return d.has(CUDNN_ATTR_MATMUL_COMP_TYPE)
+               ? CUDNN_STATUS_SUCCESS
+               : refuse(CUDNN_STATUS_BAD_PARAM, "no compute type");
+  case CUDNN_BACKEND_REDUCTION_DESCRIPTOR:
+    return d.has(CUDNN_ATTR_REDUCTION_OPERATOR) &&
+                   d.has(CUDNN_ATTR_REDUCTION_COMP_TYPE)
+               ? CUDNN_STATUS_SUCCESS
+               : refuse(CUDNN_STATUS_BAD_PARAM, "an incomplete reduction");
+  case CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR:
+  case CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR:
+  case CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR:
+  case CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR: return checkOperation(d);
+  case CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: return checkGraph(d);
+  case CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR: {
+    Desc *g = d.ref(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH);
+    if (!g || !g->finalized || !d.has(CUDNN_ATTR_ENGINEHEUR_MODE))
+      return refuse(CUDNN_STATUS_BAD_PARAM, "heuristics without a graph");
+    d.program = g->program;
+    return CUDNN_STATUS_SUCCESS;
+  }
+  case CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: {
+    Desc *c = d.ref(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG);
+    if (!c || !c->program || !d.has(CUDNN_ATTR_EXECUTION_PLAN_HANDLE))
+      return refuse(CUDNN_STATUS_BAD_PARAM, "a plan without configuration");
+    d.program = c->program;
+    ++plans;
+    return CUDNN_STATUS_SUCCESS;
+  }
+  case CUDNN_BACKEND_VARIANT_PACK_DESCRIPTOR:
+    if (d.all<int64_t>(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS).size() !=
+            d.all<void *>(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS).size() ||
+        !d.has(CUDNN_ATTR_VARIANT_PACK_WORKSPACE))
+      return refuse(CUDNN_STATUS_BAD_PARAM, "an incomplete variant pack");
+    return CUDNN_STATUS_SUCCESS;
+  default: return refuse(CUDNN_STATUS_NOT_SUPPORTED, "an unknown descriptor");
+  }
+}
+
+//--- Execution on the host -----------------------------------------------===//
+
+#ifndef STRIDE_FAKE_CUDNN_WITHOUT_EXECUTE
+
+double decode(cudnnDataType_t type, const void *base, int64_t i) {
+  switch (type) {
+  case CUDNN_DATA_FLOAT: return static_cast<const float *>(base)[i];
+  case CUDNN_DATA_BFLOAT16: {
+    uint32_t bits = uint32_t(static_cast<const uint16_t *>(base)[i]) << 16;
+    float v;
+    std::memcpy(&v, &bits, 4);
+    return v;
+  }
+  default: { // half
+    _Float16 half;
+    std::memcpy(&half, static_cast<const uint16_t *>(base) + i, 2);
+    return double(half);
+  }
+  }
+}
+
+void encode(cudnnDataType_t type, void *base, int64_t i, double value) {
+  float f = float(value);
+  if (type == CUDNN_DATA_FLOAT) {
+    static_cast<float *>(base)[i] = f;
+    return;
+  }
+  uint16_t h;
+  if (type == CUDNN_DATA_BFLOAT16) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    bits += 0x7fff + ((bits >> 16) & 1); // round to nearest even
+    h = uint16_t(bits >> 16);
+  } else {
+    _Float16 half = _Float16(f);
+    std::memcpy(&h, &half, 2);
+  }
+  static_cast<uint16_t *>(base)[i] = h;
+}
+
+/// Each tensor's values during one execution.
+class Memory {
+public:
+  Memory(const std::map<int64_t, void *> &pointers) : pointers(pointers) {}
+
+  double read(const TensorSpec &t, const std::vector<int64_t> &at,
+              const std::vector<int64_t> &outer) {
+    int64_t offset = 0;
+    for (size_t i = 0; i < t.dims.size(); ++i)
+      offset += at[i] / (outer[i] / t.dims[i]) * t.strides[i];
+    if (t.isVirtual)
+      return storage(t)[size_t(offset)];
+    return decode(t.byValue ? CUDNN_DATA_FLOAT : t.type, pointers.at(t.uid),
+                  t.byValue ? 0 : offset);
+  }
+  void write(const TensorSpec &t, const std::vector<int64_t> &at,
+             double value) {
+    int64_t offset = 0;
+    for (size_t i = 0; i < t.dims.size(); ++i)
+      offset += at[i] * t.strides[i];
+    if (t.isVirtual)
+      storage(t)[size_t(offset)] = value;
+    else
+      encode(t.type, pointers.at(t.uid), offset, value);
+  }
+  std::vector<double> &storage(const TensorSpec &t) {
+    std::vector<double> &s = virtuals[t.uid];
+    if (s.size() < size_t(t.extent()))
+      s.resize(size_t(t.extent()));
+    return s;
+  }
+
+private:
+  const std::map<int64_t, void *> &pointers;
+  std::map<int64_t, std::vector<double>> virtuals;
+};
+
+/// Calls `f(index)` for every index of `dims`.
+template <typename F> void forEach(const std::vector<int64_t> &dims, F f) {
+  std::vector<int64_t> at(dims.size(), 0);
+  for (;;) {
+    f(at);
+    size_t i = dims.size();
+    while (i-- > 0) {
+      if (++at[i] < dims[i])
+        break;
+      at[i] = 0;
+    }
+    if (i == size_t(-1))
+      return;
+  }
+}
+
+double pointwise(const Op &op, double x, double b, double t,
+                 const std::vector<int64_t> &at) {
+  switch (op.mode) {
+  case CUDNN_POINTWISE_ADD: return x + b;
+  case CUDNN_POINTWISE_SUB: return x - b;
+  case CUDNN_POINTWISE_MUL: return x * b;
+  case CUDNN_POINTWISE_DIV: return x / b;
+  case CUDNN_POINTWISE_EXP: return std::exp(x);
+  case CUDNN_POINTWISE_LOG: return std::log(x);
+  case CUDNN_POINTWISE_IDENTITY: return x;
+  case CUDNN_POINTWISE_CMP_GE: return x >= b ? 1 : 0;
+  case CUDNN_POINTWISE_BINARY_SELECT: return t != 0 ? x : b;
+  case CUDNN_POINTWISE_GEN_INDEX: return double(at[size_t(op.axis)]);
+  default: return NAN;
+  }
+}
+
+cudnnStatus_t run(const Program &program, Memory &m) {
+  for (const Op &op : program) {
+    const std::vector<int64_t> &out = op.y.dims;
+    switch (op.kind) {
+    case CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR:
+      if (op.mode != CUDNN_POINTWISE_GEN_INDEX &&
+          std::isnan(pointwise(op, 1, 1, 1, out)))
+        return refuse(CUDNN_STATUS_NOT_SUPPORTED, "a pointwise mode");
+      forEach(out, [&](const std::vector<int64_t> &at) {
+        double x = op.mode == CUDNN_POINTWISE_GEN_INDEX ? 0 : m.read(op.x, at, out);
+        double b = op.hasB ? m.read(op.b, at, out) : 0;
+        double t = op.hasT ? m.read(op.t, at, out) : 0;
+        m.write(op.y, at, pointwise(op, x, b, t, at));
+      });
+      break;
+    case CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR: {
+      int64_t k = op.x.dims[3];
+      bool accumulates = cudnnGetVersion() < 90600 && !op.y.isVirtual &&
+                         op.y.type == CUDNN_DATA_FLOAT;
+      std::vector<int64_t> aOuter = out, bOuter = out;
+      aOuter[3] = k;
+      bOuter[2] = k;
+      forEach(out, [&](const std::vector<int64_t> &at) {
+        double sum = 0;
+        std::vector<int64_t> ai = at, bi = at;
+        for (int64_t l = 0; l < k; ++l) {
+          ai[3] = l;
+          bi[2] = l;
+          sum += m.read(op.x, ai, aOuter) * m.read(op.b, bi, bOuter);
+        }
+        // Before 9.6 a float accumulator in the workspace (dQ's) adds to
+        // what it holds, which the caller zeroes.
+        if (accumulates)
+          sum += m.read(op.y, at, out);
+        m.write(op.y, at, sum);
+      });
+      break;
+    }
+    case CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR: {
+      bool max = op.reduce == CUDNN_REDUCE_TENSOR_MAX;
+      if (!max && op.reduce != CUDNN_REDUCE_TENSOR_ADD)
+        return refuse(CUDNN_STATUS_NOT_SUPPORTED, "a reduction operator");
+      std::map<std::vector<int64_t>, double> acc;
+      const std::vector<int64_t> &in = op.x.dims;
+      forEach(in, [&](const std::vector<int64_t> &at) {
+        std::vector<int64_t> to(at.size());
+        for (size_t i = 0; i < at.size(); ++i)
+          to[i] = at[i] / (in[i] / out[i]);
+        double v = m.read(op.x, at, in);
+        auto [it, fresh] = acc.emplace(to, v);
+        if (!fresh)
+          it->second = max ? std::max(it->second, v) : it->second + v;
+      });
+      for (const auto &[at, v] : acc)
+        m.write(op.y, at, v);
+      break;
+    }
+    case CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR: {
+      // The same memory: y's element at offset o is x's at offset o.
+      std::vector<double> &y = m.storage(op.y);
+      forEach(op.x.dims, [&](const std::vector<int64_t> &at) {
+        int64_t offset = 0;
+        for (size_t i = 0; i < at.size(); ++i)
+          offset += at[i] * op.x.strides[i];
+        if (size_t(offset) >= y.size())
+          y.resize(size_t(offset) + 1);
+        y[size_t(offset)] = m.read(op.x, at, op.x.dims);
+      });
+      break;
+    }
+    default: return refuse(CUDNN_STATUS_NOT_SUPPORTED, "an operation");
+    }
+  }
+  return CUDNN_STATUS_SUCCESS;
+}
+#endif
+
+} // namespace
+
+FAKE_API size_t cudnnGetVersion() {
+  const char *v = std::getenv("STRIDE_FAKE_CUDNN_VERSION");
+  return v ? size_t(std::atol(v)) : 91900;
+}
+
+FAKE_API const char *cudnnGetErrorString(cudnnStatus_t status) {
+  switch (int(status)) {
+  case CUDNN_STATUS_SUCCESS: return "CUDNN_STATUS_SUCCESS";
+  case CUDNN_STATUS_BAD_PARAM: return "CUDNN_STATUS_BAD_PARAM";
+  case CUDNN_STATUS_NOT_SUPPORTED: return "CUDNN_STATUS_NOT_SUPPORTED";
+  case CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN:
+    return "CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN";
+  case CUDNN_STATUS_NOT_SUPPORTED_SHAPE:
+    return "CUDNN_STATUS_NOT_SUPPORTED_SHAPE";
+  case CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED:
+    return "CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED";
+  case CUDNN_STATUS_EXECUTION_FAILED: return "CUDNN_STATUS_EXECUTION_FAILED";
+  case CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED:
+    return "CUDNN_STATUS_SUBLIBRARY_LOADING_FAILED";
+  default: return "CUDNN_STATUS_INTERNAL_ERROR";
+  }
+}
+
+FAKE_API void cudnnGetLastErrorString(char *message, size_t max) {
+  if (max == 0)
+    return;
+  std::strncpy(message, lastError.c_str(), max - 1);
+  message[max - 1] = 0;
+  lastError.clear();
+}
+
+FAKE_API cudnnStatus_t cudnnCreate(cudnnHandle_t *handle) {
+  if (cudnnStatus_t s = statusFromEnv("STRIDE_FAKE_CUDNN_CREATE"))
+    return s;
+  *handle = reinterpret_cast<cudnnHandle_t>(new int(0));
+  ++liveHandles;
+  return CUDNN_STATUS_SUCCESS;
+}
+
+FAKE_API cudnnStatus_t cudnnDestroy(cudnnHandle_t handle) {
+  delete reinterpret_cast<int *>(handle);
+  --liveHandles;
+  return CUDNN_STATUS_SUCCESS;
+}
+
+FAKE_API cudnnStatus_t cudnnSetStream(cudnnHandle_t, cudaStream_t) {
+  return CUDNN_STATUS_SUCCESS;
+}
+
+FAKE_API cudnnStatus_t
+cudnnBackendCreateDescriptor(cudnnBackendDescriptorType_t type,
+                             cudnnBackendDescriptor_t *descriptor) {
+  auto *d = new Desc;
+  d->type = type;
+  *descriptor = d;
+  return CUDNN_STATUS_SUCCESS;
+}
+
+FAKE_API cudnnStatus_t
+cudnnBackendDestroyDescriptor(cudnnBackendDescriptor_t descriptor) {
+  delete static_cast<Desc *>(descriptor);
+  return CUDNN_STATUS_SUCCESS;
+}
+
+FAKE_API cudnnStatus_t cudnnBackendSetAttribute(
+    cudnnBackendDescriptor_t descriptor, cudnnBackendAttributeName_t name,
+    cudnnBackendAttributeType_t type, int64_t count, const void *values) {
+  auto *d = static_cast<Desc *>(descriptor);
+  if (!d || d->finalized || count < 0 || (count > 0 && !values))
+    return refuse(CUDNN_STATUS_BAD_PARAM, "a bad attribute");
+  const auto *bytes = static_cast<const uint8_t *>(values);
+  d->attrs[name].assign(bytes, bytes + size_t(count) * sizeOf(type));
+  d->counts[name] = count;
+  return CUDNN_STATUS_SUCCESS;
+}
+
+FAKE_API cudnnStatus_t cudnnBackendGetAttribute(
+    cudnnBackendDescriptor_t const descriptor, cudnnBackendAttributeName_t name,
+    cudnnBackendAttributeType_t, int64_t requested, int64_t *count,
+    void *values) {
+  auto *d = static_cast<Desc *>(descriptor);
+  if (!d || !d->finalized)
+    return refuse(CUDNN_STATUS_BAD_PARAM, "not finalized");
+  if (name == CUDNN_ATTR_ENGINEHEUR_RESULTS) {
+    int64_t available = std::getenv("STRIDE_FAKE_CUDNN_NO_ENGINE") ? 0 : 1;
+    *count = requested == 0 ? available : std::min(requested, available);
+    for (int64_t i = 0; i < *count && requested > 0; ++i) {
+      Desc *config = static_cast<Desc **>(values)[i];
+      config->program = d->program;
+      config->finalized = true;
+    }
+    return CUDNN_STATUS_SUCCESS;
+  }
+  if (name == CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE) {
+    *static_cast<int64_t *>(values) = workspaceBytes();
+    *count = 1;
+    return CUDNN_STATUS_SUCCESS;
+  }
+  return refuse(CUDNN_STATUS_NOT_SUPPORTED, "an attribute the fake lacks");
+}
+
+FAKE_API cudnnStatus_t cudnnBackendFinalize(cudnnBackendDescriptor_t descriptor) {
+  auto *d = static_cast<Desc *>(descriptor);
+  if (const char *fail = std::getenv("STRIDE_FAKE_CUDNN_FINALIZE")) {
+    const char *colon = std::strchr(fail, ':');
+    if (colon && std::atoi(fail) == int(d->type))
+      return refuse(cudnnStatus_t(std::atoi(colon + 1)), "refused as asked");
+  }
+  cudnnStatus_t s = finalize(*d);
+  d->finalized = s == CUDNN_STATUS_SUCCESS;
+  return s;
+}
+
+#ifndef STRIDE_FAKE_CUDNN_WITHOUT_EXECUTE
+FAKE_API cudnnStatus_t cudnnBackendExecute(cudnnHandle_t handle,
+                                           cudnnBackendDescriptor_t plan,
+                                           cudnnBackendDescriptor_t pack) {
+  ++executions;
+  if (cudnnStatus_t s = statusFromEnv("STRIDE_FAKE_CUDNN_EXECUTE"))
+    return refuse(s, "execution failed as asked");
+  auto *p = static_cast<Desc *>(plan), *v = static_cast<Desc *>(pack);
+  if (!handle || !p || !p->finalized || !p->program || !v || !v->finalized)
+    return refuse(CUDNN_STATUS_BAD_PARAM, "execute without a plan or pack");
+  std::vector<int64_t> uids = v->all<int64_t>(CUDNN_ATTR_VARIANT_PACK_UNIQUE_IDS);
+  std::vector<void *> at = v->all<void *>(CUDNN_ATTR_VARIANT_PACK_DATA_POINTERS);
+  std::map<int64_t, void *> pointers;
+  for (size_t i = 0; i < uids.size(); ++i)
+    if (!pointers.emplace(uids[i], at[i]).second || !at[i])
+      return refuse(CUDNN_STATUS_BAD_PARAM,
+                    "uid " + std::to_string(uids[i]) + " twice or null");
+  for (const Op &op : *p->program)
+    for (const TensorSpec *t : {&op.x, &op.b, &op.t, &op.y})
+      if (t->uid && !t->isVirtual && !pointers.count(t->uid))
+        return refuse(CUDNN_STATUS_BAD_PARAM,
+                      "no address for uid " + std::to_string(t->uid));
+  if (workspaceBytes() > 0 &&
+      !v->get<void *>(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, nullptr))
+    return refuse(CUDNN_STATUS_BAD_PARAM, "no workspace");
+  Memory memory(pointers);
+  return run(*p->program, memory);
+}
+#endif
+
+FAKE_API const char *stride_fake_cudnn_counts() {
+  static thread_local std::string text;
+  text = "handles=" + std::to_string(liveHandles) +
+         " plans=" + std::to_string(plans) +
+         " executions=" + std::to_string(executions);
+  return text.c_str();
+}

@@ -1,0 +1,479 @@
+//===- FakeCudnnTest.cpp - cudnn.sdpa_* steps, without a GPU --------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `cudnn.sdpa_forward` and `cudnn.sdpa_backward` routines over the fake
+// CUDA driver (FakeCuda.cpp) and the fake cuDNN (FakeCudnn.cpp, which checks
+// the backend descriptors and runs the operation graph on the host): the
+// graphs' results against the host reference (SdpaTestSupport.h) for
+// causal, biased, grouped-query and strided problems in both directions,
+// every check of the descriptor at load, a missing library or symbol, a
+// refused cuDNN version, and each failure of cuDNN or of the workspace's
+// allocation, with its message.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FakeRuntime.h"
+#include "SdpaTestSupport.h"
+
+#include <dlfcn.h>
+
+#include <cmath>
+
+using namespace stride;
+using namespace stride::test;
+
+namespace {
+
+/// The fake cuDNN's counts ("handles=1 plans=2 executions=3").
+int countOf(const std::string &what) {
+  void *library = dlopen(STRIDE_FAKE_CUDNN_DIR "/libcudnn.so.9",
+                         RTLD_NOW | RTLD_NOLOAD);
+  if (!library)
+    return -1;
+  auto counts = reinterpret_cast<const char *(*)()>(
+      dlsym(library, "stride_fake_cudnn_counts"));
+  std::string text = counts ? counts() : "";
+  dlclose(library);
+  size_t at = text.find(what + "=");
+  return at == std::string::npos ? -1
+                                 : std::atoi(text.c_str() + at + what.size() + 1);
+}
+
+/// A small problem of every feature: 2 batches, 4 query heads over 2
+/// key/value heads, 5 queries over 7 keys.
+Attention small() {
+  Attention a;
+  a.b = 2;
+  a.hq = 4;
+  a.hkv = 2;
+  a.sq = 5;
+  a.skv = 7;
+  a.dqk = 8;
+  a.dv = 16;
+  return a;
+}
+
+/// The problems the results are checked on.
+std::vector<Attention> problems() {
+  std::vector<Attention> all;
+  for (DType t : {DType::BF16, DType::F16})
+    for (bool causal : {false, true})
+      for (BiasKind bias : {BiasKind::None, BiasKind::Full, BiasKind::Padding}) {
+        Attention a = small();
+        a.dtype = t;
+        a.causal = causal;
+        a.bias = bias;
+        all.push_back(a);
+      }
+  Attention strided = small();
+  strided.tokensMajor = true;
+  strided.causal = true;
+  all.push_back(strided);
+  Attention moreQueries = small(); // s_q > s_kv, causal top-left
+  moreQueries.sq = 9;
+  moreQueries.causal = true;
+  moreQueries.hkv = 4;
+  all.push_back(moreQueries);
+  Attention noStats = small();
+  noStats.stats = false;
+  all.push_back(noStats);
+  return all;
+}
+
+constexpr const char *kWhere =
+    "fake.stridemod: step 1 of 1 (library call 'cudnn.sdpa_forward')";
+constexpr const char *kWhereBackward =
+    "fake.stridemod: step 1 of 1 (library call 'cudnn.sdpa_backward')";
+
+class FakeCudnnTest : public FakeRuntimeTest {
+protected:
+  Result<std::shared_ptr<const Executable>> load(ModuleDesc d) {
+    return Executable::load(*rt, std::move(d), "fake.stridemod");
+  }
+
+  /// The error of loading `d`, which must fail.
+  Error loadError(ModuleDesc d) {
+    Result<std::shared_ptr<const Executable>> exe = load(std::move(d));
+    EXPECT_FALSE(exe);
+    return exe ? Error{ErrorCode::Internal, "loaded"} : exe.error();
+  }
+
+  /// The error of creating an invocation of `d`, which must load.
+  Error invocationError(ModuleDesc d) {
+    Result<std::shared_ptr<const Executable>> exe = load(std::move(d));
+    if (!exe)
+      return exe.error();
+    Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+    EXPECT_FALSE(inv);
+    return inv ? Error{ErrorCode::Internal, "created"} : inv.error();
+  }
+
+  Result<std::unique_ptr<Invocation>> invocation(ModuleDesc d,
+                                                 bool graph = false) {
+    Result<std::shared_ptr<const Executable>> exe = load(std::move(d));
+    if (!exe)
+      return exe.error();
+    InvocationOptions options;
+    options.useCudaGraph = graph;
+    return Invocation::create(*exe, options);
+  }
+
+  FakeSetting library{"STRIDE_CUDNN", STRIDE_FAKE_CUDNN_DIR "/libcudnn.so.9"};
+};
+
+TEST_F(FakeCudnnTest, ForwardMatchesTheReference) {
+  for (const Attention &a : problems()) {
+    Result<std::unique_ptr<Invocation>> inv = invocation(forwardModule(a, "sm_90"));
+    ASSERT_TRUE(inv) << a.name() << ": " << inv.error().message;
+    EXPECT_EQ(checkForward(**inv, a, attentionInputs(a, 11), 1e-2), "")
+        << a.name();
+  }
+}
+
+TEST_F(FakeCudnnTest, BackwardMatchesTheReference) {
+  for (const Attention &a : problems()) {
+    Result<std::unique_ptr<Invocation>> inv =
+        invocation(backwardModule(a, "sm_90"));
+    ASSERT_TRUE(inv) << a.name() << ": " << inv.error().message;
+    EXPECT_EQ(checkBackward(**inv, a, attentionInputs(a, 5), 1e-2), "")
+        << a.name();
+  }
+}
+
+TEST_F(FakeCudnnTest, OneHandlePerInvocationAndGraphs) {
+  Attention a = small();
+  a.causal = true;
+  int plansBefore = countOf("plans");
+  {
+    Result<std::unique_ptr<Invocation>> first =
+        invocation(forwardModule(a, "sm_90"), /*graph=*/true);
+    ASSERT_TRUE(first) << first.error().message;
+    Result<std::unique_ptr<Invocation>> second =
+        invocation(backwardModule(a, "sm_90"));
+    ASSERT_TRUE(second) << second.error().message;
+    EXPECT_EQ(countOf("handles"), 2);
+    EXPECT_EQ(countOf("plans"), plansBefore + 2);
+    // Captured into a CUDA graph (which the fake driver does not replay:
+    // one run).
+    EXPECT_EQ(checkForward(**first, a, attentionInputs(a, 1), 1e-2), "");
+    EXPECT_EQ(checkBackward(**second, a, attentionInputs(a, 3), 1e-2), "");
+  }
+  EXPECT_EQ(countOf("handles"), 0);
+}
+
+TEST(FakeCudnnSummary, NamesTheRoutineAndItsProblem) {
+  Attention a = small();
+  a.causal = true;
+  a.bias = BiasKind::Padding;
+  StepSummary s = summarizeStep(forwardModule(a, "sm_90"), 0);
+  EXPECT_EQ(s.kind, StepKind::LibraryCall);
+  EXPECT_EQ(s.name, "cudnn.sdpa_forward bf16 b=2 h=4/2 s=5/7 d=8/16 causal bias");
+  s = summarizeStep(backwardModule(small(), "sm_90"), 0);
+  EXPECT_EQ(s.name, "cudnn.sdpa_backward bf16 b=2 h=4/2 s=5/7 d=8/16");
+}
+
+//--- The descriptor ------------------------------------------------------===//
+
+/// The forward module of small() with field `name` replaced by `field` (or
+/// removed, if `field` has no name; added, if there is none).
+ModuleDesc withField(const std::string &name, DescriptorField field,
+                     Attention a = small()) {
+  ModuleDesc d = forwardModule(a, "sm_90");
+  auto &fields = std::get<LibraryCallStep>(d.steps[0]).descriptor;
+  for (auto it = fields.begin(); it != fields.end(); ++it)
+    if (it->name == name) {
+      if (field.name.empty())
+        fields.erase(it);
+      else
+        *it = field;
+      return d;
+    }
+  fields.push_back(field);
+  return d;
+}
+
+/// The forward module of small() with buffer `index` (and the input or
+/// output it holds) `bytes` long.
+ModuleDesc withBufferBytes(size_t index, int64_t bytes, Attention a = small()) {
+  ModuleDesc d = forwardModule(a, "sm_90");
+  BufferDesc &buffer = d.buffers[index];
+  buffer.sizeBytes = bytes;
+  TensorSignature &t = buffer.kind == BufferKind::Input
+                           ? d.signature.inputs[size_t(buffer.index)]
+                           : d.signature.outputs[size_t(buffer.index)];
+  t.shape = {bytes / int64_t(dtypeSize(t.dtype))};
+  return d;
+}
+
+struct BadDescriptor {
+  ModuleDesc module;
+  const char *message; // after "descriptor "
+};
+
+TEST_F(FakeCudnnTest, DescriptorIsCheckedWhenLoading) {
+  Attention biased = small();
+  biased.bias = BiasKind::Full;
+  ModuleDesc dropped = forwardModule(small(), "sm_90");
+  std::get<LibraryCallStep>(dropped.steps[0]).buffers.pop_back();
+  const BadDescriptor cases[] = {
+      {withField("dims", {}), "has no field 'dims'"},
+      {withField("dtype", {"dtype", {}, "f32"}),
+       "field 'dtype' is 'f32'; expected one of 'bf16', 'f16'"},
+      {withField("dtype", ints("dtype", {1})),
+       "field 'dtype' is integers, not text; expected one of 'bf16', 'f16'"},
+      {withField("dims", ints("dims", {2, 4, 2, 5, 7, 8})),
+       "field 'dims' has 6 integers; it must be 7 integers (b, h_q, h_kv, "
+       "s_q, s_kv, d_qk, d_v)"},
+      {withField("q_strides", {"q_strides", {}, "dense"}),
+       "field 'q_strides' has text; it must be 4 integers (batch, head, "
+       "token and head_dim strides in elements)"},
+      {withField("scale", ints("scale", {1, 2})),
+       "field 'scale' must be one integer"},
+      {withField("scale", ints("scale", {std::bit_cast<int64_t>(std::nan(""))})),
+       "field 'scale' holds the bits of nan, which is not a finite float"},
+      {withField("causal", ints("causal", {2})),
+       "field 'causal' is 2; it must be 0 or 1"},
+      {withField("stats", ints("stats", {-1})),
+       "field 'stats' is -1; it must be 0 or 1"},
+      {withField("bias_dims", ints("bias_dims", {1, 1, 5, 7})),
+       "has field 'bias_dims', but field 'bias' is 0"},
+      {withField("dropout", ints("dropout", {0})),
+       "has the unknown field 'dropout'"},
+      {withField("dims", ints("dims", {2, 4, 2, 0, 7, 8, 16})),
+       "field 'dims' gives s_q = 0; each of b, h_q, h_kv, s_q, s_kv, d_qk, "
+       "d_v must be at least 1"},
+      {withField("dims", ints("dims", {2, 4, 3, 5, 7, 8, 16})),
+       "field 'dims' gives h_q = 4 and h_kv = 3; h_q must be a multiple of "
+       "h_kv (grouped-query attention)"},
+      {withField("bias_dims", ints("bias_dims", {1, 2, 5, 7}), biased),
+       "field 'bias_dims' is [1, 2, 5, 7]; each must be 1 (broadcast) or "
+       "the scores' [b, h_q, s_q, s_kv] = [2, 4, 5, 7]"},
+      {withField("k_strides", ints("k_strides", {112, 56, 8, 2})),
+       "field 'k_strides' is [112, 56, 8, 2]; its last stride (head_dim's) "
+       "must be 1, as cuDNN reads it contiguously"},
+      {withField("bias_strides", ints("bias_strides", {35, 35, 1, 5}), biased),
+       "field 'bias_strides' is [35, 35, 1, 5]; its last stride (s_kv's) "
+       "must be 1, as cuDNN reads it contiguously"},
+      {withField("v_strides", ints("v_strides", {112, -56, 16, 1})),
+       "field 'v_strides' is [112, -56, 16, 1]; strides must not be "
+       "negative"},
+      {withField("q_strides", ints("q_strides", {INT64_MAX, 40, 8, 1})),
+       "gives q dims [2, 4, 5, 8] and strides [9223372036854775807, 40, 8, "
+       "1] whose extent overflows 64-bit integers"},
+      {withBufferBytes(1, 200),
+       "gives k dims [2, 2, 7, 8] and strides [112, 56, 8, 1], which reach "
+       "byte 448 of its buffer (buffer 1 of the step), which has 200 bytes"},
+      {withBufferBytes(4, 100),
+       "gives stats dims [2, 4, 5, 1] and strides [20, 5, 1, 1], which reach "
+       "byte 160 of its buffer (buffer 4 of the step), which has 100 bytes"},
+      {std::move(dropped),
+       "with bias 0 and stats 1 takes 5 buffers (q, k, v, o, stats), but the "
+       "step has 4"},
+  };
+  for (const BadDescriptor &c : cases) {
+    Error e = loadError(c.module);
+    EXPECT_EQ(e.code, ErrorCode::InvalidModule) << e.message;
+    EXPECT_EQ(e.message, std::string(kWhere) + ": descriptor " + c.message);
+  }
+}
+
+TEST_F(FakeCudnnTest, BackwardDescriptorHasItsOwnFields) {
+  ModuleDesc d = backwardModule(small(), "sm_90");
+  auto &fields = std::get<LibraryCallStep>(d.steps[0]).descriptor;
+  fields.push_back(ints("stats", {1}));
+  Error e = loadError(d);
+  EXPECT_EQ(e.message, std::string(kWhereBackward) +
+                           ": descriptor has the unknown field 'stats'");
+  fields.pop_back();
+  for (DescriptorField &f : fields)
+    if (f.name == "dq_strides")
+      f.ints = {160, 40, 8, 1, 0};
+  e = loadError(d);
+  EXPECT_EQ(e.message,
+            std::string(kWhereBackward) +
+                ": descriptor field 'dq_strides' has 5 integers; it must be "
+                "4 integers (batch, head, token and head_dim strides in "
+                "elements)");
+  ModuleDesc fewer = backwardModule(small(), "sm_90");
+  std::get<LibraryCallStep>(fewer.steps[0]).buffers.pop_back();
+  e = loadError(fewer);
+  EXPECT_EQ(e.message, std::string(kWhereBackward) +
+                           ": descriptor with bias 0 takes 9 buffers (q, k, "
+                           "v, o, do, stats, dq, dk, dv), but the step has 8");
+}
+
+//--- The library ---------------------------------------------------------===//
+
+TEST_F(FakeCudnnTest, MissingLibrary) {
+  FakeSetting missing("STRIDE_CUDNN", "/nonexistent/libcudnn.so.9");
+  Error e = loadError(forwardModule(small(), "sm_90"));
+  EXPECT_EQ(e.code, ErrorCode::NotFound);
+  EXPECT_TRUE(contains(e.message, std::string(kWhere) +
+                                      " needs cuDNN (libcudnn.so.9), which "
+                                      "could not be loaded (/nonexistent/"))
+      << e.message;
+  EXPECT_TRUE(contains(e.message,
+                       "); install cuDNN 9 for CUDA 13 (the package "
+                       "libcudnn9-cuda-13 or nvidia-cudnn-cu13), or set "
+                       "STRIDE_CUDNN to the path of its libcudnn.so.9"))
+      << e.message;
+}
+
+TEST_F(FakeCudnnTest, MissingSymbol) {
+  FakeSetting other("STRIDE_CUDNN",
+                    STRIDE_FAKE_CUDNN_WITHOUT_EXECUTE_DIR "/libcudnn.so.9");
+  Error e = loadError(forwardModule(small(), "sm_90"));
+  EXPECT_EQ(e.code, ErrorCode::Incompatible);
+  EXPECT_EQ(e.message, std::string(kWhere) +
+                           " needs symbol 'cudnnBackendExecute' of "
+                           STRIDE_FAKE_CUDNN_WITHOUT_EXECUTE_DIR
+                           "/libcudnn.so.9, which the loaded library does "
+                           "not define (it is not cuDNN 9); install cuDNN 9 "
+                           "for CUDA 13 (the package libcudnn9-cuda-13 or "
+                           "nvidia-cudnn-cu13), or set STRIDE_CUDNN to the "
+                           "path of its libcudnn.so.9");
+}
+
+TEST_F(FakeCudnnTest, VersionsWithKnownBackwardBugsAreRefused) {
+  Attention a = small();
+  {
+    FakeSetting version("STRIDE_FAKE_CUDNN_VERSION", "91000");
+    Error e = loadError(backwardModule(a, "sm_90"));
+    EXPECT_EQ(e.code, ErrorCode::Incompatible);
+    EXPECT_EQ(e.message, std::string(kWhereBackward) +
+                             ": cuDNN 9.10.0 (" STRIDE_FAKE_CUDNN_DIR
+                             "/libcudnn.so.9) has a known bug in the backward "
+                             "of flash attention; install cuDNN 9.10.2 or "
+                             "newer");
+    // The forward is not concerned.
+    EXPECT_TRUE(load(forwardModule(a, "sm_90")));
+  }
+  FakeSetting version("STRIDE_FAKE_CUDNN_VERSION", "91500");
+  Error e = loadError(backwardModule(a, "sm_90"));
+  EXPECT_EQ(e.code, ErrorCode::Incompatible);
+  EXPECT_EQ(e.message,
+            std::string(kWhereBackward) +
+                ": cuDNN 9.15.0 (" STRIDE_FAKE_CUDNN_DIR
+                "/libcudnn.so.9) needs a workaround (a padding mask) for the "
+                "backward of flash attention when s_kv is not a multiple of "
+                "128 (here 7), which Stride does not apply; install cuDNN "
+                "9.15.1 or newer");
+  a.skv = 128;
+  EXPECT_TRUE(load(backwardModule(a, "sm_90")));
+}
+
+TEST_F(FakeCudnnTest, OldVersionsGetTheirWorkarounds) {
+  // Before 9.10 masked scores are the lowest float, not -inf; before 9.6
+  // dQ's accumulator is zeroed before each run.
+  FakeSetting version("STRIDE_FAKE_CUDNN_VERSION", "90500");
+  Attention a = small();
+  a.skv = 128;
+  a.causal = true;
+  for (bool backward : {false, true}) {
+    Result<std::unique_ptr<Invocation>> inv = invocation(
+        backward ? backwardModule(a, "sm_90") : forwardModule(a, "sm_90"));
+    ASSERT_TRUE(inv) << inv.error().message;
+    for (uint32_t seed : {8u, 9u}) { // the second run finds dQ's sums
+      std::string diff =
+          backward ? checkBackward(**inv, a, attentionInputs(a, seed), 1e-2)
+                   : checkForward(**inv, a, attentionInputs(a, seed), 1e-2);
+      EXPECT_EQ(diff, "") << (backward ? "backward" : "forward");
+    }
+  }
+}
+
+//--- cuDNN's failures ----------------------------------------------------===//
+
+TEST_F(FakeCudnnTest, HandleCreationFails) {
+  FakeSetting fail("STRIDE_FAKE_CUDNN_CREATE", "4003"); // host allocation
+  Error e = invocationError(forwardModule(small(), "sm_90"));
+  EXPECT_EQ(e.code, ErrorCode::ResourceExhausted);
+  EXPECT_EQ(e.message,
+            std::string(kWhere) +
+                ": cudnnCreate returned "
+                "CUDNN_STATUS_INTERNAL_ERROR_HOST_ALLOCATION_FAILED");
+}
+
+TEST_F(FakeCudnnTest, GraphIsRefused) {
+  FakeSetting fail("STRIDE_FAKE_CUDNN_FINALIZE", "15:3001"); // the graph
+  Error e = invocationError(forwardModule(small(), "sm_90"));
+  EXPECT_EQ(e.code, ErrorCode::Incompatible);
+  EXPECT_EQ(e.message, std::string(kWhere) +
+                           ": cudnnBackendFinalize (the operation graph) "
+                           "returned CUDNN_STATUS_NOT_SUPPORTED_GRAPH_PATTERN: "
+                           "fake cuDNN: refused as asked");
+}
+
+TEST_F(FakeCudnnTest, OperationIsRefused) {
+  FakeSetting fail("STRIDE_FAKE_CUDNN_FINALIZE", "19:2000"); // a matmul
+  Error e = invocationError(backwardModule(small(), "sm_90"));
+  EXPECT_EQ(e.code, ErrorCode::Internal);
+  EXPECT_EQ(e.message, std::string(kWhereBackward) +
+                           ": cudnnBackendFinalize (a matmul operation) "
+                           "returned CUDNN_STATUS_BAD_PARAM: fake cuDNN: "
+                           "refused as asked");
+}
+
+TEST_F(FakeCudnnTest, NoEngine) {
+  FakeSetting none("STRIDE_FAKE_CUDNN_NO_ENGINE", "1");
+  Attention a = small();
+  a.causal = true;
+  a.bias = BiasKind::Full;
+  Error e = invocationError(forwardModule(a, "sm_90"));
+  EXPECT_EQ(e.code, ErrorCode::Incompatible);
+  EXPECT_EQ(e.message,
+            std::string(kWhere) +
+                ": cuDNN 9.19.0 (" STRIDE_FAKE_CUDNN_DIR
+                "/libcudnn.so.9) has no engine for bf16 forward, b=2 h_q=4 "
+                "h_kv=2 s_q=5 s_kv=7 d_qk=8 d_v=16, causal, bias [1, 1, 5, 7], "
+                "stats on this device (0 configurations of its heuristics "
+                "tried; the heuristics gave no configuration)");
+}
+
+TEST_F(FakeCudnnTest, PlanIsRefused) {
+  FakeSetting fail("STRIDE_FAKE_CUDNN_FINALIZE", "5:3002"); // each plan
+  Error e = invocationError(backwardModule(small(), "sm_90"));
+  EXPECT_EQ(e.code, ErrorCode::Incompatible);
+  EXPECT_EQ(e.message,
+            std::string(kWhereBackward) +
+                ": cuDNN 9.19.0 (" STRIDE_FAKE_CUDNN_DIR
+                "/libcudnn.so.9) has no engine for bf16 backward, b=2 h_q=4 "
+                "h_kv=2 s_q=5 s_kv=7 d_qk=8 d_v=16 on this device (2 "
+                "configurations of its heuristics tried; "
+                "cudnnBackendFinalize (an execution plan) returned "
+                "CUDNN_STATUS_NOT_SUPPORTED_SHAPE: fake cuDNN: refused as "
+                "asked)");
+}
+
+TEST_F(FakeCudnnTest, WorkspaceCannotBeAllocated) {
+  FakeSetting huge("STRIDE_FAKE_CUDNN_WORKSPACE", "1099511627776"); // 1 TiB
+  Error e = invocationError(forwardModule(small(), "sm_90"));
+  EXPECT_EQ(e.code, ErrorCode::ResourceExhausted);
+  EXPECT_TRUE(contains(e.message,
+                       std::string(kWhere) +
+                           ": allocating the 1099511627776 bytes of cuDNN's "
+                           "workspace: CUDA_ERROR_OUT_OF_MEMORY"))
+      << e.message;
+}
+
+TEST_F(FakeCudnnTest, ExecutionFails) {
+  Result<std::unique_ptr<Invocation>> inv =
+      invocation(forwardModule(small(), "sm_90"));
+  ASSERT_TRUE(inv) << inv.error().message;
+  FakeSetting fail("STRIDE_FAKE_CUDNN_EXECUTE", "5000");
+  AttentionInputs in = attentionInputs(small(), 1);
+  Result<std::vector<HostArray>> out = (*inv)->run({in.q, in.k, in.v});
+  ASSERT_FALSE(out);
+  EXPECT_EQ(out.error().code, ErrorCode::DeviceFault);
+  EXPECT_EQ(out.error().message,
+            std::string(kWhere) +
+                " failed: cudnnBackendExecute returned "
+                "CUDNN_STATUS_EXECUTION_FAILED: fake cuDNN: execution failed "
+                "as asked");
+}
+
+} // namespace
