@@ -418,12 +418,15 @@ private:
         g.pointwise(CUDNN_POINTWISE_EXP, shifted, nullptr, floats(d));
     const GraphTensor *sum =
         g.reduction(CUDNN_REDUCE_TENSOR_ADD, e, floats(rows));
-    if (p.stats) {
-      // logsumexp = max + log(sum), natural log.
-      const GraphTensor *log =
-          g.pointwise(CUDNN_POINTWISE_LOG, sum, nullptr, floats(rows));
-      g.pointwise(CUDNN_POINTWISE_ADD, max, log, operand(kStats));
-    }
+    // logsumexp = max + log(sum), natural log. Always written: cuDNN 9.19
+    // on an H200 has no engine for the forward without it (measured); a
+    // step that asks for none gets it in the workspace.
+    const GraphTensor *log =
+        g.pointwise(CUDNN_POINTWISE_LOG, sum, nullptr, floats(rows));
+    g.pointwise(CUDNN_POINTWISE_ADD, max, log,
+                p.stats ? operand(kStats)
+                        : g.tensor(kStats, CUDNN_DATA_FLOAT, rows,
+                                   denseStrides(rows)));
     const GraphTensor *probabilities = g.pointwise(
         CUDNN_POINTWISE_DIV, e, sum, g.intermediate(p.dtype->type, d));
     g.matmul(probabilities, operand(kV), operand(kO));
@@ -594,6 +597,9 @@ public:
       accumulatorBytes = p.b * p.hq * p.sq * p.dqk * 4;
       sumOffset = accumulatorOffset + alignUp(accumulatorBytes);
       total = sumOffset + p.b * p.hq * p.sq * 4;
+    } else if (!p.stats) {
+      // The statistics no buffer of the step holds (buildForward).
+      total = sumOffset + p.b * p.hq * p.sq * 4;
     }
     if (Status s = workspace.allocate(total); !s)
       return s;
@@ -610,6 +616,9 @@ public:
       uids.push_back(kDQAccumulator);
       pointers.push_back(device(workspace.at(accumulatorOffset)));
       uids.push_back(kSoftmaxSum);
+      pointers.push_back(device(workspace.at(sumOffset)));
+    } else if (!p.stats) {
+      uids.push_back(kStats);
       pointers.push_back(device(workspace.at(sumOffset)));
     }
     workspacePointer = total ? device(workspace.at(0)) : nullptr;

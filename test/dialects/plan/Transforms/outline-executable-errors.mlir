@@ -9,12 +9,13 @@ func.func @unformed(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
 
 // -----
 
-// An attention op left for the fused call (stride.keep_fused) has no
-// lowering to a library call yet (python-free-docs/attention.md).
-func.func @kept_attention(%q: !stride.tensor<1x2x3x8xf16>, %k: !stride.tensor<1x2x5x8xf16>,
-                          %v: !stride.tensor<1x2x5x8xf16>) -> !stride.tensor<1x2x3x8xf16> {
-  // expected-error @+1 {{'stride.attention' op has no library call in the plan yet; stride-decompose-attention rewrites it into products and kernels unless it is marked 'stride.keep_fused'}}
-  %o = stride.attention %q, %k, %v scale 0.25 causal {stride.keep_fused}
+// An attention op that stride-attention-library did not keep fused
+// (stride.keep_fused) has no library call: the fallback decomposes it first
+// (python-free-docs/attention.md).
+func.func @unkept_attention(%q: !stride.tensor<1x2x3x8xf16>, %k: !stride.tensor<1x2x5x8xf16>,
+                            %v: !stride.tensor<1x2x5x8xf16>) -> !stride.tensor<1x2x3x8xf16> {
+  // expected-error @+1 {{'stride.attention' op has no library call in the plan; stride-attention-library keeps the ones cuDNN takes fused (marked 'stride.keep_fused') and stride-decompose-attention rewrites the others into products and kernels}}
+  %o = stride.attention %q, %k, %v scale 0.25 causal
       : !stride.tensor<1x2x3x8xf16>, !stride.tensor<1x2x5x8xf16>, !stride.tensor<1x2x5x8xf16>
       -> !stride.tensor<1x2x3x8xf16>
   return %o : !stride.tensor<1x2x3x8xf16>

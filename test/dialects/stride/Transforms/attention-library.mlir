@@ -1,0 +1,115 @@
+// stride-attention-library: which attention ops stay fused for cuDNN, and
+// their operands in the layouts cuDNN reads (python-free-docs/attention.md,
+// "The fused path").
+// RUN: stride-opt --stride-attention-library -split-input-file %s | FileCheck %s
+// RUN: stride-opt --stride-attention-library=library=none -split-input-file %s | FileCheck %s --check-prefix=NONE
+// RUN: not stride-opt --stride-attention-library=library=cublas %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+
+// NONE-NOT: stride.keep_fused
+// UNKNOWN: stride-attention-library: unknown library 'cublas'; expected cudnn or none
+
+// Dense bf16 operands are read in place.
+// CHECK-LABEL: func.func @dense_bf16
+// CHECK-NOT: stride.clone
+// CHECK: stride.attention %arg0, %arg1, %arg2 scale 1.250000e-01 causal {stride.keep_fused}
+func.func @dense_bf16(%q: !stride.tensor<2x4x64x64xbf16>, %k: !stride.tensor<2x4x64x64xbf16>,
+                      %v: !stride.tensor<2x4x64x64xbf16>) -> !stride.tensor<2x4x64x64xbf16> {
+  %o = stride.attention %q, %k, %v scale 0.125 causal
+      : !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>,
+        !stride.tensor<2x4x64x64xbf16> -> !stride.tensor<2x4x64x64xbf16>
+  return %o : !stride.tensor<2x4x64x64xbf16>
+}
+
+// -----
+
+// f32 and head dims that are no multiple of 8 are left to the fallback.
+// CHECK-LABEL: func.func @not_taken
+// CHECK-NOT: stride.keep_fused
+// CHECK: return
+func.func @not_taken(%q: !stride.tensor<1x2x8x16xf32>, %k: !stride.tensor<1x2x8x16xf32>,
+                     %v: !stride.tensor<1x2x8x16xf32>, %hq: !stride.tensor<1x2x8x20xf16>,
+                     %hk: !stride.tensor<1x2x8x20xf16>, %hv: !stride.tensor<1x2x8x20xf16>)
+    -> (!stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x8x20xf16>) {
+  %o = stride.attention %q, %k, %v scale 0.25 : !stride.tensor<1x2x8x16xf32>,
+      !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+  %h = stride.attention %hq, %hk, %hv scale 0.25 : !stride.tensor<1x2x8x20xf16>,
+      !stride.tensor<1x2x8x20xf16>, !stride.tensor<1x2x8x20xf16> -> !stride.tensor<1x2x8x20xf16>
+  return %o, %h : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x8x20xf16>
+}
+
+// -----
+
+// Head views of one fused projection [B, S, 3, H, D] are read in place; a
+// key whose head dim is not contiguous is copied first.
+// CHECK-LABEL: func.func @views
+// CHECK: %[[KT:.*]] = stride.permute %arg1
+// CHECK: %[[KD:.*]] = stride.clone %[[KT]] : {{.*}} -> <1x2x16x32xf16, strides = [1024, 512, 32, 1], offset = 0>
+// CHECK: stride.attention %{{.*}}, %[[KD]], %{{.*}} scale {{.*}} {stride.keep_fused}
+func.func @views(%qkv: !stride.tensor<1x16x3x2x32xf16>, %kt: !stride.tensor<1x2x32x16xf16>)
+    -> !stride.tensor<1x2x16x32xf16> {
+  %q0 = stride.select %qkv dim 2 index 0 : !stride.tensor<1x16x3x2x32xf16>
+      -> !stride.tensor<1x16x2x32xf16, strides = [3072, 192, 32, 1], offset = 0>
+  %q = stride.permute %q0 dims [0, 2, 1, 3] : !stride.tensor<1x16x2x32xf16, strides = [3072, 192, 32, 1], offset = 0>
+      -> !stride.tensor<1x2x16x32xf16, strides = [3072, 32, 192, 1], offset = 0>
+  %v0 = stride.select %qkv dim 2 index 2 : !stride.tensor<1x16x3x2x32xf16>
+      -> !stride.tensor<1x16x2x32xf16, strides = [3072, 192, 32, 1], offset = 128>
+  %v = stride.permute %v0 dims [0, 2, 1, 3] : !stride.tensor<1x16x2x32xf16, strides = [3072, 192, 32, 1], offset = 128>
+      -> !stride.tensor<1x2x16x32xf16, strides = [3072, 32, 192, 1], offset = 128>
+  %k = stride.permute %kt dims [0, 1, 3, 2] : !stride.tensor<1x2x32x16xf16>
+      -> !stride.tensor<1x2x16x32xf16, strides = [1024, 512, 1, 16], offset = 0>
+  %o = stride.attention %q, %k, %v scale 0.17677669529663687
+      : !stride.tensor<1x2x16x32xf16, strides = [3072, 32, 192, 1], offset = 0>,
+        !stride.tensor<1x2x16x32xf16, strides = [1024, 512, 1, 16], offset = 0>,
+        !stride.tensor<1x2x16x32xf16, strides = [3072, 32, 192, 1], offset = 128>
+      -> !stride.tensor<1x2x16x32xf16>
+  return %o : !stride.tensor<1x2x16x32xf16>
+}
+
+// -----
+
+// A boolean padding mask [B, 1, 1, Skv] expanded over heads and rows
+// becomes a bf16 bias of that small shape (0 or -inf), expanded back.
+// CHECK-LABEL: func.func @padding_mask
+// CHECK: %[[S1:.*]] = stride.slice %{{.*}} dim 1 start 0 end 1 step 1
+// CHECK: %[[S2:.*]] = stride.slice %[[S1]] dim 2 start 0 end 1 step 1 : {{.*}} -> <2x1x1x64xi1, strides = [64, 0, 0, 1], offset = 0>
+// CHECK-DAG: %[[ZERO:.*]] = stride.full 0.000000e+00 : <2x1x1x64xbf16
+// CHECK-DAG: %[[NINF:.*]] = stride.full 0xFFF0000000000000 : <2x1x1x64xbf16
+// CHECK: %[[BIAS:.*]] = stride.where %[[S2]], %[[ZERO]], %[[NINF]]
+// CHECK: %[[E:.*]] = stride.expand %[[BIAS]] : {{.*}} -> <2x4x64x64xbf16, strides = [64, 0, 0, 1], offset = 0>
+// CHECK: stride.attention %arg0, %arg1, %arg2 mask %[[E]] scale {{.*}} {stride.keep_fused}
+func.func @padding_mask(%q: !stride.tensor<2x4x64x64xbf16>, %k: !stride.tensor<2x4x64x64xbf16>,
+                        %v: !stride.tensor<2x4x64x64xbf16>, %keep: !stride.tensor<2x1x1x64xi1>)
+    -> !stride.tensor<2x4x64x64xbf16> {
+  %m = stride.expand %keep : !stride.tensor<2x1x1x64xi1>
+      -> !stride.tensor<2x4x64x64xi1, strides = [64, 0, 0, 1], offset = 0>
+  %o = stride.attention %q, %k, %v mask %m scale 0.125
+      : !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>,
+        !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xi1, strides = [64, 0, 0, 1], offset = 0>
+      -> !stride.tensor<2x4x64x64xbf16>
+  return %o : !stride.tensor<2x4x64x64xbf16>
+}
+
+// -----
+
+// The backward's bias is materialized over the query rows (cuDNN's
+// backward misreads a bias broadcast there); a float mask that is already
+// a dense small tensor is otherwise read in place.
+// CHECK-LABEL: func.func @backward_bias
+// CHECK: %[[S1:.*]] = stride.slice %{{.*}} dim 1 start 0 end 1 step 1 : {{.*}} -> <2x1x64x64xbf16, strides = [64, 0, 0, 1], offset = 0>
+// CHECK: %[[D:.*]] = stride.clone %[[S1]] : {{.*}} -> <2x1x64x64xbf16, strides = [4096, 4096, 64, 1], offset = 0>
+// CHECK: %[[E:.*]] = stride.expand %[[D]] : {{.*}} -> <2x4x64x64xbf16, strides = [4096, 0, 64, 1], offset = 0>
+// CHECK: stride.attention_backward {{.*}} mask %[[E]] scale {{.*}} {stride.keep_fused}
+func.func @backward_bias(%do: !stride.tensor<2x4x64x64xbf16>, %q: !stride.tensor<2x4x64x64xbf16>,
+                         %k: !stride.tensor<2x4x64x64xbf16>, %v: !stride.tensor<2x4x64x64xbf16>,
+                         %o: !stride.tensor<2x4x64x64xbf16>, %lse: !stride.tensor<2x4x64xf32>,
+                         %bias: !stride.tensor<2x1x1x64xbf16>)
+    -> (!stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>) {
+  %m = stride.expand %bias : !stride.tensor<2x1x1x64xbf16>
+      -> !stride.tensor<2x4x64x64xbf16, strides = [64, 0, 0, 1], offset = 0>
+  %dq, %dk, %dv = stride.attention_backward %do, %q, %k, %v, %o, %lse mask %m scale 0.125
+      : !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>,
+        !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64xf32>,
+        !stride.tensor<2x4x64x64xbf16, strides = [64, 0, 0, 1], offset = 0>
+      -> !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>
+  return %dq, %dk, %dv : !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>
+}
