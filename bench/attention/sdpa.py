@@ -335,6 +335,26 @@ def stride_case(name, model, b, hq, hkv, s, d, causal, dt, q, k, v, mask, grad, 
     return entry
 
 
+def use_torchs_cudnn():
+    """Stride's cuDNN routines use the cuDNN PyTorch uses in this run (the
+    wheel's libcudnn.so.9, through STRIDE_CUDNN), unless STRIDE_CUDNN is
+    set: the comparison is then library for library. Returns its path."""
+    if os.environ.get("STRIDE_CUDNN"):
+        return os.environ["STRIDE_CUDNN"]
+    try:
+        import nvidia.cudnn
+    except ImportError:
+        return None
+    lib = os.path.join(list(nvidia.cudnn.__path__)[0], "lib")
+    path = os.path.join(lib, "libcudnn.so.9")
+    if os.path.exists(path):
+        os.environ["STRIDE_CUDNN"] = path
+        os.environ["LD_LIBRARY_PATH"] = lib + (":" + os.environ["LD_LIBRARY_PATH"]
+                                               if os.environ.get("LD_LIBRARY_PATH") else "")
+        return path
+    return None
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -347,10 +367,12 @@ def main():
     for t in (t, r):
         add_case_options(t)
     args = p.parse_args()
+    cudnn = use_torchs_cudnn() if args.cmd == "run" else None
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"cuDNN {torch.backends.cudnn.version()}; ms fwd / bwd per backend: "
           + " | ".join(BACKENDS) + (" | stride; x: Stride's speed over the fastest fused "
-                                    "backend" if args.cmd == "run" else ""), flush=True)
+                                    "backend" if args.cmd == "run" else "") +
+          (f"; Stride's cuDNN: {cudnn}" if cudnn else ""), flush=True)
     run_torch(args)
 
 

@@ -8,7 +8,10 @@ Run it on the GPU machine, in the bundle bench/models/prepare.sh makes:
 
     ./run.sh [--only NAME]... [--work DIR] [--iterations N] [--torch-only]
 
-For each model: random weights from a config (no downloads), export with
+For each model: random weights from a config (no downloads), built with
+transformers' default attention (`--attention sdpa`: PyTorch's fused
+attention kernels in eager and torch.compile; Stride imports the op as
+stride.attention and runs it through cuDNN) or eager attention, export with
 stride_export.py (on the CPU), stridec cold (--no-cache) and from a warm
 NVRTC cache, stride-run-gpu --bench (the plan replayed as a CUDA graph) and
 --profile-json (each step timed on its own: library calls vs generated
@@ -47,6 +50,26 @@ import stride_export as sx  # noqa: E402  (copied into the bundle beside this fi
 F32_RTOL, BF16_RTOL = 1e-4, 2e-2
 
 
+def use_torchs_cudnn():
+    """Stride's cuDNN routines use the cuDNN PyTorch uses in this run (the
+    wheel's libcudnn.so.9, through STRIDE_CUDNN), unless STRIDE_CUDNN is
+    set: the comparison is then library for library. Returns its path."""
+    if os.environ.get("STRIDE_CUDNN"):
+        return os.environ["STRIDE_CUDNN"]
+    try:
+        import nvidia.cudnn
+    except ImportError:
+        return None
+    lib = os.path.join(list(nvidia.cudnn.__path__)[0], "lib")
+    path = os.path.join(lib, "libcudnn.so.9")
+    if os.path.exists(path):
+        os.environ["STRIDE_CUDNN"] = path
+        os.environ["LD_LIBRARY_PATH"] = lib + (":" + os.environ["LD_LIBRARY_PATH"]
+                                               if os.environ.get("LD_LIBRARY_PATH") else "")
+        return path
+    return None
+
+
 # The attention of each inference model, for the fused-attention bound:
 # (batch, heads, kv_heads, tokens, head_dim, causal, layers).
 ATTENTION = {
@@ -58,24 +81,37 @@ ATTENTION = {
 
 
 def model_list():
-    """(name, kind, make, rtol): the issue's models at their full sizes."""
+    """(name, kind, make, rtol): the issue's models at their full sizes;
+    make(attention) builds one with transformers' attention implementation
+    `attention` ("sdpa", the default users get, or "eager")."""
     bf16 = torch.bfloat16
     gpt2_small = dict(layers=12, width=768, heads=12, vocab=50257)
     return [
         ("gpt2_f32", "export",
-         lambda: sx.gpt2(**gpt2_small, batch=8, tokens=1024), F32_RTOL),
+         lambda a: sx.gpt2(**gpt2_small, batch=8, tokens=1024, attention=a), F32_RTOL),
         ("gpt2_bf16", "export",
-         lambda: sx.gpt2(**gpt2_small, batch=8, tokens=1024, dtype=bf16), BF16_RTOL),
+         lambda a: sx.gpt2(**gpt2_small, batch=8, tokens=1024, dtype=bf16, attention=a),
+         BF16_RTOL),
         ("bert_f32", "export",
-         lambda: sx.bert(layers=12, width=768, heads=12, inner=3072, vocab=30522,
-                         batch=32, tokens=128), F32_RTOL),
+         lambda a: sx.bert(layers=12, width=768, heads=12, inner=3072, vocab=30522,
+                           batch=32, tokens=128, attention=a), F32_RTOL),
         ("llama_bf16", "export",
-         lambda: sx.llama(layers=4, width=1024, heads=16, kv_heads=4, inner=2816,
-                          vocab=32000, batch=4, tokens=1024, dtype=bf16), BF16_RTOL),
+         lambda a: sx.llama(layers=4, width=1024, heads=16, kv_heads=4, inner=2816,
+                            vocab=32000, batch=4, tokens=1024, dtype=bf16, attention=a),
+         BF16_RTOL),
         ("gpt2_train_f32", "train",
-         lambda: sx.gpt2(layers=2, width=768, heads=12, vocab=50257, batch=8,
-                         tokens=512, train=True), F32_RTOL),
+         lambda a: sx.gpt2(layers=2, width=768, heads=12, vocab=50257, batch=8,
+                           tokens=512, train=True, attention=a), F32_RTOL),
+        ("gpt2_train_bf16", "train",
+         lambda a: sx.gpt2(layers=2, width=768, heads=12, vocab=50257, batch=8,
+                           tokens=512, train=True, dtype=bf16, attention=a), BF16_RTOL),
     ]
+
+
+def tracing(attention):
+    """How PyTorch traces a model built with transformers' `attention`:
+    sdpa keeps scaled dot-product attention one op, eager writes it out."""
+    return "fused" if attention == "sdpa" else "math"
 
 
 # ----------------------------------------------------------------------------
@@ -122,20 +158,23 @@ def torch_step(model, inputs, kind, grads):
     return step
 
 
-def time_torch(model, inputs, kind, args):
-    """Eager, torch.compile and reduce-overhead: ms, peak bytes, eager outputs."""
+def time_torch(model, inputs, kind, args, attention="sdpa"):
+    """Eager, torch.compile and reduce-overhead: ms, peak bytes, eager
+    outputs. With attention "sdpa", PyTorch picks its fused attention
+    kernels as it does for users; with "eager", the model's attention is
+    written out and run so."""
     model = model.cuda()
     inputs = [t.cuda() for t in inputs]
     grads = None
     if kind == "train":
-        with sx.math_attention():
+        with sx.attention_backend(tracing(attention)):
             outs = sx.flat_tensors(model(*inputs))
         generator = torch.Generator(device="cuda").manual_seed(0)
         grads = [torch.randn(o.shape, generator=generator, device="cuda", dtype=o.dtype)
                  for o in outs]
         del outs
     row = {}
-    with sx.math_attention():
+    with sx.attention_backend(tracing(attention)):
         eager = torch_step(model, inputs, kind, grads)
         expected = [t.detach().float().cpu() for t in sx.flat_tensors(eager())]
         row["eager_peak"] = peak_bytes(eager)
@@ -299,14 +338,14 @@ def profile_split(profile):
 # ----------------------------------------------------------------------------
 
 
-def export(name, kind, make, directory):
+def export(name, kind, make, directory, attention):
     torch.manual_seed(0)
-    model, inputs = make()
+    model, inputs = make(attention)
     started = time.time()
     if kind == "export":
-        sx.export_model(model, inputs, directory)
+        sx.export_model(model, inputs, directory, attention=tracing(attention))
     else:
-        sx.capture_training(model, inputs, directory)
+        sx.capture_training(model, inputs, directory, attention=tracing(attention))
     with open(os.path.join(directory, "export.json")) as f:
         description = json.load(f)
     print(f"  exported in {time.time() - started:.1f} s", flush=True)
@@ -320,12 +359,20 @@ def bench_model(name, kind, make, rtol, args):
     row = {"name": name, "kind": kind, "rtol": rtol, "graphs": {}}
     if args.torch_only:
         torch.manual_seed(0)
-        model, inputs = make()
-        row.update(time_torch(model, inputs, kind, args)[0])
+        model, inputs = make(args.attention)
+        row.update(time_torch(model, inputs, kind, args, args.attention)[0])
         return row
-    model, inputs, description = export(name, kind, make, directory)
-    torch_row, eager_outputs = time_torch(model, inputs, kind, args)
+    model, inputs, description = export(name, kind, make, directory, args.attention)
+    torch_row, eager_outputs = time_torch(model, inputs, kind, args, args.attention)
     row.update(torch_row)
+    if args.attention == "sdpa" and args.compare_eager_attention:
+        # torch.compile on the same model with attention written out, the
+        # comparison of the tables before Stride fused attention.
+        torch.manual_seed(0)
+        eager_model, eager_inputs = make("eager")
+        written_out, _ = time_torch(eager_model, eager_inputs, kind, args, "eager")
+        row["compile_eager_attention_ms"] = written_out.get("compile_ms")
+        del eager_model
     for archive, graph in description["graphs"].items():
         work = os.path.join(directory, archive[: -len(".pt2")])
         os.makedirs(work, exist_ok=True)
@@ -371,8 +418,8 @@ def fmt(x, spec):
 def print_table(rows):
     print("\n| model | graph | nodes | stridec cold s | cached s | Stride ms | "
           "lib/kernels ms | eager ms | compile ms | reduce-overhead ms | rel err | "
-          "Stride peak MiB | eager peak MiB | compile peak MiB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "Stride peak MiB | eager peak MiB | compile peak MiB | compile, eager attention ms |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         for archive, g in (row["graphs"].items() or [("(not compiled)", {"nodes": "n/a"})]):
             split = profile_split(g.get("profile"))
@@ -391,7 +438,8 @@ def print_table(rows):
                   f"{fmt(row.get('eager_ms'), '.3f')} | {fmt(row.get('compile_ms'), '.3f')} | "
                   f"{fmt(row.get('reduce_overhead_ms'), '.3f')} | {verdict} | "
                   f"{mib(g.get('peak'))} | {mib(row.get('eager_peak'))} | "
-                  f"{mib(row.get('compile_peak'))} |")
+                  f"{mib(row.get('compile_peak'))} | "
+                  f"{fmt(row.get('compile_eager_attention_ms'), '.3f')} |")
     print("\n(training rows: PyTorch's columns time the whole step, forward and "
           "backward; Stride's each graph)")
     print("\n| model | Stride ms | of which attention ms | fused attention ms (PyTorch SDPA) | "
@@ -423,12 +471,22 @@ def main(argv=None):
                         help="run Stride's modules with stride-run-gpu "
                              "--tune-library-calls (each product's algorithm "
                              "chosen by timing before the first run)")
+    parser.add_argument("--attention", choices=("sdpa", "eager"), default="sdpa",
+                        help="transformers' attention implementation of every model: "
+                        "sdpa (default, what users get: Stride imports it as one fused "
+                        "op) or eager (attention written out)")
+    parser.add_argument("--compare-eager-attention", action="store_true",
+                        help="with --attention sdpa: also time torch.compile on the "
+                        "model with eager attention")
     parser.add_argument("--torch-only", action="store_true",
                         help="export and time PyTorch only (no stridec)")
     args = parser.parse_args(argv)
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}", flush=True)
+    cudnn = use_torchs_cudnn()
+    print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}, cuDNN "
+          f"{torch.backends.cudnn.version()}; {args.attention} attention; Stride's "
+          f"cuDNN: {cudnn or 'the loader finds'}", flush=True)
     rows = []
     for name, kind, make, rtol in model_list():
         if args.only and name not in args.only:

@@ -31,11 +31,11 @@ def is_gemm(name):
     return bool(re.search(r"gemm|cutlass|sm90_xmma|cublas|nvjet", name, re.I))
 
 
-def torch_kernels(make, kind):
-    model, inputs = make()[:2]
+def torch_kernels(make, kind, attention="sdpa"):
+    model, inputs = make(attention)[:2]
     model = model.cuda()
     inputs = [t.cuda() for t in inputs]
-    with sx.math_attention():
+    with sx.attention_backend(bm.tracing(attention)):
         compiled = torch.compile(model)
         step = bm.torch_step(compiled, inputs, kind, None)
         for _ in range(3):
