@@ -29,6 +29,8 @@ import sys
 
 import numpy as np
 import torch
+
+from graphs import MODELS, backward_graph, cases, forward_graph  # noqa: E402
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
@@ -39,28 +41,6 @@ BACKENDS = {
     "math": SDPBackend.MATH,
 }
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
-
-# model -> (batch at 1024 tokens, query heads, key/value heads, head dim,
-#           padding mask)
-MODELS = {
-    "gpt2": (8, 12, 12, 64, False),
-    "llama": (4, 32, 8, 128, False),
-    "bert": (32, 12, 12, 64, True),
-}
-
-
-def cases(tokens, dtypes):
-    """(name, model, batch, hq, hkv, s, d, causal, dtype) for each case: the
-    batch shrinks as tokens grow so that every case holds about the same
-    number of query rows (batch x tokens = the model's batch at 1024)."""
-    for model, (b1024, hq, hkv, d, mask) in MODELS.items():
-        for s in tokens:
-            b = max(1, b1024 * 1024 // s)
-            for causal in ([False] if model == "bert" else [True, False]):
-                for dt in dtypes:
-                    name = f"{model}_{dt}_b{b}_s{s}{'_causal' if causal else ''}"
-                    yield name, model, b, hq, hkv, s, d, causal, dt
-
 
 def make_inputs(model, b, hq, hkv, s, d, causal, dt, seed=0):
     g = torch.Generator(device="cuda").manual_seed(seed)
@@ -144,6 +124,8 @@ def run_torch(args):
                         with torch.no_grad():
                             return attention(q, k, v, mask, causal)
                     def fwd_bwd():
+                        # Fresh gradients each call: the last call's are checked.
+                        qg.grad = kg.grad = vg.grad = None
                         out = attention(qg, kg, vg, mask, causal)
                         out.backward(grad)
                         return out
@@ -209,54 +191,11 @@ def print_row(name, row):
 # Stride: one graph per case and direction, compiled and timed by the tools
 
 
-def tensor_type(shape, dt):
-    return f"!stride.tensor<{'x'.join(str(d) for d in shape)}x{dt}>"
-
-
-def named(name, type_text):
-    return f'%{name}: {type_text} {{stride.name = "{name}"}}'
-
-
-def forward_graph(b, hq, hkv, s, d, causal, dt, mask):
-    q, kv, o = (tensor_type(x, dt) for x in ([b, hq, s, d], [b, hkv, s, d], [b, hq, s, d]))
-    args = [named("q", q), named("k", kv), named("v", kv)]
-    mask_use, mask_type, body = "", "", ""
-    if mask:
-        small = tensor_type([b, 1, 1, s], dt)
-        full = f"!stride.tensor<{b}x{hq}x{s}x{s}x{dt}, strides = [{s}, 0, 0, 1], offset = 0>"
-        args.append(named("m", small))
-        body = f"  %mask = stride.expand %m : {small} -> {full}\n"
-        mask_use, mask_type = " mask %mask", f", {full}"
-    scale = 1.0 / math.sqrt(d)
-    return (f"func.func @attention({', '.join(args)}) -> ({o} {{stride.name = \"o\"}}) {{\n{body}"
-            f"  %o = stride.attention %q, %k, %v{mask_use} scale {scale!r}"
-            f"{' causal' if causal else ''} : {q}, {kv}, {kv}{mask_type} -> {o}\n"
-            f"  return %o : {o}\n}}\n")
-
-
-def backward_graph(b, hq, hkv, s, d, causal, dt, mask):
-    q, kv = tensor_type([b, hq, s, d], dt), tensor_type([b, hkv, s, d], dt)
-    lse = tensor_type([b, hq, s], "f32")
-    args = [named("do", q), named("q", q), named("k", kv), named("v", kv), named("o", q),
-            named("lse", lse)]
-    mask_use, mask_type, body = "", "", ""
-    if mask:
-        small = tensor_type([b, 1, 1, s], dt)
-        full = f"!stride.tensor<{b}x{hq}x{s}x{s}x{dt}, strides = [{s}, 0, 0, 1], offset = 0>"
-        args.append(named("m", small))
-        body = f"  %mask = stride.expand %m : {small} -> {full}\n"
-        mask_use, mask_type = " mask %mask", f", {full}"
-    scale = 1.0 / math.sqrt(d)
-    results = ", ".join(f'{t} {{stride.name = "{n}"}}' for n, t in (("dq", q), ("dk", kv), ("dv", kv)))
-    return (f"func.func @attention_backward({', '.join(args)}) -> ({results}) {{\n{body}"
-            f"  %dq, %dk, %dv = stride.attention_backward %do, %q, %k, %v, %o, %lse{mask_use}"
-            f" scale {scale!r}{' causal' if causal else ''} : {q}, {q}, {kv}, {kv}, {q}, {lse}"
-            f"{mask_type} -> {q}, {kv}, {kv}\n"
-            f"  return %dq, %dk, %dv : {q}, {kv}, {kv}\n}}\n")
-
-
 def save(path, t):
-    np.save(path, t.detach().float().cpu().numpy())
+    """f16 as f16; bf16 as f32 holding its values, which stride-run-gpu
+    rounds back exactly; f32 as is."""
+    t = t.detach().cpu()
+    np.save(path, t.numpy() if t.dtype == torch.float16 else t.float().numpy())
 
 
 def run_stride(bin_dir, work, name, graph, inputs, args):
@@ -264,12 +203,17 @@ def run_stride(bin_dir, work, name, graph, inputs, args):
     name: f32 tensor}, error text)."""
     os.makedirs(work, exist_ok=True)
     source, module = os.path.join(work, f"{name}.mlir"), os.path.join(work, f"{name}.stridemod")
-    with open(source, "w") as f:
-        f.write(graph)
-    done = subprocess.run([os.path.join(bin_dir, "stridec"), source, "-o", module],
-                          capture_output=True, text=True)
-    if done.returncode != 0:
-        return None, None, (done.stderr.strip().splitlines() or ["stridec failed"])[-1]
+    prebuilt = (os.path.join(args.modules, os.path.basename(work), f"{name}.stridemod")
+                if args.modules else None)
+    if prebuilt and os.path.exists(prebuilt):
+        module = prebuilt  # compiled where the compiler is (run.sh)
+    else:
+        with open(source, "w") as f:
+            f.write(graph)
+        done = subprocess.run([os.path.join(bin_dir, "stridec"), source, "-o", module],
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            return None, None, (done.stderr.strip().splitlines() or ["stridec failed"])[-1]
     command = [os.path.join(bin_dir, "stride-run-gpu"), module,
                "--output-dir", os.path.join(work, name + "_out"),
                "--bench", "--warmup", "3", "--iterations", str(args.iterations)]
@@ -364,6 +308,9 @@ def main():
     r.add_argument("--bin", required=True, help="folder with stridec and stride-run-gpu")
     r.add_argument("--work", default="/tmp/stride-attention")
     r.add_argument("--iterations", type=int, default=30)
+    r.add_argument("--modules", help="folder of modules compiled beforehand "
+                   "(DIR/<case>/fwd.stridemod, bwd.stridemod: graphs.py, then stridec); "
+                   "a case without one is compiled with --bin's stridec")
     for t in (t, r):
         add_case_options(t)
     args = p.parse_args()
