@@ -83,6 +83,16 @@ Value squeezeAt(NodeImporter &n, Value x, int64_t dim) {
                            llvm::ArrayRef<int64_t>(dims));
 }
 
+/// The type of a result `computed` of the op: the file's type of output
+/// `i` where it is one the op can have (the same shape and element type;
+/// the op writes any layout), else `computed`'s row-major one.
+StridedTensorType resultType(NodeImporter &n, size_t i,
+                             llvm::ArrayRef<int64_t> shape, DType dtype) {
+  if (n.hasOutput(i) && n.outputShape(i) == shape && n.outputDType(i) == dtype)
+    return n.outputType(i);
+  return n.contiguous(shape, dtype);
+}
+
 Value full(NodeImporter &n, StridedTensorType type, double value) {
   return FullOp::create(n.b(), n.location(), type,
                         n.b().getF64FloatAttr(value));
@@ -334,9 +344,13 @@ LogicalResult forward(NodeImporter &n, const Variant &v) {
     return failure();
   bool logsumexp = n.hasOutput(1) && !n.outputShape(1).empty() &&
                    !llvm::is_contained(n.outputShape(1), 0);
+  StridedTensorType type = resultType(n, 0, result, a->dtype());
+  if (a->headless) // with the head dim the op has
+    type = StridedTensorType::get(
+        type.getElementType(), *inferUnsqueeze(type.getLayout(), 1).layout);
   auto op = AttentionOp::create(
-      n.b(), n.location(), n.contiguous(a->output(), a->dtype()),
-      logsumexp ? Type(n.contiguous(a->rows(), DType::F32)) : Type(),
+      n.b(), n.location(), type,
+      logsumexp ? Type(resultType(n, 1, a->rows(), DType::F32)) : Type(),
       a->query, a->key, a->value, a->mask, a->scaleAttr(n.b()),
       a->causalAttr(n.b()));
   Value out = a->headless ? squeezeAt(n, op.getResult(), 1) : op.getResult();
@@ -364,9 +378,9 @@ LogicalResult backward(NodeImporter &n, const Variant &v) {
                         "(the mask gets no gradient)";
   DType dtype = a->dtype();
   auto op = AttentionBackwardOp::create(
-      n.b(), n.location(), n.contiguous(shapeOf(a->query), dtype),
-      n.contiguous(shapeOf(a->key), dtype),
-      n.contiguous(shapeOf(a->value), dtype), *grad, a->query, a->key,
+      n.b(), n.location(), resultType(n, 0, shapeOf(a->query), dtype),
+      resultType(n, 1, shapeOf(a->key), dtype),
+      resultType(n, 2, shapeOf(a->value), dtype), *grad, a->query, a->key,
       a->value, *out, *lse, a->mask, a->scaleAttr(n.b()),
       a->causalAttr(n.b()));
   for (auto [i, gradient] : llvm::enumerate(op.getResults())) {
