@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 using namespace mlir;
 
@@ -50,6 +51,13 @@ constexpr Variant kCudnn{"attn_bias"};
 
 std::string dimsText(llvm::ArrayRef<int64_t> shape) {
   return formatDims(Dims(shape.begin(), shape.end()));
+}
+
+/// 0.1 as "0.1" (the diagnostic's own printing gives "1.000000e-01").
+std::string numberText(double x) {
+  std::ostringstream os;
+  os << x;
+  return os.str();
 }
 
 DType dtypeOf(Value v) {
@@ -221,7 +229,7 @@ FailureOr<Operands> operands(NodeImporter &n, const Variant &v) {
   if (failed(dropout))
     return failure();
   if (*dropout != 0.0)
-    return n.error() << "dropout_p=" << *dropout
+    return n.error() << "dropout_p=" << numberText(*dropout)
                      << ": Stride imports attention without dropout; export "
                         "the model in eval mode (model.eval()) or with "
                         "dropout_p=0";
@@ -273,10 +281,12 @@ FailureOr<LogsumexpForm> logsumexpForm(NodeImporter &n,
     return LogsumexpForm::Padded;
   SmallVector<int64_t> column(rows);
   column.push_back(1);
+  std::string padded = dimsText(rows.take_front(2));
+  padded.insert(padded.size() - 1, ", P");
   return n.error() << what << " has shape " << dimsText(shape)
-                   << ", expected the rows' " << dimsText(rows) << ", "
-                   << dimsText(column) << ", or " << dimsText(rows.take_front(2))
-                   << " and a padded length above " << rows[2];
+                   << ", expected one value per query row: "
+                   << dimsText(rows) << ", " << dimsText(column) << ", or "
+                   << padded << " padded to P > " << rows[2];
 }
 
 /// The forward's logsumexp `lse` ([B, H, L], f32) as output #1 of the file.
