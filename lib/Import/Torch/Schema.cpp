@@ -679,6 +679,9 @@ std::string scalarTypeName(int64_t t) {
   case 30: return "float8_e5m2";
   case 31: return "float8_e4m3fnuz";
   case 32: return "float8_e5m2fnuz";
+  case 33: return "float8_e8m0fnu";
+  case 34: return "uint32";
+  case 35: return "uint64";
   default: return "scalar type " + std::to_string(t);
   }
 }

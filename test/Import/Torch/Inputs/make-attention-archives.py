@@ -25,7 +25,7 @@ OUT = os.path.join(HERE, "attention")
 SEED = os.path.join(HERE, "..", "fixtures", "seed_fwd_2x8x16", "model.pt2")
 MODEL_JSON = "model/models/model.json"
 
-F32, F64, I64, BOOL = 7, 8, 5, 12
+F32, F64, I64, BOOL, U64 = 7, 8, 5, 12, 35
 INF = float("inf")
 
 # ----------------------------------------------------------------------------
@@ -499,6 +499,10 @@ def errors():
                  ("return_debug_mask", flag(True))],
           out + [("lse", F32, [1, 2, 3]), NONE, NONE, 3, 3, ("seed", I64, [2]),
                  ("offset", I64, []), ("debug", F32, [1, 2, 3, 128])], SMALL)
+    error("flash-uint64", "_scaled_dot_product_flash_attention.default",
+          QKV + [("dropout_p", floats(0.0)), ("is_causal", flag(False))],
+          out + [("lse", F32, [1, 2, 3]), NONE, NONE, 3, 3, ("rng_state", U64, [2]),
+                 ("unused", U64, []), ("debug", F32, [0])], SMALL)
     error("flash-causal", "_scaled_dot_product_flash_attention_backward.default",
           BACKWARD_ARGS + [("cum_seq_q", None), ("cum_seq_k", None), ("max_q", ints(3)),
                            ("max_k", ints(4)), ("dropout_p", floats(0.0)),
