@@ -403,29 +403,33 @@ LogicalResult backward(NodeImporter &n, const Variant &v) {
   return success();
 }
 
+template <const Variant &variant> LogicalResult forwardOf(NodeImporter &n) {
+  return forward(n, variant);
+}
+template <const Variant &variant> LogicalResult backwardOf(NodeImporter &n) {
+  return backward(n, variant);
+}
+
 } // namespace
 
 /// Adds the builders of attention to the table.
 void addAttentionOps(OpTable &ops) {
   ops.insert({
-      {"aten.scaled_dot_product_attention.default",
-       [](NodeImporter &n) { return forward(n, kComposite); }},
+      {"aten.scaled_dot_product_attention.default", forwardOf<kComposite>},
       {"aten._scaled_dot_product_flash_attention_for_cpu.default",
-       [](NodeImporter &n) { return forward(n, kFlashCpu); }},
+       forwardOf<kFlashCpu>},
       {"aten._scaled_dot_product_flash_attention_for_cpu_backward.default",
-       [](NodeImporter &n) { return backward(n, kFlashCpu); }},
-      {"aten._scaled_dot_product_flash_attention.default",
-       [](NodeImporter &n) { return forward(n, kFlash); }},
+       backwardOf<kFlashCpu>},
+      {"aten._scaled_dot_product_flash_attention.default", forwardOf<kFlash>},
       {"aten._scaled_dot_product_flash_attention_backward.default",
-       [](NodeImporter &n) { return backward(n, kFlash); }},
+       backwardOf<kFlash>},
       {"aten._scaled_dot_product_efficient_attention.default",
-       [](NodeImporter &n) { return forward(n, kEfficient); }},
+       forwardOf<kEfficient>},
       {"aten._scaled_dot_product_efficient_attention_backward.default",
-       [](NodeImporter &n) { return backward(n, kEfficient); }},
-      {"aten._scaled_dot_product_cudnn_attention.default",
-       [](NodeImporter &n) { return forward(n, kCudnn); }},
+       backwardOf<kEfficient>},
+      {"aten._scaled_dot_product_cudnn_attention.default", forwardOf<kCudnn>},
       {"aten._scaled_dot_product_cudnn_attention_backward.default",
-       [](NodeImporter &n) { return backward(n, kCudnn); }},
+       backwardOf<kCudnn>},
   });
 }
 

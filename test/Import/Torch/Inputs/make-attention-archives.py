@@ -80,67 +80,58 @@ def broadcast_get(t, idx):
 # Attention in float64 (python-free-docs/attention.md's formulas)
 
 
+def scores(q, k, mask, scale, causal, b, h, i):
+    """Row i of the scaled, masked scores of query head h in batch b (a
+    batch of 1 broadcasts; head h reads key head h / (Hq / Hkv))."""
+    g = h // (q.shape[1] // k.shape[1])
+    bq, bk = min(b, q.shape[0] - 1), min(b, k.shape[0] - 1)
+    row = []
+    for j in range(k.shape[2]):
+        x = scale * sum(q[bq, h, i, d] * k[bk, g, j, d] for d in range(q.shape[3]))
+        if mask is not None:
+            m = broadcast_get(mask, (b, h, i, j))
+            x = (x if m else -INF) if mask.dtype == BOOL else x + m
+        row.append(-INF if causal and j > i else x)
+    return row
+
+
 def attention(q, k, v, mask, scale, causal):
     """q [B, Hq, L, E], k [B, Hkv, S, E], v [B, Hkv, S, Ev] (batch 1
     broadcasts), mask broadcastable to [B, Hq, L, S] (bool or additive) or
-    None. Returns (out [B, Hq, L, Ev], lse [B, Hq, L], probabilities)."""
+    None. Returns (out [B, Hq, L, Ev], lse [B, Hq, L])."""
     B = max(q.shape[0], k.shape[0])
-    Hq, L, E = q.shape[1:]
-    Hkv, S, Ev = k.shape[1], k.shape[2], v.shape[3]
-    group = Hq // Hkv
-    out, lse, probs = [], [], {}
+    Hq, L = q.shape[1:3]
+    S, Ev = k.shape[2], v.shape[3]
+    out, lse = [], []
     for b in range(B):
-        bq, bk = min(b, q.shape[0] - 1), min(b, k.shape[0] - 1)
+        bk = min(b, k.shape[0] - 1)
         for h in range(Hq):
-            g = h // group
+            g = h // (Hq // k.shape[1])
             for i in range(L):
-                s = []
-                for j in range(S):
-                    x = scale * sum(q[bq, h, i, d] * k[bk, g, j, d] for d in range(E))
-                    if mask is not None:
-                        m = broadcast_get(mask, (b, h, i, j))
-                        if mask.dtype == BOOL:
-                            x = x if m else -INF
-                        else:
-                            x += m
-                    if causal and j > i:
-                        x = -INF
-                    s.append(x)
+                s = scores(q, k, mask, scale, causal, b, h, i)
                 top = max(s)
                 e = [math.exp(x - top) for x in s]
                 total = sum(e)
-                p = [x / total for x in e]
-                probs[b, h, i] = p
                 lse.append(top + math.log(total))
                 for d in range(Ev):
-                    out.append(sum(p[j] * v[bk, g, j, d] for j in range(S)))
-    return (Tensor([B, Hq, L, Ev], out), Tensor([B, Hq, L], lse), probs)
+                    out.append(sum(e[j] / total * v[bk, g, j, d] for j in range(S)))
+    return Tensor([B, Hq, L, Ev], out), Tensor([B, Hq, L], lse)
 
 
 def attention_backward(dout, q, k, v, out, lse, mask, scale, causal):
     """The gradients of query, key and value from the forward's output and
     logsumexp (batch sizes equal)."""
     B, Hq, L, E = q.shape
-    Hkv, S, Ev = k.shape[1], k.shape[2], v.shape[3]
-    group = Hq // Hkv
+    S, Ev = k.shape[2], v.shape[3]
     gq = [0.0] * numel(q.shape)
     gk = [0.0] * numel(k.shape)
     gv = [0.0] * numel(v.shape)
     at = lambda shape, *i: sum(x * math.prod(shape[n + 1:]) for n, x in enumerate(i))
     for b in range(B):
         for h in range(Hq):
-            g = h // group
+            g = h // (Hq // k.shape[1])
             for i in range(L):
-                s = []
-                for j in range(S):
-                    x = scale * sum(q[b, h, i, d] * k[b, g, j, d] for d in range(E))
-                    if mask is not None:
-                        m = broadcast_get(mask, (b, h, i, j))
-                        x = (x if m else -INF) if mask.dtype == BOOL else x + m
-                    if causal and j > i:
-                        x = -INF
-                    s.append(x)
-                p = [math.exp(x - lse[b, h, i]) for x in s]
+                p = [math.exp(x - lse[b, h, i]) for x in scores(q, k, mask, scale, causal, b, h, i)]
                 dp = [sum(dout[b, h, i, e] * v[b, g, j, e] for e in range(Ev)) for j in range(S)]
                 delta = sum(dout[b, h, i, e] * out[b, h, i, e] for e in range(Ev))
                 ds = [p[j] * (dp[j] - delta) for j in range(S)]
@@ -325,7 +316,7 @@ def case_cpu(rng):
                [("grad_q", F32, [1, 2, 3, 2], BSHE), ("grad_k", F32, [1, 2, 4, 2]),
                 ("grad_v", F32, [1, 2, 4, 3])])
     graph.outputs = ["out", "lse", "grad_q", "grad_k", "grad_v"]
-    out, lse, _ = attention(x["q"], x["k"], x["v"], x["m"], 0.5, True)
+    out, lse = attention(x["q"], x["k"], x["v"], x["m"], 0.5, True)
     out, lse = rounded(out), rounded(lse)
     grads = attention_backward(x["g"], x["q"], x["k"], x["v"], out, lse, x["m"], 0.5, True)
     write_case("cpu", graph, x, {"out": out, "lse": lse,
@@ -355,7 +346,7 @@ def case_efficient(rng):
                 ("grad_v", F32, [1, 1, 4, 2]), NONE])
     graph.outputs = ["out", "lse", "seed", "grad_q", "grad_k", "grad_v"]
     scale = 1 / math.sqrt(2)
-    out, lse, _ = attention(x["q"], x["k"], x["v"], x["bias"], scale, False)
+    out, lse = attention(x["q"], x["k"], x["v"], x["bias"], scale, False)
     out, lse = rounded(out), rounded(lse)
     grads = attention_backward(x["g"], x["q"], x["k"], x["v"], out, lse, x["bias"], scale, False)
     padded = []
@@ -386,9 +377,9 @@ def case_sdpa(rng):
                [("attn4", F32, [1, 4, 3, 2])])
     graph.outputs = ["attn3", "attn4"]
     headed = lambda t: Tensor([t.shape[0], 1] + t.shape[1:], t.values)
-    attn3, _, _ = attention(headed(x["q3"]), headed(x["k3"]), headed(x["v3"]), x["mask"],
+    attn3, _ = attention(headed(x["q3"]), headed(x["k3"]), headed(x["v3"]), x["mask"],
                             1 / math.sqrt(2), False)
-    attn4, _, _ = attention(x["q4"], x["k4"], x["v4"], None, 0.3, True)
+    attn4, _ = attention(x["q4"], x["k4"], x["v4"], None, 0.3, True)
     write_case("sdpa", graph, x, {"attn3": rounded(Tensor([2, 3, 2], attn3.values)),
                                   "attn4": rounded(attn4)})
 
@@ -416,7 +407,7 @@ def case_flash(rng):
                [("grad_q", F32, [1, 2, 3, 2], BSHE), ("grad_k", F32, [1, 2, 3, 2], BSHE),
                 ("grad_v", F32, [1, 2, 3, 2], BSHE)])
     graph.outputs = ["out", "lse", "rng_state", "grad_q", "grad_k", "grad_v"]
-    out, lse, _ = attention(x["q"], x["k"], x["v"], None, 0.5, True)
+    out, lse = attention(x["q"], x["k"], x["v"], None, 0.5, True)
     out, lse = rounded(out), rounded(lse)
     grads = attention_backward(x["g"], x["q"], x["k"], x["v"], out, lse, None, 0.5, True)
     write_case("flash", graph, x, {
@@ -447,7 +438,7 @@ def case_cudnn(rng):
                 ("grad_v", F32, [1, 2, 3, 2])])
     graph.outputs = ["out", "lse", "grad_q", "grad_k", "grad_v"]
     scale = 1 / math.sqrt(2)
-    out, lse, _ = attention(x["q"], x["k"], x["v"], x["bias"], scale, False)
+    out, lse = attention(x["q"], x["k"], x["v"], x["bias"], scale, False)
     out, lse = rounded(out), rounded(lse)
     grads = attention_backward(x["g"], x["q"], x["k"], x["v"], out, lse, x["bias"], scale, False)
     write_case("cudnn", graph, x, {
@@ -482,6 +473,10 @@ def errors():
     error("rank5", SDPA, QKV, [("attn", F32, [1, 1, 2, 3, 2])],
           {n: [1, 1, 2, 3, 2] for n in "qkv"})
     error("ranks", SDPA, QKV, out, dict(SMALL, k=[2, 3, 2]))
+    error("rank3-fused", "_scaled_dot_product_flash_attention_for_cpu.default", QKV,
+          [("attn", F32, [1, 3, 2]), ("lse", F32, [1, 3])], {n: [1, 3, 2] for n in "qkv"})
+    error("gqa-divides", SDPA, QKV + [("enable_gqa", flag(True))],
+          [("attn", F32, [1, 4, 3, 2])], {"q": [1, 4, 3, 2], "k": [1, 3, 3, 2], "v": [1, 3, 3, 2]})
     error("heads", SDPA, QKV, [("attn", F32, [1, 4, 3, 2])], dict(SMALL, q=[1, 4, 3, 2]))
     error("kv-heads", SDPA, QKV + [("enable_gqa", flag(True))], [("attn", F32, [1, 4, 3, 2])],
           {"q": [1, 4, 3, 2], "k": [1, 2, 3, 2], "v": [1, 4, 3, 2]})
