@@ -282,6 +282,11 @@ def ints(x):
     return {"as_int": x}
 
 
+def randoms(rng, **shapes):
+    """Random inputs of these shapes, by name (in order)."""
+    return {name: rand(rng, shape) for name, shape in shapes.items()}
+
+
 def graph_of(inputs):
     """A graph with user inputs (name -> Tensor)."""
     graph = Graph()
@@ -301,9 +306,8 @@ def case_cpu(rng):
     """Flash attention for the CPU (what a training capture on the CPU
     records) and its backward: an additive mask [L, S] and the causal flag,
     the result and the logsumexp in the layouts the kernel writes."""
-    x = {"q": rand(rng, [1, 2, 3, 2]), "k": rand(rng, [1, 2, 4, 2]),
-         "v": rand(rng, [1, 2, 4, 3]), "m": rand(rng, [3, 4]),
-         "g": rand(rng, [1, 2, 3, 3])}
+    x = randoms(rng, q=[1, 2, 3, 2], k=[1, 2, 4, 2], v=[1, 2, 4, 3], m=[3, 4],
+                g=[1, 2, 3, 3])
     graph = graph_of(x)
     common = [("dropout_p", floats(0.0)), ("is_causal", flag(True)),
               ("attn_mask", "m"), ("scale", floats(0.5))]
@@ -327,9 +331,8 @@ def case_efficient(rng):
     """Memory-efficient attention and its backward: one key/value head for
     two query heads, an additive bias over the heads, the default scale, the
     logsumexp padded to 32 with +inf, zeros for the random-number state."""
-    x = {"q": rand(rng, [1, 2, 3, 2]), "k": rand(rng, [1, 1, 4, 2]),
-         "v": rand(rng, [1, 1, 4, 2]), "bias": rand(rng, [1, 1, 3, 4]),
-         "g": rand(rng, [1, 2, 3, 2])}
+    x = randoms(rng, q=[1, 2, 3, 2], k=[1, 1, 4, 2], v=[1, 1, 4, 2],
+                bias=[1, 1, 3, 4], g=[1, 2, 3, 2])
     graph = graph_of(x)
     graph.node("_scaled_dot_product_efficient_attention.default",
                [("query", "q"), ("key", "k"), ("value", "v"), ("attn_bias", "bias"),
@@ -388,8 +391,7 @@ def case_flash(rng):
     """CUDA flash attention and its backward: no mask, causal; its None and
     SymInt outputs, zeros for the random-number state (int64 here; PyTorch
     writes uint64, which Stride lacks) and the empty debug mask."""
-    x = {"q": rand(rng, [1, 2, 3, 2]), "k": rand(rng, [1, 2, 3, 2]),
-         "v": rand(rng, [1, 2, 3, 2]), "g": rand(rng, [1, 2, 3, 2])}
+    x = randoms(rng, q=[1, 2, 3, 2], k=[1, 2, 3, 2], v=[1, 2, 3, 2], g=[1, 2, 3, 2])
     graph = graph_of(x)
     graph.node("_scaled_dot_product_flash_attention.default",
                [("query", "q"), ("key", "k"), ("value", "v"), ("dropout_p", floats(0.0)),
@@ -418,9 +420,8 @@ def case_flash(rng):
 def case_cudnn(rng):
     """cuDNN attention and its backward: an additive bias [B, H, L, S], the
     logsumexp as [B, H, L, 1]."""
-    x = {"q": rand(rng, [1, 2, 3, 2]), "k": rand(rng, [1, 2, 3, 2]),
-         "v": rand(rng, [1, 2, 3, 2]), "bias": rand(rng, [1, 2, 3, 3]),
-         "g": rand(rng, [1, 2, 3, 2])}
+    x = randoms(rng, q=[1, 2, 3, 2], k=[1, 2, 3, 2], v=[1, 2, 3, 2],
+                bias=[1, 2, 3, 3], g=[1, 2, 3, 2])
     graph = graph_of(x)
     graph.node("_scaled_dot_product_cudnn_attention.default",
                [("query", "q"), ("key", "k"), ("value", "v"), ("attn_bias", "bias"),
