@@ -19,6 +19,16 @@ using namespace mlir;
 
 namespace stride::torch {
 
+LogicalResult expectOutputShape(NodeImporter &n, size_t i,
+                                llvm::ArrayRef<int64_t> shape) {
+  if (n.outputShape(i) == shape)
+    return success();
+  return n.error() << "output #" << i << " has shape "
+                   << formatDims(Dims(n.outputShape(i).begin(),
+                                      n.outputShape(i).end()))
+                   << ", expected " << formatDims(Dims(shape.begin(), shape.end()));
+}
+
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -36,18 +46,6 @@ Value reduceKeep(NodeImporter &n, Value x, llvm::ArrayRef<int64_t> dims,
   if (!type)
     type = n.contiguous(shape, xType.getDType());
   return OpTy::create(n.b(), n.location(), type, x, dims, true);
-}
-
-/// Fails with an error unless output `i` has shape `shape` (expansions
-/// broadcast between the two).
-LogicalResult expectOutputShape(NodeImporter &n, size_t i,
-                                llvm::ArrayRef<int64_t> shape) {
-  if (n.outputShape(i) == shape)
-    return success();
-  return n.error() << "output #" << i << " has shape "
-                   << formatDims(Dims(n.outputShape(i).begin(),
-                                      n.outputShape(i).end()))
-                   << ", expected " << formatDims(Dims(shape.begin(), shape.end()));
 }
 
 LogicalResult softmax(NodeImporter &n) {

@@ -330,22 +330,29 @@ LogicalResult ProgramImporter::materializeWeights() {
 
 LogicalResult ProgramImporter::importNode(const Node &node) {
   Location loc = nodeLocation(node);
+  // One name per output, in the schema's order; "" for an output that is
+  // None or not a tensor (a SymInt).
   std::vector<std::string> outputNames;
   for (const Argument &out : node.outputs)
     if (out.kind == Argument::Kind::Tensor || out.kind == Argument::Kind::Tensors)
       outputNames.insert(outputNames.end(), out.names.begin(), out.names.end());
-    else if (out.kind == Argument::Kind::None)
+    else
       outputNames.push_back("");
-  // Every op the table maps but _assert_tensor_metadata has tensor outputs,
-  // each named (a builder reads the type of each).
+  // Every op the table maps has tensor outputs, each named (a builder reads
+  // the type of each), but _assert_tensor_metadata, which has none, and the
+  // ops whose builders pass absent outputs over (fused attention's).
   bool checksOnly = llvm::StringRef(node.target).ends_with(
       "._assert_tensor_metadata.default");
-  if (!checksOnly && (outputNames.empty() || llvm::is_contained(outputNames, "")))
+  bool absentAllowed = acceptsAbsentOutputs(node.target);
+  if (!checksOnly &&
+      (outputNames.empty() ||
+       (!absentAllowed && llvm::is_contained(outputNames, ""))))
     return emitError(loc) << node.path << ": " << node.target
                           << " needs a named tensor for each output";
   std::vector<StridedTensorType> types;
   for (const std::string &name : outputNames) {
-    FailureOr<StridedTensorType> type = typeOf(name, loc);
+    FailureOr<StridedTensorType> type =
+        name.empty() ? StridedTensorType() : typeOf(name, loc);
     if (failed(type))
       return failure();
     types.push_back(*type);
@@ -354,6 +361,8 @@ LogicalResult ProgramImporter::importNode(const Node &node) {
   if (failed((*lookupOp(node.target))(importer)))
     return failure();
   for (auto [i, name] : llvm::enumerate(outputNames)) {
+    if (name.empty())
+      continue;
     Value v = importer.output(i);
     if (!v)
       return emitError(loc) << "output '" << name << "' of " << node.target

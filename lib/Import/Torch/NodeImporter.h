@@ -74,6 +74,11 @@ public:
 
   // Outputs.
   size_t numOutputs() const { return outputTypes.size(); }
+  /// Whether output `i` is a named tensor (not None, not a SymInt); only
+  /// the builders of ops that acceptsAbsentOutputs() see absent ones.
+  bool hasOutput(size_t i) const {
+    return i < outputTypes.size() && outputTypes[i];
+  }
   StridedTensorType outputType(size_t i = 0) const { return outputTypes[i]; }
   DType outputDType(size_t i = 0) const { return outputTypes[i].getDType(); }
   llvm::ArrayRef<int64_t> outputShape(size_t i = 0) const {
@@ -126,6 +131,11 @@ using OpBuilderFn = std::function<mlir::LogicalResult(NodeImporter &)>;
 /// The op table: aten target ("torch.ops.aten.add.Tensor") to its builder;
 /// nullptr for a target Stride does not import.
 const OpBuilderFn *lookupOp(llvm::StringRef target);
+
+/// Whether the builder of `target` takes nodes with absent outputs (None
+/// or a SymInt, a null outputType); every other builder is given a named
+/// tensor for each output.
+bool acceptsAbsentOutputs(llvm::StringRef target);
 
 /// Every target of the table, sorted (for docs and tests).
 std::vector<std::string> supportedTargets();

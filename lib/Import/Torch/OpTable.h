@@ -7,7 +7,7 @@
 //
 // The op table's parts: each file of builders (PointwiseOps.cpp,
 // ViewOps.cpp, IndexOps.cpp, ReductionOps.cpp, MatmulOps.cpp,
-// ExpansionOps.cpp) adds its own to the table that Ops.cpp assembles, and
+// ExpansionOps.cpp, AttentionOps.cpp) adds its own to the table that Ops.cpp assembles, and
 // the helpers that builders of several groups call. Private to
 // lib/Import/Torch.
 //
@@ -36,6 +36,11 @@ void addIndexOps(OpTable &ops);
 void addReductionOps(OpTable &ops);
 void addMatmulOps(OpTable &ops);
 void addExpansionOps(OpTable &ops);
+void addAttentionOps(OpTable &ops);
+
+/// Whether `target` ("aten....") is a fused attention op, whose builder
+/// passes over the None and SymInt outputs it has (acceptsAbsentOutputs).
+bool attentionTakesAbsentOutputs(llvm::StringRef target);
 
 //===----------------------------------------------------------------------===//
 // Helpers of several groups
@@ -56,6 +61,11 @@ mlir::FailureOr<SliceBounds> sliceBounds(NodeImporter &n, mlir::Value x);
 /// A select index, negative ones counted from the end.
 mlir::FailureOr<std::pair<int64_t, int64_t>> selectIndex(NodeImporter &n,
                                                           mlir::Value x);
+
+/// Fails with an error unless output `i` has shape `shape` (builders that
+/// compute a result's shape themselves check the file's against it).
+mlir::LogicalResult expectOutputShape(NodeImporter &n, size_t i,
+                                      llvm::ArrayRef<int64_t> shape);
 
 } // namespace stride::torch
 

@@ -14,8 +14,9 @@
 // The builders are in one file per op group: PointwiseOps.cpp (pointwise
 // ops, copies and creation), ViewOps.cpp (views, cat), IndexOps.cpp
 // (scatters and gathers), ReductionOps.cpp (reductions, scans),
-// MatmulOps.cpp (matrix products) and ExpansionOps.cpp (softmax, layer
-// norm); this file assembles their table and looks targets up in it.
+// MatmulOps.cpp (matrix products), ExpansionOps.cpp (softmax, layer
+// norm) and AttentionOps.cpp (scaled dot-product attention); this file
+// assembles their table and looks targets up in it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +35,7 @@ const OpTable &table() {
     addReductionOps(ops);
     addMatmulOps(ops);
     addExpansionOps(ops);
+    addAttentionOps(ops);
     return ops;
   }();
   return ops;
@@ -56,6 +58,10 @@ const OpBuilderFn *lookupOp(llvm::StringRef target) {
   }();
   auto it = wrapped.find(shortTarget(target));
   return it == wrapped.end() ? nullptr : &it->second;
+}
+
+bool acceptsAbsentOutputs(llvm::StringRef target) {
+  return attentionTakesAbsentOutputs(shortTarget(target));
 }
 
 std::vector<std::string> supportedTargets() {

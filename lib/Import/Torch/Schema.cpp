@@ -139,6 +139,11 @@ public:
                                        const std::string &path);
   std::optional<Argument> argument(const json::Value *v,
                                    const std::string &path);
+  /// A node's SymInt, SymFloat or SymBool output, which torch names in the
+  /// graph's sym_*_values ({"as_sym_int": {"as_name": "getitem_4"}}, the
+  /// max_q of fused attention): an Argument of kind Other; nullopt for
+  /// anything else.
+  static std::optional<Argument> symbolicOutput(const json::Value *v);
   bool names(const json::Value *v, const std::string &path,
              std::vector<std::string> &out, bool optional);
   std::optional<Node> node(const json::Value *v, const std::string &path);
@@ -357,6 +362,22 @@ std::optional<Argument> Reader::argument(const json::Value *v,
   return arg;
 }
 
+std::optional<Argument> Reader::symbolicOutput(const json::Value *v) {
+  const json::Object *o = v->getAsObject();
+  if (!o || o->size() != 1 || !llvm::StringRef(o->begin()->first).starts_with("as_sym_"))
+    return std::nullopt;
+  const json::Object *inner = o->begin()->second.getAsObject();
+  std::optional<llvm::StringRef> name =
+      inner ? inner->getString("as_name") : std::nullopt;
+  if (!name)
+    return std::nullopt;
+  Argument arg;
+  arg.kind = Argument::Kind::Other;
+  arg.key = o->begin()->first.str();
+  arg.names.push_back(name->str());
+  return arg;
+}
+
 std::optional<Node> Reader::node(const json::Value *v, const std::string &path) {
   const json::Object *o = object(v, path);
   if (!o)
@@ -387,6 +408,10 @@ std::optional<Node> Reader::node(const json::Value *v, const std::string &path) 
   if (!outputs)
     return std::nullopt;
   for (size_t i = 0; i < outputs->size(); ++i) {
+    if (std::optional<Argument> scalar = symbolicOutput(&(*outputs)[i])) {
+      node.outputs.push_back(std::move(*scalar));
+      continue;
+    }
     std::optional<Argument> arg =
         argument(&(*outputs)[i], at(path + ".outputs", i));
     if (!arg)
@@ -654,6 +679,9 @@ std::string scalarTypeName(int64_t t) {
   case 30: return "float8_e5m2";
   case 31: return "float8_e4m3fnuz";
   case 32: return "float8_e5m2fnuz";
+  case 33: return "float8_e8m0fnu";
+  case 34: return "uint32";
+  case 35: return "uint64";
   default: return "scalar type " + std::to_string(t);
   }
 }

@@ -150,6 +150,27 @@ TEST(Schema, RecordsSymbolicSizes) {
   EXPECT_EQ(p->tensorValues.at("x").symbolic, std::optional<std::string>("s0"));
 }
 
+TEST(Schema, ReadsNoneAndSymIntOutputsOfANode) {
+  // As fused attention has them: None (cum_seq_q), and a SymInt (max_q)
+  // that torch names in the graph's sym_int_values.
+  std::string json = program(R"({"as_int": 1})");
+  std::string outputs = "\"outputs\": [{\"as_tensor\": {\"name\": \"add\"}}],\n" +
+                        std::string(17, ' ') + "\"metadata\"";
+  size_t at = json.find(outputs);
+  ASSERT_NE(at, std::string::npos);
+  json.replace(at, outputs.size(),
+               R"("outputs": [{"as_tensor": {"name": "add"}}, {"as_none": true},
+                              {"as_sym_int": {"as_name": "max_q"}}], "metadata")");
+  stride::Result<ExportedProgram> p = parseExportedProgram(json);
+  ASSERT_TRUE(p) << p.error().message;
+  const std::vector<Argument> &out = p->nodes[0].outputs;
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[1].kind, Argument::Kind::None);
+  EXPECT_EQ(out[2].kind, Argument::Kind::Other);
+  EXPECT_EQ(out[2].key, "as_sym_int");
+  EXPECT_EQ(out[2].names, std::vector<std::string>{"max_q"});
+}
+
 TEST(Schema, ReadsAPayloadConfig) {
   stride::Result<std::vector<Payload>> config = parsePayloadConfig(R"({"config": {
       "fc.weight": {"path_name": "weight_0", "is_param": true, "use_pickle": false,

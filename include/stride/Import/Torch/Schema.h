@@ -39,7 +39,8 @@ struct Argument {
   Kind kind = Kind::None;
   /// The union's key as written ("as_tensor", ...).
   std::string key;
-  /// Tensor: one name; Tensors and OptionalTensors: the names ("" for None).
+  /// Tensor: one name; Tensors and OptionalTensors: the names ("" for None);
+  /// Other, for a node's SymInt, SymFloat or SymBool output: its name.
   std::vector<std::string> names;
   /// Int, Bool (0/1), ScalarType, MemoryFormat, Layout: one value; Ints,
   /// Bools: the list.
