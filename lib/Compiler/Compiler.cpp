@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Compiler/Compiler.h"
+#include "stride/Interpreter/FoldMasks.h"
 
 #include "stride/Import/GraphParser.h"
 #include "stride/Import/Torch/Importer.h"
@@ -345,6 +346,10 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     result.success = true;
     return std::move(result);
   }
+
+  // Masks computed from constants: a causal one becomes the op's flag
+  // (stride/Interpreter/FoldMasks.h).
+  foldConstantAttentionMasks(*module);
 
   PassManager pm(&context);
   PipelineOptions pipeline = options.pipeline;

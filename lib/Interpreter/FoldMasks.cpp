@@ -1,0 +1,140 @@
+//===- FoldMasks.cpp - Attention masks folded at compile time -------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The mask's source (before its broadcast) is copied, with everything it
+// is computed from, into a function of no arguments, which the reference
+// interpreter runs; its values decide (FoldMasks.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "stride/Interpreter/FoldMasks.h"
+
+#include "dialects/stride/IR/StrideOps.h"
+#include "stride/Interpreter/Interpreter.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace stride {
+
+namespace {
+
+/// The ops `value` is computed from, if none of them reads a function
+/// argument or holds a region.
+std::optional<llvm::SetVector<Operation *>> constantSlice(Value value) {
+  llvm::SetVector<Operation *> ops;
+  SmallVector<Value> work{value};
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val().getDefiningOp();
+    if (!op || op->getNumRegions() != 0)
+      return std::nullopt; // a function argument, or a kernel
+    if (!ops.insert(op))
+      continue;
+    for (Value operand : op->getOperands())
+      work.push_back(operand);
+  }
+  return ops;
+}
+
+/// What a boolean mask of [..., Sq, Skv] values holds.
+enum class MaskKind { Other, AllTrue, Causal };
+
+MaskKind classify(const HostArray &mask) {
+  int64_t rank = mask.shape.size();
+  if (rank < 2)
+    return MaskKind::Other;
+  int64_t rows = mask.shape[rank - 2], columns = mask.shape[rank - 1];
+  bool allTrue = true, causal = true;
+  for (int64_t i = 0, n = mask.numElements(); i < n && (allTrue || causal); ++i) {
+    bool value = hostArrayElement(mask, i) != 0;
+    int64_t column = i % columns, row = i / columns % rows;
+    allTrue &= value;
+    causal &= value == (column <= row);
+  }
+  return allTrue ? MaskKind::AllTrue : causal ? MaskKind::Causal : MaskKind::Other;
+}
+
+/// The values of `value` computed by the interpreter, if it depends on no
+/// argument.
+std::optional<HostArray> evaluate(Value value) {
+  std::optional<llvm::SetVector<Operation *>> slice = constantSlice(value);
+  if (!slice)
+    return std::nullopt;
+  MLIRContext *context = value.getContext();
+  OpBuilder builder(context);
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(value.getLoc());
+  builder.setInsertionPointToEnd(scratch->getBody());
+  auto func = func::FuncOp::create(
+      builder, value.getLoc(), "mask",
+      builder.getFunctionType({}, {value.getType()}));
+  Block *body = func.addEntryBlock();
+  builder.setInsertionPointToEnd(body);
+  IRMapping mapping;
+  for (Operation *op : mlir::topologicalSort(*slice))
+    builder.clone(*op, mapping);
+  func::ReturnOp::create(builder, value.getLoc(), mapping.lookup(value));
+  Result<std::vector<HostArray>> values = interpret(func, {});
+  if (!values || values->size() != 1)
+    return std::nullopt;
+  return std::move((*values)[0]);
+}
+
+/// The mask's source before a broadcast (its values are the same for every
+/// index of the broadcast dims), and how many elements it has.
+Value sourceOf(Value mask) {
+  if (auto expand = mask.getDefiningOp<ExpandOp>())
+    return expand.getInput();
+  return mask;
+}
+
+} // namespace
+
+unsigned foldConstantAttentionMasks(ModuleOp module, int64_t maxElements) {
+  llvm::DenseMap<Value, MaskKind> known;
+  unsigned folded = 0;
+  module.walk([&](Operation *op) {
+    auto forward = dyn_cast<AttentionOp>(op);
+    auto backward = dyn_cast<AttentionBackwardOp>(op);
+    Value mask = forward ? forward.getMask() : backward ? backward.getMask() : Value();
+    if (!mask || !cast<StridedTensorType>(mask.getType()).getElementType().isInteger(1))
+      return;
+    Value source = sourceOf(mask);
+    auto sourceType = cast<StridedTensorType>(source.getType());
+    ArrayRef<int64_t> maskShape = cast<StridedTensorType>(mask.getType()).getShape();
+    // The source's last two dims must be the mask's (rows and keys), not
+    // broadcast.
+    ArrayRef<int64_t> shape = sourceType.getShape();
+    if (shape.size() < 2 || shape.take_back(2) != maskShape.take_back(2) ||
+        sourceType.getNumElements() > maxElements)
+      return;
+    auto [it, inserted] = known.try_emplace(source, MaskKind::Other);
+    if (inserted)
+      if (std::optional<HostArray> values = evaluate(source))
+        it->second = classify(*values);
+    if (it->second == MaskKind::Other)
+      return;
+    bool causal = it->second == MaskKind::Causal;
+    if (forward) {
+      forward.getMaskMutable().clear();
+      if (causal)
+        forward.setCausal(true);
+    } else {
+      backward.getMaskMutable().clear();
+      if (causal)
+        backward.setCausal(true);
+    }
+    ++folded;
+  });
+  return folded;
+}
+
+} // namespace stride
