@@ -40,16 +40,20 @@ def named(name, type_text):
     return f'%{name}: {type_text} {{stride.name = "{name}"}}'
 
 
+def padding_mask(args, b, hq, s, dt):
+    """A BERT-style padding mask [b, 1, 1, s] (argument %m, appended to
+    `args`) expanded over heads and rows: (the op's mask clause, its type
+    clause, the expand)."""
+    small = tensor_type([b, 1, 1, s], dt)
+    full = f"!stride.tensor<{b}x{hq}x{s}x{s}x{dt}, strides = [{s}, 0, 0, 1], offset = 0>"
+    args.append(named("m", small))
+    return " mask %mask", f", {full}", f"  %mask = stride.expand %m : {small} -> {full}\n"
+
+
 def forward_graph(b, hq, hkv, s, d, causal, dt, mask):
     q, kv, o = (tensor_type(x, dt) for x in ([b, hq, s, d], [b, hkv, s, d], [b, hq, s, d]))
     args = [named("q", q), named("k", kv), named("v", kv)]
-    mask_use, mask_type, body = "", "", ""
-    if mask:
-        small = tensor_type([b, 1, 1, s], dt)
-        full = f"!stride.tensor<{b}x{hq}x{s}x{s}x{dt}, strides = [{s}, 0, 0, 1], offset = 0>"
-        args.append(named("m", small))
-        body = f"  %mask = stride.expand %m : {small} -> {full}\n"
-        mask_use, mask_type = " mask %mask", f", {full}"
+    mask_use, mask_type, body = padding_mask(args, b, hq, s, dt) if mask else ("", "", "")
     scale = 1.0 / math.sqrt(d)
     return (f"func.func @attention({', '.join(args)}) -> ({o} {{stride.name = \"o\"}}) {{\n{body}"
             f"  %o = stride.attention %q, %k, %v{mask_use} scale {scale!r}"
@@ -62,13 +66,7 @@ def backward_graph(b, hq, hkv, s, d, causal, dt, mask):
     lse = tensor_type([b, hq, s], "f32")
     args = [named("do", q), named("q", q), named("k", kv), named("v", kv), named("o", q),
             named("lse", lse)]
-    mask_use, mask_type, body = "", "", ""
-    if mask:
-        small = tensor_type([b, 1, 1, s], dt)
-        full = f"!stride.tensor<{b}x{hq}x{s}x{s}x{dt}, strides = [{s}, 0, 0, 1], offset = 0>"
-        args.append(named("m", small))
-        body = f"  %mask = stride.expand %m : {small} -> {full}\n"
-        mask_use, mask_type = " mask %mask", f", {full}"
+    mask_use, mask_type, body = padding_mask(args, b, hq, s, dt) if mask else ("", "", "")
     scale = 1.0 / math.sqrt(d)
     results = ", ".join(f'{t} {{stride.name = "{n}"}}' for n, t in (("dq", q), ("dk", kv), ("dv", kv)))
     return (f"func.func @attention_backward({', '.join(args)}) -> ({results}) {{\n{body}"

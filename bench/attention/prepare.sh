@@ -17,5 +17,5 @@ for graph in "$out"/modules/*/*.mlir; do
   rm "$graph"
 done
 cp build/bin/stride-run-gpu "$out/bin/"
-cp bench/attention/sdpa.py bench/attention/graphs.py "$out/"
+cp bench/attention/sdpa.py bench/attention/graphs.py tools/stride-export/stride_export.py "$out/"
 echo "$out: $(ls "$out"/modules | wc -l) cases, $(du -sm "$out" | cut -f1) MiB"

@@ -31,6 +31,12 @@ import numpy as np
 import torch
 
 from graphs import MODELS, backward_graph, cases, forward_graph  # noqa: E402
+
+# stride_export.py: beside this file in the bundle, in tools/ in the repository.
+sys.path[:0] = [os.path.dirname(os.path.abspath(__file__)),
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                             "tools", "stride-export")]
+import stride_export as sx  # noqa: E402
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
@@ -279,26 +285,6 @@ def stride_case(name, model, b, hq, hkv, s, d, causal, dt, q, k, v, mask, grad, 
     return entry
 
 
-def use_torchs_cudnn():
-    """Stride's cuDNN routines use the cuDNN PyTorch uses in this run (the
-    wheel's libcudnn.so.9, through STRIDE_CUDNN), unless STRIDE_CUDNN is
-    set: the comparison is then library for library. Returns its path."""
-    if os.environ.get("STRIDE_CUDNN"):
-        return os.environ["STRIDE_CUDNN"]
-    try:
-        import nvidia.cudnn
-    except ImportError:
-        return None
-    lib = os.path.join(list(nvidia.cudnn.__path__)[0], "lib")
-    path = os.path.join(lib, "libcudnn.so.9")
-    if os.path.exists(path):
-        os.environ["STRIDE_CUDNN"] = path
-        os.environ["LD_LIBRARY_PATH"] = lib + (":" + os.environ["LD_LIBRARY_PATH"]
-                                               if os.environ.get("LD_LIBRARY_PATH") else "")
-        return path
-    return None
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -314,7 +300,7 @@ def main():
     for t in (t, r):
         add_case_options(t)
     args = p.parse_args()
-    cudnn = use_torchs_cudnn() if args.cmd == "run" else None
+    cudnn = sx.use_torchs_cudnn() if args.cmd == "run" else None
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"cuDNN {torch.backends.cudnn.version()}; ms fwd / bwd per backend: "
           + " | ".join(BACKENDS) + (" | stride; x: Stride's speed over the fastest fused "

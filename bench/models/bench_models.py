@@ -50,25 +50,6 @@ import stride_export as sx  # noqa: E402  (copied into the bundle beside this fi
 F32_RTOL, BF16_RTOL = 1e-4, 2e-2
 
 
-def use_torchs_cudnn():
-    """Stride's cuDNN routines use the cuDNN PyTorch uses in this run (the
-    wheel's libcudnn.so.9, through STRIDE_CUDNN), unless STRIDE_CUDNN is
-    set: the comparison is then library for library. Returns its path."""
-    if os.environ.get("STRIDE_CUDNN"):
-        return os.environ["STRIDE_CUDNN"]
-    try:
-        import nvidia.cudnn
-    except ImportError:
-        return None
-    lib = os.path.join(list(nvidia.cudnn.__path__)[0], "lib")
-    path = os.path.join(lib, "libcudnn.so.9")
-    if os.path.exists(path):
-        os.environ["STRIDE_CUDNN"] = path
-        os.environ["LD_LIBRARY_PATH"] = lib + (":" + os.environ["LD_LIBRARY_PATH"]
-                                               if os.environ.get("LD_LIBRARY_PATH") else "")
-        return path
-    return None
-
 
 # The attention of each inference model, for the fused-attention bound:
 # (batch, heads, kv_heads, tokens, head_dim, causal, layers).
@@ -483,7 +464,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    cudnn = use_torchs_cudnn()
+    cudnn = sx.use_torchs_cudnn()
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}, cuDNN "
           f"{torch.backends.cudnn.version()}; {args.attention} attention; Stride's "
           f"cuDNN: {cudnn or 'the loader finds'}", flush=True)

@@ -113,6 +113,27 @@ def math_attention():
     return attention_backend("math")
 
 
+def use_torchs_cudnn():
+    """Points Stride's cuDNN routines at the cuDNN PyTorch uses (the wheel's
+    libcudnn.so.9, through STRIDE_CUDNN and LD_LIBRARY_PATH for the tools
+    this process starts) unless STRIDE_CUDNN is set: a benchmark then
+    compares library with library. Returns its path."""
+    if os.environ.get("STRIDE_CUDNN"):
+        return os.environ["STRIDE_CUDNN"]
+    try:
+        import nvidia.cudnn
+    except ImportError:
+        return None
+    lib = os.path.join(list(nvidia.cudnn.__path__)[0], "lib")
+    path = os.path.join(lib, "libcudnn.so.9")
+    if os.path.exists(path):
+        os.environ["STRIDE_CUDNN"] = path
+        os.environ["LD_LIBRARY_PATH"] = lib + (":" + os.environ["LD_LIBRARY_PATH"]
+                                               if os.environ.get("LD_LIBRARY_PATH") else "")
+        return path
+    return None
+
+
 # ----------------------------------------------------------------------------
 # Files: .npy, export.json, ops.txt
 
