@@ -56,12 +56,12 @@ def Stride_AttentionOp : Stride_Op<"attention", [Pure, Stride_LibraryCall]> {
     projection, an expanded key); the result is a fresh buffer, whose
     layout `stride-legalize-layouts` checks like any functional result's.
     The reference interpreter computes in f64 and rounds each result
-    element once. The op is meant to run as one fused library call (cuDNN)
-    that never writes the `Sq x Skv` scores to memory; until the plan
-    lowers it, `stride-decompose-attention` rewrites it into matrix
-    products and a softmax before fusion (except where it carries the
-    discardable attribute `stride.keep_fused`). See
-    python-free-docs/attention.md.
+    element once. The op runs as one fused library call (cuDNN's flash
+    attention) that never writes the `Sq x Skv` scores to memory where
+    `stride-attention-library` keeps it (marked `stride.keep_fused`: f16
+    and bf16, head dims that are multiples of 8 up to 128);
+    `stride-decompose-attention` rewrites the others into matrix products
+    and a softmax before fusion. See python-free-docs/attention.md.
 
     ```mlir
     %o, %lse = stride.attention %q, %k, %v mask %m scale 0.125 causal
