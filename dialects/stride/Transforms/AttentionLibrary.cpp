@@ -89,8 +89,9 @@ public:
         return FullOp::create(b, op->getLoc(), ops.dense(smallShape, element),
                               b.getF64FloatAttr(x));
       };
+      Value zero = full(0.0), minusInf = full(-kInf); // in this order
       dense = WhereOp::create(b, op->getLoc(), ops.dense(smallShape, element),
-                              small, full(0.0), full(-kInf));
+                              small, zero, minusInf);
     } else {
       bool stillBroadcast = false;
       for (int64_t d = 0; d < 3; ++d)

@@ -90,7 +90,11 @@ public:
   }
   /// The scaled, masked scores [B, Hq, Sq, Skv].
   Value scores() {
-    Value s = byHead(ops.matmul(byGroup(query), ops.transpose(perGroup(key))));
+    // One op-building call per statement: argument evaluation order is
+    // unspecified in C++, and it would decide the order of the ops.
+    Value groupedQuery = byGroup(query);
+    Value keyT = ops.transpose(perGroup(key));
+    Value s = byHead(ops.matmul(groupedQuery, keyT));
     Dims shape = shapeOf(s);
     s = ops.binary<MulOp>(s, ops.full(scale, shape));
     if (mask && typeOf(mask).getElementType().isInteger(1))
@@ -130,7 +134,9 @@ void decompose(AttentionOp op) {
     Value shift = ops.replace(max, -kInf, 0.0);
     Value e = ops.unary<ExpOp>(ops.binary<SubOp>(s, ops.expand(shift, shape)));
     Value sum = ops.reduceRow<SumOp>(e);
-    Value weighted = a.byHead(ops.matmul(a.byGroup(e), a.perGroup(a.value)));
+    Value groupedE = a.byGroup(e);
+    Value groupedValue = a.perGroup(a.value);
+    Value weighted = a.byHead(ops.matmul(groupedE, groupedValue));
     Value divisor = ops.replace(sum, 0.0, 1.0);
     result =
         ops.binary<DivOp>(weighted, ops.expand(divisor, shapeOf(weighted)));
@@ -162,18 +168,19 @@ void decompose(AttentionBackwardOp op) {
     Value gradOut = ops.widen(op.getGradOutput());
     Value rowDot = ops.reduceRow<SumOp>(
         ops.binary<MulOp>(gradOut, ops.widen(op.getOutput())));
-    Value gradP = a.byHead(
-        ops.matmul(a.byGroup(gradOut), ops.transpose(a.perGroup(a.value))));
+    Value groupedGradOut = a.byGroup(gradOut);
+    Value valueT = ops.transpose(a.perGroup(a.value));
+    Value gradP = a.byHead(ops.matmul(groupedGradOut, valueT));
     // dS = P * (dP - rowDot), times the scale both gradients carry.
-    Value gradS = ops.binary<MulOp>(
-        ops.binary<MulOp>(p,
-                          ops.binary<SubOp>(gradP, ops.expand(rowDot, shape))),
-        ops.full(a.scale, shape));
+    Value centered = ops.binary<SubOp>(gradP, ops.expand(rowDot, shape));
+    Value unscaled = ops.binary<MulOp>(p, centered);
+    Value gradS = ops.binary<MulOp>(unscaled, ops.full(a.scale, shape));
     Value gradS5 = a.byGroup(gradS);
     gradQuery = a.byHead(ops.matmul(gradS5, a.perGroup(a.key)));
-    gradKey = a.sumGroup(ops.matmul(ops.transpose(gradS5), a.byGroup(a.query)));
-    gradValue =
-        a.sumGroup(ops.matmul(ops.transpose(a.byGroup(p)), a.byGroup(gradOut)));
+    Value gradST = ops.transpose(gradS5);
+    gradKey = a.sumGroup(ops.matmul(gradST, a.byGroup(a.query)));
+    Value pT = ops.transpose(a.byGroup(p));
+    gradValue = a.sumGroup(ops.matmul(pT, groupedGradOut));
   }
   op.getGradQuery().replaceAllUsesWith(
       ops.into(gradQuery, op.getGradQuery().getType()));

@@ -148,8 +148,11 @@ public:
   /// `x` where `keep` (i1, broadcast to x's shape), -inf elsewhere.
   Value maskOut(Value keep, Value x) {
     Dims shape = shapeOf(x);
-    return WhereOp::create(b, loc, dense(shape), expand(keep, shape), x,
-                           full(-kInf, shape));
+    // Operands built one statement each: C++ leaves the order of argument
+    // evaluation open, and the order ops are created in is the IR's order.
+    Value kept = expand(keep, shape);
+    Value minusInf = full(-kInf, shape);
+    return WhereOp::create(b, loc, dense(shape), kept, x, minusInf);
   }
   /// The i1 [Sq, Skv] that is true where key j <= query i (top left).
   Value causal(int64_t queries, int64_t keys) {

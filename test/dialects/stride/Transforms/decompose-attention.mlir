@@ -11,10 +11,10 @@
 // after the product with the value.
 // CHECK-LABEL: func.func @causal_gqa
 // CHECK-NOT:   stride.attention
+// CHECK:       %[[QG:.*]] = stride.view %arg0 : {{.*}} -> <1x2x2x8x16xf32, strides = [512, 256, 128, 16, 1], offset = 0>
 // CHECK:       %[[KU:.*]] = stride.unsqueeze %arg1 dim 2 : {{.*}} -> <1x2x1x8x16xf32
 // CHECK:       %[[KE:.*]] = stride.expand %[[KU]] : {{.*}} -> <1x2x2x8x16xf32, strides = [256, 128, 0, 16, 1], offset = 0>
 // CHECK:       %[[KT:.*]] = stride.permute %[[KE]] dims [0, 1, 2, 4, 3]
-// CHECK:       %[[QG:.*]] = stride.view %arg0 : {{.*}} -> <1x2x2x8x16xf32, strides = [512, 256, 128, 16, 1], offset = 0>
 // CHECK:       %[[QK:.*]] = stride.matmul %[[QG]], %[[KT]] : {{.*}} -> <1x2x2x8x8xf32
 // CHECK:       %[[S0:.*]] = stride.view %[[QK]] : {{.*}} -> <1x4x8x8xf32
 // CHECK:       %[[SC:.*]] = stride.full 5.000000e-01 : <1x4x8x8xf32
@@ -22,8 +22,8 @@
 // CHECK:       %[[ROW:.*]] = stride.iota dim 0 : <8x8xi64
 // CHECK:       %[[COL:.*]] = stride.iota dim 1 : <8x8xi64
 // CHECK:       %[[SEEN:.*]] = stride.cmp le, %[[COL]], %[[ROW]]
-// CHECK:       %[[NINF:.*]] = stride.full 0xFFF0000000000000 : <1x4x8x8xf32
 // CHECK:       %[[SEEN4:.*]] = stride.expand %[[SEEN]] : <8x8xi1, {{.*}}> -> <1x4x8x8xi1, strides = [0, 0, 8, 1], offset = 0>
+// CHECK:       %[[NINF:.*]] = stride.full 0xFFF0000000000000 : <1x4x8x8xf32
 // CHECK:       %[[S:.*]] = stride.where %[[SEEN4]], %[[S1]], %[[NINF]]
 // CHECK:       %[[MAX:.*]] = stride.max %[[S]] dims [3] keepdim
 // CHECK:       %[[EMPTY:.*]] = stride.cmp eq, %[[MAX]], %{{.*}}
@@ -32,9 +32,9 @@
 // CHECK:       %[[D:.*]] = stride.sub %[[S]], %[[SHIFT4]]
 // CHECK:       %[[E:.*]] = stride.exp %[[D]]
 // CHECK:       %[[SUM:.*]] = stride.sum %[[E]] dims [3] keepdim
+// CHECK:       %[[EG:.*]] = stride.view %[[E]]
 // CHECK:       %[[VU:.*]] = stride.unsqueeze %arg2 dim 2
 // CHECK:       %[[VE:.*]] = stride.expand %[[VU]]
-// CHECK:       %[[EG:.*]] = stride.view %[[E]]
 // CHECK:       %[[EV:.*]] = stride.matmul %[[EG]], %[[VE]]
 // CHECK:       %[[EV4:.*]] = stride.view %[[EV]] : {{.*}} -> <1x4x8x16xf32
 // CHECK:       %[[ZERO:.*]] = stride.cmp eq, %[[SUM]], %{{.*}}
