@@ -152,6 +152,36 @@ LogicalResult binary(NodeImporter &n) {
   return success();
 }
 
+/// pow(x, exponent) with a scalar exponent. PyTorch's CUDA kernel
+/// (pow_tensor_scalar_kernel) computes the exponents 2 and 3 as products in
+/// the tensor's dtype (a bf16 `base * base * base` rounds after each
+/// product); so does Stride, which is also far cheaper than powf (GPT-2's
+/// GELU spent most of its kernel in powf(x, 3): bench/NOTES.md, section
+/// 46). Other exponents: stride.pow.
+LogicalResult powScalar(NodeImporter &n) {
+  if (n.isTensor(kExponent))
+    return binary<PowOp, false, kExponent>(n);
+  FailureOr<double> exponent = n.scalar(kExponent, std::nullopt);
+  if (failed(exponent))
+    return failure();
+  if (!isFloat(n.outputDType()) || (*exponent != 2.0 && *exponent != 3.0))
+    return binary<PowOp, false, kExponent>(n);
+  FailureOr<Value> self = n.tensor("self");
+  FailureOr<Value> x = succeeded(self) ? n.conform(*self, n.outputDType(),
+                                                   n.outputShape())
+                                       : Fail();
+  if (failed(x))
+    return failure();
+  bool cube = *exponent == 3.0;
+  StridedTensorType square = n.contiguous(n.outputShape(), n.outputDType());
+  Value result = MulOp::create(n.b(), n.location(),
+                               cube ? square : n.outputType(), *x, *x);
+  if (cube)
+    result = MulOp::create(n.b(), n.location(), n.outputType(), result, *x);
+  n.setOutput(0, result);
+  return success();
+}
+
 LogicalResult divide(NodeImporter &n) {
   FailureOr<std::string> mode = n.string("rounding_mode", "");
   if (failed(mode))
@@ -292,7 +322,7 @@ void addPointwiseOps(OpTable &ops) {
       {"aten.div.Scalar", divide},
       {"aten.div.Tensor_mode", divide},
       {"aten.pow.Tensor_Tensor", binary<PowOp, false, kExponent>},
-      {"aten.pow.Tensor_Scalar", binary<PowOp, false, kExponent>},
+      {"aten.pow.Tensor_Scalar", powScalar},
       {"aten.maximum.default", binary<MaximumOp>},
       {"aten.minimum.default", binary<MinimumOp>},
       {"aten.logical_and.default", binary<AndOp>},
