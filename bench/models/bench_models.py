@@ -21,7 +21,10 @@ DIR/results.json.
 Correctness: each Stride output against PyTorch eager on the GPU (TF32 off)
 for inference graphs, against the captured CPU run for training graphs;
 relative error = max |stride - torch| / max |torch|; f32 passes at 1e-4,
-bf16 at 2e-2.
+bf16 at 2e-2. The bf16 inference models are also run in f32 (the same
+weights widened, math attention): Stride's error and PyTorch eager's
+against that reference are printed side by side (the last table, which
+also sums a training step's forward and backward graphs).
 
 Timing: PyTorch's columns are the median of CUDA-event-timed calls after
 warmup (a call includes its launches; reduce-overhead replays CUDA graphs),
@@ -178,6 +181,22 @@ def time_torch(model, inputs, kind, args, attention="sdpa"):
     return row, expected
 
 
+def f32_reference(model, inputs):
+    """The outputs of `model` computed in f32 on the GPU (weights widened
+    exactly from bf16, TF32 off, attention by the math backend): the
+    reference both PyTorch's and Stride's bf16 results are measured
+    against."""
+    import copy
+
+    reference = copy.deepcopy(model).float().cuda()
+    wide = [t.float().cuda() if t.is_floating_point() else t.cuda() for t in inputs]
+    with torch.no_grad(), sx.attention_backend("math"):
+        outputs = [t.detach().float().cpu() for t in sx.flat_tensors(reference(*wide))]
+    del reference
+    torch.cuda.empty_cache()
+    return outputs
+
+
 def fused_attention_ms(shape, dtype, args):
     """PyTorch's fastest fused attention (flash, else memory-efficient, else
     cuDNN) over all layers of a model: the time a fused attention kernel
@@ -271,7 +290,12 @@ def run_module(bin_dir, module, directory, graph, work, args):
 
 
 def relative_error(got_file, expected):
-    got = torch.from_numpy(np.load(got_file)).double()
+    return relative_error_of(torch.from_numpy(np.load(got_file)), expected)
+
+
+def relative_error_of(got, expected):
+    """max |got - expected| / max |expected| (inf when the shapes differ)."""
+    got = got.double()
     expected = expected.double()
     if got.shape != expected.shape:
         return float("inf")
@@ -346,6 +370,11 @@ def bench_model(name, kind, make, rtol, args):
     model, inputs, description = export(name, kind, make, directory, args.attention)
     torch_row, eager_outputs = time_torch(model, inputs, kind, args, args.attention)
     row.update(torch_row)
+    reference = None
+    if kind == "export" and "bf16" in name:
+        reference = f32_reference(model, inputs)
+        row["torch_f32_err"] = max(
+            (relative_error_of(e, r) for e, r in zip(eager_outputs, reference)), default=0.0)
     if args.attention == "sdpa" and args.compare_eager_attention:
         # torch.compile on the same model with attention written out, the
         # comparison of the tables before Stride fused attention.
@@ -376,6 +405,10 @@ def bench_model(name, kind, make, rtol, args):
         errors = [relative_error(g["outputs"][n], e)
                   for n, e in zip(graph["output_names"], expected)]
         g["rel_err"] = max(errors, default=0.0)
+        if reference is not None:
+            g["f32_err"] = max((relative_error(g["outputs"][n], r)
+                                for n, r in zip(graph["output_names"], reference)),
+                               default=0.0)
         g.pop("log", None)
         if kind == "export":  # in a backward graph the batched products do not pair up
             g["attention_ms"] = attention_ms(g.get("profile"))
@@ -423,6 +456,7 @@ def print_table(rows):
                   f"{fmt(row.get('compile_eager_attention_ms'), '.3f')} |")
     print("\n(training rows: PyTorch's columns time the whole step, forward and "
           "backward; Stride's each graph)")
+    print_steps(rows)
     print("\n| model | Stride ms | of which attention ms | fused attention ms (PyTorch SDPA) | "
           "Stride with fused attention ms (bound) | compile ms |")
     print("|---|---|---|---|---|---|")
@@ -436,6 +470,26 @@ def print_table(rows):
             print(f"| {row['name']} | {fmt(g.get('ms'), '.3f')} | {fmt(attention, '.3f')} | "
                   f"{fmt(fused, '.3f')} | {fmt(bound, '.3f')} | "
                   f"{fmt(row.get('compile_ms'), '.3f')} |")
+
+
+def print_steps(rows):
+    """Per model, Stride's whole call (a training step: its forward and
+    backward graphs together) against PyTorch's, and for bf16 models each
+    one's error against the f32 reference."""
+    print("\n| model | Stride ms (all graphs) | compile ms | reduce-overhead ms | "
+          "eager ms | compile / Stride | Stride err vs f32 | PyTorch err vs f32 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        graphs = list(row["graphs"].values())
+        times = [g.get("ms") for g in graphs]
+        total = sum(times) if graphs and None not in times else None
+        compile_ms = row.get("compile_ms")
+        ratio = compile_ms / total if total and compile_ms else None
+        f32_errs = [g["f32_err"] for g in graphs if "f32_err" in g]
+        print(f"| {row['name']} | {fmt(total, '.3f')} | {fmt(compile_ms, '.3f')} | "
+              f"{fmt(row.get('reduce_overhead_ms'), '.3f')} | {fmt(row.get('eager_ms'), '.3f')} | "
+              f"{fmt(ratio, '.3f')} | {fmt(max(f32_errs) if f32_errs else None, '.2g')} | "
+              f"{fmt(row.get('torch_f32_err'), '.2g')} |")
 
 
 def main(argv=None):
