@@ -25,6 +25,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace stride {
 
@@ -140,6 +141,17 @@ struct SdpaProblem {
            (causal ? ", causal" : "") +
            (bias ? ", bias " + list(biasDims) : "") +
            (stats && !backward() ? ", stats" : "");
+  }
+
+  /// What cuDNN's graph and plan depend on: everything but the offsets
+  /// (applied to the addresses at each run). Steps of equal keys share
+  /// one plan (a model's layers).
+  std::string planKey() const {
+    std::string key = describe() + " scale " + str(std::bit_cast<uint32_t>(scale));
+    for (const Operand &o : operands())
+      key.append(" ").append(o.name).append(list(o.dims)).append(
+          list(o.strides));
+    return key;
   }
 };
 
@@ -355,6 +367,10 @@ public:
     p.backward() ? buildBackward() : buildForward();
     return g;
   }
+  /// The scalars the built graph takes by value (CudnnGraph::scalars).
+  const std::vector<std::pair<int64_t, float>> &scalars() const {
+    return g.scalars();
+  }
 
 private:
   const GraphTensor *input(const Operand &o) {
@@ -496,15 +512,34 @@ private:
 
 //--- The step ------------------------------------------------------------===//
 
-/// What an invocation keeps for cuDNN: its handle.
+/// The cuDNN objects of a step that depend only on its problem: the graph
+/// (which also holds the by-value scalars the variant pack points at), the
+/// finalized operation graph and the execution plan. Members are destroyed
+/// in reverse order: the plan before the graph it was made from.
+struct SdpaPlan {
+  SdpaPlan(const Cudnn &dnn, const SdpaProblem &p, int64_t version)
+      : graph(dnn, p, version) {}
+  SdpaGraph graph;
+  BackendDescriptor opGraph;
+  ExecutionPlan plan;
+};
+
+/// What an invocation keeps for cuDNN: its handle, and the plans its steps
+/// built, by SdpaProblem::planKey: building one (engine heuristics,
+/// finalizing, cuDNN compiling its kernels) takes far longer than running
+/// it, and a model's layers have the same problem.
 struct CudnnSession {
   CudnnSession(const Cudnn &dnn, cudnnHandle_t handle)
       : dnn(dnn), handle(handle) {}
-  ~CudnnSession() { dnn.cudnnDestroy(handle); }
+  ~CudnnSession() {
+    plans.clear(); // before the handle they were built with
+    dnn.cudnnDestroy(handle);
+  }
   CudnnSession(const CudnnSession &) = delete;
   CudnnSession &operator=(const CudnnSession &) = delete;
   const Cudnn &dnn;
   cudnnHandle_t handle;
+  std::map<std::string, std::shared_ptr<const SdpaPlan>> plans;
 };
 
 Result<std::shared_ptr<CudnnSession>> session(const Cudnn &dnn,
@@ -574,22 +609,14 @@ class SdpaInstance final : public LibraryCallInstance {
 public:
   SdpaInstance(const PreparedSdpa &step, std::shared_ptr<CudnnSession> session)
       : step(step), p(step.p), session(std::move(session)),
-        graph(step.dnn, step.p, step.version), workspace(step.cu) {}
+        workspace(step.cu) {}
 
   Status create() {
-    step.dnn.clearLastError();
-    CudnnGraph &g = graph.build();
-    if (Status s = g.status(); !s)
-      return s;
-    Result<BackendDescriptor> finalized = g.finalize(session->handle);
-    if (!finalized)
-      return finalized.error();
-    opGraph = std::move(*finalized);
-    Result<ExecutionPlan> chosen = buildExecutionPlan(
-        step.dnn, session->handle, opGraph, p.describe());
-    if (!chosen)
-      return chosen.error();
-    plan = std::move(*chosen);
+    Result<std::shared_ptr<const SdpaPlan>> found = sharedPlan();
+    if (!found)
+      return found.error();
+    shared = std::move(*found);
+    const ExecutionPlan &plan = shared->plan;
     accumulatorOffset = alignUp(plan.workspaceBytes);
     sumOffset = accumulatorOffset;
     int64_t total = plan.workspaceBytes;
@@ -608,7 +635,7 @@ public:
     for (const Operand &o : p.operands())
       uids.push_back(o.uid);
     pointers.resize(uids.size());
-    for (const auto &[uid, value] : g.scalars()) {
+    for (const auto &[uid, value] : shared->graph.scalars()) {
       uids.push_back(uid);
       pointers.push_back(const_cast<float *>(&value));
     }
@@ -641,7 +668,7 @@ public:
               stream))
         return makeError(cudaErrorCode(r), "zeroing dQ's accumulator: " +
                                                step.cu.errorText(r));
-    return executePlan(dnn, session->handle, plan, uids, pointers,
+    return executePlan(dnn, session->handle, shared->plan, uids, pointers,
                        workspacePointer);
   }
 
@@ -650,12 +677,33 @@ private:
     return reinterpret_cast<void *>(address);
   }
 
+  /// The session's plan for this step's problem, built on first use.
+  Result<std::shared_ptr<const SdpaPlan>> sharedPlan() {
+    std::string key = p.planKey();
+    if (auto found = session->plans.find(key); found != session->plans.end())
+      return found->second;
+    step.dnn.clearLastError();
+    auto built = std::make_shared<SdpaPlan>(step.dnn, p, step.version);
+    CudnnGraph &g = built->graph.build();
+    if (Status s = g.status(); !s)
+      return s.error();
+    Result<BackendDescriptor> finalized = g.finalize(session->handle);
+    if (!finalized)
+      return finalized.error();
+    built->opGraph = std::move(*finalized);
+    Result<ExecutionPlan> chosen = buildExecutionPlan(
+        step.dnn, session->handle, built->opGraph, p.describe());
+    if (!chosen)
+      return chosen.error();
+    built->plan = std::move(*chosen);
+    session->plans.emplace(key, built);
+    return std::shared_ptr<const SdpaPlan>(std::move(built));
+  }
+
   const PreparedSdpa &step;
   const SdpaProblem &p;
   std::shared_ptr<CudnnSession> session;
-  SdpaGraph graph;
-  BackendDescriptor opGraph;
-  ExecutionPlan plan;
+  std::shared_ptr<const SdpaPlan> shared;
   DeviceMemory workspace;
   int64_t accumulatorOffset = 0, accumulatorBytes = 0, sumOffset = 0;
   std::vector<int64_t> uids;

@@ -28,12 +28,13 @@ using namespace stride::test;
 
 namespace {
 
-/// The fake cuDNN's counts ("handles=1 plans=2 executions=3").
+/// The fake cuDNN's counts ("handles=1 plans=2 executions=3"); 0 while
+/// the library is not loaded (nothing counted yet).
 int countOf(const std::string &what) {
   void *library = dlopen(STRIDE_FAKE_CUDNN_DIR "/libcudnn.so.9",
                          RTLD_NOW | RTLD_NOLOAD);
   if (!library)
-    return -1;
+    return 0;
   auto counts = reinterpret_cast<const char *(*)()>(
       dlsym(library, "stride_fake_cudnn_counts"));
   std::string text = counts ? counts() : "";
@@ -163,6 +164,31 @@ TEST_F(FakeCudnnTest, OneHandlePerInvocationAndGraphs) {
     EXPECT_EQ(checkBackward(**second, a, attentionInputs(a, 3), 1e-2), "");
   }
   EXPECT_EQ(countOf("handles"), 0);
+}
+
+TEST_F(FakeCudnnTest, StepsOfOneProblemShareAPlan) {
+  // A model's layers: the same attention step three times over the same
+  // buffers, one plan built; the result is still the attention's.
+  Attention a = small();
+  a.causal = true;
+  ModuleDesc layers = forwardModule(a, "sm_90");
+  layers.steps.push_back(layers.steps[0]);
+  layers.steps.push_back(layers.steps[0]);
+  int plansBefore = countOf("plans");
+  Result<std::unique_ptr<Invocation>> inv = invocation(std::move(layers));
+  ASSERT_TRUE(inv) << inv.error().message;
+  EXPECT_EQ(countOf("plans"), plansBefore + 1);
+  EXPECT_EQ(checkForward(**inv, a, attentionInputs(a, 2), 1e-2), "");
+
+  // Another problem (not causal) in the same invocation gets its own plan.
+  Attention b = a;
+  b.causal = false;
+  ModuleDesc both = forwardModule(a, "sm_90");
+  both.steps.push_back(forwardModule(b, "sm_90").steps[0]);
+  plansBefore = countOf("plans");
+  Result<std::unique_ptr<Invocation>> mixed = invocation(std::move(both));
+  ASSERT_TRUE(mixed) << mixed.error().message;
+  EXPECT_EQ(countOf("plans"), plansBefore + 2);
 }
 
 TEST(FakeCudnnSummary, NamesTheRoutineAndItsProblem) {
