@@ -405,6 +405,11 @@ def bench_model(name, kind, make, rtol, args):
         errors = [relative_error(g["outputs"][n], e)
                   for n, e in zip(graph["output_names"], expected)]
         g["rel_err"] = max(errors, default=0.0)
+        if g["rel_err"] > rtol:
+            print(f"  {archive}: outputs over {rtol:g}: " + ", ".join(
+                f"{n} {tuple(e.shape)} {err:.3g}"
+                for n, e, err in zip(graph["output_names"], expected, errors)
+                if err > rtol), flush=True)
         if reference is not None:
             g["f32_err"] = max((relative_error(g["outputs"][n], r)
                                 for n, r in zip(graph["output_names"], reference)),

@@ -674,6 +674,8 @@ def fixture_list():
         ("llama_sdpa", "export", lambda: llama(attention="sdpa"), "fused"),
         ("encoder_layer_sdpa_train", "train",
          lambda: (encoder_layer().eval(), (torch.randn(2, 16, 64),)), "fused"),
+        ("gpt2_sdpa_train_bf16", "train",
+         lambda: gpt2(train=True, dtype=torch.bfloat16, attention="sdpa"), "fused"),
     ]
     return fixtures
 

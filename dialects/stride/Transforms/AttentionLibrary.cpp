@@ -68,6 +68,11 @@ public:
     return ops.into(value, ops.dense(type.getShape(), element));
   }
 
+  /// `value` as `type` (itself when it has that type, else a copy).
+  Value into(Value value, StridedTensorType type) {
+    return ops.into(value, type);
+  }
+
   /// The mask as cuDNN's additive bias in the query's element type: the
   /// small tensor behind its broadcast dims (batch, heads, and query rows
   /// when `rowsMayBroadcast`), converted or copied only where needed, then
@@ -109,6 +114,38 @@ private:
   Operation *op;
 };
 
+/// Makes the op write `result` as `wanted` (a layout cuDNN writes) where
+/// its type differs: the op then produces `wanted`, and a copy after it
+/// gives the other uses the layout they had.
+void writeAs(OpResult result, StridedTensorType wanted) {
+  StridedTensorType had = typeOf(result);
+  if (had == wanted)
+    return;
+  Operation *op = result.getOwner();
+  result.setType(wanted);
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  Value copy = CloneOp::create(b, op->getLoc(), had, result);
+  result.replaceAllUsesExcept(copy, copy.getDefiningOp());
+}
+
+/// A result cuDNN writes through its strides: itself where they suit
+/// cuDNN, else dense.
+void writable(OpResult result) {
+  StridedTensorType type = typeOf(result);
+  if (!cudnnReadsInPlace(type))
+    writeAs(result, StridedTensorType::getContiguous(type.getShape(),
+                                                     type.getElementType()));
+}
+
+/// The row statistics [b, h, s]: cuDNN reads and writes them dense from
+/// element 0 of their buffer (python-free-docs/attention.md). PyTorch's
+/// CPU flash attention, for one, returns them transposed.
+StridedTensorType denseStatistics(StridedTensorType type) {
+  return StridedTensorType::getContiguous(type.getShape(),
+                                          type.getElementType());
+}
+
 template <typename OpTy> bool cudnnTakes(OpTy op) {
   StridedTensorType query = op.getQuery().getType(),
                     value = op.getValue().getType();
@@ -131,6 +168,9 @@ void prepare(AttentionOp op) {
   op.getValueMutable().assign(p.operand(op.getValue()));
   if (Value mask = op.getMask())
     op.getMaskMutable().assign(p.bias(mask, /*rowsMayBroadcast=*/true));
+  writable(cast<OpResult>(op.getResult()));
+  if (Value lse = op.getLogsumexp())
+    writeAs(cast<OpResult>(lse), denseStatistics(typeOf(lse)));
   markFused(op);
 }
 
@@ -141,8 +181,13 @@ void prepare(AttentionBackwardOp op) {
   op.getKeyMutable().assign(p.operand(op.getKey()));
   op.getValueMutable().assign(p.operand(op.getValue()));
   op.getOutputMutable().assign(p.operand(op.getOutput()));
+  Value lse = op.getLogsumexp();
+  op.getLogsumexpMutable().assign(p.into(lse, denseStatistics(typeOf(lse))));
   if (Value mask = op.getMask())
     op.getMaskMutable().assign(p.bias(mask, /*rowsMayBroadcast=*/false));
+  for (Value gradient :
+       {op.getGradQuery(), op.getGradKey(), op.getGradValue()})
+    writable(cast<OpResult>(gradient));
   markFused(op);
 }
 

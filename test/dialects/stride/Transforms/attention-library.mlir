@@ -113,3 +113,39 @@ func.func @backward_bias(%do: !stride.tensor<2x4x64x64xbf16>, %q: !stride.tensor
       -> !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>
   return %dq, %dk, %dv : !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>, !stride.tensor<2x4x64x64xbf16>
 }
+
+// -----
+
+// The statistics as PyTorch's CPU flash attention returns them (heads
+// innermost) and an output whose rows are not contiguous (stride 2): cuDNN writes
+// both dense, and clones give the other uses the layouts they had. The
+// backward reads the output and the statistics dense too (clones) and
+// writes a gradient of non-contiguous rows dense, then copies it.
+// CHECK-LABEL: func.func @result_layouts
+// CHECK: %[[O:.*]], %[[LSE:.*]] = stride.attention {{.*}} {stride.keep_fused} : {{.*}} -> <1x2x16x16xbf16, strides = [512, 256, 16, 1], offset = 0>, !stride.tensor<1x2x16xf32, strides = [32, 16, 1], offset = 0>
+// CHECK-NEXT: %[[LSE2:.*]] = stride.clone %[[LSE]] : {{.*}} -> <1x2x16xf32, strides = [32, 1, 2], offset = 0>
+// CHECK-NEXT: %[[O2:.*]] = stride.clone %[[O]] : {{.*}} -> <1x2x16x16xbf16, strides = [1024, 512, 32, 2], offset = 0>
+// CHECK-NEXT: %[[OD:.*]] = stride.clone %[[O2]] : {{.*}} -> <1x2x16x16xbf16, strides = [512, 256, 16, 1], offset = 0>
+// CHECK-NEXT: %[[DENSE:.*]] = stride.clone %[[LSE2]] : {{.*}} -> <1x2x16xf32, strides = [32, 16, 1], offset = 0>
+// CHECK-NEXT: %[[DQ:.*]], %{{.*}}, %{{.*}} = stride.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[OD]], %[[DENSE]] scale {{.*}} {stride.keep_fused} : {{.*}} -> <1x2x16x16xbf16, strides = [512, 256, 16, 1], offset = 0>,
+// CHECK-NEXT: stride.clone %[[DQ]] : {{.*}} -> <1x2x16x16xbf16, strides = [1024, 512, 32, 2], offset = 0>
+// CHECK: return %[[O2]], %[[LSE2]]
+func.func @result_layouts(%q: !stride.tensor<1x2x16x16xbf16>, %k: !stride.tensor<1x2x16x16xbf16>,
+                          %v: !stride.tensor<1x2x16x16xbf16>, %do: !stride.tensor<1x2x16x16xbf16>)
+    -> (!stride.tensor<1x2x16x16xbf16, strides = [1024, 512, 32, 2], offset = 0>,
+        !stride.tensor<1x2x16xf32, strides = [32, 1, 2], offset = 0>,
+        !stride.tensor<1x2x16x16xbf16, strides = [1024, 512, 32, 2], offset = 0>) {
+  %o, %lse = stride.attention %q, %k, %v scale 0.25 causal
+      : !stride.tensor<1x2x16x16xbf16>, !stride.tensor<1x2x16x16xbf16>, !stride.tensor<1x2x16x16xbf16>
+      -> !stride.tensor<1x2x16x16xbf16, strides = [1024, 512, 32, 2], offset = 0>,
+         !stride.tensor<1x2x16xf32, strides = [32, 1, 2], offset = 0>
+  %dq, %dk, %dv = stride.attention_backward %do, %q, %k, %v, %o, %lse scale 0.25 causal
+      : !stride.tensor<1x2x16x16xbf16>, !stride.tensor<1x2x16x16xbf16>, !stride.tensor<1x2x16x16xbf16>,
+        !stride.tensor<1x2x16x16xbf16>, !stride.tensor<1x2x16x16xbf16, strides = [1024, 512, 32, 2], offset = 0>,
+        !stride.tensor<1x2x16xf32, strides = [32, 1, 2], offset = 0>
+      -> !stride.tensor<1x2x16x16xbf16, strides = [1024, 512, 32, 2], offset = 0>,
+         !stride.tensor<1x2x16x16xbf16>, !stride.tensor<1x2x16x16xbf16>
+  return %o, %lse, %dq : !stride.tensor<1x2x16x16xbf16, strides = [1024, 512, 32, 2], offset = 0>,
+      !stride.tensor<1x2x16xf32, strides = [32, 1, 2], offset = 0>,
+      !stride.tensor<1x2x16x16xbf16, strides = [1024, 512, 32, 2], offset = 0>
+}
