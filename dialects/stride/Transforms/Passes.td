@@ -71,7 +71,14 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
     - An operand whose rows are not contiguous (`stride[3] != 1`), or whose
       strides or offset are not multiples of 16 bytes, is copied into a
       dense tensor first (`stride.clone`); a head view of a fused QKV
-      projection is read in place.
+      projection is read in place. The backward reads the row statistics
+      (the logsumexp) dense from element 0, so other layouts are copied.
+    - Results: cuDNN writes an output or gradient through its strides
+      where they suit it (as operands above); otherwise, and always for
+      the forward's statistics (dense, as PyTorch's CUDA kernels return
+      them, while its CPU flash attention returns them heads-innermost),
+      the op gets a dense result and a `stride.clone` after it gives the
+      other uses the layout the graph declared.
     - The mask becomes cuDNN's additive bias: the mask's broadcast dims
       (stride 0) are sliced to size 1, that small tensor is turned into
       the query's element type (a boolean mask into 0 and `-inf` with
