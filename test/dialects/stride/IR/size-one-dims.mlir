@@ -38,6 +38,17 @@ func.func @each_view(%x: !stride.tensor<4x3xf32>, %y: !stride.tensor<4x1x3xf32>)
 
 // -----
 
+// A tensor with no elements addresses nothing: a view of one may claim any
+// strides and offset (Stride's rule computes row-major ones).
+// CHECK-LABEL: func.func @empty
+// CHECK: stride.view {{.*}} -> <2x0x3xf32, strides = [5, 7, 1], offset = 9>
+func.func @empty(%x: !stride.tensor<0x6xf32>) {
+  %v = stride.view %x : !stride.tensor<0x6xf32> -> !stride.tensor<2x0x3xf32, strides = [5, 7, 1], offset = 9>
+  return
+}
+
+// -----
+
 // A dim of size 2 is still compared.
 func.func @size_two(%x: !stride.tensor<1x1x8x16xf32>) {
   %e = stride.expand %x : !stride.tensor<1x1x8x16xf32> -> !stride.tensor<1x2x8x16xf32, strides = [128, 0, 16, 1]>
