@@ -128,13 +128,17 @@ def case_none_outputs(rng):
 
 def errors():
     """A cat whose every input is an empty 1-D tensor, but whose result has
-    rank 2."""
+    rank 2; a graph output that is an int."""
     graph = Graph()
     graph.node("zeros.default", [("size", ints([0]))], [("past", F32, [0])])
     graph.node("cat.default", [("tensors", {"as_tensors": [{"name": "past"}, {"name": "past"}]})],
                [("cat", F32, [0, 3])])
     graph.outputs = ["cat"]
     write_archive("error-cat-all-empty", graph)
+    graph = Graph()
+    graph.node("zeros.default", [("size", ints([2]))], [("zeros", F32, [2])])
+    graph.outputs = ["zeros", {"as_int": 3}]
+    write_archive("error-int-output", graph)
 
 
 def main():

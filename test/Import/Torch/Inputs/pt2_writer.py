@@ -116,7 +116,7 @@ NONE = {"as_none": True}
 class Graph:
     """Nodes, their values' types, the graph's inputs and outputs (names;
     None for an output that is None, as a backward graph returns for an
-    input that needs no gradient)."""
+    input that needs no gradient; or an argument union)."""
 
     def __init__(self):
         self.nodes, self.values, self.inputs, self.outputs = [], {}, [], []
@@ -163,7 +163,8 @@ class Graph:
         p = json.loads(json.dumps(seed))
         g = p["graph_module"]["graph"]
         g["inputs"] = [t(n) for n in self.inputs]
-        outputs = [NONE if n is None else t(n) for n in self.outputs]
+        outputs = [NONE if n is None else n if isinstance(n, dict) else t(n)
+                   for n in self.outputs]
         g["outputs"] = outputs
         g["nodes"] = self.nodes
         g["tensor_values"] = self.values
