@@ -237,6 +237,15 @@ const char *stride_module_arch(const stride_module *module);
 const char *stride_module_entry_name(const stride_module *module);
 size_t stride_module_num_inputs(const stride_module *module);
 size_t stride_module_num_outputs(const stride_module *module);
+/** The program's outputs that are None (a backward graph's gradients of
+    inputs that need none): no buffer, not among the module's outputs. */
+size_t stride_module_num_absent_outputs(const stride_module *module);
+/** `*position`: where absent output `index` (0 <= index <
+    stride_module_num_absent_outputs) stands among the program's outputs,
+    the module's outputs filling the other positions in order; positions
+    increase with `index`. */
+stride_status stride_module_get_absent_output(const stride_module *module,
+                                              size_t index, size_t *position);
 /** A multi-line dump for a person (what `stridec --inspect` prints). */
 const char *stride_module_describe(const stride_module *module);
 

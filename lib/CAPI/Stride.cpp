@@ -520,6 +520,25 @@ size_t stride_module_num_outputs(const stride_module *module) {
   return module ? module->desc.signature.outputs.size() : 0;
 }
 
+size_t stride_module_num_absent_outputs(const stride_module *module) {
+  return module ? module->desc.signature.absentOutputs.size() : 0;
+}
+
+stride_status stride_module_get_absent_output(const stride_module *module,
+                                              size_t index, size_t *position) {
+  STRIDE_CHECK_ARG(module);
+  STRIDE_CHECK_ARG(position);
+  const GraphSignature &sig = module->desc.signature;
+  if (index >= sig.absentOutputs.size())
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "absent output index " + std::to_string(index) +
+                    " is out of range: '" + sig.entryName + "' has " +
+                    std::to_string(sig.absentOutputs.size()) +
+                    " absent outputs");
+  *position = sig.absentOutputs[index];
+  return ok();
+}
+
 const char *stride_module_describe(const stride_module *module) {
   return module ? module->description.c_str() : "";
 }

@@ -312,6 +312,19 @@ MemorySummary summarizeMemory(const ModuleDesc &desc) {
   return m;
 }
 
+/// "  absent (None): program outputs 0, 2 of 3; the outputs above are the
+/// others, in order".
+static void describeAbsentOutputs(std::ostream &os, const GraphSignature &sig) {
+  if (sig.absentOutputs.empty())
+    return;
+  os << "  absent (None): program output"
+     << (sig.absentOutputs.size() == 1 ? " " : "s ");
+  for (size_t i = 0; i < sig.absentOutputs.size(); ++i)
+    os << (i ? ", " : "") << sig.absentOutputs[i];
+  os << " of " << sig.numProgramOutputs()
+     << "; the outputs above are the others, in order\n";
+}
+
 std::string describeModule(const ModuleDesc &desc) {
   std::ostringstream os;
   os << "Stride module, format version " << desc.formatVersion
@@ -332,6 +345,7 @@ std::string describeModule(const ModuleDesc &desc) {
   for (size_t i = 0; i < sig.outputs.size(); ++i)
     os << "  output " << i << " '" << sig.outputs[i].name
        << "': " << describeTensor(sig.outputs[i]) << "\n";
+  describeAbsentOutputs(os, sig);
   describeExecutables(os, desc);
   describeConstants(os, desc);
   os << "buffers: " << desc.buffers.size() << "\n";

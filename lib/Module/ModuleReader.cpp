@@ -277,6 +277,8 @@ Result<ModuleDesc> convert(const fb::Module &m, const uint8_t *file,
     desc.signature.entryName = toString(sig->entry());
     desc.signature.inputs = fromFb(sig->inputs());
     desc.signature.outputs = fromFb(sig->outputs());
+    if (const flatbuffers::Vector<uint32_t> *absent = sig->absent_outputs())
+      desc.signature.absentOutputs.assign(absent->begin(), absent->end());
   }
   desc.temporariesBeforeReuse = m.temporaries_before_reuse();
   desc.temporaryBytesBeforeReuse = m.temporary_bytes_before_reuse();

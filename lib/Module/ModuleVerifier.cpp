@@ -144,6 +144,24 @@ private:
     }
   }
 
+  /// Strictly increasing positions below the number of program outputs.
+  void checkAbsentOutputs(const GraphSignature &sig) {
+    int64_t previous = -1;
+    for (uint32_t p : sig.absentOutputs) {
+      if (int64_t(p) <= previous || p >= sig.numProgramOutputs()) {
+        fail("the absent outputs " + formatDims(std::vector<int64_t>(
+                                         sig.absentOutputs.begin(),
+                                         sig.absentOutputs.end())) +
+             " are not increasing positions below " +
+             str(sig.numProgramOutputs()) + " (" +
+             str(sig.outputs.size()) + " outputs and " +
+             str(sig.absentOutputs.size()) + " absent ones)");
+        return;
+      }
+      previous = p;
+    }
+  }
+
   void checkSignature() {
     const GraphSignature &sig = desc.signature;
     if (sig.entryName.empty())
@@ -151,6 +169,7 @@ private:
     checkPrintable(sig.entryName, "the entry function name");
     checkTensorList(sig.inputs, "input");
     checkTensorList(sig.outputs, "output");
+    checkAbsentOutputs(sig);
     // A functional output needs one address per element, or a kernel's
     // stores would collide (the layout bug Stride exists to prevent).
     for (size_t i = 0; i < sig.outputs.size() && problem.empty(); ++i) {

@@ -65,7 +65,11 @@ flatbuffers::Offset<fb::Signature> buildSignature(flatbuffers::FlatBufferBuilder
   auto entry = b.CreateString(sig.entryName);
   auto inputVector = b.CreateVector(inputs);
   auto outputVector = b.CreateVector(outputs);
-  return fb::CreateSignature(b, entry, inputVector, outputVector);
+  flatbuffers::Offset<flatbuffers::Vector<uint32_t>> absentVector;
+  if (!sig.absentOutputs.empty())
+    absentVector = b.CreateVector(sig.absentOutputs);
+  return fb::CreateSignature(b, entry, inputVector, outputVector,
+                             absentVector);
 }
 
 using StepOffset = std::pair<fb::Step, flatbuffers::Offset<void>>;

@@ -145,6 +145,19 @@ bool isRowMajor(const Layout &layout) {
   return true;
 }
 
+bool sameAddressing(const Layout &a, const Layout &b) {
+  if (a.shape != b.shape || a.strides.size() != b.strides.size())
+    return false;
+  if (hasNoElements(a.shape))
+    return true;
+  if (a.offset != b.offset)
+    return false;
+  for (size_t i = 0; i < a.shape.size(); ++i)
+    if (a.shape[i] != 1 && a.strides[i] != b.strides[i])
+      return false;
+  return true;
+}
+
 Dims dimOrderByStride(DimsRef strides) {
   Dims order(strides.size());
   std::iota(order.begin(), order.end(), 0);

@@ -44,6 +44,14 @@ static const char *kTwoKernelGraph =
     "  return %t : !stride.tensor<f32>\n"
     "}\n";
 
+/* A backward graph's outputs (None, g, None): two absent. */
+static const char *kAbsentOutputsGraph =
+    "func.func @backward(%t: !stride.tensor<4xf32>) -> !stride.tensor<4xf32>\n"
+    "    attributes {stride.absent_outputs = array<i64: 0, 2>} {\n"
+    "  %g = stride.exp %t : !stride.tensor<4xf32> -> !stride.tensor<4xf32>\n"
+    "  return %g : !stride.tensor<4xf32>\n"
+    "}\n";
+
 /* The result type has 9 columns where exp keeps 8. */
 static const char *kMalformedGraph =
     "func.func @bad(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x9xf32> {\n"
@@ -206,6 +214,30 @@ static void printSignature(const stride_module *module) {
          stride_last_error_message());
 }
 
+/* The absent outputs' positions, and an index past them. */
+static void checkAbsentOutputs(stride_compiler *compiler) {
+  stride_compile_result *result = NULL;
+  stride_module *module = NULL;
+  EXPECT(stride_compiler_compile(compiler, kAbsentOutputsGraph,
+                                 strlen(kAbsentOutputsGraph), "backward.mlir",
+                                 &result) == STRIDE_OK);
+  EXPECT(stride_compile_result_get_module(result, &module) == STRIDE_OK);
+  printf("absent outputs: %zu of %zu\n",
+         stride_module_num_absent_outputs(module),
+         stride_module_num_absent_outputs(module) +
+             stride_module_num_outputs(module));
+  size_t position = 0;
+  for (size_t i = 0; i < stride_module_num_absent_outputs(module); ++i)
+    if (stride_module_get_absent_output(module, i, &position) == STRIDE_OK)
+      printf("absent output %zu: position %zu\n", i, position);
+  stride_status s = stride_module_get_absent_output(module, 2, &position);
+  printf("absent output 2: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
+  EXPECT(stride_module_num_absent_outputs(NULL) == 0);
+  stride_module_destroy(module);
+  stride_compile_result_destroy(result);
+}
+
 static void checkMalformedGraph(stride_compiler *compiler) {
   stride_compile_result *result = NULL;
   capture c;
@@ -344,6 +376,7 @@ int main(int argc, char **argv) {
 
   stride_module *module = compileAdd(compiler);
   printSignature(module);
+  checkAbsentOutputs(compiler);
   checkMalformedGraph(compiler);
   checkIllegalLayoutNotes(compiler, argv[1]);
   checkBadInputs(compiler);

@@ -377,6 +377,38 @@ TEST(ModuleTest, BufferAtAnUnalignedAddressParses) {
 // Semantic checks
 //===----------------------------------------------------------------------===//
 
+TEST(ModuleTest, RoundTripKeepsAbsentOutputs) {
+  ModuleDesc d = realisticModule();
+  d.signature.absentOutputs = {0, 2};
+  Result<ModuleDesc> parsed = roundTrip(d);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed->signature.absentOutputs, (std::vector<uint32_t>{0, 2}));
+  EXPECT_EQ(parsed->signature.numProgramOutputs(),
+            d.signature.outputs.size() + 2);
+  EXPECT_NE(describeModule(*parsed).find(
+                "  absent (None): program outputs 0, 2 of " +
+                std::to_string(d.signature.outputs.size() + 2) +
+                "; the outputs above are the others, in order\n"),
+            std::string::npos)
+      << describeModule(*parsed);
+}
+
+TEST(ModuleTest, AbsentOutputsAreIncreasingPositions) {
+  ModuleDesc d = realisticModule();
+  size_t outputs = d.signature.outputs.size();
+  std::string bound = std::to_string(outputs + 2);
+  for (std::vector<uint32_t> bad :
+       {std::vector<uint32_t>{2, 0}, std::vector<uint32_t>{1, 1},
+        std::vector<uint32_t>{0, uint32_t(outputs + 2)}}) {
+    d.signature.absentOutputs = bad;
+    EXPECT_NE(roundTripError(d).find(
+                  "are not increasing positions below " + bound + " (" +
+                  std::to_string(outputs) + " outputs and 2 absent ones)"),
+              std::string::npos)
+        << roundTripError(d);
+  }
+}
+
 DispatchStep &dispatch(ModuleDesc &d, size_t step) {
   return std::get<DispatchStep>(d.steps[step]);
 }

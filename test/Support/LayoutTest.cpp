@@ -46,6 +46,27 @@ TEST(OverlapCheck, SizeOneDimsIgnoreTheirStride) {
   EXPECT_TRUE(check({4, 1, 33}, {33, 7, 1}).ok());
 }
 
+TEST(SameAddressing, SizeOneDimsAreNotCompared) {
+  // The view of a LLaMA forward with one key/value head at batch 1: PyTorch
+  // claims stride 128 for dim 0, Stride's view rule computes 0.
+  EXPECT_TRUE(sameAddressing({{1, 2, 8, 16}, {128, 0, 16, 1}, 0},
+                             {{1, 2, 8, 16}, {0, 0, 16, 1}, 0}));
+  EXPECT_TRUE(sameAddressing({{1, 1}, {5, 9}, 3}, {{1, 1}, {0, 0}, 3}));
+}
+
+TEST(SameAddressing, OtherDimsOffsetsAndShapesAre) {
+  EXPECT_FALSE(sameAddressing({{1, 2, 8, 16}, {128, 128, 16, 1}, 0},
+                              {{1, 2, 8, 16}, {0, 0, 16, 1}, 0}));
+  EXPECT_FALSE(sameAddressing({{4, 1}, {1, 1}, 1}, {{4, 1}, {1, 1}, 0}));
+  EXPECT_FALSE(sameAddressing({{4, 1}, {1, 1}, 0}, {{1, 4}, {1, 1}, 0}));
+  EXPECT_FALSE(sameAddressing({{4}, {1}, 0}, {{4, 1}, {1, 1}, 0}));
+}
+
+TEST(SameAddressing, TensorsWithoutElementsAddressNothing) {
+  EXPECT_TRUE(sameAddressing({{2, 0, 3}, {5, 7, 1}, 9}, {{2, 0, 3}, {0, 3, 1}, 0}));
+  EXPECT_FALSE(sameAddressing({{2, 0, 3}, {0, 3, 1}, 0}, {{0, 2, 3}, {6, 3, 1}, 0}));
+}
+
 TEST(OverlapCheck, ZeroSizeTensorsNeverOverlap) {
   EXPECT_TRUE(check({0, 13}, {0, 0}).ok());
   EXPECT_TRUE(check({4, 0}, {0, 0}).ok());

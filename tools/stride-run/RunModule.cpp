@@ -277,10 +277,21 @@ Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
   return inputs;
 }
 
+std::string describeAbsentOutputs(const std::vector<uint32_t> &positions,
+                                  size_t numProgramOutputs) {
+  std::string lines;
+  for (uint32_t p : positions)
+    lines += "output " + std::to_string(p) + " of " +
+             std::to_string(numProgramOutputs) + ": None\n";
+  return lines;
+}
+
 int finishModuleOutputs(const ModuleDesc &module,
                         const std::vector<HostArray> &outputs,
                         const RunModuleOptions &options,
                         const std::string &program) {
+  std::cout << describeAbsentOutputs(module.signature.absentOutputs,
+                                     module.signature.numProgramOutputs());
   int status = 0;
   for (size_t i = 0; i < outputs.size(); ++i) {
     const std::string &name = module.signature.outputs[i].name;

@@ -78,9 +78,15 @@ struct HostArray;
 Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
                                                 const RunModuleOptions &options);
 
-/// Writes the outputs to options.outputDir and compares them with
-/// options.expectDir, printing one line per output; returns the exit status
-/// (1 on an error or a mismatch).
+/// One line per absent (None) output, "output 0 of 3: None", for the
+/// program's `numProgramOutputs` outputs (what both modes of stride-run
+/// print before the outputs' own lines).
+std::string describeAbsentOutputs(const std::vector<uint32_t> &positions,
+                                  size_t numProgramOutputs);
+
+/// Prints the absent outputs (describeAbsentOutputs), writes the outputs to
+/// options.outputDir and compares them with options.expectDir, printing one
+/// line per output; returns the exit status (1 on an error or a mismatch).
 int finishModuleOutputs(const ModuleDesc &module,
                         const std::vector<HostArray> &outputs,
                         const RunModuleOptions &options,

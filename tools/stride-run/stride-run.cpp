@@ -264,6 +264,12 @@ Result<Options> parseCommandLine(int argc, char **argv) {
 /// name a compiled module gives the same output.
 Status emitResults(const Options &options, func::FuncOp entry,
                    const std::vector<HostArray> &results) {
+  if (auto absent = entry->getAttrOfType<DenseI64ArrayAttr>(
+          StrideDialect::kAbsentOutputsAttrName))
+    llvm::outs() << describeAbsentOutputs(
+        std::vector<uint32_t>(absent.asArrayRef().begin(),
+                              absent.asArrayRef().end()),
+        results.size() + absent.size());
   if (!options.outputDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(options.outputDir))
       return makeError(

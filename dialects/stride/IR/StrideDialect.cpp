@@ -11,6 +11,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -82,6 +83,48 @@ LogicalResult StrideDialect::verifyRegionResultAttribute(Operation *op,
 }
 
 //===----------------------------------------------------------------------===//
+// Operation attributes
+//===----------------------------------------------------------------------===//
+
+/// stride.absent_outputs on a function: strictly increasing positions, each
+/// below the number of results plus the number of absent outputs.
+static LogicalResult verifyAbsentOutputs(Operation *op, Attribute attr) {
+  StringRef name = StrideDialect::kAbsentOutputsAttrName;
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return op->emitError() << "'" << name
+                           << "' belongs on the graph's function, not on '"
+                           << op->getName() << "'";
+  auto positions = dyn_cast<DenseI64ArrayAttr>(attr);
+  if (!positions)
+    return op->emitError() << "'" << name
+                           << "' must be an array<i64> of output positions, "
+                              "but is "
+                           << attr;
+  int64_t outputs =
+      func.getNumResults() + static_cast<int64_t>(positions.size());
+  int64_t previous = -1;
+  for (int64_t p : positions.asArrayRef()) {
+    if (p <= previous || p >= outputs)
+      return op->emitError()
+             << "'" << name << "' must list positions in [0, " << outputs
+             << ") (the " << func.getNumResults() << " results and "
+             << positions.size() << " absent outputs), each once and in "
+             << "increasing order, but is " << attr;
+    previous = p;
+  }
+  return success();
+}
+
+LogicalResult StrideDialect::verifyOperationAttribute(Operation *op,
+                                                      NamedAttribute attr) {
+  if (attr.getName() == kAbsentOutputsAttrName)
+    return verifyAbsentOutputs(op, attr.getValue());
+  // stride.schedule and stride.keep_fused are read where they are used.
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Element types
 //===----------------------------------------------------------------------===//
 
@@ -136,6 +179,11 @@ int64_t StridedTensorType::getNumElements() const {
 
 StridedTensorType StridedTensorType::withLayout(const Layout &layout) const {
   return get(getElementType(), layout);
+}
+
+bool StridedTensorType::isEquivalentTo(StridedTensorType other) const {
+  return getElementType() == other.getElementType() &&
+         sameAddressing(getLayout(), other.getLayout());
 }
 
 LogicalResult

@@ -34,14 +34,33 @@ def Stride_Dialect : Dialect {
     func.func @f(%x: !stride.tensor<4xf32> {stride.name = "x"})
         -> (!stride.tensor<4xf32> {stride.name = "y"})
     ```
+
+    On the graph's function, `stride.absent_outputs` (a strictly increasing
+    `array<i64>`) lists the positions, among the program's outputs, of those
+    that are `None`: a backward graph's gradients of inputs that need none.
+    The function returns the other outputs, in order; position `p` counts
+    the results and the absent outputs before it, so each is below the
+    number of results plus the number of absent outputs. The module's
+    signature records them (`Signature.absent_outputs`).
+
+    ```mlir
+    // The program returns (None, g, None).
+    func.func @backward(%t: !stride.tensor<4xf32>) -> !stride.tensor<4xf32>
+        attributes {stride.absent_outputs = array<i64: 0, 2>}
+    ```
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// The argument and result attribute that names a graph input or output.
     static constexpr ::llvm::StringLiteral kNameAttrName = "stride.name";
+    /// The graph function's attribute that lists the positions of its
+    /// absent (None) outputs.
+    static constexpr ::llvm::StringLiteral kAbsentOutputsAttrName =
+        "stride.absent_outputs";
     /// The discardable unit attribute on a stride.attention or
     /// stride.attention_backward that the fused library call runs:
     /// stride-decompose-attention leaves such an op alone.

@@ -74,6 +74,9 @@ def Stride_StridedTensorType : TypeDef<Stride_Dialect, "StridedTensor"> {
     int64_t getNumElements() const;
     /// The same tensor with another layout of the same shape.
     StridedTensorType withLayout(const ::stride::Layout &layout) const;
+    /// The same element type and the same addresses (stride::sameAddressing:
+    /// the strides of dims of size 1 are not compared).
+    bool isEquivalentTo(StridedTensorType other) const;
   }];
 }
 

@@ -86,6 +86,15 @@ struct GraphSignature {
   std::string entryName;
   std::vector<TensorSignature> inputs;
   std::vector<TensorSignature> outputs;
+  /// The positions, among the program's outputs, of those that are None (a
+  /// backward graph's gradients of inputs that need none), increasing;
+  /// `outputs` are the others, in order. Empty for most graphs.
+  std::vector<uint32_t> absentOutputs;
+
+  /// The number of the program's outputs: the tensors and the absent ones.
+  size_t numProgramOutputs() const {
+    return outputs.size() + absentOutputs.size();
+  }
 
   bool operator==(const GraphSignature &) const = default;
 };

@@ -64,6 +64,15 @@ std::optional<int64_t> storageExtent(const Layout &layout);
 /// True when the layout is row-major contiguous with offset 0.
 bool isRowMajor(const Layout &layout);
 
+/// True when `a` and `b` address the same storage: equal shapes and
+/// offsets, and equal strides in every dim of size other than 1. A dim of
+/// size 1 has the one index 0, so its stride addresses nothing (PyTorch
+/// does not compare it either, and chooses it differently from Stride's
+/// view rule); a tensor with no elements addresses nothing at all, so any
+/// two of its layouts are the same. The one comparison of two layouts, for
+/// view verification and the importer.
+bool sameAddressing(const Layout &a, const Layout &b);
+
 /// Result of the non-overlap check of a layout.
 struct OverlapVerdict {
   enum class Kind {

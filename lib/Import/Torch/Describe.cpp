@@ -90,8 +90,10 @@ Result<std::string> describeArchive(std::string bytes) {
      << (weightList.empty() ? "  (none)\n" : weightList);
   os << "outputs:\n";
   for (const OutputSpec &spec : program->outputSpecs)
-    os << "  " << spec.arg << ": " << spec.key << " "
-       << metaOf(*program, spec.arg) << "\n";
+    os << "  " << (spec.arg.empty() ? "None: " + spec.key
+                                    : spec.arg + ": " + spec.key + " " +
+                                          metaOf(*program, spec.arg))
+       << "\n";
   return os.str();
 }
 

@@ -375,10 +375,16 @@ LogicalResult ProgramImporter::importNode(const Node &node) {
 LogicalResult ProgramImporter::buildReturn(func::FuncOp func) {
   SmallVector<Value> results;
   SmallVector<std::string> names;
-  for (const Argument &out : program.outputs) {
+  SmallVector<int64_t> absent;
+  for (auto [position, out] : llvm::enumerate(program.outputs)) {
+    // A backward graph's gradient of an input that needs none.
+    if (out.kind == Argument::Kind::None) {
+      absent.push_back(static_cast<int64_t>(position));
+      continue;
+    }
     if (out.kind != Argument::Kind::Tensor)
       return fail() << "a graph output of kind '" << out.key
-                    << "'; Stride returns tensors only";
+                    << "'; Stride returns tensors and None only";
     auto it = values.find(out.names[0]);
     if (it == values.end())
       return fail() << "graph output '" << out.names[0]
@@ -392,6 +398,9 @@ LogicalResult ProgramImporter::buildReturn(func::FuncOp func) {
   for (auto [i, name] : llvm::enumerate(names))
     func.setResultAttr(i, StrideDialect::kNameAttrName,
                        builder.getStringAttr(name));
+  if (!absent.empty())
+    func->setAttr(StrideDialect::kAbsentOutputsAttrName,
+                  builder.getDenseI64ArrayAttr(absent));
   return success();
 }
 

@@ -235,7 +235,7 @@ FailureOr<Value> NodeImporter::tensorOrScalar(llvm::StringRef name,
 }
 
 Value NodeImporter::toType(Value value, StridedTensorType type) {
-  if (value.getType() == type)
+  if (llvm::cast<StridedTensorType>(value.getType()).isEquivalentTo(type))
     return value;
   return CloneOp::create(builder, loc, type, value);
 }

@@ -113,6 +113,24 @@ LogicalResult gelu(NodeImporter &n) {
   return unary<GeluOp>(n);
 }
 
+/// reciprocal(x): 1 / x in the result's dtype (a float: PyTorch promotes
+/// an integer or bool input), a stride.div of a broadcast 1.
+LogicalResult reciprocal(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  DType dtype = n.outputDType();
+  if (!isFloat(dtype))
+    return n.error() << "reciprocal with a result of dtype " << dtypeName(dtype)
+                     << "; PyTorch gives a floating-point result";
+  Value input = n.cast(*x, dtype);
+  FailureOr<Value> one = n.broadcast(n.scalarTensor(1.0, dtype), n.outputShape());
+  if (failed(one))
+    return failure();
+  n.setOutput(0, DivOp::create(n.b(), n.location(), n.outputType(), *one, input));
+  return success();
+}
+
 /// Both operands cast to `dtype` and broadcast to the output's shape.
 FailureOr<std::pair<Value, Value>> operands(NodeImporter &n,
                                             llvm::StringRef lhs,
@@ -302,6 +320,7 @@ void addPointwiseOps(OpTable &ops) {
       {"aten.log.default", unary<LogOp>},
       {"aten.sqrt.default", unary<SqrtOp>},
       {"aten.rsqrt.default", unary<RsqrtOp>},
+      {"aten.reciprocal.default", reciprocal},
       {"aten.tanh.default", unary<TanhOp>},
       {"aten.sigmoid.default", unary<SigmoidOp>},
       {"aten.relu.default", unary<ReluOp>},

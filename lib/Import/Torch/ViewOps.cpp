@@ -172,7 +172,7 @@ LogicalResult alias(NodeImporter &n) {
   FailureOr<Value> x = n.tensor("self");
   if (failed(x))
     return failure();
-  if (x->getType() != n.outputType())
+  if (!llvm::cast<StridedTensorType>(x->getType()).isEquivalentTo(n.outputType()))
     return n.error() << "alias: the file gives the result the type "
                      << n.outputType() << ", its operand has " << x->getType();
   n.setOutput(0, *x);
@@ -203,7 +203,16 @@ LogicalResult splitWithSizes(NodeImporter &n) {
   return success();
 }
 
-/// cat(tensors, dim): each input cast to the result's dtype.
+/// Whether cat skips `input` for a result of rank `rank`: PyTorch's legacy
+/// rule skips 1-D inputs of size 0 whatever the result's rank (transformers'
+/// GPT2Model concatenates its empty default cache so); for a result of rank
+/// 1 they are ordinary inputs of size 0.
+bool skippedByCat(Value input, int64_t rank) {
+  return rank != 1 && shapeOf(input) == llvm::ArrayRef<int64_t>{0};
+}
+
+/// cat(tensors, dim): each input cast to the result's dtype; 1-D inputs of
+/// size 0 dropped (skippedByCat).
 LogicalResult concatenate(NodeImporter &n) {
   const Argument *list = n.arg("tensors");
   if (!list || list->kind != Argument::Kind::Tensors || list->names.empty())
@@ -217,8 +226,13 @@ LogicalResult concatenate(NodeImporter &n) {
     FailureOr<Value> v = n.value(name);
     if (failed(v))
       return failure();
-    inputs.push_back(n.cast(*v, n.outputDType()));
+    if (!skippedByCat(*v, rank))
+      inputs.push_back(n.cast(*v, n.outputDType()));
   }
+  if (inputs.empty())
+    return n.error() << "cat: every input is a 1-D tensor of size 0, which "
+                        "cat skips, but the result has rank "
+                     << rank;
   n.setOutput(0, CatOp::create(n.b(), n.location(), n.outputType(), inputs,
                                n.b().getI64IntegerAttr(*dim)));
   return success();

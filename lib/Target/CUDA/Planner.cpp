@@ -169,6 +169,10 @@ LogicalResult PlanTranslation::translateSignature() {
       return failure();
     desc.signature.inputs.push_back(std::move(*t));
   }
+  if (auto absent = entry->getAttrOfType<DenseI64ArrayAttr>(
+          StrideDialect::kAbsentOutputsAttrName))
+    for (int64_t p : absent.asArrayRef())
+      desc.signature.absentOutputs.push_back(static_cast<uint32_t>(p));
   auto ret = cast<func::ReturnOp>(entry.getBody().front().getTerminator());
   for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
     FailureOr<TensorSignature> t =
