@@ -347,12 +347,21 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     return std::move(result);
   }
 
+  PipelineOptions pipeline = options.pipeline;
+  // Attention spelled out as ops becomes stride.attention here, the
+  // pipeline's first pass run ahead of it, so that its masks fold too.
+  if (pipeline.recognizeAttention) {
+    PassManager recognize(&context);
+    recognize.addNestedPass<func::FuncOp>(createRecognizeAttention());
+    if (failed(recognize.run(*module)))
+      return std::move(result);
+    pipeline.recognizeAttention = false;
+  }
   // Masks computed from constants: a causal one becomes the op's flag
   // (stride/Interpreter/FoldMasks.h).
   foldConstantAttentionMasks(*module);
 
   PassManager pm(&context);
-  PipelineOptions pipeline = options.pipeline;
   pipeline.formKernels = true;
   // cuDNN's flash-attention engines need sm_80 or later (checkArch has
   // checked the arch's form).
