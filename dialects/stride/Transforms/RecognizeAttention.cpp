@@ -282,6 +282,10 @@ struct Mask {
       return additive;
     if (!condition)
       return {};
+    // A -inf fill where the condition is false is the boolean mask itself
+    // (under a safe softmax only, parseScores).
+    if (fill == -kInf && !fillWhereTrue)
+      return condition;
     // where(keep, 0, fill) on the condition before its broadcast.
     Value small = condition;
     if (auto expand = small.getDefiningOp<ExpandOp>();
