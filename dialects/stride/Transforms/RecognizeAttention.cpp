@@ -172,7 +172,8 @@ Source groupedSource(Value value) {
   Dims in = shapeOf(expand.getInput()), out = shapeOf(expand);
   Dims shape = shapeOf(value);
   if (in.size() != 5 || in[2] != 1 || in[0] != out[0] || in[1] != out[1] ||
-      in[3] != out[3] || in[4] != out[4] || in[1] * out[2] != shape[1])
+      in[3] != out[3] || in[4] != out[4] || in[1] * out[2] != shape[1] ||
+      out[0] != shape[0] || out[3] != shape[2] || out[4] != shape[3])
     return {};
   if (auto unsqueeze = expand.getInput().getDefiningOp<UnsqueezeOp>();
       unsqueeze && unsqueeze.getDim() == 2)
