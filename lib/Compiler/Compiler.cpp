@@ -353,6 +353,11 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   if (pipeline.recognizeAttention) {
     PassManager recognize(&context);
     recognize.addNestedPass<func::FuncOp>(createRecognizeAttention());
+    if (options.configurePassManager)
+      options.configurePassManager(recognize);
+    StageTimer timer(options.timing, "Recognize attention");
+    if (options.timing)
+      recognize.enableTiming(timer.scope);
     if (failed(recognize.run(*module)))
       return std::move(result);
     pipeline.recognizeAttention = false;

@@ -125,6 +125,10 @@ bool absorbsScores(double fill) {
 /// `[B, H, S, X]`, transposed, or with a group dim of 1 squeezed out, as
 /// the build asks.
 struct Source {
+  Source() = default;
+  explicit Source(Value value, Dims viewAs = {})
+      : value(value), viewAs(std::move(viewAs)) {}
+
   Value value;
   Dims viewAs;
   bool transpose = false;
