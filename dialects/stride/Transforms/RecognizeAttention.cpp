@@ -273,9 +273,9 @@ Value safeSoftmaxInput(Value p, llvm::SetVector<Operation *> &ops) {
   return x;
 }
 
-/// The mask of the scores `x`, as the op takes it (additive, in the
-/// scores' type): a mask the graph adds, or one built from the condition
-/// and fill of a `stride.where`.
+/// The mask of the scores `x`, as the op takes it: a mask the graph adds,
+/// or one built from the condition and fill of a `stride.where` (additive
+/// in the scores' type, or the condition itself for a `-inf` fill).
 struct Mask {
   Value additive;
   Value condition;
@@ -304,7 +304,6 @@ struct Mask {
     return ops.expand(mask, shape);
   }
 };
-
 
 /// `x` as `s * c` or `s / c` for a finite, nonzero constant `c`: `s`, with
 /// `scale` multiplied by `c` or `1 / c` and the op added to `ops`; else
