@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Compiler/Compiler.h"
-#include "stride/Interpreter/FoldMasks.h"
+#include "stride/Compiler/PrepareAttention.h"
 
 #include "stride/Import/GraphParser.h"
 #include "stride/Import/Torch/Importer.h"
@@ -347,24 +347,20 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     return std::move(result);
   }
 
+  // Attention spelled out as ops recognized, constant masks folded
+  // (stride/Compiler/PrepareAttention.h).
   PipelineOptions pipeline = options.pipeline;
-  // Attention spelled out as ops becomes stride.attention here, the
-  // pipeline's first pass run ahead of it, so that its masks fold too.
-  if (pipeline.recognizeAttention) {
-    PassManager recognize(&context);
-    recognize.addNestedPass<func::FuncOp>(createRecognizeAttention());
-    if (options.configurePassManager)
-      options.configurePassManager(recognize);
+  {
     StageTimer timer(options.timing, "Recognize attention");
-    if (options.timing)
-      recognize.enableTiming(timer.scope);
-    if (failed(recognize.run(*module)))
+    auto configure = [&](PassManager &pm) {
+      if (options.configurePassManager)
+        options.configurePassManager(pm);
+      if (options.timing)
+        pm.enableTiming(timer.scope);
+    };
+    if (failed(prepareAttention(*module, pipeline, configure)))
       return std::move(result);
-    pipeline.recognizeAttention = false;
   }
-  // Masks computed from constants: a causal one becomes the op's flag
-  // (stride/Interpreter/FoldMasks.h).
-  foldConstantAttentionMasks(*module);
 
   PassManager pm(&context);
   pipeline.formKernels = true;
