@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Compiler/Compiler.h"
-#include "stride/Interpreter/FoldMasks.h"
+#include "stride/Compiler/PrepareAttention.h"
 
 #include "stride/Import/GraphParser.h"
 #include "stride/Import/Torch/Importer.h"
@@ -347,12 +347,22 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     return std::move(result);
   }
 
-  // Masks computed from constants: a causal one becomes the op's flag
-  // (stride/Interpreter/FoldMasks.h).
-  foldConstantAttentionMasks(*module);
+  // Attention spelled out as ops recognized, constant masks folded
+  // (stride/Compiler/PrepareAttention.h).
+  PipelineOptions pipeline = options.pipeline;
+  {
+    StageTimer timer(options.timing, "Recognize attention");
+    auto configure = [&](PassManager &pm) {
+      if (options.configurePassManager)
+        options.configurePassManager(pm);
+      if (options.timing)
+        pm.enableTiming(timer.scope);
+    };
+    if (failed(prepareAttention(*module, pipeline, configure)))
+      return std::move(result);
+  }
 
   PassManager pm(&context);
-  PipelineOptions pipeline = options.pipeline;
   pipeline.formKernels = true;
   // cuDNN's flash-attention engines need sm_80 or later (checkArch has
   // checked the arch's form).

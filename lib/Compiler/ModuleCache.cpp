@@ -76,6 +76,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.pipeline.keepValues);
   key.add(llvm::StringRef(options.pipeline.testInjectFault));
   key.add(llvm::StringRef(options.pipeline.attentionLibrary));
+  key.add(options.pipeline.recognizeAttention);
   key.add(options.import.weightsAsInputs);
   key.add(llvm::StringRef(options.cuda.arch));
   key.add(static_cast<int64_t>(options.cuda.multiprocessorCount));

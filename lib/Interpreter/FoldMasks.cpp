@@ -45,20 +45,31 @@ std::optional<llvm::SetVector<Operation *>> constantSlice(Value value) {
   return ops;
 }
 
-/// What a boolean mask of [..., Sq, Skv] values holds.
+/// What a mask of [..., Sq, Skv] values holds.
 enum class MaskKind { Other, AllTrue, Causal };
 
-MaskKind classify(const HostArray &mask) {
+/// The highest additive mask value that masks a key out exactly: f16's
+/// lowest finite value, above every float type's `torch.finfo(dtype).min`.
+/// Beside a row's diagonal score (a causal mask leaves key 0 in every row)
+/// its exponential is 0 in f32 for any scores whose spread within a row is
+/// below 65,000, as -inf's is.
+constexpr double kMaskedOut = -65504.0;
+
+/// Classifies a boolean mask (true attends) or an additive one (0 attends,
+/// kMaskedOut or less masks out).
+MaskKind classify(const HostArray &mask, bool additive) {
   int64_t rank = mask.shape.size();
   if (rank < 2)
     return MaskKind::Other;
   int64_t rows = mask.shape[rank - 2], columns = mask.shape[rank - 1];
   bool allTrue = true, causal = true;
   for (int64_t i = 0, n = mask.numElements(); i < n && (allTrue || causal); ++i) {
-    bool value = hostArrayElement(mask, i) != 0;
+    double x = hostArrayElement(mask, i);
+    bool attends = additive ? x == 0 : x != 0;
+    bool maskedOut = additive ? x <= kMaskedOut : x == 0;
     int64_t column = i % columns, row = i / columns % rows;
-    allTrue &= value;
-    causal &= value == (column <= row);
+    allTrue &= attends;
+    causal &= column <= row ? attends : maskedOut;
   }
   return allTrue ? MaskKind::AllTrue : causal ? MaskKind::Causal : MaskKind::Other;
 }
@@ -105,7 +116,11 @@ unsigned foldConstantAttentionMasks(ModuleOp module, int64_t maxElements) {
     auto forward = dyn_cast<AttentionOp>(op);
     auto backward = dyn_cast<AttentionBackwardOp>(op);
     Value mask = forward ? forward.getMask() : backward ? backward.getMask() : Value();
-    if (!mask || !cast<StridedTensorType>(mask.getType()).getElementType().isInteger(1))
+    if (!mask)
+      return;
+    Type element = cast<StridedTensorType>(mask.getType()).getElementType();
+    bool additive = isa<FloatType>(element);
+    if (!additive && !element.isInteger(1))
       return;
     Value source = sourceOf(mask);
     auto sourceType = cast<StridedTensorType>(source.getType());
@@ -119,7 +134,7 @@ unsigned foldConstantAttentionMasks(ModuleOp module, int64_t maxElements) {
     auto [it, inserted] = known.try_emplace(source, MaskKind::Other);
     if (inserted)
       if (std::optional<HostArray> values = evaluate(source))
-        it->second = classify(*values);
+        it->second = classify(*values, additive);
     if (it->second == MaskKind::Other)
       return;
     bool causal = it->second == MaskKind::Causal;

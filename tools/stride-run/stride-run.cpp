@@ -26,6 +26,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "stride/Compiler/PrepareAttention.h"
 #include "stride/Interpreter/Interpreter.h"
 #include "dialects/stride/Transforms/Passes.h"
 #include "stride/Import/GraphParser.h"
@@ -507,6 +508,8 @@ int runReference(const Options &options) {
     pipeline.fuse = !options.noFuse;
     pipeline.formKernels = true;
     pipeline.keepValues = true;
+    if (failed(prepareAttention(*module, pipeline)))
+      return 1;
   }
   buildStridePipeline(pm, pipeline);
   if (failed(pm.run(*module)))

@@ -168,6 +168,13 @@ cl::opt<std::string> attentionLibrary(
              "and kernels, the tokens x tokens scores in memory)"),
     cl::init("cudnn"), cl::cat(stridecCategory));
 
+cl::opt<bool> noRecognizeAttention(
+    "no-recognize-attention",
+    cl::desc("Leave attention that the graph spells out as ops (matrix "
+             "product, scale, mask, softmax, matrix product) as those ops "
+             "instead of rewriting it into one attention op"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> noDependentLaunch(
     "no-dependent-launch",
     cl::desc("On sm_90 and later, launch every kernel only after the one "
@@ -370,6 +377,7 @@ int main(int argc, char **argv) {
   options.pipeline.fuse = !noFuse;
   options.pipeline.keepValues = keepValues;
   options.pipeline.attentionLibrary = attentionLibrary;
+  options.pipeline.recognizeAttention = !noRecognizeAttention;
   options.pipeline.testInjectFault = testInjectFault;
   options.cuda.arch = arch;
   options.cuda.multiprocessorCount = multiprocessors;

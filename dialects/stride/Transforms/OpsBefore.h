@@ -7,7 +7,7 @@
 //
 // Private to dialects/stride/Transforms: what the passes that rewrite an
 // attention op around it (stride-decompose-attention,
-// stride-attention-library) build before it: views whose layouts Layout.h
+// stride-attention-library, stride-recognize-attention) build before it: views whose layouts Layout.h
 // infers, and functional ops with dense row-major results.
 //
 //===----------------------------------------------------------------------===//
@@ -46,6 +46,10 @@ class OpsBefore {
 public:
   OpsBefore(mlir::Operation *op, mlir::Type compute)
       : b(op), loc(op->getLoc()), compute(compute) {}
+  /// At `builder`'s insertion point, through its listener (a pattern's
+  /// rewriter).
+  OpsBefore(const OpBuilder &builder, Location loc, mlir::Type compute)
+      : b(builder), loc(loc), compute(compute) {}
 
   StridedTensorType dense(ArrayRef<int64_t> shape, Type element = {}) {
     return StridedTensorType::getContiguous(shape, element ? element : compute);
@@ -136,6 +140,11 @@ public:
     shape.erase(shape.begin() + dim);
     int64_t dims[] = {dim};
     return SumOp::create(b, loc, dense(shape), x, dims, /*keepdim=*/false);
+  }
+  /// `lhs` where `keep`, `rhs` elsewhere (all of one shape).
+  Value select(Value keep, Value lhs, Value rhs) {
+    return WhereOp::create(b, loc, dense(typeOf(lhs).getShape()), keep, lhs,
+                           rhs);
   }
   /// Where `x` equals `test`, `replacement`; elsewhere `x`.
   Value replace(Value x, double test, double replacement) {

@@ -56,6 +56,64 @@ def LegalizeLayouts : Pass<"stride-legalize-layouts", "::mlir::func::FuncOp"> {
   ];
 }
 
+def RecognizeAttention : Pass<"stride-recognize-attention",
+                              "::mlir::func::FuncOp"> {
+  let summary = "Rewrite attention spelled out as ops (transformers' eager "
+                "attention) into stride.attention";
+  let description = [{
+    Finds `softmax(scale * Q K^T + mask) V` written as ops, as an imported
+    eager attention has it, and replaces it with one `stride.attention`, so
+    that `stride-attention-library` can run it as one fused call whose
+    `Sq x Skv` scores never reach memory. The pattern is rooted at the
+    product with the value and reads back:
+
+    - the softmax over the last dim as the importer expands `_softmax`
+      (`max`, `sub`, `exp`, `sum`, `div`), optionally between float casts
+      (an f32 softmax of bf16 scores, cast back);
+    - an additive mask (`stride.add`) that is provably finite (a
+      `stride.where` of constants, as transformers builds it, seen through
+      broadcasts), or a `stride.where` of the scores with a constant fill
+      below `-2^127` (f32's and bf16's lowest value), which becomes the
+      additive mask `where(keep, 0, fill)`;
+    - a scale: `stride.mul` or `stride.div` by a constant, of the scores or
+      of the query before the product;
+    - the product of query and key (`stride.matmul`, through the views and
+      copies `torch.matmul` adds); the key is the product's rhs before a
+      transpose of its last two dims, or that rhs transposed here; a key
+      and value repeated over query heads by unsqueeze, expand and reshape
+      (LLaMA's `repeat_kv`) are read with their own heads (grouped-query
+      attention).
+
+    Every value between the two products must have no other use. A mask
+    that could hold `-inf` on a whole row (eagerly a NaN row, in the op a
+    zero row), or a fill that does not absorb the scores (f16's lowest,
+    `-inf`), is left as ops: the rewrite changes no result beyond rounding
+    (python-free-docs/attention.md, "Attention spelled out as ops"). The
+    mask stays an operand; the compiler library folds a constant causal
+    one into the op's `causal` flag afterwards. Runs first in the default
+    pipeline (`recognize-attention=false` turns it off).
+
+    Before (types shortened):
+
+    ```mlir
+    %kt = stride.permute %k dims [0, 1, 3, 2] : ... -> <1x2x16x8xf32, ...>
+    %s0 = stride.matmul %q, %kt : ... -> <1x2x8x8xf32>
+    %s = stride.mul %s0, %c : ...                 // %c: 0.25 broadcast
+    %x = stride.add %s, %m : ...                  // %m: where(keep, 0, min)
+    %mx = stride.max %x dims [3] keepdim : ...
+    ... sub, exp, sum, div: %p
+    %o = stride.matmul %p, %v : ... -> <1x2x8x16xf32>
+    ```
+
+    After:
+
+    ```mlir
+    %o = stride.attention %q, %k, %v mask %m scale 2.500000e-01 : ...
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> {
   let summary = "keep the attention ops a library takes fused, in the "
                 "layout it reads";

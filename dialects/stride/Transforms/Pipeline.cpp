@@ -30,6 +30,10 @@ stride::FuseOptions stride::toFuseOptions(const FusionOptions &fusion) {
 
 void stride::buildStridePipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {
+  // Attention spelled out as ops becomes one stride.attention, which the
+  // passes below treat as any other.
+  if (options.recognizeAttention)
+    pm.addNestedPass<func::FuncOp>(createRecognizeAttention());
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
@@ -69,6 +73,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("With fuse: also fuse broadcast epilogues (kernel "
                      "contract form (d))"),
       llvm::cl::init(true)};
+  Option<bool> recognizeAttention{
+      *this, "recognize-attention",
+      llvm::cl::desc("Rewrite attention spelled out as ops into "
+                     "stride.attention (stride-recognize-attention)"),
+      llvm::cl::init(true)};
   Option<std::string> attentionLibrary{
       *this, "attention-library",
       llvm::cl::desc("The library that runs fused attention: cudnn, or none "
@@ -92,6 +101,7 @@ void stride::registerStridePipeline() {
         options.fusion.broadcastEpilogues = cl.fuseBroadcastEpilogues;
         options.formKernels = cl.formKernels;
         options.attentionLibrary = cl.attentionLibrary;
+        options.recognizeAttention = cl.recognizeAttention;
         buildStridePipeline(pm, options);
       });
 }

@@ -11,7 +11,9 @@
 // ids). Such a mask is computed here, with the reference interpreter, once
 // at compile time: a boolean mask that is true exactly on the lower
 // triangle becomes the op's `causal` flag, one that is true everywhere is
-// dropped; either way cuDNN reads no bias (python-free-docs/attention.md,
+// dropped, and so is an additive mask (eager attention's `where(keep, 0,
+// min)`, FoldMasks.cpp says which values count as masked out) that is 0
+// exactly there or everywhere; either way cuDNN reads no bias (python-free-docs/attention.md,
 // "Masks known at compile time"). It lives beside the interpreter, which it
 // runs; the compiler library calls it before the pipeline.
 //
@@ -24,8 +26,9 @@
 
 namespace stride {
 
-/// The attention ops of `module` whose boolean mask depends on no input and
-/// is causal or all true lose the mask (causal set for the former). Masks
+/// The attention ops of `module` whose boolean or additive mask depends on
+/// no input and is causal or attends everywhere lose the mask (causal set
+/// for the former). Masks
 /// of more than `maxElements` elements before their broadcast are left
 /// alone. Returns how many masks were folded.
 unsigned foldConstantAttentionMasks(mlir::ModuleOp module,

@@ -46,6 +46,9 @@ struct PipelineOptions {
   /// With formKernels: make every value a kernel or library call writes an
   /// extra graph output (stride-keep-values), for per-value comparison.
   bool keepValues = false;
+  /// Rewrite attention spelled out as ops into stride.attention
+  /// (stride-recognize-attention), first in the pipeline.
+  bool recognizeAttention = true;
   /// The library that runs fused attention (stride-attention-library):
   /// "cudnn" (cuDNN's flash attention for the ops it takes; the compiler
   /// uses "none" below sm_80, which cuDNN's engines need), or "none" (every
