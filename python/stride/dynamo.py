@@ -1,0 +1,226 @@
+"""The torch.compile backend "stride".
+
+torch.compile(model, backend="stride") hands each graph Dynamo captures to
+AOTAutograd, which functionalizes it, decomposes it with Stride's table and
+splits training graphs into a forward and a backward graph. Each of those
+graphs is wrapped as an ExportedProgram (stride.export), compiled by
+libstride with layout repair on (AOTAutograd's backward graphs claim
+overlapping layouts: the seed's slice_scatter) and run as a module on the
+graph's tensors. A graph Stride cannot compile or run runs in eager
+PyTorch instead, with a one-line warning (StrideFallbackWarning) that says
+why; a repaired layout is reported once per graph (StrideRepairWarning).
+
+Shapes are static: a graph Dynamo makes dynamic (after a second shape, or
+with dynamic=True) is compiled again for each new set of shapes it is
+called with.
+
+Options (torch.compile(..., options={...})): the compiler's
+(stride.compiler.OPTIONS: allow_tf32, deterministic, cache_dir, ...) and
+attention ("fused" or "math").
+"""
+
+import collections
+import functools
+import warnings
+
+import torch
+
+from .compile_model import compile_archive
+from .compiler import CompileError, OPTIONS
+from .export import (archive_bytes, exportable_copy, stride_decompositions,
+                     wrap_in_exported_program)
+from .module import StrideError
+from .torch_module import TORCH_DTYPES, TorchModule
+
+# What the backend did, for tests and reports: graphs compiled by Stride,
+# graphs run eagerly, layouts repaired, specializations of dynamic graphs.
+stats = collections.Counter()
+
+
+class StrideFallbackWarning(UserWarning):
+    """A graph runs in eager PyTorch: Stride could not compile or run it."""
+
+
+class StrideRepairWarning(UserWarning):
+    """Stride repaired an overlapping layout the graph claimed."""
+
+
+def first_line(error):
+    if isinstance(error, CompileError):
+        errors = [d for d in error.diagnostics if d.severity == "error"]
+        if errors:
+            return str(errors[0])
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}"
+
+
+class StrideGraph:
+    """One AOTAutograd graph (kind "forward", "backward" or "inference"):
+    compiled at its first call, on its real inputs; afterwards each call
+    runs the module, or the graph eagerly when Stride could not take it."""
+
+    def __init__(self, gm, kind, options):
+        self.gm = gm
+        self.kind = kind
+        self.options = options
+        self.run = self.first_call
+        self.module = None
+        self.kept = None
+        self.outputs = 0
+
+    def __call__(self, *args):
+        return self.run(*args)
+
+    def fall_back(self, reason):
+        stats["fallback"] += 1
+        nodes = sum(1 for n in self.gm.graph.nodes if n.op == "call_function")
+        warnings.warn(f"stride: a {self.kind} graph of {nodes} ops runs in "
+                      f"eager PyTorch: {reason}", StrideFallbackWarning,
+                      stacklevel=2)
+        self.run = self.gm
+
+    def first_call(self, *args):
+        try:
+            self.compile(args)
+        except Exception as error:  # noqa: BLE001 - anything: eager, said once
+            self.fall_back(first_line(error))
+            return self.gm(*args)
+        try:
+            outputs = self.run_module(*args)
+        except StrideError as error:
+            self.fall_back(first_line(error))
+            return self.gm(*args)
+        stats["compiled"] += 1
+        self.run = self.run_module
+        return outputs
+
+    def compile(self, args):
+        unsupported = [type(a).__name__ if not isinstance(a, torch.Tensor)
+                       else str(a.dtype) if a.dtype not in TORCH_DTYPES
+                       else str(a.device) if a.device.type != "cuda" else None
+                       for a in args]
+        unsupported = [u for u in unsupported if u]
+        if unsupported:
+            raise ValueError(f"inputs Stride does not take: {', '.join(unsupported)}")
+        copy, self.kept = exportable_copy(self.gm)
+        if any(not isinstance(n, torch.fx.Node)
+               for n in next(n for n in copy.graph.nodes if n.op == "output").args[0]):
+            raise ValueError("an output that is not a tensor")
+        self.outputs = len(next(iter(n for n in self.gm.graph.nodes
+                                     if n.op == "output")).args[0])
+        program = wrap_in_exported_program(copy)
+        device = args[0].device if args else torch.device("cuda", torch.cuda.current_device())
+        options = {k: v for k, v in self.options.items() if k in OPTIONS}
+        options["repair_layouts"] = True
+        result = compile_archive(archive_bytes(program), device, options)
+        self.report_repairs(result)
+        if len(result.module.inputs) != len(args):
+            raise ValueError(f"the module takes {len(result.module.inputs)} inputs, "
+                             f"the graph {len(args)}")
+        # Copy, never refuse: a tangent may come in another layout than the
+        # one the graph was traced with.
+        self.module = TorchModule(result.module, device, copy_inputs=True)
+
+    def report_repairs(self, result):
+        for d in result.remarks():
+            if d.message.startswith("repaired the layout"):
+                stats["repaired"] += 1
+                node = f"node '{d.node}'" if d.node else d.file
+                warnings.warn(f"stride: {self.kind} graph: {node}: {d.message}",
+                              StrideRepairWarning, stacklevel=3)
+
+    def run_module(self, *args):
+        results = self.module.run(*args)
+        if len(results) == self.outputs:
+            return results
+        outputs = [None] * self.outputs
+        for position, value in zip(self.kept, results):
+            outputs[position] = value
+        return outputs
+
+
+def graph_compiler(kind, options):
+    """An AOTAutograd compiler (fw_compiler, bw_compiler,
+    inference_compiler) that makes StrideGraphs."""
+    from torch._functorch.aot_autograd import make_boxed_func
+
+    def compile_graph(gm, example_inputs):
+        return make_boxed_func(StrideGraph(gm, kind, options))
+
+    return compile_graph
+
+
+def aot_backend(options):
+    from torch._dynamo.backends.common import aot_autograd
+
+    attention = options.get("attention", "fused")
+    return aot_autograd(
+        fw_compiler=graph_compiler("forward", options),
+        bw_compiler=graph_compiler("backward", options),
+        inference_compiler=graph_compiler("inference", options),
+        decompositions=stride_decompositions(attention).materialize(),
+    )
+
+
+def is_dynamic(example_inputs):
+    """Whether Dynamo made the graph's shapes symbolic."""
+    for a in example_inputs:
+        if isinstance(a, torch.SymInt):
+            return True
+        if isinstance(a, torch.Tensor) and any(
+                isinstance(d, torch.SymInt) for d in list(a.shape) + list(a.stride())):
+            return True
+    return False
+
+
+class Specializing:
+    """A graph with symbolic shapes, compiled through AOTAutograd again for
+    each set of concrete shapes it is called with (static shapes)."""
+
+    def __init__(self, gm, options):
+        self.gm = gm
+        self.options = options
+        self.compiled = {}
+
+    def __call__(self, *args):
+        key = tuple((tuple(a.shape), a.stride(), a.dtype, a.device)
+                    if isinstance(a, torch.Tensor) else a for a in args)
+        compiled = self.compiled.get(key)
+        if compiled is None:
+            stats["specialized"] += 1
+            try:
+                compiled = aot_backend(self.options)(self.gm, list(args))
+            except Exception as error:  # noqa: BLE001
+                warnings.warn(f"stride: a graph with dynamic shapes runs in eager "
+                              f"PyTorch: {first_line(error)}", StrideFallbackWarning)
+                stats["fallback"] += 1
+                compiled = self.gm
+            self.compiled[key] = compiled
+        return compiled(*args)
+
+
+def backend(gm, example_inputs, options=None, **kwargs):
+    """The "stride" backend: torch.compile(model, backend="stride",
+    options={...})."""
+    options = dict(options or {}, **kwargs)
+    unknown = set(options) - set(OPTIONS) - {"attention"}
+    if unknown:
+        raise TypeError(f"the stride backend got unknown options {sorted(unknown)}; "
+                        f"it takes attention and the compiler's: {', '.join(OPTIONS)}")
+    if is_dynamic(example_inputs):
+        return Specializing(gm, options)
+    return aot_backend(options)(gm, example_inputs)
+
+
+def register(name="stride"):
+    """Registers `backend` with Dynamo as `name`, unless it is registered
+    (torch also finds it through the package's entry point)."""
+    from torch._dynamo.backends import registry
+
+    functions = getattr(registry, "_COMPILER_FNS", None)
+    if functions is not None:
+        registered = name in functions
+    else:  # older torch: one table
+        registered = name in registry.list_backends(exclude_tags=())
+    if not registered:
+        registry.register_backend(compiler_fn=backend, name=name)
