@@ -5,7 +5,7 @@ import hashlib
 import os
 
 from .compiler import Compiler, OPTIONS, default_cache_dir
-from .export import archive_bytes, export_program, flat_tensors
+from .export import archive_bytes, export_program, flat_tensors, use_torchs_cudnn
 from .module import runtime
 from .torch_module import TorchModule, cuda_device
 
@@ -52,7 +52,9 @@ def compile(model, example_inputs, device=None, copy_inputs=False,
     repair_layouts=True, allow_tf32=True, cache_dir=...) for the CUDA
     device's arch and loads it there. Returns a TorchModule: call it with
     tensors laid out as the example inputs; it returns the model's output
-    tensors, flattened. The weights are constants of the module."""
+    tensors, flattened. The weights are constants of the module; the
+    module's file is `.module_bytes` (stride.load takes it), its compile's
+    remarks and warnings `.diagnostics`."""
     unknown = set(options) - set(OPTIONS)
     if unknown:
         raise TypeError(f"stride.compile got unknown options {sorted(unknown)}; "
@@ -61,8 +63,10 @@ def compile(model, example_inputs, device=None, copy_inputs=False,
     inputs = tuple(example_inputs)
     program = export_program(model, inputs, attention)
     result = compile_archive(archive_bytes(program), device, options)
+    use_torchs_cudnn()  # the cuDNN PyTorch loaded, for attention
     compiled = TorchModule(result.module, device, copy_inputs)
     compiled.diagnostics = result.diagnostics
+    compiled.module_bytes = result.module_bytes
     expected = len(flat_tensors(inputs))
     if len(result.module.inputs) != expected:
         from ._capi import STRIDE_INVALID_ARGUMENT, StrideError

@@ -20,15 +20,15 @@ attention ("fused" or "math").
 """
 
 import collections
-import functools
 import warnings
 
 import torch
 
 from .compile_model import compile_archive
 from .compiler import CompileError, OPTIONS
-from .export import (archive_bytes, exportable_copy, stride_decompositions,
-                     wrap_in_exported_program)
+from .export import (ATTENTION_MODES, archive_bytes, attention_backend,
+                     exportable_copy, stride_decompositions,
+                     use_torchs_cudnn, wrap_in_exported_program)
 from .module import StrideError
 from .torch_module import TORCH_DTYPES, TorchModule
 
@@ -67,6 +67,7 @@ class StrideGraph:
         self.module = None
         self.kept = None
         self.outputs = 0
+        self.cpu_outputs = []
 
     def __call__(self, *args):
         return self.run(*args)
@@ -96,8 +97,7 @@ class StrideGraph:
 
     def compile(self, args):
         unsupported = [type(a).__name__ if not isinstance(a, torch.Tensor)
-                       else str(a.dtype) if a.dtype not in TORCH_DTYPES
-                       else str(a.device) if a.device.type != "cuda" else None
+                       else str(a.dtype) if a.dtype not in TORCH_DTYPES else None
                        for a in args]
         unsupported = [u for u in unsupported if u]
         if unsupported:
@@ -109,7 +109,16 @@ class StrideGraph:
         self.outputs = len(next(iter(n for n in self.gm.graph.nodes
                                      if n.op == "output")).args[0])
         program = wrap_in_exported_program(copy)
-        device = args[0].device if args else torch.device("cuda", torch.cuda.current_device())
+        # The module runs on the device of the graph's CUDA tensors; a CPU
+        # input (a scalar such as an RNG seed) is copied there, and an
+        # output the graph has on the CPU is moved back.
+        device = next((a.device for a in args if a.device.type == "cuda"), None)
+        if device is None:
+            raise ValueError("no input is a CUDA tensor")
+        self.cpu_outputs = [
+            i for i, n in enumerate(next(n for n in copy.graph.nodes
+                                         if n.op == "output").args[0])
+            if getattr(n.meta.get("val"), "device", device).type == "cpu"]
         options = {k: v for k, v in self.options.items() if k in OPTIONS}
         options["repair_layouts"] = True
         result = compile_archive(archive_bytes(program), device, options)
@@ -117,6 +126,7 @@ class StrideGraph:
         if len(result.module.inputs) != len(args):
             raise ValueError(f"the module takes {len(result.module.inputs)} inputs, "
                              f"the graph {len(args)}")
+        use_torchs_cudnn()  # the cuDNN PyTorch loaded, for attention
         # Copy, never refuse: a tangent may come in another layout than the
         # one the graph was traced with.
         self.module = TorchModule(result.module, device, copy_inputs=True)
@@ -131,6 +141,8 @@ class StrideGraph:
 
     def run_module(self, *args):
         results = self.module.run(*args)
+        for i in self.cpu_outputs:
+            results[i] = results[i].cpu()
         if len(results) == self.outputs:
             return results
         outputs = [None] * self.outputs
@@ -151,15 +163,26 @@ def graph_compiler(kind, options):
 
 
 def aot_backend(options):
+    """AOTAutograd with Stride's compilers and decompositions; it traces
+    attention as options["attention"] says ("fused": one op, which Stride
+    imports as stride.attention; "math": products and a softmax)."""
     from torch._dynamo.backends.common import aot_autograd
 
     attention = options.get("attention", "fused")
-    return aot_autograd(
+    if attention not in ATTENTION_MODES:
+        raise ValueError(f"attention={attention!r}: expected one of {ATTENTION_MODES}")
+    aot = aot_autograd(
         fw_compiler=graph_compiler("forward", options),
         bw_compiler=graph_compiler("backward", options),
         inference_compiler=graph_compiler("inference", options),
         decompositions=stride_decompositions(attention).materialize(),
     )
+
+    def compile_traced(gm, example_inputs):
+        with attention_backend(attention):
+            return aot(gm, example_inputs)
+
+    return compile_traced
 
 
 def is_dynamic(example_inputs):
