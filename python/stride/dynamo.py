@@ -26,9 +26,8 @@ import torch
 
 from .compile_model import compile_archive
 from .compiler import CompileError, OPTIONS
-from .export import (ATTENTION_MODES, archive_bytes, attention_backend,
-                     exportable_copy, stride_decompositions,
-                     use_torchs_cudnn, wrap_in_exported_program)
+from .export import (ATTENTION_MODES, attention_backend, captured_archive,
+                     stride_decompositions, use_torchs_cudnn)
 from .module import StrideError
 from .torch_module import TORCH_DTYPES, TorchModule
 
@@ -52,6 +51,12 @@ def first_line(error):
             return str(errors[0])
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0] if text else ''}"
+
+
+def output_values(gm):
+    """The values a graph returns, in order (None where it returns none)."""
+    values = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    return list(values) if isinstance(values, (tuple, list)) else [values]
 
 
 class StrideGraph:
@@ -102,26 +107,24 @@ class StrideGraph:
         unsupported = [u for u in unsupported if u]
         if unsupported:
             raise ValueError(f"inputs Stride does not take: {', '.join(unsupported)}")
-        copy, self.kept = exportable_copy(self.gm)
-        if any(not isinstance(n, torch.fx.Node)
-               for n in next(n for n in copy.graph.nodes if n.op == "output").args[0]):
-            raise ValueError("an output that is not a tensor")
-        self.outputs = len(next(iter(n for n in self.gm.graph.nodes
-                                     if n.op == "output")).args[0])
-        program = wrap_in_exported_program(copy)
         # The module runs on the device of the graph's CUDA tensors; a CPU
         # input (a scalar such as an RNG seed) is copied there, and an
         # output the graph has on the CPU is moved back.
         device = next((a.device for a in args if a.device.type == "cuda"), None)
         if device is None:
             raise ValueError("no input is a CUDA tensor")
+        outputs = output_values(self.gm)
+        self.outputs = len(outputs)
+        kept = [v for v in outputs if v is not None]
+        if any(not isinstance(v, torch.fx.Node) for v in kept):
+            raise ValueError("an output that is not a tensor")
         self.cpu_outputs = [
-            i for i, n in enumerate(next(n for n in copy.graph.nodes
-                                         if n.op == "output").args[0])
+            i for i, n in enumerate(kept)
             if getattr(n.meta.get("val"), "device", device).type == "cpu"]
+        data, self.kept, _ = captured_archive(self.gm, args)
         options = {k: v for k, v in self.options.items() if k in OPTIONS}
         options["repair_layouts"] = True
-        result = compile_archive(archive_bytes(program), device, options)
+        result = compile_archive(data, device, options)
         self.report_repairs(result)
         if len(result.module.inputs) != len(args):
             raise ValueError(f"the module takes {len(result.module.inputs)} inputs, "
@@ -236,14 +239,16 @@ def backend(gm, example_inputs, options=None, **kwargs):
 
 
 def register(name="stride"):
-    """Registers `backend` with Dynamo as `name`, unless it is registered
-    (torch also finds it through the package's entry point)."""
+    """Registers `backend` with Dynamo as `name`, unless Dynamo has it: as a
+    function, or as the package's entry point (torch_dynamo_backends),
+    which Dynamo loads and registers itself when the name is first looked
+    up (registering it here too would make that a duplicate)."""
     from torch._dynamo.backends import registry
 
     functions = getattr(registry, "_COMPILER_FNS", None)
     if functions is not None:
-        registered = name in functions
-    else:  # older torch: one table
-        registered = name in registry.list_backends(exclude_tags=())
-    if not registered:
-        registry.register_backend(compiler_fn=backend, name=name)
+        if name in functions or registry._BACKENDS.get(name) is not None:
+            return
+    elif name in registry.list_backends(exclude_tags=()):  # older torch
+        return
+    registry.register_backend(compiler_fn=backend, name=name)

@@ -20,7 +20,6 @@ import contextlib
 import io
 import json
 import os
-import traceback
 import zipfile
 
 import numpy as np
@@ -395,19 +394,31 @@ def wrap_in_exported_program(gm):
     )
 
 
-def save_captured_graph(gm, inputs, archive):
-    """Saves one captured graph; returns the positions of the outputs it kept."""
+def captured_archive(gm, inputs):
+    """An AOTAutograd graph as the bytes of a .pt2 archive: wrapped as it is
+    (wrap_in_exported_program), or, where that fails, re-exported with
+    torch.export on `inputs` (node names and the model's Python frames are
+    lost then). Returns (bytes, the positions of the outputs kept, why the
+    graph was re-exported or None)."""
     copy, kept = exportable_copy(gm)
     try:
-        program = wrap_in_exported_program(copy)
-        torch.export.save(program, archive)
-    except Exception:  # noqa: BLE001 - report, then re-trace as a fallback
-        traceback.print_exc()
-        print(f"  {archive}: wrapping failed; re-exporting the graph instead "
-              "(node names and Python frames of the model are lost)")
-        program = torch.export.export(copy, tuple(inputs), strict=False)
-        program = program.run_decompositions(stride_decompositions())
-        torch.export.save(program, archive)
+        return archive_bytes(wrap_in_exported_program(copy)), kept, None
+    except Exception as error:  # noqa: BLE001 - re-trace as a fallback
+        why = f"{type(error).__name__}: {error}"
+    copy, kept = exportable_copy(gm)  # the first copy's constants are lifted
+    program = torch.export.export(copy, tuple(inputs), strict=False)
+    program = program.run_decompositions(stride_decompositions())
+    return archive_bytes(program), kept, why
+
+
+def save_captured_graph(gm, inputs, archive):
+    """Saves one captured graph; returns the positions of the outputs it kept."""
+    data, kept, why = captured_archive(gm, inputs)
+    if why:
+        print(f"  {archive}: wrapping failed ({why}); re-exported the graph "
+              "instead (node names and Python frames of the model are lost)")
+    with open(archive, "wb") as f:
+        f.write(data)
     return kept
 
 
