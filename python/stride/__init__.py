@@ -43,6 +43,12 @@ def compile(model, example_inputs, **options):  # noqa: A001
 # package's entry point (torch_dynamo_backends) lets torch find it, or
 # stride.dynamo.register() does.
 if "torch" in sys.modules:
-    from . import dynamo
+    try:
+        from . import dynamo
 
-    dynamo.register()
+        dynamo.register()
+    except Exception as error:  # noqa: BLE001 - the rest of the package works
+        import warnings
+
+        warnings.warn(f"stride: the torch.compile backend is not registered: "
+                      f"{type(error).__name__}: {error}")
