@@ -188,15 +188,20 @@ def aot_backend(options):
     return compile_traced
 
 
-def is_dynamic(example_inputs):
-    """Whether Dynamo made the graph's shapes symbolic."""
-    for a in example_inputs:
-        if isinstance(a, torch.SymInt):
-            return True
-        if isinstance(a, torch.Tensor) and any(
-                isinstance(d, torch.SymInt) for d in list(a.shape) + list(a.stride())):
-            return True
-    return False
+def is_symbolic(value):
+    if isinstance(value, torch.SymInt):
+        return True
+    return isinstance(value, torch.Tensor) and any(
+        isinstance(d, torch.SymInt) for d in (*value.shape, *value.stride()))
+
+
+def is_dynamic(gm, example_inputs):
+    """Whether Dynamo made the graph's shapes symbolic: a size among its
+    inputs, or an input tensor of symbolic shape (what the placeholders
+    recorded; the example inputs themselves may be concrete)."""
+    recorded = [n.meta.get("example_value", n.meta.get("val"))
+                for n in gm.graph.nodes if n.op == "placeholder"]
+    return any(is_symbolic(v) for v in [*recorded, *example_inputs])
 
 
 class Specializing:
@@ -233,7 +238,7 @@ def backend(gm, example_inputs, options=None, **kwargs):
     if unknown:
         raise TypeError(f"the stride backend got unknown options {sorted(unknown)}; "
                         f"it takes attention and the compiler's: {', '.join(OPTIONS)}")
-    if is_dynamic(example_inputs):
+    if is_dynamic(gm, example_inputs):
         return Specializing(gm, options)
     return aot_backend(options)(gm, example_inputs)
 
