@@ -14,9 +14,15 @@ Shapes are static: a graph Dynamo makes dynamic (after a second shape, or
 with dynamic=True) is compiled again for each new set of shapes it is
 called with.
 
+The first run of each module is checked against the graph run eagerly on
+the same inputs (floats within 1e-3 of the output's largest magnitude,
+1e-2 in 16 bits; other dtypes exactly); a module that differs is replaced
+by the eager graph, with a StrideFallbackWarning. options={"verify": False}
+skips that check.
+
 Options (torch.compile(..., options={...})): the compiler's
-(stride.compiler.OPTIONS: allow_tf32, deterministic, cache_dir, ...) and
-attention ("fused" or "math").
+(stride.compiler.OPTIONS: allow_tf32, deterministic, cache_dir, ...),
+attention ("fused" or "math") and verify (True).
 """
 
 import collections
@@ -28,7 +34,6 @@ from .compile_model import compile_archive
 from .compiler import CompileError, OPTIONS
 from .export import (ATTENTION_MODES, attention_backend, captured_archive,
                      stride_decompositions, use_torchs_cudnn)
-from .module import StrideError
 from .torch_module import TORCH_DTYPES, TorchModule
 
 # What the backend did, for tests and reports: graphs compiled by Stride,
@@ -51,6 +56,38 @@ def first_line(error):
             return str(errors[0])
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0] if text else ''}"
+
+
+def difference(got, expected):
+    """Where `got` differs from `expected` (lists of tensors or None) beyond
+    rounding, or None: floats within 1e-3 of the largest magnitude (1e-2 in
+    16 bits), NaN where NaN; other dtypes exactly."""
+    for i, (a, b) in enumerate(zip(got, expected)):
+        if a is None or b is None:
+            if a is not b:
+                return f"output {i} is {a is None and 'None' or 'a tensor'}"
+            continue
+        a = a.to(b.device)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return f"output {i} is {a.dtype} {list(a.shape)}, eager's {b.dtype} {list(b.shape)}"
+        if not b.dtype.is_floating_point:
+            if not torch.equal(a, b):
+                return f"output {i} ({b.dtype}) differs"
+            continue
+        if a.numel() == 0:
+            continue
+        rtol = 1e-2 if b.element_size() == 2 else 1e-3
+        a, b = a.double(), b.double()
+        nan = torch.isnan(a) != torch.isnan(b)
+        if bool(nan.any()):
+            return f"output {i} has NaN where eager's has none, or the reverse"
+        finite = ~torch.isnan(b)
+        scale = b[finite].abs().max().item() if bool(finite.any()) else 0.0
+        error = (a - b)[finite].abs().max().item() if bool(finite.any()) else 0.0
+        if error > rtol * scale + 1e-6:
+            return (f"output {i} differs by {error:.3g} where its largest "
+                    f"magnitude is {scale:.3g}")
+    return None
 
 
 def output_values(gm):
@@ -93,9 +130,15 @@ class StrideGraph:
             return self.gm(*args)
         try:
             outputs = self.run_module(*args)
-        except StrideError as error:
+        except Exception as error:  # noqa: BLE001
             self.fall_back(first_line(error))
             return self.gm(*args)
+        if self.options.get("verify", True):
+            expected = self.gm(*args)
+            why = difference(outputs, expected)
+            if why:
+                self.fall_back(f"its first run differs from eager PyTorch's: {why}")
+                return expected
         stats["compiled"] += 1
         self.run = self.run_module
         return outputs
@@ -234,10 +277,11 @@ def backend(gm, example_inputs, options=None, **kwargs):
     """The "stride" backend: torch.compile(model, backend="stride",
     options={...})."""
     options = dict(options or {}, **kwargs)
-    unknown = set(options) - set(OPTIONS) - {"attention"}
+    unknown = set(options) - set(OPTIONS) - {"attention", "verify"}
     if unknown:
         raise TypeError(f"the stride backend got unknown options {sorted(unknown)}; "
-                        f"it takes attention and the compiler's: {', '.join(OPTIONS)}")
+                        f"it takes attention, verify and the compiler's: "
+                        f"{', '.join(OPTIONS)}")
     if is_dynamic(gm, example_inputs):
         return Specializing(gm, options)
     return aot_backend(options)(gm, example_inputs)
