@@ -158,6 +158,18 @@ static void checkDeterministic(stride_compiler *compiler) {
   EXPECT(stride_compiler_set_deterministic(compiler, 0) == STRIDE_OK);
 }
 
+/* stride_compiler_set_allow_tf32 refuses NULL and takes a compiler;
+   stride_default_cache_dir names stridec's cache. */
+static void checkTf32AndCacheDir(stride_compiler *compiler) {
+  EXPECT(stride_compiler_set_allow_tf32(NULL, 1) == STRIDE_INVALID_ARGUMENT);
+  EXPECT(stride_compiler_set_allow_tf32(compiler, 1) == STRIDE_OK);
+  stride_module_destroy(compileAdd(compiler));
+  EXPECT(stride_compiler_set_allow_tf32(compiler, 0) == STRIDE_OK);
+  const char *dir = stride_default_cache_dir();
+  printf("default cache dir: %s\n",
+         strstr(dir, "stride/nvrtc") ? "ends in stride/nvrtc" : dir);
+}
+
 /* The two dispatch steps of kTwoKernelGraph's module, as
    stride_module_describe prints them, each after `what`. */
 static void printDispatches(stride_compiler *compiler, const char *what) {
@@ -441,6 +453,7 @@ int main(int argc, char **argv) {
   checkIllegalLayoutNotes(compiler, argv[1]);
   checkBadInputs(compiler);
   checkDeterministic(compiler);
+  checkTf32AndCacheDir(compiler);
   checkLaunchOptions(compiler);
   checkJobs(compiler);
   if (runtime)
