@@ -38,10 +38,14 @@ import traceback
 import torch
 
 # The export logic is the stride package's (python/stride/export.py); this
-# file is its command-line front end and the fixtures' models. The
-# repository's own package comes first, installed or not.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "..", "..", "python"))
+# file is its command-line front end and the fixtures' models. The package
+# beside it comes first, installed or not: the repository's python/, or
+# python/ next to this file in a benchmark bundle (bench/*/prepare.sh).
+_here = os.path.dirname(os.path.abspath(__file__))
+for _folder in (os.path.join(_here, "python"), os.path.join(_here, "..", "..", "python")):
+    if os.path.isdir(os.path.join(_folder, "stride")):
+        sys.path.insert(0, _folder)
+        break
 from stride.export import *  # noqa: E402,F401,F403 - the helper's API, as before
 
 # ----------------------------------------------------------------------------
