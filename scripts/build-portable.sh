@@ -8,6 +8,9 @@
 #                          cmake/Portable.cmake), libstdc++ and libgcc
 #                          static, fmt header-only; stripped
 #     bin/stride-run-gpu   the runtime and .npy I/O, libstdc++ static; stripped
+#     lib/libstride.so     the compiler and runtime with the C API, for the
+#                          Python package (python/README.md: STRIDE_LIBRARY);
+#                          linked as stridec is; stripped
 #     lib/                 the shared libraries stridec needs beyond glibc
 #                          (libzip, which Debian ships only shared, and its
 #                          own dependencies); stridec finds them through
@@ -50,7 +53,7 @@ fail() { echo "build-portable: $*" >&2; exit 1; }
 
 start=$(date +%s)
 STRIDE_BUILD_DIR=$build STRIDE_CMAKE_ARGS="-DSTRIDE_PORTABLE=ON" \
-  ./scripts/build.sh stridec stride-run-gpu
+  ./scripts/build.sh stridec stride-run-gpu StrideEmbed
 seconds=$(($(date +%s) - start))
 
 rm -rf "$out"
@@ -60,6 +63,9 @@ raw=$(stat -c %s "$build/bin/stridec")
 for tool in stridec stride-run-gpu; do
   strip -o "$out/bin/$tool" "$build/bin/$tool"
 done
+# One file (the loader finds it by that name through STRIDE_LIBRARY or a
+# path), no version links.
+strip -o "$out/lib/libstride.so" "$(readlink -f "$build/lib/libstride.so")"
 
 # The shared libraries stridec needs that are neither glibc's nor the
 # loader: copied next to it (resolved through its RUNPATH).
@@ -94,6 +100,11 @@ bare() { env -i PATH=/usr/bin:/bin LD_LIBRARY_PATH= HOME="$out" "$@"; }
 version=$(bare "$out/bin/stridec" --version) || fail "stridec --version failed"
 bare "$out/bin/stridec" --help >/dev/null || fail "stridec --help failed"
 bare "$out/bin/stride-run-gpu" --help >/dev/null || fail "stride-run-gpu --help failed"
+if command -v python3 >/dev/null; then
+  bare python3 -c "import ctypes, sys; lib = ctypes.CDLL(sys.argv[1]); \
+lib.stride_version.restype = ctypes.c_char_p; print(lib.stride_version().decode())" \
+    "$out/lib/libstride.so" >/dev/null || fail "lib/libstride.so does not load"
+fi
 # `grep >/dev/null`, not `grep -q`: -q exits at its first match, and the
 # writer, still printing, then dies of SIGPIPE and fails the pipe (pipefail).
 bare "$out/bin/stridec" examples/softmax.mlir --emit=cuda | grep '__global__' >/dev/null ||
@@ -115,6 +126,7 @@ xz -9 -T1 -c "$out/bin/stridec" >"$probe/stridec.xz"
   echo "stridec: $raw bytes linked, $(stat -c %s "$out/bin/stridec") stripped," \
        "$(stat -c %s "$probe/stridec.xz") xz -9"
   echo "stride-run-gpu: $(stat -c %s "$out/bin/stride-run-gpu") stripped"
+  echo "libstride.so: $(stat -c %s "$out/lib/libstride.so") stripped"
   echo "lib/: $(cd "$out/lib" && ls | tr '\n' ' ')"
 } >"$out/MANIFEST"
 cat "$out/MANIFEST"

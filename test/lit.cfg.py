@@ -56,3 +56,14 @@ try:
     config.available_features.add("cuda-driver")
 except OSError:
     pass
+
+# The Python package's tests (test/Python) load libstride.so into Python
+# with ctypes and need NumPy; a sanitized libstride.so cannot be loaded into
+# an interpreter that was not started with the sanitizer runtimes.
+import subprocess
+import sys
+
+config.substitutions.append(("%python", sys.executable))
+if not config.stride_sanitizers and subprocess.run(
+        [sys.executable, "-c", "import numpy"], capture_output=True).returncode == 0:
+    config.available_features.add("python-numpy")

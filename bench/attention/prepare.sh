@@ -18,4 +18,6 @@ for graph in "$out"/modules/*/*.mlir; do
 done
 cp build/bin/stride-run-gpu "$out/bin/"
 cp bench/attention/sdpa.py bench/attention/graphs.py tools/stride-export/stride_export.py "$out/"
+# The export logic stride_export.py imports (the stride package).
+mkdir -p "$out/python" && cp -r python/stride "$out/python/"
 echo "$out: $(ls "$out"/modules | wc -l) cases, $(du -sm "$out" | cut -f1) MiB"

@@ -8,6 +8,7 @@
 #     profile_compare.py     LM head's layouts; Stride's steps beside
 #                            torch.compile's kernels
 #     stride_export.py       Stride's export helper (tools/stride-export)
+#     python/stride/         the package whose export logic it runs
 #     bin/stridec            the compiler, MLIR and LLVM linked statically
 #     bin/stride-run-gpu     the runtime's command-line runner
 #     lib/                   the shared libraries stridec needs beyond glibc
@@ -36,6 +37,8 @@ rm -rf "$out"
 mkdir -p "$out"
 cp -r build/portable/bin build/portable/lib "$out/"
 cp bench/models/run.sh bench/models/*.py tools/stride-export/stride_export.py "$out/"
+# The export logic stride_export.py imports (the stride package).
+mkdir -p "$out/python" && cp -r python/stride "$out/python/"
 echo "made from commit $(git rev-parse --short HEAD) on $(date -u +%F)" >"$out/MANIFEST"
 size=$(du -sm "$out" | cut -f1)
 if ((size > 48)); then

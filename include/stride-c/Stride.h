@@ -101,6 +101,10 @@ const char *stride_last_error_message(void);
 /** "0.1.0". */
 const char *stride_version(void);
 
+/** The cache directory stridec uses unless told otherwise:
+    $XDG_CACHE_HOME/stride/nvrtc, else ~/.cache/stride/nvrtc. */
+const char *stride_default_cache_dir(void);
+
 /*===----------------------------------------------------------------------===*
  * Compiler
  *===----------------------------------------------------------------------===*/
@@ -148,6 +152,10 @@ stride_status stride_compiler_set_deterministic(stride_compiler *compiler,
     stridec --no-dependent-launch is 0). */
 stride_status stride_compiler_set_dependent_launch(stride_compiler *compiler,
                                                    int enable);
+/** Non-zero: f32 matrix products on TF32 tensor cores (stridec
+    --allow-tf32). Default 0: f32 products round as f32. */
+stride_status stride_compiler_set_allow_tf32(stride_compiler *compiler,
+                                            int enable);
 /** Size grids for a GPU of `count` multiprocessors (stridec
     --multiprocessors); 0 (the default): the arch's usual count, 132 for
     sm_90. */
@@ -155,8 +163,12 @@ stride_status stride_compiler_set_multiprocessors(stride_compiler *compiler,
                                                   unsigned count);
 /** Keep NVRTC's output in `dir`, a content-addressed cache shared safely by
     concurrent compilers (see stride/Target/CUDA/NvrtcCache.h), so that compiling
-    the same graph again skips NVRTC. "" (the default) caches nothing;
-    `stridec` uses $XDG_CACHE_HOME/stride/nvrtc. */
+    the same graph again skips NVRTC; stride_compiler_compile_file also keeps
+    whole modules there, as stridec does (stride/Compiler/ModuleCache.h: a
+    second compile of the same file's bytes, under the same path, with the
+    same options and library, reads the module back without compiling; a
+    compile that reported warnings or remarks is not kept). "" (the default)
+    caches nothing; `stridec` uses stride_default_cache_dir(). */
 stride_status stride_compiler_set_cache_dir(stride_compiler *compiler,
                                             const char *dir);
 /** Run NVRTC on up to `jobs` translation units at once (stridec -j); 0 (the
@@ -207,6 +219,11 @@ size_t stride_compile_result_num_diagnostics(
 /** Diagnostic `index`, in the order they were reported. */
 stride_status stride_compile_result_get_diagnostic(
     const stride_compile_result *result, size_t index, stride_diagnostic *out);
+/** The graph node diagnostic `index` is about: an imported op's name in
+    its torch.export archive (e.g. "slice_scatter_1"); "" when it has none or
+    `index` is out of range. */
+const char *stride_compile_result_diagnostic_node(
+    const stride_compile_result *result, size_t index);
 /** Note `note` of diagnostic `index`. */
 stride_status stride_compile_result_get_note(const stride_compile_result *result,
                                              size_t index, size_t note,

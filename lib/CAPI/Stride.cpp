@@ -15,8 +15,10 @@
 #include "stride-c/Stride.h"
 
 #include "stride/Compiler/Compiler.h"
+#include "stride/Compiler/ModuleCache.h"
 #include "stride/Module/Module.h"
 #include "stride/Runtime/Invocation.h"
+#include "stride/Target/CUDA/NvrtcCache.h"
 
 #include <cstring>
 #include <limits>
@@ -257,6 +259,11 @@ const char *stride_last_error_message(void) { return lastError.c_str(); }
 
 const char *stride_version(void) { return STRIDE_VERSION; }
 
+const char *stride_default_cache_dir(void) {
+  static const std::string dir = defaultNvrtcCacheDir();
+  return dir.c_str();
+}
+
 //===----------------------------------------------------------------------===//
 // Compiler
 //===----------------------------------------------------------------------===//
@@ -342,6 +349,13 @@ stride_status stride_compiler_set_dependent_launch(stride_compiler *compiler,
       enable);
 }
 
+stride_status stride_compiler_set_allow_tf32(stride_compiler *compiler,
+                                            int enable) {
+  return setFlag(
+      compiler, [](CompileOptions &o) -> bool & { return o.cuda.allowTf32; },
+      enable);
+}
+
 stride_status stride_compiler_set_multiprocessors(stride_compiler *compiler,
                                                   unsigned count) {
   STRIDE_CHECK_ARG(compiler);
@@ -389,7 +403,8 @@ stride_status stride_compiler_compile_file(const stride_compiler *compiler,
   *out = nullptr;
   STRIDE_CHECK_ARG(compiler);
   STRIDE_CHECK_ARG(path);
-  return finishCompile(compiler->compiler.compileFile(path), out);
+  return finishCompile(compileFileCached(path, compiler->compiler.options()),
+                       out);
 }
 
 void stride_compile_result_destroy(stride_compile_result *result) {
@@ -432,6 +447,14 @@ stride_compile_result_get_diagnostic(const stride_compile_result *result,
                     std::to_string(all.size()) + " diagnostics");
   fillDiagnostic(all[index], out);
   return ok();
+}
+
+const char *
+stride_compile_result_diagnostic_node(const stride_compile_result *result,
+                                      size_t index) {
+  if (!result || index >= result->result.diagnostics.size())
+    return "";
+  return result->result.diagnostics[index].node.c_str();
 }
 
 stride_status stride_compile_result_get_note(const stride_compile_result *result,

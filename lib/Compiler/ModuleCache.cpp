@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
@@ -183,6 +184,57 @@ void storeCachedModule(llvm::StringRef entry, llvm::ArrayRef<uint8_t> bytes,
     return llvm::Error::success();
   }));
   evictModules(dir, maxBytes);
+}
+
+namespace {
+
+/// The cached module of `entry` as a successful compile result, or nothing
+/// when there is no entry or it does not parse (then it is compiled again
+/// and stored anew).
+std::optional<CompileResult> readCachedModule(const std::string &entry) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(entry, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!file)
+    return std::nullopt;
+  const auto *data =
+      reinterpret_cast<const uint8_t *>((*file)->getBufferStart());
+  Result<ModuleDesc> module =
+      parseModule(data, (*file)->getBufferSize(), entry);
+  if (!module)
+    return std::nullopt;
+  CompileResult result;
+  result.success = true;
+  result.moduleBytes.assign(data, data + (*file)->getBufferSize());
+  result.module = std::move(*module);
+  // A hit is a use, for eviction.
+  placeCachedModule(entry, entry);
+  return result;
+}
+
+} // namespace
+
+CompileResult compileFileCached(const std::string &path,
+                                const CompileOptions &options) {
+  if (options.emit != EmitKind::Module || options.nvrtcCacheDir.empty() ||
+      options.configurePassManager || options.timing || path == "-")
+    return compileFile(path, options);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> input =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!input)
+    return compileFile(path, options);
+  llvm::ArrayRef<uint8_t> bytes(
+      reinterpret_cast<const uint8_t *>((*input)->getBufferStart()),
+      (*input)->getBufferSize());
+  std::string entry = moduleCacheEntry(
+      options.nvrtcCacheDir, moduleCacheKey(bytes, path, options));
+  if (std::optional<CompileResult> hit = readCachedModule(entry))
+    return std::move(*hit);
+  CompileResult result = compileFile(path, options);
+  if (result.success && result.diagnostics.empty())
+    storeCachedModule(entry, result.moduleBytes);
+  return result;
 }
 
 } // namespace stride

@@ -11,7 +11,9 @@
 |* it also runs a graph on host arrays and checks the result. With           *|
 |* --run MODULE it only loads a module of the add graph, runs it and prints   *|
 |* the status of each step: capi.test runs that mode against the CUDA driver  *|
-|* test double to see each runtime error's status.                            *|
+|* test double to see each runtime error's status. --repair FILE prints the   *|
+|* diagnostics of a repaired compile with their graph nodes; --cache DIR     *|
+|* FILE shows that compile_file keeps whole modules in the cache directory.  *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -20,6 +22,7 @@
 
 #include "stride-c/Stride.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +164,18 @@ static void checkDeterministic(stride_compiler *compiler) {
   printf("deterministic: %s\n", line ? "recorded" : "missing");
   stride_module_destroy(module);
   EXPECT(stride_compiler_set_deterministic(compiler, 0) == STRIDE_OK);
+}
+
+/* stride_compiler_set_allow_tf32 refuses NULL and takes a compiler;
+   stride_default_cache_dir names stridec's cache. */
+static void checkTf32AndCacheDir(stride_compiler *compiler) {
+  EXPECT(stride_compiler_set_allow_tf32(NULL, 1) == STRIDE_INVALID_ARGUMENT);
+  EXPECT(stride_compiler_set_allow_tf32(compiler, 1) == STRIDE_OK);
+  stride_module_destroy(compileAdd(compiler));
+  EXPECT(stride_compiler_set_allow_tf32(compiler, 0) == STRIDE_OK);
+  const char *dir = stride_default_cache_dir();
+  printf("default cache dir: %s\n",
+         strstr(dir, "stride/nvrtc") ? "ends in stride/nvrtc" : dir);
 }
 
 /* The two dispatch steps of kTwoKernelGraph's module, as
@@ -352,11 +367,101 @@ static int runSteps(const char *path) {
   return 0;
 }
 
+/* --repair FILE: compiles FILE (a torch.export archive) with layout repair
+   and prints each diagnostic with the graph node it names. */
+static int printRepairs(const char *path) {
+  stride_compiler *compiler = NULL;
+  EXPECT(stride_compiler_create(&compiler) == STRIDE_OK);
+  EXPECT(stride_compiler_set_repair_layouts(compiler, 1) == STRIDE_OK);
+  EXPECT(stride_compiler_set_emit(compiler, STRIDE_EMIT_MLIR) == STRIDE_OK);
+  stride_compile_result *result = NULL;
+  stride_status s = stride_compiler_compile_file(compiler, path, &result);
+  printf("compile: %s\n", stride_status_name(s));
+  size_t n = stride_compile_result_num_diagnostics(result);
+  for (size_t i = 0; i < n; ++i) {
+    stride_diagnostic d;
+    EXPECT(stride_compile_result_get_diagnostic(result, i, &d) == STRIDE_OK);
+    printf("diagnostic %zu: severity %d, node '%s': %s\n", i, (int)d.severity,
+           stride_compile_result_diagnostic_node(result, i), d.message);
+  }
+  printf("node of diagnostic %zu: '%s'\n", n,
+         stride_compile_result_diagnostic_node(result, n));
+  stride_compile_result_destroy(result);
+  stride_compiler_destroy(compiler);
+  printf("%d failures\n", failures);
+  return failures != 0;
+}
+
+/* The one .stridemod file in `dir` (a module cache holding one module), as
+   a path in `path`; 0 if there is not exactly one. */
+static int onlyModuleIn(const char *dir, char *path, size_t size) {
+  DIR *d = opendir(dir);
+  int count = 0;
+  for (struct dirent *e = d ? readdir(d) : NULL; e; e = readdir(d)) {
+    const char *dot = strrchr(e->d_name, '.');
+    if (dot && strcmp(dot, ".stridemod") == 0 && ++count == 1)
+      snprintf(path, size, "%s/%s", dir, e->d_name);
+  }
+  if (d)
+    closedir(d);
+  return count == 1;
+}
+
+/* Compiles `path` to a module and prints its entry function's name. */
+static void compileCached(stride_compiler *compiler, const char *path,
+                          const char *what) {
+  stride_compile_result *result = NULL;
+  stride_module *module = NULL;
+  stride_status s = stride_compiler_compile_file(compiler, path, &result);
+  EXPECT(stride_compile_result_get_module(result, &module) == STRIDE_OK);
+  printf("%s: %s, @%s\n", what, stride_status_name(s),
+         module ? stride_module_entry_name(module) : "?");
+  stride_module_destroy(module);
+  stride_compile_result_destroy(result);
+}
+
+/* --cache DIR FILE: stride_compiler_compile_file keeps whole modules in the
+   cache directory. The second compile of FILE reads its entry back: with
+   the entry replaced by another module (the add graph's), it returns that
+   module. */
+static int checkModuleCache(const char *dir, const char *path) {
+  stride_compiler *compiler = NULL;
+  EXPECT(stride_compiler_create(&compiler) == STRIDE_OK);
+  EXPECT(stride_compiler_set_cache_dir(compiler, dir) == STRIDE_OK);
+  compileCached(compiler, path, "first compile");
+  char entry[4096];
+  int one = onlyModuleIn(dir, entry, sizeof entry);
+  printf("cache: %s\n", one ? "one module" : "not one module");
+  if (one) {
+    stride_compile_result *result = NULL;
+    stride_compiler_compile(compiler, kAddGraph, strlen(kAddGraph), "add.mlir",
+                            &result);
+    size_t size = 0;
+    const uint8_t *bytes = stride_compile_result_module_bytes(result, &size);
+    FILE *f = fopen(entry, "wb");
+    EXPECT(f && fwrite(bytes, 1, size, f) == size);
+    if (f)
+      fclose(f);
+    stride_compile_result_destroy(result);
+    compileCached(compiler, path, "second compile");
+  }
+  stride_compiler_destroy(compiler);
+  printf("%d failures\n", failures);
+  return failures != 0;
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--run") == 0)
     return runSteps(argv[2]);
+  if (argc == 3 && strcmp(argv[1], "--repair") == 0)
+    return printRepairs(argv[2]);
+  if (argc == 4 && strcmp(argv[1], "--cache") == 0)
+    return checkModuleCache(argv[2], argv[3]);
   if (argc != 2) {
-    fprintf(stderr, "usage: %s seed_backward_fx.mlir | --run MODULE\n", argv[0]);
+    fprintf(stderr,
+            "usage: %s seed_backward_fx.mlir | --run MODULE | --repair FILE | "
+            "--cache DIR FILE\n",
+            argv[0]);
     return 2;
   }
   printf("stride %s\n", stride_version());
@@ -381,6 +486,7 @@ int main(int argc, char **argv) {
   checkIllegalLayoutNotes(compiler, argv[1]);
   checkBadInputs(compiler);
   checkDeterministic(compiler);
+  checkTf32AndCacheDir(compiler);
   checkLaunchOptions(compiler);
   checkJobs(compiler);
   if (runtime)

@@ -61,6 +61,17 @@ inline constexpr uint64_t kModuleCacheMaxBytes = uint64_t(8) << 30;
 void storeCachedModule(llvm::StringRef entry, llvm::ArrayRef<uint8_t> bytes,
                        uint64_t maxBytes = kModuleCacheMaxBytes);
 
+/// compileFile(path, options) through the cache in options.nvrtcCacheDir,
+/// for embedders (the C API's stride_compiler_compile_file): a hit reads
+/// the entry back and returns it as a successful result without compiling;
+/// a compile that succeeded with no diagnostics is stored. As stridec, a
+/// compile with warnings or remarks is not stored, so that every compile
+/// of it reports them. Without a cache directory, for an output other than
+/// a module, with callbacks (which a hit would not call), or for an input
+/// that cannot be read, it is compileFile.
+CompileResult compileFileCached(const std::string &path,
+                                const CompileOptions &options);
+
 } // namespace stride
 
 #endif // STRIDE_COMPILER_MODULECACHE_H

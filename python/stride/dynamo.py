@@ -1,0 +1,303 @@
+"""The torch.compile backend "stride".
+
+torch.compile(model, backend="stride") hands each graph Dynamo captures to
+AOTAutograd, which functionalizes it, decomposes it with Stride's table and
+splits training graphs into a forward and a backward graph. Each of those
+graphs is wrapped as an ExportedProgram (stride.export), compiled by
+libstride with layout repair on (AOTAutograd's backward graphs claim
+overlapping layouts: the seed's slice_scatter) and run as a module on the
+graph's tensors. A graph Stride cannot compile or run runs in eager
+PyTorch instead, with a one-line warning (StrideFallbackWarning) that says
+why; a repaired layout is reported once per graph (StrideRepairWarning).
+
+Shapes are static: a graph Dynamo makes dynamic (after a second shape, or
+with dynamic=True) is compiled again for each new set of shapes it is
+called with.
+
+The first run of each module is checked against the graph run eagerly on
+the same inputs (floats within 1e-3 of the output's largest magnitude,
+1e-2 in 16 bits; other dtypes exactly); a module that differs is replaced
+by the eager graph, with a StrideFallbackWarning. options={"verify": False}
+skips that check.
+
+Options (torch.compile(..., options={...})): the compiler's
+(stride.compiler.OPTIONS: allow_tf32, deterministic, cache_dir, ...),
+attention ("fused" or "math") and verify (True).
+"""
+
+import collections
+import warnings
+
+import torch
+
+from .compile_model import compile_archive
+from .compiler import CompileError, OPTIONS
+from .export import (ATTENTION_MODES, attention_backend, captured_archive,
+                     stride_decompositions, use_torchs_cudnn)
+from .torch_module import TORCH_DTYPES, TorchModule
+
+# What the backend did, for tests and reports: graphs compiled by Stride,
+# graphs run eagerly, layouts repaired, specializations of dynamic graphs.
+stats = collections.Counter()
+
+
+class StrideFallbackWarning(UserWarning):
+    """A graph runs in eager PyTorch: Stride could not compile or run it."""
+
+
+class StrideRepairWarning(UserWarning):
+    """Stride repaired an overlapping layout the graph claimed."""
+
+
+def first_line(error):
+    if isinstance(error, CompileError):
+        errors = [d for d in error.diagnostics if d.severity == "error"]
+        if errors:
+            return str(errors[0])
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0] if text else ''}"
+
+
+def difference(got, expected):
+    """Where `got` differs from `expected` (lists of tensors or None) beyond
+    rounding, or None: floats within 1e-3 of the largest magnitude (1e-2 in
+    16 bits), NaN where NaN; other dtypes exactly."""
+    for i, (a, b) in enumerate(zip(got, expected)):
+        if a is None or b is None:
+            if a is not b:
+                return f"output {i} is {a is None and 'None' or 'a tensor'}"
+            continue
+        a = a.to(b.device)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return f"output {i} is {a.dtype} {list(a.shape)}, eager's {b.dtype} {list(b.shape)}"
+        if not b.dtype.is_floating_point:
+            if not torch.equal(a, b):
+                return f"output {i} ({b.dtype}) differs"
+            continue
+        if a.numel() == 0:
+            continue
+        rtol = 1e-2 if b.element_size() == 2 else 1e-3
+        a, b = a.double(), b.double()
+        nan = torch.isnan(a) != torch.isnan(b)
+        if bool(nan.any()):
+            return f"output {i} has NaN where eager's has none, or the reverse"
+        finite = ~torch.isnan(b)
+        scale = b[finite].abs().max().item() if bool(finite.any()) else 0.0
+        error = (a - b)[finite].abs().max().item() if bool(finite.any()) else 0.0
+        if error > rtol * scale + 1e-6:
+            return (f"output {i} differs by {error:.3g} where its largest "
+                    f"magnitude is {scale:.3g}")
+    return None
+
+
+def output_values(gm):
+    """The values a graph returns, in order (None where it returns none)."""
+    values = next(n for n in gm.graph.nodes if n.op == "output").args[0]
+    return list(values) if isinstance(values, (tuple, list)) else [values]
+
+
+class StrideGraph:
+    """One AOTAutograd graph (kind "forward", "backward" or "inference"):
+    compiled at its first call, on its real inputs; afterwards each call
+    runs the module, or the graph eagerly when Stride could not take it."""
+
+    def __init__(self, gm, kind, options):
+        self.gm = gm
+        self.kind = kind
+        self.options = options
+        self.run = self.first_call
+        self.module = None
+        self.kept = None
+        self.outputs = 0
+        self.cpu_outputs = []
+
+    def __call__(self, *args):
+        return self.run(*args)
+
+    def fall_back(self, reason):
+        stats["fallback"] += 1
+        nodes = sum(1 for n in self.gm.graph.nodes if n.op == "call_function")
+        warnings.warn(f"stride: a {self.kind} graph of {nodes} ops runs in "
+                      f"eager PyTorch: {reason}", StrideFallbackWarning,
+                      stacklevel=2)
+        self.run = self.gm
+
+    def first_call(self, *args):
+        try:
+            self.compile(args)
+        except Exception as error:  # noqa: BLE001 - anything: eager, said once
+            self.fall_back(first_line(error))
+            return self.gm(*args)
+        try:
+            outputs = self.run_module(*args)
+        except Exception as error:  # noqa: BLE001
+            self.fall_back(first_line(error))
+            return self.gm(*args)
+        if self.options.get("verify", True):
+            expected = self.gm(*args)
+            why = difference(outputs, expected)
+            if why:
+                self.fall_back(f"its first run differs from eager PyTorch's: {why}")
+                return expected
+        stats["compiled"] += 1
+        self.run = self.run_module
+        return outputs
+
+    def compile(self, args):
+        unsupported = [type(a).__name__ if not isinstance(a, torch.Tensor)
+                       else str(a.dtype) if a.dtype not in TORCH_DTYPES else None
+                       for a in args]
+        unsupported = [u for u in unsupported if u]
+        if unsupported:
+            raise ValueError(f"inputs Stride does not take: {', '.join(unsupported)}")
+        # The module runs on the device of the graph's CUDA tensors; a CPU
+        # input (a scalar such as an RNG seed) is copied there, and an
+        # output the graph has on the CPU is moved back.
+        device = next((a.device for a in args if a.device.type == "cuda"), None)
+        if device is None:
+            raise ValueError("no input is a CUDA tensor")
+        outputs = output_values(self.gm)
+        self.outputs = len(outputs)
+        kept = [v for v in outputs if v is not None]
+        if any(not isinstance(v, torch.fx.Node) for v in kept):
+            raise ValueError("an output that is not a tensor")
+        self.cpu_outputs = [
+            i for i, n in enumerate(kept)
+            if getattr(n.meta.get("val"), "device", device).type == "cpu"]
+        data, self.kept, _ = captured_archive(self.gm, args)
+        options = {k: v for k, v in self.options.items() if k in OPTIONS}
+        options["repair_layouts"] = True
+        result = compile_archive(data, device, options)
+        self.report_repairs(result)
+        if len(result.module.inputs) != len(args):
+            raise ValueError(f"the module takes {len(result.module.inputs)} inputs, "
+                             f"the graph {len(args)}")
+        use_torchs_cudnn()  # the cuDNN PyTorch loaded, for attention
+        # Copy, never refuse: a tangent may come in another layout than the
+        # one the graph was traced with.
+        self.module = TorchModule(result.module, device, copy_inputs=True)
+
+    def report_repairs(self, result):
+        for d in result.remarks():
+            if d.message.startswith("repaired the layout"):
+                stats["repaired"] += 1
+                node = f"node '{d.node}'" if d.node else d.file
+                warnings.warn(f"stride: {self.kind} graph: {node}: {d.message}",
+                              StrideRepairWarning, stacklevel=3)
+
+    def run_module(self, *args):
+        results = self.module.run(*args)
+        for i in self.cpu_outputs:
+            results[i] = results[i].cpu()
+        if len(results) == self.outputs:
+            return results
+        outputs = [None] * self.outputs
+        for position, value in zip(self.kept, results):
+            outputs[position] = value
+        return outputs
+
+
+def graph_compiler(kind, options):
+    """An AOTAutograd compiler (fw_compiler, bw_compiler,
+    inference_compiler) that makes StrideGraphs."""
+    from torch._functorch.aot_autograd import make_boxed_func
+
+    def compile_graph(gm, example_inputs):
+        return make_boxed_func(StrideGraph(gm, kind, options))
+
+    return compile_graph
+
+
+def aot_backend(options):
+    """AOTAutograd with Stride's compilers and decompositions; it traces
+    attention as options["attention"] says ("fused": one op, which Stride
+    imports as stride.attention; "math": products and a softmax)."""
+    from torch._dynamo.backends.common import aot_autograd
+
+    attention = options.get("attention", "fused")
+    if attention not in ATTENTION_MODES:
+        raise ValueError(f"attention={attention!r}: expected one of {ATTENTION_MODES}")
+    aot = aot_autograd(
+        fw_compiler=graph_compiler("forward", options),
+        bw_compiler=graph_compiler("backward", options),
+        inference_compiler=graph_compiler("inference", options),
+        decompositions=stride_decompositions(attention).materialize(),
+    )
+
+    def compile_traced(gm, example_inputs):
+        with attention_backend(attention):
+            return aot(gm, example_inputs)
+
+    return compile_traced
+
+
+def is_symbolic(value):
+    if isinstance(value, torch.SymInt):
+        return True
+    return isinstance(value, torch.Tensor) and any(
+        isinstance(d, torch.SymInt) for d in (*value.shape, *value.stride()))
+
+
+def is_dynamic(gm, example_inputs):
+    """Whether Dynamo made the graph's shapes symbolic: a size among its
+    inputs, or an input tensor of symbolic shape (what the placeholders
+    recorded; the example inputs themselves may be concrete)."""
+    recorded = [n.meta.get("example_value", n.meta.get("val"))
+                for n in gm.graph.nodes if n.op == "placeholder"]
+    return any(is_symbolic(v) for v in [*recorded, *example_inputs])
+
+
+class Specializing:
+    """A graph with symbolic shapes, compiled through AOTAutograd again for
+    each set of concrete shapes it is called with (static shapes)."""
+
+    def __init__(self, gm, options):
+        self.gm = gm
+        self.options = options
+        self.compiled = {}
+
+    def __call__(self, *args):
+        key = tuple((tuple(a.shape), a.stride(), a.dtype, a.device)
+                    if isinstance(a, torch.Tensor) else a for a in args)
+        compiled = self.compiled.get(key)
+        if compiled is None:
+            stats["specialized"] += 1
+            try:
+                compiled = aot_backend(self.options)(self.gm, list(args))
+            except Exception as error:  # noqa: BLE001
+                warnings.warn(f"stride: a graph with dynamic shapes runs in eager "
+                              f"PyTorch: {first_line(error)}", StrideFallbackWarning)
+                stats["fallback"] += 1
+                compiled = self.gm
+            self.compiled[key] = compiled
+        return compiled(*args)
+
+
+def backend(gm, example_inputs, options=None, **kwargs):
+    """The "stride" backend: torch.compile(model, backend="stride",
+    options={...})."""
+    options = dict(options or {}, **kwargs)
+    unknown = set(options) - set(OPTIONS) - {"attention", "verify"}
+    if unknown:
+        raise TypeError(f"the stride backend got unknown options {sorted(unknown)}; "
+                        f"it takes attention, verify and the compiler's: "
+                        f"{', '.join(OPTIONS)}")
+    if is_dynamic(gm, example_inputs):
+        return Specializing(gm, options)
+    return aot_backend(options)(gm, example_inputs)
+
+
+def register(name="stride"):
+    """Registers `backend` with Dynamo as `name`, unless Dynamo has it: as a
+    function, or as the package's entry point (torch_dynamo_backends),
+    which Dynamo loads and registers itself when the name is first looked
+    up (registering it here too would make that a duplicate)."""
+    from torch._dynamo.backends import registry
+
+    functions = getattr(registry, "_COMPILER_FNS", None)
+    if functions is not None:
+        if name in functions or registry._BACKENDS.get(name) is not None:
+            return
+    elif name in registry.list_backends(exclude_tags=()):  # older torch
+        return
+    registry.register_backend(compiler_fn=backend, name=name)

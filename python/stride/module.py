@@ -1,0 +1,231 @@
+"""Modules, their signatures, and running them through libstride's runtime.
+
+Nothing here needs torch: a Module is a parsed .stridemod and its signature;
+an Executable is a module loaded on a GPU; an Invocation runs it, on device
+pointers (run_device) or on NumPy arrays (run_host). stride.load wraps these
+for torch tensors (stride/torch_module.py).
+"""
+
+import ctypes
+import threading
+
+from . import _capi
+from ._capi import StrideError, call, lib, text
+
+
+class TensorSpec:
+    """One input or output of a module's signature: `dtype` is Stride's
+    name ("f32", "i64", ...), `strides` in elements; element (i_0, ...) is at
+    `storage_offset + sum(i_k * strides[k])` of a buffer of `storage_bytes`."""
+
+    __slots__ = ("name", "dtype", "shape", "strides", "storage_offset",
+                 "storage_bytes", "num_elements")
+
+    def __init__(self, info):
+        self.name = text(info.name)
+        self.dtype = _capi.DTYPE_NAMES[info.dtype]
+        self.shape = tuple(info.shape[i] for i in range(info.rank))
+        self.strides = tuple(info.strides[i] for i in range(info.rank))
+        self.storage_offset = info.storage_offset
+        self.storage_bytes = info.storage_bytes
+        self.num_elements = info.num_elements
+
+    def __repr__(self):
+        return (f"{self.name}: {self.dtype} {list(self.shape)} strides "
+                f"{list(self.strides)} offset {self.storage_offset}")
+
+
+def layout_mismatch(spec, dtype, shape, strides):
+    """Why a tensor of `dtype` (Stride's name), `shape` and `strides` (in
+    elements) cannot be passed as `spec` without a copy, or None when it
+    can. A dim of size 1 addresses nothing, so its stride is not compared."""
+    if dtype != spec.dtype:
+        return f"dtype {dtype}, expected {spec.dtype}"
+    if tuple(shape) != spec.shape:
+        return f"shape {list(shape)}, expected {list(spec.shape)}"
+    for d, (size, got, want) in enumerate(zip(shape, strides, spec.strides)):
+        if size != 1 and got != want:
+            return (f"strides {list(strides)}, expected {list(spec.strides)} "
+                    f"(dim {d})")
+    return None
+
+
+def signature_text(module):
+    """The module's signature, one line per tensor, for error messages."""
+    lines = [f"'{module.entry_name}' takes"]
+    lines += [f"  input {i}: {s}" for i, s in enumerate(module.inputs)]
+    lines += [f"  returns {i}: {s}" for i, s in enumerate(module.outputs)]
+    return "\n".join(lines)
+
+
+class Module:
+    """A parsed .stridemod (its code not yet on a GPU) and its signature."""
+
+    def __init__(self, handle, name):
+        self._handle = handle
+        self.name = name
+        L = lib()
+        self.entry_name = text(L.stride_module_entry_name(handle))
+        self.arch = text(L.stride_module_arch(handle))
+        self.inputs = self._specs(L.stride_module_num_inputs(handle),
+                                  L.stride_module_get_input)
+        self.outputs = self._specs(L.stride_module_num_outputs(handle),
+                                   L.stride_module_get_output)
+
+    def _specs(self, count, getter):
+        specs = []
+        for i in range(count):
+            info = _capi.TensorInfo()
+            call(getter, self._handle, i, ctypes.byref(info))
+            specs.append(TensorSpec(info))
+        return specs
+
+    @classmethod
+    def from_file(cls, path):
+        handle = ctypes.c_void_p()
+        call(lib().stride_module_load_file, str(path).encode(), ctypes.byref(handle))
+        return cls(handle, str(path))
+
+    @classmethod
+    def from_bytes(cls, data, name="module"):
+        handle = ctypes.c_void_p()
+        buffer = ctypes.create_string_buffer(bytes(data), len(data))
+        call(lib().stride_module_load, buffer, len(data), name.encode(),
+             ctypes.byref(handle))
+        return cls(handle, name)
+
+    def describe(self):
+        """What `stridec --inspect` prints."""
+        return text(lib().stride_module_describe(self._handle))
+
+    def signature(self):
+        return signature_text(self)
+
+    def __del__(self):
+        if getattr(self, "_handle", None) and _capi.alive():
+            _capi._library.stride_module_destroy(self._handle)
+            self._handle = None
+
+
+class Runtime:
+    """One CUDA device (its primary context, which PyTorch shares)."""
+
+    def __init__(self, device=0):
+        self._handle = ctypes.c_void_p()
+        call(lib().stride_runtime_create, int(device), ctypes.byref(self._handle))
+        self.device = device
+        self.description = text(lib().stride_runtime_describe_device(self._handle))
+        self.arch = text(lib().stride_runtime_device_arch(self._handle))
+        # Never destroyed: runtime() keeps one per device for the process.
+
+
+_runtimes = {}
+_runtimes_lock = threading.Lock()
+
+
+def runtime(device=0):
+    """The process's Runtime of CUDA device `device`, created once."""
+    with _runtimes_lock:
+        if device not in _runtimes:
+            _runtimes[device] = Runtime(device)
+        return _runtimes[device]
+
+
+class Executable:
+    """A module's code loaded on a device; shared by its invocations."""
+
+    def __init__(self, module, device=0):
+        self.module = module
+        self.runtime = runtime(device)
+        self._handle = ctypes.c_void_p()
+        call(lib().stride_executable_create, self.runtime._handle,
+             module._handle, ctypes.byref(self._handle))
+
+    def __del__(self):
+        if getattr(self, "_handle", None) and _capi.alive():
+            _capi._library.stride_executable_destroy(self._handle)
+            self._handle = None
+
+
+class Invocation:
+    """One caller's buffers and launches of an Executable: one stream (or
+    one thread) at a time."""
+
+    def __init__(self, executable, use_cuda_graph=False):
+        self.executable = executable  # kept alive as long as this
+        self._handle = ctypes.c_void_p()
+        call(lib().stride_invocation_create, executable._handle,
+             int(bool(use_cuda_graph)), ctypes.byref(self._handle))
+        module = executable.module
+        self._inputs = (ctypes.c_uint64 * max(1, len(module.inputs)))()
+        self._outputs = (ctypes.c_uint64 * max(1, len(module.outputs)))()
+        self._run_device = lib().stride_invocation_run_device
+
+    def run_device(self, inputs, outputs, stream=None):
+        """Enqueues a run on `stream` (a CUstream as an int; None: the legacy
+        default stream) over device pointers (ints): each the address of
+        storage element 0 of a buffer laid out as the signature says."""
+        for i, address in enumerate(inputs):
+            self._inputs[i] = address
+        for i, address in enumerate(outputs):
+            self._outputs[i] = address
+        status = self._run_device(self._handle, self._inputs, len(inputs),
+                                  self._outputs, len(outputs), stream)
+        if status:
+            raise StrideError(status, _capi.last_error())
+
+    def run_host(self, arrays):
+        """Runs on NumPy arrays (checked against the signature; copied in
+        dense C order), waits, and returns the outputs as NumPy arrays."""
+        import numpy as np
+
+        module = self.executable.module
+        check_count(module, len(arrays))
+        dense = []
+        for i, (spec, array) in enumerate(zip(module.inputs, arrays)):
+            array = np.asarray(array)
+            dtype = numpy_dtype_name(array.dtype)
+            if dtype != spec.dtype or tuple(array.shape) != spec.shape:
+                raise mismatch_error(module, i, f"dtype {dtype}, shape "
+                                     f"{list(array.shape)}")
+            dense.append(np.ascontiguousarray(array))
+        outputs = [np.empty(s.shape, dtype=NUMPY_DTYPES[s.dtype])
+                   for s in module.outputs]
+        in_ptrs = (ctypes.c_void_p * max(1, len(dense)))(
+            *[a.ctypes.data for a in dense])
+        out_ptrs = (ctypes.c_void_p * max(1, len(outputs)))(
+            *[o.ctypes.data for o in outputs])
+        call(lib().stride_invocation_run_host, self._handle, in_ptrs,
+             len(dense), out_ptrs, len(outputs))
+        return outputs
+
+    def __del__(self):
+        if getattr(self, "_handle", None) and _capi.alive():
+            _capi._library.stride_invocation_destroy(self._handle)
+            self._handle = None
+
+
+# Stride's dtypes as NumPy's (bf16 has none).
+NUMPY_DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64",
+                "i1": "bool", "i8": "int8", "i32": "int32", "i64": "int64"}
+
+
+def numpy_dtype_name(dtype):
+    for name, np_name in NUMPY_DTYPES.items():
+        if str(dtype) == np_name:
+            return name
+    return str(dtype)
+
+
+def check_count(module, count):
+    if count != len(module.inputs):
+        raise StrideError(_capi.STRIDE_INVALID_ARGUMENT,
+                          f"{module.name}: got {count} inputs\n"
+                          + signature_text(module))
+
+
+def mismatch_error(module, index, what):
+    spec = module.inputs[index]
+    return StrideError(_capi.STRIDE_INVALID_ARGUMENT,
+                       f"{module.name}: input {index} ('{spec.name}') is "
+                       f"{what}, expected {spec}\n" + signature_text(module))

@@ -1,0 +1,180 @@
+"""stride.load: a compiled module called with torch CUDA tensors.
+
+Zero-copy: each input's data pointer goes to the runtime as it is, after its
+dtype, shape and strides are checked against the module's signature; each
+output is allocated by PyTorch's caching allocator with the signature's
+layout and written in place; the module runs on PyTorch's current CUDA
+stream, without synchronizing.
+"""
+
+import torch
+
+from . import _capi
+from .module import (Executable, Invocation, Module, StrideError,
+                     layout_mismatch, signature_text)
+
+TORCH_DTYPES = {
+    "f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+    "f64": torch.float64, "i1": torch.bool, "i8": torch.int8,
+    "i32": torch.int32, "i64": torch.int64,
+}
+STRIDE_DTYPES = {v: k for k, v in TORCH_DTYPES.items()}
+
+# The runtime's matrix products need 256-byte aligned buffers
+# (python-free-docs/embedding.md); an input that is not is copied.
+ALIGNMENT = 256
+
+try:  # what inductor's generated code calls: a few hundred ns
+    from torch._C import _cuda_getCurrentRawStream as _raw_stream
+except ImportError:  # pragma: no cover - older torch
+    def _raw_stream(device):
+        return torch.cuda.current_stream(device).cuda_stream
+
+
+class _Input:
+    """An input's expectation, in the form the hot path compares."""
+
+    __slots__ = ("spec", "dtype", "shape", "strides", "offset_bytes")
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.dtype = TORCH_DTYPES[spec.dtype]
+        self.shape = torch.Size(spec.shape)
+        self.strides = spec.strides
+        self.offset_bytes = spec.storage_offset * self.dtype.itemsize
+
+
+class _Output:
+    __slots__ = ("shape", "strides", "dtype", "offset", "storage_elements")
+
+    def __init__(self, spec):
+        self.dtype = TORCH_DTYPES[spec.dtype]
+        self.shape = spec.shape
+        self.strides = spec.strides
+        self.offset = spec.storage_offset
+        self.storage_elements = -(-spec.storage_bytes // self.dtype.itemsize)
+
+
+def cuda_device(device=None):
+    """A torch.device of type cuda with an index (None: the current one)."""
+    if isinstance(device, int):
+        return torch.device("cuda", device)
+    device = torch.device("cuda") if device is None else torch.device(device)
+    if device.type != "cuda":
+        raise StrideError(_capi.STRIDE_INVALID_ARGUMENT,
+                          f"Stride runs modules on CUDA devices, not {device}")
+    if device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    return device
+
+
+class TorchModule:
+    """A loaded module, called with torch CUDA tensors: `m(x, y)` returns
+    the output tensor, or a tuple when the module has several (m.run(...)
+    always returns a list). Inputs whose layout differs from the signature
+    are refused with StrideError (STRIDE_INVALID_ARGUMENT) naming the
+    expectation, or, with copy_inputs=True, copied into it (also from
+    another device). Runs on torch.cuda.current_stream(); one invocation
+    (buffers for the module's temporaries) per stream it meets."""
+
+    def __init__(self, module, device=None, copy_inputs=False,
+                 use_cuda_graph=False):
+        self.device = cuda_device(device)
+        self.module = module
+        self.copy_inputs = copy_inputs
+        self.use_cuda_graph = use_cuda_graph
+        self.executable = Executable(module, self.device.index)
+        self._inputs = [_Input(s) for s in module.inputs]
+        self._outputs = [_Output(s) for s in module.outputs]
+        self._invocations = {}
+
+    @property
+    def signature(self):
+        return signature_text(self.module)
+
+    def _invocation(self, stream):
+        invocation = self._invocations.get(stream)
+        if invocation is None:
+            invocation = Invocation(self.executable, self.use_cuda_graph)
+            self._invocations[stream] = invocation
+        return invocation
+
+    def _fix_input(self, index, tensor, keep):
+        """An input the fast check refused: the tensor to pass (a copy in
+        the signature's layout, kept alive in `keep`), or StrideError."""
+        expected = self._inputs[index]
+        if not isinstance(tensor, torch.Tensor):
+            raise self._mismatch(index, f"a {type(tensor).__name__}, not a tensor")
+        dtype = STRIDE_DTYPES.get(tensor.dtype, str(tensor.dtype))
+        why = layout_mismatch(expected.spec, dtype, tuple(tensor.shape),
+                              tensor.stride())
+        if why and (not self.copy_inputs or dtype != expected.spec.dtype
+                    or tuple(tensor.shape) != expected.spec.shape):
+            raise self._mismatch(index, why)
+        if tensor.device != self.device and not self.copy_inputs:
+            raise self._mismatch(index, f"on {tensor.device}, expected {self.device}")
+        aligned = (tensor.data_ptr() - expected.offset_bytes) % ALIGNMENT == 0
+        if not why and tensor.device == self.device and aligned:
+            return tensor  # strides differ only on size-1 dims
+        copy = torch.empty_strided(expected.spec.shape, expected.spec.strides,
+                                   dtype=expected.dtype, device=self.device)
+        copy.copy_(tensor)
+        keep.append(copy)
+        return copy
+
+    def _mismatch(self, index, why):
+        spec = self.module.inputs[index]
+        return StrideError(
+            _capi.STRIDE_INVALID_ARGUMENT,
+            f"{self.module.name}: input {index} ('{spec.name}') is {why}; "
+            "pass a tensor of the expected layout, or load with "
+            "copy_inputs=True to copy it\n" + self.signature)
+
+    def _allocate(self):
+        outputs, addresses = [], []
+        for o in self._outputs:
+            if o.offset == 0:
+                t = torch.empty_strided(o.shape, o.strides, dtype=o.dtype,
+                                        device=self.device)
+                addresses.append(t.data_ptr())
+            else:
+                storage = torch.empty(o.storage_elements, dtype=o.dtype,
+                                      device=self.device)
+                t = storage.as_strided(o.shape, o.strides, o.offset)
+                addresses.append(storage.data_ptr())
+            outputs.append(t)
+        return outputs, addresses
+
+    def run(self, *tensors):
+        """Runs on `tensors`; returns the outputs as a list."""
+        if len(tensors) != len(self._inputs):
+            raise StrideError(_capi.STRIDE_INVALID_ARGUMENT,
+                              f"{self.module.name}: got {len(tensors)} inputs\n"
+                              + self.signature)
+        addresses, keep = [], []
+        device = self.device
+        for i, (t, e) in enumerate(zip(tensors, self._inputs)):
+            if (type(t) is not torch.Tensor and not isinstance(t, torch.Tensor)) \
+                    or t.dtype is not e.dtype or t.shape != e.shape \
+                    or t.stride() != e.strides or t.device != device \
+                    or (t.data_ptr() - e.offset_bytes) % ALIGNMENT:
+                t = self._fix_input(i, t, keep)
+            addresses.append(t.data_ptr() - e.offset_bytes)
+        outputs, output_addresses = self._allocate()
+        stream = _raw_stream(device.index)
+        self._invocation(stream).run_device(addresses, output_addresses, stream)
+        return outputs
+
+    def __call__(self, *tensors):
+        outputs = self.run(*tensors)
+        return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def load(path_or_bytes, device=None, copy_inputs=False, use_cuda_graph=False):
+    """Loads a .stridemod (a path, or its bytes) onto a CUDA device (default:
+    torch's current one) and returns a TorchModule."""
+    if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
+        module = Module.from_bytes(bytes(path_or_bytes))
+    else:
+        module = Module.from_file(path_or_bytes)
+    return TorchModule(module, device, copy_inputs, use_cuda_graph)

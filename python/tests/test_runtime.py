@@ -1,0 +1,122 @@
+"""The package's runtime binding against the CUDA driver test double
+(test/Runtime/FakeCuda.cpp: "device memory" is host memory, kernels do
+nothing), without torch: load a module, read its signature, run it on NumPy
+arrays and on pointers, refuse mismatched inputs, and turn each runtime
+failure into a StrideError with Stride's status code and message.
+
+Run with the double first on the loader's path and the modules compiled
+before (NVRTC does not start with the double on the path):
+
+  STRIDE_TEST_MODULES=DIR LD_LIBRARY_PATH=build/test/Runtime/fake-cuda \\
+    STRIDE_LIBRARY=build/lib/libstride.so python3 -m unittest test_runtime
+
+DIR holds add.stridemod and add100.stridemod (the add graph of
+test_compiler.py, for sm_90 and sm_100). test/Python/python-package.test
+runs it. With STRIDE_FAKE_CUDA_LAUNCH set, only DeviceFaultTest runs.
+"""
+
+import ctypes
+import os
+import sys
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE)))
+
+import stride  # noqa: E402
+from stride.module import Executable, Invocation, Module, runtime  # noqa: E402
+
+MODULES = os.environ.get("STRIDE_TEST_MODULES", "")
+FAULT = os.environ.get("STRIDE_FAKE_CUDA_LAUNCH")
+
+
+def add_module():
+    return Module.from_file(os.path.join(MODULES, "add.stridemod"))
+
+
+@unittest.skipIf(not MODULES or FAULT, "needs STRIDE_TEST_MODULES and the fake driver")
+class RuntimeTest(unittest.TestCase):
+    def setUp(self):
+        self.module = add_module()
+        self.invocation = Invocation(Executable(self.module))
+
+    def test_device(self):
+        self.assertIn("Stride fake GPU", runtime().description)
+        self.assertEqual(runtime().arch, "sm_90")
+
+    def test_run_host(self):
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        outputs = self.invocation.run_host([x, x])
+        self.assertEqual(len(outputs), 1)
+        self.assertEqual((outputs[0].shape, outputs[0].dtype), ((2, 3), np.float32))
+
+    def test_mismatched_input_names_the_signature(self):
+        x = np.zeros((2, 3), dtype=np.float32)
+        with self.assertRaises(stride.StrideError) as caught:
+            self.invocation.run_host([x, np.zeros((3, 2), dtype=np.float32)])
+        error = caught.exception
+        self.assertEqual(error.code, "STRIDE_INVALID_ARGUMENT")
+        self.assertIn("input 1 ('arg1') is dtype f32, shape [3, 2], expected "
+                      "arg1: f32 [2, 3] strides [3, 1] offset 0", error.message)
+        self.assertIn("'add' takes", error.message)
+        with self.assertRaises(stride.StrideError) as caught:
+            self.invocation.run_host([x, x.astype(np.float64)])
+        self.assertIn("dtype f64", caught.exception.message)
+        with self.assertRaises(stride.StrideError) as caught:
+            self.invocation.run_host([x])
+        self.assertIn("got 1 inputs", caught.exception.message)
+
+    def test_run_device_on_pointers(self):
+        # The double's device memory is host memory: NumPy buffers serve.
+        x = np.zeros((2, 3), dtype=np.float32)
+        z = np.zeros((2, 3), dtype=np.float32)
+        self.invocation.run_device([x.ctypes.data, x.ctypes.data], [z.ctypes.data])
+
+    def test_run_device_errors(self):
+        x = np.zeros((2, 3), dtype=np.float32)
+        with self.assertRaises(stride.StrideError) as caught:
+            self.invocation.run_device([x.ctypes.data, 0], [x.ctypes.data])
+        self.assertEqual(caught.exception.code, "STRIDE_INVALID_ARGUMENT")
+        self.assertIn("null pointer for input 'arg1'", caught.exception.message)
+        with self.assertRaises(stride.StrideError) as caught:
+            self.invocation.run_device([x.ctypes.data], [x.ctypes.data])
+        self.assertIn("got 1 input and 1 output pointers", caught.exception.message)
+
+    def test_module_for_another_arch(self):
+        other = Module.from_file(os.path.join(MODULES, "add100.stridemod"))
+        with self.assertRaises(stride.StrideError) as caught:
+            Executable(other)
+        self.assertEqual(caught.exception.code, "STRIDE_INCOMPATIBLE")
+        self.assertIn("compiled to a CUBIN for sm_100", caught.exception.message)
+
+
+@unittest.skipIf(not MODULES or not FAULT, "needs STRIDE_FAKE_CUDA_LAUNCH")
+class DeviceFaultTest(unittest.TestCase):
+    def test_fault_is_an_exception(self):
+        invocation = Invocation(Executable(add_module()))
+        x = np.zeros((2, 3), dtype=np.float32)
+        with self.assertRaises(stride.StrideError) as caught:
+            invocation.run_host([x, x])
+        self.assertEqual(caught.exception.code, "STRIDE_DEVICE_FAULT")
+        self.assertEqual(caught.exception.status, 9)
+        self.assertIn("CUDA_ERROR_ILLEGAL_ADDRESS", caught.exception.message)
+
+
+class NoDriverTest(unittest.TestCase):
+    @unittest.skipIf(MODULES, "runs without the double")
+    def test_no_driver(self):
+        try:
+            ctypes.CDLL("libcuda.so.1")
+            self.skipTest("a CUDA driver is installed")
+        except OSError:
+            pass
+        with self.assertRaises(stride.StrideError) as caught:
+            stride.module.Runtime(0)
+        self.assertEqual(caught.exception.code, "STRIDE_UNAVAILABLE")
+        self.assertIn("no CUDA driver found", caught.exception.message)
+
+
+if __name__ == "__main__":
+    unittest.main()
