@@ -431,7 +431,7 @@ TEST(ModuleTest, StepChecks) {
   d.steps[2] = FillStep{5, 0};
   EXPECT_EQ(roundTripError(d),
             "model.stridemod: inconsistent module: step 3 of 6 (fill) writes "
-            "buffer 5, which is an input or a constant");
+            "buffer 5, which is a constant or an input the graph does not mutate");
   d = realisticModule();
   d.steps[4] = CopyStep{3, 2, 1025};
   EXPECT_EQ(roundTripError(d),

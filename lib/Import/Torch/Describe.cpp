@@ -90,7 +90,8 @@ Result<std::string> describeArchive(std::string bytes) {
      << (weightList.empty() ? "  (none)\n" : weightList);
   os << "outputs:\n";
   for (const OutputSpec &spec : program->outputSpecs)
-    os << "  " << spec.arg << ": " << spec.key << " "
+    os << "  " << spec.arg << ": " << spec.key
+       << (spec.target.empty() ? "" : " of '" + spec.target + "'") << " "
        << metaOf(*program, spec.arg) << "\n";
   return os.str();
 }
