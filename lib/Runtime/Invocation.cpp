@@ -18,6 +18,8 @@
 #include "RuntimeImpl.h"
 #include "stride/Support/Layout.h"
 
+#include <algorithm>
+
 namespace stride {
 
 namespace {

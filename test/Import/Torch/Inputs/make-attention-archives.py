@@ -12,69 +12,15 @@ Python's standard library only (no PyTorch, no NumPy). Run it again after
 changing it and commit the files; the tests read the committed files.
 """
 
-import io
-import json
 import math
 import os
 import random
-import struct
-import zipfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "attention")
-SEED = os.path.join(HERE, "..", "fixtures", "seed_fwd_2x8x16", "model.pt2")
-MODEL_JSON = "model/models/model.json"
+from pt2_writer import (BOOL, F32, I64, INF, NONE, U64, Graph, Tensor,
+                        broadcast_get, numel, rand, rounded, t, write_archive,
+                        write_npy)
 
-F32, F64, I64, BOOL, U64 = 7, 8, 5, 12, 35
-INF = float("inf")
-
-# ----------------------------------------------------------------------------
-# Tensors: nested lists of a shape, flattened row-major
-
-
-def numel(shape):
-    return math.prod(shape)
-
-
-def index(shape, flat):
-    """The multi-index of row-major position `flat`."""
-    out = []
-    for size in reversed(shape):
-        out.append(flat % size)
-        flat //= size
-    return tuple(reversed(out))
-
-
-class Tensor:
-    def __init__(self, shape, values, dtype=F32):
-        assert len(values) == numel(shape)
-        self.shape, self.values, self.dtype = list(shape), list(values), dtype
-
-    def __getitem__(self, idx):
-        flat = 0
-        for i, size in zip(idx, self.shape):
-            flat = flat * size + i
-        return self.values[flat]
-
-
-def rand(rng, shape):
-    """Floats in [-1, 1) with 3 decimals: exact enough as f32 inputs."""
-    return Tensor(shape, [round(rng.uniform(-1, 1), 3) for _ in range(numel(shape))])
-
-
-def f32(x):
-    return struct.unpack("<f", struct.pack("<f", x))[0]
-
-
-def rounded(t):
-    return Tensor(t.shape, [f32(x) for x in t.values], t.dtype)
-
-
-def broadcast_get(t, idx):
-    """t[idx] with PyTorch's broadcasting (t's trailing dims align)."""
-    idx = idx[len(idx) - len(t.shape):]
-    return t[tuple(0 if size == 1 else i for i, size in zip(idx, t.shape))]
-
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "attention")
 
 # ----------------------------------------------------------------------------
 # Attention in float64 (python-free-docs/attention.md's formulas)
@@ -145,119 +91,9 @@ def attention_backward(dout, q, k, v, out, lse, mask, scale, causal):
     return Tensor(q.shape, gq), Tensor(k.shape, gk), Tensor(v.shape, gv)
 
 
-# ----------------------------------------------------------------------------
-# .npy files
-
-
-def write_npy(path, t):
-    descr, fmt = {F32: ("<f4", "<f"), F64: ("<f8", "<d"), I64: ("<i8", "<q"),
-                  BOOL: ("|b1", "<?")}[t.dtype]
-    shape = repr(tuple(t.shape))
-    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
-    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
-    with open(path, "wb") as f:
-        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-        for x in t.values:
-            f.write(struct.pack(fmt, x))
-
-
-# ----------------------------------------------------------------------------
-# The export schema
-
-
-def strides_of(shape, order=None):
-    """Dense strides of `shape` whose dims, outermost first, are `order`."""
-    order = order or list(range(len(shape)))
-    strides, step = [0] * len(shape), 1
-    for d in reversed(order):
-        strides[d] = step
-        step *= shape[d]
-    return strides
-
-
-def meta(dtype, shape, order=None):
-    return {"dtype": dtype, "sizes": [{"as_int": s} for s in shape],
-            "requires_grad": False, "device": {"type": "cpu", "index": None},
-            "strides": [{"as_int": s} for s in strides_of(shape, order)],
-            "storage_offset": {"as_int": 0}, "layout": 7}
-
-
-def t(name):
-    return {"as_tensor": {"name": name}}
-
-
-NONE = {"as_none": True}
-
-
-class Graph:
-    """Nodes, their values' types, the graph's inputs and outputs."""
-
-    def __init__(self):
-        self.nodes, self.values, self.inputs, self.outputs = [], {}, [], []
-        self.sym_ints = {}  # the SymInt outputs' values
-
-    def input(self, name, dtype, shape):
-        self.inputs.append(name)
-        self.values[name] = meta(dtype, shape)
-        return name
-
-    def node(self, target, args, outputs):
-        """args: (name, value) with value a tensor name, None, or an argument
-        union; outputs: (name, dtype, shape[, dim order from the outermost]),
-        NONE, or an int (a SymInt output of that value)."""
-        inputs = []
-        for arg_name, value in args:
-            if isinstance(value, str):
-                value = t(value)
-            elif value is None:
-                value = NONE
-            inputs.append({"name": arg_name, "arg": value, "kind": 1})
-        outs = []
-        for out in outputs:
-            if isinstance(out, dict):
-                outs.append(out)
-                continue
-            if isinstance(out, int):  # a SymInt output and its value
-                name = f"sym_{len(self.sym_ints)}"
-                self.sym_ints[name] = {"as_int": out}
-                outs.append({"as_sym_int": {"as_name": name}})
-                continue
-            self.values[out[0]] = meta(*out[1:])
-            outs.append(t(out[0]))
-        self.nodes.append({"target": "torch.ops.aten." + target, "inputs": inputs,
-                           "outputs": outs, "metadata": {},
-                           "is_hop_single_tensor_return": None,
-                           "name": next(o["as_tensor"]["name"] for o in outs if "as_tensor" in o)})
-
-    def program(self, seed):
-        p = json.loads(json.dumps(seed))
-        g = p["graph_module"]["graph"]
-        g["inputs"] = [t(n) for n in self.inputs]
-        g["outputs"] = [t(n) for n in self.outputs]
-        g["nodes"] = self.nodes
-        g["tensor_values"] = self.values
-        g["sym_int_values"] = self.sym_ints
-        sig = p["graph_module"]["signature"]
-        sig["input_specs"] = [{"user_input": {"arg": t(n)}} for n in self.inputs]
-        sig["output_specs"] = [{"user_output": {"arg": t(n)}} for n in self.outputs]
-        return p
-
-
-def write_archive(name, graph):
-    with zipfile.ZipFile(SEED) as seed_zip:
-        entries = [(i, seed_zip.read(i.filename)) for i in seed_zip.infolist()]
-    seed = json.loads(dict((i.filename, d) for i, d in entries)[MODEL_JSON])
-    text = json.dumps(graph.program(seed)).encode()
-    path = os.path.join(OUT, name + ".pt2")
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
-        for info, data in entries:
-            entry = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
-            z.writestr(entry, text if info.filename == MODEL_JSON else data)
-
-
 def write_case(name, graph, inputs, expected):
     """The archive, its inputs (name -> Tensor) and expected outputs."""
-    write_archive(name, graph)
+    write_archive(OUT, name, graph)
     for input_name, value in inputs.items():
         write_npy(os.path.join(OUT, f"{name}.{input_name}.npy"), value)
     folder = os.path.join(OUT, name + ".expected")
@@ -456,7 +292,7 @@ def error(name, target, args, outputs, inputs):
         graph.input(input_name, dtype, shape)
     graph.node(target, args, outputs)
     graph.outputs = [outputs[0][0]]
-    write_archive("error-" + name, graph)
+    write_archive(OUT, "error-" + name, graph)
 
 
 SDPA = "scaled_dot_product_attention.default"
