@@ -258,6 +258,10 @@ struct LegalizeLayoutsPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    // In-place writes first: their storage cannot be repaired, and a copy
+    // into it would be reported as a functional result.
+    if (mlir::failed(checkInPlaceWrites(func)))
+      return signalPassFailure();
     bool failed = false;
     func.walk([&](Operation *op) {
       if (!writesFreshBuffers(op))
@@ -275,7 +279,7 @@ struct LegalizeLayoutsPass
         failed |= mlir::failed(handled);
       }
     });
-    if (failed || mlir::failed(checkInPlaceWrites(func)))
+    if (failed)
       return signalPassFailure();
     materializeAliasedResults(func);
     updateFunctionType(func);

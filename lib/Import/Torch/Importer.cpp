@@ -105,6 +105,8 @@ private:
   std::vector<Payload> payloads;
   std::map<std::string, std::string> payloadDirs; // payload name -> dir
   llvm::StringMap<Value> values;
+  /// The location of the node that defines each value, by name.
+  llvm::StringMap<Location> nodeLocs;
   /// Graph inputs that are weights, materialized as constants.
   std::vector<std::pair<std::string, Weight>> constantInputs;
   /// Graph inputs that are buffers the program mutates: each becomes a
@@ -406,6 +408,7 @@ LogicalResult ProgramImporter::importNode(const Node &node) {
       return emitError(loc) << "output '" << name << "' of " << node.target
                             << " is not produced by the importer";
     values[name] = v;
+    nodeLocs.try_emplace(name, loc);
   }
   return success();
 }
@@ -455,7 +458,7 @@ FailureOr<Value> ProgramImporter::writtenValue(Value value, func::FuncOp func,
   if (!found)
     return fail() << "graph output '" << spec.arg << "' mutates "
                   << (buffer ? "buffer" : "input") << " '" << target
-                  << "', which is not a graph input";
+                  << "', which no graph input of that kind holds";
   argument = *found;
   auto argType = cast<StridedTensorType>(func.getArgumentTypes()[argument]);
   auto type = cast<StridedTensorType>(value.getType());
@@ -465,8 +468,11 @@ FailureOr<Value> ProgramImporter::writtenValue(Value value, func::FuncOp func,
                   << " mutates '" << target << "' of type " << argType;
   if (type == argType)
     return value;
-  // The new value in the storage's own layout.
-  return CloneOp::create(builder, value.getLoc(), argType, value).getResult();
+  // The new value in the storage's own layout, located at the node that
+  // computes it: the node that writes.
+  auto node = nodeLocs.find(spec.arg);
+  Location loc = node == nodeLocs.end() ? value.getLoc() : node->second;
+  return CloneOp::create(builder, loc, argType, value).getResult();
 }
 
 LogicalResult ProgramImporter::buildReturn(func::FuncOp func) {

@@ -272,9 +272,9 @@ FailureOr<std::vector<Value>> indexList(NodeImporter &n, int64_t rank) {
       if (dtype != DType::I64 && dtype != DType::I32)
         return n.error() << "index_put with an index of type "
                          << dtypeName(dtype)
-                         << " is not supported: Stride imports int32 and "
-                            "int64 indices (a bool mask selects a number of "
-                            "elements known only at run time)";
+                         << " is not supported: Stride imports an int32 or "
+                            "int64 index (a bool mask selects a number of "
+                            "rows known only at run time)";
     }
     indices.push_back(*v);
   }

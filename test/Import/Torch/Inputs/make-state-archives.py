@@ -191,6 +191,20 @@ def case_bad_specs():
     write_archive(OUT, "error-mutates-no-buffer", g)
 
 
+def case_index_put_apart():
+    """error-index-put-apart.pt2: index tensors on dims 0 and 2 with a
+    whole dim between them (PyTorch moves the broadcast dims first)."""
+    g = Graph()
+    g.input("x", F32, [3, 4, 5])
+    g.input("i", I64, [2])
+    g.input("v", F32, [2, 4])
+    g.node("index_put.default",
+           [("self", "x"), ("indices", int_list(["i", None, "i"])), ("values", "v")],
+           [("y", F32, [3, 4, 5])])
+    g.outputs = ["y"]
+    write_archive(OUT, "error-index-put-apart", g)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     rng = random.Random(40)
@@ -199,6 +213,7 @@ def main():
     case_index_put_dims(rng)
     case_overlapping_write()
     case_bad_specs()
+    case_index_put_apart()
 
 
 if __name__ == "__main__":
