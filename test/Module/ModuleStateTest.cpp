@@ -82,8 +82,8 @@ TEST(ModuleStateTest, VerifierRules) {
   ModuleDesc d = stepModule();
   d.buffers[1].index = 0;
   EXPECT_EQ(roundTripError(d),
-            "m.stridemod: inconsistent module: state 1 'v_cache' is bound to "
-            "0 buffers (expected exactly 1)");
+            "m.stridemod: inconsistent module: state 0 'k_cache' is bound to "
+            "2 buffers (expected exactly 1)");
   d = stepModule();
   d.states[1].init.pop_back();
   EXPECT_EQ(roundTripError(d),
