@@ -446,6 +446,59 @@ LogicalResult copy(NodeImporter &n) {
   return success();
 }
 
+/// Says why the positions of `type` overlap (checkNonOverlapping's
+/// verdict), for an in-place write through it.
+void explainOverlap(InFlightDiagnostic &diag, StridedTensorType type,
+                    const OverlapVerdict &verdict) {
+  if (verdict.kind == OverlapVerdict::Kind::ZeroStride)
+    diag << "dim " << verdict.dim << " has size "
+         << type.getShape()[verdict.dim] << " and stride 0, so all "
+         << type.getShape()[verdict.dim]
+         << " indices of that dim share one address";
+  else if (verdict.kind == OverlapVerdict::Kind::Overlapping)
+    diag << "logical indices " << formatDims(verdict.first) << " and "
+         << formatDims(verdict.second) << " share one address";
+  else
+    diag << "Stride cannot prove that its positions are distinct";
+}
+
+/// The in-place form of a functional op (copy_, index_copy_, index_put_, as
+/// a graph that run_decompositions did not functionalize records them):
+/// the node's value is the functional op's, and `self`'s name is bound to
+/// it, so that later nodes read the new value. `self` must be a graph input
+/// or an earlier node's value, not a view of one: a write through a view
+/// whose positions overlap (an expand's stride 0) is refused as such, any
+/// other view as not imported.
+template <LogicalResult (*functional)(NodeImporter &)>
+LogicalResult inPlace(NodeImporter &n) {
+  FailureOr<Value> self = n.tensor("self");
+  if (failed(self))
+    return failure();
+  if (auto view = self->getDefiningOp<ViewOpInterface>()) {
+    auto type = cast<StridedTensorType>(self->getType());
+    OverlapVerdict verdict =
+        checkNonOverlapping(type.getShape(), type.getStrides());
+    if (!verdict.ok()) {
+      InFlightDiagnostic diag = n.error();
+      diag << "in-place write through a view whose positions overlap: ";
+      explainOverlap(diag, type, verdict);
+      diag << " (a '" << view->getName()
+           << "'); an in-place write needs a distinct address for every "
+              "element it writes";
+      diag.attachNote(view->getLoc()) << "the view written through";
+      return diag;
+    }
+    return n.error() << "in-place write through a view (a '"
+                     << view->getName()
+                     << "') is not imported: export with "
+                        "run_decompositions, which makes the write functional";
+  }
+  if (failed(functional(n)))
+    return failure();
+  n.rebind("self", n.output(0));
+  return success();
+}
+
 } // namespace
 
 /// Adds the builders of scatters and gathers to the table.
@@ -466,6 +519,9 @@ void addIndexOps(OpTable &ops) {
       {"aten._unsafe_index_put.default", indexPut},
       {"aten.index_copy.default", indexCopy},
       {"aten.copy.default", copy},
+      {"aten.copy_.default", inPlace<copy>},
+      {"aten.index_copy_.default", inPlace<indexCopy>},
+      {"aten.index_put_.default", inPlace<indexPut>},
   });
 }
 

@@ -36,6 +36,18 @@ def int_list(names):
                                     for n in names]}
 
 
+def decode_inplace_graph(stored_v):
+    """The decode step as a graph run_decompositions did not functionalize
+    records it: index_put_ and index_copy_ write the caches in place, and
+    the reads name the buffers, which hold the new values after them."""
+    g = decode_graph(stored_v)
+    g.nodes[0]["target"] = "torch.ops.aten.index_put_.default"
+    g.nodes[1]["target"] = "torch.ops.aten.index_copy_.default"
+    g.nodes[2]["inputs"][1]["arg"] = {"as_tensor": {"name": "b_k_cache"}}
+    g.nodes[4]["inputs"][0]["arg"] = {"as_tensor": {"name": "b_v_cache"}}
+    return g
+
+
 def decode_graph(stored_v):
     """One decode step: the new key written at `pos` of k_cache by
     index_put(k_cache, [None, None, pos], k) (what index_copy_ decomposes
@@ -87,6 +99,7 @@ def case_decode(rng):
     after the step (state-out files, named after the buffers)."""
     stored_v = rand(rng, CACHE)
     write_archive(OUT, "decode", decode_graph(stored_v))
+    write_archive(OUT, "decode-inplace", decode_inplace_graph(stored_v))
     k_cache, v_cache = Tensor(CACHE, [0.0] * numel(CACHE)), stored_v
     for n, pos in enumerate((0, 1, 5)):
         folder = os.path.join(OUT, f"decode.step{n}")
@@ -176,6 +189,23 @@ def case_overlapping_write():
     write_archive(OUT, "error-overlapping-write", g)
 
 
+def case_inplace_expand():
+    """error-inplace-expand.pt2: copy_ into an expand of x [1, 4] to
+    [3, 4]: the three rows of the view are one row of x."""
+    g = Graph()
+    g.input("x", F32, [1, 4])
+    g.input("src", F32, [3, 4])
+    g.node("expand.default", [("self", "x"), ("size", {"as_ints": [3, 4]})],
+           [("expand", F32, [3, 4])])
+    g.values["expand"]["strides"] = [ints(0), ints(1)]
+    g.node("copy_.default", [("self", "expand"), ("src", "src")],
+           [("copy_", F32, [3, 4])])
+    g.nodes[-1]["metadata"]["stack_trace"] = (
+        'File "/home/user/model.py", line 9, in forward\n    x.expand(3, 4).copy_(src)')
+    g.outputs = ["copy_"]
+    write_archive(OUT, "error-inplace-expand", g)
+
+
 def case_bad_specs():
     """Archives whose output specs Stride refuses: a parameter mutation, a
     buffer mutation of an input that is no buffer."""
@@ -214,6 +244,7 @@ def main():
     case_overlapping_write()
     case_bad_specs()
     case_index_put_apart()
+    case_inplace_expand()
 
 
 if __name__ == "__main__":
