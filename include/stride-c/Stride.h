@@ -390,6 +390,38 @@ stride_status stride_invocation_run_device(stride_invocation *invocation,
                                            const uint64_t *outputs,
                                            size_t num_outputs, void *stream);
 
+/*===----------------------------------------------------------------------===*
+ * State: persistent buffers and mutated inputs (python-free-docs/state.md)
+ *===----------------------------------------------------------------------===*/
+
+/** The module's states: buffers that persist across the runs of an
+    invocation (a KV cache), each initialized from the module (or zeroed)
+    and updated in place by the plan. */
+size_t stride_module_num_states(const stride_module *module);
+stride_status stride_module_get_state(const stride_module *module,
+                                      size_t index, stride_tensor_info *out);
+/** `*out` is 1 when the graph mutates input `index`: the plan writes its
+    new value into the input's storage (with stride_invocation_run_device,
+    the caller's buffer). */
+stride_status stride_module_input_is_mutated(const stride_module *module,
+                                             size_t index, int *out);
+
+/** Copies state `name`'s value, dense C order, into `data` (`size` bytes:
+    num_elements times the dtype's size). */
+stride_status stride_invocation_read_state(stride_invocation *invocation,
+                                           const char *name, void *data,
+                                           size_t size);
+/** Sets `count` states, all or nothing: state names[i] to data[i] (dense C
+    order, sizes[i] bytes). Every name, size and value is checked before any
+    state is written; STRIDE_INVALID_ARGUMENT names the first bad one. */
+stride_status stride_invocation_write_states(stride_invocation *invocation,
+                                             size_t count,
+                                             const char *const *names,
+                                             const void *const *data,
+                                             const size_t *sizes);
+/** Sets every state back to its initial value. */
+stride_status stride_invocation_reset_states(stride_invocation *invocation);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,7 @@
 #include "stride/Runtime/Invocation.h"
 #include "stride/Target/CUDA/NvrtcCache.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -147,6 +148,8 @@ stride_status newModule(ModuleDesc desc, std::string name,
   return ok();
 }
 
+void fillTensorInfo(const TensorSignature &t, stride_tensor_info *out);
+
 stride_status getTensor(const stride_module *module, size_t index, bool input,
                         stride_tensor_info *out) {
   STRIDE_CHECK_ARG(module);
@@ -159,7 +162,12 @@ stride_status getTensor(const stride_module *module, size_t index, bool input,
                     std::to_string(index) + " is out of range: '" +
                     sig.entryName + "' has " + std::to_string(list.size()) +
                     (input ? " inputs" : " outputs"));
-  const TensorSignature &t = list[index];
+  fillTensorInfo(list[index], out);
+  return ok();
+}
+
+/// `t` as a stride_tensor_info whose pointers live as long as `t`.
+void fillTensorInfo(const TensorSignature &t, stride_tensor_info *out) {
   out->name = t.name.c_str();
   out->dtype = static_cast<stride_dtype>(t.dtype);
   out->rank = t.shape.size();
@@ -172,7 +180,6 @@ stride_status getTensor(const stride_module *module, size_t index, bool input,
   for (int64_t d : t.shape)
     n *= d;
   out->num_elements = n;
-  return ok();
 }
 
 stride_status runHost(Invocation &invocation, const void *const *inputs,
@@ -700,6 +707,102 @@ stride_status stride_invocation_run_device(stride_invocation *invocation,
   STRIDE_CHECK_ARG(invocation);
   return runDevice(*invocation->invocation, inputs, num_inputs, outputs,
                    num_outputs, stream);
+}
+
+//===----------------------------------------------------------------------===//
+// State
+//===----------------------------------------------------------------------===//
+
+size_t stride_module_num_states(const stride_module *module) {
+  return module ? module->desc.states.size() : 0;
+}
+
+stride_status stride_module_get_state(const stride_module *module,
+                                      size_t index, stride_tensor_info *out) {
+  STRIDE_CHECK_ARG(module);
+  STRIDE_CHECK_ARG(out);
+  if (index >= module->desc.states.size())
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "state index " + std::to_string(index) +
+                    " is out of range: the module has " +
+                    std::to_string(module->desc.states.size()) + " states");
+  fillTensorInfo(module->desc.states[index].tensor, out);
+  return ok();
+}
+
+stride_status stride_module_input_is_mutated(const stride_module *module,
+                                             size_t index, int *out) {
+  STRIDE_CHECK_ARG(module);
+  STRIDE_CHECK_ARG(out);
+  const std::vector<TensorSignature> &inputs = module->desc.signature.inputs;
+  if (index >= inputs.size())
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "input index " + std::to_string(index) +
+                    " is out of range: the module has " +
+                    std::to_string(inputs.size()) + " inputs");
+  *out = inputs[index].mutated ? 1 : 0;
+  return ok();
+}
+
+stride_status stride_invocation_read_state(stride_invocation *invocation,
+                                           const char *name, void *data,
+                                           size_t size) {
+  STRIDE_CHECK_ARG(invocation);
+  STRIDE_CHECK_ARG(name);
+  Result<HostArray> value = invocation->invocation->readState(name);
+  if (!value)
+    return fail(value.error());
+  if (size != value->data.size())
+    return fail(STRIDE_INVALID_ARGUMENT,
+                std::string("state '") + name + "' holds " +
+                    std::to_string(value->data.size()) + " bytes, given room "
+                    "for " + std::to_string(size));
+  if (size)
+    STRIDE_CHECK_ARG(data);
+  std::memcpy(data, value->data.data(), size);
+  return ok();
+}
+
+stride_status stride_invocation_write_states(stride_invocation *invocation,
+                                             size_t count,
+                                             const char *const *names,
+                                             const void *const *data,
+                                             const size_t *sizes) {
+  STRIDE_CHECK_ARG(invocation);
+  if (count) {
+    STRIDE_CHECK_ARG(names);
+    STRIDE_CHECK_ARG(data);
+    STRIDE_CHECK_ARG(sizes);
+  }
+  const ModuleDesc &desc = invocation->invocation->executable().desc();
+  StateValues values;
+  for (size_t i = 0; i < count; ++i) {
+    STRIDE_CHECK_ARG(names[i]);
+    auto state = std::find_if(desc.states.begin(), desc.states.end(),
+                              [&](const StateDesc &s) {
+                                return s.tensor.name == names[i];
+                              });
+    HostArray array;
+    if (state != desc.states.end()) {
+      array.dtype = state->tensor.dtype;
+      array.shape = state->tensor.shape;
+    }
+    if (sizes[i])
+      STRIDE_CHECK_ARG(data[i]);
+    const auto *bytes = static_cast<const uint8_t *>(data[i]);
+    array.data.assign(bytes, bytes + sizes[i]);
+    values.emplace_back(names[i], std::move(array));
+  }
+  if (Status s = invocation->invocation->writeStates(values); !s)
+    return fail(s.error());
+  return ok();
+}
+
+stride_status stride_invocation_reset_states(stride_invocation *invocation) {
+  STRIDE_CHECK_ARG(invocation);
+  if (Status s = invocation->invocation->resetStates(); !s)
+    return fail(s.error());
+  return ok();
 }
 
 } // extern "C"

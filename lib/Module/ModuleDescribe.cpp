@@ -101,6 +101,12 @@ std::string bufferRole(const ModuleDesc &desc, const BufferDesc &b) {
     return b.zeroed ? "temporary, zeroed" : "temporary";
   case BufferKind::Constant:
     return "constant " + str(b.index);
+  case BufferKind::State: {
+    std::string role = "state " + str(b.index);
+    if (b.index >= 0 && size_t(b.index) < desc.states.size())
+      role += " '" + desc.states[b.index].tensor.name + "'";
+    return role;
+  }
   }
   return "unknown kind";
 }
@@ -141,6 +147,23 @@ void describeConstants(std::ostream &os, const ModuleDesc &desc) {
     os << "  constant " << i << ": "
        << describeTensor({"", c.dtype, c.shape, c.strides, 0}) << ", "
        << c.data.size() << " bytes\n";
+  }
+}
+
+/// The persistent buffers, with where their first values come from.
+void describeStates(std::ostream &os, const ModuleDesc &desc) {
+  if (desc.states.empty())
+    return;
+  os << "states: " << desc.states.size()
+     << " (persistent across runs, owned by each invocation, updated in "
+        "place)\n";
+  for (size_t i = 0; i < desc.states.size(); ++i) {
+    const StateDesc &s = desc.states[i];
+    os << "  state " << i << " '" << s.tensor.name
+       << "': " << describeTensor(s.tensor) << ", initially "
+       << (s.init.empty() ? "zeros"
+                          : "the module's " + str(s.init.size()) + " bytes")
+       << "\n";
   }
 }
 
@@ -307,6 +330,9 @@ MemorySummary summarizeMemory(const ModuleDesc &desc) {
     case BufferKind::Output:
       m.outputBytes += b.sizeBytes;
       break;
+    case BufferKind::State:
+      m.stateBytes += b.sizeBytes;
+      break;
     }
   }
   return m;
@@ -341,13 +367,17 @@ std::string describeModule(const ModuleDesc &desc) {
      << counted(sig.outputs.size(), "output") << ")\n";
   for (size_t i = 0; i < sig.inputs.size(); ++i)
     os << "  input " << i << " '" << sig.inputs[i].name
-       << "': " << describeTensor(sig.inputs[i]) << "\n";
+       << "': " << describeTensor(sig.inputs[i])
+       << (sig.inputs[i].mutated ? ", mutated: the plan writes it in place"
+                                 : "")
+       << "\n";
   for (size_t i = 0; i < sig.outputs.size(); ++i)
     os << "  output " << i << " '" << sig.outputs[i].name
        << "': " << describeTensor(sig.outputs[i]) << "\n";
   describeAbsentOutputs(os, sig);
   describeExecutables(os, desc);
   describeConstants(os, desc);
+  describeStates(os, desc);
   os << "buffers: " << desc.buffers.size() << "\n";
   for (size_t i = 0; i < desc.buffers.size(); ++i)
     os << "  buffer " << i << ": " << bufferRole(desc, desc.buffers[i]) << ", "

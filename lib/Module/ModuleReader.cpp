@@ -115,6 +115,7 @@ TensorSignature fromFb(const fb::TensorSignature *t) {
   out.shape = toVector(t->shape());
   out.strides = toVector(t->strides());
   out.storageOffset = t->storage_offset();
+  out.mutated = t->mutated();
   return out;
 }
 
@@ -238,6 +239,25 @@ Result<ConstantDesc> constantOf(const fb::Constant *c, size_t index,
   return out;
 }
 
+/// Decodes state `index`; its initial data, like a constant's, must start
+/// at a multiple of kConstantAlignment from the file's start, `file`.
+Result<StateDesc> stateOf(const fb::State *s, size_t index,
+                          const uint8_t *file, const std::string &name) {
+  StateDesc out;
+  out.tensor = fromFb(s ? s->tensor() : nullptr);
+  if (const flatbuffers::Vector<uint8_t> *init = s ? s->init() : nullptr) {
+    size_t offset = static_cast<size_t>(init->Data() - file);
+    if (init->size() != 0 && offset % kConstantAlignment != 0)
+      return makeError(ErrorCode::InvalidModule,
+                       name + ": corrupt Stride module: the initial data of "
+                              "state " + str(index) + " is at file offset " +
+                           str(offset) + ", not a multiple of " +
+                           str(kConstantAlignment));
+    out.init = toVector(init);
+  }
+  return out;
+}
+
 /// Converts a verified module (`file` is where its bytes start). Fails only
 /// on encodings that cannot be represented in a ModuleDesc.
 Result<ModuleDesc> convert(const fb::Module &m, const uint8_t *file,
@@ -259,6 +279,13 @@ Result<ModuleDesc> convert(const fb::Module &m, const uint8_t *file,
       if (!constant)
         return constant.error();
       desc.constants.push_back(std::move(*constant));
+    }
+  if (m.states())
+    for (const fb::State *s : *m.states()) {
+      Result<StateDesc> state = stateOf(s, desc.states.size(), file, name);
+      if (!state)
+        return state.error();
+      desc.states.push_back(std::move(*state));
     }
   if (m.buffers())
     for (const fb::Buffer *b : *m.buffers())

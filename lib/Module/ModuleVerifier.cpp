@@ -43,6 +43,7 @@ public:
     checkSignature();
     checkExecutables();
     checkConstants();
+    checkStates();
     checkBuffers();
     checkSteps();
     checkReuseStatistics();
@@ -173,11 +174,46 @@ private:
     // A functional output needs one address per element, or a kernel's
     // stores would collide (the layout bug Stride exists to prevent).
     for (size_t i = 0; i < sig.outputs.size() && problem.empty(); ++i) {
-      const TensorSignature &t = sig.outputs[i];
-      if (!checkNonOverlapping(t.shape, t.strides).ok())
-        fail("output " + str(i) + " '" + t.name + "' has the overlapping layout " +
-             formatDims(t.shape) + " strides " + formatDims(t.strides) +
-             "; outputs must give every element its own address");
+      checkWrittenLayout(sig.outputs[i], "output " + str(i));
+      if (sig.outputs[i].mutated)
+        fail("output " + str(i) + " '" + sig.outputs[i].name +
+             "' is marked mutated (only inputs are)");
+    }
+    // The plan writes a mutated input in place: the same rule.
+    for (size_t i = 0; i < sig.inputs.size() && problem.empty(); ++i)
+      if (sig.inputs[i].mutated)
+        checkWrittenLayout(sig.inputs[i], "mutated input " + str(i));
+  }
+
+  /// A tensor the plan writes needs one address per element, or a kernel's
+  /// stores would collide (the layout bug Stride exists to prevent).
+  void checkWrittenLayout(const TensorSignature &t, const std::string &what) {
+    if (!checkNonOverlapping(t.shape, t.strides).ok())
+      fail(what + " '" + t.name + "' has the overlapping layout " +
+           formatDims(t.shape) + " strides " + formatDims(t.strides) +
+           "; a tensor the plan writes must give every element its own "
+           "address");
+  }
+
+  void checkStates() {
+    std::set<std::string> names;
+    for (size_t i = 0; i < desc.states.size() && problem.empty(); ++i) {
+      const StateDesc &s = desc.states[i];
+      std::string what = "state " + str(i);
+      if (!checkTensor(s.tensor, what))
+        return;
+      if (!names.insert(s.tensor.name).second)
+        fail("state name '" + s.tensor.name + "' is used twice");
+      if (s.tensor.mutated)
+        fail(what + " '" + s.tensor.name + "' is marked mutated (only inputs "
+                    "are)");
+      checkWrittenLayout(s.tensor, what);
+      std::optional<int64_t> bytes = storageBytes(s.tensor);
+      if (!s.init.empty() && bytes && static_cast<size_t>(*bytes) != s.init.size())
+        fail(what + " '" + s.tensor.name + "' (" + describeTensor(s.tensor) +
+             ") has " + str(s.init.size()) +
+             " bytes of initial data, but its layout needs " + str(*bytes) +
+             " (or none: zeros)");
     }
   }
 
@@ -270,6 +306,7 @@ private:
     const GraphSignature &sig = desc.signature;
     std::vector<int> inputBound(sig.inputs.size()), outputBound(sig.outputs.size());
     std::vector<int> constantBound(desc.constants.size());
+    std::vector<int> stateBound(desc.states.size());
     for (size_t i = 0; i < desc.buffers.size(); ++i) {
       const BufferDesc &b = desc.buffers[i];
       std::string what = "buffer " + str(i);
@@ -297,6 +334,13 @@ private:
       case BufferKind::Constant:
         checkConstantBinding(i, b, constantBound);
         break;
+      case BufferKind::State: {
+        std::vector<TensorSignature> tensors;
+        for (const StateDesc &s : desc.states)
+          tensors.push_back(s.tensor);
+        checkBufferBinding(i, b, tensors, "state", stateBound);
+        break;
+      }
       default:
         fail(what + " has an unknown kind (code " +
              str(static_cast<uint8_t>(b.kind)) + ")");
@@ -304,6 +348,11 @@ private:
     }
     checkEachBoundOnce(inputBound, sig.inputs, "input");
     checkEachBoundOnce(outputBound, sig.outputs, "output");
+    for (size_t i = 0; i < stateBound.size(); ++i)
+      if (stateBound[i] != 1)
+        fail("state " + str(i) + " '" + desc.states[i].tensor.name +
+             "' is bound to " + str(stateBound[i]) +
+             " buffers (expected exactly 1)");
     for (size_t i = 0; i < constantBound.size(); ++i)
       if (constantBound[i] != 1)
         fail("constant " + str(i) + " is bound to " + str(constantBound[i]) +
@@ -386,14 +435,19 @@ private:
                 " buffers");
   }
 
-  /// The steps may write only buffers the plan owns: temporaries and outputs.
+  /// The steps may write only buffers the plan owns (temporaries, outputs,
+  /// states) and the inputs the graph mutates.
   void checkWritable(uint32_t buffer, const std::string &what) {
     if (!checkBufferIndex(buffer, what))
       return;
-    BufferKind kind = desc.buffers[buffer].kind;
-    if (kind != BufferKind::Temp && kind != BufferKind::Output)
+    const BufferDesc &b = desc.buffers[buffer];
+    bool mutatedInput = b.kind == BufferKind::Input && b.index >= 0 &&
+                        size_t(b.index) < desc.signature.inputs.size() &&
+                        desc.signature.inputs[b.index].mutated;
+    if (b.kind == BufferKind::Input ? !mutatedInput
+                                    : b.kind == BufferKind::Constant)
       fail(what + " writes buffer " + str(buffer) +
-           ", which is an input or a constant");
+           ", which is a constant or an input the graph does not mutate");
   }
 
   std::string stepName(size_t i) const {

@@ -52,7 +52,7 @@ buildTensor(flatbuffers::FlatBufferBuilder &b, const TensorSignature &t) {
   auto shape = b.CreateVector(t.shape);
   auto strides = b.CreateVector(t.strides);
   return fb::CreateTensorSignature(b, name, static_cast<fb::ElementType>(t.dtype),
-                                   shape, strides, t.storageOffset);
+                                   shape, strides, t.storageOffset, t.mutated);
 }
 
 flatbuffers::Offset<fb::Signature> buildSignature(flatbuffers::FlatBufferBuilder &b,
@@ -134,6 +134,14 @@ buildConstant(flatbuffers::FlatBufferBuilder &b, const ConstantDesc &c) {
                             strides, data);
 }
 
+flatbuffers::Offset<fb::State> buildState(flatbuffers::FlatBufferBuilder &b,
+                                          const StateDesc &s) {
+  auto tensor = buildTensor(b, s.tensor);
+  b.ForceVectorAlignment(s.init.size(), sizeof(uint8_t), kConstantAlignment);
+  auto init = b.CreateVector(s.init);
+  return fb::CreateState(b, tensor, init);
+}
+
 } // namespace
 
 std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
@@ -144,6 +152,9 @@ std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
   for (const ConstantDesc &c : desc.constants)
     constants.push_back(buildConstant(b, c));
+  std::vector<flatbuffers::Offset<fb::State>> states;
+  for (const StateDesc &s : desc.states)
+    states.push_back(buildState(b, s));
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
   for (const BufferDesc &buf : desc.buffers)
     buffers.push_back(fb::CreateBuffer(b, static_cast<fb::BufferKind>(buf.kind),
@@ -166,11 +177,12 @@ std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
   auto bufferVector = b.CreateVector(buffers);
   auto stepKindVector = b.CreateVector(stepKinds);
   auto stepVector = b.CreateVector(steps);
+  auto stateVector = b.CreateVector(states);
   auto root = fb::CreateModule(
       b, desc.formatVersion, producer, target, executableVector,
       constantVector, bufferVector, stepKindVector, stepVector, signature,
       desc.temporariesBeforeReuse, desc.temporaryBytesBeforeReuse,
-      desc.deterministic);
+      desc.deterministic, stateVector);
   fb::FinishSizePrefixedModuleBuffer(b, root);
   return std::vector<uint8_t>(b.GetBufferPointer(),
                               b.GetBufferPointer() + b.GetSize());

@@ -49,6 +49,8 @@ std::string Executable::Impl::bufferName(size_t index) const {
     s += " (output " + quoted(desc.signature.outputs[b.index].name) + ")";
   else if (b.kind == BufferKind::Constant)
     s += " (constant " + str(b.index) + ")";
+  else if (b.kind == BufferKind::State)
+    s += " (state " + quoted(desc.states[b.index].tensor.name) + ")";
   else
     s += " (temporary)";
   return s + " of " + name;

@@ -16,6 +16,7 @@
 
 #include "stride/Support/Layout.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace stride {
@@ -206,6 +207,57 @@ HostArray unpackFromStorage(const uint8_t *storage, const TensorSignature &t) {
                 storage + address * elementSize, elementSize);
   });
   return out;
+}
+
+Result<std::vector<std::pair<size_t, std::vector<uint8_t>>>>
+packStates(const ModuleDesc &desc, const StateValues &values) {
+  std::vector<std::pair<size_t, std::vector<uint8_t>>> packed;
+  std::vector<bool> given(desc.states.size(), false);
+  for (const auto &[name, array] : values) {
+    auto state = std::find_if(desc.states.begin(), desc.states.end(),
+                              [&](const StateDesc &s) {
+                                return s.tensor.name == name;
+                              });
+    if (state == desc.states.end()) {
+      std::string names;
+      for (const StateDesc &s : desc.states)
+        names += (names.empty() ? "'" : ", '") + s.tensor.name + "'";
+      return makeError(ErrorCode::InvalidArgument,
+                       "the module has no state named '" + name +
+                           "' (its states: " +
+                           (names.empty() ? "none" : names) + ")");
+    }
+    size_t index = size_t(state - desc.states.begin());
+    if (given[index])
+      return makeError(ErrorCode::InvalidArgument,
+                       "state '" + name + "' is given twice");
+    given[index] = true;
+    const TensorSignature &t = state->tensor;
+    GraphSignature one{"state", {t}, {}};
+    if (Status s = checkInputs(one, {array}); !s)
+      return makeError(ErrorCode::InvalidArgument,
+                       "state '" + name + "' expects " +
+                           describeArray(t.dtype, t.shape) + ", but was given " +
+                           describeArray(array.dtype, array.shape) +
+                           (array.dtype == t.dtype && array.shape == t.shape
+                                ? " with " + str(array.data.size()) +
+                                      " bytes of data"
+                                : ""));
+    Result<std::vector<uint8_t>> storage =
+        packToStorage(array, t, *storageBytes(t));
+    if (!storage)
+      return storage.error();
+    packed.emplace_back(index, std::move(*storage));
+  }
+  return packed;
+}
+
+std::vector<uint8_t> initialStateStorage(const ModuleDesc &desc,
+                                         size_t index) {
+  const StateDesc &state = desc.states[index];
+  if (!state.init.empty())
+    return state.init;
+  return std::vector<uint8_t>(size_t(*storageBytes(state.tensor)), 0);
 }
 
 } // namespace stride

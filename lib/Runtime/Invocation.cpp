@@ -18,6 +18,8 @@
 #include "RuntimeImpl.h"
 #include "stride/Support/Layout.h"
 
+#include <algorithm>
+
 namespace stride {
 
 namespace {
@@ -149,6 +151,8 @@ struct Invocation::Impl {
     if (!address)
       return address.error();
     owned[index] = DeviceBuffer(options.allocator.get(), *address, bytes);
+    if (b.kind == BufferKind::State)
+      return writeState(index, initialStateStorage(desc(), b.index));
     // Zeroed temporaries start zeroed (python-free-docs/module-format.md, "Buffer").
     // Once, at allocation, and synchronously, so that a plan on any stream
     // sees it.
@@ -161,13 +165,37 @@ struct Invocation::Impl {
     return Status::ok();
   }
 
+  /// Writes `storage` into state buffer `index`, synchronously (a state
+  /// is written between runs, never during one).
+  Status writeState(size_t index, const std::vector<uint8_t> &storage) {
+    const std::string what = "writing " + exe.bufferName(index);
+    if (storage.empty())
+      return Status::ok();
+    if (CUresult r = cu.cuMemcpyHtoDAsync(ownedAddress(index), storage.data(),
+                                          storage.size(), stream))
+      return rt.cudaError(what, r);
+    if (CUresult r = cu.cuStreamSynchronize(stream))
+      return rt.cudaError(what, r);
+    return Status::ok();
+  }
+
+  /// The buffer of state `state`.
+  size_t stateBuffer(size_t state) const {
+    for (size_t i = 0; i < desc().buffers.size(); ++i)
+      if (desc().buffers[i].kind == BufferKind::State &&
+          size_t(desc().buffers[i].index) == state)
+        return i;
+    return desc().buffers.size(); // verifyModule binds each state once
+  }
+
   /// Allocates the buffers the invocation owns: every one but the
-  /// constants (the executable's), or only the temporaries.
+  /// constants (the executable's), or only the temporaries and states.
   Status ensureOwnedBuffers(bool temporariesOnly) {
     for (size_t i = 0; i < desc().buffers.size(); ++i) {
       BufferKind kind = desc().buffers[i].kind;
       if (kind == BufferKind::Constant ||
-          (temporariesOnly && kind != BufferKind::Temp))
+          (temporariesOnly && kind != BufferKind::Temp &&
+           kind != BufferKind::State))
         continue;
       if (Status s = ensureOwned(i); !s)
         return s;
@@ -506,7 +534,7 @@ struct Invocation::Impl {
     scratchAddresses.assign(desc().buffers.size(), 0);
     for (size_t i = 0; i < desc().buffers.size(); ++i) {
       const BufferDesc &b = desc().buffers[i];
-      if (b.kind == BufferKind::Temp) {
+      if (b.kind == BufferKind::Temp || b.kind == BufferKind::State) {
         scratchAddresses[i] = ownedAddress(i);
         continue;
       }
@@ -626,6 +654,60 @@ Status Invocation::runOnDevice(const std::vector<uint64_t> &inputs,
     return s;
   return m.enqueue(m.scratchAddresses, static_cast<CUstream>(stream),
                    /*syncEach=*/false);
+}
+
+Result<HostArray> Invocation::readState(const std::string &name) {
+  Impl &m = *pimpl;
+  const std::vector<StateDesc> &states = m.desc().states;
+  auto state = std::find_if(states.begin(), states.end(),
+                            [&](const StateDesc &s) { return s.tensor.name == name; });
+  if (state == states.end())
+    return packStates(m.desc(), {{name, HostArray{}}}).error();
+  if (Status s = m.rt.makeCurrent(); !s)
+    return s.error();
+  if (Status s = m.ensureOwnedBuffers(/*temporariesOnly=*/true); !s)
+    return s.error();
+  size_t buffer = m.stateBuffer(size_t(state - states.begin()));
+  std::vector<uint8_t> storage(size_t(*storageBytes(state->tensor)));
+  std::string what = "reading " + m.exe.bufferName(buffer);
+  if (!storage.empty()) {
+    if (CUresult r = m.cu.cuMemcpyDtoHAsync(storage.data(),
+                                            m.ownedAddress(buffer),
+                                            storage.size(), m.stream))
+      return m.rt.cudaError(what, r);
+    if (CUresult r = m.cu.cuStreamSynchronize(m.stream))
+      return m.rt.cudaError(what, r);
+  }
+  return unpackFromStorage(storage.data(), state->tensor);
+}
+
+Status Invocation::writeStates(const StateValues &values) {
+  Impl &m = *pimpl;
+  auto packed = packStates(m.desc(), values);
+  if (!packed)
+    return prefixError(m.exe.name + ": ", packed.error());
+  if (Status s = m.rt.makeCurrent(); !s)
+    return s;
+  if (Status s = m.ensureOwnedBuffers(/*temporariesOnly=*/true); !s)
+    return s;
+  for (const auto &[state, storage] : *packed)
+    if (Status s = m.writeState(m.stateBuffer(state), storage); !s)
+      return s;
+  return Status::ok();
+}
+
+Status Invocation::resetStates() {
+  Impl &m = *pimpl;
+  if (Status s = m.rt.makeCurrent(); !s)
+    return s;
+  if (Status s = m.ensureOwnedBuffers(/*temporariesOnly=*/true); !s)
+    return s;
+  for (size_t i = 0; i < m.desc().states.size(); ++i)
+    if (Status s = m.writeState(m.stateBuffer(i),
+                                initialStateStorage(m.desc(), i));
+        !s)
+      return s;
+  return Status::ok();
 }
 
 } // namespace stride

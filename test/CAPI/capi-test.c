@@ -227,6 +227,14 @@ static void printSignature(const stride_module *module) {
   stride_status s = stride_module_get_input(module, 7, &t);
   printf("input 7: %s: %s\n", stride_status_name(s),
          stride_last_error_message());
+  /* States and mutated inputs: a graph without state has none. */
+  int mutated = -1;
+  EXPECT(stride_module_input_is_mutated(module, 0, &mutated) == STRIDE_OK);
+  s = stride_module_get_state(module, 0, &t);
+  printf("states: %zu, input 0 mutated: %d, state 0: %s: %s\n",
+         stride_module_num_states(module), mutated, stride_status_name(s),
+         stride_last_error_message());
+  EXPECT(stride_invocation_reset_states(NULL) == STRIDE_INVALID_ARGUMENT);
 }
 
 /* The absent outputs' positions, and an index past them. */

@@ -20,6 +20,7 @@
 #include "EmuAttention.h"
 #include "EmuMatmul.h"
 #include "RunModule.h"
+#include "StateFiles.h"
 
 #include "stride/Module/Module.h"
 #include "stride/Runtime/Runtime.h"
@@ -115,7 +116,30 @@ int main(int argc, char **argv) {
       const std::vector<uint8_t> &data = desc.constants[b.index].data;
       std::copy(data.begin(), data.end(), bytes.begin());
     }
+    if (b.kind == BufferKind::State) {
+      std::vector<uint8_t> init = initialStateStorage(desc, b.index);
+      std::copy(init.begin(), init.end(), bytes.begin());
+    }
     buffers.push_back(bytes.data());
+  }
+  // --state-in: every state from its file, all checked before any is set,
+  // as Invocation::writeStates does.
+  auto stateBuffer = [&](size_t state) {
+    for (size_t i = 0; i < desc.buffers.size(); ++i)
+      if (desc.buffers[i].kind == BufferKind::State &&
+          size_t(desc.buffers[i].index) == state)
+        return buffers[i];
+    return static_cast<uint8_t *>(nullptr);
+  };
+  if (!options->stateIn.empty()) {
+    Result<StateValues> values = readStateFiles(desc, options->stateIn);
+    if (!values)
+      return fail(values.error().message);
+    auto packed = packStates(desc, *values);
+    if (!packed)
+      return fail(packed.error().message);
+    for (const auto &[state, storage] : *packed)
+      std::copy(storage.begin(), storage.end(), stateBuffer(state));
   }
   auto dispatch = [&](const DispatchStep &d, size_t i) -> std::string {
     std::vector<uint64_t> values;
@@ -195,5 +219,13 @@ int main(int argc, char **argv) {
       outputs[b.index] =
           unpackFromStorage(buffers[&b - desc.buffers.data()],
                             desc.signature.outputs[b.index]);
+  if (!options->stateOut.empty()) {
+    StateValues after;
+    for (size_t i = 0; i < desc.states.size(); ++i)
+      after.emplace_back(desc.states[i].tensor.name,
+                         unpackFromStorage(stateBuffer(i), desc.states[i].tensor));
+    if (Status s = writeStateFiles(after, options->stateOut); !s)
+      return fail(s.error().message);
+  }
   return finishModuleOutputs(desc, outputs, *options, "stride-emu");
 }

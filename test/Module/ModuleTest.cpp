@@ -157,7 +157,7 @@ TEST(ModuleTest, WriteRefusesInconsistentModule) {
 TEST(ModuleTest, DescribeShowsEverySection) {
   std::string text = describeModule(realisticModule());
   for (const char *line : {
-           "Stride module, format version 2, produced by stridec 0.1\n",
+           "Stride module, format version 3, produced by stridec 0.1\n",
            "target: CUDA sm_90\n",
            "entry: forward (2 inputs, 1 output)\n",
            "  input 0 'x': f32 [4, 13, 33] strides [429, 33, 1] offset 0\n",
@@ -224,7 +224,7 @@ TEST(ModuleTest, WrongVersion) {
   d.formatVersion = 7;
   EXPECT_EQ(roundTripError(d),
             "model.stridemod: module format version 7 is not supported by this "
-            "runtime (it reads version 2); recompile the graph with this "
+            "runtime (it reads version 3); recompile the graph with this "
             "release's stridec");
 }
 
@@ -232,8 +232,8 @@ TEST(ModuleTest, OtherVersionWithOtherFieldsIsStillNamed) {
   // Another release may lay out every other field differently; only
   // format_version (field 0) is promised.
   ModuleDesc d;
-  d.formatVersion = 3;
-  EXPECT_NE(roundTripError(d).find("module format version 3 is not supported"),
+  d.formatVersion = 4;
+  EXPECT_NE(roundTripError(d).find("module format version 4 is not supported"),
             std::string::npos);
 }
 
@@ -250,7 +250,7 @@ TEST(ModuleTest, VersionOneFileIsRefusedNamingBothVersions) {
                              b.GetBufferPointer() + b.GetSize());
   EXPECT_EQ(parseError(bytes),
             "model.stridemod: module format version 1 is not supported by "
-            "this runtime (it reads version 2); recompile the graph with this "
+            "this runtime (it reads version 3); recompile the graph with this "
             "release's stridec");
 }
 
@@ -463,7 +463,7 @@ TEST(ModuleTest, StepChecks) {
   d.steps[2] = FillStep{5, 0};
   EXPECT_EQ(roundTripError(d),
             "model.stridemod: inconsistent module: step 3 of 6 (fill) writes "
-            "buffer 5, which is an input or a constant");
+            "buffer 5, which is a constant or an input the graph does not mutate");
   d = realisticModule();
   d.steps[4] = CopyStep{3, 2, 1025};
   EXPECT_EQ(roundTripError(d),

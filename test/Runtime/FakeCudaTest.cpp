@@ -518,6 +518,55 @@ TEST_F(FakeCudaTest, PoisoningAllocatorFillsNewOutputs) {
   EXPECT_EQ(options.allocator->bytesInUse(), 0u);
 }
 
+/// fakeModule with two states: `cache` (initially zeros) bound to a buffer
+/// the kernel writes, and `init` (initially 0, 1, ..., 7).
+ModuleDesc stateModule() {
+  ModuleDesc d = fakeModule();
+  d.states = {{{"cache", DType::F32, {8}, {1}, 0}, {}},
+              {{"init", DType::F32, {8}, {1}, 0}, floats8(0).data}};
+  d.buffers.push_back({BufferKind::State, 0, 32});
+  d.buffers.push_back({BufferKind::State, 1, 32});
+  std::get<DispatchStep>(d.steps[0]).args.push_back(KernelArg::buffer(4));
+  std::get<DispatchStep>(d.steps[0]).args.push_back(KernelArg::buffer(5));
+  return d;
+}
+
+TEST_F(FakeCudaTest, StatesAreReadWrittenAndResetPerInvocation) {
+  std::shared_ptr<const Executable> exe = load(stateModule());
+  ASSERT_TRUE(exe);
+  auto first = Invocation::create(exe);
+  auto second = Invocation::create(exe);
+  ASSERT_TRUE(first && second);
+  Invocation &a = **first, &b = **second;
+  // Before any run: the initial values.
+  Result<HostArray> cache = a.readState("cache");
+  ASSERT_TRUE(cache) << cache.error().message;
+  EXPECT_EQ(cache->data, std::vector<uint8_t>(32, 0));
+  EXPECT_EQ(a.readState("init")->data, floats8(0).data);
+  // A write is the invocation's own, and survives runs.
+  ASSERT_TRUE(a.writeStates({{"cache", floats8(5)}}));
+  ASSERT_TRUE(a.run({floats8(0), floats8(1)}));
+  EXPECT_EQ(a.readState("cache")->data, floats8(5).data);
+  EXPECT_EQ(b.readState("cache")->data, std::vector<uint8_t>(32, 0));
+  // All or nothing: a bad array leaves every state as it was.
+  HostArray shorter{DType::F32, {4}, std::vector<uint8_t>(16, 0)};
+  Status bad = a.writeStates({{"init", floats8(9)}, {"cache", shorter}});
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().code, ErrorCode::InvalidArgument);
+  EXPECT_EQ(bad.error().message,
+            "fake.stridemod: state 'cache' expects f32 of shape [8], but was "
+            "given f32 of shape [4]");
+  EXPECT_EQ(a.readState("init")->data, floats8(0).data);
+  EXPECT_EQ(a.readState("cache")->data, floats8(5).data);
+  EXPECT_EQ(a.readState("kv").error().message,
+            "the module has no state named 'kv' (its states: 'cache', 'init')");
+  // Reset: the initial values again.
+  ASSERT_TRUE(a.writeStates({{"init", floats8(9)}}));
+  ASSERT_TRUE(a.resetStates());
+  EXPECT_EQ(a.readState("cache")->data, std::vector<uint8_t>(32, 0));
+  EXPECT_EQ(a.readState("init")->data, floats8(0).data);
+}
+
 TEST(FakeCudaUnavailableTest, NoDevice) {
   FakeSetting noDevice("STRIDE_FAKE_CUDA_INIT", "100");
   Result<std::unique_ptr<Runtime>> rt = Runtime::create(0);

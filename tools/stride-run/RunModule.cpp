@@ -7,6 +7,8 @@
 
 #include "RunModule.h"
 
+#include "StateFiles.h"
+
 #include "Benchmark.h"
 #include "Compare.h"
 #include "Profile.h"
@@ -56,6 +58,7 @@ std::optional<double> parseDouble(const std::string &text) {
 std::string runModuleUsage(const std::string &program) {
   return "usage: " + program +
          " MODULE.stridemod [--input NAME=FILE.npy]... [--output-dir DIR]\n"
+         "       [--state-in DIR] [--state-out DIR]\n"
          "       [--bf16-output=f32|raw]"
          " [--device N] [--poison] [--expect DIR [--rtol X] [--atol X]]\n"
          "       [--bench] [--profile] [--profile-json FILE] [--warmup N]\n"
@@ -69,6 +72,13 @@ std::string runModuleUsage(const std::string &program) {
          "                         bf16, ties to even) or an ml_dtypes bfloat16\n"
          "                         file (descr '<V2', as numpy.save writes it)\n"
          "  --output-dir DIR       write each output as DIR/<name>.npy\n"
+         "  --state-in DIR         set the module's states (a KV cache) before\n"
+         "                         the run from DIR/<state>.npy, one per state,\n"
+         "                         all checked before any is set (default: their\n"
+         "                         initial values)\n"
+         "  --state-out DIR        write each state after the run as\n"
+         "                         DIR/<state>.npy (renamed into place once all\n"
+         "                         are written): the next run's --state-in\n"
          "  --bf16-output=f32|raw  bf16 outputs as f32 (exact; the default) or\n"
          "                         as ml_dtypes bfloat16 ('<V2')\n"
          "  --device N             the CUDA device (default 0)\n"
@@ -145,11 +155,14 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
         o.inputs.push_back({"", *v});
       else
         o.inputs.push_back({v->substr(0, eq), v->substr(eq + 1)});
-    } else if (arg == "--output-dir") {
+    } else if (arg == "--output-dir" || arg == "--state-in" ||
+               arg == "--state-out") {
       Result<std::string> v = next();
       if (!v)
         return v.error();
-      o.outputDir = *v;
+      (arg == "--output-dir" ? o.outputDir
+       : arg == "--state-in" ? o.stateIn
+                             : o.stateOut) = *v;
     } else if (arg == "--bf16-output") {
       Result<std::string> v = next();
       if (!v)
@@ -407,6 +420,11 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
   Result<std::vector<HostArray>> inputs = readModuleInputs(*module, options);
   if (!inputs)
     return fail(program, inputs.error().message);
+  Result<StateValues> states = StateValues{};
+  if (!options.stateIn.empty())
+    states = readStateFiles(*module, options.stateIn);
+  if (!states)
+    return fail(program, states.error().message);
 
   Result<std::unique_ptr<Runtime>> runtime = Runtime::create(options.device);
   if (!runtime)
@@ -427,9 +445,22 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
   if (!invocation)
     return fail(program, invocation.error().message);
 
+  if (Status s = (*invocation)->writeStates(*states); !s)
+    return fail(program, s.error().message);
   Result<std::vector<HostArray>> outputs = (*invocation)->run(*inputs);
   if (!outputs)
     return fail(program, outputs.error().message);
+  if (!options.stateOut.empty()) {
+    StateValues after;
+    for (const StateDesc &state : module->states) {
+      Result<HostArray> value = (*invocation)->readState(state.tensor.name);
+      if (!value)
+        return fail(program, value.error().message);
+      after.emplace_back(state.tensor.name, std::move(*value));
+    }
+    if (Status s = writeStateFiles(after, options.stateOut); !s)
+      return fail(program, s.error().message);
+  }
   // The peak of one run: the constants and one invocation's buffers, before
   // the benchmark's invocation and copy-bandwidth buffers add their own.
   MemoryReport memory{summarizeMemory(*module), (*runtime)->peakDeviceBytes()};

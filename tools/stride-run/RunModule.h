@@ -33,6 +33,10 @@ struct RunModuleOptions {
   std::vector<std::pair<std::string, std::string>> inputs;
   /// Where each output is written as <name>.npy; empty: not written.
   std::string outputDir;
+  /// The module's states before the run from DIR/<state>.npy, and after it
+  /// into DIR/<state>.npy (StateFiles.h); empty: the initial values, and
+  /// not written.
+  std::string stateIn, stateOut;
   /// How bf16 outputs are written (Compare.h).
   Bf16Output bf16Output = Bf16Output::F32;
   int device = 0;

@@ -382,7 +382,29 @@ HostArray randomArray(StridedTensorType type, DType dtype,
   return a;
 }
 
-/// The inputs of `func`, from --input files and --random-inputs.
+/// A state's initial value (its stride.state elements) as a dense array.
+HostArray initialValue(ElementsAttr init, StridedTensorType type) {
+  HostArray array{type.getDType(),
+                  std::vector<int64_t>(type.getShape().begin(),
+                                       type.getShape().end()),
+                  {}};
+  size_t bytes = dtypeSize(type.getDType());
+  auto append = [&](const APInt &bits) {
+    for (size_t i = 0; i < bytes; ++i)
+      array.data.push_back(static_cast<uint8_t>(
+          bits.zextOrTrunc(unsigned(bytes * 8)).extractBitsAsZExtValue(8, 8 * i)));
+  };
+  if (isa<FloatType>(type.getElementType()))
+    for (const APFloat &v : init.getValues<APFloat>())
+      append(v.bitcastToAPInt());
+  else
+    for (const APInt &v : init.getValues<APInt>())
+      append(v);
+  return array;
+}
+
+/// The inputs of `func`, from --input files and --random-inputs; a state
+/// not given holds its initial value.
 Result<std::vector<HostArray>> gatherInputs(const Options &options,
                                             func::FuncOp func) {
   unsigned numArgs = func.getNumArguments();
@@ -430,6 +452,11 @@ Result<std::vector<HostArray>> gatherInputs(const Options &options,
                            "' has a type stride-run cannot feed");
     if (given[a]) {
       inputs.push_back(std::move(*given[a]));
+      continue;
+    }
+    if (auto init = func.getArgAttrOfType<ElementsAttr>(
+            a, StrideDialect::kStateAttrName)) {
+      inputs.push_back(initialValue(init, type));
       continue;
     }
     if (!options.randomInputs) {

@@ -70,6 +70,22 @@ LogicalResult InputOp::verify() {
   return success();
 }
 
+LogicalResult StateOp::verify() {
+  auto type = dyn_cast<StridedTensorType>(getTensorType());
+  auto initType = cast<ShapedType>(getInit().getType());
+  if (!type)
+    return emitOpError() << "expects a !stride.tensor type, not "
+                         << getTensorType();
+  if (getName().empty())
+    return emitOpError() << "expects a non-empty name";
+  if (initType.getShape() != type.getShape() ||
+      initType.getElementType() != type.getElementType())
+    return emitOpError() << "initial value of type " << initType
+                         << " does not match the shape and element type of "
+                         << type;
+  return success();
+}
+
 LogicalResult plan::ConstantOp::verify() {
   auto type = dyn_cast<StridedTensorType>(getTensorType());
   auto valueType = cast<ShapedType>(getValue().getType());

@@ -28,7 +28,8 @@ def Plan_Dialect : Dialect {
     After fusion and scheduling, `stride-outline-executable` moves every
     `stride.kernel` into a `plan.executable` (a symbol table: kernel names
     are unique there) and turns the entry function into a host program:
-    buffers (`plan.input`, `plan.alloc`, `plan.constant`), steps over them
+    buffers (`plan.input`, `plan.alloc`, `plan.constant`, `plan.state`),
+    steps over them
     in order (`plan.dispatch`, `plan.library_call`, `plan.fill`,
     `plan.copy`), and `plan.output`, the tensors the function returns. The
     module file is a translation of this IR.
@@ -87,18 +88,55 @@ def Plan_InputOp : Plan_Op<"input", [Pure]> {
   let summary = "the buffer that holds a graph input";
   let description = [{
     The caller's storage of entry argument `tensor`: element 0 of its
-    layout is at the buffer's start.
+    layout is at the buffer's start. With `written`, the graph mutates the
+    input: the plan's steps write the new value into this storage (in
+    place, or with a `plan.copy` at the end), so the caller's buffer holds
+    it when the run ends.
 
     ```mlir
     %in = plan.input %arg0 : !stride.tensor<4x13xf32>
+    %x = plan.input %arg1 written : !stride.tensor<4xf32>
     ```
   }];
-  let arguments = (ins AnyType:$tensor);
+  let arguments = (ins AnyType:$tensor, UnitAttr:$written);
   let results = (outs Plan_BufferType:$buffer);
-  let assemblyFormat = "$tensor attr-dict `:` type($tensor)";
+  let assemblyFormat = "$tensor (`written` $written^)? attr-dict `:` type($tensor)";
   let hasVerifier = 1;
-  let builders = [OpBuilder<(ins "::mlir::Value":$tensor), [{
-    build($_builder, $_state, BufferType::get($_builder.getContext()), tensor);
+  let builders = [OpBuilder<(ins "::mlir::Value":$tensor, "bool":$written), [{
+    build($_builder, $_state, BufferType::get($_builder.getContext()), tensor,
+          written ? $_builder.getUnitAttr() : ::mlir::UnitAttr());
+  }]>];
+}
+
+def Plan_StateOp : Plan_Op<"state"> {
+  let summary = "a buffer that persists across runs: the graph's state";
+  let description = [{
+    The storage of state `name` (a KV cache, say), a tensor of type
+    `tensor_type` (a `!stride.tensor`) at that layout. The invocation owns
+    it: it holds `init` (row-major elements, like `plan.constant`'s) before
+    the first run and keeps what the steps leave in it from one run to the
+    next. With `written`, steps write it: a kernel that updates it in place
+    (a scatter of the new positions, binding it as its result), or a
+    `plan.copy` of its new value at the end.
+
+    ```mlir
+    %cache = plan.state "k_cache" init dense<0.0> : tensor<1x2x16x4xf32>
+        as !stride.tensor<1x2x16x4xf32> written
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, ElementsAttr:$init, TypeAttr:$tensor_type,
+                       UnitAttr:$written);
+  let results = (outs Plan_BufferType:$buffer);
+  let assemblyFormat = "$name `init` $init `as` $tensor_type (`written` $written^)? "
+                       "attr-dict";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::ElementsAttr":$init,
+                                 "::mlir::Type":$tensorType, "bool":$written), [{
+    build($_builder, $_state, BufferType::get($_builder.getContext()),
+          $_builder.getStringAttr(name), init,
+          ::mlir::TypeAttr::get(tensorType),
+          written ? $_builder.getUnitAttr() : ::mlir::UnitAttr());
   }]>];
 }
 

@@ -15,6 +15,7 @@
 #include "dialects/plan/Transforms/Passes.h"
 
 #include "AttentionCalls.h"
+#include "StateWrites.h"
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/StrideAttrs.h"
 
@@ -205,7 +206,9 @@ private:
                                             ArrayRef<Value> tensors);
   LogicalResult bindView(ViewOpInterface view);
   FailureOr<Value> allocFor(Value tensor, Location loc);
+  void bindArguments();
   LogicalResult rewriteReturn(func::ReturnOp ret);
+  LogicalResult writeBack(func::ReturnOp ret);
   Value bufferOfOrError(Value tensor, Operation *user);
 
   func::FuncOp entry;
@@ -219,6 +222,9 @@ private:
   KernelNameTable names;
   /// The buffer that holds each tensor value (a view: its root's).
   llvm::DenseMap<Value, Value> bufferOf;
+  /// The kernel results written in place into an argument's storage
+  /// (StateWrites.h), by kernel and result: the argument.
+  llvm::DenseMap<std::pair<Operation *, unsigned>, unsigned> inPlace;
 };
 
 Value Outliner::bufferOfOrError(Value tensor, Operation *user) {
@@ -257,8 +263,12 @@ LogicalResult Outliner::outlineKernel(KernelOp kernel,
       return failure();
     buffers.push_back(buffer);
   }
-  for (Value result : kernel.getResults()) {
-    FailureOr<Value> buffer = allocFor(result, kernel.getLoc());
+  for (OpResult result : kernel->getResults()) {
+    auto argument = inPlace.find({kernel, result.getResultNumber()});
+    FailureOr<Value> buffer =
+        argument != inPlace.end()
+            ? FailureOr<Value>(bufferOf.lookup(entry.getArgument(argument->second)))
+            : allocFor(result, kernel.getLoc());
     if (failed(buffer))
       return failure();
     bufferOf[result] = *buffer;
@@ -416,7 +426,55 @@ LogicalResult Outliner::lowerAttentionBackward(AttentionBackwardOp op) {
   return success();
 }
 
+/// Each argument's buffer: its state's, or the caller's storage (marked
+/// written when a result writes it back).
+void Outliner::bindArguments() {
+  llvm::SmallDenseSet<unsigned> written;
+  for (ArgumentWrite write : argumentWrites(entry))
+    written.insert(write.argument);
+  for (BlockArgument arg : entry.getArguments()) {
+    unsigned i = arg.getArgNumber();
+    auto init = entry.getArgAttrOfType<ElementsAttr>(
+        i, StrideDialect::kStateAttrName);
+    bufferOf[arg] =
+        init ? StateOp::create(builder, arg.getLoc(), argumentName(entry, i),
+                               init, arg.getType(), written.contains(i))
+                   .getResult()
+             : InputOp::create(builder, arg.getLoc(), arg, written.contains(i))
+                   .getResult();
+  }
+}
+
+/// The results that write an argument back leave the return: a kernel
+/// wrote them in place, or a copy at the end puts them into the
+/// argument's storage.
+LogicalResult Outliner::writeBack(func::ReturnOp ret) {
+  builder.setInsertionPoint(ret);
+  llvm::BitVector erased(ret.getNumOperands());
+  for (ArgumentWrite write : argumentWrites(entry)) {
+    Value value = ret.getOperand(write.result);
+    Value target = bufferOf.lookup(entry.getArgument(write.argument));
+    Value buffer = bufferOf.lookup(value);
+    erased.set(write.result);
+    if (buffer == target)
+      continue;
+    if (!buffer)
+      return ret.emitOpError()
+             << "writes back as result #" << write.result
+             << " a value that has no buffer (not a kernel result or a view "
+                "of one)";
+    CopyOp::create(builder, ret.getLoc(), buffer, target,
+                   *storageBytesOf(cast<StridedTensorType>(value.getType())));
+  }
+  ret->eraseOperands(erased);
+  if (failed(entry.eraseResults(erased)))
+    return ret.emitOpError() << "cannot drop the written-back results";
+  return success();
+}
+
 LogicalResult Outliner::rewriteReturn(func::ReturnOp ret) {
+  if (failed(writeBack(ret)))
+    return failure();
   builder.setInsertionPoint(ret);
   llvm::SmallPtrSet<Value, 8> returnedBuffers;
   for (OpOperand &operand : ret->getOpOperands()) {
@@ -431,14 +489,15 @@ LogicalResult Outliner::rewriteReturn(func::ReturnOp ret) {
                 "stride-legalize-layouts copies such results, and "
                 "stride-outline-kernels puts the copy into a kernel";
     Value buffer = bufferOf.lookup(value);
-    if (!returnedBuffers.insert(buffer).second) {
+    if (!returnedBuffers.insert(buffer).second || !buffer.getDefiningOp<AllocOp>()) {
       // The buffer is returned before (the same value, or another shape of
-      // it): this result gets a buffer of its own, filled by a byte copy.
-      auto source = buffer.getDefiningOp<AllocOp>();
-      buffer = AllocOp::create(builder, ret.getLoc(), source.getSize(),
+      // it), or is an argument's storage that a kernel wrote in place: this
+      // result gets a buffer of its own, filled by a byte copy.
+      int64_t bytes = *storageBytesOf(cast<StridedTensorType>(value.getType()));
+      Value source = buffer;
+      buffer = AllocOp::create(builder, ret.getLoc(), allocationBytes(bytes),
                                /*zeroed=*/false);
-      CopyOp::create(builder, ret.getLoc(), source.getBuffer(), buffer,
-                     *storageBytesOf(cast<StridedTensorType>(value.getType())));
+      CopyOp::create(builder, ret.getLoc(), source, buffer, bytes);
     }
     operand.set(OutputOp::create(builder, ret.getLoc(), value.getType(), buffer));
   }
@@ -447,9 +506,12 @@ LogicalResult Outliner::rewriteReturn(func::ReturnOp ret) {
 
 LogicalResult Outliner::run() {
   Block &body = entry.getBody().front();
+  for (InPlaceWrite write : inPlaceWrites(entry)) {
+    inPlace[{write.kernel, write.result}] = write.argument;
+    dropInputCopy(cast<KernelOp>(write.kernel));
+  }
   builder.setInsertionPointToStart(&body);
-  for (BlockArgument arg : entry.getArguments())
-    bufferOf[arg] = InputOp::create(builder, arg.getLoc(), arg);
+  bindArguments();
 
   SmallVector<Operation *> replaced;
   size_t kernelIndex = 0;
@@ -479,6 +541,13 @@ LogicalResult Outliner::run() {
     return failure();
   for (Operation *op : llvm::reverse(replaced))
     op->erase();
+  // A state is no argument of the plan: its plan.state holds it.
+  llvm::BitVector states(entry.getNumArguments());
+  for (BlockArgument arg : entry.getArguments())
+    if (entry.getArgAttr(arg.getArgNumber(), StrideDialect::kStateAttrName))
+      states.set(arg.getArgNumber());
+  if (failed(entry.eraseArguments(states)))
+    return entry.emitOpError() << "cannot drop the state arguments";
   return success();
 }
 

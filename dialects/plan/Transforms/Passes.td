@@ -29,6 +29,23 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
     shapes of it) gets a buffer of its own for the second result, filled by
     `plan.copy`.
 
+    State (python-free-docs/state.md): an argument with `stride.state`
+    becomes a `plan.state` (and leaves the arguments); a result with
+    `stride.writes` leaves the results and writes its argument's storage:
+    in place when it is the result of a `scatter`-scheme kernel whose index
+    scatter reads that argument as its input and nothing later reads the
+    argument's old value (the result's buffer is the argument's, and the
+    kernel's phase-0 launch, the copy of its input, is dropped: only the
+    new positions are written), else by a `plan.copy` at the end. A
+    mutated input's `plan.input` is `written`.
+
+    ```mlir
+    // a decode step: the cache updated in place at one position
+    %cache = plan.state "k_cache" init dense<0.0> : tensor<1x2x8x4xf32>
+        as !stride.tensor<1x2x8x4xf32> written
+    plan.dispatch @step_kernels::@scatter_kernel(%cache, %pos, %k, %cache)
+    ```
+
     Before:
 
     ```mlir

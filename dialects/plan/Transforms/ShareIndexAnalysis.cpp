@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/plan/Transforms/Passes.h"
+
+#include "StateWrites.h"
 #include "dialects/stride/IR/StrideAttrs.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -67,16 +69,7 @@ KernelScheduleAttr withAnalysis(KernelScheduleAttr schedule,
   for (LaunchAttr launch : schedule.getLaunches().getAsRange<LaunchAttr>())
     if (launch.getPhase() != 1 || analysis == IndexAnalysis::First)
       launches.push_back(launch);
-  return KernelScheduleAttr::get(
-      schedule.getContext(), schedule.getScheme(), schedule.getIndexBits(),
-      schedule.getVectorWidth(), schedule.getThreads(), schedule.getSlices(),
-      schedule.getElementsPerThread(), schedule.getClusterBlocks(),
-      schedule.getMinBlocks(), schedule.getTile(),
-      schedule.getTransposeDim(), schedule.getStaged(),
-      ArrayAttr::get(schedule.getContext(), launches), schedule.getScratch(),
-      schedule.getDeterministic(), schedule.getColumnCombine(),
-      schedule.getBucket(), schedule.getPages(), schedule.getHashEntries(),
-      analysis);
+  return rebuildSchedule(schedule, launches, analysis);
 }
 
 /// The first of `group` keeps its index analysis for the others, which

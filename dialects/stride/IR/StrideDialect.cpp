@@ -45,23 +45,79 @@ void StrideDialect::initialize() {
 // Argument and result attributes
 //===----------------------------------------------------------------------===//
 
-/// Checks a `stride.` attribute of argument or result #`index` (`what`) of a
-/// function: only stride.name, a non-empty string.
-static LogicalResult verifyNameAttribute(Location loc, StringRef what,
-                                         unsigned index, NamedAttribute attr) {
-  StringRef nameAttr = StrideDialect::kNameAttrName;
-  if (attr.getName() != nameAttr)
-    return emitError(loc) << "unknown attribute '" << attr.getName().getValue()
-                          << "' on " << what << " #" << index
-                          << "; the stride dialect defines only '" << nameAttr
-                          << "' (the name of a graph input or output)";
-  auto name = dyn_cast<StringAttr>(attr.getValue());
+/// Checks the value of stride.name on argument or result #`index` (`what`):
+/// a non-empty string.
+static LogicalResult verifyName(Location loc, StringRef what, unsigned index,
+                                Attribute value) {
+  auto name = dyn_cast<StringAttr>(value);
   if (!name || name.getValue().empty())
-    return emitError(loc) << "'" << nameAttr << "' of " << what << " #"
-                          << index
+    return emitError(loc) << "'" << StrideDialect::kNameAttrName << "' of "
+                          << what << " #" << index
                           << " must be a non-empty string (the name of a "
                              "graph input or output), but is "
-                          << attr.getValue();
+                          << value;
+  return success();
+}
+
+static InFlightDiagnostic unknownAttribute(Location loc, StringRef what,
+                                           unsigned index, StringAttr name) {
+  return emitError(loc) << "unknown attribute '" << name.getValue() << "' on "
+                        << what << " #" << index
+                        << "; the stride dialect defines '"
+                        << StrideDialect::kNameAttrName << "' (the name of a "
+                        << "graph input or output), '"
+                        << StrideDialect::kStateAttrName
+                        << "' (an argument that is state) and '"
+                        << StrideDialect::kWritesAttrName
+                        << "' (a result written back into an argument)";
+}
+
+/// stride.state on argument #`index` of `func`: elements of the argument's
+/// shape and element type.
+static LogicalResult verifyState(Location loc, FunctionOpInterface func,
+                                 unsigned index, Attribute value) {
+  auto init = dyn_cast<ElementsAttr>(value);
+  auto type = dyn_cast<StridedTensorType>(func.getArgumentTypes()[index]);
+  if (!init || !type || init.getShapedType().getShape() != type.getShape() ||
+      init.getElementType() != type.getElementType())
+    return emitError(loc) << "'" << StrideDialect::kStateAttrName
+                          << "' of argument #" << index
+                          << " must be the initial elements of the argument's "
+                             "shape and element type ("
+                          << func.getArgumentTypes()[index] << "), but is "
+                          << value;
+  return success();
+}
+
+/// stride.writes on result #`index` of `func`: the name of an argument of
+/// the result's type that no other result writes.
+static LogicalResult verifyWrites(Location loc, FunctionOpInterface func,
+                                  unsigned index, Attribute value) {
+  auto target = dyn_cast<StringAttr>(value);
+  if (!target)
+    return emitError(loc) << "'" << StrideDialect::kWritesAttrName
+                          << "' of result #" << index
+                          << " must be the name of an argument, but is "
+                          << value;
+  std::optional<unsigned> argument;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (func.getArgAttr(i, StrideDialect::kNameAttrName) == target)
+      argument = i;
+  if (!argument)
+    return emitError(loc) << "result #" << index << " writes '"
+                          << target.getValue()
+                          << "', which names no argument";
+  Type argType = func.getArgumentTypes()[*argument],
+       resultType = func.getResultTypes()[index];
+  if (argType != resultType)
+    return emitError(loc) << "result #" << index << " of type " << resultType
+                          << " writes argument '" << target.getValue()
+                          << "' of another type, " << argType;
+  for (unsigned i = 0; i < index; ++i)
+    if (func.getResultAttr(i, StrideDialect::kWritesAttrName) == target)
+      return emitError(loc) << "results #" << i << " and #" << index
+                            << " both write argument '" << target.getValue()
+                            << "'";
   return success();
 }
 
@@ -72,14 +128,24 @@ LogicalResult StrideDialect::verifyRegionArgAttribute(Operation *op,
   Region &region = op->getRegion(regionIndex);
   Location loc = region.empty() ? op->getLoc()
                                 : region.getArgument(argIndex).getLoc();
-  return verifyNameAttribute(loc, "argument", argIndex, attr);
+  if (attr.getName() == kNameAttrName)
+    return verifyName(loc, "argument", argIndex, attr.getValue());
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (attr.getName() == kStateAttrName && func)
+    return verifyState(loc, func, argIndex, attr.getValue());
+  return unknownAttribute(loc, "argument", argIndex, attr.getName());
 }
 
 LogicalResult StrideDialect::verifyRegionResultAttribute(Operation *op,
                                                          unsigned regionIndex,
                                                          unsigned resultIndex,
                                                          NamedAttribute attr) {
-  return verifyNameAttribute(op->getLoc(), "result", resultIndex, attr);
+  if (attr.getName() == kNameAttrName)
+    return verifyName(op->getLoc(), "result", resultIndex, attr.getValue());
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (attr.getName() == kWritesAttrName && func)
+    return verifyWrites(op->getLoc(), func, resultIndex, attr.getValue());
+  return unknownAttribute(op->getLoc(), "result", resultIndex, attr.getName());
 }
 
 //===----------------------------------------------------------------------===//

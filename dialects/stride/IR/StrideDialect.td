@@ -48,6 +48,22 @@ def Stride_Dialect : Dialect {
     func.func @backward(%t: !stride.tensor<4xf32>) -> !stride.tensor<4xf32>
         attributes {stride.absent_outputs = array<i64: 0, 2>}
     ```
+
+    Two more describe state and mutation (python-free-docs/state.md):
+    `stride.state`, on an argument, makes it a state buffer that persists
+    across runs, initialized with the attribute's elements (an elements
+    attribute of the argument's shape and element type, in row-major
+    order); `stride.writes = "NAME"`, on a result, writes the result's
+    value back into the storage of the argument named `NAME` (a state, or
+    a user input that the graph mutates) when the run ends. The result
+    has the argument's type, and no two results write one argument.
+
+    ```mlir
+    func.func @step(%cache: !stride.tensor<2x8xf32>
+                        {stride.name = "cache", stride.state = dense<0.0> : tensor<2x8xf32>},
+                    %pos: !stride.tensor<1xi64> {stride.name = "pos"})
+        -> (!stride.tensor<2x8xf32> {stride.name = "new_cache", stride.writes = "cache"})
+    ```
   }];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
@@ -61,6 +77,14 @@ def Stride_Dialect : Dialect {
     /// absent (None) outputs.
     static constexpr ::llvm::StringLiteral kAbsentOutputsAttrName =
         "stride.absent_outputs";
+    /// The argument attribute that makes an input the graph's state: a
+    /// buffer that persists across runs, initialized with the attribute's
+    /// elements (row-major, the argument's shape and element type).
+    static constexpr ::llvm::StringLiteral kStateAttrName = "stride.state";
+    /// The result attribute that names the argument (by its stride.name)
+    /// whose storage the result's value is written back into when the run
+    /// ends: a state update, or a mutated input.
+    static constexpr ::llvm::StringLiteral kWritesAttrName = "stride.writes";
     /// The discardable unit attribute on a stride.attention or
     /// stride.attention_backward that the fused library call runs:
     /// stride-decompose-attention leaves such an op alone.

@@ -84,28 +84,30 @@ Layout denseLayoutFor(Operation *op, StridedTensorType result) {
   return Layout{shape, rowMajorStrides(shape), 0};
 }
 
-void explainVerdict(InFlightDiagnostic &diag, unsigned resultNumber,
-                    StridedTensorType type, const OverlapVerdict &verdict) {
+/// Says why `subject` ("result #0") of type `type` overlaps, and `why` a
+/// layout that overlaps is illegal there.
+void explainVerdict(InFlightDiagnostic &diag, const std::string &subject,
+                    StridedTensorType type, const OverlapVerdict &verdict,
+                    StringRef why) {
   using Kind = OverlapVerdict::Kind;
   int64_t dim = verdict.dim;
   switch (verdict.kind) {
   case Kind::ZeroStride:
-    diag << "result #" << resultNumber << " has an overlapping layout: dim "
+    diag << subject << " has an overlapping layout: dim "
          << dim << " has size " << type.getShape()[dim]
          << " and stride 0, so all " << type.getShape()[dim]
          << " indices of that dim share one address";
     break;
   case Kind::Overlapping:
-    diag << "result #" << resultNumber
-         << " has an overlapping layout: logical indices "
+    diag << subject << " has an overlapping layout: logical indices "
          << formatDims(verdict.first) << " and " << formatDims(verdict.second)
          << " both map to storage address offset + " << verdict.address
          << " (shape " << formatDims(type.getShape()) << ", strides "
          << formatDims(type.getStrides()) << ")";
     break;
   case Kind::CannotProve:
-    diag << "cannot prove that the layout of result #"
-         << resultNumber << " is non-overlapping: dim " << dim << " (size "
+    diag << "cannot prove that the layout of " << subject
+         << " is non-overlapping: dim " << dim << " (size "
          << type.getShape()[dim] << ", stride " << type.getStrides()[dim]
          << ") does not step past the span of the dims with smaller strides "
             "(shape "
@@ -115,15 +117,17 @@ void explainVerdict(InFlightDiagnostic &diag, unsigned resultNumber,
   case Kind::NonOverlapping:
     break;
   }
-  diag << "; a functional op writes a fresh buffer, which needs a distinct "
-          "address for every element";
+  diag << "; " << why;
 }
 
 LogicalResult reportIllegalResult(Operation *op, OpResult result,
                                   const OverlapVerdict &verdict) {
   StridedTensorType type = tensorTypeOf(result);
   InFlightDiagnostic diag = op->emitOpError();
-  explainVerdict(diag, result.getResultNumber(), type, verdict);
+  explainVerdict(diag, "result #" + std::to_string(result.getResultNumber()),
+                 type, verdict,
+                 "a functional op writes a fresh buffer, which needs a "
+                 "distinct address for every element");
   if (auto operand = findResembledViewOperand(op, type, verdict.dim)) {
     Operation *view = op->getOperand(*operand).getDefiningOp();
     diag.attachNote(view->getLoc())
@@ -179,6 +183,45 @@ LogicalResult repairResult(Operation *op, OpResult result) {
 /// an argument) would alias memory the module does not own, or only part of
 /// a buffer: clone it. A reshape of a whole fresh buffer is that buffer
 /// under another shape and is returned as it is.
+/// An in-place write (a result written back into an argument: a state, or
+/// a mutated input) follows the rule of a functional result: every element
+/// of the storage it writes needs an address of its own. The error is at
+/// the op that computes the written value (the node that writes).
+LogicalResult checkInPlaceWrites(func::FuncOp func) {
+  Operation *ret = func.getBody().front().getTerminator();
+  bool failed = false;
+  for (unsigned r = 0, e = func.getNumResults(); r < e; ++r) {
+    auto target =
+        func.getResultAttrOfType<StringAttr>(r, StrideDialect::kWritesAttrName);
+    if (!target)
+      continue;
+    for (BlockArgument arg : func.getArguments()) {
+      if (argumentName(func, arg.getArgNumber()) != target.getValue())
+        continue;
+      StridedTensorType type = tensorTypeOf(arg);
+      OverlapVerdict verdict =
+          checkNonOverlapping(type.getShape(), type.getStrides());
+      if (verdict.ok())
+        continue;
+      Value written = ret->getOperand(r);
+      Operation *writer = written.getDefiningOp();
+      InFlightDiagnostic diag = writer ? writer->emitOpError()
+                                       : func.emitOpError();
+      diag << "writes in place into '" << target.getValue()
+           << "' (result #" << r << " of the graph writes it back), but ";
+      explainVerdict(diag, "'" + target.getValue().str() + "'", type, verdict,
+                     "an in-place write needs a distinct address for every "
+                     "element of the storage it writes, or the writes of "
+                     "distinct elements collide");
+      diag.attachNote(arg.getLoc())
+          << "'" << target.getValue() << "' is argument #"
+          << arg.getArgNumber() << " of type " << type;
+      failed = true;
+    }
+  }
+  return mlir::failure(failed);
+}
+
 void materializeAliasedResults(func::FuncOp func) {
   func.walk([&](func::ReturnOp ret) {
     OpBuilder builder(ret);
@@ -188,8 +231,14 @@ void materializeAliasedResults(func::FuncOp func) {
       if (!type || (def && writesFreshBuffers(def)) ||
           isReshapeOfFreshBuffer(operand.get()))
         continue;
-      auto fresh = StridedTensorType::getContiguous(type.getShape(),
-                                                    type.getElementType());
+      // A result written back into an argument keeps the argument's
+      // layout (checked above); any other, row-major.
+      bool writesBack = func.getResultAttr(operand.getOperandNumber(),
+                                           StrideDialect::kWritesAttrName) !=
+                        nullptr;
+      auto fresh = writesBack ? type
+                              : StridedTensorType::getContiguous(
+                                    type.getShape(), type.getElementType());
       operand.set(CloneOp::create(builder, ret.getLoc(), fresh, operand.get()));
     }
   });
@@ -209,6 +258,10 @@ struct LegalizeLayoutsPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    // In-place writes first: their storage cannot be repaired, and a copy
+    // into it would be reported as a functional result.
+    if (mlir::failed(checkInPlaceWrites(func)))
+      return signalPassFailure();
     bool failed = false;
     func.walk([&](Operation *op) {
       if (!writesFreshBuffers(op))

@@ -39,7 +39,7 @@
 namespace stride {
 
 /// The only module format version this build reads and writes.
-inline constexpr uint32_t kModuleFormatVersion = 2;
+inline constexpr uint32_t kModuleFormatVersion = 3;
 
 /// The FlatBuffers file identifier, at bytes 8..11 of every module file (a
 /// size-prefixed FlatBuffer: byte count, root offset, identifier).
@@ -77,8 +77,21 @@ struct TensorSignature {
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;
   int64_t storageOffset = 0;
+  /// Inputs only: the plan writes the input's storage, so the caller's
+  /// buffer holds the graph's new value of it when the run ends.
+  bool mutated = false;
 
   bool operator==(const TensorSignature &) const = default;
+};
+
+/// A buffer that persists across the runs of an invocation (a KV cache):
+/// its name and layout, and its initial storage (`init`: the storage
+/// extent times the element size bytes, little-endian; empty: zeros).
+struct StateDesc {
+  TensorSignature tensor;
+  std::vector<uint8_t> init;
+
+  bool operator==(const StateDesc &) const = default;
 };
 
 /// The entry point and its tensors, in call order.
@@ -140,7 +153,7 @@ struct ConstantDesc {
   bool operator==(const ConstantDesc &) const = default;
 };
 
-enum class BufferKind : uint8_t { Input, Output, Temp, Constant };
+enum class BufferKind : uint8_t { Input, Output, Temp, Constant, State };
 
 /// A device buffer. Input and Output buffers hold the storage of signature
 /// input/output `index`, Constant buffers that of constant `index`; Temp
@@ -251,6 +264,8 @@ struct ModuleDesc {
   TargetDesc target;
   std::vector<ExecutableDesc> executables;
   std::vector<ConstantDesc> constants;
+  /// The persistent buffers, each bound to one State buffer.
+  std::vector<StateDesc> states;
   std::vector<BufferDesc> buffers;
   /// Run in order, on one stream.
   std::vector<Step> steps;
@@ -345,10 +360,11 @@ struct MemorySummary {
   int64_t temporaryBytes = 0; // temporaries outside the arena (zeroed)
   int64_t inputBytes = 0;
   int64_t outputBytes = 0;    // outputs outside the arena
+  int64_t stateBytes = 0;     // persistent buffers (a KV cache)
 
   int64_t total() const {
     return constantBytes + arenaBytes + temporaryBytes + inputBytes +
-           outputBytes;
+           outputBytes + stateBytes;
   }
 };
 

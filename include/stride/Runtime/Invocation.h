@@ -111,6 +111,21 @@ public:
   /// Copies the outputs from the invocation's buffers and waits for them.
   Result<std::vector<HostArray>> download();
 
+  //--- State (python-free-docs/state.md) ---------------------------------===//
+
+  /// The invocation's states (ModuleDesc::states: a KV cache, say) persist
+  /// from one run to the next; each holds its initial value (the module's,
+  /// or zeros) until the first run writes it.
+  /// State `name`'s value now, as a dense C-order array (waits for the
+  /// invocation's stream). InvalidArgument for a name the module lacks.
+  Result<HostArray> readState(const std::string &name);
+  /// Sets the named states (any subset) to `values`, all or nothing: every
+  /// array is checked (name, dtype, shape) before any state is written.
+  /// Waits for the invocation's stream.
+  Status writeStates(const StateValues &values);
+  /// Sets every state back to its initial value; waits for the stream.
+  Status resetStates();
+
   struct Impl;
 
 private:

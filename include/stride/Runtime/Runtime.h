@@ -170,6 +170,21 @@ Result<std::vector<uint8_t>> packToStorage(const HostArray &dense,
 HostArray unpackFromStorage(const uint8_t *storage,
                             const TensorSignature &tensor);
 
+/// New values for some of a module's states, by name.
+using StateValues = std::vector<std::pair<std::string, HostArray>>;
+
+/// The storage of each state that `values` names (index into desc.states,
+/// and storageBytes of its tensor, laid out as the state), all checked
+/// before any is returned: an unknown or repeated name, or an array of
+/// another dtype or shape, is InvalidArgument naming the state. A state
+/// write built on it is all-or-nothing.
+Result<std::vector<std::pair<size_t, std::vector<uint8_t>>>>
+packStates(const ModuleDesc &desc, const StateValues &values);
+
+/// State `index`'s storage before the first run: its initial data, or
+/// zeros.
+std::vector<uint8_t> initialStateStorage(const ModuleDesc &desc, size_t index);
+
 } // namespace stride
 
 #endif // STRIDE_RUNTIME_RUNTIME_H

@@ -90,9 +90,12 @@ Result<std::string> describeArchive(std::string bytes) {
      << (weightList.empty() ? "  (none)\n" : weightList);
   os << "outputs:\n";
   for (const OutputSpec &spec : program->outputSpecs)
-    os << "  " << (spec.arg.empty() ? "None: " + spec.key
-                                    : spec.arg + ": " + spec.key + " " +
-                                          metaOf(*program, spec.arg))
+    os << "  "
+       << (spec.arg.empty()
+               ? "None: " + spec.key
+               : spec.arg + ": " + spec.key +
+                     (spec.target.empty() ? "" : " of '" + spec.target + "'") +
+                     " " + metaOf(*program, spec.arg))
        << "\n";
   return os.str();
 }

@@ -9,6 +9,7 @@
 
 #include "NodeImporter.h"
 #include "stride/Import/Torch/Archive.h"
+#include "dialects/stride/IR/Graph.h"
 #include "stride/Support/Layout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -19,6 +20,7 @@
 #include "llvm/Support/Regex.h"
 
 #include <cstring>
+#include <set>
 
 using namespace mlir;
 
@@ -82,10 +84,14 @@ private:
   Location nodeLocation(const Node &node);
   FailureOr<StridedTensorType> typeOf(const std::string &name, Location loc);
   LogicalResult buildSignature(func::FuncOp &func);
-  LogicalResult materializeWeights();
-  FailureOr<Value> constantFor(const Weight &weight, StridedTensorType type,
-                               Location loc);
+  LogicalResult materializeWeights(func::FuncOp func);
+  FailureOr<DenseElementsAttr> elementsOf(const Weight &weight,
+                                          StridedTensorType type, Location loc);
+  Weight weightOf(const InputSpec &spec);
   LogicalResult importNode(const Node &node);
+  FailureOr<std::vector<const OutputSpec *>> outputSpecs();
+  FailureOr<Value> writtenValue(Value value, func::FuncOp func,
+                                const OutputSpec &spec, unsigned &argument);
   LogicalResult buildReturn(func::FuncOp func);
 
   MLIRContext *context;
@@ -99,8 +105,13 @@ private:
   std::vector<Payload> payloads;
   std::map<std::string, std::string> payloadDirs; // payload name -> dir
   llvm::StringMap<Value> values;
+  /// The location of the node that defines each value, by name.
+  llvm::StringMap<Location> nodeLocs;
   /// Graph inputs that are weights, materialized as constants.
   std::vector<std::pair<std::string, Weight>> constantInputs;
+  /// Graph inputs that are buffers the program mutates: each becomes a
+  /// state argument (by index) initialized with the buffer's value.
+  std::vector<std::pair<unsigned, Weight>> stateInputs;
 };
 
 LogicalResult ProgramImporter::loadPayloads(
@@ -194,11 +205,23 @@ FailureOr<StridedTensorType> ProgramImporter::typeOf(const std::string &name,
   return type;
 }
 
+Weight ProgramImporter::weightOf(const InputSpec &spec) {
+  Weight weight{spec.target, spec.key, nullptr, ""};
+  for (const Payload &p : payloads)
+    if (p.name == spec.target)
+      weight.payload = &p, weight.entryDir = payloadDirs[p.name];
+  return weight;
+}
+
 LogicalResult ProgramImporter::buildSignature(func::FuncOp &func) {
   std::map<std::string, const InputSpec *> specs;
   for (const InputSpec &spec : program.inputSpecs)
     if (!spec.arg.empty())
       specs[spec.arg] = &spec;
+  std::set<std::string> mutatedBuffers;
+  for (const OutputSpec &spec : program.outputSpecs)
+    if (spec.kind == OutputSpec::Kind::BufferMutation)
+      mutatedBuffers.insert(spec.target);
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames, argValues;
   for (const std::string &input : program.inputs) {
@@ -214,11 +237,14 @@ LogicalResult ProgramImporter::buildSignature(func::FuncOp &func) {
     if (failed(type))
       return failure();
     bool isWeight = spec.kind != InputSpec::Kind::UserInput;
-    if (isWeight && !options.weightsAsInputs) {
-      Weight weight{spec.target, spec.key, nullptr, ""};
-      for (const Payload &p : payloads)
-        if (p.name == spec.target)
-          weight.payload = &p, weight.entryDir = payloadDirs[p.name];
+    // A mutated buffer is state: an argument initialized with the buffer's
+    // value (zeros when the archive does not store it).
+    bool isState = spec.kind == InputSpec::Kind::Buffer &&
+                   mutatedBuffers.count(spec.target);
+    if (isState) {
+      stateInputs.emplace_back(argTypes.size(), weightOf(spec));
+    } else if (isWeight && !options.weightsAsInputs) {
+      Weight weight = weightOf(spec);
       if (!weight.payload)
         return fail() << "the " << spec.key << " '" << spec.target
                       << "' (graph input '" << input
@@ -273,9 +299,15 @@ FailureOr<std::vector<char>> gatherElements(const std::string &storage,
   return out;
 }
 
-FailureOr<Value> ProgramImporter::constantFor(const Weight &weight,
-                                              StridedTensorType type,
-                                              Location loc) {
+/// The weight's elements in row-major order, gathered from its storage in
+/// the archive; zeros for a state buffer the archive does not store.
+FailureOr<DenseElementsAttr> ProgramImporter::elementsOf(const Weight &weight,
+                                                         StridedTensorType type,
+                                                         Location loc) {
+  auto tensorType = RankedTensorType::get(type.getShape(), type.getElementType());
+  if (!weight.payload)
+    return DenseElementsAttr::get(
+        tensorType, builder.getZeroAttr(type.getElementType()));
   auto error = [&] {
     return emitError(loc) << "the " << weight.kind << " '" << weight.name
                           << "': ";
@@ -300,30 +332,38 @@ FailureOr<Value> ProgramImporter::constantFor(const Weight &weight,
       gatherElements(*storage, layout, elementSize, error);
   if (failed(elements))
     return failure();
-  auto tensorType = RankedTensorType::get(type.getShape(), type.getElementType());
-  DenseElementsAttr data;
   if (type.getDType() == DType::I1) {
     SmallVector<bool> bits;
     for (char c : *elements)
       bits.push_back(c != 0);
-    data = DenseElementsAttr::get(tensorType, bits);
-  } else {
-    data = DenseElementsAttr::getFromRawBuffer(tensorType, *elements);
+    return DenseElementsAttr::get(tensorType, bits);
   }
-  StridedTensorType rowMajor =
-      StridedTensorType::getContiguous(type.getShape(), type.getElementType());
-  return ConstantOp::create(builder, loc, rowMajor, data).getResult();
+  // All zeros (a fresh KV cache): a splat, not megabytes of zeros.
+  if (llvm::all_of(*elements, [](char c) { return c == 0; }))
+    return DenseElementsAttr::get(
+        tensorType, builder.getZeroAttr(type.getElementType()));
+  return DenseElementsAttr::getFromRawBuffer(tensorType, *elements);
 }
 
-LogicalResult ProgramImporter::materializeWeights() {
+LogicalResult ProgramImporter::materializeWeights(func::FuncOp func) {
   for (const auto &[input, weight] : constantInputs) {
     Location loc = NameLoc::get(StringAttr::get(context, weight.name), fileLoc);
     FailureOr<StridedTensorType> type = typeOf(input, loc);
-    FailureOr<Value> value =
-        succeeded(type) ? constantFor(weight, *type, loc) : Fail();
-    if (failed(value))
+    FailureOr<DenseElementsAttr> data =
+        succeeded(type) ? elementsOf(weight, *type, loc) : Fail();
+    if (failed(data))
       return failure();
-    values[input] = *value;
+    StridedTensorType rowMajor = StridedTensorType::getContiguous(
+        type->getShape(), type->getElementType());
+    values[input] = ConstantOp::create(builder, loc, rowMajor, *data);
+  }
+  for (const auto &[argument, weight] : stateInputs) {
+    Location loc = NameLoc::get(StringAttr::get(context, weight.name), fileLoc);
+    auto type = cast<StridedTensorType>(func.getArgumentTypes()[argument]);
+    FailureOr<DenseElementsAttr> init = elementsOf(weight, type, loc);
+    if (failed(init))
+      return failure();
+    func.setArgAttr(argument, StrideDialect::kStateAttrName, *init);
   }
   return success();
 }
@@ -368,15 +408,84 @@ LogicalResult ProgramImporter::importNode(const Node &node) {
       return emitError(loc) << "output '" << name << "' of " << node.target
                             << " is not produced by the importer";
     values[name] = v;
+    nodeLocs.try_emplace(name, loc);
   }
   return success();
 }
 
+/// The output spec of each graph output, in order: the signature's, or
+/// none (every output a user output) when an archive written by hand has no
+/// output specs.
+FailureOr<std::vector<const OutputSpec *>> ProgramImporter::outputSpecs() {
+  std::vector<const OutputSpec *> specs(program.outputs.size(), nullptr);
+  if (program.outputSpecs.empty())
+    return specs;
+  if (program.outputSpecs.size() != program.outputs.size())
+    return fail() << "graph_module.signature.output_specs has "
+                  << program.outputSpecs.size() << " entries for "
+                  << program.outputs.size() << " graph outputs";
+  for (auto [i, spec] : llvm::enumerate(program.outputSpecs)) {
+    if (spec.kind == OutputSpec::Kind::Other)
+      return fail() << "graph output '" << spec.arg << "' is a '" << spec.key
+                    << "' output; Stride imports user outputs, loss outputs, "
+                       "buffer mutations and user input mutations";
+    specs[i] = &spec;
+  }
+  return specs;
+}
+
+/// The value that a mutation output writes into its argument (returned as
+/// `argument`), in the argument's layout.
+FailureOr<Value> ProgramImporter::writtenValue(Value value, func::FuncOp func,
+                                               const OutputSpec &spec,
+                                               unsigned &argument) {
+  bool buffer = spec.kind == OutputSpec::Kind::BufferMutation;
+  std::string target = spec.target;
+  if (!buffer) {
+    // A user input is named by its FX name, which is its argument's name.
+    auto input = llvm::find_if(program.inputSpecs, [&](const InputSpec &in) {
+      return in.kind == InputSpec::Kind::UserInput && in.arg == spec.target;
+    });
+    if (input == program.inputSpecs.end())
+      return fail() << "graph output '" << spec.arg << "' mutates '"
+                    << spec.target << "', which is not a user input";
+  }
+  std::optional<unsigned> found;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+    if (argumentName(func, i) == target &&
+        (!buffer || func.getArgAttr(i, StrideDialect::kStateAttrName)))
+      found = i;
+  if (!found)
+    return fail() << "graph output '" << spec.arg << "' mutates "
+                  << (buffer ? "buffer" : "input") << " '" << target
+                  << "', which no graph input of that kind holds";
+  argument = *found;
+  auto argType = cast<StridedTensorType>(func.getArgumentTypes()[argument]);
+  auto type = cast<StridedTensorType>(value.getType());
+  if (type.getShape() != argType.getShape() ||
+      type.getDType() != argType.getDType())
+    return fail() << "graph output '" << spec.arg << "' of type " << type
+                  << " mutates '" << target << "' of type " << argType;
+  if (type == argType)
+    return value;
+  // The new value in the storage's own layout, located at the node that
+  // computes it: the node that writes.
+  auto node = nodeLocs.find(spec.arg);
+  Location loc = node == nodeLocs.end() ? value.getLoc() : node->second;
+  return CloneOp::create(builder, loc, argType, value).getResult();
+}
+
 LogicalResult ProgramImporter::buildReturn(func::FuncOp func) {
+  FailureOr<std::vector<const OutputSpec *>> specs = outputSpecs();
+  if (failed(specs))
+    return failure();
   SmallVector<Value> results;
   SmallVector<std::string> names;
   SmallVector<int64_t> absent;
-  for (auto [position, out] : llvm::enumerate(program.outputs)) {
+  SmallVector<std::optional<unsigned>> writes;
+  for (size_t position = 0; position < program.outputs.size(); ++position) {
+    const Argument &out = program.outputs[position];
+    const OutputSpec *spec = (*specs)[position];
     // A backward graph's gradient of an input that needs none.
     if (out.kind == Argument::Kind::None) {
       absent.push_back(static_cast<int64_t>(position));
@@ -389,15 +498,31 @@ LogicalResult ProgramImporter::buildReturn(func::FuncOp func) {
     if (it == values.end())
       return fail() << "graph output '" << out.names[0]
                     << "' is not defined by any node or input";
-    results.push_back(it->second);
+    Value value = it->second;
+    std::optional<unsigned> written;
+    if (spec && (spec->kind == OutputSpec::Kind::BufferMutation ||
+                 spec->kind == OutputSpec::Kind::UserInputMutation)) {
+      unsigned argument = 0;
+      FailureOr<Value> conformed = writtenValue(value, func, *spec, argument);
+      if (failed(conformed))
+        return failure();
+      value = *conformed;
+      written = argument;
+    }
+    results.push_back(value);
     names.push_back(out.names[0]);
+    writes.push_back(written);
   }
   func::ReturnOp::create(builder, fileLoc, results);
   func.setFunctionType(builder.getFunctionType(
       func.getArgumentTypes(), ValueRange(results).getTypes()));
-  for (auto [i, name] : llvm::enumerate(names))
+  for (auto [i, name] : llvm::enumerate(names)) {
     func.setResultAttr(i, StrideDialect::kNameAttrName,
                        builder.getStringAttr(name));
+    if (writes[i])
+      func.setResultAttr(i, StrideDialect::kWritesAttrName,
+                         builder.getStringAttr(argumentName(func, *writes[i])));
+  }
   if (!absent.empty())
     func->setAttr(StrideDialect::kAbsentOutputsAttrName,
                   builder.getDenseI64ArrayAttr(absent));
@@ -410,7 +535,7 @@ OwningOpRef<ModuleOp> ProgramImporter::run(std::string bytes) {
   OwningOpRef<ModuleOp> module = ModuleOp::create(fileLoc);
   builder.setInsertionPointToEnd(module->getBody());
   func::FuncOp func;
-  if (failed(buildSignature(func)) || failed(materializeWeights()))
+  if (failed(buildSignature(func)) || failed(materializeWeights(func)))
     return {};
   for (const Node &node : program.nodes)
     if (failed(importNode(node)))

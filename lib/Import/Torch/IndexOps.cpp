@@ -73,6 +73,30 @@ template <typename OpTy> LogicalResult indexed(NodeImporter &n) {
   return success();
 }
 
+/// The index tensors, each broadcast to `broadcastShape`, linearized
+/// row-major over dims of sizes `sizes` (one per index), in i64.
+FailureOr<Value> linearize(NodeImporter &n, ArrayRef<Value> indices,
+                           ArrayRef<int64_t> sizes,
+                           ArrayRef<int64_t> broadcastShape) {
+  StridedTensorType linearType = n.contiguous(broadcastShape, DType::I64);
+  Value linear;
+  int64_t scale = 1;
+  for (int64_t j = indices.size() - 1; j >= 0; --j) {
+    FailureOr<Value> idx = n.conform(indices[j], DType::I64, broadcastShape);
+    if (failed(idx))
+      return failure();
+    Value term = *idx;
+    if (scale != 1) {
+      Value factor = *n.broadcast(n.scalarTensor(scale, DType::I64), broadcastShape);
+      term = MulOp::create(n.b(), n.location(), linearType, term, factor);
+    }
+    linear = linear ? AddOp::create(n.b(), n.location(), linearType, linear, term).getResult()
+                    : n.toType(term, linearType);
+    scale *= sizes[j];
+  }
+  return linear;
+}
+
 /// index.Tensor(self, indices) with k index tensors on the first k dims (no
 /// None): the indices broadcast to one shape B and linearized over those
 /// dims; an index_select of the rows of self viewed as [n, rest...] by the
@@ -107,25 +131,16 @@ LogicalResult index(NodeImporter &n) {
     return n.error() << "index.Tensor's result has rank " << out.size();
   std::vector<int64_t> broadcastShape(out.begin(), out.end() - restRank);
   // The linear index over the first k dims, in i64.
-  StridedTensorType linearType = n.contiguous(broadcastShape, DType::I64);
-  Value linear;
-  int64_t scale = 1;
-  for (int64_t j = k - 1; j >= 0; --j) {
-    FailureOr<Value> idx = n.conform(indices[j], DType::I64, broadcastShape);
-    if (failed(idx))
-      return failure();
-    Value term = *idx;
-    if (scale != 1) {
-      Value factor = *n.broadcast(n.scalarTensor(scale, DType::I64), broadcastShape);
-      term = MulOp::create(n.b(), n.location(), linearType, term, factor);
-    }
-    linear = linear ? AddOp::create(n.b(), n.location(), linearType, linear, term).getResult()
-                    : n.toType(term, linearType);
-    scale *= selfType.getShape()[j];
-  }
-  int64_t count = linearType.getNumElements();
+  FailureOr<Value> linear = linearize(n, indices, selfType.getShape().take_front(k),
+                                      broadcastShape);
+  if (failed(linear))
+    return failure();
+  int64_t count = cast<StridedTensorType>(linear->getType()).getNumElements(),
+          scale = 1;
+  for (int64_t size : selfType.getShape().take_front(k))
+    scale *= size;
   Value flatIndex = ViewOp::create(n.b(), n.location(),
-                                   n.contiguous({count}, DType::I64), linear);
+                                   n.contiguous({count}, DType::I64), *linear);
   std::vector<int64_t> rows = {scale};
   rows.insert(rows.end(), selfType.getShape().begin() + k, selfType.getShape().end());
   Value source = n.toType(*self, n.contiguous(selfType.getShape(), selfType.getDType()));
@@ -217,70 +232,270 @@ template <typename OpTy> LogicalResult scatter(NodeImporter &n) {
   return success();
 }
 
-/// index_put(self, indices, values, accumulate) (and _unsafe_index_put)
-/// with one index tensor, on dim 0: the index flattened to the positions
-/// P and values broadcast to [P, rest...]; accumulate=True is an index_add
-/// along dim 0 (what embedding_dense_backward decomposes to), False a
-/// scatter of the values at the index expanded over the other dims.
+/// A 1-D i32/i64 index of `count` positions scattered along `dim` of
+/// `self`: `src` has self's shape with `dim` of size `count`. accumulate is
+/// an index_add along dim (duplicates sum); otherwise a scatter at the index
+/// expanded over the other dims (of duplicates, one write wins: PyTorch
+/// leaves which undefined). The result has `type`.
+Value scatterAlong(NodeImporter &n, Value self, int64_t dim, Value flat,
+                   Value src, bool accumulate, StridedTensorType type) {
+  if (accumulate)
+    return IndexAddOp::create(n.b(), n.location(), type, self, flat, src,
+                              uint64_t(dim));
+  auto srcType = cast<StridedTensorType>(src.getType());
+  auto indexType = cast<StridedTensorType>(flat.getType());
+  std::vector<int64_t> column(srcType.getRank(), 1);
+  column[dim] = indexType.getNumElements();
+  Value spread = ViewOp::create(
+      n.b(), n.location(), n.contiguous(column, indexType.getDType()), flat);
+  Value expanded = *n.broadcast(spread, srcType.getShape());
+  return ScatterOp::create(n.b(), n.location(), type, self, expanded, src,
+                           uint64_t(dim));
+}
+
+/// The index tensors of index_put: one per leading dim, null for None.
+FailureOr<std::vector<Value>> indexList(NodeImporter &n, int64_t rank) {
+  const Argument *list = n.arg("indices");
+  if (!list || (list->kind != Argument::Kind::Tensors &&
+                list->kind != Argument::Kind::OptionalTensors))
+    return n.error() << "index_put without a list of index tensors";
+  if (list->names.size() > static_cast<size_t>(rank))
+    return n.error() << "index_put with " << list->names.size()
+                     << " indices into a tensor of rank " << rank;
+  std::vector<Value> indices;
+  for (const std::string &name : list->names) {
+    FailureOr<Value> v = name.empty() ? FailureOr<Value>(Value()) : n.value(name);
+    if (failed(v))
+      return failure();
+    if (*v) {
+      DType dtype = cast<StridedTensorType>(v->getType()).getDType();
+      if (dtype != DType::I64 && dtype != DType::I32)
+        return n.error() << "index_put with an index of type "
+                         << dtypeName(dtype)
+                         << " is not supported: Stride imports an int32 or "
+                            "int64 index (a bool mask selects a number of "
+                            "rows known only at run time)";
+    }
+    indices.push_back(*v);
+  }
+  return indices;
+}
+
+/// The index tensors `indices[first, first + k)` broadcast together and
+/// linearized over those dims of `shape` (row-major), flattened to 1-D.
+FailureOr<Value> linearIndex(NodeImporter &n, ArrayRef<Value> indices,
+                             ArrayRef<int64_t> shape, int64_t first,
+                             std::vector<int64_t> &broadcastShape) {
+  for (Value index : indices) {
+    ArrayRef<int64_t> s = shapeOf(index);
+    std::vector<int64_t> merged = broadcastShape;
+    if (s.size() > merged.size())
+      merged.insert(merged.begin(), s.size() - merged.size(), 1);
+    for (size_t i = 0; i < s.size(); ++i) {
+      int64_t &m = merged[merged.size() - s.size() + i];
+      if (m != 1 && s[i] != 1 && m != s[i])
+        return n.error() << "index_put's index tensors do not broadcast "
+                            "together: "
+                         << formatDims(broadcastShape) << " and "
+                         << formatDims(s);
+      m = m == 1 ? s[i] : m;
+    }
+    broadcastShape = merged;
+  }
+  if (indices.size() == 1)
+    return flattened(n, indices[0]);
+  FailureOr<Value> linear =
+      linearize(n, indices, shape.slice(first, indices.size()), broadcastShape);
+  if (failed(linear))
+    return failure();
+  return flattened(n, *linear);
+}
+
+/// index_put(self, indices, values, accumulate) (and _unsafe_index_put):
+/// PyTorch's advanced indexing, for index tensors on adjacent dims
+/// [d, d + k) (None, a whole dim, before and after them). The index tensors
+/// broadcast to B, and self[indices] has the shape s[:d] + B + s[d+k:].
+/// Several index tensors are linearized over their dims, which a view of
+/// self merges into one (self is copied row-major first when its layout
+/// cannot merge them); the values, broadcast to self[indices], are
+/// scattered along dim d (scatterAlong) and the result viewed back.
 LogicalResult indexPut(NodeImporter &n) {
   FailureOr<Value> self = n.tensor("self");
   FailureOr<bool> accumulate =
       succeeded(self) ? n.boolean("accumulate", false) : Fail();
   if (failed(accumulate))
     return failure();
-  const Argument *list = n.arg("indices");
-  if (!list || (list->kind != Argument::Kind::Tensors &&
-                list->kind != Argument::Kind::OptionalTensors))
-    return n.error() << "index_put without a list of index tensors";
-  if (list->names.size() != 1 || list->names[0].empty())
-    return n.error() << "index_put with " << list->names.size()
-                     << " index tensors (or a None index) is not supported: "
-                        "Stride imports one index tensor on dim 0";
-  FailureOr<Value> index = n.value(list->names[0]);
-  if (failed(index))
+  auto selfType = cast<StridedTensorType>(self->getType());
+  FailureOr<std::vector<Value>> list = indexList(n, selfType.getRank());
+  if (failed(list))
     return failure();
-  auto indexType = llvm::cast<StridedTensorType>(index->getType());
-  if (indexType.getDType() != DType::I64 && indexType.getDType() != DType::I32)
-    return n.error() << "index_put with an index of type "
-                     << dtypeName(indexType.getDType())
-                     << " is not supported: Stride imports an int32 or int64 "
-                        "index (a bool mask selects a number of rows known "
-                        "only at run time)";
-  auto selfType = llvm::cast<StridedTensorType>(self->getType());
-  if (selfType.getRank() < 1)
-    return n.error() << "index_put into a tensor of rank 0";
-  int64_t count = indexType.getNumElements();
-  Value flat = flattened(n, *index);
+  std::vector<int64_t> positions;
+  for (auto [i, v] : llvm::enumerate(*list))
+    if (v)
+      positions.push_back(i);
+  if (positions.empty())
+    return n.error() << "index_put without an index tensor (every index is "
+                        "None) is not supported";
+  int64_t first = positions.front(), k = positions.size();
+  if (positions.back() - first + 1 != k)
+    return n.error() << "index_put with index tensors on dims "
+                     << formatDims(positions)
+                     << ", which a None (whole) dim separates, is not "
+                        "supported: Stride imports index tensors on adjacent "
+                        "dims";
+  ArrayRef<int64_t> shape = selfType.getShape();
+  std::vector<int64_t> broadcastShape;
+  FailureOr<Value> flat =
+      linearIndex(n, ArrayRef<Value>(*list).slice(first, k), shape, first,
+                  broadcastShape);
+  if (failed(flat))
+    return failure();
+  int64_t count = 1, merged = 1;
+  for (int64_t size : broadcastShape)
+    count *= size;
+  for (int64_t j = 0; j < k; ++j)
+    merged *= shape[first + j];
+  // self with dims [first, first + k) merged into one of `merged` elements.
+  std::vector<int64_t> mergedShape(shape.begin(), shape.begin() + first);
+  mergedShape.push_back(merged);
+  mergedShape.insert(mergedShape.end(), shape.begin() + first + k, shape.end());
+  Value base = *self;
+  if (k > 1) {
+    if (!inferView(selfType.getLayout(), mergedShape))
+      base = n.toType(base, n.contiguous(shape, selfType.getDType()));
+    auto baseType = cast<StridedTensorType>(base.getType());
+    Layout view = *inferView(baseType.getLayout(), mergedShape).layout;
+    base = ViewOp::create(n.b(), n.location(), baseType.withLayout(view), base);
+  }
+  // The values broadcast to self[indices], row-major, viewed with the
+  // positions as one dim.
   DType dtype = n.outputDType();
-  std::vector<int64_t> sliced(indexType.getShape().begin(),
-                              indexType.getShape().end());
-  sliced.insert(sliced.end(), selfType.getShape().begin() + 1,
-                selfType.getShape().end());
+  std::vector<int64_t> indexed(shape.begin(), shape.begin() + first);
+  indexed.insert(indexed.end(), broadcastShape.begin(), broadcastShape.end());
+  indexed.insert(indexed.end(), shape.begin() + first + k, shape.end());
   FailureOr<Value> values = n.tensor("values");
   FailureOr<Value> conformed =
-      succeeded(values) ? n.conform(*values, dtype, sliced) : Fail();
+      succeeded(values) ? n.conform(*values, dtype, indexed) : Fail();
   if (failed(conformed))
     return failure();
-  std::vector<int64_t> rows = {count};
-  rows.insert(rows.end(), selfType.getShape().begin() + 1,
-              selfType.getShape().end());
-  Value src = n.toType(*conformed, n.contiguous(sliced, dtype));
+  std::vector<int64_t> rows = mergedShape;
+  rows[first] = count;
+  Value src = n.toType(*conformed, n.contiguous(indexed, dtype));
   src = ViewOp::create(n.b(), n.location(), n.contiguous(rows, dtype), src);
-  if (*accumulate) {
-    n.setOutput(0, IndexAddOp::create(n.b(), n.location(), n.outputType(),
-                                      *self, flat, src, uint64_t(0)));
-    return success();
+  // One index: the scatter gives the node's result as the file lays it out
+  // (self's layout, for an update of a state in place). Several: the
+  // merged view's layout where it is dense, else row-major, viewed back.
+  auto baseType = cast<StridedTensorType>(base.getType());
+  StridedTensorType resultType =
+      k == 1 ? n.outputType()
+      : isDense(baseType.getShape(), baseType.getStrides())
+          ? baseType
+          : n.contiguous(mergedShape, dtype);
+  Value result = scatterAlong(n, base, first, *flat, src, *accumulate,
+                              resultType);
+  if (k > 1) {
+    auto type = cast<StridedTensorType>(result.getType());
+    ViewResult back = inferView(type.getLayout(), shape);
+    result = back ? ViewOp::create(n.b(), n.location(),
+                                   type.withLayout(*back.layout), result)
+                        .getResult()
+                  : result;
   }
-  // scatter's index has the rank of self: [P, 1, ...] expanded to [P, rest...].
-  std::vector<int64_t> column(rows.size(), 1);
-  column[0] = count;
-  Value spread = ViewOp::create(
-      n.b(), n.location(), n.contiguous(column, indexType.getDType()), flat);
-  FailureOr<Value> expanded = n.broadcast(spread, rows);
-  if (failed(expanded))
+  n.setOutput(0, n.toType(result, n.outputType()));
+  return success();
+}
+
+/// index_copy(self, dim, index, source): the slices of source written at
+/// the positions `index` (1-D, or a scalar) of `dim`: a scatter along dim.
+LogicalResult indexCopy(NodeImporter &n) {
+  FailureOr<IndexedArgs> a = indexedArgs(n);
+  FailureOr<Value> source = succeeded(a) ? n.tensor("source") : Fail();
+  if (failed(source))
     return failure();
-  n.setOutput(0, ScatterOp::create(n.b(), n.location(), n.outputType(), *self,
-                                   *expanded, src, uint64_t(0)));
+  auto indexType = cast<StridedTensorType>(a->index.getType());
+  if (indexType.getRank() > 1)
+    return n.error() << "index_copy with an index of rank "
+                     << indexType.getRank() << ", expected 1 (or a scalar)";
+  ArrayRef<int64_t> shape = shapeOf(a->self);
+  std::vector<int64_t> rows(shape.begin(), shape.end());
+  if (!rows.empty())
+    rows[a->dim] = indexType.getNumElements();
+  DType dtype = n.outputDType();
+  FailureOr<Value> src = n.conform(*source, dtype, rows);
+  if (rows.empty())
+    return n.error() << "index_copy into a tensor of rank 0";
+  if (failed(src))
+    return failure();
+  Value flat = flattened(n, a->index);
+  n.setOutput(0, scatterAlong(n, a->self, a->dim, flat, *src,
+                              /*accumulate=*/false, n.outputType()));
+  return success();
+}
+
+/// copy(self, src): src broadcast to self's shape and cast to its dtype, in
+/// the layout the file gives the result (self's own values are not read).
+LogicalResult copy(NodeImporter &n) {
+  FailureOr<Value> self = n.tensor("self");
+  FailureOr<Value> src = succeeded(self) ? n.tensor("src") : Fail();
+  FailureOr<Value> conformed =
+      succeeded(src) ? n.conform(*src, n.outputDType(), n.outputShape())
+                     : Fail();
+  if (failed(conformed))
+    return failure();
+  n.setOutput(0, n.toType(*conformed, n.outputType()));
+  return success();
+}
+
+/// Says why the positions of `type` overlap (checkNonOverlapping's
+/// verdict), for an in-place write through it.
+void explainOverlap(InFlightDiagnostic &diag, StridedTensorType type,
+                    const OverlapVerdict &verdict) {
+  if (verdict.kind == OverlapVerdict::Kind::ZeroStride)
+    diag << "dim " << verdict.dim << " has size "
+         << type.getShape()[verdict.dim] << " and stride 0, so all "
+         << type.getShape()[verdict.dim]
+         << " indices of that dim share one address";
+  else if (verdict.kind == OverlapVerdict::Kind::Overlapping)
+    diag << "logical indices " << formatDims(verdict.first) << " and "
+         << formatDims(verdict.second) << " share one address";
+  else
+    diag << "Stride cannot prove that its positions are distinct";
+}
+
+/// The in-place form of a functional op (copy_, index_copy_, index_put_, as
+/// a graph that run_decompositions did not functionalize records them):
+/// the node's value is the functional op's, and `self`'s name is bound to
+/// it, so that later nodes read the new value. `self` must be a graph input
+/// or an earlier node's value, not a view of one: a write through a view
+/// whose positions overlap (an expand's stride 0) is refused as such, any
+/// other view as not imported.
+template <LogicalResult (*functional)(NodeImporter &)>
+LogicalResult inPlace(NodeImporter &n) {
+  FailureOr<Value> self = n.tensor("self");
+  if (failed(self))
+    return failure();
+  if (auto view = self->getDefiningOp<ViewOpInterface>()) {
+    auto type = cast<StridedTensorType>(self->getType());
+    OverlapVerdict verdict =
+        checkNonOverlapping(type.getShape(), type.getStrides());
+    if (!verdict.ok()) {
+      InFlightDiagnostic diag = n.error();
+      diag << "in-place write through a view whose positions overlap: ";
+      explainOverlap(diag, type, verdict);
+      diag << " (a '" << view->getName()
+           << "'); an in-place write needs a distinct address for every "
+              "element it writes";
+      diag.attachNote(view->getLoc()) << "the view written through";
+      return diag;
+    }
+    return n.error() << "in-place write through a view (a '"
+                     << view->getName()
+                     << "') is not imported: export with "
+                        "run_decompositions, which makes the write functional";
+  }
+  if (failed(functional(n)))
+    return failure();
+  n.rebind("self", n.output(0));
   return success();
 }
 
@@ -302,6 +517,11 @@ void addIndexOps(OpTable &ops) {
       {"aten.scatter.value", scatter<ScatterOp>},
       {"aten.index_put.default", indexPut},
       {"aten._unsafe_index_put.default", indexPut},
+      {"aten.index_copy.default", indexCopy},
+      {"aten.copy.default", copy},
+      {"aten.copy_.default", inPlace<copy>},
+      {"aten.index_copy_.default", inPlace<indexCopy>},
+      {"aten.index_put_.default", inPlace<indexPut>},
   });
 }
 

@@ -64,6 +64,11 @@ FailureOr<Value> NodeImporter::value(llvm::StringRef name) {
   return it->second;
 }
 
+void NodeImporter::rebind(llvm::StringRef name, Value value) {
+  if (const Argument *a = arg(name); a && a->kind == Argument::Kind::Tensor)
+    values[a->names[0]] = value;
+}
+
 FailureOr<Value> NodeImporter::tensor(llvm::StringRef name) {
   FailureOr<Value> value = optionalTensor(name);
   if (succeeded(value) && !*value)

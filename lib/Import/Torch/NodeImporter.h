@@ -85,6 +85,9 @@ public:
     return outputTypes[i].getShape();
   }
   void setOutput(size_t i, mlir::Value value) { results[i] = value; }
+  /// Binds the name of tensor argument `name` to `value`: later nodes that
+  /// name it read `value` (an in-place op's new value of its `self`).
+  void rebind(llvm::StringRef name, mlir::Value value);
   mlir::Value output(size_t i) const {
     auto it = results.find(i);
     return it == results.end() ? mlir::Value() : it->second;

@@ -510,6 +510,7 @@ std::optional<OutputSpec> Reader::outputSpec(const json::Value *v,
     std::optional<Argument> a = argument(arg, p + ".arg");
     if (!a)
       return std::nullopt;
+    spec.kind = OutputSpec::Kind::UserOutput;
     if (a->kind == Argument::Kind::Tensor)
       spec.arg = a->names[0];
     return spec;
@@ -518,7 +519,26 @@ std::optional<OutputSpec> Reader::outputSpec(const json::Value *v,
   if (!name)
     return std::nullopt;
   spec.arg = *name;
-  return spec;
+  static const std::pair<const char *, std::pair<OutputSpec::Kind, const char *>>
+      kinds[] = {
+          {"loss_output", {OutputSpec::Kind::LossOutput, nullptr}},
+          {"buffer_mutation", {OutputSpec::Kind::BufferMutation, "buffer_name"}},
+          {"user_input_mutation",
+           {OutputSpec::Kind::UserInputMutation, "user_input_name"}},
+      };
+  for (const auto &[key, kind] : kinds) {
+    if (spec.key != key)
+      continue;
+    if (kind.second) {
+      std::optional<std::string> target =
+          string(o->get(kind.second), p + "." + kind.second);
+      if (!target)
+        return std::nullopt;
+      spec.target = *target;
+    }
+    spec.kind = kind.first;
+  }
+  return spec; // Kind::Other: the importer refuses it by key.
 }
 
 bool Reader::graph(const json::Object &g, const std::string &path,

@@ -136,6 +136,7 @@ private:
   LogicalResult translateInput(plan::InputOp input);
   LogicalResult translateAlloc(plan::AllocOp alloc);
   LogicalResult translateConstant(plan::ConstantOp constant);
+  LogicalResult translateState(plan::StateOp state);
   LogicalResult translateDispatch(plan::DispatchOp dispatch);
   LogicalResult translateLibraryCall(plan::LibraryCallOp call);
   LogicalResult translateFill(plan::FillOp fill);
@@ -210,6 +211,39 @@ LogicalResult PlanTranslation::translateInput(plan::InputOp input) {
   bufferOf[input.getBuffer()] = desc.buffers.size();
   desc.buffers.push_back(
       {BufferKind::Input, static_cast<int32_t>(index), *bytes, false});
+  desc.signature.inputs[index].mutated = input.getWritten();
+  return success();
+}
+
+/// Whether `value` is a splat of zero bits: a state the runtime zeroes.
+static bool isZeroSplat(ElementsAttr value) {
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  return dense && dense.isSplat() &&
+         llvm::all_of(dense.getRawData(), [](char c) { return c == 0; });
+}
+
+LogicalResult PlanTranslation::translateState(plan::StateOp state) {
+  FailureOr<TensorSignature> tensor = signatureOf(
+      state.getTensorType(), state.getName().str(), state.getLoc());
+  std::optional<int64_t> bytes =
+      succeeded(tensor) ? storageBytes(*tensor) : std::nullopt;
+  if (!bytes)
+    return failed(tensor) ? failure()
+                          : state.emitOpError() << "has too large a storage";
+  StateDesc held{*tensor, {}};
+  if (!isZeroSplat(state.getInit())) {
+    FailureOr<std::vector<uint8_t>> init = constantStorage(
+        state.getInit(), cast<StridedTensorType>(state.getTensorType()),
+        state.getLoc());
+    if (failed(init))
+      return failure();
+    held.init = std::move(*init);
+  }
+  bufferOf[state.getBuffer()] = desc.buffers.size();
+  desc.buffers.push_back({BufferKind::State,
+                          static_cast<int32_t>(desc.states.size()), *bytes,
+                          false});
+  desc.states.push_back(std::move(held));
   return success();
 }
 
@@ -327,6 +361,7 @@ LogicalResult PlanTranslation::translate(Operation &op) {
       .Case([&](plan::ConstantOp constant) {
         return translateConstant(constant);
       })
+      .Case([&](plan::StateOp state) { return translateState(state); })
       .Case([&](plan::DispatchOp dispatch) {
         return translateDispatch(dispatch);
       })

@@ -90,9 +90,15 @@ struct InputSpec {
 };
 
 struct OutputSpec {
-  std::string key; // "user_output", "loss_output", ...
+  enum class Kind { UserOutput, LossOutput, BufferMutation, UserInputMutation,
+                    Other };
+  Kind kind = Kind::Other;
+  std::string key; // "user_output", "loss_output", "buffer_mutation", ...
   /// The output's name; empty for a non-tensor output.
   std::string arg;
+  /// BufferMutation: the buffer's name in the module ("k_cache");
+  /// UserInputMutation: the graph input's name.
+  std::string target;
 };
 
 struct ExportedProgram {

@@ -108,7 +108,8 @@ program(["idx"]; ["accumulated", "put"];
    sevens: meta(7; [2]), accumulated: meta(7; [4, 2]), put: meta(7; [4, 2])})'
 index_npy index-put "(2, 3)" 1 0 1 3 1 0
 
-# Unsupported: index_put with two index tensors, and with a bool mask.
+# index_put with two index tensors (linearized), and with a bool mask
+# (unsupported).
 archive index-put-two '
 program(["idx"]; ["put"];
   [node("zeros.default"; [arg("size"; {as_ints: [4, 2]})]; "zeros"),

@@ -1,23 +1,23 @@
-"""Writes torch.export archives (.pt2) by hand, in the export schema, and
-the .npy files of their inputs and expected outputs: the helpers of the
-make-*-archives.py scripts beside this file, which write the archives of
-the importer's tests (PyTorch cannot run on this machine).
-
-An archive is the seed_fwd_2x8x16 fixture (torch 2.11) with its graph
-replaced by the nodes of a Graph. Python's standard library only.
+"""Writes torch.export archives (.pt2) and .npy files by hand, in the
+export schema, with Python's standard library only (no PyTorch, no NumPy):
+the helpers the make-*-archives.py scripts beside this file share (the
+archives of the importer's tests: PyTorch cannot run on this machine).
+A graph's archive is the seed_fwd_2x8x16 fixture (torch 2.11) with its
+model replaced, and the buffers' bytes added as weights.
 """
 
 import json
 import math
 import os
+import random
 import struct
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SEED = os.path.join(HERE, "..", "fixtures", "seed_fwd_2x8x16", "model.pt2")
 MODEL_JSON = "model/models/model.json"
+WEIGHTS_JSON = "model/data/weights/model_weights_config.json"
 
-# torch ScalarType codes.
 F32, F64, I64, BOOL, U64 = 7, 8, 5, 12, 35
 INF = float("inf")
 
@@ -74,15 +74,13 @@ def broadcast_get(t, idx):
 
 
 def write_npy(path, t):
-    descr, fmt = {F32: ("<f4", "<f"), F64: ("<f8", "<d"), I64: ("<i8", "<q"),
-                  BOOL: ("|b1", "<?")}[t.dtype]
+    descr = {F32: "<f4", F64: "<f8", I64: "<i8", BOOL: "|b1"}[t.dtype]
     shape = repr(tuple(t.shape))
     header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
     header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
-        for x in t.values:
-            f.write(struct.pack(fmt, x))
+        f.write(tensor_bytes(t))
 
 
 # ----------------------------------------------------------------------------
@@ -116,11 +114,32 @@ NONE = {"as_none": True}
 class Graph:
     """Nodes, their values' types, the graph's inputs and outputs (names;
     None for an output that is None, as a backward graph returns for an
-    input that needs no gradient; or an argument union)."""
+    input that needs no gradient; or an argument union). Inputs and outputs
+    are user inputs and outputs unless `input_specs` or `output_specs` give
+    another spec (a buffer, a buffer mutation, ...) for a name; `buffers`
+    holds the stored values of buffers (name -> Tensor)."""
 
     def __init__(self):
         self.nodes, self.values, self.inputs, self.outputs = [], {}, [], []
         self.sym_ints = {}  # the SymInt outputs' values
+        self.input_specs, self.output_specs, self.buffers = {}, {}, {}
+
+    def buffer(self, name, target, value, stored=True):
+        """A buffer input `name` holding module buffer `target` (its value
+        stored in the archive's weights when `stored`)."""
+        self.input(name, value.dtype, value.shape)
+        self.input_specs[name] = {"buffer": {"arg": {"name": name},
+                                             "buffer_name": target,
+                                             "persistent": True}}
+        if stored:
+            self.buffers[target] = value
+        return name
+
+    def mutates(self, output, kind, target):
+        """Output `output` is a `kind` ("buffer_mutation" or
+        "user_input_mutation") of `target`."""
+        key = "buffer_name" if kind == "buffer_mutation" else "user_input_name"
+        self.output_specs[output] = {kind: {"arg": {"name": output}, key: target}}
 
     def input(self, name, dtype, shape):
         self.inputs.append(name)
@@ -159,6 +178,12 @@ class Graph:
         """Value `name`'s strides as the file claims them (not dense)."""
         self.values[name]["strides"] = [{"as_int": s} for s in strides]
 
+    def output_spec(self, name, arg):
+        """The signature's spec of output `name` (its argument `arg`)."""
+        if isinstance(name, str) and name in self.output_specs:
+            return self.output_specs[name]
+        return {"user_output": {"arg": arg}}
+
     def program(self, seed):
         p = json.loads(json.dumps(seed))
         g = p["graph_module"]["graph"]
@@ -170,22 +195,37 @@ class Graph:
         g["tensor_values"] = self.values
         g["sym_int_values"] = self.sym_ints
         sig = p["graph_module"]["signature"]
-        sig["input_specs"] = [{"user_input": {"arg": t(n)}} for n in self.inputs]
-        sig["output_specs"] = [{"user_output": {"arg": o}} for o in outputs]
+        sig["input_specs"] = [self.input_specs.get(n, {"user_input": {"arg": t(n)}})
+                              for n in self.inputs]
+        sig["output_specs"] = [self.output_spec(n, o)
+                               for n, o in zip(self.outputs, outputs)]
         return p
 
 
-def write_archive(out, name, graph):
-    """out/name.pt2: the seed fixture with the graph's program."""
+def tensor_bytes(t):
+    fmt = {F32: "<f", F64: "<d", I64: "<q", BOOL: "<?"}[t.dtype]
+    return b"".join(struct.pack(fmt, x) for x in t.values)
+
+
+def write_archive(folder, name, graph):
+    """folder/name.pt2: the seed's archive with the graph's model and its
+    buffers' values as weights."""
     with zipfile.ZipFile(SEED) as seed_zip:
-        entries = [(i, seed_zip.read(i.filename)) for i in seed_zip.infolist()]
-    seed = json.loads(dict((i.filename, d) for i, d in entries)[MODEL_JSON])
-    text = json.dumps(graph.program(seed)).encode()
-    path = os.path.join(out, name + ".pt2")
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as z:
-        for info, data in entries:
-            entry = zipfile.ZipInfo(info.filename, date_time=(1980, 1, 1, 0, 0, 0))
-            z.writestr(entry, text if info.filename == MODEL_JSON else data)
+        entries = [(i.filename, seed_zip.read(i.filename)) for i in seed_zip.infolist()]
+    seed = json.loads(dict(entries)[MODEL_JSON])
+    replaced = {MODEL_JSON: json.dumps(graph.program(seed)).encode()}
+    config = {}
+    for i, (target, value) in enumerate(graph.buffers.items()):
+        config[target] = {"path_name": f"weight_{i}", "is_param": False,
+                          "use_pickle": False,
+                          "tensor_meta": meta(value.dtype, value.shape)}
+        entries.insert(0, (f"model/data/weights/weight_{i}", tensor_bytes(value)))
+    if config:
+        replaced[WEIGHTS_JSON] = json.dumps({"config": config}).encode()
+    with zipfile.ZipFile(os.path.join(folder, name + ".pt2"), "w", zipfile.ZIP_STORED) as z:
+        for filename, data in entries:
+            entry = zipfile.ZipInfo(filename, date_time=(1980, 1, 1, 0, 0, 0))
+            z.writestr(entry, replaced.get(filename, data))
 
 
 def write_case(out, name, graph, inputs, expected):

@@ -151,3 +151,13 @@ func.func @graph() {
   %in = plan.input %c : !stride.tensor<4xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{'plan.state' op initial value of type 'tensor<4xf32>' does not match the shape and element type of '!stride.tensor<8xf32, strides = [1], offset = 0>'}}
+%s = plan.state "cache" init dense<0.0> : tensor<4xf32> as !stride.tensor<8xf32>
+
+// -----
+
+// expected-error @+1 {{'plan.state' op expects a non-empty name}}
+%s = plan.state "" init dense<0.0> : tensor<4xf32> as !stride.tensor<4xf32>

@@ -39,3 +39,15 @@ func.func @graph(%arg0: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
   %r = plan.output %o : !stride.tensor<4xf32>
   return %r : !stride.tensor<4xf32>
 }
+
+// A state and a mutated input (python-free-docs/state.md).
+// CHECK-LABEL: func.func @step
+// CHECK: %[[S:.*]] = plan.state "cache" init dense<0.000000e+00> : tensor<4xf32> as !stride.tensor<4xf32, strides = [1], offset = 0> written
+// CHECK: %[[X:.*]] = plan.input %arg0 written : !stride.tensor<4xf32, strides = [1], offset = 0>
+// CHECK: plan.dispatch @graph_kernels::@neg(%[[X]], %[[S]])
+func.func @step(%arg0: !stride.tensor<4xf32>) {
+  %s = plan.state "cache" init dense<0.0> : tensor<4xf32> as !stride.tensor<4xf32> written
+  %x = plan.input %arg0 written : !stride.tensor<4xf32>
+  plan.dispatch @graph_kernels::@neg(%x, %s)
+  return
+}

@@ -1,0 +1,55 @@
+// A state updated in place: the scatter kernel's result is the state's
+// buffer and its schedule keeps phase 1 alone (python-free-docs/state.md).
+// RUN: stride-opt --stride-pipeline="form-kernels" --stride-schedule-kernels --stride-outline-executable -split-input-file %s | FileCheck %s
+
+// CHECK-LABEL: plan.executable @step_kernels
+// CHECK: stride.kernel "scatter_kernel"
+// CHECK-SAME: launches = [#stride.launch<grid = 1, block = 256, phase = 1>]
+// CHECK-LABEL: func.func @step(
+// CHECK-SAME: %[[POS:.*]]: !stride.tensor<1xi64, strides = [1], offset = 0> {stride.name = "pos"}
+// CHECK-SAME: -> (!stride.tensor<2xf32, strides = [1], offset = 0> {stride.name = "total"})
+// CHECK: %[[CACHE:.*]] = plan.state "cache" init dense<0.000000e+00> : tensor<2x8xf32> as !stride.tensor<2x8xf32, strides = [8, 1], offset = 0> written
+// CHECK: %[[P:.*]] = plan.input %[[POS]] : !stride.tensor<1xi64
+// CHECK: %[[NEW:.*]] = plan.input %{{.*}} : !stride.tensor<2x1xf32
+// CHECK-NEXT: plan.dispatch @step_kernels::@scatter_kernel(%[[CACHE]], %[[P]], %[[NEW]], %[[CACHE]])
+// CHECK: plan.dispatch @step_kernels::@sum_kernel(%[[CACHE]], %{{.*}})
+// CHECK-NOT: plan.copy
+// CHECK: return
+func.func @step(%cache: !stride.tensor<2x8xf32> {stride.name = "cache", stride.state = dense<0.0> : tensor<2x8xf32>},
+                %pos: !stride.tensor<1xi64> {stride.name = "pos"},
+                %new: !stride.tensor<2x1xf32> {stride.name = "new"})
+    -> (!stride.tensor<2x8xf32> {stride.name = "updated", stride.writes = "cache"},
+        !stride.tensor<2xf32> {stride.name = "total"}) {
+  %p = stride.view %pos : !stride.tensor<1xi64> -> !stride.tensor<1x1xi64>
+  %i = stride.expand %p : !stride.tensor<1x1xi64> -> !stride.tensor<2x1xi64, strides = [0, 1], offset = 0>
+  %u = stride.scatter %cache, %i, %new dim 1 : !stride.tensor<2x8xf32>, !stride.tensor<2x1xi64, strides = [0, 1], offset = 0>, !stride.tensor<2x1xf32> -> !stride.tensor<2x8xf32>
+  %t = stride.sum %u dims [1] : !stride.tensor<2x8xf32> -> !stride.tensor<2xf32>
+  return %u, %t : !stride.tensor<2x8xf32>, !stride.tensor<2xf32>
+}
+
+// -----
+
+// The old value of an input is read after the scatter: the new value goes
+// into a buffer of its own, copied into the input's storage at the end.
+// CHECK-LABEL: plan.executable @late_read_kernels
+// CHECK: stride.kernel "scatter_kernel"
+// CHECK-SAME: launches = [#stride.launch<grid = 1, block = 256, phase = 0>, #stride.launch<grid = 1, block = 256, phase = 1>]
+// CHECK-LABEL: func.func @late_read(
+// CHECK-SAME: -> (!stride.tensor<2xf32, strides = [1], offset = 0> {stride.name = "old_total"})
+// CHECK: %[[X:.*]] = plan.input %arg0 written
+// CHECK: %[[U:.*]] = plan.alloc 64 bytes
+// CHECK: plan.dispatch @late_read_kernels::@scatter_kernel(%[[X]], %{{.*}}, %{{.*}}, %[[U]])
+// CHECK: plan.dispatch @late_read_kernels::@sum_kernel(%[[X]], %{{.*}})
+// CHECK: plan.copy %[[U]] to %[[X]] size 64
+// CHECK-NEXT: plan.output
+func.func @late_read(%x: !stride.tensor<2x8xf32> {stride.name = "x"},
+                     %pos: !stride.tensor<1xi64> {stride.name = "pos"},
+                     %new: !stride.tensor<2x1xf32> {stride.name = "new"})
+    -> (!stride.tensor<2x8xf32> {stride.name = "updated", stride.writes = "x"},
+        !stride.tensor<2xf32> {stride.name = "old_total"}) {
+  %p = stride.view %pos : !stride.tensor<1xi64> -> !stride.tensor<1x1xi64>
+  %i = stride.expand %p : !stride.tensor<1x1xi64> -> !stride.tensor<2x1xi64, strides = [0, 1], offset = 0>
+  %u = stride.scatter %x, %i, %new dim 1 : !stride.tensor<2x8xf32>, !stride.tensor<2x1xi64, strides = [0, 1], offset = 0>, !stride.tensor<2x1xf32> -> !stride.tensor<2x8xf32>
+  %t = stride.sum %x dims [1] : !stride.tensor<2x8xf32> -> !stride.tensor<2xf32>
+  return %u, %t : !stride.tensor<2x8xf32>, !stride.tensor<2xf32>
+}
