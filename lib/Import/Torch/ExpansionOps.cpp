@@ -21,6 +21,9 @@ namespace stride::torch {
 
 LogicalResult expectOutputShape(NodeImporter &n, size_t i,
                                 llvm::ArrayRef<int64_t> shape) {
+  if (!n.hasOutput(i))
+    return n.error() << "output #" << i << " is not a tensor; expected one of shape "
+                     << formatDims(Dims(shape.begin(), shape.end()));
   if (n.outputShape(i) == shape)
     return success();
   return n.error() << "output #" << i << " has shape "

@@ -313,6 +313,15 @@ def errors():
     error("batch", SDPA, QKV, [("attn", F32, [3, 2, 3, 2])],
           {"q": [2, 2, 3, 2], "k": [3, 2, 3, 2], "v": [3, 2, 3, 2]})
     error("output-shape", SDPA, QKV, [("attn", F32, [1, 2, 3, 5])], SMALL)
+    # A fused variant whose output 0 (the result) is None (found by the
+    # archive fuzzer: the importer read the type of the absent output).
+    graph = Graph()
+    for input_name, shape in SMALL.items():
+        graph.input(input_name, F32, shape)
+    graph.node("_scaled_dot_product_flash_attention_for_cpu.default", QKV,
+               [NONE, ("lse", F32, [1, 2, 3])])
+    graph.outputs = ["lse"]
+    write_archive("error-output-none", graph)
     error("lse-output", "_scaled_dot_product_flash_attention_for_cpu.default", QKV,
           out + [("lse", F32, [1, 2, 2])], SMALL)
     error("lse-input", "_scaled_dot_product_flash_attention_for_cpu_backward.default",
