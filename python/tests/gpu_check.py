@@ -61,6 +61,10 @@ except ImportError:  # not installed: the repository's copy
           "using python/ of the repository")
 import stride.dynamo  # noqa: E402
 
+# The export helper's GPT-2 logits wrapper (its fixtures' models).
+sys.path.insert(0, os.path.join(REPO, "tools", "stride-export"))
+from stride_export import Logits  # noqa: E402
+
 stride.dynamo.register()
 DEVICE = torch.device("cuda")
 RESULTS = []  # (name, passed)
@@ -293,15 +297,6 @@ def check_overhead():
 
 # ----------------------------------------------------------------------------
 # GPT-2 training
-
-
-class Logits(torch.nn.Module):
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-
-    def forward(self, input_ids):
-        return self.model(input_ids=input_ids).logits
 
 
 def gpt2(seed, vocab, width, tokens):

@@ -178,15 +178,24 @@ static void checkTf32AndCacheDir(stride_compiler *compiler) {
          strstr(dir, "stride/nvrtc") ? "ends in stride/nvrtc" : dir);
 }
 
+/* The module of `graph` (named `name`), compiled; `*result` keeps it and
+   is destroyed by the caller. */
+static stride_module *compileGraph(stride_compiler *compiler,
+                                   const char *graph, const char *name,
+                                   stride_compile_result **result) {
+  stride_module *module = NULL;
+  EXPECT(stride_compiler_compile(compiler, graph, strlen(graph), name,
+                                 result) == STRIDE_OK);
+  EXPECT(stride_compile_result_get_module(*result, &module) == STRIDE_OK);
+  return module;
+}
+
 /* The two dispatch steps of kTwoKernelGraph's module, as
    stride_module_describe prints them, each after `what`. */
 static void printDispatches(stride_compiler *compiler, const char *what) {
   stride_compile_result *result = NULL;
-  stride_module *module = NULL;
-  EXPECT(stride_compiler_compile(compiler, kTwoKernelGraph,
-                                 strlen(kTwoKernelGraph), "two.mlir",
-                                 &result) == STRIDE_OK);
-  EXPECT(stride_compile_result_get_module(result, &module) == STRIDE_OK);
+  stride_module *module =
+      compileGraph(compiler, kTwoKernelGraph, "two.mlir", &result);
   const char *text = module ? stride_module_describe(module) : "";
   for (const char *step = strstr(text, "dispatch "); step;
        step = strstr(step + 1, "dispatch ")) {
@@ -240,11 +249,8 @@ static void printSignature(const stride_module *module) {
 /* The absent outputs' positions, and an index past them. */
 static void checkAbsentOutputs(stride_compiler *compiler) {
   stride_compile_result *result = NULL;
-  stride_module *module = NULL;
-  EXPECT(stride_compiler_compile(compiler, kAbsentOutputsGraph,
-                                 strlen(kAbsentOutputsGraph), "backward.mlir",
-                                 &result) == STRIDE_OK);
-  EXPECT(stride_compile_result_get_module(result, &module) == STRIDE_OK);
+  stride_module *module =
+      compileGraph(compiler, kAbsentOutputsGraph, "backward.mlir", &result);
   printf("absent outputs: %zu of %zu\n",
          stride_module_num_absent_outputs(module),
          stride_module_num_absent_outputs(module) +

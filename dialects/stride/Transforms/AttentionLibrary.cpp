@@ -129,21 +129,20 @@ void writeAs(OpResult result, StridedTensorType wanted) {
   result.replaceAllUsesExcept(copy, copy.getDefiningOp());
 }
 
+/// `type`'s shape and element type, dense row-major from element 0: how
+/// cuDNN reads and writes the row statistics [b, h, s] always (PyTorch's
+/// CPU flash attention, for one, returns them heads-innermost), and any
+/// tensor whose strides do not suit it (python-free-docs/attention.md).
+StridedTensorType dense(StridedTensorType type) {
+  return StridedTensorType::getContiguous(type.getShape(),
+                                          type.getElementType());
+}
+
 /// A result cuDNN writes through its strides: itself where they suit
 /// cuDNN, else dense.
 void writable(OpResult result) {
-  StridedTensorType type = typeOf(result);
-  if (!cudnnReadsInPlace(type))
-    writeAs(result, StridedTensorType::getContiguous(type.getShape(),
-                                                     type.getElementType()));
-}
-
-/// The row statistics [b, h, s]: cuDNN reads and writes them dense from
-/// element 0 of their buffer (python-free-docs/attention.md). PyTorch's
-/// CPU flash attention, for one, returns them transposed.
-StridedTensorType denseStatistics(StridedTensorType type) {
-  return StridedTensorType::getContiguous(type.getShape(),
-                                          type.getElementType());
+  if (!cudnnReadsInPlace(typeOf(result)))
+    writeAs(result, dense(typeOf(result)));
 }
 
 template <typename OpTy> bool cudnnTakes(OpTy op) {
@@ -170,7 +169,7 @@ void prepare(AttentionOp op) {
     op.getMaskMutable().assign(p.bias(mask, /*rowsMayBroadcast=*/true));
   writable(cast<OpResult>(op.getResult()));
   if (Value lse = op.getLogsumexp())
-    writeAs(cast<OpResult>(lse), denseStatistics(typeOf(lse)));
+    writeAs(cast<OpResult>(lse), dense(typeOf(lse)));
   markFused(op);
 }
 
@@ -182,7 +181,7 @@ void prepare(AttentionBackwardOp op) {
   op.getValueMutable().assign(p.operand(op.getValue()));
   op.getOutputMutable().assign(p.operand(op.getOutput()));
   Value lse = op.getLogsumexp();
-  op.getLogsumexpMutable().assign(p.into(lse, denseStatistics(typeOf(lse))));
+  op.getLogsumexpMutable().assign(p.into(lse, dense(typeOf(lse))));
   if (Value mask = op.getMask())
     op.getMaskMutable().assign(p.bias(mask, /*rowsMayBroadcast=*/false));
   for (Value gradient :
