@@ -265,6 +265,7 @@ def run_module(bin_dir, module, directory, graph, work, args):
     profile = os.path.join(work, "profile.json")
     log = os.path.join(work, "stride-run.log")
     tuning = ["--tune-library-calls"] if args.tune_library_calls else []
+    tuning += getattr(args, "extra_run_args", [])  # e.g. bench/decode's --state-in
     command = [runner, module, *stride_inputs(directory, graph), "--output-dir", out_dir,
                "--bench", "--warmup", str(args.warmup),
                "--iterations", str(args.iterations), *tuning]

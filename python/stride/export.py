@@ -218,10 +218,13 @@ def relative_error(got, expected):
 # export: an inference graph
 
 
-def export_program(model, inputs, attention="fused"):
-    """torch.export.export of model(*inputs), then Stride's decompositions."""
+def export_program(model, inputs, attention="fused", strict=False):
+    """torch.export.export of model(*inputs), then Stride's decompositions.
+    strict=True traces with Dynamo (what a module holding transformers'
+    StaticCache needs: non-strict tracing leaves its in-place cache writes
+    to a wrapper that run_decompositions cannot decompose, PyTorch 2.11)."""
     with attention_backend(attention):
-        program = torch.export.export(model, tuple(inputs), strict=False)
+        program = torch.export.export(model, tuple(inputs), strict=strict)
         return program.run_decompositions(stride_decompositions(attention))
 
 

@@ -15,6 +15,11 @@ Three commands:
                         gradients; DIR/forward_expected/ and
                         DIR/backward_expected/ as for export), export.json,
                         ops.txt.
+  decode MODEL -o DIR   a causal LM with a static KV cache as the two graphs
+                        of greedy decoding: DIR/prefill.pt2 and
+                        DIR/decode.pt2 (state: the cache), the prompt,
+                        transformers' generate tokens, the logits and the
+                        final cache (python-free-docs/decode.md).
   fixtures DIR          regenerate the fixture set committed under
                         test/Import/Torch/fixtures/ (needs `transformers`).
 
@@ -52,18 +57,24 @@ from stride.export import *  # noqa: E402,F401,F403 - the helper's API, as befor
 # Loading a user's model
 
 
+def load_user_file(spec, needed):
+    """The Python file `spec`, which must define the functions `needed`."""
+    if not os.path.isfile(spec):
+        sys.exit(f"stride_export: {spec}: no such file")
+    module_spec = importlib.util.spec_from_file_location("stride_user_model", spec)
+    module = importlib.util.module_from_spec(module_spec)
+    module_spec.loader.exec_module(module)
+    for name in needed:
+        if not hasattr(module, name):
+            sys.exit(f"stride_export: {spec} defines no {name}()")
+    return module
+
+
 def load_model(spec, input_specs):
     """(model, inputs) from `module:Class` + --input, or from a file that
     defines make_model() and make_inputs()."""
     if spec.endswith(".py"):
-        if not os.path.isfile(spec):
-            sys.exit(f"stride_export: {spec}: no such file")
-        module_spec = importlib.util.spec_from_file_location("stride_user_model", spec)
-        module = importlib.util.module_from_spec(module_spec)
-        module_spec.loader.exec_module(module)
-        for needed in ("make_model", "make_inputs"):
-            if not hasattr(module, needed):
-                sys.exit(f"stride_export: {spec} defines no {needed}()")
+        module = load_user_file(spec, ("make_model", "make_inputs"))
         return module.make_model(), tuple(module.make_inputs())
     if ":" not in spec:
         sys.exit(f"stride_export: MODEL '{spec}' is neither module:Class nor a .py file")
@@ -219,6 +230,54 @@ def llama(layers=2, width=64, heads=4, kv_heads=2, inner=176, vocab=256,
     return model.to(dtype), (token_ids(vocab, batch, tokens),)
 
 
+def causal_lm(kind, dtype=torch.float32, **sizes):
+    """A transformers causal LM for the decode command, with transformers'
+    default (sdpa) attention and its cache on: "llama" (LlamaForCausalLM,
+    grouped-query attention) or "gpt2" (GPT2LMHeadModel), the fixtures'
+    small sizes unless `sizes` say otherwise (llama: layers, width, heads,
+    kv_heads, inner, vocab; gpt2: layers, width, heads, vocab)."""
+    import transformers
+
+    if kind == "llama":
+        s = dict(layers=2, width=64, heads=4, kv_heads=2, inner=176, vocab=256) | sizes
+        config = transformers.LlamaConfig(
+            vocab_size=s["vocab"], hidden_size=s["width"], intermediate_size=s["inner"],
+            num_hidden_layers=s["layers"], num_attention_heads=s["heads"],
+            num_key_value_heads=s["kv_heads"], max_position_embeddings=8192,
+            rms_norm_eps=1e-5, attention_dropout=0.0, tie_word_embeddings=False)
+        model_class = transformers.LlamaForCausalLM
+    elif kind == "gpt2":
+        s = dict(layers=2, width=64, heads=4, vocab=256) | sizes
+        config = transformers.GPT2Config(
+            vocab_size=s["vocab"], n_positions=1024, n_embd=s["width"],
+            n_layer=s["layers"], n_head=s["heads"], resid_pdrop=0.0,
+            embd_pdrop=0.0, attn_pdrop=0.0)
+        model_class = transformers.GPT2LMHeadModel
+    else:
+        raise ValueError(f"unknown causal LM '{kind}': llama or gpt2")
+    config.use_cache = True
+    return with_attention(model_class, config, "sdpa").to(dtype)
+
+
+def load_causal_lm(spec, dtype, size_specs):
+    """The decode command's model: llama, gpt2 (with --size KEY=N) or a .py
+    file whose make_model() returns a transformers causal LM."""
+    if spec.endswith(".py"):
+        if size_specs:
+            sys.exit("stride_export: --size applies to llama and gpt2 only")
+        return load_user_file(spec, ("make_model",)).make_model()
+    sizes = {}
+    for text in size_specs:
+        key, _, value = text.partition("=")
+        if not value.isdigit():
+            sys.exit(f"stride_export: --size '{text}': KEY=N, e.g. layers=4")
+        sizes[key] = int(value)
+    try:
+        return causal_lm(spec, getattr(torch, dtype), **sizes)
+    except (ValueError, TypeError, KeyError) as error:
+        sys.exit(f"stride_export: decode {spec}: {error}")
+
+
 def seed_inputs(b, n, h, rows, grad):
     x = torch.randn(b, n, h, requires_grad=grad)
     src = torch.randn(b, rows, h, requires_grad=grad)
@@ -317,6 +376,30 @@ def main(argv=None):
                          help="fused (default): scaled dot-product attention stays "
                          "one op, which Stride imports as stride.attention; math: "
                          "written out as matrix products and a softmax")
+    decode = commands.add_parser(
+        "decode", help="prefill and decode-step graphs of a causal LM with a "
+        "static KV cache", description="Export a transformers causal LM with a "
+        "static KV cache (StaticCache) as two graphs that share the cache as "
+        "state: DIR/prefill.pt2 (the prompt) and DIR/decode.pt2 (one token), "
+        "with the prompt, transformers' greedy generate tokens, the logits "
+        "that chose them and the cache after the last step "
+        "(python-free-docs/decode.md).")
+    decode.add_argument("model", metavar="MODEL",
+                        help="llama or gpt2 (random weights, sizes from --size), "
+                        "or a .py file whose make_model() returns a transformers "
+                        "causal LM")
+    decode.add_argument("-o", "--output-dir", required=True, metavar="DIR")
+    decode.add_argument("--size", action="append", default=[], metavar="KEY=N",
+                        help="a size of llama or gpt2: layers, width, heads, "
+                        "kv_heads (llama), inner (llama), vocab (repeatable)")
+    decode.add_argument("--dtype", choices=("float32", "bfloat16", "float16"),
+                        default="float32")
+    decode.add_argument("--batch", type=int, default=1)
+    decode.add_argument("--prompt-len", type=int, default=16)
+    decode.add_argument("--cache-len", type=int, default=128,
+                        help="the cache's capacity in positions (default 128)")
+    decode.add_argument("--new-tokens", type=int, default=64)
+    decode.add_argument("--seed", type=int, default=0)
     fixtures = commands.add_parser(
         "fixtures", help="regenerate the committed fixtures into DIR",
         description="Regenerate test/Import/Torch/fixtures/ (needs transformers).")
@@ -331,6 +414,14 @@ def main(argv=None):
             print("failed: " + ", ".join(failed), file=sys.stderr)
         return 1 if failed else 0
     torch.manual_seed(args.seed)
+    if args.command == "decode":
+        from stride.decode import export_decode
+
+        model = load_causal_lm(args.model, args.dtype, args.size).eval()
+        print(export_decode(model, args.output_dir, batch=args.batch,
+                            prompt_len=args.prompt_len, cache_len=args.cache_len,
+                            new_tokens=args.new_tokens, seed=args.seed))
+        return 0
     model, inputs = load_model(args.model, args.input)
     run = export_model if args.command == "export" else capture_training
     print(run(model, inputs, args.output_dir, attention=args.attention))

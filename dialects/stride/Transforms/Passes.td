@@ -93,6 +93,13 @@ def RecognizeAttention : Pass<"stride-recognize-attention",
     one into the op's `causal` flag afterwards. Runs first in the default
     pipeline (`recognize-attention=false` turns it off).
 
+    The pass also reads through `repeat_kv` in front of an existing
+    `stride.attention` (an imported SDPA call that transformers gave a
+    mask, so that it repeated the key and value over the query heads
+    itself): the op takes the tensors before the repeat as grouped-query
+    attention, and the repeated copy (in a decode step, the whole KV cache
+    times the group size) is never made.
+
     Before (types shortened):
 
     ```mlir

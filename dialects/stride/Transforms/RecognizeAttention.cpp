@@ -543,16 +543,54 @@ private:
   }
 };
 
+/// An attention op (an imported SDPA call) whose key and value are the
+/// graph's key/value tensors repeated over groups of query heads: LLaMA's
+/// `repeat_kv` before an SDPA call given a mask, where transformers does
+/// not leave the grouping to SDPA. The op reads the tensors before the
+/// repeat (grouped-query attention), so the repeated copy, as large as
+/// the whole KV cache times the group size in a decode step, is never made.
+struct RepeatedKeyValue : OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    Source key{op.getKey()}, value{op.getValue()};
+    ungroup(key, value);
+    if (key.value == op.getKey())
+      return rewriter.notifyMatchFailure(op, "key and value not repeated");
+    rewriter.setInsertionPoint(op);
+    OpsBefore ops(rewriter, op.getLoc(), typeOf(op.getKey()).getElementType());
+    // One op-building call per statement (see SpelledAttention::replace).
+    Value groupedKey = key.build(ops);
+    Value groupedValue = value.build(ops);
+    SmallVector<Operation *> producers{op.getKey().getDefiningOp(),
+                                       op.getValue().getDefiningOp()};
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getKeyMutable().assign(groupedKey);
+      op.getValueMutable().assign(groupedValue);
+    });
+    eraseDeadProducers(producers, rewriter);
+    return success();
+  }
+};
+
+/// Applies `pattern` once to each op of type OpTy in `func` that exists now.
+template <typename PatternTy, typename OpTy>
+LogicalResult applyToExisting(func::FuncOp func) {
+  RewritePatternSet patterns(func.getContext());
+  patterns.add<PatternTy>(func.getContext());
+  SmallVector<Operation *> ops;
+  func.walk([&](OpTy op) { ops.push_back(op); });
+  GreedyRewriteConfig config;
+  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  return applyOpPatternsGreedily(ops, std::move(patterns), config);
+}
+
 struct RecognizeAttentionPass
     : stride::impl::RecognizeAttentionBase<RecognizeAttentionPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<SpelledAttention>(&getContext());
-    SmallVector<Operation *> products;
-    getOperation().walk([&](MatmulOp op) { products.push_back(op); });
-    GreedyRewriteConfig config;
-    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-    if (failed(applyOpPatternsGreedily(products, std::move(patterns), config)))
+    if (failed(applyToExisting<SpelledAttention, MatmulOp>(getOperation())) ||
+        failed(applyToExisting<RepeatedKeyValue, AttentionOp>(getOperation())))
       return signalPassFailure();
   }
 };

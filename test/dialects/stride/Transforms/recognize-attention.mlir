@@ -356,3 +356,28 @@ func.func @scores_transposed(%q: !stride.tensor<1x2x8x16xf32>, %k: !stride.tenso
   %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
   return %o : !stride.tensor<1x2x8x16xf32>
 }
+
+// -----
+
+// An imported SDPA call given a mask, whose key and value transformers
+// repeated over the query heads first (LLaMA's repeat_kv: unsqueeze,
+// expand, copy, reshape; a decode step's cache): the op reads the tensors
+// before the repeat, with 1 head for 2 query heads, and the copies go.
+// CHECK-LABEL: func.func @sdpa_repeated_key_value
+// CHECK-NOT:   stride.clone
+// CHECK:       stride.attention %arg0, %arg1, %arg2 mask %arg3 scale 2.500000e-01 : <1x2x1x16xbf16, {{.*}}>, <1x1x8x16xbf16, {{.*}}>, <1x1x8x16xbf16, {{.*}}>, {{.*}} -> <1x2x1x16xbf16
+// CHECK-NEXT:  return
+// OFF-LABEL: func.func @sdpa_repeated_key_value
+// OFF:       stride.clone
+func.func @sdpa_repeated_key_value(%q: !stride.tensor<1x2x1x16xbf16>, %k: !stride.tensor<1x1x8x16xbf16>, %v: !stride.tensor<1x1x8x16xbf16>, %keep: !stride.tensor<1x2x1x8xi1, strides = [0, 0, 0, 1], offset = 0>) -> (!stride.tensor<1x2x1x16xbf16>) {
+  %ku = stride.unsqueeze %k dim 2 : !stride.tensor<1x1x8x16xbf16> -> !stride.tensor<1x1x1x8x16xbf16>
+  %ke = stride.expand %ku : !stride.tensor<1x1x1x8x16xbf16> -> !stride.tensor<1x1x2x8x16xbf16, strides = [128, 128, 0, 16, 1], offset = 0>
+  %kc = stride.clone %ke : !stride.tensor<1x1x2x8x16xbf16, strides = [128, 128, 0, 16, 1], offset = 0> -> !stride.tensor<1x1x2x8x16xbf16>
+  %kr = stride.view %kc : !stride.tensor<1x1x2x8x16xbf16> -> !stride.tensor<1x2x8x16xbf16>
+  %vu = stride.unsqueeze %v dim 2 : !stride.tensor<1x1x8x16xbf16> -> !stride.tensor<1x1x1x8x16xbf16>
+  %ve = stride.expand %vu : !stride.tensor<1x1x1x8x16xbf16> -> !stride.tensor<1x1x2x8x16xbf16, strides = [128, 128, 0, 16, 1], offset = 0>
+  %vc = stride.clone %ve : !stride.tensor<1x1x2x8x16xbf16, strides = [128, 128, 0, 16, 1], offset = 0> -> !stride.tensor<1x1x2x8x16xbf16>
+  %vr = stride.view %vc : !stride.tensor<1x1x2x8x16xbf16> -> !stride.tensor<1x2x8x16xbf16>
+  %o = stride.attention %q, %kr, %vr mask %keep scale 2.500000e-01 : !stride.tensor<1x2x1x16xbf16>, !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x1x8xi1, strides = [0, 0, 0, 1], offset = 0> -> !stride.tensor<1x2x1x16xbf16>
+  return %o : !stride.tensor<1x2x1x16xbf16>
+}

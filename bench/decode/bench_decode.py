@@ -1,0 +1,285 @@
+#!/usr/bin/env python3
+"""Stride's decode benchmark (issue 40): one decode step of a LLaMA-style
+decoder at 8B-class layer dims (hidden 4096, 32 heads, 8 KV heads, MLP
+14336, vocab 32000), random weights, bf16, a static KV cache of 4096
+positions, against transformers' documented fast path in the same run.
+
+Run it on the GPU machine, in the bundle bench/decode/prepare.sh makes:
+
+    ./run.sh [--batch B]... [--position P]... [--layers N] [--work DIR]
+
+For each batch size: the model wrapped with its StaticCache
+(stride.decode.CachedLM: transformers' TorchExportableModuleWithStaticCache
+plus the last position's logits, their argmax and the next position) is
+exported as a one-token step (stride_export's decode route), compiled by
+stridec and run by stride-run-gpu --bench (the step replayed as a CUDA
+graph; the cache is state, written in place). PyTorch runs the same wrapper
+eagerly and under torch.compile(mode="reduce-overhead", fullgraph=True),
+transformers' documented setting for static-cache decoding.
+
+Each step runs at cache positions `--position` (default 1024 and 4000):
+both sides get the same random cache (stride-run-gpu --state-in) and the
+same token; Stride's logits are checked against PyTorch eager's (bf16,
+relative error max |d| / max |ref|, pass at 2e-2) and against an f32
+reference of the same step (weights and cache widened), PyTorch's error
+beside Stride's.
+
+The bytes floor of a step: the weights it reads (every parameter but the
+embedding table, of which it reads B rows) plus the valid part of the cache
+(positions 0..p of every layer's keys and values), over the bandwidth of a
+1 GiB copy measured in the same run (read + write bytes over time, as
+bench/ceiling). Timing: medians of CUDA-event-timed calls (PyTorch) and of
+CUDA-graph replays (stride-run-gpu). Peak memory: torch.cuda's peak over
+one step (weights and cache included), Stride's runtime peak.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+import numpy as np
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(HERE, "..", "models"),
+                os.path.join(HERE, "..", "..", "tools", "stride-export")]
+import bench_models as bm  # noqa: E402  (beside this file in the bundle)
+import stride_export as sx  # noqa: E402
+
+from stride.decode import CachedLM, rename_outputs  # noqa: E402
+
+BF16_RTOL = 2e-2
+LLAMA_8B_LAYER = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
+
+
+def copy_bandwidth(args):
+    a = torch.empty(1 << 28, dtype=torch.float32, device="cuda")
+    b = torch.empty_like(a)
+    ms = bm.median_ms(lambda: b.copy_(a), args.warmup, args.iterations)
+    return 2 * a.numel() * 4 / (ms * 1e-3)
+
+
+def floor_bytes(model, batch, position, layers, kv_heads, head_dim):
+    weights = sum(p.numel() * p.element_size() for n, p in model.named_parameters()
+                  if "embed_tokens" not in n)
+    embedding = model.get_input_embeddings().weight
+    rows = batch * embedding.shape[1] * embedding.element_size()
+    cache = layers * 2 * batch * kv_heads * (position + 1) * head_dim * 2
+    return weights + rows + cache
+
+
+def random_caches(wrapper, seed):
+    """Fills every cache buffer with N(0, 1) values (the same for both sides)."""
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    for name, buf in wrapper.named_buffers():
+        if buf.is_floating_point():
+            buf.copy_(torch.randn(buf.shape, generator=generator, device="cuda",
+                                  dtype=torch.float32).to(buf.dtype))
+    return {n: b.detach().clone() for n, b in wrapper.named_buffers()}
+
+
+def restore(wrapper, states):
+    for name, buf in wrapper.named_buffers():
+        buf.copy_(states[name])
+
+
+def save_states(directory, states):
+    os.makedirs(directory, exist_ok=True)
+    for name, t in states.items():
+        np.save(os.path.join(directory, f"{name}.npy"), sx.to_numpy(t))
+
+
+def step_inputs(batch, position, vocab, seed):
+    generator = torch.Generator().manual_seed(seed)
+    ids = torch.randint(0, vocab, (batch, 1), generator=generator)
+    return ids, torch.tensor([position], dtype=torch.int64)
+
+
+def time_torch(wrapper, inputs, states, args):
+    """Eager and reduce-overhead: ms, peak bytes; eager's logits."""
+    ids, pos = (t.cuda() for t in inputs)
+    row = {}
+    with torch.no_grad():
+        restore(wrapper, states)
+        row["eager_logits"] = wrapper(ids, pos)[0].float().cpu()
+        eager = lambda: wrapper(ids, pos)  # noqa: E731
+        row["eager_peak"] = bm.peak_bytes(eager)
+        row["eager_ms"] = bm.median_ms(eager, args.warmup, args.iterations)
+        torch._dynamo.reset()
+        compiled = torch.compile(wrapper, mode="reduce-overhead", fullgraph=True)
+        step = lambda: compiled(ids, pos)  # noqa: E731
+        try:
+            for _ in range(3):
+                step()
+            row["ro_ms"] = bm.median_ms(step, args.warmup, args.iterations)
+            row["ro_peak"] = bm.peak_bytes(step)
+        except Exception as e:  # noqa: BLE001 - a peer failing is a table entry
+            row["ro_error"] = f"{type(e).__name__}: {e}"[:300]
+    return row
+
+
+def f32_logits(model, batch, cache_len, inputs, states):
+    """The step in f32: weights and cache widened exactly from bf16."""
+    import copy
+
+    wide = copy.deepcopy(model).float()
+    wrapper = CachedLM(wide, batch, cache_len).cuda().eval()
+    for name, buf in wrapper.named_buffers():
+        buf.copy_(states[name].to(buf.dtype))
+    with torch.no_grad(), sx.attention_backend("math"):
+        logits = wrapper(*(t.cuda() for t in inputs))[0].float().cpu()
+    del wrapper, wide
+    torch.cuda.empty_cache()
+    return logits
+
+
+def export_step(model, batch, args, work):
+    """decode.pt2 for `batch` (T = 1), exported on the CPU."""
+    directory = os.path.join(work, f"b{batch}")
+    os.makedirs(directory, exist_ok=True)
+    archive = os.path.join(directory, "decode.pt2")
+    wrapper = CachedLM(model, batch, args.cache_len, greedy=not args.no_argmax).eval()
+    example = step_inputs(batch, args.cache_len // 2, model.config.vocab_size, 0)
+    program = rename_outputs(sx.export_program(wrapper, example, strict=True),
+                             wrapper.output_names)
+    torch.export.save(program, archive)
+    names = list(program.graph_signature.user_inputs)
+    return directory, archive, names
+
+
+def stride_step(args, directory, module, names, inputs, states, position):
+    """stride-run-gpu --bench of one step at `position`: ms, peak, logits."""
+    case = os.path.join(directory, f"p{position}")
+    os.makedirs(case, exist_ok=True)
+    graph = {"input_names": names, "inputs": [], "output_names": ["logits"]}
+    for name, t in zip(names, inputs):
+        np.save(os.path.join(case, f"{name}.npy"), t.numpy())
+        graph["inputs"].append({"file": f"{name}.npy"})
+    save_states(os.path.join(case, "states"), states)
+    args.extra_run_args = ["--state-in", os.path.join(case, "states")]
+    row = bm.run_module(args.bin, module, case, graph, case, args)
+    logits = row.get("outputs", {}).get("logits")
+    row["logits"] = (torch.from_numpy(np.load(logits))
+                     if logits and os.path.exists(logits) else None)
+    return row
+
+
+def bench_batch(model, batch, args, bandwidth):
+    directory, archive, names = export_step(model, batch, args, args.work)
+    module = os.path.join(directory, "decode.stridemod")
+    cold = cached = error = None
+    if not args.torch_only:
+        cold, cached, error = bm.compile_graph(args.bin, archive, module, directory)
+    config = model.config
+    head_dim = config.hidden_size // config.num_attention_heads
+    gpu_model = model.cuda()
+    wrapper = CachedLM(gpu_model, batch, args.cache_len,
+                       greedy=not args.no_argmax).cuda().eval()
+    rows = []
+    for position in args.position:
+        inputs = step_inputs(batch, position, config.vocab_size, position)
+        states = random_caches(wrapper, seed=position)
+        row = {"batch": batch, "position": position, "compile_s": cold,
+               "compile_cached_s": cached}
+        row.update(time_torch(wrapper, inputs, states, args))
+        floor = floor_bytes(gpu_model, batch, position, config.num_hidden_layers,
+                            config.num_key_value_heads, head_dim)
+        row["floor_ms"] = floor / bandwidth * 1e3
+        if error:
+            row["stride_error"] = error
+        elif not args.torch_only:
+            got = stride_step(args, directory, module, names, inputs,
+                              {n: s.cpu() for n, s in states.items()}, position)
+            row["stride_ms"], row["stride_peak"] = got.get("ms"), got.get("peak")
+            row["stride_error"] = got.get("error")
+            if got["logits"] is not None:
+                row["stride_err"] = bm.relative_error_of(got["logits"], row["eager_logits"])
+                if args.f32_reference:
+                    reference = f32_logits(model.cpu(), batch, args.cache_len, inputs,
+                                           {n: s.cpu() for n, s in states.items()})
+                    model.cuda()
+                    row["stride_err_f32"] = bm.relative_error_of(got["logits"], reference)
+                    row["torch_err_f32"] = bm.relative_error_of(row["eager_logits"],
+                                                                reference)
+            profile = got.get("profile")
+            if profile:
+                row["top_steps"] = bm.top_steps(profile, 8)
+        del row["eager_logits"]
+        rows.append(row)
+    del wrapper
+    model.cpu()
+    torch.cuda.empty_cache()
+    return rows
+
+
+def fmt(x, spec=".3f"):
+    return "-" if x is None else format(x, spec)
+
+
+def print_table(rows):
+    print("\n| batch | position | Stride ms | reduce-overhead ms | eager ms | "
+          "Stride vs reduce-overhead | floor ms | Stride % of floor | "
+          "peak MiB Stride / reduce-overhead | Stride err vs eager |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        s, ro = r.get("stride_ms"), r.get("ro_ms")
+        speedup = f"{ro / s:.2f}x" if s and ro else "-"
+        share = f"{100 * r['floor_ms'] / s:.0f}%" if s else "-"
+        peak = f"{bm.mib(r.get('stride_peak'))} / {bm.mib(r.get('ro_peak'))}"
+        print(f"| {r['batch']} | {r['position']} | {fmt(s)} | {fmt(ro)} | "
+              f"{fmt(r.get('eager_ms'))} | {speedup} | {fmt(r['floor_ms'])} | {share} | "
+              f"{peak} | {fmt(r.get('stride_err'), '.2e')} |")
+    for r in rows:
+        if r.get("stride_error") or r.get("ro_error"):
+            print(f"batch {r['batch']} position {r['position']}: "
+                  f"stride: {r.get('stride_error')}; reduce-overhead: {r.get('ro_error')}")
+        if "stride_err_f32" in r:
+            print(f"batch {r['batch']} position {r['position']}: error vs the f32 "
+                  f"reference: Stride {r['stride_err_f32']:.3e}, PyTorch eager "
+                  f"{r['torch_err_f32']:.3e}")
+        for step in r.get("top_steps", []):
+            print(f"  b{r['batch']} p{r['position']}: {step}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bin", required=True, help="stridec and stride-run-gpu")
+    parser.add_argument("--work", default="/tmp/stride-decode")
+    parser.add_argument("--batch", type=int, action="append")
+    parser.add_argument("--position", type=int, action="append")
+    parser.add_argument("--layers", type=int, default=4)
+    parser.add_argument("--cache-len", type=int, default=4096)
+    parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--iterations", type=int, default=50)
+    parser.add_argument("--tune-library-calls", action="store_true", default=True)
+    parser.add_argument("--torch-only", action="store_true")
+    parser.add_argument("--no-argmax", action="store_true",
+                        help="export the step without the argmax (logits and "
+                        "next position only)")
+    parser.add_argument("--f32-reference", action="store_true",
+                        help="also check both against the step in f32")
+    args = parser.parse_args(argv)
+    args.batch = args.batch or [1, 8, 32]
+    args.position = args.position or [1024, 4000]
+    torch.backends.cuda.matmul.allow_tf32 = False
+    sx.use_torchs_cudnn()
+    os.makedirs(args.work, exist_ok=True)
+    torch.manual_seed(0)
+    model = sx.causal_lm("llama", torch.bfloat16, layers=args.layers,
+                         **LLAMA_8B_LAYER).eval()
+    bandwidth = copy_bandwidth(args)
+    print(f"{torch.cuda.get_device_name()}: copy bandwidth {bandwidth / 1e12:.2f} TB/s; "
+          f"torch {torch.__version__}", flush=True)
+    rows = []
+    for batch in args.batch:
+        rows += bench_batch(model, batch, args, bandwidth)
+        print(json.dumps(rows[-1], default=str)[:2000], flush=True)
+    print_table(rows)
+    with open(os.path.join(args.work, "results.json"), "w") as f:
+        json.dump(rows, f, indent=1, default=str)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
