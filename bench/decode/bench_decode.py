@@ -69,11 +69,17 @@ def floor_bytes(model, batch, position, layers, kv_heads, head_dim):
     return weights + rows + cache
 
 
+def is_cache(name):
+    """The KV cache's buffers (not the rotary embedding's inv_freq, a
+    buffer too, which the module holds as a constant)."""
+    return "key_cache" in name or "value_cache" in name
+
+
 def random_caches(wrapper, seed):
     """Fills every cache buffer with N(0, 1) values (the same for both sides)."""
     generator = torch.Generator(device="cuda").manual_seed(seed)
     for name, buf in wrapper.named_buffers():
-        if buf.is_floating_point():
+        if is_cache(name):
             buf.copy_(torch.randn(buf.shape, generator=generator, device="cuda",
                                   dtype=torch.float32).to(buf.dtype))
     return {n: b.detach().clone() for n, b in wrapper.named_buffers()}
