@@ -168,6 +168,14 @@ cl::opt<std::string> attentionLibrary(
              "and kernels, the tokens x tokens scores in memory)"),
     cl::init("cudnn"), cl::cat(stridecCategory));
 
+cl::opt<bool> noSplitKvAttention(
+    "no-split-kv-attention",
+    cl::desc("Run attention ops with few query rows (decode steps) as cuDNN "
+             "calls or decomposed, like the others, instead of Stride's "
+             "split-KV kernel (python-free-docs/attention.md, \"Decode "
+             "attention\")"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> noRecognizeAttention(
     "no-recognize-attention",
     cl::desc("Leave attention that the graph spells out as ops (matrix "
@@ -377,6 +385,7 @@ int main(int argc, char **argv) {
   options.pipeline.fuse = !noFuse;
   options.pipeline.keepValues = keepValues;
   options.pipeline.attentionLibrary = attentionLibrary;
+  options.pipeline.splitKvAttention = !noSplitKvAttention;
   options.pipeline.recognizeAttention = !noRecognizeAttention;
   options.pipeline.testInjectFault = testInjectFault;
   options.cuda.arch = arch;

@@ -287,6 +287,7 @@ StringRef stride::stringifyKernelForm(KernelForm form) {
   case KernelForm::IndexScatter: return "index-scatter";
   case KernelForm::BroadcastReduction: return "broadcast-reduction";
   case KernelForm::Scan: return "scan";
+  case KernelForm::Attention: return "attention";
   }
   return "?";
 }
@@ -310,6 +311,7 @@ private:
   LogicalResult checkYields();
   FailureOr<KernelClass> classifyScatter();
   FailureOr<KernelClass> classifyScan();
+  FailureOr<KernelClass> classifyAttention();
   LogicalResult checkSoleYield(Operation *root);
   FailureOr<KernelClass> classifyReduction();
   FailureOr<KernelClass> classifyRowReductions();
@@ -329,11 +331,16 @@ private:
   bool allComputed = true;
   SmallVector<IndexScatterOpInterface> scatters;
   SmallVector<Operation *> scans;
+  SmallVector<AttentionOp> attentions;
 };
 } // namespace
 
 LogicalResult KernelClassifier::collectFamilies() {
   for (Operation &op : body.without_terminator()) {
+    if (auto attention = dyn_cast<AttentionOp>(op)) {
+      attentions.push_back(attention);
+      continue;
+    }
     if (!isFunctional(&op) && !isa<ViewOpInterface>(op))
       return Violation(report, &op)
              << "is neither a view nor a functional op; a kernel holds only "
@@ -380,6 +387,8 @@ LogicalResult KernelClassifier::checkYields() {
 FailureOr<KernelClass> KernelClassifier::classify() {
   if (failed(collectFamilies()) || failed(checkYields()))
     return failure();
+  if (!attentions.empty())
+    return classifyAttention();
   if (!scans.empty())
     return classifyScan();
   if (!scatters.empty())
@@ -447,6 +456,32 @@ FailureOr<KernelClass> KernelClassifier::classifyScan() {
     return failure();
   result.form = KernelForm::Scan;
   result.root = scan;
+  return result;
+}
+
+/// Form (f): one attention op (marked for the split-KV kernel), the only
+/// yielded value; the rest of the kernel are views of its operands.
+FailureOr<KernelClass> KernelClassifier::classifyAttention() {
+  AttentionOp attention = attentions.front();
+  if (attentions.size() > 1)
+    return Violation(report, attentions[1])
+           << "is a second attention op in the kernel; a kernel holds at "
+              "most one"
+           << Violation::Note(attention, "the first attention op");
+  for (Operation &op : body.without_terminator())
+    if (&op != attention.getOperation() && !isa<ViewOpInterface>(op))
+      return Violation(report, &op)
+             << "shares its kernel with an attention op; an attention "
+                "kernel holds only the op and views of its operands"
+             << Violation::Note(attention, "the attention op");
+  if (attention.getLogsumexp())
+    return Violation(report, attention)
+           << "has a logsumexp result; the attention kernel computes the "
+              "result only";
+  if (failed(checkSoleYield(attention)))
+    return failure();
+  result.form = KernelForm::Attention;
+  result.root = attention;
   return result;
 }
 

@@ -144,6 +144,10 @@ enum class KernelForm {
   /// prologue evaluated at its input's coordinates; iteration space = the
   /// scan's shape, one row per element of the other dims.
   Scan,
+  /// (f) One attention op (`stride.split_kv`: few query rows against a long
+  /// key/value sequence, stride-attention-library), the only yielded value,
+  /// its operands read through views; iteration space = its result's shape.
+  Attention,
 };
 
 /// "pointwise", "reduction", "index-scatter", "broadcast-reduction",

@@ -32,7 +32,8 @@ def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
   I32EnumAttrCase<"SegmentedIndexAdd", 8, "segmented_index_add">,
   I32EnumAttrCase<"ReductionSplit", 9, "reduction_split">,
   I32EnumAttrCase<"RowScan", 10, "row_scan">,
-  I32EnumAttrCase<"RowShared", 11, "row_shared">]> {
+  I32EnumAttrCase<"RowShared", 11, "row_shared">,
+  I32EnumAttrCase<"SplitKvAttention", 12, "split_kv_attention">]> {
   let cppNamespace = "::stride";
   let genSpecializedAttr = 0;
 }
@@ -140,7 +141,12 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       positions, each summed and added atomically, `slices` blocks
       walking the pages; `threads` per chunk or row,
       `vector_width` and `elements_per_thread` per unit of a row), `row_scan` (a scan: `threads` per row, a warp or a whole
-      block, scanning chunks of `threads` elements);
+      block, scanning chunks of `threads` elements), `split_kv_attention`
+      (an attention op with few query rows: each key/value head's query
+      rows and one of `slices` slices of the keys per block of `threads`
+      threads, a warp per key at a time, keys no row attends skipped
+      unread; with `slices` > 1 each slice's partial softmax state in
+      `scratch`, combined by a second launch);
     - `min_blocks`: blocks of the kernel that its registers must let one
       multiprocessor hold (`__launch_bounds__`'s second argument); 0: no
       bound, the compiler's choice;

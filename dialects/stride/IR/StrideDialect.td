@@ -90,6 +90,12 @@ def Stride_Dialect : Dialect {
     /// stride-decompose-attention leaves such an op alone.
     static constexpr ::llvm::StringLiteral kKeepFusedAttrName =
         "stride.keep_fused";
+    /// The discardable unit attribute on a stride.attention that runs as
+    /// Stride's split-KV kernel (few query rows against many keys, a
+    /// decode step): stride-decompose-attention leaves it alone and
+    /// stride-outline-kernels gives it a kernel of its own.
+    static constexpr ::llvm::StringLiteral kSplitKvAttrName =
+        "stride.split_kv";
   }];
 }
 

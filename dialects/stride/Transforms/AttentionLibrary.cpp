@@ -5,9 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// stride-attention-library: which attention ops run as one cuDNN call, and
-// their operands in the layouts cuDNN reads (Passes.td says what it takes;
-// python-free-docs/attention.md, "The fused path", why).
+// stride-attention-library: which attention ops run as Stride's split-KV
+// kernel (decode steps), which as one cuDNN call, and the operands of the
+// latter in the layouts cuDNN reads (Passes.td says what each takes;
+// python-free-docs/attention.md, "The fused path" and "Decode attention",
+// why).
 //
 //===----------------------------------------------------------------------===//
 
@@ -156,6 +158,30 @@ template <typename OpTy> bool cudnnTakes(OpTy op) {
          cudnnTakesHeadDim(value.getShape()[3]);
 }
 
+/// The split-KV kernel's limits: a decode step's query rows (at most
+/// kMaxSplitKvQueryRows per head, kMaxSplitKvRows per key/value head with
+/// the query heads that share it), head dims a block's shared memory holds
+/// the partial results of.
+constexpr int64_t kMaxSplitKvQueryRows = 4;
+constexpr int64_t kMaxSplitKvRows = 16;
+constexpr int64_t kMaxSplitKvHeadDim = 256;
+constexpr int64_t kMaxSplitKvRowElements = 2048;
+
+/// Whether Stride's split-KV kernel runs `op`: few query rows against the
+/// keys (a decode step), f16, bf16 or f32, the result only.
+bool splitKvTakes(AttentionOp op) {
+  ArrayRef<int64_t> query = op.getQuery().getType().getShape();
+  ArrayRef<int64_t> key = op.getKey().getType().getShape();
+  ArrayRef<int64_t> value = op.getValue().getType().getShape();
+  Type element = op.getQuery().getType().getElementType();
+  int64_t rows = query[2] * (query[1] / key[1]);
+  return !op.getLogsumexp() && (element.isF16() || element.isBF16() ||
+                                element.isF32()) &&
+         query[2] <= kMaxSplitKvQueryRows && rows <= kMaxSplitKvRows &&
+         query[3] <= kMaxSplitKvHeadDim && value[3] <= kMaxSplitKvHeadDim &&
+         rows * value[3] <= kMaxSplitKvRowElements;
+}
+
 void markFused(Operation *op) {
   op->setAttr(StrideDialect::kKeepFusedAttrName, UnitAttr::get(op->getContext()));
 }
@@ -201,9 +227,17 @@ struct AttentionLibraryPass
           << "'; expected cudnn or none";
       return signalPassFailure();
     }
+    if (splitKv)
+      getOperation().walk([](AttentionOp op) {
+        if (splitKvTakes(op))
+          op->setAttr(StrideDialect::kSplitKvAttrName,
+                      UnitAttr::get(op->getContext()));
+      });
     if (library == "none")
       return;
     getOperation().walk([](Operation *op) {
+      if (op->hasAttr(StrideDialect::kSplitKvAttrName))
+        return;
       if (auto forward = dyn_cast<AttentionOp>(op); forward && cudnnTakes(forward))
         prepare(forward);
       else if (auto backward = dyn_cast<AttentionBackwardOp>(op);

@@ -196,7 +196,8 @@ struct DecomposeAttentionPass
     SmallVector<Operation *> attention;
     getOperation().walk([&](Operation *op) {
       if (isa<AttentionOp, AttentionBackwardOp>(op) &&
-          !op->hasAttr(StrideDialect::kKeepFusedAttrName))
+          !op->hasAttr(StrideDialect::kKeepFusedAttrName) &&
+          !op->hasAttr(StrideDialect::kSplitKvAttrName))
         attention.push_back(op);
     });
     for (Operation *op : attention) {

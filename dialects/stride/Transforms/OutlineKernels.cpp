@@ -8,7 +8,9 @@
 // The CUDA backend emits one __global__ function per stride.kernel. The
 // outline pass wraps every functional op that is not inside a kernel into a
 // kernel of its own, so that an unfused function can be compiled (stridec
-// --no-fuse) and whatever the fusion pass leaves outside a kernel still is.
+// --no-fuse) and whatever the fusion pass leaves outside a kernel still is;
+// so, too, each attention op marked for the split-KV kernel
+// (stride.split_kv, stride-attention-library).
 // The inline pass dissolves kernels again (for tests that compare a fused
 // kernel with its unfused equivalent).
 //
@@ -40,7 +42,7 @@ struct OutlineKernelsPass
 
     SmallVector<Operation *> toOutline;
     for (Operation &op : func.getBody().getOps())
-      if (isFunctional(&op))
+      if (isFunctional(&op) || op.hasAttr(StrideDialect::kSplitKvAttrName))
         toOutline.push_back(&op);
 
     unsigned counter = 0;

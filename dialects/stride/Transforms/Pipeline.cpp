@@ -40,7 +40,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
   // The attention ops the library takes stay fused (marked
   // stride.keep_fused); the others become products and kernels.
   pm.addNestedPass<func::FuncOp>(createAttentionLibrary(
-      AttentionLibraryOptions{options.attentionLibrary}));
+      AttentionLibraryOptions{options.attentionLibrary,
+                              options.splitKvAttention}));
   pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
   pm.addNestedPass<func::FuncOp>(createMatmulLayout());
   if (options.fuse)
@@ -83,6 +84,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("The library that runs fused attention: cudnn, or none "
                      "(every attention op decomposed)"),
       llvm::cl::init("cudnn")};
+  Option<bool> splitKvAttention{
+      *this, "split-kv-attention",
+      llvm::cl::desc("Run attention ops with few query rows (decode steps) "
+                     "as the split-KV kernel"),
+      llvm::cl::init(true)};
   Option<bool> formKernels{
       *this, "form-kernels",
       llvm::cl::desc("Put every functional op into a stride.kernel, as the "
@@ -102,6 +108,7 @@ void stride::registerStridePipeline() {
         options.formKernels = cl.formKernels;
         options.attentionLibrary = cl.attentionLibrary;
         options.recognizeAttention = cl.recognizeAttention;
+        options.splitKvAttention = cl.splitKvAttention;
         buildStridePipeline(pm, options);
       });
 }

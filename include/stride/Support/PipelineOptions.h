@@ -54,6 +54,9 @@ struct PipelineOptions {
   /// uses "none" below sm_80, which cuDNN's engines need), or "none" (every
   /// attention op decomposed into products and kernels).
   std::string attentionLibrary = "cudnn";
+  /// Run attention ops with few query rows (decode steps) as Stride's
+  /// split-KV kernel (stride-attention-library's split-kv option).
+  bool splitKvAttention = true;
   /// Test only: miscompile every op of this kind (stride-test-inject-fault,
   /// e.g. "add"); empty: none.
   std::string testInjectFault;

@@ -65,6 +65,8 @@ SchemePrinter printerOf(KernelScheme scheme) {
     return {KernelForm::IndexScatter, makePrinter<SegmentedIndexAddPrinter>};
   case KernelScheme::RowScan:
     return {KernelForm::Scan, makePrinter<ScanPrinter>};
+  case KernelScheme::SplitKvAttention:
+    return {KernelForm::Attention, makePrinter<AttentionPrinter>};
   }
   llvm_unreachable("a scheme without a printer");
 }

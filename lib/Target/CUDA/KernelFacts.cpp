@@ -104,6 +104,8 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
       facts.scatterRoot = &op;
     else if (auto scan = dyn_cast<CumsumOp>(op))
       facts.scanRoot = scan;
+    else if (auto attention = dyn_cast<AttentionOp>(op))
+      facts.attentionRoot = attention;
   }
   return facts;
 }

@@ -63,6 +63,8 @@ struct KernelFacts {
   mlir::Operation *scatterRoot = nullptr;
   /// Form (e): the cumsum.
   CumsumOp scanRoot;
+  /// Form (f): the attention op.
+  AttentionOp attentionRoot;
 
   bool isRowForm() const { return form == KernelForm::BroadcastReduction; }
 };

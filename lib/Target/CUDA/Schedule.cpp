@@ -75,6 +75,7 @@ KernelScheduleAttr Scheduler::schedule() {
   case KernelForm::BroadcastReduction: scheduleRowReduction(); break;
   case KernelForm::IndexScatter: scheduleScatter(); break;
   case KernelForm::Scan: scheduleScan(); break;
+  case KernelForm::Attention: scheduleAttention(); break;
   }
   MLIRContext *context = builder.getContext();
   return KernelScheduleAttr::get(
@@ -107,6 +108,33 @@ void Scheduler::scheduleScan() {
   launch(gridSize(ceilDiv(rows, block / threads),
                   maxGridStrideBlocks(multiprocessors, block)),
          block);
+}
+
+/// Split-KV attention (python-free-docs/attention.md, "Decode attention"):
+/// a block of kSplitKvThreads threads per unit (a query row of a key/value
+/// head, with the query heads that read it) and slice of the keys. The
+/// slices fill the GPU, about kSplitKvBlocksPerMultiprocessor blocks per
+/// multiprocessor in all, each at least kMinSplitKvKeys keys; with more
+/// than one, a second launch combines the slices' partial states.
+void Scheduler::scheduleAttention() {
+  scheme = KernelScheme::SplitKvAttention;
+  threads = kSplitKvThreads;
+  AttentionOp op = facts.attentionRoot;
+  ArrayRef<int64_t> query = op.getQuery().getType().getShape();
+  ArrayRef<int64_t> key = op.getKey().getType().getShape();
+  int64_t valueDim = op.getValue().getType().getShape()[3];
+  int64_t units = query[0] * key[1] * query[2], rows = query[1] / key[1];
+  if (product(facts.iterationShape) == 0)
+    return;
+  slices = std::clamp<int64_t>(
+      ceilDiv(kSplitKvBlocksPerMultiprocessor * multiprocessors, units), 1,
+      std::max<int64_t>(1, key[2] / kMinSplitKvKeys));
+  launch(units * slices, threads, 1, slices > 1 ? 1 : -1);
+  if (slices == 1)
+    return;
+  scratch.push_back(units * rows * slices * (valueDim + 2) *
+                    static_cast<int64_t>(sizeof(float)));
+  launch(units, threads, 1, /*phase=*/2);
 }
 
 } // namespace cuda

@@ -77,6 +77,12 @@ constexpr int64_t kSharedBytesReservedPerBlock = 1024;
 /// least this many reduced elements (16 per thread), so the second phase
 /// combines few partial results next to the elements read.
 constexpr int64_t kMinSplitElements = 4096;
+/// Split-KV attention: threads per block (a warp per key at a time), the
+/// blocks per multiprocessor its slices aim for, the fewest keys a slice
+/// takes.
+constexpr int64_t kSplitKvThreads = 128;
+constexpr int64_t kSplitKvBlocksPerMultiprocessor = 4;
+constexpr int64_t kMinSplitKvKeys = 64;
 /// ... and launches about this many waves of resident blocks in its first
 /// phase, enough for the hardware to balance the last blocks.
 constexpr int64_t kSplitWaves = 2;
@@ -188,6 +194,7 @@ private:
   void scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
                                 int64_t rowLength, int64_t accBytes);
   void scheduleScan();
+  void scheduleAttention();
 
   /// The kernel's functional ops (views not counted): what NVRTC compiles
   /// once per element a thread computes.

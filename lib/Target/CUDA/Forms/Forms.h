@@ -16,6 +16,7 @@
 //   Scatter.cpp            form (c): scatter (two phases, atomics)
 //   SegmentedIndexAdd.cpp  form (c): segmented_index_add
 //   Scan.cpp               form (e): row_scan
+//   Attention.cpp          form (f): split_kv_attention
 //
 // Emitter.cpp makes the printer of each kernel's scheme. Private to
 // lib/Target/CUDA.
@@ -495,6 +496,42 @@ private:
 
   ReductionInfo sum;
   std::string lane, x, total, carry;
+};
+
+/// Form (f): split_kv_attention (Attention.cpp).
+class AttentionPrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override;
+  /// Declares the unit's batch `b`, key/value head `g` and query row `qi`.
+  void declareUnit(Code &body, const std::string &unit);
+  /// The query head of row `r` of the unit, as an expression.
+  std::string queryHead() const;
+  /// Phase 1 (or the only launch): the block's slice of the keys.
+  mlir::LogicalResult printSlice(Code &body);
+  /// `target` = `value` at `coords` where `dim` < `extent`.
+  mlir::LogicalResult printLoad(Code &body, const std::string &dim,
+                                int64_t extent, const std::string &target,
+                                mlir::Value value, Coords coords);
+  /// One key `j` of a warp: the rows' masks, scores and softmax steps.
+  mlir::LogicalResult printKey(Code &body, int64_t dimSteps,
+                               int64_t valueSteps);
+  /// The loop combining `count` softmax states (m, l, acc) at `stateAt`
+  /// into M, L and A for row `r` and value dim `e`.
+  void printCombineLoop(Code &body, const std::string &count,
+                        const std::string &stateAt);
+  /// The block's warps' states: the result, or the slice's partial.
+  mlir::LogicalResult printCombineWarps(Code &body);
+  /// Phase 2: each unit's slices' partials into the result.
+  mlir::LogicalResult printCombineSlices(Code &body);
+  /// Stores A / L (0 where L is 0) at (b, the row's head, qi, e).
+  mlir::LogicalResult storeResult(Code &body);
+
+  AttentionOp op;
+  int64_t batch = 0, kvHeads = 0, queryRows = 0, headDim = 0, keys = 0,
+          valueDim = 0, rows = 0, slices = 1, warps = 0, units = 0, chunk = 0;
 };
 
 } // namespace stride

@@ -1,0 +1,302 @@
+//===- Attention.cpp - Split-KV attention kernels -------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Form (f), scheme split_kv_attention: a stride.attention with few query
+// rows (a decode step) against many keys. A unit is one query row `i` of
+// one key/value head `g` of one batch `b`, with the `G = Hq / Hkv` query
+// heads that read that key/value head (its rows); each block takes a unit
+// and one of `slices` slices of the keys. Its warps take the slice's keys
+// in turn: for key `j`, each row's mask decides whether it attends; a key
+// no row attends is skipped before its key and value are read (the
+// unwritten positions of a static KV cache). Otherwise the lanes read the
+// key's head dims (lane, lane + 32, ...), each row's score is a warp sum,
+// and each row keeps the online softmax state of FlashAttention: the
+// running maximum `m`, the sum `l` of exp(score - m) and the weighted sum
+// `acc` of the values (the lanes' dims). The block combines its warps'
+// states through shared memory; with one slice that is the result, with
+// several each slice's state goes to scratch and a second launch combines
+// them per row (and zeroes the scratch, as every kernel leaves it). A row
+// no key attends has `l = 0` and the result 0, the op's semantics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Forms.h"
+
+#include <fmt/format.h>
+
+using namespace mlir;
+
+namespace stride {
+
+namespace {
+/// The score of a key a row does not attend: stride_maximum and the
+/// combines below treat it as "no key yet".
+constexpr const char *kMinusInf = "(-STRIDE_INF_F)";
+} // namespace
+
+LogicalResult AttentionPrinter::printBody(Code &body) {
+  op = facts.attentionRoot;
+  ArrayRef<int64_t> q = op.getQuery().getType().getShape();
+  ArrayRef<int64_t> k = op.getKey().getType().getShape();
+  batch = q[0];
+  kvHeads = k[1];
+  queryRows = q[2];
+  headDim = q[3];
+  keys = k[2];
+  valueDim = op.getValue().getType().getShape()[3];
+  rows = q[1] / kvHeads;
+  slices = schedule.getSlices();
+  warps = schedule.getThreads() / 32;
+  units = batch * kvHeads * queryRows;
+  chunk = slices > 1 ? ceilDiv(keys, slices) : keys;
+  body.line("// attention at {}: {} units (batch x key/value heads x query "
+            "rows) of {} query heads each, {} keys in {} slices of {}, a "
+            "block of {} warps per unit and slice",
+            formatLocation(op.getLoc()), units, rows, keys, slices, chunk,
+            warps);
+  if (product(iterationShape) == 0) {
+    body.line("// nothing to compute: the kernel is never launched");
+    return success();
+  }
+  body.line("const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;");
+  body.line("__shared__ float stateOf[{}]; // [warp][row]: m, l, acc[{}]",
+            warps * rows * (valueDim + 2), valueDim);
+  if (slices > 1) {
+    body.line("float *__restrict__ partials = reinterpret_cast<float *>"
+              "(scratch0); // [unit][row][slice]: m, l, acc[{}]",
+              valueDim);
+    body.open("if (phase == 2)");
+    if (failed(printCombineSlices(body)))
+      return failure();
+    body.line("return;");
+    body.close();
+  }
+  return printSlice(body);
+}
+
+void AttentionPrinter::declareUnit(Code &body, const std::string &unit) {
+  body.line("const {0} b = {1} / {2}, g = ({1} / {3}) % {4}, qi = {1} % {3};",
+            idx, unit, kvHeads * queryRows, queryRows, kvHeads);
+}
+
+std::string AttentionPrinter::queryHead() const {
+  return fmt::format("(g * {} + r)", rows);
+}
+
+LogicalResult AttentionPrinter::printSlice(Code &body) {
+  if (slices > 1)
+    body.line("const {0} unit = blockIdx.x / {1}, slice = blockIdx.x % {1};",
+              idx, slices);
+  else
+    body.line("const {} unit = blockIdx.x, slice = 0;", idx);
+  declareUnit(body, "unit");
+  body.line("const {0} keyBegin = slice * {1};", idx, chunk);
+  body.line("const {0} keyEnd = keyBegin + {1} < {2} ? keyBegin + {1} : {2};",
+            idx, chunk, keys);
+  int64_t dimSteps = ceilDiv(headDim, 32), valueSteps = ceilDiv(valueDim, 32);
+  // The rows' queries, each lane its dims; the online softmax states.
+  body.line("float query[{}][{}], m[{}], l[{}], acc[{}][{}];", rows, dimSteps,
+            rows, rows, rows, valueSteps);
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.line("m[r] = {}; l[r] = 0.0f;", kMinusInf);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", valueSteps));
+  body.line("acc[r][t] = 0.0f;");
+  body.close();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", dimSteps));
+  body.line("const {} d = lane + 32 * t;", idx);
+  body.line("query[r][t] = 0.0f;");
+  if (failed(printLoad(body, "d", headDim, "query[r][t]", op.getQuery(),
+                       {"b", queryHead(), "qi", "d"})))
+    return failure();
+  body.close();
+  body.close();
+
+  body.open(fmt::format("for ({0} j = keyBegin + warp; j < keyEnd; j += {1})",
+                        idx, warps));
+  if (failed(printKey(body, dimSteps, valueSteps)))
+    return failure();
+  body.close();
+  return printCombineWarps(body);
+}
+
+LogicalResult AttentionPrinter::printLoad(Code &body, const std::string &dim,
+                                          int64_t extent,
+                                          const std::string &target,
+                                          Value value, Coords coords) {
+  body.open(fmt::format("if ({} < {})", dim, extent));
+  pushScope();
+  FailureOr<std::string> loaded = eval(value, coords, body);
+  popScope();
+  if (failed(loaded))
+    return failure();
+  body.line("{} = {};", target, *loaded);
+  body.close();
+  return success();
+}
+
+LogicalResult AttentionPrinter::printKey(Code &body, int64_t dimSteps,
+                                         int64_t valueSteps) {
+  // Which rows attend key j: the same for every lane of the warp, so a
+  // key no row attends is skipped by the whole warp before any load.
+  body.line("bool attends[{}]; float bias[{}]; bool anyRow = false;", rows,
+            rows);
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.line("attends[r] = {}; bias[r] = 0.0f;",
+            op.getCausal() ? "j <= qi" : "true");
+  if (Value mask = op.getMask()) {
+    bool boolean = mask.getType() != op.getQuery().getType() &&
+                   cast<StridedTensorType>(mask.getType())
+                       .getElementType()
+                       .isInteger(1);
+    pushScope();
+    FailureOr<std::string> at =
+        eval(mask, {"b", queryHead(), "qi", "j"}, body);
+    popScope();
+    if (failed(at))
+      return failure();
+    if (boolean)
+      body.line("attends[r] = attends[r] && ({} != 0);", *at);
+    else
+      body.line("bias[r] = {0}; attends[r] = attends[r] && bias[r] != {1};",
+                *at, kMinusInf);
+  }
+  body.line("anyRow = anyRow || attends[r];");
+  body.close();
+  body.line("if (!anyRow) continue; // the key and value are not read");
+
+  // The scores: each lane's dims, then a warp sum per row.
+  body.line("float score[{}];", rows);
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.line("score[r] = 0.0f;");
+  body.close();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", dimSteps));
+  body.line("const {} d = lane + 32 * t;", idx);
+  body.line("float key = 0.0f;");
+  if (failed(printLoad(body, "d", headDim, "key", op.getKey(),
+                       {"b", "g", "j", "d"})))
+    return failure();
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.line("score[r] += query[r][t] * key;");
+  body.close();
+  body.close();
+  body.line("float value[{}];", valueSteps);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", valueSteps));
+  body.line("const {} e = lane + 32 * t;", idx);
+  body.line("value[t] = 0.0f;");
+  if (failed(printLoad(body, "e", valueDim, "value[t]", op.getValue(),
+                       {"b", "g", "j", "e"})))
+    return failure();
+  body.close();
+
+  // Each attending row's online softmax step; a score of -inf (a key the
+  // bias hides) weighs 0, like a masked one.
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.open("for (int offset = 16; offset > 0; offset >>= 1)");
+  body.line("score[r] += __shfl_xor_sync(0xffffffffu, score[r], offset);");
+  body.close();
+  body.line("const float x = score[r] * {} + bias[r];",
+            floatLiteral(op.getScale().convertToDouble(), DType::F32));
+  body.line("if (!attends[r] || x == {}) continue;", kMinusInf);
+  body.line("const float mNew = stride_maximum(m[r], x);");
+  body.line("const float rescale = stride_exp(m[r] - mNew), "
+            "weight = stride_exp(x - mNew);");
+  body.line("l[r] = l[r] * rescale + weight;");
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", valueSteps));
+  body.line("acc[r][t] = acc[r][t] * rescale + weight * value[t];");
+  body.close();
+  body.line("m[r] = mNew;");
+  body.close();
+  return success();
+}
+
+void AttentionPrinter::printCombineLoop(Code &body, const std::string &count,
+                                        const std::string &stateAt) {
+  // One state's m, l and acc[e] at `stateAt` (an expression of `w`):
+  // combined over `count` states into M, L and A.
+  body.line("float M = {};", kMinusInf);
+  body.open(fmt::format("for (int w = 0; w < {}; ++w)", count));
+  body.line("M = stride_maximum(M, {}[0]);", stateAt);
+  body.close();
+  body.line("float L = 0.0f, A = 0.0f;");
+  body.open(fmt::format("for (int w = 0; w < {}; ++w)", count));
+  body.line("const float *s = {};", stateAt);
+  body.line("if (s[0] == {}) continue; // no key attended there", kMinusInf);
+  body.line("const float c = stride_exp(s[0] - M);");
+  body.line("L += s[1] * c; A += s[2 + e] * c;");
+  body.close();
+}
+
+LogicalResult AttentionPrinter::printCombineWarps(Code &body) {
+  int64_t stateFloats = valueDim + 2;
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.line("float *own = stateOf + (warp * {} + r) * {};", rows, stateFloats);
+  body.line("if (lane == 0) {{ own[0] = m[r]; own[1] = l[r]; }}");
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", ceilDiv(valueDim, 32)));
+  body.line("if (lane + 32 * t < {}) own[2 + lane + 32 * t] = acc[r][t];",
+            valueDim);
+  body.close();
+  body.close();
+  body.line("__syncthreads();");
+  body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += blockDim.x)",
+                        rows * valueDim));
+  body.line("const int r = o / {0}, e = o % {0};", valueDim);
+  printCombineLoop(body, std::to_string(warps),
+                   fmt::format("(stateOf + (w * {} + r) * {})", rows,
+                               stateFloats));
+  if (slices == 1) {
+    if (failed(storeResult(body)))
+      return failure();
+  } else {
+    body.line("float *part = partials + ((unit * {} + r) * {} + slice) * {};",
+              rows, slices, stateFloats);
+    body.line("if (e == 0) {{ part[0] = M; part[1] = L; }}");
+    body.line("part[2 + e] = A;");
+  }
+  body.close();
+  return success();
+}
+
+LogicalResult AttentionPrinter::printCombineSlices(Code &body) {
+  int64_t stateFloats = valueDim + 2;
+  body.line("const {} unit = blockIdx.x;", idx);
+  declareUnit(body, "unit");
+  body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += blockDim.x)",
+                        rows * valueDim));
+  body.line("const int r = o / {0}, e = o % {0};", valueDim);
+  printCombineLoop(body, std::to_string(slices),
+                   fmt::format("(partials + ((unit * {} + r) * {} + w) * {})",
+                               rows, slices, stateFloats));
+  if (failed(storeResult(body)))
+    return failure();
+  body.close();
+  body.line("__syncthreads(); // every partial is read: scratch back to zeros");
+  body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += blockDim.x)",
+                        rows * slices * stateFloats));
+  body.line("partials[unit * {} + o] = 0.0f;", rows * slices * stateFloats);
+  body.close();
+  return success();
+}
+
+LogicalResult AttentionPrinter::storeResult(Code &body) {
+  // A row no key attended (L = 0) is 0; NaN propagates.
+  Coords coords{"b", queryHead(), "qi", "e"};
+  pushScope();
+  std::string v = fresh("v");
+  body.line("const float {} = L == 0.0f ? 0.0f : A / L;", v);
+  remember(memoKey(op.getResult(), coords), v);
+  LogicalResult stored = storeYields(body, coords);
+  popScope();
+  return stored;
+}
+
+} // namespace stride
