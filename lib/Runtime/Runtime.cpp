@@ -157,6 +157,53 @@ void Runtime::resetPeakDeviceBytes() {
   pimpl->peakBytes.store(pimpl->bytesInUse.load());
 }
 
+namespace {
+
+/// "copying 8 bytes from the host to the device".
+std::string copyName(uint64_t bytes, const char *direction) {
+  return "copying " + str(int64_t(bytes)) + " bytes " + direction;
+}
+
+} // namespace
+
+Status Runtime::copyToDevice(uint64_t destination, const void *source,
+                             uint64_t bytes, void *stream) const {
+  if (Status s = pimpl->makeCurrent(); !s)
+    return s;
+  return pimpl->check(
+      pimpl->cu.cuMemcpyHtoDAsync(destination, source, bytes,
+                                  static_cast<CUstream>(stream)),
+      copyName(bytes, "from the host to the device"));
+}
+
+Status Runtime::copyToHost(void *destination, uint64_t source, uint64_t bytes,
+                           void *stream) const {
+  if (Status s = pimpl->makeCurrent(); !s)
+    return s;
+  return pimpl->check(
+      pimpl->cu.cuMemcpyDtoHAsync(destination, source, bytes,
+                                  static_cast<CUstream>(stream)),
+      copyName(bytes, "from the device to the host"));
+}
+
+Status Runtime::copyOnDevice(uint64_t destination, uint64_t source,
+                             uint64_t bytes, void *stream) const {
+  if (Status s = pimpl->makeCurrent(); !s)
+    return s;
+  return pimpl->check(
+      pimpl->cu.cuMemcpyDtoDAsync(destination, source, bytes,
+                                  static_cast<CUstream>(stream)),
+      copyName(bytes, "on the device"));
+}
+
+Status Runtime::synchronize(void *stream) const {
+  if (Status s = pimpl->makeCurrent(); !s)
+    return s;
+  return pimpl->check(
+      pimpl->cu.cuStreamSynchronize(static_cast<CUstream>(stream)),
+      "synchronizing the stream");
+}
+
 //===----------------------------------------------------------------------===//
 // Allocator
 //===----------------------------------------------------------------------===//
