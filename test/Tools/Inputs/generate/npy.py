@@ -3,7 +3,8 @@
     npy.py OUT.npy DTYPE SHAPE VALUE...
 
 DTYPE is i8 (int64) or f4 (float32); SHAPE is comma-separated (2,3); the
-values are given in C order, or one value repeated to fill the shape.
+values are given in C order (K*V stands for K values V), or one value
+repeated to fill the shape.
 """
 import math
 import struct
@@ -12,6 +13,9 @@ import sys
 out, dtype, shape_text, *values = sys.argv[1:]
 shape = [int(d) for d in shape_text.split(",")]
 count = math.prod(shape)
+values = [v for text in values
+          for v in ([text.split("*")[1]] * int(text.split("*")[0])
+                    if "*" in text else [text])]
 if len(values) == 1:
     values = values * count
 assert len(values) == count, f"{len(values)} values for shape {shape}"
