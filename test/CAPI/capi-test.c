@@ -345,6 +345,14 @@ static void runAdd(stride_runtime *runtime, const stride_module *module) {
   stride_executable_destroy(exe);
 }
 
+/* One run of the add graph's invocation `inv` on zeros. */
+static stride_status runOnZeros(stride_invocation *inv) {
+  float x[6] = {0}, y[6] = {0}, z[6];
+  const void *inputs[2] = {x, y};
+  void *outputs[1] = {z};
+  return stride_invocation_run_host(inv, inputs, 2, outputs, 1);
+}
+
 /* A second invocation of `exe` on the states of `inv` (the add graph has
    none, so they match), run once; and one sharing with NULL. */
 static stride_status runSharingStates(stride_executable *exe,
@@ -358,10 +366,7 @@ static stride_status runSharingStates(stride_executable *exe,
   if (s == STRIDE_OK)
     s = stride_invocation_reset_states(shared);
   if (s == STRIDE_OK) {
-    float x[6] = {0}, y[6] = {0}, z[6];
-    const void *inputs[2] = {x, y};
-    void *outputs[1] = {z};
-    s = stride_invocation_run_host(shared, inputs, 2, outputs, 1);
+    s = runOnZeros(shared);
     printf("run sharing states: %s\n", stride_status_name(s));
   }
   stride_invocation_destroy(shared);
@@ -389,10 +394,7 @@ static int runSteps(const char *path) {
     printf("invocation: %s\n", stride_status_name(s));
   }
   if (s == STRIDE_OK) {
-    float x[6] = {0}, y[6] = {0}, z[6];
-    const void *inputs[2] = {x, y};
-    void *outputs[1] = {z};
-    s = stride_invocation_run_host(inv, inputs, 2, outputs, 1);
+    s = runOnZeros(inv);
     printf("run: %s\n", stride_status_name(s));
   }
   if (s == STRIDE_OK)
