@@ -585,6 +585,7 @@ Invocation::create(std::shared_ptr<const Executable> executable,
     return makeError(ErrorCode::InvalidArgument,
                      "Invocation::create needs an executable, got null");
   const Invocation *shared = options.shareStatesWith;
+  options.shareStatesWith = nullptr; // read here only: never kept
   auto impl = std::make_unique<Impl>(std::move(executable), std::move(options));
   if (Status s = impl->bindStates(shared); !s)
     return s.error();
