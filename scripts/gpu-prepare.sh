@@ -6,6 +6,8 @@
 #     gpu-check.sh            the runner (a copy of scripts/gpu-check.sh)
 #     bin/stride-run-gpu      stride-run's GPU mode: runtime + .npy only,
 #                             libstdc++ linked statically (runs on Ubuntu 24.04)
+#     bin/stride-generate     greedy decoding with a prefill and a decode
+#                             module (examples/generate), linked alike
 #     bin/StrideCublasLtGpuTests  the cublaslt.matmul routine through the
 #                             real cuBLASLt against a host reference
 #                             (test/Runtime/CublasLtGpuTest.cpp)
@@ -112,12 +114,12 @@ reference=${STRIDE_REFERENCE:-$bin/stride-run}
 generator=${STRIDE_GENERATOR:-$bin/stride-gen}
 
 STRIDE_JOBS=${STRIDE_JOBS:-1} ./scripts/build.sh stridec stride-run stride-run-gpu \
-  stride-emu StrideCublasLtGpuTests StrideCudnnGpuTests >/dev/null
+  stride-generate stride-emu StrideCublasLtGpuTests StrideCudnnGpuTests >/dev/null
 
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/cases" "$out/graphs"
 out=$(cd "$out" && pwd)
-cp "$bin/stride-run-gpu" "$out/bin/"
+cp "$bin/stride-run-gpu" "$bin/stride-generate" "$out/bin/"
 cp build/unittests/StrideCublasLtGpuTests build/unittests/StrideCudnnGpuTests "$out/bin/"
 cp scripts/gpu-check.sh "$out/"
 if [[ $emulate == 1 ]]; then

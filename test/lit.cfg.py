@@ -44,7 +44,7 @@ llvm_config.use_default_substitutions()
 config.environment["XDG_CACHE_HOME"] = os.path.join(config.test_exec_root, "xdg-cache")
 
 tool_dirs = [config.stride_tools_dir, config.llvm_tools_dir]
-tools = ["stride-opt", "stridec", "stride-run", "stride-run-gpu", "stride-reduce", "stride-reduce-test", "stride-capi-test", "stride-gen", "FileCheck", "not", "count", "split-file"]
+tools = ["stride-opt", "stridec", "stride-run", "stride-run-gpu", "stride-generate", "stride-reduce", "stride-reduce-test", "stride-capi-test", "stride-gen", "FileCheck", "not", "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Tests that need a CUDA driver (and GPU) run only where libcuda.so.1 loads;

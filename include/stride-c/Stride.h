@@ -368,6 +368,19 @@ stride_status stride_executable_run_device(stride_executable *executable,
 stride_status stride_invocation_create(stride_executable *executable,
                                        int use_cuda_graph,
                                        stride_invocation **out);
+/** As stride_invocation_create, but the new invocation uses the states of
+    `share_states_with` (an invocation of this executable or another, on
+    the same runtime) instead of states of its own: both read and write the
+    same device storage, with no copy (a prefill module fills the KV cache
+    a decode module goes on with; python-free-docs/state.md, "Sharing
+    states"). The two modules must declare the same states (names, dtypes,
+    shapes, layouts), or STRIDE_INVALID_ARGUMENT names the first difference
+    and nothing is created. The storage lives until both are destroyed, in
+    either order; either's stride_invocation_reset_states resets it. The
+    two must not run at the same time (use one stream, or synchronize). */
+stride_status stride_invocation_create_sharing_states(
+    stride_executable *executable, int use_cuda_graph,
+    stride_invocation *share_states_with, stride_invocation **out);
 void stride_invocation_destroy(stride_invocation *invocation);
 
 /** Runs on host memory: `inputs[i]` points to input i's elements in dense

@@ -231,14 +231,28 @@ stride_status runDevice(Invocation &invocation, const uint64_t *inputs,
 }
 
 stride_status newInvocation(const std::shared_ptr<const Executable> &executable,
-                            int useCudaGraph, stride_invocation &out) {
+                            int useCudaGraph, stride_invocation &out,
+                            Invocation *shareStatesWith = nullptr) {
   InvocationOptions options;
   options.useCudaGraph = useCudaGraph != 0;
+  options.shareStatesWith = shareStatesWith;
   Result<std::unique_ptr<Invocation>> invocation =
       Invocation::create(executable, options);
   if (!invocation)
     return fail(invocation.error());
   out.invocation = std::move(*invocation);
+  return ok();
+}
+
+/// A new stride_invocation of `executable` into `out` (stride_invocation_create).
+stride_status createInvocation(stride_executable &executable,
+                               int useCudaGraph, Invocation *shareStatesWith,
+                               stride_invocation *&out) {
+  auto invocation = std::make_unique<stride_invocation>();
+  if (stride_status s = newInvocation(executable.executable, useCudaGraph,
+                                      *invocation, shareStatesWith))
+    return s;
+  out = invocation.release();
   return ok();
 }
 
@@ -677,12 +691,18 @@ stride_status stride_invocation_create(stride_executable *executable,
   STRIDE_CHECK_ARG(out);
   *out = nullptr;
   STRIDE_CHECK_ARG(executable);
-  auto invocation = std::make_unique<stride_invocation>();
-  if (stride_status s =
-          newInvocation(executable->executable, use_cuda_graph, *invocation))
-    return s;
-  *out = invocation.release();
-  return ok();
+  return createInvocation(*executable, use_cuda_graph, nullptr, *out);
+}
+
+stride_status stride_invocation_create_sharing_states(
+    stride_executable *executable, int use_cuda_graph,
+    stride_invocation *share_states_with, stride_invocation **out) {
+  STRIDE_CHECK_ARG(out);
+  *out = nullptr;
+  STRIDE_CHECK_ARG(executable);
+  STRIDE_CHECK_ARG(share_states_with);
+  return createInvocation(*executable, use_cuda_graph,
+                          share_states_with->invocation.get(), *out);
 }
 
 void stride_invocation_destroy(stride_invocation *invocation) {

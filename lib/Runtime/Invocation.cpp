@@ -16,42 +16,12 @@
 #include "stride/Runtime/Invocation.h"
 
 #include "RuntimeImpl.h"
+#include "StateStorage.h"
 #include "stride/Support/Layout.h"
 
 #include <algorithm>
 
 namespace stride {
-
-namespace {
-
-/// Device memory of an Allocator, released on destruction.
-class DeviceBuffer {
-public:
-  DeviceBuffer() = default;
-  DeviceBuffer(Allocator *allocator, uint64_t address, uint64_t bytes)
-      : allocator(allocator), address_(address), bytes(bytes) {}
-  DeviceBuffer(DeviceBuffer &&other) noexcept { *this = std::move(other); }
-  DeviceBuffer &operator=(DeviceBuffer &&other) noexcept {
-    std::swap(allocator, other.allocator);
-    std::swap(address_, other.address_);
-    std::swap(bytes, other.bytes);
-    return *this;
-  }
-  ~DeviceBuffer() {
-    if (allocator)
-      allocator->release(address_, bytes);
-  }
-
-  bool allocated() const { return allocator != nullptr; }
-  CUdeviceptr address() const { return address_; }
-
-private:
-  Allocator *allocator = nullptr;
-  uint64_t address_ = 0;
-  uint64_t bytes = 0;
-};
-
-} // namespace
 
 struct Invocation::Impl {
   std::shared_ptr<const Executable> executable;
@@ -62,8 +32,13 @@ struct Invocation::Impl {
   CUstream stream = nullptr;
   /// Per buffer of the plan: memory owned by the invocation (all buffers
   /// for run(), temporaries only for runOnDevice()), except the buffers in
-  /// the arena.
+  /// the arena and the states.
   std::vector<DeviceBuffer> owned;
+  /// The states' buffers, the invocation's own or shared with other
+  /// invocations (InvocationOptions::shareStatesWith), and per state of the
+  /// module the index of its buffer there.
+  std::shared_ptr<StateStorage> states;
+  std::vector<size_t> stateSlots;
   /// The buffers that share bytes by lifetime (BufferDesc::arenaOffset).
   DeviceBuffer arena;
   /// Per step: a dispatch's argument values and the pointers to them.
@@ -110,6 +85,7 @@ struct Invocation::Impl {
     destroyGraph();
     owned.clear();
     arena = DeviceBuffer();
+    states.reset(); // the last invocation that holds them frees them
     if (stream)
       cu.cuStreamDestroy(stream);
   }
@@ -119,11 +95,55 @@ struct Invocation::Impl {
   //--- Buffers -----------------------------------------------------------===//
 
   /// Buffer `index`'s address in the invocation's memory: its own
-  /// allocation, or its bytes of the arena.
+  /// allocation, its bytes of the arena, or its state's buffer.
   CUdeviceptr ownedAddress(size_t index) const {
     const BufferDesc &b = desc().buffers[index];
+    if (b.kind == BufferKind::State)
+      return states->buffers[stateSlots[b.index]].address();
     return b.inArena() ? arena.address() + uint64_t(b.arenaOffset)
                        : owned[index].address();
+  }
+
+  /// Binds the states to `shared`'s buffers, or to a storage of their own.
+  Status bindStates(const Invocation *shared) {
+    if (!shared) {
+      states = makeStateStorage(desc(), exe.name, options.allocator);
+      for (size_t i = 0; i < desc().states.size(); ++i)
+        stateSlots.push_back(i);
+      return Status::ok();
+    }
+    const Impl &other = *shared->pimpl;
+    if (&other.rt != &rt)
+      return makeError(ErrorCode::InvalidArgument,
+                       exe.name + " cannot share the states of " +
+                           other.exe.name + ": its invocation runs on " +
+                           other.rt.describeDevice() + ", this one on " +
+                           rt.describeDevice() +
+                           " (states are device memory of one runtime)");
+    Result<std::vector<size_t>> slots =
+        matchStates(*other.states, desc(), exe.name);
+    if (!slots)
+      return slots.error();
+    states = other.states;
+    stateSlots = std::move(*slots);
+    return Status::ok();
+  }
+
+  /// Allocates state buffer `index` (in the states' storage, perhaps shared)
+  /// and writes its initial value, unless it is allocated already.
+  Status ensureState(size_t index) {
+    const BufferDesc &b = desc().buffers[index];
+    size_t slot = stateSlots[b.index];
+    if (states->buffers[slot].allocated())
+      return Status::ok();
+    uint64_t bytes = uint64_t(states->bytes[slot]);
+    Result<uint64_t> address =
+        states->allocator->allocate(bytes, exe.bufferName(index));
+    if (!address)
+      return address.error();
+    states->buffers[slot] =
+        DeviceBuffer(states->allocator.get(), *address, bytes);
+    return writeState(index, initialStateStorage(desc(), b.index));
   }
 
   Status ensureArena() {
@@ -141,6 +161,8 @@ struct Invocation::Impl {
 
   Status ensureOwned(size_t index) {
     const BufferDesc &b = desc().buffers[index];
+    if (b.kind == BufferKind::State)
+      return ensureState(index);
     if (b.inArena())
       return ensureArena();
     if (owned[index].allocated())
@@ -151,8 +173,6 @@ struct Invocation::Impl {
     if (!address)
       return address.error();
     owned[index] = DeviceBuffer(options.allocator.get(), *address, bytes);
-    if (b.kind == BufferKind::State)
-      return writeState(index, initialStateStorage(desc(), b.index));
     // Zeroed temporaries start zeroed (python-free-docs/module-format.md, "Buffer").
     // Once, at allocation, and synchronously, so that a plan on any stream
     // sees it.
@@ -564,7 +584,11 @@ Invocation::create(std::shared_ptr<const Executable> executable,
   if (!executable)
     return makeError(ErrorCode::InvalidArgument,
                      "Invocation::create needs an executable, got null");
+  const Invocation *shared = options.shareStatesWith;
+  options.shareStatesWith = nullptr; // read here only: never kept
   auto impl = std::make_unique<Impl>(std::move(executable), std::move(options));
+  if (Status s = impl->bindStates(shared); !s)
+    return s.error();
   if (Status s = impl->rt.makeCurrent(); !s)
     return s.error();
   if (CUresult r =

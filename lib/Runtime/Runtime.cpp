@@ -157,6 +157,53 @@ void Runtime::resetPeakDeviceBytes() {
   pimpl->peakBytes.store(pimpl->bytesInUse.load());
 }
 
+namespace {
+
+/// Makes the device's context current and enqueues `copy` (a driver call
+/// that copies `bytes` bytes `direction`).
+template <typename Copy>
+Status enqueueCopy(const Runtime::Impl &rt, uint64_t bytes,
+                   const char *direction, Copy copy) {
+  if (Status s = rt.makeCurrent(); !s)
+    return s;
+  return rt.check(copy(), "copying " + str(int64_t(bytes)) + " bytes " +
+                              direction);
+}
+
+} // namespace
+
+Status Runtime::copyToDevice(uint64_t destination, const void *source,
+                             uint64_t bytes, void *stream) const {
+  return enqueueCopy(*pimpl, bytes, "from the host to the device", [&] {
+    return pimpl->cu.cuMemcpyHtoDAsync(destination, source, bytes,
+                                       static_cast<CUstream>(stream));
+  });
+}
+
+Status Runtime::copyToHost(void *destination, uint64_t source, uint64_t bytes,
+                           void *stream) const {
+  return enqueueCopy(*pimpl, bytes, "from the device to the host", [&] {
+    return pimpl->cu.cuMemcpyDtoHAsync(destination, source, bytes,
+                                       static_cast<CUstream>(stream));
+  });
+}
+
+Status Runtime::copyOnDevice(uint64_t destination, uint64_t source,
+                             uint64_t bytes, void *stream) const {
+  return enqueueCopy(*pimpl, bytes, "on the device", [&] {
+    return pimpl->cu.cuMemcpyDtoDAsync(destination, source, bytes,
+                                       static_cast<CUstream>(stream));
+  });
+}
+
+Status Runtime::synchronize(void *stream) const {
+  if (Status s = pimpl->makeCurrent(); !s)
+    return s;
+  return pimpl->check(
+      pimpl->cu.cuStreamSynchronize(static_cast<CUstream>(stream)),
+      "synchronizing the stream");
+}
+
 //===----------------------------------------------------------------------===//
 // Allocator
 //===----------------------------------------------------------------------===//

@@ -345,6 +345,34 @@ static void runAdd(stride_runtime *runtime, const stride_module *module) {
   stride_executable_destroy(exe);
 }
 
+/* One run of the add graph's invocation `inv` on zeros. */
+static stride_status runOnZeros(stride_invocation *inv) {
+  float x[6] = {0}, y[6] = {0}, z[6];
+  const void *inputs[2] = {x, y};
+  void *outputs[1] = {z};
+  return stride_invocation_run_host(inv, inputs, 2, outputs, 1);
+}
+
+/* A second invocation of `exe` on the states of `inv` (the add graph has
+   none, so they match), run once; and one sharing with NULL. */
+static stride_status runSharingStates(stride_executable *exe,
+                                      stride_invocation *inv) {
+  stride_invocation *shared = NULL;
+  stride_status s = stride_invocation_create_sharing_states(exe, 1, NULL, &shared);
+  printf("sharing with NULL: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
+  s = stride_invocation_create_sharing_states(exe, 1, inv, &shared);
+  printf("invocation sharing states: %s\n", stride_status_name(s));
+  if (s == STRIDE_OK)
+    s = stride_invocation_reset_states(shared);
+  if (s == STRIDE_OK) {
+    s = runOnZeros(shared);
+    printf("run sharing states: %s\n", stride_status_name(s));
+  }
+  stride_invocation_destroy(shared);
+  return s;
+}
+
 /* --run MODULE (of kAddGraph): each step's status, until one fails. */
 static int runSteps(const char *path) {
   stride_module *module = NULL;
@@ -366,12 +394,11 @@ static int runSteps(const char *path) {
     printf("invocation: %s\n", stride_status_name(s));
   }
   if (s == STRIDE_OK) {
-    float x[6] = {0}, y[6] = {0}, z[6];
-    const void *inputs[2] = {x, y};
-    void *outputs[1] = {z};
-    s = stride_invocation_run_host(inv, inputs, 2, outputs, 1);
+    s = runOnZeros(inv);
     printf("run: %s\n", stride_status_name(s));
   }
+  if (s == STRIDE_OK)
+    s = runSharingStates(exe, inv);
   if (s != STRIDE_OK)
     printf("message: %s\n", stride_last_error_message());
   stride_invocation_destroy(inv);

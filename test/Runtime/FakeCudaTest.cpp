@@ -567,6 +567,182 @@ TEST_F(FakeCudaTest, StatesAreReadWrittenAndResetPerInvocation) {
   EXPECT_EQ(a.readState("init")->data, floats8(0).data);
 }
 
+/// stateModule with its states declared in the other order (buffer 4 is
+/// state 1, `cache`, and buffer 5 state 0, `init`).
+ModuleDesc reorderedStateModule() {
+  ModuleDesc d = stateModule();
+  std::swap(d.states[0], d.states[1]);
+  return d;
+}
+
+class SharedStatesTest : public FakeCudaTest {
+protected:
+  std::shared_ptr<const Executable> loadAs(ModuleDesc d,
+                                           const std::string &name) {
+    Result<std::shared_ptr<const Executable>> exe =
+        Executable::load(*rt, std::move(d), name);
+    EXPECT_TRUE(exe) << exe.error().message;
+    return exe ? *exe : nullptr;
+  }
+
+  /// An invocation of `decode` created to share the states of `prefill`'s.
+  Result<std::unique_ptr<Invocation>> sharing(ModuleDesc decode,
+                                              Invocation &prefill) {
+    InvocationOptions options;
+    options.shareStatesWith = &prefill;
+    return Invocation::create(loadAs(std::move(decode), "decode.stridemod"),
+                              options);
+  }
+
+  /// The message of the error that creating an invocation of `decode`
+  /// sharing the states of an invocation of stateModule() gives.
+  std::string refusal(ModuleDesc decode) {
+    auto prefill = Invocation::create(loadAs(stateModule(), "prefill.stridemod"));
+    EXPECT_TRUE(prefill) << prefill.error().message;
+    if (!prefill)
+      return "";
+    Result<std::unique_ptr<Invocation>> refused =
+        sharing(std::move(decode), **prefill);
+    if (refused)
+      return "(shared)";
+    EXPECT_EQ(refused.error().code, ErrorCode::InvalidArgument);
+    return refused.error().message;
+  }
+};
+
+TEST_F(SharedStatesTest, TwoModulesReadAndWriteOneStorage) {
+  auto prefill = Invocation::create(loadAs(stateModule(), "prefill.stridemod"));
+  ASSERT_TRUE(prefill) << prefill.error().message;
+  ASSERT_TRUE((*prefill)->run({floats8(0), floats8(1)}));
+  uint64_t prefillBytes = rt->defaultAllocator()->bytesInUse();
+  // The states in the other order: matched by name.
+  auto decode = sharing(reorderedStateModule(), **prefill);
+  ASSERT_TRUE(decode) << decode.error().message;
+  ASSERT_TRUE((*decode)->run({floats8(0), floats8(1)}));
+  // The decode invocation allocated its inputs, output and temporary
+  // (160 bytes), no states.
+  EXPECT_EQ(rt->defaultAllocator()->bytesInUse(), prefillBytes + 160);
+  // What one writes the other reads, both ways.
+  ASSERT_TRUE((*prefill)->writeStates({{"cache", floats8(5)}}));
+  EXPECT_EQ((*decode)->readState("cache")->data, floats8(5).data);
+  ASSERT_TRUE((*decode)->writeStates({{"init", floats8(9)}}));
+  EXPECT_EQ((*prefill)->readState("init")->data, floats8(9).data);
+  // The storage outlives the invocation that made it.
+  prefill->reset();
+  EXPECT_EQ((*decode)->readState("cache")->data, floats8(5).data);
+  decode->reset();
+  EXPECT_EQ(rt->defaultAllocator()->bytesInUse(), 0u);
+}
+
+TEST_F(SharedStatesTest, TheInvocationThatSharesMayAllocateThem) {
+  // Nothing ran in the first invocation: the second allocates the states
+  // with their initial values, and the first then sees them.
+  auto prefill = Invocation::create(loadAs(stateModule(), "prefill.stridemod"));
+  ASSERT_TRUE(prefill) << prefill.error().message;
+  auto decode = sharing(stateModule(), **prefill);
+  ASSERT_TRUE(decode) << decode.error().message;
+  ASSERT_TRUE((*decode)->writeStates({{"cache", floats8(3)}}));
+  EXPECT_EQ((*prefill)->readState("cache")->data, floats8(3).data);
+  EXPECT_EQ((*prefill)->readState("init")->data, floats8(0).data);
+}
+
+TEST_F(SharedStatesTest, ResetResetsTheSharedStorage) {
+  auto prefill = Invocation::create(loadAs(stateModule(), "prefill.stridemod"));
+  ASSERT_TRUE(prefill) << prefill.error().message;
+  auto decode = sharing(reorderedStateModule(), **prefill);
+  ASSERT_TRUE(decode) << decode.error().message;
+  ASSERT_TRUE((*prefill)->writeStates({{"cache", floats8(5)}, {"init", floats8(7)}}));
+  ASSERT_TRUE((*decode)->resetStates());
+  EXPECT_EQ((*prefill)->readState("cache")->data, std::vector<uint8_t>(32, 0));
+  EXPECT_EQ((*prefill)->readState("init")->data, floats8(0).data);
+}
+
+TEST_F(SharedStatesTest, ACudaGraphReplaysOverTheSharedStates) {
+  auto prefill = Invocation::create(loadAs(stateModule(), "prefill.stridemod"));
+  ASSERT_TRUE(prefill) << prefill.error().message;
+  InvocationOptions options;
+  options.useCudaGraph = true;
+  options.shareStatesWith = &**prefill;
+  auto decode = Invocation::create(loadAs(stateModule(), "decode.stridemod"), options);
+  ASSERT_TRUE(decode) << decode.error().message;
+  for (int step = 0; step < 3; ++step) {
+    ASSERT_TRUE((*prefill)->run({floats8(0), floats8(1)}));
+    ASSERT_TRUE((*decode)->run({floats8(0), floats8(1)}));
+  }
+  ASSERT_TRUE((*prefill)->writeStates({{"cache", floats8(2)}}));
+  EXPECT_EQ((*decode)->readState("cache")->data, floats8(2).data);
+}
+
+TEST_F(SharedStatesTest, DifferentStatesAreRefusedNamingTheFirst) {
+  ModuleDesc f16 = stateModule();
+  f16.states[0].tensor.dtype = DType::F16;
+  EXPECT_EQ(refusal(f16),
+            "decode.stridemod cannot share the states of prefill.stridemod: "
+            "state 'cache' is f16 [8] strides [1] offset 0 in decode.stridemod "
+            "but f32 [8] strides [1] offset 0 in prefill.stridemod; "
+            "invocations share states only when their modules declare the "
+            "same states (names, dtypes, shapes and layouts), as the prefill "
+            "and decode modules of one model exported together do");
+  ModuleDesc shape = stateModule();
+  shape.states[0].tensor.shape = {4};
+  EXPECT_TRUE(contains(refusal(shape),
+                       ": state 'cache' is f32 [4] strides [1] offset 0 in "
+                       "decode.stridemod but f32 [8] strides [1] offset 0 in "
+                       "prefill.stridemod;"));
+  ModuleDesc offset = stateModule();
+  offset.states[0].tensor.storageOffset = 1;
+  offset.buffers[4].sizeBytes = 36;
+  EXPECT_TRUE(contains(refusal(offset), "offset 1 in decode.stridemod"));
+  ModuleDesc bigger = stateModule();
+  bigger.buffers[5].sizeBytes = 64;
+  EXPECT_TRUE(contains(refusal(bigger),
+                       ": state 'init' is a buffer of 64 bytes in "
+                       "decode.stridemod but of 32 bytes in prefill.stridemod;"));
+  ModuleDesc renamed = stateModule();
+  renamed.states[1].tensor.name = "value_cache";
+  EXPECT_TRUE(contains(refusal(renamed),
+                       ": state 'value_cache' of decode.stridemod is not a "
+                       "state of prefill.stridemod;"));
+  ModuleDesc fewer = stateModule();
+  fewer.states.pop_back();
+  fewer.buffers.pop_back();
+  std::get<DispatchStep>(fewer.steps[0]).args.pop_back();
+  EXPECT_TRUE(contains(refusal(fewer),
+                       ": state 'init' of prefill.stridemod is not a state "
+                       "of decode.stridemod;"));
+  ModuleDesc none = fakeModule();
+  EXPECT_TRUE(contains(refusal(none), ": state 'cache' of prefill.stridemod "
+                                      "is not a state of decode.stridemod;"));
+}
+
+TEST_F(SharedStatesTest, TheStrideOfADimOfSizeOneIsNotCompared) {
+  ModuleDesc column = stateModule();
+  column.states[0].tensor.shape = {8, 1};
+  column.states[0].tensor.strides = {1, 1};
+  ModuleDesc other = column;
+  other.states[0].tensor.strides = {1, 8};
+  auto prefill = Invocation::create(loadAs(column, "prefill.stridemod"));
+  ASSERT_TRUE(prefill) << prefill.error().message;
+  auto decode = sharing(other, **prefill);
+  EXPECT_TRUE(decode) << decode.error().message;
+}
+
+TEST_F(FakeCudaTest, RuntimeCopiesBetweenHostAndDevice) {
+  std::shared_ptr<Allocator> allocator = rt->defaultAllocator();
+  Result<uint64_t> a = allocator->allocate(32, "a");
+  Result<uint64_t> b = allocator->allocate(32, "b");
+  ASSERT_TRUE(a && b);
+  HostArray in = floats8(4);
+  std::vector<uint8_t> out(32);
+  ASSERT_TRUE(rt->copyToDevice(*a, in.data.data(), 32, nullptr));
+  ASSERT_TRUE(rt->copyOnDevice(*b, *a, 32, nullptr));
+  ASSERT_TRUE(rt->copyToHost(out.data(), *b, 32, nullptr));
+  ASSERT_TRUE(rt->synchronize(nullptr));
+  EXPECT_EQ(out, in.data);
+  allocator->release(*a, 32);
+  allocator->release(*b, 32);
+}
+
 TEST(FakeCudaUnavailableTest, NoDevice) {
   FakeSetting noDevice("STRIDE_FAKE_CUDA_INIT", "100");
   Result<std::unique_ptr<Runtime>> rt = Runtime::create(0);

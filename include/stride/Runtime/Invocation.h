@@ -16,6 +16,9 @@
 //   auto outputs = (*inv)->run(inputs);           // host arrays in and out
 //   (*inv)->runOnDevice(inPtrs, outPtrs, stream); // zero-copy, asynchronous
 //
+// Two invocations may share their states (a KV cache written by a prefill
+// module and read by a decode module): InvocationOptions::shareStatesWith.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef STRIDE_RUNTIME_INVOCATION_H
@@ -24,6 +27,8 @@
 #include "stride/Runtime/Executable.h"
 
 namespace stride {
+
+class Invocation;
 
 struct InvocationOptions {
   /// Where the invocation's buffers come from; null: the runtime's default
@@ -56,6 +61,23 @@ struct InvocationOptions {
   /// the one before it to end, as a plain launch does (the kernels' waits
   /// are then no-ops); for measuring what the overlap gains.
   bool dependentLaunch = true;
+  /// Use the states of this other invocation (of this executable or
+  /// another, on the same Runtime) instead of states of its own: both read
+  /// and write the same device storage, with no copy, so the prefill
+  /// module of a language model fills the KV cache that the decode module
+  /// goes on with (python-free-docs/state.md, "Sharing states"). Both
+  /// modules must declare the same states: the same names, dtypes, shapes
+  /// and layouts, in any order; otherwise create() fails with
+  /// InvalidArgument naming the first difference and shares nothing. The
+  /// storage lives as long as the last invocation that uses it (either may
+  /// be destroyed first), comes from the first invocation's allocator, and
+  /// holds the initial values of the module that first uses it, until a
+  /// run writes it; readState, writeStates and resetStates of either
+  /// invocation read and write it. Invocations that share states must not
+  /// run at the same time: launch them on one stream, or synchronize one
+  /// before launching the other. Read only by create(); null: states of
+  /// its own.
+  Invocation *shareStatesWith = nullptr;
 };
 
 class Invocation {
@@ -123,7 +145,9 @@ public:
   /// array is checked (name, dtype, shape) before any state is written.
   /// Waits for the invocation's stream.
   Status writeStates(const StateValues &values);
-  /// Sets every state back to its initial value; waits for the stream.
+  /// Sets every state back to its initial value (the module's: for
+  /// states shared with another invocation, this invocation's module's);
+  /// waits for the stream.
   Status resetStates();
 
   struct Impl;

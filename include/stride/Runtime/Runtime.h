@@ -90,6 +90,24 @@ public:
   /// Starts a new peak from the bytes in use now.
   void resetPeakDeviceBytes();
 
+  //--- Copies, for callers of Invocation::runOnDevice --------------------===//
+  // The buffers a caller passes to runOnDevice are its own (an Allocator's):
+  // these fill its inputs, feed one run's output to the next run's input on
+  // the device, and read its outputs back. Each enqueues the copy of `bytes`
+  // bytes on `stream` (a CUstream; nullptr is the legacy default stream) and
+  // returns without waiting: host memory must stay as it is until the
+  // stream is synchronized.
+
+  Status copyToDevice(uint64_t destination, const void *source,
+                      uint64_t bytes, void *stream) const;
+  Status copyToHost(void *destination, uint64_t source, uint64_t bytes,
+                    void *stream) const;
+  Status copyOnDevice(uint64_t destination, uint64_t source, uint64_t bytes,
+                      void *stream) const;
+  /// Waits for everything enqueued on `stream`; a kernel's fault is
+  /// DeviceFault.
+  Status synchronize(void *stream) const;
+
   struct Impl;
   Impl &impl() const { return *pimpl; }
 
