@@ -174,6 +174,8 @@ private:
   Status gather(GatherOp op);
   Status indexSelect(IndexSelectOp op);
   Status reduce(ReductionOpInterface op);
+  /// argmax and argmin (reduce's share for their combiners).
+  Status argReduce(ReductionOpInterface op);
   Status matmul(MatmulOp op);
   Status attention(AttentionOp op);
   Status attentionBackward(AttentionBackwardOp op);

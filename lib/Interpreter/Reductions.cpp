@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The reductions of the reference interpreter (sum, mean, prod, max, min,
-// any: floats summed in f64, max and min propagating NaN) and cumsum.
+// any: floats summed in f64, max and min propagating NaN; argmax and
+// argmin, the first NaN or extreme element of each row) and cumsum.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,12 +16,64 @@
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace mlir;
 
 namespace stride::interp {
 
+/// Whether `x` beats the best value so far, `best`, in argmax (`isMax`) or
+/// argmin: a NaN beats any number, and no value beats a NaN or an equal
+/// value, so each row's first NaN or extreme element wins.
+static bool beats(double x, double best, bool isMax) {
+  if (std::isnan(best))
+    return false;
+  if (std::isnan(x))
+    return true;
+  return isMax ? x > best : x < best;
+}
+
+/// argmax and argmin along their one dim, in the order of the row.
+Status Interpreter::argReduce(ReductionOpInterface op) {
+  const Tensor &in = get(op.getInput());
+  int64_t dim = op.getReducedDims().front();
+  bool isMax = op.getCombiner() == ReductionCombiner::argmax;
+  Tensor out = allocate(typeOf(op->getResult(0)));
+  std::vector<int64_t> to = addressesOf(out.layout);
+  Dims rows = in.layout.shape;
+  int64_t length = rows[dim];
+  rows[dim] = 1;
+  if (length == 0 && !to.empty())
+    return fail(op, std::string(isMax ? "argmax" : "argmin") +
+                        " of no elements (reduced dim " + std::to_string(dim) +
+                        " has size 0)");
+  auto wins = [&](const Dims &a, const Dims &b) {
+    if (in.isF())
+      return beats(in.getF(in.address(a)), in.getF(in.address(b)), isMax);
+    int64_t x = in.getI(in.address(a)), y = in.getI(in.address(b));
+    return isMax ? x > y : x < y;
+  };
+  size_t next = 0;
+  forEachIndex(rows, [&](const Dims &row) {
+    Dims index = row, bestIndex = row;
+    int64_t best = 0;
+    for (int64_t k = 1; k < length; ++k) {
+      index[dim] = k;
+      bestIndex[dim] = best;
+      if (wins(index, bestIndex))
+        best = k;
+    }
+    out.setI(to[next++], best);
+  });
+  values[op->getResult(0)] = std::move(out);
+  return Status::ok();
+}
+
 Status Interpreter::reduce(ReductionOpInterface op) {
+  ReductionCombiner combiner = op.getCombiner();
+  if (combiner == ReductionCombiner::argmax ||
+      combiner == ReductionCombiner::argmin)
+    return argReduce(op);
   const Tensor &in = get(op.getInput());
   SmallVector<int64_t> dims = op.getReducedDims();
   Tensor out = allocate(typeOf(op->getResult(0)));
@@ -35,7 +88,6 @@ Status Interpreter::reduce(ReductionOpInterface op) {
     keptShape[d] = 1;
   }
   std::vector<int64_t> to = addressesOf(out.layout);
-  ReductionCombiner combiner = op.getCombiner();
   bool isMax = combiner == ReductionCombiner::max;
   bool isMin = combiner == ReductionCombiner::min;
   bool isProd = combiner == ReductionCombiner::mul;

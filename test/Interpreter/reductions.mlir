@@ -143,3 +143,57 @@ func.func @any() -> (!stride.tensor<3xi1>, !stride.tensor<1x4xi1>,
 // A-NEXT: false
 // A-NEXT: result4: i1 [3]
 // A-NEXT: [false, false, false]
+
+// argmax and argmin (torch.argmax, torch.argmin): the first extreme
+// element of each row wins; a NaN beats any number (the first NaN wins);
+// -0.0 equals 0.0; integers compare exactly.
+// RUN: stride-run %s --reference --entry=arg --print | FileCheck %s --check-prefix=ARG
+func.func @arg() -> (!stride.tensor<5xi64>, !stride.tensor<5xi64>,
+    !stride.tensor<1x3xi64>, !stride.tensor<3xi64>, !stride.tensor<2xi64>) {
+  // rows: ties, NaN after the maximum, two NaNs, -0.0 before 0.0, -inf only
+  %x = stride.constant dense<[[1.0, 3.0, 3.0, -2.0], [5.0, 0x7FC00000, 9.0, 0x7FC00000],
+      [0x7FC00000, 1.0, 0x7FC00000, -1.0], [-0.0, 0.0, -0.0, 0.0],
+      [0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000]]> : tensor<5x4xf32>
+      : !stride.tensor<5x4xf32>
+  %amax = stride.argmax %x dim 1 : !stride.tensor<5x4xf32> -> !stride.tensor<5xi64>
+  %amin = stride.argmin %x dim 1 : !stride.tensor<5x4xf32> -> !stride.tensor<5xi64>
+  // Along dim 0 of a transposed view, keepdim.
+  %a = stride.iota dim 0 : !stride.tensor<6xf32>
+  %v = stride.view %a : !stride.tensor<6xf32>
+      -> !stride.tensor<3x2xf32, strides = [2, 1], offset = 0>
+  %t = stride.permute %v dims [1, 0]
+      : !stride.tensor<3x2xf32, strides = [2, 1], offset = 0>
+      -> !stride.tensor<2x3xf32, strides = [1, 2], offset = 0>
+  %cols = stride.argmax %t dim 0 keepdim
+      : !stride.tensor<2x3xf32, strides = [1, 2], offset = 0> -> !stride.tensor<1x3xi64>
+  // Integers beyond 2^53 still compare exactly.
+  %big = stride.constant dense<[[9007199254740993, 9007199254740992], [-3, -3],
+      [7, 8]]> : tensor<3x2xi64> : !stride.tensor<3x2xi64>
+  %bmax = stride.argmax %big dim 1 : !stride.tensor<3x2xi64> -> !stride.tensor<3xi64>
+  %i8 = stride.constant dense<[[-128, 127, -128], [4, 4, -5]]> : tensor<2x3xi8>
+      : !stride.tensor<2x3xi8>
+  %bmin = stride.argmin %i8 dim 1 : !stride.tensor<2x3xi8> -> !stride.tensor<2xi64>
+  return %amax, %amin, %cols, %bmax, %bmin
+      : !stride.tensor<5xi64>, !stride.tensor<5xi64>, !stride.tensor<1x3xi64>,
+        !stride.tensor<3xi64>, !stride.tensor<2xi64>
+}
+
+// ARG: result0: i64 [5]
+// ARG-NEXT: [1, 1, 0, 0, 0]
+// ARG-NEXT: result1: i64 [5]
+// ARG-NEXT: [3, 1, 0, 0, 0]
+// ARG-NEXT: result2: i64 [1, 3]
+// ARG-NEXT: {{\[\[}}1, 1, 1]]
+// ARG-NEXT: result3: i64 [3]
+// ARG-NEXT: [0, 0, 1]
+// ARG-NEXT: result4: i64 [2]
+// ARG-NEXT: [0, 2]
+
+// An empty row is an error, as in PyTorch.
+// RUN: not stride-run %s --reference --entry=arg_empty 2>&1 | FileCheck %s --check-prefix=EMPTYARG
+// EMPTYARG: argmax of no elements (reduced dim 1 has size 0)
+func.func @arg_empty() -> !stride.tensor<2xi64> {
+  %z = stride.full 5.0 : !stride.tensor<2x0xf32>
+  %a = stride.argmax %z dim 1 : !stride.tensor<2x0xf32> -> !stride.tensor<2xi64>
+  return %a : !stride.tensor<2xi64>
+}

@@ -52,27 +52,31 @@ def Stride_ReductionCombiner : I32Enum<"ReductionCombiner",
     "how a reduction combines two elements", [
     I32EnumCase<"add", 0>, I32EnumCase<"mul", 1>,
     I32EnumCase<"max", 2>, I32EnumCase<"min", 3>,
-    I32EnumCase<"logical_or", 4>]> {
+    I32EnumCase<"logical_or", 4>, I32EnumCase<"argmax", 5>,
+    I32EnumCase<"argmin", 6>]> {
   let cppNamespace = "::stride";
 }
 
 def Stride_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
   let cppNamespace = "::stride";
   let description = [{
-    A reduction (`sum`, `mean`, `prod`, `max`, `min`, `any`) folds the
-    elements of
-    `input` along the reduced dims with a combiner, starting from the
-    combiner's identity; `mean` then divides by the number of elements
-    folded. The result drops the reduced dims, or keeps them as size 1 with
-    `keepdim`. Passes, the kernel contract, the interpreter and the CUDA
+    A reduction (`sum`, `mean`, `prod`, `max`, `min`, `any`, `argmax`,
+    `argmin`) folds the elements of `input` along the reduced dims with a
+    combiner, starting from the combiner's identity; `mean` then divides by
+    the number of elements folded. `argmax` and `argmin` fold (value,
+    index) pairs and keep the index (their i64 result): the combiner's
+    rule is in their op's description. The result drops the reduced dims,
+    or keeps them as size 1 with `keepdim`. Passes, the kernel contract, the interpreter and the CUDA
     backend read reductions only through this interface.
   }];
   let methods = [
     InterfaceMethod<"The reduced tensor.",
       "::mlir::TypedValue<::stride::StridedTensorType>", "getInput", (ins),
       [{ return $_op.getInput(); }]>,
-    InterfaceMethod<"The reduced dims, sorted ascending.",
-      "::llvm::SmallVector<int64_t>", "getReducedDims", (ins),
+    InterfaceMethod<"The reduced dims, sorted ascending (by default, the "
+                    "op's `dims` attribute sorted; argmax's and argmin's "
+                    "one `dim`).",
+      "::llvm::SmallVector<int64_t>", "getReducedDims", (ins), [{}],
       [{ return ::stride::detail::sortedDims($_op.getDims()); }]>,
     InterfaceMethod<"True when the reduced dims stay in the result with "
                     "size 1.",
@@ -86,7 +90,9 @@ def Stride_ReductionOpInterface : OpInterface<"ReductionOpInterface"> {
                     "`elementType`: the result over no elements (before "
                     "`mean`'s division). 0 for add, 1 for mul, the lowest "
                     "value (-inf for floats) for max, the highest (+inf) for "
-                    "min, false for logical_or.",
+                    "min, false for logical_or; for argmax and argmin, "
+                    "max's and min's, the identity of the value half of "
+                    "their (value, index) pairs.",
       "::mlir::TypedAttr", "getIdentity", (ins "::mlir::Type":$elementType),
       [{ return ::stride::reductionIdentity($_op.getCombiner(),
                                             elementType); }]>,

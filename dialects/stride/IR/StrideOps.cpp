@@ -428,11 +428,13 @@ LogicalResult IndexSelectOp::verify() {
 // Reductions
 //===----------------------------------------------------------------------===//
 
-template <typename ReductionOp>
-static LogicalResult verifyReduction(ReductionOp op) {
+/// The result shape of reducing `dims` (each checked in range and listed
+/// once) of `op`'s input, with `keepdim` or without.
+static LogicalResult verifyReducedShape(ReductionOpInterface op,
+                                        ArrayRef<int64_t> dims, bool keepdim) {
   ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
   std::vector<bool> reduced(inputShape.size(), false);
-  for (int64_t dim : op.getDims()) {
+  for (int64_t dim : dims) {
     if (failed(verifyDimInRange(op, dim, inputShape.size())))
       return failure();
     if (reduced[dim])
@@ -443,14 +445,19 @@ static LogicalResult verifyReduction(ReductionOp op) {
   for (auto [dim, size] : llvm::enumerate(inputShape)) {
     if (!reduced[dim])
       expected.push_back(size);
-    else if (op.getKeepdim())
+    else if (keepdim)
       expected.push_back(1);
   }
-  return verifyShapeIs(op, "result", op.getResult(), expected,
-                       op.getKeepdim() ? "the input's shape with the reduced "
-                                         "dims of size 1"
-                                       : "the input's shape without the "
-                                         "reduced dims");
+  return verifyShapeIs(op, "result", op->getResult(0), expected,
+                       keepdim ? "the input's shape with the reduced "
+                                 "dims of size 1"
+                               : "the input's shape without the "
+                                 "reduced dims");
+}
+
+template <typename ReductionOp>
+static LogicalResult verifyReduction(ReductionOp op) {
+  return verifyReducedShape(op, op.getDims(), op.getKeepdim());
 }
 
 SmallVector<int64_t> stride::detail::sortedDims(ArrayRef<int64_t> dims) {
@@ -470,9 +477,11 @@ TypedAttr stride::reductionIdentity(ReductionCombiner combiner,
     case ReductionCombiner::mul:
       return FloatAttr::get(floatType, llvm::APFloat::getOne(semantics));
     case ReductionCombiner::max:
+    case ReductionCombiner::argmax:
       return FloatAttr::get(floatType,
                             llvm::APFloat::getInf(semantics, /*Negative=*/true));
     case ReductionCombiner::min:
+    case ReductionCombiner::argmin:
       return FloatAttr::get(floatType, llvm::APFloat::getInf(semantics));
     }
   }
@@ -485,8 +494,10 @@ TypedAttr stride::reductionIdentity(ReductionCombiner combiner,
   case ReductionCombiner::mul:
     return IntegerAttr::get(intType, llvm::APInt(width, 1));
   case ReductionCombiner::max:
+  case ReductionCombiner::argmax:
     return IntegerAttr::get(intType, llvm::APInt::getSignedMinValue(width));
   case ReductionCombiner::min:
+  case ReductionCombiner::argmin:
     return IntegerAttr::get(intType, llvm::APInt::getSignedMaxValue(width));
   }
   llvm_unreachable("unknown reduction combiner");
@@ -498,6 +509,25 @@ LogicalResult ProdOp::verify() { return verifyReduction(*this); }
 LogicalResult MaxOp::verify() { return verifyReduction(*this); }
 LogicalResult MinOp::verify() { return verifyReduction(*this); }
 LogicalResult AnyOp::verify() { return verifyReduction(*this); }
+
+// argmax and argmin reduce one dim: the same result shape rule as the
+// reductions' above, over the list [dim].
+LogicalResult ArgmaxOp::verify() {
+  return verifyReducedShape(*this, getReducedDims(), getKeepdim());
+}
+LogicalResult ArgminOp::verify() {
+  return verifyReducedShape(*this, getReducedDims(), getKeepdim());
+}
+SmallVector<int64_t> ArgmaxOp::getReducedDims() {
+  return {static_cast<int64_t>(getDim())};
+}
+SmallVector<int64_t> ArgminOp::getReducedDims() {
+  return {static_cast<int64_t>(getDim())};
+}
+ReductionCombiner ArgmaxOp::getCombiner() { return ReductionCombiner::argmax; }
+ReductionCombiner ArgminOp::getCombiner() { return ReductionCombiner::argmin; }
+bool ArgmaxOp::isAverage() { return false; }
+bool ArgminOp::isAverage() { return false; }
 
 //===----------------------------------------------------------------------===//
 // Scans

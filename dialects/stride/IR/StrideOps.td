@@ -568,6 +568,44 @@ def Stride_MinOp : Stride_ReductionOp<"min", Stride_NumericTensor, "torch.amin",
 def Stride_AnyOp : Stride_ReductionOp<"any", Stride_BoolTensor,
     "torch.any (of booleans: compare with 0 first)", "false", "logical_or">;
 
+/// `torch.argmax` / `torch.argmin` along one dim: a reduction of (value,
+/// index) pairs whose result is the index. `extreme` names the element
+/// found, `ordered` how two values compare.
+class Stride_ArgReductionOp<string mnemonic, string torchName, string extreme,
+                            string ordered>
+    : Stride_FunctionalOp<mnemonic, [DeclareOpInterfaceMethods<
+        Stride_ReductionOpInterface, ["getReducedDims"]>]> {
+  let summary = "`" # torchName # "` along one dim: the index of the "
+    # extreme # " element";
+  let description = "`" # torchName # "(input, dim, keepdim)`: the index "
+    # "(i64, counted along `dim` from 0) of the " # extreme # " element of "
+    # "each row along `dim`, which the result drops, or keeps as size 1 "
+    # "with `keepdim`.\n\nPyTorch's rules, exactly: among equal " # extreme
+    # " values the first index wins; NaN counts as " # extreme # " (the "
+    # "first NaN of a row wins); -0.0 and +0.0 are equal. As a reduction "
+    # "(ReductionOpInterface, combiner `" # mnemonic # "`) it folds (value, "
+    # "index) pairs: the pair with the " # ordered # " value wins, equal "
+    # "values keep the smaller index, a NaN value wins over any number and "
+    # "two NaNs keep the smaller index. A row of no elements is a run-time "
+    # "error, as in PyTorch. `torch." # mnemonic # "(input)` without a dim "
+    # "is this op over the input viewed as 1-D (`stride.view`).\n\n"
+    # "```mlir\n%i = stride." # mnemonic # " %logits dim 1 : "
+    # "!stride.tensor<4x32000xf32> -> !stride.tensor<4xi64>\n%k = stride."
+    # mnemonic # " %logits dim 1 keepdim : !stride.tensor<4x32000xbf16> -> "
+    # "!stride.tensor<4x1xi64>\n```";
+  let arguments = (ins Stride_NumericTensor:$input, I64Attr:$dim,
+                       UnitAttr:$keepdim);
+  let results = (outs Stride_TensorOf<[I64], "indices (i64)">:$result);
+  let assemblyFormat = "$input `dim` $dim (`keepdim` $keepdim^)? attr-dict "
+                       "`:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Stride_ArgmaxOp : Stride_ArgReductionOp<"argmax", "torch.argmax",
+    "largest", "larger">;
+def Stride_ArgminOp : Stride_ArgReductionOp<"argmin", "torch.argmin",
+    "smallest", "smaller">;
+
 //===----------------------------------------------------------------------===//
 // Scans
 //===----------------------------------------------------------------------===//

@@ -156,20 +156,6 @@ LogicalResult index(NodeImporter &n) {
   return success();
 }
 
-/// `indices` as a 1-D tensor: itself, or a row-major copy viewed flat.
-Value flattened(NodeImporter &n, Value indices) {
-  auto type = llvm::cast<StridedTensorType>(indices.getType());
-  if (type.getRank() == 1)
-    return indices;
-  Value flat = indices;
-  if (!isRowMajor(type.getLayout()))
-    flat = CloneOp::create(n.b(), n.location(),
-                           n.contiguous(type.getShape(), type.getDType()), flat);
-  return ViewOp::create(n.b(), n.location(),
-                        n.contiguous({type.getNumElements()}, type.getDType()),
-                        flat);
-}
-
 /// embedding(weight, indices): index_select of the weight's rows by the
 /// indices, flattened, and viewed back to indices.shape + [dim].
 LogicalResult embedding(NodeImporter &n) {

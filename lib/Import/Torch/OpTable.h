@@ -53,6 +53,10 @@ mlir::FailureOr<mlir::Value> scaledByAlpha(NodeImporter &n, mlir::Value other,
 int64_t rankOf(mlir::Value v);
 llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
 
+/// `x` as a 1-D tensor (PyTorch's `reshape(-1)`): itself, a view, or a
+/// row-major copy viewed flat where the layout allows no view.
+mlir::Value flattened(NodeImporter &n, mlir::Value x);
+
 /// PyTorch's slice bounds (None, negative, past the end) made explicit.
 struct SliceBounds { int64_t dim, start, end, step; };
 

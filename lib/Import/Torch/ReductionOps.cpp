@@ -6,11 +6,14 @@
 //===----------------------------------------------------------------------===//
 //
 // The op table's reductions (sum, mean, amax, amin, prod, any over the
-// listed dims) and scans (cumsum).
+// listed dims; argmax, argmin and max/min with indices along one dim) and
+// scans (cumsum).
 //
 //===----------------------------------------------------------------------===//
 
 #include "OpTable.h"
+
+#include <type_traits>
 
 using namespace mlir;
 
@@ -59,6 +62,100 @@ template <typename OpTy> LogicalResult reduce(NodeImporter &n) {
   return success();
 }
 
+/// The input of an index reduction and the one dim it reduces: `self`
+/// along `dim`, or, where `dim` is None (argmax and argmin over every
+/// element) or self has rank 0, self flattened to 1-D, as PyTorch does. A
+/// reduced dim of no elements is refused where the result has elements
+/// (PyTorch's error).
+struct IndexRows {
+  Value input;
+  int64_t dim;
+};
+
+FailureOr<IndexRows> indexRows(NodeImporter &n, llvm::StringRef opName) {
+  llvm::StringRef what = opName.split('.').second;
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  int64_t rank = rankOf(*x);
+  IndexRows rows{*x, 0};
+  if (!n.isNone("dim")) {
+    FailureOr<int64_t> dim =
+        n.dim("dim", std::max<int64_t>(rank, 1), std::nullopt);
+    if (failed(dim))
+      return failure();
+    rows.dim = *dim;
+  }
+  if (n.isNone("dim") || rank == 0)
+    rows.input = flattened(n, *x);
+  ArrayRef<int64_t> shape = shapeOf(rows.input);
+  int64_t others = 1;
+  for (auto [d, size] : llvm::enumerate(shape))
+    others *= static_cast<int64_t>(d) == rows.dim ? 1 : size;
+  if (shape[rows.dim] == 0 && others != 0)
+    return n.error() << what << " of no elements: dim " << rows.dim
+                     << " of the input " << (n.isNone("dim") ? "(flattened) " : "")
+                     << "has size 0";
+  return rows;
+}
+
+/// `OpTy` (argmax, argmin, max, min) of `rows` as output `i`: the op's
+/// row-major result, viewed to the output's shape where that differs
+/// (keepdim over a flattened input: every dim of size 1; a rank-0 input:
+/// rank 0) and laid out as the file claims.
+template <typename OpTy>
+void setIndexReduction(NodeImporter &n, size_t i, const IndexRows &rows,
+                       bool keepdim) {
+  SmallVector<int64_t> shape(shapeOf(rows.input));
+  if (keepdim)
+    shape[rows.dim] = 1;
+  else
+    shape.erase(shape.begin() + rows.dim);
+  StridedTensorType type = n.contiguous(shape, n.outputDType(i));
+  Value result;
+  if constexpr (std::is_same_v<OpTy, MaxOp> || std::is_same_v<OpTy, MinOp>)
+    result = OpTy::create(n.b(), n.location(), type, rows.input,
+                          ArrayRef<int64_t>{rows.dim}, keepdim);
+  else
+    result = OpTy::create(n.b(), n.location(), type, rows.input,
+                          static_cast<uint64_t>(rows.dim), keepdim);
+  if (type.getShape() != n.outputShape(i))
+    result = ViewOp::create(n.b(), n.location(),
+                            n.contiguous(n.outputShape(i), n.outputDType(i)),
+                            result);
+  n.setOutput(i, n.toType(result, n.outputType(i)));
+}
+
+/// argmax / argmin(self, dim=None, keepdim=False): the index of the first
+/// extreme element along dim, or of all elements (flattened) for None.
+template <typename OpTy> LogicalResult argReduce(NodeImporter &n) {
+  FailureOr<IndexRows> rows = indexRows(n, OpTy::getOperationName());
+  FailureOr<bool> keepdim =
+      succeeded(rows) ? n.boolean("keepdim", false) : Fail();
+  if (failed(keepdim))
+    return failure();
+  setIndexReduction<OpTy>(n, 0, *rows, *keepdim);
+  return success();
+}
+
+/// max.dim / min.dim(self, dim, keepdim=False) -> (values, indices): amax
+/// (amin) and argmax (argmin) of the same rows, which fusion computes in
+/// one kernel; an output nothing reads is erased with its op.
+template <typename ValueOp, typename IndexOp>
+LogicalResult valuesAndIndices(NodeImporter &n) {
+  FailureOr<IndexRows> rows = indexRows(n, ValueOp::getOperationName());
+  FailureOr<bool> keepdim =
+      succeeded(rows) ? n.boolean("keepdim", false) : Fail();
+  if (failed(keepdim))
+    return failure();
+  if (n.outputDType(0) != *dtypeOf(rows->input.getType()))
+    return n.error() << "the values' dtype " << dtypeName(n.outputDType(0))
+                     << " differs from the input's";
+  setIndexReduction<ValueOp>(n, 0, *rows, *keepdim);
+  setIndexReduction<IndexOp>(n, 1, *rows, *keepdim);
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Scans
 //===----------------------------------------------------------------------===//
@@ -101,6 +198,10 @@ void addReductionOps(OpTable &ops) {
       {"aten.any.dim", reduce<AnyOp>},
       {"aten.any.dims", reduce<AnyOp>},
       {"aten.any.default", reduce<AnyOp>},
+      {"aten.argmax.default", argReduce<ArgmaxOp>},
+      {"aten.argmin.default", argReduce<ArgminOp>},
+      {"aten.max.dim", valuesAndIndices<MaxOp, ArgmaxOp>},
+      {"aten.min.dim", valuesAndIndices<MinOp, ArgminOp>},
       // Scans.
       {"aten.cumsum.default", cumsum},
   });

@@ -13,6 +13,8 @@
 
 #include "OpTable.h"
 
+#include "stride/Support/Layout.h"
+
 #include <limits>
 
 using namespace mlir;
@@ -24,6 +26,19 @@ int64_t rankOf(Value v) {
 }
 llvm::ArrayRef<int64_t> shapeOf(Value v) {
   return llvm::cast<StridedTensorType>(v.getType()).getShape();
+}
+
+Value flattened(NodeImporter &n, Value x) {
+  auto type = llvm::cast<StridedTensorType>(x.getType());
+  if (type.getRank() == 1)
+    return x;
+  std::vector<int64_t> flat{type.getNumElements()};
+  Value base = x;
+  if (!inferView(type.getLayout(), flat))
+    base = n.toType(x, n.contiguous(type.getShape(), type.getDType()));
+  auto baseType = llvm::cast<StridedTensorType>(base.getType());
+  Layout layout = *inferView(baseType.getLayout(), flat).layout;
+  return ViewOp::create(n.b(), n.location(), baseType.withLayout(layout), base);
 }
 
 FailureOr<SliceBounds> sliceBounds(NodeImporter &n, Value x) {

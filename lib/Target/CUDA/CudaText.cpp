@@ -52,7 +52,9 @@ const char *computeType(DType t) {
   return "?";
 }
 
-const char *accumulatorType(DType t) {
+const char *accumulatorType(ReduceKind kind, DType t) {
+  if (isArgKind(kind))
+    return "unsigned long long";
   if (t == DType::F64)
     return "double";
   return isFloat(t) ? "float" : "long long";
@@ -333,6 +335,9 @@ std::string identityOf(ReduceKind kind, DType t) {
   case ReduceKind::Min:
     return isF ? (isF64 ? "STRIDE_INF_D" : "STRIDE_INF_F")
                : "9223372036854775807LL";
+  case ReduceKind::ArgMax:
+  case ReduceKind::ArgMin:
+    return "0ULL";
   }
   return "0";
 }
@@ -351,11 +356,21 @@ std::string combineOf(ReduceKind kind, const std::string &a,
     return "stride_minimum(" + a + ", " + b + ")";
   case ReduceKind::Any:
     return "(" + a + " | " + b + ")";
+  case ReduceKind::ArgMax:
+  case ReduceKind::ArgMin:
+    return "stride_arg_combine(" + a + ", " + b + ")";
   }
   return a;
 }
 
-std::string accumulated(const ReductionInfo &info, const std::string &value) {
+std::string accumulated(const ReductionInfo &info, const std::string &value,
+                        ArrayRef<std::string> inputCoords) {
+  if (isArgKind(info.kind))
+    return combineOf(info.kind, info.acc,
+                     std::string(info.kind == ReduceKind::ArgMax
+                                     ? "stride_argmax_key("
+                                     : "stride_argmin_key(") +
+                         value + ", " + inputCoords[info.dims.front()] + ")");
   std::string asAcc =
       isFloat(info.dtype) ? value : "(long long)" + paren(value);
   return combineOf(info.kind, info.acc, asAcc);

@@ -71,8 +71,12 @@ using Coords = llvm::SmallVector<std::string>;
 const char *storageType(DType t);
 /// The C++ type values of an element type are computed in.
 const char *computeType(DType t);
-/// The C++ type reductions accumulate in.
-const char *accumulatorType(DType t);
+/// The C++ type a reduction of `kind` over a result of `t` accumulates in:
+/// float, double or long long by `t`; for argmax and argmin, unsigned long
+/// long, a (value, index) pair packed so that the larger key wins
+/// (Prelude.h, stride_argmax_key: the value's order above the index
+/// inverted; 0 is no element).
+const char *accumulatorType(ReduceKind kind, DType t);
 bool isHalfLike(DType t);
 /// Wraps a float-valued expression so that it is rounded to `t` (f16/bf16).
 std::string roundTo(DType t, const std::string &expr);
@@ -140,9 +144,11 @@ std::string identityOf(ReduceKind kind, DType t);
 /// `a` combined with `b` by `kind`.
 std::string combineOf(ReduceKind kind, const std::string &a,
                       const std::string &b);
-/// The accumulator `info.acc` combined with `value` (a value of the
-/// reduction's input, converted to the accumulator type).
-std::string accumulated(const ReductionInfo &info, const std::string &value);
+/// The accumulator `info.acc` combined with `value`, the reduction's input
+/// at `inputCoords` (converted to the accumulator type; for argmax and
+/// argmin, packed with its coordinate along the reduced dim).
+std::string accumulated(const ReductionInfo &info, const std::string &value,
+                        llvm::ArrayRef<std::string> inputCoords);
 
 } // namespace stride
 

@@ -56,6 +56,10 @@ ReduceKind reduceKindOf(ReductionOpInterface op) {
     return ReduceKind::Min;
   case ReductionCombiner::logical_or:
     return ReduceKind::Any;
+  case ReductionCombiner::argmax:
+    return ReduceKind::ArgMax;
+  case ReductionCombiner::argmin:
+    return ReduceKind::ArgMin;
   }
   llvm_unreachable("unknown reduction combiner");
 }
@@ -80,6 +84,27 @@ LogicalResult checkElementTypes(KernelOp kernel, StringRef name) {
   return success();
 }
 
+/// argmax's and argmin's packed key (CudaText.h, accumulatorType) holds a
+/// 32-bit value order and a 32-bit index: inputs of f16, bf16, f32, i8 or
+/// i32, rows of fewer than 2^32 - 1 elements.
+LogicalResult checkArgReduction(const ReductionInfo &info, StringRef name) {
+  auto input = cast<StridedTensorType>(info.input.getType());
+  DType t = input.getDType();
+  if (t == DType::F64 || t == DType::I64)
+    return backendError(info.op, name)
+           << "'stride." << info.op->getName().stripDialect()
+           << "' of " << dtypeName(t)
+           << " elements is not supported: its (value, index) accumulator "
+              "packs a 32-bit value order (f16, bf16, f32, i8, i32 inputs)";
+  int64_t length = input.getShape()[info.dims.front()];
+  if (length >= int64_t(0xffffffff))
+    return backendError(info.op, name)
+           << "'stride." << info.op->getName().stripDialect() << "' over "
+           << length << " elements is not supported: its (value, index) "
+              "accumulator holds indices below 2^32 - 1";
+  return success();
+}
+
 } // namespace
 
 FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
@@ -98,8 +123,12 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   ValueRange yields = kernel.getYield().getValues();
   facts.yields.assign(yields.begin(), yields.end());
   for (Operation &op : kernel.getBodyBlock().without_terminator()) {
-    if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+    if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
       facts.reductions.push_back(reductionInfoOf(reduction));
+      if (isArgKind(facts.reductions.back().kind) &&
+          failed(checkArgReduction(facts.reductions.back(), name)))
+        return failure();
+    }
     else if (isa<IndexScatterOpInterface>(op))
       facts.scatterRoot = &op;
     else if (auto scan = dyn_cast<CumsumOp>(op))

@@ -38,12 +38,20 @@ int64_t ceilDiv(int64_t a, int64_t b);
 bool tileRowsAligned(StridedTensorType type, llvm::ArrayRef<int64_t> shape,
                      int64_t t);
 
-enum class ReduceKind { Sum, Mean, Prod, Max, Min, Any };
+/// How a reduction combines; ArgMax and ArgMin accumulate (value, index)
+/// pairs packed into one 64-bit key (CudaText.h, accumulatorType).
+enum class ReduceKind { Sum, Mean, Prod, Max, Min, Any, ArgMax, ArgMin };
+
+/// Whether `kind` is argmax's or argmin's.
+inline bool isArgKind(ReduceKind kind) {
+  return kind == ReduceKind::ArgMax || kind == ReduceKind::ArgMin;
+}
 
 struct ReductionInfo {
   mlir::Operation *op;
   ReduceKind kind;
   mlir::Value input;
+  /// The result's element type (i64 for argmax and argmin).
   DType dtype;
   llvm::SmallVector<int64_t> dims; // sorted
   bool keepdim;

@@ -643,7 +643,8 @@ LogicalResult KernelPrinter::checkReducesElements(int64_t reducedElements) {
   if (reducedElements != 0)
     return success();
   for (ReductionInfo &r : reductions)
-    if (r.kind == ReduceKind::Max || r.kind == ReduceKind::Min)
+    if (r.kind == ReduceKind::Max || r.kind == ReduceKind::Min ||
+        isArgKind(r.kind))
       return r.op->emitError()
              << "'stride." << opName(r.op)
              << "' over dims with no elements is undefined (input shape "
@@ -657,8 +658,11 @@ LogicalResult KernelPrinter::checkReducesElements(int64_t reducedElements) {
 std::string KernelPrinter::finalValue(const ReductionInfo &info,
                                       int64_t reducedElements) {
   std::string value = info.acc;
+  if (isArgKind(info.kind))
+    return fmt::format("stride_arg_index({})", info.acc);
   if (info.kind == ReduceKind::Mean)
-    value = fmt::format("{} / ({}){}", info.acc, accumulatorType(info.dtype),
+    value = fmt::format("{} / ({}){}", info.acc,
+                        accumulatorType(info.kind, info.dtype),
                         reducedElements);
   if (isHalfLike(info.dtype))
     return roundTo(info.dtype, value);

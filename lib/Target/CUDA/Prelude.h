@@ -227,6 +227,48 @@ STRIDE_INT_OPS(signed char, unsigned int)
 STRIDE_INT_OPS(int, unsigned int)
 STRIDE_INT_OPS(long long, unsigned long long)
 
+// argmax and argmin accumulate a (value, index) pair packed into one
+// 64-bit key, so that the larger key wins and one integer max combines
+// pairs in any order (a shuffle moves one word): the high 32 bits order the
+// values (argmin's reversed), a NaN above every number (the first NaN
+// wins, as in PyTorch), -0.0 as 0.0; the low 32 bits hold the index
+// inverted (equal values: the smaller index wins). Key 0 is no element.
+// Values are told apart by their bits, not by comparisons, which fast-math
+// may rewrite.
+STRIDE_DEVICE unsigned stride_order_bits(float v) {
+  unsigned bits = __float_as_uint(v);
+  if ((bits & 0x7fffffffu) == 0u)
+    bits = 0u;
+  return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+STRIDE_DEVICE bool stride_is_nan_bits(float v) {
+  return (__float_as_uint(v) & 0x7fffffffu) > 0x7f800000u;
+}
+STRIDE_DEVICE unsigned long long stride_arg_key(unsigned order, long long i) {
+  return ((unsigned long long)order << 32) | (0xffffffffu - (unsigned)i);
+}
+STRIDE_DEVICE unsigned long long stride_argmax_key(float v, long long i) {
+  return stride_arg_key(stride_is_nan_bits(v) ? 0xffffffffu
+                                              : stride_order_bits(v), i);
+}
+STRIDE_DEVICE unsigned long long stride_argmin_key(float v, long long i) {
+  return stride_arg_key(stride_is_nan_bits(v) ? 0xffffffffu
+                                              : ~stride_order_bits(v), i);
+}
+STRIDE_DEVICE unsigned long long stride_argmax_key(int v, long long i) {
+  return stride_arg_key((unsigned)v ^ 0x80000000u, i);
+}
+STRIDE_DEVICE unsigned long long stride_argmin_key(int v, long long i) {
+  return stride_arg_key(~((unsigned)v ^ 0x80000000u), i);
+}
+STRIDE_DEVICE unsigned long long stride_arg_combine(unsigned long long a,
+                                                    unsigned long long b) {
+  return a > b ? a : b;
+}
+STRIDE_DEVICE long long stride_arg_index(unsigned long long key) {
+  return (long long)(0xffffffffu - (unsigned)key);
+}
+
 STRIDE_DEVICE bool stride_not(bool a) { return !a; }
 STRIDE_DEVICE bool stride_and(bool a, bool b) { return a && b; }
 STRIDE_DEVICE bool stride_or(bool a, bool b) { return a || b; }

@@ -29,8 +29,9 @@ namespace stride::cuda {
 namespace {
 
 /// Bytes of a reduction's accumulator (CudaText.h: accumulatorType).
-int64_t accumulatorBytes(DType t) {
-  bool single = t == DType::F32 || t == DType::F16 || t == DType::BF16;
+int64_t accumulatorBytes(ReduceKind kind, DType t) {
+  bool single = !isArgKind(kind) &&
+                (t == DType::F32 || t == DType::F16 || t == DType::BF16);
   return single ? 4 : 8;
 }
 
@@ -121,7 +122,7 @@ int64_t Scheduler::splitCount(int64_t units, int64_t unitThreads,
 
 void Scheduler::partialsScratch(int64_t count) {
   for (const ReductionInfo &r : facts.reductions)
-    scratch.push_back(count * accumulatorBytes(r.dtype));
+    scratch.push_back(count * accumulatorBytes(r.kind, r.dtype));
 }
 
 /// An inner reduction to fewer outputs than fill the GPU with a block (or

@@ -68,7 +68,7 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
 
 void ReductionPrinter::initAccumulators(Code &body) {
   for (ReductionInfo &r : reductions)
-    body.line("{} {} = {};", accumulatorType(r.dtype), r.acc,
+    body.line("{} {} = {};", accumulatorType(r.kind, r.dtype), r.acc,
               identityOf(r.kind, r.dtype));
 }
 
@@ -129,7 +129,7 @@ void ReductionPrinter::declareAccumulators(Code &body, const Threads &t) {
   int64_t warpsPerBlock = t.block / 32;
   for (auto [i, r] : llvm::enumerate(reductions)) {
     r.acc = "acc" + std::to_string(i);
-    const char *at = accumulatorType(r.dtype);
+    const char *at = accumulatorType(r.kind, r.dtype);
     if (t.blockReduce)
       body.line("__shared__ {} shared{}[{}];", at, i, warpsPerBlock);
     else if (!t.inner && t.slices > 1)

@@ -281,10 +281,12 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
   for (auto [i, r] : llvm::enumerate(reductions)) {
     r.acc = "acc" + std::to_string(i);
     if (schedule.getThreads() > 32)
-      body.line("STRIDE_SHARED({}, shared{}, {});", accumulatorType(r.dtype),
+      body.line("STRIDE_SHARED({}, shared{}, {});",
+                accumulatorType(r.kind, r.dtype),
                 i, schedule.getThreads() / 32);
     if (schedule.getClusterBlocks() > 1)
-      body.line("STRIDE_SHARED({}, cluster{}, 1);", accumulatorType(r.dtype),
+      body.line("STRIDE_SHARED({}, cluster{}, 1);",
+                accumulatorType(r.kind, r.dtype),
                 i);
   }
   if (isSharedRow())
@@ -471,7 +473,7 @@ LogicalResult RowReductionPrinter::forEachElement(Code &body,
 LogicalResult RowReductionPrinter::printReduction(Code &body,
                                                   const ReductionInfo &info,
                                                   const std::string &index) {
-  body.line("{} {} = {};", accumulatorType(info.dtype), info.acc,
+  body.line("{} {} = {};", accumulatorType(info.kind, info.dtype), info.acc,
             identityOf(info.kind, info.dtype));
   LogicalResult status = forEachElement(
       body,
@@ -480,7 +482,7 @@ LogicalResult RowReductionPrinter::printReduction(Code &body,
         FailureOr<std::string> v = eval(info.input, coords, code);
         if (failed(v))
           return failure();
-        std::string combined = accumulated(info, *v);
+        std::string combined = accumulated(info, *v, coords);
         if (ok.empty())
           code.line("{} = {};", info.acc, combined);
         else

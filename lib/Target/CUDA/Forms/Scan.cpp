@@ -43,11 +43,11 @@ LogicalResult ScanPrinter::printBody(Code &body) {
   sum.dims = {dim};
   sum.keepdim = true;
   if (threads > 32)
-    body.line("__shared__ {} warpTotals[{}];", accumulatorType(sum.dtype),
+    body.line("__shared__ {} warpTotals[{}];", accumulatorType(ReduceKind::Sum, sum.dtype),
               threads / 32);
   Coords coords = openRowLoop(body, n / length);
   carry = fresh("carry");
-  body.line("{} {} = {};", accumulatorType(sum.dtype), carry,
+  body.line("{} {} = {};", accumulatorType(ReduceKind::Sum, sum.dtype), carry,
             identityOf(ReduceKind::Sum, sum.dtype));
   std::string base = fresh("base");
   body.open(fmt::format("for ({0} {1} = 0; {1} < {2}; {1} += {3})", idx, base,
@@ -84,7 +84,7 @@ Coords ScanPrinter::openRowLoop(Code &body, int64_t rows) {
 LogicalResult ScanPrinter::printChunk(Code &body, Coords coords,
                                       int64_t length) {
   const std::string &r = coords[sum.dims.front()];
-  const char *acc = accumulatorType(sum.dtype);
+  const char *acc = accumulatorType(ReduceKind::Sum, sum.dtype);
   x = fresh("x");
   body.line("{} {} = {};", acc, x, identityOf(ReduceKind::Sum, sum.dtype));
   body.open(fmt::format("if ({} < {})", r, length));
@@ -117,7 +117,7 @@ LogicalResult ScanPrinter::printChunk(Code &body, Coords coords,
 
 void ScanPrinter::printChunkScan(Code &body) {
   int64_t threads = schedule.getThreads();
-  const char *acc = accumulatorType(sum.dtype);
+  const char *acc = accumulatorType(ReduceKind::Sum, sum.dtype);
   std::string warpLane = threads == 32 ? lane : "(threadIdx.x % 32)";
   body.open("for (int offset = 1; offset < 32; offset <<= 1)");
   body.line("const {} y = __shfl_up_sync(0xffffffffu, {}, offset);", acc, x);

@@ -92,7 +92,7 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
   for (auto [i, r] : llvm::enumerate(reductions))
     body.line("{0} *__restrict__ partials{1} = reinterpret_cast<{0} *>"
               "(scratch{1});",
-              accumulatorType(r.dtype), i);
+              accumulatorType(r.kind, r.dtype), i);
   body.open("if (phase == 1)");
   if (failed(columnGroups
                  ? printColumnGroupSlices(body, m, reducedShape, chunk)
@@ -249,7 +249,8 @@ LogicalResult ReductionPrinter::printColumnGroupSlices(
   ColumnGroupLayout g(tile, schedule.getThreads());
   for (auto [i, r] : llvm::enumerate(reductions)) {
     r.acc = "acc" + std::to_string(i);
-    body.line("__shared__ {} groups{}[{}][{}];", accumulatorType(r.dtype), i,
+    body.line("__shared__ {} groups{}[{}][{}];",
+              accumulatorType(r.kind, r.dtype), i,
               g.shared, tile);
   }
   std::string unit = fresh("slice"), o = fresh("o"), begin = fresh("begin"),
@@ -263,7 +264,8 @@ LogicalResult ReductionPrinter::printColumnGroupSlices(
   printSliceRange(body, idx, unit, begin, end, slices, chunk, l);
   for (ReductionInfo &info : reductions) {
     std::string id = identityOf(info.kind, info.dtype);
-    body.line("{} {}[4] = {{{}, {}, {}, {}}};", accumulatorType(info.dtype),
+    body.line("{} {}[4] = {{{}, {}, {}, {}}};",
+              accumulatorType(info.kind, info.dtype),
               info.acc, id, id, id, id);
   }
   Coords outCoords = delinearize(body, o, iterationShape);
@@ -323,7 +325,7 @@ LogicalResult ReductionPrinter::accumulateElements(
       ReductionInfo into = info;
       if (perLane)
         into.acc = fmt::format("{}[{}]", info.acc, k);
-      body.line("{} = {};", into.acc, accumulated(into, *v));
+      body.line("{} = {};", into.acc, accumulated(into, *v, lanes[k]));
     }
   }
   popScope();

@@ -10,7 +10,13 @@ AOTAutograd's graphs take and that PyTorch cannot make here (issue 42):
                  (GPT2Model's default cache);
   reciprocal     aten.reciprocal on floats and integers;
   none-outputs   a backward graph whose outputs include None (the gradients
-                 of inputs that need none).
+                 of inputs that need none);
+  argmax         argmax and argmin along a dim and over every element
+                 (keepdim or not, of a transposed input), max.dim and
+                 min.dim (an output unused), over rows with ties, NaNs and
+                 signed zeros;
+  argmax-bf16    greedy decoding's logits.argmax(dim=-1, keepdim=True) of
+                 logits cast to bf16 (rounding makes ties).
 
 Each writes its inputs (NAME.INPUT.npy) and the outputs computed here in
 float64 (NAME.expected/OUTPUT.npy, rounded once to f32), for `stride-run
@@ -21,6 +27,9 @@ and commit the files; the tests read the committed files.
 import functools
 import os
 import random
+
+import math
+import struct
 
 from pt2_writer import BOOL, F32, I64, Graph, Tensor, rand, rounded
 import pt2_writer
@@ -126,6 +135,103 @@ def case_none_outputs(rng):
         "mul": rounded(Tensor([2, 3], [3 * v for v in x["tangent"].values]))})
 
 
+BF16 = 13  # torch's ScalarType
+NAN = float("nan")
+
+
+def bf16(x):
+    """x (an f32) rounded to bf16, to nearest even, as a float."""
+    bits = struct.unpack("<I", struct.pack("<f", x))[0]
+    if math.isnan(x):
+        return x
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
+
+
+def arg_extreme(values, largest):
+    """torch.argmax (largest) / argmin of a list: the first NaN, else the
+    first extreme value (-0.0 equal to 0.0)."""
+    for i, v in enumerate(values):
+        if math.isnan(v):
+            return i
+    best = 0
+    for i, v in enumerate(values):
+        if (v > values[best]) if largest else (v < values[best]):
+            best = i
+    return best
+
+
+def rows_of(t, dim):
+    """The rows of 2-D tensor t along dim, in the order of the other dim."""
+    n, m = t.shape
+    if dim == 1:
+        return [[t[i, j] for j in range(m)] for i in range(n)]
+    return [[t[i, j] for i in range(n)] for j in range(m)]
+
+
+def case_argmax(rng):
+    """argmax(dim=-1, keepdim) and argmin(dim=0) of rows with ties, NaNs
+    and signed zeros; argmax over every element, keepdim or not, and over
+    a transposed input (a copy before the flat view); max.dim (values and
+    indices) and min.dim with its values unused."""
+    x = {"x": Tensor([4, 6], [1.0, 3.0, -2.0, 3.0, 0.5, 3.0,
+                              5.0, NAN, 9.0, NAN, -1.0, 2.0,
+                              -0.0, 0.0, -0.0, 0.0, -0.0, 0.0,
+                              0.25, -7.0, 0.75, -7.0, 0.75, -0.5])}
+    graph = graph_of(x)
+    graph.node("argmax.default", [("self", "x"), ("dim", {"as_int": -1}),
+                                  ("keepdim", {"as_bool": True})],
+               [("argmax", I64, [4, 1])])
+    graph.node("argmin.default", [("self", "x"), ("dim", {"as_int": 0})],
+               [("argmin", I64, [6])])
+    graph.node("argmax.default", [("self", "x")], [("argmax_1", I64, [])])
+    graph.node("argmin.default", [("self", "x"), ("keepdim", {"as_bool": True})],
+               [("argmin_1", I64, [1, 1])])
+    graph.node("permute.default", [("self", "x"), ("dims", ints([1, 0]))],
+               [("permute", F32, [6, 4], [1, 0])])
+    graph.node("argmax.default", [("self", "permute")], [("argmax_2", I64, [])])
+    graph.node("max.dim", [("self", "x"), ("dim", {"as_int": 1})],
+               [("max_1", F32, [4]), ("max_2", I64, [4])])
+    graph.node("min.dim", [("self", "x"), ("dim", {"as_int": 1}),
+                           ("keepdim", {"as_bool": True})],
+               [("min_1", F32, [4, 1]), ("min_2", I64, [4, 1])])
+    graph.outputs = ["argmax", "argmin", "argmax_1", "argmin_1", "argmax_2",
+                     "max_1", "max_2", "min_2"]
+    t = x["x"]
+    rows, cols = rows_of(t, 1), rows_of(t, 0)
+    flat_t = [v for col in cols for v in col]
+    index = lambda shape, vals: Tensor(shape, vals, I64)
+    nan_max = lambda row: NAN if any(math.isnan(v) for v in row) else max(row)
+    write_case("argmax", graph, x, {
+        "argmax": index([4, 1], [arg_extreme(r, True) for r in rows]),
+        "argmin": index([6], [arg_extreme(c, False) for c in cols]),
+        "argmax_1": index([], [arg_extreme(t.values, True)]),
+        "argmin_1": index([1, 1], [arg_extreme(t.values, False)]),
+        "argmax_2": index([], [arg_extreme(flat_t, True)]),
+        "max_1": Tensor([4], [nan_max(r) for r in rows]),
+        "max_2": index([4], [arg_extreme(r, True) for r in rows]),
+        "min_2": index([4, 1], [arg_extreme(r, False) for r in rows])})
+
+
+def case_argmax_bf16(rng):
+    """Greedy decoding: logits (f32, 3 rows of 1000) cast to bf16, then
+    argmax(dim=-1, keepdim=True); bf16's rounding makes ties near the
+    maximum, the first of which wins; a NaN in the last row."""
+    logits = rand(rng, [3, 1000])
+    logits.values[2 * 1000 + 517] = NAN
+    x = {"logits": logits}
+    graph = graph_of(x)
+    graph.node("_to_copy.default", [("self", "logits"), ("dtype", {"as_scalar_type": BF16})],
+               [("to", BF16, [3, 1000])])
+    graph.node("argmax.default", [("self", "to"), ("dim", {"as_int": -1}),
+                                  ("keepdim", {"as_bool": True})],
+               [("argmax", I64, [3, 1])])
+    graph.outputs = ["argmax"]
+    rows = [[bf16(pt2_writer.f32(v)) for v in r] for r in rows_of(logits, 1)]
+    write_case("argmax-bf16", graph, x, {
+        "argmax": Tensor([3, 1], [arg_extreme(r, True) for r in rows], I64)})
+
+
 def errors():
     """A cat whose every input is an empty 1-D tensor, but whose result has
     rank 2; a graph output that is an int."""
@@ -139,12 +245,19 @@ def errors():
     graph.node("zeros.default", [("size", ints([2]))], [("zeros", F32, [2])])
     graph.outputs = ["zeros", {"as_int": 3}]
     write_archive("error-int-output", graph)
+    graph = Graph()
+    graph.input("x", F32, [2, 0])
+    graph.node("argmax.default", [("self", "x"), ("dim", {"as_int": 1})],
+               [("argmax", I64, [2])])
+    graph.outputs = ["argmax"]
+    write_archive("error-argmax-empty", graph)
 
 
 def main():
     os.makedirs(OUT, exist_ok=True)
     rng = random.Random(42)
-    for case in (case_size_one_view, case_cat_empty, case_reciprocal, case_none_outputs):
+    for case in (case_size_one_view, case_cat_empty, case_reciprocal, case_none_outputs,
+                 case_argmax, case_argmax_bf16):
         case(rng)
     errors()
 

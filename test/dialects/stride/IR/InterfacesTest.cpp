@@ -36,6 +36,35 @@ func.func @f(%x: !stride.tensor<2x3x4xf32>) {
 }
 )mlir";
 
+constexpr const char *kArgReductions = R"mlir(
+func.func @f(%x: !stride.tensor<2x3x4xf32>) {
+  %0 = stride.argmax %x dim 2 : !stride.tensor<2x3x4xf32> -> !stride.tensor<2x3xi64>
+  %1 = stride.argmin %x dim 0 keepdim : !stride.tensor<2x3x4xf32> -> !stride.tensor<1x3x4xi64>
+  return
+}
+)mlir";
+
+// argmax and argmin reduce their one dim; their identity is max's and
+// min's, the value half of their (value, index) pairs.
+TEST_F(InterfacesTest, ArgReductionsGiveTheirDimAndCombiner) {
+  std::vector<Operation *> ops = parseOps(kArgReductions);
+  ASSERT_EQ(ops.size(), 2u);
+  Type f32 = Float32Type::get(&context);
+  auto argmax = cast<ReductionOpInterface>(ops[0]);
+  auto argmin = cast<ReductionOpInterface>(ops[1]);
+  EXPECT_EQ(argmax.getReducedDims(), SmallVector<int64_t>{2});
+  EXPECT_EQ(argmin.getReducedDims(), SmallVector<int64_t>{0});
+  EXPECT_FALSE(argmax.getKeepdim());
+  EXPECT_TRUE(argmin.getKeepdim());
+  EXPECT_EQ(argmax.getCombiner(), ReductionCombiner::argmax);
+  EXPECT_EQ(argmin.getCombiner(), ReductionCombiner::argmin);
+  EXPECT_FALSE(argmax.isAverage());
+  EXPECT_EQ(cast<FloatAttr>(argmax.getIdentity(f32)).getValueAsDouble(),
+            -INFINITY);
+  EXPECT_EQ(cast<FloatAttr>(argmin.getIdentity(f32)).getValueAsDouble(),
+            INFINITY);
+}
+
 TEST_F(InterfacesTest, ReductionsGiveDimsKeepdimAndCombiner) {
   std::vector<Operation *> ops = parseOps(kReductions);
   ASSERT_EQ(ops.size(), 5u);

@@ -177,6 +177,10 @@ func.func @reductions(%x: !stride.tensor<4x13x33xf32>, %n: !i, %m: !b) {
   %4 = stride.prod %n dims [] : !i -> !i
   // CHECK: stride.any %{{.*}} dims [1] keepdim : {{.*}} -> <4x1xi1
   %5 = stride.any %m dims [1] keepdim : !b -> !stride.tensor<4x1xi1>
+  // CHECK: stride.argmax %{{.*}} dim 2 : {{.*}} -> <4x13xi64
+  %6 = stride.argmax %x dim 2 : !stride.tensor<4x13x33xf32> -> !stride.tensor<4x13xi64>
+  // CHECK: stride.argmin %{{.*}} dim 1 keepdim : {{.*}} -> <4x1xi64
+  %7 = stride.argmin %n dim 1 keepdim : !i -> !stride.tensor<4x1xi64>
   return
 }
 
