@@ -229,7 +229,7 @@ struct AttentionLibraryPass
     }
     if (splitKv)
       getOperation().walk([](AttentionOp op) {
-        if (splitKvTakes(op))
+        if (splitKvTakes(op) && !op->hasAttr(StrideDialect::kKeepFusedAttrName))
           op->setAttr(StrideDialect::kSplitKvAttrName,
                       UnitAttr::get(op->getContext()));
       });

@@ -149,3 +149,37 @@ func.func @result_layouts(%q: !stride.tensor<1x2x16x16xbf16>, %k: !stride.tensor
       !stride.tensor<1x2x16xf32, strides = [32, 1, 2], offset = 0>,
       !stride.tensor<1x2x16x16xbf16, strides = [1024, 512, 32, 2], offset = 0>
 }
+
+// -----
+
+// A decode step (1 query row, 4 query heads per key/value head, 512 keys):
+// Stride's split-KV kernel, with library=none too; split-kv=false leaves it
+// to cuDNN. With a logsumexp result (a training forward), or 5 query rows,
+// cuDNN.
+// CHECK-LABEL: func.func @decode_step
+// CHECK:       stride.attention %arg0, %arg1, %arg2 mask %arg3 scale 0.088388350000000004 {stride.split_kv}
+// CHECK:       stride.attention {{.*}} {stride.keep_fused}
+// CHECK:       stride.attention {{.*}} {stride.keep_fused}
+// NONE-LABEL: func.func @decode_step
+// NONE:       stride.attention {{.*}} {stride.split_kv}
+// NONE-NOT:   stride.keep_fused
+// OFF-LABEL: func.func @decode_step
+// OFF-NOT:   stride.split_kv
+// OFF:       stride.attention %arg0, %arg1, %arg2 mask {{.*}} {stride.keep_fused}
+// RUN: stride-opt --stride-attention-library=split-kv=false -split-input-file %s | FileCheck %s --check-prefix=OFF
+func.func @decode_step(%q: !stride.tensor<2x8x1x128xbf16>, %k: !stride.tensor<2x2x512x128xbf16>,
+                       %v: !stride.tensor<2x2x512x128xbf16>,
+                       %keep: !stride.tensor<2x8x1x512xi1, strides = [512, 0, 512, 1], offset = 0>,
+                       %q5: !stride.tensor<2x8x5x128xbf16>)
+    -> (!stride.tensor<2x8x1x128xbf16>, !stride.tensor<2x8x1x128xbf16>, !stride.tensor<2x8x5x128xbf16>) {
+  %o = stride.attention %q, %k, %v mask %keep scale 0.08838835
+      : !stride.tensor<2x8x1x128xbf16>, !stride.tensor<2x2x512x128xbf16>, !stride.tensor<2x2x512x128xbf16>,
+        !stride.tensor<2x8x1x512xi1, strides = [512, 0, 512, 1], offset = 0> -> !stride.tensor<2x8x1x128xbf16>
+  %o2, %lse = stride.attention %q, %k, %v scale 0.08838835
+      : !stride.tensor<2x8x1x128xbf16>, !stride.tensor<2x2x512x128xbf16>, !stride.tensor<2x2x512x128xbf16>
+        -> !stride.tensor<2x8x1x128xbf16>, !stride.tensor<2x8x1xf32>
+  %o5 = stride.attention %q5, %k, %v scale 0.08838835
+      : !stride.tensor<2x8x5x128xbf16>, !stride.tensor<2x2x512x128xbf16>, !stride.tensor<2x2x512x128xbf16>
+        -> !stride.tensor<2x8x5x128xbf16>
+  return %o, %o2, %o5 : !stride.tensor<2x8x1x128xbf16>, !stride.tensor<2x8x1x128xbf16>, !stride.tensor<2x8x5x128xbf16>
+}
