@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "stride/Module/Module.h"
+#include "ModuleTestUtil.h"
 
 #include "StrideModule_generated.h"
 
@@ -27,42 +27,25 @@
 #include <unistd.h>
 
 using namespace stride;
+using namespace stride::test;
 
 namespace {
-
-/// Bytes 0, 1, ..., n - 1 (mod 256), offset by `first`.
-std::vector<uint8_t> counting(size_t n, uint8_t first = 0) {
-  std::vector<uint8_t> bytes(n);
-  for (size_t i = 0; i < n; ++i)
-    bytes[i] = uint8_t(first + i);
-  return bytes;
-}
 
 /// A module with two f32 [2, 3] constants and a state with an initial value,
 /// each read by one dispatch.
 ModuleDesc dataModule() {
-  ModuleDesc d;
-  d.producer = "stridec 0.1";
-  d.target = {Backend::Cuda, "sm_90"};
-  ExecutableDesc executable;
-  executable.image = {CodeKind::Cubin, {0x7f, 'E', 'L', 'F', 2, 1, 1, 0}};
-  executable.kernels = {{"read_all", "add (m.mlir:1:1)"}};
-  d.executables.push_back(std::move(executable));
-  d.constants.push_back({DType::F32, {2, 3}, {3, 1}, counting(24)});
-  d.constants.push_back({DType::F32, {2, 3}, {3, 1}, counting(24, 100)});
-  d.states.push_back({{"cache", DType::F32, {2, 2}, {2, 1}, 0}, counting(16, 7)});
-  d.signature.entryName = "forward";
+  ModuleDesc d =
+      moduleWithKernels(CodeKind::Cubin, {{"read_all", "add (m.mlir:1:1)"}});
+  d.constants.push_back({DType::F32, {2, 3}, {3, 1}, countingBytes(24)});
+  d.constants.push_back({DType::F32, {2, 3}, {3, 1}, countingBytes(24, 100)});
+  d.states.push_back({{"cache", DType::F32, {2, 2}, {2, 1}, 0}, countingBytes(16, 7)});
   d.signature.outputs.push_back({"y", DType::F32, {2}, {1}, 0});
   d.buffers = {{BufferKind::Constant, 0, 24, false},
                {BufferKind::Constant, 1, 24, false},
                {BufferKind::State, 0, 16, false},
                {BufferKind::Output, 0, 8, false}};
-  DispatchStep step;
-  step.grid = {1, 1, 1};
-  step.block = {32, 1, 1};
-  step.args = {KernelArg::buffer(0), KernelArg::buffer(1), KernelArg::buffer(2),
-               KernelArg::buffer(3)};
-  d.steps = {step};
+  d.steps = {smallDispatch(0, {KernelArg::buffer(0), KernelArg::buffer(1),
+                               KernelArg::buffer(2), KernelArg::buffer(3)})};
   return d;
 }
 
@@ -123,45 +106,47 @@ TEST(ModuleDataTest, SharedBytesAreParsedWithoutACopy) {
   EXPECT_EQ(parsed->states[0].init.data(), bytes.data() + section + 8192);
 }
 
-TEST(ModuleDataTest, MisalignedOffsetIsRefused) {
+/// The error of dataModule's file with constant `index`'s range rewritten.
+std::string errorWithConstantRange(size_t index, uint64_t offset,
+                                   uint64_t size) {
   std::vector<uint8_t> bytes = serializeModule(dataModule());
-  setRange(bytes, constantRange(bytes, 1), 4096 + 64, 24);
-  EXPECT_EQ(parseError(bytes),
-            "m.stridemod: corrupt Stride module: the data of constant 1 starts "
-            "at data section offset 4160, not a multiple of 4096");
+  setRange(bytes, constantRange(bytes, index), offset, size);
+  return parseError(bytes);
+}
+
+const std::string kCorrupt = "m.stridemod: corrupt Stride module: ";
+
+TEST(ModuleDataTest, MisalignedOffsetIsRefused) {
+  EXPECT_EQ(errorWithConstantRange(1, 4096 + 64, 24),
+            kCorrupt + "the data of constant 1 starts at data section offset "
+                       "4160, not a multiple of 4096");
 }
 
 TEST(ModuleDataTest, RangePastTheSectionIsRefused) {
-  std::vector<uint8_t> bytes = serializeModule(dataModule());
-  setRange(bytes, constantRange(bytes, 1), 8192, 24);
-  EXPECT_EQ(parseError(bytes),
-            "m.stridemod: corrupt Stride module: the data of constant 1 has 24 "
-            "bytes from data section offset 8192, past the end of the "
-            "8208-byte data section");
+  EXPECT_EQ(errorWithConstantRange(1, 8192, 24),
+            kCorrupt + "the data of constant 1 has 24 bytes from data section "
+                       "offset 8192, past the end of the 8208-byte data "
+                       "section");
   // Far out of the file.
-  setRange(bytes, constantRange(bytes, 1), uint64_t(1) << 40, 24);
-  EXPECT_NE(parseError(bytes).find("constant 1 has 24 bytes from data section "
-                                   "offset 1099511627776, past the end"),
+  EXPECT_NE(errorWithConstantRange(1, uint64_t(1) << 40, 24)
+                .find("constant 1 has 24 bytes from data section offset "
+                      "1099511627776, past the end"),
             std::string::npos);
 }
 
 TEST(ModuleDataTest, RangeWrappingPast2To64IsRefused) {
-  std::vector<uint8_t> bytes = serializeModule(dataModule());
-  setRange(bytes, constantRange(bytes, 0), UINT64_MAX - 4095, 8192);
-  EXPECT_EQ(parseError(bytes),
-            "m.stridemod: corrupt Stride module: the data of constant 0 has "
-            "8192 bytes from data section offset 18446744073709547520: its end "
-            "is past 2^64");
+  EXPECT_EQ(errorWithConstantRange(0, UINT64_MAX - 4095, 8192),
+            kCorrupt + "the data of constant 0 has 8192 bytes from data "
+                       "section offset 18446744073709547520: its end is past "
+                       "2^64");
 }
 
 TEST(ModuleDataTest, OverlappingEntriesAreRefused) {
-  std::vector<uint8_t> bytes = serializeModule(dataModule());
-  setRange(bytes, constantRange(bytes, 1), 0, 24);
-  EXPECT_EQ(parseError(bytes),
-            "m.stridemod: corrupt Stride module: the data of constant 1 starts "
-            "at data section offset 0, inside the entry before it (which ends "
-            "at 24): the entries lie in order, constants then states, without "
-            "overlapping");
+  EXPECT_EQ(errorWithConstantRange(1, 0, 24),
+            kCorrupt + "the data of constant 1 starts at data section offset "
+                       "0, inside the entry before it (which ends at 24): the "
+                       "entries lie in order, constants then states, without "
+                       "overlapping");
 }
 
 TEST(ModuleDataTest, StateRangeIsNamed) {
@@ -169,15 +154,12 @@ TEST(ModuleDataTest, StateRangeIsNamed) {
   const fb::Module *m = fb::GetSizePrefixedModule(bytes.data());
   setRange(bytes, m->states()->Get(0)->init(), 8192 + 1, 16);
   EXPECT_EQ(parseError(bytes),
-            "m.stridemod: corrupt Stride module: the initial value of state 0 "
-            "'cache' starts at data section offset 8193, not a multiple of "
-            "4096");
+            kCorrupt + "the initial value of state 0 'cache' starts at data "
+                       "section offset 8193, not a multiple of 4096");
 }
 
 TEST(ModuleDataTest, SizeThatDisagreesWithTheLayoutIsRefused) {
-  std::vector<uint8_t> bytes = serializeModule(dataModule());
-  setRange(bytes, constantRange(bytes, 1), 4096, 20);
-  EXPECT_EQ(parseError(bytes),
+  EXPECT_EQ(errorWithConstantRange(1, 4096, 20),
             "m.stridemod: inconsistent module: constant 1 (f32 [2, 3] strides "
             "[3, 1] offset 0) has 20 bytes of data, but its layout needs 24");
 }
