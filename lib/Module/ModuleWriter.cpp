@@ -91,10 +91,14 @@ StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const DispatchStep &d) {
 StepOffset buildStep(flatbuffers::FlatBufferBuilder &b,
                      const LibraryCallStep &call) {
   std::vector<flatbuffers::Offset<fb::DescriptorField>> fields;
-  for (const DescriptorField &f : call.descriptor)
-    fields.push_back(fb::CreateDescriptorField(b, b.CreateString(f.name),
-                                               b.CreateVector(f.ints),
-                                               b.CreateString(f.text)));
+  for (const DescriptorField &f : call.descriptor) {
+    // One builder call per statement: the order of a call's arguments
+    // differs between compilers, and so would the file's bytes.
+    auto name = b.CreateString(f.name);
+    auto ints = b.CreateVector(f.ints);
+    auto text = b.CreateString(f.text);
+    fields.push_back(fb::CreateDescriptorField(b, name, ints, text));
+  }
   auto routine = b.CreateString(call.routine);
   auto buffers = b.CreateVector(call.buffers);
   auto descriptor = b.CreateVector(fields);
@@ -114,9 +118,11 @@ StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const CopyStep &c) {
 flatbuffers::Offset<fb::Executable>
 buildExecutable(flatbuffers::FlatBufferBuilder &b, const ExecutableDesc &e) {
   std::vector<flatbuffers::Offset<fb::Kernel>> kernels;
-  for (const KernelDesc &k : e.kernels)
-    kernels.push_back(fb::CreateKernel(b, b.CreateString(k.name),
-                                       b.CreateString(k.description)));
+  for (const KernelDesc &k : e.kernels) {
+    auto name = b.CreateString(k.name);
+    auto description = b.CreateString(k.description);
+    kernels.push_back(fb::CreateKernel(b, name, description));
+  }
   auto bytes = b.CreateVector(e.image.bytes);
   auto kernelVector = b.CreateVector(kernels);
   return fb::CreateExecutable(
