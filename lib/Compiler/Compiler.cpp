@@ -225,7 +225,8 @@ LogicalResult Compilation::emitModule(ModuleOp module) {
   if (failed(desc))
     return failure();
   desc->deterministic = options.cuda.deterministic;
-  result.moduleBytes = serializeModule(*desc);
+  if (options.keepModuleBytes)
+    result.moduleBytes = serializeModule(*desc);
   result.module = std::move(*desc);
   return success();
 }

@@ -174,14 +174,17 @@ bool placeCachedModule(llvm::StringRef entry, llvm::StringRef output) {
   return renamed;
 }
 
-void storeCachedModule(llvm::StringRef entry, llvm::ArrayRef<uint8_t> bytes,
+void storeCachedModule(llvm::StringRef entry, const ModuleDesc &module,
                        uint64_t maxBytes) {
   llvm::StringRef dir = llvm::sys::path::parent_path(entry);
   if (llvm::sys::fs::create_directories(dir))
     return;
   // A temporary file renamed into place; a failure leaves no entry.
   llvm::consumeError(llvm::writeToOutput(entry, [&](llvm::raw_ostream &out) {
-    out.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    streamModule(module, [&](const uint8_t *data, uint64_t size) {
+      out.write(reinterpret_cast<const char *>(data), size);
+      return true;
+    });
     return llvm::Error::success();
   }));
   evictModules(dir, maxBytes);
@@ -192,21 +195,17 @@ namespace {
 /// The cached module of `entry` as a successful compile result, or nothing
 /// when there is no entry or it does not parse (then it is compiled again
 /// and stored anew).
-std::optional<CompileResult> readCachedModule(const std::string &entry) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(entry, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!file)
-    return std::nullopt;
-  const auto *data =
-      reinterpret_cast<const uint8_t *>((*file)->getBufferStart());
-  Result<ModuleDesc> module =
-      parseModule(data, (*file)->getBufferSize(), entry);
+std::optional<CompileResult> readCachedModule(const std::string &entry,
+                                              const CompileOptions &options) {
+  // Mapped: the module's constants are views of the entry's pages.
+  Result<ModuleDesc> module = readModuleFile(entry);
   if (!module)
     return std::nullopt;
   CompileResult result;
   result.success = true;
-  result.moduleBytes.assign(data, data + (*file)->getBufferSize());
+  // The entry is what this writer wrote, so its bytes are these again.
+  if (options.keepModuleBytes)
+    result.moduleBytes = serializeModule(*module);
   result.module = std::move(*module);
   // A hit is a use, for eviction.
   placeCachedModule(entry, entry);
@@ -230,11 +229,11 @@ CompileResult compileFileCached(const std::string &path,
       (*input)->getBufferSize());
   std::string entry = moduleCacheEntry(
       options.nvrtcCacheDir, moduleCacheKey(bytes, path, options));
-  if (std::optional<CompileResult> hit = readCachedModule(entry))
+  if (std::optional<CompileResult> hit = readCachedModule(entry, options))
     return std::move(*hit);
   CompileResult result = compileFile(path, options);
   if (result.success && result.diagnostics.empty())
-    storeCachedModule(entry, result.moduleBytes);
+    storeCachedModule(entry, result.module);
   return result;
 }
 

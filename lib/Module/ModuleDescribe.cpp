@@ -135,9 +135,24 @@ void describeExecutables(std::ostream &os, const ModuleDesc &desc) {
   }
 }
 
-/// Constants are summarized: layout and size, never the data.
-void describeConstants(std::ostream &os, const ModuleDesc &desc) {
-  size_t bytes = 0;
+/// " at data offset 8192" for an entry of the data section that has bytes.
+std::string dataOffset(uint64_t size, uint64_t offset) {
+  return size == 0 ? std::string()
+                   : " at data offset " + str(int64_t(offset));
+}
+
+/// Where the file's parts lie: the FlatBuffer, then the data section.
+void describeFileLayout(std::ostream &os, const ModuleFileLayout &layout) {
+  os << "file: " << layout.fileBytes() << " bytes: the FlatBuffer, "
+     << layout.flatBufferBytes << " bytes, then the data section, "
+     << layout.dataSectionBytes << " bytes from file offset "
+     << layout.dataSectionOffset << "\n";
+}
+
+/// Constants are summarized: layout, size and place, never the data.
+void describeConstants(std::ostream &os, const ModuleDesc &desc,
+                       const ModuleFileLayout &layout) {
+  uint64_t bytes = 0;
   for (const ConstantDesc &c : desc.constants)
     bytes += c.data.size();
   os << "constants: " << desc.constants.size() << " (" << bytes
@@ -146,12 +161,14 @@ void describeConstants(std::ostream &os, const ModuleDesc &desc) {
     const ConstantDesc &c = desc.constants[i];
     os << "  constant " << i << ": "
        << describeTensor({"", c.dtype, c.shape, c.strides, 0}) << ", "
-       << c.data.size() << " bytes\n";
+       << c.data.size() << " bytes"
+       << dataOffset(c.data.size(), layout.constantOffsets[i]) << "\n";
   }
 }
 
 /// The persistent buffers, with where their first values come from.
-void describeStates(std::ostream &os, const ModuleDesc &desc) {
+void describeStates(std::ostream &os, const ModuleDesc &desc,
+                    const ModuleFileLayout &layout) {
   if (desc.states.empty())
     return;
   os << "states: " << desc.states.size()
@@ -162,7 +179,10 @@ void describeStates(std::ostream &os, const ModuleDesc &desc) {
     os << "  state " << i << " '" << s.tensor.name
        << "': " << describeTensor(s.tensor) << ", initially "
        << (s.init.empty() ? "zeros"
-                          : "the module's " + str(s.init.size()) + " bytes")
+                          : "the module's " + str(int64_t(s.init.size())) +
+                                " bytes" +
+                                dataOffset(s.init.size(),
+                                           layout.stateOffsets[i]))
        << "\n";
   }
 }
@@ -355,6 +375,8 @@ std::string describeModule(const ModuleDesc &desc) {
   std::ostringstream os;
   os << "Stride module, format version " << desc.formatVersion
      << ", produced by " << (desc.producer.empty() ? "?" : desc.producer) << "\n";
+  ModuleFileLayout layout = moduleFileLayout(desc);
+  describeFileLayout(os, layout);
   os << "target: "
      << (desc.target.backend == Backend::Cuda ? "CUDA " : "unknown backend ")
      << desc.target.arch << "\n";
@@ -376,8 +398,8 @@ std::string describeModule(const ModuleDesc &desc) {
        << "': " << describeTensor(sig.outputs[i]) << "\n";
   describeAbsentOutputs(os, sig);
   describeExecutables(os, desc);
-  describeConstants(os, desc);
-  describeStates(os, desc);
+  describeConstants(os, desc, layout);
+  describeStates(os, desc, layout);
   os << "buffers: " << desc.buffers.size() << "\n";
   for (size_t i = 0; i < desc.buffers.size(); ++i)
     os << "  buffer " << i << ": " << bufferRole(desc, desc.buffers[i]) << ", "

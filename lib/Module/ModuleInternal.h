@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The helpers that the files of lib/Module (Module.cpp, ModuleReader.cpp,
-// ModuleWriter.cpp, ModuleVerifier.cpp, ModuleDescribe.cpp) share. Private to
+// ModuleWriter.cpp, ModuleVerifier.cpp, ModuleDescribe.cpp, ModuleFile.cpp)
+// share. Private to
 // lib/Module.
 //
 //===----------------------------------------------------------------------===//
@@ -14,14 +15,36 @@
 #ifndef STRIDE_LIB_MODULE_MODULEINTERNAL_H
 #define STRIDE_LIB_MODULE_MODULEINTERNAL_H
 
+#include "stride/Module/SharedBytes.h"
+#include "stride/Support/Result.h"
+
 #include <cstdint>
+#include <functional>
 #include <string>
 
-namespace stride::detail {
+namespace stride {
+
+/// The bytes of the file at `path`: mapped read-only into memory where the
+/// file can be (a regular file), else read (a pipe). Messages start with
+/// `path`. (ModuleFile.cpp.)
+Result<SharedBytes> mapModuleFile(const std::string &path);
+
+/// Writes `path` anew: `write` fills a new file beside it (returning false
+/// on a failed write, with errno set), which is then renamed over `path`, so
+/// that a reader that mapped the old file keeps its bytes. Messages start
+/// with `path`. (ModuleFile.cpp.)
+Status replaceFile(const std::string &path,
+                   const std::function<bool(int fd)> &write);
+
+/// Writes all `size` bytes to `fd`; false (errno set) on an error.
+bool writeAll(int fd, const uint8_t *data, uint64_t size);
+
+namespace detail {
 
 /// `v` in decimal, for messages.
 std::string str(int64_t v);
 
-} // namespace stride::detail
+} // namespace detail
+} // namespace stride
 
 #endif // STRIDE_LIB_MODULE_MODULEINTERNAL_H

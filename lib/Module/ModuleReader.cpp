@@ -8,14 +8,19 @@
 // Module files are untrusted input: a file may be foreign, truncated,
 // corrupted or from another release. Parsing therefore goes in layers, and no
 // layer reads a byte that an earlier one has not checked:
-//   1. size, file identifier (bytes 8..11) and the size prefix,
+//   1. size, file identifier (bytes 8..11), and the size prefix, which must
+//      place the FlatBuffer's end within the file,
 //   2. just enough FlatBuffers verification to read `format_version`,
 //   3. the version,
-//   4. the full FlatBuffers verifier,
-//   5. conversion to ModuleDesc (tolerating absent fields),
-//   6. verifyModule: the semantic checks the runtime relies on
+//   4. the full FlatBuffers verifier, over the FlatBuffer only,
+//   5. the data section: the file ends exactly where the section it
+//      declares does,
+//   6. conversion to ModuleDesc (tolerating absent fields), checking every
+//      constant's and state's range of the data section,
+//   7. verifyModule: the semantic checks the runtime relies on
 //      (ModuleVerifier.cpp).
-//
+// The data section is never read through a typed pointer: its bytes are
+// only copied, or shared with the caller's (a mapped file, ModuleFile.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +29,6 @@
 #include "ModuleInternal.h"
 #include "ModuleSchema.h"
 
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -39,6 +43,28 @@ namespace {
 // FlatBuffer -> ModuleDesc. Runs only on verified buffers; absent fields
 // read as empty and are caught by verifyModule.
 //===----------------------------------------------------------------------===//
+
+/// Printable rendering of a few untrusted bytes: "\x89PNG".
+std::string printableBytes(const uint8_t *p, size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) {
+    if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\' && p[i] != '"') {
+      s += static_cast<char>(p[i]);
+      continue;
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof(buf), "\\x%02x", p[i]);
+    s += buf;
+  }
+  return s;
+}
+
+std::string printableBytes(const std::string &s) {
+  return printableBytes(reinterpret_cast<const uint8_t *>(s.data()), s.size());
+}
+
+/// `v` in decimal (sizes and offsets from the file are unsigned 64-bit).
+std::string ustr(uint64_t v) { return std::to_string(v); }
 
 std::string toString(const flatbuffers::String *s) {
   return s ? s->str() : std::string();
@@ -215,10 +241,65 @@ ExecutableDesc fromFb(const fb::Executable *e) {
   return out;
 }
 
-/// Decodes constant `index`; its data must start at a multiple of
-/// kConstantAlignment from the file's start, `file`.
+/// Where the constants' bytes come from: the data section of the file at
+/// `file` (`sectionOffset` from its start, `sectionBytes` long), either
+/// shared with the caller's bytes (`shared`) or copied out of them.
+struct DataSection {
+  const uint8_t *file = nullptr;
+  uint64_t sectionOffset = 0;
+  uint64_t sectionBytes = 0;
+  const SharedBytes *shared = nullptr;
+  /// Where the entry before the next one ended: entries lie in order.
+  uint64_t previousEnd = 0;
+
+  SharedBytes take(uint64_t offset, uint64_t size) const {
+    uint64_t at = sectionOffset + offset;
+    if (shared)
+      return shared->slice(at, size);
+    return SharedBytes(std::vector<uint8_t>(file + at, file + at + size));
+  }
+};
+
+/// What is wrong with a data range of the section `data`, or "" when it lies
+/// in the section, aligned, after the entry before it.
+std::string rangeProblem(const fb::DataRange &r, const DataSection &data) {
+  uint64_t offset = r.offset(), size = r.size();
+  if (offset % kModuleDataAlignment != 0)
+    return "starts at data section offset " + ustr(offset) +
+           ", not a multiple of " + ustr(kModuleDataAlignment);
+  if (size > UINT64_MAX - offset)
+    return "has " + ustr(size) + " bytes from data section offset " +
+           ustr(offset) + ": its end is past 2^64";
+  if (offset + size > data.sectionBytes)
+    return "has " + ustr(size) + " bytes from data section offset " +
+           ustr(offset) + ", past the end of the " + ustr(data.sectionBytes) +
+           "-byte data section";
+  if (offset < data.previousEnd)
+    return "starts at data section offset " + ustr(offset) +
+           ", inside the entry before it (which ends at " +
+           ustr(data.previousEnd) +
+           "): the entries lie in order, constants then states, without "
+           "overlapping";
+  return "";
+}
+
+/// The bytes of `range` (absent or empty: none), after checking it lies in
+/// `data`; `what` names the entry in the error.
+Result<SharedBytes> entryOf(const fb::DataRange *range, DataSection &data,
+                            const std::string &what, const std::string &name) {
+  if (!range || range->size() == 0)
+    return SharedBytes();
+  std::string problem = rangeProblem(*range, data);
+  if (!problem.empty())
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": corrupt Stride module: " + what + " " + problem);
+  data.previousEnd = range->offset() + range->size();
+  return data.take(range->offset(), range->size());
+}
+
+/// Decodes constant `index`, taking its data from `data`.
 Result<ConstantDesc> constantOf(const fb::Constant *c, size_t index,
-                                const uint8_t *file, const std::string &name) {
+                                DataSection &data, const std::string &name) {
   ConstantDesc out;
   if (!c) {
     out.dtype = static_cast<DType>(kUnknownEnum);
@@ -227,40 +308,33 @@ Result<ConstantDesc> constantOf(const fb::Constant *c, size_t index,
   out.dtype = static_cast<DType>(c->dtype());
   out.shape = toVector(c->shape());
   out.strides = toVector(c->strides());
-  if (const flatbuffers::Vector<uint8_t> *data = c->data()) {
-    size_t offset = static_cast<size_t>(data->Data() - file);
-    if (offset % kConstantAlignment != 0)
-      return makeError(ErrorCode::InvalidModule,
-                       name + ": corrupt Stride module: the data of constant " +
-                           str(index) + " is at file offset " + str(offset) +
-                           ", not a multiple of " + str(kConstantAlignment));
-    out.data = toVector(data);
-  }
+  Result<SharedBytes> bytes =
+      entryOf(c->data(), data, "the data of constant " + str(index), name);
+  if (!bytes)
+    return bytes.error();
+  out.data = std::move(*bytes);
   return out;
 }
 
-/// Decodes state `index`; its initial data, like a constant's, must start
-/// at a multiple of kConstantAlignment from the file's start, `file`.
-Result<StateDesc> stateOf(const fb::State *s, size_t index,
-                          const uint8_t *file, const std::string &name) {
+/// Decodes state `index`, taking its initial value from `data`.
+Result<StateDesc> stateOf(const fb::State *s, size_t index, DataSection &data,
+                          const std::string &name) {
   StateDesc out;
   out.tensor = fromFb(s ? s->tensor() : nullptr);
-  if (const flatbuffers::Vector<uint8_t> *init = s ? s->init() : nullptr) {
-    size_t offset = static_cast<size_t>(init->Data() - file);
-    if (init->size() != 0 && offset % kConstantAlignment != 0)
-      return makeError(ErrorCode::InvalidModule,
-                       name + ": corrupt Stride module: the initial data of "
-                              "state " + str(index) + " is at file offset " +
-                           str(offset) + ", not a multiple of " +
-                           str(kConstantAlignment));
-    out.init = toVector(init);
-  }
+  std::string what = "the initial value of state " + str(index) + " '" +
+                     printableBytes(out.tensor.name) + "'";
+  Result<SharedBytes> init =
+      entryOf(s ? s->init() : nullptr, data, what, name);
+  if (!init)
+    return init.error();
+  out.init = std::move(*init);
   return out;
 }
 
-/// Converts a verified module (`file` is where its bytes start). Fails only
-/// on encodings that cannot be represented in a ModuleDesc.
-Result<ModuleDesc> convert(const fb::Module &m, const uint8_t *file,
+/// Converts a verified module whose data section is `data`. Fails on
+/// encodings that cannot be represented in a ModuleDesc and on data ranges
+/// outside the section.
+Result<ModuleDesc> convert(const fb::Module &m, DataSection data,
                            const std::string &name) {
   ModuleDesc desc;
   desc.formatVersion = m.format_version();
@@ -275,14 +349,14 @@ Result<ModuleDesc> convert(const fb::Module &m, const uint8_t *file,
   if (m.constants())
     for (const fb::Constant *c : *m.constants()) {
       Result<ConstantDesc> constant =
-          constantOf(c, desc.constants.size(), file, name);
+          constantOf(c, desc.constants.size(), data, name);
       if (!constant)
         return constant.error();
       desc.constants.push_back(std::move(*constant));
     }
   if (m.states())
     for (const fb::State *s : *m.states()) {
-      Result<StateDesc> state = stateOf(s, desc.states.size(), file, name);
+      Result<StateDesc> state = stateOf(s, desc.states.size(), data, name);
       if (!state)
         return state.error();
       desc.states.push_back(std::move(*state));
@@ -317,23 +391,8 @@ Result<ModuleDesc> convert(const fb::Module &m, const uint8_t *file,
 // Layered checks of untrusted bytes
 //===----------------------------------------------------------------------===//
 
-/// Printable rendering of a few untrusted bytes: "\x89PNG".
-std::string printableBytes(const uint8_t *p, size_t n) {
-  std::string s;
-  for (size_t i = 0; i < n; ++i) {
-    if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\' && p[i] != '"') {
-      s += static_cast<char>(p[i]);
-      continue;
-    }
-    char buf[8];
-    std::snprintf(buf, sizeof(buf), "\\x%02x", p[i]);
-    s += buf;
-  }
-  return s;
-}
-
-/// The file is a size-prefixed FlatBuffer: a uint32 byte count of the rest,
-/// then the root offset, then the identifier.
+/// The file starts with a size-prefixed FlatBuffer: a uint32 byte count of
+/// the rest of it, then the root offset, then the identifier.
 constexpr size_t kSizePrefixBytes = sizeof(flatbuffers::uoffset_t);
 constexpr size_t kHeaderBytes = kSizePrefixBytes + 8;
 
@@ -357,7 +416,10 @@ uint32_t readVersionField(const uint8_t *data) {
   return root->GetField<uint32_t>(fb::Module::VT_FORMAT_VERSION, 0);
 }
 
-Status checkHeader(const uint8_t *data, size_t size, const std::string &name) {
+/// Checks the identifier and the size prefix of a file of `size` bytes;
+/// returns the bytes of its FlatBuffer, size prefix included.
+Result<uint64_t> checkHeader(const uint8_t *data, size_t size,
+                             const std::string &name) {
   if (size == 0)
     return makeError(ErrorCode::InvalidModule,
                      name + ": not a Stride module: the file is empty");
@@ -374,23 +436,30 @@ Status checkHeader(const uint8_t *data, size_t size, const std::string &name) {
             printableBytes(data + 8, 4) + "\" instead of the identifier \"" +
             kModuleFileIdentifier +
             "\" (a module file is what `stridec --emit=module` writes)");
-  uint64_t declared =
-      uint64_t(flatbuffers::ReadScalar<flatbuffers::uoffset_t>(data)) +
-      kSizePrefixBytes;
-  if (declared > size)
+  flatbuffers::uoffset_t prefix;
+  std::memcpy(&prefix, data, sizeof(prefix));
+  uint64_t flatBufferBytes = uint64_t(prefix) + kSizePrefixBytes;
+  if (flatBufferBytes > size)
     return makeError(ErrorCode::InvalidModule,
                      name + ": truncated Stride module: the file has " +
-                         str(size) + " bytes, but its header says it has " +
-                         str(declared));
-  if (declared < size)
+                         str(size) + " bytes, but its header says its "
+                         "FlatBuffer alone has " + ustr(flatBufferBytes));
+  if (flatBufferBytes >= FLATBUFFERS_MAX_BUFFER_SIZE)
     return makeError(ErrorCode::InvalidModule,
-                     name + ": corrupt Stride module: the file has " +
-                         str(size) + " bytes, but its header says it has " +
-                         str(declared) + " (extra data at the end)");
-  if (!verifyVersionField(data, size))
+                     name + ": corrupt Stride module: its header says its "
+                            "FlatBuffer has " + ustr(flatBufferBytes) +
+                         " bytes, more than FlatBuffers' 2 GiB limit");
+  return flatBufferBytes;
+}
+
+/// Checks the format version of the FlatBuffer `flatBuffer` (8-byte
+/// aligned, `bytes` long).
+Status checkVersion(const uint8_t *flatBuffer, uint64_t bytes,
+                    const std::string &name) {
+  if (!verifyVersionField(flatBuffer, bytes))
     return makeError(ErrorCode::InvalidModule,
                      name + ": corrupt Stride module: the header is damaged");
-  uint32_t version = readVersionField(data);
+  uint32_t version = readVersionField(flatBuffer);
   if (version != kModuleFormatVersion)
     return makeError(
         ErrorCode::Incompatible,
@@ -401,28 +470,67 @@ Status checkHeader(const uint8_t *data, size_t size, const std::string &name) {
   return Status::ok();
 }
 
-} // namespace
+/// The data section that the verified module `m`, whose FlatBuffer is
+/// `flatBufferBytes` long, declares; the file, `size` bytes, must end
+/// exactly where the section does.
+Result<DataSection> dataSectionOf(const fb::Module &m, uint64_t flatBufferBytes,
+                                  uint64_t size, const std::string &name) {
+  DataSection data;
+  data.sectionBytes = m.data_section_bytes();
+  data.sectionOffset =
+      data.sectionBytes == 0
+          ? flatBufferBytes
+          : (flatBufferBytes + kModuleDataAlignment - 1) /
+                kModuleDataAlignment * kModuleDataAlignment;
+  std::string section = "a data section of " + ustr(data.sectionBytes) +
+                        " bytes from file offset " + ustr(data.sectionOffset);
+  if (data.sectionOffset > size || data.sectionBytes > size - data.sectionOffset)
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": truncated Stride module: the file has " +
+                         ustr(size) + " bytes, but it declares " + section);
+  if (data.sectionBytes < size - data.sectionOffset)
+    return makeError(ErrorCode::InvalidModule,
+                     name + ": corrupt Stride module: the file has " +
+                         ustr(size) + " bytes, but it declares " + section +
+                         ", which ends at byte " +
+                         ustr(data.sectionOffset + data.sectionBytes) +
+                         " (extra data at the end)");
+  return data;
+}
 
-Result<ModuleDesc> parseModule(const uint8_t *data, size_t size,
-                               const std::string &name) {
-  // FlatBuffers checks alignment relative to the buffer's start; a caller's
-  // buffer that is not itself 8-byte aligned is copied to one that is.
+/// Parses the module of `size` bytes at `data`; its constants share
+/// `shared`'s bytes when it is set (it then holds `data`), else copy them.
+Result<ModuleDesc> parse(const uint8_t *data, uint64_t size,
+                         const SharedBytes *shared, const std::string &name) {
+  Result<uint64_t> flatBufferBytes = checkHeader(data, size, name);
+  if (!flatBufferBytes)
+    return flatBufferBytes.error();
+  // FlatBuffers checks alignment relative to the buffer's start; a
+  // FlatBuffer that is not itself 8-byte aligned is copied to one that is
+  // (the data section is only ever copied byte-wise).
+  const uint8_t *flatBuffer = data;
   std::vector<uint64_t> aligned;
   if (reinterpret_cast<uintptr_t>(data) % alignof(uint64_t) != 0) {
-    aligned.resize((size + sizeof(uint64_t) - 1) / sizeof(uint64_t));
-    std::memcpy(aligned.data(), data, size);
-    data = reinterpret_cast<const uint8_t *>(aligned.data());
+    aligned.resize((*flatBufferBytes + sizeof(uint64_t) - 1) / sizeof(uint64_t));
+    std::memcpy(aligned.data(), data, *flatBufferBytes);
+    flatBuffer = reinterpret_cast<const uint8_t *>(aligned.data());
   }
-  if (Status header = checkHeader(data, size, name); !header)
-    return header.error();
-  flatbuffers::Verifier verifier(data, size);
+  if (Status version = checkVersion(flatBuffer, *flatBufferBytes, name);
+      !version)
+    return version.error();
+  flatbuffers::Verifier verifier(flatBuffer, *flatBufferBytes);
   if (!fb::VerifySizePrefixedModuleBuffer(verifier))
     return makeError(ErrorCode::InvalidModule,
                      name + ": corrupt Stride module: the FlatBuffers verifier "
                             "rejected its contents (an offset, vector or "
                             "string is out of bounds or misaligned)");
-  Result<ModuleDesc> desc =
-      convert(*fb::GetSizePrefixedModule(data), data, name);
+  const fb::Module &m = *fb::GetSizePrefixedModule(flatBuffer);
+  Result<DataSection> section = dataSectionOf(m, *flatBufferBytes, size, name);
+  if (!section)
+    return section.error();
+  section->file = data;
+  section->shared = shared;
+  Result<ModuleDesc> desc = convert(m, *section, name);
   if (!desc)
     return desc;
   if (Status ok = verifyModule(*desc, name); !ok)
@@ -430,23 +538,23 @@ Result<ModuleDesc> parseModule(const uint8_t *data, size_t size,
   return desc;
 }
 
+} // namespace
+
+Result<ModuleDesc> parseModule(const uint8_t *data, size_t size,
+                               const std::string &name) {
+  return parse(data, size, nullptr, name);
+}
+
+Result<ModuleDesc> parseModule(const SharedBytes &bytes,
+                               const std::string &name) {
+  return parse(bytes.data(), bytes.size(), &bytes, name);
+}
+
 Result<ModuleDesc> readModuleFile(const std::string &path) {
-  std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "rb"),
-                                              &std::fclose);
-  if (!file)
-    return makeError(
-        fileErrorCode(errno),
-        path + ": cannot open the module file: " + std::strerror(errno));
-  std::vector<uint8_t> bytes;
-  uint8_t chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof(chunk), file.get())) > 0)
-    bytes.insert(bytes.end(), chunk, chunk + n);
-  if (std::ferror(file.get()))
-    return makeError(
-        fileErrorCode(errno),
-        path + ": cannot read the module file: " + std::strerror(errno));
-  return parseModule(bytes.data(), bytes.size(), path);
+  Result<SharedBytes> bytes = mapModuleFile(path);
+  if (!bytes)
+    return bytes.error();
+  return parseModule(*bytes, path);
 }
 
 } // namespace stride

@@ -209,7 +209,7 @@ private:
                     "are)");
       checkWrittenLayout(s.tensor, what);
       std::optional<int64_t> bytes = storageBytes(s.tensor);
-      if (!s.init.empty() && bytes && static_cast<size_t>(*bytes) != s.init.size())
+      if (!s.init.empty() && bytes && static_cast<uint64_t>(*bytes) != s.init.size())
         fail(what + " '" + s.tensor.name + "' (" + describeTensor(s.tensor) +
              ") has " + str(s.init.size()) +
              " bytes of initial data, but its layout needs " + str(*bytes) +
@@ -233,6 +233,14 @@ private:
   }
 
   void checkExecutables() {
+    uint64_t codeBytes = 0;
+    for (const ExecutableDesc &exe : desc.executables)
+      codeBytes += exe.image.bytes.size();
+    if (codeBytes > kMaxExecutableBytes)
+      fail("the executables have " + str(int64_t(codeBytes)) +
+           " bytes, more than the " + str(int64_t(kMaxExecutableBytes)) +
+           " that the module's FlatBuffer holds (the constants, in the data "
+           "section, have no such limit)");
     for (size_t e = 0; e < desc.executables.size(); ++e) {
       const ExecutableDesc &exe = desc.executables[e];
       std::string what = "executable " + str(e);
@@ -256,7 +264,7 @@ private:
       if (!checkTensor(layout, "constant " + str(i)))
         return;
       std::optional<int64_t> bytes = storageBytes(layout);
-      if (bytes && static_cast<size_t>(*bytes) != c.data.size())
+      if (bytes && static_cast<uint64_t>(*bytes) != c.data.size())
         fail("constant " + str(i) + " (" + describeTensor(layout) + ") has " +
              str(c.data.size()) + " bytes of data, but its layout needs " +
              str(*bytes));
@@ -369,7 +377,7 @@ private:
       return;
     }
     ++boundCount[b.index];
-    size_t needed = desc.constants[b.index].data.size();
+    uint64_t needed = desc.constants[b.index].data.size();
     if (static_cast<uint64_t>(b.sizeBytes) < needed)
       fail(what + " has " + str(b.sizeBytes) + " bytes, but constant " +
            str(b.index) + " has " + str(needed));

@@ -5,20 +5,19 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// ModuleDesc to the size-prefixed FlatBuffer of StrideModule.fbs, and the
-// module file written from it (only once verifyModule accepts the module:
-// an inconsistent one is a bug in its producer).
+// ModuleDesc to a module file: the size-prefixed FlatBuffer of
+// StrideModule.fbs, then the data section it refers to, streamed from the
+// constants themselves (a file is written only once verifyModule accepts the
+// module: an inconsistent one is a bug in its producer).
 //
 //===----------------------------------------------------------------------===//
 
 #include "stride/Module/Module.h"
 
+#include "ModuleInternal.h"
 #include "ModuleSchema.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
+#include <algorithm>
 
 namespace stride {
 
@@ -92,10 +91,14 @@ StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const DispatchStep &d) {
 StepOffset buildStep(flatbuffers::FlatBufferBuilder &b,
                      const LibraryCallStep &call) {
   std::vector<flatbuffers::Offset<fb::DescriptorField>> fields;
-  for (const DescriptorField &f : call.descriptor)
-    fields.push_back(fb::CreateDescriptorField(b, b.CreateString(f.name),
-                                               b.CreateVector(f.ints),
-                                               b.CreateString(f.text)));
+  for (const DescriptorField &f : call.descriptor) {
+    // One builder call per statement: the order of a call's arguments
+    // differs between compilers, and so would the file's bytes.
+    auto name = b.CreateString(f.name);
+    auto ints = b.CreateVector(f.ints);
+    auto text = b.CreateString(f.text);
+    fields.push_back(fb::CreateDescriptorField(b, name, ints, text));
+  }
   auto routine = b.CreateString(call.routine);
   auto buffers = b.CreateVector(call.buffers);
   auto descriptor = b.CreateVector(fields);
@@ -115,46 +118,82 @@ StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const CopyStep &c) {
 flatbuffers::Offset<fb::Executable>
 buildExecutable(flatbuffers::FlatBufferBuilder &b, const ExecutableDesc &e) {
   std::vector<flatbuffers::Offset<fb::Kernel>> kernels;
-  for (const KernelDesc &k : e.kernels)
-    kernels.push_back(fb::CreateKernel(b, b.CreateString(k.name),
-                                       b.CreateString(k.description)));
+  for (const KernelDesc &k : e.kernels) {
+    auto name = b.CreateString(k.name);
+    auto description = b.CreateString(k.description);
+    kernels.push_back(fb::CreateKernel(b, name, description));
+  }
   auto bytes = b.CreateVector(e.image.bytes);
   auto kernelVector = b.CreateVector(kernels);
   return fb::CreateExecutable(
       b, static_cast<fb::ExecutableFormat>(e.image.kind), bytes, kernelVector);
 }
 
+/// A range of the data section, or nullptr for no bytes (the field is then
+/// absent).
+const fb::DataRange *rangeOf(uint64_t offset, uint64_t size,
+                             fb::DataRange &storage) {
+  if (size == 0)
+    return nullptr;
+  storage = fb::DataRange(offset, size);
+  return &storage;
+}
+
 flatbuffers::Offset<fb::Constant>
-buildConstant(flatbuffers::FlatBufferBuilder &b, const ConstantDesc &c) {
+buildConstant(flatbuffers::FlatBufferBuilder &b, const ConstantDesc &c,
+              uint64_t offset) {
   auto shape = b.CreateVector(c.shape);
   auto strides = b.CreateVector(c.strides);
-  b.ForceVectorAlignment(c.data.size(), sizeof(uint8_t), kConstantAlignment);
-  auto data = b.CreateVector(c.data);
+  fb::DataRange range;
   return fb::CreateConstant(b, static_cast<fb::ElementType>(c.dtype), shape,
-                            strides, data);
+                            strides, rangeOf(offset, c.data.size(), range));
 }
 
 flatbuffers::Offset<fb::State> buildState(flatbuffers::FlatBufferBuilder &b,
-                                          const StateDesc &s) {
+                                          const StateDesc &s,
+                                          uint64_t offset) {
   auto tensor = buildTensor(b, s.tensor);
-  b.ForceVectorAlignment(s.init.size(), sizeof(uint8_t), kConstantAlignment);
-  auto init = b.CreateVector(s.init);
-  return fb::CreateState(b, tensor, init);
+  fb::DataRange range;
+  return fb::CreateState(b, tensor, rangeOf(offset, s.init.size(), range));
 }
 
-} // namespace
+uint64_t alignUp(uint64_t offset) {
+  return (offset + kModuleDataAlignment - 1) / kModuleDataAlignment *
+         kModuleDataAlignment;
+}
 
-std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
-  flatbuffers::FlatBufferBuilder b(1024);
+/// Places the data section: the constants' data in order, then the states'
+/// initial values, each at the next multiple of kModuleDataAlignment. Fills
+/// in the layout's offsets and dataSectionBytes.
+void placeData(const ModuleDesc &desc, ModuleFileLayout &layout) {
+  uint64_t end = 0;
+  auto place = [&](uint64_t size) -> uint64_t {
+    if (size == 0)
+      return 0;
+    uint64_t at = alignUp(end);
+    end = at + size;
+    return at;
+  };
+  for (const ConstantDesc &c : desc.constants)
+    layout.constantOffsets.push_back(place(c.data.size()));
+  for (const StateDesc &s : desc.states)
+    layout.stateOffsets.push_back(place(s.init.size()));
+  layout.dataSectionBytes = end;
+}
+
+/// Builds the FlatBuffer of `desc`, whose data lies as `layout` places it.
+void buildModule(flatbuffers::FlatBufferBuilder &b, const ModuleDesc &desc,
+                 const ModuleFileLayout &layout) {
   std::vector<flatbuffers::Offset<fb::Executable>> executables;
   for (const ExecutableDesc &e : desc.executables)
     executables.push_back(buildExecutable(b, e));
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
-  for (const ConstantDesc &c : desc.constants)
-    constants.push_back(buildConstant(b, c));
+  for (size_t i = 0; i < desc.constants.size(); ++i)
+    constants.push_back(
+        buildConstant(b, desc.constants[i], layout.constantOffsets[i]));
   std::vector<flatbuffers::Offset<fb::State>> states;
-  for (const StateDesc &s : desc.states)
-    states.push_back(buildState(b, s));
+  for (size_t i = 0; i < desc.states.size(); ++i)
+    states.push_back(buildState(b, desc.states[i], layout.stateOffsets[i]));
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
   for (const BufferDesc &buf : desc.buffers)
     buffers.push_back(fb::CreateBuffer(b, static_cast<fb::BufferKind>(buf.kind),
@@ -182,10 +221,83 @@ std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
       b, desc.formatVersion, producer, target, executableVector,
       constantVector, bufferVector, stepKindVector, stepVector, signature,
       desc.temporariesBeforeReuse, desc.temporaryBytesBeforeReuse,
-      desc.deterministic, stateVector);
+      desc.deterministic, stateVector, layout.dataSectionBytes);
   fb::FinishSizePrefixedModuleBuffer(b, root);
-  return std::vector<uint8_t>(b.GetBufferPointer(),
-                              b.GetBufferPointer() + b.GetSize());
+}
+
+/// The layout of `desc`'s file, with its FlatBuffer built in `b`.
+ModuleFileLayout layoutAndBuild(const ModuleDesc &desc,
+                                flatbuffers::FlatBufferBuilder &b) {
+  ModuleFileLayout layout;
+  placeData(desc, layout);
+  buildModule(b, desc, layout);
+  layout.flatBufferBytes = b.GetSize();
+  layout.dataSectionOffset = layout.dataSectionBytes == 0
+                                 ? layout.flatBufferBytes
+                                 : alignUp(layout.flatBufferBytes);
+  return layout;
+}
+
+/// Hands `size` zero bytes to `sink`.
+bool streamZeros(uint64_t size, const ModuleByteSink &sink) {
+  static const uint8_t zeros[kModuleDataAlignment] = {};
+  for (uint64_t left = size; left > 0;) {
+    uint64_t n = std::min<uint64_t>(left, sizeof(zeros));
+    if (!sink(zeros, n))
+      return false;
+    left -= n;
+  }
+  return true;
+}
+
+/// Hands the file of `desc`, whose FlatBuffer `b` holds and whose data lies
+/// as `layout` says, to `sink`.
+bool streamBuilt(const ModuleDesc &desc, flatbuffers::FlatBufferBuilder &b,
+                 const ModuleFileLayout &layout, const ModuleByteSink &sink) {
+  if (!sink(b.GetBufferPointer(), b.GetSize()))
+    return false;
+  uint64_t written = layout.flatBufferBytes;
+  auto entry = [&](const SharedBytes &bytes, uint64_t offset) {
+    if (bytes.empty())
+      return true;
+    uint64_t at = layout.dataSectionOffset + offset;
+    if (!streamZeros(at - written, sink))
+      return false;
+    written = at + bytes.size();
+    return sink(bytes.data(), bytes.size());
+  };
+  for (size_t i = 0; i < desc.constants.size(); ++i)
+    if (!entry(desc.constants[i].data, layout.constantOffsets[i]))
+      return false;
+  for (size_t i = 0; i < desc.states.size(); ++i)
+    if (!entry(desc.states[i].init, layout.stateOffsets[i]))
+      return false;
+  return true;
+}
+
+} // namespace
+
+ModuleFileLayout moduleFileLayout(const ModuleDesc &desc) {
+  flatbuffers::FlatBufferBuilder b(1024);
+  return layoutAndBuild(desc, b);
+}
+
+bool streamModule(const ModuleDesc &desc, const ModuleByteSink &sink) {
+  flatbuffers::FlatBufferBuilder b(1024);
+  ModuleFileLayout layout = layoutAndBuild(desc, b);
+  return streamBuilt(desc, b, layout, sink);
+}
+
+std::vector<uint8_t> serializeModule(const ModuleDesc &desc) {
+  flatbuffers::FlatBufferBuilder b(1024);
+  ModuleFileLayout layout = layoutAndBuild(desc, b);
+  std::vector<uint8_t> bytes;
+  bytes.reserve(layout.fileBytes());
+  streamBuilt(desc, b, layout, [&](const uint8_t *data, uint64_t size) {
+    bytes.insert(bytes.end(), data, data + size);
+    return true;
+  });
+  return bytes;
 }
 
 Status writeModuleFile(const std::string &path, const ModuleDesc &desc) {
@@ -194,22 +306,11 @@ Status writeModuleFile(const std::string &path, const ModuleDesc &desc) {
                      "refusing to write an inconsistent module (a bug in its "
                      "producer): " +
                          ok.error().message);
-  std::vector<uint8_t> bytes = serializeModule(desc);
-  std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "wb"),
-                                              &std::fclose);
-  if (!file)
-    return makeError(
-        fileErrorCode(errno),
-        path + ": cannot create the module file: " + std::strerror(errno));
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file.get()) != bytes.size())
-    return makeError(
-        fileErrorCode(errno),
-        path + ": cannot write the module file: " + std::strerror(errno));
-  if (std::fclose(file.release()) != 0)
-    return makeError(
-        fileErrorCode(errno),
-        path + ": cannot write the module file: " + std::strerror(errno));
-  return Status::ok();
+  return replaceFile(path, [&](int fd) {
+    return streamModule(desc, [&](const uint8_t *data, uint64_t size) {
+      return writeAll(fd, data, size);
+    });
+  });
 }
 
 } // namespace stride

@@ -241,7 +241,7 @@ private:
       const BufferDesc &b = desc.buffers[i];
       if (b.kind != BufferKind::Constant)
         continue;
-      const std::vector<uint8_t> &data = desc.constants[b.index].data;
+      const SharedBytes &data = desc.constants[b.index].data;
       Result<uint64_t> address = exe.constantAllocator->allocate(
           uint64_t(b.sizeBytes), exe.bufferName(i));
       if (!address)

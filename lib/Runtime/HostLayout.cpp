@@ -256,7 +256,7 @@ std::vector<uint8_t> initialStateStorage(const ModuleDesc &desc,
                                          size_t index) {
   const StateDesc &state = desc.states[index];
   if (!state.init.empty())
-    return state.init;
+    return state.init.toVector();
   return std::vector<uint8_t>(size_t(*storageBytes(state.tensor)), 0);
 }
 

@@ -42,7 +42,16 @@ protected:
   }
 
   llvm::SmallString<128> dir;
-  std::vector<uint8_t> bytes = std::vector<uint8_t>(100, 7);
+  /// A module (its file need not verify: the cache stores what it is given).
+  ModuleDesc module = [] {
+    ModuleDesc m;
+    m.producer = "stridec 0.1.0";
+    m.constants.push_back({DType::I8, {100}, {1}, std::vector<uint8_t>(100, 7)});
+    return m;
+  }();
+  uint64_t fileBytes = serializeModule(module).size();
+  /// Room for two entries, not three.
+  uint64_t twoEntries = fileBytes * 5 / 2;
 };
 
 TEST_F(ModuleCacheTest, KeyFollowsInputNameAndOptions) {
@@ -73,26 +82,26 @@ TEST_F(ModuleCacheTest, KeyFollowsInputNameAndOptions) {
 }
 
 TEST_F(ModuleCacheTest, StoredModuleIsPlacedAndMissingOneIsNot) {
-  storeCachedModule(entry("k"), bytes);
+  storeCachedModule(entry("k"), module);
   llvm::SmallString<128> output(dir);
   llvm::sys::path::append(output, "out.stridemod.bin");
   EXPECT_TRUE(placeCachedModule(entry("k"), output));
   auto placed = llvm::MemoryBuffer::getFile(output);
   ASSERT_TRUE(placed);
-  EXPECT_EQ((*placed)->getBufferSize(), bytes.size());
+  EXPECT_EQ((*placed)->getBufferSize(), fileBytes);
   EXPECT_FALSE(placeCachedModule(entry("missing"), output));
 }
 
 TEST_F(ModuleCacheTest, LeastRecentlyUsedEntriesAreEvicted) {
-  storeCachedModule(entry("old"), bytes, 250);
+  storeCachedModule(entry("old"), module, twoEntries);
   age(entry("old"), 300);
-  storeCachedModule(entry("used"), bytes, 250);
+  storeCachedModule(entry("used"), module, twoEntries);
   age(entry("used"), 200);
   // A hit makes "used" the most recent.
   llvm::SmallString<128> output(dir);
   llvm::sys::path::append(output, "out.bin");
   ASSERT_TRUE(placeCachedModule(entry("used"), output));
-  storeCachedModule(entry("new"), bytes, 250);
+  storeCachedModule(entry("new"), module, twoEntries);
   EXPECT_FALSE(llvm::sys::fs::exists(entry("old")));
   EXPECT_TRUE(llvm::sys::fs::exists(entry("used")));
   EXPECT_TRUE(llvm::sys::fs::exists(entry("new")));

@@ -113,7 +113,7 @@ int main(int argc, char **argv) {
       std::memcpy(bytes.data(), packed->data(), packed->size());
     }
     if (b.kind == BufferKind::Constant) {
-      const std::vector<uint8_t> &data = desc.constants[b.index].data;
+      const SharedBytes &data = desc.constants[b.index].data;
       std::copy(data.begin(), data.end(), bytes.begin());
     }
     if (b.kind == BufferKind::State) {

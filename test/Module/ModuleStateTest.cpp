@@ -35,9 +35,10 @@ ModuleDesc stepModule() {
   d.executables.push_back(std::move(executable));
   TensorSignature cache{"k_cache", DType::F32, {2, 8}, {8, 1}, 0};
   StateDesc zeros{cache, {}};
-  StateDesc init{{"v_cache", DType::F32, {2, 8}, {8, 1}, 0}, {}};
+  std::vector<uint8_t> initial;
   for (int i = 0; i < 64; ++i)
-    init.init.push_back(uint8_t(i));
+    initial.push_back(uint8_t(i));
+  StateDesc init{{"v_cache", DType::F32, {2, 8}, {8, 1}, 0}, initial};
   d.states = {zeros, init};
   d.signature.entryName = "forward";
   d.signature.inputs.push_back({"pos", DType::I64, {1}, {1}, 0});
@@ -71,11 +72,15 @@ TEST(ModuleStateTest, RoundTripKeepsStatesAndMutatedInputs) {
   EXPECT_EQ(parsed->states, d.states);
   EXPECT_TRUE(parsed->signature.inputs[1].mutated);
   EXPECT_TRUE(*parsed == d);
-  // The initial data starts 64-byte aligned in the file, as constants do.
-  const uint8_t *init = std::search(bytes.begin(), bytes.end(),
+  // The initial data lies in the data section, aligned as constants are.
+  ModuleFileLayout layout = moduleFileLayout(d);
+  ASSERT_EQ(layout.stateOffsets.size(), 2u);
+  EXPECT_EQ(layout.stateOffsets[1], 0u);
+  const uint8_t *init = std::search(bytes.data(), bytes.data() + bytes.size(),
                                     d.states[1].init.begin(),
-                                    d.states[1].init.end()).base();
-  EXPECT_EQ((init - bytes.data()) % kConstantAlignment, 0u);
+                                    d.states[1].init.end());
+  EXPECT_EQ(uint64_t(init - bytes.data()), layout.dataSectionOffset);
+  EXPECT_EQ(layout.dataSectionOffset % kModuleDataAlignment, 0u);
 }
 
 TEST(ModuleStateTest, VerifierRules) {
@@ -85,7 +90,7 @@ TEST(ModuleStateTest, VerifierRules) {
             "m.stridemod: inconsistent module: state 0 'k_cache' is bound to "
             "2 buffers (expected exactly 1)");
   d = stepModule();
-  d.states[1].init.pop_back();
+  d.states[1].init = d.states[1].init.slice(0, 63);
   EXPECT_EQ(roundTripError(d),
             "m.stridemod: inconsistent module: state 1 'v_cache' (f32 [2, 8] "
             "strides [8, 1] offset 0) has 63 bytes of initial data, but its "
@@ -129,7 +134,7 @@ TEST(ModuleStateTest, InspectShowsStatesAndMutatedInputs) {
                       "  state 0 'k_cache': f32 [2, 8] strides [8, 1] offset "
                       "0, initially zeros\n"
                       "  state 1 'v_cache': f32 [2, 8] strides [8, 1] offset "
-                      "0, initially the module's 64 bytes\n"),
+                      "0, initially the module's 64 bytes at data offset 0\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("  buffer 0: state 0 'k_cache', 64 bytes\n"),
@@ -159,7 +164,7 @@ TEST(ModuleStateTest, StatesArePackedAllOrNothing) {
                 .message,
             "state 'k_cache' is given twice");
   EXPECT_EQ(initialStateStorage(d, 0), std::vector<uint8_t>(64, 0));
-  EXPECT_EQ(initialStateStorage(d, 1), d.states[1].init);
+  EXPECT_EQ(initialStateStorage(d, 1), d.states[1].init.toVector());
 }
 
 } // namespace

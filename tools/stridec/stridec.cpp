@@ -325,12 +325,15 @@ std::string moduleCacheEntryFor(const stride::CompileOptions &options,
       stride::moduleCacheKey(bytes, inputPath, options));
 }
 
-/// Writes the module to `path` through a temporary file renamed into place
+/// Streams the module to `path` through a temporary file renamed into place
 /// ("-": standard output), never into an existing file, which may be a
-/// hard link to a cache entry.
-bool writeModule(StringRef path, ArrayRef<uint8_t> bytes) {
+/// hard link to a cache entry (or mapped by a runtime reading it).
+bool writeModule(StringRef path, const stride::ModuleDesc &module) {
   Error error = writeToOutput(path, [&](raw_ostream &os) {
-    os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    stride::streamModule(module, [&](const uint8_t *data, uint64_t size) {
+      os.write(reinterpret_cast<const char *>(data), size);
+      return true;
+    });
     return Error::success();
   });
   if (!error)
@@ -397,6 +400,8 @@ int main(int argc, char **argv) {
   options.cuda.dependentLaunch = !noDependentLaunch;
   options.jobs = jobs;
   options.nvrtcInChildProcesses = true;
+  // The module is streamed to its file from result.module.
+  options.keepModuleBytes = false;
   if (unitOps.getNumOccurrences())
     options.unitOps = unitOps;
   if (!noCache)
@@ -429,13 +434,13 @@ int main(int argc, char **argv) {
     // compile that reported warnings or remarks is not cached, so that
     // every compile of that graph prints them.
     if (!cached.empty() && result.diagnostics.empty()) {
-      stride::storeCachedModule(cached, result.moduleBytes);
+      stride::storeCachedModule(cached, result.module);
       if (path != "-" && stride::placeCachedModule(cached, path)) {
         rootTiming.stop();
         return 0;
       }
     }
-    if (!writeModule(path, result.moduleBytes))
+    if (!writeModule(path, result.module))
       return 1;
     rootTiming.stop();
     return 0;

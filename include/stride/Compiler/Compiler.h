@@ -134,6 +134,11 @@ struct CompileOptions {
   torch::ImportOptions import;
   /// Written into the module's producer field.
   std::string producer = "stridec 0.1.0";
+  /// Also return the module file's bytes (CompileResult::moduleBytes), a
+  /// second copy of its constants in memory beside CompileResult::module.
+  /// stridec, which streams `module` to the file (streamModule), turns it
+  /// off.
+  bool keepModuleBytes = true;
   /// Called on the pass manager before the pipeline runs (stridec applies
   /// MLIR's command-line options, e.g. --mlir-print-ir-after-all, here).
   std::function<void(mlir::PassManager &)> configurePassManager;
@@ -147,7 +152,8 @@ struct CompileResult {
   std::vector<Diagnostic> diagnostics;
   /// The output text for Mlir, Cuda, Ptx and Dot.
   std::string text;
-  /// The module file's bytes for Module.
+  /// The module file's bytes for Module (when CompileOptions::
+  /// keepModuleBytes).
   std::vector<uint8_t> moduleBytes;
   /// The module for Module.
   ModuleDesc module;

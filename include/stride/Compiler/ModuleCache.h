@@ -53,12 +53,12 @@ bool placeCachedModule(llvm::StringRef entry, llvm::StringRef output);
 /// holds its weights: hundreds of MB each).
 inline constexpr uint64_t kModuleCacheMaxBytes = uint64_t(8) << 30;
 
-/// Stores `bytes` as `entry` (written beside it and renamed into place, so
-/// a reader never sees half of it), then removes the least recently used
-/// module entries of its directory while they hold more than `maxBytes`
-/// (a hit counts as a use); failures are silent, as a cache is only an
-/// optimization.
-void storeCachedModule(llvm::StringRef entry, llvm::ArrayRef<uint8_t> bytes,
+/// Stores `module`'s file as `entry` (streamed beside it and renamed into
+/// place, so a reader never sees half of it), then removes the least
+/// recently used module entries of its directory while they hold more than
+/// `maxBytes` (a hit counts as a use); failures are silent, as a cache is
+/// only an optimization.
+void storeCachedModule(llvm::StringRef entry, const ModuleDesc &module,
                        uint64_t maxBytes = kModuleCacheMaxBytes);
 
 /// compileFile(path, options) through the cache in options.nvrtcCacheDir,

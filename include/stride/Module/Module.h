@@ -25,12 +25,14 @@
 #ifndef STRIDE_MODULE_MODULE_H
 #define STRIDE_MODULE_MODULE_H
 
+#include "stride/Module/SharedBytes.h"
 #include "stride/Support/BufferLimits.h"
 #include "stride/Support/DType.h"
 #include "stride/Support/Result.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
@@ -39,7 +41,7 @@
 namespace stride {
 
 /// The only module format version this build reads and writes.
-inline constexpr uint32_t kModuleFormatVersion = 3;
+inline constexpr uint32_t kModuleFormatVersion = 4;
 
 /// The FlatBuffers file identifier, at bytes 8..11 of every module file (a
 /// size-prefixed FlatBuffer: byte count, root offset, identifier).
@@ -56,8 +58,15 @@ inline constexpr uint32_t kMaxDynamicSharedBytes = 227 * 1024;
 /// CUDA's limit on the total size of a kernel's parameters (pre-Volta
 /// limit, which the format keeps so that modules run everywhere).
 inline constexpr size_t kMaxKernelParamBytes = 4096;
-/// Each constant's data starts at a file offset that is a multiple of this.
-inline constexpr size_t kConstantAlignment = 64;
+/// The data section (constants' data, states' initial values) starts at a
+/// file offset that is a multiple of this, and so does each entry in it: a
+/// page, so that each entry can be mapped, advised and read with O_DIRECT
+/// or GPUDirect Storage on its own (python-free-docs/module-format.md,
+/// "The data section").
+inline constexpr uint64_t kModuleDataAlignment = 4096;
+/// The executables' bytes, which stay inside the FlatBuffer, total at most
+/// this many, so that the FlatBuffer stays below FlatBuffers' 2 GiB limit.
+inline constexpr uint64_t kMaxExecutableBytes = uint64_t(1) << 30;
 
 enum class CodeKind : uint8_t { Cubin, Ptx };
 
@@ -89,7 +98,7 @@ struct TensorSignature {
 /// extent times the element size bytes, little-endian; empty: zeros).
 struct StateDesc {
   TensorSignature tensor;
-  std::vector<uint8_t> init;
+  SharedBytes init;
 
   bool operator==(const StateDesc &) const = default;
 };
@@ -143,12 +152,13 @@ struct ExecutableDesc {
 
 /// A tensor stored in the module (weights): its storage, `data`, holds the
 /// elements at the layout `shape` and `strides` give (little-endian), so
-/// data.size() is the storage extent times the element size.
+/// data.size() is the storage extent times the element size. In a module
+/// read by readModuleFile, `data` is a view of the mapped file.
 struct ConstantDesc {
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
   std::vector<int64_t> strides;
-  std::vector<uint8_t> data;
+  SharedBytes data;
 
   bool operator==(const ConstantDesc &) const = default;
 };
@@ -310,20 +320,60 @@ bool supportsDependentLaunch(const std::string &arch);
 /// the compiler can call it to catch its own mistakes early.
 Status verifyModule(const ModuleDesc &desc, const std::string &name);
 
-/// The `.stridemod` bytes of `desc`. Does not verify `desc`.
+/// Where a module's parts lie in its file (python-free-docs/module-format.md,
+/// "Layout of the file"): the size-prefixed FlatBuffer from byte 0, then the
+/// data section, which holds each constant's data and each stored initial
+/// value of a state at an offset relative to the section's start.
+struct ModuleFileLayout {
+  /// Bytes of the FlatBuffer, its 4-byte size prefix included.
+  uint64_t flatBufferBytes = 0;
+  /// The data section's file offset (a multiple of kModuleDataAlignment;
+  /// flatBufferBytes when the section is empty) and its size.
+  uint64_t dataSectionOffset = 0;
+  uint64_t dataSectionBytes = 0;
+  /// Each constant's data and each state's initial value: its offset in the
+  /// data section (0 for no bytes).
+  std::vector<uint64_t> constantOffsets;
+  std::vector<uint64_t> stateOffsets;
+
+  uint64_t fileBytes() const { return dataSectionOffset + dataSectionBytes; }
+};
+
+/// The layout the writer gives `desc`'s file.
+ModuleFileLayout moduleFileLayout(const ModuleDesc &desc);
+
+/// Receives a module file's bytes in order; false stops the writing (a write
+/// error, which the caller reports).
+using ModuleByteSink = std::function<bool(const uint8_t *data, uint64_t size)>;
+
+/// Hands `desc`'s file to `sink` in order: the FlatBuffer, padding, then the
+/// data section straight from each constant and state, never copied into one
+/// buffer. Does not verify `desc`. False when `sink` returned false.
+bool streamModule(const ModuleDesc &desc, const ModuleByteSink &sink);
+
+/// The `.stridemod` bytes of `desc`, in memory. Does not verify `desc`.
 std::vector<uint8_t> serializeModule(const ModuleDesc &desc);
 
 /// Parses and verifies module bytes. Untrusted input: the FlatBuffers
-/// verifier runs before any field is read, then verifyModule. Foreign,
-/// truncated, corrupt and wrong-version files are refused with a message
-/// that starts with `name`.
+/// verifier runs before any field is read, every data offset and size is
+/// checked against the file, then verifyModule. Foreign, truncated, corrupt
+/// and wrong-version files are refused with a message that starts with
+/// `name`. The constants' data is copied out of the caller's bytes.
 Result<ModuleDesc> parseModule(const uint8_t *data, size_t size,
                                const std::string &name);
 
-/// Reads and parses a module file; messages start with `path`.
+/// As above, but the constants' data (and the states' initial values) are
+/// views of `bytes`, which they keep alive: no copy.
+Result<ModuleDesc> parseModule(const SharedBytes &bytes,
+                               const std::string &name);
+
+/// Maps a module file into memory (reads it where it cannot be mapped: a
+/// pipe) and parses it without copying its data section; messages start
+/// with `path`.
 Result<ModuleDesc> readModuleFile(const std::string &path);
 
-/// Verifies `desc` (refusing to write an inconsistent module) and writes it.
+/// Verifies `desc` (refusing to write an inconsistent module) and streams it
+/// to `path` (streamModule).
 Status writeModuleFile(const std::string &path, const ModuleDesc &desc);
 
 /// A readable multi-line dump for `stridec --inspect`: header, arch,

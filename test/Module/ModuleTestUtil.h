@@ -1,0 +1,53 @@
+//===- ModuleTestUtil.h - Modules the module tests build on -----*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_TEST_MODULE_MODULETESTUTIL_H
+#define STRIDE_TEST_MODULE_MODULETESTUTIL_H
+
+#include "stride/Module/Module.h"
+
+namespace stride::test {
+
+/// `n` bytes that differ from their neighbours: first, first + step, ...
+inline std::vector<uint8_t> countingBytes(size_t n, uint8_t first = 0,
+                                          uint8_t step = 1) {
+  std::vector<uint8_t> bytes(n);
+  for (size_t i = 0; i < n; ++i)
+    bytes[i] = uint8_t(first + i * step);
+  return bytes;
+}
+
+/// A module for sm_90 with entry "forward" and one executable of `kind`
+/// (a minimal CUBIN or PTX image) holding `kernels`; nothing else.
+inline ModuleDesc moduleWithKernels(CodeKind kind,
+                                    std::vector<KernelDesc> kernels) {
+  ModuleDesc d;
+  d.producer = "stridec 0.1";
+  d.target = {Backend::Cuda, "sm_90"};
+  ExecutableDesc exe;
+  exe.image = kind == CodeKind::Cubin
+                  ? CodeImage{kind, {0x7f, 'E', 'L', 'F', 2, 1, 1, 0}}
+                  : CodeImage{kind, {'.', 'v', 'e', 'r', 's', 'i', 'o', 'n'}};
+  exe.kernels = std::move(kernels);
+  d.executables.push_back(std::move(exe));
+  d.signature.entryName = "forward";
+  return d;
+}
+
+/// A dispatch of kernel `kernel` of executable 0 on a small grid.
+inline DispatchStep smallDispatch(uint32_t kernel, std::vector<KernelArg> args) {
+  DispatchStep d;
+  d.kernel = kernel;
+  d.grid = {2, 1, 1};
+  d.block = {128, 1, 1};
+  d.args = std::move(args);
+  return d;
+}
+
+} // namespace stride::test
+
+#endif // STRIDE_TEST_MODULE_MODULETESTUTIL_H
