@@ -3,7 +3,8 @@
 # the models bundle (bench/models/prepare.sh: the portable stridec and
 # stride-run-gpu, the export helper, the stride package, bench_models.py,
 # whose timing and runner functions bench_decode.py uses) plus
-# bench_decode.py and run.sh.
+# bench_decode.py, run.sh and stride-generate (build it first:
+# scripts/build.sh).
 #
 # usage: bench/decode/prepare.sh [--out DIR]   (default build/decode-bundle)
 set -euo pipefail
@@ -20,4 +21,7 @@ done
 bench/models/prepare.sh --out "$out" >/dev/null
 rm "$out/run.sh"
 cp bench/decode/bench_decode.py bench/decode/run.sh "$out/"
+# The greedy decoding example (examples/generate), linked like
+# stride-run-gpu: it runs on the GPU machine as it is.
+cp build/bin/stride-generate "$out/bin/"
 echo "$out: $(du -sm "$out" | cut -f1) MiB"

@@ -515,9 +515,12 @@ private:
   mlir::LogicalResult printLoad(Code &body, const std::string &dim,
                                 int64_t extent, const std::string &target,
                                 mlir::Value value, Coords coords);
-  /// One key `j` of a warp: the rows' masks, scores and softmax steps.
-  mlir::LogicalResult printKey(Code &body, int64_t dimSteps,
-                               int64_t valueSteps);
+  /// Key `u` of a warp's keys: which rows attend it, and its key's and
+  /// value's dims of the lane where one does.
+  mlir::LogicalResult printKeyLoads(Code &body, int64_t dimSteps,
+                                    int64_t valueSteps);
+  /// Key `u`'s scores and the rows' online softmax steps.
+  void printKeySteps(Code &body, int64_t dimSteps, int64_t valueSteps);
   /// The loop combining `count` softmax states (m, l, acc) at `stateAt`
   /// into M, L and A for row `r` and value dim `e`.
   void printCombineLoop(Code &body, const std::string &count,
