@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// stride-attention-library: which attention ops run as Stride's split-KV
-// kernel (decode steps), which as one cuDNN call, and the operands of the
-// latter in the layouts cuDNN reads (Passes.td says what each takes;
+// stride-attention-library: which attention ops run as one cuDNN call,
+// which (decode steps cuDNN does not take) as Stride's split-KV kernel,
+// and the operands of the former in the layouts cuDNN reads (Passes.td says what each takes;
 // python-free-docs/attention.md, "The fused path" and "Decode attention",
 // why).
 //
@@ -227,21 +227,23 @@ struct AttentionLibraryPass
           << "'; expected cudnn or none";
       return signalPassFailure();
     }
-    if (splitKv)
-      getOperation().walk([](AttentionOp op) {
-        if (splitKvTakes(op) && !op->hasAttr(StrideDialect::kKeepFusedAttrName))
-          op->setAttr(StrideDialect::kSplitKvAttrName,
-                      UnitAttr::get(op->getContext()));
-      });
-    if (library == "none")
-      return;
-    getOperation().walk([](Operation *op) {
-      if (op->hasAttr(StrideDialect::kSplitKvAttrName))
-        return;
-      if (auto forward = dyn_cast<AttentionOp>(op); forward && cudnnTakes(forward))
+    bool cudnn = library == "cudnn";
+    // cuDNN first where it takes an op (a kept library before Stride's own
+    // kernel: bench/decode measured cuDNN as fast or faster on every decode
+    // step, bench/NOTES.md section 47); the split-KV kernel for the decode
+    // steps it does not take (f32, other head dims, library=none), which
+    // would otherwise be decomposed around a copy of the cache per query
+    // head.
+    getOperation().walk([&](Operation *op) {
+      auto forward = dyn_cast<AttentionOp>(op);
+      if (forward && cudnn && cudnnTakes(forward))
         prepare(forward);
+      else if (forward && splitKv && splitKvTakes(forward) &&
+               !forward->hasAttr(StrideDialect::kKeepFusedAttrName))
+        forward->setAttr(StrideDialect::kSplitKvAttrName,
+                         UnitAttr::get(op->getContext()));
       else if (auto backward = dyn_cast<AttentionBackwardOp>(op);
-               backward && cudnnTakes(backward))
+               backward && cudnn && cudnnTakes(backward))
         prepare(backward);
     });
   }

@@ -155,18 +155,16 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
     - Each op kept is marked `stride.keep_fused`; the plan lowers it to a
       `cudnn.sdpa_forward` or `cudnn.sdpa_backward` library call.
 
-    Before cuDNN is considered, a forward op with few query rows per
-    key/value head (at most 4 query rows, and at most 16 rows counting the
-    query heads that share a key/value head: a decode step), f16, bf16 or
-    f32, head dims up to 256, and no logsumexp result is marked
-    `stride.split_kv` instead (option `split-kv`, on by default): it runs
-    as Stride's split-KV kernel (python-free-docs/attention.md, "Decode
-    attention"), which splits the keys over the GPU and skips the keys
-    that the mask hides (a static KV cache's unwritten positions) without
-    reading them. cuDNN parallelizes over query rows and reads every key:
-    in a batch-1 decode step of a LLaMA-8B-class layer (32 query heads, 8
-    key/value heads, 4096 positions) it took 0.035 ms on an H200 for the
-    16.8 MB a read of the cache costs 0.004 ms.
+    A forward op that cuDNN does not take (f32, other head dims,
+    `library=none`) with few query rows per key/value head (at most 4
+    query rows, and at most 16 rows counting the query heads that share a
+    key/value head: a decode step), head dims up to 256 and no logsumexp
+    result is marked `stride.split_kv` (option `split-kv`, on by default):
+    it runs as Stride's split-KV kernel (python-free-docs/attention.md,
+    "Decode attention") instead of being decomposed around a copy of the
+    key and value per query head. cuDNN keeps the ops it takes: on an H200
+    it was as fast as the split-KV kernel on a batch-1 decode step and
+    faster at batches 8 and 32 (bench/NOTES.md section 47).
 
     Runs after `stride-legalize-layouts` and before
     `stride-decompose-attention` in the default pipeline.
