@@ -34,7 +34,7 @@ from .compile_model import compile_archive
 from .compiler import CompileError, OPTIONS
 from .export import (ATTENTION_MODES, attention_backend, captured_archive,
                      stride_decompositions, use_torchs_cudnn)
-from .torch_module import TORCH_DTYPES, TorchModule
+from .torch_module import TorchModule, unsupported_inputs
 
 # What the backend did, for tests and reports: graphs compiled by Stride,
 # graphs run eagerly, layouts repaired, specializations of dynamic graphs.
@@ -144,10 +144,7 @@ class StrideGraph:
         return outputs
 
     def compile(self, args):
-        unsupported = [type(a).__name__ if not isinstance(a, torch.Tensor)
-                       else str(a.dtype) if a.dtype not in TORCH_DTYPES else None
-                       for a in args]
-        unsupported = [u for u in unsupported if u]
+        unsupported = unsupported_inputs(args)
         if unsupported:
             raise ValueError(f"inputs Stride does not take: {', '.join(unsupported)}")
         # The module runs on the device of the graph's CUDA tensors; a CPU

@@ -20,6 +20,20 @@ TORCH_DTYPES = {
 }
 STRIDE_DTYPES = {v: k for k, v in TORCH_DTYPES.items()}
 
+
+
+def unsupported_inputs(args):
+    """What in `args` a Stride module cannot take, as text (a type name, or
+    a tensor's dtype); empty when it takes them all."""
+    said = []
+    for a in args:
+        if not isinstance(a, torch.Tensor):
+            said.append(type(a).__name__)
+        elif a.dtype not in STRIDE_DTYPES:
+            said.append(str(a.dtype))
+    return said
+
+
 # The runtime's matrix products need 256-byte aligned buffers
 # (python-free-docs/embedding.md); an input that is not is copied.
 ALIGNMENT = 256

@@ -49,6 +49,15 @@ class TorchModuleTest(unittest.TestCase):
                       "copy_inputs=True", error.message)
         self.assertIn("input 0: arg0: f32 [2, 3] strides [3, 1] offset 0", error.message)
 
+    def test_unsupported_inputs(self):
+        # What the torch.compile backend falls back for (the backend keyed
+        # its check by Stride's dtype names, not torch's dtypes, and so fell
+        # back for every graph on the H200).
+        from stride.torch_module import unsupported_inputs
+
+        self.assertEqual(unsupported_inputs([self.x, self.x]), [])
+        self.assertEqual(unsupported_inputs([self.x, 3]), ["int"])
+
     def test_refuses_dtype_shape_device_count(self):
         torch = self.torch
         cases = [
