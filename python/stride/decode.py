@@ -62,9 +62,11 @@ class CachedLM(torch.nn.Module):
             return logits, next_position
         return logits, logits.argmax(dim=-1, keepdim=True), next_position
 
-    def states(self):
-        """The cache's buffers by the names the exported graphs give them."""
-        return dict(self.named_buffers())
+    def states(self, mutated=None):
+        """The buffers by the names the exported graphs give them: those in
+        `mutated` (the graphs' state, e.g. the cache), or all."""
+        return {n: b for n, b in self.named_buffers()
+                if mutated is None or n in mutated}
 
 
 def prompt_inputs(prompt):
@@ -73,8 +75,9 @@ def prompt_inputs(prompt):
 
 def export_graphs(wrapper, batch, prompt_len, directory):
     """prefill.pt2 (T = prompt_len) and decode.pt2 (T = 1) of `wrapper`,
-    exported before it runs (the archives hold the cache's initial zeros)."""
-    graphs = {}
+    exported before it runs (the archives hold the cache's initial zeros).
+    Returns their descriptions and the names of the buffers they mutate."""
+    graphs, mutated = {}, set()
     example = torch.zeros(batch, prompt_len, dtype=torch.int64)
     for name, inputs in (("prefill.pt2", prompt_inputs(example)),
                          ("decode.pt2", (torch.zeros(batch, 1, dtype=torch.int64),
@@ -83,7 +86,8 @@ def export_graphs(wrapper, batch, prompt_len, directory):
                                  wrapper.output_names)
         torch.export.save(program, os.path.join(directory, name))
         graphs[name] = {"input_names": list(program.graph_signature.user_inputs)}
-    return graphs
+        mutated |= set(program.graph_signature.buffers_to_mutate.values())
+    return graphs, mutated
 
 
 def output_names(directory, archive):
@@ -155,13 +159,13 @@ def export_decode(model, directory, batch=1, prompt_len=16, cache_len=128,
     prompt = torch.randint(0, model.config.vocab_size, (batch, prompt_len),
                            generator=generator)
     wrapper = CachedLM(model, batch, cache_len).eval()
-    graphs = export_graphs(wrapper, batch, prompt_len, directory)
+    graphs, mutated = export_graphs(wrapper, batch, prompt_len, directory)
     tokens, logits = greedy_loop(wrapper, prompt, new_tokens)
     expected = transformers_generate(model, prompt, new_tokens)
     np.save(os.path.join(directory, "prompt.npy"), to_numpy(prompt))
     np.save(os.path.join(directory, "expected_tokens.npy"), to_numpy(expected))
     np.save(os.path.join(directory, "expected_logits.npy"), to_numpy(logits))
-    save_states(os.path.join(directory, "expected_states"), wrapper.states())
+    save_states(os.path.join(directory, "expected_states"), wrapper.states(mutated))
     agree = torch.equal(tokens, expected)
     for name in graphs:
         graphs[name]["output_names"] = output_names(directory, name)
@@ -171,7 +175,7 @@ def export_decode(model, directory, batch=1, prompt_len=16, cache_len=128,
     write_description(directory, {
         "mode": "decode", "batch": batch, "prompt_len": prompt_len,
         "cache_len": cache_len, "new_tokens": new_tokens, "graphs": graphs,
-        "states": {n: list(t.shape) for n, t in wrapper.states().items()},
+        "states": {n: list(t.shape) for n, t in wrapper.states(mutated).items()},
         "wrapper_matches_generate": agree,
     })
     summary = write_ops(directory, list(graphs))
