@@ -143,7 +143,7 @@ struct Invocation::Impl {
       return address.error();
     states->buffers[slot] =
         DeviceBuffer(states->allocator.get(), *address, bytes);
-    return writeState(index, initialStateStorage(desc(), b.index));
+    return initializeState(index, size_t(b.index));
   }
 
   Status ensureArena() {
@@ -188,11 +188,35 @@ struct Invocation::Impl {
   /// Writes `storage` into state buffer `index`, synchronously (a state
   /// is written between runs, never during one).
   Status writeState(size_t index, const std::vector<uint8_t> &storage) {
+    return writeState(index, storage.data(), storage.size());
+  }
+
+  /// Copies `bytes` bytes at `data` into state buffer `index` and waits.
+  Status writeState(size_t index, const uint8_t *data, uint64_t bytes) {
     const std::string what = "writing " + exe.bufferName(index);
-    if (storage.empty())
+    if (bytes == 0)
       return Status::ok();
-    if (CUresult r = cu.cuMemcpyHtoDAsync(ownedAddress(index), storage.data(),
-                                          storage.size(), stream))
+    if (CUresult r = cu.cuMemcpyHtoDAsync(ownedAddress(index), data, bytes,
+                                          stream))
+      return rt.cudaError(what, r);
+    if (CUresult r = cu.cuStreamSynchronize(stream))
+      return rt.cudaError(what, r);
+    return Status::ok();
+  }
+
+  /// Sets state buffer `index` (state `state`) to its initial value: the
+  /// module's stored bytes, copied from the module (mapped from its file),
+  /// or zeros set on the device, so that a cache of gigabytes needs no
+  /// host buffer of zeros.
+  Status initializeState(size_t index, size_t state) {
+    const StateDesc &s = desc().states[state];
+    if (!s.init.empty())
+      return writeState(index, s.init.data(), s.init.size());
+    const std::string what = "zeroing " + exe.bufferName(index);
+    uint64_t bytes = uint64_t(*storageBytes(s.tensor));
+    if (bytes == 0)
+      return Status::ok();
+    if (CUresult r = cu.cuMemsetD8Async(ownedAddress(index), 0, bytes, stream))
       return rt.cudaError(what, r);
     if (CUresult r = cu.cuStreamSynchronize(stream))
       return rt.cudaError(what, r);
@@ -727,9 +751,7 @@ Status Invocation::resetStates() {
   if (Status s = m.ensureOwnedBuffers(/*temporariesOnly=*/true); !s)
     return s;
   for (size_t i = 0; i < m.desc().states.size(); ++i)
-    if (Status s = m.writeState(m.stateBuffer(i),
-                                initialStateStorage(m.desc(), i));
-        !s)
+    if (Status s = m.initializeState(m.stateBuffer(i), i); !s)
       return s;
   return Status::ok();
 }
