@@ -7,7 +7,7 @@
 //
 // The op table's parts: each file of builders (PointwiseOps.cpp,
 // ViewOps.cpp, IndexOps.cpp, ReductionOps.cpp, MatmulOps.cpp,
-// ExpansionOps.cpp, AttentionOps.cpp) adds its own to the table that Ops.cpp assembles, and
+// ExpansionOps.cpp, AttentionOps.cpp, ConvNetOps.cpp) adds its own to the table that Ops.cpp assembles, and
 // the helpers that builders of several groups call. Private to
 // lib/Import/Torch.
 //
@@ -37,6 +37,7 @@ void addReductionOps(OpTable &ops);
 void addMatmulOps(OpTable &ops);
 void addExpansionOps(OpTable &ops);
 void addAttentionOps(OpTable &ops);
+void addConvNetOps(OpTable &ops);
 
 /// Whether `target` ("aten....") is a fused attention op, whose builder
 /// passes over the None and SymInt outputs it has (acceptsAbsentOutputs).

@@ -36,6 +36,7 @@ const OpTable &table() {
     addMatmulOps(ops);
     addExpansionOps(ops);
     addAttentionOps(ops);
+    addConvNetOps(ops);
     return ops;
   }();
   return ops;

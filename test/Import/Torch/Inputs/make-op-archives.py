@@ -16,7 +16,10 @@ AOTAutograd's graphs take and that PyTorch cannot make here (issue 42):
                  min.dim (an output unused), over rows with ties, NaNs and
                  signed zeros;
   argmax-bf16    greedy decoding's logits.argmax(dim=-1, keepdim=True) of
-                 logits cast to bf16 (rounding makes ties).
+                 logits cast to bf16 (rounding makes ties);
+  convnet        batch norm in inference, constant_pad_nd (a negative pad
+                 too), avg_pool2d with padding, max_pool2d_with_indices
+                 with dilation and its indices.
 
 Each writes its inputs (NAME.INPUT.npy) and the outputs computed here in
 float64 (NAME.expected/OUTPUT.npy, rounded once to f32), for `stride-run
@@ -232,9 +235,97 @@ def case_argmax_bf16(rng):
         "argmax": Tensor([3, 1], [arg_extreme(r, True) for r in rows], I64)})
 
 
+def batch_norm_ref(x, w, b, mean, var, eps):
+    n, c, h, wd = x.shape
+    out = []
+    for i in range(n * c * h * wd):
+        ch = (i // (h * wd)) % c
+        xv = pt2_writer.f32(x.values[i])
+        out.append((xv - mean.values[ch]) / math.sqrt(var.values[ch] + eps)
+                   * w.values[ch] + b.values[ch])
+    return Tensor(x.shape, out)
+
+
+def pad_ref(x, pad, value):
+    """constant_pad_nd on the last two dims: pad = [left, right, top, bottom]
+    (negative: removed)."""
+    n, c, h, w = x.shape
+    left, right, top, bottom = pad
+    oh, ow = h + top + bottom, w + left + right
+    out = []
+    for i in range(n * c):
+        for r in range(oh):
+            for col in range(ow):
+                hr, wc = r - top, col - left
+                inside = 0 <= hr < h and 0 <= wc < w
+                out.append(x.values[(i * h + hr) * w + wc] if inside else value)
+    return Tensor([n, c, oh, ow], out)
+
+
+def pool_ref(x, kernel, stride, padding, dilation, kind):
+    """avg (zeros in the padding, counted) or max (index of the first
+    largest in the H x W plane) pooling of [N, C, H, W]."""
+    n, c, h, w = x.shape
+    oh = (h + 2 * padding[0] - dilation[0] * (kernel[0] - 1) - 1) // stride[0] + 1
+    ow = (w + 2 * padding[1] - dilation[1] * (kernel[1] - 1) - 1) // stride[1] + 1
+    values, indices = [], []
+    for i in range(n * c):
+        for r in range(oh):
+            for col in range(ow):
+                best, where, total = None, None, 0.0
+                for kh in range(kernel[0]):
+                    for kw in range(kernel[1]):
+                        hr = r * stride[0] - padding[0] + kh * dilation[0]
+                        wc = col * stride[1] - padding[1] + kw * dilation[1]
+                        inside = 0 <= hr < h and 0 <= wc < w
+                        v = x.values[(i * h + hr) * w + wc] if inside else (
+                            0.0 if kind == "avg" else -math.inf)
+                        total += v
+                        if best is None or v > best:
+                            best, where = v, hr * w + wc
+                values.append(total / (kernel[0] * kernel[1]) if kind == "avg" else best)
+                indices.append(where)
+    return Tensor([n, c, oh, ow], values), Tensor([n, c, oh, ow], indices, I64)
+
+
+def case_convnet(rng):
+    """A convolutional network's ops around the convolution: batch norm in
+    inference, constant padding (with a negative pad), average pooling
+    with padding and max pooling with dilation and its indices."""
+    x = {"x": rand(rng, [2, 3, 7, 6]), "weight": rand(rng, [3]), "bias": rand(rng, [3]),
+         "mean": rand(rng, [3]),
+         "var": Tensor([3], [0.5, 1.25, 2.0])}
+    graph = graph_of(x)
+    graph.node("_native_batch_norm_legit_no_training.default",
+               [("input", "x"), ("weight", "weight"), ("bias", "bias"),
+                ("running_mean", "mean"), ("running_var", "var"),
+                ("momentum", floats(0.1)), ("eps", floats(1e-5))],
+               [("bn", F32, [2, 3, 7, 6]), ("bn_mean", F32, [0]), ("bn_rstd", F32, [0])])
+    graph.node("constant_pad_nd.default",
+               [("self", "bn"), ("pad", ints([1, 2, 0, -1])), ("value", floats(0.5))],
+               [("pad", F32, [2, 3, 6, 9])])
+    graph.node("avg_pool2d.default",
+               [("self", "pad"), ("kernel_size", ints([2, 3])), ("stride", ints([2, 2])),
+                ("padding", ints([1, 1]))],
+               [("avg", F32, [2, 3, 4, 5])])
+    graph.node("max_pool2d_with_indices.default",
+               [("self", "x"), ("kernel_size", ints([3, 2])), ("stride", ints([2, 1])),
+                ("padding", ints([1, 0])), ("dilation", ints([1, 2]))],
+               [("maxpool", F32, [2, 3, 4, 4]), ("maxpool_index", I64, [2, 3, 4, 4])])
+    graph.outputs = ["bn", "pad", "avg", "maxpool", "maxpool_index"]
+    bn = batch_norm_ref(x["x"], x["weight"], x["bias"], x["mean"], x["var"], 1e-5)
+    padded = pad_ref(rounded(bn), [1, 2, 0, -1], 0.5)
+    avg, _ = pool_ref(padded, [2, 3], [2, 2], [1, 1], [1, 1], "avg")
+    mx, index = pool_ref(x["x"], [3, 2], [2, 1], [1, 0], [1, 2], "max")
+    write_case("convnet", graph, x, {"bn": rounded(bn), "pad": rounded(padded),
+                                     "avg": rounded(avg), "maxpool": rounded(mx),
+                                     "maxpool_index": index})
+
+
 def errors():
     """A cat whose every input is an empty 1-D tensor, but whose result has
-    rank 2; a graph output that is an int."""
+    rank 2; a graph output that is an int; argmax of no elements; max
+    pooling whose ceil_mode adds a partial window."""
     graph = Graph()
     graph.node("zeros.default", [("size", ints([0]))], [("past", F32, [0])])
     graph.node("cat.default", [("tensors", {"as_tensors": [{"name": "past"}, {"name": "past"}]})],
@@ -251,13 +342,21 @@ def errors():
                [("argmax", I64, [2])])
     graph.outputs = ["argmax"]
     write_archive("error-argmax-empty", graph)
+    graph = Graph()
+    graph.input("x", F32, [1, 2, 5, 5])
+    graph.node("max_pool2d_with_indices.default",
+               [("self", "x"), ("kernel_size", ints([2])), ("stride", ints([2])),
+                ("ceil_mode", {"as_bool": True})],
+               [("mp", F32, [1, 2, 3, 3]), ("mp_index", I64, [1, 2, 3, 3])])
+    graph.outputs = ["mp"]
+    write_archive("error-pool-ceil", graph)
 
 
 def main():
     os.makedirs(OUT, exist_ok=True)
     rng = random.Random(42)
     for case in (case_size_one_view, case_cat_empty, case_reciprocal, case_none_outputs,
-                 case_argmax, case_argmax_bf16):
+                 case_argmax, case_argmax_bf16, case_convnet):
         case(rng)
     errors()
 
