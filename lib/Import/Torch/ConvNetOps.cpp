@@ -6,8 +6,9 @@
 //===----------------------------------------------------------------------===//
 //
 // The op table's ops of convolutional networks other than the convolution
-// (issue 42): batch norm in inference, constant padding, and 2-D average
-// and max pooling, each built from ops Stride has. A pooling window is a
+// (issue 42): batch norm in inference, group norm, constant padding,
+// nearest upsampling by whole factors, and 2-D average and max pooling,
+// each built from ops Stride has. A pooling window is a
 // strided view of its input (`stride.as_strided`: [.., OH, OW, KH, KW],
 // overlapping where the stride is below the window), reduced over its
 // last two dims; padding is `constant_pad_nd` first (0, or -inf for max).
@@ -98,6 +99,108 @@ LogicalResult batchNormInference(NodeImporter &n) {
     if (n.hasOutput(i))
       n.setOutput(i, FullOp::create(n.b(), n.location(), n.outputType(i),
                                     n.b().getF64FloatAttr(0.0)));
+  return success();
+}
+
+/// native_group_norm(input, weight, bias, N, C, HxW, group, eps) -> (out,
+/// mean, rstd): the input [N, C, ...] viewed as [N, G, C / G * HxW] (a
+/// row-major copy first where its layout allows no view), each group
+/// normalized by its mean and biased variance, then the per-channel affine.
+LogicalResult groupNorm(NodeImporter &n) {
+  FailureOr<Value> input = n.tensor("input");
+  FailureOr<Value> weight = succeeded(input) ? n.optionalTensor("weight") : Fail();
+  FailureOr<Value> bias = succeeded(weight) ? n.optionalTensor("bias") : Fail();
+  FailureOr<int64_t> groups =
+      succeeded(bias) ? n.integer("group", std::nullopt) : Fail();
+  FailureOr<double> eps = succeeded(groups) ? n.scalar("eps", std::nullopt) : Fail();
+  if (failed(eps))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*input);
+  if (shape.size() < 2 || n.numOutputs() != 3 || *groups < 1 ||
+      shape[1] % *groups != 0)
+    return n.error() << "group norm takes an input of rank 2 or more whose "
+                        "channels the groups divide, and has 3 outputs; got "
+                     << formatDims(Dims(shape.begin(), shape.end())) << ", "
+                     << *groups << " groups, " << n.numOutputs() << " outputs";
+  int64_t batch = shape[0], g = *groups, count = 1;
+  for (int64_t d : shape.drop_front(1))
+    count *= d;
+  Dims grouped{batch, g, count / g}, stats{batch, g};
+  if (failed(expectOutputShape(n, 0, shape)) ||
+      failed(expectOutputShape(n, 1, stats)) ||
+      failed(expectOutputShape(n, 2, stats)))
+    return failure();
+  DType dtype = n.outputDType();
+  Value x = n.toType(n.cast(*input, dtype), n.contiguous(shape, dtype));
+  x = ViewOp::create(n.b(), n.location(), n.contiguous(grouped, dtype), x);
+  StridedTensorType groupedType = n.contiguous(grouped, dtype);
+  int64_t dims[] = {2};
+  Value mean = MeanOp::create(n.b(), n.location(),
+                              n.contiguous({batch, g, 1}, dtype), x, dims, true);
+  Value centered = SubOp::create(n.b(), n.location(), groupedType, x,
+                                 *n.broadcast(mean, grouped));
+  Value square = MulOp::create(n.b(), n.location(), groupedType, centered, centered);
+  Value variance = MeanOp::create(n.b(), n.location(),
+                                  n.contiguous({batch, g, 1}, dtype), square,
+                                  dims, true);
+  Value epsilon = *n.broadcast(n.scalarTensor(*eps, dtype), {batch, g, 1});
+  Value shifted = AddOp::create(n.b(), n.location(),
+                                n.contiguous({batch, g, 1}, dtype), variance, epsilon);
+  Value rstd = RsqrtOp::create(n.b(), n.location(),
+                               n.contiguous({batch, g, 1}, dtype), shifted);
+  Value y = MulOp::create(n.b(), n.location(), groupedType, centered,
+                          *n.broadcast(rstd, grouped));
+  StridedTensorType type = n.contiguous(shape, dtype);
+  y = ViewOp::create(n.b(), n.location(), type, y);
+  for (Value param : {*weight, *bias}) {
+    if (!param)
+      continue;
+    FailureOr<Value> p = perChannel(n, param, dtype, shape);
+    if (failed(p))
+      return failure();
+    y = param == *weight ? MulOp::create(n.b(), n.location(), type, y, *p).getResult()
+                         : AddOp::create(n.b(), n.location(), type, y, *p).getResult();
+  }
+  n.setOutput(0, n.toType(y, n.outputType()));
+  n.setOutput(1, n.toType(ViewOp::create(n.b(), n.location(),
+                                         n.contiguous(stats, dtype), mean),
+                          n.outputType(1)));
+  n.setOutput(2, n.toType(ViewOp::create(n.b(), n.location(),
+                                         n.contiguous(stats, dtype), rstd),
+                          n.outputType(2)));
+  return success();
+}
+
+/// upsample_nearest2d(input, output_size, scale_factors) with whole scale
+/// factors: each element repeated s x s times, a stride-0 view
+/// [N, C, H, s, W, s] of the input copied into [N, C, H * s, W * s].
+LogicalResult upsampleNearest(NodeImporter &n) {
+  // `.vec` names its tensor `input`, `.default` `self`.
+  FailureOr<Value> input = n.tensor(n.isTensor("self") ? "self" : "input");
+  if (failed(input))
+    return failure();
+  ArrayRef<int64_t> in = shapeOf(*input);
+  ArrayRef<int64_t> out = n.outputShape();
+  if (in.size() != 4 || out.size() != 4 || out[2] % in[2] != 0 ||
+      out[3] % in[3] != 0)
+    return n.error() << "upsample_nearest2d from "
+                     << formatDims(Dims(in.begin(), in.end())) << " to "
+                     << formatDims(Dims(out.begin(), out.end()))
+                     << ": Stride takes whole scale factors of a rank-4 input";
+  int64_t sh = out[2] / in[2], sw = out[3] / in[3];
+  Layout l = typeOfValue(*input).getLayout();
+  Layout spread{{in[0], in[1], in[2], sh, in[3], sw},
+                {l.strides[0], l.strides[1], l.strides[2], 0, l.strides[3], 0},
+                l.offset};
+  Value repeated = AsStridedOp::create(
+      n.b(), n.location(), typeOfValue(*input).withLayout(spread), *input);
+  DType dtype = n.outputDType();
+  Value copy = CloneOp::create(n.b(), n.location(),
+                               n.contiguous(spread.shape, dtype),
+                               n.cast(repeated, dtype));
+  n.setOutput(0, n.toType(ViewOp::create(n.b(), n.location(),
+                                         n.contiguous(out, dtype), copy),
+                          n.outputType()));
   return success();
 }
 
@@ -421,6 +524,9 @@ LogicalResult maxPool(NodeImporter &n) {
 void addConvNetOps(OpTable &ops) {
   ops.insert({
       {"aten._native_batch_norm_legit_no_training.default", batchNormInference},
+      {"aten.native_group_norm.default", groupNorm},
+      {"aten.upsample_nearest2d.vec", upsampleNearest},
+      {"aten.upsample_nearest2d.default", upsampleNearest},
       {"aten.constant_pad_nd.default", constantPad},
       {"aten.avg_pool2d.default", avgPool},
       {"aten.max_pool2d_with_indices.default", maxPool},

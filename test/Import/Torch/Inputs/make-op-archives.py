@@ -19,7 +19,9 @@ AOTAutograd's graphs take and that PyTorch cannot make here (issue 42):
                  logits cast to bf16 (rounding makes ties);
   convnet        batch norm in inference, constant_pad_nd (a negative pad
                  too), avg_pool2d with padding, max_pool2d_with_indices
-                 with dilation and its indices.
+                 with dilation and its indices;
+  norm-upsample  native_group_norm with weight and bias, upsample_nearest2d
+                 by whole factors.
 
 Each writes its inputs (NAME.INPUT.npy) and the outputs computed here in
 float64 (NAME.expected/OUTPUT.npy, rounded once to f32), for `stride-run
@@ -322,6 +324,44 @@ def case_convnet(rng):
                                      "maxpool_index": index})
 
 
+def group_norm_ref(x, w, b, groups, eps):
+    n, c, h, wd = x.shape
+    per = c // groups * h * wd
+    out = [0.0] * len(x.values)
+    for i in range(n * groups):
+        chunk = [pt2_writer.f32(v) for v in x.values[i * per:(i + 1) * per]]
+        mean = sum(chunk) / per
+        var = sum((v - mean) ** 2 for v in chunk) / per
+        for j, v in enumerate(chunk):
+            ch = (i % groups) * (c // groups) + j // (h * wd)
+            out[i * per + j] = (v - mean) / math.sqrt(var + eps) * w.values[ch] + b.values[ch]
+    return Tensor(x.shape, out)
+
+
+def case_norm_upsample(rng):
+    """group norm (2 groups of 2 channels) with weight and bias, and nearest
+    upsampling by 2 x 3 (upsample_nearest2d.vec)."""
+    x = {"x": rand(rng, [2, 4, 3, 5]), "weight": rand(rng, [4]), "bias": rand(rng, [4]),
+         "y": rand(rng, [1, 2, 3, 2])}
+    graph = graph_of(x)
+    graph.node("native_group_norm.default",
+               [("input", "x"), ("weight", "weight"), ("bias", "bias"),
+                ("N", {"as_int": 2}), ("C", {"as_int": 4}), ("HxW", {"as_int": 15}),
+                ("group", {"as_int": 2}), ("eps", floats(1e-5))],
+               [("gn", F32, [2, 4, 3, 5]), ("gn_mean", F32, [2, 2]), ("gn_rstd", F32, [2, 2])])
+    graph.node("upsample_nearest2d.vec",
+               [("input", "y"), ("output_size", {"as_none": True}),
+                ("scale_factors", {"as_floats": [2.0, 3.0]})],
+               [("up", F32, [1, 2, 6, 6])])
+    graph.outputs = ["gn", "up"]
+    gn = group_norm_ref(x["x"], x["weight"], x["bias"], 2, 1e-5)
+    y = x["y"]
+    up = [y.values[(c * 3 + r // 2) * 2 + col // 3] for c in range(2) for r in range(6)
+          for col in range(6)]
+    write_case("norm-upsample", graph, x, {"gn": rounded(gn),
+                                           "up": rounded(Tensor([1, 2, 6, 6], up))})
+
+
 def errors():
     """A cat whose every input is an empty 1-D tensor, but whose result has
     rank 2; a graph output that is an int; argmax of no elements; max
@@ -356,7 +396,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     rng = random.Random(42)
     for case in (case_size_one_view, case_cat_empty, case_reciprocal, case_none_outputs,
-                 case_argmax, case_argmax_bf16, case_convnet):
+                 case_argmax, case_argmax_bf16, case_convnet, case_norm_upsample):
         case(rng)
     errors()
 
