@@ -37,6 +37,7 @@ const OpTable &table() {
     addExpansionOps(ops);
     addAttentionOps(ops);
     addConvNetOps(ops);
+    addEmbeddingBagOps(ops);
     return ops;
   }();
   return ops;

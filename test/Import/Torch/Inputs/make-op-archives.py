@@ -21,7 +21,9 @@ AOTAutograd's graphs take and that PyTorch cannot make here (issue 42):
                  too), avg_pool2d with padding, max_pool2d_with_indices
                  with dilation and its indices;
   norm-upsample  native_group_norm with weight and bias, upsample_nearest2d
-                 by whole factors.
+                 by whole factors;
+  embedding-bag  _embedding_bag in modes sum (per-sample weights) and mean
+                 (include_last_offset), with an empty bag.
 
 Each writes its inputs (NAME.INPUT.npy) and the outputs computed here in
 float64 (NAME.expected/OUTPUT.npy, rounded once to f32), for `stride-run
@@ -362,6 +364,49 @@ def case_norm_upsample(rng):
                                            "up": rounded(Tensor([1, 2, 6, 6], up))})
 
 
+def bag_ref(weight, idx, starts, count, mode, per_sample=None):
+    """embedding_bag's output: the rows of each bag [start, next start),
+    summed (weighted) or averaged (an empty bag: zeros)."""
+    width = weight.shape[1]
+    out = []
+    for b, start in enumerate(starts):
+        end = starts[b + 1] if b + 1 < len(starts) else count
+        for col in range(width):
+            total = sum(weight.values[idx[i] * width + col]
+                        * (per_sample.values[i] if per_sample else 1.0)
+                        for i in range(start, end))
+            out.append(total / max(end - start, 1) if mode == 1 else total)
+    return Tensor([len(starts), width], out)
+
+
+def case_embedding_bag(rng):
+    """_embedding_bag in mode sum with per-sample weights (offsets [0, 2,
+    2, 5]: the second bag empty) and in mode mean with include_last_offset
+    (the same bags, the offsets ending at 7)."""
+    idx = [4, 0, 5, 5, 1, 3, 2]
+    x = {"weight": rand(rng, [6, 3]), "indices": Tensor([7], idx, I64),
+         "offsets": Tensor([4], [0, 2, 2, 5], I64),
+         "offsets_last": Tensor([5], [0, 2, 2, 5, 7], I64),
+         "per_sample": rand(rng, [7])}
+    graph = graph_of(x)
+    graph.node("_embedding_bag.default",
+               [("weight", "weight"), ("indices", "indices"), ("offsets", "offsets"),
+                ("mode", {"as_int": 0}), ("per_sample_weights", "per_sample")],
+               [("bag_sum", F32, [4, 3]), ("bag_sum_offset2bag", I64, [7]),
+                ("bag_sum_size", I64, [4]), ("bag_sum_max", I64, [4])])
+    graph.node("_embedding_bag.default",
+               [("weight", "weight"), ("indices", "indices"), ("offsets", "offsets_last"),
+                ("mode", {"as_int": 1}), ("include_last_offset", {"as_bool": True})],
+               [("bag_mean", F32, [4, 3]), ("bag_mean_offset2bag", I64, [7]),
+                ("bag_mean_size", I64, [4]), ("bag_mean_max", I64, [4])])
+    graph.outputs = ["bag_sum", "bag_sum_size", "bag_mean"]
+    starts = [0, 2, 2, 5]
+    write_case("embedding-bag", graph, x, {
+        "bag_sum": rounded(bag_ref(x["weight"], idx, starts, 7, 0, x["per_sample"])),
+        "bag_sum_size": Tensor([4], [2, 0, 3, 2], I64),
+        "bag_mean": rounded(bag_ref(x["weight"], idx, starts, 7, 1))})
+
+
 def errors():
     """A cat whose every input is an empty 1-D tensor, but whose result has
     rank 2; a graph output that is an int; argmax of no elements; max
@@ -396,7 +441,8 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     rng = random.Random(42)
     for case in (case_size_one_view, case_cat_empty, case_reciprocal, case_none_outputs,
-                 case_argmax, case_argmax_bf16, case_convnet, case_norm_upsample):
+                 case_argmax, case_argmax_bf16, case_convnet, case_norm_upsample,
+                 case_embedding_bag):
         case(rng)
     errors()
 
