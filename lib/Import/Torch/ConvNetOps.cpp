@@ -47,6 +47,23 @@ FailureOr<Value> perChannel(NodeImporter &n, Value p, DType dtype,
   return n.conform(v, dtype, shape);
 }
 
+/// `y` times the per-channel `weight` plus the per-channel `bias` (either
+/// may be null), as a normalization's affine part.
+FailureOr<Value> affine(NodeImporter &n, Value y, Value weight, Value bias,
+                        DType dtype, ArrayRef<int64_t> shape) {
+  StridedTensorType type = n.contiguous(shape, dtype);
+  for (Value param : {weight, bias}) {
+    if (!param)
+      continue;
+    FailureOr<Value> p = perChannel(n, param, dtype, shape);
+    if (failed(p))
+      return failure();
+    y = param == weight ? MulOp::create(n.b(), n.location(), type, y, *p).getResult()
+                        : AddOp::create(n.b(), n.location(), type, y, *p).getResult();
+  }
+  return y;
+}
+
 /// _native_batch_norm_legit_no_training(input, weight, bias, running_mean,
 /// running_var, momentum, eps) -> (out, save_mean, save_invstd): batch
 /// norm in inference, (x - mean) * rsqrt(var + eps) * weight + bias over
@@ -85,16 +102,10 @@ LogicalResult batchNormInference(NodeImporter &n) {
   Value x = n.cast(*input, dtype);
   Value y = SubOp::create(n.b(), n.location(), type, x, *m);
   y = MulOp::create(n.b(), n.location(), type, y, *scale);
-  for (Value param : {*weight, *bias}) {
-    if (!param)
-      continue;
-    FailureOr<Value> p = perChannel(n, param, dtype, shape);
-    if (failed(p))
-      return failure();
-    y = param == *weight ? MulOp::create(n.b(), n.location(), type, y, *p).getResult()
-                         : AddOp::create(n.b(), n.location(), type, y, *p).getResult();
-  }
-  n.setOutput(0, n.toType(y, n.outputType()));
+  FailureOr<Value> out = affine(n, y, *weight, *bias, dtype, shape);
+  if (failed(out))
+    return failure();
+  n.setOutput(0, n.toType(*out, n.outputType()));
   for (size_t i : {1, 2})
     if (n.hasOutput(i))
       n.setOutput(i, FullOp::create(n.b(), n.location(), n.outputType(i),
@@ -152,16 +163,10 @@ LogicalResult groupNorm(NodeImporter &n) {
                           *n.broadcast(rstd, grouped));
   StridedTensorType type = n.contiguous(shape, dtype);
   y = ViewOp::create(n.b(), n.location(), type, y);
-  for (Value param : {*weight, *bias}) {
-    if (!param)
-      continue;
-    FailureOr<Value> p = perChannel(n, param, dtype, shape);
-    if (failed(p))
-      return failure();
-    y = param == *weight ? MulOp::create(n.b(), n.location(), type, y, *p).getResult()
-                         : AddOp::create(n.b(), n.location(), type, y, *p).getResult();
-  }
-  n.setOutput(0, n.toType(y, n.outputType()));
+  FailureOr<Value> out = affine(n, y, *weight, *bias, dtype, shape);
+  if (failed(out))
+    return failure();
+  n.setOutput(0, n.toType(*out, n.outputType()));
   n.setOutput(1, n.toType(ViewOp::create(n.b(), n.location(),
                                          n.contiguous(stats, dtype), mean),
                           n.outputType(1)));

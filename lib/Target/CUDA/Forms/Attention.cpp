@@ -189,23 +189,24 @@ LogicalResult AttentionPrinter::printKeyLoads(Code &body, int64_t dimSteps,
   }
   body.line("anyRow[u] = anyRow[u] || attends[u][r];");
   body.close();
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", dimSteps));
-  body.line("const {} d = lane + 32 * t;", idx);
-  body.line("key[u][t] = 0.0f;");
-  body.open("if (anyRow[u])");
-  if (failed(printLoad(body, "d", headDim, "key[u][t]", op.getKey(),
-                       {"b", "g", "j", "d"})))
+  if (failed(printRowLoads(body, dimSteps, headDim, "key", op.getKey())))
     return failure();
-  body.close();
-  body.close();
+  return printRowLoads(body, valueSteps, valueDim, "value", op.getValue());
+}
+
+LogicalResult AttentionPrinter::printRowLoads(Code &body, int64_t steps,
+                                              int64_t extent,
+                                              const std::string &target,
+                                              Value row) {
+  // The lane's dims lane, lane + 32, ... of key j's row of `row` (zeros
+  // where no row attends the key: never read).
   body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", valueSteps));
-  body.line("const {} e = lane + 32 * t;", idx);
-  body.line("value[u][t] = 0.0f;");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", steps));
+  body.line("const {} c = lane + 32 * t;", idx);
+  body.line("{}[u][t] = 0.0f;", target);
   body.open("if (anyRow[u])");
-  if (failed(printLoad(body, "e", valueDim, "value[u][t]", op.getValue(),
-                       {"b", "g", "j", "e"})))
+  if (failed(printLoad(body, "c", extent, target + "[u][t]", row,
+                       {"b", "g", "j", "c"})))
     return failure();
   body.close();
   body.close();

@@ -519,6 +519,10 @@ private:
   /// value's dims of the lane where one does.
   mlir::LogicalResult printKeyLoads(Code &body, int64_t dimSteps,
                                     int64_t valueSteps);
+  /// The lane's `steps` dims (of `extent`) of key j's row of `row` (the
+  /// key or the value) into `target`[u].
+  mlir::LogicalResult printRowLoads(Code &body, int64_t steps, int64_t extent,
+                                    const std::string &target, mlir::Value row);
   /// Key `u`'s scores and the rows' online softmax steps.
   void printKeySteps(Code &body, int64_t dimSteps, int64_t valueSteps);
   /// The loop combining `count` softmax states (m, l, acc) at `stateAt`
