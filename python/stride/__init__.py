@@ -20,8 +20,8 @@ from .compiler import CompileError, Compiler, default_cache_dir
 from .module import Invocation, Executable, Module, StateSpec, TensorSpec
 
 __all__ = ["load", "compile", "StrideError", "CompileError", "Compiler",
-           "Module", "Executable", "Invocation", "TensorSpec", "StateSpec", "version",
-           "default_cache_dir"]
+           "Module", "Executable", "Invocation", "TensorSpec", "StateSpec",
+           "version", "default_cache_dir"]
 
 
 def load(path_or_bytes, device=None, copy_inputs=False, use_cuda_graph=False,

@@ -112,7 +112,7 @@ class TorchModule:
         self._outputs = [_Output(s) for s in module.outputs]
         # The invocation that holds the states (the first stream's); the
         # others share its storage.
-        self._states = Invocation(self.executable, use_cuda_graph,
+        self._state_holder = Invocation(self.executable, use_cuda_graph,
                                   self._state_owner(share_states_with))
         self._invocations = {}
 
@@ -126,7 +126,7 @@ class TorchModule:
                 f"{self.module.name} can share the states only of a module "
                 f"loaded by stride.load on {self.device}, not of "
                 f"{getattr(other, 'device', type(other).__name__)}")
-        return other._states
+        return other._state_holder
 
     @property
     def signature(self):
@@ -142,8 +142,8 @@ class TorchModule:
         invocation = self._invocations.get(stream)
         if invocation is None:
             invocation = (Invocation(self.executable, self.use_cuda_graph,
-                                     self._states)
-                          if self._invocations else self._states)
+                                     self._state_holder)
+                          if self._invocations else self._state_holder)
             self._invocations[stream] = invocation
         return invocation
 
@@ -153,7 +153,7 @@ class TorchModule:
         C API copies a state to host memory, and its copy is not ordered
         with PyTorch's streams)."""
         torch.cuda.synchronize(self.device)
-        value = torch.from_numpy(self._states.read_state(name))
+        value = torch.from_numpy(self._state_holder.read_state(name))
         if self.module.state(name).dtype == "bf16":
             value = value.view(torch.int16).view(torch.bfloat16)
         return value.to(self.device)
@@ -164,13 +164,13 @@ class TorchModule:
         shape, and nothing written. Synchronizes the device first."""
         arrays = {name: host_array(name, value) for name, value in values.items()}
         torch.cuda.synchronize(self.device)
-        self._states.write_states(arrays)
+        self._state_holder.write_states(arrays)
 
     def reset_states(self):
         """Sets every state back to its initial value (zeros or the
         module's stored bytes). Synchronizes the device first."""
         torch.cuda.synchronize(self.device)
-        self._states.reset_states()
+        self._state_holder.reset_states()
 
     def _fix_input(self, index, tensor, keep):
         """An input the fast check refused: the tensor to pass (a copy in
