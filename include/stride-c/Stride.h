@@ -451,8 +451,8 @@ typedef struct stride_state_value {
 /** As stride_invocation_write_states, with each value's dtype and shape
     checked against its state's too (a value of the right size but another
     shape or dtype is refused: STRIDE_INVALID_ARGUMENT, "state 'k_cache'
-    expects f32 [1, 2, 8, 4], but was given f32 [2, 1, 8, 4]"); all or
-    nothing. */
+    expects f32 of shape [1, 2, 8, 4], but was given f32 of shape
+    [2, 1, 8, 4]"); all or nothing. */
 stride_status
 stride_invocation_write_state_values(stride_invocation *invocation,
                                      size_t count,

@@ -138,9 +138,9 @@ class StatesTest(unittest.TestCase):
             ({"k_cache": good, "kv": good},
              "the module has no state named 'kv' (its states: 'k_cache', 'v_cache')"),
             ({"k_cache": good, "v_cache": good.reshape(2, 1, 8, 4)},
-             "state 'v_cache' expects f32 [1, 2, 8, 4], but was given f32 [2, 1, 8, 4]"),
+             "state 'v_cache' expects f32 of shape [1, 2, 8, 4], but was given f32 of shape [2, 1, 8, 4]"),
             ({"k_cache": good, "v_cache": good.astype(np.int32)},
-             "state 'v_cache' expects f32 [1, 2, 8, 4], but was given i32 [1, 2, 8, 4]"),
+             "state 'v_cache' expects f32 of shape [1, 2, 8, 4], but was given i32 of shape [1, 2, 8, 4]"),
             ({"k_cache": good, "v_cache": good.astype(np.uint8)},
              "state 'v_cache' was given values of dtype uint8, which Stride has no dtype"),
         ]

@@ -159,7 +159,7 @@ class TorchStatesTest(unittest.TestCase):
             (lambda: self.m.write_states({"kv": self.ones}),
              "the module has no state named 'kv' (its states: 'k_cache', 'v_cache')"),
             (lambda: self.m.write_states({"k_cache": self.ones.transpose(0, 1)}),
-             "state 'k_cache' expects f32 [1, 2, 8, 4], but was given f32 [2, 1, 8, 4]"),
+             "state 'k_cache' expects f32 of shape [1, 2, 8, 4], but was given f32 of shape [2, 1, 8, 4]"),
             (lambda: self.m.write_states({"k_cache": 1.0}),
              "state 'k_cache' was given a float, not a tensor"),
             (lambda: self.m.read_state("kv"), "no state named 'kv'"),
