@@ -153,10 +153,8 @@ class TorchModule:
         C API copies a state to host memory, and its copy is not ordered
         with PyTorch's streams)."""
         torch.cuda.synchronize(self.device)
-        value = torch.from_numpy(self._state_holder.read_state(name))
-        if self.module.state(name).dtype == "bf16":
-            value = value.view(torch.int16).view(torch.bfloat16)
-        return value.to(self.device)
+        array = self._state_holder.read_state(name)  # refuses an unknown name
+        return device_tensor(array, self.module.state(name).dtype, self.device)
 
     def write_states(self, values):
         """Sets states from {name: tensor} (any device, dense or not), all
@@ -241,6 +239,14 @@ class TorchModule:
     def __call__(self, *tensors):
         outputs = self.run(*tensors)
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
+
+
+def device_tensor(array, dtype, device):
+    """A NumPy array of Stride dtype `dtype` (bf16: its uint16 bit
+    patterns) as a tensor on `device`."""
+    if dtype == "bf16":  # through int16, which every torch views as bf16
+        return torch.from_numpy(array.view("int16")).view(torch.bfloat16).to(device)
+    return torch.from_numpy(array).to(device)
 
 
 def host_array(name, value):

@@ -100,6 +100,11 @@ def decode_invocation(share_states_with=None):
 CACHE = (1, 2, 8, 4)
 
 
+def bf16_bits(values):
+    """bf16 bit patterns of `values` (exact in bf16): f32's high half."""
+    return (np.asarray(values, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
 @unittest.skipIf(not MODULES or FAULT, "needs STRIDE_TEST_MODULES and the fake driver")
 class StatesTest(unittest.TestCase):
     """The states of test/Import/Torch/Inputs/state/decode.pt2's module:
@@ -157,6 +162,17 @@ class StatesTest(unittest.TestCase):
         self.assertEqual(caught.exception.code, "STRIDE_INVALID_ARGUMENT")
         self.assertIn("no state named 'kv' (its states: 'k_cache', 'v_cache')",
                       caught.exception.message)
+
+    def test_bf16_as_bit_patterns(self):
+        # Inputs/bf16-state.mlir: state 'cache', bf16 [2, 4], initially 1 .. 8.
+        module = Module.from_file(os.path.join(MODULES, "bf16-state.stridemod"))
+        invocation = Invocation(Executable(module))
+        value = invocation.read_state("cache")
+        self.assertEqual(value.dtype, np.uint16)
+        np.testing.assert_array_equal(value, bf16_bits(np.arange(1, 9).reshape(2, 4)))
+        invocation.write_states({"cache": bf16_bits(np.ones((2, 4)))})
+        np.testing.assert_array_equal(invocation.read_state("cache"),
+                                      np.full((2, 4), 0x3F80, np.uint16))
 
     def test_sharing_states(self):
         other = decode_invocation(share_states_with=self.invocation)

@@ -149,6 +149,20 @@ class TorchStatesTest(unittest.TestCase):
         decode.reset_states()
         self.assertFalse((self.m.read_state("v_cache").array == 1).all())
 
+    def test_bf16(self):
+        # A bf16 state (Inputs/bf16-state.mlir, initially 1 .. 8) is a
+        # bfloat16 tensor; bfloat16 tensors write it.
+        torch = self.torch
+        m = stride.load(os.path.join(MODULES, "bf16-state.stridemod"))
+        value = m.read_state("cache")
+        self.assertIs(value.dtype, torch.bfloat16)
+        self.assertEqual(value.array[0].tolist(), [0x3F80, 0x4000, 0x4040, 0x4080])
+        m.write_states({"cache": value.view(torch.int16).view(torch.bfloat16)})
+        with self.assertRaises(stride.StrideError) as caught:
+            m.write_states({"cache": self.ones})
+        self.assertIn("state 'cache' expects bf16 of shape [2, 4], but was given "
+                      "f32 of shape [1, 2, 8, 4]", caught.exception.message)
+
     def test_refusals(self):
         cases = [
             (lambda: stride.load(os.path.join(MODULES, "add.stridemod"),

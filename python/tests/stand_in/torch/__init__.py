@@ -23,9 +23,10 @@ float32 = dtype("float32", "float32")
 float64 = dtype("float64", "float64")
 bool = dtype("bool", "bool")  # noqa: A001 - torch's name
 int8 = dtype("int8", "int8")
+int16 = dtype("int16", "int16")
 int32 = dtype("int32", "int32")
 int64 = dtype("int64", "int64")
-_DTYPES = [float16, float32, float64, bool, int8, int32, int64]
+_DTYPES = [float16, bfloat16, float32, float64, bool, int8, int16, int32, int64]
 
 
 class Size(tuple):
@@ -81,6 +82,9 @@ class Tensor:
 
     def transpose(self, a, b):
         return Tensor(self.array.swapaxes(a, b), self.device)
+
+    def view(self, to):
+        return Tensor(self.array.view(to.numpy), self.device)
 
     def to(self, where):
         return Tensor(self.array.copy(), _device(where))
