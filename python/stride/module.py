@@ -243,8 +243,9 @@ class Invocation:
 
     def read_state(self, name):
         """State `name`'s value as a dense NumPy array (bf16: its uint16
-        bit patterns), after the runs enqueued before have finished
-        (synchronizes the invocation's own stream, not run_device's)."""
+        bit patterns). The copy is made on the invocation's own stream and
+        waited for; runs that run_device enqueued on another stream are
+        not: synchronize that stream first."""
         import numpy as np
 
         spec = self.executable.module.state(name)
@@ -265,7 +266,7 @@ class Invocation:
         arrays = [(name, np.ascontiguousarray(np.asarray(v)))
                   for name, v in values.items()]
         entries = (_capi.StateValue * max(1, len(arrays)))()
-        shapes = []
+        shapes = []  # alive through the call, as `arrays` is
         for entry, (name, array) in zip(entries, arrays):
             shape = (ctypes.c_int64 * max(1, array.ndim))(*array.shape)
             shapes.append(shape)
