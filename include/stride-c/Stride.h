@@ -418,6 +418,11 @@ stride_status stride_module_get_state(const stride_module *module,
     the caller's buffer). */
 stride_status stride_module_input_is_mutated(const stride_module *module,
                                              size_t index, int *out);
+/** `*out` is 1 when state `index` starts as zeros, 0 when it starts as
+    the bytes the module stores for it (what `stridec --inspect` prints as
+    "initially zeros" or "initially the module's N bytes"). */
+stride_status stride_module_state_starts_zeroed(const stride_module *module,
+                                                size_t index, int *out);
 
 /** Copies state `name`'s value, dense C order, into `data` (`size` bytes:
     num_elements times the dtype's size). */
@@ -432,6 +437,26 @@ stride_status stride_invocation_write_states(stride_invocation *invocation,
                                              const char *const *names,
                                              const void *const *data,
                                              const size_t *sizes);
+/** One value for stride_invocation_write_state_values: state `name` set to
+    `size` bytes at `data`, `rank` dims of `shape` of `dtype`, dense C
+    order. */
+typedef struct stride_state_value {
+  const char *name;
+  stride_dtype dtype;
+  size_t rank;
+  const int64_t *shape;
+  const void *data;
+  size_t size;
+} stride_state_value;
+/** As stride_invocation_write_states, with each value's dtype and shape
+    checked against its state's too (a value of the right size but another
+    shape or dtype is refused: STRIDE_INVALID_ARGUMENT, "state 'k_cache'
+    expects f32 of shape [1, 2, 8, 4], but was given f32 of shape
+    [2, 1, 8, 4]"); all or nothing. */
+stride_status
+stride_invocation_write_state_values(stride_invocation *invocation,
+                                     size_t count,
+                                     const stride_state_value *values);
 /** Sets every state back to its initial value. */
 stride_status stride_invocation_reset_states(stride_invocation *invocation);
 

@@ -256,6 +256,39 @@ stride_status createInvocation(stride_executable &executable,
   return ok();
 }
 
+/// STRIDE_INVALID_ARGUMENT unless `module` has a state `index`.
+stride_status checkStateIndex(const stride_module &module, size_t index) {
+  if (index < module.desc.states.size())
+    return ok();
+  return fail(STRIDE_INVALID_ARGUMENT,
+              "state index " + std::to_string(index) +
+                  " is out of range: the module has " +
+                  std::to_string(module.desc.states.size()) + " states");
+}
+
+/// The state of `desc` named `name`, or null.
+const StateDesc *findState(const ModuleDesc &desc, const char *name) {
+  auto state = std::find_if(
+      desc.states.begin(), desc.states.end(),
+      [&](const StateDesc &s) { return s.tensor.name == name; });
+  return state == desc.states.end() ? nullptr : &*state;
+}
+
+/// `array` holding a copy of the `size` bytes at `data`.
+HostArray withBytes(HostArray array, const void *data, size_t size) {
+  const auto *bytes = static_cast<const uint8_t *>(data);
+  array.data.assign(bytes, bytes + size);
+  return array;
+}
+
+/// Invocation::writeStates (all or nothing), as a status.
+stride_status writeStates(stride_invocation &invocation,
+                          const StateValues &values) {
+  if (Status s = invocation.invocation->writeStates(values); !s)
+    return fail(s.error());
+  return ok();
+}
+
 } // namespace
 
 extern "C" {
@@ -741,11 +774,8 @@ stride_status stride_module_get_state(const stride_module *module,
                                       size_t index, stride_tensor_info *out) {
   STRIDE_CHECK_ARG(module);
   STRIDE_CHECK_ARG(out);
-  if (index >= module->desc.states.size())
-    return fail(STRIDE_INVALID_ARGUMENT,
-                "state index " + std::to_string(index) +
-                    " is out of range: the module has " +
-                    std::to_string(module->desc.states.size()) + " states");
+  if (stride_status s = checkStateIndex(*module, index))
+    return s;
   fillTensorInfo(module->desc.states[index].tensor, out);
   return ok();
 }
@@ -761,6 +791,16 @@ stride_status stride_module_input_is_mutated(const stride_module *module,
                     " is out of range: the module has " +
                     std::to_string(inputs.size()) + " inputs");
   *out = inputs[index].mutated ? 1 : 0;
+  return ok();
+}
+
+stride_status stride_module_state_starts_zeroed(const stride_module *module,
+                                                size_t index, int *out) {
+  STRIDE_CHECK_ARG(module);
+  STRIDE_CHECK_ARG(out);
+  if (stride_status s = checkStateIndex(*module, index))
+    return s;
+  *out = module->desc.states[index].init.empty() ? 1 : 0;
   return ok();
 }
 
@@ -798,24 +838,44 @@ stride_status stride_invocation_write_states(stride_invocation *invocation,
   StateValues values;
   for (size_t i = 0; i < count; ++i) {
     STRIDE_CHECK_ARG(names[i]);
-    auto state = std::find_if(desc.states.begin(), desc.states.end(),
-                              [&](const StateDesc &s) {
-                                return s.tensor.name == names[i];
-                              });
+    if (sizes[i])
+      STRIDE_CHECK_ARG(data[i]);
+    // Only the size is given: the array takes its state's dtype and shape.
     HostArray array;
-    if (state != desc.states.end()) {
+    if (const StateDesc *state = findState(desc, names[i])) {
       array.dtype = state->tensor.dtype;
       array.shape = state->tensor.shape;
     }
-    if (sizes[i])
-      STRIDE_CHECK_ARG(data[i]);
-    const auto *bytes = static_cast<const uint8_t *>(data[i]);
-    array.data.assign(bytes, bytes + sizes[i]);
-    values.emplace_back(names[i], std::move(array));
+    values.emplace_back(names[i], withBytes(std::move(array), data[i], sizes[i]));
   }
-  if (Status s = invocation->invocation->writeStates(values); !s)
-    return fail(s.error());
-  return ok();
+  return writeStates(*invocation, values);
+}
+
+stride_status
+stride_invocation_write_state_values(stride_invocation *invocation,
+                                     size_t count,
+                                     const stride_state_value *values) {
+  STRIDE_CHECK_ARG(invocation);
+  if (count)
+    STRIDE_CHECK_ARG(values);
+  StateValues arrays;
+  for (size_t i = 0; i < count; ++i) {
+    const stride_state_value &v = values[i];
+    STRIDE_CHECK_ARG(v.name);
+    if (v.rank)
+      STRIDE_CHECK_ARG(v.shape);
+    if (v.size)
+      STRIDE_CHECK_ARG(v.data);
+    if (v.dtype < STRIDE_DTYPE_F16 || v.dtype > STRIDE_DTYPE_I64)
+      return fail(STRIDE_INVALID_ARGUMENT,
+                  std::string("the value of state '") + v.name +
+                      "' has an unknown dtype " + std::to_string(int(v.dtype)));
+    HostArray array;
+    array.dtype = static_cast<DType>(v.dtype);
+    array.shape.assign(v.shape, v.shape + v.rank);
+    arrays.emplace_back(v.name, withBytes(std::move(array), v.data, v.size));
+  }
+  return writeStates(*invocation, arrays);
 }
 
 stride_status stride_invocation_reset_states(stride_invocation *invocation) {

@@ -17,19 +17,22 @@ import sys
 
 from ._capi import StrideError, version
 from .compiler import CompileError, Compiler, default_cache_dir
-from .module import Invocation, Executable, Module, TensorSpec
+from .module import Invocation, Executable, Module, StateSpec, TensorSpec
 
 __all__ = ["load", "compile", "StrideError", "CompileError", "Compiler",
-           "Module", "Executable", "Invocation", "TensorSpec", "version",
-           "default_cache_dir"]
+           "Module", "Executable", "Invocation", "TensorSpec", "StateSpec",
+           "version", "default_cache_dir"]
 
 
-def load(path_or_bytes, device=None, copy_inputs=False, use_cuda_graph=False):
+def load(path_or_bytes, device=None, copy_inputs=False, use_cuda_graph=False,
+         share_states_with=None):
     """A .stridemod (a path or its bytes) loaded on a CUDA device, called
-    with torch tensors (stride.torch_module.TorchModule)."""
+    with torch tensors (stride.torch_module.TorchModule); with
+    `share_states_with` (another loaded module), on that module's states."""
     from .torch_module import load as load_torch
 
-    return load_torch(path_or_bytes, device, copy_inputs, use_cuda_graph)
+    return load_torch(path_or_bytes, device, copy_inputs, use_cuda_graph,
+                      share_states_with)
 
 
 def compile(model, example_inputs, **options):  # noqa: A001

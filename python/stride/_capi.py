@@ -64,6 +64,18 @@ class TensorInfo(ctypes.Structure):
     ]
 
 
+class StateValue(ctypes.Structure):
+    """stride_state_value: a state's new value, dense C order."""
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("dtype", ctypes.c_int),
+        ("rank", ctypes.c_size_t),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("data", ctypes.c_void_p),
+        ("size", ctypes.c_size_t),
+    ]
+
+
 class Diagnostic(ctypes.Structure):
     _fields_ = [
         ("severity", ctypes.c_int),
@@ -127,6 +139,10 @@ PROTOTYPES = {
     "stride_module_describe": (_str, [_p]),
     "stride_module_get_input": (_status, [_p, _size, ctypes.POINTER(TensorInfo)]),
     "stride_module_get_output": (_status, [_p, _size, ctypes.POINTER(TensorInfo)]),
+    "stride_module_num_states": (_size, [_p]),
+    "stride_module_get_state": (_status, [_p, _size, ctypes.POINTER(TensorInfo)]),
+    "stride_module_state_starts_zeroed": (
+        _status, [_p, _size, ctypes.POINTER(ctypes.c_int)]),
     "stride_runtime_create": (_status, [ctypes.c_int, _pp]),
     "stride_runtime_destroy": (None, [_p]),
     "stride_runtime_describe_device": (_str, [_p]),
@@ -134,7 +150,13 @@ PROTOTYPES = {
     "stride_executable_create": (_status, [_p, _p, _pp]),
     "stride_executable_destroy": (None, [_p]),
     "stride_invocation_create": (_status, [_p, ctypes.c_int, _pp]),
+    "stride_invocation_create_sharing_states": (
+        _status, [_p, ctypes.c_int, _p, _pp]),
     "stride_invocation_destroy": (None, [_p]),
+    "stride_invocation_read_state": (_status, [_p, _str, _p, _size]),
+    "stride_invocation_write_state_values": (
+        _status, [_p, _size, ctypes.POINTER(StateValue)]),
+    "stride_invocation_reset_states": (_status, [_p]),
     "stride_invocation_run_host": (_status, [_p, _pp, _size, _pp, _size]),
     "stride_invocation_run_device": (_status, [_p, _u64p, _size, _u64p, _size, _p]),
 }

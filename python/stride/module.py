@@ -35,6 +35,21 @@ class TensorSpec:
                 f"{list(self.strides)} offset {self.storage_offset}")
 
 
+class StateSpec(TensorSpec):
+    """One of a module's states (python-free-docs/state.md): a buffer that
+    persists across runs (a KV cache), laid out as a TensorSpec says;
+    `initial` is "zeros" or "stored" (the module's bytes)."""
+
+    __slots__ = ("initial",)
+
+    def __init__(self, info, zeroed):
+        super().__init__(info)
+        self.initial = "zeros" if zeroed else "stored"
+
+    def __repr__(self):
+        return f"{super().__repr__()}, initially {self.initial}"
+
+
 def layout_mismatch(spec, dtype, shape, strides):
     """Why a tensor of `dtype` (Stride's name), `shape` and `strides` (in
     elements) cannot be passed as `spec` without a copy, or None when it
@@ -55,6 +70,7 @@ def signature_text(module):
     lines = [f"'{module.entry_name}' takes"]
     lines += [f"  input {i}: {s}" for i, s in enumerate(module.inputs)]
     lines += [f"  returns {i}: {s}" for i, s in enumerate(module.outputs)]
+    lines += [f"  state {i}: {s}" for i, s in enumerate(module.states)]
     return "\n".join(lines)
 
 
@@ -71,14 +87,30 @@ class Module:
                                   L.stride_module_get_input)
         self.outputs = self._specs(L.stride_module_num_outputs(handle),
                                    L.stride_module_get_output)
+        self.states = [StateSpec(info, self._starts_zeroed(i)) for i, info in
+                       enumerate(self._infos(L.stride_module_num_states(handle),
+                                             L.stride_module_get_state))]
 
-    def _specs(self, count, getter):
-        specs = []
+    def _infos(self, count, getter):
+        infos = []
         for i in range(count):
             info = _capi.TensorInfo()
             call(getter, self._handle, i, ctypes.byref(info))
-            specs.append(TensorSpec(info))
-        return specs
+            infos.append(info)
+        return infos
+
+    def _specs(self, count, getter):
+        return [TensorSpec(info) for info in self._infos(count, getter)]
+
+    def _starts_zeroed(self, index):
+        zeroed = ctypes.c_int()
+        call(lib().stride_module_state_starts_zeroed, self._handle, index,
+             ctypes.byref(zeroed))
+        return bool(zeroed.value)
+
+    def state(self, name):
+        """The StateSpec named `name`, or None."""
+        return next((s for s in self.states if s.name == name), None)
 
     @classmethod
     def from_file(cls, path):
@@ -149,13 +181,23 @@ class Executable:
 
 class Invocation:
     """One caller's buffers and launches of an Executable: one stream (or
-    one thread) at a time."""
+    one thread) at a time. It owns the module's states (persistent across
+    its runs), or, with `share_states_with` (another Invocation, of this
+    module or of one declaring the same states), uses that one's: a
+    prefill and a decode module on one KV cache. StrideError
+    (STRIDE_INVALID_ARGUMENT) naming the first difference when the states
+    differ."""
 
-    def __init__(self, executable, use_cuda_graph=False):
+    def __init__(self, executable, use_cuda_graph=False, share_states_with=None):
         self.executable = executable  # kept alive as long as this
         self._handle = ctypes.c_void_p()
-        call(lib().stride_invocation_create, executable._handle,
-             int(bool(use_cuda_graph)), ctypes.byref(self._handle))
+        if share_states_with is None:
+            call(lib().stride_invocation_create, executable._handle,
+                 int(bool(use_cuda_graph)), ctypes.byref(self._handle))
+        else:
+            call(lib().stride_invocation_create_sharing_states,
+                 executable._handle, int(bool(use_cuda_graph)),
+                 share_states_with._handle, ctypes.byref(self._handle))
         module = executable.module
         self._inputs = (ctypes.c_uint64 * max(1, len(module.inputs)))()
         self._outputs = (ctypes.c_uint64 * max(1, len(module.outputs)))()
@@ -199,15 +241,71 @@ class Invocation:
              len(dense), out_ptrs, len(outputs))
         return outputs
 
+    def read_state(self, name):
+        """State `name`'s value as a dense NumPy array (bf16: its uint16
+        bit patterns). The copy is made on the invocation's own stream and
+        waited for; runs that run_device enqueued on another stream are
+        not: synchronize that stream first."""
+        import numpy as np
+
+        spec = self.executable.module.state(name)
+        if spec is None:  # the library's message lists the states
+            call(lib().stride_invocation_read_state, self._handle,
+                 name.encode(), None, 0)
+        value = np.empty(spec.shape, dtype=NUMPY_DTYPES[spec.dtype])
+        call(lib().stride_invocation_read_state, self._handle, name.encode(),
+             value.ctypes.data, value.nbytes)
+        return value
+
+    def write_states(self, values):
+        """Sets states from {name: array} (anything np.asarray takes; bf16
+        as uint16 bit patterns), all or nothing: every name, dtype and shape
+        is checked by the library before any state is written."""
+        import numpy as np
+
+        arrays = [(name, np.ascontiguousarray(np.asarray(v)))
+                  for name, v in values.items()]
+        entries = (_capi.StateValue * max(1, len(arrays)))()
+        shapes = []  # alive through the call, as `arrays` is
+        for entry, (name, array) in zip(entries, arrays):
+            shape = (ctypes.c_int64 * max(1, array.ndim))(*array.shape)
+            shapes.append(shape)
+            entry.name = name.encode()
+            entry.dtype = state_dtype(name, array.dtype)
+            entry.rank = array.ndim
+            entry.shape = shape
+            entry.data = array.ctypes.data
+            entry.size = array.nbytes
+        call(lib().stride_invocation_write_state_values, self._handle,
+             len(arrays), entries)
+
+    def reset_states(self):
+        """Sets every state back to its initial value (the module's)."""
+        call(lib().stride_invocation_reset_states, self._handle)
+
     def __del__(self):
         if getattr(self, "_handle", None) and _capi.alive():
             _capi._library.stride_invocation_destroy(self._handle)
             self._handle = None
 
 
-# Stride's dtypes as NumPy's (bf16 has none).
-NUMPY_DTYPES = {"f16": "float16", "f32": "float32", "f64": "float64",
-                "i1": "bool", "i8": "int8", "i32": "int32", "i64": "int64"}
+# Stride's dtypes as NumPy's (bf16 has none: its values travel as their
+# uint16 bit patterns).
+NUMPY_DTYPES = {"f16": "float16", "bf16": "uint16", "f32": "float32",
+                "f64": "float64", "i1": "bool", "i8": "int8", "i32": "int32",
+                "i64": "int64"}
+
+
+def state_dtype(name, dtype):
+    """Stride's stride_dtype number for a value of state `name` of NumPy
+    `dtype`; StrideError when Stride has no such dtype."""
+    stride_name = numpy_dtype_name(dtype)
+    if stride_name not in _capi.DTYPE_NAMES:
+        raise StrideError(_capi.STRIDE_INVALID_ARGUMENT,
+                          f"state '{name}' was given values of dtype {dtype}, "
+                          "which Stride has no dtype for (its dtypes: "
+                          + ", ".join(_capi.DTYPE_NAMES) + ")")
+    return _capi.DTYPE_NAMES.index(stride_name)
 
 
 def numpy_dtype_name(dtype):

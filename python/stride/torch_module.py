@@ -5,6 +5,11 @@ dtype, shape and strides are checked against the module's signature; each
 output is allocated by PyTorch's caching allocator with the signature's
 layout and written in place; the module runs on PyTorch's current CUDA
 stream, without synchronizing.
+
+States (a KV cache, python-free-docs/state.md): one storage per module,
+shared by its invocations on every stream, or with another module's
+(share_states_with); read_state, write_states and reset_states go through
+host memory, as the C API does, and synchronize the device first.
 """
 
 import torch
@@ -89,10 +94,15 @@ class TorchModule:
     are refused with StrideError (STRIDE_INVALID_ARGUMENT) naming the
     expectation, or, with copy_inputs=True, copied into it (also from
     another device). Runs on torch.cuda.current_stream(); one invocation
-    (buffers for the module's temporaries) per stream it meets."""
+    (buffers for the module's temporaries) per stream it meets, all on one
+    storage of the module's states (`states`): a run on any stream reads
+    and updates the same KV cache. With `share_states_with` (another
+    TorchModule on the same device, whose module declares the same
+    states), that storage is the other module's: a prefill and a decode
+    module on one cache."""
 
     def __init__(self, module, device=None, copy_inputs=False,
-                 use_cuda_graph=False):
+                 use_cuda_graph=False, share_states_with=None):
         self.device = cuda_device(device)
         self.module = module
         self.copy_inputs = copy_inputs
@@ -100,18 +110,65 @@ class TorchModule:
         self.executable = Executable(module, self.device.index)
         self._inputs = [_Input(s) for s in module.inputs]
         self._outputs = [_Output(s) for s in module.outputs]
+        # The invocation that holds the states (the first stream's); the
+        # others share its storage.
+        self._state_holder = Invocation(self.executable, use_cuda_graph,
+                                  self._state_owner(share_states_with))
         self._invocations = {}
+
+    def _state_owner(self, other):
+        """The invocation whose states this module uses (None: its own)."""
+        if other is None:
+            return None
+        if not isinstance(other, TorchModule) or other.device != self.device:
+            raise StrideError(
+                _capi.STRIDE_INVALID_ARGUMENT,
+                f"{self.module.name} can share the states only of a module "
+                f"loaded by stride.load on {self.device}, not of "
+                f"{getattr(other, 'device', type(other).__name__)}")
+        return other._state_holder
 
     @property
     def signature(self):
         return signature_text(self.module)
 
+    @property
+    def states(self):
+        """The module's states: StateSpecs (name, dtype, shape, strides,
+        initial: "zeros" or "stored")."""
+        return self.module.states
+
     def _invocation(self, stream):
         invocation = self._invocations.get(stream)
         if invocation is None:
-            invocation = Invocation(self.executable, self.use_cuda_graph)
+            invocation = (Invocation(self.executable, self.use_cuda_graph,
+                                     self._state_holder)
+                          if self._invocations else self._state_holder)
             self._invocations[stream] = invocation
         return invocation
+
+    def read_state(self, name):
+        """A copy of state `name` as a dense tensor on the module's device,
+        after every run enqueued on the device so far (synchronizes it: the
+        C API copies a state to host memory, and its copy is not ordered
+        with PyTorch's streams)."""
+        torch.cuda.synchronize(self.device)
+        array = self._state_holder.read_state(name)  # refuses an unknown name
+        return device_tensor(array, self.module.state(name).dtype, self.device)
+
+    def write_states(self, values):
+        """Sets states from {name: tensor} (any device, dense or not), all
+        or nothing: StrideError naming the first unknown name, dtype or
+        shape, and nothing written. Synchronizes the device first."""
+        arrays = {name: host_array(name, value) for name, value in values.items()}
+        torch.cuda.synchronize(self.device)
+        self._state_holder.write_states(arrays)
+
+    def reset_states(self):
+        """Sets every state back to its initial value (zeros or the
+        module's stored bytes). Synchronizes the device first."""
+        torch.cuda.synchronize(self.device)
+        self._state_holder.reset_states()
 
     def _fix_input(self, index, tensor, keep):
         """An input the fast check refused: the tensor to pass (a copy in
@@ -184,11 +241,36 @@ class TorchModule:
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
 
-def load(path_or_bytes, device=None, copy_inputs=False, use_cuda_graph=False):
+def device_tensor(array, dtype, device):
+    """A NumPy array of Stride dtype `dtype` (bf16: its uint16 bit
+    patterns) as a tensor on `device`."""
+    if dtype == "bf16":  # through int16, which every torch views as bf16
+        return torch.from_numpy(array.view("int16")).view(torch.bfloat16).to(device)
+    return torch.from_numpy(array).to(device)
+
+
+def host_array(name, value):
+    """A torch tensor given for state `name` as a NumPy array in host
+    memory (bf16 as its bit patterns, which module.Invocation takes)."""
+    if not isinstance(value, torch.Tensor):
+        raise StrideError(_capi.STRIDE_INVALID_ARGUMENT,
+                          f"state '{name}' was given a {type(value).__name__}, "
+                          "not a tensor")
+    value = value.detach()
+    if value.dtype is torch.bfloat16:
+        return value.view(torch.int16).cpu().numpy().view("uint16")
+    return value.cpu().numpy()
+
+
+def load(path_or_bytes, device=None, copy_inputs=False, use_cuda_graph=False,
+         share_states_with=None):
     """Loads a .stridemod (a path, or its bytes) onto a CUDA device (default:
-    torch's current one) and returns a TorchModule."""
+    torch's current one) and returns a TorchModule; `share_states_with`, a
+    TorchModule whose states this one uses (same names, dtypes, shapes and
+    layouts, or StrideError naming the first difference)."""
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         module = Module.from_bytes(bytes(path_or_bytes))
     else:
         module = Module.from_file(path_or_bytes)
-    return TorchModule(module, device, copy_inputs, use_cuda_graph)
+    return TorchModule(module, device, copy_inputs, use_cuda_graph,
+                       share_states_with)

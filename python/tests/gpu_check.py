@@ -22,6 +22,13 @@ build/lib/libstride.so, of the repository this file is in. Checks:
   overhead    host time of one call of the seed's forward at 4x13x33
               (median of many): Stride vs eager, torch.compile default and
               reduce-overhead; passes at most half of torch.compile's
+  states      the LLaMA decode fixture (test/Import/Torch/fixtures/
+              llama_decode): prefill.pt2 and decode.pt2 compiled, loaded
+              with the decode module sharing the prefill's states, the
+              prompt and the decode steps run with each step's next_token
+              and next_position fed back: the tokens equal
+              expected_tokens.npy, the final states expected_states/;
+              read_state, write_states and reset_states on the shared cache
   gpt2        GPT-2 (2 layers, sdpa attention, f32, TF32 off) trained 100
               AdamW steps under backend="stride" vs eager: max relative loss
               difference (passes <= 1e-3), step times vs torch.compile
@@ -254,6 +261,83 @@ def check_load():
 
 
 # ----------------------------------------------------------------------------
+# States: a prefill and a decode module on one KV cache
+
+LLAMA_DECODE = os.path.join(REPO, "test", "Import", "Torch", "fixtures", "llama_decode")
+
+
+def compile_fixture(name):
+    """A TorchModule's bytes for fixture archive `name` (compiled for this
+    device's arch, as stride.compile does, without a cache)."""
+    arch = stride.module.runtime(torch.cuda.current_device()).arch
+    compiler = stride.Compiler(arch=arch)
+    return compiler.compile_file(os.path.join(LLAMA_DECODE, name)).module_bytes
+
+
+def generate(prefill, decode, prompt, new_tokens):
+    """Greedy decoding: the prompt through `prefill`, then `new_tokens` - 1
+    steps of `decode`, each fed the last step's next_token and
+    next_position (on the device). Returns the tokens [B, new_tokens]."""
+    positions = torch.arange(prompt.shape[1], device=DEVICE, dtype=torch.int64)
+    _, token, position = prefill(prompt, positions)
+    tokens = [token]
+    for _ in range(new_tokens - 1):
+        _, token, position = decode(token, position)
+        tokens.append(token)
+    return torch.cat(tokens, dim=1)
+
+
+def state_errors(module, folder):
+    """{state: max abs difference} between `module`'s states and the
+    expected ones in `folder` (one .npy per state it has)."""
+    import numpy as np
+
+    errors = {}
+    for spec in module.states:
+        path = os.path.join(folder, spec.name + ".npy")
+        if os.path.exists(path):
+            expected = torch.from_numpy(np.load(path)).to(DEVICE)
+            got = module.read_state(spec.name)
+            errors[spec.name] = (got.double() - expected.double()).abs().max().item()
+    return errors
+
+
+@check("states")
+def check_states():
+    import numpy as np
+
+    prefill = stride.load(compile_fixture("prefill.pt2"))
+    decode = stride.load(compile_fixture("decode.pt2"), share_states_with=prefill)
+    print("INFO " + decode.signature.replace("\n", "\n     "))
+    prompt = torch.from_numpy(np.load(os.path.join(LLAMA_DECODE, "prompt.npy"))).to(DEVICE)
+    expected = np.load(os.path.join(LLAMA_DECODE, "expected_tokens.npy"))
+    tokens = generate(prefill, decode, prompt, expected.shape[1]).cpu().numpy()
+    report("states: tokens", (tokens == expected).all(),
+           f"{(tokens == expected).sum()} of {expected.size} tokens equal "
+           "transformers' (decode sharing the prefill's states)")
+    errors = state_errors(decode, os.path.join(LLAMA_DECODE, "expected_states"))
+    worst = max(errors, key=errors.get)
+    report("states: final states", errors[worst] <= 1e-4,
+           f"{len(errors)} states read from the decode module; largest "
+           f"difference {errors[worst]:.3g} ({worst})")
+    # The storage is one: a write through one module is read by the other;
+    # a reset of either gives the initial values (the cache: zeros).
+    cache = next(s.name for s in decode.states if "key_cache" in s.name)
+    value = prefill.read_state(cache)
+    decode.write_states({cache: torch.ones_like(value)})
+    shared = bool((prefill.read_state(cache) == 1).all())
+    prefill.reset_states()
+    reset = not decode.read_state(cache).any()
+    report("states: one storage", shared and reset,
+           f"'{cache}' written through the decode module and read from the "
+           f"prefill's: {shared}; zeros after the prefill's reset: {reset}")
+    # After the reset the same prompt gives the same tokens again.
+    again = generate(prefill, decode, prompt, 4).cpu().numpy()
+    report("states: after reset", (again == expected[:, :4]).all(),
+           "the prompt and 3 decode steps from reset states: the first 4 tokens")
+
+
+# ----------------------------------------------------------------------------
 # Host overhead
 
 
@@ -381,7 +465,7 @@ def check_gpt2(steps=100, vocab=1024, width=256, tokens=128, batch=8):
 
 
 CHECKS = {"seed": check_seed, "shapes": check_shapes, "load": check_load,
-          "overhead": check_overhead, "gpt2": check_gpt2}
+          "states": check_states, "overhead": check_overhead, "gpt2": check_gpt2}
 
 
 def main():

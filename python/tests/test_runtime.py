@@ -92,6 +92,109 @@ class RuntimeTest(unittest.TestCase):
         self.assertIn("compiled to a CUBIN for sm_100", caught.exception.message)
 
 
+def decode_invocation(share_states_with=None):
+    module = Module.from_file(os.path.join(MODULES, "decode.stridemod"))
+    return Invocation(Executable(module), share_states_with=share_states_with)
+
+
+CACHE = (1, 2, 8, 4)
+
+
+def bf16_bits(values):
+    """bf16 bit patterns of `values` (exact in bf16): f32's high half."""
+    return (np.asarray(values, np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+@unittest.skipIf(not MODULES or FAULT, "needs STRIDE_TEST_MODULES and the fake driver")
+class StatesTest(unittest.TestCase):
+    """The states of test/Import/Torch/Inputs/state/decode.pt2's module:
+    k_cache (zeros) and v_cache (the module's bytes), f32 [1, 2, 8, 4]."""
+
+    def setUp(self):
+        self.invocation = decode_invocation()
+
+    def test_signature(self):
+        module = self.invocation.executable.module
+        self.assertEqual([(s.name, s.dtype, s.shape, s.initial) for s in module.states],
+                         [("k_cache", "f32", CACHE, "zeros"),
+                          ("v_cache", "f32", CACHE, "stored")])
+        self.assertIn("state 1: v_cache: f32 [1, 2, 8, 4] strides [64, 32, 4, 1] "
+                      "offset 0, initially stored", module.signature())
+        self.assertIsNone(module.state("pos"))
+        self.assertEqual(add_module().states, [])
+
+    def test_read_write_reset(self):
+        k = self.invocation.read_state("k_cache")
+        v = self.invocation.read_state("v_cache")
+        self.assertEqual((k.shape, k.dtype), (CACHE, np.float32))
+        self.assertFalse(k.any())
+        self.assertTrue(v.any())
+        new = np.arange(64, dtype=np.float32).reshape(CACHE)
+        self.invocation.write_states({"k_cache": new, "v_cache": new + 1})
+        np.testing.assert_array_equal(self.invocation.read_state("k_cache"), new)
+        np.testing.assert_array_equal(self.invocation.read_state("v_cache"), new + 1)
+        self.invocation.reset_states()
+        self.assertFalse(self.invocation.read_state("k_cache").any())
+        np.testing.assert_array_equal(self.invocation.read_state("v_cache"), v)
+
+    def test_write_is_all_or_nothing(self):
+        good = np.ones(CACHE, dtype=np.float32)
+        cases = [
+            ({"k_cache": good, "kv": good},
+             "the module has no state named 'kv' (its states: 'k_cache', 'v_cache')"),
+            ({"k_cache": good, "v_cache": good.reshape(2, 1, 8, 4)},
+             "state 'v_cache' expects f32 of shape [1, 2, 8, 4], but was given f32 of shape [2, 1, 8, 4]"),
+            ({"k_cache": good, "v_cache": good.astype(np.int32)},
+             "state 'v_cache' expects f32 of shape [1, 2, 8, 4], but was given i32 of shape [1, 2, 8, 4]"),
+            ({"k_cache": good, "v_cache": good.astype(np.uint8)},
+             "state 'v_cache' was given values of dtype uint8, which Stride has no dtype"),
+        ]
+        for values, said in cases:
+            with self.assertRaises(stride.StrideError) as caught:
+                self.invocation.write_states(values)
+            self.assertEqual(caught.exception.code, "STRIDE_INVALID_ARGUMENT")
+            self.assertIn(said, caught.exception.message)
+            self.assertFalse(self.invocation.read_state("k_cache").any())
+
+    def test_read_unknown_state(self):
+        with self.assertRaises(stride.StrideError) as caught:
+            self.invocation.read_state("kv")
+        self.assertEqual(caught.exception.code, "STRIDE_INVALID_ARGUMENT")
+        self.assertIn("no state named 'kv' (its states: 'k_cache', 'v_cache')",
+                      caught.exception.message)
+
+    def test_bf16_as_bit_patterns(self):
+        # Inputs/bf16-state.mlir: state 'cache', bf16 [2, 4], initially 1 .. 8.
+        module = Module.from_file(os.path.join(MODULES, "bf16-state.stridemod"))
+        invocation = Invocation(Executable(module))
+        value = invocation.read_state("cache")
+        self.assertEqual(value.dtype, np.uint16)
+        np.testing.assert_array_equal(value, bf16_bits(np.arange(1, 9).reshape(2, 4)))
+        invocation.write_states({"cache": bf16_bits(np.ones((2, 4)))})
+        np.testing.assert_array_equal(invocation.read_state("cache"),
+                                      np.full((2, 4), 0x3F80, np.uint16))
+
+    def test_sharing_states(self):
+        other = decode_invocation(share_states_with=self.invocation)
+        new = np.full(CACHE, 3, dtype=np.float32)
+        self.invocation.write_states({"k_cache": new})
+        np.testing.assert_array_equal(other.read_state("k_cache"), new)
+        other.reset_states()
+        self.assertFalse(self.invocation.read_state("k_cache").any())
+        del self.invocation  # the storage lives on with `other`
+        other.write_states({"k_cache": new})
+        np.testing.assert_array_equal(other.read_state("k_cache"), new)
+
+    def test_sharing_refused_when_the_states_differ(self):
+        with self.assertRaises(stride.StrideError) as caught:
+            Invocation(Executable(add_module()), share_states_with=self.invocation)
+        self.assertEqual(caught.exception.code, "STRIDE_INVALID_ARGUMENT")
+        message = caught.exception.message
+        self.assertRegex(message, "add.stridemod cannot share the states of "
+                         ".*decode.stridemod: state 'k_cache' of .*decode.stridemod "
+                         "is not a state of .*add.stridemod; invocations share")
+
+
 @unittest.skipIf(not MODULES or not FAULT, "needs STRIDE_FAKE_CUDA_LAUNCH")
 class DeviceFaultTest(unittest.TestCase):
     def test_fault_is_an_exception(self):

@@ -96,5 +96,94 @@ class TorchModuleTest(unittest.TestCase):
         self.assertEqual(keep, [])
 
 
+@unittest.skipIf(REAL_TORCH or not MODULES or os.environ.get("STRIDE_FAKE_CUDA_LAUNCH"),
+                 "needs the stand-in torch, STRIDE_TEST_MODULES and the fake driver")
+class TorchStatesTest(unittest.TestCase):
+    """The states of decode.stridemod (test/Import/Torch/Inputs/state/
+    decode.pt2: k_cache and v_cache, f32 [1, 2, 8, 4]) from torch: read as
+    CUDA tensors, written from tensors, reset, one storage for every
+    stream's invocation and for a module loaded to share them."""
+
+    def setUp(self):
+        import torch
+
+        self.torch = torch
+        self.path = os.path.join(MODULES, "decode.stridemod")
+        self.m = stride.load(self.path)
+        self.ones = torch.tensor([[[[1.0] * 4] * 8] * 2])
+
+    def inputs(self):
+        from stride.torch_module import TORCH_DTYPES
+
+        return [self.torch.empty_strided(s.shape, s.strides, TORCH_DTYPES[s.dtype])
+                for s in self.m.module.inputs]
+
+    def test_read_state_is_a_cuda_copy(self):
+        self.assertEqual([(s.name, s.initial) for s in self.m.states],
+                         [("k_cache", "zeros"), ("v_cache", "stored")])
+        synchronized = self.torch.cuda.synchronized
+        k = self.m.read_state("k_cache")
+        self.assertEqual((tuple(k.shape), k.dtype, str(k.device)),
+                         ((1, 2, 8, 4), self.torch.float32, "cuda:0"))
+        self.assertFalse(k.array.any())
+        self.assertEqual(self.torch.cuda.synchronized, synchronized + 1)
+
+    def test_write_run_reset(self):
+        self.m.write_states({"k_cache": self.ones})
+        self.m(*self.inputs())  # the double's kernels write nothing
+        self.assertTrue((self.m.read_state("k_cache").array == 1).all())
+        self.m.reset_states()
+        self.assertFalse(self.m.read_state("k_cache").array.any())
+
+    def test_every_stream_shares_the_states(self):
+        self.m(*self.inputs())
+        self.m.write_states({"k_cache": self.ones})
+        side = self.m._invocation(7)  # a second stream's invocation
+        self.assertIsNot(side, self.m._invocation(0))
+        self.assertTrue((side.read_state("k_cache") == 1).all())
+
+    def test_share_states_with(self):
+        decode = stride.load(self.path, share_states_with=self.m)
+        self.m.write_states({"v_cache": self.ones})
+        self.assertTrue((decode.read_state("v_cache").array == 1).all())
+        decode.reset_states()
+        self.assertFalse((self.m.read_state("v_cache").array == 1).all())
+
+    def test_bf16(self):
+        # A bf16 state (Inputs/bf16-state.mlir, initially 1 .. 8) is a
+        # bfloat16 tensor; bfloat16 tensors write it.
+        torch = self.torch
+        m = stride.load(os.path.join(MODULES, "bf16-state.stridemod"))
+        value = m.read_state("cache")
+        self.assertIs(value.dtype, torch.bfloat16)
+        self.assertEqual(value.array[0].tolist(), [0x3F80, 0x4000, 0x4040, 0x4080])
+        m.write_states({"cache": value.view(torch.int16).view(torch.bfloat16)})
+        with self.assertRaises(stride.StrideError) as caught:
+            m.write_states({"cache": self.ones})
+        self.assertIn("state 'cache' expects bf16 of shape [2, 4], but was given "
+                      "f32 of shape [1, 2, 8, 4]", caught.exception.message)
+
+    def test_refusals(self):
+        cases = [
+            (lambda: stride.load(os.path.join(MODULES, "add.stridemod"),
+                                 share_states_with=self.m),
+             "cannot share the states of"),
+            (lambda: stride.load(self.path, share_states_with=self.path),
+             "can share the states only of a module loaded by stride.load"),
+            (lambda: self.m.write_states({"kv": self.ones}),
+             "the module has no state named 'kv' (its states: 'k_cache', 'v_cache')"),
+            (lambda: self.m.write_states({"k_cache": self.ones.transpose(0, 1)}),
+             "state 'k_cache' expects f32 of shape [1, 2, 8, 4], but was given f32 of shape [2, 1, 8, 4]"),
+            (lambda: self.m.write_states({"k_cache": 1.0}),
+             "state 'k_cache' was given a float, not a tensor"),
+            (lambda: self.m.read_state("kv"), "no state named 'kv'"),
+        ]
+        for make_error, said in cases:
+            with self.assertRaises(stride.StrideError) as caught:
+                make_error()
+            self.assertEqual(caught.exception.code, "STRIDE_INVALID_ARGUMENT")
+            self.assertIn(said, caught.exception.message)
+
+
 if __name__ == "__main__":
     unittest.main()

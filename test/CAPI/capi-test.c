@@ -244,6 +244,12 @@ static void printSignature(const stride_module *module) {
          stride_module_num_states(module), mutated, stride_status_name(s),
          stride_last_error_message());
   EXPECT(stride_invocation_reset_states(NULL) == STRIDE_INVALID_ARGUMENT);
+  int zeroed = -1;
+  s = stride_module_state_starts_zeroed(module, 0, &zeroed);
+  printf("state 0 starts zeroed: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
+  EXPECT(stride_invocation_write_state_values(NULL, 0, NULL) ==
+         STRIDE_INVALID_ARGUMENT);
 }
 
 /* The absent outputs' positions, and an index past them. */
@@ -363,8 +369,16 @@ static stride_status runSharingStates(stride_executable *exe,
          stride_last_error_message());
   s = stride_invocation_create_sharing_states(exe, 1, inv, &shared);
   printf("invocation sharing states: %s\n", stride_status_name(s));
-  if (s == STRIDE_OK)
+  if (s == STRIDE_OK) {
+    int64_t shape[1] = {4};
+    float zeros[4] = {0};
+    stride_state_value value = {"k_cache", STRIDE_DTYPE_F32, 1, shape,
+                                zeros, sizeof zeros};
+    stride_status w = stride_invocation_write_state_values(shared, 1, &value);
+    printf("write state values: %s: %s\n", stride_status_name(w),
+           stride_last_error_message());
     s = stride_invocation_reset_states(shared);
+  }
   if (s == STRIDE_OK) {
     s = runOnZeros(shared);
     printf("run sharing states: %s\n", stride_status_name(s));

@@ -23,9 +23,10 @@ float32 = dtype("float32", "float32")
 float64 = dtype("float64", "float64")
 bool = dtype("bool", "bool")  # noqa: A001 - torch's name
 int8 = dtype("int8", "int8")
+int16 = dtype("int16", "int16")
 int32 = dtype("int32", "int32")
 int64 = dtype("int64", "int64")
-_DTYPES = [float16, float32, float64, bool, int8, int32, int64]
+_DTYPES = [float16, bfloat16, float32, float64, bool, int8, int16, int32, int64]
 
 
 class Size(tuple):
@@ -82,6 +83,27 @@ class Tensor:
     def transpose(self, a, b):
         return Tensor(self.array.swapaxes(a, b), self.device)
 
+    def view(self, to):
+        return Tensor(self.array.view(to.numpy), self.device)
+
+    def to(self, where):
+        return Tensor(self.array.copy(), _device(where))
+
+    def detach(self):
+        return self
+
+    def cpu(self):
+        return self.to("cpu")
+
+    def numpy(self):
+        if self.device.type != "cpu":
+            raise TypeError("can't convert cuda:0 device type tensor to numpy")
+        return self.array
+
+
+def from_numpy(array):
+    return Tensor(array, device("cpu"))
+
 
 def tensor(values, dtype=float32, device=None):  # noqa: A002
     return Tensor(_np.array(values, dtype=dtype.numpy), _device(device))
@@ -105,9 +127,15 @@ def empty_strided(shape, strides, dtype=float32, device=None):  # noqa: A002
 
 
 class cuda:
+    synchronized = 0  # how many times synchronize was called
+
     @staticmethod
     def current_device():
         return 0
+
+    @staticmethod
+    def synchronize(device=None):
+        cuda.synchronized += 1
 
 
 from . import _C  # noqa: E402,F401
