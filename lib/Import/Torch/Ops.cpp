@@ -38,6 +38,7 @@ const OpTable &table() {
     addAttentionOps(ops);
     addConvNetOps(ops);
     addEmbeddingBagOps(ops);
+    addActivationOps(ops);
     return ops;
   }();
   return ops;

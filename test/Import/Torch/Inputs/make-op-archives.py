@@ -23,7 +23,10 @@ AOTAutograd's graphs take and that PyTorch cannot make here (issue 42):
   norm-upsample  native_group_norm with weight and bias, upsample_nearest2d
                  by whole factors;
   embedding-bag  _embedding_bag in modes sum (per-sample weights) and mean
-                 (include_last_offset), with an empty bag.
+                 (include_last_offset), with an empty bag;
+  activations    clamp, clamp_min, hardtanh, leaky_relu, elu, hardsigmoid,
+                 hardswish, isnan, isinf over NaN and infinities, and
+                 _log_softmax.
 
 Each writes its inputs (NAME.INPUT.npy) and the outputs computed here in
 float64 (NAME.expected/OUTPUT.npy, rounded once to f32), for `stride-run
@@ -407,6 +410,67 @@ def case_embedding_bag(rng):
         "bag_mean": rounded(bag_ref(x["weight"], idx, starts, 7, 1))})
 
 
+def case_activations(rng):
+    """clamp (scalar bounds, one absent), clamp_min, hardtanh (ReLU6),
+    leaky_relu, elu, hardsigmoid, hardswish, isnan, isinf and
+    _log_softmax, over values with a NaN and infinities."""
+    inf = math.inf
+    values = [-7.0, -2.5, -0.5, 0.0, 0.25, 1.5, 3.0, 6.5, NAN, inf, -inf, 2.0]
+    x = {"x": Tensor([3, 4], values), "s": rand(rng, [2, 5])}
+    graph = graph_of(x)
+    B = BOOL
+
+    def node(target, args, name, dtype=F32, shape=(3, 4)):
+        graph.node(target, [("self", "x")] + args, [(name, dtype, list(shape))])
+
+    node("clamp.default", [("min", floats(-1.0)), ("max", {"as_none": True})], "clamp")
+    node("clamp_min.default", [("min", floats(0.5))], "clamp_min")
+    node("hardtanh.default", [("min_val", floats(0.0)), ("max_val", floats(6.0))], "relu6")
+    node("leaky_relu.default", [("negative_slope", floats(0.2))], "leaky")
+    node("elu.default", [("alpha", floats(1.5))], "elu")
+    node("hardsigmoid.default", [], "hsig")
+    node("hardswish.default", [], "hswish")
+    node("isnan.default", [], "isnan", B)
+    node("isinf.default", [], "isinf", B)
+    graph.node("_log_softmax.default", [("self", "s"), ("dim", {"as_int": 1}),
+                                        ("half_to_float", {"as_bool": False})],
+               [("log_softmax", F32, [2, 5])])
+    names = ["clamp", "clamp_min", "relu6", "leaky", "elu", "hsig", "hswish", "isnan",
+             "isinf", "log_softmax"]
+    graph.outputs = names
+
+    def nan_max(a, b):
+        return a if a != a or a > b else b
+
+    def nan_min(a, b):
+        return a if a != a or a < b else b
+
+    def hsig(v):
+        return nan_min(nan_max(v + 3.0, 0.0), 6.0) / 6.0
+
+    def each(f, dtype=F32):
+        t = Tensor([3, 4], [f(v) for v in values], dtype)
+        return rounded(t) if dtype == F32 else t
+
+    rows = []
+    for r in range(2):
+        row = x["s"].values[r * 5:(r + 1) * 5]
+        top = max(row)
+        log_sum = math.log(sum(math.exp(v - top) for v in row))
+        rows += [v - top - log_sum for v in row]
+    write_case("activations", graph, x, {
+        "clamp": each(lambda v: nan_max(v, -1.0)),
+        "clamp_min": each(lambda v: nan_max(v, 0.5)),
+        "relu6": each(lambda v: nan_min(nan_max(v, 0.0), 6.0)),
+        "leaky": each(lambda v: v if v > 0 else 0.2 * v),
+        "elu": each(lambda v: v if v > 0 else 1.5 * (math.exp(v) - 1) if v == v else v),
+        "hsig": each(hsig),
+        "hswish": each(lambda v: v * hsig(v)),
+        "isnan": each(lambda v: v != v, B),
+        "isinf": each(lambda v: v in (inf, -inf), B),
+        "log_softmax": rounded(Tensor([2, 5], rows))})
+
+
 def errors():
     """A cat whose every input is an empty 1-D tensor, but whose result has
     rank 2; a graph output that is an int; argmax of no elements; max
@@ -442,7 +506,7 @@ def main():
     rng = random.Random(42)
     for case in (case_size_one_view, case_cat_empty, case_reciprocal, case_none_outputs,
                  case_argmax, case_argmax_bf16, case_convnet, case_norm_upsample,
-                 case_embedding_bag):
+                 case_embedding_bag, case_activations):
         case(rng)
     errors()
 
