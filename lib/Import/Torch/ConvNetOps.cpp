@@ -253,6 +253,12 @@ FailureOr<Value> padded(NodeImporter &n, Value x, ArrayRef<int64_t> pad,
                      << "even number, at most twice the rank " << rank;
   for (size_t i = 0; i < pad.size(); i += 2) {
     int64_t d = rank - 1 - int64_t(i / 2);
+    // Bounded first, so that the sums below cannot overflow.
+    if (std::abs(pad[i]) > kMaxElements || std::abs(pad[i + 1]) > kMaxElements ||
+        shapeOf(x)[d] + pad[i] + pad[i + 1] > kMaxElements)
+      return n.error() << "pad (" << pad[i] << ", " << pad[i + 1]
+                       << ") of dim " << d << " is beyond Stride's limit of "
+                       << kMaxElements << " elements";
     if (shapeOf(x)[d] + pad[i] + pad[i + 1] < 0)
       return n.error() << "pad removes more than dim " << d << "'s "
                        << shapeOf(x)[d] << " elements";
@@ -319,7 +325,7 @@ FailureOr<Pooling> poolingOf(NodeImporter &n, bool dilated) {
        {dilation->first, dilation->second}};
   for (int i = 0; i < 2; ++i)
     if (p.kernel[i] < 1 || p.stride[i] < 1 || p.dilation[i] < 1 ||
-        p.padding[i] < 0 || 2 * p.padding[i] > p.kernel[i])
+        p.padding[i] < 0 || p.padding[i] > p.kernel[i] / 2)
       return n.error() << "pooling needs a kernel, stride and dilation of 1 "
                           "or more and a padding of at most half the kernel";
   return p;
@@ -363,9 +369,15 @@ Value windows(NodeImporter &n, Value x, const Pooling &p, int64_t oh,
   }
   int64_t sh = in.strides[r - 2], sw = in.strides[r - 1];
   view.shape.insert(view.shape.end(), {oh, ow, p.kernel[0], p.kernel[1]});
+  // A dim of size 1 takes stride 0: its step (a stride or dilation from
+  // the file, perhaps huge) is never taken, and so never multiplied out.
+  auto step = [](int64_t size, int64_t by, int64_t stride) {
+    return size == 1 ? 0 : by * stride;
+  };
   view.strides.insert(view.strides.end(),
-                      {p.stride[0] * sh, p.stride[1] * sw,
-                       p.dilation[0] * sh, p.dilation[1] * sw});
+                      {step(oh, p.stride[0], sh), step(ow, p.stride[1], sw),
+                       step(p.kernel[0], p.dilation[0], sh),
+                       step(p.kernel[1], p.dilation[1], sw)});
   return AsStridedOp::create(n.b(), n.location(),
                              typeOfValue(x).withLayout(view), x);
 }
@@ -381,13 +393,22 @@ pooledInput(NodeImporter &n, const Pooling &p, double fill) {
   if (in.size() != 3 && in.size() != 4)
     return n.error() << "2-D pooling takes an input of rank 3 or 4, got "
                      << in.size();
+  // The window must fit the padded input (checked without overflow: the
+  // sizes come from the file).
+  for (int i = 0; i < 2; ++i) {
+    int64_t padded = in[in.size() - 2 + i] + 2 * std::min<int64_t>(
+                                                 p.padding[i], kMaxElements);
+    if (p.padding[i] > kMaxElements || p.kernel[i] - 1 > (padded - 1) / p.dilation[i])
+      return n.error() << "the pooling window (kernel " << p.kernel[i]
+                       << ", dilation " << p.dilation[i]
+                       << ") does not fit dim " << in.size() - 2 + i
+                       << " of the input " << formatDims(Dims(in.begin(), in.end()))
+                       << " padded by " << p.padding[i];
+  }
   if (failed(checkCeilMode(n, p, in)))
     return failure();
   int64_t oh = pooledSize(p, 0, in[in.size() - 2]);
   int64_t ow = pooledSize(p, 1, in[in.size() - 1]);
-  if (oh < 1 || ow < 1)
-    return n.error() << "the pooling window does not fit the input "
-                     << formatDims(Dims(in.begin(), in.end()));
   Value x = n.cast(*input, n.outputDType());
   FailureOr<Value> xp =
       padded(n, x, {p.padding[1], p.padding[1], p.padding[0], p.padding[0]},
@@ -487,8 +508,11 @@ LogicalResult maxPoolIndices(NodeImporter &n, Value w, const Pooling &p,
     Value s = *n.broadcast(n.scalarTensor(double(shift), DType::I64), outShape);
     return AddOp::create(n.b(), n.location(), indexType, product, s).getResult();
   };
-  Value rowsPart = scaled(rank - 2, p.stride[0] * width, -p.padding[0] * width);
-  Value colsPart = scaled(rank - 1, p.stride[1], -p.padding[1]);
+  // One window along a dim: its stride is never taken (it may be huge).
+  int64_t rowStep = outShape[rank - 2] == 1 ? 0 : p.stride[0] * width;
+  int64_t colStep = outShape[rank - 1] == 1 ? 0 : p.stride[1];
+  Value rowsPart = scaled(rank - 2, rowStep, -p.padding[0] * width);
+  Value colsPart = scaled(rank - 1, colStep, -p.padding[1]);
   Value origin = AddOp::create(n.b(), n.location(), indexType, rowsPart, colsPart);
   Value index = AddOp::create(n.b(), n.location(), indexType, origin, inWindow);
   n.setOutput(1, n.toType(n.cast(index, n.outputDType(1)), n.outputType(1)));
