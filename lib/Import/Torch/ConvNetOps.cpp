@@ -409,6 +409,12 @@ pooledInput(NodeImporter &n, const Pooling &p, double fill) {
     return failure();
   int64_t oh = pooledSize(p, 0, in[in.size() - 2]);
   int64_t ow = pooledSize(p, 1, in[in.size() - 1]);
+  Dims window(in.begin(), in.end() - 2);
+  window.insert(window.end(), {oh, ow, p.kernel[0], p.kernel[1]});
+  if (!checkedNumElements(window))
+    return n.error() << "the pooling windows " << formatDims(window)
+                     << " are beyond Stride's limit of " << kMaxElements
+                     << " elements";
   Value x = n.cast(*input, n.outputDType());
   FailureOr<Value> xp =
       padded(n, x, {p.padding[1], p.padding[1], p.padding[0], p.padding[0]},
