@@ -263,8 +263,10 @@ def main(argv=None):
     parser.add_argument("--no-argmax", action="store_true",
                         help="export the step without the argmax (logits and "
                         "next position only)")
-    parser.add_argument("--f32-reference", action="store_true",
-                        help="also check both against the step in f32")
+    parser.add_argument("--no-f32-reference", dest="f32_reference",
+                        action="store_false",
+                        help="skip the check of both against the step in f32 "
+                        "(weights and cache widened exactly; done by default)")
     args = parser.parse_args(argv)
     args.batch = args.batch or [1, 8, 32]
     args.position = args.position or [1024, 4000]
