@@ -129,8 +129,8 @@ def f32_logits(model, batch, cache_len, inputs, states):
     """The step in f32: weights and cache widened exactly from bf16."""
     import copy
 
-    wide = copy.deepcopy(model).float()
-    wrapper = CachedLM(wide, batch, cache_len).cuda().eval()
+    wide = copy.deepcopy(model).float()  # on the model's device (the GPU)
+    wrapper = CachedLM(wide, batch, cache_len).eval()  # its cache there too
     for name, buf in wrapper.named_buffers():
         buf.copy_(states[name].to(buf.dtype))
     with torch.no_grad(), sx.attention_backend("math"):
@@ -202,9 +202,8 @@ def bench_batch(model, batch, args, bandwidth):
             if got["logits"] is not None:
                 row["stride_err"] = bm.relative_error_of(got["logits"], row["eager_logits"])
                 if args.f32_reference:
-                    reference = f32_logits(model.cpu(), batch, args.cache_len, inputs,
-                                           {n: s.cpu() for n, s in states.items()})
-                    model.cuda()
+                    reference = f32_logits(gpu_model, batch, args.cache_len, inputs,
+                                           states)
                     row["stride_err_f32"] = bm.relative_error_of(got["logits"], reference)
                     row["torch_err_f32"] = bm.relative_error_of(row["eager_logits"],
                                                                 reference)
