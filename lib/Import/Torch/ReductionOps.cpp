@@ -62,6 +62,47 @@ template <typename OpTy> LogicalResult reduce(NodeImporter &n) {
   return success();
 }
 
+/// var.correction(self, dim, correction=1, keepdim=False): the sum of the
+/// squared deviations from the mean over `dim`, divided by the count
+/// minus `correction` (PyTorch's: a count at or below the correction
+/// gives inf or NaN, as the division does).
+LogicalResult variance(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  FailureOr<std::vector<int64_t>> dims =
+      succeeded(x) ? reducedDims(n, *x) : Fail();
+  FailureOr<double> correction =
+      succeeded(dims) ? n.scalar("correction", 1.0) : Fail();
+  FailureOr<bool> keepdim =
+      succeeded(correction) ? n.boolean("keepdim", false) : Fail();
+  if (failed(keepdim))
+    return failure();
+  DType dtype = n.outputDType();
+  Value input = n.cast(*x, dtype);
+  ArrayRef<int64_t> shape = shapeOf(input);
+  std::vector<int64_t> kept(shape.begin(), shape.end());
+  int64_t count = 1;
+  for (int64_t d : *dims) {
+    count *= shape[d];
+    kept[d] = 1;
+  }
+  StridedTensorType type = n.contiguous(shape, dtype);
+  StridedTensorType keptType = n.contiguous(kept, dtype);
+  Value mean = MeanOp::create(n.b(), n.location(), keptType, input,
+                              llvm::ArrayRef<int64_t>(*dims), true);
+  Value centered = SubOp::create(n.b(), n.location(), type, input,
+                                 *n.broadcast(mean, shape));
+  Value square = MulOp::create(n.b(), n.location(), type, centered, centered);
+  StridedTensorType sumType = n.contiguous(n.outputShape(), dtype);
+  Value sum = SumOp::create(n.b(), n.location(), sumType, square,
+                            llvm::ArrayRef<int64_t>(*dims), *keepdim);
+  Value divisor = *n.broadcast(
+      n.scalarTensor(double(count) - *correction, dtype), n.outputShape());
+  n.setOutput(0, n.toType(DivOp::create(n.b(), n.location(), sumType, sum,
+                                        divisor),
+                          n.outputType()));
+  return success();
+}
+
 /// The input of an index reduction and the one dim it reduces: `self`
 /// along `dim`, or, where `dim` is None (argmax and argmin over every
 /// element) or self has rank 0, self flattened to 1-D, as PyTorch does. A
@@ -191,6 +232,7 @@ void addReductionOps(OpTable &ops) {
       {"aten.sum.dim_IntList", reduce<SumOp>},
       {"aten.sum.default", reduce<SumOp>},
       {"aten.mean.dim", reduce<MeanOp>},
+      {"aten.var.correction", variance},
       {"aten.mean.default", reduce<MeanOp>},
       {"aten.amax.default", reduce<MaxOp>},
       {"aten.amin.default", reduce<MinOp>},

@@ -25,8 +25,8 @@ AOTAutograd's graphs take and that PyTorch cannot make here (issue 42):
   embedding-bag  _embedding_bag in modes sum (per-sample weights) and mean
                  (include_last_offset), with an empty bag;
   activations    clamp, clamp_min, hardtanh, leaky_relu, elu, hardsigmoid,
-                 hardswish, isnan, isinf over NaN and infinities, and
-                 _log_softmax.
+                 hardswish, isnan, isinf over NaN and infinities,
+                 _log_softmax, and var.correction over a dim and all.
 
 Each writes its inputs (NAME.INPUT.npy) and the outputs computed here in
 float64 (NAME.expected/OUTPUT.npy, rounded once to f32), for `stride-run
@@ -410,6 +410,11 @@ def case_embedding_bag(rng):
         "bag_mean": rounded(bag_ref(x["weight"], idx, starts, 7, 1))})
 
 
+def variance_of(values, correction):
+    mean = sum(pt2_writer.f32(v) for v in values) / len(values)
+    return sum((pt2_writer.f32(v) - mean) ** 2 for v in values) / (len(values) - correction)
+
+
 def case_activations(rng):
     """clamp (scalar bounds, one absent), clamp_min, hardtanh (ReLU6),
     leaky_relu, elu, hardsigmoid, hardswish, isnan, isinf and
@@ -437,6 +442,13 @@ def case_activations(rng):
                [("log_softmax", F32, [2, 5])])
     names = ["clamp", "clamp_min", "relu6", "leaky", "elu", "hsig", "hswish", "isnan",
              "isinf", "log_softmax"]
+    graph.node("var.correction", [("self", "s"), ("dim", ints([1])),
+                                  ("correction", floats(1.0)),
+                                  ("keepdim", {"as_bool": True})],
+               [("var", F32, [2, 1])])
+    graph.node("var.correction", [("self", "s"), ("correction", floats(0.0))],
+               [("var_all", F32, [])])
+    names += ["var", "var_all"]
     graph.outputs = names
 
     def nan_max(a, b):
@@ -468,7 +480,10 @@ def case_activations(rng):
         "hswish": each(lambda v: v * hsig(v)),
         "isnan": each(lambda v: v != v, B),
         "isinf": each(lambda v: v in (inf, -inf), B),
-        "log_softmax": rounded(Tensor([2, 5], rows))})
+        "log_softmax": rounded(Tensor([2, 5], rows)),
+        "var": rounded(Tensor([2, 1], [variance_of(x["s"].values[r * 5:(r + 1) * 5], 1)
+                                       for r in range(2)])),
+        "var_all": rounded(Tensor([], [variance_of(x["s"].values, 0)]))})
 
 
 def errors():
