@@ -163,9 +163,11 @@ cl::opt<std::string> attentionLibrary(
     "attention-library", cl::value_desc("cudnn|none"),
     cl::desc("How attention ops run: cudnn (default: one cuDNN flash-attention "
              "call for each op in f16 or bf16 with head dims that are "
-             "multiples of 8 up to 128, on sm_80 and later; the others "
-             "decomposed) or none (every one decomposed into matrix products "
-             "and kernels, the tokens x tokens scores in memory)"),
+             "multiples of 8 up to 128, on sm_80 and later; decode steps "
+             "it does not take run as Stride's split-KV kernel, the others "
+             "decomposed) or none (no cuDNN: decode steps as the split-KV "
+             "kernel, every other op decomposed into matrix products and "
+             "kernels, the tokens x tokens scores in memory)"),
     cl::init("cudnn"), cl::cat(stridecCategory));
 
 cl::opt<bool> noSplitKvAttention(

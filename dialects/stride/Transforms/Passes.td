@@ -123,7 +123,8 @@ def RecognizeAttention : Pass<"stride-recognize-attention",
 
 def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> {
   let summary = "keep the attention ops a library takes fused, in the "
-                "layout it reads";
+                "layout it reads, and mark the decode steps it does not take "
+                "for the split-KV kernel";
   let description = [{
     Chooses, for each `stride.attention` and `stride.attention_backward`,
     whether it runs as one fused library call (`library=cudnn`: cuDNN's
@@ -189,8 +190,9 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
   }];
   let options = [
     Option<"library", "library", "std::string", "\"cudnn\"",
-           "The library that runs fused attention: cudnn, or none (every "
-           "attention op decomposed)">,
+           "The library that runs fused attention: cudnn, or none (no "
+           "library: decode steps as the split-KV kernel with split-kv, "
+           "every other attention op decomposed)">,
     Option<"splitKv", "split-kv", "bool", "true",
            "Run attention ops with few query rows (decode steps) as the "
            "split-KV kernel">
@@ -231,8 +233,10 @@ def DecomposeAttention : Pass<"stride-decompose-attention",
       cast from f64 for f64.
 
     An op carrying the discardable unit attribute `stride.keep_fused`
-    (`StrideDialect::kKeepFusedAttrName`) is left alone: the pass that
-    chooses the fused call for an op marks it so. Runs after
+    (`StrideDialect::kKeepFusedAttrName`) or `stride.split_kv`
+    (`kSplitKvAttrName`) is left alone: stride-attention-library marks an
+    op so when it runs as the fused cuDNN call or as the split-KV kernel.
+    Runs after
     `stride-legalize-layouts` and before `stride-matmul-layout` and
     `stride-fuse` in the default pipeline.
 

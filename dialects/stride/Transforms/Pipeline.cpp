@@ -82,7 +82,8 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<std::string> attentionLibrary{
       *this, "attention-library",
       llvm::cl::desc("The library that runs fused attention: cudnn, or none "
-                     "(every attention op decomposed)"),
+                     "(no library: decode steps as the split-KV kernel, "
+                     "every other attention op decomposed)"),
       llvm::cl::init("cudnn")};
   Option<bool> splitKvAttention{
       *this, "split-kv-attention",

@@ -51,8 +51,9 @@ struct PipelineOptions {
   bool recognizeAttention = true;
   /// The library that runs fused attention (stride-attention-library):
   /// "cudnn" (cuDNN's flash attention for the ops it takes; the compiler
-  /// uses "none" below sm_80, which cuDNN's engines need), or "none" (every
-  /// attention op decomposed into products and kernels).
+  /// uses "none" below sm_80, which cuDNN's engines need), or "none" (no
+  /// library: decode steps as the split-KV kernel where splitKvAttention
+  /// allows, every other attention op decomposed into products and kernels).
   std::string attentionLibrary = "cudnn";
   /// Run attention ops with few query rows (decode steps) as Stride's
   /// split-KV kernel (stride-attention-library's split-kv option).
