@@ -163,8 +163,8 @@ def stride_step(args, directory, module, names, inputs, states, position):
         np.save(os.path.join(case, f"{name}.npy"), t.numpy())
         graph["inputs"].append({"file": f"{name}.npy"})
     save_states(os.path.join(case, "states"), states)
-    args.extra_run_args = ["--state-in", os.path.join(case, "states")]
-    row = bm.run_module(args.bin, module, case, graph, case, args)
+    row = bm.run_module(args.bin, module, case, graph, case, args,
+                        extra=["--state-in", os.path.join(case, "states")])
     logits = row.get("outputs", {}).get("logits")
     row["logits"] = (torch.from_numpy(np.load(logits))
                      if logits and os.path.exists(logits) else None)

@@ -258,14 +258,16 @@ def stride_inputs(directory, graph):
     return args
 
 
-def run_module(bin_dir, module, directory, graph, work, args):
-    """stride-run-gpu: outputs, --bench median, --profile-json; a dict."""
+def run_module(bin_dir, module, directory, graph, work, args, extra=()):
+    """stride-run-gpu: outputs, --bench median, --profile-json; a dict.
+    `extra`: more stride-run-gpu options for both runs (bench/decode's
+    --state-in)."""
     runner = os.path.join(bin_dir, "stride-run-gpu")
     out_dir = os.path.join(work, "outputs")
     profile = os.path.join(work, "profile.json")
     log = os.path.join(work, "stride-run.log")
     tuning = ["--tune-library-calls"] if args.tune_library_calls else []
-    tuning += getattr(args, "extra_run_args", [])  # e.g. bench/decode's --state-in
+    tuning += list(extra)
     command = [runner, module, *stride_inputs(directory, graph), "--output-dir", out_dir,
                "--bench", "--warmup", str(args.warmup),
                "--iterations", str(args.iterations), *tuning]
