@@ -145,11 +145,15 @@ def check_seed():
                     if issubclass(w.category, (stride.dynamo.StrideRepairWarning,
                                                stride.dynamo.StrideFallbackWarning))]
             exact = torch.equal(got, expected)
-            close = torch.allclose(out, eager_out, rtol=1e-5 if dtype == torch.float32 else 1e-12)
+            # The forward sums in another order than eager does: compare
+            # against the largest result (an element-wise rtol fails on
+            # sums that cancel to near zero).
+            forward_error = ((out - eager_out).abs().max() / eager_out.abs().max()).item()
+            close = forward_error <= (1e-5 if dtype == torch.float32 else 1e-12)
             via_stride = delta["compiled"] == 2 and delta["fallback"] == 0
             report(name, exact and close and via_stride,
                    f"x.grad sum {got.sum().item():.4f} (eager {expected.sum().item():.4f}), "
-                   f"exact {exact}, forward close {close}; graphs by Stride "
+                   f"exact {exact}, forward error {forward_error:.1e}; graphs by Stride "
                    f"{delta['compiled']}, eager {delta['fallback']}, repaired "
                    f"{delta['repaired']}" + "".join(f"\n    said: {s}" for s in said))
     shape = SHAPES[0]
