@@ -292,6 +292,29 @@ def run_module(bin_dir, module, directory, graph, work, args, extra=()):
     return row
 
 
+def run_package(module, directory, graph, args):
+    """The module through the Python package (stride.load: torch tensors in
+    and out, the plan replayed as a CUDA graph, tuned as stride-run-gpu
+    is), timed as PyTorch's columns are: ms, outputs (as float tensors on
+    the CPU) or error."""
+    import stride
+
+    try:
+        m = stride.load(module, copy_inputs=True, use_cuda_graph=True,
+                        tune_library_calls=args.tune_library_calls)
+        # bf16 inputs are stored as f32 (stride_export.to_numpy): cast each
+        # to the signature's dtype; stage_inputs copies to its layout.
+        tensors = [torch.from_numpy(np.load(os.path.join(directory, spec["file"])))
+                   .to(dtype).cuda()
+                   for spec, dtype in zip(graph["inputs"], m.input_dtypes)]
+        inputs = m.stage_inputs(*tensors)
+        outputs = m.run(*inputs)
+        ms = median_ms(lambda: m.run(*inputs), args.warmup, args.iterations)
+        return {"package_ms": ms, "package_outputs": [o.float().cpu() for o in outputs]}
+    except stride.StrideError as e:
+        return {"package_error": str(e).splitlines()[:1]}
+
+
 def relative_error(got_file, expected):
     return relative_error_of(torch.from_numpy(np.load(got_file)), expected)
 
@@ -413,6 +436,13 @@ def bench_model(name, kind, make, rtol, args):
                 f"{n} {tuple(e.shape)} {err:.3g}"
                 for n, e, err in zip(graph["output_names"], expected, errors)
                 if err > rtol), flush=True)
+        if args.package:
+            via = run_package(module, directory, graph, args)
+            outputs = via.pop("package_outputs", None)
+            g.update(via)
+            if outputs is not None:
+                g["package_err"] = max((relative_error_of(o, e)
+                                        for o, e in zip(outputs, expected)), default=0.0)
         if reference is not None:
             g["f32_err"] = max((relative_error(g["outputs"][n], r)
                                 for n, r in zip(graph["output_names"], reference)),
@@ -464,6 +494,9 @@ def print_table(rows):
                   f"{fmt(row.get('compile_eager_attention_ms'), '.3f')} |")
     print("\n(training rows: PyTorch's columns time the whole step, forward and "
           "backward; Stride's each graph)")
+    if any("package_ms" in g or "package_error" in g
+           for row in rows for g in row["graphs"].values()):
+        print_package(rows)
     print_steps(rows)
     print("\n| model | Stride ms | of which attention ms | fused attention ms (PyTorch SDPA) | "
           "Stride with fused attention ms (bound) | compile ms |")
@@ -478,6 +511,22 @@ def print_table(rows):
             print(f"| {row['name']} | {fmt(g.get('ms'), '.3f')} | {fmt(attention, '.3f')} | "
                   f"{fmt(fused, '.3f')} | {fmt(bound, '.3f')} | "
                   f"{fmt(row.get('compile_ms'), '.3f')} |")
+
+
+def print_package(rows):
+    """--package: each graph through the Python package beside
+    stride-run-gpu."""
+    print("\n| model | graph | stride-run-gpu ms | package ms | package / stride-run-gpu | "
+          "package rel err |")
+    print("|---|---|---|---|---|---|")
+    for row in rows:
+        for archive, g in row["graphs"].items():
+            ms, via = g.get("ms"), g.get("package_ms")
+            ratio = via / ms if ms and via else None
+            shown = (fmt(via, ".3f") if "package_error" not in g
+                     else "failed: " + " ".join(g["package_error"]))
+            print(f"| {row['name']} | {archive} | {fmt(ms, '.3f')} | {shown} | "
+                  f"{fmt(ratio, '.3f')} | {fmt(g.get('package_err'), '.2g')} |")
 
 
 def print_steps(rows):
@@ -523,6 +572,10 @@ def main(argv=None):
                         "model with eager attention")
     parser.add_argument("--torch-only", action="store_true",
                         help="export and time PyTorch only (no stridec)")
+    parser.add_argument("--package", action="store_true",
+                        help="also run each module through the Python package "
+                        "(stride.load, torch tensors, a CUDA graph), timed as "
+                        "PyTorch's columns are, beside stride-run-gpu")
     args = parser.parse_args(argv)
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False

@@ -6,4 +6,7 @@
 # (bench_models.py --help lists the options; all are passed on).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# The Python package (bench_models.py --package) finds the bundle's library.
+export PYTHONPATH="$here/python${PYTHONPATH:+:$PYTHONPATH}"
+export STRIDE_LIBRARY=${STRIDE_LIBRARY:-$here/lib/libstride.so}
 exec python3 "$here/bench_models.py" --bin "$here/bin" "$@"

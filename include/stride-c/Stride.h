@@ -359,14 +359,30 @@ stride_status stride_executable_run_device(stride_executable *executable,
  * Invocation: one caller's buffers, stream and CUDA graph
  *===----------------------------------------------------------------------===*/
 
+/** Options of a new invocation, or-ed together into the `flags` of
+    stride_invocation_create (0: none). */
+enum {
+  /** Capture the plan into a CUDA graph on the first run and replay the
+      graph afterwards: one driver call per run. */
+  STRIDE_INVOCATION_CUDA_GRAPH = 1,
+  /** Before the first run, time the candidate algorithms of each library
+      call over the invocation's own buffers and keep the fastest for every
+      later run of any invocation of the executable (the C++ API's
+      InvocationOptions::tuneLibraryCalls; python-free-docs/embedding.md,
+      "Tuning library calls"). The first run then waits for its stream:
+      do not set it for an invocation whose first run is captured into the
+      caller's own CUDA graph. */
+  STRIDE_INVOCATION_TUNE_LIBRARY_CALLS = 2,
+};
+
 /** What one thread (or request) needs to run an executable: its device
     buffers, a CUDA stream and its kernels' arguments. Invocations of one
     executable may run concurrently on different threads; one invocation is
-    used by one thread at a time. With `use_cuda_graph` non-zero, the plan is
-    captured into a CUDA graph on the first run and replayed afterwards (one
-    driver call per run). */
+    used by one thread at a time. `flags`: STRIDE_INVOCATION_* values or-ed
+    together (1, STRIDE_INVOCATION_CUDA_GRAPH, is what earlier versions
+    called use_cuda_graph); another bit is STRIDE_INVALID_ARGUMENT. */
 stride_status stride_invocation_create(stride_executable *executable,
-                                       int use_cuda_graph,
+                                       int flags,
                                        stride_invocation **out);
 /** As stride_invocation_create, but the new invocation uses the states of
     `share_states_with` (an invocation of this executable or another, on
@@ -379,7 +395,7 @@ stride_status stride_invocation_create(stride_executable *executable,
     either order; either's stride_invocation_reset_states resets it. The
     two must not run at the same time (use one stream, or synchronize). */
 stride_status stride_invocation_create_sharing_states(
-    stride_executable *executable, int use_cuda_graph,
+    stride_executable *executable, int flags,
     stride_invocation *share_states_with, stride_invocation **out);
 void stride_invocation_destroy(stride_invocation *invocation);
 

@@ -231,10 +231,18 @@ stride_status runDevice(Invocation &invocation, const uint64_t *inputs,
 }
 
 stride_status newInvocation(const std::shared_ptr<const Executable> &executable,
-                            int useCudaGraph, stride_invocation &out,
+                            int flags, stride_invocation &out,
                             Invocation *shareStatesWith = nullptr) {
+  constexpr int known =
+      STRIDE_INVOCATION_CUDA_GRAPH | STRIDE_INVOCATION_TUNE_LIBRARY_CALLS;
+  if (flags & ~known)
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "unknown invocation flags " + std::to_string(flags & ~known) +
+                    ": the flags are STRIDE_INVOCATION_CUDA_GRAPH (1) and "
+                    "STRIDE_INVOCATION_TUNE_LIBRARY_CALLS (2)");
   InvocationOptions options;
-  options.useCudaGraph = useCudaGraph != 0;
+  options.useCudaGraph = (flags & STRIDE_INVOCATION_CUDA_GRAPH) != 0;
+  options.tuneLibraryCalls = (flags & STRIDE_INVOCATION_TUNE_LIBRARY_CALLS) != 0;
   options.shareStatesWith = shareStatesWith;
   Result<std::unique_ptr<Invocation>> invocation =
       Invocation::create(executable, options);
@@ -245,11 +253,11 @@ stride_status newInvocation(const std::shared_ptr<const Executable> &executable,
 }
 
 /// A new stride_invocation of `executable` into `out` (stride_invocation_create).
-stride_status createInvocation(stride_executable &executable,
-                               int useCudaGraph, Invocation *shareStatesWith,
+stride_status createInvocation(stride_executable &executable, int flags,
+                               Invocation *shareStatesWith,
                                stride_invocation *&out) {
   auto invocation = std::make_unique<stride_invocation>();
-  if (stride_status s = newInvocation(executable.executable, useCudaGraph,
+  if (stride_status s = newInvocation(executable.executable, flags,
                                       *invocation, shareStatesWith))
     return s;
   out = invocation.release();
@@ -684,7 +692,7 @@ stride_status stride_executable_create(stride_runtime *runtime,
   auto executable = std::make_unique<stride_executable>();
   executable->executable = std::move(*loaded);
   if (stride_status s = newInvocation(executable->executable,
-                                      /*useCudaGraph=*/0, executable->own))
+                                      /*flags=*/0, executable->own))
     return s;
   *out = executable.release();
   return ok();
@@ -719,22 +727,21 @@ stride_status stride_executable_run_device(stride_executable *executable,
 //===----------------------------------------------------------------------===//
 
 stride_status stride_invocation_create(stride_executable *executable,
-                                       int use_cuda_graph,
-                                       stride_invocation **out) {
+                                       int flags, stride_invocation **out) {
   STRIDE_CHECK_ARG(out);
   *out = nullptr;
   STRIDE_CHECK_ARG(executable);
-  return createInvocation(*executable, use_cuda_graph, nullptr, *out);
+  return createInvocation(*executable, flags, nullptr, *out);
 }
 
 stride_status stride_invocation_create_sharing_states(
-    stride_executable *executable, int use_cuda_graph,
+    stride_executable *executable, int flags,
     stride_invocation *share_states_with, stride_invocation **out) {
   STRIDE_CHECK_ARG(out);
   *out = nullptr;
   STRIDE_CHECK_ARG(executable);
   STRIDE_CHECK_ARG(share_states_with);
-  return createInvocation(*executable, use_cuda_graph,
+  return createInvocation(*executable, flags,
                           share_states_with->invocation.get(), *out);
 }
 

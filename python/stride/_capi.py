@@ -32,6 +32,10 @@ DTYPE_NAMES = ("f16", "bf16", "f32", "f64", "i1", "i8", "i32", "i64")
 # stride_emit_kind.
 EMIT_MODULE = 0
 
+# stride_invocation_create's flags.
+STRIDE_INVOCATION_CUDA_GRAPH = 1
+STRIDE_INVOCATION_TUNE_LIBRARY_CALLS = 2
+
 # stride_severity.
 SEVERITY_NAMES = ("error", "warning", "note", "remark")
 

@@ -186,18 +186,26 @@ class Invocation:
     module or of one declaring the same states), uses that one's: a
     prefill and a decode module on one KV cache. StrideError
     (STRIDE_INVALID_ARGUMENT) naming the first difference when the states
-    differ."""
+    differ. `use_cuda_graph`: the plan captured into a CUDA graph on the
+    first run and replayed afterwards; `tune_library_calls`: each library
+    call's algorithm chosen by timing before the first run (which then
+    waits for its stream; python-free-docs/embedding.md, "Tuning library
+    calls")."""
 
-    def __init__(self, executable, use_cuda_graph=False, share_states_with=None):
+    def __init__(self, executable, use_cuda_graph=False, share_states_with=None,
+                 tune_library_calls=False):
         self.executable = executable  # kept alive as long as this
         self._handle = ctypes.c_void_p()
+        flags = ((_capi.STRIDE_INVOCATION_CUDA_GRAPH if use_cuda_graph else 0)
+                 | (_capi.STRIDE_INVOCATION_TUNE_LIBRARY_CALLS
+                    if tune_library_calls else 0))
         if share_states_with is None:
-            call(lib().stride_invocation_create, executable._handle,
-                 int(bool(use_cuda_graph)), ctypes.byref(self._handle))
+            call(lib().stride_invocation_create, executable._handle, flags,
+                 ctypes.byref(self._handle))
         else:
             call(lib().stride_invocation_create_sharing_states,
-                 executable._handle, int(bool(use_cuda_graph)),
-                 share_states_with._handle, ctypes.byref(self._handle))
+                 executable._handle, flags, share_states_with._handle,
+                 ctypes.byref(self._handle))
         module = executable.module
         self._inputs = (ctypes.c_uint64 * max(1, len(module.inputs)))()
         self._outputs = (ctypes.c_uint64 * max(1, len(module.outputs)))()

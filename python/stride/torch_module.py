@@ -102,7 +102,8 @@ class TorchModule:
     module on one cache."""
 
     def __init__(self, module, device=None, copy_inputs=False,
-                 use_cuda_graph=False, share_states_with=None):
+                 use_cuda_graph=False, share_states_with=None,
+                 tune_library_calls=False):
         self.device = cuda_device(device)
         self.module = module
         self.copy_inputs = copy_inputs
@@ -111,9 +112,11 @@ class TorchModule:
         self._inputs = [_Input(s) for s in module.inputs]
         self._outputs = [_Output(s) for s in module.outputs]
         # The invocation that holds the states (the first stream's); the
-        # others share its storage.
+        # others share its storage. Only it tunes: the choice it makes
+        # serves every invocation of the executable.
         self._state_holder = Invocation(self.executable, use_cuda_graph,
-                                  self._state_owner(share_states_with))
+                                        self._state_owner(share_states_with),
+                                        tune_library_calls)
         self._invocations = {}
 
     def _state_owner(self, other):
@@ -131,6 +134,11 @@ class TorchModule:
     @property
     def signature(self):
         return signature_text(self.module)
+
+    @property
+    def input_dtypes(self):
+        """The torch dtype of each input, in the signature's order."""
+        return [i.dtype for i in self._inputs]
 
     @property
     def states(self):
@@ -192,6 +200,20 @@ class TorchModule:
         copy.copy_(tensor)
         keep.append(copy)
         return copy
+
+    def stage_inputs(self, *tensors):
+        """`tensors` as this module takes them, checked as a call checks
+        them: each one that matches the signature as it is, the others
+        copied into the signature's layout on the module's device when the
+        module was loaded with copy_inputs=True (StrideError otherwise).
+        For calling many times on the same inputs without a copy per call
+        (a benchmark loop, a server's staged batch)."""
+        if len(tensors) != len(self._inputs):
+            raise StrideError(_capi.STRIDE_INVALID_ARGUMENT,
+                              f"{self.module.name}: got {len(tensors)} inputs\n"
+                              + self.signature)
+        keep = []
+        return [self._fix_input(i, t, keep) for i, t in enumerate(tensors)]
 
     def _mismatch(self, index, why):
         spec = self.module.inputs[index]
@@ -263,14 +285,16 @@ def host_array(name, value):
 
 
 def load(path_or_bytes, device=None, copy_inputs=False, use_cuda_graph=False,
-         share_states_with=None):
+         share_states_with=None, tune_library_calls=False):
     """Loads a .stridemod (a path, or its bytes) onto a CUDA device (default:
     torch's current one) and returns a TorchModule; `share_states_with`, a
     TorchModule whose states this one uses (same names, dtypes, shapes and
-    layouts, or StrideError naming the first difference)."""
+    layouts, or StrideError naming the first difference);
+    `tune_library_calls`, each library call's algorithm chosen by timing
+    before the first call (stride-run-gpu --tune-library-calls)."""
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         module = Module.from_bytes(bytes(path_or_bytes))
     else:
         module = Module.from_file(path_or_bytes)
     return TorchModule(module, device, copy_inputs, use_cuda_graph,
-                       share_states_with)
+                       share_states_with, tune_library_calls)

@@ -46,6 +46,16 @@ class RuntimeTest(unittest.TestCase):
         self.assertIn("Stride fake GPU", runtime().description)
         self.assertEqual(runtime().arch, "sm_90")
 
+    def test_flags(self):
+        # Library tuning and a CUDA graph: the add graph has no library
+        # call, so the run is the plain one (the C API refuses unknown bits,
+        # capi.test).
+        tuned = Invocation(Executable(self.module), use_cuda_graph=True,
+                           tune_library_calls=True)
+        x = np.arange(6, dtype=np.float32).reshape(2, 3)
+        self.assertEqual(tuned.run_host([x, x])[0].tolist(),
+                         self.invocation.run_host([x, x])[0].tolist())
+
     def test_run_host(self):
         x = np.arange(6, dtype=np.float32).reshape(2, 3)
         outputs = self.invocation.run_host([x, x])

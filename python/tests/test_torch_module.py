@@ -88,6 +88,22 @@ class TorchModuleTest(unittest.TestCase):
         with self.assertRaises(stride.StrideError):
             copying(self.x, self.torch.empty_strided((2, 3), (3, 1), self.torch.float64))
 
+    def test_stage_inputs(self):
+        xt = self.torch.empty_strided((3, 2), (2, 1), self.torch.float32).transpose(0, 1)
+        with self.assertRaises(stride.StrideError) as caught:
+            self.m.stage_inputs(self.x, xt)
+        self.assertIn("load with copy_inputs=True", caught.exception.message)
+        with self.assertRaises(stride.StrideError) as caught:
+            self.m.stage_inputs(self.x)
+        self.assertIn("got 1 inputs", caught.exception.message)
+        copying = stride.load(os.path.join(MODULES, "add.stridemod"), copy_inputs=True,
+                              tune_library_calls=True, use_cuda_graph=True)
+        self.assertEqual(copying.input_dtypes, [self.torch.float32] * 2)
+        staged = copying.stage_inputs(self.x, xt)
+        self.assertIs(staged[0], self.x)
+        self.assertEqual(staged[1].stride(), (3, 1))
+        copying(*staged)
+
     def test_matching_input_passes_as_it_is(self):
         keep = []
         m = self.m

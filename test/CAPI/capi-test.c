@@ -341,7 +341,7 @@ static void runAdd(stride_runtime *runtime, const stride_module *module) {
   printf("run: %s, z = %g %g %g %g %g %g\n", stride_status_name(s), z[0], z[1],
          z[2], z[3], z[4], z[5]);
   stride_invocation *inv = NULL;
-  EXPECT(stride_invocation_create(exe, /*use_cuda_graph=*/1, &inv) ==
+  EXPECT(stride_invocation_create(exe, STRIDE_INVOCATION_CUDA_GRAPH, &inv) ==
          STRIDE_OK);
   memset(z, 0, sizeof z);
   s = stride_invocation_run_host(inv, inputs, 2, outputs, 1);
@@ -387,6 +387,24 @@ static stride_status runSharingStates(stride_executable *exe,
   return s;
 }
 
+/* Invocations of `exe` with an unknown flag (refused) and with library
+   tuning and a CUDA graph (created and run once). */
+static stride_status runWithFlags(stride_executable *exe) {
+  stride_invocation *inv = NULL;
+  stride_status s = stride_invocation_create(exe, 4, &inv);
+  printf("unknown flags: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
+  s = stride_invocation_create(exe,
+                               STRIDE_INVOCATION_CUDA_GRAPH |
+                                   STRIDE_INVOCATION_TUNE_LIBRARY_CALLS,
+                               &inv);
+  if (s == STRIDE_OK)
+    s = runOnZeros(inv);
+  printf("tuned, with a CUDA graph: %s\n", stride_status_name(s));
+  stride_invocation_destroy(inv);
+  return s;
+}
+
 /* --run MODULE (of kAddGraph): each step's status, until one fails. */
 static int runSteps(const char *path) {
   stride_module *module = NULL;
@@ -413,6 +431,8 @@ static int runSteps(const char *path) {
   }
   if (s == STRIDE_OK)
     s = runSharingStates(exe, inv);
+  if (s == STRIDE_OK)
+    s = runWithFlags(exe);
   if (s != STRIDE_OK)
     printf("message: %s\n", stride_last_error_message());
   stride_invocation_destroy(inv);
