@@ -25,15 +25,14 @@ __all__ = ["load", "compile", "StrideError", "CompileError", "Compiler",
 
 
 def load(path_or_bytes, device=None, copy_inputs=False, use_cuda_graph=False,
-         share_states_with=None, tune_library_calls=False):
+         share_states_with=None, tune_library_calls=False, broadcast_inputs=False):
     """A .stridemod (a path or its bytes) loaded on a CUDA device, called
-    with torch tensors (stride.torch_module.TorchModule); with
-    `share_states_with` (another loaded module), on that module's states;
-    with `tune_library_calls`, library algorithms chosen by timing."""
+    with torch tensors (stride.torch_module.load and TorchModule say what
+    each option does)."""
     from .torch_module import load as load_torch
 
     return load_torch(path_or_bytes, device, copy_inputs, use_cuda_graph,
-                      share_states_with, tune_library_calls)
+                      share_states_with, tune_library_calls, broadcast_inputs)
 
 
 def compile(model, example_inputs, **options):  # noqa: A001

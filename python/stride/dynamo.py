@@ -201,8 +201,11 @@ class StrideGraph:
                              f"the graph {len(args)}")
         use_torchs_cudnn()  # the cuDNN PyTorch loaded, for attention
         # Copy, never refuse: a tangent may come in another layout than the
-        # one the graph was traced with.
-        self.module = TorchModule(result.module, device, copy_inputs=True)
+        # one the graph was traced with, and a saved expand of the forward
+        # comes materialized (Stride's modules return no overlapping
+        # layouts) where the backward graph reads it broadcast.
+        self.module = TorchModule(result.module, device, copy_inputs=True,
+                                  broadcast_inputs=True)
 
     def report_repairs(self, result):
         for d in result.remarks():

@@ -103,10 +103,17 @@ class TorchModule:
 
     def __init__(self, module, device=None, copy_inputs=False,
                  use_cuda_graph=False, share_states_with=None,
-                 tune_library_calls=False):
+                 tune_library_calls=False, broadcast_inputs=False):
         self.device = cuda_device(device)
         self.module = module
         self.copy_inputs = copy_inputs
+        # With copy_inputs: an input the signature reads broadcast (stride 0
+        # along a dim of size > 1) is copied from its values at index 0
+        # along those dims, for callers whose tensors are constant along
+        # them (the torch.compile backend: AOTAutograd's saved expands,
+        # which Stride's forward modules return materialized). Without it,
+        # such an input is refused.
+        self.broadcast_inputs = broadcast_inputs
         self.use_cuda_graph = use_cuda_graph
         self.executable = Executable(module, self.device.index)
         self._inputs = [_Input(s) for s in module.inputs]
@@ -195,9 +202,24 @@ class TorchModule:
         aligned = (tensor.data_ptr() - expected.offset_bytes) % ALIGNMENT == 0
         if not why and tensor.device == self.device and aligned:
             return tensor  # strides differ only on size-1 dims
-        copy = torch.empty_strided(expected.spec.shape, expected.spec.strides,
-                                   dtype=expected.dtype, device=self.device)
-        copy.copy_(tensor)
+        spec = expected.spec
+        storage = torch.empty(-(-spec.storage_bytes // expected.dtype.itemsize),
+                              dtype=expected.dtype, device=self.device)
+        copy = storage.as_strided(spec.shape, spec.strides, spec.storage_offset)
+        written, source = copy, tensor
+        broadcast = [d for d, (size, stride) in enumerate(zip(spec.shape, spec.strides))
+                     if stride == 0 and size > 1]
+        if broadcast and not self.broadcast_inputs:
+            raise self._mismatch(index, f"{why}: the signature reads it broadcast "
+                                 f"(stride 0 on dim {broadcast[0]}), so a copy "
+                                 "cannot hold it")
+        for d in broadcast:  # the values at index 0 along each broadcast dim
+            written, source = written.narrow(d, 0, 1), source.narrow(d, 0, 1)
+        try:
+            written.copy_(source)
+        except RuntimeError as error:  # a layout no copy can be written into
+            raise self._mismatch(index, f"{why}: the signature's layout overlaps "
+                                 f"({error})") from None
         keep.append(copy)
         return copy
 
@@ -285,16 +307,19 @@ def host_array(name, value):
 
 
 def load(path_or_bytes, device=None, copy_inputs=False, use_cuda_graph=False,
-         share_states_with=None, tune_library_calls=False):
+         share_states_with=None, tune_library_calls=False, broadcast_inputs=False):
     """Loads a .stridemod (a path, or its bytes) onto a CUDA device (default:
     torch's current one) and returns a TorchModule; `share_states_with`, a
     TorchModule whose states this one uses (same names, dtypes, shapes and
     layouts, or StrideError naming the first difference);
     `tune_library_calls`, each library call's algorithm chosen by timing
-    before the first call (stride-run-gpu --tune-library-calls)."""
+    before the first call (stride-run-gpu --tune-library-calls);
+    `broadcast_inputs` (with copy_inputs), an input the signature reads
+    broadcast copied from its values at index 0 along the broadcast dims
+    (TorchModule)."""
     if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
         module = Module.from_bytes(bytes(path_or_bytes))
     else:
         module = Module.from_file(path_or_bytes)
     return TorchModule(module, device, copy_inputs, use_cuda_graph,
-                       share_states_with, tune_library_calls)
+                       share_states_with, tune_library_calls, broadcast_inputs)

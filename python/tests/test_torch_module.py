@@ -104,6 +104,23 @@ class TorchModuleTest(unittest.TestCase):
         self.assertEqual(staged[1].stride(), (3, 1))
         copying(*staged)
 
+    def test_broadcast_input(self):
+        # The signature reads input 0 with stride 0 on dim 0; a dense
+        # tensor is refused, or, with broadcast_inputs, copied from its row 0.
+        path = os.path.join(MODULES, "broadcast-input.stridemod")
+        dense = self.torch.empty_strided((2, 3), (3, 1), self.torch.float32)
+        dense.array[...] = [[1, 2, 3], [1, 2, 3]]
+        refusing = stride.load(path, copy_inputs=True)
+        with self.assertRaises(stride.StrideError) as caught:
+            refusing(dense, self.x)
+        self.assertIn("input 0 ('arg0') is strides [3, 1], expected [0, 1] (dim 0): the "
+                      "signature reads it broadcast (stride 0 on dim 0)",
+                      caught.exception.message)
+        reading = stride.load(path, copy_inputs=True, broadcast_inputs=True)
+        staged = reading.stage_inputs(dense, self.x)
+        self.assertEqual(staged[0].stride(), (0, 1))
+        self.assertEqual(staged[0].array.tolist(), [[1, 2, 3], [1, 2, 3]])
+
     def test_matching_input_passes_as_it_is(self):
         keep = []
         m = self.m

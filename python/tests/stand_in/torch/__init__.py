@@ -80,6 +80,11 @@ class Tensor:
         return Tensor(_np.lib.stride_tricks.as_strided(
             base, shape, [s * size for s in strides]), self.device)
 
+    def narrow(self, dim, start, length):
+        index = [slice(None)] * self.array.ndim
+        index[dim] = slice(start, start + length)
+        return Tensor(self.array[tuple(index)], self.device)
+
     def transpose(self, a, b):
         return Tensor(self.array.swapaxes(a, b), self.device)
 
