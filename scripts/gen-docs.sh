@@ -6,7 +6,11 @@
 #     changing a .td file;
 #   - the `stridec --inspect` sample in python-free-docs/module-format.md (the module of
 #     examples/embedding_grad.mlir, between the "inspect-sample" markers):
-#     run this after changing what a module holds or how --inspect prints it.
+#     run this after changing what a module holds or how --inspect prints it;
+#   - the core ATen coverage page (python-free-docs/generated/CoreAtenOps.md)
+#     from python-free-docs/core-aten-ops.tsv and `stridec --list-torch-ops`
+#     (scripts/core-aten-table.py): run this after adding an op to the
+#     importer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh mlir-doc stridec >/dev/null
@@ -29,3 +33,6 @@ awk -v sample="$tmp/inspect.txt" '
   !skip' python-free-docs/module-format.md > "$tmp/module-format.md"
 cp "$tmp/module-format.md" python-free-docs/module-format.md
 echo "python-free-docs/module-format.md: --inspect sample updated"
+
+python3 scripts/core-aten-table.py build/bin/stridec python-free-docs/generated/CoreAtenOps.md
+echo "python-free-docs/generated/CoreAtenOps.md updated"

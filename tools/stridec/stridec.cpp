@@ -239,6 +239,14 @@ cl::opt<std::string> inspectPath(
              "weights by parameter name, outputs), instead of compiling"),
     cl::cat(stridecCategory));
 
+cl::opt<bool> listTorchOps(
+    "list-torch-ops",
+    cl::desc("Print every op of a torch.export archive that Stride imports "
+             "(\"torch.ops.aten.add.Tensor\"), one per line, and exit; "
+             "python-free-docs/generated/CoreAtenOps.md compares them with "
+             "PyTorch's core ATen set"),
+    cl::init(false), cl::cat(stridecCategory));
+
 constexpr const char *kOverview = R"(Stride compiler: graph file -> GPU module
 
   stridec graph.mlir -o graph.stridemod       compile for sm_90
@@ -378,6 +386,11 @@ int main(int argc, char **argv) {
 
   if (!inspectPath.empty())
     return inspect(inspectPath);
+  if (listTorchOps) {
+    for (const std::string &target : stride::torch::importedTargets())
+      outs() << target << "\n";
+    return 0;
+  }
 
   mlir::DefaultTimingManager timingManager;
   mlir::applyDefaultTimingManagerCLOptions(timingManager);

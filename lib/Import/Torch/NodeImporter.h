@@ -140,9 +140,6 @@ const OpBuilderFn *lookupOp(llvm::StringRef target);
 /// tensor for each output.
 bool acceptsAbsentOutputs(llvm::StringRef target);
 
-/// Every target of the table, sorted (for docs and tests).
-std::vector<std::string> supportedTargets();
-
 /// The MLIR element type of `dtype`.
 mlir::Type elementTypeOf(DType dtype, mlir::MLIRContext *context);
 

@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OpTable.h"
+#include "stride/Import/Torch/Importer.h"
 
 namespace stride::torch {
 
@@ -67,7 +68,7 @@ bool acceptsAbsentOutputs(llvm::StringRef target) {
   return attentionTakesAbsentOutputs(shortTarget(target));
 }
 
-std::vector<std::string> supportedTargets() {
+std::vector<std::string> importedTargets() {
   std::vector<std::string> names;
   for (const auto &entry : table())
     names.push_back("torch.ops." + entry.first);

@@ -26,6 +26,7 @@
 #include "mlir/IR/OwningOpRef.h"
 
 #include <string>
+#include <vector>
 
 namespace stride::torch {
 
@@ -41,6 +42,11 @@ mlir::OwningOpRef<mlir::ModuleOp> importArchive(std::string bytes,
 /// constants, by name, with their types and where they are stored) and
 /// outputs, for a person (`stridec --inspect model.pt2`).
 Result<std::string> describeArchive(std::string bytes);
+
+/// Every op target the importer takes ("torch.ops.aten.add.Tensor"),
+/// sorted: `stridec --list-torch-ops`, and the core ATen table of the docs
+/// (scripts/core-aten-table.sh).
+std::vector<std::string> importedTargets();
 
 /// Whether a graph file is a .pt2 archive (zip magic, or the .pt2 suffix).
 bool isTorchArchive(std::string_view bytes, std::string_view path);
