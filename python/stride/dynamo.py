@@ -22,7 +22,8 @@ skips that check.
 
 Options (torch.compile(..., options={...})): the compiler's
 (stride.compiler.OPTIONS: allow_tf32, deterministic, cache_dir, ...),
-attention ("fused" or "math") and verify (True).
+attention ("auto", the default: "fused" for 16-bit graphs, "math" for
+others; or "fused" or "math") and verify (True).
 """
 
 import collections
@@ -238,15 +239,32 @@ def graph_compiler(kind, options):
     return compile_graph
 
 
-def aot_backend(options):
+def attention_mode(options, example_inputs):
+    """How to trace attention: options["attention"], or for "auto" (the
+    default) "fused" when the graph takes 16-bit floating tensors (Stride
+    runs the op through cuDNN) and "math" otherwise: cuDNN takes no f32
+    attention, and Stride's own decomposition of the op, which keeps the
+    row log-sum-exp for the backward, trained GPT-2 in f32 slower than
+    PyTorch's math trace (5.32 against 4.21 ms a step on the H200,
+    python/README.md)."""
+    attention = options.get("attention", "auto")
+    if attention == "auto":
+        half = any(isinstance(a, torch.Tensor) and a.is_floating_point()
+                   and a.element_size() == 2 for a in example_inputs)
+        return "fused" if half else "math"
+    if attention not in ATTENTION_MODES:
+        raise ValueError(f"attention={attention!r}: expected auto or one of "
+                         f"{ATTENTION_MODES}")
+    return attention
+
+
+def aot_backend(options, example_inputs):
     """AOTAutograd with Stride's compilers and decompositions; it traces
-    attention as options["attention"] says ("fused": one op, which Stride
+    attention as attention_mode says ("fused": one op, which Stride
     imports as stride.attention; "math": products and a softmax)."""
     from torch._dynamo.backends.common import aot_autograd
 
-    attention = options.get("attention", "fused")
-    if attention not in ATTENTION_MODES:
-        raise ValueError(f"attention={attention!r}: expected one of {ATTENTION_MODES}")
+    attention = attention_mode(options, example_inputs)
     aot = aot_autograd(
         fw_compiler=graph_compiler("forward", options),
         bw_compiler=graph_compiler("backward", options),
@@ -323,8 +341,8 @@ class Specializing:
         if compiled is None:
             stats["specialized"] += 1
             try:
-                compiled = aot_backend(self.options)(bind_scalars(self.gm, args),
-                                                     tensors)
+                compiled = aot_backend(self.options, tensors)(
+                    bind_scalars(self.gm, args), tensors)
             except Exception as error:  # noqa: BLE001
                 warnings.warn(f"stride: a graph with dynamic shapes runs in eager "
                               f"PyTorch: {first_line(error)}", StrideFallbackWarning)
@@ -348,7 +366,7 @@ def backend(gm, example_inputs, options=None, **kwargs):
                         f"{', '.join(OPTIONS)}")
     if is_dynamic(gm, example_inputs):
         return Specializing(gm, options)
-    return aot_backend(options)(gm, example_inputs)
+    return aot_backend(options, example_inputs)(gm, example_inputs)
 
 
 def register(name="stride"):
