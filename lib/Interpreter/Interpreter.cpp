@@ -339,10 +339,13 @@ Status Interpreter::execute(Operation *op) {
     return view(op);
   return llvm::TypeSwitch<Operation *, Status>(op)
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, ErfOp,
-            SigmoidOp, ReluOp, GeluOp, GeluTanhOp, SinOp, CosOp, NotOp>(
-          [&](Operation *o) { return unary(o); })
+            SigmoidOp, ReluOp, GeluOp, GeluTanhOp, SinOp, CosOp, NotOp, TanOp,
+            AsinOp, AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp,
+            Expm1Op, Log1pOp, Log2Op, Log10Op, FloorOp, CeilOp, RoundOp,
+            TruncOp, SignOp>([&](Operation *o) { return unary(o); })
       .Case<AddOp, SubOp, MulOp, DivOp, PowOp, MaximumOp, MinimumOp, AndOp,
-            OrOp>([&](Operation *o) { return binary(o); })
+            OrOp, XorOp, Atan2Op, FmodOp, RemainderOp>(
+          [&](Operation *o) { return binary(o); })
       .Case([&](CastOp o) { return castOp(o); })
       .Case([&](CmpOp o) { return cmp(o); })
       .Case([&](WhereOp o) { return where(o); })

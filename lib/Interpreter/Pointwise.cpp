@@ -55,6 +55,27 @@ Status Interpreter::unary(Operation *op) {
             })
             .Case([](SinOp) { return [](double x) { return std::sin(x); }; })
             .Case([](CosOp) { return [](double x) { return std::cos(x); }; })
+            .Case([](TanOp) { return [](double x) { return std::tan(x); }; })
+            .Case([](AsinOp) { return [](double x) { return std::asin(x); }; })
+            .Case([](AcosOp) { return [](double x) { return std::acos(x); }; })
+            .Case([](AtanOp) { return [](double x) { return std::atan(x); }; })
+            .Case([](SinhOp) { return [](double x) { return std::sinh(x); }; })
+            .Case([](CoshOp) { return [](double x) { return std::cosh(x); }; })
+            .Case([](AsinhOp) { return [](double x) { return std::asinh(x); }; })
+            .Case([](AcoshOp) { return [](double x) { return std::acosh(x); }; })
+            .Case([](AtanhOp) { return [](double x) { return std::atanh(x); }; })
+            .Case([](Expm1Op) { return [](double x) { return std::expm1(x); }; })
+            .Case([](Log1pOp) { return [](double x) { return std::log1p(x); }; })
+            .Case([](Log2Op) { return [](double x) { return std::log2(x); }; })
+            .Case([](Log10Op) { return [](double x) { return std::log10(x); }; })
+            .Case([](FloorOp) { return [](double x) { return std::floor(x); }; })
+            .Case([](CeilOp) { return [](double x) { return std::ceil(x); }; })
+            // The default rounding mode: halves to even, as torch.round.
+            .Case([](RoundOp) { return [](double x) { return std::nearbyint(x); }; })
+            .Case([](TruncOp) { return [](double x) { return std::trunc(x); }; })
+            .Case([](SignOp) {
+              return [](double x) { return double((0.0 < x) - (x < 0.0)); };
+            })
             .Default([](Operation *) { return nullptr; });
     if (!fn)
       return fail(op, "unsupported floating-point operand");
@@ -73,6 +94,9 @@ Status Interpreter::unary(Operation *op) {
               };
             })
             .Case([](ReluOp) { return [](int64_t x) { return x > 0 ? x : int64_t(0); }; })
+            .Case([](SignOp) {
+              return [](int64_t x) { return int64_t((x > 0) - (x < 0)); };
+            })
             .Case([&](NotOp) {
               return isBool ? std::function<int64_t(int64_t)>(
                                   [](int64_t x) { return int64_t(x == 0); })
@@ -133,6 +157,18 @@ Status Interpreter::binary(Operation *op) {
             .Case([](PowOp) { return [](double x, double y) { return std::pow(x, y); }; })
             .Case([](MaximumOp) { return nanMax; })
             .Case([](MinimumOp) { return nanMin; })
+            .Case([](Atan2Op) {
+              return [](double x, double y) { return std::atan2(x, y); };
+            })
+            .Case([](FmodOp) {
+              return [](double x, double y) { return std::fmod(x, y); };
+            })
+            .Case([](RemainderOp) {
+              return [](double x, double y) {
+                double m = std::fmod(x, y);
+                return (m != 0 && ((y < 0) != (m < 0))) ? m + y : m;
+              };
+            })
             .Default([](Operation *) { return nullptr; });
     if (!fn)
       return fail(op, "unsupported floating-point operands");
@@ -158,6 +194,7 @@ Status Interpreter::binary(Operation *op) {
             .Case([](MinimumOp) { return [](int64_t x, int64_t y) { return x < y ? x : y; }; })
             .Case([](AndOp) { return [](int64_t x, int64_t y) { return x & y; }; })
             .Case([](OrOp) { return [](int64_t x, int64_t y) { return x | y; }; })
+            .Case([](XorOp) { return [](int64_t x, int64_t y) { return x ^ y; }; })
             .Default([](Operation *) { return nullptr; });
     if (!fn)
       return fail(op, "unsupported integer operands");

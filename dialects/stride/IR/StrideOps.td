@@ -196,6 +196,26 @@ def Stride_GeluTanhOp : Stride_UnaryOp<"gelu_tanh", Stride_FloatTensor,
     "torch.nn.functional.gelu(approximate='tanh'): 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))">;
 def Stride_SinOp : Stride_UnaryOp<"sin", Stride_FloatTensor, "torch.sin">;
 def Stride_CosOp : Stride_UnaryOp<"cos", Stride_FloatTensor, "torch.cos">;
+def Stride_TanOp : Stride_UnaryOp<"tan", Stride_FloatTensor, "torch.tan">;
+def Stride_AsinOp : Stride_UnaryOp<"asin", Stride_FloatTensor, "torch.asin">;
+def Stride_AcosOp : Stride_UnaryOp<"acos", Stride_FloatTensor, "torch.acos">;
+def Stride_AtanOp : Stride_UnaryOp<"atan", Stride_FloatTensor, "torch.atan">;
+def Stride_SinhOp : Stride_UnaryOp<"sinh", Stride_FloatTensor, "torch.sinh">;
+def Stride_CoshOp : Stride_UnaryOp<"cosh", Stride_FloatTensor, "torch.cosh">;
+def Stride_AsinhOp : Stride_UnaryOp<"asinh", Stride_FloatTensor, "torch.asinh">;
+def Stride_AcoshOp : Stride_UnaryOp<"acosh", Stride_FloatTensor, "torch.acosh">;
+def Stride_AtanhOp : Stride_UnaryOp<"atanh", Stride_FloatTensor, "torch.atanh">;
+def Stride_Expm1Op : Stride_UnaryOp<"expm1", Stride_FloatTensor, "torch.expm1">;
+def Stride_Log1pOp : Stride_UnaryOp<"log1p", Stride_FloatTensor, "torch.log1p">;
+def Stride_Log2Op : Stride_UnaryOp<"log2", Stride_FloatTensor, "torch.log2">;
+def Stride_Log10Op : Stride_UnaryOp<"log10", Stride_FloatTensor, "torch.log10">;
+def Stride_FloorOp : Stride_UnaryOp<"floor", Stride_FloatTensor, "torch.floor">;
+def Stride_CeilOp : Stride_UnaryOp<"ceil", Stride_FloatTensor, "torch.ceil">;
+def Stride_RoundOp : Stride_UnaryOp<"round", Stride_FloatTensor,
+    "torch.round (halves to even)">;
+def Stride_TruncOp : Stride_UnaryOp<"trunc", Stride_FloatTensor, "torch.trunc">;
+def Stride_SignOp : Stride_UnaryOp<"sign", Stride_NumericTensor,
+    "torch.sign: (0 < x) - (x < 0), so NaN gives 0 as PyTorch's kernels do">;
 def Stride_NotOp : Stride_UnaryOp<"not", Stride_IntOrBoolTensor,
     "torch.logical_not on i1, torch.bitwise_not on integers">;
 
@@ -246,6 +266,14 @@ def Stride_AndOp : Stride_BinaryOp<"and", Stride_IntOrBoolTensor,
     "torch.logical_and on i1, torch.bitwise_and on integers">;
 def Stride_OrOp : Stride_BinaryOp<"or", Stride_IntOrBoolTensor,
     "torch.logical_or on i1, torch.bitwise_or on integers">;
+def Stride_XorOp : Stride_BinaryOp<"xor", Stride_IntOrBoolTensor,
+    "torch.logical_xor on i1, torch.bitwise_xor on integers">;
+def Stride_Atan2Op : Stride_BinaryOp<"atan2", Stride_FloatTensor, "torch.atan2">;
+def Stride_FmodOp : Stride_BinaryOp<"fmod", Stride_FloatTensor,
+    "torch.fmod (the remainder has the dividend's sign)">;
+def Stride_RemainderOp : Stride_BinaryOp<"remainder", Stride_FloatTensor,
+    "torch.remainder (the remainder has the divisor's sign: fmod, plus the "
+    "divisor where the signs differ)">;
 
 def Stride_CmpPredicate : I64EnumAttr<"CmpPredicate", "comparison predicate", [
     I64EnumAttrCase<"eq", 0>, I64EnumAttrCase<"ne", 1>,

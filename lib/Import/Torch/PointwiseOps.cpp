@@ -90,6 +90,18 @@ template <typename OpTy> LogicalResult unary(NodeImporter &n) {
   return success();
 }
 
+/// floor, ceil, round and trunc: of an integer tensor, the tensor itself
+/// (PyTorch returns it unchanged), as a copy with the output's layout.
+template <typename OpTy> LogicalResult rounding(NodeImporter &n) {
+  if (isFloat(n.outputDType()))
+    return unary<OpTy>(n);
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  n.setOutput(0, CloneOp::create(n.b(), n.location(), n.outputType(), *x));
+  return success();
+}
+
 LogicalResult logicalNot(NodeImporter &n) {
   FailureOr<Value> x = n.tensor("self");
   if (failed(x))
@@ -170,6 +182,17 @@ LogicalResult binary(NodeImporter &n) {
   return success();
 }
 
+/// fmod and remainder: floats only (an integer divisor of zero is an error
+/// PyTorch's CUDA kernels do not report).
+template <typename OpTy> LogicalResult floatRemainder(NodeImporter &n) {
+  if (!isFloat(n.outputDType()))
+    return n.error() << "fmod and remainder with a result of dtype "
+                     << dtypeName(n.outputDType())
+                     << " are not imported: Stride takes floating-point "
+                        "operands only";
+  return binary<OpTy>(n);
+}
+
 /// pow(x, exponent) with a scalar exponent. PyTorch's CUDA kernel
 /// (pow_tensor_scalar_kernel) computes the exponents 2 and 3 as products in
 /// the tensor's dtype (a bf16 `base * base * base` rounds after each
@@ -200,15 +223,134 @@ LogicalResult powScalar(NodeImporter &n) {
   return success();
 }
 
+/// Pointwise ops of one shape built one per statement (so that the IR
+/// order does not depend on the compiler's order of evaluating arguments).
+struct PointwiseBuilder {
+  NodeImporter &n;
+  llvm::ArrayRef<int64_t> shape;
+
+  template <typename OpTy> Value op(Value a, Value b) {
+    DType dtype = llvm::cast<StridedTensorType>(a.getType()).getDType();
+    return OpTy::create(n.b(), n.location(), n.contiguous(shape, dtype), a, b);
+  }
+  template <typename OpTy> Value op(Value a) {
+    return OpTy::create(n.b(), n.location(), a.getType(), a);
+  }
+  Value compare(CmpPredicate predicate, Value a, Value b) {
+    return CmpOp::create(n.b(), n.location(), n.contiguous(shape, DType::I1),
+                         predicate, a, b);
+  }
+  Value select(Value condition, Value a, Value b) {
+    return WhereOp::create(n.b(), n.location(), a.getType(), condition, a, b);
+  }
+  FailureOr<Value> constant(double value, DType dtype) {
+    return n.broadcast(n.scalarTensor(value, dtype), shape);
+  }
+  /// (x < 0) != (y < 0), for a zero of x's dtype.
+  Value signsDiffer(Value x, Value y, Value zero) {
+    Value xNegative = compare(CmpPredicate::lt, x, zero);
+    Value yNegative = compare(CmpPredicate::lt, y, zero);
+    return op<XorOp>(xNegative, yNegative);
+  }
+};
+
+/// a / b rounded down, as PyTorch's div_floor_floating (computed in f32 for
+/// f16/bf16, as its kernels do): the quotient of a - fmod(a, b), one less
+/// where the remainder's sign differs from b's, its floor plus one where
+/// that floor is more than 0.5 below it, a signed zero for a zero
+/// quotient, and a / b for b = 0.
+FailureOr<Value> floorDivideFloats(PointwiseBuilder &p, Value a, Value b) {
+  DType dtype = llvm::cast<StridedTensorType>(a.getType()).getDType();
+  FailureOr<Value> zero = p.constant(0.0, dtype);
+  FailureOr<Value> one = succeeded(zero) ? p.constant(1.0, dtype) : Fail();
+  FailureOr<Value> half = succeeded(one) ? p.constant(0.5, dtype) : Fail();
+  if (failed(half))
+    return failure();
+  Value mod = p.op<FmodOp>(a, b);
+  Value whole = p.op<SubOp>(a, mod);
+  Value quotient = p.op<DivOp>(whole, b);
+  Value modNonzero = p.compare(CmpPredicate::ne, mod, *zero);
+  Value differ = p.signsDiffer(b, mod, *zero);
+  Value adjust = p.op<AndOp>(modNonzero, differ);
+  Value lowered = p.op<SubOp>(quotient, *one);
+  quotient = p.select(adjust, lowered, quotient);
+  Value floor = p.op<FloorOp>(quotient);
+  Value below = p.op<SubOp>(quotient, floor);
+  Value roundUp = p.compare(CmpPredicate::gt, below, *half);
+  Value raised = p.op<AddOp>(floor, *one);
+  Value result = p.select(roundUp, raised, floor);
+  Value exact = p.op<DivOp>(a, b);
+  Value signedZero = p.op<MulOp>(exact, *zero);
+  Value zeroQuotient = p.compare(CmpPredicate::eq, quotient, *zero);
+  result = p.select(zeroQuotient, signedZero, result);
+  Value byZero = p.compare(CmpPredicate::eq, b, *zero);
+  return p.select(byZero, exact, result);
+}
+
+/// a / b rounded down for integers: the truncated quotient, one less where
+/// the remainder is not zero and the signs differ (stride.div reports a
+/// zero divisor).
+FailureOr<Value> floorDivideIntegers(PointwiseBuilder &p, Value a, Value b) {
+  DType dtype = llvm::cast<StridedTensorType>(a.getType()).getDType();
+  FailureOr<Value> zero = p.constant(0.0, dtype);
+  FailureOr<Value> one = succeeded(zero) ? p.constant(1.0, dtype) : Fail();
+  if (failed(one))
+    return failure();
+  Value quotient = p.op<DivOp>(a, b);
+  Value product = p.op<MulOp>(quotient, b);
+  Value remainder = p.op<SubOp>(a, product);
+  Value inexact = p.compare(CmpPredicate::ne, remainder, *zero);
+  Value differ = p.signsDiffer(a, b, *zero);
+  Value adjust = p.op<AndOp>(inexact, differ);
+  Value lowered = p.op<SubOp>(quotient, *one);
+  return p.select(adjust, lowered, quotient);
+}
+
+/// div with rounding_mode='floor': floats (f16 and bf16 through f32) or
+/// integers.
+LogicalResult floorDivide(NodeImporter &n) {
+  DType dtype = n.outputDType();
+  bool half = dtype == DType::F16 || dtype == DType::BF16;
+  DType computeType = half ? DType::F32 : dtype;
+  auto ops = operands(n, "self", kOther, computeType);
+  if (failed(ops))
+    return failure();
+  PointwiseBuilder p{n, n.outputShape()};
+  FailureOr<Value> result =
+      isFloat(dtype) ? floorDivideFloats(p, ops->first, ops->second)
+                     : floorDivideIntegers(p, ops->first, ops->second);
+  if (failed(result))
+    return failure();
+  n.setOutput(0, n.toType(n.cast(*result, dtype), n.outputType()));
+  return success();
+}
+
+/// div with rounding_mode='trunc' on floats: trunc(a / b), as PyTorch's
+/// div_trunc (f16 and bf16 through f32).
+LogicalResult truncDivideFloats(NodeImporter &n) {
+  DType dtype = n.outputDType();
+  bool half = dtype == DType::F16 || dtype == DType::BF16;
+  auto ops = operands(n, "self", kOther, half ? DType::F32 : dtype);
+  if (failed(ops))
+    return failure();
+  PointwiseBuilder p{n, n.outputShape()};
+  Value quotient = p.op<DivOp>(ops->first, ops->second);
+  Value truncated = p.op<TruncOp>(quotient);
+  n.setOutput(0, n.toType(n.cast(truncated, dtype), n.outputType()));
+  return success();
+}
+
 LogicalResult divide(NodeImporter &n) {
   FailureOr<std::string> mode = n.string("rounding_mode", "");
   if (failed(mode))
     return failure();
-  if (!mode->empty() && (*mode != "trunc" || isFloat(n.outputDType())))
+  if (*mode == "floor")
+    return floorDivide(n);
+  if (*mode == "trunc" && isFloat(n.outputDType()))
+    return truncDivideFloats(n);
+  if (!mode->empty() && *mode != "trunc")
     return n.error() << "div with rounding_mode='" << *mode
-                     << "' on " << dtypeName(n.outputDType())
-                     << " is not supported (Stride's div is true division "
-                        "on floats, truncating on integers)";
+                     << "': PyTorch takes 'trunc', 'floor' or None";
   if (mode->empty() && !isFloat(n.outputDType()))
     return n.error() << "true division with an integer result";
   return binary<DivOp>(n);
@@ -326,6 +468,24 @@ void addPointwiseOps(OpTable &ops) {
       {"aten.relu.default", unary<ReluOp>},
       {"aten.sin.default", unary<SinOp>},
       {"aten.cos.default", unary<CosOp>},
+      {"aten.tan.default", unary<TanOp>},
+      {"aten.asin.default", unary<AsinOp>},
+      {"aten.acos.default", unary<AcosOp>},
+      {"aten.atan.default", unary<AtanOp>},
+      {"aten.sinh.default", unary<SinhOp>},
+      {"aten.cosh.default", unary<CoshOp>},
+      {"aten.asinh.default", unary<AsinhOp>},
+      {"aten.acosh.default", unary<AcoshOp>},
+      {"aten.atanh.default", unary<AtanhOp>},
+      {"aten.expm1.default", unary<Expm1Op>},
+      {"aten.log1p.default", unary<Log1pOp>},
+      {"aten.log2.default", unary<Log2Op>},
+      {"aten.log10.default", unary<Log10Op>},
+      {"aten.floor.default", rounding<FloorOp>},
+      {"aten.ceil.default", rounding<CeilOp>},
+      {"aten.round.default", rounding<RoundOp>},
+      {"aten.trunc.default", rounding<TruncOp>},
+      {"aten.sign.default", unary<SignOp>},
       {"aten.erf.default", unary<ErfOp>},
       {"aten.gelu.default", gelu},
       {"aten.logical_not.default", logicalNot},
@@ -340,6 +500,13 @@ void addPointwiseOps(OpTable &ops) {
       {"aten.div.Tensor", divide},
       {"aten.div.Scalar", divide},
       {"aten.div.Tensor_mode", divide},
+      {"aten.div.Scalar_mode", divide},
+      {"aten.atan2.default", binary<Atan2Op>},
+      {"aten.fmod.Tensor", floatRemainder<FmodOp>},
+      {"aten.fmod.Scalar", floatRemainder<FmodOp>},
+      {"aten.remainder.Tensor", floatRemainder<RemainderOp>},
+      {"aten.remainder.Scalar", floatRemainder<RemainderOp>},
+      {"aten.pow.Scalar", binary<PowOp, false, kExponent>},
       {"aten.pow.Tensor_Tensor", binary<PowOp, false, kExponent>},
       {"aten.pow.Tensor_Scalar", powScalar},
       {"aten.maximum.default", binary<MaximumOp>},
@@ -348,6 +515,11 @@ void addPointwiseOps(OpTable &ops) {
       {"aten.logical_or.default", binary<OrOp>},
       {"aten.bitwise_and.Tensor", binary<AndOp>},
       {"aten.bitwise_or.Tensor", binary<OrOp>},
+      {"aten.bitwise_and.Scalar", binary<AndOp>},
+      {"aten.bitwise_or.Scalar", binary<OrOp>},
+      {"aten.bitwise_xor.Tensor", binary<XorOp>},
+      {"aten.bitwise_xor.Scalar", binary<XorOp>},
+      {"aten.logical_xor.default", binary<XorOp>},
       {"aten.eq.Tensor", compare<CmpPredicate::eq>},
       {"aten.eq.Scalar", compare<CmpPredicate::eq>},
       {"aten.ne.Tensor", compare<CmpPredicate::ne>},

@@ -160,7 +160,9 @@ const RowSharedLayout::Held *RowSharedLayout::find(Value value) const {
 /// computing it again; bench/NOTES.md section 40).
 static bool isReadBackByLaterPhases(Operation *op) {
   return isa<ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, ErfOp, SigmoidOp, GeluOp,
-             GeluTanhOp, SinOp, CosOp, PowOp, DivOp>(op);
+             GeluTanhOp, SinOp, CosOp, PowOp, DivOp, TanOp, AsinOp, AcosOp,
+             AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp, Expm1Op,
+             Log1pOp, Log2Op, Log10Op, Atan2Op, FmodOp, RemainderOp>(op);
 }
 
 /// Each value a row's phases evaluate at the row element's own

@@ -344,7 +344,10 @@ KernelPrinter::evalPointwise(Operation *op, ArrayRef<std::string> coords,
   return llvm::TypeSwitch<Operation *, FailureOr<std::string>>(op)
       .Case<NegOp, AbsOp, ExpOp, LogOp, SqrtOp, RsqrtOp, TanhOp, ErfOp,
             SigmoidOp, ReluOp, GeluOp, GeluTanhOp, SinOp, CosOp, NotOp, AddOp,
-            SubOp, MulOp, PowOp, MaximumOp, MinimumOp, AndOp, OrOp>(
+            SubOp, MulOp, PowOp, MaximumOp, MinimumOp, AndOp, OrOp, TanOp,
+            AsinOp, AcosOp, AtanOp, SinhOp, CoshOp, AsinhOp, AcoshOp, AtanhOp,
+            Expm1Op, Log1pOp, Log2Op, Log10Op, FloorOp, CeilOp, RoundOp,
+            TruncOp, SignOp, XorOp, Atan2Op, FmodOp, RemainderOp>(
           [&](Operation *) -> FailureOr<std::string> {
             return roundTo(result, call(opName(op)));
           })

@@ -141,6 +141,30 @@ STRIDE_DEVICE float stride_int_to_bf16(long long v) { return __bfloat162float(__
   }                                                                            \
   STRIDE_DEVICE T stride_sin(T a) { return sin##S(a); }                        \
   STRIDE_DEVICE T stride_cos(T a) { return cos##S(a); }                        \
+  STRIDE_DEVICE T stride_tan(T a) { return tan##S(a); }                        \
+  STRIDE_DEVICE T stride_asin(T a) { return asin##S(a); }                      \
+  STRIDE_DEVICE T stride_acos(T a) { return acos##S(a); }                      \
+  STRIDE_DEVICE T stride_atan(T a) { return atan##S(a); }                      \
+  STRIDE_DEVICE T stride_sinh(T a) { return sinh##S(a); }                      \
+  STRIDE_DEVICE T stride_cosh(T a) { return cosh##S(a); }                      \
+  STRIDE_DEVICE T stride_asinh(T a) { return asinh##S(a); }                    \
+  STRIDE_DEVICE T stride_acosh(T a) { return acosh##S(a); }                    \
+  STRIDE_DEVICE T stride_atanh(T a) { return atanh##S(a); }                    \
+  STRIDE_DEVICE T stride_expm1(T a) { return expm1##S(a); }                    \
+  STRIDE_DEVICE T stride_log1p(T a) { return log1p##S(a); }                    \
+  STRIDE_DEVICE T stride_log2(T a) { return log2##S(a); }                      \
+  STRIDE_DEVICE T stride_log10(T a) { return log10##S(a); }                    \
+  STRIDE_DEVICE T stride_floor(T a) { return floor##S(a); }                    \
+  STRIDE_DEVICE T stride_ceil(T a) { return ceil##S(a); }                      \
+  STRIDE_DEVICE T stride_round(T a) { return rint##S(a); }                     \
+  STRIDE_DEVICE T stride_trunc(T a) { return trunc##S(a); }                    \
+  STRIDE_DEVICE T stride_sign(T a) { return T((T(0) < a) - (a < T(0))); }      \
+  STRIDE_DEVICE T stride_atan2(T a, T b) { return atan2##S(a, b); }            \
+  STRIDE_DEVICE T stride_fmod(T a, T b) { return fmod##S(a, b); }              \
+  STRIDE_DEVICE T stride_remainder(T a, T b) {                                 \
+    T m = fmod##S(a, b);                                                       \
+    return (m != T(0) && ((b < T(0)) != (m < T(0)))) ? m + b : m;              \
+  }                                                                            \
   STRIDE_DEVICE T stride_add(T a, T b) { return a + b; }                       \
   STRIDE_DEVICE T stride_sub(T a, T b) { return a - b; }                       \
   STRIDE_DEVICE T stride_mul(T a, T b) { return a * b; }                       \
@@ -222,7 +246,9 @@ STRIDE_DEVICE float stride_div_row_bf16(float a, float b, float y) {
   STRIDE_DEVICE T stride_minimum(T a, T b) { return a < b ? a : b; }           \
   STRIDE_DEVICE T stride_not(T a) { return (T)~a; }                            \
   STRIDE_DEVICE T stride_and(T a, T b) { return (T)(a & b); }                  \
-  STRIDE_DEVICE T stride_or(T a, T b) { return (T)(a | b); }
+  STRIDE_DEVICE T stride_or(T a, T b) { return (T)(a | b); }                  \
+  STRIDE_DEVICE T stride_xor(T a, T b) { return (T)(a ^ b); }                  \
+  STRIDE_DEVICE T stride_sign(T a) { return (T)((a > 0) - (a < 0)); }
 STRIDE_INT_OPS(signed char, unsigned int)
 STRIDE_INT_OPS(int, unsigned int)
 STRIDE_INT_OPS(long long, unsigned long long)
@@ -272,6 +298,7 @@ STRIDE_DEVICE long long stride_arg_index(unsigned long long key) {
 STRIDE_DEVICE bool stride_not(bool a) { return !a; }
 STRIDE_DEVICE bool stride_and(bool a, bool b) { return a && b; }
 STRIDE_DEVICE bool stride_or(bool a, bool b) { return a || b; }
+STRIDE_DEVICE bool stride_xor(bool a, bool b) { return a != b; }
 
 // Atomic accumulation for scatter_add / index_add.
 STRIDE_DEVICE void stride_atomic_add(float *p, float v) { atomicAdd(p, v); }

@@ -26,7 +26,11 @@ AOTAutograd's graphs take and that PyTorch cannot make here (issue 42):
                  (include_last_offset), with an empty bag;
   activations    clamp, clamp_min, hardtanh, leaky_relu, elu, hardsigmoid,
                  hardswish, isnan, isinf over NaN and infinities,
-                 _log_softmax, and var.correction over a dim and all.
+                 _log_softmax, and var.correction over a dim and all;
+  math           the core set's remaining pointwise functions: inverse
+                 and hyperbolic trigonometry, expm1, log1p, log2, log10,
+                 rounding, sign, atan2, fmod, remainder, xor and the
+                 Scalar forms of bitwise and/or, pow and div.
 
 Each writes its inputs (NAME.INPUT.npy) and the outputs computed here in
 float64 (NAME.expected/OUTPUT.npy, rounded once to f32), for `stride-run
@@ -486,10 +490,101 @@ def case_activations(rng):
         "var_all": rounded(Tensor([], [variance_of(x["s"].values, 0)]))})
 
 
+def case_math(rng):
+    """The trigonometric, hyperbolic, exponential and logarithmic functions
+    of the core ATen set over their domains; floor, ceil, round (halves to
+    even) and trunc over halves, and of an integer tensor (itself); sign
+    with a NaN (0, as PyTorch's kernels give); atan2, fmod and remainder
+    over every sign; bitwise and logical xor, and the Scalar forms of
+    bitwise and/or, pow, and div with rounding_mode 'floor' (floats and
+    integers of every sign) and 'trunc' (floats)."""
+    unit = rand(rng, [2, 5])                          # in (-1, 1)
+    big = Tensor([2, 5], [1.0 + 4 * abs(v) for v in rand(rng, [2, 5]).values])
+    halves = Tensor([2, 5], [-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -0.75, 0.75, 3.49, NAN])
+    signed = Tensor([2, 5], [-7.5, -3.0, -0.0, 2.0, 5.25, 7.5, -2.0, 4.0, -1.25, 0.5])
+    divisor = Tensor([2, 5], [2.0, -2.0, 3.0, -3.0, 1.5, -1.75, 0.5, 2.5, -4.0, 0.25])
+    n = Tensor([2, 5], [-3, -1, 0, 1, 2, 7, -8, 5, 12, 6], I64)
+    m = Tensor([2, 5], [5, 3, 1, 0, 9, -2, 4, 6, 10, 6], I64)
+    k = Tensor([2, 5], [2, -3, 4, 5, -2, 3, -4, 7, 5, -6], I64)
+    flags = Tensor([2, 5], [True, False, True, False, True, False, False, True, True, False],
+                   BOOL)
+    others = Tensor([2, 5], [True, True, False, False, True, False, True, True, False, False],
+                    BOOL)
+    x = {"u": unit, "big": big, "halves": halves, "signed": signed, "divisor": divisor,
+         "n": n, "m": m, "k": k, "flags": flags, "others": others}
+    graph = graph_of(x)
+    expected = {}
+
+    def add(target, args, name, values, dtype=F32):
+        graph.node(target, args, [(name, dtype, [2, 5])])
+        t = Tensor([2, 5], values, dtype)
+        expected[name] = rounded(t) if dtype == F32 else t
+
+    def unary(target, of, f, dtype=F32):
+        add(target + ".default", [("self", of)], target, [f(v) for v in x[of].values],
+            dtype)
+
+    for target, f in (("tan", math.tan), ("asin", math.asin), ("acos", math.acos),
+                      ("atan", math.atan), ("sinh", math.sinh), ("cosh", math.cosh),
+                      ("asinh", math.asinh), ("atanh", math.atanh), ("expm1", math.expm1),
+                      ("log1p", math.log1p)):
+        unary(target, "u", f)
+    for target, f in (("acosh", math.acosh), ("log2", math.log2), ("log10", math.log10)):
+        unary(target, "big", f)
+
+    def keep_nan(f):
+        return lambda v: v if v != v else float(f(v))
+
+    for target, f in (("floor", math.floor), ("ceil", math.ceil),
+                      ("round", round), ("trunc", math.trunc)):
+        unary(target, "halves", keep_nan(f))
+    graph.node("floor.default", [("self", "n")], [("floor_int", I64, [2, 5])])
+    expected["floor_int"] = n
+    unary("sign", "halves", lambda v: float((0.0 < v) - (v < 0.0)))
+    graph.node("sign.default", [("self", "n")], [("sign_int", I64, [2, 5])])
+    expected["sign_int"] = Tensor([2, 5], [(v > 0) - (v < 0) for v in n.values], I64)
+
+    def binary(target, a, b, f, name, dtype=F32, rhs="other"):
+        add(target, [("self", a), (rhs, b)], name,
+            [f(p, q) for p, q in zip(x[a].values, x[b].values)], dtype)
+
+    def remainder(p, q):
+        r = math.fmod(p, q)
+        return r + q if r != 0 and (q < 0) != (r < 0) else r
+
+    binary("atan2.default", "signed", "divisor", math.atan2, "atan2")
+    binary("fmod.Tensor", "signed", "divisor", math.fmod, "fmod")
+    binary("remainder.Tensor", "signed", "divisor", remainder, "remainder")
+    add("remainder.Scalar", [("self", "signed"), ("other", floats(-2.0))], "remainder_scalar",
+        [remainder(v, -2.0) for v in signed.values])
+    binary("bitwise_xor.Tensor", "n", "m", lambda p, q: p ^ q, "xor", I64)
+    binary("logical_xor.default", "flags", "others", lambda p, q: p != q, "logical_xor", BOOL)
+    add("bitwise_and.Scalar", [("self", "n"), ("other", {"as_int": 6})], "and_scalar",
+        [v & 6 for v in n.values], I64)
+    add("bitwise_or.Scalar", [("self", "n"), ("other", {"as_int": 6})], "or_scalar",
+        [v | 6 for v in n.values], I64)
+    add("pow.Scalar", [("self", floats(2.0)), ("exponent", "signed")], "pow_scalar",
+        [2.0 ** v for v in signed.values])
+    add("div.Scalar_mode", [("self", "signed"), ("other", floats(-2.0)),
+                            ("rounding_mode", {"as_string": "floor"})], "div_floor",
+        [math.floor(v / -2.0) for v in signed.values])
+    add("div.Tensor_mode", [("self", "signed"), ("other", "divisor"),
+                            ("rounding_mode", {"as_string": "floor"})], "div_floor_tensor",
+        [math.floor(p / q) for p, q in zip(signed.values, divisor.values)])
+    add("div.Tensor_mode", [("self", "signed"), ("other", "divisor"),
+                            ("rounding_mode", {"as_string": "trunc"})], "div_trunc",
+        [math.trunc(p / q) for p, q in zip(signed.values, divisor.values)])
+    add("div.Tensor_mode", [("self", "n"), ("other", "k"),
+                            ("rounding_mode", {"as_string": "floor"})], "div_floor_int",
+        [p // q for p, q in zip(n.values, k.values)], I64)
+    graph.outputs = list(expected)
+    write_case("math", graph, x, expected)
+
+
 def errors():
     """A cat whose every input is an empty 1-D tensor, but whose result has
     rank 2; a graph output that is an int; argmax of no elements; max
-    pooling whose ceil_mode adds a partial window."""
+    pooling whose ceil_mode adds a partial window; fmod of integers."""
     graph = Graph()
     graph.node("zeros.default", [("size", ints([0]))], [("past", F32, [0])])
     graph.node("cat.default", [("tensors", {"as_tensors": [{"name": "past"}, {"name": "past"}]})],
@@ -514,6 +609,12 @@ def errors():
                [("mp", F32, [1, 2, 3, 3]), ("mp_index", I64, [1, 2, 3, 3])])
     graph.outputs = ["mp"]
     write_archive("error-pool-ceil", graph)
+    graph = Graph()
+    graph.input("n", I64, [3])
+    graph.node("fmod.Scalar", [("self", "n"), ("other", {"as_int": 2})],
+               [("fmod", I64, [3])])
+    graph.outputs = ["fmod"]
+    write_archive("error-fmod-int", graph)
 
 
 def main():
@@ -521,7 +622,7 @@ def main():
     rng = random.Random(42)
     for case in (case_size_one_view, case_cat_empty, case_reciprocal, case_none_outputs,
                  case_argmax, case_argmax_bf16, case_convnet, case_norm_upsample,
-                 case_embedding_bag, case_activations):
+                 case_embedding_bag, case_activations, case_math):
         case(rng)
     errors()
 
