@@ -542,6 +542,9 @@ void addPointwiseOps(OpTable &ops) {
       {"aten.scalar_tensor.default", fullWith<kScalarArg>},
       {"aten.zeros.default", zeros},
       {"aten.zeros_like.default", zeros},
+      // empty's elements are unspecified until written: zeros.
+      {"aten.empty.memory_format", zeros},
+      {"aten.empty_strided.default", zeros},
       {"aten.ones.default", ones},
       {"aten.ones_like.default", ones},
       {"aten.arange.default", arange},

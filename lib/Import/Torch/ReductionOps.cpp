@@ -237,6 +237,7 @@ void addReductionOps(OpTable &ops) {
       {"aten.amax.default", reduce<MaxOp>},
       {"aten.amin.default", reduce<MinOp>},
       {"aten.prod.dim_int", reduce<ProdOp>},
+      {"aten.prod.default", reduce<ProdOp>},
       {"aten.any.dim", reduce<AnyOp>},
       {"aten.any.dims", reduce<AnyOp>},
       {"aten.any.default", reduce<AnyOp>},

@@ -253,6 +253,122 @@ LogicalResult concatenate(NodeImporter &n) {
   return success();
 }
 
+/// diagonal(self, offset=0, dim1=0, dim2=1): a view of the elements
+/// (i, i + offset) of dims dim1 and dim2 (offset < 0: (i - offset, i)) as
+/// the last dim, stride dim1's plus dim2's; its layout from the operand's,
+/// copied into the file's where that differs.
+LogicalResult diagonal(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  if (failed(x))
+    return failure();
+  int64_t rank = rankOf(*x);
+  FailureOr<int64_t> offset = n.integer("offset", 0);
+  FailureOr<int64_t> dim1 = succeeded(offset) ? n.dim("dim1", rank, 0) : Fail();
+  FailureOr<int64_t> dim2 = succeeded(dim1) ? n.dim("dim2", rank, 1) : Fail();
+  if (failed(dim2))
+    return failure();
+  if (*dim1 == *dim2)
+    return n.error() << "diagonal dims " << *dim1 << " and " << *dim2
+                     << " are the same dim";
+  auto type = llvm::cast<StridedTensorType>(x->getType());
+  const Layout &in = type.getLayout();
+  Layout out;
+  out.offset = in.offset;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != *dim1 && d != *dim2) {
+      out.shape.push_back(in.shape[d]);
+      out.strides.push_back(in.strides[d]);
+    }
+  int64_t rowStart = std::max<int64_t>(-*offset, 0);
+  int64_t columnStart = std::max<int64_t>(*offset, 0);
+  int64_t length = std::max<int64_t>(
+      0, std::min(in.shape[*dim1] - rowStart, in.shape[*dim2] - columnStart));
+  if (length > 0)
+    out.offset += rowStart * in.strides[*dim1] + columnStart * in.strides[*dim2];
+  out.shape.push_back(length);
+  out.strides.push_back(in.strides[*dim1] + in.strides[*dim2]);
+  Value view = AsStridedOp::create(n.b(), n.location(), type.withLayout(out), *x);
+  n.setOutput(0, view.getType() == n.outputType()
+                     ? view
+                     : n.toType(view, n.outputType()));
+  return success();
+}
+
+/// flip(self, dims): an index_select of each listed dim by the reversed
+/// indices size - 1 - i.
+LogicalResult flip(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  FailureOr<std::vector<int64_t>> dims =
+      succeeded(x) ? n.integers("dims", std::nullopt) : Fail();
+  if (failed(dims))
+    return failure();
+  int64_t rank = rankOf(*x);
+  DType dtype = llvm::cast<StridedTensorType>(x->getType()).getDType();
+  Value result = *x;
+  for (int64_t d : *dims) {
+    if (d < -rank || d >= rank)
+      return n.error() << "flip dim " << d << " is out of range for rank " << rank;
+    d = d < 0 ? d + rank : d;
+    int64_t size = shapeOf(result)[d];
+    StridedTensorType indexType = n.contiguous({size}, DType::I64);
+    Value iota = IotaOp::create(n.b(), n.location(), indexType, uint64_t(0));
+    FailureOr<Value> last = n.broadcast(n.scalarTensor(double(size - 1), DType::I64),
+                                        {size});
+    if (failed(last))
+      return failure();
+    Value reversed = SubOp::create(n.b(), n.location(), indexType, *last, iota);
+    result = IndexSelectOp::create(n.b(), n.location(),
+                                   n.contiguous(shapeOf(result), dtype), result,
+                                   reversed, uint64_t(d));
+  }
+  n.setOutput(0, n.toType(result, n.outputType()));
+  return success();
+}
+
+/// repeat(self, repeats): the operand (with leading dims of size 1 where
+/// repeats is longer) viewed as [1, s0, 1, s1, ...], expanded to
+/// [r0, s0, r1, s1, ...], copied row-major and viewed as [r0 s0, r1 s1, ...].
+LogicalResult repeat(NodeImporter &n) {
+  FailureOr<Value> x = n.tensor("self");
+  FailureOr<std::vector<int64_t>> repeats =
+      succeeded(x) ? n.integers("repeats", std::nullopt) : Fail();
+  if (failed(repeats))
+    return failure();
+  ArrayRef<int64_t> shape = shapeOf(*x);
+  if (repeats->size() < shape.size())
+    return n.error() << "repeat: " << repeats->size()
+                     << " repeats for a tensor of rank " << shape.size();
+  DType dtype = llvm::cast<StridedTensorType>(x->getType()).getDType();
+  size_t lead = repeats->size() - shape.size();
+  std::vector<int64_t> interleaved, expanded;
+  for (size_t i = 0; i < repeats->size(); ++i) {
+    if ((*repeats)[i] < 0)
+      return n.error() << "repeat: repeats[" << i << "] is " << (*repeats)[i];
+    int64_t size = i < lead ? 1 : shape[i - lead];
+    interleaved.insert(interleaved.end(), {1, size});
+    expanded.insert(expanded.end(), {(*repeats)[i], size});
+  }
+  Value dense = n.toType(*x, n.contiguous(shape, dtype));
+  auto denseType = llvm::cast<StridedTensorType>(dense.getType());
+  Value pairs = ViewOp::create(
+      n.b(), n.location(),
+      denseType.withLayout(*inferView(denseType.getLayout(), interleaved).layout),
+      dense);
+  FailureOr<Value> broadcast = n.broadcast(pairs, expanded);
+  if (failed(broadcast))
+    return failure();
+  Value copied = CloneOp::create(n.b(), n.location(),
+                                 n.contiguous(expanded, dtype), *broadcast);
+  auto copiedType = llvm::cast<StridedTensorType>(copied.getType());
+  Value result = ViewOp::create(
+      n.b(), n.location(),
+      copiedType.withLayout(
+          *inferView(copiedType.getLayout(), n.outputShape()).layout),
+      copied);
+  n.setOutput(0, n.toType(result, n.outputType()));
+  return success();
+}
+
 } // namespace
 
 /// Adds the builders of views and cat to the table.
@@ -272,6 +388,9 @@ void addViewOps(OpTable &ops) {
       {"aten.select.int", select},
       {"aten.alias.default", alias},
       {"aten.as_strided.default", typedView<AsStridedOp>},
+      {"aten.diagonal.default", diagonal},
+      {"aten.flip.default", flip},
+      {"aten.repeat.default", repeat},
       {"aten.split_with_sizes.default", splitWithSizes},
       {"aten.cat.default", concatenate},
   });

@@ -30,7 +30,8 @@ AOTAutograd's graphs take and that PyTorch cannot make here (issue 42):
   math           the core set's remaining pointwise functions: inverse
                  and hyperbolic trigonometry, expm1, log1p, log2, log10,
                  rounding, sign, atan2, fmod, remainder, xor and the
-                 Scalar forms of bitwise and/or, pow and div.
+                 Scalar forms of bitwise and/or, pow and div;
+  reorder        diagonal, flip, repeat, prod over all, empty.
 
 Each writes its inputs (NAME.INPUT.npy) and the outputs computed here in
 float64 (NAME.expected/OUTPUT.npy, rounded once to f32), for `stride-run
@@ -581,6 +582,42 @@ def case_math(rng):
     write_case("math", graph, x, expected)
 
 
+def case_reorder(rng):
+    """diagonal (offsets 0, 1 and -1; dims 1 and 2 of a 3-D tensor), flip
+    of two dims, repeat with a leading new dim, prod over every element,
+    and empty (zeros in Stride)."""
+    x = {"x": rand(rng, [2, 3, 4]), "y": rand(rng, [2, 3])}
+    graph = graph_of(x)
+    X, Y = x["x"], x["y"]
+    expected = {}
+
+    def diagonal(offset, name):
+        rows = [i for i in range(3) if 0 <= i + offset < 4]
+        graph.node("diagonal.default", [("self", "x"), ("offset", {"as_int": offset}),
+                                        ("dim1", {"as_int": 1}), ("dim2", {"as_int": 2})],
+                   [(name, F32, [2, len(rows)])])
+        expected[name] = rounded(Tensor([2, len(rows)], [X[b, i, i + offset]
+                                                         for b in range(2) for i in rows]))
+
+    diagonal(0, "diag")
+    diagonal(1, "diag_above")
+    diagonal(-1, "diag_below")
+    graph.node("flip.default", [("self", "x"), ("dims", ints([0, -1]))],
+               [("flip", F32, [2, 3, 4])])
+    expected["flip"] = rounded(Tensor([2, 3, 4], [X[1 - b, r, 3 - c] for b in range(2)
+                                                  for r in range(3) for c in range(4)]))
+    graph.node("repeat.default", [("self", "y"), ("repeats", ints([2, 1, 3]))],
+               [("repeat", F32, [2, 2, 9])])
+    expected["repeat"] = rounded(Tensor([2, 2, 9], [Y[r, c % 3] for _ in range(2)
+                                                    for r in range(2) for c in range(9)]))
+    graph.node("prod.default", [("self", "y")], [("prod", F32, [])])
+    expected["prod"] = rounded(Tensor([], [math.prod(Y.values)]))
+    graph.node("empty.memory_format", [("size", ints([2, 2]))], [("empty", F32, [2, 2])])
+    expected["empty"] = Tensor([2, 2], [0.0] * 4)
+    graph.outputs = list(expected)
+    write_case("reorder", graph, x, expected)
+
+
 def errors():
     """A cat whose every input is an empty 1-D tensor, but whose result has
     rank 2; a graph output that is an int; argmax of no elements; max
@@ -622,7 +659,7 @@ def main():
     rng = random.Random(42)
     for case in (case_size_one_view, case_cat_empty, case_reciprocal, case_none_outputs,
                  case_argmax, case_argmax_bf16, case_convnet, case_norm_upsample,
-                 case_embedding_bag, case_activations, case_math):
+                 case_embedding_bag, case_activations, case_math, case_reorder):
         case(rng)
     errors()
 
