@@ -8,7 +8,7 @@
 // The op table's parts: each file of builders (PointwiseOps.cpp,
 // ViewOps.cpp, IndexOps.cpp, ReductionOps.cpp, MatmulOps.cpp,
 // ExpansionOps.cpp, AttentionOps.cpp, ConvNetOps.cpp, EmbeddingBagOps.cpp,
-// ActivationOps.cpp)
+// ActivationOps.cpp, SortOps.cpp)
 // adds its own to the table that Ops.cpp assembles, and
 // the helpers that builders of several groups call. Private to
 // lib/Import/Torch.
@@ -42,6 +42,7 @@ void addAttentionOps(OpTable &ops);
 void addConvNetOps(OpTable &ops);
 void addEmbeddingBagOps(OpTable &ops);
 void addActivationOps(OpTable &ops);
+void addSortOps(OpTable &ops);
 
 /// Whether `target` ("aten....") is a fused attention op, whose builder
 /// passes over the None and SymInt outputs it has (acceptsAbsentOutputs).

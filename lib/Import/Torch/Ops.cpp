@@ -40,6 +40,7 @@ const OpTable &table() {
     addConvNetOps(ops);
     addEmbeddingBagOps(ops);
     addActivationOps(ops);
+    addSortOps(ops);
     return ops;
   }();
   return ops;

@@ -31,7 +31,9 @@ AOTAutograd's graphs take and that PyTorch cannot make here (issue 42):
                  and hyperbolic trigonometry, expm1, log1p, log2, log10,
                  rounding, sign, atan2, fmod, remainder, xor and the
                  Scalar forms of bitwise and/or, pow and div;
-  reorder        diagonal, flip, repeat, prod over all, empty.
+  reorder        diagonal, flip, repeat, prod over all, empty;
+  sort           sort (both orders, either dim, ties, NaN, integers) and
+                 topk (largest and smallest).
 
 Each writes its inputs (NAME.INPUT.npy) and the outputs computed here in
 float64 (NAME.expected/OUTPUT.npy, rounded once to f32), for `stride-run
@@ -618,10 +620,69 @@ def case_reorder(rng):
     write_case("reorder", graph, x, expected)
 
 
+def sorted_row(row, descending):
+    """(values, indices) of `row` in PyTorch's stable order: NaN above every
+    number, ties by index."""
+    def key(item):
+        i, v = item
+        nan = v != v
+        if descending:
+            return (0 if nan else 1, 0 if nan else -v, i)
+        return (1 if nan else 0, 0 if nan else v, i)
+    order = sorted(enumerate(row), key=key)
+    return [v for _, v in order], [i for i, _ in order]
+
+
+def sort_along(t, dim, descending, count=None):
+    """sort (or topk's first `count`) of 2-D `t` along `dim`."""
+    rows, cols = t.shape
+    count = count if count is not None else t.shape[dim]
+    shape = [count, cols] if dim == 0 else [rows, count]
+    values, indices = [0.0] * (shape[0] * shape[1]), [0] * (shape[0] * shape[1])
+    for line in range(cols if dim == 0 else rows):
+        row = [t[k, line] if dim == 0 else t[line, k] for k in range(t.shape[dim])]
+        v, i = sorted_row(row, descending)
+        for k in range(count):
+            at = k * cols + line if dim == 0 else line * count + k
+            values[at], indices[at] = v[k], i[k]
+    return Tensor(shape, values, t.dtype), Tensor(shape, indices, I64)
+
+
+def case_sort(rng):
+    """sort ascending and descending (ties, a NaN, signed zeros), along
+    either dim; topk largest and smallest; sort of integers."""
+    x = Tensor([3, 6], [0.5, -1.0, 0.5, NAN, 2.0, -0.0,
+                        3.0, 3.0, -2.0, 0.0, 1.0, 3.0,
+                        -0.5, 0.25, 0.25, -0.5, 7.0, 0.0])
+    ints_ = Tensor([3, 6], [rng.randrange(-4, 5) for _ in range(18)], I64)
+    inputs = {"x": x, "n": ints_}
+    graph = graph_of(inputs)
+    expected = {}
+
+    def add(target, args, source, dim, descending, name, count=None):
+        values, indices = sort_along(inputs[source], dim, descending, count)
+        graph.node(target, [("self", source)] + args,
+                   [(name, values.dtype, values.shape), (name + "_index", I64, values.shape)])
+        expected[name] = values
+        expected[name + "_index"] = indices
+
+    add("sort.default", [], "x", 1, False, "sort")
+    add("sort.default", [("dim", {"as_int": 0}), ("descending", {"as_bool": True})], "x",
+        0, True, "sort_down")
+    add("sort.stable", [("stable", {"as_bool": True}), ("dim", {"as_int": -1})], "n", 1,
+        False, "sort_int")
+    add("topk.default", [("k", {"as_int": 2})], "x", 1, True, "top2", 2)
+    add("topk.default", [("k", {"as_int": 2}), ("dim", {"as_int": 0}),
+                         ("largest", {"as_bool": False})], "x", 0, False, "bottom2", 2)
+    graph.outputs = list(expected)
+    write_case("sort", graph, inputs, expected)
+
+
 def errors():
     """A cat whose every input is an empty 1-D tensor, but whose result has
     rank 2; a graph output that is an int; argmax of no elements; max
-    pooling whose ceil_mode adds a partial window; fmod of integers."""
+    pooling whose ceil_mode adds a partial window; fmod of integers; topk
+    over rows longer than sort's bound (a vocabulary)."""
     graph = Graph()
     graph.node("zeros.default", [("size", ints([0]))], [("past", F32, [0])])
     graph.node("cat.default", [("tensors", {"as_tensors": [{"name": "past"}, {"name": "past"}]})],
@@ -652,6 +713,12 @@ def errors():
                [("fmod", I64, [3])])
     graph.outputs = ["fmod"]
     write_archive("error-fmod-int", graph)
+    graph = Graph()
+    graph.input("logits", F32, [2, 32000])
+    graph.node("topk.default", [("self", "logits"), ("k", {"as_int": 50})],
+               [("top", F32, [2, 50]), ("top_index", I64, [2, 50])])
+    graph.outputs = ["top", "top_index"]
+    write_archive("error-topk-long", graph)
 
 
 def main():
@@ -659,7 +726,8 @@ def main():
     rng = random.Random(42)
     for case in (case_size_one_view, case_cat_empty, case_reciprocal, case_none_outputs,
                  case_argmax, case_argmax_bf16, case_convnet, case_norm_upsample,
-                 case_embedding_bag, case_activations, case_math, case_reorder):
+                 case_embedding_bag, case_activations, case_math, case_reorder,
+                 case_sort):
         case(rng)
     errors()
 
