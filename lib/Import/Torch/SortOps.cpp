@@ -169,6 +169,12 @@ FailureOr<std::pair<Value, int64_t>> sortedInput(NodeImporter &n) {
                         "counting, which compares every pair of a row, and "
                         "takes rows of at most "
                      << kMaxSortedLength;
+  std::vector<int64_t> pairs(shapeOf(*x).begin(), shapeOf(*x).end());
+  pairs.push_back(length);
+  if (!checkedNumElements(pairs))
+    return n.error() << "sorting " << formatDims(shapeOf(*x)) << " compares "
+                     << "more pairs than Stride's limit of " << kMaxElements
+                     << " elements";
   return std::make_pair(*x, *dim);
 }
 

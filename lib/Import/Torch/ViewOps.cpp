@@ -270,6 +270,9 @@ LogicalResult diagonal(NodeImporter &n) {
   if (*dim1 == *dim2)
     return n.error() << "diagonal dims " << *dim1 << " and " << *dim2
                      << " are the same dim";
+  if (std::abs(*offset) > kMaxElements)
+    return n.error() << "diagonal offset " << *offset << " is beyond Stride's "
+                     << "limit of " << kMaxElements << " elements";
   auto type = llvm::cast<StridedTensorType>(x->getType());
   const Layout &in = type.getLayout();
   Layout out;
@@ -348,6 +351,10 @@ LogicalResult repeat(NodeImporter &n) {
     interleaved.insert(interleaved.end(), {1, size});
     expanded.insert(expanded.end(), {(*repeats)[i], size});
   }
+  if (!checkedNumElements(expanded))
+    return n.error() << "repeat: " << formatDims(*repeats) << " copies of "
+                     << formatDims(shape) << " are beyond Stride's limit of "
+                     << kMaxElements << " elements";
   Value dense = n.toType(*x, n.contiguous(shape, dtype));
   auto denseType = llvm::cast<StridedTensorType>(dense.getType());
   Value pairs = ViewOp::create(
