@@ -30,8 +30,8 @@ StridedTensorType typeOfValue(Value v) {
   return cast<StridedTensorType>(v.getType());
 }
 
-/// A per-channel parameter [C] as [C, 1, ..., 1] broadcast over `shape`
-/// (channels at dim 1), in `dtype`.
+} // namespace
+
 FailureOr<Value> perChannel(NodeImporter &n, Value p, DType dtype,
                             ArrayRef<int64_t> shape) {
   int64_t channels = shape[1];
@@ -47,8 +47,6 @@ FailureOr<Value> perChannel(NodeImporter &n, Value p, DType dtype,
   return n.conform(v, dtype, shape);
 }
 
-/// `y` times the per-channel `weight` plus the per-channel `bias` (either
-/// may be null), as a normalization's affine part.
 FailureOr<Value> affine(NodeImporter &n, Value y, Value weight, Value bias,
                         DType dtype, ArrayRef<int64_t> shape) {
   StridedTensorType type = n.contiguous(shape, dtype);
@@ -63,6 +61,8 @@ FailureOr<Value> affine(NodeImporter &n, Value y, Value weight, Value bias,
   }
   return y;
 }
+
+namespace {
 
 /// _native_batch_norm_legit_no_training(input, weight, bias, running_mean,
 /// running_var, momentum, eps) -> (out, save_mean, save_invstd): batch

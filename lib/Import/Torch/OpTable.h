@@ -8,7 +8,7 @@
 // The op table's parts: each file of builders (PointwiseOps.cpp,
 // ViewOps.cpp, IndexOps.cpp, ReductionOps.cpp, MatmulOps.cpp,
 // ExpansionOps.cpp, AttentionOps.cpp, ConvNetOps.cpp, EmbeddingBagOps.cpp,
-// ActivationOps.cpp, SortOps.cpp)
+// ActivationOps.cpp, SortOps.cpp, NormOps.cpp)
 // adds its own to the table that Ops.cpp assembles, and
 // the helpers that builders of several groups call. Private to
 // lib/Import/Torch.
@@ -43,6 +43,7 @@ void addConvNetOps(OpTable &ops);
 void addEmbeddingBagOps(OpTable &ops);
 void addActivationOps(OpTable &ops);
 void addSortOps(OpTable &ops);
+void addNormOps(OpTable &ops);
 
 /// Whether `target` ("aten....") is a fused attention op, whose builder
 /// passes over the None and SymInt outputs it has (acceptsAbsentOutputs).
@@ -71,6 +72,18 @@ mlir::FailureOr<SliceBounds> sliceBounds(NodeImporter &n, mlir::Value x);
 /// A select index, negative ones counted from the end.
 mlir::FailureOr<std::pair<int64_t, int64_t>> selectIndex(NodeImporter &n,
                                                           mlir::Value x);
+
+/// A per-channel parameter [C] as [C, 1, ..., 1] broadcast over `shape`
+/// (channels at dim 1), in `dtype`.
+mlir::FailureOr<mlir::Value> perChannel(NodeImporter &n, mlir::Value p,
+                                        DType dtype,
+                                        llvm::ArrayRef<int64_t> shape);
+
+/// `y` times the per-channel `weight` plus the per-channel `bias` (either
+/// may be null), as a normalization's affine part.
+mlir::FailureOr<mlir::Value> affine(NodeImporter &n, mlir::Value y,
+                                    mlir::Value weight, mlir::Value bias,
+                                    DType dtype, llvm::ArrayRef<int64_t> shape);
 
 /// Fails with an error unless output `i` has shape `shape` (builders that
 /// compute a result's shape themselves check the file's against it).

@@ -41,6 +41,7 @@ const OpTable &table() {
     addEmbeddingBagOps(ops);
     addActivationOps(ops);
     addSortOps(ops);
+    addNormOps(ops);
     return ops;
   }();
   return ops;

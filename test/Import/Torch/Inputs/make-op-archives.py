@@ -33,7 +33,10 @@ AOTAutograd's graphs take and that PyTorch cannot make here (issue 42):
                  Scalar forms of bitwise and/or, pow and div;
   reorder        diagonal, flip, repeat, prod over all, empty;
   sort           sort (both orders, either dim, ties, NaN, integers) and
-                 topk (largest and smallest).
+                 topk (largest and smallest);
+  batch-norm-train  batch norm with batch statistics: the functional form
+                 (running statistics updated), .no_stats and .default (an
+                 in-place update of the running statistics).
 
 Each writes its inputs (NAME.INPUT.npy) and the outputs computed here in
 float64 (NAME.expected/OUTPUT.npy, rounded once to f32), for `stride-run
@@ -678,6 +681,73 @@ def case_sort(rng):
     write_case("sort", graph, inputs, expected)
 
 
+def batch_statistics(x):
+    """Per channel of x [N, C, H, W] (as f32 inputs): mean, biased and
+    unbiased variance."""
+    n, c, h, w = x.shape
+    stats = []
+    for ch in range(c):
+        v = [pt2_writer.f32(x[b, ch, i, j]) for b in range(n) for i in range(h)
+             for j in range(w)]
+        mean = sum(v) / len(v)
+        biased = sum((e - mean) ** 2 for e in v) / len(v)
+        stats.append((mean, biased, biased * len(v) / (len(v) - 1)))
+    return stats
+
+
+def case_batch_norm_train(rng):
+    """Batch norm with batch statistics: the functional form with running
+    statistics updated (momentum 0.1), .no_stats without weight and bias,
+    and .default, whose in-place update a later node reads."""
+    x = {"x": rand(rng, [2, 3, 2, 2]), "weight": rand(rng, [3]), "bias": rand(rng, [3]),
+         "mean": rand(rng, [3]), "var": Tensor([3], [0.5, 1.25, 2.0])}
+    graph = graph_of(x)
+    eps, momentum = 1e-5, 0.1
+    stats = batch_statistics(x["x"])
+    common = [("training", {"as_bool": True}), ("momentum", floats(momentum)),
+              ("eps", floats(eps))]
+    shape, C = [2, 3, 2, 2], [3]
+    graph.node("_native_batch_norm_legit_functional.default",
+               [("input", "x"), ("weight", "weight"), ("bias", "bias"),
+                ("running_mean", "mean"), ("running_var", "var")] + common,
+               [("bn", F32, shape), ("bn_mean", F32, C), ("bn_rstd", F32, C),
+                ("bn_running_mean", F32, C), ("bn_running_var", F32, C)])
+    graph.node("_native_batch_norm_legit.no_stats",
+               [("input", "x"), ("weight", {"as_none": True}), ("bias", {"as_none": True})]
+               + common,
+               [("plain", F32, shape), ("plain_mean", F32, C), ("plain_rstd", F32, C)])
+    graph.node("_native_batch_norm_legit.default",
+               [("input", "x"), ("weight", "weight"), ("bias", "bias"),
+                ("running_mean", "mean"), ("running_var", "var")] + common,
+               [("inplace", F32, shape), ("inplace_mean", F32, C),
+                ("inplace_rstd", F32, C)])
+    graph.node("clone.default", [("self", "mean")], [("mean_after", F32, C)])
+    graph.outputs = ["bn", "bn_mean", "bn_rstd", "bn_running_mean", "bn_running_var",
+                     "plain", "plain_mean", "plain_rstd", "inplace", "mean_after"]
+    rstd = [1 / math.sqrt(b + eps) for _, b, _ in stats]
+
+    def normalized(affine):
+        out = []
+        for i in range(24):
+            ch = (i // 4) % 3
+            v = (pt2_writer.f32(x["x"].values[i]) - stats[ch][0]) * rstd[ch]
+            out.append(v * x["weight"].values[ch] + x["bias"].values[ch] if affine else v)
+        return rounded(Tensor(shape, out))
+
+    running_mean = [(1 - momentum) * m + momentum * s[0]
+                    for m, s in zip(x["mean"].values, stats)]
+    running_var = [(1 - momentum) * v + momentum * s[2]
+                   for v, s in zip(x["var"].values, stats)]
+    write_case("batch-norm-train", graph, x, {
+        "bn": normalized(True), "bn_mean": rounded(Tensor(C, [s[0] for s in stats])),
+        "bn_rstd": rounded(Tensor(C, rstd)),
+        "bn_running_mean": rounded(Tensor(C, running_mean)),
+        "bn_running_var": rounded(Tensor(C, running_var)),
+        "plain": normalized(False), "plain_mean": rounded(Tensor(C, [s[0] for s in stats])),
+        "plain_rstd": rounded(Tensor(C, rstd)), "inplace": normalized(True),
+        "mean_after": rounded(Tensor(C, running_mean))})
+
+
 def errors():
     """A cat whose every input is an empty 1-D tensor, but whose result has
     rank 2; a graph output that is an int; argmax of no elements; max
@@ -727,7 +797,7 @@ def main():
     for case in (case_size_one_view, case_cat_empty, case_reciprocal, case_none_outputs,
                  case_argmax, case_argmax_bf16, case_convnet, case_norm_upsample,
                  case_embedding_bag, case_activations, case_math, case_reorder,
-                 case_sort):
+                 case_sort, case_batch_norm_train):
         case(rng)
     errors()
 
