@@ -42,6 +42,7 @@ const OpTable &table() {
     addActivationOps(ops);
     addSortOps(ops);
     addNormOps(ops);
+    addUpsampleOps(ops);
     return ops;
   }();
   return ops;

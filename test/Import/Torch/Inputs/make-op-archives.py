@@ -36,7 +36,9 @@ AOTAutograd's graphs take and that PyTorch cannot make here (issue 42):
                  topk (largest and smallest);
   batch-norm-train  batch norm with batch statistics: the functional form
                  (running statistics updated), .no_stats and .default (an
-                 in-place update of the running statistics).
+                 in-place update of the running statistics);
+  upsample-bilinear  upsample_bilinear2d to sizes (align_corners either
+                 way) and by scale factors.
 
 Each writes its inputs (NAME.INPUT.npy) and the outputs computed here in
 float64 (NAME.expected/OUTPUT.npy, rounded once to f32), for `stride-run
@@ -748,6 +750,65 @@ def case_batch_norm_train(rng):
         "mean_after": rounded(Tensor(C, running_mean))})
 
 
+def bilinear_taps(size_in, size_out, align, scale_factor=None):
+    """PyTorch's source rows and weights along one dim, in f32 arithmetic."""
+    f32 = pt2_writer.f32
+    if align:
+        scale = f32((size_in - 1) / (size_out - 1)) if size_out > 1 else 0.0
+    else:
+        scale = f32(1.0 / scale_factor) if scale_factor else f32(size_in / size_out)
+    taps = []
+    for i in range(size_out):
+        src = f32(scale * i) if align else max(f32(f32(scale * f32(i + 0.5)) - 0.5), 0.0)
+        low = min(int(src), size_in - 1)
+        high = low + 1 if low < size_in - 1 else low
+        lam = f32(src - low)
+        taps.append((low, high, f32(1.0 - lam), lam))
+    return taps
+
+
+def bilinear_ref(x, out_h, out_w, align, scales=(None, None)):
+    n, c, h, w = x.shape
+    th = bilinear_taps(h, out_h, align, scales[0])
+    tw = bilinear_taps(w, out_w, align, scales[1])
+    out = []
+    for b in range(n):
+        for ch in range(c):
+            for i in range(out_h):
+                h0, h1, a0, a1 = th[i]
+                for j in range(out_w):
+                    w0, w1, b0, b1 = tw[j]
+                    v = lambda r, q: pt2_writer.f32(x[b, ch, r, q])  # noqa: E731
+                    out.append(b0 * (a0 * v(h0, w0) + a1 * v(h1, w0))
+                               + b1 * (a0 * v(h0, w1) + a1 * v(h1, w1)))
+    return rounded(Tensor([n, c, out_h, out_w], out))
+
+
+def case_upsample_bilinear(rng):
+    """upsample_bilinear2d.vec to an output size (align_corners False and
+    True, a shrink along one dim) and by scale factors."""
+    x = {"x": rand(rng, [1, 2, 3, 4])}
+    graph = graph_of(x)
+    graph.node("upsample_bilinear2d.vec",
+               [("input", "x"), ("output_size", ints([5, 3])),
+                ("align_corners", {"as_bool": False}), ("scale_factors", {"as_none": True})],
+               [("up", F32, [1, 2, 5, 3])])
+    graph.node("upsample_bilinear2d.vec",
+               [("input", "x"), ("output_size", ints([6, 7])),
+                ("align_corners", {"as_bool": True}), ("scale_factors", {"as_none": True})],
+               [("up_aligned", F32, [1, 2, 6, 7])])
+    graph.node("upsample_bilinear2d.vec",
+               [("input", "x"), ("output_size", {"as_none": True}),
+                ("align_corners", {"as_bool": False}),
+                ("scale_factors", {"as_floats": [2.5, 1.5]})],
+               [("up_scaled", F32, [1, 2, 7, 6])])
+    graph.outputs = ["up", "up_aligned", "up_scaled"]
+    write_case("upsample-bilinear", graph, x, {
+        "up": bilinear_ref(x["x"], 5, 3, False),
+        "up_aligned": bilinear_ref(x["x"], 6, 7, True),
+        "up_scaled": bilinear_ref(x["x"], 7, 6, False, (2.5, 1.5))})
+
+
 def errors():
     """A cat whose every input is an empty 1-D tensor, but whose result has
     rank 2; a graph output that is an int; argmax of no elements; max
@@ -797,7 +858,7 @@ def main():
     for case in (case_size_one_view, case_cat_empty, case_reciprocal, case_none_outputs,
                  case_argmax, case_argmax_bf16, case_convnet, case_norm_upsample,
                  case_embedding_bag, case_activations, case_math, case_reorder,
-                 case_sort, case_batch_norm_train):
+                 case_sort, case_batch_norm_train, case_upsample_bilinear):
         case(rng)
     errors()
 
