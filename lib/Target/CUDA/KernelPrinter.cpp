@@ -44,7 +44,7 @@ std::string KernelPrinter::describe() {
   std::string ops, locs;
   std::string firstFile;
   for (Operation &op : kernel.getBodyBlock().without_terminator()) {
-    if (!isFunctional(&op) && !isa<AttentionOp>(op))
+    if (!isFunctional(&op) && !isa<AttentionOp, MatmulOp>(op))
       continue;
     ops += (ops.empty() ? "" : " + ") + opName(&op);
     std::string loc = formatLocation(op.getLoc());
