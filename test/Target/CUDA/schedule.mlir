@@ -572,3 +572,39 @@ func.func @scan_blocks(%a: !stride.tensor<64x3000xf32>, %b: !stride.tensor<37x45
   %s = stride.cumsum %b dim 0 : !stride.tensor<37x45xi64> -> !stride.tensor<37x45xi64>
   return %r, %s : !stride.tensor<64x3000xf32>, !stride.tensor<37x45xi64>
 }
+
+// -----
+
+// A skinny product (a batch-1 decode step's 4096 x 4096 bf16 projection,
+// python-free-docs/matmul.md "Skinny products"): a warp per 2 columns,
+// 16-byte loads (8 elements); 2,048 warps are fewer than 32 per
+// multiprocessor of 132, so K is split into 2 slices (4 KiB of a weight
+// row each), their partial sums in scratch, added by a second launch. On 2
+// multiprocessors the warps fill the GPU unsplit.
+// CHECK-LABEL: func.func @skinny_decode
+// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, slices = 2, tile = 2, launches = [#stride.launch<grid = 1024, block = 128, phase = 1>, #stride.launch<grid = 32, block = 128, phase = 2>], scratch = [32768]>
+// MP2-LABEL: func.func @skinny_decode
+// MP2: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, tile = 2, launches = [#stride.launch<grid = 512, block = 128>]>
+func.func @skinny_decode(%x: !stride.tensor<1x4096xbf16>, %w: !stride.tensor<4096x4096xbf16>)
+    -> !stride.tensor<1x4096xbf16> {
+  %wt = stride.permute %w dims [1, 0] : !stride.tensor<4096x4096xbf16>
+      -> !stride.tensor<4096x4096xbf16, strides = [1, 4096], offset = 0>
+  %p = stride.matmul %x, %wt : !stride.tensor<1x4096xbf16>,
+      !stride.tensor<4096x4096xbf16, strides = [1, 4096], offset = 0> -> !stride.tensor<1x4096xbf16>
+  return %p : !stride.tensor<1x4096xbf16>
+}
+
+// -----
+
+// Weight rows of 133 f32 elements: no aligned group of 2 or 4, one element
+// per load; K = 133 (532 bytes) is too short to split.
+// CHECK-LABEL: func.func @skinny_unaligned
+// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, threads = 128, tile = 2, launches = [#stride.launch<grid = 38, block = 128>]>
+func.func @skinny_unaligned(%x: !stride.tensor<3x133xf32>, %w: !stride.tensor<300x133xf32>)
+    -> !stride.tensor<3x300xf32> {
+  %wt = stride.permute %w dims [1, 0] : !stride.tensor<300x133xf32>
+      -> !stride.tensor<133x300xf32, strides = [1, 133], offset = 0>
+  %p = stride.matmul %x, %wt : !stride.tensor<3x133xf32>,
+      !stride.tensor<133x300xf32, strides = [1, 133], offset = 0> -> !stride.tensor<3x300xf32>
+  return %p : !stride.tensor<3x300xf32>
+}
