@@ -63,6 +63,22 @@ std::string KernelPrinter::describe() {
   return locs.empty() ? ops : ops + " (" + locs + ")";
 }
 
+LogicalResult KernelPrinter::printCombinePhase(
+    Code &body, int64_t slices, const std::string &layout,
+    function_ref<LogicalResult(Code &)> combine) {
+  if (slices <= 1)
+    return success();
+  body.line("float *__restrict__ partials = reinterpret_cast<float *>"
+            "(scratch0); // {}",
+            layout);
+  body.open("if (phase == 2)");
+  if (failed(combine(body)))
+    return failure();
+  body.line("return;");
+  body.close();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Addresses and coordinates
 //===----------------------------------------------------------------------===//

@@ -61,15 +61,10 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
     return success();
   }
   body.line("const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;");
-  if (slices > 1) {
-    body.line("float *__restrict__ partials = reinterpret_cast<float *>"
-              "(scratch0); // [slice][row][column]");
-    body.open("if (phase == 2)");
-    if (failed(printCombineSlices(body)))
-      return failure();
-    body.line("return;");
-    body.close();
-  }
+  if (failed(printCombinePhase(
+          body, slices, "[slice][row][column]",
+          [&](Code &code) { return printCombineSlices(code); })))
+    return failure();
   return printSlice(body);
 }
 
@@ -170,17 +165,14 @@ LogicalResult SkinnyMatmulPrinter::printWarpSums(Code &body) {
 
 LogicalResult SkinnyMatmulPrinter::printCombineSlices(Code &body) {
   int64_t outputs = rows * columns;
-  body.open(fmt::format("for ({0} o = ({0})blockIdx.x * blockDim.x + "
-                        "threadIdx.x; o < {1}; o += ({0})gridDim.x * "
-                        "blockDim.x)",
-                        idx, outputs));
-  body.line("const {0} r = o / {1}, c = o % {1};", idx, columns);
+  Coords rc = openGridStrideLoop(body, {rows, columns}, outputs);
+  body.line("const {} o = {} * {} + {};", idx, rc[0], columns, rc[1]);
   body.line("float sum = 0.0f;");
   body.open(fmt::format("for (int s = 0; s < {}; ++s)", slices));
   body.line("sum += partials[s * {} + o];", outputs);
   body.line("partials[s * {} + o] = 0.0f; // scratch back to zeros", outputs);
   body.close();
-  if (failed(storeResult(body, "sum", "r", "c")))
+  if (failed(storeResult(body, "sum", rc[0], rc[1])))
     return failure();
   body.close();
   return success();
