@@ -141,10 +141,11 @@ void Scheduler::scheduleAttention() {
 
 /// The skinny product (python-free-docs/matmul.md, "Skinny products"): a
 /// warp per `tile` adjacent columns (output features), blocks of
-/// kSkinnyThreads; where the warps number fewer than
+/// kSkinnyThreads; where the warps number at most half of
 /// kSkinnyWarpsPerMultiprocessor per multiprocessor, K is split into
-/// `slices` (each at least kMinSkinnySliceBytes of a weight row), whose
-/// partial sums a second launch adds in slice order.
+/// `slices` (as many as bring them to that count, each at least
+/// kMinSkinnySliceBytes of a weight row), whose partial sums a second
+/// launch adds in slice order.
 void Scheduler::scheduleSkinnyProduct() {
   scheme = KernelScheme::SkinnyMatmul;
   threads = kSkinnyThreads;
@@ -160,7 +161,7 @@ void Scheduler::scheduleSkinnyProduct() {
   int64_t rowBytes =
       depth * static_cast<int64_t>(dtypeSize(op.getLhs().getType().getDType()));
   slices = std::clamp<int64_t>(
-      ceilDiv(kSkinnyWarpsPerMultiprocessor * multiprocessors, groups), 1,
+      kSkinnyWarpsPerMultiprocessor * multiprocessors / groups, 1,
       std::max<int64_t>(1, rowBytes / kMinSkinnySliceBytes));
   // Slices of whole vectors: none left empty.
   slices = ceilDiv(depth, skinnySliceLength(depth, slices, vectorWidth));

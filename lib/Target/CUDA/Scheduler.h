@@ -89,15 +89,17 @@ constexpr int64_t kMinSplitKvKeys = 64;
 /// Skinny products (python-free-docs/matmul.md, "Skinny products"): threads
 /// per block (4 warps, a warp per kSkinnyColumnsPerWarp columns, one where
 /// the product has more than kMaxSkinnyPairedRows rows: the registers of
-/// its sums), the warps the product aims to spread over each
-/// multiprocessor (half of the 64 it holds: enough 16-byte loads in flight
-/// to stream at the copy bandwidth), splitting K into slices where its
-/// columns alone give fewer, each slice at least kMinSkinnySliceBytes of
-/// a weight row.
+/// its sums), and the warps the product needs on each multiprocessor
+/// before K is split into slices (each at least kMinSkinnySliceBytes of a
+/// weight row), which costs a second launch. 16 warps of 32 lanes, each
+/// lane with 4 unrolled steps of 2 columns' 16-byte loads, keep 64 KiB in
+/// flight per multiprocessor, above the about 22 KiB that streaming at an
+/// H200's 4.2 TB/s with a latency of about 0.7 us asks of each of its 132
+/// (not measured yet: bench/decode --compare-skinny).
 constexpr int64_t kSkinnyThreads = 128;
 constexpr int64_t kSkinnyColumnsPerWarp = 2;
 constexpr int64_t kMaxSkinnyPairedRows = 8;
-constexpr int64_t kSkinnyWarpsPerMultiprocessor = 32;
+constexpr int64_t kSkinnyWarpsPerMultiprocessor = 16;
 constexpr int64_t kMinSkinnySliceBytes = 4096;
 /// An inner reduction is not split where its outputs' blocks (a block per
 /// output, bench/NOTES.md section 41) fill at least 1 / this share of the
