@@ -29,8 +29,9 @@ beside Stride's.
 compile. `--compare-skinny` also compiles each step under
 `--skinny-products=library` (every product a cuBLASLt call) and
 `--skinny-products=generated` (Stride's skinny product kernel up to 32
-rows) and runs both beside the default (`auto`): a second table gives the
-three times, their errors against eager and their slowest steps
+rows) and runs both beside the first compile (`auto` unless a
+--stridec-option says otherwise): a second table gives the three times,
+their errors against eager and their slowest steps
 (python-free-docs/matmul.md, "Skinny products").
 
 The bytes floor of a step: the weights it reads (every parameter but the
@@ -318,8 +319,8 @@ def print_table(rows):
 
 def print_skinny_table(rows):
     """--compare-skinny: the step under each --skinny-products policy."""
-    print("\n| batch | position | Stride auto ms | library ms | generated ms | "
-          "floor ms | err vs eager auto / library / generated |")
+    print("\n| batch | position | Stride ms | library ms | generated ms | "
+          "floor ms | err vs eager Stride / library / generated |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:
         errors = " / ".join(fmt(r.get(key), ".2e") for key in
