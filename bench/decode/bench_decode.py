@@ -25,6 +25,15 @@ relative error max |d| / max |ref|, pass at 2e-2) and against an f32
 reference of the same step (weights and cache widened), PyTorch's error
 beside Stride's.
 
+`--stridec-option=OPTION` (repeatable) passes OPTION to every stridec
+compile. `--compare-skinny` also compiles each step under
+`--skinny-products=library` (every product a cuBLASLt call) and
+`--skinny-products=generated` (Stride's skinny product kernel up to 32
+rows) and runs both beside the first compile (`auto` unless a
+--stridec-option says otherwise): a second table gives the three times,
+their errors against eager and their slowest steps
+(python-free-docs/matmul.md, "Skinny products").
+
 The bytes floor of a step: the weights it reads (every parameter but the
 embedding table, of which it reads B rows) plus the valid part of the cache
 (positions 0..p of every layer's keys and values), over the bandwidth of a
@@ -51,6 +60,8 @@ import stride_export as sx  # noqa: E402
 from stride.decode import CachedLM, rename_outputs  # noqa: E402
 
 BF16_RTOL = 2e-2
+# --compare-skinny: the stridec policies run beside the default (auto).
+SKINNY_POLICIES = ("library", "generated")
 LLAMA_8B_LAYER = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
 
 
@@ -163,16 +174,20 @@ def export_step(model, batch, args, work):
     return directory, archive, names
 
 
-def stride_step(args, directory, module, names, inputs, states, position):
-    """stride-run-gpu --bench of one step at `position`: ms, peak, logits."""
+def stride_step(args, directory, module, names, inputs, states, position,
+                variant=""):
+    """stride-run-gpu --bench of one step at `position`: ms, peak, logits.
+    `variant`: a subdirectory of the step's for the run's outputs (a
+    --compare-skinny policy's module)."""
     case = os.path.join(directory, f"p{position}")
-    os.makedirs(case, exist_ok=True)
+    work = os.path.join(case, variant)
+    os.makedirs(work, exist_ok=True)
     graph = {"input_names": names, "inputs": [], "output_names": ["logits"]}
     for name, t in zip(names, inputs):
         np.save(os.path.join(case, f"{name}.npy"), t.numpy())
         graph["inputs"].append({"file": f"{name}.npy"})
     save_states(os.path.join(case, "states"), states)
-    row = bm.run_module(args.bin, module, case, graph, case, args,
+    row = bm.run_module(args.bin, module, case, graph, work, args,
                         extra=["--state-in", os.path.join(case, "states")])
     logits = row.get("outputs", {}).get("logits")
     row["logits"] = (torch.from_numpy(np.load(logits))
@@ -180,12 +195,54 @@ def stride_step(args, directory, module, names, inputs, states, position):
     return row
 
 
+def compile_skinny_policies(args, archive, directory):
+    """--compare-skinny: the step compiled once more under each of
+    SKINNY_POLICIES (through the NVRTC cache of the first compile):
+    {policy: (module, error)}."""
+    if not args.compare_skinny or args.torch_only:
+        return {}
+    stridec = os.path.join(args.bin, "stridec")
+    cache = os.path.join(directory, "nvrtc-cache")
+    # The policy given here replaces one given with --stridec-option.
+    options = [o for o in args.stridec_option
+               if not o.startswith("--skinny-products")]
+    modules = {}
+    for policy in SKINNY_POLICIES:
+        module = os.path.join(directory, f"decode-{policy}.stridemod")
+        result, _ = bm.run([stridec, archive, "-o", module, f"--cache-dir={cache}",
+                            *options, f"--skinny-products={policy}"],
+                           os.path.join(directory, "stridec.log"))
+        error = (result.stdout.strip().splitlines()[-1:]
+                 if result.returncode != 0 else None)
+        modules[policy] = (module, error)
+    return modules
+
+
+def run_skinny_policies(args, directory, modules, names, inputs, states, row):
+    """--compare-skinny: each policy's module at the row's position, into
+    row["skinny_<policy>_ms" / "_err" / "_error" / "_top_steps"]."""
+    for policy, (module, error) in modules.items():
+        key = f"skinny_{policy}"
+        if error:
+            row[f"{key}_error"] = error
+            continue
+        got = stride_step(args, directory, module, names, inputs, states,
+                          row["position"], variant=policy)
+        row[f"{key}_ms"], row[f"{key}_error"] = got.get("ms"), got.get("error")
+        if got["logits"] is not None:
+            row[f"{key}_err"] = bm.relative_error_of(got["logits"], row["eager_logits"])
+        if got.get("profile"):
+            row[f"{key}_top_steps"] = bm.top_steps(got["profile"], 8)
+
+
 def bench_batch(model, batch, args, bandwidth):
     directory, archive, names = export_step(model, batch, args, args.work)
     module = os.path.join(directory, "decode.stridemod")
     cold = cached = error = None
     if not args.torch_only:
-        cold, cached, error = bm.compile_graph(args.bin, archive, module, directory)
+        cold, cached, error = bm.compile_graph(args.bin, archive, module, directory,
+                                               args.stridec_option)
+    skinny_modules = compile_skinny_policies(args, archive, directory)
     config = model.config
     head_dim = config.hidden_size // config.num_attention_heads
     gpu_model = model.cuda()
@@ -201,11 +258,12 @@ def bench_batch(model, batch, args, bandwidth):
         floor = floor_bytes(gpu_model, batch, position, config.num_hidden_layers,
                             config.num_key_value_heads, head_dim)
         row["floor_ms"] = floor / bandwidth * 1e3
+        cpu_states = {n: s.cpu() for n, s in states.items()}
         if error:
             row["stride_error"] = error
         elif not args.torch_only:
             got = stride_step(args, directory, module, names, inputs,
-                              {n: s.cpu() for n, s in states.items()}, position)
+                              cpu_states, position)
             row["stride_ms"], row["stride_peak"] = got.get("ms"), got.get("peak")
             row["stride_error"] = got.get("error")
             if got["logits"] is not None:
@@ -219,6 +277,8 @@ def bench_batch(model, batch, args, bandwidth):
             profile = got.get("profile")
             if profile:
                 row["top_steps"] = bm.top_steps(profile, 8)
+        run_skinny_policies(args, directory, skinny_modules, names, inputs,
+                            cpu_states, row)
         del row["eager_logits"]
         rows.append(row)
     del wrapper
@@ -257,6 +317,26 @@ def print_table(rows):
             print(f"  b{r['batch']} p{r['position']}: {step}")
 
 
+def print_skinny_table(rows):
+    """--compare-skinny: the step under each --skinny-products policy."""
+    print("\n| batch | position | Stride ms | library ms | generated ms | "
+          "floor ms | err vs eager Stride / library / generated |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rows:
+        errors = " / ".join(fmt(r.get(key), ".2e") for key in
+                            ("stride_err", "skinny_library_err", "skinny_generated_err"))
+        print(f"| {r['batch']} | {r['position']} | {fmt(r.get('stride_ms'))} | "
+              f"{fmt(r.get('skinny_library_ms'))} | {fmt(r.get('skinny_generated_ms'))} | "
+              f"{fmt(r['floor_ms'])} | {errors} |")
+    for r in rows:
+        for policy in SKINNY_POLICIES:
+            if r.get(f"skinny_{policy}_error"):
+                print(f"batch {r['batch']} position {r['position']} {policy}: "
+                      f"{r[f'skinny_{policy}_error']}")
+            for step in r.get(f"skinny_{policy}_top_steps", []):
+                print(f"  b{r['batch']} p{r['position']} {policy}: {step}")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bin", required=True, help="stridec and stride-run-gpu")
@@ -269,6 +349,14 @@ def main(argv=None):
     parser.add_argument("--iterations", type=int, default=50)
     parser.add_argument("--tune-library-calls", action="store_true", default=True)
     parser.add_argument("--torch-only", action="store_true")
+    parser.add_argument("--stridec-option", action="append", default=[],
+                        metavar="OPTION",
+                        help="pass OPTION to every stridec compile (repeatable; "
+                        "write it with '=': --stridec-option=--skinny-products=library)")
+    parser.add_argument("--compare-skinny", action="store_true",
+                        help="also compile each step with --skinny-products=library "
+                        "and =generated and run both beside the default (a second "
+                        "table)")
     parser.add_argument("--no-argmax", action="store_true",
                         help="export the step without the argmax (logits and "
                         "next position only)")
@@ -293,6 +381,8 @@ def main(argv=None):
         rows += bench_batch(model, batch, args, bandwidth)
         print(json.dumps(rows[-1], default=str)[:2000], flush=True)
     print_table(rows)
+    if args.compare_skinny:
+        print_skinny_table(rows)
     with open(os.path.join(args.work, "results.json"), "w") as f:
         json.dump(rows, f, indent=1, default=str)
     # Exit now: inductor's compile workers can keep a normal interpreter

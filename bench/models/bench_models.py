@@ -238,16 +238,19 @@ def run(command, log):
     return result, seconds
 
 
-def compile_graph(bin_dir, archive, module, work):
-    """stridec cold (--no-cache), then twice through a cache: (cold s, cached s, error)."""
+def compile_graph(bin_dir, archive, module, work, options=()):
+    """stridec cold (--no-cache), then twice through a cache: (cold s, cached s, error).
+    `options`: more stridec options for every compile (bench/decode's
+    --stridec-option)."""
     log = os.path.join(work, "stridec.log")
     stridec = os.path.join(bin_dir, "stridec")
-    result, cold = run([stridec, archive, "-o", module, "--no-cache"], log)
+    options = list(options)
+    result, cold = run([stridec, archive, "-o", module, "--no-cache", *options], log)
     if result.returncode != 0:
         return None, None, result.stdout.strip().splitlines()[-1:]
     cache = os.path.join(work, "nvrtc-cache")
-    run([stridec, archive, "-o", module, f"--cache-dir={cache}"], log)
-    _, cached = run([stridec, archive, "-o", module, f"--cache-dir={cache}"], log)
+    run([stridec, archive, "-o", module, f"--cache-dir={cache}", *options], log)
+    _, cached = run([stridec, archive, "-o", module, f"--cache-dir={cache}", *options], log)
     return cold, cached, None
 
 

@@ -79,6 +79,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(llvm::StringRef(options.pipeline.attentionLibrary));
   key.add(options.pipeline.recognizeAttention);
   key.add(options.pipeline.splitKvAttention);
+  key.add(llvm::StringRef(options.pipeline.skinnyProducts));
   key.add(options.import.weightsAsInputs);
   key.add(llvm::StringRef(options.cuda.arch));
   key.add(static_cast<int64_t>(options.cuda.multiprocessorCount));

@@ -178,6 +178,17 @@ cl::opt<bool> noSplitKvAttention(
              "attention\")"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<std::string> skinnyProducts(
+    "skinny-products", cl::value_desc("auto|library|generated"),
+    cl::desc("How matrix products of few rows (a decode step's linear "
+             "layers) run: auto (default: Stride's skinny product kernel for "
+             "2-D f16/bf16/f32 products of at most 8 rows whose weight and "
+             "activations are contiguous along K, cuBLASLt for the rest), "
+             "generated (the kernel up to 32 rows) or library (every product "
+             "a cuBLASLt call); python-free-docs/matmul.md, \"Skinny "
+             "products\""),
+    cl::init("auto"), cl::cat(stridecCategory));
+
 cl::opt<bool> noRecognizeAttention(
     "no-recognize-attention",
     cl::desc("Leave attention that the graph spells out as ops (matrix "
@@ -404,6 +415,7 @@ int main(int argc, char **argv) {
   options.pipeline.keepValues = keepValues;
   options.pipeline.attentionLibrary = attentionLibrary;
   options.pipeline.splitKvAttention = !noSplitKvAttention;
+  options.pipeline.skinnyProducts = skinnyProducts;
   options.pipeline.recognizeAttention = !noRecognizeAttention;
   options.pipeline.testInjectFault = testInjectFault;
   options.cuda.arch = arch;

@@ -288,6 +288,7 @@ StringRef stride::stringifyKernelForm(KernelForm form) {
   case KernelForm::BroadcastReduction: return "broadcast-reduction";
   case KernelForm::Scan: return "scan";
   case KernelForm::Attention: return "attention";
+  case KernelForm::SkinnyProduct: return "skinny-product";
   }
   return "?";
 }
@@ -311,7 +312,7 @@ private:
   LogicalResult checkYields();
   FailureOr<KernelClass> classifyScatter();
   FailureOr<KernelClass> classifyScan();
-  FailureOr<KernelClass> classifyAttention();
+  FailureOr<KernelClass> classifyOwnKernelOp();
   LogicalResult checkSoleYield(Operation *root);
   FailureOr<KernelClass> classifyReduction();
   FailureOr<KernelClass> classifyRowReductions();
@@ -331,14 +332,18 @@ private:
   bool allComputed = true;
   SmallVector<IndexScatterOpInterface> scatters;
   SmallVector<Operation *> scans;
-  SmallVector<AttentionOp> attentions;
+  /// Attention ops and products marked for the skinny product kernel:
+  /// ops that each need a kernel of their own (forms (f) and (g)).
+  SmallVector<Operation *> ownKernelOps;
 };
 } // namespace
 
 LogicalResult KernelClassifier::collectFamilies() {
   for (Operation &op : body.without_terminator()) {
-    if (auto attention = dyn_cast<AttentionOp>(op)) {
-      attentions.push_back(attention);
+    if (isa<AttentionOp>(op) ||
+        (isa<MatmulOp>(op) &&
+         op.hasAttr(StrideDialect::kSkinnyProductAttrName))) {
+      ownKernelOps.push_back(&op);
       continue;
     }
     if (!isFunctional(&op) && !isa<ViewOpInterface>(op))
@@ -387,8 +392,8 @@ LogicalResult KernelClassifier::checkYields() {
 FailureOr<KernelClass> KernelClassifier::classify() {
   if (failed(collectFamilies()) || failed(checkYields()))
     return failure();
-  if (!attentions.empty())
-    return classifyAttention();
+  if (!ownKernelOps.empty())
+    return classifyOwnKernelOp();
   if (!scans.empty())
     return classifyScan();
   if (!scatters.empty())
@@ -459,29 +464,36 @@ FailureOr<KernelClass> KernelClassifier::classifyScan() {
   return result;
 }
 
-/// Form (f): one attention op (marked for the split-KV kernel), the only
-/// yielded value; the rest of the kernel are views of its operands.
-FailureOr<KernelClass> KernelClassifier::classifyAttention() {
-  AttentionOp attention = attentions.front();
-  if (attentions.size() > 1)
-    return Violation(report, attentions[1])
-           << "is a second attention op in the kernel; a kernel holds at "
-              "most one"
-           << Violation::Note(attention, "the first attention op");
+/// Forms (f) and (g): one attention op (marked for the split-KV kernel) or
+/// one product marked for the skinny product kernel, the only yielded
+/// value; the rest of the kernel are views of its operands.
+FailureOr<KernelClass> KernelClassifier::classifyOwnKernelOp() {
+  Operation *root = ownKernelOps.front();
+  bool attention = isa<AttentionOp>(root);
+  StringRef what = attention ? "an attention op" : "a skinny product";
+  if (ownKernelOps.size() > 1)
+    return Violation(report, ownKernelOps[1])
+           << "needs a kernel of its own, but shares one with another op "
+              "that does"
+           << Violation::Note(root, "the first such op");
   for (Operation &op : body.without_terminator())
-    if (&op != attention.getOperation() && !isa<ViewOpInterface>(op))
+    if (&op != root && !isa<ViewOpInterface>(op))
       return Violation(report, &op)
-             << "shares its kernel with an attention op; an attention "
-                "kernel holds only the op and views of its operands"
-             << Violation::Note(attention, "the attention op");
-  if (attention.getLogsumexp())
-    return Violation(report, attention)
+             << "shares its kernel with " << what << "; such a kernel "
+             << "holds only the op and views of its operands"
+             << Violation::Note(root, "the op");
+  if (auto forward = dyn_cast<AttentionOp>(root); forward && forward.getLogsumexp())
+    return Violation(report, root)
            << "has a logsumexp result; the attention kernel computes the "
               "result only";
-  if (failed(checkSoleYield(attention)))
+  if (auto product = dyn_cast<MatmulOp>(root);
+      product && failed(checkSkinnyProduct(product, kMaxSkinnyProductRows,
+                                           report)))
     return failure();
-  result.form = KernelForm::Attention;
-  result.root = attention;
+  if (failed(checkSoleYield(root)))
+    return failure();
+  result.form = attention ? KernelForm::Attention : KernelForm::SkinnyProduct;
+  result.root = root;
   return result;
 }
 
@@ -625,6 +637,52 @@ FailureOr<KernelClass> KernelClassifier::classifyRowReductions() {
               "reductions"
            << Violation::Note(first, "the first reduction");
   return broadcastReduction();
+}
+
+LogicalResult stride::checkSkinnyProduct(MatmulOp op, int64_t maxRows,
+                                         ContractReporter report) {
+  StridedTensorType lhs = op.getLhs().getType(), rhs = op.getRhs().getType();
+  Type element = lhs.getElementType();
+  if (lhs.getRank() != 2)
+    return Violation(report, op)
+           << "is a product of rank " << lhs.getRank()
+           << "; the skinny product kernel computes 2-D products";
+  if (!element.isF16() && !element.isBF16() && !element.isF32())
+    return Violation(report, op)
+           << "has element type " << element
+           << "; the skinny product kernel computes f16, bf16 and f32";
+  int64_t rows = lhs.getShape()[0], depth = lhs.getShape()[1];
+  if (rows < 1 || rows > maxRows)
+    return Violation(report, op)
+           << "has " << rows << " rows; the skinny product kernel computes 1 "
+           << "to " << maxRows;
+  if (depth == 0)
+    return Violation(report, op)
+           << "sums over no elements (K = 0); the skinny product kernel "
+              "needs K >= 1";
+  // A dim of size 1 addresses nothing: its stride is never compared.
+  if (rhs.getStrides()[0] != 1 && depth > 1)
+    return Violation(report, op)
+           << "reads its weight (rhs) with a stride of "
+           << rhs.getStrides()[0]
+           << " along K; the skinny product kernel streams a weight whose K "
+              "elements are consecutive (an nn.Linear weight [N, K] read "
+              "through a permute)";
+  if (lhs.getStrides()[1] != 1 && depth > 1)
+    return Violation(report, op)
+           << "reads its lhs with a stride of " << lhs.getStrides()[1]
+           << " along K; the skinny product kernel reads rows whose K "
+              "elements are consecutive";
+  if (op.getRowClasses())
+    return Violation(report, op)
+           << "is written in row classes; the skinny product kernel writes "
+              "the whole result";
+  if (op.getEpilogue() != MatmulEpilogue::none &&
+      op.getEpilogue() != MatmulEpilogue::relu)
+    return Violation(report, op)
+           << "has epilogue " << stringifyMatmulEpilogue(op.getEpilogue())
+           << "; the skinny product kernel applies relu only";
+  return success();
 }
 
 FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,

@@ -148,10 +148,15 @@ enum class KernelForm {
   /// key/value sequence, stride-attention-library), the only yielded value,
   /// its operands read through views; iteration space = its result's shape.
   Attention,
+  /// (g) One matrix product of few rows (`stride.skinny_product`, marked
+  /// by stride-matmul-layout; checkSkinnyProduct says which), the only
+  /// yielded value, its operands read through views; iteration space = its
+  /// result's shape.
+  SkinnyProduct,
 };
 
 /// "pointwise", "reduction", "index-scatter", "broadcast-reduction",
-/// "scan".
+/// "scan", "attention", "skinny-product".
 llvm::StringRef stringifyKernelForm(KernelForm form);
 
 /// What a backend needs to know of a kernel, besides its ops: the one
@@ -184,6 +189,22 @@ struct KernelClass {
   /// The index scatter of an IndexScatter kernel (its root), else null.
   IndexScatterOpInterface scatter;
 };
+
+/// The most rows of activations (the lhs's rows, the tokens of a decode
+/// step) a skinny product computes (form (g)); stride-matmul-layout's
+/// default policy takes fewer (python-free-docs/matmul.md, "Skinny
+/// products").
+constexpr int64_t kMaxSkinnyProductRows = 32;
+
+/// Checks that `op` is a product form (g) computes, with at most `maxRows`
+/// rows: 2-D, f16, bf16 or f32, 1 to `maxRows` rows, `K` >= 1, its weight
+/// (`rhs`, `[K, N]`) and its activations (`lhs`, `[M, K]`) each with
+/// consecutive elements along `K` (an `nn.Linear` weight `[N, K]` read
+/// through a permute), no `row_classes`, and no epilogue but `relu`. The
+/// one home of these rules: stride-matmul-layout asks it (silently) which
+/// products to mark, the contract checks a marked product in its kernel.
+mlir::LogicalResult checkSkinnyProduct(MatmulOp op, int64_t maxRows,
+                                       ContractReporter report = nullptr);
 
 /// Classifies `kernel` by the contract. On failure, `report` (if set) is
 /// given the op that broke a rule (the kernel itself for a rule about the

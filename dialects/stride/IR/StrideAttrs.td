@@ -33,7 +33,8 @@ def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
   I32EnumAttrCase<"ReductionSplit", 9, "reduction_split">,
   I32EnumAttrCase<"RowScan", 10, "row_scan">,
   I32EnumAttrCase<"RowShared", 11, "row_shared">,
-  I32EnumAttrCase<"SplitKvAttention", 12, "split_kv_attention">]> {
+  I32EnumAttrCase<"SplitKvAttention", 12, "split_kv_attention">,
+  I32EnumAttrCase<"SkinnyMatmul", 13, "skinny_matmul">]> {
   let cppNamespace = "::stride";
   let genSpecializedAttr = 0;
 }
@@ -146,7 +147,13 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       rows and one of `slices` slices of the keys per block of `threads`
       threads, a warp per key at a time, keys no row attends skipped
       unread; with `slices` > 1 each slice's partial softmax state in
-      `scratch`, combined by a second launch);
+      `scratch`, combined by a second launch), `skinny_matmul` (a matrix
+      product of few rows against a weight contiguous along `K`: a warp
+      per `tile` adjacent output columns, its lanes streaming the weight's
+      rows and the activations `vector_width` elements per load, sums
+      across the warp by shuffles; `K` split over `slices` blocks, each
+      slice's partial sums in `scratch`, added in slice order by a second
+      launch);
     - `min_blocks`: blocks of the kernel that its registers must let one
       multiprocessor hold (`__launch_bounds__`'s second argument); 0: no
       bound, the compiler's choice;

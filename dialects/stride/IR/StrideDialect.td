@@ -96,6 +96,13 @@ def Stride_Dialect : Dialect {
     /// stride-outline-kernels gives it a kernel of its own.
     static constexpr ::llvm::StringLiteral kSplitKvAttrName =
         "stride.split_kv";
+    /// The discardable unit attribute on a stride.matmul that runs as
+    /// Stride's skinny product kernel (a few rows of activations against a
+    /// weight streamed once, a decode step's linear layers; marked by
+    /// stride-matmul-layout): stride-outline-kernels gives it a kernel of
+    /// its own instead of the plan a cuBLASLt call.
+    static constexpr ::llvm::StringLiteral kSkinnyProductAttrName =
+        "stride.skinny_product";
   }];
 }
 

@@ -701,7 +701,11 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
     result has offset 0, rows of consecutive elements at a leading
     dimension of at least `N` and its matrices one after the other: the
     dense row-major layout, or rows padded for the library. The op runs as
-    a library call (cuBLASLt), never inside a kernel: see python-free-docs/matmul.md.
+    a library call (cuBLASLt), or, marked `stride.skinny_product` by
+    `stride-matmul-layout` (a 2-D product of few rows against a weight
+    contiguous along `K`, a decode step's linear layer), as Stride's skinny
+    product kernel, alone in a `stride.kernel` of its own; never inside
+    another kernel: see python-free-docs/matmul.md.
 
     `stride-matmul-layout` records how the library reads each operand in
     place (`lhs_layout`, `rhs_layout`: `#stride.matmul_operand`), copying

@@ -5,11 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// stride-matmul-layout (Passes.td): records the in-place reading of each
-// stride.matmul operand, or copies the operand into a dense temporary first.
+// stride-matmul-layout (Passes.td): marks the products of few rows that run
+// as Stride's skinny product kernel (python-free-docs/matmul.md, "Skinny
+// products"); for the others, the library calls, records the in-place
+// reading of each operand, or copies the operand into a dense temporary
+// first.
 //
 //===----------------------------------------------------------------------===//
 
+#include "dialects/stride/Analysis/KernelContract.h"
 #include "dialects/stride/Transforms/Passes.h"
 #include "stride/Support/MatmulLayout.h"
 
@@ -229,11 +233,55 @@ private:
   llvm::DenseMap<Value, Value> copies;
 };
 
+/// The default policy (`auto`) runs a product as the skinny product kernel
+/// up to this many rows. The kernel reads each weight element once and
+/// multiplies it with every row on the CUDA cores: at the H200's 4.2 TB/s,
+/// bf16 weights and 8 rows take about 34 of its 67 f32 TFLOPS, and each
+/// row adds a load of the activations per load of the weight. More rows
+/// are the tensor cores' work (cuBLASLt); `generated` takes up to
+/// kMaxSkinnyProductRows, to measure (python-free-docs/matmul.md, "Skinny
+/// products").
+constexpr int64_t kAutoSkinnyProductRows = 8;
+
+/// The most rows `policy` runs as the skinny product kernel (0: none), or
+/// std::nullopt for an unknown policy.
+std::optional<int64_t> skinnyRowBound(llvm::StringRef policy) {
+  if (policy == "auto")
+    return kAutoSkinnyProductRows;
+  if (policy == "generated")
+    return kMaxSkinnyProductRows;
+  if (policy == "library")
+    return 0;
+  return std::nullopt;
+}
+
+void markSkinny(MatmulOp matmul) {
+  matmul->setAttr(StrideDialect::kSkinnyProductAttrName,
+                  UnitAttr::get(matmul.getContext()));
+}
+
 struct MatmulLayoutPass
     : public stride::impl::MatmulLayoutBase<MatmulLayoutPass> {
+  using Base::Base;
+
   void runOnOperation() override {
+    std::optional<int64_t> rows = skinnyRowBound(skinnyProducts);
+    if (!rows) {
+      getOperation().emitError()
+          << "stride-matmul-layout: unknown skinny-products policy '"
+          << skinnyProducts << "'; expected auto, library or generated";
+      return signalPassFailure();
+    }
     OperandLayouts layouts;
-    getOperation().walk([&](MatmulOp matmul) { layouts.decide(matmul); });
+    getOperation().walk([&](MatmulOp matmul) {
+      // A mark already on the op (written by hand, or by an earlier run)
+      // stands; the kernel contract checks it.
+      if (matmul->hasAttr(StrideDialect::kSkinnyProductAttrName))
+        return;
+      if (*rows > 0 && succeeded(checkSkinnyProduct(matmul, *rows)))
+        return markSkinny(matmul);
+      layouts.decide(matmul);
+    });
   }
 };
 

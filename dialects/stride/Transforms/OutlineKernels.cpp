@@ -10,7 +10,8 @@
 // kernel of its own, so that an unfused function can be compiled (stridec
 // --no-fuse) and whatever the fusion pass leaves outside a kernel still is;
 // so, too, each attention op marked for the split-KV kernel
-// (stride.split_kv, stride-attention-library).
+// (stride.split_kv, stride-attention-library) and each product marked for
+// the skinny product kernel (stride.skinny_product, stride-matmul-layout).
 // The inline pass dissolves kernels again (for tests that compare a fused
 // kernel with its unfused equivalent).
 //
@@ -42,7 +43,8 @@ struct OutlineKernelsPass
 
     SmallVector<Operation *> toOutline;
     for (Operation &op : func.getBody().getOps())
-      if (isFunctional(&op) || op.hasAttr(StrideDialect::kSplitKvAttrName))
+      if (isFunctional(&op) || op.hasAttr(StrideDialect::kSplitKvAttrName) ||
+          op.hasAttr(StrideDialect::kSkinnyProductAttrName))
         toOutline.push_back(&op);
 
     unsigned counter = 0;

@@ -328,7 +328,34 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
     `stride.clone` copies it into the graph's, which fusion merges into a
     pointwise reader where there is one (and epilogue folding looks
     through the copy of an unpadded product).
+
+    First, under the policy of option `skinny-products`, it marks the
+    products that run as Stride's skinny product kernel instead of a
+    cuBLASLt call with the unit attribute `stride.skinny_product`, and
+    leaves their operands and result as they are (the kernel reads any
+    row stride and writes the graph's layout): 2-D f16, bf16 or f32
+    products with a weight (`rhs`) and activations (`lhs`) whose `K`
+    elements are consecutive (`checkSkinnyProduct`, KernelContract.h), no
+    epilogue but `relu`, and few rows. `auto` (the default) marks those of
+    at most 8 rows: cuBLASLt streamed the weights of a batch-1 decode step
+    of a LLaMA-8B-class layer on an H200 at 20% to 82% of the copy
+    bandwidth (python-free-docs/matmul.md, "Skinny products"); `generated`
+    marks those of up to 32 rows (to measure both); `library` marks none.
+    `stride-outline-kernels` gives a marked product a kernel of its own. A
+    mark already on an op stands.
+
+    ```mlir
+    %p = stride.matmul %x, %t {stride.skinny_product} : !stride.tensor<1x4096xbf16>,
+        !stride.tensor<4096x14336xbf16, strides = [1, 4096], offset = 0>
+        -> !stride.tensor<1x14336xbf16>
+    ```
   }];
+  let options = [
+    Option<"skinnyProducts", "skinny-products", "std::string", "\"auto\"",
+           "Which products of few rows run as the skinny product kernel "
+           "instead of cuBLASLt: auto (up to 8 rows), generated (up to 32) "
+           "or library (none)">
+  ];
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
@@ -479,7 +506,9 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
     `stride.kernel` of its own, so an unfused function (`stridec --no-fuse`,
     or anything the fusion pass left over) can be emitted; so, too, each
     `stride.attention` marked `stride.split_kv` (stride-attention-library),
-    which runs as the split-KV kernel. View ops stay
+    which runs as the split-KV kernel, and each `stride.matmul` marked
+    `stride.skinny_product` (stride-matmul-layout), which runs as the
+    skinny product kernel. View ops stay
     where they are: a kernel input that is a view is read through the
     view's layout. Kernels are named after the op and its position,
     e.g. `add_1`.

@@ -43,7 +43,10 @@ void stride::buildStridePipeline(OpPassManager &pm,
       AttentionLibraryOptions{options.attentionLibrary,
                               options.splitKvAttention}));
   pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
-  pm.addNestedPass<func::FuncOp>(createMatmulLayout());
+  // Products of few rows marked for the skinny product kernel; the others'
+  // library calls read their operands in place or from copies.
+  pm.addNestedPass<func::FuncOp>(
+      createMatmulLayout(MatmulLayoutOptions{options.skinnyProducts}));
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
   if (options.formKernels) {
@@ -90,6 +93,12 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Run attention ops with few query rows (decode steps) "
                      "as the split-KV kernel"),
       llvm::cl::init(true)};
+  Option<std::string> skinnyProducts{
+      *this, "skinny-products",
+      llvm::cl::desc("Which products of few rows run as the skinny product "
+                     "kernel instead of cuBLASLt: auto (up to 8 rows), "
+                     "generated (up to 32) or library (none)"),
+      llvm::cl::init("auto")};
   Option<bool> formKernels{
       *this, "form-kernels",
       llvm::cl::desc("Put every functional op into a stride.kernel, as the "
@@ -110,6 +119,7 @@ void stride::registerStridePipeline() {
         options.attentionLibrary = cl.attentionLibrary;
         options.recognizeAttention = cl.recognizeAttention;
         options.splitKvAttention = cl.splitKvAttention;
+        options.skinnyProducts = cl.skinnyProducts;
         buildStridePipeline(pm, options);
       });
 }

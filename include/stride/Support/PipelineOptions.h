@@ -58,6 +58,12 @@ struct PipelineOptions {
   /// Run attention ops with few query rows (decode steps) as Stride's
   /// split-KV kernel (stride-attention-library's split-kv option).
   bool splitKvAttention = true;
+  /// Which matrix products of few rows run as Stride's skinny product
+  /// kernel instead of a cuBLASLt call (stride-matmul-layout's
+  /// skinny-products option): "auto" (up to 8 rows, where cuBLASLt falls
+  /// short of the bandwidth), "generated" (up to 32 rows) or "library"
+  /// (none).
+  std::string skinnyProducts = "auto";
   /// Test only: miscompile every op of this kind (stride-test-inject-fault,
   /// e.g. "add"); empty: none.
   std::string testInjectFault;

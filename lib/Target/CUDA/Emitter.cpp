@@ -67,6 +67,8 @@ SchemePrinter printerOf(KernelScheme scheme) {
     return {KernelForm::Scan, makePrinter<ScanPrinter>};
   case KernelScheme::SplitKvAttention:
     return {KernelForm::Attention, makePrinter<AttentionPrinter>};
+  case KernelScheme::SkinnyMatmul:
+    return {KernelForm::SkinnyProduct, makePrinter<SkinnyMatmulPrinter>};
   }
   llvm_unreachable("a scheme without a printer");
 }

@@ -135,8 +135,14 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
       facts.scanRoot = scan;
     else if (auto attention = dyn_cast<AttentionOp>(op))
       facts.attentionRoot = attention;
+    else if (auto product = dyn_cast<MatmulOp>(op))
+      facts.productRoot = product;
   }
   return facts;
+}
+
+int64_t skinnySliceLength(int64_t depth, int64_t slices, int64_t vectorWidth) {
+  return ceilDiv(ceilDiv(depth, slices), vectorWidth) * vectorWidth;
 }
 
 /// Largest index any extent of the kernel may reach before 32-bit index

@@ -38,6 +38,11 @@ int64_t ceilDiv(int64_t a, int64_t b);
 bool tileRowsAligned(StridedTensorType type, llvm::ArrayRef<int64_t> shape,
                      int64_t t);
 
+/// The skinny product's slice of `K` (form (g), scheme skinny_matmul): the
+/// elements each of `slices` slices takes, a multiple of `vectorWidth` (so
+/// every slice's loads stay aligned), the last slice the rest.
+int64_t skinnySliceLength(int64_t depth, int64_t slices, int64_t vectorWidth);
+
 /// How a reduction combines; ArgMax and ArgMin accumulate (value, index)
 /// pairs packed into one 64-bit key (CudaText.h, accumulatorType).
 enum class ReduceKind { Sum, Mean, Prod, Max, Min, Any, ArgMax, ArgMin };
@@ -73,6 +78,8 @@ struct KernelFacts {
   CumsumOp scanRoot;
   /// Form (f): the attention op.
   AttentionOp attentionRoot;
+  /// Form (g): the skinny product.
+  MatmulOp productRoot;
 
   bool isRowForm() const { return form == KernelForm::BroadcastReduction; }
 };

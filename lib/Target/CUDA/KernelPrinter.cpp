@@ -44,7 +44,7 @@ std::string KernelPrinter::describe() {
   std::string ops, locs;
   std::string firstFile;
   for (Operation &op : kernel.getBodyBlock().without_terminator()) {
-    if (!isFunctional(&op) && !isa<AttentionOp>(op))
+    if (!isFunctional(&op) && !isa<AttentionOp, MatmulOp>(op))
       continue;
     ops += (ops.empty() ? "" : " + ") + opName(&op);
     std::string loc = formatLocation(op.getLoc());
@@ -61,6 +61,22 @@ std::string KernelPrinter::describe() {
   if (ops.empty())
     ops = "copy";
   return locs.empty() ? ops : ops + " (" + locs + ")";
+}
+
+LogicalResult KernelPrinter::printCombinePhase(
+    Code &body, int64_t slices, const std::string &layout,
+    function_ref<LogicalResult(Code &)> combine) {
+  if (slices <= 1)
+    return success();
+  body.line("float *__restrict__ partials = reinterpret_cast<float *>"
+            "(scratch0); // {}",
+            layout);
+  body.open("if (phase == 2)");
+  if (failed(combine(body)))
+    return failure();
+  body.line("return;");
+  body.close();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

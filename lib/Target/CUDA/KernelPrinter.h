@@ -79,6 +79,14 @@ protected:
     return std::nullopt;
   }
 
+  /// With `slices` > 1 (a kernel split into slices whose partial results a
+  /// second launch combines): declares `partials`, scratch buffer 0 as
+  /// floats (`layout` says their order), and prints phase 2 as `combine`
+  /// followed by a return.
+  mlir::LogicalResult
+  printCombinePhase(Code &body, int64_t slices, const std::string &layout,
+                    llvm::function_ref<mlir::LogicalResult(Code &)> combine);
+
   /// Launch `i` of the schedule.
   LaunchAttr launchAt(unsigned i) {
     return mlir::cast<LaunchAttr>(schedule.getLaunches()[i]);

@@ -77,6 +77,9 @@ __device__ __forceinline__ void stride_begin_kernel() {
 
 // Four consecutive elements, aligned so that they move as one access.
 template <typename T> struct alignas(4 * sizeof(T)) stride_vec4 { T v[4]; };
+// N consecutive elements, aligned to move as one access (the skinny
+// product's 16-byte loads: 8 f16/bf16 or 4 f32 elements).
+template <typename T, int N> struct alignas(N * sizeof(T)) stride_vecn { T v[N]; };
 
 // Storage -> compute.
 STRIDE_DEVICE float stride_ld(const __half *p) { return __half2float(*p); }

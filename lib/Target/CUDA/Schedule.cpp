@@ -12,7 +12,8 @@
 // (bench/NOTES.md).
 //
 // This file holds the pass, the arch facts and launch helpers every form
-// shares (Scheduler.h), the dispatch over kernel forms and the scan form; the
+// shares (Scheduler.h), the dispatch over kernel forms, the scan, split-KV
+// attention and skinny product forms; the
 // other forms are scheduled in SchedulePointwise.cpp (pointwise, tiled
 // transpose), ScheduleReduction.cpp (reductions, row reductions) and
 // ScheduleScatter.cpp (scatters, segmented index_add).
@@ -76,6 +77,7 @@ KernelScheduleAttr Scheduler::schedule() {
   case KernelForm::IndexScatter: scheduleScatter(); break;
   case KernelForm::Scan: scheduleScan(); break;
   case KernelForm::Attention: scheduleAttention(); break;
+  case KernelForm::SkinnyProduct: scheduleSkinnyProduct(); break;
   }
   MLIRContext *context = builder.getContext();
   return KernelScheduleAttr::get(
@@ -135,6 +137,53 @@ void Scheduler::scheduleAttention() {
   scratch.push_back(units * rows * slices * (valueDim + 2) *
                     static_cast<int64_t>(sizeof(float)));
   launch(units, threads, 1, /*phase=*/2);
+}
+
+/// The skinny product (python-free-docs/matmul.md, "Skinny products"): a
+/// warp per `tile` adjacent columns (output features), blocks of
+/// kSkinnyThreads; where the warps number at most half of
+/// kSkinnyWarpsPerMultiprocessor per multiprocessor, K is split into
+/// `slices` (as many as bring them to that count, each at least
+/// kMinSkinnySliceBytes of a weight row), whose partial sums a second
+/// launch adds in slice order.
+void Scheduler::scheduleSkinnyProduct() {
+  scheme = KernelScheme::SkinnyMatmul;
+  threads = kSkinnyThreads;
+  MatmulOp op = facts.productRoot;
+  ArrayRef<int64_t> lhs = op.getLhs().getType().getShape();
+  int64_t rows = lhs[0], depth = lhs[1],
+          columns = op.getResult().getType().getShape()[1];
+  vectorWidth = skinnyVectorWidth(op);
+  tile = rows <= kMaxSkinnyPairedRows ? kSkinnyColumnsPerWarp : 1;
+  if (rows * columns == 0)
+    return;
+  int64_t groups = ceilDiv(columns, tile), warps = threads / 32;
+  int64_t rowBytes =
+      depth * static_cast<int64_t>(dtypeSize(op.getLhs().getType().getDType()));
+  slices = std::clamp<int64_t>(
+      kSkinnyWarpsPerMultiprocessor * multiprocessors / groups, 1,
+      std::max<int64_t>(1, rowBytes / kMinSkinnySliceBytes));
+  // Slices of whole vectors: none left empty.
+  slices = ceilDiv(depth, skinnySliceLength(depth, slices, vectorWidth));
+  launch(ceilDiv(groups, warps) * slices, threads, 1, slices > 1 ? 1 : -1);
+  if (slices == 1)
+    return;
+  scratch.push_back(slices * rows * columns *
+                    static_cast<int64_t>(sizeof(float)));
+  launch(ceilDiv(rows * columns, threads), threads, 1, /*phase=*/2);
+}
+
+int64_t Scheduler::skinnyVectorWidth(MatmulOp op) {
+  StridedTensorType lhs = op.getLhs().getType(), rhs = op.getRhs().getType();
+  // The stride of a dim of size 1 is never used.
+  int64_t rowStride = lhs.getShape()[0] > 1 ? lhs.getStrides()[0] : 0;
+  int64_t columnStride = rhs.getShape()[1] > 1 ? rhs.getStrides()[1] : 0;
+  for (int64_t width = 16 / static_cast<int64_t>(dtypeSize(lhs.getDType()));
+       width > 1; width /= 2)
+    if (lhs.getOffset() % width == 0 && rowStride % width == 0 &&
+        rhs.getOffset() % width == 0 && columnStride % width == 0)
+      return width;
+  return 1;
 }
 
 } // namespace cuda

@@ -77,15 +77,30 @@ constexpr int64_t kSharedBytesReservedPerBlock = 1024;
 /// least this many reduced elements (16 per thread), so the second phase
 /// combines few partial results next to the elements read.
 constexpr int64_t kMinSplitElements = 4096;
+/// ... and launches about this many waves of resident blocks in its first
+/// phase, enough for the hardware to balance the last blocks.
+constexpr int64_t kSplitWaves = 2;
 /// Split-KV attention: threads per block (a warp per key at a time), the
 /// blocks per multiprocessor its slices aim for, the fewest keys a slice
 /// takes.
 constexpr int64_t kSplitKvThreads = 128;
 constexpr int64_t kSplitKvBlocksPerMultiprocessor = 4;
 constexpr int64_t kMinSplitKvKeys = 64;
-/// ... and launches about this many waves of resident blocks in its first
-/// phase, enough for the hardware to balance the last blocks.
-constexpr int64_t kSplitWaves = 2;
+/// Skinny products (python-free-docs/matmul.md, "Skinny products"): threads
+/// per block (4 warps, a warp per kSkinnyColumnsPerWarp columns, one where
+/// the product has more than kMaxSkinnyPairedRows rows: the registers of
+/// its sums), and the warps the product needs on each multiprocessor
+/// before K is split into slices (each at least kMinSkinnySliceBytes of a
+/// weight row), which costs a second launch. 16 warps of 32 lanes, each
+/// lane with 4 unrolled steps of 2 columns' 16-byte loads, keep 64 KiB in
+/// flight per multiprocessor, above the about 22 KiB that streaming at an
+/// H200's 4.2 TB/s with a latency of about 0.7 us asks of each of its 132
+/// (not measured yet: bench/decode --compare-skinny).
+constexpr int64_t kSkinnyThreads = 128;
+constexpr int64_t kSkinnyColumnsPerWarp = 2;
+constexpr int64_t kMaxSkinnyPairedRows = 8;
+constexpr int64_t kSkinnyWarpsPerMultiprocessor = 16;
+constexpr int64_t kMinSkinnySliceBytes = 4096;
 /// An inner reduction is not split where its outputs' blocks (a block per
 /// output, bench/NOTES.md section 41) fill at least 1 / this share of the
 /// GPU's resident threads: on an H100 the sum over 256 f32 rows of 65,536
@@ -195,6 +210,11 @@ private:
                                 int64_t rowLength, int64_t accBytes);
   void scheduleScan();
   void scheduleAttention();
+  void scheduleSkinnyProduct();
+  /// The skinny product's elements per load: 16 bytes' worth where the
+  /// offsets and row strides of the weight and the activations are
+  /// multiples of it, else the largest power of two that is.
+  int64_t skinnyVectorWidth(MatmulOp op);
 
   /// The kernel's functional ops (views not counted): what NVRTC compiles
   /// once per element a thread computes.

@@ -70,16 +70,11 @@ LogicalResult AttentionPrinter::printBody(Code &body) {
   body.line("const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;");
   body.line("__shared__ float stateOf[{}]; // [warp][row]: m, l, acc[{}]",
             warps * rows * (valueDim + 2), valueDim);
-  if (slices > 1) {
-    body.line("float *__restrict__ partials = reinterpret_cast<float *>"
-              "(scratch0); // [unit][row][slice]: m, l, acc[{}]",
-              valueDim);
-    body.open("if (phase == 2)");
-    if (failed(printCombineSlices(body)))
-      return failure();
-    body.line("return;");
-    body.close();
-  }
+  if (failed(printCombinePhase(
+          body, slices,
+          fmt::format("[unit][row][slice]: m, l, acc[{}]", valueDim),
+          [&](Code &code) { return printCombineSlices(code); })))
+    return failure();
   return printSlice(body);
 }
 

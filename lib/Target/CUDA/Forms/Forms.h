@@ -17,6 +17,7 @@
 //   SegmentedIndexAdd.cpp  form (c): segmented_index_add
 //   Scan.cpp               form (e): row_scan
 //   Attention.cpp          form (f): split_kv_attention
+//   SkinnyMatmul.cpp       form (g): skinny_matmul
 //
 // Emitter.cpp makes the printer of each kernel's scheme. Private to
 // lib/Target/CUDA.
@@ -539,6 +540,39 @@ private:
   AttentionOp op;
   int64_t batch = 0, kvHeads = 0, queryRows = 0, headDim = 0, keys = 0,
           valueDim = 0, rows = 0, slices = 1, warps = 0, units = 0, chunk = 0;
+};
+
+/// Form (g): skinny_matmul (SkinnyMatmul.cpp).
+class SkinnyMatmulPrinter : public KernelPrinter {
+public:
+  using KernelPrinter::KernelPrinter;
+
+private:
+  mlir::LogicalResult printBody(Code &body) override;
+  /// Phase 1 (or the only launch): the warp's columns over its slice of K.
+  mlir::LogicalResult printSlice(Code &body);
+  /// `count` consecutive elements of kernel input `arg`, read through
+  /// `operand`'s layout from `coords`, as one aligned load.
+  std::string vectorLoad(int64_t count, unsigned arg, mlir::Value operand,
+                         llvm::ArrayRef<std::string> coords);
+  /// One step of a lane: `count` elements from `kk` of each column's
+  /// weight row and of each row of the activations, into the sums.
+  void printStep(Code &body, int64_t count);
+  /// Each row's and column's sum over the warp's lanes; a lane per (row,
+  /// column) stores it (one slice) or its partial (several).
+  mlir::LogicalResult printWarpSums(Code &body);
+  /// Phase 2: each output's partials added in slice order.
+  mlir::LogicalResult printCombineSlices(Code &body);
+  /// Stores `sum` plus the bias, after the epilogue, at (`r`, `c`).
+  mlir::LogicalResult storeResult(Code &body, const std::string &sum,
+                                  const std::string &r, const std::string &c);
+
+  MatmulOp op;
+  int64_t rows = 0, depth = 0, columns = 0, tile = 1, width = 1, slices = 1,
+          warps = 0, chunk = 0;
+  unsigned lhsArg = 0, rhsArg = 0;
+  /// The operands' storage type.
+  std::string element;
 };
 
 } // namespace stride

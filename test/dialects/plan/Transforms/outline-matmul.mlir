@@ -2,9 +2,10 @@
 // call with the descriptor of python-free-docs/matmul.md: cuBLASLt's A is the rhs and
 // its B the lhs (the row-major product as a column-major one), m = N,
 // n = M, the operands' transpose flags, leading dimensions, batch strides
-// and offsets, and a 32 MiB workspace that all calls share.
-// RUN: stride-opt --stride-pipeline --stride-schedule-kernels --stride-outline-executable -split-input-file %s | FileCheck %s
-// RUN: stride-opt --stride-pipeline --stride-schedule-kernels --stride-outline-executable=allow-tf32 -split-input-file %s | FileCheck %s --check-prefix=TF32
+// and offsets, and a 32 MiB workspace that all calls share. (Products of
+// few rows are cuBLASLt calls here: skinny-products=library.)
+// RUN: stride-opt --stride-pipeline=skinny-products=library --stride-schedule-kernels --stride-outline-executable -split-input-file %s | FileCheck %s
+// RUN: stride-opt --stride-pipeline=skinny-products=library --stride-schedule-kernels --stride-outline-executable=allow-tf32 -split-input-file %s | FileCheck %s --check-prefix=TF32
 
 // A linear layer without bias, x[4, 8] @ w[5, 8]^T, then a product whose
 // lhs is a window of every other row of y[4, 32] (offset 24, leading

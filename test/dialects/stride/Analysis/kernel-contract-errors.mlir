@@ -366,7 +366,8 @@ func.func @softmax_rows(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> 
 
 // -----
 
-// A matrix product is a library call, never part of a kernel.
+// A matrix product is a library call, never part of a kernel, unless it is
+// marked for the skinny product kernel (below).
 func.func @matmul_in_kernel(%x: !stride.tensor<4x4xf32>) -> !stride.tensor<4x4xf32> {
   // expected-note @+1 {{the kernel}}
   %r = stride.kernel "with_matmul" ins(%x : !stride.tensor<4x4xf32>) -> (!stride.tensor<4x4xf32>) {
@@ -427,4 +428,172 @@ func.func @two_scans(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
     stride.yield %d : !stride.tensor<4x8xf32>
   }
   return %r : !stride.tensor<4x8xf32>
+}
+
+// -----
+
+// A product marked for the skinny product kernel (form (g)) has a kernel of
+// its own: nothing but views of its operands beside it.
+func.func @skinny_with_op(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<1x4xf32> {
+  %r = stride.kernel "skinny" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x4xf32>) {
+  ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
+    // expected-error @+2 {{'stride.exp' op breaks the contract of kernel "skinny": shares its kernel with a skinny product; such a kernel holds only the op and views of its operands}}
+    // expected-note @-3 {{the kernel}}
+    %e = stride.exp %a : !stride.tensor<1x8xf32> -> !stride.tensor<1x8xf32>
+    // expected-note @+1 {{the op ('stride.matmul') is here}}
+    %p = stride.matmul %e, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x4xf32>
+    stride.yield %p : !stride.tensor<1x4xf32>
+  }
+  return %r : !stride.tensor<1x4xf32>
+}
+
+// -----
+
+// Two ops that each need a kernel of their own.
+func.func @two_skinny(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x8xf32, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<1x8xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "skinny2" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x8xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x8xf32>) {
+  ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x8xf32, strides = [1, 8], offset = 0>):
+    // expected-note @+1 {{the first such op ('stride.matmul') is here}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x8xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x8xf32>
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "skinny2": needs a kernel of its own, but shares one with another op that does}}
+    %q = stride.matmul %p, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x8xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x8xf32>
+    stride.yield %q : !stride.tensor<1x8xf32>
+  }
+  return %r : !stride.tensor<1x8xf32>
+}
+
+// -----
+
+// The skinny product kernel streams a weight whose K elements are
+// consecutive; a row-major weight [K, N] is the library's.
+func.func @skinny_row_major_weight(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf32>)
+    -> !stride.tensor<1x4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "skinny_kn" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x4xf32>) -> (!stride.tensor<1x4xf32>) {
+  ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x4xf32>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "skinny_kn": reads its weight (rhs) with a stride of 4 along K; the skinny product kernel streams a weight whose K elements are consecutive (an nn.Linear weight [N, K] read through a permute)}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x4xf32> -> !stride.tensor<1x4xf32>
+    stride.yield %p : !stride.tensor<1x4xf32>
+  }
+  return %r : !stride.tensor<1x4xf32>
+}
+
+// -----
+
+// ... and activations whose K elements are consecutive.
+func.func @skinny_transposed_lhs(%x: !stride.tensor<2x8xf32, strides = [1, 2], offset = 0>,
+                                 %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<2x4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "skinny_t" ins(%x, %w : !stride.tensor<2x8xf32, strides = [1, 2], offset = 0>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<2x4xf32>) {
+  ^bb0(%a: !stride.tensor<2x8xf32, strides = [1, 2], offset = 0>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "skinny_t": reads its lhs with a stride of 2 along K; the skinny product kernel reads rows whose K elements are consecutive}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<2x8xf32, strides = [1, 2], offset = 0>,
+        !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<2x4xf32>
+    stride.yield %p : !stride.tensor<2x4xf32>
+  }
+  return %r : !stride.tensor<2x4xf32>
+}
+
+// -----
+
+// At most 32 rows (the registers of a warp's sums).
+func.func @skinny_rows(%x: !stride.tensor<33x8xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<33x4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "skinny_33" ins(%x, %w : !stride.tensor<33x8xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<33x4xf32>) {
+  ^bb0(%a: !stride.tensor<33x8xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "skinny_33": has 33 rows; the skinny product kernel computes 1 to 32}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<33x8xf32>,
+        !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<33x4xf32>
+    stride.yield %p : !stride.tensor<33x4xf32>
+  }
+  return %r : !stride.tensor<33x4xf32>
+}
+
+// -----
+
+// 2-D products only.
+func.func @skinny_batched(%x: !stride.tensor<2x1x8xf32>, %w: !stride.tensor<2x8x4xf32, strides = [0, 1, 8], offset = 0>)
+    -> !stride.tensor<2x1x4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "skinny_b" ins(%x, %w : !stride.tensor<2x1x8xf32>, !stride.tensor<2x8x4xf32, strides = [0, 1, 8], offset = 0>) -> (!stride.tensor<2x1x4xf32>) {
+  ^bb0(%a: !stride.tensor<2x1x8xf32>, %b: !stride.tensor<2x8x4xf32, strides = [0, 1, 8], offset = 0>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "skinny_b": is a product of rank 3; the skinny product kernel computes 2-D products}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<2x1x8xf32>,
+        !stride.tensor<2x8x4xf32, strides = [0, 1, 8], offset = 0> -> !stride.tensor<2x1x4xf32>
+    stride.yield %p : !stride.tensor<2x1x4xf32>
+  }
+  return %r : !stride.tensor<2x1x4xf32>
+}
+
+// -----
+
+// f16, bf16 and f32 only.
+func.func @skinny_f64(%x: !stride.tensor<1x8xf64>, %w: !stride.tensor<8x4xf64, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<1x4xf64> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "skinny_f64" ins(%x, %w : !stride.tensor<1x8xf64>, !stride.tensor<8x4xf64, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x4xf64>) {
+  ^bb0(%a: !stride.tensor<1x8xf64>, %b: !stride.tensor<8x4xf64, strides = [1, 8], offset = 0>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "skinny_f64": has element type 'f64'; the skinny product kernel computes f16, bf16 and f32}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<1x8xf64>,
+        !stride.tensor<8x4xf64, strides = [1, 8], offset = 0> -> !stride.tensor<1x4xf64>
+    stride.yield %p : !stride.tensor<1x4xf64>
+  }
+  return %r : !stride.tensor<1x4xf64>
+}
+
+// -----
+
+// A sum over at least one element (the plan fills a product over K = 0).
+func.func @skinny_empty_k(%x: !stride.tensor<1x0xf32>, %w: !stride.tensor<0x4xf32, strides = [1, 1], offset = 0>)
+    -> !stride.tensor<1x4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "skinny_k0" ins(%x, %w : !stride.tensor<1x0xf32>, !stride.tensor<0x4xf32, strides = [1, 1], offset = 0>) -> (!stride.tensor<1x4xf32>) {
+  ^bb0(%a: !stride.tensor<1x0xf32>, %b: !stride.tensor<0x4xf32, strides = [1, 1], offset = 0>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "skinny_k0": sums over no elements (K = 0); the skinny product kernel needs K >= 1}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<1x0xf32>,
+        !stride.tensor<0x4xf32, strides = [1, 1], offset = 0> -> !stride.tensor<1x4xf32>
+    stride.yield %p : !stride.tensor<1x4xf32>
+  }
+  return %r : !stride.tensor<1x4xf32>
+}
+
+// -----
+
+// No epilogue but ReLU (the pipeline computes a GELU after the product).
+func.func @skinny_gelu(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<1x4xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "skinny_gelu" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x4xf32>) {
+  ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "skinny_gelu": has epilogue gelu_tanh; the skinny product kernel applies relu only}}
+    %p = stride.matmul %a, %b epilogue gelu_tanh {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x4xf32>
+    stride.yield %p : !stride.tensor<1x4xf32>
+  }
+  return %r : !stride.tensor<1x4xf32>
+}
+
+// -----
+
+// Written in row classes: the library's calls.
+func.func @skinny_row_classes(%x: !stride.tensor<4x8xbf16>, %w: !stride.tensor<8x5xbf16, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<4x5xbf16> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "skinny_rc" ins(%x, %w : !stride.tensor<4x8xbf16>, !stride.tensor<8x5xbf16, strides = [1, 8], offset = 0>) -> (!stride.tensor<4x5xbf16>) {
+  ^bb0(%a: !stride.tensor<4x8xbf16>, %b: !stride.tensor<8x5xbf16, strides = [1, 8], offset = 0>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "skinny_rc": is written in row classes; the skinny product kernel writes the whole result}}
+    %p = stride.matmul %a, %b {row_classes = 8 : i64, stride.skinny_product} : !stride.tensor<4x8xbf16>,
+        !stride.tensor<8x5xbf16, strides = [1, 8], offset = 0> -> !stride.tensor<4x5xbf16>
+    stride.yield %p : !stride.tensor<4x5xbf16>
+  }
+  return %r : !stride.tensor<4x5xbf16>
 }

@@ -1,9 +1,11 @@
 // stride-matmul-layout: each operand is read in place (row-major or
 // transposed, at a leading dimension and a batch stride, 0 for a broadcast
 // batch) or copied into a dense temporary first; the decision is on the op.
-// RUN: stride-opt --stride-matmul-layout -split-input-file %s | FileCheck %s
+// Products of few rows are library calls here (skinny-products=library;
+// the choice is skinny-products.mlir's).
+// RUN: stride-opt --stride-matmul-layout=skinny-products=library -split-input-file %s | FileCheck %s
 // Fusion turns the copies into kernels (with the operand's producer):
-// RUN: stride-opt --stride-matmul-layout --stride-fuse -split-input-file %s | FileCheck %s --check-prefix=FUSED
+// RUN: stride-opt --stride-matmul-layout=skinny-products=library --stride-fuse -split-input-file %s | FileCheck %s --check-prefix=FUSED
 
 // A transposed operand (a permute of a row-major weight) is column-major.
 // CHECK-LABEL: func.func @transposed

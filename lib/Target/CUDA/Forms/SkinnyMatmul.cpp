@@ -1,0 +1,207 @@
+//===- SkinnyMatmul.cpp - Skinny matrix products --------------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Form (g), scheme skinny_matmul: a stride.matmul of few rows (a decode
+// step's tokens) against a weight whose K elements are consecutive (an
+// nn.Linear weight [N, K] read through a permute), C[M x N] = A[M x K] ·
+// W[K x N] (python-free-docs/matmul.md, "Skinny products"). A warp takes
+// `tile` adjacent columns (output features) and one of `slices` slices of
+// K. Its lanes stream the columns' weight rows `vector_width` elements per
+// load (16 bytes where the layouts allow), lane l at elements l * width,
+// (l + 32) * width, ..., so that each warp load is 512 consecutive bytes;
+// for each row of A the lane loads the same elements of the row and adds
+// the products into its sums, in f32. The activations are small and read
+// by every warp: they stay in the L1 and L2 caches. The elements of a
+// slice past its last whole vector (K not a multiple of the width) are
+// taken one per lane. Shuffles then sum each row's and column's lanes; with
+// one slice, a lane per (row, column) adds the bias, applies the epilogue
+// and stores; with several, each slice's sums go to scratch and a second
+// launch adds them in slice order (so the result does not vary from run to
+// run) before the bias and the epilogue, and zeroes the scratch again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Forms.h"
+
+#include <fmt/format.h>
+
+using namespace mlir;
+
+namespace stride {
+
+LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
+  op = facts.productRoot;
+  ArrayRef<int64_t> lhsShape = op.getLhs().getType().getShape();
+  rows = lhsShape[0];
+  depth = lhsShape[1];
+  columns = op.getResult().getType().getShape()[1];
+  tile = schedule.getTile();
+  width = schedule.getVectorWidth();
+  slices = schedule.getSlices();
+  warps = schedule.getThreads() / 32;
+  chunk = skinnySliceLength(depth, slices, width);
+  element = storageType(op.getLhs().getType().getDType());
+  std::optional<unsigned> lhs = rootArgument(op.getLhs());
+  std::optional<unsigned> rhs = rootArgument(op.getRhs());
+  if (!lhs || !rhs)
+    return (error(op) << "the skinny product reads operands that are not "
+                         "kernel inputs");
+  lhsArg = *lhs;
+  rhsArg = *rhs;
+  body.line("// skinny product at {}: {} rows x {} columns over K = {}, a "
+            "warp per {} columns, loads of {} elements, K in {} slices of {}",
+            formatLocation(op.getLoc()), rows, columns, depth, tile, width,
+            slices, chunk);
+  if (rows * columns == 0) {
+    body.line("// nothing to compute: the kernel is never launched");
+    return success();
+  }
+  body.line("const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;");
+  if (failed(printCombinePhase(
+          body, slices, "[slice][row][column]",
+          [&](Code &code) { return printCombineSlices(code); })))
+    return failure();
+  return printSlice(body);
+}
+
+LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
+  if (slices > 1)
+    body.line("const {0} group = ({0})(blockIdx.x / {1}) * {2} + warp, "
+              "slice = blockIdx.x % {1};",
+              idx, slices, warps);
+  else
+    body.line("const {0} group = ({0})blockIdx.x * {1} + warp, slice = 0;",
+              idx, warps);
+  body.line("const {} column0 = group * {};", idx, tile);
+  body.line("if (column0 >= {}) return; // the whole warp: past the last "
+            "column",
+            columns);
+  body.line("const {} kBegin = slice * {};", idx, chunk);
+  body.line("const {0} kEnd = kBegin + {1} < {2} ? kBegin + {1} : {2};", idx,
+            chunk, depth);
+  body.line("const {} kWhole = kBegin + (kEnd - kBegin) / {} * {}; // the "
+            "slice's whole vectors end here",
+            idx, width, width);
+  body.line("// A column past the last reads the last one's weight (its sums "
+            "are not stored).");
+  for (int64_t j = 0; j < tile; ++j)
+    body.line("const {0} w{1} = column0 + {1} < {2} ? column0 + {1} : {3};",
+              idx, j, columns, columns - 1);
+  body.line("float acc[{}][{}];", rows, tile);
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.open(fmt::format("for (int j = 0; j < {}; ++j)", tile));
+  body.line("acc[r][j] = 0.0f;");
+  body.close();
+  body.close();
+  body.line("#pragma unroll 4");
+  body.open(fmt::format("for ({0} kk = kBegin + lane * {1}; kk < kWhole; "
+                        "kk += {2})",
+                        idx, width, 32 * width));
+  printStep(body, width);
+  body.close();
+  if (depth % width != 0) {
+    body.open(fmt::format("for ({} kk = kWhole + lane; kk < kEnd; kk += 32)",
+                          idx));
+    printStep(body, 1);
+    body.close();
+  }
+  return printWarpSums(body);
+}
+
+std::string SkinnyMatmulPrinter::vectorLoad(int64_t count, unsigned arg,
+                                            Value operand,
+                                            ArrayRef<std::string> coords) {
+  std::string type = fmt::format("stride_vecn<{}, {}>", element, count);
+  return fmt::format(
+      "*reinterpret_cast<const {} *>(&in{}[{}])", type, arg,
+      address(cast<StridedTensorType>(operand.getType()), coords));
+}
+
+void SkinnyMatmulPrinter::printStep(Code &body, int64_t count) {
+  std::string type = fmt::format("stride_vecn<{}, {}>", element, count);
+  for (int64_t j = 0; j < tile; ++j)
+    body.line("const {} weight{} = {};", type, j,
+              vectorLoad(count, rhsArg, op.getRhs(),
+                         {"kk", fmt::format("w{}", j)}));
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.line("const {} a = {};", type,
+            vectorLoad(count, lhsArg, op.getLhs(), {"r", "kk"}));
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int e = 0; e < {}; ++e)", count));
+  body.line("const float x = stride_ld(&a.v[e]);");
+  for (int64_t j = 0; j < tile; ++j)
+    body.line("acc[r][{0}] += x * stride_ld(&weight{0}.v[e]);", j);
+  body.close();
+  body.close();
+}
+
+LogicalResult SkinnyMatmulPrinter::printWarpSums(Code &body) {
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int j = 0; j < {}; ++j)", tile));
+  body.line("float sum = acc[r][j];");
+  body.open("for (int offset = 16; offset > 0; offset >>= 1)");
+  body.line("sum += __shfl_xor_sync(0xffffffffu, sum, offset);");
+  body.close();
+  body.line("const {} c = column0 + j;", idx);
+  body.open(fmt::format("if (lane == (r * {} + j) % 32 && c < {})", tile,
+                        columns));
+  if (slices > 1) {
+    body.line("partials[(slice * {} + r) * {} + c] = sum;", rows, columns);
+  } else if (failed(storeResult(body, "sum", "r", "c"))) {
+    return failure();
+  }
+  body.close();
+  body.close();
+  body.close();
+  return success();
+}
+
+LogicalResult SkinnyMatmulPrinter::printCombineSlices(Code &body) {
+  int64_t outputs = rows * columns;
+  Coords rc = openGridStrideLoop(body, {rows, columns}, outputs);
+  body.line("const {} o = {} * {} + {};", idx, rc[0], columns, rc[1]);
+  body.line("float sum = 0.0f;");
+  body.open(fmt::format("for (int s = 0; s < {}; ++s)", slices));
+  body.line("sum += partials[s * {} + o];", outputs);
+  body.line("partials[s * {} + o] = 0.0f; // scratch back to zeros", outputs);
+  body.close();
+  if (failed(storeResult(body, "sum", rc[0], rc[1])))
+    return failure();
+  body.close();
+  return success();
+}
+
+LogicalResult SkinnyMatmulPrinter::storeResult(Code &body,
+                                               const std::string &sum,
+                                               const std::string &r,
+                                               const std::string &c) {
+  // The bias is added to the f32 sum and the result rounded once, when it
+  // is stored (the reference's single rounding).
+  pushScope();
+  std::string value = sum;
+  if (Value bias = op.getBias()) {
+    FailureOr<std::string> b = eval(bias, {c}, body);
+    if (failed(b)) {
+      popScope();
+      return failure();
+    }
+    value = fmt::format("{} + {}", sum, *b);
+  }
+  if (op.getEpilogue() == MatmulEpilogue::relu)
+    value = fmt::format("stride_relu({})", value);
+  std::string v = fresh("v");
+  body.line("const float {} = {};", v, value);
+  remember(memoKey(op.getResult(), {r, c}), v);
+  LogicalResult stored = storeYields(body, {r, c});
+  popScope();
+  return stored;
+}
+
+} // namespace stride
