@@ -61,6 +61,9 @@ struct Options {
   bool rtolGiven = false;
   /// With --compare-values: the module was compiled with stridec --no-fuse.
   bool noFuse = false;
+  /// With --simulate-ranks N: the programs of ranks 1 .. N-1 (rank 0's is
+  /// inputFile); empty: every rank runs inputFile.
+  std::vector<std::string> rankFiles;
   /// Run the graph as the N ranks of a group, together (Ranks.cpp): the
   /// same graph on every rank (--simulate-ranks; 0: one rank), or the
   /// graph split for N ranks by stride-tensor-parallel (--tensor-parallel).

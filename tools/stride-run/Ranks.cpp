@@ -24,6 +24,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -59,17 +60,24 @@ func::FuncOp findEntry(const Options &options, ModuleOp module) {
   return nullptr;
 }
 
-/// Rank r's results under DIR/rank<r>/ and "rank r:"; --expect for each.
+std::string rankDir(const std::string &dir, size_t rank) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, "rank" + std::to_string(rank));
+  return path.str().str();
+}
+
+/// Rank r's results under DIR/rank<r>/ and "rank r:"; --expect for each,
+/// against DIR/rank<r>/ where it exists, else DIR.
 int emitRankResults(const Options &options, ArrayRef<func::FuncOp> entries,
                     const std::vector<std::vector<HostArray>> &results) {
   int status = 0;
   for (size_t r = 0; r < results.size(); ++r) {
     Options rankOptions = options;
-    if (!options.outputDir.empty()) {
-      llvm::SmallString<256> dir(options.outputDir);
-      llvm::sys::path::append(dir, "rank" + std::to_string(r));
-      rankOptions.outputDir = dir.str().str();
-    }
+    if (!options.outputDir.empty())
+      rankOptions.outputDir = rankDir(options.outputDir, r);
+    if (!options.expectDir.empty() &&
+        llvm::sys::fs::is_directory(rankDir(options.expectDir, r)))
+      rankOptions.expectDir = rankDir(options.expectDir, r);
     if (options.print || !options.expectDir.empty())
       llvm::outs() << "rank " << r << ":\n";
     if (Status s = emitResults(rankOptions, entries[r], results[r]); !s)
@@ -86,24 +94,35 @@ int emitRankResults(const Options &options, ArrayRef<func::FuncOp> entries,
 int runRanks(const Options &options) {
   MLIRContext context(MLIRContext::Threading::DISABLED);
   loadGraphDialects(context);
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file =
-      openInputFile(options.inputFile, &error);
-  if (!file)
-    return fail(error);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> graph = parseGraph(sourceMgr, ParserConfig(&context));
-  if (!graph)
-    return 1; // the diagnostic (file:line:col) is already printed
+  // One source manager per graph file, each with the diagnostic handler
+  // that shows its lines; the last file's handler stays for the pipeline.
+  std::vector<std::unique_ptr<llvm::SourceMgr>> sources;
+  std::unique_ptr<SourceMgrDiagnosticHandler> handler;
+  std::vector<OwningOpRef<ModuleOp>> graphs;
+  std::vector<std::string> files{options.inputFile};
+  files.insert(files.end(), options.rankFiles.begin(), options.rankFiles.end());
+  for (const std::string &path : files) {
+    std::string error;
+    std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
+    if (!file)
+      return fail(error);
+    sources.push_back(std::make_unique<llvm::SourceMgr>());
+    sources.back()->AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    handler.reset();
+    handler = std::make_unique<SourceMgrDiagnosticHandler>(*sources.back(),
+                                                           &context);
+    graphs.push_back(parseGraph(*sources.back(), ParserConfig(&context)));
+    if (!graphs.back())
+      return 1; // the diagnostic (file:line:col) is already printed
+  }
 
   int64_t ranks = std::max(options.simulateRanks, options.tensorParallel);
   std::vector<OwningOpRef<ModuleOp>> modules;
   std::vector<func::FuncOp> entries;
   std::vector<std::vector<HostArray>> inputs;
   for (int64_t r = 0; r < ranks; ++r) {
-    modules.push_back(rankModule(options, *graph, r));
+    ModuleOp graph = graphs.size() == 1 ? *graphs[0] : *graphs[r];
+    modules.push_back(rankModule(options, graph, r));
     if (!modules.back())
       return 1;
     entries.push_back(findEntry(options, *modules.back()));

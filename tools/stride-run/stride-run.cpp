@@ -114,11 +114,15 @@ OPTIONS:
   --simulate-ranks N      Run the graph as the N ranks of a group, together,
                           its collectives (stride.all_reduce, ...) exchanging
                           the ranks' values; the collectives' world size must
-                          be N. Every rank gets the --input files; inputs made
+                          be N. With N graph files (GRAPH0.mlir GRAPH1.mlir
+                          ...), rank r runs file r (e.g. the rank archives
+                          of a tensor-parallel export). Every rank gets the --input files; inputs made
                           by --random-inputs differ by rank (rank r's seed is
                           --seed + r). --output-dir writes rank r's results
                           to DIR/rank<r>/, --print prints them under
-                          "rank r:", --expect compares every rank's results.
+                          "rank r:", --expect DIR compares rank r's results
+                          with DIR/rank<r>/ where that directory exists,
+                          else with DIR.
   --tensor-parallel N     Split the graph for N ranks (stride-tensor-parallel,
                           python-free-docs/distributed.md) and run the N rank
                           programs together on the same inputs. Every rank's
@@ -253,10 +257,9 @@ Result<Options> parseCommandLine(int argc, char **argv) {
                        "unknown option '" + arg + "' (see --help)");
     } else {
       if (!o.inputFile.empty())
-        return makeError(ErrorCode::InvalidArgument,
-                         "more than one input file: '" + o.inputFile +
-                             "' and '" + arg + "'");
-      o.inputFile = arg;
+        o.rankFiles.push_back(arg);
+      else
+        o.inputFile = arg;
     }
   }
   if (o.help)
@@ -273,6 +276,13 @@ Result<Options> parseCommandLine(int argc, char **argv) {
   if (o.rtolGiven && o.compareValuesDir.empty() && o.expectDir.empty())
     return makeError(ErrorCode::InvalidArgument,
                      "--rtol needs --expect or --compare-values");
+  if (!o.rankFiles.empty() &&
+      o.simulateRanks != static_cast<int64_t>(o.rankFiles.size()) + 1)
+    return makeError(ErrorCode::InvalidArgument,
+                     "more than one input file: '" + o.inputFile + "' and '" +
+                         o.rankFiles[0] +
+                         "' (several graphs are the programs of the ranks "
+                         "of --simulate-ranks N: one per rank)");
   if (o.simulateRanks && o.tensorParallel)
     return makeError(ErrorCode::InvalidArgument,
                      "--simulate-ranks and --tensor-parallel exclude each "

@@ -42,6 +42,7 @@ void addAttentionOps(OpTable &ops);
 void addConvNetOps(OpTable &ops);
 void addEmbeddingBagOps(OpTable &ops);
 void addActivationOps(OpTable &ops);
+void addCollectiveOps(OpTable &ops);
 
 /// Whether `target` ("aten....") is a fused attention op, whose builder
 /// passes over the None and SymInt outputs it has (acceptsAbsentOutputs).

@@ -39,6 +39,7 @@ const OpTable &table() {
     addConvNetOps(ops);
     addEmbeddingBagOps(ops);
     addActivationOps(ops);
+    addCollectiveOps(ops);
     return ops;
   }();
   return ops;
