@@ -36,7 +36,7 @@ void stride::buildStridePipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createRecognizeAttention());
   // Split for tensor parallelism before legalization, which then checks
   // the split graph's layouts.
-  if (options.tensorParallel > 1)
+  if (options.tensorParallel != 1 || options.rank != 0)
     pm.addNestedPass<func::FuncOp>(createTensorParallel(
         TensorParallelOptions{options.tensorParallel, options.rank}));
   LegalizeLayoutsOptions legalize;

@@ -484,9 +484,10 @@ struct TensorParallelPass
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (worldSize < 1 || rank < 0 || rank >= worldSize) {
-      func.emitError() << "stride-tensor-parallel: rank " << rank
-                       << " is not in [0, " << worldSize
-                       << "), the world size's ranks";
+      func.emitError() << "stride-tensor-parallel: rank "
+                       << static_cast<int64_t>(rank) << " is not in [0, "
+                       << static_cast<int64_t>(worldSize)
+                       << "), the ranks of the world size";
       return signalPassFailure();
     }
     if (worldSize == 1 || func.isExternal())
