@@ -81,6 +81,9 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.pipeline.splitKvAttention);
   key.add(llvm::StringRef(options.pipeline.skinnyProducts));
   key.add(options.import.weightsAsInputs);
+  key.add(options.import.worldSize);
+  key.add(options.pipeline.tensorParallel);
+  key.add(options.pipeline.rank);
   key.add(llvm::StringRef(options.cuda.arch));
   key.add(static_cast<int64_t>(options.cuda.multiprocessorCount));
   key.add(options.cuda.runtimeChecks);

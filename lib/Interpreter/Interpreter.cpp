@@ -367,23 +367,35 @@ Status Interpreter::execute(Operation *op) {
       .Case([&](AttentionOp o) { return attention(o); })
       .Case([&](AttentionBackwardOp o) { return attentionBackward(o); })
       .Case([&](KernelOp o) { return kernel(o); })
+      .Case<AllReduceOp, AllGatherOp, ReduceScatterOp>(
+          [&](Operation *o) { return singleRankCollective(o); })
       .Default([&](Operation *o) { return fail(o, "unsupported op"); });
 }
 
-Status Interpreter::run(Block &block, std::vector<Tensor> *returned) {
-  for (Operation &op : block) {
-    if (isa<func::ReturnOp, YieldOp>(op)) {
-      for (Value v : op.getOperands())
-        returned->push_back(get(v));
-      return Status::ok();
-    }
+Status Interpreter::runUntilCollective(Block::iterator &next) {
+  for (; !next->hasTrait<OpTrait::IsTerminator>() && !needsOtherRanks(&*next);
+       ++next) {
+    Operation &op = *next;
     for (Value v : op.getOperands())
       if (!values.count(v) || !isa<StridedTensorType>(v.getType()))
         return fail(&op, "operand of an unsupported type or without a value");
     if (Status s = execute(&op); !s)
       return s;
   }
-  return makeError(ErrorCode::Internal, "block without a terminator");
+  return Status::ok();
+}
+
+Status Interpreter::run(Block &block, std::vector<Tensor> *returned) {
+  if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>())
+    return makeError(ErrorCode::Internal, "block without a terminator");
+  Block::iterator next = block.begin();
+  if (Status s = runUntilCollective(next); !s)
+    return s;
+  if (needsOtherRanks(&*next))
+    return singleRankCollective(&*next);
+  for (Value v : next->getOperands())
+    returned->push_back(get(v));
+  return Status::ok();
 }
 
 } // namespace interp
@@ -392,8 +404,8 @@ Status Interpreter::run(Block &block, std::vector<Tensor> *returned) {
 // 4. The driver
 //===----------------------------------------------------------------------===//
 
-Result<std::vector<HostArray>> interpret(func::FuncOp func,
-                                         const std::vector<HostArray> &inputs) {
+Status interp::bindArguments(Interpreter &interp, func::FuncOp func,
+                             const std::vector<HostArray> &inputs) {
   std::string fname = "@" + func.getSymName().str();
   if (func.isExternal())
     return makeError(ErrorCode::InvalidArgument,
@@ -404,7 +416,6 @@ Result<std::vector<HostArray>> interpret(func::FuncOp func,
                          std::to_string(func.getNumArguments()) +
                          " inputs, but " + std::to_string(inputs.size()) +
                          " were given");
-  Interpreter interp;
   Block &body = func.getBody().front();
   for (unsigned a = 0; a < func.getNumArguments(); ++a) {
     BlockArgument arg = body.getArgument(a);
@@ -450,9 +461,11 @@ Result<std::vector<HostArray>> interpret(func::FuncOp func,
     }
     interp.values[arg] = std::move(t);
   }
-  std::vector<Tensor> results;
-  if (Status s = interp.run(body, &results); !s)
-    return s.error();
+  return Status::ok();
+}
+
+std::vector<HostArray>
+interp::toHostArrays(const std::vector<Tensor> &results) {
   std::vector<HostArray> out;
   for (const Tensor &t : results) {
     HostArray a;
@@ -469,6 +482,17 @@ Result<std::vector<HostArray>> interpret(func::FuncOp func,
     out.push_back(std::move(a));
   }
   return out;
+}
+
+Result<std::vector<HostArray>> interpret(func::FuncOp func,
+                                         const std::vector<HostArray> &inputs) {
+  Interpreter interp;
+  if (Status s = bindArguments(interp, func, inputs); !s)
+    return s.error();
+  std::vector<Tensor> results;
+  if (Status s = interp.run(func.getBody().front(), &results); !s)
+    return s.error();
+  return toHostArrays(results);
 }
 
 } // namespace stride

@@ -146,6 +146,11 @@ public:
 
   Status run(mlir::Block &block, std::vector<Tensor> *returned);
 
+  /// Executes the ops from `next` on, stopping at (and leaving `next` at)
+  /// the first collective of a world size above 1 or the terminator
+  /// (Collectives.cpp runs the ranks of a group together this way).
+  Status runUntilCollective(mlir::Block::iterator &next);
+
 private:
   Status fail(mlir::Operation *op, const std::string &what) {
     return makeError(ErrorCode::InvalidArgument,
@@ -180,6 +185,9 @@ private:
   Status attention(AttentionOp op);
   Status attentionBackward(AttentionBackwardOp op);
   Status kernel(KernelOp op);
+  /// A collective on one rank: the identity in a group of one, an error
+  /// otherwise (Collectives.cpp simulates groups of several ranks).
+  Status singleRankCollective(mlir::Operation *op);
 
   /// Reads index tensor element at `addr` and checks it against [0, size).
   Status checkIndex(mlir::Operation *op, int64_t value, int64_t size,
@@ -222,6 +230,16 @@ private:
     return Status::ok();
   }
 };
+
+/// A collective's world size above 1 (the ops the ranks meet at).
+bool needsOtherRanks(mlir::Operation *op);
+
+/// Binds `inputs` to the arguments of `func` (checked against their types).
+Status bindArguments(Interpreter &interp, mlir::func::FuncOp func,
+                     const std::vector<HostArray> &inputs);
+
+/// The dense, C-order arrays of the returned tensors.
+std::vector<HostArray> toHostArrays(const std::vector<Tensor> &results);
 
 } // namespace stride::interp
 

@@ -16,6 +16,7 @@
 
 #include "Compare.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "stride/Support/Npy.h"
 #include "stride/Support/Result.h"
 
@@ -60,6 +61,14 @@ struct Options {
   bool rtolGiven = false;
   /// With --compare-values: the module was compiled with stridec --no-fuse.
   bool noFuse = false;
+  /// With --simulate-ranks N: the programs of ranks 1 .. N-1 (rank 0's is
+  /// inputFile); empty: every rank runs inputFile.
+  std::vector<std::string> rankFiles;
+  /// Run the graph as the N ranks of a group, together (Ranks.cpp): the
+  /// same graph on every rank (--simulate-ranks; 0: one rank), or the
+  /// graph split for N ranks by stride-tensor-parallel (--tensor-parallel).
+  int64_t simulateRanks = 0;
+  int64_t tensorParallel = 0;
   bool help = false;
 };
 
@@ -71,6 +80,26 @@ std::string helpText();
 
 /// The reference mode: parses, legalizes and interprets a graph.
 int runReference(const Options &options);
+
+/// Runs the graph as a group of ranks (--simulate-ranks, --tensor-parallel).
+int runRanks(const Options &options);
+
+/// The inputs of `func`, from --input files and --random-inputs (seeded
+/// with options.seed); a state not given holds its initial value.
+Result<std::vector<HostArray>> gatherInputs(const Options &options,
+                                            mlir::func::FuncOp func);
+
+/// Writes (--output-dir) and prints (--print) each result under its name.
+Status emitResults(const Options &options, mlir::func::FuncOp entry,
+                   const std::vector<HostArray> &results);
+
+/// --expect: each result against DIR/<name>.npy, one line each; the exit
+/// status.
+int expectResults(const Options &options, mlir::func::FuncOp entry,
+                  const std::vector<HostArray> &results);
+
+/// Prints "stride-run: error: MESSAGE"; returns 1.
+int fail(const std::string &message);
 
 } // namespace stride::run
 

@@ -111,6 +111,24 @@ OPTIONS:
   --no-fuse               With --compare-values: the module was compiled with
                           stridec --no-fuse (one kernel per op), so the
                           kernels are formed the same way here.
+  --simulate-ranks N      Run the graph as the N ranks of a group, together,
+                          its collectives (stride.all_reduce, ...) exchanging
+                          the ranks' values; the collectives' world size must
+                          be N. With N graph files (GRAPH0.mlir GRAPH1.mlir
+                          ...), rank r runs file r (e.g. the rank archives
+                          of a tensor-parallel export). Every rank gets the --input files; inputs made
+                          by --random-inputs differ by rank (rank r's seed is
+                          --seed + r). --output-dir writes rank r's results
+                          to DIR/rank<r>/, --print prints them under
+                          "rank r:", --expect DIR compares rank r's results
+                          with DIR/rank<r>/ where that directory exists,
+                          else with DIR.
+  --tensor-parallel N     Split the graph for N ranks (stride-tensor-parallel,
+                          python-free-docs/distributed.md) and run the N rank
+                          programs together on the same inputs. Every rank's
+                          results are those of the unsplit graph: --expect
+                          compares each rank's with the unsplit graph's
+                          (written by a run without this option).
   --help                  Show this text.
 
 Options taking a value accept both `--opt VALUE` and `--opt=VALUE`.
@@ -225,15 +243,23 @@ Result<Options> parseCommandLine(int argc, char **argv) {
                              value + "'");
       o.seed = v;
       seenSeed = true;
+    } else if (name == "--simulate-ranks" || name == "--tensor-parallel") {
+      if (!(s = takeValue())) return s.error();
+      char *end = nullptr;
+      long long n = std::strtoll(value.c_str(), &end, 10);
+      if (value.empty() || *end || n < 1 || n > 64)
+        return makeError(ErrorCode::InvalidArgument,
+                         name + " expects a number of ranks in [1, 64], got '" +
+                             value + "'");
+      (name == "--simulate-ranks" ? o.simulateRanks : o.tensorParallel) = n;
     } else if (arg.rfind("-", 0) == 0 && arg != "-") {
       return makeError(ErrorCode::InvalidArgument,
                        "unknown option '" + arg + "' (see --help)");
     } else {
       if (!o.inputFile.empty())
-        return makeError(ErrorCode::InvalidArgument,
-                         "more than one input file: '" + o.inputFile +
-                             "' and '" + arg + "'");
-      o.inputFile = arg;
+        o.rankFiles.push_back(arg);
+      else
+        o.inputFile = arg;
     }
   }
   if (o.help)
@@ -250,6 +276,22 @@ Result<Options> parseCommandLine(int argc, char **argv) {
   if (o.rtolGiven && o.compareValuesDir.empty() && o.expectDir.empty())
     return makeError(ErrorCode::InvalidArgument,
                      "--rtol needs --expect or --compare-values");
+  if (!o.rankFiles.empty() &&
+      o.simulateRanks != static_cast<int64_t>(o.rankFiles.size()) + 1)
+    return makeError(ErrorCode::InvalidArgument,
+                     "more than one input file: '" + o.inputFile + "' and '" +
+                         o.rankFiles[0] +
+                         "' (several graphs are the programs of the ranks "
+                         "of --simulate-ranks N: one per rank)");
+  if (o.simulateRanks && o.tensorParallel)
+    return makeError(ErrorCode::InvalidArgument,
+                     "--simulate-ranks and --tensor-parallel exclude each "
+                     "other (a split graph runs as its own group)");
+  if ((o.simulateRanks > 1 || o.tensorParallel > 1) &&
+      (!o.compareValuesDir.empty() || !o.saveInputsDir.empty()))
+    return makeError(ErrorCode::InvalidArgument,
+                     "--compare-values and --save-inputs run one rank: not "
+                     "with --simulate-ranks or --tensor-parallel");
   if (seenSeed && !o.randomInputs)
     return makeError(ErrorCode::InvalidArgument,
                      "--seed needs --random-inputs");
@@ -403,8 +445,8 @@ HostArray initialValue(ElementsAttr init, StridedTensorType type) {
   return array;
 }
 
-/// The inputs of `func`, from --input files and --random-inputs; a state
-/// not given holds its initial value.
+} // namespace
+
 Result<std::vector<HostArray>> gatherInputs(const Options &options,
                                             func::FuncOp func) {
   unsigned numArgs = func.getNumArguments();
@@ -504,13 +546,13 @@ int expectResults(const Options &options, func::FuncOp entry,
   return status;
 }
 
-} // namespace
-
 //===----------------------------------------------------------------------===//
 // The reference mode
 //===----------------------------------------------------------------------===//
 
 int runReference(const Options &options) {
+  if (options.tensorParallel > 1 || options.simulateRanks > 1)
+    return runRanks(options);
   MLIRContext context(MLIRContext::Threading::DISABLED);
   loadGraphDialects(context);
 

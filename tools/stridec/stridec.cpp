@@ -110,6 +110,28 @@ cl::opt<bool> weightsAsInputs(
              "instead of constants stored in the module"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<int64_t> worldSize(
+    "world-size",
+    cl::desc("For a .pt2 archive with PyTorch's functional collectives: the "
+             "number of ranks of their group (_c10d_functional.all_reduce "
+             "records the group's name, not its size); see "
+             "python-free-docs/distributed.md"),
+    cl::init(0), cl::cat(stridecCategory));
+
+cl::opt<int64_t> tensorParallel(
+    "tensor-parallel",
+    cl::desc("Split the graph for N ranks (stride-tensor-parallel: "
+             "Megatron-style column- and row-parallel products, heads split "
+             "across ranks, all-reduces and all-gathers) and compile rank "
+             "--rank's program; python-free-docs/distributed.md"),
+    cl::init(1), cl::cat(stridecCategory));
+
+cl::opt<int64_t> tensorParallelRank(
+    "rank",
+    cl::desc("With --tensor-parallel=N: the rank, in [0, N), whose program "
+             "to compile (one module per rank)"),
+    cl::init(0), cl::cat(stridecCategory));
+
 cl::opt<bool> noFuse(
     "no-fuse",
     cl::desc("Do not fuse: every functional op becomes a kernel of its own "
@@ -411,6 +433,9 @@ int main(int argc, char **argv) {
   options.emit = emitKind;
   options.pipeline.repairLayouts = repairLayouts;
   options.import.weightsAsInputs = weightsAsInputs;
+  options.import.worldSize = worldSize;
+  options.pipeline.tensorParallel = tensorParallel;
+  options.pipeline.rank = tensorParallelRank;
   options.pipeline.fuse = !noFuse;
   options.pipeline.keepValues = keepValues;
   options.pipeline.attentionLibrary = attentionLibrary;

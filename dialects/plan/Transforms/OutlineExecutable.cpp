@@ -527,6 +527,12 @@ LogicalResult Outliner::run() {
       done = lowerAttention(attention);
     else if (auto backward = dyn_cast<AttentionBackwardOp>(op))
       done = lowerAttentionBackward(backward);
+    else if (collectiveWorldSize(&op))
+      done = op.emitOpError()
+             << "has no plan step yet: modules run on one GPU, and "
+                "collectives run on the reference interpreter only (stride-run "
+                "--simulate-ranks or --tensor-parallel; "
+                "python-free-docs/distributed.md)";
     else if (isFunctional(&op))
       done = op.emitOpError() << "is outside a stride.kernel; the plan needs "
                                  "kernel formation (stride-outline-kernels) "

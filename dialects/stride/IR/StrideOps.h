@@ -14,6 +14,8 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <optional>
 #include "dialects/stride/IR/StrideAttrs.h"
 #include "dialects/stride/IR/StrideDialect.h"
 
@@ -83,6 +85,15 @@ mlir::TypedAttr reductionIdentity(ReductionCombiner combiner,
 #include "dialects/stride/IR/StrideOps.h.inc"
 
 namespace stride {
+/// The `world_size` of a collective (all_reduce, all_gather,
+/// reduce_scatter); none for any other op.
+std::optional<int64_t> collectiveWorldSize(mlir::Operation *op);
+
+/// The shape of a collective's result on one rank for an input of shape
+/// `input` (StrideCollectiveOps.td; its dim must be in range).
+llvm::SmallVector<int64_t> collectiveResultShape(mlir::Operation *op,
+                                                 llvm::ArrayRef<int64_t> input);
+
 struct MatmulOperandLayout;
 /// `layout` (stride/Support/MatmulLayout.h) as the attribute a
 /// stride.matmul records it in.

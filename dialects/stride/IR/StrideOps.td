@@ -763,6 +763,12 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
 include "StrideAttentionOps.td"
 
 //===----------------------------------------------------------------------===//
+// Collectives (library calls across ranks)
+//===----------------------------------------------------------------------===//
+
+include "StrideCollectiveOps.td"
+
+//===----------------------------------------------------------------------===//
 // Kernel regions (formed by stride-fuse)
 //===----------------------------------------------------------------------===//
 

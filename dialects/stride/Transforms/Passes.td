@@ -443,6 +443,56 @@ def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
   ];
 }
 
+def TensorParallel : Pass<"stride-tensor-parallel", "::mlir::func::FuncOp"> {
+  let summary = "Split a graph for tensor parallelism (Megatron-style) and "
+                "keep one rank's program";
+  let description = [{
+    Splits an unsplit transformer graph across `world-size` ranks and keeps
+    rank `rank`'s program: the same graph on every rank, each holding its
+    part of the weights (stride.constants sliced at compile time), with
+    collectives where the ranks combine their parts. Recognized from the
+    graph (python-free-docs/distributed.md has the rules):
+
+    - **column-parallel** products (each rank computes its columns): the
+      query, key and value projections (the products whose results reach a
+      `stride.attention`'s operands through views and element-wise ops,
+      RoPE included), the MLP's gate and up projections (the products that
+      feed, through element-wise ops, another product: `down(act(gate(x)) *
+      up(x))`), and the LM head (a product whose result is returned
+      through views only);
+    - attention heads split across the ranks, grouped-query key/value heads
+      too (both head counts must be multiples of the world size);
+    - **row-parallel** products (a product whose lhs is split along its
+      contracted dim: the output and down projections) followed by a
+      `stride.all_reduce sum`;
+    - the embedding (`stride.index_select` of a constant table) split along
+      its hidden dim, followed by a `stride.all_gather`;
+    - a split value returned by the function is all-gathered, so every
+      rank returns the unsplit results.
+
+    A split value reaching an op the pass cannot split along that dim (a
+    reduction over it, a slice of it, a fused QKV product's slices) is an
+    error at that op, with a note at the product the split came from.
+
+    ```mlir
+    // before (world-size=2 rank=1)
+    %q = stride.matmul %x, %wq : !stride.tensor<4x8xf32>, !stride.tensor<8x8xf32> -> !stride.tensor<4x8xf32>
+    // after: rank 1's columns 4..7 of the weight
+    %q = stride.matmul %x, %wq1 : !stride.tensor<4x8xf32>, !stride.tensor<8x4xf32> -> !stride.tensor<4x4xf32>
+    ...
+    %o = stride.matmul %a, %wo1 : !stride.tensor<4x4xf32>, !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    %r = stride.all_reduce %o sum world_size 2 : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+  let options = [
+    Option<"worldSize", "world-size", "int64_t", /*default=*/"1",
+           "The number of ranks to split the graph across (1: no split)">,
+    Option<"rank", "rank", "int64_t", /*default=*/"0",
+           "The rank whose program to keep, in [0, world-size)">,
+  ];
+}
+
 def PrintDot : Pass<"stride-print-dot", "::mlir::ModuleOp"> {
   let summary = "Print the graph as Graphviz DOT, one cluster per kernel";
   let description = [{

@@ -34,6 +34,11 @@ void stride::buildStridePipeline(OpPassManager &pm,
   // passes below treat as any other.
   if (options.recognizeAttention)
     pm.addNestedPass<func::FuncOp>(createRecognizeAttention());
+  // Split for tensor parallelism before legalization, which then checks
+  // the split graph's layouts.
+  if (options.tensorParallel != 1 || options.rank != 0)
+    pm.addNestedPass<func::FuncOp>(createTensorParallel(
+        TensorParallelOptions{options.tensorParallel, options.rank}));
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));

@@ -46,6 +46,17 @@ namespace stride {
 Result<std::vector<HostArray>> interpret(mlir::func::FuncOp func,
                                          const std::vector<HostArray> &inputs);
 
+/// Runs a group of ranks together, one function per rank (funcs[r] is rank
+/// r's program, inputs[r] its inputs): each rank runs on its own until a
+/// collective of a world size above 1, where every rank must stand at a
+/// collective of the same kind, attributes and input shape; the collective
+/// exchanges the ranks' values (python-free-docs/distributed.md) and the ranks
+/// go on. The world size of every collective must be the number of ranks.
+/// Returns each rank's results; an Error names the rank, op and location.
+Result<std::vector<std::vector<HostArray>>>
+interpretRanks(llvm::ArrayRef<mlir::func::FuncOp> funcs,
+               const std::vector<std::vector<HostArray>> &inputs);
+
 /// Decodes element `i` of a dense array as a double (integers and booleans
 /// converted exactly where representable; f16/bf16 decoded exactly).
 double hostArrayElement(const HostArray &a, int64_t i);

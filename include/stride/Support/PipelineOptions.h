@@ -13,6 +13,7 @@
 #ifndef STRIDE_SUPPORT_PIPELINEOPTIONS_H
 #define STRIDE_SUPPORT_PIPELINEOPTIONS_H
 
+#include <cstdint>
 #include <string>
 
 namespace stride {
@@ -64,6 +65,10 @@ struct PipelineOptions {
   /// short of the bandwidth), "generated" (up to 32 rows) or "library"
   /// (none).
   std::string skinnyProducts = "auto";
+  /// Split the graph for this many ranks (stride-tensor-parallel, after
+  /// attention recognition) and keep rank `rank`'s program; 1: no split.
+  int64_t tensorParallel = 1;
+  int64_t rank = 0;
   /// Test only: miscompile every op of this kind (stride-test-inject-fault,
   /// e.g. "add"); empty: none.
   std::string testInjectFault;

@@ -398,6 +398,7 @@ LogicalResult ProgramImporter::importNode(const Node &node) {
     types.push_back(*type);
   }
   NodeImporter importer(node, builder, loc, values, types);
+  importer.setWorldSize(options.worldSize);
   if (failed((*lookupOp(node.target))(importer)))
     return failure();
   for (auto [i, name] : llvm::enumerate(outputNames)) {

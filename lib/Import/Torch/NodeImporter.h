@@ -116,6 +116,10 @@ public:
   mlir::FailureOr<int64_t> dim(llvm::StringRef name, int64_t rank,
                                std::optional<int64_t> fallback);
 
+  /// The import's world size (ImportOptions::worldSize; 0: unknown).
+  int64_t worldSize() const { return importWorldSize; }
+  void setWorldSize(int64_t size) { importWorldSize = size; }
+
   /// The element type of `dtype`.
   mlir::Type elementType(DType dtype);
 
@@ -126,6 +130,7 @@ private:
   llvm::StringMap<mlir::Value> &values;
   std::vector<StridedTensorType> outputTypes;
   std::map<size_t, mlir::Value> results;
+  int64_t importWorldSize = 0;
 };
 
 /// Builds the stride ops of one node; emits an error and fails on bad input.

@@ -8,7 +8,8 @@
 // The op table's parts: each file of builders (PointwiseOps.cpp,
 // ViewOps.cpp, IndexOps.cpp, ReductionOps.cpp, MatmulOps.cpp,
 // ExpansionOps.cpp, AttentionOps.cpp, ConvNetOps.cpp, EmbeddingBagOps.cpp,
-// ActivationOps.cpp, SortOps.cpp, NormOps.cpp, UpsampleOps.cpp)
+// ActivationOps.cpp, SortOps.cpp, NormOps.cpp, UpsampleOps.cpp,
+// CollectiveOps.cpp)
 // adds its own to the table that Ops.cpp assembles, and
 // the helpers that builders of several groups call. Private to
 // lib/Import/Torch.
@@ -45,6 +46,7 @@ void addActivationOps(OpTable &ops);
 void addSortOps(OpTable &ops);
 void addNormOps(OpTable &ops);
 void addUpsampleOps(OpTable &ops);
+void addCollectiveOps(OpTable &ops);
 
 /// Whether `target` ("aten....") is a fused attention op, whose builder
 /// passes over the None and SymInt outputs it has (acceptsAbsentOutputs).

@@ -43,6 +43,7 @@ const OpTable &table() {
     addSortOps(ops);
     addNormOps(ops);
     addUpsampleOps(ops);
+    addCollectiveOps(ops);
     return ops;
   }();
   return ops;

@@ -146,10 +146,11 @@ class Graph:
         self.values[name] = meta(dtype, shape)
         return name
 
-    def node(self, target, args, outputs):
+    def node(self, target, args, outputs, namespace="aten"):
         """args: (name, value) with value a tensor name, None, or an argument
         union; outputs: (name, dtype, shape[, dim order from the outermost]),
-        NONE, or an int (a SymInt output of that value)."""
+        NONE, or an int (a SymInt output of that value). The target is
+        torch.ops.NAMESPACE.TARGET ("_c10d_functional" for collectives)."""
         inputs = []
         for arg_name, value in args:
             if isinstance(value, str):
@@ -169,7 +170,7 @@ class Graph:
                 continue
             self.values[out[0]] = meta(*out[1:])
             outs.append(t(out[0]))
-        self.nodes.append({"target": "torch.ops.aten." + target, "inputs": inputs,
+        self.nodes.append({"target": f"torch.ops.{namespace}." + target, "inputs": inputs,
                            "outputs": outs, "metadata": {},
                            "is_hop_single_tensor_return": None,
                            "name": next(o["as_tensor"]["name"] for o in outs if "as_tensor" in o)})
