@@ -15,6 +15,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "dialects/stride/IR/StrideAttrs.h"
+#include "dialects/stride/IR/Convolution.h"
 #include "dialects/stride/IR/StrideDialect.h"
 
 namespace stride {

@@ -731,6 +731,12 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
 include "StrideAttentionOps.td"
 
 //===----------------------------------------------------------------------===//
+// Convolution (library calls)
+//===----------------------------------------------------------------------===//
+
+include "StrideConvolutionOps.td"
+
+//===----------------------------------------------------------------------===//
 // Kernel regions (formed by stride-fuse)
 //===----------------------------------------------------------------------===//
 
