@@ -269,6 +269,70 @@ def DecomposeAttention : Pass<"stride-decompose-attention",
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def DecomposeConvolution : Pass<"stride-decompose-convolution",
+                                "::mlir::func::FuncOp"> {
+  let summary = "Rewrite convolutions into a strided view of their windows "
+                "and a matrix product per group";
+  let description = [{
+    Every `stride.convolution` becomes ops Stride already compiles, so that
+    every graph with convolutions compiles and runs (the products through
+    cuBLASLt). With `G` groups, `D` spatial dims and the result
+    `[N, C_out, Y..]`:
+
+    - the input is padded with zeros (`stride.cat` of `stride.full`, one
+      spatial dim at a time);
+    - its windows are one `stride.as_strided` view `[G, N, Y.., C/G, K..]`
+      of the padded input (the window dims step by the dilation, the
+      output dims by the stride: overlapping where the stride is below the
+      kernel), copied into a dense `[G, N * P, C/G * K]` (P the result's
+      positions) only where no view flattens them (a 1x1 kernel of stride 1
+      over a channels-last input is a view);
+    - the weight `[C_out, C/G, K..]` viewed as `[G, C_out / G, C/G * K]`
+      and transposed is the product's right operand: one batched
+      `stride.matmul` `[G, N * P, C_out / G]`, in the op's element type
+      (accumulated in f32, f64 for f64);
+    - the product viewed as `[G, N, Y.., C_out / G]` and permuted to
+      `[N, C_out, Y..]` (a copy only where `G > 1` forbids the view), then
+      the bias (`stride.expand` of `[C_out, 1..]`) added by a `stride.add`
+      or a `stride.clone` writes the op's result layout.
+
+    A transposed convolution is first rewritten as one of stride 1 over its
+    input with `S - 1` zeros inserted between elements (`stride.full` and
+    `stride.slice_scatter` with step `S`), padded by `L (K - 1) - P` (plus
+    `output_padding` at the end; a negative pad is a `stride.slice`), with
+    the weight's channel dims swapped within each group and its kernel
+    reversed (`stride.index_select` with a constant index).
+
+    The windows' copy costs `K` times the input's memory (as cuDNN's
+    "implicit GEMM" does not); python-free-docs/convolution.md says which
+    convolutions this fallback runs. Runs after `stride-legalize-layouts`
+    and before `stride-matmul-layout` and `stride-fuse`.
+
+    Before:
+
+    ```mlir
+    %y = stride.convolution %x, %w stride [2] padding [1] dilation [1] groups 1
+        : !stride.tensor<1x1x5xf32>, !stride.tensor<1x1x2xf32>
+        -> !stride.tensor<1x1x3xf32>
+    ```
+
+    After (types shortened):
+
+    ```mlir
+    %z = stride.full 0.0 : <1x1x1xf32>
+    %p = stride.cat %z, %x, %z dim 2 : ... -> <1x1x7xf32>
+    %win = stride.as_strided %p : ... -> <1x1x3x1x2xf32, strides = [0, 0, 2, 0, 1], offset = 0>
+    %col = stride.clone %win : ... -> <1x1x3x1x2xf32>
+    %cv = stride.view %col : ... -> <1x3x2xf32>
+    %wv = stride.view %w : ... -> <1x1x2xf32>
+    %wt = stride.permute %wv dims [0, 2, 1] : ... -> <1x2x1xf32, ...>
+    %m = stride.matmul %cv, %wt : ... -> <1x3x1xf32>
+    ... stride.view, stride.permute, stride.view to <1x1x3xf32>, stride.clone
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
   let summary = "Decide how the library call of each stride.matmul reads "
                 "its operands";

@@ -43,6 +43,9 @@ void stride::buildStridePipeline(OpPassManager &pm,
       AttentionLibraryOptions{options.attentionLibrary,
                               options.splitKvAttention}));
   pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
+  // Convolutions become windows and products (no library call yet).
+  if (options.decomposeConvolutions)
+    pm.addNestedPass<func::FuncOp>(createDecomposeConvolution());
   pm.addNestedPass<func::FuncOp>(createMatmulLayout());
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
@@ -90,6 +93,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Run attention ops with few query rows (decode steps) "
                      "as the split-KV kernel"),
       llvm::cl::init(true)};
+  Option<bool> decomposeConvolutions{
+      *this, "decompose-convolutions",
+      llvm::cl::desc("Rewrite convolutions into windows and matrix products "
+                     "(stride-decompose-convolution)"),
+      llvm::cl::init(true)};
   Option<bool> formKernels{
       *this, "form-kernels",
       llvm::cl::desc("Put every functional op into a stride.kernel, as the "
@@ -110,6 +118,7 @@ void stride::registerStridePipeline() {
         options.attentionLibrary = cl.attentionLibrary;
         options.recognizeAttention = cl.recognizeAttention;
         options.splitKvAttention = cl.splitKvAttention;
+        options.decomposeConvolutions = cl.decomposeConvolutions;
         buildStridePipeline(pm, options);
       });
 }

@@ -58,6 +58,11 @@ struct PipelineOptions {
   /// Run attention ops with few query rows (decode steps) as Stride's
   /// split-KV kernel (stride-attention-library's split-kv option).
   bool splitKvAttention = true;
+  /// Rewrite each stride.convolution into a strided view of its windows and
+  /// a matrix product per group (stride-decompose-convolution), as the CUDA
+  /// backend needs; the reference interpreter (stride-run --reference) runs
+  /// the op itself instead.
+  bool decomposeConvolutions = true;
   /// Test only: miscompile every op of this kind (stride-test-inject-fault,
   /// e.g. "add"); empty: none.
   std::string testInjectFault;
