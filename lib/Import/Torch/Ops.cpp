@@ -37,6 +37,7 @@ const OpTable &table() {
     addExpansionOps(ops);
     addAttentionOps(ops);
     addConvNetOps(ops);
+    addConvolutionOps(ops);
     addEmbeddingBagOps(ops);
     addActivationOps(ops);
     return ops;
