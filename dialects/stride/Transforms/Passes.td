@@ -269,6 +269,60 @@ def DecomposeAttention : Pass<"stride-decompose-attention",
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def FoldIntoConvolution : Pass<"stride-fold-into-convolution",
+                               "::mlir::func::FuncOp"> {
+  let summary = "Fold per-channel multiplies, adds and subtracts of a "
+                "convolution's result (an inference batch norm) into its "
+                "weight and bias";
+  let description = [{
+    Rewrite patterns over a `stride.convolution` (not transposed) whose
+    result nothing else reads:
+
+    - `stride.mul` of it by a per-channel operand `c` (an operand whose
+      layout has stride 0 on every dim but the channels, dim 1: a
+      `stride.expand` of `[C, 1..]`) becomes the convolution with the
+      weight times `c` (over its dim 0) and the bias times `c`;
+    - `stride.add` (either order) and `stride.sub` (the convolution first)
+      of a per-channel `c` add `c` to the bias, or subtract it (a bias of
+      `c` or `-c` where there was none);
+    - a `stride.clone` of the result into another layout (an archive that
+      claims channels-last) becomes the convolution writing that layout.
+
+    Together they fold an inference batch norm as the importer spells it,
+    `((y - mean) * rsqrt(var + eps)) * weight + bias` over the channels,
+    into the convolution `y` before it: the activations are read and
+    written once instead of four times. The folded weight is computed from
+    the weights at run time (a small kernel). The result changes by the
+    rounding of the folded weights, as PyTorch's `fuse_conv_bn_eval`.
+    Runs after `stride-legalize-layouts` and before
+    `stride-decompose-convolution`.
+
+    Before (types shortened):
+
+    ```mlir
+    %y = stride.convolution %x, %w stride [1, 1] padding [1, 1]
+        dilation [1, 1] groups 1 : ... -> <1x4x6x6xf32>
+    %m = stride.expand %mean4 : <4x1x1xf32> -> <1x4x6x6xf32, strides = [0, 1, 0, 0]>
+    %s = stride.expand %invstd4 : <4x1x1xf32> -> <1x4x6x6xf32, strides = [0, 1, 0, 0]>
+    %0 = stride.sub %y, %m : ...
+    %1 = stride.mul %0, %s : ...
+    ```
+
+    After:
+
+    ```mlir
+    %c = stride.as_strided %m : ... -> <4xf32, strides = [1], offset = 0>
+    %nb = stride.neg %c : ...
+    %d = stride.as_strided %s : ... -> <4xf32, strides = [1], offset = 0>
+    %ws = stride.mul %w, %dw : ...      // %dw: %d as [4, 1, 1, 1], expanded
+    %b = stride.mul %nb, %d : ...
+    %1 = stride.convolution %x, %ws bias %b stride [1, 1] padding [1, 1]
+        dilation [1, 1] groups 1 : ... -> <1x4x6x6xf32>
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def DecomposeConvolution : Pass<"stride-decompose-convolution",
                                 "::mlir::func::FuncOp"> {
   let summary = "Rewrite convolutions into a strided view of their windows "

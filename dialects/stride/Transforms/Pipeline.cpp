@@ -43,7 +43,10 @@ void stride::buildStridePipeline(OpPassManager &pm,
       AttentionLibraryOptions{options.attentionLibrary,
                               options.splitKvAttention}));
   pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
-  // Convolutions become windows and products (no library call yet).
+  // Batch norms fold into the convolutions before them; convolutions
+  // become windows and products (no library call yet).
+  if (options.foldIntoConvolutions)
+    pm.addNestedPass<func::FuncOp>(createFoldIntoConvolution());
   if (options.decomposeConvolutions)
     pm.addNestedPass<func::FuncOp>(createDecomposeConvolution());
   pm.addNestedPass<func::FuncOp>(createMatmulLayout());
@@ -98,6 +101,12 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Rewrite convolutions into windows and matrix products "
                      "(stride-decompose-convolution)"),
       llvm::cl::init(true)};
+  Option<bool> foldIntoConvolutions{
+      *this, "fold-into-convolutions",
+      llvm::cl::desc("Fold per-channel affine ops (inference batch norms) "
+                     "into the convolutions before them "
+                     "(stride-fold-into-convolution)"),
+      llvm::cl::init(true)};
   Option<bool> formKernels{
       *this, "form-kernels",
       llvm::cl::desc("Put every functional op into a stride.kernel, as the "
@@ -119,6 +128,7 @@ void stride::registerStridePipeline() {
         options.recognizeAttention = cl.recognizeAttention;
         options.splitKvAttention = cl.splitKvAttention;
         options.decomposeConvolutions = cl.decomposeConvolutions;
+        options.foldIntoConvolutions = cl.foldIntoConvolutions;
         buildStridePipeline(pm, options);
       });
 }

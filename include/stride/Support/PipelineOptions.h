@@ -63,6 +63,11 @@ struct PipelineOptions {
   /// backend needs; the reference interpreter (stride-run --reference) runs
   /// the op itself instead.
   bool decomposeConvolutions = true;
+  /// Fold per-channel multiplies, adds and subtracts of a convolution's
+  /// result (inference batch norms) into its weight and bias
+  /// (stride-fold-into-convolution); the reference interpreter runs the
+  /// graph unfolded.
+  bool foldIntoConvolutions = true;
   /// Test only: miscompile every op of this kind (stride-test-inject-fault,
   /// e.g. "add"); empty: none.
   std::string testInjectFault;

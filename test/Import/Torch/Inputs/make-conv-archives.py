@@ -8,6 +8,8 @@ writes aten.convolution (issue 42):
               a grouped dilated 1-D one (Whisper's encoder is 1-D), a
               grouped transposed 2-D one with output_padding, a 3-D one and
               a ViT patch embedding (kernel = stride);
+  conv-bn     a convolution without bias, an inference batch norm and a
+              relu (stride-fold-into-convolution folds the batch norm);
   error-conv-*  groups that do not divide the channels, a negative padding,
               a weight whose channels do not match the input's.
 
@@ -20,6 +22,7 @@ commit the files; the tests read the committed files.
 
 import functools
 import itertools
+import math
 import os
 import random
 
@@ -131,6 +134,32 @@ def case_conv(rng):
     write_case("conv", graph, inputs, expected)
 
 
+def case_conv_bn(rng):
+    """ResNet's convolution, batch norm (inference) and relu."""
+    x = {"x": rand(rng, [2, 3, 6, 6]), "w": rand(rng, [4, 3, 3, 3]),
+         "gamma": rand(rng, [4]), "beta": rand(rng, [4]), "mean": rand(rng, [4]),
+         "var": Tensor([4], [0.5, 1.25, 2.0, 0.75])}
+    graph = pt2_writer.Graph()
+    for name, value in x.items():
+        graph.input(name, value.dtype, value.shape)
+    conv_node(graph, "conv", "x", "w", None, [1, 1], [1, 1], [1, 1], 1, [2, 4, 6, 6])
+    graph.node("_native_batch_norm_legit_no_training.default",
+               [("input", "conv"), ("weight", "gamma"), ("bias", "beta"),
+                ("running_mean", "mean"), ("running_var", "var"),
+                ("momentum", {"as_float": 0.1}), ("eps", {"as_float": 1e-5})],
+               [("bn", F32, [2, 4, 6, 6]), ("bn_mean", F32, [0]), ("bn_rstd", F32, [0])])
+    graph.node("relu.default", [("self", "bn")], [("relu", F32, [2, 4, 6, 6])])
+    graph.outputs = ["relu"]
+    y = conv_ref(x["x"], x["w"], None, [1, 1], [1, 1], [1, 1], 1)
+    out = []
+    for i, v in enumerate(y.values):
+        c = (i // 36) % 4
+        bn = ((v - x["mean"].values[c]) / math.sqrt(x["var"].values[c] + 1e-5)
+              * x["gamma"].values[c] + x["beta"].values[c])
+        out.append(max(bn, 0.0))
+    write_case("conv-bn", graph, x, {"relu": rounded(Tensor(y.shape, out))})
+
+
 def errors():
     """Groups that do not divide the channels, a negative padding, a weight
     whose channels do not match the input's."""
@@ -149,6 +178,7 @@ def errors():
 def main():
     os.makedirs(OUT, exist_ok=True)
     case_conv(random.Random(42))
+    case_conv_bn(random.Random(7))
     errors()
 
 
