@@ -10,6 +10,10 @@ writes aten.convolution (issue 42):
               a ViT patch embedding (kernel = stride);
   conv-bn     a convolution without bias, an inference batch norm and a
               relu (stride-fold-into-convolution folds the batch norm);
+  conv-backward  convolution_backward of a grouped, strided, dilated 2-D
+              convolution whose input size leaves a remainder (all three
+              gradients), and of a 1-D one (the weight's gradient only, as
+              a first layer's);
   error-conv-*  groups that do not divide the channels, a negative padding,
               a weight whose channels do not match the input's.
 
@@ -160,6 +164,61 @@ def case_conv_bn(rng):
     write_case("conv-bn", graph, x, {"relu": rounded(Tensor(y.shape, out))})
 
 
+def conv_backward_ref(dy, x, w, stride, padding, dilation, groups):
+    """The three gradients of a convolution (not transposed) by their
+    definitions: each product of the forward's sum credited to the input
+    and weight element it read."""
+    spatial = len(stride)
+    cout_g, cin_g = w.shape[0] // groups, x.shape[1] // groups
+    dx = {i: 0.0 for i in itertools.product(*[range(s) for s in x.shape])}
+    dw = {i: 0.0 for i in itertools.product(*[range(s) for s in w.shape])}
+    db = [0.0] * w.shape[0]
+    for o in itertools.product(*[range(s) for s in dy.shape]):
+        g, grad = o[1] // cout_g, dy[o]
+        db[o[1]] += grad
+        for ci in range(cin_g):
+            for k in itertools.product(*[range(s) for s in w.shape[2:]]):
+                pos = tuple(o[2 + i] * stride[i] - padding[i] + k[i] * dilation[i]
+                            for i in range(spatial))
+                if all(0 <= pos[i] < x.shape[2 + i] for i in range(spatial)):
+                    xi = (o[0], g * cin_g + ci) + pos
+                    wi = (o[1], ci) + k
+                    dx[xi] += grad * w[wi]
+                    dw[wi] += grad * x[xi]
+    return (Tensor(x.shape, [dx[i] for i in sorted(dx)]),
+            Tensor(w.shape, [dw[i] for i in sorted(dw)]), Tensor([w.shape[0]], db))
+
+
+def backward_node(graph, name, dy, x, w, stride, padding, dilation, groups, outputs):
+    spatial = len(stride)
+    graph.node("convolution_backward.default",
+               [("grad_output", dy), ("input", x), ("weight", w),
+                ("bias_sizes", ints([outputs[-1][2][0]] if outputs[-1] else [0])),
+                ("stride", ints(stride)), ("padding", ints(padding)),
+                ("dilation", ints(dilation)), ("transposed", {"as_bool": False}),
+                ("output_padding", ints([0] * spatial)), ("groups", {"as_int": groups}),
+                ("output_mask", {"as_bools": [o is not None for o in outputs]})],
+               [o if o is not None else pt2_writer.NONE for o in outputs])
+
+
+def case_conv_backward(rng):
+    x = {"x": rand(rng, [2, 4, 8, 6]), "w": rand(rng, [6, 2, 3, 3]),
+         "dy": rand(rng, [2, 6, 4, 4]),
+         "x1": rand(rng, [2, 3, 9]), "w1": rand(rng, [4, 3, 3]), "dy1": rand(rng, [2, 4, 4])}
+    graph = pt2_writer.Graph()
+    for name, value in x.items():
+        graph.input(name, value.dtype, value.shape)
+    backward_node(graph, "dx", "dy", "x", "w", [2, 1], [1, 1], [1, 2], 2,
+                  [("dx", F32, [2, 4, 8, 6]), ("dw", F32, [6, 2, 3, 3]), ("db", F32, [6])])
+    backward_node(graph, "dw1", "dy1", "x1", "w1", [2], [0], [1], 1,
+                  [None, ("dw1", F32, [4, 3, 3]), None])
+    graph.outputs = ["dx", "dw", "db", "dw1"]
+    dx, dw, db = conv_backward_ref(x["dy"], x["x"], x["w"], [2, 1], [1, 1], [1, 2], 2)
+    _, dw1, _ = conv_backward_ref(x["dy1"], x["x1"], x["w1"], [2], [0], [1], 1)
+    write_case("conv-backward", graph, x, {"dx": rounded(dx), "dw": rounded(dw),
+                                           "db": rounded(db), "dw1": rounded(dw1)})
+
+
 def errors():
     """Groups that do not divide the channels, a negative padding, a weight
     whose channels do not match the input's."""
@@ -179,6 +238,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     case_conv(random.Random(42))
     case_conv_bn(random.Random(7))
+    case_conv_backward(random.Random(11))
     errors()
 
 
