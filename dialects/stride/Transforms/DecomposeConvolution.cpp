@@ -6,10 +6,10 @@
 //===----------------------------------------------------------------------===//
 //
 // Each stride.convolution becomes ops Stride compiles: the input padded
-// (stride.cat of zeros), its windows as one strided view
-// ([G, N, Y.., C/G, K..], overlapping where the stride is below the
-// kernel), copied where no view flattens them, times the weight in one
-// batched stride.matmul per group, and the bias added. A transposed
+// (stride.cat of zeros), its windows as one strided view (overlapping where
+// the stride is below the kernel), copied where no view flattens them, one
+// batched stride.matmul with the weight, oriented so that the product is
+// the result's layout (channels first or last), and the bias added. A transposed
 // convolution is first rewritten as a convolution of stride 1 over its
 // input with zeros inserted (stride.slice_scatter) and the weight flipped
 // (stride.index_select). python-free-docs/convolution.md.
@@ -47,7 +47,7 @@ public:
   explicit Decomposition(ConvolutionOp op)
       : op(op), b(op), loc(op.getLoc()),
         element(op.getInput().getType().getElementType()),
-        ops(op, element) {}
+        ops(op, element), channelsLast(isChannelsLast(op)) {}
 
   /// The op's result, with exactly its type.
   Value build() {
@@ -97,37 +97,51 @@ private:
     return convolve(x, op.getWeight(), g);
   }
 
-  /// The windows of `x` (`g` has no padding) as a view [G, N, Y.., C/G,
-  /// K..] of its storage.
-  Value windows(Value x, const ConvolutionGeometry &g, ArrayRef<int64_t> out) {
+  /// The windows of `x` (`g` has no padding) as a view of its storage:
+  /// [N, G, C/G, K.., Y..] where `channelsFirst`, else [G, N, Y.., C/G,
+  /// K..].
+  Value windows(Value x, const ConvolutionGeometry &g, ArrayRef<int64_t> out,
+                bool channelsFirst) {
     Layout in = typeOf(x).getLayout();
     int64_t spatial = g.spatialRank(), perGroup = g.inChannels() / g.groups;
-    // A dim of size 1 takes stride 0: its step is never taken.
-    auto step = [](int64_t size, int64_t stride) {
-      return size == 1 ? 0 : stride;
-    };
     Layout w;
     w.offset = in.offset;
-    w.shape = {g.groups, g.input[0]};
-    w.strides = {step(g.groups, perGroup * in.strides[1]),
-                 step(g.input[0], in.strides[0])};
-    for (int64_t d = 0; d < spatial; ++d) {
-      w.shape.push_back(out[d + 2]);
-      w.strides.push_back(step(out[d + 2], g.stride[d] * in.strides[d + 2]));
-    }
-    w.shape.push_back(perGroup);
-    w.strides.push_back(step(perGroup, in.strides[1]));
-    for (int64_t d = 0; d < spatial; ++d) {
-      int64_t kernel = g.weight[d + 2];
-      w.shape.push_back(kernel);
-      w.strides.push_back(step(kernel, g.dilation[d] * in.strides[d + 2]));
-    }
+    // A dim of size 1 takes stride 0: its step is never taken.
+    auto add = [&](int64_t size, int64_t stride) {
+      w.shape.push_back(size);
+      w.strides.push_back(size == 1 ? 0 : stride);
+    };
+    auto batchAndGroup = [&] {
+      if (channelsFirst)
+        add(g.input[0], in.strides[0]);
+      add(g.groups, perGroup * in.strides[1]);
+      if (!channelsFirst)
+        add(g.input[0], in.strides[0]);
+    };
+    auto positions = [&] {
+      for (int64_t d = 0; d < spatial; ++d)
+        add(out[d + 2], g.stride[d] * in.strides[d + 2]);
+    };
+    auto kernel = [&] {
+      add(perGroup, in.strides[1]);
+      for (int64_t d = 0; d < spatial; ++d)
+        add(g.weight[d + 2], g.dilation[d] * in.strides[d + 2]);
+    };
+    batchAndGroup();
+    if (!channelsFirst)
+      positions();
+    kernel();
+    if (channelsFirst)
+      positions();
     return ops.asStrided(x, w);
   }
 
-  /// `x` convolved with `weight` by `g` (not transposed, no padding): the
-  /// windows [G, N * P, C/G * K] times the weight [G, C/G * K, C_out / G],
-  /// then [N, C_out, Y..].
+  /// `x` convolved with `weight` by `g` (not transposed, no padding), as
+  /// [N, C_out, Y..]. For a channels-last result, the windows
+  /// [G, N * P, C/G * K] times the weight [G, C/G * K, C_out / G], whose
+  /// product is [N, Y.., C_out] for one group; otherwise the weight
+  /// [N, G, C_out / G, C/G * K] (broadcast over the batch) times the
+  /// windows [N, G, C/G * K, P], whose product is [N, C_out, Y..].
   Value convolve(Value x, Value weight, const ConvolutionGeometry &g) {
     FailureOr<Dims> out = inferConvolutionShape(g, [&] {
       return op.emitOpError();
@@ -137,9 +151,19 @@ private:
     int64_t outPerGroup = g.outChannels() / g.groups;
     int64_t positions = product(ArrayRef<int64_t>(*out).drop_front(2));
     int64_t reduced = g.weight[1] * product(ArrayRef<int64_t>(g.weight).drop_front(2));
-    Value win = windows(x, g, *out);
-    Value columns = ops.viewOrCopy(win, {g.groups, batch * positions, reduced});
     Value w = ops.viewOrCopy(weight, {g.groups, outPerGroup, reduced});
+    if (!channelsLast) {
+      Value win = windows(x, g, *out, /*channelsFirst=*/true);
+      Value columns =
+          ops.viewOrCopy(win, {batch, g.groups, reduced, positions});
+      Value perBatch = ops.unsqueeze(w, 0);
+      Value broadcast =
+          ops.expand(perBatch, {batch, g.groups, outPerGroup, reduced});
+      Value product = ops.matmul(broadcast, columns);
+      return ops.view(product, *out);
+    }
+    Value win = windows(x, g, *out, /*channelsFirst=*/false);
+    Value columns = ops.viewOrCopy(win, {g.groups, batch * positions, reduced});
     Value wt = ops.transpose(w);
     Value product = ops.matmul(columns, wt);
     Dims grouped{g.groups, batch};
@@ -232,11 +256,19 @@ private:
     return AddOp::create(b, loc, type, y, broadcast);
   }
 
+  /// Whether the result's channels are its innermost dim (NHWC): the
+  /// product is then laid out [N * P, C_out].
+  static bool isChannelsLast(ConvolutionOp op) {
+    StridedTensorType type = op.getResult().getType();
+    return type.getShape()[1] > 1 && type.getStrides()[1] == 1;
+  }
+
   ConvolutionOp op;
   OpBuilder b;
   Location loc;
   Type element;
   OpsBefore ops;
+  bool channelsLast;
 };
 
 struct DecomposeConvolutionPass

@@ -335,20 +335,23 @@ def DecomposeConvolution : Pass<"stride-decompose-convolution",
 
     - the input is padded with zeros (`stride.cat` of `stride.full`, one
       spatial dim at a time);
-    - its windows are one `stride.as_strided` view `[G, N, Y.., C/G, K..]`
-      of the padded input (the window dims step by the dilation, the
-      output dims by the stride: overlapping where the stride is below the
-      kernel), copied into a dense `[G, N * P, C/G * K]` (P the result's
-      positions) only where no view flattens them (a 1x1 kernel of stride 1
-      over a channels-last input is a view);
-    - the weight `[C_out, C/G, K..]` viewed as `[G, C_out / G, C/G * K]`
-      and transposed is the product's right operand: one batched
-      `stride.matmul` `[G, N * P, C_out / G]`, in the op's element type
-      (accumulated in f32, f64 for f64);
-    - the product viewed as `[G, N, Y.., C_out / G]` and permuted to
-      `[N, C_out, Y..]` (a copy only where `G > 1` forbids the view), then
-      the bias (`stride.expand` of `[C_out, 1..]`) added by a `stride.add`
-      or a `stride.clone` writes the op's result layout.
+    - its windows are one `stride.as_strided` view of the padded input
+      (the window dims step by the dilation, the output dims by the
+      stride: overlapping where the stride is below the kernel), copied
+      into a dense matrix only where no view flattens them (a 1x1 kernel of
+      stride 1 is a view);
+    - one batched `stride.matmul` with the weight `[C_out, C/G, K..]`
+      viewed as `[G, C_out / G, C/G * K]`, in the op's element type
+      (accumulated in f32, f64 for f64), oriented by the result's layout:
+      for a row-major (channels-first) result, the weight broadcast over
+      the batch (`stride.expand`, stride 0) times the windows
+      `[N, G, C/G * K, P]` (P the result's positions), whose product
+      `[N, G, C_out / G, P]` is the result, no copy; for a channels-last
+      result (channel stride 1), the windows `[G, N * P, C/G * K]` times
+      the transposed weight, whose product `[N * P, C_out]` is NHWC for one
+      group (permuted, a copy only where `G > 1`);
+    - the bias (`stride.expand` of `[C_out, 1..]`) added by a `stride.add`,
+      or a `stride.clone` where the product's layout is not the op's.
 
     A transposed convolution is first rewritten as one of stride 1 over its
     input with `S - 1` zeros inserted between elements (`stride.full` and
@@ -375,13 +378,13 @@ def DecomposeConvolution : Pass<"stride-decompose-convolution",
     ```mlir
     %z = stride.full 0.0 : <1x1x1xf32>
     %p = stride.cat %z, %x, %z dim 2 : ... -> <1x1x7xf32>
-    %win = stride.as_strided %p : ... -> <1x1x3x1x2xf32, strides = [0, 0, 2, 0, 1], offset = 0>
-    %col = stride.clone %win : ... -> <1x1x3x1x2xf32>
-    %cv = stride.view %col : ... -> <1x3x2xf32>
     %wv = stride.view %w : ... -> <1x1x2xf32>
-    %wt = stride.permute %wv dims [0, 2, 1] : ... -> <1x2x1xf32, ...>
-    %m = stride.matmul %cv, %wt : ... -> <1x3x1xf32>
-    ... stride.view, stride.permute, stride.view to <1x1x3xf32>, stride.clone
+    %win = stride.as_strided %p : ... -> <1x1x1x2x3xf32, strides = [0, 0, 0, 1, 2], offset = 0>
+    %col = stride.clone %win : ... -> <1x1x1x2x3xf32>
+    %cv = stride.view %col : ... -> <1x1x2x3xf32>
+    %wu = stride.unsqueeze %wv dim 0 : ... -> <1x1x1x2xf32>
+    %m = stride.matmul %wu, %cv : ... -> <1x1x1x3xf32>
+    %y = stride.view %m : ... -> <1x1x3xf32>
     ```
   }];
   let dependentDialects = ["::stride::StrideDialect"];

@@ -230,37 +230,38 @@ LogicalResult convolutionBackward(NodeImporter &n) {
                      << formatDims(*shape);
   Value x = n.cast(*input, dtype);
   Value w = n.cast(*weight, dtype);
-  if (n.hasOutput(0)) {
-    if (failed(expectOutputShape(n, 0, g->input)))
+  // Output i, where the node has it: `build()` in its dtype and layout.
+  auto gradient = [&](size_t i, ArrayRef<int64_t> expected,
+                      function_ref<Value()> build) -> LogicalResult {
+    if (!n.hasOutput(i))
+      return success();
+    if (failed(expectOutputShape(n, i, expected)))
       return failure();
-    n.setOutput(0, n.toType(n.cast(inputGradient(n, *g, dy, w),
-                                   n.outputDType(0)),
-                            n.outputType(0)));
-  }
-  if (n.hasOutput(1)) {
-    if (failed(expectOutputShape(n, 1, g->weight)))
-      return failure();
-    n.setOutput(1, n.toType(n.cast(weightGradient(n, *g, x, dy),
-                                   n.outputDType(1)),
-                            n.outputType(1)));
-  }
-  if (n.hasOutput(2)) {
-    Dims dims{0};
-    for (int64_t d = 2; d < int64_t(shape->size()); ++d)
-      dims.push_back(d);
-    if (failed(expectOutputShape(n, 2, {g->outChannels()})))
-      return failure();
-    Value sum = SumOp::create(n.b(), n.location(),
-                              n.contiguous({g->outChannels()}, dtype), dy,
-                              dims, false);
-    n.setOutput(2, n.toType(n.cast(sum, n.outputDType(2)), n.outputType(2)));
-  }
+    Value value = build();
+    Value cast = n.cast(value, n.outputDType(i));
+    n.setOutput(i, n.toType(cast, n.outputType(i)));
+    return success();
+  };
+  Dims reduced{0};
+  for (int64_t d = 2; d < int64_t(shape->size()); ++d)
+    reduced.push_back(d);
+  int64_t channels = g->outChannels();
+  if (failed(gradient(0, g->input,
+                      [&] { return inputGradient(n, *g, dy, w); })) ||
+      failed(gradient(1, g->weight,
+                      [&] { return weightGradient(n, *g, x, dy); })) ||
+      failed(gradient(2, {channels}, [&]() -> Value {
+        return SumOp::create(n.b(), n.location(),
+                             n.contiguous({channels}, dtype), dy, reduced,
+                             false);
+      })))
+    return failure();
   return success();
 }
 
 } // namespace
 
-/// Adds the convolution to the table.
+/// Adds the convolution and its backward to the table.
 void addConvolutionOps(OpTable &ops) {
   ops.insert({{"aten.convolution.default", convolution},
               {"aten.convolution_backward.default", convolutionBackward}});
