@@ -121,14 +121,41 @@ struct FoldCopy : OpRewritePattern<CloneOp> {
   }
 };
 
+/// The ops that read a convolution's result and a pattern may fold.
+SmallVector<Operation *> convolutionReaders(func::FuncOp func) {
+  SmallVector<Operation *> readers;
+  func.walk([&](ConvolutionOp conv) {
+    for (Operation *user : conv.getResult().getUsers())
+      if (isa<MulOp, AddOp, SubOp, CloneOp>(user))
+        readers.push_back(user);
+  });
+  return readers;
+}
+
 struct FoldIntoConvolutionPass
     : stride::impl::FoldIntoConvolutionBase<FoldIntoConvolutionPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    patterns.add<FoldPerChannel<MulOp, true>, FoldPerChannel<AddOp, true>,
-                 FoldPerChannel<SubOp, false>, FoldCopy>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
+    FrozenRewritePatternSet patterns = [&] {
+      RewritePatternSet set(&getContext());
+      set.add<FoldPerChannel<MulOp, true>, FoldPerChannel<AddOp, true>,
+              FoldPerChannel<SubOp, false>, FoldCopy>(&getContext());
+      return FrozenRewritePatternSet(std::move(set));
+    }();
+    // The patterns see only the ops that read a convolution's result,
+    // again after each round (a folded op's reader reads the new
+    // convolution): nothing else in the graph is folded or erased.
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+    config.enableFolding(false);
+    config.enableConstantCSE(false);
+    bool changed = true;
+    while (changed) {
+      SmallVector<Operation *> readers = convolutionReaders(getOperation());
+      if (readers.empty())
+        return;
+      if (failed(applyOpPatternsGreedily(readers, patterns, config, &changed)))
+        return signalPassFailure();
+    }
   }
 };
 
