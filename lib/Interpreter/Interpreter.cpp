@@ -16,7 +16,7 @@
 //      file per family: Pointwise.cpp (element-wise ops, casts, creation),
 //      Views.cpp (views, copies, slice/select scatters, cat), IndexOps.cpp
 //      (scatters, gathers, index_select), Reductions.cpp (reductions,
-//      cumsum) and Matmul.cpp;
+//      cumsum), Matmul.cpp and Convolution.cpp;
 //   4. the driver: binds arguments, walks the function (and kernel bodies)
 //      and converts the results.
 //
@@ -366,6 +366,7 @@ Status Interpreter::execute(Operation *op) {
       .Case([&](MatmulOp o) { return matmul(o); })
       .Case([&](AttentionOp o) { return attention(o); })
       .Case([&](AttentionBackwardOp o) { return attentionBackward(o); })
+      .Case([&](ConvolutionOp o) { return convolution(o); })
       .Case([&](KernelOp o) { return kernel(o); })
       .Case<AllReduceOp, AllGatherOp, ReduceScatterOp>(
           [&](Operation *o) { return singleRankCollective(o); })

@@ -9,8 +9,8 @@
 // conversions, Tensor (shared storage + layout + dtype) with address
 // enumeration, and the Interpreter, whose op implementations are in one file
 // per op family: Pointwise.cpp, Views.cpp, IndexOps.cpp, Reductions.cpp,
-// Matmul.cpp and Attention.cpp; Interpreter.cpp holds the rest and the
-// driver. Private to lib/Interpreter.
+// Matmul.cpp, Attention.cpp and Convolution.cpp; Interpreter.cpp holds the
+// rest and the driver. Private to lib/Interpreter.
 //
 //===----------------------------------------------------------------------===//
 
@@ -184,6 +184,7 @@ private:
   Status matmul(MatmulOp op);
   Status attention(AttentionOp op);
   Status attentionBackward(AttentionBackwardOp op);
+  Status convolution(ConvolutionOp op);
   Status kernel(KernelOp op);
   /// A collective on one rank: the identity in a group of one, an error
   /// otherwise (Collectives.cpp simulates groups of several ranks).

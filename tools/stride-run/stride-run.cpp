@@ -59,7 +59,9 @@ CPU oracle: PyTorch semantics, float64 arithmetic rounded to each result's
 element type) and writes or prints its results.
 
 The graph is parsed, verified and run through the Stride pipeline first, so a
-graph with an illegal layout is rejected exactly as the compiler rejects it.
+graph with an illegal layout is rejected exactly as the compiler rejects it;
+convolutions stay whole and batch norms unfolded (the compiler's rewrites
+are checked against them), except with --compare-values.
 
 OPTIONS:
   --reference             Run on the reference interpreter (the only mode of
@@ -571,6 +573,11 @@ int runReference(const Options &options) {
   PassManager pm(&context);
   PipelineOptions pipeline;
   pipeline.repairLayouts = options.repairLayouts;
+  // The interpreter runs each convolution as it is and batch norms
+  // unfolded (the oracle of those rewrites), except where the kernels must
+  // be the module's.
+  pipeline.decomposeConvolutions = !options.compareValuesDir.empty();
+  pipeline.foldIntoConvolutions = !options.compareValuesDir.empty();
   if (!options.compareValuesDir.empty()) {
     // The kernels the module runs, each result kept, as stridec
     // --keep-values forms them.

@@ -17,6 +17,7 @@
 
 #include <optional>
 #include "dialects/stride/IR/StrideAttrs.h"
+#include "dialects/stride/IR/Convolution.h"
 #include "dialects/stride/IR/StrideDialect.h"
 
 namespace stride {

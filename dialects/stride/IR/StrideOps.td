@@ -767,6 +767,10 @@ include "StrideAttentionOps.td"
 //===----------------------------------------------------------------------===//
 
 include "StrideCollectiveOps.td"
+// Convolution (library calls)
+//===----------------------------------------------------------------------===//
+
+include "StrideConvolutionOps.td"
 
 //===----------------------------------------------------------------------===//
 // Kernel regions (formed by stride-fuse)

@@ -6,9 +6,10 @@
 //===----------------------------------------------------------------------===//
 //
 // Private to dialects/stride/Transforms: what the passes that rewrite an
-// attention op around it (stride-decompose-attention,
-// stride-attention-library, stride-recognize-attention) build before it: views whose layouts Layout.h
-// infers, and functional ops with dense row-major results.
+// attention or convolution op around it (stride-decompose-attention,
+// stride-attention-library, stride-recognize-attention,
+// stride-decompose-convolution) build before it: views whose layouts
+// Layout.h infers, and functional ops with dense row-major results.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,6 +103,25 @@ public:
         value, inferSlice(typeOf(value).getLayout(), dim, start, end, 1),
         b.getI64IntegerAttr(dim), b.getI64IntegerAttr(start),
         b.getI64IntegerAttr(end), b.getI64IntegerAttr(1));
+  }
+  Value permute(Value value, ArrayRef<int64_t> dims) {
+    return make<PermuteOp>(value, inferPermute(typeOf(value).getLayout(), dims),
+                           b.getDenseI64ArrayAttr(dims));
+  }
+  /// `value`'s storage read through `layout` (absolute in the storage).
+  Value asStrided(Value value, const Layout &layout) {
+    return make<AsStridedOp>(
+        value, checkAsStrided(typeOf(value).getLayout(), layout));
+  }
+  /// `value` as `shape`: a view where its layout allows one, else a view of
+  /// a dense row-major copy.
+  Value viewOrCopy(Value value, ArrayRef<int64_t> shape) {
+    if (!inferView(typeOf(value).getLayout(), shape))
+      value = CloneOp::create(b, loc,
+                              dense(typeOf(value).getShape(),
+                                    typeOf(value).getElementType()),
+                              value);
+    return view(value, shape);
   }
   /// The last two dims swapped.
   Value transpose(Value value) {

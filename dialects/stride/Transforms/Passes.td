@@ -269,6 +269,127 @@ def DecomposeAttention : Pass<"stride-decompose-attention",
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def FoldIntoConvolution : Pass<"stride-fold-into-convolution",
+                               "::mlir::func::FuncOp"> {
+  let summary = "Fold per-channel multiplies, adds and subtracts of a "
+                "convolution's result (an inference batch norm) into its "
+                "weight and bias";
+  let description = [{
+    Rewrite patterns over a `stride.convolution` (not transposed) whose
+    result nothing else reads:
+
+    - `stride.mul` of it by a per-channel operand `c` (an operand whose
+      layout has stride 0 on every dim but the channels, dim 1: a
+      `stride.expand` of `[C, 1..]`) becomes the convolution with the
+      weight times `c` (over its dim 0) and the bias times `c`;
+    - `stride.add` (either order) and `stride.sub` (the convolution first)
+      of a per-channel `c` add `c` to the bias, or subtract it (a bias of
+      `c` or `-c` where there was none);
+    - a `stride.clone` of the result into another layout (an archive that
+      claims channels-last) becomes the convolution writing that layout.
+
+    Together they fold an inference batch norm as the importer spells it,
+    `((y - mean) * rsqrt(var + eps)) * weight + bias` over the channels,
+    into the convolution `y` before it: the activations are read and
+    written once instead of four times. The folded weight is computed from
+    the weights at run time (a small kernel). The result changes by the
+    rounding of the folded weights, as PyTorch's `fuse_conv_bn_eval`.
+    Runs after `stride-legalize-layouts` and before
+    `stride-decompose-convolution`.
+
+    Before (types shortened):
+
+    ```mlir
+    %y = stride.convolution %x, %w stride [1, 1] padding [1, 1]
+        dilation [1, 1] groups 1 : ... -> <1x4x6x6xf32>
+    %m = stride.expand %mean4 : <4x1x1xf32> -> <1x4x6x6xf32, strides = [0, 1, 0, 0]>
+    %s = stride.expand %invstd4 : <4x1x1xf32> -> <1x4x6x6xf32, strides = [0, 1, 0, 0]>
+    %0 = stride.sub %y, %m : ...
+    %1 = stride.mul %0, %s : ...
+    ```
+
+    After:
+
+    ```mlir
+    %c = stride.as_strided %m : ... -> <4xf32, strides = [1], offset = 0>
+    %nb = stride.neg %c : ...
+    %d = stride.as_strided %s : ... -> <4xf32, strides = [1], offset = 0>
+    %ws = stride.mul %w, %dw : ...      // %dw: %d as [4, 1, 1, 1], expanded
+    %b = stride.mul %nb, %d : ...
+    %1 = stride.convolution %x, %ws bias %b stride [1, 1] padding [1, 1]
+        dilation [1, 1] groups 1 : ... -> <1x4x6x6xf32>
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
+def DecomposeConvolution : Pass<"stride-decompose-convolution",
+                                "::mlir::func::FuncOp"> {
+  let summary = "Rewrite convolutions into a strided view of their windows "
+                "and a matrix product per group";
+  let description = [{
+    Every `stride.convolution` becomes ops Stride already compiles, so that
+    every graph with convolutions compiles and runs (the products through
+    cuBLASLt). With `G` groups, `D` spatial dims and the result
+    `[N, C_out, Y..]`:
+
+    - the input is padded with zeros (`stride.cat` of `stride.full`, one
+      spatial dim at a time);
+    - its windows are one `stride.as_strided` view of the padded input
+      (the window dims step by the dilation, the output dims by the
+      stride: overlapping where the stride is below the kernel), copied
+      into a dense matrix only where no view flattens them (a 1x1 kernel of
+      stride 1 is a view);
+    - one batched `stride.matmul` with the weight `[C_out, C/G, K..]`
+      viewed as `[G, C_out / G, C/G * K]`, in the op's element type
+      (accumulated in f32, f64 for f64), oriented by the result's layout:
+      for a row-major (channels-first) result, the weight broadcast over
+      the batch (`stride.expand`, stride 0) times the windows
+      `[N, G, C/G * K, P]` (P the result's positions), whose product
+      `[N, G, C_out / G, P]` is the result, no copy; for a channels-last
+      result (channel stride 1), the windows `[G, N * P, C/G * K]` times
+      the transposed weight, whose product `[N * P, C_out]` is NHWC for one
+      group (permuted, a copy only where `G > 1`);
+    - the bias (`stride.expand` of `[C_out, 1..]`) added by a `stride.add`,
+      or a `stride.clone` where the product's layout is not the op's.
+
+    A transposed convolution is first rewritten as one of stride 1 over its
+    input with `S - 1` zeros inserted between elements (`stride.full` and
+    `stride.slice_scatter` with step `S`), padded by `L (K - 1) - P` (plus
+    `output_padding` at the end; a negative pad is a `stride.slice`), with
+    the weight's channel dims swapped within each group and its kernel
+    reversed (`stride.index_select` with a constant index).
+
+    The windows' copy costs `K` times the input's memory (as cuDNN's
+    "implicit GEMM" does not); python-free-docs/convolution.md says which
+    convolutions this fallback runs. Runs after `stride-legalize-layouts`
+    and before `stride-matmul-layout` and `stride-fuse`.
+
+    Before:
+
+    ```mlir
+    %y = stride.convolution %x, %w stride [2] padding [1] dilation [1] groups 1
+        : !stride.tensor<1x1x5xf32>, !stride.tensor<1x1x2xf32>
+        -> !stride.tensor<1x1x3xf32>
+    ```
+
+    After (types shortened):
+
+    ```mlir
+    %z = stride.full 0.0 : <1x1x1xf32>
+    %p = stride.cat %z, %x, %z dim 2 : ... -> <1x1x7xf32>
+    %wv = stride.view %w : ... -> <1x1x2xf32>
+    %win = stride.as_strided %p : ... -> <1x1x1x2x3xf32, strides = [0, 0, 0, 1, 2], offset = 0>
+    %col = stride.clone %win : ... -> <1x1x1x2x3xf32>
+    %cv = stride.view %col : ... -> <1x1x2x3xf32>
+    %wu = stride.unsqueeze %wv dim 0 : ... -> <1x1x1x2xf32>
+    %m = stride.matmul %wu, %cv : ... -> <1x1x1x3xf32>
+    %y = stride.view %m : ... -> <1x1x3xf32>
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
   let summary = "Decide how the library call of each stride.matmul reads "
                 "its operands";

@@ -48,6 +48,12 @@ void stride::buildStridePipeline(OpPassManager &pm,
       AttentionLibraryOptions{options.attentionLibrary,
                               options.splitKvAttention}));
   pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
+  // Batch norms fold into the convolutions before them; convolutions
+  // become windows and products (no library call yet).
+  if (options.foldIntoConvolutions)
+    pm.addNestedPass<func::FuncOp>(createFoldIntoConvolution());
+  if (options.decomposeConvolutions)
+    pm.addNestedPass<func::FuncOp>(createDecomposeConvolution());
   // Products of few rows marked for the skinny product kernel; the others'
   // library calls read their operands in place or from copies.
   pm.addNestedPass<func::FuncOp>(
@@ -104,6 +110,17 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                      "kernel instead of cuBLASLt: auto (up to 8 rows), "
                      "generated (up to 32) or library (none)"),
       llvm::cl::init("auto")};
+  Option<bool> decomposeConvolutions{
+      *this, "decompose-convolutions",
+      llvm::cl::desc("Rewrite convolutions into windows and matrix products "
+                     "(stride-decompose-convolution)"),
+      llvm::cl::init(true)};
+  Option<bool> foldIntoConvolutions{
+      *this, "fold-into-convolutions",
+      llvm::cl::desc("Fold per-channel affine ops (inference batch norms) "
+                     "into the convolutions before them "
+                     "(stride-fold-into-convolution)"),
+      llvm::cl::init(true)};
   Option<bool> formKernels{
       *this, "form-kernels",
       llvm::cl::desc("Put every functional op into a stride.kernel, as the "
@@ -125,6 +142,8 @@ void stride::registerStridePipeline() {
         options.recognizeAttention = cl.recognizeAttention;
         options.splitKvAttention = cl.splitKvAttention;
         options.skinnyProducts = cl.skinnyProducts;
+        options.decomposeConvolutions = cl.decomposeConvolutions;
+        options.foldIntoConvolutions = cl.foldIntoConvolutions;
         buildStridePipeline(pm, options);
       });
 }

@@ -69,6 +69,16 @@ struct PipelineOptions {
   /// attention recognition) and keep rank `rank`'s program; 1: no split.
   int64_t tensorParallel = 1;
   int64_t rank = 0;
+  /// Rewrite each stride.convolution into a strided view of its windows and
+  /// a matrix product per group (stride-decompose-convolution), as the CUDA
+  /// backend needs; the reference interpreter (stride-run --reference) runs
+  /// the op itself instead.
+  bool decomposeConvolutions = true;
+  /// Fold per-channel multiplies, adds and subtracts of a convolution's
+  /// result (inference batch norms) into its weight and bias
+  /// (stride-fold-into-convolution); the reference interpreter runs the
+  /// graph unfolded.
+  bool foldIntoConvolutions = true;
   /// Test only: miscompile every op of this kind (stride-test-inject-fault,
   /// e.g. "add"); empty: none.
   std::string testInjectFault;

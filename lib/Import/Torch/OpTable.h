@@ -41,6 +41,7 @@ void addMatmulOps(OpTable &ops);
 void addExpansionOps(OpTable &ops);
 void addAttentionOps(OpTable &ops);
 void addConvNetOps(OpTable &ops);
+void addConvolutionOps(OpTable &ops);
 void addEmbeddingBagOps(OpTable &ops);
 void addActivationOps(OpTable &ops);
 void addSortOps(OpTable &ops);

@@ -38,6 +38,7 @@ const OpTable &table() {
     addExpansionOps(ops);
     addAttentionOps(ops);
     addConvNetOps(ops);
+    addConvolutionOps(ops);
     addEmbeddingBagOps(ops);
     addActivationOps(ops);
     addSortOps(ops);
@@ -69,7 +70,10 @@ const OpBuilderFn *lookupOp(llvm::StringRef target) {
 }
 
 bool acceptsAbsentOutputs(llvm::StringRef target) {
-  return attentionTakesAbsentOutputs(shortTarget(target));
+  // convolution_backward leaves out the gradients its output_mask does not
+  // ask for.
+  return attentionTakesAbsentOutputs(shortTarget(target)) ||
+         shortTarget(target) == "aten.convolution_backward.default";
 }
 
 std::vector<std::string> importedTargets() {

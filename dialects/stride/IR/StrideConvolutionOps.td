@@ -1,0 +1,87 @@
+//===- StrideConvolutionOps.td - Convolution --------------*- tablegen -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Convolution (issue 42): a library-call op like stride.matmul (included by
+// StrideOps.td). The semantics, its decomposition and what is refused are
+// in python-free-docs/convolution.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_CONVOLUTION_OPS_TD
+#define STRIDE_CONVOLUTION_OPS_TD
+
+def Stride_ConvolutionOp : Stride_Op<"convolution", [Pure, Stride_LibraryCall]> {
+  let summary = "1-D to 3-D convolution, grouped or transposed "
+                "(`aten.convolution`), optionally with a bias";
+  let description = [{
+    PyTorch's `aten.convolution(input, weight, bias, stride, padding,
+    dilation, transposed, output_padding, groups)` over `D = 1, 2, 3`
+    spatial dims. `input` is `[N, C_in, X_1 .. X_D]`. With `G = groups`:
+
+    - not transposed, `weight` is `[C_out, C_in / G, K_1 .. K_D]` and the
+      result `[N, C_out, Y_1 .. Y_D]` with
+      `Y_d = (X_d + 2 P_d - L_d (K_d - 1) - 1) / S_d + 1` (floor), where
+      `S`, `P`, `L` are `stride`, `padding` and `dilation`:
+
+      ```
+      result[n, o, y..] = bias[o] + sum_{c < C_in / G, k..}
+          input[n, g * C_in / G + c, y_d * S_d - P_d + k_d * L_d ..]
+          * weight[o, c, k..]          (g = o / (C_out / G); 0 outside)
+      ```
+
+    - `transposed` (the gradient of the above with respect to its input),
+      `weight` is `[C_in, C_out / G, K_1 .. K_D]` and
+      `Y_d = (X_d - 1) S_d - 2 P_d + L_d (K_d - 1) + output_padding_d + 1`;
+      each input element `input[n, g * C_in / G + c, x..]` adds
+      `input * weight[g * C_in / G + c, o % (C_out / G), k..]` to
+      `result[n, o, x_d * S_d - P_d + k_d * L_d ..]` where that is inside
+      the result (`o` in group `g`). `output_padding` (only with
+      `transposed`, each below `S_d` or `L_d`) adds rows at the end.
+
+    `G` divides `C_in` and `C_out` (depthwise: `G = C_in`); `S`, `L` and
+    `G` are at least 1, `P` and `output_padding` at least 0, and each
+    result size at least 1. `bias` (optional) is `[C_out]`. The element
+    types are `f16`, `bf16`, `f32` or `f64`, the same for every operand and
+    the result. The operands may have any layout (channels-last is a stride
+    order); the result is a fresh buffer. The reference interpreter sums
+    in f64 and rounds each result element once, bias included.
+
+    `stride-decompose-convolution` rewrites the op into a strided view of
+    the windows, a copy and a `stride.matmul` (python-free-docs/convolution.md).
+
+    ```mlir
+    %y = stride.convolution %x, %w bias %b stride [2, 2] padding [1, 1]
+        dilation [1, 1] groups 2
+        : !stride.tensor<1x4x8x8xf32>, !stride.tensor<6x2x3x3xf32>,
+          !stride.tensor<6xf32> -> !stride.tensor<1x6x4x4xf32>
+    %t = stride.convolution %x, %wt stride [2] padding [0] dilation [1]
+        groups 1 transposed output_padding [1]
+        : !stride.tensor<1x4x5xf32>, !stride.tensor<4x3x2xf32>
+          -> !stride.tensor<1x3x11xf32>
+    ```
+  }];
+  let arguments = (ins Stride_FloatTensor:$input, Stride_FloatTensor:$weight,
+                       Optional<Stride_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation, I64Attr:$groups,
+                       UnitAttr:$transposed,
+                       OptionalAttr<DenseI64ArrayAttr>:$output_padding);
+  let results = (outs Stride_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $weight (`bias` $bias^)? `stride` $stride `padding` $padding
+    `dilation` $dilation `groups` $groups (`transposed` $transposed^)?
+    (`output_padding` $output_padding^)? attr-dict `:` type($input) `,`
+    type($weight) (`,` type($bias)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The parameters as one ConvolutionGeometry (Convolution.h).
+    ConvolutionGeometry getGeometry();
+  }];
+}
+
+#endif // STRIDE_CONVOLUTION_OPS_TD
