@@ -306,13 +306,19 @@ FailureOr<Value> floorDivideIntegers(PointwiseBuilder &p, Value a, Value b) {
   return p.select(adjust, lowered, quotient);
 }
 
+/// A rounding division's operands, in f32 for an f16 or bf16 result (as
+/// PyTorch's kernels compute them).
+FailureOr<std::pair<Value, Value>> roundingDivisionOperands(NodeImporter &n) {
+  DType dtype = n.outputDType();
+  bool half = dtype == DType::F16 || dtype == DType::BF16;
+  return operands(n, "self", kOther, half ? DType::F32 : dtype);
+}
+
 /// div with rounding_mode='floor': floats (f16 and bf16 through f32) or
 /// integers.
 LogicalResult floorDivide(NodeImporter &n) {
   DType dtype = n.outputDType();
-  bool half = dtype == DType::F16 || dtype == DType::BF16;
-  DType computeType = half ? DType::F32 : dtype;
-  auto ops = operands(n, "self", kOther, computeType);
+  auto ops = roundingDivisionOperands(n);
   if (failed(ops))
     return failure();
   PointwiseBuilder p{n, n.outputShape()};
@@ -329,8 +335,7 @@ LogicalResult floorDivide(NodeImporter &n) {
 /// div_trunc (f16 and bf16 through f32).
 LogicalResult truncDivideFloats(NodeImporter &n) {
   DType dtype = n.outputDType();
-  bool half = dtype == DType::F16 || dtype == DType::BF16;
-  auto ops = operands(n, "self", kOther, half ? DType::F32 : dtype);
+  auto ops = roundingDivisionOperands(n);
   if (failed(ops))
     return failure();
   PointwiseBuilder p{n, n.outputShape()};

@@ -297,14 +297,25 @@ LogicalResult diagonal(NodeImporter &n) {
   return success();
 }
 
+/// A node's `self` and its integer list argument `name`.
+FailureOr<std::pair<Value, std::vector<int64_t>>>
+selfAndIntegers(NodeImporter &n, llvm::StringRef name) {
+  FailureOr<Value> x = n.tensor("self");
+  FailureOr<std::vector<int64_t>> list =
+      succeeded(x) ? n.integers(name, std::nullopt) : Fail();
+  if (failed(list))
+    return failure();
+  return std::make_pair(*x, *list);
+}
+
 /// flip(self, dims): an index_select of each listed dim by the reversed
 /// indices size - 1 - i.
 LogicalResult flip(NodeImporter &n) {
-  FailureOr<Value> x = n.tensor("self");
-  FailureOr<std::vector<int64_t>> dims =
-      succeeded(x) ? n.integers("dims", std::nullopt) : Fail();
-  if (failed(dims))
+  auto args = selfAndIntegers(n, "dims");
+  if (failed(args))
     return failure();
+  Value *x = &args->first;
+  std::vector<int64_t> *dims = &args->second;
   int64_t rank = rankOf(*x);
   DType dtype = llvm::cast<StridedTensorType>(x->getType()).getDType();
   Value result = *x;
@@ -332,11 +343,11 @@ LogicalResult flip(NodeImporter &n) {
 /// repeats is longer) viewed as [1, s0, 1, s1, ...], expanded to
 /// [r0, s0, r1, s1, ...], copied row-major and viewed as [r0 s0, r1 s1, ...].
 LogicalResult repeat(NodeImporter &n) {
-  FailureOr<Value> x = n.tensor("self");
-  FailureOr<std::vector<int64_t>> repeats =
-      succeeded(x) ? n.integers("repeats", std::nullopt) : Fail();
-  if (failed(repeats))
+  auto args = selfAndIntegers(n, "repeats");
+  if (failed(args))
     return failure();
+  Value *x = &args->first;
+  std::vector<int64_t> *repeats = &args->second;
   ArrayRef<int64_t> shape = shapeOf(*x);
   if (repeats->size() < shape.size())
     return n.error() << "repeat: " << repeats->size()
