@@ -2,7 +2,7 @@
 """The Python package on a GPU machine: one command, PASS/FAIL lines and
 figures, exit status 0 only when every check passed.
 
-  pip install --no-deps ./python        # once (needs no network)
+  python3 -m pip install --no-deps ./python   # once (needs no network)
   STRIDE_LIBRARY=build/portable/lib/libstride.so python3 python/tests/gpu_check.py
 
 Needs torch with CUDA, numpy and, for the GPT-2 check, transformers.
@@ -66,7 +66,7 @@ try:
 except ImportError:  # not installed: the repository's copy
     sys.path.insert(0, os.path.join(REPO, "python"))
     import stride
-    print("WARN: stride is not installed (pip install --no-deps ./python); "
+    print("WARN: stride is not installed (python3 -m pip install --no-deps ./python); "
           "using python/ of the repository")
 import stride.dynamo  # noqa: E402
 
