@@ -252,6 +252,17 @@ struct PointwiseBuilder {
     Value yNegative = compare(CmpPredicate::lt, y, zero);
     return op<XorOp>(xNegative, yNegative);
   }
+  /// A truncated quotient lowered by one where `remainder` is not zero and
+  /// its sign (or the dividend's, `signed`) differs from `other`'s: the
+  /// step both floor divisions share.
+  Value floorOfTruncated(Value quotient, Value remainder, Value signedValue,
+                         Value other, Value zero, Value one) {
+    Value inexact = compare(CmpPredicate::ne, remainder, zero);
+    Value differ = signsDiffer(signedValue, other, zero);
+    Value adjust = op<AndOp>(inexact, differ);
+    Value lowered = op<SubOp>(quotient, one);
+    return select(adjust, lowered, quotient);
+  }
 };
 
 /// a / b rounded down, as PyTorch's div_floor_floating (computed in f32 for
@@ -269,11 +280,7 @@ FailureOr<Value> floorDivideFloats(PointwiseBuilder &p, Value a, Value b) {
   Value mod = p.op<FmodOp>(a, b);
   Value whole = p.op<SubOp>(a, mod);
   Value quotient = p.op<DivOp>(whole, b);
-  Value modNonzero = p.compare(CmpPredicate::ne, mod, *zero);
-  Value differ = p.signsDiffer(b, mod, *zero);
-  Value adjust = p.op<AndOp>(modNonzero, differ);
-  Value lowered = p.op<SubOp>(quotient, *one);
-  quotient = p.select(adjust, lowered, quotient);
+  quotient = p.floorOfTruncated(quotient, mod, b, mod, *zero, *one);
   Value floor = p.op<FloorOp>(quotient);
   Value below = p.op<SubOp>(quotient, floor);
   Value roundUp = p.compare(CmpPredicate::gt, below, *half);
@@ -299,11 +306,7 @@ FailureOr<Value> floorDivideIntegers(PointwiseBuilder &p, Value a, Value b) {
   Value quotient = p.op<DivOp>(a, b);
   Value product = p.op<MulOp>(quotient, b);
   Value remainder = p.op<SubOp>(a, product);
-  Value inexact = p.compare(CmpPredicate::ne, remainder, *zero);
-  Value differ = p.signsDiffer(a, b, *zero);
-  Value adjust = p.op<AndOp>(inexact, differ);
-  Value lowered = p.op<SubOp>(quotient, *one);
-  return p.select(adjust, lowered, quotient);
+  return p.floorOfTruncated(quotient, remainder, a, b, *zero, *one);
 }
 
 /// A rounding division's operands, in f32 for an f16 or bf16 result (as
