@@ -46,7 +46,7 @@ namespace stride {
   X(cuEventElapsedTime)                                                        \
   X(cuStreamBeginCapture) X(cuStreamEndCapture)                                \
   X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphExecDestroy)                 \
-  X(cuGraphDestroy)
+  X(cuGraphExecUpdate) X(cuGraphDestroy)
 // clang-format on
 
 /// The bound driver entry points.

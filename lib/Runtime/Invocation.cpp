@@ -430,16 +430,21 @@ struct Invocation::Impl {
 
   /// Captures the plan over the bound addresses on the invocation's stream
   /// (a capture needs a stream of its own; the graph may then be launched
-  /// on any stream).
+  /// on any stream). A graph already instantiated over other addresses is
+  /// updated in place (cuGraphExecUpdate: the plan's nodes are the same,
+  /// only their pointers differ), which costs the capture but not a new
+  /// instantiation; it is instantiated anew only where the update fails.
   Status captureGraph() {
-    destroyGraph();
+    CUgraph captured = nullptr;
     if (CUresult r = cu.cuStreamBeginCapture(
             stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))
       return rt.cudaError(exe.name + ": cuStreamBeginCapture", r);
     Status launched = launchEach(stream, /*syncEach=*/false);
     // Always end the capture, or the stream stays in capture mode.
-    CUresult r = cu.cuStreamEndCapture(stream, &graph);
+    CUresult r = cu.cuStreamEndCapture(stream, &captured);
     if (!launched || r != CUDA_SUCCESS) {
+      if (captured)
+        cu.cuGraphDestroy(captured);
       destroyGraph();
       return !launched
                  ? launched
@@ -447,12 +452,28 @@ struct Invocation::Impl {
                                            "graph",
                                 r);
     }
+    if (graphExec && updateGraph(captured))
+      return Status::ok();
+    destroyGraph();
+    graph = captured;
     if (CUresult r = cu.cuGraphInstantiate(&graphExec, graph, 0)) {
       destroyGraph();
       return rt.cudaError(exe.name + ": instantiating the CUDA graph", r);
     }
     graphAddresses = boundAddresses;
     return Status::ok();
+  }
+
+  /// Points the instantiated graph at `captured`'s addresses; false (and
+  /// `captured` kept for a new instantiation) where the driver refuses.
+  bool updateGraph(CUgraph captured) {
+    CUgraphExecUpdateResultInfo info{};
+    if (cu.cuGraphExecUpdate(graphExec, captured, &info) != CUDA_SUCCESS)
+      return false;
+    cu.cuGraphDestroy(graph);
+    graph = captured;
+    graphAddresses = boundAddresses;
+    return true;
   }
 
   /// Enqueues the plan over `addresses` on `target`: the CUDA graph with

@@ -29,6 +29,8 @@
 //   STRIDE_FAKE_CUDA_KERNEL_THREADS=N  each kernel runs at most N threads per
 //                                block (default 1024; fewer: a kernel that
 //                                needs too many registers)
+//   STRIDE_FAKE_CUDA_GRAPH_UPDATE=N  cuGraphExecUpdate returns N (a graph
+//                                whose topology changed)
 //
 // A failed launch leaves the context broken, as a fault does on a GPU, until
 // the last reference to the primary context is released. CUDA graphs record
@@ -88,6 +90,10 @@ bool capturing = false;
 /// Launches (captured ones too) that allowed programmatic stream
 /// serialization.
 int dependentLaunches = 0;
+
+/// Graphs instantiated, and instantiated graphs updated in place.
+int graphInstantiations = 0;
+int graphUpdates = 0;
 
 /// A launch, or the replay of a graph: its error shows at the next
 /// synchronization.
@@ -354,7 +360,19 @@ CUresult cuStreamEndCapture(CUstream, CUgraph *graph) {
 }
 CUresult cuGraphInstantiate(CUgraphExec *exec, CUgraph, unsigned long long) {
   *exec = handle<CUgraphExec>();
+  ++graphInstantiations;
   return CUDA_SUCCESS;
+}
+// STRIDE_FAKE_CUDA_GRAPH_UPDATE=<code> refuses updates, as the driver does
+// when a graph's topology changed.
+CUresult cuGraphExecUpdate(CUgraphExec, CUgraph,
+                           CUgraphExecUpdateResultInfo *info) {
+  CUresult r = envResult("STRIDE_FAKE_CUDA_GRAPH_UPDATE");
+  info->result = r == CUDA_SUCCESS ? CU_GRAPH_EXEC_UPDATE_SUCCESS
+                                   : CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED;
+  if (r == CUDA_SUCCESS)
+    ++graphUpdates;
+  return r;
 }
 CUresult cuGraphLaunch(CUgraphExec, CUstream) { return launch(); }
 CUresult cuGraphExecDestroy(CUgraphExec) { return CUDA_SUCCESS; }
@@ -367,3 +385,10 @@ CUresult cuGraphDestroy(CUgraph) { return CUDA_SUCCESS; }
 extern "C" int stride_fake_cuda_dependent_launches() {
   return dependentLaunches;
 }
+
+/// For the tests: how many graphs were instantiated, and how many updated
+/// in place, so far.
+extern "C" int stride_fake_cuda_graph_instantiations() {
+  return graphInstantiations;
+}
+extern "C" int stride_fake_cuda_graph_updates() { return graphUpdates; }

@@ -437,6 +437,50 @@ TEST_F(FakeCudaTest, DependentLaunchAllowsProgrammaticSerialization) {
   }
 }
 
+/// The double's count of `name` (stride_fake_cuda_graph_instantiations,
+/// stride_fake_cuda_graph_updates).
+static int fakeCount(const char *name) {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto count = driver ? reinterpret_cast<int (*)()>(dlsym(driver, name))
+                      : nullptr;
+  EXPECT_TRUE(count) << "the CUDA test double has no " << name;
+  return count ? count() : -1;
+}
+
+TEST_F(FakeCudaTest, NewAddressesUpdateTheCapturedGraph) {
+  // A caller that keeps its outputs hands new addresses to every run: the
+  // graph is captured again and updated in place, instantiated only once;
+  // the same addresses replay it as it is.
+  InvocationOptions options;
+  options.useCudaGraph = true;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(load(), options);
+  ASSERT_TRUE(inv) << inv.error().message;
+  int instantiated = fakeCount("stride_fake_cuda_graph_instantiations");
+  int updated = fakeCount("stride_fake_cuda_graph_updates");
+  for (uint64_t out : {3, 4, 4, 5}) {
+    Status s = (*inv)->runOnDevice({1, 2}, {out}, nullptr);
+    ASSERT_TRUE(s) << s.error().message;
+  }
+  EXPECT_EQ(fakeCount("stride_fake_cuda_graph_instantiations") - instantiated,
+            1);
+  EXPECT_EQ(fakeCount("stride_fake_cuda_graph_updates") - updated, 2);
+}
+
+TEST_F(FakeCudaTest, ARefusedGraphUpdateInstantiatesAnew) {
+  FakeSetting refuse("STRIDE_FAKE_CUDA_GRAPH_UPDATE", "1");
+  InvocationOptions options;
+  options.useCudaGraph = true;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(load(), options);
+  ASSERT_TRUE(inv) << inv.error().message;
+  int instantiated = fakeCount("stride_fake_cuda_graph_instantiations");
+  for (uint64_t out : {3, 4}) {
+    Status s = (*inv)->runOnDevice({1, 2}, {out}, nullptr);
+    ASSERT_TRUE(s) << s.error().message;
+  }
+  EXPECT_EQ(fakeCount("stride_fake_cuda_graph_instantiations") - instantiated,
+            2);
+}
+
 TEST_F(FakeCudaTest, DependentLaunchIsRefusedBelowSm90) {
   expectLoadRefused(dependentLaunchModule("sm_80"), ErrorCode::InvalidModule,
                     "step 2 of 2 (kernel 'add_kernel') is a dependent launch, "

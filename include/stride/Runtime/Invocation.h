@@ -42,7 +42,8 @@ struct InvocationOptions {
   /// Capture the plan into a CUDA graph on the first launch and replay the
   /// graph afterwards: one driver call per run instead of one per kernel.
   /// The graph is captured again when the buffer addresses change (a
-  /// runOnDevice with other pointers).
+  /// runOnDevice with other pointers), and the instantiated graph updated
+  /// in place (cuGraphExecUpdate); instantiated anew only if that fails.
   bool useCudaGraph = false;
   /// Before the first run, time the candidate algorithms of each library
   /// call (cuBLASLt's heuristic's first 8) over the invocation's own
