@@ -376,6 +376,8 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     schedule.multiprocessors = options.cuda.multiprocessorCount;
     schedule.vectorize = options.cuda.vectorize;
     schedule.deterministic = options.cuda.deterministic;
+    schedule.skinnyColumnsPerWarp = options.cuda.skinnyColumnsPerWarp;
+    schedule.skinnyLoadsPerLane = options.cuda.skinnyLoadsPerLane;
     pm.addNestedPass<func::FuncOp>(createScheduleKernels(schedule));
     plan::OutlineExecutableOptions outline;
     outline.allowTf32 = options.cuda.allowTf32;

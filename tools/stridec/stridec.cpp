@@ -211,6 +211,20 @@ cl::opt<std::string> skinnyProducts(
              "products\""),
     cl::init("auto"), cl::cat(stridecCategory));
 
+cl::opt<int> skinnyColumnsPerWarp(
+    "skinny-columns-per-warp", cl::value_desc("N"), cl::init(0),
+    cl::desc("Tuning: the output columns each warp of the skinny product "
+             "kernel takes, for products of at most 8 rows (default 0: the "
+             "scheduler's choice; bench/decode/skinny_sweep.py times them)"),
+    cl::cat(stridecCategory));
+
+cl::opt<int> skinnyLoadsPerLane(
+    "skinny-loads-per-lane", cl::value_desc("N"), cl::init(0),
+    cl::desc("Tuning: the 16-byte weight loads each lane of the skinny "
+             "product kernel issues per column before using any (default 0: "
+             "the scheduler's choice)"),
+    cl::cat(stridecCategory));
+
 cl::opt<bool> noRecognizeAttention(
     "no-recognize-attention",
     cl::desc("Leave attention that the graph spells out as ops (matrix "
@@ -410,6 +424,14 @@ int main(int argc, char **argv) {
       option->addCategory(mlirCategory);
   cl::HideUnrelatedOptions({&stridecCategory, &mlirCategory});
   cl::ParseCommandLineOptions(argc, argv, kOverview);
+  for (auto [name, value] :
+       {std::pair{"skinny-columns-per-warp", skinnyColumnsPerWarp.getValue()},
+        {"skinny-loads-per-lane", skinnyLoadsPerLane.getValue()}})
+    if (value < 0 || value > 16) {
+      errs() << "stridec: error: --" << name << "=" << value
+             << ": expected 1 to 16, or 0 for the scheduler's choice\n";
+      return 1;
+    }
   if (multiprocessors < 0) {
     errs() << "stridec: error: --multiprocessors=" << multiprocessors
            << ": expected a count of multiprocessors, or 0 for the arch's "
@@ -448,6 +470,8 @@ int main(int argc, char **argv) {
   options.cuda.runtimeChecks = !noRuntimeChecks;
   options.cuda.vectorize = !noVectorize;
   options.cuda.allowTf32 = allowTf32;
+  options.cuda.skinnyColumnsPerWarp = skinnyColumnsPerWarp;
+  options.cuda.skinnyLoadsPerLane = skinnyLoadsPerLane;
   options.cuda.deterministic = deterministic;
   options.cuda.dependentLaunch = !noDependentLaunch;
   options.jobs = jobs;

@@ -154,7 +154,13 @@ void Scheduler::scheduleSkinnyProduct() {
   int64_t rows = lhs[0], depth = lhs[1],
           columns = op.getResult().getType().getShape()[1];
   vectorWidth = skinnyVectorWidth(op);
-  tile = rows <= kMaxSkinnyPairedRows ? kSkinnyColumnsPerWarp : 1;
+  int64_t pairedColumns = options.skinnyColumnsPerWarp > 0
+                              ? options.skinnyColumnsPerWarp
+                              : kSkinnyColumnsPerWarp;
+  tile = rows <= kMaxSkinnyPairedRows ? pairedColumns : 1;
+  elementsPerThread = vectorWidth * (options.skinnyLoadsPerLane > 0
+                                         ? options.skinnyLoadsPerLane
+                                         : kSkinnyLoadsPerLane);
   if (rows * columns == 0)
     return;
   int64_t groups = ceilDiv(columns, tile), warps = threads / 32;
@@ -209,6 +215,8 @@ struct ScheduleKernelsPass
     schedule.multiprocessorCount = multiprocessors;
     schedule.vectorize = vectorize;
     schedule.deterministic = deterministic;
+    schedule.skinnyColumnsPerWarp = skinnyColumnsPerWarp;
+    schedule.skinnyLoadsPerLane = skinnyLoadsPerLane;
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       FailureOr<KernelScheduleAttr> attr = scheduleKernel(kernel, schedule);
       if (failed(attr))

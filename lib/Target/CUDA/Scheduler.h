@@ -98,6 +98,10 @@ constexpr int64_t kMinSplitKvKeys = 64;
 /// (not measured yet: bench/decode --compare-skinny).
 constexpr int64_t kSkinnyThreads = 128;
 constexpr int64_t kSkinnyColumnsPerWarp = 2;
+/// Loads of `vector_width` elements a lane issues per column and step before
+/// any is used (the schedule's elements_per_thread over vector_width); 1:
+/// one load per column a step, the step loop unrolled 4 times.
+constexpr int64_t kSkinnyLoadsPerLane = 1;
 constexpr int64_t kMaxSkinnyPairedRows = 8;
 constexpr int64_t kSkinnyWarpsPerMultiprocessor = 16;
 constexpr int64_t kMinSkinnySliceBytes = 4096;

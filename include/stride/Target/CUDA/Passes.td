@@ -45,6 +45,14 @@ def ScheduleKernels : Pass<"stride-schedule-kernels", "::mlir::func::FuncOp"> {
     Option<"deterministic", "deterministic", "bool", /*default=*/"false",
            "Index scatters of floats sum each output element's contributions "
            "in source order (bit-identical results run after run)">,
+    Option<"skinnyColumnsPerWarp", "skinny-columns-per-warp", "int",
+           /*default=*/"0",
+           "Skinny products of at most 8 rows: output columns per warp; 0: "
+           "the scheduler's default">,
+    Option<"skinnyLoadsPerLane", "skinny-loads-per-lane", "int",
+           /*default=*/"0",
+           "Skinny products: weight loads each lane issues per column before "
+           "using any; 0: the scheduler's default">,
   ];
 }
 

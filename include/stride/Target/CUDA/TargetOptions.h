@@ -56,6 +56,13 @@ struct CudaTargetOptions {
   /// that grid has ended and flushed, hiding part of the gap between them.
   /// Ignored below sm_90 (stride::supportsDependentLaunch).
   bool dependentLaunch = true;
+  /// Skinny products (form (g), python-free-docs/matmul.md, "Skinny
+  /// products"): the output columns each warp takes, and the 16-byte loads
+  /// each lane issues per column before it uses them (the bytes in flight);
+  /// 0: the scheduler's defaults (kSkinnyColumnsPerWarp, kSkinnyLoadsPerLane).
+  /// Tuning knobs: bench/decode/skinny_sweep.py times the choices.
+  int skinnyColumnsPerWarp = 0;
+  int skinnyLoadsPerLane = 0;
 };
 
 } // namespace stride

@@ -555,9 +555,10 @@ private:
   /// `operand`'s layout from `coords`, as one aligned load.
   std::string vectorLoad(int64_t count, unsigned arg, mlir::Value operand,
                          llvm::ArrayRef<std::string> coords);
-  /// One step of a lane: `count` elements from `kk` of each column's
-  /// weight row and of each row of the activations, into the sums.
-  void printStep(Code &body, int64_t count);
+  /// One step of a lane: `stepLoads` loads of `count` elements, from `kk`
+  /// 32 * `count` apart, of each column's weight row (all issued first) and
+  /// of each row of the activations, into the sums.
+  void printStep(Code &body, int64_t count, int64_t stepLoads);
   /// Each row's and column's sum over the warp's lanes; a lane per (row,
   /// column) stores it (one slice) or its partial (several).
   mlir::LogicalResult printWarpSums(Code &body);
@@ -569,7 +570,7 @@ private:
 
   MatmulOp op;
   int64_t rows = 0, depth = 0, columns = 0, tile = 1, width = 1, slices = 1,
-          warps = 0, chunk = 0;
+          warps = 0, chunk = 0, loads = 1;
   unsigned lhsArg = 0, rhsArg = 0;
   /// The operands' storage type.
   std::string element;

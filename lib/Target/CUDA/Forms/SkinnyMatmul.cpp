@@ -43,6 +43,7 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
   width = schedule.getVectorWidth();
   slices = schedule.getSlices();
   warps = schedule.getThreads() / 32;
+  loads = std::max<int64_t>(1, schedule.getElementsPerThread() / width);
   chunk = skinnySliceLength(depth, slices, width);
   element = storageType(op.getLhs().getType().getDType());
   std::optional<unsigned> lhs = rootArgument(op.getLhs());
@@ -53,9 +54,10 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
   lhsArg = *lhs;
   rhsArg = *rhs;
   body.line("// skinny product at {}: {} rows x {} columns over K = {}, a "
-            "warp per {} columns, loads of {} elements, K in {} slices of {}",
+            "warp per {} columns, loads of {} elements ({} per column in "
+            "flight), K in {} slices of {}",
             formatLocation(op.getLoc()), rows, columns, depth, tile, width,
-            slices, chunk);
+            loads, slices, chunk);
   if (rows * columns == 0) {
     body.line("// nothing to compute: the kernel is never launched");
     return success();
@@ -97,16 +99,22 @@ LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
   body.line("acc[r][j] = 0.0f;");
   body.close();
   body.close();
-  body.line("#pragma unroll 4");
-  body.open(fmt::format("for ({0} kk = kBegin + lane * {1}; kk < kWhole; "
-                        "kk += {2})",
-                        idx, width, 32 * width));
-  printStep(body, width);
+  body.line("{} kk = kBegin + lane * {};", idx, width);
+  if (loads > 1) {
+    body.line("// {} loads per column issued before any is used.", loads);
+    body.open(fmt::format("for (; kk + {} < kWhole; kk += {})",
+                          (loads - 1) * 32 * width, loads * 32 * width));
+    printStep(body, width, loads);
+    body.close();
+  } else {
+    body.line("#pragma unroll 4");
+  }
+  body.open(fmt::format("for (; kk < kWhole; kk += {})", 32 * width));
+  printStep(body, width, 1);
   body.close();
   if (depth % width != 0) {
-    body.open(fmt::format("for ({} kk = kWhole + lane; kk < kEnd; kk += 32)",
-                          idx));
-    printStep(body, 1);
+    body.open("for (kk = kWhole + lane; kk < kEnd; kk += 32)");
+    printStep(body, 1, 1);
     body.close();
   }
   return printWarpSums(body);
@@ -121,22 +129,35 @@ std::string SkinnyMatmulPrinter::vectorLoad(int64_t count, unsigned arg,
       address(cast<StridedTensorType>(operand.getType()), coords));
 }
 
-void SkinnyMatmulPrinter::printStep(Code &body, int64_t count) {
+void SkinnyMatmulPrinter::printStep(Code &body, int64_t count,
+                                    int64_t stepLoads) {
   std::string type = fmt::format("stride_vecn<{}, {}>", element, count);
-  for (int64_t j = 0; j < tile; ++j)
-    body.line("const {} weight{} = {};", type, j,
-              vectorLoad(count, rhsArg, op.getRhs(),
-                         {"kk", fmt::format("w{}", j)}));
+  auto at = [&](int64_t u) {
+    return u == 0 ? std::string("kk")
+                  : fmt::format("kk + {}", u * 32 * count);
+  };
+  auto weight = [&](int64_t j, int64_t u) {
+    return stepLoads == 1 ? fmt::format("weight{}", j)
+                          : fmt::format("weight{}_{}", j, u);
+  };
+  for (int64_t u = 0; u < stepLoads; ++u)
+    for (int64_t j = 0; j < tile; ++j)
+      body.line("const {} {} = {};", type, weight(j, u),
+                vectorLoad(count, rhsArg, op.getRhs(),
+                           {at(u), fmt::format("w{}", j)}));
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
-  body.line("const {} a = {};", type,
-            vectorLoad(count, lhsArg, op.getLhs(), {"r", "kk"}));
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int e = 0; e < {}; ++e)", count));
-  body.line("const float x = stride_ld(&a.v[e]);");
-  for (int64_t j = 0; j < tile; ++j)
-    body.line("acc[r][{0}] += x * stride_ld(&weight{0}.v[e]);", j);
-  body.close();
+  for (int64_t u = 0; u < stepLoads; ++u) {
+    std::string a = stepLoads == 1 ? "a" : fmt::format("a{}", u);
+    body.line("const {} {} = {};", type, a,
+              vectorLoad(count, lhsArg, op.getLhs(), {"r", at(u)}));
+    body.line("#pragma unroll");
+    body.open(fmt::format("for (int e = 0; e < {}; ++e)", count));
+    body.line("const float x = stride_ld(&{}.v[e]);", a);
+    for (int64_t j = 0; j < tile; ++j)
+      body.line("acc[r][{}] += x * stride_ld(&{}.v[e]);", j, weight(j, u));
+    body.close();
+  }
   body.close();
 }
 
