@@ -204,7 +204,7 @@ cl::opt<std::string> skinnyProducts(
     "skinny-products", cl::value_desc("auto|library|generated"),
     cl::desc("How matrix products of few rows (a decode step's linear "
              "layers) run: auto (default: Stride's skinny product kernel for "
-             "2-D f16/bf16/f32 products of at most 8 rows whose weight and "
+             "2-D f16/bf16/f32 products of 1 row whose weight and "
              "activations are contiguous along K, cuBLASLt for the rest), "
              "generated (the kernel up to 32 rows) or library (every product "
              "a cuBLASLt call); python-free-docs/matmul.md, \"Skinny "

@@ -234,14 +234,14 @@ private:
 };
 
 /// The default policy (`auto`) runs a product as the skinny product kernel
-/// up to this many rows. The kernel reads each weight element once and
-/// multiplies it with every row on the CUDA cores: at the H200's 4.2 TB/s,
-/// bf16 weights and 8 rows take about 34 of its 67 f32 TFLOPS, and each
-/// row adds a load of the activations per load of the weight. More rows
-/// are the tensor cores' work (cuBLASLt); `generated` takes up to
-/// kMaxSkinnyProductRows, to measure (python-free-docs/matmul.md, "Skinny
-/// products").
-constexpr int64_t kAutoSkinnyProductRows = 8;
+/// up to this many rows. Measured on an H200 (bench/decode/skinny_sweep.py,
+/// bench/NOTES.md section 50): at 1 row the kernel streams every decode
+/// product at 3.3-4.3 TB/s, level with or ahead of cuBLASLt; at 8 rows it
+/// takes 1.6-2x cuBLASLt's time (it multiplies each weight element with
+/// every row on the CUDA cores, converting the activations at each step).
+/// `generated` takes up to kMaxSkinnyProductRows, to measure
+/// (python-free-docs/matmul.md, "Skinny products").
+constexpr int64_t kAutoSkinnyProductRows = 1;
 
 /// The most rows `policy` runs as the skinny product kernel (0: none), or
 /// std::nullopt for an unknown policy.

@@ -458,9 +458,10 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
     products with a weight (`rhs`) and activations (`lhs`) whose `K`
     elements are consecutive (`checkSkinnyProduct`, KernelContract.h), no
     epilogue but `relu`, and few rows. `auto` (the default) marks those of
-    at most 8 rows: cuBLASLt streamed the weights of a batch-1 decode step
-    of a LLaMA-8B-class layer on an H200 at 20% to 82% of the copy
-    bandwidth (python-free-docs/matmul.md, "Skinny products"); `generated`
+    1 row: there the kernel streamed every weight of a batch-1 decode step
+    of a LLaMA-8B-class layer on an H200 at 3.3 to 4.3 TB/s, level with or
+    faster than cuBLASLt, and at 8 rows it was 1.6 to 2 times slower
+    (python-free-docs/matmul.md, "Skinny products"); `generated`
     marks those of up to 32 rows (to measure both); `library` marks none.
     `stride-outline-kernels` gives a marked product a kernel of its own. A
     mark already on an op stands.
@@ -474,7 +475,7 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
   let options = [
     Option<"skinnyProducts", "skinny-products", "std::string", "\"auto\"",
            "Which products of few rows run as the skinny product kernel "
-           "instead of cuBLASLt: auto (up to 8 rows), generated (up to 32) "
+           "instead of cuBLASLt: auto (1 row), generated (up to 32) "
            "or library (none)">
   ];
   let dependentDialects = ["::stride::StrideDialect"];

@@ -107,7 +107,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<std::string> skinnyProducts{
       *this, "skinny-products",
       llvm::cl::desc("Which products of few rows run as the skinny product "
-                     "kernel instead of cuBLASLt: auto (up to 8 rows), "
+                     "kernel instead of cuBLASLt: auto (1 row), "
                      "generated (up to 32) or library (none)"),
       llvm::cl::init("auto")};
   Option<bool> decomposeConvolutions{

@@ -61,8 +61,8 @@ struct PipelineOptions {
   bool splitKvAttention = true;
   /// Which matrix products of few rows run as Stride's skinny product
   /// kernel instead of a cuBLASLt call (stride-matmul-layout's
-  /// skinny-products option): "auto" (up to 8 rows, where cuBLASLt falls
-  /// short of the bandwidth), "generated" (up to 32 rows) or "library"
+  /// skinny-products option): "auto" (1 row, where the kernel streams the
+  /// weights at least as fast as cuBLASLt), "generated" (up to 32 rows) or "library"
   /// (none).
   std::string skinnyProducts = "auto";
   /// Split the graph for this many ranks (stride-tensor-parallel, after

@@ -154,10 +154,7 @@ void Scheduler::scheduleSkinnyProduct() {
   int64_t rows = lhs[0], depth = lhs[1],
           columns = op.getResult().getType().getShape()[1];
   vectorWidth = skinnyVectorWidth(op);
-  int64_t pairedColumns = options.skinnyColumnsPerWarp > 0
-                              ? options.skinnyColumnsPerWarp
-                              : kSkinnyColumnsPerWarp;
-  tile = rows <= kMaxSkinnyPairedRows ? pairedColumns : 1;
+  tile = skinnyColumnsPerWarp(rows, columns);
   elementsPerThread = vectorWidth * (options.skinnyLoadsPerLane > 0
                                          ? options.skinnyLoadsPerLane
                                          : kSkinnyLoadsPerLane);
@@ -177,6 +174,16 @@ void Scheduler::scheduleSkinnyProduct() {
   scratch.push_back(slices * rows * columns *
                     static_cast<int64_t>(sizeof(float)));
   launch(ceilDiv(rows * columns, threads), threads, 1, /*phase=*/2);
+}
+
+int64_t Scheduler::skinnyColumnsPerWarp(int64_t rows, int64_t columns) {
+  if (rows > kMaxSkinnyPairedRows)
+    return 1;
+  if (options.skinnyColumnsPerWarp > 0)
+    return options.skinnyColumnsPerWarp;
+  if (rows > 1)
+    return kSkinnyColumnsPerWarp;
+  return columns >= kWideSkinnyColumns ? kWideSkinnyColumnsPerWarp : 1;
 }
 
 int64_t Scheduler::skinnyVectorWidth(MatmulOp op) {

@@ -98,6 +98,13 @@ constexpr int64_t kMinSplitKvKeys = 64;
 /// (not measured yet: bench/decode --compare-skinny).
 constexpr int64_t kSkinnyThreads = 128;
 constexpr int64_t kSkinnyColumnsPerWarp = 2;
+/// At 1 row, a warp takes 1 column, or kWideSkinnyColumnsPerWarp where the
+/// product has at least kWideSkinnyColumns: measured on an H200
+/// (bench/decode/skinny_sweep.py, bench/NOTES.md section 50), 1 column
+/// streamed the 4096-column products fastest (3.3 and 4.0 TB/s), 4 columns
+/// the 14,336 and 32,000-column ones (4.0 and 4.3 TB/s), 2 neither.
+constexpr int64_t kWideSkinnyColumns = 8192;
+constexpr int64_t kWideSkinnyColumnsPerWarp = 4;
 /// Loads of `vector_width` elements a lane issues per column and step before
 /// any is used (the schedule's elements_per_thread over vector_width); 1:
 /// one load per column a step, the step loop unrolled 4 times.
@@ -219,6 +226,10 @@ private:
   /// offsets and row strides of the weight and the activations are
   /// multiples of it, else the largest power of two that is.
   int64_t skinnyVectorWidth(MatmulOp op);
+  /// The output columns a warp of the skinny product takes (the option's,
+  /// or kSkinnyColumnsPerWarp / kWideSkinnyColumnsPerWarp / 1 by the rows
+  /// and columns).
+  int64_t skinnyColumnsPerWarp(int64_t rows, int64_t columns);
 
   /// The kernel's functional ops (views not counted): what NVRTC compiles
   /// once per element a thread computes.

@@ -576,21 +576,24 @@ func.func @scan_blocks(%a: !stride.tensor<64x3000xf32>, %b: !stride.tensor<37x45
 // -----
 
 // Skinny products (a batch-1 decode step's bf16 projections,
-// python-free-docs/matmul.md "Skinny products"): a warp per 2 columns,
-// 16-byte loads (8 elements). The 4096 x 4096 one has 2,048 warps, 16 per
+// python-free-docs/matmul.md "Skinny products"): at 1 row a warp per
+// column (below kWideSkinnyColumns), 16-byte loads (8 elements), one per
+// column in flight. The 4096 x 4096 one has 4,096 warps, 31 per
 // multiprocessor of 132: one launch. The 1024 x 4096 one (8 key/value
-// heads) has 512: K is split into 2 slices (4 KiB of a weight row each),
+// heads) has 1,024: K is split into 2 slices (4 KiB of a weight row each),
 // their partial sums in scratch, added by a second launch. On 2
-// multiprocessors its warps fill the GPU unsplit.
+// multiprocessors its warps fill the GPU unsplit. A 14336-column product
+// (the MLP's gate) takes 4 columns a warp.
 // CHECK-LABEL: func.func @skinny_decode
-// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, tile = 2, launches = [#stride.launch<grid = 512, block = 128>]>
-// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, slices = 2, tile = 2, launches = [#stride.launch<grid = 256, block = 128, phase = 1>, #stride.launch<grid = 8, block = 128, phase = 2>], scratch = [8192]>
+// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 1024, block = 128>]>
+// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, slices = 2, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 512, block = 128, phase = 1>, #stride.launch<grid = 8, block = 128, phase = 2>], scratch = [8192]>
+// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 4, launches = [#stride.launch<grid = 896, block = 128>]>
 // MP2-LABEL: func.func @skinny_decode
-// MP2: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, tile = 2, launches = [#stride.launch<grid = 512, block = 128>]>
-// MP2: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, tile = 2, launches = [#stride.launch<grid = 128, block = 128>]>
+// MP2: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 1024, block = 128>]>
+// MP2: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 256, block = 128>]>
 func.func @skinny_decode(%x: !stride.tensor<1x4096xbf16>, %w: !stride.tensor<4096x4096xbf16>,
-                         %v: !stride.tensor<1024x4096xbf16>)
-    -> (!stride.tensor<1x4096xbf16>, !stride.tensor<1x1024xbf16>) {
+                         %v: !stride.tensor<1024x4096xbf16>, %g: !stride.tensor<14336x4096xbf16>)
+    -> (!stride.tensor<1x4096xbf16>, !stride.tensor<1x1024xbf16>, !stride.tensor<1x14336xbf16>) {
   %wt = stride.permute %w dims [1, 0] : !stride.tensor<4096x4096xbf16>
       -> !stride.tensor<4096x4096xbf16, strides = [1, 4096], offset = 0>
   %p = stride.matmul %x, %wt : !stride.tensor<1x4096xbf16>,
@@ -599,20 +602,25 @@ func.func @skinny_decode(%x: !stride.tensor<1x4096xbf16>, %w: !stride.tensor<409
       -> !stride.tensor<4096x1024xbf16, strides = [1, 4096], offset = 0>
   %q = stride.matmul %x, %vt : !stride.tensor<1x4096xbf16>,
       !stride.tensor<4096x1024xbf16, strides = [1, 4096], offset = 0> -> !stride.tensor<1x1024xbf16>
-  return %p, %q : !stride.tensor<1x4096xbf16>, !stride.tensor<1x1024xbf16>
+  %gt = stride.permute %g dims [1, 0] : !stride.tensor<14336x4096xbf16>
+      -> !stride.tensor<4096x14336xbf16, strides = [1, 4096], offset = 0>
+  %r = stride.matmul %x, %gt : !stride.tensor<1x4096xbf16>,
+      !stride.tensor<4096x14336xbf16, strides = [1, 4096], offset = 0> -> !stride.tensor<1x14336xbf16>
+  return %p, %q, %r : !stride.tensor<1x4096xbf16>, !stride.tensor<1x1024xbf16>, !stride.tensor<1x14336xbf16>
 }
 
 // -----
 
 // Weight rows of 133 f32 elements: no aligned group of 2 or 4, one element
-// per load; K = 133 (532 bytes) is too short to split.
+// per load; K = 133 (532 bytes) is too short to split. 3 rows (marked by
+// hand: the default policy takes 1 row only): a warp per 2 columns.
 // CHECK-LABEL: func.func @skinny_unaligned
-// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, threads = 128, tile = 2, launches = [#stride.launch<grid = 38, block = 128>]>
+// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, threads = 128, elements_per_thread = 1, tile = 2, launches = [#stride.launch<grid = 38, block = 128>]>
 func.func @skinny_unaligned(%x: !stride.tensor<3x133xf32>, %w: !stride.tensor<300x133xf32>)
     -> !stride.tensor<3x300xf32> {
   %wt = stride.permute %w dims [1, 0] : !stride.tensor<300x133xf32>
       -> !stride.tensor<133x300xf32, strides = [1, 133], offset = 0>
-  %p = stride.matmul %x, %wt : !stride.tensor<3x133xf32>,
+  %p = stride.matmul %x, %wt {stride.skinny_product} : !stride.tensor<3x133xf32>,
       !stride.tensor<133x300xf32, strides = [1, 133], offset = 0> -> !stride.tensor<3x300xf32>
   return %p : !stride.tensor<3x300xf32>
 }

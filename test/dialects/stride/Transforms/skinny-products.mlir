@@ -41,10 +41,10 @@ func.func @decode_linear(%x: !stride.tensor<1x64xbf16>, %w: !stride.tensor<24x64
 
 // -----
 
-// 8 rows (a batch-8 step) are the default's bound; 16 only `generated`
-// takes, and 33 none.
+// The default takes 1 row only (@decode_linear); 8 rows (a batch-8 step)
+// and 16 only `generated` takes, and 33 none.
 // CHECK-LABEL: func.func @row_bounds
-// AUTO: stride.matmul %arg0, %{{.*}} {stride.skinny_product} : <8x64xf32
+// AUTO: stride.matmul %arg0, %{{.*}} {lhs_layout
 // AUTO: stride.matmul %arg1, %{{.*}} {lhs_layout
 // AUTO: stride.matmul %arg2, %{{.*}} {lhs_layout
 // GEN: stride.matmul %arg0, %{{.*}} {stride.skinny_product} : <8x64xf32
