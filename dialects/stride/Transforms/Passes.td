@@ -323,6 +323,75 @@ def FoldIntoConvolution : Pass<"stride-fold-into-convolution",
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def ConvolutionLibrary : Pass<"stride-convolution-library",
+                              "::mlir::func::FuncOp"> {
+  let summary = "Keep the convolutions cuDNN takes whole, in layouts it "
+                "reads and writes, for a cuDNN call each";
+  let description = [{
+    Chooses, for each `stride.convolution`, whether it runs as one
+    `cudnn.convolution` library call (python-free-docs/convolution.md, "The
+    cuDNN step") or is left to `stride-decompose-convolution`, by the
+    option `convolutions`:
+
+    - `auto` (the default): cuDNN for every convolution it takes: f16,
+      bf16 or f32, 1-D to 3-D, any stride, padding, dilation and groups;
+      transposed ones (cuDNN's data gradient of the matching forward) where
+      each `output_padding` is below its stride. The others (f64, a
+      transposed convolution whose `output_padding` is only below the
+      dilation) are decomposed.
+    - `library`: the same, and a convolution cuDNN does not take is an
+      error at the op.
+    - `generated`: none; every convolution is decomposed.
+
+    For each convolution kept:
+
+    - an operand (input, weight) that is not packed in row-major (NCHW) or
+      channels-last (NHWC) order from a 16-byte aligned offset is copied
+      into a dense tensor first (`stride.clone`); the result likewise gets
+      a dense row-major layout and a `stride.clone` after it gives the
+      other uses the layout the graph declared;
+    - the bias stays on the op (added in cuDNN's graph) for a forward f16
+      or bf16 convolution with a channels-last result, the case cuDNN's
+      runtime-fusion engines take; elsewhere it becomes a `stride.add` of
+      its broadcast after the op, which `stride-fuse` fuses with what
+      follows;
+    - the op is marked `stride.keep_fused`, which
+      `stride-decompose-convolution` leaves alone and the plan lowers to a
+      `cudnn.convolution` call.
+
+    Runs after `stride-fold-into-convolution` (a folded batch norm is in
+    the weight and bias) and before `stride-decompose-convolution`.
+
+    Before:
+
+    ```mlir
+    %y = stride.convolution %x, %w bias %b stride [1, 1] padding [1, 1]
+        dilation [1, 1] groups 1 : !stride.tensor<1x4x8x8xf32>,
+          !stride.tensor<6x4x3x3xf32>, !stride.tensor<6xf32>
+          -> !stride.tensor<1x6x8x8xf32>
+    ```
+
+    After (f32: the bias is added after the call):
+
+    ```mlir
+    %c = stride.convolution %x, %w stride [1, 1] padding [1, 1]
+        dilation [1, 1] groups 1 {stride.keep_fused} : ...
+          -> !stride.tensor<1x6x8x8xf32>
+    %v = stride.view %b : !stride.tensor<6xf32> -> !stride.tensor<1x6x1x1xf32>
+    %e = stride.expand %v : ... -> !stride.tensor<1x6x8x8xf32,
+          strides = [0, 1, 0, 0], offset = 0>
+    %y = stride.add %c, %e : ...
+    ```
+  }];
+  let options = [
+    Option<"convolutions", "convolutions", "std::string", "\"auto\"",
+           "Which convolutions run as cuDNN calls: auto (those cuDNN takes; "
+           "the others decomposed), library (all; one cuDNN does not take "
+           "is an error) or generated (none: every convolution decomposed)">
+  ];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def DecomposeConvolution : Pass<"stride-decompose-convolution",
                                 "::mlir::func::FuncOp"> {
   let summary = "Rewrite convolutions into a strided view of their windows "

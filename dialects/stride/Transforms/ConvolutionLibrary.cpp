@@ -1,0 +1,175 @@
+//===- ConvolutionLibrary.cpp - The convolutions cuDNN runs ---------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// stride-convolution-library: which convolutions run as one cuDNN call
+// (the others are left to stride-decompose-convolution), and the operands
+// and results of those in layouts cuDNN reads and writes (Passes.td says
+// what each policy takes; python-free-docs/convolution.md, "The cuDNN
+// step", why).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/stride/Transforms/Passes.h"
+
+#include "OpsBefore.h"
+#include "stride/Support/MatmulLayout.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace stride {
+#define GEN_PASS_DEF_CONVOLUTIONLIBRARY
+#include "dialects/stride/Transforms/Passes.h.inc"
+} // namespace stride
+
+using namespace mlir;
+using namespace stride;
+
+namespace {
+
+/// The alignment, in bytes, of every address cuDNN reads.
+constexpr int64_t kCudnnAlignment = 16;
+
+/// Whether `type`'s elements are packed (no gaps, no overlap) with its
+/// dims nested in `order`, outermost first; a dim of size 1 addresses
+/// nothing and is skipped.
+bool isPackedIn(StridedTensorType type, ArrayRef<int64_t> order) {
+  ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
+  int64_t expected = 1;
+  for (int64_t d : llvm::reverse(order)) {
+    if (shape[d] != 1 && strides[d] != expected)
+      return false;
+    expected *= shape[d];
+  }
+  return true;
+}
+
+/// [0, 1, .., rank - 1]: row-major (NCHW).
+SmallVector<int64_t> channelsFirst(int64_t rank) {
+  return llvm::to_vector(llvm::seq<int64_t>(0, rank));
+}
+
+/// [0, 2, .., rank - 1, 1]: channels-last (NHWC).
+SmallVector<int64_t> channelsLast(int64_t rank) {
+  SmallVector<int64_t> order{0};
+  for (int64_t d = 2; d < rank; ++d)
+    order.push_back(d);
+  order.push_back(1);
+  return order;
+}
+
+/// Whether cuDNN reads or writes a tensor of `type` in place: packed in
+/// row-major or channels-last order, from an aligned offset.
+bool cudnnReadsInPlace(StridedTensorType type) {
+  int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  int64_t rank = type.getRank();
+  return (isPackedIn(type, channelsFirst(rank)) ||
+          isPackedIn(type, channelsLast(rank))) &&
+         type.getOffset() * bytes % kCudnnAlignment == 0;
+}
+
+/// What cuDNN does not take in `op`, or "" when it takes it.
+std::string cudnnRefusal(ConvolutionOp op) {
+  StridedTensorType input = op.getInput().getType();
+  Type element = input.getElementType();
+  if (!element.isF16() && !element.isBF16() && !element.isF32())
+    return "its element type is not f16, bf16 or f32";
+  for (Value v : {op.getInput(), op.getWeight(), op.getResult()})
+    if (llvm::is_contained(typeOf(v).getShape(), 0))
+      return "a tensor has no element";
+  if (std::optional<ArrayRef<int64_t>> outputPadding = op.getOutputPadding())
+    for (auto [pad, stride] : llvm::zip(*outputPadding, op.getStride()))
+      if (pad >= stride)
+        return "an output_padding is not below its stride (cuDNN's data "
+               "gradient gives only the rows the stride reaches)";
+  return "";
+}
+
+/// Whether the bias is added in cuDNN's graph: after a forward convolution
+/// in f16 or bf16 whose result is channels-last (cuDNN's runtime-fusion
+/// engines); elsewhere cuDNN has no engine for it, and a `stride.add` after
+/// the call adds it (fused into the next kernel).
+bool cudnnAddsBias(ConvolutionOp op) {
+  StridedTensorType result = op.getResult().getType();
+  Type element = result.getElementType();
+  return !op.getTransposed() && (element.isF16() || element.isBF16()) &&
+         isPackedIn(result, channelsLast(result.getRank()));
+}
+
+/// The op's bias as a `stride.add` of its broadcast after the op.
+void splitBias(ConvolutionOp op) {
+  Value bias = op.getBias();
+  StridedTensorType result = op.getResult().getType();
+  op.getBiasMutable().clear();
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  OpsBefore ops(b, op.getLoc(), result.getElementType());
+  SmallVector<int64_t> shape(result.getRank(), 1);
+  shape[1] = result.getShape()[1];
+  Value column = ops.view(bias, shape);
+  Value broadcast = ops.expand(column, result.getShape());
+  Value sum = AddOp::create(b, op.getLoc(), result, op.getResult(), broadcast);
+  op.getResult().replaceAllUsesExcept(sum, sum.getDefiningOp());
+}
+
+/// Gives `op` operands and a result cuDNN reads and writes in place (dense
+/// row-major copies where it would not), its bias where cuDNN takes it,
+/// and marks it for the plan.
+void prepare(ConvolutionOp op) {
+  Type element = op.getInput().getType().getElementType();
+  OpsBefore ops(op, element);
+  for (OpOperand *operand : {&op.getInputMutable(), &op.getWeightMutable()}) {
+    StridedTensorType type = typeOf(operand->get());
+    if (!cudnnReadsInPlace(type))
+      operand->set(ops.into(operand->get(), ops.dense(type.getShape())));
+  }
+  if (Value bias = op.getBias()) {
+    if (!cudnnAddsBias(op))
+      splitBias(op);
+    else if (!isContiguousVector(typeOf(bias).getLayout()) ||
+             !cudnnReadsInPlace(typeOf(bias)))
+      op.getBiasMutable().assign(
+          ops.into(bias, ops.dense(typeOf(bias).getShape())));
+  }
+  OpResult result = cast<OpResult>(op.getResult());
+  if (!cudnnReadsInPlace(typeOf(result)))
+    writeResultAs(result, StridedTensorType::getContiguous(
+                              typeOf(result).getShape(), element));
+  op->setAttr(StrideDialect::kKeepFusedAttrName, UnitAttr::get(op->getContext()));
+}
+
+struct ConvolutionLibraryPass
+    : stride::impl::ConvolutionLibraryBase<ConvolutionLibraryPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (convolutions != "auto" && convolutions != "library" &&
+        convolutions != "generated") {
+      getOperation().emitError()
+          << "stride-convolution-library: unknown convolutions policy '"
+          << convolutions << "'; expected auto, library or generated";
+      return signalPassFailure();
+    }
+    if (convolutions == "generated")
+      return;
+    SmallVector<ConvolutionOp> ops;
+    getOperation().walk([&](ConvolutionOp op) { ops.push_back(op); });
+    for (ConvolutionOp op : ops) {
+      std::string refusal = cudnnRefusal(op);
+      if (refusal.empty()) {
+        prepare(op);
+        continue;
+      }
+      if (convolutions == "library") {
+        op.emitOpError() << "cannot run as a cuDNN call: " << refusal
+                         << " (convolutions=library; auto decomposes it)";
+        return signalPassFailure();
+      }
+    }
+  }
+};
+
+} // namespace
