@@ -27,8 +27,8 @@ namespace stride::plan {
 
 namespace {
 
-/// The convolution's name for messages: the importer's node name, or the
-/// location as MLIR prints it.
+/// The convolution's name for messages: the importer's node name, else
+/// "file:line:col", else the location as MLIR prints it.
 std::string nameOf(Location loc) {
   if (auto named = dyn_cast<NameLoc>(loc))
     return named.getName().str();
@@ -38,7 +38,11 @@ std::string nameOf(Location loc) {
         return named.getName().str();
   std::string text;
   llvm::raw_string_ostream os(text);
-  loc.print(os);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    loc.print(os);
   return text;
 }
 
