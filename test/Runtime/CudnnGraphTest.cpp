@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Cudnn.h"
-#include "SdpaTestSupport.h"
+#include "ConvolutionTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -43,6 +43,18 @@ protected:
     Status s = buildCudnnSdpaGraph(context, backward);
     return s ? "" : s.error().message;
   }
+
+  /// Builds the graph of the convolution step `c`: "" or the error.
+  std::string build(const Conv &c) {
+    ModuleDesc d = module(c);
+    const auto &step = std::get<LibraryCallStep>(d.steps[0]);
+    CudaDriver unused;
+    LibraryCallContext context{unused, step, {}, "convolution"};
+    for (uint32_t b : step.buffers)
+      context.bufferBytes.push_back(d.buffers[b].sizeBytes);
+    Status s = buildCudnnConvolutionGraph(context);
+    return s ? "" : s.error().message;
+  }
 };
 
 TEST_F(CudnnGraphTest, EveryDescriptorFinalizes) {
@@ -65,6 +77,37 @@ TEST_F(CudnnGraphTest, EveryDescriptorFinalizes) {
             EXPECT_EQ(build(a, backward), "")
                 << (backward ? "backward " : "forward ") << a.name();
         }
+}
+
+/// The convolution graphs: each kind, grouped, channels-last with the bias
+/// in the graph, 1-D (as 2-D) and 3-D.
+TEST_F(CudnnGraphTest, EveryConvolutionDescriptorFinalizes) {
+  for (const char *kind : {"fprop", "dgrad", "wgrad"})
+    for (DType t : {DType::F32, DType::BF16}) {
+      Conv c = grouped();
+      c.kind = kind;
+      c.dtype = t;
+      EXPECT_EQ(build(c), "") << kind << " " << dtypeName(t);
+    }
+  Conv nhwc = grouped();
+  nhwc.dtype = DType::F16;
+  nhwc.bias = true;
+  nhwc.xs = {120, 1, 20, 4};
+  nhwc.ys = {54, 1, 18, 6};
+  EXPECT_EQ(build(nhwc), "");
+  Conv line;
+  line.x = {2, 3, 9}, line.w = {4, 3, 2}, line.y = {2, 4, 4};
+  line.stride = {2}, line.pad = {0}, line.dilation = {1};
+  line.xs = Conv::dense(line.x), line.ws = Conv::dense(line.w);
+  line.ys = Conv::dense(line.y);
+  EXPECT_EQ(build(line), "");
+  Conv volume;
+  volume.x = {1, 2, 4, 5, 6}, volume.w = {3, 2, 2, 2, 3};
+  volume.y = {1, 3, 3, 4, 4};
+  volume.stride = {1, 1, 1}, volume.pad = {0, 0, 0}, volume.dilation = {1, 1, 1};
+  volume.xs = Conv::dense(volume.x), volume.ws = Conv::dense(volume.w);
+  volume.ys = Conv::dense(volume.y);
+  EXPECT_EQ(build(volume), "");
 }
 
 } // namespace
