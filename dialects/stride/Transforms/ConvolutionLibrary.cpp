@@ -16,7 +16,6 @@
 #include "dialects/stride/Transforms/Passes.h"
 
 #include "OpsBefore.h"
-#include "stride/Support/MatmulLayout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -61,14 +60,38 @@ SmallVector<int64_t> channelsLast(int64_t rank) {
   return order;
 }
 
-/// Whether cuDNN reads or writes a tensor of `type` in place: packed in
-/// row-major or channels-last order, from an aligned offset.
-bool cudnnReadsInPlace(StridedTensorType type) {
+/// `type`'s shape and element type, packed with its dims nested in
+/// `order` (outermost first), from element 0.
+StridedTensorType packedIn(StridedTensorType type, ArrayRef<int64_t> order) {
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t> strides(shape.size(), 1);
+  int64_t stride = 1;
+  for (int64_t d : llvm::reverse(order)) {
+    strides[d] = stride;
+    stride *= shape[d];
+  }
+  return StridedTensorType::get(type.getContext(), shape,
+                                type.getElementType(), strides, 0);
+}
+
+/// Whether cuDNN reads or writes a tensor of `type` in place in the stride
+/// order `order`: packed in it, from an aligned offset.
+bool cudnnReadsInPlace(StridedTensorType type, ArrayRef<int64_t> order) {
   int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-  int64_t rank = type.getRank();
-  return (isPackedIn(type, channelsFirst(rank)) ||
-          isPackedIn(type, channelsLast(rank))) &&
+  return isPackedIn(type, order) &&
          type.getOffset() * bytes % kCudnnAlignment == 0;
+}
+
+/// The stride order of `op`'s tensors: channels-last where its result is
+/// (and not also row-major: a tensor with one channel or position is
+/// both), else row-major. cuDNN's engines read and write one order.
+SmallVector<int64_t> strideOrderOf(ConvolutionOp op) {
+  StridedTensorType result = op.getResult().getType();
+  int64_t rank = result.getRank();
+  if (!isPackedIn(result, channelsFirst(rank)) &&
+      isPackedIn(result, channelsLast(rank)))
+    return channelsLast(rank);
+  return channelsFirst(rank);
 }
 
 /// What cuDNN does not take in `op`, or "" when it takes it.
@@ -115,29 +138,26 @@ void splitBias(ConvolutionOp op) {
   op.getResult().replaceAllUsesExcept(sum, sum.getDefiningOp());
 }
 
-/// Gives `op` operands and a result cuDNN reads and writes in place (dense
-/// row-major copies where it would not), its bias where cuDNN takes it,
-/// and marks it for the plan.
+/// Gives `op` operands and a result in one stride order that cuDNN reads
+/// and writes in place (copies in that order where they are not), its
+/// bias where cuDNN takes it, and marks it for the plan.
 void prepare(ConvolutionOp op) {
-  Type element = op.getInput().getType().getElementType();
-  OpsBefore ops(op, element);
+  SmallVector<int64_t> order = strideOrderOf(op);
+  OpsBefore ops(op, op.getInput().getType().getElementType());
   for (OpOperand *operand : {&op.getInputMutable(), &op.getWeightMutable()}) {
     StridedTensorType type = typeOf(operand->get());
-    if (!cudnnReadsInPlace(type))
-      operand->set(ops.into(operand->get(), ops.dense(type.getShape())));
+    if (!cudnnReadsInPlace(type, order))
+      operand->set(ops.into(operand->get(), packedIn(type, order)));
   }
   if (Value bias = op.getBias()) {
     if (!cudnnAddsBias(op))
       splitBias(op);
-    else if (!isContiguousVector(typeOf(bias).getLayout()) ||
-             !cudnnReadsInPlace(typeOf(bias)))
-      op.getBiasMutable().assign(
-          ops.into(bias, ops.dense(typeOf(bias).getShape())));
+    else if (!cudnnReadsInPlace(typeOf(bias), {0}))
+      op.getBiasMutable().assign(ops.into(bias, packedIn(typeOf(bias), {0})));
   }
   OpResult result = cast<OpResult>(op.getResult());
-  if (!cudnnReadsInPlace(typeOf(result)))
-    writeResultAs(result, StridedTensorType::getContiguous(
-                              typeOf(result).getShape(), element));
+  if (!cudnnReadsInPlace(typeOf(result), order))
+    writeResultAs(result, packedIn(typeOf(result), order));
   op->setAttr(StrideDialect::kKeepFusedAttrName, UnitAttr::get(op->getContext()));
 }
 

@@ -54,6 +54,20 @@ func.func @copies(%x: !stride.tensor<1x2x5x5xf32, strides = [100, 50, 10, 2], of
 
 // -----
 
+// One stride order per convolution (cuDNN's engines read and write one):
+// a row-major input and weight of a channels-last result are copied into
+// channels-last first.
+// CHECK-LABEL: func.func @mixed
+// CHECK: %[[X:.*]] = stride.clone %arg0 {{.*}} -> <2x8x4x4xf16, strides = [128, 1, 32, 8], offset = 0>
+// CHECK: %[[W:.*]] = stride.clone %arg1 {{.*}} -> <16x8x3x3xf16, strides = [72, 1, 24, 8], offset = 0>
+// CHECK: stride.convolution %[[X]], %[[W]] {{.*}} {stride.keep_fused} {{.*}} -> <2x16x4x4xf16, strides = [256, 1, 64, 16], offset = 0>
+func.func @mixed(%x: !stride.tensor<2x8x4x4xf16>, %w: !stride.tensor<16x8x3x3xf16>) -> !stride.tensor<2x16x4x4xf16, strides = [256, 1, 64, 16], offset = 0> {
+  %y = stride.convolution %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x4x4xf16>, !stride.tensor<16x8x3x3xf16> -> !stride.tensor<2x16x4x4xf16, strides = [256, 1, 64, 16], offset = 0>
+  return %y : !stride.tensor<2x16x4x4xf16, strides = [256, 1, 64, 16], offset = 0>
+}
+
+// -----
+
 // A transposed convolution (cuDNN's data gradient): its bias is added
 // after the call; an output_padding below the stride is taken.
 // CHECK-LABEL: func.func @transposed
