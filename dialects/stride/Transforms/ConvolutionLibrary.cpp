@@ -16,6 +16,7 @@
 #include "dialects/stride/Transforms/Passes.h"
 
 #include "OpsBefore.h"
+#include "StrideOrders.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
@@ -31,48 +32,6 @@ namespace {
 
 /// The alignment, in bytes, of every address cuDNN reads.
 constexpr int64_t kCudnnAlignment = 16;
-
-/// Whether `type`'s elements are packed (no gaps, no overlap) with its
-/// dims nested in `order`, outermost first; a dim of size 1 addresses
-/// nothing and is skipped.
-bool isPackedIn(StridedTensorType type, ArrayRef<int64_t> order) {
-  ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
-  int64_t expected = 1;
-  for (int64_t d : llvm::reverse(order)) {
-    if (shape[d] != 1 && strides[d] != expected)
-      return false;
-    expected *= shape[d];
-  }
-  return true;
-}
-
-/// [0, 1, .., rank - 1]: row-major (NCHW).
-SmallVector<int64_t> channelsFirst(int64_t rank) {
-  return llvm::to_vector(llvm::seq<int64_t>(0, rank));
-}
-
-/// [0, 2, .., rank - 1, 1]: channels-last (NHWC).
-SmallVector<int64_t> channelsLast(int64_t rank) {
-  SmallVector<int64_t> order{0};
-  for (int64_t d = 2; d < rank; ++d)
-    order.push_back(d);
-  order.push_back(1);
-  return order;
-}
-
-/// `type`'s shape and element type, packed with its dims nested in
-/// `order` (outermost first), from element 0.
-StridedTensorType packedIn(StridedTensorType type, ArrayRef<int64_t> order) {
-  ArrayRef<int64_t> shape = type.getShape();
-  SmallVector<int64_t> strides(shape.size(), 1);
-  int64_t stride = 1;
-  for (int64_t d : llvm::reverse(order)) {
-    strides[d] = stride;
-    stride *= shape[d];
-  }
-  return StridedTensorType::get(type.getContext(), shape,
-                                type.getElementType(), strides, 0);
-}
 
 /// Whether cuDNN reads or writes a tensor of `type` in place in the stride
 /// order `order`: packed in it, from an aligned offset.

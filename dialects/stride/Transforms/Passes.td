@@ -323,6 +323,58 @@ def FoldIntoConvolution : Pass<"stride-fold-into-convolution",
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def ConvolutionLayout : Pass<"stride-convolution-layout",
+                             "::mlir::func::FuncOp"> {
+  let summary = "Give f16 and bf16 convolutions, and the pointwise ops after "
+                "them, channels-last results where Stride owns the layout";
+  let description = [{
+    cuDNN runs f16 and bf16 convolutions on tensor cores in channels-last
+    order (NHWC); a row-major (NCHW) result costs it a conversion on the
+    way in and out. Where the graph leaves the layout to Stride, this pass
+    chooses channels-last, as a stride order, and keeps it through the
+    pointwise ops that follow, so that a chain of convolution, bias or
+    folded batch norm, ReLU, residual add and the next convolution reads
+    and writes one order:
+
+    - a `stride.convolution` in f16 or bf16 over 2-D or 3-D images whose
+      result is row-major from element 0 (as the importer writes it) and
+      owned: no `return` reads it and every reader is a functional op or a
+      convolution (a view, whose layout is computed from its operand's, or a
+      returned value keeps the layout the graph gave it), gets the
+      channels-last strides `[H W C, 1, W C, C]` (3-D: `[D H W C, 1, ..]`);
+    - then each pointwise (`Elementwise`) reader of a channels-last value,
+      of the same shape, whose own result is owned in the same sense, gets
+      the channels-last strides too, and so on.
+
+    Nothing else changes: a reader of another kind (pooling's padding,
+    a reduction) reads the channels-last value through its strides, and
+    `stride-convolution-library` copies the input of a convolution whose
+    order differs from its result's. Runs after
+    `stride-fold-into-convolution` and before `stride-convolution-library`
+    when convolutions run through cuDNN.
+
+    Before (types shortened):
+
+    ```mlir
+    %c = stride.convolution %x, %w ... -> <8x64x56x56xbf16>
+    %r = stride.relu %c : ... -> <8x64x56x56xbf16>
+    %d = stride.convolution %r, %w2 ... -> <8x64x56x56xbf16>
+    ```
+
+    After:
+
+    ```mlir
+    %c = stride.convolution %x, %w ... -> <8x64x56x56xbf16,
+        strides = [200704, 1, 3584, 64], offset = 0>
+    %r = stride.relu %c : ... -> <8x64x56x56xbf16,
+        strides = [200704, 1, 3584, 64], offset = 0>
+    %d = stride.convolution %r, %w2 ... -> <8x64x56x56xbf16,
+        strides = [200704, 1, 3584, 64], offset = 0>
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def ConvolutionLibrary : Pass<"stride-convolution-library",
                               "::mlir::func::FuncOp"> {
   let summary = "Keep the convolutions cuDNN takes whole, in layouts it "

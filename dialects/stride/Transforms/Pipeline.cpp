@@ -54,6 +54,10 @@ void stride::buildStridePipeline(OpPassManager &pm,
   if (options.foldIntoConvolutions)
     pm.addNestedPass<func::FuncOp>(createFoldIntoConvolution());
   if (options.decomposeConvolutions) {
+    // f16 and bf16 convolutions channels-last where Stride owns the layout,
+    // for cuDNN's tensor-core engines.
+    if (options.convolutions != "generated")
+      pm.addNestedPass<func::FuncOp>(createConvolutionLayout());
     pm.addNestedPass<func::FuncOp>(createConvolutionLibrary(
         ConvolutionLibraryOptions{options.convolutions}));
     pm.addNestedPass<func::FuncOp>(createDecomposeConvolution());
