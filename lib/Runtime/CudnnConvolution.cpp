@@ -14,8 +14,9 @@
 // invocation, builds the graph from the descriptor (every tensor's dims and
 // strides: channels-last is a stride order; a 1-D convolution as 2-D with
 // a unit dim), chooses an execution plan with cuDNN's heuristics (once per
-// problem and invocation) and allocates the workspace it needs. A run is
-// one cudnnBackendExecute on the invocation's stream.
+// problem and invocation) and grows the workspace the invocation's
+// convolution steps share to what the plan needs. A run is one
+// cudnnBackendExecute on the invocation's stream.
 //
 //===----------------------------------------------------------------------===//
 
@@ -351,19 +352,23 @@ public:
   const ConvolutionProblem p;
 };
 
-/// A `cudnn.convolution` step in one invocation: its plan and workspace.
+/// A `cudnn.convolution` step in one invocation: its plan; its workspace
+/// is the one the invocation's convolution steps share (the largest any
+/// needs), as they run one after another.
 class ConvolutionInstance final : public LibraryCallInstance {
 public:
   ConvolutionInstance(const PreparedConvolution &step,
                       std::shared_ptr<CudnnSession> session)
-      : step(step), session(std::move(session)), workspace(step.cu) {}
+      : step(step), session(std::move(session)) {}
 
   Status create() {
     Result<std::shared_ptr<const ConvolutionPlan>> found = sharedPlan();
     if (!found)
       return found.error();
     shared = std::move(*found);
-    if (Status s = workspace.allocate(shared->plan.workspaceBytes); !s)
+    if (Status s = session->reserveSharedWorkspace(
+            step.cu, shared->plan.workspaceBytes);
+        !s)
       return s;
     for (const Operand &o : step.p.operands())
       uids.push_back(o.uid);
@@ -380,8 +385,9 @@ public:
     dnn.clearLastError();
     if (cudnnStatus_t s = dnn.cudnnSetStream(session->handle, stream))
       return makeError(cudnnErrorCode(s), dnn.failure("cudnnSetStream", s));
-    void *scratch =
-        shared->plan.workspaceBytes ? workspace.pointer(0) : nullptr;
+    void *scratch = shared->plan.workspaceBytes
+                        ? session->sharedWorkspaceAddress()
+                        : nullptr;
     return executePlan(dnn, session->handle, shared->plan, uids, pointers,
                        scratch);
   }
@@ -422,7 +428,6 @@ private:
   const PreparedConvolution &step;
   std::shared_ptr<CudnnSession> session;
   std::shared_ptr<const ConvolutionPlan> shared;
-  DeviceMemory workspace;
   std::vector<int64_t> uids;
   std::vector<void *> pointers;
 };
@@ -440,26 +445,36 @@ PreparedConvolution::instantiate(LibrarySessions &sessions) const {
 
 } // namespace
 
-Result<std::unique_ptr<PreparedLibraryCall>>
-prepareCudnnConvolution(const LibraryCallContext &context, LibrarySessions &) {
+namespace {
+
+/// The step's checked problem and cuDNN, loaded.
+Result<std::pair<ConvolutionProblem, const Cudnn *>>
+loadProblem(const LibraryCallContext &context) {
   Result<ConvolutionProblem> problem = readProblem(context);
   if (!problem)
     return problem.error();
   Result<const Cudnn *> dnn = loadCudnn(context.where);
   if (!dnn)
     return dnn.error();
+  return std::make_pair(std::move(*problem), *dnn);
+}
+
+} // namespace
+
+Result<std::unique_ptr<PreparedLibraryCall>>
+prepareCudnnConvolution(const LibraryCallContext &context, LibrarySessions &) {
+  auto loaded = loadProblem(context);
+  if (!loaded)
+    return loaded.error();
   return std::unique_ptr<PreparedLibraryCall>(new PreparedConvolution(
-      **dnn, context.cu, std::move(*problem)));
+      *loaded->second, context.cu, std::move(loaded->first)));
 }
 
 Status buildCudnnConvolutionGraph(const LibraryCallContext &context) {
-  Result<ConvolutionProblem> problem = readProblem(context);
-  if (!problem)
-    return problem.error();
-  Result<const Cudnn *> dnn = loadCudnn(context.where);
-  if (!dnn)
-    return dnn.error();
-  ConvolutionGraph graph(**dnn, *problem);
+  auto loaded = loadProblem(context);
+  if (!loaded)
+    return loaded.error();
+  ConvolutionGraph graph(*loaded->second, loaded->first);
   Result<BackendDescriptor> finalized = graph.build().finalize(nullptr);
   if (!finalized)
     return finalized.error();

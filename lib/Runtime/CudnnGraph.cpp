@@ -391,39 +391,46 @@ CudnnGraph::convolution(cudnnBackendDescriptorType_t kind,
        integers(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, parameters.stride),
        integers(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, parameters.prePadding),
        integers(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, parameters.postPadding)});
+  // Each operation's attributes: the descriptor, w, x (dx), y (dy), alpha
+  // and beta; wgrad's w is dw.
+  struct Names {
+    cudnnBackendDescriptorType_t kind;
+    cudnnBackendAttributeName_t conv, w, x, y, alpha, beta;
+  };
+  static constexpr Names kNames[] = {
+      {CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA},
+      {CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA},
+      {CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA}};
+  const Names *names = &kNames[0];
+  for (const Names &n : kNames)
+    if (n.kind == kind)
+      names = &n;
   float alpha = 1, beta = 0;
   cudnnBackendDescriptor_t d = desc.get(), xd = x->descriptor.get(),
                            wd = w->descriptor.get(), yd = y->descriptor.get();
-  switch (kind) {
-  case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
-    addOperation(kind,
-                 {descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC, d),
-                  descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W, wd),
-                  descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX, xd),
-                  descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY, yd),
-                  one(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA, alpha),
-                  one(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA, beta)});
-    break;
-  case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR:
-    addOperation(
-        kind,
-        {descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC, d),
-         descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW, wd),
-         descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X, xd),
-         descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY, yd),
-         one(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA, alpha),
-         one(CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA, beta)});
-    break;
-  default:
-    addOperation(CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
-                 {descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC, d),
-                  descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W, wd),
-                  descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X, xd),
-                  descriptor(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y, yd),
-                  one(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA, alpha),
-                  one(CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA, beta)});
-    break;
-  }
+  addOperation(names->kind, {descriptor(names->conv, d),
+                             descriptor(names->w, wd),
+                             descriptor(names->x, xd),
+                             descriptor(names->y, yd),
+                             one(names->alpha, alpha), one(names->beta, beta)});
   kept.push_back(std::move(desc));
   return kind == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR
              ? x

@@ -1,4 +1,4 @@
-//===- EmuConvolution.h - cudnn.convolution on the CPU, for stride-emu -*- C++ -*-===//
+//===- EmuConvolution.h - cudnn.convolution on the CPU -------*- C++ -*-===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.

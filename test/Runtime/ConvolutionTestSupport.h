@@ -1,4 +1,4 @@
-//===- ConvolutionTestSupport.h - cudnn.convolution test problems -*- C++ -*-===//
+//===- ConvolutionTestSupport.h - cudnn.convolution problems -*- C++ -*-===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -60,6 +60,24 @@ inline Conv grouped() {
   c.stride = {2, 1};
   c.pad = {1, 1};
   c.dilation = {1, 2};
+  c.xs = Conv::dense(c.x), c.ws = Conv::dense(c.w), c.ys = Conv::dense(c.y);
+  return c;
+}
+
+/// A 1-D convolution: 2 x 3 x 9 by 4 x 3 x 2, stride 2.
+inline Conv conv1d() {
+  Conv c;
+  c.x = {2, 3, 9}, c.w = {4, 3, 2}, c.y = {2, 4, 4};
+  c.stride = {2}, c.pad = {0}, c.dilation = {1};
+  c.xs = Conv::dense(c.x), c.ws = Conv::dense(c.w), c.ys = Conv::dense(c.y);
+  return c;
+}
+
+/// A 3-D convolution: 1 x 4 x 6 x 8 x 8 by 8 x 4 x 3 x 3 x 3, padding 1.
+inline Conv conv3d() {
+  Conv c;
+  c.x = {1, 4, 6, 8, 8}, c.w = {8, 4, 3, 3, 3}, c.y = {1, 8, 6, 8, 8};
+  c.stride = {1, 1, 1}, c.pad = {1, 1, 1}, c.dilation = {1, 1, 1};
   c.xs = Conv::dense(c.x), c.ws = Conv::dense(c.w), c.ys = Conv::dense(c.y);
   return c;
 }

@@ -61,19 +61,8 @@ std::vector<std::pair<std::string, Conv>> cases() {
       {"f16 nhwc 1x1 bias", channelsLast(conv2d(DType::F16, 2, 32, 14, 64, 1, 1, 0))},
       {"f32 depthwise", conv2d(DType::F32, 2, 16, 14, 16, 3, 1, 1, 16)},
   };
-  Conv line;
-  line.x = {2, 8, 50}, line.w = {16, 8, 3}, line.y = {2, 16, 25};
-  line.stride = {2}, line.pad = {1}, line.dilation = {1};
-  line.xs = Conv::dense(line.x), line.ws = Conv::dense(line.w);
-  line.ys = Conv::dense(line.y);
-  all.push_back({"f32 1-D", line});
-  Conv volume;
-  volume.x = {1, 4, 6, 8, 8}, volume.w = {8, 4, 3, 3, 3};
-  volume.y = {1, 8, 6, 8, 8};
-  volume.stride = {1, 1, 1}, volume.pad = {1, 1, 1}, volume.dilation = {1, 1, 1};
-  volume.xs = Conv::dense(volume.x), volume.ws = Conv::dense(volume.w);
-  volume.ys = Conv::dense(volume.y);
-  all.push_back({"f32 3-D", volume});
+  all.push_back({"f32 1-D", conv1d()});
+  all.push_back({"f32 3-D", conv3d()});
   for (const char *kind : {"dgrad", "wgrad"})
     for (DType t : {DType::F32, DType::BF16}) {
       Conv g = conv2d(t, 2, 16, 14, 32, 3, 2, 1);

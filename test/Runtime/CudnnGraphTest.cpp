@@ -95,19 +95,8 @@ TEST_F(CudnnGraphTest, EveryConvolutionDescriptorFinalizes) {
   nhwc.xs = {120, 1, 20, 4};
   nhwc.ys = {54, 1, 18, 6};
   EXPECT_EQ(build(nhwc), "");
-  Conv line;
-  line.x = {2, 3, 9}, line.w = {4, 3, 2}, line.y = {2, 4, 4};
-  line.stride = {2}, line.pad = {0}, line.dilation = {1};
-  line.xs = Conv::dense(line.x), line.ws = Conv::dense(line.w);
-  line.ys = Conv::dense(line.y);
-  EXPECT_EQ(build(line), "");
-  Conv volume;
-  volume.x = {1, 2, 4, 5, 6}, volume.w = {3, 2, 2, 2, 3};
-  volume.y = {1, 3, 3, 4, 4};
-  volume.stride = {1, 1, 1}, volume.pad = {0, 0, 0}, volume.dilation = {1, 1, 1};
-  volume.xs = Conv::dense(volume.x), volume.ws = Conv::dense(volume.w);
-  volume.ys = Conv::dense(volume.y);
-  EXPECT_EQ(build(volume), "");
+  EXPECT_EQ(build(conv1d()), "");
+  EXPECT_EQ(build(conv3d()), "");
 }
 
 } // namespace

@@ -70,15 +70,11 @@ TEST_F(FakeCudnnConvolutionTest, ChannelsLastIsAStrideOrder) {
 }
 
 TEST_F(FakeCudnnConvolutionTest, OneDimensionalIsTwoDimensional) {
-  Conv c;
-  c.x = {2, 3, 9};
-  c.w = {4, 3, 2};
-  c.y = {2, 4, 4};
-  c.stride = {2};
-  c.pad = {0};
-  c.dilation = {1};
-  c.xs = Conv::dense(c.x), c.ws = Conv::dense(c.w), c.ys = Conv::dense(c.y);
-  EXPECT_EQ(check(c), "");
+  EXPECT_EQ(check(conv1d()), "");
+}
+
+TEST_F(FakeCudnnConvolutionTest, ThreeDimensional) {
+  EXPECT_EQ(check(conv3d()), "");
 }
 
 TEST_F(FakeCudnnConvolutionTest, GradientsMatchTheReference) {
@@ -149,6 +145,27 @@ TEST_F(FakeCudnnConvolutionTest, Tf32EnginesAreSkippedForFloats) {
   Conv half = grouped();
   half.dtype = DType::BF16; // tensor cores are what bf16 asks for
   EXPECT_EQ(check(half).find("has no engine"), std::string::npos);
+}
+
+TEST_F(FakeCudnnConvolutionTest, StepsShareOneWorkspace) {
+  // Two steps of one problem: one plan, one workspace, both run.
+  ModuleDesc d = module(grouped());
+  d.steps.push_back(d.steps[0]);
+  Result<std::shared_ptr<const Executable>> exe = load(std::move(d));
+  ASSERT_TRUE(exe) << exe.error().message;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  EXPECT_EQ(compareConvolution(**inv, grouped(), 1e-4), "");
+}
+
+TEST_F(FakeCudnnConvolutionTest, WorkspaceCannotBeAllocated) {
+  FakeSetting huge("STRIDE_FAKE_CUDNN_WORKSPACE", "1099511627776"); // 1 TiB
+  Error e = invocationError(grouped());
+  EXPECT_EQ(e.code, ErrorCode::ResourceExhausted);
+  EXPECT_EQ(e.message, std::string(kWhere) +
+                           ": allocating the 1099511627776 bytes of cuDNN's "
+                           "workspace: CUDA_ERROR_OUT_OF_MEMORY: out of "
+                           "memory");
 }
 
 } // namespace

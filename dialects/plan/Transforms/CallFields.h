@@ -1,4 +1,4 @@
-//===- CallFields.h - Building library-call descriptors ----------*- C++ -*-===//
+//===- CallFields.h - Building library-call descriptors --------*- C++ -*-===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.

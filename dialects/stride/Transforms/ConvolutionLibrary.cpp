@@ -70,14 +70,23 @@ std::string cudnnRefusal(ConvolutionOp op) {
   return "";
 }
 
+/// cuDNN's runtime-fusion engines read channels in vectors of 16 bytes.
+constexpr int64_t kFusedChannelBytes = 16;
+
 /// Whether the bias is added in cuDNN's graph: after a forward convolution
-/// in f16 or bf16 whose result is channels-last (cuDNN's runtime-fusion
-/// engines); elsewhere cuDNN has no engine for it, and a `stride.add` after
-/// the call adds it (fused into the next kernel).
+/// of one group in f16 or bf16 whose result is channels-last and whose
+/// input and output channels fill cuDNN's vectors (its runtime-fusion
+/// engines); elsewhere (ResNet's 3-channel stem among them) cuDNN has no
+/// engine for the graph, and a `stride.add` after the call adds it (fused
+/// into the next kernel).
 bool cudnnAddsBias(ConvolutionOp op) {
   StridedTensorType result = op.getResult().getType();
   Type element = result.getElementType();
+  int64_t lanes = kFusedChannelBytes / 2; // f16, bf16
   return !op.getTransposed() && (element.isF16() || element.isBF16()) &&
+         op.getGroups() == 1 &&
+         op.getInput().getType().getShape()[1] % lanes == 0 &&
+         result.getShape()[1] % lanes == 0 &&
          isPackedIn(result, channelsLast(result.getRank()));
 }
 

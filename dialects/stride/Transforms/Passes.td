@@ -403,7 +403,8 @@ def ConvolutionLibrary : Pass<"stride-convolution-library",
       a dense row-major layout and a `stride.clone` after it gives the
       other uses the layout the graph declared;
     - the bias stays on the op (added in cuDNN's graph) for a forward f16
-      or bf16 convolution with a channels-last result, the case cuDNN's
+      or bf16 convolution of one group with a channels-last result and
+      input and output channels that are multiples of 8, the case cuDNN's
       runtime-fusion engines take; elsewhere it becomes a `stride.add` of
       its broadcast after the op, which `stride-fuse` fuses with what
       follows;

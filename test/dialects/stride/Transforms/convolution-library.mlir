@@ -39,6 +39,18 @@ func.func @bf16_nhwc(%x: !stride.tensor<2x8x4x4xbf16, strides = [128, 1, 32, 8],
 
 // -----
 
+// bf16 channels-last, but 3 input channels (ResNet's stem): no fusion
+// engine reads them, so the bias is added after the call.
+// CHECK-LABEL: func.func @bf16_stem
+// CHECK: %[[C:.*]] = stride.convolution %arg0, %arg1 stride [2, 2] padding [3, 3] dilation [1, 1] groups 1 {stride.keep_fused}
+// CHECK: stride.add %[[C]]
+func.func @bf16_stem(%x: !stride.tensor<2x3x8x8xbf16, strides = [192, 1, 24, 3], offset = 0>, %w: !stride.tensor<16x3x7x7xbf16, strides = [147, 1, 21, 3], offset = 0>, %b: !stride.tensor<16xbf16>) -> !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0> {
+  %y = stride.convolution %x, %w bias %b stride [2, 2] padding [3, 3] dilation [1, 1] groups 1 : !stride.tensor<2x3x8x8xbf16, strides = [192, 1, 24, 3], offset = 0>, !stride.tensor<16x3x7x7xbf16, strides = [147, 1, 21, 3], offset = 0>, !stride.tensor<16xbf16> -> !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
+  return %y : !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
+}
+
+// -----
+
 // An input cuDNN does not read in place (every other column: not packed)
 // is copied dense first; a result of another layout (W outermost) is
 // written dense and copied into it.
