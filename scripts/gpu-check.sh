@@ -8,9 +8,9 @@
 # -1) before each run, so an element no kernel writes fails the comparison.
 # On the GPU, the bundle's bin/StrideCublasLtGpuTests (the cublaslt.matmul
 # routine against a host reference) is one more case, "cublaslt-matmul", and
-# bin/StrideCudnnGpuTests (the cudnn.sdpa_forward and cudnn.sdpa_backward
-# routines against a host reference; it prints PASS or FAIL per shape) is
-# "cudnn-sdpa". cuDNN is STRIDE_CUDNN, else the loader's libcudnn.so.9, else
+# bin/StrideCudnnGpuTests (the cudnn.sdpa_forward, cudnn.sdpa_backward and
+# cudnn.convolution routines against a host reference; it prints PASS or
+# FAIL per shape) is "cudnn-sdpa". cuDNN is STRIDE_CUDNN, else the loader's libcudnn.so.9, else
 # the one Python's nvidia-cudnn-cu13 package installed.
 # A case with a file `repeat` (N) runs N times and passes only when every
 # run's outputs have the same bytes (deterministic mode).
@@ -189,8 +189,8 @@ if [[ -z ${STRIDE_CUDNN:-} && $(ldconfig -p 2>/dev/null) != *'libcudnn.so.9 '* ]
   fi
 fi
 
-# The library routines' GPU tests: cublaslt.matmul and cudnn.sdpa_* against
-# host references.
+# The library routines' GPU tests: cublaslt.matmul, cudnn.sdpa_* and
+# cudnn.convolution against host references.
 unitCase cublaslt-matmul "$bundle/bin/StrideCublasLtGpuTests"
 unitCase cudnn-sdpa "$bundle/bin/StrideCudnnGpuTests"
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Stride's whole-model benchmark (issue 18): real transformer graphs,
-exported from PyTorch, compiled by stridec and run by the runtime on the GPU
+"""Stride's whole-model benchmark (issue 18): real transformer graphs and
+convolutional networks (ResNet-50, ViT-B/16: issue 42), exported from PyTorch, compiled by stridec and run by the runtime on the GPU
 machine, against PyTorch eager, torch.compile and
 torch.compile(mode="reduce-overhead") on the same inputs in the same run.
 
@@ -8,7 +8,8 @@ Run it on the GPU machine, in the bundle bench/models/prepare.sh makes:
 
     ./run.sh [--only NAME]... [--work DIR] [--iterations N] [--torch-only]
 
-For each model: random weights from a config (no downloads), built with
+For each model: random weights from a config (no downloads; ResNet-50 from
+torchvision, ViT-B/16 from timm, which the GPU machine needs installed), built with
 transformers' default attention (`--attention sdpa`: PyTorch's fused
 attention kernels in eager and torch.compile; Stride imports the op as
 stride.attention and runs it through cuDNN) or eager attention, export with
@@ -61,6 +62,8 @@ ATTENTION = {
     "gpt2_bf16": (8, 12, 12, 1024, 64, True, 12),
     "bert_f32": (32, 12, 12, 128, 64, False, 12),
     "llama_bf16": (4, 16, 4, 1024, 64, True, 4),
+    "vit_b16_f32": (64, 12, 12, 197, 64, False, 12),
+    "vit_b16_bf16": (64, 12, 12, 197, 64, False, 12),
 }
 
 
@@ -89,6 +92,24 @@ def model_list():
         ("gpt2_train_bf16", "train",
          lambda a: sx.gpt2(layers=2, width=768, heads=12, vocab=50257, batch=8,
                            tokens=512, train=True, dtype=bf16, attention=a), BF16_RTOL),
+        # Convolutional networks (issue 42, item 6): batch 64 of 224 x 224
+        # images, random weights. The attention argument does not apply
+        # (ResNet has none; timm's ViT always calls PyTorch's fused
+        # attention, which Stride imports as stride.attention).
+        ("resnet50_f32", "export",
+         lambda a: sx.resnet50(batch=64, size=224), F32_RTOL),
+        ("resnet50_bf16", "export",
+         lambda a: sx.resnet50(batch=64, size=224, dtype=bf16), BF16_RTOL),
+        ("vit_b16_f32", "export", lambda a: sx.vit_b16(batch=64), F32_RTOL),
+        ("vit_b16_bf16", "export", lambda a: sx.vit_b16(batch=64, dtype=bf16),
+         BF16_RTOL),
+        # One training step (forward and backward graphs, batch statistics),
+        # batch 32: the capture runs it on the CPU once.
+        ("resnet50_train_f32", "train",
+         lambda a: sx.resnet50(batch=32, size=224, train=True), F32_RTOL),
+        ("resnet50_train_bf16", "train",
+         lambda a: sx.resnet50(batch=32, size=224, train=True, dtype=bf16),
+         BF16_RTOL),
     ]
 
 

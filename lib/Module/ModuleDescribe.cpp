@@ -285,7 +285,8 @@ const char *stepKindName(StepKind kind) {
 
 namespace {
 /// "cublaslt.matmul f32 m=768 n=8192 k=3072 batch=1 epilogue=gelu_bias",
-/// "cudnn.sdpa_forward bf16 b=2 h=12/12 s=128/128 d=64/64 causal".
+/// "cudnn.sdpa_forward bf16 b=2 h=12/12 s=128/128 d=64/64 causal",
+/// "cudnn.convolution bf16 fprop 'conv1' x=64x3x224x224 w=64x3x7x7 bias".
 std::string summarizeLibraryCall(const LibraryCallStep &call) {
   auto field = [&](const char *name) -> const DescriptorField * {
     for (const DescriptorField &f : call.descriptor)
@@ -310,6 +311,18 @@ std::string summarizeLibraryCall(const LibraryCallStep &call) {
          " s=" + str(d[3]) + "/" + str(d[4]) + " d=" + str(d[5]) + "/" +
          str(d[6]);
   }
+  // Convolution (python-free-docs/convolution.md): the kind, the node and
+  // the forward's x and w.
+  if (const DescriptorField *kind = field("kind"))
+    s += " " + kind->text;
+  if (const DescriptorField *name = field("name"))
+    s += " '" + name->text + "'";
+  for (const char *tensor : {"x_dims", "w_dims"})
+    if (const DescriptorField *f = field(tensor)) {
+      s += std::string(" ") + tensor[0] + "=";
+      for (size_t i = 0; i < f->ints.size(); ++i)
+        s += (i ? "x" : "") + str(f->ints[i]);
+    }
   for (const char *flag : {"causal", "bias"})
     if (const DescriptorField *f = field(flag);
         f && f->ints.size() == 1 && f->ints[0] == 1)

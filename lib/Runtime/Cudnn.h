@@ -83,6 +83,18 @@ Result<std::unique_ptr<PreparedLibraryCall>>
 prepareCudnnSdpaBackward(const LibraryCallContext &context,
                          LibrarySessions &loadSessions);
 
+/// Prepares a `cudnn.convolution` step (python-free-docs/convolution.md,
+/// "The cuDNN step"): checks its descriptor against its buffers and loads
+/// cuDNN. Each invocation builds the step's graph and plan (shared by the
+/// steps of one problem).
+Result<std::unique_ptr<PreparedLibraryCall>>
+prepareCudnnConvolution(const LibraryCallContext &context,
+                        LibrarySessions &loadSessions);
+
+/// Builds the operation graph of a `cudnn.convolution` step with no handle
+/// and no plan, as buildCudnnSdpaGraph does.
+Status buildCudnnConvolutionGraph(const LibraryCallContext &context);
+
 /// Builds the operation graph of a `cudnn.sdpa_*` step (`backward` or not)
 /// as an invocation does, but with no handle and no plan: every tensor and
 /// operation descriptor is created, set and finalized, then the graph. For

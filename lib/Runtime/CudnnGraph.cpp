@@ -34,6 +34,13 @@ const char *describeType(cudnnBackendDescriptorType_t type) {
   case CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR:
     return "a reduction operation";
   case CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR: return "a reshape operation";
+  case CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR: return "a convolution descriptor";
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR:
+    return "a convolution forward operation";
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
+    return "a convolution data-gradient operation";
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR:
+    return "a convolution weight-gradient operation";
   case CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: return "the operation graph";
   case CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR: return "the engine heuristics";
   case CUDNN_BACKEND_ENGINECFG_DESCRIPTOR: return "an engine configuration";
@@ -59,6 +66,9 @@ constexpr cudnnBackendAttributeType_t tagOf(cudnnReduceTensorOp_t) {
 constexpr cudnnBackendAttributeType_t tagOf(cudnnBackendHeurMode_t) {
   return CUDNN_TYPE_HEUR_MODE;
 }
+constexpr cudnnBackendAttributeType_t tagOf(cudnnConvolutionMode_t) {
+  return CUDNN_TYPE_CONVOLUTION_MODE;
+}
 constexpr cudnnBackendAttributeType_t tagOf(cudnnHandle_t) {
   return CUDNN_TYPE_HANDLE;
 }
@@ -68,10 +78,6 @@ constexpr cudnnBackendAttributeType_t tagOf(cudnnHandle_t) {
 template <typename T>
 CudnnAttribute one(cudnnBackendAttributeName_t name, const T &value) {
   return {name, tagOf(T()), 1, &value};
-}
-/// An attribute of a tensor's 4 dimensions or strides.
-CudnnAttribute fourInts(cudnnBackendAttributeName_t name, const Dims &values) {
-  return {name, CUDNN_TYPE_INT64, 4, values.data()};
 }
 CudnnAttribute integers(cudnnBackendAttributeName_t name,
                         const std::vector<int64_t> &values) {
@@ -144,7 +150,29 @@ public:
 } // namespace
 
 Dims denseStrides(const Dims &d) {
-  return {d[1] * d[2] * d[3], d[2] * d[3], d[3], 1};
+  Dims strides(d.size(), 1);
+  for (size_t i = d.size(); i-- > 1;)
+    strides[i - 1] = strides[i] * d[i];
+  return strides;
+}
+
+std::string listDims(const Dims &d) {
+  std::string text = "[";
+  for (size_t i = 0; i < d.size(); ++i)
+    text.append(i ? ", " : "").append(str(d[i]));
+  return text + "]";
+}
+
+std::optional<int64_t> tensorReachBytes(const Dims &dims, const Dims &strides,
+                                        int64_t offset, int64_t elementBytes) {
+  int64_t elements = 1 + offset, term = 0, bytes = 0;
+  for (size_t i = 0; i < dims.size() && i < strides.size(); ++i)
+    if (__builtin_mul_overflow(dims[i] - 1, strides[i], &term) ||
+        __builtin_add_overflow(elements, term, &elements))
+      return std::nullopt;
+  if (__builtin_mul_overflow(elements, elementBytes, &bytes))
+    return std::nullopt;
+  return bytes;
 }
 
 //--- CudnnGraph ----------------------------------------------------------===//
@@ -166,8 +194,8 @@ GraphTensor *CudnnGraph::newTensor(int64_t uid, cudnnDataType_t type,
     t.descriptor = maker.make(
         CUDNN_BACKEND_TENSOR_DESCRIPTOR,
         {one(CUDNN_ATTR_TENSOR_DATA_TYPE, type),
-         fourInts(CUDNN_ATTR_TENSOR_DIMENSIONS, t.dims),
-         fourInts(CUDNN_ATTR_TENSOR_STRIDES, t.strides),
+         integers(CUDNN_ATTR_TENSOR_DIMENSIONS, t.dims),
+         integers(CUDNN_ATTR_TENSOR_STRIDES, t.strides),
          one(CUDNN_ATTR_TENSOR_UNIQUE_ID, uid),
          one(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, alignment),
          one(CUDNN_ATTR_TENSOR_IS_VIRTUAL, false),
@@ -176,8 +204,8 @@ GraphTensor *CudnnGraph::newTensor(int64_t uid, cudnnDataType_t type,
     t.descriptor = maker.make(
         CUDNN_BACKEND_TENSOR_DESCRIPTOR,
         {one(CUDNN_ATTR_TENSOR_DATA_TYPE, type),
-         fourInts(CUDNN_ATTR_TENSOR_DIMENSIONS, t.dims),
-         fourInts(CUDNN_ATTR_TENSOR_STRIDES, t.strides),
+         integers(CUDNN_ATTR_TENSOR_DIMENSIONS, t.dims),
+         integers(CUDNN_ATTR_TENSOR_STRIDES, t.strides),
          one(CUDNN_ATTR_TENSOR_UNIQUE_ID, uid),
          one(CUDNN_ATTR_TENSOR_BYTE_ALIGNMENT, alignment),
          one(CUDNN_ATTR_TENSOR_IS_VIRTUAL, isVirtual)});
@@ -346,6 +374,71 @@ const GraphTensor *CudnnGraph::reshape(const GraphTensor *x,
   return y;
 }
 
+const GraphTensor *
+CudnnGraph::convolution(cudnnBackendDescriptorType_t kind,
+                        const GraphTensor *x, const GraphTensor *w,
+                        const GraphTensor *y,
+                        const ConvolutionParameters &parameters) {
+  cudnnDataType_t compute = CUDNN_DATA_FLOAT;
+  cudnnConvolutionMode_t mode = CUDNN_CROSS_CORRELATION;
+  int64_t spatialDims = int64_t(parameters.stride.size());
+  BackendDescriptor desc = make(
+      CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR,
+      {one(CUDNN_ATTR_CONVOLUTION_COMP_TYPE, compute),
+       one(CUDNN_ATTR_CONVOLUTION_CONV_MODE, mode),
+       one(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, spatialDims),
+       integers(CUDNN_ATTR_CONVOLUTION_DILATIONS, parameters.dilation),
+       integers(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES, parameters.stride),
+       integers(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS, parameters.prePadding),
+       integers(CUDNN_ATTR_CONVOLUTION_POST_PADDINGS, parameters.postPadding)});
+  // Each operation's attributes: the descriptor, w, x (dx), y (dy), alpha
+  // and beta; wgrad's w is dw.
+  struct Names {
+    cudnnBackendDescriptorType_t kind;
+    cudnnBackendAttributeName_t conv, w, x, y, alpha, beta;
+  };
+  static constexpr Names kNames[] = {
+      {CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_ALPHA,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_BETA},
+      {CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_ALPHA,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_BETA},
+      {CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_ALPHA,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_BETA}};
+  const Names *names = &kNames[0];
+  for (const Names &n : kNames)
+    if (n.kind == kind)
+      names = &n;
+  float alpha = 1, beta = 0;
+  cudnnBackendDescriptor_t d = desc.get(), xd = x->descriptor.get(),
+                           wd = w->descriptor.get(), yd = y->descriptor.get();
+  addOperation(names->kind, {descriptor(names->conv, d),
+                             descriptor(names->w, wd),
+                             descriptor(names->x, xd),
+                             descriptor(names->y, yd),
+                             one(names->alpha, alpha), one(names->beta, beta)});
+  kept.push_back(std::move(desc));
+  return kind == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR
+             ? x
+             : kind == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR
+                   ? w
+                   : y;
+}
+
 Result<BackendDescriptor> CudnnGraph::finalize(cudnnHandle_t handle) {
   std::vector<cudnnBackendDescriptor_t> ops;
   for (const BackendDescriptor &op : operations)
@@ -369,9 +462,42 @@ Status CudnnGraph::status() const {
 
 //--- Plans and execution -------------------------------------------------===//
 
+namespace {
+
+/// Whether the engine of `config` rounds float inputs (TF32 tensor cores,
+/// or inputs converted down), by its numerical notes; true where they
+/// cannot be read.
+bool roundsFloatInputs(const Cudnn &dnn, cudnnBackendDescriptor_t config) {
+  DescriptorMaker maker(dnn);
+  BackendDescriptor engine =
+      maker.make(CUDNN_BACKEND_ENGINE_DESCRIPTOR, {}, /*finalize=*/false);
+  if (maker.error)
+    return true;
+  cudnnBackendDescriptor_t raw = engine.get();
+  int64_t count = 0;
+  if (dnn.cudnnBackendGetAttribute(config, CUDNN_ATTR_ENGINECFG_ENGINE,
+                                   CUDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count,
+                                   &raw) != CUDNN_STATUS_SUCCESS)
+    return true;
+  cudnnBackendNumericalNote_t notes[CUDNN_NUMERICAL_NOTE_TYPE_COUNT] = {};
+  if (dnn.cudnnBackendGetAttribute(raw, CUDNN_ATTR_ENGINE_NUMERICAL_NOTE,
+                                   CUDNN_TYPE_NUMERICAL_NOTE,
+                                   CUDNN_NUMERICAL_NOTE_TYPE_COUNT, &count,
+                                   notes) != CUDNN_STATUS_SUCCESS)
+    return true;
+  for (int64_t i = 0; i < count && i < CUDNN_NUMERICAL_NOTE_TYPE_COUNT; ++i)
+    if (notes[i] == CUDNN_NUMERICAL_NOTE_TENSOR_CORE ||
+        notes[i] == CUDNN_NUMERICAL_NOTE_DOWN_CONVERT_INPUTS)
+      return true;
+  return false;
+}
+
+} // namespace
+
 Result<ExecutionPlan> buildExecutionPlan(const Cudnn &dnn, cudnnHandle_t handle,
                                          const BackendDescriptor &graph,
-                                         const std::string &problem) {
+                                         const std::string &problem,
+                                         bool refuseTf32) {
   std::string lastFailure = "the heuristics gave no configuration";
   int64_t tried = 0;
   for (cudnnBackendHeurMode_t mode :
@@ -415,6 +541,11 @@ Result<ExecutionPlan> buildExecutionPlan(const Cudnn &dnn, cudnnHandle_t handle,
       ++tried;
       DescriptorMaker planMaker(dnn);
       cudnnBackendDescriptor_t config = raw[size_t(i)];
+      if (refuseTf32 && roundsFloatInputs(dnn, config)) {
+        lastFailure = "the engines left use TF32, which the module does not "
+                      "allow (stridec --allow-tf32 does)";
+        continue;
+      }
       BackendDescriptor plan =
           planMaker.make(CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR,
                          {one(CUDNN_ATTR_EXECUTION_PLAN_HANDLE, handle),

@@ -66,13 +66,28 @@ private:
   cudnnBackendDescriptor_t descriptor = nullptr;
 };
 
-using Dims = std::array<int64_t, 4>;
+/// A tensor's dimensions or strides (4-D for attention, 3-D to 5-D for
+/// convolutions).
+using Dims = std::vector<int64_t>;
 
 /// One attribute of a descriptor to set (CudnnGraph.cpp).
 struct CudnnAttribute;
 
 /// The dense strides of `dims`, last dimension fastest.
 Dims denseStrides(const Dims &dims);
+
+/// "[2, 3, 4]".
+std::string listDims(const Dims &dims);
+
+/// The bytes from the start of a buffer through the last element of a
+/// tensor at element `offset` in it, or nullopt if that overflows.
+std::optional<int64_t> tensorReachBytes(const Dims &dims, const Dims &strides,
+                                        int64_t offset, int64_t elementBytes);
+
+/// A convolution's parameters, one entry per spatial dim.
+struct ConvolutionParameters {
+  Dims stride, prePadding, postPadding, dilation;
+};
 
 /// A tensor of a graph.
 struct GraphTensor {
@@ -122,6 +137,14 @@ public:
                                const GraphTensor *y);
   /// y = x's elements viewed as y's dimensions and strides. Returns y.
   const GraphTensor *reshape(const GraphTensor *x, const GraphTensor *y);
+  /// One of cuDNN's three convolution operations (cross-correlation,
+  /// accumulated in floats): `x` [N, C, X..], `w` [K, C/G, R..] (the groups
+  /// follow from C and w's dim 1), `y` [N, K, Y..]. `kind` says which one
+  /// the operation writes: y (fprop), x (dgrad) or w (wgrad).
+  const GraphTensor *convolution(cudnnBackendDescriptorType_t kind,
+                                 const GraphTensor *x, const GraphTensor *w,
+                                 const GraphTensor *y,
+                                 const ConvolutionParameters &parameters);
 
   /// The finalized operation graph of every operation added, for `handle`
   /// (none: a graph no plan can be made of, which cuDNN 9 still checks).
@@ -162,10 +185,14 @@ struct ExecutionPlan {
 
 /// The first configuration of cuDNN's engine heuristics (mode A, then
 /// FALLBACK) that finalizes as an execution plan for `graph`. Incompatible,
-/// naming `problem` and the last failure, if none does.
+/// naming `problem` and the last failure, if none does. With `refuseTf32`
+/// (float convolutions without TF32), engines whose numerical notes say
+/// they use tensor cores or convert their inputs down are skipped, as
+/// PyTorch skips them when TF32 is off.
 Result<ExecutionPlan> buildExecutionPlan(const Cudnn &dnn, cudnnHandle_t handle,
                                          const BackendDescriptor &graph,
-                                         const std::string &problem);
+                                         const std::string &problem,
+                                         bool refuseTf32 = false);
 
 /// Runs `plan` on the handle's stream over the tensors `uids` at
 /// `addresses` (device addresses, or host addresses of by-value scalars)

@@ -19,6 +19,7 @@
 
 #include "Cudnn.h"
 #include "CudnnGraph.h"
+#include "CudnnSession.h"
 #include "DescriptorReader.h"
 #include "RuntimeImpl.h"
 
@@ -61,13 +62,6 @@ struct Operand {
   /// Where element 0 is in the buffer, in elements (field `offsets`).
   int64_t offset = 0;
 };
-
-std::string list(const Dims &d) {
-  std::string text = "[";
-  for (size_t i = 0; i < d.size(); ++i)
-    text.append(i ? ", " : "").append(str(d[i]));
-  return text + "]";
-}
 
 /// Dimensions 2 and 3 swapped: the transposed view of the same elements.
 Dims swapLast(Dims d) {
@@ -139,7 +133,7 @@ struct SdpaProblem {
            " h_q=" + str(hq) + " h_kv=" + str(hkv) + " s_q=" + str(sq) +
            " s_kv=" + str(skv) + " d_qk=" + str(dqk) + " d_v=" + str(dv) +
            (causal ? ", causal" : "") +
-           (bias ? ", bias " + list(biasDims) : "") +
+           (bias ? ", bias " + listDims(biasDims) : "") +
            (stats && !backward() ? ", stats" : "");
   }
 
@@ -147,10 +141,10 @@ struct SdpaProblem {
   /// (applied to the addresses at each run). Steps of equal keys share
   /// one plan (a model's layers).
   std::string planKey() const {
-    std::string key = describe() + " scale " + str(std::bit_cast<uint32_t>(scale));
+    std::string key = "sdpa " + describe() + " scale " + str(std::bit_cast<uint32_t>(scale));
     for (const Operand &o : operands())
-      key.append(" ").append(o.name).append(list(o.dims)).append(
-          list(o.strides));
+      key.append(" ").append(o.name).append(listDims(o.dims)).append(
+          listDims(o.strides));
     return key;
   }
 };
@@ -246,25 +240,16 @@ void checkRanges(DescriptorReader &r, const SdpaProblem &p) {
     Dims full = p.scoreDims();
     for (size_t i = 0; i < 4; ++i)
       if (p.biasDims[i] != 1 && p.biasDims[i] != full[i]) {
-        r.fail("field 'bias_dims' is " + list(p.biasDims) +
+        r.fail("field 'bias_dims' is " + listDims(p.biasDims) +
                "; each must be 1 (broadcast) or the scores' [b, h_q, s_q, "
-               "s_kv] = " + list(full));
+               "s_kv] = " + listDims(full));
         break;
       }
   }
 }
 
-/// The bytes from the start of an operand's buffer through its last
-/// element, or nullopt if that overflows.
 std::optional<int64_t> reachBytes(const Operand &o) {
-  int64_t elements = 1 + o.offset, term = 0, bytes = 0;
-  for (size_t i = 0; i < 4; ++i)
-    if (__builtin_mul_overflow(o.dims[i] - 1, o.strides[i], &term) ||
-        __builtin_add_overflow(elements, term, &elements))
-      return std::nullopt;
-  if (__builtin_mul_overflow(elements, o.elementBytes, &bytes))
-    return std::nullopt;
-  return bytes;
+  return tensorReachBytes(o.dims, o.strides, o.offset, o.elementBytes);
 }
 
 /// Each operand's strides and extent in its buffer.
@@ -293,11 +278,11 @@ void checkBuffers(DescriptorReader &r, const SdpaProblem &p,
     if (o.uid == kStats)
       ; // dense floats: its strides are not a field
     else if (o.strides[0] < 0 || o.strides[1] < 0 || o.strides[2] < 0) {
-      r.fail("field " + field + " is " + list(o.strides) +
+      r.fail("field " + field + " is " + listDims(o.strides) +
              "; strides must not be negative");
       continue;
     } else if (o.strides[3] != 1) {
-      r.fail("field " + field + " is " + list(o.strides) +
+      r.fail("field " + field + " is " + listDims(o.strides) +
              "; its last stride (" +
              (o.uid == kBias ? "s_kv's" : "head_dim's") +
              ") must be 1, as cuDNN reads it contiguously");
@@ -305,12 +290,12 @@ void checkBuffers(DescriptorReader &r, const SdpaProblem &p,
     }
     std::optional<int64_t> reach = reachBytes(o);
     if (!reach)
-      r.fail("gives " + std::string(o.name) + " dims " + list(o.dims) +
-             " and strides " + list(o.strides) +
+      r.fail("gives " + std::string(o.name) + " dims " + listDims(o.dims) +
+             " and strides " + listDims(o.strides) +
              " whose extent overflows 64-bit integers");
     else if (*reach > bufferBytes[i])
-      r.fail("gives " + std::string(o.name) + " dims " + list(o.dims) +
-             " and strides " + list(o.strides) + ", which reach byte " +
+      r.fail("gives " + std::string(o.name) + " dims " + listDims(o.dims) +
+             " and strides " + listDims(o.strides) + ", which reach byte " +
              str(*reach) + " of its buffer (buffer " + str(int64_t(i)) +
              " of the step), which has " + str(bufferBytes[i]) + " bytes");
   }
@@ -524,68 +509,6 @@ struct SdpaPlan {
   ExecutionPlan plan;
 };
 
-/// What an invocation keeps for cuDNN: its handle, and the plans its steps
-/// built, by SdpaProblem::planKey: building one (engine heuristics,
-/// finalizing, cuDNN compiling its kernels) takes far longer than running
-/// it, and a model's layers have the same problem.
-struct CudnnSession {
-  CudnnSession(const Cudnn &dnn, cudnnHandle_t handle)
-      : dnn(dnn), handle(handle) {}
-  ~CudnnSession() {
-    plans.clear(); // before the handle they were built with
-    dnn.cudnnDestroy(handle);
-  }
-  CudnnSession(const CudnnSession &) = delete;
-  CudnnSession &operator=(const CudnnSession &) = delete;
-  const Cudnn &dnn;
-  cudnnHandle_t handle;
-  std::map<std::string, std::shared_ptr<const SdpaPlan>> plans;
-};
-
-Result<std::shared_ptr<CudnnSession>> session(const Cudnn &dnn,
-                                              LibrarySessions &sessions) {
-  if (std::shared_ptr<void> found = sessions.find(&dnn))
-    return std::static_pointer_cast<CudnnSession>(found);
-  dnn.clearLastError();
-  cudnnHandle_t handle = nullptr;
-  if (cudnnStatus_t s = dnn.cudnnCreate(&handle))
-    return makeError(cudnnErrorCode(s), dnn.failure("cudnnCreate", s));
-  auto created = std::make_shared<CudnnSession>(dnn, handle);
-  sessions.add(&dnn, created);
-  return created;
-}
-
-constexpr int64_t kAlignment = 256;
-int64_t alignUp(int64_t bytes) {
-  return (bytes + kAlignment - 1) / kAlignment * kAlignment;
-}
-
-/// Device memory from cuMemAlloc, freed with the object.
-class DeviceMemory {
-public:
-  explicit DeviceMemory(const CudaDriver &cu) : cu(cu) {}
-  ~DeviceMemory() {
-    if (address)
-      cu.cuMemFree(address);
-  }
-  DeviceMemory(const DeviceMemory &) = delete;
-  DeviceMemory &operator=(const DeviceMemory &) = delete;
-  Status allocate(int64_t bytes) {
-    if (bytes == 0)
-      return Status::ok();
-    if (CUresult r = cu.cuMemAlloc(&address, size_t(bytes)))
-      return makeError(cudaErrorCode(r),
-                       "allocating the " + str(bytes) +
-                           " bytes of cuDNN's workspace: " + cu.errorText(r));
-    return Status::ok();
-  }
-  CUdeviceptr at(int64_t offset) const { return address + uint64_t(offset); }
-
-private:
-  const CudaDriver &cu;
-  CUdeviceptr address = 0;
-};
-
 /// A `cudnn.sdpa_*` step, ready for any invocation.
 class PreparedSdpa final : public PreparedLibraryCall {
 public:
@@ -681,7 +604,7 @@ private:
   Result<std::shared_ptr<const SdpaPlan>> sharedPlan() {
     std::string key = p.planKey();
     if (auto found = session->plans.find(key); found != session->plans.end())
-      return found->second;
+      return std::static_pointer_cast<const SdpaPlan>(found->second);
     step.dnn.clearLastError();
     auto built = std::make_shared<SdpaPlan>(step.dnn, p, step.version);
     CudnnGraph &g = built->graph.build();
@@ -713,7 +636,7 @@ private:
 
 Result<std::unique_ptr<LibraryCallInstance>>
 PreparedSdpa::instantiate(LibrarySessions &sessions) const {
-  Result<std::shared_ptr<CudnnSession>> s = session(dnn, sessions);
+  Result<std::shared_ptr<CudnnSession>> s = cudnnSession(dnn, sessions);
   if (!s)
     return s.error();
   auto instance = std::make_unique<SdpaInstance>(*this, std::move(*s));

@@ -35,6 +35,7 @@ constexpr const char *kTestRoutinesInstall =
 
 constexpr RegisteredRoutine kRoutines[] = {
     {"cublaslt.matmul", prepareCublasLtMatmul, nullptr, nullptr, nullptr},
+    {"cudnn.convolution", prepareCudnnConvolution, nullptr, nullptr, nullptr},
     {"cudnn.sdpa_forward", prepareCudnnSdpaForward, nullptr, nullptr, nullptr},
     {"cudnn.sdpa_backward", prepareCudnnSdpaBackward, nullptr, nullptr,
      nullptr},

@@ -11,13 +11,14 @@
 // the module's CUDA source with CudaEmulation.h (kernels-0.so, ...). The plan (buffers,
 // constants, steps in order: dispatches with their grids, blocks and
 // arguments, fills, copies, cublaslt.matmul calls: EmuMatmul.h, cudnn.sdpa_*
-// calls: EmuAttention.h) is the
+// calls: EmuAttention.h, cudnn.convolution calls: EmuConvolution.h) is the
 // module's own, so everything but the GPU itself is exercised. Outputs and temporaries are poisoned (0xFF) before
 // the plan runs; zeroed temporaries start zeroed, as on the GPU.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmuAttention.h"
+#include "EmuConvolution.h"
 #include "EmuMatmul.h"
 #include "RunModule.h"
 #include "StateFiles.h"
@@ -205,6 +206,8 @@ int main(int argc, char **argv) {
         problem = emu::runSdpaForward(*call, buffers);
       } else if (call && call->routine == "cudnn.sdpa_backward") {
         problem = emu::runSdpaBackward(*call, buffers);
+      } else if (call && call->routine == "cudnn.convolution") {
+        problem = emu::runConvolution(*call, buffers);
       } else {
         problem = "library call '" + std::get<LibraryCallStep>(step).routine +
                   "' is not emulated";

@@ -15,7 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Cudnn.h"
-#include "SdpaTestSupport.h"
+#include "ConvolutionTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -43,6 +43,18 @@ protected:
     Status s = buildCudnnSdpaGraph(context, backward);
     return s ? "" : s.error().message;
   }
+
+  /// Builds the graph of the convolution step `c`: "" or the error.
+  std::string build(const Conv &c) {
+    ModuleDesc d = module(c);
+    const auto &step = std::get<LibraryCallStep>(d.steps[0]);
+    CudaDriver unused;
+    LibraryCallContext context{unused, step, {}, "convolution"};
+    for (uint32_t b : step.buffers)
+      context.bufferBytes.push_back(d.buffers[b].sizeBytes);
+    Status s = buildCudnnConvolutionGraph(context);
+    return s ? "" : s.error().message;
+  }
 };
 
 TEST_F(CudnnGraphTest, EveryDescriptorFinalizes) {
@@ -65,6 +77,26 @@ TEST_F(CudnnGraphTest, EveryDescriptorFinalizes) {
             EXPECT_EQ(build(a, backward), "")
                 << (backward ? "backward " : "forward ") << a.name();
         }
+}
+
+/// The convolution graphs: each kind, grouped, channels-last with the bias
+/// in the graph, 1-D (as 2-D) and 3-D.
+TEST_F(CudnnGraphTest, EveryConvolutionDescriptorFinalizes) {
+  for (const char *kind : {"fprop", "dgrad", "wgrad"})
+    for (DType t : {DType::F32, DType::BF16}) {
+      Conv c = grouped();
+      c.kind = kind;
+      c.dtype = t;
+      EXPECT_EQ(build(c), "") << kind << " " << dtypeName(t);
+    }
+  Conv nhwc = grouped();
+  nhwc.dtype = DType::F16;
+  nhwc.bias = true;
+  nhwc.xs = {120, 1, 20, 4};
+  nhwc.ys = {54, 1, 18, 6};
+  EXPECT_EQ(build(nhwc), "");
+  EXPECT_EQ(build(conv1d()), "");
+  EXPECT_EQ(build(conv3d()), "");
 }
 
 } // namespace

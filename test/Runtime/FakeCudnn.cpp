@@ -15,8 +15,9 @@
 // result's, as GQA's heads do), pointwise (ADD, SUB, MUL, DIV, EXP, LOG,
 // IDENTITY, CMP_GE, BINARY_SELECT, GEN_INDEX; a dimension of 1 broadcast),
 // reduction (ADD, MAX over the dimensions the output has 1 or a divisor of
-// the input's) and reshape (the same elements under new dimensions and
-// strides). Before version 9.6, a matmul into a float tensor of the variant
+// the input's), reshape (the same elements under new dimensions and
+// strides) and the three convolutions (forward, data and weight gradient;
+// cross-correlation, groups from the channels). Before version 9.6, a matmul into a float tensor of the variant
 // pack (dQ's accumulator) adds to what it holds, as cuDNN's did. So the runtime's attention graphs compute real results here,
 // which the tests compare with a host reference. Every intermediate is a
 // double (no rounding to bf16 between operations). The environment makes it
@@ -30,6 +31,7 @@
 //   STRIDE_FAKE_CUDNN_EXECUTE=S         cudnnBackendExecute returns status S
 //   STRIDE_FAKE_CUDNN_VERSION=N         cudnnGetVersion returns N (91900)
 //   STRIDE_FAKE_CUDNN_WORKSPACE=B       a plan needs B bytes (1024)
+//   STRIDE_FAKE_CUDNN_TF32=1            every engine notes tensor cores
 //
 // and stride_fake_cudnn_counts() reports what it was asked ("handles=1
 // plans=2 executions=3": live handles, plans finalized, executions). Built
@@ -103,6 +105,10 @@ struct Op {
   int64_t axis = 0;
   TensorSpec x, b, t, y; // matmul: a = x, b = b, c = y
   bool hasB = false, hasT = false;
+  /// A convolution: the forward's tensors and its parameters (x, b and y
+  /// above are what it reads and writes).
+  TensorSpec convX, convW, convY;
+  std::vector<int64_t> convStride, convPad, convDilation;
 };
 
 using Program = std::vector<Op>;
@@ -198,6 +204,53 @@ bool binaryMode(cudnnPointwiseMode_t m) {
          m == CUDNN_POINTWISE_CMP_GE || m == CUDNN_POINTWISE_BINARY_SELECT;
 }
 
+/// A convolution operation: its tensors by role, its descriptor's
+/// parameters, and shapes that go together.
+cudnnStatus_t checkConvolution(const Desc &d, Op &op) {
+  // The attributes of x, w, y and the descriptor, by operation.
+  cudnnBackendAttributeName_t names[3][4] = {
+      {CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_X,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_Y,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_CONV_DESC},
+      {CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DX,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_W,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_DY,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_DATA_CONV_DESC},
+      {CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_X,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DW,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_DY,
+       CUDNN_ATTR_OPERATION_CONVOLUTION_BWD_FILTER_CONV_DESC}};
+  int which = d.type == CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR
+                  ? 0
+              : d.type == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR
+                  ? 1
+                  : 2;
+  const TensorSpec *x = tensorOf(d, names[which][0]),
+                   *w = tensorOf(d, names[which][1]),
+                   *y = tensorOf(d, names[which][2]);
+  Desc *conv = d.ref(names[which][3]);
+  if (!x || !w || !y || !conv || !conv->finalized)
+    return refuse(CUDNN_STATUS_BAD_PARAM,
+                  "a convolution lacks a tensor or its descriptor");
+  op.convX = *x, op.convW = *w, op.convY = *y;
+  op.convStride = conv->all<int64_t>(CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES);
+  op.convPad = conv->all<int64_t>(CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS);
+  op.convDilation = conv->all<int64_t>(CUDNN_ATTR_CONVOLUTION_DILATIONS);
+  size_t rank = x->dims.size();
+  if (rank < 4 || w->dims.size() != rank || y->dims.size() != rank ||
+      op.convStride.size() != rank - 2 || x->dims[1] % w->dims[1] != 0 ||
+      y->dims[1] != w->dims[0] || x->dims[0] != y->dims[0])
+    return refuse(CUDNN_STATUS_BAD_PARAM,
+                  "convolution shapes do not go together");
+  // What it reads (x, b) and writes (y).
+  const TensorSpec *reads[3][2] = {{x, w}, {y, w}, {x, y}};
+  const TensorSpec *writes[3] = {y, x, w};
+  op.x = *reads[which][0], op.b = *reads[which][1], op.y = *writes[which];
+  op.hasB = true;
+  return CUDNN_STATUS_SUCCESS;
+}
+
 cudnnStatus_t checkOperation(Desc &d) {
   Op &op = d.op;
   op.kind = d.type;
@@ -262,6 +315,10 @@ cudnnStatus_t checkOperation(Desc &d) {
       return refuse(CUDNN_STATUS_BAD_PARAM, "reduction shapes differ");
     return CUDNN_STATUS_SUCCESS;
   }
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR:
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR:
+    return checkConvolution(d, op);
   case CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR:
     if ((s = need(tensorOf(d, CUDNN_ATTR_OPERATION_RESHAPE_XDESC), op.x, "x")) ||
         (s = need(tensorOf(d, CUDNN_ATTR_OPERATION_RESHAPE_YDESC), op.y, "y")))
@@ -311,6 +368,21 @@ cudnnStatus_t finalize(Desc &d) {
         !d.has(CUDNN_ATTR_POINTWISE_AXIS))
       return refuse(CUDNN_STATUS_BAD_PARAM, "GEN_INDEX lacks its axis");
     return CUDNN_STATUS_SUCCESS;
+  case CUDNN_BACKEND_CONVOLUTION_DESCRIPTOR: {
+    size_t n = size_t(d.get<int64_t>(CUDNN_ATTR_CONVOLUTION_SPATIAL_DIMS, 0));
+    for (auto a : {CUDNN_ATTR_CONVOLUTION_DILATIONS,
+                   CUDNN_ATTR_CONVOLUTION_FILTER_STRIDES,
+                   CUDNN_ATTR_CONVOLUTION_PRE_PADDINGS,
+                   CUDNN_ATTR_CONVOLUTION_POST_PADDINGS})
+      if (n == 0 || d.all<int64_t>(a).size() != n)
+        return refuse(CUDNN_STATUS_BAD_PARAM,
+                      "a convolution descriptor's parameters are not one per "
+                      "spatial dim");
+    return d.has(CUDNN_ATTR_CONVOLUTION_COMP_TYPE) &&
+                   d.has(CUDNN_ATTR_CONVOLUTION_CONV_MODE)
+               ? CUDNN_STATUS_SUCCESS
+               : refuse(CUDNN_STATUS_BAD_PARAM, "an incomplete convolution");
+  }
   case CUDNN_BACKEND_MATMUL_DESCRIPTOR:
     return d.has(CUDNN_ATTR_MATMUL_COMP_TYPE)
                ? CUDNN_STATUS_SUCCESS
@@ -323,7 +395,12 @@ cudnnStatus_t finalize(Desc &d) {
   case CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR:
   case CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR:
   case CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR:
-  case CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR: return checkOperation(d);
+  case CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR:
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR:
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR:
+    return checkOperation(d);
+  case CUDNN_BACKEND_ENGINE_DESCRIPTOR: return CUDNN_STATUS_SUCCESS;
   case CUDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: return checkGraph(d);
   case CUDNN_BACKEND_ENGINEHEUR_DESCRIPTOR: {
     Desc *g = d.ref(CUDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH);
@@ -460,6 +537,41 @@ double pointwise(const Op &op, double x, double b, double t,
   }
 }
 
+/// A convolution: each pair of a y and an x element that a window joins,
+/// summed into what the operation writes.
+void runConvolution(const Op &op, Memory &m) {
+  const TensorSpec &x = op.convX, &w = op.convW, &y = op.convY;
+  bool forward = op.kind == CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR;
+  bool data = op.kind == CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR;
+  std::map<std::vector<int64_t>, double> sums;
+  forEach(op.y.dims, [&](const std::vector<int64_t> &at) { sums[at] = 0; });
+  int64_t perGroup = w.dims[1], outPerGroup = w.dims[0] / (x.dims[1] / perGroup);
+  size_t spatial = x.dims.size() - 2;
+  std::vector<int64_t> windows = w.dims;
+  windows[0] = 1; // one output channel at a time
+  forEach(y.dims, [&](const std::vector<int64_t> &yAt) {
+    forEach(windows, [&](const std::vector<int64_t> &tap) {
+      std::vector<int64_t> wAt = tap, xAt = yAt;
+      wAt[0] = yAt[1];
+      xAt[1] = yAt[1] / outPerGroup * perGroup + tap[1];
+      for (size_t d = 0; d < spatial; ++d) {
+        xAt[d + 2] = yAt[d + 2] * op.convStride[d] - op.convPad[d] +
+                     tap[d + 2] * op.convDilation[d];
+        if (xAt[d + 2] < 0 || xAt[d + 2] >= x.dims[d + 2])
+          return;
+      }
+      if (forward)
+        sums[yAt] += m.read(x, xAt, x.dims) * m.read(w, wAt, w.dims);
+      else if (data)
+        sums[xAt] += m.read(y, yAt, y.dims) * m.read(w, wAt, w.dims);
+      else
+        sums[wAt] += m.read(y, yAt, y.dims) * m.read(x, xAt, x.dims);
+    });
+  });
+  for (const auto &[at, v] : sums)
+    m.write(op.y, at, v);
+}
+
 cudnnStatus_t run(const Program &program, Memory &m) {
   for (const Op &op : program) {
     const std::vector<int64_t> &out = op.y.dims;
@@ -530,6 +642,11 @@ cudnnStatus_t run(const Program &program, Memory &m) {
       });
       break;
     }
+    case CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR:
+    case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR:
+      runConvolution(op, m);
+      break;
     default: return refuse(CUDNN_STATUS_NOT_SUPPORTED, "an operation");
     }
   }
@@ -630,6 +747,22 @@ FAKE_API cudnnStatus_t cudnnBackendGetAttribute(
       config->program = d->program;
       config->finalized = true;
     }
+    return CUDNN_STATUS_SUCCESS;
+  }
+  // An engine configuration's engine, and its numerical notes: none, or
+  // tensor cores with STRIDE_FAKE_CUDNN_TF32=1.
+  if (name == CUDNN_ATTR_ENGINECFG_ENGINE) {
+    Desc *engine = static_cast<Desc **>(values)[0];
+    engine->finalized = true;
+    *count = 1;
+    return CUDNN_STATUS_SUCCESS;
+  }
+  if (name == CUDNN_ATTR_ENGINE_NUMERICAL_NOTE) {
+    bool tf32 = std::getenv("STRIDE_FAKE_CUDNN_TF32");
+    *count = tf32 && requested > 0 ? 1 : 0;
+    if (*count)
+      static_cast<cudnnBackendNumericalNote_t *>(values)[0] =
+          CUDNN_NUMERICAL_NOTE_TENSOR_CORE;
     return CUDNN_STATUS_SUCCESS;
   }
   if (name == CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE) {

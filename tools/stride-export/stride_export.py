@@ -230,6 +230,31 @@ def llama(layers=2, width=64, heads=4, kv_heads=2, inner=176, vocab=256,
     return model.to(dtype), (token_ids(vocab, batch, tokens),)
 
 
+def resnet50(batch=2, size=224, dtype=torch.float32, train=False):
+    """torchvision's ResNet-50 with random weights (no download): inference
+    (batch norm with running statistics, folded into the convolutions by
+    Stride) or, with `train`, a training step (batch statistics); the input
+    a batch of `size` x `size` RGB images."""
+    import torchvision
+
+    model = torchvision.models.resnet50(weights=None)
+    model = model.train() if train else model.eval()
+    images = torch.randn(batch, 3, size, size)
+    return model.to(dtype), (images.to(dtype),)
+
+
+def vit_b16(batch=2, dtype=torch.float32):
+    """timm's ViT-B/16 (vit_base_patch16_224) with random weights: the patch
+    embedding is a 16x16 stride-16 convolution, then 12 encoder layers
+    (timm's fused attention: F.scaled_dot_product_attention); input 224 x
+    224 RGB images."""
+    import timm
+
+    model = timm.create_model("vit_base_patch16_224", pretrained=False).eval()
+    images = torch.randn(batch, 3, 224, 224)
+    return model.to(dtype), (images.to(dtype),)
+
+
 def causal_lm(kind, dtype=torch.float32, **sizes):
     """A transformers causal LM for the decode command, with transformers'
     default (sdpa) attention and its cache on: "llama" (LlamaForCausalLM,

@@ -225,6 +225,17 @@ cl::opt<int> skinnyLoadsPerLane(
              "the scheduler's choice)"),
     cl::cat(stridecCategory));
 
+cl::opt<std::string> convolutions(
+    "convolutions", cl::value_desc("auto|library|generated"),
+    cl::desc("How convolutions run: auto (default: one cuDNN call each for "
+             "f16, bf16 and f32 convolutions, 1-D to 3-D, transposed ones "
+             "as cuDNN's data gradient; f64 ones decomposed into windows "
+             "and matrix products), library (every convolution a cuDNN "
+             "call; one cuDNN does not take is an error) or generated "
+             "(every convolution decomposed); python-free-docs/"
+             "convolution.md"),
+    cl::init("auto"), cl::cat(stridecCategory));
+
 cl::opt<bool> noRecognizeAttention(
     "no-recognize-attention",
     cl::desc("Leave attention that the graph spells out as ops (matrix "
@@ -463,6 +474,7 @@ int main(int argc, char **argv) {
   options.pipeline.attentionLibrary = attentionLibrary;
   options.pipeline.splitKvAttention = !noSplitKvAttention;
   options.pipeline.skinnyProducts = skinnyProducts;
+  options.pipeline.convolutions = convolutions;
   options.pipeline.recognizeAttention = !noRecognizeAttention;
   options.pipeline.testInjectFault = testInjectFault;
   options.cuda.arch = arch;

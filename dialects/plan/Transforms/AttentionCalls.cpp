@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AttentionCalls.h"
+#include "CallFields.h"
 
 #include "stride/Support/DType.h"
 
@@ -26,33 +27,6 @@ namespace stride::plan {
 
 namespace {
 
-StridedTensorType typeOf(Value value) {
-  return cast<StridedTensorType>(value.getType());
-}
-
-/// Fields of one descriptor, in the order they are added.
-class Fields {
-public:
-  explicit Fields(MLIRContext *context) : builder(context) {}
-
-  void text(StringRef name, StringRef value) {
-    fields.push_back(builder.getNamedAttr(name, builder.getStringAttr(value)));
-  }
-  void ints(StringRef name, ArrayRef<int64_t> values) {
-    fields.push_back(
-        builder.getNamedAttr(name, builder.getDenseI64ArrayAttr(values)));
-  }
-  void flag(StringRef name, bool value) { ints(name, {int64_t(value)}); }
-  void strides(StringRef name, Value tensor) {
-    ints(name, typeOf(tensor).getStrides());
-  }
-  DictionaryAttr get() { return builder.getDictionaryAttr(fields); }
-
-private:
-  Builder builder;
-  SmallVector<NamedAttribute> fields;
-};
-
 /// The bias's dims as cuDNN reads them: 1 where the mask broadcasts (stride
 /// 0), and strides where a broadcast dim's stride is that of a dense
 /// tensor of those dims (cuDNN reads no element twice through a stride 0).
@@ -60,7 +34,7 @@ void addBias(Fields &f, Value mask) {
   f.flag("bias", bool(mask));
   if (!mask)
     return;
-  StridedTensorType type = typeOf(mask);
+  StridedTensorType type = callTensorType(mask);
   SmallVector<int64_t> dims(type.getShape()), strides(type.getStrides());
   int64_t dense = 1;
   for (int64_t d = 3; d >= 0; --d) {
@@ -92,7 +66,7 @@ template <typename OpTy> void addProblem(Fields &f, OpTy op) {
 void addOffsets(Fields &f, ArrayRef<Value> tensors, int extra = 0) {
   SmallVector<int64_t> offsets;
   for (Value t : tensors)
-    offsets.push_back(typeOf(t).getOffset());
+    offsets.push_back(callTensorType(t).getOffset());
   offsets.append(extra, 0);
   f.ints("offsets", offsets);
 }

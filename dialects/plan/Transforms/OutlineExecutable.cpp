@@ -15,6 +15,7 @@
 #include "dialects/plan/Transforms/Passes.h"
 
 #include "AttentionCalls.h"
+#include "ConvolutionCalls.h"
 #include "StateWrites.h"
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/StrideAttrs.h"
@@ -202,6 +203,7 @@ private:
   LogicalResult lowerMatmul(MatmulOp matmul);
   LogicalResult lowerAttention(AttentionOp op);
   LogicalResult lowerAttentionBackward(AttentionBackwardOp op);
+  LogicalResult lowerConvolution(ConvolutionOp op);
   FailureOr<SmallVector<Value>> callBuffers(Operation *call,
                                             ArrayRef<Value> tensors);
   LogicalResult bindView(ViewOpInterface view);
@@ -426,6 +428,29 @@ LogicalResult Outliner::lowerAttentionBackward(AttentionBackwardOp op) {
   return success();
 }
 
+LogicalResult Outliner::lowerConvolution(ConvolutionOp op) {
+  if (!op->hasAttr(StrideDialect::kKeepFusedAttrName))
+    return op.emitOpError()
+           << "has no library call in the plan; stride-convolution-library "
+              "keeps the ones cuDNN takes (marked '"
+           << StrideDialect::kKeepFusedAttrName
+           << "') and stride-decompose-convolution rewrites the others into "
+              "windows and products";
+  if (op.getTransposed() && op.getBias())
+    return op.emitOpError()
+           << "is transposed and has a bias, which cuDNN's data gradient "
+              "does not add; stride-convolution-library adds it after the "
+              "call";
+  builder.setInsertionPoint(op);
+  FailureOr<SmallVector<Value>> buffers =
+      callBuffers(op, convolutionTensors(op));
+  if (failed(buffers))
+    return failure();
+  LibraryCallOp::create(builder, op.getLoc(), "cudnn.convolution",
+                        convolutionDescriptor(op, allowTf32), *buffers);
+  return success();
+}
+
 /// Each argument's buffer: its state's, or the caller's storage (marked
 /// written when a result writes it back).
 void Outliner::bindArguments() {
@@ -527,6 +552,8 @@ LogicalResult Outliner::run() {
       done = lowerAttention(attention);
     else if (auto backward = dyn_cast<AttentionBackwardOp>(op))
       done = lowerAttentionBackward(backward);
+    else if (auto convolution = dyn_cast<ConvolutionOp>(op))
+      done = lowerConvolution(convolution);
     else if (collectiveWorldSize(&op))
       done = op.emitOpError()
              << "has no plan step yet: modules run on one GPU, and "

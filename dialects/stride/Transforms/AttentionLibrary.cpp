@@ -116,21 +116,6 @@ private:
   Operation *op;
 };
 
-/// Makes the op write `result` as `wanted` (a layout cuDNN writes) where
-/// its type differs: the op then produces `wanted`, and a copy after it
-/// gives the other uses the layout they had.
-void writeAs(OpResult result, StridedTensorType wanted) {
-  StridedTensorType had = typeOf(result);
-  if (had == wanted)
-    return;
-  Operation *op = result.getOwner();
-  result.setType(wanted);
-  OpBuilder b(op->getContext());
-  b.setInsertionPointAfter(op);
-  Value copy = CloneOp::create(b, op->getLoc(), had, result);
-  result.replaceAllUsesExcept(copy, copy.getDefiningOp());
-}
-
 /// `type`'s shape and element type, dense row-major from element 0: how
 /// cuDNN reads and writes the row statistics [b, h, s] always (PyTorch's
 /// CPU flash attention, for one, returns them heads-innermost), and any
@@ -144,7 +129,7 @@ StridedTensorType dense(StridedTensorType type) {
 /// cuDNN, else dense.
 void writable(OpResult result) {
   if (!cudnnReadsInPlace(typeOf(result)))
-    writeAs(result, dense(typeOf(result)));
+    writeResultAs(result, dense(typeOf(result)));
 }
 
 template <typename OpTy> bool cudnnTakes(OpTy op) {
@@ -195,7 +180,7 @@ void prepare(AttentionOp op) {
     op.getMaskMutable().assign(p.bias(mask, /*rowsMayBroadcast=*/true));
   writable(cast<OpResult>(op.getResult()));
   if (Value lse = op.getLogsumexp())
-    writeAs(cast<OpResult>(lse), dense(typeOf(lse)));
+    writeResultAs(cast<OpResult>(lse), dense(typeOf(lse)));
   markFused(op);
 }
 

@@ -275,7 +275,11 @@ struct DecomposeConvolutionPass
     : public stride::impl::DecomposeConvolutionBase<DecomposeConvolutionPass> {
   void runOnOperation() override {
     SmallVector<ConvolutionOp> convolutions;
-    getOperation().walk([&](ConvolutionOp op) { convolutions.push_back(op); });
+    // stride-convolution-library keeps the ones cuDNN runs.
+    getOperation().walk([&](ConvolutionOp op) {
+      if (!op->hasAttr(StrideDialect::kKeepFusedAttrName))
+        convolutions.push_back(op);
+    });
     for (ConvolutionOp op : convolutions) {
       Value result = Decomposition(op).build();
       op.getResult().replaceAllUsesWith(result);

@@ -33,6 +33,21 @@ inline Dims shapeOf(mlir::Value value) { return typeOf(value).getShape().vec(); 
 
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
+/// Makes the op write `result` as `wanted` (a layout a library writes)
+/// where its type differs: the op then produces `wanted`, and a copy after
+/// it gives the other uses the layout they had.
+inline void writeResultAs(mlir::OpResult result, StridedTensorType wanted) {
+  StridedTensorType had = typeOf(result);
+  if (had == wanted)
+    return;
+  mlir::Operation *op = result.getOwner();
+  result.setType(wanted);
+  mlir::OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  mlir::Value copy = CloneOp::create(b, op->getLoc(), had, result);
+  result.replaceAllUsesExcept(copy, copy.getDefiningOp());
+}
+
 /// Builds ops before one attention op, at its location. Values are computed
 /// in `compute` (f32 for f16, bf16 and f32; f64 for f64), and every
 /// functional result is dense row-major.

@@ -48,12 +48,20 @@ void stride::buildStridePipeline(OpPassManager &pm,
       AttentionLibraryOptions{options.attentionLibrary,
                               options.splitKvAttention}));
   pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
-  // Batch norms fold into the convolutions before them; convolutions
-  // become windows and products (no library call yet).
+  // Batch norms fold into the convolutions before them; the convolutions
+  // cuDNN takes stay whole (a library call each), the others become
+  // windows and products.
   if (options.foldIntoConvolutions)
     pm.addNestedPass<func::FuncOp>(createFoldIntoConvolution());
-  if (options.decomposeConvolutions)
+  if (options.decomposeConvolutions) {
+    // f16 and bf16 convolutions channels-last where Stride owns the layout,
+    // for cuDNN's tensor-core engines.
+    if (options.convolutions != "generated")
+      pm.addNestedPass<func::FuncOp>(createConvolutionLayout());
+    pm.addNestedPass<func::FuncOp>(createConvolutionLibrary(
+        ConvolutionLibraryOptions{options.convolutions}));
     pm.addNestedPass<func::FuncOp>(createDecomposeConvolution());
+  }
   // Products of few rows marked for the skinny product kernel; the others'
   // library calls read their operands in place or from copies.
   pm.addNestedPass<func::FuncOp>(
@@ -115,6 +123,12 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Rewrite convolutions into windows and matrix products "
                      "(stride-decompose-convolution)"),
       llvm::cl::init(true)};
+  Option<std::string> convolutions{
+      *this, "convolutions",
+      llvm::cl::desc("With decompose-convolutions: which convolutions run as "
+                     "cuDNN calls (stride-convolution-library): auto, "
+                     "library or generated"),
+      llvm::cl::init("auto")};
   Option<bool> foldIntoConvolutions{
       *this, "fold-into-convolutions",
       llvm::cl::desc("Fold per-channel affine ops (inference batch norms) "
@@ -144,6 +158,7 @@ void stride::registerStridePipeline() {
         options.skinnyProducts = cl.skinnyProducts;
         options.decomposeConvolutions = cl.decomposeConvolutions;
         options.foldIntoConvolutions = cl.foldIntoConvolutions;
+        options.convolutions = cl.convolutions;
         buildStridePipeline(pm, options);
       });
 }

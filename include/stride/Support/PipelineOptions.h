@@ -74,6 +74,11 @@ struct PipelineOptions {
   /// backend needs; the reference interpreter (stride-run --reference) runs
   /// the op itself instead.
   bool decomposeConvolutions = true;
+  /// With decomposeConvolutions: which convolutions run as cuDNN calls
+  /// instead (stride-convolution-library): "auto" (those cuDNN takes: f16,
+  /// bf16, f32), "library" (all; one cuDNN does not take is an error) or
+  /// "generated" (none).
+  std::string convolutions = "auto";
   /// Fold per-channel multiplies, adds and subtracts of a convolution's
   /// result (inference batch norms) into its weight and bias
   /// (stride-fold-into-convolution); the reference interpreter runs the

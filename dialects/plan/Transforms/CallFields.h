@@ -1,0 +1,53 @@
+//===- CallFields.h - Building library-call descriptors --------*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to dialects/plan/Transforms: the fields of a library call's
+// descriptor (AttentionCalls.cpp, ConvolutionCalls.cpp), in the order they
+// are added.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_DIALECTS_PLAN_TRANSFORMS_CALLFIELDS_H
+#define STRIDE_DIALECTS_PLAN_TRANSFORMS_CALLFIELDS_H
+
+#include "dialects/stride/IR/StrideOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+namespace stride::plan {
+
+inline StridedTensorType callTensorType(mlir::Value value) {
+  return mlir::cast<StridedTensorType>(value.getType());
+}
+
+/// Fields of one descriptor, in the order they are added.
+class Fields {
+public:
+  explicit Fields(mlir::MLIRContext *context) : builder(context) {}
+
+  void text(llvm::StringRef name, llvm::StringRef value) {
+    fields.push_back(builder.getNamedAttr(name, builder.getStringAttr(value)));
+  }
+  void ints(llvm::StringRef name, llvm::ArrayRef<int64_t> values) {
+    fields.push_back(
+        builder.getNamedAttr(name, builder.getDenseI64ArrayAttr(values)));
+  }
+  void flag(llvm::StringRef name, bool value) { ints(name, {int64_t(value)}); }
+  void strides(llvm::StringRef name, mlir::Value tensor) {
+    ints(name, callTensorType(tensor).getStrides());
+  }
+  mlir::DictionaryAttr get() { return builder.getDictionaryAttr(fields); }
+
+private:
+  mlir::Builder builder;
+  llvm::SmallVector<mlir::NamedAttribute> fields;
+};
+
+} // namespace stride::plan
+
+#endif // STRIDE_DIALECTS_PLAN_TRANSFORMS_CALLFIELDS_H

@@ -1,0 +1,105 @@
+//===- ConvolutionCalls.cpp - Convolutions as cuDNN calls -----------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The descriptor of cudnn.convolution (python-free-docs/convolution.md,
+// "The cuDNN step"): the kind of call, the forward convolution's x, w and
+// y with their dims and strides, its parameters, and each tensor's element
+// offset in its buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ConvolutionCalls.h"
+#include "CallFields.h"
+
+#include "stride/Support/DType.h"
+
+#include "mlir/IR/Location.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace stride::plan {
+
+namespace {
+
+/// The convolution's name for messages: the importer's node name, else
+/// "file:line:col", else the location as MLIR prints it.
+std::string nameOf(Location loc) {
+  if (auto named = dyn_cast<NameLoc>(loc))
+    return named.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location inner : fused.getLocations())
+      if (auto named = dyn_cast<NameLoc>(inner))
+        return named.getName().str();
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    loc.print(os);
+  return text;
+}
+
+/// The forward convolution's x, w and y: the op's input, weight and
+/// result, or (transposed) its result, weight and input.
+struct ForwardTensors {
+  Value x, w, y;
+};
+
+ForwardTensors forwardOf(ConvolutionOp op) {
+  if (op.getTransposed())
+    return {op.getResult(), op.getWeight(), op.getInput()};
+  return {op.getInput(), op.getWeight(), op.getResult()};
+}
+
+void addTensor(Fields &f, StringRef name, Value tensor) {
+  f.ints((name + "_dims").str(), callTensorType(tensor).getShape());
+  f.strides((name + "_strides").str(), tensor);
+}
+
+} // namespace
+
+CallTensors convolutionTensors(ConvolutionOp op) {
+  if (op.getTransposed())
+    return {op.getInput(), op.getWeight(), op.getResult()};
+  CallTensors tensors{op.getInput(), op.getWeight()};
+  if (Value bias = op.getBias())
+    tensors.push_back(bias);
+  tensors.push_back(op.getResult());
+  return tensors;
+}
+
+DictionaryAttr convolutionDescriptor(ConvolutionOp op, bool allowTf32) {
+  Fields f(op.getContext());
+  f.text("kind", op.getTransposed() ? "dgrad" : "fprop");
+  std::optional<DType> dtype =
+      dtypeOf(op.getInput().getType().getElementType());
+  f.text("dtype", dtypeName(*dtype));
+  f.text("name", nameOf(op.getLoc()));
+  ForwardTensors forward = forwardOf(op);
+  addTensor(f, "x", forward.x);
+  addTensor(f, "w", forward.w);
+  addTensor(f, "y", forward.y);
+  f.ints("stride", op.getStride());
+  // A transposed convolution's output_padding (below the stride) adds x
+  // rows that no window of the forward reaches: the same padding at both
+  // ends gives the forward's y.
+  f.ints("pre_padding", op.getPadding());
+  f.ints("post_padding", op.getPadding());
+  f.ints("dilation", op.getDilation());
+  f.flag("bias", bool(op.getBias()));
+  f.flag("tf32", allowTf32 && op.getInput().getType().getElementType().isF32());
+  SmallVector<int64_t> offsets;
+  for (Value t : convolutionTensors(op))
+    offsets.push_back(callTensorType(t).getOffset());
+  f.ints("offsets", offsets);
+  return f.get();
+}
+
+} // namespace stride::plan

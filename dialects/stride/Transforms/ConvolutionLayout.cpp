@@ -1,0 +1,87 @@
+//===- ConvolutionLayout.cpp - Channels-last where Stride owns it ---------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// stride-convolution-layout: f16 and bf16 convolutions write channels-last
+// (the order cuDNN's tensor-core engines run), and the pointwise ops after
+// them keep that order, wherever Stride owns the layout of the values
+// (Passes.td says which; python-free-docs/convolution.md, "Layouts", why).
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/stride/Transforms/Passes.h"
+
+#include "StrideOrders.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+namespace stride {
+#define GEN_PASS_DEF_CONVOLUTIONLAYOUT
+#include "dialects/stride/Transforms/Passes.h.inc"
+} // namespace stride
+
+using namespace mlir;
+using namespace stride;
+
+namespace {
+
+/// Whether Stride may choose `value`'s layout: a fresh buffer of 2-D or
+/// 3-D images in f16 or bf16, row-major from element 0 as the importer
+/// writes it, that the graph neither returns nor views: every reader is a
+/// functional op or a convolution, which read any layout through their
+/// operands' types.
+bool layoutIsOwned(Value value) {
+  Operation *def = value.getDefiningOp();
+  auto type = dyn_cast<StridedTensorType>(value.getType());
+  if (!def || !type || !(isFunctional(def) || isa<ConvolutionOp>(def)))
+    return false;
+  Type element = type.getElementType();
+  if (!(element.isF16() || element.isBF16()) || type.getRank() < 4 ||
+      type.getOffset() != 0 || !isPackedIn(type, channelsFirst(type.getRank())))
+    return false;
+  return llvm::all_of(value.getUsers(), [](Operation *user) {
+    return isFunctional(user) || isa<ConvolutionOp>(user);
+  });
+}
+
+/// Gives `value` the channels-last layout; false if it had it already.
+bool makeChannelsLast(Value value) {
+  auto type = cast<StridedTensorType>(value.getType());
+  StridedTensorType wanted = packedIn(type, channelsLast(type.getRank()));
+  if (type == wanted)
+    return false;
+  value.setType(wanted);
+  return true;
+}
+
+struct ConvolutionLayoutPass
+    : stride::impl::ConvolutionLayoutBase<ConvolutionLayoutPass> {
+  void runOnOperation() override {
+    SmallVector<Value> worklist;
+    getOperation().walk([&](ConvolutionOp op) {
+      if (layoutIsOwned(op.getResult()) && makeChannelsLast(op.getResult()))
+        worklist.push_back(op.getResult());
+    });
+    // Pointwise readers of a channels-last value write channels-last too
+    // (a residual add, a ReLU, a batch norm's remains), so the next
+    // convolution reads it in place.
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      for (Operation *user : value.getUsers()) {
+        if (!user->hasTrait<Elementwise>() || user->getNumResults() != 1)
+          continue;
+        Value result = user->getResult(0);
+        if (layoutIsOwned(result) &&
+            cast<StridedTensorType>(result.getType()).getShape() ==
+                cast<StridedTensorType>(value.getType()).getShape() &&
+            makeChannelsLast(result))
+          worklist.push_back(result);
+      }
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,50 @@
+// stride-convolution-layout: f16 and bf16 convolutions whose layout Stride
+// owns write channels-last, and the pointwise ops after them keep it
+// (python-free-docs/convolution.md, "Layouts").
+// RUN: stride-opt --stride-convolution-layout -split-input-file %s | FileCheck %s
+
+// The block of test/Emu/Inputs/conv-block-bf16.mlir: the first two
+// convolutions, the ReLU between them and the residual add become
+// channels-last; the returned ReLU keeps the graph's layout, and so does
+// the returned convolution.
+// CHECK-LABEL: func.func @block
+// CHECK: %[[C1:.*]] = stride.convolution {{.*}} -> <2x8x6x6xbf16, strides = [288, 1, 48, 8], offset = 0>
+// CHECK: %[[R1:.*]] = stride.relu %[[C1]] {{.*}} -> <2x8x6x6xbf16, strides = [288, 1, 48, 8], offset = 0>
+// CHECK: %[[C2:.*]] = stride.convolution %[[R1]], {{.*}} -> <2x8x6x6xbf16, strides = [288, 1, 48, 8], offset = 0>
+// CHECK: %[[S:.*]] = stride.add %[[C2]], %arg0 {{.*}} -> <2x8x6x6xbf16, strides = [288, 1, 48, 8], offset = 0>
+// CHECK: %[[R2:.*]] = stride.relu %[[S]] {{.*}} -> <2x8x6x6xbf16, strides = [288, 36, 6, 1], offset = 0>
+// CHECK: stride.convolution %[[R2]], {{.*}} -> <2x12x3x3xbf16, strides = [108, 9, 3, 1], offset = 0>
+func.func @block(%x: !stride.tensor<2x8x6x6xbf16>, %w1: !stride.tensor<8x8x3x3xbf16>,
+                 %b1: !stride.tensor<8xbf16>, %w2: !stride.tensor<8x8x1x1xbf16>,
+                 %w3: !stride.tensor<12x4x3x3xbf16>)
+    -> (!stride.tensor<2x8x6x6xbf16>, !stride.tensor<2x12x3x3xbf16>) {
+  %c1 = stride.convolution %x, %w1 bias %b1 stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<8x8x3x3xbf16>, !stride.tensor<8xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %r1 = stride.relu %c1 : !stride.tensor<2x8x6x6xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %c2 = stride.convolution %r1, %w2 stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<8x8x1x1xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %s = stride.add %c2, %x : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<2x8x6x6xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %r2 = stride.relu %s : !stride.tensor<2x8x6x6xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %c3 = stride.convolution %r2, %w3 stride [2, 2] padding [1, 1] dilation [1, 1] groups 2 : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<12x4x3x3xbf16> -> !stride.tensor<2x12x3x3xbf16>
+  return %r2, %c3 : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<2x12x3x3xbf16>
+}
+
+// -----
+
+// Left alone: f32; a result a view reads (ViT's patch embedding, flattened);
+// 1-D.
+// CHECK-LABEL: func.func @left_alone
+// CHECK: stride.convolution {{.*}} -> <2x4x4x4xf32, strides = [64, 16, 4, 1], offset = 0>
+// CHECK: stride.convolution {{.*}} -> <2x4x4x4xbf16, strides = [64, 16, 4, 1], offset = 0>
+// CHECK: stride.convolution {{.*}} -> <2x4x6xbf16, strides = [24, 6, 1], offset = 0>
+func.func @left_alone(%x: !stride.tensor<2x3x8x8xf32>, %w: !stride.tensor<4x3x2x2xf32>,
+                      %xb: !stride.tensor<2x3x8x8xbf16>, %wb: !stride.tensor<4x3x2x2xbf16>,
+                      %xl: !stride.tensor<2x3x8xbf16>, %wl: !stride.tensor<4x3x3xbf16>)
+    -> (!stride.tensor<2x4x4x4xf32>, !stride.tensor<2x4x16xbf16>, !stride.tensor<2x4x6xbf16>) {
+  %a = stride.convolution %x, %w stride [2, 2] padding [0, 0] dilation [1, 1] groups 1 : !stride.tensor<2x3x8x8xf32>, !stride.tensor<4x3x2x2xf32> -> !stride.tensor<2x4x4x4xf32>
+  %ra = stride.relu %a : !stride.tensor<2x4x4x4xf32> -> !stride.tensor<2x4x4x4xf32>
+  %b = stride.convolution %xb, %wb stride [2, 2] padding [0, 0] dilation [1, 1] groups 1 : !stride.tensor<2x3x8x8xbf16>, !stride.tensor<4x3x2x2xbf16> -> !stride.tensor<2x4x4x4xbf16>
+  %v = stride.view %b : !stride.tensor<2x4x4x4xbf16> -> !stride.tensor<2x4x16xbf16>
+  %rv = stride.relu %v : !stride.tensor<2x4x16xbf16> -> !stride.tensor<2x4x16xbf16>
+  %l = stride.convolution %xl, %wl stride [1] padding [0] dilation [1] groups 1 : !stride.tensor<2x3x8xbf16>, !stride.tensor<4x3x3xbf16> -> !stride.tensor<2x4x6xbf16>
+  %rl = stride.relu %l : !stride.tensor<2x4x6xbf16> -> !stride.tensor<2x4x6xbf16>
+  return %ra, %rv, %rl : !stride.tensor<2x4x4x4xf32>, !stride.tensor<2x4x16xbf16>, !stride.tensor<2x4x6xbf16>
+}

@@ -1,0 +1,113 @@
+// stride-convolution-library keeps the convolutions cuDNN takes whole
+// (python-free-docs/convolution.md, "The cuDNN step"), copies the operands
+// and results whose layouts cuDNN does not read or write, and keeps a bias
+// in cuDNN's graph only for f16/bf16 channels-last forward convolutions.
+// RUN: stride-opt --stride-convolution-library -split-input-file %s | FileCheck %s
+// RUN: stride-opt "--stride-convolution-library=convolutions=generated" -split-input-file %s | FileCheck %s --check-prefix=GEN
+// RUN: stride-opt "--stride-convolution-library=convolutions=library" -split-input-file -verify-diagnostics %s
+// RUN: not stride-opt "--stride-convolution-library=convolutions=sometimes" %s 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: unknown convolutions policy 'sometimes'; expected auto, library or generated
+
+// An f32 convolution: kept, its bias added after it.
+// CHECK-LABEL: func.func @f32_bias
+// CHECK: %[[C:.*]] = stride.convolution %arg0, %arg1 stride [2, 2] padding [1, 1] dilation [1, 1] groups 2 {stride.keep_fused}
+// CHECK: %[[V:.*]] = stride.view %arg2 {{.*}} -> <1x6x1x1xf32
+// CHECK: %[[E:.*]] = stride.expand %[[V]] {{.*}} strides = [0, 1, 0, 0]
+// CHECK: %[[S:.*]] = stride.add %[[C]], %[[E]]
+// CHECK: return %[[S]]
+// GEN-LABEL: func.func @f32_bias
+// GEN-NOT: keep_fused
+// GEN: stride.convolution %arg0, %arg1 bias %arg2
+func.func @f32_bias(%x: !stride.tensor<2x4x8x8xf32>, %w: !stride.tensor<6x2x3x3xf32>, %b: !stride.tensor<6xf32>) -> !stride.tensor<2x6x4x4xf32> {
+  %y = stride.convolution %x, %w bias %b stride [2, 2] padding [1, 1] dilation [1, 1] groups 2 : !stride.tensor<2x4x8x8xf32>, !stride.tensor<6x2x3x3xf32>, !stride.tensor<6xf32> -> !stride.tensor<2x6x4x4xf32>
+  return %y : !stride.tensor<2x6x4x4xf32>
+}
+
+// -----
+
+// bf16 channels-last: the bias stays in cuDNN's graph; channels-last
+// operands are read in place.
+// CHECK-LABEL: func.func @bf16_nhwc
+// CHECK-NOT: stride.clone
+// CHECK: stride.convolution %arg0, %arg1 bias %arg2 stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 {stride.keep_fused}
+// CHECK-NOT: stride.add
+func.func @bf16_nhwc(%x: !stride.tensor<2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>, %w: !stride.tensor<16x8x3x3xbf16, strides = [72, 1, 24, 8], offset = 0>, %b: !stride.tensor<16xbf16>) -> !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0> {
+  %y = stride.convolution %x, %w bias %b stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>, !stride.tensor<16x8x3x3xbf16, strides = [72, 1, 24, 8], offset = 0>, !stride.tensor<16xbf16> -> !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
+  return %y : !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
+}
+
+// -----
+
+// bf16 channels-last, but 3 input channels (ResNet's stem): no fusion
+// engine reads them, so the bias is added after the call.
+// CHECK-LABEL: func.func @bf16_stem
+// CHECK: %[[C:.*]] = stride.convolution %arg0, %arg1 stride [2, 2] padding [3, 3] dilation [1, 1] groups 1 {stride.keep_fused}
+// CHECK: stride.add %[[C]]
+func.func @bf16_stem(%x: !stride.tensor<2x3x8x8xbf16, strides = [192, 1, 24, 3], offset = 0>, %w: !stride.tensor<16x3x7x7xbf16, strides = [147, 1, 21, 3], offset = 0>, %b: !stride.tensor<16xbf16>) -> !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0> {
+  %y = stride.convolution %x, %w bias %b stride [2, 2] padding [3, 3] dilation [1, 1] groups 1 : !stride.tensor<2x3x8x8xbf16, strides = [192, 1, 24, 3], offset = 0>, !stride.tensor<16x3x7x7xbf16, strides = [147, 1, 21, 3], offset = 0>, !stride.tensor<16xbf16> -> !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
+  return %y : !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
+}
+
+// -----
+
+// An input cuDNN does not read in place (every other column: not packed)
+// is copied dense first; a result of another layout (W outermost) is
+// written dense and copied into it.
+// CHECK-LABEL: func.func @copies
+// CHECK: %[[X:.*]] = stride.clone %arg0 {{.*}} -> <1x2x5x5xf32, strides = [50, 25, 5, 1], offset = 0>
+// CHECK: %[[C:.*]] = stride.convolution %[[X]], %arg1 {{.*}} {stride.keep_fused} {{.*}} -> <1x3x3x3xf32, strides = [27, 9, 3, 1], offset = 0>
+// CHECK: %[[R:.*]] = stride.clone %[[C]] {{.*}} -> <1x3x3x3xf32, strides = [27, 1, 3, 9], offset = 0>
+// CHECK: return %[[R]]
+func.func @copies(%x: !stride.tensor<1x2x5x5xf32, strides = [100, 50, 10, 2], offset = 0>, %w: !stride.tensor<3x2x3x3xf32>) -> !stride.tensor<1x3x3x3xf32, strides = [27, 1, 3, 9], offset = 0> {
+  %y = stride.convolution %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1 : !stride.tensor<1x2x5x5xf32, strides = [100, 50, 10, 2], offset = 0>, !stride.tensor<3x2x3x3xf32> -> !stride.tensor<1x3x3x3xf32, strides = [27, 1, 3, 9], offset = 0>
+  return %y : !stride.tensor<1x3x3x3xf32, strides = [27, 1, 3, 9], offset = 0>
+}
+
+// -----
+
+// One stride order per convolution (cuDNN's engines read and write one):
+// a row-major input and weight of a channels-last result are copied into
+// channels-last first.
+// CHECK-LABEL: func.func @mixed
+// CHECK: %[[X:.*]] = stride.clone %arg0 {{.*}} -> <2x8x4x4xf16, strides = [128, 1, 32, 8], offset = 0>
+// CHECK: %[[W:.*]] = stride.clone %arg1 {{.*}} -> <16x8x3x3xf16, strides = [72, 1, 24, 8], offset = 0>
+// CHECK: stride.convolution %[[X]], %[[W]] {{.*}} {stride.keep_fused} {{.*}} -> <2x16x4x4xf16, strides = [256, 1, 64, 16], offset = 0>
+func.func @mixed(%x: !stride.tensor<2x8x4x4xf16>, %w: !stride.tensor<16x8x3x3xf16>) -> !stride.tensor<2x16x4x4xf16, strides = [256, 1, 64, 16], offset = 0> {
+  %y = stride.convolution %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x4x4xf16>, !stride.tensor<16x8x3x3xf16> -> !stride.tensor<2x16x4x4xf16, strides = [256, 1, 64, 16], offset = 0>
+  return %y : !stride.tensor<2x16x4x4xf16, strides = [256, 1, 64, 16], offset = 0>
+}
+
+// -----
+
+// A transposed convolution (cuDNN's data gradient): its bias is added
+// after the call; an output_padding below the stride is taken.
+// CHECK-LABEL: func.func @transposed
+// CHECK: %[[C:.*]] = stride.convolution %arg0, %arg1 stride [2] padding [0] dilation [1] groups 1 transposed output_padding [1] {stride.keep_fused}
+// CHECK: stride.add %[[C]]
+func.func @transposed(%x: !stride.tensor<1x4x5xf32>, %w: !stride.tensor<4x3x2xf32>, %b: !stride.tensor<3xf32>) -> !stride.tensor<1x3x11xf32> {
+  %t = stride.convolution %x, %w bias %b stride [2] padding [0] dilation [1] groups 1 transposed output_padding [1] : !stride.tensor<1x4x5xf32>, !stride.tensor<4x3x2xf32>, !stride.tensor<3xf32> -> !stride.tensor<1x3x11xf32>
+  return %t : !stride.tensor<1x3x11xf32>
+}
+
+// -----
+
+// f64 is left to stride-decompose-convolution (auto), an error with
+// convolutions=library; so is an output_padding only below the dilation.
+// CHECK-LABEL: func.func @f64
+// CHECK-NOT: keep_fused
+func.func @f64(%x: !stride.tensor<1x2x5xf64>, %w: !stride.tensor<3x2x3xf64>) -> !stride.tensor<1x3x3xf64> {
+  // expected-error @+1 {{'stride.convolution' op cannot run as a cuDNN call: its element type is not f16, bf16 or f32 (convolutions=library; auto decomposes it)}}
+  %y = stride.convolution %x, %w stride [1] padding [0] dilation [1] groups 1 : !stride.tensor<1x2x5xf64>, !stride.tensor<3x2x3xf64> -> !stride.tensor<1x3x3xf64>
+  return %y : !stride.tensor<1x3x3xf64>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @output_padding_above_stride
+// CHECK-NOT: keep_fused
+func.func @output_padding_above_stride(%x: !stride.tensor<1x2x4xf32>, %w: !stride.tensor<2x2x3xf32>) -> !stride.tensor<1x2x15xf32> {
+  // expected-error @+1 {{cannot run as a cuDNN call: an output_padding is not below its stride}}
+  %t = stride.convolution %x, %w stride [2] padding [0] dilation [3] groups 1 transposed output_padding [2] : !stride.tensor<1x2x4xf32>, !stride.tensor<2x2x3xf32> -> !stride.tensor<1x2x15xf32>
+  return %t : !stride.tensor<1x2x15xf32>
+}
