@@ -41,7 +41,7 @@ namespace stride {
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync)               \
   X(cuMemsetD8Async)                                                           \
   X(cuLaunchKernel) X(cuLaunchKernelEx)                                       \
-  X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)                  \
+  X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamQuery)  \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)    \
   X(cuEventElapsedTime)                                                        \
   X(cuStreamBeginCapture) X(cuStreamEndCapture)                                \

@@ -26,6 +26,9 @@
 //                                newer than the driver)
 //   STRIDE_FAKE_CUDA_FUNCTION=N  cuModuleGetFunction returns N (500: no
 //                                such kernel)
+//   STRIDE_FAKE_CUDA_STREAM_BUSY=1  cuStreamQuery always answers
+//                                CUDA_ERROR_NOT_READY (a collective waiting
+//                                for a rank that stopped)
 //   STRIDE_FAKE_CUDA_KERNEL_THREADS=N  each kernel runs at most N threads per
 //                                block (default 1024; fewer: a kernel that
 //                                needs too many registers)
@@ -328,6 +331,13 @@ CUresult cuStreamCreate(CUstream *stream, unsigned) {
 
 CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
 CUresult cuStreamSynchronize(CUstream) { return synchronize(); }
+/// A stream is idle (its pending error, if any, comes with the
+/// synchronization), unless STRIDE_FAKE_CUDA_STREAM_BUSY is set: then it
+/// never finishes, as when a collective waits for a rank that stopped.
+CUresult cuStreamQuery(CUstream) {
+  return std::getenv("STRIDE_FAKE_CUDA_STREAM_BUSY") ? CUDA_ERROR_NOT_READY
+                                                     : CUDA_SUCCESS;
+}
 
 CUresult cuEventCreate(CUevent *event, unsigned) {
   *event = handle<CUevent>();

@@ -614,6 +614,38 @@ def TensorParallel : Pass<"stride-tensor-parallel", "::mlir::func::FuncOp"> {
   ];
 }
 
+def PrepareCollectives : Pass<"stride-prepare-collectives",
+                              "::mlir::func::FuncOp"> {
+  let summary = "Give each collective the contiguous blocks NCCL exchanges";
+  let description = [{
+    NCCL reads and writes contiguous elements, and an all_gather or
+    reduce_scatter exchanges the ranks' blocks one after the other. This
+    pass rewrites each collective whose input or result is not row-major
+    contiguous, or that gathers or scatters along a dim inside outer dims of
+    more than one element (the tensor-parallel LM head's vocabulary
+    columns, the embedding's hidden dim), into one that NCCL runs as it
+    is: the input permuted so that the dim comes first and copied
+    row-major (`stride.clone`), the collective along dim 0, and the result
+    permuted back and copied into the op's result type. A permute of the
+    ranks' concatenation is the concatenation of their permutes, so the
+    values are the op's (the reference interpreter runs both).
+
+    ```mlir
+    // before
+    %g = stride.all_gather %x dim 1 world_size 2
+        : !stride.tensor<4x8xf32> -> !stride.tensor<4x16xf32>
+    // after
+    %p = stride.permute %x dims [1, 0] : ... -> !stride.tensor<8x4xf32, strides = [1, 8]>
+    %c = stride.clone %p : ... -> !stride.tensor<8x4xf32>
+    %a = stride.all_gather %c dim 0 world_size 2
+        : !stride.tensor<8x4xf32> -> !stride.tensor<16x4xf32>
+    %b = stride.permute %a dims [1, 0] : ... -> !stride.tensor<4x16xf32, strides = [1, 4]>
+    %g = stride.clone %b : ... -> !stride.tensor<4x16xf32>
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def PrintDot : Pass<"stride-print-dot", "::mlir::ModuleOp"> {
   let summary = "Print the graph as Graphviz DOT, one cluster per kernel";
   let description = [{

@@ -39,6 +39,9 @@ void stride::buildStridePipeline(OpPassManager &pm,
   if (options.tensorParallel != 1 || options.rank != 0)
     pm.addNestedPass<func::FuncOp>(createTensorParallel(
         TensorParallelOptions{options.tensorParallel, options.rank}));
+  // Collectives exchange contiguous blocks along their outermost dim, as
+  // the plan's NCCL steps do.
+  pm.addNestedPass<func::FuncOp>(createPrepareCollectives());
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
