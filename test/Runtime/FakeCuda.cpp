@@ -15,6 +15,7 @@
 // the tests check only the runtime's errors. The environment steers it:
 //
 //   STRIDE_FAKE_CUDA_INIT=N      cuInit returns CUresult N (100: no device)
+//   STRIDE_FAKE_CUDA_DEVICES=N   N devices, alike (default 1)
 //   STRIDE_FAKE_CUDA_CC=XY       compute capability X.Y (default 90)
 //   STRIDE_FAKE_CUDA_MEMORY=B    the device has B bytes (default 80 GiB);
 //                                cuMemAlloc beyond them fails with
@@ -53,6 +54,11 @@ namespace {
 CUresult envResult(const char *name) {
   const char *value = std::getenv(name);
   return value ? static_cast<CUresult>(std::atoi(value)) : CUDA_SUCCESS;
+}
+
+int deviceCount() {
+  const char *value = std::getenv("STRIDE_FAKE_CUDA_DEVICES");
+  return value ? std::atoi(value) : 1;
 }
 
 int computeCapability() {
@@ -158,14 +164,14 @@ CUresult cuDriverGetVersion(int *version) {
 }
 
 CUresult cuDeviceGetCount(int *count) {
-  *count = 1;
+  *count = deviceCount();
   return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGet(CUdevice *device, int ordinal) {
-  if (ordinal != 0)
+  if (ordinal < 0 || ordinal >= deviceCount())
     return CUDA_ERROR_INVALID_DEVICE;
-  *device = 0;
+  *device = ordinal;
   return CUDA_SUCCESS;
 }
 
