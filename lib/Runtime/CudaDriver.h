@@ -34,7 +34,7 @@ namespace stride {
   X(cuGetErrorName) X(cuGetErrorString) X(cuInit) X(cuDriverGetVersion)        \
   X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceGetAttribute)                   \
   X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)  \
-  X(cuCtxSetCurrent) X(cuCtxSynchronize)                                       \
+  X(cuCtxSetCurrent) X(cuCtxGetCurrent) X(cuCtxSynchronize)                    \
   X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)               \
   X(cuFuncGetAttribute) X(cuFuncSetAttribute)                                  \
   X(cuMemAlloc) X(cuMemFree) X(cuMemGetInfo)                                   \

@@ -123,12 +123,17 @@ Result<GroupPlace> placeFor(int64_t worldSize) {
   return groupPlaceFromEnvironment();
 }
 
-/// ncclCommInitRank waits for every rank: it runs on a thread of its own,
-/// and a rank that does not join within the timeout fails this one (the
-/// thread is left to the process's exit).
-Result<ncclComm_t> joinGroup(const Nccl &nccl, const GroupPlace &place,
-                             const ncclUniqueId &id,
+/// ncclCommInitRank waits for every rank: it runs on a thread of its own
+/// (with the caller's CUDA context current, so NCCL takes the runtime's
+/// device), and a rank that does not join within the timeout fails this one
+/// (the thread is left to the process's exit).
+Result<ncclComm_t> joinGroup(const CudaDriver &cu, const Nccl &nccl,
+                             const GroupPlace &place, const ncclUniqueId &id,
                              std::chrono::milliseconds timeout) {
+  CUcontext context = nullptr;
+  if (CUresult r = cu.cuCtxGetCurrent(&context); r != CUDA_SUCCESS)
+    return makeError(cudaErrorCode(r),
+                     "cuCtxGetCurrent failed: " + cu.errorText(r));
   struct Join {
     std::mutex mutex;
     std::condition_variable done;
@@ -137,7 +142,8 @@ Result<ncclComm_t> joinGroup(const Nccl &nccl, const GroupPlace &place,
     ncclResult_t result = ncclSuccess;
   };
   auto join = std::make_shared<Join>();
-  std::thread([join, &nccl, place, id] {
+  std::thread([join, &cu, &nccl, context, place, id] {
+    cu.cuCtxSetCurrent(context);
     ncclComm_t comm = nullptr;
     ncclResult_t r = nccl.ncclCommInitRank(&comm, place.worldSize, id, place.rank);
     std::lock_guard<std::mutex> lock(join->mutex);
@@ -193,7 +199,7 @@ createGroup(const LibraryCallContext &context, int64_t worldSize) {
       return prefixError(context.where + ": ", exchanged.error());
     id = *exchanged;
   }
-  Result<ncclComm_t> comm = joinGroup(**nccl, *place, id, timeout);
+  Result<ncclComm_t> comm = joinGroup(context.cu, **nccl, *place, id, timeout);
   if (!comm)
     return prefixError(context.where + ": ", comm.error());
   return std::make_shared<CollectiveGroup>(**nccl, *place, *comm, timeout);

@@ -94,6 +94,9 @@ CUresult synchronize() {
 /// recorded, not run.
 bool capturing = false;
 
+/// The calling thread's current context.
+thread_local CUcontext current = nullptr;
+
 /// Launches (captured ones too) that allowed programmatic stream
 /// serialization.
 int dependentLaunches = 0;
@@ -218,7 +221,14 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice) {
   }
   return CUDA_SUCCESS;
 }
-CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext context) {
+  current = context;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxGetCurrent(CUcontext *context) {
+  *context = current;
+  return CUDA_SUCCESS;
+}
 CUresult cuCtxSynchronize() { return synchronize(); }
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *, unsigned,
