@@ -124,7 +124,7 @@ std::string describeExit(int status) {
 }
 
 /// The rank's first "error:" line without the program's prefix, or its
-/// last line of stderr.
+/// last line of stderr; with neither, a mismatch with --expect.
 std::string failureOf(const std::string &err, const std::string &program) {
   std::stringstream in(err);
   std::string last;
@@ -135,7 +135,8 @@ std::string failureOf(const std::string &err, const std::string &program) {
     if (!line.empty())
       last = line;
   }
-  return last.empty() ? "no message" : last;
+  return last.empty() ? "its outputs differ from --expect's (its lines above)"
+                      : last;
 }
 
 } // namespace
