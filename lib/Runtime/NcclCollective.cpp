@@ -33,12 +33,10 @@ struct NcclDType {
   int64_t bytes;
 };
 constexpr NcclDType kDTypes[] = {
-    {"f16", ncclFloat16, 2}, {"bf16", ncclBfloat16, 2},
-    {"f32", ncclFloat32, 4}, {"f64", ncclFloat64, 8},
-    {"i8", ncclInt8, 1},     {"ui8", ncclUint8, 1},
-    {"i1", ncclUint8, 1},    {"i32", ncclInt32, 4},
-    {"ui32", ncclUint32, 4}, {"i64", ncclInt64, 8},
-    {"ui64", ncclUint64, 8}};
+    {"f16", ncclFloat16, 2}, {"bf16", ncclBfloat16, 2}, {"f32", ncclFloat32, 4},
+    {"f64", ncclFloat64, 8}, {"i8", ncclInt8, 1},       {"ui8", ncclUint8, 1},
+    {"i1", ncclUint8, 1},    {"i32", ncclInt32, 4},     {"ui32", ncclUint32, 4},
+    {"i64", ncclInt64, 8},   {"ui64", ncclUint64, 8}};
 
 struct NcclReduction {
   const char *name;
@@ -145,7 +143,8 @@ Result<ncclComm_t> joinGroup(const CudaDriver &cu, const Nccl &nccl,
   std::thread([join, &cu, &nccl, context, place, id] {
     cu.cuCtxSetCurrent(context);
     ncclComm_t comm = nullptr;
-    ncclResult_t r = nccl.ncclCommInitRank(&comm, place.worldSize, id, place.rank);
+    ncclResult_t r =
+        nccl.ncclCommInitRank(&comm, place.worldSize, id, place.rank);
     std::lock_guard<std::mutex> lock(join->mutex);
     join->comm = comm;
     join->result = r;
@@ -177,10 +176,10 @@ createGroup(const LibraryCallContext &context, int64_t worldSize) {
     return prefixError(context.where + ": ", place.error());
   if (place->worldSize != worldSize)
     return makeError(ErrorCode::Incompatible,
-                     context.where + ": the module was compiled for a group "
-                                     "of " +
-                         str(worldSize) +
-                         " ranks, but this process is rank " +
+                     context.where +
+                         ": the module was compiled for a group "
+                         "of " +
+                         str(worldSize) + " ranks, but this process is rank " +
                          str(place->rank) + " of a group of " +
                          str(place->worldSize) +
                          " (WORLD_SIZE); compile one module per rank for " +
@@ -213,7 +212,8 @@ const char kGroupKey = 0;
 class PreparedCollective final : public PreparedLibraryCall,
                                  public LibraryCallInstance {
 public:
-  PreparedCollective(CollectiveProblem p, std::shared_ptr<CollectiveGroup> group)
+  PreparedCollective(CollectiveProblem p,
+                     std::shared_ptr<CollectiveGroup> group)
       : p(p), group(std::move(group)) {}
 
   Result<std::unique_ptr<LibraryCallInstance>>
@@ -228,7 +228,8 @@ public:
                        "the group's communicator was aborted by an earlier "
                        "failure; load the module again");
     const Nccl &nccl = group->library();
-    const void *input = reinterpret_cast<const void *>(buffers[0] + p.inputOffset);
+    const void *input =
+        reinterpret_cast<const void *>(buffers[0] + p.inputOffset);
     void *output = reinterpret_cast<void *>(buffers[1]);
     auto *s = reinterpret_cast<ncclStream_t>(stream);
     size_t count = size_t(p.count);
@@ -297,8 +298,8 @@ prepareNcclCollective(const LibraryCallContext &context,
   Result<CollectiveProblem> problem = readProblem(context);
   if (!problem)
     return problem.error();
-  auto group = std::static_pointer_cast<CollectiveGroup>(
-      loadSessions.find(&kGroupKey));
+  auto group =
+      std::static_pointer_cast<CollectiveGroup>(loadSessions.find(&kGroupKey));
   if (!group) {
     Result<std::shared_ptr<CollectiveGroup>> created =
         createGroup(context, problem->worldSize);
@@ -307,12 +308,11 @@ prepareNcclCollective(const LibraryCallContext &context,
     group = *created;
     loadSessions.add(&kGroupKey, group);
   } else if (group->groupPlace().worldSize != problem->worldSize) {
-    return makeError(ErrorCode::InvalidModule,
-                     context.where + ": its world size " +
-                         str(problem->worldSize) +
-                         " differs from the group's, " +
-                         str(group->groupPlace().worldSize) +
-                         ", that an earlier step joined");
+    return makeError(
+        ErrorCode::InvalidModule,
+        context.where + ": its world size " + str(problem->worldSize) +
+            " differs from the group's, " + str(group->groupPlace().worldSize) +
+            ", that an earlier step joined");
   }
   return std::unique_ptr<PreparedLibraryCall>(
       new PreparedCollective(*problem, group));

@@ -1,4 +1,5 @@
-//===- NcclCollective.h - The plan's collective steps through NCCL -*- C++ -*-===//
+//===- NcclCollective.h - The plan's collective steps through NCCL -*- C++
+//-*-===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.

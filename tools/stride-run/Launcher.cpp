@@ -65,9 +65,9 @@ std::vector<std::string> rankArgs(const RunModuleOptions &options,
     args.insert(args.end(), {"--output-dir", options.outputDir + "/" + r});
   if (!options.expectDir.empty()) {
     std::string own = options.expectDir + "/" + r;
-    args.insert(args.end(), {"--expect", std::filesystem::is_directory(own)
-                                             ? own
-                                             : options.expectDir});
+    args.insert(args.end(),
+                {"--expect",
+                 std::filesystem::is_directory(own) ? own : options.expectDir});
   }
   args.insert(args.end(), shared.begin(), shared.end());
   return args;
@@ -162,7 +162,8 @@ int launchRanks(const RunModuleOptions &options,
       return fail("rank " + std::to_string(r) + "'s module " +
                   rankPath(options.modulePath, r) + " does not exist");
   const char *tmp = std::getenv("TMPDIR");
-  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/stride-ranks-XXXXXX";
+  std::string templ =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/stride-ranks-XXXXXX";
   if (!mkdtemp(templ.data()))
     return fail("cannot make a temporary folder " + templ + ": " +
                 std::strerror(errno));

@@ -39,17 +39,19 @@ LogicalResult checkContiguous(Operation *op, Value tensor, StringRef what) {
          << "has " << what << " of type " << type
          << ", which NCCL cannot read or write: a plan's collective takes "
             "row-major contiguous tensors (make the input contiguous with a "
-            "copy, a stride.clone with a row-major result, before the collective)";
+            "copy, a stride.clone with a row-major result, before the "
+            "collective)";
 }
 
 LogicalResult checkOutermost(Operation *op, Value blocked, int64_t dim) {
-  ArrayRef<int64_t> shape = cast<StridedTensorType>(blocked.getType()).getShape();
+  ArrayRef<int64_t> shape =
+      cast<StridedTensorType>(blocked.getType()).getShape();
   if (outerElements(shape, dim) <= 1)
     return success();
   return op->emitOpError()
          << "exchanges blocks along dim " << dim << " of shape "
-         << formatDims(shape)
-         << ", inside outer dims of " << outerElements(shape, dim)
+         << formatDims(shape) << ", inside outer dims of "
+         << outerElements(shape, dim)
          << " elements; NCCL's ranks' blocks are contiguous, so a plan's "
             "collective gathers or scatters along the outermost dim of "
             "more than one element only (permute that dim to the front "

@@ -39,7 +39,8 @@ struct CollectiveStepShape {
 /// the op (with a note that says what to change) when the input or the
 /// result is not row-major contiguous, or when the dim gathered or
 /// scattered is not the outermost dim of more than one element.
-mlir::FailureOr<CollectiveStepShape> collectiveStepShape(mlir::Operation *collective);
+mlir::FailureOr<CollectiveStepShape>
+collectiveStepShape(mlir::Operation *collective);
 
 } // namespace stride::plan
 

@@ -113,8 +113,9 @@ SmallVector<Value> averageBucket(func::FuncOp func, const Bucket &bucket,
   int64_t total = 0;
   for (const Gradient &g : bucket) {
     int64_t n = typeOf(g.value).getNumElements();
-    flat.push_back(typeOf(g.value).getRank() == 1 ? g.value
-                                                  : ops.viewOrCopy(g.value, {n}));
+    flat.push_back(typeOf(g.value).getRank() == 1
+                       ? g.value
+                       : ops.viewOrCopy(g.value, {n}));
     total += n;
   }
   Value cat = CatOp::create(b, loc, ops.dense({total}, element), flat,
