@@ -19,7 +19,8 @@
 // rank's block (times world_size for a sum). FAKE_NCCL_LOG=FILE appends one
 // line per ncclCommInitRank and collective call to FILE;
 // FAKE_NCCL_FAIL_RANK=R makes rank R's collective calls fail with
-// ncclSystemError.
+// ncclSystemError; FAKE_NCCL_INIT_HANG makes ncclCommInitRank never return
+// (a rank that never joins the group).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
 namespace {
 int aborts = 0;
@@ -118,6 +120,9 @@ ncclResult_t ncclGetUniqueId(ncclUniqueId *id) {
 
 ncclResult_t ncclCommInitRank(ncclComm_t *comm, int nranks, ncclUniqueId,
                               int rank) {
+  // A rank that never joins: the others wait forever.
+  while (std::getenv("FAKE_NCCL_INIT_HANG"))
+    std::this_thread::sleep_for(std::chrono::seconds(1));
   *comm = reinterpret_cast<ncclComm_t>(new ncclCommState{rank, nranks});
   const char *nvls = std::getenv("NCCL_NVLS_ENABLE");
   log("rank " + std::to_string(rank) + " of " + std::to_string(nranks) +
