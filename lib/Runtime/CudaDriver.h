@@ -34,14 +34,14 @@ namespace stride {
   X(cuGetErrorName) X(cuGetErrorString) X(cuInit) X(cuDriverGetVersion)        \
   X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceGetAttribute)                   \
   X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)  \
-  X(cuCtxSetCurrent) X(cuCtxSynchronize)                                       \
+  X(cuCtxSetCurrent) X(cuCtxGetCurrent) X(cuCtxSynchronize)                    \
   X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)               \
   X(cuFuncGetAttribute) X(cuFuncSetAttribute)                                  \
   X(cuMemAlloc) X(cuMemFree) X(cuMemGetInfo)                                   \
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync)               \
   X(cuMemsetD8Async)                                                           \
   X(cuLaunchKernel) X(cuLaunchKernelEx)                                       \
-  X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)                  \
+  X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamQuery)  \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)    \
   X(cuEventElapsedTime)                                                        \
   X(cuStreamBeginCapture) X(cuStreamEndCapture)                                \

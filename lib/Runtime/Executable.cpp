@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LibraryRegistry.h"
+#include "NcclCollective.h"
 #include "RuntimeImpl.h"
 
 #include <algorithm>
@@ -211,6 +212,7 @@ private:
       if (const auto *call = std::get_if<LibraryCallStep>(&exe.desc.steps[i]))
         if (Status s = prepareLibraryCall(i, *call, loadSessions); !s)
           return s;
+    exe.collectiveGroup = collectiveGroupOf(loadSessions);
     return Status::ok();
   }
 

@@ -15,6 +15,7 @@
 
 #include "stride/Runtime/Invocation.h"
 
+#include "NcclCollective.h"
 #include "RuntimeImpl.h"
 #include "StateStorage.h"
 #include "stride/Support/Layout.h"
@@ -404,6 +405,18 @@ struct Invocation::Impl {
     return Status::ok();
   }
 
+  /// With collectives in the plan, waits until `target` is idle, bounded by
+  /// the group's timeout (NcclCollective.h): another rank's failure, or a
+  /// rank that stopped, ends the wait with a message, never a hang. A
+  /// captured plan is waited for after its replay.
+  Status waitForCollectives(CUstream target) {
+    if (!exe.collectiveGroup)
+      return Status::ok();
+    return exe.collectiveGroup->wait(exe.name + ": the plan's collectives", [&] {
+      return cu.cuStreamQuery(target) != CUDA_ERROR_NOT_READY;
+    });
+  }
+
   /// Enqueues the plan's steps in order on `target`; with `syncEach`, waits
   /// for each so that a fault is attributed to the right one.
   Status launchEach(CUstream target, bool syncEach) {
@@ -412,6 +425,8 @@ struct Invocation::Impl {
         return s;
       if (!syncEach)
         continue;
+      if (Status s = waitForCollectives(target); !s)
+        return s;
       if (CUresult r = cu.cuStreamSynchronize(target))
         return stepFailure(i, r);
     }
@@ -502,6 +517,8 @@ struct Invocation::Impl {
   /// Waits for `target`; an error here is a fault of some kernel of the
   /// plan that was not synchronized individually.
   Status synchronize(CUstream target, bool launchedEachSynced) {
+    if (Status s = waitForCollectives(target); !s)
+      return s;
     CUresult r = cu.cuStreamSynchronize(target);
     if (r == CUDA_SUCCESS)
       return Status::ok();

@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The registry: cuBLASLt's matmul and cuDNN's attention, built in
-// (CublasLt.cpp, CudnnSdpa.cpp), and the test
+// The registry: cuBLASLt's matmul, cuDNN's attention and NCCL's
+// collectives, built in (CublasLt.cpp, CudnnSdpa.cpp, NcclCollective.cpp),
+// and the test
 // routines of libstride-test-routines.so.1. Libraries stay loaded for the
 // life of the process (dlopen counts references, so loading one again is
 // cheap and returns the same handle).
@@ -17,6 +18,7 @@
 
 #include "CublasLt.h"
 #include "Cudnn.h"
+#include "NcclCollective.h"
 #include "stride/Runtime/LibraryRoutine.h"
 
 #include <dlfcn.h>
@@ -39,6 +41,9 @@ constexpr RegisteredRoutine kRoutines[] = {
     {"cudnn.sdpa_forward", prepareCudnnSdpaForward, nullptr, nullptr, nullptr},
     {"cudnn.sdpa_backward", prepareCudnnSdpaBackward, nullptr, nullptr,
      nullptr},
+    {"nccl.all_reduce", prepareNcclCollective, nullptr, nullptr, nullptr},
+    {"nccl.all_gather", prepareNcclCollective, nullptr, nullptr, nullptr},
+    {"nccl.reduce_scatter", prepareNcclCollective, nullptr, nullptr, nullptr},
     {"test.record", nullptr, kTestRoutinesLibrary, "stride_test_record",
      kTestRoutinesInstall},
     // A symbol the test library does not define: the missing-symbol path.

@@ -8,7 +8,8 @@
 // Private to lib/Runtime. Each routine a module's library-call step may name
 // is registered here. A routine is either built into the runtime
 // (`cublaslt.matmul`, CublasLt.h; `cudnn.sdpa_forward` and
-// `cudnn.sdpa_backward`, Cudnn.h) or a symbol of a shared library (the test
+// `cudnn.sdpa_backward`, Cudnn.h; `nccl.all_reduce`, `nccl.all_gather`,
+// `nccl.reduce_scatter`, NcclCollective.h) or a symbol of a shared library (the test
 // routines; see stride/Runtime/LibraryRoutine.h), dlopened on first use from
 // the folder named by STRIDE_LIBRARY_PATH, then the system's search path.
 //

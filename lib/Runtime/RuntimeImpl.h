@@ -26,6 +26,8 @@
 
 namespace stride {
 
+class CollectiveGroup;
+
 inline std::string str(int64_t v) { return std::to_string(v); }
 inline std::string quoted(const std::string &s) { return "'" + s + "'"; }
 
@@ -101,6 +103,10 @@ struct Executable::Impl {
   /// Per step: a library call, prepared through the registry
   /// (LibraryRegistry.h) when the executable loads; null for other steps.
   std::vector<std::unique_ptr<PreparedLibraryCall>> libraryCalls;
+  /// The group the collective steps run in (NcclCollective.h), joined by
+  /// the first one's preparation; null without collectives. Every wait for
+  /// the plan's stream is bounded by its timeout.
+  std::shared_ptr<CollectiveGroup> collectiveGroup;
   /// Per buffer: the device copy of a Constant buffer, uploaded once when
   /// the executable loads and shared by its invocations; 0 for the others.
   /// From the runtime's default allocator, held until the executable goes.

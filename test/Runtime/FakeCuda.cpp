@@ -15,6 +15,7 @@
 // the tests check only the runtime's errors. The environment steers it:
 //
 //   STRIDE_FAKE_CUDA_INIT=N      cuInit returns CUresult N (100: no device)
+//   STRIDE_FAKE_CUDA_DEVICES=N   N devices, alike (default 1)
 //   STRIDE_FAKE_CUDA_CC=XY       compute capability X.Y (default 90)
 //   STRIDE_FAKE_CUDA_MEMORY=B    the device has B bytes (default 80 GiB);
 //                                cuMemAlloc beyond them fails with
@@ -26,6 +27,9 @@
 //                                newer than the driver)
 //   STRIDE_FAKE_CUDA_FUNCTION=N  cuModuleGetFunction returns N (500: no
 //                                such kernel)
+//   STRIDE_FAKE_CUDA_STREAM_BUSY=1  cuStreamQuery always answers
+//                                CUDA_ERROR_NOT_READY (a collective waiting
+//                                for a rank that stopped)
 //   STRIDE_FAKE_CUDA_KERNEL_THREADS=N  each kernel runs at most N threads per
 //                                block (default 1024; fewer: a kernel that
 //                                needs too many registers)
@@ -52,6 +56,11 @@ namespace {
 CUresult envResult(const char *name) {
   const char *value = std::getenv(name);
   return value ? static_cast<CUresult>(std::atoi(value)) : CUDA_SUCCESS;
+}
+
+int deviceCount() {
+  const char *value = std::getenv("STRIDE_FAKE_CUDA_DEVICES");
+  return value ? std::atoi(value) : 1;
 }
 
 int computeCapability() {
@@ -86,6 +95,9 @@ CUresult synchronize() {
 /// Between cuStreamBeginCapture and cuStreamEndCapture: launches are
 /// recorded, not run.
 bool capturing = false;
+
+/// The calling thread's current context.
+thread_local CUcontext current = nullptr;
 
 /// Launches (captured ones too) that allowed programmatic stream
 /// serialization.
@@ -161,14 +173,14 @@ CUresult cuDriverGetVersion(int *version) {
 }
 
 CUresult cuDeviceGetCount(int *count) {
-  *count = 1;
+  *count = deviceCount();
   return CUDA_SUCCESS;
 }
 
 CUresult cuDeviceGet(CUdevice *device, int ordinal) {
-  if (ordinal != 0)
+  if (ordinal < 0 || ordinal >= deviceCount())
     return CUDA_ERROR_INVALID_DEVICE;
-  *device = 0;
+  *device = ordinal;
   return CUDA_SUCCESS;
 }
 
@@ -215,7 +227,14 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice) {
   }
   return CUDA_SUCCESS;
 }
-CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult cuCtxSetCurrent(CUcontext context) {
+  current = context;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxGetCurrent(CUcontext *context) {
+  *context = current;
+  return CUDA_SUCCESS;
+}
 CUresult cuCtxSynchronize() { return synchronize(); }
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *, unsigned,
@@ -334,6 +353,13 @@ CUresult cuStreamCreate(CUstream *stream, unsigned) {
 
 CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
 CUresult cuStreamSynchronize(CUstream) { return synchronize(); }
+/// A stream is idle (its pending error, if any, comes with the
+/// synchronization), unless STRIDE_FAKE_CUDA_STREAM_BUSY is set: then it
+/// never finishes, as when a collective waits for a rank that stopped.
+CUresult cuStreamQuery(CUstream) {
+  return std::getenv("STRIDE_FAKE_CUDA_STREAM_BUSY") ? CUDA_ERROR_NOT_READY
+                                                     : CUDA_SUCCESS;
+}
 
 CUresult cuEventCreate(CUevent *event, unsigned) {
   *event = handle<CUevent>();

@@ -82,6 +82,10 @@ Result<double> timedSample(Invocation &invocation, Events &events) {
       return s.error();
   if (Status s = events.record(1, stream); !s)
     return s.error();
+  // The invocation's wait, bounded by the collective timeout when the plan
+  // has collectives (a rank that stopped ends the benchmark, not a hang).
+  if (Status s = invocation.synchronize(); !s)
+    return s.error();
   Result<double> ms = events.elapsedMs(0, 1, invocation.executable().name() +
                                                  ": the plan during the benchmark");
   if (!ms)

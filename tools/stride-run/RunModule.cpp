@@ -7,6 +7,7 @@
 
 #include "RunModule.h"
 
+#include "Launcher.h"
 #include "StateFiles.h"
 
 #include "Benchmark.h"
@@ -63,7 +64,7 @@ std::string runModuleUsage(const std::string &program) {
          " [--device N] [--poison] [--expect DIR [--rtol X] [--atol X]]\n"
          "       [--bench] [--profile] [--profile-json FILE] [--warmup N]\n"
          "       [--iterations N] [--gpu-memory-limit BYTES]\n"
-         "       [--tune-library-calls] [--no-dependent-launch]\n"
+         "       [--tune-library-calls] [--no-dependent-launch] [--ranks N]\n"
          "\n"
          "Runs a compiled Stride module on the GPU.\n"
          "  --input NAME=FILE.npy  the graph input NAME (see stridec --inspect);\n"
@@ -116,7 +117,19 @@ std::string runModuleUsage(const std::string &program) {
          "  --no-dependent-launch  launch every kernel after the one before it\n"
          "                         ends, even the dispatches the module marks\n"
          "                         dependent (--inspect: 'dependent'), to\n"
-         "                         measure what their overlap gains\n";
+         "                         measure what their overlap gains\n"
+         "  --ranks N              run N ranks of a group, one process per GPU\n"
+         "                         (rank r on GPU r) with the environment\n"
+         "                         torchrun gives (RANK, WORLD_SIZE,\n"
+         "                         LOCAL_RANK), a fresh STRIDE_NCCL_ID_FILE and\n"
+         "                         NCCL_NVLS_ENABLE=0; a MODULE path with %d\n"
+         "                         names rank r's module (model.rank%d.stridemod),\n"
+         "                         else every rank runs MODULE; rank r's outputs\n"
+         "                         go to DIR/rank<r>/, --expect DIR compares\n"
+         "                         with DIR/rank<r>/ where it exists, else DIR;\n"
+         "                         fails, with the rank's message, if any rank\n"
+         "                         fails (a rank that stops ends the others by\n"
+         "                         the collective timeout, STRIDE_NCCL_TIMEOUT_MS)\n";
 }
 
 Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args) {
@@ -185,7 +198,8 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
         return v.error();
       o.expectDir = *v;
     } else if (arg == "--device" || arg == "--warmup" ||
-               arg == "--iterations" || arg == "--gpu-memory-limit") {
+               arg == "--iterations" || arg == "--gpu-memory-limit" ||
+               arg == "--ranks") {
       Result<std::string> v = next();
       if (!v)
         return v.error();
@@ -195,14 +209,22 @@ Result<RunModuleOptions> parseRunModuleArgs(const std::vector<std::string> &args
                          "option " + arg +
                              " expects a non-negative integer, not '" + *v +
                              "'");
-      if (arg == "--device")
+      if (arg == "--device") {
         o.device = static_cast<int>(*n);
-      else if (arg == "--warmup")
+        o.deviceGiven = true;
+      } else if (arg == "--ranks") {
+        if (*n < 1 || *n > 64)
+          return makeError(ErrorCode::InvalidArgument,
+                           "option --ranks expects a number of ranks in [1, "
+                           "64], not '" + *v + "'");
+        o.ranks = static_cast<int>(*n);
+      } else if (arg == "--warmup") {
         o.warmup = static_cast<int>(*n);
-      else if (arg == "--iterations")
+      } else if (arg == "--iterations") {
         o.iterations = static_cast<int>(*n);
-      else
+      } else {
         o.gpuMemoryLimitBytes = static_cast<uint64_t>(*n);
+      }
     } else if (arg == "--rtol" || arg == "--atol") {
       Result<std::string> v = next();
       if (!v)
@@ -493,6 +515,8 @@ int runModuleMain(int argc, char **argv) {
               << runModuleUsage(program);
     return 1;
   }
+  if (options->ranks > 0)
+    return launchRanks(*options, args, program);
   return runModule(*options, program);
 }
 

@@ -40,6 +40,10 @@ struct RunModuleOptions {
   /// How bf16 outputs are written (Compare.h).
   Bf16Output bf16Output = Bf16Output::F32;
   int device = 0;
+  bool deviceGiven = false;
+  /// With N > 0: run N ranks of the module, one process per GPU
+  /// (Launcher.h); 0: this process alone.
+  int ranks = 0;
   /// Fill the outputs with 0xFF bytes (NaN, or -1) before the plan runs.
   bool poison = false;
   /// Compare each output with <expectDir>/<name>.npy (see Compare.h).

@@ -132,6 +132,21 @@ cl::opt<int64_t> tensorParallelRank(
              "to compile (one module per rank)"),
     cl::init(0), cl::cat(stridecCategory));
 
+cl::opt<int64_t> dataParallel(
+    "data-parallel",
+    cl::desc("For a backward graph run by N data-parallel ranks, each on its "
+             "shard of the batch: average the gradients (the floating-point "
+             "results) across the ranks with all-reduces in buckets, each "
+             "placed as soon as its gradients are complete "
+             "(stride-data-parallel); python-free-docs/distributed.md"),
+    cl::init(1), cl::cat(stridecCategory));
+
+cl::opt<int64_t> dataParallelBucketMb(
+    "data-parallel-bucket-mb",
+    cl::desc("With --data-parallel=N: close a bucket of gradients once it "
+             "holds this many MiB (DDP's bucket_cap_mb; default 25)"),
+    cl::init(25), cl::cat(stridecCategory));
+
 cl::opt<bool> noFuse(
     "no-fuse",
     cl::desc("Do not fuse: every functional op becomes a kernel of its own "
@@ -469,6 +484,8 @@ int main(int argc, char **argv) {
   options.import.worldSize = worldSize;
   options.pipeline.tensorParallel = tensorParallel;
   options.pipeline.rank = tensorParallelRank;
+  options.pipeline.dataParallel = dataParallel;
+  options.pipeline.dataParallelBucketBytes = dataParallelBucketMb << 20;
   options.pipeline.fuse = !noFuse;
   options.pipeline.keepValues = keepValues;
   options.pipeline.attentionLibrary = attentionLibrary;

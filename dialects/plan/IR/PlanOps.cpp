@@ -179,6 +179,52 @@ LogicalResult LibraryCallOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// CollectiveOp
+//===----------------------------------------------------------------------===//
+
+/// NCCL's element types: floats of 16, 32 and 64 bits, integers of 8, 32
+/// and 64 bits, and booleans (bytes) for an all_gather, which only moves
+/// them.
+static bool isNcclElementType(Type type, bool moveOnly) {
+  if (auto f = dyn_cast<FloatType>(type))
+    return f.isF16() || f.isBF16() || f.isF32() || f.isF64();
+  if (auto i = dyn_cast<IntegerType>(type))
+    return i.getWidth() == 8 || i.getWidth() == 32 || i.getWidth() == 64 ||
+           (moveOnly && i.getWidth() == 1);
+  return false;
+}
+
+int64_t CollectiveOp::inputElements() {
+  return getKind() == CollectiveOperation::reduce_scatter
+             ? getCount() * getWorldSize()
+             : getCount();
+}
+
+int64_t CollectiveOp::outputElements() {
+  return getKind() == CollectiveOperation::all_gather
+             ? getCount() * getWorldSize()
+             : getCount();
+}
+
+LogicalResult CollectiveOp::verify() {
+  bool gather = getKind() == CollectiveOperation::all_gather;
+  if (gather == getReduction().has_value())
+    return emitOpError() << (gather ? "is an all_gather, which takes no "
+                                      "reduction"
+                                    : "needs a reduction (sum, avg, max or "
+                                      "min)");
+  Type element = getElementType();
+  if (!isNcclElementType(element, gather))
+    return emitOpError() << "exchanges elements of type " << element
+                         << "; NCCL takes f16, bf16, f32, f64 and integers "
+                            "of 8, 32 and 64 bits (and i1 in an all_gather)";
+  if (getReduction() == CollectiveReduction::avg && !isa<FloatType>(element))
+    return emitOpError() << "averages elements of type " << element
+                         << "; avg takes floating-point elements";
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
   if (getSource() == getTarget())
     return emitOpError() << "copies a buffer onto itself";

@@ -19,6 +19,7 @@ include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "dialects/stride/IR/StrideCollectiveEnums.td"
 
 def Plan_Dialect : Dialect {
   let name = "plan";
@@ -30,8 +31,8 @@ def Plan_Dialect : Dialect {
     are unique there) and turns the entry function into a host program:
     buffers (`plan.input`, `plan.alloc`, `plan.constant`, `plan.state`),
     steps over them
-    in order (`plan.dispatch`, `plan.library_call`, `plan.fill`,
-    `plan.copy`), and `plan.output`, the tensors the function returns. The
+    in order (`plan.dispatch`, `plan.library_call`, `plan.collective`,
+    `plan.fill`, `plan.copy`), and `plan.output`, the tensors the function returns. The
     module file is a translation of this IR.
   }];
   let dependentDialects = ["::stride::StrideDialect"];
@@ -238,6 +239,46 @@ def Plan_LibraryCallOp : Plan_Op<"library_call"> {
                        Variadic<Plan_BufferType>:$buffers);
   let assemblyFormat = "$routine `(` $buffers `)` `descriptor` $descriptor attr-dict";
   let hasVerifier = 1;
+}
+
+def Plan_CollectiveOp : Plan_Op<"collective"> {
+  let summary = "exchange a buffer with the other ranks of the group (NCCL)";
+  let description = [{
+    One NCCL collective, `kind`, over the group of `world_size` ranks, one process
+    per GPU (python-free-docs/distributed.md): `all_reduce` (`count`
+    elements, combined by `reduction`), `all_gather` (`count` elements from
+    each rank, written in rank order: `world_size * count` elements), or
+    `reduce_scatter` (`world_size * count` elements combined by
+    `reduction`, of which rank `r` receives block `r`, `count` elements).
+    `input` is read from its byte `input_offset` (a row-major view of a
+    buffer), `output` is written from its start; both hold elements of
+    `element_type`. The runtime runs it on the invocation's stream and
+    bounds its completion by the collective timeout.
+
+    ```mlir
+    plan.collective all_reduce reduction sum %x[0] to %y count 64 x f32
+        world_size 2
+    plan.collective all_gather %x[256] to %y count 16 x bf16 world_size 4
+    ```
+  }];
+  let arguments = (ins Stride_CollectiveOperation:$kind,
+                       OptionalAttr<Stride_CollectiveReduction>:$reduction,
+                       Plan_BufferType:$input,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$input_offset,
+                       Plan_BufferType:$output,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$count,
+                       TypeAttr:$element_type,
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$world_size);
+  let assemblyFormat = [{
+    $kind (`reduction` $reduction^)? $input `[` $input_offset `]` `to`
+    $output `count` $count `x` $element_type `world_size` $world_size attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The elements the step reads from `input` and writes to `output`.
+    int64_t inputElements();
+    int64_t outputElements();
+  }];
 }
 
 def Plan_FillOp : Plan_Op<"fill"> {

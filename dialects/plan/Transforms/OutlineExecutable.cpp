@@ -16,6 +16,7 @@
 
 #include "AttentionCalls.h"
 #include "ConvolutionCalls.h"
+#include "CollectiveSteps.h"
 #include "StateWrites.h"
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/StrideAttrs.h"
@@ -204,6 +205,7 @@ private:
   LogicalResult lowerAttention(AttentionOp op);
   LogicalResult lowerAttentionBackward(AttentionBackwardOp op);
   LogicalResult lowerConvolution(ConvolutionOp op);
+  LogicalResult lowerCollective(Operation *collective);
   FailureOr<SmallVector<Value>> callBuffers(Operation *call,
                                             ArrayRef<Value> tensors);
   LogicalResult bindView(ViewOpInterface view);
@@ -451,6 +453,32 @@ LogicalResult Outliner::lowerConvolution(ConvolutionOp op) {
   return success();
 }
 
+/// A collective becomes a plan.collective step (CollectiveSteps.h) from
+/// its input's buffer into a buffer of its own; one with no elements
+/// exchanges nothing.
+LogicalResult Outliner::lowerCollective(Operation *collective) {
+  FailureOr<CollectiveStepShape> shape = collectiveStepShape(collective);
+  if (failed(shape))
+    return failure();
+  builder.setInsertionPoint(collective);
+  Value result = collective->getResult(0);
+  FailureOr<SmallVector<Value>> buffers =
+      callBuffers(collective, {collective->getOperand(0), result});
+  if (failed(buffers))
+    return failure();
+  if (shape->count == 0)
+    return success();
+  CollectiveReductionAttr reductionAttr =
+      shape->reduction ? CollectiveReductionAttr::get(builder.getContext(),
+                                                      *shape->reduction)
+                       : CollectiveReductionAttr();
+  CollectiveOp::create(builder, collective->getLoc(), shape->kind,
+                       reductionAttr, (*buffers)[0], shape->inputOffsetBytes,
+                       (*buffers)[1], shape->count, shape->elementType,
+                       shape->worldSize);
+  return success();
+}
+
 /// Each argument's buffer: its state's, or the caller's storage (marked
 /// written when a result writes it back).
 void Outliner::bindArguments() {
@@ -555,11 +583,7 @@ LogicalResult Outliner::run() {
     else if (auto convolution = dyn_cast<ConvolutionOp>(op))
       done = lowerConvolution(convolution);
     else if (collectiveWorldSize(&op))
-      done = op.emitOpError()
-             << "has no plan step yet: modules run on one GPU, and "
-                "collectives run on the reference interpreter only (stride-run "
-                "--simulate-ranks or --tensor-parallel; "
-                "python-free-docs/distributed.md)";
+      done = lowerCollective(&op);
     else if (isFunctional(&op))
       done = op.emitOpError() << "is outside a stride.kernel; the plan needs "
                                  "kernel formation (stride-outline-kernels) "

@@ -39,6 +39,20 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
     new positions are written), else by a `plan.copy` at the end. A
     mutated input's `plan.input` is `written`.
 
+    A collective (`stride.all_reduce`, `all_gather`, `reduce_scatter`)
+    becomes a `plan.collective` step from its input's buffer (at the
+    input's byte offset) into a `plan.alloc` of its own, run by the
+    runtime through NCCL. NCCL reads and writes contiguous elements, the
+    ranks' blocks one after the other: an input or result that is not
+    row-major contiguous, or a gather or scatter along a dim inside outer
+    dims of more than one element, is an error at the collective.
+
+    ```mlir
+    %1 = plan.alloc 256 bytes
+    plan.collective all_reduce reduction sum %0[0] to %1 count 64 x f32
+        world_size 2
+    ```
+
     ```mlir
     // a decode step: the cache updated in place at one position
     %cache = plan.state "k_cache" init dense<0.0> : tensor<1x2x8x4xf32>

@@ -16,12 +16,7 @@
 #ifndef STRIDE_COLLECTIVE_OPS_TD
 #define STRIDE_COLLECTIVE_OPS_TD
 
-def Stride_CollectiveReduction : I32EnumAttr<"CollectiveReduction",
-    "how a collective combines the ranks' elements", [
-    I32EnumAttrCase<"sum", 0>, I32EnumAttrCase<"avg", 1>,
-    I32EnumAttrCase<"max", 2>, I32EnumAttrCase<"min", 3>]> {
-  let cppNamespace = "::stride";
-}
+include "StrideCollectiveEnums.td"
 
 /// A collective: a library call (a fusion boundary that writes a fresh
 /// buffer) that is not Pure, so no pass removes, merges or moves one on a

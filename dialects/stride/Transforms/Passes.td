@@ -497,6 +497,88 @@ def TensorParallel : Pass<"stride-tensor-parallel", "::mlir::func::FuncOp"> {
   ];
 }
 
+def DataParallel : Pass<"stride-data-parallel", "::mlir::func::FuncOp"> {
+  let summary = "Average a backward graph's gradients across data-parallel "
+                "ranks, in buckets placed as soon as they are complete";
+  let description = [{
+    Data parallelism as PyTorch's DistributedDataParallel does it: every
+    rank runs the same backward graph on its shard of the batch, and the
+    gradients are averaged across the `world-size` ranks, so that each rank
+    holds the gradient of the mean loss over the whole batch (each rank's
+    loss being the mean over its equal shard).
+
+    The gradients are the function's floating-point results (but those that
+    write an argument back, `stride.writes`). In the order they are
+    complete (the position of the op that computes each), they are put into
+    buckets of one element type, each closed when it holds at least
+    `bucket-bytes` bytes (DDP's default is 25 MiB). Each bucket becomes one
+    `stride.all_reduce avg` placed right after the op that completes its
+    last gradient, so that NCCL averages it while the rest of the backward
+    runs: a bucket of one gradient reduces it as it is; a larger one
+    reduces the concatenation of its gradients flattened (`stride.cat`),
+    and each result is a copy (`stride.clone`) of its slice, viewed at its
+    shape. Fusion puts the copies into the kernels around them.
+
+    ```mlir
+    // before (world-size=2, two gradients in one bucket)
+    %dw = stride.matmul ... -> !stride.tensor<8x4xf32>
+    %db = stride.sum ... -> !stride.tensor<4xf32>
+    return %dw, %db
+    // after
+    %f = stride.view %dw : ... -> !stride.tensor<32xf32>
+    %c = stride.cat %f, %db dim 0 : ... -> !stride.tensor<36xf32>
+    %r = stride.all_reduce %c avg world_size 2 : ... -> !stride.tensor<36xf32>
+    %s0 = stride.slice %r dim 0 start 0 end 32 step 1 : ...
+    %v0 = stride.view %s0 : ... -> !stride.tensor<8x4xf32>
+    %dw2 = stride.clone %v0 : ... -> !stride.tensor<8x4xf32>
+    %s1 = stride.slice %r dim 0 start 32 end 36 step 1 : ...
+    %db2 = stride.clone %s1 : ... -> !stride.tensor<4xf32>
+    return %dw2, %db2
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+  let options = [
+    Option<"worldSize", "world-size", "int64_t", /*default=*/"1",
+           "The number of data-parallel ranks (1: nothing to average)">,
+    Option<"bucketBytes", "bucket-bytes", "int64_t",
+           /*default=*/"26214400",
+           "Close a bucket of gradients once it holds this many bytes "
+           "(default 25 MiB, as DDP's bucket_cap_mb)">,
+  ];
+}
+
+def PrepareCollectives : Pass<"stride-prepare-collectives",
+                              "::mlir::func::FuncOp"> {
+  let summary = "Give each collective the contiguous blocks NCCL exchanges";
+  let description = [{
+    NCCL reads and writes contiguous elements, and an all_gather or
+    reduce_scatter exchanges the ranks' blocks one after the other. This
+    pass rewrites each collective whose input or result is not row-major
+    contiguous, or that gathers or scatters along a dim inside outer dims of
+    more than one element (the tensor-parallel LM head's vocabulary
+    columns, the embedding's hidden dim), into one that NCCL runs as it
+    is: the input permuted so that the dim comes first and copied
+    row-major (`stride.clone`), the collective along dim 0, and the result
+    permuted back and copied into the op's result type. A permute of the
+    ranks' concatenation is the concatenation of their permutes, so the
+    values are the op's (the reference interpreter runs both).
+
+    ```mlir
+    // before
+    %g = stride.all_gather %x dim 1 world_size 2
+        : !stride.tensor<4x8xf32> -> !stride.tensor<4x16xf32>
+    // after
+    %p = stride.permute %x dims [1, 0] : ... -> !stride.tensor<8x4xf32, strides = [1, 8]>
+    %c = stride.clone %p : ... -> !stride.tensor<8x4xf32>
+    %a = stride.all_gather %c dim 0 world_size 2
+        : !stride.tensor<8x4xf32> -> !stride.tensor<16x4xf32>
+    %b = stride.permute %a dims [1, 0] : ... -> !stride.tensor<4x16xf32, strides = [1, 4]>
+    %g = stride.clone %b : ... -> !stride.tensor<4x16xf32>
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def PrintDot : Pass<"stride-print-dot", "::mlir::ModuleOp"> {
   let summary = "Print the graph as Graphviz DOT, one cluster per kernel";
   let description = [{

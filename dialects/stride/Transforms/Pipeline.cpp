@@ -39,6 +39,13 @@ void stride::buildStridePipeline(OpPassManager &pm,
   if (options.tensorParallel != 1 || options.rank != 0)
     pm.addNestedPass<func::FuncOp>(createTensorParallel(
         TensorParallelOptions{options.tensorParallel, options.rank}));
+  // Data parallelism: the gradients averaged across the ranks in buckets.
+  if (options.dataParallel != 1)
+    pm.addNestedPass<func::FuncOp>(createDataParallel(DataParallelOptions{
+        options.dataParallel, options.dataParallelBucketBytes}));
+  // Collectives exchange contiguous blocks along their outermost dim, as
+  // the plan's NCCL steps do.
+  pm.addNestedPass<func::FuncOp>(createPrepareCollectives());
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));

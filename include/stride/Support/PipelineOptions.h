@@ -69,6 +69,12 @@ struct PipelineOptions {
   /// attention recognition) and keep rank `rank`'s program; 1: no split.
   int64_t tensorParallel = 1;
   int64_t rank = 0;
+  /// Average the gradients (the floating-point results) across this many
+  /// data-parallel ranks, in buckets of at least dataParallelBucketBytes
+  /// bytes, each placed as soon as its gradients are complete
+  /// (stride-data-parallel); 1: nothing to average.
+  int64_t dataParallel = 1;
+  int64_t dataParallelBucketBytes = int64_t(25) << 20;
   /// Rewrite each stride.convolution into a strided view of its windows and
   /// a matrix product per group (stride-decompose-convolution), as the CUDA
   /// backend needs; the reference interpreter (stride-run --reference) runs

@@ -139,6 +139,7 @@ private:
   LogicalResult translateState(plan::StateOp state);
   LogicalResult translateDispatch(plan::DispatchOp dispatch);
   LogicalResult translateLibraryCall(plan::LibraryCallOp call);
+  LogicalResult translateCollective(plan::CollectiveOp collective);
   LogicalResult translateFill(plan::FillOp fill);
   LogicalResult translateCopy(plan::CopyOp copy);
   FailureOr<uint32_t> bufferIndex(Value buffer, Operation *user);
@@ -335,6 +336,36 @@ LogicalResult PlanTranslation::translateLibraryCall(plan::LibraryCallOp call) {
   return success();
 }
 
+/// A collective step is a call of the runtime's NCCL routine of its kind
+/// (python-free-docs/distributed.md, "The plan's collective step"): buffers
+/// input, output; descriptor dtype, count, input_offset (bytes),
+/// world_size, and reduction but for an all_gather.
+LogicalResult
+PlanTranslation::translateCollective(plan::CollectiveOp collective) {
+  LibraryCallStep step;
+  step.routine = ("nccl." + stringifyCollectiveOperation(collective.getKind())).str();
+  for (Value buffer : {collective.getInput(), collective.getOutput()}) {
+    FailureOr<uint32_t> index = bufferIndex(buffer, collective);
+    if (failed(index))
+      return failure();
+    step.buffers.push_back(*index);
+  }
+  std::string dtype;
+  llvm::raw_string_ostream(dtype) << collective.getElementType();
+  step.descriptor.push_back({"dtype", {}, dtype});
+  auto integer = [&](const char *name, uint64_t value) {
+    step.descriptor.push_back({name, {static_cast<int64_t>(value)}, ""});
+  };
+  integer("count", collective.getCount());
+  integer("input_offset", collective.getInputOffset());
+  integer("world_size", collective.getWorldSize());
+  if (std::optional<CollectiveReduction> reduction = collective.getReduction())
+    step.descriptor.push_back(
+        {"reduction", {}, stringifyCollectiveReduction(*reduction).str()});
+  desc.steps.push_back(std::move(step));
+  return success();
+}
+
 LogicalResult PlanTranslation::translateFill(plan::FillOp fill) {
   FailureOr<uint32_t> index = bufferIndex(fill.getBuffer(), fill);
   if (failed(index))
@@ -366,6 +397,9 @@ LogicalResult PlanTranslation::translate(Operation &op) {
         return translateDispatch(dispatch);
       })
       .Case([&](plan::LibraryCallOp call) { return translateLibraryCall(call); })
+      .Case([&](plan::CollectiveOp collective) {
+        return translateCollective(collective);
+      })
       .Case([&](plan::FillOp fill) { return translateFill(fill); })
       .Case([&](plan::CopyOp copy) { return translateCopy(copy); })
       .Case<plan::OutputOp, func::ReturnOp>(

@@ -161,3 +161,35 @@ func.func @graph() {
 
 // expected-error @+1 {{'plan.state' op expects a non-empty name}}
 %s = plan.state "" init dense<0.0> : tensor<4xf32> as !stride.tensor<4xf32>
+
+// -----
+
+func.func @gather_with_reduction(%a: !plan.buffer, %b: !plan.buffer) {
+  // expected-error @+1 {{'plan.collective' op is an all_gather, which takes no reduction}}
+  plan.collective all_gather reduction sum %a[0] to %b count 4 x f32 world_size 2
+  return
+}
+
+// -----
+
+func.func @reduce_without_reduction(%a: !plan.buffer, %b: !plan.buffer) {
+  // expected-error @+1 {{'plan.collective' op needs a reduction (sum, avg, max or min)}}
+  plan.collective all_reduce %a[0] to %b count 4 x f32 world_size 2
+  return
+}
+
+// -----
+
+func.func @i16(%a: !plan.buffer, %b: !plan.buffer) {
+  // expected-error @+1 {{'plan.collective' op exchanges elements of type 'i16'; NCCL takes f16, bf16, f32, f64 and integers of 8, 32 and 64 bits (and i1 in an all_gather)}}
+  plan.collective all_reduce reduction sum %a[0] to %b count 4 x i16 world_size 2
+  return
+}
+
+// -----
+
+func.func @integer_avg(%a: !plan.buffer, %b: !plan.buffer) {
+  // expected-error @+1 {{'plan.collective' op averages elements of type 'i32'; avg takes floating-point elements}}
+  plan.collective all_reduce reduction avg %a[0] to %b count 4 x i32 world_size 2
+  return
+}

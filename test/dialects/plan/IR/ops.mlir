@@ -24,6 +24,9 @@ plan.executable @graph_kernels {
 // CHECK: plan.library_call "cublaslt.matmul"(%[[T]], %[[W]], %[[Z]]) descriptor {m = 2 : i64}
 // CHECK: %[[O:.*]] = plan.alloc 16 bytes at arena 256
 // CHECK: plan.copy %[[T]] to %[[O]] size 16
+// CHECK: %[[G:.*]] = plan.alloc 32 bytes
+// CHECK: plan.collective all_gather %[[T]][0] to %[[G]] count 4 x f32 world_size 2
+// CHECK: plan.collective all_reduce reduction avg %[[T]][8] to %[[O]] count 2 x f32 world_size 2
 // CHECK: %[[R:.*]] = plan.output %[[O]] : !stride.tensor<4xf32, strides = [1], offset = 0>
 // CHECK: return %[[R]]
 func.func @graph(%arg0: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
@@ -36,6 +39,9 @@ func.func @graph(%arg0: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
   plan.library_call "cublaslt.matmul"(%t, %w, %z) descriptor {m = 2 : i64}
   %o = plan.alloc 16 bytes at arena 256
   plan.copy %t to %o size 16
+  %g = plan.alloc 32 bytes
+  plan.collective all_gather %t[0] to %g count 4 x f32 world_size 2
+  plan.collective all_reduce reduction avg %t[8] to %o count 2 x f32 world_size 2
   %r = plan.output %o : !stride.tensor<4xf32>
   return %r : !stride.tensor<4xf32>
 }

@@ -49,3 +49,27 @@ func.func @bias_over_no_k(%a: !stride.tensor<4x0xf32>, %b: !stride.tensor<0x5xf3
   %p = stride.matmul %a, %b bias %c {lhs_layout = #stride.matmul_operand<transposed = false, ld = 1, batch_stride = 0>, rhs_layout = #stride.matmul_operand<transposed = false, ld = 5, batch_stride = 0>} : !stride.tensor<4x0xf32>, !stride.tensor<0x5xf32>, !stride.tensor<5xf32> -> !stride.tensor<4x5xf32>
   return %p : !stride.tensor<4x5xf32>
 }
+
+// -----
+
+// NCCL reads contiguous elements: a strided view is copied first
+// (stride-prepare-collectives does so in the pipeline).
+func.func @strided_collective(%x: !stride.tensor<4x10xf32>) -> !stride.tensor<4x3xf32> {
+  %s = stride.slice %x dim 1 start 2 end 8 step 2 : !stride.tensor<4x10xf32>
+      -> !stride.tensor<4x3xf32, strides = [10, 2], offset = 2>
+  // expected-error @+1 {{'stride.all_reduce' op has an input of type '!stride.tensor<4x3xf32, strides = [10, 2], offset = 2>', which NCCL cannot read or write: a plan's collective takes row-major contiguous tensors}}
+  %r = stride.all_reduce %s sum world_size 2
+      : !stride.tensor<4x3xf32, strides = [10, 2], offset = 2> -> !stride.tensor<4x3xf32>
+  return %r : !stride.tensor<4x3xf32>
+}
+
+// -----
+
+// The ranks' blocks of an all_gather along dim 1 of [4, 8] interleave
+// (stride-prepare-collectives permutes the dim to the front first).
+func.func @inner_gather(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x16xf32> {
+  // expected-error @+1 {{'stride.all_gather' op exchanges blocks along dim 1 of shape [4, 16], inside outer dims of 4 elements; NCCL's ranks' blocks are contiguous, so a plan's collective gathers or scatters along the outermost dim of more than one element only (permute that dim to the front first)}}
+  %g = stride.all_gather %x dim 1 world_size 2
+      : !stride.tensor<4x8xf32> -> !stride.tensor<4x16xf32>
+  return %g : !stride.tensor<4x16xf32>
+}
