@@ -45,6 +45,10 @@ const OpTable &table() {
     addNormOps(ops);
     addUpsampleOps(ops);
     addCollectiveOps(ops);
+    addScatterReduceOps(ops);
+    addPoolingOps(ops);
+    addDistanceOps(ops);
+    addGridSampleOps(ops);
     return ops;
   }();
   return ops;
