@@ -17,6 +17,8 @@ core ATen set (issue 42), which make-op-archives.py's cases do not cover:
                   _pdist_forward (p 2 and 1.5);
   grid-sample     grid_sampler_2d (bilinear and nearest; zeros and border
                   padding; align_corners either way; points outside);
+  sym-ints        sym_numel and sym_storage_offset, whose static SymInts
+                  later nodes read (a view's size, a select's index);
 
 and the archives of their refusals (error-*.pt2). Each case writes its
 inputs (NAME.INPUT.npy) and the outputs computed here in float64
@@ -388,6 +390,30 @@ def case_grid_sample(rng):
         name: grid_sample_ref(x["image"], grid, *case) for name, case in zip(names, cases)})
 
 
+def case_sym_ints(rng):
+    """x.view(x.numel()) with the size a SymInt sym_numel gives, and
+    x.select(2, y.storage_offset()) for y = x[:, :, 1:] (offset 1)."""
+    x = {"x": rand(rng, [2, 3, 4])}
+    graph = graph_of(x)
+    graph.node("sym_numel.default", [("self", "x")], [24])
+    graph.node("view.default", [("self", "x"), ("size", {"as_sym_ints": [{"as_name": "sym_0"}]})],
+               [("flat", F32, [24])])
+    graph.node("slice.Tensor", [("self", "x"), ("dim", integer(2)), ("start", integer(1)),
+                                ("end", integer(4))], [("tail", F32, [2, 3, 3])])
+    graph.claim("tail", [12, 4, 1])
+    graph.values["tail"]["storage_offset"] = {"as_int": 1}
+    graph.node("sym_storage_offset.default", [("self", "tail")], [1])
+    graph.node("select.int", [("self", "x"), ("dim", integer(2)),
+                              ("index", {"as_sym_int": {"as_name": "sym_1"}})],
+               [("column", F32, [2, 3])])
+    graph.claim("column", [12, 4])
+    graph.values["column"]["storage_offset"] = {"as_int": 1}
+    graph.outputs = ["flat", "column"]
+    write_case("sym-ints", graph, x, {
+        "flat": rounded(Tensor([24], x["x"].values)),
+        "column": rounded(Tensor([2, 3], [x["x"][i, j, 1] for i, j in positions([2, 3])]))})
+
+
 # ----------------------------------------------------------------------------
 # Refusals
 
@@ -403,7 +429,8 @@ def error_archive(name, inputs, target, args, outputs):
 
 def errors():
     """A reduce PyTorch does not have; bicubic grid sampling; dropout in
-    training; adaptive pooling to size 0; cdist with p < 0."""
+    training; adaptive pooling to size 0; cdist with p < 0; a SymInt no
+    node computes."""
     error_archive("error-scatter-reduce-mode",
                   [("x", F32, [3]), ("i", I64, [2]), ("s", F32, [2])],
                   "scatter_reduce.two",
@@ -427,13 +454,17 @@ def errors():
                   "_cdist_forward.default",
                   [("x1", "a"), ("x2", "b"), ("p", {"as_float": -1.0})],
                   [("cd", F32, [2, 4])])
+    error_archive("error-sym-unknown", [("x", F32, [2, 3])], "select.int",
+                  [("self", "x"), ("dim", integer(1)),
+                   ("index", {"as_sym_int": {"as_name": "s9"}})],
+                  [("picked", F32, [2])])
 
 
 def main():
     os.makedirs(OUT, exist_ok=True)
     rng = random.Random(7)
     for case in (case_scatter_reduce, case_pool3d, case_pool_backward, case_distance,
-                 case_grid_sample):
+                 case_grid_sample, case_sym_ints):
         case(rng)
     errors()
 

@@ -173,7 +173,8 @@ class Graph:
         self.nodes.append({"target": f"torch.ops.{namespace}." + target, "inputs": inputs,
                            "outputs": outs, "metadata": {},
                            "is_hop_single_tensor_return": None,
-                           "name": next(o["as_tensor"]["name"] for o in outs if "as_tensor" in o)})
+                           "name": next((o["as_tensor"]["name"] for o in outs
+                                         if "as_tensor" in o), None)})
 
     def claim(self, name, strides):
         """Value `name`'s strides as the file claims them (not dense)."""
