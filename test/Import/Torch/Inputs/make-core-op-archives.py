@@ -17,6 +17,8 @@ core ATen set (issue 42), which make-op-archives.py's cases do not cover:
                   _pdist_forward (p 2 and 1.5);
   grid-sample     grid_sampler_2d (bilinear and nearest; zeros and border
                   padding; align_corners either way; points outside);
+  embedding-bag-max  _embedding_bag in mode max (an empty bag, ties, a bag
+                  of padding only) and padding_idx in modes sum, mean, max;
   sym-ints        sym_numel and sym_storage_offset, whose static SymInts
                   later nodes read (a view's size, a select's index);
 
@@ -390,6 +392,57 @@ def case_grid_sample(rng):
         name: grid_sample_ref(x["image"], grid, *case) for name, case in zip(names, cases)})
 
 
+def bag_ref(weight, idx, starts, count, mode, padding):
+    """embedding_bag's output, bag sizes and max indices: the rows of each
+    bag [start, next start) but those of index `padding`, summed, averaged
+    or their largest per column (the first of equal ones; an empty bag: 0
+    and index -1)."""
+    width = weight.shape[1]
+    out, sizes, maxed = [], [], []
+    for b, start in enumerate(starts):
+        end = starts[b + 1] if b + 1 < len(starts) else count
+        members = [idx[i] for i in range(start, end) if idx[i] != padding]
+        sizes.append(len(members))
+        for col in range(width):
+            column = [f32(weight[w, col]) for w in members]
+            if mode == 2:
+                best = max(range(len(column)), key=lambda i: (column[i], -i), default=None)
+                out.append(0.0 if best is None else column[best])
+                maxed.append(-1 if best is None else members[best])
+            else:
+                out.append(sum(column) / (max(len(column), 1) if mode == 1 else 1))
+    return (rounded(Tensor([len(starts), width], out)), Tensor([len(starts)], sizes, I64),
+            Tensor([len(starts), width], maxed or [0] * len(out), I64))
+
+
+def case_embedding_bag_max(rng):
+    """_embedding_bag with offsets [0, 2, 2, 5, 6] over indices with
+    padding_idx 1 among them (the last bag holds it alone): mode max (a tie
+    from a repeated row, an empty bag) without and with padding_idx, modes
+    sum and mean with it."""
+    idx = [4, 0, 1, 3, 3, 1, 0, 2]
+    x = {"weight": rand(rng, [6, 3]), "indices": Tensor([8], idx, I64),
+         "offsets": Tensor([5], [0, 2, 2, 5, 6], I64)}
+    graph = graph_of(x)
+    starts = [0, 2, 2, 5, 6]
+    expected, outputs = {}, []
+    for mode, padding in ((2, -1), (2, 1), (0, 1), (1, 1)):
+        name = f"bag_{mode}_{len(outputs)}"
+        graph.node("_embedding_bag.default",
+                   [("weight", "weight"), ("indices", "indices"), ("offsets", "offsets"),
+                    ("mode", integer(mode)), ("padding_idx", integer(padding))],
+                   [(name, F32, [5, 3]), (name + "_offset2bag", I64, [8]),
+                    (name + "_size", I64, [5]), (name + "_max", I64, [5, 3])])
+        out, sizes, maxed = bag_ref(x["weight"], idx, starts, 8, mode, padding)
+        outputs += [name, name + "_size"]
+        expected[name], expected[name + "_size"] = out, sizes
+        if mode == 2:
+            outputs.append(name + "_max")
+            expected[name + "_max"] = maxed
+    graph.outputs = outputs
+    write_case("embedding-bag-max", graph, x, expected)
+
+
 def case_sym_ints(rng):
     """x.view(x.numel()) with the size a SymInt sym_numel gives, and
     x.select(2, y.storage_offset()) for y = x[:, :, 1:] (offset 1)."""
@@ -454,6 +507,12 @@ def errors():
                   "_cdist_forward.default",
                   [("x1", "a"), ("x2", "b"), ("p", {"as_float": -1.0})],
                   [("cd", F32, [2, 4])])
+    error_archive("error-bag-padding", [("w", F32, [4, 2]), ("i", I64, [3]), ("o", I64, [1])],
+                  "_embedding_bag.default",
+                  [("weight", "w"), ("indices", "i"), ("offsets", "o"),
+                   ("padding_idx", integer(4))],
+                  [("eb", F32, [1, 2]), ("eb_offset2bag", I64, [3]), ("eb_size", I64, [1]),
+                   ("eb_max", I64, [1, 2])])
     error_archive("error-sym-unknown", [("x", F32, [2, 3])], "select.int",
                   [("self", "x"), ("dim", integer(1)),
                    ("index", {"as_sym_int": {"as_name": "s9"}})],
@@ -464,7 +523,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     rng = random.Random(7)
     for case in (case_scatter_reduce, case_pool3d, case_pool_backward, case_distance,
-                 case_grid_sample, case_sym_ints):
+                 case_grid_sample, case_sym_ints, case_embedding_bag_max):
         case(rng)
     errors()
 
