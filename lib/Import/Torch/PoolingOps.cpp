@@ -259,6 +259,19 @@ SmallVector<int64_t> windowDims(Value w, int64_t spatial) {
   return dims;
 }
 
+/// Average pooling's divisor_override: none when absent or None; 0 is an
+/// error, as PyTorch's.
+FailureOr<std::optional<int64_t>> divisorOverride(NodeImporter &n) {
+  if (n.isNone("divisor_override") || !n.arg("divisor_override"))
+    return std::optional<int64_t>();
+  FailureOr<int64_t> d = n.integer("divisor_override", std::nullopt);
+  if (failed(d))
+    return failure();
+  if (*d == 0)
+    return n.error() << "average pooling with divisor_override 0";
+  return std::optional<int64_t>(*d);
+}
+
 /// avg_pool2d / avg_pool3d(self, kernel_size, stride, padding, ceil_mode,
 /// count_include_pad, divisor_override): the mean of each window (zeros
 /// where it covers the padding, PyTorch's count_include_pad=True).
@@ -280,22 +293,18 @@ template <int64_t spatial> LogicalResult avgPool(NodeImporter &n) {
   if (failed(expectOutputShape(n, 0, Dims(shapeOf(w).begin(),
                                            shapeOf(w).end() - spatial))))
     return failure();
-  std::optional<int64_t> divisor;
-  if (!n.isNone("divisor_override") && n.arg("divisor_override")) {
-    FailureOr<int64_t> d = n.integer("divisor_override", std::nullopt);
-    if (failed(d))
-      return failure();
-    divisor = *d;
-  }
+  FailureOr<std::optional<int64_t>> divisor = divisorOverride(n);
+  if (failed(divisor))
+    return failure();
   StridedTensorType type = n.contiguous(n.outputShape(), n.outputDType());
-  if (!divisor) {
+  if (!*divisor) {
     n.setOutput(0, n.toType(MeanOp::create(n.b(), n.location(), type, w, dims,
                                            false),
                             n.outputType()));
     return success();
   }
   Value sum = SumOp::create(n.b(), n.location(), type, w, dims, false);
-  Value by = *n.broadcast(n.scalarTensor(double(*divisor), n.outputDType()),
+  Value by = *n.broadcast(n.scalarTensor(double(**divisor), n.outputDType()),
                           n.outputShape());
   n.setOutput(0, n.toType(DivOp::create(n.b(), n.location(), type, sum, by),
                           n.outputType()));
@@ -502,15 +511,9 @@ LogicalResult avgPoolBackward(NodeImporter &n) {
       succeeded(ceil) ? n.boolean("count_include_pad", true) : Fail();
   if (failed(includePad))
     return failure();
-  std::optional<int64_t> divisor;
-  if (!n.isNone("divisor_override") && n.arg("divisor_override")) {
-    FailureOr<int64_t> d = n.integer("divisor_override", std::nullopt);
-    if (failed(d))
-      return failure();
-    if (*d == 0)
-      return n.error() << "avg_pool2d_backward with divisor_override 0";
-    divisor = *d;
-  }
+  FailureOr<std::optional<int64_t>> divisor = divisorOverride(n);
+  if (failed(divisor))
+    return failure();
   ArrayRef<int64_t> in = shapeOf(ops->second), g = shapeOf(ops->first);
   int64_t first = int64_t(in.size()) - 2;
   for (int64_t i = 0; i < 2; ++i) {
@@ -532,11 +535,11 @@ LogicalResult avgPoolBackward(NodeImporter &n) {
                     [&](int64_t i, int64_t size, int64_t out) {
                       return averageWeights(size, out, q.kernel[i], q.stride[i],
                                             q.padding[i], *includePad,
-                                            divisor.has_value());
+                                            divisor->has_value());
                     });
-  if (divisor) {
+  if (*divisor) {
     PointwiseBuilder pw{n, n.outputShape()};
-    Value by = *pw.constant(double(*divisor), n.outputDType());
+    Value by = *pw.constant(double(**divisor), n.outputDType());
     n.setOutput(0, n.toType(pw.op<DivOp>(n.output(0), by), n.outputType()));
   }
   return success();

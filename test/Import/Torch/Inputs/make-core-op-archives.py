@@ -34,7 +34,7 @@ import math
 import os
 import random
 
-from pt2_writer import BOOL, F32, I64, Graph, Tensor, numel, rand, rounded
+from pt2_writer import BOOL, F32, I64, Graph, Tensor, graph_of, ints, numel, rand, rounded
 import pt2_writer
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ops")
@@ -43,23 +43,12 @@ write_case = functools.partial(pt2_writer.write_case, OUT)
 f32 = pt2_writer.f32
 
 
-def ints(x):
-    return {"as_ints": x}
-
-
 def integer(x):
     return {"as_int": x}
 
 
 def boolean(x):
     return {"as_bool": x}
-
-
-def graph_of(inputs):
-    graph = Graph()
-    for name, value in inputs.items():
-        graph.input(name, value.dtype, value.shape)
-    return graph
 
 
 def positions(shape):
