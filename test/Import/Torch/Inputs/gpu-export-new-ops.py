@@ -19,6 +19,8 @@ reference interpreter against PyTorch's outputs (--expect).
                   which rounds differently from Stride's direct sum), pdist
   grid_sample     grid_sample (bilinear and nearest; zeros and border;
                   align_corners either way)
+  embedding_bag   embedding_bag in mode max (an empty bag) and padding_idx
+                  in modes max, sum and mean
 
 atan2.out, native_dropout in inference and the SymInt ops do not reach a
 torch.export graph of static shapes (export functionalizes out= forms and
@@ -97,6 +99,17 @@ class GridSample(torch.nn.Module):
                                                   ("bilinear", "border", True)))
 
 
+class EmbeddingBag(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(10, 4))
+
+    def forward(self, indices, offsets):
+        return (F.embedding_bag(indices, self.weight, offsets, mode="max"),
+                *(F.embedding_bag(indices, self.weight, offsets, mode=mode, padding_idx=1)
+                  for mode in ("max", "sum", "mean")))
+
+
 def cases():
     g = torch.Generator().manual_seed(1)
     yield "scatter_reduce", "export", ScatterReduce(), scatter_reduce_inputs()
@@ -108,6 +121,9 @@ def cases():
                                              torch.randn(6, 3, generator=g))
     yield "grid_sample", "export", GridSample(), (torch.randn(2, 3, 6, 7, generator=g),
                                                   torch.rand(2, 4, 5, 2, generator=g) * 2.4 - 1.2)
+    torch.manual_seed(0)
+    yield "embedding_bag", "export", EmbeddingBag().eval(), (
+        torch.tensor([4, 1, 1, 3, 3, 9, 0, 2]), torch.tensor([0, 2, 2, 5, 6]))
 
 
 def run_graph(directory, archive, graph, gpu):
