@@ -43,7 +43,8 @@ Value normOfLast(NodeImporter &n, Value diff, double p) {
   if (std::isinf(p))
     return MaxOp::create(n.b(), n.location(), reduced, size, dims, false);
   if (p == 0.0) {
-    Value nonzero = pw.compare(CmpPredicate::ne, size, *pw.constant(0.0, dtype));
+    Value nonzero =
+        pw.compare(CmpPredicate::ne, size, *pw.constant(0.0, dtype));
     return SumOp::create(n.b(), n.location(), reduced, n.cast(nonzero, dtype),
                          dims, false);
   }
@@ -76,7 +77,8 @@ FailureOr<Value> lifted(NodeImporter &n, Value x, int64_t at,
   Dims in(shapeOf(x).begin(), shapeOf(x).end());
   Value dense = n.toType(n.cast(x, dtype), n.contiguous(in, dtype));
   in.insert(in.begin() + at, 1);
-  Value view = ViewOp::create(n.b(), n.location(), n.contiguous(in, dtype), dense);
+  Value view =
+      ViewOp::create(n.b(), n.location(), n.contiguous(in, dtype), dense);
   return n.broadcast(view, shape);
 }
 
@@ -110,8 +112,8 @@ LogicalResult cdist(NodeImporter &n) {
     Dims shape(size_t(missing), 1);
     shape.insert(shape.end(), shapeOf(x).begin(), shapeOf(x).end());
     Value dense = n.toType(n.cast(x, dtype), n.contiguous(shapeOf(x), dtype));
-    Value view = ViewOp::create(n.b(), n.location(),
-                                n.contiguous(shape, dtype), dense);
+    Value view =
+        ViewOp::create(n.b(), n.location(), n.contiguous(shape, dtype), dense);
     return lifted(n, view, insertAt, pairs, dtype);
   };
   FailureOr<Value> a = batched(*x1, rank - 2);

@@ -77,17 +77,17 @@ std::pair<Value, Value> bagMax(NodeImporter &n, Value rows, Value bag,
                                n.contiguous(byBag, DType::I64), uint64_t(0));
   Value bagRow = ViewOp::create(n.b(), n.location(),
                                 n.contiguous({1, count}, DType::I64), bag);
-  Value inBag = CmpOp::create(n.b(), n.location(), n.contiguous(byBag, DType::I1),
-                              CmpPredicate::eq, which,
-                              *n.broadcast(bagRow, byBag));
+  Value inBag =
+      CmpOp::create(n.b(), n.location(), n.contiguous(byBag, DType::I1),
+                    CmpPredicate::eq, which, *n.broadcast(bagRow, byBag));
   if (kept) {
     Value keptRow = ViewOp::create(n.b(), n.location(),
                                    n.contiguous({1, count}, DType::I1), kept);
     inBag = AndOp::create(n.b(), n.location(), n.contiguous(byBag, DType::I1),
                           inBag, *n.broadcast(keptRow, byBag));
   }
-  Value member = ViewOp::create(n.b(), n.location(),
-                                n.contiguous({bags, count, 1}, DType::I1), inBag);
+  Value member = ViewOp::create(
+      n.b(), n.location(), n.contiguous({bags, count, 1}, DType::I1), inBag);
   Value mask = *n.broadcast(member, pairs);
   Value lifted = ViewOp::create(n.b(), n.location(),
                                 n.contiguous({1, count, width}, dtype), rows);
@@ -96,11 +96,11 @@ std::pair<Value, Value> bagMax(NodeImporter &n, Value rows, Value bag,
   int64_t dims[] = {1};
   Value largest = MaxOp::create(n.b(), n.location(), n.contiguous(out, dtype),
                                 masked, dims, false);
-  Value first = ArgmaxOp::create(n.b(), n.location(),
-                                 n.contiguous(out, DType::I64), masked,
-                                 uint64_t(1), false);
-  Value any = AnyOp::create(n.b(), n.location(), n.contiguous({bags}, DType::I1),
-                            inBag, dims, false);
+  Value first =
+      ArgmaxOp::create(n.b(), n.location(), n.contiguous(out, DType::I64),
+                       masked, uint64_t(1), false);
+  Value any = AnyOp::create(
+      n.b(), n.location(), n.contiguous({bags}, DType::I1), inBag, dims, false);
   Value anyColumn = ViewOp::create(n.b(), n.location(),
                                    n.contiguous({bags, 1}, DType::I1), any);
   Value filled = *n.broadcast(anyColumn, out);
@@ -109,12 +109,11 @@ std::pair<Value, Value> bagMax(NodeImporter &n, Value rows, Value bag,
   int64_t cells = bags * width;
   Value flatFirst = ViewOp::create(n.b(), n.location(),
                                    n.contiguous({cells}, DType::I64), first);
-  Value words = IndexSelectOp::create(n.b(), n.location(),
-                                      n.contiguous({cells}, DType::I64),
-                                      n.cast(indices, DType::I64), flatFirst,
-                                      uint64_t(0));
-  Value wordGrid = ViewOp::create(n.b(), n.location(),
-                                  n.contiguous(out, DType::I64), words);
+  Value words = IndexSelectOp::create(
+      n.b(), n.location(), n.contiguous({cells}, DType::I64),
+      n.cast(indices, DType::I64), flatFirst, uint64_t(0));
+  Value wordGrid =
+      ViewOp::create(n.b(), n.location(), n.contiguous(out, DType::I64), words);
   Value none = *q.constant(-1.0, DType::I64);
   return {result, q.select(filled, wordGrid, none)};
 }
@@ -151,12 +150,12 @@ FailureOr<BagArgs> bagArgs(NodeImporter &n) {
   // the aten op's -1 means none.
   if (*padding < -1 || *padding >= shapeOf(*weight)[0])
     return n.error() << "embedding_bag padding_idx " << *padding
-                     << " is not a row of the weight's "
-                     << shapeOf(*weight)[0] << " rows (or -1, none)";
+                     << " is not a row of the weight's " << shapeOf(*weight)[0]
+                     << " rows (or -1, none)";
   if (*perSample && *mode != int64_t(BagMode::Sum))
     return n.error() << "per_sample_weights needs mode sum";
-  return BagArgs{*weight, *indices, *offsets, *perSample, BagMode(*mode),
-                 *lastOffset, *padding};
+  return BagArgs{*weight,        *indices,    *offsets, *perSample,
+                 BagMode(*mode), *lastOffset, *padding};
 }
 
 /// _embedding_bag / _embedding_bag_forward_only(weight, indices, offsets,
@@ -179,16 +178,15 @@ LogicalResult embeddingBag(NodeImporter &n) {
                      << " elements, beyond Stride's limit of " << kMaxElements;
   DType dtype = n.outputDType();
   StridedTensorType rowsType = n.contiguous({count, width}, dtype);
-  Value rows = IndexSelectOp::create(n.b(), n.location(), rowsType,
-                                     n.cast(a->weight, dtype), a->indices,
-                                     uint64_t(0));
+  Value rows =
+      IndexSelectOp::create(n.b(), n.location(), rowsType,
+                            n.cast(a->weight, dtype), a->indices, uint64_t(0));
   if (a->perSample) {
-    FailureOr<Value> column =
-        n.conform(ViewOp::create(n.b(), n.location(),
-                                 n.contiguous({count, 1}, dtype),
-                                 n.toType(n.cast(a->perSample, dtype),
-                                          n.contiguous({count}, dtype))),
-                  dtype, {count, width});
+    FailureOr<Value> column = n.conform(
+        ViewOp::create(n.b(), n.location(), n.contiguous({count, 1}, dtype),
+                       n.toType(n.cast(a->perSample, dtype),
+                                n.contiguous({count}, dtype))),
+        dtype, {count, width});
     if (failed(column))
       return failure();
     rows = MulOp::create(n.b(), n.location(), rowsType, rows, *column);
@@ -203,16 +201,16 @@ LogicalResult embeddingBag(NodeImporter &n) {
     kept = p.compare(CmpPredicate::ne, index,
                      *p.constant(double(a->padding), DType::I64));
     counted = n.cast(kept, DType::I64);
-    Value keptColumn = ViewOp::create(n.b(), n.location(),
-                                      n.contiguous({count, 1}, DType::I1), kept);
+    Value keptColumn = ViewOp::create(
+        n.b(), n.location(), n.contiguous({count, 1}, DType::I1), kept);
     PointwiseBuilder r{n, shapeOf(rows)};
     Value keptRows = *n.broadcast(keptColumn, shapeOf(rows));
     Value zero = *r.constant(0.0, dtype);
     rows = r.select(keptRows, rows, zero);
   }
   StridedTensorType sizeType = n.contiguous({bags}, DType::I64);
-  Value noBags = FullOp::create(n.b(), n.location(), sizeType,
-                                n.b().getF64FloatAttr(0.0));
+  Value noBags =
+      FullOp::create(n.b(), n.location(), sizeType, n.b().getF64FloatAttr(0.0));
   Value sizes = IndexAddOp::create(n.b(), n.location(), sizeType, noBags, bag,
                                    counted, uint64_t(0));
   StridedTensorType outType = n.contiguous({bags, width}, dtype);
@@ -228,7 +226,8 @@ LogicalResult embeddingBag(NodeImporter &n) {
   if (a->mode == BagMode::Mean) {
     // An empty bag's mean is 0, as PyTorch's: divide by max(size, 1).
     Value one = *n.broadcast(n.scalarTensor(1.0, DType::I64), {bags});
-    Value divisor = MaximumOp::create(n.b(), n.location(), sizeType, sizes, one);
+    Value divisor =
+        MaximumOp::create(n.b(), n.location(), sizeType, sizes, one);
     Value column = ViewOp::create(n.b(), n.location(),
                                   n.contiguous({bags, 1}, DType::I64), divisor);
     FailureOr<Value> by = n.conform(column, dtype, {bags, width});

@@ -35,6 +35,12 @@ Value clamped(PointwiseBuilder &p, Value v, Value low, Value high) {
   return p.op<MinimumOp>(above, high);
 }
 
+/// `v` where it is a number, `otherwise` where it is NaN.
+Value numberOr(PointwiseBuilder &p, Value v, Value otherwise) {
+  Value isNumber = p.compare(CmpPredicate::eq, v, v);
+  return p.select(isNumber, v, otherwise);
+}
+
 /// The image, its grid points and their coordinates, all flat: the image
 /// [N, C, H * W], coordinates [N, 1, L] (L = Ho * Wo) in the work dtype.
 struct Sampler {
@@ -53,23 +59,26 @@ struct Sampler {
     Value lastColumn = *p.constant(double(width - 1), work);
     Value lastRow = *p.constant(double(height - 1), work);
     Value inside;
-    for (auto [coordinate, last] : {std::pair(x, lastColumn), std::pair(y, lastRow)}) {
+    for (auto [coordinate, last] :
+         {std::pair(x, lastColumn), std::pair(y, lastRow)}) {
       Value above = p.compare(CmpPredicate::ge, coordinate, zero);
       Value within = p.compare(CmpPredicate::le, coordinate, last);
       Value both = p.op<AndOp>(above, within);
       inside = inside ? p.op<AndOp>(inside, both) : both;
     }
-    Value cx = clamped(p, x, zero, lastColumn);
-    Value cy = clamped(p, y, zero, lastRow);
+    // A NaN coordinate (outside, above) reads a pixel in the image, whose
+    // weight is 0: no NaN reaches the integer index.
+    Value cx = clamped(p, numberOr(p, x, zero), zero, lastColumn);
+    Value cy = clamped(p, numberOr(p, y, zero), zero, lastRow);
     Value ix = n.cast(cx, DType::I64);
     Value iy = n.cast(cy, DType::I64);
     Value rowLength = *p.constant(double(width), DType::I64);
     Value row = p.op<MulOp>(iy, rowLength);
     Value index = p.op<AddOp>(row, ix);
     Value spread = *n.broadcast(index, samples);
-    Value pixels = GatherOp::create(n.b(), n.location(),
-                                    n.contiguous(samples, work), image, spread,
-                                    uint64_t(2));
+    Value pixels =
+        GatherOp::create(n.b(), n.location(), n.contiguous(samples, work),
+                         image, spread, uint64_t(2));
     Value kept = p.select(inside, weight, zero);
     PointwiseBuilder s{n, samples};
     return s.op<MulOp>(pixels, *n.broadcast(kept, samples));
@@ -119,7 +128,8 @@ LogicalResult gridSampler(NodeImporter &n) {
     return n.error() << "grid_sampler_2d interpolation mode " << *mode
                      << " is not imported: Stride takes bilinear (0) and "
                         "nearest (1)";
-  if (*padMode != int64_t(Padding::Zeros) && *padMode != int64_t(Padding::Border))
+  if (*padMode != int64_t(Padding::Zeros) &&
+      *padMode != int64_t(Padding::Border))
     return n.error() << "grid_sampler_2d padding mode " << *padMode
                      << " is not imported: Stride takes zeros (0) and "
                         "border (1)";
@@ -141,9 +151,9 @@ LogicalResult gridSampler(NodeImporter &n) {
   auto coordinate = [&](int64_t which, int64_t size) {
     auto gridType = cast<StridedTensorType>(grid->getType());
     ViewResult view = inferSelect(gridType.getLayout(), 3, which);
-    Value part = SelectOp::create(n.b(), n.location(),
-                                  gridType.withLayout(*view.layout), *grid, 3,
-                                  which);
+    Value part =
+        SelectOp::create(n.b(), n.location(), gridType.withLayout(*view.layout),
+                         *grid, 3, which);
     return pixelCoordinate(n, part, size, *align, Padding(*padMode), points,
                            work);
   };
@@ -170,8 +180,8 @@ LogicalResult gridSampler(NodeImporter &n) {
     result = s.op<AddOp>(result, sampler.tap(x0, y1, p.op<MulOp>(west, south)));
     result = s.op<AddOp>(result, sampler.tap(x1, y1, p.op<MulOp>(east, south)));
   }
-  Value shaped = ViewOp::create(n.b(), n.location(), n.contiguous(out, work),
-                                result);
+  Value shaped =
+      ViewOp::create(n.b(), n.location(), n.contiguous(out, work), result);
   n.setOutput(0, n.toType(n.cast(shaped, dtype), n.outputType()));
   return success();
 }

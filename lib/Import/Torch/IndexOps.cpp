@@ -458,11 +458,11 @@ LogicalResult inPlace(NodeImporter &n) {
 
 LogicalResult writtenInPlace(NodeImporter &n, StringRef written,
                              LogicalResult (*functional)(NodeImporter &)) {
-  FailureOr<Value> self = n.tensor(written);
-  if (failed(self))
+  FailureOr<Value> target = n.tensor(written);
+  if (failed(target))
     return failure();
-  if (auto view = self->getDefiningOp<ViewOpInterface>()) {
-    auto type = cast<StridedTensorType>(self->getType());
+  if (auto view = target->getDefiningOp<ViewOpInterface>()) {
+    auto type = cast<StridedTensorType>(target->getType());
     OverlapVerdict verdict =
         checkNonOverlapping(type.getShape(), type.getStrides());
     if (!verdict.ok()) {
@@ -485,7 +485,6 @@ LogicalResult writtenInPlace(NodeImporter &n, StringRef written,
   n.rebind(written, n.output(0));
   return success();
 }
-
 
 /// Adds the builders of scatters and gathers to the table.
 void addIndexOps(OpTable &ops) {

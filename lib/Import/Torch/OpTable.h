@@ -159,8 +159,9 @@ struct PointwiseBuilder {
   /// A truncated quotient lowered by one where `remainder` is not zero and
   /// its sign (or the dividend's, `signed`) differs from `other`'s: the
   /// step both floor divisions share.
-  mlir::Value floorOfTruncated(mlir::Value quotient, mlir::Value remainder, mlir::Value signedValue,
-                         mlir::Value other, mlir::Value zero, mlir::Value one) {
+  mlir::Value floorOfTruncated(mlir::Value quotient, mlir::Value remainder,
+                               mlir::Value signedValue, mlir::Value other,
+                               mlir::Value zero, mlir::Value one) {
     mlir::Value inexact = compare(CmpPredicate::ne, remainder, zero);
     mlir::Value differ = signsDiffer(signedValue, other, zero);
     mlir::Value adjust = op<AndOp>(inexact, differ);

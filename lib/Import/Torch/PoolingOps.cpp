@@ -33,6 +33,21 @@ using namespace mlir;
 namespace stride::torch {
 namespace {
 
+/// Entries of a pooling's constant tables at most: a separable pooling's
+/// [out, in] weights (doubles), a max pooling's window offsets.
+constexpr int64_t kMaxPoolingTable = int64_t(1) << 24;
+
+/// Refuses a table of `rows` x `columns` entries beyond kMaxPoolingTable
+/// (the sizes come from the file: checked before anything is allocated).
+LogicalResult checkTable(NodeImporter &n, int64_t rows, int64_t columns,
+                         StringRef what) {
+  if (rows > 0 && columns > kMaxPoolingTable / rows)
+    return n.error() << what << " hold " << rows << " x " << columns
+                     << " entries, beyond Stride's limit of "
+                     << kMaxPoolingTable;
+  return success();
+}
+
 /// `x` with the [out, in] `weights` applied along `dim` (of size in):
 /// result element o is the sum over i of weights[o][i] times element i.
 Value poolAlong(NodeImporter &n, Value x, int64_t dim, int64_t out,
@@ -44,8 +59,8 @@ Value poolAlong(NodeImporter &n, Value x, int64_t dim, int64_t out,
   Value dense = n.toType(x, n.contiguous(in, dtype));
   Dims lifted = in;
   lifted.insert(lifted.begin() + dim, 1);
-  Value view = ViewOp::create(n.b(), n.location(), n.contiguous(lifted, dtype),
-                              dense);
+  Value view =
+      ViewOp::create(n.b(), n.location(), n.contiguous(lifted, dtype), dense);
   Dims pairs = lifted;
   pairs[dim] = out;
   Value spread = *n.broadcast(view, pairs);
@@ -59,8 +74,8 @@ Value poolAlong(NodeImporter &n, Value x, int64_t dim, int64_t out,
   Value shaped = ViewOp::create(n.b(), n.location(),
                                 n.contiguous(column, DType::F64), matrix);
   Value w = *n.broadcast(n.cast(shaped, dtype), pairs);
-  Value product = MulOp::create(n.b(), n.location(), n.contiguous(pairs, dtype),
-                                spread, w);
+  Value product =
+      MulOp::create(n.b(), n.location(), n.contiguous(pairs, dtype), spread, w);
   Dims result = in;
   result[dim] = out;
   int64_t dims[] = {dim + 1};
@@ -103,7 +118,8 @@ LogicalResult checkPoolingRank(NodeImporter &n, Value x, int64_t spatial) {
     if (d < 1)
       return n.error() << spatial << "-D pooling of an input with an empty "
                        << "spatial dim: "
-                       << formatDims(Dims(shapeOf(x).begin(), shapeOf(x).end()));
+                       << formatDims(
+                              Dims(shapeOf(x).begin(), shapeOf(x).end()));
   return success();
 }
 
@@ -139,8 +155,9 @@ FailureOr<Pooling> poolingOf(NodeImporter &n, int64_t spatial, bool dilated) {
   FailureOr<Dims> kernel = perDim(n, "kernel_size", spatial, {});
   if (failed(kernel))
     return failure();
-  FailureOr<Dims> stride = perDim(
-      n, "stride", spatial, std::vector<int64_t>(kernel->begin(), kernel->end()));
+  FailureOr<Dims> stride =
+      perDim(n, "stride", spatial,
+             std::vector<int64_t>(kernel->begin(), kernel->end()));
   FailureOr<Dims> padding =
       succeeded(stride) ? perDim(n, "padding", spatial, {0}) : Fail();
   FailureOr<Dims> dilation = succeeded(padding) && dilated
@@ -183,7 +200,8 @@ LogicalResult checkCeilMode(NodeImporter &n, const Pooling &p,
 
 /// The pooling windows of `x` (padded already) as a view [.., O_1, ..,
 /// O_s, K_1, .., K_s] of its storage.
-Value windows(NodeImporter &n, Value x, const Pooling &p, ArrayRef<int64_t> out) {
+Value windows(NodeImporter &n, Value x, const Pooling &p,
+              ArrayRef<int64_t> out) {
   Layout in = typeOfValue(x).getLayout();
   int64_t first = in.rank() - p.spatial;
   Layout view;
@@ -210,8 +228,8 @@ Value windows(NodeImporter &n, Value x, const Pooling &p, ArrayRef<int64_t> out)
 
 /// The input of a pooling node, checked, padded with `fill`, and its
 /// output's spatial sizes.
-FailureOr<std::pair<Value, Dims>> pooledInput(NodeImporter &n,
-                                              const Pooling &p, double fill) {
+FailureOr<std::pair<Value, Dims>> pooledInput(NodeImporter &n, const Pooling &p,
+                                              double fill) {
   FailureOr<Value> input = n.tensor("self");
   if (failed(input) || failed(checkPoolingRank(n, *input, p.spatial)))
     return failure();
@@ -226,8 +244,8 @@ FailureOr<std::pair<Value, Dims>> pooledInput(NodeImporter &n,
         p.kernel[i] - 1 > (padded - 1) / p.dilation[i])
       return n.error() << "the pooling window (kernel " << p.kernel[i]
                        << ", dilation " << p.dilation[i]
-                       << ") does not fit dim " << first + i
-                       << " of the input " << formatDims(Dims(in.begin(), in.end()))
+                       << ") does not fit dim " << first + i << " of the input "
+                       << formatDims(Dims(in.begin(), in.end()))
                        << " padded by " << p.padding[i];
   }
   if (failed(checkCeilMode(n, p, in)))
@@ -290,17 +308,17 @@ template <int64_t spatial> LogicalResult avgPool(NodeImporter &n) {
     return failure();
   Value w = windows(n, in->first, *p, in->second);
   SmallVector<int64_t> dims = windowDims(w, spatial);
-  if (failed(expectOutputShape(n, 0, Dims(shapeOf(w).begin(),
-                                           shapeOf(w).end() - spatial))))
+  if (failed(expectOutputShape(
+          n, 0, Dims(shapeOf(w).begin(), shapeOf(w).end() - spatial))))
     return failure();
   FailureOr<std::optional<int64_t>> divisor = divisorOverride(n);
   if (failed(divisor))
     return failure();
   StridedTensorType type = n.contiguous(n.outputShape(), n.outputDType());
   if (!*divisor) {
-    n.setOutput(0, n.toType(MeanOp::create(n.b(), n.location(), type, w, dims,
-                                           false),
-                            n.outputType()));
+    n.setOutput(
+        0, n.toType(MeanOp::create(n.b(), n.location(), type, w, dims, false),
+                    n.outputType()));
     return success();
   }
   Value sum = SumOp::create(n.b(), n.location(), type, w, dims, false);
@@ -327,6 +345,8 @@ LogicalResult maxPoolIndices(NodeImporter &n, Value w, const Pooling &p,
   int64_t window = 1;
   for (int64_t k : p.kernel)
     window *= k;
+  if (failed(checkTable(n, 1, window, "max pooling's window offsets")))
+    return failure();
   Dims flat(outShape.begin(), outShape.end());
   flat.push_back(window);
   Value rows = ViewOp::create(n.b(), n.location(),
@@ -398,21 +418,19 @@ template <int64_t spatial> LogicalResult maxPool(NodeImporter &n) {
 /// output cell the mean of its input cells, one spatial dim at a time.
 template <int64_t spatial> LogicalResult adaptiveAvgPool(NodeImporter &n) {
   FailureOr<Value> input = n.tensor("self");
-  FailureOr<Dims> size = succeeded(input)
-                             ? perDim(n, "output_size", spatial, {})
-                             : Fail();
+  FailureOr<Dims> size =
+      succeeded(input) ? perDim(n, "output_size", spatial, {}) : Fail();
   if (failed(size) || failed(checkPoolingRank(n, *input, spatial)))
     return failure();
   Dims out(shapeOf(*input).begin(), shapeOf(*input).end());
   int64_t first = int64_t(out.size()) - spatial;
   for (int64_t i = 0; i < spatial; ++i) {
-    // The weights are a dense [out, in] matrix: both bounded by the file's
-    // input size, whose elements the type already bounds.
-    if ((*size)[i] < 1 || (*size)[i] > kMaxElements / out[first + i])
+    if ((*size)[i] < 1)
       return n.error() << "adaptive pooling to output size " << (*size)[i]
-                       << " on dim " << first + i
-                       << ": expected 1 or more, and at most "
-                       << kMaxElements / out[first + i];
+                       << " on dim " << first + i << ": expected 1 or more";
+    if (failed(checkTable(n, (*size)[i], out[first + i],
+                          "adaptive pooling's weights")))
+      return failure();
     out[first + i] = (*size)[i];
   }
   if (failed(expectOutputShape(n, 0, out)))
@@ -446,6 +464,9 @@ FailureOr<std::pair<Value, Value>> backwardOperands(NodeImporter &n,
                         "spatial dims of 1 or more";
   if (failed(expectOutputShape(n, 0, in)))
     return failure();
+  for (int64_t d = int64_t(in.size()) - spatial; d < int64_t(in.size()); ++d)
+    if (failed(checkTable(n, g[d], in[d], "a pooling gradient's weights")))
+      return failure();
   return std::make_pair(*grad, *self);
 }
 
@@ -493,7 +514,8 @@ std::vector<double> averageWeights(int64_t in, int64_t out, int64_t k,
     int64_t padded = end - start;
     start = std::max<int64_t>(start, 0);
     end = std::min(end, in);
-    double factor = overridden ? 1.0 : double(includePad ? padded : end - start);
+    double factor =
+        overridden ? 1.0 : double(includePad ? padded : end - start);
     for (int64_t i = start; i < end; ++i)
       weights[size_t(o * in + i)] = 1.0 / factor;
   }
@@ -520,10 +542,11 @@ LogicalResult avgPoolBackward(NodeImporter &n) {
     // PyTorch's pooling_output_shape: the last window starts inside the
     // input or its left padding.
     int64_t span = in[first + i] + 2 * p->padding[i] - p->kernel[i];
-    int64_t out = span < 0 ? 0
-                           : (span + (*ceil ? p->stride[i] - 1 : 0)) /
-                                     p->stride[i] + 1;
-    if (*ceil && out > 0 && (out - 1) * p->stride[i] >= in[first + i] + p->padding[i])
+    int64_t out =
+        span < 0 ? 0
+                 : (span + (*ceil ? p->stride[i] - 1 : 0)) / p->stride[i] + 1;
+    if (*ceil && out > 0 &&
+        (out - 1) * p->stride[i] >= in[first + i] + p->padding[i])
       --out;
     if (g[first + i] != out)
       return n.error() << "avg_pool2d_backward: the gradient has size "
@@ -531,12 +554,11 @@ LogicalResult avgPoolBackward(NodeImporter &n) {
                        << ", but pooling the input gives " << out;
   }
   Pooling q = *p;
-  separableBackward(n, ops->first, in, 2,
-                    [&](int64_t i, int64_t size, int64_t out) {
-                      return averageWeights(size, out, q.kernel[i], q.stride[i],
-                                            q.padding[i], *includePad,
-                                            divisor->has_value());
-                    });
+  separableBackward(
+      n, ops->first, in, 2, [&](int64_t i, int64_t size, int64_t out) {
+        return averageWeights(size, out, q.kernel[i], q.stride[i], q.padding[i],
+                              *includePad, divisor->has_value());
+      });
   if (*divisor) {
     PointwiseBuilder pw{n, n.outputShape()};
     Value by = *pw.constant(double(**divisor), n.outputDType());
@@ -576,9 +598,10 @@ LogicalResult maxPoolBackward(NodeImporter &n) {
   DType dtype = n.outputDType();
   Value grad = volumeRows(n, ops->first, 2, dtype);
   Value index = volumeRows(n, *indices, 2, DType::I64);
-  Value zeros = volumeRows(n, FullOp::create(n.b(), n.location(),
-                                             n.contiguous(n.outputShape(), dtype),
-                                             n.b().getF64FloatAttr(0.0)),
+  Value zeros = volumeRows(n,
+                           FullOp::create(n.b(), n.location(),
+                                          n.contiguous(n.outputShape(), dtype),
+                                          n.b().getF64FloatAttr(0.0)),
                            2, dtype);
   int64_t last = rankOf(grad) - 1;
   Value sum = ScatterAddOp::create(n.b(), n.location(), zeros.getType(), zeros,

@@ -57,8 +57,8 @@ Value identityOf(NodeImporter &n, Reduction r, DType dtype) {
   Type element = n.elementType(dtype);
   unsigned width = element.getIntOrFloatBitWidth();
   APInt bound = dtype == DType::I1 ? APInt(1, largest ? 1 : 0)
-                : largest         ? APInt::getSignedMaxValue(width)
-                                  : APInt::getSignedMinValue(width);
+                : largest          ? APInt::getSignedMaxValue(width)
+                                   : APInt::getSignedMinValue(width);
   auto type = RankedTensorType::get({}, element);
   return ConstantOp::create(n.b(), n.location(), n.contiguous({}, dtype),
                             DenseElementsAttr::get(type, bound));
@@ -69,8 +69,8 @@ Value identityOf(NodeImporter &n, Reduction r, DType dtype) {
 Value writeCounts(NodeImporter &n, ArrayRef<int64_t> shape, Value index,
                   int64_t dim) {
   StridedTensorType type = n.contiguous(shape, DType::I64);
-  Value zeros = FullOp::create(n.b(), n.location(), type,
-                               n.b().getF64FloatAttr(0.0));
+  Value zeros =
+      FullOp::create(n.b(), n.location(), type, n.b().getF64FloatAttr(0.0));
   Value ones = *n.broadcast(n.scalarTensor(1.0, DType::I64), shapeOf(index));
   return ScatterAddOp::create(n.b(), n.location(), type, zeros, index, ones,
                               uint64_t(dim));
@@ -90,8 +90,9 @@ Value scatterSum(NodeImporter &n, Value self, Value index, Value src,
   Value base = self;
   if (!includeSelf)
     base = p.select(written, *p.constant(0.0, dtype), self);
-  Value sum = ScatterAddOp::create(n.b(), n.location(), n.contiguous(shape, dtype),
-                                   base, index, src, uint64_t(dim));
+  Value sum =
+      ScatterAddOp::create(n.b(), n.location(), n.contiguous(shape, dtype),
+                           base, index, src, uint64_t(dim));
   if (r != Reduction::Mean)
     return sum;
   Value divisor = counts;
@@ -109,7 +110,8 @@ Value spreadAlong(NodeImporter &n, Value x, int64_t at,
   Dims in(shapeOf(x).begin(), shapeOf(x).end());
   Value dense = n.toType(x, n.contiguous(in, dtype));
   in.insert(in.begin() + at, 1);
-  Value view = ViewOp::create(n.b(), n.location(), n.contiguous(in, dtype), dense);
+  Value view =
+      ViewOp::create(n.b(), n.location(), n.contiguous(in, dtype), dense);
   return *n.broadcast(view, shape);
 }
 
@@ -143,8 +145,8 @@ Value scatterCompared(NodeImporter &n, Value self, Value index, Value src,
     reduced = MaxOp::create(n.b(), n.location(), type, masked, dims, false);
   else
     reduced = MinOp::create(n.b(), n.location(), type, masked, dims, false);
-  Value written = AnyOp::create(n.b(), n.location(),
-                                n.contiguous(shape, DType::I1), hit, dims, false);
+  Value written = AnyOp::create(
+      n.b(), n.location(), n.contiguous(shape, DType::I1), hit, dims, false);
   PointwiseBuilder q{n, shape};
   if (includeSelf) {
     if (r == Reduction::Prod)
@@ -178,8 +180,9 @@ LogicalResult scatterReduce(NodeImporter &n) {
   if (r == Reduction::Mean && !isFloat(dtype))
     return n.error() << "scatter_reduce mean of " << dtypeName(dtype)
                      << " is not imported: Stride takes floating-point mean";
-  if (failed(expectOutputShape(n, 0, shapeOf(*self))) ||
-      rankOf(*index) != rankOf(*self) || rankOf(*src) != rankOf(*self))
+  if (failed(expectOutputShape(n, 0, shapeOf(*self))))
+    return failure();
+  if (rankOf(*index) != rankOf(*self) || rankOf(*src) != rankOf(*self))
     return n.error() << "scatter_reduce takes self, index and src of one rank";
   Value x = n.cast(*self, dtype);
   Value s = n.cast(*src, dtype);
@@ -191,7 +194,8 @@ LogicalResult scatterReduce(NodeImporter &n) {
     Dims pairs(shapeOf(*self).begin(), shapeOf(*self).end());
     for (int64_t d = 0; d < rankOf(x); ++d)
       if (d != *dim && shapeOf(*index)[d] != pairs[d])
-        return n.error() << "scatter_reduce " << *name << " with an index of shape "
+        return n.error() << "scatter_reduce " << *name
+                         << " with an index of shape "
                          << formatDims(Dims(shapeOf(*index).begin(),
                                             shapeOf(*index).end()))
                          << " is not imported: Stride takes an index that "
@@ -200,8 +204,9 @@ LogicalResult scatterReduce(NodeImporter &n) {
     pairs.insert(pairs.begin() + *dim + 1, shapeOf(*index)[*dim]);
     if (!checkedNumElements(pairs))
       return n.error() << "scatter_reduce " << *name << " compares "
-                       << formatDims(pairs) << " pairs, beyond Stride's limit of "
-                       << kMaxElements << " elements";
+                       << formatDims(pairs)
+                       << " pairs, beyond Stride's limit of " << kMaxElements
+                       << " elements";
     result = scatterCompared(n, x, *index, s, *dim, *r, *includeSelf, pairs);
   }
   n.setOutput(0, n.toType(result, n.outputType()));
@@ -236,9 +241,9 @@ LogicalResult maskedScatter(NodeImporter &n) {
   Dims flatShape{count};
   PointwiseBuilder flat{n, flatShape};
   Value marks = flattened(n, n.cast(*m, DType::I64));
-  Value running = CumsumOp::create(n.b(), n.location(),
-                                   n.contiguous({count}, DType::I64), marks,
-                                   n.b().getI64IntegerAttr(0));
+  Value running =
+      CumsumOp::create(n.b(), n.location(), n.contiguous({count}, DType::I64),
+                       marks, n.b().getI64IntegerAttr(0));
   Value taken = flat.op<SubOp>(running, *flat.constant(1.0, DType::I64));
   // Positions before the first true one read element 0, and PyTorch
   // refuses a mask with more true elements than source has: both clamped.
@@ -246,13 +251,13 @@ LogicalResult maskedScatter(NodeImporter &n) {
   taken = flat.op<MinimumOp>(taken,
                              *flat.constant(double(available - 1), DType::I64));
   Value elements = flattened(n, n.cast(*source, dtype));
-  Value gathered = IndexSelectOp::create(n.b(), n.location(),
-                                         n.contiguous({count}, dtype), elements,
-                                         taken, uint64_t(0));
-  Value placed = ViewOp::create(n.b(), n.location(), n.contiguous(shape, dtype),
-                                gathered);
-  Value result = WhereOp::create(n.b(), n.location(), n.contiguous(shape, dtype),
-                                 *m, placed, *x);
+  Value gathered =
+      IndexSelectOp::create(n.b(), n.location(), n.contiguous({count}, dtype),
+                            elements, taken, uint64_t(0));
+  Value placed =
+      ViewOp::create(n.b(), n.location(), n.contiguous(shape, dtype), gathered);
+  Value result = WhereOp::create(n.b(), n.location(),
+                                 n.contiguous(shape, dtype), *m, placed, *x);
   n.setOutput(0, n.toType(result, n.outputType()));
   return success();
 }

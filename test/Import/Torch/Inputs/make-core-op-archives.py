@@ -471,8 +471,9 @@ def error_archive(name, inputs, target, args, outputs):
 
 def errors():
     """A reduce PyTorch does not have; bicubic grid sampling; dropout in
-    training; adaptive pooling to size 0; cdist with p < 0; a SymInt no
-    node computes."""
+    training; adaptive pooling to size 0, and with weights [4096, 8192]
+    beyond the bound on constant tables; cdist with p < 0; a padding_idx
+    outside the weight; a SymInt no node computes."""
     error_archive("error-scatter-reduce-mode",
                   [("x", F32, [3]), ("i", I64, [2]), ("s", F32, [2])],
                   "scatter_reduce.two",
@@ -492,6 +493,10 @@ def errors():
                   "_adaptive_avg_pool2d.default",
                   [("self", "x"), ("output_size", ints([0, 2]))],
                   [("ap", F32, [1, 1, 0, 2])])
+    error_archive("error-adaptive-table", [("x", F32, [1, 1, 1, 8192])],
+                  "_adaptive_avg_pool2d.default",
+                  [("self", "x"), ("output_size", ints([1, 4096]))],
+                  [("big", F32, [1, 1, 1, 4096])])
     error_archive("error-cdist-p", [("a", F32, [2, 3]), ("b", F32, [4, 3])],
                   "_cdist_forward.default",
                   [("x1", "a"), ("x2", "b"), ("p", {"as_float": -1.0})],
