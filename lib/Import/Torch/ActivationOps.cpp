@@ -211,6 +211,34 @@ LogicalResult logSoftmax(NodeImporter &n) {
   return success();
 }
 
+/// native_dropout(input, p, train) -> (out, mask) where it draws nothing:
+/// in inference (train False) or with p 0, the input and an all-true mask.
+/// Dropout in training draws random numbers, which Stride does not.
+LogicalResult nativeDropout(NodeImporter &n) {
+  FailureOr<Value> input = n.tensor("input");
+  FailureOr<double> p = succeeded(input) ? n.scalar("p", std::nullopt) : Fail();
+  if (failed(p))
+    return failure();
+  bool train = true;
+  if (n.arg("train") && !n.isNone("train")) {
+    FailureOr<bool> t = n.boolean("train", true);
+    if (failed(t))
+      return failure();
+    train = *t;
+  }
+  if (train && *p != 0.0)
+    return n.error() << "native_dropout in training with p " << decimal(*p)
+                     << " draws random numbers, which Stride does not; "
+                        "export the model in eval mode";
+  if (n.numOutputs() != 2 || failed(expectOutputShape(n, 0, shapeOf(*input))))
+    return n.error() << "native_dropout has 2 outputs of the input's shape";
+  n.setOutput(0, n.toType(n.cast(*input, n.outputDType()), n.outputType()));
+  if (n.hasOutput(1))
+    n.setOutput(1, FullOp::create(n.b(), n.location(), n.outputType(1),
+                                  n.b().getF64FloatAttr(1.0)));
+  return success();
+}
+
 } // namespace
 
 /// Adds the activations built from other ops to the table.
@@ -228,6 +256,7 @@ void addActivationOps(OpTable &ops) {
       {"aten.isnan.default", floatClass<false>},
       {"aten.isinf.default", floatClass<true>},
       {"aten._log_softmax.default", logSoftmax},
+      {"aten.native_dropout.default", nativeDropout},
   });
 }
 

@@ -9,13 +9,18 @@
 // from index ops: each index's bag from the offsets (a mark at each bag's
 // first position, summed by cumsum), the weight's rows gathered
 // (index_select), optionally weighted, and summed into their bags
-// (index_add); mode mean divides by the bags' sizes.
+// (index_add); mode mean divides by the bags' sizes. Mode max compares
+// every bag with every position (a mask [bags, positions]) and takes the
+// largest of each column and its row's index (max, argmax). Positions
+// whose index is padding_idx count in no bag.
 //
 //===----------------------------------------------------------------------===//
 
 #include "OpTable.h"
 
 #include "stride/Support/Layout.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -57,11 +62,71 @@ Value bagOfPositions(NodeImporter &n, Value offsets, int64_t bags,
   return SubOp::create(n.b(), n.location(), bagType, bag, one);
 }
 
-/// _embedding_bag / _embedding_bag_forward_only(weight, indices, offsets,
-/// scale_grad_by_freq, mode, sparse, per_sample_weights,
-/// include_last_offset, padding_idx) -> (output, offset2bag, bag_size,
-/// max_indices), modes sum and mean over 1-D indices.
-LogicalResult embeddingBag(NodeImporter &n) {
+/// Mode max: each bag against each position, [bags, count, width]: the
+/// rows of the bag's positions (kept ones only) compared, the largest
+/// element per column and the embedding index of its first row (argmax
+/// keeps the first of equal values); an empty bag gives 0 and index -1,
+/// as PyTorch's CUDA kernel.
+std::pair<Value, Value> bagMax(NodeImporter &n, Value rows, Value bag,
+                               Value kept, Value indices, int64_t bags) {
+  DType dtype = n.outputDType();
+  int64_t count = shapeOf(rows)[0], width = shapeOf(rows)[1];
+  Dims pairs{bags, count, width}, byBag{bags, count}, out{bags, width};
+  PointwiseBuilder p{n, pairs};
+  Value which = IotaOp::create(n.b(), n.location(),
+                               n.contiguous(byBag, DType::I64), uint64_t(0));
+  Value bagRow = ViewOp::create(n.b(), n.location(),
+                                n.contiguous({1, count}, DType::I64), bag);
+  Value inBag =
+      CmpOp::create(n.b(), n.location(), n.contiguous(byBag, DType::I1),
+                    CmpPredicate::eq, which, *n.broadcast(bagRow, byBag));
+  if (kept) {
+    Value keptRow = ViewOp::create(n.b(), n.location(),
+                                   n.contiguous({1, count}, DType::I1), kept);
+    inBag = AndOp::create(n.b(), n.location(), n.contiguous(byBag, DType::I1),
+                          inBag, *n.broadcast(keptRow, byBag));
+  }
+  Value member = ViewOp::create(
+      n.b(), n.location(), n.contiguous({bags, count, 1}, DType::I1), inBag);
+  Value mask = *n.broadcast(member, pairs);
+  Value lifted = ViewOp::create(n.b(), n.location(),
+                                n.contiguous({1, count, width}, dtype), rows);
+  Value lowest = *p.constant(-std::numeric_limits<double>::infinity(), dtype);
+  Value masked = p.select(mask, *n.broadcast(lifted, pairs), lowest);
+  int64_t dims[] = {1};
+  Value largest = MaxOp::create(n.b(), n.location(), n.contiguous(out, dtype),
+                                masked, dims, false);
+  Value first =
+      ArgmaxOp::create(n.b(), n.location(), n.contiguous(out, DType::I64),
+                       masked, uint64_t(1), false);
+  Value any = AnyOp::create(
+      n.b(), n.location(), n.contiguous({bags}, DType::I1), inBag, dims, false);
+  Value anyColumn = ViewOp::create(n.b(), n.location(),
+                                   n.contiguous({bags, 1}, DType::I1), any);
+  Value filled = *n.broadcast(anyColumn, out);
+  PointwiseBuilder q{n, out};
+  Value result = q.select(filled, largest, *q.constant(0.0, dtype));
+  int64_t cells = bags * width;
+  Value flatFirst = ViewOp::create(n.b(), n.location(),
+                                   n.contiguous({cells}, DType::I64), first);
+  Value words = IndexSelectOp::create(
+      n.b(), n.location(), n.contiguous({cells}, DType::I64),
+      n.cast(indices, DType::I64), flatFirst, uint64_t(0));
+  Value wordGrid =
+      ViewOp::create(n.b(), n.location(), n.contiguous(out, DType::I64), words);
+  Value none = *q.constant(-1.0, DType::I64);
+  return {result, q.select(filled, wordGrid, none)};
+}
+
+/// The arguments of an embedding_bag node, checked.
+struct BagArgs {
+  Value weight, indices, offsets, perSample;
+  BagMode mode;
+  bool lastOffset;
+  int64_t padding;
+};
+
+FailureOr<BagArgs> bagArgs(NodeImporter &n) {
   FailureOr<Value> weight = n.tensor("weight");
   FailureOr<Value> indices = succeeded(weight) ? n.tensor("indices") : Fail();
   FailureOr<Value> offsets = succeeded(indices) ? n.tensor("offsets") : Fail();
@@ -74,54 +139,95 @@ LogicalResult embeddingBag(NodeImporter &n) {
       succeeded(lastOffset) ? n.integer("padding_idx", -1) : Fail();
   if (failed(padding))
     return failure();
-  if (*mode != int64_t(BagMode::Sum) && *mode != int64_t(BagMode::Mean))
+  if (*mode < int64_t(BagMode::Sum) || *mode > int64_t(BagMode::Max))
     return n.error() << "embedding_bag mode " << *mode
-                     << " is not supported: Stride takes sum (0) and mean (1)";
-  if (*padding >= 0)
-    return n.error() << "embedding_bag with padding_idx " << *padding
-                     << " is not supported";
+                     << " is not one of PyTorch's: sum (0), mean (1), max (2)";
   if (rankOf(*weight) != 2 || rankOf(*indices) != 1 || rankOf(*offsets) != 1 ||
       n.numOutputs() != 4)
     return n.error() << "embedding_bag takes a 2-D weight, 1-D indices and "
                         "offsets, and has 4 outputs";
-  int64_t count = shapeOf(*indices)[0], width = shapeOf(*weight)[1];
-  int64_t bags = shapeOf(*offsets)[0] - (*lastOffset ? 1 : 0);
+  // PyTorch's functional form turns a negative padding_idx into a row;
+  // the aten op's -1 means none.
+  if (*padding < -1 || *padding >= shapeOf(*weight)[0])
+    return n.error() << "embedding_bag padding_idx " << *padding
+                     << " is not a row of the weight's " << shapeOf(*weight)[0]
+                     << " rows (or -1, none)";
+  if (*perSample && *mode != int64_t(BagMode::Sum))
+    return n.error() << "per_sample_weights needs mode sum";
+  return BagArgs{*weight,        *indices,    *offsets, *perSample,
+                 BagMode(*mode), *lastOffset, *padding};
+}
+
+/// _embedding_bag / _embedding_bag_forward_only(weight, indices, offsets,
+/// scale_grad_by_freq, mode, sparse, per_sample_weights,
+/// include_last_offset, padding_idx) -> (output, offset2bag, bag_size,
+/// max_indices), modes sum, mean and max over 1-D indices; positions whose
+/// index is padding_idx count in no bag.
+LogicalResult embeddingBag(NodeImporter &n) {
+  FailureOr<BagArgs> a = bagArgs(n);
+  if (failed(a))
+    return failure();
+  int64_t count = shapeOf(a->indices)[0], width = shapeOf(a->weight)[1];
+  int64_t bags = shapeOf(a->offsets)[0] - (a->lastOffset ? 1 : 0);
   if (bags < 0 || failed(expectOutputShape(n, 0, {bags, width})))
     return failure();
+  Dims compared{bags, count, width};
+  if (a->mode == BagMode::Max && !checkedNumElements(compared))
+    return n.error() << "embedding_bag max compares " << bags << " bags with "
+                     << count << " positions of " << width
+                     << " elements, beyond Stride's limit of " << kMaxElements;
   DType dtype = n.outputDType();
   StridedTensorType rowsType = n.contiguous({count, width}, dtype);
-  Value rows = IndexSelectOp::create(n.b(), n.location(), rowsType,
-                                     n.cast(*weight, dtype), *indices,
-                                     uint64_t(0));
-  if (*perSample) {
-    if (*mode != int64_t(BagMode::Sum))
-      return n.error() << "per_sample_weights needs mode sum";
-    FailureOr<Value> column =
-        n.conform(ViewOp::create(n.b(), n.location(),
-                                 n.contiguous({count, 1}, dtype),
-                                 n.toType(n.cast(*perSample, dtype),
-                                          n.contiguous({count}, dtype))),
-                  dtype, {count, width});
+  Value rows =
+      IndexSelectOp::create(n.b(), n.location(), rowsType,
+                            n.cast(a->weight, dtype), a->indices, uint64_t(0));
+  if (a->perSample) {
+    FailureOr<Value> column = n.conform(
+        ViewOp::create(n.b(), n.location(), n.contiguous({count, 1}, dtype),
+                       n.toType(n.cast(a->perSample, dtype),
+                                n.contiguous({count}, dtype))),
+        dtype, {count, width});
     if (failed(column))
       return failure();
     rows = MulOp::create(n.b(), n.location(), rowsType, rows, *column);
   }
-  Value bag = bagOfPositions(n, *offsets, bags, count);
-  StridedTensorType outType = n.contiguous({bags, width}, dtype);
-  Value zeros = FullOp::create(n.b(), n.location(), outType,
-                               n.b().getF64FloatAttr(0.0));
-  Value out = IndexAddOp::create(n.b(), n.location(), outType, zeros, bag,
-                                 rows, uint64_t(0));
+  Value bag = bagOfPositions(n, a->offsets, bags, count);
+  Dims positions{count};
+  PointwiseBuilder p{n, positions};
+  Value kept, counted = *p.constant(1.0, DType::I64);
+  if (a->padding >= 0) {
+    Value index = n.toType(n.cast(a->indices, DType::I64),
+                           n.contiguous({count}, DType::I64));
+    kept = p.compare(CmpPredicate::ne, index,
+                     *p.constant(double(a->padding), DType::I64));
+    counted = n.cast(kept, DType::I64);
+    Value keptColumn = ViewOp::create(
+        n.b(), n.location(), n.contiguous({count, 1}, DType::I1), kept);
+    PointwiseBuilder r{n, shapeOf(rows)};
+    Value keptRows = *n.broadcast(keptColumn, shapeOf(rows));
+    Value zero = *r.constant(0.0, dtype);
+    rows = r.select(keptRows, rows, zero);
+  }
   StridedTensorType sizeType = n.contiguous({bags}, DType::I64);
-  Value noBags = FullOp::create(n.b(), n.location(), sizeType,
-                                n.b().getF64FloatAttr(0.0));
-  Value ones = *n.broadcast(n.scalarTensor(1.0, DType::I64), {count});
+  Value noBags =
+      FullOp::create(n.b(), n.location(), sizeType, n.b().getF64FloatAttr(0.0));
   Value sizes = IndexAddOp::create(n.b(), n.location(), sizeType, noBags, bag,
-                                   ones, uint64_t(0));
-  if (*mode == int64_t(BagMode::Mean)) {
+                                   counted, uint64_t(0));
+  StridedTensorType outType = n.contiguous({bags, width}, dtype);
+  Value out, maxIndices;
+  if (a->mode == BagMode::Max) {
+    std::tie(out, maxIndices) = bagMax(n, rows, bag, kept, a->indices, bags);
+  } else {
+    Value zeros = FullOp::create(n.b(), n.location(), outType,
+                                 n.b().getF64FloatAttr(0.0));
+    out = IndexAddOp::create(n.b(), n.location(), outType, zeros, bag, rows,
+                             uint64_t(0));
+  }
+  if (a->mode == BagMode::Mean) {
     // An empty bag's mean is 0, as PyTorch's: divide by max(size, 1).
     Value one = *n.broadcast(n.scalarTensor(1.0, DType::I64), {bags});
-    Value divisor = MaximumOp::create(n.b(), n.location(), sizeType, sizes, one);
+    Value divisor =
+        MaximumOp::create(n.b(), n.location(), sizeType, sizes, one);
     Value column = ViewOp::create(n.b(), n.location(),
                                   n.contiguous({bags, 1}, DType::I64), divisor);
     FailureOr<Value> by = n.conform(column, dtype, {bags, width});
@@ -130,13 +236,13 @@ LogicalResult embeddingBag(NodeImporter &n) {
     out = DivOp::create(n.b(), n.location(), outType, out, *by);
   }
   n.setOutput(0, n.toType(out, n.outputType()));
-  // offset2bag and bag_size where the file gives them those shapes; the
-  // other bookkeeping (max_indices, and what a device leaves empty) zeros.
-  Value known[] = {bag, sizes};
+  // offset2bag, bag_size and max_indices where the file gives them those
+  // shapes; the other bookkeeping (what a device leaves empty) zeros.
+  Value known[] = {bag, sizes, maxIndices};
   for (size_t i = 1; i < 4; ++i) {
     if (!n.hasOutput(i))
       continue;
-    Value v = i < 3 ? known[i - 1] : Value();
+    Value v = known[i - 1];
     if (v && shapeOf(v) == n.outputShape(i))
       n.setOutput(i, n.toType(n.cast(v, n.outputDType(i)), n.outputType(i)));
     else

@@ -89,6 +89,9 @@ private:
                                           StridedTensorType type, Location loc);
   Weight weightOf(const InputSpec &spec);
   LogicalResult importNode(const Node &node);
+  /// `node` with each SymInt it names (Argument::symbols) replaced by the
+  /// static value an earlier node gave it.
+  FailureOr<Node> withSymbolsResolved(const Node &node, Location loc);
   FailureOr<std::vector<const OutputSpec *>> outputSpecs();
   FailureOr<Value> writtenValue(Value value, func::FuncOp func,
                                 const OutputSpec &spec, unsigned &argument);
@@ -105,6 +108,8 @@ private:
   std::vector<Payload> payloads;
   std::map<std::string, std::string> payloadDirs; // payload name -> dir
   llvm::StringMap<Value> values;
+  /// The static value of each SymInt a node computes (sym_numel), by name.
+  llvm::StringMap<int64_t> symbolValues;
   /// The location of the node that defines each value, by name.
   llvm::StringMap<Location> nodeLocs;
   /// Graph inputs that are weights, materialized as constants.
@@ -368,8 +373,34 @@ LogicalResult ProgramImporter::materializeWeights(func::FuncOp func) {
   return success();
 }
 
-LogicalResult ProgramImporter::importNode(const Node &node) {
-  Location loc = nodeLocation(node);
+FailureOr<Node> ProgramImporter::withSymbolsResolved(const Node &node,
+                                                     Location loc) {
+  Node resolved = node;
+  for (NamedArgument &input : resolved.inputs) {
+    Argument &arg = input.arg;
+    for (size_t i = 0; i < arg.symbols.size(); ++i) {
+      if (arg.symbols[i].empty())
+        continue;
+      auto it = symbolValues.find(arg.symbols[i]);
+      if (it == symbolValues.end())
+        return emitError(loc)
+               << "argument '" << input.name << "' is the symbolic integer '"
+               << arg.symbols[i]
+               << "', which no earlier node gives a static value (Stride "
+                  "imports static shapes only)";
+      arg.ints[i] = it->second;
+    }
+    arg.symbols.clear();
+  }
+  return resolved;
+}
+
+LogicalResult ProgramImporter::importNode(const Node &original) {
+  Location loc = nodeLocation(original);
+  FailureOr<Node> resolvedNode = withSymbolsResolved(original, loc);
+  if (failed(resolvedNode))
+    return failure();
+  const Node &node = *resolvedNode;
   // One name per output, in the schema's order; "" for an output that is
   // None or not a tensor (a SymInt).
   std::vector<std::string> outputNames;
@@ -411,6 +442,11 @@ LogicalResult ProgramImporter::importNode(const Node &node) {
     values[name] = v;
     nodeLocs.try_emplace(name, loc);
   }
+  // SymInt outputs with a static value (sym_numel of a static shape).
+  for (auto [i, out] : llvm::enumerate(node.outputs))
+    if (out.key == "as_sym_int" && !out.names.empty())
+      if (std::optional<int64_t> v = importer.symbolicOutput(i))
+        symbolValues[out.names[0]] = *v;
   return success();
 }
 

@@ -448,20 +448,21 @@ void explainOverlap(InFlightDiagnostic &diag, StridedTensorType type,
     diag << "Stride cannot prove that its positions are distinct";
 }
 
-/// The in-place form of a functional op (copy_, index_copy_, index_put_, as
-/// a graph that run_decompositions did not functionalize records them):
-/// the node's value is the functional op's, and `self`'s name is bound to
-/// it, so that later nodes read the new value. `self` must be a graph input
-/// or an earlier node's value, not a view of one: a write through a view
-/// whose positions overlap (an expand's stride 0) is refused as such, any
-/// other view as not imported.
+/// The in-place forms of copy, index_copy and index_put (writtenInPlace).
 template <LogicalResult (*functional)(NodeImporter &)>
 LogicalResult inPlace(NodeImporter &n) {
-  FailureOr<Value> self = n.tensor("self");
-  if (failed(self))
+  return writtenInPlace(n, "self", functional);
+}
+
+} // namespace
+
+LogicalResult writtenInPlace(NodeImporter &n, StringRef written,
+                             LogicalResult (*functional)(NodeImporter &)) {
+  FailureOr<Value> target = n.tensor(written);
+  if (failed(target))
     return failure();
-  if (auto view = self->getDefiningOp<ViewOpInterface>()) {
-    auto type = cast<StridedTensorType>(self->getType());
+  if (auto view = target->getDefiningOp<ViewOpInterface>()) {
+    auto type = cast<StridedTensorType>(target->getType());
     OverlapVerdict verdict =
         checkNonOverlapping(type.getShape(), type.getStrides());
     if (!verdict.ok()) {
@@ -481,11 +482,9 @@ LogicalResult inPlace(NodeImporter &n) {
   }
   if (failed(functional(n)))
     return failure();
-  n.rebind("self", n.output(0));
+  n.rebind(written, n.output(0));
   return success();
 }
-
-} // namespace
 
 /// Adds the builders of scatters and gathers to the table.
 void addIndexOps(OpTable &ops) {

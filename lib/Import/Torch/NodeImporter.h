@@ -85,6 +85,13 @@ public:
     return outputTypes[i].getShape();
   }
   void setOutput(size_t i, mlir::Value value) { results[i] = value; }
+  /// The static value of output `i`, a SymInt (sym_numel's): later nodes
+  /// that name it read `value`.
+  void setSymbolicOutput(size_t i, int64_t value) { symbols[i] = value; }
+  std::optional<int64_t> symbolicOutput(size_t i) const {
+    auto it = symbols.find(i);
+    return it == symbols.end() ? std::nullopt : std::optional(it->second);
+  }
   /// Binds the name of tensor argument `name` to `value`: later nodes that
   /// name it read `value` (an in-place op's new value of its `self`).
   void rebind(llvm::StringRef name, mlir::Value value);
@@ -130,6 +137,7 @@ private:
   llvm::StringMap<mlir::Value> &values;
   std::vector<StridedTensorType> outputTypes;
   std::map<size_t, mlir::Value> results;
+  std::map<size_t, int64_t> symbols;
   int64_t importWorldSize = 0;
 };
 

@@ -9,7 +9,8 @@
 // ViewOps.cpp, IndexOps.cpp, ReductionOps.cpp, MatmulOps.cpp,
 // ExpansionOps.cpp, AttentionOps.cpp, ConvNetOps.cpp, EmbeddingBagOps.cpp,
 // ActivationOps.cpp, SortOps.cpp, NormOps.cpp, UpsampleOps.cpp,
-// CollectiveOps.cpp)
+// CollectiveOps.cpp, ScatterReduceOps.cpp, PoolingOps.cpp,
+// DistanceOps.cpp, GridSampleOps.cpp)
 // adds its own to the table that Ops.cpp assembles, and
 // the helpers that builders of several groups call. Private to
 // lib/Import/Torch.
@@ -22,6 +23,7 @@
 #include "NodeImporter.h"
 
 #include <map>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -48,6 +50,10 @@ void addSortOps(OpTable &ops);
 void addNormOps(OpTable &ops);
 void addUpsampleOps(OpTable &ops);
 void addCollectiveOps(OpTable &ops);
+void addScatterReduceOps(OpTable &ops);
+void addPoolingOps(OpTable &ops);
+void addDistanceOps(OpTable &ops);
+void addGridSampleOps(OpTable &ops);
 
 /// Whether `target` ("aten....") is a fused attention op, whose builder
 /// passes over the None and SymInt outputs it has (acceptsAbsentOutputs).
@@ -60,6 +66,13 @@ bool attentionTakesAbsentOutputs(llvm::StringRef target);
 /// The `alpha` of add and sub, multiplied into `other`.
 mlir::FailureOr<mlir::Value> scaledByAlpha(NodeImporter &n, mlir::Value other,
                                            DType dtype);
+
+/// `v` as a message shows a value from the file (0.1, -1, inf).
+inline std::string decimal(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
 
 int64_t rankOf(mlir::Value v);
 llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
@@ -89,10 +102,73 @@ mlir::FailureOr<mlir::Value> affine(NodeImporter &n, mlir::Value y,
                                     mlir::Value weight, mlir::Value bias,
                                     DType dtype, llvm::ArrayRef<int64_t> shape);
 
+/// The in-place form of a functional op (copy_, index_copy_, index_put_,
+/// the out= forms, as a graph that run_decompositions did not functionalize
+/// records them): the node's value is the functional op's, and the name of
+/// the tensor argument `written` (`self`, `out`) is bound to it, so that
+/// later nodes read the new value. That tensor must be a graph input or an
+/// earlier node's value, not a view of one: a write through a view
+/// whose positions overlap (an expand's stride 0) is refused as such, any
+/// other view as not imported.
+mlir::LogicalResult
+writtenInPlace(NodeImporter &n, llvm::StringRef written,
+               mlir::LogicalResult (*functional)(NodeImporter &));
+
+/// `x` padded as constant_pad_nd's `pad` says: (before, after) pairs from
+/// the last dim backwards, with `value` (negative: elements removed).
+mlir::FailureOr<mlir::Value> padded(NodeImporter &n, mlir::Value x,
+                                    llvm::ArrayRef<int64_t> pad, double value);
+
 /// Fails with an error unless output `i` has shape `shape` (builders that
 /// compute a result's shape themselves check the file's against it).
 mlir::LogicalResult expectOutputShape(NodeImporter &n, size_t i,
                                       llvm::ArrayRef<int64_t> shape);
+
+/// Pointwise ops of one shape built one per statement (so that the IR
+/// order does not depend on the compiler's order of evaluating arguments),
+/// row-major; `shape` must outlive the builder.
+struct PointwiseBuilder {
+  NodeImporter &n;
+  llvm::ArrayRef<int64_t> shape;
+
+  template <typename OpTy> mlir::Value op(mlir::Value a, mlir::Value b) {
+    DType dtype = llvm::cast<StridedTensorType>(a.getType()).getDType();
+    return OpTy::create(n.b(), n.location(), n.contiguous(shape, dtype), a, b);
+  }
+  template <typename OpTy> mlir::Value op(mlir::Value a) {
+    return OpTy::create(n.b(), n.location(), a.getType(), a);
+  }
+  mlir::Value compare(CmpPredicate predicate, mlir::Value a, mlir::Value b) {
+    return CmpOp::create(n.b(), n.location(), n.contiguous(shape, DType::I1),
+                         predicate, a, b);
+  }
+  mlir::Value select(mlir::Value condition, mlir::Value a, mlir::Value b) {
+    DType dtype = llvm::cast<StridedTensorType>(a.getType()).getDType();
+    return WhereOp::create(n.b(), n.location(), n.contiguous(shape, dtype),
+                           condition, a, b);
+  }
+  mlir::FailureOr<mlir::Value> constant(double value, DType dtype) {
+    return n.broadcast(n.scalarTensor(value, dtype), shape);
+  }
+  /// (x < 0) != (y < 0), for a zero of x's dtype.
+  mlir::Value signsDiffer(mlir::Value x, mlir::Value y, mlir::Value zero) {
+    mlir::Value xNegative = compare(CmpPredicate::lt, x, zero);
+    mlir::Value yNegative = compare(CmpPredicate::lt, y, zero);
+    return op<XorOp>(xNegative, yNegative);
+  }
+  /// A truncated quotient lowered by one where `remainder` is not zero and
+  /// its sign (or the dividend's, `signed`) differs from `other`'s: the
+  /// step both floor divisions share.
+  mlir::Value floorOfTruncated(mlir::Value quotient, mlir::Value remainder,
+                               mlir::Value signedValue, mlir::Value other,
+                               mlir::Value zero, mlir::Value one) {
+    mlir::Value inexact = compare(CmpPredicate::ne, remainder, zero);
+    mlir::Value differ = signsDiffer(signedValue, other, zero);
+    mlir::Value adjust = op<AndOp>(inexact, differ);
+    mlir::Value lowered = op<SubOp>(quotient, one);
+    return select(adjust, lowered, quotient);
+  }
+};
 
 } // namespace stride::torch
 

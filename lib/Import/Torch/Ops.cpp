@@ -45,6 +45,10 @@ const OpTable &table() {
     addNormOps(ops);
     addUpsampleOps(ops);
     addCollectiveOps(ops);
+    addScatterReduceOps(ops);
+    addPoolingOps(ops);
+    addDistanceOps(ops);
+    addGridSampleOps(ops);
     return ops;
   }();
   return ops;
@@ -71,9 +75,12 @@ const OpBuilderFn *lookupOp(llvm::StringRef target) {
 
 bool acceptsAbsentOutputs(llvm::StringRef target) {
   // convolution_backward leaves out the gradients its output_mask does not
-  // ask for.
-  return attentionTakesAbsentOutputs(shortTarget(target)) ||
-         shortTarget(target) == "aten.convolution_backward.default";
+  // ask for; the size queries' one output is a SymInt.
+  llvm::StringRef op = shortTarget(target);
+  return attentionTakesAbsentOutputs(op) ||
+         op == "aten.convolution_backward.default" ||
+         op == "aten.sym_numel.default" ||
+         op == "aten.sym_storage_offset.default";
 }
 
 std::vector<std::string> importedTargets() {

@@ -223,48 +223,6 @@ LogicalResult powScalar(NodeImporter &n) {
   return success();
 }
 
-/// Pointwise ops of one shape built one per statement (so that the IR
-/// order does not depend on the compiler's order of evaluating arguments).
-struct PointwiseBuilder {
-  NodeImporter &n;
-  llvm::ArrayRef<int64_t> shape;
-
-  template <typename OpTy> Value op(Value a, Value b) {
-    DType dtype = llvm::cast<StridedTensorType>(a.getType()).getDType();
-    return OpTy::create(n.b(), n.location(), n.contiguous(shape, dtype), a, b);
-  }
-  template <typename OpTy> Value op(Value a) {
-    return OpTy::create(n.b(), n.location(), a.getType(), a);
-  }
-  Value compare(CmpPredicate predicate, Value a, Value b) {
-    return CmpOp::create(n.b(), n.location(), n.contiguous(shape, DType::I1),
-                         predicate, a, b);
-  }
-  Value select(Value condition, Value a, Value b) {
-    return WhereOp::create(n.b(), n.location(), a.getType(), condition, a, b);
-  }
-  FailureOr<Value> constant(double value, DType dtype) {
-    return n.broadcast(n.scalarTensor(value, dtype), shape);
-  }
-  /// (x < 0) != (y < 0), for a zero of x's dtype.
-  Value signsDiffer(Value x, Value y, Value zero) {
-    Value xNegative = compare(CmpPredicate::lt, x, zero);
-    Value yNegative = compare(CmpPredicate::lt, y, zero);
-    return op<XorOp>(xNegative, yNegative);
-  }
-  /// A truncated quotient lowered by one where `remainder` is not zero and
-  /// its sign (or the dividend's, `signed`) differs from `other`'s: the
-  /// step both floor divisions share.
-  Value floorOfTruncated(Value quotient, Value remainder, Value signedValue,
-                         Value other, Value zero, Value one) {
-    Value inexact = compare(CmpPredicate::ne, remainder, zero);
-    Value differ = signsDiffer(signedValue, other, zero);
-    Value adjust = op<AndOp>(inexact, differ);
-    Value lowered = op<SubOp>(quotient, one);
-    return select(adjust, lowered, quotient);
-  }
-};
-
 /// a / b rounded down, as PyTorch's div_floor_floating (computed in f32 for
 /// f16/bf16, as its kernels do): the quotient of a - fmod(a, b), one less
 /// where the remainder's sign differs from b's, its floor plus one where
@@ -458,6 +416,11 @@ LogicalResult arange(NodeImporter &n) {
   return success();
 }
 
+/// atan2.out(self, other, out): atan2, and `out`'s name bound to it.
+LogicalResult atan2Out(NodeImporter &n) {
+  return writtenInPlace(n, "out", binary<Atan2Op>);
+}
+
 } // namespace
 
 /// Adds the builders of pointwise ops, copies and creation to the table.
@@ -510,6 +473,7 @@ void addPointwiseOps(OpTable &ops) {
       {"aten.div.Tensor_mode", divide},
       {"aten.div.Scalar_mode", divide},
       {"aten.atan2.default", binary<Atan2Op>},
+      {"aten.atan2.out", atan2Out},
       {"aten.fmod.Tensor", floatRemainder<FmodOp>},
       {"aten.fmod.Scalar", floatRemainder<FmodOp>},
       {"aten.remainder.Tensor", floatRemainder<RemainderOp>},

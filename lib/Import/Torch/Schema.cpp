@@ -93,6 +93,26 @@ public:
     return std::make_pair(it->first.str(), &it->second);
   }
 
+  /// A SymInt argument ({"as_int": n}, or {"as_name": "sym_numel"}, a
+  /// SymInt an earlier node computes: 0, its name in `symbol`).
+  std::optional<int64_t> symIntElement(const json::Value *v,
+                                       const std::string &path,
+                                       std::optional<std::string> &symbol) {
+    auto u = union_(v, path);
+    if (!u)
+      return std::nullopt;
+    if (u->first == "as_int")
+      return integer(u->second, path + ".as_int");
+    if (u->first == "as_name") {
+      if (std::optional<llvm::StringRef> name = u->second->getAsString()) {
+        symbol = name->str();
+        return 0;
+      }
+    }
+    fail(path, "a symbolic integer; Stride imports static shapes only "
+               "(export without dynamic_shapes)");
+    return std::nullopt;
+  }
   /// A SymInt ({"as_int": n} or {"as_expr": ...}); records the first
   /// symbolic expression in `symbolic` and returns 0 for it.
   std::optional<int64_t> symInt(const json::Value *v, const std::string &path,
@@ -269,17 +289,19 @@ std::optional<Argument> Reader::argument(const json::Value *v,
       return std::nullopt;
     return arg;
   }
-  if (arg.key == "as_int" || arg.key == "as_sym_int")
-    return one(Kind::Int, arg.key == "as_int" ? integer(value, p) : [&] {
-      std::optional<std::string> symbolic;
-      auto u2 = union_(value, p);
-      if (u2 && u2->first == "as_int")
-        return integer(u2->second, p + ".as_int");
-      if (u2)
-        fail(p, "a symbolic integer; Stride imports static shapes only "
-                "(export without dynamic_shapes)");
-      return std::optional<int64_t>();
-    }());
+  if (arg.key == "as_sym_int") {
+    std::optional<std::string> symbol;
+    std::optional<int64_t> v = symIntElement(value, p, symbol);
+    if (!v)
+      return std::nullopt;
+    arg.kind = Kind::Int;
+    arg.ints.push_back(*v);
+    if (symbol)
+      arg.symbols.push_back(*symbol);
+    return arg;
+  }
+  if (arg.key == "as_int")
+    return one(Kind::Int, integer(value, p));
   if (arg.key == "as_scalar_type")
     return one(Kind::ScalarType, integer(value, p));
   if (arg.key == "as_memory_format")
@@ -330,22 +352,24 @@ std::optional<Argument> Reader::argument(const json::Value *v,
         continue;
       }
       if (arg.key == "as_sym_ints") {
-        auto u2 = union_(item, pi);
-        if (!u2)
+        std::optional<std::string> symbol;
+        std::optional<int64_t> n = symIntElement(item, pi, symbol);
+        if (!n)
           return std::nullopt;
-        if (u2->first != "as_int") {
-          fail(pi, "a symbolic integer; Stride imports static shapes only "
-                   "(export without dynamic_shapes)");
-          return std::nullopt;
-        }
-        item = u2->second;
-        pi += ".as_int";
+        arg.ints.push_back(*n);
+        if (symbol || !arg.symbols.empty())
+          arg.symbols.resize(arg.ints.size() - 1);
+        if (symbol)
+          arg.symbols.push_back(*symbol);
+        continue;
       }
       std::optional<int64_t> n = integer(item, pi);
       if (!n)
         return std::nullopt;
       arg.ints.push_back(*n);
     }
+    if (!arg.symbols.empty())
+      arg.symbols.resize(arg.ints.size());
     return arg;
   }
   if (arg.key == "as_string" || arg.key == "as_device") {

@@ -45,6 +45,11 @@ struct Argument {
   /// Int, Bool (0/1), ScalarType, MemoryFormat, Layout: one value; Ints,
   /// Bools: the list.
   std::vector<int64_t> ints;
+  /// Int and Ints read from as_sym_int(s), where an element names a SymInt
+  /// that an earlier node computes ({"as_name": "sym_numel"}): each
+  /// element's name ("" for a static one), its entry of `ints` 0 until the
+  /// importer resolves it. Empty otherwise.
+  std::vector<std::string> symbols;
   /// Float: one value; Floats: the list.
   std::vector<double> floats;
   /// String, Device: the text.

@@ -53,7 +53,7 @@ import random
 import math
 import struct
 
-from pt2_writer import BOOL, F32, I64, Graph, Tensor, rand, rounded
+from pt2_writer import BOOL, F32, I64, Graph, Tensor, graph_of, ints, rand, rounded
 import pt2_writer
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ops")
@@ -63,17 +63,6 @@ write_case = functools.partial(pt2_writer.write_case, OUT)
 
 def floats(x):
     return {"as_float": x}
-
-
-def ints(x):
-    return {"as_ints": x}
-
-
-def graph_of(inputs):
-    graph = Graph()
-    for name, value in inputs.items():
-        graph.input(name, value.dtype, value.shape)
-    return graph
 
 
 def case_size_one_view(rng):

@@ -111,6 +111,10 @@ def t(name):
 NONE = {"as_none": True}
 
 
+def ints(x):
+    return {"as_ints": x}
+
+
 class Graph:
     """Nodes, their values' types, the graph's inputs and outputs (names;
     None for an output that is None, as a backward graph returns for an
@@ -173,7 +177,8 @@ class Graph:
         self.nodes.append({"target": f"torch.ops.{namespace}." + target, "inputs": inputs,
                            "outputs": outs, "metadata": {},
                            "is_hop_single_tensor_return": None,
-                           "name": next(o["as_tensor"]["name"] for o in outs if "as_tensor" in o)})
+                           "name": next((o["as_tensor"]["name"] for o in outs
+                                         if "as_tensor" in o), None)})
 
     def claim(self, name, strides):
         """Value `name`'s strides as the file claims them (not dense)."""
@@ -201,6 +206,14 @@ class Graph:
         sig["output_specs"] = [self.output_spec(n, o)
                                for n, o in zip(self.outputs, outputs)]
         return p
+
+
+def graph_of(inputs):
+    """A graph whose inputs are `inputs` (name -> Tensor), in order."""
+    graph = Graph()
+    for name, value in inputs.items():
+        graph.input(name, value.dtype, value.shape)
+    return graph
 
 
 def tensor_bytes(t):
