@@ -67,11 +67,10 @@ struct FoldPerChannel : OpRewritePattern<OpTy> {
     }
     if (!conv)
       return rewriter.notifyMatchFailure(op, "not a convolution's only use");
-    std::optional<Layout> channels = perChannel(rhs);
-    if (!channels)
+    if (!perChannel(rhs))
       return rewriter.notifyMatchFailure(op, "not one value per channel");
     OpsBefore ops(rewriter, op.getLoc(), typeOf(rhs).getElementType());
-    Value c = ops.asStrided(rhs, *channels);
+    Value c = channelValues(ops, rhs);
     auto [weight, bias] = folded(ops, conv, c);
     rewriter.replaceOpWithNewOp<ConvolutionOp>(
         op, op.getResult().getType(), conv.getInput(), weight, bias,
@@ -80,6 +79,18 @@ struct FoldPerChannel : OpRewritePattern<OpTy> {
         conv.getOutputPaddingAttr());
     rewriter.eraseOp(conv);
     return success();
+  }
+
+  /// `v`'s one value per channel as [C]: every other dim cut to its first
+  /// index, then viewed. Views only (no as_strided, which the emitter takes
+  /// of a computed value only where its layout is dense, and `v` is a
+  /// broadcast).
+  static Value channelValues(OpsBefore &ops, Value v) {
+    Dims shape = shapeOf(v);
+    for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+      if (d != 1 && shape[d] != 1)
+        v = ops.slice(v, d, 0, 1);
+    return ops.view(v, {shape[1]});
   }
 
   /// The weight and bias of `conv` with the op applied per channel `c`.

@@ -290,19 +290,45 @@ FailureOr<std::optional<int64_t>> divisorOverride(NodeImporter &n) {
   return std::optional<int64_t>(*d);
 }
 
+/// For average pooling without count_include_pad: the input elements each
+/// window covers (the product over spatial dims of its extent clipped to
+/// the input, as PyTorch's avg_pool divides), broadcast to `outShape`.
+Value coveredCounts(NodeImporter &n, const Pooling &p, ArrayRef<int64_t> in,
+                    ArrayRef<int64_t> outShape) {
+  int64_t first = int64_t(outShape.size()) - p.spatial;
+  Dims out(outShape.begin() + first, outShape.end());
+  std::vector<double> counts(size_t(checkedNumElements(out).value_or(0)), 1.0);
+  for (size_t linear = 0; linear < counts.size(); ++linear) {
+    int64_t rest = int64_t(linear);
+    for (int64_t d = p.spatial - 1; d >= 0; --d) {
+      int64_t o = rest % out[d];
+      rest /= out[d];
+      int64_t start = o * p.stride[d] - p.padding[d];
+      int64_t end = std::min(start + p.kernel[d], in[first + d]);
+      counts[linear] *= double(end - std::max<int64_t>(start, 0));
+    }
+  }
+  auto tableType = RankedTensorType::get(out, n.b().getF64Type());
+  Value table = ConstantOp::create(n.b(), n.location(),
+                                   n.contiguous(out, DType::F64),
+                                   DenseElementsAttr::get(tableType, ArrayRef<double>(counts)));
+  Dims lifted(outShape.begin(), outShape.end());
+  std::fill(lifted.begin(), lifted.begin() + first, 1);
+  Value shaped = ViewOp::create(n.b(), n.location(),
+                                n.contiguous(lifted, DType::F64), table);
+  return *n.broadcast(n.cast(shaped, n.outputDType()), outShape);
+}
+
 /// avg_pool2d / avg_pool3d(self, kernel_size, stride, padding, ceil_mode,
 /// count_include_pad, divisor_override): the mean of each window (zeros
-/// where it covers the padding, PyTorch's count_include_pad=True).
+/// where it covers the padding, PyTorch's count_include_pad=True; without
+/// it, the sum over the input elements the window covers).
 template <int64_t spatial> LogicalResult avgPool(NodeImporter &n) {
   FailureOr<Pooling> p = poolingOf(n, spatial, /*dilated=*/false);
   FailureOr<bool> includePad =
       succeeded(p) ? n.boolean("count_include_pad", true) : Fail();
   if (failed(includePad))
     return failure();
-  if (!*includePad && llvm::any_of(p->padding, [](int64_t v) { return v; }))
-    return n.error() << "avg_pool" << spatial << "d with count_include_pad="
-                     << "False and padding is not supported (the windows at "
-                        "the border would divide by fewer elements)";
   FailureOr<std::pair<Value, Dims>> in = pooledInput(n, *p, 0.0);
   if (failed(in))
     return failure();
@@ -315,6 +341,18 @@ template <int64_t spatial> LogicalResult avgPool(NodeImporter &n) {
   if (failed(divisor))
     return failure();
   StridedTensorType type = n.contiguous(n.outputShape(), n.outputDType());
+  bool padded = llvm::any_of(p->padding, [](int64_t v) { return v != 0; });
+  if (!*divisor && !*includePad && padded) {
+    // Each window divides by the input elements it covers (PyTorch's
+    // count_include_pad=False): a constant count per output position.
+    Value sum = SumOp::create(n.b(), n.location(), type, w, dims, false);
+    Value counts = coveredCounts(n, *p, shapeOf(*n.tensor("self")),
+                                 n.outputShape());
+    n.setOutput(0, n.toType(DivOp::create(n.b(), n.location(), type, sum,
+                                          counts),
+                            n.outputType()));
+    return success();
+  }
   if (!*divisor) {
     n.setOutput(
         0, n.toType(MeanOp::create(n.b(), n.location(), type, w, dims, false),

@@ -126,6 +126,15 @@ def cases():
         torch.tensor([4, 1, 1, 3, 3, 9, 0, 2]), torch.tensor([0, 2, 2, 5, 6]))
 
 
+def compiled(command):
+    """Runs stridec; on failure prints its message and says so (the other
+    graphs are still checked)."""
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode:
+        print(f"stridec failed: {result.stderr.strip()}")
+    return result.returncode == 0
+
+
 def run_graph(directory, archive, graph, gpu):
     """stridec, then stride-run (module on the GPU, graph on the reference)."""
     stem = archive[:-len(".pt2")]
@@ -137,10 +146,12 @@ def run_graph(directory, archive, graph, gpu):
     runs = []
     if gpu:
         module = os.path.join(directory, stem + ".stridemod")
-        subprocess.run([os.path.join(BIN, "stridec"), path, "-o", module], check=True)
+        if not compiled([os.path.join(BIN, "stridec"), path, "-o", module]):
+            return False
         runs.append([os.path.join(BIN, "stride-run"), module] + inputs + expect)
     mlir = os.path.join(directory, stem + ".mlir")
-    subprocess.run([os.path.join(BIN, "stridec"), path, "--emit=graph", "-o", mlir], check=True)
+    if not compiled([os.path.join(BIN, "stridec"), path, "--emit=graph", "-o", mlir]):
+        return False
     runs.append([os.path.join(BIN, "stride-run"), mlir, "--reference"] + inputs + expect)
     ok = True
     for command in runs:

@@ -148,7 +148,9 @@ def windows_of(size, out, k, s, p, d=1):
 
 
 def pool_nd(x, spatial, kernel, stride, padding, dilation, mode):
-    """avg (count_include_pad) or max (with the index in the volume)."""
+    """avg (count_include_pad), avg_exclusive (count_include_pad=False: the
+    mean of the input elements the window covers) or max (with the index in
+    the volume)."""
     lead, dims = x.shape[:-spatial], x.shape[-spatial:]
     outs = [(dims[i] + 2 * padding[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1
             for i in range(spatial)]
@@ -161,6 +163,8 @@ def pool_nd(x, spatial, kernel, stride, padding, dilation, mode):
             got = [f32(x[l + c]) for c in cells]
             if mode == "avg":
                 values.append(sum(got) / math.prod(kernel))
+            elif mode == "avg_exclusive":
+                values.append(sum(got) / len(got))
             else:
                 best = max(range(len(got)), key=lambda i: (got[i], -i))
                 values.append(got[best])
@@ -188,7 +192,8 @@ def adaptive_nd(x, out):
 def case_pool3d(rng):
     """avg_pool3d with padding, max_pool3d_with_indices with dilation and
     padding, _adaptive_avg_pool3d and _adaptive_avg_pool2d to sizes the
-    input's do not divide."""
+    input's do not divide, avg_pool2d with padding and
+    count_include_pad=False (the border windows divide by fewer)."""
     x = {"x": rand(rng, [1, 2, 4, 5, 6]), "y": rand(rng, [2, 3, 7, 5])}
     graph = graph_of(x)
     graph.node("avg_pool3d.default",
@@ -203,12 +208,19 @@ def case_pool3d(rng):
                [("adaptive3", F32, [1, 2, 3, 2, 4])])
     graph.node("_adaptive_avg_pool2d.default", [("self", "y"), ("output_size", ints([3, 4]))],
                [("adaptive2", F32, [2, 3, 3, 4])])
-    graph.outputs = ["avg3", "max3", "max3_index", "adaptive3", "adaptive2"]
+    graph.node("avg_pool2d.default",
+               [("self", "y"), ("kernel_size", ints([3, 2])), ("stride", ints([2, 2])),
+                ("padding", ints([1, 1])), ("ceil_mode", boolean(False)),
+                ("count_include_pad", boolean(False))],
+               [("avg2_exclusive", F32, [2, 3, 4, 3])])
+    graph.outputs = ["avg3", "max3", "max3_index", "adaptive3", "adaptive2", "avg2_exclusive"]
     avg, _ = pool_nd(x["x"], 3, [2, 2, 3], [2, 1, 2], [1, 0, 1], [1, 1, 1], "avg")
+    exclusive, _ = pool_nd(x["y"], 2, [3, 2], [2, 2], [1, 1], [1, 1], "avg_exclusive")
     mx, index = pool_nd(x["x"], 3, [2, 3, 2], [1, 2, 2], [0, 1, 1], [2, 1, 1], "max")
     write_case("pool3d", graph, x, {
         "avg3": avg, "max3": mx, "max3_index": index,
-        "adaptive3": adaptive_nd(x["x"], [3, 2, 4]), "adaptive2": adaptive_nd(x["y"], [3, 4])})
+        "adaptive3": adaptive_nd(x["x"], [3, 2, 4]), "adaptive2": adaptive_nd(x["y"], [3, 4]),
+        "avg2_exclusive": exclusive})
 
 
 def avg_backward_ref(grad, in_shape, k, s, p, ceil, include_pad, divisor=None):
