@@ -17,6 +17,8 @@
 
 #include "stride/Runtime/Invocation.h"
 
+#include "GpuTestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -258,16 +260,8 @@ std::string compare(const Problem &p, const HostArray &out,
   return "";
 }
 
-class CublasLtGpuTest : public ::testing::Test {
+class CublasLtGpuTest : public test::GpuRuntimeTest {
 protected:
-  void SetUp() override {
-    Result<std::unique_ptr<Runtime>> created = Runtime::create(0);
-    if (!created)
-      GTEST_SKIP() << created.error().message;
-    if (created->get()->deviceName() == "Stride fake GPU")
-      GTEST_SKIP() << "the CUDA driver test double was loaded";
-    rt = std::move(*created);
-  }
 
   Result<std::shared_ptr<const Executable>> load(const Problem &p) {
     return Executable::load(*rt, matmulModule(p, rt->deviceArch()),
@@ -291,7 +285,6 @@ protected:
     }
   }
 
-  std::unique_ptr<Runtime> rt;
 };
 
 Problem sized(const char *dtype, const char *compute, const char *epilogue,

@@ -17,6 +17,8 @@
 
 #include "ConvolutionTestSupport.h"
 
+#include "GpuTestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -72,16 +74,8 @@ std::vector<std::pair<std::string, Conv>> cases() {
   return all;
 }
 
-class CudnnConvolutionGpuTest : public ::testing::Test {
+class CudnnConvolutionGpuTest : public GpuRuntimeTest {
 protected:
-  void SetUp() override {
-    Result<std::unique_ptr<Runtime>> created = Runtime::create(0);
-    if (!created)
-      GTEST_SKIP() << created.error().message;
-    if (created->get()->deviceName() == "Stride fake GPU")
-      GTEST_SKIP() << "the CUDA driver test double was loaded";
-    rt = std::move(*created);
-  }
 
   /// Runs `c` and prints PASS or FAIL; false on a failure.
   bool check(const std::string &name, const Conv &c) {
@@ -103,7 +97,6 @@ protected:
     return diff.empty();
   }
 
-  std::unique_ptr<Runtime> rt;
 };
 
 TEST_F(CudnnConvolutionGpuTest, EveryCaseMatchesTheReference) {

@@ -22,6 +22,8 @@
 
 #include "SdpaTestSupport.h"
 
+#include "GpuTestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -76,16 +78,8 @@ double tolerance(const Attention &a) {
   return a.dtype == DType::BF16 ? 2e-2 : 1e-2;
 }
 
-class CudnnGpuTest : public ::testing::Test {
+class CudnnGpuTest : public GpuRuntimeTest {
 protected:
-  void SetUp() override {
-    Result<std::unique_ptr<Runtime>> created = Runtime::create(0);
-    if (!created)
-      GTEST_SKIP() << created.error().message;
-    if (created->get()->deviceName() == "Stride fake GPU")
-      GTEST_SKIP() << "the CUDA driver test double was loaded";
-    rt = std::move(*created);
-  }
 
   /// Runs `a` in one direction: "" or what failed.
   std::string run(const Attention &a, bool backward, bool graph = false) {
@@ -124,7 +118,6 @@ protected:
     return diff.empty();
   }
 
-  std::unique_ptr<Runtime> rt;
 };
 
 TEST_F(CudnnGpuTest, Forward) {
