@@ -383,13 +383,7 @@ def main(argv=None):
     print_table(rows)
     if args.compare_skinny:
         print_skinny_table(rows)
-    with open(os.path.join(args.work, "results.json"), "w") as f:
-        json.dump(rows, f, indent=1, default=str)
-    # Exit now: inductor's compile workers can keep a normal interpreter
-    # exit waiting (measured on the H200: the run's time limit hit after
-    # the table was printed).
-    sys.stdout.flush()
-    os._exit(0)
+    bm.write_results_and_exit(rows, args.work)
 
 
 if __name__ == "__main__":

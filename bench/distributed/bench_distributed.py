@@ -313,11 +313,7 @@ def main(argv=None):
             rows.append(row)
             print(json.dumps(row, default=str)[:1000], flush=True)
     print_table(rows)
-    with open(os.path.join(args.work, "results.json"), "w") as f:
-        json.dump(rows, f, indent=1, default=str)
-    sys.stdout.flush()
-    # Inductor's compile workers can keep a normal exit waiting.
-    os._exit(0)
+    bm.write_results_and_exit(rows, args.work)
 
 
 if __name__ == "__main__":

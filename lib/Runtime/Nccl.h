@@ -10,8 +10,9 @@
 // here with NCCL's stable ABI, so the build needs no nccl.h), the group's
 // rank and size from the environment torchrun sets, the unique id's
 // rendezvous through a file, NVLink multicast kept off, and every wait on
-// the group bounded by a timeout that aborts the communicator. Not yet
-// called by the plan: a module has no collective step so far.
+// the group bounded by a timeout that aborts the communicator. The plan's
+// collective steps (nccl.all_reduce, nccl.all_gather, nccl.reduce_scatter)
+// run on it through NcclCollective.cpp.
 //
 //===----------------------------------------------------------------------===//
 
