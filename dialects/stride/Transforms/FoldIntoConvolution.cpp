@@ -39,15 +39,14 @@ ConvolutionOp soleConvolution(Value v) {
   return conv;
 }
 
-/// Where `v` ([N, C, Y..]) reads one value per channel (stride 0 on every
-/// other dim of more than one element), the [C] layout of those values in
-/// its storage.
-std::optional<Layout> perChannel(Value v) {
+/// Whether `v` ([N, C, Y..]) reads one value per channel (stride 0 on every
+/// other dim of more than one element).
+bool perChannel(Value v) {
   Layout l = typeOf(v).getLayout();
   for (int64_t d = 0; d < l.rank(); ++d)
     if (d != 1 && l.shape[d] != 1 && l.strides[d] != 0)
-      return std::nullopt;
-  return Layout{{l.shape[1]}, {l.strides[1]}, l.offset};
+      return false;
+  return true;
 }
 
 /// One pattern per elementwise op: `op(conv, c)` (or `op(c, conv)` where
