@@ -84,7 +84,7 @@ def cases(args):
     """(name, batch, tokens): prefill, then each decode batch."""
     found = [("prefill", 1, args.prefill_tokens)]
     found += [(f"decode_b{b}", b, 1) for b in args.decode_batch]
-    return found
+    return [c for c in found if not args.case or c[0] in args.case]
 
 
 def case_inputs(name, batch, tokens, vocab, args):
@@ -192,6 +192,8 @@ def worker_args(args):
            "--work", args.work]
     for b in args.decode_batch:
         out += ["--decode-batch", str(b)]
+    for name in args.case or []:
+        out += ["--case", name]
     return out
 
 
@@ -244,8 +246,17 @@ def run_ranks(args, directory, graph, tp):
     expected = os.path.join(directory, "model_expected", f"{name}.npy")
     got = os.path.join(out, "rank0", f"{name}.npy")
     if os.path.exists(got) and os.path.exists(expected):
-        row["error_vs_eager"] = bm.relative_error_of(np.load(got), np.load(expected))
+        row["error_vs_eager"] = bm.relative_error_of(load_npy(got), load_npy(expected))
     return row
+
+
+def load_npy(path):
+    """A .npy file as a torch tensor; bf16 ('<V2' records, as Stride and
+    ml_dtypes write it) read as bfloat16."""
+    array = np.load(path)
+    if array.dtype.kind == "V" and array.dtype.itemsize == 2:
+        return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(array)
 
 
 # ----------------------------------------------------------------------------
@@ -283,6 +294,8 @@ def main(argv=None):
     parser.add_argument("--position", type=int, default=1024)
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--iterations", type=int, default=50)
+    parser.add_argument("--case", action="append",
+                        help="only these cases (prefill, decode_b<B>); default all")
     parser.add_argument("--torch-only", action="store_true")
     parser.add_argument("--torch-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--result", help=argparse.SUPPRESS)

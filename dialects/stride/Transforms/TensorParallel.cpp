@@ -92,10 +92,19 @@ private:
     auto it = split.find(v);
     return it == split.end() ? std::nullopt : std::optional(it->second);
   }
+  /// `t` with `dim` divided by the world size. A dense layout keeps its
+  /// dim order (an attention result laid out heads-inside-tokens stays so,
+  /// and the view that merges its heads still needs no copy); any other
+  /// becomes row-major.
   StridedTensorType dividedType(StridedTensorType t, int64_t dim) const {
-    SmallVector<int64_t> shape(t.getShape());
-    shape[dim] /= parts;
-    return StridedTensorType::getContiguous(shape, t.getElementType());
+    Layout layout = t.getLayout();
+    layout.shape[dim] /= parts;
+    layout.offset = 0;
+    layout.strides = isDense(t.getShape(), t.getLayout().strides)
+                         ? denseStridesInOrder(layout.shape,
+                                               dimOrderByStride(t.getLayout().strides))
+                         : rowMajorStrides(layout.shape);
+    return StridedTensorType::get(t.getElementType(), layout);
   }
   void markSplit(Value v, int64_t dim, Operation *from) {
     split[v] = dim;
