@@ -20,20 +20,34 @@ in the archive), compiled once per rank (stridec --tensor-parallel=N
 --rank=R; N = 1: no split) and run by the launcher, stride-run-gpu
 MODEL.rank%d.stridemod --ranks N --bench (one process per GPU, each
 replaying its plan as a CUDA graph; rank 0's median is the row's time, the
-slowest rank's beside it). Rank 0's logits are checked against PyTorch
-eager on one GPU (bf16: relative error max |d| / max |ref|, pass at 2e-2);
-every rank returns the unsplit logits.
+slowest rank's beside it). Rank 0's and the last rank's logits are checked
+against PyTorch eager on one GPU (bf16: relative error max |d| / max |ref|,
+pass at 2e-2); every rank returns the unsplit logits.
 
 PyTorch: this script again under torchrun --nproc-per-node N
-(--torch-worker): the same model (same seed), q/k/v and gate/up
+(--tp-worker): the same model (same seed), q/k/v and gate/up
 ColwiseParallel, o and down RowwiseParallel, the embedding RowwiseParallel
 and the LM head ColwiseParallel with replicated outputs (torchtitan's LLaMA
 plan), then torch.compile; CUDA-event medians of rank 0. TP = 1: the model
 under torch.compile alone.
 
+Data parallelism (--dp N, default 1, 2 and 4 as far as the GPUs go): a
+training step of bench_models' GPT-2 rows (--dp-model; gpt2_train_f32 and
+gpt2_train_bf16: 2 layers, 8 x 512 tokens per GPU). Stride: the captured
+forward and backward graphs at the per-GPU batch, the backward compiled
+with stridec --data-parallel=N (gradients averaged in buckets), both run by
+the launcher on N GPUs; the step's time is rank 0's forward plus backward
+medians, and every rank's results are checked against the captured CPU
+step (every rank gets the same batch, so the average equals it). PyTorch:
+this script under torchrun (--ddp-worker), the model wrapped in
+DistributedDataParallel and then torch.compile, forward and backward with
+the same output gradients. DP = 1: no wrapper, no --data-parallel.
+
 Printed: one row per case and TP size with both times (ms), Stride's
 speedup over its TP = 1 time of the case, and Stride's speedup over
-PyTorch's time at the same TP; results.json in --work.
+PyTorch's time at the same TP; one row per training model and DP size
+with both step times, Stride's speedup over DDP and its samples a second
+over all GPUs; results.json in --work.
 
 NVLink multicast stays off everywhere: NCCL_NVLS_ENABLE=0 is set here
 before anything starts (torchrun and stride-run-gpu inherit it; the
@@ -66,6 +80,8 @@ import stride_export as sx  # noqa: E402
 
 BF16_RTOL = 2e-2
 LLAMA_8B = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
+# Sequences per GPU of bench_models' training rows (8 x 512 tokens).
+DP_BATCH = {"gpt2_train_f32": 8, "gpt2_train_bf16": 8}
 
 
 def make_model(args, name):
@@ -171,16 +187,19 @@ def torch_worker(args):
         torch.distributed.destroy_process_group()
 
 
-def torch_times(args, tp):
-    """PyTorch's times at `tp`: this script under torchrun."""
-    result = os.path.join(args.work, f"torch_tp{tp}.json")
-    command = ["torchrun", "--standalone", f"--nproc-per-node={tp}",
-               os.path.abspath(__file__), "--torch-worker", "--result", result,
+def torch_times(args, ranks, worker="tp"):
+    """PyTorch's times on `ranks` GPUs: this script under torchrun, as the
+    tensor-parallel worker ("tp") or the data-parallel one ("ddp")."""
+    result = os.path.join(args.work, f"torch_{worker}{ranks}.json")
+    command = ["torchrun", "--standalone", f"--nproc-per-node={ranks}",
+               os.path.abspath(__file__), f"--{worker}-worker", "--result", result,
                *worker_args(args)]
-    done, _ = bm.run(command, os.path.join(args.work, f"torch_tp{tp}.log"))
+    done, _ = bm.run(command, os.path.join(args.work, f"torch_{worker}{ranks}.log"))
     if done.returncode != 0 or not os.path.exists(result):
+        names = ([name for name, _, _ in cases(args)] if worker == "tp"
+                 else [name for name, _, _ in dp_models(args)])
         return {name: "error: " + " ".join(done.stdout.strip().splitlines()[-1:])
-                for name, _, _ in cases(args)}
+                for name in names}
     with open(result) as f:
         return json.load(f)
 
@@ -194,6 +213,8 @@ def worker_args(args):
         out += ["--decode-batch", str(b)]
     for name in args.case or []:
         out += ["--case", name]
+    for name in args.dp_model:
+        out += ["--dp-model", name]
     return out
 
 
@@ -228,25 +249,30 @@ def compile_ranks(args, directory, tp):
     return None
 
 
-def run_ranks(args, directory, graph, tp):
-    """stride-run-gpu --ranks tp --bench: rank 0's ms, the slowest rank's,
-    and rank 0's logits' error against eager."""
+def run_ranks(args, module, directory, graph, ranks, expected, tag):
+    """stride-run-gpu MODULE --ranks N --bench: rank 0's median ms, the
+    slowest rank's, and the largest relative error of rank 0's and the last
+    rank's outputs against the files in `expected` (NAME.npy)."""
     runner = os.path.join(args.bin, "stride-run-gpu")
-    out = os.path.join(directory, f"tp{tp}-outputs")
-    command = [runner, os.path.join(directory, f"tp{tp}.rank%d.stridemod"),
-               "--ranks", str(tp), *bm.stride_inputs(directory, graph),
+    out = os.path.join(directory, f"{tag}-outputs")
+    command = [runner, module, "--ranks", str(ranks), *bm.stride_inputs(directory, graph),
                "--output-dir", out, "--bench", "--warmup", str(args.warmup),
                "--iterations", str(args.iterations), "--tune-library-calls"]
-    done, _ = bm.run(command, os.path.join(directory, f"tp{tp}-run.log"))
+    done, _ = bm.run(command, os.path.join(directory, f"{tag}-run.log"))
     if done.returncode != 0:
-        return {"error": " ".join(done.stdout.strip().splitlines()[-1:])}
+        return {"failed": " ".join(done.stdout.strip().splitlines()[-1:])}
     times = [float(t) for t in re.findall(r"median ([0-9.]+) ms", done.stdout)]
     row = {"ms": times[0] if times else None, "slowest_ms": max(times, default=None)}
-    name = graph["output_names"][0]
-    expected = os.path.join(directory, "model_expected", f"{name}.npy")
-    got = os.path.join(out, "rank0", f"{name}.npy")
-    if os.path.exists(got) and os.path.exists(expected):
-        row["error_vs_eager"] = bm.relative_error_of(load_npy(got), load_npy(expected))
+    errors = []
+    for rank in {0, ranks - 1}:
+        for name in graph["output_names"]:
+            want = os.path.join(expected, f"{name}.npy")
+            got = os.path.join(out, f"rank{rank}", f"{name}.npy")
+            if os.path.exists(want):
+                errors.append(bm.relative_error_of(load_npy(got), load_npy(want))
+                              if os.path.exists(got) else float("inf"))
+    if errors:
+        row["rel_err"] = max(errors)
     return row
 
 
@@ -257,6 +283,89 @@ def load_npy(path):
     if array.dtype.kind == "V" and array.dtype.itemsize == 2:
         return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
     return torch.from_numpy(array)
+
+
+# ----------------------------------------------------------------------------
+# Data parallelism: GPT-2 training steps against DDP
+
+
+def dp_models(args):
+    """(name, make, rtol): bench_models' training rows named by --dp-model."""
+    return [(name, make, rtol) for name, kind, make, rtol in bm.model_list()
+            if kind == "train" and name in args.dp_model]
+
+
+def ddp_worker(args):
+    """One rank of PyTorch's data-parallel run (under torchrun): the model
+    wrapped in DistributedDataParallel, then torch.compile (PyTorch's
+    recommended order: Dynamo splits the graph at DDP's buckets, so the
+    gradients' all-reduce overlaps the backward); every rank its own batch
+    of the bench_models row's size. Rank 0 writes {model: ms or error}."""
+    from torch.nn.parallel import DistributedDataParallel
+    rank, world, local = (int(os.environ.get(k, d)) for k, d in
+                          (("RANK", "0"), ("WORLD_SIZE", "1"), ("LOCAL_RANK", "0")))
+    torch.cuda.set_device(local)
+    if world > 1:
+        torch.distributed.init_process_group("nccl")
+    results = {}
+    for name, make, _ in dp_models(args):
+        try:
+            torch.manual_seed(0)
+            model, inputs = make("sdpa")
+            model = model.cuda()
+            inputs = [t.cuda() for t in inputs]
+            grads = bm.output_grads(model, inputs, "sdpa")
+            if world > 1:
+                model = DistributedDataParallel(model, device_ids=[local])
+            torch._dynamo.reset()
+            step = bm.torch_step(torch.compile(model), inputs, "train", grads)
+            results[name] = bm.median_ms(step, args.warmup, args.iterations)
+        except Exception as e:  # a failing model is a table entry
+            results[name] = f"error: {type(e).__name__}: {str(e)[:300]}"
+    if rank == 0:
+        with open(args.result, "w") as f:
+            json.dump(results, f)
+    if world > 1:
+        torch.distributed.destroy_process_group()
+
+
+def stride_dp(args, name, make, sizes):
+    """Stride's step on each of `sizes` ranks: the captured forward and
+    backward graphs (bench_models' capture, the per-rank batch), the
+    backward compiled with --data-parallel=N, both run by the launcher
+    (every rank on the same inputs, so the averaged gradients equal the
+    captured ones). {N: {"ms": forward + backward, ...}}."""
+    directory = os.path.join(args.work, name)
+    os.makedirs(directory, exist_ok=True)
+    torch.manual_seed(0)
+    model, inputs = make("sdpa")
+    sx.capture_training(model, inputs, directory, attention="fused")
+    with open(os.path.join(directory, "export.json")) as f:
+        graphs = json.load(f)["graphs"]
+    stridec = os.path.join(args.bin, "stridec")
+    found = {}
+    for n in sizes:
+        row = {"ms": 0.0, "rel_err": 0.0}
+        for archive, graph in graphs.items():
+            stem = archive[: -len(".pt2")]
+            module = os.path.join(directory, f"{stem}.dp{n}.stridemod")
+            split = [f"--data-parallel={n}"] if stem == "backward" and n > 1 else []
+            done, _ = bm.run([stridec, os.path.join(directory, archive), "-o", module, *split,
+                              f"--cache-dir={os.path.join(args.work, 'nvrtc-cache')}"],
+                             os.path.join(directory, "stridec.log"))
+            if done.returncode != 0:
+                row = {"failed": " ".join(done.stdout.strip().splitlines()[-1:])}
+                break
+            ran = run_ranks(args, module, directory, graph, n,
+                            os.path.join(directory, f"{stem}_expected"), f"{stem}-dp{n}")
+            if "failed" in ran or ran.get("ms") is None:
+                row = {"failed": ran.get("failed", "no time printed")}
+                break
+            row[f"{stem}_ms"] = ran["ms"]
+            row["ms"] += ran["ms"]
+            row["rel_err"] = max(row["rel_err"], ran.get("rel_err", 0.0))
+        found[n] = row
+    return found
 
 
 # ----------------------------------------------------------------------------
@@ -272,8 +381,8 @@ def print_table(rows):
     for r in rows:
         s, t = r["stride"].get("ms"), r["torch"]
         vs_torch = t / s if isinstance(s, float) and isinstance(t, float) else None
-        note = r["stride"].get("error") or (t if isinstance(t, str) else "")
-        err = r["stride"].get("error_vs_eager")
+        note = r["stride"].get("failed") or (t if isinstance(t, str) else "")
+        err = r["stride"].get("rel_err")
         if isinstance(err, float) and err > BF16_RTOL:
             note = f"MISMATCH {note}"
         print(f"{r['case']:<12} {r['tp']:>3} {fmt(s):>10} {fmt(t):>10} "
@@ -281,33 +390,24 @@ def print_table(rows):
               f"{fmt(err, '.1e'):>9}  {note[:120]}")
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bin", help="stridec and stride-run-gpu")
-    parser.add_argument("--work", default="/tmp/stride-distributed")
-    parser.add_argument("--tp", type=int, action="append",
-                        help="TP sizes (default 1, 2 and 4 as far as the GPUs go)")
-    parser.add_argument("--layers", type=int, default=4)
-    parser.add_argument("--prefill-tokens", type=int, default=4096)
-    parser.add_argument("--decode-batch", type=int, action="append")
-    parser.add_argument("--cache-len", type=int, default=4096)
-    parser.add_argument("--position", type=int, default=1024)
-    parser.add_argument("--warmup", type=int, default=10)
-    parser.add_argument("--iterations", type=int, default=50)
-    parser.add_argument("--case", action="append",
-                        help="only these cases (prefill, decode_b<B>); default all")
-    parser.add_argument("--torch-only", action="store_true")
-    parser.add_argument("--torch-worker", action="store_true", help=argparse.SUPPRESS)
-    parser.add_argument("--result", help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
-    args.decode_batch = args.decode_batch or [1, 32]
-    if args.torch_worker:
-        return torch_worker(args)
-    gpus = torch.cuda.device_count()
-    args.tp = args.tp or [n for n in (1, 2, 4) if n <= gpus]
-    os.makedirs(args.work, exist_ok=True)
-    print(f"{gpus} x {torch.cuda.get_device_name()}; torch {torch.__version__}; "
-          f"NCCL_NVLS_ENABLE={os.environ['NCCL_NVLS_ENABLE']}", flush=True)
+def print_dp_table(rows):
+    print(f"\n{'model (per GPU)':<18} {'DP':>3} {'stride ms':>10} {'fwd + bwd':>17} "
+          f"{'DDP ms':>8} {'vs DDP':>7} {'samples/s':>10} {'err':>9}  note")
+    for r in rows:
+        s, t = r["stride"], r["torch"]
+        ms = s.get("ms")
+        vs = t / ms if isinstance(ms, float) and isinstance(t, float) else None
+        rate = r["dp"] * r["batch"] * 1000 / ms if isinstance(ms, float) else None
+        note = s.get("failed") or (t if isinstance(t, str) else "")
+        err = s.get("rel_err")
+        if isinstance(err, float) and err > r["rtol"]:
+            note = f"MISMATCH {note}"
+        split = f"{fmt(s.get('forward_ms'))} + {fmt(s.get('backward_ms'))}"
+        print(f"{r['model']:<18} {r['dp']:>3} {fmt(ms):>10} {split:>17} {fmt(t):>8} "
+              f"{fmt(vs, '.2f'):>7} {fmt(rate, '.1f'):>10} {fmt(err, '.1e'):>9}  {note[:120]}")
+
+
+def tensor_parallel_rows(args):
     torch_by_tp = {tp: torch_times(args, tp) for tp in args.tp}
     rows = []
     for name, batch, tokens in cases(args):
@@ -317,16 +417,81 @@ def main(argv=None):
         for tp in args.tp:
             row = {"case": name, "tp": tp, "torch": torch_by_tp[tp].get(name)}
             error = None if args.torch_only else compile_ranks(args, directory, tp)
-            row["stride"] = ({"error": error or "--torch-only"} if error or args.torch_only
-                             else run_ranks(args, directory, graph, tp))
+            row["stride"] = ({"failed": error or "--torch-only"} if error or args.torch_only
+                             else run_ranks(args, os.path.join(directory, f"tp{tp}.rank%d.stridemod"),
+                                            directory, graph, tp,
+                                            os.path.join(directory, "model_expected"), f"tp{tp}"))
             if tp == 1:
                 base = row["stride"].get("ms")
             if base and row["stride"].get("ms"):
                 row["speedup_vs_tp1"] = base / row["stride"]["ms"]
             rows.append(row)
             print(json.dumps(row, default=str)[:1000], flush=True)
-    print_table(rows)
-    bm.write_results_and_exit(rows, args.work)
+    return rows
+
+
+def data_parallel_rows(args):
+    torch_by_dp = {n: torch_times(args, n, "ddp") for n in args.dp}
+    rows = []
+    for name, make, rtol in dp_models(args):
+        stride = ({n: {"failed": "--torch-only"} for n in args.dp} if args.torch_only
+                  else stride_dp(args, name, make, args.dp))
+        batch = DP_BATCH.get(name, 1)
+        for n in args.dp:
+            row = {"model": name, "dp": n, "batch": batch, "rtol": rtol,
+                   "torch": torch_by_dp[n].get(name), "stride": stride[n]}
+            rows.append(row)
+            print(json.dumps(row, default=str)[:1000], flush=True)
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bin", help="stridec and stride-run-gpu")
+    parser.add_argument("--work", default="/tmp/stride-distributed")
+    parser.add_argument("--tp", type=int, action="append",
+                        help="TP sizes (default 1, 2 and 4 as far as the GPUs go; "
+                        "0: no tensor-parallel rows)")
+    parser.add_argument("--layers", type=int, default=4)
+    parser.add_argument("--prefill-tokens", type=int, default=4096)
+    parser.add_argument("--decode-batch", type=int, action="append")
+    parser.add_argument("--cache-len", type=int, default=4096)
+    parser.add_argument("--position", type=int, default=1024)
+    parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--iterations", type=int, default=50)
+    parser.add_argument("--case", action="append",
+                        help="only these cases (prefill, decode_b<B>); default all")
+    parser.add_argument("--dp", type=int, action="append",
+                        help="data-parallel sizes (default 1, 2 and 4 as far as the "
+                        "GPUs go; 0: no data-parallel rows)")
+    parser.add_argument("--dp-model", action="append",
+                        help="bench_models training rows for data parallelism "
+                        "(default gpt2_train_f32 and gpt2_train_bf16)")
+    parser.add_argument("--torch-only", action="store_true")
+    parser.add_argument("--tp-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--ddp-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--result", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    args.decode_batch = args.decode_batch or [1, 32]
+    args.dp_model = args.dp_model or ["gpt2_train_f32", "gpt2_train_bf16"]
+    if args.tp_worker:
+        return torch_worker(args)
+    if args.ddp_worker:
+        return ddp_worker(args)
+    gpus = torch.cuda.device_count()
+    sizes = [n for n in (1, 2, 4) if n <= gpus]
+    args.tp = [n for n in (args.tp or sizes) if n > 0]
+    args.dp = [n for n in (args.dp or sizes) if n > 0]
+    os.makedirs(args.work, exist_ok=True)
+    print(f"{gpus} x {torch.cuda.get_device_name()}; torch {torch.__version__}; "
+          f"NCCL_NVLS_ENABLE={os.environ['NCCL_NVLS_ENABLE']}", flush=True)
+    rows = tensor_parallel_rows(args) if args.tp else []
+    dp_rows = data_parallel_rows(args) if args.dp else []
+    if rows:
+        print_table(rows)
+    if dp_rows:
+        print_dp_table(dp_rows)
+    bm.write_results_and_exit({"tensor_parallel": rows, "data_parallel": dp_rows}, args.work)
 
 
 if __name__ == "__main__":

@@ -163,6 +163,15 @@ def torch_step(model, inputs, kind, grads):
     return step
 
 
+def output_grads(model, inputs, attention):
+    """Seeded random gradients of a training step's outputs (on the GPU)."""
+    with sx.attention_backend(tracing(attention)):
+        outs = sx.flat_tensors(model(*inputs))
+    generator = torch.Generator(device="cuda").manual_seed(0)
+    return [torch.randn(o.shape, generator=generator, device="cuda", dtype=o.dtype)
+            for o in outs]
+
+
 def time_torch(model, inputs, kind, args, attention="sdpa"):
     """Eager, torch.compile and reduce-overhead: ms, peak bytes, eager
     outputs. With attention "sdpa", PyTorch picks its fused attention
@@ -170,14 +179,7 @@ def time_torch(model, inputs, kind, args, attention="sdpa"):
     written out and run so."""
     model = model.cuda()
     inputs = [t.cuda() for t in inputs]
-    grads = None
-    if kind == "train":
-        with sx.attention_backend(tracing(attention)):
-            outs = sx.flat_tensors(model(*inputs))
-        generator = torch.Generator(device="cuda").manual_seed(0)
-        grads = [torch.randn(o.shape, generator=generator, device="cuda", dtype=o.dtype)
-                 for o in outs]
-        del outs
+    grads = output_grads(model, inputs, attention) if kind == "train" else None
     row = {}
     with sx.attention_backend(tracing(attention)):
         eager = torch_step(model, inputs, kind, grads)
