@@ -470,7 +470,7 @@ def bench_model(name, kind, make, rtol, args):
         row["graphs"][archive] = g
         module = os.path.join(work, "module.stridemod")
         g["cold_s"], g["cached_s"], g["compile_error"] = compile_graph(
-            args.bin, os.path.join(directory, archive), module, work)
+            args.bin, os.path.join(directory, archive), module, work, args.stridec_option)
         if g["compile_error"]:
             continue
         g.update(run_module(args.bin, module, directory, graph, work, args))
@@ -628,6 +628,9 @@ def main(argv=None):
     parser.add_argument("--compare-eager-attention", action="store_true",
                         help="with --attention sdpa: also time torch.compile on the "
                         "model with eager attention")
+    parser.add_argument("--stridec-option", action="append", default=[], metavar="OPTION",
+                        help="pass OPTION to every stridec (repeatable; e.g. "
+                        "--stridec-option=--pad-operand-rows)")
     parser.add_argument("--torch-only", action="store_true",
                         help="export and time PyTorch only (no stridec)")
     parser.add_argument("--package", action="store_true",

@@ -80,6 +80,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.pipeline.recognizeAttention);
   key.add(options.pipeline.splitKvAttention);
   key.add(llvm::StringRef(options.pipeline.skinnyProducts));
+  key.add(options.pipeline.padOperandRows);
   key.add(llvm::StringRef(options.pipeline.convolutions));
   key.add(options.import.weightsAsInputs);
   key.add(options.import.worldSize);

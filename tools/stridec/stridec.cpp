@@ -226,6 +226,15 @@ cl::opt<std::string> skinnyProducts(
              "products\""),
     cl::init("auto"), cl::cat(stridecCategory));
 
+cl::opt<bool> padOperandRows(
+    "pad-operand-rows",
+    cl::desc("Copy f16/bf16 product operands whose rows are not a multiple "
+             "of 16 bytes (GPT-2's 50,257 logits read by the LM head's "
+             "backward products) into aligned rows, fused into their "
+             "producer (python-free-docs/matmul.md, \"Padded operand "
+             "rows\"); off by default"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<int> skinnyColumnsPerWarp(
     "skinny-columns-per-warp", cl::value_desc("N"), cl::init(0),
     cl::desc("Tuning: the output columns each warp of the skinny product "
@@ -491,6 +500,7 @@ int main(int argc, char **argv) {
   options.pipeline.attentionLibrary = attentionLibrary;
   options.pipeline.splitKvAttention = !noSplitKvAttention;
   options.pipeline.skinnyProducts = skinnyProducts;
+  options.pipeline.padOperandRows = padOperandRows;
   options.pipeline.convolutions = convolutions;
   options.pipeline.recognizeAttention = !noRecognizeAttention;
   options.pipeline.testInjectFault = testInjectFault;

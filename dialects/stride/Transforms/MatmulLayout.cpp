@@ -35,6 +35,9 @@ namespace {
 /// order, so the first copy dominates the later readers).
 class OperandLayouts {
 public:
+  explicit OperandLayouts(bool padOperandRows)
+      : padOperandRows(padOperandRows) {}
+
   void decide(MatmulOp matmul) {
     // A `row_classes` already on the op (written by hand, or by an
     // earlier run) stands.
@@ -114,9 +117,85 @@ private:
     auto type = cast<StridedTensorType>(operand.get().getType());
     std::optional<MatmulOperandLayout> layout =
         matmulOperandLayout(type.getLayout());
+    if (layout && !rowMajor && padOperandRows &&
+        alignedResultLd(layout->ld, dtypeSize(type.getDType())) != layout->ld)
+      if (std::optional<Layout> aligned = copyToAlignedRows(matmul, operand))
+        layout = matmulOperandLayout(*aligned);
     if (!layout || (rowMajor && layout->transposed))
       layout = matmulOperandLayout(copyToDense(matmul, operand));
     return getMatmulOperandAttr(matmul.getContext(), *layout);
+  }
+
+  /// An f16/bf16 operand whose rows in memory are not a multiple of 16
+  /// bytes (its leading dimension: GPT-2's 50,257 logits per token, read
+  /// by the LM head's two backward products) makes the library run its
+  /// slow kernels, as an unaligned result does (alignedResultLd). The
+  /// matrix under the operand, a row-major value or the row-major value a
+  /// transposing `stride.permute` views, is copied into rows padded to 16
+  /// bytes (the fusion pass merges the copy into a pointwise producer,
+  /// which then writes the padded rows itself), and the operand becomes
+  /// the copy (or the same permute of it). Both products share one copy.
+  /// Returns the operand's new layout; nullopt (nothing changed) for other
+  /// operands.
+  std::optional<Layout> copyToAlignedRows(MatmulOp matmul,
+                                          OpOperand &operand) {
+    Value value = operand.get();
+    auto permute = value.getDefiningOp<PermuteOp>();
+    if (permute && !swapsLastTwo(permute.getDims()))
+      return std::nullopt;
+    Value rows = permute ? permute.getInput() : value;
+    auto rowsType = cast<StridedTensorType>(rows.getType());
+    std::optional<MatmulOperandLayout> read =
+        matmulOperandLayout(rowsType.getLayout());
+    if (!read || read->transposed)
+      return std::nullopt;
+    OpBuilder builder(matmul);
+    Value &copy = alignedCopies[rows];
+    if (!copy)
+      copy = CloneOp::create(
+          builder, matmul.getLoc(),
+          rowsType.withLayout(paddedRows(
+              rowsType.getShape(),
+              alignedResultLd(rowsType.getShape().back(),
+                              dtypeSize(rowsType.getDType())))),
+          rows);
+    Value replacement = copy;
+    if (permute) {
+      Layout swapped = cast<StridedTensorType>(copy.getType()).getLayout();
+      size_t rank = swapped.shape.size();
+      std::swap(swapped.shape[rank - 1], swapped.shape[rank - 2]);
+      std::swap(swapped.strides[rank - 1], swapped.strides[rank - 2]);
+      replacement = PermuteOp::create(
+          builder, matmul.getLoc(), permute.getType().withLayout(swapped),
+          copy, permute.getDimsAttr());
+    }
+    operand.set(replacement);
+    if (permute && permute->use_empty())
+      permute->erase();
+    return cast<StridedTensorType>(replacement.getType()).getLayout();
+  }
+
+  /// Whether `dims` swaps the last two dims and keeps the others.
+  static bool swapsLastTwo(ArrayRef<int64_t> dims) {
+    size_t rank = dims.size();
+    if (rank < 2 || dims[rank - 1] != int64_t(rank - 2) ||
+        dims[rank - 2] != int64_t(rank - 1))
+      return false;
+    for (size_t d = 0; d + 2 < rank; ++d)
+      if (dims[d] != int64_t(d))
+        return false;
+    return true;
+  }
+
+  /// Row-major `shape` with rows `ld` elements apart, matrices one after
+  /// the other.
+  static Layout paddedRows(ArrayRef<int64_t> shape, int64_t ld) {
+    size_t rank = shape.size();
+    Layout layout{Dims(shape.begin(), shape.end()), Dims(rank, 1), 0};
+    layout.strides[rank - 2] = ld;
+    for (size_t d = rank - 2; d-- > 0;)
+      layout.strides[d] = layout.strides[d + 1] * shape[d + 1];
+    return layout;
   }
 
   /// An f16/bf16 product whose rows are not a multiple of 16 bytes runs
@@ -217,11 +296,7 @@ private:
         matmulResultLayout(type.getLayout());
     if (written && written->ld == ld)
       return;
-    Layout layout{Dims(shape.begin(), shape.end()), Dims(rank, 1), 0};
-    layout.strides[rank - 2] = ld;
-    for (size_t d = rank - 2; d-- > 0;)
-      layout.strides[d] = layout.strides[d + 1] * shape[d + 1];
-    StridedTensorType aligned = type.withLayout(layout);
+    StridedTensorType aligned = type.withLayout(paddedRows(shape, ld));
     OpBuilder builder(matmul->getContext());
     builder.setInsertionPointAfter(matmul);
     Value product = matmul.getResult();
@@ -231,6 +306,11 @@ private:
   }
 
   llvm::DenseMap<Value, Value> copies;
+  /// Row-major values copied into rows aligned to 16 bytes.
+  llvm::DenseMap<Value, Value> alignedCopies;
+  /// Whether unaligned f16/bf16 operand rows are copied into aligned ones
+  /// (copyToAlignedRows).
+  bool padOperandRows;
 };
 
 /// The default policy (`auto`) runs a product as the skinny product kernel
@@ -272,7 +352,7 @@ struct MatmulLayoutPass
           << skinnyProducts << "'; expected auto, library or generated";
       return signalPassFailure();
     }
-    OperandLayouts layouts;
+    OperandLayouts layouts(padOperandRows);
     getOperation().walk([&](MatmulOp matmul) {
       // A mark already on the op (written by hand, or by an earlier run)
       // stands; the kernel contract checks it.

@@ -332,6 +332,14 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
     pointwise reader where there is one (and epilogue folding looks
     through the copy of an unpadded product).
 
+    With option `pad-operand-rows` (off by default: bench/NOTES.md gives
+    the measurement), an f16/bf16 operand whose rows in memory are not a
+    multiple of 16 bytes (GPT-2's 50,257 logits per token, read by the LM
+    head's backward products) is copied once into rows padded to 16 bytes,
+    which the fusion pass merges into its pointwise producer; every product
+    reading it (also through a transposing `stride.permute`) reads the
+    copy.
+
     First, under the policy of option `skinny-products`, it marks the
     products that run as Stride's skinny product kernel instead of a
     cuBLASLt call with the unit attribute `stride.skinny_product`, and
@@ -358,7 +366,11 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
     Option<"skinnyProducts", "skinny-products", "std::string", "\"auto\"",
            "Which products of few rows run as the skinny product kernel "
            "instead of cuBLASLt: auto (1 row), generated (up to 32) "
-           "or library (none)">
+           "or library (none)">,
+    Option<"padOperandRows", "pad-operand-rows", "bool", "false",
+           "Copy f16/bf16 operands whose rows are not a multiple of 16 "
+           "bytes into aligned rows (one copy for every product reading "
+           "them, fused into the producer)">
   ];
   let dependentDialects = ["::stride::StrideDialect"];
 }

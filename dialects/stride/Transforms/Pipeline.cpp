@@ -72,7 +72,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
   // Products of few rows marked for the skinny product kernel; the others'
   // library calls read their operands in place or from copies.
   pm.addNestedPass<func::FuncOp>(
-      createMatmulLayout(MatmulLayoutOptions{options.skinnyProducts}));
+      createMatmulLayout(
+          MatmulLayoutOptions{options.skinnyProducts, options.padOperandRows}));
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
   if (options.formKernels) {
@@ -125,6 +126,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                      "kernel instead of cuBLASLt: auto (1 row), "
                      "generated (up to 32) or library (none)"),
       llvm::cl::init("auto")};
+  Option<bool> padOperandRows{
+      *this, "pad-operand-rows",
+      llvm::cl::desc("Copy f16/bf16 product operands whose rows are not "
+                     "16-byte multiples into aligned rows"),
+      llvm::cl::init(false)};
   Option<bool> decomposeConvolutions{
       *this, "decompose-convolutions",
       llvm::cl::desc("Rewrite convolutions into windows and matrix products "
@@ -163,6 +169,7 @@ void stride::registerStridePipeline() {
         options.recognizeAttention = cl.recognizeAttention;
         options.splitKvAttention = cl.splitKvAttention;
         options.skinnyProducts = cl.skinnyProducts;
+        options.padOperandRows = cl.padOperandRows;
         options.decomposeConvolutions = cl.decomposeConvolutions;
         options.foldIntoConvolutions = cl.foldIntoConvolutions;
         options.convolutions = cl.convolutions;

@@ -65,6 +65,9 @@ struct PipelineOptions {
   /// weights at least as fast as cuBLASLt), "generated" (up to 32 rows) or "library"
   /// (none).
   std::string skinnyProducts = "auto";
+  /// Copy f16/bf16 product operands whose rows are not 16-byte multiples
+  /// into aligned rows (stride-matmul-layout's pad-operand-rows option).
+  bool padOperandRows = false;
   /// Split the graph for this many ranks (stride-tensor-parallel, after
   /// attention recognition) and keep rank `rank`'s program; 1: no split.
   int64_t tensorParallel = 1;

@@ -3,9 +3,11 @@
 // batch) or copied into a dense temporary first; the decision is on the op.
 // Products of few rows are library calls here (skinny-products=library;
 // the choice is skinny-products.mlir's).
-// RUN: stride-opt --stride-matmul-layout=skinny-products=library -split-input-file %s | FileCheck %s
+// RUN: stride-opt --stride-matmul-layout='skinny-products=library pad-operand-rows=true' -split-input-file %s | FileCheck %s
+// Unaligned operand rows are read in place without pad-operand-rows:
+// RUN: stride-opt --stride-matmul-layout=skinny-products=library -split-input-file %s | FileCheck %s --check-prefix=OFF
 // Fusion turns the copies into kernels (with the operand's producer):
-// RUN: stride-opt --stride-matmul-layout=skinny-products=library --stride-fuse -split-input-file %s | FileCheck %s --check-prefix=FUSED
+// RUN: stride-opt --stride-matmul-layout='skinny-products=library pad-operand-rows=true' --stride-fuse -split-input-file %s | FileCheck %s --check-prefix=FUSED
 
 // A transposed operand (a permute of a row-major weight) is column-major.
 // CHECK-LABEL: func.func @transposed
@@ -239,4 +241,39 @@ func.func @row_classes(%x: !stride.tensor<2048x16xbf16>, %w: !stride.tensor<17x1
       !stride.tensor<16x17xbf16, strides = [1, 16], offset = 0> -> !stride.tensor<5x17xbf16>
   return %p, %q, %r, %u, %t : !stride.tensor<2048x17xbf16>, !stride.tensor<2048x50xbf16>,
       !stride.tensor<2047x17xbf16>, !stride.tensor<2048x17xbf16>, !stride.tensor<5x17xbf16>
+}
+
+// -----
+
+// bf16 rows of 17 elements (34 bytes) in memory, read by two products (one
+// through a transposing permute): one copy into rows padded to 24, and
+// the permute rebuilt over it; fusion makes the copy the producer's kernel.
+// An f32 operand with the same rows is read in place.
+// CHECK-LABEL: func.func @unaligned_rows
+// CHECK: %[[P:.*]] = stride.clone %[[G:.*]] : <6x17xbf16, strides = [17, 1], offset = 0> -> <6x17xbf16, strides = [24, 1], offset = 0>
+// CHECK-NEXT: stride.matmul %[[P]], %arg2 {lhs_layout = #stride.matmul_operand<transposed = false, ld = 24, batch_stride = 0>
+// CHECK-NEXT: %[[T:.*]] = stride.permute %[[P]] dims [1, 0] : {{.*}} -> <17x6xbf16, strides = [1, 24], offset = 0>
+// CHECK-NEXT: stride.matmul %[[T]], %arg3 {lhs_layout = #stride.matmul_operand<transposed = true, ld = 24, batch_stride = 0>
+// CHECK-NOT: stride.clone
+// CHECK: stride.matmul %arg4, %arg5 {lhs_layout = #stride.matmul_operand<transposed = false, ld = 17, batch_stride = 0>
+// FUSED-LABEL: func.func @unaligned_rows
+// OFF-LABEL: func.func @unaligned_rows
+// OFF-NOT: stride.clone
+// OFF: return
+// FUSED: stride.kernel "mul_clone" {{.*}} -> (!stride.tensor<6x17xbf16, strides = [24, 1], offset = 0>)
+func.func @unaligned_rows(%a: !stride.tensor<6x17xbf16>, %s: !stride.tensor<6x17xbf16>,
+                          %w: !stride.tensor<17x8xbf16>, %x: !stride.tensor<6x8xbf16>,
+                          %f: !stride.tensor<6x17xf32>, %v: !stride.tensor<17x8xf32>)
+    -> (!stride.tensor<6x8xbf16>, !stride.tensor<17x8xbf16>, !stride.tensor<6x8xf32>) {
+  %g = stride.mul %a, %s : !stride.tensor<6x17xbf16>, !stride.tensor<6x17xbf16>
+      -> !stride.tensor<6x17xbf16>
+  %dx = stride.matmul %g, %w : !stride.tensor<6x17xbf16>, !stride.tensor<17x8xbf16>
+      -> !stride.tensor<6x8xbf16>
+  %gt = stride.permute %g dims [1, 0] : !stride.tensor<6x17xbf16>
+      -> !stride.tensor<17x6xbf16, strides = [1, 17], offset = 0>
+  %dw = stride.matmul %gt, %x : !stride.tensor<17x6xbf16, strides = [1, 17], offset = 0>,
+      !stride.tensor<6x8xbf16> -> !stride.tensor<17x8xbf16>
+  %y = stride.matmul %f, %v : !stride.tensor<6x17xf32>, !stride.tensor<17x8xf32>
+      -> !stride.tensor<6x8xf32>
+  return %dx, %dw, %y : !stride.tensor<6x8xbf16>, !stride.tensor<17x8xbf16>, !stride.tensor<6x8xf32>
 }
