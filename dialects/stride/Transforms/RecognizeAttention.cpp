@@ -586,12 +586,30 @@ LogicalResult applyToExisting(func::FuncOp func) {
   return applyOpPatternsGreedily(ops, std::move(patterns), config);
 }
 
+/// The fused op replaces a batched product's result through a view to its
+/// [batch * heads, ...] shape, which the graph then viewed back to
+/// [batch, heads, ...]. Each such round trip reads the view's source
+/// instead, so no later pass meets the merged dim (stride-tensor-parallel
+/// cannot split batch * heads into one block per rank).
+void dropViewRoundTrips(func::FuncOp func) {
+  func.walk([](ViewOp outer) {
+    auto inner = outer.getInput().getDefiningOp<ViewOp>();
+    if (!inner || inner.getInput().getType() != outer.getType())
+      return;
+    outer.replaceAllUsesWith(inner.getInput());
+    outer.erase();
+    if (inner->use_empty())
+      inner.erase();
+  });
+}
+
 struct RecognizeAttentionPass
     : stride::impl::RecognizeAttentionBase<RecognizeAttentionPass> {
   void runOnOperation() override {
     if (failed(applyToExisting<SpelledAttention, MatmulOp>(getOperation())) ||
         failed(applyToExisting<RepeatedKeyValue, AttentionOp>(getOperation())))
       return signalPassFailure();
+    dropViewRoundTrips(getOperation());
   }
 };
 
