@@ -101,10 +101,17 @@ private:
     auto it = split.find(v);
     return it == split.end() ? std::nullopt : std::optional(it->second);
   }
+  /// `t` with `dim` divided across the ranks: dense, with `t`'s dims in
+  /// the same order (an attention result laid out [batch, tokens, heads,
+  /// dim] stays so, and its permute back to tokens first still merges the
+  /// heads).
   StridedTensorType dividedType(StridedTensorType t, int64_t dim) const {
-    SmallVector<int64_t> shape(t.getShape());
-    shape[dim] /= parts;
-    return StridedTensorType::getContiguous(shape, t.getElementType());
+    Layout layout = t.getLayout();
+    layout.shape[dim] /= parts;
+    layout.strides = denseStridesInOrder(layout.shape,
+                                         dimOrderByStride(t.getLayout().strides));
+    layout.offset = 0;
+    return StridedTensorType::get(t.getElementType(), layout);
   }
   void markSplit(Value v, int64_t dim, Operation *from) {
     split[v] = dim;
