@@ -163,20 +163,21 @@ LogicalResult Splitter::checkDivisible(Operation *op, Value v, int64_t dim) {
 }
 
 /// Rank `rank`'s block of `v` along `dim`: a smaller expand of a
-/// broadcast, the block of a weight, or a slice.
+/// broadcast (of the block of what it expands where that dim is not
+/// broadcast: a bias), the block of a weight, or a slice.
 Value Splitter::partOf(Value v, int64_t dim) {
   if (auto expand = v.getDefiningOp<ExpandOp>()) {
-    StridedTensorType source = expand.getInput().getType();
-    int64_t at = dim - (typeOf(v).getRank() - source.getRank());
-    if (at < 0 || source.getShape()[at] == 1) {
-      SmallVector<int64_t> shape(typeOf(v).getShape());
-      shape[dim] /= parts;
-      ViewResult layout = inferExpand(source.getLayout(), shape);
-      return ExpandOp::create(b, expand.getLoc(),
-                              StridedTensorType::get(source.getElementType(),
-                                                     *layout.layout),
-                              expand.getInput());
-    }
+    Value input = expand.getInput();
+    int64_t at = dim - (typeOf(v).getRank() - typeOf(input).getRank());
+    if (at >= 0 && typeOf(input).getShape()[at] != 1)
+      input = partOf(input, at);
+    SmallVector<int64_t> shape(typeOf(v).getShape());
+    shape[dim] /= parts;
+    ViewResult layout = inferExpand(typeOf(input).getLayout(), shape);
+    return ExpandOp::create(
+        b, expand.getLoc(),
+        StridedTensorType::get(typeOf(input).getElementType(), *layout.layout),
+        input);
   }
   if (weightRoot(v))
     return weightPart(v, dim);
@@ -555,8 +556,8 @@ LogicalResult Splitter::checkWriteBack(func::ReturnOp ret, unsigned result,
   std::string name = argumentName(func, state.getArgNumber());
   return refuse(ret, valueDim ? value : Value(state))
          << "writes back state '" << name << "' (result #" << result
-         << ") with a value " << describe(valueDim) << ", but the state is "
-         << describe(stateDim)
+         << ") with a value that is " << describe(valueDim)
+         << ", but the state is " << describe(stateDim)
          << ": a state is split only where what writes it is split the same "
             "way";
 }
