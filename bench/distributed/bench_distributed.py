@@ -53,8 +53,9 @@ NVLink multicast stays off everywhere: NCCL_NVLS_ENABLE=0 is set here
 before anything starts (torchrun and stride-run-gpu inherit it; the
 runtime sets it too).
 
-A case Stride cannot compile (the tensor-parallel split has no rule for a
-KV cache yet: python-free-docs/distributed.md) is a row with its error.
+At TP > 1 each rank's decode module holds only its key/value heads of the
+cache (python-free-docs/distributed.md, "A KV cache split by heads"). A
+case Stride cannot compile is a row with its error.
 """
 
 import os

@@ -17,7 +17,14 @@
 #     rank returns the unsplit graph's results (expected/llama);
 #   - the data-parallel backward of test/dialects/stride/Transforms
 #     (dp-shard.mlir, stridec --data-parallel=2): every rank returns the
-#     full batch's gradients (expected/dp).
+#     full batch's gradients (expected/dp);
+#   - a decode step with a KV cache split by heads for 2 ranks (the
+#     llama_decode fixture of test/Import/Torch, as
+#     decode-tensor-parallel.test runs it on the CPU): the prompt, then 3
+#     decode steps, each rank's half of the caches carried from step to
+#     step (--state-out, --state-in: state/after<k>/rank<r>); every step's
+#     outputs against the unsplit graph's, run by the reference interpreter
+#     with its whole caches carried the same way (expected/decode/step<k>).
 # Prints each rank's comparison; exits non-zero on a mismatch or an error.
 set -euo pipefail
 
@@ -57,9 +64,32 @@ done
 "$bin/stride-run" "$dp/dp-full.mlir" --random-inputs --seed 1 --save-inputs "$out/in/dp" \
   --output-dir "$out/expected/dp" >/dev/null
 
+# The split decode step with its cache: one module per rank of the prompt
+# and of the step; the unsplit graphs' outputs, step by step.
+fixture=test/Import/Torch/fixtures/llama_decode
+python3 test/Import/Torch/Inputs/decode-steps.py "$fixture" "$out/in/decode" 4
+for graph in prefill decode; do
+  "$bin/stridec" "$fixture/$graph.pt2" --emit=graph -o "$out/$graph.mlir"
+  for rank in 0 1; do
+    "$bin/stridec" "$fixture/$graph.pt2" --tensor-parallel=2 --rank=$rank \
+      -o "$out/$graph.rank$rank.stridemod"
+  done
+done
+states=()
+for step in 0 1 2 3; do
+  graph=decode; [[ $step == 0 ]] && graph=prefill
+  "$bin/stride-run" "$out/$graph.mlir" "${states[@]}" \
+    --input input_ids="$out/in/decode/step$step/input_ids.npy" \
+    --input cache_position="$out/in/decode/step$step/cache_position.npy" \
+    --state-out "$out/whole-states/after$step" \
+    --output-dir "$out/expected/decode/step$step" >/dev/null
+  states=(--state-in "$out/whole-states/after$step")
+done
+rm -f "$out/prefill.mlir" "$out/decode.mlir"
+
 cat > "$out/check.sh" <<'CHECK'
 #!/usr/bin/env bash
-# Runs the three cases on 2 GPUs (see bench/distributed/collectives-check.sh).
+# Runs the four cases on 2 GPUs (see bench/distributed/collectives-check.sh).
 set -uo pipefail
 cd "$(dirname "$0")"
 export NCCL_NVLS_ENABLE=0
@@ -75,6 +105,16 @@ run "the split decoder (f32)" 'llama.rank%d.stridemod' $(for f in in/llama/*.npy
   n=$(basename "$f" .npy); echo "--input $n=$f"; done) --expect expected/llama --rtol 1e-4
 run "data-parallel gradients" 'dp.rank%d.stridemod' --input x=in/dp/x.npy \
   --input g=in/dp/g.npy --expect expected/dp --rtol 1e-5
+rm -rf state
+for step in 0 1 2 3; do
+  if [[ $step == 0 ]]; then graph=prefill; carried=(); else
+    graph=decode; carried=(--state-in "state/after$((step - 1))"); fi
+  run "the split decode step with its KV cache: step $step" "$graph.rank%d.stridemod" \
+    --input input_ids=in/decode/step$step/input_ids.npy \
+    --input cache_position=in/decode/step$step/cache_position.npy \
+    "${carried[@]}" --state-out "state/after$step" \
+    --expect expected/decode/step$step --rtol 1e-4
+done
 echo "exit status $status"
 exit $status
 CHECK

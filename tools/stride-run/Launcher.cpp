@@ -31,7 +31,7 @@ namespace {
 /// The options the launcher sets for each rank itself.
 bool isRankOption(const std::string &name) {
   return name == "--ranks" || name == "--output-dir" || name == "--expect" ||
-         name == "--device";
+         name == "--state-in" || name == "--state-out" || name == "--device";
 }
 
 /// `args` without the module path and the options the launcher sets per
@@ -61,14 +61,20 @@ std::vector<std::string> rankArgs(const RunModuleOptions &options,
   std::vector<std::string> args{rankPath(options.modulePath, rank), "--device",
                                 std::to_string(rank)};
   std::string r = "rank" + std::to_string(rank);
+  // Where each rank writes: DIR/rank<r>/. What it reads: DIR/rank<r>/
+  // where that exists (a split state, an output of its own), else DIR.
+  auto own = [&](const std::string &dir) { return dir + "/" + r; };
+  auto ownOrShared = [&](const std::string &dir) {
+    return std::filesystem::is_directory(own(dir)) ? own(dir) : dir;
+  };
   if (!options.outputDir.empty())
-    args.insert(args.end(), {"--output-dir", options.outputDir + "/" + r});
-  if (!options.expectDir.empty()) {
-    std::string own = options.expectDir + "/" + r;
-    args.insert(args.end(),
-                {"--expect",
-                 std::filesystem::is_directory(own) ? own : options.expectDir});
-  }
+    args.insert(args.end(), {"--output-dir", own(options.outputDir)});
+  if (!options.stateOut.empty())
+    args.insert(args.end(), {"--state-out", own(options.stateOut)});
+  if (!options.expectDir.empty())
+    args.insert(args.end(), {"--expect", ownOrShared(options.expectDir)});
+  if (!options.stateIn.empty())
+    args.insert(args.end(), {"--state-in", ownOrShared(options.stateIn)});
   args.insert(args.end(), shared.begin(), shared.end());
   return args;
 }

@@ -21,6 +21,7 @@
 #include "stride/Support/Result.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,6 +70,10 @@ struct Options {
   /// graph split for N ranks by stride-tensor-parallel (--tensor-parallel).
   int64_t simulateRanks = 0;
   int64_t tensorParallel = 0;
+  /// Read the states from DIR/<name>.npy instead of their initial values,
+  /// and write them there after the run (GraphStates.cpp; empty: no).
+  std::string stateIn;
+  std::string stateOut;
   bool help = false;
 };
 
@@ -97,6 +102,27 @@ Status emitResults(const Options &options, mlir::func::FuncOp entry,
 /// status.
 int expectResults(const Options &options, mlir::func::FuncOp entry,
                   const std::vector<HostArray> &results);
+
+/// Whether --state-in or --state-out is given: the results that write a
+/// state back are then states, not outputs (GraphStates.cpp).
+bool carriesStates(const Options &options);
+
+/// Whether result `result` of `entry` is a state written back, left out of
+/// the outputs (--output-dir, --print, --expect).
+bool isStateOutput(const Options &options, mlir::func::FuncOp entry,
+                   size_t result);
+
+/// --state-in: argument `argument`'s value from DIR/<name>.npy where it is
+/// a state (none where it is not, or without --state-in).
+Result<std::optional<HostArray>> readStateInput(const Options &options,
+                                                mlir::func::FuncOp entry,
+                                                unsigned argument);
+
+/// --state-out: each state's value after the run (the result that writes
+/// it back, else its input) as DIR/<name>.npy.
+Status writeStateOutputs(const Options &options, mlir::func::FuncOp entry,
+                         const std::vector<HostArray> &inputs,
+                         const std::vector<HostArray> &results);
 
 /// Prints "stride-run: error: MESSAGE"; returns 1.
 int fail(const std::string &message);

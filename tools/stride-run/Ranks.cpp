@@ -66,22 +66,41 @@ std::string rankDir(const std::string &dir, size_t rank) {
   return path.str().str();
 }
 
-/// Rank r's results under DIR/rank<r>/ and "rank r:"; --expect for each,
-/// against DIR/rank<r>/ where it exists, else DIR.
+/// Rank r's options: its outputs and states under DIR/rank<r>/; --expect
+/// and --state-in read DIR/rank<r>/ where it exists, else DIR.
+Options rankOptions(const Options &options, size_t rank) {
+  Options o = options;
+  if (options.simulateRanks)
+    o.seed = options.seed + rank;
+  if (!options.outputDir.empty())
+    o.outputDir = rankDir(options.outputDir, rank);
+  if (!options.stateOut.empty())
+    o.stateOut = rankDir(options.stateOut, rank);
+  if (!options.expectDir.empty() &&
+      llvm::sys::fs::is_directory(rankDir(options.expectDir, rank)))
+    o.expectDir = rankDir(options.expectDir, rank);
+  if (!options.stateIn.empty() &&
+      llvm::sys::fs::is_directory(rankDir(options.stateIn, rank)))
+    o.stateIn = rankDir(options.stateIn, rank);
+  return o;
+}
+
+/// Rank r's results under DIR/rank<r>/ and "rank r:", its states under
+/// --state-out's DIR/rank<r>/; --expect for each.
 int emitRankResults(const Options &options, ArrayRef<func::FuncOp> entries,
+                    const std::vector<std::vector<HostArray>> &inputs,
                     const std::vector<std::vector<HostArray>> &results) {
   int status = 0;
   for (size_t r = 0; r < results.size(); ++r) {
-    Options rankOptions = options;
-    if (!options.outputDir.empty())
-      rankOptions.outputDir = rankDir(options.outputDir, r);
-    if (!options.expectDir.empty() &&
-        llvm::sys::fs::is_directory(rankDir(options.expectDir, r)))
-      rankOptions.expectDir = rankDir(options.expectDir, r);
+    Options rankOptions = run::rankOptions(options, r);
     if (options.print || !options.expectDir.empty())
       llvm::outs() << "rank " << r << ":\n";
     if (Status s = emitResults(rankOptions, entries[r], results[r]); !s)
       return fail(s.error().message);
+    if (Status s = writeStateOutputs(rankOptions, entries[r], inputs[r],
+                                     results[r]);
+        !s)
+      return fail("rank " + std::to_string(r) + ": " + s.error().message);
     if (!options.expectDir.empty() &&
         expectResults(rankOptions, entries[r], results[r]) != 0)
       status = 1;
@@ -130,11 +149,8 @@ int runRanks(const Options &options) {
       return fail(options.inputFile + ": " +
                   (options.entry.empty() ? std::string("no function to run")
                                          : "no function @" + options.entry));
-    Options rankOptions = options;
-    if (options.simulateRanks)
-      rankOptions.seed = options.seed + r;
     Result<std::vector<HostArray>> rankInputs =
-        gatherInputs(rankOptions, entries.back());
+        gatherInputs(rankOptions(options, r), entries.back());
     if (!rankInputs)
       return fail("rank " + std::to_string(r) + ": " +
                   rankInputs.error().message);
@@ -144,7 +160,7 @@ int runRanks(const Options &options) {
       interpretRanks(entries, inputs);
   if (!results)
     return fail(results.error().message);
-  return emitRankResults(options, entries, *results);
+  return emitRankResults(options, entries, inputs, *results);
 }
 
 } // namespace stride::run

@@ -125,8 +125,9 @@ std::string runModuleUsage(const std::string &program) {
          "                         NCCL_NVLS_ENABLE=0; a MODULE path with %d\n"
          "                         names rank r's module (model.rank%d.stridemod),\n"
          "                         else every rank runs MODULE; rank r's outputs\n"
-         "                         go to DIR/rank<r>/, --expect DIR compares\n"
-         "                         with DIR/rank<r>/ where it exists, else DIR;\n"
+         "                         and states (--output-dir, --state-out) go to\n"
+         "                         DIR/rank<r>/, --expect and --state-in read\n"
+         "                         DIR/rank<r>/ where it exists, else DIR;\n"
          "                         fails, with the rank's message, if any rank\n"
          "                         fails (a rank that stops ends the others by\n"
          "                         the collective timeout, STRIDE_NCCL_TIMEOUT_MS)\n";

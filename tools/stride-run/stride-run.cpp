@@ -131,6 +131,16 @@ OPTIONS:
                           results are those of the unsplit graph: --expect
                           compares each rank's with the unsplit graph's
                           (written by a run without this option).
+  --state-in DIR          Start the graph's states (stride.state arguments,
+                          a KV cache) from DIR/<name>.npy instead of their
+                          initial values (one file per state).
+  --state-out DIR         Write each state after the run as DIR/<name>.npy
+                          (the next run's --state-in). With either option,
+                          the results that write a state back are states,
+                          not outputs (as in a module): --output-dir,
+                          --print and --expect leave them out. With
+                          --simulate-ranks or --tensor-parallel, rank r's
+                          states are DIR/rank<r>/.
   --help                  Show this text.
 
 Options taking a value accept both `--opt VALUE` and `--opt=VALUE`.
@@ -220,6 +230,9 @@ Result<Options> parseCommandLine(int argc, char **argv) {
     } else if (name == "--output-dir") {
       if (!(s = takeValue())) return s.error();
       o.outputDir = value;
+    } else if (name == "--state-in" || name == "--state-out") {
+      if (!(s = takeValue())) return s.error();
+      (name == "--state-in" ? o.stateIn : o.stateOut) = value;
     } else if (name == "--bf16-output") {
       if (!(s = takeValue())) return s.error();
       std::optional<Bf16Output> encoding = parseBf16Output(value);
@@ -322,6 +335,8 @@ Status emitResults(const Options &options, func::FuncOp entry,
           options.outputDir +
               ": cannot create the output directory: " + ec.message());
     for (size_t r = 0; r < results.size(); ++r) {
+      if (isStateOutput(options, entry, r))
+        continue;
       llvm::SmallString<256> path(options.outputDir);
       llvm::sys::path::append(path, resultName(entry, r) + ".npy");
       if (Status s = writeNpyFile(path.str().str(),
@@ -333,6 +348,8 @@ Status emitResults(const Options &options, func::FuncOp entry,
   if (options.print) {
     constexpr int64_t kPrintLimit = 10000;
     for (size_t r = 0; r < results.size(); ++r) {
+      if (isStateOutput(options, entry, r))
+        continue;
       const HostArray &a = results[r];
       llvm::outs() << resultName(entry, r) << ": " << dtypeName(a.dtype) << " "
                    << formatDims(a.shape) << "\n";
@@ -498,6 +515,13 @@ Result<std::vector<HostArray>> gatherInputs(const Options &options,
       inputs.push_back(std::move(*given[a]));
       continue;
     }
+    Result<std::optional<HostArray>> state = readStateInput(options, func, a);
+    if (!state)
+      return state.error();
+    if (*state) {
+      inputs.push_back(std::move(**state));
+      continue;
+    }
     if (auto init = func.getArgAttrOfType<ElementsAttr>(
             a, StrideDialect::kStateAttrName)) {
       inputs.push_back(initialValue(init, type));
@@ -533,6 +557,8 @@ int expectResults(const Options &options, func::FuncOp entry,
                   const std::vector<HostArray> &results) {
   int status = 0;
   for (size_t r = 0; r < results.size(); ++r) {
+    if (isStateOutput(options, entry, r))
+      continue;
     std::string name = resultName(entry, r);
     llvm::SmallString<256> path(options.expectDir);
     llvm::sys::path::append(path, name + ".npy");
@@ -634,6 +660,8 @@ int runReference(const Options &options) {
     return *same ? 0 : 1;
   }
   if (Status s = emitResults(options, entry, *results); !s)
+    return fail(s.error().message);
+  if (Status s = writeStateOutputs(options, entry, *inputs, *results); !s)
     return fail(s.error().message);
   if (!options.expectDir.empty())
     return expectResults(options, entry, *results);

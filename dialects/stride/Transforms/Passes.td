@@ -484,7 +484,14 @@ def TensorParallel : Pass<"stride-tensor-parallel", "::mlir::func::FuncOp"> {
     - the embedding (`stride.index_select` of a constant table) split along
       its hidden dim, followed by a `stride.all_gather`;
     - a split value returned by the function is all-gathered, so every
-      rank returns the unsplit results.
+      rank returns the unsplit results (the LM head's logits are gathered
+      before an op that reduces over the vocabulary, such as the next
+      token's argmax, which reads the same gathered value);
+    - a state argument (a KV cache) into which an index scatter writes a
+      value split along another dim than the one it writes along (the key
+      or value projection's heads) is split along that dim: its type and
+      its `stride.state` initial value become the rank's block, and so
+      does the result that writes it back.
 
     A split value reaching an op the pass cannot split along that dim (a
     reduction over it, a slice of it, a fused QKV product's slices) is an
@@ -498,6 +505,10 @@ def TensorParallel : Pass<"stride-tensor-parallel", "::mlir::func::FuncOp"> {
     ...
     %o = stride.matmul %a, %wo1 : !stride.tensor<4x4xf32>, !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
     %r = stride.all_reduce %o sum world_size 2 : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    // a cache of 2 key/value heads: before
+    %k = stride.scatter %cache, %pos, %knew dim 2 : !stride.tensor<1x2x96x16xf32>, ... -> !stride.tensor<1x2x96x16xf32>
+    // after: rank 1's head (the argument's type and initial value too)
+    %k = stride.scatter %cache, %pos1, %knew dim 2 : !stride.tensor<1x1x96x16xf32>, ... -> !stride.tensor<1x1x96x16xf32>
     ```
   }];
   let dependentDialects = ["::stride::StrideDialect"];

@@ -12,13 +12,17 @@
 // (views map it, element-wise ops, cat and reductions keep it, attention
 // splits heads), a product whose lhs is split along its contracted dim
 // becomes row-parallel with an all-reduce, and a split value the function
-// returns is all-gathered. Each rank's part of a dim of size S is the
-// block [rank * S / N, (rank + 1) * S / N).
+// returns is all-gathered. A state argument (a KV cache) written by an index
+// scatter with a value split along another dim than the scatter's is split
+// along that dim too: the rank holds only its heads' cache, and writes back
+// its block. Each rank's part of a dim of size S is the block
+// [rank * S / N, (rank + 1) * S / N).
 //
 //===----------------------------------------------------------------------===//
 
 #include "TensorParallel.h"
 
+#include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -38,11 +42,11 @@ namespace {
 
 StridedTensorType typeOf(Value v) { return cast<StridedTensorType>(v.getType()); }
 
-/// The ranks' block of a constant along `dim`, or null where its value is
-/// not a dense array of whole bytes (the caller slices it at run time).
-DenseElementsAttr constantPart(ConstantOp constant, int64_t dim, int64_t parts,
-                               int64_t rank) {
-  auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+/// The rank's block of `elements` along `dim` (a splat stays a splat), or
+/// null where they are not a dense array of whole bytes.
+DenseElementsAttr denseBlock(Attribute elements, int64_t dim, int64_t parts,
+                             int64_t rank) {
+  auto dense = dyn_cast_or_null<DenseElementsAttr>(elements);
   if (!dense)
     return nullptr;
   auto type = cast<RankedTensorType>(dense.getType());
@@ -87,6 +91,11 @@ private:
   llvm::DenseMap<Value, int64_t> split;
   /// The product each split value's split comes from (for notes).
   llvm::DenseMap<Value, Operation *> origin;
+  /// The LM heads: products whose split logits are all-gathered where the
+  /// function returns them, or where an op needs the whole vocabulary.
+  llvm::DenseSet<Operation *> lmHeads;
+  /// The all-gather of each split value gathered so far (one per value).
+  llvm::DenseMap<Value, Value> gathered;
 
   std::optional<int64_t> splitDim(Value v) const {
     auto it = split.find(v);
@@ -126,7 +135,14 @@ private:
   LogicalResult splitLike(Operation *op, int64_t dim, ValueRange operands);
   LogicalResult splitReduction(ReductionOpInterface op, int64_t dim);
   LogicalResult splitAttention(AttentionOp attention);
+  LogicalResult splitIndexScatter(IndexScatterOpInterface scatter, int64_t dim);
+  LogicalResult splitState(Operation *scatter, BlockArgument state,
+                           int64_t dim, Value from);
+  Value gatherBefore(Operation *op, Value v);
+  LogicalResult checkWriteBack(func::ReturnOp ret, unsigned result,
+                               BlockArgument state);
   LogicalResult gatherReturned(func::ReturnOp ret);
+  void updateFunctionType();
 };
 
 InFlightDiagnostic Splitter::refuse(Operation *op, Value splitValue) {
@@ -149,20 +165,21 @@ LogicalResult Splitter::checkDivisible(Operation *op, Value v, int64_t dim) {
 }
 
 /// Rank `rank`'s block of `v` along `dim`: a smaller expand of a
-/// broadcast, the block of a weight, or a slice.
+/// broadcast (of the block of what it expands where that dim is not
+/// broadcast: a bias), the block of a weight, or a slice.
 Value Splitter::partOf(Value v, int64_t dim) {
   if (auto expand = v.getDefiningOp<ExpandOp>()) {
-    StridedTensorType source = expand.getInput().getType();
-    int64_t at = dim - (typeOf(v).getRank() - source.getRank());
-    if (at < 0 || source.getShape()[at] == 1) {
-      SmallVector<int64_t> shape(typeOf(v).getShape());
-      shape[dim] /= parts;
-      ViewResult layout = inferExpand(source.getLayout(), shape);
-      return ExpandOp::create(b, expand.getLoc(),
-                              StridedTensorType::get(source.getElementType(),
-                                                     *layout.layout),
-                              expand.getInput());
-    }
+    Value input = expand.getInput();
+    int64_t at = dim - (typeOf(v).getRank() - typeOf(input).getRank());
+    if (at >= 0 && typeOf(input).getShape()[at] != 1)
+      input = partOf(input, at);
+    SmallVector<int64_t> shape(typeOf(v).getShape());
+    shape[dim] /= parts;
+    ViewResult layout = inferExpand(typeOf(input).getLayout(), shape);
+    return ExpandOp::create(
+        b, expand.getLoc(),
+        StridedTensorType::get(typeOf(input).getElementType(), *layout.layout),
+        input);
   }
   if (weightRoot(v))
     return weightPart(v, dim);
@@ -184,7 +201,7 @@ Value Splitter::slicePart(Value v, int64_t dim) {
 Value Splitter::weightPart(Value v, int64_t dim) {
   Operation *def = v.getDefiningOp();
   if (auto constant = dyn_cast<ConstantOp>(def)) {
-    DenseElementsAttr part = constantPart(constant, dim, parts, rank);
+    DenseElementsAttr part = denseBlock(constant.getValue(), dim, parts, rank);
     if (!part)
       return slicePart(v, dim);
     return ConstantOp::create(b, constant.getLoc(),
@@ -372,6 +389,13 @@ LogicalResult Splitter::splitLike(Operation *op, int64_t dim,
 
 LogicalResult Splitter::splitReduction(ReductionOpInterface op, int64_t dim) {
   SmallVector<int64_t> reduced = op.getReducedDims();
+  // The next token's argmax over the LM head's vocabulary reads the
+  // logits the function returns gathered anyway.
+  if (llvm::is_contained(reduced, dim) &&
+      lmHeads.contains(origin.lookup(op.getInput()))) {
+    op->setOperand(0, gatherBefore(op, op.getInput()));
+    return success();
+  }
   if (llvm::is_contained(reduced, dim))
     return refuse(op, op.getInput())
            << "reduces dim " << dim
@@ -404,22 +428,172 @@ LogicalResult Splitter::splitAttention(AttentionOp attention) {
   return success();
 }
 
-/// The function returns the unsplit values: split ones are gathered.
-LogicalResult Splitter::gatherReturned(func::ReturnOp ret) {
-  b.setInsertionPoint(ret);
-  for (OpOperand &use : ret->getOpOperands()) {
-    std::optional<int64_t> dim = splitDim(use.get());
-    if (!dim)
+/// The state argument `v` is, or null.
+BlockArgument stateArgument(func::FuncOp func, Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg || arg.getOwner() != &func.getBody().front() ||
+      !func.getArgAttr(arg.getArgNumber(), StrideDialect::kStateAttrName))
+    return {};
+  return arg;
+}
+
+/// A write into a state (the value of a KV cache after this step's
+/// position is written) split along `dim`, which is not the dim it writes
+/// along: the state is split along `dim` too, its index cut to the rank's
+/// block, and the rank writes only its block.
+LogicalResult Splitter::splitIndexScatter(IndexScatterOpInterface scatter,
+                                          int64_t dim) {
+  Operation *op = scatter.getOperation();
+  auto indexed = cast<IndexedOpInterface>(op);
+  Value input = indexed.getInput(), src = scatter.getSrc();
+  Value index = indexed.getIndex();
+  Value from = splitDim(src) ? src : input;
+  if (splitDim(index))
+    return refuse(op, index) << "has a split index: only the tensor it "
+                                "writes into and the value it writes can be "
+                                "split";
+  if (dim == indexed.getDim())
+    return refuse(op, from) << "writes along dim " << dim
+                            << ", which is split across the ranks (each "
+                               "holds a block)";
+  std::optional<int64_t> inputDim = splitDim(input), srcDim = splitDim(src);
+  if (inputDim && srcDim && *inputDim != *srcDim)
+    return refuse(op, src) << "has operands split along dims " << *inputDim
+                           << " and " << *srcDim;
+  if (!srcDim)
+    return refuse(op, input)
+           << "writes a value that is not split into a tensor split along dim "
+           << dim << ": a split state is written from values split the same "
+                     "way (the key or value projection's heads)";
+  int64_t size = typeOf(op->getResult(0)).getShape()[dim];
+  if (!inputDim && typeOf(src).getShape()[dim] * parts != size)
+    return refuse(op, src) << "writes a value split along dim " << dim
+                           << " into a tensor of another size along it ("
+                           << size << "): each rank would write another "
+                                      "part of it";
+  if (!scatter.isSliceIndex() &&
+      typeOf(index).getShape()[dim] * (inputDim ? parts : 1) != size)
+    return refuse(op, from) << "writes only part of dim " << dim
+                            << " (its index has size "
+                            << typeOf(index).getShape()[dim]
+                            << " there): the ranks' blocks need the whole dim";
+  if (!inputDim) {
+    BlockArgument state = stateArgument(func, input);
+    if (!state)
+      return refuse(op, src)
+             << "writes a value split along dim " << dim
+             << " into a tensor that is not a state: only a state argument "
+                "(a KV cache) is split by what is written into it";
+    if (failed(splitState(op, state, dim, src)))
+      return failure();
+  }
+  if (!scatter.isSliceIndex()) {
+    b.setInsertionPoint(op);
+    indexed.getIndexMutable().assign(partOf(index, dim));
+  }
+  Value result = op->getResult(0);
+  result.setType(dividedType(typeOf(result), dim));
+  markSplit(result, dim, origin.lookup(from));
+  return success();
+}
+
+/// The state argument `state` becomes the rank's block along `dim`: its
+/// type and its initial value (sliced at compile time).
+LogicalResult Splitter::splitState(Operation *scatter, BlockArgument state,
+                                   int64_t dim, Value from) {
+  unsigned index = state.getArgNumber();
+  std::string name = argumentName(func, index);
+  for (Operation *user : state.getUsers()) {
+    if (user == scatter || !user->isBeforeInBlock(scatter))
       continue;
-    StridedTensorType part = typeOf(use.get());
-    SmallVector<int64_t> shape(part.getShape());
-    shape[*dim] *= parts;
-    auto full = StridedTensorType::getContiguous(shape, part.getElementType());
-    auto gather = AllGatherOp::create(b, ret.getLoc(), full, use.get(), *dim,
-                                      parts);
-    use.set(gather.getResult());
+    InFlightDiagnostic diag =
+        refuse(scatter, from)
+        << "writes a value split along dim " << dim << " into state '" << name
+        << "', which an earlier op reads whole: the state cannot be split";
+    diag.attachNote(user->getLoc()) << "state '" << name << "' is read here";
+    return diag;
+  }
+  if (failed(checkDivisible(scatter, state, dim)))
+    return failure();
+  Attribute initial = func.getArgAttr(index, StrideDialect::kStateAttrName);
+  DenseElementsAttr block = denseBlock(initial, dim, parts, rank);
+  if (!block)
+    return refuse(scatter, from)
+           << "writes into state '" << name
+           << "', whose initial value is not a dense array of whole bytes "
+              "that the pass can cut into the ranks' blocks";
+  func.setArgAttr(index, StrideDialect::kStateAttrName, block);
+  state.setType(dividedType(typeOf(state), dim));
+  markSplit(state, dim, origin.lookup(from));
+  return success();
+}
+
+/// The all-gather of the split value `v`, made before `op` the first time
+/// it is asked for (every later use reads the same one).
+Value Splitter::gatherBefore(Operation *op, Value v) {
+  if (Value done = gathered.lookup(v))
+    return done;
+  int64_t dim = *splitDim(v);
+  StridedTensorType part = typeOf(v);
+  SmallVector<int64_t> shape(part.getShape());
+  shape[dim] *= parts;
+  auto full = StridedTensorType::getContiguous(shape, part.getElementType());
+  b.setInsertionPoint(op);
+  auto gather = AllGatherOp::create(b, op->getLoc(), full, v, dim, parts);
+  gathered[v] = gather.getResult();
+  return gather.getResult();
+}
+
+/// Result `result`, which writes `state` back, is split as the state is:
+/// the rank writes back its block.
+LogicalResult Splitter::checkWriteBack(func::ReturnOp ret, unsigned result,
+                                       BlockArgument state) {
+  Value value = ret.getOperand(result);
+  std::optional<int64_t> valueDim = splitDim(value), stateDim = splitDim(state);
+  if (valueDim == stateDim)
+    return success();
+  auto describe = [](std::optional<int64_t> dim) {
+    return dim ? "split along dim " + std::to_string(*dim) : std::string("whole");
+  };
+  std::string name = argumentName(func, state.getArgNumber());
+  return refuse(ret, valueDim ? value : Value(state))
+         << "writes back state '" << name << "' (result #" << result
+         << ") with a value that is " << describe(valueDim)
+         << ", but the state is " << describe(stateDim)
+         << ": a state is split only where what writes it is split the same "
+            "way";
+}
+
+/// The function returns the unsplit values: split ones are gathered; a
+/// state written back stays the rank's block.
+LogicalResult Splitter::gatherReturned(func::ReturnOp ret) {
+  for (OpOperand &use : ret->getOpOperands()) {
+    unsigned result = use.getOperandNumber();
+    if (auto writes = func.getResultAttrOfType<StringAttr>(
+            result, StrideDialect::kWritesAttrName)) {
+      BlockArgument state;
+      for (BlockArgument arg : func.getArguments())
+        if (argumentName(func, arg.getArgNumber()) == writes.getValue())
+          state = arg;
+      if (state && stateArgument(func, state)) {
+        if (failed(checkWriteBack(ret, result, state)))
+          return failure();
+        continue;
+      }
+    }
+    if (splitDim(use.get()))
+      use.set(gatherBefore(ret, use.get()));
   }
   return success();
+}
+
+/// The function's type after its state arguments and written-back
+/// results became the rank's blocks.
+void Splitter::updateFunctionType() {
+  Operation *ret = func.getBody().front().getTerminator();
+  func.setFunctionType(FunctionType::get(func.getContext(),
+                                         func.getBody().getArgumentTypes(),
+                                         ret->getOperandTypes()));
 }
 
 LogicalResult Splitter::splitOp(Operation *op) {
@@ -430,6 +604,10 @@ LogicalResult Splitter::splitOp(Operation *op) {
   if (collectiveWorldSize(op))
     return op->emitOpError() << "is a collective: stride-tensor-parallel "
                                 "splits graphs that are not split yet";
+  // The return gathers split values and checks the states written back
+  // (a split state written back whole is refused there).
+  if (auto ret = dyn_cast<func::ReturnOp>(op))
+    return gatherReturned(ret);
   Value splitOperand;
   for (Value operand : op->getOperands())
     if (splitDim(operand))
@@ -438,13 +616,13 @@ LogicalResult Splitter::splitOp(Operation *op) {
   if (!splitOperand) {
     // The LM head: a product by a weight whose logits are returned.
     if (matmul && weightRoot(matmul.getRhs()) &&
-        returnedThroughViews(matmul.getResult()))
+        returnedThroughViews(matmul.getResult())) {
+      lmHeads.insert(matmul);
       return splitColumns(matmul);
+    }
     return success();
   }
   int64_t dim = *splitDim(splitOperand);
-  if (auto ret = dyn_cast<func::ReturnOp>(op))
-    return gatherReturned(ret);
   if (auto view = dyn_cast<ViewOpInterface>(op))
     return splitView(view, dim);
   if (matmul)
@@ -453,6 +631,8 @@ LogicalResult Splitter::splitOp(Operation *op) {
     return splitAttention(attention);
   if (auto reduction = dyn_cast<ReductionOpInterface>(op))
     return splitReduction(reduction, dim);
+  if (auto scatter = dyn_cast<IndexScatterOpInterface>(op))
+    return splitIndexScatter(scatter, dim);
   if (op->hasTrait<Elementwise>())
     return splitLike(op, dim, op->getOperands());
   if (auto cat = dyn_cast<CatOp>(op)) {
@@ -479,6 +659,7 @@ LogicalResult Splitter::run() {
   for (Operation *op : ops)
     if (failed(splitOp(op)))
       return failure();
+  updateFunctionType();
   // The unsplit weights and the views of them that nothing reads now.
   for (Operation *op : llvm::reverse(ops))
     if (op->use_empty() && isa<ConstantOp, ViewOpInterface>(op))

@@ -9,7 +9,9 @@
 // results reach an attention's query, key or value (the QKV projections),
 // the products that feed another product through element-wise ops only
 // (the MLP's gate and up projections), and the embedding lookups. The walks
-// go through views, element-wise ops and cat; an add or sub of two values
+// go through views, element-wise ops, cat and the value an index scatter
+// writes (a KV cache's new position: the key and value projections reach
+// the attention through the cache); an add or sub of two values
 // computed from the graph's inputs through different products (a residual
 // connection: the embedding plus a projection) ends a walk, so a product
 // after a residual stream is never taken for an MLP's.
@@ -63,7 +65,9 @@ llvm::DenseSet<Value> inputDependent(func::FuncOp func) {
 }
 
 /// The products by a weight that `value` is computed from through views,
-/// element-wise ops and cat; failure at a residual join (an add or sub of
+/// element-wise ops, cat and the values index scatters write (not the
+/// tensor they write into: a cache holds what earlier runs wrote); failure
+/// at a residual join (an add or sub of
 /// two input-dependent values computed from different products).
 /// `throughOps` is set when the walk passed an op that is not a view.
 LogicalResult productsOf(Value value, const llvm::DenseSet<Value> &dependent,
@@ -79,6 +83,10 @@ LogicalResult productsOf(Value value, const llvm::DenseSet<Value> &dependent,
   }
   if (isa<ViewOpInterface>(def))
     return productsOf(def->getOperand(0), dependent, found, throughOps, depth + 1);
+  if (auto scatter = dyn_cast<IndexScatterOpInterface>(def)) {
+    throughOps = true;
+    return productsOf(scatter.getSrc(), dependent, found, throughOps, depth + 1);
+  }
   if (!def->hasTrait<Elementwise>() && !isa<CatOp>(def))
     return success();
   throughOps = true;
