@@ -651,6 +651,20 @@ stride_status stride_module_get_output(const stride_module *module,
   return getTensor(module, index, /*input=*/false, out);
 }
 
+stride_status stride_module_get_output_alias(const stride_module *module,
+                                             size_t index, int64_t *input) {
+  STRIDE_CHECK_ARG(module);
+  STRIDE_CHECK_ARG(input);
+  const GraphSignature &sig = module->desc.signature;
+  if (index >= sig.outputs.size())
+    return fail(STRIDE_INVALID_ARGUMENT,
+                "output index " + std::to_string(index) +
+                    " is out of range: '" + sig.entryName + "' has " +
+                    std::to_string(sig.outputs.size()) + " outputs");
+  *input = sig.outputs[index].aliasOfInput;
+  return ok();
+}
+
 //===----------------------------------------------------------------------===//
 // Runtime
 //===----------------------------------------------------------------------===//
