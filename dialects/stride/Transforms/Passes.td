@@ -389,8 +389,10 @@ def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
       `full` and `iota` are cloned the same way;
     - a value read by several kernels, or returned, is materialized once as
       a kernel result (an extra result of a consumer kernel when it is
-      computed over that kernel's iteration space, else a kernel of its
-      own).
+      computed over that kernel's iteration space, a row output of a
+      broadcast-reduction consumer when it is one of its rows' reductions
+      or per-row ops, stored once per row: LayerNorm's saved mean and
+      rstd; else a kernel of its own).
 
     A cost model bounds every kernel, so that a long graph becomes many
     kernels of bounded size and its compile time grows linearly with it: an
