@@ -302,6 +302,16 @@ stride_status stride_module_get_input(const stride_module *module,
                                       size_t index, stride_tensor_info *out);
 stride_status stride_module_get_output(const stride_module *module,
                                        size_t index, stride_tensor_info *out);
+/** `*input`: the input whose storage output `index` is, or -1. An aliased
+    output (an input the graph returns as it is, or a view of one) has no
+    buffer of its own: its layout (stride_module_get_output) addresses that
+    input's buffer, the run writes nothing into it, and
+    stride_invocation_run_device ignores its output pointer (pass 0). It
+    shares memory with the input: a caller that writes either sees the
+    change in the other (python-free-docs/embedding.md, "Aliased
+    outputs"). */
+stride_status stride_module_get_output_alias(const stride_module *module,
+                                             size_t index, int64_t *input);
 
 /*===----------------------------------------------------------------------===*
  * Runtime: running a module on a GPU
@@ -409,7 +419,8 @@ stride_status stride_invocation_run_host(stride_invocation *invocation,
                                          size_t num_outputs);
 
 /** Zero-copy: `inputs[i]` and `outputs[i]` are CUdeviceptr values of
-    buffers (storage_bytes each) laid out as the signature says. Launches on
+    buffers (storage_bytes each) laid out as the signature says; an aliased
+    output's pointer is ignored (stride_module_get_output_alias). Launches on
     `stream` (a CUstream; NULL is the legacy default stream) and returns
     without synchronizing. The invocation's temporaries serve one run at a
     time: use one invocation per stream. */

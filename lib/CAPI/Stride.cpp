@@ -150,18 +150,28 @@ stride_status newModule(ModuleDesc desc, std::string name,
 
 void fillTensorInfo(const TensorSignature &t, stride_tensor_info *out);
 
+/// STRIDE_OK when `index` is below `count`, the number of the signature's
+/// `what`s ("input", "absent output"); otherwise the failure that says so.
+stride_status checkSignatureIndex(const GraphSignature &sig, size_t index,
+                                  size_t count, const std::string &what) {
+  if (index < count)
+    return STRIDE_OK;
+  return fail(STRIDE_INVALID_ARGUMENT,
+              what + " index " + std::to_string(index) +
+                  " is out of range: '" + sig.entryName + "' has " +
+                  std::to_string(count) + " " + what + "s");
+}
+
 stride_status getTensor(const stride_module *module, size_t index, bool input,
                         stride_tensor_info *out) {
   STRIDE_CHECK_ARG(module);
   STRIDE_CHECK_ARG(out);
   const GraphSignature &sig = module->desc.signature;
   const std::vector<TensorSignature> &list = input ? sig.inputs : sig.outputs;
-  if (index >= list.size())
-    return fail(STRIDE_INVALID_ARGUMENT,
-                std::string(input ? "input" : "output") + " index " +
-                    std::to_string(index) + " is out of range: '" +
-                    sig.entryName + "' has " + std::to_string(list.size()) +
-                    (input ? " inputs" : " outputs"));
+  if (stride_status s = checkSignatureIndex(sig, index, list.size(),
+                                            input ? "input" : "output");
+      s != STRIDE_OK)
+    return s;
   fillTensorInfo(list[index], out);
   return ok();
 }
@@ -614,12 +624,11 @@ stride_status stride_module_get_absent_output(const stride_module *module,
   STRIDE_CHECK_ARG(module);
   STRIDE_CHECK_ARG(position);
   const GraphSignature &sig = module->desc.signature;
-  if (index >= sig.absentOutputs.size())
-    return fail(STRIDE_INVALID_ARGUMENT,
-                "absent output index " + std::to_string(index) +
-                    " is out of range: '" + sig.entryName + "' has " +
-                    std::to_string(sig.absentOutputs.size()) +
-                    " absent outputs");
+  if (stride_status s = checkSignatureIndex(sig, index,
+                                            sig.absentOutputs.size(),
+                                            "absent output");
+      s != STRIDE_OK)
+    return s;
   *position = sig.absentOutputs[index];
   return ok();
 }
@@ -649,6 +658,19 @@ stride_status stride_module_get_input(const stride_module *module,
 stride_status stride_module_get_output(const stride_module *module,
                                        size_t index, stride_tensor_info *out) {
   return getTensor(module, index, /*input=*/false, out);
+}
+
+stride_status stride_module_get_output_alias(const stride_module *module,
+                                             size_t index, int64_t *input) {
+  STRIDE_CHECK_ARG(module);
+  STRIDE_CHECK_ARG(input);
+  const GraphSignature &sig = module->desc.signature;
+  if (stride_status s =
+          checkSignatureIndex(sig, index, sig.outputs.size(), "output");
+      s != STRIDE_OK)
+    return s;
+  *input = sig.outputs[index].aliasOfInput;
+  return ok();
 }
 
 //===----------------------------------------------------------------------===//

@@ -61,6 +61,23 @@ std::optional<int> parseSmArch(const std::string &arch) {
   return value;
 }
 
+std::vector<uint32_t> outputSourceBuffers(const ModuleDesc &desc) {
+  const GraphSignature &sig = desc.signature;
+  std::vector<uint32_t> sources(sig.outputs.size());
+  std::vector<uint32_t> inputBuffer(sig.inputs.size());
+  for (size_t i = 0; i < desc.buffers.size(); ++i) {
+    const BufferDesc &b = desc.buffers[i];
+    if (b.kind == BufferKind::Output)
+      sources[b.index] = static_cast<uint32_t>(i);
+    else if (b.kind == BufferKind::Input)
+      inputBuffer[b.index] = static_cast<uint32_t>(i);
+  }
+  for (size_t o = 0; o < sig.outputs.size(); ++o)
+    if (sig.outputs[o].isAlias())
+      sources[o] = inputBuffer[sig.outputs[o].aliasOfInput];
+  return sources;
+}
+
 int64_t ModuleDesc::arenaBytes() const {
   int64_t bytes = 0;
   for (const BufferDesc &b : buffers)

@@ -384,6 +384,16 @@ static void describeAbsentOutputs(std::ostream &os, const GraphSignature &sig) {
      << "; the outputs above are the others, in order\n";
 }
 
+/// ", aliases input 1 'w': no buffer, no copy" (an index the verifier
+/// would refuse is printed as it is).
+static std::string describeAlias(const GraphSignature &sig,
+                                 const TensorSignature &output) {
+  std::string s = ", aliases input " + str(output.aliasOfInput);
+  if (size_t(output.aliasOfInput) < sig.inputs.size())
+    s += " '" + sig.inputs[output.aliasOfInput].name + "'";
+  return s + ": no buffer, no copy";
+}
+
 std::string describeModule(const ModuleDesc &desc) {
   std::ostringstream os;
   os << "Stride module, format version " << desc.formatVersion
@@ -408,7 +418,9 @@ std::string describeModule(const ModuleDesc &desc) {
        << "\n";
   for (size_t i = 0; i < sig.outputs.size(); ++i)
     os << "  output " << i << " '" << sig.outputs[i].name
-       << "': " << describeTensor(sig.outputs[i]) << "\n";
+       << "': " << describeTensor(sig.outputs[i])
+       << (sig.outputs[i].isAlias() ? describeAlias(sig, sig.outputs[i]) : "")
+       << "\n";
   describeAbsentOutputs(os, sig);
   describeExecutables(os, desc);
   describeConstants(os, desc, layout);

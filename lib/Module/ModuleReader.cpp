@@ -142,6 +142,7 @@ TensorSignature fromFb(const fb::TensorSignature *t) {
   out.strides = toVector(t->strides());
   out.storageOffset = t->storage_offset();
   out.mutated = t->mutated();
+  out.aliasOfInput = t->alias_of_input();
   return out;
 }
 

@@ -173,16 +173,58 @@ private:
     checkAbsentOutputs(sig);
     // A functional output needs one address per element, or a kernel's
     // stores would collide (the layout bug Stride exists to prevent).
+    // An aliased output is no plan's write: it may overlap (an expanded
+    // input), and must lie within the input it aliases.
     for (size_t i = 0; i < sig.outputs.size() && problem.empty(); ++i) {
-      checkWrittenLayout(sig.outputs[i], "output " + str(i));
+      if (sig.outputs[i].isAlias())
+        checkAlias(sig.outputs[i], "output " + str(i));
+      else
+        checkWrittenLayout(sig.outputs[i], "output " + str(i));
       if (sig.outputs[i].mutated)
         fail("output " + str(i) + " '" + sig.outputs[i].name +
              "' is marked mutated (only inputs are)");
     }
     // The plan writes a mutated input in place: the same rule.
-    for (size_t i = 0; i < sig.inputs.size() && problem.empty(); ++i)
+    for (size_t i = 0; i < sig.inputs.size() && problem.empty(); ++i) {
       if (sig.inputs[i].mutated)
         checkWrittenLayout(sig.inputs[i], "mutated input " + str(i));
+      checkNoAlias(sig.inputs[i], "input " + str(i));
+    }
+  }
+
+  /// Only outputs alias an input.
+  void checkNoAlias(const TensorSignature &t, const std::string &what) {
+    if (t.aliasOfInput != -1)
+      fail(what + " '" + t.name + "' is marked as an alias of input " +
+           str(t.aliasOfInput) + " (only outputs alias inputs)");
+  }
+
+  /// An aliased output (python-free-docs/module-format.md, "Aliased
+  /// outputs") is input K's storage read at the output's layout: K exists,
+  /// has the same element type, is not written by the plan, and its
+  /// storage holds every element the output's layout reaches.
+  void checkAlias(const TensorSignature &t, const std::string &what) {
+    const GraphSignature &sig = desc.signature;
+    std::string where = what + " '" + t.name + "'";
+    if (size_t(t.aliasOfInput) >= sig.inputs.size()) {
+      fail(where + " aliases input " + str(t.aliasOfInput) +
+           ", but the signature has " + str(sig.inputs.size()) + " inputs");
+      return;
+    }
+    const TensorSignature &input = sig.inputs[t.aliasOfInput];
+    std::string aliased = "input " + str(t.aliasOfInput) + " '" + input.name +
+                          "' (" + describeTensor(input) + ")";
+    if (input.dtype != t.dtype)
+      fail(where + " (" + describeTensor(t) + ") aliases " + aliased +
+           ", of another element type");
+    else if (input.mutated)
+      fail(where + " aliases " + aliased +
+           ", which the plan mutates; an aliased output is the input as the "
+           "caller passed it");
+    else if (storageBytes(t) > storageBytes(input))
+      fail(where + " (" + describeTensor(t) + ") reaches " +
+           str(*storageBytes(t)) + " bytes of the storage of " + aliased +
+           ", past its end at " + str(*storageBytes(input)) + " bytes");
   }
 
   /// A tensor the plan writes needs one address per element, or a kernel's
@@ -207,6 +249,7 @@ private:
       if (s.tensor.mutated)
         fail(what + " '" + s.tensor.name + "' is marked mutated (only inputs "
                     "are)");
+      checkNoAlias(s.tensor, what);
       checkWrittenLayout(s.tensor, what);
       std::optional<int64_t> bytes = storageBytes(s.tensor);
       if (!s.init.empty() && bytes && static_cast<uint64_t>(*bytes) != s.init.size())
@@ -383,13 +426,20 @@ private:
            str(b.index) + " has " + str(needed));
   }
 
+  /// Each tensor has exactly one buffer, an aliased output none (it is
+  /// its input's).
   void checkEachBoundOnce(const std::vector<int> &bound,
                           const std::vector<TensorSignature> &list,
                           const std::string &kind) {
-    for (size_t i = 0; i < bound.size(); ++i)
-      if (bound[i] != 1)
+    for (size_t i = 0; i < bound.size(); ++i) {
+      bool alias = list[i].isAlias();
+      if (bound[i] != (alias ? 0 : 1))
         fail(kind + " " + str(i) + " '" + list[i].name + "' is bound to " +
-             str(bound[i]) + " buffers (expected exactly 1)");
+             str(bound[i]) + " buffers (expected " +
+             (alias ? "none: it aliases input " + str(list[i].aliasOfInput)
+                    : std::string("exactly 1")) +
+             ")");
+    }
   }
 
   void checkDim3(const Dim3 &d, uint32_t maxX, uint32_t maxY, uint32_t maxZ,

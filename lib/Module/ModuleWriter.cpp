@@ -51,7 +51,8 @@ buildTensor(flatbuffers::FlatBufferBuilder &b, const TensorSignature &t) {
   auto shape = b.CreateVector(t.shape);
   auto strides = b.CreateVector(t.strides);
   return fb::CreateTensorSignature(b, name, static_cast<fb::ElementType>(t.dtype),
-                                   shape, strides, t.storageOffset, t.mutated);
+                                   shape, strides, t.storageOffset, t.mutated,
+                                   t.aliasOfInput);
 }
 
 flatbuffers::Offset<fb::Signature> buildSignature(flatbuffers::FlatBufferBuilder &b,

@@ -572,21 +572,20 @@ struct Invocation::Impl {
     return Status::ok();
   }
 
+  /// Each output's storage, from its buffer (an aliased output's from the
+  /// input it aliases).
   Result<std::vector<HostArray>> downloadOutputs() {
     const GraphSignature &sig = desc().signature;
     std::vector<std::vector<uint8_t>> storage(sig.outputs.size());
-    for (size_t i = 0; i < desc().buffers.size(); ++i) {
-      const BufferDesc &b = desc().buffers[i];
-      if (b.kind != BufferKind::Output)
-        continue;
-      std::vector<uint8_t> &bytes = storage[b.index];
-      bytes.resize(size_t(b.sizeBytes));
+    std::vector<uint32_t> sources = outputSourceBuffers(desc());
+    for (size_t o = 0; o < sig.outputs.size(); ++o) {
+      std::vector<uint8_t> &bytes = storage[o];
+      bytes.resize(size_t(*storageBytes(sig.outputs[o])));
       if (bytes.empty())
         continue;
-      if (CUresult r = cu.cuMemcpyDtoHAsync(bytes.data(), ownedAddress(i),
-                                            bytes.size(), stream))
-        return rt.cudaError("copying output " +
-                                quoted(sig.outputs[b.index].name) +
+      if (CUresult r = cu.cuMemcpyDtoHAsync(
+              bytes.data(), ownedAddress(sources[o]), bytes.size(), stream))
+        return rt.cudaError("copying output " + quoted(sig.outputs[o].name) +
                                 " from the GPU",
                             r);
     }

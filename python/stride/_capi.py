@@ -143,6 +143,8 @@ PROTOTYPES = {
     "stride_module_describe": (_str, [_p]),
     "stride_module_get_input": (_status, [_p, _size, ctypes.POINTER(TensorInfo)]),
     "stride_module_get_output": (_status, [_p, _size, ctypes.POINTER(TensorInfo)]),
+    "stride_module_get_output_alias": (
+        _status, [_p, _size, ctypes.POINTER(ctypes.c_int64)]),
     "stride_module_num_states": (_size, [_p]),
     "stride_module_get_state": (_status, [_p, _size, ctypes.POINTER(TensorInfo)]),
     "stride_module_state_starts_zeroed": (

@@ -16,12 +16,15 @@ from ._capi import StrideError, call, lib, text
 class TensorSpec:
     """One input or output of a module's signature: `dtype` is Stride's
     name ("f32", "i64", ...), `strides` in elements; element (i_0, ...) is at
-    `storage_offset + sum(i_k * strides[k])` of a buffer of `storage_bytes`."""
+    `storage_offset + sum(i_k * strides[k])` of a buffer of `storage_bytes`.
+    `alias_of_input` (outputs only): the index of the input whose buffer
+    that is (an input the graph returns as it is, or a view of one: the
+    output shares its memory), or None for a buffer of its own."""
 
     __slots__ = ("name", "dtype", "shape", "strides", "storage_offset",
-                 "storage_bytes", "num_elements")
+                 "storage_bytes", "num_elements", "alias_of_input")
 
-    def __init__(self, info):
+    def __init__(self, info, alias_of_input=None):
         self.name = text(info.name)
         self.dtype = _capi.DTYPE_NAMES[info.dtype]
         self.shape = tuple(info.shape[i] for i in range(info.rank))
@@ -29,10 +32,13 @@ class TensorSpec:
         self.storage_offset = info.storage_offset
         self.storage_bytes = info.storage_bytes
         self.num_elements = info.num_elements
+        self.alias_of_input = alias_of_input
 
     def __repr__(self):
+        alias = ("" if self.alias_of_input is None
+                 else f", aliases input {self.alias_of_input}")
         return (f"{self.name}: {self.dtype} {list(self.shape)} strides "
-                f"{list(self.strides)} offset {self.storage_offset}")
+                f"{list(self.strides)} offset {self.storage_offset}{alias}")
 
 
 class StateSpec(TensorSpec):
@@ -85,8 +91,9 @@ class Module:
         self.arch = text(L.stride_module_arch(handle))
         self.inputs = self._specs(L.stride_module_num_inputs(handle),
                                   L.stride_module_get_input)
-        self.outputs = self._specs(L.stride_module_num_outputs(handle),
-                                   L.stride_module_get_output)
+        self.outputs = [TensorSpec(info, self._output_alias(i)) for i, info in
+                        enumerate(self._infos(L.stride_module_num_outputs(handle),
+                                              L.stride_module_get_output))]
         self.states = [StateSpec(info, self._starts_zeroed(i)) for i, info in
                        enumerate(self._infos(L.stride_module_num_states(handle),
                                              L.stride_module_get_state))]
@@ -101,6 +108,13 @@ class Module:
 
     def _specs(self, count, getter):
         return [TensorSpec(info) for info in self._infos(count, getter)]
+
+    def _output_alias(self, index):
+        """The input output `index` aliases, or None."""
+        input_index = ctypes.c_int64()
+        call(lib().stride_module_get_output_alias, self._handle, index,
+             ctypes.byref(input_index))
+        return None if input_index.value < 0 else input_index.value
 
     def _starts_zeroed(self, index):
         zeroed = ctypes.c_int()

@@ -4,7 +4,11 @@ Zero-copy: each input's data pointer goes to the runtime as it is, after its
 dtype, shape and strides are checked against the module's signature; each
 output is allocated by PyTorch's caching allocator with the signature's
 layout and written in place; the module runs on PyTorch's current CUDA
-stream, without synchronizing.
+stream, without synchronizing. An aliased output (an input the graph
+returns as it is, or a view of one: TensorSpec.alias_of_input) is a view of
+the tensor passed for that input, as eager PyTorch and torch.compile return
+it: it shares that tensor's memory (or, for an input copied with
+copy_inputs, the copy's).
 
 States (a KV cache, python-free-docs/state.md): one storage per module,
 shared by its invocations on every stream, or with another module's
@@ -64,7 +68,8 @@ class _Input:
 
 
 class _Output:
-    __slots__ = ("shape", "strides", "dtype", "offset", "storage_elements")
+    __slots__ = ("shape", "strides", "dtype", "offset", "storage_elements",
+                 "alias")
 
     def __init__(self, spec):
         self.dtype = TORCH_DTYPES[spec.dtype]
@@ -72,6 +77,7 @@ class _Output:
         self.strides = spec.strides
         self.offset = spec.storage_offset
         self.storage_elements = -(-spec.storage_bytes // self.dtype.itemsize)
+        self.alias = spec.alias_of_input  # None, or the input it is a view of
 
 
 def cuda_device(device=None):
@@ -245,9 +251,18 @@ class TorchModule:
             "pass a tensor of the expected layout, or load with "
             "copy_inputs=True to copy it\n" + self.signature)
 
-    def _allocate(self):
+    def _allocate(self, inputs):
+        """Each output: a new tensor and its address, or for an aliased
+        output a view of the input it aliases (`inputs`, as passed to the
+        runtime) at the signature's layout, and no address."""
         outputs, addresses = [], []
         for o in self._outputs:
+            if o.alias is not None:
+                t = inputs[o.alias]
+                start = t.storage_offset() - self._inputs[o.alias].spec.storage_offset
+                outputs.append(t.as_strided(o.shape, o.strides, start + o.offset))
+                addresses.append(0)
+                continue
             if o.offset == 0:
                 t = torch.empty_strided(o.shape, o.strides, dtype=o.dtype,
                                         device=self.device)
@@ -266,7 +281,7 @@ class TorchModule:
             raise StrideError(_capi.STRIDE_INVALID_ARGUMENT,
                               f"{self.module.name}: got {len(tensors)} inputs\n"
                               + self.signature)
-        addresses, keep = [], []
+        addresses, passed, keep = [], [], []
         device = self.device
         for i, (t, e) in enumerate(zip(tensors, self._inputs)):
             if (type(t) is not torch.Tensor and not isinstance(t, torch.Tensor)) \
@@ -275,7 +290,8 @@ class TorchModule:
                     or (t.data_ptr() - e.offset_bytes) % ALIGNMENT:
                 t = self._fix_input(i, t, keep)
             addresses.append(t.data_ptr() - e.offset_bytes)
-        outputs, output_addresses = self._allocate()
+            passed.append(t)
+        outputs, output_addresses = self._allocate(passed)
         stream = _raw_stream(device.index)
         self._invocation(stream).run_device(addresses, output_addresses, stream)
         return outputs

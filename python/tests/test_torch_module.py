@@ -121,6 +121,21 @@ class TorchModuleTest(unittest.TestCase):
         self.assertEqual(staged[0].stride(), (0, 1))
         self.assertEqual(staged[0].array.tolist(), [[1, 2, 3], [1, 2, 3]])
 
+    def test_aliased_outputs_are_views_of_the_input(self):
+        # Outputs 1 and 2 alias input 1 (the module returns %w and rows 1
+        # and 2 of it): views of the caller's tensor, no buffer, no copy.
+        m = stride.load(os.path.join(MODULES, "alias-outputs.stridemod"))
+        self.assertEqual([o.alias_of_input for o in m.module.outputs], [None, 1, 1])
+        w = self.torch.empty_strided((4, 3), (3, 1), self.torch.float32)
+        w.array[...] = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [9, 10, 11]]
+        _, same, rows = m(self.x, w)
+        self.assertEqual((tuple(same.shape), same.stride()), ((4, 3), (3, 1)))
+        self.assertEqual(same.data_ptr(), w.data_ptr())
+        self.assertEqual(rows.array.tolist(), [[3, 4, 5], [6, 7, 8]])
+        self.assertEqual(rows.data_ptr(), w.data_ptr() + 3 * 4)
+        self.assertIn("returns 1: result1: f32 [4, 3] strides [3, 1] offset 0, "
+                      "aliases input 1", m.signature)
+
     def test_matching_input_passes_as_it_is(self):
         keep = []
         m = self.m

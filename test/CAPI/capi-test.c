@@ -55,6 +55,14 @@ static const char *kAbsentOutputsGraph =
     "  return %g : !stride.tensor<4xf32>\n"
     "}\n";
 
+/* Returns exp(t) and t itself: output 1 aliases input 0. */
+static const char *kAliasGraph =
+    "func.func @alias(%t: !stride.tensor<4xf32>)\n"
+    "    -> (!stride.tensor<4xf32>, !stride.tensor<4xf32>) {\n"
+    "  %g = stride.exp %t : !stride.tensor<4xf32> -> !stride.tensor<4xf32>\n"
+    "  return %g, %t : !stride.tensor<4xf32>, !stride.tensor<4xf32>\n"
+    "}\n";
+
 /* The result type has 9 columns where exp keeps 8. */
 static const char *kMalformedGraph =
     "func.func @bad(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x9xf32> {\n"
@@ -269,6 +277,24 @@ static void checkAbsentOutputs(stride_compiler *compiler) {
   printf("absent output 2: %s: %s\n", stride_status_name(s),
          stride_last_error_message());
   EXPECT(stride_module_num_absent_outputs(NULL) == 0);
+  stride_module_destroy(module);
+  stride_compile_result_destroy(result);
+}
+
+/* Which input each output aliases (-1: none), and an index past them. */
+static void checkOutputAliases(stride_compiler *compiler) {
+  stride_compile_result *result = NULL;
+  stride_module *module =
+      compileGraph(compiler, kAliasGraph, "alias.mlir", &result);
+  int64_t input = 0;
+  for (size_t i = 0; i < stride_module_num_outputs(module); ++i)
+    if (stride_module_get_output_alias(module, i, &input) == STRIDE_OK)
+      printf("output %zu aliases input %lld\n", i, (long long)input);
+  stride_status s = stride_module_get_output_alias(module, 2, &input);
+  printf("output 2 alias: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
+  EXPECT(stride_module_get_output_alias(module, 0, NULL) ==
+         STRIDE_INVALID_ARGUMENT);
   stride_module_destroy(module);
   stride_compile_result_destroy(result);
 }
@@ -557,6 +583,7 @@ int main(int argc, char **argv) {
   stride_module *module = compileAdd(compiler);
   printSignature(module);
   checkAbsentOutputs(compiler);
+  checkOutputAliases(compiler);
   checkMalformedGraph(compiler);
   checkIllegalLayoutNotes(compiler, argv[1]);
   checkBadInputs(compiler);

@@ -216,12 +216,11 @@ int main(int argc, char **argv) {
         return fail(problem);
     }
   }
-  std::vector<HostArray> outputs(desc.signature.outputs.size());
-  for (const BufferDesc &b : desc.buffers)
-    if (b.kind == BufferKind::Output)
-      outputs[b.index] =
-          unpackFromStorage(buffers[&b - desc.buffers.data()],
-                            desc.signature.outputs[b.index]);
+  std::vector<HostArray> outputs;
+  std::vector<uint32_t> sources = outputSourceBuffers(desc);
+  for (size_t o = 0; o < sources.size(); ++o)
+    outputs.push_back(
+        unpackFromStorage(buffers[sources[o]], desc.signature.outputs[o]));
   if (!options->stateOut.empty()) {
     StateValues after;
     for (size_t i = 0; i < desc.states.size(); ++i)

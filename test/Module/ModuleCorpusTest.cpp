@@ -99,6 +99,23 @@ ModuleDesc statesAndAbsentOutputs() {
   return d;
 }
 
+/// Outputs that alias an input (format version 5): the input itself, a
+/// transposed view and a broadcast (stride 0) view, beside one of its own.
+ModuleDesc aliasedOutputs() {
+  ModuleDesc d = moduleWithKernels(CodeKind::Cubin, kernels());
+  d.signature.inputs.push_back({"w", DType::BF16, {4, 8}, {8, 1}, 0});
+  d.signature.outputs.push_back({"y", DType::BF16, {4, 8}, {8, 1}, 0});
+  d.signature.outputs.push_back({"w_out", DType::BF16, {4, 8}, {8, 1}, 0});
+  d.signature.outputs.push_back({"w_t", DType::BF16, {8, 3}, {1, 8}, 8});
+  d.signature.outputs.push_back({"w_wide", DType::BF16, {2, 4, 8}, {0, 8, 1}, 0});
+  for (size_t o = 1; o < 4; ++o)
+    d.signature.outputs[o].aliasOfInput = 0;
+  d.buffers = {{BufferKind::Input, 0, 64, false},
+               {BufferKind::Output, 0, 64, false, 0}};
+  d.steps = {smallDispatch(0, {KernelArg::buffer(0), KernelArg::buffer(1)})};
+  return d;
+}
+
 struct Entry {
   const char *file;
   ModuleDesc module;
@@ -107,7 +124,8 @@ struct Entry {
 std::vector<Entry> corpus() {
   return {{"constants.module", constants()},
           {"every-step.module", everyStep()},
-          {"states-and-absent-outputs.module", statesAndAbsentOutputs()}};
+          {"states-and-absent-outputs.module", statesAndAbsentOutputs()},
+          {"aliased-outputs.module", aliasedOutputs()}};
 }
 
 std::string corpusDir() {

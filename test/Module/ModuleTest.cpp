@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <variant>
 #include <string>
 #include <unistd.h>
@@ -69,6 +70,23 @@ ModuleDesc realisticModule() {
                        {{"m", {2}, ""}, {"dims", {2, 3, 4}, ""},
                         {"epilogue", {}, "bias"}}};
   d.steps = {fill, fused, FillStep{4, 0}, call, CopyStep{3, 2, 128}, fill};
+  return d;
+}
+
+/// realisticModule with three more outputs that alias input 0 'x' (f32
+/// [4, 13, 33]): x as it is, its rows 1 and 2 along dim 1 (a slice, offset
+/// 33) and x broadcast along a new dim (stride 0: an aliased output may
+/// overlap, since the plan writes none).
+ModuleDesc aliasingModule() {
+  ModuleDesc d = realisticModule();
+  TensorSignature same = d.signature.inputs[0];
+  same.name = "x_again";
+  TensorSignature rows{"x_rows", DType::F32, {4, 2, 33}, {429, 33, 1}, 33};
+  TensorSignature wide{"x_wide", DType::F32, {4, 13, 2, 33}, {429, 33, 0, 1}, 0};
+  for (TensorSignature *t : {&same, &rows, &wide}) {
+    t->aliasOfInput = 0;
+    d.signature.outputs.push_back(*t);
+  }
   return d;
 }
 
@@ -167,7 +185,7 @@ TEST(ModuleTest, WriteRefusesInconsistentModule) {
 TEST(ModuleTest, DescribeShowsEverySection) {
   std::string text = describeModule(realisticModule());
   for (const char *line : {
-           "Stride module, format version 4, produced by stridec 0.1\n",
+           "Stride module, format version 5, produced by stridec 0.1\n",
            "target: CUDA sm_90\n",
            "entry: forward (2 inputs, 1 output)\n",
            "  input 0 'x': f32 [4, 13, 33] strides [429, 33, 1] offset 0\n",
@@ -231,20 +249,25 @@ TEST(ModuleTest, ForeignFileIsRefusedWithItsIdentifier) {
 }
 
 TEST(ModuleTest, WrongVersion) {
-  ModuleDesc d = realisticModule();
-  d.formatVersion = 7;
-  EXPECT_EQ(roundTripError(d),
-            "model.stridemod: module format version 7 is not supported by this "
-            "runtime (it reads version 4); recompile the graph with this "
-            "release's stridec");
+  // 7: a later release's; 4: before aliased outputs, refused as such, not
+  // read as a module whose outputs all have buffers.
+  for (uint32_t version : {7u, 4u}) {
+    ModuleDesc d = realisticModule();
+    d.formatVersion = version;
+    EXPECT_EQ(roundTripError(d),
+              "model.stridemod: module format version " +
+                  std::to_string(version) +
+                  " is not supported by this runtime (it reads version 5); "
+                  "recompile the graph with this release's stridec");
+  }
 }
 
 TEST(ModuleTest, OtherVersionWithOtherFieldsIsStillNamed) {
   // Another release may lay out every other field differently; only
   // format_version (field 0) is promised.
   ModuleDesc d;
-  d.formatVersion = 5;
-  EXPECT_NE(roundTripError(d).find("module format version 5 is not supported"),
+  d.formatVersion = 6;
+  EXPECT_NE(roundTripError(d).find("module format version 6 is not supported"),
             std::string::npos);
 }
 
@@ -261,7 +284,7 @@ TEST(ModuleTest, VersionOneFileIsRefusedNamingBothVersions) {
                              b.GetBufferPointer() + b.GetSize());
   EXPECT_EQ(parseError(bytes),
             "model.stridemod: module format version 1 is not supported by "
-            "this runtime (it reads version 4); recompile the graph with this "
+            "this runtime (it reads version 5); recompile the graph with this "
             "release's stridec");
 }
 
@@ -315,7 +338,8 @@ TEST(ModuleTest, DamagedRootOffset) {
 /// survives another round trip); never a crash. Run under ASan/UBSan to make
 /// "never a crash" mean "never an invalid read".
 TEST(ModuleTest, EveryFlippedByteIsRefusedOrConsistent) {
-  std::vector<uint8_t> bytes = serializeModule(realisticModule());
+  for (const ModuleDesc &module : {realisticModule(), aliasingModule()}) {
+  std::vector<uint8_t> bytes = serializeModule(module);
   int refused = 0, parsed = 0;
   for (uint8_t mask : {uint8_t(0xff), uint8_t(0x01), uint8_t(0x80)}) {
     for (size_t i = 0; i < bytes.size(); ++i) {
@@ -337,6 +361,7 @@ TEST(ModuleTest, EveryFlippedByteIsRefusedOrConsistent) {
   // Most flips land in data the checks can see.
   EXPECT_GT(refused, 0);
   EXPECT_GT(parsed, 0); // e.g. flips inside description strings
+  }
 }
 
 /// A module whose first input's shape, an [int64], lies at an address that
@@ -571,6 +596,73 @@ TEST(ModuleTest, SignatureChecks) {
   d = realisticModule();
   d.signature.inputs[0].shape[1] = -13;
   EXPECT_NE(roundTripError(d).find("negative size -13 in dim 1"),
+            std::string::npos);
+}
+
+TEST(ModuleTest, AliasedOutputsRoundTrip) {
+  ModuleDesc d = aliasingModule();
+  Status s = verifyModule(d, "m");
+  ASSERT_TRUE(s) << s.error().message;
+  Result<ModuleDesc> parsed = roundTrip(d);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed->signature, d.signature);
+  EXPECT_EQ(parsed->signature.outputs[2].aliasOfInput, 0);
+  EXPECT_EQ(parsed->signature.outputs[0].aliasOfInput, -1);
+  // Output 0 is buffer 2's; the aliases read input 0's buffer, buffer 0.
+  EXPECT_EQ(outputSourceBuffers(*parsed), (std::vector<uint32_t>{2, 0, 0, 0}));
+  EXPECT_NE(describeModule(*parsed).find(
+                "  output 2 'x_rows': f32 [4, 2, 33] strides [429, 33, 1] "
+                "offset 33, aliases input 0 'x': no buffer, no copy\n"),
+            std::string::npos)
+      << describeModule(*parsed);
+}
+
+/// The message that refuses aliasingModule after `damage`.
+std::string aliasError(const std::function<void(ModuleDesc &)> &damage) {
+  ModuleDesc d = aliasingModule();
+  damage(d);
+  return roundTripError(d);
+}
+
+TEST(ModuleTest, AliasChecks) {
+  const std::string prefix = "model.stridemod: inconsistent module: ";
+  EXPECT_EQ(aliasError([](ModuleDesc &d) {
+              d.signature.outputs[2].aliasOfInput = 2;
+            }),
+            prefix + "output 2 'x_rows' aliases input 2, but the signature "
+                     "has 2 inputs");
+  EXPECT_EQ(aliasError([](ModuleDesc &d) {
+              d.signature.outputs[2].aliasOfInput = 1;
+            }),
+            prefix + "output 2 'x_rows' (f32 [4, 2, 33] strides [429, 33, 1] "
+                     "offset 33) aliases input 1 'src' (f16 [4, 1, 33] "
+                     "strides [0, 33, 1] offset 5), of another element type");
+  // Rows 12 and 13 of dim 1: one row past x's end.
+  EXPECT_EQ(aliasError([](ModuleDesc &d) {
+              d.signature.outputs[2].storageOffset = 12 * 33;
+            }),
+            prefix + "output 2 'x_rows' (f32 [4, 2, 33] strides [429, 33, 1] "
+                     "offset 396) reaches 6996 bytes of the storage of input "
+                     "0 'x' (f32 [4, 13, 33] strides [429, 33, 1] offset 0), "
+                     "past its end at 6864 bytes");
+  EXPECT_EQ(aliasError([](ModuleDesc &d) { d.signature.inputs[0].mutated = true; }),
+            prefix + "output 1 'x_again' aliases input 0 'x' (f32 [4, 13, 33] "
+                     "strides [429, 33, 1] offset 0), which the plan mutates; "
+                     "an aliased output is the input as the caller passed it");
+  EXPECT_EQ(aliasError([](ModuleDesc &d) {
+              d.signature.inputs[1].aliasOfInput = 0;
+            }),
+            prefix + "input 1 'src' is marked as an alias of input 0 (only "
+                     "outputs alias inputs)");
+  EXPECT_EQ(aliasError([](ModuleDesc &d) {
+              d.buffers.push_back({BufferKind::Output, 3, 4 * 13 * 2 * 33 * 4});
+            }),
+            prefix + "output 3 'x_wide' is bound to 1 buffers (expected "
+                     "none: it aliases input 0)");
+  // An output with a buffer of its own may not overlap, an aliased one may.
+  EXPECT_NE(aliasError([](ModuleDesc &d) {
+              d.signature.outputs[3].aliasOfInput = -1;
+            }).find("output 3 'x_wide' has the overlapping layout"),
             std::string::npos);
 }
 

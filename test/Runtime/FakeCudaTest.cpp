@@ -771,6 +771,33 @@ TEST_F(SharedStatesTest, TheStrideOfADimOfSizeOneIsNotCompared) {
   EXPECT_TRUE(decode) << decode.error().message;
 }
 
+TEST_F(FakeCudaTest, AliasedOutputsAreReadFromTheirInput) {
+  // y returned as it is, and its odd elements (a view: offset 1, stride
+  // 2): no buffers of their own, so run() reads them from y's buffer and
+  // runOnDevice takes no pointer for them.
+  ModuleDesc d = fakeModule();
+  d.signature.outputs.push_back({"y_again", DType::F32, {8}, {1}, 0});
+  d.signature.outputs.push_back({"y_odd", DType::F32, {4}, {2}, 1});
+  d.signature.outputs[1].aliasOfInput = 1;
+  d.signature.outputs[2].aliasOfInput = 1;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(load(d));
+  ASSERT_TRUE(inv) << inv.error().message;
+  Result<std::vector<HostArray>> out = (*inv)->run({floats8(0), floats8(10)});
+  ASSERT_TRUE(out) << out.error().message;
+  ASSERT_EQ(out->size(), 3u);
+  EXPECT_EQ((*out)[1].data, floats8(10).data);
+  std::vector<float> odd(4);
+  ASSERT_EQ((*out)[2].data.size(), 16u);
+  std::memcpy(odd.data(), (*out)[2].data.data(), 16);
+  EXPECT_EQ(odd, (std::vector<float>{11, 13, 15, 17}));
+  Status s = (*inv)->runOnDevice({1, 2}, {3, 0, 0}, nullptr);
+  EXPECT_TRUE(s) << s.error().message;
+  s = (*inv)->runOnDevice({1, 2}, {0, 0, 0}, nullptr);
+  ASSERT_FALSE(s);
+  EXPECT_TRUE(contains(s.error().message, "null pointer for output 'z'"))
+      << s.error().message;
+}
+
 TEST_F(FakeCudaTest, RuntimeCopiesBetweenHostAndDevice) {
   std::shared_ptr<Allocator> allocator = rt->defaultAllocator();
   Result<uint64_t> a = allocator->allocate(32, "a");

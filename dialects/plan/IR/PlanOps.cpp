@@ -8,6 +8,7 @@
 #include "dialects/plan/IR/PlanOps.h"
 #include "dialects/stride/IR/StrideAttrs.h"
 #include "stride/Support/BufferLimits.h"
+#include "stride/Support/Layout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -117,13 +118,41 @@ LogicalResult AllocOp::verify() {
   return success();
 }
 
+/// An aliased output (a plan.output of a plan.input) reads the input's
+/// storage at its own layout: the input must hold every element it reaches,
+/// of the same element type, and no step may write it.
+static LogicalResult verifyAlias(OutputOp output, InputOp input) {
+  auto type = cast<StridedTensorType>(output.getTensor().getType());
+  auto inputType = dyn_cast<StridedTensorType>(input.getTensor().getType());
+  if (input.getWritten())
+    return output.emitOpError()
+           << "returns the storage of an input the plan writes; an aliased "
+              "output is the input as the caller passed it";
+  if (!inputType || inputType.getElementType() != type.getElementType())
+    return output.emitOpError()
+           << "of type " << type << " aliases an input of type "
+           << input.getTensor().getType() << ", of another element type";
+  std::optional<int64_t> extent = storageExtent(type.getLayout());
+  std::optional<int64_t> inputExtent = storageExtent(inputType.getLayout());
+  if (!extent || !inputExtent || *extent > *inputExtent)
+    return output.emitOpError()
+           << "of type " << type << " reaches past the end of the storage "
+           << "of the input it aliases, of type " << inputType;
+  return success();
+}
+
 LogicalResult OutputOp::verify() {
   if (!isa<StridedTensorType>(getTensor().getType()))
     return emitOpError() << "expects a !stride.tensor result, not "
                          << getTensor().getType();
-  if (!getBuffer().getDefiningOp<AllocOp>())
+  if (auto input = getBuffer().getDefiningOp<InputOp>()) {
+    if (failed(verifyAlias(*this, input)))
+      return failure();
+  } else if (!getBuffer().getDefiningOp<AllocOp>()) {
     return emitOpError() << "expects a buffer of a plan.alloc (a graph "
-                            "output has storage of its own)";
+                            "output has storage of its own) or of a "
+                            "plan.input (an aliased output)";
+  }
   for (Operation *user : getTensor().getUsers())
     if (!isa<func::ReturnOp>(user))
       return emitOpError() << "is used by '" << user->getName()

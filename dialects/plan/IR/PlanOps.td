@@ -314,12 +314,17 @@ def Plan_OutputOp : Plan_Op<"output", [Pure]> {
   let description = [{
     The graph output that the entry function returns: the tensor of type
     `type` stored in `buffer` (element 0 of its layout at the buffer's
-    start). Used only by `func.return`; each returned value comes from its
-    own `plan.alloc`.
+    start). Used only by `func.return`. The buffer is a `plan.alloc` of its
+    own, or a `plan.input` that no step writes: an aliased output, the
+    caller's input (or a view of it: the type's layout addresses the
+    input's storage) handed back without a copy. An aliased output has the
+    input's element type and reaches no element past the input's storage.
 
     ```mlir
     %r = plan.output %out : !stride.tensor<4x33xf32>
-    return %r : !stride.tensor<4x33xf32>
+    %in = plan.input %arg0 : !stride.tensor<4x33xf32>
+    %t = plan.output %in : !stride.tensor<33x4xf32, strides = [1, 33]>
+    return %r, %t : !stride.tensor<4x33xf32>, !stride.tensor<33x4xf32, strides = [1, 33]>
     ```
   }];
   let arguments = (ins Plan_BufferType:$buffer);

@@ -532,16 +532,24 @@ LogicalResult Outliner::rewriteReturn(func::ReturnOp ret) {
   llvm::SmallPtrSet<Value, 8> returnedBuffers;
   for (OpOperand &operand : ret->getOpOperands()) {
     Value value = operand.get();
+    Value buffer = bufferOf.lookup(value);
+    // An input that no step writes, or a view of one, is returned as the
+    // caller's own storage: an aliased output, no copy.
+    auto input = buffer ? buffer.getDefiningOp<InputOp>() : InputOp();
+    if (input && !input.getWritten()) {
+      operand.set(
+          OutputOp::create(builder, ret.getLoc(), value.getType(), buffer));
+      continue;
+    }
     Operation *def = value.getDefiningOp();
     bool written = def && (isa<KernelOp>(def) || isLibraryCall(def));
     if (!written && !isReshapeOfFreshBuffer(value))
       return ret.emitOpError()
              << "returns as result #" << operand.getOperandNumber()
-             << " a value that no kernel or library call writes (an "
-                "argument, or a view of part of a buffer); "
+             << " a value that no kernel or library call writes (a state, "
+                "an input the graph writes, or a view of part of a buffer); "
                 "stride-legalize-layouts copies such results, and "
                 "stride-outline-kernels puts the copy into a kernel";
-    Value buffer = bufferOf.lookup(value);
     if (!returnedBuffers.insert(buffer).second || !buffer.getDefiningOp<AllocOp>()) {
       // The buffer is returned before (the same value, or another shape of
       // it), or is an argument's storage that a kernel wrote in place: this

@@ -8,6 +8,7 @@
 #include "dialects/stride/Analysis/KernelContract.h"
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/IndexMaps.h"
+#include "stride/Support/Layout.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/DenseMap.h"
@@ -317,6 +318,15 @@ private:
   FailureOr<KernelClass> classifyReduction();
   FailureOr<KernelClass> classifyRowReductions();
   LogicalResult checkRowEpilogue(ReductionOpInterface reduction);
+  FailureOr<KernelClass> classifyForm();
+  LogicalResult checkRowResults();
+  /// The yielded value of the iteration shape, of form (d) (one).
+  Value frameYield() {
+    for (auto [i, v] : llvm::enumerate(yields))
+      if (!llvm::is_contained(rowYields, i))
+        return v;
+    return Value();
+  }
   /// Form (d): `result` becomes a broadcast-reduction kernel, with its
   /// per-row ops.
   FailureOr<KernelClass> broadcastReduction();
@@ -330,6 +340,9 @@ private:
   /// Whether every yielded value is computed by a functional op of the
   /// kernel (not a view or an argument, which only form (a) may yield).
   bool allComputed = true;
+  /// The positions of the yielded values whose shape is not the iteration
+  /// shape (checkRowResults).
+  SmallVector<unsigned> rowYields;
   SmallVector<IndexScatterOpInterface> scatters;
   SmallVector<Operation *> scans;
   /// Attention ops and products marked for the skinny product kernel:
@@ -360,21 +373,31 @@ LogicalResult KernelClassifier::collectFamilies() {
   return success();
 }
 
+/// The elements of a value's shape (saturating: only compared).
+static int64_t elementsOf(Value value) {
+  return checkedNumElements(shapeOf(value)).value_or(INT64_MAX);
+}
+
 LogicalResult KernelClassifier::checkYields() {
   if (yields.empty())
     return Violation(report, kernel)
            << "yields no value; a kernel writes at least one buffer";
-  ArrayRef<int64_t> shape = shapeOf(yields.front());
+  // The iteration shape is the largest yielded shape; a yielded value of
+  // another shape is computed once per row of a broadcast reduction (form
+  // (d) only: checkRowResults).
+  Value widest = *llvm::max_element(yields, [](Value a, Value b) {
+    return elementsOf(a) < elementsOf(b);
+  });
+  ArrayRef<int64_t> shape = shapeOf(widest);
   result.iterationShape.assign(shape.begin(), shape.end());
-  for (Value v : yields)
+  for (auto [i, v] : llvm::enumerate(yields))
     if (shapeOf(v) != shape)
-      return Violation(report, yield)
-             << "yields values of different shapes (" << formatDims(shape)
-             << " and " << formatDims(shapeOf(v))
-             << "); a kernel iterates over one shape";
+      rowYields.push_back(i);
   // Every yielded functional value is computed over the output iteration
   // space; views and arguments are plain copies (form (a) only).
-  for (Value v : yields) {
+  for (auto [i, v] : llvm::enumerate(yields)) {
+    if (llvm::is_contained(rowYields, i))
+      continue;
     Operation *def = v.getDefiningOp();
     if (!def || !isFunctional(def)) {
       allComputed = false;
@@ -392,6 +415,44 @@ LogicalResult KernelClassifier::checkYields() {
 FailureOr<KernelClass> KernelClassifier::classify() {
   if (failed(collectFamilies()) || failed(checkYields()))
     return failure();
+  if (failed(classifyForm()) || failed(checkRowResults()))
+    return failure();
+  return result;
+}
+
+/// Values yielded beside the iteration shape's are one value per row of a
+/// broadcast reduction: one of the row's reductions or a per-row op.
+LogicalResult KernelClassifier::checkRowResults() {
+  if (rowYields.empty())
+    return success();
+  Value other = yields[rowYields.front()];
+  if (result.form != KernelForm::BroadcastReduction)
+    return Violation(report, yield)
+           << "yields values of different shapes ("
+           << formatDims(result.iterationShape) << " and "
+           << formatDims(shapeOf(other))
+           << "); a kernel iterates over one shape, and only a "
+              "broadcast-reduction kernel also yields values computed once "
+              "per row";
+  for (unsigned i : rowYields) {
+    Operation *def = yields[i].getDefiningOp();
+    bool rowReduction =
+        def && llvm::is_contained(result.reductions, def);
+    if (!rowReduction && !llvm::is_contained(result.rowOps, def))
+      return Violation(report, yield)
+             << "yields value #" << i << " of shape "
+             << formatDims(shapeOf(yields[i]))
+             << ", which is neither the iteration shape "
+             << formatDims(result.iterationShape)
+             << " nor one of the row's reductions or per-row ops (a value "
+                "computed once per row)"
+             << Violation::Note(result.root, "the first reduction");
+    result.rowResults.push_back(i);
+  }
+  return success();
+}
+
+FailureOr<KernelClass> KernelClassifier::classifyForm() {
   if (!ownKernelOps.empty())
     return classifyOwnKernelOp();
   if (!scans.empty())
@@ -559,11 +620,12 @@ FailureOr<KernelClass> KernelClassifier::broadcastReduction() {
 /// the input shape (checked by the callers), and a broadcast epilogue.
 LogicalResult KernelClassifier::checkRowEpilogue(
     ReductionOpInterface reduction) {
-  if (yields.size() != 1)
+  if (yields.size() - rowYields.size() != 1)
     return Violation(report, yield)
-           << "yields " << yields.size()
-           << " values; a broadcast-reduction kernel yields one value of "
-              "the reductions' input shape"
+           << "yields " << yields.size() - rowYields.size()
+           << " values of the iteration shape; a broadcast-reduction kernel "
+              "yields one value of the reductions' input shape (and values "
+              "computed once per row)"
            << Violation::Note(reduction, "the reduction");
   return checkEpilogue(reduction, [&](Operation *op) { return inGroup(op); },
                        /*broadcast=*/true, report);
@@ -624,7 +686,7 @@ FailureOr<KernelClass> KernelClassifier::classifyRowReductions() {
            << formatDims(resultShape) << " or one value of their input shape "
            << formatDims(inputShape)
            << Violation::Note(first, "the first reduction");
-  Operation *yielded = yields.front().getDefiningOp();
+  Operation *yielded = frameYield().getDefiningOp();
   bool dependsOnOne = false;
   for (ReductionOpInterface r : result.reductions) {
     if (failed(checkRowEpilogue(r)))

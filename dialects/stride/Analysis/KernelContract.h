@@ -133,7 +133,8 @@ enum class KernelForm {
   IndexScatter,
   /// (d) A reduction root whose result is broadcast back into a pointwise
   /// epilogue over the reduction's input shape (softmax's division); one
-  /// yielded value of the input shape. Further reductions of the same rows
+  /// yielded value of the input shape, and possibly values computed once
+  /// per row (KernelClass::rowResults). Further reductions of the same rows
   /// may read it broadcast back (softmax's `sum` of `exp(x - max)`); the
   /// root is then the first of them. Elementwise ops of the first
   /// reduction's result shape that read the row's reductions directly are
@@ -186,6 +187,12 @@ struct KernelClass {
   /// the row's reductions, in block order; a backend computes each once per
   /// row, after the reductions it reads. Empty for the other forms.
   llvm::SmallVector<mlir::Operation *> rowOps;
+  /// For BroadcastReduction: the positions among the yielded values of
+  /// those computed once per row (one of the row's reductions, or a per-row
+  /// op: LayerNorm's saved mean and rstd), of the reductions' result shape;
+  /// a backend stores each once per row. The other yielded value has the
+  /// iteration shape. Empty for the other forms.
+  llvm::SmallVector<unsigned> rowResults;
   /// The index scatter of an IndexScatter kernel (its root), else null.
   IndexScatterOpInterface scatter;
 };

@@ -73,6 +73,27 @@ bool isReshapeOfFreshBuffer(Value value) {
          type.getNumElements() == rootType.getNumElements();
 }
 
+std::optional<unsigned> returnedInput(func::FuncOp func, Value value) {
+  Value root = value;
+  while (auto view = root.getDefiningOp<ViewOpInterface>())
+    root = view.getSource();
+  auto arg = dyn_cast<BlockArgument>(root);
+  if (!arg || arg.getOwner() != &func.getBody().front() ||
+      !isa<StridedTensorType>(arg.getType()))
+    return std::nullopt;
+  unsigned index = arg.getArgNumber();
+  if (func.getArgAttr(index, StrideDialect::kStateAttrName))
+    return std::nullopt;
+  std::string name = argumentName(func, index);
+  for (unsigned r = 0, e = func.getNumResults(); r < e; ++r) {
+    auto target =
+        func.getResultAttrOfType<StringAttr>(r, StrideDialect::kWritesAttrName);
+    if (target && target.getValue() == name)
+      return std::nullopt;
+  }
+  return index;
+}
+
 KernelNameTable::KernelNameTable(func::FuncOp func) {
   func.walk([&](KernelOp kernel) { names.insert(kernel.getSymName()); });
 }

@@ -21,6 +21,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <optional>
 #include <string>
 
 namespace stride {
@@ -52,6 +53,16 @@ void forEachSink(mlir::Value value,
 /// fresh result itself (no view), a view of part of a buffer or in another
 /// order, and anything rooted at a graph input.
 bool isReshapeOfFreshBuffer(mlir::Value value);
+
+/// The graph input that `value` returns as it is: the number of the
+/// argument of `func` that `value` is, or that a chain of views leads to
+/// it from, when the module can hand that argument's storage back to the
+/// caller instead of copying it (an aliased output,
+/// python-free-docs/module-format.md): the argument is no state (whose
+/// storage the next run rewrites) and no result writes it back (the plan
+/// would write the storage the output shows). nullopt otherwise.
+std::optional<unsigned> returnedInput(mlir::func::FuncOp func,
+                                      mlir::Value value);
 
 /// Unique names among one function's kernels: the passes that form kernels
 /// name them through one table (seeded with the kernels already there), and

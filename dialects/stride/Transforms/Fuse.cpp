@@ -52,6 +52,11 @@ namespace {
 /// Kernel names list at most this many ops (the first ones and the last).
 constexpr size_t kMaxNameOps = 6;
 
+/// How many times the groups are formed with row outputs before they are
+/// formed without (Fuser::run): each time refuses the ones that did not
+/// hold, so one more formation almost always settles it.
+constexpr int kMaxRowOutputAttempts = 3;
+
 enum class GroupKind { Pointwise, Reduction, IndexScatter, Scan };
 
 /// A future kernel: its functional ops, its root and its outputs.
@@ -68,6 +73,11 @@ struct Group {
   /// Further ops whose results are read outside the group (materialized
   /// values that share the output's iteration space).
   SmallVector<Operation *> extraOutputs;
+  /// Form (d): values computed once per row that are read outside the
+  /// group too (LayerNorm's mean and rstd, which a training graph returns
+  /// for the backward), stored once per row. Joined while the group may
+  /// still become form (d); rowOutputsHold checks them once it is formed.
+  SmallVector<Operation *> rowOutputs;
   llvm::SetVector<Operation *> members;
 };
 
@@ -98,6 +108,17 @@ private:
   void formGroups(Block &block);
   bool tryFuse(Operation *op, Group *group);
   bool tryFuseAsOutput(Operation *op, Group *group);
+  /// Joins `op`, read outside `group` too, as a value `group` computes once
+  /// per row and also stores (a reduction of its rows, or a per-row op).
+  bool tryFuseAsRowOutput(Operation *op, Group *group);
+  /// Whether every row output of `group` is one: the group is form (d),
+  /// and each is a reduction of its rows or a per-row op that depends on
+  /// one.
+  bool rowOutputsHold(const Group &group);
+  /// Refuses the row outputs of the groups where they do not hold
+  /// (noRowOutput); true when there were any, and the groups must be
+  /// formed again.
+  bool refuseBrokenRowOutputs();
   bool tryPromote(ReductionOpInterface reduction, Group *group, bool asOutput);
   /// Joins a reduction of the same rows to a broadcast-reduction group whose
   /// epilogue reads it broadcast back (softmax's `max` joins `sum`).
@@ -123,6 +144,11 @@ private:
   const FuseOptions &options;
   std::vector<std::unique_ptr<Group>> groups;
   DenseMap<Operation *, Group *> groupOf;
+  /// Ops that joined a group as a row output that did not hold: formed
+  /// again, they do not try (refuseBrokenRowOutputs).
+  llvm::SmallPtrSet<Operation *, 8> noRowOutput;
+  /// After kMaxRowOutputAttempts formations, no op tries.
+  bool rowOutputsOff = false;
   DenseMap<Operation *, unsigned> position;
 };
 
@@ -284,6 +310,71 @@ bool Fuser::tryPromote(ReductionOpInterface reduction, Group *group,
   return false;
 }
 
+bool Fuser::tryFuseAsRowOutput(Operation *op, Group *group) {
+  // Strictly fewer elements than the group's output: a per-row value is
+  // never mistaken for the iteration space (KernelClassifier::checkYields).
+  auto elements = [](Operation *o) {
+    return cast<StridedTensorType>(o->getResult(0).getType()).getNumElements();
+  };
+  if (rowOutputsOff || !options.broadcastEpilogues ||
+      noRowOutput.contains(op) ||
+      (group->kind != GroupKind::Pointwise && !group->broadcast) ||
+      elements(op) >= elements(group->output) || createsCycle(op, group))
+    return false;
+  bool joined = false;
+  if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+    joined = group->broadcast
+                 ? tryJoinRows(reduction, group)
+                 : tryPromote(reduction, group, /*asOutput=*/false);
+  else
+    joined = isPointwiseLikeOp(op) && tryFuse(op, group);
+  if (joined)
+    group->rowOutputs.push_back(op);
+  return joined;
+}
+
+/// True when `op` reads, directly or through other members of `group`, one
+/// of the group's reductions.
+static bool dependsOnReduction(Operation *op,
+                               const llvm::SetVector<Operation *> &members) {
+  SmallVector<Operation *> work{op};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!work.empty()) {
+    Operation *next = work.pop_back_val();
+    for (Value operand : next->getOperands()) {
+      Operation *def = viewChainBase(operand).getDefiningOp();
+      if (!def || !members.contains(def) || !seen.insert(def).second)
+        continue;
+      if (isa<ReductionOpInterface>(def))
+        return true;
+      work.push_back(def);
+    }
+  }
+  return false;
+}
+
+bool Fuser::rowOutputsHold(const Group &group) {
+  if (group.rowOutputs.empty())
+    return true;
+  if (!group.broadcast)
+    return false;
+  auto rows = cast<ReductionOpInterface>(group.root);
+  return llvm::all_of(group.rowOutputs, [&](Operation *op) {
+    return reducesSameRows(op, rows) ||
+           (isPerRowOp(op, rows) && dependsOnReduction(op, group.members));
+  });
+}
+
+bool Fuser::refuseBrokenRowOutputs() {
+  bool broken = false;
+  for (auto &group : groups)
+    if (!rowOutputsHold(*group)) {
+      noRowOutput.insert(group->rowOutputs.begin(), group->rowOutputs.end());
+      broken = true;
+    }
+  return broken;
+}
+
 bool Fuser::tryFuseAsOutput(Operation *op, Group *group) {
   if (group->kind == GroupKind::IndexScatter ||
       group->kind == GroupKind::Scan || group->broadcast)
@@ -372,6 +463,10 @@ void Fuser::formGroups(Block &block) {
       return position[a->output] > position[b->output];
     });
     if (llvm::none_of(candidates,
+                      [&](Group *group) {
+                        return tryFuseAsRowOutput(op, group);
+                      }) &&
+        llvm::none_of(candidates,
                       [&](Group *group) { return tryFuseAsOutput(op, group); }))
       newGroup(op);
   }
@@ -390,6 +485,7 @@ FailureOr<KernelOp> Fuser::buildKernel(Group &group, Operation *insertBefore,
   });
   SmallVector<Operation *> outputs{group.output};
   outputs.append(group.extraOutputs.begin(), group.extraOutputs.end());
+  outputs.append(group.rowOutputs.begin(), group.rowOutputs.end());
   llvm::sort(outputs, [&](Operation *a, Operation *b) {
     return position[a] < position[b];
   });
@@ -480,6 +576,15 @@ LogicalResult Fuser::run() {
   foldMatmulEpilogues(func);
   eraseDeadOps(block);
   formGroups(block);
+  // A row output joins a group before the group is known to become form
+  // (d); where it did not, the groups are formed again without it (at
+  // most kMaxRowOutputAttempts times, then without any).
+  for (int attempt = 1; refuseBrokenRowOutputs(); ++attempt) {
+    rowOutputsOff = attempt >= kMaxRowOutputAttempts;
+    groups.clear();
+    groupOf.clear();
+    formGroups(block);
+  }
   if (groups.empty())
     return success();
 

@@ -179,10 +179,12 @@ LogicalResult repairResult(Operation *op, OpResult result) {
   return reinferViewsOf(result);
 }
 
-/// A function result that is not a functional op's fresh buffer (a view, or
-/// an argument) would alias memory the module does not own, or only part of
-/// a buffer: clone it. A reshape of a whole fresh buffer is that buffer
-/// under another shape and is returned as it is.
+/// A function result that is not a functional op's fresh buffer (a view of
+/// part of a buffer, a state) is cloned into a buffer of its own. Returned
+/// as they are: a reshape of a whole fresh buffer (that buffer under
+/// another shape), and an argument or a view of one that the module hands
+/// back as the caller's own storage (returnedInput: an aliased output, no
+/// copy).
 /// An in-place write (a result written back into an argument: a state, or
 /// a mutated input) follows the rule of a functional result: every element
 /// of the storage it writes needs an address of its own. The error is at
@@ -236,6 +238,8 @@ void materializeAliasedResults(func::FuncOp func) {
       bool writesBack = func.getResultAttr(operand.getOperandNumber(),
                                            StrideDialect::kWritesAttrName) !=
                         nullptr;
+      if (!writesBack && returnedInput(func, operand.get()))
+        continue;
       auto fresh = writesBack ? type
                               : StridedTensorType::getContiguous(
                                     type.getShape(), type.getElementType());

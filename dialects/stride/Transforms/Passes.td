@@ -23,13 +23,16 @@ def LegalizeLayouts : Pass<"stride-legalize-layouts", "::mlir::func::FuncOp"> {
     the view operand whose layout the result copied.
 
     View ops are always legal (a zero stride is what `stride.expand` is).
-    A function result that is not the result of a functional op (a view, or
-    an argument) is materialized with a `stride.clone` into a row-major
-    buffer, so a module never returns an alias of its input or of part of
-    a buffer. The exception is a view that is the whole of a functional
-    op's result under another shape (both row-major with offset 0, as many
-    elements: a reshape of a product into the graph's logits, say): it is
-    returned as it is, and the plan returns the result's buffer.
+    A function result that is not the result of a functional op (a view of
+    part of a buffer, a state) is materialized with a `stride.clone` into a
+    row-major buffer. Two kinds are returned as they are: a view that is
+    the whole of a functional op's result under another shape (both
+    row-major with offset 0, as many elements: a reshape of a product into
+    the graph's logits, say), whose buffer the plan returns; and an
+    argument, or a view of one, that is no state and that no result writes
+    back (`returnedInput`): the module hands the caller's storage back as
+    an aliased output, without a copy (python-free-docs/module-format.md).
+    A result written back into an argument is always copied.
 
     With `repair`, each offending result instead gets a dense layout: the
     dim order of the op's first tensor operand where that operand is dense
@@ -398,8 +401,10 @@ def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
       `full` and `iota` are cloned the same way;
     - a value read by several kernels, or returned, is materialized once as
       a kernel result (an extra result of a consumer kernel when it is
-      computed over that kernel's iteration space, else a kernel of its
-      own).
+      computed over that kernel's iteration space, a row output of a
+      broadcast-reduction consumer when it is one of its rows' reductions
+      or per-row ops, stored once per row: LayerNorm's saved mean and
+      rstd; else a kernel of its own).
 
     A cost model bounds every kernel, so that a long graph becomes many
     kernels of bounded size and its compile time grows linearly with it: an

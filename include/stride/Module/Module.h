@@ -41,7 +41,7 @@
 namespace stride {
 
 /// The only module format version this build reads and writes.
-inline constexpr uint32_t kModuleFormatVersion = 4;
+inline constexpr uint32_t kModuleFormatVersion = 5;
 
 /// The FlatBuffers file identifier, at bytes 8..11 of every module file (a
 /// size-prefixed FlatBuffer: byte count, root offset, identifier).
@@ -89,6 +89,13 @@ struct TensorSignature {
   /// Inputs only: the plan writes the input's storage, so the caller's
   /// buffer holds the graph's new value of it when the run ends.
   bool mutated = false;
+  /// Outputs only: the index of the input whose storage this output is (a
+  /// graph input returned as it is, or a view of one): it has no buffer of
+  /// its own, and its layout addresses the input's buffer; -1: a buffer of
+  /// its own (python-free-docs/module-format.md, "Aliased outputs").
+  int32_t aliasOfInput = -1;
+
+  bool isAlias() const { return aliasOfInput >= 0; }
 
   bool operator==(const TensorSignature &) const = default;
 };
@@ -302,6 +309,11 @@ struct ModuleDesc {
 /// (storage extent in elements) * element size; 0 for a tensor with no
 /// elements. nullopt when the layout is malformed or the size overflows.
 std::optional<int64_t> storageBytes(const TensorSignature &tensor);
+
+/// The buffer that holds each signature output when the plan ends: its
+/// Output buffer, or for an aliased output the Input buffer of the input it
+/// aliases. For a module that verifyModule accepts.
+std::vector<uint32_t> outputSourceBuffers(const ModuleDesc &desc);
 
 /// Parses "sm_90" into 90. nullopt unless the text is "sm_" and 2 or 3
 /// digits.

@@ -120,6 +120,7 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   facts.form = kind->form;
   facts.iterationShape = kind->iterationShape;
   facts.rowOps = kind->rowOps;
+  facts.rowResults = kind->rowResults;
   ValueRange yields = kernel.getYield().getValues();
   facts.yields.assign(yields.begin(), yields.end());
   for (Operation &op : kernel.getBodyBlock().without_terminator()) {

@@ -72,6 +72,9 @@ struct KernelFacts {
   llvm::SmallVector<ReductionInfo> reductions;
   /// Form (d): the ops computed once per row (KernelClass::rowOps).
   llvm::SmallVector<mlir::Operation *> rowOps;
+  /// Form (d): the positions among `yields` of the values stored once per
+  /// row (KernelClass::rowResults); the others are stored per element.
+  llvm::SmallVector<unsigned> rowResults;
   /// Form (c): the scatter, scatter_add or index_add.
   mlir::Operation *scatterRoot = nullptr;
   /// Form (e): the cumsum.

@@ -591,6 +591,8 @@ KernelPrinter::evalOp(Operation *op, ArrayRef<std::string> coords, Code &code) {
 LogicalResult KernelPrinter::storeYields(Code &code,
                                          ArrayRef<std::string> coords) {
   for (auto [i, value] : llvm::enumerate(yields)) {
+    if (isRowResult(i))
+      continue;
     FailureOr<std::string> v = eval(value, coords, code);
     if (failed(v))
       return failure();

@@ -109,8 +109,15 @@ protected:
   /// Declares the coordinates of row-major `linear` in `shape`.
   Coords delinearize(Code &code, const std::string &linear,
                      llvm::ArrayRef<int64_t> shape);
+  /// Evaluates and stores each yielded value at `coords`, but those
+  /// stored once per row (isRowResult).
   mlir::LogicalResult storeYields(Code &code,
                                   llvm::ArrayRef<std::string> coords);
+  /// Whether yielded value `i` is stored once per row of a form (d)
+  /// kernel, not per element (KernelFacts::rowResults).
+  bool isRowResult(unsigned i) const {
+    return llvm::is_contained(facts.rowResults, i);
+  }
   /// The block argument a value is a view chain of, if any.
   std::optional<unsigned> rootArgument(mlir::Value value);
   std::string address(StridedTensorType type,

@@ -181,12 +181,18 @@ LogicalResult PlanTranslation::translateSignature() {
         signatureOf(value.getType(), resultName(entry, j), ret.getLoc());
     if (failed(t))
       return failure();
-    desc.signature.outputs.push_back(std::move(*t));
     auto output = value.getDefiningOp<plan::OutputOp>();
     if (!output)
       return ret.emitOpError() << "returns as result #" << j
                                << " a value that is no plan.output; run "
                                   "stride-outline-executable first";
+    // An aliased output is its input's storage: no buffer of its own.
+    if (auto input = output.getBuffer().getDefiningOp<plan::InputOp>())
+      t->aliasOfInput = static_cast<int32_t>(
+          cast<BlockArgument>(input.getTensor()).getArgNumber());
+    desc.signature.outputs.push_back(std::move(*t));
+    if (desc.signature.outputs.back().isAlias())
+      continue;
     if (!outputOf.try_emplace(output.getBuffer(), j).second)
       return ret.emitOpError() << "returns the buffer of result #"
                                << outputOf.lookup(output.getBuffer())

@@ -1,5 +1,5 @@
-// One value returned twice, and an argument returned as is (legalization
-// copies it into a kernel of its own).
+// One value returned twice, and an argument returned as is (an aliased
+// output: the module hands the input's storage back).
 func.func @twice(%x: !stride.tensor<3x5xf32>)
     -> (!stride.tensor<3x5xf32>, !stride.tensor<3x5xf32>, !stride.tensor<3x5xf32>) {
   %e = stride.exp %x : !stride.tensor<3x5xf32> -> !stride.tensor<3x5xf32>

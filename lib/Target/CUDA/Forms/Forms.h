@@ -277,6 +277,10 @@ private:
   /// The per-row ops (facts.rowOps) not yet printed whose row values are
   /// all computed, each once for the row, in block order.
   mlir::LogicalResult printReadyRowOps(Code &body);
+  /// Stores the values yielded once per row (KernelFacts::rowResults:
+  /// LayerNorm's saved mean and rstd) from the row's first thread, once
+  /// the reductions and per-row ops are computed.
+  void storeRowResults(Code &body);
   /// The coordinates of the row in the reductions' result shape (reduced
   /// dims dropped, or 0 with keepdim).
   Coords rowResultCoords() const;

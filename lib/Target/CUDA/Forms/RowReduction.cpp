@@ -299,6 +299,7 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
     if (failed(printReduction(body, info, std::to_string(i))) ||
         failed(printReadyRowOps(body)))
       return failure();
+  storeRowResults(body);
   LogicalResult stored = printEpilogue(body);
   popScope();
   if (schedule.getClusterBlocks() > 1)
@@ -532,6 +533,23 @@ LogicalResult RowReductionPrinter::printReadyRowOps(Code &body) {
   return success();
 }
 
+void RowReductionPrinter::storeRowResults(Code &body) {
+  if (facts.rowResults.empty())
+    return;
+  // Every thread of the row holds the row's values; the first stores them
+  // (not for a row repeated to fill a warp: openRowLoop).
+  std::string first = lane + " == 0";
+  body.open(fmt::format("if ({}{})", rowValid.empty() ? "" : rowValid + " && ",
+                        first));
+  Coords coords = rowResultCoords();
+  for (unsigned i : facts.rowResults) {
+    auto outType = cast<StridedTensorType>(kernel.getResult(i).getType());
+    body.line("stride_st(&out{}[{}], {});", i, address(outType, coords),
+              rowValues.lookup(yields[i].getDefiningOp()));
+  }
+  body.close();
+}
+
 LogicalResult RowReductionPrinter::printEpilogue(Code &body) {
   return forEachGroup(body, [&](Code &code, ArrayRef<Coords> group,
                                 StringRef elementOk) -> LogicalResult {
@@ -546,6 +564,8 @@ LogicalResult RowReductionPrinter::printEpilogue(Code &body) {
     for (auto [j, coords] : llvm::enumerate(group)) {
       selectLane(j);
       for (auto [i, value] : llvm::enumerate(yields)) {
+        if (isRowResult(i))
+          continue;
         FailureOr<std::string> v = eval(value, coords, code);
         if (failed(v))
           return failure();
@@ -559,7 +579,8 @@ LogicalResult RowReductionPrinter::printEpilogue(Code &body) {
       status = storeYields(code, group.front());
     else
       for (unsigned i = 0; i < yields.size(); ++i)
-        storeLanes(code, i, values[i]);
+        if (!isRowResult(i))
+          storeLanes(code, i, values[i]);
     if (!ok.empty())
       code.close();
     return status;

@@ -70,6 +70,9 @@ class Tensor:
     def data_ptr(self):
         return self.array.__array_interface__["data"][0]
 
+    def storage_offset(self):
+        return 0  # as_strided's offsets count from this tensor's element 0
+
     def copy_(self, other):
         _np.copyto(self.array, other.array)
         return self

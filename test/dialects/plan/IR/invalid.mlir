@@ -127,10 +127,40 @@ func.func @graph() {
 // -----
 
 func.func @graph(%arg0: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
-  %in = plan.input %arg0 : !stride.tensor<4xf32>
-  // expected-error @+1 {{'plan.output' op expects a buffer of a plan.alloc (a graph output has storage of its own)}}
+  %c = plan.constant dense<1.0> : tensor<4xf32> as !stride.tensor<4xf32>
+  // expected-error @+1 {{'plan.output' op expects a buffer of a plan.alloc (a graph output has storage of its own) or of a plan.input (an aliased output)}}
+  %r = plan.output %c : !stride.tensor<4xf32>
+  return %r : !stride.tensor<4xf32>
+}
+
+// -----
+
+// An aliased output is the input as the caller passed it: never one the
+// plan writes.
+func.func @graph(%arg0: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
+  %in = plan.input %arg0 written : !stride.tensor<4xf32>
+  // expected-error @+1 {{'plan.output' op returns the storage of an input the plan writes; an aliased output is the input as the caller passed it}}
   %r = plan.output %in : !stride.tensor<4xf32>
   return %r : !stride.tensor<4xf32>
+}
+
+// -----
+
+func.func @graph(%arg0: !stride.tensor<4xf32>) -> !stride.tensor<4xi32> {
+  %in = plan.input %arg0 : !stride.tensor<4xf32>
+  // expected-error @+1 {{'plan.output' op of type '!stride.tensor<4xi32, strides = [1], offset = 0>' aliases an input of type '!stride.tensor<4xf32, strides = [1], offset = 0>', of another element type}}
+  %r = plan.output %in : !stride.tensor<4xi32>
+  return %r : !stride.tensor<4xi32>
+}
+
+// -----
+
+// Elements 2 to 5 of a 4-element input: past its end.
+func.func @graph(%arg0: !stride.tensor<4xf32>) -> !stride.tensor<4xf32, strides = [1], offset = 2> {
+  %in = plan.input %arg0 : !stride.tensor<4xf32>
+  // expected-error @+1 {{'plan.output' op of type '!stride.tensor<4xf32, strides = [1], offset = 2>' reaches past the end of the storage of the input it aliases, of type '!stride.tensor<4xf32, strides = [1], offset = 0>'}}
+  %r = plan.output %in : !stride.tensor<4xf32, strides = [1], offset = 2>
+  return %r : !stride.tensor<4xf32, strides = [1], offset = 2>
 }
 
 // -----

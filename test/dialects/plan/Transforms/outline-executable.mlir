@@ -50,6 +50,31 @@ func.func @reshape_returned(%x: !stride.tensor<4x8xf32>) -> (!stride.tensor<32xf
 
 // -----
 
+// An argument returned as it is, or through views, is an aliased output:
+// the plan.output of its plan.input, no buffer and no copy, once for each
+// return (here %x twice, and a transposed slice of it).
+// CHECK-LABEL: func.func @returns_inputs(
+// CHECK-NEXT: %[[X:.*]] = plan.input %arg0
+// CHECK-NEXT: %[[E:.*]] = plan.alloc 128 bytes
+// CHECK-NEXT: plan.dispatch @returns_inputs_kernels::@exp_0(%[[X]], %[[E]])
+// CHECK-NEXT: %[[R0:.*]] = plan.output %[[E]]
+// CHECK-NEXT: %[[R1:.*]] = plan.output %[[X]] : !stride.tensor<4x8xf32, strides = [8, 1], offset = 0>
+// CHECK-NEXT: %[[R2:.*]] = plan.output %[[X]] : !stride.tensor<4x8xf32, strides = [8, 1], offset = 0>
+// CHECK-NEXT: %[[R3:.*]] = plan.output %[[X]] : !stride.tensor<8x2xf32, strides = [1, 8], offset = 16>
+// CHECK-NOT: plan.copy
+// CHECK-NEXT: return %[[R0]], %[[R1]], %[[R2]], %[[R3]]
+func.func @returns_inputs(%x: !stride.tensor<4x8xf32>)
+    -> (!stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>, !stride.tensor<8x2xf32, strides = [1, 8], offset = 16>) {
+  %e = stride.exp %x : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+  %s = stride.slice %x dim 0 start 2 end 4 step 1 : !stride.tensor<4x8xf32>
+      -> !stride.tensor<2x8xf32, strides = [8, 1], offset = 16>
+  %t = stride.permute %s dims [1, 0] : !stride.tensor<2x8xf32, strides = [8, 1], offset = 16>
+      -> !stride.tensor<8x2xf32, strides = [1, 8], offset = 16>
+  return %e, %x, %x, %t : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>, !stride.tensor<8x2xf32, strides = [1, 8], offset = 16>
+}
+
+// -----
+
 // A kernel's scratch (the schedule's `scratch`, bytes each) is a zeroed
 // buffer of its own, after the results; sizes are rounded up to 16 bytes.
 // CHECK-LABEL: func.func @segmented(

@@ -33,18 +33,42 @@ func.func @yields_nothing(%x: !stride.tensor<4xf32>) {
 
 // -----
 
-func.func @mixed_shapes(%x: !stride.tensor<4x8xf32>)
+func.func @mixed_shapes(%x: !stride.tensor<4x8xf32>, %y: !stride.tensor<4xf32>)
     -> (!stride.tensor<4x8xf32>, !stride.tensor<4xf32>) {
   // expected-note @+1 {{the kernel}}
-  %r:2 = stride.kernel "mixed" ins(%x : !stride.tensor<4x8xf32>)
+  %r:2 = stride.kernel "mixed" ins(%x, %y : !stride.tensor<4x8xf32>, !stride.tensor<4xf32>)
       -> (!stride.tensor<4x8xf32>, !stride.tensor<4xf32>) {
-  ^bb0(%a: !stride.tensor<4x8xf32>):
+  ^bb0(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<4xf32>):
     %e = stride.exp %a : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
-    %s = stride.sum %e dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
-    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "mixed": yields values of different shapes ([4, 8] and [4]); a kernel iterates over one shape}}
+    %s = stride.exp %b : !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "mixed": yields values of different shapes ([4, 8] and [4]); a kernel iterates over one shape, and only a broadcast-reduction kernel also yields values computed once per row}}
     stride.yield %e, %s : !stride.tensor<4x8xf32>, !stride.tensor<4xf32>
   }
   return %r#0, %r#1 : !stride.tensor<4x8xf32>, !stride.tensor<4xf32>
+}
+
+// -----
+
+// A broadcast-reduction kernel yields, beside its rows, only values
+// computed once per row from the row's reductions: not a value of the
+// rows' result shape computed from something else.
+func.func @row_result_not_of_the_row(%x: !stride.tensor<4x8xf32>, %y: !stride.tensor<4x1xf32>)
+    -> (!stride.tensor<4x8xf32>, !stride.tensor<4x1xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:2 = stride.kernel "max_sub" ins(%x, %y : !stride.tensor<4x8xf32>, !stride.tensor<4x1xf32>)
+      -> (!stride.tensor<4x8xf32>, !stride.tensor<4x1xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<4x1xf32>):
+    // expected-note @+1 {{the first reduction ('stride.max') is here}}
+    %m = stride.max %a dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+    %e = stride.expand %m : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+    %d = stride.sub %a, %e : !stride.tensor<4x8xf32>,
+        !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+    %n = stride.neg %b : !stride.tensor<4x1xf32> -> !stride.tensor<4x1xf32>
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "max_sub": yields value #1 of shape [4, 1], which is neither the iteration shape [4, 8] nor one of the row's reductions or per-row ops (a value computed once per row)}}
+    stride.yield %d, %n : !stride.tensor<4x8xf32>, !stride.tensor<4x1xf32>
+  }
+  return %r#0, %r#1 : !stride.tensor<4x8xf32>, !stride.tensor<4x1xf32>
 }
 
 // -----
@@ -324,7 +348,7 @@ func.func @row_kernel_yields_two(%x: !stride.tensor<4x8xf32>)
     %d = stride.sub %a, %e : !stride.tensor<4x8xf32>,
         !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
     %x2 = stride.exp %d : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
-    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "max_sub_exp": yields 2 values; a broadcast-reduction kernel yields one value of the reductions' input shape}}
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "max_sub_exp": yields 2 values of the iteration shape; a broadcast-reduction kernel yields one value of the reductions' input shape (and values computed once per row)}}
     stride.yield %d, %x2 : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>
   }
   return %r#0, %r#1 : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>

@@ -176,6 +176,47 @@ func.func @broadcast_unsqueeze(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x
 
 // -----
 
+// A value computed once per row that is also read outside the kernel (a
+// training forward returns LayerNorm's mean and rstd, and softmax's max and
+// sum here) is a row output of the broadcast-reduction kernel: stored once
+// per row beside the rows, not a kernel of its own.
+// CHECK-LABEL: func.func @row_outputs
+// CHECK:      %[[K:.*]]:3 = stride.kernel "max_sub_exp_sum_div"
+// CHECK-SAME: -> (!stride.tensor<4x1xf32, {{.*}}>, !stride.tensor<4x1xf32, {{.*}}>, !stride.tensor<4x8xf32, {{.*}}>)
+// CHECK-NOT:  stride.kernel
+// CHECK:      return %[[K]]#2, %[[K]]#0, %[[K]]#1
+func.func @row_outputs(%x: !stride.tensor<4x8xf32>)
+    -> (!stride.tensor<4x8xf32>, !stride.tensor<4x1xf32>, !stride.tensor<4x1xf32>) {
+  %m = stride.max %x dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+  %mb = stride.expand %m : !stride.tensor<4x1xf32> -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+  %d = stride.sub %x, %mb : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+  %e = stride.exp %d : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+  %s = stride.sum %e dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+  %sb = stride.expand %s : !stride.tensor<4x1xf32> -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+  %y = stride.div %e, %sb : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+  return %y, %m, %s : !stride.tensor<4x8xf32>, !stride.tensor<4x1xf32>, !stride.tensor<4x1xf32>
+}
+
+// -----
+
+// A value of the rows' shape that depends on no reduction joins the
+// pointwise kernel that reads it as a row output only while that kernel
+// may still become a broadcast reduction; it does not, so the kernels are
+// formed again without it: a kernel of its own.
+// CHECK-LABEL: func.func @row_output_without_rows
+// CHECK:      stride.kernel "neg_kernel"
+// CHECK:      stride.kernel "add_kernel"
+// CHECK-NOT:  stride.kernel
+func.func @row_output_without_rows(%x: !stride.tensor<4x8xf32>, %b: !stride.tensor<4x1xf32>)
+    -> (!stride.tensor<4x8xf32>, !stride.tensor<4x1xf32>) {
+  %n = stride.neg %b : !stride.tensor<4x1xf32> -> !stride.tensor<4x1xf32>
+  %nb = stride.expand %n : !stride.tensor<4x1xf32> -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+  %y = stride.add %x, %nb : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+  return %y, %n : !stride.tensor<4x8xf32>, !stride.tensor<4x1xf32>
+}
+
+// -----
+
 // Broadcasting the result back over the wrong dim is no broadcast epilogue.
 // CHECK-LABEL: func.func @broadcast_wrong_dim
 // CHECK:      stride.kernel "sum_kernel"
