@@ -78,6 +78,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(llvm::StringRef(options.pipeline.testInjectFault));
   key.add(llvm::StringRef(options.pipeline.attentionLibrary));
   key.add(options.pipeline.recognizeAttention);
+  key.add(options.pipeline.foldConstants);
   key.add(options.pipeline.splitKvAttention);
   key.add(llvm::StringRef(options.pipeline.skinnyProducts));
   key.add(llvm::StringRef(options.pipeline.convolutions));

@@ -73,6 +73,11 @@ void stride::buildStridePipeline(OpPassManager &pm,
   // library calls read their operands in place or from copies.
   pm.addNestedPass<func::FuncOp>(
       createMatmulLayout(MatmulLayoutOptions{options.skinnyProducts}));
+  // What the passes above compute from constants only (folded batch norms,
+  // weights copied into channels-last or padded) is computed now, once,
+  // instead of by a kernel at every run.
+  if (options.foldConstants)
+    pm.addNestedPass<func::FuncOp>(createFoldConstants());
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
   if (options.formKernels) {
@@ -142,6 +147,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                      "into the convolutions before them "
                      "(stride-fold-into-convolution)"),
       llvm::cl::init(true)};
+  Option<bool> foldConstants{
+      *this, "fold-constants",
+      llvm::cl::desc("Compute the ops whose operands are all constants at "
+                     "compile time (stride-fold-constants)"),
+      llvm::cl::init(true)};
   Option<bool> formKernels{
       *this, "form-kernels",
       llvm::cl::desc("Put every functional op into a stride.kernel, as the "
@@ -165,6 +175,7 @@ void stride::registerStridePipeline() {
         options.skinnyProducts = cl.skinnyProducts;
         options.decomposeConvolutions = cl.decomposeConvolutions;
         options.foldIntoConvolutions = cl.foldIntoConvolutions;
+        options.foldConstants = cl.foldConstants;
         options.convolutions = cl.convolutions;
         buildStridePipeline(pm, options);
       });

@@ -90,6 +90,9 @@ struct PipelineOptions {
   /// (stride-fold-into-convolution); the reference interpreter runs the
   /// graph unfolded.
   bool foldIntoConvolutions = true;
+  /// Compute the ops whose operands are all constants at compile time, with
+  /// the reference interpreter (stride-fold-constants, before fusion).
+  bool foldConstants = true;
   /// Test only: miscompile every op of this kind (stride-test-inject-fault,
   /// e.g. "add"); empty: none.
   std::string testInjectFault;
