@@ -82,6 +82,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.pipeline.splitKvAttention);
   key.add(llvm::StringRef(options.pipeline.skinnyProducts));
   key.add(llvm::StringRef(options.pipeline.convolutions));
+  key.add(options.pipeline.convolutionEpilogues);
   key.add(options.import.weightsAsInputs);
   key.add(options.import.worldSize);
   key.add(options.pipeline.tensorParallel);

@@ -68,6 +68,9 @@ TEST_F(ModuleCacheTest, KeyFollowsInputNameAndOptions) {
   CompileOptions unfolded = options;
   unfolded.pipeline.foldConstants = false;
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", unfolded));
+  CompileOptions noEpilogues = options;
+  noEpilogues.pipeline.convolutionEpilogues = false;
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", noEpilogues));
   CompileOptions otherArch = options;
   otherArch.cuda.arch = "sm_80";
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", otherArch));

@@ -258,6 +258,13 @@ cl::opt<bool> noRecognizeAttention(
              "instead of rewriting it into one attention op"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> noConvolutionEpilogues(
+    "no-convolution-epilogues",
+    cl::desc("Run the residual add and the relu after a cuDNN convolution "
+             "as Stride kernels instead of in the cuDNN call (the way "
+             "around a cuDNN that has no engine for the fused graph)"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> noFoldConstants(
     "no-fold-constants",
     cl::desc("Compute the ops whose operands are all constants (a batch "
@@ -501,6 +508,7 @@ int main(int argc, char **argv) {
   options.pipeline.convolutions = convolutions;
   options.pipeline.recognizeAttention = !noRecognizeAttention;
   options.pipeline.foldConstants = !noFoldConstants;
+  options.pipeline.convolutionEpilogues = !noConvolutionEpilogues;
   options.pipeline.testInjectFault = testInjectFault;
   options.cuda.arch = arch;
   options.cuda.multiprocessorCount = multiprocessors;

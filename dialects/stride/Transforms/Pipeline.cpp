@@ -66,7 +66,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
     if (options.convolutions != "generated")
       pm.addNestedPass<func::FuncOp>(createConvolutionLayout());
     pm.addNestedPass<func::FuncOp>(createConvolutionLibrary(
-        ConvolutionLibraryOptions{options.convolutions}));
+        ConvolutionLibraryOptions{options.convolutions,
+                                  options.convolutionEpilogues}));
     pm.addNestedPass<func::FuncOp>(createDecomposeConvolution());
   }
   // Products of few rows marked for the skinny product kernel; the others'
@@ -141,6 +142,12 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                      "cuDNN calls (stride-convolution-library): auto, "
                      "library or generated"),
       llvm::cl::init("auto")};
+  Option<bool> convolutionEpilogues{
+      *this, "convolution-epilogues",
+      llvm::cl::desc("With convolutions other than generated: fold a "
+                     "residual add and a relu into the cuDNN call where its "
+                     "runtime-fusion engines take them"),
+      llvm::cl::init(true)};
   Option<bool> foldIntoConvolutions{
       *this, "fold-into-convolutions",
       llvm::cl::desc("Fold per-channel affine ops (inference batch norms) "
@@ -177,6 +184,7 @@ void stride::registerStridePipeline() {
         options.foldIntoConvolutions = cl.foldIntoConvolutions;
         options.foldConstants = cl.foldConstants;
         options.convolutions = cl.convolutions;
+        options.convolutionEpilogues = cl.convolutionEpilogues;
         buildStridePipeline(pm, options);
       });
 }
