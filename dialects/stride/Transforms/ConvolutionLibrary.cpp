@@ -124,12 +124,18 @@ bool cudnnReadsResidual(ConvolutionOp op, Value residual) {
 }
 
 /// Folds `add(result, residual)` (either order) into `op` where cuDNN reads
-/// the residual.
+/// the residual. A residual computed after the op (ResNet's downsampling
+/// branch, which the graph computes after the block's last convolution)
+/// is made available by moving the op down to the add: it is pure, and
+/// the add is its only reader.
 void foldResidual(ConvolutionOp op) {
   AddOp add = soleReaderOfType<AddOp>(op);
   if (!add)
     return;
   Value residual = add.getLhs() == op.getResult() ? add.getRhs() : add.getLhs();
+  if (add->getBlock() == op->getBlock() && !definedBefore(residual, op) &&
+      definedBefore(residual, add))
+    op->moveBefore(add);
   if (!cudnnReadsResidual(op, residual))
     return;
   op.getResidualMutable().assign(residual);

@@ -157,10 +157,12 @@ def ConvolutionLibrary : Pass<"stride-convolution-library",
       pointwise ops after it that cuDNN's runtime-fusion engines compute
       in the same graph become the op's epilogue: a `stride.add` of the
       result (its only reader) and a tensor of the result's layout, packed
-      channels-last and aligned, defined before the op (a residual, as in
-      ResNet's blocks), then a `stride.relu` of that (its only reader);
-      each must keep the result's type. cuDNN then reads the residual and
-      writes the relu's result, in one call;
+      channels-last and aligned (a residual, as in ResNet's blocks; where
+      it is computed after the op, the op moves down to the add), then a
+      `stride.relu` of that (its only reader); each must keep the result's
+      type. cuDNN then reads the residual and writes the relu's result, in
+      one call. An epilogue written on an op that cuDNN does not fuse this
+      way becomes a `stride.add` and a `stride.relu` after it;
     - the op is marked `stride.keep_fused`, which
       `stride-decompose-convolution` leaves alone and the plan lowers to a
       `cudnn.convolution` call.
