@@ -78,10 +78,12 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(llvm::StringRef(options.pipeline.testInjectFault));
   key.add(llvm::StringRef(options.pipeline.attentionLibrary));
   key.add(options.pipeline.recognizeAttention);
+  key.add(options.pipeline.foldConstants);
   key.add(options.pipeline.splitKvAttention);
   key.add(llvm::StringRef(options.pipeline.skinnyProducts));
   key.add(options.pipeline.padOperandRows);
   key.add(llvm::StringRef(options.pipeline.convolutions));
+  key.add(options.pipeline.convolutionEpilogues);
   key.add(options.import.weightsAsInputs);
   key.add(options.import.worldSize);
   key.add(options.pipeline.tensorParallel);

@@ -7,11 +7,13 @@
 //
 // stride.convolution in the reference interpreter: each result element a
 // sum in f64 over its group's input channels and the kernel, plus the
-// bias, rounded once.
+// bias and the residual, through the relu, rounded once.
 //
 //===----------------------------------------------------------------------===//
 
 #include "InterpreterImpl.h"
+
+#include <cmath>
 
 using namespace mlir;
 
@@ -39,11 +41,14 @@ std::optional<int64_t> inputCoordinate(const ConvolutionGeometry &g,
 
 /// For result element [n, o, y..] of group g = o / (C_out / G): the sum
 /// over the group's input channels and every kernel offset whose input
-/// coordinate is inside the input, plus the bias, rounded once to the
-/// result type (stride.convolution's description).
+/// coordinate is inside the input, plus the bias and the residual's
+/// element, through the relu, rounded once to the result type
+/// (stride.convolution's description).
 Status Interpreter::convolution(ConvolutionOp op) {
   const Tensor &input = get(op.getInput()), &weight = get(op.getWeight());
   const Tensor *bias = op.getBias() ? &get(op.getBias()) : nullptr;
+  const Tensor *residual = op.getResidual() ? &get(op.getResidual()) : nullptr;
+  bool relu = op.getRelu();
   ConvolutionGeometry g = op.getGeometry();
   Tensor out = allocate(typeOf(op.getResult()));
   int64_t spatial = g.spatialRank();
@@ -70,6 +75,10 @@ Status Interpreter::convolution(ConvolutionOp op) {
         sum += input.getF(input.address(in)) * weight.getF(weight.address(w));
       });
     }
+    if (residual)
+      sum += residual->getF(residual->address(index));
+    if (relu && !(sum > 0.0))
+      sum = std::isnan(sum) ? sum : 0.0;
     out.setF(out.address(index), sum);
   });
   values[op.getResult()] = std::move(out);

@@ -5,45 +5,24 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The mask's source (before its broadcast) is copied, with everything it
-// is computed from, into a function of no arguments, which the reference
-// interpreter runs; its values decide (FoldMasks.h).
+// The mask's source (before its broadcast) is computed by the reference
+// interpreter (Evaluate.h); its values decide (FoldMasks.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "stride/Interpreter/FoldMasks.h"
 
 #include "dialects/stride/IR/StrideOps.h"
+#include "stride/Interpreter/Evaluate.h"
 #include "stride/Interpreter/Interpreter.h"
 
-#include "mlir/Analysis/TopologicalSortUtils.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
 namespace stride {
 
 namespace {
-
-/// The ops `value` is computed from, if none of them reads a function
-/// argument or holds a region.
-std::optional<llvm::SetVector<Operation *>> constantSlice(Value value) {
-  llvm::SetVector<Operation *> ops;
-  SmallVector<Value> work{value};
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val().getDefiningOp();
-    if (!op || op->getNumRegions() != 0)
-      return std::nullopt; // a function argument, or a kernel
-    if (!ops.insert(op))
-      continue;
-    for (Value operand : op->getOperands())
-      work.push_back(operand);
-  }
-  return ops;
-}
 
 /// What a mask of [..., Sq, Skv] values holds.
 enum class MaskKind { Other, AllTrue, Causal };
@@ -72,31 +51,6 @@ MaskKind classify(const HostArray &mask, bool additive) {
     causal &= column <= row ? attends : maskedOut;
   }
   return allTrue ? MaskKind::AllTrue : causal ? MaskKind::Causal : MaskKind::Other;
-}
-
-/// The values of `value` computed by the interpreter, if it depends on no
-/// argument.
-std::optional<HostArray> evaluate(Value value) {
-  std::optional<llvm::SetVector<Operation *>> slice = constantSlice(value);
-  if (!slice)
-    return std::nullopt;
-  MLIRContext *context = value.getContext();
-  OpBuilder builder(context);
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(value.getLoc());
-  builder.setInsertionPointToEnd(scratch->getBody());
-  auto func = func::FuncOp::create(
-      builder, value.getLoc(), "mask",
-      builder.getFunctionType({}, {value.getType()}));
-  Block *body = func.addEntryBlock();
-  builder.setInsertionPointToEnd(body);
-  IRMapping mapping;
-  for (Operation *op : mlir::topologicalSort(*slice))
-    builder.clone(*op, mapping);
-  func::ReturnOp::create(builder, value.getLoc(), mapping.lookup(value));
-  Result<std::vector<HostArray>> values = interpret(func, {});
-  if (!values || values->size() != 1)
-    return std::nullopt;
-  return std::move((*values)[0]);
 }
 
 /// The mask's source before a broadcast (its values are the same for every
@@ -133,7 +87,7 @@ unsigned foldConstantAttentionMasks(ModuleOp module, int64_t maxElements) {
       return;
     auto [it, inserted] = known.try_emplace(source, MaskKind::Other);
     if (inserted)
-      if (std::optional<HostArray> values = evaluate(source))
+      if (std::optional<HostArray> values = evaluateWithoutInputs(source))
         it->second = classify(*values, additive);
     if (it->second == MaskKind::Other)
       return;

@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // `cudnn.convolution`: one convolution as cuDNN 9's graph API computes it,
-// forward (`conv_fprop`, with the bias added in the same graph), data
+// forward (`conv_fprop`, with the bias, a residual and a relu applied in
+// the same graph), data
 // gradient (`conv_dgrad`: a transposed convolution) or weight gradient
 // (`conv_wgrad`). The compiler decides everything
 // (python-free-docs/convolution.md, "The cuDNN step"); this routine checks
@@ -51,7 +52,7 @@ constexpr KindEntry kKinds[] = {
     {"wgrad", CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR}};
 
 // The uid of each tensor in the variant pack.
-enum Uid : int64_t { kX = 1, kW, kY, kBias };
+enum Uid : int64_t { kX = 1, kW, kY, kBias, kResidual };
 
 /// A tensor of the step: its name in messages, uid, dims and strides (as
 /// the descriptor gives them), and element offset in its buffer.
@@ -71,6 +72,9 @@ struct ConvolutionProblem {
   Dims xDims, wDims, yDims, xStrides, wStrides, yStrides;
   ConvolutionParameters parameters;
   bool bias = false, tf32 = false;
+  /// The epilogue, after the bias: a residual of y's dims and strides
+  /// added, then a relu.
+  bool residual = false, relu = false;
   std::vector<int64_t> offsets;
 
   bool forward() const { return kind == &kKinds[0]; }
@@ -86,6 +90,8 @@ struct ConvolutionProblem {
       all = {x, w};
       if (bias)
         all.push_back({"bias", kBias, {yDims[1]}, {1}});
+      if (residual)
+        all.push_back({"residual", kResidual, yDims, yStrides});
       all.push_back(y);
     } else if (kind == &kKinds[1]) {
       all = {y, w, x};
@@ -103,14 +109,15 @@ struct ConvolutionProblem {
     std::string text = "convolution " + quoted(name) + " (" + dtype->name +
                        " " + kind->name;
     for (const Operand &o : operands())
-      if (o.uid != kBias)
+      if (o.uid != kBias && o.uid != kResidual)
         text += ", " + std::string(o.name) + " " + listDims(o.dims) +
                 " strides " + listDims(o.strides);
     text += ", stride " + listDims(parameters.stride) + ", padding " +
             listDims(parameters.prePadding) + "/" +
             listDims(parameters.postPadding) + ", dilation " +
             listDims(parameters.dilation);
-    return text + (bias ? ", bias" : "") + (tf32 ? ", TF32" : "") + ")";
+    return text + (bias ? ", bias" : "") + (residual ? ", residual" : "") +
+           (relu ? ", relu" : "") + (tf32 ? ", TF32" : "") + ")";
   }
 
   /// What the graph and plan depend on: everything but the offsets and
@@ -119,6 +126,7 @@ struct ConvolutionProblem {
     std::string key = "convolution";
     key.append(" ").append(dtype->name).append(" ").append(kind->name);
     key.append(bias ? " bias" : "").append(tf32 ? " tf32" : "");
+    key.append(residual ? " residual" : "").append(relu ? " relu" : "");
     for (const Operand &o : operands())
       key.append(" ").append(listDims(o.dims)).append(listDims(o.strides));
     for (const Dims *d :
@@ -133,7 +141,7 @@ const std::vector<std::string> kFields = {
     "kind",    "dtype",       "name",         "x_dims",   "w_dims",
     "y_dims",  "x_strides",   "w_strides",    "y_strides", "stride",
     "pre_padding", "post_padding", "dilation", "bias",     "tf32",
-    "offsets"};
+    "offsets", "residual", "relu"};
 
 /// A field that must be 0 or 1.
 bool flag(DescriptorReader &r, const char *name) {
@@ -182,6 +190,9 @@ void readFields(DescriptorReader &r, const LibraryCallContext &context,
   p.parameters.dilation = r.integers("dilation", spatial, onePerDim);
   p.bias = flag(r, "bias");
   p.tf32 = flag(r, "tf32");
+  // Absent in modules written before epilogues: none.
+  p.residual = r.has("residual") && flag(r, "residual");
+  p.relu = r.has("relu") && flag(r, "relu");
   if (r.has("offsets"))
     p.offsets = r.integers("offsets", p.operands().size(),
                            "each buffer's element offset, in buffer order");
@@ -198,6 +209,9 @@ void checkShapes(DescriptorReader &r, const ConvolutionProblem &p) {
   if (p.bias && !p.forward())
     return r.fail("adds a bias to a " + std::string(p.kind->name) +
                   "; only fprop takes one");
+  if ((p.residual || p.relu) && !p.forward())
+    return r.fail("gives a " + std::string(p.kind->name) +
+                  " an epilogue (residual or relu); only fprop takes one");
   int64_t c = p.xDims[1], k = p.wDims[0], perGroup = p.wDims[1];
   if (c % perGroup != 0 || k % (c / perGroup) != 0 || p.yDims[1] != k ||
       p.yDims[0] != p.xDims[0])
@@ -230,7 +244,8 @@ void checkBuffers(DescriptorReader &r, const ConvolutionProblem &p,
   std::vector<Operand> operands = p.operands();
   if (bufferBytes.size() != operands.size())
     return r.fail("of a " + std::string(p.kind->name) +
-                  (p.bias ? " with a bias" : "") + " takes " +
+                  (p.bias ? " with a bias" : "") +
+                  (p.residual ? " and a residual" : "") + " takes " +
                   str(int64_t(operands.size())) + " buffers, but the step "
                   "has " + str(int64_t(bufferBytes.size())));
   for (size_t i = 0; i < operands.size(); ++i) {
@@ -278,8 +293,9 @@ Dims unitStride(const Dims &dims, const Dims &strides) {
   return withUnitDim(strides, strides[2] * dims[2]);
 }
 
-/// The graph of one step: the convolution, and for a forward with a bias,
-/// the bias added in floats to the convolution's virtual result.
+/// The graph of one step: the convolution, and for a forward with an
+/// epilogue, the bias added, the residual added and the relu applied in
+/// floats to the convolution's virtual result, the last into y.
 class ConvolutionGraph {
 public:
   ConvolutionGraph(const Cudnn &dnn, const ConvolutionProblem &p)
@@ -296,24 +312,44 @@ public:
     const GraphTensor *x = tensor(kX, p.xDims, p.xStrides);
     const GraphTensor *w = tensor(kW, p.wDims, p.wStrides);
     const GraphTensor *y = tensor(kY, p.yDims, p.yStrides);
-    if (!p.bias) {
+    int stages = int(p.bias) + int(p.residual) + int(p.relu);
+    if (stages == 0) {
       g.convolution(p.kind->operation, x, w, y, parameters);
       return g;
     }
-    // The product in floats, in y's layout, then the bias broadcast over
-    // the batch and spatial dims.
-    const GraphTensor *product =
-        g.intermediate(CUDNN_DATA_FLOAT, y->dims, y->strides);
-    g.convolution(p.kind->operation, x, w, product, parameters);
-    Dims biasDims(y->dims.size(), 1), biasStrides(y->dims.size(), 1);
-    biasDims[1] = p.yDims[1];
-    biasStrides[0] = p.yDims[1];
-    g.pointwise(CUDNN_POINTWISE_ADD, product,
-                g.tensor(kBias, p.dtype->type, biasDims, biasStrides), y);
+    // The product in floats, in y's layout, then each stage of the
+    // epilogue, in floats until the last writes y.
+    const GraphTensor *value = stage(y, stages);
+    g.convolution(p.kind->operation, x, w, value, parameters);
+    if (p.bias) {
+      Dims biasDims(y->dims.size(), 1), biasStrides(y->dims.size(), 1);
+      biasDims[1] = p.yDims[1];
+      biasStrides[0] = p.yDims[1];
+      const GraphTensor *sum = stage(y, --stages);
+      g.pointwise(CUDNN_POINTWISE_ADD, value,
+                  g.tensor(kBias, p.dtype->type, biasDims, biasStrides), sum);
+      value = sum;
+    }
+    if (p.residual) {
+      const GraphTensor *sum = stage(y, --stages);
+      g.pointwise(CUDNN_POINTWISE_ADD, value,
+                  tensor(kResidual, p.yDims, p.yStrides), sum);
+      value = sum;
+    }
+    if (p.relu)
+      g.pointwise(CUDNN_POINTWISE_RELU_FWD, value, nullptr, stage(y, --stages));
     return g;
   }
 
 private:
+  /// What a stage writes when `left` stages (it included) are left: y for
+  /// the last, a float intermediate in y's layout before it.
+  const GraphTensor *stage(const GraphTensor *y, int left) {
+    if (left == 0)
+      return y;
+    return g.intermediate(CUDNN_DATA_FLOAT, y->dims, y->strides);
+  }
+
   const GraphTensor *tensor(Uid uid, const Dims &dims, const Dims &strides) {
     if (p.spatialRank() != 1)
       return g.tensor(uid, p.dtype->type, dims, strides);

@@ -65,6 +65,12 @@ TEST_F(ModuleCacheTest, KeyFollowsInputNameAndOptions) {
   CompileOptions unfused = options;
   unfused.pipeline.fuse = false;
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", unfused));
+  CompileOptions unfolded = options;
+  unfolded.pipeline.foldConstants = false;
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", unfolded));
+  CompileOptions noEpilogues = options;
+  noEpilogues.pipeline.convolutionEpilogues = false;
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", noEpilogues));
   CompileOptions otherArch = options;
   otherArch.cuda.arch = "sm_80";
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", otherArch));

@@ -8,9 +8,9 @@
 // The `cudnn.convolution` library-call step computed on host buffers as
 // its descriptor says (python-free-docs/convolution.md, "The cuDNN step":
 // the kind, the forward's x, w and y with their dims and strides, stride,
-// paddings, dilation, bias, offsets), so that the emulated plan of a graph
-// with convolutions runs on the CPU and the comparison with the reference
-// interpreter checks the descriptor the compiler wrote. The forward
+// paddings, dilation, bias, residual, relu, offsets), so that the emulated
+// plan of a graph with convolutions runs on the CPU and the comparison with
+// the reference interpreter checks the descriptor the compiler wrote. The forward
 // relation is walked once for each pair of a y and an x element a window
 // joins; sums are in double and each written element is rounded once.
 //
@@ -74,8 +74,10 @@ inline std::string runConvolution(const LibraryCallStep &call,
   std::string kind = f.text["kind"];
   ConvTensor x{nullptr, f.ints["x_dims"], f.ints["x_strides"]},
       w{nullptr, f.ints["w_dims"], f.ints["w_strides"]},
-      y{nullptr, f.ints["y_dims"], f.ints["y_strides"]}, bias;
-  bool hasBias = f.flag("bias");
+      y{nullptr, f.ints["y_dims"], f.ints["y_strides"]}, bias,
+      residual{nullptr, f.ints["y_dims"], f.ints["y_strides"]};
+  bool hasBias = f.flag("bias"), hasResidual = f.flag("residual"),
+       relu = f.flag("relu");
   std::vector<ConvTensor *> order;
   if (kind == "fprop")
     order = {&x, &w};
@@ -90,6 +92,8 @@ inline std::string runConvolution(const LibraryCallStep &call,
     bias.strides = {1};
     order.push_back(&bias);
   }
+  if (hasResidual)
+    order.push_back(&residual);
   if (kind == "fprop")
     order.push_back(&y);
   const std::vector<int64_t> &offsets = f.ints["offsets"];
@@ -143,6 +147,10 @@ inline std::string runConvolution(const LibraryCallStep &call,
     double v = sums[size_t(i)];
     if (hasBias)
       v += elements.load(bias.base, bias.offset + coordinates(i, out.dims)[1]);
+    if (hasResidual)
+      v += elements.load(residual.base, residual.at(i));
+    if (relu && v < 0)
+      v = 0;
     elements.store(out.base, out.at(i), v);
   }
   return "";

@@ -7,8 +7,8 @@
 //
 // For the tests of `cudnn.convolution` (FakeCudnnConvolutionTest.cpp,
 // CudnnGraphTest.cpp): a problem (the forward's x, w, y with strides, its
-// parameters, the kind of call), its one-step module, and the written
-// tensor by a direct sum over the forward relation.
+// parameters, the kind of call, the epilogue), its one-step module, and
+// the written tensor by a direct sum over the forward relation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,9 @@ struct Conv {
   std::vector<int64_t> x, w, y, xs, ws, ys;
   std::vector<int64_t> stride, pad, dilation;
   bool bias = false;
+  /// The epilogue (fprop only): a residual of y's dims and strides added
+  /// after the bias, then a relu.
+  bool residual = false, relu = false;
 
   static std::vector<int64_t> dense(const std::vector<int64_t> &d) {
     std::vector<int64_t> s(d.size(), 1);
@@ -102,7 +105,9 @@ inline std::vector<DescriptorField> descriptor(const Conv &c) {
       ints("post_padding", c.pad),
       ints("dilation", c.dilation),
       ints("bias", {int64_t(c.bias)}),
-      ints("tf32", {0})};
+      ints("tf32", {0}),
+      ints("residual", {int64_t(c.residual)}),
+      ints("relu", {int64_t(c.relu)})};
   return f;
 }
 
@@ -119,6 +124,8 @@ inline NamedTensors tensors(const Conv &c) {
   NamedTensors all = {{"x", {c.x, c.xs}}, {"w", {c.w, c.ws}}};
   if (c.bias)
     all.push_back({"bias", {{c.y[1]}, {1}}});
+  if (c.residual)
+    all.push_back({"residual", {c.y, c.ys}});
   all.push_back({"y", {c.y, c.ys}});
   return all;
 }
@@ -181,7 +188,7 @@ inline std::vector<double> reference(const Conv &c,
               out[size_t(at(c.ws, wi))] += element(in[1], at(c.ys, yi)) *
                                            element(in[0], at(c.xs, xi));
           }
-  if (c.bias)
+  if (c.bias || c.residual || c.relu)
     for (int64_t n = 0; n < c.y[0]; ++n)
       for (int64_t k = 0; k < c.y[1]; ++k)
         for (int64_t p = 0; p < Conv::count(c.y) / c.y[0] / c.y[1]; ++p) {
@@ -191,7 +198,13 @@ inline std::vector<double> reference(const Conv &c,
           for (size_t d = spatial; d-- > 0;)
             ys[d] = pp % c.y[d + 2], pp /= c.y[d + 2];
           yi.insert(yi.end(), ys.begin(), ys.end());
-          out[size_t(at(c.ys, yi))] += element(in[2], k);
+          double &v = out[size_t(at(c.ys, yi))];
+          if (c.bias)
+            v += element(in[2], k);
+          if (c.residual)
+            v += element(in[c.bias ? 3 : 2], at(c.ys, yi));
+          if (c.relu)
+            v = std::max(v, 0.0);
         }
   return out;
 }

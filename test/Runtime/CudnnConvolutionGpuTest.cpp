@@ -9,7 +9,8 @@
 // library-call step (ConvolutionTestSupport.h), on random inputs, against
 // the direct sum in double precision: ResNet-like 3x3 and 7x7 stride-2
 // convolutions in f32 (TF32 off: 1e-4) and channels-last bf16 and f16 with
-// the bias in the graph (2e-2), a depthwise one, 1-D and 3-D ones, and the
+// the bias in the graph, and with the bias, a residual and the relu (2e-2),
+// a depthwise one, 1-D and 3-D ones, and the
 // data and weight gradients. Each case prints PASS or FAIL. Skipped where
 // there is no CUDA device (scripts/gpu-check.sh runs it).
 //
@@ -55,12 +56,23 @@ Conv channelsLast(Conv v) {
   return v;
 }
 
+/// ResNet's block as one call: channels-last with the bias, a residual
+/// and the relu in cuDNN's graph.
+Conv withEpilogue(Conv v) {
+  v.residual = v.relu = true;
+  return v;
+}
+
 std::vector<std::pair<std::string, Conv>> cases() {
   std::vector<std::pair<std::string, Conv>> all = {
       {"f32 3x3", conv2d(DType::F32, 2, 16, 14, 32, 3, 1, 1)},
       {"f32 7x7 stride 2", conv2d(DType::F32, 2, 3, 32, 16, 7, 2, 3)},
       {"bf16 nhwc 3x3 bias", channelsLast(conv2d(DType::BF16, 2, 16, 14, 32, 3, 1, 1))},
       {"f16 nhwc 1x1 bias", channelsLast(conv2d(DType::F16, 2, 32, 14, 64, 1, 1, 0))},
+      {"bf16 nhwc 3x3 bias residual relu",
+       withEpilogue(channelsLast(conv2d(DType::BF16, 2, 64, 14, 64, 3, 1, 1)))},
+      {"f16 nhwc 1x1 bias residual relu",
+       withEpilogue(channelsLast(conv2d(DType::F16, 2, 64, 14, 256, 1, 1, 0)))},
       {"f32 depthwise", conv2d(DType::F32, 2, 16, 14, 16, 3, 1, 1, 16)},
   };
   all.push_back({"f32 1-D", conv1d()});

@@ -80,7 +80,8 @@ TEST_F(CudnnGraphTest, EveryDescriptorFinalizes) {
 }
 
 /// The convolution graphs: each kind, grouped, channels-last with the bias
-/// in the graph, 1-D (as 2-D) and 3-D.
+/// in the graph (and with a residual and the relu after it), 1-D (as 2-D)
+/// and 3-D.
 TEST_F(CudnnGraphTest, EveryConvolutionDescriptorFinalizes) {
   for (const char *kind : {"fprop", "dgrad", "wgrad"})
     for (DType t : {DType::F32, DType::BF16}) {
@@ -95,6 +96,10 @@ TEST_F(CudnnGraphTest, EveryConvolutionDescriptorFinalizes) {
   nhwc.xs = {120, 1, 20, 4};
   nhwc.ys = {54, 1, 18, 6};
   EXPECT_EQ(build(nhwc), "");
+  nhwc.residual = nhwc.relu = true;
+  EXPECT_EQ(build(nhwc), "") << "bias, residual, relu";
+  nhwc.bias = false;
+  EXPECT_EQ(build(nhwc), "") << "residual, relu";
   EXPECT_EQ(build(conv1d()), "");
   EXPECT_EQ(build(conv3d()), "");
 }

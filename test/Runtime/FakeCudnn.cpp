@@ -13,7 +13,8 @@
 // cudnnBackendExecute interprets the operation graph on the host in double
 // precision: matmul (a batch dimension of an operand may divide the
 // result's, as GQA's heads do), pointwise (ADD, SUB, MUL, DIV, EXP, LOG,
-// IDENTITY, CMP_GE, BINARY_SELECT, GEN_INDEX; a dimension of 1 broadcast),
+// IDENTITY, CMP_GE, BINARY_SELECT, GEN_INDEX, RELU_FWD; a dimension of 1
+// broadcast),
 // reduction (ADD, MAX over the dimensions the output has 1 or a divisor of
 // the input's), reshape (the same elements under new dimensions and
 // strides) and the three convolutions (forward, data and weight gradient;
@@ -34,7 +35,9 @@
 //   STRIDE_FAKE_CUDNN_TF32=1            every engine notes tensor cores
 //
 // and stride_fake_cudnn_counts() reports what it was asked ("handles=1
-// plans=2 executions=3": live handles, plans finalized, executions). Built
+// plans=2 executions=3": live handles, plans finalized, executions);
+// stride_fake_cudnn_last_graph() names the operations of the operation
+// graph finalized last, in order ("conv_fprop add add relu"). Built
 // twice: with STRIDE_FAKE_CUDNN_WITHOUT_EXECUTE it lacks cudnnBackendExecute.
 //
 //===----------------------------------------------------------------------===//
@@ -331,6 +334,37 @@ cudnnStatus_t checkOperation(Desc &d) {
   }
 }
 
+/// The names of the operations of the operation graph finalized last.
+std::string lastGraph;
+
+/// An operation's name in stride_fake_cudnn_last_graph().
+std::string nameOf(const Op &o) {
+  switch (o.kind) {
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR: return "conv_fprop";
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR: return "conv_dgrad";
+  case CUDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR: return "conv_wgrad";
+  case CUDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR: return "matmul";
+  case CUDNN_BACKEND_OPERATION_REDUCTION_DESCRIPTOR: return "reduction";
+  case CUDNN_BACKEND_OPERATION_RESHAPE_DESCRIPTOR: return "reshape";
+  case CUDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR: break;
+  default: return "operation";
+  }
+  switch (o.mode) {
+  case CUDNN_POINTWISE_ADD: return "add";
+  case CUDNN_POINTWISE_SUB: return "sub";
+  case CUDNN_POINTWISE_MUL: return "mul";
+  case CUDNN_POINTWISE_DIV: return "div";
+  case CUDNN_POINTWISE_EXP: return "exp";
+  case CUDNN_POINTWISE_LOG: return "log";
+  case CUDNN_POINTWISE_IDENTITY: return "identity";
+  case CUDNN_POINTWISE_CMP_GE: return "cmp_ge";
+  case CUDNN_POINTWISE_BINARY_SELECT: return "select";
+  case CUDNN_POINTWISE_GEN_INDEX: return "gen_index";
+  case CUDNN_POINTWISE_RELU_FWD: return "relu";
+  default: return "pointwise";
+  }
+}
+
 cudnnStatus_t checkGraph(Desc &d) {
   if (!d.has(CUDNN_ATTR_OPERATIONGRAPH_HANDLE))
     return refuse(CUDNN_STATUS_BAD_PARAM, "the graph has no handle");
@@ -353,6 +387,9 @@ cudnnStatus_t checkGraph(Desc &d) {
   }
   if (program->empty())
     return refuse(CUDNN_STATUS_BAD_PARAM, "an empty graph");
+  lastGraph.clear();
+  for (const Op &o : *program)
+    lastGraph += (lastGraph.empty() ? "" : " ") + nameOf(o);
   d.program = program;
   return CUDNN_STATUS_SUCCESS;
 }
@@ -533,6 +570,7 @@ double pointwise(const Op &op, double x, double b, double t,
   case CUDNN_POINTWISE_CMP_GE: return x >= b ? 1 : 0;
   case CUDNN_POINTWISE_BINARY_SELECT: return t != 0 ? x : b;
   case CUDNN_POINTWISE_GEN_INDEX: return double(at[size_t(op.axis)]);
+  case CUDNN_POINTWISE_RELU_FWD: return std::isnan(x) ? x : x > 0 ? x : 0;
   default: return NAN;
   }
 }
@@ -814,6 +852,10 @@ FAKE_API cudnnStatus_t cudnnBackendExecute(cudnnHandle_t handle,
   return run(*p->program, memory);
 }
 #endif
+
+FAKE_API const char *stride_fake_cudnn_last_graph() {
+  return lastGraph.c_str();
+}
 
 FAKE_API const char *stride_fake_cudnn_counts() {
   static thread_local std::string text;

@@ -7,7 +7,8 @@
 //
 // The `cudnn.convolution` routine over the fake CUDA driver and the fake
 // cuDNN (FakeCudnn.cpp, which runs convolution graphs on the host): the
-// forward (with its bias, channels-last, grouped, 1-D), the data and the
+// forward (with its bias, channels-last, grouped, 1-D; with its epilogue,
+// whose operations the fake records), the data and the
 // weight gradient against a direct sum here; the descriptor's checks at
 // load; a missing library; no engine, and only TF32 engines for an f32
 // convolution that does not allow TF32, each an error naming the
@@ -17,6 +18,8 @@
 
 #include "FakeRuntime.h"
 #include "ConvolutionTestSupport.h"
+
+#include <dlfcn.h>
 
 using namespace stride;
 using namespace stride::test;
@@ -62,6 +65,39 @@ TEST_F(FakeCudnnConvolutionTest, ForwardMatchesTheReference) {
   EXPECT_EQ(check(c), "");
 }
 
+/// The fake cuDNN's names of the operations of the graph finalized last.
+std::string lastGraph() {
+  using LastGraphFn = const char *(*)();
+  void *library = dlopen(STRIDE_FAKE_CUDNN_DIR "/libcudnn.so.9",
+                         RTLD_NOW | RTLD_NOLOAD);
+  auto fn = library ? reinterpret_cast<LastGraphFn>(
+                          dlsym(library, "stride_fake_cudnn_last_graph"))
+                    : nullptr;
+  return fn ? fn() : "(no fake cuDNN loaded)";
+}
+
+TEST_F(FakeCudnnConvolutionTest, EpilogueIsInCudnnGraph) {
+  // ResNet's block: bias, the skip connection's residual, the relu, one
+  // graph; channels-last as the compiler gives it (in f32 here, so that
+  // the direct sum checks it to 1e-4).
+  Conv c = grouped();
+  c.xs = {120, 1, 20, 4};
+  c.ys = {54, 1, 18, 6};
+  c.bias = c.residual = c.relu = true;
+  EXPECT_EQ(check(c), "");
+  EXPECT_EQ(lastGraph(), "conv_fprop add add relu");
+  c.bias = false;
+  EXPECT_EQ(check(c), "");
+  EXPECT_EQ(lastGraph(), "conv_fprop add relu");
+  c.residual = false;
+  EXPECT_EQ(check(c), "");
+  EXPECT_EQ(lastGraph(), "conv_fprop relu");
+  c.relu = false;
+  c.residual = true;
+  EXPECT_EQ(check(c), "");
+  EXPECT_EQ(lastGraph(), "conv_fprop add");
+}
+
 TEST_F(FakeCudnnConvolutionTest, ChannelsLastIsAStrideOrder) {
   Conv c = grouped();
   c.xs = {120, 1, 20, 4}; // [N, H, W, C]
@@ -104,6 +140,13 @@ TEST_F(FakeCudnnConvolutionTest, DescriptorIsCheckedWhenLoading) {
   EXPECT_EQ(exe.error().message,
             std::string(kWhere) +
                 ": descriptor adds a bias to a dgrad; only fprop takes one");
+  c.bias = false;
+  c.relu = true;
+  exe = load(module(c));
+  ASSERT_FALSE(exe);
+  EXPECT_EQ(exe.error().message,
+            std::string(kWhere) + ": descriptor gives a dgrad an epilogue "
+                                  "(residual or relu); only fprop takes one");
 }
 
 TEST_F(FakeCudnnConvolutionTest, MissingLibrary) {
@@ -131,6 +174,17 @@ TEST_F(FakeCudnnConvolutionTest, NoEngineNamesTheConvolution) {
                 "stride [2, 1], padding [1, 1]/[1, 1], dilation [1, 2]) on "
                 "this device (0 configurations of its heuristics tried; the "
                 "heuristics gave no configuration)");
+}
+
+TEST_F(FakeCudnnConvolutionTest, NoEngineForTheEpilogueNamesIt) {
+  FakeSetting none("STRIDE_FAKE_CUDNN_NO_ENGINE", "1");
+  Conv c = grouped();
+  c.residual = c.relu = true;
+  Error e = invocationError(c);
+  EXPECT_EQ(e.code, ErrorCode::Incompatible);
+  EXPECT_NE(e.message.find("dilation [1, 2], residual, relu) on this device"),
+            std::string::npos)
+      << e.message;
 }
 
 TEST_F(FakeCudnnConvolutionTest, Tf32EnginesAreSkippedForFloats) {

@@ -599,11 +599,12 @@ int runReference(const Options &options) {
   PassManager pm(&context);
   PipelineOptions pipeline;
   pipeline.repairLayouts = options.repairLayouts;
-  // The interpreter runs each convolution as it is and batch norms
-  // unfolded (the oracle of those rewrites), except where the kernels must
+  // The interpreter runs each convolution as it is, batch norms unfolded
+  // and ops of constants as ops (the oracle of those rewrites), except where the kernels must
   // be the module's.
   pipeline.decomposeConvolutions = !options.compareValuesDir.empty();
   pipeline.foldIntoConvolutions = !options.compareValuesDir.empty();
+  pipeline.foldConstants = !options.compareValuesDir.empty();
   if (!options.compareValuesDir.empty()) {
     // The kernels the module runs, each result kept, as stridec
     // --keep-values forms them.

@@ -267,6 +267,20 @@ cl::opt<bool> noRecognizeAttention(
              "instead of rewriting it into one attention op"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> noConvolutionEpilogues(
+    "no-convolution-epilogues",
+    cl::desc("Run the residual add and the relu after a cuDNN convolution "
+             "as Stride kernels instead of in the cuDNN call (the way "
+             "around a cuDNN that has no engine for the fused graph)"),
+    cl::init(false), cl::cat(stridecCategory));
+
+cl::opt<bool> noFoldConstants(
+    "no-fold-constants",
+    cl::desc("Compute the ops whose operands are all constants (a batch "
+             "norm folded into a convolution's weight) by kernels at every "
+             "run instead of once at compile time"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> noDependentLaunch(
     "no-dependent-launch",
     cl::desc("On sm_90 and later, launch every kernel only after the one "
@@ -503,6 +517,8 @@ int main(int argc, char **argv) {
   options.pipeline.padOperandRows = padOperandRows;
   options.pipeline.convolutions = convolutions;
   options.pipeline.recognizeAttention = !noRecognizeAttention;
+  options.pipeline.foldConstants = !noFoldConstants;
+  options.pipeline.convolutionEpilogues = !noConvolutionEpilogues;
   options.pipeline.testInjectFault = testInjectFault;
   options.cuda.arch = arch;
   options.cuda.multiprocessorCount = multiprocessors;

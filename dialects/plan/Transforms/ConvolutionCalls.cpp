@@ -71,6 +71,8 @@ CallTensors convolutionTensors(ConvolutionOp op) {
   CallTensors tensors{op.getInput(), op.getWeight()};
   if (Value bias = op.getBias())
     tensors.push_back(bias);
+  if (Value residual = op.getResidual())
+    tensors.push_back(residual);
   tensors.push_back(op.getResult());
   return tensors;
 }
@@ -94,6 +96,10 @@ DictionaryAttr convolutionDescriptor(ConvolutionOp op, bool allowTf32) {
   f.ints("post_padding", op.getPadding());
   f.ints("dilation", op.getDilation());
   f.flag("bias", bool(op.getBias()));
+  // The epilogue, in cuDNN's graph after the bias: the residual (y's dims
+  // and strides) added, then the relu.
+  f.flag("residual", bool(op.getResidual()));
+  f.flag("relu", op.getRelu());
   f.flag("tf32", allowTf32 && op.getInput().getType().getElementType().isF32());
   SmallVector<int64_t> offsets;
   for (Value t : convolutionTensors(op))

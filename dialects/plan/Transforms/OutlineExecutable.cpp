@@ -443,6 +443,11 @@ LogicalResult Outliner::lowerConvolution(ConvolutionOp op) {
            << "is transposed and has a bias, which cuDNN's data gradient "
               "does not add; stride-convolution-library adds it after the "
               "call";
+  if (op.getTransposed() && op.getRelu())
+    return op.emitOpError()
+           << "is transposed and has a relu, which cuDNN's data gradient "
+              "does not apply; stride-convolution-library applies it after "
+              "the call";
   builder.setInsertionPoint(op);
   FailureOr<SmallVector<Value>> buffers =
       callBuffers(op, convolutionTensors(op));

@@ -220,11 +220,13 @@ def PlaceConstants : Pass<"stride-place-constants", "::mlir::ModuleOp"> {
   let summary = "Move large constants out of kernels into the plan's constants";
   let description = [{
     A `stride.constant` inside an outlined kernel with more than
-    `max-inline-elements` elements becomes an input of the kernel (a new
-    body argument of its row-major type, after the others) and a
-    `plan.constant` of the host plan, passed by every dispatch of the
-    kernel; equal constants share one buffer. Small constants stay in the
-    kernel, where the CUDA printer makes them literals.
+    `max-inline-elements` elements, or one the kernel only writes out (a
+    bias that `stride-fold-constants` computed, whatever its size), becomes
+    an input of the kernel (a new body argument of its type, after the
+    others) and a `plan.constant` of the host plan, passed by every
+    dispatch of the kernel; equal constants share one buffer. Other small
+    constants stay in the kernel, where the CUDA printer makes them
+    literals.
 
     A kernel left with nothing but its yield of such constants (a weight
     that no fusion took in) is not dispatched: its results' readers read
@@ -242,7 +244,8 @@ def PlaceConstants : Pass<"stride-place-constants", "::mlir::ModuleOp"> {
   let options = [
     Option<"maxInlineElements", "max-inline-elements", "int64_t",
            /*default=*/"64",
-           "Constants with more elements than this leave their kernel">,
+           "Constants with more elements than this leave their kernel "
+           "(a constant the kernel only yields leaves it at any size)">,
   ];
 }
 

@@ -35,14 +35,24 @@ struct PlacedConstant {
   StridedTensorType type;
 };
 
-/// Turns the large constants of `kernel` into parameters after its others.
+/// Whether the kernel does nothing with `constant` but write it out: a
+/// kernel of its own would copy it into a buffer at every run.
+bool onlyYielded(stride::ConstantOp constant) {
+  return llvm::all_of(constant->getUsers(), [](Operation *user) {
+    return isa<stride::YieldOp>(user);
+  });
+}
+
+/// Turns the large constants of `kernel`, and those it only yields, into
+/// parameters after its others.
 SmallVector<PlacedConstant> hoistConstants(KernelOp kernel,
                                            int64_t maxInlineElements) {
   SmallVector<PlacedConstant> placed;
   Block &body = kernel.getBodyBlock();
   for (auto constant :
        llvm::make_early_inc_range(body.getOps<stride::ConstantOp>())) {
-    if (constant.getValue().getNumElements() <= maxInlineElements)
+    if (constant.getValue().getNumElements() <= maxInlineElements &&
+        !onlyYielded(constant))
       continue;
     StridedTensorType type = constant.getResult().getType();
     BlockArgument arg = body.addArgument(type, constant.getLoc());

@@ -188,6 +188,7 @@ LogicalResult ConvolutionOp::verify() {
   Type element = getInput().getType().getElementType();
   for (auto [name, v] : {std::pair<StringRef, Value>{"weight", getWeight()},
                          {"bias", getBias()},
+                         {"residual", getResidual()},
                          {"result", getResult()}})
     if (v && cast<StridedTensorType>(v.getType()).getElementType() != element)
       return emitOpError() << name << " has element type "
@@ -205,5 +206,16 @@ LogicalResult ConvolutionOp::verify() {
                          << ", expected " << formatDims(*shape)
                          << " ([N, out_channels, spatial...] by the "
                             "convolution's rule)";
+  if (Value residual = getResidual()) {
+    if (getTransposed())
+      return emitOpError() << "has a residual and is transposed; only a "
+                              "convolution that is not takes one";
+    ArrayRef<int64_t> had = cast<StridedTensorType>(residual.getType()).getShape();
+    if (had != actual)
+      return emitOpError() << "residual has shape "
+                           << formatDims(Dims(had.begin(), had.end()))
+                           << ", expected the result's "
+                           << formatDims(Dims(actual.begin(), actual.end()));
+  }
   return success();
 }

@@ -14,7 +14,8 @@
 #ifndef STRIDE_CONVOLUTION_OPS_TD
 #define STRIDE_CONVOLUTION_OPS_TD
 
-def Stride_ConvolutionOp : Stride_Op<"convolution", [Pure, Stride_LibraryCall]> {
+def Stride_ConvolutionOp : Stride_Op<"convolution", [Pure, Stride_LibraryCall,
+                                                   AttrSizedOperandSegments]> {
   let summary = "1-D to 3-D convolution, grouped or transposed "
                 "(`aten.convolution`), optionally with a bias";
   let description = [{
@@ -47,8 +48,15 @@ def Stride_ConvolutionOp : Stride_Op<"convolution", [Pure, Stride_LibraryCall]> 
     result size at least 1. `bias` (optional) is `[C_out]`. The element
     types are `f16`, `bf16`, `f32` or `f64`, the same for every operand and
     the result. The operands may have any layout (channels-last is a stride
-    order); the result is a fresh buffer. The reference interpreter sums
-    in f64 and rounds each result element once, bias included.
+    order); the result is a fresh buffer.
+
+    An epilogue (what cuDNN's runtime-fusion engines compute in the same
+    call, python-free-docs/convolution.md; `stride-convolution-library`
+    forms it): `residual` (optional, not with `transposed`) is a tensor of
+    the result's shape added to it after the bias (ResNet's skip
+    connection), and `relu` replaces each element by `max(0, element)`
+    last. The reference interpreter sums in f64 and rounds each result
+    element once, bias, residual and relu included.
 
     `stride-decompose-convolution` rewrites the op into a strided view of
     the windows, a copy and a `stride.matmul` (python-free-docs/convolution.md).
@@ -62,19 +70,27 @@ def Stride_ConvolutionOp : Stride_Op<"convolution", [Pure, Stride_LibraryCall]> 
         groups 1 transposed output_padding [1]
         : !stride.tensor<1x4x5xf32>, !stride.tensor<4x3x2xf32>
           -> !stride.tensor<1x3x11xf32>
+    %e = stride.convolution %x, %w2 bias %b2 residual %r : !stride.tensor<1x8x8x8xf32>
+        stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 relu
+        : !stride.tensor<1x4x8x8xf32>, !stride.tensor<8x4x3x3xf32>,
+          !stride.tensor<8xf32> -> !stride.tensor<1x8x8x8xf32>
     ```
   }];
   let arguments = (ins Stride_FloatTensor:$input, Stride_FloatTensor:$weight,
                        Optional<Stride_FloatTensor>:$bias,
+                       Optional<Stride_FloatTensor>:$residual,
                        DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
                        DenseI64ArrayAttr:$dilation, I64Attr:$groups,
                        UnitAttr:$transposed,
-                       OptionalAttr<DenseI64ArrayAttr>:$output_padding);
+                       OptionalAttr<DenseI64ArrayAttr>:$output_padding,
+                       UnitAttr:$relu);
   let results = (outs Stride_FloatTensor:$result);
   let assemblyFormat = [{
-    $input `,` $weight (`bias` $bias^)? `stride` $stride `padding` $padding
-    `dilation` $dilation `groups` $groups (`transposed` $transposed^)?
-    (`output_padding` $output_padding^)? attr-dict `:` type($input) `,`
+    $input `,` $weight (`bias` $bias^)?
+    (`residual` $residual^ `:` type($residual))? `stride` $stride
+    `padding` $padding `dilation` $dilation `groups` $groups
+    (`transposed` $transposed^)? (`output_padding` $output_padding^)?
+    (`relu` $relu^)? attr-dict `:` type($input) `,`
     type($weight) (`,` type($bias)^)? `->` type($result)
   }];
   let hasVerifier = 1;

@@ -19,6 +19,7 @@
 #include "StrideOrders.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace stride {
 #define GEN_PASS_DEF_CONVOLUTIONLIBRARY
@@ -90,6 +91,93 @@ bool cudnnAddsBias(ConvolutionOp op) {
          isPackedIn(result, channelsLast(result.getRank()));
 }
 
+/// The only reader of `op`'s result if it is an `OpTy` whose result has
+/// the op's result type (an epilogue cuDNN would write in place of it).
+template <typename OpTy>
+OpTy soleReaderOfType(ConvolutionOp op) {
+  Value result = op.getResult();
+  if (!result.hasOneUse())
+    return {};
+  auto reader = dyn_cast<OpTy>(*result.getUsers().begin());
+  if (!reader || reader->getResult(0).getType() != result.getType())
+    return {};
+  return reader;
+}
+
+/// Whether `value` is available where `op` runs: an argument, or defined
+/// before it in its block.
+bool definedBefore(Value value, Operation *op) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return value.getParentBlock() == op->getBlock();
+  return def->getBlock() == op->getBlock() && def->isBeforeInBlock(op);
+}
+
+/// Whether cuDNN reads `residual` as `op`'s: with the result's type (y's
+/// dims and strides), from an aligned offset, available before the op.
+bool cudnnReadsResidual(ConvolutionOp op, Value residual) {
+  StridedTensorType type = op.getResult().getType();
+  return residual != op.getResult() && typeOf(residual) == type &&
+         cudnnReadsInPlace(type, channelsLast(type.getRank())) &&
+         cudnnReadsInPlace(typeOf(residual), channelsLast(type.getRank())) &&
+         definedBefore(residual, op);
+}
+
+/// Folds `add(result, residual)` (either order) into `op` where cuDNN reads
+/// the residual. A residual computed after the op (ResNet's downsampling
+/// branch, which the graph computes after the block's last convolution)
+/// is made available by moving the op down to the add: it is pure, and
+/// the add is its only reader.
+void foldResidual(ConvolutionOp op) {
+  AddOp add = soleReaderOfType<AddOp>(op);
+  if (!add)
+    return;
+  Value residual = add.getLhs() == op.getResult() ? add.getRhs() : add.getLhs();
+  if (add->getBlock() == op->getBlock() && !definedBefore(residual, op) &&
+      definedBefore(residual, add))
+    op->moveBefore(add);
+  if (!cudnnReadsResidual(op, residual))
+    return;
+  op.getResidualMutable().assign(residual);
+  add.getResult().replaceAllUsesWith(op.getResult());
+  add.erase();
+}
+
+/// Folds `relu(result)` into `op`.
+void foldRelu(ConvolutionOp op) {
+  ReluOp relu = soleReaderOfType<ReluOp>(op);
+  if (!relu)
+    return;
+  op.setRelu(true);
+  relu.getResult().replaceAllUsesWith(op.getResult());
+  relu.erase();
+}
+
+/// The op's residual and relu as a `stride.add` and a `stride.relu` after
+/// it (an epilogue written in the graph that cuDNN does not take here).
+void splitEpilogue(ConvolutionOp op) {
+  Value residual = op.getResidual();
+  bool relu = op.getRelu();
+  if (!residual && !relu)
+    return;
+  op.getResidualMutable().clear();
+  op.setRelu(false);
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  StridedTensorType type = op.getResult().getType();
+  SmallPtrSet<Operation *, 2> epilogue;
+  Value y = op.getResult();
+  if (residual) {
+    y = AddOp::create(b, op.getLoc(), type, y, residual);
+    epilogue.insert(y.getDefiningOp());
+  }
+  if (relu) {
+    y = ReluOp::create(b, op.getLoc(), type, y);
+    epilogue.insert(y.getDefiningOp());
+  }
+  op.getResult().replaceAllUsesExcept(y, epilogue);
+}
+
 /// The op's bias as a `stride.add` of its broadcast after the op.
 void splitBias(ConvolutionOp op) {
   Value bias = op.getBias();
@@ -108,8 +196,9 @@ void splitBias(ConvolutionOp op) {
 
 /// Gives `op` operands and a result in one stride order that cuDNN reads
 /// and writes in place (copies in that order where they are not), its
-/// bias where cuDNN takes it, and marks it for the plan.
-void prepare(ConvolutionOp op) {
+/// bias and (with `epilogues`) its residual and relu where cuDNN takes
+/// them, and marks it for the plan.
+void prepare(ConvolutionOp op, bool epilogues) {
   SmallVector<int64_t> order = strideOrderOf(op);
   OpsBefore ops(op, op.getInput().getType().getElementType());
   for (OpOperand *operand : {&op.getInputMutable(), &op.getWeightMutable()}) {
@@ -122,6 +211,18 @@ void prepare(ConvolutionOp op) {
       splitBias(op);
     else if (!cudnnReadsInPlace(typeOf(bias), {0}))
       op.getBiasMutable().assign(ops.into(bias, packedIn(typeOf(bias), {0})));
+  }
+  // The runtime-fusion engines that add the bias take the residual and
+  // relu too; a result written through a copy (below) has no epilogue.
+  bool fusesEpilogue = epilogues && cudnnAddsBias(op) &&
+                       cudnnReadsInPlace(typeOf(op.getResult()), order);
+  if (!fusesEpilogue ||
+      (op.getResidual() && !cudnnReadsResidual(op, op.getResidual())))
+    splitEpilogue(op);
+  else if (!op.getRelu()) {
+    if (!op.getResidual())
+      foldResidual(op);
+    foldRelu(op);
   }
   OpResult result = cast<OpResult>(op.getResult());
   if (!cudnnReadsInPlace(typeOf(result), order))
@@ -148,7 +249,7 @@ struct ConvolutionLibraryPass
     for (ConvolutionOp op : ops) {
       std::string refusal = cudnnRefusal(op);
       if (refusal.empty()) {
-        prepare(op);
+        prepare(op, epilogues);
         continue;
       }
       if (convolutions == "library") {

@@ -153,6 +153,16 @@ def ConvolutionLibrary : Pass<"stride-convolution-library",
       runtime-fusion engines take; elsewhere it becomes a `stride.add` of
       its broadcast after the op, which `stride-fuse` fuses with what
       follows;
+    - in that same case, with option `epilogues` (the default), the
+      pointwise ops after it that cuDNN's runtime-fusion engines compute
+      in the same graph become the op's epilogue: a `stride.add` of the
+      result (its only reader) and a tensor of the result's layout, packed
+      channels-last and aligned (a residual, as in ResNet's blocks; where
+      it is computed after the op, the op moves down to the add), then a
+      `stride.relu` of that (its only reader); each must keep the result's
+      type. cuDNN then reads the residual and writes the relu's result, in
+      one call. An epilogue written on an op that cuDNN does not fuse this
+      way becomes a `stride.add` and a `stride.relu` after it;
     - the op is marked `stride.keep_fused`, which
       `stride-decompose-convolution` leaves alone and the plan lowers to a
       `cudnn.convolution` call.
@@ -185,7 +195,10 @@ def ConvolutionLibrary : Pass<"stride-convolution-library",
     Option<"convolutions", "convolutions", "std::string", "\"auto\"",
            "Which convolutions run as cuDNN calls: auto (those cuDNN takes; "
            "the others decomposed), library (all; one cuDNN does not take "
-           "is an error) or generated (none: every convolution decomposed)">
+           "is an error) or generated (none: every convolution decomposed)">,
+    Option<"epilogues", "epilogues", "bool", "true",
+           "Fold a residual add and a relu after a convolution into its "
+           "cuDNN call where cuDNN's runtime-fusion engines take them">
   ];
   let dependentDialects = ["::stride::StrideDialect"];
 }

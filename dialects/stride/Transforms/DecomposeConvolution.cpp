@@ -9,7 +9,8 @@
 // (stride.cat of zeros), its windows as one strided view (overlapping where
 // the stride is below the kernel), copied where no view flattens them, one
 // batched stride.matmul with the weight, oriented so that the product is
-// the result's layout (channels first or last), and the bias added. A transposed
+// the result's layout (channels first or last), the bias added, then the
+// epilogue (residual, relu) as ops. A transposed
 // convolution is first rewritten as a convolution of stride 1 over its
 // input with zeros inserted (stride.slice_scatter) and the weight flipped
 // (stride.index_select). python-free-docs/convolution.md.
@@ -53,7 +54,7 @@ public:
   Value build() {
     ConvolutionGeometry g = op.getGeometry();
     Value y = g.transposed ? transposed(g) : padAndConvolve(g);
-    return withBias(y);
+    return withEpilogue(withBias(y));
   }
 
 private:
@@ -254,6 +255,17 @@ private:
     Value perChannel = ops.view(bias, column);
     Value broadcast = ops.expand(perChannel, shapeOf(y));
     return AddOp::create(b, loc, type, y, broadcast);
+  }
+
+  /// `y` (in the op's result type) plus the residual, through the relu, as
+  /// the op's epilogue says; each op rounds to the result type.
+  Value withEpilogue(Value y) {
+    StridedTensorType type = op.getResult().getType();
+    if (Value residual = op.getResidual())
+      y = AddOp::create(b, loc, type, y, residual);
+    if (op.getRelu())
+      y = ReluOp::create(b, loc, type, y);
+    return y;
   }
 
   /// Whether the result's channels are its innermost dim (NHWC): the

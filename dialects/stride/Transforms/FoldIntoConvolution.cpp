@@ -30,11 +30,13 @@ using namespace stride;
 
 namespace {
 
-/// The convolution that `v` is the result of, where nothing else reads `v`
-/// and its output channels are the weight's dim 0 (not transposed).
+/// The convolution that `v` is the result of, where nothing else reads `v`,
+/// its output channels are the weight's dim 0 (not transposed) and it has
+/// no epilogue (a per-channel op after a residual or a relu does not fold).
 ConvolutionOp soleConvolution(Value v) {
   auto conv = v.getDefiningOp<ConvolutionOp>();
-  if (!conv || conv.getTransposed() || !v.hasOneUse())
+  if (!conv || conv.getTransposed() || !v.hasOneUse() || conv.getResidual() ||
+      conv.getRelu())
     return {};
   return conv;
 }
@@ -73,9 +75,10 @@ struct FoldPerChannel : OpRewritePattern<OpTy> {
     auto [weight, bias] = folded(ops, conv, c);
     rewriter.replaceOpWithNewOp<ConvolutionOp>(
         op, op.getResult().getType(), conv.getInput(), weight, bias,
-        conv.getStrideAttr(), conv.getPaddingAttr(), conv.getDilationAttr(),
-        conv.getGroupsAttr(), conv.getTransposedAttr(),
-        conv.getOutputPaddingAttr());
+        /*residual=*/Value(), conv.getStrideAttr(), conv.getPaddingAttr(),
+        conv.getDilationAttr(), conv.getGroupsAttr(),
+        conv.getTransposedAttr(), conv.getOutputPaddingAttr(),
+        /*relu=*/UnitAttr());
     rewriter.eraseOp(conv);
     return success();
   }

@@ -378,6 +378,74 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def FoldConstants : Pass<"stride-fold-constants", "::mlir::func::FuncOp"> {
+  let summary = "Compute ops whose operands are all constants at compile "
+                "time";
+  let description = [{
+    Every functional op of the function's body whose operands are all
+    constants, or views of them (`stride.constant`, `stride.full`,
+    `stride.iota`, through any chain of views), is computed by the
+    reference interpreter and replaced by a `stride.constant` of its
+    result type: the same shape, element type and layout (strides and
+    offset; the constant's value is in row-major order, its type places
+    it). A chain folds op by op, in program order. A result whose elements
+    are all equal is a splat. The constants and views that nothing reads
+    any more are removed.
+
+    The values are the interpreter's: each op computed in float64 and
+    rounded once to its result type. A kernel on the GPU computes a fused
+    chain of ops in float32 and rounds at its end, so a folded value can
+    differ from the value the unfolded module computed at run time by the
+    rounding of the intermediates (as PyTorch's eager ops round each one).
+
+    Left alone:
+
+    - library calls (products, convolutions, attention: their cost at
+      compile time grows as a product of sizes) and collectives; kernels
+      and every op with a memory effect;
+    - an op the interpreter refuses (an index out of range, an integer
+      division by zero): the module reports it at run time, as before;
+    - an op whose folding would grow the module by more than
+      `max-growth-bytes`: the result's bytes, less those of the constants
+      that only this op reads (which the fold removes). A `stride.expand`
+      of a small constant read by an `add` would otherwise become a
+      constant as large as the broadcast, and a weight that another op
+      still reads (a tied embedding) would be stored twice.
+
+    Runs after the passes that build such chains (the batch norm folded
+    into a convolution's weight, the weights copied into channels-last
+    for cuDNN, the products' weights padded) and before `stride-fuse`, so
+    that no kernel recomputes them at every run.
+
+    Before:
+
+    ```mlir
+    %w = stride.constant dense<[1.0, 2.0]> : tensor<2xf32> : !stride.tensor<2xf32>
+    %s = stride.constant dense<3.0> : tensor<2xf32> : !stride.tensor<2xf32>
+    %p = stride.mul %w, %s : (!stride.tensor<2xf32>, !stride.tensor<2xf32>)
+        -> !stride.tensor<2xf32>
+    %r = stride.add %x, %p : ...
+    ```
+
+    After:
+
+    ```mlir
+    %p = stride.constant dense<[3.0, 6.0]> : tensor<2xf32> : !stride.tensor<2xf32>
+    %r = stride.add %x, %p : ...
+    ```
+  }];
+  let options = [
+    // 64 KiB: a few hundred per-channel vectors, or a small table such as
+    // a mask of 256 x 256 booleans, is cheaper stored than computed by a
+    // kernel launch at each run, but a broadcast to an activation's size
+    // (megabytes) is not.
+    Option<"maxGrowthBytes", "max-growth-bytes", "int64_t", "65536",
+           "Fold an op only where the module grows by at most this many "
+           "bytes (the result's, less the constants only it reads)">
+  ];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
   let summary = "Group ops into stride.kernel regions, one GPU kernel each";
   let description = [{

@@ -66,7 +66,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
     if (options.convolutions != "generated")
       pm.addNestedPass<func::FuncOp>(createConvolutionLayout());
     pm.addNestedPass<func::FuncOp>(createConvolutionLibrary(
-        ConvolutionLibraryOptions{options.convolutions}));
+        ConvolutionLibraryOptions{options.convolutions,
+                                  options.convolutionEpilogues}));
     pm.addNestedPass<func::FuncOp>(createDecomposeConvolution());
   }
   // Products of few rows marked for the skinny product kernel; the others'
@@ -74,6 +75,11 @@ void stride::buildStridePipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(
       createMatmulLayout(
           MatmulLayoutOptions{options.skinnyProducts, options.padOperandRows}));
+  // What the passes above compute from constants only (folded batch norms,
+  // weights copied into channels-last or padded) is computed now, once,
+  // instead of by a kernel at every run.
+  if (options.foldConstants)
+    pm.addNestedPass<func::FuncOp>(createFoldConstants());
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
   if (options.formKernels) {
@@ -142,11 +148,22 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                      "cuDNN calls (stride-convolution-library): auto, "
                      "library or generated"),
       llvm::cl::init("auto")};
+  Option<bool> convolutionEpilogues{
+      *this, "convolution-epilogues",
+      llvm::cl::desc("With convolutions other than generated: fold a "
+                     "residual add and a relu into the cuDNN call where its "
+                     "runtime-fusion engines take them"),
+      llvm::cl::init(true)};
   Option<bool> foldIntoConvolutions{
       *this, "fold-into-convolutions",
       llvm::cl::desc("Fold per-channel affine ops (inference batch norms) "
                      "into the convolutions before them "
                      "(stride-fold-into-convolution)"),
+      llvm::cl::init(true)};
+  Option<bool> foldConstants{
+      *this, "fold-constants",
+      llvm::cl::desc("Compute the ops whose operands are all constants at "
+                     "compile time (stride-fold-constants)"),
       llvm::cl::init(true)};
   Option<bool> formKernels{
       *this, "form-kernels",
@@ -172,7 +189,9 @@ void stride::registerStridePipeline() {
         options.padOperandRows = cl.padOperandRows;
         options.decomposeConvolutions = cl.decomposeConvolutions;
         options.foldIntoConvolutions = cl.foldIntoConvolutions;
+        options.foldConstants = cl.foldConstants;
         options.convolutions = cl.convolutions;
+        options.convolutionEpilogues = cl.convolutionEpilogues;
         buildStridePipeline(pm, options);
       });
 }

@@ -88,11 +88,19 @@ struct PipelineOptions {
   /// bf16, f32), "library" (all; one cuDNN does not take is an error) or
   /// "generated" (none).
   std::string convolutions = "auto";
+  /// With convolutions other than "generated": fold a residual add and a
+  /// relu after a convolution into its cuDNN call where cuDNN's
+  /// runtime-fusion engines take them (stride-convolution-library's
+  /// epilogues option).
+  bool convolutionEpilogues = true;
   /// Fold per-channel multiplies, adds and subtracts of a convolution's
   /// result (inference batch norms) into its weight and bias
   /// (stride-fold-into-convolution); the reference interpreter runs the
   /// graph unfolded.
   bool foldIntoConvolutions = true;
+  /// Compute the ops whose operands are all constants at compile time, with
+  /// the reference interpreter (stride-fold-constants, before fusion).
+  bool foldConstants = true;
   /// Test only: miscompile every op of this kind (stride-test-inject-fault,
   /// e.g. "add"); empty: none.
   std::string testInjectFault;

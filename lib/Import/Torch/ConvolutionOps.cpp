@@ -80,10 +80,11 @@ Value convolve(NodeImporter &n, const ConvolutionGeometry &g, Value x,
   DType dtype = cast<StridedTensorType>(x.getType()).getDType();
   return ConvolutionOp::create(
       n.b(), n.location(), n.contiguous(shape, dtype), x, w, b,
-      n.b().getDenseI64ArrayAttr(g.stride),
+      /*residual=*/Value(), n.b().getDenseI64ArrayAttr(g.stride),
       n.b().getDenseI64ArrayAttr(g.padding),
       n.b().getDenseI64ArrayAttr(g.dilation),
-      n.b().getI64IntegerAttr(g.groups), transposed, outputPadding);
+      n.b().getI64IntegerAttr(g.groups), transposed, outputPadding,
+      /*relu=*/UnitAttr());
 }
 
 LogicalResult checkFloat(NodeImporter &n, DType dtype) {

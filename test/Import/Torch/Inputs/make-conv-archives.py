@@ -10,6 +10,9 @@ writes aten.convolution (issue 42):
               a ViT patch embedding (kernel = stride);
   conv-bn     a convolution without bias, an inference batch norm and a
               relu (stride-fold-into-convolution folds the batch norm);
+  conv-bn-weights  the same with the weights stored in the archive, as
+              a model's (stride-fold-constants computes the folded weight
+              and bias at compile time);
   conv-backward  convolution_backward of a grouped, strided, dilated 2-D
               convolution whose input size leaves a remainder (all three
               gradients), and of a 1-D one (the weight's gradient only, as
@@ -138,14 +141,19 @@ def case_conv(rng):
     write_case("conv", graph, inputs, expected)
 
 
-def case_conv_bn(rng):
-    """ResNet's convolution, batch norm (inference) and relu."""
+def case_conv_bn(rng, name="conv-bn", stored=False):
+    """ResNet's convolution, batch norm (inference) and relu; `stored`: the
+    weight and the batch norm's tensors are the module's buffers, stored
+    in the archive (constants of the graph), the image the only input."""
     x = {"x": rand(rng, [2, 3, 6, 6]), "w": rand(rng, [4, 3, 3, 3]),
          "gamma": rand(rng, [4]), "beta": rand(rng, [4]), "mean": rand(rng, [4]),
          "var": Tensor([4], [0.5, 1.25, 2.0, 0.75])}
     graph = pt2_writer.Graph()
-    for name, value in x.items():
-        graph.input(name, value.dtype, value.shape)
+    for input_name, value in x.items():
+        if stored and input_name != "x":
+            graph.buffer(input_name, "bn." + input_name, value)
+        else:
+            graph.input(input_name, value.dtype, value.shape)
     conv_node(graph, "conv", "x", "w", None, [1, 1], [1, 1], [1, 1], 1, [2, 4, 6, 6])
     graph.node("_native_batch_norm_legit_no_training.default",
                [("input", "conv"), ("weight", "gamma"), ("bias", "beta"),
@@ -161,7 +169,8 @@ def case_conv_bn(rng):
         bn = ((v - x["mean"].values[c]) / math.sqrt(x["var"].values[c] + 1e-5)
               * x["gamma"].values[c] + x["beta"].values[c])
         out.append(max(bn, 0.0))
-    write_case("conv-bn", graph, x, {"relu": rounded(Tensor(y.shape, out))})
+    inputs = {"x": x["x"]} if stored else x
+    write_case(name, graph, inputs, {"relu": rounded(Tensor(y.shape, out))})
 
 
 def conv_backward_ref(dy, x, w, stride, padding, dilation, groups):
@@ -238,6 +247,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     case_conv(random.Random(42))
     case_conv_bn(random.Random(7))
+    case_conv_bn(random.Random(7), "conv-bn-weights", stored=True)
     case_conv_backward(random.Random(11))
     errors()
 

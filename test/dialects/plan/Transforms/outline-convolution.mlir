@@ -2,7 +2,8 @@
 // stride-convolution-library kept whole to a cudnn.convolution library call
 // (python-free-docs/convolution.md, "The cuDNN step"): the forward's x, w
 // and y with every stride (channels-last is a stride order), the padding
-// at both ends, the bias flag, each buffer's offset; a transposed
+// at both ends, the bias flag, the epilogue (residual, relu), each
+// buffer's offset; a transposed
 // convolution is the data gradient (dgrad) of the forward from its result
 // to its input.
 // RUN: stride-opt --stride-pipeline=form-kernels=1 --stride-outline-executable -split-input-file %s | FileCheck %s
@@ -36,6 +37,29 @@ func.func @nhwc_bias(%x: !stride.tensor<2x8x8x8xbf16, strides = [512, 1, 64, 8],
 
 // -----
 
+// ResNet's block: the residual add and the relu folded into the call
+// (stride-convolution-library), the residual a buffer after the bias.
+// CHECK-LABEL: func.func @nhwc_epilogue
+// CHECK: %[[X:.*]] = plan.input
+// CHECK: %[[W:.*]] = plan.input
+// CHECK: %[[B:.*]] = plan.input
+// CHECK: %[[R:.*]] = plan.input
+// CHECK: %[[Y:.*]] = plan.alloc
+// CHECK: plan.library_call "cudnn.convolution"(%[[X]], %[[W]], %[[B]], %[[R]], %[[Y]])
+// CHECK-SAME: bias = array<i64: 1>
+// CHECK-SAME: offsets = array<i64: 0, 0, 0, 0, 0>
+// CHECK-SAME: relu = array<i64: 1>
+// CHECK-SAME: residual = array<i64: 1>
+// CHECK-NOT: plan.dispatch
+func.func @nhwc_epilogue(%x: !stride.tensor<2x8x8x8xbf16, strides = [512, 1, 64, 8], offset = 0>, %w: !stride.tensor<16x8x3x3xbf16, strides = [72, 1, 24, 8], offset = 0>, %b: !stride.tensor<16xbf16>, %r: !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>) -> !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0> {
+  %y = stride.convolution %x, %w bias %b stride [2, 2] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x8x8xbf16, strides = [512, 1, 64, 8], offset = 0>, !stride.tensor<16x8x3x3xbf16, strides = [72, 1, 24, 8], offset = 0>, !stride.tensor<16xbf16> -> !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0> loc("conv1")
+  %s = stride.add %y, %r : !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>, !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0> -> !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
+  %a = stride.relu %s : !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0> -> !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
+  return %a : !stride.tensor<2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
+}
+
+// -----
+
 // Transposed: dgrad reads the op's input as dy and writes its result as
 // dx; x is the op's result [1, 3, 11], y its input [1, 4, 5].
 // CHECK-LABEL: func.func @transposed
@@ -45,7 +69,7 @@ func.func @nhwc_bias(%x: !stride.tensor<2x8x8x8xbf16, strides = [512, 1, 64, 8],
 // CHECK: plan.library_call "cudnn.convolution"(%[[DY]], %[[W]], %[[DX]])
 // CHECK-SAME: bias = array<i64: 0>
 // CHECK-SAME: kind = "dgrad"
-// CHECK-SAME: name = "{{.*}}outline-convolution.mlir:53:8"
+// CHECK-SAME: name = "{{.*}}outline-convolution.mlir:77:8"
 // CHECK-SAME: w_dims = array<i64: 4, 3, 2>
 // CHECK-SAME: x_dims = array<i64: 1, 3, 11>
 // CHECK-SAME: y_dims = array<i64: 1, 4, 5>

@@ -135,3 +135,24 @@ func.func @f(%x: !stride.tensor<1x4x5xf32>, %w: !stride.tensor<3x4x0xf32>) {
       : !stride.tensor<1x4x5xf32>, !stride.tensor<3x4x0xf32> -> !stride.tensor<1x3x6xf32>
   return
 }
+// -----
+func.func @f(%x: !stride.tensor<1x4x5xf32>, %w: !stride.tensor<3x4x2xf32>, %r: !stride.tensor<1x3x5xf32>) {
+  // expected-error @+1 {{'stride.convolution' op residual has shape [1, 3, 5], expected the result's [1, 3, 4]}}
+  %0 = stride.convolution %x, %w residual %r : !stride.tensor<1x3x5xf32> stride [1] padding [0] dilation [1] groups 1 relu
+      : !stride.tensor<1x4x5xf32>, !stride.tensor<3x4x2xf32> -> !stride.tensor<1x3x4xf32>
+  return
+}
+// -----
+func.func @f(%x: !stride.tensor<1x4x5xf32>, %w: !stride.tensor<3x4x2xf32>, %r: !stride.tensor<1x3x4xf16>) {
+  // expected-error @+1 {{'stride.convolution' op residual has element type 'f16', expected the input's 'f32'}}
+  %0 = stride.convolution %x, %w residual %r : !stride.tensor<1x3x4xf16> stride [1] padding [0] dilation [1] groups 1
+      : !stride.tensor<1x4x5xf32>, !stride.tensor<3x4x2xf32> -> !stride.tensor<1x3x4xf32>
+  return
+}
+// -----
+func.func @f(%x: !stride.tensor<1x4x5xf32>, %w: !stride.tensor<4x3x2xf32>, %r: !stride.tensor<1x3x6xf32>) {
+  // expected-error @+1 {{'stride.convolution' op has a residual and is transposed; only a convolution that is not takes one}}
+  %0 = stride.convolution %x, %w residual %r : !stride.tensor<1x3x6xf32> stride [1] padding [0] dilation [1] groups 1 transposed
+      : !stride.tensor<1x4x5xf32>, !stride.tensor<4x3x2xf32> -> !stride.tensor<1x3x6xf32>
+  return
+}

@@ -1,0 +1,146 @@
+//===- FoldConstants.cpp - Ops of constants computed at compile time ------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// stride-fold-constants (Passes.td): each functional op that reads only
+// constants (through views) is computed by the reference interpreter
+// (stride/Interpreter/Evaluate.h) and becomes a stride.constant of its
+// result type, where the module does not grow by more than a bound.
+//
+//===----------------------------------------------------------------------===//
+
+#include "dialects/stride/Transforms/Passes.h"
+
+#include "stride/Interpreter/Evaluate.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+namespace stride {
+#define GEN_PASS_DEF_FOLDCONSTANTS
+#include "dialects/stride/Transforms/Passes.h.inc"
+} // namespace stride
+
+using namespace mlir;
+using namespace stride;
+
+namespace {
+
+/// The op whose buffer `value` reads: its defining op, through any chain
+/// of views; null for a function argument.
+Operation *bufferSource(Value value) {
+  Operation *op = value.getDefiningOp();
+  while (auto view = dyn_cast_if_present<ViewOpInterface>(op))
+    op = view.getSource().getDefiningOp();
+  return op;
+}
+
+/// The ops whose values are known without running the graph.
+bool isConstantSource(Operation *op) {
+  return isa_and_present<ConstantOp, FullOp, IotaOp>(op);
+}
+
+/// Bytes of `type`'s elements, one per logical element.
+int64_t denseBytes(StridedTensorType type) {
+  return type.getNumElements() * int64_t(dtypeSize(type.getDType()));
+}
+
+/// Bytes the module stores for `constant` (one element for a splat).
+int64_t storedBytes(ConstantOp constant) {
+  StridedTensorType type = constant.getResult().getType();
+  if (constant.getValue().isSplat())
+    return int64_t(dtypeSize(type.getDType()));
+  return denseBytes(type);
+}
+
+/// Whether every read of `value`, through views, is by `reader`.
+bool onlyReadBy(Value value, Operation *reader) {
+  for (Operation *user : value.getUsers()) {
+    if (user == reader)
+      continue;
+    if (!isa<ViewOpInterface>(user) || !onlyReadBy(user->getResult(0), reader))
+      return false;
+  }
+  return true;
+}
+
+/// Whether `op` is a candidate: a functional op of the function's body,
+/// without memory effects or regions, that computes something (a constant
+/// source is already as small as it gets) from constant sources only.
+bool readsOnlyConstants(Operation *op) {
+  if (!isFunctional(op) || isConstantSource(op) || op->getNumRegions() != 0 ||
+      op->getNumResults() != 1 || !isMemoryEffectFree(op) ||
+      !isa<func::FuncOp>(op->getParentOp()))
+    return false;
+  return llvm::all_of(op->getOperands(), [](Value operand) {
+    return isConstantSource(bufferSource(operand));
+  });
+}
+
+/// How many bytes folding `op` adds to the module: its result's, less
+/// those of the constants only it reads.
+int64_t growthOf(Operation *op) {
+  int64_t growth = denseBytes(cast<StridedTensorType>(op->getResult(0).getType()));
+  llvm::SmallPtrSet<Operation *, 4> counted;
+  for (Value operand : op->getOperands()) {
+    auto constant = dyn_cast<ConstantOp>(bufferSource(operand));
+    if (constant && counted.insert(constant).second &&
+        onlyReadBy(constant.getResult(), op))
+      growth -= storedBytes(constant);
+  }
+  return growth;
+}
+
+/// Erases `ops` and the ops they read that nothing else reads any more.
+void eraseDeadSources(SmallVector<Operation *> ops) {
+  while (!ops.empty()) {
+    Operation *op = ops.pop_back_val();
+    if (!op->use_empty() || !isMemoryEffectFree(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *source = operand.getDefiningOp())
+        ops.push_back(source);
+    op->erase();
+  }
+}
+
+/// Replaces `op` by the constant of its values; false where the
+/// interpreter does not compute them.
+bool foldOp(Operation *op) {
+  Value result = op->getResult(0);
+  std::optional<HostArray> values = evaluateWithoutInputs(result);
+  if (!values)
+    return false;
+  auto type = cast<StridedTensorType>(result.getType());
+  DenseElementsAttr elements = elementsOf(*values, type.getElementType());
+  OpBuilder builder(op);
+  Value constant = ConstantOp::create(builder, op->getLoc(), type, elements);
+  result.replaceAllUsesWith(constant);
+  SmallVector<Operation *> sources;
+  for (Value operand : op->getOperands())
+    if (Operation *source = operand.getDefiningOp())
+      sources.push_back(source);
+  op->erase();
+  eraseDeadSources(std::move(sources));
+  return true;
+}
+
+struct FoldConstantsPass
+    : stride::impl::FoldConstantsBase<FoldConstantsPass> {
+  using FoldConstantsBase::FoldConstantsBase;
+
+  void runOnOperation() override {
+    // Program order: a chain's later ops see the earlier ones folded.
+    SmallVector<Operation *> candidates;
+    for (Operation &op : getOperation().getBody().getOps())
+      candidates.push_back(&op);
+    for (Operation *op : candidates)
+      if (readsOnlyConstants(op) && growthOf(op) <= maxGrowthBytes)
+        foldOp(op);
+  }
+};
+
+} // namespace
