@@ -157,6 +157,18 @@ def parallelize(module, tp):
     return module
 
 
+def local_cache_heads(model, tp):
+    """The static KV cache of a rank holds its heads only: the config the
+    cache is sized from gets the rank's head counts (the attention layers
+    keep their head dim and their query heads per key/value head; the cache
+    of the whole heads would not match the rank's projections)."""
+    config = model.config
+    config.head_dim = getattr(config, "head_dim", None) or (
+        config.hidden_size // config.num_attention_heads)
+    config.num_attention_heads //= tp
+    config.num_key_value_heads //= tp
+
+
 def torch_worker(args):
     """One rank of PyTorch's TP run (under torchrun): rank 0 writes
     {case: ms or error} to --result."""
@@ -169,9 +181,11 @@ def torch_worker(args):
     for name, batch, tokens in cases(args):
         try:
             model = make_model(args, name).cuda()
-            module = case_module(model, name, batch, args)
             if tp > 1:
-                module = parallelize(module, tp)
+                model = parallelize(model, tp)
+                if name != "prefill":
+                    local_cache_heads(model, tp)
+            module = case_module(model, name, batch, args)
             torch._dynamo.reset()
             compiled = torch.compile(module)
             inputs = [t.cuda() for t in case_inputs(name, batch, tokens,
@@ -229,7 +243,9 @@ def export_case(model, name, batch, tokens, args):
     directory = os.path.join(args.work, name)
     module = case_module(model, name, batch, args)
     inputs = case_inputs(name, batch, tokens, LLAMA_8B["vocab"], args)
-    sx.export_model(module, inputs, directory, attention="fused")
+    # A module holding transformers' StaticCache needs Dynamo's tracing
+    # (stride.export.export_program).
+    sx.export_model(module, inputs, directory, attention="fused", strict=name != "prefill")
     with open(os.path.join(directory, "export.json")) as f:
         graph = json.load(f)["graphs"]["model.pt2"]
     return directory, graph

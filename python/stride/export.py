@@ -235,12 +235,15 @@ def archive_bytes(program):
     return buffer.getvalue()
 
 
-def export_model(model, inputs, directory, attention="fused"):
-    """torch.export with Stride's table; saves the archive, inputs and outputs."""
+def export_model(model, inputs, directory, attention="fused", strict=False):
+    """torch.export with Stride's table; saves the archive, inputs and outputs.
+    The model is exported before it runs, so a buffer it writes (a static KV
+    cache) is stored in the archive as it was (zeros: a splat), not with the
+    values of the eager run; `strict` as export_program says."""
     os.makedirs(directory, exist_ok=True)
+    program = export_program(model, inputs, attention, strict)
     with attention_backend(attention):
         expected = flat_tensors(model(*inputs))
-    program = export_program(model, inputs, attention)
     archive = os.path.join(directory, "model.pt2")
     torch.export.save(program, archive)
     check_reloaded(archive, inputs, expected)
