@@ -157,6 +157,26 @@ def parallelize(module, tp):
     return module
 
 
+def join_group():
+    """(rank, world size, local rank) from torchrun's environment, this
+    process on its GPU and, for more than one rank, in the NCCL group."""
+    rank, world, local = (int(os.environ.get(k, d)) for k, d in
+                          (("RANK", "0"), ("WORLD_SIZE", "1"), ("LOCAL_RANK", "0")))
+    torch.cuda.set_device(local)
+    if world > 1:
+        torch.distributed.init_process_group("nccl")
+    return rank, world, local
+
+
+def leave_group(args, rank, world, results):
+    """Rank 0 writes the worker's {name: ms or error} to --result."""
+    if rank == 0:
+        with open(args.result, "w") as f:
+            json.dump(results, f)
+    if world > 1:
+        torch.distributed.destroy_process_group()
+
+
 def local_cache_heads(model, tp):
     """The static KV cache of a rank holds its heads only: the config the
     cache is sized from gets the rank's head counts (the attention layers
@@ -172,11 +192,7 @@ def local_cache_heads(model, tp):
 def torch_worker(args):
     """One rank of PyTorch's TP run (under torchrun): rank 0 writes
     {case: ms or error} to --result."""
-    rank = int(os.environ.get("RANK", "0"))
-    tp = int(os.environ.get("WORLD_SIZE", "1"))
-    torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
-    if tp > 1:
-        torch.distributed.init_process_group("nccl")
+    rank, tp, _ = join_group()
     results = {}
     for name, batch, tokens in cases(args):
         try:
@@ -195,11 +211,7 @@ def torch_worker(args):
                                              args.iterations)
         except Exception as e:  # a failing case is a table entry
             results[name] = f"error: {type(e).__name__}: {str(e)[:300]}"
-    if rank == 0:
-        with open(args.result, "w") as f:
-            json.dump(results, f)
-    if tp > 1:
-        torch.distributed.destroy_process_group()
+    leave_group(args, rank, tp, results)
 
 
 def torch_times(args, ranks, worker="tp"):
@@ -319,11 +331,7 @@ def ddp_worker(args):
     gradients' all-reduce overlaps the backward); every rank its own batch
     of the bench_models row's size. Rank 0 writes {model: ms or error}."""
     from torch.nn.parallel import DistributedDataParallel
-    rank, world, local = (int(os.environ.get(k, d)) for k, d in
-                          (("RANK", "0"), ("WORLD_SIZE", "1"), ("LOCAL_RANK", "0")))
-    torch.cuda.set_device(local)
-    if world > 1:
-        torch.distributed.init_process_group("nccl")
+    rank, world, local = join_group()
     results = {}
     for name, make, _ in dp_models(args):
         try:
@@ -339,11 +347,7 @@ def ddp_worker(args):
             results[name] = bm.median_ms(step, args.warmup, args.iterations)
         except Exception as e:  # a failing model is a table entry
             results[name] = f"error: {type(e).__name__}: {str(e)[:300]}"
-    if rank == 0:
-        with open(args.result, "w") as f:
-            json.dump(results, f)
-    if world > 1:
-        torch.distributed.destroy_process_group()
+    leave_group(args, rank, world, results)
 
 
 def stride_dp(args, name, make, sizes):
