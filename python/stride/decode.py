@@ -29,7 +29,7 @@ import os
 import numpy as np
 import torch
 
-from .export import (archive_graph_json, export_program, relative_error, to_numpy,
+from .export import (export_program, relative_error, to_numpy, user_output_names,
                      write_description, write_ops)
 
 # The output names of both graphs, in order (greedy: all three).
@@ -88,14 +88,6 @@ def export_graphs(wrapper, batch, prompt_len, directory):
         graphs[name] = {"input_names": list(program.graph_signature.user_inputs)}
         mutated |= set(program.graph_signature.buffers_to_mutate.values())
     return graphs, mutated
-
-
-def output_names(directory, archive):
-    """The archive's user outputs' names (the mutations are not outputs)."""
-    specs = archive_graph_json(os.path.join(directory, archive))[
-        "graph_module"]["signature"]["output_specs"]
-    return [spec["user_output"]["arg"]["as_tensor"]["name"]
-            for spec in specs if "user_output" in spec]
 
 
 def rename_outputs(program, names):
@@ -168,7 +160,7 @@ def export_decode(model, directory, batch=1, prompt_len=16, cache_len=128,
     save_states(os.path.join(directory, "expected_states"), wrapper.states(mutated))
     agree = torch.equal(tokens, expected)
     for name in graphs:
-        graphs[name]["output_names"] = output_names(directory, name)
+        graphs[name]["output_names"] = user_output_names(directory, name)
         if graphs[name]["output_names"] != list(OUTPUT_NAMES):
             raise RuntimeError(f"{name}: outputs {graphs[name]['output_names']}, "
                                f"not {list(OUTPUT_NAMES)}")

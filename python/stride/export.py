@@ -144,13 +144,21 @@ def save_arrays(directory, prefix, tensors):
     return described
 
 
+def user_output_names(directory, archive):
+    """The names of the archive's user outputs, in order: the model's
+    results (the outputs that write a mutated buffer back, a KV cache's, are
+    not among them)."""
+    specs = archive_graph_json(os.path.join(directory, archive))[
+        "graph_module"]["signature"]["output_specs"]
+    return [spec[kind]["arg"]["as_tensor"]["name"] for spec in specs
+            for kind in ("user_output", "loss_output") if kind in spec]
+
+
 def save_expected(directory, archive, tensors):
     """PyTorch's outputs under the names the archive gives them (the names
     stride-run gives a module's results), as DIR/<stem>_expected/<name>.npy:
     the folder for stride-run --expect. Returns the names."""
-    specs = archive_graph_json(os.path.join(directory, archive))[
-        "graph_module"]["signature"]["output_specs"]
-    names = [next(iter(spec.values()))["arg"]["as_tensor"]["name"] for spec in specs]
+    names = user_output_names(directory, archive)
     folder = os.path.join(directory, archive[: -len(".pt2")] + "_expected")
     os.makedirs(folder, exist_ok=True)
     for name, t in zip(names, tensors):
