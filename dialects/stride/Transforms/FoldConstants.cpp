@@ -17,6 +17,7 @@
 #include "stride/Interpreter/Evaluate.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 namespace stride {
@@ -95,21 +96,27 @@ int64_t growthOf(Operation *op) {
 }
 
 /// Erases `ops` and the ops they read that nothing else reads any more.
-void eraseDeadSources(SmallVector<Operation *> ops) {
+/// Each op is erased once: an op read twice by one reader (`mul %c, %c`)
+/// is in the set once, and only an op without uses is erased, so no op
+/// left in the set has been erased.
+void eraseDeadSources(llvm::SetVector<Operation *> ops) {
   while (!ops.empty()) {
     Operation *op = ops.pop_back_val();
-    if (!op->use_empty() || !isMemoryEffectFree(op))
+    if (!op->use_empty() || !isMemoryEffectFree(op) ||
+        op->hasTrait<OpTrait::IsTerminator>())
       continue;
     for (Value operand : op->getOperands())
       if (Operation *source = operand.getDefiningOp())
-        ops.push_back(source);
+        ops.insert(source);
     op->erase();
   }
 }
 
-/// Replaces `op` by the constant of its values; false where the
-/// interpreter does not compute them.
-bool foldOp(Operation *op) {
+/// Replaces `op` by the constant of its values, and adds the ops it read
+/// to `sources` (erased at the end of the pass where nothing reads them
+/// any more: erasing them now would free ops the pass still visits);
+/// false where the interpreter does not compute the values.
+bool foldOp(Operation *op, llvm::SetVector<Operation *> &sources) {
   Value result = op->getResult(0);
   std::optional<HostArray> values = evaluateWithoutInputs(result);
   if (!values)
@@ -119,12 +126,10 @@ bool foldOp(Operation *op) {
   OpBuilder builder(op);
   Value constant = ConstantOp::create(builder, op->getLoc(), type, elements);
   result.replaceAllUsesWith(constant);
-  SmallVector<Operation *> sources;
   for (Value operand : op->getOperands())
     if (Operation *source = operand.getDefiningOp())
-      sources.push_back(source);
+      sources.insert(source);
   op->erase();
-  eraseDeadSources(std::move(sources));
   return true;
 }
 
@@ -137,9 +142,12 @@ struct FoldConstantsPass
     SmallVector<Operation *> candidates;
     for (Operation &op : getOperation().getBody().getOps())
       candidates.push_back(&op);
+    llvm::SetVector<Operation *> sources;
     for (Operation *op : candidates)
-      if (readsOnlyConstants(op) && growthOf(op) <= maxGrowthBytes)
-        foldOp(op);
+      if (!op->use_empty() && readsOnlyConstants(op) &&
+          growthOf(op) <= maxGrowthBytes)
+        foldOp(op, sources);
+    eraseDeadSources(std::move(sources));
   }
 };
 

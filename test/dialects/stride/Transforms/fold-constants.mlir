@@ -71,6 +71,23 @@ func.func @chain(%x: !stride.tensor<2xf32>) -> !stride.tensor<2xf32> {
 
 // -----
 
+// An op reading one constant twice (a fuzzer's find: the constant was
+// erased twice), and an iota read by two folded ops, erased once after
+// both.
+// CHECK-LABEL: func.func @read_twice
+// CHECK-NEXT:  %[[S:.*]] = stride.constant dense<[2.000000e+00, 4.000000e+00]>
+// CHECK-NEXT:  %[[E:.*]] = stride.constant dense<true>
+// CHECK-NEXT:  return %[[S]], %[[E]]
+func.func @read_twice() -> (!stride.tensor<2xf32>, !stride.tensor<3xi1>) {
+  %c = stride.constant dense<[1.0, 2.0]> : tensor<2xf32> : !stride.tensor<2xf32>
+  %s = stride.add %c, %c : !stride.tensor<2xf32>, !stride.tensor<2xf32> -> !stride.tensor<2xf32>
+  %i = stride.iota dim 0 : !stride.tensor<3xi64>
+  %e = stride.cmp eq, %i, %i : !stride.tensor<3xi64>, !stride.tensor<3xi64> -> !stride.tensor<3xi1>
+  return %s, %e : !stride.tensor<2xf32>, !stride.tensor<3xi1>
+}
+
+// -----
+
 // The constant has the result's layout: a copy into column-major order is
 // the constant of that type, its value in row-major order as always. A
 // result whose elements are equal is a splat.
