@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Launcher.h"
+#include "RankFolders.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -60,21 +61,19 @@ std::vector<std::string> rankArgs(const RunModuleOptions &options,
                                   int rank) {
   std::vector<std::string> args{rankPath(options.modulePath, rank), "--device",
                                 std::to_string(rank)};
-  std::string r = "rank" + std::to_string(rank);
-  // Where each rank writes: DIR/rank<r>/. What it reads: DIR/rank<r>/
-  // where that exists (a split state, an output of its own), else DIR.
-  auto own = [&](const std::string &dir) { return dir + "/" + r; };
-  auto ownOrShared = [&](const std::string &dir) {
-    return std::filesystem::is_directory(own(dir)) ? own(dir) : dir;
-  };
+  // RankFolders.h: where each rank writes and what it reads.
   if (!options.outputDir.empty())
-    args.insert(args.end(), {"--output-dir", own(options.outputDir)});
+    args.insert(args.end(),
+                {"--output-dir", run::rankFolder(options.outputDir, rank)});
   if (!options.stateOut.empty())
-    args.insert(args.end(), {"--state-out", own(options.stateOut)});
+    args.insert(args.end(),
+                {"--state-out", run::rankFolder(options.stateOut, rank)});
   if (!options.expectDir.empty())
-    args.insert(args.end(), {"--expect", ownOrShared(options.expectDir)});
+    args.insert(args.end(),
+                {"--expect", run::rankFolderOrShared(options.expectDir, rank)});
   if (!options.stateIn.empty())
-    args.insert(args.end(), {"--state-in", ownOrShared(options.stateIn)});
+    args.insert(args.end(),
+                {"--state-in", run::rankFolderOrShared(options.stateIn, rank)});
   args.insert(args.end(), shared.begin(), shared.end());
   return args;
 }

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Options.h"
+#include "RankFolders.h"
 
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/Transforms/Passes.h"
@@ -24,8 +25,6 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -60,28 +59,19 @@ func::FuncOp findEntry(const Options &options, ModuleOp module) {
   return nullptr;
 }
 
-std::string rankDir(const std::string &dir, size_t rank) {
-  llvm::SmallString<256> path(dir);
-  llvm::sys::path::append(path, "rank" + std::to_string(rank));
-  return path.str().str();
-}
-
-/// Rank r's options: its outputs and states under DIR/rank<r>/; --expect
-/// and --state-in read DIR/rank<r>/ where it exists, else DIR.
+/// Rank r's options: its folders as RankFolders.h says.
 Options rankOptions(const Options &options, size_t rank) {
   Options o = options;
   if (options.simulateRanks)
     o.seed = options.seed + rank;
   if (!options.outputDir.empty())
-    o.outputDir = rankDir(options.outputDir, rank);
+    o.outputDir = rankFolder(options.outputDir, rank);
   if (!options.stateOut.empty())
-    o.stateOut = rankDir(options.stateOut, rank);
-  if (!options.expectDir.empty() &&
-      llvm::sys::fs::is_directory(rankDir(options.expectDir, rank)))
-    o.expectDir = rankDir(options.expectDir, rank);
-  if (!options.stateIn.empty() &&
-      llvm::sys::fs::is_directory(rankDir(options.stateIn, rank)))
-    o.stateIn = rankDir(options.stateIn, rank);
+    o.stateOut = rankFolder(options.stateOut, rank);
+  if (!options.expectDir.empty())
+    o.expectDir = rankFolderOrShared(options.expectDir, rank);
+  if (!options.stateIn.empty())
+    o.stateIn = rankFolderOrShared(options.stateIn, rank);
   return o;
 }
 
