@@ -110,6 +110,23 @@ def model_list():
         ("resnet50_train_bf16", "train",
          lambda a: sx.resnet50(batch=32, size=224, train=True, dtype=bf16),
          BF16_RTOL),
+        # Whisper-base's encoder (transformers' WhisperEncoder: 6 layers, 512
+        # wide, 8 heads, 80 mel bins x 3000 frames), batch 8.
+        ("whisper_encoder_bf16", "export",
+         lambda a: sx.whisper_encoder(layers=6, width=512, heads=8, inner=2048,
+                                      mel_bins=80, positions=1500, batch=8, dtype=bf16,
+                                      attention=a), BF16_RTOL),
+        # A Mixtral-style sparse MoE block (8 experts, top 2) at a quarter of
+        # Mixtral's width, 4 x 256 tokens; every expert runs on every token
+        # (stride_export.SparseMoeBlock says why).
+        ("moe_block_bf16", "export",
+         lambda a: sx.moe_block(width=1024, inner=3584, experts=8, top_k=2, batch=4,
+                                tokens=256, dtype=bf16), BF16_RTOL),
+        # A DLRM-style model at Criteo's feature counts (13 dense features, 26
+        # tables of 20,000 rows, width 64, bags of 1 to 3 ids), batch 2048.
+        ("dlrm_f32", "export",
+         lambda a: sx.dlrm(batch=2048, dense=13, rows=(20000,) * 26, width=64,
+                           bottom=(512, 256), top=(512, 256)), F32_RTOL),
     ]
 
 

@@ -255,6 +255,173 @@ def vit_b16(batch=2, dtype=torch.float32):
     return model.to(dtype), (images.to(dtype),)
 
 
+class Encoded(torch.nn.Module):
+    """An encoder's last hidden state alone (transformers' WhisperEncoder)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_features):
+        return self.model(input_features=input_features).last_hidden_state
+
+
+def whisper_encoder(layers=2, width=64, heads=4, inner=128, mel_bins=16, positions=16,
+                    batch=2, dtype=torch.float32, attention="eager"):
+    """transformers' WhisperEncoder with random weights: two 1-D
+    convolutions (the second of stride 2) with GELU over `mel_bins` x
+    2 * `positions` log-mel frames, sinusoidal positions, then `layers`
+    pre-norm encoder layers; output the last hidden state. Whisper-small is
+    12 layers, 768 wide, 12 heads, inner 3072, 80 mel bins, 1500 positions."""
+    import transformers
+
+    config = transformers.WhisperConfig(
+        d_model=width, encoder_layers=layers, encoder_attention_heads=heads,
+        encoder_ffn_dim=inner, num_mel_bins=mel_bins, max_source_positions=positions,
+        dropout=0.0, attention_dropout=0.0, activation_dropout=0.0)
+    encoder = with_attention(transformers.models.whisper.modeling_whisper.WhisperEncoder,
+                             config, attention)
+    features = torch.randn(batch, mel_bins, 2 * positions)
+    return Encoded(encoder).to(dtype), (features.to(dtype),)
+
+
+class SparseMoeBlock(torch.nn.Module):
+    """A Mixtral-style sparse mixture-of-experts block: a router picks the
+    top `top_k` of `experts` SwiGLU experts per token and weighs them with
+    the softmax of the picked logits (Mixtral's order: softmax over all
+    logits, top-k, renormalize). Written in the form torch.export keeps
+    static: every expert runs on every token as one batched product, and a
+    token's weight for an expert it did not pick is 0 (per-expert token
+    lists have data-dependent sizes, which a static export cannot hold).
+    Stride and PyTorch run this same graph."""
+
+    def __init__(self, width, inner, experts, top_k):
+        super().__init__()
+        self.top_k = top_k
+        self.router = torch.nn.Linear(width, experts, bias=False)
+        scale = width ** -0.5
+        self.gate = torch.nn.Parameter(torch.randn(experts, width, inner) * scale)
+        self.up = torch.nn.Parameter(torch.randn(experts, width, inner) * scale)
+        self.down = torch.nn.Parameter(torch.randn(experts, inner, width) * inner ** -0.5)
+
+    def forward(self, hidden):
+        batch, tokens, width = hidden.shape
+        x = hidden.reshape(batch * tokens, width)
+        probabilities = torch.softmax(self.router(x).float(), dim=-1)
+        top, picked = torch.topk(probabilities, self.top_k, dim=-1)
+        top = top / top.sum(dim=-1, keepdim=True)
+        weights = torch.zeros_like(probabilities).scatter(1, picked, top).to(x.dtype)
+        every = x.unsqueeze(0).expand(self.gate.shape[0], -1, -1)
+        act = torch.nn.functional.silu(torch.bmm(every, self.gate)) * torch.bmm(every, self.up)
+        out = torch.bmm(act, self.down)  # [experts, tokens, width]
+        mixed = (out * weights.t().unsqueeze(-1)).sum(dim=0)
+        return mixed.reshape(batch, tokens, width)
+
+
+def moe_block(width=64, inner=128, experts=4, top_k=2, batch=2, tokens=8,
+              dtype=torch.float32):
+    """SparseMoeBlock with random weights (Mixtral 8x7B: width 4096, inner
+    14336, 8 experts, top 2)."""
+    model = SparseMoeBlock(width, inner, experts, top_k).eval()
+    return model.to(dtype), (torch.randn(batch, tokens, width).to(dtype),)
+
+
+class Dlrm(torch.nn.Module):
+    """A DLRM-style recommendation model: a bottom MLP over the dense
+    features, one EmbeddingBag (sum) per sparse feature with offsets, the
+    pairwise dot products of the bottom output and the bags (the strictly
+    lower triangle), a top MLP and a sigmoid."""
+
+    def __init__(self, dense, rows, width, bottom, top):
+        super().__init__()
+
+        def mlp(sizes):
+            layers = []
+            for a, b in zip(sizes, sizes[1:]):
+                layers += [torch.nn.Linear(a, b), torch.nn.ReLU()]
+            return torch.nn.Sequential(*layers[:-1])
+
+        self.bottom = mlp([dense] + bottom + [width])
+        self.tables = torch.nn.ModuleList(
+            torch.nn.EmbeddingBag(r, width, mode="sum") for r in rows)
+        features = len(rows) + 1
+        rows_, cols_ = torch.tril_indices(features, features, offset=-1)
+        # The pairs as positions in the flattened [features x features]
+        # products: one index_select instead of indexing two dims.
+        self.register_buffer("pairs", rows_ * features + cols_, persistent=False)
+        self.top = mlp([width + features * (features - 1) // 2] + top + [1])
+
+    def forward(self, dense, indices, offsets):
+        x = torch.relu(self.bottom(dense))
+        bags = [t(indices[i], offsets[i]) for i, t in enumerate(self.tables)]
+        stacked = torch.stack([x] + bags, dim=1)  # [batch, features, width]
+        products = torch.bmm(stacked, stacked.transpose(1, 2))
+        pairs = torch.index_select(products.flatten(1), 1, self.pairs)
+        return torch.sigmoid(self.top(torch.cat([x, pairs], dim=1)))
+
+
+def dlrm(batch=4, dense=4, rows=(50, 30, 20), width=16, bottom=(32,), top=(32,),
+         per_bag=3, dtype=torch.float32):
+    """Dlrm with random weights and inputs: `per_bag` lookups per sample
+    and table at most (bags of 1 to `per_bag` ids; DLRM's Criteo config:
+    13 dense features, 26 tables, width 64 or 128)."""
+    model = Dlrm(dense, list(rows), width, list(bottom), list(top)).eval()
+    lengths = torch.randint(1, per_bag + 1, (len(rows), batch))
+    offsets = torch.cat([torch.zeros(len(rows), 1, dtype=torch.int64),
+                         lengths.cumsum(1)[:, :-1]], dim=1)
+    total = int(lengths.sum(1).max())
+    # Every table gets `total` ids (the bags of the shorter ones end early:
+    # their last bag takes the rest), so the indices stack into one tensor.
+    indices = torch.stack([torch.randint(0, r, (total,)) for r in rows])
+    return model.to(dtype), (torch.randn(batch, dense).to(dtype), indices, offsets)
+
+
+class TinyCnn(torch.nn.Module):
+    """A small ResNet-style network: a 3x3 stem with batch norm and ReLU, a
+    max pool, one residual block (two 3x3 convolutions, a 1x1 strided
+    projection on the shortcut), adaptive average pooling and a linear
+    classifier."""
+
+    def __init__(self, channels=8, classes=10):
+        super().__init__()
+        c = channels
+        bn = torch.nn.BatchNorm2d
+        self.stem = torch.nn.Sequential(torch.nn.Conv2d(3, c, 3, padding=1, bias=False),
+                                        bn(c), torch.nn.ReLU(), torch.nn.MaxPool2d(2))
+        self.body = torch.nn.Sequential(
+            torch.nn.Conv2d(c, 2 * c, 3, stride=2, padding=1, bias=False), bn(2 * c),
+            torch.nn.ReLU(), torch.nn.Conv2d(2 * c, 2 * c, 3, padding=1, bias=False),
+            bn(2 * c))
+        self.shortcut = torch.nn.Sequential(torch.nn.Conv2d(c, 2 * c, 1, stride=2, bias=False),
+                                            bn(2 * c))
+        self.head = torch.nn.Linear(2 * c, classes)
+
+    def forward(self, images):
+        x = self.stem(images)
+        x = torch.relu(self.body(x) + self.shortcut(x))
+        pooled = torch.nn.functional.adaptive_avg_pool2d(x, 1).flatten(1)
+        return self.head(pooled)
+
+
+def tiny_cnn(batch=2, size=16):
+    model = TinyCnn()
+    for m in model.modules():  # running statistics that are not the identity
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.running_mean.uniform_(-0.5, 0.5)
+            m.running_var.uniform_(0.5, 2.0)
+    return model.eval(), (torch.randn(batch, 3, size, size),)
+
+
+def vit_block(batch=2, dtype=torch.float32):
+    """timm's VisionTransformer at toy size: 32 x 32 images, 8 x 8 patches
+    (a strided convolution), width 64, one block of 4 heads, 10 classes."""
+    import timm.models.vision_transformer as vt
+
+    model = vt.VisionTransformer(img_size=32, patch_size=8, embed_dim=64, depth=1,
+                                 num_heads=4, num_classes=10).eval()
+    return model.to(dtype), (torch.randn(batch, 3, 32, 32).to(dtype),)
+
+
 def causal_lm(kind, dtype=torch.float32, **sizes):
     """A transformers causal LM for the decode command, with transformers'
     default (sdpa) attention and its cache on: "llama" (LlamaForCausalLM,
@@ -345,6 +512,12 @@ def fixture_list():
          lambda: (encoder_layer().eval(), (torch.randn(2, 16, 64),)), "fused"),
         ("gpt2_sdpa_train_bf16", "train",
          lambda: gpt2(train=True, dtype=torch.bfloat16, attention="sdpa"), "fused"),
+        # Issue 42's model families at toy sizes.
+        ("tiny_cnn", "export", tiny_cnn, "fused"),
+        ("vit_block", "export", vit_block, "fused"),
+        ("whisper_encoder", "export", lambda: whisper_encoder(attention="sdpa"), "fused"),
+        ("moe_block", "export", moe_block, "fused"),
+        ("dlrm", "export", dlrm, "fused"),
     ]
     return fixtures
 
