@@ -232,8 +232,9 @@ cl::opt<bool> padOperandRows(
              "of 16 bytes (GPT-2's 50,257 logits read by the LM head's "
              "backward products) into aligned rows, fused into their "
              "producer (python-free-docs/matmul.md, \"Padded operand "
-             "rows\"); off by default"),
-    cl::init(false), cl::cat(stridecCategory));
+             "rows\"); on by default, --pad-operand-rows=false turns it "
+             "off"),
+    cl::init(true), cl::cat(stridecCategory));
 
 cl::opt<int> skinnyColumnsPerWarp(
     "skinny-columns-per-warp", cl::value_desc("N"), cl::init(0),
@@ -272,6 +273,13 @@ cl::opt<bool> noConvolutionEpilogues(
     cl::desc("Run the residual add and the relu after a cuDNN convolution "
              "as Stride kernels instead of in the cuDNN call (the way "
              "around a cuDNN that has no engine for the fused graph)"),
+    cl::init(false), cl::cat(stridecCategory));
+
+cl::opt<bool> noRowMajorPointwise(
+    "no-row-major-pointwise",
+    cl::desc("Keep the orders the graph gives pointwise results instead of "
+             "making permuted ones row-major where Stride owns them "
+             "(stride-row-major-pointwise)"),
     cl::init(false), cl::cat(stridecCategory));
 
 cl::opt<bool> noFoldConstants(
@@ -518,6 +526,7 @@ int main(int argc, char **argv) {
   options.pipeline.convolutions = convolutions;
   options.pipeline.recognizeAttention = !noRecognizeAttention;
   options.pipeline.foldConstants = !noFoldConstants;
+  options.pipeline.rowMajorPointwise = !noRowMajorPointwise;
   options.pipeline.convolutionEpilogues = !noConvolutionEpilogues;
   options.pipeline.testInjectFault = testInjectFault;
   options.cuda.arch = arch;

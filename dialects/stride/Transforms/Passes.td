@@ -335,8 +335,9 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
     pointwise reader where there is one (and epilogue folding looks
     through the copy of an unpadded product).
 
-    With option `pad-operand-rows` (off by default: bench/NOTES.md gives
-    the measurement), an f16/bf16 operand whose rows in memory are not a
+    With option `pad-operand-rows` (on by default: it took 0.67 ms off the
+    5.40 ms backward of GPT-2's bf16 training step on an H200,
+    bench/NOTES.md section 54), an f16/bf16 operand whose rows in memory are not a
     multiple of 16 bytes (GPT-2's 50,257 logits per token, read by the LM
     head's backward products) is copied once into rows padded to 16 bytes,
     which the fusion pass merges into its pointwise producer; every product
@@ -370,11 +371,55 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
            "Which products of few rows run as the skinny product kernel "
            "instead of cuBLASLt: auto (1 row), generated (up to 32) "
            "or library (none)">,
-    Option<"padOperandRows", "pad-operand-rows", "bool", "false",
+    Option<"padOperandRows", "pad-operand-rows", "bool", "true",
            "Copy f16/bf16 operands whose rows are not a multiple of 16 "
            "bytes into aligned rows (one copy for every product reading "
            "them, fused into the producer)">
   ];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
+def RowMajorPointwise : Pass<"stride-row-major-pointwise",
+                             "::mlir::func::FuncOp"> {
+  let summary = "Give pointwise results whose layout Stride owns the "
+                "row-major layout";
+  let description = [{
+    An archive gives every value the strides PyTorch's eager ops chose:
+    a pointwise op's result takes the order of its first operand, so a
+    value that starts as a permuted view (Whisper's encoder permutes its
+    convolutions' `[batch, channels, frames]` result to `[batch, frames,
+    channels]`) passes its order on to every residual add after it, and
+    each add and layer norm reads one operand across its rows. Where the
+    layout is Stride's to choose, this pass makes such results row-major:
+
+    - the op is pointwise (`Elementwise`, `stride.clone` among them) and
+      its result is packed (no gaps, no overlap) from element 0 in an
+      order that is not row-major;
+    - no `return` reads the result (the graph's outputs keep the layouts
+      it gives them), and every reader is a pointwise op, a reduction or
+      a `stride.matmul`, which read any layout through their operands'
+      types; a view (whose layout is computed from its operand's),
+      attention, a convolution (stride-convolution-layout chooses its
+      orders), a collective or an in-place write keeps the value as it
+      is.
+
+    The change is only where the bytes go: the op computes the same
+    elements. Runs after `stride-decompose-attention` (which may add
+    pointwise ops and reads attention's layouts as the library pass
+    accepted them) and before `stride-convolution-layout`, which makes a
+    row-major convolution channels-last where it owns it.
+
+    Before (types shortened):
+
+    ```mlir
+    %h = stride.clone %p : <8x1500x512xbf16, strides = [768000, 1, 1500]>
+        -> <8x1500x512xbf16, strides = [768000, 1, 1500]>
+    %r = stride.add %h, %o : ... -> <8x1500x512xbf16, strides = [768000, 1, 1500]>
+    ```
+
+    After: both results `strides = [768000, 512, 1]`; the clone is the one
+    transposing copy.
+  }];
   let dependentDialects = ["::stride::StrideDialect"];
 }
 

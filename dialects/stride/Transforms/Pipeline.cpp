@@ -55,6 +55,10 @@ void stride::buildStridePipeline(OpPassManager &pm,
       AttentionLibraryOptions{options.attentionLibrary,
                               options.splitKvAttention}));
   pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
+  // Pointwise results PyTorch left in a permuted order (a residual stream
+  // after a permute) row-major where Stride owns them.
+  if (options.rowMajorPointwise)
+    pm.addNestedPass<func::FuncOp>(createRowMajorPointwise());
   // Batch norms fold into the convolutions before them; the convolutions
   // cuDNN takes stay whole (a library call each), the others become
   // windows and products.
@@ -136,7 +140,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       *this, "pad-operand-rows",
       llvm::cl::desc("Copy f16/bf16 product operands whose rows are not "
                      "16-byte multiples into aligned rows"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   Option<bool> decomposeConvolutions{
       *this, "decompose-convolutions",
       llvm::cl::desc("Rewrite convolutions into windows and matrix products "
@@ -159,6 +163,12 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Fold per-channel affine ops (inference batch norms) "
                      "into the convolutions before them "
                      "(stride-fold-into-convolution)"),
+      llvm::cl::init(true)};
+  Option<bool> rowMajorPointwise{
+      *this, "row-major-pointwise",
+      llvm::cl::desc("Make pointwise results packed in a permuted order "
+                     "row-major where Stride owns their layout "
+                     "(stride-row-major-pointwise)"),
       llvm::cl::init(true)};
   Option<bool> foldConstants{
       *this, "fold-constants",
@@ -190,6 +200,7 @@ void stride::registerStridePipeline() {
         options.decomposeConvolutions = cl.decomposeConvolutions;
         options.foldIntoConvolutions = cl.foldIntoConvolutions;
         options.foldConstants = cl.foldConstants;
+        options.rowMajorPointwise = cl.rowMajorPointwise;
         options.convolutions = cl.convolutions;
         options.convolutionEpilogues = cl.convolutionEpilogues;
         buildStridePipeline(pm, options);

@@ -37,6 +37,17 @@ inline bool isPackedIn(StridedTensorType type, llvm::ArrayRef<int64_t> order) {
   return true;
 }
 
+/// Whether `type`'s elements are packed in some nesting of its dims (a
+/// permutation of a row-major layout): its dims by decreasing stride.
+inline bool isPackedInSomeOrder(StridedTensorType type) {
+  llvm::SmallVector<int64_t> order =
+      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
+  llvm::ArrayRef<int64_t> strides = type.getStrides();
+  llvm::stable_sort(order,
+                    [&](int64_t a, int64_t b) { return strides[a] > strides[b]; });
+  return isPackedIn(type, order);
+}
+
 /// [0, 1, .., rank - 1]: row-major (NCHW).
 inline llvm::SmallVector<int64_t> channelsFirst(int64_t rank) {
   return llvm::to_vector(llvm::seq<int64_t>(0, rank));

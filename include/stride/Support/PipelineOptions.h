@@ -67,7 +67,7 @@ struct PipelineOptions {
   std::string skinnyProducts = "auto";
   /// Copy f16/bf16 product operands whose rows are not 16-byte multiples
   /// into aligned rows (stride-matmul-layout's pad-operand-rows option).
-  bool padOperandRows = false;
+  bool padOperandRows = true;
   /// Split the graph for this many ranks (stride-tensor-parallel, after
   /// attention recognition) and keep rank `rank`'s program; 1: no split.
   int64_t tensorParallel = 1;
@@ -101,6 +101,9 @@ struct PipelineOptions {
   /// Compute the ops whose operands are all constants at compile time, with
   /// the reference interpreter (stride-fold-constants, before fusion).
   bool foldConstants = true;
+  /// Make pointwise results packed in a permuted order row-major where
+  /// Stride owns their layout (stride-row-major-pointwise).
+  bool rowMajorPointwise = true;
   /// Test only: miscompile every op of this kind (stride-test-inject-fault,
   /// e.g. "add"); empty: none.
   std::string testInjectFault;

@@ -5,7 +5,7 @@
 // the choice is skinny-products.mlir's).
 // RUN: stride-opt --stride-matmul-layout='skinny-products=library pad-operand-rows=true' -split-input-file %s | FileCheck %s
 // Unaligned operand rows are read in place without pad-operand-rows:
-// RUN: stride-opt --stride-matmul-layout=skinny-products=library -split-input-file %s | FileCheck %s --check-prefix=OFF
+// RUN: stride-opt --stride-matmul-layout='skinny-products=library pad-operand-rows=false' -split-input-file %s | FileCheck %s --check-prefix=OFF
 // Fusion turns the copies into kernels (with the operand's producer):
 // RUN: stride-opt --stride-matmul-layout='skinny-products=library pad-operand-rows=true' --stride-fuse -split-input-file %s | FileCheck %s --check-prefix=FUSED
 
