@@ -489,12 +489,13 @@ struct Invocation::Impl {
   }
 
   /// Enqueues the plan's steps in order on `target`; with `syncEach`, waits
-  /// for each so that a fault is attributed to the right one.
+  /// for each step that does work (an event step has no fault to attribute)
+  /// so that a fault is attributed to the right one.
   Status launchEach(CUstream target, bool syncEach) {
     for (size_t i = 0; i < desc().steps.size(); ++i) {
       if (Status s = enqueueStep(i, target); !s)
         return s;
-      if (!syncEach)
+      if (!syncEach || std::holds_alternative<EventStep>(desc().steps[i]))
         continue;
       if (Status s = waitForCollectives(target); !s)
         return s;

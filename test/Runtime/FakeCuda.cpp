@@ -378,6 +378,7 @@ CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
 /// on a GPU without griddepcontrol, refused below compute capability 9.0.
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction, void **,
                           void **) {
+  logStreamCall("cuLaunchKernelEx on " + streamText(config->hStream));
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const CUlaunchAttribute &a = config->attrs[i];
     if (a.id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION ||
