@@ -100,14 +100,9 @@ inline double combine(const std::string &reduction, double a, double b) {
 inline std::string runAllReduce(const LibraryCallStep &call,
                                 const std::vector<uint8_t *> &buffers,
                                 EmuGroup &group) {
-  std::map<std::string, int64_t> ints;
-  std::map<std::string, std::string> text;
-  for (const DescriptorField &field : call.descriptor) {
-    if (field.ints.size() == 1)
-      ints[field.name] = field.ints[0];
-    else
-      text[field.name] = field.text;
-  }
+  DescriptorFields fields(call.descriptor);
+  std::map<std::string, int64_t> &ints = fields.ints;
+  std::map<std::string, std::string> &text = fields.text;
   const Elements elements{text["dtype"]};
   if (!elements.known())
     return "nccl.all_reduce on " + text["dtype"] + " is not emulated";

@@ -53,10 +53,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FakeLog.h"
+
 #include <cuda.h>
 
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -111,13 +112,7 @@ uintptr_t numberOf(const void *handle) {
 /// STRIDE_FAKE_CUDA_STREAM_LOG: one line per call, appended (the fake
 /// NCCL's log may share the file).
 void logStreamCall(const std::string &line) {
-  const char *path = std::getenv("STRIDE_FAKE_CUDA_STREAM_LOG");
-  if (!path)
-    return;
-  if (FILE *f = std::fopen(path, "a")) {
-    std::fprintf(f, "%s\n", line.c_str());
-    std::fclose(f);
-  }
+  stride::fake::appendLogLine("STRIDE_FAKE_CUDA_STREAM_LOG", line);
 }
 
 std::string streamText(CUstream stream) {
