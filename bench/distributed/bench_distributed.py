@@ -41,7 +41,11 @@ medians, and every rank's results are checked against the captured CPU
 step (every rank gets the same batch, so the average equals it). PyTorch:
 this script under torchrun (--ddp-worker), the model wrapped in
 DistributedDataParallel and then torch.compile, forward and backward with
-the same output gradients. DP = 1: no wrapper, no --data-parallel.
+the same output gradients. DP = 1: no wrapper, no --data-parallel. With
+--no-overlap-collectives the backward is compiled with it (the
+all-reduces on the invocation's stream, between the kernels around them),
+to compare with the default (the all-reduces on the collective stream,
+beside the rest of the backward).
 
 Printed: one row per case and TP size with both times (ms), Stride's
 speedup over its TP = 1 time of the case, and Stride's speedup over
@@ -371,6 +375,8 @@ def stride_dp(args, name, make, sizes):
             stem = archive[: -len(".pt2")]
             module = os.path.join(directory, f"{stem}.dp{n}.stridemod")
             split = [f"--data-parallel={n}"] if stem == "backward" and n > 1 else []
+            if split and args.no_overlap_collectives:
+                split.append("--no-overlap-collectives")
             done, _ = bm.run([stridec, os.path.join(directory, archive), "-o", module, *split,
                               f"--cache-dir={os.path.join(args.work, 'nvrtc-cache')}"],
                              os.path.join(directory, "stridec.log"))
@@ -488,6 +494,9 @@ def main(argv=None):
     parser.add_argument("--dp-model", action="append",
                         help="bench_models training rows for data parallelism "
                         "(default gpt2_train_f32 and gpt2_train_bf16)")
+    parser.add_argument("--no-overlap-collectives", action="store_true",
+                        help="compile the data-parallel backward with stridec "
+                        "--no-overlap-collectives (the all-reduces on one stream)")
     parser.add_argument("--torch-only", action="store_true")
     parser.add_argument("--tp-worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--ddp-worker", action="store_true", help=argparse.SUPPRESS)

@@ -383,7 +383,8 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     outline.allowTf32 = options.cuda.allowTf32;
     if (options.unitOps)
       outline.unitOps = *options.unitOps;
-    plan::buildHostPlanPipeline(pm, outline);
+    plan::buildHostPlanPipeline(pm, outline,
+                                pipeline.overlapCollectives);
   }
   if (options.configurePassManager)
     options.configurePassManager(pm);

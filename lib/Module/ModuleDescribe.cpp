@@ -203,6 +203,25 @@ void describeStep(std::ostream &os, const ModuleDesc &desc,
     os << " dependent";
 }
 
+/// "main", "collective", or the code of a stream the format lacks.
+std::string streamName(StreamId stream) {
+  switch (stream) {
+  case StreamId::Main:
+    return "main";
+  case StreamId::Collective:
+    return "collective";
+  }
+  return "<stream " + str(static_cast<uint8_t>(stream)) + ">";
+}
+
+/// "record event 0 on the main stream", "wait for event 1 on the
+/// collective stream".
+std::string describeEvent(const EventStep &e) {
+  bool record = e.action == EventStep::Action::Record;
+  return std::string(record ? "record event " : "wait for event ") +
+         str(e.event) + " on the " + streamName(e.stream) + " stream";
+}
+
 void describeStep(std::ostream &os, const ModuleDesc &,
                   const LibraryCallStep &call) {
   os << "library call '" << call.routine << "' buffers (";
@@ -218,6 +237,8 @@ void describeStep(std::ostream &os, const ModuleDesc &,
       os << formatDims(f.ints);
   }
   os << "}";
+  if (call.stream != StreamId::Main)
+    os << " on the " << streamName(call.stream) << " stream";
 }
 
 void describeStep(std::ostream &os, const ModuleDesc &, const FillStep &f) {
@@ -227,6 +248,10 @@ void describeStep(std::ostream &os, const ModuleDesc &, const FillStep &f) {
 void describeStep(std::ostream &os, const ModuleDesc &, const CopyStep &c) {
   os << "copy " << c.sizeBytes << " bytes from buffer " << c.source
      << " to buffer " << c.target;
+}
+
+void describeStep(std::ostream &os, const ModuleDesc &, const EventStep &e) {
+  os << describeEvent(e);
 }
 
 /// "temporaries: 20 buffers, 20480 bytes" and, when buffers share an arena,
@@ -277,6 +302,8 @@ const char *stepKindName(StepKind kind) {
     return "library call";
   case StepKind::Copy:
     return "copy";
+  case StepKind::Event:
+    return "event";
   case StepKind::Fill:
     return "fill";
   }
@@ -340,6 +367,8 @@ StepSummary summarizeStep(const ModuleDesc &desc, size_t index) {
     return {StepKind::LibraryCall, summarizeLibraryCall(*call)};
   if (const auto *c = std::get_if<CopyStep>(&step))
     return {StepKind::Copy, str(c->sizeBytes) + " bytes"};
+  if (const auto *e = std::get_if<EventStep>(&step))
+    return {StepKind::Event, describeEvent(*e)};
   const auto &f = std::get<FillStep>(step);
   return {StepKind::Fill, str(desc.buffers[f.buffer].sizeBytes) + " bytes"};
 }

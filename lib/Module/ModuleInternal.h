@@ -39,6 +39,12 @@ Status replaceFile(const std::string &path,
 /// Writes all `size` bytes to `fd`; false (errno set) on an error.
 bool writeAll(int fd, const uint8_t *data, uint64_t size);
 
+struct ModuleDesc;
+
+/// The first problem of `desc`'s streams and events (ModuleStreams.cpp), or
+/// "" when it has none.
+std::string findStreamProblem(const ModuleDesc &desc);
+
 namespace detail {
 
 /// `v` in decimal, for messages.

@@ -186,7 +186,13 @@ LibraryCallStep fromFb(const fb::LibraryCall &c) {
           f ? DescriptorField{toString(f->name()), toVector(f->ints()),
                               toString(f->text())}
             : DescriptorField{});
+  step.stream = static_cast<StreamId>(c.stream());
   return step;
+}
+
+EventStep fromFb(const fb::Event &e) {
+  return EventStep{static_cast<EventStep::Action>(e.action()), e.event(),
+                   static_cast<StreamId>(e.stream())};
 }
 
 /// Decodes step `index` of `m`; a step of a kind this build does not know,
@@ -219,6 +225,8 @@ Result<Step> stepOf(const fb::Module &m, size_t index, const std::string &name) 
       auto *c = static_cast<const fb::Copy *>(table);
       return Step(CopyStep{c->source(), c->target(), c->size_bytes()});
     }
+    case fb::Step::Event:
+      return Step(fromFb(*static_cast<const fb::Event *>(table)));
     default:
       break;
     }
@@ -385,6 +393,7 @@ Result<ModuleDesc> convert(const fb::Module &m, DataSection data,
   desc.temporariesBeforeReuse = m.temporaries_before_reuse();
   desc.temporaryBytesBeforeReuse = m.temporary_bytes_before_reuse();
   desc.deterministic = m.deterministic();
+  desc.events = m.events();
   return desc;
 }
 
@@ -461,11 +470,12 @@ Status checkVersion(const uint8_t *flatBuffer, uint64_t bytes,
     return makeError(ErrorCode::InvalidModule,
                      name + ": corrupt Stride module: the header is damaged");
   uint32_t version = readVersionField(flatBuffer);
-  if (version != kModuleFormatVersion)
+  if (version < kOldestModuleFormatVersion || version > kModuleFormatVersion)
     return makeError(
         ErrorCode::Incompatible,
         name + ": module format version " + str(version) +
-            " is not supported by this runtime (it reads version " +
+            " is not supported by this runtime (it reads versions " +
+            str(kOldestModuleFormatVersion) + " to " +
             str(kModuleFormatVersion) +
             "); recompile the graph with this release's stridec");
   return Status::ok();

@@ -81,8 +81,10 @@ private:
 
   void checkHeaderFields() {
     checkPrintable(desc.producer, "the producer string");
-    if (desc.formatVersion != kModuleFormatVersion)
+    if (desc.formatVersion < kOldestModuleFormatVersion ||
+        desc.formatVersion > kModuleFormatVersion)
       fail("format version " + str(desc.formatVersion) + ", expected " +
+           str(kOldestModuleFormatVersion) + " to " +
            str(kModuleFormatVersion));
     if (desc.target.backend != Backend::Cuda)
       fail("the target has an unknown backend (code " +
@@ -580,10 +582,15 @@ private:
            str(limit) + "] (the smaller buffer's size)");
   }
 
+  /// Event steps are checked with the streams (findStreamProblem).
+  void checkStep(const EventStep &, const std::string &) {}
+
   void checkSteps() {
     for (size_t i = 0; i < desc.steps.size() && problem.empty(); ++i)
       std::visit([&](const auto &step) { checkStep(step, stepName(i)); },
                  desc.steps[i]);
+    if (std::string streams = findStreamProblem(desc); !streams.empty())
+      fail(streams);
   }
 };
 

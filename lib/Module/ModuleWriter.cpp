@@ -104,7 +104,9 @@ StepOffset buildStep(flatbuffers::FlatBufferBuilder &b,
   auto buffers = b.CreateVector(call.buffers);
   auto descriptor = b.CreateVector(fields);
   return {fb::Step::LibraryCall,
-          fb::CreateLibraryCall(b, routine, buffers, descriptor).Union()};
+          fb::CreateLibraryCall(b, routine, buffers, descriptor,
+                                static_cast<uint8_t>(call.stream))
+              .Union()};
 }
 
 StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const FillStep &f) {
@@ -114,6 +116,13 @@ StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const FillStep &f) {
 StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const CopyStep &c) {
   return {fb::Step::Copy,
           fb::CreateCopy(b, c.source, c.target, c.sizeBytes).Union()};
+}
+
+StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const EventStep &e) {
+  return {fb::Step::Event,
+          fb::CreateEvent(b, static_cast<fb::EventAction>(e.action), e.event,
+                          static_cast<uint8_t>(e.stream))
+              .Union()};
 }
 
 flatbuffers::Offset<fb::Executable>
@@ -222,7 +231,7 @@ void buildModule(flatbuffers::FlatBufferBuilder &b, const ModuleDesc &desc,
       b, desc.formatVersion, producer, target, executableVector,
       constantVector, bufferVector, stepKindVector, stepVector, signature,
       desc.temporariesBeforeReuse, desc.temporaryBytesBeforeReuse,
-      desc.deterministic, stateVector, layout.dataSectionBytes);
+      desc.deterministic, stateVector, layout.dataSectionBytes, desc.events);
   fb::FinishSizePrefixedModuleBuffer(b, root);
 }
 

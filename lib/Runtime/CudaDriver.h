@@ -42,6 +42,7 @@ namespace stride {
   X(cuMemsetD8Async)                                                           \
   X(cuLaunchKernel) X(cuLaunchKernelEx)                                       \
   X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamQuery)  \
+  X(cuStreamWaitEvent)                                                         \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord) X(cuEventSynchronize)    \
   X(cuEventElapsedTime)                                                        \
   X(cuStreamBeginCapture) X(cuStreamEndCapture)                                \

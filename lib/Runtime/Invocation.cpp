@@ -8,8 +8,10 @@
 //
 // An invocation copies the executable's argument templates, fills in its own
 // buffer addresses and runs the steps on its own stream (or the caller's, for
-// runOnDevice). Nothing here writes to the Executable, so invocations of one
-// executable run concurrently.
+// runOnDevice), and the plan's collectives on a second stream of its own
+// where the plan says so, forked and joined by the plan's event steps.
+// Nothing here writes to the Executable, so invocations of one executable
+// run concurrently.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +33,11 @@ struct Invocation::Impl {
   const CudaDriver &cu;
   InvocationOptions options;
   CUstream stream = nullptr;
+  /// The collective stream (StreamId::Collective) and the plan's events:
+  /// created with the invocation when its plan has steps on that stream,
+  /// else null and none.
+  CUstream collectiveStream = nullptr;
+  std::vector<CUevent> events;
   /// Per buffer of the plan: memory owned by the invocation (all buffers
   /// for run(), temporaries only for runOnDevice()), except the buffers in
   /// the arena and the states.
@@ -87,8 +94,44 @@ struct Invocation::Impl {
     owned.clear();
     arena = DeviceBuffer();
     states.reset(); // the last invocation that holds them frees them
+    for (CUevent event : events)
+      cu.cuEventDestroy(event);
+    if (collectiveStream)
+      cu.cuStreamDestroy(collectiveStream);
     if (stream)
       cu.cuStreamDestroy(stream);
+  }
+
+  /// Whether any step runs on the collective stream.
+  bool usesCollectiveStream() const {
+    for (const Step &step : desc().steps) {
+      const auto *call = std::get_if<LibraryCallStep>(&step);
+      const auto *event = std::get_if<EventStep>(&step);
+      if ((call && call->stream == StreamId::Collective) ||
+          (event && event->stream == StreamId::Collective))
+        return true;
+    }
+    return false;
+  }
+
+  /// The collective stream and the plan's events (without timing, which
+  /// a CUDA graph capture cannot record).
+  Status createCollectiveStream() {
+    if (!usesCollectiveStream())
+      return Status::ok();
+    if (CUresult r =
+            cu.cuStreamCreate(&collectiveStream, CU_STREAM_NON_BLOCKING))
+      return rt.cudaError(exe.name + ": creating the collective stream", r);
+    events.assign(desc().events, nullptr);
+    for (CUevent &event : events)
+      if (CUresult r = cu.cuEventCreate(&event, CU_EVENT_DISABLE_TIMING))
+        return rt.cudaError(exe.name + ": creating the plan's events", r);
+    return Status::ok();
+  }
+
+  /// The CUDA stream of `id` when the plan runs on `target`.
+  CUstream streamFor(StreamId id, CUstream target) const {
+    return id == StreamId::Collective ? collectiveStream : target;
   }
 
   const ModuleDesc &desc() const { return exe.desc; }
@@ -336,6 +379,16 @@ struct Invocation::Impl {
                                 boundAddresses[c.source], size_t(c.sizeBytes),
                                 target);
   }
+  /// The fork and join of the collective stream: legal inside a capture,
+  /// where a stream that waits for an event recorded in the capture joins
+  /// it (and must rejoin the capturing stream before it ends, which the
+  /// plan's last wait does).
+  CUresult enqueueStep(const EventStep &e, size_t, CUstream target) {
+    CUstream on = streamFor(e.stream, target);
+    if (e.action == EventStep::Action::Record)
+      return cu.cuEventRecord(events[e.event], on);
+    return cu.cuStreamWaitEvent(on, events[e.event], 0);
+  }
 
   /// Each library call's state in this invocation; an error names the step.
   Status instantiateLibraryCalls() {
@@ -398,36 +451,57 @@ struct Invocation::Impl {
       r = enqueueStep(*f, index, target);
     else if (const auto *c = std::get_if<CopyStep>(&step))
       r = enqueueStep(*c, index, target);
-    else
-      return enqueueLibraryCall(std::get<LibraryCallStep>(step), index, target);
+    else if (const auto *e = std::get_if<EventStep>(&step))
+      r = enqueueStep(*e, index, target);
+    else {
+      const auto &call = std::get<LibraryCallStep>(step);
+      return enqueueLibraryCall(call, index, streamFor(call.stream, target));
+    }
     if (r != CUDA_SUCCESS)
       return stepFailure(index, r);
     return Status::ok();
   }
 
-  /// With collectives in the plan, waits until `target` is idle, bounded by
-  /// the group's timeout (NcclCollective.h): another rank's failure, or a
-  /// rank that stopped, ends the wait with a message, never a hang. A
-  /// captured plan is waited for after its replay.
+  /// Whether `s` has finished its work (or failed: the wait that follows
+  /// reports it).
+  bool idle(CUstream s) const {
+    return cu.cuStreamQuery(s) != CUDA_ERROR_NOT_READY;
+  }
+
+  /// With collectives in the plan, waits until `target` and the collective
+  /// stream are idle, bounded by the group's timeout (NcclCollective.h):
+  /// another rank's failure, or a rank that stopped, ends the wait with a
+  /// message, never a hang. A captured plan is waited for after its replay.
   Status waitForCollectives(CUstream target) {
     if (!exe.collectiveGroup)
       return Status::ok();
     return exe.collectiveGroup->wait(exe.name + ": the plan's collectives", [&] {
-      return cu.cuStreamQuery(target) != CUDA_ERROR_NOT_READY;
+      return idle(target) && (!collectiveStream || idle(collectiveStream));
     });
   }
 
+  /// Waits for the collective stream, where there is one (the plan joins it
+  /// into the invocation's stream, but a plan stopped by an error may not
+  /// have reached the join).
+  CUresult synchronizeCollectiveStream() {
+    return collectiveStream ? cu.cuStreamSynchronize(collectiveStream)
+                            : CUDA_SUCCESS;
+  }
+
   /// Enqueues the plan's steps in order on `target`; with `syncEach`, waits
-  /// for each so that a fault is attributed to the right one.
+  /// for each step that does work (an event step has no fault to attribute)
+  /// so that a fault is attributed to the right one.
   Status launchEach(CUstream target, bool syncEach) {
     for (size_t i = 0; i < desc().steps.size(); ++i) {
       if (Status s = enqueueStep(i, target); !s)
         return s;
-      if (!syncEach)
+      if (!syncEach || std::holds_alternative<EventStep>(desc().steps[i]))
         continue;
       if (Status s = waitForCollectives(target); !s)
         return s;
       if (CUresult r = cu.cuStreamSynchronize(target))
+        return stepFailure(i, r);
+      if (CUresult r = synchronizeCollectiveStream())
         return stepFailure(i, r);
     }
     return Status::ok();
@@ -520,6 +594,8 @@ struct Invocation::Impl {
     if (Status s = waitForCollectives(target); !s)
       return s;
     CUresult r = cu.cuStreamSynchronize(target);
+    if (r == CUDA_SUCCESS)
+      r = synchronizeCollectiveStream();
     if (r == CUDA_SUCCESS)
       return Status::ok();
     if (launchedEachSynced || desc().steps.empty())
@@ -655,6 +731,8 @@ Invocation::create(std::shared_ptr<const Executable> executable,
   if (CUresult r =
           impl->cu.cuStreamCreate(&impl->stream, CU_STREAM_NON_BLOCKING))
     return impl->rt.cudaError("cuStreamCreate", r);
+  if (Status s = impl->createCollectiveStream(); !s)
+    return s.error();
   if (Status s = impl->instantiateLibraryCalls(); !s)
     return s.error();
   return std::unique_ptr<Invocation>(new Invocation(std::move(impl)));

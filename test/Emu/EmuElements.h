@@ -17,11 +17,31 @@
 
 #include "HalfBits.h"
 
+#include "stride/Module/Module.h"
+
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace stride::emu {
+
+/// A library call's descriptor: its one-integer fields and its text fields
+/// by name.
+struct DescriptorFields {
+  std::map<std::string, int64_t> ints;
+  std::map<std::string, std::string> text;
+
+  explicit DescriptorFields(const std::vector<DescriptorField> &fields) {
+    for (const DescriptorField &field : fields) {
+      if (field.ints.size() == 1)
+        ints[field.name] = field.ints[0];
+      else
+        text[field.name] = field.text;
+    }
+  }
+};
 
 /// Elements of one descriptor dtype ("f64", "f32", "f16", "bf16").
 struct Elements {

@@ -35,14 +35,9 @@ namespace stride::emu {
 /// buffer of the module); "" or what it cannot emulate.
 inline std::string runMatmul(const LibraryCallStep &call,
                              const std::vector<uint8_t *> &buffers) {
-  std::map<std::string, int64_t> f;
-  std::map<std::string, std::string> text;
-  for (const DescriptorField &field : call.descriptor) {
-    if (field.ints.size() == 1)
-      f[field.name] = field.ints[0];
-    else
-      text[field.name] = field.text;
-  }
+  DescriptorFields fields(call.descriptor);
+  std::map<std::string, int64_t> &f = fields.ints;
+  std::map<std::string, std::string> &text = fields.text;
   std::string dtype = text["dtype"];
   if (!Elements{dtype}.known())
     return "cublaslt.matmul on " + dtype + " is not emulated";

@@ -11,13 +11,16 @@
 // the module's CUDA source with CudaEmulation.h (kernels-0.so, ...). The plan (buffers,
 // constants, steps in order: dispatches with their grids, blocks and
 // arguments, fills, copies, cublaslt.matmul calls: EmuMatmul.h, cudnn.sdpa_*
-// calls: EmuAttention.h, cudnn.convolution calls: EmuConvolution.h) is the
+// calls: EmuAttention.h, cudnn.convolution calls: EmuConvolution.h,
+// nccl.all_reduce calls among a group of stride-emu processes:
+// EmuCollective.h; event steps are no-ops, the steps running in order) is the
 // module's own, so everything but the GPU itself is exercised. Outputs and temporaries are poisoned (0xFF) before
 // the plan runs; zeroed temporaries start zeroed, as on the GPU.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EmuAttention.h"
+#include "EmuCollective.h"
 #include "EmuConvolution.h"
 #include "EmuMatmul.h"
 #include "RunModule.h"
@@ -181,6 +184,8 @@ int main(int argc, char **argv) {
   // temporaries too; outputs and the arena, where nothing lives across
   // runs, are poisoned again), so a plan that relies on its own scratch
   // being restored is checked.
+  // nccl.all_reduce among stride-emu processes (EmuCollective.h).
+  emu::EmuGroup group = emu::EmuGroup::fromEnvironment();
   for (int run = 0; run < runs; ++run) {
     if (run > 0) {
       std::fill(arena.begin(), arena.end(), 0xFF);
@@ -199,6 +204,9 @@ int main(int argc, char **argv) {
       } else if (const auto *c = std::get_if<CopyStep>(&step)) {
         std::memcpy(buffers[c->target], buffers[c->source],
                     size_t(c->sizeBytes));
+      } else if (std::holds_alternative<EventStep>(step)) {
+        // The steps run one after the other here, which keeps every order
+        // the events ask for between the two streams.
       } else if (const auto *call = std::get_if<LibraryCallStep>(&step);
                  call && call->routine == "cublaslt.matmul") {
         problem = emu::runMatmul(*call, buffers);
@@ -208,6 +216,8 @@ int main(int argc, char **argv) {
         problem = emu::runSdpaBackward(*call, buffers);
       } else if (call && call->routine == "cudnn.convolution") {
         problem = emu::runConvolution(*call, buffers);
+      } else if (call && call->routine == "nccl.all_reduce") {
+        problem = emu::runAllReduce(*call, buffers, group);
       } else {
         problem = "library call '" + std::get<LibraryCallStep>(step).routine +
                   "' is not emulated";

@@ -125,7 +125,8 @@ std::vector<Entry> corpus() {
   return {{"constants.module", constants()},
           {"every-step.module", everyStep()},
           {"states-and-absent-outputs.module", statesAndAbsentOutputs()},
-          {"aliased-outputs.module", aliasedOutputs()}};
+          {"aliased-outputs.module", aliasedOutputs()},
+          {"collective-stream.module", streamedModule()}};
 }
 
 std::string corpusDir() {

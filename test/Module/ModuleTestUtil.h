@@ -48,6 +48,34 @@ inline DispatchStep smallDispatch(uint32_t kernel, std::vector<KernelArg> args) 
   return d;
 }
 
+/// A kernel writes a gradient; the collective stream forks, all-reduces it
+/// into the output and joins:
+///   1 kernel, 2 record 0 (main), 3 wait 0 (collective),
+///   4 nccl.all_reduce (collective), 5 record 1 (collective), 6 wait 1 (main).
+inline ModuleDesc streamedModule() {
+  ModuleDesc d = moduleWithKernels(CodeKind::Cubin, {{"grad", "grad"}});
+  TensorSignature x{"x", DType::F32, {4}, {1}, 0};
+  TensorSignature y{"y", DType::F32, {4}, {1}, 0};
+  d.signature.inputs = {x};
+  d.signature.outputs = {y};
+  d.buffers = {{BufferKind::Input, 0, 16, false, -1},
+               {BufferKind::Temp, -1, 16, false, -1},
+               {BufferKind::Output, 0, 16, false, -1}};
+  LibraryCallStep reduce{"nccl.all_reduce",
+                         {1, 2},
+                         {{"dtype", {}, "f32"}, {"count", {4}, ""}}};
+  reduce.stream = StreamId::Collective;
+  using Action = EventStep::Action;
+  d.steps = {smallDispatch(0, {KernelArg::buffer(0), KernelArg::buffer(1)}),
+             EventStep{Action::Record, 0, StreamId::Main},
+             EventStep{Action::Wait, 0, StreamId::Collective},
+             reduce,
+             EventStep{Action::Record, 1, StreamId::Collective},
+             EventStep{Action::Wait, 1, StreamId::Main}};
+  d.events = 2;
+  return d;
+}
+
 } // namespace stride::test
 
 #endif // STRIDE_TEST_MODULE_MODULETESTUTIL_H

@@ -35,6 +35,14 @@
 //                                needs too many registers)
 //   STRIDE_FAKE_CUDA_GRAPH_UPDATE=N  cuGraphExecUpdate returns N (a graph
 //                                whose topology changed)
+//   STRIDE_FAKE_CUDA_STREAM_LOG=FILE  appends a line per stream and event
+//                                call, capture and kernel launch to FILE,
+//                                streams and events numbered from 1 in the
+//                                order they were created ("cuEventRecord
+//                                event 1 on stream 1", "cuStreamWaitEvent
+//                                stream 2 waits for event 1"); FAKE_NCCL_LOG
+//                                may name the same file, so that a test sees
+//                                the collectives between them
 //
 // A failed launch leaves the context broken, as a fault does on a GPU, until
 // the last reference to the primary context is released. CUDA graphs record
@@ -45,11 +53,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FakeLog.h"
+
 #include <cuda.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace {
 
@@ -83,6 +94,33 @@ bool contextBroken = false;
 int dummy; // the address of every opaque handle
 
 template <typename T> T handle() { return reinterpret_cast<T>(&dummy); }
+
+/// Streams and events are numbered handles (1, 2, ... as pointers), so the
+/// stream log can tell them apart; nothing dereferences them.
+uintptr_t streamsCreated = 0, eventsCreated = 0;
+
+template <typename T> T numberedHandle(uintptr_t &created) {
+  return reinterpret_cast<T>(++created);
+}
+
+/// The number of a stream or event handle (0: the legacy default stream, or
+/// a handle of another kind).
+uintptr_t numberOf(const void *handle) {
+  return handle == &dummy ? 0 : reinterpret_cast<uintptr_t>(handle);
+}
+
+/// STRIDE_FAKE_CUDA_STREAM_LOG: one line per call, appended (the fake
+/// NCCL's log may share the file).
+void logStreamCall(const std::string &line) {
+  stride::fake::appendLogLine("STRIDE_FAKE_CUDA_STREAM_LOG", line);
+}
+
+std::string streamText(CUstream stream) {
+  return "stream " + std::to_string(numberOf(stream));
+}
+std::string eventText(CUevent event) {
+  return "event " + std::to_string(numberOf(event));
+}
 
 CUresult synchronize() {
   if (pendingError != CUDA_SUCCESS) {
@@ -324,8 +362,9 @@ CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t bytes,
 }
 
 CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, unsigned, unsigned, CUstream, void **,
-                        void **) {
+                        unsigned, unsigned, unsigned, CUstream stream,
+                        void **, void **) {
+  logStreamCall("cuLaunchKernel on " + streamText(stream));
   return capturing ? CUDA_SUCCESS : launch();
 }
 
@@ -334,6 +373,7 @@ CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
 /// on a GPU without griddepcontrol, refused below compute capability 9.0.
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction, void **,
                           void **) {
+  logStreamCall("cuLaunchKernelEx on " + streamText(config->hStream));
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const CUlaunchAttribute &a = config->attrs[i];
     if (a.id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION ||
@@ -347,11 +387,22 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction, void **,
 }
 
 CUresult cuStreamCreate(CUstream *stream, unsigned) {
-  *stream = handle<CUstream>();
+  *stream = numberedHandle<CUstream>(streamsCreated);
+  logStreamCall("cuStreamCreate " + streamText(*stream));
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamDestroy(CUstream) { return CUDA_SUCCESS; }
+CUresult cuStreamDestroy(CUstream stream) {
+  logStreamCall("cuStreamDestroy " + streamText(stream));
+  return CUDA_SUCCESS;
+}
+
+/// Work runs at once, so a wait has nothing to wait for; it is logged.
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned) {
+  logStreamCall("cuStreamWaitEvent " + streamText(stream) + " waits for " +
+                eventText(event));
+  return CUDA_SUCCESS;
+}
 CUresult cuStreamSynchronize(CUstream) { return synchronize(); }
 /// A stream is idle (its pending error, if any, comes with the
 /// synchronization), unless STRIDE_FAKE_CUDA_STREAM_BUSY is set: then it
@@ -361,13 +412,19 @@ CUresult cuStreamQuery(CUstream) {
                                                      : CUDA_SUCCESS;
 }
 
-CUresult cuEventCreate(CUevent *event, unsigned) {
-  *event = handle<CUevent>();
+CUresult cuEventCreate(CUevent *event, unsigned flags) {
+  *event = numberedHandle<CUevent>(eventsCreated);
+  logStreamCall("cuEventCreate " + eventText(*event) +
+                (flags & CU_EVENT_DISABLE_TIMING ? " without timing" : ""));
   return CUDA_SUCCESS;
 }
 
 CUresult cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
-CUresult cuEventRecord(CUevent, CUstream) { return CUDA_SUCCESS; }
+CUresult cuEventRecord(CUevent event, CUstream stream) {
+  logStreamCall("cuEventRecord " + eventText(event) + " on " +
+                streamText(stream));
+  return CUDA_SUCCESS;
+}
 CUresult cuEventSynchronize(CUevent) { return synchronize(); }
 
 CUresult cuEventElapsedTime(float *ms, CUevent, CUevent) {
@@ -375,11 +432,13 @@ CUresult cuEventElapsedTime(float *ms, CUevent, CUevent) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuStreamBeginCapture(CUstream, CUstreamCaptureMode) {
+CUresult cuStreamBeginCapture(CUstream stream, CUstreamCaptureMode) {
+  logStreamCall("cuStreamBeginCapture " + streamText(stream));
   capturing = true;
   return CUDA_SUCCESS;
 }
-CUresult cuStreamEndCapture(CUstream, CUgraph *graph) {
+CUresult cuStreamEndCapture(CUstream stream, CUgraph *graph) {
+  logStreamCall("cuStreamEndCapture " + streamText(stream));
   capturing = false;
   *graph = handle<CUgraph>();
   return CUDA_SUCCESS;

@@ -25,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../../lib/Runtime/Nccl.h"
+#include "FakeLog.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -44,13 +45,7 @@ ncclCommState &state(ncclComm_t comm) {
 }
 
 void log(const std::string &line) {
-  const char *path = std::getenv("FAKE_NCCL_LOG");
-  if (!path)
-    return;
-  if (FILE *f = std::fopen(path, "a")) {
-    std::fprintf(f, "%s\n", line.c_str());
-    std::fclose(f);
-  }
+  stride::fake::appendLogLine("FAKE_NCCL_LOG", line);
 }
 
 /// Logs a collective call; false when this rank is to fail.

@@ -147,6 +147,14 @@ cl::opt<int64_t> dataParallelBucketMb(
              "holds this many MiB (DDP's bucket_cap_mb; default 25)"),
     cl::init(25), cl::cat(stridecCategory));
 
+cl::opt<bool> noOverlapCollectives(
+    "no-overlap-collectives",
+    cl::desc("Run the plan's collectives (NCCL) on the invocation's stream, "
+             "between the steps around them, instead of on a second stream "
+             "beside the steps that do not depend on them "
+             "(stride-overlap-collectives); python-free-docs/distributed.md"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> noFuse(
     "no-fuse",
     cl::desc("Do not fuse: every functional op becomes a kernel of its own "
@@ -517,6 +525,7 @@ int main(int argc, char **argv) {
   options.pipeline.rank = tensorParallelRank;
   options.pipeline.dataParallel = dataParallel;
   options.pipeline.dataParallelBucketBytes = dataParallelBucketMb << 20;
+  options.pipeline.overlapCollectives = !noOverlapCollectives;
   options.pipeline.fuse = !noFuse;
   options.pipeline.keepValues = keepValues;
   options.pipeline.attentionLibrary = attentionLibrary;

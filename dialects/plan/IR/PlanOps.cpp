@@ -254,6 +254,20 @@ LogicalResult CollectiveOp::verify() {
   return success();
 }
 
+LogicalResult WaitEventOp::verify() {
+  auto record = getEvent().getDefiningOp<RecordEventOp>();
+  if (!record)
+    return emitOpError() << "waits for an event that no plan.record_event "
+                            "in this function records";
+  if (record.getCollectiveStream() == getCollectiveStream())
+    return emitOpError() << "waits on the "
+                         << (getCollectiveStream() ? "collective" : "main")
+                         << " stream for an event that stream recorded; a "
+                            "stream waits for the other stream's events (its "
+                            "own steps run in order)";
+  return success();
+}
+
 LogicalResult CopyOp::verify() {
   if (getSource() == getTarget())
     return emitOpError() << "copies a buffer onto itself";

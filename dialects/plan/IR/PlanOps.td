@@ -32,8 +32,10 @@ def Plan_Dialect : Dialect {
     buffers (`plan.input`, `plan.alloc`, `plan.constant`, `plan.state`),
     steps over them
     in order (`plan.dispatch`, `plan.library_call`, `plan.collective`,
-    `plan.fill`, `plan.copy`), and `plan.output`, the tensors the function returns. The
-    module file is a translation of this IR.
+    `plan.fill`, `plan.copy`, and the events that fork and join the
+    collective stream, `plan.record_event` and `plan.wait_event`), and
+    `plan.output`, the tensors the function returns. The module file is a
+    translation of this IR.
   }];
   let dependentDialects = ["::stride::StrideDialect"];
   let useDefaultTypePrinterParser = 1;
@@ -50,6 +52,15 @@ def Plan_BufferType : TypeDef<Plan_Dialect, "Buffer"> {
     or a constant. Tensors live in buffers at the layout their type gives
     (element 0 of the storage at the buffer's start); the steps that use a
     buffer say which tensor it holds.
+  }];
+}
+
+def Plan_EventType : TypeDef<Plan_Dialect, "Event"> {
+  let mnemonic = "event";
+  let summary = "a point in one of the invocation's streams";
+  let description = [{
+    What a stream has enqueued up to a `plan.record_event`; a
+    `plan.wait_event` makes the other stream wait for it (a CUDA event).
   }];
 }
 
@@ -252,13 +263,16 @@ def Plan_CollectiveOp : Plan_Op<"collective"> {
     `reduction`, of which rank `r` receives block `r`, `count` elements).
     `input` is read from its byte `input_offset` (a row-major view of a
     buffer), `output` is written from its start; both hold elements of
-    `element_type`. The runtime runs it on the invocation's stream and
-    bounds its completion by the collective timeout.
+    `element_type`. The runtime runs it on the invocation's stream, or,
+    with `on collective stream` (set by `stride-overlap-collectives`), on
+    the invocation's collective stream, beside the other steps, and bounds
+    its completion by the collective timeout.
 
     ```mlir
     plan.collective all_reduce reduction sum %x[0] to %y count 64 x f32
         world_size 2
     plan.collective all_gather %x[256] to %y count 16 x bf16 world_size 4
+        on collective stream
     ```
   }];
   let arguments = (ins Stride_CollectiveOperation:$kind,
@@ -268,10 +282,12 @@ def Plan_CollectiveOp : Plan_Op<"collective"> {
                        Plan_BufferType:$output,
                        ConfinedAttr<I64Attr, [IntMinValue<1>]>:$count,
                        TypeAttr:$element_type,
-                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$world_size);
+                       ConfinedAttr<I64Attr, [IntMinValue<1>]>:$world_size,
+                       UnitAttr:$collective_stream);
   let assemblyFormat = [{
     $kind (`reduction` $reduction^)? $input `[` $input_offset `]` `to`
-    $output `count` $count `x` $element_type `world_size` $world_size attr-dict
+    $output `count` $count `x` $element_type `world_size` $world_size
+    (`on` `collective` `stream` $collective_stream^)? attr-dict
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -279,6 +295,55 @@ def Plan_CollectiveOp : Plan_Op<"collective"> {
     int64_t inputElements();
     int64_t outputElements();
   }];
+}
+
+def Plan_RecordEventOp : Plan_Op<"record_event"> {
+  let summary = "mark what a stream has enqueued so far";
+  let description = [{
+    Records an event on the invocation's stream, or, with `on collective
+    stream`, on its collective stream: the event completes when the steps
+    enqueued on that stream before it have. With `plan.wait_event`, the
+    fork and join of the collective stream (`stride-overlap-collectives`;
+    python-free-docs/plan.md, "Streams").
+
+    ```mlir
+    %e = plan.record_event
+    %done = plan.record_event on collective stream
+    ```
+  }];
+  let arguments = (ins UnitAttr:$collective_stream);
+  let results = (outs Plan_EventType:$event);
+  let assemblyFormat = "(`on` `collective` `stream` $collective_stream^)? attr-dict";
+  let builders = [OpBuilder<(ins "bool":$collectiveStream), [{
+    build($_builder, $_state, EventType::get($_builder.getContext()),
+          collectiveStream ? $_builder.getUnitAttr() : ::mlir::UnitAttr());
+  }]>];
+}
+
+def Plan_WaitEventOp : Plan_Op<"wait_event"> {
+  let summary = "make a stream wait for an event of the other";
+  let description = [{
+    The invocation's stream (or, with `on collective stream`, its
+    collective stream) runs the steps after this one only once `event`
+    has completed. The event is the other stream's: a stream waits for
+    its own events by running in order.
+
+    ```mlir
+    %e = plan.record_event
+    plan.wait_event %e on collective stream
+    plan.collective all_reduce reduction avg %g[0] to %r count 64 x f32
+        world_size 2 on collective stream
+    %done = plan.record_event on collective stream
+    plan.wait_event %done
+    ```
+  }];
+  let arguments = (ins Plan_EventType:$event, UnitAttr:$collective_stream);
+  let assemblyFormat = "$event (`on` `collective` `stream` $collective_stream^)? attr-dict";
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$event, "bool":$collectiveStream), [{
+    build($_builder, $_state, event,
+          collectiveStream ? $_builder.getUnitAttr() : ::mlir::UnitAttr());
+  }]>];
 }
 
 def Plan_FillOp : Plan_Op<"fill"> {

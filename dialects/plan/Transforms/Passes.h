@@ -33,9 +33,13 @@ inline constexpr int64_t kMaxUnits = 16;
 
 /// The host plan after scheduling: stride-outline-executable (with
 /// `outline`'s options), stride-place-constants,
-/// stride-share-index-analysis, then stride-reuse-buffers on the entry.
+/// stride-share-index-analysis, then stride-reuse-buffers on the entry and,
+/// with `overlapCollectives`, stride-overlap-collectives (the collectives
+/// on a stream of their own; reuse-buffers then keeps a collective's input
+/// live while it may run).
 void buildHostPlanPipeline(mlir::OpPassManager &pm,
-                           const OutlineExecutableOptions &outline = {});
+                           const OutlineExecutableOptions &outline = {},
+                           bool overlapCollectives = true);
 
 /// Bytes of the workspace buffer the plan gives each cuBLASLt call.
 inline constexpr int64_t kMatmulWorkspaceBytes = 32 << 20;

@@ -163,6 +163,12 @@ def ReuseBuffers : Pass<"stride-reuse-buffers", "::mlir::func::FuncOp"> {
     is one allocation of the largest `offset + size`; a `zeroed` buffer
     (scratch whose zeros carry across runs) keeps storage of its own.
 
+    With `collective-lifetimes` (set where `stride-overlap-collectives`
+    runs after it), a `plan.collective`'s input lives on to the first step
+    after it that reads its output (to the end of the plan when none
+    does): the collective may then still be reading it on the collective
+    stream, so no step in between takes its bytes.
+
     Records the function's `plan.reuse` attribute (`temporaries` and
     their `bytes`, `outputs` in the arena and their `output_bytes`,
     `arena_bytes`); `stridec --inspect` shows the arena.
@@ -175,6 +181,72 @@ def ReuseBuffers : Pass<"stride-reuse-buffers", "::mlir::func::FuncOp"> {
     %2 = plan.alloc 64 bytes at arena 0    // %0's bytes: %0 is dead
     plan.dispatch @k::@c(%1, %2)
     ```
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+  let options = [
+    Option<"collectiveLifetimes", "collective-lifetimes", "bool",
+           /*default=*/"false",
+           "A collective's input lives until the first step that reads its "
+           "output (the collective may run beside the steps in between)">,
+  ];
+}
+
+def OverlapCollectives
+    : Pass<"stride-overlap-collectives", "::mlir::func::FuncOp"> {
+  let summary = "Run the plan's collectives on a second stream, beside the "
+                "steps that do not depend on them";
+  let description = [{
+    Runs after `stride-reuse-buffers` (it reads the arena's offsets). Each
+    `plan.collective` moves to the invocation's collective stream (`on
+    collective stream`), which runs the collectives in plan order (the
+    same order on every rank, as NCCL needs), and the two streams are
+    ordered by events:
+
+    - **Fork**: the collective waits (`plan.wait_event ... on collective
+      stream`) for an event recorded on the invocation's stream right after
+      the last step before it that writes bytes of its input, or reads or
+      writes bytes of its output, unless the collective stream already
+      waited for a later point. The collective stream's first wait is for
+      an event recorded at the plan's start when no step conflicts.
+    - **Completion**: after each collective, `plan.record_event on
+      collective stream`.
+    - **Join**: the first step after the collective (on the invocation's
+      stream) that reads or writes bytes of its output, or writes bytes of
+      its input, first waits (`plan.wait_event`) for the completion event
+      of the latest collective it conflicts with (the earlier ones are
+      complete by then: one stream runs them in order). The end of the
+      plan waits for the last collective that no step waited for.
+
+    Two buffers conflict when they are the same buffer, or both in the
+    arena with overlapping bytes (`at arena`): a later tenant of a
+    collective's bytes waits for it. A dispatch reads its kernel's inputs
+    and writes its results and scratch; a library call is taken to read
+    and write all its buffers; a copy reads its source and writes its
+    target; a fill writes its buffer.
+
+    ```mlir
+    // before
+    plan.dispatch @k::@grad0(%x, %g0)
+    plan.collective all_reduce reduction avg %g0[0] to %r0 count 64 x f32
+        world_size 2
+    plan.dispatch @k::@grad1(%x, %g1)      // independent of the all-reduce
+    plan.copy %r0 to %out size 256         // reads its output
+
+    // after
+    plan.dispatch @k::@grad0(%x, %g0)
+    %0 = plan.record_event
+    plan.wait_event %0 on collective stream
+    plan.collective all_reduce reduction avg %g0[0] to %r0 count 64 x f32
+        world_size 2 on collective stream
+    %1 = plan.record_event on collective stream
+    plan.dispatch @k::@grad1(%x, %g1)
+    plan.wait_event %1
+    plan.copy %r0 to %out size 256
+    ```
+
+    `stridec --no-overlap-collectives` leaves it out of the pipeline: the
+    collectives then run on the invocation's stream between the steps
+    around them.
   }];
   let dependentDialects = ["::stride::plan::PlanDialect"];
 }

@@ -10,11 +10,16 @@
 namespace stride::plan {
 
 void buildHostPlanPipeline(mlir::OpPassManager &pm,
-                           const OutlineExecutableOptions &outline) {
+                           const OutlineExecutableOptions &outline,
+                           bool overlapCollectives) {
   pm.addPass(createOutlineExecutable(outline));
   pm.addPass(createPlaceConstants());
   pm.addPass(createShareIndexAnalysis());
-  pm.addNestedPass<mlir::func::FuncOp>(createReuseBuffers());
+  ReuseBuffersOptions reuse;
+  reuse.collectiveLifetimes = overlapCollectives;
+  pm.addNestedPass<mlir::func::FuncOp>(createReuseBuffers(reuse));
+  if (overlapCollectives)
+    pm.addNestedPass<mlir::func::FuncOp>(createOverlapCollectives());
 }
 
 } // namespace stride::plan

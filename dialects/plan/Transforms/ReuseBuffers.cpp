@@ -24,6 +24,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
+
 namespace stride::plan {
 #define GEN_PASS_DEF_REUSEBUFFERS
 #include "dialects/plan/Transforms/Passes.h.inc"
@@ -76,24 +78,60 @@ int64_t alignToArena(int64_t bytes) {
   return (bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
 }
 
-/// The buffers of `block` the arena holds, with their lifetimes; a graph
-/// output lives to the end of the plan.
-SmallVector<Lifetime> arenaLifetimes(Block &block) {
+/// The step positions of a block's ops; a graph output's use counts as the
+/// end of the plan.
+class Positions {
+public:
+  explicit Positions(Block &block) : block(block) {
+    for (auto [i, op] : llvm::enumerate(block))
+      position[&op] = i;
+    end = position.lookup(block.getTerminator());
+  }
+
+  unsigned of(Operation *user) const {
+    return isa<OutputOp>(user)
+               ? end
+               : position.lookup(block.findAncestorOpInBlock(*user));
+  }
+
+  /// The first step after `collective` that uses its output (the end of
+  /// the plan for a graph output); the collective's own position when none
+  /// does.
+  unsigned firstReaderOfOutput(CollectiveOp collective) const {
+    unsigned at = of(collective);
+    std::optional<unsigned> first;
+    for (Operation *user : collective.getOutput().getUsers())
+      if (user != collective.getOperation() && of(user) > at)
+        first = std::min(first.value_or(end), of(user));
+    return first.value_or(at);
+  }
+
+private:
+  Block &block;
   llvm::DenseMap<Operation *, unsigned> position;
-  for (auto [i, op] : llvm::enumerate(block))
-    position[&op] = i;
-  unsigned end = position.lookup(block.getTerminator());
+  unsigned end = 0;
+};
+
+/// The buffers of `block` the arena holds, with their lifetimes; a graph
+/// output lives to the end of the plan. With `collectiveLifetimes`, a
+/// collective's input lives on to the first reader of its output, since
+/// the collective may still read it on the collective stream until then.
+SmallVector<Lifetime> arenaLifetimes(Block &block, bool collectiveLifetimes) {
+  Positions positions(block);
   SmallVector<Lifetime> lifetimes;
   for (auto alloc : block.getOps<AllocOp>()) {
     if (!inArena(alloc))
       continue;
     Lifetime life{alloc, alignToArena(alloc.getSize()), ~0u, 0};
     for (Operation *user : alloc->getUsers()) {
-      unsigned at = isa<OutputOp>(user)
-                        ? end
-                        : position.lookup(block.findAncestorOpInBlock(*user));
+      unsigned at = positions.of(user);
       life.first = std::min(life.first, at);
       life.last = std::max(life.last, at);
+      auto collective = dyn_cast<CollectiveOp>(user);
+      if (collectiveLifetimes && collective &&
+          collective.getInput() == alloc.getResult())
+        life.last =
+            std::max(life.last, positions.firstReaderOfOutput(collective));
     }
     lifetimes.push_back(life);
   }
@@ -140,13 +178,16 @@ int64_t placeInArena(MutableArrayRef<Lifetime> lifetimes) {
 }
 
 struct ReuseBuffersPass : impl::ReuseBuffersBase<ReuseBuffersPass> {
+  using ReuseBuffersBase::ReuseBuffersBase;
+
   void runOnOperation() override {
     func::FuncOp function = getOperation();
     if (function.isExternal())
       return;
     Block &block = function.getBody().front();
     auto [temporaries, bytes] = countTemporaries(block);
-    SmallVector<Lifetime> lifetimes = arenaLifetimes(block);
+    SmallVector<Lifetime> lifetimes =
+        arenaLifetimes(block, collectiveLifetimes);
     int64_t arenaBytes = placeInArena(lifetimes);
     Builder b(function.getContext());
     int64_t outputs = 0, outputBytes = 0;

@@ -107,8 +107,15 @@ SmallVector<Value> averageBucket(func::FuncOp func, const Bucket &bucket,
     return AllReduceOp::create(b, loc, ops.dense(shapeOf(v), element), v,
                                CollectiveReduction::avg, worldSize);
   };
+  // The averaged gradients are only returned: their copies out of the
+  // collective's result go at the end of the function, so that no step
+  // reads that result before the rest of the backward has run, and the
+  // plan can run the all-reduce beside it (stride-overlap-collectives).
+  OpBuilder atEnd(func.getContext());
+  atEnd.setInsertionPoint(func.getBody().front().getTerminator());
+  OpsBefore returned(atEnd, loc, element);
   if (bucket.size() == 1)
-    return {ops.into(reduce(last.value), typeOf(last.value))};
+    return {returned.into(reduce(last.value), typeOf(last.value))};
   SmallVector<Value> flat;
   int64_t total = 0;
   for (const Gradient &g : bucket) {
@@ -125,10 +132,10 @@ SmallVector<Value> averageBucket(func::FuncOp func, const Bucket &bucket,
   int64_t start = 0;
   for (const Gradient &g : bucket) {
     int64_t n = typeOf(g.value).getNumElements();
-    Value part = ops.slice(averaged, 0, start, start + n);
+    Value part = returned.slice(averaged, 0, start, start + n);
     if (typeOf(g.value).getRank() != 1)
-      part = ops.view(part, shapeOf(g.value));
-    parts.push_back(ops.into(part, typeOf(g.value)));
+      part = returned.view(part, shapeOf(g.value));
+    parts.push_back(returned.into(part, typeOf(g.value)));
     start += n;
   }
   return parts;

@@ -658,7 +658,10 @@ def DataParallel : Pass<"stride-data-parallel", "::mlir::func::FuncOp"> {
     runs: a bucket of one gradient reduces it as it is; a larger one
     reduces the concatenation of its gradients flattened (`stride.cat`),
     and each result is a copy (`stride.clone`) of its slice, viewed at its
-    shape. Fusion puts the copies into the kernels around them.
+    shape, placed at the end of the function (before its `return`): the
+    averaged gradients are only returned, so no op reads a bucket's result
+    before the rest of the backward has run, and the plan can run the
+    all-reduce beside it (`stride-overlap-collectives`).
 
     ```mlir
     // before (world-size=2, two gradients in one bucket)

@@ -40,8 +40,12 @@
 
 namespace stride {
 
-/// The only module format version this build reads and writes.
-inline constexpr uint32_t kModuleFormatVersion = 5;
+/// The module format version this build writes. It reads this one and
+/// every version from kOldestModuleFormatVersion on.
+inline constexpr uint32_t kModuleFormatVersion = 6;
+/// The oldest version this build reads: version 5, which has no streams
+/// or events (every step runs on the invocation's stream).
+inline constexpr uint32_t kOldestModuleFormatVersion = 5;
 
 /// The FlatBuffers file identifier, at bytes 8..11 of every module file (a
 /// size-prefixed FlatBuffer: byte count, root offset, identifier).
@@ -244,12 +248,21 @@ struct DescriptorField {
   bool operator==(const DescriptorField &) const = default;
 };
 
+/// The streams of an invocation (python-free-docs/module-format.md,
+/// "Streams and events"): its own stream, on which every step runs unless
+/// it says otherwise, and the collective stream, on which the plan's NCCL
+/// calls run beside the other steps (format version 6).
+enum class StreamId : uint8_t { Main = 0, Collective = 1 };
+inline constexpr uint8_t kStreamCount = 2;
+
 /// Call `routine` ("library.routine", a routine of the runtime's registry)
-/// on buffers, with its parameters.
+/// on buffers, with its parameters, on `stream` (the collective stream for
+/// NCCL's routines only).
 struct LibraryCallStep {
   std::string routine;
   std::vector<uint32_t> buffers;
   std::vector<DescriptorField> descriptor;
+  StreamId stream = StreamId::Main;
 
   bool operator==(const LibraryCallStep &) const = default;
 };
@@ -271,7 +284,20 @@ struct CopyStep {
   bool operator==(const CopyStep &) const = default;
 };
 
-using Step = std::variant<DispatchStep, LibraryCallStep, FillStep, CopyStep>;
+/// Record event `event` on `stream` (what the stream has enqueued so far),
+/// or make `stream` wait for the last record of it: the fork and join of
+/// the collective stream (format version 6).
+struct EventStep {
+  enum class Action : uint8_t { Record = 0, Wait = 1 };
+  Action action = Action::Record;
+  uint32_t event = 0;
+  StreamId stream = StreamId::Main;
+
+  bool operator==(const EventStep &) const = default;
+};
+
+using Step =
+    std::variant<DispatchStep, LibraryCallStep, FillStep, CopyStep, EventStep>;
 
 /// The whole module.
 struct ModuleDesc {
@@ -284,8 +310,13 @@ struct ModuleDesc {
   /// The persistent buffers, each bound to one State buffer.
   std::vector<StateDesc> states;
   std::vector<BufferDesc> buffers;
-  /// Run in order, on one stream.
+  /// Enqueued in order, each on its stream (the invocation's, but for the
+  /// library calls on the collective stream), ordered across the two by
+  /// the event steps.
   std::vector<Step> steps;
+  /// The events the event steps name, 0 to events - 1; each is recorded
+  /// by one step (format version 6).
+  uint32_t events = 0;
   GraphSignature signature;
   /// What buffer reuse started from (stride-reuse-buffers): the plan's
   /// temporaries before they shared buffers, and their bytes; 0 and 0 when
@@ -397,9 +428,9 @@ std::string describeModule(const ModuleDesc &desc);
 std::string describeTensor(const TensorSignature &tensor);
 
 /// What a step of the plan does, for a profile (stride-run --profile).
-enum class StepKind : uint8_t { Kernel, LibraryCall, Copy, Fill };
+enum class StepKind : uint8_t { Kernel, LibraryCall, Copy, Fill, Event };
 
-/// "kernel", "library call", "copy", "fill".
+/// "kernel", "library call", "copy", "fill", "event".
 const char *stepKindName(StepKind kind);
 
 struct StepSummary {
@@ -408,7 +439,8 @@ struct StepSummary {
   /// ("cublaslt.matmul f32 m=768 n=8192 k=3072 batch=1 epilogue=gelu_bias":
   /// the descriptor's text fields dtype and epilogue and its integer fields
   /// m, n, k and batch, those it has); a copy's or fill's size ("4096
-  /// bytes").
+  /// bytes"); an event step's action ("record event 0 on the main
+  /// stream").
   std::string name;
 };
 

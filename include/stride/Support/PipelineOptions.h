@@ -78,6 +78,11 @@ struct PipelineOptions {
   /// (stride-data-parallel); 1: nothing to average.
   int64_t dataParallel = 1;
   int64_t dataParallelBucketBytes = int64_t(25) << 20;
+  /// Run the plan's collectives on the invocation's collective stream,
+  /// beside the steps that do not touch their bytes
+  /// (stride-overlap-collectives); false: on the invocation's stream,
+  /// between the steps around them.
+  bool overlapCollectives = true;
   /// Rewrite each stride.convolution into a strided view of its windows and
   /// a matrix product per group (stride-decompose-convolution), as the CUDA
   /// backend needs; the reference interpreter (stride-run --reference) runs

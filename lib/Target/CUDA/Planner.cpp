@@ -142,6 +142,8 @@ private:
   LogicalResult translateCollective(plan::CollectiveOp collective);
   LogicalResult translateFill(plan::FillOp fill);
   LogicalResult translateCopy(plan::CopyOp copy);
+  void translateRecordEvent(plan::RecordEventOp record);
+  LogicalResult translateWaitEvent(plan::WaitEventOp wait);
   FailureOr<uint32_t> bufferIndex(Value buffer, Operation *user);
   FailureOr<std::vector<KernelArg>> bufferArgs(ValueRange buffers,
                                                Operation *user);
@@ -152,6 +154,8 @@ private:
   ModuleDesc &desc;
   SymbolTableCollection symbols;
   llvm::DenseMap<Value, uint32_t> bufferOf;
+  /// The module's index of each event a plan.record_event records.
+  llvm::DenseMap<Value, uint32_t> eventOf;
   /// The output index of each buffer the entry returns.
   llvm::DenseMap<Value, int32_t> outputOf;
   /// Each emitted kernel, its executable's index and its index there.
@@ -368,7 +372,30 @@ PlanTranslation::translateCollective(plan::CollectiveOp collective) {
   if (std::optional<CollectiveReduction> reduction = collective.getReduction())
     step.descriptor.push_back(
         {"reduction", {}, stringifyCollectiveReduction(*reduction).str()});
+  if (collective.getCollectiveStream())
+    step.stream = StreamId::Collective;
   desc.steps.push_back(std::move(step));
+  return success();
+}
+
+StreamId streamOf(bool collectiveStream) {
+  return collectiveStream ? StreamId::Collective : StreamId::Main;
+}
+
+/// Events are numbered in the order they are recorded.
+void PlanTranslation::translateRecordEvent(plan::RecordEventOp record) {
+  uint32_t event = desc.events++;
+  eventOf[record.getEvent()] = event;
+  desc.steps.push_back(EventStep{EventStep::Action::Record, event,
+                                 streamOf(record.getCollectiveStream())});
+}
+
+LogicalResult PlanTranslation::translateWaitEvent(plan::WaitEventOp wait) {
+  auto event = eventOf.find(wait.getEvent());
+  if (event == eventOf.end())
+    return wait.emitOpError() << "waits for an event not recorded before it";
+  desc.steps.push_back(EventStep{EventStep::Action::Wait, event->second,
+                                 streamOf(wait.getCollectiveStream())});
   return success();
 }
 
@@ -408,6 +435,11 @@ LogicalResult PlanTranslation::translate(Operation &op) {
       })
       .Case([&](plan::FillOp fill) { return translateFill(fill); })
       .Case([&](plan::CopyOp copy) { return translateCopy(copy); })
+      .Case([&](plan::RecordEventOp record) {
+        translateRecordEvent(record);
+        return success();
+      })
+      .Case([&](plan::WaitEventOp wait) { return translateWaitEvent(wait); })
       .Case<plan::OutputOp, func::ReturnOp>(
           [](Operation *) { return success(); })
       .Default([](Operation *op) {

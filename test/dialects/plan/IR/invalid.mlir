@@ -223,3 +223,20 @@ func.func @integer_avg(%a: !plan.buffer, %b: !plan.buffer) {
   plan.collective all_reduce reduction avg %a[0] to %b count 4 x i32 world_size 2
   return
 }
+
+// -----
+
+func.func @wait_on_own_stream() {
+  %e = plan.record_event on collective stream
+  // expected-error @+1 {{'plan.wait_event' op waits on the collective stream for an event that stream recorded; a stream waits for the other stream's events (its own steps run in order)}}
+  plan.wait_event %e on collective stream
+  return
+}
+
+// -----
+
+func.func @wait_for_an_argument(%e: !plan.event) {
+  // expected-error @+1 {{'plan.wait_event' op waits for an event that no plan.record_event in this function records}}
+  plan.wait_event %e
+  return
+}

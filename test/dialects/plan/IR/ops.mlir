@@ -57,3 +57,21 @@ func.func @step(%arg0: !stride.tensor<4xf32>) {
   plan.dispatch @graph_kernels::@neg(%x, %s)
   return
 }
+
+// The collective stream's fork and join (stride-overlap-collectives).
+// CHECK-LABEL: func.func @streams
+// CHECK: %[[FORK:.*]] = plan.record_event{{$}}
+// CHECK: plan.wait_event %[[FORK]] on collective stream
+// CHECK: plan.collective all_reduce reduction sum %{{.*}}[0] to %{{.*}} count 4 x f32 world_size 2 on collective stream
+// CHECK: %[[DONE:.*]] = plan.record_event on collective stream
+// CHECK: plan.wait_event %[[DONE]]{{$}}
+func.func @streams(%arg0: !stride.tensor<4xf32>) {
+  %in = plan.input %arg0 : !stride.tensor<4xf32>
+  %r = plan.alloc 16 bytes
+  %fork = plan.record_event
+  plan.wait_event %fork on collective stream
+  plan.collective all_reduce reduction sum %in[0] to %r count 4 x f32 world_size 2 on collective stream
+  %done = plan.record_event on collective stream
+  plan.wait_event %done
+  return
+}
