@@ -53,7 +53,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
   // stride.keep_fused); the others become products and kernels.
   pm.addNestedPass<func::FuncOp>(createAttentionLibrary(
       AttentionLibraryOptions{options.attentionLibrary,
-                              options.splitKvAttention}));
+                              options.splitKvAttention,
+                              options.decodeAttention}));
   pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
   // Batch norms fold into the convolutions before them; the convolutions
   // cuDNN takes stay whole (a library call each), the others become
@@ -126,6 +127,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Run attention ops with few query rows (decode steps) "
                      "as the split-KV kernel"),
       llvm::cl::init(true)};
+  Option<std::string> decodeAttention{
+      *this, "decode-attention",
+      llvm::cl::desc("How decode steps that both cuDNN and the split-KV "
+                     "kernel take run: auto, split-kv or library"),
+      llvm::cl::init("auto")};
   Option<std::string> skinnyProducts{
       *this, "skinny-products",
       llvm::cl::desc("Which products of few rows run as the skinny product "
@@ -185,6 +191,7 @@ void stride::registerStridePipeline() {
         options.attentionLibrary = cl.attentionLibrary;
         options.recognizeAttention = cl.recognizeAttention;
         options.splitKvAttention = cl.splitKvAttention;
+        options.decodeAttention = cl.decodeAttention;
         options.skinnyProducts = cl.skinnyProducts;
         options.padOperandRows = cl.padOperandRows;
         options.decomposeConvolutions = cl.decomposeConvolutions;
