@@ -151,7 +151,8 @@ void Scheduler::scheduleAttention() {
   int64_t blockStepKeys = threads / 32 * stepKeys;
   slices = std::clamp<int64_t>(
       ceilDiv(kSplitKvBlocksPerMultiprocessor * multiprocessors, units), 1,
-      std::max<int64_t>(1, key[2] / std::max(kMinSplitKvKeys, blockStepKeys)));
+      std::clamp<int64_t>(key[2] / std::max(kMinSplitKvKeys, blockStepKeys), 1,
+                          kMaxSplitKvSlices));
   // Slices of whole steps: none left empty.
   slices = ceilDiv(key[2], sliceLength(key[2], slices, stepKeys));
   launch(units * slices, threads, 1, slices > 1 ? 1 : -1);
@@ -159,7 +160,7 @@ void Scheduler::scheduleAttention() {
     return;
   scratch.push_back(units * rows * slices * (valueDim + 2) *
                     static_cast<int64_t>(sizeof(float)));
-  launch(units, threads, 1, /*phase=*/2);
+  launch(units * rows, threads, 1, /*phase=*/2);
 }
 
 /// Whether `type` (a [b, h, s, d] key or value) is read `width` elements

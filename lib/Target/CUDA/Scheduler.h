@@ -85,6 +85,9 @@ constexpr int64_t kSplitWaves = 2;
 constexpr int64_t kSplitKvThreads = 128;
 constexpr int64_t kSplitKvBlocksPerMultiprocessor = 4;
 constexpr int64_t kMinSplitKvKeys = 64;
+/// ... and the most slices (the second launch holds a weight per slice in
+/// shared memory).
+constexpr int64_t kMaxSplitKvSlices = 2048;
 /// ... the loads of a key's row (and of its value's) each lane issues per
 /// warp step before any is used: with 16-byte loads and a head dim of 128,
 /// 16 lanes per key row, a warp step of 8 keys and 128 bytes in flight per

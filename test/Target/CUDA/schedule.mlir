@@ -639,7 +639,7 @@ func.func @skinny_unaligned(%x: !stride.tensor<3x133xf32>, %w: !stride.tensor<30
 // lanes per row, 128 floats. With 2 multiprocessors: 1 slice per unit, one
 // launch.
 // CHECK-LABEL: func.func @split_kv
-// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 64, elements_per_thread = 4, tile = 32, launches = [#stride.launch<grid = 512, block = 128, phase = 1>, #stride.launch<grid = 8, block = 128, phase = 2>]
+// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 64, elements_per_thread = 4, tile = 32, launches = [#stride.launch<grid = 512, block = 128, phase = 1>, #stride.launch<grid = 32, block = 128, phase = 2>]
 // CHECK: scheme = split_kv_attention, index_bits = 32, threads = 128, slices = 4, elements_per_thread = 4, tile = 32
 // CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 8, elements_per_thread = 4, tile = 32
 // MP2-LABEL: func.func @split_kv

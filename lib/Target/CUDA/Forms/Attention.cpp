@@ -24,8 +24,8 @@
 // the values, the lane's dims). The warp's lane groups (keys apart) then
 // merge their states by shuffles, the block's warps through shared memory;
 // with one slice that is the result, with several each slice's state goes
-// to scratch and a second launch combines them per row (and zeroes the
-// scratch, as every kernel leaves it). A row no key attends has `l = 0`
+// to scratch and a second launch combines them, a block per row of a unit
+// (and zeroes the scratch, as every kernel leaves it). A row no key attends has `l = 0`
 // and the result 0, the op's semantics.
 //
 //===----------------------------------------------------------------------===//
@@ -390,23 +390,67 @@ LogicalResult AttentionPrinter::printCombineWarps(Code &body) {
   return success();
 }
 
+void AttentionPrinter::printBlockReduction(Code &body, const std::string &x,
+                                           const std::string &combine,
+                                           const std::string &warpValues) {
+  // `x` of every thread combined (`combine` of two floats), held by every
+  // thread after: a warp's by shuffles, the warps' through shared memory.
+  body.open("for (int offset = 16; offset > 0; offset >>= 1)");
+  body.line("{0} = {1}({0}, __shfl_xor_sync({2}, {0}, offset));", x, combine,
+            kFullWarp);
+  body.close();
+  body.line("if (lane == 0) {}[warp] = {};", warpValues, x);
+  body.line("__syncthreads();");
+  body.line("{} = {}[0];", x, warpValues);
+  body.open(fmt::format("for (int w = 1; w < {}; ++w)", warps));
+  body.line("{0} = {1}({0}, {2}[w]);", x, combine, warpValues);
+  body.close();
+}
+
 LogicalResult AttentionPrinter::printCombineSlices(Code &body) {
+  // A block per row of a unit: the slices' maxima and sums of weights, a
+  // slice's state at a time per thread, then each value dim a thread over
+  // the slices, reading the sums of only the slices some key of which was
+  // attended (the others' weight is 0). Every partial read goes back to 0.
   int64_t stateFloats = valueDim + 2;
-  body.line("const {} unit = blockIdx.x;", idx);
+  body.line("const {0} unit = blockIdx.x / {1}; const int r = blockIdx.x % "
+            "{1};",
+            idx, rows);
   declareUnit(body, "unit");
-  body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += blockDim.x)",
-                        rows * valueDim));
-  body.line("const int r = o / {0}, e = o % {0};", valueDim);
-  printCombineLoop(body, std::to_string(slices),
-                   fmt::format("(partials + ((unit * {} + r) * {} + w) * {})",
-                               rows, slices, stateFloats));
+  body.line("float *state = partials + (unit * {} + r) * {}; // [slice]: m, "
+            "l, acc[{}]",
+            rows, slices * stateFloats, valueDim);
+  body.line("__shared__ float weightOf[{}], warpMax[{}], warpSum[{}];", slices,
+            warps, warps);
+  body.line("float M = {};", kMinusInf);
+  body.open(fmt::format("for (int s = threadIdx.x; s < {}; s += blockDim.x)",
+                        slices));
+  body.line("M = stride_maximum(M, state[s * {}]);", stateFloats);
+  body.close();
+  printBlockReduction(body, "M", "stride_maximum", "warpMax");
+  body.line("float L = 0.0f;");
+  body.open(fmt::format("for (int s = threadIdx.x; s < {}; s += blockDim.x)",
+                        slices));
+  body.line("float *own = state + s * {};", stateFloats);
+  body.line("const float c = own[0] == {} ? 0.0f : stride_exp(own[0] - M);",
+            kMinusInf);
+  body.line("weightOf[s] = c;");
+  body.line("if (c != 0.0f) L += own[1] * c;");
+  body.line("own[0] = 0.0f; own[1] = 0.0f; // scratch back to zeros");
+  body.close();
+  printBlockReduction(body, "L", "stride_add", "warpSum");
+  body.open(fmt::format("for (int e = threadIdx.x; e < {}; e += blockDim.x)",
+                        valueDim));
+  body.line("float A = 0.0f;");
+  body.line("#pragma unroll 8");
+  body.open(fmt::format("for (int s = 0; s < {}; ++s)", slices));
+  body.line("if (weightOf[s] == 0.0f) continue; // its sums are 0 already");
+  body.line("float *at = state + s * {} + 2 + e;", stateFloats);
+  body.line("A += *at * weightOf[s];");
+  body.line("*at = 0.0f;");
+  body.close();
   if (failed(storeResult(body)))
     return failure();
-  body.close();
-  body.line("__syncthreads(); // every partial is read: scratch back to zeros");
-  body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += blockDim.x)",
-                        rows * slices * stateFloats));
-  body.line("partials[unit * {} + o] = 0.0f;", rows * slices * stateFloats);
   body.close();
   return success();
 }

@@ -540,7 +540,13 @@ private:
                         const std::string &stateAt);
   /// The block's warps' states: the result, or the slice's partial.
   mlir::LogicalResult printCombineWarps(Code &body);
-  /// Phase 2: each unit's slices' partials into the result.
+  /// `x` combined over the block by `combine` (a function of two floats),
+  /// through `warpValues` (a shared array of a float per warp).
+  void printBlockReduction(Code &body, const std::string &x,
+                           const std::string &combine,
+                           const std::string &warpValues);
+  /// Phase 2: each unit's slices' partials into the result, a block per
+  /// row of a unit.
   mlir::LogicalResult printCombineSlices(Code &body);
   /// Stores A / L (0 where L is 0) at (b, the row's head, qi, e).
   mlir::LogicalResult storeResult(Code &body);
