@@ -7,7 +7,8 @@ Stride's split-KV kernel and as cuDNN, one stridec policy each
 
 Python and NumPy only (no PyTorch): it writes each case as a graph in the
 stride dialect, compiles it with stridec under each policy and times it
-with stride-run-gpu --bench (skinny_sweep.py's `bench`). Each graph holds
+with stride-run-gpu --bench (skinny_sweep.py's `bench`, whose table rows
+it prints). Each graph holds
 `copies` attention ops, one per layer's cache (distinct inputs; together at
 least 256 MB of valid positions where they fit in 64 copies, so a replay
 does not find the keys in the 50 MB L2 cache), all with the query and the
@@ -24,11 +25,10 @@ bytes over that time, and the copy bandwidth stride-run-gpu measures.
 
 import argparse
 import os
-import sys
 
 import numpy as np
 
-from skinny_sweep import bench
+from skinny_sweep import bench, finish, print_row
 
 QUERY_HEADS, KV_HEADS, HEAD_DIM, CACHE = 32, 8, 128, 4096
 MIN_GRAPH_BYTES = 256 << 20
@@ -107,15 +107,9 @@ def main():
                 ms, error = bench(args, directory,
                                   [f"--decode-attention={policy}"], copies,
                                   inputs)
-                shown = (f"{ms:.4f} | {valid_bytes / (ms * 1e-3) / 1e12:.2f}"
-                         if ms else f"failed: {' '.join(error or [])} |")
-                print(f"| {batch} | {position} | {policy} | {copies} | {shown} |",
-                      flush=True)
-    if bench.bandwidth:
-        print(f"\ncopy bandwidth (stride-run-gpu --bench): "
-              f"{bench.bandwidth / 1e12:.2f} TB/s")
-    sys.stdout.flush()
-    os._exit(0)
+                print_row([batch, position, policy, copies], ms, error,
+                          valid_bytes)
+    finish()
 
 
 if __name__ == "__main__":

@@ -219,9 +219,9 @@ cl::opt<std::string> decodeAttention(
     "decode-attention", cl::value_desc("auto|split-kv|library"),
     cl::desc("How decode steps (few query rows) that both cuDNN and Stride's "
              "split-KV kernel take run: auto (default: the split-KV kernel "
-             "where the step has at most 256 query heads over the batch, "
-             "cuDNN above), split-kv, or library (cuDNN) "
-             "(python-free-docs/attention.md, \"Decode attention\")"),
+             "at small batches, cuDNN above), split-kv, or library (cuDNN) "
+             "(python-free-docs/attention.md, \"Decode attention\", has "
+             "the rule)"),
     cl::init("auto"), cl::cat(stridecCategory));
 
 cl::opt<std::string> skinnyProducts(

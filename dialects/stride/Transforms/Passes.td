@@ -168,10 +168,10 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
     "Decode attention") instead of being decomposed around a copy of the
     key and value per query head. A decode step that both take runs as
     option `decode-attention` says: `library` (cuDNN), `split-kv`, or
-    `auto` (the default): the split-KV kernel where the step has at most
-    256 query heads over the batch (`B x Hq`, kMaxAutoSplitKvQueryHeads:
-    cuDNN launches about a block per query head and sequence and does not
-    fill the GPU there), cuDNN above.
+    `auto` (the default): the split-KV kernel where the step has few
+    query heads over the batch (`B x Hq` up to kMaxAutoSplitKvQueryHeads,
+    AttentionLibrary.cpp: cuDNN launches about a block per query head and
+    sequence and does not fill the GPU there), cuDNN above.
 
     Runs after `stride-legalize-layouts` and before
     `stride-decompose-attention` in the default pipeline.
@@ -204,8 +204,8 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
            "split-KV kernel">,
     Option<"decodeAttention", "decode-attention", "std::string", "\"auto\"",
            "How decode steps that both cuDNN and the split-KV kernel take "
-           "run: auto (the split-KV kernel for at most 256 query heads over "
-           "the batch, cuDNN above), split-kv or library (cuDNN)">
+           "run: auto (the split-KV kernel at small batches, cuDNN above), "
+           "split-kv or library (cuDNN)">
   ];
   let dependentDialects = ["::stride::StrideDialect"];
 }

@@ -130,7 +130,8 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<std::string> decodeAttention{
       *this, "decode-attention",
       llvm::cl::desc("How decode steps that both cuDNN and the split-KV "
-                     "kernel take run: auto, split-kv or library"),
+                     "kernel take run: auto (small batches: the split-KV "
+                     "kernel), split-kv or library (cuDNN)"),
       llvm::cl::init("auto")};
   Option<std::string> skinnyProducts{
       *this, "skinny-products",

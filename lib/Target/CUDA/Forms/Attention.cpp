@@ -101,6 +101,13 @@ std::string AttentionPrinter::laneDim(const std::string &t) const {
   return fmt::format("(sub + {} * {}) * {}", lanesPerKey, t, width);
 }
 
+void AttentionPrinter::openLaneElements(Code &body, int64_t vectors) {
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", vectors));
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int e = 0; e < {}; ++e)", width));
+}
+
 std::string AttentionPrinter::vectorType() const {
   return fmt::format("stride_vecn<{}, {}>", element, width);
 }
@@ -158,10 +165,7 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
 }
 
 LogicalResult AttentionPrinter::printQuery(Code &body) {
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", keyVectors));
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int e = 0; e < {}; ++e)", width));
+  openLaneElements(body, keyVectors);
   body.line("const {} d = {} + e;", idx, laneDim("t"));
   body.line("float &at = query[r][t * {} + e];", width);
   body.line("at = 0.0f;");
@@ -246,10 +250,7 @@ void AttentionPrinter::printScores(Code &body) {
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("float score = 0.0f;");
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", keyVectors));
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int e = 0; e < {}; ++e)", width));
+  openLaneElements(body, keyVectors);
   body.line("score += query[r][t * {} + e] * stride_ld(&key[u][t].v[e]);",
             width);
   body.close();
@@ -291,10 +292,7 @@ void AttentionPrinter::printSoftmaxSteps(Code &body) {
   body.line("if (x[u][r] == {}) continue;", kMinusInf);
   body.line("const float weight = stride_exp(x[u][r] - mNew);");
   body.line("l[r] += weight;");
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", valueVectors));
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int e = 0; e < {}; ++e)", width));
+  openLaneElements(body, valueVectors);
   body.line("acc[r][t * {} + e] += weight * stride_ld(&value[u][t].v[e]);",
             width);
   body.close();
@@ -358,10 +356,7 @@ LogicalResult AttentionPrinter::printCombineWarps(Code &body) {
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("float *own = stateOf + (warp * {} + r) * {};", rows, stateFloats);
   body.line("if (lane == 0) {{ own[0] = m[r]; own[1] = l[r]; }}");
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", valueVectors));
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int e = 0; e < {}; ++e)", width));
+  openLaneElements(body, valueVectors);
   body.line("const int c = {} + e;", laneDim("t"));
   body.line("if (group == 0 && c < {}) own[2 + c] = acc[r][t * {} + e];",
             valueDim, width);

@@ -516,6 +516,9 @@ private:
   std::string queryHead() const;
   /// The dim of the lane's vector `t` of a key's row, as an expression.
   std::string laneDim(const std::string &t) const;
+  /// Opens the loops over the lane's `vectors` vectors (`t`) of a key's or
+  /// value's row and their elements (`e`); the caller closes both.
+  void openLaneElements(Code &body, int64_t vectors);
   /// The C++ type of one load of a key's or value's row.
   std::string vectorType() const;
   /// Phase 1 (or the only launch): the block's slice of the keys.
