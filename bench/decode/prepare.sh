@@ -20,7 +20,8 @@ done
 
 bench/models/prepare.sh --out "$out" >/dev/null
 rm "$out/run.sh"
-cp bench/decode/bench_decode.py bench/decode/skinny_sweep.py bench/decode/run.sh "$out/"
+cp bench/decode/bench_decode.py bench/decode/skinny_sweep.py \
+  bench/decode/attention_sweep.py bench/decode/run.sh "$out/"
 # The greedy decoding example (examples/generate), linked like
 # stride-run-gpu: it runs on the GPU machine as it is.
 cp build/bin/stride-generate "$out/bin/"

@@ -134,9 +134,20 @@ def main():
             inputs = [("x", x)] + [(f"w{i}", w) for i in range(copies)]
             for label, options in settings(rows):
                 ms, error = bench(args, directory, options, copies, inputs)
-                shown = (f"{ms:.4f} | {weight_bytes / (ms * 1e-3) / 1e12:.2f}"
-                         if ms else f"failed: {' '.join(error or [])} |")
-                print(f"| {name} | {rows} | {label} | {shown} |", flush=True)
+                print_row([name, rows, label], ms, error, weight_bytes)
+    finish()
+
+
+def print_row(cells, ms, error, nbytes):
+    """A table row: `cells`, then ms and `nbytes` over that time in TB/s
+    (or the error)."""
+    shown = (f"{ms:.4f} | {nbytes / (ms * 1e-3) / 1e12:.2f}"
+             if ms else f"failed: {' '.join(error or [])} |")
+    print(f"| {' | '.join(str(c) for c in cells)} | {shown} |", flush=True)
+
+
+def finish():
+    """The copy bandwidth stride-run-gpu measured; exits at once."""
     if bench.bandwidth:
         print(f"\ncopy bandwidth (stride-run-gpu --bench): "
               f"{bench.bandwidth / 1e12:.2f} TB/s")

@@ -80,6 +80,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.pipeline.recognizeAttention);
   key.add(options.pipeline.foldConstants);
   key.add(options.pipeline.splitKvAttention);
+  key.add(llvm::StringRef(options.pipeline.decodeAttention));
   key.add(llvm::StringRef(options.pipeline.skinnyProducts));
   key.add(options.pipeline.padOperandRows);
   key.add(llvm::StringRef(options.pipeline.convolutions));

@@ -223,6 +223,15 @@ cl::opt<bool> noSplitKvAttention(
              "attention\")"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<std::string> decodeAttention(
+    "decode-attention", cl::value_desc("auto|split-kv|library"),
+    cl::desc("How decode steps (few query rows) that both cuDNN and Stride's "
+             "split-KV kernel take run: auto (default: the split-KV kernel "
+             "at small batches, cuDNN above), split-kv, or library (cuDNN) "
+             "(python-free-docs/attention.md, \"Decode attention\", has "
+             "the rule)"),
+    cl::init("auto"), cl::cat(stridecCategory));
+
 cl::opt<std::string> skinnyProducts(
     "skinny-products", cl::value_desc("auto|library|generated"),
     cl::desc("How matrix products of few rows (a decode step's linear "
@@ -530,6 +539,7 @@ int main(int argc, char **argv) {
   options.pipeline.keepValues = keepValues;
   options.pipeline.attentionLibrary = attentionLibrary;
   options.pipeline.splitKvAttention = !noSplitKvAttention;
+  options.pipeline.decodeAttention = decodeAttention;
   options.pipeline.skinnyProducts = skinnyProducts;
   options.pipeline.padOperandRows = padOperandRows;
   options.pipeline.convolutions = convolutions;

@@ -167,6 +167,43 @@ bool splitKvTakes(AttentionOp op) {
          rows * value[3] <= kMaxSplitKvRowElements;
 }
 
+/// --decode-attention=auto: the split-KV kernel runs a decode step cuDNN
+/// also takes where the step has at most this many query heads over the
+/// batch (B x Hq; a batch of 8 at 32 heads). cuDNN's flash attention
+/// launches about a block per query head and sequence of a decode step, so
+/// below that it does not fill an H200 (at batch 1 it read the cache at
+/// about 0.4 TB/s, bench/NOTES.md section 51), while the split-KV kernel
+/// fills it with slices of the keys and reads only the attended
+/// positions. Not measured yet on a GPU: the threshold the lead tunes.
+constexpr int64_t kMaxAutoSplitKvQueryHeads = 256;
+
+/// How decode steps that both cuDNN and the split-KV kernel take run
+/// (the pass's decode-attention option).
+enum class DecodeAttention { Auto, SplitKv, Library };
+
+std::optional<DecodeAttention> parseDecodeAttention(StringRef policy) {
+  if (policy == "auto")
+    return DecodeAttention::Auto;
+  if (policy == "split-kv")
+    return DecodeAttention::SplitKv;
+  if (policy == "library")
+    return DecodeAttention::Library;
+  return std::nullopt;
+}
+
+/// Whether a decode step both take runs as the split-KV kernel under
+/// `policy` (auto: kMaxAutoSplitKvQueryHeads).
+bool prefersSplitKv(AttentionOp op, DecodeAttention policy) {
+  ArrayRef<int64_t> query = op.getQuery().getType().getShape();
+  switch (policy) {
+  case DecodeAttention::SplitKv: return true;
+  case DecodeAttention::Library: return false;
+  case DecodeAttention::Auto:
+    return query[0] * query[1] <= kMaxAutoSplitKvQueryHeads;
+  }
+  return false;
+}
+
 void markFused(Operation *op) {
   op->setAttr(StrideDialect::kKeepFusedAttrName, UnitAttr::get(op->getContext()));
 }
@@ -212,25 +249,39 @@ struct AttentionLibraryPass
           << "'; expected cudnn or none";
       return signalPassFailure();
     }
+    std::optional<DecodeAttention> policy =
+        parseDecodeAttention(decodeAttention);
+    if (!policy) {
+      getOperation().emitError()
+          << "stride-attention-library: unknown decode-attention policy '"
+          << decodeAttention << "'; expected auto, split-kv or library";
+      return signalPassFailure();
+    }
     bool cudnn = library == "cudnn";
-    // cuDNN first where it takes an op (a kept library before Stride's own
-    // kernel: bench/decode measured cuDNN as fast or faster on every decode
-    // step, bench/NOTES.md section 47); the split-KV kernel for the decode
-    // steps it does not take (f32, other head dims, library=none), which
-    // would otherwise be decomposed around a copy of the cache per query
-    // head.
     getOperation().walk([&](Operation *op) {
-      auto forward = dyn_cast<AttentionOp>(op);
-      if (forward && cudnn && cudnnTakes(forward))
-        prepare(forward);
-      else if (forward && splitKv && splitKvTakes(forward) &&
-               !forward->hasAttr(StrideDialect::kKeepFusedAttrName))
-        forward->setAttr(StrideDialect::kSplitKvAttrName,
-                         UnitAttr::get(op->getContext()));
+      if (auto forward = dyn_cast<AttentionOp>(op))
+        chooseForward(forward, cudnn, *policy);
       else if (auto backward = dyn_cast<AttentionBackwardOp>(op);
                backward && cudnn && cudnnTakes(backward))
         prepare(backward);
     });
+  }
+
+  /// The split-KV kernel for the decode steps it takes that cuDNN does not
+  /// (f32, other head dims, library=none), which would otherwise be
+  /// decomposed around a copy of the cache per query head; for those both
+  /// take, `policy` decides (python-free-docs/attention.md, "Decode
+  /// attention"). cuDNN for the other ops it takes.
+  void chooseForward(AttentionOp forward, bool cudnn, DecodeAttention policy) {
+    bool library = cudnn && cudnnTakes(forward);
+    bool kernel = splitKv && splitKvTakes(forward) &&
+                  !forward->hasAttr(StrideDialect::kKeepFusedAttrName) &&
+                  (!library || prefersSplitKv(forward, policy));
+    if (kernel)
+      forward->setAttr(StrideDialect::kSplitKvAttrName,
+                       UnitAttr::get(forward->getContext()));
+    else if (library)
+      prepare(forward);
   }
 };
 

@@ -166,9 +166,12 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
     result is marked `stride.split_kv` (option `split-kv`, on by default):
     it runs as Stride's split-KV kernel (python-free-docs/attention.md,
     "Decode attention") instead of being decomposed around a copy of the
-    key and value per query head. cuDNN keeps the ops it takes: on an H200
-    it was as fast as the split-KV kernel on a batch-1 decode step and
-    faster at batches 8 and 32 (bench/NOTES.md section 47).
+    key and value per query head. A decode step that both take runs as
+    option `decode-attention` says: `library` (cuDNN), `split-kv`, or
+    `auto` (the default): the split-KV kernel where the step has few
+    query heads over the batch (`B x Hq` up to kMaxAutoSplitKvQueryHeads,
+    AttentionLibrary.cpp: cuDNN launches about a block per query head and
+    sequence and does not fill the GPU there), cuDNN above.
 
     Runs after `stride-legalize-layouts` and before
     `stride-decompose-attention` in the default pipeline.
@@ -198,7 +201,11 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
            "every other attention op decomposed)">,
     Option<"splitKv", "split-kv", "bool", "true",
            "Run attention ops with few query rows (decode steps) as the "
-           "split-KV kernel">
+           "split-KV kernel">,
+    Option<"decodeAttention", "decode-attention", "std::string", "\"auto\"",
+           "How decode steps that both cuDNN and the split-KV kernel take "
+           "run: auto (the split-KV kernel at small batches, cuDNN above), "
+           "split-kv or library (cuDNN)">
   ];
   let dependentDialects = ["::stride::StrideDialect"];
 }

@@ -53,7 +53,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
   // stride.keep_fused); the others become products and kernels.
   pm.addNestedPass<func::FuncOp>(createAttentionLibrary(
       AttentionLibraryOptions{options.attentionLibrary,
-                              options.splitKvAttention}));
+                              options.splitKvAttention,
+                              options.decodeAttention}));
   pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
   // Pointwise results PyTorch left in a permuted order (a residual stream
   // after a permute) row-major where Stride owns them.
@@ -130,6 +131,12 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Run attention ops with few query rows (decode steps) "
                      "as the split-KV kernel"),
       llvm::cl::init(true)};
+  Option<std::string> decodeAttention{
+      *this, "decode-attention",
+      llvm::cl::desc("How decode steps that both cuDNN and the split-KV "
+                     "kernel take run: auto (small batches: the split-KV "
+                     "kernel), split-kv or library (cuDNN)"),
+      llvm::cl::init("auto")};
   Option<std::string> skinnyProducts{
       *this, "skinny-products",
       llvm::cl::desc("Which products of few rows run as the skinny product "
@@ -195,6 +202,7 @@ void stride::registerStridePipeline() {
         options.attentionLibrary = cl.attentionLibrary;
         options.recognizeAttention = cl.recognizeAttention;
         options.splitKvAttention = cl.splitKvAttention;
+        options.decodeAttention = cl.decodeAttention;
         options.skinnyProducts = cl.skinnyProducts;
         options.padOperandRows = cl.padOperandRows;
         options.decomposeConvolutions = cl.decomposeConvolutions;

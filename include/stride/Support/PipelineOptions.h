@@ -59,6 +59,11 @@ struct PipelineOptions {
   /// Run attention ops with few query rows (decode steps) as Stride's
   /// split-KV kernel (stride-attention-library's split-kv option).
   bool splitKvAttention = true;
+  /// How decode steps that both cuDNN and the split-KV kernel take run
+  /// (stride-attention-library's decode-attention option): "auto" (the
+  /// split-KV kernel for small batches, cuDNN above), "split-kv" or
+  /// "library" (cuDNN).
+  std::string decodeAttention = "auto";
   /// Which matrix products of few rows run as Stride's skinny product
   /// kernel instead of a cuBLASLt call (stride-matmul-layout's
   /// skinny-products option): "auto" (1 row, where the kernel streams the

@@ -142,8 +142,8 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   return facts;
 }
 
-int64_t skinnySliceLength(int64_t depth, int64_t slices, int64_t vectorWidth) {
-  return ceilDiv(ceilDiv(depth, slices), vectorWidth) * vectorWidth;
+int64_t sliceLength(int64_t length, int64_t slices, int64_t multiple) {
+  return ceilDiv(ceilDiv(length, slices), multiple) * multiple;
 }
 
 /// Largest index any extent of the kernel may reach before 32-bit index

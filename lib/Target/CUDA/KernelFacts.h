@@ -38,10 +38,12 @@ int64_t ceilDiv(int64_t a, int64_t b);
 bool tileRowsAligned(StridedTensorType type, llvm::ArrayRef<int64_t> shape,
                      int64_t t);
 
-/// The skinny product's slice of `K` (form (g), scheme skinny_matmul): the
-/// elements each of `slices` slices takes, a multiple of `vectorWidth` (so
-/// every slice's loads stay aligned), the last slice the rest.
-int64_t skinnySliceLength(int64_t depth, int64_t slices, int64_t vectorWidth);
+/// The length of each of `slices` slices of a range of `length` (the
+/// skinny product's `K`, the split-KV attention's keys), a multiple of
+/// `multiple` (the skinny product's vector width, so that every slice's
+/// loads stay aligned; the attention's keys per warp step, so that every
+/// step of a warp is whole), the last slice the rest.
+int64_t sliceLength(int64_t length, int64_t slices, int64_t multiple);
 
 /// How a reduction combines; ArgMax and ArgMin accumulate (value, index)
 /// pairs packed into one 64-bit key (CudaText.h, accumulatorType).

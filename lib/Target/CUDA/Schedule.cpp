@@ -112,12 +112,28 @@ void Scheduler::scheduleScan() {
          block);
 }
 
+/// The split-KV attention's lanes per key row (its schedule's `tile`): as
+/// many as hold the row's `dims` head dims (of the key or the value,
+/// whichever is longer) `width` per lane, a power of two, at most a warp
+/// (a lane then takes several vectors of the row, `tile` vectors apart).
+static int64_t splitKvLanesPerKey(int64_t dims, int64_t width) {
+  int64_t lanes = 1;
+  while (lanes < 32 && lanes * width < dims)
+    lanes *= 2;
+  return lanes;
+}
+
 /// Split-KV attention (python-free-docs/attention.md, "Decode attention"):
 /// a block of kSplitKvThreads threads per unit (a query row of a key/value
-/// head, with the query heads that read it) and slice of the keys. The
-/// slices fill the GPU, about kSplitKvBlocksPerMultiprocessor blocks per
-/// multiprocessor in all, each at least kMinSplitKvKeys keys; with more
-/// than one, a second launch combines the slices' partial states.
+/// head, with the query heads that read it) and slice of the keys. A key's
+/// row is read by `tile` lanes, `vector_width` elements per load
+/// (splitKvVectorWidth), so a warp takes 32 / `tile` keys per load and
+/// `elements_per_thread` (kSplitKvKeysPerLane) loads per lane in flight
+/// before any is used: its step. The slices fill the GPU, about
+/// kSplitKvBlocksPerMultiprocessor blocks per multiprocessor in all, each
+/// at least kMinSplitKvKeys keys and a whole number of every warp's steps;
+/// with more than one, a second launch combines the slices' partial
+/// states.
 void Scheduler::scheduleAttention() {
   scheme = KernelScheme::SplitKvAttention;
   threads = kSplitKvThreads;
@@ -126,17 +142,56 @@ void Scheduler::scheduleAttention() {
   ArrayRef<int64_t> key = op.getKey().getType().getShape();
   int64_t valueDim = op.getValue().getType().getShape()[3];
   int64_t units = query[0] * key[1] * query[2], rows = query[1] / key[1];
+  vectorWidth = splitKvVectorWidth(op, rows);
+  tile = splitKvLanesPerKey(std::max(query[3], valueDim), vectorWidth);
+  elementsPerThread = kSplitKvKeysPerLane;
   if (product(facts.iterationShape) == 0)
     return;
+  int64_t stepKeys = 32 / tile * elementsPerThread;
+  int64_t blockStepKeys = threads / 32 * stepKeys;
   slices = std::clamp<int64_t>(
       ceilDiv(kSplitKvBlocksPerMultiprocessor * multiprocessors, units), 1,
-      std::max<int64_t>(1, key[2] / kMinSplitKvKeys));
+      std::clamp<int64_t>(key[2] / std::max(kMinSplitKvKeys, blockStepKeys), 1,
+                          kMaxSplitKvSlices));
+  // Slices of whole steps: none left empty.
+  slices = ceilDiv(key[2], sliceLength(key[2], slices, stepKeys));
   launch(units * slices, threads, 1, slices > 1 ? 1 : -1);
   if (slices == 1)
     return;
   scratch.push_back(units * rows * slices * (valueDim + 2) *
                     static_cast<int64_t>(sizeof(float)));
-  launch(units, threads, 1, /*phase=*/2);
+  launch(units * rows, threads, 1, /*phase=*/2);
+}
+
+/// Whether `type` (a [b, h, s, d] key or value) is read `width` elements
+/// per aligned load along its head dim: the head dim a multiple of it and
+/// contiguous, the offset and the other strides (of dims of size > 1)
+/// multiples of it.
+static bool readsVectorsOf(StridedTensorType type, int64_t width) {
+  ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
+  if (shape[3] % width != 0 || (shape[3] > 1 && strides[3] != 1))
+    return false;
+  for (int64_t d = 0; d < 3; ++d)
+    if (shape[d] > 1 && strides[d] % width != 0)
+      return false;
+  return type.getOffset() % width == 0;
+}
+
+int64_t Scheduler::splitKvVectorWidth(AttentionOp op, int64_t rows) {
+  StridedTensorType key = op.getKey().getType(), value = op.getValue().getType();
+  int64_t dims = std::max(key.getShape()[3], value.getShape()[3]);
+  for (int64_t width = 16 / static_cast<int64_t>(dtypeSize(key.getDType()));
+       width > 1; width /= 2) {
+    // A lane holds its query dims and its value sums for every row: the
+    // registers bound the width (a wider load means fewer lanes per key,
+    // more dims per lane).
+    int64_t laneFloats =
+        rows * 2 * ceilDiv(dims, splitKvLanesPerKey(dims, width));
+    if (readsVectorsOf(key, width) && readsVectorsOf(value, width) &&
+        laneFloats <= kMaxSplitKvLaneFloats)
+      return width;
+  }
+  return 1;
 }
 
 /// The skinny product (python-free-docs/matmul.md, "Skinny products"): a
@@ -167,7 +222,7 @@ void Scheduler::scheduleSkinnyProduct() {
       kSkinnyWarpsPerMultiprocessor * multiprocessors / groups, 1,
       std::max<int64_t>(1, rowBytes / kMinSkinnySliceBytes));
   // Slices of whole vectors: none left empty.
-  slices = ceilDiv(depth, skinnySliceLength(depth, slices, vectorWidth));
+  slices = ceilDiv(depth, sliceLength(depth, slices, vectorWidth));
   launch(ceilDiv(groups, warps) * slices, threads, 1, slices > 1 ? 1 : -1);
   if (slices == 1)
     return;

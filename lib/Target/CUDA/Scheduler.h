@@ -80,12 +80,25 @@ constexpr int64_t kMinSplitElements = 4096;
 /// ... and launches about this many waves of resident blocks in its first
 /// phase, enough for the hardware to balance the last blocks.
 constexpr int64_t kSplitWaves = 2;
-/// Split-KV attention: threads per block (a warp per key at a time), the
-/// blocks per multiprocessor its slices aim for, the fewest keys a slice
-/// takes.
+/// Split-KV attention: threads per block, the blocks per multiprocessor
+/// its slices aim for, the fewest keys a slice takes.
 constexpr int64_t kSplitKvThreads = 128;
 constexpr int64_t kSplitKvBlocksPerMultiprocessor = 4;
 constexpr int64_t kMinSplitKvKeys = 64;
+/// ... and the most slices (the second launch holds a weight per slice in
+/// shared memory).
+constexpr int64_t kMaxSplitKvSlices = 2048;
+/// ... the loads of a key's row (and of its value's) each lane issues per
+/// warp step before any is used: with 16-byte loads and a head dim of 128,
+/// 16 lanes per key row, a warp step of 8 keys and 128 bytes in flight per
+/// lane, 64 KiB per multiprocessor at 4 blocks (about three times what
+/// streaming at an H200's 4.2 TB/s with a latency of about 0.7 us asks of
+/// each of its 132; not measured yet on a GPU).
+constexpr int64_t kSplitKvKeysPerLane = 4;
+/// ... and the most floats a lane holds for its query dims and value sums
+/// over the rows (16 query heads per key/value head at head dim 128 hold
+/// 256 with 16-byte bf16 loads: the width halves until they fit).
+constexpr int64_t kMaxSplitKvLaneFloats = 128;
 /// Skinny products (python-free-docs/matmul.md, "Skinny products"): threads
 /// per block (4 warps, a warp per kSkinnyColumnsPerWarp columns, one where
 /// the product has more than kMaxSkinnyPairedRows rows: the registers of
@@ -221,6 +234,11 @@ private:
                                 int64_t rowLength, int64_t accBytes);
   void scheduleScan();
   void scheduleAttention();
+  /// The split-KV attention's elements per key and value load: 16 bytes'
+  /// worth where the layouts allow (readsVectorsOf) and a lane's floats
+  /// for its `rows` stay within kMaxSplitKvLaneFloats, else the largest
+  /// power of two that fits, else 1 (element by element).
+  int64_t splitKvVectorWidth(AttentionOp op, int64_t rows);
   void scheduleSkinnyProduct();
   /// The skinny product's elements per load: 16 bytes' worth where the
   /// offsets and row strides of the weight and the activations are

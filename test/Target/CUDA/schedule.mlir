@@ -624,3 +624,41 @@ func.func @skinny_unaligned(%x: !stride.tensor<3x133xf32>, %w: !stride.tensor<30
       !stride.tensor<133x300xf32, strides = [1, 133], offset = 0> -> !stride.tensor<3x300xf32>
   return %p : !stride.tensor<3x300xf32>
 }
+
+// -----
+
+// Split-KV attention (f32 decode steps: the split-KV kernel under every
+// decode-attention policy). Head dim 128 f32: 16-byte loads of 4, 32 lanes
+// per key row, steps of 4 keys; 4096 keys over 8 units in 64 slices of 64
+// (about 4 blocks per multiprocessor, at least kMinSplitKvKeys each). A
+// key at an odd offset: element by element (vector_width 1, the
+// default), 32 lanes per row. bf16 with 16 query heads per key/value head
+// at head dim 128 (a decode step cuDNN also takes; at this batch auto
+// gives it to the split-KV kernel): 8 bf16 per load would leave a lane 256
+// floats (its query dims and value sums), so the width halves to 4, 32
+// lanes per row, 128 floats. With 2 multiprocessors: 1 slice per unit, one
+// launch.
+// CHECK-LABEL: func.func @split_kv
+// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 64, elements_per_thread = 4, tile = 32, launches = [#stride.launch<grid = 512, block = 128, phase = 1>, #stride.launch<grid = 32, block = 128, phase = 2>]
+// CHECK: scheme = split_kv_attention, index_bits = 32, threads = 128, slices = 4, elements_per_thread = 4, tile = 32
+// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 8, elements_per_thread = 4, tile = 32
+// MP2-LABEL: func.func @split_kv
+// MP2: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, elements_per_thread = 4, tile = 32, launches = [#stride.launch<grid = 8, block = 128>]
+func.func @split_kv(%q: !stride.tensor<1x32x1x128xf32>, %k: !stride.tensor<1x8x4096x128xf32>,
+                    %v: !stride.tensor<1x8x4096x128xf32>, %kw: !stride.tensor<1x8x256x129xf32>,
+                    %q16: !stride.tensor<1x128x1x128xbf16>, %kb: !stride.tensor<1x8x512x128xbf16>,
+                    %vb: !stride.tensor<1x8x512x128xbf16>)
+    -> (!stride.tensor<1x32x1x128xf32>, !stride.tensor<1x32x1x128xf32>, !stride.tensor<1x128x1x128xbf16>) {
+  %o = stride.attention %q, %k, %v scale 0.08838835
+      : !stride.tensor<1x32x1x128xf32>, !stride.tensor<1x8x4096x128xf32>, !stride.tensor<1x8x4096x128xf32>
+        -> !stride.tensor<1x32x1x128xf32>
+  %ku = stride.slice %kw dim 3 start 1 end 129 step 1 : !stride.tensor<1x8x256x129xf32> -> !stride.tensor<1x8x256x128xf32, strides = [264192, 33024, 129, 1], offset = 1>
+  %vs = stride.slice %v dim 2 start 0 end 256 step 1 : !stride.tensor<1x8x4096x128xf32> -> !stride.tensor<1x8x256x128xf32, strides = [4194304, 524288, 128, 1], offset = 0>
+  %ou = stride.attention %q, %ku, %vs scale 0.08838835
+      : !stride.tensor<1x32x1x128xf32>, !stride.tensor<1x8x256x128xf32, strides = [264192, 33024, 129, 1], offset = 1>,
+        !stride.tensor<1x8x256x128xf32, strides = [4194304, 524288, 128, 1], offset = 0> -> !stride.tensor<1x32x1x128xf32>
+  %o16 = stride.attention %q16, %kb, %vb scale 0.08838835
+      : !stride.tensor<1x128x1x128xbf16>, !stride.tensor<1x8x512x128xbf16>, !stride.tensor<1x8x512x128xbf16>
+        -> !stride.tensor<1x128x1x128xbf16>
+  return %o, %ou, %o16 : !stride.tensor<1x32x1x128xf32>, !stride.tensor<1x32x1x128xf32>, !stride.tensor<1x128x1x128xbf16>
+}

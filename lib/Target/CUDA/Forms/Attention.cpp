@@ -9,19 +9,24 @@
 // rows (a decode step) against many keys. A unit is one query row `i` of
 // one key/value head `g` of one batch `b`, with the `G = Hq / Hkv` query
 // heads that read that key/value head (its rows); each block takes a unit
-// and one of `slices` slices of the keys. Its warps take the slice's keys
-// 4 consecutive keys at a time: for each key, each row's mask decides
-// whether it attends; a key no row attends is skipped before its key and
-// value are read (the unwritten positions of a static KV cache). The lanes
-// read the other keys' and values' head dims (lane, lane + 32, ...), all
-// 4 keys' loads in flight together; each row's score is a warp sum,
-// and each row keeps the online softmax state of FlashAttention: the
-// running maximum `m`, the sum `l` of exp(score - m) and the weighted sum
-// `acc` of the values (the lanes' dims). The block combines its warps'
-// states through shared memory; with one slice that is the result, with
-// several each slice's state goes to scratch and a second launch combines
-// them per row (and zeroes the scratch, as every kernel leaves it). A row
-// no key attends has `l = 0` and the result 0, the op's semantics.
+// and one of `slices` slices of the keys. A key's row (and its value's)
+// is read by `tile` lanes, `vector_width` elements per load (16 bytes
+// where the layouts allow: a bf16 row of 128 is 16 lanes, so a warp reads
+// two keys per load instruction), each lane its vectors `sub`, `sub +
+// tile`, ... of the row. A warp step takes `32 / tile` keys per load and
+// `elements_per_thread` loads per lane: first each key's mask for each
+// row (a key no row attends is skipped before its key and value are read:
+// the unwritten positions of a static KV cache), then every load, all in
+// flight together, then the scores (the lanes' partial dot products summed
+// over the key's lanes by shuffles) and one online softmax step per row
+// for the lane's keys of the step (FlashAttention's state: the running
+// maximum `m`, the sum `l` of exp(score - m) and the weighted sum `acc` of
+// the values, the lane's dims). The warp's lane groups (keys apart) then
+// merge their states by shuffles, the block's warps through shared memory;
+// with one slice that is the result, with several each slice's state goes
+// to scratch and a second launch combines them, a block per row of a unit
+// (and zeroes the scratch, as every kernel leaves it). A row no key attends has `l = 0`
+// and the result 0, the op's semantics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,10 +42,7 @@ namespace {
 /// The score of a key a row does not attend: stride_maximum and the
 /// combines below treat it as "no key yet".
 constexpr const char *kMinusInf = "(-STRIDE_INF_F)";
-/// Keys a warp takes at a time: their loads are in flight together (one
-/// key at a time waited for each key's and value's load in turn: 0.038 ms
-/// for a batch-1 step at 1024 of 4096 positions on an H200).
-constexpr int64_t kKeysPerStep = 4;
+constexpr const char *kFullWarp = "0xffffffffu";
 } // namespace
 
 LogicalResult AttentionPrinter::printBody(Code &body) {
@@ -56,13 +58,21 @@ LogicalResult AttentionPrinter::printBody(Code &body) {
   rows = q[1] / kvHeads;
   slices = schedule.getSlices();
   warps = schedule.getThreads() / 32;
+  width = schedule.getVectorWidth();
+  lanesPerKey = schedule.getTile();
+  keysPerLane = schedule.getElementsPerThread();
+  keyVectors = ceilDiv(ceilDiv(headDim, width), lanesPerKey);
+  valueVectors = ceilDiv(ceilDiv(valueDim, width), lanesPerKey);
+  stepKeys = 32 / lanesPerKey * keysPerLane;
   units = batch * kvHeads * queryRows;
-  chunk = slices > 1 ? ceilDiv(keys, slices) : keys;
+  chunk = slices > 1 ? sliceLength(keys, slices, stepKeys) : keys;
+  element = storageType(op.getKey().getType().getDType());
   body.line("// attention at {}: {} units (batch x key/value heads x query "
             "rows) of {} query heads each, {} keys in {} slices of {}, a "
-            "block of {} warps per unit and slice",
+            "block of {} warps per unit and slice; {} lanes per key row, "
+            "loads of {} elements, {} keys per warp step",
             formatLocation(op.getLoc()), units, rows, keys, slices, chunk,
-            warps);
+            warps, lanesPerKey, width, stepKeys);
   if (product(iterationShape) == 0) {
     body.line("// nothing to compute: the kernel is never launched");
     return success();
@@ -87,6 +97,21 @@ std::string AttentionPrinter::queryHead() const {
   return fmt::format("(g * {} + r)", rows);
 }
 
+std::string AttentionPrinter::laneDim(const std::string &t) const {
+  return fmt::format("(sub + {} * {}) * {}", lanesPerKey, t, width);
+}
+
+void AttentionPrinter::openLaneElements(Code &body, int64_t vectors) {
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", vectors));
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int e = 0; e < {}; ++e)", width));
+}
+
+std::string AttentionPrinter::vectorType() const {
+  return fmt::format("stride_vecn<{}, {}>", element, width);
+}
+
 LogicalResult AttentionPrinter::printSlice(Code &body) {
   if (slices > 1)
     body.line("const {0} unit = blockIdx.x / {1}, slice = blockIdx.x % {1};",
@@ -97,70 +122,72 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
   body.line("const {0} keyBegin = slice * {1};", idx, chunk);
   body.line("const {0} keyEnd = keyBegin + {1} < {2} ? keyBegin + {1} : {2};",
             idx, chunk, keys);
-  int64_t dimSteps = ceilDiv(headDim, 32), valueSteps = ceilDiv(valueDim, 32);
-  // The rows' queries, each lane its dims; the online softmax states.
-  body.line("float query[{}][{}], m[{}], l[{}], acc[{}][{}];", rows, dimSteps,
-            rows, rows, rows, valueSteps);
+  body.line("// The lane's group of {} lanes reads one key's row, the lane "
+            "its vectors sub, sub + {}, ... of it.",
+            lanesPerKey, lanesPerKey);
+  body.line("const int group = lane / {0}, sub = lane % {0};", lanesPerKey);
+  // The rows' queries at the lane's dims; the online softmax states.
+  body.line("float query[{}][{}], m[{}], l[{}], acc[{}][{}];", rows,
+            keyVectors * width, rows, rows, rows, valueVectors * width);
+  body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("m[r] = {}; l[r] = 0.0f;", kMinusInf);
   body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", valueSteps));
-  body.line("acc[r][t] = 0.0f;");
+  body.open(fmt::format("for (int i = 0; i < {}; ++i)", valueVectors * width));
+  body.line("acc[r][i] = 0.0f;");
   body.close();
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", dimSteps));
-  body.line("const {} d = lane + 32 * t;", idx);
-  body.line("query[r][t] = 0.0f;");
-  if (failed(printLoad(body, "d", headDim, "query[r][t]", op.getQuery(),
-                       {"b", queryHead(), "qi", "d"})))
+  if (failed(printQuery(body)))
     return failure();
-  body.close();
   body.close();
 
-  // Each warp takes kKeysPerStep consecutive keys at a time: their masks
-  // and loads first, all in flight together, then their softmax steps.
+  // Each warp step: the masks of its keys, then every load of the attended
+  // ones, all in flight together, then the scores and the softmax steps.
   body.open(fmt::format("for ({0} j0 = keyBegin + warp * {1}; j0 < keyEnd; "
                         "j0 += {2})",
-                        idx, kKeysPerStep, warps * kKeysPerStep));
+                        idx, stepKeys, warps * stepKeys));
   body.line("bool attends[{0}][{1}], anyRow[{0}]; float bias[{0}][{1}];",
-            kKeysPerStep, rows);
-  body.line("float key[{}][{}], value[{}][{}];", kKeysPerStep, dimSteps,
-            kKeysPerStep, valueSteps);
+            keysPerLane, rows);
+  body.line("{0} key[{1}][{2}], value[{1}][{3}];", vectorType(), keysPerLane,
+            keyVectors, valueVectors);
   body.line("#pragma unroll");
-  body.open(fmt::format("for (int u = 0; u < {}; ++u)", kKeysPerStep));
-  if (failed(printKeyLoads(body, dimSteps, valueSteps)))
+  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
+  body.line("const {} j = j0 + u * {} + group;", idx, 32 / lanesPerKey);
+  if (failed(printMasks(body)))
     return failure();
+  printVectorLoads(body, "key", op.getKey(), keyVectors, headDim);
+  printVectorLoads(body, "value", op.getValue(), valueVectors, valueDim);
   body.close();
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int u = 0; u < {}; ++u)", kKeysPerStep));
-  printKeySteps(body, dimSteps, valueSteps);
+  printScores(body);
+  printSoftmaxSteps(body);
   body.close();
-  body.close();
+  printMergeGroups(body);
   return printCombineWarps(body);
 }
 
-LogicalResult AttentionPrinter::printLoad(Code &body, const std::string &dim,
-                                          int64_t extent,
-                                          const std::string &target,
-                                          Value value, Coords coords) {
-  body.open(fmt::format("if ({} < {})", dim, extent));
+LogicalResult AttentionPrinter::printQuery(Code &body) {
+  openLaneElements(body, keyVectors);
+  body.line("const {} d = {} + e;", idx, laneDim("t"));
+  body.line("float &at = query[r][t * {} + e];", width);
+  body.line("at = 0.0f;");
+  body.open(fmt::format("if (d < {})", headDim));
   pushScope();
-  FailureOr<std::string> loaded = eval(value, coords, body);
+  FailureOr<std::string> loaded =
+      eval(op.getQuery(), {"b", queryHead(), "qi", "d"}, body);
   popScope();
   if (failed(loaded))
     return failure();
-  body.line("{} = {};", target, *loaded);
+  body.line("at = {};", *loaded);
+  body.close();
+  body.close();
   body.close();
   return success();
 }
 
-LogicalResult AttentionPrinter::printKeyLoads(Code &body, int64_t dimSteps,
-                                              int64_t valueSteps) {
-  // Which rows attend key j (the same for every lane of the warp), then
-  // the key's and value's dims of the lane, for a key some row attends
-  // only: a key no row attends is never read.
-  body.line("const {} j = j0 + u;", idx);
+LogicalResult AttentionPrinter::printMasks(Code &body) {
+  // Which rows attend key j (the same for every lane of the key's group):
+  // a key no row attends is never read.
   body.line("anyRow[u] = false;");
+  body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("attends[u][r] = j < keyEnd{}; bias[u][r] = 0.0f;",
             op.getCausal() ? " && j <= qi" : "");
@@ -184,57 +211,124 @@ LogicalResult AttentionPrinter::printKeyLoads(Code &body, int64_t dimSteps,
   }
   body.line("anyRow[u] = anyRow[u] || attends[u][r];");
   body.close();
-  if (failed(printRowLoads(body, dimSteps, headDim, "key", op.getKey())))
-    return failure();
-  return printRowLoads(body, valueSteps, valueDim, "value", op.getValue());
-}
-
-LogicalResult AttentionPrinter::printRowLoads(Code &body, int64_t steps,
-                                              int64_t extent,
-                                              const std::string &target,
-                                              Value row) {
-  // The lane's dims lane, lane + 32, ... of key j's row of `row` (zeros
-  // where no row attends the key: never read).
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", steps));
-  body.line("const {} c = lane + 32 * t;", idx);
-  body.line("{}[u][t] = 0.0f;", target);
-  body.open("if (anyRow[u])");
-  if (failed(printLoad(body, "c", extent, target + "[u][t]", row,
-                       {"b", "g", "j", "c"})))
-    return failure();
-  body.close();
-  body.close();
   return success();
 }
 
-void AttentionPrinter::printKeySteps(Code &body, int64_t dimSteps,
-                                     int64_t valueSteps) {
-  // Each row's score of key u (the lanes' dims, then a warp sum) and its
-  // online softmax step; a score of -inf (a key the bias hides) weighs 0,
-  // like a masked one.
-  body.line("if (!anyRow[u]) continue;");
+void AttentionPrinter::printVectorLoads(Code &body, const std::string &target,
+                                        Value row, int64_t vectors,
+                                        int64_t extent) {
+  // The lane's vectors of key j's row of `row` (the key or the value), one
+  // aligned load each; zeros past the row's end and where no row attends
+  // the key (never read).
+  unsigned arg = *rootArgument(row);
+  std::string at = fmt::format(
+      "&in{}[{}]", arg,
+      address(cast<StridedTensorType>(row.getType()), {"b", "g", "j", "c"}));
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", vectors));
+  body.line("const {} c = {};", idx, laneDim("t"));
+  body.open(fmt::format("if (anyRow[u] && c < {})", extent));
+  body.line("{}[u][t] = *reinterpret_cast<const {} *>({});", target,
+            vectorType(), at);
+  body.close();
+  body.open("else");
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int e = 0; e < {}; ++e)", width));
+  body.line("stride_st(&{}[u][t].v[e], 0.0f);", target);
+  body.close();
+  body.close();
+  body.close();
+}
+
+void AttentionPrinter::printScores(Code &body) {
+  // Every lane takes part (the shuffles): each row's score of each of the
+  // lane's keys, the lanes' products summed over the key's group; -inf
+  // where the row does not attend the key.
+  body.line("float x[{}][{}];", keysPerLane, rows);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
+  body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("float score = 0.0f;");
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", dimSteps));
-  body.line("score += query[r][t] * key[u][t];");
+  openLaneElements(body, keyVectors);
+  body.line("score += query[r][t * {} + e] * stride_ld(&key[u][t].v[e]);",
+            width);
   body.close();
-  body.open("for (int offset = 16; offset > 0; offset >>= 1)");
-  body.line("score += __shfl_xor_sync(0xffffffffu, score, offset);");
   body.close();
-  body.line("const float x = score * {} + bias[u][r];",
-            floatLiteral(op.getScale().convertToDouble(), DType::F32));
-  body.line("if (!attends[u][r] || x == {}) continue;", kMinusInf);
-  body.line("const float mNew = stride_maximum(m[r], x);");
-  body.line("const float rescale = stride_exp(m[r] - mNew), "
-            "weight = stride_exp(x - mNew);");
-  body.line("l[r] = l[r] * rescale + weight;");
+  body.open(fmt::format("for (int offset = {}; offset > 0; offset >>= 1)",
+                        lanesPerKey / 2));
+  body.line("score += __shfl_xor_sync({}, score, offset);", kFullWarp);
+  body.close();
+  body.line("x[u][r] = attends[u][r] ? score * {} + bias[u][r] : {};",
+            floatLiteral(op.getScale().convertToDouble(), DType::F32),
+            kMinusInf);
+  body.close();
+  body.close();
+}
+
+void AttentionPrinter::printSoftmaxSteps(Code &body) {
+  // One online softmax step per row over the lane's keys of the warp step:
+  // the state rescaled once to the new maximum, then each key's weight. A
+  // score of -inf (a key the row does not attend, or the bias hides) weighs
+  // 0 and its value is not read; NaN propagates through the maximum.
   body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", valueSteps));
-  body.line("acc[r][t] = acc[r][t] * rescale + weight * value[u][t];");
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.line("float top = {};", kMinusInf);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
+  body.line("top = stride_maximum(top, x[u][r]);");
+  body.close();
+  body.line("if (top == {}) continue; // no key of the step for this row",
+            kMinusInf);
+  body.line("const float mNew = stride_maximum(m[r], top);");
+  body.line("const float rescale = stride_exp(m[r] - mNew);");
+  body.line("l[r] *= rescale;");
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int i = 0; i < {}; ++i)", valueVectors * width));
+  body.line("acc[r][i] *= rescale;");
+  body.close();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
+  body.line("if (x[u][r] == {}) continue;", kMinusInf);
+  body.line("const float weight = stride_exp(x[u][r] - mNew);");
+  body.line("l[r] += weight;");
+  openLaneElements(body, valueVectors);
+  body.line("acc[r][t * {} + e] += weight * stride_ld(&value[u][t].v[e]);",
+            width);
+  body.close();
+  body.close();
   body.close();
   body.line("m[r] = mNew;");
+  body.close();
+}
+
+void AttentionPrinter::printMergeGroups(Code &body) {
+  if (lanesPerKey == 32)
+    return;
+  // The warp's lane groups took different keys: their states merge by
+  // shuffles (a state with no key, m = -inf, weighs 0), so that every
+  // group, group 0 among them, holds the warp's.
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int offset = {}; offset < 32; offset <<= 1)",
+                        lanesPerKey));
+  body.line("const float mOther = __shfl_xor_sync({0}, m[r], offset), "
+            "lOther = __shfl_xor_sync({0}, l[r], offset);",
+            kFullWarp);
+  body.line("const float mNew = stride_maximum(m[r], mOther);");
+  body.line("const float own = m[r] == {0} ? 0.0f : stride_exp(m[r] - mNew), "
+            "other = mOther == {0} ? 0.0f : stride_exp(mOther - mNew);",
+            kMinusInf);
+  body.line("l[r] = l[r] * own + lOther * other;");
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int i = 0; i < {}; ++i)", valueVectors * width));
+  body.line("acc[r][i] = acc[r][i] * own + "
+            "__shfl_xor_sync({}, acc[r][i], offset) * other;",
+            kFullWarp);
+  body.close();
+  body.line("m[r] = mNew;");
+  body.close();
   body.close();
 }
 
@@ -257,13 +351,16 @@ void AttentionPrinter::printCombineLoop(Code &body, const std::string &count,
 
 LogicalResult AttentionPrinter::printCombineWarps(Code &body) {
   int64_t stateFloats = valueDim + 2;
+  // Group 0's lanes write the warp's state.
+  body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("float *own = stateOf + (warp * {} + r) * {};", rows, stateFloats);
   body.line("if (lane == 0) {{ own[0] = m[r]; own[1] = l[r]; }}");
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", ceilDiv(valueDim, 32)));
-  body.line("if (lane + 32 * t < {}) own[2 + lane + 32 * t] = acc[r][t];",
-            valueDim);
+  openLaneElements(body, valueVectors);
+  body.line("const int c = {} + e;", laneDim("t"));
+  body.line("if (group == 0 && c < {}) own[2 + c] = acc[r][t * {} + e];",
+            valueDim, width);
+  body.close();
   body.close();
   body.close();
   body.line("__syncthreads();");
@@ -280,29 +377,75 @@ LogicalResult AttentionPrinter::printCombineWarps(Code &body) {
     body.line("float *part = partials + ((unit * {} + r) * {} + slice) * {};",
               rows, slices, stateFloats);
     body.line("if (e == 0) {{ part[0] = M; part[1] = L; }}");
-    body.line("part[2 + e] = A;");
+    body.line("// A slice no key of which is attended (M = -inf) leaves its "
+              "sums at zero, as the scratch is.");
+    body.line("if (M != {}) part[2 + e] = A;", kMinusInf);
   }
   body.close();
   return success();
 }
 
+void AttentionPrinter::printBlockReduction(Code &body, const std::string &x,
+                                           const std::string &combine,
+                                           const std::string &warpValues) {
+  // `x` of every thread combined (`combine` of two floats), held by every
+  // thread after: a warp's by shuffles, the warps' through shared memory.
+  body.open("for (int offset = 16; offset > 0; offset >>= 1)");
+  body.line("{0} = {1}({0}, __shfl_xor_sync({2}, {0}, offset));", x, combine,
+            kFullWarp);
+  body.close();
+  body.line("if (lane == 0) {}[warp] = {};", warpValues, x);
+  body.line("__syncthreads();");
+  body.line("{} = {}[0];", x, warpValues);
+  body.open(fmt::format("for (int w = 1; w < {}; ++w)", warps));
+  body.line("{0} = {1}({0}, {2}[w]);", x, combine, warpValues);
+  body.close();
+}
+
 LogicalResult AttentionPrinter::printCombineSlices(Code &body) {
+  // A block per row of a unit: the slices' maxima and sums of weights, a
+  // slice's state at a time per thread, then each value dim a thread over
+  // the slices, reading the sums of only the slices some key of which was
+  // attended (the others' weight is 0). Every partial read goes back to 0.
   int64_t stateFloats = valueDim + 2;
-  body.line("const {} unit = blockIdx.x;", idx);
+  body.line("const {0} unit = blockIdx.x / {1}; const int r = blockIdx.x % "
+            "{1};",
+            idx, rows);
   declareUnit(body, "unit");
-  body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += blockDim.x)",
-                        rows * valueDim));
-  body.line("const int r = o / {0}, e = o % {0};", valueDim);
-  printCombineLoop(body, std::to_string(slices),
-                   fmt::format("(partials + ((unit * {} + r) * {} + w) * {})",
-                               rows, slices, stateFloats));
+  body.line("float *state = partials + (unit * {} + r) * {}; // [slice]: m, "
+            "l, acc[{}]",
+            rows, slices * stateFloats, valueDim);
+  body.line("__shared__ float weightOf[{}], warpMax[{}], warpSum[{}];", slices,
+            warps, warps);
+  body.line("float M = {};", kMinusInf);
+  body.open(fmt::format("for (int s = threadIdx.x; s < {}; s += blockDim.x)",
+                        slices));
+  body.line("M = stride_maximum(M, state[s * {}]);", stateFloats);
+  body.close();
+  printBlockReduction(body, "M", "stride_maximum", "warpMax");
+  body.line("float L = 0.0f;");
+  body.open(fmt::format("for (int s = threadIdx.x; s < {}; s += blockDim.x)",
+                        slices));
+  body.line("float *own = state + s * {};", stateFloats);
+  body.line("const float c = own[0] == {} ? 0.0f : stride_exp(own[0] - M);",
+            kMinusInf);
+  body.line("weightOf[s] = c;");
+  body.line("if (c != 0.0f) L += own[1] * c;");
+  body.line("own[0] = 0.0f; own[1] = 0.0f; // scratch back to zeros");
+  body.close();
+  printBlockReduction(body, "L", "stride_add", "warpSum");
+  body.open(fmt::format("for (int e = threadIdx.x; e < {}; e += blockDim.x)",
+                        valueDim));
+  body.line("float A = 0.0f;");
+  body.line("#pragma unroll 8");
+  body.open(fmt::format("for (int s = 0; s < {}; ++s)", slices));
+  body.line("if (weightOf[s] == 0.0f) continue; // its sums are 0 already");
+  body.line("float *at = state + s * {} + 2 + e;", stateFloats);
+  body.line("A += *at * weightOf[s];");
+  body.line("*at = 0.0f;");
+  body.close();
   if (failed(storeResult(body)))
     return failure();
-  body.close();
-  body.line("__syncthreads(); // every partial is read: scratch back to zeros");
-  body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += blockDim.x)",
-                        rows * slices * stateFloats));
-  body.line("partials[unit * {} + o] = 0.0f;", rows * slices * stateFloats);
   body.close();
   return success();
 }

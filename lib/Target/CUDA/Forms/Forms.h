@@ -514,29 +514,42 @@ private:
   void declareUnit(Code &body, const std::string &unit);
   /// The query head of row `r` of the unit, as an expression.
   std::string queryHead() const;
+  /// The dim of the lane's vector `t` of a key's row, as an expression.
+  std::string laneDim(const std::string &t) const;
+  /// Opens the loops over the lane's `vectors` vectors (`t`) of a key's or
+  /// value's row and their elements (`e`); the caller closes both.
+  void openLaneElements(Code &body, int64_t vectors);
+  /// The C++ type of one load of a key's or value's row.
+  std::string vectorType() const;
   /// Phase 1 (or the only launch): the block's slice of the keys.
   mlir::LogicalResult printSlice(Code &body);
-  /// `target` = `value` at `coords` where `dim` < `extent`.
-  mlir::LogicalResult printLoad(Code &body, const std::string &dim,
-                                int64_t extent, const std::string &target,
-                                mlir::Value value, Coords coords);
-  /// Key `u` of a warp's keys: which rows attend it, and its key's and
-  /// value's dims of the lane where one does.
-  mlir::LogicalResult printKeyLoads(Code &body, int64_t dimSteps,
-                                    int64_t valueSteps);
-  /// The lane's `steps` dims (of `extent`) of key j's row of `row` (the
-  /// key or the value) into `target`[u].
-  mlir::LogicalResult printRowLoads(Code &body, int64_t steps, int64_t extent,
-                                    const std::string &target, mlir::Value row);
-  /// Key `u`'s scores and the rows' online softmax steps.
-  void printKeySteps(Code &body, int64_t dimSteps, int64_t valueSteps);
+  /// Row `r`'s query at the lane's dims.
+  mlir::LogicalResult printQuery(Code &body);
+  /// Which rows attend key `j` (the lane's `u`-th key of the warp step).
+  mlir::LogicalResult printMasks(Code &body);
+  /// The lane's `vectors` loads of key j's row of `row` (the key or the
+  /// value, `extent` head dims) into `target`[u].
+  void printVectorLoads(Code &body, const std::string &target, mlir::Value row,
+                        int64_t vectors, int64_t extent);
+  /// Each row's score of each of the lane's keys of the step.
+  void printScores(Code &body);
+  /// Each row's online softmax step over the lane's keys of the step.
+  void printSoftmaxSteps(Code &body);
+  /// The states of the warp's lane groups merged by shuffles.
+  void printMergeGroups(Code &body);
   /// The loop combining `count` softmax states (m, l, acc) at `stateAt`
   /// into M, L and A for row `r` and value dim `e`.
   void printCombineLoop(Code &body, const std::string &count,
                         const std::string &stateAt);
   /// The block's warps' states: the result, or the slice's partial.
   mlir::LogicalResult printCombineWarps(Code &body);
-  /// Phase 2: each unit's slices' partials into the result.
+  /// `x` combined over the block by `combine` (a function of two floats),
+  /// through `warpValues` (a shared array of a float per warp).
+  void printBlockReduction(Code &body, const std::string &x,
+                           const std::string &combine,
+                           const std::string &warpValues);
+  /// Phase 2: each unit's slices' partials into the result, a block per
+  /// row of a unit.
   mlir::LogicalResult printCombineSlices(Code &body);
   /// Stores A / L (0 where L is 0) at (b, the row's head, qi, e).
   mlir::LogicalResult storeResult(Code &body);
@@ -544,6 +557,13 @@ private:
   AttentionOp op;
   int64_t batch = 0, kvHeads = 0, queryRows = 0, headDim = 0, keys = 0,
           valueDim = 0, rows = 0, slices = 1, warps = 0, units = 0, chunk = 0;
+  /// The schedule's vector width, lanes per key row (tile) and loads per
+  /// lane and step (elements_per_thread); the vectors a lane takes of a
+  /// key's and a value's row; the keys of a warp step.
+  int64_t width = 1, lanesPerKey = 32, keysPerLane = 1, keyVectors = 1,
+          valueVectors = 1, stepKeys = 1;
+  /// The key's and value's storage type.
+  std::string element;
 };
 
 /// Form (g): skinny_matmul (SkinnyMatmul.cpp).

@@ -44,7 +44,7 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
   slices = schedule.getSlices();
   warps = schedule.getThreads() / 32;
   loads = std::max<int64_t>(1, schedule.getElementsPerThread() / width);
-  chunk = skinnySliceLength(depth, slices, width);
+  chunk = sliceLength(depth, slices, width);
   element = storageType(op.getLhs().getType().getDType());
   std::optional<unsigned> lhs = rootArgument(op.getLhs());
   std::optional<unsigned> rhs = rootArgument(op.getRhs());
