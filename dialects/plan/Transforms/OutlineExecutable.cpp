@@ -205,6 +205,9 @@ private:
   LogicalResult lowerAttention(AttentionOp op);
   LogicalResult lowerAttentionBackward(AttentionBackwardOp op);
   LogicalResult lowerConvolution(ConvolutionOp op);
+  LogicalResult lowerWeightGradient(ConvolutionWeightGradientOp op);
+  LogicalResult lowerConvolutionCall(Operation *op, ArrayRef<Value> tensors,
+                                     DictionaryAttr descriptor);
   LogicalResult lowerCollective(Operation *collective);
   FailureOr<SmallVector<Value>> callBuffers(Operation *call,
                                             ArrayRef<Value> tensors);
@@ -430,14 +433,23 @@ LogicalResult Outliner::lowerAttentionBackward(AttentionBackwardOp op) {
   return success();
 }
 
+/// A convolution or weight gradient that stride-convolution-library did
+/// not keep has no library call: stride-decompose-convolution rewrites it
+/// first.
+static LogicalResult requireKeptConvolution(Operation *op) {
+  if (op->hasAttr(StrideDialect::kKeepFusedAttrName))
+    return success();
+  return op->emitOpError()
+         << "has no library call in the plan; stride-convolution-library "
+            "keeps the ones cuDNN takes (marked '"
+         << StrideDialect::kKeepFusedAttrName
+         << "') and stride-decompose-convolution rewrites the others into "
+            "windows and products";
+}
+
 LogicalResult Outliner::lowerConvolution(ConvolutionOp op) {
-  if (!op->hasAttr(StrideDialect::kKeepFusedAttrName))
-    return op.emitOpError()
-           << "has no library call in the plan; stride-convolution-library "
-              "keeps the ones cuDNN takes (marked '"
-           << StrideDialect::kKeepFusedAttrName
-           << "') and stride-decompose-convolution rewrites the others into "
-              "windows and products";
+  if (failed(requireKeptConvolution(op)))
+    return failure();
   if (op.getTransposed() && op.getBias())
     return op.emitOpError()
            << "is transposed and has a bias, which cuDNN's data gradient "
@@ -448,13 +460,28 @@ LogicalResult Outliner::lowerConvolution(ConvolutionOp op) {
            << "is transposed and has a relu, which cuDNN's data gradient "
               "does not apply; stride-convolution-library applies it after "
               "the call";
+  return lowerConvolutionCall(op, convolutionTensors(op),
+                              convolutionDescriptor(op, allowTf32));
+}
+
+LogicalResult
+Outliner::lowerWeightGradient(ConvolutionWeightGradientOp op) {
+  if (failed(requireKeptConvolution(op)))
+    return failure();
+  return lowerConvolutionCall(op, weightGradientTensors(op),
+                              weightGradientDescriptor(op, allowTf32));
+}
+
+/// One cudnn.convolution step over the buffers of `tensors` (buffer order).
+LogicalResult Outliner::lowerConvolutionCall(Operation *op,
+                                             ArrayRef<Value> tensors,
+                                             DictionaryAttr descriptor) {
   builder.setInsertionPoint(op);
-  FailureOr<SmallVector<Value>> buffers =
-      callBuffers(op, convolutionTensors(op));
+  FailureOr<SmallVector<Value>> buffers = callBuffers(op, tensors);
   if (failed(buffers))
     return failure();
-  LibraryCallOp::create(builder, op.getLoc(), "cudnn.convolution",
-                        convolutionDescriptor(op, allowTf32), *buffers);
+  LibraryCallOp::create(builder, op->getLoc(), "cudnn.convolution",
+                        descriptor, *buffers);
   return success();
 }
 
@@ -595,6 +622,8 @@ LogicalResult Outliner::run() {
       done = lowerAttentionBackward(backward);
     else if (auto convolution = dyn_cast<ConvolutionOp>(op))
       done = lowerConvolution(convolution);
+    else if (auto weightGradient = dyn_cast<ConvolutionWeightGradientOp>(op))
+      done = lowerWeightGradient(weightGradient);
     else if (collectiveWorldSize(&op))
       done = lowerCollective(&op);
     else if (isFunctional(&op))
