@@ -104,4 +104,5 @@ func.func @weight_gradient_grouped() -> !stride.tensor<2x1x2xf32> {
   return %dw : !stride.tensor<2x1x2xf32>
 }
 // WGG:      result0: f32 [2, 1, 2]
-// WGG-NEXT: {{\[\[}}[10, 21]], {{\[\[}}4300, 5400]]]
+// WGG-NEXT: {{\[\[}}[10, 21]],
+// WGG-NEXT: {{\[\[}}4300, 5400]]]

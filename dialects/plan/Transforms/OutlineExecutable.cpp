@@ -380,21 +380,38 @@ Outliner::callBuffers(Operation *call, ArrayRef<Value> tensors) {
   return buffers;
 }
 
-/// An attention op that stride-attention-library did not keep fused has
-/// no library call: stride-decompose-attention rewrites it first.
-static LogicalResult requireKeptFused(Operation *op) {
+/// A library-call op that its library pass (`library`) did not keep fused
+/// has no library call: its decomposition (`decompose`) rewrites it into
+/// `rewritten` first.
+static LogicalResult requireKeptFused(Operation *op, StringRef library,
+                                      StringRef decompose,
+                                      StringRef rewritten) {
   if (op->hasAttr(StrideDialect::kKeepFusedAttrName))
     return success();
   return op->emitOpError()
-         << "has no library call in the plan; stride-attention-library "
-            "keeps the ones cuDNN takes fused (marked '"
-         << StrideDialect::kKeepFusedAttrName
-         << "') and stride-decompose-attention rewrites the others into "
-            "products and kernels";
+         << "has no library call in the plan; " << library
+         << " keeps the ones cuDNN takes fused (marked '"
+         << StrideDialect::kKeepFusedAttrName << "') and " << decompose
+         << " rewrites the others into " << rewritten;
+}
+
+/// An attention op's (stride-attention-library, stride-decompose-attention).
+static LogicalResult requireKeptAttention(Operation *op) {
+  return requireKeptFused(op, "stride-attention-library",
+                          "stride-decompose-attention",
+                          "products and kernels");
+}
+
+/// A convolution's or weight gradient's (stride-convolution-library,
+/// stride-decompose-convolution).
+static LogicalResult requireKeptConvolution(Operation *op) {
+  return requireKeptFused(op, "stride-convolution-library",
+                          "stride-decompose-convolution",
+                          "windows and products");
 }
 
 LogicalResult Outliner::lowerAttention(AttentionOp op) {
-  if (failed(requireKeptFused(op)))
+  if (failed(requireKeptAttention(op)))
     return failure();
   builder.setInsertionPoint(op);
   FailureOr<SmallVector<Value>> buffers =
@@ -421,7 +438,7 @@ LogicalResult Outliner::lowerAttention(AttentionOp op) {
 }
 
 LogicalResult Outliner::lowerAttentionBackward(AttentionBackwardOp op) {
-  if (failed(requireKeptFused(op)))
+  if (failed(requireKeptAttention(op)))
     return failure();
   builder.setInsertionPoint(op);
   FailureOr<SmallVector<Value>> buffers =
@@ -431,20 +448,6 @@ LogicalResult Outliner::lowerAttentionBackward(AttentionBackwardOp op) {
   LibraryCallOp::create(builder, op.getLoc(), "cudnn.sdpa_backward",
                         sdpaBackwardDescriptor(op), *buffers);
   return success();
-}
-
-/// A convolution or weight gradient that stride-convolution-library did
-/// not keep has no library call: stride-decompose-convolution rewrites it
-/// first.
-static LogicalResult requireKeptConvolution(Operation *op) {
-  if (op->hasAttr(StrideDialect::kKeepFusedAttrName))
-    return success();
-  return op->emitOpError()
-         << "has no library call in the plan; stride-convolution-library "
-            "keeps the ones cuDNN takes (marked '"
-         << StrideDialect::kKeepFusedAttrName
-         << "') and stride-decompose-convolution rewrites the others into "
-            "windows and products";
 }
 
 LogicalResult Outliner::lowerConvolution(ConvolutionOp op) {

@@ -188,20 +188,28 @@ checkElementTypes(Operation *op, Type element,
   return success();
 }
 
+/// The geometry of a convolution over `input` by a weight of `weight`'s
+/// shape, with the parameters both ops have.
+template <typename OpTy>
+ConvolutionGeometry geometryOf(OpTy op, Value input, Value weight) {
+  ConvolutionGeometry g;
+  g.input = dimsOf(input);
+  g.weight = dimsOf(weight);
+  g.stride = Dims(op.getStride().begin(), op.getStride().end());
+  g.padding = Dims(op.getPadding().begin(), op.getPadding().end());
+  g.dilation = Dims(op.getDilation().begin(), op.getDilation().end());
+  g.groups = op.getGroups();
+  return g;
+}
+
 } // namespace
 
 ConvolutionGeometry ConvolutionOp::getGeometry() {
-  ConvolutionGeometry g;
-  g.input = dimsOf(getInput());
-  g.weight = dimsOf(getWeight());
+  ConvolutionGeometry g = geometryOf(*this, getInput(), getWeight());
   if (getBias())
     g.bias = dimsOf(getBias());
-  g.stride = Dims(getStride().begin(), getStride().end());
-  g.padding = Dims(getPadding().begin(), getPadding().end());
-  g.dilation = Dims(getDilation().begin(), getDilation().end());
   if (std::optional<ArrayRef<int64_t>> outputPadding = getOutputPadding())
     g.outputPadding = Dims(outputPadding->begin(), outputPadding->end());
-  g.groups = getGroups();
   g.transposed = getTransposed();
   return g;
 }
@@ -240,14 +248,7 @@ LogicalResult ConvolutionOp::verify() {
 }
 
 ConvolutionGeometry ConvolutionWeightGradientOp::getGeometry() {
-  ConvolutionGeometry g;
-  g.input = dimsOf(getInput());
-  g.weight = dimsOf(getResult());
-  g.stride = Dims(getStride().begin(), getStride().end());
-  g.padding = Dims(getPadding().begin(), getPadding().end());
-  g.dilation = Dims(getDilation().begin(), getDilation().end());
-  g.groups = getGroups();
-  return g;
+  return geometryOf(*this, getInput(), getResult());
 }
 
 /// The forward convolution's rule over the input and a weight of the

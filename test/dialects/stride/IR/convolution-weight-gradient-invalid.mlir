@@ -5,7 +5,7 @@
 // RUN: stride-opt %s -split-input-file -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @valid
-// CHECK: stride.convolution_weight_gradient %arg0, %arg1 stride [2] padding [0] dilation [1] groups 1 : <2x3x9xf32>, <2x4x4xf32> -> <4x3x3xf32>
+// CHECK: stride.convolution_weight_gradient %arg0, %arg1 stride [2] padding [0] dilation [1] groups 1 : <2x3x9xf32, {{.*}}>, <2x4x4xf32, {{.*}}> -> <4x3x3xf32, strides = [9, 3, 1], offset = 0>
 func.func @valid(%x: !stride.tensor<2x3x9xf32>, %dy: !stride.tensor<2x4x4xf32>) -> !stride.tensor<4x3x3xf32> {
   %dw = stride.convolution_weight_gradient %x, %dy stride [2] padding [0] dilation [1] groups 1 : !stride.tensor<2x3x9xf32>, !stride.tensor<2x4x4xf32> -> !stride.tensor<4x3x3xf32>
   return %dw : !stride.tensor<4x3x3xf32>

@@ -135,7 +135,7 @@ func.func @weight_gradient_f32(%x: !stride.tensor<2x4x8x6xf32>, %dy: !stride.ten
 // CHECK-LABEL: func.func @weight_gradient_f32_nhwc
 // CHECK: %[[DY:.*]] = stride.clone %arg1 {{.*}} -> <2x8x4x4xf32, strides = [128, 1, 32, 8], offset = 0>
 // CHECK: %[[DW:.*]] = stride.convolution_weight_gradient %arg0, %[[DY]] {{.*}} {stride.keep_fused} {{.*}} -> <8x4x3x3xf32, strides = [36, 1, 12, 4], offset = 0>
-// CHECK: %[[R:.*]] = stride.clone %[[DW]] {{.*}} -> <8x4x3x3xf32>
+// CHECK: %[[R:.*]] = stride.clone %[[DW]] {{.*}} -> <8x4x3x3xf32, strides = [36, 9, 3, 1], offset = 0>
 // CHECK: return %[[R]]
 func.func @weight_gradient_f32_nhwc(%x: !stride.tensor<2x4x4x4xf32, strides = [64, 1, 16, 4], offset = 0>, %dy: !stride.tensor<2x8x4x4xf32>) -> !stride.tensor<8x4x3x3xf32> {
   %dw = stride.convolution_weight_gradient %x, %dy stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x4x4x4xf32, strides = [64, 1, 16, 4], offset = 0>, !stride.tensor<2x8x4x4xf32> -> !stride.tensor<8x4x3x3xf32>
@@ -155,7 +155,7 @@ func.func @weight_gradient_f32_nhwc(%x: !stride.tensor<2x4x4x4xf32, strides = [6
 // CHECK: %[[X:.*]] = stride.clone %arg1 {{.*}} -> <2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>
 // CHECK-NOT: stride.clone %arg0
 // CHECK: %[[DW:.*]] = stride.convolution_weight_gradient %[[X]], %[[DY]] {{.*}} {stride.keep_fused} {{.*}} -> <16x8x3x3xbf16, strides = [72, 1, 24, 8], offset = 0>
-// CHECK: stride.clone %[[DW]] {{.*}} -> <16x8x3x3xbf16>
+// CHECK: stride.clone %[[DW]] {{.*}} -> <16x8x3x3xbf16, strides = [72, 9, 3, 1], offset = 0>
 func.func @weight_gradient_bf16(%dy: !stride.tensor<2x16x4x4xbf16>, %x: !stride.tensor<2x8x4x4xbf16>, %w: !stride.tensor<16x8x3x3xbf16>) -> (!stride.tensor<2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>, !stride.tensor<16x8x3x3xbf16>) {
   %dx = stride.convolution %dy, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 transposed : !stride.tensor<2x16x4x4xbf16>, !stride.tensor<16x8x3x3xbf16> -> !stride.tensor<2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>
   %dw = stride.convolution_weight_gradient %x, %dy stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x4x4xbf16>, !stride.tensor<2x16x4x4xbf16> -> !stride.tensor<16x8x3x3xbf16>
