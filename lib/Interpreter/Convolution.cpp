@@ -7,7 +7,9 @@
 //
 // stride.convolution in the reference interpreter: each result element a
 // sum in f64 over its group's input channels and the kernel, plus the
-// bias and the residual, through the relu, rounded once.
+// bias and the residual, through the relu, rounded once; and
+// stride.convolution_weight_gradient: each weight element's sum over the
+// batch and the result's positions, rounded once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,6 +81,47 @@ Status Interpreter::convolution(ConvolutionOp op) {
       sum += residual->getF(residual->address(index));
     if (relu && !(sum > 0.0))
       sum = std::isnan(sum) ? sum : 0.0;
+    out.setF(out.address(index), sum);
+  });
+  values[op.getResult()] = std::move(out);
+  return Status::ok();
+}
+
+/// For weight element [o, c, k..] of group g = o / (C_out / G): the sum
+/// over the batch and every result position whose input coordinate is
+/// inside the input of grad_output times that input element, rounded once
+/// (stride.convolution_weight_gradient's description).
+Status
+Interpreter::convolutionWeightGradient(ConvolutionWeightGradientOp op) {
+  const Tensor &input = get(op.getInput());
+  const Tensor &gradOutput = get(op.getGradOutput());
+  ConvolutionGeometry g = op.getGeometry();
+  Tensor out = allocate(typeOf(op.getResult()));
+  int64_t spatial = g.spatialRank();
+  int64_t inPerGroup = g.inChannels() / g.groups;
+  int64_t outPerGroup = g.outChannels() / g.groups;
+  ArrayRef<int64_t> dyShape = gradOutput.layout.shape;
+  Dims positions(dyShape.begin() + 2, dyShape.end());
+  forEachIndex(out.layout.shape, [&](const Dims &index) {
+    int64_t o = index[0], group = o / outPerGroup;
+    double sum = 0.0;
+    Dims in(index.size()), dy(index.size());
+    in[1] = group * inPerGroup + index[1];
+    dy[1] = o;
+    for (int64_t n = 0; n < g.input[0]; ++n) {
+      in[0] = dy[0] = n;
+      forEachIndex(positions, [&](const Dims &y) {
+        for (int64_t d = 0; d < spatial; ++d) {
+          std::optional<int64_t> x = inputCoordinate(g, d, y[d], index[d + 2]);
+          if (!x)
+            return;
+          in[d + 2] = *x;
+          dy[d + 2] = y[d];
+        }
+        sum += gradOutput.getF(gradOutput.address(dy)) *
+               input.getF(input.address(in));
+      });
+    }
     out.setF(out.address(index), sum);
   });
   values[op.getResult()] = std::move(out);

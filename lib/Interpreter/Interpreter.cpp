@@ -376,6 +376,9 @@ Status Interpreter::execute(Operation *op) {
       .Case([&](AttentionOp o) { return attention(o); })
       .Case([&](AttentionBackwardOp o) { return attentionBackward(o); })
       .Case([&](ConvolutionOp o) { return convolution(o); })
+      .Case([&](ConvolutionWeightGradientOp o) {
+        return convolutionWeightGradient(o);
+      })
       .Case([&](KernelOp o) { return kernel(o); })
       .Case<AllReduceOp, AllGatherOp, ReduceScatterOp>(
           [&](Operation *o) { return singleRankCollective(o); })

@@ -185,6 +185,7 @@ private:
   Status attention(AttentionOp op);
   Status attentionBackward(AttentionBackwardOp op);
   Status convolution(ConvolutionOp op);
+  Status convolutionWeightGradient(ConvolutionWeightGradientOp op);
   Status kernel(KernelOp op);
   /// A collective on one rank: the identity in a group of one, an error
   /// otherwise (Collectives.cpp simulates groups of several ranks).

@@ -1,11 +1,15 @@
 // stride.convolution in the reference interpreter, against values worked
 // out by hand: a 1-D convolution with stride, padding and bias; a
 // depthwise 2-D convolution with dilation; transposed convolutions with
-// output_padding and padding; a channels-last input (a stride order).
+// output_padding and padding; a channels-last input (a stride order);
+// weight gradients (stride.convolution_weight_gradient), strided and
+// padded, and grouped.
 // RUN: stride-run %s --reference --entry=strided --print | FileCheck %s --check-prefix=S
 // RUN: stride-run %s --reference --entry=depthwise --print | FileCheck %s --check-prefix=D
 // RUN: stride-run %s --reference --entry=transposed --print | FileCheck %s --check-prefix=T
 // RUN: stride-run %s --reference --entry=channels_last --print | FileCheck %s --check-prefix=C
+// RUN: stride-run %s --reference --entry=weight_gradient --print | FileCheck %s --check-prefix=WG
+// RUN: stride-run %s --reference --entry=weight_gradient_grouped --print | FileCheck %s --check-prefix=WGG
 
 // x = [0, 1, 2, 3, 4] padded by 1: [0, 0, 1, 2, 3, 4, 0]; windows of 2 at
 // 0, 2, 4 times [1, 2]: 0, 1 + 4, 3 + 8; plus the bias 0.5.
@@ -74,3 +78,31 @@ func.func @channels_last() -> !stride.tensor<1x1x2x2xf32> {
 // C:      result0: f32 [1, 1, 2, 2]
 // C-NEXT: {{\[\[\[}}[10, 32],
 // C-NEXT:    [54, 76]]]]
+
+// x = [0, 1, 2, 3, 4] padded by 1, dy = [1, 10, 100] at stride 2: kernel
+// offset k reads x[2 y - 1 + k]: k = 0 reads [pad, 1, 3], 10 + 300; k = 1
+// reads [0, 2, 4], 20 + 400.
+func.func @weight_gradient() -> !stride.tensor<1x1x2xf32> {
+  %x = stride.iota dim 2 : !stride.tensor<1x1x5xf32>
+  %dy = stride.constant dense<[[[1.0, 10.0, 100.0]]]> : tensor<1x1x3xf32> : !stride.tensor<1x1x3xf32>
+  %dw = stride.convolution_weight_gradient %x, %dy stride [2] padding [1] dilation [1] groups 1
+      : !stride.tensor<1x1x5xf32>, !stride.tensor<1x1x3xf32> -> !stride.tensor<1x1x2xf32>
+  return %dw : !stride.tensor<1x1x2xf32>
+}
+// WG:      result0: f32 [1, 1, 2]
+// WG-NEXT: {{\[\[}}[310, 420]]]
+
+// Two groups: x = [[0, 1, 2], [3, 4, 5]]; output channel 0 reads input
+// channel 0 with dy [1, 10] (k = 0: 0 + 10, k = 1: 1 + 20), channel 1
+// reads input channel 1 with dy [100, 1000] (300 + 4000, 400 + 5000).
+func.func @weight_gradient_grouped() -> !stride.tensor<2x1x2xf32> {
+  %i = stride.iota dim 0 : !stride.tensor<6xf32>
+  %x = stride.view %i : !stride.tensor<6xf32> -> !stride.tensor<1x2x3xf32>
+  %dy = stride.constant dense<[[[1.0, 10.0], [100.0, 1000.0]]]> : tensor<1x2x2xf32> : !stride.tensor<1x2x2xf32>
+  %dw = stride.convolution_weight_gradient %x, %dy stride [1] padding [0] dilation [1] groups 2
+      : !stride.tensor<1x2x3xf32>, !stride.tensor<1x2x2xf32> -> !stride.tensor<2x1x2xf32>
+  return %dw : !stride.tensor<2x1x2xf32>
+}
+// WGG:      result0: f32 [2, 1, 2]
+// WGG-NEXT: {{\[\[}}[10, 21]],
+// WGG-NEXT: {{\[\[}}4300, 5400]]]

@@ -118,7 +118,26 @@ TEST_F(FakeCudnnConvolutionTest, GradientsMatchTheReference) {
     Conv c = grouped();
     c.kind = kind;
     EXPECT_EQ(check(c), "") << kind;
+    EXPECT_EQ(lastGraph(), std::string("conv_") + kind);
   }
+}
+
+TEST_F(FakeCudnnConvolutionTest, WeightGradientAsTheCompilerWritesIt) {
+  // stride.convolution_weight_gradient's call: x, dy and dw all
+  // channels-last (stride-convolution-library's order for f16 and bf16,
+  // and for an f32 input that is channels-last), grouped, strided and
+  // dilated; and a 1-D one, row-major.
+  Conv c = grouped();
+  c.kind = "wgrad";
+  c.xs = {120, 1, 20, 4};
+  c.ws = {18, 1, 6, 2};
+  c.ys = {54, 1, 18, 6};
+  EXPECT_EQ(check(c), "");
+  EXPECT_EQ(lastGraph(), "conv_wgrad");
+  c = conv1d();
+  c.kind = "wgrad";
+  EXPECT_EQ(check(c), "");
+  EXPECT_EQ(lastGraph(), "conv_wgrad");
 }
 
 TEST_F(FakeCudnnConvolutionTest, DescriptorIsCheckedWhenLoading) {

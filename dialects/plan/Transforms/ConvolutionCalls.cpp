@@ -6,9 +6,10 @@
 //===----------------------------------------------------------------------===//
 //
 // The descriptor of cudnn.convolution (python-free-docs/convolution.md,
-// "The cuDNN step"): the kind of call, the forward convolution's x, w and
-// y with their dims and strides, its parameters, and each tensor's element
-// offset in its buffer.
+// "The cuDNN step"): the kind of call (a convolution's fprop or dgrad, a
+// weight gradient's wgrad), the forward convolution's x, w and y with
+// their dims and strides, its parameters, and each tensor's element offset
+// in its buffer.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,34 +78,71 @@ CallTensors convolutionTensors(ConvolutionOp op) {
   return tensors;
 }
 
-DictionaryAttr convolutionDescriptor(ConvolutionOp op, bool allowTf32) {
-  Fields f(op.getContext());
-  f.text("kind", op.getTransposed() ? "dgrad" : "fprop");
-  std::optional<DType> dtype =
-      dtypeOf(op.getInput().getType().getElementType());
+namespace {
+
+/// The parameters of the forward convolution `y = conv(x, w)` a call runs
+/// one of cuDNN's operations of.
+struct ForwardParameters {
+  ArrayRef<int64_t> stride, padding, dilation;
+};
+
+/// The fields every kind of call has: the kind, the dtype and name, the
+/// forward's tensors and parameters, TF32, and the offsets of `tensors`
+/// (the call's buffer order). The epilogue's flags are the caller's.
+void addForward(Fields &f, Operation *op, StringRef kind,
+                ForwardTensors forward, ForwardParameters parameters,
+                bool allowTf32, const CallTensors &tensors) {
+  f.text("kind", kind);
+  Type element = callTensorType(forward.x).getElementType();
+  std::optional<DType> dtype = dtypeOf(element);
   f.text("dtype", dtypeName(*dtype));
-  f.text("name", nameOf(op.getLoc()));
-  ForwardTensors forward = forwardOf(op);
+  f.text("name", nameOf(op->getLoc()));
   addTensor(f, "x", forward.x);
   addTensor(f, "w", forward.w);
   addTensor(f, "y", forward.y);
-  f.ints("stride", op.getStride());
+  f.ints("stride", parameters.stride);
   // A transposed convolution's output_padding (below the stride) adds x
   // rows that no window of the forward reaches: the same padding at both
   // ends gives the forward's y.
-  f.ints("pre_padding", op.getPadding());
-  f.ints("post_padding", op.getPadding());
-  f.ints("dilation", op.getDilation());
+  f.ints("pre_padding", parameters.padding);
+  f.ints("post_padding", parameters.padding);
+  f.ints("dilation", parameters.dilation);
+  f.flag("tf32", allowTf32 && element.isF32());
+  SmallVector<int64_t> offsets;
+  for (Value t : tensors)
+    offsets.push_back(callTensorType(t).getOffset());
+  f.ints("offsets", offsets);
+}
+
+} // namespace
+
+DictionaryAttr convolutionDescriptor(ConvolutionOp op, bool allowTf32) {
+  Fields f(op.getContext());
+  addForward(f, op, op.getTransposed() ? "dgrad" : "fprop", forwardOf(op),
+             {op.getStride(), op.getPadding(), op.getDilation()}, allowTf32,
+             convolutionTensors(op));
   f.flag("bias", bool(op.getBias()));
   // The epilogue, in cuDNN's graph after the bias: the residual (y's dims
   // and strides) added, then the relu.
   f.flag("residual", bool(op.getResidual()));
   f.flag("relu", op.getRelu());
-  f.flag("tf32", allowTf32 && op.getInput().getType().getElementType().isF32());
-  SmallVector<int64_t> offsets;
-  for (Value t : convolutionTensors(op))
-    offsets.push_back(callTensorType(t).getOffset());
-  f.ints("offsets", offsets);
+  return f.get();
+}
+
+CallTensors weightGradientTensors(ConvolutionWeightGradientOp op) {
+  return {op.getInput(), op.getGradOutput(), op.getResult()};
+}
+
+DictionaryAttr weightGradientDescriptor(ConvolutionWeightGradientOp op,
+                                        bool allowTf32) {
+  Fields f(op.getContext());
+  ForwardTensors forward{op.getInput(), op.getResult(), op.getGradOutput()};
+  addForward(f, op, "wgrad", forward,
+             {op.getStride(), op.getPadding(), op.getDilation()}, allowTf32,
+             weightGradientTensors(op));
+  f.flag("bias", false);
+  f.flag("residual", false);
+  f.flag("relu", false);
   return f.get();
 }
 

@@ -31,6 +31,16 @@ CallTensors convolutionTensors(ConvolutionOp op);
 /// float convolution may use TF32 tensor cores.
 mlir::DictionaryAttr convolutionDescriptor(ConvolutionOp op, bool allowTf32);
 
+/// The tensors of a weight gradient's call (cuDNN's wgrad of the forward
+/// convolution from the op's input by a weight of its result's shape) in
+/// buffer order: it reads x (the input) and dy (the output's gradient) and
+/// writes dw (the result).
+CallTensors weightGradientTensors(ConvolutionWeightGradientOp op);
+
+/// The `cudnn.convolution` descriptor of kind "wgrad" of `op`.
+mlir::DictionaryAttr weightGradientDescriptor(ConvolutionWeightGradientOp op,
+                                              bool allowTf32);
+
 } // namespace stride::plan
 
 #endif // STRIDE_DIALECTS_PLAN_TRANSFORMS_CONVOLUTIONCALLS_H

@@ -205,6 +205,9 @@ private:
   LogicalResult lowerAttention(AttentionOp op);
   LogicalResult lowerAttentionBackward(AttentionBackwardOp op);
   LogicalResult lowerConvolution(ConvolutionOp op);
+  LogicalResult lowerWeightGradient(ConvolutionWeightGradientOp op);
+  LogicalResult lowerConvolutionCall(Operation *op, ArrayRef<Value> tensors,
+                                     DictionaryAttr descriptor);
   LogicalResult lowerCollective(Operation *collective);
   FailureOr<SmallVector<Value>> callBuffers(Operation *call,
                                             ArrayRef<Value> tensors);
@@ -377,21 +380,38 @@ Outliner::callBuffers(Operation *call, ArrayRef<Value> tensors) {
   return buffers;
 }
 
-/// An attention op that stride-attention-library did not keep fused has
-/// no library call: stride-decompose-attention rewrites it first.
-static LogicalResult requireKeptFused(Operation *op) {
+/// A library-call op that its library pass (`library`) did not keep fused
+/// has no library call: its decomposition (`decompose`) rewrites it into
+/// `rewritten` first.
+static LogicalResult requireKeptFused(Operation *op, StringRef library,
+                                      StringRef decompose,
+                                      StringRef rewritten) {
   if (op->hasAttr(StrideDialect::kKeepFusedAttrName))
     return success();
   return op->emitOpError()
-         << "has no library call in the plan; stride-attention-library "
-            "keeps the ones cuDNN takes fused (marked '"
-         << StrideDialect::kKeepFusedAttrName
-         << "') and stride-decompose-attention rewrites the others into "
-            "products and kernels";
+         << "has no library call in the plan; " << library
+         << " keeps the ones cuDNN takes fused (marked '"
+         << StrideDialect::kKeepFusedAttrName << "') and " << decompose
+         << " rewrites the others into " << rewritten;
+}
+
+/// An attention op's (stride-attention-library, stride-decompose-attention).
+static LogicalResult requireKeptAttention(Operation *op) {
+  return requireKeptFused(op, "stride-attention-library",
+                          "stride-decompose-attention",
+                          "products and kernels");
+}
+
+/// A convolution's or weight gradient's (stride-convolution-library,
+/// stride-decompose-convolution).
+static LogicalResult requireKeptConvolution(Operation *op) {
+  return requireKeptFused(op, "stride-convolution-library",
+                          "stride-decompose-convolution",
+                          "windows and products");
 }
 
 LogicalResult Outliner::lowerAttention(AttentionOp op) {
-  if (failed(requireKeptFused(op)))
+  if (failed(requireKeptAttention(op)))
     return failure();
   builder.setInsertionPoint(op);
   FailureOr<SmallVector<Value>> buffers =
@@ -418,7 +438,7 @@ LogicalResult Outliner::lowerAttention(AttentionOp op) {
 }
 
 LogicalResult Outliner::lowerAttentionBackward(AttentionBackwardOp op) {
-  if (failed(requireKeptFused(op)))
+  if (failed(requireKeptAttention(op)))
     return failure();
   builder.setInsertionPoint(op);
   FailureOr<SmallVector<Value>> buffers =
@@ -431,13 +451,8 @@ LogicalResult Outliner::lowerAttentionBackward(AttentionBackwardOp op) {
 }
 
 LogicalResult Outliner::lowerConvolution(ConvolutionOp op) {
-  if (!op->hasAttr(StrideDialect::kKeepFusedAttrName))
-    return op.emitOpError()
-           << "has no library call in the plan; stride-convolution-library "
-              "keeps the ones cuDNN takes (marked '"
-           << StrideDialect::kKeepFusedAttrName
-           << "') and stride-decompose-convolution rewrites the others into "
-              "windows and products";
+  if (failed(requireKeptConvolution(op)))
+    return failure();
   if (op.getTransposed() && op.getBias())
     return op.emitOpError()
            << "is transposed and has a bias, which cuDNN's data gradient "
@@ -448,13 +463,28 @@ LogicalResult Outliner::lowerConvolution(ConvolutionOp op) {
            << "is transposed and has a relu, which cuDNN's data gradient "
               "does not apply; stride-convolution-library applies it after "
               "the call";
+  return lowerConvolutionCall(op, convolutionTensors(op),
+                              convolutionDescriptor(op, allowTf32));
+}
+
+LogicalResult
+Outliner::lowerWeightGradient(ConvolutionWeightGradientOp op) {
+  if (failed(requireKeptConvolution(op)))
+    return failure();
+  return lowerConvolutionCall(op, weightGradientTensors(op),
+                              weightGradientDescriptor(op, allowTf32));
+}
+
+/// One cudnn.convolution step over the buffers of `tensors` (buffer order).
+LogicalResult Outliner::lowerConvolutionCall(Operation *op,
+                                             ArrayRef<Value> tensors,
+                                             DictionaryAttr descriptor) {
   builder.setInsertionPoint(op);
-  FailureOr<SmallVector<Value>> buffers =
-      callBuffers(op, convolutionTensors(op));
+  FailureOr<SmallVector<Value>> buffers = callBuffers(op, tensors);
   if (failed(buffers))
     return failure();
-  LibraryCallOp::create(builder, op.getLoc(), "cudnn.convolution",
-                        convolutionDescriptor(op, allowTf32), *buffers);
+  LibraryCallOp::create(builder, op->getLoc(), "cudnn.convolution",
+                        descriptor, *buffers);
   return success();
 }
 
@@ -595,6 +625,8 @@ LogicalResult Outliner::run() {
       done = lowerAttentionBackward(backward);
     else if (auto convolution = dyn_cast<ConvolutionOp>(op))
       done = lowerConvolution(convolution);
+    else if (auto weightGradient = dyn_cast<ConvolutionWeightGradientOp>(op))
+      done = lowerWeightGradient(weightGradient);
     else if (collectiveWorldSize(&op))
       done = lowerCollective(&op);
     else if (isFunctional(&op))

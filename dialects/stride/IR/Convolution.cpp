@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // inferConvolutionShape (PyTorch's aten.convolution rules, checked in the
-// order PyTorch checks them) and stride.convolution's verifier.
+// order PyTorch checks them), stride.convolution's verifier and
+// stride.convolution_weight_gradient's (the forward's rule).
 //
 //===----------------------------------------------------------------------===//
 
@@ -164,37 +165,63 @@ stride::inferConvolutionShape(const ConvolutionGeometry &g,
   return result;
 }
 
-ConvolutionGeometry ConvolutionOp::getGeometry() {
-  auto shape = [](Value v) {
-    ArrayRef<int64_t> s = cast<StridedTensorType>(v.getType()).getShape();
-    return Dims(s.begin(), s.end());
-  };
+namespace {
+
+Dims dimsOf(Value v) {
+  ArrayRef<int64_t> s = cast<StridedTensorType>(v.getType()).getShape();
+  return Dims(s.begin(), s.end());
+}
+
+/// Each named tensor of `op` (null: absent) has `element`, its input's
+/// element type.
+LogicalResult
+checkElementTypes(Operation *op, Type element,
+                  ArrayRef<std::pair<StringRef, Value>> tensors) {
+  for (auto [name, v] : tensors) {
+    if (!v)
+      continue;
+    Type had = cast<StridedTensorType>(v.getType()).getElementType();
+    if (had != element)
+      return op->emitOpError() << name << " has element type " << had
+                               << ", expected the input's " << element;
+  }
+  return success();
+}
+
+/// The geometry of a convolution over `input` by a weight of `weight`'s
+/// shape, with the parameters both ops have.
+template <typename OpTy>
+ConvolutionGeometry geometryOf(OpTy op, Value input, Value weight) {
   ConvolutionGeometry g;
-  g.input = shape(getInput());
-  g.weight = shape(getWeight());
+  g.input = dimsOf(input);
+  g.weight = dimsOf(weight);
+  g.stride = Dims(op.getStride().begin(), op.getStride().end());
+  g.padding = Dims(op.getPadding().begin(), op.getPadding().end());
+  g.dilation = Dims(op.getDilation().begin(), op.getDilation().end());
+  g.groups = op.getGroups();
+  return g;
+}
+
+} // namespace
+
+ConvolutionGeometry ConvolutionOp::getGeometry() {
+  ConvolutionGeometry g = geometryOf(*this, getInput(), getWeight());
   if (getBias())
-    g.bias = shape(getBias());
-  g.stride = Dims(getStride().begin(), getStride().end());
-  g.padding = Dims(getPadding().begin(), getPadding().end());
-  g.dilation = Dims(getDilation().begin(), getDilation().end());
+    g.bias = dimsOf(getBias());
   if (std::optional<ArrayRef<int64_t>> outputPadding = getOutputPadding())
     g.outputPadding = Dims(outputPadding->begin(), outputPadding->end());
-  g.groups = getGroups();
   g.transposed = getTransposed();
   return g;
 }
 
 LogicalResult ConvolutionOp::verify() {
   Type element = getInput().getType().getElementType();
-  for (auto [name, v] : {std::pair<StringRef, Value>{"weight", getWeight()},
-                         {"bias", getBias()},
-                         {"residual", getResidual()},
-                         {"result", getResult()}})
-    if (v && cast<StridedTensorType>(v.getType()).getElementType() != element)
-      return emitOpError() << name << " has element type "
-                           << cast<StridedTensorType>(v.getType())
-                                  .getElementType()
-                           << ", expected the input's " << element;
+  if (failed(checkElementTypes(*this, element,
+                               {{"weight", getWeight()},
+                                {"bias", getBias()},
+                                {"residual", getResidual()},
+                                {"result", getResult()}})))
+    return failure();
   FailureOr<Dims> shape =
       inferConvolutionShape(getGeometry(), [&] { return emitOpError(); });
   if (failed(shape))
@@ -218,4 +245,33 @@ LogicalResult ConvolutionOp::verify() {
                            << formatDims(Dims(actual.begin(), actual.end()));
   }
   return success();
+}
+
+ConvolutionGeometry ConvolutionWeightGradientOp::getGeometry() {
+  return geometryOf(*this, getInput(), getResult());
+}
+
+/// The forward convolution's rule over the input and a weight of the
+/// result's shape gives grad_output's shape.
+LogicalResult ConvolutionWeightGradientOp::verify() {
+  Type element = getInput().getType().getElementType();
+  if (failed(checkElementTypes(*this, element,
+                               {{"grad_output", getGradOutput()},
+                                {"result", getResult()}})))
+    return failure();
+  FailureOr<Dims> forward =
+      inferConvolutionShape(getGeometry(), [&] { return emitOpError(); });
+  if (failed(forward))
+    return failure();
+  Dims gradOutput = dimsOf(getGradOutput());
+  if (gradOutput == *forward)
+    return success();
+  InFlightDiagnostic diag = emitOpError();
+  diag << "grad_output has shape " << formatDims(gradOutput)
+       << ", expected the forward convolution's result "
+       << formatDims(*forward);
+  diag.attachNote() << "the forward convolves the input "
+                    << formatDims(dimsOf(getInput())) << " by a weight of "
+                    << "the result's shape " << formatDims(dimsOf(getResult()));
+  return diag;
 }

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Convolution (issue 42): a library-call op like stride.matmul (included by
-// StrideOps.td). The semantics, its decomposition and what is refused are
+// Convolution (issue 42): library-call ops like stride.matmul (included by
+// StrideOps.td), the convolution and its weight's gradient. The semantics, its decomposition and what is refused are
 // in python-free-docs/convolution.md.
 //
 //===----------------------------------------------------------------------===//
@@ -96,6 +96,63 @@ def Stride_ConvolutionOp : Stride_Op<"convolution", [Pure, Stride_LibraryCall,
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The parameters as one ConvolutionGeometry (Convolution.h).
+    ConvolutionGeometry getGeometry();
+  }];
+}
+
+def Stride_ConvolutionWeightGradientOp
+    : Stride_Op<"convolution_weight_gradient", [Pure, Stride_LibraryCall]> {
+  let summary = "the gradient of a convolution (not transposed) with respect "
+                "to its weight (`aten.convolution_backward`'s second output)";
+  let description = [{
+    The weight's gradient of `stride.convolution` (not transposed, no
+    bias: its gradient is a sum), from the forward's `input`
+    `[N, C_in, X_1 .. X_D]` and the gradient of its result, `grad_output`
+    `[N, C_out, Y_1 .. Y_D]`, with the forward's `stride`, `padding`,
+    `dilation` and `groups` (`G`). The result has the forward weight's
+    shape `[C_out, C_in / G, K_1 .. K_D]` (the kernel sizes are the
+    result type's); with `S`, `P`, `L` the stride, padding and dilation:
+
+    ```
+    result[o, c, k..] = sum_{n, y..} grad_output[n, o, y..]
+        * input[n, g * C_in / G + c, y_d * S_d - P_d + k_d * L_d ..]
+                                      (g = o / (C_out / G); 0 outside)
+    ```
+
+    The shape rules are the forward's: `grad_output`'s shape is the one
+    `stride.convolution` gives `input` and a weight of the result's shape
+    (the verifier calls the same rule). The element types are `f16`,
+    `bf16`, `f32` or `f64`, the same for every operand and the result;
+    the operands may have any layout, the result is a fresh buffer. The
+    reference interpreter sums in f64 and rounds each element once.
+
+    `stride-convolution-library` keeps it as one cuDNN weight-gradient
+    call (`cudnn.convolution` of kind `wgrad`);
+    `stride-decompose-convolution` rewrites the others (f64, or
+    `convolutions=generated`) into a forward convolution over the input
+    viewed with the batch as channels (python-free-docs/convolution.md).
+
+    ```mlir
+    %dw = stride.convolution_weight_gradient %x, %dy stride [2, 1]
+        padding [1, 1] dilation [1, 2] groups 2
+        : !stride.tensor<2x4x8x6xf32>, !stride.tensor<2x6x4x3xf32>
+          -> !stride.tensor<6x2x3x3xf32>
+    ```
+  }];
+  let arguments = (ins Stride_FloatTensor:$input,
+                       Stride_FloatTensor:$grad_output,
+                       DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilation, I64Attr:$groups);
+  let results = (outs Stride_FloatTensor:$result);
+  let assemblyFormat = [{
+    $input `,` $grad_output `stride` $stride `padding` $padding
+    `dilation` $dilation `groups` $groups attr-dict `:` type($input) `,`
+    type($grad_output) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The forward convolution's parameters (its weight the result's
+    /// shape) as one ConvolutionGeometry (Convolution.h).
     ConvolutionGeometry getGeometry();
   }];
 }

@@ -31,8 +31,8 @@ namespace {
 /// Whether Stride may choose `value`'s layout: a fresh buffer of 2-D or
 /// 3-D images in f16 or bf16, row-major from element 0 as the importer
 /// writes it, that the graph neither returns nor views: every reader is a
-/// functional op or a convolution, which read any layout through their
-/// operands' types.
+/// functional op, a convolution or a weight gradient, which read any
+/// layout through their operands' types.
 bool layoutIsOwned(Value value) {
   Operation *def = value.getDefiningOp();
   auto type = dyn_cast<StridedTensorType>(value.getType());
@@ -43,7 +43,8 @@ bool layoutIsOwned(Value value) {
       type.getOffset() != 0 || !isPackedIn(type, channelsFirst(type.getRank())))
     return false;
   return llvm::all_of(value.getUsers(), [](Operation *user) {
-    return isFunctional(user) || isa<ConvolutionOp>(user);
+    return isFunctional(user) ||
+           isa<ConvolutionOp, ConvolutionWeightGradientOp>(user);
   });
 }
 

@@ -42,33 +42,65 @@ bool cudnnReadsInPlace(StridedTensorType type, ArrayRef<int64_t> order) {
          type.getOffset() * bytes % kCudnnAlignment == 0;
 }
 
-/// The stride order of `op`'s tensors: channels-last where its result is
-/// (and not also row-major: a tensor with one channel or position is
-/// both), else row-major. cuDNN's engines read and write one order.
-SmallVector<int64_t> strideOrderOf(ConvolutionOp op) {
-  StridedTensorType result = op.getResult().getType();
-  int64_t rank = result.getRank();
-  if (!isPackedIn(result, channelsFirst(rank)) &&
-      isPackedIn(result, channelsLast(rank)))
+/// Channels-last where `type` is packed so (and not also row-major: a
+/// tensor with one channel or position is both), else row-major.
+SmallVector<int64_t> packedOrderOf(StridedTensorType type) {
+  int64_t rank = type.getRank();
+  if (!isPackedIn(type, channelsFirst(rank)) &&
+      isPackedIn(type, channelsLast(rank)))
     return channelsLast(rank);
   return channelsFirst(rank);
 }
 
-/// What cuDNN does not take in `op`, or "" when it takes it.
-std::string cudnnRefusal(ConvolutionOp op) {
+/// The stride order of `op`'s tensors: its result's (cuDNN's engines read
+/// and write one order; stride-convolution-layout chose the result's).
+SmallVector<int64_t> strideOrderOf(ConvolutionOp op) {
+  return packedOrderOf(op.getResult().getType());
+}
+
+/// The stride order of a weight gradient's tensors: channels-last for f16
+/// and bf16 over 2-D and 3-D images (cuDNN's tensor-core engines read
+/// NHWC, the order stride-convolution-layout gives the forward's and the
+/// data gradient's results), else the order its input is packed in. Its
+/// result, the weight's gradient, is small: a copy into the graph's
+/// layout after the call costs little.
+SmallVector<int64_t> strideOrderOf(ConvolutionWeightGradientOp op) {
   StridedTensorType input = op.getInput().getType();
   Type element = input.getElementType();
+  if ((element.isF16() || element.isBF16()) && input.getRank() >= 4)
+    return channelsLast(input.getRank());
+  return packedOrderOf(input);
+}
+
+/// What cuDNN does not take in an op of `element` over `tensors`, or "".
+std::string cudnnRefusal(Type element, ArrayRef<Value> tensors) {
   if (!element.isF16() && !element.isBF16() && !element.isF32())
     return "its element type is not f16, bf16 or f32";
-  for (Value v : {op.getInput(), op.getWeight(), op.getResult()})
+  for (Value v : tensors)
     if (llvm::is_contained(typeOf(v).getShape(), 0))
       return "a tensor has no element";
+  return "";
+}
+
+/// What cuDNN does not take in `op`, or "" when it takes it.
+std::string cudnnRefusal(ConvolutionOp op) {
+  std::string refusal =
+      cudnnRefusal(op.getInput().getType().getElementType(),
+                   {op.getInput(), op.getWeight(), op.getResult()});
+  if (!refusal.empty())
+    return refusal;
   if (std::optional<ArrayRef<int64_t>> outputPadding = op.getOutputPadding())
     for (auto [pad, stride] : llvm::zip(*outputPadding, op.getStride()))
       if (pad >= stride)
         return "an output_padding is not below its stride (cuDNN's data "
                "gradient gives only the rows the stride reaches)";
   return "";
+}
+
+/// What cuDNN does not take in the weight gradient `op`, or "".
+std::string cudnnRefusal(ConvolutionWeightGradientOp op) {
+  return cudnnRefusal(op.getInput().getType().getElementType(),
+                      {op.getInput(), op.getGradOutput(), op.getResult()});
 }
 
 /// cuDNN's runtime-fusion engines read channels in vectors of 16 bytes.
@@ -194,18 +226,56 @@ void splitBias(ConvolutionOp op) {
   op.getResult().replaceAllUsesExcept(sum, sum.getDefiningOp());
 }
 
+/// The copies into cuDNN's layouts made so far in a function: a second op
+/// that reads the same value in the same layout (a backward graph's data
+/// and weight gradients read one output gradient) reads the first copy
+/// instead of making its own.
+class CudnnCopies {
+public:
+  /// `value` as `type`: a copy made before `op`, or one made already
+  /// before it.
+  Value into(Operation *op, Value value, StridedTensorType type) {
+    Value &copy = made[{value, type}];
+    if (copy && definedBefore(copy, op))
+      return copy;
+    OpsBefore ops(op, type.getElementType());
+    copy = ops.into(value, type);
+    return copy;
+  }
+
+private:
+  DenseMap<std::pair<Value, Type>, Value> made;
+};
+
+/// `operand` of `op` as cuDNN reads it in place in `order`: itself, or a
+/// copy packed in that order.
+void readInPlace(Operation *op, OpOperand &operand, ArrayRef<int64_t> order,
+                 CudnnCopies &copies) {
+  StridedTensorType type = typeOf(operand.get());
+  if (!cudnnReadsInPlace(type, order))
+    operand.set(copies.into(op, operand.get(), packedIn(type, order)));
+}
+
+/// `result` as cuDNN writes it in place in `order`: its own layout, or one
+/// packed in that order and a copy after the op into its own.
+void writeInPlace(OpResult result, ArrayRef<int64_t> order) {
+  if (!cudnnReadsInPlace(typeOf(result), order))
+    writeResultAs(result, packedIn(typeOf(result), order));
+}
+
+void markKept(Operation *op) {
+  op->setAttr(StrideDialect::kKeepFusedAttrName, UnitAttr::get(op->getContext()));
+}
+
 /// Gives `op` operands and a result in one stride order that cuDNN reads
 /// and writes in place (copies in that order where they are not), its
 /// bias and (with `epilogues`) its residual and relu where cuDNN takes
 /// them, and marks it for the plan.
-void prepare(ConvolutionOp op, bool epilogues) {
+void prepare(ConvolutionOp op, bool epilogues, CudnnCopies &copies) {
   SmallVector<int64_t> order = strideOrderOf(op);
   OpsBefore ops(op, op.getInput().getType().getElementType());
-  for (OpOperand *operand : {&op.getInputMutable(), &op.getWeightMutable()}) {
-    StridedTensorType type = typeOf(operand->get());
-    if (!cudnnReadsInPlace(type, order))
-      operand->set(ops.into(operand->get(), packedIn(type, order)));
-  }
+  for (OpOperand *operand : {&op.getInputMutable(), &op.getWeightMutable()})
+    readInPlace(op, *operand, order, copies);
   if (Value bias = op.getBias()) {
     if (!cudnnAddsBias(op))
       splitBias(op);
@@ -224,10 +294,20 @@ void prepare(ConvolutionOp op, bool epilogues) {
       foldResidual(op);
     foldRelu(op);
   }
-  OpResult result = cast<OpResult>(op.getResult());
-  if (!cudnnReadsInPlace(typeOf(result), order))
-    writeResultAs(result, packedIn(typeOf(result), order));
-  op->setAttr(StrideDialect::kKeepFusedAttrName, UnitAttr::get(op->getContext()));
+  writeInPlace(cast<OpResult>(op.getResult()), order);
+  markKept(op);
+}
+
+/// Gives the weight gradient `op` its input, output gradient and result in
+/// one stride order that cuDNN's wgrad reads and writes in place (copies
+/// where they are not), and marks it for the plan.
+void prepare(ConvolutionWeightGradientOp op, CudnnCopies &copies) {
+  SmallVector<int64_t> order = strideOrderOf(op);
+  for (OpOperand *operand :
+       {&op.getInputMutable(), &op.getGradOutputMutable()})
+    readInPlace(op, *operand, order, copies);
+  writeInPlace(cast<OpResult>(op.getResult()), order);
+  markKept(op);
 }
 
 struct ConvolutionLibraryPass
@@ -244,20 +324,35 @@ struct ConvolutionLibraryPass
     }
     if (convolutions == "generated")
       return;
-    SmallVector<ConvolutionOp> ops;
-    getOperation().walk([&](ConvolutionOp op) { ops.push_back(op); });
-    for (ConvolutionOp op : ops) {
-      std::string refusal = cudnnRefusal(op);
-      if (refusal.empty()) {
-        prepare(op, epilogues);
-        continue;
-      }
-      if (convolutions == "library") {
-        op.emitOpError() << "cannot run as a cuDNN call: " << refusal
-                         << " (convolutions=library; auto decomposes it)";
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<ConvolutionOp, ConvolutionWeightGradientOp>(op))
+        ops.push_back(op);
+    });
+    CudnnCopies copies;
+    for (Operation *op : ops)
+      if (failed(keepOrLeave(op, copies)))
         return signalPassFailure();
-      }
+  }
+
+  /// Prepares `op` for its cuDNN call where cuDNN takes it; leaves it to
+  /// the decomposition otherwise (an error with `library`).
+  LogicalResult keepOrLeave(Operation *op, CudnnCopies &copies) {
+    auto convolution = dyn_cast<ConvolutionOp>(op);
+    auto weightGradient = dyn_cast<ConvolutionWeightGradientOp>(op);
+    std::string refusal =
+        convolution ? cudnnRefusal(convolution) : cudnnRefusal(weightGradient);
+    if (refusal.empty()) {
+      if (convolution)
+        prepare(convolution, epilogues, copies);
+      else
+        prepare(weightGradient, copies);
+      return success();
     }
+    if (convolutions != "library")
+      return success();
+    return op->emitOpError() << "cannot run as a cuDNN call: " << refusal
+                             << " (convolutions=library; auto decomposes it)";
   }
 };
 

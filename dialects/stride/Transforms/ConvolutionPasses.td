@@ -140,6 +140,18 @@ def ConvolutionLibrary : Pass<"stride-convolution-library",
       error at the op.
     - `generated`: none; every convolution is decomposed.
 
+    The same policy chooses for each `stride.convolution_weight_gradient`
+    (f16, bf16 or f32: one cuDNN weight-gradient call, `wgrad`; f64 is
+    decomposed). A kept weight gradient reads its input and output
+    gradient and writes its result in one stride order: channels-last for
+    f16 and bf16 over 2-D and 3-D images (cuDNN's tensor-core engines),
+    otherwise the order its input is packed in; a tensor not packed in
+    that order from a 16-byte aligned offset is copied (the result: written
+    in that order and copied into the graph's layout after the call). One
+    copy of a value serves every call of the function that reads it in
+    that layout (the data and weight gradients read the same output
+    gradient).
+
     For each convolution kept:
 
     - an operand (input, weight) that is not packed in row-major (NCHW) or
@@ -232,6 +244,15 @@ def DecomposeConvolution : Pass<"stride-decompose-convolution",
       group (permuted, a copy only where `G > 1`);
     - the bias (`stride.expand` of `[C_out, 1..]`) added by a `stride.add`,
       or a `stride.clone` where the product's layout is not the op's.
+
+    A `stride.convolution_weight_gradient` that
+    `stride-convolution-library` did not keep is first rewritten as a
+    forward convolution with the batch as channels: the input viewed
+    `[C/G, G N, X..]` (a copy, since the permutation is no view of a
+    packed input) convolved in `G` groups by the output's gradient viewed
+    `[C_out, N, Y..]`, with stride and dilation swapped, its result
+    `[C/G, C_out, K'..]` (`K' >= K`) sliced to the kernel and permuted to
+    `[C_out, C/G, K..]`; that convolution is decomposed as above.
 
     A transposed convolution is first rewritten as one of stride 1 over its
     input with `S - 1` zeros inserted between elements (`stride.full` and

@@ -13,7 +13,9 @@
 // epilogue (residual, relu) as ops. A transposed
 // convolution is first rewritten as a convolution of stride 1 over its
 // input with zeros inserted (stride.slice_scatter) and the weight flipped
-// (stride.index_select). python-free-docs/convolution.md.
+// (stride.index_select). A weight gradient cuDNN does not run is first
+// rewritten as a forward convolution with the batch as channels.
+// python-free-docs/convolution.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -283,9 +285,79 @@ private:
   bool channelsLast;
 };
 
+/// The weight gradient `op` as a forward convolution with the batch as
+/// channels: the input [N, G, C/G, X..] permuted and viewed
+/// [C/G, G * N, X..] convolved, in G groups, by the output's gradient
+/// [N, G, C_out / G, Y..] viewed [C_out, N, Y..], with stride and dilation
+/// swapped; the result [C/G, C_out, K'..] (K' >= K) cut to the kernel and
+/// permuted to [C_out, C/G, K..]. The convolution is left for the
+/// decomposition.
+Value forwardSpelling(ConvolutionWeightGradientOp op) {
+  ConvolutionGeometry g = op.getGeometry();
+  OpsBefore ops(op, op.getInput().getType().getElementType());
+  int64_t spatial = g.spatialRank(), batch = g.input[0], G = g.groups;
+  int64_t perGroup = g.inChannels() / G, outPerGroup = g.outChannels() / G;
+  Dims dy = shapeOf(op.getGradOutput());
+  auto withSpatial = [&](Dims head, ArrayRef<int64_t> shape) {
+    head.insert(head.end(), shape.begin() + 2, shape.end());
+    return head;
+  };
+  auto order = [&](Dims head) {
+    for (int64_t d = 0; d < spatial; ++d)
+      head.push_back(d + 3);
+    return head;
+  };
+  Value grouped = ops.viewOrCopy(op.getInput(),
+                                 withSpatial({batch, G, perGroup}, g.input));
+  Value byChannel = ops.permute(grouped, order({2, 1, 0}));
+  Value x = ops.viewOrCopy(byChannel, withSpatial({perGroup, G * batch}, g.input));
+  Value dyGrouped = ops.viewOrCopy(op.getGradOutput(),
+                                   withSpatial({batch, G, outPerGroup}, dy));
+  Value dyByChannel = ops.permute(dyGrouped, order({1, 2, 0}));
+  Value k = ops.viewOrCopy(dyByChannel, withSpatial({G * outPerGroup, batch}, dy));
+  ConvolutionGeometry forward;
+  forward.input = shapeOf(x);
+  forward.weight = shapeOf(k);
+  forward.stride = g.dilation;
+  forward.padding = g.padding;
+  forward.dilation = g.stride;
+  forward.groups = G;
+  FailureOr<Dims> shape =
+      inferConvolutionShape(forward, [&] { return op.emitOpError(); });
+  assert(succeeded(shape) && "the verifier checked the forward's geometry");
+  OpBuilder b(op);
+  Value r = ConvolutionOp::create(
+      b, op.getLoc(), ops.dense(*shape), x, k, /*bias=*/Value(),
+      /*residual=*/Value(), b.getDenseI64ArrayAttr(forward.stride),
+      b.getDenseI64ArrayAttr(forward.padding),
+      b.getDenseI64ArrayAttr(forward.dilation), b.getI64IntegerAttr(G),
+      /*transposed=*/UnitAttr(), /*output_padding=*/DenseI64ArrayAttr(),
+      /*relu=*/UnitAttr());
+  for (int64_t d = 0; d < spatial; ++d)
+    if ((*shape)[d + 2] != g.weight[d + 2])
+      r = ops.slice(r, d + 2, 0, g.weight[d + 2]);
+  Dims swap{1, 0};
+  for (int64_t d = 0; d < spatial; ++d)
+    swap.push_back(d + 2);
+  Value permuted = ops.permute(r, swap);
+  return ops.into(permuted, op.getResult().getType());
+}
+
 struct DecomposeConvolutionPass
     : public stride::impl::DecomposeConvolutionBase<DecomposeConvolutionPass> {
   void runOnOperation() override {
+    // The weight gradients cuDNN does not run become forward convolutions
+    // first, decomposed with the others below.
+    SmallVector<ConvolutionWeightGradientOp> weightGradients;
+    getOperation().walk([&](ConvolutionWeightGradientOp op) {
+      if (!op->hasAttr(StrideDialect::kKeepFusedAttrName))
+        weightGradients.push_back(op);
+    });
+    for (ConvolutionWeightGradientOp op : weightGradients) {
+      Value result = forwardSpelling(op);
+      op.getResult().replaceAllUsesWith(result);
+      op->erase();
+    }
     SmallVector<ConvolutionOp> convolutions;
     // stride-convolution-library keeps the ones cuDNN runs.
     getOperation().walk([&](ConvolutionOp op) {

@@ -8,8 +8,9 @@
 // The op table's convolution (issue 42): aten.convolution as one
 // stride.convolution, its parameters checked by the op's own shape rule
 // (Convolution.h) with the error at the node; aten.convolution_backward as
-// convolutions too (the input's gradient a transposed convolution, the
-// weight's a convolution of the input by the output's gradient).
+// a transposed convolution (the input's gradient), a
+// stride.convolution_weight_gradient (the weight's) and a sum (the
+// bias's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,23 +117,6 @@ LogicalResult convolution(NodeImporter &n) {
   return success();
 }
 
-Value permuted(NodeImporter &n, Value x, ArrayRef<int64_t> dims) {
-  auto type = cast<StridedTensorType>(x.getType());
-  ViewResult view = inferPermute(type.getLayout(), dims);
-  return PermuteOp::create(n.b(), n.location(), type.withLayout(*view.layout),
-                           x, n.b().getDenseI64ArrayAttr(dims));
-}
-
-/// `x` as `shape`: a view, of a row-major copy where its layout allows none.
-Value reshaped(NodeImporter &n, Value x, ArrayRef<int64_t> shape) {
-  auto type = cast<StridedTensorType>(x.getType());
-  if (!inferView(type.getLayout(), shape))
-    x = n.toType(x, n.contiguous(type.getShape(), type.getDType()));
-  type = cast<StridedTensorType>(x.getType());
-  Layout layout = *inferView(type.getLayout(), shape).layout;
-  return ViewOp::create(n.b(), n.location(), type.withLayout(layout), x);
-}
-
 /// The input's gradient: the transposed convolution of the output's
 /// gradient by the weight, with the output padding that gives the input's
 /// size back.
@@ -153,52 +137,18 @@ Value inputGradient(NodeImporter &n, const ConvolutionGeometry &g,
   return convolve(n, t, gradOut, w, Value(), g.input);
 }
 
-/// The weight's gradient [C_out, C/G, K..]: with the batch as channels, the
-/// input [C/G, G * N, X..] convolved by the output's gradient
-/// [G * C_out / G, N, Y..] in G groups, stride and dilation swapped; the
-/// result [C/G, C_out, K'..] cut to the kernel and permuted.
+/// The weight's gradient [C_out, C/G, K..]: one
+/// stride.convolution_weight_gradient of the input by the output's
+/// gradient, with the forward's parameters.
 Value weightGradient(NodeImporter &n, const ConvolutionGeometry &g, Value x,
                      Value gradOut) {
-  int64_t spatial = g.spatialRank(), batch = g.input[0], G = g.groups;
-  int64_t perGroup = g.inChannels() / G, outPerGroup = g.outChannels() / G;
-  auto withSpatial = [&](Dims head, ArrayRef<int64_t> shape) {
-    head.insert(head.end(), shape.begin() + 2, shape.end());
-    return head;
-  };
-  Dims order{2, 1, 0};
-  for (int64_t d = 0; d < spatial; ++d)
-    order.push_back(d + 3);
-  Value in = reshaped(n, x, withSpatial({batch, G, perGroup}, g.input));
-  in = reshaped(n, permuted(n, in, order), withSpatial({perGroup, G * batch}, g.input));
-  ArrayRef<int64_t> y = shapeOf(gradOut);
-  Value k = reshaped(n, gradOut, withSpatial({batch, G, outPerGroup}, y));
-  order[0] = 1;
-  order[1] = 2;
-  order[2] = 0;
-  k = reshaped(n, permuted(n, k, order), withSpatial({G * outPerGroup, batch}, y));
-  ConvolutionGeometry w;
-  w.input = Dims(shapeOf(in).begin(), shapeOf(in).end());
-  w.weight = Dims(shapeOf(k).begin(), shapeOf(k).end());
-  w.stride = g.dilation;
-  w.padding = g.padding;
-  w.dilation = g.stride;
-  w.groups = G;
-  FailureOr<Dims> shape = inferConvolutionShape(w, [&] { return n.error(); });
-  Value r = convolve(n, w, in, k, Value(), *shape);
-  auto type = cast<StridedTensorType>(r.getType());
-  for (int64_t d = 0; d < spatial; ++d) {
-    int64_t kernel = g.weight[d + 2];
-    if ((*shape)[d + 2] == kernel)
-      continue;
-    ViewResult view = inferSlice(type.getLayout(), d + 2, 0, kernel, 1);
-    type = type.withLayout(*view.layout);
-    r = SliceOp::create(n.b(), n.location(), type, r, d + 2, 0, kernel,
-                        uint64_t(1));
-  }
-  Dims swap{1, 0};
-  for (int64_t d = 0; d < spatial; ++d)
-    swap.push_back(d + 2);
-  return permuted(n, r, swap);
+  DType dtype = cast<StridedTensorType>(x.getType()).getDType();
+  return ConvolutionWeightGradientOp::create(
+      n.b(), n.location(), n.contiguous(g.weight, dtype), x, gradOut,
+      n.b().getDenseI64ArrayAttr(g.stride),
+      n.b().getDenseI64ArrayAttr(g.padding),
+      n.b().getDenseI64ArrayAttr(g.dilation),
+      n.b().getI64IntegerAttr(g.groups));
 }
 
 /// convolution_backward(grad_output, input, weight, bias_sizes, stride,

@@ -4,7 +4,7 @@
 // RUN: stride-opt --stride-outline-executable -split-input-file -verify-diagnostics %s
 
 func.func @not_kept(%x: !stride.tensor<1x2x5xf32>, %w: !stride.tensor<3x2x3xf32>) -> !stride.tensor<1x3x3xf32> {
-  // expected-error @+1 {{has no library call in the plan; stride-convolution-library keeps the ones cuDNN takes}}
+  // expected-error @+1 {{has no library call in the plan; stride-convolution-library keeps the ones cuDNN takes fused}}
   %y = stride.convolution %x, %w stride [1] padding [0] dilation [1] groups 1 : !stride.tensor<1x2x5xf32>, !stride.tensor<3x2x3xf32> -> !stride.tensor<1x3x3xf32>
   return %y : !stride.tensor<1x3x3xf32>
 }

@@ -78,3 +78,31 @@ func.func @transposed(%x: !stride.tensor<1x4x5xf32>, %w: !stride.tensor<4x3x2xf3
   return %t : !stride.tensor<1x3x11xf32>
 }
 
+
+// -----
+
+// A weight gradient: wgrad reads x (the op's input) and dy (its output's
+// gradient) and writes dw (its result); the descriptor is the forward
+// convolution's, w of the result's dims [6, 2, 3, 3].
+// CHECK-LABEL: func.func @weight_gradient
+// CHECK: %[[X:.*]] = plan.input
+// CHECK: %[[DY:.*]] = plan.input
+// CHECK: %[[DW:.*]] = plan.alloc
+// CHECK: plan.library_call "cudnn.convolution"(%[[X]], %[[DY]], %[[DW]])
+// CHECK-SAME: bias = array<i64: 0>
+// CHECK-SAME: dilation = array<i64: 1, 2>
+// CHECK-SAME: kind = "wgrad"
+// CHECK-SAME: name = "dw"
+// CHECK-SAME: offsets = array<i64: 0, 0, 0>
+// CHECK-SAME: post_padding = array<i64: 1, 1>
+// CHECK-SAME: pre_padding = array<i64: 1, 1>
+// CHECK-SAME: stride = array<i64: 2, 1>
+// CHECK-SAME: w_dims = array<i64: 6, 2, 3, 3>
+// CHECK-SAME: w_strides = array<i64: 18, 9, 3, 1>
+// CHECK-SAME: x_dims = array<i64: 2, 4, 8, 6>
+// CHECK-SAME: y_dims = array<i64: 2, 6, 4, 4>
+// CHECK-NOT: plan.dispatch
+func.func @weight_gradient(%x: !stride.tensor<2x4x8x6xf32>, %dy: !stride.tensor<2x6x4x4xf32>) -> !stride.tensor<6x2x3x3xf32> {
+  %dw = stride.convolution_weight_gradient %x, %dy stride [2, 1] padding [1, 1] dilation [1, 2] groups 2 : !stride.tensor<2x4x8x6xf32>, !stride.tensor<2x6x4x4xf32> -> !stride.tensor<6x2x3x3xf32> loc("dw")
+  return %dw : !stride.tensor<6x2x3x3xf32>
+}

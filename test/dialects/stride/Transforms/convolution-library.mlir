@@ -111,3 +111,65 @@ func.func @output_padding_above_stride(%x: !stride.tensor<1x2x4xf32>, %w: !strid
   %t = stride.convolution %x, %w stride [2] padding [0] dilation [3] groups 1 transposed output_padding [2] : !stride.tensor<1x2x4xf32>, !stride.tensor<2x2x3xf32> -> !stride.tensor<1x2x15xf32>
   return %t : !stride.tensor<1x2x15xf32>
 }
+
+// -----
+
+// An f32 weight gradient over row-major tensors: kept as one call, its
+// operands read in place (no copy of the batch-as-channels views).
+// CHECK-LABEL: func.func @weight_gradient_f32
+// CHECK-NOT: stride.clone
+// CHECK: %[[DW:.*]] = stride.convolution_weight_gradient %arg0, %arg1 stride [2, 1] padding [1, 1] dilation [1, 2] groups 2 {stride.keep_fused}
+// CHECK-NEXT: return %[[DW]]
+// GEN-LABEL: func.func @weight_gradient_f32
+// GEN-NOT: keep_fused
+func.func @weight_gradient_f32(%x: !stride.tensor<2x4x8x6xf32>, %dy: !stride.tensor<2x6x4x4xf32>) -> !stride.tensor<6x2x3x3xf32> {
+  %dw = stride.convolution_weight_gradient %x, %dy stride [2, 1] padding [1, 1] dilation [1, 2] groups 2 : !stride.tensor<2x4x8x6xf32>, !stride.tensor<2x6x4x4xf32> -> !stride.tensor<6x2x3x3xf32>
+  return %dw : !stride.tensor<6x2x3x3xf32>
+}
+
+// -----
+
+// An f32 weight gradient follows its input's order: channels-last x, the
+// output's gradient copied channels-last, the result written
+// channels-last and copied into the graph's row-major layout.
+// CHECK-LABEL: func.func @weight_gradient_f32_nhwc
+// CHECK: %[[DY:.*]] = stride.clone %arg1 {{.*}} -> <2x8x4x4xf32, strides = [128, 1, 32, 8], offset = 0>
+// CHECK: %[[DW:.*]] = stride.convolution_weight_gradient %arg0, %[[DY]] {{.*}} {stride.keep_fused} {{.*}} -> <8x4x3x3xf32, strides = [36, 1, 12, 4], offset = 0>
+// CHECK: %[[R:.*]] = stride.clone %[[DW]] {{.*}} -> <8x4x3x3xf32, strides = [36, 9, 3, 1], offset = 0>
+// CHECK: return %[[R]]
+func.func @weight_gradient_f32_nhwc(%x: !stride.tensor<2x4x4x4xf32, strides = [64, 1, 16, 4], offset = 0>, %dy: !stride.tensor<2x8x4x4xf32>) -> !stride.tensor<8x4x3x3xf32> {
+  %dw = stride.convolution_weight_gradient %x, %dy stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x4x4x4xf32, strides = [64, 1, 16, 4], offset = 0>, !stride.tensor<2x8x4x4xf32> -> !stride.tensor<8x4x3x3xf32>
+  return %dw : !stride.tensor<8x4x3x3xf32>
+}
+
+// -----
+
+// bf16 over 2-D images runs channels-last (cuDNN's tensor-core engines):
+// row-major x and dy are copied into that order, and the data gradient
+// (a channels-last transposed convolution) and the weight gradient read
+// one copy of dy.
+// CHECK-LABEL: func.func @weight_gradient_bf16
+// CHECK: %[[DY:.*]] = stride.clone %arg0 {{.*}} -> <2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
+// CHECK: %[[W:.*]] = stride.clone %arg2 {{.*}} -> <16x8x3x3xbf16, strides = [72, 1, 24, 8], offset = 0>
+// CHECK: stride.convolution %[[DY]], %[[W]] {{.*}} transposed {stride.keep_fused}
+// CHECK: %[[X:.*]] = stride.clone %arg1 {{.*}} -> <2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>
+// CHECK-NOT: stride.clone %arg0
+// CHECK: %[[DW:.*]] = stride.convolution_weight_gradient %[[X]], %[[DY]] {{.*}} {stride.keep_fused} {{.*}} -> <16x8x3x3xbf16, strides = [72, 1, 24, 8], offset = 0>
+// CHECK: stride.clone %[[DW]] {{.*}} -> <16x8x3x3xbf16, strides = [72, 9, 3, 1], offset = 0>
+func.func @weight_gradient_bf16(%dy: !stride.tensor<2x16x4x4xbf16>, %x: !stride.tensor<2x8x4x4xbf16>, %w: !stride.tensor<16x8x3x3xbf16>) -> (!stride.tensor<2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>, !stride.tensor<16x8x3x3xbf16>) {
+  %dx = stride.convolution %dy, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 transposed : !stride.tensor<2x16x4x4xbf16>, !stride.tensor<16x8x3x3xbf16> -> !stride.tensor<2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>
+  %dw = stride.convolution_weight_gradient %x, %dy stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x4x4xbf16>, !stride.tensor<2x16x4x4xbf16> -> !stride.tensor<16x8x3x3xbf16>
+  return %dx, %dw : !stride.tensor<2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>, !stride.tensor<16x8x3x3xbf16>
+}
+
+// -----
+
+// An f64 weight gradient is left to stride-decompose-convolution (auto),
+// an error with convolutions=library.
+// CHECK-LABEL: func.func @weight_gradient_f64
+// CHECK-NOT: keep_fused
+func.func @weight_gradient_f64(%x: !stride.tensor<2x3x9xf64>, %dy: !stride.tensor<2x4x4xf64>) -> !stride.tensor<4x3x3xf64> {
+  // expected-error @+1 {{'stride.convolution_weight_gradient' op cannot run as a cuDNN call: its element type is not f16, bf16 or f32 (convolutions=library; auto decomposes it)}}
+  %dw = stride.convolution_weight_gradient %x, %dy stride [2] padding [0] dilation [1] groups 1 : !stride.tensor<2x3x9xf64>, !stride.tensor<2x4x4xf64> -> !stride.tensor<4x3x3xf64>
+  return %dw : !stride.tensor<4x3x3xf64>
+}

@@ -8,13 +8,13 @@
 // RUN: stride-opt %s --stride-decompose-convolution | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: stride-opt %s --stride-decompose-convolution -o %t/decomposed.mlir
-// RUN: for e in grouped pointwise_nhwc nhwc_result depthwise_nhwc transposed transposed_crop conv3d; do \
+// RUN: for e in grouped pointwise_nhwc nhwc_result depthwise_nhwc transposed transposed_crop conv3d weight_gradient weight_gradient_1d_f64 weight_gradient_nhwc; do \
 // RUN:   stride-run %s --reference --entry=$e --random-inputs --seed 3 --output-dir %t/$e && \
 // RUN:   stride-run %t/decomposed.mlir --reference --entry=$e --random-inputs --seed 3 --expect %t/$e || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=SAME
 // RUN: stride-run %s --reference --entry=bf16 --random-inputs --seed 3 --output-dir %t/bf16
 // RUN: stride-run %t/decomposed.mlir --reference --entry=bf16 --random-inputs --seed 3 --expect %t/bf16 --rtol 2e-2 | FileCheck %s --check-prefix=BF16
-// SAME-COUNT-7: result0: match
+// SAME-COUNT-10: result0: match
 // SAME-NOT: MISMATCH
 // BF16: result0: match
 
@@ -120,4 +120,44 @@ func.func @bf16(%x: !stride.tensor<2x8x6x6xbf16>, %w: !stride.tensor<4x8x3x3xbf1
       : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<4x8x3x3xbf16>, !stride.tensor<4xbf16>
       -> !stride.tensor<2x4x6x6xbf16>
   return %y : !stride.tensor<2x4x6x6xbf16>
+}
+
+// A weight gradient (grouped, strided, dilated) becomes a forward
+// convolution of the input viewed [C/G, G N, X..] by the output's gradient
+// viewed [C_out, N, Y..], stride and dilation swapped, cut to the kernel
+// and permuted; that convolution is decomposed in turn.
+// CHECK-LABEL: func.func @weight_gradient
+// CHECK:      %[[XG:.*]] = stride.view %arg0 : {{.*}} -> <2x2x2x8x6xf32
+// CHECK:      %[[XP:.*]] = stride.permute %[[XG]] dims [2, 1, 0, 3, 4]
+// CHECK:      %[[XC:.*]] = stride.clone %[[XP]]
+// CHECK:      stride.view %[[XC]] : {{.*}} -> <2x4x8x6xf32
+// CHECK:      %[[DG:.*]] = stride.view %arg1 : {{.*}} -> <2x2x3x4x4xf32
+// CHECK:      stride.permute %[[DG]] dims [1, 2, 0, 3, 4]
+// CHECK:      stride.matmul
+// CHECK:      stride.slice
+// CHECK:      stride.permute {{.*}} dims [1, 0, 2, 3]
+// CHECK-NOT:  stride.convolution
+func.func @weight_gradient(%x: !stride.tensor<2x4x8x6xf32>, %dy: !stride.tensor<2x6x4x4xf32>) -> !stride.tensor<6x2x3x3xf32> {
+  %dw = stride.convolution_weight_gradient %x, %dy stride [2, 1] padding [1, 1] dilation [1, 2] groups 2
+      : !stride.tensor<2x4x8x6xf32>, !stride.tensor<2x6x4x4xf32> -> !stride.tensor<6x2x3x3xf32>
+  return %dw : !stride.tensor<6x2x3x3xf32>
+}
+
+// A 1-D f64 weight gradient (what cuDNN does not take).
+// CHECK-LABEL: func.func @weight_gradient_1d_f64
+// CHECK-NOT:  stride.convolution
+// CHECK:      stride.matmul {{.*}} -> <3x1x4x3xf64
+func.func @weight_gradient_1d_f64(%x: !stride.tensor<2x3x9xf64>, %dy: !stride.tensor<2x4x4xf64>) -> !stride.tensor<4x3x3xf64> {
+  %dw = stride.convolution_weight_gradient %x, %dy stride [2] padding [0] dilation [1] groups 1
+      : !stride.tensor<2x3x9xf64>, !stride.tensor<2x4x4xf64> -> !stride.tensor<4x3x3xf64>
+  return %dw : !stride.tensor<4x3x3xf64>
+}
+
+// A channels-last input and a channels-last result.
+// CHECK-LABEL: func.func @weight_gradient_nhwc
+// CHECK-NOT:  stride.convolution
+func.func @weight_gradient_nhwc(%x: !stride.tensor<2x4x5x5xf32, strides = [100, 1, 20, 4], offset = 0>, %dy: !stride.tensor<2x4x3x3xf32>) -> !stride.tensor<4x2x3x3xf32, strides = [18, 1, 6, 2], offset = 0> {
+  %dw = stride.convolution_weight_gradient %x, %dy stride [2, 2] padding [1, 1] dilation [1, 1] groups 2
+      : !stride.tensor<2x4x5x5xf32, strides = [100, 1, 20, 4], offset = 0>, !stride.tensor<2x4x3x3xf32> -> !stride.tensor<4x2x3x3xf32, strides = [18, 1, 6, 2], offset = 0>
+  return %dw : !stride.tensor<4x2x3x3xf32, strides = [18, 1, 6, 2], offset = 0>
 }
