@@ -3,6 +3,9 @@
 // pipeline, with one located error; a static graph passes unchanged.
 // RUN: stride-opt %s -split-input-file -verify-diagnostics --stride-pipeline
 // RUN: stride-opt %s -split-input-file -verify-diagnostics --stride-check-symbolic-sizes
+// stride-run on the reference interpreter meets the same check first.
+// RUN: not stride-run %s --entry input --reference --random-inputs 2>&1 | FileCheck %s --check-prefix=RUNNER
+// RUNNER: check-symbolic-sizes.mlir:{{[0-9]+}}:18: error: value 'x' has the symbolic size 'batch' (1 to 1024); Stride compiles symbolic sizes up to verification and layout legalization only
 
 // expected-error @+1 {{value 'x' has the symbolic size 'batch' (1 to 1024); Stride compiles symbolic sizes up to verification and layout legalization only (stride-opt --stride-legalize-layouts): kernels with sizes as arguments are not built yet (issue 44)}}
 func.func @input(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"}) -> !stride.tensor<[batch, 768], f32>
