@@ -63,8 +63,7 @@ struct CheckSymbolicSizesPass
                    << " has the symbolic size "
                    << describeSymbol(found->symbol, declaredSymbols(func))
                    << "; Stride compiles symbolic sizes up to verification "
-                      "and layout legalization only (stride-opt "
-                      "--stride-legalize-layouts): kernels with sizes as "
+                      "and layout legalization only: kernels with sizes as "
                       "arguments are not built yet (issue 44)";
     signalPassFailure();
   }

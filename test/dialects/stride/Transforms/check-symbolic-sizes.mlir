@@ -7,7 +7,7 @@
 // RUN: not stride-run %s --entry input --reference --random-inputs 2>&1 | FileCheck %s --check-prefix=RUNNER
 // RUNNER: check-symbolic-sizes.mlir:{{[0-9]+}}:18: error: value 'x' has the symbolic size 'batch' (1 to 1024); Stride compiles symbolic sizes up to verification and layout legalization only
 
-// expected-error @+1 {{value 'x' has the symbolic size 'batch' (1 to 1024); Stride compiles symbolic sizes up to verification and layout legalization only (stride-opt --stride-legalize-layouts): kernels with sizes as arguments are not built yet (issue 44)}}
+// expected-error @+1 {{value 'x' has the symbolic size 'batch' (1 to 1024); Stride compiles symbolic sizes up to verification and layout legalization only: kernels with sizes as arguments are not built yet (issue 44)}}
 func.func @input(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"}) -> !stride.tensor<[batch, 768], f32>
     attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 1024]>]} {
   %y = stride.relu %x : !stride.tensor<[batch, 768], f32> -> !stride.tensor<[batch, 768], f32>
