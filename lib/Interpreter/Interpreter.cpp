@@ -25,6 +25,7 @@
 #include "InterpreterImpl.h"
 
 #include "dialects/stride/IR/Graph.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -423,6 +424,13 @@ Status interp::bindArguments(Interpreter &interp, func::FuncOp func,
   if (func.isExternal())
     return makeError(ErrorCode::InvalidArgument,
                      "function " + fname + " has no body");
+  // Every value's storage is sized from its static shape.
+  if (std::optional<SymbolicValue> symbolic = firstSymbolicValue(func))
+    return makeError(ErrorCode::InvalidArgument,
+                     "function " + fname + " has the symbolic size '" +
+                         symbolic->symbol +
+                         "'; the reference interpreter runs static shapes "
+                         "only (symbolic sizes: issue 44)");
   if (inputs.size() != func.getNumArguments())
     return makeError(ErrorCode::InvalidArgument,
                      "function " + fname + " takes " +

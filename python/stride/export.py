@@ -226,13 +226,57 @@ def relative_error(got, expected):
 # export: an inference graph
 
 
-def export_program(model, inputs, attention="fused", strict=False):
+def parse_dynamic(spec):
+    """One --dynamic of the export helper, NAME=INPUT:DIM:MIN:MAX (dim DIM
+    of input INPUT, both counted from 0, takes every size in [MIN, MAX]
+    under the symbol NAME), as (name, input, dim, min, max); ValueError
+    with the reason otherwise."""
+    name, sep, rest = spec.partition("=")
+    fields = rest.split(":")
+    if not sep or not name.isidentifier() or len(fields) != 4:
+        raise ValueError(f"--dynamic {spec!r}: expected NAME=INPUT:DIM:MIN:MAX, "
+                         "e.g. batch=0:0:1:64")
+    try:
+        index, dim, low, high = (int(f) for f in fields)
+    except ValueError:
+        raise ValueError(f"--dynamic {spec!r}: INPUT, DIM, MIN and MAX are integers")
+    if index < 0 or dim < 0 or low < 0 or low > high:
+        raise ValueError(f"--dynamic {spec!r}: needs INPUT >= 0, DIM >= 0 and "
+                         "0 <= MIN <= MAX")
+    return name, index, dim, low, high
+
+
+def dynamic_shapes_of(specs, inputs):
+    """torch.export's dynamic_shapes for the parsed --dynamic `specs`: one
+    torch.export.Dim per name (a name given twice must give one range),
+    placed at its input's dim; None for inputs with no dynamic dim. None
+    when `specs` is empty (every size static)."""
+    if not specs:
+        return None
+    dims, shapes = {}, [None] * len(inputs)
+    for name, index, dim, low, high in specs:
+        if index >= len(inputs) or dim >= inputs[index].dim():
+            raise ValueError(f"--dynamic {name}: input {index} has no dim {dim} "
+                             f"({len(inputs)} inputs)")
+        if name in dims and (dims[name].min, dims[name].max) != (low, high):
+            raise ValueError(f"--dynamic {name}: given twice with different ranges")
+        dims.setdefault(name, torch.export.Dim(name, min=low, max=high))
+        shapes[index] = shapes[index] or {}
+        shapes[index][dim] = dims[name]
+    return tuple(shapes)
+
+
+def export_program(model, inputs, attention="fused", strict=False,
+                   dynamic_shapes=None):
     """torch.export.export of model(*inputs), then Stride's decompositions.
     strict=True traces with Dynamo (what a module holding transformers'
     StaticCache needs: non-strict tracing leaves its in-place cache writes
-    to a wrapper that run_decompositions cannot decompose, PyTorch 2.11)."""
+    to a wrapper that run_decompositions cannot decompose, PyTorch 2.11).
+    `dynamic_shapes` as dynamic_shapes_of gives it: the archive's sizes
+    become symbols with ranges (python-free-docs/symbolic-sizes.md)."""
     with attention_backend(attention):
-        program = torch.export.export(model, tuple(inputs), strict=strict)
+        program = torch.export.export(model, tuple(inputs), strict=strict,
+                                      dynamic_shapes=dynamic_shapes)
         return program.run_decompositions(stride_decompositions(attention))
 
 
@@ -243,13 +287,15 @@ def archive_bytes(program):
     return buffer.getvalue()
 
 
-def export_model(model, inputs, directory, attention="fused", strict=False):
+def export_model(model, inputs, directory, attention="fused", strict=False,
+                 dynamic_shapes=None):
     """torch.export with Stride's table; saves the archive, inputs and outputs.
     The model is exported before it runs, so a buffer it writes (a static KV
     cache) is stored in the archive as it was (zeros: a splat), not with the
-    values of the eager run; `strict` as export_program says."""
+    values of the eager run; `strict` and `dynamic_shapes` as export_program
+    says."""
     os.makedirs(directory, exist_ok=True)
-    program = export_program(model, inputs, attention, strict)
+    program = export_program(model, inputs, attention, strict, dynamic_shapes)
     with attention_backend(attention):
         expected = flat_tensors(model(*inputs))
     archive = os.path.join(directory, "model.pt2")

@@ -574,6 +574,11 @@ def main(argv=None):
                          help="fused (default): scaled dot-product attention stays "
                          "one op, which Stride imports as stride.attention; math: "
                          "written out as matrix products and a softmax")
+    commands.choices["export"].add_argument(
+        "--dynamic", action="append", default=[], metavar="NAME=INPUT:DIM:MIN:MAX",
+        help="dim DIM of input INPUT (from 0) takes every size in [MIN, MAX], "
+        "as the symbol NAME (torch.export.Dim); repeat for more dims, the same "
+        "NAME for dims that are always equal, e.g. batch=0:0:1:64")
     decode = commands.add_parser(
         "decode", help="prefill and decode-step graphs of a causal LM with a "
         "static KV cache", description="Export a transformers causal LM with a "
@@ -621,8 +626,16 @@ def main(argv=None):
                             new_tokens=args.new_tokens, seed=args.seed))
         return 0
     model, inputs = load_model(args.model, args.input)
-    run = export_model if args.command == "export" else capture_training
-    print(run(model, inputs, args.output_dir, attention=args.attention))
+    if args.command == "train":
+        print(capture_training(model, inputs, args.output_dir,
+                               attention=args.attention))
+        return 0
+    try:
+        dynamic = dynamic_shapes_of([parse_dynamic(d) for d in args.dynamic], inputs)
+    except ValueError as error:
+        parser.error(str(error))
+    print(export_model(model, inputs, args.output_dir, attention=args.attention,
+                       dynamic_shapes=dynamic))
     return 0
 
 

@@ -52,9 +52,11 @@ void forEachSink(Value value, function_ref<void(OpOperand &)> fn) {
 }
 
 /// True when `value` is a tensor whose layout is row-major with offset 0.
+/// A static row-major tensor. A symbolic one is never taken for a reshape
+/// of a fresh buffer: the plan's buffers are sized statically (issue 44).
 static bool isRowMajorTensor(Value value) {
   auto type = dyn_cast<StridedTensorType>(value.getType());
-  return type && isRowMajor(type.getLayout());
+  return type && !type.isSymbolic() && isRowMajor(type.getLayout());
 }
 
 bool isReshapeOfFreshBuffer(Value value) {

@@ -9,6 +9,8 @@
 // stride-schedule-kernels pass (include/stride/Target/CUDA/Passes.td) decides
 // them and records one on every kernel as its `stride.schedule` attribute;
 // the printers of lib/Target/CUDA read it and decide nothing themselves.
+// Symbolic sizes: the symbols a function declares and the expressions the
+// tensor type holds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -254,6 +256,75 @@ def Stride_MatmulOperandAttr : Stride_Attr<"MatmulOperand", "matmul_operand"> {
   }];
   let parameters = (ins "bool":$transposed, "int64_t":$ld,
                         "int64_t":$batch_stride);
+}
+
+//===----------------------------------------------------------------------===//
+// Symbolic sizes (python-free-docs/symbolic-sizes.md)
+//===----------------------------------------------------------------------===//
+
+def Stride_SymbolAttr : AttrDef<Stride_Dialect, "Symbol"> {
+  let mnemonic = "symbol";
+  let summary = "a named size that takes every value of a range";
+  let description = [{
+    One symbol of a function's symbolic sizes (`batch`, `seq`): the values
+    `min <= v <= max` that are multiples of `multiple_of` (1 when not
+    written). A function declares the symbols its types name, once, in its
+    `stride.symbols` attribute:
+
+    ```mlir
+    func.func @f(%x: !stride.tensor<[batch, 768], f32>)
+        attributes {stride.symbols = [
+          #stride.symbol<"batch", range = [1, 1024]>,
+          #stride.symbol<"seq", range = [8, 4096], multiple_of = 8>]}
+    ```
+
+    The name is an identifier; `0 <= min <= max`, `multiple_of >= 1`, and
+    the range holds at least one multiple.
+  }];
+  let parameters = (ins
+    "::mlir::StringAttr":$name,
+    "int64_t":$min,
+    "int64_t":$max,
+    DefaultValuedParameter<"int64_t", "1">:$multipleOf
+  );
+  let assemblyFormat = [{
+    `<` $name `,` `range` `=` `[` $min `,` $max `]`
+    (`,` `multiple_of` `=` $multipleOf^)? `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    ::stride::SizeSymbol getSizeSymbol() const;
+  }];
+}
+
+def Stride_SizeExprAttr : AttrDef<Stride_Dialect, "SizeExpr"> {
+  let mnemonic = "size";
+  let summary = "a size, stride or offset as a polynomial of symbols";
+  let description = [{
+    The sum over terms of `coefficient * product of symbols`, in the
+    canonical form of `stride::SizeExpr` (`stride/Support/SizeExpr.h`):
+    like terms combined, no zero coefficient, terms ordered. Term `i` has
+    `coefficients[i]` and the next `degrees[i]` names of `factors` (sorted;
+    a symbol repeats once per power). Printed as the expression:
+
+    ```mlir
+    #stride.size<batch*seq*768 + 768>
+    ```
+
+    The tensor type holds these for a symbolic layout; the expressions are
+    parsed and printed there without the `#stride.size<>` around them.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t">:$coefficients,
+    ArrayRefParameter<"int64_t">:$degrees,
+    ArrayRefParameter<"::mlir::StringAttr">:$factors
+  );
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    static SizeExprAttr get(::mlir::MLIRContext *context,
+                            const ::stride::SizeExpr &expr);
+    ::stride::SizeExpr getValue() const;
+  }];
 }
 
 #endif // STRIDE_ATTRS_TD

@@ -8,6 +8,7 @@
 #include "dialects/stride/IR/StrideDialect.h"
 #include "dialects/stride/IR/StrideOps.h"
 #include "dialects/stride/IR/StrideAttrs.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -186,6 +187,8 @@ LogicalResult StrideDialect::verifyOperationAttribute(Operation *op,
                                                       NamedAttribute attr) {
   if (attr.getName() == kAbsentOutputsAttrName)
     return verifyAbsentOutputs(op, attr.getValue());
+  if (attr.getName() == kSymbolsAttrName)
+    return verifySymbolsAttr(op, attr.getValue());
   // stride.schedule and stride.keep_fused are read where they are used.
   return success();
 }
@@ -247,6 +250,61 @@ StridedTensorType StridedTensorType::withLayout(const Layout &layout) const {
   return get(getElementType(), layout);
 }
 
+// The symbolic builders are here, where the type's storage is defined
+// (StrideTypes.cpp.inc); the rest of the symbolic half is SymbolicSizes.cpp.
+
+/// The static entries of a symbolic layout: the constants, and
+/// ShapedType::kDynamic for the expressions.
+static SmallVector<int64_t> staticEntries(const SizeExprs &exprs) {
+  SmallVector<int64_t> entries;
+  for (const SizeExpr &expr : exprs)
+    entries.push_back(expr.getConstant().value_or(ShapedType::kDynamic));
+  return entries;
+}
+
+static SmallVector<SizeExprAttr> exprAttrs(MLIRContext *context,
+                                           const SizeExprs &exprs) {
+  SmallVector<SizeExprAttr> attrs;
+  for (const SizeExpr &expr : exprs)
+    attrs.push_back(SizeExprAttr::get(context, expr));
+  return attrs;
+}
+
+StridedTensorType StridedTensorType::get(Type elementType,
+                                         const SymbolicLayout &layout) {
+  if (std::optional<Layout> fixed = layout.getStatic())
+    return get(elementType, *fixed);
+  MLIRContext *context = elementType.getContext();
+  SmallVector<int64_t> shape = staticEntries(layout.shape);
+  SmallVector<int64_t> strides = staticEntries(layout.strides);
+  SmallVector<SizeExprAttr> shapeExprs = exprAttrs(context, layout.shape);
+  SmallVector<SizeExprAttr> strideExprs = exprAttrs(context, layout.strides);
+  return Base::get(context, ArrayRef<int64_t>(shape), elementType,
+                   ArrayRef<int64_t>(strides),
+                   layout.offset.getConstant().value_or(ShapedType::kDynamic),
+                   ArrayRef<SizeExprAttr>(shapeExprs),
+                   ArrayRef<SizeExprAttr>(strideExprs),
+                   SizeExprAttr::get(context, layout.offset));
+}
+
+StridedTensorType
+StridedTensorType::getChecked(function_ref<InFlightDiagnostic()> emitError,
+                              Type elementType, const SymbolicLayout &layout) {
+  if (std::optional<Layout> fixed = layout.getStatic())
+    return getChecked(emitError, elementType, *fixed);
+  MLIRContext *context = elementType.getContext();
+  SmallVector<int64_t> shape = staticEntries(layout.shape);
+  SmallVector<int64_t> strides = staticEntries(layout.strides);
+  SmallVector<SizeExprAttr> shapeExprs = exprAttrs(context, layout.shape);
+  SmallVector<SizeExprAttr> strideExprs = exprAttrs(context, layout.strides);
+  return Base::getChecked(
+      emitError, context, ArrayRef<int64_t>(shape), elementType,
+      ArrayRef<int64_t>(strides),
+      layout.offset.getConstant().value_or(ShapedType::kDynamic),
+      ArrayRef<SizeExprAttr>(shapeExprs), ArrayRef<SizeExprAttr>(strideExprs),
+      SizeExprAttr::get(context, layout.offset));
+}
+
 bool StridedTensorType::isEquivalentTo(StridedTensorType other) const {
   return getElementType() == other.getElementType() &&
          sameAddressing(getLayout(), other.getLayout());
@@ -255,7 +313,10 @@ bool StridedTensorType::isEquivalentTo(StridedTensorType other) const {
 LogicalResult
 StridedTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
                           ArrayRef<int64_t> shape, Type elementType,
-                          ArrayRef<int64_t> strides, int64_t offset) {
+                          ArrayRef<int64_t> strides, int64_t offset,
+                          ArrayRef<SizeExprAttr> symbolicShape,
+                          ArrayRef<SizeExprAttr> symbolicStrides,
+                          SizeExprAttr symbolicOffset) {
   if (!dtypeOfElementType(elementType))
     return emitError() << "unsupported element type " << elementType
                        << "; a stride tensor holds f16, bf16, f32, f64, i1, "
@@ -266,6 +327,12 @@ StridedTensorType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (strides.size() != shape.size())
     return emitError() << "the shape has rank " << shape.size() << " but "
                        << strides.size() << " strides are given";
+  if (symbolicOffset)
+    return detail::verifySymbolicTensorType(emitError, shape, strides, offset,
+                                            symbolicShape, symbolicStrides,
+                                            symbolicOffset);
+  if (!symbolicShape.empty() || !symbolicStrides.empty())
+    return emitError() << "symbolic sizes or strides need a symbolic offset";
   for (auto [dim, size] : llvm::enumerate(shape))
     if (size < 0)
       return emitError() << "dim " << dim << " has negative size " << size;
@@ -306,51 +373,71 @@ static ParseResult parseIntegerList(AsmParser &parser,
       });
 }
 
+ParseResult stride::detail::parseStridesAndOffset(
+    AsmParser &parser, function_ref<ParseResult()> parseStrides,
+    function_ref<ParseResult()> parseOffset) {
+  bool sawStrides = false, sawOffset = false;
+  while (succeeded(parser.parseOptionalComma())) {
+    SMLoc keywordLoc = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword) || parser.parseEqual())
+      return failure();
+    if (keyword == "strides" && !sawStrides) {
+      sawStrides = true;
+      if (parseStrides())
+        return failure();
+    } else if (keyword == "offset" && !sawOffset) {
+      sawOffset = true;
+      if (parseOffset())
+        return failure();
+    } else {
+      return parser.emitError(keywordLoc)
+             << "expected 'strides = [...]' or 'offset = N' (each at most "
+                "once), got '"
+             << keyword << "'";
+    }
+  }
+  return parser.parseGreater();
+}
+
 Type StridedTensorType::parse(AsmParser &parser) {
   SMLoc loc = parser.getCurrentLocation();
   SmallVector<int64_t> shape;
   Type elementType;
-  if (parser.parseLess() ||
-      parser.parseDimensionList(shape, /*allowDynamic=*/false,
+  if (parser.parseLess())
+    return {};
+  // A bracketed shape is a list of size expressions (symbolic sizes).
+  if (succeeded(parser.parseOptionalLSquare()))
+    return detail::parseSymbolicTensorType(parser, loc);
+  if (parser.parseDimensionList(shape, /*allowDynamic=*/false,
                                 /*withTrailingX=*/true) ||
       parser.parseType(elementType))
     return {};
   std::optional<SmallVector<int64_t>> strides;
   std::optional<int64_t> offset;
-  while (succeeded(parser.parseOptionalComma())) {
-    SMLoc keywordLoc = parser.getCurrentLocation();
-    StringRef keyword;
-    if (parser.parseKeyword(&keyword) || parser.parseEqual())
-      return {};
-    if (keyword == "strides" && !strides) {
-      strides.emplace();
-      if (parseIntegerList(parser, *strides))
-        return {};
-    } else if (keyword == "offset" && !offset) {
-      offset.emplace();
-      if (parser.parseInteger(*offset))
-        return {};
-    } else {
-      parser.emitError(keywordLoc)
-          << "expected 'strides = [...]' or 'offset = N' (each at most once), "
-             "got '"
-          << keyword << "'";
-      return {};
-    }
-  }
-  if (parser.parseGreater())
+  auto parseStrides = [&] {
+    strides.emplace();
+    return parseIntegerList(parser, *strides);
+  };
+  auto parseOffset = [&] {
+    offset.emplace();
+    return parser.parseInteger(*offset);
+  };
+  if (detail::parseStridesAndOffset(parser, parseStrides, parseOffset))
     return {};
   SmallVector<int64_t> layoutStrides;
   if (strides)
     layoutStrides = *strides;
   else
     llvm::append_range(layoutStrides, rowMajorStrides(shape));
-  return parser.getChecked<StridedTensorType>(loc, parser.getContext(), shape,
-                                              elementType, layoutStrides,
-                                              offset.value_or(0));
+  return parser.getChecked<StridedTensorType>(
+      loc, parser.getContext(), ArrayRef<int64_t>(shape), elementType,
+      ArrayRef<int64_t>(layoutStrides), offset.value_or(0));
 }
 
 void StridedTensorType::print(AsmPrinter &printer) const {
+  if (isSymbolic())
+    return detail::printSymbolicTensorType(printer, *this);
   printer << "<";
   for (int64_t size : getShape())
     printer << size << "x";

@@ -12,10 +12,16 @@
 #include "mlir/IR/Dialect.h"
 #include "stride/Support/DType.h"
 #include "stride/Support/Layout.h"
+#include "stride/Support/SymbolicLayout.h"
 
 #include <optional>
 
 #include "dialects/stride/IR/StrideDialect.h.inc"
+
+namespace stride {
+/// A symbolic size expression (StrideAttrs.td); the tensor type holds them.
+class SizeExprAttr;
+} // namespace stride
 
 #define GET_TYPEDEF_CLASSES
 #include "dialects/stride/IR/StrideTypes.h.inc"

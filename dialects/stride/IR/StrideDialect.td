@@ -103,10 +103,23 @@ def Stride_Dialect : Dialect {
     /// its own instead of the plan a cuBLASLt call.
     static constexpr ::llvm::StringLiteral kSkinnyProductAttrName =
         "stride.skinny_product";
+    /// The function attribute that declares the symbols its symbolic sizes
+    /// name, each with its range: an array of #stride.symbol
+    /// (python-free-docs/symbolic-sizes.md).
+    static constexpr ::llvm::StringLiteral kSymbolsAttrName =
+        "stride.symbols";
   }];
 }
 
+/// Every symbol the op's operand and result types name is declared by the
+/// enclosing function's `stride.symbols` (a static op checks nothing).
+/// First among the traits, so that the other verifiers see declared
+/// symbols only.
+def Stride_DeclaredSymbols : NativeOpTrait<"DeclaredSymbols"> {
+  let cppNamespace = "::stride";
+}
+
 class Stride_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Stride_Dialect, mnemonic, traits>;
+    : Op<Stride_Dialect, mnemonic, [Stride_DeclaredSymbols] # traits>;
 
 #endif // STRIDE_DIALECT_TD

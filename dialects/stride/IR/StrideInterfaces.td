@@ -40,6 +40,13 @@ def Stride_ViewOpInterface : OpInterface<"ViewOpInterface"> {
       `indexMapToBase` (IndexMaps.h); the kernel contract, the scheduler
       and the CUDA printer read coordinates through views only this way.}],
       "::mlir::AffineMap", "getIndexMap">,
+    InterfaceMethod<[{The result layout this view gives a source whose
+      sizes are symbolic (`stride/Support/SymbolicLayout.h`), proven for
+      every value of the symbols in `table`, or an error message naming
+      the values where it fails.}],
+      "::stride::SymbolicViewResult", "inferSymbolicResultLayout",
+      (ins "const ::stride::SymbolicLayout &":$source,
+           "const ::stride::SymbolRanges &":$table)>,
   ];
   let verify = [{ return ::stride::detail::verifyViewOp($_op); }];
 }

@@ -12,6 +12,7 @@
 
 #include "dialects/stride/IR/StrideOps.h"
 #include "dialects/stride/IR/IndexMaps.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -50,6 +51,29 @@ static LogicalResult verifyDimInRange(Operation *op, int64_t dim,
 // Views
 //===----------------------------------------------------------------------===//
 
+/// verifyViewOp where the operand or the result has symbolic sizes: the
+/// symbolic rule, proven over the function's symbol ranges.
+static LogicalResult verifySymbolicView(ViewOpInterface view,
+                                        StridedTensorType source,
+                                        StridedTensorType result) {
+  Operation *op = view.getOperation();
+  SymbolicViewResult inferred = view.inferSymbolicResultLayout(
+      source.getSymbolicLayout(), enclosingSymbols(op));
+  if (!inferred)
+    return op->emitOpError() << inferred.error;
+  SymbolicLayout declared = result.getSymbolicLayout();
+  if (!sameAddressing(*inferred.layout, declared))
+    return op->emitOpError()
+           << "result type " << result
+           << " does not match the layout the view computes from its operand: "
+              "expected sizes "
+           << formatSizes(inferred.layout->shape) << ", strides "
+           << formatSizes(inferred.layout->strides) << ", offset "
+           << inferred.layout->offset.str()
+           << " (the strides of dims of size 1 may differ)";
+  return success();
+}
+
 LogicalResult stride::detail::verifyViewOp(Operation *op) {
   auto view = cast<ViewOpInterface>(op);
   StridedTensorType source = view.getSource().getType();
@@ -60,6 +84,8 @@ LogicalResult stride::detail::verifyViewOp(Operation *op) {
                              << " differs from the operand's "
                              << source.getElementType()
                              << "; a view never converts elements";
+  if (source.isSymbolic() || result.isSymbolic())
+    return verifySymbolicView(view, source, result);
   ViewResult inferred = view.inferResultLayout(source.getLayout());
   if (!inferred)
     return op->emitOpError() << inferred.error;
@@ -208,7 +234,29 @@ AffineMap AsStridedOp::getIndexMap() {
 // Pointwise
 //===----------------------------------------------------------------------===//
 
+/// verifyElementwise over symbolic sizes: the shapes are equal
+/// expressions.
+static LogicalResult verifySymbolicElementwise(Operation *op) {
+  SizeExprs shape =
+      tensorType(op->getResult(0)).getSymbolicLayout().shape;
+  for (OpOperand &operand : op->getOpOperands()) {
+    SizeExprs operandShape =
+        tensorType(operand.get()).getSymbolicLayout().shape;
+    if (operandShape != shape)
+      return op->emitOpError()
+             << "operand #" << operand.getOperandNumber() << " has shape "
+             << formatSizes(operandShape) << " but the result has shape "
+             << formatSizes(shape)
+             << "; pointwise operands must have the result's shape (there is "
+                "no implicit broadcasting: use stride.expand)";
+  }
+  return success();
+}
+
 LogicalResult stride::detail::verifyElementwise(Operation *op) {
+  auto symbolic = [](Value value) { return tensorType(value).isSymbolic(); };
+  if (symbolic(op->getResult(0)) || llvm::any_of(op->getOperands(), symbolic))
+    return verifySymbolicElementwise(op);
   ArrayRef<int64_t> shape = tensorType(op->getResult(0)).getShape();
   for (OpOperand &operand : op->getOpOperands()) {
     ArrayRef<int64_t> operandShape = tensorType(operand.get()).getShape();

@@ -37,6 +37,22 @@ public:
   }
 };
 
+namespace detail {
+/// The check of the DeclaredSymbols trait (SymbolicSizes.cpp).
+mlir::LogicalResult verifyDeclaredSymbols(mlir::Operation *op);
+} // namespace detail
+
+/// Every symbol an op's operand and result types name is declared, with its
+/// range, by the enclosing function's `stride.symbols`.
+template <typename ConcreteType>
+class DeclaredSymbols
+    : public mlir::OpTrait::TraitBase<ConcreteType, DeclaredSymbols> {
+public:
+  static mlir::LogicalResult verifyTrait(mlir::Operation *op) {
+    return detail::verifyDeclaredSymbols(op);
+  }
+};
+
 /// Functional ops compute a fresh buffer from their operands (as opposed to
 /// views, which alias, and kernels, which hold functional ops).
 template <typename ConcreteType>

@@ -22,7 +22,8 @@ include "mlir/IR/RegionKindInterface.td"
 class Stride_ViewOp<string mnemonic, string operandFormat, list<Trait> traits = []>
     : Stride_Op<mnemonic, traits # [Pure,
         DeclareOpInterfaceMethods<Stride_ViewOpInterface,
-                                  ["inferResultLayout", "getIndexMap"]>]> {
+                                  ["inferResultLayout", "getIndexMap",
+                                   "inferSymbolicResultLayout"]>]> {
   let results = (outs Stride_AnyTensor:$result);
   let assemblyFormat = "$input " # operandFormat #
                        " attr-dict `:` type($input) `->` type($result)";

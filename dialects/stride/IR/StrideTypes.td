@@ -46,21 +46,66 @@ def Stride_StridedTensorType : TypeDef<Stride_Dialect, "StridedTensor"> {
     product of the non-zero dims (the number of elements, for a tensor that
     has any) at most 2^40, and every address the layout reaches is below
     2^48.
+
+    **Symbolic sizes.** A size, a stride or the offset may be an expression
+    of named symbols (`batch`, `seq`), a polynomial with integer
+    coefficients (`#stride.size`): a stride is a product of sizes. The
+    shape is then written as a bracketed list, and strides and the offset
+    stay explicit:
+
+    ```
+    tensor-type ::= `!stride.tensor<` `[` size-expr-list `]` `,` element-type
+                    (`,` `strides` `=` `[` size-expr-list `]`)?
+                    (`,` `offset` `=` size-expr)? `>`
+    size-expr   ::= term ((`+` | `-`) term)*
+    term        ::= factor (`*` factor)*
+    factor      ::= integer | symbol-name | `(` size-expr `)`
+    ```
+
+    ```mlir
+    !stride.tensor<[batch, seq, 768], f32>
+    // prints as
+    !stride.tensor<[batch, seq, 768], f32, strides = [seq*768, 768, 1], offset = 0>
+    ```
+
+    A type whose every expression is a constant is the static type (and
+    prints as one). The function that uses a symbol declares it with its
+    range in `stride.symbols`; `getShape()`, `getStrides()` and
+    `getOffset()` hold `ShapedType::kDynamic` where an entry is symbolic,
+    and passes that assume static shapes run only after
+    `stride-check-symbolic-sizes` (python-free-docs/symbolic-sizes.md).
   }];
   let parameters = (ins
     ArrayRefParameter<"int64_t">:$shape,
     "::mlir::Type":$elementType,
     ArrayRefParameter<"int64_t">:$strides,
-    "int64_t":$offset
+    "int64_t":$offset,
+    // Symbolic sizes: every size, stride and the offset as an expression
+    // (constants included); empty and null for a static type.
+    OptionalArrayRefParameter<"::stride::SizeExprAttr">:$symbolicShape,
+    OptionalArrayRefParameter<"::stride::SizeExprAttr">:$symbolicStrides,
+    OptionalParameter<"::stride::SizeExprAttr">:$symbolicOffset
   );
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
-  let skipDefaultBuilders = 0;
+  let skipDefaultBuilders = 1;
   let builders = [
+    TypeBuilder<(ins "::llvm::ArrayRef<int64_t>":$shape,
+                     "::mlir::Type":$elementType,
+                     "::llvm::ArrayRef<int64_t>":$strides,
+                     "int64_t":$offset), [{
+      return $_get($_ctxt, shape, elementType, strides, offset,
+                   ::llvm::ArrayRef<::stride::SizeExprAttr>(),
+                   ::llvm::ArrayRef<::stride::SizeExprAttr>(),
+                   ::stride::SizeExprAttr());
+    }]>,
     TypeBuilderWithInferredContext<(ins "::mlir::Type":$elementType,
                                         "const ::stride::Layout &":$layout), [{
       return $_get(elementType.getContext(), layout.shape, elementType,
-                   layout.strides, layout.offset);
+                   layout.strides, layout.offset,
+                   ::llvm::ArrayRef<::stride::SizeExprAttr>(),
+                   ::llvm::ArrayRef<::stride::SizeExprAttr>(),
+                   ::stride::SizeExprAttr());
     }]>
   ];
   let extraClassDeclaration = [{
@@ -77,6 +122,20 @@ def Stride_StridedTensorType : TypeDef<Stride_Dialect, "StridedTensor"> {
     /// The same element type and the same addresses (stride::sameAddressing:
     /// the strides of dims of size 1 are not compared).
     bool isEquivalentTo(StridedTensorType other) const;
+
+    /// True when a size, a stride or the offset is a symbol expression.
+    bool isSymbolic() const;
+    /// The layout with every entry as an expression (constants for a
+    /// static type).
+    ::stride::SymbolicLayout getSymbolicLayout() const;
+    /// The type of `layout`: the static type where every expression is a
+    /// constant (so a type has one form), else a symbolic one.
+    static StridedTensorType get(::mlir::Type elementType,
+                                 const ::stride::SymbolicLayout &layout);
+    static StridedTensorType
+    getChecked(::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+               ::mlir::Type elementType,
+               const ::stride::SymbolicLayout &layout);
   }];
 }
 

@@ -15,6 +15,7 @@
 #include "dialects/stride/Transforms/Passes.h"
 
 #include "dialects/stride/IR/Graph.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -120,14 +121,20 @@ void explainVerdict(InFlightDiagnostic &diag, const std::string &subject,
   diag << "; " << why;
 }
 
+/// Why a functional result must not overlap.
+constexpr StringLiteral kFreshBufferRule =
+    "a functional op writes a fresh buffer, which needs a distinct address "
+    "for every element";
+
+std::string resultSubject(OpResult result) {
+  return "result #" + std::to_string(result.getResultNumber());
+}
+
 LogicalResult reportIllegalResult(Operation *op, OpResult result,
                                   const OverlapVerdict &verdict) {
   StridedTensorType type = tensorTypeOf(result);
   InFlightDiagnostic diag = op->emitOpError();
-  explainVerdict(diag, "result #" + std::to_string(result.getResultNumber()),
-                 type, verdict,
-                 "a functional op writes a fresh buffer, which needs a "
-                 "distinct address for every element");
+  explainVerdict(diag, resultSubject(result), type, verdict, kFreshBufferRule);
   if (auto operand = findResembledViewOperand(op, type, verdict.dim)) {
     Operation *view = op->getOperand(*operand).getDefiningOp();
     diag.attachNote(view->getLoc())
@@ -140,6 +147,77 @@ LogicalResult reportIllegalResult(Operation *op, OpResult result,
                     << " is legal; --repair-layouts (pass option "
                        "'repair') assigns one";
   return diag;
+}
+
+//===----------------------------------------------------------------------===//
+// Symbolic sizes: the same rule, proven over the symbols' ranges
+//===----------------------------------------------------------------------===//
+
+/// Says why `subject` of the symbolic `type` may overlap, and `why` that is
+/// illegal there.
+void explainSymbolicVerdict(InFlightDiagnostic &diag, const std::string &subject,
+                            StridedTensorType type,
+                            const SymbolicOverlapVerdict &verdict,
+                            StringRef why) {
+  using Kind = SymbolicOverlapVerdict::Kind;
+  SymbolicLayout layout = type.getSymbolicLayout();
+  int64_t dim = verdict.dim;
+  switch (verdict.kind) {
+  case Kind::ZeroStride:
+    diag << subject << " has an overlapping layout "
+         << (verdict.where.empty() ? "for every value of its symbols"
+                                   : verdict.where)
+         << ": dim " << dim << " has size " << layout.shape[dim].str()
+         << " and stride 0, so all indices of that dim share one address";
+    break;
+  case Kind::Overlapping:
+    diag << subject << " has an overlapping layout when " << verdict.where
+         << ": logical indices " << formatDims(verdict.witness.first)
+         << " and " << formatDims(verdict.witness.second)
+         << " both map to storage address offset + "
+         << verdict.witness.address << " (shape " << formatSizes(layout.shape)
+         << ", strides " << formatSizes(layout.strides) << ")";
+    break;
+  case Kind::CannotProve:
+    diag << "cannot prove that the layout of " << subject
+         << " is non-overlapping for every value of its symbols (shape "
+         << formatSizes(layout.shape) << ", strides "
+         << formatSizes(layout.strides) << ")";
+    break;
+  case Kind::NonOverlapping:
+    break;
+  }
+  diag << "; " << why;
+}
+
+/// A functional result of symbolic sizes that may overlap: an error (a
+/// symbolic layout is not repaired; the repair's dense strides would be
+/// row-major expressions, which the pipeline cannot compile yet).
+LogicalResult reportIllegalSymbolicResult(Operation *op, OpResult result,
+                                          const SymbolicOverlapVerdict &verdict) {
+  StridedTensorType type = tensorTypeOf(result);
+  InFlightDiagnostic diag = op->emitOpError();
+  explainSymbolicVerdict(diag, resultSubject(result), type, verdict,
+                         kFreshBufferRule);
+  std::optional<SizeExprs> dense =
+      rowMajorStrides(type.getSymbolicLayout().shape);
+  if (dense)
+    diag.attachNote() << "the row-major strides " << formatSizes(*dense)
+                      << " are legal for every value; --repair-layouts does "
+                         "not repair symbolic layouts";
+  return diag;
+}
+
+/// The type of a fresh row-major copy of `type`.
+StridedTensorType rowMajorCopyType(StridedTensorType type) {
+  if (!type.isSymbolic())
+    return StridedTensorType::getContiguous(type.getShape(),
+                                            type.getElementType());
+  SymbolicLayout layout = type.getSymbolicLayout();
+  // Overflow is impossible: the strides are products of verified sizes.
+  layout.strides = *rowMajorStrides(layout.shape);
+  layout.offset = SizeExpr();
+  return StridedTensorType::get(type.getElementType(), layout);
 }
 
 /// Gives the views built on `value` (transitively) the layouts their
@@ -201,9 +279,14 @@ LogicalResult checkInPlaceWrites(func::FuncOp func) {
       if (argumentName(func, arg.getArgNumber()) != target.getValue())
         continue;
       StridedTensorType type = tensorTypeOf(arg);
-      OverlapVerdict verdict =
-          checkNonOverlapping(type.getShape(), type.getStrides());
-      if (verdict.ok())
+      OverlapVerdict verdict;
+      SymbolicOverlapVerdict symbolicVerdict;
+      if (type.isSymbolic())
+        symbolicVerdict = checkNonOverlapping(type.getSymbolicLayout(),
+                                              declaredSymbols(func));
+      else
+        verdict = checkNonOverlapping(type.getShape(), type.getStrides());
+      if (verdict.ok() && symbolicVerdict.ok())
         continue;
       Value written = ret->getOperand(r);
       Operation *writer = written.getDefiningOp();
@@ -211,10 +294,14 @@ LogicalResult checkInPlaceWrites(func::FuncOp func) {
                                        : func.emitOpError();
       diag << "writes in place into '" << target.getValue()
            << "' (result #" << r << " of the graph writes it back), but ";
-      explainVerdict(diag, "'" + target.getValue().str() + "'", type, verdict,
-                     "an in-place write needs a distinct address for every "
-                     "element of the storage it writes, or the writes of "
-                     "distinct elements collide");
+      StringRef why = "an in-place write needs a distinct address for every "
+                      "element of the storage it writes, or the writes of "
+                      "distinct elements collide";
+      std::string subject = "'" + target.getValue().str() + "'";
+      if (type.isSymbolic())
+        explainSymbolicVerdict(diag, subject, type, symbolicVerdict, why);
+      else
+        explainVerdict(diag, subject, type, verdict, why);
       diag.attachNote(arg.getLoc())
           << "'" << target.getValue() << "' is argument #"
           << arg.getArgNumber() << " of type " << type;
@@ -240,9 +327,7 @@ void materializeAliasedResults(func::FuncOp func) {
                         nullptr;
       if (!writesBack && returnedInput(func, operand.get()))
         continue;
-      auto fresh = writesBack ? type
-                              : StridedTensorType::getContiguous(
-                                    type.getShape(), type.getElementType());
+      auto fresh = writesBack ? type : rowMajorCopyType(type);
       operand.set(CloneOp::create(builder, ret.getLoc(), fresh, operand.get()));
     }
   });
@@ -267,6 +352,7 @@ struct LegalizeLayoutsPass
     if (mlir::failed(checkInPlaceWrites(func)))
       return signalPassFailure();
     bool failed = false;
+    SymbolRanges symbols = declaredSymbols(func);
     func.walk([&](Operation *op) {
       if (!writesFreshBuffers(op))
         return;
@@ -274,6 +360,14 @@ struct LegalizeLayoutsPass
         StridedTensorType type = tensorTypeOf(result);
         if (!type)
           continue;
+        if (type.isSymbolic()) {
+          SymbolicOverlapVerdict verdict =
+              checkNonOverlapping(type.getSymbolicLayout(), symbols);
+          if (!verdict.ok())
+            failed |= mlir::failed(
+                reportIllegalSymbolicResult(op, result, verdict));
+          continue;
+        }
         OverlapVerdict verdict =
             checkNonOverlapping(type.getShape(), type.getStrides());
         if (verdict.ok())

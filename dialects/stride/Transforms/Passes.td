@@ -10,6 +10,29 @@
 
 include "mlir/Pass/PassBase.td"
 
+def CheckSymbolicSizes : Pass<"stride-check-symbolic-sizes",
+                              "::mlir::func::FuncOp"> {
+  let summary = "Refuse symbolic sizes where the pipeline needs static ones";
+  let description = [{
+    Stride verifies graphs with symbolic sizes (`!stride.tensor<[batch,
+    768], f32>`) and checks their layouts (`stride-legalize-layouts`) for
+    every value in the symbols' ranges, but the later stages (kernels that
+    take sizes as arguments, plans sized at run time: issue 44) are not
+    built. This pass, the first of the pipeline, refuses a function that
+    has a value of symbolic size with one error at the first such value
+    (an argument, or the op that computes it), naming the symbol and its
+    range, so that no pass after it meets a symbolic size. A static graph
+    passes unchanged.
+
+    ```
+    error: value 'x' has the symbolic size 'batch' (1 to 1024); Stride
+    compiles symbolic sizes up to verification and layout legalization
+    only: kernels with sizes as arguments are not built yet (issue 44)
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def LegalizeLayouts : Pass<"stride-legalize-layouts", "::mlir::func::FuncOp"> {
   let summary = "Reject (or repair) functional results whose layout overlaps";
   let description = [{

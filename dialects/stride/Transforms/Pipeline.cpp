@@ -30,6 +30,8 @@ stride::FuseOptions stride::toFuseOptions(const FusionOptions &fusion) {
 
 void stride::buildStridePipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {
+  // Symbolic sizes stop here: the passes below assume static shapes.
+  pm.addNestedPass<func::FuncOp>(createCheckSymbolicSizes());
   // Attention spelled out as ops becomes one stride.attention, which the
   // passes below treat as any other.
   if (options.recognizeAttention)

@@ -18,16 +18,41 @@ namespace stride::torch {
 
 namespace {
 
+/// "[s0, 64]": each entry's expression as the archive writes it, or its
+/// value.
+std::string formatEntries(const std::vector<int64_t> &values,
+                          const std::vector<std::string> &exprs) {
+  std::string text = "[";
+  for (size_t i = 0; i < values.size(); ++i) {
+    bool symbolic = i < exprs.size() && !exprs[i].empty();
+    text += (i ? ", " : "") +
+            (symbolic ? exprs[i] : std::to_string(values[i]));
+  }
+  return text + "]";
+}
+
 std::string describeMeta(const TensorMeta &meta) {
   std::optional<DType> dtype = dtypeOfScalarType(meta.dtype);
   std::string text = dtype ? std::string(dtypeName(*dtype))
                            : scalarTypeName(meta.dtype);
-  if (meta.symbolic)
-    return text + " (symbolic size " + *meta.symbolic + ")";
-  return text + " " + formatDims(meta.sizes) + " strides " +
-         formatDims(meta.strides) +
-         (meta.storageOffset ? " offset " + std::to_string(meta.storageOffset)
-                             : "");
+  std::string offset = !meta.offsetExpr.empty() ? meta.offsetExpr
+                       : meta.storageOffset
+                           ? std::to_string(meta.storageOffset)
+                           : "";
+  return text + " " + formatEntries(meta.sizes, meta.sizeExprs) +
+         " strides " + formatEntries(meta.strides, meta.strideExprs) +
+         (offset.empty() ? "" : " offset " + offset);
+}
+
+/// "  s0: 1 to 1024": the program's symbols and their ranges (nothing for
+/// a static program).
+std::string describeSymbols(const ExportedProgram &program) {
+  std::string text;
+  for (const auto &[name, range] : program.rangeConstraints)
+    text += "  " + name + ": " +
+            (range.min ? std::to_string(*range.min) : "unbounded") + " to " +
+            (range.max ? std::to_string(*range.max) : "unbounded") + "\n";
+  return text.empty() ? "" : "symbols (range_constraints):\n" + text;
 }
 
 std::string metaOf(const ExportedProgram &program, const std::string &name) {
@@ -69,7 +94,8 @@ Result<std::string> describeArchive(std::string bytes) {
   std::ostringstream os;
   os << "model: " << archive->modelEntry() << " (schema " << program->major
      << "." << program->minor << ", torch " << program->torchVersion << ")\n"
-     << "nodes: " << program->nodes.size() << "\n";
+     << "nodes: " << program->nodes.size() << "\n"
+     << describeSymbols(*program);
   std::ostringstream inputs, weights;
   for (const InputSpec &spec : program->inputSpecs) {
     if (spec.kind == InputSpec::Kind::UserInput) {

@@ -8,6 +8,7 @@
 #include "stride/Import/Torch/Importer.h"
 
 #include "NodeImporter.h"
+#include "SymbolicImport.h"
 #include "stride/Import/Torch/Archive.h"
 #include "dialects/stride/IR/Graph.h"
 #include "stride/Support/Layout.h"
@@ -89,6 +90,8 @@ private:
                                           StridedTensorType type, Location loc);
   Weight weightOf(const InputSpec &spec);
   LogicalResult importNode(const Node &node);
+  /// Whether a tensor the node reads or writes has symbolic sizes.
+  bool hasSymbolicSizes(const Node &node);
   /// `node` with each SymInt it names (Argument::symbols) replaced by the
   /// static value an earlier node gave it.
   FailureOr<Node> withSymbolsResolved(const Node &node, Location loc);
@@ -188,17 +191,15 @@ FailureOr<StridedTensorType> ProgramImporter::typeOf(const std::string &name,
     return emitError(loc) << "value '" << name
                           << "' has no entry in graph_module.graph.tensor_values";
   const TensorMeta &meta = it->second;
-  if (meta.symbolic)
-    return emitError(loc) << "value '" << name << "' has a symbolic size ("
-                          << *meta.symbolic
-                          << "); Stride imports static shapes only: export "
-                             "without dynamic_shapes";
   std::optional<DType> dtype = dtypeOfScalarType(meta.dtype);
   if (!dtype)
     return emitError(loc) << "value '" << name << "' has dtype "
                           << scalarTypeName(meta.dtype)
                           << ", which Stride lacks (it has float16, bfloat16, "
                              "float32, float64, bool, int8, int32, int64)";
+  if (meta.symbolic)
+    return symbolicTypeOf(name, meta, elementTypeOf(*dtype, context), program,
+                          loc);
   // getChecked reports a bad layout (a negative size, say) and returns a
   // null type.
   StridedTensorType type = StridedTensorType::getChecked(
@@ -227,6 +228,10 @@ LogicalResult ProgramImporter::buildSignature(func::FuncOp &func) {
   for (const OutputSpec &spec : program.outputSpecs)
     if (spec.kind == OutputSpec::Kind::BufferMutation)
       mutatedBuffers.insert(spec.target);
+  // The symbols first: a type's expressions name them.
+  FailureOr<ArrayAttr> symbols = symbolsOf(program, context, fileLoc);
+  if (failed(symbols))
+    return failure();
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames, argValues;
   for (const std::string &input : program.inputs) {
@@ -263,6 +268,8 @@ LogicalResult ProgramImporter::buildSignature(func::FuncOp &func) {
   }
   func = func::FuncOp::create(builder, fileLoc, "forward",
                               builder.getFunctionType(argTypes, {}));
+  if (*symbols)
+    func->setAttr(StrideDialect::kSymbolsAttrName, *symbols);
   Block *entry = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
     func.setArgAttr(i, StrideDialect::kNameAttrName,
@@ -395,9 +402,37 @@ FailureOr<Node> ProgramImporter::withSymbolsResolved(const Node &node,
   return resolved;
 }
 
+bool ProgramImporter::hasSymbolicSizes(const Node &node) {
+  for (const Argument &out : node.outputs)
+    for (const std::string &name : out.names) {
+      auto it = program.tensorValues.find(name);
+      if (it != program.tensorValues.end() && it->second.symbolic)
+        return true;
+    }
+  for (const NamedArgument &input : node.inputs)
+    for (const std::string &name : input.arg.names) {
+      auto type = values.count(name)
+                      ? dyn_cast<StridedTensorType>(values[name].getType())
+                      : StridedTensorType();
+      if (type && type.isSymbolic())
+        return true;
+    }
+  return false;
+}
+
 LogicalResult ProgramImporter::importNode(const Node &original) {
   Location loc = nodeLocation(original);
-  FailureOr<Node> resolvedNode = withSymbolsResolved(original, loc);
+  // A node of symbolic sizes: only the builders that read nothing but the
+  // file's types; its SymInt arguments (a view's sizes) stay unread.
+  bool symbolic = hasSymbolicSizes(original);
+  if (symbolic && !importsSymbolicSizes(original.target))
+    return emitError(loc)
+           << original.target
+           << " over symbolic sizes is not imported yet: Stride imports "
+              "symbolic sizes through views, clones and unary pointwise ops "
+              "so far (issue 44)";
+  FailureOr<Node> resolvedNode =
+      symbolic ? FailureOr<Node>(original) : withSymbolsResolved(original, loc);
   if (failed(resolvedNode))
     return failure();
   const Node &node = *resolvedNode;

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace json = llvm::json;
 
@@ -114,9 +115,11 @@ public:
     return std::nullopt;
   }
   /// A SymInt ({"as_int": n} or {"as_expr": ...}); records the first
-  /// symbolic expression in `symbolic` and returns 0 for it.
+  /// symbolic expression in `symbolic`, this one in `expression`, and
+  /// returns 0 for it.
   std::optional<int64_t> symInt(const json::Value *v, const std::string &path,
-                                std::optional<std::string> &symbolic) {
+                                std::optional<std::string> &symbolic,
+                                std::string &expression) {
     auto u = union_(v, path);
     if (!u)
       return std::nullopt;
@@ -132,6 +135,7 @@ public:
         return std::nullopt;
       if (!symbolic)
         symbolic = *text;
+      expression = *text;
       return 0;
     }
     fail(path, "unknown SymInt kind '" + u->first + "'");
@@ -175,6 +179,9 @@ public:
              ExportedProgram &program);
   bool signature(const json::Object &signature, const std::string &path,
                  ExportedProgram &program);
+  /// range_constraints ({"s0": {"min_val": 1, "max_val": 1024}}; absent
+  /// in an archive written by hand: no symbols).
+  bool rangeConstraints(const json::Value *v, ExportedProgram &program);
 
 private:
   std::string message;
@@ -194,21 +201,25 @@ std::optional<TensorMeta> Reader::tensorMeta(const json::Value *v,
   if (!dtype)
     return std::nullopt;
   meta.dtype = *dtype;
-  for (auto [key, dims] : {std::pair{"sizes", &meta.sizes},
-                           std::pair{"strides", &meta.strides}}) {
+  for (auto [key, dims, exprs] :
+       {std::tuple{"sizes", &meta.sizes, &meta.sizeExprs},
+        std::tuple{"strides", &meta.strides, &meta.strideExprs}}) {
     std::string p = path + "." + key;
     const json::Array *list = array(o->get(key), p);
     if (!list)
       return std::nullopt;
     for (size_t i = 0; i < list->size(); ++i) {
-      std::optional<int64_t> d = symInt(&(*list)[i], at(p, i), meta.symbolic);
+      exprs->emplace_back();
+      std::optional<int64_t> d =
+          symInt(&(*list)[i], at(p, i), meta.symbolic, exprs->back());
       if (!d)
         return std::nullopt;
       dims->push_back(*d);
     }
   }
-  std::optional<int64_t> offset = symInt(
-      o->get("storage_offset"), path + ".storage_offset", meta.symbolic);
+  std::optional<int64_t> offset =
+      symInt(o->get("storage_offset"), path + ".storage_offset",
+             meta.symbolic, meta.offsetExpr);
   if (!offset)
     return std::nullopt;
   meta.storageOffset = *offset;
@@ -625,6 +636,32 @@ Result<json::Value> parseJson(std::string_view text) {
 
 } // namespace
 
+bool Reader::rangeConstraints(const json::Value *v, ExportedProgram &program) {
+  if (!v || v->getAsNull())
+    return true;
+  const json::Object *constraints = object(v, "range_constraints");
+  if (!constraints)
+    return false;
+  for (const auto &[name, entry] : *constraints) {
+    std::string path = "range_constraints." + name.str();
+    const json::Object *o = object(&entry, path);
+    if (!o)
+      return false;
+    RangeConstraint range;
+    for (auto [key, bound] : {std::pair{"min_val", &range.min},
+                              std::pair{"max_val", &range.max}}) {
+      const json::Value *value = o->get(key);
+      if (!value || value->getAsNull())
+        continue;
+      *bound = integer(value, path + "." + key);
+      if (!*bound)
+        return false;
+    }
+    program.rangeConstraints[name.str()] = range;
+  }
+  return true;
+}
+
 Result<ExportedProgram> parseExportedProgram(std::string_view text) {
   Result<json::Value> value = parseJson(text);
   if (!value)
@@ -663,7 +700,8 @@ Result<ExportedProgram> parseExportedProgram(std::string_view text) {
       graph ? reader.object(module->get("signature"), "graph_module.signature")
             : nullptr;
   if (!signature || !reader.graph(*graph, "graph_module.graph", program) ||
-      !reader.signature(*signature, "graph_module.signature", program))
+      !reader.signature(*signature, "graph_module.signature", program) ||
+      !reader.rangeConstraints(root->get("range_constraints"), program))
     return reader.error();
   return program;
 }

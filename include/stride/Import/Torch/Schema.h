@@ -81,6 +81,16 @@ struct TensorMeta {
   int64_t storageOffset = 0;
   /// The first symbolic expression among the sizes, strides and offset.
   std::optional<std::string> symbolic;
+  /// The expression of each size and stride ({"as_expr": {"expr_str":
+  /// "768*s31"}}), "" for a static one; and of the offset.
+  std::vector<std::string> sizeExprs, strideExprs;
+  std::string offsetExpr;
+};
+
+/// A symbol's range in the program's range_constraints; a bound torch
+/// leaves open (int_oo) is nullopt.
+struct RangeConstraint {
+  std::optional<int64_t> min, max;
 };
 
 struct InputSpec {
@@ -115,6 +125,8 @@ struct ExportedProgram {
   std::map<std::string, TensorMeta> tensorValues;
   std::vector<InputSpec> inputSpecs;
   std::vector<OutputSpec> outputSpecs;
+  /// range_constraints: each symbol's range ("s31" -> [1, 1024]).
+  std::map<std::string, RangeConstraint> rangeConstraints;
 };
 
 /// One weight or constant of the weights config.

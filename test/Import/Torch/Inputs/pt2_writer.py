@@ -104,6 +104,39 @@ def meta(dtype, shape, order=None):
             "storage_offset": {"as_int": 0}, "layout": 7}
 
 
+def sym_int(entry):
+    """A SymInt of tensor metadata: an int, or an expression's text
+    ("s0", "64*s1") as torch.export writes it ({"as_expr": ...}; the hint,
+    which Stride does not read, 1)."""
+    if isinstance(entry, int):
+        return {"as_int": entry}
+    return {"as_expr": {"expr_str": entry, "hint": {"as_int": 1}}}
+
+
+def symbolic_strides(shape):
+    """Row-major strides of a shape of ints and symbol names, as the
+    expressions torch.export writes ("64*s1")."""
+    strides, ints_part, names = [], 1, []
+    for size in reversed(shape):
+        factors = ([str(ints_part)] if ints_part != 1 or not names else []) + names
+        strides.append("*".join(factors) if names else ints_part)
+        if isinstance(size, int):
+            ints_part *= size
+        else:
+            names = [size] + names
+    return list(reversed(strides))
+
+
+def symbolic_meta(dtype, shape, strides=None, offset=0):
+    """Tensor metadata whose sizes (and strides, row-major unless given)
+    may be symbol names or expressions."""
+    strides = strides if strides is not None else symbolic_strides(shape)
+    return {"dtype": dtype, "sizes": [sym_int(s) for s in shape],
+            "requires_grad": False, "device": {"type": "cpu", "index": None},
+            "strides": [sym_int(s) for s in strides],
+            "storage_offset": sym_int(offset), "layout": 7}
+
+
 def t(name):
     return {"as_tensor": {"name": name}}
 
@@ -127,6 +160,8 @@ class Graph:
         self.nodes, self.values, self.inputs, self.outputs = [], {}, [], []
         self.sym_ints = {}  # the SymInt outputs' values
         self.input_specs, self.output_specs, self.buffers = {}, {}, {}
+        # range_constraints: symbol -> {"min_val": ..., "max_val": ...}
+        self.range_constraints = {}
 
     def buffer(self, name, target, value, stored=True):
         """A buffer input `name` holding module buffer `target` (its value
@@ -205,6 +240,8 @@ class Graph:
                               for n in self.inputs]
         sig["output_specs"] = [self.output_spec(n, o)
                                for n, o in zip(self.outputs, outputs)]
+        if self.range_constraints:
+            p["range_constraints"] = self.range_constraints
         return p
 
 

@@ -1,0 +1,114 @@
+//===- SymbolicImport.cpp - An archive's symbolic sizes -------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SymbolicImport.h"
+
+#include "dialects/stride/IR/StrideAttrs.h"
+#include "stride/Support/SymbolicLayout.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+
+namespace stride::torch {
+
+FailureOr<ArrayAttr> symbolsOf(const ExportedProgram &program,
+                               MLIRContext *context, Location loc) {
+  if (program.rangeConstraints.empty())
+    return ArrayAttr();
+  SmallVector<Attribute> symbols;
+  for (const auto &[name, range] : program.rangeConstraints) {
+    if (!range.max)
+      return emitError(loc)
+             << "range_constraints: symbol '" << name
+             << "' has no maximum; Stride needs a bound for every symbolic "
+                "size: export with torch.export.Dim(..., max=N)";
+    auto error = [&, name = name] {
+      return emitError(loc) << "range_constraints: ";
+    };
+    SymbolAttr symbol = SymbolAttr::getChecked(
+        error, context, StringAttr::get(context, name), range.min.value_or(0),
+        *range.max, /*multipleOf=*/int64_t(1));
+    if (!symbol)
+      return failure();
+    symbols.push_back(symbol);
+  }
+  return ArrayAttr::get(context, symbols);
+}
+
+/// The expression of one entry: the archive's text read, or the static
+/// value.
+static FailureOr<SizeExpr> entryOf(const std::string &name,
+                                   const std::string &what, int64_t value,
+                                   const std::string &text,
+                                   const ExportedProgram &program,
+                                   Location loc) {
+  if (text.empty())
+    return SizeExpr::constant(value);
+  std::optional<SizeExpr> expr = parseSizeExprText(text);
+  if (!expr)
+    return emitError(loc) << "value '" << name << "' has the " << what
+                          << " '" << text
+                          << "', which Stride cannot read (it reads sums and "
+                             "products of integers and symbols)";
+  for (const std::string &symbol : expr->symbols())
+    if (!program.rangeConstraints.count(symbol))
+      return emitError(loc) << "value '" << name << "' has the symbolic "
+                            << what << " '" << text << "', whose symbol '"
+                            << symbol
+                            << "' the program's range_constraints do not "
+                               "bound";
+  return *expr;
+}
+
+FailureOr<StridedTensorType>
+symbolicTypeOf(const std::string &name, const TensorMeta &meta,
+               Type elementType, const ExportedProgram &program,
+               Location loc) {
+  SymbolicLayout layout;
+  for (size_t i = 0; i < meta.sizes.size(); ++i) {
+    FailureOr<SizeExpr> size =
+        entryOf(name, "size", meta.sizes[i], meta.sizeExprs[i], program, loc);
+    if (failed(size))
+      return failure();
+    layout.shape.push_back(*size);
+  }
+  for (size_t i = 0; i < meta.strides.size(); ++i) {
+    FailureOr<SizeExpr> stride = entryOf(name, "stride", meta.strides[i],
+                                         meta.strideExprs[i], program, loc);
+    if (failed(stride))
+      return failure();
+    layout.strides.push_back(*stride);
+  }
+  FailureOr<SizeExpr> offset = entryOf(name, "storage offset",
+                                       meta.storageOffset, meta.offsetExpr,
+                                       program, loc);
+  if (failed(offset))
+    return failure();
+  layout.offset = *offset;
+  StridedTensorType type = StridedTensorType::getChecked(
+      [&] { return emitError(loc) << "value '" << name << "': "; },
+      elementType, layout);
+  if (!type)
+    return failure();
+  return type;
+}
+
+bool importsSymbolicSizes(llvm::StringRef target) {
+  // Builders that build their op from the file's types and `self` only.
+  static const llvm::StringSet<> targets = {
+      "torch.ops.aten.view.default",    "torch.ops.aten._unsafe_view.default",
+      "torch.ops.aten.expand.default",  "torch.ops.aten.permute.default",
+      "torch.ops.aten.relu.default",    "torch.ops.aten.neg.default",
+      "torch.ops.aten.exp.default",     "torch.ops.aten.tanh.default",
+      "torch.ops.aten.sigmoid.default", "torch.ops.aten.clone.default",
+  };
+  return targets.contains(target);
+}
+
+} // namespace stride::torch
