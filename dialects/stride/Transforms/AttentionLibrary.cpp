@@ -169,13 +169,12 @@ bool splitKvTakes(AttentionOp op) {
 
 /// --decode-attention=auto: the split-KV kernel runs a decode step cuDNN
 /// also takes where the step has at most this many query heads over the
-/// batch (B x Hq; a batch of 8 at 32 heads). cuDNN's flash attention
-/// launches about a block per query head and sequence of a decode step, so
-/// below that it does not fill an H200 (at batch 1 it read the cache at
-/// about 0.4 TB/s, bench/NOTES.md section 51), while the split-KV kernel
-/// fills it with slices of the keys and reads only the attended
-/// positions. Not measured yet on a GPU: the threshold the lead tunes.
-constexpr int64_t kMaxAutoSplitKvQueryHeads = 256;
+/// batch (B x Hq). 0: none, cuDNN keeps every decode step it takes.
+/// Measured on an H200 (bench/decode/attention_sweep.py, bench/NOTES.md
+/// section 55), the split-KV kernel with vector loads took 1.4 to 2.6
+/// times cuDNN's time at batch 1 and 32 (batch 1, position 4000: 0.0226
+/// against 0.0132 ms per layer).
+constexpr int64_t kMaxAutoSplitKvQueryHeads = 0;
 
 /// How decode steps that both cuDNN and the split-KV kernel take run
 /// (the pass's decode-attention option).

@@ -191,10 +191,10 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
     "Decode attention") instead of being decomposed around a copy of the
     key and value per query head. A decode step that both take runs as
     option `decode-attention` says: `library` (cuDNN), `split-kv`, or
-    `auto` (the default): the split-KV kernel where the step has few
-    query heads over the batch (`B x Hq` up to kMaxAutoSplitKvQueryHeads,
-    AttentionLibrary.cpp: cuDNN launches about a block per query head and
-    sequence and does not fill the GPU there), cuDNN above.
+    `auto` (the default): the split-KV kernel where the step has at most
+    kMaxAutoSplitKvQueryHeads query heads over the batch
+    (AttentionLibrary.cpp; 0 since an H200 measured cuDNN faster at
+    every batch, so auto gives cuDNN every decode step it takes).
 
     Runs after `stride-legalize-layouts` and before
     `stride-decompose-attention` in the default pipeline.
@@ -423,8 +423,11 @@ def RowMajorPointwise : Pass<"stride-row-major-pointwise",
     layout is Stride's to choose, this pass makes such results row-major:
 
     - the op is pointwise (`Elementwise`, `stride.clone` among them) and
-      its result is packed (no gaps, no overlap) from element 0 in an
-      order that is not row-major;
+      its result, of rank 3 at most, is packed (no gaps, no overlap) from
+      element 0 in an order that is not row-major (images, of rank 4 and
+      5, are left to `stride-convolution-layout`: a channels-last order
+      there is the one cuDNN runs, whether the graph gave it or that pass
+      chose it);
     - no `return` reads the result (the graph's outputs keep the layouts
       it gives them), and every reader is a pointwise op, a reduction or
       a `stride.matmul`, which read any layout through their operands'

@@ -27,6 +27,10 @@ using namespace stride;
 
 namespace {
 
+/// The largest rank this pass changes: sequences of tokens ([batch,
+/// tokens, features]) and matrices, not images.
+constexpr int64_t kMaxRowMajorRank = 3;
+
 /// Readers that read any layout of their operands through the operands'
 /// types and whose own decisions do not depend on it yet: pointwise ops,
 /// reductions and matrix products (stride-matmul-layout runs later).
@@ -41,7 +45,9 @@ bool shouldBeRowMajor(Operation *op) {
   if (!op->hasTrait<Elementwise>() || op->getNumResults() != 1)
     return false;
   auto type = dyn_cast<StridedTensorType>(op->getResult(0).getType());
-  if (!type || type.getOffset() != 0 ||
+  // Images (rank 4 and 5) are stride-convolution-layout's: a channels-last
+  // order there is the one cuDNN runs, given by the graph or chosen.
+  if (!type || type.getRank() > kMaxRowMajorRank || type.getOffset() != 0 ||
       isPackedIn(type, channelsFirst(type.getRank())))
     return false;
   if (!isPackedInSomeOrder(type))

@@ -153,14 +153,14 @@ func.func @result_layouts(%q: !stride.tensor<1x2x16x16xbf16>, %k: !stride.tensor
 // -----
 
 // A decode step (1 query row, 4 query heads per key/value head, 512 keys)
-// in bf16, which both cuDNN and the split-KV kernel take: the split-KV
-// kernel at this batch (decode-attention=auto, the default;
-// attention-decode-choice.mlir shows each policy); with library=none,
+// in bf16, which both cuDNN and the split-KV kernel take: cuDNN
+// (decode-attention=auto, the default; attention-decode-choice.mlir shows
+// each policy); with library=none,
 // Stride's split-KV kernel too, and with split-kv=false, decomposition.
 // With a logsumexp result (a training forward) or 5 query rows: cuDNN, and
 // never the split-KV kernel.
 // CHECK-LABEL: func.func @decode_step
-// CHECK:       stride.attention %arg0, %arg1, %arg2 mask %arg3 scale 0.088388350000000004 {stride.split_kv}
+// CHECK:       stride.attention %arg0, %arg1, %arg2 mask %{{[0-9]+}} scale 0.088388350000000004 {stride.keep_fused}
 // CHECK-NOT:   stride.split_kv
 // CHECK:       stride.attention {{.*}} {stride.keep_fused}
 // CHECK:       stride.attention {{.*}} {stride.keep_fused}

@@ -44,3 +44,17 @@ func.func @left_alone(%x: !stride.tensor<2x4x6xf32>)
   %c = stride.clone %s : !stride.tensor<2x3x4xf32, strides = [24, 1, 6], offset = 0> -> !stride.tensor<2x3x4xf32, strides = [24, 1, 6], offset = 0>
   return %r, %v, %e, %c : !stride.tensor<2x6x4xf32, strides = [24, 1, 6], offset = 0>, !stride.tensor<2x4x6xf32>, !stride.tensor<2x6x4xf32>, !stride.tensor<2x3x4xf32, strides = [24, 1, 6], offset = 0>
 }
+
+// -----
+
+// Images keep their order: a channels-last add of rank 4 (ResNet's
+// residual, as a channels-last graph gives it) is stride-convolution-layout's.
+// CHECK-LABEL: func.func @image
+// CHECK: stride.add {{.*}} -> <2x4x3x3xbf16, strides = [36, 1, 12, 4], offset = 0>
+func.func @image(%a: !stride.tensor<2x4x3x3xbf16, strides = [36, 1, 12, 4], offset = 0>,
+                 %b: !stride.tensor<2x4x3x3xbf16, strides = [36, 1, 12, 4], offset = 0>)
+    -> !stride.tensor<2x4x3x3xbf16> {
+  %s = stride.add %a, %b : !stride.tensor<2x4x3x3xbf16, strides = [36, 1, 12, 4], offset = 0>, !stride.tensor<2x4x3x3xbf16, strides = [36, 1, 12, 4], offset = 0> -> !stride.tensor<2x4x3x3xbf16, strides = [36, 1, 12, 4], offset = 0>
+  %r = stride.relu %s : !stride.tensor<2x4x3x3xbf16, strides = [36, 1, 12, 4], offset = 0> -> !stride.tensor<2x4x3x3xbf16>
+  return %r : !stride.tensor<2x4x3x3xbf16>
+}
