@@ -174,6 +174,13 @@ private:
 } // namespace
 
 std::string findStreamProblem(const ModuleDesc &desc) {
+  // Each event is recorded by a step of its own, so a count above the
+  // steps' is refused before anything is sized by it (a hostile count
+  // would otherwise allocate gigabytes: stride-module-fuzzer).
+  if (desc.events > desc.steps.size())
+    return "the module declares " + str(desc.events) + " events but has " +
+           str(desc.steps.size()) +
+           " steps; each event is recorded by a step of its own";
   return StreamChecker(desc).run();
 }
 
