@@ -1,7 +1,9 @@
 // Each decision of stride-schedule-kernels, one case each: the scheme of
 // every kernel form, vector width, tile, threads, index width, launches and
 // scratch, and the pass options (arch, multiprocessors, vectorize).
-// RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels -split-input-file %s | FileCheck %s
+// decode-attention=split-kv: the bf16 decode step of @split_kv, which auto
+// gives to cuDNN, runs as the split-KV kernel here.
+// RUN: stride-opt --stride-pipeline='form-kernels decode-attention=split-kv' --stride-schedule-kernels -split-input-file %s | FileCheck %s
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="arch=sm_80" -split-input-file %s | FileCheck %s --check-prefix=SM80
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="arch=sm_120" -split-input-file %s | FileCheck %s --check-prefix=SM120
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="multiprocessors=2" -split-input-file %s | FileCheck %s --check-prefix=MP2
@@ -633,8 +635,8 @@ func.func @skinny_unaligned(%x: !stride.tensor<3x133xf32>, %w: !stride.tensor<30
 // (about 4 blocks per multiprocessor, at least kMinSplitKvKeys each). A
 // key at an odd offset: element by element (vector_width 1, the
 // default), 32 lanes per row. bf16 with 16 query heads per key/value head
-// at head dim 128 (a decode step cuDNN also takes; at this batch auto
-// gives it to the split-KV kernel): 8 bf16 per load would leave a lane 256
+// at head dim 128 (a decode step cuDNN also takes, given to the split-KV
+// kernel by decode-attention=split-kv): 8 bf16 per load would leave a lane 256
 // floats (its query dims and value sums), so the width halves to 4, 32
 // lanes per row, 128 floats. With 2 multiprocessors: 1 slice per unit, one
 // launch.
