@@ -227,7 +227,7 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
            "split-KV kernel">,
     Option<"decodeAttention", "decode-attention", "std::string", "\"auto\"",
            "How decode steps that both cuDNN and the split-KV kernel take "
-           "run: auto (the split-KV kernel at small batches, cuDNN above), "
+           "run: auto (cuDNN, measured faster at every batch), "
            "split-kv or library (cuDNN)">
   ];
   let dependentDialects = ["::stride::StrideDialect"];

@@ -61,8 +61,8 @@ struct PipelineOptions {
   bool splitKvAttention = true;
   /// How decode steps that both cuDNN and the split-KV kernel take run
   /// (stride-attention-library's decode-attention option): "auto" (the
-  /// split-KV kernel for small batches, cuDNN above), "split-kv" or
-  /// "library" (cuDNN).
+  /// split-KV kernel up to kMaxAutoSplitKvQueryHeads query heads over the
+  /// batch, 0: cuDNN for all), "split-kv" or "library" (cuDNN).
   std::string decodeAttention = "auto";
   /// Which matrix products of few rows run as Stride's skinny product
   /// kernel instead of a cuBLASLt call (stride-matmul-layout's
