@@ -399,6 +399,33 @@ def relative_error_of(got, expected):
     return (got - expected).abs().max().item() / scale
 
 
+def recorded_input(directory, spec):
+    """A recorded input as the tensor the graph read (bf16 from its f32 file)."""
+    tensor = torch.from_numpy(np.load(os.path.join(directory, spec["file"])))
+    return tensor.bfloat16() if spec["dtype"].startswith("bfloat16") else tensor
+
+
+def captured_graph_on_gpu(archive, directory, graph):
+    """PyTorch's own run of a captured training graph on the GPU, from the
+    recorded inputs (bf16 ones rounded back from their f32 files): its
+    outputs, to print PyTorch's error against the captured CPU run beside
+    Stride's. None where the graph does not run there."""
+    from torch.export.graph_signature import InputKind
+    try:
+        program = torch.export.load(archive)
+        inputs = iter(recorded_input(directory, spec).cuda() for spec in graph["inputs"])
+        arguments = [program.constants[spec.target].cuda()
+                     if spec.kind == InputKind.CONSTANT_TENSOR else next(inputs)
+                     for spec in program.graph_signature.input_specs]
+        with torch.no_grad():
+            got = torch.fx.Interpreter(program.graph_module.cuda()).run(*arguments)
+        return [t.float().cpu() for t in sx.flat_tensors(got)]
+    except Exception as error:  # noqa: BLE001 - a comparison column only
+        print(f"  {os.path.basename(archive)}: PyTorch's GPU run of the captured graph "
+              f"failed: {type(error).__name__}: {error}", flush=True)
+        return None
+
+
 def batched_call(step):
     """A library call of a batched product (attention's Q K^T or P V; the
     linear layers' products have batch=1)."""
@@ -495,17 +522,31 @@ def bench_model(name, kind, make, rtol, args):
             continue
         if kind == "export":
             expected = eager_outputs
+            dtypes = [str(e.dtype) for e in eager_outputs]
         else:
             expected = [torch.from_numpy(np.load(os.path.join(directory, o["file"]))).float()
                         for o in graph["outputs"]]
+            dtypes = [str(np.load(os.path.join(directory, o["file"]), mmap_mode="r").dtype)
+                      for o in graph["outputs"]]
         errors = [relative_error(g["outputs"][n], e)
                   for n, e in zip(graph["output_names"], expected)]
         g["rel_err"] = max(errors, default=0.0)
+        # PyTorch's error on the same graph and inputs, beside Stride's: a
+        # training graph's reference is a CPU run, which PyTorch's GPU
+        # kernels do not match bit for bit either.
+        torch_errors = [None] * len(errors)
+        if kind == "train":
+            on_gpu = captured_graph_on_gpu(os.path.join(directory, archive), directory, graph)
+            if on_gpu is not None and len(on_gpu) == len(expected):
+                torch_errors = [relative_error_of(t, e) for t, e in zip(on_gpu, expected)]
+                g["torch_gpu_err"] = max(torch_errors, default=0.0)
         if g["rel_err"] > rtol:
-            print(f"  {archive}: outputs over {rtol:g}: " + ", ".join(
-                f"{n} {tuple(e.shape)} {err:.3g}"
-                for n, e, err in zip(graph["output_names"], expected, errors)
-                if err > rtol), flush=True)
+            print(f"  {archive}: outputs over {rtol:g} (Stride's error, PyTorch's on the "
+                  "GPU): " + ", ".join(
+                      f"{n} {d} {tuple(e.shape)} {err:.3g} / {fmt(terr, '.3g')}"
+                      for n, d, e, err, terr in zip(graph["output_names"], dtypes,
+                                                    expected, errors, torch_errors)
+                      if err > rtol), flush=True)
         if args.package:
             via = run_package(module, directory, graph, args)
             outputs = via.pop("package_outputs", None)
@@ -537,6 +578,19 @@ def fmt(x, spec):
     return format(x, spec) if isinstance(x, (int, float)) else "n/a"
 
 
+def accuracy_verdict(row, g):
+    """ok within the row's tolerance; for a training graph, whose reference
+    is a CPU run that PyTorch's own GPU kernels miss too (bf16 errors grow
+    through ResNet-50's 50 layers of batch statistics), also ok when
+    Stride's largest error is at most 1.25 times PyTorch's GPU run's."""
+    err, torch_err = g["rel_err"], g.get("torch_gpu_err")
+    if err <= row["rtol"]:
+        return "ok"
+    if torch_err is not None and err <= 1.25 * torch_err:
+        return "ok, as PyTorch"
+    return "FAIL"
+
+
 def print_table(rows):
     print("\n| model | graph | nodes | stridec cold s | cached s | Stride ms | "
           "lib/kernels ms | eager ms | compile ms | reduce-overhead ms | rel err | "
@@ -546,8 +600,9 @@ def print_table(rows):
         for archive, g in (row["graphs"].items() or [("(not compiled)", {"nodes": "n/a"})]):
             split = profile_split(g.get("profile"))
             err = g.get("rel_err")
-            verdict = "n/a" if err is None else (
-                f"{err:.2g} ({'ok' if err <= row['rtol'] else 'FAIL'})")
+            verdict = "n/a" if err is None else f"{err:.2g} ({accuracy_verdict(row, g)})"
+            if g.get("torch_gpu_err") is not None:
+                verdict += f"; PyTorch on the GPU {g['torch_gpu_err']:.2g}"
             stride_ms = g.get("ms")
             if g.get("compile_error"):
                 stride_ms = "compile failed: " + " ".join(g["compile_error"])
@@ -563,7 +618,9 @@ def print_table(rows):
                   f"{mib(row.get('compile_peak'))} | "
                   f"{fmt(row.get('compile_eager_attention_ms'), '.3f')} |")
     print("\n(training rows: PyTorch's columns time the whole step, forward and "
-          "backward; Stride's each graph)")
+          "backward; Stride's each graph. Their reference is the captured CPU run; "
+          "'ok, as PyTorch': over the tolerance, but at most 1.25 times the error "
+          "of PyTorch's own GPU run of the same graph)")
     if any("package_ms" in g or "package_error" in g
            for row in rows for g in row["graphs"].values()):
         print_package(rows)

@@ -191,8 +191,14 @@ struct Invocation::Impl {
   }
 
   Status ensureArena() {
+    // Checked before the size, which is a pass over every buffer: this runs
+    // once per arena buffer on every launch (ensureOwnedBuffers), and
+    // computing the size each time made a profile's launchStep quadratic in
+    // the buffer count (0.8 ms a step on ResNet-50's 540-step backward).
+    if (arena.allocated())
+      return Status::ok();
     uint64_t bytes = uint64_t(desc().arenaBytes());
-    if (arena.allocated() || bytes == 0)
+    if (bytes == 0)
       return Status::ok();
     Result<uint64_t> address = options.allocator->allocate(
         bytes, "the arena (temporaries and outputs sharing bytes by "

@@ -355,9 +355,16 @@ class GraphCapture:
             self.graphs[kind] = gm
 
             def run(*args):
+                first = kind not in self.inputs
+                if first:
+                    # Copies taken before the graph runs: AOTAutograd writes a
+                    # mutated buffer (batch norm's running statistics) back
+                    # into the very tensor passed in, after the graph returns,
+                    # and the recorded inputs must be the values it read.
+                    self.inputs[kind] = [a.detach().clone() for a in args
+                                         if isinstance(a, torch.Tensor)]
                 outputs = gm(*args)
-                if kind not in self.inputs:
-                    self.inputs[kind] = [a for a in args if isinstance(a, torch.Tensor)]
+                if first:
                     self.outputs[kind] = list(outputs)
                 return outputs
 
