@@ -92,6 +92,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.pipeline.dataParallel);
   key.add(options.pipeline.dataParallelBucketBytes);
   key.add(options.pipeline.overlapCollectives);
+  key.add(options.pipeline.collectiveChunks);
   key.add(llvm::StringRef(options.cuda.arch));
   key.add(static_cast<int64_t>(options.cuda.multiprocessorCount));
   key.add(options.cuda.runtimeChecks);

@@ -155,6 +155,16 @@ cl::opt<bool> noOverlapCollectives(
              "(stride-overlap-collectives); python-free-docs/distributed.md"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<int64_t> collectiveChunks(
+    "collective-chunks",
+    cl::desc("With --tensor-parallel: split each product that is only "
+             "all-reduced across the ranks (the output and down projections) "
+             "into N chunks of rows, so that each chunk's all-reduce runs "
+             "beside the next chunk's product (stride-chunk-collectives; "
+             "products of at least 1,024 rows; default 2, 1 turns it off); "
+             "python-free-docs/distributed.md"),
+    cl::init(2), cl::cat(stridecCategory));
+
 cl::opt<bool> noFuse(
     "no-fuse",
     cl::desc("Do not fuse: every functional op becomes a kernel of its own "
@@ -506,6 +516,11 @@ int main(int argc, char **argv) {
              << ": expected 1 to 16, or 0 for the scheduler's choice\n";
       return 1;
     }
+  if (collectiveChunks < 1) {
+    errs() << "stridec: error: --collective-chunks=" << collectiveChunks
+           << ": expected 1 or more (1: no split)\n";
+    return 1;
+  }
   if (multiprocessors < 0) {
     errs() << "stridec: error: --multiprocessors=" << multiprocessors
            << ": expected a count of multiprocessors, or 0 for the arch's "
@@ -535,6 +550,7 @@ int main(int argc, char **argv) {
   options.pipeline.dataParallel = dataParallel;
   options.pipeline.dataParallelBucketBytes = dataParallelBucketMb << 20;
   options.pipeline.overlapCollectives = !noOverlapCollectives;
+  options.pipeline.collectiveChunks = collectiveChunks;
   options.pipeline.fuse = !noFuse;
   options.pipeline.keepValues = keepValues;
   options.pipeline.attentionLibrary = attentionLibrary;

@@ -45,6 +45,11 @@ void stride::buildStridePipeline(OpPassManager &pm,
   if (options.dataParallel != 1)
     pm.addNestedPass<func::FuncOp>(createDataParallel(DataParallelOptions{
         options.dataParallel, options.dataParallelBucketBytes}));
+  // The split's row-parallel products in chunks of rows, so that the plan
+  // overlaps a chunk's all-reduce with the next chunk's product.
+  if (options.tensorParallel > 1 && options.collectiveChunks != 1)
+    pm.addNestedPass<func::FuncOp>(createChunkCollectives(
+        ChunkCollectivesOptions{options.collectiveChunks, /*minRows=*/1024}));
   // Collectives exchange contiguous blocks along their outermost dim, as
   // the plan's NCCL steps do.
   pm.addNestedPass<func::FuncOp>(createPrepareCollectives());

@@ -83,6 +83,11 @@ struct PipelineOptions {
   /// (stride-data-parallel); 1: nothing to average.
   int64_t dataParallel = 1;
   int64_t dataParallelBucketBytes = int64_t(25) << 20;
+  /// With tensorParallel > 1: split each product that is only all-reduced
+  /// across the ranks (the split's row-parallel products) into this many
+  /// chunks of rows, each all-reduced beside the next chunk's product
+  /// (stride-chunk-collectives, products of at least 1,024 rows); 1: none.
+  int64_t collectiveChunks = 2;
   /// Run the plan's collectives on the invocation's collective stream,
   /// beside the steps that do not touch their bytes
   /// (stride-overlap-collectives); false: on the invocation's stream,
