@@ -263,6 +263,17 @@ cl::opt<bool> padOperandRows(
              "off"),
     cl::init(true), cl::cat(stridecCategory));
 
+cl::opt<bool> padContraction(
+    "pad-contraction",
+    cl::desc("With --pad-operand-rows: run a 2-D f16/bf16 product whose "
+             "contraction dim K is such an unaligned row (GPT-2's LM head "
+             "input gradient, K = 50,257) over K padded to 16 bytes with "
+             "zeros: the copy's pad columns zero-filled, the other operand "
+             "given zero rows; where the padded operand has at least 256 "
+             "rows (python-free-docs/matmul.md, \"Padded K\"); on by "
+             "default, --pad-contraction=false turns it off"),
+    cl::init(true), cl::cat(stridecCategory));
+
 cl::opt<int> skinnyColumnsPerWarp(
     "skinny-columns-per-warp", cl::value_desc("N"), cl::init(0),
     cl::desc("Tuning: the output columns each warp of the skinny product "
@@ -558,6 +569,7 @@ int main(int argc, char **argv) {
   options.pipeline.decodeAttention = decodeAttention;
   options.pipeline.skinnyProducts = skinnyProducts;
   options.pipeline.padOperandRows = padOperandRows;
+  options.pipeline.padContraction = padContraction;
   options.pipeline.convolutions = convolutions;
   options.pipeline.recognizeAttention = !noRecognizeAttention;
   options.pipeline.foldConstants = !noFoldConstants;

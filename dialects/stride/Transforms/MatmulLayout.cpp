@@ -9,7 +9,8 @@
 // as Stride's skinny product kernel (python-free-docs/matmul.md, "Skinny
 // products"); for the others, the library calls, records the in-place
 // reading of each operand, or copies the operand into a dense temporary
-// first.
+// first, copies unaligned f16/bf16 operand rows into aligned ones (with
+// zeros over a padded K), and pads N (python-free-docs/matmul.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,13 +31,23 @@ using namespace stride;
 
 namespace {
 
+/// The fewest rows (its dim that is not K) of the operand whose aligned
+/// copy is zero-padded along K (padContraction). The other operand is
+/// copied with zero rows on every run; the product does 2 * rows flops per
+/// element of it, which from 256 rows on keeps that copy (4 bytes moved
+/// per bf16 element) within a small multiple of the product's own time at
+/// the library's fast rate (an H200 does about 200 bf16 flops per byte it
+/// moves), against the several times that rate the unaligned K costs
+/// (GPT-2's dX: 2.55 ms where 316 GFLOP take about 0.45 ms).
+constexpr int64_t kMinRowsPerZeroPaddedK = 256;
+
 /// Decides the operand layouts of the matmuls of one function, copying
 /// each value that needs a copy once (the ops are visited in program
 /// order, so the first copy dominates the later readers).
 class OperandLayouts {
 public:
-  explicit OperandLayouts(bool padOperandRows)
-      : padOperandRows(padOperandRows) {}
+  OperandLayouts(bool padOperandRows, bool padContractionDim)
+      : padOperandRows(padOperandRows), padContractionDim(padContractionDim) {}
 
   void decide(MatmulOp matmul) {
     // A `row_classes` already on the op (written by hand, or by an
@@ -44,8 +55,10 @@ public:
     std::optional<int64_t> classes = matmul.getRowClasses();
     if (!classes && (classes = rowClasses(matmul)))
       matmul.setRowClasses(*classes);
-    if (!classes)
+    if (!classes) {
       padColumns(matmul);
+      padContraction(matmul);
+    }
     // A class of rows is a row-major matrix (MatmulOp's row_classes).
     matmul.setLhsLayoutAttr(decideOperand(matmul, matmul.getLhsMutable(),
                                           /*rowMajor=*/classes.has_value()));
@@ -117,13 +130,41 @@ private:
     auto type = cast<StridedTensorType>(operand.get().getType());
     std::optional<MatmulOperandLayout> layout =
         matmulOperandLayout(type.getLayout());
-    if (layout && !rowMajor && padOperandRows &&
-        alignedResultLd(layout->ld, dtypeSize(type.getDType())) != layout->ld)
+    if (layout && !rowMajor && padOperandRows)
       if (std::optional<Layout> aligned = copyToAlignedRows(matmul, operand))
         layout = matmulOperandLayout(*aligned);
     if (!layout || (rowMajor && layout->transposed))
       layout = matmulOperandLayout(copyToDense(matmul, operand));
     return getMatmulOperandAttr(matmul.getContext(), *layout);
+  }
+
+  /// The row-major value under an operand whose rows are copied into
+  /// aligned ones (copyToAlignedRows): the operand itself, or the value a
+  /// transposing `stride.permute` (kept here) views.
+  struct AlignedRowsSource {
+    Value rows;
+    PermuteOp permute;
+  };
+
+  /// The source of `operand`'s aligned copy, or nullopt where its rows in
+  /// memory are already a multiple of 16 bytes (f32 and f64 always) or
+  /// it is no such view of a row-major value.
+  static std::optional<AlignedRowsSource> alignedRowsSource(Value operand) {
+    auto type = cast<StridedTensorType>(operand.getType());
+    std::optional<MatmulOperandLayout> layout =
+        matmulOperandLayout(type.getLayout());
+    if (!layout ||
+        alignedResultLd(layout->ld, dtypeSize(type.getDType())) == layout->ld)
+      return std::nullopt;
+    auto permute = operand.getDefiningOp<PermuteOp>();
+    if (permute && !swapsLastTwo(permute.getDims()))
+      return std::nullopt;
+    Value rows = permute ? permute.getInput() : operand;
+    std::optional<MatmulOperandLayout> read = matmulOperandLayout(
+        cast<StridedTensorType>(rows.getType()).getLayout());
+    if (!read || read->transposed)
+      return std::nullopt;
+    return AlignedRowsSource{rows, permute};
   }
 
   /// An f16/bf16 operand whose rows in memory are not a multiple of 16
@@ -139,40 +180,135 @@ private:
   /// operands.
   std::optional<Layout> copyToAlignedRows(MatmulOp matmul,
                                           OpOperand &operand) {
-    Value value = operand.get();
-    auto permute = value.getDefiningOp<PermuteOp>();
-    if (permute && !swapsLastTwo(permute.getDims()))
+    std::optional<AlignedRowsSource> source = alignedRowsSource(operand.get());
+    if (!source)
       return std::nullopt;
-    Value rows = permute ? permute.getInput() : value;
-    auto rowsType = cast<StridedTensorType>(rows.getType());
-    std::optional<MatmulOperandLayout> read =
-        matmulOperandLayout(rowsType.getLayout());
-    if (!read || read->transposed)
-      return std::nullopt;
-    OpBuilder builder(matmul);
+    Value copy = alignedCopy(matmul, source->rows, /*zeroPad=*/false);
+    operand.set(readAsSource(matmul, *source, copy));
+    eraseIfUnused(source->permute);
+    return cast<StridedTensorType>(operand.get().getType()).getLayout();
+  }
+
+  /// The aligned copy of row-major `rows`, made once for all its readers
+  /// (before `matmul`, the first): a `stride.clone` into rows padded to
+  /// 16 bytes, whose pad is never written; with `zeroPad`, a slice view
+  /// of `rows` concatenated with zero columns (zeroPaddedRows), which
+  /// replaces a clone made for an earlier reader.
+  Value alignedCopy(MatmulOp matmul, Value rows, bool zeroPad) {
     Value &copy = alignedCopies[rows];
-    if (!copy)
-      copy = CloneOp::create(
-          builder, matmul.getLoc(),
-          rowsType.withLayout(paddedRows(
-              rowsType.getShape(),
-              alignedResultLd(rowsType.getShape().back(),
-                              dtypeSize(rowsType.getDType())))),
-          rows);
-    Value replacement = copy;
-    if (permute) {
-      Layout swapped = cast<StridedTensorType>(copy.getType()).getLayout();
-      size_t rank = swapped.shape.size();
-      std::swap(swapped.shape[rank - 1], swapped.shape[rank - 2]);
-      std::swap(swapped.strides[rank - 1], swapped.strides[rank - 2]);
-      replacement = PermuteOp::create(
-          builder, matmul.getLoc(), permute.getType().withLayout(swapped),
-          copy, permute.getDimsAttr());
+    if (copy && (!zeroPad || copy.getDefiningOp<SliceOp>()))
+      return copy;
+    Operation *at = copy ? copy.getDefiningOp() : matmul.getOperation();
+    OpBuilder builder(at);
+    auto rowsType = cast<StridedTensorType>(rows.getType());
+    StridedTensorType alignedType = rowsType.withLayout(paddedRows(
+        rowsType.getShape(), alignedResultLd(rowsType.getShape().back(),
+                                             dtypeSize(rowsType.getDType()))));
+    Value next =
+        zeroPad ? zeroPaddedRows(builder, at->getLoc(), rows, alignedType)
+                : CloneOp::create(builder, at->getLoc(), alignedType, rows)
+                      .getResult();
+    if (copy) {
+      Operation *clone = copy.getDefiningOp();
+      copy.replaceAllUsesWith(next);
+      clone->erase();
     }
-    operand.set(replacement);
+    return copy = next;
+  }
+
+  /// Row-major 2-D `rows` in rows padded to `alignedType`'s leading
+  /// dimension, the pad zeros: a slice view (of type `alignedType`) of
+  /// `rows` concatenated with zero columns. The concatenation is the
+  /// zero-padded matrix a product over a padded K reads (padContraction).
+  static Value zeroPaddedRows(OpBuilder &builder, Location loc, Value rows,
+                              StridedTensorType alignedType) {
+    ArrayRef<int64_t> shape = alignedType.getShape();
+    int64_t last = static_cast<int64_t>(shape.size()) - 1;
+    int64_t columns = shape.back();
+    Value padded = padWithZeros(builder, loc, rows, last,
+                                alignedType.getStrides()[last - 1] - columns);
+    return SliceOp::create(builder, loc, alignedType, padded, last,
+                           /*start=*/0, /*end=*/columns, /*step=*/1);
+  }
+
+  /// `copy`, a copy of `source`'s rows, read as the operand was: itself,
+  /// or through the same swap of the last two dims.
+  static Value readAsSource(MatmulOp matmul, AlignedRowsSource source,
+                            Value copy) {
+    if (!source.permute)
+      return copy;
+    Layout swapped = cast<StridedTensorType>(copy.getType()).getLayout();
+    size_t rank = swapped.shape.size();
+    std::swap(swapped.shape[rank - 1], swapped.shape[rank - 2]);
+    std::swap(swapped.strides[rank - 1], swapped.strides[rank - 2]);
+    OpBuilder builder(matmul);
+    return PermuteOp::create(builder, matmul.getLoc(),
+                             source.permute.getType().withLayout(swapped),
+                             copy, source.permute.getDimsAttr());
+  }
+
+  static void eraseIfUnused(PermuteOp permute) {
     if (permute && permute->use_empty())
       permute->erase();
-    return cast<StridedTensorType>(replacement.getType()).getLayout();
+  }
+
+  /// An f16/bf16 2-D product whose contraction dim K is not a multiple of
+  /// 16 bytes runs the library's slow kernels even when its operands'
+  /// rows are aligned: k itself must be aligned, as n must
+  /// (padColumns). Where an operand reads K-element rows that are copied
+  /// into aligned rows anyway (copyToAlignedRows: GPT-2's logits'
+  /// gradient, read by `dX = dlogits W` over K = 50,257), K is padded to
+  /// the aligned count with zeros, which add exact zeros to every sum:
+  /// that operand reads its copy with the pad columns zero-filled
+  /// (zeroPaddedRows), the other gets zero rows (a `stride.cat` with a
+  /// `stride.full 0`, padWithZeros), and the product runs over the padded
+  /// K. Only where the zero-padded operand has at least
+  /// kMinRowsPerZeroPaddedK rows (its dim that is not K), so that the
+  /// product's arithmetic hides the other operand's padded copy.
+  void padContraction(MatmulOp matmul) {
+    StridedTensorType type = matmul.getResult().getType();
+    if (!padOperandRows || !padContractionDim || type.getRank() != 2)
+      return;
+    StridedTensorType lhsType = matmul.getLhs().getType();
+    int64_t k = lhsType.getShape()[1];
+    int64_t extra = alignedResultLd(k, dtypeSize(lhsType.getDType())) - k;
+    std::optional<AlignedRowsSource> lhs =
+        contractedRows(matmul.getLhs(), /*rhs=*/false);
+    std::optional<AlignedRowsSource> rhs =
+        contractedRows(matmul.getRhs(), /*rhs=*/true);
+    ArrayRef<int64_t> shape = type.getShape();
+    if (extra == 0 || !((lhs && shape[0] >= kMinRowsPerZeroPaddedK) ||
+                        (rhs && shape[1] >= kMinRowsPerZeroPaddedK)))
+      return;
+    OpBuilder builder(matmul);
+    Location loc = matmul.getLoc();
+    matmul.getLhsMutable().assign(
+        lhs ? zeroPaddedOperand(matmul, *lhs)
+            : padWithZeros(builder, loc, matmul.getLhs(), 1, extra));
+    matmul.getRhsMutable().assign(
+        rhs ? zeroPaddedOperand(matmul, *rhs)
+            : padWithZeros(builder, loc, matmul.getRhs(), 0, extra));
+    eraseIfUnused(lhs ? lhs->permute : PermuteOp());
+    eraseIfUnused(rhs ? rhs->permute : PermuteOp());
+  }
+
+  /// The source of `operand`'s aligned copy where the operand's rows in
+  /// memory are its K elements: an lhs read row-major, an rhs read
+  /// transposed.
+  static std::optional<AlignedRowsSource> contractedRows(Value operand,
+                                                         bool rhs) {
+    std::optional<AlignedRowsSource> source = alignedRowsSource(operand);
+    if (!source || static_cast<bool>(source->permute) != rhs)
+      return std::nullopt;
+    return source;
+  }
+
+  /// The zero-padded matrix under `source`'s aligned copy (made, or made
+  /// zero-padded, here), read as the operand was.
+  Value zeroPaddedOperand(MatmulOp matmul, AlignedRowsSource source) {
+    Value copy = alignedCopy(matmul, source.rows, /*zeroPad=*/true);
+    return readAsSource(matmul, source,
+                        copy.getDefiningOp<SliceOp>().getInput());
   }
 
   /// Whether `dims` swaps the last two dims and keeps the others.
@@ -216,8 +352,8 @@ private:
       return;
     Location loc = matmul.getLoc();
     OpBuilder builder(matmul);
-    matmul.getRhsMutable().assign(
-        padWeight(builder, loc, matmul.getRhs(), padded - columns));
+    matmul.getRhsMutable().assign(padWithZeros(builder, loc, matmul.getRhs(),
+                                               /*dim=*/1, padded - columns));
 
     Type elementType = type.getElementType();
     Dims productShape(shape.begin(), shape.end());
@@ -233,31 +369,33 @@ private:
     product.replaceAllUsesExcept(copy, sliced);
   }
 
-  /// `weight` ([K, N]) with `extra` zero columns, as a `stride.cat` with a
-  /// `stride.full 0` that the fusion pass makes one copy kernel. A
-  /// transposed weight (a permute of an `nn.Linear` weight [N, K], whose
-  /// columns are rows in memory) is padded in that orientation, zero rows
-  /// after its rows, and permuted back: the copy then streams the weight's
-  /// memory in order (padding the permuted view directly wrote with a
-  /// stride of K: 1.23 ms for GPT-2's 77 MB bf16 embedding on the H100).
-  static Value padWeight(OpBuilder &builder, Location loc, Value weight,
-                         int64_t extra) {
-    auto type = cast<StridedTensorType>(weight.getType());
+  /// 2-D `value` with `extra` zeros after its elements along `dim` (zero
+  /// columns for a weight [K, N] of a padded N, zero rows for the weight
+  /// of a padded K), as a `stride.cat` with a `stride.full 0` that the
+  /// fusion pass makes one copy kernel. A transposed value (a permute of
+  /// an `nn.Linear` weight [N, K], whose columns are rows in memory) is
+  /// padded in its memory's orientation and permuted back: the copy then
+  /// streams the value's memory in order (padding the permuted view
+  /// directly wrote with a stride of K: 1.23 ms for GPT-2's 77 MB bf16
+  /// embedding on the H100).
+  static Value padWithZeros(OpBuilder &builder, Location loc, Value value,
+                            int64_t dim, int64_t extra) {
+    auto type = cast<StridedTensorType>(value.getType());
     bool transposed = type.getStrides()[0] < type.getStrides()[1];
-    Value rows = transposed ? transpose(builder, loc, weight) : weight;
+    Value rows = transposed ? transpose(builder, loc, value) : value;
     auto rowsType = cast<StridedTensorType>(rows.getType());
-    int64_t dim = transposed ? 0 : 1;
+    int64_t padDim = transposed ? 1 - dim : dim;
     Dims zerosShape(rowsType.getShape().begin(), rowsType.getShape().end());
-    zerosShape[dim] = extra;
+    zerosShape[padDim] = extra;
     Type elementType = type.getElementType();
     auto zeros = FullOp::create(
         builder, loc, StridedTensorType::getContiguous(zerosShape, elementType),
         builder.getF64FloatAttr(0.0));
     Dims paddedShape(zerosShape);
-    paddedShape[dim] = rowsType.getShape()[dim] + extra;
+    paddedShape[padDim] = rowsType.getShape()[padDim] + extra;
     Value padded = CatOp::create(
         builder, loc, StridedTensorType::getContiguous(paddedShape, elementType),
-        ValueRange{rows, zeros}, dim);
+        ValueRange{rows, zeros}, padDim);
     return transposed ? transpose(builder, loc, padded) : padded;
   }
 
@@ -311,6 +449,9 @@ private:
   /// Whether unaligned f16/bf16 operand rows are copied into aligned ones
   /// (copyToAlignedRows).
   bool padOperandRows;
+  /// Whether an unaligned K read from such rows is padded with zeros
+  /// (padContraction).
+  bool padContractionDim;
 };
 
 /// The default policy (`auto`) runs a product as the skinny product kernel
@@ -352,7 +493,7 @@ struct MatmulLayoutPass
           << skinnyProducts << "'; expected auto, library or generated";
       return signalPassFailure();
     }
-    OperandLayouts layouts(padOperandRows);
+    OperandLayouts layouts(padOperandRows, padContraction);
     getOperation().walk([&](MatmulOp matmul) {
       // A mark already on the op (written by hand, or by an earlier run)
       // stands; the kernel contract checks it.

@@ -80,6 +80,33 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
     reading it (also through a transposing `stride.permute`) reads the
     copy.
 
+    With option `pad-contraction` too (on by default; nothing without
+    `pad-operand-rows`), a 2-D product whose contraction dim `K` is such a
+    row (an lhs read row-major, an rhs read through a transposing permute:
+    GPT-2's `dX = dlogits W`, `K` = 50,257) runs over `K` padded to 16
+    bytes with zeros, which add exact zeros to every sum (cuBLASLt keeps
+    its slow kernels while `k` is unaligned, as for `n`). The aligned copy
+    becomes a slice view of the rows concatenated with zero columns
+    (`stride.cat` with a `stride.full 0`, fused into the producer as the
+    copy was), the product reads the whole concatenation, and the other
+    operand gets `K`'s zero rows (or columns, for an lhs) the same way.
+    Only where the padded operand has at least 256 rows (its dim that is
+    not `K`), so that the product's arithmetic hides the other operand's
+    padded copy (python-free-docs/matmul.md, "Padded K"):
+
+    ```mlir
+    %z = stride.full 0.000000e+00 : <4096x7xbf16, strides = [7, 1], offset = 0>
+    %c = stride.cat %g, %z dim 1 : ... -> <4096x50264xbf16, strides = [50264, 1], offset = 0>
+    %s = stride.slice %c dim 1 start 0 end 50257 step 1 : ...
+        -> <4096x50257xbf16, strides = [50264, 1], offset = 0>
+    %wz = stride.full 0.000000e+00 : <7x768xbf16, strides = [768, 1], offset = 0>
+    %wc = stride.cat %w, %wz dim 0 : ... -> <50264x768xbf16, strides = [768, 1], offset = 0>
+    %dx = stride.matmul %c, %wc ... -> <4096x768xbf16>
+    ```
+
+    Other readers of the rows (`dW` through a permute of `%s`) read the
+    slice, as without the option.
+
     First, under the policy of option `skinny-products`, it marks the
     products that run as Stride's skinny product kernel instead of a
     cuBLASLt call with the unit attribute `stride.skinny_product`, and
@@ -110,7 +137,12 @@ def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
     Option<"padOperandRows", "pad-operand-rows", "bool", "true",
            "Copy f16/bf16 operands whose rows are not a multiple of 16 "
            "bytes into aligned rows (one copy for every product reading "
-           "them, fused into the producer)">
+           "them, fused into the producer)">,
+    Option<"padContraction", "pad-contraction", "bool", "true",
+           "With pad-operand-rows: pad an unaligned K read from such rows "
+           "with zeros (the copy's pad columns zero-filled, the other "
+           "operand given zero rows) where the padded operand has at "
+           "least 256 rows">
   ];
   let dependentDialects = ["::stride::StrideDialect"];
 }

@@ -86,7 +86,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
   // library calls read their operands in place or from copies.
   pm.addNestedPass<func::FuncOp>(
       createMatmulLayout(
-          MatmulLayoutOptions{options.skinnyProducts, options.padOperandRows}));
+          MatmulLayoutOptions{options.skinnyProducts, options.padOperandRows,
+                              options.padContraction}));
   // What the passes above compute from constants only (folded batch norms,
   // weights copied into channels-last or padded) is computed now, once,
   // instead of by a kernel at every run.
@@ -155,6 +156,11 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("Copy f16/bf16 product operands whose rows are not "
                      "16-byte multiples into aligned rows"),
       llvm::cl::init(true)};
+  Option<bool> padContraction{
+      *this, "pad-contraction",
+      llvm::cl::desc("With pad-operand-rows: pad an unaligned K read from "
+                     "such rows with zeros"),
+      llvm::cl::init(true)};
   Option<bool> decomposeConvolutions{
       *this, "decompose-convolutions",
       llvm::cl::desc("Rewrite convolutions into windows and matrix products "
@@ -212,6 +218,7 @@ void stride::registerStridePipeline() {
         options.decodeAttention = cl.decodeAttention;
         options.skinnyProducts = cl.skinnyProducts;
         options.padOperandRows = cl.padOperandRows;
+        options.padContraction = cl.padContraction;
         options.decomposeConvolutions = cl.decomposeConvolutions;
         options.foldIntoConvolutions = cl.foldIntoConvolutions;
         options.foldConstants = cl.foldConstants;

@@ -73,6 +73,9 @@ struct PipelineOptions {
   /// Copy f16/bf16 product operands whose rows are not 16-byte multiples
   /// into aligned rows (stride-matmul-layout's pad-operand-rows option).
   bool padOperandRows = true;
+  /// With padOperandRows: run a 2-D product whose K is such a row over K
+  /// padded with zeros (stride-matmul-layout's pad-contraction option).
+  bool padContraction = true;
   /// Split the graph for this many ranks (stride-tensor-parallel, after
   /// attention recognition) and keep rank `rank`'s program; 1: no split.
   int64_t tensorParallel = 1;

@@ -8,6 +8,8 @@
 // RUN: stride-opt --stride-matmul-layout='skinny-products=library pad-operand-rows=false' -split-input-file %s | FileCheck %s --check-prefix=OFF
 // Fusion turns the copies into kernels (with the operand's producer):
 // RUN: stride-opt --stride-matmul-layout='skinny-products=library pad-operand-rows=true' --stride-fuse -split-input-file %s | FileCheck %s --check-prefix=FUSED
+// Padded operand rows without a zero-padded K:
+// RUN: stride-opt --stride-matmul-layout='skinny-products=library pad-contraction=false' -split-input-file %s | FileCheck %s --check-prefix=NOK
 
 // A transposed operand (a permute of a row-major weight) is column-major.
 // CHECK-LABEL: func.func @transposed
@@ -276,4 +278,88 @@ func.func @unaligned_rows(%a: !stride.tensor<6x17xbf16>, %s: !stride.tensor<6x17
   %y = stride.matmul %f, %v : !stride.tensor<6x17xf32>, !stride.tensor<17x8xf32>
       -> !stride.tensor<6x8xf32>
   return %dx, %dw, %y : !stride.tensor<6x8xbf16>, !stride.tensor<17x8xbf16>, !stride.tensor<6x8xf32>
+}
+
+// -----
+
+// The same rows, 256 of them (GPT-2's logits' gradient, read by dX over
+// K = 50,257 and by dW through a permute): the product over K reads the
+// rows concatenated with 7 zero columns (K = 24), the weight gets 7 zero
+// rows; dW, visited first, reads a slice of the concatenation, which
+// replaced the clone made for it. Fusion writes the zero-padded rows in
+// the producer's kernel.
+// CHECK-LABEL: func.func @unaligned_k
+// CHECK: %[[G:.*]] = stride.mul
+// CHECK-NEXT: %[[Z:.*]] = stride.full 0.000000e+00 : <256x7xbf16, strides = [7, 1], offset = 0>
+// CHECK-NEXT: %[[C:.*]] = stride.cat %[[G]], %[[Z]] dim 1 : {{.*}} -> <256x24xbf16, strides = [24, 1], offset = 0>
+// CHECK-NEXT: %[[S:.*]] = stride.slice %[[C]] dim 1 start 0 end 17 step 1 : {{.*}} -> <256x17xbf16, strides = [24, 1], offset = 0>
+// CHECK-NEXT: %[[T:.*]] = stride.permute %[[S]] dims [1, 0] : {{.*}} -> <17x256xbf16, strides = [1, 24], offset = 0>
+// CHECK-NEXT: stride.matmul %[[T]], %arg3 {lhs_layout = #stride.matmul_operand<transposed = true, ld = 24, batch_stride = 0>
+// CHECK-NEXT: %[[WZ:.*]] = stride.full 0.000000e+00 : <7x8xbf16, strides = [8, 1], offset = 0>
+// CHECK-NEXT: %[[W:.*]] = stride.cat %arg2, %[[WZ]] dim 0 : {{.*}} -> <24x8xbf16, strides = [8, 1], offset = 0>
+// CHECK-NEXT: stride.matmul %[[C]], %[[W]] {lhs_layout = #stride.matmul_operand<transposed = false, ld = 24, batch_stride = 0>, rhs_layout = #stride.matmul_operand<transposed = false, ld = 8, batch_stride = 0>} : <256x24xbf16, strides = [24, 1], offset = 0>, <24x8xbf16, strides = [8, 1], offset = 0> -> <256x8xbf16
+// CHECK-NOT: stride.clone
+// FUSED-LABEL: func.func @unaligned_k
+// FUSED: stride.kernel "mul_full_cat" {{.*}} -> (!stride.tensor<256x24xbf16, strides = [24, 1], offset = 0>)
+// FUSED: stride.kernel "full_cat" {{.*}} -> (!stride.tensor<24x8xbf16, strides = [8, 1], offset = 0>)
+// NOK-LABEL: func.func @unaligned_k
+// NOK-NOT: stride.cat
+// NOK: %[[P:.*]] = stride.clone %{{.*}} -> <256x17xbf16, strides = [24, 1], offset = 0>
+// NOK-NOT: stride.cat
+// NOK: stride.matmul %[[P]], %arg2 {{.*}} : <256x17xbf16, strides = [24, 1], offset = 0>, <17x8xbf16
+// OFF-LABEL: func.func @unaligned_k
+// OFF-NOT: stride.clone
+// OFF-NOT: stride.cat
+// OFF: return
+func.func @unaligned_k(%a: !stride.tensor<256x17xbf16>, %s: !stride.tensor<256x17xbf16>,
+                       %w: !stride.tensor<17x8xbf16>, %x: !stride.tensor<256x8xbf16>)
+    -> (!stride.tensor<256x8xbf16>, !stride.tensor<17x8xbf16>) {
+  %g = stride.mul %a, %s : !stride.tensor<256x17xbf16>, !stride.tensor<256x17xbf16>
+      -> !stride.tensor<256x17xbf16>
+  %gt = stride.permute %g dims [1, 0] : !stride.tensor<256x17xbf16>
+      -> !stride.tensor<17x256xbf16, strides = [1, 17], offset = 0>
+  %dw = stride.matmul %gt, %x : !stride.tensor<17x256xbf16, strides = [1, 17], offset = 0>,
+      !stride.tensor<256x8xbf16> -> !stride.tensor<17x8xbf16>
+  %dx = stride.matmul %g, %w : !stride.tensor<256x17xbf16>, !stride.tensor<17x8xbf16>
+      -> !stride.tensor<256x8xbf16>
+  return %dx, %dw : !stride.tensor<256x8xbf16>, !stride.tensor<17x8xbf16>
+}
+
+// -----
+
+// An rhs whose memory rows are K (a permute of a [N, K] input): copied with
+// zero columns and permuted; the transposed lhs (a permute of [K, M]) gets
+// zero rows in its memory's orientation and is permuted back. Below 256
+// rows on the padded operand's side (N = 128 here) K stays 17.
+// CHECK-LABEL: func.func @unaligned_k_rhs
+// CHECK: %[[VT:.*]] = stride.permute %arg0 dims [1, 0]
+// CHECK-NEXT: %[[LT:.*]] = stride.permute %[[VT]] dims [1, 0] : <8x17xbf16, strides = [1, 8], offset = 0> -> <17x8xbf16, strides = [8, 1], offset = 0>
+// CHECK-NEXT: %[[LZ:.*]] = stride.full 0.000000e+00 : <7x8xbf16, strides = [8, 1], offset = 0>
+// CHECK-NEXT: %[[LC:.*]] = stride.cat %[[LT]], %[[LZ]] dim 0 : {{.*}} -> <24x8xbf16, strides = [8, 1], offset = 0>
+// CHECK-NEXT: %[[L:.*]] = stride.permute %[[LC]] dims [1, 0] : {{.*}} -> <8x24xbf16, strides = [1, 8], offset = 0>
+// CHECK-NEXT: %[[Z:.*]] = stride.full 0.000000e+00 : <256x7xbf16, strides = [7, 1], offset = 0>
+// CHECK-NEXT: %[[C:.*]] = stride.cat %arg1, %[[Z]] dim 1 : {{.*}} -> <256x24xbf16, strides = [24, 1], offset = 0>
+// CHECK-NEXT: stride.slice %[[C]]
+// CHECK-NEXT: %[[R:.*]] = stride.permute %[[C]] dims [1, 0] : {{.*}} -> <24x256xbf16, strides = [1, 24], offset = 0>
+// CHECK-NEXT: stride.matmul %[[L]], %[[R]] {lhs_layout = #stride.matmul_operand<transposed = true, ld = 8, batch_stride = 0>, rhs_layout = #stride.matmul_operand<transposed = true, ld = 24, batch_stride = 0>}
+// CHECK: %[[P:.*]] = stride.clone %arg2 : {{.*}} -> <128x17xbf16, strides = [24, 1], offset = 0>
+// CHECK-NEXT: %[[PT:.*]] = stride.permute %[[P]] dims [1, 0] : {{.*}} -> <17x128xbf16, strides = [1, 24], offset = 0>
+// CHECK-NEXT: stride.matmul %[[VT]], %[[PT]] {{.*}} : <8x17xbf16, strides = [1, 8], offset = 0>, <17x128xbf16, strides = [1, 24], offset = 0>
+// NOK-LABEL: func.func @unaligned_k_rhs
+// NOK-NOT: stride.cat
+// NOK: return
+func.func @unaligned_k_rhs(%v: !stride.tensor<17x8xbf16>, %h: !stride.tensor<256x17xbf16>,
+                           %n: !stride.tensor<128x17xbf16>)
+    -> (!stride.tensor<8x256xbf16>, !stride.tensor<8x128xbf16>) {
+  %vt = stride.permute %v dims [1, 0] : !stride.tensor<17x8xbf16>
+      -> !stride.tensor<8x17xbf16, strides = [1, 8], offset = 0>
+  %ht = stride.permute %h dims [1, 0] : !stride.tensor<256x17xbf16>
+      -> !stride.tensor<17x256xbf16, strides = [1, 17], offset = 0>
+  %y = stride.matmul %vt, %ht : !stride.tensor<8x17xbf16, strides = [1, 8], offset = 0>,
+      !stride.tensor<17x256xbf16, strides = [1, 17], offset = 0> -> !stride.tensor<8x256xbf16>
+  %nt = stride.permute %n dims [1, 0] : !stride.tensor<128x17xbf16>
+      -> !stride.tensor<17x128xbf16, strides = [1, 17], offset = 0>
+  %z = stride.matmul %vt, %nt : !stride.tensor<8x17xbf16, strides = [1, 8], offset = 0>,
+      !stride.tensor<17x128xbf16, strides = [1, 17], offset = 0> -> !stride.tensor<8x128xbf16>
+  return %y, %z : !stride.tensor<8x256xbf16>, !stride.tensor<8x128xbf16>
 }
