@@ -305,6 +305,9 @@ def DecomposeAttention : Pass<"stride-decompose-attention",
 // The convolution passes (issue 42).
 include "ConvolutionPasses.td"
 
+// Products merged before their layouts are decided.
+include "ProductPasses.td"
+
 def MatmulLayout : Pass<"stride-matmul-layout", "::mlir::func::FuncOp"> {
   let summary = "Decide how the library call of each stride.matmul reads "
                 "its operands";
