@@ -87,6 +87,37 @@ std::optional<Weight> weightOf(MatmulOp product) {
   return std::nullopt;
 }
 
+/// The `stride.add` of a constant bias that is `product`'s only reader
+/// (`F.linear` with a bias, as torch.export writes it: the product, then
+/// an add of the `[N]` bias broadcast by `stride.expand`, which
+/// stride-fuse folds into the call); null otherwise. Siblings with one
+/// each merge it too: one add of the biases concatenated, which folds
+/// into the merged call.
+AddOp biasAddOf(MatmulOp product) {
+  Value result = product.getResult();
+  if (product.getBias() || !result.hasOneUse())
+    return nullptr;
+  auto add = dyn_cast<AddOp>(*result.user_begin());
+  if (!add || add.getLhs() == add.getRhs() ||
+      add.getResult().getType() != result.getType())
+    return nullptr;
+  Value bias = add.getLhs() == result ? add.getRhs() : add.getLhs();
+  auto expand = bias.getDefiningOp<ExpandOp>();
+  if (!expand || !bias.hasOneUse() ||
+      !exclusiveConstant(expand.getInput(), expand) ||
+      expand.getInput().getType().getRank() != 1)
+    return nullptr;
+  return add;
+}
+
+/// The value a slice of the merged product replaces: the bias add's
+/// result where the product has one, otherwise the product's.
+Value slicedValueOf(MatmulOp product) {
+  if (AddOp add = biasAddOf(product))
+    return add.getResult();
+  return product.getResult();
+}
+
 /// Whether a reader of `value`, directly or through views, needs its
 /// layout as it is: the graph's output (a slice would need a copy into a
 /// buffer of its own) or a collective (stride-prepare-collectives made its
@@ -111,7 +142,7 @@ bool isCandidate(MatmulOp product) {
   Value bias = product.getBias();
   if (bias && !exclusiveConstant(bias, product))
     return false;
-  return !layoutIsFixed(product.getResult());
+  return !layoutIsFixed(slicedValueOf(product));
 }
 
 /// Whether `a` and `b` are siblings: candidates with the same activations,
@@ -123,7 +154,8 @@ bool areSiblings(MatmulOp a, MatmulOp b) {
          rhsA.getElementType() == rhsB.getElementType() &&
          weightOf(a)->dim() == weightOf(b)->dim() &&
          a.getEpilogue() == b.getEpilogue() &&
-         bool(a.getBias()) == bool(b.getBias());
+         bool(a.getBias()) == bool(b.getBias()) &&
+         bool(biasAddOf(a)) == bool(biasAddOf(b));
 }
 
 /// Whether the views built on `value` (transitively) still exist when
@@ -180,7 +212,7 @@ void dropMisfits(SmallVector<MatmulOp> &group) {
     for (MatmulOp &product : group) {
       Layout slice = sliceLayout(rows, total, start, columnsOf(product));
       start += columnsOf(product);
-      if (viewsAccept(product.getResult(), slice))
+      if (viewsAccept(slicedValueOf(product), slice))
         continue;
       product = nullptr;
       dropped = true;
@@ -252,6 +284,35 @@ Value mergedWeight(OpBuilder &builder, Location loc, ArrayRef<MatmulOp> group) {
                            weight, first.permute.getDimsAttr());
 }
 
+/// The add of the biases concatenated to `product` (the merged one), as
+/// the first of `group` adds its bias; `product` itself without.
+Value mergedBiasAdd(OpBuilder &builder, Location loc, MatmulOp product,
+                    ArrayRef<MatmulOp> group) {
+  MatmulOp head = group[0];
+  AddOp first = biasAddOf(head);
+  if (!first)
+    return product.getResult();
+  SmallVector<ConstantOp> constants;
+  for (MatmulOp sibling : group) {
+    AddOp add = biasAddOf(sibling);
+    Value bias = add.getLhs() == sibling.getResult() ? add.getRhs()
+                                                      : add.getLhs();
+    constants.push_back(bias.getDefiningOp<ExpandOp>()
+                            .getInput()
+                            .getDefiningOp<ConstantOp>());
+  }
+  Value biases = concatenatedConstant(builder, loc, constants, /*dim=*/0);
+  StridedTensorType type = product.getResult().getType();
+  Layout broadcast =
+      *inferExpand(typeOf(biases).getLayout(), type.getShape()).layout;
+  Value expanded = ExpandOp::create(builder, loc, type.withLayout(broadcast),
+                                    biases);
+  bool productFirst = first.getLhs() == head.getResult();
+  return AddOp::create(builder, loc, type,
+                       productFirst ? product.getResult() : expanded,
+                       productFirst ? expanded : product.getResult());
+}
+
 /// The merged product's bias: the biases concatenated; null without.
 Value mergedBias(OpBuilder &builder, Location loc, ArrayRef<MatmulOp> group) {
   MatmulOp first = group[0];
@@ -263,10 +324,10 @@ Value mergedBias(OpBuilder &builder, Location loc, ArrayRef<MatmulOp> group) {
   return concatenatedConstant(builder, loc, constants, /*dim=*/0);
 }
 
-/// Removes `product` and the weight, bias and views only it read.
-void eraseWithOperands(MatmulOp product) {
-  SmallVector<Value> operands(product->getOperands());
-  product->erase();
+/// Removes `op` and the constants and views only it read.
+void eraseWithOperands(Operation *op) {
+  SmallVector<Value> operands(op->getOperands());
+  op->erase();
   while (!operands.empty()) {
     Operation *def = operands.pop_back_val().getDefiningOp();
     if (!def || !def->use_empty() ||
@@ -301,22 +362,25 @@ void merge(ArrayRef<MatmulOp> group) {
       first.getLhs(), weight, bias, first.getEpilogue(),
       /*lhs_layout=*/nullptr, /*rhs_layout=*/nullptr,
       /*row_classes=*/nullptr);
-  // The slices follow the merged product; the products go last (the
-  // builder inserts before the first).
-  builder.setInsertionPointAfter(merged);
+  Value sliced = mergedBiasAdd(builder, loc, merged, group);
+  // The slices follow; the products go last (the builder inserts before
+  // the first).
   int64_t start = 0;
   for (MatmulOp product : group) {
     int64_t columns = columnsOf(product);
     auto slice = SliceOp::create(
         builder, product.getLoc(),
         resultType.withLayout(sliceLayout(rows, total, start, columns)),
-        merged, /*dim=*/1, start, start + columns, /*step=*/1);
+        sliced, /*dim=*/1, start, start + columns, /*step=*/1);
     start += columns;
-    product.getResult().replaceAllUsesWith(slice.getResult());
+    slicedValueOf(product).replaceAllUsesWith(slice.getResult());
     reinferViews(slice.getResult());
   }
-  for (MatmulOp product : group)
+  for (MatmulOp product : group) {
+    if (AddOp add = biasAddOf(product))
+      eraseWithOperands(add);
     eraseWithOperands(product);
+  }
 }
 
 /// The groups of siblings of `func`, each in program order, of two or

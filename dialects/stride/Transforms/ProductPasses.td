@@ -36,11 +36,18 @@ def MergeSiblingProducts : Pass<"stride-merge-sibling-products",
       element type and form;
     - with the same `epilogue`, and a constant `bias` each (concatenated
       too, read by that product alone) or none;
+    - each read only by a `stride.add` of a constant `[N]` bias broadcast
+      by `stride.expand` (`F.linear` with a bias, as torch.export writes
+      it: BERT's projections), or none read so: the biases are
+      concatenated and added once to the merged product (which
+      `stride-fuse` then folds into the call), and the slices are of the
+      sum;
     - with no decision of `stride-matmul-layout` on them yet, and whose
-      results, directly or through views, are no graph output and no
-      collective's operand (their layouts are fixed: a slice would need a
-      copy), and whose views still exist on a slice (a `stride.view` that
-      flattens rows of several tokens needs the rows consecutive).
+      results (or sums with the bias), directly or through views, are no
+      graph output and no collective's operand (their layouts are fixed:
+      a slice would need a copy), and whose views still exist on a slice
+      (a `stride.view` that flattens rows of several tokens needs the
+      rows consecutive).
 
     Left alone: a weight that is a graph input (a training graph's
     parameters: concatenating them would copy every weight at every run),

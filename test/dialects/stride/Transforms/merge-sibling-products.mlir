@@ -202,3 +202,60 @@ func.func @outputs(%x: !stride.tensor<2x4xf32>)
   return %s, %v, %ov, %fn : !stride.tensor<2x3xf32>, !stride.tensor<2x3xf32>,
       !stride.tensor<2x1x3xf32>, !stride.tensor<6xf32>
 }
+
+// -----
+
+// F.linear with a bias, as torch.export writes it (BERT's query, key and
+// value): each product's only reader an add of its [N] constant bias
+// broadcast by stride.expand (either operand order). The biases are
+// concatenated and added once to the merged product (stride-fuse then
+// folds that add into the call, PIPE); the slices are of the sum. A third
+// product without a bias add stays apart (its readers would otherwise
+// read the sum).
+// CHECK-LABEL: func.func @linear_bias
+// CHECK: %[[P:.*]] = stride.matmul %arg0, %{{.*}} : <2x4xf32, strides = [4, 1], offset = 0>, <4x5xf32, strides = [1, 4], offset = 0> -> <2x5xf32, strides = [5, 1], offset = 0>
+// CHECK-NEXT: %[[B:.*]] = stride.constant dense<[1.000000e+00, 1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00]> : tensor<5xf32>
+// CHECK-NEXT: %[[E:.*]] = stride.expand %[[B]] : <5xf32, strides = [1], offset = 0> -> <2x5xf32, strides = [0, 1], offset = 0>
+// CHECK-NEXT: %[[S:.*]] = stride.add %[[P]], %[[E]] : <2x5xf32, strides = [5, 1], offset = 0>, <2x5xf32, strides = [0, 1], offset = 0> -> <2x5xf32, strides = [5, 1], offset = 0>
+// CHECK-NEXT: %[[Q:.*]] = stride.slice %[[S]] dim 1 start 0 end 3 step 1
+// CHECK-NEXT: %[[K:.*]] = stride.slice %[[S]] dim 1 start 3 end 5 step 1
+// CHECK: stride.matmul %arg0, %{{.*}} -> <2x2xf32, strides = [2, 1], offset = 0>
+// CHECK-NOT: stride.add %{{.*}}, %{{.*}} : <2x3xf32, strides = [3, 1]
+// CHECK: stride.sum %[[Q]]
+// CHECK: stride.sum %[[K]]
+// PIPE-LABEL: func.func @linear_bias
+// PIPE: stride.matmul %{{.*}}, %{{.*}} bias %{{.*}} {{.*}}-> <2x5xf32
+// OFF-LABEL: func.func @linear_bias
+// OFF-COUNT-3: stride.matmul
+func.func @linear_bias(%x: !stride.tensor<2x4xf32>)
+    -> (!stride.tensor<2xf32>, !stride.tensor<2xf32>, !stride.tensor<2xf32>) {
+  %wq = stride.constant dense<1.0> : tensor<3x4xf32> : !stride.tensor<3x4xf32>
+  %bq = stride.constant dense<1.0> : tensor<3xf32> : !stride.tensor<3xf32>
+  %wk = stride.constant dense<2.0> : tensor<2x4xf32> : !stride.tensor<2x4xf32>
+  %bk = stride.constant dense<2.0> : tensor<2xf32> : !stride.tensor<2xf32>
+  %wv = stride.constant dense<3.0> : tensor<2x4xf32> : !stride.tensor<2x4xf32>
+  %tq = stride.permute %wq dims [1, 0] : !stride.tensor<3x4xf32>
+      -> !stride.tensor<4x3xf32, strides = [1, 4], offset = 0>
+  %q = stride.matmul %x, %tq : !stride.tensor<2x4xf32>,
+      !stride.tensor<4x3xf32, strides = [1, 4], offset = 0> -> !stride.tensor<2x3xf32>
+  %eq = stride.expand %bq : !stride.tensor<3xf32>
+      -> !stride.tensor<2x3xf32, strides = [0, 1], offset = 0>
+  %sq = stride.add %q, %eq : !stride.tensor<2x3xf32>,
+      !stride.tensor<2x3xf32, strides = [0, 1], offset = 0> -> !stride.tensor<2x3xf32>
+  %tk = stride.permute %wk dims [1, 0] : !stride.tensor<2x4xf32>
+      -> !stride.tensor<4x2xf32, strides = [1, 4], offset = 0>
+  %k = stride.matmul %x, %tk : !stride.tensor<2x4xf32>,
+      !stride.tensor<4x2xf32, strides = [1, 4], offset = 0> -> !stride.tensor<2x2xf32>
+  %ek = stride.expand %bk : !stride.tensor<2xf32>
+      -> !stride.tensor<2x2xf32, strides = [0, 1], offset = 0>
+  %sk = stride.add %ek, %k : !stride.tensor<2x2xf32, strides = [0, 1], offset = 0>,
+      !stride.tensor<2x2xf32> -> !stride.tensor<2x2xf32>
+  %tv = stride.permute %wv dims [1, 0] : !stride.tensor<2x4xf32>
+      -> !stride.tensor<4x2xf32, strides = [1, 4], offset = 0>
+  %v = stride.matmul %x, %tv : !stride.tensor<2x4xf32>,
+      !stride.tensor<4x2xf32, strides = [1, 4], offset = 0> -> !stride.tensor<2x2xf32>
+  %rq = stride.sum %sq dims [1] : !stride.tensor<2x3xf32> -> !stride.tensor<2xf32>
+  %rk = stride.sum %sk dims [1] : !stride.tensor<2x2xf32> -> !stride.tensor<2xf32>
+  %rv = stride.sum %v dims [1] : !stride.tensor<2x2xf32> -> !stride.tensor<2xf32>
+  return %rq, %rk, %rv : !stride.tensor<2xf32>, !stride.tensor<2xf32>, !stride.tensor<2xf32>
+}
