@@ -79,6 +79,8 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(llvm::StringRef(options.pipeline.attentionLibrary));
   key.add(options.pipeline.recognizeAttention);
   key.add(options.pipeline.foldConstants);
+  key.add(options.pipeline.rowMajorPointwise);
+  key.add(options.pipeline.mergeSiblingProducts);
   key.add(options.pipeline.splitKvAttention);
   key.add(llvm::StringRef(options.pipeline.decodeAttention));
   key.add(llvm::StringRef(options.pipeline.skinnyProducts));

@@ -68,6 +68,12 @@ TEST_F(ModuleCacheTest, KeyFollowsInputNameAndOptions) {
   CompileOptions unfolded = options;
   unfolded.pipeline.foldConstants = false;
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", unfolded));
+  CompileOptions apart = options;
+  apart.pipeline.mergeSiblingProducts = false;
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", apart));
+  CompileOptions graphOrders = options;
+  graphOrders.pipeline.rowMajorPointwise = false;
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", graphOrders));
   CompileOptions noEpilogues = options;
   noEpilogues.pipeline.convolutionEpilogues = false;
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", noEpilogues));

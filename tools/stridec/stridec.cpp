@@ -320,6 +320,15 @@ cl::opt<bool> noRowMajorPointwise(
              "(stride-row-major-pointwise)"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> noMergeSiblingProducts(
+    "no-merge-sibling-products",
+    cl::desc("Keep the products that read the same activations against "
+             "constant weights (a layer's query, key and value projections; "
+             "an MLP's gate and up) separate instead of merging them into "
+             "one product over the weights concatenated, each former "
+             "product a view of its columns"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> noFoldConstants(
     "no-fold-constants",
     cl::desc("Compute the ops whose operands are all constants (a batch "
@@ -574,6 +583,7 @@ int main(int argc, char **argv) {
   options.pipeline.recognizeAttention = !noRecognizeAttention;
   options.pipeline.foldConstants = !noFoldConstants;
   options.pipeline.rowMajorPointwise = !noRowMajorPointwise;
+  options.pipeline.mergeSiblingProducts = !noMergeSiblingProducts;
   options.pipeline.convolutionEpilogues = !noConvolutionEpilogues;
   options.pipeline.testInjectFault = testInjectFault;
   options.cuda.arch = arch;

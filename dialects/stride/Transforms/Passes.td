@@ -305,6 +305,9 @@ def DecomposeAttention : Pass<"stride-decompose-attention",
 // The convolution passes (issue 42).
 include "ConvolutionPasses.td"
 
+// Products merged before their layouts are decided.
+include "ProductPasses.td"
+
 // stride-matmul-layout (issue 39: padded operand rows and K).
 include "MatmulPasses.td"
 

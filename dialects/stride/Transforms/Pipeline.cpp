@@ -53,6 +53,11 @@ void stride::buildStridePipeline(OpPassManager &pm,
   // Collectives exchange contiguous blocks along their outermost dim, as
   // the plan's NCCL steps do.
   pm.addNestedPass<func::FuncOp>(createPrepareCollectives());
+  // Products of the same activations against constant weights (q/k/v,
+  // gate/up) become one product and slices, before legalization checks the
+  // slices and the passes below decide how attention and products read them.
+  if (options.mergeSiblingProducts)
+    pm.addNestedPass<func::FuncOp>(createMergeSiblingProducts());
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
@@ -190,6 +195,12 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                      "row-major where Stride owns their layout "
                      "(stride-row-major-pointwise)"),
       llvm::cl::init(true)};
+  Option<bool> mergeSiblingProducts{
+      *this, "merge-sibling-products",
+      llvm::cl::desc("Merge products of the same activations against "
+                     "constant weights into one product over the weights "
+                     "concatenated (stride-merge-sibling-products)"),
+      llvm::cl::init(true)};
   Option<bool> foldConstants{
       *this, "fold-constants",
       llvm::cl::desc("Compute the ops whose operands are all constants at "
@@ -223,6 +234,7 @@ void stride::registerStridePipeline() {
         options.foldIntoConvolutions = cl.foldIntoConvolutions;
         options.foldConstants = cl.foldConstants;
         options.rowMajorPointwise = cl.rowMajorPointwise;
+        options.mergeSiblingProducts = cl.mergeSiblingProducts;
         options.convolutions = cl.convolutions;
         options.convolutionEpilogues = cl.convolutionEpilogues;
         buildStridePipeline(pm, options);

@@ -122,6 +122,10 @@ struct PipelineOptions {
   /// Make pointwise results packed in a permuted order row-major where
   /// Stride owns their layout (stride-row-major-pointwise).
   bool rowMajorPointwise = true;
+  /// Merge products of the same activations against constant weights into
+  /// one product over the weights concatenated
+  /// (stride-merge-sibling-products).
+  bool mergeSiblingProducts = true;
   /// Test only: miscompile every op of this kind (stride-test-inject-fault,
   /// e.g. "add"); empty: none.
   std::string testInjectFault;
