@@ -10,7 +10,7 @@
 // ExpansionOps.cpp, AttentionOps.cpp, ConvNetOps.cpp, EmbeddingBagOps.cpp,
 // ActivationOps.cpp, SortOps.cpp, NormOps.cpp, UpsampleOps.cpp,
 // CollectiveOps.cpp, ScatterReduceOps.cpp, PoolingOps.cpp,
-// DistanceOps.cpp, GridSampleOps.cpp)
+// DistanceOps.cpp, GridSampleOps.cpp, SymIntOps.cpp)
 // adds its own to the table that Ops.cpp assembles, and
 // the helpers that builders of several groups call. Private to
 // lib/Import/Torch.
@@ -54,6 +54,14 @@ void addScatterReduceOps(OpTable &ops);
 void addPoolingOps(OpTable &ops);
 void addDistanceOps(OpTable &ops);
 void addGridSampleOps(OpTable &ops);
+void addSymIntOps(OpTable &ops);
+
+/// Whether `op` ("aten.sym_size.int", "_operator.mul") computes a SymInt
+/// or SymBool (SymIntOps.cpp): its output is not a tensor.
+bool isSymbolicScalarOp(llvm::StringRef op);
+/// Whether `op` checks SymInts and has no outputs ("aten._assert_scalar.
+/// default", "aten.sym_constrain_range_for_size.default").
+bool isSymbolicCheck(llvm::StringRef op);
 
 /// Whether `target` ("aten....") is a fused attention op, whose builder
 /// passes over the None and SymInt outputs it has (acceptsAbsentOutputs).

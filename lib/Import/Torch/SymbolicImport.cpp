@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SymbolicImport.h"
+#include "OpTable.h"
 
 #include "dialects/stride/IR/StrideAttrs.h"
 #include "stride/Support/SymbolicLayout.h"
@@ -100,15 +101,26 @@ symbolicTypeOf(const std::string &name, const TensorMeta &meta,
 }
 
 bool importsSymbolicSizes(llvm::StringRef target) {
-  // Builders that build their op from the file's types and `self` only.
+  // Builders that build symbolic types: from the file's types, or through
+  // NodeImporter's building blocks over SizeExprs.
   static const llvm::StringSet<> targets = {
-      "torch.ops.aten.view.default",    "torch.ops.aten._unsafe_view.default",
-      "torch.ops.aten.expand.default",  "torch.ops.aten.permute.default",
-      "torch.ops.aten.relu.default",    "torch.ops.aten.neg.default",
-      "torch.ops.aten.exp.default",     "torch.ops.aten.tanh.default",
-      "torch.ops.aten.sigmoid.default", "torch.ops.aten.clone.default",
+      // Views.
+      "aten.view.default", "aten._unsafe_view.default", "aten.expand.default",
+      "aten.permute.default",
+      // Unary pointwise ops and copies.
+      "aten.relu.default", "aten.neg.default", "aten.exp.default",
+      "aten.tanh.default", "aten.sigmoid.default", "aten.clone.default",
+      // Size queries and SymInt arithmetic (SymIntOps.cpp).
+      "aten.sym_size.int", "aten.sym_stride.int", "aten.sym_numel.default",
+      "aten.sym_storage_offset.default",
+      // Matrix products.
+      "aten.mm.default", "aten.bmm.default", "aten.addmm.default",
+      // Pointwise.
+      "aten.gelu.default",
   };
-  return targets.contains(target);
+  target.consume_front("torch.ops.");
+  return targets.contains(target) || isSymbolicScalarOp(target) ||
+         isSymbolicCheck(target);
 }
 
 } // namespace stride::torch

@@ -7,9 +7,7 @@
 //
 // The op table's views (view, expand, permute, transpose, unsqueeze,
 // squeeze, slice, select, alias, as_strided, split_with_sizes), each a
-// stride view op whose result type is the file's, and cat; and the size
-// queries sym_numel and sym_storage_offset, whose SymInt results are
-// static (Stride imports static shapes): later nodes read their values.
+// stride view op whose result type is the file's, and cat.
 //
 //===----------------------------------------------------------------------===//
 
@@ -389,17 +387,6 @@ LogicalResult repeat(NodeImporter &n) {
   return success();
 }
 
-/// sym_numel(self) and sym_storage_offset(self): a SymInt, static.
-template <bool offset> LogicalResult sizeQuery(NodeImporter &n) {
-  FailureOr<Value> self = n.tensor("self");
-  if (failed(self))
-    return failure();
-  auto type = cast<StridedTensorType>(self->getType());
-  n.setSymbolicOutput(0, offset ? type.getLayout().offset
-                                : type.getNumElements());
-  return success();
-}
-
 } // namespace
 
 /// Adds the builders of views and cat to the table.
@@ -407,8 +394,6 @@ void addViewOps(OpTable &ops) {
   ops.insert({
       // Views.
       {"aten.view.default", typedView<ViewOp>},
-      {"aten.sym_numel.default", sizeQuery<false>},
-      {"aten.sym_storage_offset.default", sizeQuery<true>},
       {"aten._unsafe_view.default", typedView<ViewOp>},
       {"aten.expand.default", typedView<ExpandOp>},
       {"aten.permute.default", permute},
