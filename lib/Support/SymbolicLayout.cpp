@@ -174,6 +174,13 @@ bool stride::sameAddressing(const SymbolicLayout &a, const SymbolicLayout &b) {
   return true;
 }
 
+std::optional<SizeExpr> stride::numElements(const SizeExprs &shape) {
+  std::optional<SizeExpr> product = SizeExpr::constant(1);
+  for (const SizeExpr &size : shape)
+    product = product ? product->times(size) : std::nullopt;
+  return product;
+}
+
 std::string stride::formatSizes(const SizeExprs &sizes) {
   std::string text = "[";
   for (size_t i = 0; i < sizes.size(); ++i)

@@ -84,6 +84,9 @@ inline std::string decimal(double v) {
 
 int64_t rankOf(mlir::Value v);
 llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
+/// The sizes of `v`'s type as expressions (constants where static): what
+/// a builder that takes symbolic sizes reads.
+SizeExprs symbolicShapeOf(mlir::Value v);
 
 /// `x` as a 1-D tensor (PyTorch's `reshape(-1)`): itself, a view, or a
 /// row-major copy viewed flat where the layout allows no view.
@@ -131,6 +134,8 @@ mlir::FailureOr<mlir::Value> padded(NodeImporter &n, mlir::Value x,
 /// compute a result's shape themselves check the file's against it).
 mlir::LogicalResult expectOutputShape(NodeImporter &n, size_t i,
                                       llvm::ArrayRef<int64_t> shape);
+mlir::LogicalResult expectOutputSizes(NodeImporter &n, size_t i,
+                                      const SizeExprs &shape);
 
 /// Pointwise ops of one shape built one per statement (so that the IR
 /// order does not depend on the compiler's order of evaluating arguments),

@@ -51,9 +51,7 @@ LogicalResult numelQuery(NodeImporter &n) {
   FailureOr<Value> self = n.tensor("self");
   if (failed(self))
     return failure();
-  std::optional<SizeExpr> product = SizeExpr::constant(1);
-  for (const SizeExpr &size : layoutOf(*self).shape)
-    product = product ? product->times(size) : std::nullopt;
+  std::optional<SizeExpr> product = numElements(layoutOf(*self).shape);
   if (!product)
     return n.error() << "sym_numel overflows";
   n.setSymbolicOutput(0, *product);

@@ -115,8 +115,43 @@ bool importsSymbolicSizes(llvm::StringRef target) {
       "aten.sym_storage_offset.default",
       // Matrix products.
       "aten.mm.default", "aten.bmm.default", "aten.addmm.default",
-      // Pointwise.
-      "aten.gelu.default",
+      // Pointwise: unary, binary with broadcasting, comparisons, where.
+      "aten.gelu.default", "aten.rsqrt.default", "aten.sqrt.default",
+      "aten.log.default", "aten.erf.default", "aten.reciprocal.default",
+      "aten.logical_not.default", "aten.bitwise_not.default",
+      "aten.add.Tensor", "aten.add.Scalar", "aten.sub.Tensor",
+      "aten.sub.Scalar", "aten.mul.Tensor", "aten.mul.Scalar",
+      "aten.div.Tensor", "aten.div.Scalar", "aten.pow.Tensor_Scalar",
+      "aten.maximum.default", "aten.minimum.default",
+      "aten.bitwise_and.Tensor", "aten.bitwise_or.Tensor",
+      "aten.logical_and.default", "aten.logical_or.default",
+      "aten.eq.Tensor", "aten.eq.Scalar", "aten.ne.Tensor", "aten.ne.Scalar",
+      "aten.lt.Tensor", "aten.lt.Scalar", "aten.le.Tensor", "aten.le.Scalar",
+      "aten.gt.Tensor", "aten.gt.Scalar", "aten.ge.Tensor", "aten.ge.Scalar",
+      "aten.where.self",
+      // Copies and creation.
+      "aten._to_copy.default", "aten.full.default", "aten.full_like.default",
+      "aten.zeros.default", "aten.zeros_like.default", "aten.ones.default",
+      "aten.ones_like.default", "aten.empty.memory_format",
+      "aten.arange.default", "aten.arange.start", "aten.arange.start_step",
+      "aten._assert_tensor_metadata.default",
+      // Views and cat.
+      "aten.unsqueeze.default", "aten.squeeze.dim", "aten.squeeze.dims",
+      "aten.transpose.int", "aten.slice.Tensor", "aten.select.int",
+      "aten.alias.default", "aten.split_with_sizes.default", "aten.cat.default",
+      // Reductions, softmax, normalization.
+      "aten.sum.dim_IntList", "aten.mean.dim", "aten.amax.default",
+      "aten._softmax.default", "aten._log_softmax.default",
+      "aten.native_layer_norm.default",
+      // Gathers: embedding, index_select, gather.
+      "aten.embedding.default", "aten.index_select.default",
+      "aten.gather.default",
+      // Attention.
+      "aten.scaled_dot_product_attention.default",
+      "aten._scaled_dot_product_flash_attention.default",
+      "aten._scaled_dot_product_efficient_attention.default",
+      "aten._scaled_dot_product_cudnn_attention.default",
+      "aten._scaled_dot_product_flash_attention_for_cpu.default",
   };
   target.consume_front("torch.ops.");
   return targets.contains(target) || isSymbolicScalarOp(target) ||

@@ -12,7 +12,8 @@ it and commit the files; the tests read the committed files.
 import os
 import random
 
-from pt2_writer import F32, Graph, rand, symbolic_meta, t, write_archive
+from pt2_writer import (BOOL, F32, I64, Graph, Tensor, rand, symbolic_meta, t,
+                        write_archive)
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "symbolic")
 
@@ -113,6 +114,128 @@ def view_batch_seq():
     return graph
 
 
+def tensor_node(graph, target, args, name, shape, strides=None, offset=0,
+                dtype=F32):
+    """A node of one output `name` (symbolic `shape`, strides row-major
+    unless given), its arguments (name, argument union or tensor name)."""
+    graph.node(target, args, [t(name)])
+    graph.nodes[-1]["name"] = name
+    graph.values[name] = symbolic_meta(dtype, shape, strides, offset)
+    return name
+
+
+def transformer_block():
+    """A GPT-2 block over a dynamic batch s0 and sequence s1 as torch.export
+    (2.11, transformers' sdpa attention) writes it: token and position
+    embeddings, a causal mask built from arange over the symbolic sequence
+    (sym_size nodes give its end), layer norm, the fused qkv linear split
+    into heads, sdpa with the mask, the output projection and the residual.
+    Width 16, 2 heads of 8, a vocabulary of 32."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 64},
+                               "s1": {"min_val": 2, "max_val": 1024}}
+    graph.inputs.append("ids")
+    graph.values["ids"] = symbolic_meta(I64, ["s0", "s1"])
+    rng = random.Random(45)
+    graph.buffer("wte", "wte.weight", rand(rng, [32, 16]))
+    graph.buffer("wpe", "wpe.weight", rand(rng, [64, 16]))
+    graph.buffer("ln_w", "ln_1.weight", rand(rng, [16]))
+    graph.buffer("ln_b", "ln_1.bias", rand(rng, [16]))
+    graph.buffer("attn_w", "attn.c_attn.weight", rand(rng, [16, 48]))
+    graph.buffer("attn_b", "attn.c_attn.bias", rand(rng, [48]))
+    graph.buffer("proj_w", "attn.c_proj.weight", rand(rng, [16, 16]))
+    graph.buffer("proj_b", "attn.c_proj.bias", rand(rng, [16]))
+    batch = sym_size(graph, "ids", 0, "sym_size_int", "Symbol('s0', positive=True, integer=True)")
+    seq = sym_size(graph, "ids", 1, "sym_size_int_1", "Symbol('s1', positive=True, integer=True)")
+    node = lambda *a, **k: tensor_node(graph, *a, **k)
+    node("embedding.default", [("weight", "wte"), ("indices", "ids")],
+         "embedding", ["s0", "s1", 16])
+    node("arange.start_step", [("start", {"as_int": 0}),
+                               ("end", sym_arg(seq))],
+         "arange", ["s1"], dtype=I64)
+    node("unsqueeze.default", [("self", "arange"), ("dim", {"as_int": 0})],
+         "unsqueeze", [1, "s1"], ["s1", 1], dtype=I64)
+    node("embedding.default", [("weight", "wpe"), ("indices", "unsqueeze")],
+         "embedding_1", [1, "s1", 16])
+    node("add.Tensor", [("self", "embedding"), ("other", "embedding_1")],
+         "add", ["s0", "s1", 16])
+    # The causal mask: key position <= query position, and-ed into an
+    # all-true scalar, as transformers' sdpa_mask builds it.
+    node("unsqueeze.default", [("self", "arange"), ("dim", {"as_int": 1})],
+         "unsqueeze_1", ["s1", 1], dtype=I64)
+    node("le.Tensor", [("self", "unsqueeze"), ("other", "unsqueeze_1")],
+         "le", ["s1", "s1"], dtype=BOOL)
+    graph.node("full.default", [("size", {"as_ints": []}),
+                                ("fill_value", {"as_bool": True}),
+                                ("dtype", {"as_scalar_type": BOOL})],
+               [("full", BOOL, [])])
+    node("bitwise_and.Tensor", [("self", "full"), ("other", "le")],
+         "bitwise_and", ["s1", "s1"], dtype=BOOL)
+    node("unsqueeze.default", [("self", "bitwise_and"), ("dim", {"as_int": 0})],
+         "unsqueeze_2", [1, "s1", "s1"], ["s1**2", "s1", 1], dtype=BOOL)
+    node("unsqueeze.default", [("self", "unsqueeze_2"), ("dim", {"as_int": 0})],
+         "unsqueeze_3", [1, 1, "s1", "s1"], ["s1**2", "s1**2", "s1", 1],
+         dtype=BOOL)
+    node("expand.default",
+         [("self", "unsqueeze_3"),
+          ("size", {"as_sym_ints": [{"as_name": batch}, {"as_int": -1},
+                                    {"as_name": seq}, {"as_name": seq}]})],
+         "expand", ["s0", 1, "s1", "s1"], [0, "s1**2", "s1", 1], dtype=BOOL)
+    graph.node("native_layer_norm.default",
+               [("input", "add"), ("normalized_shape", {"as_ints": [16]}),
+                ("weight", "ln_w"), ("bias", "ln_b"),
+                ("eps", {"as_float": 1e-05})],
+               [t("getitem"), t("getitem_1"), t("getitem_2")])
+    graph.values["getitem"] = symbolic_meta(F32, ["s0", "s1", 16])
+    for stat in ("getitem_1", "getitem_2"):
+        graph.values[stat] = symbolic_meta(F32, ["s0", "s1", 1], ["s1", 1, 1])
+    node("view.default", [("self", "getitem"), ("size", {"as_ints": [-1, 16]})],
+         "view", ["s0*s1", 16])
+    node("addmm.default", [("self", "attn_b"), ("mat1", "view"),
+                           ("mat2", "attn_w")], "addmm", ["s0*s1", 48])
+    three = {"as_sym_ints": [{"as_name": batch}, {"as_name": seq},
+                             {"as_int": 48}]}
+    node("view.default", [("self", "addmm"), ("size", three)], "view_1",
+         ["s0", "s1", 48])
+    graph.node("split_with_sizes.default",
+               [("self", "view_1"), ("split_sizes", {"as_ints": [16, 16, 16]}),
+                ("dim", {"as_int": 2})],
+               [{"as_tensors": [{"name": "q"}, {"name": "k"}, {"name": "v"}]}])
+    heads = {"as_sym_ints": [{"as_name": batch}, {"as_name": seq},
+                             {"as_int": -1}, {"as_int": 8}]}
+    for i, part in enumerate("qkv"):
+        graph.values[part] = symbolic_meta(F32, ["s0", "s1", 16],
+                                           ["48*s1", 48, 1], 16 * i)
+        node("view.default", [("self", part), ("size", heads)], part + "_heads",
+             ["s0", "s1", 2, 8], ["48*s1", 48, 8, 1], 16 * i)
+        node("permute.default", [("self", part + "_heads"),
+                                 ("dims", {"as_ints": [0, 2, 1, 3]})],
+             part + "_t", ["s0", 2, "s1", 8], ["48*s1", 8, 48, 1], 16 * i)
+    node("scaled_dot_product_attention.default",
+         [("query", "q_t"), ("key", "k_t"), ("value", "v_t"),
+          ("attn_mask", "expand"), ("scale", {"as_float": 0.3535533905932738})],
+         "sdpa", ["s0", 2, "s1", 8], ["16*s1", 8, 16, 1])
+    node("permute.default", [("self", "sdpa"),
+                             ("dims", {"as_ints": [0, 2, 1, 3]})],
+         "permute", ["s0", "s1", 2, 8], ["16*s1", 16, 8, 1])
+    merged = {"as_sym_ints": [{"as_name": batch}, {"as_name": seq},
+                              {"as_int": -1}]}
+    node("view.default", [("self", "permute"), ("size", merged)], "view_2",
+         ["s0", "s1", 16])
+    node("view.default", [("self", "view_2"), ("size", {"as_ints": [-1, 16]})],
+         "view_3", ["s0*s1", 16])
+    node("addmm.default", [("self", "proj_b"), ("mat1", "view_3"),
+                           ("mat2", "proj_w")], "addmm_1", ["s0*s1", 16])
+    back = {"as_sym_ints": [{"as_name": batch}, {"as_name": seq},
+                            {"as_int": 16}]}
+    node("view.default", [("self", "addmm_1"), ("size", back)], "view_4",
+         ["s0", "s1", 16])
+    node("add.Tensor", [("self", "view_4"), ("other", "add")], "add_1",
+         ["s0", "s1", 16])
+    graph.outputs = ["add_1"]
+    return graph
+
+
 def floordiv_inexact():
     """x [s0, 64] viewed as [s0 // 2, 128]: a floordiv that does not divide
     exactly for every value of s0."""
@@ -152,6 +275,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     write_archive(OUT, "mlp-batch", mlp_batch())
     write_archive(OUT, "view-batch-seq", view_batch_seq())
+    write_archive(OUT, "transformer-block", transformer_block())
     write_archive(OUT, "floordiv-inexact", floordiv_inexact())
     write_archive(OUT, "cumsum-batch", cumsum_batch())
     # Refused: an empty range, a range without a maximum, a symbol that
