@@ -160,6 +160,15 @@ TEST(SymbolicOverlap, AgreesWithTheStaticCheckAtEveryValue) {
   }
 }
 
+/// Row-major scores [b, s, s]: s*s >= s holds for every s >= 1 although
+/// the bounds of s*s - s do not show it (the stride that is a multiple of
+/// another by a factor of at least 1).
+TEST(SymbolicOverlap, ProvesAProductOfSizesAtLeastItsFactor) {
+  SymbolicLayout scores = rowMajor({sym("b"), sym("s"), sym("s")});
+  EXPECT_TRUE(checkNonOverlapping(scores, kRanges).ok())
+      << formatSizes(scores.strides);
+}
+
 /// A symbolic view's layout, evaluated, is the static view's layout of
 /// the evaluated operand, at every value.
 TEST(SymbolicViews, AgreeWithTheStaticRulesAtEveryValue) {

@@ -139,8 +139,10 @@ bool importsSymbolicSizes(llvm::StringRef target) {
       "aten.unsqueeze.default", "aten.squeeze.dim", "aten.squeeze.dims",
       "aten.transpose.int", "aten.slice.Tensor", "aten.select.int",
       "aten.alias.default", "aten.split_with_sizes.default", "aten.cat.default",
-      // Reductions, softmax, normalization.
-      "aten.sum.dim_IntList", "aten.mean.dim", "aten.amax.default",
+      // Reductions, scans, softmax, normalization.
+      "aten.sum.dim_IntList", "aten.sum.default", "aten.mean.dim",
+      "aten.mean.default", "aten.amax.default", "aten.amin.default",
+      "aten.cumsum.default",
       "aten._softmax.default", "aten._log_softmax.default",
       "aten.native_layer_norm.default",
       // Gathers: embedding, index_select, gather.

@@ -236,6 +236,59 @@ def transformer_block():
     return graph
 
 
+def llama_pieces():
+    """The pieces of a LLaMA-style layer over a dynamic batch s0 and sequence
+    s1 that the GPT-2 block lacks: an RMS norm (pow, mean with keepdim, add,
+    rsqrt, mul), attention spelled out (bmm of the keys transposed, a
+    padding mask filled with -inf by where, amax, _softmax,
+    _log_softmax, sum) and a cumsum."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 32},
+                               "s1": {"min_val": 1, "max_val": 2048}}
+    symbolic_input(graph, "x", ["s0", "s1", 16])
+    graph.inputs.append("pad")
+    graph.values["pad"] = symbolic_meta(BOOL, ["s0", 1, "s1"], ["s1", "s1", 1])
+    graph.buffer("norm_w", "norm.weight", rand(random.Random(46), [16]))
+    node = lambda *a, **k: tensor_node(graph, *a, **k)
+    x3 = ["s0", "s1", 16]
+    node("pow.Tensor_Scalar", [("self", "x"), ("exponent", {"as_int": 2})],
+         "pow", x3)
+    node("mean.dim", [("self", "pow"), ("dim", {"as_ints": [-1]}),
+                      ("keepdim", {"as_bool": True})],
+         "mean", ["s0", "s1", 1], ["s1", 1, 1])
+    node("add.Tensor", [("self", "mean"), ("other", {"as_float": 1e-06})],
+         "add", ["s0", "s1", 1], ["s1", 1, 1])
+    node("rsqrt.default", [("self", "add")], "rsqrt", ["s0", "s1", 1],
+         ["s1", 1, 1])
+    node("mul.Tensor", [("self", "x"), ("other", "rsqrt")], "mul", x3)
+    node("mul.Tensor", [("self", "norm_w"), ("other", "mul")], "h", x3)
+    node("permute.default", [("self", "h"), ("dims", {"as_ints": [0, 2, 1]})],
+         "keys", ["s0", 16, "s1"], ["16*s1", 1, 16])
+    scores = ["s0", "s1", "s1"]
+    node("bmm.default", [("self", "h"), ("mat2", "keys")], "scores", scores)
+    graph.node("scalar_tensor.default", [("s", {"as_float": "-Infinity"})],
+               [("ninf", F32, [])])
+    node("where.self", [("condition", "pad"), ("self", "scores"),
+                        ("other", "ninf")], "masked", scores)
+    node("amax.default", [("self", "masked"), ("dim", {"as_ints": [-1]}),
+                          ("keepdim", {"as_bool": True})],
+         "amax", ["s0", "s1", 1], ["s1", 1, 1])
+    node("sub.Tensor", [("self", "masked"), ("other", "amax")], "shifted",
+         scores)
+    node("_softmax.default", [("self", "shifted"), ("dim", {"as_int": -1}),
+                              ("half_to_float", {"as_bool": False})],
+         "probs", scores)
+    node("_log_softmax.default", [("self", "shifted"), ("dim", {"as_int": -1}),
+                                  ("half_to_float", {"as_bool": False})],
+         "logprobs", scores)
+    node("sum.dim_IntList", [("self", "probs"), ("dim", {"as_ints": [-1]})],
+         "total", ["s0", "s1"])
+    node("cumsum.default", [("self", "total"), ("dim", {"as_int": -1})],
+         "running", ["s0", "s1"])
+    graph.outputs = ["running", "logprobs"]
+    return graph
+
+
 def floordiv_inexact():
     """x [s0, 64] viewed as [s0 // 2, 128]: a floordiv that does not divide
     exactly for every value of s0."""
@@ -249,15 +302,15 @@ def floordiv_inexact():
     return graph
 
 
-def cumsum_batch():
-    """cumsum over a dynamic batch: an op whose builder takes static sizes
+def flip_batch():
+    """flip over a dynamic batch: an op whose builder takes static sizes
     only, refused by name."""
     graph = Graph()
     graph.range_constraints = {"s0": {"min_val": 1, "max_val": 64}}
     symbolic_input(graph, "x", ["s0", 8])
-    symbolic_node(graph, "cumsum.default", [("self", "x"), ("dim", {"as_int": 0})],
-                  "cumsum", ["s0", 8])
-    graph.outputs = ["cumsum"]
+    symbolic_node(graph, "flip.default", [("self", "x"), ("dims", {"as_ints": [0]})],
+                  "flip", ["s0", 8])
+    graph.outputs = ["flip"]
     return graph
 
 
@@ -276,8 +329,9 @@ def main():
     write_archive(OUT, "mlp-batch", mlp_batch())
     write_archive(OUT, "view-batch-seq", view_batch_seq())
     write_archive(OUT, "transformer-block", transformer_block())
+    write_archive(OUT, "llama-pieces", llama_pieces())
     write_archive(OUT, "floordiv-inexact", floordiv_inexact())
-    write_archive(OUT, "cumsum-batch", cumsum_batch())
+    write_archive(OUT, "flip-batch", flip_batch())
     # Refused: an empty range, a range without a maximum, a symbol that
     # range_constraints does not bound, an expression Stride cannot read.
     write_archive(OUT, "empty-range",
