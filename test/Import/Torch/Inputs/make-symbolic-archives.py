@@ -302,6 +302,65 @@ def floordiv_inexact():
     return graph
 
 
+def slice_symbolic_end():
+    """positions [s0, s1 + 1] sliced [0, s1) on dim 1, as transformers'
+    packed-sequence mask slices its positions: an end that is a SymInt."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 64},
+                               "s1": {"min_val": 2, "max_val": 1024}}
+    symbolic_input(graph, "x", ["s0", "s1 + 1"])
+    seq = operator(graph, "sub", sym_size(graph, "x", 1, "sym_size_int",
+                                          "s1 + 1"), 1, "sub", "s1")
+    symbolic_node(graph, "slice.Tensor",
+                  [("self", "x"), ("dim", {"as_int": 1}),
+                   ("start", {"as_int": 0}), ("end", sym_arg(seq))],
+                  "slice_2", ["s0", "s1"], ["s1 + 1", 1])
+    graph.outputs = ["slice_2"]
+    return graph
+
+
+def select_symbolic_index():
+    """x [s0, 8, 8] selected at index s0 - 1 of dim 1: a builder that takes
+    a static int given a SymInt whose value is symbolic."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 8}}
+    symbolic_input(graph, "x", ["s0", 8, 8])
+    last = operator(graph, "sub", sym_size(graph, "x", 0, "sym_size_int", "s0"),
+                    1, "sub", "s0 - 1")
+    symbolic_node(graph, "select.int",
+                  [("self", "x"), ("dim", {"as_int": 1}), ("index", sym_arg(last))],
+                  "select", ["s0", 8], [64, 1])
+    graph.outputs = ["select"]
+    return graph
+
+
+def assert_fails():
+    """An _assert_scalar of s0 >= 100 over s0 in [1, 64]: false for every
+    value."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 64}}
+    symbolic_input(graph, "x", ["s0", 8])
+    size = sym_size(graph, "x", 0, "sym_size_int", "s0")
+    graph.nodes.append({
+        "target": "_operator.ge", "name": "ge", "metadata": {},
+        "inputs": [{"name": "a", "arg": sym_arg(size), "kind": 1},
+                   {"name": "b", "arg": {"as_int": 100}, "kind": 1}],
+        "outputs": [{"as_sym_bool": {"as_name": "ge"}}]})
+    graph.nodes.append({
+        "target": "torch.ops.aten._assert_scalar.default",
+        "name": "_assert_scalar", "metadata": {},
+        "inputs": [{"name": "self", "arg": {"as_sym_bool": {"as_name": "ge"}},
+                    "kind": 1},
+                   {"name": "assert_msg",
+                    "arg": {"as_string": "Runtime assertion failed for "
+                                         "expression u0 >= 100"},
+                    "kind": 1}],
+        "outputs": []})
+    symbolic_node(graph, "relu.default", [("self", "x")], "relu", ["s0", 8])
+    graph.outputs = ["relu"]
+    return graph
+
+
 def flip_batch():
     """flip over a dynamic batch: an op whose builder takes static sizes
     only, refused by name."""
@@ -332,6 +391,9 @@ def main():
     write_archive(OUT, "llama-pieces", llama_pieces())
     write_archive(OUT, "floordiv-inexact", floordiv_inexact())
     write_archive(OUT, "flip-batch", flip_batch())
+    write_archive(OUT, "slice-symbolic-end", slice_symbolic_end())
+    write_archive(OUT, "assert-fails", assert_fails())
+    write_archive(OUT, "select-symbolic-index", select_symbolic_index())
     # Refused: an empty range, a range without a maximum, a symbol that
     # range_constraints does not bound, an expression Stride cannot read.
     write_archive(OUT, "empty-range",
