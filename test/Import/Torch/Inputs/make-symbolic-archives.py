@@ -302,6 +302,27 @@ def floordiv_inexact():
     return graph
 
 
+def fused_attention():
+    """CPU flash attention (`--attention fused` captures on the CPU) over a
+    dynamic batch s0 and tokens s1, causal: the result and the logsumexp
+    [s0, 2, s1]."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 16},
+                               "s1": {"min_val": 1, "max_val": 4096}}
+    for name in "qkv":
+        symbolic_input(graph, name, ["s0", 2, "s1", 8])
+    graph.node("_scaled_dot_product_flash_attention_for_cpu.default",
+               [("query", "q"), ("key", "k"), ("value", "v"),
+                ("is_causal", {"as_bool": True}),
+                ("scale", {"as_float": 0.25})],
+               [t("out"), t("lse")])
+    graph.values["out"] = symbolic_meta(F32, ["s0", 2, "s1", 8],
+                                        ["16*s1", 8, 16, 1])
+    graph.values["lse"] = symbolic_meta(F32, ["s0", 2, "s1"], ["2*s1", 1, 2])
+    graph.outputs = ["out", "lse"]
+    return graph
+
+
 def slice_symbolic_end():
     """positions [s0, s1 + 1] sliced [0, s1) on dim 1, as transformers'
     packed-sequence mask slices its positions: an end that is a SymInt."""
@@ -389,6 +410,7 @@ def main():
     write_archive(OUT, "view-batch-seq", view_batch_seq())
     write_archive(OUT, "transformer-block", transformer_block())
     write_archive(OUT, "llama-pieces", llama_pieces())
+    write_archive(OUT, "fused-attention", fused_attention())
     write_archive(OUT, "floordiv-inexact", floordiv_inexact())
     write_archive(OUT, "flip-batch", flip_batch())
     write_archive(OUT, "slice-symbolic-end", slice_symbolic_end())
