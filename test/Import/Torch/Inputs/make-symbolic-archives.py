@@ -355,6 +355,20 @@ def select_symbolic_index():
     return graph
 
 
+def broadcast_mismatch():
+    """x [s0, 4] + y [s1, 4] claimed as [s0, 4]: s1 is not s0 for every
+    value, nor the constant 1, so it does not broadcast."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 8},
+                               "s1": {"min_val": 1, "max_val": 8}}
+    symbolic_input(graph, "x", ["s0", 4])
+    symbolic_input(graph, "y", ["s1", 4])
+    symbolic_node(graph, "add.Tensor", [("self", "x"), ("other", "y")], "add",
+                  ["s0", 4])
+    graph.outputs = ["add"]
+    return graph
+
+
 def assert_fails():
     """An _assert_scalar of s0 >= 100 over s0 in [1, 64]: false for every
     value."""
@@ -415,6 +429,7 @@ def main():
     write_archive(OUT, "flip-batch", flip_batch())
     write_archive(OUT, "slice-symbolic-end", slice_symbolic_end())
     write_archive(OUT, "assert-fails", assert_fails())
+    write_archive(OUT, "broadcast-mismatch", broadcast_mismatch())
     write_archive(OUT, "select-symbolic-index", select_symbolic_index())
     # Refused: an empty range, a range without a maximum, a symbol that
     # range_constraints does not bound, an expression Stride cannot read.
