@@ -275,7 +275,8 @@ StridedTensorType NodeImporter::contiguous(llvm::ArrayRef<int64_t> shape,
 StridedTensorType NodeImporter::contiguousOf(const SizeExprs &shape,
                                              DType dtype) {
   std::optional<SizeExprs> strides = rowMajorStrides(shape);
-  // Sizes of a type the verifier accepted have row-major strides that fit.
+  // The sizes are those of the archive's types (or 1, or their product),
+  // whose product symbolicTypeOf checked to fit in int64.
   assert(strides && "row-major strides overflow");
   return StridedTensorType::get(elementType(dtype),
                                 SymbolicLayout{shape, *strides,

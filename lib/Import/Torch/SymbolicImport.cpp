@@ -92,6 +92,12 @@ symbolicTypeOf(const std::string &name, const TensorMeta &meta,
   if (failed(offset))
     return failure();
   layout.offset = *offset;
+  // The importer builds row-major types of these sizes (and of sizes 1
+  // in some dims, or their product): the number of elements must fit.
+  if (!numElements(layout.shape))
+    return emitError(loc) << "value '" << name << "' has the sizes "
+                          << formatSizes(layout.shape)
+                          << ", whose product overflows int64";
   StridedTensorType type = StridedTensorType::getChecked(
       [&] { return emitError(loc) << "value '" << name << "': "; },
       elementType, layout);

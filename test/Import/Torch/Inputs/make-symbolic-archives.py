@@ -396,6 +396,19 @@ def assert_fails():
     return graph
 
 
+def sizes_overflow():
+    """x [s0, 2^40, 2^40] (strides given): the product of its sizes, which
+    the importer's row-major types need, overflows int64."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 8}}
+    graph.inputs.append("x")
+    graph.values["x"] = symbolic_meta(F32, ["s0", 2**40, 2**40], [0, 0, 1])
+    symbolic_node(graph, "relu.default", [("self", "x")], "relu",
+                  ["s0", 2**40, 2**40], [0, 0, 1])
+    graph.outputs = ["relu"]
+    return graph
+
+
 def flip_batch():
     """flip over a dynamic batch: an op whose builder takes static sizes
     only, refused by name."""
@@ -427,6 +440,7 @@ def main():
     write_archive(OUT, "fused-attention", fused_attention())
     write_archive(OUT, "floordiv-inexact", floordiv_inexact())
     write_archive(OUT, "flip-batch", flip_batch())
+    write_archive(OUT, "sizes-overflow", sizes_overflow())
     write_archive(OUT, "slice-symbolic-end", slice_symbolic_end())
     write_archive(OUT, "assert-fails", assert_fails())
     write_archive(OUT, "broadcast-mismatch", broadcast_mismatch())
