@@ -66,7 +66,9 @@ def page(stridec):
         "",
         f"The importer also takes {len(imported - {f'torch.ops.{n}' for n, _ in rows})} "
         "targets outside the core set (`stridec --list-torch-ops` lists all "
-        f"{len(imported)}): fused attention, in-place and training-capture ops.",
+        f"{len(imported)}): fused attention, in-place and training-capture "
+        "ops, and the SymInt nodes of dynamic shapes (`_operator.mul`, "
+        "`aten._assert_scalar`).",
         "",
         "| op | Stride |",
         "|---|---|",

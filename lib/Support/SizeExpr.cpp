@@ -316,19 +316,104 @@ private:
         ++pos;
       if (pos == start || std::isdigit(static_cast<unsigned char>(text[start])))
         return std::nullopt;
-      base = SizeExpr::symbol(text.substr(start, pos - start));
+      std::string name = text.substr(start, pos - start);
       skipSpaces();
       if (pos < text.size() && text[pos] == '(')
-        return std::nullopt; // a function: floor, Mod, Max, ...
+        base = call(name); // sympy's srepr, or floor, Mod, Max, ...: nullopt
+      else
+        base = SizeExpr::symbol(name);
+      if (!base)
+        return std::nullopt;
     }
     if (!consume("**"))
       return base;
-    std::optional<int64_t> power = integer();
-    if (!power || *power > 64)
+    std::optional<int64_t> exponent = integer();
+    if (!exponent)
+      return std::nullopt;
+    return power(*base, SizeExpr::constant(*exponent));
+  }
+  /// The arguments of a call, `(` already next: each read by `item`.
+  template <typename ItemFn> bool arguments(ItemFn item) {
+    if (!consume("("))
+      return false;
+    do {
+      if (!item())
+        return false;
+    } while (consume(","));
+    return consume(")");
+  }
+  /// A quoted name: 's31'.
+  std::optional<std::string> quoted() {
+    if (!consume("'"))
+      return std::nullopt;
+    size_t end = text.find('\'', pos);
+    if (end == std::string::npos)
+      return std::nullopt;
+    std::string name = text.substr(pos, end - pos);
+    pos = end + 1;
+    return name;
+  }
+  /// A keyword argument of Symbol: `positive=True`.
+  bool keyword() {
+    skipSpaces();
+    size_t start = pos;
+    while (pos < text.size() && text[pos] != ',' && text[pos] != ')')
+      ++pos;
+    return pos > start && text.find('=', start) < pos;
+  }
+  /// sympy's srepr, as torch.export 2.11 writes expressions:
+  /// `Symbol('s31', positive=True, integer=True)`, `Integer(768)`,
+  /// `Mul(Integer(768), Symbol(...))`, `Add(...)`, `Pow(Symbol(...),
+  /// Integer(2))`. nullopt for any other function.
+  std::optional<SizeExpr> call(const std::string &name) {
+    if (name == "Symbol") {
+      std::optional<std::string> symbol;
+      bool ok = arguments([&] {
+        if (symbol)
+          return keyword();
+        symbol = quoted();
+        return symbol.has_value();
+      });
+      return ok ? std::optional(SizeExpr::symbol(*symbol)) : std::nullopt;
+    }
+    if (name == "Integer") {
+      std::optional<SizeExpr> value;
+      bool ok = arguments([&] {
+        value = value ? std::nullopt : sum();
+        return value && value->isConstant();
+      });
+      return ok ? value : std::nullopt;
+    }
+    if (name != "Mul" && name != "Add" && name != "Pow")
+      return std::nullopt;
+    std::vector<SizeExpr> operands;
+    if (!arguments([&] {
+          std::optional<SizeExpr> operand = sum();
+          if (operand)
+            operands.push_back(*operand);
+          return operand.has_value();
+        }))
+      return std::nullopt;
+    if (name == "Pow")
+      return operands.size() == 2 ? power(operands[0], operands[1])
+                                  : std::nullopt;
+    std::optional<SizeExpr> result =
+        SizeExpr::constant(name == "Mul" ? 1 : 0);
+    for (const SizeExpr &operand : operands)
+      result = !result          ? std::nullopt
+               : name == "Mul" ? result->times(operand)
+                                : result->plus(operand);
+    return result;
+  }
+  /// `base` to a constant power from 0 to 64.
+  static std::optional<SizeExpr> power(const SizeExpr &base,
+                                       const SizeExpr &exponent) {
+    std::optional<int64_t> n = exponent.getConstant();
+    if (!n || *n < 0 || *n > 64)
       return std::nullopt;
     std::optional<SizeExpr> result = SizeExpr::constant(1);
-    for (int64_t i = 0; i < *power && result; ++i)
-      result = result->times(*base);
+    for (int64_t i = 0; i < *n && result; ++i)
+      result = result->times(base);
     return result;
   }
   std::optional<SizeExpr> product() {

@@ -26,13 +26,23 @@ bool isIncreasing(const SizeExpr &size) {
 }
 
 /// `a >= b` for every value of the symbols: the bounds of `a - b`.
+/// `a >= b` for every value of the symbols in `table`: the lower bound of
+/// `a - b`, or, where interval arithmetic is too loose for that
+/// (`s*s - s` over [1, 2048]), `a` a multiple `q * b` of a non-negative
+/// monomial `b` with `q >= 1` everywhere (`s*s` is `s` times `s`).
 bool provenAtLeast(const SizeExpr &a, const SizeExpr &b,
                    const SymbolRanges &table) {
   std::optional<SizeExpr> difference = a.minus(b);
   if (!difference)
     return false;
   std::optional<SizeInterval> range = difference->bounds(table);
-  return range && range->lo >= 0;
+  if (range && range->lo >= 0)
+    return true;
+  std::optional<SizeExpr> quotient = b.dividedInto(a);
+  std::optional<SizeInterval> q =
+      quotient ? quotient->bounds(table) : std::nullopt;
+  std::optional<SizeInterval> divisor = b.bounds(table);
+  return q && divisor && q->lo >= 1 && divisor->lo >= 0;
 }
 
 std::string dimError(int64_t dim, int64_t rank) {
@@ -172,6 +182,13 @@ bool stride::sameAddressing(const SymbolicLayout &a, const SymbolicLayout &b) {
     if (!isConstantOne(a.shape[d]) && a.strides[d] != b.strides[d])
       return false;
   return true;
+}
+
+std::optional<SizeExpr> stride::numElements(const SizeExprs &shape) {
+  std::optional<SizeExpr> product = SizeExpr::constant(1);
+  for (const SizeExpr &size : shape)
+    product = product ? product->times(size) : std::nullopt;
+  return product;
 }
 
 std::string stride::formatSizes(const SizeExprs &sizes) {

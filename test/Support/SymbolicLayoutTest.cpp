@@ -41,8 +41,22 @@ TEST(SizeExpr, CanonicalForm) {
   EXPECT_TRUE(parsed("12").isConstant());
 }
 
+TEST(SizeExpr, SympySrepr) {
+  EXPECT_EQ(parsed("Symbol('s31', positive=True, integer=True)").str(), "s31");
+  EXPECT_EQ(parsed("Mul(Integer(768), Symbol('s31', positive=True, "
+                   "integer=True))").str(),
+            "s31*768");
+  EXPECT_EQ(parsed("Add(Mul(Symbol('s0', integer=True), Symbol('s1', "
+                   "integer=True)), Integer(-1))").str(),
+            "s0*s1 - 1");
+  EXPECT_EQ(parsed("Pow(Symbol('s0'), Integer(2))").str(), "s0*s0");
+}
+
 TEST(SizeExpr, TextItCannotRead) {
-  for (const char *text : {"floor(s0/2)", "Mod(s0, 8)", "s0//2", "1.5", "s0 +", ""})
+  for (const char *text :
+       {"floor(s0/2)", "Mod(s0, 8)", "s0//2", "1.5", "s0 +", "",
+        "FloorDiv(Symbol('s0'), Integer(2))", "Symbol(s0)", "Integer()",
+        "Pow(Symbol('s0'), Symbol('s1'))", "Symbol('s0', positive)"})
     EXPECT_FALSE(parseSizeExprText(text).has_value()) << text;
 }
 
@@ -144,6 +158,15 @@ TEST(SymbolicOverlap, AgreesWithTheStaticCheckAtEveryValue) {
       EXPECT_TRUE(overlapsSomewhere)
           << formatSizes(layout.shape) << " " << formatSizes(layout.strides);
   }
+}
+
+/// Row-major scores [b, s, s]: s*s >= s holds for every s >= 1 although
+/// the bounds of s*s - s do not show it (the stride that is a multiple of
+/// another by a factor of at least 1).
+TEST(SymbolicOverlap, ProvesAProductOfSizesAtLeastItsFactor) {
+  SymbolicLayout scores = rowMajor({sym("b"), sym("s"), sym("s")});
+  EXPECT_TRUE(checkNonOverlapping(scores, kRanges).ok())
+      << formatSizes(scores.strides);
 }
 
 /// A symbolic view's layout, evaluated, is the static view's layout of

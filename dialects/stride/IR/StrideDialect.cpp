@@ -306,8 +306,11 @@ StridedTensorType::getChecked(function_ref<InFlightDiagnostic()> emitError,
 }
 
 bool StridedTensorType::isEquivalentTo(StridedTensorType other) const {
-  return getElementType() == other.getElementType() &&
-         sameAddressing(getLayout(), other.getLayout());
+  if (getElementType() != other.getElementType())
+    return false;
+  if (isSymbolic() || other.isSymbolic())
+    return sameAddressing(getSymbolicLayout(), other.getSymbolicLayout());
+  return sameAddressing(getLayout(), other.getLayout());
 }
 
 LogicalResult

@@ -5,13 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Verifiers. Shape rules live here once; view layouts are computed by the
+// Verifiers (the attention ops' in StrideAttentionOps.cpp). Shape rules live
+// here and in ShapeRules.h once; view layouts are computed by the
 // shared functions of stride/Support/Layout.h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/stride/IR/StrideOps.h"
 #include "dialects/stride/IR/IndexMaps.h"
+#include "dialects/stride/IR/ShapeRules.h"
 #include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "mlir/IR/Builders.h"
@@ -311,24 +313,13 @@ LogicalResult IotaOp::verify() {
 
 /// The result of a scatter has the shape of its `input`.
 static LogicalResult verifyResultShapeIsInput(Operation *op, Value input) {
-  ArrayRef<int64_t> expected = tensorType(input).getShape();
-  ArrayRef<int64_t> actual = tensorType(op->getResult(0)).getShape();
+  SizeExprs expected = sizesOf(input);
+  SizeExprs actual = sizesOf(op->getResult(0));
   if (expected != actual)
-    return op->emitOpError() << "result shape " << shapeString(actual)
+    return op->emitOpError() << "result shape " << formatSizes(actual)
                              << " differs from the input's "
-                             << shapeString(expected);
+                             << formatSizes(expected);
   return success();
-}
-
-static LogicalResult verifyShapeIs(Operation *op, StringRef what, Value value,
-                                   ArrayRef<int64_t> expected,
-                                   StringRef because) {
-  ArrayRef<int64_t> actual = tensorType(value).getShape();
-  if (actual == expected)
-    return success();
-  return op->emitOpError() << what << " has shape " << shapeString(actual)
-                           << ", expected " << shapeString(expected) << " ("
-                           << because << ")";
 }
 
 LogicalResult SliceScatterOp::verify() {
@@ -348,10 +339,11 @@ LogicalResult CatOp::verify() {
   if (getInputs().empty())
     return emitOpError() << "needs at least one input";
   StridedTensorType result = getType();
-  ArrayRef<int64_t> shape = result.getShape();
+  SizeExprs shape = sizesOf(getResult());
   if (failed(verifyDimInRange(*this, getDim(), shape.size())))
     return failure();
-  int64_t dim = getDim(), total = 0;
+  int64_t dim = getDim();
+  std::optional<SizeExpr> total = SizeExpr::constant(0);
   for (auto [i, input] : llvm::enumerate(getInputs())) {
     StridedTensorType type = tensorType(input);
     if (type.getElementType() != result.getElementType())
@@ -361,17 +353,19 @@ LogicalResult CatOp::verify() {
     if (type.getRank() != result.getRank())
       return emitOpError() << "input #" << i << " has rank " << type.getRank()
                            << ", but the result has rank " << result.getRank();
-    SmallVector<int64_t> expected(shape);
-    expected[dim] = type.getShape()[dim];
+    SizeExprs expected = shape;
+    expected[dim] = sizesOf(input)[dim];
     std::string because = "the result's shape but in dim " + std::to_string(dim);
     if (failed(verifyShapeIs(*this, "input #" + std::to_string(i), input,
                              expected, because)))
       return failure();
-    total += type.getShape()[dim];
+    total = total ? total->plus(expected[dim]) : std::nullopt;
   }
-  if (total != shape[dim])
-    return emitOpError() << "result dim " << dim << " has size " << shape[dim]
-                         << ", but the inputs' sizes in it add up to " << total;
+  if (!total || *total != shape[dim])
+    return emitOpError() << "result dim " << dim << " has size "
+                         << shape[dim].str()
+                         << ", but the inputs' sizes in it add up to "
+                         << (total ? total->str() : "more than 2^63");
   return success();
 }
 
@@ -392,22 +386,25 @@ LogicalResult SelectScatterOp::verify() {
 static LogicalResult verifyIndexBounds(Operation *op, Value input,
                                        Value index, Value bound,
                                        StringRef boundName, int64_t dim) {
-  ArrayRef<int64_t> inputShape = tensorType(input).getShape();
-  ArrayRef<int64_t> indexShape = tensorType(index).getShape();
+  SizeExprs inputShape = sizesOf(input);
+  SizeExprs indexShape = sizesOf(index);
   if (failed(verifyDimInRange(op, dim, inputShape.size())))
     return failure();
   if (indexShape.size() != inputShape.size())
     return op->emitOpError() << "index has rank " << indexShape.size()
                              << " but the input has rank " << inputShape.size();
+  // Over symbolic sizes, "larger" reads "may be larger for a value of the
+  // symbols".
   for (auto [d, size] : llvm::enumerate(indexShape)) {
-    if (bound && size > tensorType(bound).getShape()[d])
+    if (bound && !provenAtMost(op, size, sizesOf(bound)[d]))
       return op->emitOpError()
-             << "index dim " << d << " has size " << size << ", larger than "
-             << boundName << "'s " << tensorType(bound).getShape()[d];
-    if (static_cast<int64_t>(d) != dim && size > inputShape[d])
-      return op->emitOpError() << "index dim " << d << " has size " << size
-                               << ", larger than the input's "
-                               << inputShape[d];
+             << "index dim " << d << " has size " << size.str()
+             << ", larger than " << boundName << "'s "
+             << sizesOf(bound)[d].str();
+    if (static_cast<int64_t>(d) != dim && !provenAtMost(op, size, inputShape[d]))
+      return op->emitOpError() << "index dim " << d << " has size "
+                               << size.str() << ", larger than the input's "
+                               << inputShape[d].str();
   }
   return success();
 }
@@ -429,21 +426,19 @@ LogicalResult ScatterAddOp::verify() { return verifyIndexScatter(*this); }
 
 /// Shape of `input` with dim `dim` resized to the 1-D index's length.
 static LogicalResult verifyOneDimIndex(Operation *op, Value input, Value index,
-                                       int64_t dim,
-                                       SmallVectorImpl<int64_t> &shape) {
-  ArrayRef<int64_t> inputShape = tensorType(input).getShape();
-  if (failed(verifyDimInRange(op, dim, inputShape.size())))
+                                       int64_t dim, SizeExprs &shape) {
+  shape = sizesOf(input);
+  if (failed(verifyDimInRange(op, dim, shape.size())))
     return failure();
   if (tensorType(index).getRank() != 1)
     return op->emitOpError() << "index must be 1-D, but has shape "
-                             << shapeString(tensorType(index).getShape());
-  shape.assign(inputShape.begin(), inputShape.end());
-  shape[dim] = tensorType(index).getShape()[0];
+                             << formatSizes(sizesOf(index));
+  shape[dim] = sizesOf(index)[0];
   return success();
 }
 
 LogicalResult IndexAddOp::verify() {
-  SmallVector<int64_t> srcShape;
+  SizeExprs srcShape;
   if (failed(verifyOneDimIndex(*this, getInput(), getIndex(), getDim(),
                                srcShape)) ||
       failed(verifyShapeIs(*this, "src", getSrc(), srcShape,
@@ -458,12 +453,12 @@ LogicalResult GatherOp::verify() {
   if (failed(verifyIndexBounds(*this, getInput(), getIndex(), Value(), "",
                                getDim())))
     return failure();
-  return verifyShapeIs(*this, "result", getResult(),
-                       getIndex().getType().getShape(), "the index's shape");
+  return verifyShapeIs(*this, "result", getResult(), sizesOf(getIndex()),
+                       "the index's shape");
 }
 
 LogicalResult IndexSelectOp::verify() {
-  SmallVector<int64_t> resultShape;
+  SizeExprs resultShape;
   if (failed(verifyOneDimIndex(*this, getInput(), getIndex(), getDim(),
                                resultShape)))
     return failure();
@@ -480,7 +475,7 @@ LogicalResult IndexSelectOp::verify() {
 /// once) of `op`'s input, with `keepdim` or without.
 static LogicalResult verifyReducedShape(ReductionOpInterface op,
                                         ArrayRef<int64_t> dims, bool keepdim) {
-  ArrayRef<int64_t> inputShape = op.getInput().getType().getShape();
+  SizeExprs inputShape = sizesOf(op.getInput());
   std::vector<bool> reduced(inputShape.size(), false);
   for (int64_t dim : dims) {
     if (failed(verifyDimInRange(op, dim, inputShape.size())))
@@ -489,12 +484,12 @@ static LogicalResult verifyReducedShape(ReductionOpInterface op,
       return op.emitOpError() << "dim " << dim << " is listed twice";
     reduced[dim] = true;
   }
-  SmallVector<int64_t> expected;
+  SizeExprs expected;
   for (auto [dim, size] : llvm::enumerate(inputShape)) {
     if (!reduced[dim])
       expected.push_back(size);
     else if (keepdim)
-      expected.push_back(1);
+      expected.push_back(SizeExpr::constant(1));
   }
   return verifyShapeIs(op, "result", op->getResult(0), expected,
                        keepdim ? "the input's shape with the reduced "
@@ -588,40 +583,6 @@ LogicalResult CumsumOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// Library calls: shared checks
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// Emits `message` on `op` with a note at the definition of `value`.
-InFlightDiagnostic errorWithNoteAt(Operation *op, Value value,
-                                   StringRef valueName) {
-  InFlightDiagnostic diag = op->emitOpError();
-  diag.attachNote(value.getLoc()) << valueName << " is defined here";
-  return diag;
-}
-
-/// Each of `values` (named; null ones skipped) has the element type of
-/// `reference`; otherwise an error, ending in `rule`, with a note at the
-/// first that has not.
-LogicalResult
-verifyElementTypesMatch(Operation *op, StringRef referenceName, Value reference,
-                        ArrayRef<std::pair<StringRef, Value>> values,
-                        StringRef rule) {
-  Type element = tensorType(reference).getElementType();
-  for (auto [name, value] : values) {
-    if (!value || tensorType(value).getElementType() == element)
-      continue;
-    return errorWithNoteAt(op, value, name)
-           << name << " has element type " << tensorType(value).getElementType()
-           << " but " << referenceName << " has " << element << "; " << rule;
-  }
-  return success();
-}
-
-} // namespace
-
-//===----------------------------------------------------------------------===//
 // Matrix products
 //===----------------------------------------------------------------------===//
 
@@ -642,14 +603,26 @@ LogicalResult verifyMatmulElementTypes(MatmulOp op) {
       "stride.cast)");
 }
 
+/// The result is rows of consecutive elements at offset 0, matrices one
+/// after the other: over symbolic sizes, dense row-major.
+bool isMatmulResultLayout(StridedTensorType result) {
+  if (!result.isSymbolic())
+    return result.getOffset() == 0 && matmulResultLayout(result.getLayout());
+  SymbolicLayout layout = result.getSymbolicLayout();
+  std::optional<SizeExprs> rowMajor = rowMajorStrides(layout.shape);
+  return rowMajor && layout.offset.getConstant() == 0 &&
+         sameAddressing(layout, SymbolicLayout{layout.shape, *rowMajor,
+                                               layout.offset});
+}
+
 LogicalResult verifyMatmulShapes(MatmulOp op) {
-  ArrayRef<int64_t> lhs = op.getLhs().getType().getShape();
-  ArrayRef<int64_t> rhs = op.getRhs().getType().getShape();
+  SizeExprs lhs = sizesOf(op.getLhs());
+  SizeExprs rhs = sizesOf(op.getRhs());
   for (auto [name, value] : {std::pair<StringRef, Value>{"lhs", op.getLhs()},
                              {"rhs", op.getRhs()}})
     if (tensorType(value).getRank() < 2)
       return errorWithNoteAt(op, value, name)
-             << name << " has shape " << shapeString(tensorType(value).getShape())
+             << name << " has shape " << formatSizes(sizesOf(value))
              << ", but a matrix product needs operands of rank 2 or more "
                 "(unsqueeze a vector into a matrix)";
   if (lhs.size() != rhs.size())
@@ -662,21 +635,22 @@ LogicalResult verifyMatmulShapes(MatmulOp op) {
   for (size_t d = 0; d + 2 < rank; ++d)
     if (lhs[d] != rhs[d])
       return errorWithNoteAt(op, op.getRhs(), "rhs")
-             << "batch dim " << d << " has size " << lhs[d] << " in lhs but "
-             << rhs[d] << " in rhs; batch dims must be equal (broadcast with "
-                          "stride.expand)";
+             << "batch dim " << d << " has size " << lhs[d].str()
+             << " in lhs but " << rhs[d].str()
+             << " in rhs; batch dims must be equal (broadcast with "
+                "stride.expand)";
   if (lhs[rank - 1] != rhs[rank - 2])
     return errorWithNoteAt(op, op.getRhs(), "rhs")
-           << "contracts lhs dim " << rank - 1 << " of size " << lhs[rank - 1]
-           << " with rhs dim " << rank - 2 << " of size " << rhs[rank - 2]
-           << "; the sizes must be equal";
-  SmallVector<int64_t> expected(lhs.drop_back());
+           << "contracts lhs dim " << rank - 1 << " of size "
+           << lhs[rank - 1].str() << " with rhs dim " << rank - 2
+           << " of size " << rhs[rank - 2].str() << "; the sizes must be equal";
+  SizeExprs expected(lhs.begin(), lhs.end() - 1);
   expected.push_back(rhs.back());
   if (failed(verifyShapeIs(op, "result", op.getResult(), expected,
                            "lhs's batch dims and rows, rhs's columns")))
     return failure();
   StridedTensorType result = op.getResult().getType();
-  if (result.getOffset() != 0 || !matmulResultLayout(result.getLayout()))
+  if (!isMatmulResultLayout(result))
     return op.emitOpError()
            << "result type " << result
            << " is not rows of consecutive elements at offset 0, matrices "
@@ -693,8 +667,8 @@ LogicalResult verifyMatmulEpilogue(MatmulOp op) {
                                "f64 matrix products take neither";
   if (!bias)
     return success();
-  int64_t columns = op.getResult().getType().getShape().back();
-  return verifyShapeIs(op, "bias", bias, {columns},
+  SizeExprs columns{sizesOf(op.getResult()).back()};
+  return verifyShapeIs(op, "bias", bias, columns,
                        "one element per column of the product");
 }
 
@@ -765,144 +739,6 @@ LogicalResult MatmulOp::verify() {
       failed(verifyMatmulRowClasses(*this)))
     return failure();
   return verifyMatmulEpilogue(*this);
-}
-
-//===----------------------------------------------------------------------===//
-// Attention
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// The sizes of an attention: query [B, Hq, Sq, D], key [B, Hkv, Skv, D],
-/// value [B, Hkv, Skv, Dv].
-struct AttentionSizes {
-  int64_t batch, heads, kvHeads, queries, keys, headDim, valueDim;
-
-  /// [B, Hq, Sq, Dv]: the forward's result and the backward's grad_output.
-  SmallVector<int64_t> output() const {
-    return {batch, heads, queries, valueDim};
-  }
-  /// [B, Hq, Sq]: one logsumexp per query row.
-  SmallVector<int64_t> rows() const { return {batch, heads, queries}; }
-};
-
-constexpr StringLiteral kAttentionElementRule =
-    "query, key, value and the results have one element type (convert with "
-    "stride.cast)";
-
-/// Checks what both attention ops share: query, key, value and the
-/// optional mask fit together. Returns their sizes.
-FailureOr<AttentionSizes> verifyAttentionOperands(Operation *op, Value query,
-                                                  Value key, Value value,
-                                                  Value mask) {
-  for (auto [name, operand] :
-       {std::pair<StringRef, Value>{"query", query}, {"key", key},
-        {"value", value}})
-    if (tensorType(operand).getRank() != 4)
-      return errorWithNoteAt(op, operand, name)
-             << name << " has shape "
-             << shapeString(tensorType(operand).getShape())
-             << ", but attention takes rank-4 tensors [batch, heads, "
-                "sequence, head dim] (unsqueeze a missing batch or head dim)";
-  if (failed(verifyElementTypesMatch(op, "query", query,
-                                     {{"key", key}, {"value", value}},
-                                     kAttentionElementRule)))
-    return failure();
-  ArrayRef<int64_t> q = tensorType(query).getShape();
-  ArrayRef<int64_t> k = tensorType(key).getShape();
-  ArrayRef<int64_t> v = tensorType(value).getShape();
-  if (k[0] != q[0])
-    return errorWithNoteAt(op, key, "key")
-           << "key has batch size " << k[0] << " but query has " << q[0]
-           << "; the batch dims must be equal (broadcast with stride.expand)";
-  if (v.take_front(3) != k.take_front(3))
-    return errorWithNoteAt(op, value, "value")
-           << "value has shape " << shapeString(v) << " but key has "
-           << shapeString(k)
-           << "; value has key's batch, heads and rows (dims 0 to 2): one "
-              "row per key";
-  if (k[3] != q[3])
-    return errorWithNoteAt(op, key, "key")
-           << "contracts query dim 3 of size " << q[3]
-           << " with key dim 3 of size " << k[3]
-           << "; query and key have one head dim";
-  if (k[1] == 0 || q[1] % k[1] != 0)
-    return errorWithNoteAt(op, key, "key")
-           << "query has " << q[1] << " heads but key and value have " << k[1]
-           << "; grouped-query attention needs a number of key/value heads "
-              "that divides the query's (query head h reads key/value head "
-              "h / (Hq / Hkv))";
-  AttentionSizes sizes{q[0], q[1], k[1], q[2], k[2], q[3], v[3]};
-  if (!mask)
-    return sizes;
-  Type element = tensorType(mask).getElementType();
-  if (!element.isInteger(1) && element != tensorType(query).getElementType())
-    return errorWithNoteAt(op, mask, "mask")
-           << "mask has element type " << element
-           << "; a mask is boolean (i1: true attends) or additive in the "
-              "query's element type "
-           << tensorType(query).getElementType();
-  SmallVector<int64_t> scores{sizes.batch, sizes.heads, sizes.queries,
-                              sizes.keys};
-  if (failed(verifyShapeIs(op, "mask", mask, scores,
-                           "query's batch, heads and rows by key's rows; "
-                           "broadcast a smaller mask with stride.expand")))
-    return failure();
-  return sizes;
-}
-
-} // namespace
-
-LogicalResult AttentionOp::verify() {
-  FailureOr<AttentionSizes> sizes = verifyAttentionOperands(
-      *this, getQuery(), getKey(), getValue(), getMask());
-  if (failed(sizes) ||
-      failed(verifyElementTypesMatch(*this, "query", getQuery(),
-                                     {{"result", getResult()}},
-                                     kAttentionElementRule)) ||
-      failed(verifyShapeIs(*this, "result", getResult(), sizes->output(),
-                           "query's batch, heads and rows, value's head dim")))
-    return failure();
-  if (Value lse = getLogsumexp())
-    return verifyShapeIs(*this, "logsumexp", lse, sizes->rows(),
-                         "one per query row: query's batch, heads and rows");
-  return success();
-}
-
-LogicalResult AttentionBackwardOp::verify() {
-  FailureOr<AttentionSizes> sizes = verifyAttentionOperands(
-      *this, getQuery(), getKey(), getValue(), getMask());
-  if (failed(sizes) ||
-      failed(verifyElementTypesMatch(
-          *this, "query", getQuery(),
-          {{"grad_output", getGradOutput()},
-           {"output", getOutput()},
-           {"grad_query", getGradQuery()},
-           {"grad_key", getGradKey()},
-           {"grad_value", getGradValue()}},
-          kAttentionElementRule)))
-    return failure();
-  StringRef forwardResult = "the forward's result: query's batch, heads and "
-                            "rows, value's head dim";
-  if (failed(verifyShapeIs(*this, "grad_output", getGradOutput(),
-                           sizes->output(), forwardResult)) ||
-      failed(verifyShapeIs(*this, "output", getOutput(), sizes->output(),
-                           forwardResult)) ||
-      failed(verifyShapeIs(*this, "logsumexp", getLogsumexp(), sizes->rows(),
-                           "one per query row: query's batch, heads and "
-                           "rows")))
-    return failure();
-  StringRef summed = "'s shape: the gradient is summed over the query heads "
-                     "that share a key/value head";
-  for (auto [name, gradient, operand, because] :
-       {std::tuple<StringRef, Value, Value, std::string>{
-            "grad_query", getGradQuery(), getQuery(), "query's shape"},
-        {"grad_key", getGradKey(), getKey(), ("key" + summed).str()},
-        {"grad_value", getGradValue(), getValue(), ("value" + summed).str()}})
-    if (failed(verifyShapeIs(*this, name, gradient,
-                             tensorType(operand).getShape(), because)))
-      return failure();
-  return success();
 }
 
 //===----------------------------------------------------------------------===//

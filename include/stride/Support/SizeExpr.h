@@ -106,10 +106,13 @@ private:
   std::map<Monomial, int64_t> termMap;
 };
 
-/// Reads the text of a size expression as torch.export writes it (sympy's
-/// `str`: "768*s31", "s0*s1 + 1", "2*(s0 - 1)", "s0**2"): integers, names,
-/// `+`, `-`, `*`, `**` by a non-negative integer, and parentheses. nullopt
-/// for anything else (`floor`, `Mod`, `//`, a float) or on overflow.
+/// Reads the text of a size expression as torch.export writes it: sympy's
+/// `str` ("768*s31", "s0*s1 + 1", "2*(s0 - 1)", "s0**2": integers, names,
+/// `+`, `-`, `*`, `**` by a non-negative integer, and parentheses) or its
+/// `srepr`, which torch 2.11 writes ("Mul(Integer(768), Symbol('s31',
+/// positive=True, integer=True))": Symbol, Integer, Add, Mul, Pow). nullopt
+/// for anything else (`floor`, `Mod`, `FloorDiv`, `//`, a float) or on
+/// overflow.
 std::optional<SizeExpr> parseSizeExprText(const std::string &text);
 
 } // namespace stride

@@ -48,6 +48,10 @@ struct SymbolicLayout {
   std::set<std::string> symbols() const;
 };
 
+/// The number of elements of a symbolic shape (the product of its sizes);
+/// nullopt on overflow.
+std::optional<SizeExpr> numElements(const SizeExprs &shape);
+
 /// Row-major strides of a symbolic shape; nullopt on overflow.
 std::optional<SizeExprs> rowMajorStrides(const SizeExprs &shape);
 

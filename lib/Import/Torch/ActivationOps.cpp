@@ -190,24 +190,24 @@ LogicalResult logSoftmax(NodeImporter &n) {
   FailureOr<Value> input = n.tensor("self");
   FailureOr<int64_t> dim =
       succeeded(input) ? n.dim("dim", rankOf(*input), std::nullopt) : Fail();
-  if (failed(dim) || failed(expectOutputShape(n, 0, shapeOf(*input))))
+  if (failed(dim) || failed(expectOutputSizes(n, 0, symbolicShapeOf(*input))))
     return failure();
   DType dtype = n.outputDType();
-  ArrayRef<int64_t> shape = n.outputShape();
-  StridedTensorType type = n.contiguous(shape, dtype);
+  SizeExprs shape = n.outputSizes();
+  StridedTensorType type = n.contiguousOf(shape, dtype);
   Value x = n.cast(*input, dtype);
-  Dims kept(shape.begin(), shape.end());
-  kept[*dim] = 1;
+  SizeExprs kept = shape;
+  kept[*dim] = SizeExpr::constant(1);
   int64_t dims[] = {*dim};
-  StridedTensorType keptType = n.contiguous(kept, dtype);
+  StridedTensorType keptType = n.contiguousOf(kept, dtype);
   Value max = MaxOp::create(n.b(), n.location(), keptType, x, dims, true);
   Value shifted = SubOp::create(n.b(), n.location(), type, x,
-                                *n.broadcast(max, shape));
+                                *n.broadcastTo(max, shape));
   Value e = ExpOp::create(n.b(), n.location(), type, shifted);
   Value sum = SumOp::create(n.b(), n.location(), keptType, e, dims, true);
   Value logSum = LogOp::create(n.b(), n.location(), keptType, sum);
   n.setOutput(0, SubOp::create(n.b(), n.location(), n.outputType(), shifted,
-                               *n.broadcast(logSum, shape)));
+                               *n.broadcastTo(logSum, shape)));
   return success();
 }
 

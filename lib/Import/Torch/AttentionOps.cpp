@@ -95,10 +95,25 @@ Value squeezeAt(NodeImporter &n, Value x, int64_t dim) {
 /// `i` where it is one the op can have (the same shape and element type;
 /// the op writes any layout), else `computed`'s row-major one.
 StridedTensorType resultType(NodeImporter &n, size_t i,
-                             llvm::ArrayRef<int64_t> shape, DType dtype) {
-  if (n.hasOutput(i) && n.outputShape(i) == shape && n.outputDType(i) == dtype)
+                             const SizeExprs &shape, DType dtype) {
+  if (n.hasOutput(i) && n.outputSizes(i) == shape && n.outputDType(i) == dtype)
     return n.outputType(i);
-  return n.contiguous(shape, dtype);
+  return n.contiguousOf(shape, dtype);
+}
+
+/// The size that sizes `a` and `b` broadcast to: equal expressions, or the
+/// other where one is the constant 1, or the larger of two constants (the
+/// broadcast then reports the mismatch); nullopt for two symbolic sizes
+/// that differ.
+std::optional<SizeExpr> broadcastSize(const SizeExpr &a, const SizeExpr &b) {
+  std::optional<int64_t> ca = a.getConstant(), cb = b.getConstant();
+  if (a == b || cb == 1)
+    return a;
+  if (ca == 1)
+    return b;
+  if (ca && cb)
+    return SizeExpr::constant(std::max(*ca, *cb));
+  return std::nullopt;
 }
 
 Value full(NodeImporter &n, StridedTensorType type, double value) {
@@ -122,13 +137,15 @@ struct Operands {
 
   DType dtype() const { return dtypeOf(query); }
   /// [B, Hq, L]: one logsumexp per query row.
-  SmallVector<int64_t> rows() const {
-    return SmallVector<int64_t>(shapeOf(query).take_front(3));
+  SizeExprs rows() const {
+    SizeExprs shape = symbolicShapeOf(query);
+    shape.pop_back();
+    return shape;
   }
   /// [B, Hq, L, Ev]: the result.
-  SmallVector<int64_t> output() const {
-    SmallVector<int64_t> shape = rows();
-    shape.push_back(shapeOf(value)[3]);
+  SizeExprs output() const {
+    SizeExprs shape = rows();
+    shape.push_back(symbolicShapeOf(value)[3]);
     return shape;
   }
   FloatAttr scaleAttr(OpBuilder &b) const { return b.getF64FloatAttr(scale); }
@@ -147,6 +164,11 @@ LogicalResult shapeOperands(NodeImporter &n, const Variant &v,
                      << rankOf(a.key) << " and " << rankOf(a.value)
                      << "; attention takes three tensors of one rank";
   a.headless = v.composite && rank == 3;
+  if (a.headless &&
+      llvm::cast<StridedTensorType>(a.query.getType()).isSymbolic())
+    return n.error() << "scaled_dot_product_attention on rank-3 tensors of "
+                        "symbolic sizes is not imported yet (view them as "
+                        "rank 4 [batch, heads, sequence, head dim])";
   if (rank != 4 && !a.headless)
     return n.error()
            << "query, key and value have rank " << rank << "; Stride imports "
@@ -159,32 +181,47 @@ LogicalResult shapeOperands(NodeImporter &n, const Variant &v,
   if (a.headless)
     for (Value *x : {&a.query, &a.key, &a.value})
       *x = unsqueezeAt(n, *x, 1);
-  llvm::ArrayRef<int64_t> q = shapeOf(a.query), k = shapeOf(a.key),
-                          val = shapeOf(a.value);
-  if (k[1] != val[1] && k[1] != 1 && val[1] != 1)
-    return n.error() << "key has " << k[1] << " heads and value " << val[1]
+  SizeExprs q = symbolicShapeOf(a.query), k = symbolicShapeOf(a.key),
+            val = symbolicShapeOf(a.value);
+  std::optional<int64_t> qHeads = q[1].getConstant(),
+                         kHeads = k[1].getConstant(),
+                         vHeads = val[1].getConstant();
+  if (!qHeads || !kHeads || !vHeads)
+    return n.error() << "query, key and value have " << q[1].str() << ", "
+                     << k[1].str() << " and " << val[1].str()
+                     << " heads; Stride takes a static number of heads";
+  if (*kHeads != *vHeads && *kHeads != 1 && *vHeads != 1)
+    return n.error() << "key has " << *kHeads << " heads and value "
+                     << *vHeads
                      << "; key and value need one number of heads (or 1, "
                         "which broadcasts)";
-  int64_t kvHeads = std::max(k[1], val[1]);
+  int64_t kvHeads = std::max(*kHeads, *vHeads);
   FailureOr<bool> gqa =
       v.composite ? n.boolean("enable_gqa", false) : FailureOr<bool>(true);
   if (failed(gqa))
     return failure();
-  bool grouped = kvHeads != q[1] && kvHeads != 1;
-  if (kvHeads == 0 || q[1] % kvHeads != 0 || (grouped && !*gqa))
-    return n.error() << "query has " << q[1] << " heads, key and value "
+  bool grouped = kvHeads != *qHeads && kvHeads != 1;
+  if (kvHeads == 0 || *qHeads % kvHeads != 0 || (grouped && !*gqa))
+    return n.error() << "query has " << *qHeads << " heads, key and value "
                      << kvHeads << "; "
                      << (*gqa ? "grouped-query attention needs a number of "
                                 "key/value heads that divides the query's"
                               : "without enable_gqa=True key and value need "
                                 "the query's number of heads, or 1");
-  int64_t batch = std::max({q[0], k[0], val[0]});
-  SmallVector<int64_t> qShape{batch, q[1], q[2], q[3]},
-      kShape{batch, kvHeads, k[2], k[3]},
-      vShape{batch, kvHeads, val[2], val[3]};
-  FailureOr<Value> bq = n.broadcast(a.query, qShape);
-  FailureOr<Value> bk = succeeded(bq) ? n.broadcast(a.key, kShape) : Fail();
-  FailureOr<Value> bv = succeeded(bk) ? n.broadcast(a.value, vShape) : Fail();
+  std::optional<SizeExpr> qk = broadcastSize(q[0], k[0]);
+  std::optional<SizeExpr> batch = qk ? broadcastSize(*qk, val[0]) : qk;
+  if (!batch)
+    return n.error() << "query, key and value have the batch sizes "
+                     << q[0].str() << ", " << k[0].str() << " and "
+                     << val[0].str()
+                     << ", which do not broadcast to one for every value of "
+                        "the symbols";
+  SizeExpr heads = SizeExpr::constant(kvHeads);
+  SizeExprs qShape{*batch, q[1], q[2], q[3]}, kShape{*batch, heads, k[2], k[3]},
+      vShape{*batch, heads, val[2], val[3]};
+  FailureOr<Value> bq = n.broadcastTo(a.query, qShape);
+  FailureOr<Value> bk = succeeded(bq) ? n.broadcastTo(a.key, kShape) : Fail();
+  FailureOr<Value> bv = succeeded(bk) ? n.broadcastTo(a.value, vShape) : Fail();
   if (failed(bv))
     return failure();
   a.query = *bq, a.key = *bk, a.value = *bv;
@@ -207,16 +244,16 @@ LogicalResult maskOperand(NodeImporter &n, const Variant &v, Operands &a) {
                      << "; a mask is boolean (true attends) or "
                         "floating-point (added to the scores)";
   Value m = n.cast(*mask, dtype == DType::I1 ? dtype : a.dtype());
-  llvm::ArrayRef<int64_t> q = shapeOf(a.query), k = shapeOf(a.key);
-  SmallVector<int64_t> scores{q[0], q[1], q[2], k[2]};
+  SizeExprs q = symbolicShapeOf(a.query), k = symbolicShapeOf(a.key);
+  SizeExprs scores{q[0], q[1], q[2], k[2]};
   if (a.headless) {
     // [N, L, S], then the head dim.
-    FailureOr<Value> m3 = n.broadcast(m, {q[0], q[2], k[2]});
+    FailureOr<Value> m3 = n.broadcastTo(m, {q[0], q[2], k[2]});
     if (failed(m3))
       return failure();
     m = unsqueezeAt(n, *m3, 1);
   }
-  FailureOr<Value> broadcast = n.broadcast(m, scores);
+  FailureOr<Value> broadcast = n.broadcastTo(m, scores);
   if (failed(broadcast))
     return failure();
   a.mask = *broadcast;
@@ -244,14 +281,19 @@ FailureOr<Operands> operands(NodeImporter &n, const Variant &v) {
   a.query = *q, a.key = *k, a.value = *val, a.causal = *causal;
   if (failed(shapeOperands(n, v, a)) || failed(maskOperand(n, v, a)))
     return failure();
-  int64_t queries = shapeOf(a.query)[2], keys = shapeOf(a.key)[2];
+  SizeExpr queries = symbolicShapeOf(a.query)[2],
+           keys = symbolicShapeOf(a.key)[2];
   if (v.bottomRightCausal && a.causal && queries != keys)
-    return n.error() << "is_causal=True with " << queries << " queries and "
-                     << keys << " keys: CUDA flash attention aligns its "
+    return n.error() << "is_causal=True with " << queries.str()
+                     << " queries and " << keys.str()
+                     << " keys: CUDA flash attention aligns its "
                         "causal mask to the bottom right, stride.attention "
                         "(as PyTorch's is_causal) to the top left";
+  std::optional<int64_t> headDim = symbolicShapeOf(a.query)[3].getConstant();
+  if (!headDim && n.isNone("scale"))
+    return n.error() << "attention of a symbolic head dim without a scale";
   FailureOr<double> scale =
-      n.scalar("scale", 1.0 / std::sqrt(double(shapeOf(a.query)[3])));
+      n.scalar("scale", 1.0 / std::sqrt(double(headDim.value_or(1))));
   if (failed(scale))
     return failure();
   a.scale = *scale;
@@ -292,6 +334,13 @@ FailureOr<LogsumexpForm> logsumexpForm(NodeImporter &n,
 /// The forward's logsumexp `lse` ([B, H, L], f32) as output #1 of the file.
 LogicalResult setLogsumexpOutput(NodeImporter &n, Value lse) {
   StridedTensorType type = n.outputType(1);
+  if (type.isSymbolic()) {
+    // Over symbolic sizes, the rows as they are only.
+    if (failed(expectOutputSizes(n, 1, symbolicShapeOf(lse))))
+      return failure();
+    n.setOutput(1, n.toType(n.cast(lse, type.getDType()), type));
+    return success();
+  }
   llvm::ArrayRef<int64_t> rows = shapeOf(lse);
   FailureOr<LogsumexpForm> form = logsumexpForm(
       n, type.getShape(), rows, "the logsumexp (output #1)");
@@ -347,10 +396,10 @@ LogicalResult forward(NodeImporter &n, const Variant &v) {
   if (*debug)
     return n.error() << "return_debug_mask=True asks for the attention "
                         "probabilities, which stride.attention never writes";
-  SmallVector<int64_t> result = a->output();
+  SizeExprs result = a->output();
   if (a->headless)
     result.erase(result.begin() + 1);
-  if (failed(expectOutputShape(n, 0, result)))
+  if (failed(expectOutputSizes(n, 0, result)))
     return failure();
   bool logsumexp = n.hasOutput(1) && !n.outputShape(1).empty() &&
                    !llvm::is_contained(n.outputShape(1), 0);
@@ -379,7 +428,8 @@ LogicalResult backward(NodeImporter &n, const Variant &v) {
   FailureOr<Value> grad = succeeded(a) ? n.tensor(v.gradOutput) : Fail();
   FailureOr<Value> out = succeeded(grad) ? n.tensor("out") : Fail();
   FailureOr<Value> lse =
-      succeeded(out) ? logsumexpOperand(n, a->rows()) : Fail();
+      succeeded(out) ? logsumexpOperand(n, shapeOf(a->query).drop_back())
+                     : Fail();
   if (failed(lse))
     return failure();
   if (n.hasOutput(3))
@@ -388,9 +438,10 @@ LogicalResult backward(NodeImporter &n, const Variant &v) {
                         "(the mask gets no gradient)";
   DType dtype = a->dtype();
   auto op = AttentionBackwardOp::create(
-      n.b(), n.location(), resultType(n, 0, shapeOf(a->query), dtype),
-      resultType(n, 1, shapeOf(a->key), dtype),
-      resultType(n, 2, shapeOf(a->value), dtype), *grad, a->query, a->key,
+      n.b(), n.location(), resultType(n, 0, symbolicShapeOf(a->query), dtype),
+      resultType(n, 1, symbolicShapeOf(a->key), dtype),
+      resultType(n, 2, symbolicShapeOf(a->value), dtype), *grad, a->query,
+      a->key,
       a->value, *out, *lse, a->mask, a->scaleAttr(n.b()),
       a->causalAttr(n.b()));
   for (auto [i, gradient] : llvm::enumerate(op.getResults())) {

@@ -32,6 +32,19 @@ LogicalResult expectOutputShape(NodeImporter &n, size_t i,
                    << ", expected " << formatDims(Dims(shape.begin(), shape.end()));
 }
 
+LogicalResult expectOutputSizes(NodeImporter &n, size_t i,
+                                const SizeExprs &shape) {
+  if (!n.hasOutput(i))
+    return n.error() << "output #" << i
+                     << " is not a tensor; expected one of shape "
+                     << formatSizes(shape);
+  if (n.outputSizes(i) == shape)
+    return success();
+  return n.error() << "output #" << i << " has shape "
+                   << formatSizes(n.outputSizes(i)) << ", expected "
+                   << formatSizes(shape);
+}
+
 namespace {
 
 //===----------------------------------------------------------------------===//
@@ -43,11 +56,11 @@ template <typename OpTy>
 Value reduceKeep(NodeImporter &n, Value x, llvm::ArrayRef<int64_t> dims,
                  StridedTensorType type = {}) {
   auto xType = llvm::cast<StridedTensorType>(x.getType());
-  std::vector<int64_t> shape(xType.getShape());
+  SizeExprs shape = symbolicShapeOf(x);
   for (int64_t d : dims)
-    shape[d] = 1;
+    shape[d] = SizeExpr::constant(1);
   if (!type)
-    type = n.contiguous(shape, xType.getDType());
+    type = n.contiguousOf(shape, xType.getDType());
   return OpTy::create(n.b(), n.location(), type, x, dims, true);
 }
 
@@ -55,17 +68,17 @@ LogicalResult softmax(NodeImporter &n) {
   FailureOr<Value> self = n.tensor("self");
   FailureOr<int64_t> dim =
       succeeded(self) ? n.dim("dim", rankOf(*self), std::nullopt) : Fail();
-  if (failed(dim) || failed(expectOutputShape(n, 0, shapeOf(*self))))
+  if (failed(dim) || failed(expectOutputSizes(n, 0, symbolicShapeOf(*self))))
     return failure();
   DType dtype = n.outputDType();
   Value x = n.cast(*self, dtype);
-  llvm::ArrayRef<int64_t> shape = n.outputShape();
-  StridedTensorType type = n.contiguous(shape, dtype);
+  SizeExprs shape = n.outputSizes();
+  StridedTensorType type = n.contiguousOf(shape, dtype);
   int64_t dims[] = {*dim};
-  Value max = *n.broadcast(reduceKeep<MaxOp>(n, x, dims), shape);
+  Value max = *n.broadcastTo(reduceKeep<MaxOp>(n, x, dims), shape);
   Value shifted = SubOp::create(n.b(), n.location(), type, x, max);
   Value e = ExpOp::create(n.b(), n.location(), type, shifted);
-  Value sum = *n.broadcast(reduceKeep<SumOp>(n, e, dims), shape);
+  Value sum = *n.broadcastTo(reduceKeep<SumOp>(n, e, dims), shape);
   n.setOutput(0, DivOp::create(n.b(), n.location(), n.outputType(), e, sum));
   return success();
 }
@@ -90,38 +103,38 @@ LogicalResult layerNorm(NodeImporter &n) {
     return n.error() << "normalized_shape has " << k << " dims for an input "
                      << "of rank " << rank;
   std::vector<int64_t> dims;
-  std::vector<int64_t> statShape(shapeOf(*input));
+  SizeExprs statShape = symbolicShapeOf(*input);
   for (int64_t d = rank - k; d < rank; ++d) {
     dims.push_back(d);
-    statShape[d] = 1;
+    statShape[d] = SizeExpr::constant(1);
   }
-  if (failed(expectOutputShape(n, 0, shapeOf(*input))) ||
-      failed(expectOutputShape(n, 1, statShape)) ||
-      failed(expectOutputShape(n, 2, statShape)))
+  if (failed(expectOutputSizes(n, 0, symbolicShapeOf(*input))) ||
+      failed(expectOutputSizes(n, 1, statShape)) ||
+      failed(expectOutputSizes(n, 2, statShape)))
     return failure();
   DType dtype = n.outputDType();
-  llvm::ArrayRef<int64_t> shape = n.outputShape();
-  StridedTensorType type = n.contiguous(shape, dtype);
+  SizeExprs shape = n.outputSizes();
+  StridedTensorType type = n.contiguousOf(shape, dtype);
   Value x = n.cast(*input, dtype);
   Value mean = reduceKeep<MeanOp>(n, x, dims, n.outputType(1));
   Value centered = SubOp::create(n.b(), n.location(), type, x,
-                                 *n.broadcast(mean, shape));
+                                 *n.broadcastTo(mean, shape));
   Value square = MulOp::create(n.b(), n.location(), type, centered, centered);
   Value variance = reduceKeep<MeanOp>(n, square, dims);
   auto statType = llvm::cast<StridedTensorType>(variance.getType());
-  Value epsilon = *n.broadcast(n.scalarTensor(*eps, dtype), statType.getShape());
+  Value epsilon = *n.broadcastTo(n.scalarTensor(*eps, dtype), statShape);
   Value shiftedVariance =
       AddOp::create(n.b(), n.location(), statType, variance, epsilon);
   Value rstd = RsqrtOp::create(n.b(), n.location(), n.outputType(2),
                                shiftedVariance);
   bool last = !*weight && !*bias;
   Value y = MulOp::create(n.b(), n.location(), last ? n.outputType() : type,
-                          centered, *n.broadcast(rstd, shape));
+                          centered, *n.broadcastTo(rstd, shape));
   for (auto [param, isLast] :
        {std::pair{*weight, !*bias}, std::pair{*bias, true}}) {
     if (!param)
       continue;
-    FailureOr<Value> p = n.conform(param, dtype, shape);
+    FailureOr<Value> p = n.conformTo(param, dtype, shape);
     if (failed(p))
       return failure();
     StridedTensorType t = isLast ? n.outputType() : type;

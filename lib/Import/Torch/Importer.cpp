@@ -11,6 +11,7 @@
 #include "SymbolicImport.h"
 #include "stride/Import/Torch/Archive.h"
 #include "dialects/stride/IR/Graph.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 #include "stride/Support/Layout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -92,8 +93,9 @@ private:
   LogicalResult importNode(const Node &node);
   /// Whether a tensor the node reads or writes has symbolic sizes.
   bool hasSymbolicSizes(const Node &node);
-  /// `node` with each SymInt it names (Argument::symbols) replaced by the
-  /// static value an earlier node gave it.
+  /// `node` with each SymInt it names (Argument::symbols) whose value an
+  /// earlier node computed as a constant replaced by it; a symbolic one
+  /// stays named (NodeImporter::size reads it).
   FailureOr<Node> withSymbolsResolved(const Node &node, Location loc);
   FailureOr<std::vector<const OutputSpec *>> outputSpecs();
   FailureOr<Value> writtenValue(Value value, func::FuncOp func,
@@ -111,8 +113,8 @@ private:
   std::vector<Payload> payloads;
   std::map<std::string, std::string> payloadDirs; // payload name -> dir
   llvm::StringMap<Value> values;
-  /// The static value of each SymInt a node computes (sym_numel), by name.
-  llvm::StringMap<int64_t> symbolValues;
+  /// The SymInts and SymBools nodes compute (sym_size, operator.mul, ...).
+  SymbolicScalars scalars;
   /// The location of the node that defines each value, by name.
   llvm::StringMap<Location> nodeLocs;
   /// Graph inputs that are weights, materialized as constants.
@@ -270,6 +272,7 @@ LogicalResult ProgramImporter::buildSignature(func::FuncOp &func) {
                               builder.getFunctionType(argTypes, {}));
   if (*symbols)
     func->setAttr(StrideDialect::kSymbolsAttrName, *symbols);
+  scalars.ranges = declaredSymbols(func);
   Block *entry = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
     func.setArgAttr(i, StrideDialect::kNameAttrName,
@@ -388,16 +391,19 @@ FailureOr<Node> ProgramImporter::withSymbolsResolved(const Node &node,
     for (size_t i = 0; i < arg.symbols.size(); ++i) {
       if (arg.symbols[i].empty())
         continue;
-      auto it = symbolValues.find(arg.symbols[i]);
-      if (it == symbolValues.end())
+      auto it = scalars.ints.find(arg.symbols[i]);
+      if (it == scalars.ints.end())
         return emitError(loc)
                << "argument '" << input.name << "' is the symbolic integer '"
-               << arg.symbols[i]
-               << "', which no earlier node gives a static value (Stride "
-                  "imports static shapes only)";
-      arg.ints[i] = it->second;
+               << arg.symbols[i] << "', which no earlier node computes";
+      if (std::optional<int64_t> constant = it->second.getConstant()) {
+        arg.ints[i] = *constant;
+        arg.symbols[i].clear();
+      }
     }
-    arg.symbols.clear();
+    if (llvm::all_of(arg.symbols,
+                     [](const std::string &s) { return s.empty(); }))
+      arg.symbols.clear();
   }
   return resolved;
 }
@@ -422,17 +428,16 @@ bool ProgramImporter::hasSymbolicSizes(const Node &node) {
 
 LogicalResult ProgramImporter::importNode(const Node &original) {
   Location loc = nodeLocation(original);
-  // A node of symbolic sizes: only the builders that read nothing but the
-  // file's types; its SymInt arguments (a view's sizes) stay unread.
+  // A node of symbolic sizes: only the builders that build symbolic types
+  // (importsSymbolicSizes).
   bool symbolic = hasSymbolicSizes(original);
   if (symbolic && !importsSymbolicSizes(original.target))
     return emitError(loc)
            << original.target
            << " over symbolic sizes is not imported yet: Stride imports "
-              "symbolic sizes through views, clones and unary pointwise ops "
-              "so far (issue 44)";
-  FailureOr<Node> resolvedNode =
-      symbolic ? FailureOr<Node>(original) : withSymbolsResolved(original, loc);
+              "symbolic sizes through the ops of an MLP and a transformer "
+              "so far (python-free-docs/symbolic-sizes.md, issue 44)";
+  FailureOr<Node> resolvedNode = withSymbolsResolved(original, loc);
   if (failed(resolvedNode))
     return failure();
   const Node &node = *resolvedNode;
@@ -447,8 +452,7 @@ LogicalResult ProgramImporter::importNode(const Node &original) {
   // Every op the table maps has tensor outputs, each named (a builder reads
   // the type of each), but _assert_tensor_metadata, which has none, and the
   // ops whose builders pass absent outputs over (fused attention's).
-  bool checksOnly = llvm::StringRef(node.target).ends_with(
-      "._assert_tensor_metadata.default");
+  bool checksOnly = hasNoOutputs(node.target);
   bool absentAllowed = acceptsAbsentOutputs(node.target);
   if (!checksOnly &&
       (outputNames.empty() ||
@@ -463,7 +467,7 @@ LogicalResult ProgramImporter::importNode(const Node &original) {
       return failure();
     types.push_back(*type);
   }
-  NodeImporter importer(node, builder, loc, values, types);
+  NodeImporter importer(node, builder, loc, values, types, scalars);
   importer.setWorldSize(options.worldSize);
   if (failed((*lookupOp(node.target))(importer)))
     return failure();
@@ -477,11 +481,16 @@ LogicalResult ProgramImporter::importNode(const Node &original) {
     values[name] = v;
     nodeLocs.try_emplace(name, loc);
   }
-  // SymInt outputs with a static value (sym_numel of a static shape).
-  for (auto [i, out] : llvm::enumerate(node.outputs))
-    if (out.key == "as_sym_int" && !out.names.empty())
-      if (std::optional<int64_t> v = importer.symbolicOutput(i))
-        symbolValues[out.names[0]] = *v;
+  // SymInt and SymBool outputs (sym_size, operator.mul, operator.ge).
+  for (auto [i, out] : llvm::enumerate(node.outputs)) {
+    if (out.names.empty())
+      continue;
+    if (const SizeExpr *v = importer.symbolicOutput(i);
+        v && out.key == "as_sym_int")
+      scalars.ints[out.names[0]] = *v;
+    if (auto v = importer.symbolicBoolOutput(i); v && out.key == "as_sym_bool")
+      scalars.bools[out.names[0]] = *v;
+  }
   return success();
 }
 

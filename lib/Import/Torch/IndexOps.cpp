@@ -167,16 +167,15 @@ LogicalResult embedding(NodeImporter &n) {
     return n.error() << "embedding's weight has rank " << rankOf(*weight)
                      << ", expected 2";
   auto indexType = llvm::cast<StridedTensorType>(indices->getType());
-  int64_t count = indexType.getNumElements();
   Value flat = flattened(n, *indices);
-  int64_t width = shapeOf(*weight)[1];
+  SizeExprs rowsShape{symbolicShapeOf(flat)[0], symbolicShapeOf(*weight)[1]};
   DType dtype = n.outputDType();
   Value rows = IndexSelectOp::create(n.b(), n.location(),
-                                     n.contiguous({count, width}, dtype),
+                                     n.contiguousOf(rowsShape, dtype),
                                      *weight, flat, uint64_t(0));
   if (indexType.getRank() != 1)
     rows = ViewOp::create(n.b(), n.location(),
-                          n.contiguous(n.outputShape(), dtype), rows);
+                          n.contiguousOf(n.outputSizes(), dtype), rows);
   n.setOutput(0, n.toType(rows, n.outputType()));
   return success();
 }

@@ -29,7 +29,7 @@ LogicalResult matmulOf(NodeImporter &n, llvm::StringRef lhs,
   if (failed(b))
     return failure();
   Value product = MatmulOp::create(
-      n.b(), n.location(), n.contiguous(n.outputShape(), n.outputDType()), *a,
+      n.b(), n.location(), n.contiguousOf(n.outputSizes(), n.outputDType()), *a,
       *b, Value(), MatmulEpilogue::none, MatmulOperandAttr(),
       MatmulOperandAttr(), IntegerAttr());
   n.setOutput(0, product);
@@ -55,7 +55,7 @@ LogicalResult addmm(NodeImporter &n) {
   FailureOr<Value> bias = n.tensor("self");
   if (failed(bias) || failed(matmulOf(n, "mat1", "mat2")))
     return failure();
-  FailureOr<Value> b = n.conform(*bias, n.outputDType(), n.outputShape());
+  FailureOr<Value> b = n.conformTo(*bias, n.outputDType(), n.outputSizes());
   if (failed(b))
     return failure();
   n.setOutput(0, AddOp::create(n.b(), n.location(), n.outputType(),

@@ -8,6 +8,7 @@
 #include "NodeImporter.h"
 
 #include "stride/Support/Layout.h"
+#include "stride/Support/SymbolicLayout.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -99,8 +100,34 @@ FailureOr<T> readArgument(NodeImporter &n, llvm::StringRef name,
 
 } // namespace
 
+/// The first SymInt of `a` whose value is symbolic (the importer has put
+/// every static one into `ints`), or "".
+static llvm::StringRef symbolicElement(const Argument &a) {
+  for (const std::string &symbol : a.symbols)
+    if (!symbol.empty())
+      return symbol;
+  return "";
+}
+
+/// An error unless argument `name` is static: a builder that reads it as
+/// an int takes no symbolic value.
+static LogicalResult expectStatic(NodeImporter &n, llvm::StringRef name,
+                                  const SymbolicScalars &scalars) {
+  const Argument *a = n.arg(name);
+  llvm::StringRef symbol = a ? symbolicElement(*a) : "";
+  if (symbol.empty())
+    return success();
+  auto it = scalars.ints.find(symbol);
+  return n.error() << "argument '" << name << "' is the symbolic integer '"
+                   << symbol << "' ("
+                   << (it == scalars.ints.end() ? "?" : it->second.str())
+                   << "), where Stride takes a static value";
+}
+
 FailureOr<int64_t> NodeImporter::integer(llvm::StringRef name,
                                          std::optional<int64_t> fallback) {
+  if (failed(expectStatic(*this, name, scalars)))
+    return failure();
   return readArgument<int64_t>(
       *this, name, fallback, "an integer",
       [](const Argument &a) -> std::optional<int64_t> {
@@ -113,6 +140,8 @@ FailureOr<int64_t> NodeImporter::integer(llvm::StringRef name,
 FailureOr<std::vector<int64_t>>
 NodeImporter::integers(llvm::StringRef name,
                        std::optional<std::vector<int64_t>> fallback) {
+  if (failed(expectStatic(*this, name, scalars)))
+    return failure();
   return readArgument<std::vector<int64_t>>(
       *this, name, fallback, "a list of integers",
       [](const Argument &a) -> std::optional<std::vector<int64_t>> {
@@ -122,6 +151,56 @@ NodeImporter::integers(llvm::StringRef name,
           return a.ints;
         return std::nullopt;
       });
+}
+
+FailureOr<SizeExprs> NodeImporter::sizes(llvm::StringRef name) {
+  const Argument *a = arg(name);
+  if (!a || (a->kind != Argument::Kind::Int && a->kind != Argument::Kind::Ints))
+    return error() << "argument '" << name << "' is '"
+                   << (a ? a->key : "missing")
+                   << "', expected a list of integers or SymInts";
+  SizeExprs exprs;
+  for (size_t i = 0; i < a->ints.size(); ++i) {
+    llvm::StringRef symbol = i < a->symbols.size() ? a->symbols[i] : "";
+    if (symbol.empty()) {
+      exprs.push_back(SizeExpr::constant(a->ints[i]));
+      continue;
+    }
+    auto it = scalars.ints.find(symbol);
+    if (it == scalars.ints.end())
+      return error() << "argument '" << name << "' names the SymInt '"
+                     << symbol << "', which no earlier node computes";
+    exprs.push_back(it->second);
+  }
+  return exprs;
+}
+
+FailureOr<SizeExpr> NodeImporter::size(llvm::StringRef name,
+                                       std::optional<int64_t> fallback) {
+  if (isNone(name) && fallback)
+    return SizeExpr::constant(*fallback);
+  FailureOr<SizeExprs> exprs = sizes(name);
+  if (failed(exprs))
+    return failure();
+  if (exprs->size() != 1 || arg(name)->kind != Argument::Kind::Int)
+    return error() << "argument '" << name << "' is '" << arg(name)->key
+                   << "', expected an integer or a SymInt";
+  return exprs->front();
+}
+
+FailureOr<std::optional<bool>>
+NodeImporter::symbolicBool(llvm::StringRef name) {
+  const Argument *a = arg(name);
+  if (a && a->kind == Argument::Kind::Bool)
+    return std::optional<bool>(a->ints[0] != 0);
+  if (!a || a->key != "as_sym_bool" || a->names.empty())
+    return error() << "argument '" << name << "' is '"
+                   << (a ? a->key : "missing") << "', expected a SymBool";
+  auto it = scalars.bools.find(a->names[0]);
+  if (it == scalars.bools.end())
+    return error() << "argument '" << name << "' names the SymBool '"
+                   << a->names[0] << "', which no earlier node computes";
+  return it->second;
 }
 
 FailureOr<double> NodeImporter::scalar(llvm::StringRef name,
@@ -193,12 +272,26 @@ StridedTensorType NodeImporter::contiguous(llvm::ArrayRef<int64_t> shape,
   return StridedTensorType::getContiguous(shape, elementType(dtype));
 }
 
+StridedTensorType NodeImporter::contiguousOf(const SizeExprs &shape,
+                                             DType dtype) {
+  std::optional<SizeExprs> strides = rowMajorStrides(shape);
+  // The sizes are those of the archive's types (or 1, or their product),
+  // whose product symbolicTypeOf checked to fit in int64.
+  assert(strides && "row-major strides overflow");
+  return StridedTensorType::get(elementType(dtype),
+                                SymbolicLayout{shape, *strides,
+                                               SizeExpr::constant(0)});
+}
+
 Value NodeImporter::cast(Value value, DType dtype) {
   auto tensorType = llvm::cast<StridedTensorType>(value.getType());
   if (tensorType.getDType() == dtype)
     return value;
-  return CastOp::create(builder, loc,
-                        contiguous(tensorType.getShape(), dtype), value);
+  StridedTensorType type =
+      tensorType.isSymbolic()
+          ? contiguousOf(tensorType.getSymbolicLayout().shape, dtype)
+          : contiguous(tensorType.getShape(), dtype);
+  return CastOp::create(builder, loc, type, value);
 }
 
 FailureOr<Value> NodeImporter::broadcast(Value value,
@@ -219,9 +312,40 @@ FailureOr<Value> NodeImporter::broadcast(Value value,
       .getResult();
 }
 
+FailureOr<Value> NodeImporter::broadcastTo(Value value,
+                                           const SizeExprs &shape) {
+  auto type = llvm::cast<StridedTensorType>(value.getType());
+  SymbolicLayout layout = type.getSymbolicLayout();
+  if (!type.isSymbolic()) {
+    std::vector<int64_t> dims;
+    for (const SizeExpr &size : shape)
+      if (std::optional<int64_t> constant = size.getConstant())
+        dims.push_back(*constant);
+    if (dims.size() == shape.size())
+      return broadcast(value, dims);
+  }
+  if (layout.shape == shape)
+    return value;
+  SymbolicViewResult expanded = inferExpand(layout, shape);
+  if (!expanded)
+    return error() << "cannot broadcast an operand of shape "
+                   << formatSizes(layout.shape) << " to " << formatSizes(shape)
+                   << ": " << expanded.error;
+  return ExpandOp::create(
+             builder, loc,
+             StridedTensorType::get(type.getElementType(), *expanded.layout),
+             value)
+      .getResult();
+}
+
 FailureOr<Value> NodeImporter::conform(Value value, DType dtype,
                                        llvm::ArrayRef<int64_t> shape) {
   return broadcast(cast(value, dtype), shape);
+}
+
+FailureOr<Value> NodeImporter::conformTo(Value value, DType dtype,
+                                         const SizeExprs &shape) {
+  return broadcastTo(cast(value, dtype), shape);
 }
 
 Value NodeImporter::scalarTensor(double value, DType dtype) {

@@ -10,7 +10,7 @@
 // ExpansionOps.cpp, AttentionOps.cpp, ConvNetOps.cpp, EmbeddingBagOps.cpp,
 // ActivationOps.cpp, SortOps.cpp, NormOps.cpp, UpsampleOps.cpp,
 // CollectiveOps.cpp, ScatterReduceOps.cpp, PoolingOps.cpp,
-// DistanceOps.cpp, GridSampleOps.cpp)
+// DistanceOps.cpp, GridSampleOps.cpp, SymIntOps.cpp)
 // adds its own to the table that Ops.cpp assembles, and
 // the helpers that builders of several groups call. Private to
 // lib/Import/Torch.
@@ -54,6 +54,14 @@ void addScatterReduceOps(OpTable &ops);
 void addPoolingOps(OpTable &ops);
 void addDistanceOps(OpTable &ops);
 void addGridSampleOps(OpTable &ops);
+void addSymIntOps(OpTable &ops);
+
+/// Whether `op` ("aten.sym_size.int", "_operator.mul") computes a SymInt
+/// or SymBool (SymIntOps.cpp): its output is not a tensor.
+bool isSymbolicScalarOp(llvm::StringRef op);
+/// Whether `op` checks SymInts and has no outputs ("aten._assert_scalar.
+/// default", "aten.sym_constrain_range_for_size.default").
+bool isSymbolicCheck(llvm::StringRef op);
 
 /// Whether `target` ("aten....") is a fused attention op, whose builder
 /// passes over the None and SymInt outputs it has (acceptsAbsentOutputs).
@@ -76,6 +84,9 @@ inline std::string decimal(double v) {
 
 int64_t rankOf(mlir::Value v);
 llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
+/// The sizes of `v`'s type as expressions (constants where static): what
+/// a builder that takes symbolic sizes reads.
+SizeExprs symbolicShapeOf(mlir::Value v);
 
 /// `x` as a 1-D tensor (PyTorch's `reshape(-1)`): itself, a view, or a
 /// row-major copy viewed flat where the layout allows no view.
@@ -123,6 +134,8 @@ mlir::FailureOr<mlir::Value> padded(NodeImporter &n, mlir::Value x,
 /// compute a result's shape themselves check the file's against it).
 mlir::LogicalResult expectOutputShape(NodeImporter &n, size_t i,
                                       llvm::ArrayRef<int64_t> shape);
+mlir::LogicalResult expectOutputSizes(NodeImporter &n, size_t i,
+                                      const SizeExprs &shape);
 
 /// Pointwise ops of one shape built one per statement (so that the IR
 /// order does not depend on the compiler's order of evaluating arguments),

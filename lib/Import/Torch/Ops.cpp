@@ -49,6 +49,7 @@ const OpTable &table() {
     addPoolingOps(ops);
     addDistanceOps(ops);
     addGridSampleOps(ops);
+    addSymIntOps(ops);
     return ops;
   }();
   return ops;
@@ -77,16 +78,23 @@ bool acceptsAbsentOutputs(llvm::StringRef target) {
   // convolution_backward leaves out the gradients its output_mask does not
   // ask for; the size queries' one output is a SymInt.
   llvm::StringRef op = shortTarget(target);
-  return attentionTakesAbsentOutputs(op) ||
-         op == "aten.convolution_backward.default" ||
-         op == "aten.sym_numel.default" ||
-         op == "aten.sym_storage_offset.default";
+  return attentionTakesAbsentOutputs(op) || isSymbolicScalarOp(op) ||
+         op == "aten.convolution_backward.default";
+}
+
+bool hasNoOutputs(llvm::StringRef target) {
+  llvm::StringRef op = shortTarget(target);
+  return op == "aten._assert_tensor_metadata.default" || isSymbolicCheck(op);
 }
 
 std::vector<std::string> importedTargets() {
   std::vector<std::string> names;
+  // Python's operators (operator.mul on SymInts) are named by their
+  // module, "_operator.mul"; the others are torch.ops.
   for (const auto &entry : table())
-    names.push_back("torch.ops." + entry.first);
+    names.push_back(llvm::StringRef(entry.first).starts_with("_operator.")
+                        ? entry.first
+                        : "torch.ops." + entry.first);
   return names;
 }
 

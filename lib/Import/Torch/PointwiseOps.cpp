@@ -23,17 +23,12 @@ FailureOr<Value> scaledByAlpha(NodeImporter &n, Value other, DType dtype) {
     return failure();
   if (*alpha == 1.0)
     return other;
-  FailureOr<Value> factor =
-      n.broadcast(n.scalarTensor(*alpha, dtype),
-                  llvm::cast<StridedTensorType>(other.getType()).getShape());
+  SizeExprs shape = symbolicShapeOf(other);
+  FailureOr<Value> factor = n.broadcastTo(n.scalarTensor(*alpha, dtype), shape);
   if (failed(factor))
     return failure();
-  return MulOp::create(
-             n.b(), n.location(),
-             n.contiguous(
-                 llvm::cast<StridedTensorType>(other.getType()).getShape(),
-                 dtype),
-             other, *factor)
+  return MulOp::create(n.b(), n.location(), n.contiguousOf(shape, dtype),
+                       other, *factor)
       .getResult();
 }
 
@@ -108,7 +103,8 @@ LogicalResult logicalNot(NodeImporter &n) {
     return failure();
   Value input = n.cast(*x, DType::I1);
   Value result = NotOp::create(n.b(), n.location(),
-                               n.contiguous(n.outputShape(), DType::I1), input);
+                               n.contiguousOf(n.outputSizes(), DType::I1),
+                               input);
   n.setOutput(0, n.toType(n.cast(result, n.outputDType()), n.outputType()));
   return success();
 }
@@ -136,7 +132,8 @@ LogicalResult reciprocal(NodeImporter &n) {
     return n.error() << "reciprocal with a result of dtype " << dtypeName(dtype)
                      << "; PyTorch gives a floating-point result";
   Value input = n.cast(*x, dtype);
-  FailureOr<Value> one = n.broadcast(n.scalarTensor(1.0, dtype), n.outputShape());
+  FailureOr<Value> one =
+      n.broadcastTo(n.scalarTensor(1.0, dtype), n.outputSizes());
   if (failed(one))
     return failure();
   n.setOutput(0, DivOp::create(n.b(), n.location(), n.outputType(), *one, input));
@@ -151,8 +148,8 @@ FailureOr<std::pair<Value, Value>> operands(NodeImporter &n,
   FailureOr<Value> b = succeeded(a) ? n.tensorOrScalar(rhs, dtype) : Fail();
   if (failed(b))
     return failure();
-  FailureOr<Value> ca = n.conform(*a, dtype, n.outputShape());
-  FailureOr<Value> cb = succeeded(ca) ? n.conform(*b, dtype, n.outputShape())
+  FailureOr<Value> ca = n.conformTo(*a, dtype, n.outputSizes());
+  FailureOr<Value> cb = succeeded(ca) ? n.conformTo(*b, dtype, n.outputSizes())
                                       : Fail();
   if (failed(cb))
     return failure();
@@ -208,13 +205,13 @@ LogicalResult powScalar(NodeImporter &n) {
   if (!isFloat(n.outputDType()) || (*exponent != 2.0 && *exponent != 3.0))
     return binary<PowOp, false, kExponent>(n);
   FailureOr<Value> self = n.tensor("self");
-  FailureOr<Value> x = succeeded(self) ? n.conform(*self, n.outputDType(),
-                                                   n.outputShape())
+  FailureOr<Value> x = succeeded(self) ? n.conformTo(*self, n.outputDType(),
+                                                     n.outputSizes())
                                        : Fail();
   if (failed(x))
     return failure();
   bool cube = *exponent == 3.0;
-  StridedTensorType square = n.contiguous(n.outputShape(), n.outputDType());
+  StridedTensorType square = n.contiguousOf(n.outputSizes(), n.outputDType());
   Value result = MulOp::create(n.b(), n.location(),
                                cube ? square : n.outputType(), *x, *x);
   if (cube)
@@ -328,7 +325,7 @@ template <CmpPredicate predicate> LogicalResult compare(NodeImporter &n) {
   if (failed(ops))
     return failure();
   Value result = CmpOp::create(n.b(), n.location(),
-                               n.contiguous(n.outputShape(), DType::I1),
+                               n.contiguousOf(n.outputSizes(), DType::I1),
                                predicate, ops->first, ops->second);
   n.setOutput(0, n.toType(n.cast(result, n.outputDType()), n.outputType()));
   return success();
@@ -338,7 +335,7 @@ LogicalResult where(NodeImporter &n) {
   FailureOr<Value> condition = n.tensor("condition");
   if (failed(condition))
     return failure();
-  FailureOr<Value> c = n.conform(*condition, DType::I1, n.outputShape());
+  FailureOr<Value> c = n.conformTo(*condition, DType::I1, n.outputSizes());
   auto ops = succeeded(c) ? operands(n, "self", "other", n.outputDType())
                           : Fail();
   if (failed(ops))
@@ -399,17 +396,19 @@ LogicalResult arange(NodeImporter &n) {
     return n.error() << "arange's result has rank "
                      << n.outputType().getRank();
   DType dtype = n.outputDType();
-  StridedTensorType type = n.contiguous(n.outputShape(), dtype);
+  StridedTensorType type = n.contiguousOf(n.outputSizes(), dtype);
   bool plain = *start == 0.0 && *step == 1.0;
   Value result = IotaOp::create(n.b(), n.location(),
                                 plain ? n.outputType() : type, uint64_t(0));
   if (*step != 1.0) {
-    Value factor = *n.broadcast(n.scalarTensor(*step, dtype), n.outputShape());
+    Value factor =
+        *n.broadcastTo(n.scalarTensor(*step, dtype), n.outputSizes());
     result = MulOp::create(n.b(), n.location(),
                            *start == 0.0 ? n.outputType() : type, result, factor);
   }
   if (*start != 0.0) {
-    Value offset = *n.broadcast(n.scalarTensor(*start, dtype), n.outputShape());
+    Value offset =
+        *n.broadcastTo(n.scalarTensor(*start, dtype), n.outputSizes());
     result = AddOp::create(n.b(), n.location(), n.outputType(), result, offset);
   }
   n.setOutput(0, result);

@@ -311,6 +311,20 @@ std::optional<Argument> Reader::argument(const json::Value *v,
       arg.symbols.push_back(*symbol);
     return arg;
   }
+  if (arg.key == "as_sym_bool") {
+    // A SymBool an earlier node computes ({"as_name": "ge"}): its name;
+    // or a constant ({"as_bool": true}).
+    if (std::optional<Argument> named = symbolicOutput(v))
+      return named;
+    const json::Object *o = value->getAsObject();
+    std::optional<bool> b =
+        o && o->get("as_bool") ? o->get("as_bool")->getAsBoolean() : std::nullopt;
+    if (!b) {
+      fail(p, "expected a SymBool ({\"as_name\": ...} or {\"as_bool\": ...})");
+      return std::nullopt;
+    }
+    return one(Kind::Bool, *b ? 1 : 0);
+  }
   if (arg.key == "as_int")
     return one(Kind::Int, integer(value, p));
   if (arg.key == "as_scalar_type")

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SymbolicImport.h"
+#include "OpTable.h"
 
 #include "dialects/stride/IR/StrideAttrs.h"
 #include "stride/Support/SymbolicLayout.h"
@@ -91,6 +92,12 @@ symbolicTypeOf(const std::string &name, const TensorMeta &meta,
   if (failed(offset))
     return failure();
   layout.offset = *offset;
+  // The importer builds row-major types of these sizes (and of sizes 1
+  // in some dims, or their product): the number of elements must fit.
+  if (!numElements(layout.shape))
+    return emitError(loc) << "value '" << name << "' has the sizes "
+                          << formatSizes(layout.shape)
+                          << ", whose product overflows int64";
   StridedTensorType type = StridedTensorType::getChecked(
       [&] { return emitError(loc) << "value '" << name << "': "; },
       elementType, layout);
@@ -100,15 +107,63 @@ symbolicTypeOf(const std::string &name, const TensorMeta &meta,
 }
 
 bool importsSymbolicSizes(llvm::StringRef target) {
-  // Builders that build their op from the file's types and `self` only.
+  // Builders that build symbolic types: from the file's types, or through
+  // NodeImporter's building blocks over SizeExprs.
   static const llvm::StringSet<> targets = {
-      "torch.ops.aten.view.default",    "torch.ops.aten._unsafe_view.default",
-      "torch.ops.aten.expand.default",  "torch.ops.aten.permute.default",
-      "torch.ops.aten.relu.default",    "torch.ops.aten.neg.default",
-      "torch.ops.aten.exp.default",     "torch.ops.aten.tanh.default",
-      "torch.ops.aten.sigmoid.default", "torch.ops.aten.clone.default",
+      // Views.
+      "aten.view.default", "aten._unsafe_view.default", "aten.expand.default",
+      "aten.permute.default",
+      // Unary pointwise ops and copies.
+      "aten.relu.default", "aten.neg.default", "aten.exp.default",
+      "aten.tanh.default", "aten.sigmoid.default", "aten.clone.default",
+      // Size queries and SymInt arithmetic (SymIntOps.cpp).
+      "aten.sym_size.int", "aten.sym_stride.int", "aten.sym_numel.default",
+      "aten.sym_storage_offset.default",
+      // Matrix products.
+      "aten.mm.default", "aten.bmm.default", "aten.addmm.default",
+      // Pointwise: unary, binary with broadcasting, comparisons, where.
+      "aten.gelu.default", "aten.rsqrt.default", "aten.sqrt.default",
+      "aten.log.default", "aten.erf.default", "aten.reciprocal.default",
+      "aten.logical_not.default", "aten.bitwise_not.default",
+      "aten.add.Tensor", "aten.add.Scalar", "aten.sub.Tensor",
+      "aten.sub.Scalar", "aten.mul.Tensor", "aten.mul.Scalar",
+      "aten.div.Tensor", "aten.div.Scalar", "aten.pow.Tensor_Scalar",
+      "aten.maximum.default", "aten.minimum.default",
+      "aten.bitwise_and.Tensor", "aten.bitwise_or.Tensor",
+      "aten.logical_and.default", "aten.logical_or.default",
+      "aten.eq.Tensor", "aten.eq.Scalar", "aten.ne.Tensor", "aten.ne.Scalar",
+      "aten.lt.Tensor", "aten.lt.Scalar", "aten.le.Tensor", "aten.le.Scalar",
+      "aten.gt.Tensor", "aten.gt.Scalar", "aten.ge.Tensor", "aten.ge.Scalar",
+      "aten.where.self",
+      // Copies and creation.
+      "aten._to_copy.default", "aten.full.default", "aten.full_like.default",
+      "aten.zeros.default", "aten.zeros_like.default", "aten.ones.default",
+      "aten.ones_like.default", "aten.empty.memory_format",
+      "aten.arange.default", "aten.arange.start", "aten.arange.start_step",
+      "aten._assert_tensor_metadata.default",
+      // Views and cat.
+      "aten.unsqueeze.default", "aten.squeeze.dim", "aten.squeeze.dims",
+      "aten.transpose.int", "aten.slice.Tensor", "aten.select.int",
+      "aten.alias.default", "aten.split_with_sizes.default", "aten.cat.default",
+      // Reductions, scans, softmax, normalization.
+      "aten.sum.dim_IntList", "aten.sum.default", "aten.mean.dim",
+      "aten.mean.default", "aten.amax.default", "aten.amin.default",
+      "aten.cumsum.default",
+      "aten._softmax.default", "aten._log_softmax.default",
+      "aten.native_layer_norm.default",
+      // Gathers: embedding, index_select, gather.
+      "aten.embedding.default", "aten.index_select.default",
+      "aten.gather.default",
+      // Attention.
+      "aten.scaled_dot_product_attention.default",
+      "aten._scaled_dot_product_flash_attention.default",
+      "aten._scaled_dot_product_efficient_attention.default",
+      "aten._scaled_dot_product_cudnn_attention.default",
+      "aten._scaled_dot_product_flash_attention_for_cpu.default",
   };
-  return targets.contains(target);
+  target.consume_front("torch.ops.");
+  return targets.contains(target) || isSymbolicScalarOp(target) ||
+         isSymbolicCheck(target);
 }
 
 } // namespace stride::torch

@@ -7,9 +7,7 @@
 //
 // The op table's views (view, expand, permute, transpose, unsqueeze,
 // squeeze, slice, select, alias, as_strided, split_with_sizes), each a
-// stride view op whose result type is the file's, and cat; and the size
-// queries sym_numel and sym_storage_offset, whose SymInt results are
-// static (Stride imports static shapes): later nodes read their values.
+// stride view op whose result type is the file's, and cat.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,11 +27,33 @@ int64_t rankOf(Value v) {
 llvm::ArrayRef<int64_t> shapeOf(Value v) {
   return llvm::cast<StridedTensorType>(v.getType()).getShape();
 }
+SizeExprs symbolicShapeOf(Value v) {
+  return llvm::cast<StridedTensorType>(v.getType()).getSymbolicLayout().shape;
+}
+
+/// flattened over symbolic sizes: the flat size is the product of the
+/// sizes, the view the rule of SymbolicLayout.h.
+static Value flattenedSymbolic(NodeImporter &n, Value x) {
+  auto type = llvm::cast<StridedTensorType>(x.getType());
+  SymbolicLayout layout = type.getSymbolicLayout();
+  // A type the verifier accepted has a number of elements below 2^63.
+  SizeExprs flat{*numElements(layout.shape)};
+  Value base = x;
+  if (!inferView(layout, flat))
+    base = n.toType(x, n.contiguousOf(layout.shape, type.getDType()));
+  auto baseType = llvm::cast<StridedTensorType>(base.getType());
+  SymbolicLayout viewed = *inferView(baseType.getSymbolicLayout(), flat).layout;
+  return ViewOp::create(n.b(), n.location(),
+                        StridedTensorType::get(type.getElementType(), viewed),
+                        base);
+}
 
 Value flattened(NodeImporter &n, Value x) {
   auto type = llvm::cast<StridedTensorType>(x.getType());
   if (type.getRank() == 1)
     return x;
+  if (type.isSymbolic())
+    return flattenedSymbolic(n, x);
   std::vector<int64_t> flat{type.getNumElements()};
   Value base = x;
   if (!inferView(type.getLayout(), flat))
@@ -70,6 +90,16 @@ FailureOr<std::pair<int64_t, int64_t>> selectIndex(NodeImporter &n, Value x) {
       succeeded(dim) ? n.integer("index", std::nullopt) : Fail();
   if (failed(index))
     return failure();
+  SizeExpr symbolicSize = symbolicShapeOf(x)[*dim];
+  if (!symbolicSize.isConstant()) {
+    // The verifier proves the index within the dim over the ranges.
+    if (*index < 0)
+      return n.error() << "select index " << *index
+                       << " counts from the end of a dim of symbolic size "
+                       << symbolicSize.str()
+                       << "; Stride selects from the start of such a dim";
+    return std::make_pair(*dim, *index);
+  }
   int64_t size = shapeOf(x)[*dim];
   int64_t i = *index < 0 ? *index + size : *index;
   if (i < 0 || i >= size)
@@ -165,9 +195,46 @@ LogicalResult squeeze(NodeImporter &n) {
   return view<SqueezeOp>(n, *x, llvm::ArrayRef<int64_t>(dims));
 }
 
+/// slice of a dim of symbolic size: the whole dim (start 0, to its end,
+/// step 1) is the operand itself; a static end is a stride.slice whose
+/// bound the verifier proves over the ranges; a bound that is symbolic
+/// (other than the dim's end) or counts from the end is refused.
+LogicalResult symbolicSlice(NodeImporter &n, Value x, int64_t dim) {
+  SizeExpr size = symbolicShapeOf(x)[dim];
+  constexpr int64_t kToTheEnd = std::numeric_limits<int64_t>::max();
+  FailureOr<int64_t> start = n.integer("start", 0);
+  FailureOr<SizeExpr> end = succeeded(start) ? n.size("end", kToTheEnd) : Fail();
+  FailureOr<int64_t> step = succeeded(end) ? n.integer("step", 1) : Fail();
+  if (failed(step))
+    return failure();
+  bool toTheEnd = *end == size || end->getConstant() == kToTheEnd;
+  if (toTheEnd && *start == 0 && *step == 1) {
+    n.setOutput(0, n.toType(x, n.outputType()));
+    return success();
+  }
+  std::optional<int64_t> staticEnd = end->getConstant();
+  if (toTheEnd || !staticEnd || *start < 0 || *staticEnd < 0 || *step < 1)
+    return n.error() << "slice of dim " << dim << " of symbolic size "
+                     << size.str() << " from " << *start << " to "
+                     << (toTheEnd ? "its end" : end->str()) << " step "
+                     << *step
+                     << ": stride.slice takes static bounds from the start "
+                        "of the dim (a symbolic end is not built yet)";
+  return view<SliceOp>(n, x, static_cast<uint64_t>(dim),
+                       static_cast<uint64_t>(*start),
+                       static_cast<uint64_t>(*staticEnd),
+                       static_cast<uint64_t>(*step));
+}
+
 LogicalResult slice(NodeImporter &n) {
   FailureOr<Value> x = n.tensor("self");
-  FailureOr<SliceBounds> b = succeeded(x) ? sliceBounds(n, *x) : Fail();
+  FailureOr<int64_t> dim =
+      succeeded(x) ? n.dim("dim", rankOf(*x), 0) : Fail();
+  if (failed(dim))
+    return failure();
+  if (!symbolicShapeOf(*x)[*dim].isConstant())
+    return symbolicSlice(n, *x, *dim);
+  FailureOr<SliceBounds> b = sliceBounds(n, *x);
   if (failed(b))
     return failure();
   return view<SliceOp>(n, *x, static_cast<uint64_t>(b->dim),
@@ -207,6 +274,10 @@ LogicalResult splitWithSizes(NodeImporter &n) {
   if (sizes->size() != n.numOutputs())
     return n.error() << sizes->size() << " split sizes for "
                      << n.numOutputs() << " outputs";
+  if (!symbolicShapeOf(*x)[*dim].isConstant())
+    return n.error() << "split of dim " << *dim << " of symbolic size "
+                     << symbolicShapeOf(*x)[*dim].str()
+                     << ": Stride splits dims of static size";
   int64_t start = 0;
   for (size_t i = 0; i < sizes->size(); ++i) {
     int64_t end = start + (*sizes)[i];
@@ -389,17 +460,6 @@ LogicalResult repeat(NodeImporter &n) {
   return success();
 }
 
-/// sym_numel(self) and sym_storage_offset(self): a SymInt, static.
-template <bool offset> LogicalResult sizeQuery(NodeImporter &n) {
-  FailureOr<Value> self = n.tensor("self");
-  if (failed(self))
-    return failure();
-  auto type = cast<StridedTensorType>(self->getType());
-  n.setSymbolicOutput(0, offset ? type.getLayout().offset
-                                : type.getNumElements());
-  return success();
-}
-
 } // namespace
 
 /// Adds the builders of views and cat to the table.
@@ -407,8 +467,6 @@ void addViewOps(OpTable &ops) {
   ops.insert({
       // Views.
       {"aten.view.default", typedView<ViewOp>},
-      {"aten.sym_numel.default", sizeQuery<false>},
-      {"aten.sym_storage_offset.default", sizeQuery<true>},
       {"aten._unsafe_view.default", typedView<ViewOp>},
       {"aten.expand.default", typedView<ExpandOp>},
       {"aten.permute.default", permute},

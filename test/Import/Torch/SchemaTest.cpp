@@ -171,6 +171,29 @@ TEST(Schema, ReadsNoneAndSymIntOutputsOfANode) {
   EXPECT_EQ(out[2].names, std::vector<std::string>{"max_q"});
 }
 
+TEST(Schema, ReadsSymBoolArguments) {
+  // A SymBool an earlier node computes (_assert_scalar's `self`), by name;
+  // a constant one as a bool; anything else is refused at its path.
+  stride::Result<ExportedProgram> named = parseExportedProgram(
+      program(R"({"as_sym_bool": {"as_name": "ge"}})"));
+  ASSERT_TRUE(named) << named.error().message;
+  const Argument &ge = named->nodes[0].inputs[1].arg;
+  EXPECT_EQ(ge.key, "as_sym_bool");
+  EXPECT_EQ(ge.names, std::vector<std::string>{"ge"});
+  stride::Result<ExportedProgram> constant = parseExportedProgram(
+      program(R"({"as_sym_bool": {"as_bool": true}})"));
+  ASSERT_TRUE(constant) << constant.error().message;
+  EXPECT_EQ(constant->nodes[0].inputs[1].arg.kind, Argument::Kind::Bool);
+  EXPECT_EQ(constant->nodes[0].inputs[1].arg.ints, std::vector<int64_t>{1});
+  stride::Result<ExportedProgram> bad = parseExportedProgram(
+      program(R"({"as_sym_bool": {"as_int": 3}})"));
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("graph_module.graph.nodes[0].inputs[1]"
+                                     ".arg.as_sym_bool: expected a SymBool"),
+            std::string::npos)
+      << bad.error().message;
+}
+
 TEST(Schema, ReadsAPayloadConfig) {
   stride::Result<std::vector<Payload>> config = parsePayloadConfig(R"({"config": {
       "fc.weight": {"path_name": "weight_0", "is_param": true, "use_pickle": false,
