@@ -26,6 +26,7 @@
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/Transforms/MatmulEpilogues.h"
 #include "dialects/stride/Transforms/Passes.h"
+#include "stride/Support/Layout.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
@@ -86,6 +87,24 @@ ArrayRef<int64_t> shapeOf(Value value) {
 }
 
 bool isGroupable(Operation *op) { return isFunctional(op); }
+
+/// A cast that only converts: its result has its input's layout and
+/// elements at least as wide. Each kernel that reads it can read its input
+/// instead and convert in registers, moving no more bytes than a kernel
+/// that writes the cast once and kernels that read it back. A cast that
+/// also changes the layout is a transpose as well, which its readers would
+/// then do on every read (python-free-docs/fusion.md, rule 8).
+bool isRecomputableCast(Operation *op) {
+  auto castOp = dyn_cast<CastOp>(op);
+  if (!castOp)
+    return false;
+  auto input = cast<StridedTensorType>(castOp.getInput().getType());
+  auto result = cast<StridedTensorType>(castOp.getResult().getType());
+  return !input.isSymbolic() && !result.isSymbolic() &&
+         sameAddressing(input.getLayout(), result.getLayout()) &&
+         input.getElementType().getIntOrFloatBitWidth() <=
+             result.getElementType().getIntOrFloatBitWidth();
+}
 
 /// The elements of one row of a reduction: the product of its reduced dims.
 int64_t rowLength(ReductionOpInterface reduction) {
@@ -150,6 +169,9 @@ private:
   /// After kMaxRowOutputAttempts formations, no op tries.
   bool rowOutputsOff = false;
   DenseMap<Operation *, unsigned> position;
+  /// Casts that no group holds: each kernel that reads one clones it, as
+  /// it clones views and leaves (isRecomputableCast).
+  llvm::SmallPtrSet<Operation *, 16> recomputed;
 };
 
 void Fuser::eraseDeadOps(Block &block) {
@@ -456,6 +478,12 @@ void Fuser::formGroups(Block &block) {
         newGroup(op);
       continue;
     }
+    if (options.recomputeCasts && !external && sinkGroups.size() > 1 &&
+        isRecomputableCast(op)) {
+      // Read by several kernels: each converts its input itself.
+      recomputed.insert(op);
+      continue;
+    }
     if (!external && sinkGroups.size() == 1 && tryFuse(op, sinkGroups[0]))
       continue;
     SmallVector<Group *> candidates(sinkGroups.begin(), sinkGroups.end());
@@ -518,7 +546,9 @@ FailureOr<KernelOp> Fuser::buildKernel(Group &group, Operation *insertBefore,
         materialize(view.getSource());
         return builder.clone(*def, mapping)->getResult(0);
       }
-      if (isReplicableLeafOp(def)) {
+      if (isReplicableLeafOp(def) || recomputed.contains(def)) {
+        for (Value operand : def->getOperands())
+          materialize(operand);
         named.push_back(def);
         return builder.clone(*def, mapping)->getResult(0);
       }
@@ -583,6 +613,7 @@ LogicalResult Fuser::run() {
     rowOutputsOff = attempt >= kMaxRowOutputAttempts;
     groups.clear();
     groupOf.clear();
+    recomputed.clear();
     formGroups(block);
   }
   if (groups.empty())
@@ -636,6 +667,7 @@ struct FusePass : public stride::impl::FuseBase<FusePass> {
   void runOnOperation() override {
     FuseOptions options;
     options.broadcastEpilogues = broadcastEpilogues;
+    options.recomputeCasts = recomputeCasts;
     options.maxKernelOps = maxKernelOps;
     options.maxKernelRegisters = maxKernelRegisters;
     Fuser fuser(getOperation(), options);
