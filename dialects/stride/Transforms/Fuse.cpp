@@ -138,6 +138,13 @@ private:
   /// (noRowOutput); true when there were any, and the groups must be
   /// formed again.
   bool refuseBrokenRowOutputs();
+  /// The group of per-row ops that `group` is, read by no other kernel
+  /// (returned: batch norm's weight and bias gradients), whose operands
+  /// come from one broadcast-reduction group, or null.
+  Group *rowGroupOfReturned(Group &group);
+  /// Joins each such group to the broadcast-reduction group it reads, its
+  /// output a row output there.
+  void joinReturnedRowOps();
   bool tryPromote(ReductionOpInterface reduction, Group *group, bool asOutput);
   /// Joins a reduction of the same rows to a broadcast-reduction group whose
   /// epilogue reads it broadcast back (softmax's `max` joins `sum`).
@@ -452,6 +459,63 @@ bool Fuser::createsCycle(Operation *op, Group *group) {
   return false;
 }
 
+Group *Fuser::rowGroupOfReturned(Group &group) {
+  if (group.kind != GroupKind::Pointwise || !group.extraOutputs.empty() ||
+      !group.rowOutputs.empty())
+    return nullptr;
+  bool readByKernel = false;
+  forEachSink(group.output->getResult(0), [&](OpOperand &sink) {
+    readByKernel |= groupOf.lookup(sink.getOwner()) != nullptr;
+  });
+  if (readByKernel)
+    return nullptr;
+  Group *rows = nullptr;
+  for (Operation *member : group.members)
+    for (Value operand : member->getOperands()) {
+      Operation *def = operand.getDefiningOp();
+      Group *other = def ? groupOf.lookup(def) : nullptr;
+      if (!other || other == &group)
+        continue;
+      if (!other->broadcast || (rows && rows != other))
+        return nullptr;
+      rows = other;
+    }
+  if (!rows)
+    return nullptr;
+  auto reduction = cast<ReductionOpInterface>(rows->root);
+  bool perRow = llvm::all_of(group.members, [&](Operation *member) {
+    return isPerRowOp(member, reduction);
+  });
+  return perRow ? rows : nullptr;
+}
+
+void Fuser::joinReturnedRowOps() {
+  if (rowOutputsOff || !options.broadcastEpilogues)
+    return;
+  for (auto &group : groups) {
+    Group *rows = rowGroupOfReturned(*group);
+    size_t joined = rows ? rows->members.size() + group->members.size() : 0;
+    if (!rows || (options.maxKernelOps != 0 && joined > options.maxKernelOps))
+      continue;
+    for (Operation *member : group->members)
+      add(member, rows);
+    rows->rowOutputs.push_back(group->output);
+    group->members.clear();
+  }
+  llvm::erase_if(groups, [](const std::unique_ptr<Group> &group) {
+    return group->members.empty();
+  });
+  // A row output that only the joined ops read is no output any more.
+  for (auto &group : groups)
+    llvm::erase_if(group->rowOutputs, [&](Operation *op) {
+      bool readOutside = false;
+      forEachSink(op->getResult(0), [&](OpOperand &sink) {
+        readOutside |= groupOf.lookup(sink.getOwner()) != group.get();
+      });
+      return !readOutside;
+    });
+}
+
 void Fuser::formGroups(Block &block) {
   SmallVector<Operation *> ops;
   for (Operation &op : block.without_terminator()) {
@@ -616,6 +680,7 @@ LogicalResult Fuser::run() {
     recomputed.clear();
     formGroups(block);
   }
+  joinReturnedRowOps();
   if (groups.empty())
     return success();
 

@@ -507,7 +507,10 @@ def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
       or per-row ops, stored once per row: LayerNorm's saved mean and
       rstd; else a kernel of its own), except a `cast` that only converts
       (its input's layout, elements no narrower; option `recompute-casts`)
-      read by kernels alone: each of them converts the cast's input.
+      read by kernels alone: each of them converts the cast's input;
+    - per-row ops that only a `return` reads (batch norm's weight and bias
+      gradients) join the broadcast-reduction kernel whose rows they read,
+      as its row outputs.
 
     A cost model bounds every kernel, so that a long graph becomes many
     kernels of bounded size and its compile time grows linearly with it: an
