@@ -469,14 +469,23 @@ Group *Fuser::rowGroupOfReturned(Group &group) {
   });
   if (readByKernel)
     return nullptr;
+  // The ops read only graph inputs (converted or not), leaves and one
+  // broadcast-reduction group's values directly (a per-row op reads no
+  // view), so joining them adds no input that could close a cycle.
   Group *rows = nullptr;
   for (Operation *member : group.members)
     for (Value operand : member->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      Group *other = def ? groupOf.lookup(def) : nullptr;
-      if (!other || other == &group)
+      Value base = viewChainBase(operand);
+      Operation *def = base.getDefiningOp();
+      while (def && recomputed.contains(def)) {
+        base = viewChainBase(def->getOperand(0));
+        def = base.getDefiningOp();
+      }
+      if (!def || isReplicableLeafOp(def) || groupOf.lookup(def) == &group)
         continue;
-      if (!other->broadcast || (rows && rows != other))
+      Group *other = groupOf.lookup(def);
+      if (!other || !other->broadcast || base != operand ||
+          (rows && rows != other))
         return nullptr;
       rows = other;
     }
