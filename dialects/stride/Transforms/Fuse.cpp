@@ -26,6 +26,7 @@
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/Transforms/MatmulEpilogues.h"
 #include "dialects/stride/Transforms/Passes.h"
+#include "stride/Support/Layout.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
@@ -87,6 +88,24 @@ ArrayRef<int64_t> shapeOf(Value value) {
 
 bool isGroupable(Operation *op) { return isFunctional(op); }
 
+/// A cast that only converts: its result has its input's layout and
+/// elements at least as wide. Each kernel that reads it can read its input
+/// instead and convert in registers, moving no more bytes than a kernel
+/// that writes the cast once and kernels that read it back. A cast that
+/// also changes the layout is a transpose as well, which its readers would
+/// then do on every read (python-free-docs/fusion.md, rule 8).
+bool isRecomputableCast(Operation *op) {
+  auto castOp = dyn_cast<CastOp>(op);
+  if (!castOp)
+    return false;
+  auto input = cast<StridedTensorType>(castOp.getInput().getType());
+  auto result = cast<StridedTensorType>(castOp.getResult().getType());
+  return !input.isSymbolic() && !result.isSymbolic() &&
+         sameAddressing(input.getLayout(), result.getLayout()) &&
+         input.getElementType().getIntOrFloatBitWidth() <=
+             result.getElementType().getIntOrFloatBitWidth();
+}
+
 /// The elements of one row of a reduction: the product of its reduced dims.
 int64_t rowLength(ReductionOpInterface reduction) {
   ArrayRef<int64_t> shape = shapeOf(reduction.getInput());
@@ -119,6 +138,13 @@ private:
   /// (noRowOutput); true when there were any, and the groups must be
   /// formed again.
   bool refuseBrokenRowOutputs();
+  /// The group of per-row ops that `group` is, read by no other kernel
+  /// (returned: batch norm's weight and bias gradients), whose operands
+  /// come from one broadcast-reduction group, or null.
+  Group *rowGroupOfReturned(Group &group);
+  /// Joins each such group to the broadcast-reduction group it reads, its
+  /// output a row output there.
+  void joinReturnedRowOps();
   bool tryPromote(ReductionOpInterface reduction, Group *group, bool asOutput);
   /// Joins a reduction of the same rows to a broadcast-reduction group whose
   /// epilogue reads it broadcast back (softmax's `max` joins `sum`).
@@ -150,6 +176,9 @@ private:
   /// After kMaxRowOutputAttempts formations, no op tries.
   bool rowOutputsOff = false;
   DenseMap<Operation *, unsigned> position;
+  /// Casts that no group holds: each kernel that reads one clones it, as
+  /// it clones views and leaves (isRecomputableCast).
+  llvm::SmallPtrSet<Operation *, 16> recomputed;
 };
 
 void Fuser::eraseDeadOps(Block &block) {
@@ -430,6 +459,72 @@ bool Fuser::createsCycle(Operation *op, Group *group) {
   return false;
 }
 
+Group *Fuser::rowGroupOfReturned(Group &group) {
+  if (group.kind != GroupKind::Pointwise || !group.extraOutputs.empty() ||
+      !group.rowOutputs.empty())
+    return nullptr;
+  bool readByKernel = false;
+  forEachSink(group.output->getResult(0), [&](OpOperand &sink) {
+    readByKernel |= groupOf.lookup(sink.getOwner()) != nullptr;
+  });
+  if (readByKernel)
+    return nullptr;
+  // The ops read only graph inputs (converted or not), leaves and one
+  // broadcast-reduction group's values directly (a per-row op reads no
+  // view), so joining them adds no input that could close a cycle.
+  Group *rows = nullptr;
+  for (Operation *member : group.members)
+    for (Value operand : member->getOperands()) {
+      Value base = viewChainBase(operand);
+      Operation *def = base.getDefiningOp();
+      while (def && recomputed.contains(def)) {
+        base = viewChainBase(def->getOperand(0));
+        def = base.getDefiningOp();
+      }
+      if (!def || isReplicableLeafOp(def) || groupOf.lookup(def) == &group)
+        continue;
+      Group *other = groupOf.lookup(def);
+      if (!other || !other->broadcast || base != operand ||
+          (rows && rows != other))
+        return nullptr;
+      rows = other;
+    }
+  if (!rows)
+    return nullptr;
+  auto reduction = cast<ReductionOpInterface>(rows->root);
+  bool perRow = llvm::all_of(group.members, [&](Operation *member) {
+    return isPerRowOp(member, reduction);
+  });
+  return perRow ? rows : nullptr;
+}
+
+void Fuser::joinReturnedRowOps() {
+  if (rowOutputsOff || !options.broadcastEpilogues)
+    return;
+  for (auto &group : groups) {
+    Group *rows = rowGroupOfReturned(*group);
+    size_t joined = rows ? rows->members.size() + group->members.size() : 0;
+    if (!rows || (options.maxKernelOps != 0 && joined > options.maxKernelOps))
+      continue;
+    for (Operation *member : group->members)
+      add(member, rows);
+    rows->rowOutputs.push_back(group->output);
+    group->members.clear();
+  }
+  llvm::erase_if(groups, [](const std::unique_ptr<Group> &group) {
+    return group->members.empty();
+  });
+  // A row output that only the joined ops read is no output any more.
+  for (auto &group : groups)
+    llvm::erase_if(group->rowOutputs, [&](Operation *op) {
+      bool readOutside = false;
+      forEachSink(op->getResult(0), [&](OpOperand &sink) {
+        readOutside |= groupOf.lookup(sink.getOwner()) != group.get();
+      });
+      return !readOutside;
+    });
+}
+
 void Fuser::formGroups(Block &block) {
   SmallVector<Operation *> ops;
   for (Operation &op : block.without_terminator()) {
@@ -454,6 +549,12 @@ void Fuser::formGroups(Block &block) {
       // something other than a kernel reads it.
       if (external)
         newGroup(op);
+      continue;
+    }
+    if (options.recomputeCasts && !external && sinkGroups.size() > 1 &&
+        isRecomputableCast(op)) {
+      // Read by several kernels: each converts its input itself.
+      recomputed.insert(op);
       continue;
     }
     if (!external && sinkGroups.size() == 1 && tryFuse(op, sinkGroups[0]))
@@ -518,7 +619,9 @@ FailureOr<KernelOp> Fuser::buildKernel(Group &group, Operation *insertBefore,
         materialize(view.getSource());
         return builder.clone(*def, mapping)->getResult(0);
       }
-      if (isReplicableLeafOp(def)) {
+      if (isReplicableLeafOp(def) || recomputed.contains(def)) {
+        for (Value operand : def->getOperands())
+          materialize(operand);
         named.push_back(def);
         return builder.clone(*def, mapping)->getResult(0);
       }
@@ -583,8 +686,10 @@ LogicalResult Fuser::run() {
     rowOutputsOff = attempt >= kMaxRowOutputAttempts;
     groups.clear();
     groupOf.clear();
+    recomputed.clear();
     formGroups(block);
   }
+  joinReturnedRowOps();
   if (groups.empty())
     return success();
 
@@ -636,6 +741,7 @@ struct FusePass : public stride::impl::FuseBase<FusePass> {
   void runOnOperation() override {
     FuseOptions options;
     options.broadcastEpilogues = broadcastEpilogues;
+    options.recomputeCasts = recomputeCasts;
     options.maxKernelOps = maxKernelOps;
     options.maxKernelRegisters = maxKernelRegisters;
     Fuser fuser(getOperation(), options);

@@ -407,7 +407,12 @@ def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
       computed over that kernel's iteration space, a row output of a
       broadcast-reduction consumer when it is one of its rows' reductions
       or per-row ops, stored once per row: LayerNorm's saved mean and
-      rstd; else a kernel of its own).
+      rstd; else a kernel of its own), except a `cast` that only converts
+      (its input's layout, elements no narrower; option `recompute-casts`)
+      read by kernels alone: each of them converts the cast's input;
+    - per-row ops that only a `return` reads (batch norm's weight and bias
+      gradients) join the broadcast-reduction kernel whose rows they read,
+      as its row outputs.
 
     A cost model bounds every kernel, so that a long graph becomes many
     kernels of bounded size and its compile time grows linearly with it: an
@@ -456,6 +461,10 @@ def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
            "Fuse a pointwise consumer that reads a reduction's result "
            "broadcast back over the reduction's input shape into the "
            "reduction's kernel (contract form (d))">,
+    Option<"recomputeCasts", "recompute-casts", "bool", /*default=*/"true",
+           "Clone a cast that only converts (its input's layout, elements "
+           "no narrower), read by several kernels, into each of them instead "
+           "of materializing it">,
     Option<"maxKernelOps", "max-kernel-ops", "unsigned", /*default=*/"64",
            "At most this many functional ops per kernel (views and the "
            "cloned full/iota not counted); 0: no bound">,

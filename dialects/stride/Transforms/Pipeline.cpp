@@ -23,6 +23,7 @@ using namespace mlir;
 stride::FuseOptions stride::toFuseOptions(const FusionOptions &fusion) {
   FuseOptions options;
   options.broadcastEpilogues = fusion.broadcastEpilogues;
+  options.recomputeCasts = fusion.recomputeCasts;
   options.maxKernelOps = fusion.maxKernelOps;
   options.maxKernelRegisters = fusion.maxKernelRegisters;
   return options;

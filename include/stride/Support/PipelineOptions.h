@@ -24,6 +24,9 @@ namespace stride {
 struct FusionOptions {
   /// Also fuse broadcast epilogues (kernel contract form (d)).
   bool broadcastEpilogues = true;
+  /// A cast that only converts, read by several kernels, is computed in
+  /// each of them (stride-fuse's `recompute-casts`).
+  bool recomputeCasts = true;
   /// A kernel holds at most this many ops.
   unsigned maxKernelOps = 64;
   /// A kernel whose estimated registers per thread would exceed this is not

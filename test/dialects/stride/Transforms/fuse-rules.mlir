@@ -199,6 +199,61 @@ func.func @row_outputs(%x: !stride.tensor<4x8xf32>)
 
 // -----
 
+// Per-row ops that only the return reads (batch norm's bias gradient, a
+// sum rounded to bf16; its weight gradient, the other sum times a vector)
+// join the broadcast-reduction kernel whose rows they read, as its row
+// outputs; the sums they read are then read by no other kernel and are
+// not stored.
+// CHECK-LABEL: func.func @returned_row_ops
+// CHECK:      %[[K:.*]]:3 = stride.kernel "sum_mul_sum_sub_sub_mul"
+// CHECK-SAME: -> (!stride.tensor<4x8xf32, {{.*}}>, !stride.tensor<4xbf16, {{.*}}>, !stride.tensor<4xf32, {{.*}}>)
+// CHECK:        stride.cast
+// CHECK:        stride.yield
+// CHECK-NOT:  stride.kernel
+// CHECK:      return %[[K]]#0, %[[K]]#1, %[[K]]#2
+func.func @returned_row_ops(%g: !stride.tensor<4x8xf32>, %x: !stride.tensor<4x8xf32>,
+                            %w: !stride.tensor<4xf32>)
+    -> (!stride.tensor<4x8xf32>, !stride.tensor<4xbf16>, !stride.tensor<4xf32>) {
+  %sg = stride.sum %g dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+  %gx = stride.mul %g, %x : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+  %sgx = stride.sum %gx dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+  %u = stride.unsqueeze %sg dim 1 : !stride.tensor<4xf32> -> !stride.tensor<4x1xf32, strides = [1, 1]>
+  %b = stride.expand %u : !stride.tensor<4x1xf32, strides = [1, 1]> -> !stride.tensor<4x8xf32, strides = [1, 0]>
+  %y0 = stride.sub %gx, %b : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32, strides = [1, 0]> -> !stride.tensor<4x8xf32>
+  %u2 = stride.unsqueeze %sgx dim 1 : !stride.tensor<4xf32> -> !stride.tensor<4x1xf32, strides = [1, 1]>
+  %b2 = stride.expand %u2 : !stride.tensor<4x1xf32, strides = [1, 1]> -> !stride.tensor<4x8xf32, strides = [1, 0]>
+  %y = stride.sub %y0, %b2 : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32, strides = [1, 0]> -> !stride.tensor<4x8xf32>
+  %gb = stride.cast %sg : !stride.tensor<4xf32> -> !stride.tensor<4xbf16>
+  %gw = stride.mul %sgx, %w : !stride.tensor<4xf32>, !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+  return %y, %gb, %gw : !stride.tensor<4x8xf32>, !stride.tensor<4xbf16>, !stride.tensor<4xf32>
+}
+
+// -----
+
+// A returned per-row op that reads the rows of two broadcast-reduction
+// kernels stays a kernel of its own: joining it to one would make that
+// kernel read the other.
+// CHECK-LABEL: func.func @returned_row_op_two_kernels
+// CHECK:      %[[A:.*]]:2 = stride.kernel "sum_sub"
+// CHECK:      %[[B:.*]]:2 = stride.kernel "sum_sub_1"
+// CHECK:      stride.kernel "mul_kernel" ins(%[[A]]#0, %[[B]]#0 :
+// CHECK-NOT:  stride.kernel
+func.func @returned_row_op_two_kernels(%g: !stride.tensor<4x8xf32>, %h: !stride.tensor<4x8xf32>)
+    -> (!stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>, !stride.tensor<4xf32>) {
+  %sg = stride.sum %g dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+  %u = stride.unsqueeze %sg dim 1 : !stride.tensor<4xf32> -> !stride.tensor<4x1xf32, strides = [1, 1]>
+  %b = stride.expand %u : !stride.tensor<4x1xf32, strides = [1, 1]> -> !stride.tensor<4x8xf32, strides = [1, 0]>
+  %y = stride.sub %g, %b : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32, strides = [1, 0]> -> !stride.tensor<4x8xf32>
+  %sh = stride.sum %h dims [1] : !stride.tensor<4x8xf32> -> !stride.tensor<4xf32>
+  %uh = stride.unsqueeze %sh dim 1 : !stride.tensor<4xf32> -> !stride.tensor<4x1xf32, strides = [1, 1]>
+  %bh = stride.expand %uh : !stride.tensor<4x1xf32, strides = [1, 1]> -> !stride.tensor<4x8xf32, strides = [1, 0]>
+  %z = stride.sub %h, %bh : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32, strides = [1, 0]> -> !stride.tensor<4x8xf32>
+  %m = stride.mul %sg, %sh : !stride.tensor<4xf32>, !stride.tensor<4xf32> -> !stride.tensor<4xf32>
+  return %y, %z, %m : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>, !stride.tensor<4xf32>
+}
+
+// -----
+
 // A value of the rows' shape that depends on no reduction joins the
 // pointwise kernel that reads it as a row output only while that kernel
 // may still become a broadcast reduction; it does not, so the kernels are
