@@ -45,6 +45,10 @@ struct ModuleDesc;
 /// "" when it has none.
 std::string findStreamProblem(const ModuleDesc &desc);
 
+/// The first problem of `desc`'s symbols and symbolic layouts, grids and
+/// sizes (ModuleSymbols.cpp), or "" when it has none.
+std::string findSymbolProblem(const ModuleDesc &desc);
+
 namespace detail {
 
 /// `v` in decimal, for messages.

@@ -40,6 +40,10 @@ public:
 
   Status run() {
     checkHeaderFields();
+    // The symbols and symbolic layouts first: the rest reads the layouts
+    // at the symbols' largest values.
+    if (std::string symbols = findSymbolProblem(desc); !symbols.empty())
+      fail(symbols);
     checkSignature();
     checkExecutables();
     checkConstants();
@@ -478,7 +482,7 @@ private:
         fail(what + " argument " + str(a) + " is an i32 holding " +
              str(arg.intValue) + ", which does not fit in 32 bits");
       else if (static_cast<uint8_t>(arg.kind) >
-               static_cast<uint8_t>(KernelArg::Kind::F64))
+               static_cast<uint8_t>(KernelArg::Kind::Symbol))
         fail(what + " argument " + str(a) + " has an unknown kind");
     }
     if (paramBytes > kMaxKernelParamBytes)

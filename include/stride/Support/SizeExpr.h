@@ -43,6 +43,8 @@ struct SizeSymbol {
   std::optional<int64_t> largest() const;
   /// "batch in [1, 1024]", with ", a multiple of 8" where that applies.
   std::string describe() const;
+
+  bool operator==(const SizeSymbol &) const = default;
 };
 
 /// The symbols of a function, by name.
