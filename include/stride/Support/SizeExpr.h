@@ -52,6 +52,10 @@ using SymbolRanges = std::map<std::string, SizeSymbol>;
 /// One value for each symbol of an expression.
 using SymbolValues = std::map<std::string, int64_t>;
 
+/// Every symbol of `ranges` at its largest value (a range with no value
+/// is left out; the dialect's verifier refuses one).
+SymbolValues largestValues(const SymbolRanges &ranges);
+
 /// An inclusive interval of int64 values.
 struct SizeInterval {
   int64_t lo = 0;
