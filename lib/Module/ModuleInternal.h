@@ -54,6 +54,9 @@ namespace detail {
 /// `v` in decimal, for messages.
 std::string str(int64_t v);
 
+/// A C identifier: a letter or `_`, then letters, digits and `_`.
+bool isIdentifier(const std::string &s);
+
 } // namespace detail
 } // namespace stride
 

@@ -28,15 +28,6 @@ namespace {
 /// elements), as the dialect's #stride.symbol.
 constexpr int64_t kMaxSymbolValue = int64_t(1) << 40;
 
-bool isIdentifier(const std::string &s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
-    return false;
-  for (char c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
-      return false;
-  return true;
-}
-
 /// "1 to 1024" (", multiples of 8").
 std::string describeRange(const SizeSymbol &s) {
   std::string text = str(s.min) + " to " + str(s.max);
@@ -115,7 +106,7 @@ private:
   void checkSymbol(size_t i) {
     const SizeSymbol &s = desc.symbols[i];
     std::string what = "symbol " + str(i);
-    if (!isIdentifier(s.name))
+    if (!detail::isIdentifier(s.name))
       return fail(what + " has the name '" + s.name +
                   "', which is not an identifier");
     what += " '" + s.name + "'";
@@ -217,6 +208,15 @@ private:
 };
 
 } // namespace
+
+bool detail::isIdentifier(const std::string &s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+    return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+      return false;
+  return true;
+}
 
 std::string findSymbolProblem(const ModuleDesc &desc) {
   return SymbolChecker(desc).run();

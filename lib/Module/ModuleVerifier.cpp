@@ -24,6 +24,7 @@
 
 namespace stride {
 
+using detail::isIdentifier;
 using detail::str;
 
 namespace {
@@ -98,14 +99,6 @@ private:
            "\" is not of the form sm_NN (e.g. sm_90)");
   }
 
-  static bool isIdentifier(const std::string &s) {
-    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
-      return false;
-    for (char c : s)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
-        return false;
-    return true;
-  }
 
   bool checkTensor(const TensorSignature &t, const std::string &what) {
     if (t.name.empty())
