@@ -311,6 +311,13 @@ Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
                        "no value for input '" + signature.inputs[i].name +
                            "' (give it with --input " +
                            signature.inputs[i].name + "=FILE.npy)");
+  if (module.symbols.empty()) {
+    if (Status s = checkInputs(signature, inputs); !s)
+      return s.error();
+    return inputs;
+  }
+  // Symbolic sizes: the shapes bind the symbols, and the inputs are
+  // checked against the module at their values.
   Result<ModuleDesc> instance = instantiateForInputs(module, inputs);
   if (!instance)
     return instance.error();
