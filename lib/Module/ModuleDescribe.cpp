@@ -70,6 +70,8 @@ std::string describeArg(const KernelArg &a) {
     return "f32 " + formatDouble(a.floatValue);
   case KernelArg::Kind::F64:
     return "f64 " + formatDouble(a.floatValue);
+  case KernelArg::Kind::Symbol:
+    return "symbol " + str(a.bufferIndex);
   }
   return "?";
 }
@@ -114,8 +116,14 @@ std::string bufferRole(const ModuleDesc &desc, const BufferDesc &b) {
 } // namespace
 
 std::string describeTensor(const TensorSignature &t) {
-  return std::string(dtypeName(t.dtype)) + " " + formatDims(t.shape) +
-         " strides " + formatDims(t.strides) + " offset " + str(t.storageOffset);
+  std::string text = std::string(dtypeName(t.dtype)) + " " +
+                     formatDims(t.shape) + " strides " + formatDims(t.strides) +
+                     " offset " + str(t.storageOffset);
+  if (t.symbolic)
+    text += " (at the largest sizes of " + formatSizes(t.symbolic->shape) +
+            " strides " + formatSizes(t.symbolic->strides) + " offset " +
+            t.symbolic->offset.str() + ")";
+  return text;
 }
 
 namespace {
@@ -201,6 +209,9 @@ void describeStep(std::ostream &os, const ModuleDesc &desc,
   os << ")";
   if (d.dependentLaunch)
     os << " dependent";
+  if (d.gridElements)
+    os << " (grid x at run time: ceil((" << d.gridElements->str() << ") / "
+       << d.gridDivisor << "), at most " << d.grid.x << ")";
 }
 
 /// "main", "collective", or the code of a stream the format lacks.
@@ -248,6 +259,8 @@ void describeStep(std::ostream &os, const ModuleDesc &, const FillStep &f) {
 void describeStep(std::ostream &os, const ModuleDesc &, const CopyStep &c) {
   os << "copy " << c.sizeBytes << " bytes from buffer " << c.source
      << " to buffer " << c.target;
+  if (c.symbolicSizeBytes)
+    os << " (at run time " << c.symbolicSizeBytes->str() << " bytes)";
 }
 
 void describeStep(std::ostream &os, const ModuleDesc &, const EventStep &e) {
@@ -436,6 +449,9 @@ std::string describeModule(const ModuleDesc &desc) {
     os << "deterministic: float index_add sums in source order (stridec "
           "--deterministic)\n";
   const GraphSignature &sig = desc.signature;
+  for (size_t i = 0; i < desc.symbols.size(); ++i)
+    os << (i ? ", " : "symbols (size arguments in this order): ")
+       << desc.symbols[i].describe() << (i + 1 == desc.symbols.size() ? "\n" : "");
   os << "entry: " << sig.entryName << " ("
      << counted(sig.inputs.size(), "input") << ", "
      << counted(sig.outputs.size(), "output") << ")\n";

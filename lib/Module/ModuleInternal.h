@@ -45,10 +45,17 @@ struct ModuleDesc;
 /// "" when it has none.
 std::string findStreamProblem(const ModuleDesc &desc);
 
+/// The first problem of `desc`'s symbols and symbolic layouts, grids and
+/// sizes (ModuleSymbols.cpp), or "" when it has none.
+std::string findSymbolProblem(const ModuleDesc &desc);
+
 namespace detail {
 
 /// `v` in decimal, for messages.
 std::string str(int64_t v);
+
+/// A C identifier: a letter or `_`, then letters, digits and `_`.
+bool isIdentifier(const std::string &s);
 
 } // namespace detail
 } // namespace stride

@@ -28,6 +28,7 @@
 
 #include "ModuleInternal.h"
 #include "ModuleSchema.h"
+#include "ModuleSymbolsFb.h"
 
 #include <cstdio>
 #include <cstring>
@@ -122,6 +123,10 @@ std::optional<KernelArg> fromFb(const fb::LaunchArg &a) {
     return KernelArg::f32(std::bit_cast<float>(static_cast<uint32_t>(bits)));
   case fb::ArgKind::F64:
     return KernelArg::f64(std::bit_cast<double>(bits));
+  case fb::ArgKind::Symbol:
+    if (bits != 0)
+      return std::nullopt;
+    return KernelArg::symbol(a.buffer());
   }
   return std::nullopt;
 }
@@ -394,6 +399,8 @@ Result<ModuleDesc> convert(const fb::Module &m, DataSection data,
   desc.temporaryBytesBeforeReuse = m.temporary_bytes_before_reuse();
   desc.deterministic = m.deterministic();
   desc.events = m.events();
+  if (Status s = decodeSymbolicParts(m, desc, name); !s)
+    return s.error();
   return desc;
 }
 

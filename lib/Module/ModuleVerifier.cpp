@@ -24,6 +24,7 @@
 
 namespace stride {
 
+using detail::isIdentifier;
 using detail::str;
 
 namespace {
@@ -40,6 +41,10 @@ public:
 
   Status run() {
     checkHeaderFields();
+    // The symbols and symbolic layouts first: the rest reads the layouts
+    // at the symbols' largest values.
+    if (std::string symbols = findSymbolProblem(desc); !symbols.empty())
+      fail(symbols);
     checkSignature();
     checkExecutables();
     checkConstants();
@@ -94,14 +99,6 @@ private:
            "\" is not of the form sm_NN (e.g. sm_90)");
   }
 
-  static bool isIdentifier(const std::string &s) {
-    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
-      return false;
-    for (char c : s)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
-        return false;
-    return true;
-  }
 
   bool checkTensor(const TensorSignature &t, const std::string &what) {
     if (t.name.empty())
@@ -478,7 +475,7 @@ private:
         fail(what + " argument " + str(a) + " is an i32 holding " +
              str(arg.intValue) + ", which does not fit in 32 bits");
       else if (static_cast<uint8_t>(arg.kind) >
-               static_cast<uint8_t>(KernelArg::Kind::F64))
+               static_cast<uint8_t>(KernelArg::Kind::Symbol))
         fail(what + " argument " + str(a) + " has an unknown kind");
     }
     if (paramBytes > kMaxKernelParamBytes)

@@ -16,6 +16,7 @@
 
 #include "ModuleInternal.h"
 #include "ModuleSchema.h"
+#include "ModuleSymbolsFb.h"
 
 #include <algorithm>
 
@@ -30,6 +31,7 @@ namespace {
 uint64_t immediateBits(const KernelArg &arg) {
   switch (arg.kind) {
   case KernelArg::Kind::Buffer:
+  case KernelArg::Kind::Symbol:
     return 0;
   case KernelArg::Kind::I32:
     return std::bit_cast<uint32_t>(static_cast<int32_t>(arg.intValue));
@@ -46,22 +48,26 @@ uint64_t immediateBits(const KernelArg &arg) {
 fb::Dim3 toFb(const Dim3 &d) { return fb::Dim3(d.x, d.y, d.z); }
 
 flatbuffers::Offset<fb::TensorSignature>
-buildTensor(flatbuffers::FlatBufferBuilder &b, const TensorSignature &t) {
+buildTensor(PolynomialBuilder &polynomials, flatbuffers::FlatBufferBuilder &b,
+            const TensorSignature &t) {
   auto name = b.CreateString(t.name);
   auto shape = b.CreateVector(t.shape);
   auto strides = b.CreateVector(t.strides);
-  return fb::CreateTensorSignature(b, name, static_cast<fb::ElementType>(t.dtype),
-                                   shape, strides, t.storageOffset, t.mutated,
-                                   t.aliasOfInput);
+  PolynomialBuilder::TensorFields symbolic = polynomials.build(t.symbolic);
+  return fb::CreateTensorSignature(
+      b, name, static_cast<fb::ElementType>(t.dtype), shape, strides,
+      t.storageOffset, t.mutated, t.aliasOfInput, symbolic.shape,
+      symbolic.strides, symbolic.offset);
 }
 
-flatbuffers::Offset<fb::Signature> buildSignature(flatbuffers::FlatBufferBuilder &b,
-                                                  const GraphSignature &sig) {
+flatbuffers::Offset<fb::Signature>
+buildSignature(PolynomialBuilder &polynomials, flatbuffers::FlatBufferBuilder &b,
+               const GraphSignature &sig) {
   std::vector<flatbuffers::Offset<fb::TensorSignature>> inputs, outputs;
   for (const TensorSignature &t : sig.inputs)
-    inputs.push_back(buildTensor(b, t));
+    inputs.push_back(buildTensor(polynomials, b, t));
   for (const TensorSignature &t : sig.outputs)
-    outputs.push_back(buildTensor(b, t));
+    outputs.push_back(buildTensor(polynomials, b, t));
   auto entry = b.CreateString(sig.entryName);
   auto inputVector = b.CreateVector(inputs);
   auto outputVector = b.CreateVector(outputs);
@@ -74,18 +80,23 @@ flatbuffers::Offset<fb::Signature> buildSignature(flatbuffers::FlatBufferBuilder
 
 using StepOffset = std::pair<fb::Step, flatbuffers::Offset<void>>;
 
-StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const DispatchStep &d) {
+StepOffset buildStep(PolynomialBuilder &polynomials,
+                     flatbuffers::FlatBufferBuilder &b, const DispatchStep &d) {
   std::vector<fb::LaunchArg> args;
   for (const KernelArg &a : d.args)
     args.emplace_back(static_cast<fb::ArgKind>(a.kind),
-                      a.kind == KernelArg::Kind::Buffer ? a.bufferIndex : 0,
+                      a.kind == KernelArg::Kind::Buffer ||
+                              a.kind == KernelArg::Kind::Symbol
+                          ? a.bufferIndex
+                          : 0,
                       immediateBits(a));
   fb::Dim3 grid = toFb(d.grid), block = toFb(d.block);
   auto argVector = b.CreateVectorOfStructs(args);
+  auto gridElements = polynomials.buildOptional(d.gridElements);
   return {fb::Step::Dispatch,
           fb::CreateDispatch(b, d.executable, d.kernel, &grid, &block,
                              d.dynamicSharedBytes, argVector,
-                             d.dependentLaunch)
+                             d.dependentLaunch, gridElements, d.gridDivisor)
               .Union()};
 }
 
@@ -113,9 +124,11 @@ StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const FillStep &f) {
   return {fb::Step::Fill, fb::CreateFill(b, f.buffer, f.value).Union()};
 }
 
-StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const CopyStep &c) {
+StepOffset buildStep(PolynomialBuilder &polynomials,
+                     flatbuffers::FlatBufferBuilder &b, const CopyStep &c) {
+  auto size = polynomials.buildOptional(c.symbolicSizeBytes);
   return {fb::Step::Copy,
-          fb::CreateCopy(b, c.source, c.target, c.sizeBytes).Union()};
+          fb::CreateCopy(b, c.source, c.target, c.sizeBytes, size).Union()};
 }
 
 StepOffset buildStep(flatbuffers::FlatBufferBuilder &b, const EventStep &e) {
@@ -159,10 +172,11 @@ buildConstant(flatbuffers::FlatBufferBuilder &b, const ConstantDesc &c,
                             strides, rangeOf(offset, c.data.size(), range));
 }
 
-flatbuffers::Offset<fb::State> buildState(flatbuffers::FlatBufferBuilder &b,
+flatbuffers::Offset<fb::State> buildState(PolynomialBuilder &polynomials,
+                                          flatbuffers::FlatBufferBuilder &b,
                                           const StateDesc &s,
                                           uint64_t offset) {
-  auto tensor = buildTensor(b, s.tensor);
+  auto tensor = buildTensor(polynomials, b, s.tensor);
   fb::DataRange range;
   return fb::CreateState(b, tensor, rangeOf(offset, s.init.size(), range));
 }
@@ -194,6 +208,7 @@ void placeData(const ModuleDesc &desc, ModuleFileLayout &layout) {
 /// Builds the FlatBuffer of `desc`, whose data lies as `layout` places it.
 void buildModule(flatbuffers::FlatBufferBuilder &b, const ModuleDesc &desc,
                  const ModuleFileLayout &layout) {
+  PolynomialBuilder polynomials(b, desc.symbols);
   std::vector<flatbuffers::Offset<fb::Executable>> executables;
   for (const ExecutableDesc &e : desc.executables)
     executables.push_back(buildExecutable(b, e));
@@ -203,7 +218,8 @@ void buildModule(flatbuffers::FlatBufferBuilder &b, const ModuleDesc &desc,
         buildConstant(b, desc.constants[i], layout.constantOffsets[i]));
   std::vector<flatbuffers::Offset<fb::State>> states;
   for (size_t i = 0; i < desc.states.size(); ++i)
-    states.push_back(buildState(b, desc.states[i], layout.stateOffsets[i]));
+    states.push_back(
+        buildState(polynomials, b, desc.states[i], layout.stateOffsets[i]));
   std::vector<flatbuffers::Offset<fb::Buffer>> buffers;
   for (const BufferDesc &buf : desc.buffers)
     buffers.push_back(fb::CreateBuffer(b, static_cast<fb::BufferKind>(buf.kind),
@@ -212,12 +228,21 @@ void buildModule(flatbuffers::FlatBufferBuilder &b, const ModuleDesc &desc,
   std::vector<fb::Step> stepKinds;
   std::vector<flatbuffers::Offset<void>> steps;
   for (const Step &step : desc.steps) {
-    StepOffset built =
-        std::visit([&](const auto &s) { return buildStep(b, s); }, step);
+    StepOffset built = std::visit(
+        [&](const auto &s) {
+          using T = std::decay_t<decltype(s)>;
+          if constexpr (std::is_same_v<T, DispatchStep> ||
+                        std::is_same_v<T, CopyStep>)
+            return buildStep(polynomials, b, s);
+          else
+            return buildStep(b, s);
+        },
+        step);
     stepKinds.push_back(built.first);
     steps.push_back(built.second);
   }
-  auto signature = buildSignature(b, desc.signature);
+  auto signature = buildSignature(polynomials, b, desc.signature);
+  auto symbols = polynomials.buildSymbols();
   auto producer = b.CreateString(desc.producer);
   auto target = fb::CreateTarget(b, static_cast<fb::Backend>(desc.target.backend),
                                  b.CreateString(desc.target.arch));
@@ -231,7 +256,8 @@ void buildModule(flatbuffers::FlatBufferBuilder &b, const ModuleDesc &desc,
       b, desc.formatVersion, producer, target, executableVector,
       constantVector, bufferVector, stepKindVector, stepVector, signature,
       desc.temporariesBeforeReuse, desc.temporaryBytesBeforeReuse,
-      desc.deterministic, stateVector, layout.dataSectionBytes, desc.events);
+      desc.deterministic, stateVector, layout.dataSectionBytes, desc.events,
+      symbols);
   fb::FinishSizePrefixedModuleBuffer(b, root);
 }
 

@@ -270,6 +270,8 @@ private:
     case KernelArg::Kind::I64: slot.i64 = arg.intValue; break;
     case KernelArg::Kind::F32: slot.f32 = float(arg.floatValue); break;
     case KernelArg::Kind::F64: slot.f64 = arg.floatValue; break;
+    // A symbol's value is set per bound shape (Invocation::bindInputShapes).
+    case KernelArg::Kind::Symbol: break;
     }
     return slot;
   }

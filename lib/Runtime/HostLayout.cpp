@@ -14,6 +14,8 @@
 
 #include "stride/Runtime/Runtime.h"
 
+#include "stride/Module/ModuleSymbols.h"
+
 #include "stride/Support/Layout.h"
 
 #include <algorithm>
@@ -76,6 +78,19 @@ int archMajor(int arch) { return arch / 10; }
 int archMinor(int arch) { return arch % 10; }
 
 } // namespace
+
+Result<ModuleDesc> instantiateForInputs(const ModuleDesc &desc,
+                                        const std::vector<HostArray> &inputs) {
+  if (desc.symbols.empty())
+    return desc;
+  std::vector<std::vector<int64_t>> shapes;
+  for (const HostArray &a : inputs)
+    shapes.push_back(a.shape);
+  Result<SymbolValues> values = bindModuleSymbols(desc, shapes);
+  if (!values)
+    return values.error();
+  return instantiateModule(desc, *values);
+}
 
 Status checkInputs(const GraphSignature &signature,
                    const std::vector<HostArray> &inputs) {

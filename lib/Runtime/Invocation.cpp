@@ -19,7 +19,9 @@
 
 #include "NcclCollective.h"
 #include "RuntimeImpl.h"
+#include "ShapeGraphs.h"
 #include "StateStorage.h"
+#include "stride/Module/ModuleSymbols.h"
 #include "stride/Support/Layout.h"
 
 #include <algorithm>
@@ -71,6 +73,12 @@ struct Invocation::Impl {
   CUgraph graph = nullptr;
   CUgraphExec graphExec = nullptr;
   std::vector<CUdeviceptr> graphAddresses;
+  /// A module with symbols (format version 7): the plan at the values the
+  /// last inputs bound (without the code, which `exe` loaded), those
+  /// values, and the graphs captured for other recent values.
+  std::optional<ModuleDesc> instance;
+  SymbolValues boundValues;
+  ShapeGraphs shapeGraphs{cu};
 
   Impl(std::shared_ptr<const Executable> executable, InvocationOptions options)
       : executable(std::move(executable)), exe(this->executable->impl()),
@@ -134,7 +142,48 @@ struct Invocation::Impl {
     return id == StreamId::Collective ? collectiveStream : target;
   }
 
-  const ModuleDesc &desc() const { return exe.desc; }
+  const ModuleDesc &desc() const { return instance ? *instance : exe.desc; }
+
+  /// Binds the module's symbols from the inputs' shapes and takes the plan
+  /// at their values (and its captured graph, if one is kept); a module
+  /// without symbols has nothing to bind.
+  Status bindShapes(const std::vector<std::vector<int64_t>> &shapes) {
+    if (exe.desc.symbols.empty())
+      return Status::ok();
+    Result<SymbolValues> values = bindModuleSymbols(exe.desc, shapes);
+    if (!values)
+      return prefixError(exe.name + ": ", values.error());
+    if (instance && *values == boundValues)
+      return Status::ok();
+    if (instance)
+      shapeGraphs.stash(boundValues, {graph, graphExec, graphAddresses});
+    CapturedGraph kept = shapeGraphs.take(*values);
+    graph = kept.graph;
+    graphExec = kept.exec;
+    graphAddresses = std::move(kept.addresses);
+    instance = instantiateModule(exe.desc, *values, /*withCode=*/false);
+    boundValues = std::move(*values);
+    for (size_t i = 0; i < exe.desc.steps.size(); ++i)
+      if (const auto *d = std::get_if<DispatchStep>(&exe.desc.steps[i]))
+        for (size_t a = 0; a < d->args.size(); ++a)
+          if (d->args[a].kind == KernelArg::Kind::Symbol)
+            argSlots[i][a].i64 =
+                boundValues.at(exe.desc.symbols[d->args[a].bufferIndex].name);
+    // The slots changed: a launch binds the buffer addresses anew.
+    boundAddresses.clear();
+    return Status::ok();
+  }
+
+  /// The plan needs bound symbols: refused before a first binding.
+  Status checkBound() const {
+    if (exe.desc.symbols.empty() || instance)
+      return Status::ok();
+    return makeError(ErrorCode::InvalidArgument,
+                     exe.name + ": the module has symbolic sizes, and no "
+                                "inputs bound them yet: give the inputs' "
+                                "shapes (Invocation::bindInputShapes) before "
+                                "running on device buffers");
+  }
 
   //--- Buffers -----------------------------------------------------------===//
 
@@ -747,8 +796,18 @@ Invocation::create(std::shared_ptr<const Executable> executable,
 const Executable &Invocation::executable() const { return *pimpl->executable; }
 void *Invocation::stream() const { return pimpl->stream; }
 
+Status Invocation::bindInputShapes(
+    const std::vector<std::vector<int64_t>> &shapes) {
+  return pimpl->bindShapes(shapes);
+}
+
 Status Invocation::upload(const std::vector<HostArray> &inputs) {
   Impl &m = *pimpl;
+  std::vector<std::vector<int64_t>> shapes;
+  for (const HostArray &a : inputs)
+    shapes.push_back(a.shape);
+  if (Status s = m.bindShapes(shapes); !s)
+    return s;
   if (Status s = checkInputs(m.desc().signature, inputs); !s)
     return prefixError(m.exe.name + ": ", s.error());
   if (Status s = m.rt.makeCurrent(); !s)
@@ -760,6 +819,8 @@ Status Invocation::upload(const std::vector<HostArray> &inputs) {
 
 Status Invocation::launch() {
   Impl &m = *pimpl;
+  if (Status s = m.checkBound(); !s)
+    return s;
   if (Status s = m.rt.makeCurrent(); !s)
     return s;
   if (Status s = m.ensureOwnedBuffers(/*temporariesOnly=*/false); !s)
@@ -769,6 +830,8 @@ Status Invocation::launch() {
 
 Status Invocation::launchStep(size_t index) {
   Impl &m = *pimpl;
+  if (Status s = m.checkBound(); !s)
+    return s;
   if (index >= m.desc().steps.size())
     return makeError(ErrorCode::InvalidArgument,
                      m.exe.name + ": launchStep(" + str(index) +
@@ -815,6 +878,8 @@ Status Invocation::runOnDevice(const std::vector<uint64_t> &inputs,
                                const std::vector<uint64_t> &outputs,
                                void *stream) {
   Impl &m = *pimpl;
+  if (Status s = m.checkBound(); !s)
+    return s;
   if (Status s = m.rt.makeCurrent(); !s)
     return s;
   if (Status s = m.ensureOwnedBuffers(/*temporariesOnly=*/true); !s)

@@ -61,6 +61,14 @@ std::optional<int64_t> SizeSymbol::largest() const {
   return max / multipleOf * multipleOf;
 }
 
+SymbolValues stride::largestValues(const SymbolRanges &ranges) {
+  SymbolValues values;
+  for (const auto &[name, symbol] : ranges)
+    if (std::optional<int64_t> v = symbol.largest())
+      values[name] = *v;
+  return values;
+}
+
 std::string SizeSymbol::describe() const {
   std::string text = name + " in [" + std::to_string(min) + ", " +
                      std::to_string(max) + "]";

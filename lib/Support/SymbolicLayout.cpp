@@ -152,6 +152,18 @@ std::optional<Layout> SymbolicLayout::evaluate(const SymbolValues &values) const
   return layout;
 }
 
+std::optional<SizeExpr> stride::storageExtent(const SymbolicLayout &layout) {
+  std::optional<SizeExpr> extent = layout.offset.plus(SizeExpr::constant(1));
+  for (int64_t d = 0; extent && d < layout.rank(); ++d) {
+    std::optional<SizeExpr> last =
+        layout.shape[d].minus(SizeExpr::constant(1));
+    std::optional<SizeExpr> reach =
+        last ? last->times(layout.strides[d]) : std::nullopt;
+    extent = reach ? extent->plus(*reach) : std::nullopt;
+  }
+  return extent;
+}
+
 std::set<std::string> SymbolicLayout::symbols() const {
   std::set<std::string> names = offset.symbols();
   for (const SizeExprs *list : {&shape, &strides})

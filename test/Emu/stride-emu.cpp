@@ -69,7 +69,11 @@ int main(int argc, char **argv) {
   if (!inputs)
     return fail(inputs.error().message);
 
-  const ModuleDesc &desc = *module;
+  // A module with symbolic sizes runs at the values the inputs bind.
+  Result<ModuleDesc> instance = instantiateForInputs(*module, *inputs);
+  if (!instance)
+    return fail(instance.error().message);
+  const ModuleDesc &desc = *instance;
   if (kernelsPaths.size() != desc.executables.size())
     return fail("the module has " + std::to_string(desc.executables.size()) +
                 " executables (translation units) but " +

@@ -126,7 +126,8 @@ std::vector<Entry> corpus() {
           {"every-step.module", everyStep()},
           {"states-and-absent-outputs.module", statesAndAbsentOutputs()},
           {"aliased-outputs.module", aliasedOutputs()},
-          {"collective-stream.module", streamedModule()}};
+          {"collective-stream.module", streamedModule()},
+          {"symbolic-sizes.module", symbolicModule()}};
 }
 
 std::string corpusDir() {

@@ -76,6 +76,43 @@ inline ModuleDesc streamedModule() {
   return d;
 }
 
+/// Size expressions, shortly.
+inline SizeExpr sym(const char *name) { return SizeExpr::symbol(name); }
+inline SizeExpr num(int64_t v) { return SizeExpr::constant(v); }
+inline SizeExpr times(const SizeExpr &a, const SizeExpr &b) {
+  return *a.times(b);
+}
+
+/// Format version 7: x: f32 [batch, 768] with batch in [1, 1024]; a kernel
+/// over batch*768 elements (the batch its size argument) writes output y,
+/// and a copy of y's bytes output z.
+inline ModuleDesc symbolicModule() {
+  ModuleDesc d = moduleWithKernels(CodeKind::Cubin, {{"relu", "relu"}});
+  d.symbols = {{"batch", 1, 1024, 1}};
+  SymbolicLayout layout{{sym("batch"), num(768)}, {num(768), num(1)}, num(0)};
+  TensorSignature x{"x", DType::F32, {1024, 768}, {768, 1}, 0};
+  x.symbolic = layout;
+  TensorSignature y = x;
+  y.name = "y";
+  TensorSignature z = y;
+  z.name = "z";
+  d.signature.inputs = {x};
+  d.signature.outputs = {y, z};
+  int64_t bytes = 1024 * 768 * 4;
+  d.buffers = {{BufferKind::Input, 0, bytes}, {BufferKind::Output, 0, bytes},
+               {BufferKind::Output, 1, bytes}};
+  DispatchStep k = smallDispatch(
+      0, {KernelArg::buffer(0), KernelArg::buffer(1), KernelArg::symbol(0)});
+  k.grid = {528, 1, 1};
+  k.block = {256, 1, 1};
+  k.gridElements = times(sym("batch"), num(768));
+  k.gridDivisor = 256;
+  CopyStep copy{1, 2, bytes};
+  copy.symbolicSizeBytes = times(sym("batch"), num(768 * 4));
+  d.steps = {k, copy};
+  return d;
+}
+
 } // namespace stride::test
 
 #endif // STRIDE_TEST_MODULE_MODULETESTUTIL_H

@@ -437,16 +437,6 @@ TEST_F(FakeCudaTest, DependentLaunchAllowsProgrammaticSerialization) {
   }
 }
 
-/// The double's count of `name` (stride_fake_cuda_graph_instantiations,
-/// stride_fake_cuda_graph_updates).
-static int fakeCount(const char *name) {
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  auto count = driver ? reinterpret_cast<int (*)()>(dlsym(driver, name))
-                      : nullptr;
-  EXPECT_TRUE(count) << "the CUDA test double has no " << name;
-  return count ? count() : -1;
-}
-
 TEST_F(FakeCudaTest, NewAddressesUpdateTheCapturedGraph) {
   // A caller that keeps its outputs hands new addresses to every run: the
   // graph is captured again and updated in place, instantiated only once;

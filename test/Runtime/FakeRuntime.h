@@ -19,6 +19,8 @@
 
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+
 #include <cstdlib>
 #include <string>
 
@@ -29,6 +31,16 @@ inline bool contains(const std::string &text, const std::string &part) {
 }
 
 /// Sets one of the doubles' environment variables for the test's lifetime.
+/// The double's count of `name` (stride_fake_cuda_graph_instantiations,
+/// stride_fake_cuda_graph_updates).
+inline int fakeCount(const char *name) {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto count = driver ? reinterpret_cast<int (*)()>(dlsym(driver, name))
+                      : nullptr;
+  EXPECT_TRUE(count) << "the CUDA test double has no " << name;
+  return count ? count() : -1;
+}
+
 class FakeSetting {
 public:
   FakeSetting(const char *name, const char *value) : name(name) {

@@ -205,13 +205,15 @@ HostArray encodeForNpy(const HostArray &a, Bf16Output bf16) {
 }
 
 Result<HostArray> readInputNpy(const std::string &path, DType dtype,
-                               const std::vector<int64_t> &shape,
+                               const std::optional<std::vector<int64_t>> &shape,
                                const std::string &name) {
   Result<HostArray> array = readNpyFile(path);
   if (!array)
     return array;
   *array = narrowFromNpy(*array, dtype);
-  if (Status s = checkArrayMatches(*array, dtype, shape, path, name); !s)
+  if (Status s = checkArrayMatches(*array, dtype, shape.value_or(array->shape),
+                                   path, name);
+      !s)
     return s.error();
   return array;
 }

@@ -88,9 +88,10 @@ HostArray encodeForNpy(const HostArray &a, Bf16Output bf16);
 /// Reads `path` as the value of input `name` of `dtype` and `shape`: an f32
 /// file for a bf16 input is rounded to bf16, a '<V2' file (ml_dtypes
 /// bfloat16) is taken as it is for a bf16 input and refused for any other
-/// (checkArrayMatches).
+/// (checkArrayMatches). Without `shape`, any shape is taken (an input of
+/// symbolic sizes, checked once its symbols are bound).
 Result<HostArray> readInputNpy(const std::string &path, DType dtype,
-                               const std::vector<int64_t> &shape,
+                               const std::optional<std::vector<int64_t>> &shape,
                                const std::string &name);
 
 } // namespace stride

@@ -296,7 +296,10 @@ Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
                        "input '" + signature.inputs[index].name +
                            "' is given twice");
     const TensorSignature &t = signature.inputs[index];
-    Result<HostArray> array = readInputNpy(path, t.dtype, t.shape, t.name);
+    // A symbolic input's shape is checked once its symbols are bound.
+    Result<HostArray> array =
+        t.symbolic ? readInputNpy(path, t.dtype, std::nullopt, t.name)
+                   : readInputNpy(path, t.dtype, t.shape, t.name);
     if (!array)
       return array.error();
     inputs[index] = std::move(*array);
@@ -308,7 +311,17 @@ Result<std::vector<HostArray>> readModuleInputs(const ModuleDesc &module,
                        "no value for input '" + signature.inputs[i].name +
                            "' (give it with --input " +
                            signature.inputs[i].name + "=FILE.npy)");
-  if (Status s = checkInputs(signature, inputs); !s)
+  if (module.symbols.empty()) {
+    if (Status s = checkInputs(signature, inputs); !s)
+      return s.error();
+    return inputs;
+  }
+  // Symbolic sizes: the shapes bind the symbols, and the inputs are
+  // checked against the module at their values.
+  Result<ModuleDesc> instance = instantiateForInputs(module, inputs);
+  if (!instance)
+    return instance.error();
+  if (Status s = checkInputs(instance->signature, inputs); !s)
     return s.error();
   return inputs;
 }

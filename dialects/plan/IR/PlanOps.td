@@ -152,6 +152,15 @@ def Plan_StateOp : Plan_Op<"state"> {
   }]>];
 }
 
+/// A `#stride.size` (stride::SizeExprAttr): a byte count over symbolic
+/// sizes.
+def Plan_SizeExprAttr : Attr<CPred<"::llvm::isa<::stride::SizeExprAttr>($_self)">,
+                             "a #stride.size expression"> {
+  let storageType = "::stride::SizeExprAttr";
+  let returnType = "::stride::SizeExprAttr";
+  let convertFromStorage = "$_self";
+}
+
 def Plan_AllocOp : Plan_Op<"alloc"> {
   let summary = "a buffer the plan allocates";
   let description = [{
@@ -168,21 +177,33 @@ def Plan_AllocOp : Plan_Op<"alloc"> {
     `zeroed` buffer is never in the arena. The offset is a multiple of
     256 bytes (kArenaAlignment).
 
+    Over symbolic sizes (python-free-docs/symbolic-sizes.md), `size` is
+    the bytes at the symbols' largest values, which the arena is planned
+    for, and `sized` the bytes at run time:
+
     ```mlir
     %t = plan.alloc 256 bytes
     %u = plan.alloc 4096 bytes at arena 512
     %heads = plan.alloc 4096 bytes zeroed
+    %rows = plan.alloc 262144 bytes sized #stride.size<rows*256>
     ```
   }];
   let arguments = (ins ConfinedAttr<I64Attr, [IntMinValue<1>]>:$size,
+                       OptionalAttr<Plan_SizeExprAttr>:$symbolic_size,
                        UnitAttr:$zeroed,
                        OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$arena_offset);
   let results = (outs Plan_BufferType:$buffer);
-  let assemblyFormat = "$size `bytes` (`zeroed` $zeroed^)? "
+  let assemblyFormat = "$size `bytes` (`sized` $symbolic_size^)? "
+                       "(`zeroed` $zeroed^)? "
                        "(`at` `arena` $arena_offset^)? attr-dict";
   let builders = [OpBuilder<(ins "int64_t":$size, "bool":$zeroed), [{
     build($_builder, $_state, BufferType::get($_builder.getContext()), size,
-          zeroed, /*arena_offset=*/::mlir::IntegerAttr());
+          /*symbolic_size=*/nullptr, zeroed,
+          /*arena_offset=*/::mlir::IntegerAttr());
+  }]>, OpBuilder<(ins "int64_t":$size, "::stride::SizeExprAttr":$symbolic_size), [{
+    build($_builder, $_state, BufferType::get($_builder.getContext()), size,
+          symbolic_size, /*zeroed=*/false,
+          /*arena_offset=*/::mlir::IntegerAttr());
   }]>];
   let hasVerifier = 1;
 }
@@ -362,15 +383,19 @@ def Plan_CopyOp : Plan_Op<"copy"> {
   let summary = "copy bytes from one buffer to another";
   let description = [{
     Copies the first `size` bytes of `source` to `target` (two different
-    buffers).
+    buffers); over symbolic sizes, `size` at the symbols' largest values
+    and `sized` at run time.
 
     ```mlir
     plan.copy %a to %b size 64
+    plan.copy %a to %b size 262144 sized #stride.size<rows*256>
     ```
   }];
   let arguments = (ins Plan_BufferType:$source, Plan_BufferType:$target,
-                       ConfinedAttr<I64Attr, [IntMinValue<0>]>:$size);
-  let assemblyFormat = "$source `to` $target `size` $size attr-dict";
+                       ConfinedAttr<I64Attr, [IntMinValue<0>]>:$size,
+                       OptionalAttr<Plan_SizeExprAttr>:$symbolic_size);
+  let assemblyFormat = "$source `to` $target `size` $size "
+                       "(`sized` $symbolic_size^)? attr-dict";
   let hasVerifier = 1;
 }
 

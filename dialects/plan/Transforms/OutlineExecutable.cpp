@@ -20,6 +20,7 @@
 #include "StateWrites.h"
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/StrideAttrs.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "stride/Support/MatmulLayout.h"
 
@@ -49,6 +50,53 @@ std::optional<int64_t> storageBytesOf(StridedTensorType type) {
   if (!extent || *extent > std::numeric_limits<int64_t>::max() / elementBytes)
     return std::nullopt;
   return *extent * elementBytes;
+}
+
+/// A tensor's storage: its bytes at the symbols' largest values (what the
+/// plan allocates, and the arena is planned for) and, over symbolic sizes,
+/// its bytes at run time (python-free-docs/symbolic-sizes.md).
+struct Storage {
+  int64_t bytes = 0;
+  SizeExprAttr symbolic;
+};
+
+/// `type`'s storage over `ranges`; nullopt when it overflows.
+std::optional<Storage> storageOf(StridedTensorType type,
+                                 const SymbolRanges &ranges) {
+  if (!type.isSymbolic()) {
+    std::optional<int64_t> bytes = storageBytesOf(type);
+    return bytes ? std::optional<Storage>(Storage{*bytes, nullptr})
+                 : std::nullopt;
+  }
+  SymbolicLayout layout = type.getSymbolicLayout();
+  std::optional<Layout> atLargest = layout.evaluate(largestValues(ranges));
+  std::optional<int64_t> extent =
+      atLargest ? storageExtent(*atLargest) : std::nullopt;
+  std::optional<SizeExpr> symbolicExtent = storageExtent(layout);
+  int64_t elementBytes = int64_t(dtypeSize(type.getDType()));
+  std::optional<SizeExpr> bytes =
+      symbolicExtent ? symbolicExtent->times(SizeExpr::constant(elementBytes))
+                     : std::nullopt;
+  if (!extent || !bytes ||
+      *extent > std::numeric_limits<int64_t>::max() / elementBytes)
+    return std::nullopt;
+  return Storage{*extent * elementBytes,
+                 SizeExprAttr::get(type.getContext(), *bytes)};
+}
+
+/// Whether a type of `kernel` or its body names a symbol.
+bool kernelNamesSymbols(KernelOp kernel) {
+  auto symbolic = [](Type t) {
+    auto tensor = dyn_cast<StridedTensorType>(t);
+    return tensor && tensor.isSymbolic();
+  };
+  WalkResult found = kernel.walk([&](Operation *op) {
+    return llvm::any_of(op->getResultTypes(), symbolic) ||
+                   llvm::any_of(op->getOperandTypes(), symbolic)
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return found.wasInterrupted();
 }
 
 /// cuBLASLt's name of a matmul epilogue, with or without a bias (the
@@ -194,7 +242,8 @@ class Outliner {
 public:
   Outliner(func::FuncOp entry, ArrayRef<ExecutableOp> executables,
            ArrayRef<unsigned> units, bool allowTf32)
-      : entry(entry), executables(executables), units(units),
+      : entry(entry), symbols(declaredSymbols(entry)),
+        executables(executables), units(units),
         allowTf32(allowTf32), builder(entry.getContext()) {}
 
   LogicalResult run();
@@ -219,6 +268,8 @@ private:
   Value bufferOfOrError(Value tensor, Operation *user);
 
   func::FuncOp entry;
+  /// The entry's symbols (python-free-docs/symbolic-sizes.md).
+  SymbolRanges symbols;
   ArrayRef<ExecutableOp> executables;
   ArrayRef<unsigned> units;
   bool allowTf32;
@@ -252,11 +303,11 @@ LogicalResult Outliner::bindView(ViewOpInterface view) {
 
 FailureOr<Value> Outliner::allocFor(Value tensor, Location loc) {
   auto type = cast<StridedTensorType>(tensor.getType());
-  std::optional<int64_t> bytes = storageBytesOf(type);
-  if (!bytes)
+  std::optional<Storage> storage = storageOf(type, symbols);
+  if (!storage)
     return emitError(loc) << "the storage of " << type << " is too large";
-  return AllocOp::create(builder, loc, allocationBytes(*bytes),
-                         /*zeroed=*/false)
+  return AllocOp::create(builder, loc, allocationBytes(storage->bytes),
+                         storage->symbolic)
       .getResult();
 }
 
@@ -303,6 +354,11 @@ LogicalResult Outliner::outlineKernel(KernelOp kernel,
                                    inExecutable.getStringAttr(name),
                                    ValueRange());
   outlined->setDiscardableAttrs(kernel->getDiscardableAttrDictionary());
+  // Over symbolic sizes the kernel's types name its function's symbols,
+  // which it keeps outside the function (enclosingSymbols).
+  if (Attribute symbols = entry->getAttr(StrideDialect::kSymbolsAttrName);
+      symbols && kernelNamesSymbols(kernel))
+    outlined->setAttr(StrideDialect::kSymbolsAttrName, symbols);
   outlined.getBody().takeBody(kernel.getBody());
   return success();
 }
@@ -551,8 +607,10 @@ LogicalResult Outliner::writeBack(func::ReturnOp ret) {
              << "writes back as result #" << write.result
              << " a value that has no buffer (not a kernel result or a view "
                 "of one)";
+    Storage storage =
+        *storageOf(cast<StridedTensorType>(value.getType()), symbols);
     CopyOp::create(builder, ret.getLoc(), buffer, target,
-                   *storageBytesOf(cast<StridedTensorType>(value.getType())));
+                   builder.getI64IntegerAttr(storage.bytes), storage.symbolic);
   }
   ret->eraseOperands(erased);
   if (failed(entry.eraseResults(erased)))
@@ -589,11 +647,15 @@ LogicalResult Outliner::rewriteReturn(func::ReturnOp ret) {
       // The buffer is returned before (the same value, or another shape of
       // it), or is an argument's storage that a kernel wrote in place: this
       // result gets a buffer of its own, filled by a byte copy.
-      int64_t bytes = *storageBytesOf(cast<StridedTensorType>(value.getType()));
+      Storage storage =
+          *storageOf(cast<StridedTensorType>(value.getType()), symbols);
       Value source = buffer;
-      buffer = AllocOp::create(builder, ret.getLoc(), allocationBytes(bytes),
-                               /*zeroed=*/false);
-      CopyOp::create(builder, ret.getLoc(), source, buffer, bytes);
+      buffer = AllocOp::create(builder, ret.getLoc(),
+                               allocationBytes(storage.bytes),
+                               storage.symbolic);
+      CopyOp::create(builder, ret.getLoc(), source, buffer,
+                     builder.getI64IntegerAttr(storage.bytes),
+                     storage.symbolic);
     }
     operand.set(OutputOp::create(builder, ret.getLoc(), value.getType(), buffer));
   }

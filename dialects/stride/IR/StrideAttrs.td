@@ -76,8 +76,15 @@ def Stride_LaunchAttr : Stride_Attr<"Launch", "launch"> {
     `shared` bytes of dynamic shared memory; `phase` is the value of the
     trailing `int phase` argument of multi-phase kernels (index scatters).
 
+    Over symbolic sizes (python-free-docs/symbolic-sizes.md) `grid` is the
+    grid at the symbols' largest values and `elements` the work the grid
+    covers, `per_block` of it per block: the grid at run time is
+    `min(ceil(elements / per_block), grid)`, at least 1 (the kernel's loops
+    over the sizes then run no iteration).
+
     ```mlir
     #stride.launch<grid = 2112, block = 256>
+    #stride.launch<grid = 256, block = 256, elements = #stride.size<rows*64>, per_block = 256>
     #stride.launch<grid = 132, block = 32, block_y = 8>
     #stride.launch<grid = 64, block = 256, phase = 1>
     ```
@@ -87,7 +94,9 @@ def Stride_LaunchAttr : Stride_Attr<"Launch", "launch"> {
     "int64_t":$block,
     DefaultValuedParameter<"int64_t", "1">:$block_y,
     DefaultValuedParameter<"int64_t", "0">:$shared,
-    DefaultValuedParameter<"int64_t", "-1", "the phase argument, -1: none">:$phase
+    DefaultValuedParameter<"int64_t", "-1", "the phase argument, -1: none">:$phase,
+    OptionalParameter<"SizeExprAttr", "the work the grid covers at run time">:$elements,
+    DefaultValuedParameter<"int64_t", "1", "the work one block covers">:$per_block
   );
 }
 

@@ -317,9 +317,10 @@ Type stride::detail::parseSymbolicTensorType(AsmParser &parser, SMLoc loc) {
 // Declared symbols
 //===----------------------------------------------------------------------===//
 
-SymbolRanges stride::declaredSymbols(FunctionOpInterface func) {
+/// The symbols `op` declares in `stride.symbols`.
+static SymbolRanges symbolsOn(Operation *op) {
   SymbolRanges table;
-  auto symbols = func->getAttrOfType<ArrayAttr>(StrideDialect::kSymbolsAttrName);
+  auto symbols = op->getAttrOfType<ArrayAttr>(StrideDialect::kSymbolsAttrName);
   if (!symbols)
     return table;
   for (Attribute attr : symbols)
@@ -328,11 +329,18 @@ SymbolRanges stride::declaredSymbols(FunctionOpInterface func) {
   return table;
 }
 
+SymbolRanges stride::declaredSymbols(FunctionOpInterface func) {
+  return symbolsOn(func);
+}
+
 SymbolRanges stride::enclosingSymbols(Operation *op) {
-  auto func = dyn_cast<FunctionOpInterface>(op);
-  if (!func)
-    func = op->getParentOfType<FunctionOpInterface>();
-  return func ? declaredSymbols(func) : SymbolRanges();
+  // A kernel outlined out of its function (into a plan.executable) carries
+  // the function's symbols itself (stride-outline-executable).
+  for (Operation *at = op; at; at = at->getParentOp())
+    if (isa<FunctionOpInterface, KernelOp>(at) &&
+        at->hasAttr(StrideDialect::kSymbolsAttrName))
+      return symbolsOn(at);
+  return SymbolRanges();
 }
 
 static bool isSymbolicTensor(Type type) {
@@ -430,6 +438,9 @@ LogicalResult stride::detail::verifyDeclaredSymbols(Operation *op) {
 LogicalResult stride::verifySymbolsAttr(Operation *op, Attribute attr) {
   StringRef attrName = StrideDialect::kSymbolsAttrName;
   auto func = dyn_cast<FunctionOpInterface>(op);
+  // An outlined kernel keeps its function's symbols (enclosingSymbols).
+  if (isa<KernelOp>(op))
+    return success();
   if (!func)
     return op->emitError() << "'" << attrName
                            << "' belongs on a function, not on '"

@@ -6,10 +6,10 @@
 //===----------------------------------------------------------------------===//
 //
 // stride-check-symbolic-sizes (Passes.td): the first pass of the pipeline.
-// A graph with symbolic sizes is verified and its layouts can be checked
-// (stride-opt --stride-legalize-layouts), but the passes after this one
-// assume static shapes, so a function with a symbolic value stops here with
-// one located error (python-free-docs/symbolic-sizes.md).
+// The backend builds pointwise ops and views of the graph's inputs over
+// symbolic sizes (kernels that take sizes as arguments, plans sized at run
+// time); anything else over them stops here with one located error naming
+// the op and what is not built (python-free-docs/symbolic-sizes.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,14 +41,41 @@ std::string describeSymbol(const std::string &name,
   return text + ")";
 }
 
-/// The value's name for the message: an argument's graph name, or the op
-/// that computes it.
-std::string describeValue(func::FuncOp func, Value value) {
-  if (auto argument = dyn_cast<BlockArgument>(value))
-    return "value '" + argumentName(func, argument.getArgNumber()) + "'";
-  OpResult result = cast<OpResult>(value);
-  return "result #" + std::to_string(result.getResultNumber()) + " of '" +
-         result.getOwner()->getName().getStringRef().str() + "'";
+bool isSymbolicType(Type type) {
+  auto tensor = dyn_cast<StridedTensorType>(type);
+  return tensor && tensor.isSymbolic();
+}
+
+bool touchesSymbolicSizes(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), isSymbolicType) ||
+         llvm::any_of(op->getResultTypes(), isSymbolicType);
+}
+
+/// A view chain that starts at an argument: a kernel reads it at the
+/// address its own type gives, which the emitter prints over the size
+/// parameters. A view of a computed value maps coordinates through its
+/// index map, which needs static sizes.
+bool isViewOfArgument(ViewOpInterface view) {
+  Value source = view.getSource();
+  while (auto inner = source.getDefiningOp<ViewOpInterface>())
+    source = inner.getSource();
+  return isa<BlockArgument>(source);
+}
+
+/// What the backend does not build over symbolic sizes, for the message;
+/// "" when it builds `op`.
+std::string missingFor(Operation *op) {
+  if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<Elementwise>())
+    return "";
+  if (auto view = dyn_cast<ViewOpInterface>(op))
+    return isViewOfArgument(view)
+               ? ""
+               : "a view of a computed value (its index map needs static "
+                 "sizes)";
+  if (isa<ReductionOpInterface>(op))
+    return "reductions (a kernel's form over rows of symbolic count)";
+  return "this op (kernels with size arguments cover pointwise ops and "
+         "views of the graph's inputs)";
 }
 
 struct CheckSymbolicSizesPass
@@ -58,14 +85,60 @@ struct CheckSymbolicSizesPass
     std::optional<SymbolicValue> found = firstSymbolicValue(func);
     if (!found)
       return;
-    Location loc = found->value.getLoc();
-    emitError(loc) << describeValue(func, found->value)
-                   << " has the symbolic size "
-                   << describeSymbol(found->symbol, declaredSymbols(func))
-                   << "; Stride compiles symbolic sizes up to verification "
-                      "and layout legalization only: kernels with sizes as "
-                      "arguments are not built yet (issue 44)";
-    signalPassFailure();
+    SymbolRanges table = declaredSymbols(func);
+    if (failed(checkSymbols(func, table)) || failed(checkStates(func, table)))
+      return signalPassFailure();
+    WalkResult walk = func.walk([&](Operation *op) {
+      if (!touchesSymbolicSizes(op))
+        return WalkResult::advance();
+      std::string missing = missingFor(op);
+      if (missing.empty())
+        return WalkResult::advance();
+      std::optional<SymbolicValue> value = symbolicValueOf(op);
+      op->emitError() << "'" << op->getName() << "' over the symbolic size "
+                      << describeSymbol(value ? value->symbol : "?", table)
+                      << " is not built yet: Stride compiles symbolic sizes "
+                         "for pointwise ops and views of the graph's inputs; "
+                      << missing << " (issue 44)";
+      return WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+
+  /// The first symbol a type of `op` names.
+  static std::optional<SymbolicValue> symbolicValueOf(Operation *op) {
+    for (Value v : llvm::concat<Value>(op->getResults(), op->getOperands()))
+      if (auto t = dyn_cast<StridedTensorType>(v.getType());
+          t && t.isSymbolic())
+        return SymbolicValue{v, *t.getSymbolicLayout().symbols().begin()};
+    return std::nullopt;
+  }
+
+  /// A size of 0 (an empty tensor) is not built: the plan's storage
+  /// expressions hold for sizes of at least 1.
+  static LogicalResult checkSymbols(func::FuncOp func,
+                                    const SymbolRanges &table) {
+    for (const auto &[name, symbol] : table)
+      if (symbol.smallest() == 0)
+        return func.emitError()
+               << "symbol " << describeSymbol(name, table)
+               << " may be 0; Stride compiles symbolic sizes of at least 1 "
+                  "(empty tensors over a range are not built yet, issue 44)";
+    return success();
+  }
+
+  /// States keep static sizes: a run's state persists across runs of
+  /// every shape.
+  static LogicalResult checkStates(func::FuncOp func,
+                                   const SymbolRanges &table) {
+    for (BlockArgument arg : func.getArguments())
+      if (func.getArgAttr(arg.getArgNumber(), StrideDialect::kStateAttrName) &&
+          isSymbolicType(arg.getType()))
+        return emitError(arg.getLoc())
+               << "state '" << argumentName(func, arg.getArgNumber())
+               << "' has symbolic sizes; states have static sizes";
+    return success();
   }
 };
 

@@ -12,22 +12,24 @@ include "mlir/Pass/PassBase.td"
 
 def CheckSymbolicSizes : Pass<"stride-check-symbolic-sizes",
                               "::mlir::func::FuncOp"> {
-  let summary = "Refuse symbolic sizes where the pipeline needs static ones";
+  let summary = "Refuse symbolic sizes where the backend needs static ones";
   let description = [{
     Stride verifies graphs with symbolic sizes (`!stride.tensor<[batch,
-    768], f32>`) and checks their layouts (`stride-legalize-layouts`) for
-    every value in the symbols' ranges, but the later stages (kernels that
-    take sizes as arguments, plans sized at run time: issue 44) are not
-    built. This pass, the first of the pipeline, refuses a function that
-    has a value of symbolic size with one error at the first such value
-    (an argument, or the op that computes it), naming the symbol and its
-    range, so that no pass after it meets a symbolic size. A static graph
-    passes unchanged.
+    768], f32>`) and checks their layouts for every value in the symbols'
+    ranges; the backend builds pointwise ops and views of the graph's
+    inputs over them (kernels that take sizes as arguments, plans sized at
+    run time: python-free-docs/symbolic-sizes.md). This pass, the first of
+    the pipeline, refuses anything else over symbolic sizes with one
+    located error naming the op, the symbol and its range, and what is not
+    built: reductions, views of computed values, any other op, a symbol
+    whose range holds 0, a state of symbolic sizes. A static graph passes
+    unchanged.
 
     ```
-    error: value 'x' has the symbolic size 'batch' (1 to 1024); Stride
-    compiles symbolic sizes up to verification and layout legalization
-    only: kernels with sizes as arguments are not built yet (issue 44)
+    error: 'stride.sum' over the symbolic size 'batch' (1 to 1024) is not
+    built yet: Stride compiles symbolic sizes for pointwise ops and views of
+    the graph's inputs; reductions (a kernel's form over rows of symbolic
+    count) (issue 44)
     ```
   }];
   let dependentDialects = ["::stride::StrideDialect"];

@@ -29,6 +29,7 @@
 #include "stride/Support/BufferLimits.h"
 #include "stride/Support/DType.h"
 #include "stride/Support/Result.h"
+#include "stride/Support/SymbolicLayout.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -42,7 +43,7 @@ namespace stride {
 
 /// The module format version this build writes. It reads this one and
 /// every version from kOldestModuleFormatVersion on.
-inline constexpr uint32_t kModuleFormatVersion = 6;
+inline constexpr uint32_t kModuleFormatVersion = 7;
 /// The oldest version this build reads: version 5, which has no streams
 /// or events (every step runs on the invocation's stream).
 inline constexpr uint32_t kOldestModuleFormatVersion = 5;
@@ -98,6 +99,11 @@ struct TensorSignature {
   /// its own, and its layout addresses the input's buffer; -1: a buffer of
   /// its own (python-free-docs/module-format.md, "Aliased outputs").
   int32_t aliasOfInput = -1;
+  /// Format version 7: the layout over the module's symbols (a size, a
+  /// stride or the offset names one); `shape`, `strides` and
+  /// `storageOffset` then hold it at every symbol's largest value, the
+  /// layout the buffers are sized for. nullopt: a static tensor.
+  std::optional<SymbolicLayout> symbolic;
 
   bool isAlias() const { return aliasOfInput >= 0; }
 
@@ -200,7 +206,9 @@ struct BufferDesc {
 /// `intValue`, for F32 and F64 in `floatValue` (an F32 value is exactly
 /// representable, as it was converted from a float).
 struct KernelArg {
-  enum class Kind : uint8_t { Buffer, I32, I64, F32, F64 };
+  /// Symbol (format version 7): the value of symbol `bufferIndex` of the
+  /// module, as a `long long` parameter.
+  enum class Kind : uint8_t { Buffer, I32, I64, F32, F64, Symbol };
   Kind kind = Kind::Buffer;
   uint32_t bufferIndex = 0;
   int64_t intValue = 0;
@@ -211,6 +219,9 @@ struct KernelArg {
   static KernelArg i64(int64_t v) { return {Kind::I64, 0, v, 0}; }
   static KernelArg f32(float v) { return {Kind::F32, 0, 0, v}; }
   static KernelArg f64(double v) { return {Kind::F64, 0, 0, v}; }
+  static KernelArg symbol(uint32_t index) {
+    return {Kind::Symbol, index, 0, 0};
+  }
 
   bool operator==(const KernelArg &) const = default;
 };
@@ -226,6 +237,7 @@ struct Dim3 {
 struct DispatchStep {
   uint32_t executable = 0;
   uint32_t kernel = 0;
+  /// In a module with symbols, the grid at every symbol's largest value.
   Dim3 grid;
   Dim3 block;
   uint32_t dynamicSharedBytes = 0;
@@ -235,6 +247,12 @@ struct DispatchStep {
   /// (python-free-docs/module-format.md, "Dispatch"). Only in modules for sm_90 and
   /// later.
   bool dependentLaunch = false;
+  /// Format version 7: the grid's x at run time is min(ceil(gridElements /
+  /// gridDivisor), grid.x) at the bound symbols, at least 1 (a grid over
+  /// no elements is one block whose loops run no iteration); nullopt: the
+  /// grid as it is.
+  std::optional<SizeExpr> gridElements;
+  int64_t gridDivisor = 1;
 
   bool operator==(const DispatchStep &) const = default;
 };
@@ -279,7 +297,10 @@ struct FillStep {
 struct CopyStep {
   uint32_t source = 0;
   uint32_t target = 0;
+  /// In a module with symbols, the size at every symbol's largest value.
   int64_t sizeBytes = 0;
+  /// Format version 7: the size at the bound symbols; nullopt: sizeBytes.
+  std::optional<SizeExpr> symbolicSizeBytes;
 
   bool operator==(const CopyStep &) const = default;
 };
@@ -318,6 +339,11 @@ struct ModuleDesc {
   /// by one step (format version 6).
   uint32_t events = 0;
   GraphSignature signature;
+  /// Format version 7: the symbols the signature's symbolic layouts name,
+  /// with their ranges (python-free-docs/symbolic-sizes.md); the runtime
+  /// binds each from the inputs' shapes at every run. Buffers and the arena
+  /// are sized for every symbol's largest value.
+  std::vector<SizeSymbol> symbols;
   /// What buffer reuse started from (stride-reuse-buffers): the plan's
   /// temporaries before they shared buffers, and their bytes; 0 and 0 when
   /// not recorded. For people (stridec --inspect); the runtime ignores it.

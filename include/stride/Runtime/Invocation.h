@@ -113,6 +113,14 @@ public:
   Status runOnDevice(const std::vector<uint64_t> &inputs,
                      const std::vector<uint64_t> &outputs, void *stream);
 
+  /// A module with symbolic sizes (python-free-docs/symbolic-sizes.md):
+  /// binds its symbols from the inputs' shapes, one per signature input, as
+  /// run() and upload() do from their arrays; runOnDevice and launch run
+  /// at the shapes bound last. InvalidArgument for a shape outside a
+  /// symbol's range or inconsistent, naming the input, its dim and the
+  /// symbol. Nothing to do for a module without symbols.
+  Status bindInputShapes(const std::vector<std::vector<int64_t>> &shapes);
+
   //--- The steps of run(), for tools that time or repeat them ------------===//
 
   /// Checks `inputs` and copies them into the invocation's buffers

@@ -167,6 +167,14 @@ private:
 Status checkInputs(const GraphSignature &signature,
                    const std::vector<HostArray> &inputs);
 
+/// A module with symbolic sizes at the values its inputs' shapes bind
+/// (bindModuleSymbols, instantiateModule: the shapes outside a symbol's
+/// range, or inconsistent, are InvalidArgument naming the input, the dim
+/// and the symbol); `desc` itself when it has no symbols. The inputs are
+/// then checked (checkInputs) against the instance's signature.
+Result<ModuleDesc> instantiateForInputs(const ModuleDesc &desc,
+                                        const std::vector<HostArray> &inputs);
+
 /// Checks that a device of compute capability major.minor can run the
 /// module's code: a CUBIN for sm_XY runs on X.Z with Z >= Y; PTX for
 /// compute_XY is JIT-compiled on any X.Y or newer. The message names both

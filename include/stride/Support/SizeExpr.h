@@ -43,12 +43,18 @@ struct SizeSymbol {
   std::optional<int64_t> largest() const;
   /// "batch in [1, 1024]", with ", a multiple of 8" where that applies.
   std::string describe() const;
+
+  bool operator==(const SizeSymbol &) const = default;
 };
 
 /// The symbols of a function, by name.
 using SymbolRanges = std::map<std::string, SizeSymbol>;
 /// One value for each symbol of an expression.
 using SymbolValues = std::map<std::string, int64_t>;
+
+/// Every symbol of `ranges` at its largest value (a range with no value
+/// is left out; the dialect's verifier refuses one).
+SymbolValues largestValues(const SymbolRanges &ranges);
 
 /// An inclusive interval of int64 values.
 struct SizeInterval {

@@ -52,6 +52,11 @@ struct SymbolicLayout {
 /// nullopt on overflow.
 std::optional<SizeExpr> numElements(const SizeExprs &shape);
 
+/// The storage extent in elements, `offset + sum_k (size_k - 1) * stride_k
+/// + 1`: exact wherever every size is at least 1 (the backend's symbols
+/// are); nullopt on overflow.
+std::optional<SizeExpr> storageExtent(const SymbolicLayout &layout);
+
 /// Row-major strides of a symbolic shape; nullopt on overflow.
 std::optional<SizeExprs> rowMajorStrides(const SizeExprs &shape);
 

@@ -292,6 +292,45 @@ std::string addressText(const Layout &layout, ArrayRef<std::string> coords,
       .front();
 }
 
+std::string sizeParameterName(StringRef name) {
+  return ("size_" + name).str();
+}
+
+std::string sizeText(const SizeExpr &size) {
+  if (std::optional<int64_t> value = size.getConstant())
+    return std::to_string(*value);
+  std::string text;
+  for (const auto &[monomial, coefficient] : size.terms()) {
+    std::string term;
+    for (const std::string &name : monomial)
+      term += (term.empty() ? "(idx_t)" : " * ") + sizeParameterName(name);
+    if (monomial.empty())
+      term = std::to_string(std::abs(coefficient));
+    else if (std::abs(coefficient) != 1)
+      term += " * " + std::to_string(std::abs(coefficient));
+    text += text.empty() ? (coefficient < 0 ? "-" : "")
+                         : (coefficient < 0 ? " - " : " + ");
+    text += term;
+  }
+  return "(" + text + ")";
+}
+
+std::string symbolicAddressText(const SymbolicLayout &layout,
+                                ArrayRef<std::string> coords) {
+  std::string text;
+  for (int64_t d = 0; d < layout.rank(); ++d) {
+    if (layout.shape[d].getConstant() == 1 ||
+        layout.strides[d].getConstant() == 0)
+      continue;
+    std::string stride = sizeText(layout.strides[d]);
+    text += (text.empty() ? "" : " + ") + coords[d] +
+            (stride == "1" ? "" : " * " + stride);
+  }
+  if (layout.offset.getConstant() != 0)
+    text += (text.empty() ? "" : " + ") + sizeText(layout.offset);
+  return text.empty() ? "0" : text;
+}
+
 std::string joinCoords(ArrayRef<std::string> coords) {
   std::string s;
   for (size_t i = 0; i < coords.size(); ++i)

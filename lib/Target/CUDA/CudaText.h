@@ -135,6 +135,17 @@ std::string dimsText(llvm::ArrayRef<int64_t> dims);
 /// "4x13x33", or "scalar".
 std::string shapeText(llvm::ArrayRef<int64_t> shape);
 
+/// A size over symbols as C++ of a kernel's size parameters, parenthesized
+/// where it is a sum or product: "(size_rows * 64)"; a constant is its
+/// value (python-free-docs/symbolic-sizes.md).
+std::string sizeText(const SizeExpr &size);
+/// The C++ name of the size parameter of symbol `name`: "size_rows".
+std::string sizeParameterName(llvm::StringRef name);
+/// The address of element `coords` of a symbolic `layout`: `offset +
+/// sum_k coords[k] * strides[k]`, dims of the constant size 1 left out.
+std::string symbolicAddressText(const SymbolicLayout &layout,
+                                llvm::ArrayRef<std::string> coords);
+
 //===----------------------------------------------------------------------===//
 // Reductions
 //===----------------------------------------------------------------------===//

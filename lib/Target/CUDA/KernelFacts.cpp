@@ -12,6 +12,7 @@
 #include "llvm/ADT/MapVector.h"
 
 #include <functional>
+#include <set>
 #include <limits>
 
 using namespace mlir;
@@ -107,6 +108,25 @@ LogicalResult checkArgReduction(const ReductionInfo &info, StringRef name) {
 
 } // namespace
 
+std::vector<std::string> kernelSizeParameters(KernelOp kernel) {
+  std::set<std::string> names;
+  auto add = [&](Type type) {
+    auto tensor = dyn_cast<StridedTensorType>(type);
+    if (tensor && tensor.isSymbolic())
+      for (const std::string &name : tensor.getSymbolicLayout().symbols())
+        names.insert(name);
+  };
+  kernel.walk([&](Operation *op) {
+    for (Type t : op->getResultTypes())
+      add(t);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Type t : block.getArgumentTypes())
+          add(t);
+  });
+  return {names.begin(), names.end()};
+}
+
 FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   // The kernel contract, with an error at the op that breaks it (the
   // pipeline's stride-verify-kernels has checked kernels it formed; this
@@ -119,6 +139,12 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   KernelFacts facts;
   facts.form = kind->form;
   facts.iterationShape = kind->iterationShape;
+  facts.sizeParameters = kernelSizeParameters(kernel);
+  if (facts.isSymbolic() && !kernel.getYield().getValues().empty())
+    facts.symbolicShape =
+        cast<StridedTensorType>(kernel.getYield().getValues().front().getType())
+            .getSymbolicLayout()
+            .shape;
   facts.rowOps = kind->rowOps;
   facts.rowResults = kind->rowResults;
   ValueRange yields = kernel.getYield().getValues();

@@ -70,6 +70,13 @@ struct KernelFacts {
   KernelForm form = KernelForm::Pointwise;
   llvm::SmallVector<mlir::Value> yields;
   llvm::SmallVector<int64_t> iterationShape;
+  /// Over symbolic sizes (python-free-docs/symbolic-sizes.md): the
+  /// iteration space as expressions of the symbols (its kDynamic entries
+  /// in `iterationShape`), and the symbols the kernel's types name, by
+  /// name: its trailing `long long` size parameters. Empty for a static
+  /// kernel.
+  SizeExprs symbolicShape;
+  std::vector<std::string> sizeParameters;
   /// Forms (b) and (d): in program order.
   llvm::SmallVector<ReductionInfo> reductions;
   /// Form (d): the ops computed once per row (KernelClass::rowOps).
@@ -87,7 +94,13 @@ struct KernelFacts {
   MatmulOp productRoot;
 
   bool isRowForm() const { return form == KernelForm::BroadcastReduction; }
+  bool isSymbolic() const { return !sizeParameters.empty(); }
 };
+
+/// The symbols `kernel`'s argument and result types and its body's types
+/// name, sorted by name: the kernel's size parameters, which the plan
+/// passes in this order after its other arguments.
+std::vector<std::string> kernelSizeParameters(KernelOp kernel);
 
 /// Reads the facts of `kernel`: classifies it by the kernel contract and
 /// checks the backend's own limits (element types it can compute in).

@@ -99,7 +99,38 @@ std::optional<unsigned> KernelPrinter::rootArgument(Value value) {
 
 std::string KernelPrinter::address(StridedTensorType type,
                                    ArrayRef<std::string> coords) {
+  if (type.isSymbolic())
+    return symbolicAddressText(type.getSymbolicLayout(), coords);
   return addressText(type.getLayout(), coords, kernel.getContext());
+}
+
+Coords KernelPrinter::delinearize(Code &code, const std::string &linear,
+                                  ArrayRef<SizeExpr> shape) {
+  Coords coords(shape.size(), "0");
+  SizeExpr inner = SizeExpr::constant(1);
+  // The outermost dim that may exceed 1 needs no modulo.
+  int64_t outermost = -1;
+  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
+    if (shape[d].getConstant() != 1) {
+      outermost = d;
+      break;
+    }
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d].getConstant() == 1)
+      continue;
+    std::string c = fresh("i");
+    std::string quotient = inner.getConstant() == 1
+                               ? linear
+                               : paren(linear) + " / " + sizeText(inner);
+    if (d == outermost)
+      code.line("const {} {} = {};", idx, c, quotient);
+    else
+      code.line("const {} {} = {} % {};", idx, c, paren(quotient),
+                sizeText(shape[d]));
+    coords[d] = c;
+    inner = *inner.times(shape[d]);
+  }
+  return coords;
 }
 
 Coords KernelPrinter::delinearize(Code &code, const std::string &linear,
@@ -722,6 +753,9 @@ static CudaLaunch toCudaLaunch(LaunchAttr launch) {
   result.dynamicSharedBytes = static_cast<uint32_t>(launch.getShared());
   if (launch.getPhase() >= 0)
     result.phase = static_cast<int32_t>(launch.getPhase());
+  if (SizeExprAttr elements = launch.getElements())
+    result.elements = elements.getValue();
+  result.perBlock = launch.getPerBlock();
   return result;
 }
 
@@ -766,6 +800,9 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
   });
   if (facts.scatterRoot || phased)
     params += ", int phase";
+  result.sizeParameters = facts.sizeParameters;
+  for (const std::string &size : facts.sizeParameters)
+    params += ", long long " + sizeParameterName(size);
 
   uint32_t maxThreads = 256;
   for (const CudaLaunch &l : result.launches)

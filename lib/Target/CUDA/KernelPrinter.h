@@ -109,6 +109,10 @@ protected:
   /// Declares the coordinates of row-major `linear` in `shape`.
   Coords delinearize(Code &code, const std::string &linear,
                      llvm::ArrayRef<int64_t> shape);
+  /// The same over symbolic sizes, dividing by the kernel's size
+  /// parameters (python-free-docs/symbolic-sizes.md).
+  Coords delinearize(Code &code, const std::string &linear,
+                     llvm::ArrayRef<SizeExpr> shape);
   /// Evaluates and stores each yielded value at `coords`, but those
   /// stored once per row (isRowResult).
   mlir::LogicalResult storeYields(Code &code,

@@ -19,6 +19,7 @@
 #include "dialects/plan/IR/PlanOps.h"
 #include "dialects/plan/Transforms/Passes.h"
 #include "dialects/stride/IR/Graph.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -28,8 +29,11 @@ using namespace mlir;
 namespace stride {
 namespace {
 
+/// The tensor of `type`; over symbolic sizes its layout at `largest`, the
+/// symbols' largest values, and its symbolic layout.
 FailureOr<TensorSignature> signatureOf(Type type, std::string name,
-                                       Location loc) {
+                                       Location loc,
+                                       const SymbolValues &largest) {
   auto tensor = dyn_cast<StridedTensorType>(type);
   if (!tensor)
     return emitError(loc) << "the graph's signature has the unsupported type "
@@ -38,6 +42,14 @@ FailureOr<TensorSignature> signatureOf(Type type, std::string name,
   t.name = std::move(name);
   t.dtype = tensor.getDType();
   Layout layout = tensor.getLayout();
+  if (tensor.isSymbolic()) {
+    t.symbolic = tensor.getSymbolicLayout();
+    std::optional<Layout> atLargest = t.symbolic->evaluate(largest);
+    if (!atLargest)
+      return emitError(loc) << "the layout of " << type
+                            << " overflows at the symbols' largest values";
+    layout = *atLargest;
+  }
   t.shape = layout.shape;
   t.strides = layout.strides;
   t.storageOffset = layout.offset;
@@ -127,6 +139,14 @@ public:
 
 private:
   LogicalResult translateSignature();
+  /// The index of symbol `name` in the module's symbols (translateSignature
+  /// took them all from the entry; a kernel names only those).
+  uint32_t symbolIndex(const std::string &name) const {
+    uint32_t i = 0;
+    while (i < desc.symbols.size() && desc.symbols[i].name != name)
+      ++i;
+    return i;
+  }
   LogicalResult translate(Operation &op);
   /// Whether the step about to be added follows a dispatch.
   bool followsDispatch() const {
@@ -168,9 +188,14 @@ private:
 
 LogicalResult PlanTranslation::translateSignature() {
   desc.signature.entryName = entry.getSymName().str();
+  SymbolRanges ranges = declaredSymbols(entry);
+  for (const auto &[name, symbol] : ranges)
+    desc.symbols.push_back(symbol);
+  SymbolValues largest = largestValues(ranges);
   for (BlockArgument arg : entry.getArguments()) {
-    FailureOr<TensorSignature> t = signatureOf(
-        arg.getType(), argumentName(entry, arg.getArgNumber()), arg.getLoc());
+    FailureOr<TensorSignature> t =
+        signatureOf(arg.getType(), argumentName(entry, arg.getArgNumber()),
+                    arg.getLoc(), largest);
     if (failed(t))
       return failure();
     desc.signature.inputs.push_back(std::move(*t));
@@ -181,8 +206,8 @@ LogicalResult PlanTranslation::translateSignature() {
       desc.signature.absentOutputs.push_back(static_cast<uint32_t>(p));
   auto ret = cast<func::ReturnOp>(entry.getBody().front().getTerminator());
   for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
-    FailureOr<TensorSignature> t =
-        signatureOf(value.getType(), resultName(entry, j), ret.getLoc());
+    FailureOr<TensorSignature> t = signatureOf(
+        value.getType(), resultName(entry, j), ret.getLoc(), largest);
     if (failed(t))
       return failure();
     auto output = value.getDefiningOp<plan::OutputOp>();
@@ -234,8 +259,9 @@ static bool isZeroSplat(ElementsAttr value) {
 }
 
 LogicalResult PlanTranslation::translateState(plan::StateOp state) {
+  // States have static sizes (stride-check-symbolic-sizes).
   FailureOr<TensorSignature> tensor = signatureOf(
-      state.getTensorType(), state.getName().str(), state.getLoc());
+      state.getTensorType(), state.getName().str(), state.getLoc(), {});
   std::optional<int64_t> bytes =
       succeeded(tensor) ? storageBytes(*tensor) : std::nullopt;
   if (!bytes)
@@ -321,6 +347,10 @@ LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
     step.args = *args;
     if (l.phase)
       step.args.push_back(KernelArg::i32(*l.phase));
+    for (const std::string &size : k->sizeParameters)
+      step.args.push_back(KernelArg::symbol(symbolIndex(size)));
+    step.gridElements = l.elements;
+    step.gridDivisor = l.perBlock;
     step.dependentLaunch = k->waitsForPreviousGrid && followsDispatch();
     desc.steps.push_back(std::move(step));
   }
@@ -413,8 +443,10 @@ LogicalResult PlanTranslation::translateCopy(plan::CopyOp copy) {
   FailureOr<uint32_t> to = bufferIndex(copy.getTarget(), copy);
   if (failed(from) || failed(to))
     return failure();
-  desc.steps.push_back(
-      CopyStep{*from, *to, static_cast<int64_t>(copy.getSize())});
+  CopyStep step{*from, *to, static_cast<int64_t>(copy.getSize())};
+  if (SizeExprAttr size = copy.getSymbolicSizeAttr())
+    step.symbolicSizeBytes = size.getValue();
+  desc.steps.push_back(std::move(step));
   return success();
 }
 

@@ -15,6 +15,7 @@
 #include "Scheduler.h"
 
 #include "dialects/stride/IR/IndexMaps.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 #include "stride/Support/DType.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -152,7 +153,28 @@ private:
 
 } // namespace
 
+void Scheduler::scheduleSymbolicPointwise() {
+  // One form for every value: the grid-stride loop element by element (the
+  // vectorized and tiled forms read sizes the range does not fix), 64-bit
+  // indices (the schedule's default), the grid of the largest sizes, cut
+  // at run time to the elements there are.
+  SymbolValues largest = largestValues(enclosingSymbols(kernel));
+  SizeExpr elements = SizeExpr::constant(1);
+  int64_t largestElements = 1;
+  for (const SizeExpr &size : facts.symbolicShape) {
+    elements = *elements.times(size);
+    largestElements *= *size.evaluate(largest);
+  }
+  int64_t cap = maxGridStrideBlocks(multiprocessors, kBlock);
+  launchOver(elements, kBlock,
+             gridSize(ceilDiv(std::max<int64_t>(largestElements, 1), kBlock),
+                      cap),
+             kBlock);
+}
+
 void Scheduler::schedulePointwise() {
+  if (facts.isSymbolic())
+    return scheduleSymbolicPointwise();
   ArrayRef<int64_t> shape = facts.iterationShape;
   int64_t n = product(shape);
   if (n == 0)

@@ -259,8 +259,21 @@ private:
   void launch(int64_t grid, int64_t block, int64_t blockY = 1,
               int64_t phase = -1, int64_t shared = 0) {
     launches.push_back(LaunchAttr::get(builder.getContext(), grid, block,
-                                       blockY, shared, phase));
+                                       blockY, shared, phase,
+                                       /*elements=*/nullptr, /*per_block=*/1));
   }
+  /// Over symbolic sizes: `grid` blocks at the symbols' largest values,
+  /// min(ceil(elements / perBlock), grid) at run time.
+  void launchOver(const SizeExpr &elements, int64_t perBlock, int64_t grid,
+                  int64_t block) {
+    launches.push_back(LaunchAttr::get(
+        builder.getContext(), grid, block, /*block_y=*/1, /*shared=*/0,
+        /*phase=*/-1, SizeExprAttr::get(builder.getContext(), elements),
+        perBlock));
+  }
+  /// A pointwise kernel over symbolic sizes: the grid-stride loop, its grid
+  /// sized at run time (python-free-docs/symbolic-sizes.md).
+  void scheduleSymbolicPointwise();
 
   KernelOp kernel;
   const KernelFacts &facts;

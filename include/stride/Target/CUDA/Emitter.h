@@ -45,6 +45,11 @@ struct CudaLaunch {
   /// scatters: phase 0 copies the input, phase 1 scatters; the segmented
   /// index_add: phase 1 builds each row's list, phase 2 computes the rows).
   std::optional<int32_t> phase;
+  /// Over symbolic sizes: `grid` is the grid at the symbols' largest
+  /// values, and the grid at run time min(ceil(elements / perBlock),
+  /// grid.x) (LaunchAttr).
+  std::optional<SizeExpr> elements;
+  int64_t perBlock = 1;
 };
 
 /// One stride.kernel as emitted. Its __global__ function takes, in order, a
@@ -69,6 +74,9 @@ struct CudaKernel {
   /// The kernel waits for the grid before it at its start, so its launches
   /// may be dependent ones (CudaTargetOptions::dependentLaunch).
   bool waitsForPreviousGrid = false;
+  /// The symbols the kernel's types name, by name: its trailing `long
+  /// long size_<name>` parameters (kernelSizeParameters).
+  std::vector<std::string> sizeParameters;
 };
 
 /// One translation unit: the kernels of one plan.executable.

@@ -40,6 +40,9 @@ private:
   mlir::LogicalResult printBody(Code &body) override;
   /// The vectorized loop over the `n` elements.
   mlir::LogicalResult printVectorized(Code &body, int64_t n);
+  /// The grid-stride loop over symbolic sizes, its bound and divisors the
+  /// kernel's size parameters (python-free-docs/symbolic-sizes.md).
+  mlir::LogicalResult printSymbolic(Code &body);
 };
 
 /// Form (a): tiled_transpose (TiledTranspose.cpp).

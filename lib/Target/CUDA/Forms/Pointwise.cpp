@@ -23,12 +23,35 @@ using namespace mlir;
 namespace stride {
 
 LogicalResult PointwisePrinter::printBody(Code &body) {
+  if (facts.isSymbolic())
+    return printSymbolic(body);
   int64_t n = printIterationSpace(body);
   if (n == 0)
     return success();
   if (schedule.getScheme() == KernelScheme::Vectorized)
     return printVectorized(body, n);
   Coords coords = openGridStrideLoop(body, iterationShape, n);
+  pushScope();
+  if (failed(storeYields(body, coords)))
+    return failure();
+  popScope();
+  body.close();
+  return success();
+}
+
+LogicalResult PointwisePrinter::printSymbolic(Code &body) {
+  SizeExpr n = SizeExpr::constant(1);
+  for (const SizeExpr &size : facts.symbolicShape)
+    n = *n.times(size);
+  body.line("// iteration space: {} elements ({}), sizes from the size "
+            "parameters",
+            n.str(), formatSizes(facts.symbolicShape));
+  std::string i = fresh("linear");
+  body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
+                        "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
+                        "blockDim.x)",
+                        idx, i, sizeText(n)));
+  Coords coords = delinearize(body, i, facts.symbolicShape);
   pushScope();
   if (failed(storeYields(body, coords)))
     return failure();

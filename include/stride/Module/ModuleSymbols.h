@@ -1,0 +1,55 @@
+//===- ModuleSymbols.h - A module's symbols bound at run time ----*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// A module with symbolic sizes (format version 7,
+// python-free-docs/symbolic-sizes.md, "At run time") runs at every value of
+// its symbols: each run binds the symbols from the inputs' shapes, checks
+// them against their ranges, and runs the module instantiated at those
+// values, a static module whose grids, copy sizes, size arguments and
+// signature are evaluated. Buffers and the arena are the module's own,
+// sized for every symbol's largest value, so an instance needs no new
+// allocation. Plain C++: the runtime and stride-emu share it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_MODULE_MODULESYMBOLS_H
+#define STRIDE_MODULE_MODULESYMBOLS_H
+
+#include "stride/Module/Module.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace stride {
+
+/// The value of every symbol of `desc`, bound from `inputShapes` (one per
+/// signature input, in order): a dim whose size is one symbol binds it, and
+/// every other symbolic dim must equal its size there. Refused
+/// (InvalidArgument) with the input, its dim and the symbol: a value outside
+/// the symbol's range ("input 'x' dim 0 is 2048; symbol 'batch' takes 1 to
+/// 1024"), a symbol bound twice to different values, a dim of another size
+/// than its expression's value, an input of another rank.
+Result<SymbolValues>
+bindModuleSymbols(const ModuleDesc &desc,
+                  const std::vector<std::vector<int64_t>> &inputShapes);
+
+/// `desc` at `values` (bindModuleSymbols): no symbols; each symbolic layout,
+/// grid, copy size and size argument evaluated (a grid empty there is one
+/// block, whose loops over the sizes run no iteration). Buffers and step
+/// indices are unchanged. `desc` without symbols is returned as it is.
+/// With `withCode` false the executables keep their kernels but not their
+/// images (a runtime that loaded them needs only the plan).
+ModuleDesc instantiateModule(const ModuleDesc &desc, const SymbolValues &values,
+                             bool withCode = true);
+
+/// "batch = 7, seq = 128": values in the order of `desc.symbols`.
+std::string describeSymbolValues(const ModuleDesc &desc,
+                                 const SymbolValues &values);
+
+} // namespace stride
+
+#endif // STRIDE_MODULE_MODULESYMBOLS_H

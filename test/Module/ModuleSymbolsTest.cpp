@@ -1,0 +1,298 @@
+//===- ModuleSymbolsTest.cpp - Format version 7's symbolic section --------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// A module with symbolic sizes (python-free-docs/module-format.md,
+// "Symbols"): its symbols, layouts, grids, size arguments and copy sizes
+// survive the file; every malformed value is refused with its message; the
+// runtime's binding of the symbols from the inputs' shapes and the module
+// at their values (python-free-docs/symbolic-sizes.md, "At run time").
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModuleTestUtil.h"
+
+#include "StrideModule_generated.h"
+#include "stride/Module/ModuleSymbols.h"
+
+#include <gtest/gtest.h>
+
+using namespace stride;
+using namespace stride::test;
+
+namespace {
+
+std::string roundTripError(const ModuleDesc &d) {
+  std::vector<uint8_t> bytes = serializeModule(d);
+  Result<ModuleDesc> r = parseModule(bytes.data(), bytes.size(), "m.stridemod");
+  return r ? std::string("(parsed)") : r.error().message;
+}
+
+std::string problem(const ModuleDesc &d) {
+  Status s = verifyModule(d, "m.stridemod");
+  return s ? std::string("(verified)") : s.error().message;
+}
+
+const std::string kInconsistent = "m.stridemod: inconsistent module: ";
+
+TEST(ModuleSymbolsTest, SymbolicSectionSurvivesTheFile) {
+  ModuleDesc d = symbolicModule();
+  ASSERT_EQ(problem(d), "(verified)");
+  std::vector<uint8_t> bytes = serializeModule(d);
+  Result<ModuleDesc> parsed =
+      parseModule(bytes.data(), bytes.size(), "m.stridemod");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(*parsed, d);
+}
+
+TEST(ModuleSymbolsTest, StaticModuleHasNoSymbolicSection) {
+  ModuleDesc d = streamedModule();
+  std::vector<uint8_t> bytes = serializeModule(d);
+  const fb::Module *m = fb::GetSizePrefixedModule(bytes.data());
+  EXPECT_EQ(m->symbols(), nullptr);
+  EXPECT_EQ(m->signature()->inputs()->Get(0)->symbolic_shape(), nullptr);
+}
+
+TEST(ModuleSymbolsTest, VersionSixHasNoSymbols) {
+  ModuleDesc d = symbolicModule();
+  d.formatVersion = 6;
+  EXPECT_EQ(roundTripError(d),
+            kInconsistent + "format version 6 has symbolic sizes, which "
+                            "version 7 added");
+}
+
+TEST(ModuleSymbolsTest, MalformedSymbolsAreRefused) {
+  auto withSymbol = [](SizeSymbol s) {
+    ModuleDesc d = symbolicModule();
+    d.symbols.push_back(s);
+    // Bound by a second input, so only the symbol itself is wrong.
+    TensorSignature w{"w", DType::F32, {s.max}, {1}, 0};
+    w.symbolic = SymbolicLayout{{sym("b")}, {num(1)}, num(0)};
+    if (s.name == "b") {
+      d.signature.inputs.push_back(w);
+      d.buffers.push_back({BufferKind::Input, 1, 4096});
+    }
+    return problem(d);
+  };
+  EXPECT_EQ(withSymbol({"2x", 1, 4, 1}),
+            kInconsistent +
+                "symbol 1 has the name '2x', which is not an identifier");
+  EXPECT_EQ(withSymbol({"batch", 1, 4, 1}),
+            kInconsistent + "symbol 1 'batch' is declared twice (symbols 0 "
+                            "and 1)");
+  EXPECT_EQ(withSymbol({"b", 5, 4, 1}),
+            kInconsistent + "symbol 1 'b' has the range [5, 4]; a range is "
+                            "0 <= min <= max <= 2^40");
+  EXPECT_EQ(withSymbol({"b", 1, 7, 8}),
+            kInconsistent + "symbol 1 'b' takes no value: multiple_of 8 in "
+                            "[1, 7]");
+}
+
+TEST(ModuleSymbolsTest, UndeclaredOrWrongLayoutsAreRefused) {
+  ModuleDesc d = symbolicModule();
+  d.signature.outputs[0].symbolic->shape[0] = sym("seq");
+  EXPECT_EQ(problem(d), kInconsistent + "output 0 'y''s size or stride names "
+                                        "'seq', which is not a symbol of the "
+                                        "module");
+  d = symbolicModule();
+  d.signature.outputs[0].shape[0] = 1000;
+  EXPECT_EQ(problem(d).find(kInconsistent), 0u);
+  d = symbolicModule();
+  d.signature.outputs[0].shape = {1024 * 768};
+  d.signature.outputs[0].strides = {1};
+  EXPECT_NE(problem(d).find("has a symbolic layout of rank 2 with 2 strides; "
+                            "its shape has 1 dims"),
+            std::string::npos);
+  d = symbolicModule();
+  d.signature.inputs[0].symbolic->strides[0] = times(sym("batch"), num(768));
+  d.signature.inputs[0].strides[0] = 1024 * 768;
+  d.buffers[0].sizeBytes = int64_t(1023 * 1024 * 768 + 768) * 4;
+  EXPECT_EQ(problem(d), "(verified)");
+  d.signature.inputs[0].strides[0] = 768;
+  EXPECT_EQ(problem(d),
+            kInconsistent + "input 0 'x' has a symbolic layout that is not "
+                            "its layout at the symbols' largest values");
+}
+
+TEST(ModuleSymbolsTest, UnboundSymbolIsRefused) {
+  ModuleDesc d = symbolicModule();
+  d.signature.inputs[0].symbolic->shape[0] = times(sym("batch"), num(1));
+  d.signature.inputs[0].symbolic->shape[1] = num(768);
+  d.symbols.push_back({"seq", 1, 8, 1});
+  EXPECT_EQ(problem(d), kInconsistent + "symbol 'seq' is the size of no input "
+                                        "dim, so a run cannot bind it");
+}
+
+TEST(ModuleSymbolsTest, MalformedStepsAreRefused) {
+  ModuleDesc d = symbolicModule();
+  std::get<DispatchStep>(d.steps[0]).gridDivisor = 0;
+  EXPECT_EQ(problem(d), kInconsistent + "step 1 of 2 has the grid divisor 0; "
+                                        "it is at least 1");
+  d = symbolicModule();
+  std::get<DispatchStep>(d.steps[0]).args[2] = KernelArg::symbol(3);
+  EXPECT_EQ(problem(d), kInconsistent + "step 1 of 2 argument 2 is symbol 3 "
+                                        "of the module's 1");
+  d = symbolicModule();
+  std::get<CopyStep>(d.steps[1]).symbolicSizeBytes =
+      times(sym("batch"), num(4096));
+  EXPECT_EQ(problem(d), kInconsistent + "step 2 of 2's size (batch*4096) is "
+                                        "not within [0, 3145728] over the "
+                                        "symbols' ranges");
+  d = symbolicModule();
+  d.states.push_back({d.signature.inputs[0], {}});
+  d.states.back().tensor.name = "s";
+  d.buffers.push_back({BufferKind::State, 0, 1024 * 768 * 4});
+  EXPECT_EQ(problem(d), kInconsistent + "state 0 's' has a symbolic layout; "
+                                        "states have static sizes");
+}
+
+/// A minimal version-7 FlatBuffer: symbol "batch", one input "x" whose
+/// symbolic shape is the polynomials `shape` (strides and offset 0), with
+/// the offset left out when `withOffset` is false.
+using Polynomial = std::tuple<std::vector<int64_t>, std::vector<uint32_t>,
+                              std::vector<uint32_t>>;
+
+std::vector<uint8_t> moduleBytes(const std::vector<Polynomial> &shape,
+                                 bool withOffset = true) {
+  flatbuffers::FlatBufferBuilder b;
+  std::vector<flatbuffers::Offset<fb::SizePolynomial>> dims, strides;
+  for (const auto &[coefficients, degrees, factors] : shape) {
+    auto c = b.CreateVector(coefficients);
+    auto dg = b.CreateVector(degrees);
+    auto f = b.CreateVector(factors);
+    dims.push_back(fb::CreateSizePolynomial(b, c, dg, f));
+    strides.push_back(fb::CreateSizePolynomial(b));
+  }
+  auto offset = withOffset ? fb::CreateSizePolynomial(b)
+                           : flatbuffers::Offset<fb::SizePolynomial>();
+  auto dimVector = b.CreateVector(dims);
+  auto strideVector = b.CreateVector(strides);
+  auto name = b.CreateString("x");
+  auto x = fb::CreateTensorSignature(b, name, fb::ElementType::F32, 0, 0, 0,
+                                     false, -1, dimVector, strideVector,
+                                     offset);
+  std::vector<flatbuffers::Offset<fb::TensorSignature>> inputs = {x};
+  auto inputVector = b.CreateVector(inputs);
+  auto entry = b.CreateString("forward");
+  auto signature = fb::CreateSignature(b, entry, inputVector);
+  auto symbolName = b.CreateString("batch");
+  std::vector<flatbuffers::Offset<fb::Symbol>> symbols = {
+      fb::CreateSymbol(b, symbolName, 1, 8, 1)};
+  auto symbolVector = b.CreateVector(symbols);
+  fb::ModuleBuilder m(b);
+  m.add_format_version(7);
+  m.add_signature(signature);
+  m.add_symbols(symbolVector);
+  fb::FinishSizePrefixedModuleBuffer(b, m.Finish());
+  return {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()};
+}
+
+std::string parseError(const std::vector<uint8_t> &bytes) {
+  Result<ModuleDesc> r = parseModule(bytes.data(), bytes.size(), "m.stridemod");
+  return r ? std::string("(parsed)") : r.error().message;
+}
+
+const std::string kCorrupt = "m.stridemod: corrupt Stride module: ";
+
+TEST(ModuleSymbolsTest, CorruptPolynomialsAreRefusedAtLoad) {
+  EXPECT_EQ(parseError(moduleBytes({{{768}, {1}, {5}}})),
+            kCorrupt + "input 0 dim 0 names symbol 5 of the module's 1");
+  EXPECT_EQ(parseError(moduleBytes({{{768}, {1}, {}}})),
+            kCorrupt + "input 0 dim 0 has fewer factors than its degrees "
+                       "sum to");
+  EXPECT_EQ(parseError(moduleBytes({{{768}, {1}, {0, 0}}})),
+            kCorrupt + "input 0 dim 0 has more factors than its degrees "
+                       "sum to");
+  EXPECT_EQ(parseError(moduleBytes({{{768, 1}, {1}, {0}}})),
+            kCorrupt + "input 0 dim 0 has 2 coefficients but 1 degrees");
+  EXPECT_EQ(parseError(moduleBytes({{{1}, {1}, {0}}}, /*withOffset=*/false)),
+            kCorrupt + "input 0 has part of a symbolic layout (its shape, "
+                       "strides and offset come together)");
+  // Well formed, it decodes, and only verification stops it (this minimal
+  // module has no target).
+  EXPECT_EQ(parseError(moduleBytes({{{1}, {1}, {0}}})).find(kCorrupt),
+            std::string::npos);
+}
+
+std::string bindError(const ModuleDesc &d,
+                      std::vector<std::vector<int64_t>> shapes) {
+  Result<SymbolValues> r = bindModuleSymbols(d, shapes);
+  return r ? std::string("(bound)") : r.error().message;
+}
+
+TEST(ModuleSymbolsTest, BindsAndRefusesShapes) {
+  ModuleDesc d = symbolicModule();
+  Result<SymbolValues> values = bindModuleSymbols(d, {{7, 768}});
+  ASSERT_TRUE(values);
+  EXPECT_EQ(values->at("batch"), 7);
+  EXPECT_EQ(bindError(d, {{2048, 768}}),
+            "input 'x' dim 0 is 2048; symbol 'batch' takes 1 to 1024");
+  EXPECT_EQ(bindError(d, {{0, 768}}),
+            "input 'x' dim 0 is 0; symbol 'batch' takes 1 to 1024");
+  EXPECT_EQ(bindError(d, {{7, 769}}),
+            "input 'x' dim 1 is 769; its size 768 is 768 at batch = 7");
+  EXPECT_EQ(bindError(d, {{7}}),
+            "input 'x' has rank 1; the module takes rank 2 [batch, 768]");
+  d.symbols[0].multipleOf = 8;
+  d.symbols[0].min = 8;
+  EXPECT_EQ(bindError(d, {{12, 768}}),
+            "input 'x' dim 0 is 12; symbol 'batch' takes 8 to 1024, "
+            "multiples of 8");
+}
+
+TEST(ModuleSymbolsTest, SymbolBoundTwiceMustAgree) {
+  ModuleDesc d = symbolicModule();
+  TensorSignature w = d.signature.inputs[0];
+  w.name = "w";
+  d.signature.inputs.push_back(w);
+  d.buffers.push_back({BufferKind::Input, 1, 1024 * 768 * 4});
+  ASSERT_EQ(problem(d), "(verified)");
+  EXPECT_EQ(bindError(d, {{7, 768}, {7, 768}}), "(bound)");
+  EXPECT_EQ(bindError(d, {{7, 768}, {5, 768}}),
+            "input 'w' dim 0 is 5 but symbol 'batch' is 7 (input 'x' dim 0)");
+}
+
+TEST(ModuleSymbolsTest, InstanceIsTheStaticModuleAtTheValues) {
+  ModuleDesc d = symbolicModule();
+  ModuleDesc at7 = instantiateModule(d, {{"batch", 7}});
+  EXPECT_TRUE(at7.symbols.empty());
+  EXPECT_EQ(at7.signature.inputs[0].shape, (std::vector<int64_t>{7, 768}));
+  EXPECT_FALSE(at7.signature.outputs[1].symbolic);
+  const auto &k = std::get<DispatchStep>(at7.steps[0]);
+  EXPECT_EQ(k.grid.x, 21u); // ceil(7 * 768 / 256)
+  EXPECT_FALSE(k.gridElements);
+  EXPECT_EQ(k.args[2], KernelArg::i64(7));
+  EXPECT_EQ(std::get<CopyStep>(at7.steps[1]).sizeBytes, 7 * 768 * 4);
+  EXPECT_EQ(at7.buffers, d.buffers);
+  EXPECT_EQ(problem(at7), "(verified)");
+  // At the largest value the grid is the module's own (528 < 3072 blocks).
+  ModuleDesc at1024 = instantiateModule(d, {{"batch", 1024}});
+  EXPECT_EQ(std::get<DispatchStep>(at1024.steps[0]).grid.x, 528u);
+  // Without the code: the kernels' names stay, the images do not.
+  ModuleDesc plan = instantiateModule(d, {{"batch", 7}}, /*withCode=*/false);
+  EXPECT_TRUE(plan.executables[0].image.bytes.empty());
+  EXPECT_EQ(plan.executables[0].kernels, d.executables[0].kernels);
+}
+
+} // namespace
+
+namespace {
+
+TEST(ModuleSymbolsTest, DescribeShowsSymbolsAndRunTimeSizes) {
+  std::string text = describeModule(symbolicModule());
+  for (const char *line :
+       {"symbols (size arguments in this order): batch in [1, 1024]\n",
+        "  input 0 'x': f32 [1024, 768] strides [768, 1] offset 0 (at the "
+        "largest sizes of [batch, 768] strides [768, 1] offset 0)\n",
+        "args (buffer 0, buffer 1, symbol 0) (grid x at run time: "
+        "ceil((batch*768) / 256), at most 528)\n",
+        "copy 3145728 bytes from buffer 1 to buffer 2 (at run time "
+        "batch*3072 bytes)\n"})
+    EXPECT_NE(text.find(line), std::string::npos)
+        << "missing: " << line << "in:\n" << text;
+}
+
+} // namespace
