@@ -62,20 +62,22 @@ bool isViewOfArgument(ViewOpInterface view) {
   return isa<BlockArgument>(source);
 }
 
-/// What the backend does not build over symbolic sizes, for the message;
-/// "" when it builds `op`.
-std::string missingFor(Operation *op) {
+/// Why the backend does not build `op` over symbolic sizes, for the
+/// message: nullopt when it builds it; "" for an op of a kind it builds
+/// none of (only pointwise ops and views of inputs take size arguments).
+std::optional<std::string> missingFor(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<Elementwise>())
-    return "";
-  if (auto view = dyn_cast<ViewOpInterface>(op))
-    return isViewOfArgument(view)
-               ? ""
-               : "a view of a computed value (its index map needs static "
-                 "sizes)";
+    return std::nullopt;
+  if (auto view = dyn_cast<ViewOpInterface>(op)) {
+    if (isViewOfArgument(view))
+      return std::nullopt;
+    return std::string("views of computed values (their index maps need "
+                       "static sizes)");
+  }
   if (isa<ReductionOpInterface>(op))
-    return "reductions (a kernel's form over rows of symbolic count)";
-  return "this op (kernels with size arguments cover pointwise ops and "
-         "views of the graph's inputs)";
+    return std::string("reductions (a kernel's form over rows of symbolic "
+                       "count)");
+  return std::string();
 }
 
 struct CheckSymbolicSizesPass
@@ -91,15 +93,20 @@ struct CheckSymbolicSizesPass
     WalkResult walk = func.walk([&](Operation *op) {
       if (!touchesSymbolicSizes(op))
         return WalkResult::advance();
-      std::string missing = missingFor(op);
-      if (missing.empty())
+      std::optional<std::string> missing = missingFor(op);
+      if (!missing)
         return WalkResult::advance();
       std::optional<SymbolicValue> value = symbolicValueOf(op);
-      op->emitError() << "'" << op->getName() << "' over the symbolic size "
-                      << describeSymbol(value ? value->symbol : "?", table)
-                      << " is not built yet: Stride compiles symbolic sizes "
-                         "for pointwise ops and views of the graph's inputs; "
-                      << missing << " (issue 44)";
+      InFlightDiagnostic error =
+          op->emitError()
+          << "'" << op->getName() << "' over the symbolic size "
+          << describeSymbol(value ? value->symbol : "?", table)
+          << " is not built yet: Stride compiles symbolic sizes for "
+             "pointwise ops and views of the graph's inputs";
+      if (missing->empty())
+        error << " only (issue 44)";
+      else
+        error << ", not yet for " << *missing << " (issue 44)";
       return WalkResult::interrupt();
     });
     if (walk.wasInterrupted())

@@ -28,8 +28,8 @@ def CheckSymbolicSizes : Pass<"stride-check-symbolic-sizes",
     ```
     error: 'stride.sum' over the symbolic size 'batch' (1 to 1024) is not
     built yet: Stride compiles symbolic sizes for pointwise ops and views of
-    the graph's inputs; reductions (a kernel's form over rows of symbolic
-    count) (issue 44)
+    the graph's inputs, not yet for reductions (a kernel's form over rows
+    of symbolic count) (issue 44)
     ```
   }];
   let dependentDialects = ["::stride::StrideDialect"];
