@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "OpsBefore.h"
 #include "dialects/stride/Transforms/Passes.h"
 
 #include "dialects/stride/IR/Graph.h"
@@ -32,10 +33,6 @@ using namespace mlir;
 using namespace stride;
 
 namespace {
-
-StridedTensorType typeOf(Value value) {
-  return cast<StridedTensorType>(value.getType());
-}
 
 /// Whether `a` and `b` hold the same elements at the same addresses: the
 /// same value, or like views of the same value (torch.export gives each
