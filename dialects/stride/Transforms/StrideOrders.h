@@ -27,12 +27,19 @@ namespace stride {
 /// dims nested in `order`, outermost first; a dim of size 1 addresses
 /// nothing and is skipped.
 inline bool isPackedIn(StridedTensorType type, llvm::ArrayRef<int64_t> order) {
+  // A symbolic layout (kDynamic in its static shape) is left to the
+  // symbolic rules: the layout passes that ask here keep it as it is.
+  if (type.isSymbolic())
+    return false;
   llvm::ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
   int64_t expected = 1;
   for (int64_t d : llvm::reverse(order)) {
     if (shape[d] != 1 && strides[d] != expected)
       return false;
-    expected *= shape[d];
+    // A product past int64 (dims of an empty tensor, around a 0) is no
+    // stride an outer dim has.
+    if (llvm::MulOverflow(expected, shape[d], expected))
+      return false;
   }
   return true;
 }

@@ -161,7 +161,11 @@ FailureOr<SizeExprs> NodeImporter::sizes(llvm::StringRef name) {
                    << "', expected a list of integers or SymInts";
   SizeExprs exprs;
   for (size_t i = 0; i < a->ints.size(); ++i) {
-    llvm::StringRef symbol = i < a->symbols.size() ? a->symbols[i] : "";
+    // Not `cond ? a->symbols[i] : ""`: its type is a temporary std::string,
+    // which a StringRef would outlive.
+    llvm::StringRef symbol;
+    if (i < a->symbols.size())
+      symbol = a->symbols[i];
     if (symbol.empty()) {
       exprs.push_back(SizeExpr::constant(a->ints[i]));
       continue;

@@ -285,6 +285,12 @@ bool needsWideIndices(KernelOp kernel) {
     auto tensor = dyn_cast<StridedTensorType>(t);
     if (!tensor)
       return;
+    // A symbolic size may reach the range's maximum: 64-bit indices, as
+    // the symbolic kernels take (their static layout holds kDynamic).
+    if (tensor.isSymbolic()) {
+      largest = INT64_MAX;
+      return;
+    }
     Layout layout = tensor.getLayout();
     largest = std::max(largest,
                        checkedNumElements(layout.shape).value_or(INT64_MAX));
