@@ -238,7 +238,10 @@ std::string SizeExpr::str() const {
   std::vector<std::pair<Monomial, int64_t>> ordered(termMap.rbegin(),
                                                     termMap.rend());
   for (const auto &[monomial, coefficient] : ordered) {
-    int64_t magnitude = coefficient < 0 ? -coefficient : coefficient;
+    // Unsigned: the magnitude of INT64_MIN (a module file can hold it) has
+    // no int64_t.
+    uint64_t magnitude = coefficient < 0 ? 0 - uint64_t(coefficient)
+                                         : uint64_t(coefficient);
     if (text.empty())
       text = coefficient < 0 ? "-" : "";
     else

@@ -12,6 +12,8 @@
 
 #include "stride/Support/SymbolicLayout.h"
 
+#include <limits>
+
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -39,6 +41,13 @@ TEST(SizeExpr, CanonicalForm) {
   EXPECT_EQ(*parsed("s - s").getConstant(), 0);
   EXPECT_EQ(parsed("s0**2").str(), "s0*s0");
   EXPECT_TRUE(parsed("12").isConstant());
+}
+
+TEST(SizeExpr, PrintsTheSmallestCoefficient) {
+  // A module file may hold any int64 coefficient (stride-module-fuzzer
+  // found INT64_MIN, whose negation overflowed in str()).
+  int64_t smallest = std::numeric_limits<int64_t>::min();
+  EXPECT_EQ(SizeExpr::constant(smallest).str(), "-9223372036854775808");
 }
 
 TEST(SizeExpr, SympySrepr) {
