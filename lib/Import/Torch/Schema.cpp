@@ -110,8 +110,9 @@ public:
         return 0;
       }
     }
-    fail(path, "a symbolic integer; Stride imports static shapes only "
-               "(export without dynamic_shapes)");
+    fail(path, "a SymInt Stride cannot read: it reads one written as "
+               "'as_int' (a number) or 'as_name' (a SymInt an earlier node "
+               "computes)");
     return std::nullopt;
   }
   /// A SymInt ({"as_int": n} or {"as_expr": ...}); records the first
