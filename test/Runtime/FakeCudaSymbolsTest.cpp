@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FakeRuntime.h"
+#include "../Module/ModuleTestUtil.h"
 
 #include "stride/Runtime/Invocation.h"
 
@@ -26,13 +27,7 @@ namespace {
 /// y = f(x) over x: f32 [n], n in [1, 64]; one kernel over n elements, n
 /// its last argument.
 ModuleDesc symbolicModule() {
-  ModuleDesc d;
-  d.producer = "FakeCudaSymbolsTest";
-  d.target = {Backend::Cuda, "sm_90"};
-  ExecutableDesc executable;
-  executable.image = {CodeKind::Cubin, {0x7f, 'E', 'L', 'F'}};
-  executable.kernels = {{"neg", "y = -x"}};
-  d.executables.push_back(std::move(executable));
+  ModuleDesc d = moduleWithKernels(CodeKind::Cubin, {{"neg", "y = -x"}});
   d.symbols = {{"n", 1, 64, 1}};
   SymbolicLayout layout{{SizeExpr::symbol("n")},
                         {SizeExpr::constant(1)},
