@@ -418,19 +418,25 @@ Status Interpreter::run(Block &block, std::vector<Tensor> *returned) {
 // 4. The driver
 //===----------------------------------------------------------------------===//
 
+Status checkStaticShapes(func::FuncOp func) {
+  // Every value's storage is sized from its static shape.
+  if (std::optional<SymbolicValue> symbolic = firstSymbolicValue(func))
+    return makeError(ErrorCode::InvalidArgument,
+                     "function @" + func.getSymName().str() +
+                         " has the symbolic size '" + symbolic->symbol +
+                         "'; the reference interpreter runs static shapes "
+                         "only (symbolic sizes: issue 44)");
+  return Status::ok();
+}
+
 Status interp::bindArguments(Interpreter &interp, func::FuncOp func,
                              const std::vector<HostArray> &inputs) {
   std::string fname = "@" + func.getSymName().str();
   if (func.isExternal())
     return makeError(ErrorCode::InvalidArgument,
                      "function " + fname + " has no body");
-  // Every value's storage is sized from its static shape.
-  if (std::optional<SymbolicValue> symbolic = firstSymbolicValue(func))
-    return makeError(ErrorCode::InvalidArgument,
-                     "function " + fname + " has the symbolic size '" +
-                         symbolic->symbol +
-                         "'; the reference interpreter runs static shapes "
-                         "only (symbolic sizes: issue 44)");
+  if (Status s = checkStaticShapes(func); !s)
+    return s;
   if (inputs.size() != func.getNumArguments())
     return makeError(ErrorCode::InvalidArgument,
                      "function " + fname + " takes " +

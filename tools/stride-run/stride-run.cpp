@@ -468,6 +468,9 @@ HostArray initialValue(ElementsAttr init, StridedTensorType type) {
 
 Result<std::vector<HostArray>> gatherInputs(const Options &options,
                                             func::FuncOp func) {
+  // Inputs are made from the argument types' static shapes.
+  if (Status s = checkStaticShapes(func); !s)
+    return s.error();
   unsigned numArgs = func.getNumArguments();
   std::map<std::string, unsigned> byName;
   for (unsigned a = 0; a < numArgs; ++a)

@@ -46,6 +46,11 @@ namespace stride {
 Result<std::vector<HostArray>> interpret(mlir::func::FuncOp func,
                                          const std::vector<HostArray> &inputs);
 
+/// An Error naming the first symbolic size of `func` (the interpreter sizes
+/// every value's storage from its static shape), or success. Callers that
+/// make inputs from the argument types check this first.
+Status checkStaticShapes(mlir::func::FuncOp func);
+
 /// Runs a group of ranks together, one function per rank (funcs[r] is rank
 /// r's program, inputs[r] its inputs): each rank runs on its own until a
 /// collective of a world size above 1, where every rank must stand at a
