@@ -45,9 +45,16 @@ std::string compilerIdentity() {
   if (!dladdr(reinterpret_cast<void *>(&moduleCacheKey), &info) ||
       !info.dli_fname)
     return "unknown compiler";
+  // For the main executable dladdr gives the name it was started by
+  // ("stridec" when found on PATH), which names no file from here: a
+  // rebuilt stridec would then reuse the modules of the old one.
+  std::string binary = info.dli_fname;
+  if (binary.find('/') == std::string::npos)
+    binary = llvm::sys::fs::getMainExecutable(
+        nullptr, reinterpret_cast<void *>(&moduleCacheKey));
   llvm::SmallString<256> path;
-  if (llvm::sys::fs::real_path(info.dli_fname, path))
-    path = info.dli_fname;
+  if (llvm::sys::fs::real_path(binary, path))
+    path = binary;
   return fileIdentity(path);
 }
 
