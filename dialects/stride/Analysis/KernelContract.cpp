@@ -141,8 +141,17 @@ bool stride::isBroadcastBackOf(Value value, Value rowValue,
   return map == rowRead;
 }
 
+/// Whether a reduction of the group reads `use` as its whole input, over
+/// the value's own shape: in form (d) the kernel iterates over that shape.
+static bool isRowInput(OpOperand &use) {
+  auto reduction = dyn_cast<ReductionOpInterface>(use.getOwner());
+  return reduction && use.get() == reduction.getInput() &&
+         shapeOf(reduction.getInput()) == shapeOf(use.get());
+}
+
 static bool inFrame(Operation *op, InGroupFn inGroup,
-                    llvm::DenseMap<Operation *, bool> &memo) {
+                    llvm::DenseMap<Operation *, bool> &memo,
+                    bool rowInputs) {
   auto it = memo.find(op);
   if (it != memo.end())
     return it->second;
@@ -156,10 +165,12 @@ static bool inFrame(Operation *op, InGroupFn inGroup,
         if (inGroup(sink.getOwner()))
           ok = false;
       });
+    } else if (rowInputs && inGroup(user) && isRowInput(use)) {
+      continue;
     } else if (inGroup(user)) {
       ok = isIdentityOperand(use) && user->getNumResults() == 1 &&
            shapeOf(user->getResult(0)) == shapeOf(result) &&
-           inFrame(user, inGroup, memo);
+           inFrame(user, inGroup, memo, rowInputs);
     }
     if (!ok)
       break;
@@ -170,7 +181,12 @@ static bool inFrame(Operation *op, InGroupFn inGroup,
 
 bool stride::isInOutputFrame(Operation *op, InGroupFn inGroup) {
   llvm::DenseMap<Operation *, bool> memo;
-  return inFrame(op, inGroup, memo);
+  return inFrame(op, inGroup, memo, /*rowInputs=*/false);
+}
+
+bool stride::isInRowFrame(Operation *op, InGroupFn inGroup) {
+  llvm::DenseMap<Operation *, bool> memo;
+  return inFrame(op, inGroup, memo, /*rowInputs=*/true);
 }
 
 /// The ops of the group that depend on `root`, through views.
@@ -320,10 +336,13 @@ private:
   LogicalResult checkRowEpilogue(ReductionOpInterface reduction);
   FailureOr<KernelClass> classifyForm();
   LogicalResult checkRowResults();
-  /// The yielded value of the iteration shape, of form (d) (one).
+  LogicalResult checkPrologueYields();
+  /// The yielded value of the iteration shape that depends on the
+  /// reductions, of form (d) (one).
   Value frameYield() {
     for (auto [i, v] : llvm::enumerate(yields))
-      if (!llvm::is_contained(rowYields, i))
+      if (!llvm::is_contained(rowYields, i) &&
+          !llvm::is_contained(prologueYields, i))
         return v;
     return Value();
   }
@@ -343,6 +362,9 @@ private:
   /// The positions of the yielded values whose shape is not the iteration
   /// shape (checkRowResults).
   SmallVector<unsigned> rowYields;
+  /// The positions of the yielded values of the iteration shape that a
+  /// reduction of the kernel reads as its input (checkPrologueYields).
+  SmallVector<unsigned> prologueYields;
   SmallVector<IndexScatterOpInterface> scatters;
   SmallVector<Operation *> scans;
   /// Attention ops and products marked for the skinny product kernel:
@@ -403,19 +425,38 @@ LogicalResult KernelClassifier::checkYields() {
       allComputed = false;
       continue;
     }
-    if (!isInOutputFrame(def, [&](Operation *op) { return inGroup(op); }))
+    auto member = [&](Operation *op) { return inGroup(op); };
+    if (isInOutputFrame(def, member))
+      continue;
+    if (!isInRowFrame(def, member))
       return Violation(report, def)
              << "is yielded, but is also read inside the kernel at other "
                 "coordinates or through a reduction; a yielded value is "
                 "computed once per output element, at that element";
+    prologueYields.push_back(i);
   }
   return success();
+}
+
+/// A yielded value that a reduction reads as its input (a residual sum
+/// that an RMSNorm normalizes) is computed at each element of the rows,
+/// which only a broadcast-reduction kernel iterates over.
+LogicalResult KernelClassifier::checkPrologueYields() {
+  if (prologueYields.empty() ||
+      result.form == KernelForm::BroadcastReduction)
+    return success();
+  return Violation(report, yields[prologueYields.front()].getDefiningOp())
+         << "is yielded, but is also read inside the kernel at other "
+            "coordinates or through a reduction; a yielded value is "
+            "computed once per output element, at that element (only a "
+            "broadcast-reduction kernel yields a value its reductions read)";
 }
 
 FailureOr<KernelClass> KernelClassifier::classify() {
   if (failed(collectFamilies()) || failed(checkYields()))
     return failure();
-  if (failed(classifyForm()) || failed(checkRowResults()))
+  if (failed(classifyForm()) || failed(checkRowResults()) ||
+      failed(checkPrologueYields()))
     return failure();
   return result;
 }
@@ -620,12 +661,15 @@ FailureOr<KernelClass> KernelClassifier::broadcastReduction() {
 /// the input shape (checked by the callers), and a broadcast epilogue.
 LogicalResult KernelClassifier::checkRowEpilogue(
     ReductionOpInterface reduction) {
-  if (yields.size() - rowYields.size() != 1)
+  size_t epilogueYields =
+      yields.size() - rowYields.size() - prologueYields.size();
+  if (epilogueYields != 1)
     return Violation(report, yield)
-           << "yields " << yields.size() - rowYields.size()
-           << " values of the iteration shape; a broadcast-reduction kernel "
-              "yields one value of the reductions' input shape (and values "
-              "computed once per row)"
+           << "yields " << epilogueYields
+           << " values of the iteration shape that depend on its "
+              "reductions; a broadcast-reduction kernel yields one such "
+              "value of the reductions' input shape (and values computed "
+              "once per row, and values its reductions read)"
            << Violation::Note(reduction, "the reduction");
   return checkEpilogue(reduction, [&](Operation *op) { return inGroup(op); },
                        /*broadcast=*/true, report);

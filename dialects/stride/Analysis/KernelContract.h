@@ -102,6 +102,12 @@ using ContractReporter =
 /// that space. An op with no uses in the group is in it (it is an output).
 bool isInOutputFrame(mlir::Operation *op, InGroupFn inGroup);
 
+/// isInOutputFrame, where a reduction of the group may also read the value
+/// directly as its input over the value's shape: the value is then computed
+/// at every element of a broadcast-reduction kernel's rows (form (d)'s
+/// iteration space), which may yield it (a residual sum an RMSNorm reads).
+bool isInRowFrame(mlir::Operation *op, InGroupFn inGroup);
+
 /// Checks that the ops of the group that depend on `reduction` (through
 /// views) form a pointwise epilogue: each is elementwise and has the
 /// reduction's result shape (`broadcast` false) or its input shape
@@ -133,8 +139,9 @@ enum class KernelForm {
   IndexScatter,
   /// (d) A reduction root whose result is broadcast back into a pointwise
   /// epilogue over the reduction's input shape (softmax's division); one
-  /// yielded value of the input shape, and possibly values computed once
-  /// per row (KernelClass::rowResults). Further reductions of the same rows
+  /// yielded value of the input shape that depends on the reductions,
+  /// possibly values the reductions read as their input (isInRowFrame),
+  /// and possibly values computed once per row (KernelClass::rowResults). Further reductions of the same rows
   /// may read it broadcast back (softmax's `sum` of `exp(x - max)`); the
   /// root is then the first of them. Elementwise ops of the first
   /// reduction's result shape that read the row's reductions directly are
@@ -190,8 +197,11 @@ struct KernelClass {
   /// For BroadcastReduction: the positions among the yielded values of
   /// those computed once per row (one of the row's reductions, or a per-row
   /// op: LayerNorm's saved mean and rstd), of the reductions' result shape;
-  /// a backend stores each once per row. The other yielded value has the
-  /// iteration shape. Empty for the other forms.
+  /// a backend stores each once per row. The other yielded values have
+  /// the iteration shape: the one that depends on the reductions, and
+  /// values the reductions read as their input (isInRowFrame: a residual
+  /// sum that an RMSNorm normalizes), stored at each element. Empty for the
+  /// other forms.
   llvm::SmallVector<unsigned> rowResults;
   /// The index scatter of an IndexScatter kernel (its root), else null.
   IndexScatterOpInterface scatter;

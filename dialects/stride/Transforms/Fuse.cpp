@@ -127,6 +127,12 @@ private:
   void formGroups(Block &block);
   bool tryFuse(Operation *op, Group *group);
   bool tryFuseAsOutput(Operation *op, Group *group);
+  /// A pointwise value of a broadcast-reduction group's iteration shape
+  /// that the group reads at its own elements or as a reduction's input
+  /// (the residual sum an RMSNorm normalizes, also read by the next
+  /// residual add) joins the group as an extra output (option
+  /// `row-input-outputs`).
+  bool tryFuseAsRowInput(Operation *op, Group *group);
   /// Joins `op`, read outside `group` too, as a value `group` computes once
   /// per row and also stores (a reduction of its rows, or a per-row op).
   bool tryFuseAsRowOutput(Operation *op, Group *group);
@@ -406,8 +412,10 @@ bool Fuser::refuseBrokenRowOutputs() {
 
 bool Fuser::tryFuseAsOutput(Operation *op, Group *group) {
   if (group->kind == GroupKind::IndexScatter ||
-      group->kind == GroupKind::Scan || group->broadcast)
+      group->kind == GroupKind::Scan)
     return false;
+  if (group->broadcast)
+    return tryFuseAsRowInput(op, group);
   if (auto reduction = dyn_cast<ReductionOpInterface>(op))
     return group->kind == GroupKind::Pointwise &&
            tryPromote(reduction, group, /*asOutput=*/true);
@@ -419,6 +427,20 @@ bool Fuser::tryFuseAsOutput(Operation *op, Group *group) {
     return other == op || group->members.contains(other);
   };
   if (!isInOutputFrame(op, inGroup) || createsCycle(op, group))
+    return false;
+  add(op, group);
+  group->extraOutputs.push_back(op);
+  return true;
+}
+
+bool Fuser::tryFuseAsRowInput(Operation *op, Group *group) {
+  auto inGroup = [&](Operation *other) {
+    return other == op || group->members.contains(other);
+  };
+  if (!options.rowInputOutputs || !isPointwiseLikeOp(op) ||
+      shapeOf(op->getResult(0)) != shapeOf(group->output->getResult(0)) ||
+      !withinBounds(op, group, group->root) || !isInRowFrame(op, inGroup) ||
+      createsCycle(op, group))
     return false;
   add(op, group);
   group->extraOutputs.push_back(op);
@@ -742,6 +764,7 @@ struct FusePass : public stride::impl::FuseBase<FusePass> {
     FuseOptions options;
     options.broadcastEpilogues = broadcastEpilogues;
     options.recomputeCasts = recomputeCasts;
+    options.rowInputOutputs = rowInputOutputs;
     options.maxKernelOps = maxKernelOps;
     options.maxKernelRegisters = maxKernelRegisters;
     Fuser fuser(getOperation(), options);

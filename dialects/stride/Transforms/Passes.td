@@ -467,6 +467,12 @@ def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
            "Clone a cast that only converts (its input's layout, elements "
            "no narrower), read by several kernels, into each of them instead "
            "of materializing it">,
+    Option<"rowInputOutputs", "row-input-outputs", "bool",
+           /*default=*/"true",
+           "Yield a pointwise value that a broadcast-reduction kernel reads "
+           "as its reductions' input (a residual sum an RMSNorm "
+           "normalizes) from that kernel when other kernels read it too, "
+           "instead of a kernel of its own">,
     Option<"maxKernelOps", "max-kernel-ops", "unsigned", /*default=*/"64",
            "At most this many functional ops per kernel (views and the "
            "cloned full/iota not counted); 0: no bound">,

@@ -24,6 +24,7 @@ stride::FuseOptions stride::toFuseOptions(const FusionOptions &fusion) {
   FuseOptions options;
   options.broadcastEpilogues = fusion.broadcastEpilogues;
   options.recomputeCasts = fusion.recomputeCasts;
+  options.rowInputOutputs = fusion.rowInputOutputs;
   options.maxKernelOps = fusion.maxKernelOps;
   options.maxKernelRegisters = fusion.maxKernelRegisters;
   return options;
@@ -59,6 +60,9 @@ void stride::buildStridePipeline(OpPassManager &pm,
   // slices and the passes below decide how attention and products read them.
   if (options.mergeSiblingProducts)
     pm.addNestedPass<func::FuncOp>(createMergeSiblingProducts());
+  // Products of K = 1 (rotary angles) become multiplies that fusion takes
+  // into their readers instead of a library call each.
+  pm.addNestedPass<func::FuncOp>(createOuterProducts());
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));

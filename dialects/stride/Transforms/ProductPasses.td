@@ -94,3 +94,40 @@ def MergeSiblingProducts : Pass<"stride-merge-sibling-products",
   }];
   let dependentDialects = ["::stride::StrideDialect"];
 }
+
+def OuterProducts : Pass<"stride-outer-products", "::mlir::func::FuncOp"> {
+  let summary = "Products over a contraction of one element become "
+                "broadcast multiplies";
+  let description = [{
+    A `stride.matmul` whose contraction dim `K` is 1 is an outer product:
+    element `[b..., i, j]` is `lhs[b..., i, 0] * rhs[b..., 0, j]`, one
+    product with nothing to sum. LLaMA-family models compute their rotary
+    angles so (transformers' `inv_freq[:, None] @ position_ids[None, :]`,
+    a `[b, 64, 1] x [b, 1, tokens]` product): as a library call it is a
+    cuBLASLt launch of its own in every step, which a decode step of a
+    few microseconds cannot hide. This pass rewrites it into a
+    `stride.mul` of the operands broadcast by `stride.expand` (`K`'s dim
+    of size 1 expanded to `N` in `lhs`, to `M` in `rhs`), with the
+    product's type, which `stride-fuse` then fuses with the angles'
+    `cos` and `sin` into one kernel.
+
+    The value is the same: the library multiplies in f32 (f64 for `f64`)
+    and rounds once to the result type, and so does an element-wise
+    `stride.mul` of `f16`/`bf16` (computed in f32, rounded once). Left
+    alone: products with a `bias` or an `epilogue` (`addmm` rounds the
+    sum once, a multiply then an add would round twice), products with a
+    decision of `stride-matmul-layout` on them, symbolic sizes.
+
+    Runs before `stride-legalize-layouts`, which checks the new views,
+    and `stride-matmul-layout`, which then never sees these products.
+
+    ```mlir
+    %p = stride.matmul %a, %b : !stride.tensor<1x8x1xf32>,
+        !stride.tensor<1x1x4xf32> -> !stride.tensor<1x8x4xf32>
+    // becomes
+    %ea = stride.expand %a : <1x8x1xf32> -> <1x8x4xf32, strides = [8, 1, 0], offset = 0>
+    %eb = stride.expand %b : <1x1x4xf32> -> <1x8x4xf32, strides = [4, 0, 1], offset = 0>
+    %p = stride.mul %ea, %eb : ... -> !stride.tensor<1x8x4xf32>
+    ```
+  }];
+}

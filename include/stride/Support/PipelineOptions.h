@@ -27,6 +27,10 @@ struct FusionOptions {
   /// A cast that only converts, read by several kernels, is computed in
   /// each of them (stride-fuse's `recompute-casts`).
   bool recomputeCasts = true;
+  /// A value that a broadcast-reduction kernel reads as its reductions'
+  /// input, also read elsewhere, is yielded by that kernel (stride-fuse's
+  /// `row-input-outputs`).
+  bool rowInputOutputs = true;
   /// A kernel holds at most this many ops.
   unsigned maxKernelOps = 64;
   /// A kernel whose estimated registers per thread would exceed this is not

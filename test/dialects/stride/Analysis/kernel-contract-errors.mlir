@@ -92,6 +92,51 @@ func.func @yield_read_elsewhere(%x: !stride.tensor<4x4xf32>)
 
 // -----
 
+// A value a reduction reads as its input is yielded only by a
+// broadcast-reduction kernel (which iterates over the rows' elements); here
+// the reduced dim has size 1 and the sum's epilogue is pointwise (form (b)).
+func.func @row_input_yield_without_broadcast(%x: !stride.tensor<4x1xf32>)
+    -> (!stride.tensor<4x1xf32>, !stride.tensor<4x1xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:2 = stride.kernel "exp_sum" ins(%x : !stride.tensor<4x1xf32>)
+      -> (!stride.tensor<4x1xf32>, !stride.tensor<4x1xf32>) {
+  ^bb0(%a: !stride.tensor<4x1xf32>):
+    // expected-error @+1 {{'stride.exp' op breaks the contract of kernel "exp_sum": is yielded, but is also read inside the kernel at other coordinates or through a reduction; a yielded value is computed once per output element, at that element (only a broadcast-reduction kernel yields a value its reductions read)}}
+    %e = stride.exp %a : !stride.tensor<4x1xf32> -> !stride.tensor<4x1xf32>
+    %s = stride.sum %e dims [1] keepdim : !stride.tensor<4x1xf32> -> !stride.tensor<4x1xf32>
+    %n = stride.neg %s : !stride.tensor<4x1xf32> -> !stride.tensor<4x1xf32>
+    stride.yield %e, %n : !stride.tensor<4x1xf32>, !stride.tensor<4x1xf32>
+  }
+  return %r#0, %r#1 : !stride.tensor<4x1xf32>, !stride.tensor<4x1xf32>
+}
+
+// -----
+
+// A broadcast-reduction kernel yields one value that depends on its
+// reductions; a second one is refused (the row input beside them, the
+// residual sum, is no such value).
+func.func @two_epilogue_yields(%x: !stride.tensor<4x8xf32>, %y: !stride.tensor<4x8xf32>)
+    -> (!stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:3 = stride.kernel "add_norm" ins(%x, %y : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>)
+      -> (!stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>) {
+  ^bb0(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<4x8xf32>):
+    %h = stride.add %a, %b : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    // expected-note @+1 {{the reduction ('stride.max') is here}}
+    %m = stride.max %h dims [1] keepdim : !stride.tensor<4x8xf32> -> !stride.tensor<4x1xf32>
+    %e = stride.expand %m : !stride.tensor<4x1xf32>
+        -> !stride.tensor<4x8xf32, strides = [1, 0], offset = 0>
+    %d = stride.sub %h, %e : !stride.tensor<4x8xf32>,
+        !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
+    %n = stride.neg %d : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "add_norm": yields 2 values of the iteration shape that depend on its reductions; a broadcast-reduction kernel yields one such value of the reductions' input shape (and values computed once per row, and values its reductions read)}}
+    stride.yield %h, %d, %n : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>
+  }
+  return %r#0, %r#1, %r#2 : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>
+}
+
+// -----
+
 func.func @two_scatters(%x: !stride.tensor<4x3xf32>, %i: !stride.tensor<2x3xi64>,
                         %s: !stride.tensor<2x3xf32>) -> !stride.tensor<4x3xf32> {
   // expected-note @+1 {{the kernel}}
@@ -348,7 +393,7 @@ func.func @row_kernel_yields_two(%x: !stride.tensor<4x8xf32>)
     %d = stride.sub %a, %e : !stride.tensor<4x8xf32>,
         !stride.tensor<4x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<4x8xf32>
     %x2 = stride.exp %d : !stride.tensor<4x8xf32> -> !stride.tensor<4x8xf32>
-    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "max_sub_exp": yields 2 values of the iteration shape; a broadcast-reduction kernel yields one value of the reductions' input shape (and values computed once per row)}}
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "max_sub_exp": yields 2 values of the iteration shape that depend on its reductions; a broadcast-reduction kernel yields one such value of the reductions' input shape (and values computed once per row, and values its reductions read)}}
     stride.yield %d, %x2 : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>
   }
   return %r#0, %r#1 : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>

@@ -235,6 +235,7 @@ TEST(FusionOptions, DefaultsAreThePassDefaults) {
   stride::FuseOptions converted = stride::toFuseOptions(pipeline);
   EXPECT_EQ(converted.broadcastEpilogues, pass.broadcastEpilogues);
   EXPECT_EQ(converted.recomputeCasts, pass.recomputeCasts);
+  EXPECT_EQ(converted.rowInputOutputs, pass.rowInputOutputs);
   EXPECT_EQ(converted.maxKernelOps, pass.maxKernelOps);
   EXPECT_EQ(converted.maxKernelRegisters, pass.maxKernelRegisters);
 }
