@@ -96,15 +96,15 @@ float at(const HostArray &a, int64_t i) {
   return v;
 }
 
-std::vector<HostArray> linearInputs(float seed) {
-  return {floats({kM, kK}, seed, 0.25f), floats({kN, kK}, -0.5f, 0.125f),
+std::vector<HostArray> linearInputs(float seed, int64_t rows = kM) {
+  return {floats({rows, kK}, seed, 0.25f), floats({kN, kK}, -0.5f, 0.125f),
           floats({kN}, 0.5f, -0.25f)};
 }
 
 /// gelu(x @ w^T + bias), tanh form, on the host.
 std::vector<float> linearReference(const std::vector<HostArray> &in) {
   std::vector<float> y;
-  for (int64_t i = 0; i < kM; ++i)
+  for (int64_t i = 0; i < in[0].shape[0]; ++i)
     for (int64_t j = 0; j < kN; ++j) {
       double v = at(in[2], j);
       for (int64_t l = 0; l < kK; ++l)
@@ -123,7 +123,34 @@ void expectNear(const HostArray &out, const std::vector<float> &expected) {
         << "element " << i;
 }
 
-/// The fake cuBLASLt's counts ("handles=1 heuristics=2 matmuls=3").
+/// linearModule over x [rows, K] with rows in [1, kMaxRows] (symbol
+/// 'rows'): its buffers at kMaxRows rows, the descriptor's n and stride_d
+/// size expressions (python-free-docs/symbolic-sizes.md, "Library calls
+/// over symbolic sizes").
+constexpr int64_t kMaxRows = 16;
+
+ModuleDesc symbolicLinearModule() {
+  ModuleDesc d = linearModule();
+  d.symbols = {{"rows", 1, kMaxRows, 1}};
+  SizeExpr rows = SizeExpr::symbol("rows");
+  auto c = [](int64_t v) { return SizeExpr::constant(v); };
+  d.signature.inputs[0] = tensor("x", {kMaxRows, kK});
+  d.signature.inputs[0].symbolic = SymbolicLayout{{rows, c(kK)}, {c(kK), c(1)}, c(0)};
+  d.signature.outputs[0] = tensor("y", {kMaxRows, kN});
+  d.signature.outputs[0].symbolic = SymbolicLayout{{rows, c(kN)}, {c(kN), c(1)}, c(0)};
+  d.buffers[0].sizeBytes = 4 * kMaxRows * kK;
+  d.buffers[3].sizeBytes = 4 * kMaxRows * kN;
+  for (DescriptorField &f : std::get<LibraryCallStep>(d.steps[0]).descriptor) {
+    if (f.name == "n")
+      f = {"n", {kMaxRows}, "", {rows}};
+    if (f.name == "stride_d")
+      f = {"stride_d", {kMaxRows * kN}, "", {*rows.times(c(kN))}};
+  }
+  return d;
+}
+
+/// The fake cuBLASLt's counts ("handles=1 layouts=3 heuristics=2
+/// matmuls=3").
 std::string fakeCounts() {
   void *library = dlopen(STRIDE_FAKE_CUBLASLT_DIR "/libcublasLt.so.13",
                          RTLD_NOW | RTLD_NOLOAD);
@@ -232,6 +259,55 @@ TEST_F(FakeCublasLtTest, AlgorithmChosenOncePerProblem) {
   Result<std::shared_ptr<const Executable>> exe = load(d);
   ASSERT_TRUE(exe) << exe.error().message;
   EXPECT_EQ(countOf("heuristics"), before + 2);
+}
+
+TEST_F(FakeCublasLtTest, SymbolicRowsArePlannedOncePerShape) {
+  int before = countOf("heuristics");
+  Result<std::shared_ptr<const Executable>> exe = load(symbolicLinearModule());
+  ASSERT_TRUE(exe) << exe.error().message;
+  EXPECT_EQ(countOf("heuristics"), before + 1); // the problem at 16 rows
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  auto runAt = [&](int64_t rows) {
+    std::vector<HostArray> inputs = linearInputs(float(rows), rows);
+    Result<std::vector<HostArray>> out = (*inv)->run(inputs);
+    ASSERT_TRUE(out) << out.error().message;
+    EXPECT_EQ((*out)[0].shape, (std::vector<int64_t>{rows, kN}));
+    expectNear((*out)[0], linearReference(inputs));
+  };
+  // 1 and 3 are planned once each; 16 is the module's own problem.
+  for (int64_t rows : {1, 3, 1, 16, 3})
+    runAt(rows);
+  EXPECT_EQ(countOf("heuristics"), before + 3);
+  // Eight more shapes: the step keeps 8 problems, so the least recently
+  // used (1, 16, 3) are evicted and their layouts destroyed (the module's
+  // own problem stays with the executable).
+  for (int64_t rows = 4; rows < 12; ++rows)
+    runAt(rows);
+  EXPECT_EQ(countOf("heuristics"), before + 11);
+  EXPECT_EQ(countOf("layouts"), 3 * (8 + 1));
+  runAt(1); // evicted: planned again
+  EXPECT_EQ(countOf("heuristics"), before + 12);
+  runAt(11); // kept
+  EXPECT_EQ(countOf("heuristics"), before + 12);
+}
+
+// Shapes alternating under CUDA graphs: each binding gives the call its
+// shape's problem before the capture (the fake cuBLASLt computes when it is
+// called, at capture, so each shape runs on the same inputs every time).
+TEST_F(FakeCublasLtTest, SymbolicRowsInACapturedGraph) {
+  Result<std::shared_ptr<const Executable>> exe = load(symbolicLinearModule());
+  ASSERT_TRUE(exe) << exe.error().message;
+  InvocationOptions options;
+  options.useCudaGraph = true;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe, options);
+  ASSERT_TRUE(inv) << inv.error().message;
+  for (int64_t rows : {5, 2, 5, 16, 2}) {
+    std::vector<HostArray> inputs = linearInputs(float(-rows), rows);
+    Result<std::vector<HostArray>> out = (*inv)->run(inputs);
+    ASSERT_TRUE(out) << out.error().message;
+    expectNear((*out)[0], linearReference(inputs));
+  }
 }
 
 TEST_F(FakeCublasLtTest, TwoInvocationsOnTwoThreads) {

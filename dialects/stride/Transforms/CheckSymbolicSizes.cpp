@@ -8,14 +8,17 @@
 // stride-check-symbolic-sizes (Passes.td): the first pass of the pipeline.
 // The backend builds pointwise ops and views of the graph's inputs over
 // symbolic sizes (kernels that take sizes as arguments, plans sized at run
-// time); anything else over them stops here with one located error naming
-// the op and what is not built (python-free-docs/symbolic-sizes.md).
+// time), and products over symbolic rows (cuBLASLt calls whose descriptors
+// are size expressions); anything else over them stops here with one
+// located error naming the op and what is not built
+// (python-free-docs/symbolic-sizes.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/SymbolicSizes.h"
 #include "dialects/stride/Transforms/Passes.h"
+#include "stride/Support/MatmulLayout.h"
 
 namespace stride {
 #define GEN_PASS_DEF_CHECKSYMBOLICSIZES
@@ -62,12 +65,76 @@ bool isViewOfArgument(ViewOpInterface view) {
   return isa<BlockArgument>(source);
 }
 
+bool hasSymbolicLayout(Value value, ArrayRef<int64_t> dims) {
+  SymbolicLayout layout =
+      cast<StridedTensorType>(value.getType()).getSymbolicLayout();
+  for (int64_t d : dims)
+    if (!layout.shape[d].isConstant())
+      return true;
+  return false;
+}
+
+bool hasSymbolicStrides(Value value) {
+  SymbolicLayout layout =
+      cast<StridedTensorType>(value.getType()).getSymbolicLayout();
+  return !layout.offset.isConstant() ||
+         llvm::any_of(layout.strides,
+                      [](const SizeExpr &s) { return !s.isConstant(); });
+}
+
+/// The products over symbolic sizes that become one cuBLASLt call per
+/// shape (python-free-docs/symbolic-sizes.md, "Library calls over symbolic
+/// sizes"): symbolic rows M and a symbolic leading batch dim, with the
+/// contraction K, the columns N, every other batch dim, and every stride
+/// and offset static, so the library reads each operand in place at one
+/// leading dimension and batch stride for the whole range, and only the
+/// call's m/n/batch and D's batch stride change with the shape. nullopt
+/// when `matmul` is of that form, else what is missing.
+std::optional<std::string> missingForProduct(MatmulOp matmul) {
+  int64_t rank = matmul.getResult().getType().getRank();
+  SmallVector<int64_t> innerBatch;
+  for (int64_t d = 1; d + 2 < rank; ++d)
+    innerBatch.push_back(d);
+  Value lhs = matmul.getLhs(), rhs = matmul.getRhs();
+  if (hasSymbolicLayout(lhs, {rank - 1}) ||
+      hasSymbolicLayout(rhs, {rank - 2, rank - 1}))
+    return std::string("products over a symbolic contraction or column "
+                       "count (cuBLASLt is called over symbolic rows and a "
+                       "symbolic leading batch dim only)");
+  if (hasSymbolicLayout(matmul.getResult(), innerBatch))
+    return std::string("products over a symbolic batch dim other than the "
+                       "first");
+  Value bias = matmul.getBias();
+  if (hasSymbolicStrides(lhs) || hasSymbolicStrides(rhs) ||
+      hasSymbolicStrides(matmul.getResult()) ||
+      (bias && hasSymbolicStrides(bias)))
+    return std::string("products whose operands or result have symbolic "
+                       "strides or offsets (cuBLASLt reads them at one "
+                       "leading dimension and batch stride for the whole "
+                       "range)");
+  auto at = [&](Value v) {
+    return layoutAtLargest(cast<StridedTensorType>(v.getType()), matmul);
+  };
+  std::optional<Layout> lhsAt = at(lhs), rhsAt = at(rhs),
+                        resultAt = at(matmul.getResult());
+  if (!lhsAt || !rhsAt || !resultAt || !matmulOperandLayout(*lhsAt) ||
+      !matmulOperandLayout(*rhsAt) || !matmulResultLayout(*resultAt) ||
+      (bias && (!at(bias) || !isContiguousVector(*at(bias)))))
+    return std::string("products whose operands cuBLASLt cannot read in "
+                       "place or whose result it cannot write (the copy "
+                       "stride-matmul-layout makes is over static sizes)");
+  return std::nullopt;
+}
+
 /// Why the backend does not build `op` over symbolic sizes, for the
 /// message: nullopt when it builds it; "" for an op of a kind it builds
-/// none of (only pointwise ops and views of inputs take size arguments).
+/// none of (only pointwise ops, views of inputs and products take size
+/// arguments).
 std::optional<std::string> missingFor(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<Elementwise>())
     return std::nullopt;
+  if (auto matmul = dyn_cast<MatmulOp>(op))
+    return missingForProduct(matmul);
   if (auto view = dyn_cast<ViewOpInterface>(op)) {
     if (isViewOfArgument(view))
       return std::nullopt;
