@@ -799,7 +799,7 @@ PreparedMatmul::instantiate(LibrarySessions &sessions) const {
       session<InvocationSession>(lt, sessions);
   if (!s)
     return s.error();
-  Result<LtMatmulDesc> desc = createMatmulDesc(lt, p);
+  Result<LtMatmulDesc> desc = createMatmulDesc(lt, planned->p);
   if (!desc)
     return desc.error();
   return std::unique_ptr<LibraryCallInstance>(

@@ -54,15 +54,16 @@ bool touchesSymbolicSizes(Operation *op) {
          llvm::any_of(op->getResultTypes(), isSymbolicType);
 }
 
-/// A view chain that starts at an argument: a kernel reads it at the
-/// address its own type gives, which the emitter prints over the size
-/// parameters. A view of a computed value maps coordinates through its
-/// index map, which needs static sizes.
+/// A view chain that starts at an argument or a constant (a weight's bias
+/// broadcast over symbolic rows): a kernel reads it at the address its own
+/// type gives, which the emitter prints over the size parameters, and a
+/// product reads the constant itself as its bias. A view of a computed
+/// value maps coordinates through its index map, which needs static sizes.
 bool isViewOfArgument(ViewOpInterface view) {
   Value source = view.getSource();
   while (auto inner = source.getDefiningOp<ViewOpInterface>())
     source = inner.getSource();
-  return isa<BlockArgument>(source);
+  return isa<BlockArgument>(source) || source.getDefiningOp<ConstantOp>();
 }
 
 bool hasSymbolicLayout(Value value, ArrayRef<int64_t> dims) {
@@ -135,6 +136,11 @@ std::optional<std::string> missingFor(Operation *op) {
     return std::nullopt;
   if (auto matmul = dyn_cast<MatmulOp>(op))
     return missingForProduct(matmul);
+  if (isa<AttentionOp, AttentionBackwardOp>(op))
+    return std::string("attention (cuDNN's graphs and Stride's attention "
+                       "kernels take static shapes; a cuDNN graph per shape, "
+                       "cached by the runtime as cuBLASLt plans are, is not "
+                       "built)");
   if (auto view = dyn_cast<ViewOpInterface>(op)) {
     if (isViewOfArgument(view))
       return std::nullopt;

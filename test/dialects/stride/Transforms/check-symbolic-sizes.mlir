@@ -20,6 +20,17 @@ func.func @pointwise(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"},
 
 // -----
 
+// A constant broadcast over symbolic rows (an exported bias): built.
+func.func @constant_bias(%x: !stride.tensor<[rows, 4], f32>) -> !stride.tensor<[rows, 4], f32>
+    attributes {stride.symbols = [#stride.symbol<"rows", range = [1, 64]>]} {
+  %c = stride.constant dense<[0.5, -1.5, 2.0, 3.25]> : tensor<4xf32> : !stride.tensor<4xf32>
+  %e = stride.expand %c : !stride.tensor<4xf32> -> !stride.tensor<[rows, 4], f32, strides = [0, 1]>
+  %y = stride.mul %x, %e : !stride.tensor<[rows, 4], f32>, !stride.tensor<[rows, 4], f32, strides = [0, 1]> -> !stride.tensor<[rows, 4], f32>
+  return %y : !stride.tensor<[rows, 4], f32>
+}
+
+// -----
+
 // Products over symbolic rows, and over a symbolic leading batch dim, with
 // static strides: built (cuBLASLt calls whose descriptors the runtime
 // evaluates per shape).
@@ -68,7 +79,7 @@ func.func @inner_batch(%a: !stride.tensor<[2, heads, 8, 64], f32>, %b: !stride.t
 // Attention over symbolic sizes is not built: at the op.
 func.func @attention(%q: !stride.tensor<[batch, 4, 16, 32], f32>, %k: !stride.tensor<[batch, 4, 16, 32], f32>, %v: !stride.tensor<[batch, 4, 16, 32], f32>) -> !stride.tensor<[batch, 4, 16, 32], f32>
     attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 8]>]} {
-  // expected-error @+1 {{'stride.attention' over the symbolic size 'batch' (1 to 8) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs only (issue 44)}}
+  // expected-error @+1 {{'stride.attention' over the symbolic size 'batch' (1 to 8) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for attention (cuDNN's graphs and Stride's attention kernels take static shapes; a cuDNN graph per shape, cached by the runtime as cuBLASLt plans are, is not built) (issue 44)}}
   %o = stride.attention %q, %k, %v scale 0.25 : !stride.tensor<[batch, 4, 16, 32], f32>, !stride.tensor<[batch, 4, 16, 32], f32>, !stride.tensor<[batch, 4, 16, 32], f32> -> !stride.tensor<[batch, 4, 16, 32], f32>
   return %o : !stride.tensor<[batch, 4, 16, 32], f32>
 }
