@@ -292,22 +292,29 @@ TEST_F(FakeCublasLtTest, SymbolicRowsArePlannedOncePerShape) {
   EXPECT_EQ(countOf("heuristics"), before + 12);
 }
 
-// Shapes alternating under CUDA graphs: each binding gives the call its
-// shape's problem before the capture (the fake cuBLASLt computes when it is
-// called, at capture, so each shape runs on the same inputs every time).
-TEST_F(FakeCublasLtTest, SymbolicRowsInACapturedGraph) {
+// Shapes alternating under CUDA graphs: each shape's plan, its cuBLASLt
+// call at that shape's problem included, is captured once and replayed
+// after. The fake cuBLASLt computes when it is called (at the capture) and
+// a replay calls nothing, so the calls count the captures.
+TEST_F(FakeCublasLtTest, SymbolicRowsAreCapturedOncePerShape) {
   Result<std::shared_ptr<const Executable>> exe = load(symbolicLinearModule());
   ASSERT_TRUE(exe) << exe.error().message;
   InvocationOptions options;
   options.useCudaGraph = true;
   Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe, options);
   ASSERT_TRUE(inv) << inv.error().message;
+  std::vector<int> calls;
   for (int64_t rows : {5, 2, 5, 16, 2}) {
-    std::vector<HostArray> inputs = linearInputs(float(-rows), rows);
+    int before = countOf("matmuls");
+    std::vector<HostArray> inputs = linearInputs(float(rows), rows);
     Result<std::vector<HostArray>> out = (*inv)->run(inputs);
     ASSERT_TRUE(out) << out.error().message;
-    expectNear((*out)[0], linearReference(inputs));
+    EXPECT_EQ((*out)[0].shape, (std::vector<int64_t>{rows, kN}));
+    calls.push_back(countOf("matmuls") - before);
+    if (calls.back() == 1) // captured now: the results are this run's
+      expectNear((*out)[0], linearReference(inputs));
   }
+  EXPECT_EQ(calls, (std::vector<int>{1, 1, 0, 1, 0}));
 }
 
 TEST_F(FakeCublasLtTest, TwoInvocationsOnTwoThreads) {
