@@ -38,12 +38,16 @@ std::string problem(const ModuleDesc &d) {
 
 const std::string kInconsistent = "m.stridemod: inconsistent module: ";
 
+/// `d`, which must verify, written and read back.
+Result<ModuleDesc> roundTrip(const ModuleDesc &d) {
+  EXPECT_EQ(problem(d), "(verified)");
+  std::vector<uint8_t> bytes = serializeModule(d);
+  return parseModule(bytes.data(), bytes.size(), "m.stridemod");
+}
+
 TEST(ModuleSymbolsTest, SymbolicSectionSurvivesTheFile) {
   ModuleDesc d = symbolicModule();
-  ASSERT_EQ(problem(d), "(verified)");
-  std::vector<uint8_t> bytes = serializeModule(d);
-  Result<ModuleDesc> parsed =
-      parseModule(bytes.data(), bytes.size(), "m.stridemod");
+  Result<ModuleDesc> parsed = roundTrip(d);
   ASSERT_TRUE(parsed) << parsed.error().message;
   EXPECT_EQ(*parsed, d);
 }
@@ -314,10 +318,7 @@ ModuleDesc withSymbolicDescriptor() {
 
 TEST(ModuleSymbolsTest, DescriptorExpressionsSurviveTheFile) {
   ModuleDesc d = withSymbolicDescriptor();
-  ASSERT_EQ(problem(d), "(verified)");
-  std::vector<uint8_t> bytes = serializeModule(d);
-  Result<ModuleDesc> parsed =
-      parseModule(bytes.data(), bytes.size(), "m.stridemod");
+  Result<ModuleDesc> parsed = roundTrip(d);
   ASSERT_TRUE(parsed) << parsed.error().message;
   EXPECT_EQ(*parsed, d);
   const auto &call = std::get<LibraryCallStep>(parsed->steps[2]);
