@@ -18,6 +18,7 @@
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/SymbolicSizes.h"
 #include "dialects/stride/Transforms/Passes.h"
+#include "dialects/stride/Transforms/SymbolicProducts.h"
 #include "stride/Support/MatmulLayout.h"
 
 namespace stride {
@@ -83,15 +84,12 @@ bool hasSymbolicStrides(Value value) {
                       [](const SizeExpr &s) { return !s.isConstant(); });
 }
 
-/// The products over symbolic sizes that become one cuBLASLt call per
-/// shape (python-free-docs/symbolic-sizes.md, "Library calls over symbolic
-/// sizes"): symbolic rows M and a symbolic leading batch dim, with the
-/// contraction K, the columns N, every other batch dim, and every stride
-/// and offset static, so the library reads each operand in place at one
+} // namespace
+
+/// With static strides the library reads each operand in place at one
 /// leading dimension and batch stride for the whole range, and only the
-/// call's m/n/batch and D's batch stride change with the shape. nullopt
-/// when `matmul` is of that form, else what is missing.
-std::optional<std::string> missingForProduct(MatmulOp matmul) {
+/// call's n, batch and D's stride change with the shape.
+std::optional<std::string> stride::missingForSymbolicProduct(MatmulOp matmul) {
   int64_t rank = matmul.getResult().getType().getRank();
   SmallVector<int64_t> innerBatch;
   for (int64_t d = 1; d + 2 < rank; ++d)
@@ -127,6 +125,8 @@ std::optional<std::string> missingForProduct(MatmulOp matmul) {
   return std::nullopt;
 }
 
+namespace {
+
 /// Why the backend does not build `op` over symbolic sizes, for the
 /// message: nullopt when it builds it; "" for an op of a kind it builds
 /// none of (only pointwise ops, views of inputs and products take size
@@ -135,7 +135,7 @@ std::optional<std::string> missingFor(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<Elementwise>())
     return std::nullopt;
   if (auto matmul = dyn_cast<MatmulOp>(op))
-    return missingForProduct(matmul);
+    return missingForSymbolicProduct(matmul);
   if (isa<AttentionOp, AttentionBackwardOp>(op))
     return std::string("attention (cuDNN's graphs and Stride's attention "
                        "kernels take static shapes; a cuDNN graph per shape, "

@@ -17,6 +17,7 @@
 #include "dialects/stride/Analysis/KernelContract.h"
 #include "dialects/stride/IR/SymbolicSizes.h"
 #include "dialects/stride/Transforms/Passes.h"
+#include "dialects/stride/Transforms/SymbolicProducts.h"
 #include "stride/Support/MatmulLayout.h"
 
 #include "mlir/IR/Builders.h"
@@ -92,26 +93,19 @@ private:
   /// on sizes a range does not fix (python-free-docs/symbolic-sizes.md,
   /// "Library calls over symbolic sizes").
   static LogicalResult decideSymbolic(MatmulOp matmul) {
-    auto readable = [&](Value value) -> std::optional<MatmulOperandLayout> {
-      std::optional<Layout> layout =
-          layoutAtLargest(cast<StridedTensorType>(value.getType()), matmul);
-      return layout ? matmulOperandLayout(*layout) : std::nullopt;
-    };
-    std::optional<MatmulOperandLayout> lhs = readable(matmul.getLhs()),
-                                       rhs = readable(matmul.getRhs());
-    std::optional<Layout> result =
-        layoutAtLargest(matmul.getResult().getType(), matmul);
-    Value bias = matmul.getBias();
-    if (!lhs || !rhs || !result || !matmulResultLayout(*result) ||
-        (bias && !isContiguousVector(
-                     cast<StridedTensorType>(bias.getType()).getLayout())))
+    if (std::optional<std::string> missing = missingForSymbolicProduct(matmul))
       return matmul.emitOpError()
-             << "over symbolic sizes has an operand the library cannot "
-                "read in place or a result it cannot write; copies over "
-                "symbolic sizes are not built (stride-check-symbolic-sizes "
-                "refuses such a product)";
-    matmul.setLhsLayoutAttr(getMatmulOperandAttr(matmul.getContext(), *lhs));
-    matmul.setRhsLayoutAttr(getMatmulOperandAttr(matmul.getContext(), *rhs));
+             << "over symbolic sizes is not built: not yet for " << *missing
+             << " (stride-check-symbolic-sizes refuses it first)";
+    // The rule makes sure each operand reads in place at the largest values.
+    auto readAt = [&](Value operand) {
+      Layout layout = *layoutAtLargest(
+          cast<StridedTensorType>(operand.getType()), matmul);
+      return getMatmulOperandAttr(matmul.getContext(),
+                                  *matmulOperandLayout(layout));
+    };
+    matmul.setLhsLayoutAttr(readAt(matmul.getLhs()));
+    matmul.setRhsLayoutAttr(readAt(matmul.getRhs()));
     return success();
   }
 
