@@ -487,6 +487,34 @@ TEST_F(FakeCublasLtTest, NoAlgorithm) {
             "A, B, D 256, 256, 256 bytes, workspace 1024 bytes on this device");
 }
 
+// A shape whose problem has no algorithm is refused at its binding, naming
+// the step and the values; the invocation runs other shapes after it.
+TEST_F(FakeCublasLtTest, SymbolicRowsWithoutAlgorithm) {
+  Result<std::shared_ptr<const Executable>> exe = load(symbolicLinearModule());
+  ASSERT_TRUE(exe) << exe.error().message;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  {
+    FakeSetting none("STRIDE_FAKE_CUBLASLT_NO_ALGO", "1");
+    Result<std::vector<HostArray>> out = (*inv)->run(linearInputs(1, 3));
+    ASSERT_FALSE(out);
+    EXPECT_EQ(out.error().code, ErrorCode::Incompatible);
+    EXPECT_EQ(out.error().message,
+              "fake.stridemod: step 1 of 1 (library call 'cublaslt.matmul') "
+              "at rows = 3: cuBLASLt (" STRIDE_FAKE_CUBLASLT_DIR
+              "/libcublasLt.so.13) has no algorithm for f32 (compute 32f), "
+              "epilogue 'gelu_bias', m=5 n=3 k=4 batch=1, transa=1 transb=0, "
+              "lda=4 ldb=4 ldd=5, alignment of A, B, D 256, 256, 256 bytes, "
+              "workspace 1024 bytes on this device");
+  }
+  for (int64_t rows : {3, 16}) {
+    std::vector<HostArray> inputs = linearInputs(2, rows);
+    Result<std::vector<HostArray>> out = (*inv)->run(inputs);
+    ASSERT_TRUE(out) << out.error().message;
+    expectNear((*out)[0], linearReference(inputs));
+  }
+}
+
 TEST_F(FakeCublasLtTest, HandleCreationFails) {
   {
     FakeSetting fail("STRIDE_FAKE_CUBLASLT_CREATE", "3"); // ALLOC_FAILED
