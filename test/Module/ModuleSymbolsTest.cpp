@@ -303,21 +303,8 @@ TEST(ModuleSymbolsTest, DescribeShowsSymbolsAndRunTimeSizes) {
 
 namespace {
 
-/// symbolicModule with a library call whose `n` is the symbol (format
-/// version 8) and `ld` a constant.
-ModuleDesc withSymbolicDescriptor() {
-  ModuleDesc d = symbolicModule();
-  d.steps.push_back(LibraryCallStep{
-      "cublaslt.matmul",
-      {0, 1},
-      {{"n", {1024}, "", {sym("batch")}},
-       {"stride_d", {1024 * 768}, "", {times(sym("batch"), num(768))}},
-       {"ld", {768}, "", {}}}});
-  return d;
-}
-
 TEST(ModuleSymbolsTest, DescriptorExpressionsSurviveTheFile) {
-  ModuleDesc d = withSymbolicDescriptor();
+  ModuleDesc d = symbolicCallModule();
   Result<ModuleDesc> parsed = roundTrip(d);
   ASSERT_TRUE(parsed) << parsed.error().message;
   EXPECT_EQ(*parsed, d);
@@ -328,23 +315,23 @@ TEST(ModuleSymbolsTest, DescriptorExpressionsSurviveTheFile) {
 }
 
 TEST(ModuleSymbolsTest, MalformedDescriptorExpressionsAreRefused) {
-  ModuleDesc d = withSymbolicDescriptor();
+  ModuleDesc d = symbolicCallModule();
   d.formatVersion = 7;
   EXPECT_EQ(roundTripError(d),
             kInconsistent + "format version 7 has symbolic library-call "
                             "descriptor fields, which version 8 added");
-  d = withSymbolicDescriptor();
+  d = symbolicCallModule();
   std::get<LibraryCallStep>(d.steps[2]).descriptor[0].ints = {1024, 1};
   EXPECT_EQ(problem(d), kInconsistent + "step 3 of 3 descriptor field 'n' "
                                         "has 1 size expressions for its 2 "
                                         "integers");
-  d = withSymbolicDescriptor();
+  d = symbolicCallModule();
   std::get<LibraryCallStep>(d.steps[2]).descriptor[0].ints = {1000};
   EXPECT_EQ(problem(d), kInconsistent + "step 3 of 3 descriptor field 'n' "
                                         "entry 0 is 1000, but its size "
                                         "expression batch is 1024 at the "
                                         "symbols' largest values");
-  d = withSymbolicDescriptor();
+  d = symbolicCallModule();
   std::get<LibraryCallStep>(d.steps[2]).descriptor[0].symbolicInts = {
       sym("seq")};
   EXPECT_EQ(problem(d), kInconsistent + "step 3 of 3 descriptor field 'n' "
@@ -353,14 +340,14 @@ TEST(ModuleSymbolsTest, MalformedDescriptorExpressionsAreRefused) {
 }
 
 TEST(ModuleSymbolsTest, InstanceEvaluatesDescriptorExpressions) {
-  ModuleDesc at7 = instantiateModule(withSymbolicDescriptor(), {{"batch", 7}});
+  ModuleDesc at7 = instantiateModule(symbolicCallModule(), {{"batch", 7}});
   const auto &call = std::get<LibraryCallStep>(at7.steps[2]);
   EXPECT_EQ(call.descriptor[0], (DescriptorField{"n", {7}, "", {}}));
   EXPECT_EQ(call.descriptor[1], (DescriptorField{"stride_d", {7 * 768}, "", {}}));
   EXPECT_EQ(call.descriptor[2], (DescriptorField{"ld", {768}, "", {}}));
   EXPECT_EQ(problem(at7), "(verified)");
   EXPECT_EQ(summarizeStep(at7, 2).name, "cublaslt.matmul n=7");
-  std::string text = describeModule(withSymbolicDescriptor());
+  std::string text = describeModule(symbolicCallModule());
   EXPECT_NE(text.find("descriptor {n = [1024] (at run time [batch]), "
                       "stride_d = [786432] (at run time [batch*768]), "
                       "ld = [768]}"),
