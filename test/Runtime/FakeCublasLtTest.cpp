@@ -515,6 +515,20 @@ TEST_F(FakeCublasLtTest, SymbolicRowsWithoutAlgorithm) {
   }
 }
 
+// Only cublaslt.matmul takes size expressions in its descriptor; another
+// routine's step with one is refused at load, before its library loads.
+TEST_F(FakeCublasLtTest, SizeExpressionsForAnotherRoutineAreRefused) {
+  ModuleDesc d = symbolicLinearModule();
+  std::get<LibraryCallStep>(d.steps[0]).routine = "cudnn.sdpa_forward";
+  Error e = loadError(d);
+  EXPECT_EQ(e.code, ErrorCode::Incompatible);
+  EXPECT_EQ(e.message,
+            "fake.stridemod: step 1 of 1 (library call 'cudnn.sdpa_forward'): "
+            "descriptor field 'n' is a size expression, but routine "
+            "'cudnn.sdpa_forward' is not called over symbolic sizes (only "
+            "cublaslt.matmul is)");
+}
+
 TEST_F(FakeCublasLtTest, HandleCreationFails) {
   {
     FakeSetting fail("STRIDE_FAKE_CUBLASLT_CREATE", "3"); // ALLOC_FAILED
