@@ -506,8 +506,9 @@ struct ProblemPlan {
   cublasLtMatmulAlgo_t algorithm;
 };
 
-/// The heuristic's best algorithm for `p` with `handle` and `desc`:
-/// Incompatible, naming the problem, if it has none.
+/// The plan of `p`: its layouts and the heuristic's best algorithm, asked
+/// with `handle` and `desc`; Incompatible, naming the problem, if it has
+/// none.
 Result<std::shared_ptr<const ProblemPlan>>
 planProblem(const CublasLt &lt, cublasLtHandle_t handle, const MatmulProblem &p,
             cublasLtMatmulDesc_t desc) {
