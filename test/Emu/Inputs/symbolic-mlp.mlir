@@ -1,6 +1,7 @@
 // One module for every row count: an MLP over x [rows, 64], rows in
 // [1, 512]: x @ w1 + b1, GELU, @ w2 + b2 (the bias epilogue), and
-// relu(x @ w3) (the ReLU epilogue). The products become cuBLASLt calls whose
+// relu(x @ w3) (the ReLU epilogue) scaled by a constant broadcast over the
+// rows (a kernel reads the view of the constant). The products become cuBLASLt calls whose
 // rows are a size expression; the GELU is a kernel with a size parameter.
 // The attributes line is the only line that names the symbols' ranges, so
 // that symbolic-mlp.test instantiates the function at a static row count
@@ -24,5 +25,8 @@ func.func @mlp(%x: !stride.tensor<[rows, 64], f32> {stride.name = "x"},
   %y = stride.add %o, %be2 : !stride.tensor<[rows, 64], f32>, !stride.tensor<[rows, 64], f32, strides = [0, 1]> -> !stride.tensor<[rows, 64], f32>
   %p = stride.matmul %x, %w3 : !stride.tensor<[rows, 64], f32>, !stride.tensor<64x32xf32> -> !stride.tensor<[rows, 32], f32>
   %r = stride.relu %p : !stride.tensor<[rows, 32], f32> -> !stride.tensor<[rows, 32], f32>
-  return %y, %r : !stride.tensor<[rows, 64], f32>, !stride.tensor<[rows, 32], f32>
+  %c = stride.constant dense<[0.5, -1.0, 1.5, 2.0, -0.25, 0.75, 1.0, -2.0, 0.125, 3.0, -0.5, 1.25, 0.25, -1.5, 2.5, 0.0, 1.0, 0.5, -0.75, 1.75, -3.0, 0.375, 2.25, -1.25, 0.625, 1.5, -0.125, 0.875, -2.5, 1.125, 0.25, -0.625]> : tensor<32xf32> : !stride.tensor<32xf32>
+  %ce = stride.expand %c : !stride.tensor<32xf32> -> !stride.tensor<[rows, 32], f32, strides = [0, 1]>
+  %s = stride.mul %r, %ce : !stride.tensor<[rows, 32], f32>, !stride.tensor<[rows, 32], f32, strides = [0, 1]> -> !stride.tensor<[rows, 32], f32>
+  return %y, %s : !stride.tensor<[rows, 64], f32>, !stride.tensor<[rows, 32], f32>
 }
