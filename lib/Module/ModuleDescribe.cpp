@@ -246,6 +246,8 @@ void describeStep(std::ostream &os, const ModuleDesc &,
       os << "\"" << f.text << "\"";
     else
       os << formatDims(f.ints);
+    if (!f.symbolicInts.empty())
+      os << " (at run time " << formatSizes(f.symbolicInts) << ")";
   }
   os << "}";
   if (call.stream != StreamId::Main)

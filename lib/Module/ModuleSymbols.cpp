@@ -51,6 +51,10 @@ public:
     if (desc.formatVersion < 7 && usesSymbols())
       return "format version " + str(desc.formatVersion) +
              " has symbolic sizes, which version 7 added";
+    if (desc.formatVersion < 8 && hasSymbolicDescriptor())
+      return "format version " + str(desc.formatVersion) +
+             " has symbolic library-call descriptor fields, which version 8 "
+             "added";
     for (size_t i = 0; i < desc.symbols.size() && problem.empty(); ++i)
       checkSymbol(i);
     if (!problem.empty())
@@ -100,6 +104,15 @@ private:
         if (c->symbolicSizeBytes)
           return true;
     }
+    return hasSymbolicDescriptor();
+  }
+
+  bool hasSymbolicDescriptor() const {
+    for (const Step &step : desc.steps)
+      if (const auto *call = std::get_if<LibraryCallStep>(&step))
+        for (const DescriptorField &f : call->descriptor)
+          if (!f.symbolicInts.empty())
+            return true;
     return false;
   }
 
@@ -168,8 +181,34 @@ private:
     }
   }
 
+  /// Each symbolic descriptor field: an expression per entry, bounded over
+  /// the ranges, whose value at the largest values is the entry.
+  void checkDescriptor(const LibraryCallStep &call, const std::string &step) {
+    for (const DescriptorField &f : call.descriptor) {
+      if (f.symbolicInts.empty())
+        continue;
+      std::string what = step + " descriptor field '" + f.name + "'";
+      if (f.symbolicInts.size() != f.ints.size())
+        return fail(what + " has " + str(f.symbolicInts.size()) +
+                    " size expressions for its " + str(f.ints.size()) +
+                    " integers");
+      for (size_t k = 0; k < f.ints.size(); ++k) {
+        const SizeExpr &e = f.symbolicInts[k];
+        if (!checkExpr(e, what + " entry " + str(k), kMaxBufferBytes))
+          return;
+        if (*e.evaluate(largest) != f.ints[k])
+          return fail(what + " entry " + str(k) + " is " + str(f.ints[k]) +
+                      ", but its size expression " + e.str() + " is " +
+                      str(*e.evaluate(largest)) +
+                      " at the symbols' largest values");
+      }
+    }
+  }
+
   void checkStep(size_t i) {
     std::string what = "step " + str(i + 1) + " of " + str(desc.steps.size());
+    if (const auto *call = std::get_if<LibraryCallStep>(&desc.steps[i]))
+      return checkDescriptor(*call, what);
     if (const auto *c = std::get_if<CopyStep>(&desc.steps[i])) {
       if (c->symbolicSizeBytes)
         checkExpr(*c->symbolicSizeBytes, what + "'s size", c->sizeBytes);
@@ -317,6 +356,12 @@ void instantiateStep(Step &step, const ModuleDesc &desc,
                      const SymbolValues &values) {
   if (auto *d = std::get_if<DispatchStep>(&step))
     instantiateDispatch(*d, desc, values);
+  if (auto *call = std::get_if<LibraryCallStep>(&step))
+    for (DescriptorField &f : call->descriptor) {
+      for (size_t k = 0; k < f.symbolicInts.size(); ++k)
+        f.ints[k] = valueOf(f.symbolicInts[k], values);
+      f.symbolicInts.clear();
+    }
   if (auto *c = std::get_if<CopyStep>(&step); c && c->symbolicSizeBytes) {
     c->sizeBytes = valueOf(*c->symbolicSizeBytes, values);
     c->symbolicSizeBytes.reset();

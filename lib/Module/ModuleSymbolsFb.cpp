@@ -42,18 +42,23 @@ PolynomialBuilder::build(const SizeExpr &expr) {
                                   factorVector);
 }
 
+flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::SizePolynomial>>>
+PolynomialBuilder::buildList(const std::vector<SizeExpr> &exprs) {
+  if (exprs.empty())
+    return 0;
+  std::vector<flatbuffers::Offset<fb::SizePolynomial>> built;
+  for (const SizeExpr &e : exprs)
+    built.push_back(build(e));
+  return b.CreateVector(built);
+}
+
 PolynomialBuilder::TensorFields
 PolynomialBuilder::build(const std::optional<SymbolicLayout> &layout) {
   TensorFields fields;
   if (!layout)
     return fields;
-  std::vector<flatbuffers::Offset<fb::SizePolynomial>> shape, strides;
-  for (const SizeExpr &size : layout->shape)
-    shape.push_back(build(size));
-  for (const SizeExpr &stride : layout->strides)
-    strides.push_back(build(stride));
-  fields.shape = b.CreateVector(shape);
-  fields.strides = b.CreateVector(strides);
+  fields.shape = buildList(layout->shape);
+  fields.strides = buildList(layout->strides);
   fields.offset = build(layout->offset);
   return fields;
 }
@@ -179,6 +184,9 @@ public:
       if (!e)
         return e.error();
       d->gridElements = std::move(*e);
+    } else if (auto *call = std::get_if<LibraryCallStep>(&step)) {
+      return readDescriptor(
+          *static_cast<const fb::LibraryCall *>(table), *call, what);
     } else if (auto *c = std::get_if<CopyStep>(&step)) {
       auto *fc = static_cast<const fb::Copy *>(table);
       if (!fc->symbolic_size_bytes())
@@ -194,6 +202,28 @@ public:
 private:
   const std::vector<SizeSymbol> &symbols;
   const std::string &name;
+
+  /// Each descriptor field's symbolic_ints (format version 8).
+  Status readDescriptor(const fb::LibraryCall &fc, LibraryCallStep &call,
+                        const std::string &what) {
+    for (size_t i = 0; fc.descriptor() && i < fc.descriptor()->size() &&
+                       i < call.descriptor.size();
+         ++i) {
+      const fb::DescriptorField *f = fc.descriptor()->Get(i);
+      if (!f || !f->symbolic_ints())
+        continue;
+      DescriptorField &field = call.descriptor[i];
+      for (const fb::SizePolynomial *p : *f->symbolic_ints()) {
+        Result<SizeExpr> e =
+            read(p, what + "'s descriptor field '" + field.name + "' entry " +
+                        str(field.symbolicInts.size()));
+        if (!e)
+          return e.error();
+        field.symbolicInts.push_back(std::move(*e));
+      }
+    }
+    return Status::ok();
+  }
 };
 
 } // namespace

@@ -41,6 +41,10 @@ public:
   /// Module.symbols; null when there are none (a static module).
   flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Symbol>>>
   buildSymbols();
+  /// A list of polynomials; null for an empty list.
+  flatbuffers::Offset<
+      flatbuffers::Vector<flatbuffers::Offset<fb::SizePolynomial>>>
+  buildList(const std::vector<SizeExpr> &exprs);
   flatbuffers::Offset<fb::SizePolynomial>
   buildOptional(const std::optional<SizeExpr> &expr) {
     return expr ? build(*expr) : flatbuffers::Offset<fb::SizePolynomial>();

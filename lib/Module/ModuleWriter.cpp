@@ -100,7 +100,8 @@ StepOffset buildStep(PolynomialBuilder &polynomials,
               .Union()};
 }
 
-StepOffset buildStep(flatbuffers::FlatBufferBuilder &b,
+StepOffset buildStep(PolynomialBuilder &polynomials,
+                     flatbuffers::FlatBufferBuilder &b,
                      const LibraryCallStep &call) {
   std::vector<flatbuffers::Offset<fb::DescriptorField>> fields;
   for (const DescriptorField &f : call.descriptor) {
@@ -109,7 +110,9 @@ StepOffset buildStep(flatbuffers::FlatBufferBuilder &b,
     auto name = b.CreateString(f.name);
     auto ints = b.CreateVector(f.ints);
     auto text = b.CreateString(f.text);
-    fields.push_back(fb::CreateDescriptorField(b, name, ints, text));
+    auto symbolic = polynomials.buildList(f.symbolicInts);
+    fields.push_back(
+        fb::CreateDescriptorField(b, name, ints, text, symbolic));
   }
   auto routine = b.CreateString(call.routine);
   auto buffers = b.CreateVector(call.buffers);
@@ -232,6 +235,7 @@ void buildModule(flatbuffers::FlatBufferBuilder &b, const ModuleDesc &desc,
         [&](const auto &s) {
           using T = std::decay_t<decltype(s)>;
           if constexpr (std::is_same_v<T, DispatchStep> ||
+                        std::is_same_v<T, LibraryCallStep> ||
                         std::is_same_v<T, CopyStep>)
             return buildStep(polynomials, b, s);
           else

@@ -16,7 +16,17 @@
 // the invocation's CUDA graph like a kernel. With
 // InvocationOptions::tuneLibraryCalls, an invocation's first run times the
 // heuristic's first candidates on its own buffers and keeps the fastest,
-// for every later run of any invocation of the executable.
+// for every later run of any invocation of the executable at that problem.
+//
+// Over symbolic sizes (a descriptor with size expressions, format version
+// 8) the load builds the problem at the symbols' largest values, which the
+// buffers are sized for; each shape an invocation binds (bindShape) takes
+// the problem at its values, whose layouts and heuristic algorithm are
+// built once per distinct problem and kept for the last kMatmulShapes
+// problems of the step, least recently used evicted
+// (python-free-docs/symbolic-sizes.md, "Library calls over symbolic
+// sizes"). Tuning times the problem of the shape the invocation first ran;
+// the other shapes take the heuristic's first algorithm.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +35,7 @@
 #include "RuntimeImpl.h"
 
 #include <limits>
+#include <list>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -398,13 +409,15 @@ private:
   std::map<AlgorithmKey, cublasLtMatmulAlgo_t> chosen;
 };
 
+struct ProblemPlan;
+
 /// What an executable's load keeps for cuBLASLt: a handle for the
-/// heuristic, the algorithm it chose for each distinct problem, and those
-/// that tuning chose.
+/// heuristic, the plan of each distinct problem, and the algorithms that
+/// tuning chose.
 struct LoadSession {
   explicit LoadSession(LtHandle handle) : handle(std::move(handle)) {}
   LtHandle handle;
-  std::map<AlgorithmKey, cublasLtMatmulAlgo_t> algorithms;
+  std::map<AlgorithmKey, std::shared_ptr<const ProblemPlan>> plans;
   std::shared_ptr<TunedAlgorithms> tuned = std::make_shared<TunedAlgorithms>();
 };
 
@@ -484,27 +497,108 @@ heuristicCandidates(const CublasLt &lt, cublasLtHandle_t handle,
   return results;
 }
 
+/// One problem of a step, ready to call: its layouts and the heuristic's
+/// best algorithm.
+struct ProblemPlan {
+  MatmulProblem p;
+  AlgorithmKey key;
+  MatmulLayouts layouts;
+  cublasLtMatmulAlgo_t algorithm;
+};
+
+/// The plan of `p`: its layouts and the heuristic's best algorithm, asked
+/// with `handle` and `desc`; Incompatible, naming the problem, if it has
+/// none.
+Result<std::shared_ptr<const ProblemPlan>>
+planProblem(const CublasLt &lt, cublasLtHandle_t handle, const MatmulProblem &p,
+            cublasLtMatmulDesc_t desc) {
+  Result<MatmulLayouts> layouts = createLayouts(lt, p);
+  if (!layouts)
+    return layouts.error();
+  Result<std::vector<cublasLtMatmulHeuristicResult_t>> found =
+      heuristicCandidates(lt, handle, p, desc, *layouts, 1);
+  if (!found)
+    return found.error();
+  return std::make_shared<const ProblemPlan>(ProblemPlan{
+      p, p.algorithmKey(), std::move(*layouts), found->front().algo});
+}
+
+/// Problems a step over symbolic sizes keeps planned, beside the one at
+/// the symbols' largest values: as many as an invocation keeps captured
+/// graphs of other shapes (kShapeGraphs, ShapeGraphs.h).
+constexpr size_t kMatmulShapes = 8;
+
+/// The plans of a step's recent problems, most recently used first, the
+/// least recently used evicted beyond kMatmulShapes; shared by the
+/// executable's invocations, which run on threads of their own. A plan an
+/// invocation still holds outlives its eviction.
+class ProblemPlans {
+public:
+  std::shared_ptr<const ProblemPlan> find(const AlgorithmKey &key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = plans.begin(); it != plans.end(); ++it)
+      if ((*it)->key == key) {
+        plans.splice(plans.begin(), plans, it);
+        return plans.front();
+      }
+    return nullptr;
+  }
+  void add(std::shared_ptr<const ProblemPlan> plan) {
+    std::lock_guard<std::mutex> lock(mutex);
+    plans.push_front(std::move(plan));
+    if (plans.size() > kMatmulShapes)
+      plans.pop_back();
+  }
+
+private:
+  std::mutex mutex;
+  std::list<std::shared_ptr<const ProblemPlan>> plans;
+};
+
 /// A `cublaslt.matmul` step, ready for any invocation.
 class PreparedMatmul final : public PreparedLibraryCall {
 public:
-  PreparedMatmul(const CublasLt &lt, const CudaDriver &cu, MatmulProblem p,
-                 MatmulLayouts layouts, cublasLtMatmulAlgo_t algorithm,
-                 std::shared_ptr<TunedAlgorithms> tuned)
-      : lt(lt), cu(cu), p(p), key(p.algorithmKey()),
-        layouts(std::move(layouts)), algorithm(algorithm),
-        tuned(std::move(tuned)) {}
+  PreparedMatmul(const CublasLt &lt, const CudaDriver &cu,
+                 std::shared_ptr<const ProblemPlan> planned,
+                 std::shared_ptr<TunedAlgorithms> tuned,
+                 std::vector<int64_t> bufferBytes)
+      : lt(lt), cu(cu), planned(std::move(planned)), tuned(std::move(tuned)),
+        bufferBytes(std::move(bufferBytes)) {
+    shapes.add(this->planned);
+  }
 
   Result<std::unique_ptr<LibraryCallInstance>>
   instantiate(LibrarySessions &sessions) const override;
 
+  /// The plan of `call`, the step at bound symbols: read and checked
+  /// against the step's buffers, and planned with `handle` and `desc` on
+  /// its first use.
+  Result<std::shared_ptr<const ProblemPlan>>
+  planFor(const LibraryCallStep &call, cublasLtHandle_t handle,
+          cublasLtMatmulDesc_t desc) const {
+    Result<MatmulProblem> problem =
+        readProblem(LibraryCallContext{cu, call, bufferBytes, "the step"});
+    if (!problem)
+      return problem.error();
+    if (std::shared_ptr<const ProblemPlan> found =
+            shapes.find(problem->algorithmKey()))
+      return found;
+    Result<std::shared_ptr<const ProblemPlan>> plan =
+        planProblem(lt, handle, *problem, desc);
+    if (!plan)
+      return plan.error();
+    shapes.add(*plan);
+    return plan;
+  }
+
   const CublasLt &lt;
   const CudaDriver &cu;
-  const MatmulProblem p;
-  const AlgorithmKey key;
-  const MatmulLayouts layouts;
-  /// The heuristic's best.
-  const cublasLtMatmulAlgo_t algorithm;
+  /// The problem as the module states it (at the symbols' largest values).
+  const std::shared_ptr<const ProblemPlan> planned;
   const std::shared_ptr<TunedAlgorithms> tuned;
+  const std::vector<int64_t> bufferBytes;
+  /// Over symbolic sizes, the plans of the recent problems.
+  mutable ProblemPlans shapes;
 };
 
 /// A `cublaslt.matmul` step in one invocation.
@@ -512,12 +606,24 @@ class MatmulInstance final : public LibraryCallInstance {
 public:
   MatmulInstance(const PreparedMatmul &step,
                  std::shared_ptr<InvocationSession> session, LtMatmulDesc desc)
-      : step(step), p(step.p), lt(step.lt), session(std::move(session)),
-        desc(std::move(desc)),
-        algorithm(step.tuned->find(step.key).value_or(step.algorithm)) {}
+      : step(step), lt(step.lt), session(std::move(session)),
+        desc(std::move(desc)) {
+    use(step.planned);
+  }
 
   Status enqueue(const uint64_t *buffers, CUstream stream) override {
     return call(buffers, stream, algorithm);
+  }
+
+  /// The problem at the bound symbols' values: planned on its first use
+  /// (by any invocation of the executable), then reused.
+  Status bindShape(const LibraryCallStep &instantiated) override {
+    Result<std::shared_ptr<const ProblemPlan>> found =
+        step.planFor(instantiated, session->handle.get(), desc.get());
+    if (!found)
+      return found.error();
+    use(*found);
+    return Status::ok();
   }
 
   /// Times the heuristic's first kTuningCandidates algorithms (kTimedCalls
@@ -525,16 +631,17 @@ public:
   /// fastest, unless an invocation of the executable chose one for this
   /// problem before. Each call writes D, as the run does.
   Status tune(const uint64_t *buffers, CUstream stream) override {
-    if (std::optional<cublasLtMatmulAlgo_t> chosen = step.tuned->find(step.key)) {
+    if (std::optional<cublasLtMatmulAlgo_t> chosen =
+            step.tuned->find(plan->key)) {
       algorithm = *chosen;
       return Status::ok();
     }
     Result<std::vector<cublasLtMatmulHeuristicResult_t>> candidates =
-        heuristicCandidates(lt, session->handle.get(), p, desc.get(),
-                            step.layouts, kTuningCandidates);
+        heuristicCandidates(lt, session->handle.get(), plan->p, desc.get(),
+                            plan->layouts, kTuningCandidates);
     if (!candidates)
       return candidates.error();
-    cublasLtMatmulAlgo_t best = step.algorithm;
+    cublasLtMatmulAlgo_t best = plan->algorithm;
     double bestMs = std::numeric_limits<double>::infinity();
     for (const cublasLtMatmulHeuristicResult_t &candidate : *candidates) {
       Result<double> ms = timeCalls(buffers, stream, candidate.algo);
@@ -545,18 +652,26 @@ public:
         best = candidate.algo;
       }
     }
-    step.tuned->store(step.key, best);
+    step.tuned->store(plan->key, best);
     algorithm = best;
     return Status::ok();
   }
 
 private:
+  /// Calls `next`'s problem from now on, with the algorithm tuning chose
+  /// for it, if any, else the heuristic's.
+  void use(std::shared_ptr<const ProblemPlan> next) {
+    plan = std::move(next);
+    algorithm = step.tuned->find(plan->key).value_or(plan->algorithm);
+  }
+
   static constexpr int kTuningCandidates = 8;
   static constexpr int kTimedCalls = 3;
 
   /// One cublasLtMatmul over the step's buffers with `algo`.
   Status call(const uint64_t *buffers, CUstream stream,
               const cublasLtMatmulAlgo_t &algo) {
+    const MatmulProblem &p = plan->p;
     uint64_t a = address(buffers[0], p.offsetA);
     uint64_t b = address(buffers[1], p.offsetB);
     uint64_t d = address(buffers[p.dBuffer()], p.offsetD);
@@ -578,9 +693,9 @@ private:
                            : static_cast<const void *>(&kZeroF32);
     if (cublasStatus_t s = lt.cublasLtMatmul(
             session->handle.get(), desc.get(), one, pointer(a),
-            step.layouts.a.get(), pointer(b), step.layouts.b.get(), zero,
-            pointer(d), step.layouts.d.get(), pointer(d),
-            step.layouts.d.get(), &algo, workspace,
+            plan->layouts.a.get(), pointer(b), plan->layouts.b.get(), zero,
+            pointer(d), plan->layouts.d.get(), pointer(d),
+            plan->layouts.d.get(), &algo, workspace,
             size_t(p.workspaceBytes), stream))
       return ltError(lt, "cublasLtMatmul", s);
     return Status::ok();
@@ -633,7 +748,7 @@ private:
   static constexpr double kOneF64 = 1, kZeroF64 = 0;
 
   uint64_t address(uint64_t buffer, int64_t offset) const {
-    return buffer + uint64_t(offset) * uint64_t(p.dtype->bytes);
+    return buffer + uint64_t(offset) * uint64_t(plan->p.dtype->bytes);
   }
   static void *pointer(uint64_t address) {
     return reinterpret_cast<void *>(address);
@@ -643,7 +758,7 @@ private:
   /// 256-byte aligned buffer; a caller's pointer (runOnDevice) may have less.
   Status checkAligned(const char *name, uint64_t address,
                       int64_t offset) const {
-    uint32_t needed = p.alignment(offset);
+    uint32_t needed = plan->p.alignment(offset);
     if (address % needed == 0)
       return Status::ok();
     return makeError(ErrorCode::InvalidArgument,
@@ -668,12 +783,14 @@ private:
   }
 
   const PreparedMatmul &step;
-  const MatmulProblem &p;
   const CublasLt &lt;
   std::shared_ptr<InvocationSession> session;
   LtMatmulDesc desc;
   uint64_t boundBias = 0;
-  /// The heuristic's best, or the one tuning chose.
+  /// The problem of the bound shape (the module's problem until a shape is
+  /// bound), and its algorithm: the heuristic's best, or the one tuning
+  /// chose.
+  std::shared_ptr<const ProblemPlan> plan;
   cublasLtMatmulAlgo_t algorithm;
 };
 
@@ -683,28 +800,30 @@ PreparedMatmul::instantiate(LibrarySessions &sessions) const {
       session<InvocationSession>(lt, sessions);
   if (!s)
     return s.error();
-  Result<LtMatmulDesc> desc = createMatmulDesc(lt, p);
+  Result<LtMatmulDesc> desc = createMatmulDesc(lt, planned->p);
   if (!desc)
     return desc.error();
   return std::unique_ptr<LibraryCallInstance>(
       new MatmulInstance(*this, std::move(*s), std::move(*desc)));
 }
 
-/// The heuristic's best algorithm for the problem: Incompatible, naming the
-/// problem, if it has none.
-Result<cublasLtMatmulAlgo_t>
+/// The plan of the problem, planned once per distinct problem of the
+/// executable.
+Result<std::shared_ptr<const ProblemPlan>>
 chooseAlgorithm(const CublasLt &lt, LoadSession &session,
-                const MatmulProblem &p, cublasLtMatmulDesc_t desc,
-                const MatmulLayouts &layouts, const std::string &where) {
+                const MatmulProblem &p, const std::string &where) {
   AlgorithmKey key = p.algorithmKey();
-  if (auto it = session.algorithms.find(key); it != session.algorithms.end())
+  if (auto it = session.plans.find(key); it != session.plans.end())
     return it->second;
-  Result<std::vector<cublasLtMatmulHeuristicResult_t>> found =
-      heuristicCandidates(lt, session.handle.get(), p, desc, layouts, 1);
-  if (!found)
-    return prefixError(where + ": ", found.error());
-  session.algorithms.emplace(std::move(key), found->front().algo);
-  return found->front().algo;
+  Result<LtMatmulDesc> desc = createMatmulDesc(lt, p);
+  if (!desc)
+    return prefixError(where + ": ", desc.error());
+  Result<std::shared_ptr<const ProblemPlan>> plan =
+      planProblem(lt, session.handle.get(), p, desc->get());
+  if (!plan)
+    return prefixError(where + ": ", plan.error());
+  session.plans.emplace(std::move(key), *plan);
+  return plan;
 }
 
 } // namespace
@@ -722,19 +841,12 @@ prepareCublasLtMatmul(const LibraryCallContext &context,
       session<LoadSession>(**lt, loadSessions);
   if (!load)
     return prefixError(context.where + ": ", load.error());
-  Result<MatmulLayouts> layouts = createLayouts(**lt, *problem);
-  if (!layouts)
-    return prefixError(context.where + ": ", layouts.error());
-  Result<LtMatmulDesc> desc = createMatmulDesc(**lt, *problem);
-  if (!desc)
-    return prefixError(context.where + ": ", desc.error());
-  Result<cublasLtMatmulAlgo_t> algorithm = chooseAlgorithm(
-      **lt, **load, *problem, desc->get(), *layouts, context.where);
-  if (!algorithm)
-    return algorithm.error();
-  return std::unique_ptr<PreparedLibraryCall>(
-      new PreparedMatmul(**lt, context.cu, *problem, std::move(*layouts),
-                         *algorithm, (*load)->tuned));
+  Result<std::shared_ptr<const ProblemPlan>> plan =
+      chooseAlgorithm(**lt, **load, *problem, context.where);
+  if (!plan)
+    return plan.error();
+  return std::unique_ptr<PreparedLibraryCall>(new PreparedMatmul(
+      **lt, context.cu, *plan, (*load)->tuned, context.bufferBytes));
 }
 
 } // namespace stride

@@ -155,13 +155,20 @@ struct Invocation::Impl {
       return prefixError(exe.name + ": ", values.error());
     if (instance && *values == boundValues)
       return Status::ok();
-    if (instance)
-      shapeGraphs.stash(boundValues, {graph, graphExec, graphAddresses});
+    ModuleDesc next = instantiateModule(exe.desc, *values, /*withCode=*/false);
+    if (Status s = bindLibraryCalls(next, *values); !s) {
+      // Some calls may have taken the new shape: none is bound until a
+      // binding succeeds.
+      stashGraph();
+      instance.reset();
+      return s;
+    }
+    stashGraph();
     CapturedGraph kept = shapeGraphs.take(*values);
     graph = kept.graph;
     graphExec = kept.exec;
     graphAddresses = std::move(kept.addresses);
-    instance = instantiateModule(exe.desc, *values, /*withCode=*/false);
+    instance = std::move(next);
     boundValues = std::move(*values);
     for (size_t i = 0; i < exe.desc.steps.size(); ++i)
       if (const auto *d = std::get_if<DispatchStep>(&exe.desc.steps[i]))
@@ -172,6 +179,40 @@ struct Invocation::Impl {
     // The slots changed: a launch binds the buffer addresses anew.
     boundAddresses.clear();
     return Status::ok();
+  }
+
+  /// Keeps the current shape's captured graph, if any, for its values.
+  void stashGraph() {
+    if (instance)
+      shapeGraphs.stash(boundValues, {graph, graphExec, graphAddresses});
+    graph = nullptr;
+    graphExec = nullptr;
+    graphAddresses.clear();
+  }
+
+  /// Gives each library call whose descriptor has size expressions its
+  /// step in `next`, the plan at `values`; an error names the step and
+  /// the values.
+  Status bindLibraryCalls(const ModuleDesc &next, const SymbolValues &values) {
+    for (size_t i = 0; i < exe.desc.steps.size(); ++i) {
+      const auto *call = std::get_if<LibraryCallStep>(&exe.desc.steps[i]);
+      if (!call || !libraryCalls[i] || !hasSizeExpressions(*call))
+        continue;
+      if (Status s = libraryCalls[i]->bindShape(
+              std::get<LibraryCallStep>(next.steps[i]));
+          !s)
+        return prefixError(exe.name + ": " + exe.stepName(i) + " at " +
+                               describeSymbolValues(exe.desc, values) + ": ",
+                           s.error());
+    }
+    return Status::ok();
+  }
+
+  static bool hasSizeExpressions(const LibraryCallStep &call) {
+    for (const DescriptorField &f : call.descriptor)
+      if (!f.symbolicInts.empty())
+        return true;
+    return false;
   }
 
   /// The plan needs bound symbols: refused before a first binding.

@@ -36,7 +36,8 @@ constexpr const char *kTestRoutinesInstall =
     "STRIDE_LIBRARY_PATH to its folder)";
 
 constexpr RegisteredRoutine kRoutines[] = {
-    {"cublaslt.matmul", prepareCublasLtMatmul, nullptr, nullptr, nullptr},
+    {"cublaslt.matmul", prepareCublasLtMatmul, nullptr, nullptr, nullptr,
+     /*symbolicSizes=*/true},
     {"cudnn.convolution", prepareCudnnConvolution, nullptr, nullptr, nullptr},
     {"cudnn.sdpa_forward", prepareCudnnSdpaForward, nullptr, nullptr, nullptr},
     {"cudnn.sdpa_backward", prepareCudnnSdpaBackward, nullptr, nullptr,
@@ -138,6 +139,14 @@ Result<std::unique_ptr<PreparedLibraryCall>>
 prepareLibraryCall(const RegisteredRoutine &routine,
                    const LibraryCallContext &context,
                    LibrarySessions &loadSessions) {
+  for (const DescriptorField &f : context.call.descriptor)
+    if (!f.symbolicInts.empty() && !routine.symbolicSizes)
+      return makeError(ErrorCode::Incompatible,
+                       context.where + ": descriptor field '" + f.name +
+                           "' is a size expression, but routine '" +
+                           routine.routine +
+                           "' is not called over symbolic sizes (only "
+                           "cublaslt.matmul is)");
   if (routine.prepareBuiltin)
     return routine.prepareBuiltin(context, loadSessions);
   return prepareLibrarySymbol(routine, context);

@@ -21,6 +21,8 @@
 //     is the invocation's own (a cuBLASLt handle, a descriptor holding the
 //     invocation's buffer addresses; a cuDNN handle, execution plan and
 //     workspace).
+//   - Over symbolic sizes, each new shape the invocation binds gives the
+//     instance the step at its values (bindShape).
 //   - Each run enqueues the instance on the invocation's stream.
 //
 //===----------------------------------------------------------------------===//
@@ -86,6 +88,13 @@ public:
   virtual Status tune(const uint64_t *buffers, CUstream stream) {
     return Status::ok();
   }
+  /// Over symbolic sizes (a descriptor with size expressions), before the
+  /// runs of each shape: `instantiated` is the step at the bound symbols'
+  /// values (instantiateModule), whose problem the next runs call. Only a
+  /// routine registered with `symbolicSizes` is given one.
+  virtual Status bindShape(const LibraryCallStep &instantiated) {
+    return Status::ok();
+  }
 };
 
 /// A library-call step prepared when its executable loads; immutable.
@@ -112,6 +121,9 @@ struct RegisteredRoutine {
   const char *library; // the shared library's file name
   const char *symbol;  // a StrideLibraryRoutineFn in that library
   const char *install; // what provides the library
+  /// Whether the routine takes descriptors with size expressions
+  /// (LibraryCallInstance::bindShape); the others refuse them at load.
+  bool symbolicSizes = false;
 };
 
 /// The registered routine named `routine`, or null.

@@ -15,7 +15,11 @@
 // nccl.all_reduce calls among a group of stride-emu processes:
 // EmuCollective.h; event steps are no-ops, the steps running in order) is the
 // module's own, so everything but the GPU itself is exercised. Outputs and temporaries are poisoned (0xFF) before
-// the plan runs; zeroed temporaries start zeroed, as on the GPU.
+// the plan runs; zeroed temporaries start zeroed, as on the GPU. With
+// --trace-library-calls it prints each library call of the first run as
+// the module at the inputs' shapes states it ("library call:
+// cublaslt.matmul f32 m=256 n=7 ...", summarizeStep), so a test sees the
+// problem each shape calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,9 +53,12 @@ int main(int argc, char **argv) {
   std::vector<std::string> args;
   std::vector<std::string> kernelsPaths;
   int runs = 1;
+  bool traceCalls = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--kernels") && i + 1 < argc)
       kernelsPaths.push_back(argv[++i]);
+    else if (!std::strcmp(argv[i], "--trace-library-calls"))
+      traceCalls = true;
     else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc)
       runs = std::max(1, std::atoi(argv[++i]));
     else
@@ -200,6 +207,8 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < desc.steps.size(); ++i) {
       std::string problem;
       const Step &step = desc.steps[i];
+      if (traceCalls && run == 0 && std::holds_alternative<LibraryCallStep>(step))
+        std::cout << "library call: " << summarizeStep(desc, i).name << "\n";
       if (const auto *d = std::get_if<DispatchStep>(&step)) {
         problem = dispatch(*d, i);
       } else if (const auto *f = std::get_if<FillStep>(&step)) {

@@ -127,7 +127,8 @@ std::vector<Entry> corpus() {
           {"states-and-absent-outputs.module", statesAndAbsentOutputs()},
           {"aliased-outputs.module", aliasedOutputs()},
           {"collective-stream.module", streamedModule()},
-          {"symbolic-sizes.module", symbolicModule()}};
+          {"symbolic-sizes.module", symbolicModule()},
+          {"symbolic-call.module", symbolicCallModule()}};
 }
 
 std::string corpusDir() {

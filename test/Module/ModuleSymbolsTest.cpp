@@ -1,4 +1,4 @@
-//===- ModuleSymbolsTest.cpp - Format version 7's symbolic section --------===//
+//===- ModuleSymbolsTest.cpp - The symbolic section of modules ------------===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // A module with symbolic sizes (python-free-docs/module-format.md,
-// "Symbols"): its symbols, layouts, grids, size arguments and copy sizes
-// survive the file; every malformed value is refused with its message; the
+// "Symbols"): its symbols, layouts, grids, size arguments, copy sizes and
+// library-call descriptor expressions survive the file; every malformed value is refused with its message; the
 // runtime's binding of the symbols from the inputs' shapes and the module
 // at their values (python-free-docs/symbolic-sizes.md, "At run time").
 //
@@ -38,12 +38,16 @@ std::string problem(const ModuleDesc &d) {
 
 const std::string kInconsistent = "m.stridemod: inconsistent module: ";
 
+/// `d`, which must verify, written and read back.
+Result<ModuleDesc> roundTrip(const ModuleDesc &d) {
+  EXPECT_EQ(problem(d), "(verified)");
+  std::vector<uint8_t> bytes = serializeModule(d);
+  return parseModule(bytes.data(), bytes.size(), "m.stridemod");
+}
+
 TEST(ModuleSymbolsTest, SymbolicSectionSurvivesTheFile) {
   ModuleDesc d = symbolicModule();
-  ASSERT_EQ(problem(d), "(verified)");
-  std::vector<uint8_t> bytes = serializeModule(d);
-  Result<ModuleDesc> parsed =
-      parseModule(bytes.data(), bytes.size(), "m.stridemod");
+  Result<ModuleDesc> parsed = roundTrip(d);
   ASSERT_TRUE(parsed) << parsed.error().message;
   EXPECT_EQ(*parsed, d);
 }
@@ -293,6 +297,62 @@ TEST(ModuleSymbolsTest, DescribeShowsSymbolsAndRunTimeSizes) {
         "batch*3072 bytes)\n"})
     EXPECT_NE(text.find(line), std::string::npos)
         << "missing: " << line << "in:\n" << text;
+}
+
+} // namespace
+
+namespace {
+
+TEST(ModuleSymbolsTest, DescriptorExpressionsSurviveTheFile) {
+  ModuleDesc d = symbolicCallModule();
+  Result<ModuleDesc> parsed = roundTrip(d);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(*parsed, d);
+  const auto &call = std::get<LibraryCallStep>(parsed->steps[2]);
+  EXPECT_EQ(call.descriptor[1].symbolicInts,
+            (std::vector<SizeExpr>{times(sym("batch"), num(768))}));
+  EXPECT_TRUE(call.descriptor[2].symbolicInts.empty());
+}
+
+TEST(ModuleSymbolsTest, MalformedDescriptorExpressionsAreRefused) {
+  ModuleDesc d = symbolicCallModule();
+  d.formatVersion = 7;
+  EXPECT_EQ(roundTripError(d),
+            kInconsistent + "format version 7 has symbolic library-call "
+                            "descriptor fields, which version 8 added");
+  d = symbolicCallModule();
+  std::get<LibraryCallStep>(d.steps[2]).descriptor[0].ints = {1024, 1};
+  EXPECT_EQ(problem(d), kInconsistent + "step 3 of 3 descriptor field 'n' "
+                                        "has 1 size expressions for its 2 "
+                                        "integers");
+  d = symbolicCallModule();
+  std::get<LibraryCallStep>(d.steps[2]).descriptor[0].ints = {1000};
+  EXPECT_EQ(problem(d), kInconsistent + "step 3 of 3 descriptor field 'n' "
+                                        "entry 0 is 1000, but its size "
+                                        "expression batch is 1024 at the "
+                                        "symbols' largest values");
+  d = symbolicCallModule();
+  std::get<LibraryCallStep>(d.steps[2]).descriptor[0].symbolicInts = {
+      sym("seq")};
+  EXPECT_EQ(problem(d), kInconsistent + "step 3 of 3 descriptor field 'n' "
+                                        "entry 0 names 'seq', which is not a "
+                                        "symbol of the module");
+}
+
+TEST(ModuleSymbolsTest, InstanceEvaluatesDescriptorExpressions) {
+  ModuleDesc at7 = instantiateModule(symbolicCallModule(), {{"batch", 7}});
+  const auto &call = std::get<LibraryCallStep>(at7.steps[2]);
+  EXPECT_EQ(call.descriptor[0], (DescriptorField{"n", {7}, "", {}}));
+  EXPECT_EQ(call.descriptor[1], (DescriptorField{"stride_d", {7 * 768}, "", {}}));
+  EXPECT_EQ(call.descriptor[2], (DescriptorField{"ld", {768}, "", {}}));
+  EXPECT_EQ(problem(at7), "(verified)");
+  EXPECT_EQ(summarizeStep(at7, 2).name, "cublaslt.matmul n=7");
+  std::string text = describeModule(symbolicCallModule());
+  EXPECT_NE(text.find("descriptor {n = [1024] (at run time [batch]), "
+                      "stride_d = [786432] (at run time [batch*768]), "
+                      "ld = [768]}"),
+            std::string::npos)
+      << text;
 }
 
 } // namespace

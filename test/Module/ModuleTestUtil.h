@@ -113,6 +113,19 @@ inline ModuleDesc symbolicModule() {
   return d;
 }
 
+/// symbolicModule with a library call whose `n` and `stride_d` are size
+/// expressions (format version 8) and `ld` a constant.
+inline ModuleDesc symbolicCallModule() {
+  ModuleDesc d = symbolicModule();
+  d.steps.push_back(LibraryCallStep{
+      "cublaslt.matmul",
+      {0, 1},
+      {{"n", {1024}, "", {sym("batch")}},
+       {"stride_d", {1024 * 768}, "", {times(sym("batch"), num(768))}},
+       {"ld", {768}, "", {}}}});
+  return d;
+}
+
 } // namespace stride::test
 
 #endif // STRIDE_TEST_MODULE_MODULETESTUTIL_H

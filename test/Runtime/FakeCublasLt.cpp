@@ -18,7 +18,8 @@
 //   STRIDE_FAKE_CUBLASLT_MATMUL=S     cublasLtMatmul returns status S
 //
 // and stride_fake_cublaslt_counts() reports what it was asked ("handles=1
-// heuristics=2 matmuls=3": live handles, heuristic queries, matmuls).
+// layouts=3 heuristics=2 matmuls=3": live handles and matrix layouts,
+// heuristic queries, matmuls).
 // Built twice: with STRIDE_FAKE_CUBLASLT_WITHOUT_MATMUL it lacks
 // cublasLtMatmul, as a library of another version might.
 //
@@ -36,7 +37,7 @@
 
 namespace {
 
-std::atomic<int> liveHandles{0}, heuristics{0}, matmuls{0};
+std::atomic<int> liveHandles{0}, liveLayouts{0}, heuristics{0}, matmuls{0};
 
 cublasStatus_t statusFromEnv(const char *name) {
   const char *value = std::getenv(name);
@@ -169,12 +170,14 @@ FAKE_API cublasStatus_t cublasLtMatrixLayoutCreate(
     uint64_t cols, int64_t ld) {
   *layout = reinterpret_cast<cublasLtMatrixLayout_t>(
       new FakeLayout{type, rows, cols, ld});
+  ++liveLayouts;
   return CUBLAS_STATUS_SUCCESS;
 }
 
 FAKE_API cublasStatus_t
 cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t layout) {
   delete reinterpret_cast<FakeLayout *>(layout);
+  --liveLayouts;
   return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -272,6 +275,7 @@ cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t computeDesc,
 FAKE_API const char *stride_fake_cublaslt_counts() {
   static thread_local std::string text;
   text = "handles=" + std::to_string(liveHandles) +
+         " layouts=" + std::to_string(liveLayouts) +
          " heuristics=" + std::to_string(heuristics) +
          " matmuls=" + std::to_string(matmuls);
   return text.c_str();

@@ -96,15 +96,15 @@ float at(const HostArray &a, int64_t i) {
   return v;
 }
 
-std::vector<HostArray> linearInputs(float seed) {
-  return {floats({kM, kK}, seed, 0.25f), floats({kN, kK}, -0.5f, 0.125f),
+std::vector<HostArray> linearInputs(float seed, int64_t rows = kM) {
+  return {floats({rows, kK}, seed, 0.25f), floats({kN, kK}, -0.5f, 0.125f),
           floats({kN}, 0.5f, -0.25f)};
 }
 
 /// gelu(x @ w^T + bias), tanh form, on the host.
 std::vector<float> linearReference(const std::vector<HostArray> &in) {
   std::vector<float> y;
-  for (int64_t i = 0; i < kM; ++i)
+  for (int64_t i = 0; i < in[0].shape[0]; ++i)
     for (int64_t j = 0; j < kN; ++j) {
       double v = at(in[2], j);
       for (int64_t l = 0; l < kK; ++l)
@@ -123,7 +123,34 @@ void expectNear(const HostArray &out, const std::vector<float> &expected) {
         << "element " << i;
 }
 
-/// The fake cuBLASLt's counts ("handles=1 heuristics=2 matmuls=3").
+/// linearModule over x [rows, K] with rows in [1, kMaxRows] (symbol
+/// 'rows'): its buffers at kMaxRows rows, the descriptor's n and stride_d
+/// size expressions (python-free-docs/symbolic-sizes.md, "Library calls
+/// over symbolic sizes").
+constexpr int64_t kMaxRows = 16;
+
+ModuleDesc symbolicLinearModule() {
+  ModuleDesc d = linearModule();
+  d.symbols = {{"rows", 1, kMaxRows, 1}};
+  SizeExpr rows = SizeExpr::symbol("rows");
+  auto c = [](int64_t v) { return SizeExpr::constant(v); };
+  d.signature.inputs[0] = tensor("x", {kMaxRows, kK});
+  d.signature.inputs[0].symbolic = SymbolicLayout{{rows, c(kK)}, {c(kK), c(1)}, c(0)};
+  d.signature.outputs[0] = tensor("y", {kMaxRows, kN});
+  d.signature.outputs[0].symbolic = SymbolicLayout{{rows, c(kN)}, {c(kN), c(1)}, c(0)};
+  d.buffers[0].sizeBytes = 4 * kMaxRows * kK;
+  d.buffers[3].sizeBytes = 4 * kMaxRows * kN;
+  for (DescriptorField &f : std::get<LibraryCallStep>(d.steps[0]).descriptor) {
+    if (f.name == "n")
+      f = {"n", {kMaxRows}, "", {rows}};
+    if (f.name == "stride_d")
+      f = {"stride_d", {kMaxRows * kN}, "", {*rows.times(c(kN))}};
+  }
+  return d;
+}
+
+/// The fake cuBLASLt's counts ("handles=1 layouts=3 heuristics=2
+/// matmuls=3").
 std::string fakeCounts() {
   void *library = dlopen(STRIDE_FAKE_CUBLASLT_DIR "/libcublasLt.so.13",
                          RTLD_NOW | RTLD_NOLOAD);
@@ -232,6 +259,62 @@ TEST_F(FakeCublasLtTest, AlgorithmChosenOncePerProblem) {
   Result<std::shared_ptr<const Executable>> exe = load(d);
   ASSERT_TRUE(exe) << exe.error().message;
   EXPECT_EQ(countOf("heuristics"), before + 2);
+}
+
+TEST_F(FakeCublasLtTest, SymbolicRowsArePlannedOncePerShape) {
+  int before = countOf("heuristics");
+  Result<std::shared_ptr<const Executable>> exe = load(symbolicLinearModule());
+  ASSERT_TRUE(exe) << exe.error().message;
+  EXPECT_EQ(countOf("heuristics"), before + 1); // the problem at 16 rows
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  auto runAt = [&](int64_t rows) {
+    std::vector<HostArray> inputs = linearInputs(float(rows), rows);
+    Result<std::vector<HostArray>> out = (*inv)->run(inputs);
+    ASSERT_TRUE(out) << out.error().message;
+    EXPECT_EQ((*out)[0].shape, (std::vector<int64_t>{rows, kN}));
+    expectNear((*out)[0], linearReference(inputs));
+  };
+  // 1 and 3 are planned once each; 16 is the module's own problem.
+  for (int64_t rows : {1, 3, 1, 16, 3})
+    runAt(rows);
+  EXPECT_EQ(countOf("heuristics"), before + 3);
+  // Eight more shapes: the step keeps 8 problems, so the least recently
+  // used (1, 16, 3) are evicted and their layouts destroyed (the module's
+  // own problem stays with the executable).
+  for (int64_t rows = 4; rows < 12; ++rows)
+    runAt(rows);
+  EXPECT_EQ(countOf("heuristics"), before + 11);
+  EXPECT_EQ(countOf("layouts"), 3 * (8 + 1));
+  runAt(1); // evicted: planned again
+  EXPECT_EQ(countOf("heuristics"), before + 12);
+  runAt(11); // kept
+  EXPECT_EQ(countOf("heuristics"), before + 12);
+}
+
+// Shapes alternating under CUDA graphs: each shape's plan, its cuBLASLt
+// call at that shape's problem included, is captured once and replayed
+// after. The fake cuBLASLt computes when it is called (at the capture) and
+// a replay calls nothing, so the calls count the captures.
+TEST_F(FakeCublasLtTest, SymbolicRowsAreCapturedOncePerShape) {
+  Result<std::shared_ptr<const Executable>> exe = load(symbolicLinearModule());
+  ASSERT_TRUE(exe) << exe.error().message;
+  InvocationOptions options;
+  options.useCudaGraph = true;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe, options);
+  ASSERT_TRUE(inv) << inv.error().message;
+  std::vector<int> calls;
+  for (int64_t rows : {5, 2, 5, 16, 2}) {
+    int before = countOf("matmuls");
+    std::vector<HostArray> inputs = linearInputs(float(rows), rows);
+    Result<std::vector<HostArray>> out = (*inv)->run(inputs);
+    ASSERT_TRUE(out) << out.error().message;
+    EXPECT_EQ((*out)[0].shape, (std::vector<int64_t>{rows, kN}));
+    calls.push_back(countOf("matmuls") - before);
+    if (calls.back() == 1) // captured now: the results are this run's
+      expectNear((*out)[0], linearReference(inputs));
+  }
+  EXPECT_EQ(calls, (std::vector<int>{1, 1, 0, 1, 0}));
 }
 
 TEST_F(FakeCublasLtTest, TwoInvocationsOnTwoThreads) {
@@ -402,6 +485,48 @@ TEST_F(FakeCublasLtTest, NoAlgorithm) {
             "algorithm for f32 (compute 32f), epilogue 'gelu_bias', m=5 n=3 "
             "k=4 batch=1, transa=1 transb=0, lda=4 ldb=4 ldd=5, alignment of "
             "A, B, D 256, 256, 256 bytes, workspace 1024 bytes on this device");
+}
+
+// A shape whose problem has no algorithm is refused at its binding, naming
+// the step and the values; the invocation runs other shapes after it.
+TEST_F(FakeCublasLtTest, SymbolicRowsWithoutAlgorithm) {
+  Result<std::shared_ptr<const Executable>> exe = load(symbolicLinearModule());
+  ASSERT_TRUE(exe) << exe.error().message;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  {
+    FakeSetting none("STRIDE_FAKE_CUBLASLT_NO_ALGO", "1");
+    Result<std::vector<HostArray>> out = (*inv)->run(linearInputs(1, 3));
+    ASSERT_FALSE(out);
+    EXPECT_EQ(out.error().code, ErrorCode::Incompatible);
+    EXPECT_EQ(out.error().message,
+              "fake.stridemod: step 1 of 1 (library call 'cublaslt.matmul') "
+              "at rows = 3: cuBLASLt (" STRIDE_FAKE_CUBLASLT_DIR
+              "/libcublasLt.so.13) has no algorithm for f32 (compute 32f), "
+              "epilogue 'gelu_bias', m=5 n=3 k=4 batch=1, transa=1 transb=0, "
+              "lda=4 ldb=4 ldd=5, alignment of A, B, D 256, 256, 256 bytes, "
+              "workspace 1024 bytes on this device");
+  }
+  for (int64_t rows : {3, 16}) {
+    std::vector<HostArray> inputs = linearInputs(2, rows);
+    Result<std::vector<HostArray>> out = (*inv)->run(inputs);
+    ASSERT_TRUE(out) << out.error().message;
+    expectNear((*out)[0], linearReference(inputs));
+  }
+}
+
+// Only cublaslt.matmul takes size expressions in its descriptor; another
+// routine's step with one is refused at load, before its library loads.
+TEST_F(FakeCublasLtTest, SizeExpressionsForAnotherRoutineAreRefused) {
+  ModuleDesc d = symbolicLinearModule();
+  std::get<LibraryCallStep>(d.steps[0]).routine = "cudnn.sdpa_forward";
+  Error e = loadError(d);
+  EXPECT_EQ(e.code, ErrorCode::Incompatible);
+  EXPECT_EQ(e.message,
+            "fake.stridemod: step 1 of 1 (library call 'cudnn.sdpa_forward'): "
+            "descriptor field 'n' is a size expression, but routine "
+            "'cudnn.sdpa_forward' is not called over symbolic sizes (only "
+            "cublaslt.matmul is)");
 }
 
 TEST_F(FakeCublasLtTest, HandleCreationFails) {

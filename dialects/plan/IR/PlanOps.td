@@ -261,10 +261,15 @@ def Plan_LibraryCallOp : Plan_Op<"library_call"> {
     Calls `routine` (a name of the runtime's registry of library
     routines, e.g. `cublaslt.matmul`) with the buffers, as `descriptor`
     (the routine's parameters: shapes, layouts, epilogue) says. The runtime
-    loads the routine's library when it loads the module.
+    loads the routine's library when it loads the module. Over symbolic
+    sizes an integer parameter may be a `#stride.size` expression of the
+    function's symbols, evaluated at every run
+    (python-free-docs/symbolic-sizes.md).
 
     ```mlir
     plan.library_call "cublaslt.matmul"(%a, %b, %c) descriptor {m = 64 : i64}
+    plan.library_call "cublaslt.matmul"(%a, %b, %c)
+        descriptor {n = #stride.size<rows>, stride_d = #stride.size<rows*256>}
     ```
   }];
   let arguments = (ins StrAttr:$routine, DictionaryAttr:$descriptor,

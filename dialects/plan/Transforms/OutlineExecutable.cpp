@@ -117,6 +117,10 @@ StringRef cublasLtEpilogue(MatmulEpilogue epilogue, bool bias) {
 /// whole product, or its row classes (python-free-docs/matmul.md, "Row classes").
 std::vector<MatmulPart> matmulParts(MatmulOp matmul) {
   StridedTensorType result = matmul.getResult().getType();
+  // Over symbolic sizes the one call's rows are an expression
+  // (matmulDescriptor); stride-matmul-layout writes no row classes there.
+  if (result.isSymbolic())
+    return {MatmulPart{0, 1, 0, 0, result.getShape().back()}};
   ArrayRef<int64_t> shape = result.getShape();
   int64_t rows = shape[shape.size() - 2], columns = shape.back();
   if (std::optional<int64_t> classes = matmul.getRowClasses())
@@ -133,17 +137,22 @@ std::vector<MatmulPart> matmulParts(MatmulOp matmul) {
 /// transposed shape, so each operand's `transposed` is its transpose flag
 /// as it stands. A part's rows `rowStep` apart multiply the leading
 /// dimensions of the lhs (row-major: the verifier makes sure) and the
-/// result; its first row and column move the offsets.
+/// result; its first row and column move the offsets. Over symbolic sizes
+/// (stride-check-symbolic-sizes: symbolic rows and leading batch dim,
+/// static strides) the rows, the batch count and D's stride between
+/// calls are `#stride.size` expressions, evaluated per shape at run time.
 DictionaryAttr matmulDescriptor(MatmulOp matmul, const MatmulPart &part,
                                 bool allowTf32) {
   StridedTensorType lhs = matmul.getLhs().getType(),
                     rhs = matmul.getRhs().getType(),
                     result = matmul.getResult().getType();
-  ArrayRef<int64_t> shape = result.getShape();
+  SizeExprs shape = result.getSymbolicLayout().shape;
   int64_t rank = shape.size(), k = lhs.getShape()[rank - 1];
-  int64_t batch = 1;
-  for (int64_t d : shape.drop_back(2))
-    batch *= d;
+  SizeExpr batch = SizeExpr::constant(1);
+  for (const SizeExpr &d : ArrayRef<SizeExpr>(shape).drop_back(2))
+    batch = *batch.times(d);
+  SizeExpr rows = result.isSymbolic() ? shape[rank - 2]
+                                      : SizeExpr::constant(part.rows);
   DType dtype = result.getDType();
   StringRef compute = dtype == DType::F64               ? "64f"
                       : dtype == DType::F32 && allowTf32 ? "32f_fast_tf32"
@@ -158,23 +167,36 @@ DictionaryAttr matmulDescriptor(MatmulOp matmul, const MatmulPart &part,
   auto number = [&](StringRef name, int64_t value) {
     fields.push_back(builder.getNamedAttr(name, builder.getI64IntegerAttr(value)));
   };
+  auto size = [&](StringRef name, const SizeExpr &value) {
+    if (std::optional<int64_t> constant = value.getConstant())
+      return number(name, *constant);
+    fields.push_back(builder.getNamedAttr(
+        name, SizeExprAttr::get(matmul.getContext(), value)));
+  };
   text("dtype", dtypeName(dtype));
   text("compute", compute);
   number("m", part.columns);
-  number("n", part.rows);
+  size("n", rows);
   number("k", k);
-  number("batch", batch);
+  size("batch", batch);
   number("transa", a.getTransposed());
   number("transb", b.getTransposed());
   number("lda", a.getLd());
   number("ldb", b.getTransposed() ? b.getLd() : b.getLd() * part.rowStep);
-  // The verifier makes sure the library can write the result's layout.
-  MatmulOperandLayout d = *matmulResultLayout(result.getLayout());
+  // The verifier makes sure the library can write the result's layout;
+  // over symbolic sizes, stride-matmul-layout that it can at the largest
+  // sizes, where the static strides hold for the whole range.
+  MatmulOperandLayout d =
+      *matmulResultLayout(*layoutAtLargest(result, matmul));
   int64_t ldd = d.ld * part.rowStep;
   number("ldd", ldd);
   number("stride_a", a.getBatchStride());
   number("stride_b", b.getBatchStride());
-  number("stride_d", batch > 1 ? d.batchStride : part.rows * ldd);
+  // One matrix (a batch of 1 for every value): D's stride is its size.
+  if (batch.isConstant() && *batch.getConstant() == 1)
+    size("stride_d", *rows.times(SizeExpr::constant(ldd)));
+  else
+    number("stride_d", d.batchStride);
   // A column of the rhs is a row of cuBLASLt's A: `lda` apart when A is
   // transposed; a row of the lhs is a column of B: `ldb` apart unless B is.
   number("offset_a", rhs.getOffset() + part.firstColumn *

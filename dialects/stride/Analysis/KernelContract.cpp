@@ -749,6 +749,10 @@ LogicalResult stride::checkSkinnyProduct(MatmulOp op, int64_t maxRows,
                                          ContractReporter report) {
   StridedTensorType lhs = op.getLhs().getType(), rhs = op.getRhs().getType();
   Type element = lhs.getElementType();
+  if (lhs.isSymbolic() || rhs.isSymbolic())
+    return Violation(report, op)
+           << "is over symbolic sizes; the skinny product kernel computes "
+              "static shapes";
   if (lhs.getRank() != 2)
     return Violation(report, op)
            << "is a product of rank " << lhs.getRank()

@@ -343,6 +343,14 @@ SymbolRanges stride::enclosingSymbols(Operation *op) {
   return SymbolRanges();
 }
 
+std::optional<Layout> stride::layoutAtLargest(StridedTensorType type,
+                                              Operation *scope) {
+  if (!type.isSymbolic())
+    return type.getLayout();
+  return type.getSymbolicLayout().evaluate(
+      largestValues(enclosingSymbols(scope)));
+}
+
 static bool isSymbolicTensor(Type type) {
   auto tensor = dyn_cast<StridedTensorType>(type);
   return tensor && tensor.isSymbolic();

@@ -33,6 +33,14 @@ SymbolRanges declaredSymbols(mlir::FunctionOpInterface func);
 /// holds it.
 SymbolRanges enclosingSymbols(mlir::Operation *op);
 
+/// The layout of `type` at the largest values of the symbols of `scope`
+/// (enclosingSymbols): the layout a library call over symbolic sizes is
+/// planned at (python-free-docs/symbolic-sizes.md, "Library calls over
+/// symbolic sizes"). A static type's layout; nullopt where `type` names a
+/// symbol the function does not declare.
+std::optional<Layout> layoutAtLargest(StridedTensorType type,
+                                      mlir::Operation *scope);
+
 /// The first symbolic size of a function's value: an argument or an op's
 /// result, for stride-check-symbolic-sizes.
 struct SymbolicValue {

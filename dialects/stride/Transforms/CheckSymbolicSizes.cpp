@@ -8,14 +8,18 @@
 // stride-check-symbolic-sizes (Passes.td): the first pass of the pipeline.
 // The backend builds pointwise ops and views of the graph's inputs over
 // symbolic sizes (kernels that take sizes as arguments, plans sized at run
-// time); anything else over them stops here with one located error naming
-// the op and what is not built (python-free-docs/symbolic-sizes.md).
+// time), and products over symbolic rows (cuBLASLt calls whose descriptors
+// are size expressions); anything else over them stops here with one
+// located error naming the op and what is not built
+// (python-free-docs/symbolic-sizes.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/SymbolicSizes.h"
 #include "dialects/stride/Transforms/Passes.h"
+#include "dialects/stride/Transforms/SymbolicProducts.h"
+#include "stride/Support/MatmulLayout.h"
 
 namespace stride {
 #define GEN_PASS_DEF_CHECKSYMBOLICSIZES
@@ -51,23 +55,92 @@ bool touchesSymbolicSizes(Operation *op) {
          llvm::any_of(op->getResultTypes(), isSymbolicType);
 }
 
-/// A view chain that starts at an argument: a kernel reads it at the
-/// address its own type gives, which the emitter prints over the size
-/// parameters. A view of a computed value maps coordinates through its
-/// index map, which needs static sizes.
+/// A view chain that starts at an argument or a constant (a weight's bias
+/// broadcast over symbolic rows): a kernel reads it at the address its own
+/// type gives, which the emitter prints over the size parameters, and a
+/// product reads the constant itself as its bias. A view of a computed
+/// value maps coordinates through its index map, which needs static sizes.
 bool isViewOfArgument(ViewOpInterface view) {
   Value source = view.getSource();
   while (auto inner = source.getDefiningOp<ViewOpInterface>())
     source = inner.getSource();
-  return isa<BlockArgument>(source);
+  return isa<BlockArgument>(source) || source.getDefiningOp<ConstantOp>();
 }
+
+bool hasSymbolicLayout(Value value, ArrayRef<int64_t> dims) {
+  SymbolicLayout layout =
+      cast<StridedTensorType>(value.getType()).getSymbolicLayout();
+  for (int64_t d : dims)
+    if (!layout.shape[d].isConstant())
+      return true;
+  return false;
+}
+
+bool hasSymbolicStrides(Value value) {
+  SymbolicLayout layout =
+      cast<StridedTensorType>(value.getType()).getSymbolicLayout();
+  return !layout.offset.isConstant() ||
+         llvm::any_of(layout.strides,
+                      [](const SizeExpr &s) { return !s.isConstant(); });
+}
+
+} // namespace
+
+/// With static strides the library reads each operand in place at one
+/// leading dimension and batch stride for the whole range, and only the
+/// call's n, batch and D's stride change with the shape.
+std::optional<std::string> stride::missingForSymbolicProduct(MatmulOp matmul) {
+  int64_t rank = matmul.getResult().getType().getRank();
+  SmallVector<int64_t> innerBatch;
+  for (int64_t d = 1; d + 2 < rank; ++d)
+    innerBatch.push_back(d);
+  Value lhs = matmul.getLhs(), rhs = matmul.getRhs();
+  if (hasSymbolicLayout(lhs, {rank - 1}) ||
+      hasSymbolicLayout(rhs, {rank - 2, rank - 1}))
+    return std::string("products over a symbolic contraction or column "
+                       "count (cuBLASLt is called over symbolic rows and a "
+                       "symbolic leading batch dim only)");
+  if (hasSymbolicLayout(matmul.getResult(), innerBatch))
+    return std::string("products over a symbolic batch dim other than the "
+                       "first");
+  Value bias = matmul.getBias();
+  if (hasSymbolicStrides(lhs) || hasSymbolicStrides(rhs) ||
+      hasSymbolicStrides(matmul.getResult()) ||
+      (bias && hasSymbolicStrides(bias)))
+    return std::string("products whose operands or result have symbolic "
+                       "strides or offsets (cuBLASLt reads them at one "
+                       "leading dimension and batch stride for the whole "
+                       "range)");
+  auto at = [&](Value v) {
+    return layoutAtLargest(cast<StridedTensorType>(v.getType()), matmul);
+  };
+  std::optional<Layout> lhsAt = at(lhs), rhsAt = at(rhs),
+                        resultAt = at(matmul.getResult());
+  if (!lhsAt || !rhsAt || !resultAt || !matmulOperandLayout(*lhsAt) ||
+      !matmulOperandLayout(*rhsAt) || !matmulResultLayout(*resultAt) ||
+      (bias && (!at(bias) || !isContiguousVector(*at(bias)))))
+    return std::string("products whose operands cuBLASLt cannot read in "
+                       "place or whose result it cannot write (the copy "
+                       "stride-matmul-layout makes is over static sizes)");
+  return std::nullopt;
+}
+
+namespace {
 
 /// Why the backend does not build `op` over symbolic sizes, for the
 /// message: nullopt when it builds it; "" for an op of a kind it builds
-/// none of (only pointwise ops and views of inputs take size arguments).
+/// none of (only pointwise ops, views of inputs and products take size
+/// arguments).
 std::optional<std::string> missingFor(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<Elementwise>())
     return std::nullopt;
+  if (auto matmul = dyn_cast<MatmulOp>(op))
+    return missingForSymbolicProduct(matmul);
+  if (isa<AttentionOp, AttentionBackwardOp>(op))
+    return std::string("attention (cuDNN's graphs and Stride's attention "
+                       "kernels take static shapes; a cuDNN graph per shape, "
+                       "cached by the runtime as cuBLASLt plans are, is not "
+                       "built)");
   if (auto view = dyn_cast<ViewOpInterface>(op)) {
     if (isViewOfArgument(view))
       return std::nullopt;

@@ -70,11 +70,17 @@ bool onlyReadBy(Value value, Operation *reader) {
 
 /// Whether `op` is a candidate: a functional op of the function's body,
 /// without memory effects or regions, that computes something (a constant
-/// source is already as small as it gets) from constant sources only.
+/// source is already as small as it gets) of static sizes from constant
+/// sources only.
 bool readsOnlyConstants(Operation *op) {
   if (!isFunctional(op) || isConstantSource(op) || op->getNumRegions() != 0 ||
       op->getNumResults() != 1 || !isMemoryEffectFree(op) ||
       !isa<func::FuncOp>(op->getParentOp()))
+    return false;
+  // A value over symbolic sizes (constants broadcast over symbolic rows)
+  // has no static elements to store.
+  if (auto type = dyn_cast<StridedTensorType>(op->getResult(0).getType());
+      type && type.isSymbolic())
     return false;
   return llvm::all_of(op->getOperands(), [](Value operand) {
     return isConstantSource(bufferSource(operand));

@@ -15,7 +15,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/stride/Analysis/KernelContract.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 #include "dialects/stride/Transforms/Passes.h"
+#include "dialects/stride/Transforms/SymbolicProducts.h"
 #include "stride/Support/MatmulLayout.h"
 
 #include "mlir/IR/Builders.h"
@@ -49,7 +51,9 @@ public:
   OperandLayouts(bool padOperandRows, bool padContractionDim)
       : padOperandRows(padOperandRows), padContractionDim(padContractionDim) {}
 
-  void decide(MatmulOp matmul) {
+  LogicalResult decide(MatmulOp matmul) {
+    if (isSymbolicProduct(matmul))
+      return decideSymbolic(matmul);
     // A `row_classes` already on the op (written by hand, or by an
     // earlier run) stands.
     std::optional<int64_t> classes = matmul.getRowClasses();
@@ -71,9 +75,40 @@ public:
       copyToDense(matmul, bias[0]);
     if (!classes)
       decideResult(matmul);
+    return success();
   }
 
 private:
+  static bool isSymbolicProduct(MatmulOp matmul) {
+    return llvm::any_of(matmul->getOperandTypes(), [](Type t) {
+      return cast<StridedTensorType>(t).isSymbolic();
+    }) || matmul.getResult().getType().isSymbolic();
+  }
+
+  /// A product over symbolic sizes (stride-check-symbolic-sizes admits
+  /// static strides and offsets only) reads its operands in place and
+  /// writes the graph's result layout, at their layouts at the symbols'
+  /// largest values, which hold for every value: no row classes, no
+  /// aligned or zero-padded copies and no padded N, whose choice depends
+  /// on sizes a range does not fix (python-free-docs/symbolic-sizes.md,
+  /// "Library calls over symbolic sizes").
+  static LogicalResult decideSymbolic(MatmulOp matmul) {
+    if (std::optional<std::string> missing = missingForSymbolicProduct(matmul))
+      return matmul.emitOpError()
+             << "over symbolic sizes is not built: not yet for " << *missing
+             << " (stride-check-symbolic-sizes refuses it first)";
+    // The rule makes sure each operand reads in place at the largest values.
+    auto readAt = [&](Value operand) {
+      Layout layout = *layoutAtLargest(
+          cast<StridedTensorType>(operand.getType()), matmul);
+      return getMatmulOperandAttr(matmul.getContext(),
+                                  *matmulOperandLayout(layout));
+    };
+    matmul.setLhsLayoutAttr(readAt(matmul.getLhs()));
+    matmul.setRhsLayoutAttr(readAt(matmul.getRhs()));
+    return success();
+  }
+
   /// The type of `value`'s dense row-major copy (copyToDense).
   static StridedTensorType denseTypeOf(Value value) {
     auto type = cast<StridedTensorType>(value.getType());
@@ -494,15 +529,20 @@ struct MatmulLayoutPass
       return signalPassFailure();
     }
     OperandLayouts layouts(padOperandRows, padContraction);
-    getOperation().walk([&](MatmulOp matmul) {
+    WalkResult walk = getOperation().walk([&](MatmulOp matmul) {
       // A mark already on the op (written by hand, or by an earlier run)
       // stands; the kernel contract checks it.
       if (matmul->hasAttr(StrideDialect::kSkinnyProductAttrName))
-        return;
-      if (*rows > 0 && succeeded(checkSkinnyProduct(matmul, *rows)))
-        return markSkinny(matmul);
-      layouts.decide(matmul);
+        return WalkResult::advance();
+      if (*rows > 0 && succeeded(checkSkinnyProduct(matmul, *rows))) {
+        markSkinny(matmul);
+        return WalkResult::advance();
+      }
+      return failed(layouts.decide(matmul)) ? WalkResult::interrupt()
+                                            : WalkResult::advance();
     });
+    if (walk.wasInterrupted())
+      signalPassFailure();
   }
 };
 

@@ -128,11 +128,14 @@ bool layoutIsFixed(Value value) {
   return fixed;
 }
 
-/// Whether `product` can be merged with others at all: 2-D, a constant
-/// weight only it reads, a bias (if any) likewise, no decision of a later
-/// pass on it yet, and a result whose layout may change.
+/// Whether `product` can be merged with others at all: 2-D of static
+/// sizes (the slices of a merged product over symbolic rows would be views
+/// of a computed value), a constant weight only it reads, a bias (if any)
+/// likewise, no decision of a later pass on it yet, and a result whose
+/// layout may change.
 bool isCandidate(MatmulOp product) {
-  if (product.getResult().getType().getRank() != 2 || !weightOf(product) ||
+  StridedTensorType result = product.getResult().getType();
+  if (result.getRank() != 2 || result.isSymbolic() || !weightOf(product) ||
       product.getLhsLayout() || product.getRhsLayout() ||
       product.getRowClasses() || product->hasAttr(StrideDialect::kSkinnyProductAttrName))
     return false;

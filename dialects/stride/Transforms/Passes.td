@@ -18,12 +18,15 @@ def CheckSymbolicSizes : Pass<"stride-check-symbolic-sizes",
     768], f32>`) and checks their layouts for every value in the symbols'
     ranges; the backend builds pointwise ops and views of the graph's
     inputs over them (kernels that take sizes as arguments, plans sized at
-    run time: python-free-docs/symbolic-sizes.md). This pass, the first of
-    the pipeline, refuses anything else over symbolic sizes with one
-    located error naming the op, the symbol and its range, and what is not
-    built: reductions, views of computed values, any other op, a symbol
-    whose range holds 0, a state of symbolic sizes. A static graph passes
-    unchanged.
+    run time: python-free-docs/symbolic-sizes.md), and products over
+    symbolic rows and a symbolic leading batch dim with static strides
+    (cuBLASLt calls whose descriptors the runtime evaluates per shape).
+    This pass, the first of the pipeline, refuses anything else over
+    symbolic sizes with one located error naming the op, the symbol and its
+    range, and what is not built: reductions, views of computed values,
+    products over a symbolic contraction, column count or strides, any
+    other op, a symbol whose range holds 0, a state of symbolic sizes. A
+    static graph passes unchanged.
 
     ```
     error: 'stride.sum' over the symbolic size 'batch' (1 to 1024) is not

@@ -43,7 +43,7 @@ namespace stride {
 
 /// The module format version this build writes. It reads this one and
 /// every version from kOldestModuleFormatVersion on.
-inline constexpr uint32_t kModuleFormatVersion = 7;
+inline constexpr uint32_t kModuleFormatVersion = 8;
 /// The oldest version this build reads: version 5, which has no streams
 /// or events (every step runs on the invocation's stream).
 inline constexpr uint32_t kOldestModuleFormatVersion = 5;
@@ -260,8 +260,14 @@ struct DispatchStep {
 /// One parameter of a library call: integers or text.
 struct DescriptorField {
   std::string name;
+  /// In a module with symbols, the values at every symbol's largest value.
   std::vector<int64_t> ints;
   std::string text;
+  /// Format version 8: empty, or one size expression per entry of `ints`
+  /// (a constant for an entry that no symbol changes), the entries' values
+  /// at the bound symbols (python-free-docs/symbolic-sizes.md, "Library
+  /// calls over symbolic sizes").
+  std::vector<SizeExpr> symbolicInts;
 
   bool operator==(const DescriptorField &) const = default;
 };

@@ -5,14 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A module with symbolic sizes (format version 7,
+// A module with symbolic sizes (format versions 7 and 8,
 // python-free-docs/symbolic-sizes.md, "At run time") runs at every value of
 // its symbols: each run binds the symbols from the inputs' shapes, checks
 // them against their ranges, and runs the module instantiated at those
-// values, a static module whose grids, copy sizes, size arguments and
-// signature are evaluated. Buffers and the arena are the module's own,
-// sized for every symbol's largest value, so an instance needs no new
-// allocation. Plain C++: the runtime and stride-emu share it.
+// values, a static module whose grids, copy sizes, size arguments,
+// library-call descriptors and signature are evaluated. Buffers and the
+// arena are the module's own, sized for every symbol's largest value, so
+// an instance needs no new allocation. Plain C++: the runtime and stride-emu share it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +38,8 @@ bindModuleSymbols(const ModuleDesc &desc,
                   const std::vector<std::vector<int64_t>> &inputShapes);
 
 /// `desc` at `values` (bindModuleSymbols): no symbols; each symbolic layout,
-/// grid, copy size and size argument evaluated (a grid empty there is one
+/// grid, copy size, size argument and library-call descriptor entry
+/// evaluated (a grid empty there is one
 /// block, whose loops over the sizes run no iteration). Buffers and step
 /// indices are unchanged. `desc` without symbols is returned as it is.
 /// With `withCode` false the executables keep their kernels but not their

@@ -109,14 +109,24 @@ FailureOr<std::vector<uint8_t>> constantStorage(ElementsAttr value,
 }
 
 /// A library call's descriptor field: integers (an integer, or an array of
-/// them) or text.
+/// them), a size expression (its value at the symbols' `largest` values,
+/// and the expression for run time) or text.
 FailureOr<DescriptorField> descriptorField(NamedAttribute field,
-                                           Operation *call) {
+                                           Operation *call,
+                                           const SymbolValues &largest) {
   DescriptorField out;
   out.name = field.getName().str();
   Attribute value = field.getValue();
   if (auto integer = dyn_cast<IntegerAttr>(value)) {
     out.ints.push_back(integer.getInt());
+  } else if (auto size = dyn_cast<SizeExprAttr>(value)) {
+    std::optional<int64_t> atLargest = size.getValue().evaluate(largest);
+    if (!atLargest)
+      return call->emitOpError()
+             << "has the descriptor field '" << out.name << "' = " << value
+             << ", which names a symbol the function does not declare";
+    out.ints.push_back(*atLargest);
+    out.symbolicInts.push_back(size.getValue());
   } else if (auto ints = dyn_cast<DenseI64ArrayAttr>(value)) {
     out.ints.assign(ints.asArrayRef().begin(), ints.asArrayRef().end());
   } else if (auto text = dyn_cast<StringAttr>(value)) {
@@ -124,7 +134,8 @@ FailureOr<DescriptorField> descriptorField(NamedAttribute field,
   } else {
     return call->emitOpError()
            << "has the descriptor field '" << out.name << "' = " << value
-           << "; a module holds integers, arrays of i64 and strings";
+           << "; a module holds integers, arrays of i64, size expressions "
+              "and strings";
   }
   return out;
 }
@@ -366,8 +377,10 @@ LogicalResult PlanTranslation::translateLibraryCall(plan::LibraryCallOp call) {
       return failure();
     step.buffers.push_back(*index);
   }
+  SymbolValues largest = largestValues(declaredSymbols(entry));
   for (NamedAttribute field : call.getDescriptor()) {
-    FailureOr<DescriptorField> translated = descriptorField(field, call);
+    FailureOr<DescriptorField> translated =
+        descriptorField(field, call, largest);
     if (failed(translated))
       return failure();
     step.descriptor.push_back(std::move(*translated));

@@ -1,5 +1,6 @@
-// The backend builds pointwise ops and views of the graph's inputs over
-// symbolic sizes (python-free-docs/symbolic-sizes.md); anything else over
+// The backend builds pointwise ops, views of the graph's inputs and
+// products over symbolic rows over symbolic sizes
+// (python-free-docs/symbolic-sizes.md); anything else over
 // them stops at stride-check-symbolic-sizes, the first pass of the
 // pipeline, with one located error naming the op and what is not built; a
 // static graph, and a symbolic one the backend builds, pass unchanged.
@@ -15,6 +16,72 @@ func.func @pointwise(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"},
   %y = stride.add %x, %e : !stride.tensor<[batch, 768], f32>, !stride.tensor<[batch, 768], f32, strides = [0, 1]> -> !stride.tensor<[batch, 768], f32>
   %r = stride.relu %y : !stride.tensor<[batch, 768], f32> -> !stride.tensor<[batch, 768], f32>
   return %r : !stride.tensor<[batch, 768], f32>
+}
+
+// -----
+
+// A constant broadcast over symbolic rows (an exported bias): built.
+func.func @constant_bias(%x: !stride.tensor<[rows, 4], f32>) -> !stride.tensor<[rows, 4], f32>
+    attributes {stride.symbols = [#stride.symbol<"rows", range = [1, 64]>]} {
+  %c = stride.constant dense<[0.5, -1.5, 2.0, 3.25]> : tensor<4xf32> : !stride.tensor<4xf32>
+  %e = stride.expand %c : !stride.tensor<4xf32> -> !stride.tensor<[rows, 4], f32, strides = [0, 1]>
+  %y = stride.mul %x, %e : !stride.tensor<[rows, 4], f32>, !stride.tensor<[rows, 4], f32, strides = [0, 1]> -> !stride.tensor<[rows, 4], f32>
+  return %y : !stride.tensor<[rows, 4], f32>
+}
+
+// -----
+
+// Products over symbolic rows, and over a symbolic leading batch dim, with
+// static strides: built (cuBLASLt calls whose descriptors the runtime
+// evaluates per shape).
+func.func @products(%x: !stride.tensor<[rows, 64], f32>, %w: !stride.tensor<64x256xf32>,
+                    %a: !stride.tensor<[batch, 8, 64], f32>, %b: !stride.tensor<[batch, 64, 16], f32>)
+    -> (!stride.tensor<[rows, 256], f32>, !stride.tensor<[batch, 8, 16], f32>)
+    attributes {stride.symbols = [#stride.symbol<"rows", range = [1, 1024]>,
+                                  #stride.symbol<"batch", range = [1, 64]>]} {
+  %y = stride.matmul %x, %w : !stride.tensor<[rows, 64], f32>, !stride.tensor<64x256xf32> -> !stride.tensor<[rows, 256], f32>
+  %z = stride.matmul %a, %b : !stride.tensor<[batch, 8, 64], f32>, !stride.tensor<[batch, 64, 16], f32> -> !stride.tensor<[batch, 8, 16], f32>
+  return %y, %z : !stride.tensor<[rows, 256], f32>, !stride.tensor<[batch, 8, 16], f32>
+}
+
+// -----
+
+// A symbolic contraction: at the product.
+func.func @contraction(%x: !stride.tensor<[4, k], f32>, %w: !stride.tensor<[k, 8], f32>) -> !stride.tensor<4x8xf32>
+    attributes {stride.symbols = [#stride.symbol<"k", range = [1, 64]>]} {
+  // expected-error @+1 {{'stride.matmul' over the symbolic size 'k' (1 to 64) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for products over a symbolic contraction or column count (cuBLASLt is called over symbolic rows and a symbolic leading batch dim only) (issue 44)}}
+  %y = stride.matmul %x, %w : !stride.tensor<[4, k], f32>, !stride.tensor<[k, 8], f32> -> !stride.tensor<4x8xf32>
+  return %y : !stride.tensor<4x8xf32>
+}
+
+// -----
+
+// Symbolic rows of batched matrices: the batch strides are symbolic.
+func.func @batched_rows(%a: !stride.tensor<[2, seq, 64], f32>, %b: !stride.tensor<2x64x16xf32>) -> !stride.tensor<[2, seq, 16], f32>
+    attributes {stride.symbols = [#stride.symbol<"seq", range = [1, 128]>]} {
+  // expected-error @+1 {{'stride.matmul' over the symbolic size 'seq' (1 to 128) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for products whose operands or result have symbolic strides or offsets (cuBLASLt reads them at one leading dimension and batch stride for the whole range) (issue 44)}}
+  %y = stride.matmul %a, %b : !stride.tensor<[2, seq, 64], f32>, !stride.tensor<2x64x16xf32> -> !stride.tensor<[2, seq, 16], f32>
+  return %y : !stride.tensor<[2, seq, 16], f32>
+}
+
+// -----
+
+// A symbolic batch dim after the first.
+func.func @inner_batch(%a: !stride.tensor<[2, heads, 8, 64], f32>, %b: !stride.tensor<[2, heads, 64, 16], f32>) -> !stride.tensor<[2, heads, 8, 16], f32>
+    attributes {stride.symbols = [#stride.symbol<"heads", range = [1, 64]>]} {
+  // expected-error @+1 {{'stride.matmul' over the symbolic size 'heads' (1 to 64) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for products over a symbolic batch dim other than the first (issue 44)}}
+  %y = stride.matmul %a, %b : !stride.tensor<[2, heads, 8, 64], f32>, !stride.tensor<[2, heads, 64, 16], f32> -> !stride.tensor<[2, heads, 8, 16], f32>
+  return %y : !stride.tensor<[2, heads, 8, 16], f32>
+}
+
+// -----
+
+// Attention over symbolic sizes is not built: at the op.
+func.func @attention(%q: !stride.tensor<[batch, 4, 16, 32], f32>, %k: !stride.tensor<[batch, 4, 16, 32], f32>, %v: !stride.tensor<[batch, 4, 16, 32], f32>) -> !stride.tensor<[batch, 4, 16, 32], f32>
+    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 8]>]} {
+  // expected-error @+1 {{'stride.attention' over the symbolic size 'batch' (1 to 8) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for attention (cuDNN's graphs and Stride's attention kernels take static shapes; a cuDNN graph per shape, cached by the runtime as cuBLASLt plans are, is not built) (issue 44)}}
+  %o = stride.attention %q, %k, %v scale 0.25 : !stride.tensor<[batch, 4, 16, 32], f32>, !stride.tensor<[batch, 4, 16, 32], f32>, !stride.tensor<[batch, 4, 16, 32], f32> -> !stride.tensor<[batch, 4, 16, 32], f32>
+  return %o : !stride.tensor<[batch, 4, 16, 32], f32>
 }
 
 // -----

@@ -3,8 +3,8 @@
 // interpreter; a batch norm folded into a convolution's weight is computed
 // once here instead of by a kernel at every run. Blow-ups past
 // max-growth-bytes, a weight another op still reads (with a tight bound),
-// library calls, collectives, an op the interpreter refuses and ops of
-// inputs are left alone.
+// library calls, collectives, an op the interpreter refuses, ops of inputs
+// and ops over symbolic sizes are left alone.
 // RUN: stride-opt %s --split-input-file --stride-fold-into-convolution --stride-fold-constants | FileCheck %s
 // RUN: stride-opt %s --split-input-file "--stride-fold-constants=max-growth-bytes=200000" | FileCheck %s --check-prefix=LOOSE
 // RUN: stride-opt %s --split-input-file "--stride-fold-constants=max-growth-bytes=0" | FileCheck %s --check-prefix=TIGHT
@@ -168,4 +168,19 @@ func.func @left_alone(%x: !stride.tensor<2x2xf32>) -> (!stride.tensor<2x2xf32>, 
   %d = stride.div %n, %z : !stride.tensor<3xi64>, !stride.tensor<3xi64> -> !stride.tensor<3xi64>
   %m = stride.mul %x, %a : !stride.tensor<2x2xf32>, !stride.tensor<2x2xf32> -> !stride.tensor<2x2xf32>
   return %p, %s, %d, %m : !stride.tensor<2x2xf32>, !stride.tensor<2x2xf32>, !stride.tensor<3xi64>, !stride.tensor<2x2xf32>
+}
+
+// -----
+
+// Left alone: an op of constants over symbolic sizes (a bias broadcast over
+// symbolic rows), whose elements are not static.
+// CHECK-LABEL: func.func @symbolic
+// CHECK:       stride.neg
+func.func @symbolic(%x: !stride.tensor<[rows, 4], f32>) -> !stride.tensor<[rows, 4], f32>
+    attributes {stride.symbols = [#stride.symbol<"rows", range = [1, 64]>]} {
+  %c = stride.constant dense<[0.5, -1.5, 2.0, 3.25]> : tensor<4xf32> : !stride.tensor<4xf32>
+  %e = stride.expand %c : !stride.tensor<4xf32> -> !stride.tensor<[rows, 4], f32, strides = [0, 1]>
+  %n = stride.neg %e : !stride.tensor<[rows, 4], f32, strides = [0, 1]> -> !stride.tensor<[rows, 4], f32>
+  %y = stride.mul %x, %n : !stride.tensor<[rows, 4], f32>, !stride.tensor<[rows, 4], f32> -> !stride.tensor<[rows, 4], f32>
+  return %y : !stride.tensor<[rows, 4], f32>
 }
