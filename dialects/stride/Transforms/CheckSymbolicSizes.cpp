@@ -6,10 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // stride-check-symbolic-sizes (Passes.td): the first pass of the pipeline.
-// The backend builds pointwise ops and views of the graph's inputs over
-// symbolic sizes (kernels that take sizes as arguments, plans sized at run
-// time); anything else over them stops here with one located error naming
-// the op and what is not built (python-free-docs/symbolic-sizes.md).
+// The backend builds pointwise ops, views (but as_strided of computed
+// values), gathers and reductions of rows of static length over symbolic
+// sizes (kernels that take sizes as arguments, plans sized at run time);
+// anything else over them stops here with one located error naming the op
+// and what is not built (python-free-docs/symbolic-sizes.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,8 +54,7 @@ bool touchesSymbolicSizes(Operation *op) {
 
 /// A view chain that starts at an argument: a kernel reads it at the
 /// address its own type gives, which the emitter prints over the size
-/// parameters. A view of a computed value maps coordinates through its
-/// index map, which needs static sizes.
+/// parameters.
 bool isViewOfArgument(ViewOpInterface view) {
   Value source = view.getSource();
   while (auto inner = source.getDefiningOp<ViewOpInterface>())
@@ -62,21 +62,44 @@ bool isViewOfArgument(ViewOpInterface view) {
   return isa<BlockArgument>(source);
 }
 
+/// The first reduced dim of `reduction`'s input whose size is symbolic.
+std::optional<int64_t> symbolicReducedDim(ReductionOpInterface reduction) {
+  auto input = cast<StridedTensorType>(reduction.getInput().getType());
+  for (int64_t d : reduction.getReducedDims())
+    if (ShapedType::isDynamic(input.getShape()[d]))
+      return d;
+  return std::nullopt;
+}
+
 /// Why the backend does not build `op` over symbolic sizes, for the
 /// message: nullopt when it builds it; "" for an op of a kind it builds
-/// none of (only pointwise ops and views of inputs take size arguments).
+/// none of.
 std::optional<std::string> missingFor(Operation *op) {
-  if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<Elementwise>())
+  // Pointwise ops, the leaves a kernel computes from the coordinates
+  // (full, iota) and gathers, whose index bounds the verifiers proved over
+  // the ranges, take the iteration space's size parameters.
+  if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<Elementwise>() ||
+      isa<FullOp, IotaOp, IndexSelectOp, GatherOp>(op))
     return std::nullopt;
+  // A kernel maps coordinates through a view of a computed value: an
+  // index map that names no size (expand, permute, squeeze, unsqueeze,
+  // slice, select: a reduction's result broadcast back over its rows), or
+  // a reshape's split over the size parameters (KernelPrinter); but
+  // `as_strided`, whose map reads its source's static layout.
   if (auto view = dyn_cast<ViewOpInterface>(op)) {
-    if (isViewOfArgument(view))
+    if (!isa<AsStridedOp>(op) || isViewOfArgument(view))
       return std::nullopt;
-    return std::string("views of computed values (their index maps need "
-                       "static sizes)");
+    return std::string("as_strided views of computed values (their index "
+                       "maps read the source's static layout)");
   }
-  if (isa<ReductionOpInterface>(op))
-    return std::string("reductions (a kernel's form over rows of symbolic "
-                       "count)");
+  if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
+    std::optional<int64_t> dim = symbolicReducedDim(reduction);
+    if (!dim)
+      return std::nullopt;
+    return "reductions over a dim of symbolic size (dim " +
+           std::to_string(*dim) +
+           "; a kernel's row form is chosen from its row's static length)";
+  }
   return std::string();
 }
 
@@ -102,7 +125,8 @@ struct CheckSymbolicSizesPass
           << "'" << op->getName() << "' over the symbolic size "
           << describeSymbol(value ? value->symbol : "?", table)
           << " is not built yet: Stride compiles symbolic sizes for "
-             "pointwise ops and views of the graph's inputs";
+             "pointwise ops, views, gathers and reductions of rows of "
+             "static length";
       if (missing->empty())
         error << " only (issue 44)";
       else

@@ -108,6 +108,60 @@ LogicalResult checkArgReduction(const ReductionInfo &info, StringRef name) {
 
 } // namespace
 
+SizeExpr productOf(ArrayRef<SizeExpr> sizes) {
+  SizeExpr n = SizeExpr::constant(1);
+  for (const SizeExpr &size : sizes)
+    n = *n.times(size);
+  return n;
+}
+
+SizeExprs KernelFacts::iterationSizes() const {
+  if (isSymbolic())
+    return symbolicShape;
+  SizeExprs sizes;
+  for (int64_t size : iterationShape)
+    sizes.push_back(SizeExpr::constant(size));
+  return sizes;
+}
+
+SizeExpr KernelFacts::rowCount() const {
+  SizeExprs sizes = iterationSizes();
+  if (!isRowForm())
+    return productOf(sizes);
+  SizeExprs kept;
+  for (auto [d, size] : llvm::enumerate(sizes))
+    if (!llvm::is_contained(reductions.front().dims, static_cast<int64_t>(d)))
+      kept.push_back(size);
+  return productOf(kept);
+}
+
+int64_t KernelFacts::rowLength() const {
+  const ReductionInfo &first = reductions.front();
+  ArrayRef<int64_t> shape =
+      cast<StridedTensorType>(first.input.getType()).getShape();
+  int64_t length = 1;
+  for (int64_t d : first.dims)
+    length *= shape[d];
+  return length;
+}
+
+/// A reduction over a dim of symbolic size is not built: a kernel's row
+/// form is chosen from its row's static length (the check pass refuses
+/// the op first; this covers a kernel that did not come through it).
+static LogicalResult checkStaticRow(const ReductionInfo &info,
+                                    StringRef name) {
+  auto input = cast<StridedTensorType>(info.input.getType());
+  for (int64_t d : info.dims)
+    if (ShapedType::isDynamic(input.getShape()[d]))
+      return backendError(info.op, name)
+             << "'stride." << info.op->getName().stripDialect()
+             << "' reduces dim " << d << " of symbolic size "
+             << input.getSymbolicLayout().shape[d].str()
+             << "; reductions over symbolic sizes reduce rows of static "
+                "length";
+  return success();
+}
+
 std::vector<std::string> kernelSizeParameters(KernelOp kernel) {
   std::set<std::string> names;
   auto add = [&](Type type) {
@@ -140,20 +194,23 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   facts.form = kind->form;
   facts.iterationShape = kind->iterationShape;
   facts.sizeParameters = kernelSizeParameters(kernel);
-  if (facts.isSymbolic() && !kernel.getYield().getValues().empty())
-    facts.symbolicShape =
-        cast<StridedTensorType>(kernel.getYield().getValues().front().getType())
-            .getSymbolicLayout()
-            .shape;
   facts.rowOps = kind->rowOps;
   facts.rowResults = kind->rowResults;
   ValueRange yields = kernel.getYield().getValues();
   facts.yields.assign(yields.begin(), yields.end());
+  // The iteration space: the shape of the yields not stored once per row.
+  for (auto [i, yield] : llvm::enumerate(yields))
+    if (facts.isSymbolic() && !llvm::is_contained(facts.rowResults, i)) {
+      facts.symbolicShape =
+          cast<StridedTensorType>(yield.getType()).getSymbolicLayout().shape;
+      break;
+    }
   for (Operation &op : kernel.getBodyBlock().without_terminator()) {
     if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
       facts.reductions.push_back(reductionInfoOf(reduction));
-      if (isArgKind(facts.reductions.back().kind) &&
-          failed(checkArgReduction(facts.reductions.back(), name)))
+      if (failed(checkStaticRow(facts.reductions.back(), name)) ||
+          (isArgKind(facts.reductions.back().kind) &&
+           failed(checkArgReduction(facts.reductions.back(), name))))
         return failure();
     }
     else if (isa<IndexScatterOpInterface>(op))

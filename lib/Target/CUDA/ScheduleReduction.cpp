@@ -41,9 +41,11 @@ void Scheduler::scheduleReduction() {
   const ReductionInfo &first = facts.reductions.front();
   ArrayRef<int64_t> inShape =
       cast<StridedTensorType>(first.input.getType()).getShape();
-  int64_t m = product(facts.iterationShape), l = 1;
-  for (int64_t d : first.dims)
-    l *= inShape[d];
+  // Over symbolic sizes the outputs' count is an expression and the form
+  // is chosen at its largest value (the reduced length is static:
+  // KernelFacts); no split, whose scratch and slices follow the count.
+  SizeExpr outputs = facts.rowCount();
+  int64_t m = atLargest(outputs), l = facts.rowLength();
   // Inner reductions (the innermost dim of size > 1 is reduced) give each
   // output element a group of threads striding along it; outer reductions
   // give adjacent threads adjacent output elements, each looping over the
@@ -97,16 +99,18 @@ void Scheduler::scheduleReduction() {
   }
   if (m == 0)
     return;
-  if (inner ? scheduleSplitReduction(m, l, threads)
-            : scheduleOuterSplit(m, l))
+  if (outputs.isConstant() && (inner ? scheduleSplitReduction(m, l, threads)
+                                     : scheduleOuterSplit(m, l)))
     return;
   int64_t groups = inner ? block / threads : 32; // outputs per block pass
   int64_t maxBlocks =
       int64_t(multiprocessors) * std::max<int64_t>(1, 2048 / block);
   if (inner)
-    launch(gridSize(ceilDiv(m, groups), maxBlocks), block);
+    launchUnits(outputs, groups, gridSize(ceilDiv(m, groups), maxBlocks),
+                block);
   else
-    launch(gridSize(ceilDiv(m, groups), maxBlocks), 32, slices);
+    launchUnits(outputs, groups, gridSize(ceilDiv(m, groups), maxBlocks), 32,
+                slices);
 }
 
 int64_t Scheduler::splitCount(int64_t units, int64_t unitThreads,
@@ -258,10 +262,11 @@ bool Scheduler::readsInnermostInFours() {
 }
 
 void Scheduler::scheduleRowReduction() {
-  ArrayRef<int64_t> dims = facts.reductions.front().dims;
-  int64_t m = 1, l = 1;
-  for (auto [d, size] : llvm::enumerate(facts.iterationShape))
-    (llvm::is_contained(dims, static_cast<int64_t>(d)) ? l : m) *= size;
+  // Over symbolic sizes only the row count is an expression (the row's
+  // length is static: KernelFacts), so the row's form is the static one;
+  // the grid is sized at the largest count and cut at run time.
+  SizeExpr rows = facts.rowCount();
+  int64_t m = atLargest(rows), l = facts.rowLength();
   // A warp per row up to 1024 elements (no block barriers), else a block of
   // up to 1024 threads, and more threads for a kernel of many ops; on
   // sm_90 and later a row longer than a block holds, a cluster of blocks
@@ -300,8 +305,8 @@ void Scheduler::scheduleRowReduction() {
     int64_t perMultiprocessor = std::clamp<int64_t>(
         sharedPerMultiprocessor / (held.bytes + kSharedBytesReservedPerBlock),
         1, kResidentThreadsPerMultiprocessor / threads);
-    launch(gridSize(m, multiprocessors * perMultiprocessor), threads,
-           /*blockY=*/1, /*phase=*/-1, held.bytes);
+    launchUnits(rows, 1, gridSize(m, multiprocessors * perMultiprocessor),
+                threads, /*blockY=*/1, held.bytes);
     return;
   }
   int64_t block = threads > 32 ? threads : 256;
@@ -310,8 +315,12 @@ void Scheduler::scheduleRowReduction() {
   int64_t maxClusters =
       std::max<int64_t>(1, maxGridStrideBlocks(multiprocessors, block) /
                                clusterBlocks);
-  launch(clusterBlocks * gridSize(ceilDiv(m, block / threads), maxClusters),
-         block);
+  // Over symbolic sizes a cluster's rows count its blocks (a row each), so
+  // that the grid at run time is whole clusters.
+  launchUnits(*rows.times(SizeExpr::constant(clusterBlocks)), block / threads,
+              clusterBlocks *
+                  gridSize(ceilDiv(m, block / threads), maxClusters),
+              block);
   if (clusterBlocks > 1 && kernel.getBodyBlock().getNumArguments() == 1 &&
       functionalOps() <= kMaxBoundedClusterRowOps)
     minBlocks = kResidentThreadsPerMultiprocessor / block;

@@ -164,8 +164,14 @@ private:
                      llvm::ArrayRef<std::string> reduced);
   /// The accumulators' names and the shared memory that combines them.
   void declareAccumulators(Code &body, const Threads &t);
-  /// Opens the loop over the `m` output elements.
-  OutputLoop openOutputLoop(Code &body, const Threads &t, int64_t m);
+  /// Schemes reduction_inner and reduction_outer over the `m` outputs
+  /// (the size parameters' expression over symbolic sizes), each reducing
+  /// `reducedShape`.
+  mlir::LogicalResult printOutputs(Code &body, const SizeExpr &m,
+                                   llvm::ArrayRef<int64_t> reducedShape);
+  /// Opens the loop over the `outputs` output elements.
+  OutputLoop openOutputLoop(Code &body, const Threads &t,
+                            const SizeExpr &outputs);
   /// This thread's share of the reduced elements into the accumulators.
   mlir::LogicalResult printAccumulation(Code &body, const Threads &t,
                                         const std::string &lane,
@@ -250,9 +256,10 @@ private:
       Code &, llvm::ArrayRef<Coords>, llvm::StringRef)>;
 
   mlir::LogicalResult printBody(Code &body) override;
-  /// Opens the loop over the `rows` rows (a warp or a block each) and
-  /// declares the row's kept coordinates.
-  void openRowLoop(Code &body, int64_t rows);
+  /// Opens the loop over the `rows` rows (a warp or a block each; a
+  /// symbolic count is the size parameters' expression) and declares the
+  /// row's kept coordinates.
+  void openRowLoop(Code &body, const SizeExpr &rows);
   /// The input coordinates of reduced element `r` of the row.
   Coords elementCoords(Code &code, const std::string &r);
   /// The loop over the elements a thread holds in registers.
@@ -320,8 +327,10 @@ private:
   int64_t rowThreads() const;
 
   /// The iteration space split into the kept dims (one row per kept
-  /// element) and the reduced ones, and the row's length.
-  llvm::SmallVector<int64_t> keptShape, reducedShape;
+  /// element; expressions over symbolic sizes) and the reduced ones
+  /// (static), and the row's length.
+  SizeExprs keptShape;
+  llvm::SmallVector<int64_t> reducedShape;
   int64_t rowLength = 0;
   /// The thread's lane in its row, and the row's kept coordinates.
   std::string lane;

@@ -31,11 +31,26 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
   SmallVector<int64_t> reducedShape;
   for (int64_t d : first.dims)
     reducedShape.push_back(inShape[d]);
-  int64_t m = product(iterationShape), l = product(reducedShape);
+  int64_t l = product(reducedShape);
 
   if (failed(checkReducesElements(l)))
     return failure();
 
+  if (facts.isSymbolic()) {
+    // The outputs' count is the size parameters' expression; the reduced
+    // length is static (KernelFacts), the schedule never split.
+    body.line("// reduction of {} over dims [{}]: {} outputs ({}) x {} "
+              "reduced elements, sizes from the size parameters",
+              formatSizes(cast<StridedTensorType>(first.input.getType())
+                              .getSymbolicLayout()
+                              .shape),
+              dimsText(first.dims), facts.rowCount().str(),
+              formatSizes(facts.symbolicShape), l);
+    for (ReductionInfo &r : reductions)
+      body.line("// {} at {}", opName(r.op), formatLocation(r.op->getLoc()));
+    return printOutputs(body, facts.rowCount(), reducedShape);
+  }
+  int64_t m = product(iterationShape);
   body.line("// reduction of {} over dims [{}]: {} outputs ({}) x {} reduced "
             "elements = {} elements read",
             shapeText(inShape), dimsText(first.dims), m,
@@ -49,12 +64,17 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
 
   if (schedule.getScheme() == KernelScheme::ReductionSplit)
     return printSplit(body, m, reducedShape);
+  return printOutputs(body, SizeExpr::constant(m), reducedShape);
+}
 
+LogicalResult ReductionPrinter::printOutputs(Code &body, const SizeExpr &m,
+                                             ArrayRef<int64_t> reducedShape) {
+  int64_t l = product(reducedShape);
   Threads t = threadsOf();
   declareAccumulators(body, t);
   OutputLoop loop = openOutputLoop(body, t, m);
   initAccumulators(body);
-  Coords outCoords = delinearize(body, loop.output, iterationShape);
+  Coords outCoords = delinearize(body, loop.output, facts.iterationSizes());
   if (failed(printAccumulation(body, t, loop.lane, outCoords, reducedShape)))
     return failure();
   std::string leader = printCombine(body, t, loop.lane);
@@ -138,7 +158,13 @@ void ReductionPrinter::declareAccumulators(Code &body, const Threads &t) {
 }
 
 ReductionPrinter::OutputLoop
-ReductionPrinter::openOutputLoop(Code &body, const Threads &t, int64_t m) {
+ReductionPrinter::openOutputLoop(Code &body, const Threads &t,
+                                 const SizeExpr &outputs) {
+  std::string m = sizeText(outputs);
+  // The column tiles of 32 outputs: a constant, or the expression's.
+  std::optional<int64_t> count = outputs.getConstant();
+  std::string tiles = count ? std::to_string(ceilDiv(*count, 32))
+                            : fmt::format("({} + 31) / 32", m);
   OutputLoop loop;
   loop.output = fresh("o");
   const std::string &o = loop.output;
@@ -170,7 +196,7 @@ ReductionPrinter::openOutputLoop(Code &body, const Threads &t, int64_t m) {
     std::string tile = fresh("tile");
     body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
                           "gridDim.x)",
-                          idx, tile, ceilDiv(m, 32)));
+                          idx, tile, tiles));
     body.line("const {} {} = {} * 32 + ({})threadIdx.x;", idx, o, tile, idx);
     body.line("const bool active = {} < {};", o, m);
     loop.lane = t.slices == 1 ? "0" : "(" + idx + ")threadIdx.y";

@@ -1,11 +1,12 @@
-// The backend builds pointwise ops and views of the graph's inputs over
-// symbolic sizes (python-free-docs/symbolic-sizes.md); anything else over
-// them stops at stride-check-symbolic-sizes, the first pass of the
-// pipeline, with one located error naming the op and what is not built; a
-// static graph, and a symbolic one the backend builds, pass unchanged.
+// The backend builds pointwise ops, views, gathers and reductions of rows
+// of static length over symbolic sizes (python-free-docs/symbolic-sizes.md);
+// anything else over them stops at stride-check-symbolic-sizes, the first
+// pass of the pipeline, with one located error naming the op and what is
+// not built; a static graph, and a symbolic one the backend builds, pass
+// unchanged.
 // RUN: stride-opt %s -split-input-file -verify-diagnostics --stride-check-symbolic-sizes
-// (test/Emu/symbolic-sizes.test compiles and runs such a graph, and shows
-// the reference interpreter's refusal.)
+// (test/Emu/symbolic-sizes.test and symbolic-reductions.test compile and
+// run such graphs; the first shows the reference interpreter's refusal.)
 
 // Pointwise ops and views of the inputs: built.
 func.func @pointwise(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"},
@@ -19,24 +20,49 @@ func.func @pointwise(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"},
 
 // -----
 
-// A row reduction over a symbolic row count: at the reduction.
-func.func @rows(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"}) -> !stride.tensor<[batch, 1], f32>
-    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 1024]>]} {
-  // expected-error @+1 {{'stride.sum' over the symbolic size 'batch' (1 to 1024) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for reductions (a kernel's form over rows of symbolic count) (issue 44)}}
-  %s = stride.sum %x dims [1] keepdim : !stride.tensor<[batch, 768], f32> -> !stride.tensor<[batch, 1], f32>
-  return %s : !stride.tensor<[batch, 1], f32>
+// Rows of static length over a symbolic row count (softmax), the
+// reduction's result broadcast back, a gather and an embedding read through
+// a reshape of a computed value: built.
+func.func @rows(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"},
+                %table: !stride.tensor<100x16xf32>, %ids: !stride.tensor<[batch, seq], i64>,
+                %gidx: !stride.tensor<[batch, 768], i64>)
+    -> (!stride.tensor<[batch, 768], f32>, !stride.tensor<[batch, seq, 16], f32>,
+        !stride.tensor<[batch, 768], f32>)
+    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 1024]>,
+                                  #stride.symbol<"seq", range = [1, 64]>]} {
+  %m = stride.max %x dims [1] keepdim : !stride.tensor<[batch, 768], f32> -> !stride.tensor<[batch, 1], f32>
+  %mb = stride.expand %m : !stride.tensor<[batch, 1], f32> -> !stride.tensor<[batch, 768], f32, strides = [1, 0]>
+  %s = stride.sub %x, %mb : !stride.tensor<[batch, 768], f32>, !stride.tensor<[batch, 768], f32, strides = [1, 0]> -> !stride.tensor<[batch, 768], f32>
+  %e = stride.exp %s : !stride.tensor<[batch, 768], f32> -> !stride.tensor<[batch, 768], f32>
+  %t = stride.sum %e dims [1] keepdim : !stride.tensor<[batch, 768], f32> -> !stride.tensor<[batch, 1], f32>
+  %tb = stride.expand %t : !stride.tensor<[batch, 1], f32> -> !stride.tensor<[batch, 768], f32, strides = [1, 0]>
+  %y = stride.div %e, %tb : !stride.tensor<[batch, 768], f32>, !stride.tensor<[batch, 768], f32, strides = [1, 0]> -> !stride.tensor<[batch, 768], f32>
+  %flat = stride.view %ids : !stride.tensor<[batch, seq], i64> -> !stride.tensor<[batch*seq], i64>
+  %emb = stride.index_select %table, %flat dim 0 : !stride.tensor<100x16xf32>, !stride.tensor<[batch*seq], i64> -> !stride.tensor<[batch*seq, 16], f32>
+  %v = stride.view %emb : !stride.tensor<[batch*seq, 16], f32> -> !stride.tensor<[batch, seq, 16], f32>
+  %r = stride.relu %v : !stride.tensor<[batch, seq, 16], f32> -> !stride.tensor<[batch, seq, 16], f32>
+  %g = stride.gather %x, %gidx dim 1 : !stride.tensor<[batch, 768], f32>, !stride.tensor<[batch, 768], i64> -> !stride.tensor<[batch, 768], f32>
+  return %y, %r, %g : !stride.tensor<[batch, 768], f32>, !stride.tensor<[batch, seq, 16], f32>, !stride.tensor<[batch, 768], f32>
 }
 
 // -----
 
-// A view of a computed value: at the view.
-func.func @view_of_result(%x: !stride.tensor<[seq, 64], f32>) -> !stride.tensor<[64, seq], f32>
+// A reduction over a dim of symbolic size: at the reduction.
+func.func @symbolic_row(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"}) -> !stride.tensor<1x768xf32>
+    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 1024]>]} {
+  // expected-error @+1 {{'stride.sum' over the symbolic size 'batch' (1 to 1024) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers and reductions of rows of static length, not yet for reductions over a dim of symbolic size (dim 0; a kernel's row form is chosen from its row's static length) (issue 44)}}
+  %s = stride.sum %x dims [0] keepdim : !stride.tensor<[batch, 768], f32> -> !stride.tensor<1x768xf32>
+  return %s : !stride.tensor<1x768xf32>
+}
+
+// -----
+
+// Any other op: at the op.
+func.func @product(%x: !stride.tensor<[seq, 64], f32>, %w: !stride.tensor<64x32xf32>) -> !stride.tensor<[seq, 32], f32>
     attributes {stride.symbols = [#stride.symbol<"seq", range = [8, 4096], multiple_of = 8>]} {
-  %r = stride.relu %x : !stride.tensor<[seq, 64], f32> -> !stride.tensor<[seq, 64], f32>
-  // expected-error @+1 {{'stride.permute' over the symbolic size 'seq' (8 to 4096, multiples of 8) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for views of computed values (their index maps need static sizes) (issue 44)}}
-  %p = stride.permute %r dims [1, 0] : !stride.tensor<[seq, 64], f32> -> !stride.tensor<[64, seq], f32, strides = [1, 64]>
-  %c = stride.clone %p : !stride.tensor<[64, seq], f32, strides = [1, 64]> -> !stride.tensor<[64, seq], f32>
-  return %c : !stride.tensor<[64, seq], f32>
+  // expected-error @+1 {{'stride.matmul' over the symbolic size 'seq' (8 to 4096, multiples of 8) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers and reductions of rows of static length only (issue 44)}}
+  %p = stride.matmul %x, %w : !stride.tensor<[seq, 64], f32>, !stride.tensor<64x32xf32> -> !stride.tensor<[seq, 32], f32>
+  return %p : !stride.tensor<[seq, 32], f32>
 }
 
 // -----
