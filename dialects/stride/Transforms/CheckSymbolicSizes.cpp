@@ -120,6 +120,16 @@ struct CheckSymbolicSizesPass
       if (!missing)
         return WalkResult::advance();
       std::optional<SymbolicValue> value = symbolicValueOf(op);
+      // A reduction over a symbolic dim names that dim's symbol.
+      if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+        if (std::optional<int64_t> dim = symbolicReducedDim(reduction))
+          value = SymbolicValue{
+              reduction.getInput(),
+              *cast<StridedTensorType>(reduction.getInput().getType())
+                   .getSymbolicLayout()
+                   .shape[*dim]
+                   .symbols()
+                   .begin()};
       InFlightDiagnostic error =
           op->emitError()
           << "'" << op->getName() << "' over the symbolic size "

@@ -232,7 +232,9 @@ bool Scheduler::inputInFours() {
   ArrayRef<int64_t> inShape =
       cast<StridedTensorType>(facts.reductions.front().input.getType())
           .getShape();
-  return options.vectorize && !inShape.empty() && inShape.back() % 4 == 0;
+  // A symbolic innermost size (kDynamic) is no multiple of 4.
+  return options.vectorize && !inShape.empty() &&
+         !ShapedType::isDynamic(inShape.back()) && inShape.back() % 4 == 0;
 }
 
 bool Scheduler::readsColumnsInFours() {

@@ -57,6 +57,17 @@ func.func @symbolic_row(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"
 
 // -----
 
+// The symbol of the reduced dim, not the result's first: at the reduction.
+func.func @symbolic_row_length(%x: !stride.tensor<[batch, seq], f32>) -> !stride.tensor<[batch, 1], f32>
+    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 16]>,
+                                  #stride.symbol<"seq", range = [1, 4096]>]} {
+  // expected-error @+1 {{'stride.mean' over the symbolic size 'seq' (1 to 4096) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers and reductions of rows of static length, not yet for reductions over a dim of symbolic size (dim 1; a kernel's row form is chosen from its row's static length) (issue 44)}}
+  %m = stride.mean %x dims [1] keepdim : !stride.tensor<[batch, seq], f32> -> !stride.tensor<[batch, 1], f32>
+  return %m : !stride.tensor<[batch, 1], f32>
+}
+
+// -----
+
 // Any other op: at the op.
 func.func @product(%x: !stride.tensor<[seq, 64], f32>, %w: !stride.tensor<64x32xf32>) -> !stride.tensor<[seq, 32], f32>
     attributes {stride.symbols = [#stride.symbol<"seq", range = [8, 4096], multiple_of = 8>]} {
