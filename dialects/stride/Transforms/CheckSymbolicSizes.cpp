@@ -7,8 +7,7 @@
 //
 // stride-check-symbolic-sizes (Passes.td): the first pass of the pipeline.
 // The backend builds pointwise ops, views (but as_strided of computed
-// values), gathers and reductions of rows of static length over symbolic
-// sizes (kernels that take sizes as arguments, plans sized at run time);
+// values), gathers and reductions over symbolic sizes (kernels that take sizes as arguments, plans sized at run time);
 // anything else over them stops here with one located error naming the op
 // and what is not built (python-free-docs/symbolic-sizes.md).
 //
@@ -62,24 +61,16 @@ bool isViewOfArgument(ViewOpInterface view) {
   return isa<BlockArgument>(source);
 }
 
-/// The first reduced dim of `reduction`'s input whose size is symbolic.
-std::optional<int64_t> symbolicReducedDim(ReductionOpInterface reduction) {
-  auto input = cast<StridedTensorType>(reduction.getInput().getType());
-  for (int64_t d : reduction.getReducedDims())
-    if (ShapedType::isDynamic(input.getShape()[d]))
-      return d;
-  return std::nullopt;
-}
-
 /// Why the backend does not build `op` over symbolic sizes, for the
 /// message: nullopt when it builds it; "" for an op of a kind it builds
 /// none of.
 std::optional<std::string> missingFor(Operation *op) {
   // Pointwise ops, the leaves a kernel computes from the coordinates
-  // (full, iota) and gathers, whose index bounds the verifiers proved over
-  // the ranges, take the iteration space's size parameters.
+  // (full, iota), gathers, whose index bounds the verifiers proved over the
+  // ranges, and reductions (rows of a symbolic count or length) take the
+  // size parameters.
   if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<Elementwise>() ||
-      isa<FullOp, IotaOp, IndexSelectOp, GatherOp>(op))
+      isa<FullOp, IotaOp, IndexSelectOp, GatherOp, ReductionOpInterface>(op))
     return std::nullopt;
   // A kernel maps coordinates through a view of a computed value: an
   // index map that names no size (expand, permute, squeeze, unsqueeze,
@@ -91,14 +82,6 @@ std::optional<std::string> missingFor(Operation *op) {
       return std::nullopt;
     return std::string("as_strided views of computed values (their index "
                        "maps read the source's static layout)");
-  }
-  if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
-    std::optional<int64_t> dim = symbolicReducedDim(reduction);
-    if (!dim)
-      return std::nullopt;
-    return "reductions over a dim of symbolic size (dim " +
-           std::to_string(*dim) +
-           "; a kernel's row form is chosen from its row's static length)";
   }
   return std::string();
 }
@@ -120,23 +103,12 @@ struct CheckSymbolicSizesPass
       if (!missing)
         return WalkResult::advance();
       std::optional<SymbolicValue> value = symbolicValueOf(op);
-      // A reduction over a symbolic dim names that dim's symbol.
-      if (auto reduction = dyn_cast<ReductionOpInterface>(op))
-        if (std::optional<int64_t> dim = symbolicReducedDim(reduction))
-          value = SymbolicValue{
-              reduction.getInput(),
-              *cast<StridedTensorType>(reduction.getInput().getType())
-                   .getSymbolicLayout()
-                   .shape[*dim]
-                   .symbols()
-                   .begin()};
       InFlightDiagnostic error =
           op->emitError()
           << "'" << op->getName() << "' over the symbolic size "
           << describeSymbol(value ? value->symbol : "?", table)
           << " is not built yet: Stride compiles symbolic sizes for "
-             "pointwise ops, views, gathers and reductions of rows of "
-             "static length";
+             "pointwise ops, views, gathers and reductions";
       if (missing->empty())
         error << " only (issue 44)";
       else

@@ -16,22 +16,21 @@ def CheckSymbolicSizes : Pass<"stride-check-symbolic-sizes",
   let description = [{
     Stride verifies graphs with symbolic sizes (`!stride.tensor<[batch,
     768], f32>`) and checks their layouts for every value in the symbols'
-    ranges; the backend builds pointwise ops (and `full`, `iota`), views, gathers
-    (`index_select`, `gather`) and reductions of rows of static length
-    (a symbolic count of rows: softmax, layer norm) over them (kernels
-    that take sizes as arguments, plans sized at run time:
+    ranges; the backend builds pointwise ops (and `full`, `iota`), views,
+    gathers (`index_select`, `gather`) and reductions (rows of a symbolic
+    count or length: softmax, layer norm) over them (kernels that take
+    sizes as arguments, plans sized at run time:
     python-free-docs/symbolic-sizes.md). This pass, the first of the
     pipeline, refuses anything else over symbolic sizes with one located
     error naming the op, the symbol and its range, and what is not built:
-    reductions over a dim of symbolic size, `as_strided` views of computed values, any other op, a symbol whose range
-    holds 0, a state of symbolic sizes. A static graph passes unchanged.
+    `as_strided` views of computed values, any other op, a symbol whose
+    range holds 0, a state of symbolic sizes. A static graph passes
+    unchanged.
 
     ```
-    error: 'stride.sum' over the symbolic size 'batch' (1 to 1024) is not
-    built yet: Stride compiles symbolic sizes for pointwise ops, views,
-    gathers and reductions of rows of static length, not yet for
-    reductions over a dim of symbolic size (dim 0; a kernel's row form is
-    chosen from its row's static length) (issue 44)
+    error: 'stride.matmul' over the symbolic size 'batch' (1 to 1024) is
+    not built yet: Stride compiles symbolic sizes for pointwise ops,
+    views, gathers and reductions only (issue 44)
     ```
   }];
   let dependentDialects = ["::stride::StrideDialect"];

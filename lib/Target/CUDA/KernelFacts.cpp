@@ -7,6 +7,8 @@
 
 #include "KernelFacts.h"
 
+#include "dialects/stride/IR/SymbolicSizes.h"
+
 #include "stride/Support/Layout.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -97,7 +99,12 @@ LogicalResult checkArgReduction(const ReductionInfo &info, StringRef name) {
            << "' of " << dtypeName(t)
            << " elements is not supported: its (value, index) accumulator "
               "packs a 32-bit value order (f16, bf16, f32, i8, i32 inputs)";
-  int64_t length = input.getShape()[info.dims.front()];
+  // A symbolic length at its largest value.
+  int64_t length =
+      input.getSymbolicLayout()
+          .shape[info.dims.front()]
+          .evaluate(largestValues(enclosingSymbols(info.op)))
+          .value_or(INT64_MAX);
   if (length >= int64_t(0xffffffff))
     return backendError(info.op, name)
            << "'stride." << info.op->getName().stripDialect() << "' over "
@@ -115,13 +122,15 @@ SizeExpr productOf(ArrayRef<SizeExpr> sizes) {
   return n;
 }
 
+SizeExprs constantSizes(ArrayRef<int64_t> sizes) {
+  SizeExprs constants;
+  for (int64_t size : sizes)
+    constants.push_back(SizeExpr::constant(size));
+  return constants;
+}
+
 SizeExprs KernelFacts::iterationSizes() const {
-  if (isSymbolic())
-    return symbolicShape;
-  SizeExprs sizes;
-  for (int64_t size : iterationShape)
-    sizes.push_back(SizeExpr::constant(size));
-  return sizes;
+  return isSymbolic() ? symbolicShape : constantSizes(iterationShape);
 }
 
 SizeExpr KernelFacts::rowCount() const {
@@ -135,31 +144,14 @@ SizeExpr KernelFacts::rowCount() const {
   return productOf(kept);
 }
 
-int64_t KernelFacts::rowLength() const {
+SizeExpr KernelFacts::rowLength() const {
   const ReductionInfo &first = reductions.front();
-  ArrayRef<int64_t> shape =
-      cast<StridedTensorType>(first.input.getType()).getShape();
-  int64_t length = 1;
+  SizeExprs shape =
+      cast<StridedTensorType>(first.input.getType()).getSymbolicLayout().shape;
+  SizeExprs reduced;
   for (int64_t d : first.dims)
-    length *= shape[d];
-  return length;
-}
-
-/// A reduction over a dim of symbolic size is not built: a kernel's row
-/// form is chosen from its row's static length (the check pass refuses
-/// the op first; this covers a kernel that did not come through it).
-static LogicalResult checkStaticRow(const ReductionInfo &info,
-                                    StringRef name) {
-  auto input = cast<StridedTensorType>(info.input.getType());
-  for (int64_t d : info.dims)
-    if (ShapedType::isDynamic(input.getShape()[d]))
-      return backendError(info.op, name)
-             << "'stride." << info.op->getName().stripDialect()
-             << "' reduces dim " << d << " of symbolic size "
-             << input.getSymbolicLayout().shape[d].str()
-             << "; reductions over symbolic sizes reduce rows of static "
-                "length";
-  return success();
+    reduced.push_back(shape[d]);
+  return productOf(reduced);
 }
 
 std::vector<std::string> kernelSizeParameters(KernelOp kernel) {
@@ -208,9 +200,8 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   for (Operation &op : kernel.getBodyBlock().without_terminator()) {
     if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
       facts.reductions.push_back(reductionInfoOf(reduction));
-      if (failed(checkStaticRow(facts.reductions.back(), name)) ||
-          (isArgKind(facts.reductions.back().kind) &&
-           failed(checkArgReduction(facts.reductions.back(), name))))
+      if (isArgKind(facts.reductions.back().kind) &&
+          failed(checkArgReduction(facts.reductions.back(), name)))
         return failure();
     }
     else if (isa<IndexScatterOpInterface>(op))

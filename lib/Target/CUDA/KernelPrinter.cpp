@@ -761,14 +761,14 @@ LogicalResult KernelPrinter::checkReducesElements(int64_t reducedElements) {
 }
 
 std::string KernelPrinter::finalValue(const ReductionInfo &info,
-                                      int64_t reducedElements) {
+                                      const SizeExpr &reducedElements) {
   std::string value = info.acc;
   if (isArgKind(info.kind))
     return fmt::format("stride_arg_index({})", info.acc);
   if (info.kind == ReduceKind::Mean)
     value = fmt::format("{} / ({}){}", info.acc,
                         accumulatorType(info.kind, info.dtype),
-                        reducedElements);
+                        sizeText(reducedElements));
   if (isHalfLike(info.dtype))
     return roundTo(info.dtype, value);
   if (!isFloat(info.dtype))

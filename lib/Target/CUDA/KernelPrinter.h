@@ -99,7 +99,10 @@ protected:
   /// Reports max/min over no elements (undefined, as in PyTorch).
   mlir::LogicalResult checkReducesElements(int64_t reducedElements);
   /// The reduction's value from its accumulator, in its compute type.
-  std::string finalValue(const ReductionInfo &info, int64_t reducedElements);
+  /// `reducedElements`: a symbolic count is the size parameters'
+  /// expression.
+  std::string finalValue(const ReductionInfo &info,
+                         const SizeExpr &reducedElements);
 
   // Coordinates and stores.
   /// A grid-stride loop over the `n` elements of `shape`: opens the loop,

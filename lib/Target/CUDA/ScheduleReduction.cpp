@@ -41,11 +41,12 @@ void Scheduler::scheduleReduction() {
   const ReductionInfo &first = facts.reductions.front();
   ArrayRef<int64_t> inShape =
       cast<StridedTensorType>(first.input.getType()).getShape();
-  // Over symbolic sizes the outputs' count is an expression and the form
-  // is chosen at its largest value (the reduced length is static:
-  // KernelFacts); no split, whose scratch and slices follow the count.
-  SizeExpr outputs = facts.rowCount();
-  int64_t m = atLargest(outputs), l = facts.rowLength();
+  // Over symbolic sizes the outputs' count and the reduced length are
+  // expressions and the form is chosen at their largest values; no split,
+  // whose scratch and slices follow them, and no 4-element groups along a
+  // symbolic length (inputInFours).
+  SizeExpr outputs = facts.rowCount(), length = facts.rowLength();
+  int64_t m = atLargest(outputs), l = atLargest(length);
   // Inner reductions (the innermost dim of size > 1 is reduced) give each
   // output element a group of threads striding along it; outer reductions
   // give adjacent threads adjacent output elements, each looping over the
@@ -99,8 +100,9 @@ void Scheduler::scheduleReduction() {
   }
   if (m == 0)
     return;
-  if (outputs.isConstant() && (inner ? scheduleSplitReduction(m, l, threads)
-                                     : scheduleOuterSplit(m, l)))
+  if (outputs.isConstant() && length.isConstant() &&
+      (inner ? scheduleSplitReduction(m, l, threads)
+             : scheduleOuterSplit(m, l)))
     return;
   int64_t groups = inner ? block / threads : 32; // outputs per block pass
   int64_t maxBlocks =
@@ -264,11 +266,13 @@ bool Scheduler::readsInnermostInFours() {
 }
 
 void Scheduler::scheduleRowReduction() {
-  // Over symbolic sizes only the row count is an expression (the row's
-  // length is static: KernelFacts), so the row's form is the static one;
-  // the grid is sized at the largest count and cut at run time.
-  SizeExpr rows = facts.rowCount();
-  int64_t m = atLargest(rows), l = facts.rowLength();
+  // Over a symbolic row count with rows of static length the row's form is
+  // the static one; the grid is sized at the largest count and cut at run
+  // time. A row of symbolic length is re-read.
+  SizeExpr rows = facts.rowCount(), length = facts.rowLength();
+  if (!length.isConstant())
+    return scheduleRowsOfSymbolicLength(rows, atLargest(length));
+  int64_t m = atLargest(rows), l = *length.getConstant();
   // A warp per row up to 1024 elements (no block barriers), else a block of
   // up to 1024 threads, and more threads for a kernel of many ops; on
   // sm_90 and later a row longer than a block holds, a cluster of blocks
@@ -326,6 +330,24 @@ void Scheduler::scheduleRowReduction() {
   if (clusterBlocks > 1 && kernel.getBodyBlock().getNumArguments() == 1 &&
       functionalOps() <= kMaxBoundedClusterRowOps)
     minBlocks = kResidentThreadsPerMultiprocessor / block;
+}
+
+void Scheduler::scheduleRowsOfSymbolicLength(const SizeExpr &rows,
+                                             int64_t largestLength) {
+  // The row form of a static length holds its elements in register
+  // arrays, groups of 4 and a clamped last group sized by that length; a
+  // symbolic one takes the re-read form, a warp or a block striding over
+  // the row in each phase, about 32 elements a thread at the largest
+  // length (RowSplit.h's register bound).
+  scheme = KernelScheme::RowReread;
+  threads = std::clamp<int64_t>(
+      llvm::PowerOf2Ceil(ceilDiv(largestLength, 32)), 32, 1024);
+  elementsPerThread = ceilDiv(largestLength, threads);
+  int64_t block = threads > 32 ? threads : kBlock;
+  launchUnits(rows, block / threads,
+              gridSize(ceilDiv(atLargest(rows), block / threads),
+                       maxGridStrideBlocks(multiprocessors, block)),
+              block);
 }
 
 } // namespace stride::cuda

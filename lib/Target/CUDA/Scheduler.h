@@ -222,6 +222,10 @@ private:
   /// One scratch buffer of partial results per reduction.
   void partialsScratch(int64_t count);
   void scheduleRowReduction();
+  /// A broadcast reduction over rows of symbolic length: re-read, the
+  /// threads chosen at the largest length.
+  void scheduleRowsOfSymbolicLength(const SizeExpr &rows,
+                                    int64_t largestLength);
   void scheduleScatter();
   bool useSegmentedIndexAdd();
   void scheduleSegmentedIndexAdd();

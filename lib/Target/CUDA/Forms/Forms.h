@@ -157,7 +157,7 @@ private:
   /// the epilogue and the stores at the output element `outCoords`.
   mlir::LogicalResult printResults(Code &body, const std::string &condition,
                                    llvm::ArrayRef<std::string> outCoords,
-                                   int64_t reducedElements);
+                                   const SizeExpr &reducedElements);
   /// The input coordinates of the output element `outCoords` and the
   /// reduced coordinates `reduced`.
   Coords inputCoords(llvm::ArrayRef<std::string> outCoords,
@@ -168,7 +168,7 @@ private:
   /// (the size parameters' expression over symbolic sizes), each reducing
   /// `reducedShape`.
   mlir::LogicalResult printOutputs(Code &body, const SizeExpr &m,
-                                   llvm::ArrayRef<int64_t> reducedShape);
+                                   llvm::ArrayRef<SizeExpr> reducedShape);
   /// Opens the loop over the `outputs` output elements.
   OutputLoop openOutputLoop(Code &body, const Threads &t,
                             const SizeExpr &outputs);
@@ -176,7 +176,7 @@ private:
   mlir::LogicalResult printAccumulation(Code &body, const Threads &t,
                                         const std::string &lane,
                                         llvm::ArrayRef<std::string> outCoords,
-                                        llvm::ArrayRef<int64_t> reducedShape);
+                                        llvm::ArrayRef<SizeExpr> reducedShape);
   /// Combines the threads of one output; returns the condition of the
   /// thread that holds the result ("" when every thread of it does).
   std::string printCombine(Code &body, const Threads &t,
@@ -327,10 +327,11 @@ private:
   int64_t rowThreads() const;
 
   /// The iteration space split into the kept dims (one row per kept
-  /// element; expressions over symbolic sizes) and the reduced ones
-  /// (static), and the row's length.
-  SizeExprs keptShape;
-  llvm::SmallVector<int64_t> reducedShape;
+  /// element) and the reduced ones, expressions over symbolic sizes, and
+  /// the row's length: `rowSize`, and its value where it is static (-1
+  /// where it is symbolic: only scheme row_reread takes that).
+  SizeExprs keptShape, reducedShape;
+  SizeExpr rowSize;
   int64_t rowLength = 0;
   /// The thread's lane in its row, and the row's kept coordinates.
   std::string lane;

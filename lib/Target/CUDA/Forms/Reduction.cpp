@@ -33,22 +33,26 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
     reducedShape.push_back(inShape[d]);
   int64_t l = product(reducedShape);
 
-  if (failed(checkReducesElements(l)))
+  // A symbolic reduced length is at least 1 (stride-check-symbolic-sizes).
+  if (!facts.isSymbolic() && failed(checkReducesElements(l)))
     return failure();
 
   if (facts.isSymbolic()) {
-    // The outputs' count is the size parameters' expression; the reduced
-    // length is static (KernelFacts), the schedule never split.
+    // The outputs' count and the reduced length are the size parameters'
+    // expressions (the schedule never split).
+    SizeExprs inSizes =
+        cast<StridedTensorType>(first.input.getType()).getSymbolicLayout().shape;
+    SizeExprs reducedSizes;
+    for (int64_t d : first.dims)
+      reducedSizes.push_back(inSizes[d]);
     body.line("// reduction of {} over dims [{}]: {} outputs ({}) x {} "
               "reduced elements, sizes from the size parameters",
-              formatSizes(cast<StridedTensorType>(first.input.getType())
-                              .getSymbolicLayout()
-                              .shape),
-              dimsText(first.dims), facts.rowCount().str(),
-              formatSizes(facts.symbolicShape), l);
+              formatSizes(inSizes), dimsText(first.dims),
+              facts.rowCount().str(), formatSizes(facts.symbolicShape),
+              facts.rowLength().str());
     for (ReductionInfo &r : reductions)
       body.line("// {} at {}", opName(r.op), formatLocation(r.op->getLoc()));
-    return printOutputs(body, facts.rowCount(), reducedShape);
+    return printOutputs(body, facts.rowCount(), reducedSizes);
   }
   int64_t m = product(iterationShape);
   body.line("// reduction of {} over dims [{}]: {} outputs ({}) x {} reduced "
@@ -64,12 +68,12 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
 
   if (schedule.getScheme() == KernelScheme::ReductionSplit)
     return printSplit(body, m, reducedShape);
-  return printOutputs(body, SizeExpr::constant(m), reducedShape);
+  return printOutputs(body, SizeExpr::constant(m), constantSizes(reducedShape));
 }
 
 LogicalResult ReductionPrinter::printOutputs(Code &body, const SizeExpr &m,
-                                             ArrayRef<int64_t> reducedShape) {
-  int64_t l = product(reducedShape);
+                                             ArrayRef<SizeExpr> reducedShape) {
+  SizeExpr l = productOf(reducedShape);
   Threads t = threadsOf();
   declareAccumulators(body, t);
   OutputLoop loop = openOutputLoop(body, t, m);
@@ -95,7 +99,7 @@ void ReductionPrinter::initAccumulators(Code &body) {
 LogicalResult ReductionPrinter::printResults(Code &body,
                                              const std::string &condition,
                                              ArrayRef<std::string> outCoords,
-                                             int64_t reducedElements) {
+                                             const SizeExpr &reducedElements) {
   if (!condition.empty())
     body.open(fmt::format("if ({})", condition));
   pushScope();
@@ -206,7 +210,7 @@ ReductionPrinter::openOutputLoop(Code &body, const Threads &t,
 
 LogicalResult ReductionPrinter::printAccumulation(
     Code &body, const Threads &t, const std::string &lane,
-    ArrayRef<std::string> outCoords, ArrayRef<int64_t> reducedShape) {
+    ArrayRef<std::string> outCoords, ArrayRef<SizeExpr> reducedShape) {
   // With vector width 4, 4 consecutive elements per step.
   int64_t vector = schedule.getVectorWidth();
   body.open("if (active)");
@@ -215,7 +219,8 @@ LogicalResult ReductionPrinter::printAccumulation(
   body.open(fmt::format(
       "for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
       vector == 1 || lane == "0" ? lane : fmt::format("{} * {}", lane, vector),
-      product(reducedShape), (t.inner ? t.perOutput : t.slices) * vector));
+      sizeText(productOf(reducedShape)),
+      (t.inner ? t.perOutput : t.slices) * vector));
   if (failed(accumulateElements(body, outCoords,
                                 delinearize(body, r, reducedShape))))
     return failure();

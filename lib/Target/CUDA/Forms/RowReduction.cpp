@@ -259,15 +259,15 @@ std::string RowReductionPrinter::declareMutable(Code &code, StringRef type,
 LogicalResult RowReductionPrinter::printBody(Code &body) {
   ArrayRef<int64_t> dims = reductions.front().dims;
   SizeExprs sizes = facts.iterationSizes();
-  for (int64_t d = 0; d < static_cast<int64_t>(iterationShape.size()); ++d) {
-    if (llvm::is_contained(dims, d))
-      reducedShape.push_back(iterationShape[d]);
-    else
-      keptShape.push_back(sizes[d]);
-  }
+  for (int64_t d = 0; d < static_cast<int64_t>(iterationShape.size()); ++d)
+    (llvm::is_contained(dims, d) ? reducedShape : keptShape)
+        .push_back(sizes[d]);
   SizeExpr m = facts.rowCount();
-  rowLength = product(reducedShape);
-  if (failed(checkReducesElements(rowLength)))
+  rowSize = facts.rowLength();
+  // A symbolic length is at least 1 (stride-check-symbolic-sizes), and only
+  // the re-read form takes one (-1 here).
+  rowLength = rowSize.getConstant().value_or(-1);
+  if (rowSize.isConstant() && failed(checkReducesElements(rowLength)))
     return failure();
 
   // Over symbolic sizes the row count is the size parameters' expression.
@@ -275,7 +275,7 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
             "elements; each row's reductions, then the epilogue over the row",
             dimsText(dims),
             facts.isSymbolic() ? formatSizes(sizes) : shapeText(iterationShape),
-            m.str(), rowLength);
+            m.str(), rowSize.str());
   for (ReductionInfo &r : reductions)
     body.line("// {} at {}", opName(r.op), formatLocation(r.op->getLoc()));
   if (m.getConstant() == 0 || rowLength == 0) {
@@ -326,6 +326,10 @@ void RowReductionPrinter::openRowLoop(Code &body, const SizeExpr &rows) {
   int64_t blocks = schedule.getClusterBlocks();
   bool inRegisters = schedule.getScheme() == KernelScheme::RowRegisters;
   std::string row = fresh("row");
+  if (!rowSize.isConstant())
+    body.line("// rows of {} elements, a size parameter: at most {} elements "
+              "per thread at the largest length, re-read in each phase",
+              rowSize.str(), perThread);
   if (blocks > 1) {
     // The cluster's blocks are consecutive in the grid; block rank b of
     // the cluster holds the row's threads b * threads on.
@@ -457,7 +461,7 @@ LogicalResult RowReductionPrinter::forEachGroup(Code &body, GroupFn fn) {
     return walkRowRegisters(body, *rowLoop, fn);
   std::string r = fresh("r");
   body.open(fmt::format("for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
-                        lane, rowLength, rowThreads()));
+                        lane, sizeText(rowSize), rowThreads()));
   pushScope();
   Coords coords = elementCoords(body, r);
   LogicalResult status = fn(body, ArrayRef<Coords>(coords), "");
@@ -506,7 +510,7 @@ LogicalResult RowReductionPrinter::printReduction(Code &body,
     combineAcrossCluster(body, info, "cluster" + index);
   std::string v = fresh("v");
   body.line("const {} {} = {}; // {} at {}", computeType(info.dtype), v,
-            finalValue(info, rowLength), opName(info.op),
+            finalValue(info, rowSize), opName(info.op),
             formatLocation(info.op->getLoc()));
   rowValues[info.op] = v;
   return success();

@@ -1,5 +1,5 @@
-// The backend builds pointwise ops, views, gathers and reductions of rows
-// of static length over symbolic sizes (python-free-docs/symbolic-sizes.md);
+// The backend builds pointwise ops, views, gathers and reductions over
+// symbolic sizes (python-free-docs/symbolic-sizes.md);
 // anything else over them stops at stride-check-symbolic-sizes, the first
 // pass of the pipeline, with one located error naming the op and what is
 // not built; a static graph, and a symbolic one the backend builds, pass
@@ -47,23 +47,14 @@ func.func @rows(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"},
 
 // -----
 
-// A reduction over a dim of symbolic size: at the reduction.
-func.func @symbolic_row(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"}) -> !stride.tensor<1x768xf32>
-    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 1024]>]} {
-  // expected-error @+1 {{'stride.sum' over the symbolic size 'batch' (1 to 1024) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers and reductions of rows of static length, not yet for reductions over a dim of symbolic size (dim 0; a kernel's row form is chosen from its row's static length) (issue 44)}}
-  %s = stride.sum %x dims [0] keepdim : !stride.tensor<[batch, 768], f32> -> !stride.tensor<1x768xf32>
-  return %s : !stride.tensor<1x768xf32>
-}
-
-// -----
-
-// The symbol of the reduced dim, not the result's first: at the reduction.
-func.func @symbolic_row_length(%x: !stride.tensor<[batch, seq], f32>) -> !stride.tensor<[batch, 1], f32>
+// Reductions over a dim of symbolic size (a row of symbolic length, a
+// mean over the sequence): built.
+func.func @symbolic_rows(%x: !stride.tensor<[batch, seq], f32>) -> (!stride.tensor<[batch, 1], f32>, !stride.tensor<[1, seq], f32>)
     attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 16]>,
                                   #stride.symbol<"seq", range = [1, 4096]>]} {
-  // expected-error @+1 {{'stride.mean' over the symbolic size 'seq' (1 to 4096) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers and reductions of rows of static length, not yet for reductions over a dim of symbolic size (dim 1; a kernel's row form is chosen from its row's static length) (issue 44)}}
   %m = stride.mean %x dims [1] keepdim : !stride.tensor<[batch, seq], f32> -> !stride.tensor<[batch, 1], f32>
-  return %m : !stride.tensor<[batch, 1], f32>
+  %s = stride.sum %x dims [0] keepdim : !stride.tensor<[batch, seq], f32> -> !stride.tensor<[1, seq], f32>
+  return %m, %s : !stride.tensor<[batch, 1], f32>, !stride.tensor<[1, seq], f32>
 }
 
 // -----
@@ -71,7 +62,7 @@ func.func @symbolic_row_length(%x: !stride.tensor<[batch, seq], f32>) -> !stride
 // Any other op: at the op.
 func.func @product(%x: !stride.tensor<[seq, 64], f32>, %w: !stride.tensor<64x32xf32>) -> !stride.tensor<[seq, 32], f32>
     attributes {stride.symbols = [#stride.symbol<"seq", range = [8, 4096], multiple_of = 8>]} {
-  // expected-error @+1 {{'stride.matmul' over the symbolic size 'seq' (8 to 4096, multiples of 8) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers and reductions of rows of static length only (issue 44)}}
+  // expected-error @+1 {{'stride.matmul' over the symbolic size 'seq' (8 to 4096, multiples of 8) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers and reductions only (issue 44)}}
   %p = stride.matmul %x, %w : !stride.tensor<[seq, 64], f32>, !stride.tensor<64x32xf32> -> !stride.tensor<[seq, 32], f32>
   return %p : !stride.tensor<[seq, 32], f32>
 }
