@@ -7,9 +7,10 @@
 //
 // stride-check-symbolic-sizes (Passes.td): the first pass of the pipeline.
 // The backend builds pointwise ops, views (but as_strided of computed
-// values), gathers and reductions over symbolic sizes (kernels that take sizes as arguments, plans sized at run time);
-// anything else over them stops here with one located error naming the op
-// and what is not built (python-free-docs/symbolic-sizes.md).
+// values), gathers and reductions over symbolic sizes (kernels that take
+// sizes as arguments, plans sized at run time); anything else over them
+// stops here with one located error naming the op and what is not built
+// (python-free-docs/symbolic-sizes.md).
 //
 //===----------------------------------------------------------------------===//
 

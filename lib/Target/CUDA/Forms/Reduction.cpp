@@ -40,8 +40,9 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
   if (facts.isSymbolic()) {
     // The outputs' count and the reduced length are the size parameters'
     // expressions (the schedule never split).
-    SizeExprs inSizes =
-        cast<StridedTensorType>(first.input.getType()).getSymbolicLayout().shape;
+    SizeExprs inSizes = cast<StridedTensorType>(first.input.getType())
+                            .getSymbolicLayout()
+                            .shape;
     SizeExprs reducedSizes;
     for (int64_t d : first.dims)
       reducedSizes.push_back(inSizes[d]);
