@@ -5,14 +5,15 @@
 // over a symbolic length), the sum over the rows (an outer reduction: a
 // symbolic count of outputs and a symbolic length), the argmax of each row;
 // a layer norm over y [rows, wide] (a block per row at the largest
-// length). Each symbolic shape is spelled with `rows`, `len` and `wide` and
+// length); x plus its column index (iota, computed from the coordinates).
+// Each symbolic shape is spelled with `rows`, `len` and `wide` and
 // the attributes line is the only line that names the symbols' ranges, so
 // that symbolic-reductions.test instantiates the function with sed.
 func.func @lengths(%x: !stride.tensor<[rows, len], f32> {stride.name = "x"},
                    %y: !stride.tensor<[rows, wide], f32> {stride.name = "y"})
     -> (!stride.tensor<[rows, len], f32>, !stride.tensor<[rows], f32>,
         !stride.tensor<[1, len], f32>, !stride.tensor<[rows], i64>,
-        !stride.tensor<[rows, wide], f32>)
+        !stride.tensor<[rows, wide], f32>, !stride.tensor<[rows, len], f32>)
     attributes {stride.symbols = [#stride.symbol<"rows", range = [1, 5]>, #stride.symbol<"len", range = [1, 300]>, #stride.symbol<"wide", range = [1, 5000]>]}
 {
   %m = stride.max %x dims [1] keepdim : !stride.tensor<[rows, len], f32> -> !stride.tensor<[rows, 1], f32>
@@ -35,5 +36,7 @@ func.func @lengths(%x: !stride.tensor<[rows, len], f32> {stride.name = "x"},
   %yr = stride.rsqrt %yve : !stride.tensor<[rows, 1], f32> -> !stride.tensor<[rows, 1], f32>
   %yrb = stride.expand %yr : !stride.tensor<[rows, 1], f32> -> !stride.tensor<[rows, wide], f32, strides = [1, 0]>
   %yn = stride.mul %yc, %yrb : !stride.tensor<[rows, wide], f32>, !stride.tensor<[rows, wide], f32, strides = [1, 0]> -> !stride.tensor<[rows, wide], f32>
-  return %sm, %mean, %cols, %am, %yn : !stride.tensor<[rows, len], f32>, !stride.tensor<[rows], f32>, !stride.tensor<[1, len], f32>, !stride.tensor<[rows], i64>, !stride.tensor<[rows, wide], f32>
+  %io = stride.iota dim 1 : !stride.tensor<[rows, len], f32>
+  %xi = stride.add %x, %io : !stride.tensor<[rows, len], f32>, !stride.tensor<[rows, len], f32> -> !stride.tensor<[rows, len], f32>
+  return %sm, %mean, %cols, %am, %yn, %xi : !stride.tensor<[rows, len], f32>, !stride.tensor<[rows], f32>, !stride.tensor<[1, len], f32>, !stride.tensor<[rows], i64>, !stride.tensor<[rows, wide], f32>, !stride.tensor<[rows, len], f32>
 }
