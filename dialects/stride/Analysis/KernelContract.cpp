@@ -8,6 +8,7 @@
 #include "dialects/stride/Analysis/KernelContract.h"
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/IndexMaps.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 #include "stride/Support/Layout.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -395,9 +396,17 @@ LogicalResult KernelClassifier::collectFamilies() {
   return success();
 }
 
-/// The elements of a value's shape (saturating: only compared).
+/// The elements of a value's shape (saturating: only compared); over
+/// symbolic sizes at the symbols' largest values, where a kernel's row
+/// values ([rows, 1]) have fewer elements than its rows ([rows, 768]).
 static int64_t elementsOf(Value value) {
-  return checkedNumElements(shapeOf(value)).value_or(INT64_MAX);
+  auto type = cast<StridedTensorType>(value.getType());
+  if (!type.isSymbolic())
+    return checkedNumElements(type.getShape()).value_or(INT64_MAX);
+  std::optional<Layout> largest = type.getSymbolicLayout().evaluate(
+      largestValues(enclosingSymbols(value.getParentRegion()->getParentOp())));
+  return largest ? checkedNumElements(largest->shape).value_or(INT64_MAX)
+                 : INT64_MAX;
 }
 
 LogicalResult KernelClassifier::checkYields() {

@@ -59,7 +59,9 @@ private:
       return {expr, Range{c.getValue(), c.getValue()}};
     if (auto d = dyn_cast<AffineDimExpr>(expr)) {
       unsigned k = d.getPosition();
-      if (k >= dimSizes.size())
+      // A symbolic size (ShapedType::kDynamic in a static shape) bounds
+      // nothing: the coordinate is kept, never taken for a constant.
+      if (k >= dimSizes.size() || dimSizes[k] < 0)
         return {expr, std::nullopt};
       return {expr, Range{0, std::max<int64_t>(dimSizes[k], 1) - 1}};
     }

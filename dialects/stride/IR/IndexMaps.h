@@ -39,7 +39,9 @@ mlir::AffineMap indexMapToBase(mlir::Value value);
 /// `expr` simplified under 0 <= d_k < dimSizes[k] (symbols unbounded): a
 /// floordiv or mod whose dividend's range proves the quotient (or that the
 /// dividend is below the divisor) folds, and an expression of one value in
-/// that range becomes the constant, so a dim of size 1 reads as 0.
+/// that range becomes the constant, so a dim of size 1 reads as 0. A
+/// negative size (ShapedType::kDynamic: a symbolic size) leaves its dim
+/// unbounded.
 mlir::AffineExpr simplifyInBounds(mlir::AffineExpr expr,
                                   llvm::ArrayRef<int64_t> dimSizes);
 /// Every result of `map` so simplified, over its dims' sizes `dimSizes`.

@@ -207,7 +207,12 @@ AffineMap SelectOp::getIndexMap() {
 }
 
 AffineMap ViewOp::getIndexMap() {
-  // The result's row-major linear index, delinearized in the operand.
+  // The result's row-major linear index, delinearized in the operand. Over
+  // symbolic sizes the divisors are symbolic: no map (the CUDA printer
+  // maps such a reshape's coordinates over its size parameters,
+  // python-free-docs/symbolic-sizes.md).
+  if (getType().isSymbolic() || getInput().getType().isSymbolic())
+    return AffineMap();
   ArrayRef<int64_t> result = getType().getShape();
   ArrayRef<int64_t> source = getInput().getType().getShape();
   Dims resultShape(result.begin(), result.end()),

@@ -6,11 +6,12 @@
 //===----------------------------------------------------------------------===//
 //
 // stride-check-symbolic-sizes (Passes.td): the first pass of the pipeline.
-// The backend builds pointwise ops and views of the graph's inputs over
-// symbolic sizes (kernels that take sizes as arguments, plans sized at run
-// time), and products over symbolic rows (cuBLASLt calls whose descriptors
-// are size expressions); anything else over them stops here with one
-// located error naming the op and what is not built
+// The backend builds pointwise ops, views (but as_strided of computed
+// values), gathers and reductions over symbolic sizes (kernels that take
+// sizes as arguments, plans sized at run time), and products over symbolic
+// rows (cuBLASLt calls whose descriptors are size expressions); anything
+// else over them stops here with one located error naming the op and what
+// is not built
 // (python-free-docs/symbolic-sizes.md).
 //
 //===----------------------------------------------------------------------===//
@@ -58,8 +59,7 @@ bool touchesSymbolicSizes(Operation *op) {
 /// A view chain that starts at an argument or a constant (a weight's bias
 /// broadcast over symbolic rows): a kernel reads it at the address its own
 /// type gives, which the emitter prints over the size parameters, and a
-/// product reads the constant itself as its bias. A view of a computed
-/// value maps coordinates through its index map, which needs static sizes.
+/// product reads the constant itself as its bias.
 bool isViewOfArgument(ViewOpInterface view) {
   Value source = view.getSource();
   while (auto inner = source.getDefiningOp<ViewOpInterface>())
@@ -129,10 +129,14 @@ namespace {
 
 /// Why the backend does not build `op` over symbolic sizes, for the
 /// message: nullopt when it builds it; "" for an op of a kind it builds
-/// none of (only pointwise ops, views of inputs and products take size
-/// arguments).
+/// none of.
 std::optional<std::string> missingFor(Operation *op) {
-  if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<Elementwise>())
+  // Pointwise ops, the leaves a kernel computes from the coordinates
+  // (full, iota), gathers, whose index bounds the verifiers proved over the
+  // ranges, and reductions (rows of a symbolic count or length) take the
+  // size parameters.
+  if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<Elementwise>() ||
+      isa<FullOp, IotaOp, IndexSelectOp, GatherOp, ReductionOpInterface>(op))
     return std::nullopt;
   if (auto matmul = dyn_cast<MatmulOp>(op))
     return missingForSymbolicProduct(matmul);
@@ -141,15 +145,17 @@ std::optional<std::string> missingFor(Operation *op) {
                        "kernels take static shapes; a cuDNN graph per shape, "
                        "cached by the runtime as cuBLASLt plans are, is not "
                        "built)");
+  // A kernel maps coordinates through a view of a computed value: an
+  // index map that names no size (expand, permute, squeeze, unsqueeze,
+  // slice, select: a reduction's result broadcast back over its rows), or
+  // a reshape's split over the size parameters (KernelPrinter); but
+  // `as_strided`, whose map reads its source's static layout.
   if (auto view = dyn_cast<ViewOpInterface>(op)) {
-    if (isViewOfArgument(view))
+    if (!isa<AsStridedOp>(op) || isViewOfArgument(view))
       return std::nullopt;
-    return std::string("views of computed values (their index maps need "
-                       "static sizes)");
+    return std::string("as_strided views of computed values (their index "
+                       "maps read the source's static layout)");
   }
-  if (isa<ReductionOpInterface>(op))
-    return std::string("reductions (a kernel's form over rows of symbolic "
-                       "count)");
   return std::string();
 }
 
@@ -175,7 +181,8 @@ struct CheckSymbolicSizesPass
           << "'" << op->getName() << "' over the symbolic size "
           << describeSymbol(value ? value->symbol : "?", table)
           << " is not built yet: Stride compiles symbolic sizes for "
-             "pointwise ops and views of the graph's inputs";
+             "pointwise ops, views, gathers, reductions and products over "
+             "symbolic rows";
       if (missing->empty())
         error << " only (issue 44)";
       else

@@ -106,12 +106,17 @@ bool isRecomputableCast(Operation *op) {
              result.getElementType().getIntOrFloatBitWidth();
 }
 
-/// The elements of one row of a reduction: the product of its reduced dims.
-int64_t rowLength(ReductionOpInterface reduction) {
+/// The elements of one row of a reduction: the product of its reduced dims;
+/// nullopt where one is symbolic (the backend re-reads such a row, holding
+/// none of it in registers: python-free-docs/symbolic-sizes.md).
+std::optional<int64_t> rowLength(ReductionOpInterface reduction) {
   ArrayRef<int64_t> shape = shapeOf(reduction.getInput());
   int64_t length = 1;
-  for (int64_t d : reduction.getReducedDims())
+  for (int64_t d : reduction.getReducedDims()) {
+    if (ShapedType::isDynamic(shape[d]))
+      return std::nullopt;
     length *= shape[d];
+  }
   return length;
 }
 
@@ -273,9 +278,11 @@ int64_t Fuser::estimateRegisters(ArrayRef<Operation *> ops,
   // of 4 where the row's length allows (the schedule also asks the layout
   // for it: the estimate assumes the larger share), else one element.
   int64_t perThread = 1;
-  if (rowReduction) {
-    int64_t length = rowLength(cast<ReductionOpInterface>(rowReduction));
-    RowSplit split = groupRowInFours(splitRow(length, ops.size()), length);
+  std::optional<int64_t> length =
+      rowReduction ? rowLength(cast<ReductionOpInterface>(rowReduction))
+                   : std::nullopt;
+  if (length) {
+    RowSplit split = groupRowInFours(splitRow(*length, ops.size()), *length);
     if (split.inRegisters)
       perThread = std::max<int64_t>(split.elementsPerThread, 1);
   }

@@ -16,23 +16,25 @@ def CheckSymbolicSizes : Pass<"stride-check-symbolic-sizes",
   let description = [{
     Stride verifies graphs with symbolic sizes (`!stride.tensor<[batch,
     768], f32>`) and checks their layouts for every value in the symbols'
-    ranges; the backend builds pointwise ops and views of the graph's
-    inputs over them (kernels that take sizes as arguments, plans sized at
-    run time: python-free-docs/symbolic-sizes.md), and products over
-    symbolic rows and a symbolic leading batch dim with static strides
-    (cuBLASLt calls whose descriptors the runtime evaluates per shape).
-    This pass, the first of the pipeline, refuses anything else over
-    symbolic sizes with one located error naming the op, the symbol and its
-    range, and what is not built: reductions, views of computed values,
-    products over a symbolic contraction, column count or strides, any
-    other op, a symbol whose range holds 0, a state of symbolic sizes. A
-    static graph passes unchanged.
+    ranges; the backend builds pointwise ops (and `full`, `iota`), views,
+    gathers (`index_select`, `gather`) and reductions (rows of a symbolic
+    count or length: softmax, layer norm) over them (kernels that take
+    sizes as arguments, plans sized at run time:
+    python-free-docs/symbolic-sizes.md), and products over symbolic rows
+    and a symbolic leading batch dim with static strides (cuBLASLt calls
+    whose descriptors the runtime evaluates per shape). This pass, the
+    first of the pipeline, refuses anything else over symbolic sizes with
+    one located error naming the op, the symbol and its range, and what is
+    not built: `as_strided` views of computed values, products over a
+    symbolic contraction, column count or strides, attention, any other
+    op, a symbol whose range holds 0, a state of symbolic sizes. A static
+    graph passes unchanged.
 
     ```
-    error: 'stride.sum' over the symbolic size 'batch' (1 to 1024) is not
-    built yet: Stride compiles symbolic sizes for pointwise ops and views of
-    the graph's inputs, not yet for reductions (a kernel's form over rows
-    of symbolic count) (issue 44)
+    error: 'stride.cumsum' over the symbolic size 'batch' (1 to 1024) is
+    not built yet: Stride compiles symbolic sizes for pointwise ops,
+    views, gathers, reductions and products over symbolic rows only
+    (issue 44)
     ```
   }];
   let dependentDialects = ["::stride::StrideDialect"];

@@ -7,6 +7,8 @@
 
 #include "KernelFacts.h"
 
+#include "dialects/stride/IR/SymbolicSizes.h"
+
 #include "stride/Support/Layout.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -97,7 +99,12 @@ LogicalResult checkArgReduction(const ReductionInfo &info, StringRef name) {
            << "' of " << dtypeName(t)
            << " elements is not supported: its (value, index) accumulator "
               "packs a 32-bit value order (f16, bf16, f32, i8, i32 inputs)";
-  int64_t length = input.getShape()[info.dims.front()];
+  // A symbolic length at its largest value.
+  int64_t length =
+      input.getSymbolicLayout()
+          .shape[info.dims.front()]
+          .evaluate(largestValues(enclosingSymbols(info.op)))
+          .value_or(INT64_MAX);
   if (length >= int64_t(0xffffffff))
     return backendError(info.op, name)
            << "'stride." << info.op->getName().stripDialect() << "' over "
@@ -107,6 +114,45 @@ LogicalResult checkArgReduction(const ReductionInfo &info, StringRef name) {
 }
 
 } // namespace
+
+SizeExpr productOf(ArrayRef<SizeExpr> sizes) {
+  SizeExpr n = SizeExpr::constant(1);
+  for (const SizeExpr &size : sizes)
+    n = *n.times(size);
+  return n;
+}
+
+SizeExprs constantSizes(ArrayRef<int64_t> sizes) {
+  SizeExprs constants;
+  for (int64_t size : sizes)
+    constants.push_back(SizeExpr::constant(size));
+  return constants;
+}
+
+SizeExprs KernelFacts::iterationSizes() const {
+  return isSymbolic() ? symbolicShape : constantSizes(iterationShape);
+}
+
+SizeExpr KernelFacts::rowCount() const {
+  SizeExprs sizes = iterationSizes();
+  if (!isRowForm())
+    return productOf(sizes);
+  SizeExprs kept;
+  for (auto [d, size] : llvm::enumerate(sizes))
+    if (!llvm::is_contained(reductions.front().dims, static_cast<int64_t>(d)))
+      kept.push_back(size);
+  return productOf(kept);
+}
+
+SizeExpr KernelFacts::rowLength() const {
+  const ReductionInfo &first = reductions.front();
+  SizeExprs shape =
+      cast<StridedTensorType>(first.input.getType()).getSymbolicLayout().shape;
+  SizeExprs reduced;
+  for (int64_t d : first.dims)
+    reduced.push_back(shape[d]);
+  return productOf(reduced);
+}
 
 std::vector<std::string> kernelSizeParameters(KernelOp kernel) {
   std::set<std::string> names;
@@ -140,15 +186,17 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   facts.form = kind->form;
   facts.iterationShape = kind->iterationShape;
   facts.sizeParameters = kernelSizeParameters(kernel);
-  if (facts.isSymbolic() && !kernel.getYield().getValues().empty())
-    facts.symbolicShape =
-        cast<StridedTensorType>(kernel.getYield().getValues().front().getType())
-            .getSymbolicLayout()
-            .shape;
   facts.rowOps = kind->rowOps;
   facts.rowResults = kind->rowResults;
   ValueRange yields = kernel.getYield().getValues();
   facts.yields.assign(yields.begin(), yields.end());
+  // The iteration space: the shape of the yields not stored once per row.
+  for (auto [i, yield] : llvm::enumerate(yields))
+    if (facts.isSymbolic() && !llvm::is_contained(facts.rowResults, i)) {
+      facts.symbolicShape =
+          cast<StridedTensorType>(yield.getType()).getSymbolicLayout().shape;
+      break;
+    }
   for (Operation &op : kernel.getBodyBlock().without_terminator()) {
     if (auto reduction = dyn_cast<ReductionOpInterface>(op)) {
       facts.reductions.push_back(reductionInfoOf(reduction));

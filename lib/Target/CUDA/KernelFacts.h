@@ -95,7 +95,20 @@ struct KernelFacts {
 
   bool isRowForm() const { return form == KernelForm::BroadcastReduction; }
   bool isSymbolic() const { return !sizeParameters.empty(); }
+  /// The iteration space as expressions: `symbolicShape` over symbolic
+  /// sizes, the constants of `iterationShape` otherwise.
+  SizeExprs iterationSizes() const;
+  /// Forms (b) and (d): the rows of the first reduction (its kept dims of
+  /// the iteration space, or its outputs) and the length of a row (its
+  /// reduced elements), each as one expression.
+  SizeExpr rowCount() const;
+  SizeExpr rowLength() const;
 };
+
+/// The product of `sizes` (a valid type's sizes do not overflow).
+SizeExpr productOf(llvm::ArrayRef<SizeExpr> sizes);
+/// Static sizes as constant expressions.
+SizeExprs constantSizes(llvm::ArrayRef<int64_t> sizes);
 
 /// The symbols `kernel`'s argument and result types and its body's types
 /// name, sorted by name: the kernel's size parameters, which the plan

@@ -170,8 +170,37 @@ Coords KernelPrinter::openGridStrideLoop(Code &code, ArrayRef<int64_t> shape,
   return delinearize(code, i, shape);
 }
 
+/// The coordinates in a reshape's operand of its element at `coords` over
+/// symbolic sizes: the element's row-major position in the result, split
+/// along the operand's sizes (the size parameters' expressions).
+static Coords mapThroughSymbolicReshape(ViewOp view,
+                                        ArrayRef<std::string> coords) {
+  SizeExprs result = view.getType().getSymbolicLayout().shape;
+  SizeExprs source = view.getInput().getType().getSymbolicLayout().shape;
+  SizeExprs strides = rowMajorStrides(result).value();
+  std::string linear = paren(symbolicAddressText(
+      SymbolicLayout{result, strides, SizeExpr::constant(0)}, coords));
+  Coords mapped(source.size(), "0");
+  SizeExpr inner = SizeExpr::constant(1);
+  for (int64_t d = static_cast<int64_t>(source.size()) - 1; d >= 0; --d) {
+    if (source[d].getConstant() == 1)
+      continue;
+    std::string quotient = inner.getConstant() == 1
+                               ? linear
+                               : "(" + linear + " / " + sizeText(inner) + ")";
+    mapped[d] = d == 0 ? quotient
+                       : "(" + quotient + " % " + sizeText(source[d]) + ")";
+    inner = *inner.times(source[d]);
+  }
+  return mapped;
+}
+
 FailureOr<Coords> KernelPrinter::mapThroughView(Operation *view,
                                                 ArrayRef<std::string> coords) {
+  if (auto reshape = dyn_cast<ViewOp>(view);
+      reshape && (reshape.getType().isSymbolic() ||
+                  reshape.getInput().getType().isSymbolic()))
+    return mapThroughSymbolicReshape(reshape, coords);
   AffineMap map = cast<ViewOpInterface>(view).getIndexMap();
   if (!map)
     return (error(view)
@@ -313,8 +342,8 @@ FailureOr<std::string> KernelPrinter::evalCast(const std::string &v, DType from,
 
 FailureOr<std::string> KernelPrinter::evalIndex(Operation *op, Value index,
                                                 ArrayRef<std::string> coords,
-                                                int64_t size, Code &code,
-                                                bool skipOnError) {
+                                                const SizeExpr &size,
+                                                Code &code, bool skipOnError) {
   FailureOr<std::string> raw = eval(index, coords, code);
   if (failed(raw))
     return failure();
@@ -322,9 +351,9 @@ FailureOr<std::string> KernelPrinter::evalIndex(Operation *op, Value index,
   code.line("{} {} = ({}){};", idx, i, idx, *raw);
   std::string message =
       fmt::format("stride: {} at {}: index out of range [0, {}) in kernel {}",
-                  opName(op), formatLocation(op->getLoc()), size, name);
+                  opName(op), formatLocation(op->getLoc()), size.str(), name);
   code.open(fmt::format("if ((long long){} < 0 || (long long){} >= {})", *raw,
-                        *raw, size));
+                        *raw, sizeText(size)));
   code.line("stride_fail({});", quoted(message));
   if (skipOnError)
     code.line("continue;");
@@ -557,7 +586,8 @@ KernelPrinter::evalIndexed(Operation *op, Value input, Value index, int64_t dim,
   code.line("// {} at {} along dim {}", opName(op),
             formatLocation(op->getLoc()), dim);
   FailureOr<std::string> i =
-      evalIndex(op, index, indexCoords, inType.getShape()[dim], code, false);
+      evalIndex(op, index, indexCoords,
+                inType.getSymbolicLayout().shape[dim], code, false);
   if (failed(i))
     return failure();
   Coords inCoords(coords.begin(), coords.end());
@@ -633,10 +663,33 @@ LogicalResult KernelPrinter::storeYields(Code &code,
   return success();
 }
 
+/// Whether every coefficient of `size` is a multiple of `n`, so that its
+/// value is one for every value of the symbols.
+static bool isMultipleOf(const SizeExpr &size, int64_t n) {
+  return llvm::all_of(size.terms(),
+                      [&](const auto &term) { return term.second % n == 0; });
+}
+
+/// isVectorAccess over symbolic sizes: the same rule, each size, stride and
+/// offset a multiple of 4 for every value of the symbols.
+static bool isSymbolicVectorAccess(const SymbolicLayout &layout) {
+  if (layout.rank() == 0 || !isMultipleOf(layout.shape.back(), 4) ||
+      layout.strides.back().getConstant() != 1 ||
+      !isMultipleOf(layout.offset, 4))
+    return false;
+  for (int64_t d = 0; d + 1 < layout.rank(); ++d)
+    if (layout.shape[d].getConstant() != 1 &&
+        !isMultipleOf(layout.strides[d], 4))
+      return false;
+  return true;
+}
+
 bool KernelPrinter::isVectorAccess(StridedTensorType type,
                                    ArrayRef<std::string> coords) {
   if (vectorLane < 0 || coords != ArrayRef<std::string>(lanes[vectorLane]))
     return false;
+  if (type.isSymbolic())
+    return isSymbolicVectorAccess(type.getSymbolicLayout());
   ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
   if (shape.empty() || shape.back() % 4 != 0 || strides.back() != 1 ||
       type.getOffset() % 4 != 0)
@@ -708,14 +761,14 @@ LogicalResult KernelPrinter::checkReducesElements(int64_t reducedElements) {
 }
 
 std::string KernelPrinter::finalValue(const ReductionInfo &info,
-                                      int64_t reducedElements) {
+                                      const SizeExpr &reducedElements) {
   std::string value = info.acc;
   if (isArgKind(info.kind))
     return fmt::format("stride_arg_index({})", info.acc);
   if (info.kind == ReduceKind::Mean)
     value = fmt::format("{} / ({}){}", info.acc,
                         accumulatorType(info.kind, info.dtype),
-                        reducedElements);
+                        sizeText(reducedElements));
   if (isHalfLike(info.dtype))
     return roundTo(info.dtype, value);
   if (!isFloat(info.dtype))

@@ -99,7 +99,10 @@ protected:
   /// Reports max/min over no elements (undefined, as in PyTorch).
   mlir::LogicalResult checkReducesElements(int64_t reducedElements);
   /// The reduction's value from its accumulator, in its compute type.
-  std::string finalValue(const ReductionInfo &info, int64_t reducedElements);
+  /// `reducedElements`: a symbolic count is the size parameters'
+  /// expression.
+  std::string finalValue(const ReductionInfo &info,
+                         const SizeExpr &reducedElements);
 
   // Coordinates and stores.
   /// A grid-stride loop over the `n` elements of `shape`: opens the loop,
@@ -130,12 +133,13 @@ protected:
   // Evaluation.
   mlir::FailureOr<std::string>
   eval(mlir::Value value, llvm::ArrayRef<std::string> coords, Code &code);
-  /// Reads an index tensor at `coords` and checks it against [0, size):
-  /// returns a variable of the index type holding a safe index (0 after a
-  /// reported violation).
+  /// Reads an index tensor at `coords` and checks it against [0, size)
+  /// (a symbolic size: the size parameters' expression): returns a
+  /// variable of the index type holding a safe index (0 after a reported
+  /// violation).
   mlir::FailureOr<std::string> evalIndex(mlir::Operation *op, mlir::Value index,
                                          llvm::ArrayRef<std::string> coords,
-                                         int64_t size, Code &code,
+                                         const SizeExpr &size, Code &code,
                                          bool skipOnError);
 
   // Vector lanes (the vectorized loop, the tiled transpose, the segmented

@@ -22,6 +22,8 @@
 
 #include "Scheduler.h"
 
+#include "dialects/stride/IR/SymbolicSizes.h"
+
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -67,6 +69,10 @@ int64_t maxGridStrideBlocks(int multiprocessors, int64_t block) {
 
 int64_t gridSize(int64_t units, int64_t cap) {
   return std::max<int64_t>(1, std::min(units, cap));
+}
+
+SymbolValues Scheduler::largestSymbols() const {
+  return largestValues(enclosingSymbols(kernel));
 }
 
 KernelScheduleAttr Scheduler::schedule() {

@@ -158,13 +158,8 @@ void Scheduler::scheduleSymbolicPointwise() {
   // vectorized and tiled forms read sizes the range does not fix), 64-bit
   // indices (the schedule's default), the grid of the largest sizes, cut
   // at run time to the elements there are.
-  SymbolValues largest = largestValues(enclosingSymbols(kernel));
-  SizeExpr elements = SizeExpr::constant(1);
-  int64_t largestElements = 1;
-  for (const SizeExpr &size : facts.symbolicShape) {
-    elements = *elements.times(size);
-    largestElements *= *size.evaluate(largest);
-  }
+  SizeExpr elements = productOf(facts.symbolicShape);
+  int64_t largestElements = atLargest(elements);
   int64_t cap = maxGridStrideBlocks(multiprocessors, kBlock);
   launchOver(elements, kBlock,
              gridSize(ceilDiv(std::max<int64_t>(largestElements, 1), kBlock),

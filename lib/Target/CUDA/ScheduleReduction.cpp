@@ -41,9 +41,12 @@ void Scheduler::scheduleReduction() {
   const ReductionInfo &first = facts.reductions.front();
   ArrayRef<int64_t> inShape =
       cast<StridedTensorType>(first.input.getType()).getShape();
-  int64_t m = product(facts.iterationShape), l = 1;
-  for (int64_t d : first.dims)
-    l *= inShape[d];
+  // Over symbolic sizes the outputs' count and the reduced length are
+  // expressions and the form is chosen at their largest values; no split,
+  // whose scratch and slices follow them, and no 4-element groups along a
+  // symbolic length (inputInFours).
+  SizeExpr outputs = facts.rowCount(), length = facts.rowLength();
+  int64_t m = atLargest(outputs), l = atLargest(length);
   // Inner reductions (the innermost dim of size > 1 is reduced) give each
   // output element a group of threads striding along it; outer reductions
   // give adjacent threads adjacent output elements, each looping over the
@@ -97,16 +100,19 @@ void Scheduler::scheduleReduction() {
   }
   if (m == 0)
     return;
-  if (inner ? scheduleSplitReduction(m, l, threads)
-            : scheduleOuterSplit(m, l))
+  if (outputs.isConstant() && length.isConstant() &&
+      (inner ? scheduleSplitReduction(m, l, threads)
+             : scheduleOuterSplit(m, l)))
     return;
   int64_t groups = inner ? block / threads : 32; // outputs per block pass
   int64_t maxBlocks =
       int64_t(multiprocessors) * std::max<int64_t>(1, 2048 / block);
   if (inner)
-    launch(gridSize(ceilDiv(m, groups), maxBlocks), block);
+    launchUnits(outputs, groups, gridSize(ceilDiv(m, groups), maxBlocks),
+                block);
   else
-    launch(gridSize(ceilDiv(m, groups), maxBlocks), 32, slices);
+    launchUnits(outputs, groups, gridSize(ceilDiv(m, groups), maxBlocks), 32,
+                slices);
 }
 
 int64_t Scheduler::splitCount(int64_t units, int64_t unitThreads,
@@ -228,7 +234,9 @@ bool Scheduler::inputInFours() {
   ArrayRef<int64_t> inShape =
       cast<StridedTensorType>(facts.reductions.front().input.getType())
           .getShape();
-  return options.vectorize && !inShape.empty() && inShape.back() % 4 == 0;
+  // A symbolic innermost size (kDynamic) is no multiple of 4.
+  return options.vectorize && !inShape.empty() &&
+         !ShapedType::isDynamic(inShape.back()) && inShape.back() % 4 == 0;
 }
 
 bool Scheduler::readsColumnsInFours() {
@@ -258,10 +266,13 @@ bool Scheduler::readsInnermostInFours() {
 }
 
 void Scheduler::scheduleRowReduction() {
-  ArrayRef<int64_t> dims = facts.reductions.front().dims;
-  int64_t m = 1, l = 1;
-  for (auto [d, size] : llvm::enumerate(facts.iterationShape))
-    (llvm::is_contained(dims, static_cast<int64_t>(d)) ? l : m) *= size;
+  // Over a symbolic row count with rows of static length the row's form is
+  // the static one; the grid is sized at the largest count and cut at run
+  // time. A row of symbolic length is re-read.
+  SizeExpr rows = facts.rowCount(), length = facts.rowLength();
+  if (!length.isConstant())
+    return scheduleRowsOfSymbolicLength(rows, atLargest(length));
+  int64_t m = atLargest(rows), l = *length.getConstant();
   // A warp per row up to 1024 elements (no block barriers), else a block of
   // up to 1024 threads, and more threads for a kernel of many ops; on
   // sm_90 and later a row longer than a block holds, a cluster of blocks
@@ -300,8 +311,8 @@ void Scheduler::scheduleRowReduction() {
     int64_t perMultiprocessor = std::clamp<int64_t>(
         sharedPerMultiprocessor / (held.bytes + kSharedBytesReservedPerBlock),
         1, kResidentThreadsPerMultiprocessor / threads);
-    launch(gridSize(m, multiprocessors * perMultiprocessor), threads,
-           /*blockY=*/1, /*phase=*/-1, held.bytes);
+    launchUnits(rows, 1, gridSize(m, multiprocessors * perMultiprocessor),
+                threads, /*blockY=*/1, held.bytes);
     return;
   }
   int64_t block = threads > 32 ? threads : 256;
@@ -310,11 +321,33 @@ void Scheduler::scheduleRowReduction() {
   int64_t maxClusters =
       std::max<int64_t>(1, maxGridStrideBlocks(multiprocessors, block) /
                                clusterBlocks);
-  launch(clusterBlocks * gridSize(ceilDiv(m, block / threads), maxClusters),
-         block);
+  // Over symbolic sizes a cluster's rows count its blocks (a row each), so
+  // that the grid at run time is whole clusters.
+  launchUnits(*rows.times(SizeExpr::constant(clusterBlocks)), block / threads,
+              clusterBlocks *
+                  gridSize(ceilDiv(m, block / threads), maxClusters),
+              block);
   if (clusterBlocks > 1 && kernel.getBodyBlock().getNumArguments() == 1 &&
       functionalOps() <= kMaxBoundedClusterRowOps)
     minBlocks = kResidentThreadsPerMultiprocessor / block;
+}
+
+void Scheduler::scheduleRowsOfSymbolicLength(const SizeExpr &rows,
+                                             int64_t largestLength) {
+  // The row form of a static length holds its elements in register
+  // arrays, groups of 4 and a clamped last group sized by that length; a
+  // symbolic one takes the re-read form, a warp or a block striding over
+  // the row in each phase, about 32 elements a thread at the largest
+  // length (RowSplit.h's register bound).
+  scheme = KernelScheme::RowReread;
+  threads = std::clamp<int64_t>(
+      llvm::PowerOf2Ceil(ceilDiv(largestLength, 32)), 32, 1024);
+  elementsPerThread = ceilDiv(largestLength, threads);
+  int64_t block = threads > 32 ? threads : kBlock;
+  launchUnits(rows, block / threads,
+              gridSize(ceilDiv(atLargest(rows), block / threads),
+                       maxGridStrideBlocks(multiprocessors, block)),
+              block);
 }
 
 } // namespace stride::cuda

@@ -222,6 +222,10 @@ private:
   /// One scratch buffer of partial results per reduction.
   void partialsScratch(int64_t count);
   void scheduleRowReduction();
+  /// A broadcast reduction over rows of symbolic length: re-read, the
+  /// threads chosen at the largest length.
+  void scheduleRowsOfSymbolicLength(const SizeExpr &rows,
+                                    int64_t largestLength);
   void scheduleScatter();
   bool useSegmentedIndexAdd();
   void scheduleSegmentedIndexAdd();
@@ -265,15 +269,31 @@ private:
   /// Over symbolic sizes: `grid` blocks at the symbols' largest values,
   /// min(ceil(elements / perBlock), grid) at run time.
   void launchOver(const SizeExpr &elements, int64_t perBlock, int64_t grid,
-                  int64_t block) {
+                  int64_t block, int64_t blockY = 1, int64_t shared = 0) {
     launches.push_back(LaunchAttr::get(
-        builder.getContext(), grid, block, /*block_y=*/1, /*shared=*/0,
+        builder.getContext(), grid, block, blockY, shared,
         /*phase=*/-1, SizeExprAttr::get(builder.getContext(), elements),
         perBlock));
+  }
+  /// The launch of `grid` blocks (its size at the symbols' largest values)
+  /// over `units` (rows, outputs, column tiles' outputs), `perBlock` of
+  /// them a block: a static launch where `units` is a constant, else one
+  /// whose grid is cut at run time to the units there are.
+  void launchUnits(const SizeExpr &units, int64_t perBlock, int64_t grid,
+                   int64_t block, int64_t blockY = 1, int64_t shared = 0) {
+    if (units.isConstant())
+      return launch(grid, block, blockY, /*phase=*/-1, shared);
+    launchOver(units, perBlock, grid, block, blockY, shared);
   }
   /// A pointwise kernel over symbolic sizes: the grid-stride loop, its grid
   /// sized at run time (python-free-docs/symbolic-sizes.md).
   void scheduleSymbolicPointwise();
+  /// The symbols' largest values (python-free-docs/symbolic-sizes.md: a
+  /// symbolic kernel's schedule is chosen there) and `size` at them.
+  SymbolValues largestSymbols() const;
+  int64_t atLargest(const SizeExpr &size) const {
+    return size.evaluate(largestSymbols()).value_or(INT64_MAX);
+  }
 
   KernelOp kernel;
   const KernelFacts &facts;

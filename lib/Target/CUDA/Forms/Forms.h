@@ -157,20 +157,26 @@ private:
   /// the epilogue and the stores at the output element `outCoords`.
   mlir::LogicalResult printResults(Code &body, const std::string &condition,
                                    llvm::ArrayRef<std::string> outCoords,
-                                   int64_t reducedElements);
+                                   const SizeExpr &reducedElements);
   /// The input coordinates of the output element `outCoords` and the
   /// reduced coordinates `reduced`.
   Coords inputCoords(llvm::ArrayRef<std::string> outCoords,
                      llvm::ArrayRef<std::string> reduced);
   /// The accumulators' names and the shared memory that combines them.
   void declareAccumulators(Code &body, const Threads &t);
-  /// Opens the loop over the `m` output elements.
-  OutputLoop openOutputLoop(Code &body, const Threads &t, int64_t m);
+  /// Schemes reduction_inner and reduction_outer over the `m` outputs
+  /// (the size parameters' expression over symbolic sizes), each reducing
+  /// `reducedShape`.
+  mlir::LogicalResult printOutputs(Code &body, const SizeExpr &m,
+                                   llvm::ArrayRef<SizeExpr> reducedShape);
+  /// Opens the loop over the `outputs` output elements.
+  OutputLoop openOutputLoop(Code &body, const Threads &t,
+                            const SizeExpr &outputs);
   /// This thread's share of the reduced elements into the accumulators.
   mlir::LogicalResult printAccumulation(Code &body, const Threads &t,
                                         const std::string &lane,
                                         llvm::ArrayRef<std::string> outCoords,
-                                        llvm::ArrayRef<int64_t> reducedShape);
+                                        llvm::ArrayRef<SizeExpr> reducedShape);
   /// Combines the threads of one output; returns the condition of the
   /// thread that holds the result ("" when every thread of it does).
   std::string printCombine(Code &body, const Threads &t,
@@ -250,9 +256,10 @@ private:
       Code &, llvm::ArrayRef<Coords>, llvm::StringRef)>;
 
   mlir::LogicalResult printBody(Code &body) override;
-  /// Opens the loop over the `rows` rows (a warp or a block each) and
-  /// declares the row's kept coordinates.
-  void openRowLoop(Code &body, int64_t rows);
+  /// Opens the loop over the `rows` rows (a warp or a block each; a
+  /// symbolic count is the size parameters' expression) and declares the
+  /// row's kept coordinates.
+  void openRowLoop(Code &body, const SizeExpr &rows);
   /// The input coordinates of reduced element `r` of the row.
   Coords elementCoords(Code &code, const std::string &r);
   /// The loop over the elements a thread holds in registers.
@@ -320,8 +327,11 @@ private:
   int64_t rowThreads() const;
 
   /// The iteration space split into the kept dims (one row per kept
-  /// element) and the reduced ones, and the row's length.
-  llvm::SmallVector<int64_t> keptShape, reducedShape;
+  /// element) and the reduced ones, expressions over symbolic sizes, and
+  /// the row's length: `rowSize`, and its value where it is static (-1
+  /// where it is symbolic: only scheme row_reread takes that).
+  SizeExprs keptShape, reducedShape;
+  SizeExpr rowSize;
   int64_t rowLength = 0;
   /// The thread's lane in its row, and the row's kept coordinates.
   std::string lane;

@@ -31,11 +31,31 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
   SmallVector<int64_t> reducedShape;
   for (int64_t d : first.dims)
     reducedShape.push_back(inShape[d]);
-  int64_t m = product(iterationShape), l = product(reducedShape);
+  int64_t l = product(reducedShape);
 
-  if (failed(checkReducesElements(l)))
+  // A symbolic reduced length is at least 1 (stride-check-symbolic-sizes).
+  if (!facts.isSymbolic() && failed(checkReducesElements(l)))
     return failure();
 
+  if (facts.isSymbolic()) {
+    // The outputs' count and the reduced length are the size parameters'
+    // expressions (the schedule never split).
+    SizeExprs inSizes = cast<StridedTensorType>(first.input.getType())
+                            .getSymbolicLayout()
+                            .shape;
+    SizeExprs reducedSizes;
+    for (int64_t d : first.dims)
+      reducedSizes.push_back(inSizes[d]);
+    body.line("// reduction of {} over dims [{}]: {} outputs ({}) x {} "
+              "reduced elements, sizes from the size parameters",
+              formatSizes(inSizes), dimsText(first.dims),
+              facts.rowCount().str(), formatSizes(facts.symbolicShape),
+              facts.rowLength().str());
+    for (ReductionInfo &r : reductions)
+      body.line("// {} at {}", opName(r.op), formatLocation(r.op->getLoc()));
+    return printOutputs(body, facts.rowCount(), reducedSizes);
+  }
+  int64_t m = product(iterationShape);
   body.line("// reduction of {} over dims [{}]: {} outputs ({}) x {} reduced "
             "elements = {} elements read",
             shapeText(inShape), dimsText(first.dims), m,
@@ -49,12 +69,17 @@ LogicalResult ReductionPrinter::printBody(Code &body) {
 
   if (schedule.getScheme() == KernelScheme::ReductionSplit)
     return printSplit(body, m, reducedShape);
+  return printOutputs(body, SizeExpr::constant(m), constantSizes(reducedShape));
+}
 
+LogicalResult ReductionPrinter::printOutputs(Code &body, const SizeExpr &m,
+                                             ArrayRef<SizeExpr> reducedShape) {
+  SizeExpr l = productOf(reducedShape);
   Threads t = threadsOf();
   declareAccumulators(body, t);
   OutputLoop loop = openOutputLoop(body, t, m);
   initAccumulators(body);
-  Coords outCoords = delinearize(body, loop.output, iterationShape);
+  Coords outCoords = delinearize(body, loop.output, facts.iterationSizes());
   if (failed(printAccumulation(body, t, loop.lane, outCoords, reducedShape)))
     return failure();
   std::string leader = printCombine(body, t, loop.lane);
@@ -75,7 +100,7 @@ void ReductionPrinter::initAccumulators(Code &body) {
 LogicalResult ReductionPrinter::printResults(Code &body,
                                              const std::string &condition,
                                              ArrayRef<std::string> outCoords,
-                                             int64_t reducedElements) {
+                                             const SizeExpr &reducedElements) {
   if (!condition.empty())
     body.open(fmt::format("if ({})", condition));
   pushScope();
@@ -138,7 +163,13 @@ void ReductionPrinter::declareAccumulators(Code &body, const Threads &t) {
 }
 
 ReductionPrinter::OutputLoop
-ReductionPrinter::openOutputLoop(Code &body, const Threads &t, int64_t m) {
+ReductionPrinter::openOutputLoop(Code &body, const Threads &t,
+                                 const SizeExpr &outputs) {
+  std::string m = sizeText(outputs);
+  // The column tiles of 32 outputs: a constant, or the expression's.
+  std::optional<int64_t> count = outputs.getConstant();
+  std::string tiles = count ? std::to_string(ceilDiv(*count, 32))
+                            : fmt::format("({} + 31) / 32", m);
   OutputLoop loop;
   loop.output = fresh("o");
   const std::string &o = loop.output;
@@ -170,7 +201,7 @@ ReductionPrinter::openOutputLoop(Code &body, const Threads &t, int64_t m) {
     std::string tile = fresh("tile");
     body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
                           "gridDim.x)",
-                          idx, tile, ceilDiv(m, 32)));
+                          idx, tile, tiles));
     body.line("const {} {} = {} * 32 + ({})threadIdx.x;", idx, o, tile, idx);
     body.line("const bool active = {} < {};", o, m);
     loop.lane = t.slices == 1 ? "0" : "(" + idx + ")threadIdx.y";
@@ -180,7 +211,7 @@ ReductionPrinter::openOutputLoop(Code &body, const Threads &t, int64_t m) {
 
 LogicalResult ReductionPrinter::printAccumulation(
     Code &body, const Threads &t, const std::string &lane,
-    ArrayRef<std::string> outCoords, ArrayRef<int64_t> reducedShape) {
+    ArrayRef<std::string> outCoords, ArrayRef<SizeExpr> reducedShape) {
   // With vector width 4, 4 consecutive elements per step.
   int64_t vector = schedule.getVectorWidth();
   body.open("if (active)");
@@ -189,7 +220,8 @@ LogicalResult ReductionPrinter::printAccumulation(
   body.open(fmt::format(
       "for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
       vector == 1 || lane == "0" ? lane : fmt::format("{} * {}", lane, vector),
-      product(reducedShape), (t.inner ? t.perOutput : t.slices) * vector));
+      sizeText(productOf(reducedShape)),
+      (t.inner ? t.perOutput : t.slices) * vector));
   if (failed(accumulateElements(body, outCoords,
                                 delinearize(body, r, reducedShape))))
     return failure();

@@ -258,20 +258,27 @@ std::string RowReductionPrinter::declareMutable(Code &code, StringRef type,
 
 LogicalResult RowReductionPrinter::printBody(Code &body) {
   ArrayRef<int64_t> dims = reductions.front().dims;
+  SizeExprs sizes = facts.iterationSizes();
   for (int64_t d = 0; d < static_cast<int64_t>(iterationShape.size()); ++d)
     (llvm::is_contained(dims, d) ? reducedShape : keptShape)
-        .push_back(iterationShape[d]);
-  int64_t m = product(keptShape);
-  rowLength = product(reducedShape);
-  if (failed(checkReducesElements(rowLength)))
+        .push_back(sizes[d]);
+  SizeExpr m = facts.rowCount();
+  rowSize = facts.rowLength();
+  // A symbolic length is at least 1 (stride-check-symbolic-sizes), and only
+  // the re-read form takes one (-1 here).
+  rowLength = rowSize.getConstant().value_or(-1);
+  if (rowSize.isConstant() && failed(checkReducesElements(rowLength)))
     return failure();
 
+  // Over symbolic sizes the row count is the size parameters' expression.
   body.line("// broadcast reduction over dims [{}] of {}: {} rows of {} "
             "elements; each row's reductions, then the epilogue over the row",
-            dimsText(dims), shapeText(iterationShape), m, rowLength);
+            dimsText(dims),
+            facts.isSymbolic() ? formatSizes(sizes) : shapeText(iterationShape),
+            m.str(), rowSize.str());
   for (ReductionInfo &r : reductions)
     body.line("// {} at {}", opName(r.op), formatLocation(r.op->getLoc()));
-  if (m * rowLength == 0) {
+  if (m.getConstant() == 0 || rowLength == 0) {
     body.line("// nothing to compute: the kernel is never launched");
     return success();
   }
@@ -310,7 +317,7 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
   return stored;
 }
 
-void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
+void RowReductionPrinter::openRowLoop(Code &body, const SizeExpr &rows) {
   // A warp, a block or a cluster of blocks per row; the elements each thread
   // holds are kept in registers across the phases (each input element is
   // loaded once) or re-read in each phase.
@@ -319,6 +326,10 @@ void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
   int64_t blocks = schedule.getClusterBlocks();
   bool inRegisters = schedule.getScheme() == KernelScheme::RowRegisters;
   std::string row = fresh("row");
+  if (!rowSize.isConstant())
+    body.line("// rows of {} elements, a size parameter: at most {} elements "
+              "per thread at the largest length, re-read in each phase",
+              rowSize.str(), perThread);
   if (blocks > 1) {
     // The cluster's blocks are consecutive in the grid; block rank b of
     // the cluster holds the row's threads b * threads on.
@@ -328,7 +339,7 @@ void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
               inRegisters ? ", kept in registers" : "");
     body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x / {2}; {1} < {3}; "
                           "{1} += ({0})gridDim.x / {2})",
-                          idx, row, blocks, rows));
+                          idx, row, blocks, sizeText(rows)));
     lane = fmt::format("(({0})blockIdx.x % {1} * {2} + ({0})threadIdx.x)",
                        idx, blocks, threads);
   } else if (threads <= 32) {
@@ -356,17 +367,19 @@ void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
                           rowsPerWarp == 1
                               ? ""
                               : fmt::format(" * {}", rowsPerWarp),
-                          rows));
+                          sizeText(rows)));
     if (rowsPerWarp > 1) {
       std::string own = fmt::format("{} + threadIdx.x % 32 / {}", first,
                                     threads);
-      if (rows % rowsPerWarp == 0) {
+      // A symbolic count fills the last warp for some values only.
+      std::optional<int64_t> count = rows.getConstant();
+      if (count && *count % rowsPerWarp == 0) {
         body.line("const {} {} = {};", idx, row, own);
       } else {
         rowValid = fresh("rowOk");
-        body.line("const bool {} = {} < {};", rowValid, own, rows);
+        body.line("const bool {} = {} < {};", rowValid, own, sizeText(rows));
         body.line("const {} {} = {} ? {} : {};", idx, row, rowValid, own,
-                  rows - 1);
+                  sizeText(*rows.minus(SizeExpr::constant(1))));
       }
     }
     lane = fmt::format("(({})threadIdx.x % {})", idx, threads);
@@ -379,7 +392,7 @@ void RowReductionPrinter::openRowLoop(Code &body, int64_t rows) {
                               : "");
     body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
                           "gridDim.x)",
-                          idx, row, rows));
+                          idx, row, sizeText(rows)));
     lane = "((" + idx + ")threadIdx.x)";
   }
   kept = delinearize(body, row, keptShape);
@@ -448,7 +461,7 @@ LogicalResult RowReductionPrinter::forEachGroup(Code &body, GroupFn fn) {
     return walkRowRegisters(body, *rowLoop, fn);
   std::string r = fresh("r");
   body.open(fmt::format("for ({0} {1} = {2}; {1} < {3}; {1} += {4})", idx, r,
-                        lane, rowLength, rowThreads()));
+                        lane, sizeText(rowSize), rowThreads()));
   pushScope();
   Coords coords = elementCoords(body, r);
   LogicalResult status = fn(body, ArrayRef<Coords>(coords), "");
@@ -497,7 +510,7 @@ LogicalResult RowReductionPrinter::printReduction(Code &body,
     combineAcrossCluster(body, info, "cluster" + index);
   std::string v = fresh("v");
   body.line("const {} {} = {}; // {} at {}", computeType(info.dtype), v,
-            finalValue(info, rowLength), opName(info.op),
+            finalValue(info, rowSize), opName(info.op),
             formatLocation(info.op->getLoc()));
   rowValues[info.op] = v;
   return success();

@@ -105,7 +105,8 @@ LogicalResult ScanPrinter::printChunk(Code &body, Coords coords,
   pushScope();
   std::string value = fresh("v");
   body.line("const {} {} = {}; // cumsum at {}", computeType(sum.dtype), value,
-            finalValue(sum, length), formatLocation(sum.op->getLoc()));
+            finalValue(sum, SizeExpr::constant(length)),
+            formatLocation(sum.op->getLoc()));
   remember(memoKey(sum.op->getResult(0), coords), value);
   if (failed(storeYields(body, coords)))
     return failure();

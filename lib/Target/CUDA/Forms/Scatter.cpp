@@ -82,8 +82,9 @@ LogicalResult ScatterPrinter::printUpdates(Code &body,
   // the update's own coordinates.
   Coords indexCoords =
       scatter.isSliceIndex() ? Coords{c[dim]} : Coords(c.begin(), c.end());
-  FailureOr<std::string> i = evalIndex(op, scatter.getIndex(), indexCoords,
-                                       outType.getShape()[dim], body, true);
+  FailureOr<std::string> i =
+      evalIndex(op, scatter.getIndex(), indexCoords,
+                SizeExpr::constant(outType.getShape()[dim]), body, true);
   if (failed(i))
     return failure();
   FailureOr<std::string> v = eval(scatter.getSrc(), c, body);

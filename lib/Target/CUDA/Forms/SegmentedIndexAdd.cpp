@@ -459,7 +459,8 @@ SegmentedIndexAddPrinter::printRowOf(Code &body, const std::string &k,
   // evalIndex skips a bad index with `continue`: out of the do-while.
   body.open(fmt::format("if ({}) do", guard));
   pushScope();
-  FailureOr<std::string> i = evalIndex(op, op.getIndex(), {k}, rows, body, true);
+  FailureOr<std::string> i = evalIndex(op, op.getIndex(), {k},
+                                       SizeExpr::constant(rows), body, true);
   popScope();
   if (failed(i))
     return failure();
@@ -532,7 +533,8 @@ LogicalResult SegmentedIndexAddPrinter::printPlacement(Code &body) {
             "and its rank");
   Coords k = openGridStrideLoop(body, {updates}, updates);
   pushScope();
-  FailureOr<std::string> i = evalIndex(op, op.getIndex(), k, rows, body, true);
+  FailureOr<std::string> i = evalIndex(op, op.getIndex(), k,
+                                       SizeExpr::constant(rows), body, true);
   if (failed(i))
     return failure();
   body.line("const int at = scratch2[{0}] + scratch0[(long long){0} * {1} + "

@@ -358,7 +358,8 @@ LogicalResult ReductionPrinter::printPartialsCombine(Code &body,
   body.close();
   std::string leader = printCombine(body, t, "");
   Coords outCoords = delinearize(body, o, iterationShape);
-  if (failed(printResults(body, leader, outCoords, reducedElements)))
+  if (failed(printResults(body, leader, outCoords,
+                          SizeExpr::constant(reducedElements))))
     return failure();
   body.close();
   return success();
@@ -379,7 +380,8 @@ LogicalResult ReductionPrinter::printColumnPartialsCombine(
   combinePartial(body, fmt::format("{} * {} + {}", k, m, o));
   body.close();
   Coords outCoords = delinearize(body, o, iterationShape);
-  if (failed(printResults(body, "", outCoords, reducedElements)))
+  if (failed(printResults(body, "", outCoords,
+                          SizeExpr::constant(reducedElements))))
     return failure();
   body.close();
   return success();

@@ -1,12 +1,12 @@
-// The backend builds pointwise ops, views of the graph's inputs and
+// The backend builds pointwise ops, views, gathers, reductions and
 // products over symbolic rows over symbolic sizes
-// (python-free-docs/symbolic-sizes.md); anything else over
-// them stops at stride-check-symbolic-sizes, the first pass of the
-// pipeline, with one located error naming the op and what is not built; a
-// static graph, and a symbolic one the backend builds, pass unchanged.
+// (python-free-docs/symbolic-sizes.md); anything else over them stops at
+// stride-check-symbolic-sizes, the first pass of the pipeline, with one
+// located error naming the op and what is not built; a static graph, and a
+// symbolic one the backend builds, pass unchanged.
 // RUN: stride-opt %s -split-input-file -verify-diagnostics --stride-check-symbolic-sizes
-// (test/Emu/symbolic-sizes.test compiles and runs such a graph, and shows
-// the reference interpreter's refusal.)
+// (test/Emu/symbolic-sizes.test and symbolic-reductions.test compile and
+// run such graphs; the first shows the reference interpreter's refusal.)
 
 // Pointwise ops and views of the inputs: built.
 func.func @pointwise(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"},
@@ -49,7 +49,7 @@ func.func @products(%x: !stride.tensor<[rows, 64], f32>, %w: !stride.tensor<64x2
 // A symbolic contraction: at the product.
 func.func @contraction(%x: !stride.tensor<[4, k], f32>, %w: !stride.tensor<[k, 8], f32>) -> !stride.tensor<4x8xf32>
     attributes {stride.symbols = [#stride.symbol<"k", range = [1, 64]>]} {
-  // expected-error @+1 {{'stride.matmul' over the symbolic size 'k' (1 to 64) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for products over a symbolic contraction or column count (cuBLASLt is called over symbolic rows and a symbolic leading batch dim only) (issue 44)}}
+  // expected-error @+1 {{'stride.matmul' over the symbolic size 'k' (1 to 64) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, reductions and products over symbolic rows, not yet for products over a symbolic contraction or column count (cuBLASLt is called over symbolic rows and a symbolic leading batch dim only) (issue 44)}}
   %y = stride.matmul %x, %w : !stride.tensor<[4, k], f32>, !stride.tensor<[k, 8], f32> -> !stride.tensor<4x8xf32>
   return %y : !stride.tensor<4x8xf32>
 }
@@ -59,7 +59,7 @@ func.func @contraction(%x: !stride.tensor<[4, k], f32>, %w: !stride.tensor<[k, 8
 // Symbolic rows of batched matrices: the batch strides are symbolic.
 func.func @batched_rows(%a: !stride.tensor<[2, seq, 64], f32>, %b: !stride.tensor<2x64x16xf32>) -> !stride.tensor<[2, seq, 16], f32>
     attributes {stride.symbols = [#stride.symbol<"seq", range = [1, 128]>]} {
-  // expected-error @+1 {{'stride.matmul' over the symbolic size 'seq' (1 to 128) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for products whose operands or result have symbolic strides or offsets (cuBLASLt reads them at one leading dimension and batch stride for the whole range) (issue 44)}}
+  // expected-error @+1 {{'stride.matmul' over the symbolic size 'seq' (1 to 128) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, reductions and products over symbolic rows, not yet for products whose operands or result have symbolic strides or offsets (cuBLASLt reads them at one leading dimension and batch stride for the whole range) (issue 44)}}
   %y = stride.matmul %a, %b : !stride.tensor<[2, seq, 64], f32>, !stride.tensor<2x64x16xf32> -> !stride.tensor<[2, seq, 16], f32>
   return %y : !stride.tensor<[2, seq, 16], f32>
 }
@@ -69,7 +69,7 @@ func.func @batched_rows(%a: !stride.tensor<[2, seq, 64], f32>, %b: !stride.tenso
 // A symbolic batch dim after the first.
 func.func @inner_batch(%a: !stride.tensor<[2, heads, 8, 64], f32>, %b: !stride.tensor<[2, heads, 64, 16], f32>) -> !stride.tensor<[2, heads, 8, 16], f32>
     attributes {stride.symbols = [#stride.symbol<"heads", range = [1, 64]>]} {
-  // expected-error @+1 {{'stride.matmul' over the symbolic size 'heads' (1 to 64) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for products over a symbolic batch dim other than the first (issue 44)}}
+  // expected-error @+1 {{'stride.matmul' over the symbolic size 'heads' (1 to 64) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, reductions and products over symbolic rows, not yet for products over a symbolic batch dim other than the first (issue 44)}}
   %y = stride.matmul %a, %b : !stride.tensor<[2, heads, 8, 64], f32>, !stride.tensor<[2, heads, 64, 16], f32> -> !stride.tensor<[2, heads, 8, 16], f32>
   return %y : !stride.tensor<[2, heads, 8, 16], f32>
 }
@@ -79,31 +79,58 @@ func.func @inner_batch(%a: !stride.tensor<[2, heads, 8, 64], f32>, %b: !stride.t
 // Attention over symbolic sizes is not built: at the op.
 func.func @attention(%q: !stride.tensor<[batch, 4, 16, 32], f32>, %k: !stride.tensor<[batch, 4, 16, 32], f32>, %v: !stride.tensor<[batch, 4, 16, 32], f32>) -> !stride.tensor<[batch, 4, 16, 32], f32>
     attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 8]>]} {
-  // expected-error @+1 {{'stride.attention' over the symbolic size 'batch' (1 to 8) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for attention (cuDNN's graphs and Stride's attention kernels take static shapes; a cuDNN graph per shape, cached by the runtime as cuBLASLt plans are, is not built) (issue 44)}}
+  // expected-error @+1 {{'stride.attention' over the symbolic size 'batch' (1 to 8) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, reductions and products over symbolic rows, not yet for attention (cuDNN's graphs and Stride's attention kernels take static shapes; a cuDNN graph per shape, cached by the runtime as cuBLASLt plans are, is not built) (issue 44)}}
   %o = stride.attention %q, %k, %v scale 0.25 : !stride.tensor<[batch, 4, 16, 32], f32>, !stride.tensor<[batch, 4, 16, 32], f32>, !stride.tensor<[batch, 4, 16, 32], f32> -> !stride.tensor<[batch, 4, 16, 32], f32>
   return %o : !stride.tensor<[batch, 4, 16, 32], f32>
 }
 
 // -----
 
-// A row reduction over a symbolic row count: at the reduction.
-func.func @rows(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"}) -> !stride.tensor<[batch, 1], f32>
-    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 1024]>]} {
-  // expected-error @+1 {{'stride.sum' over the symbolic size 'batch' (1 to 1024) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for reductions (a kernel's form over rows of symbolic count) (issue 44)}}
-  %s = stride.sum %x dims [1] keepdim : !stride.tensor<[batch, 768], f32> -> !stride.tensor<[batch, 1], f32>
-  return %s : !stride.tensor<[batch, 1], f32>
+// Rows of static length over a symbolic row count (softmax), the
+// reduction's result broadcast back, a gather and an embedding read through
+// a reshape of a computed value: built.
+func.func @rows(%x: !stride.tensor<[batch, 768], f32> {stride.name = "x"},
+                %table: !stride.tensor<100x16xf32>, %ids: !stride.tensor<[batch, seq], i64>,
+                %gidx: !stride.tensor<[batch, 768], i64>)
+    -> (!stride.tensor<[batch, 768], f32>, !stride.tensor<[batch, seq, 16], f32>,
+        !stride.tensor<[batch, 768], f32>)
+    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 1024]>,
+                                  #stride.symbol<"seq", range = [1, 64]>]} {
+  %m = stride.max %x dims [1] keepdim : !stride.tensor<[batch, 768], f32> -> !stride.tensor<[batch, 1], f32>
+  %mb = stride.expand %m : !stride.tensor<[batch, 1], f32> -> !stride.tensor<[batch, 768], f32, strides = [1, 0]>
+  %s = stride.sub %x, %mb : !stride.tensor<[batch, 768], f32>, !stride.tensor<[batch, 768], f32, strides = [1, 0]> -> !stride.tensor<[batch, 768], f32>
+  %e = stride.exp %s : !stride.tensor<[batch, 768], f32> -> !stride.tensor<[batch, 768], f32>
+  %t = stride.sum %e dims [1] keepdim : !stride.tensor<[batch, 768], f32> -> !stride.tensor<[batch, 1], f32>
+  %tb = stride.expand %t : !stride.tensor<[batch, 1], f32> -> !stride.tensor<[batch, 768], f32, strides = [1, 0]>
+  %y = stride.div %e, %tb : !stride.tensor<[batch, 768], f32>, !stride.tensor<[batch, 768], f32, strides = [1, 0]> -> !stride.tensor<[batch, 768], f32>
+  %flat = stride.view %ids : !stride.tensor<[batch, seq], i64> -> !stride.tensor<[batch*seq], i64>
+  %emb = stride.index_select %table, %flat dim 0 : !stride.tensor<100x16xf32>, !stride.tensor<[batch*seq], i64> -> !stride.tensor<[batch*seq, 16], f32>
+  %v = stride.view %emb : !stride.tensor<[batch*seq, 16], f32> -> !stride.tensor<[batch, seq, 16], f32>
+  %r = stride.relu %v : !stride.tensor<[batch, seq, 16], f32> -> !stride.tensor<[batch, seq, 16], f32>
+  %g = stride.gather %x, %gidx dim 1 : !stride.tensor<[batch, 768], f32>, !stride.tensor<[batch, 768], i64> -> !stride.tensor<[batch, 768], f32>
+  return %y, %r, %g : !stride.tensor<[batch, 768], f32>, !stride.tensor<[batch, seq, 16], f32>, !stride.tensor<[batch, 768], f32>
 }
 
 // -----
 
-// A view of a computed value: at the view.
-func.func @view_of_result(%x: !stride.tensor<[seq, 64], f32>) -> !stride.tensor<[64, seq], f32>
+// Reductions over a dim of symbolic size (a row of symbolic length, a
+// mean over the sequence): built.
+func.func @symbolic_rows(%x: !stride.tensor<[batch, seq], f32>) -> (!stride.tensor<[batch, 1], f32>, !stride.tensor<[1, seq], f32>)
+    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 16]>,
+                                  #stride.symbol<"seq", range = [1, 4096]>]} {
+  %m = stride.mean %x dims [1] keepdim : !stride.tensor<[batch, seq], f32> -> !stride.tensor<[batch, 1], f32>
+  %s = stride.sum %x dims [0] keepdim : !stride.tensor<[batch, seq], f32> -> !stride.tensor<[1, seq], f32>
+  return %m, %s : !stride.tensor<[batch, 1], f32>, !stride.tensor<[1, seq], f32>
+}
+
+// -----
+
+// Any other op (a scan): at the op.
+func.func @scan(%x: !stride.tensor<[seq, 64], f32>) -> !stride.tensor<[seq, 64], f32>
     attributes {stride.symbols = [#stride.symbol<"seq", range = [8, 4096], multiple_of = 8>]} {
-  %r = stride.relu %x : !stride.tensor<[seq, 64], f32> -> !stride.tensor<[seq, 64], f32>
-  // expected-error @+1 {{'stride.permute' over the symbolic size 'seq' (8 to 4096, multiples of 8) is not built yet: Stride compiles symbolic sizes for pointwise ops and views of the graph's inputs, not yet for views of computed values (their index maps need static sizes) (issue 44)}}
-  %p = stride.permute %r dims [1, 0] : !stride.tensor<[seq, 64], f32> -> !stride.tensor<[64, seq], f32, strides = [1, 64]>
-  %c = stride.clone %p : !stride.tensor<[64, seq], f32, strides = [1, 64]> -> !stride.tensor<[64, seq], f32>
-  return %c : !stride.tensor<[64, seq], f32>
+  // expected-error @+1 {{'stride.cumsum' over the symbolic size 'seq' (8 to 4096, multiples of 8) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, reductions and products over symbolic rows only (issue 44)}}
+  %c = stride.cumsum %x dim 0 : !stride.tensor<[seq, 64], f32> -> !stride.tensor<[seq, 64], f32>
+  return %c : !stride.tensor<[seq, 64], f32>
 }
 
 // -----
