@@ -99,18 +99,23 @@ bool substituteSizes(func::FuncOp func, const SymbolValues &values) {
   return !overflow;
 }
 
-/// `stride.symbols` without the symbols of `values`; removed when empty.
+/// `stride.symbols` of `func` (and of a kernel in it, which keeps its
+/// function's) without the symbols of `values`; removed where none is left.
 void dropSymbols(func::FuncOp func, const SymbolValues &values) {
-  auto symbols = func->getAttrOfType<ArrayAttr>(StrideDialect::kSymbolsAttrName);
-  SmallVector<Attribute> kept;
-  for (Attribute symbol : symbols)
-    if (!values.count(cast<SymbolAttr>(symbol).getName().str()))
-      kept.push_back(symbol);
-  if (kept.empty())
-    func->removeAttr(StrideDialect::kSymbolsAttrName);
-  else
-    func->setAttr(StrideDialect::kSymbolsAttrName,
-                  ArrayAttr::get(func.getContext(), kept));
+  StringRef name = StrideDialect::kSymbolsAttrName;
+  func->walk([&](Operation *op) {
+    auto symbols = op->getAttrOfType<ArrayAttr>(name);
+    if (!symbols)
+      return;
+    SmallVector<Attribute> kept;
+    for (Attribute symbol : symbols)
+      if (!values.count(cast<SymbolAttr>(symbol).getName().str()))
+        kept.push_back(symbol);
+    if (kept.empty())
+      op->removeAttr(name);
+    else
+      op->setAttr(name, ArrayAttr::get(op->getContext(), kept));
+  });
 }
 
 struct InstantiateSymbolsPass

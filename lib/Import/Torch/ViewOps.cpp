@@ -235,13 +235,33 @@ LogicalResult symbolicSlice(NodeImporter &n, Value x, int64_t dim) {
   return success();
 }
 
+/// Whether a bound of a slice is a SymInt of symbolic value (a slice of a
+/// static dim then has a symbolic size or offset: symbolicSlice).
+FailureOr<bool> hasSymbolicBound(NodeImporter &n) {
+  for (llvm::StringRef name : {"start", "end"}) {
+    const Argument *bound = n.arg(name);
+    if (!bound || bound->kind != Argument::Kind::Int ||
+        bound->symbols.empty() || bound->symbols.front().empty())
+      continue;
+    FailureOr<SizeExpr> value = n.size(name, std::nullopt);
+    if (failed(value))
+      return failure();
+    if (!value->isConstant())
+      return true;
+  }
+  return false;
+}
+
 LogicalResult slice(NodeImporter &n) {
   FailureOr<Value> x = n.tensor("self");
   FailureOr<int64_t> dim =
       succeeded(x) ? n.dim("dim", rankOf(*x), 0) : Fail();
   if (failed(dim))
     return failure();
-  if (!symbolicShapeOf(*x)[*dim].isConstant())
+  FailureOr<bool> symbolicBound = hasSymbolicBound(n);
+  if (failed(symbolicBound))
+    return failure();
+  if (!symbolicShapeOf(*x)[*dim].isConstant() || *symbolicBound)
     return symbolicSlice(n, *x, *dim);
   FailureOr<SliceBounds> b = sliceBounds(n, *x);
   if (failed(b))
