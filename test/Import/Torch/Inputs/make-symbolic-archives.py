@@ -462,6 +462,20 @@ def slice_static_dim():
     return graph
 
 
+def slice_beyond_dim():
+    """x [s0, 8] sliced [0, 4) on dim 0 where s0 may be below 4: PyTorch
+    clamps the end, Stride's verifier refuses it for those values."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 16}}
+    symbolic_input(graph, "x", ["s0", 8])
+    symbolic_node(graph, "slice.Tensor",
+                  [("self", "x"), ("dim", {"as_int": 0}),
+                   ("start", {"as_int": 0}), ("end", {"as_int": 4})],
+                  "slice", [4, 8])
+    graph.outputs = ["slice"]
+    return graph
+
+
 def select_symbolic_index():
     """x [s0, 8, 8] selected at index s0 - 1 of dim 1: a builder that takes
     a static int given a SymInt whose value is symbolic."""
@@ -568,6 +582,7 @@ def main():
     write_archive(OUT, "mask-builder-positions",
                   mask_builder(positions_input=True))
     write_archive(OUT, "slice-static-dim", slice_static_dim())
+    write_archive(OUT, "slice-beyond-dim", slice_beyond_dim())
     write_archive(OUT, "assert-fails", assert_fails())
     write_archive(OUT, "broadcast-mismatch", broadcast_mismatch())
     write_archive(OUT, "select-symbolic-index", select_symbolic_index())
