@@ -339,7 +339,7 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     StageTimer timer(options.timing, "Parse");
     module = readGraph(std::move(buffer));
   }
-  if (!module)
+  if (!module || failed(instantiateSymbols(*module, options.instantiateSymbols)))
     return std::move(result);
   if (options.emit == EmitKind::Graph) {
     llvm::raw_string_ostream os(result.text);

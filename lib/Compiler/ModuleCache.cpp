@@ -97,6 +97,9 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.pipeline.convolutionEpilogues);
   key.add(options.import.weightsAsInputs);
   key.add(options.import.worldSize);
+  key.add(static_cast<int64_t>(options.instantiateSymbols.size()));
+  for (const std::string &value : options.instantiateSymbols)
+    key.add(llvm::StringRef(value));
   key.add(options.pipeline.tensorParallel);
   key.add(options.pipeline.rank);
   key.add(options.pipeline.dataParallel);

@@ -183,6 +183,25 @@ std::optional<int64_t> SizeExpr::evaluate(const SymbolValues &values) const {
   return sum;
 }
 
+std::optional<SizeExpr>
+SizeExpr::substitute(const SymbolValues &values) const {
+  SizeExpr result;
+  for (const auto &[monomial, coefficient] : termMap) {
+    std::optional<int64_t> factor = coefficient;
+    Monomial kept;
+    for (const std::string &name : monomial) {
+      auto it = values.find(name);
+      if (it == values.end())
+        kept.push_back(name);
+      else if (!(factor = checkedMul(*factor, it->second)))
+        return std::nullopt;
+    }
+    if (!accumulate(result.termMap, kept, *factor))
+      return std::nullopt;
+  }
+  return result;
+}
+
 std::optional<SizeInterval> SizeExpr::bounds(const SymbolRanges &table) const {
   SizeInterval total{0, 0};
   for (const auto &[monomial, coefficient] : termMap) {

@@ -131,6 +131,26 @@ std::optional<Layout> SymbolicLayout::getStatic() const {
   return evaluate({});
 }
 
+std::optional<SymbolicLayout>
+SymbolicLayout::substitute(const SymbolValues &values) const {
+  SymbolicLayout result;
+  for (const SizeExpr &size : shape)
+    if (std::optional<SizeExpr> value = size.substitute(values))
+      result.shape.push_back(*value);
+    else
+      return std::nullopt;
+  for (const SizeExpr &stride : strides)
+    if (std::optional<SizeExpr> value = stride.substitute(values))
+      result.strides.push_back(*value);
+    else
+      return std::nullopt;
+  std::optional<SizeExpr> value = offset.substitute(values);
+  if (!value)
+    return std::nullopt;
+  result.offset = *value;
+  return result;
+}
+
 std::optional<Layout> SymbolicLayout::evaluate(const SymbolValues &values) const {
   Layout layout;
   for (const SizeExpr &size : shape) {
@@ -299,40 +319,78 @@ SymbolicViewResult stride::inferPermute(const SymbolicLayout &source,
   return SymbolicViewResult::success(std::move(result));
 }
 
-/// The values of the lone symbol of `size` where `size < bound` (a bound
-/// the size must reach for every value); a generic condition otherwise.
-static std::string whereBelow(const SizeExpr &size, int64_t bound,
-                              const SymbolRanges &table) {
-  std::set<std::string> names = size.symbols();
-  if (names.size() == 1 && table.count(*names.begin()) &&
-      isIncreasing(size)) {
+/// "when seq is in [1, 7]": the values where `a < b`, for a difference
+/// `a - b` of one symbol that only grows (or only shrinks) with it; the
+/// condition otherwise (a constant difference fails for every value).
+static std::string whereLess(const SizeExpr &a, const SizeExpr &b,
+                             const SymbolRanges &table) {
+  std::optional<SizeExpr> difference = a.minus(b);
+  if (difference && difference->isConstant())
+    return "for every value of the symbols";
+  std::set<std::string> names =
+      difference ? difference->symbols() : std::set<std::string>{};
+  if (names.size() == 1 && table.count(*names.begin())) {
     const SizeSymbol &symbol = table.at(*names.begin());
-    return whereMonotone(symbol, /*fromBelow=*/true, [&](int64_t value) {
-      std::optional<int64_t> at = size.evaluate({{symbol.name, value}});
-      return at && *at < bound;
-    });
+    bool grows = isIncreasing(*difference);
+    std::optional<SizeExpr> negated = difference->times(SizeExpr::constant(-1));
+    if (grows || (negated && isIncreasing(*negated)))
+      return whereMonotone(symbol, /*fromBelow=*/grows, [&](int64_t value) {
+        std::optional<int64_t> at = difference->evaluate({{symbol.name, value}});
+        return at && *at < 0;
+      });
   }
-  return "when " + size.str() + " < " + std::to_string(bound);
+  return "when " + a.str() + " < " + b.str();
+}
+
+/// The size of `[start, end)` taken every `step`: `end - start` for step
+/// 1, else a constant length rounded up.
+static std::optional<SizeExpr> sliceLength(const SizeExpr &start,
+                                           const SizeExpr &end, int64_t step) {
+  std::optional<SizeExpr> length = end.minus(start);
+  if (!length || step == 1)
+    return length;
+  std::optional<int64_t> fixed = length->getConstant();
+  if (!fixed)
+    return std::nullopt;
+  return SizeExpr::constant((*fixed + step - 1) / step);
 }
 
 SymbolicViewResult stride::inferSlice(const SymbolicLayout &source,
-                                      int64_t dim, int64_t start, int64_t end,
-                                      int64_t step, const SymbolRanges &table) {
+                                      int64_t dim, const SizeExpr &start,
+                                      const SizeExpr &end, int64_t step,
+                                      const SymbolRanges &table) {
   if (dim < 0 || dim >= source.rank())
     return SymbolicViewResult::failure(dimError(dim, source.rank()));
-  if (step < 1 || start < 0 || start > end)
+  std::optional<int64_t> fixedStart = start.getConstant();
+  std::optional<int64_t> fixedEnd = end.getConstant();
+  if (step < 1 || (fixedStart && fixedEnd &&
+                   (*fixedStart < 0 || *fixedStart > *fixedEnd)))
     return SymbolicViewResult::failure(
         "slice needs 0 <= start <= end and step >= 1");
-  const SizeExpr &size = source.shape[dim];
-  if (!provenAtLeast(size, SizeExpr::constant(end), table))
+  SizeExpr zero = SizeExpr::constant(0);
+  if (!provenAtLeast(start, zero, table))
+    return SymbolicViewResult::failure("slice start " + start.str() +
+                                       " is negative " +
+                                       whereLess(start, zero, table));
+  if (!provenAtLeast(end, start, table))
     return SymbolicViewResult::failure(
-        "slice end " + std::to_string(end) + " exceeds the size " +
-        size.str() + " of dim " + std::to_string(dim) + " " +
-        whereBelow(size, end, table));
+        "slice end " + end.str() + " is below its start " + start.str() +
+        " " + whereLess(end, start, table));
+  const SizeExpr &size = source.shape[dim];
+  if (!provenAtLeast(size, end, table))
+    return SymbolicViewResult::failure(
+        "slice end " + end.str() + " exceeds the size " + size.str() +
+        " of dim " + std::to_string(dim) + " " + whereLess(size, end, table));
+  std::optional<SizeExpr> length = sliceLength(start, end, step);
+  if (!length)
+    return SymbolicViewResult::failure(
+        "a slice from " + start.str() + " to " + end.str() + " step " +
+        std::to_string(step) +
+        " has a length that is not a polynomial of the symbols; a slice "
+        "of symbolic length takes step 1");
   SymbolicLayout result = source;
-  result.shape[dim] = SizeExpr::constant((end - start + step - 1) / step);
-  std::optional<SizeExpr> advance =
-      source.strides[dim].times(SizeExpr::constant(start));
+  result.shape[dim] = *length;
+  std::optional<SizeExpr> advance = source.strides[dim].times(start);
   std::optional<SizeExpr> stride =
       source.strides[dim].times(SizeExpr::constant(step));
   std::optional<SizeExpr> offset =
@@ -354,7 +412,7 @@ SymbolicViewResult stride::inferSelect(const SymbolicLayout &source,
     return SymbolicViewResult::failure(
         "select index " + std::to_string(index) + " is out of range for dim " +
         std::to_string(dim) + " of size " + size.str() + " " +
-        whereBelow(size, index + 1, table));
+        whereLess(size, SizeExpr::constant(index + 1), table));
   std::optional<SizeExpr> advance =
       source.strides[dim].times(SizeExpr::constant(index));
   std::optional<SizeExpr> offset =

@@ -77,6 +77,13 @@ TEST_F(ModuleCacheTest, KeyFollowsInputNameAndOptions) {
   CompileOptions noEpilogues = options;
   noEpilogues.pipeline.convolutionEpilogues = false;
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", noEpilogues));
+  // A module of one shape from a symbolic graph: each shape its own.
+  CompileOptions batch7 = options, batch8 = options;
+  batch7.instantiateSymbols = {"batch=7"};
+  batch8.instantiateSymbols = {"batch=8"};
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", batch7));
+  EXPECT_NE(moduleCacheKey(input, "a.mlir", batch7),
+            moduleCacheKey(input, "a.mlir", batch8));
   CompileOptions otherArch = options;
   otherArch.cuda.arch = "sm_80";
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", otherArch));

@@ -84,6 +84,14 @@ TEST(SizeExpr, BoundsAndEvaluation) {
   EXPECT_FALSE(sym("x").bounds(kRanges).has_value());
 }
 
+TEST(SizeExpr, SubstitutesSomeSymbols) {
+  SizeExpr e = parsed("b*s*4 - s + 3");
+  EXPECT_EQ(*e.substitute({{"s", 5}}), parsed("20*b - 2"));
+  EXPECT_EQ(*e.substitute({{"b", 2}, {"s", 5}}), num(38));
+  EXPECT_EQ(*e.substitute({}), e);
+  EXPECT_FALSE(parsed("s*s*4611686018427387904").substitute({{"s", 4}}));
+}
+
 TEST(SizeExpr, Divides) {
   EXPECT_EQ(*sym("s").dividedInto(parsed("b*s*64")), parsed("b*64"));
   EXPECT_FALSE(parsed("s*3").dividedInto(parsed("b*s*64")).has_value());
@@ -195,8 +203,10 @@ TEST(SymbolicViews, AgreeWithTheStaticRulesAtEveryValue) {
        [](const Layout &l) {
          return inferView(l, Dims{l.shape[0] * l.shape[1], 4});
        }},
-      {"slice", inferSlice(source, 2, 1, 3, 1, kRanges),
+      {"slice", inferSlice(source, 2, num(1), num(3), 1, kRanges),
        [](const Layout &l) { return inferSlice(l, 2, 1, 3, 1); }},
+      {"symbolic slice", inferSlice(source, 1, num(1), sym("s"), 1, kRanges),
+       [](const Layout &l) { return inferSlice(l, 1, 1, l.shape[1], 1); }},
       {"unsqueeze", inferUnsqueeze(source, 1),
        [](const Layout &l) { return inferUnsqueeze(l, 1); }},
   };
@@ -214,10 +224,50 @@ TEST(SymbolicViews, AgreeWithTheStaticRulesAtEveryValue) {
 
 TEST(SymbolicViews, SliceNamesTheValuesWhereItFails) {
   SymbolicLayout source = rowMajor({sym("s"), num(4)});
-  SymbolicViewResult slice = inferSlice(source, 0, 0, 8, 1, kRanges);
+  SymbolicViewResult slice = inferSlice(source, 0, num(0), num(8), 1, kRanges);
   ASSERT_FALSE(slice);
   EXPECT_EQ(slice.error,
             "slice end 8 exceeds the size s of dim 0 when s is in [1, 7]");
+}
+
+TEST(SymbolicViews, SliceOfSymbolicBounds) {
+  // [1, s + 1) of a dim of size s + 1: the length s, the offset the start.
+  SymbolicLayout source = rowMajor({sym("b"), parsed("s + 1")});
+  SymbolicViewResult slice =
+      inferSlice(source, 1, num(1), parsed("s + 1"), 1, kRanges);
+  ASSERT_TRUE(slice) << slice.error;
+  EXPECT_EQ(slice.layout->shape, (SizeExprs{sym("b"), sym("s")}));
+  EXPECT_EQ(slice.layout->strides, (SizeExprs{parsed("s + 1"), num(1)}));
+  EXPECT_EQ(slice.layout->offset, num(1));
+  // A symbolic start moves the offset by an expression.
+  slice = inferSlice(source, 1, sym("s"), parsed("s + 1"), 1, kRanges);
+  ASSERT_TRUE(slice) << slice.error;
+  EXPECT_EQ(slice.layout->offset, sym("s"));
+  EXPECT_EQ(slice.layout->shape[1], num(1));
+}
+
+TEST(SymbolicViews, SliceOfSymbolicBoundsNamesWhereItFails) {
+  SymbolicLayout source = rowMajor({sym("s"), num(4)});
+  EXPECT_EQ(inferSlice(source, 0, num(0), parsed("s + 1"), 1, kRanges).error,
+            "slice end s + 1 exceeds the size s of dim 0 for every value of the "
+            "symbols");
+  EXPECT_EQ(inferSlice(source, 0, num(3), sym("s"), 1, kRanges).error,
+            "slice end s is below its start 3 when s is in [1, 2]");
+  EXPECT_EQ(inferSlice(source, 0, parsed("s - 2"), sym("s"), 1, kRanges).error,
+            "slice start s - 2 is negative when s is in [1, 1]");
+  EXPECT_EQ(inferSlice(source, 0, num(0), parsed("16 - s"), 1, kRanges).error,
+            "slice end -s + 16 exceeds the size s of dim 0 when s is in [1, 7]");
+  EXPECT_FALSE(inferSlice(source, 0, num(0), sym("s"), 2, kRanges));
+  EXPECT_TRUE(inferSlice(source, 0, sym("s"), parsed("s + 0"), 2, kRanges));
+}
+
+TEST(SymbolicLayout, SubstitutesAndStaysExactAtEveryValue) {
+  SymbolicLayout source = rowMajor({sym("b"), sym("s"), num(4)});
+  SymbolicLayout half = *source.substitute({{"s", 5}});
+  EXPECT_EQ(half.shape, (SizeExprs{sym("b"), num(5), num(4)}));
+  EXPECT_EQ(half.strides, (SizeExprs{num(20), num(4), num(1)}));
+  for (int64_t b = 1; b <= 8; ++b)
+    EXPECT_EQ(*half.evaluate({{"b", b}}), *source.evaluate({{"b", b}, {"s", 5}}));
 }
 
 } // namespace

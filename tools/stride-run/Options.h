@@ -52,6 +52,9 @@ struct Options {
   std::string entry;
   /// Forwarded to the pipeline: repair illegal layouts instead of rejecting.
   bool repairLayouts = false;
+  /// --instantiate-symbols: the symbols' values (`name=value` each) at
+  /// which a graph of symbolic sizes is instantiated before it runs.
+  std::vector<std::string> instantiateSymbols;
   /// Compare every kept value (stridec --keep-values) with DIR/value.K.npy
   /// and report the first that differs (empty: no comparison).
   std::string compareValuesDir;

@@ -34,6 +34,7 @@
 #include "dialects/stride/IR/StrideDialect.h"
 #include "dialects/stride/IR/StrideOps.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -93,6 +94,13 @@ OPTIONS:
   --entry NAME            The function to run (default: the first one).
   --repair-layouts        Give illegal functional result layouts a dense
                           layout instead of rejecting the graph.
+  --instantiate-symbols NAME=N,...
+                          Run a graph of symbolic sizes (a stride.symbols
+                          function) at these values of its symbols, e.g.
+                          batch=7,seq=33: the function instantiated at them
+                          (stride-instantiate-symbols), each value within its
+                          symbol's range. The interpreter runs static shapes
+                          only.
   --expect DIR            Compare each result with DIR/<name>.npy (as
                           --output-dir writes them), printing one line per
                           result; exit status 1 when one differs beyond
@@ -241,6 +249,10 @@ Result<Options> parseCommandLine(int argc, char **argv) {
                          "--bf16-output expects f32 or raw, got '" + value +
                              "'");
       o.bf16Output = *encoding;
+    } else if (name == "--instantiate-symbols") {
+      if (!(s = takeValue())) return s.error();
+      for (llvm::StringRef entry : llvm::split(value, ','))
+        o.instantiateSymbols.push_back(entry.str());
     } else if (name == "--save-inputs") {
       if (!(s = takeValue())) return s.error();
       o.saveInputsDir = value;
@@ -291,6 +303,10 @@ Result<Options> parseCommandLine(int argc, char **argv) {
   if (o.rtolGiven && o.compareValuesDir.empty() && o.expectDir.empty())
     return makeError(ErrorCode::InvalidArgument,
                      "--rtol needs --expect or --compare-values");
+  if (!o.instantiateSymbols.empty() && (o.simulateRanks || o.tensorParallel))
+    return makeError(ErrorCode::InvalidArgument,
+                     "--instantiate-symbols runs one graph, not the ranks of "
+                     "--simulate-ranks or --tensor-parallel");
   if (!o.rankFiles.empty() &&
       o.simulateRanks != static_cast<int64_t>(o.rankFiles.size()) + 1)
     return makeError(ErrorCode::InvalidArgument,
@@ -597,7 +613,7 @@ int runReference(const Options &options) {
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
 
   OwningOpRef<ModuleOp> module = parseGraph(sourceMgr, ParserConfig(&context));
-  if (!module)
+  if (!module || failed(instantiateSymbols(*module, options.instantiateSymbols)))
     return 1; // the diagnostic (file:line:col) is already printed
   PassManager pm(&context);
   PipelineOptions pipeline;

@@ -110,6 +110,14 @@ cl::opt<bool> weightsAsInputs(
              "instead of constants stored in the module"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::list<std::string> instantiateSymbols(
+    "instantiate-symbols", cl::CommaSeparated, cl::value_desc("NAME=N,..."),
+    cl::desc("Instantiate a graph of symbolic sizes at these values of its "
+             "symbols as soon as it is read (e.g. batch=7,seq=33): a static "
+             "module of that one shape; each value must lie in its symbol's "
+             "range (python-free-docs/symbolic-sizes.md)"),
+    cl::cat(stridecCategory));
+
 cl::opt<int64_t> worldSize(
     "world-size",
     cl::desc("For a .pt2 archive with PyTorch's functional collectives: the "
@@ -565,6 +573,8 @@ int main(int argc, char **argv) {
   options.pipeline.repairLayouts = repairLayouts;
   options.import.weightsAsInputs = weightsAsInputs;
   options.import.worldSize = worldSize;
+  options.instantiateSymbols.assign(instantiateSymbols.begin(),
+                                    instantiateSymbols.end());
   options.pipeline.tensorParallel = tensorParallel;
   options.pipeline.rank = tensorParallelRank;
   options.pipeline.dataParallel = dataParallel;

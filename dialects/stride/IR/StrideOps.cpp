@@ -86,7 +86,9 @@ LogicalResult stride::detail::verifyViewOp(Operation *op) {
                              << " differs from the operand's "
                              << source.getElementType()
                              << "; a view never converts elements";
-  if (source.isSymbolic() || result.isSymbolic())
+  auto slice = dyn_cast<SliceOp>(op);
+  if (source.isSymbolic() || result.isSymbolic() ||
+      (slice && slice.hasSymbolicBounds()))
     return verifySymbolicView(view, source, result);
   ViewResult inferred = view.inferResultLayout(source.getLayout());
   if (!inferred)
@@ -120,6 +122,10 @@ ViewResult PermuteOp::inferResultLayout(const Layout &source) {
 }
 
 ViewResult SliceOp::inferResultLayout(const Layout &source) {
+  if (hasSymbolicBounds())
+    return ViewResult::failure("a slice whose bounds are symbolic has the "
+                               "symbolic layout inferSymbolicResultLayout "
+                               "gives");
   return inferSlice(source, getDim(), getStart(), getEnd(), getStep());
 }
 

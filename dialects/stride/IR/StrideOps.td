@@ -87,8 +87,18 @@ def Stride_PermuteOp : Stride_ViewOp<"permute", "`dims` $dims"> {
   let arguments = (ins Stride_AnyTensor:$input, DenseI64ArrayAttr:$dims);
 }
 
+/// A #stride.size (StrideAttrs.td, generated apart from the ops).
+def Stride_SizeExprAttrRef : Attr<
+    CPred<"::llvm::isa<::stride::SizeExprAttr>($_self)">,
+    "a size expression of symbols"> {
+  let storageType = "::stride::SizeExprAttr";
+  let returnType = "::stride::SizeExprAttr";
+  let convertFromStorage = "$_self";
+}
+
 def Stride_SliceOp : Stride_ViewOp<"slice",
-    "`dim` $dim `start` $start `end` $end `step` $step"> {
+    "`dim` $dim `start` custom<SliceBound>($start, $symbolic_start) "
+    "`end` custom<SliceBound>($end, $symbolic_end) `step` $step"> {
   let summary = "take every step-th index of [start, end) on one dim";
   let description = [{
     `input[..., start:end:step, ...]` on `dim`, with
@@ -100,9 +110,60 @@ def Stride_SliceOp : Stride_ViewOp<"slice",
     %s = stride.slice %x dim 1 start 2 end 8 step 2 : !stride.tensor<4x10xf32>
         -> !stride.tensor<4x3xf32, strides = [10, 2], offset = 2>
     ```
+
+    Over symbolic sizes (python-free-docs/symbolic-sizes.md) a bound may be
+    a size expression of the function's symbols, written as in a tensor
+    type; `0 <= start <= end <= size` must then hold for every value of the
+    symbols in their ranges, and a slice whose length `end - start` is
+    symbolic takes step 1. The result's size is `end - start`, its offset
+    moves by `start * stride[dim]` as an expression:
+
+    ```mlir
+    %s = stride.slice %x dim 1 start 1 end s + 1 step 1
+        : !stride.tensor<[b, s + 1], i64>
+        -> !stride.tensor<[b, s], i64, strides = [s + 1, 1], offset = 1>
+    ```
+
+    A symbolic bound is held in `symbolic_start` / `symbolic_end`, with
+    `start` / `end` then `ShapedType::kDynamic`, as the tensor type marks a
+    symbolic size; a bound that is a constant is always the static one.
   }];
   let arguments = (ins Stride_AnyTensor:$input, I64Attr:$dim, I64Attr:$start,
-                       I64Attr:$end, I64Attr:$step);
+                       I64Attr:$end, I64Attr:$step,
+                       OptionalAttr<Stride_SizeExprAttrRef>:$symbolic_start,
+                       OptionalAttr<Stride_SizeExprAttrRef>:$symbolic_end);
+  let builders = [
+    // Bounds as expressions: each static where it is a constant.
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::Value":$input,
+                   "int64_t":$dim, "const ::stride::SizeExpr &":$start,
+                   "const ::stride::SizeExpr &":$end, "int64_t":$step)>,
+    // Static bounds.
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::Value":$input,
+                   "::mlir::IntegerAttr":$dim, "::mlir::IntegerAttr":$start,
+                   "::mlir::IntegerAttr":$end, "::mlir::IntegerAttr":$step), [{
+      build($_builder, $_state, type, input, dim, start, end, step, nullptr,
+            nullptr);
+    }]>,
+    OpBuilder<(ins "::mlir::Type":$type, "::mlir::Value":$input,
+                   "uint64_t":$dim, "uint64_t":$start, "uint64_t":$end,
+                   "uint64_t":$step), [{
+      build($_builder, $_state, type, input, dim, start, end, step, nullptr,
+            nullptr);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The bounds as expressions (a constant for a static bound).
+    ::stride::SizeExpr getStartExpr();
+    ::stride::SizeExpr getEndExpr();
+    /// Sets the bounds, each static where it is a constant.
+    void setBounds(const ::stride::SizeExpr &start,
+                   const ::stride::SizeExpr &end);
+    /// Whether a bound is an expression of symbols.
+    bool hasSymbolicBounds() {
+      return getSymbolicStartAttr() || getSymbolicEndAttr();
+    }
+  }];
+  let hasVerifier = 1;
 }
 
 def Stride_SelectOp : Stride_ViewOp<"select", "`dim` $dim `index` $index"> {

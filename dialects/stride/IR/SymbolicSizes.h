@@ -26,6 +26,14 @@ namespace stride {
 /// `factor ::= integer | name | ( size-expr ) | - factor`.
 mlir::ParseResult parseSizeExpr(mlir::AsmParser &parser, SizeExpr &expr);
 
+/// `stride.slice`'s bound (`custom<SliceBound>`): an integer, or a size
+/// expression of symbols held in `symbolic` with `bound` ShapedType::kDynamic.
+mlir::ParseResult parseSliceBound(mlir::OpAsmParser &parser,
+                                  mlir::IntegerAttr &bound,
+                                  SizeExprAttr &symbolic);
+void printSliceBound(mlir::OpAsmPrinter &printer, mlir::Operation *op,
+                     mlir::IntegerAttr bound, SizeExprAttr symbolic);
+
 /// The symbols `func` declares in `stride.symbols` (empty when it has
 /// none; the attribute's own verifier has checked each one).
 SymbolRanges declaredSymbols(mlir::FunctionOpInterface func);

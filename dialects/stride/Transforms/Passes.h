@@ -31,6 +31,13 @@ FuseOptions toFuseOptions(const FusionOptions &fusion);
 void buildStridePipeline(mlir::OpPassManager &pm,
                          const PipelineOptions &options);
 
+/// Runs stride-instantiate-symbols on every function of `module` at
+/// `values` (`name=value` each: a static graph of one shape from a symbolic
+/// one), before anything else that stridec and stride-run do to a graph;
+/// nothing when `values` is empty. Errors go to the context's handler.
+mlir::LogicalResult instantiateSymbols(mlir::ModuleOp module,
+                                       llvm::ArrayRef<std::string> values);
+
 /// Registers `stride-pipeline` for stride-opt, with one option per field of
 /// PipelineOptions (`repair-layouts`, `fuse`, `fuse-broadcast-epilogues`,
 /// `form-kernels`).

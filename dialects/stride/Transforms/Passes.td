@@ -40,6 +40,51 @@ def CheckSymbolicSizes : Pass<"stride-check-symbolic-sizes",
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def InstantiateSymbols : Pass<"stride-instantiate-symbols",
+                              "::mlir::func::FuncOp"> {
+  let summary = "Replace symbolic sizes by given values";
+  let description = [{
+    Instantiates a function of symbolic sizes (python-free-docs/
+    symbolic-sizes.md) at given values of its symbols: every type, every
+    size expression of an op (a slice's symbolic bound) and the function's
+    signature take the values, the instantiated symbols leave
+    `stride.symbols` (which is dropped when none is left), and with every
+    symbol given the function is static. A value outside the symbol's range
+    or not a multiple of its `multiple_of` is refused at the function, with
+    the range; so is a name the function does not declare, and a value
+    given twice. A function without `stride.symbols` is left as it is.
+
+    `stride-opt --stride-instantiate-symbols="values=rows=7"` on
+
+    ```mlir
+    func.func @f(%x: !stride.tensor<[rows, 64], f32>)
+        -> !stride.tensor<[rows, 64], f32>
+        attributes {stride.symbols = [#stride.symbol<"rows", range = [1, 1024]>]} {
+      %y = stride.relu %x : <[rows, 64], f32> -> <[rows, 64], f32>
+      return %y : !stride.tensor<[rows, 64], f32>
+    }
+    ```
+
+    gives
+
+    ```mlir
+    func.func @f(%x: !stride.tensor<7x64xf32, strides = [64, 1], offset = 0>)
+        -> !stride.tensor<7x64xf32, strides = [64, 1], offset = 0> {
+      %y = stride.relu %x : <7x64xf32, strides = [64, 1], offset = 0> -> ...
+    ```
+
+    so a static tool (the reference interpreter, a module of one shape)
+    can take a graph exported with dynamic shapes. `stridec
+    --instantiate-symbols` and `stride-run --instantiate-symbols` run it.
+    The function is verified again afterwards (its types are new).
+  }];
+  let options = [
+    ListOption<"values", "values", "std::string",
+               "the symbols' values, `name=value` each (batch=7,seq=33)">
+  ];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def LegalizeLayouts : Pass<"stride-legalize-layouts", "::mlir::func::FuncOp"> {
   let summary = "Reject (or repair) functional results whose layout overlaps";
   let description = [{

@@ -30,6 +30,17 @@ stride::FuseOptions stride::toFuseOptions(const FusionOptions &fusion) {
   return options;
 }
 
+LogicalResult stride::instantiateSymbols(ModuleOp module,
+                                         ArrayRef<std::string> values) {
+  if (values.empty())
+    return success();
+  PassManager pm(module.getContext());
+  InstantiateSymbolsOptions options;
+  options.values.assign(values.begin(), values.end());
+  pm.addNestedPass<func::FuncOp>(createInstantiateSymbols(options));
+  return pm.run(module);
+}
+
 void stride::buildStridePipeline(OpPassManager &pm,
                                  const PipelineOptions &options) {
   // Symbolic sizes stop here: the passes below assume static shapes.

@@ -132,6 +132,10 @@ struct CompileOptions {
   std::optional<int64_t> unitOps;
   /// How a .pt2 archive is imported (weights as constants or inputs).
   torch::ImportOptions import;
+  /// The symbols' values (`name=value` each) at which a graph of symbolic
+  /// sizes is instantiated as soon as it is read (stride-instantiate-
+  /// symbols): a static module of one shape; empty: the graph as it is.
+  std::vector<std::string> instantiateSymbols;
   /// Written into the module's producer field.
   std::string producer = "stridec 0.1.0";
   /// Also return the module file's bytes (CompileResult::moduleBytes), a

@@ -91,6 +91,10 @@ public:
   /// The value at `values` (every symbol must have one); nullopt on
   /// overflow.
   std::optional<int64_t> evaluate(const SymbolValues &values) const;
+  /// The expression with each symbol of `values` replaced by its value and
+  /// the others kept (`batch*seq + 1` at seq = 33 is `33*batch + 1`);
+  /// nullopt on overflow.
+  std::optional<SizeExpr> substitute(const SymbolValues &values) const;
   /// Bounds that hold for every value of the symbols in `table` (interval
   /// arithmetic: exact for a polynomial with non-negative coefficients,
   /// sound otherwise); nullopt when a symbol is not in `table` or the

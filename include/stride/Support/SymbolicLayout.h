@@ -44,6 +44,9 @@ struct SymbolicLayout {
   /// The layout with every symbol replaced by its value; nullopt on
   /// overflow.
   std::optional<Layout> evaluate(const SymbolValues &values) const;
+  /// The layout with each symbol of `values` replaced by its value and the
+  /// others kept; nullopt on overflow.
+  std::optional<SymbolicLayout> substitute(const SymbolValues &values) const;
   /// Every symbol the sizes, strides or offset mention.
   std::set<std::string> symbols() const;
 };
@@ -92,9 +95,12 @@ SymbolicViewResult inferUnsqueeze(const SymbolicLayout &source, int64_t dim);
 SymbolicViewResult inferSqueeze(const SymbolicLayout &source, DimsRef dims);
 SymbolicViewResult inferPermute(const SymbolicLayout &source,
                                 DimsRef permutation);
+/// `[start, end)` of `dim` every `step`: `0 <= start <= end <= size`
+/// proven for every value of the symbols; a bound may be an expression
+/// (the length `end - start` of a symbolic slice takes step 1).
 SymbolicViewResult inferSlice(const SymbolicLayout &source, int64_t dim,
-                              int64_t start, int64_t end, int64_t step,
-                              const SymbolRanges &table);
+                              const SizeExpr &start, const SizeExpr &end,
+                              int64_t step, const SymbolRanges &table);
 SymbolicViewResult inferSelect(const SymbolicLayout &source, int64_t dim,
                                int64_t index, const SymbolRanges &table);
 /// PyTorch's computeStride rule over symbolic sizes: dims group where the

@@ -15,6 +15,7 @@
 #include "OpTable.h"
 
 #include "stride/Support/Layout.h"
+#include "stride/Support/SymbolicLayout.h"
 
 using namespace mlir;
 
@@ -73,38 +74,60 @@ template <typename OpTy> LogicalResult indexed(NodeImporter &n) {
   return success();
 }
 
+SizeExprs constants(ArrayRef<int64_t> sizes) {
+  SizeExprs exprs;
+  for (int64_t size : sizes)
+    exprs.push_back(SizeExpr::constant(size));
+  return exprs;
+}
+
+/// The size `size` as an i64 tensor of shape []: the constant, or for an
+/// expression of symbols the sum of a [size] tensor of ones (the dialect
+/// has no op that makes a tensor of a symbol's value).
+Value sizeTensor(NodeImporter &n, const SizeExpr &size) {
+  if (std::optional<int64_t> value = size.getConstant())
+    return n.scalarTensor(static_cast<double>(*value), DType::I64);
+  Value ones = FullOp::create(n.b(), n.location(),
+                              n.contiguousOf({size}, DType::I64),
+                              n.b().getF64FloatAttr(1.0));
+  int64_t dims[] = {0};
+  return SumOp::create(n.b(), n.location(), n.contiguousOf({}, DType::I64),
+                       ones, dims, false);
+}
+
 /// The index tensors, each broadcast to `broadcastShape`, linearized
 /// row-major over dims of sizes `sizes` (one per index), in i64.
 FailureOr<Value> linearize(NodeImporter &n, ArrayRef<Value> indices,
-                           ArrayRef<int64_t> sizes,
-                           ArrayRef<int64_t> broadcastShape) {
-  StridedTensorType linearType = n.contiguous(broadcastShape, DType::I64);
+                           ArrayRef<SizeExpr> sizes,
+                           const SizeExprs &broadcastShape) {
+  StridedTensorType linearType = n.contiguousOf(broadcastShape, DType::I64);
   Value linear;
-  int64_t scale = 1;
+  SizeExpr scale = SizeExpr::constant(1);
   for (int64_t j = indices.size() - 1; j >= 0; --j) {
-    FailureOr<Value> idx = n.conform(indices[j], DType::I64, broadcastShape);
+    FailureOr<Value> idx = n.conformTo(indices[j], DType::I64, broadcastShape);
     if (failed(idx))
       return failure();
     Value term = *idx;
-    if (scale != 1) {
-      Value factor = *n.broadcast(n.scalarTensor(scale, DType::I64), broadcastShape);
-      term = MulOp::create(n.b(), n.location(), linearType, term, factor);
+    if (scale != SizeExpr::constant(1)) {
+      FailureOr<Value> factor =
+          n.broadcastTo(sizeTensor(n, scale), broadcastShape);
+      if (failed(factor))
+        return failure();
+      term = MulOp::create(n.b(), n.location(), linearType, term, *factor);
     }
     linear = linear ? AddOp::create(n.b(), n.location(), linearType, linear, term).getResult()
                     : n.toType(term, linearType);
-    scale *= sizes[j];
+    std::optional<SizeExpr> next = scale.times(sizes[j]);
+    if (!next)
+      return n.error() << "index.Tensor: the number of indexed elements "
+                          "overflows int64";
+    scale = *next;
   }
   return linear;
 }
 
-/// index.Tensor(self, indices) with k index tensors on the first k dims (no
-/// None): the indices broadcast to one shape B and linearized over those
-/// dims; an index_select of the rows of self viewed as [n, rest...] by the
-/// linear index; viewed back to B + rest.
-LogicalResult index(NodeImporter &n) {
-  FailureOr<Value> self = n.tensor("self");
-  if (failed(self))
-    return failure();
+/// The index tensors of index.Tensor (no None).
+FailureOr<std::vector<Value>> indexTensors(NodeImporter &n) {
   const Argument *list = n.arg("indices");
   if (!list || (list->kind != Argument::Kind::Tensors &&
                 list->kind != Argument::Kind::OptionalTensors))
@@ -120,38 +143,54 @@ LogicalResult index(NodeImporter &n) {
                           "dim after a skipped one) is not supported";
     indices.push_back(*v);
   }
+  return indices;
+}
+
+/// index.Tensor(self, indices) with k index tensors on the first k dims (no
+/// None): the indices broadcast to one shape B and linearized over those
+/// dims; an index_select of the rows of self viewed as [n, rest...] by the
+/// linear index; viewed back to B + rest. Over symbolic sizes the same, the
+/// linearization's factors tensors of the sizes (sizeTensor).
+LogicalResult index(NodeImporter &n) {
+  FailureOr<Value> self = n.tensor("self");
+  FailureOr<std::vector<Value>> indices =
+      succeeded(self) ? indexTensors(n) : Fail();
+  if (failed(indices))
+    return failure();
   auto selfType = llvm::cast<StridedTensorType>(self->getType());
-  int64_t k = indices.size();
+  SizeExprs selfShape = symbolicShapeOf(*self);
+  int64_t k = indices->size();
   if (k < 1 || k > selfType.getRank())
     return n.error() << k << " index tensors for a tensor of rank "
                      << selfType.getRank();
-  llvm::ArrayRef<int64_t> out = n.outputShape();
+  SizeExprs out = n.outputSizes();
   int64_t restRank = selfType.getRank() - k;
   if (static_cast<int64_t>(out.size()) < restRank)
     return n.error() << "index.Tensor's result has rank " << out.size();
-  std::vector<int64_t> broadcastShape(out.begin(), out.end() - restRank);
+  SizeExprs broadcastShape(out.begin(), out.end() - restRank);
+  ArrayRef<SizeExpr> indexed = ArrayRef<SizeExpr>(selfShape).take_front(k);
   // The linear index over the first k dims, in i64.
-  FailureOr<Value> linear = linearize(n, indices, selfType.getShape().take_front(k),
-                                      broadcastShape);
-  if (failed(linear))
-    return failure();
-  int64_t count = cast<StridedTensorType>(linear->getType()).getNumElements(),
-          scale = 1;
-  for (int64_t size : selfType.getShape().take_front(k))
-    scale *= size;
-  Value flatIndex = ViewOp::create(n.b(), n.location(),
-                                   n.contiguous({count}, DType::I64), *linear);
-  std::vector<int64_t> rows = {scale};
-  rows.insert(rows.end(), selfType.getShape().begin() + k, selfType.getShape().end());
-  Value source = n.toType(*self, n.contiguous(selfType.getShape(), selfType.getDType()));
-  source = ViewOp::create(n.b(), n.location(),
-                          n.contiguous(rows, selfType.getDType()), source);
-  rows[0] = count;
+  FailureOr<Value> linear = linearize(n, *indices, indexed, broadcastShape);
+  std::optional<SizeExpr> count = numElements(broadcastShape);
+  std::optional<SizeExpr> scale = numElements(SizeExprs(indexed));
+  if (failed(linear) || !count || !scale)
+    return failed(linear) ? failure()
+                          : n.error() << "index.Tensor: the number of "
+                                         "elements overflows int64";
+  Value flatIndex = ViewOp::create(
+      n.b(), n.location(), n.contiguousOf({*count}, DType::I64), *linear);
+  SizeExprs rows = {*scale};
+  rows.insert(rows.end(), selfShape.begin() + k, selfShape.end());
+  DType dtype = selfType.getDType();
+  Value source = n.toType(*self, n.contiguousOf(selfShape, dtype));
+  source = ViewOp::create(n.b(), n.location(), n.contiguousOf(rows, dtype),
+                          source);
+  rows[0] = *count;
   Value selected = IndexSelectOp::create(n.b(), n.location(),
-                                         n.contiguous(rows, selfType.getDType()),
-                                         source, flatIndex, uint64_t(0));
+                                         n.contiguousOf(rows, dtype), source,
+                                         flatIndex, uint64_t(0));
   Value result = ViewOp::create(n.b(), n.location(),
-                                n.contiguous(out, selfType.getDType()), selected);
+                                n.contiguousOf(out, dtype), selected);
   n.setOutput(0, n.toType(result, n.outputType()));
   return success();
 }
@@ -290,7 +329,8 @@ FailureOr<Value> linearIndex(NodeImporter &n, ArrayRef<Value> indices,
   if (indices.size() == 1)
     return flattened(n, indices[0]);
   FailureOr<Value> linear =
-      linearize(n, indices, shape.slice(first, indices.size()), broadcastShape);
+      linearize(n, indices, constants(shape.slice(first, indices.size())),
+                constants(broadcastShape));
   if (failed(linear))
     return failure();
   return flattened(n, *linear);

@@ -151,9 +151,9 @@ bool importsSymbolicSizes(llvm::StringRef target) {
       "aten.cumsum.default",
       "aten._softmax.default", "aten._log_softmax.default",
       "aten.native_layer_norm.default",
-      // Gathers: embedding, index_select, gather.
+      // Gathers: embedding, index_select, gather, index.Tensor.
       "aten.embedding.default", "aten.index_select.default",
-      "aten.gather.default",
+      "aten.gather.default", "aten.index.Tensor",
       // Attention.
       "aten.scaled_dot_product_attention.default",
       "aten._scaled_dot_product_flash_attention.default",

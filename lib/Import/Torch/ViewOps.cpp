@@ -195,35 +195,61 @@ LogicalResult squeeze(NodeImporter &n) {
   return view<SqueezeOp>(n, *x, llvm::ArrayRef<int64_t>(dims));
 }
 
+/// A bound of a slice of a dim of symbolic size `size`, normalized as
+/// PyTorch does: a constant below 0 counts from the end, and the largest
+/// int64 (Python's `x[a:]`) is the end.
+std::optional<SizeExpr> normalizedBound(const SizeExpr &bound,
+                                        const SizeExpr &size) {
+  std::optional<int64_t> value = bound.getConstant();
+  if (value == std::numeric_limits<int64_t>::max())
+    return size;
+  if (value && *value < 0)
+    return size.plus(bound);
+  return bound;
+}
+
 /// slice of a dim of symbolic size: the whole dim (start 0, to its end,
-/// step 1) is the operand itself; a static end is a stride.slice whose
-/// bound the verifier proves over the ranges; a bound that is symbolic
-/// (other than the dim's end) or counts from the end is refused.
+/// step 1) is the operand itself; otherwise a stride.slice whose bounds may
+/// be expressions (SymInts), which its verifier proves within the dim over
+/// the ranges. PyTorch clamps a bound to the dim; Stride does not (a bound
+/// outside the dim for some value of the symbols is refused there).
 LogicalResult symbolicSlice(NodeImporter &n, Value x, int64_t dim) {
   SizeExpr size = symbolicShapeOf(x)[dim];
   constexpr int64_t kToTheEnd = std::numeric_limits<int64_t>::max();
-  FailureOr<int64_t> start = n.integer("start", 0);
+  FailureOr<SizeExpr> start = n.size("start", 0);
   FailureOr<SizeExpr> end = succeeded(start) ? n.size("end", kToTheEnd) : Fail();
   FailureOr<int64_t> step = succeeded(end) ? n.integer("step", 1) : Fail();
   if (failed(step))
     return failure();
-  bool toTheEnd = *end == size || end->getConstant() == kToTheEnd;
-  if (toTheEnd && *start == 0 && *step == 1) {
+  std::optional<SizeExpr> from = normalizedBound(*start, size);
+  std::optional<SizeExpr> to = normalizedBound(*end, size);
+  if (!from || !to)
+    return n.error() << "slice of dim " << dim << " of symbolic size "
+                     << size.str() << ": a bound from the end overflows";
+  if (from->getConstant() == 0 && *to == size && *step == 1) {
     n.setOutput(0, n.toType(x, n.outputType()));
     return success();
   }
-  std::optional<int64_t> staticEnd = end->getConstant();
-  if (toTheEnd || !staticEnd || *start < 0 || *staticEnd < 0 || *step < 1)
-    return n.error() << "slice of dim " << dim << " of symbolic size "
-                     << size.str() << " from " << *start << " to "
-                     << (toTheEnd ? "its end" : end->str()) << " step "
-                     << *step
-                     << ": stride.slice takes static bounds from the start "
-                        "of the dim (a symbolic end is not built yet)";
-  return view<SliceOp>(n, x, static_cast<uint64_t>(dim),
-                       static_cast<uint64_t>(*start),
-                       static_cast<uint64_t>(*staticEnd),
-                       static_cast<uint64_t>(*step));
+  n.setOutput(0, SliceOp::create(n.b(), n.location(), n.outputType(), x, dim,
+                                 *from, *to, *step));
+  return success();
+}
+
+/// Whether a bound of a slice is a SymInt of symbolic value (a slice of a
+/// static dim then has a symbolic size or offset: symbolicSlice).
+FailureOr<bool> hasSymbolicBound(NodeImporter &n) {
+  for (llvm::StringRef name : {"start", "end"}) {
+    const Argument *bound = n.arg(name);
+    if (!bound || bound->kind != Argument::Kind::Int ||
+        bound->symbols.empty() || bound->symbols.front().empty())
+      continue;
+    FailureOr<SizeExpr> value = n.size(name, std::nullopt);
+    if (failed(value))
+      return failure();
+    if (!value->isConstant())
+      return true;
+  }
+  return false;
 }
 
 LogicalResult slice(NodeImporter &n) {
@@ -232,7 +258,10 @@ LogicalResult slice(NodeImporter &n) {
       succeeded(x) ? n.dim("dim", rankOf(*x), 0) : Fail();
   if (failed(dim))
     return failure();
-  if (!symbolicShapeOf(*x)[*dim].isConstant())
+  FailureOr<bool> symbolicBound = hasSymbolicBound(n);
+  if (failed(symbolicBound))
+    return failure();
+  if (!symbolicShapeOf(*x)[*dim].isConstant() || *symbolicBound)
     return symbolicSlice(n, *x, *dim);
   FailureOr<SliceBounds> b = sliceBounds(n, *x);
   if (failed(b))

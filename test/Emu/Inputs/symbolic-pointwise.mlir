@@ -1,8 +1,7 @@
 // One module for every row count: x [rows, 64] scaled and shifted by
-// weights broadcast over the rows, then tanh; and relu(x). The attributes
-// line is the only line that names the symbols' ranges, so that
-// symbolic-sizes.test instantiates the function at a static row count for
-// the reference interpreter by replacing `[rows, 64], f32` and dropping it.
+// weights broadcast over the rows, then tanh; and relu(x).
+// symbolic-sizes.test runs the reference interpreter on it instantiated at
+// a static row count (stride-run --instantiate-symbols).
 func.func @scale_shift(%x: !stride.tensor<[rows, 64], f32> {stride.name = "x"},
                        %w: !stride.tensor<1x64xf32> {stride.name = "w"},
                        %b: !stride.tensor<1x64xf32> {stride.name = "b"})

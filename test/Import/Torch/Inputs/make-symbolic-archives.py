@@ -323,6 +323,109 @@ def fused_attention():
     return graph
 
 
+def mask_builder(positions_input=False):
+    """transformers' mask builder (sdpa_mask with packed-sequence detection
+    from the position ids) over a dynamic batch s0 and sequence s1, node for
+    node as torch.export writes it for GPT-2: the positions expanded to the
+    batch, a column of the first position minus 1 concatenated before them
+    (cat to s1 + 1), the slices [1, s1 + 1) and [0, s1) subtracted (torch.diff),
+    `!= 1`, a cumsum (the packed-sequence index of each token), and the
+    causal mask (kv <= q) and-ed with the equality of the indices of query
+    and key, each read by index.Tensor with the batch and a position as
+    index tensors; sym_size and _operator.add nodes give the sizes. With
+    `positions_input`, the positions are an input (transformers given
+    position_ids) instead of an arange expanded to the batch."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 64},
+                               "s1": {"min_val": 2, "max_val": 1024}}
+    graph.inputs.append("ids")
+    graph.values["ids"] = symbolic_meta(I64, ["s0", "s1"])
+    # The positions' strides: an arange expanded over the batch, or an input.
+    positions, positions_strides = "expand", [0, 1]
+    if positions_input:
+        positions, positions_strides = "position_ids", ["s1", 1]
+        graph.inputs.append(positions)
+        graph.values[positions] = symbolic_meta(I64, ["s0", "s1"])
+    batch = sym_size(graph, "ids", 0, "sym_size_int", "s0")
+    seq = sym_size(graph, "ids", 1, "sym_size_int_1", "s1")
+    node = lambda *a, dtype=I64, **k: tensor_node(graph, *a, dtype=dtype, **k)
+
+    def arange(name, end, size):
+        return node("arange.start_step", [("start", {"as_int": 0}),
+                                          ("end", sym_arg(end))], name, [size])
+
+    def unsqueeze(name, source, dim, shape):
+        return node("unsqueeze.default",
+                    [("self", source), ("dim", {"as_int": dim})], name, shape)
+    if not positions_input:
+        arange("arange", seq, "s1")
+        node("add.Tensor", [("self", "arange"), ("other", {"as_int": 0})],
+             "add", ["s1"])
+        unsqueeze("unsqueeze", "add", 0, [1, "s1"])
+        node("expand.default",
+             [("self", "unsqueeze"),
+              ("size", {"as_sym_ints": [{"as_name": batch}, {"as_int": -1}]})],
+             "expand", ["s0", "s1"], [0, 1])
+    # torch.diff(positions, prepend=positions[:, :1] - 1).
+    node("slice.Tensor", [("self", positions), ("dim", {"as_int": 1}),
+                          ("start", {"as_int": 0}), ("end", {"as_int": 1})],
+         "slice_1", ["s0", 1], positions_strides)
+    node("sub.Tensor", [("self", "slice_1"), ("other", {"as_int": 1})], "sub",
+         ["s0", 1])
+    node("cat.default", [("tensors", {"as_tensors": [{"name": "sub"},
+                                                     {"name": positions}]}),
+                         ("dim", {"as_int": -1})], "cat", ["s0", "s1 + 1"])
+    end = operator(graph, "add", seq, 1, "add_1", "s1 + 1")
+    node("slice.Tensor", [("self", "cat"), ("dim", {"as_int": -1}),
+                          ("start", {"as_int": 0}), ("end", sym_arg(seq))],
+         "slice_2", ["s0", "s1"], ["s1 + 1", 1])
+    node("slice.Tensor", [("self", "cat"), ("dim", {"as_int": -1}),
+                          ("start", {"as_int": 1}), ("end", sym_arg(end))],
+         "slice_3", ["s0", "s1"], ["s1 + 1", 1], offset=1)
+    node("sub.Tensor", [("self", "slice_3"), ("other", "slice_2")], "sub_1",
+         ["s0", "s1"])
+    node("ne.Scalar", [("self", "sub_1"), ("other", {"as_int": 1})], "ne",
+         ["s0", "s1"], dtype=BOOL)
+    node("cumsum.default", [("self", "ne"), ("dim", {"as_int": -1})],
+         "cumsum", ["s0", "s1"])
+    # The batch and query / key positions as index tensors.
+    arange("arange_1", batch, "s0")
+    arange("arange_3", seq, "s1")
+    arange("arange_4", seq, "s1")
+    unsqueeze("unsqueeze_1", "arange_1", 1, ["s0", 1])
+    unsqueeze("unsqueeze_2", "unsqueeze_1", 2, ["s0", 1, 1])
+    unsqueeze("unsqueeze_3", "unsqueeze_2", 3, ["s0", 1, 1, 1])
+    unsqueeze("unsqueeze_7", "arange_3", 0, [1, "s1"])
+    unsqueeze("unsqueeze_8", "unsqueeze_7", 1, [1, 1, "s1"])
+    unsqueeze("unsqueeze_9", "unsqueeze_8", 3, [1, 1, "s1", 1])
+    unsqueeze("unsqueeze_10", "arange_4", 0, [1, "s1"])
+    unsqueeze("unsqueeze_11", "unsqueeze_10", 1, [1, 1, "s1"])
+    unsqueeze("unsqueeze_12", "unsqueeze_11", 2, [1, 1, 1, "s1"])
+    graph.node("full.default", [("size", {"as_ints": []}),
+                                ("fill_value", {"as_bool": True}),
+                                ("dtype", {"as_scalar_type": BOOL})],
+               [("full", BOOL, [])])
+    square = ["s0", 1, "s1", "s1"]
+    node("le.Tensor", [("self", "unsqueeze_12"), ("other", "unsqueeze_9")],
+         "le", [1, 1, "s1", "s1"], dtype=BOOL)
+    node("bitwise_and.Tensor", [("self", "full"), ("other", "le")],
+         "bitwise_and", [1, 1, "s1", "s1"], dtype=BOOL)
+    for name, position, shape in (("index", "unsqueeze_9", ["s0", 1, "s1", 1]),
+                                  ("index_1", "unsqueeze_12",
+                                   ["s0", 1, 1, "s1"])):
+        node("index.Tensor",
+             [("self", "cumsum"),
+              ("indices", {"as_tensors": [{"name": "unsqueeze_3"},
+                                          {"name": position}]})],
+             name, shape)
+    node("eq.Tensor", [("self", "index"), ("other", "index_1")], "eq", square,
+         dtype=BOOL)
+    node("bitwise_and.Tensor", [("self", "bitwise_and"), ("other", "eq")],
+         "bitwise_and_1", square, dtype=BOOL)
+    graph.outputs = ["bitwise_and_1"]
+    return graph
+
+
 def slice_symbolic_end():
     """positions [s0, s1 + 1] sliced [0, s1) on dim 1, as transformers'
     packed-sequence mask slices its positions: an end that is a SymInt."""
@@ -337,6 +440,39 @@ def slice_symbolic_end():
                    ("start", {"as_int": 0}), ("end", sym_arg(seq))],
                   "slice_2", ["s0", "s1"], ["s1 + 1", 1])
     graph.outputs = ["slice_2"]
+    return graph
+
+
+def slice_static_dim():
+    """w [16, 4] (a static dim) sliced [0, s0) by the batch of y [s0, 4], as
+    a model slices a table of positions to the sequence: a static operand,
+    a result of symbolic size."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 16}}
+    symbolic_input(graph, "y", ["s0", 4])
+    graph.buffer("w", "table", rand(random.Random(47), [16, 4]))
+    rows = sym_size(graph, "y", 0, "sym_size_int", "s0")
+    symbolic_node(graph, "slice.Tensor",
+                  [("self", "w"), ("dim", {"as_int": 0}),
+                   ("start", {"as_int": 0}), ("end", sym_arg(rows))],
+                  "slice", ["s0", 4])
+    symbolic_node(graph, "add.Tensor", [("self", "y"), ("other", "slice")],
+                  "add", ["s0", 4])
+    graph.outputs = ["add"]
+    return graph
+
+
+def slice_beyond_dim():
+    """x [s0, 8] sliced [0, 4) on dim 0 where s0 may be below 4: PyTorch
+    clamps the end, Stride's verifier refuses it for those values."""
+    graph = Graph()
+    graph.range_constraints = {"s0": {"min_val": 1, "max_val": 16}}
+    symbolic_input(graph, "x", ["s0", 8])
+    symbolic_node(graph, "slice.Tensor",
+                  [("self", "x"), ("dim", {"as_int": 0}),
+                   ("start", {"as_int": 0}), ("end", {"as_int": 4})],
+                  "slice", [4, 8])
+    graph.outputs = ["slice"]
     return graph
 
 
@@ -442,6 +578,11 @@ def main():
     write_archive(OUT, "flip-batch", flip_batch())
     write_archive(OUT, "sizes-overflow", sizes_overflow())
     write_archive(OUT, "slice-symbolic-end", slice_symbolic_end())
+    write_archive(OUT, "mask-builder", mask_builder())
+    write_archive(OUT, "mask-builder-positions",
+                  mask_builder(positions_input=True))
+    write_archive(OUT, "slice-static-dim", slice_static_dim())
+    write_archive(OUT, "slice-beyond-dim", slice_beyond_dim())
     write_archive(OUT, "assert-fails", assert_fails())
     write_archive(OUT, "broadcast-mismatch", broadcast_mismatch())
     write_archive(OUT, "select-symbolic-index", select_symbolic_index())

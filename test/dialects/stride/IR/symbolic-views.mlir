@@ -24,6 +24,85 @@ func.func @views_that_hold(%x: !stride.tensor<[batch*seq, 768], f32>, %b: !strid
 
 // -----
 
+// Slices whose bounds are expressions (transformers' packed-sequence mask
+// slices [0, s) and [1, s + 1) of positions [b, s + 1]): the length end -
+// start, the offset start * stride, each printed and parsed back as the
+// bound's expression; a bound that is a constant stays static.
+// CHECK-LABEL: func.func @symbolic_bounds
+// CHECK: stride.slice %{{.*}} dim 1 start 0 end s step 1 : <[b, s + 1], i64, strides = [s + 1, 1], offset = 0> -> <[b, s], i64, strides = [s + 1, 1], offset = 0>
+// CHECK: stride.slice %{{.*}} dim 1 start 1 end s + 1 step 1 : {{.*}} -> <[b, s], i64, strides = [s + 1, 1], offset = 1>
+// CHECK: stride.slice %{{.*}} dim 1 start s end s + 1 step 1 : {{.*}} -> <[b, 1], i64, strides = [s + 1, 1], offset = s>
+// CHECK: stride.slice %{{.*}} dim 0 start 2 end s*2 - 2 step 1 : <[s*2], f32, strides = [1], offset = 0> -> <[s*2 - 4], f32, strides = [1], offset = 2>
+// CHECK: stride.slice %{{.*}} dim 0 start 0 end 4 step 1 :
+func.func @symbolic_bounds(%x: !stride.tensor<[b, s + 1], i64>, %y: !stride.tensor<[2*s], f32>)
+    attributes {stride.symbols = [#stride.symbol<"b", range = [1, 64]>,
+                                  #stride.symbol<"s", range = [2, 1024]>]} {
+  %a = stride.slice %x dim 1 start 0 end s step 1 : !stride.tensor<[b, s + 1], i64> -> !stride.tensor<[b, s], i64, strides = [s + 1, 1]>
+  %c = stride.slice %x dim 1 start 1 end s + 1 step 1 : !stride.tensor<[b, s + 1], i64> -> !stride.tensor<[b, s], i64, strides = [s + 1, 1], offset = 1>
+  %d = stride.slice %x dim 1 start s end 1 + s step 1 : !stride.tensor<[b, s + 1], i64> -> !stride.tensor<[b, 1], i64, strides = [s + 1, 1], offset = s>
+  %e = stride.slice %y dim 0 start 2 end 2*s - 2 step 1 : !stride.tensor<[2*s], f32> -> !stride.tensor<[2*s - 4], f32, offset = 2>
+  %f = stride.slice %y dim 0 start 0 end s - s + 4 step 1 : !stride.tensor<[2*s], f32> -> !stride.tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @symbolic_end_beyond_the_dim(%x: !stride.tensor<[b, s], i64>)
+    attributes {stride.symbols = [#stride.symbol<"b", range = [1, 64]>,
+                                  #stride.symbol<"s", range = [2, 1024]>]} {
+  // expected-error @+1 {{'stride.slice' op slice end s + 1 exceeds the size s of dim 1 for every value of the symbols}}
+  %a = stride.slice %x dim 1 start 0 end s + 1 step 1 : !stride.tensor<[b, s], i64> -> !stride.tensor<[b, s + 1], i64>
+  return
+}
+
+// -----
+
+func.func @symbolic_start_after_the_end(%x: !stride.tensor<[s], i64>)
+    attributes {stride.symbols = [#stride.symbol<"s", range = [2, 1024]>]} {
+  // expected-error @+1 {{'stride.slice' op slice end s*2 - 8 is below its start 4 when s is in [2, 5]}}
+  %a = stride.slice %x dim 0 start 4 end 2*s - 8 step 1 : !stride.tensor<[s], i64> -> !stride.tensor<[s], i64>
+  return
+}
+
+// -----
+
+func.func @symbolic_length_with_a_step(%x: !stride.tensor<[s], i64>)
+    attributes {stride.symbols = [#stride.symbol<"s", range = [2, 1024]>]} {
+  // expected-error @+1 {{'stride.slice' op a slice from 0 to s step 2 has a length that is not a polynomial of the symbols; a slice of symbolic length takes step 1}}
+  %a = stride.slice %x dim 0 start 0 end s step 2 : !stride.tensor<[s], i64> -> !stride.tensor<[s], i64>
+  return
+}
+
+// -----
+
+func.func @undeclared_symbol_in_a_bound(%x: !stride.tensor<[s], i64>)
+    attributes {stride.symbols = [#stride.symbol<"s", range = [2, 1024]>]} {
+  // expected-error @+1 {{'stride.slice' op slice bound t names the symbol 't', which the function does not declare in stride.symbols}}
+  %a = stride.slice %x dim 0 start 0 end t step 1 : !stride.tensor<[s], i64> -> !stride.tensor<[s], i64>
+  return
+}
+
+// -----
+
+// The generic form can spell a bound both ways; the verifier takes one.
+func.func @bound_held_twice(%x: !stride.tensor<[s], i64>)
+    attributes {stride.symbols = [#stride.symbol<"s", range = [2, 1024]>]} {
+  // expected-error @+1 {{'stride.slice' op has both a static end 1 and the symbolic one s}}
+  %a = "stride.slice"(%x) {dim = 0 : i64, start = 0 : i64, end = 1 : i64, step = 1 : i64, symbolic_end = #stride.size<s>} : (!stride.tensor<[s], i64>) -> !stride.tensor<[s], i64>
+  return
+}
+
+// -----
+
+func.func @constant_symbolic_bound(%x: !stride.tensor<[s], i64>)
+    attributes {stride.symbols = [#stride.symbol<"s", range = [2, 1024]>]} {
+  // expected-error @+1 {{'stride.slice' op symbolic_start 1 is a constant; a constant bound is the static start}}
+  %a = "stride.slice"(%x) {dim = 0 : i64, start = -9223372036854775808 : i64, end = 2 : i64, step = 1 : i64, symbolic_start = #stride.size<1>} : (!stride.tensor<[s], i64>) -> !stride.tensor<1xi64, strides = [1], offset = 1>
+  return
+}
+
+// -----
+
 // A slice of the first 8 rows holds only where seq >= 8.
 func.func @slice_beyond_the_range(%x: !stride.tensor<[seq, 64], f32>)
     attributes {stride.symbols = [#stride.symbol<"seq", range = [1, 4096]>]} {
