@@ -338,12 +338,29 @@ private:
   FailureOr<KernelClass> classifyForm();
   LogicalResult checkRowResults();
   LogicalResult checkPrologueYields();
+  /// The yielded values of the iteration shape that depend on the
+  /// kernel's reductions (form (d) has one; the others, such as a residual
+  /// sum the reductions read, are computed before them).
+  SmallVector<Value> frameEpilogueYields() {
+    llvm::SetVector<Operation *> dependents;
+    for (ReductionOpInterface r : result.reductions)
+      dependents.set_union(
+          dependentsOf(r, [&](Operation *op) { return inGroup(op); }));
+    SmallVector<Value> values;
+    for (auto [i, v] : llvm::enumerate(yields))
+      if (!llvm::is_contained(rowYields, i) &&
+          dependents.contains(v.getDefiningOp()))
+        values.push_back(v);
+    return values;
+  }
   /// The yielded value of the iteration shape that depends on the
   /// reductions, of form (d) (one).
   Value frameYield() {
+    SmallVector<Value> values = frameEpilogueYields();
+    if (!values.empty())
+      return values.front();
     for (auto [i, v] : llvm::enumerate(yields))
-      if (!llvm::is_contained(rowYields, i) &&
-          !llvm::is_contained(prologueYields, i))
+      if (!llvm::is_contained(rowYields, i))
         return v;
     return Value();
   }
@@ -670,9 +687,9 @@ FailureOr<KernelClass> KernelClassifier::broadcastReduction() {
 /// the input shape (checked by the callers), and a broadcast epilogue.
 LogicalResult KernelClassifier::checkRowEpilogue(
     ReductionOpInterface reduction) {
-  size_t epilogueYields =
-      yields.size() - rowYields.size() - prologueYields.size();
-  if (epilogueYields != 1)
+  // None: the callers report a reduction that no yielded value reads.
+  size_t epilogueYields = frameEpilogueYields().size();
+  if (epilogueYields > 1)
     return Violation(report, yield)
            << "yields " << epilogueYields
            << " values of the iteration shape that depend on its "

@@ -444,8 +444,11 @@ bool Fuser::tryFuseAsRowInput(Operation *op, Group *group) {
   auto inGroup = [&](Operation *other) {
     return other == op || group->members.contains(other);
   };
+  // A value computed from the row's reductions is the kernel's epilogue,
+  // which form (d) yields once.
   if (!options.rowInputOutputs || !isPointwiseLikeOp(op) ||
       shapeOf(op->getResult(0)) != shapeOf(group->output->getResult(0)) ||
+      dependsOnReduction(op, group->members) ||
       !withinBounds(op, group, group->root) || !isInRowFrame(op, inGroup) ||
       createsCycle(op, group))
     return false;
