@@ -7,6 +7,7 @@
 
 #include "dialects/plan/IR/PlanOps.h"
 #include "dialects/stride/IR/StrideAttrs.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 #include "stride/Support/BufferLimits.h"
 #include "stride/Support/Layout.h"
 
@@ -132,8 +133,16 @@ static LogicalResult verifyAlias(OutputOp output, InputOp input) {
     return output.emitOpError()
            << "of type " << type << " aliases an input of type "
            << input.getTensor().getType() << ", of another element type";
-  std::optional<int64_t> extent = storageExtent(type.getLayout());
-  std::optional<int64_t> inputExtent = storageExtent(inputType.getLayout());
+  // Over symbolic sizes, at the symbols' largest values, where the plan is
+  // laid out (python-free-docs/symbolic-sizes.md): an extent grows with
+  // each size.
+  std::optional<Layout> layout = layoutAtLargest(type, output);
+  std::optional<Layout> inputLayout = layoutAtLargest(inputType, output);
+  std::optional<int64_t> extent, inputExtent;
+  if (layout && inputLayout) {
+    extent = storageExtent(*layout);
+    inputExtent = storageExtent(*inputLayout);
+  }
   if (!extent || !inputExtent || *extent > *inputExtent)
     return output.emitOpError()
            << "of type " << type << " reaches past the end of the storage "
