@@ -497,8 +497,21 @@ heuristicCandidates(const CublasLt &lt, cublasLtHandle_t handle,
   return results;
 }
 
+/// Where a step's operands start in its buffers, in elements. A step's own,
+/// never read from a ProblemPlan: steps whose problems differ only in their
+/// offsets (the chunks of rows of stride-chunk-collectives, products over
+/// slices of one buffer) share one plan, planned for the first of them.
+struct OperandOffsets {
+  int64_t a = 0, b = 0, bias = 0, d = 0;
+
+  static OperandOffsets of(const MatmulProblem &p) {
+    return {p.offsetA, p.offsetB, p.offsetBias, p.offsetD};
+  }
+};
+
 /// One problem of a step, ready to call: its layouts and the heuristic's
-/// best algorithm.
+/// best algorithm. Shared by the steps of one algorithm key, which leaves
+/// the offsets out: `p`'s offsets are the first such step's.
 struct ProblemPlan {
   MatmulProblem p;
   AlgorithmKey key;
@@ -560,10 +573,11 @@ class PreparedMatmul final : public PreparedLibraryCall {
 public:
   PreparedMatmul(const CublasLt &lt, const CudaDriver &cu,
                  std::shared_ptr<const ProblemPlan> planned,
+                 OperandOffsets offsets,
                  std::shared_ptr<TunedAlgorithms> tuned,
                  std::vector<int64_t> bufferBytes)
-      : lt(lt), cu(cu), planned(std::move(planned)), tuned(std::move(tuned)),
-        bufferBytes(std::move(bufferBytes)) {
+      : lt(lt), cu(cu), planned(std::move(planned)), offsets(offsets),
+        tuned(std::move(tuned)), bufferBytes(std::move(bufferBytes)) {
     shapes.add(this->planned);
   }
 
@@ -572,14 +586,15 @@ public:
 
   /// The plan of `call`, the step at bound symbols: read and checked
   /// against the step's buffers, and planned with `handle` and `desc` on
-  /// its first use.
+  /// its first use; `offsets` set to the step's at those symbols.
   Result<std::shared_ptr<const ProblemPlan>>
   planFor(const LibraryCallStep &call, cublasLtHandle_t handle,
-          cublasLtMatmulDesc_t desc) const {
+          cublasLtMatmulDesc_t desc, OperandOffsets &offsets) const {
     Result<MatmulProblem> problem =
         readProblem(LibraryCallContext{cu, call, bufferBytes, "the step"});
     if (!problem)
       return problem.error();
+    offsets = OperandOffsets::of(*problem);
     if (std::shared_ptr<const ProblemPlan> found =
             shapes.find(problem->algorithmKey()))
       return found;
@@ -595,6 +610,8 @@ public:
   const CudaDriver &cu;
   /// The problem as the module states it (at the symbols' largest values).
   const std::shared_ptr<const ProblemPlan> planned;
+  /// The step's offsets as the module states them.
+  const OperandOffsets offsets;
   const std::shared_ptr<TunedAlgorithms> tuned;
   const std::vector<int64_t> bufferBytes;
   /// Over symbolic sizes, the plans of the recent problems.
@@ -607,7 +624,7 @@ public:
   MatmulInstance(const PreparedMatmul &step,
                  std::shared_ptr<InvocationSession> session, LtMatmulDesc desc)
       : step(step), lt(step.lt), session(std::move(session)),
-        desc(std::move(desc)) {
+        desc(std::move(desc)), offsets(step.offsets) {
     use(step.planned);
   }
 
@@ -619,7 +636,7 @@ public:
   /// (by any invocation of the executable), then reused.
   Status bindShape(const LibraryCallStep &instantiated) override {
     Result<std::shared_ptr<const ProblemPlan>> found =
-        step.planFor(instantiated, session->handle.get(), desc.get());
+        step.planFor(instantiated, session->handle.get(), desc.get(), offsets);
     if (!found)
       return found.error();
     use(*found);
@@ -672,16 +689,16 @@ private:
   Status call(const uint64_t *buffers, CUstream stream,
               const cublasLtMatmulAlgo_t &algo) {
     const MatmulProblem &p = plan->p;
-    uint64_t a = address(buffers[0], p.offsetA);
-    uint64_t b = address(buffers[1], p.offsetB);
-    uint64_t d = address(buffers[p.dBuffer()], p.offsetD);
+    uint64_t a = address(buffers[0], offsets.a);
+    uint64_t b = address(buffers[1], offsets.b);
+    uint64_t d = address(buffers[p.dBuffer()], offsets.d);
     for (auto [name, at, offset] :
-         {std::tuple{"A", a, p.offsetA}, {"B", b, p.offsetB},
-          {"D", d, p.offsetD}})
+         {std::tuple{"A", a, offsets.a}, {"B", b, offsets.b},
+          {"D", d, offsets.d}})
       if (Status s = checkAligned(name, at, offset); !s)
         return s;
     if (p.epilogue->bias)
-      if (Status s = bindBias(address(buffers[p.biasBuffer()], p.offsetBias));
+      if (Status s = bindBias(address(buffers[p.biasBuffer()], offsets.bias));
           !s)
         return s;
     void *workspace = reinterpret_cast<void *>(buffers[p.workspaceBuffer()]);
@@ -786,6 +803,9 @@ private:
   const CublasLt &lt;
   std::shared_ptr<InvocationSession> session;
   LtMatmulDesc desc;
+  /// The step's offsets at the bound shape (the module's until a shape is
+  /// bound), never `plan`'s: OperandOffsets.
+  OperandOffsets offsets;
   uint64_t boundBias = 0;
   /// The problem of the bound shape (the module's problem until a shape is
   /// bound), and its algorithm: the heuristic's best, or the one tuning
@@ -846,7 +866,8 @@ prepareCublasLtMatmul(const LibraryCallContext &context,
   if (!plan)
     return plan.error();
   return std::unique_ptr<PreparedLibraryCall>(new PreparedMatmul(
-      **lt, context.cu, *plan, (*load)->tuned, context.bufferBytes));
+      **lt, context.cu, *plan, OperandOffsets::of(*problem), (*load)->tuned,
+      context.bufferBytes));
 }
 
 } // namespace stride

@@ -261,6 +261,47 @@ TEST_F(FakeCublasLtTest, AlgorithmChosenOncePerProblem) {
   EXPECT_EQ(countOf("heuristics"), before + 2);
 }
 
+// Two steps of one problem over other rows of x (offset_b), as
+// stride-chunk-collectives splits a product into chunks of rows: they share
+// one plan (one heuristic call), and each reads its own rows. The second
+// once read the first's rows: the shared plan's offsets were used (a
+// tensor-parallel prefill's logits at relative error 1.18 on two H200s,
+// bench/NOTES.md section 59).
+TEST_F(FakeCublasLtTest, StepsOfOneProblemAtOtherOffsets) {
+  constexpr int64_t kSecond = 16; // x's row where the second step starts:
+                                  // 256 bytes in, the alignment of row 0
+  ModuleDesc d = linearModule();
+  d.signature.inputs[0] = tensor("x", {kSecond + kM, kK});
+  d.buffers[0].sizeBytes = 4 * (kSecond + kM) * kK;
+  d.signature.outputs = {tensor("y0", {kM, kN}), tensor("y1", {kM, kN})};
+  d.buffers.push_back({BufferKind::Output, 1, 4 * kM * kN});
+  LibraryCallStep first = std::get<LibraryCallStep>(d.steps[0]);
+  LibraryCallStep second = first;
+  second.buffers = {1, 0, 2, 5, 4};
+  for (DescriptorField &f : second.descriptor)
+    if (f.name == "offset_b")
+      f.ints = {kSecond * kK};
+  d.steps = {first, second};
+  int before = countOf("heuristics");
+  Result<std::shared_ptr<const Executable>> exe = load(d);
+  ASSERT_TRUE(exe) << exe.error().message;
+  EXPECT_EQ(countOf("heuristics"), before + 1);
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  std::vector<HostArray> inputs = linearInputs(0.5f, kSecond + kM);
+  Result<std::vector<HostArray>> out = (*inv)->run(inputs);
+  ASSERT_TRUE(out) << out.error().message;
+  auto rowsFrom = [&](int64_t start) {
+    std::vector<HostArray> part = inputs;
+    part[0].shape = {kM, kK};
+    part[0].data.assign(inputs[0].data.begin() + 4 * start * kK,
+                        inputs[0].data.begin() + 4 * (start + kM) * kK);
+    return linearReference(part);
+  };
+  expectNear((*out)[0], rowsFrom(0));
+  expectNear((*out)[1], rowsFrom(kSecond));
+}
+
 TEST_F(FakeCublasLtTest, SymbolicRowsArePlannedOncePerShape) {
   int before = countOf("heuristics");
   Result<std::shared_ptr<const Executable>> exe = load(symbolicLinearModule());
