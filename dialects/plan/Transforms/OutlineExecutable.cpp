@@ -688,7 +688,8 @@ LogicalResult Outliner::run() {
   Block &body = entry.getBody().front();
   for (InPlaceWrite write : inPlaceWrites(entry)) {
     inPlace[{write.kernel, write.result}] = write.argument;
-    dropInputCopy(cast<KernelOp>(write.kernel));
+    if (write.scatter)
+      dropInputCopy(cast<KernelOp>(write.kernel));
   }
   builder.setInsertionPointToStart(&body);
   bindArguments();

@@ -57,17 +57,25 @@ BlockArgument scatteredInput(KernelOp kernel, unsigned result) {
   return input;
 }
 
-/// Whether `kernel` can write its result `result` in place into `argument`.
-bool writesInPlace(KernelOp kernel, unsigned result, BlockArgument argument) {
+/// Whether `kernel` can write its result `result` in place into `argument`:
+/// the kernel reads the argument only as the input of the index scatter
+/// that yields the result (phase 1 then writes the new positions into the
+/// argument's storage), or not at all (it writes every element of the
+/// result, computed from other values: a decoder's `cumulative_length`
+/// state advanced from the step's `cache_position`); and nothing after the
+/// kernel reads the argument's old value.
+/// `scatter` says which of the two.
+bool writesInPlace(KernelOp kernel, unsigned result, BlockArgument argument,
+                   bool &scatter) {
   BlockArgument input = scatteredInput(kernel, result);
-  if (!input || kernel->getOperand(input.getArgNumber()) != argument)
-    return false;
-  // The kernel reads the argument only as the scatter's input.
+  std::optional<unsigned> scatteredOperand;
+  if (input && kernel->getOperand(input.getArgNumber()) == argument)
+    scatteredOperand = input.getArgNumber();
+  scatter = scatteredOperand.has_value();
   for (OpOperand &operand : kernel->getOpOperands())
-    if (operand.getOperandNumber() != input.getArgNumber() &&
+    if (operand.getOperandNumber() != scatteredOperand &&
         viewRoot(operand.get()) == argument)
       return false;
-  // Nothing after the kernel reads the argument's old value.
   bool laterRead = false;
   forEachSink(argument, [&](OpOperand &use) {
     Operation *user = use.getOwner();
@@ -87,11 +95,17 @@ SmallVector<InPlaceWrite> inPlaceWrites(func::FuncOp entry) {
     Value value = ret->getOperand(write.result);
     auto kernel = value.getDefiningOp<KernelOp>();
     BlockArgument argument = entry.getArgument(write.argument);
-    if (kernel && value.getType() == argument.getType() &&
-        writesInPlace(kernel, cast<OpResult>(value).getResultNumber(),
-                      argument))
-      found.push_back({kernel, cast<OpResult>(value).getResultNumber(),
-                       write.argument});
+    if (!kernel || value.getType() != argument.getType())
+      continue;
+    unsigned result = cast<OpResult>(value).getResultNumber();
+    // A result written back to several arguments is written in place into
+    // the first; the others get a copy of it.
+    bool claimed = llvm::any_of(found, [&](const InPlaceWrite &earlier) {
+      return earlier.kernel == kernel && earlier.result == result;
+    });
+    bool scatter = false;
+    if (!claimed && writesInPlace(kernel, result, argument, scatter))
+      found.push_back({kernel, result, write.argument, scatter});
   }
   return found;
 }

@@ -37,14 +37,20 @@ struct InPlaceWrite {
   mlir::Operation *kernel;
   unsigned result;
   unsigned argument;
+  /// The result is an index scatter into the argument: the kernel's copy of
+  /// its input (phase 0) is to be dropped.
+  bool scatter;
 };
 
 /// The writes of `entry` that a kernel makes in place: the written value is
-/// result R of a `scatter`-scheme kernel whose index scatter yields R from
-/// the argument itself (an operand of the kernel, read only as the
-/// scatter's input, of R's type), and no op after the kernel reads the
-/// argument's old value. Such a kernel's copy of its input (phase 0) is
-/// dropped: phase 1 writes the new positions into the argument's storage.
+/// result R of a kernel, of the argument's type, that nothing after the
+/// kernel reads the argument's old value, and that either reads the
+/// argument only as the input of the index scatter that yields R (a
+/// `scatter`-scheme kernel: its copy of its input, phase 0, is then
+/// dropped, and phase 1 writes the new positions into the argument's
+/// storage) or does not read the argument at all (it writes all of R).
+/// A result written back to several arguments is written in place into
+/// the first of them.
 llvm::SmallVector<InPlaceWrite> inPlaceWrites(mlir::func::FuncOp entry);
 
 /// `schedule` with `launches` and `analysis` in place of its own.

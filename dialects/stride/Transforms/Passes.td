@@ -628,6 +628,42 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def MergeDuplicateKernels : Pass<"stride-merge-duplicate-kernels",
+                                  "::mlir::func::FuncOp"> {
+  let summary = "Replace a kernel that repeats an earlier one by its results";
+  let description = [{
+    Two `stride.kernel`s with the same operands, the same result types,
+    the same attributes but for their names, and bodies equal op for op
+    (locations aside) compute the same values: the later one is erased and
+    its uses read the earlier one's results. A launch less each, and the
+    kernel-level counterpart of common-subexpression elimination, which the
+    pipeline does not run on the graph itself: there, merging two equal
+    pointwise chains that feed two kernels would make the chain a value
+    that two kernels read, materialized by a kernel of its own (fusion's
+    rule 8), where each kernel computed its copy in registers.
+
+    A transformers decoder with a `StaticCache` writes each layer's cache
+    at positions computed from the step's `cache_position` input, and
+    advances each layer's `cumulative_length` state from it, once per
+    layer: two one-element kernels a layer, equal across layers. In a
+    batch-1 decode step each launch costs 2-3 us of a step of about 0.6 ms
+    on an H200 (bench/NOTES.md section 56); this pass leaves one of each.
+
+    Runs after `stride-outline-kernels`, when every kernel is formed, and
+    only over the function's top-level kernels (in program order, so the
+    kept kernel is the earlier one and dominates every use).
+
+    ```mlir
+    %a = stride.kernel "full_add" ins(%pos : ...) -> (...) { ... }
+    %b = stride.kernel "full_add_1" ins(%pos : ...) -> (...) { ... }  // equal body
+    return %a, %b
+    // becomes
+    %a = stride.kernel "full_add" ins(%pos : ...) -> (...) { ... }
+    return %a, %a
+    ```
+  }];
+}
+
 def InlineKernels : Pass<"stride-inline-kernels", "::mlir::func::FuncOp"> {
   let summary = "Dissolve every stride.kernel back into the function";
   let description = [{

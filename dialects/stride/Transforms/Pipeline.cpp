@@ -118,6 +118,7 @@ void stride::buildStridePipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
   if (options.formKernels) {
     pm.addNestedPass<func::FuncOp>(createOutlineKernels());
+    pm.addNestedPass<func::FuncOp>(createMergeDuplicateKernels());
     // The head of the backend: every kernel, however formed, keeps the
     // kernel contract.
     pm.addNestedPass<func::FuncOp>(createVerifyKernels());

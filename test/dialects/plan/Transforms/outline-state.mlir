@@ -53,3 +53,51 @@ func.func @late_read(%x: !stride.tensor<2x8xf32> {stride.name = "x"},
   %t = stride.sum %x dims [1] : !stride.tensor<2x8xf32> -> !stride.tensor<2xf32>
   return %u, %t : !stride.tensor<2x8xf32>, !stride.tensor<2xf32>
 }
+
+// -----
+
+// A decoder's cumulative lengths: each layer's state is written a value
+// computed from the step's position, not from the state itself. The kernel
+// writes it into the state's own buffer: no copy. Two layers compute it
+// alike, so stride-merge-duplicate-kernels leaves one kernel; its result
+// is written in place into the first state and copied into the second.
+// CHECK-LABEL: plan.executable @lengths_kernels
+// CHECK: stride.kernel "add_0"
+// CHECK-NOT: stride.kernel
+// CHECK-LABEL: func.func @lengths(
+// CHECK: %[[L0:.*]] = plan.state "length_0" init dense<0> : tensor<i64> as !stride.tensor<i64, strides = [], offset = 0> written
+// CHECK: %[[L1:.*]] = plan.state "length_1" init dense<0> : tensor<i64> as !stride.tensor<i64, strides = [], offset = 0> written
+// CHECK: %[[P:.*]] = plan.input %{{.*}} : !stride.tensor<i64
+// CHECK-NEXT: plan.dispatch @lengths_kernels::@add_0(%[[P]], %[[L0]])
+// CHECK-NEXT: plan.copy %[[L0]] to %[[L1]] size 8
+// CHECK-NOT: plan.copy
+// CHECK: return
+func.func @lengths(%l0: !stride.tensor<i64> {stride.name = "length_0", stride.state = dense<0> : tensor<i64>},
+                   %l1: !stride.tensor<i64> {stride.name = "length_1", stride.state = dense<0> : tensor<i64>},
+                   %pos: !stride.tensor<i64> {stride.name = "pos"})
+    -> (!stride.tensor<i64> {stride.name = "new_0", stride.writes = "length_0"},
+        !stride.tensor<i64> {stride.name = "new_1", stride.writes = "length_1"}) {
+  %one = stride.full 1.0 : !stride.tensor<i64>
+  %n0 = stride.add %pos, %one : !stride.tensor<i64>, !stride.tensor<i64> -> !stride.tensor<i64>
+  %one1 = stride.full 1.0 : !stride.tensor<i64>
+  %n1 = stride.add %pos, %one1 : !stride.tensor<i64>, !stride.tensor<i64> -> !stride.tensor<i64>
+  return %n0, %n1 : !stride.tensor<i64>, !stride.tensor<i64>
+}
+
+// -----
+
+// The kernel reads the state it writes (a running count, `length + 1`):
+// its result goes into a buffer of its own and is copied in at the end,
+// since a pointwise kernel is not known to read each element before it
+// writes it.
+// CHECK-LABEL: func.func @count(
+// CHECK: %[[C:.*]] = plan.state "count" init dense<0> : tensor<i64> as !stride.tensor<i64, strides = [], offset = 0> written
+// CHECK: %[[N:.*]] = plan.alloc
+// CHECK: plan.dispatch @count_kernels::@add_0(%[[C]], %[[N]])
+// CHECK: plan.copy %[[N]] to %[[C]] size 8
+func.func @count(%c: !stride.tensor<i64> {stride.name = "count", stride.state = dense<0> : tensor<i64>})
+    -> (!stride.tensor<i64> {stride.name = "new", stride.writes = "count"}) {
+  %one = stride.full 1.0 : !stride.tensor<i64>
+  %n = stride.add %c, %one : !stride.tensor<i64>, !stride.tensor<i64> -> !stride.tensor<i64>
+  return %n : !stride.tensor<i64>
+}
