@@ -64,9 +64,29 @@ LogicalResult checkGraphNesting(const llvm::SourceMgr &sourceMgr,
   return success();
 }
 
+/// A graph file that is a zip archive (a torch.export .pt2, which only
+/// stridec reads) is refused by name, before the text parser quotes its
+/// bytes back.
+static LogicalResult checkNotAnArchive(const llvm::SourceMgr &sourceMgr,
+                                MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  if (!buffer->getBuffer().starts_with(StringRef("PK\3\4", 4)))
+    return success();
+  // At line 0: the diagnostic handler prints no source line (a location
+  // in the file would quote the archive's bytes).
+  emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(), 0, 0))
+      << "this file is a zip archive (a torch.export .pt2?), not a graph in the "
+         "stride dialect's text; stridec reads archives: `stridec "
+      << buffer->getBufferIdentifier()
+      << " --emit=graph -o graph.mlir` writes its graph as text";
+  return failure();
+}
+
 OwningOpRef<ModuleOp> parseGraph(llvm::SourceMgr &sourceMgr,
                                  const ParserConfig &config) {
-  if (failed(checkGraphNesting(sourceMgr, config.getContext())))
+  if (failed(checkNotAnArchive(sourceMgr, config.getContext())) ||
+      failed(checkGraphNesting(sourceMgr, config.getContext())))
     return {};
   return parseSourceFile<ModuleOp>(sourceMgr, config);
 }

@@ -38,7 +38,8 @@ mlir::LogicalResult checkGraphNesting(const llvm::SourceMgr &sourceMgr,
 /// parses graphs (the compiler library, stride-run) sets its context up so.
 void loadGraphDialects(mlir::MLIRContext &context);
 
-/// checkGraphNesting, then mlir::parseSourceFile.
+/// Refuses a zip archive (a .pt2) by name, then checkGraphNesting, then
+/// mlir::parseSourceFile.
 mlir::OwningOpRef<mlir::ModuleOp> parseGraph(llvm::SourceMgr &sourceMgr,
                                              const mlir::ParserConfig &config);
 

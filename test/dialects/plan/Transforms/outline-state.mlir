@@ -62,13 +62,13 @@ func.func @late_read(%x: !stride.tensor<2x8xf32> {stride.name = "x"},
 // alike, so stride-merge-duplicate-kernels leaves one kernel; its result
 // is written in place into the first state and copied into the second.
 // CHECK-LABEL: plan.executable @lengths_kernels
-// CHECK: stride.kernel "add_0"
+// CHECK: stride.kernel "full_add"
 // CHECK-NOT: stride.kernel
 // CHECK-LABEL: func.func @lengths(
 // CHECK: %[[L0:.*]] = plan.state "length_0" init dense<0> : tensor<i64> as !stride.tensor<i64, strides = [], offset = 0> written
 // CHECK: %[[L1:.*]] = plan.state "length_1" init dense<0> : tensor<i64> as !stride.tensor<i64, strides = [], offset = 0> written
 // CHECK: %[[P:.*]] = plan.input %{{.*}} : !stride.tensor<i64
-// CHECK-NEXT: plan.dispatch @lengths_kernels::@add_0(%[[P]], %[[L0]])
+// CHECK-NEXT: plan.dispatch @lengths_kernels::@full_add(%[[P]], %[[L0]])
 // CHECK-NEXT: plan.copy %[[L0]] to %[[L1]] size 8
 // CHECK-NOT: plan.copy
 // CHECK: return
@@ -93,7 +93,7 @@ func.func @lengths(%l0: !stride.tensor<i64> {stride.name = "length_0", stride.st
 // CHECK-LABEL: func.func @count(
 // CHECK: %[[C:.*]] = plan.state "count" init dense<0> : tensor<i64> as !stride.tensor<i64, strides = [], offset = 0> written
 // CHECK: %[[N:.*]] = plan.alloc
-// CHECK: plan.dispatch @count_kernels::@add_0(%[[C]], %[[N]])
+// CHECK: plan.dispatch @count_kernels::@full_add(%[[C]], %[[N]])
 // CHECK: plan.copy %[[N]] to %[[C]] size 8
 func.func @count(%c: !stride.tensor<i64> {stride.name = "count", stride.state = dense<0> : tensor<i64>})
     -> (!stride.tensor<i64> {stride.name = "new", stride.writes = "count"}) {
