@@ -11,18 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 out=build/decode-bundle
-while [[ $# -gt 0 ]]; do
-  case $1 in
-    --out) out=$2; shift 2 ;;
-    *) echo "bench/decode/prepare.sh: unknown argument $1" >&2; exit 1 ;;
-  esac
-done
-
-bench/models/prepare.sh --out "$out" >/dev/null
-rm "$out/run.sh"
-cp bench/decode/bench_decode.py bench/decode/skinny_sweep.py \
-  bench/decode/attention_sweep.py bench/decode/run.sh "$out/"
-# The greedy decoding example (examples/generate), linked like
-# stride-run-gpu: it runs on the GPU machine as it is.
-cp build/bin/stride-generate "$out/bin/"
-echo "$out: $(du -sm "$out" | cut -f1) MiB"
+[[ ${1:-} == --out ]] && out=$2
+bench/models/prepare.sh --out "$out" --add bench/decode/bench_decode.py --add bench/decode/skinny_sweep.py \
+  --add bench/decode/attention_sweep.py --add bench/decode/run.sh \
+  --add build/bin/stride-generate

@@ -8,14 +8,5 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 out=build/dynamic-bundle
-while [[ $# -gt 0 ]]; do
-  case $1 in
-    --out) out=$2; shift 2 ;;
-    *) echo "bench/dynamic/prepare.sh: unknown argument $1" >&2; exit 1 ;;
-  esac
-done
-
-bench/models/prepare.sh --out "$out" >/dev/null
-rm "$out/run.sh"
-cp bench/dynamic/bench_dynamic.py bench/dynamic/run.sh "$out/"
-echo "$out: $(du -sm "$out" | cut -f1) MiB"
+[[ ${1:-} == --out ]] && out=$2
+bench/models/prepare.sh --out "$out" --add bench/dynamic/bench_dynamic.py --add bench/dynamic/run.sh

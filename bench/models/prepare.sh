@@ -19,15 +19,21 @@
 # exported, compiled and run there, since their weights (hundreds of MB)
 # never leave it.
 #
-# usage: bench/models/prepare.sh [--out DIR]   (default build/models-bundle;
-#        it stays under 48 MiB, the rest of the 64 MiB carry is the tree)
+# usage: bench/models/prepare.sh [--out DIR] [--add FILE]...
+#        (default build/models-bundle; it stays under 48 MiB, the rest of
+#        the 64 MiB carry is the tree). Each --add FILE is copied into the
+#        bundle too, a run.sh in place of this bundle's, a stride-* tool
+#        into bin/: how bench/decode, bench/distributed and bench/dynamic
+#        make their bundles from this one.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 out=build/models-bundle
+added=()
 while [[ $# -gt 0 ]]; do
   case $1 in
     --out) out=$2; shift 2 ;;
+    --add) added+=("$2"); shift 2 ;;
     *) echo "bench/models/prepare.sh: unknown argument $1" >&2; exit 1 ;;
   esac
 done
@@ -39,6 +45,12 @@ cp -r build/portable/bin build/portable/lib "$out/"
 cp bench/models/run.sh bench/models/*.py tools/stride-export/stride_export.py "$out/"
 # The export logic stride_export.py imports (the stride package).
 mkdir -p "$out/python" && cp -r python/stride "$out/python/"
+for file in ${added[@]+"${added[@]}"}; do
+  case $(basename "$file") in
+    stride-*) cp "$file" "$out/bin/" ;;
+    *) cp "$file" "$out/" ;;
+  esac
+done
 echo "made from commit $(git rev-parse --short HEAD) on $(date -u +%F)" >"$out/MANIFEST"
 size=$(du -sm "$out" | cut -f1)
 if ((size > 48)); then
