@@ -33,7 +33,7 @@ def CheckSymbolicSizes : Pass<"stride-check-symbolic-sizes",
     ```
     error: 'stride.cumsum' over the symbolic size 'batch' (1 to 1024) is
     not built yet: Stride compiles symbolic sizes for pointwise ops,
-    views, gathers, reductions and products over symbolic rows only
+    views, gathers, concatenations, reductions and products over symbolic rows only
     (issue 44)
     ```
   }];

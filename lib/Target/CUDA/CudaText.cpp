@@ -315,6 +315,20 @@ std::string sizeText(const SizeExpr &size) {
   return "(" + text + ")";
 }
 
+/// Whether `expr` is one parenthesized expression: its first '(' closes
+/// at its last character.
+static bool isParenthesized(const std::string &expr) {
+  if (expr.size() < 2 || expr.front() != '(' || expr.back() != ')')
+    return false;
+  int depth = 0;
+  for (size_t i = 0; i < expr.size(); ++i) {
+    depth += expr[i] == '(' ? 1 : expr[i] == ')' ? -1 : 0;
+    if (depth == 0)
+      return i + 1 == expr.size();
+  }
+  return false;
+}
+
 std::string symbolicAddressText(const SymbolicLayout &layout,
                                 ArrayRef<std::string> coords) {
   std::string text;
@@ -323,7 +337,11 @@ std::string symbolicAddressText(const SymbolicLayout &layout,
         layout.strides[d].getConstant() == 0)
       continue;
     std::string stride = sizeText(layout.strides[d]);
-    text += (text.empty() ? "" : " + ") + coords[d] +
+    // A coordinate may be an expression (a concatenation's `i - 3`).
+    text += (text.empty() ? "" : " + ") +
+            (stride == "1" || isParenthesized(coords[d])
+                 ? coords[d]
+                 : paren(coords[d])) +
             (stride == "1" ? "" : " * " + stride);
   }
   if (layout.offset.getConstant() != 0)

@@ -542,23 +542,31 @@ FailureOr<std::string> KernelPrinter::evalCat(CatOp cat,
                                               Code &code) {
   int64_t d = cat.getDim();
   DType dtype = *dtypeOf(cat.getType());
-  // Each non-empty input is a mask on its range of dim d: [offset, end).
-  SmallVector<std::pair<Value, int64_t>> parts;
-  int64_t offset = 0;
+  // Each non-empty input is a mask on its range of dim d: [offset, end),
+  // the bounds size expressions (constants, or sums of the size
+  // parameters over symbolic sizes).
+  SmallVector<std::pair<Value, SizeExpr>> parts;
+  SizeExpr offset = SizeExpr::constant(0);
   for (Value input : cat.getInputs()) {
-    int64_t size = cast<StridedTensorType>(input.getType()).getShape()[d];
-    if (size > 0)
+    SizeExpr size =
+        cast<StridedTensorType>(input.getType()).getSymbolicLayout().shape[d];
+    if (size.getConstant() != 0)
       parts.push_back({input, offset});
-    offset += size;
+    std::optional<SizeExpr> next = offset.plus(size);
+    if (!next)
+      return cat.emitOpError()
+             << "has inputs whose sizes along dim " << d
+             << " overflow 64 bits together";
+    offset = *next;
   }
   code.line("// cat at {}: dim {} from {} inputs", formatLocation(cat.getLoc()),
             d, parts.size());
   std::string v = declareMutable(code, computeType(dtype), fresh("v"));
   for (auto [i, part] : llvm::enumerate(parts)) {
-    auto [input, start] = part;
+    const auto &[input, start] = part;
     bool last = i + 1 == parts.size();
-    int64_t end = last ? offset : parts[i + 1].second;
-    std::string cond = fmt::format("{} < {}", coords[d], end);
+    SizeExpr end = last ? offset : parts[i + 1].second;
+    std::string cond = fmt::format("{} < {}", coords[d], sizeText(end));
     if (i == 0 && !last)
       code.open(fmt::format("if ({})", cond));
     else if (!last)
@@ -568,8 +576,8 @@ FailureOr<std::string> KernelPrinter::evalCat(CatOp cat,
     if (i > 0)
       ++code.indent;
     Coords inputCoords(coords.begin(), coords.end());
-    if (start != 0)
-      inputCoords[d] = paren(coords[d]) + " - " + std::to_string(start);
+    if (start.getConstant() != 0)
+      inputCoords[d] = paren(coords[d]) + " - " + paren(sizeText(start));
     if (failed(assignInScope(code, v, input, inputCoords)))
       return failure();
   }
