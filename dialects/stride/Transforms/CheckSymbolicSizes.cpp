@@ -133,12 +133,12 @@ namespace {
 std::optional<std::string> missingFor(Operation *op) {
   // Pointwise ops, the leaves a kernel computes from the coordinates
   // (full, iota), gathers, whose index bounds the verifiers proved over the
-  // ranges, reductions (rows of a symbolic count or length) and
-  // concatenations (their boundaries sums of sizes) take the size
-  // parameters.
+  // ranges, reductions (rows of a symbolic count or length),
+  // concatenations (their boundaries sums of sizes) and scans (rows of a
+  // symbolic count or length) take the size parameters.
   if (op->hasTrait<OpTrait::IsTerminator>() || op->hasTrait<Elementwise>() ||
       isa<FullOp, IotaOp, IndexSelectOp, GatherOp, ReductionOpInterface,
-          CatOp>(op))
+          CatOp, CumsumOp>(op))
     return std::nullopt;
   if (auto matmul = dyn_cast<MatmulOp>(op))
     return missingForSymbolicProduct(matmul);
@@ -183,8 +183,8 @@ struct CheckSymbolicSizesPass
           << "'" << op->getName() << "' over the symbolic size "
           << describeSymbol(value ? value->symbol : "?", table)
           << " is not built yet: Stride compiles symbolic sizes for "
-             "pointwise ops, views, gathers, concatenations, reductions and "
-             "products over symbolic rows";
+             "pointwise ops, views, gathers, concatenations, reductions, "
+             "scans and products over symbolic rows";
       if (missing->empty())
         error << " only (issue 44)";
       else

@@ -17,24 +17,25 @@ def CheckSymbolicSizes : Pass<"stride-check-symbolic-sizes",
     Stride verifies graphs with symbolic sizes (`!stride.tensor<[batch,
     768], f32>`) and checks their layouts for every value in the symbols'
     ranges; the backend builds pointwise ops (and `full`, `iota`), views,
-    gathers (`index_select`, `gather`) and reductions (rows of a symbolic
-    count or length: softmax, layer norm) over them (kernels that take
-    sizes as arguments, plans sized at run time:
-    python-free-docs/symbolic-sizes.md), and products over symbolic rows
-    and a symbolic leading batch dim with static strides (cuBLASLt calls
-    whose descriptors the runtime evaluates per shape). This pass, the
-    first of the pipeline, refuses anything else over symbolic sizes with
-    one located error naming the op, the symbol and its range, and what is
-    not built: `as_strided` views of computed values, products over a
-    symbolic contraction, column count or strides, attention, any other
-    op, a symbol whose range holds 0, a state of symbolic sizes. A static
-    graph passes unchanged.
+    gathers (`index_select`, `gather`), concatenations, reductions and
+    scans (rows of a symbolic count or length: softmax, layer norm,
+    `cumsum`) over them (kernels that take sizes as arguments, plans sized
+    at run time: python-free-docs/symbolic-sizes.md), and products over
+    symbolic rows and a symbolic leading batch dim with static strides
+    (cuBLASLt calls whose descriptors the runtime evaluates per shape).
+    This pass, the first of the pipeline, refuses anything else over
+    symbolic sizes with one located error naming the op, the symbol and
+    its range, and what is not built: `as_strided` views of computed
+    values, products over a symbolic contraction, column count or
+    strides, attention, any other op (scatters, convolutions,
+    collectives), a symbol whose range holds 0, a state of symbolic
+    sizes. A static graph passes unchanged.
 
     ```
-    error: 'stride.cumsum' over the symbolic size 'batch' (1 to 1024) is
-    not built yet: Stride compiles symbolic sizes for pointwise ops,
-    views, gathers, concatenations, reductions and products over symbolic rows only
-    (issue 44)
+    error: 'stride.index_add' over the symbolic size 'seq' (8 to 4096,
+    multiples of 8) is not built yet: Stride compiles symbolic sizes for
+    pointwise ops, views, gathers, concatenations, reductions, scans and
+    products over symbolic rows only (issue 44)
     ```
   }];
   let dependentDialects = ["::stride::StrideDialect"];

@@ -103,19 +103,27 @@ KernelScheduleAttr Scheduler::schedule() {
 /// scan the row a chunk of `threads` elements at a time (one element each,
 /// so a row along the innermost dim is read and written coalesced) and
 /// carry each chunk's total into the next. A warp row takes no block
-/// barrier; 8 of them share a block.
+/// barrier; 8 of them share a block. Over symbolic sizes the threads are
+/// chosen for the row's largest length (the chunk loop runs to the length
+/// at run time) and the grid for the largest row count, cut at run time to
+/// the rows there are.
 void Scheduler::scheduleScan() {
   scheme = KernelScheme::RowScan;
-  int64_t length = facts.iterationShape[CumsumOp(facts.scanRoot).getDim()];
+  SizeExprs shape = facts.iterationSizes();
+  int64_t dim = CumsumOp(facts.scanRoot).getDim();
+  int64_t length = atLargest(shape[dim]);
   threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(length), 32, 1024);
-  int64_t n = product(facts.iterationShape);
-  if (n == 0)
+  if (atLargest(productOf(shape)) == 0)
     return;
-  int64_t rows = n / length;
+  SizeExprs rowShape(shape);
+  rowShape[dim] = SizeExpr::constant(1);
+  SizeExpr rows = productOf(rowShape);
   int64_t block = threads == 32 ? kBlock : threads;
-  launch(gridSize(ceilDiv(rows, block / threads),
-                  maxGridStrideBlocks(multiprocessors, block)),
-         block);
+  int64_t rowsPerBlock = block / threads;
+  launchUnits(rows, rowsPerBlock,
+              gridSize(ceilDiv(atLargest(rows), rowsPerBlock),
+                       maxGridStrideBlocks(multiprocessors, block)),
+              block);
 }
 
 /// The split-KV attention's lanes per key row (its schedule's `tile`): as

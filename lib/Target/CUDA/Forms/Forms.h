@@ -501,12 +501,15 @@ public:
 private:
   mlir::LogicalResult printBody(Code &body) override;
   /// Opens the loop over the `rows` rows (a warp or a block each), declares
-  /// the thread's lane in its row and the row's coordinates (`dim` left
-  /// to the caller).
-  Coords openRowLoop(Code &body, int64_t rows);
+  /// the thread's lane in its row and the row's coordinates in `rowShape`
+  /// (the iteration space with the scanned dim 1; that dim left to the
+  /// caller). Sizes are size expressions over symbolic sizes.
+  Coords openRowLoop(Code &body, const SizeExpr &rows,
+                     llvm::ArrayRef<SizeExpr> rowShape);
   /// One chunk of the row: the input at element `r` (or the identity past
-  /// the row's end) as `x`, scanned across the row's threads.
-  mlir::LogicalResult printChunk(Code &body, Coords coords, int64_t length);
+  /// the row's end, `length`) as `x`, scanned across the row's threads.
+  mlir::LogicalResult printChunk(Code &body, Coords coords,
+                                 const SizeExpr &length);
   /// The inclusive scan of `x` across the warp; then, for a block, across
   /// its warps: `x` holds the chunk's sum up to this thread, and `total`
   /// the chunk's sum.

@@ -26,13 +26,20 @@ namespace stride {
 LogicalResult ScanPrinter::printBody(Code &body) {
   CumsumOp scan = facts.scanRoot;
   int64_t dim = scan.getDim();
-  int64_t length = iterationShape[dim], n = product(iterationShape);
+  // Over symbolic sizes the row count and length are size expressions,
+  // printed from the kernel's size parameters.
+  SizeExprs shape = facts.iterationSizes();
+  SizeExpr length = shape[dim];
+  SizeExprs rowShape(shape);
+  rowShape[dim] = SizeExpr::constant(1);
+  SizeExpr rows = productOf(rowShape);
   int64_t threads = schedule.getThreads();
   body.line("// cumsum at {} along dim {} of {}: {} rows of {} elements, {} "
             "threads per row, chunks of {} elements",
-            formatLocation(scan.getLoc()), dim, shapeText(iterationShape),
-            length == 0 ? 0 : n / length, length, threads, threads);
-  if (n == 0) {
+            formatLocation(scan.getLoc()), dim,
+            facts.isSymbolic() ? formatSizes(shape) : shapeText(iterationShape),
+            rows.str(), length.str(), threads, threads);
+  if (productOf(shape).getConstant() == 0) {
     body.line("// nothing to compute: the kernel is never launched");
     return success();
   }
@@ -45,13 +52,13 @@ LogicalResult ScanPrinter::printBody(Code &body) {
   if (threads > 32)
     body.line("__shared__ {} warpTotals[{}];", accumulatorType(ReduceKind::Sum, sum.dtype),
               threads / 32);
-  Coords coords = openRowLoop(body, n / length);
+  Coords coords = openRowLoop(body, rows, rowShape);
   carry = fresh("carry");
   body.line("{} {} = {};", accumulatorType(ReduceKind::Sum, sum.dtype), carry,
             identityOf(ReduceKind::Sum, sum.dtype));
   std::string base = fresh("base");
   body.open(fmt::format("for ({0} {1} = 0; {1} < {2}; {1} += {3})", idx, base,
-                        length, threads));
+                        sizeText(length), threads));
   coords[dim] = fresh("r");
   body.line("const {} {} = {} + {};", idx, coords[dim], base, lane);
   if (failed(printChunk(body, coords, length)))
@@ -61,7 +68,8 @@ LogicalResult ScanPrinter::printBody(Code &body) {
   return success();
 }
 
-Coords ScanPrinter::openRowLoop(Code &body, int64_t rows) {
+Coords ScanPrinter::openRowLoop(Code &body, const SizeExpr &rows,
+                                ArrayRef<SizeExpr> rowShape) {
   lane = fresh("lane");
   std::string row = fresh("row");
   if (schedule.getThreads() == 32) {
@@ -69,25 +77,27 @@ Coords ScanPrinter::openRowLoop(Code &body, int64_t rows) {
     body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * (blockDim.x / 32) "
                           "+ threadIdx.x / 32; {1} < {2}; {1} += "
                           "({0})gridDim.x * (blockDim.x / 32))",
-                          idx, row, rows));
+                          idx, row, sizeText(rows)));
   } else {
     body.line("const int {} = threadIdx.x;", lane);
     body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
                           "gridDim.x)",
-                          idx, row, rows));
+                          idx, row, sizeText(rows)));
   }
-  SmallVector<int64_t> rowShape(iterationShape);
-  rowShape[sum.dims.front()] = 1;
-  return delinearize(body, row, rowShape);
+  if (facts.isSymbolic())
+    return delinearize(body, row, rowShape);
+  SmallVector<int64_t> staticRowShape(iterationShape);
+  staticRowShape[sum.dims.front()] = 1;
+  return delinearize(body, row, staticRowShape);
 }
 
 LogicalResult ScanPrinter::printChunk(Code &body, Coords coords,
-                                      int64_t length) {
+                                      const SizeExpr &length) {
   const std::string &r = coords[sum.dims.front()];
   const char *acc = accumulatorType(ReduceKind::Sum, sum.dtype);
   x = fresh("x");
   body.line("{} {} = {};", acc, x, identityOf(ReduceKind::Sum, sum.dtype));
-  body.open(fmt::format("if ({} < {})", r, length));
+  body.open(fmt::format("if ({} < {})", r, sizeText(length)));
   pushScope();
   FailureOr<std::string> in = eval(sum.input, coords, body);
   popScope();
@@ -101,11 +111,11 @@ LogicalResult ScanPrinter::printChunk(Code &body, Coords coords,
   sum.acc = fresh("s");
   body.line("const {} {} = {};", acc, sum.acc,
             combineOf(ReduceKind::Sum, carry, x));
-  body.open(fmt::format("if ({} < {})", r, length));
+  body.open(fmt::format("if ({} < {})", r, sizeText(length)));
   pushScope();
   std::string value = fresh("v");
   body.line("const {} {} = {}; // cumsum at {}", computeType(sum.dtype), value,
-            finalValue(sum, SizeExpr::constant(length)),
+            finalValue(sum, length),
             formatLocation(sum.op->getLoc()));
   remember(memoKey(sum.op->getResult(0), coords), value);
   if (failed(storeYields(body, coords)))
