@@ -64,6 +64,10 @@ LogicalResult checkGraphNesting(const llvm::SourceMgr &sourceMgr,
   return success();
 }
 
+bool looksLikeZip(std::string_view bytes) {
+  return bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view("PK\3\4", 4);
+}
+
 /// A graph file that is a zip archive (a torch.export .pt2, which only
 /// stridec reads) is refused by name, before the text parser quotes its
 /// bytes back.
@@ -71,7 +75,7 @@ static LogicalResult checkNotAnArchive(const llvm::SourceMgr &sourceMgr,
                                 MLIRContext *context) {
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
-  if (!buffer->getBuffer().starts_with(StringRef("PK\3\4", 4)))
+  if (!looksLikeZip(buffer->getBuffer()))
     return success();
   // At line 0: the diagnostic handler prints no source line (a location
   // in the file would quote the archive's bytes).

@@ -16,6 +16,7 @@
 
 #include "dialects/stride/IR/StrideDialect.h"
 #include "dialects/stride/Transforms/Passes.h"
+#include "stride/Import/GraphParser.h"
 #include "stride/Import/Torch/Archive.h"
 #include "stride/Import/Torch/Importer.h"
 
@@ -31,7 +32,7 @@ using namespace mlir;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string bytes(reinterpret_cast<const char *>(data), size);
-  if (!stride::torch::looksLikeZip(bytes))
+  if (!stride::looksLikeZip(bytes))
     bytes = stride::torch::makeStoredZip({{"fuzz/models/model.json", bytes}});
   MLIRContext &context =
       fuzzContext<stride::StrideDialect, func::FuncDialect>();

@@ -36,8 +36,12 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
     scatter reads that argument as its input and nothing later reads the
     argument's old value (the result's buffer is the argument's, and the
     kernel's phase-0 launch, the copy of its input, is dropped: only the
-    new positions are written), else by a `plan.copy` at the end. A
-    mutated input's `plan.input` is `written`.
+    new positions are written); in place too when it is the result of a
+    kernel that does not read that argument at all, of its type, with no
+    later reader of the old value (the kernel writes every element); a
+    result written back to several arguments goes in place into the
+    first; else by a `plan.copy` at the end. A mutated input's
+    `plan.input` is `written`.
 
     A collective (`stride.all_reduce`, `all_gather`, `reduce_scatter`)
     becomes a `plan.collective` step from its input's buffer (at the

@@ -20,6 +20,8 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <string_view>
+
 namespace stride {
 
 /// How deep ( [ { < may nest in a graph file. Real graphs nest a few levels
@@ -37,6 +39,10 @@ mlir::LogicalResult checkGraphNesting(const llvm::SourceMgr &sourceMgr,
 /// location; the dump is noise for a compiler user). Every client that
 /// parses graphs (the compiler library, stride-run) sets its context up so.
 void loadGraphDialects(mlir::MLIRContext &context);
+
+/// Whether `bytes` begin like a zip file ("PK\3\4"): how every graph reader
+/// tells a torch.export archive (.pt2) from a graph's text.
+bool looksLikeZip(std::string_view bytes);
 
 /// Refuses a zip archive (a .pt2) by name, then checkGraphNesting, then
 /// mlir::parseSourceFile.

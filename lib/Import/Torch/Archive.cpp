@@ -38,10 +38,6 @@ bool isLegacyEntry(llvm::StringRef name) {
 
 } // namespace
 
-bool looksLikeZip(std::string_view bytes) {
-  return bytes.size() >= 4 && bytes.substr(0, 4) == std::string_view("PK\3\4", 4);
-}
-
 std::string makeStoredZip(
     const std::vector<std::pair<std::string, std::string>> &entries) {
   zip_error_t error;

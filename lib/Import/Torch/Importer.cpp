@@ -9,6 +9,7 @@
 
 #include "NodeImporter.h"
 #include "SymbolicImport.h"
+#include "stride/Import/GraphParser.h"
 #include "stride/Import/Torch/Archive.h"
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/SymbolicSizes.h"

@@ -75,9 +75,6 @@ private:
   std::optional<std::string> weightsConfig, constantsConfig;
 };
 
-/// Whether `bytes` begin like a zip file ("PK\3\4").
-bool looksLikeZip(std::string_view bytes);
-
 /// A zip archive holding `entries` (name, bytes), stored uncompressed as
 /// torch.export.save writes them; for tests and the fuzzer, which make
 /// archives in memory.
