@@ -14,10 +14,12 @@
 // where the layouts allow: a bf16 row of 128 is 16 lanes, so a warp reads
 // two keys per load instruction), each lane its vectors `sub`, `sub +
 // tile`, ... of the row. A warp step takes `32 / tile` keys per load and
-// `elements_per_thread` loads per lane: first each key's mask for each
-// row (a key no row attends is skipped before its key and value are read:
-// the unwritten positions of a static KV cache), then every load, all in
-// flight together, then the scores (the lanes' partial dot products summed
+// `elements_per_thread` loads per lane: every load of the keys some row
+// attends (a key no row attends is skipped before its key and value are
+// read: the unwritten positions of a static KV cache), all in flight
+// together with the loads of the next step's masks (each step's masks are
+// evaluated one step ahead, so that a step waits on one memory latency,
+// not on its masks and then its keys), then the scores (the lanes' partial dot products summed
 // over the key's lanes by shuffles) and one online softmax step per row
 // for the lane's keys of the step (FlashAttention's state: the running
 // maximum `m`, the sum `l` of exp(score - m) and the weighted sum `acc` of
@@ -43,6 +45,8 @@ namespace {
 /// combines below treat it as "no key yet".
 constexpr const char *kMinusInf = "(-STRIDE_INF_F)";
 constexpr const char *kFullWarp = "0xffffffffu";
+/// The slices' sums a thread of the combine loads before it uses any.
+constexpr int64_t kCombineBatch = 32;
 } // namespace
 
 LogicalResult AttentionPrinter::printBody(Code &body) {
@@ -140,28 +144,60 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
     return failure();
   body.close();
 
-  // Each warp step: the masks of its keys, then every load of the attended
-  // ones, all in flight together, then the scores and the softmax steps.
-  body.open(fmt::format("for ({0} j0 = keyBegin + warp * {1}; j0 < keyEnd; "
-                        "j0 += {2})",
-                        idx, stepKeys, warps * stepKeys));
+  // Each warp step: every load of the keys some row attends (their masks
+  // evaluated one step ahead), the next step's masks in flight with them,
+  // then the scores and the softmax steps. A step's loads wait on no load
+  // of its own: one memory latency a step, not two.
   body.line("bool attends[{0}][{1}], anyRow[{0}]; float bias[{0}][{1}];",
             keysPerLane, rows);
+  std::string firstStep = fmt::format("keyBegin + warp * {}", stepKeys);
+  if (failed(printStepMasks(body, firstStep, "")))
+    return failure();
+  body.open(fmt::format("for ({0} j0 = {1}; j0 < keyEnd; j0 += {2})", idx,
+                        firstStep, warps * stepKeys));
   body.line("{0} key[{1}][{2}], value[{1}][{3}];", vectorType(), keysPerLane,
             keyVectors, valueVectors);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
-  body.line("const {} j = j0 + u * {} + group;", idx, 32 / lanesPerKey);
-  if (failed(printMasks(body)))
-    return failure();
+  body.line("const {} j = {};", idx, stepKey("j0"));
   printVectorLoads(body, "key", op.getKey(), keyVectors, headDim);
   printVectorLoads(body, "value", op.getValue(), valueVectors, valueDim);
   body.close();
+  body.line("bool attendsNext[{0}][{1}], anyRowNext[{0}]; float "
+            "biasNext[{0}][{1}];",
+            keysPerLane, rows);
+  if (failed(printStepMasks(body, fmt::format("j0 + {}", warps * stepKeys),
+                            "Next")))
+    return failure();
   printScores(body);
   printSoftmaxSteps(body);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
+  body.line("anyRow[u] = anyRowNext[u];");
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.line("attends[u][r] = attendsNext[u][r]; bias[u][r] = biasNext[u][r];");
+  body.close();
+  body.close();
   body.close();
   printMergeGroups(body);
   return printCombineWarps(body);
+}
+
+std::string AttentionPrinter::stepKey(const std::string &stepBegin) const {
+  return fmt::format("{} + u * {} + group", stepBegin, 32 / lanesPerKey);
+}
+
+LogicalResult AttentionPrinter::printStepMasks(Code &body,
+                                               const std::string &stepBegin,
+                                               const std::string &suffix) {
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
+  body.line("const {} j = {};", idx, stepKey(stepBegin));
+  if (failed(printMasks(body, suffix)))
+    return failure();
+  body.close();
+  return success();
 }
 
 LogicalResult AttentionPrinter::printQuery(Code &body) {
@@ -183,19 +219,23 @@ LogicalResult AttentionPrinter::printQuery(Code &body) {
   return success();
 }
 
-LogicalResult AttentionPrinter::printMasks(Code &body) {
+LogicalResult AttentionPrinter::printMasks(Code &body,
+                                          const std::string &suffix) {
   // Which rows attend key j (the same for every lane of the key's group):
-  // a key no row attends is never read.
-  body.line("anyRow[u] = false;");
+  // a key no row attends is never read. Into attends<suffix>,
+  // anyRow<suffix> and bias<suffix>.
+  std::string attends = "attends" + suffix, anyRow = "anyRow" + suffix,
+              bias = "bias" + suffix;
+  body.line("{}[u] = false;", anyRow);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
-  body.line("attends[u][r] = j < keyEnd{}; bias[u][r] = 0.0f;",
+  body.line("{0}[u][r] = j < keyEnd{2}; {1}[u][r] = 0.0f;", attends, bias,
             op.getCausal() ? " && j <= qi" : "");
   if (Value mask = op.getMask()) {
     bool boolean = cast<StridedTensorType>(mask.getType())
                        .getElementType()
                        .isInteger(1);
-    body.open("if (attends[u][r])");
+    body.open(fmt::format("if ({}[u][r])", attends));
     pushScope();
     FailureOr<std::string> at =
         eval(mask, {"b", queryHead(), "qi", "j"}, body);
@@ -203,13 +243,13 @@ LogicalResult AttentionPrinter::printMasks(Code &body) {
     if (failed(at))
       return failure();
     if (boolean)
-      body.line("attends[u][r] = {} != 0;", *at);
+      body.line("{}[u][r] = {} != 0;", attends, *at);
     else
-      body.line("bias[u][r] = {0}; attends[u][r] = bias[u][r] != {1};", *at,
-                kMinusInf);
+      body.line("{0}[u][r] = {1}; {2}[u][r] = {0}[u][r] != {3};", bias, *at,
+                attends, kMinusInf);
     body.close();
   }
-  body.line("anyRow[u] = anyRow[u] || attends[u][r];");
+  body.line("{0}[u] = {0}[u] || {1}[u][r];", anyRow, attends);
   body.close();
   return success();
 }
@@ -403,11 +443,17 @@ void AttentionPrinter::printBlockReduction(Code &body, const std::string &x,
 }
 
 LogicalResult AttentionPrinter::printCombineSlices(Code &body) {
-  // A block per row of a unit: the slices' maxima and sums of weights, a
-  // slice's state at a time per thread, then each value dim a thread over
-  // the slices, reading the sums of only the slices some key of which was
-  // attended (the others' weight is 0). Every partial read goes back to 0.
+  // A block per row of a unit. Each thread loads the maxima and sums of
+  // weights of its slices together (one latency), the block takes the
+  // maximum and then the sum of weights; then each value dim (a thread)
+  // loads its sums of kCombineBatch slices at a time, every load of a
+  // batch before any use (a slice no key of which was attended weighs 0
+  // and its sums are the scratch's zeros). Every partial read goes back to
+  // 0, as the scratch is left.
   int64_t stateFloats = valueDim + 2;
+  int64_t threads = warps * 32;
+  int64_t perThread = ceilDiv(slices, threads);
+  int64_t batch = std::min<int64_t>(slices, kCombineBatch);
   body.line("const {0} unit = blockIdx.x / {1}; const int r = blockIdx.x % "
             "{1};",
             idx, rows);
@@ -417,32 +463,52 @@ LogicalResult AttentionPrinter::printCombineSlices(Code &body) {
             rows, slices * stateFloats, valueDim);
   body.line("__shared__ float weightOf[{}], warpMax[{}], warpSum[{}];", slices,
             warps, warps);
-  body.line("float M = {};", kMinusInf);
-  body.open(fmt::format("for (int s = threadIdx.x; s < {}; s += blockDim.x)",
-                        slices));
-  body.line("M = stride_maximum(M, state[s * {}]);", stateFloats);
+  body.line("float mOf[{0}], lOf[{0}], M = {1};", perThread, kMinusInf);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int k = 0; k < {}; ++k)", perThread));
+  body.line("const int s = threadIdx.x + k * {};", threads);
+  body.line("mOf[k] = s < {0} ? state[s * {1}] : {2}; lOf[k] = s < {0} ? "
+            "state[s * {1} + 1] : 0.0f;",
+            slices, stateFloats, kMinusInf);
+  body.close();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int k = 0; k < {}; ++k)", perThread));
+  body.line("M = stride_maximum(M, mOf[k]);");
   body.close();
   printBlockReduction(body, "M", "stride_maximum", "warpMax");
   body.line("float L = 0.0f;");
-  body.open(fmt::format("for (int s = threadIdx.x; s < {}; s += blockDim.x)",
-                        slices));
-  body.line("float *own = state + s * {};", stateFloats);
-  body.line("const float c = own[0] == {} ? 0.0f : stride_exp(own[0] - M);",
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int k = 0; k < {}; ++k)", perThread));
+  body.line("const int s = threadIdx.x + k * {};", threads);
+  body.line("if (s >= {}) break;", slices);
+  body.line("const float c = mOf[k] == {} ? 0.0f : stride_exp(mOf[k] - M);",
             kMinusInf);
   body.line("weightOf[s] = c;");
-  body.line("if (c != 0.0f) L += own[1] * c;");
-  body.line("own[0] = 0.0f; own[1] = 0.0f; // scratch back to zeros");
+  body.line("if (c != 0.0f) L += lOf[k] * c;");
+  body.line("state[s * {0}] = 0.0f; state[s * {0} + 1] = 0.0f; // scratch "
+            "back to zeros",
+            stateFloats);
   body.close();
   printBlockReduction(body, "L", "stride_add", "warpSum");
   body.open(fmt::format("for (int e = threadIdx.x; e < {}; e += blockDim.x)",
                         valueDim));
   body.line("float A = 0.0f;");
-  body.line("#pragma unroll 8");
-  body.open(fmt::format("for (int s = 0; s < {}; ++s)", slices));
-  body.line("if (weightOf[s] == 0.0f) continue; // its sums are 0 already");
-  body.line("float *at = state + s * {} + 2 + e;", stateFloats);
-  body.line("A += *at * weightOf[s];");
-  body.line("*at = 0.0f;");
+  body.open(fmt::format("for (int s0 = 0; s0 < {0}; s0 += {1})", slices,
+                        batch));
+  body.line("float part[{}];", batch);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int i = 0; i < {}; ++i)", batch));
+  body.line("part[i] = s0 + i < {0} ? state[(s0 + i) * {1} + 2 + e] : 0.0f;",
+            slices, stateFloats);
+  body.close();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int i = 0; i < {}; ++i)", batch));
+  body.line("if (s0 + i >= {}) break;", slices);
+  body.line("const float w = weightOf[s0 + i];");
+  body.line("if (w != 0.0f) A += part[i] * w; // a weight of 0 adds nothing, "
+            "whatever the sums");
+  body.line("state[(s0 + i) * {} + 2 + e] = 0.0f;", stateFloats);
+  body.close();
   body.close();
   if (failed(storeResult(body)))
     return failure();

@@ -541,8 +541,16 @@ private:
   mlir::LogicalResult printSlice(Code &body);
   /// Row `r`'s query at the lane's dims.
   mlir::LogicalResult printQuery(Code &body);
-  /// Which rows attend key `j` (the lane's `u`-th key of the warp step).
-  mlir::LogicalResult printMasks(Code &body);
+  /// Key `j` of the lane's `u`-th load of the warp step starting at
+  /// `stepBegin`, as an expression.
+  std::string stepKey(const std::string &stepBegin) const;
+  /// The masks of the lane's keys of the warp step starting at `stepBegin`
+  /// (printMasks for each), into the arrays named with `suffix`.
+  mlir::LogicalResult printStepMasks(Code &body, const std::string &stepBegin,
+                                     const std::string &suffix);
+  /// Which rows attend key `j` (the lane's `u`-th key of the warp step),
+  /// into attends`suffix`, anyRow`suffix` and bias`suffix`.
+  mlir::LogicalResult printMasks(Code &body, const std::string &suffix);
   /// The lane's `vectors` loads of key j's row of `row` (the key or the
   /// value, `extent` head dims) into `target`[u].
   void printVectorLoads(Code &body, const std::string &target, mlir::Value row,
