@@ -26,7 +26,11 @@ reference of the same step (weights and cache widened), PyTorch's error
 beside Stride's.
 
 `--stridec-option=OPTION` (repeatable) passes OPTION to every stridec
-compile. `--compare-skinny` also compiles each step under
+compile. `--peers` picks the torch.compile modes timed beside eager.
+`--compare-decode-attention` also compiles each step under
+`--decode-attention=split-kv` and `=library` (cuDNN) and runs both beside
+the first compile (python-free-docs/attention.md, "Decode attention").
+`--compare-skinny` also compiles each step under
 `--skinny-products=library` (every product a cuBLASLt call) and
 `--skinny-products=generated` (Stride's skinny product kernel up to 32
 rows) and runs both beside the first compile (`auto` unless a
@@ -60,8 +64,12 @@ import stride_export as sx  # noqa: E402
 from stride.decode import CachedLM, rename_outputs  # noqa: E402
 
 BF16_RTOL = 2e-2
-# --compare-skinny: the stridec policies run beside the default (auto).
-SKINNY_POLICIES = ("library", "generated")
+# The stridec variants run beside the default compile: the option each
+# sets, and its values (--compare-skinny, --compare-decode-attention).
+VARIANTS = {
+    "skinny": ("--skinny-products", ("library", "generated")),
+    "attention": ("--decode-attention", ("split-kv", "library")),
+}
 LLAMA_8B_LAYER = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
 
 
@@ -140,8 +148,12 @@ def time_torch(wrapper, inputs, states, args):
         eager = lambda: wrapper(ids, pos)  # noqa: E731
         row["eager_peak"] = bm.peak_bytes(eager)
         row["eager_ms"] = bm.median_ms(eager, args.warmup, args.iterations)
-        row.update(time_compiled(wrapper, ids, pos, args, "compile"))
-        row.update(time_compiled(wrapper, ids, pos, args, "ro", mode="reduce-overhead"))
+        peers = args.peers.split(",")
+        if "compile" in peers:
+            row.update(time_compiled(wrapper, ids, pos, args, "compile"))
+        if "reduce-overhead" in peers:
+            row.update(time_compiled(wrapper, ids, pos, args, "ro",
+                                     mode="reduce-overhead"))
     return row
 
 
@@ -178,7 +190,7 @@ def stride_step(args, directory, module, names, inputs, states, position,
                 variant=""):
     """stride-run-gpu --bench of one step at `position`: ms, peak, logits.
     `variant`: a subdirectory of the step's for the run's outputs (a
-    --compare-skinny policy's module)."""
+    variant's module, --compare-skinny or --compare-decode-attention)."""
     case = os.path.join(directory, f"p{position}")
     work = os.path.join(case, variant)
     os.makedirs(work, exist_ok=True)
@@ -195,39 +207,46 @@ def stride_step(args, directory, module, names, inputs, states, position,
     return row
 
 
-def compile_skinny_policies(args, archive, directory):
-    """--compare-skinny: the step compiled once more under each of
-    SKINNY_POLICIES (through the NVRTC cache of the first compile):
-    {policy: (module, error)}."""
-    if not args.compare_skinny or args.torch_only:
+def variant_keys(args):
+    """The variants asked for: (key, option, value) for each, key as
+    "<variant>_<value>" (row entries "<key>_ms" and so on)."""
+    asked = {"skinny": args.compare_skinny,
+             "attention": args.compare_decode_attention}
+    return [(f"{name}_{value}", option, value)
+            for name, (option, values) in VARIANTS.items() if asked[name]
+            for value in values]
+
+
+def compile_variants(args, archive, directory):
+    """The step compiled once more for each variant (through the NVRTC
+    cache of the first compile): {key: (module, error)}."""
+    if args.torch_only:
         return {}
     stridec = os.path.join(args.bin, "stridec")
     cache = os.path.join(directory, "nvrtc-cache")
-    # The policy given here replaces one given with --stridec-option.
-    options = [o for o in args.stridec_option
-               if not o.startswith("--skinny-products")]
     modules = {}
-    for policy in SKINNY_POLICIES:
-        module = os.path.join(directory, f"decode-{policy}.stridemod")
+    for key, option, value in variant_keys(args):
+        # The variant's option replaces one given with --stridec-option.
+        options = [o for o in args.stridec_option if not o.startswith(option)]
+        module = os.path.join(directory, f"decode-{key}.stridemod")
         result, _ = bm.run([stridec, archive, "-o", module, f"--cache-dir={cache}",
-                            *options, f"--skinny-products={policy}"],
+                            *options, f"{option}={value}"],
                            os.path.join(directory, "stridec.log"))
         error = (result.stdout.strip().splitlines()[-1:]
                  if result.returncode != 0 else None)
-        modules[policy] = (module, error)
+        modules[key] = (module, error)
     return modules
 
 
-def run_skinny_policies(args, directory, modules, names, inputs, states, row):
-    """--compare-skinny: each policy's module at the row's position, into
-    row["skinny_<policy>_ms" / "_err" / "_error" / "_top_steps"]."""
-    for policy, (module, error) in modules.items():
-        key = f"skinny_{policy}"
+def run_variants(args, directory, modules, names, inputs, states, row):
+    """Each variant's module at the row's position, into
+    row["<key>_ms" / "_err" / "_error" / "_top_steps"]."""
+    for key, (module, error) in modules.items():
         if error:
             row[f"{key}_error"] = error
             continue
         got = stride_step(args, directory, module, names, inputs, states,
-                          row["position"], variant=policy)
+                          row["position"], variant=key)
         row[f"{key}_ms"], row[f"{key}_error"] = got.get("ms"), got.get("error")
         if got["logits"] is not None:
             row[f"{key}_err"] = bm.relative_error_of(got["logits"], row["eager_logits"])
@@ -242,7 +261,7 @@ def bench_batch(model, batch, args, bandwidth):
     if not args.torch_only:
         cold, cached, error = bm.compile_graph(args.bin, archive, module, directory,
                                                args.stridec_option)
-    skinny_modules = compile_skinny_policies(args, archive, directory)
+    variant_modules = compile_variants(args, archive, directory)
     config = model.config
     head_dim = config.hidden_size // config.num_attention_heads
     gpu_model = model.cuda()
@@ -277,8 +296,8 @@ def bench_batch(model, batch, args, bandwidth):
             profile = got.get("profile")
             if profile:
                 row["top_steps"] = bm.top_steps(profile, 8)
-        run_skinny_policies(args, directory, skinny_modules, names, inputs,
-                            cpu_states, row)
+        run_variants(args, directory, variant_modules, names, inputs,
+                     cpu_states, row)
         del row["eager_logits"]
         rows.append(row)
     del wrapper
@@ -317,24 +336,26 @@ def print_table(rows):
             print(f"  b{r['batch']} p{r['position']}: {step}")
 
 
-def print_skinny_table(rows):
-    """--compare-skinny: the step under each --skinny-products policy."""
-    print("\n| batch | position | Stride ms | library ms | generated ms | "
-          "floor ms | err vs eager Stride / library / generated |")
-    print("|---|---|---|---|---|---|---|")
+def print_variants_table(rows, keys):
+    """The step under each variant (--compare-skinny,
+    --compare-decode-attention) beside the default compile."""
+    print("\n| batch | position | Stride ms | " +
+          " | ".join(f"{k} ms" for k in keys) +
+          " | floor ms | err vs eager: Stride / " + " / ".join(keys) + " |")
+    print("|---|---|---|" + "---|" * len(keys) + "---|---|")
     for r in rows:
-        errors = " / ".join(fmt(r.get(key), ".2e") for key in
-                            ("stride_err", "skinny_library_err", "skinny_generated_err"))
+        errors = " / ".join(fmt(r.get(f"{key}_err"), ".2e")
+                            for key in ["stride", *keys])
+        times = " | ".join(fmt(r.get(f"{key}_ms")) for key in keys)
         print(f"| {r['batch']} | {r['position']} | {fmt(r.get('stride_ms'))} | "
-              f"{fmt(r.get('skinny_library_ms'))} | {fmt(r.get('skinny_generated_ms'))} | "
-              f"{fmt(r['floor_ms'])} | {errors} |")
+              f"{times} | {fmt(r['floor_ms'])} | {errors} |")
     for r in rows:
-        for policy in SKINNY_POLICIES:
-            if r.get(f"skinny_{policy}_error"):
-                print(f"batch {r['batch']} position {r['position']} {policy}: "
-                      f"{r[f'skinny_{policy}_error']}")
-            for step in r.get(f"skinny_{policy}_top_steps", []):
-                print(f"  b{r['batch']} p{r['position']} {policy}: {step}")
+        for key in keys:
+            if r.get(f"{key}_error"):
+                print(f"batch {r['batch']} position {r['position']} {key}: "
+                      f"{r[f'{key}_error']}")
+            for step in r.get(f"{key}_top_steps", []):
+                print(f"  b{r['batch']} p{r['position']} {key}: {step}")
 
 
 def main(argv=None):
@@ -357,6 +378,14 @@ def main(argv=None):
                         help="also compile each step with --skinny-products=library "
                         "and =generated and run both beside the default (a second "
                         "table)")
+    parser.add_argument("--compare-decode-attention", action="store_true",
+                        help="also compile each step with --decode-attention=split-kv "
+                        "and =library (cuDNN) and run both beside the default (a "
+                        "second table)")
+    parser.add_argument("--peers", default="compile,reduce-overhead",
+                        help="the torch.compile modes to time beside eager, "
+                        "comma-separated: compile (the default mode), "
+                        "reduce-overhead, or none (default: both)")
     parser.add_argument("--no-argmax", action="store_true",
                         help="export the step without the argmax (logits and "
                         "next position only)")
@@ -381,8 +410,9 @@ def main(argv=None):
         rows += bench_batch(model, batch, args, bandwidth)
         print(json.dumps(rows[-1], default=str)[:2000], flush=True)
     print_table(rows)
-    if args.compare_skinny:
-        print_skinny_table(rows)
+    keys = [key for key, _, _ in variant_keys(args)]
+    if keys:
+        print_variants_table(rows, keys)
     bm.write_results_and_exit(rows, args.work)
 
 

@@ -662,6 +662,23 @@ def MergeDuplicateKernels : Pass<"stride-merge-duplicate-kernels",
     %a = stride.kernel "full_add" ins(%pos : ...) -> (...) { ... }
     return %a, %a
     ```
+
+    A later kernel's result that the function writes back into a state or
+    a mutated input (a result with `stride.writes`) becomes a result of
+    its own of the kept kernel, which yields the same value once more: the
+    plan writes each such result in place into its state (python-free-
+    docs/state.md), where one result shared by several states would be
+    written into the first and copied into the others by a `plan.copy`
+    at the end of the plan.
+
+    ```mlir
+    // with results {stride.writes = "length_0"}, {stride.writes = "length_1"}
+    %a:2 = stride.kernel "full_add" ins(%pos : ...) -> (..., ...) {
+      ...
+      stride.yield %s, %s : ...
+    }
+    return %a#0, %a#1
+    ```
   }];
 }
 

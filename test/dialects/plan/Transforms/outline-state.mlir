@@ -59,8 +59,8 @@ func.func @late_read(%x: !stride.tensor<2x8xf32> {stride.name = "x"},
 // A decoder's cumulative lengths: each layer's state is written a value
 // computed from the step's position, not from the state itself. The kernel
 // writes it into the state's own buffer: no copy. Two layers compute it
-// alike, so stride-merge-duplicate-kernels leaves one kernel; its result
-// is written in place into the first state and copied into the second.
+// alike, so stride-merge-duplicate-kernels leaves one kernel, which yields
+// the value once per state: both are written in place.
 // CHECK-LABEL: plan.executable @lengths_kernels
 // CHECK: stride.kernel "full_add"
 // CHECK-NOT: stride.kernel
@@ -68,8 +68,7 @@ func.func @late_read(%x: !stride.tensor<2x8xf32> {stride.name = "x"},
 // CHECK: %[[L0:.*]] = plan.state "length_0" init dense<0> : tensor<i64> as !stride.tensor<i64, strides = [], offset = 0> written
 // CHECK: %[[L1:.*]] = plan.state "length_1" init dense<0> : tensor<i64> as !stride.tensor<i64, strides = [], offset = 0> written
 // CHECK: %[[P:.*]] = plan.input %{{.*}} : !stride.tensor<i64
-// CHECK-NEXT: plan.dispatch @lengths_kernels::@full_add(%[[P]], %[[L0]])
-// CHECK-NEXT: plan.copy %[[L0]] to %[[L1]] size 8
+// CHECK-NEXT: plan.dispatch @lengths_kernels::@full_add(%[[P]], %[[L0]], %[[L1]])
 // CHECK-NOT: plan.copy
 // CHECK: return
 func.func @lengths(%l0: !stride.tensor<i64> {stride.name = "length_0", stride.state = dense<0> : tensor<i64>},
@@ -82,6 +81,25 @@ func.func @lengths(%l0: !stride.tensor<i64> {stride.name = "length_0", stride.st
   %one1 = stride.full 1.0 : !stride.tensor<i64>
   %n1 = stride.add %pos, %one1 : !stride.tensor<i64>, !stride.tensor<i64> -> !stride.tensor<i64>
   return %n0, %n1 : !stride.tensor<i64>, !stride.tensor<i64>
+}
+
+// -----
+
+// One result written back into two states: written in place into the
+// first and copied into the second.
+// CHECK-LABEL: func.func @shared(
+// CHECK: %[[L0:.*]] = plan.state "length_0"
+// CHECK: %[[L1:.*]] = plan.state "length_1"
+// CHECK: plan.dispatch @shared_kernels::@full_add(%{{.*}}, %[[L0]])
+// CHECK-NEXT: plan.copy %[[L0]] to %[[L1]] size 8
+func.func @shared(%l0: !stride.tensor<i64> {stride.name = "length_0", stride.state = dense<0> : tensor<i64>},
+                  %l1: !stride.tensor<i64> {stride.name = "length_1", stride.state = dense<0> : tensor<i64>},
+                  %pos: !stride.tensor<i64> {stride.name = "pos"})
+    -> (!stride.tensor<i64> {stride.name = "new_0", stride.writes = "length_0"},
+        !stride.tensor<i64> {stride.name = "new_1", stride.writes = "length_1"}) {
+  %one = stride.full 1.0 : !stride.tensor<i64>
+  %n = stride.add %pos, %one : !stride.tensor<i64>, !stride.tensor<i64> -> !stride.tensor<i64>
+  return %n, %n : !stride.tensor<i64>, !stride.tensor<i64>
 }
 
 // -----

@@ -29,6 +29,38 @@ func.func @equal(%pos: !stride.tensor<i64>) -> (!stride.tensor<4xi64>, !stride.t
 
 // -----
 
+// A duplicate's result written back into a state (`stride.writes`) becomes
+// a result of its own of the earlier kernel, yielding the value again; the
+// result the function only returns is shared.
+// CHECK-LABEL: func.func @written_back
+// CHECK: %[[A:.*]]:3 = stride.kernel "full_add"
+// CHECK: stride.yield %[[S:.*]], %[[S]], %[[S]] :
+// CHECK-NOT: stride.kernel
+// CHECK: return %[[A]]#0, %[[A]]#1, %[[A]]#2, %[[A]]#0
+func.func @written_back(%pos: !stride.tensor<i64>, %l0: !stride.tensor<i64> {stride.name = "l0", stride.state = dense<0> : tensor<i64>}, %l1: !stride.tensor<i64> {stride.name = "l1", stride.state = dense<0> : tensor<i64>}, %l2: !stride.tensor<i64> {stride.name = "l2", stride.state = dense<0> : tensor<i64>}) -> (!stride.tensor<i64> {stride.writes = "l0"}, !stride.tensor<i64> {stride.writes = "l1"}, !stride.tensor<i64> {stride.writes = "l2"}, !stride.tensor<i64>) {
+  %a = stride.kernel "full_add" ins(%pos : !stride.tensor<i64>) -> (!stride.tensor<i64>) {
+  ^bb0(%p: !stride.tensor<i64>):
+    %f = stride.full 1.0 : !stride.tensor<i64>
+    %s = stride.add %p, %f : !stride.tensor<i64>, !stride.tensor<i64> -> !stride.tensor<i64>
+    stride.yield %s : !stride.tensor<i64>
+  }
+  %b = stride.kernel "full_add_1" ins(%pos : !stride.tensor<i64>) -> (!stride.tensor<i64>) {
+  ^bb0(%p: !stride.tensor<i64>):
+    %f = stride.full 1.0 : !stride.tensor<i64>
+    %s = stride.add %p, %f : !stride.tensor<i64>, !stride.tensor<i64> -> !stride.tensor<i64>
+    stride.yield %s : !stride.tensor<i64>
+  }
+  %c = stride.kernel "full_add_2" ins(%pos : !stride.tensor<i64>) -> (!stride.tensor<i64>) {
+  ^bb0(%p: !stride.tensor<i64>):
+    %f = stride.full 1.0 : !stride.tensor<i64>
+    %s = stride.add %p, %f : !stride.tensor<i64>, !stride.tensor<i64> -> !stride.tensor<i64>
+    stride.yield %s : !stride.tensor<i64>
+  }
+  return %a, %b, %c, %c : !stride.tensor<i64>, !stride.tensor<i64>, !stride.tensor<i64>, !stride.tensor<i64>
+}
+
+// -----
+
 // Equal bodies over other operands, another op, another constant, another
 // result type: four kernels stay.
 // CHECK-LABEL: func.func @different
