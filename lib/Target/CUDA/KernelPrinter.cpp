@@ -865,7 +865,10 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
   for (const std::string &size : facts.sizeParameters)
     params += ", long long " + sizeParameterName(size);
 
-  uint32_t maxThreads = 256;
+  // A schedule that asks for `min_blocks` resident blocks bounds the
+  // registers by its real block size (so many blocks of it fit); the
+  // others leave the compiler room for blocks of up to 256 threads.
+  uint32_t maxThreads = schedule.getMinBlocks() > 0 ? 1 : 256;
   for (const CudaLaunch &l : result.launches)
     maxThreads = std::max<uint32_t>(maxThreads, l.block.volume());
 

@@ -159,6 +159,11 @@ void Scheduler::scheduleAttention() {
   vectorWidth = splitKvVectorWidth(op, rows);
   tile = splitKvLanesPerKey(std::max(query[3], valueDim), vectorWidth);
   elementsPerThread = kSplitKvKeysPerLane;
+  // The slices count on that many resident blocks: the registers are
+  // bounded so that they fit (without the bound a bf16 decode step's
+  // kernel took 200 registers, 2 blocks a multiprocessor: its 512 blocks
+  // ran in two waves at 12% occupancy on an H200, bench/NOTES.md section 60).
+  minBlocks = kSplitKvBlocksPerMultiprocessor;
   if (product(facts.iterationShape) == 0)
     return;
   int64_t stepKeys = 32 / tile * elementsPerThread;

@@ -90,11 +90,12 @@ constexpr int64_t kMinSplitKvKeys = 64;
 constexpr int64_t kMaxSplitKvSlices = 2048;
 /// ... the loads of a key's row (and of its value's) each lane issues per
 /// warp step before any is used: with 16-byte loads and a head dim of 128,
-/// 16 lanes per key row, a warp step of 8 keys and 128 bytes in flight per
-/// lane, 64 KiB per multiprocessor at 4 blocks (about three times what
-/// streaming at an H200's 4.2 TB/s with a latency of about 0.7 us asks of
-/// each of its 132; not measured yet on a GPU).
-constexpr int64_t kSplitKvKeysPerLane = 4;
+/// 16 lanes per key row, a warp step of 4 keys and 64 bytes in flight per
+/// lane, 32 KiB per multiprocessor at 4 blocks (about what streaming at an
+/// H200's 4.2 TB/s with a latency of about 0.7 us asks of each of its
+/// 132). 4 loads a lane took more than the 128 registers a thread that 4
+/// resident blocks allow (it spilled; bench/NOTES.md section 60).
+constexpr int64_t kSplitKvKeysPerLane = 2;
 /// ... and the most floats a lane holds for its query dims and value sums
 /// over the rows (16 query heads per key/value head at head dim 128 hold
 /// 256 with 16-byte bf16 loads: the width halves until they fit).

@@ -641,11 +641,11 @@ func.func @skinny_unaligned(%x: !stride.tensor<3x133xf32>, %w: !stride.tensor<30
 // lanes per row, 128 floats. With 2 multiprocessors: 1 slice per unit, one
 // launch.
 // CHECK-LABEL: func.func @split_kv
-// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 64, elements_per_thread = 4, tile = 32, launches = [#stride.launch<grid = 512, block = 128, phase = 1>, #stride.launch<grid = 32, block = 128, phase = 2>]
-// CHECK: scheme = split_kv_attention, index_bits = 32, threads = 128, slices = 4, elements_per_thread = 4, tile = 32
-// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 8, elements_per_thread = 4, tile = 32
+// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 64, elements_per_thread = 2, min_blocks = 4, tile = 32, launches = [#stride.launch<grid = 512, block = 128, phase = 1>, #stride.launch<grid = 32, block = 128, phase = 2>]
+// CHECK: scheme = split_kv_attention, index_bits = 32, threads = 128, slices = 4, elements_per_thread = 2, min_blocks = 4, tile = 32
+// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 8, elements_per_thread = 2, min_blocks = 4, tile = 32
 // MP2-LABEL: func.func @split_kv
-// MP2: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, elements_per_thread = 4, tile = 32, launches = [#stride.launch<grid = 8, block = 128>]
+// MP2: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, elements_per_thread = 2, min_blocks = 4, tile = 32, launches = [#stride.launch<grid = 8, block = 128>]
 func.func @split_kv(%q: !stride.tensor<1x32x1x128xf32>, %k: !stride.tensor<1x8x4096x128xf32>,
                     %v: !stride.tensor<1x8x4096x128xf32>, %kw: !stride.tensor<1x8x256x129xf32>,
                     %q16: !stride.tensor<1x128x1x128xbf16>, %kb: !stride.tensor<1x8x512x128xbf16>,
