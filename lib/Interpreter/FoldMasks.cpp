@@ -82,7 +82,11 @@ unsigned foldConstantAttentionMasks(ModuleOp module, int64_t maxElements) {
     // The source's last two dims must be the mask's (rows and keys), not
     // broadcast.
     ArrayRef<int64_t> shape = sourceType.getShape();
-    if (shape.size() < 2 || shape.take_back(2) != maskShape.take_back(2) ||
+    // A mask over symbolic sizes is not evaluated: the interpreter runs
+    // static shapes only.
+    if (sourceType.isSymbolic() ||
+        cast<StridedTensorType>(mask.getType()).isSymbolic() ||
+        shape.size() < 2 || shape.take_back(2) != maskShape.take_back(2) ||
         sourceType.getNumElements() > maxElements)
       return;
     auto [it, inserted] = known.try_emplace(source, MaskKind::Other);

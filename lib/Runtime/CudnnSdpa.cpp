@@ -15,6 +15,15 @@
 // plan and allocate the workspace it needs. A run is one
 // cudnnBackendExecute on the invocation's stream.
 //
+// Over symbolic sizes (a descriptor with size expressions) the load checks
+// the problem at the symbols' largest values, which the buffers are sized
+// for, and builds nothing; each shape an invocation binds (bindShape)
+// takes the problem at its values, whose graph and plan are built once
+// per distinct problem and kept for the step's last kSdpaShapes problems,
+// least recently used evicted, and shared with the invocation's other
+// steps of the same problem (python-free-docs/attention.md, "Over
+// symbolic sizes").
+//
 //===----------------------------------------------------------------------===//
 
 #include "Cudnn.h"
@@ -22,10 +31,12 @@
 #include "CudnnSession.h"
 #include "DescriptorReader.h"
 #include "RuntimeImpl.h"
+#include "ShapeGraphs.h"
 
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <list>
 #include <map>
 
 namespace stride {
@@ -316,20 +327,23 @@ Result<SdpaProblem> readProblem(const LibraryCallContext &context,
   return p;
 }
 
-/// Versions of cuDNN whose attention backward Stride cannot use.
+/// Versions of cuDNN whose attention backward Stride cannot use; the
+/// caller puts where the step is before the message. Without
+/// `shapeKnown` (a step over symbolic sizes when it loads), the rule on
+/// s_kv is left to each bound shape.
 Status checkVersion(const Cudnn &dnn, const SdpaProblem &p,
-                    const std::string &where) {
+                    bool shapeKnown = true) {
   if (!p.backward())
     return Status::ok();
   std::string which = "cuDNN " + dnn.versionText() + " (" + dnn.path + ")";
   int64_t version = dnn.version();
   if (version == 91000 || version == 91001)
     return makeError(ErrorCode::Incompatible,
-                     where + ": " + which + " has a known bug in the backward "
+                     which + " has a known bug in the backward "
                      "of flash attention; install cuDNN 9.10.2 or newer");
-  if (version < 91501 && p.skv % 128 != 0)
+  if (shapeKnown && version < 91501 && p.skv % 128 != 0)
     return makeError(ErrorCode::Incompatible,
-                     where + ": " + which + " needs a workaround (a padding "
+                     which + " needs a workaround (a padding "
                      "mask) for the backward of flash attention when s_kv "
                      "is not a multiple of 128 (here " + str(p.skv) +
                      "), which Stride does not apply; install cuDNN 9.15.1 "
@@ -503,26 +517,39 @@ private:
 /// in reverse order: the plan before the graph it was made from.
 struct SdpaPlan {
   SdpaPlan(const Cudnn &dnn, const SdpaProblem &p, int64_t version)
-      : graph(dnn, p, version) {}
+      : problem(p), graph(dnn, problem, version), key(p.planKey()) {}
+  const SdpaProblem problem;
   SdpaGraph graph;
+  const std::string key;
   BackendDescriptor opGraph;
   ExecutionPlan plan;
 };
 
+/// Problems a step over symbolic sizes keeps planned: the current shape's
+/// and those of the shapes whose CUDA graphs the invocation keeps
+/// (kShapeGraphs), so that no kept graph runs a destroyed plan.
+constexpr size_t kSdpaShapes = kShapeGraphs + 1;
+
 /// A `cudnn.sdpa_*` step, ready for any invocation.
 class PreparedSdpa final : public PreparedLibraryCall {
 public:
-  PreparedSdpa(const Cudnn &dnn, const CudaDriver &cu, SdpaProblem p)
-      : dnn(dnn), cu(cu), p(std::move(p)), version(dnn.version()) {}
+  PreparedSdpa(const Cudnn &dnn, const CudaDriver &cu, SdpaProblem p,
+               std::vector<int64_t> bufferBytes, bool symbolic)
+      : dnn(dnn), cu(cu), p(std::move(p)), version(dnn.version()),
+        bufferBytes(std::move(bufferBytes)), symbolic(symbolic) {}
 
   Result<std::unique_ptr<LibraryCallInstance>>
   instantiate(LibrarySessions &sessions) const override;
 
   const Cudnn &dnn;
   const CudaDriver &cu;
+  /// The problem as the module states it (at the symbols' largest values).
   const SdpaProblem p;
   /// cuDNN's version when the step was prepared.
   const int64_t version;
+  const std::vector<int64_t> bufferBytes;
+  /// Whether the descriptor has size expressions: planned per bound shape.
+  const bool symbolic;
 };
 
 /// A `cudnn.sdpa_*` step in one invocation: its graph, execution plan and
@@ -531,52 +558,31 @@ public:
 class SdpaInstance final : public LibraryCallInstance {
 public:
   SdpaInstance(const PreparedSdpa &step, std::shared_ptr<CudnnSession> session)
-      : step(step), p(step.p), session(std::move(session)),
-        workspace(step.cu) {}
+      : step(step), session(std::move(session)) {}
 
-  Status create() {
-    Result<std::shared_ptr<const SdpaPlan>> found = sharedPlan();
-    if (!found)
-      return found.error();
-    shared = std::move(*found);
-    const ExecutionPlan &plan = shared->plan;
-    accumulatorOffset = alignUp(plan.workspaceBytes);
-    sumOffset = accumulatorOffset;
-    int64_t total = plan.workspaceBytes;
-    if (p.backward()) {
-      accumulatorBytes = p.b * p.hq * p.sq * p.dqk * 4;
-      sumOffset = accumulatorOffset + alignUp(accumulatorBytes);
-      total = sumOffset + p.b * p.hq * p.sq * 4;
-    } else if (!p.stats) {
-      // The statistics no buffer of the step holds (buildForward).
-      total = sumOffset + p.b * p.hq * p.sq * 4;
-    }
-    if (Status s = workspace.allocate(total); !s)
+  /// A static step is planned now; one over symbolic sizes at each shape
+  /// the invocation binds.
+  Status create() { return step.symbolic ? Status::ok() : use(step.p); }
+
+  /// The problem at the bound symbols' values, checked against the step's
+  /// buffers (sized at the largest values) and cuDNN's version.
+  Status bindShape(const LibraryCallStep &instantiated) override {
+    Result<SdpaProblem> next = readProblem(
+        LibraryCallContext{step.cu, instantiated, step.bufferBytes,
+                           "the step"},
+        step.p.direction);
+    if (!next)
+      return next.error();
+    if (Status s = checkVersion(step.dnn, *next); !s)
       return s;
-    // The variant pack: the step's buffers (filled per run), the scalars
-    // by value, the workspace's tensors.
-    for (const Operand &o : p.operands())
-      uids.push_back(o.uid);
-    pointers.resize(uids.size());
-    for (const auto &[uid, value] : shared->graph.scalars()) {
-      uids.push_back(uid);
-      pointers.push_back(const_cast<float *>(&value));
-    }
-    if (p.backward()) {
-      uids.push_back(kDQAccumulator);
-      pointers.push_back(device(workspace.at(accumulatorOffset)));
-      uids.push_back(kSoftmaxSum);
-      pointers.push_back(device(workspace.at(sumOffset)));
-    } else if (!p.stats) {
-      uids.push_back(kStats);
-      pointers.push_back(device(workspace.at(sumOffset)));
-    }
-    workspacePointer = total ? device(workspace.at(0)) : nullptr;
-    return Status::ok();
+    return use(*next);
   }
 
   Status enqueue(const uint64_t *buffers, CUstream stream) override {
+    if (!shared) // the invocation binds a shape before any run
+      return makeError(ErrorCode::Internal, "no shape bound to the call");
     const Cudnn &dnn = step.dnn;
+    const SdpaProblem &p = shared->problem;
     std::vector<Operand> operands = p.operands();
     for (size_t i = 0; i < operands.size(); ++i)
       pointers[i] = device(buffers[i] + uint64_t(operands[i].offset *
@@ -587,7 +593,7 @@ public:
     // Before 9.6, cuDNN expects dQ's accumulator zeroed.
     if (p.backward() && step.version < 90600)
       if (CUresult r = step.cu.cuMemsetD8Async(
-              workspace.at(accumulatorOffset), 0, size_t(accumulatorBytes),
+              workspace->at(accumulatorOffset), 0, size_t(accumulatorBytes),
               stream))
         return makeError(cudaErrorCode(r), "zeroing dQ's accumulator: " +
                                                step.cu.errorText(r));
@@ -600,11 +606,91 @@ private:
     return reinterpret_cast<void *>(address);
   }
 
-  /// The session's plan for this step's problem, built on first use.
-  Result<std::shared_ptr<const SdpaPlan>> sharedPlan() {
+  /// Calls `p` from now on: its plan (built on its first use), the
+  /// workspace it needs (grown where it needs more: a kept CUDA graph of
+  /// another shape may still point into the smaller one, which lives as
+  /// long as the instance), and its variant pack.
+  Status use(const SdpaProblem &p) {
+    Result<std::shared_ptr<const SdpaPlan>> found = planOf(p);
+    if (!found)
+      return found.error();
+    const ExecutionPlan &plan = (*found)->plan;
+    int64_t accumulator = alignUp(plan.workspaceBytes), sum = accumulator;
+    int64_t total = plan.workspaceBytes, accumulated = 0;
+    if (p.backward()) {
+      accumulated = p.b * p.hq * p.sq * p.dqk * 4;
+      sum = accumulator + alignUp(accumulated);
+      total = sum + p.b * p.hq * p.sq * 4;
+    } else if (!p.stats) {
+      // The statistics no buffer of the step holds (buildForward).
+      total = sum + p.b * p.hq * p.sq * 4;
+    }
+    if (total > workspaceBytes) {
+      auto grown = std::make_unique<DeviceMemory>(step.cu);
+      if (Status s = grown->allocate(total); !s)
+        return s;
+      if (workspace)
+        retired.push_back(std::move(workspace));
+      workspace = std::move(grown);
+      workspaceBytes = total;
+    }
+    shared = std::move(*found);
+    accumulatorOffset = accumulator;
+    accumulatorBytes = accumulated;
+    // The variant pack: the step's buffers (filled per run), the scalars
+    // by value, the workspace's tensors.
+    uids.clear();
+    for (const Operand &o : p.operands())
+      uids.push_back(o.uid);
+    pointers.assign(uids.size(), nullptr);
+    for (const auto &[uid, value] : shared->graph.scalars()) {
+      uids.push_back(uid);
+      pointers.push_back(const_cast<float *>(&value));
+    }
+    if (p.backward()) {
+      uids.push_back(kDQAccumulator);
+      pointers.push_back(device(workspace->at(accumulatorOffset)));
+      uids.push_back(kSoftmaxSum);
+      pointers.push_back(device(workspace->at(sum)));
+    } else if (!p.stats) {
+      uids.push_back(kStats);
+      pointers.push_back(device(workspace->at(sum)));
+    }
+    workspacePointer = total ? device(workspace->at(0)) : nullptr;
+    return Status::ok();
+  }
+
+  /// The plan of `p`: the step's own if it planned `p` recently, else the
+  /// session's (another step of the same problem, a model's layers), else
+  /// built now. A static step's plan stays with the session; a symbolic
+  /// step's recent plans stay with the step, the session sharing them
+  /// while any step keeps them.
+  Result<std::shared_ptr<const SdpaPlan>> planOf(const SdpaProblem &p) {
     std::string key = p.planKey();
+    for (auto it = recent.begin(); it != recent.end(); ++it)
+      if ((*it)->key == key) {
+        recent.splice(recent.begin(), recent, it);
+        return recent.front();
+      }
+    Result<std::shared_ptr<const SdpaPlan>> plan = sessionPlan(p, key);
+    if (!plan)
+      return plan.error();
+    if (step.symbolic) {
+      recent.push_front(*plan);
+      if (recent.size() > kSdpaShapes)
+        recent.pop_back();
+    }
+    return plan;
+  }
+
+  Result<std::shared_ptr<const SdpaPlan>>
+  sessionPlan(const SdpaProblem &p, const std::string &key) {
     if (auto found = session->plans.find(key); found != session->plans.end())
       return std::static_pointer_cast<const SdpaPlan>(found->second);
+    if (auto found = session->shapePlans.find(key);
+        found != session->shapePlans.end())
+      if (std::shared_ptr<const void> kept = found->second.lock())
+        return std::static_pointer_cast<const SdpaPlan>(kept);
     step.dnn.clearLastError();
     auto built = std::make_shared<SdpaPlan>(step.dnn, p, step.version);
     CudnnGraph &g = built->graph.build();
@@ -619,16 +705,26 @@ private:
     if (!chosen)
       return chosen.error();
     built->plan = std::move(*chosen);
-    session->plans.emplace(key, built);
+    if (step.symbolic)
+      session->keepShapePlan(key, built);
+    else
+      session->plans.emplace(key, built);
     return std::shared_ptr<const SdpaPlan>(std::move(built));
   }
 
   const PreparedSdpa &step;
-  const SdpaProblem &p;
   std::shared_ptr<CudnnSession> session;
+  /// The plan of the bound problem (the module's, for a static step).
   std::shared_ptr<const SdpaPlan> shared;
-  DeviceMemory workspace;
-  int64_t accumulatorOffset = 0, accumulatorBytes = 0, sumOffset = 0;
+  /// Over symbolic sizes, the plans of the step's recent problems, most
+  /// recently used first.
+  std::list<std::shared_ptr<const SdpaPlan>> recent;
+  std::unique_ptr<DeviceMemory> workspace;
+  /// Smaller workspaces of earlier shapes, which their kept CUDA graphs
+  /// may still use.
+  std::vector<std::unique_ptr<DeviceMemory>> retired;
+  int64_t workspaceBytes = 0;
+  int64_t accumulatorOffset = 0, accumulatorBytes = 0;
   std::vector<int64_t> uids;
   std::vector<void *> pointers;
   void *workspacePointer = nullptr;
@@ -653,10 +749,15 @@ prepareSdpa(const LibraryCallContext &context, Direction direction) {
   Result<const Cudnn *> dnn = loadCudnn(context.where);
   if (!dnn)
     return dnn.error();
-  if (Status s = checkVersion(**dnn, *problem, context.where); !s)
-    return s.error();
+  bool symbolic = false;
+  for (const DescriptorField &f : context.call.descriptor)
+    symbolic |= !f.symbolicInts.empty();
+  // Over symbolic sizes each bound shape's s_kv is checked when bound.
+  if (Status s = checkVersion(**dnn, *problem, /*shapeKnown=*/!symbolic); !s)
+    return prefixError(context.where + ": ", s.error());
   return std::unique_ptr<PreparedLibraryCall>(
-      new PreparedSdpa(**dnn, context.cu, std::move(*problem)));
+      new PreparedSdpa(**dnn, context.cu, std::move(*problem),
+                       context.bufferBytes, symbolic));
 }
 
 } // namespace

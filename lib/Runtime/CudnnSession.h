@@ -92,9 +92,22 @@ struct CudnnSession {
     return sharedWorkspace ? sharedWorkspace->pointer(0) : nullptr;
   }
 
+  /// Shares the plan of a problem of a step over symbolic sizes with the
+  /// invocation's other steps while any of them keeps it (each keeps its
+  /// recent problems' plans, CudnnSdpa.cpp); forgets the plans none keeps.
+  void keepShapePlan(const std::string &key, std::shared_ptr<const void> plan) {
+    for (auto it = shapePlans.begin(); it != shapePlans.end();)
+      it = it->second.expired() ? shapePlans.erase(it) : std::next(it);
+    shapePlans[key] = plan;
+  }
+
   const Cudnn &dnn;
   cudnnHandle_t handle;
+  /// The plans of static steps, by problem, for the invocation's life.
   std::map<std::string, std::shared_ptr<const void>> plans;
+  /// The plans of steps over symbolic sizes, by problem, while a step
+  /// keeps them.
+  std::map<std::string, std::weak_ptr<const void>> shapePlans;
 
 private:
   std::unique_ptr<DeviceMemory> sharedWorkspace;

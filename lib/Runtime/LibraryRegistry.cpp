@@ -39,9 +39,10 @@ constexpr RegisteredRoutine kRoutines[] = {
     {"cublaslt.matmul", prepareCublasLtMatmul, nullptr, nullptr, nullptr,
      /*symbolicSizes=*/true},
     {"cudnn.convolution", prepareCudnnConvolution, nullptr, nullptr, nullptr},
-    {"cudnn.sdpa_forward", prepareCudnnSdpaForward, nullptr, nullptr, nullptr},
+    {"cudnn.sdpa_forward", prepareCudnnSdpaForward, nullptr, nullptr, nullptr,
+     /*symbolicSizes=*/true},
     {"cudnn.sdpa_backward", prepareCudnnSdpaBackward, nullptr, nullptr,
-     nullptr},
+     nullptr, /*symbolicSizes=*/true},
     {"nccl.all_reduce", prepareNcclCollective, nullptr, nullptr, nullptr},
     {"nccl.all_gather", prepareNcclCollective, nullptr, nullptr, nullptr},
     {"nccl.reduce_scatter", prepareNcclCollective, nullptr, nullptr, nullptr},
@@ -146,7 +147,8 @@ prepareLibraryCall(const RegisteredRoutine &routine,
                            "' is a size expression, but routine '" +
                            routine.routine +
                            "' is not called over symbolic sizes (only "
-                           "cublaslt.matmul is)");
+                           "cublaslt.matmul, cudnn.sdpa_forward and "
+                           "cudnn.sdpa_backward are)");
   if (routine.prepareBuiltin)
     return routine.prepareBuiltin(context, loadSessions);
   return prepareLibrarySymbol(routine, context);

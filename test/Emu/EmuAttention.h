@@ -99,10 +99,14 @@ public:
         dot += elements.load(q.base, q.at(b, h, i, d)) *
                elements.load(k.base, k.at(b, g, j, d));
       s[j] = scale * dot;
+      // A bias dim of 1 broadcasts (python-free-docs/attention.md, "The
+      // descriptor"): a padding mask [b, 1, 1, s_kv] is read at row 0.
       if (hasBias)
-        s[j] += elements.load(bias.base,
-                              bias.at(biasDims[0] == 1 ? 0 : b,
-                                      biasDims[1] == 1 ? 0 : h, i, j));
+        s[j] += elements.load(
+            bias.base, bias.at(biasDims[0] == 1 ? 0 : b,
+                               biasDims[1] == 1 ? 0 : h,
+                               biasDims[2] == 1 ? 0 : i,
+                               biasDims[3] == 1 ? 0 : j));
     }
     return s;
   }

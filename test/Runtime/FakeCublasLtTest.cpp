@@ -556,18 +556,20 @@ TEST_F(FakeCublasLtTest, SymbolicRowsWithoutAlgorithm) {
   }
 }
 
-// Only cublaslt.matmul takes size expressions in its descriptor; another
-// routine's step with one is refused at load, before its library loads.
+// Only cublaslt.matmul and the cuDNN attention routines take size
+// expressions in their descriptors; another routine's step with one is
+// refused at load, before its library loads.
 TEST_F(FakeCublasLtTest, SizeExpressionsForAnotherRoutineAreRefused) {
   ModuleDesc d = symbolicLinearModule();
-  std::get<LibraryCallStep>(d.steps[0]).routine = "cudnn.sdpa_forward";
+  std::get<LibraryCallStep>(d.steps[0]).routine = "cudnn.convolution";
   Error e = loadError(d);
   EXPECT_EQ(e.code, ErrorCode::Incompatible);
   EXPECT_EQ(e.message,
-            "fake.stridemod: step 1 of 1 (library call 'cudnn.sdpa_forward'): "
+            "fake.stridemod: step 1 of 1 (library call 'cudnn.convolution'): "
             "descriptor field 'n' is a size expression, but routine "
-            "'cudnn.sdpa_forward' is not called over symbolic sizes (only "
-            "cublaslt.matmul is)");
+            "'cudnn.convolution' is not called over symbolic sizes (only "
+            "cublaslt.matmul, cudnn.sdpa_forward and cudnn.sdpa_backward "
+            "are)");
 }
 
 TEST_F(FakeCublasLtTest, HandleCreationFails) {

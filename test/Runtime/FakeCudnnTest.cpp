@@ -22,6 +22,7 @@
 #include <dlfcn.h>
 
 #include <cmath>
+#include <map>
 
 using namespace stride;
 using namespace stride::test;
@@ -500,6 +501,172 @@ TEST_F(FakeCudnnTest, ExecutionFails) {
                 " failed: cudnnBackendExecute returned "
                 "CUDNN_STATUS_EXECUTION_FAILED: fake cuDNN: execution failed "
                 "as asked");
+}
+
+} // namespace
+
+namespace {
+
+//--- Over symbolic sizes -------------------------------------------------===//
+
+constexpr int64_t kMaxSeq = 16;
+
+/// The module of `a` (forward, or backward) over a symbolic sequence `seq`
+/// in [1, kMaxSeq] (s_q = s_kv = seq): its buffers sized at kMaxSeq, its
+/// signature's tensors dense [b, h, seq, d] (the statistics [b, h_q,
+/// seq]), its descriptor's dims and strides size expressions.
+ModuleDesc symbolicModule(Attention a, bool backward) {
+  a.sq = a.skv = kMaxSeq;
+  ModuleDesc d = backward ? backwardModule(a, "sm_90") : forwardModule(a, "sm_90");
+  d.symbols = {{"seq", 1, kMaxSeq, 1}};
+  SizeExpr seq = SizeExpr::symbol("seq");
+  auto c = [](int64_t v) { return SizeExpr::constant(v); };
+  auto times = [](int64_t k, const SizeExpr &x) {
+    return *SizeExpr::constant(k).times(x);
+  };
+  auto dense = [&](TensorSignature &t, int64_t h, int64_t dim) {
+    SymbolicLayout l{{c(a.b), c(h), seq, c(dim)},
+                     {times(h * dim, seq), times(dim, seq), c(dim), c(1)},
+                     c(0)};
+    if (t.name == "stats")
+      l = SymbolicLayout{{c(a.b), c(h), seq}, {times(h, seq), seq, c(1)}, c(0)};
+    t.shape.clear();
+    t.strides.clear();
+    for (size_t i = 0; i < l.shape.size(); ++i) {
+      t.shape.push_back(*l.shape[i].evaluate({{"seq", kMaxSeq}}));
+      t.strides.push_back(*l.strides[i].evaluate({{"seq", kMaxSeq}}));
+    }
+    t.symbolic = l;
+    return l.strides;
+  };
+  std::map<std::string, SizeExprs> strides;
+  for (auto *list : {&d.signature.inputs, &d.signature.outputs})
+    for (TensorSignature &t : *list) {
+      bool kv = t.name == "k" || t.name == "v" || t.name == "dk" ||
+                t.name == "dv";
+      bool value = t.name == "v" || t.name == "o" || t.name == "do" ||
+                   t.name == "dv";
+      strides[t.name] = dense(t, kv ? a.hkv : a.hq, value ? a.dv : a.dqk);
+    }
+  for (DescriptorField &f : std::get<LibraryCallStep>(d.steps[0]).descriptor) {
+    if (f.name == "dims")
+      f.symbolicInts = {c(a.b), c(a.hq), c(a.hkv), seq, seq, c(a.dqk), c(a.dv)};
+    size_t suffix = f.name.rfind("_strides");
+    if (suffix != std::string::npos)
+      f.symbolicInts = strides.at(f.name.substr(0, suffix));
+  }
+  return d;
+}
+
+/// `a`'s inputs at `seq` tokens, shaped as the symbolic module's
+/// signature.
+AttentionInputs symbolicInputs(const Attention &a, uint32_t seed) {
+  AttentionInputs in = attentionInputs(a, seed);
+  in.q.shape = {a.b, a.hq, a.sq, a.dqk};
+  in.k.shape = {a.b, a.hkv, a.skv, a.dqk};
+  in.v.shape = {a.b, a.hkv, a.skv, a.dv};
+  in.dO.shape = {a.b, a.hq, a.sq, a.dv};
+  return in;
+}
+
+Attention symbolicProblem() {
+  Attention a = small();
+  a.causal = true;
+  return a;
+}
+
+// One module for every sequence length: nothing is planned when it loads
+// or when the invocation is created; each shape's graph and plan are built
+// at its first run and reused after, the step keeping the plans of its
+// last 9 shapes (the current one and the 8 whose CUDA graphs an
+// invocation keeps), the least recently used evicted.
+TEST_F(FakeCudnnTest, SymbolicTokensArePlannedOncePerShape) {
+  Attention a = symbolicProblem();
+  int plansBefore = countOf("plans");
+  Result<std::shared_ptr<const Executable>> exe =
+      load(symbolicModule(a, /*backward=*/false));
+  ASSERT_TRUE(exe) << exe.error().message;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  EXPECT_EQ(countOf("plans"), plansBefore);
+  auto runAt = [&](int64_t seq) {
+    Attention at = a;
+    at.sq = at.skv = seq;
+    EXPECT_EQ(checkForward(**inv, at, symbolicInputs(at, uint32_t(seq)), 1e-2),
+              "")
+        << "seq = " << seq;
+  };
+  for (int64_t seq : {3, 7, 3, 3, 7})
+    runAt(seq);
+  EXPECT_EQ(countOf("plans"), plansBefore + 2);
+  for (int64_t seq = 8; seq < 16; ++seq) // 3 is evicted
+    runAt(seq);
+  EXPECT_EQ(countOf("plans"), plansBefore + 10);
+  runAt(7); // kept
+  EXPECT_EQ(countOf("plans"), plansBefore + 10);
+  runAt(3); // planned again
+  EXPECT_EQ(countOf("plans"), plansBefore + 11);
+  runAt(kMaxSeq);
+  EXPECT_EQ(countOf("plans"), plansBefore + 12);
+}
+
+// A model's layers: the same step twice builds one plan per shape, in
+// both directions.
+TEST_F(FakeCudnnTest, SymbolicStepsOfOneProblemShareAPlan) {
+  Attention a = symbolicProblem();
+  for (bool backward : {false, true}) {
+    ModuleDesc layers = symbolicModule(a, backward);
+    layers.steps.push_back(layers.steps[0]);
+    Result<std::unique_ptr<Invocation>> inv = invocation(std::move(layers));
+    ASSERT_TRUE(inv) << inv.error().message;
+    int plansBefore = countOf("plans");
+    for (int64_t seq : {5, 2, 5}) {
+      Attention at = a;
+      at.sq = at.skv = seq;
+      AttentionInputs in = symbolicInputs(at, 7);
+      std::string diff =
+          backward ? checkBackward(**inv, at, in, 1e-2, /*shaped=*/true)
+                   : checkForward(**inv, at, in, 1e-2);
+      EXPECT_EQ(diff, "") << (backward ? "backward" : "forward") << " at "
+                          << seq;
+    }
+    EXPECT_EQ(countOf("plans"), plansBefore + 2);
+  }
+}
+
+// Under CUDA graphs each shape is captured over its own plan and
+// workspace.
+TEST_F(FakeCudnnTest, SymbolicTokensInACapturedGraph) {
+  Attention a = symbolicProblem();
+  Result<std::unique_ptr<Invocation>> inv =
+      invocation(symbolicModule(a, /*backward=*/false), /*graph=*/true);
+  ASSERT_TRUE(inv) << inv.error().message;
+  for (int64_t seq : {4, 11}) {
+    Attention at = a;
+    at.sq = at.skv = seq;
+    EXPECT_EQ(checkForward(**inv, at, symbolicInputs(at, 3), 1e-2), "")
+        << "seq = " << seq;
+  }
+}
+
+// The backward's rule on s_kv for cuDNN before 9.15.1 holds per shape: a
+// module over symbolic tokens loads, and a shape whose s_kv is not a
+// multiple of 128 is refused when bound, naming the step and the values.
+TEST_F(FakeCudnnTest, SymbolicBackwardChecksTheVersionPerShape) {
+  FakeSetting version("STRIDE_FAKE_CUDNN_VERSION", "91500");
+  Attention a = symbolicProblem();
+  Result<std::unique_ptr<Invocation>> inv =
+      invocation(symbolicModule(a, /*backward=*/true));
+  ASSERT_TRUE(inv) << inv.error().message;
+  a.sq = a.skv = 6;
+  std::string diff = checkBackward(**inv, a, symbolicInputs(a, 1), 1e-2,
+                                   /*shaped=*/true);
+  EXPECT_EQ(diff, std::string(kWhereBackward) +
+                      " at seq = 6: cuDNN 9.15.0 (" STRIDE_FAKE_CUDNN_DIR
+                      "/libcudnn.so.9) needs a workaround (a padding mask) "
+                      "for the backward of flash attention when s_kv is not "
+                      "a multiple of 128 (here 6), which Stride does not "
+                      "apply; install cuDNN 9.15.1 or newer");
 }
 
 } // namespace

@@ -429,14 +429,20 @@ inline std::string checkForward(Invocation &inv, const Attention &a,
 }
 
 /// Runs the backward of `a` through `inv` on `in`, with o and stats from
-/// the reference: "" if dq, dk and dv match it within `tolerance`.
+/// the reference (shaped [b, h_q, s_q, d_v] and [b, h_q, s_q] with
+/// `shaped`, else flat): "" if dq, dk and dv match it within `tolerance`.
 inline std::string checkBackward(Invocation &inv, const Attention &a,
-                                 const AttentionInputs &in, double tolerance) {
+                                 const AttentionInputs &in, double tolerance,
+                                 bool shaped = false) {
   AttentionReference forward = attentionReference(a, in);
   HostArray o = asArray(a.dtype, forward.o);
   AttentionReference r = attentionReference(a, in, &o);
-  std::vector<HostArray> args = {in.q, in.k, in.v, o, in.dO,
-                                 asArray(DType::F32, forward.stats)};
+  HostArray stats = asArray(DType::F32, forward.stats);
+  if (shaped) {
+    o.shape = {a.b, a.hq, a.sq, a.dv};
+    stats.shape = {a.b, a.hq, a.sq};
+  }
+  std::vector<HostArray> args = {in.q, in.k, in.v, o, in.dO, stats};
   if (a.bias != BiasKind::None)
     args.push_back(in.bias);
   Result<std::vector<HostArray>> out = inv.run(args);

@@ -8,13 +8,16 @@
 // The descriptors of cudnn.sdpa_forward and cudnn.sdpa_backward
 // (python-free-docs/attention.md, "The descriptor"): sizes, every tensor's
 // strides and element offset in its buffer, the scale's bits, the causal
-// flag and the bias's broadcast dims.
+// flag and the bias's broadcast dims. Over symbolic sizes the sizes,
+// strides and offsets are size expressions, which the runtime evaluates
+// per shape (python-free-docs/symbolic-sizes.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "AttentionCalls.h"
 #include "CallFields.h"
 
+#include "dialects/stride/IR/ShapeRules.h"
 #include "stride/Support/DType.h"
 
 #include "mlir/IR/Builders.h"
@@ -30,33 +33,38 @@ namespace {
 /// The bias's dims as cuDNN reads them: 1 where the mask broadcasts (stride
 /// 0), and strides where a broadcast dim's stride is that of a dense
 /// tensor of those dims (cuDNN reads no element twice through a stride 0).
+/// Over symbolic sizes, a dim that is not the constant 1 may exceed 1, and
+/// the dense stride is the largest extent proven over the ranges.
 void addBias(Fields &f, Value mask) {
   f.flag("bias", bool(mask));
   if (!mask)
     return;
-  StridedTensorType type = callTensorType(mask);
-  SmallVector<int64_t> dims(type.getShape()), strides(type.getStrides());
-  int64_t dense = 1;
+  SymbolicLayout layout = callTensorType(mask).getSymbolicLayout();
+  Operation *scope = mask.getParentBlock()->getParentOp();
+  SizeExprs dims = layout.shape, strides = layout.strides;
+  SizeExpr dense = SizeExpr::constant(1);
   for (int64_t d = 3; d >= 0; --d) {
-    if (strides[d] == 0 && dims[d] > 1) {
-      dims[d] = 1;
+    if (strides[d].getConstant() == 0 && dims[d].getConstant() != 1) {
+      dims[d] = SizeExpr::constant(1);
       strides[d] = dense;
     }
-    dense = std::max(dense, strides[d] * dims[d]);
+    std::optional<SizeExpr> extent = strides[d].times(dims[d]);
+    if (extent && provenAtMost(scope, dense, *extent))
+      dense = *extent;
   }
-  f.ints("bias_dims", dims);
-  f.ints("bias_strides", strides);
+  f.sizes("bias_dims", dims);
+  f.sizes("bias_strides", strides);
 }
 
 /// What both directions share: dtype, dims, scale and causal flag.
 template <typename OpTy> void addProblem(Fields &f, OpTy op) {
-  ArrayRef<int64_t> q = op.getQuery().getType().getShape(),
-                    k = op.getKey().getType().getShape(),
-                    v = op.getValue().getType().getShape();
+  SizeExprs q = op.getQuery().getType().getSymbolicLayout().shape,
+            k = op.getKey().getType().getSymbolicLayout().shape,
+            v = op.getValue().getType().getSymbolicLayout().shape;
   std::optional<DType> dtype =
       dtypeOf(op.getQuery().getType().getElementType());
   f.text("dtype", dtypeName(*dtype));
-  f.ints("dims", {q[0], q[1], k[1], q[2], k[2], q[3], v[3]});
+  f.sizes("dims", {q[0], q[1], k[1], q[2], k[2], q[3], v[3]});
   f.ints("scale", {std::bit_cast<int64_t>(op.getScale().convertToDouble())});
   f.flag("causal", op.getCausal());
 }
@@ -64,11 +72,11 @@ template <typename OpTy> void addProblem(Fields &f, OpTy op) {
 /// Each tensor's element offset in its buffer, in buffer order; `extra`
 /// zeros after them (the forward's statistics, dense from their start).
 void addOffsets(Fields &f, ArrayRef<Value> tensors, int extra = 0) {
-  SmallVector<int64_t> offsets;
+  SizeExprs offsets;
   for (Value t : tensors)
-    offsets.push_back(callTensorType(t).getOffset());
-  offsets.append(extra, 0);
-  f.ints("offsets", offsets);
+    offsets.push_back(callTensorType(t).getSymbolicLayout().offset);
+  offsets.insert(offsets.end(), extra, SizeExpr::constant(0));
+  f.sizes("offsets", offsets);
 }
 
 } // namespace

@@ -15,6 +15,7 @@
 #define STRIDE_DIALECTS_PLAN_TRANSFORMS_CALLFIELDS_H
 
 #include "dialects/stride/IR/StrideOps.h"
+#include "stride/Support/SymbolicLayout.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -38,8 +39,28 @@ public:
         builder.getNamedAttr(name, builder.getDenseI64ArrayAttr(values)));
   }
   void flag(llvm::StringRef name, bool value) { ints(name, {int64_t(value)}); }
+  /// Integers that may be size expressions: an array of i64 where every
+  /// entry is a constant, else an array of integers and `#stride.size`
+  /// (the module holds an expression per entry, python-free-docs/
+  /// symbolic-sizes.md).
+  void sizes(llvm::StringRef name, const SizeExprs &values) {
+    llvm::SmallVector<int64_t> constants;
+    for (const SizeExpr &v : values)
+      if (std::optional<int64_t> c = v.getConstant())
+        constants.push_back(*c);
+    if (constants.size() == values.size())
+      return ints(name, constants);
+    llvm::SmallVector<mlir::Attribute> entries;
+    for (const SizeExpr &v : values)
+      entries.push_back(v.isConstant()
+                            ? mlir::Attribute(builder.getI64IntegerAttr(
+                                  *v.getConstant()))
+                            : SizeExprAttr::get(builder.getContext(), v));
+    fields.push_back(
+        builder.getNamedAttr(name, builder.getArrayAttr(entries)));
+  }
   void strides(llvm::StringRef name, mlir::Value tensor) {
-    ints(name, callTensorType(tensor).getStrides());
+    sizes(name, callTensorType(tensor).getSymbolicLayout().strides);
   }
   mlir::DictionaryAttr get() { return builder.getDictionaryAttr(fields); }
 

@@ -284,6 +284,7 @@ private:
                                             ArrayRef<Value> tensors);
   LogicalResult bindView(ViewOpInterface view);
   FailureOr<Value> allocFor(Value tensor, Location loc);
+  FailureOr<Value> allocForType(StridedTensorType type, Location loc);
   void bindArguments();
   LogicalResult rewriteReturn(func::ReturnOp ret);
   LogicalResult writeBack(func::ReturnOp ret);
@@ -324,7 +325,11 @@ LogicalResult Outliner::bindView(ViewOpInterface view) {
 }
 
 FailureOr<Value> Outliner::allocFor(Value tensor, Location loc) {
-  auto type = cast<StridedTensorType>(tensor.getType());
+  return allocForType(cast<StridedTensorType>(tensor.getType()), loc);
+}
+
+FailureOr<Value> Outliner::allocForType(StridedTensorType type,
+                                        Location loc) {
   std::optional<Storage> storage = storageOf(type, symbols);
   if (!storage)
     return emitError(loc) << "the storage of " << type << " is too large";
@@ -505,10 +510,16 @@ LogicalResult Outliner::lowerAttention(AttentionOp op) {
     bufferOf[logsumexp] = *stats;
     buffers->push_back(*stats);
   } else {
-    ArrayRef<int64_t> q = op.getQuery().getType().getShape();
-    buffers->push_back(AllocOp::create(
-        builder, op.getLoc(), allocationBytes(q[0] * q[1] * q[2] * 4),
-        /*zeroed=*/false));
+    // Dense f32 [b, h_q, s_q], symbolic where the query is.
+    SizeExprs q = op.getQuery().getType().getSymbolicLayout().shape;
+    SizeExprs rows(q.begin(), q.begin() + 3);
+    auto stats = StridedTensorType::get(
+        builder.getF32Type(),
+        SymbolicLayout{rows, *rowMajorStrides(rows), SizeExpr::constant(0)});
+    FailureOr<Value> scratch = allocForType(stats, op.getLoc());
+    if (failed(scratch))
+      return failure();
+    buffers->push_back(*scratch);
   }
   LibraryCallOp::create(builder, op.getLoc(), "cudnn.sdpa_forward",
                         sdpaForwardDescriptor(op), *buffers);

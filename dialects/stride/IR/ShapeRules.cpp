@@ -24,10 +24,18 @@ bool provenAtMost(Operation *op, const SizeExpr &a, const SizeExpr &b) {
   std::optional<int64_t> ca = a.getConstant(), cb = b.getConstant();
   if (ca && cb)
     return *ca <= *cb;
+  SymbolRanges symbols = enclosingSymbols(op);
   std::optional<SizeExpr> difference = b.minus(a);
   std::optional<SizeInterval> bounds =
-      difference ? difference->bounds(enclosingSymbols(op)) : std::nullopt;
-  return bounds && bounds->lo >= 0;
+      difference ? difference->bounds(symbols) : std::nullopt;
+  if (bounds && bounds->lo >= 0)
+    return true;
+  // Where interval arithmetic is too loose (seq <= seq*seq over seq in
+  // [1, 80]): `b` is `a`, a size, times a factor of at least 1.
+  std::optional<SizeExpr> factor = a.dividedInto(b);
+  std::optional<SizeInterval> factorBounds =
+      factor ? factor->bounds(symbols) : std::nullopt;
+  return factorBounds && factorBounds->lo >= 1;
 }
 
 LogicalResult verifyShapeIs(Operation *op, StringRef what, Value value,

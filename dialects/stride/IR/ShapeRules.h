@@ -30,7 +30,8 @@ namespace stride {
 SizeExprs sizesOf(mlir::Value value);
 
 /// Whether `a <= b` for every value of the symbols in the ranges of `op`'s
-/// function (the bounds of `b - a`); a plain comparison for constants.
+/// function (the bounds of `b - a`, or `b` a monomial `a` times a factor
+/// of at least 1, for a size `a`); a plain comparison for constants.
 bool provenAtMost(mlir::Operation *op, const SizeExpr &a, const SizeExpr &b);
 
 /// `value` has the sizes `expected` (equal expressions); otherwise an

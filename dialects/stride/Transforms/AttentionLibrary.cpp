@@ -17,6 +17,8 @@
 
 #include "OpsBefore.h"
 
+#include "dialects/stride/IR/SymbolicSizes.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 namespace stride {
@@ -38,36 +40,51 @@ bool cudnnTakesHeadDim(int64_t dim) {
   return dim % 8 == 0 && dim > 0 && dim <= kMaxCudnnHeadDim;
 }
 
+/// Whether every value `size` takes is a multiple of `n` bytes of
+/// `elementBytes` each: each coefficient is.
+bool isMultipleOfBytes(const SizeExpr &size, int64_t elementBytes,
+                       int64_t n) {
+  return llvm::all_of(size.terms(), [&](const auto &term) {
+    return term.second * elementBytes % n == 0;
+  });
+}
+
 /// Whether cuDNN reads a [b, h, s, d] tensor of `type` in place: rows
-/// contiguous, the other strides and the offset multiples of 16 bytes.
+/// contiguous, the other strides and the offset multiples of 16 bytes (over
+/// symbolic sizes, for every value of the symbols).
 bool cudnnReadsInPlace(StridedTensorType type) {
   int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
-  ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
-  if (shape[3] > 1 && strides[3] != 1)
+  SymbolicLayout layout = type.getSymbolicLayout();
+  auto isOne = [](const SizeExpr &size) { return size.getConstant() == 1; };
+  if (!isOne(layout.shape[3]) && !isOne(layout.strides[3]))
     return false;
   for (int64_t d = 0; d < 3; ++d)
-    if (shape[d] > 1 && strides[d] * bytes % kCudnnAlignment != 0)
+    if (!isOne(layout.shape[d]) &&
+        !isMultipleOfBytes(layout.strides[d], bytes, kCudnnAlignment))
       return false;
-  return type.getOffset() * bytes % kCudnnAlignment == 0;
+  return isMultipleOfBytes(layout.offset, bytes, kCudnnAlignment);
 }
 
 /// Whether a dim of `type` other than the last addresses one element for
 /// all its indices (a broadcast).
 bool isBroadcast(StridedTensorType type, int64_t dim) {
-  return type.getShape()[dim] > 1 && type.getStrides()[dim] == 0;
+  SymbolicLayout layout = type.getSymbolicLayout();
+  return layout.shape[dim].getConstant() != 1 &&
+         layout.strides[dim].getConstant() == 0;
 }
 
 class Preparer {
 public:
   Preparer(Operation *op, Type element)
-      : ops(op, element), element(element), op(op) {}
+      : ops(op, element), element(element), op(op),
+        symbols(enclosingSymbols(op)) {}
 
   /// `value` itself where cuDNN reads it in place, else a dense copy.
   Value operand(Value value) {
     StridedTensorType type = typeOf(value);
     if (cudnnReadsInPlace(type))
       return value;
-    return ops.into(value, ops.dense(type.getShape(), element));
+    return ops.into(value, denseOf(type, element));
   }
 
   /// `value` as `type` (itself when it has that type, else a copy).
@@ -81,39 +98,38 @@ public:
   /// expanded back to the mask's shape.
   Value bias(Value mask, bool rowsMayBroadcast) {
     StridedTensorType type = typeOf(mask);
-    Dims shape = shapeOf(mask);
     Value small = mask;
     for (int64_t d = 0; d < (rowsMayBroadcast ? 3 : 2); ++d)
       if (isBroadcast(type, d))
-        small = ops.slice(small, d, 0, 1);
+        small = type.isSymbolic()
+                    ? ops.sliceSymbolic(small, d, 0, 1, symbols)
+                    : ops.slice(small, d, 0, 1);
     StridedTensorType smallType = typeOf(small);
-    Dims smallShape = smallType.getShape().vec();
+    StridedTensorType denseSmall = denseOf(smallType, element);
     Value dense;
     if (smallType.getElementType().isInteger(1)) {
       // True attends: 0; false: -inf.
+      Value zero = ops.fullLike(0.0, smallType, element);
+      Value minusInf = ops.fullLike(-kInf, smallType, element); // in this order
       OpBuilder b(op);
-      auto full = [&](double x) {
-        return FullOp::create(b, op->getLoc(), ops.dense(smallShape, element),
-                              b.getF64FloatAttr(x));
-      };
-      Value zero = full(0.0), minusInf = full(-kInf); // in this order
-      dense = WhereOp::create(b, op->getLoc(), ops.dense(smallShape, element),
-                              small, zero, minusInf);
+      dense = WhereOp::create(b, op->getLoc(), denseSmall, small, zero,
+                              minusInf);
     } else {
       bool stillBroadcast = false;
       for (int64_t d = 0; d < 3; ++d)
         stillBroadcast |= isBroadcast(smallType, d);
       dense = stillBroadcast || !cudnnReadsInPlace(smallType)
-                  ? ops.into(small, ops.dense(smallShape, element))
+                  ? ops.into(small, denseSmall)
                   : small;
     }
-    return ops.expand(dense, shape);
+    return ops.expandTo(dense, type);
   }
 
 private:
   OpsBefore ops;
   Type element;
   Operation *op;
+  SymbolRanges symbols;
 };
 
 /// `type`'s shape and element type, dense row-major from element 0: how
@@ -121,8 +137,7 @@ private:
 /// CPU flash attention, for one, returns them heads-innermost), and any
 /// tensor whose strides do not suit it (python-free-docs/attention.md).
 StridedTensorType dense(StridedTensorType type) {
-  return StridedTensorType::getContiguous(type.getShape(),
-                                          type.getElementType());
+  return denseOf(type, type.getElementType());
 }
 
 /// A result cuDNN writes through its strides: itself where they suit
@@ -153,8 +168,13 @@ constexpr int64_t kMaxSplitKvHeadDim = 256;
 constexpr int64_t kMaxSplitKvRowElements = 2048;
 
 /// Whether Stride's split-KV kernel runs `op`: few query rows against the
-/// keys (a decode step), f16, bf16 or f32, the result only.
+/// keys (a decode step), f16, bf16 or f32, the result only, static sizes
+/// (its kernel's bounds are constants).
 bool splitKvTakes(AttentionOp op) {
+  if (llvm::any_of(op->getOperandTypes(), [](Type t) {
+        return cast<StridedTensorType>(t).isSymbolic();
+      }))
+    return false;
   ArrayRef<int64_t> query = op.getQuery().getType().getShape();
   ArrayRef<int64_t> key = op.getKey().getType().getShape();
   ArrayRef<int64_t> value = op.getValue().getType().getShape();

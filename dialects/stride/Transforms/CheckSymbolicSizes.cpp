@@ -9,7 +9,9 @@
 // The backend builds pointwise ops, views (but as_strided of computed
 // values), gathers and reductions over symbolic sizes (kernels that take
 // sizes as arguments, plans sized at run time), and products over symbolic
-// rows (cuBLASLt calls whose descriptors are size expressions); anything
+// rows (cuBLASLt calls whose descriptors are size expressions), and
+// attention over symbolic batch and token counts (a cuDNN call whose graph
+// the runtime builds per shape); anything
 // else over them stops here with one located error naming the op and what
 // is not built
 // (python-free-docs/symbolic-sizes.md).
@@ -142,11 +144,31 @@ std::optional<std::string> missingFor(Operation *op) {
     return std::nullopt;
   if (auto matmul = dyn_cast<MatmulOp>(op))
     return missingForSymbolicProduct(matmul);
-  if (isa<AttentionOp, AttentionBackwardOp>(op))
-    return std::string("attention (cuDNN's graphs and Stride's attention "
-                       "kernels take static shapes; a cuDNN graph per shape, "
-                       "cached by the runtime as cuBLASLt plans are, is not "
-                       "built)");
+  // Attention over a symbolic batch and token counts is one cuDNN call
+  // whose graph the runtime builds per shape; the heads' count (the
+  // verifiers) and the head dims stay static. The fallback refuses what
+  // cuDNN does not take (stride-decompose-attention).
+  auto attentionOperands = [](auto attention) {
+    return SmallVector<Value>{attention.getQuery(), attention.getKey(),
+                              attention.getValue()};
+  };
+  SmallVector<Value> attention;
+  if (auto forward = dyn_cast<AttentionOp>(op))
+    attention = attentionOperands(forward);
+  if (auto backward = dyn_cast<AttentionBackwardOp>(op))
+    attention = attentionOperands(backward);
+  if (!attention.empty()) {
+    if (llvm::any_of(attention, [](Value v) {
+          return !cast<StridedTensorType>(v.getType())
+                      .getSymbolicLayout()
+                      .shape[3]
+                      .isConstant();
+        }))
+      return std::string("attention over a symbolic head dim (cuDNN's "
+                         "graph per shape takes symbolic batch and token "
+                         "counts)");
+    return std::nullopt;
+  }
   // A kernel maps coordinates through a view of a computed value: an
   // index map that names no size (expand, permute, squeeze, unsqueeze,
   // slice, select: a reduction's result broadcast back over its rows), or
@@ -184,7 +206,8 @@ struct CheckSymbolicSizesPass
           << describeSymbol(value ? value->symbol : "?", table)
           << " is not built yet: Stride compiles symbolic sizes for "
              "pointwise ops, views, gathers, concatenations, reductions, "
-             "scans and products over symbolic rows";
+             "scans, products over symbolic rows and attention over "
+             "symbolic batch and token counts";
       if (missing->empty())
         error << " only (issue 44)";
       else

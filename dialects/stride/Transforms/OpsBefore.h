@@ -18,6 +18,7 @@
 
 #include "dialects/stride/IR/StrideOps.h"
 #include "stride/Support/Layout.h"
+#include "stride/Support/SymbolicLayout.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -30,6 +31,18 @@ inline StridedTensorType typeOf(mlir::Value value) {
 }
 
 inline Dims shapeOf(mlir::Value value) { return typeOf(value).getShape().vec(); }
+
+/// `type`'s sizes dense row-major from element 0 in `element`: over
+/// symbolic sizes too, its strides then products of the sizes.
+inline StridedTensorType denseOf(StridedTensorType type, mlir::Type element) {
+  if (!type.isSymbolic())
+    return StridedTensorType::getContiguous(type.getShape(), element);
+  SizeExprs shape = type.getSymbolicLayout().shape;
+  std::optional<SizeExprs> strides = rowMajorStrides(shape);
+  assert(strides && "a verified type's row-major strides do not overflow");
+  return StridedTensorType::get(
+      element, SymbolicLayout{shape, *strides, SizeExpr::constant(0)});
+}
 
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
@@ -91,6 +104,11 @@ public:
   Value full(double x, ArrayRef<int64_t> shape) {
     return FullOp::create(b, loc, dense(shape), b.getF64FloatAttr(x));
   }
+  /// A full of `x` with `like`'s sizes (symbolic or not), dense in
+  /// `element`.
+  Value fullLike(double x, StridedTensorType like, Type element) {
+    return FullOp::create(b, loc, denseOf(like, element), b.getF64FloatAttr(x));
+  }
 
   //===--- Views (Layout.h computes each result layout) -------------------===//
 
@@ -101,6 +119,16 @@ public:
     if (typeOf(value).getShape() == shape)
       return value;
     return make<ExpandOp>(value, inferExpand(typeOf(value).getLayout(), shape));
+  }
+  /// `value` expanded to `like`'s sizes, symbolic or not.
+  Value expandTo(Value value, StridedTensorType like) {
+    if (!typeOf(value).isSymbolic() && !like.isSymbolic())
+      return expand(value, like.getShape());
+    SizeExprs shape = like.getSymbolicLayout().shape;
+    if (typeOf(value).getSymbolicLayout().shape == shape)
+      return value;
+    return makeSymbolic<ExpandOp>(
+        value, stride::inferExpand(typeOf(value).getSymbolicLayout(), shape));
   }
   Value unsqueeze(Value value, int64_t dim) {
     return make<UnsqueezeOp>(value,
@@ -116,6 +144,18 @@ public:
   Value slice(Value value, int64_t dim, int64_t start, int64_t end) {
     return make<SliceOp>(
         value, inferSlice(typeOf(value).getLayout(), dim, start, end, 1),
+        b.getI64IntegerAttr(dim), b.getI64IntegerAttr(start),
+        b.getI64IntegerAttr(end), b.getI64IntegerAttr(1));
+  }
+  /// Indices [start, end) of `dim` of a value of symbolic sizes: the
+  /// bounds hold for every value of the symbols in `table`.
+  Value sliceSymbolic(Value value, int64_t dim, int64_t start, int64_t end,
+                      const SymbolRanges &table) {
+    return makeSymbolic<SliceOp>(
+        value,
+        stride::inferSlice(typeOf(value).getSymbolicLayout(), dim,
+                           SizeExpr::constant(start), SizeExpr::constant(end),
+                           1, table),
         b.getI64IntegerAttr(dim), b.getI64IntegerAttr(start),
         b.getI64IntegerAttr(end), b.getI64IntegerAttr(1));
   }
@@ -214,6 +254,16 @@ private:
     assert(inferred && "the decomposition builds legal views only");
     return OpTy::create(b, loc, typeOf(input).withLayout(*inferred.layout),
                         input, std::forward<Args>(args)...);
+  }
+
+  template <typename OpTy, typename... Args>
+  Value makeSymbolic(Value input, const SymbolicViewResult &inferred,
+                     Args &&...args) {
+    assert(inferred && "the preparation builds legal views only");
+    return OpTy::create(
+        b, loc,
+        StridedTensorType::get(typeOf(input).getElementType(), *inferred.layout),
+        input, std::forward<Args>(args)...);
   }
 
   OpBuilder b;

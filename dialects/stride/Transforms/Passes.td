@@ -22,20 +22,24 @@ def CheckSymbolicSizes : Pass<"stride-check-symbolic-sizes",
     `cumsum`) over them (kernels that take sizes as arguments, plans sized
     at run time: python-free-docs/symbolic-sizes.md), and products over
     symbolic rows and a symbolic leading batch dim with static strides
-    (cuBLASLt calls whose descriptors the runtime evaluates per shape).
+    (cuBLASLt calls whose descriptors the runtime evaluates per shape), and
+    attention over a symbolic batch and token counts with static heads and
+    head dims (one cuDNN call whose graph the runtime builds per shape;
+    `stride-decompose-attention` refuses such an op cuDNN does not take).
     This pass, the first of the pipeline, refuses anything else over
     symbolic sizes with one located error naming the op, the symbol and
     its range, and what is not built: `as_strided` views of computed
     values, products over a symbolic contraction, column count or
-    strides, attention, any other op (scatters, convolutions,
-    collectives), a symbol whose range holds 0, a state of symbolic
-    sizes. A static graph passes unchanged.
+    strides, attention over a symbolic head dim, any other op (scatters,
+    convolutions, collectives), a symbol whose range holds 0, a state of
+    symbolic sizes. A static graph passes unchanged.
 
     ```
     error: 'stride.index_add' over the symbolic size 'seq' (8 to 4096,
     multiples of 8) is not built yet: Stride compiles symbolic sizes for
-    pointwise ops, views, gathers, concatenations, reductions, scans and
-    products over symbolic rows only (issue 44)
+    pointwise ops, views, gathers, concatenations, reductions, scans,
+    products over symbolic rows and attention over symbolic batch and
+    token counts only (issue 44)
     ```
   }];
   let dependentDialects = ["::stride::StrideDialect"];
@@ -234,6 +238,11 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
       query rows (cuDNN's backward misreads a bias broadcast there).
     - Each op kept is marked `stride.keep_fused`; the plan lowers it to a
       `cudnn.sdpa_forward` or `cudnn.sdpa_backward` library call.
+    - Over symbolic batch and token counts the same holds for every value
+      of the symbols: a stride or offset is a multiple of 16 bytes where
+      each coefficient of its expression is, copies and the bias are
+      dense over the symbolic sizes, and the split-KV kernel (static
+      bounds) is never chosen.
 
     A forward op that cuDNN does not take (f32, other head dims,
     `library=none`) with few query rows per key/value head (at most 4
@@ -322,7 +331,10 @@ def DecomposeAttention : Pass<"stride-decompose-attention",
     (`StrideDialect::kKeepFusedAttrName`) or `stride.split_kv`
     (`kSplitKvAttrName`) is left alone: stride-attention-library marks an
     op so when it runs as the fused cuDNN call or as the split-KV kernel.
-    Runs after
+    An op over symbolic sizes that is not kept fused is refused at the op
+    (its products would contract over a symbolic key count, which
+    cuBLASLt's products over symbolic sizes do not take yet), with a note
+    giving its element type and head dims. Runs after
     `stride-legalize-layouts` and before `stride-matmul-layout` and
     `stride-fuse` in the default pipeline.
 

@@ -110,7 +110,8 @@ FailureOr<std::vector<uint8_t>> constantStorage(ElementsAttr value,
 
 /// A library call's descriptor field: integers (an integer, or an array of
 /// them), a size expression (its value at the symbols' `largest` values,
-/// and the expression for run time) or text.
+/// and the expression for run time), an array of integers and size
+/// expressions (each entry so) or text.
 FailureOr<DescriptorField> descriptorField(NamedAttribute field,
                                            Operation *call,
                                            const SymbolValues &largest) {
@@ -129,13 +130,37 @@ FailureOr<DescriptorField> descriptorField(NamedAttribute field,
     out.symbolicInts.push_back(size.getValue());
   } else if (auto ints = dyn_cast<DenseI64ArrayAttr>(value)) {
     out.ints.assign(ints.asArrayRef().begin(), ints.asArrayRef().end());
+  } else if (auto entries = dyn_cast<ArrayAttr>(value)) {
+    // Integers some of which are size expressions: an expression per
+    // entry, a constant one where the entry is an integer.
+    for (Attribute entry : entries) {
+      std::optional<int64_t> atLargest;
+      SizeExpr expr;
+      if (auto integer = dyn_cast<IntegerAttr>(entry)) {
+        atLargest = integer.getInt();
+        expr = SizeExpr::constant(*atLargest);
+      } else if (auto size = dyn_cast<SizeExprAttr>(entry)) {
+        expr = size.getValue();
+        atLargest = expr.evaluate(largest);
+      } else {
+        return call->emitOpError()
+               << "has the descriptor field '" << out.name << "' = " << value
+               << "; an array entry is an integer or a size expression";
+      }
+      if (!atLargest)
+        return call->emitOpError()
+               << "has the descriptor field '" << out.name << "' = " << value
+               << ", which names a symbol the function does not declare";
+      out.ints.push_back(*atLargest);
+      out.symbolicInts.push_back(std::move(expr));
+    }
   } else if (auto text = dyn_cast<StringAttr>(value)) {
     out.text = text.str();
   } else {
     return call->emitOpError()
            << "has the descriptor field '" << out.name << "' = " << value
-           << "; a module holds integers, arrays of i64, size expressions "
-              "and strings";
+           << "; a module holds integers, arrays of i64, size expressions, "
+              "arrays of integers and size expressions, and strings";
   }
   return out;
 }

@@ -1,5 +1,6 @@
-// The backend builds pointwise ops, views, gathers, concatenations, reductions, scans and
-// products over symbolic rows over symbolic sizes
+// The backend builds pointwise ops, views, gathers, concatenations,
+// reductions, scans, products over symbolic rows and attention over
+// symbolic batch and token counts over symbolic sizes
 // (python-free-docs/symbolic-sizes.md); anything else over them stops at
 // stride-check-symbolic-sizes, the first pass of the pipeline, with one
 // located error naming the op and what is not built; a static graph, and a
@@ -49,7 +50,7 @@ func.func @products(%x: !stride.tensor<[rows, 64], f32>, %w: !stride.tensor<64x2
 // A symbolic contraction: at the product.
 func.func @contraction(%x: !stride.tensor<[4, k], f32>, %w: !stride.tensor<[k, 8], f32>) -> !stride.tensor<4x8xf32>
     attributes {stride.symbols = [#stride.symbol<"k", range = [1, 64]>]} {
-  // expected-error @+1 {{'stride.matmul' over the symbolic size 'k' (1 to 64) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, concatenations, reductions, scans and products over symbolic rows, not yet for products over a symbolic contraction or column count (cuBLASLt is called over symbolic rows and a symbolic leading batch dim only) (issue 44)}}
+  // expected-error @+1 {{'stride.matmul' over the symbolic size 'k' (1 to 64) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, concatenations, reductions, scans, products over symbolic rows and attention over symbolic batch and token counts, not yet for products over a symbolic contraction or column count (cuBLASLt is called over symbolic rows and a symbolic leading batch dim only) (issue 44)}}
   %y = stride.matmul %x, %w : !stride.tensor<[4, k], f32>, !stride.tensor<[k, 8], f32> -> !stride.tensor<4x8xf32>
   return %y : !stride.tensor<4x8xf32>
 }
@@ -59,7 +60,7 @@ func.func @contraction(%x: !stride.tensor<[4, k], f32>, %w: !stride.tensor<[k, 8
 // Symbolic rows of batched matrices: the batch strides are symbolic.
 func.func @batched_rows(%a: !stride.tensor<[2, seq, 64], f32>, %b: !stride.tensor<2x64x16xf32>) -> !stride.tensor<[2, seq, 16], f32>
     attributes {stride.symbols = [#stride.symbol<"seq", range = [1, 128]>]} {
-  // expected-error @+1 {{'stride.matmul' over the symbolic size 'seq' (1 to 128) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, concatenations, reductions, scans and products over symbolic rows, not yet for products whose operands or result have symbolic strides or offsets (cuBLASLt reads them at one leading dimension and batch stride for the whole range) (issue 44)}}
+  // expected-error @+1 {{'stride.matmul' over the symbolic size 'seq' (1 to 128) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, concatenations, reductions, scans, products over symbolic rows and attention over symbolic batch and token counts, not yet for products whose operands or result have symbolic strides or offsets (cuBLASLt reads them at one leading dimension and batch stride for the whole range) (issue 44)}}
   %y = stride.matmul %a, %b : !stride.tensor<[2, seq, 64], f32>, !stride.tensor<2x64x16xf32> -> !stride.tensor<[2, seq, 16], f32>
   return %y : !stride.tensor<[2, seq, 16], f32>
 }
@@ -69,19 +70,30 @@ func.func @batched_rows(%a: !stride.tensor<[2, seq, 64], f32>, %b: !stride.tenso
 // A symbolic batch dim after the first.
 func.func @inner_batch(%a: !stride.tensor<[2, heads, 8, 64], f32>, %b: !stride.tensor<[2, heads, 64, 16], f32>) -> !stride.tensor<[2, heads, 8, 16], f32>
     attributes {stride.symbols = [#stride.symbol<"heads", range = [1, 64]>]} {
-  // expected-error @+1 {{'stride.matmul' over the symbolic size 'heads' (1 to 64) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, concatenations, reductions, scans and products over symbolic rows, not yet for products over a symbolic batch dim other than the first (issue 44)}}
+  // expected-error @+1 {{'stride.matmul' over the symbolic size 'heads' (1 to 64) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, concatenations, reductions, scans, products over symbolic rows and attention over symbolic batch and token counts, not yet for products over a symbolic batch dim other than the first (issue 44)}}
   %y = stride.matmul %a, %b : !stride.tensor<[2, heads, 8, 64], f32>, !stride.tensor<[2, heads, 64, 16], f32> -> !stride.tensor<[2, heads, 8, 16], f32>
   return %y : !stride.tensor<[2, heads, 8, 16], f32>
 }
 
 // -----
 
-// Attention over symbolic sizes is not built: at the op.
-func.func @attention(%q: !stride.tensor<[batch, 4, 16, 32], f32>, %k: !stride.tensor<[batch, 4, 16, 32], f32>, %v: !stride.tensor<[batch, 4, 16, 32], f32>) -> !stride.tensor<[batch, 4, 16, 32], f32>
-    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 8]>]} {
-  // expected-error @+1 {{'stride.attention' over the symbolic size 'batch' (1 to 8) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, concatenations, reductions, scans and products over symbolic rows, not yet for attention (cuDNN's graphs and Stride's attention kernels take static shapes; a cuDNN graph per shape, cached by the runtime as cuBLASLt plans are, is not built) (issue 44)}}
-  %o = stride.attention %q, %k, %v scale 0.25 : !stride.tensor<[batch, 4, 16, 32], f32>, !stride.tensor<[batch, 4, 16, 32], f32>, !stride.tensor<[batch, 4, 16, 32], f32> -> !stride.tensor<[batch, 4, 16, 32], f32>
-  return %o : !stride.tensor<[batch, 4, 16, 32], f32>
+// Attention over a symbolic batch and token counts: built (one cuDNN call
+// whose graph the runtime builds per shape; stride-decompose-attention
+// refuses an op cuDNN does not take, decompose-attention-symbolic.mlir).
+func.func @attention(%q: !stride.tensor<[batch, 4, seq, 32], f16>, %k: !stride.tensor<[batch, 4, seq, 32], f16>, %v: !stride.tensor<[batch, 4, seq, 32], f16>) -> !stride.tensor<[batch, 4, seq, 32], f16>
+    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 8]>, #stride.symbol<"seq", range = [1, 512]>]} {
+  %o = stride.attention %q, %k, %v scale 0.25 causal : !stride.tensor<[batch, 4, seq, 32], f16>, !stride.tensor<[batch, 4, seq, 32], f16>, !stride.tensor<[batch, 4, seq, 32], f16> -> !stride.tensor<[batch, 4, seq, 32], f16>
+  return %o : !stride.tensor<[batch, 4, seq, 32], f16>
+}
+
+// -----
+
+// Over a symbolic head dim it is not: at the op.
+func.func @attention_head_dim(%q: !stride.tensor<[batch, 4, 16, d], f16>, %k: !stride.tensor<[batch, 4, 16, d], f16>, %v: !stride.tensor<[batch, 4, 16, 32], f16>) -> !stride.tensor<[batch, 4, 16, 32], f16>
+    attributes {stride.symbols = [#stride.symbol<"batch", range = [1, 8]>, #stride.symbol<"d", range = [8, 64], multiple_of = 8>]} {
+  // expected-error @+1 {{'stride.attention' over the symbolic size 'batch' (1 to 8) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, concatenations, reductions, scans, products over symbolic rows and attention over symbolic batch and token counts, not yet for attention over a symbolic head dim (cuDNN's graph per shape takes symbolic batch and token counts) (issue 44)}}
+  %o = stride.attention %q, %k, %v scale 0.25 : !stride.tensor<[batch, 4, 16, d], f16>, !stride.tensor<[batch, 4, 16, d], f16>, !stride.tensor<[batch, 4, 16, 32], f16> -> !stride.tensor<[batch, 4, 16, 32], f16>
+  return %o : !stride.tensor<[batch, 4, 16, 32], f16>
 }
 
 // -----
@@ -129,7 +141,7 @@ func.func @symbolic_rows(%x: !stride.tensor<[batch, seq], f32>) -> (!stride.tens
 func.func @scatter(%x: !stride.tensor<[seq, 64], f32>, %i: !stride.tensor<[seq], i64>) -> !stride.tensor<16x64xf32>
     attributes {stride.symbols = [#stride.symbol<"seq", range = [8, 4096], multiple_of = 8>]} {
   %z = stride.full 0.0 : !stride.tensor<16x64xf32>
-  // expected-error @+1 {{'stride.index_add' over the symbolic size 'seq' (8 to 4096, multiples of 8) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, concatenations, reductions, scans and products over symbolic rows only (issue 44)}}
+  // expected-error @+1 {{'stride.index_add' over the symbolic size 'seq' (8 to 4096, multiples of 8) is not built yet: Stride compiles symbolic sizes for pointwise ops, views, gathers, concatenations, reductions, scans, products over symbolic rows and attention over symbolic batch and token counts only (issue 44)}}
   %c = stride.index_add %z, %i, %x dim 0 : !stride.tensor<16x64xf32>, !stride.tensor<[seq], i64>, !stride.tensor<[seq, 64], f32> -> !stride.tensor<16x64xf32>
   return %c : !stride.tensor<16x64xf32>
 }
