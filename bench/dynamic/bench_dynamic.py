@@ -11,12 +11,16 @@ Run it on the GPU machine, in the bundle bench/dynamic/prepare.sh makes:
 
     ./run.sh [--only NAME]... [--size N]... [--work DIR] [--iterations N]
 
-Models (random weights; the dynamic dim is the rows of a 2-D input):
+Models (random weights; the dynamic dim is the rows of a 2-D input, or
+the tokens of a language model's ids):
   mlp_f32          Linear(1024, 4096), GELU, Linear(4096, 1024); f32, TF32 off;
                    rows 1 to 4096
   llama_mlp_bf16   a LLaMA layer's second half at 8B-class dims: RMSNorm,
                    gate and up projections (4096 -> 14336), SiLU, down
                    projection, residual add; bf16; rows (tokens) 1 to 4096
+  gpt2_bf16        transformers' GPT2LMHeadModel at GPT-2 small's dims, its
+                   default (sdpa) attention, no cache; bf16; ids [1, T], the
+                   tokens T 1 to 1024 (sizes above 1024 are skipped)
 
 Each model is exported once by the export helper's logic with the rows as
 a torch.export.Dim, compiled once by stridec (the dynamic module), and
@@ -73,17 +77,47 @@ class LlamaMlp(torch.nn.Module):
         return x + self.down(torch.nn.functional.silu(self.gate(h)) * self.up(h))
 
 
+class Gpt2Logits(torch.nn.Module):
+    """transformers' GPT2LMHeadModel at GPT-2 small's dims (12 layers, 768
+    wide, 12 heads, vocab 50257), its default (sdpa) attention, no cache:
+    token ids [1, T] to logits [1, T, vocab]."""
+
+    def __init__(self):
+        super().__init__()
+        self.lm = sx.causal_lm("gpt2", torch.float32, layers=12, width=768,
+                               heads=12, vocab=50257)
+        self.lm.config.use_cache = False
+
+    def forward(self, ids):
+        return self.lm(input_ids=ids, use_cache=False).logits
+
+
+def rows_of(width, dtype):
+    """A 2-D input of `rows` x width, its rows the symbolic dim."""
+    return lambda rows: torch.randn(rows, width, dtype=dtype), 0
+
+
+def tokens_of(vocab):
+    """Token ids [1, rows], the tokens the symbolic dim."""
+    return lambda rows: torch.randint(0, vocab, (1, rows)), 1
+
+
+# name: (the model, (its input at a size, the input's symbolic dim), dtype,
+# tolerance, the largest size)
 MODELS = {
-    "mlp_f32": (lambda: Mlp(), 1024, torch.float32, bm.F32_RTOL),
-    "llama_mlp_bf16": (lambda: LlamaMlp(), 4096, torch.bfloat16, bm.BF16_RTOL),
+    "mlp_f32": (lambda: Mlp(), rows_of(1024, torch.float32), torch.float32,
+                bm.F32_RTOL, ROWS_MAX),
+    "llama_mlp_bf16": (lambda: LlamaMlp(), rows_of(4096, torch.bfloat16),
+                       torch.bfloat16, bm.BF16_RTOL, ROWS_MAX),
+    "gpt2_bf16": (lambda: Gpt2Logits(), tokens_of(50257), torch.bfloat16,
+                  bm.BF16_RTOL, 1024),
 }
 
 
-def export_dynamic(model, width, dtype, directory):
-    """The archive with its rows symbolic in [1, ROWS_MAX]; the symbol's name."""
-    x = torch.randn(8, width, dtype=dtype)
-    rows = torch.export.Dim("rows", min=1, max=ROWS_MAX)
-    program = sx.export_program(model, [x], dynamic_shapes=({0: rows},))
+def export_dynamic(model, example, dim, largest, directory):
+    """The archive with its input's dim `dim` symbolic in [1, largest]."""
+    rows = torch.export.Dim("rows", min=1, max=largest)
+    program = sx.export_program(model, [example(8)], dynamic_shapes=({dim: rows},))
     archive = os.path.join(directory, "model.pt2")
     torch.export.save(program, archive)
     return archive
@@ -138,12 +172,12 @@ def time_torch(model, x, args):
 
 
 def bench_model(name, args):
-    make, width, dtype, rtol = MODELS[name]
+    make, (example, dim), dtype, rtol, largest = MODELS[name]
     work = os.path.join(args.work, name)
     os.makedirs(work, exist_ok=True)
     torch.manual_seed(0)
     model = make().to(dtype).eval()
-    archive = export_dynamic(model, width, dtype, work)
+    archive = export_dynamic(model, example, dim, largest, work)
     symbol = symbol_of(args.bin, archive, work)
     dynamic = os.path.join(work, "dynamic.stridemod")
     dynamic_s, error = compile_module(args.bin, archive, dynamic, work)
@@ -152,14 +186,14 @@ def bench_model(name, args):
     args.compiled_dynamic = torch.compile(model, dynamic=True)
     args.compiled_default = torch.compile(model)
     rows = []
-    for size in args.size:
+    for size in (s for s in args.size if s <= largest):
         row = {"model": name, "rows": size, "dynamic_compile_s": dynamic_s}
         rows.append(row)
-        x = torch.randn(size, width, dtype=dtype, device="cuda")
+        x = example(size).cuda()
         with torch.no_grad():
             expected = model(x).float().cpu()
         x_file = os.path.join(work, f"x-{size}.npy")
-        np.save(x_file, x.float().cpu().numpy())
+        np.save(x_file, sx.to_numpy(x))
         row.update(time_torch(model, x, args))
         if error:
             row["error"] = error
