@@ -18,6 +18,7 @@
 #include "dialects/stride/Transforms/Passes.h"
 
 #include "dialects/stride/IR/Graph.h"
+#include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -128,14 +129,23 @@ bool layoutIsFixed(Value value) {
   return fixed;
 }
 
-/// Whether `product` can be merged with others at all: 2-D of static
-/// sizes (the slices of a merged product over symbolic rows would be views
-/// of a computed value), a constant weight only it reads, a bias (if any)
-/// likewise, no decision of a later pass on it yet, and a result whose
-/// layout may change.
+/// Whether `value` is read through a view.
+bool hasViews(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    return isa<ViewOpInterface>(user);
+  });
+}
+
+/// Whether `product` can be merged with others at all: 2-D, a constant
+/// weight only it reads, a bias (if any) likewise, no decision of a later
+/// pass on it yet, and a result whose layout may change. Over symbolic
+/// rows, a result that no view reads (a view's layout would be inferred
+/// again over the symbols; not done here).
 bool isCandidate(MatmulOp product) {
   StridedTensorType result = product.getResult().getType();
-  if (result.getRank() != 2 || result.isSymbolic() || !weightOf(product) ||
+  if (result.isSymbolic() && hasViews(slicedValueOf(product)))
+    return false;
+  if (result.getRank() != 2 || !weightOf(product) ||
       product.getLhsLayout() || product.getRhsLayout() ||
       product.getRowClasses() || product->hasAttr(StrideDialect::kSkinnyProductAttrName))
     return false;
@@ -202,6 +212,9 @@ Layout sliceLayout(int64_t rows, int64_t total, int64_t start,
 /// Drops from `group` the products whose views would not exist as slices
 /// of the merged product, until the rest all fit.
 void dropMisfits(SmallVector<MatmulOp> &group) {
+  // Over symbolic rows no view reads the products (isCandidate).
+  if (group[0].getResult().getType().isSymbolic())
+    return;
   bool dropped = true;
   while (dropped && group.size() > 1) {
     int64_t rows = group[0].getResult().getType().getShape()[0], total = 0;
@@ -354,11 +367,14 @@ void merge(ArrayRef<MatmulOp> group) {
   Value weight = mergedWeight(builder, loc, group);
   Value bias = mergedBias(builder, loc, group);
   StridedTensorType resultType = first.getResult().getType();
-  int64_t rows = resultType.getShape()[0];
+  Type element = resultType.getElementType();
+  // [rows, total], rows static or a size expression.
+  SymbolicLayout mergedLayout = resultType.getSymbolicLayout();
+  mergedLayout.shape[1] = SizeExpr::constant(total);
+  mergedLayout.strides = {SizeExpr::constant(total), SizeExpr::constant(1)};
+  mergedLayout.offset = SizeExpr::constant(0);
   auto merged = MatmulOp::create(
-      builder, loc,
-      StridedTensorType::getContiguous({rows, total},
-                                       resultType.getElementType()),
+      builder, loc, StridedTensorType::get(element, mergedLayout),
       first.getLhs(), weight, bias, first.getEpilogue(),
       /*lhs_layout=*/nullptr, /*rhs_layout=*/nullptr,
       /*row_classes=*/nullptr);
@@ -368,9 +384,13 @@ void merge(ArrayRef<MatmulOp> group) {
   int64_t start = 0;
   for (MatmulOp product : group) {
     int64_t columns = columnsOf(product);
+    SymbolicViewResult layout =
+        inferSlice(mergedLayout, /*dim=*/1, SizeExpr::constant(start),
+                   SizeExpr::constant(start + columns), /*step=*/1,
+                   enclosingSymbols(first));
+    assert(layout && "columns of the merged product");
     auto slice = SliceOp::create(
-        builder, product.getLoc(),
-        resultType.withLayout(sliceLayout(rows, total, start, columns)),
+        builder, product.getLoc(), StridedTensorType::get(element, *layout.layout),
         sliced, /*dim=*/1, start, start + columns, /*step=*/1);
     start += columns;
     slicedValueOf(product).replaceAllUsesWith(slice.getResult());

@@ -47,7 +47,11 @@ def MergeSiblingProducts : Pass<"stride-merge-sibling-products",
       graph output and no collective's operand (their layouts are fixed:
       a slice would need a copy), and whose views still exist on a slice
       (a `stride.view` that flattens rows of several tokens needs the
-      rows consecutive).
+      rows consecutive). Over symbolic rows (python-free-docs/
+      symbolic-sizes.md) the merged product and its slices have the
+      symbolic rows and static columns, and a product whose result a view
+      reads stays apart (its view would be inferred again over the
+      symbols, which this pass does not do).
 
     Left alone: a weight that is a graph input (a training graph's
     parameters: concatenating them would copy every weight at every run),

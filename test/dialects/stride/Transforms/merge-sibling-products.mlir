@@ -259,3 +259,31 @@ func.func @linear_bias(%x: !stride.tensor<2x4xf32>)
   %rv = stride.sum %v dims [1] : !stride.tensor<2x2xf32> -> !stride.tensor<2xf32>
   return %rq, %rk, %rv : !stride.tensor<2xf32>, !stride.tensor<2xf32>, !stride.tensor<2xf32>
 }
+
+// -----
+
+// Over symbolic rows: products read by no view merge, the merged product
+// and its slices of symbolic rows; a product read through a view stays
+// apart (its view's layout would be inferred again over the symbols).
+// CHECK-LABEL: func.func @symbolic_rows
+// CHECK: %[[P:.*]] = stride.matmul {{.*}} -> <[rows, 8], f32, strides = [8, 1], offset = 0>
+// CHECK: stride.slice %[[P]] dim 1 start 0 end 4 step 1 : {{.*}} -> <[rows, 4], f32, strides = [8, 1], offset = 0>
+// CHECK: stride.slice %[[P]] dim 1 start 4 end 8 step 1 : {{.*}} -> <[rows, 4], f32, strides = [8, 1], offset = 4>
+// CHECK: stride.matmul {{.*}} -> <[rows, 4], f32, strides = [4, 1], offset = 0>
+// CHECK-NOT: stride.matmul
+func.func @symbolic_rows(%x: !stride.tensor<[rows, 8], f32>)
+    -> (!stride.tensor<[rows, 4], f32>, !stride.tensor<[rows], f32, strides = [4], offset = 0>)
+    attributes {stride.symbols = [#stride.symbol<"rows", range = [1, 64]>]} {
+  %wa = stride.constant dense<1.0> : tensor<4x8xf32> : !stride.tensor<4x8xf32>
+  %wb = stride.constant dense<2.0> : tensor<4x8xf32> : !stride.tensor<4x8xf32>
+  %wc = stride.constant dense<3.0> : tensor<4x8xf32> : !stride.tensor<4x8xf32>
+  %ta = stride.permute %wa dims [1, 0] : !stride.tensor<4x8xf32> -> !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>
+  %tb = stride.permute %wb dims [1, 0] : !stride.tensor<4x8xf32> -> !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>
+  %tc = stride.permute %wc dims [1, 0] : !stride.tensor<4x8xf32> -> !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>
+  %a = stride.matmul %x, %ta : !stride.tensor<[rows, 8], f32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<[rows, 4], f32>
+  %b = stride.matmul %x, %tb : !stride.tensor<[rows, 8], f32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<[rows, 4], f32>
+  %c = stride.matmul %x, %tc : !stride.tensor<[rows, 8], f32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<[rows, 4], f32>
+  %s = stride.add %a, %b : !stride.tensor<[rows, 4], f32>, !stride.tensor<[rows, 4], f32> -> !stride.tensor<[rows, 4], f32>
+  %cs = stride.select %c dim 1 index 0 : !stride.tensor<[rows, 4], f32> -> !stride.tensor<[rows], f32, strides = [4], offset = 0>
+  return %s, %cs : !stride.tensor<[rows, 4], f32>, !stride.tensor<[rows], f32, strides = [4], offset = 0>
+}
