@@ -40,6 +40,11 @@ private:
   mlir::LogicalResult printBody(Code &body) override;
   /// The vectorized loop over the `n` elements.
   mlir::LogicalResult printVectorized(Code &body, int64_t n);
+  /// The vectorized loop over `n` elements of symbolic sizes.
+  mlir::LogicalResult printSymbolicVectorized(Code &body, const SizeExpr &n);
+  /// The 4 lanes at `coords` (the first element's), evaluated and stored;
+  /// closes the loop.
+  mlir::LogicalResult printLanes(Code &body, const Coords &coords);
   /// The grid-stride loop over symbolic sizes, its bound and divisors the
   /// kernel's size parameters (python-free-docs/symbolic-sizes.md).
   mlir::LogicalResult printSymbolic(Code &body);

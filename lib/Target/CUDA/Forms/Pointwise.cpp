@@ -46,6 +46,8 @@ LogicalResult PointwisePrinter::printSymbolic(Code &body) {
   body.line("// iteration space: {} elements ({}), sizes from the size "
             "parameters",
             n.str(), formatSizes(facts.symbolicShape));
+  if (schedule.getScheme() == KernelScheme::Vectorized)
+    return printSymbolicVectorized(body, n);
   std::string i = fresh("linear");
   body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
                         "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
@@ -56,6 +58,37 @@ LogicalResult PointwisePrinter::printSymbolic(Code &body) {
   if (failed(storeYields(body, coords)))
     return failure();
   popScope();
+  body.close();
+  return success();
+}
+
+LogicalResult PointwisePrinter::printSymbolicVectorized(Code &body,
+                                                        const SizeExpr &n) {
+  // The scheduler chose it where a quarter of `n` is one term.
+  SizeExpr quads = *SizeExpr::constant(4).dividedInto(n);
+  body.line("// 4 consecutive elements of the innermost dim per thread and "
+            "step; aligned operands move as one 4-element access");
+  std::string q = fresh("quad");
+  body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
+                        "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
+                        "blockDim.x)",
+                        idx, q, sizeText(quads)));
+  std::string first = fresh("linear");
+  body.line("const {} {} = {} * 4;", idx, first, q);
+  Coords coords = delinearize(body, first, facts.symbolicShape);
+  return printLanes(body, coords);
+}
+
+LogicalResult PointwisePrinter::printLanes(Code &body, const Coords &coords) {
+  // Lane k: the coordinates of the first element, the innermost plus k.
+  lanes.assign(4, coords);
+  for (int k = 1; k < 4; ++k) {
+    std::string c = fresh("i");
+    body.line("const {} {} = {} + {};", idx, c, coords.back(), k);
+    lanes[k].back() = c;
+  }
+  if (failed(evalAndStoreLanes(body)))
+    return failure();
   body.close();
   return success();
 }
@@ -71,16 +104,7 @@ LogicalResult PointwisePrinter::printVectorized(Code &body, int64_t n) {
   std::string first = fresh("linear");
   body.line("const {} {} = {} * 4;", idx, first, q);
   Coords coords = delinearize(body, first, iterationShape);
-  lanes.assign(4, coords);
-  for (int k = 1; k < 4; ++k) {
-    std::string c = fresh("i");
-    body.line("const {} {} = {} + {};", idx, c, coords.back(), k);
-    lanes[k].back() = c;
-  }
-  if (failed(evalAndStoreLanes(body)))
-    return failure();
-  body.close();
-  return success();
+  return printLanes(body, coords);
 }
 
 } // namespace stride
