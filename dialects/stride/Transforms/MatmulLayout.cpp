@@ -90,10 +90,11 @@ private:
   /// A product over symbolic sizes (stride-check-symbolic-sizes admits
   /// static strides and offsets only) reads its operands in place and
   /// writes the graph's result layout, at their layouts at the symbols'
-  /// largest values, which hold for every value: no row classes, no
-  /// aligned or zero-padded copies and no padded N, whose choice depends
-  /// on sizes a range does not fix (python-free-docs/symbolic-sizes.md,
-  /// "Library calls over symbolic sizes").
+  /// largest values, which hold for every value: no row classes and no
+  /// aligned or zero-padded copies, whose choice depends on sizes a range
+  /// does not fix (python-free-docs/symbolic-sizes.md, "Library calls over
+  /// symbolic sizes"). An unaligned N, which depends on the weight alone,
+  /// is padded first (padColumnsOverSymbolicRows).
   static LogicalResult decideSymbolic(MatmulOp matmul) {
     if (std::optional<std::string> missing = missingForSymbolicProduct(matmul))
       return matmul.emitOpError()

@@ -42,6 +42,9 @@ private:
   mlir::LogicalResult printVectorized(Code &body, int64_t n);
   /// The vectorized loop over `n` elements of symbolic sizes.
   mlir::LogicalResult printSymbolicVectorized(Code &body, const SizeExpr &n);
+  /// Opens the grid-stride loop over `quads` groups of 4 elements; the
+  /// name of the group's first linear index.
+  std::string openQuadLoop(Code &body, const std::string &quads);
   /// The 4 lanes at `coords` (the first element's), evaluated and stored;
   /// closes the loop.
   mlir::LogicalResult printLanes(Code &body, const Coords &coords);

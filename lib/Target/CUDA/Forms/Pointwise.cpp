@@ -66,17 +66,27 @@ LogicalResult PointwisePrinter::printSymbolicVectorized(Code &body,
                                                         const SizeExpr &n) {
   // The scheduler chose it where a quarter of `n` is one term.
   SizeExpr quads = *SizeExpr::constant(4).dividedInto(n);
+  std::string first = openQuadLoop(body, sizeText(quads));
+  return printLanes(body, delinearize(body, first, facts.symbolicShape));
+}
+
+LogicalResult PointwisePrinter::printVectorized(Code &body, int64_t n) {
+  std::string first = openQuadLoop(body, std::to_string(n / 4));
+  return printLanes(body, delinearize(body, first, iterationShape));
+}
+
+std::string PointwisePrinter::openQuadLoop(Code &body,
+                                           const std::string &quads) {
   body.line("// 4 consecutive elements of the innermost dim per thread and "
             "step; aligned operands move as one 4-element access");
   std::string q = fresh("quad");
   body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
                         "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
                         "blockDim.x)",
-                        idx, q, sizeText(quads)));
+                        idx, q, quads));
   std::string first = fresh("linear");
   body.line("const {} {} = {} * 4;", idx, first, q);
-  Coords coords = delinearize(body, first, facts.symbolicShape);
-  return printLanes(body, coords);
+  return first;
 }
 
 LogicalResult PointwisePrinter::printLanes(Code &body, const Coords &coords) {
@@ -91,20 +101,6 @@ LogicalResult PointwisePrinter::printLanes(Code &body, const Coords &coords) {
     return failure();
   body.close();
   return success();
-}
-
-LogicalResult PointwisePrinter::printVectorized(Code &body, int64_t n) {
-  body.line("// 4 consecutive elements of the innermost dim per thread and "
-            "step; aligned operands move as one 4-element access");
-  std::string q = fresh("quad");
-  body.open(fmt::format("for ({0} {1} = ({0})blockIdx.x * blockDim.x + "
-                        "threadIdx.x; {1} < {2}; {1} += ({0})gridDim.x * "
-                        "blockDim.x)",
-                        idx, q, n / 4));
-  std::string first = fresh("linear");
-  body.line("const {} {} = {} * 4;", idx, first, q);
-  Coords coords = delinearize(body, first, iterationShape);
-  return printLanes(body, coords);
 }
 
 } // namespace stride
