@@ -13,9 +13,14 @@ it prints). Each graph holds
 least 256 MB of valid positions where they fit in 64 copies, so a replay
 does not find the keys in the 50 MB L2 cache), all with the query and the
 mask of a static cache at the position (`kv_idx <= position`, broadcast
-over batch and heads, as transformers builds it); an op's time is the
-plan's over `copies` (with cuDNN it includes the mask's conversion into
-its bias, as in a decode step).
+over batch and heads, as transformers builds it from `cache_position`);
+an op's time is the plan's over `copies`. With `--mask position` (the
+default) the graph computes the mask from the position, an input, as a
+decode step does, so `stride-fold-index-masks` makes it the ops' valid
+key count (kv_length: cuDNN's padding mask, the end of the split-KV
+kernel's keys); with `--mask input` the mask itself is the input, read as
+a boolean mask (cuDNN: a bias over the whole cache), the form before the
+valid key count.
 
 Run it on the GPU machine from the decode bundle (bench/decode/prepare.sh):
     python3 attention_sweep.py --bin bin [--batch 1 --position 4000] [--work DIR]
@@ -44,21 +49,38 @@ def tensor(shape, element="bf16", strides=None):
             f"[{', '.join(str(s) for s in strides)}], offset = 0>")
 
 
-def graph_text(batch, copies):
-    """`copies` decode-step attention ops over distinct caches."""
+def mask_from_position(keep):
+    """The lines that compute `%keep` (key index <= %position[0]) as
+    transformers' mask builder does."""
+    keys = tensor([1, 1, 1, CACHE], "i64")
+    spread = tensor([1, 1, 1, CACHE], "i64", [0, 0, 0, 0])
+    return [
+        "  %p0 = stride.select %position dim 0 index 0 : "
+        f"{tensor([1], 'i64')} -> !stride.tensor<i64>",
+        f"  %keys = stride.iota dim 3 : {keys}",
+        f"  %p = stride.expand %p0 : !stride.tensor<i64> -> {spread}",
+        f"  %keep = stride.cmp le, %keys, %p : {keys}, {spread} -> {keep}"]
+
+
+def graph_text(batch, copies, mask_input=False):
+    """`copies` decode-step attention ops over distinct caches; the mask
+    an input with `mask_input`, else computed from a position input."""
     q = tensor([batch, QUERY_HEADS, 1, HEAD_DIM])
     kv = tensor([batch, KV_HEADS, CACHE, HEAD_DIM])
     keep = tensor([1, 1, 1, CACHE], "i1")
     mask = tensor([batch, QUERY_HEADS, 1, CACHE], "i1", [0, 0, 0, 1])
-    args = [f'%q: {q} {{stride.name = "q"}}',
-            f'%keep: {keep} {{stride.name = "keep"}}']
+    args = [f'%q: {q} {{stride.name = "q"}}']
+    args += ([f'%keep: {keep} {{stride.name = "keep"}}'] if mask_input else
+             [f'%position: {tensor([1], "i64")} {{stride.name = "position"}}'])
     for i in range(copies):
         args += [f'%k{i}: {kv} {{stride.name = "k{i}"}}',
                  f'%v{i}: {kv} {{stride.name = "v{i}"}}']
     results = [f'{q} {{stride.name = "o{i}"}}' for i in range(copies)]
     lines = [f"func.func @attention({', '.join(args)})",
-             f"    -> ({', '.join(results)}) {{",
-             f"  %m = stride.expand %keep : {keep} -> {mask}"]
+             f"    -> ({', '.join(results)}) {{"]
+    if not mask_input:
+        lines += mask_from_position(keep)
+    lines.append(f"  %m = stride.expand %keep : {keep} -> {mask}")
     for i in range(copies):
         lines.append(f"  %o{i} = stride.attention %q, %k{i}, %v{i} mask %m "
                      f"scale {HEAD_DIM ** -0.5:.8e} : {q}, {kv}, {kv}, {mask} -> {q}")
@@ -76,6 +98,11 @@ def main():
     parser.add_argument("--position", type=int, action="append",
                         help="the step's cache position (default 1024 and 4000)")
     parser.add_argument("--iterations", type=int, default=30)
+    parser.add_argument("--mask", choices=("position", "input"),
+                        default="position",
+                        help="compute the mask from a position input (a "
+                        "decode step: valid key counts), or take the mask "
+                        "itself as the input (a bias over the cache)")
     parser.add_argument("--work", default="/tmp/attention-sweep")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
@@ -96,18 +123,25 @@ def main():
             copies = max(1, min(MAX_COPIES, -(-MIN_GRAPH_BYTES // valid_bytes)))
             directory = os.path.join(args.work, f"b{batch}-p{position}")
             os.makedirs(directory, exist_ok=True)
+            mask_input = args.mask == "input"
             with open(os.path.join(directory, "graph.mlir"), "w") as f:
-                f.write(graph_text(batch, copies))
-            keep = os.path.join(directory, "keep.npy")
-            np.save(keep, (np.arange(CACHE) <= position).reshape(1, 1, 1, CACHE))
-            inputs = [("q", query), ("keep", keep)]
+                f.write(graph_text(batch, copies, mask_input))
+            if mask_input:
+                keep = os.path.join(directory, "keep.npy")
+                np.save(keep, (np.arange(CACHE) <= position).reshape(1, 1, 1, CACHE))
+                inputs = [("q", query), ("keep", keep)]
+            else:
+                at = os.path.join(directory, "position.npy")
+                np.save(at, np.array([position], dtype=np.int64))
+                inputs = [("q", query), ("position", at)]
             for i in range(copies):
                 inputs += [(f"k{i}", cache), (f"v{i}", cache)]
             for policy in POLICIES:
                 ms, error = bench(args, directory,
                                   [f"--decode-attention={policy}"], copies,
                                   inputs)
-                print_row([batch, position, policy, copies], ms, error,
+                print_row([batch, position, f"{policy} ({args.mask})", copies],
+                          ms, error,
                           valid_bytes)
     finish()
 

@@ -115,13 +115,26 @@ struct Problem {
         double m = mask.at(b, h, i, j);
         x = booleanMask ? (m != 0.0 ? x : -kInf) : x + m;
       }
-      s[j] = causal && j > i ? -kInf : x;
+      bool valid = validKeys.empty() || j < validKeys[b];
+      s[j] = (causal && j > i) || !valid ? -kInf : x;
+    }
+  }
+
+  /// Reads the forward's kv_length: batch b attends keys j < its value,
+  /// clamped to [0, keys].
+  void setValidKeys(const Tensor &lengths) {
+    validKeys.resize(batch);
+    for (int64_t b = 0; b < batch; ++b) {
+      double n = lengths.getAsDouble(lengths.address({b}));
+      validKeys[b] = int64_t(std::clamp(n, 0.0, double(keys)));
     }
   }
 
   Dense query, key, value, mask;
   double scale;
   bool causal, hasMask = false, booleanMask = false;
+  /// Per batch, the keys it attends (kv_length); empty: all.
+  std::vector<int64_t> validKeys;
   int64_t batch, heads, kvHeads, queries, headDim, keys, valueDim, group;
 };
 
@@ -142,6 +155,8 @@ Status Interpreter::attention(AttentionOp op) {
   Problem p(get(op.getQuery()), get(op.getKey()), get(op.getValue()),
             op.getMask() ? &get(op.getMask()) : nullptr,
             op.getScale().convertToDouble(), op.getCausal());
+  if (Value length = op.getKvLength())
+    p.setValidKeys(get(length));
   Dense out({p.batch, p.heads, p.queries, p.valueDim});
   Dense lse({p.batch, p.heads, p.queries});
   std::vector<double> s(p.keys);

@@ -121,6 +121,11 @@ LogicalResult AttentionOp::verify() {
       failed(verifyShapeIs(*this, "result", getResult(), sizes->output(),
                            "query's batch, heads and rows, value's head dim")))
     return failure();
+  if (Value length = getKvLength();
+      length && failed(verifyShapeIs(*this, "kv_length", length,
+                                     {sizes->batch},
+                                     "one valid key count per batch")))
+    return failure();
   if (Value lse = getLogsumexp())
     return verifyShapeIs(*this, "logsumexp", lse, sizes->rows(),
                          "one per query row: query's batch, heads and rows");

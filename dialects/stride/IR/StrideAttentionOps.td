@@ -15,8 +15,10 @@
 #define STRIDE_ATTENTION_OPS_TD
 
 def Stride_F32Tensor : Stride_TensorOf<[F32], "f32 values">;
+def Stride_I32Tensor : Stride_TensorOf<[I32], "i32 values">;
 
-def Stride_AttentionOp : Stride_Op<"attention", [Pure, Stride_LibraryCall]> {
+def Stride_AttentionOp : Stride_Op<"attention",
+    [Pure, Stride_LibraryCall, AttrSizedOperandSegments]> {
   let summary = "scaled dot-product attention "
                 "(`F.scaled_dot_product_attention`), optionally with each "
                 "row's logsumexp";
@@ -32,7 +34,8 @@ def Stride_AttentionOp : Stride_Op<"attention", [Pure, Stride_LibraryCall]> {
 
     ```
     S[j] = scale * sum_d query[b, h, i, d] * key[b, g, j, d]  (+ mask[b, h, i, j])
-    S[j] = -inf  where the boolean mask is false, or causal and j > i
+    S[j] = -inf  where the boolean mask is false, or causal and j > i,
+                 or j >= kv_length[b]
     P[j] = exp(S[j] - max S) / sum_k exp(S[k] - max S)
     result[b, h, i, :] = sum_j P[j] * value[b, g, j, :]
     logsumexp[b, h, i] = log(sum_j exp(S[j]))     (natural log)
@@ -46,6 +49,14 @@ def Stride_AttentionOp : Stride_Op<"attention", [Pure, Stride_LibraryCall]> {
       element type or boolean (`i1`: true attends, PyTorch's convention). A
       mask shared by heads or rows is a `stride.expand` of a smaller one,
       with stride 0 on the broadcast dims.
+    - `kv_length` (optional) is `[B]`, i32: batch `b` attends keys
+      `j < kv_length[b]` only, the others are masked out as by a false
+      mask. Each value is in `[0, Skv]` (a value outside reads as the
+      nearer bound). It is how a decode step over a static KV cache
+      states the cache's valid length, so that the split-KV kernel reads
+      only that much of the cache (a cuDNN call reads it as a bias):
+      `stride-fold-index-masks` makes it from a mask `key index <=
+      position` over one query row.
     - A row whose scores are all `-inf` (every key masked out) has `P = 0`:
       its result row is 0 and its logsumexp `-inf`. That is PyTorch's math
       backend since 2.5 (`_safe_softmax`); a plain softmax gives NaN there.
@@ -73,12 +84,14 @@ def Stride_AttentionOp : Stride_Op<"attention", [Pure, Stride_LibraryCall]> {
   }];
   let arguments = (ins Stride_FloatTensor:$query, Stride_FloatTensor:$key,
                        Stride_FloatTensor:$value,
-                       Optional<Stride_AnyTensor>:$mask, F64Attr:$scale,
+                       Optional<Stride_AnyTensor>:$mask,
+                       Optional<Stride_I32Tensor>:$kv_length, F64Attr:$scale,
                        UnitAttr:$causal);
   let results = (outs Stride_FloatTensor:$result,
                       Optional<Stride_F32Tensor>:$logsumexp);
   let assemblyFormat = [{
-    $query `,` $key `,` $value (`mask` $mask^)? `scale` $scale
+    $query `,` $key `,` $value (`mask` $mask^)?
+    (`kv_length` `(` $kv_length^ `:` type($kv_length) `)`)? `scale` $scale
     (`causal` $causal^)? attr-dict `:` type($query) `,` type($key) `,`
     type($value) (`,` type($mask)^)? `->` type($result)
     (`,` type($logsumexp)^)?

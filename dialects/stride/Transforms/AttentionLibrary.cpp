@@ -87,6 +87,15 @@ public:
     return ops.into(value, denseOf(type, element));
   }
 
+  /// The kv_length as the boolean mask [B, Hq, Sq, Skv] cuDNN reads as
+  /// its bias (key j attends where j < kv_length[b]): cuDNN's padding mask,
+  /// built as its frontend builds it, gave wrong results on an H200 with
+  /// cuDNN 9.19 (bench/NOTES.md section 61).
+  Value lengthMask(Value length, StridedTensorType scores) {
+    Value keep = ops.validKeys(length, scores.getShape()[3]);
+    return ops.expand(keep, scores.getShape());
+  }
+
   /// `value` as `type` (itself when it has that type, else a copy).
   Value into(Value value, StridedTensorType type) {
     return ops.into(value, type);
@@ -147,7 +156,14 @@ void writable(OpResult result) {
     writeResultAs(result, dense(typeOf(result)));
 }
 
+/// Whether `op` has a valid key count besides a mask (cuDNN reads one
+/// bias; stride-fold-index-masks makes the count in place of the mask).
+bool hasMaskAndLength(AttentionOp op) { return op.getMask() && op.getKvLength(); }
+bool hasMaskAndLength(AttentionBackwardOp) { return false; }
+
 template <typename OpTy> bool cudnnTakes(OpTy op) {
+  if (hasMaskAndLength(op))
+    return false;
   StridedTensorType query = op.getQuery().getType(),
                     value = op.getValue().getType();
   Type element = query.getElementType();
@@ -232,6 +248,15 @@ void prepare(AttentionOp op) {
   op.getQueryMutable().assign(p.operand(op.getQuery()));
   op.getKeyMutable().assign(p.operand(op.getKey()));
   op.getValueMutable().assign(p.operand(op.getValue()));
+  if (Value length = op.getKvLength()) {
+    StridedTensorType result = op.getResult().getType();
+    SmallVector<int64_t> scores(result.getShape());
+    scores.back() = op.getKey().getType().getShape()[2];
+    op.getMaskMutable().assign(p.lengthMask(
+        length, StridedTensorType::getContiguous(
+                    scores, IntegerType::get(op.getContext(), 1))));
+    op.getKvLengthMutable().clear();
+  }
   if (Value mask = op.getMask())
     op.getMaskMutable().assign(p.bias(mask, /*rowsMayBroadcast=*/true));
   writable(cast<OpResult>(op.getResult()));

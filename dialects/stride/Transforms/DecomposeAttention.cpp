@@ -103,11 +103,15 @@ public:
       s = ops.binary<AddOp>(s, ops.widen(mask));
     if (isCausal)
       s = ops.maskOut(ops.causal(queries, keys), s);
+    if (kvLength)
+      s = ops.maskOut(ops.validKeys(kvLength, keys), s);
     return s;
   }
 
   OpsBefore ops;
   Value query, key, value, mask;
+  /// The forward's kv_length, or null.
+  Value kvLength;
   double scale;
   bool isCausal;
   int64_t batch, heads, kvHeads, group, queries, keys;
@@ -118,6 +122,7 @@ private:
 
 void decompose(AttentionOp op) {
   Attention a(op);
+  a.kvLength = op.getKvLength();
   OpsBefore &ops = a.ops;
   Value lse = op.getLogsumexp(), result, logsumexp;
   if (a.keys == 0) {

@@ -196,6 +196,14 @@ public:
   template <typename OpTy> Value binary(Value lhs, Value rhs) {
     return OpTy::create(b, loc, dense(typeOf(lhs).getShape()), lhs, rhs);
   }
+  /// `binary` over symbolic sizes too: the result dense in lhs's sizes.
+  template <typename OpTy> Value binaryLike(Value lhs, Value rhs) {
+    return OpTy::create(b, loc, denseOf(typeOf(lhs), compute), lhs, rhs);
+  }
+  /// `value` converted to `element`, dense in its sizes (symbolic or not).
+  Value castLike(Value value, Type element) {
+    return CastOp::create(b, loc, denseOf(typeOf(value), element), value);
+  }
   Value matmul(Value lhs, Value rhs) {
     Dims shape = shapeOf(lhs);
     shape.back() = shapeOf(rhs).back();
@@ -246,6 +254,22 @@ public:
     Value column = IotaOp::create(b, loc, index, b.getI64IntegerAttr(1));
     return CmpOp::create(b, loc, dense(shape, b.getI1Type()), CmpPredicate::le,
                          column, row);
+  }
+
+  /// The i1 [B, 1, 1, Skv] that is true where key j < lengths[b] (an
+  /// attention's kv_length, [B] integers).
+  Value validKeys(Value lengths, int64_t keys) {
+    int64_t batch = typeOf(lengths).getShape()[0];
+    Dims shape{batch, keys};
+    Value column = IotaOp::create(b, loc, dense(shape, b.getI64Type()),
+                                  b.getI64IntegerAttr(1));
+    Value wide = lengths;
+    if (!typeOf(lengths).getElementType().isInteger(64))
+      wide = CastOp::create(b, loc, dense({batch}, b.getI64Type()), lengths);
+    Value perRow = expand(unsqueeze(wide, 1), shape);
+    Value keep = CmpOp::create(b, loc, dense(shape, b.getI1Type()),
+                               CmpPredicate::lt, column, perRow);
+    return unsqueeze(unsqueeze(keep, 1), 1);
   }
 
 private:

@@ -204,6 +204,48 @@ def RecognizeAttention : Pass<"stride-recognize-attention",
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def FoldIndexMasks : Pass<"stride-fold-index-masks", "::mlir::func::FuncOp"> {
+  let summary = "Boolean attention masks built from index arithmetic become "
+                "the causal flag or a valid key count";
+  let description = [{
+    A model builds its attention mask from `arange`s, a position and
+    comparisons. Where the reference interpreter cannot evaluate it at
+    compile time (symbolic sizes; a decode step's position, an input), this
+    pass reads it from its ops (`dialects/stride/Analysis/IndexForms.h`:
+    integer tensors as affine functions of their coordinates and of one
+    scalar read at run time, booleans as comparisons of them), for every
+    size and every value of the inputs. A boolean mask of `stride.attention`
+    or `stride.attention_backward` over `[b, h, i, j]` that is
+
+    - true everywhere (transformers' packed-sequence test of positions
+      that are an `arange`, and-ed in) is dropped;
+    - `j <= i` (over symbolic query and key counts too) becomes the op's
+      `causal` flag;
+    - `j + c <= s` over one query row, `s` an integer with one element
+      read at run time (a decode step's cache position) and `c` a
+      constant, becomes the forward's `kv_length`: `clamp(s - c + 1, 0,
+      Skv)` as i32 per batch, computed once for the layers that share the
+      position. The split-KV kernel then reads only the valid part of a
+      static KV cache; `stride-attention-library` gives a cuDNN call the
+      count back as a bias (python-free-docs/attention.md, "Masks read
+      from their ops"). Over symbolic sizes the mask stays.
+
+    Any other mask stays. Runs in the default pipeline after
+    `stride-recognize-attention`, before the library decides how each
+    attention runs.
+
+    ```mlir
+    %le = stride.cmp le, %keys, %position : ... -> <1x1x1x4096xi1, ...>
+    %m = stride.expand %le : ... -> <1x32x1x4096xi1, strides = [4096, 0, 4096, 1], offset = 0>
+    %o = stride.attention %q, %k, %v mask %m scale 0.0883 : ...
+    // becomes
+    %n = ... clamp(position + 1, 0, 4096) as i32 : <1xi32>
+    %o = stride.attention %q, %k, %v kv_length(%n : !stride.tensor<1xi32>) scale 0.0883 : ...
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> {
   let summary = "keep the attention ops a library takes fused, in the "
                 "layout it reads, and mark the decode steps it does not take "

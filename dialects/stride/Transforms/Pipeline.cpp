@@ -49,6 +49,9 @@ void stride::buildStridePipeline(OpPassManager &pm,
   // passes below treat as any other.
   if (options.recognizeAttention)
     pm.addNestedPass<func::FuncOp>(createRecognizeAttention());
+  // Masks built from index arithmetic become the causal flag or a valid
+  // key count, which the library reads instead of a bias.
+  pm.addNestedPass<func::FuncOp>(createFoldIndexMasks());
   // Split for tensor parallelism before legalization, which then checks
   // the split graph's layouts.
   if (options.tensorParallel != 1 || options.rank != 0)

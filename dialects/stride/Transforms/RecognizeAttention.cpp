@@ -529,7 +529,8 @@ private:
     result.back() = shapeOf(value).back();
     auto attention = AttentionOp::create(
         rewriter, pv.getLoc(), ops.dense(result), /*logsumexp=*/Type(), query,
-        key, value, mask, rewriter.getF64FloatAttr(o.scale), UnitAttr());
+        key, value, mask, /*kv_length=*/Value(),
+        rewriter.getF64FloatAttr(o.scale), UnitAttr());
     Value out = attention.getResult();
     if (shapeOf(out) != shapeOf(pv))
       out = ops.view(out, shapeOf(pv));

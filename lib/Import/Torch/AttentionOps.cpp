@@ -410,7 +410,8 @@ LogicalResult forward(NodeImporter &n, const Variant &v) {
   auto op = AttentionOp::create(
       n.b(), n.location(), type,
       logsumexp ? Type(resultType(n, 1, a->rows(), DType::F32)) : Type(),
-      a->query, a->key, a->value, a->mask, a->scaleAttr(n.b()),
+      a->query, a->key, a->value, a->mask, /*kv_length=*/Value(),
+      a->scaleAttr(n.b()),
       a->causalAttr(n.b()));
   Value out = a->headless ? squeezeAt(n, op.getResult(), 1) : op.getResult();
   n.setOutput(0, n.toType(out, n.outputType(0)));

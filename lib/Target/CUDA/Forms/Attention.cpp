@@ -124,8 +124,8 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
     body.line("const {} unit = blockIdx.x, slice = 0;", idx);
   declareUnit(body, "unit");
   body.line("const {0} keyBegin = slice * {1};", idx, chunk);
-  body.line("const {0} keyEnd = keyBegin + {1} < {2} ? keyBegin + {1} : {2};",
-            idx, chunk, keys);
+  if (failed(printKeyEnd(body)))
+    return failure();
   body.line("// The lane's group of {} lanes reads one key's row, the lane "
             "its vectors sub, sub + {}, ... of it.",
             lanesPerKey, lanesPerKey);
@@ -182,6 +182,28 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
   body.close();
   printMergeGroups(body);
   return printCombineWarps(body);
+}
+
+LogicalResult AttentionPrinter::printKeyEnd(Code &body) {
+  body.line("const {0} sliceEnd = keyBegin + {1} < {2} ? keyBegin + {1} : {2};",
+            idx, chunk, keys);
+  Value length = op.getKvLength();
+  if (!length) {
+    body.line("const {} keyEnd = sliceEnd;", idx);
+    return success();
+  }
+  // Keys at or past the batch's valid count are never read: a slice
+  // past it ends where it begins (an empty partial result).
+  pushScope();
+  FailureOr<std::string> valid = eval(length, {"b"}, body);
+  popScope();
+  if (failed(valid))
+    return failure();
+  body.line("const {0} validKeys = {1};", idx, *valid);
+  body.line("const {0} keyEnd = validKeys < keyBegin ? keyBegin : "
+            "validKeys < sliceEnd ? validKeys : sliceEnd;",
+            idx);
+  return success();
 }
 
 std::string AttentionPrinter::stepKey(const std::string &stepBegin) const {

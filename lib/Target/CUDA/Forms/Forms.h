@@ -552,6 +552,8 @@ private:
   /// Key `j` of the lane's `u`-th load of the warp step starting at
   /// `stepBegin`, as an expression.
   std::string stepKey(const std::string &stepBegin) const;
+  /// keyEnd: the slice's end, or the batch's kv_length where it is less.
+  mlir::LogicalResult printKeyEnd(Code &body);
   /// The masks of the lane's keys of the warp step starting at `stepBegin`
   /// (printMasks for each), into the arrays named with `suffix`.
   mlir::LogicalResult printStepMasks(Code &body, const std::string &stepBegin,

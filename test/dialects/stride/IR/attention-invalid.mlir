@@ -149,3 +149,19 @@ func.func @f(%do: !q, %q: !q, %k: !kv, %v: !kv, %o: !q, %lse: !lse) {
   %0, %1, %2 = stride.attention_backward %do, %q, %k, %v, %o, %lse scale 0.25 : !q, !q, !kv, !kv, !q, !lse -> !q, !stride.tensor<2x4x6x16xf32>, !kv
   return
 }
+// -----
+!q = !stride.tensor<2x4x1x16xbf16>
+!kv = !stride.tensor<2x2x96x16xbf16>
+func.func @f(%q: !q, %k: !kv, %v: !kv, %n: !stride.tensor<1xi32>) {
+  // expected-error @+1 {{'stride.attention' op kv_length has shape [1], expected [2] (one valid key count per batch)}}
+  %0 = stride.attention %q, %k, %v kv_length(%n : !stride.tensor<1xi32>) scale 0.25 : !q, !kv, !kv -> !q
+  return
+}
+// -----
+!q = !stride.tensor<2x4x1x16xbf16>
+!kv = !stride.tensor<2x2x96x16xbf16>
+func.func @f(%q: !q, %k: !kv, %v: !kv, %n: !stride.tensor<2xi64>) {
+  // expected-error @+1 {{'stride.attention' op operand #3 must be stride tensor of i32 values, but got '!stride.tensor<2xi64, strides = [1], offset = 0>'}}
+  %0 = stride.attention %q, %k, %v kv_length(%n : !stride.tensor<2xi64>) scale 0.25 : !q, !kv, !kv -> !q
+  return
+}

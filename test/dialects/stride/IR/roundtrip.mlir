@@ -222,6 +222,12 @@ func.func @attention(%q: !aq, %k: !akv, %v: !akv, %do: !aq,
     %m: !stride.tensor<5xi1>, %b: !stride.tensor<3x5xbf16>) {
   // CHECK: stride.attention %{{.*}}, %{{.*}}, %{{.*}} scale 3.500000e-01 : <2x4x3x8xbf16, {{.*}}>, <2x2x5x8xbf16, {{.*}}>, <2x2x5x8xbf16, {{.*}}> -> <2x4x3x8xbf16
   %0 = stride.attention %q, %k, %v scale 0.35 : !aq, !akv, !akv -> !aq
+  // CHECK: stride.attention %{{.*}}, %{{.*}}, %{{.*}} mask %{{.*}} kv_length(%{{.*}} : !stride.tensor<2xi32, strides = [1], offset = 0>) scale 3.500000e-01 : {{.*}}, !stride.tensor<2x4x3x5xi1, strides = [0, 0, 0, 1], offset = 0> -> <2x4x3x8xbf16
+  %n = stride.full 3.0 : !stride.tensor<2xi32>
+  %mv = stride.expand %m : !stride.tensor<5xi1>
+      -> !stride.tensor<2x4x3x5xi1, strides = [0, 0, 0, 1], offset = 0>
+  %valid = stride.attention %q, %k, %v mask %mv kv_length(%n : !stride.tensor<2xi32>) scale 0.35
+      : !aq, !akv, !akv, !stride.tensor<2x4x3x5xi1, strides = [0, 0, 0, 1], offset = 0> -> !aq
   %me = stride.expand %m : !stride.tensor<5xi1>
       -> !stride.tensor<2x4x3x5xi1, strides = [0, 0, 0, 1], offset = 0>
   // CHECK: %[[O:.*]], %[[LSE:.*]] = stride.attention %{{.*}}, %{{.*}}, %{{.*}} mask %{{.*}} scale 3.500000e-01 causal : {{.*}}, !stride.tensor<2x4x3x5xi1, strides = [0, 0, 0, 1], offset = 0> -> <2x4x3x8xbf16, {{.*}}>, !stride.tensor<2x4x3xf32

@@ -190,3 +190,30 @@ func.func @decode_step(%q: !stride.tensor<2x8x1x128xbf16>, %k: !stride.tensor<2x
         -> !stride.tensor<2x8x5x128xbf16>
   return %o, %o2, %o5 : !stride.tensor<2x8x1x128xbf16>, !stride.tensor<2x8x1x128xbf16>, !stride.tensor<2x8x5x128xbf16>
 }
+
+// -----
+
+// A valid key count (kv_length, from stride-fold-index-masks) becomes the
+// boolean mask key < kv_length[b], read as cuDNN's bias like any mask:
+// cuDNN's padding mask gave wrong results on an H200 (bench/NOTES.md
+// section 61). A count beside a mask cuDNN does not take: the split-KV
+// kernel does (with library=none, both).
+// CHECK-LABEL: func.func @valid_keys
+// CHECK: %[[KEYS:.*]] = stride.iota dim 1 : <2x96xi64
+// CHECK: %[[WIDE:.*]] = stride.cast %arg3
+// CHECK: %[[KEEP:.*]] = stride.cmp lt, %[[KEYS]], %{{.*}}
+// CHECK: stride.where
+// CHECK: stride.attention %arg0, %arg1, %arg2 mask %{{.*}} scale 1.250000e-01 {stride.keep_fused} :
+// CHECK-NOT: kv_length
+// CHECK: stride.attention %arg0, %arg1, %arg2 mask %arg4 kv_length(%arg3 : {{.*}}) scale 1.250000e-01 {stride.split_kv} :
+// NONE-LABEL: func.func @valid_keys
+// NONE: stride.attention %arg0, %arg1, %arg2 kv_length(%arg3 : {{.*}}) scale 1.250000e-01 {stride.split_kv} :
+// NONE: stride.attention %arg0, %arg1, %arg2 mask %arg4 kv_length(%arg3 : {{.*}}) scale 1.250000e-01 {stride.split_kv} :
+!q = !stride.tensor<2x8x1x64xbf16>
+!kv = !stride.tensor<2x2x96x64xbf16>
+!m = !stride.tensor<2x8x1x96xbf16>
+func.func @valid_keys(%q: !q, %k: !kv, %v: !kv, %n: !stride.tensor<2xi32>, %m: !m) -> (!q, !q) {
+  %o = stride.attention %q, %k, %v kv_length(%n : !stride.tensor<2xi32>) scale 0.125 : !q, !kv, !kv -> !q
+  %o2 = stride.attention %q, %k, %v mask %m kv_length(%n : !stride.tensor<2xi32>) scale 0.125 : !q, !kv, !kv, !m -> !q
+  return %o, %o2 : !q, !q
+}
