@@ -328,6 +328,14 @@ cl::opt<bool> noRowMajorPointwise(
              "(stride-row-major-pointwise)"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> noSkinnyPrologue(
+    "no-skinny-prologue",
+    cl::desc("Keep the pointwise kernel that computes a skinny product's "
+             "rows (a decoder's SwiGLU before its down projection) a kernel "
+             "of its own instead of computing them in the product's kernel "
+             "(python-free-docs/matmul.md, \"Skinny products\")"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> noMergeSiblingProducts(
     "no-merge-sibling-products",
     cl::desc("Keep the products that read the same activations against "
@@ -587,6 +595,7 @@ int main(int argc, char **argv) {
   options.pipeline.splitKvAttention = !noSplitKvAttention;
   options.pipeline.decodeAttention = decodeAttention;
   options.pipeline.skinnyProducts = skinnyProducts;
+  options.pipeline.skinnyPrologue = !noSkinnyPrologue;
   options.pipeline.padOperandRows = padOperandRows;
   options.pipeline.padContraction = padContraction;
   options.pipeline.convolutions = convolutions;

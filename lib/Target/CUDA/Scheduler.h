@@ -247,7 +247,10 @@ private:
   void scheduleSkinnyProduct();
   /// The skinny product's elements per load: 16 bytes' worth where the
   /// offsets and row strides of the weight and the activations are
-  /// multiples of it, else the largest power of two that is.
+  /// multiples of it, else the largest power of two that is. With a
+  /// prologue the activations are the kernel inputs it reads along K
+  /// (innermost stride 1); an input it reads otherwise (broadcast along K)
+  /// is read element by element and does not bound the width.
   int64_t skinnyVectorWidth(MatmulOp op);
   /// The output columns a warp of the skinny product takes (the option's,
   /// or kSkinnyColumnsPerWarp / kWideSkinnyColumnsPerWarp / 1 by the rows

@@ -614,7 +614,15 @@ private:
   /// One step of a lane: `stepLoads` loads of `count` elements, from `kk`
   /// 32 * `count` apart, of each column's weight row (all issued first) and
   /// of each row of the activations, into the sums.
-  void printStep(Code &body, int64_t count, int64_t stepLoads);
+  mlir::LogicalResult printStep(Code &body, int64_t count, int64_t stepLoads);
+  /// Row `r`'s `count` activations from K element `k` as `name`: one load,
+  /// or the prologue evaluated at each (KernelFacts::productPrologue).
+  /// Returns how to read element `e` as a float.
+  mlir::FailureOr<std::string> loadActivations(Code &body, int64_t count,
+                                               const std::string &k,
+                                               const std::string &name);
+  /// The prologue's op names, for the kernel's comment.
+  std::string describePrologue();
   /// Each row's and column's sum over the warp's lanes; a lane per (row,
   /// column) stores it (one slice) or its partial (several).
   mlir::LogicalResult printWarpSums(Code &body);

@@ -13,8 +13,10 @@
 // K. Its lanes stream the columns' weight rows `vector_width` elements per
 // load (16 bytes where the layouts allow), lane l at elements l * width,
 // (l + 32) * width, ..., so that each warp load is 512 consecutive bytes;
-// for each row of A the lane loads the same elements of the row and adds
-// the products into its sums, in f32. The activations are small and read
+// for each row of A the lane loads the same elements of the row (or, with
+// a prologue, evaluates the ops that compute them at those elements, their
+// inputs read a group at a time where aligned) and adds the products into
+// its sums, in f32. The activations are small and read
 // by every warp: they stay in the L1 and L2 caches. The elements of a
 // slice past its last whole vector (K not a multiple of the width) are
 // taken one per lane. Shuffles then sum each row's and column's lanes; with
@@ -48,16 +50,19 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
   element = storageType(op.getLhs().getType().getDType());
   std::optional<unsigned> lhs = rootArgument(op.getLhs());
   std::optional<unsigned> rhs = rootArgument(op.getRhs());
-  if (!lhs || !rhs)
+  if ((!lhs && facts.productPrologue.empty()) || !rhs)
     return (error(op) << "the skinny product reads operands that are not "
                          "kernel inputs");
-  lhsArg = *lhs;
+  lhsArg = lhs.value_or(0);
   rhsArg = *rhs;
   body.line("// skinny product at {}: {} rows x {} columns over K = {}, a "
             "warp per {} columns, loads of {} elements ({} per column in "
             "flight), K in {} slices of {}",
             formatLocation(op.getLoc()), rows, columns, depth, tile, width,
             loads, slices, chunk);
+  if (!facts.productPrologue.empty())
+    body.line("// its rows computed where they are read, by {} ops: {}",
+              facts.productPrologue.size(), describePrologue());
   if (rows * columns == 0) {
     body.line("// nothing to compute: the kernel is never launched");
     return success();
@@ -110,14 +115,58 @@ LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
     body.line("#pragma unroll 4");
   }
   body.open(fmt::format("for (; kk < kWhole; kk += {})", 32 * width));
-  printStep(body, width, 1);
+  if (failed(printStep(body, width, 1)))
+    return failure();
   body.close();
   if (depth % width != 0) {
     body.open("for (kk = kWhole + lane; kk < kEnd; kk += 32)");
-    printStep(body, 1, 1);
+    if (failed(printStep(body, 1, 1)))
+      return failure();
     body.close();
   }
   return printWarpSums(body);
+}
+
+std::string SkinnyMatmulPrinter::describePrologue() {
+  std::string names;
+  for (Operation *member : facts.productPrologue)
+    names += (names.empty() ? "" : ", ") + opName(member);
+  return names;
+}
+
+FailureOr<std::string>
+SkinnyMatmulPrinter::loadActivations(Code &body, int64_t count,
+                                     const std::string &k,
+                                     const std::string &name) {
+  if (facts.productPrologue.empty()) {
+    body.line("const stride_vecn<{}, {}> {} = {};", element, count, name,
+              vectorLoad(count, lhsArg, op.getLhs(), {"r", k}));
+    return fmt::format("stride_ld(&{}.v[e])", name);
+  }
+  // The prologue at the group's elements (row r, K elements k...), its
+  // inputs read a group at a time where they are aligned.
+  body.line("float {}[{}];", name, count);
+  pushScope();
+  lanes.clear();
+  for (int64_t e = 0; e < count; ++e)
+    lanes.push_back({"r", e == 0 ? k : fmt::format("{} + {}", k, e)});
+  mapLanesThroughViews = true;
+  LogicalResult status = success();
+  for (int64_t e = 0; e < count && succeeded(status); ++e) {
+    vectorLane = count > 1 ? static_cast<int>(e) : -1;
+    FailureOr<std::string> v = eval(op.getLhs(), lanes[e], body);
+    if (failed(v))
+      status = failure();
+    else
+      body.line("{}[{}] = {};", name, e, *v);
+  }
+  vectorLane = -1;
+  mapLanesThroughViews = false;
+  lanes.clear();
+  popScope();
+  if (failed(status))
+    return failure();
+  return fmt::format("{}[e]", name);
 }
 
 std::string SkinnyMatmulPrinter::vectorLoad(int64_t count, unsigned arg,
@@ -129,8 +178,8 @@ std::string SkinnyMatmulPrinter::vectorLoad(int64_t count, unsigned arg,
       address(cast<StridedTensorType>(operand.getType()), coords));
 }
 
-void SkinnyMatmulPrinter::printStep(Code &body, int64_t count,
-                                    int64_t stepLoads) {
+LogicalResult SkinnyMatmulPrinter::printStep(Code &body, int64_t count,
+                                             int64_t stepLoads) {
   std::string type = fmt::format("stride_vecn<{}, {}>", element, count);
   auto at = [&](int64_t u) {
     return u == 0 ? std::string("kk")
@@ -148,17 +197,19 @@ void SkinnyMatmulPrinter::printStep(Code &body, int64_t count,
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   for (int64_t u = 0; u < stepLoads; ++u) {
-    std::string a = stepLoads == 1 ? "a" : fmt::format("a{}", u);
-    body.line("const {} {} = {};", type, a,
-              vectorLoad(count, lhsArg, op.getLhs(), {"r", at(u)}));
+    FailureOr<std::string> x = loadActivations(
+        body, count, at(u), stepLoads == 1 ? "a" : fmt::format("a{}", u));
+    if (failed(x))
+      return failure();
     body.line("#pragma unroll");
     body.open(fmt::format("for (int e = 0; e < {}; ++e)", count));
-    body.line("const float x = stride_ld(&{}.v[e]);", a);
+    body.line("const float x = {};", *x);
     for (int64_t j = 0; j < tile; ++j)
       body.line("acc[r][{}] += x * stride_ld(&{}.v[e]);", j, weight(j, u));
     body.close();
   }
   body.close();
+  return success();
 }
 
 LogicalResult SkinnyMatmulPrinter::printWarpSums(Code &body) {
