@@ -67,13 +67,37 @@ KernelOp prologueKernelOf(MatmulOp product) {
   return producer;
 }
 
+/// Erases `op` and the views of its results, which no other op reads.
+void eraseWithViews(Operation *op) {
+  for (Value result : op->getResults())
+    for (Operation *user : llvm::make_early_inc_range(result.getUsers()))
+      eraseWithViews(user);
+  op->erase();
+}
+
+/// The name of `op`'s kernel, whose ops are `body`'s: the op's and its
+/// position (`matmul_3`), or with a prologue its functional ops'
+/// (`sigmoid_mul_mul_matmul`).
+std::string kernelName(Block &body, Operation *op, bool withPrologue,
+                       unsigned position, KernelNameTable &names) {
+  if (!withPrologue)
+    return names.insert(op->getName().stripDialect().str() + "_" +
+                        std::to_string(position));
+  SmallVector<Operation *> named;
+  for (Operation &member : body.without_terminator())
+    if (!isa<ViewOpInterface>(member))
+      named.push_back(&member);
+  return names.insert(kernelBaseName(named));
+}
+
 /// Replaces `op` by a kernel of its own; with `prologue` (a kernel computing
 /// `op`'s operand 0 through views), that kernel's ops and the views come
 /// first in the body, and it is erased.
 void outlineOp(Operation *op, KernelOp prologue, KernelNameTable &names,
                unsigned position) {
-  OpBuilder builder(op);
   auto body = std::make_unique<Block>();
+  OpBuilder builder(op->getContext());
+  builder.setInsertionPointToStart(body.get());
   IRMapping mapping;
   SmallVector<Value> inputs;
   auto input = [&](Value value) {
@@ -82,9 +106,7 @@ void outlineOp(Operation *op, KernelOp prologue, KernelNameTable &names,
     inputs.push_back(value);
     mapping.map(value, body->addArgument(value.getType(), value.getLoc()));
   };
-  builder.setInsertionPointToStart(body.get());
-  SmallVector<Operation *> chain;
-  SmallVector<Location> locs;
+  Location loc = op->getLoc();
   if (prologue) {
     for (auto [arg, value] : llvm::zip(prologue.getBodyBlock().getArguments(),
                                        prologue.getInputs())) {
@@ -95,41 +117,26 @@ void outlineOp(Operation *op, KernelOp prologue, KernelNameTable &names,
       builder.clone(member, mapping);
     mapping.map(prologue.getResult(0),
                 mapping.lookup(prologue.getYield().getValues().front()));
+    SmallVector<Operation *> chain;
     viewChainBase(op->getOperand(0), &chain);
     for (Operation *view : chain)
       builder.clone(*view, mapping);
-    locs.push_back(prologue.getLoc());
+    loc = FusedLoc::get(op->getContext(), {prologue.getLoc(), loc});
   }
   for (Value operand : op->getOperands())
     input(operand);
   Operation *clone = builder.clone(*op, mapping);
   YieldOp::create(builder, op->getLoc(), clone->getResults());
-  locs.push_back(op->getLoc());
 
-  std::string name;
-  if (prologue) {
-    SmallVector<Operation *> named;
-    for (Operation &member : body->without_terminator())
-      if (!isa<ViewOpInterface>(member))
-        named.push_back(&member);
-    name = names.insert(kernelBaseName(named));
-  } else {
-    name = names.insert(op->getName().stripDialect().str() + "_" +
-                        std::to_string(position));
-  }
   builder.setInsertionPoint(op);
-  auto kernel =
-      KernelOp::create(builder, FusedLoc::get(op->getContext(), locs),
-                       op->getResultTypes(), name, inputs);
+  auto kernel = KernelOp::create(
+      builder, loc, op->getResultTypes(),
+      kernelName(*body, op, bool(prologue), position, names), inputs);
   kernel.getBody().push_back(body.release());
   op->replaceAllUsesWith(kernel.getResults());
   op->erase();
-  if (!prologue)
-    return;
-  for (Operation *view : llvm::reverse(chain))
-    if (view->use_empty())
-      view->erase();
-  prologue->erase();
+  if (prologue)
+    eraseWithViews(prologue);
 }
 
 struct OutlineKernelsPass
@@ -190,7 +197,9 @@ std::string stride::kernelBaseName(ArrayRef<Operation *> ops) {
   for (size_t i = 0; i < ops.size(); ++i) {
     if (ops.size() > kMaxNameOps && i >= kMaxNameOps - 1 && i + 1 < ops.size())
       continue;
-    base += (base.empty() ? "" : "_") + ops[i]->getName().stripDialect().str();
+    if (!base.empty())
+      base += '_';
+    base += ops[i]->getName().stripDialect();
   }
   // A lone op's name is often a C function's (max, exp, div): the backend
   // emits `extern "C"` kernels named after the kernel.

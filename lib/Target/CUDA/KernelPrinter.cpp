@@ -274,7 +274,7 @@ FailureOr<std::string> KernelPrinter::evalUncached(Value value,
       if (!vec) {
         std::string vecType = vectorType(storageType(dtype), lanes.size());
         vec = declareValue(
-            code, vecType, fresh("quad"),
+            code, vecType, fresh(lanes.size() == 4 ? "quad" : "vec"),
             fmt::format("*reinterpret_cast<const {} *>(&in{}[{}])", vecType,
                         *arg, address(type, lanes[0])));
         memo.back()[vecKey] = *vec;
@@ -698,8 +698,8 @@ bool KernelPrinter::isVectorAccess(StridedTensorType type,
   if (type.isSymbolic())
     return group == 4 && isSymbolicVectorAccess(type.getSymbolicLayout());
   ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
-  if (shape.empty() || shape.back() % group != 0 || strides.back() != 1 ||
-      type.getOffset() % group != 0)
+  if (shape.empty() || (!lanesAlongRows && shape.back() % group != 0) ||
+      strides.back() != 1 || type.getOffset() % group != 0)
     return false;
   for (size_t d = 0; d + 1 < shape.size(); ++d)
     if (shape[d] != 1 && strides[d] % group != 0)
@@ -719,7 +719,7 @@ FailureOr<std::string> KernelPrinter::evalViewSource(Operation *view,
                                                      const Coords &mapped,
                                                      Code &code) {
   Value source = cast<ViewOpInterface>(view).getSource();
-  if (!mapLanesThroughViews || vectorLane < 0 ||
+  if (!lanesAlongRows || vectorLane < 0 ||
       coords != ArrayRef<std::string>(lanes[vectorLane]))
     return eval(source, mapped, code);
   // The lanes stay a group where each lane's innermost coordinate maps to

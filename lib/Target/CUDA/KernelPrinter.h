@@ -147,9 +147,9 @@ protected:
   /// True when `type` read (or written) at the current lane's coordinates
   /// is element `lane` of an aligned group of consecutive elements, one per
   /// lane (4, or the skinny product's vector width): the coordinates are
-  /// the lane's own, the innermost size is a multiple of the group, the
-  /// innermost stride is 1, and the offset and every other stride are
-  /// multiples of the group.
+  /// the lane's own, the innermost size is a multiple of the group (but
+  /// with lanesAlongRows), the innermost stride is 1, and the offset and
+  /// every other stride are multiples of the group.
   bool isVectorAccess(StridedTensorType type,
                       llvm::ArrayRef<std::string> coords);
   /// The C++ type of a group of `count` elements of `storage` type.
@@ -210,13 +210,16 @@ protected:
   /// and each lane's coordinates (consecutive in the innermost dim).
   int vectorLane = -1;
   llvm::SmallVector<Coords, 4> lanes;
-  /// Whether a view of a computed value read at the current lane's
-  /// coordinates passes the lanes on: where its index map sends each
-  /// lane's innermost coordinate to itself and the other coordinates alike
-  /// for every lane, the source's lanes are the mapped ones, so that the
-  /// inputs under it are still read a group at a time (the skinny
-  /// product's prologue, read through the views between it and the lhs).
-  bool mapLanesThroughViews = false;
+  /// Whether the lanes are groups of K elements of the skinny product's
+  /// rows (its prologue), which start at multiples of the group and never
+  /// cross the end of a row: an access of them needs no innermost size that
+  /// is a multiple of the group (isVectorAccess), and a view of a computed
+  /// value read at the current lane's coordinates passes the lanes on where
+  /// its index map sends each lane's innermost coordinate to itself and the
+  /// other coordinates alike for every lane, so that the inputs under it
+  /// (through the views between the prologue and the lhs) are still read a
+  /// group at a time.
+  bool lanesAlongRows = false;
 
   /// `op`'s result at `coords`, its operands evaluated there (no memo).
   mlir::FailureOr<std::string>
@@ -232,7 +235,7 @@ private:
   mlir::FailureOr<Coords> mapThroughView(mlir::Operation *view,
                                          llvm::ArrayRef<std::string> coords);
   /// `view`'s source at the coordinates `mapped` of its element at
-  /// `coords`; with mapLanesThroughViews, at the lanes mapped through it
+  /// `coords`; with lanesAlongRows, at the lanes mapped through it
   /// where they stay a group (see there).
   mlir::FailureOr<std::string> evalViewSource(mlir::Operation *view,
                                               llvm::ArrayRef<std::string> coords,

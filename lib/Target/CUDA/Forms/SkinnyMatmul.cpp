@@ -109,7 +109,8 @@ LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
     body.line("// {} loads per column issued before any is used.", loads);
     body.open(fmt::format("for (; kk + {} < kWhole; kk += {})",
                           (loads - 1) * 32 * width, loads * 32 * width));
-    printStep(body, width, loads);
+    if (failed(printStep(body, width, loads)))
+      return failure();
     body.close();
   } else {
     body.line("#pragma unroll 4");
@@ -150,7 +151,7 @@ SkinnyMatmulPrinter::loadActivations(Code &body, int64_t count,
   lanes.clear();
   for (int64_t e = 0; e < count; ++e)
     lanes.push_back({"r", e == 0 ? k : fmt::format("{} + {}", k, e)});
-  mapLanesThroughViews = true;
+  lanesAlongRows = true;
   LogicalResult status = success();
   for (int64_t e = 0; e < count && succeeded(status); ++e) {
     vectorLane = count > 1 ? static_cast<int>(e) : -1;
@@ -161,7 +162,7 @@ SkinnyMatmulPrinter::loadActivations(Code &body, int64_t count,
       body.line("{}[{}] = {};", name, e, *v);
   }
   vectorLane = -1;
-  mapLanesThroughViews = false;
+  lanesAlongRows = false;
   lanes.clear();
   popScope();
   if (failed(status))

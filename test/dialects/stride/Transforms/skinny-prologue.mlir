@@ -15,14 +15,15 @@
 // the SwiGLU's, the view, then the product.
 // CHECK-LABEL: func.func @swiglu
 // CHECK-NOT: stride.kernel "sigmoid_mul_mul"
-// CHECK: %[[K:.*]] = stride.kernel "sigmoid_mul_mul_matmul" ins(%arg0, %{{.*}} : !stride.tensor<1x32xbf16>, !stride.tensor<16x8xbf16, strides = [1, 16], offset = 0>) -> (!stride.tensor<1x8xbf16>)
-// CHECK-NEXT: ^bb0(%[[GU:.*]]: !stride.tensor<1x32xbf16>, %[[W:.*]]: !stride.tensor<16x8xbf16, strides = [1, 16], offset = 0>):
+// CHECK: %[[K:.*]] = stride.kernel "sigmoid_mul_mul_matmul" ins(%arg0, %{{.*}} : !stride.tensor<1x32xbf16{{.*}}>, !stride.tensor<16x8xbf16, strides = [1, 16], offset = 0>) -> (!stride.tensor<1x8xbf16{{.*}}>)
+// CHECK-NEXT: ^bb0(%[[GU:[^:]*]]: !stride.tensor<1x32xbf16{{.*}}>, %[[W:[^:]*]]: !stride.tensor<16x8xbf16, strides = [1, 16], offset = 0>):
 // CHECK-NEXT: %[[G:.*]] = stride.slice %[[GU]] dim 1 start 0 end 16
 // CHECK-NEXT: %[[S:.*]] = stride.sigmoid %[[G]]
 // CHECK-NEXT: %[[SI:.*]] = stride.mul %[[G]], %[[S]]
 // CHECK-NEXT: %[[U:.*]] = stride.slice %[[GU]] dim 1 start 16 end 32
 // CHECK-NEXT: %[[A:.*]] = stride.mul %[[SI]], %[[U]]
-// CHECK-NEXT: %[[AV:.*]] = stride.view %[[A]]
+// CHECK-NEXT: %[[A3:.*]] = stride.view %[[A]] : {{.*}} -> <1x1x16xbf16
+// CHECK-NEXT: %[[AV:.*]] = stride.view %[[A3]] : {{.*}} -> <1x16xbf16
 // CHECK-NEXT: %[[P:.*]] = stride.matmul %[[AV]], %[[W]] {stride.skinny_product}
 // CHECK-NEXT: stride.yield %[[P]]
 // CHECK: return %[[K]]
