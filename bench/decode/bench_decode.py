@@ -38,8 +38,8 @@ rows) and runs both beside the first compile (`auto` unless a
 their errors against eager and their slowest steps
 (python-free-docs/matmul.md, "Skinny products").
 `--compare-skinny-prologue` also compiles each step under
-`--no-skinny-prologue` (the SwiGLU a kernel of its own, not the down
-projection's prologue) and runs it beside the first compile.
+`--skinny-prologue` (the SwiGLU computed by the down projection's kernel,
+not a kernel of its own) and runs it beside the first compile.
 
 The bytes floor of a step: the weights it reads (every parameter but the
 embedding table, of which it reads B rows) plus the valid part of the cache
@@ -72,7 +72,7 @@ BF16_RTOL = 2e-2
 VARIANTS = {
     "skinny": ("--skinny-products", ("library", "generated")),
     "attention": ("--decode-attention", ("split-kv", "library")),
-    "prologue": ("--no-skinny-prologue", ("true",)),
+    "prologue": ("--skinny-prologue", ("true",)),
 }
 LLAMA_8B_LAYER = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
 
@@ -384,10 +384,10 @@ def main(argv=None):
                         "and =generated and run both beside the default (a second "
                         "table)")
     parser.add_argument("--compare-skinny-prologue", action="store_true",
-                        help="also compile each step with --no-skinny-prologue "
-                        "(the SwiGLU a kernel of its own before the down "
-                        "projection) and run it beside the default (a second "
-                        "table, key prologue_true)")
+                        help="also compile each step with --skinny-prologue "
+                        "(the SwiGLU computed by the down projection's kernel) "
+                        "and run it beside the default (a second table, key "
+                        "prologue_true)")
     parser.add_argument("--compare-decode-attention", action="store_true",
                         help="also compile each step with --decode-attention=split-kv "
                         "and =library (cuDNN) and run both beside the default (a "

@@ -328,11 +328,12 @@ cl::opt<bool> noRowMajorPointwise(
              "(stride-row-major-pointwise)"),
     cl::init(false), cl::cat(stridecCategory));
 
-cl::opt<bool> noSkinnyPrologue(
-    "no-skinny-prologue",
-    cl::desc("Keep the pointwise kernel that computes a skinny product's "
-             "rows (a decoder's SwiGLU before its down projection) a kernel "
-             "of its own instead of computing them in the product's kernel "
+cl::opt<bool> skinnyPrologue(
+    "skinny-prologue",
+    cl::desc("Compute a skinny product's rows in its kernel where a "
+             "pointwise kernel computes them for it alone (a decoder's SwiGLU "
+             "before its down projection), instead of that kernel; off by "
+             "default, measured slower on an H200 "
              "(python-free-docs/matmul.md, \"Skinny products\")"),
     cl::init(false), cl::cat(stridecCategory));
 
@@ -595,7 +596,7 @@ int main(int argc, char **argv) {
   options.pipeline.splitKvAttention = !noSplitKvAttention;
   options.pipeline.decodeAttention = decodeAttention;
   options.pipeline.skinnyProducts = skinnyProducts;
-  options.pipeline.skinnyPrologue = !noSkinnyPrologue;
+  options.pipeline.skinnyPrologue = skinnyPrologue;
   options.pipeline.padOperandRows = padOperandRows;
   options.pipeline.padContraction = padContraction;
   options.pipeline.convolutions = convolutions;

@@ -619,7 +619,8 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
     view's layout. Kernels are named after the op and its position,
     e.g. `add_1`.
 
-    With `skinny-prologue` (the default), a skinny product whose lhs (its
+    With `skinny-prologue` (off by default: measured slower, see
+    python-free-docs/matmul.md), a skinny product whose lhs (its
     few rows, read through views) is the one result of a pointwise kernel
     (form (a)) of as many elements that nothing else reads takes that
     kernel's ops as its prologue: the product's kernel computes the rows
@@ -661,7 +662,7 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
     ```
   }];
   let options = [
-    Option<"skinnyPrologue", "skinny-prologue", "bool", "true",
+    Option<"skinnyPrologue", "skinny-prologue", "bool", "false",
            "Compute the rows of a skinny product in its kernel where a "
            "pointwise kernel computes them for it alone (its prologue)">,
   ];

@@ -179,7 +179,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("With form-kernels: compute a skinny product's rows in "
                      "its kernel where a pointwise kernel computes them for "
                      "it alone (stride-outline-kernels)"),
-      llvm::cl::init(true)};
+      llvm::cl::init(false)};
   Option<bool> padOperandRows{
       *this, "pad-operand-rows",
       llvm::cl::desc("Copy f16/bf16 product operands whose rows are not "

@@ -80,8 +80,9 @@ struct PipelineOptions {
   /// Compute a skinny product's rows in its kernel where a pointwise
   /// kernel computes them for it alone (stride-outline-kernels'
   /// skinny-prologue option; a decoder's SwiGLU before its down
-  /// projection).
-  bool skinnyPrologue = true;
+  /// projection). Off by default: measured slower on an H200
+  /// (python-free-docs/matmul.md, "Skinny products").
+  bool skinnyPrologue = false;
   /// Copy f16/bf16 product operands whose rows are not 16-byte multiples
   /// into aligned rows (stride-matmul-layout's pad-operand-rows option).
   bool padOperandRows = true;

@@ -235,19 +235,38 @@ void Scheduler::scheduleSkinnyProduct() {
   if (rows * columns == 0)
     return;
   int64_t groups = ceilDiv(columns, tile), warps = threads / 32;
-  int64_t rowBytes =
-      depth * static_cast<int64_t>(dtypeSize(op.getLhs().getType().getDType()));
+  int64_t elementBytes =
+      static_cast<int64_t>(dtypeSize(op.getLhs().getType().getDType()));
   slices = std::clamp<int64_t>(
       kSkinnyWarpsPerMultiprocessor * multiprocessors / groups, 1,
-      std::max<int64_t>(1, rowBytes / kMinSkinnySliceBytes));
+      std::max<int64_t>(1, depth * elementBytes / kMinSkinnySliceBytes));
   // Slices of whole vectors: none left empty.
   slices = ceilDiv(depth, sliceLength(depth, slices, vectorWidth));
-  launch(ceilDiv(groups, warps) * slices, threads, 1, slices > 1 ? 1 : -1);
+  if (!facts.productPrologue.empty())
+    scheduleStagedSkinnyProduct(rows, depth, groups, elementBytes);
+  else
+    launch(ceilDiv(groups, warps) * slices, threads, 1, slices > 1 ? 1 : -1);
   if (slices == 1)
     return;
   scratch.push_back(slices * rows * columns *
                     static_cast<int64_t>(sizeof(float)));
   launch(ceilDiv(rows * columns, threads), threads, 1, /*phase=*/2);
+}
+
+void Scheduler::scheduleStagedSkinnyProduct(int64_t rows, int64_t depth,
+                                            int64_t groups,
+                                            int64_t elementBytes) {
+  threads = kSkinnyStagedThreads;
+  auto stageBytes = [&] {
+    return rows * sliceLength(depth, slices, vectorWidth) * elementBytes;
+  };
+  while (stageBytes() > kMaxSkinnyStageBytes &&
+         sliceLength(depth, slices, vectorWidth) > vectorWidth)
+    ++slices;
+  slices = ceilDiv(depth, sliceLength(depth, slices, vectorWidth));
+  int64_t blocks =
+      std::min(ceilDiv(groups, threads / 32), int64_t(multiprocessors));
+  launch(blocks * slices, threads, 1, slices > 1 ? 1 : -1, stageBytes());
 }
 
 int64_t Scheduler::skinnyColumnsPerWarp(int64_t rows, int64_t columns) {

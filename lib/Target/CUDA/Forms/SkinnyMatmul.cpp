@@ -48,11 +48,16 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
   loads = std::max<int64_t>(1, schedule.getElementsPerThread() / width);
   chunk = sliceLength(depth, slices, width);
   element = storageType(op.getLhs().getType().getDType());
+  staged = launchAt(0).getShared() > 0;
   std::optional<unsigned> lhs = rootArgument(op.getLhs());
   std::optional<unsigned> rhs = rootArgument(op.getRhs());
   if ((!lhs && facts.productPrologue.empty()) || !rhs)
     return (error(op) << "the skinny product reads operands that are not "
                          "kernel inputs");
+  if (!facts.productPrologue.empty() && !staged)
+    return (error(op) << "the skinny product's prologue is evaluated once per "
+                         "block into shared memory, but the schedule gives "
+                         "its launch none");
   lhsArg = lhs.value_or(0);
   rhsArg = *rhs;
   body.line("// skinny product at {}: {} rows x {} columns over K = {}, a "
@@ -76,6 +81,8 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
 }
 
 LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
+  if (staged)
+    return printStagedSlice(body);
   if (slices > 1)
     body.line("const {0} group = ({0})(blockIdx.x / {1}) * {2} + warp, "
               "slice = blockIdx.x % {1};",
@@ -87,12 +94,76 @@ LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
   body.line("if (column0 >= {}) return; // the whole warp: past the last "
             "column",
             columns);
+  printSliceBounds(body);
+  return printColumns(body);
+}
+
+void SkinnyMatmulPrinter::printSliceBounds(Code &body) {
   body.line("const {} kBegin = slice * {};", idx, chunk);
   body.line("const {0} kEnd = kBegin + {1} < {2} ? kBegin + {1} : {2};", idx,
             chunk, depth);
   body.line("const {} kWhole = kBegin + (kEnd - kBegin) / {} * {}; // the "
             "slice's whole vectors end here",
             idx, width, width);
+}
+
+LogicalResult SkinnyMatmulPrinter::printStagedSlice(Code &body) {
+  body.line("const {} slice = blockIdx.x % {};", idx, slices);
+  printSliceBounds(body);
+  if (failed(printStage(body)))
+    return failure();
+  body.open(fmt::format("for ({0} group = ({0})(blockIdx.x / {1}) * {2} + "
+                        "warp; group < {3}; group += ({0})(gridDim.x / {1}) "
+                        "* {2})",
+                        idx, slices, warps, ceilDiv(columns, tile)));
+  body.line("const {} column0 = group * {};", idx, tile);
+  if (failed(printColumns(body)))
+    return failure();
+  body.close();
+  return success();
+}
+
+LogicalResult SkinnyMatmulPrinter::printStage(Code &body) {
+  int64_t threads = schedule.getThreads();
+  body.line("// The block evaluates the prologue once at each element of A's "
+            "rows over its slice, into shared memory; its warps read them "
+            "there.");
+  body.line("STRIDE_DYNAMIC_SHARED(stageBytes); // {} bytes",
+            launchAt(0).getShared());
+  body.line("{0} *stage = reinterpret_cast<{0} *>(stageBytes); // [row][k - "
+            "kBegin]",
+            element);
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.open(fmt::format("for ({0} k = kBegin + threadIdx.x * {1}; k < kWhole; "
+                        "k += {2})",
+                        idx, width, threads * width));
+  if (failed(stageGroup(body, width)))
+    return failure();
+  body.close();
+  if (depth % width != 0) {
+    body.open(fmt::format(
+        "for ({} k = kWhole + threadIdx.x; k < kEnd; k += {})", idx, threads));
+    if (failed(stageGroup(body, 1)))
+      return failure();
+    body.close();
+  }
+  body.close();
+  body.line("__syncthreads();");
+  return success();
+}
+
+LogicalResult SkinnyMatmulPrinter::stageGroup(Code &body, int64_t count) {
+  FailureOr<std::string> x = evalPrologue(body, count, "k", "a");
+  if (failed(x))
+    return failure();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int e = 0; e < {}; ++e)", count));
+  body.line("stride_st(&stage[r * {} + k - kBegin + e], {});", chunk, *x);
+  body.close();
+  return success();
+}
+
+LogicalResult SkinnyMatmulPrinter::printColumns(Code &body) {
   body.line("// A column past the last reads the last one's weight (its sums "
             "are not stored).");
   for (int64_t j = 0; j < tile; ++j)
@@ -139,11 +210,21 @@ FailureOr<std::string>
 SkinnyMatmulPrinter::loadActivations(Code &body, int64_t count,
                                      const std::string &k,
                                      const std::string &name) {
-  if (facts.productPrologue.empty()) {
-    body.line("const stride_vecn<{}, {}> {} = {};", element, count, name,
+  std::string type = fmt::format("stride_vecn<{}, {}>", element, count);
+  if (staged)
+    body.line("const {0} {1} = *reinterpret_cast<const {0} *>(&stage[r * {2} "
+              "+ {3} - kBegin]);",
+              type, name, chunk, k);
+  else
+    body.line("const {} {} = {};", type, name,
               vectorLoad(count, lhsArg, op.getLhs(), {"r", k}));
-    return fmt::format("stride_ld(&{}.v[e])", name);
-  }
+  return fmt::format("stride_ld(&{}.v[e])", name);
+}
+
+FailureOr<std::string>
+SkinnyMatmulPrinter::evalPrologue(Code &body, int64_t count,
+                                  const std::string &k,
+                                  const std::string &name) {
   // The prologue at the group's elements (row r, K elements k...), its
   // inputs read a group at a time where they are aligned.
   body.line("float {}[{}];", name, count);

@@ -1,14 +1,15 @@
-// stride-outline-kernels gives a skinny product the pointwise kernel that
-// computes its rows for it alone as its prologue (python-free-docs/matmul.md,
-// "Skinny products"): a decoder's SwiGLU before its down projection is
-// computed where the product reads it, and its kernel is gone. The cases
-// that stay apart: another reader, a product that is no skinny product
-// (33 rows), a reduction, and the option off.
-// RUN: stride-opt --stride-outline-kernels -split-input-file %s | FileCheck %s
-// RUN: stride-opt --stride-outline-kernels=skinny-prologue=false -split-input-file %s | FileCheck %s --check-prefix=OFF
+// With skinny-prologue, stride-outline-kernels gives a skinny product the
+// pointwise kernel that computes its rows for it alone as its prologue
+// (python-free-docs/matmul.md, "Skinny products"): a decoder's SwiGLU
+// before its down projection is computed where the product reads it, and
+// its kernel is gone. The cases that stay apart: another reader, a product
+// that is no skinny product (33 rows), a reduction, and the option off
+// (the default).
+// RUN: stride-opt --stride-outline-kernels=skinny-prologue=true -split-input-file %s | FileCheck %s
+// RUN: stride-opt --stride-outline-kernels -split-input-file %s | FileCheck %s --check-prefix=OFF
 // And from the ops, through the pipeline (fusion forms the SwiGLU's kernel):
-// RUN: stride-opt --stride-pipeline=form-kernels=true -split-input-file %s | FileCheck %s --check-prefix=PIPE
-// RUN: stride-opt --stride-pipeline="form-kernels=true skinny-prologue=false" -split-input-file %s | FileCheck %s --check-prefix=PIPE-OFF
+// RUN: stride-opt --stride-pipeline="form-kernels=true skinny-prologue=true" -split-input-file %s | FileCheck %s --check-prefix=PIPE
+// RUN: stride-opt --stride-pipeline=form-kernels=true -split-input-file %s | FileCheck %s --check-prefix=PIPE-OFF
 
 // The SwiGLU of a merged gate/up product's slices, read by the down
 // projection through a view: one kernel, named after its ops, whose body is
