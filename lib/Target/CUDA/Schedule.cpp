@@ -257,10 +257,14 @@ void Scheduler::scheduleStagedSkinnyProduct(int64_t rows, int64_t depth,
                                             int64_t groups,
                                             int64_t elementBytes) {
   threads = kSkinnyStagedThreads;
+  // Within what a block of the arch may take.
+  int64_t maxStageBytes = std::min(
+      kMaxSkinnyStageBytes, archFacts(options.arch).sharedBytesPerMultiprocessor -
+                                kSharedBytesReservedPerBlock);
   auto stageBytes = [&] {
     return rows * sliceLength(depth, slices, vectorWidth) * elementBytes;
   };
-  while (stageBytes() > kMaxSkinnyStageBytes &&
+  while (stageBytes() > maxStageBytes &&
          sliceLength(depth, slices, vectorWidth) > vectorWidth)
     ++slices;
   slices = ceilDiv(depth, sliceLength(depth, slices, vectorWidth));

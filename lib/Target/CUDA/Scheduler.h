@@ -128,8 +128,9 @@ constexpr int64_t kSkinnyWarpsPerMultiprocessor = 16;
 constexpr int64_t kMinSkinnySliceBytes = 4096;
 /// A skinny product with a prologue stages its rows: each block evaluates
 /// the prologue once at every element of its slice of the rows, into
-/// shared memory (at most kMaxSkinnyStageBytes, else K is split into more
-/// slices), then its warps read them from there, a block of
+/// shared memory (at most kMaxSkinnyStageBytes, and what a block of the
+/// arch may take; else K is split into more slices), then its warps read
+/// them from there, a block of
 /// kSkinnyStagedThreads per multiprocessor and slice, each warp looping
 /// over its column groups. Measured on an H200 (a decoder's SwiGLU before
 /// its 4096 x 14336 bf16 down projection, python-free-docs/matmul.md,
