@@ -37,6 +37,9 @@ rows) and runs both beside the first compile (`auto` unless a
 --stridec-option says otherwise): a second table gives the three times,
 their errors against eager and their slowest steps
 (python-free-docs/matmul.md, "Skinny products").
+`--compare-skinny-prologue` also compiles each step under
+`--skinny-prologue` (the SwiGLU computed by the down projection's kernel,
+not a kernel of its own) and runs it beside the first compile.
 
 The bytes floor of a step: the weights it reads (every parameter but the
 embedding table, of which it reads B rows) plus the valid part of the cache
@@ -69,6 +72,7 @@ BF16_RTOL = 2e-2
 VARIANTS = {
     "skinny": ("--skinny-products", ("library", "generated")),
     "attention": ("--decode-attention", ("split-kv", "library")),
+    "prologue": ("--skinny-prologue", ("true",)),
 }
 LLAMA_8B_LAYER = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
 
@@ -211,7 +215,8 @@ def variant_keys(args):
     """The variants asked for: (key, option, value) for each, key as
     "<variant>_<value>" (row entries "<key>_ms" and so on)."""
     asked = {"skinny": args.compare_skinny,
-             "attention": args.compare_decode_attention}
+             "attention": args.compare_decode_attention,
+             "prologue": args.compare_skinny_prologue}
     return [(f"{name}_{value}", option, value)
             for name, (option, values) in VARIANTS.items() if asked[name]
             for value in values]
@@ -378,6 +383,11 @@ def main(argv=None):
                         help="also compile each step with --skinny-products=library "
                         "and =generated and run both beside the default (a second "
                         "table)")
+    parser.add_argument("--compare-skinny-prologue", action="store_true",
+                        help="also compile each step with --skinny-prologue "
+                        "(the SwiGLU computed by the down projection's kernel) "
+                        "and run it beside the default (a second table, key "
+                        "prologue_true)")
     parser.add_argument("--compare-decode-attention", action="store_true",
                         help="also compile each step with --decode-attention=split-kv "
                         "and =library (cuDNN) and run both beside the default (a "

@@ -71,6 +71,9 @@ TEST_F(ModuleCacheTest, KeyFollowsInputNameAndOptions) {
   CompileOptions apart = options;
   apart.pipeline.mergeSiblingProducts = false;
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", apart));
+  CompileOptions prologue = options;
+  prologue.pipeline.skinnyPrologue = !options.pipeline.skinnyPrologue;
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", prologue));
   CompileOptions graphOrders = options;
   graphOrders.pipeline.rowMajorPointwise = false;
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", graphOrders));

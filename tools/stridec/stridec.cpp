@@ -328,6 +328,15 @@ cl::opt<bool> noRowMajorPointwise(
              "(stride-row-major-pointwise)"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> skinnyPrologue(
+    "skinny-prologue",
+    cl::desc("Compute a skinny product's rows in its kernel where a "
+             "pointwise kernel computes them for it alone (a decoder's SwiGLU "
+             "before its down projection), instead of that kernel; off by "
+             "default, measured slower on an H200 "
+             "(python-free-docs/matmul.md, \"Skinny products\")"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> noMergeSiblingProducts(
     "no-merge-sibling-products",
     cl::desc("Keep the products that read the same activations against "
@@ -587,6 +596,7 @@ int main(int argc, char **argv) {
   options.pipeline.splitKvAttention = !noSplitKvAttention;
   options.pipeline.decodeAttention = decodeAttention;
   options.pipeline.skinnyProducts = skinnyProducts;
+  options.pipeline.skinnyPrologue = skinnyPrologue;
   options.pipeline.padOperandRows = padOperandRows;
   options.pipeline.padContraction = padContraction;
   options.pipeline.convolutions = convolutions;

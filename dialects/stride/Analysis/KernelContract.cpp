@@ -331,6 +331,7 @@ private:
   FailureOr<KernelClass> classifyScatter();
   FailureOr<KernelClass> classifyScan();
   FailureOr<KernelClass> classifyOwnKernelOp();
+  LogicalResult checkProductPrologue(MatmulOp product);
   LogicalResult checkSoleYield(Operation *root);
   FailureOr<KernelClass> classifyReduction();
   FailureOr<KernelClass> classifyRowReductions();
@@ -594,7 +595,8 @@ FailureOr<KernelClass> KernelClassifier::classifyScan() {
 
 /// Forms (f) and (g): one attention op (marked for the split-KV kernel) or
 /// one product marked for the skinny product kernel, the only yielded
-/// value; the rest of the kernel are views of its operands.
+/// value; the rest of the kernel are views of its operands, and for the
+/// product the prologue that computes its lhs (checkProductPrologue).
 FailureOr<KernelClass> KernelClassifier::classifyOwnKernelOp() {
   Operation *root = ownKernelOps.front();
   bool attention = isa<AttentionOp>(root);
@@ -604,12 +606,17 @@ FailureOr<KernelClass> KernelClassifier::classifyOwnKernelOp() {
            << "needs a kernel of its own, but shares one with another op "
               "that does"
            << Violation::Note(root, "the first such op");
-  for (Operation &op : body.without_terminator())
-    if (&op != root && !isa<ViewOpInterface>(op))
-      return Violation(report, &op)
-             << "shares its kernel with " << what << "; such a kernel "
-             << "holds only the op and views of its operands"
-             << Violation::Note(root, "the op");
+  if (auto product = dyn_cast<MatmulOp>(root)) {
+    if (failed(checkProductPrologue(product)))
+      return failure();
+  } else {
+    for (Operation &op : body.without_terminator())
+      if (&op != root && !isa<ViewOpInterface>(op))
+        return Violation(report, &op)
+               << "shares its kernel with " << what << "; such a kernel "
+               << "holds only the op and views of its operands"
+               << Violation::Note(root, "the op");
+  }
   if (auto forward = dyn_cast<AttentionOp>(root); forward && forward.getLogsumexp())
     return Violation(report, root)
            << "has a logsumexp result; the attention kernel computes the "
@@ -623,6 +630,48 @@ FailureOr<KernelClass> KernelClassifier::classifyOwnKernelOp() {
   result.form = attention ? KernelForm::Attention : KernelForm::SkinnyProduct;
   result.root = root;
   return result;
+}
+
+/// Form (g)'s prologue: the functional ops beside the product compute its
+/// lhs (form (a)'s ops, read through views); its weight and bias are
+/// kernel inputs read through views.
+LogicalResult KernelClassifier::checkProductPrologue(MatmulOp product) {
+  for (Value operand : {product.getRhs(), product.getBias()}) {
+    if (!operand)
+      continue;
+    if (Operation *def = viewChainBase(operand).getDefiningOp())
+      return Violation(report, def)
+             << "computes the skinny product's "
+             << (operand == product.getRhs() ? "weight" : "bias")
+             << "; only its lhs (the rows) may be computed in its kernel"
+             << Violation::Note(product, "the product");
+  }
+  // The ops the lhs depends on, through views.
+  llvm::SetVector<Operation *> prologue;
+  SmallVector<Value> work{product.getLhs()};
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def || (!isa<ViewOpInterface>(def) && !prologue.insert(def)))
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  for (Operation &op : body.without_terminator()) {
+    if (&op == product.getOperation() || isa<ViewOpInterface>(op))
+      continue;
+    if (!prologue.contains(&op))
+      return Violation(report, &op)
+             << "shares its kernel with a skinny product but computes no "
+                "part of its lhs; such a kernel holds the product, views of "
+                "its operands and the pointwise ops that compute its lhs"
+             << Violation::Note(product, "the product");
+    if (!isPointwiseLikeOp(&op))
+      return Violation(report, &op)
+             << "computes the skinny product's lhs but is no pointwise op; "
+                "a skinny product's prologue holds form (a)'s ops and views"
+             << Violation::Note(product, "the product");
+    result.prologueOps.push_back(&op);
+  }
+  return success();
 }
 
 FailureOr<KernelClass> KernelClassifier::classifyReduction() {

@@ -158,8 +158,10 @@ enum class KernelForm {
   Attention,
   /// (g) One matrix product of few rows (`stride.skinny_product`, marked
   /// by stride-matmul-layout; checkSkinnyProduct says which), the only
-  /// yielded value, its operands read through views; iteration space = its
-  /// result's shape.
+  /// yielded value, its weight and bias read through views; its lhs (the
+  /// rows) read through views or computed by a prologue of form (a)'s ops
+  /// and views (KernelClass::prologueOps), evaluated at the lhs's
+  /// coordinates; iteration space = its result's shape.
   SkinnyProduct,
 };
 
@@ -205,6 +207,12 @@ struct KernelClass {
   llvm::SmallVector<unsigned> rowResults;
   /// The index scatter of an IndexScatter kernel (its root), else null.
   IndexScatterOpInterface scatter;
+  /// For SkinnyProduct: the functional ops that compute the product's lhs
+  /// (its prologue, the SwiGLU before a decoder's down projection), in
+  /// block order; a backend evaluates them at each lhs element it reads.
+  /// Empty where the lhs is a kernel input read through views, and for the
+  /// other forms.
+  llvm::SmallVector<mlir::Operation *> prologueOps;
 };
 
 /// The most rows of activations (the lhs's rows, the tokens of a decode

@@ -50,9 +50,6 @@ using namespace stride;
 
 namespace {
 
-/// Kernel names list at most this many ops (the first ones and the last).
-constexpr size_t kMaxNameOps = 6;
-
 /// How many times the groups are formed with row outputs before they are
 /// formed without (Fuser::run): each time refuses the ones that did not
 /// hold, so one more formation almost always settles it.
@@ -605,10 +602,6 @@ void Fuser::formGroups(Block &block) {
   }
 }
 
-std::string opName(Operation *op) {
-  return op->getName().stripDialect().str();
-}
-
 FailureOr<KernelOp> Fuser::buildKernel(Group &group, Operation *insertBefore,
                                        KernelNameTable &names,
                                        DenseMap<Value, Value> &replacements) {
@@ -682,18 +675,7 @@ FailureOr<KernelOp> Fuser::buildKernel(Group &group, Operation *insertBefore,
   llvm::sort(named, [&](Operation *a, Operation *b) {
     return position[a] < position[b];
   });
-  std::string base;
-  for (size_t i = 0; i < named.size(); ++i) {
-    if (named.size() > kMaxNameOps && i >= kMaxNameOps - 1 &&
-        i + 1 < named.size())
-      continue;
-    base += (base.empty() ? "" : "_") + opName(named[i]);
-  }
-  // A lone op's name is often a C function's (max, exp, div): the backend
-  // emits `extern "C"` kernels named after the kernel.
-  if (named.size() == 1)
-    base += "_kernel";
-  std::string name = names.insert(base);
+  std::string name = names.insert(kernelBaseName(named));
 
   OpBuilder outer(insertBefore);
   auto kernel = KernelOp::create(outer, FusedLoc::get(func.getContext(), locs),

@@ -47,6 +47,12 @@ void registerStridePipeline();
 /// kernel's inputs, replace it (stride-inline-kernels, stride-reduce).
 void inlineKernel(mlir::RewriterBase &rewriter, KernelOp kernel);
 
+/// The name a kernel of `ops` (its functional ops, in program order) is
+/// given before it is made unique (python-free-docs/fusion.md,
+/// "Interface"): their names joined by `_`, past six ops the first five
+/// and the last, a lone op's name followed by `_kernel`.
+std::string kernelBaseName(llvm::ArrayRef<mlir::Operation *> ops);
+
 /// The names stride-keep-values gives the values it makes graph outputs:
 /// "value.0", "value.1", ... in program order.
 inline constexpr llvm::StringLiteral kKeptValuePrefix = "value.";

@@ -679,7 +679,35 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
       stride.yield %0 : !stride.tensor<4xf32>
     }
     ```
+
+    With `skinny-prologue` (off by default: measured slower, see
+    python-free-docs/matmul.md), a skinny product whose lhs (its
+    few rows, read through views) is the one result of a pointwise kernel
+    (form (a)) of as many elements that nothing else reads takes that
+    kernel's ops as its prologue: the product's kernel computes the rows
+    where it reads them, and the pointwise kernel and its launch are gone
+    (a decoder's SwiGLU, `silu(gate) * up`, before its down projection;
+    python-free-docs/matmul.md, "Skinny products"). Every block of the
+    product evaluates the prologue once at the rows' elements of its slice
+    of K, into shared memory, which only few rows allow. The kernel is
+    named after its ops, e.g. `sigmoid_mul_mul_matmul`:
+
+    ```mlir
+    %s = stride.kernel "sigmoid_mul_mul" ins(%gu : <1x28672xbf16>) -> (<1x14336xbf16>) {...}
+    %p = stride.matmul %s, %wt {stride.skinny_product} : ...
+    // after:
+    %p = stride.kernel "sigmoid_mul_mul_matmul" ins(%gu, %wt : ...) -> (<1x4096xbf16>) {
+      ... the slices, sigmoid, mul, mul ...
+      %0 = stride.matmul %s, %w {stride.skinny_product} : ...
+      stride.yield %0 : ...
+    }
+    ```
   }];
+  let options = [
+    Option<"skinnyPrologue", "skinny-prologue", "bool", "false",
+           "Compute the rows of a skinny product in its kernel where a "
+           "pointwise kernel computes them for it alone (its prologue)">,
+  ];
   let dependentDialects = ["::stride::StrideDialect"];
 }
 

@@ -120,7 +120,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
   if (options.formKernels) {
-    pm.addNestedPass<func::FuncOp>(createOutlineKernels());
+    pm.addNestedPass<func::FuncOp>(
+        createOutlineKernels(OutlineKernelsOptions{options.skinnyPrologue}));
     pm.addNestedPass<func::FuncOp>(createMergeDuplicateKernels());
     // The head of the backend: every kernel, however formed, keeps the
     // kernel contract.
@@ -176,6 +177,12 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                      "kernel instead of cuBLASLt: auto (1 row), "
                      "generated (up to 32) or library (none)"),
       llvm::cl::init("auto")};
+  Option<bool> skinnyPrologue{
+      *this, "skinny-prologue",
+      llvm::cl::desc("With form-kernels: compute a skinny product's rows in "
+                     "its kernel where a pointwise kernel computes them for "
+                     "it alone (stride-outline-kernels)"),
+      llvm::cl::init(false)};
   Option<bool> padOperandRows{
       *this, "pad-operand-rows",
       llvm::cl::desc("Copy f16/bf16 product operands whose rows are not "
@@ -248,6 +255,7 @@ void stride::registerStridePipeline() {
         options.splitKvAttention = cl.splitKvAttention;
         options.decodeAttention = cl.decodeAttention;
         options.skinnyProducts = cl.skinnyProducts;
+        options.skinnyPrologue = cl.skinnyPrologue;
         options.padOperandRows = cl.padOperandRows;
         options.padContraction = cl.padContraction;
         options.decomposeConvolutions = cl.decomposeConvolutions;

@@ -77,6 +77,12 @@ struct PipelineOptions {
   /// weights at least as fast as cuBLASLt), "generated" (up to 32 rows) or "library"
   /// (none).
   std::string skinnyProducts = "auto";
+  /// Compute a skinny product's rows in its kernel where a pointwise
+  /// kernel computes them for it alone (stride-outline-kernels'
+  /// skinny-prologue option; a decoder's SwiGLU before its down
+  /// projection). Off by default: measured slower on an H200
+  /// (python-free-docs/matmul.md, "Skinny products").
+  bool skinnyPrologue = false;
   /// Copy f16/bf16 product operands whose rows are not 16-byte multiples
   /// into aligned rows (stride-matmul-layout's pad-operand-rows option).
   bool padOperandRows = true;

@@ -188,6 +188,7 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   facts.sizeParameters = kernelSizeParameters(kernel);
   facts.rowOps = kind->rowOps;
   facts.rowResults = kind->rowResults;
+  facts.productPrologue = kind->prologueOps;
   ValueRange yields = kernel.getYield().getValues();
   facts.yields.assign(yields.begin(), yields.end());
   // The iteration space: the shape of the yields not stored once per row.

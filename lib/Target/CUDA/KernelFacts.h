@@ -90,8 +90,10 @@ struct KernelFacts {
   CumsumOp scanRoot;
   /// Form (f): the attention op.
   AttentionOp attentionRoot;
-  /// Form (g): the skinny product.
+  /// Form (g): the skinny product, and the ops that compute its lhs
+  /// (KernelClass::prologueOps; empty where it reads a kernel input).
   MatmulOp productRoot;
+  llvm::SmallVector<mlir::Operation *> productPrologue;
 
   bool isRowForm() const { return form == KernelForm::BroadcastReduction; }
   bool isSymbolic() const { return !sizeParameters.empty(); }

@@ -261,22 +261,20 @@ FailureOr<std::string> KernelPrinter::evalUncached(Value value,
     }
   if (std::optional<unsigned> arg = rootArgument(value)) {
     // Loads are shared by address: a broadcast operand read by every lane
-    // of a vectorized loop is one load.
+    // of a vectorized loop is one load. An aligned group of consecutive
+    // elements, one per lane, is one load, each lane taking its element.
     std::string addr = address(type, coords);
     std::string key = fmt::format("load|{}|{}", *arg, addr);
     if (std::optional<std::string> hit = lookup(key))
       return *hit;
     std::string v = fresh("v");
     if (vectorLane >= 0 && isVectorAccess(type, coords)) {
-      // Four consecutive elements of the innermost dim, aligned: one
-      // 4-element load, each lane takes its element.
       std::string vecKey = vectorLoadKey(*arg, type);
       std::optional<std::string> vec = lookup(vecKey);
       if (!vec) {
-        std::string vecType =
-            fmt::format("stride_vec4<{}>", storageType(dtype));
+        std::string vecType = vectorType(storageType(dtype), lanes.size());
         vec = declareValue(
-            code, vecType, fresh("quad"),
+            code, vecType, fresh(lanes.size() == 4 ? "quad" : "vec"),
             fmt::format("*reinterpret_cast<const {} *>(&in{}[{}])", vecType,
                         *arg, address(type, lanes[0])));
         memo.back()[vecKey] = *vec;
@@ -297,7 +295,7 @@ FailureOr<std::string> KernelPrinter::evalUncached(Value value,
     FailureOr<Coords> mapped = mapThroughView(op, coords);
     if (failed(mapped))
       return failure();
-    return eval(cast<ViewOpInterface>(op).getSource(), *mapped, code);
+    return evalViewSource(op, coords, *mapped, code);
   }
   if (isa<ReductionOpInterface>(op)) {
     auto it = reductionKeys.find(value);
@@ -696,16 +694,53 @@ bool KernelPrinter::isVectorAccess(StridedTensorType type,
                                    ArrayRef<std::string> coords) {
   if (vectorLane < 0 || coords != ArrayRef<std::string>(lanes[vectorLane]))
     return false;
+  int64_t group = lanes.size();
   if (type.isSymbolic())
-    return isSymbolicVectorAccess(type.getSymbolicLayout());
+    return group == 4 && isSymbolicVectorAccess(type.getSymbolicLayout());
   ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
-  if (shape.empty() || shape.back() % 4 != 0 || strides.back() != 1 ||
-      type.getOffset() % 4 != 0)
+  if (shape.empty() || (!lanesAlongRows && shape.back() % group != 0) ||
+      strides.back() != 1 || type.getOffset() % group != 0)
     return false;
   for (size_t d = 0; d + 1 < shape.size(); ++d)
-    if (shape[d] != 1 && strides[d] % 4 != 0)
+    if (shape[d] != 1 && strides[d] % group != 0)
       return false;
   return true;
+}
+
+std::string KernelPrinter::vectorType(StringRef storage, size_t count) {
+  // The 4-element type keeps its own name (the pointwise, reduction and
+  // scatter printers' groups).
+  return count == 4 ? fmt::format("stride_vec4<{}>", storage)
+                    : fmt::format("stride_vecn<{}, {}>", storage, count);
+}
+
+FailureOr<std::string> KernelPrinter::evalViewSource(Operation *view,
+                                                     ArrayRef<std::string> coords,
+                                                     const Coords &mapped,
+                                                     Code &code) {
+  Value source = cast<ViewOpInterface>(view).getSource();
+  if (!lanesAlongRows || vectorLane < 0 ||
+      coords != ArrayRef<std::string>(lanes[vectorLane]))
+    return eval(source, mapped, code);
+  // The lanes stay a group where each lane's innermost coordinate maps to
+  // itself and its other coordinates to lane 0's.
+  SmallVector<Coords, 4> sourceLanes;
+  for (const Coords &lane : lanes) {
+    FailureOr<Coords> m = mapThroughView(view, lane);
+    if (failed(m))
+      return failure();
+    bool group = !m->empty() && m->back() == lane.back() &&
+                 (sourceLanes.empty() ||
+                  ArrayRef<std::string>(*m).drop_back() ==
+                      ArrayRef<std::string>(sourceLanes.front()).drop_back());
+    if (!group)
+      return eval(source, mapped, code);
+    sourceLanes.push_back(std::move(*m));
+  }
+  std::swap(lanes, sourceLanes);
+  FailureOr<std::string> v = eval(source, lanes[vectorLane], code);
+  std::swap(lanes, sourceLanes);
+  return v;
 }
 
 LogicalResult KernelPrinter::evalAndStoreLanes(Code &body) {

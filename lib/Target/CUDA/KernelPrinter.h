@@ -145,11 +145,15 @@ protected:
   // Vector lanes (the vectorized loop, the tiled transpose, the segmented
   // index_add).
   /// True when `type` read (or written) at the current lane's coordinates
-  /// is element `lane` of an aligned group of 4 consecutive elements: the
-  /// coordinates are the lane's own, the innermost stride is 1, and the
-  /// offset and every other stride are multiples of 4.
+  /// is element `lane` of an aligned group of consecutive elements, one per
+  /// lane (4, or the skinny product's vector width): the coordinates are
+  /// the lane's own, the innermost size is a multiple of the group (but
+  /// with lanesAlongRows), the innermost stride is 1, and the offset and
+  /// every other stride are multiples of the group.
   bool isVectorAccess(StridedTensorType type,
                       llvm::ArrayRef<std::string> coords);
+  /// The C++ type of a group of `count` elements of `storage` type.
+  static std::string vectorType(llvm::StringRef storage, size_t count);
   /// Evaluates every yielded value at the 4 coordinates of `lanes` (vector
   /// accesses where aligned) and stores them.
   mlir::LogicalResult evalAndStoreLanes(Code &body);
@@ -206,6 +210,16 @@ protected:
   /// and each lane's coordinates (consecutive in the innermost dim).
   int vectorLane = -1;
   llvm::SmallVector<Coords, 4> lanes;
+  /// Whether the lanes are groups of K elements of the skinny product's
+  /// rows (its prologue), which start at multiples of the group and never
+  /// cross the end of a row: an access of them needs no innermost size that
+  /// is a multiple of the group (isVectorAccess), and a view of a computed
+  /// value read at the current lane's coordinates passes the lanes on where
+  /// its index map sends each lane's innermost coordinate to itself and the
+  /// other coordinates alike for every lane, so that the inputs under it
+  /// (through the views between the prologue and the lhs) are still read a
+  /// group at a time.
+  bool lanesAlongRows = false;
 
   /// `op`'s result at `coords`, its operands evaluated there (no memo).
   mlir::FailureOr<std::string>
@@ -220,6 +234,12 @@ private:
   /// (its index map, printed).
   mlir::FailureOr<Coords> mapThroughView(mlir::Operation *view,
                                          llvm::ArrayRef<std::string> coords);
+  /// `view`'s source at the coordinates `mapped` of its element at
+  /// `coords`; with lanesAlongRows, at the lanes mapped through it
+  /// where they stay a group (see there).
+  mlir::FailureOr<std::string> evalViewSource(mlir::Operation *view,
+                                              llvm::ArrayRef<std::string> coords,
+                                              const Coords &mapped, Code &code);
   mlir::FailureOr<std::string> evalPointwise(mlir::Operation *op,
                                              llvm::ArrayRef<std::string> coords,
                                              Code &code);

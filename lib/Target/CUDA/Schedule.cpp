@@ -235,19 +235,42 @@ void Scheduler::scheduleSkinnyProduct() {
   if (rows * columns == 0)
     return;
   int64_t groups = ceilDiv(columns, tile), warps = threads / 32;
-  int64_t rowBytes =
-      depth * static_cast<int64_t>(dtypeSize(op.getLhs().getType().getDType()));
+  int64_t elementBytes =
+      static_cast<int64_t>(dtypeSize(op.getLhs().getType().getDType()));
   slices = std::clamp<int64_t>(
       kSkinnyWarpsPerMultiprocessor * multiprocessors / groups, 1,
-      std::max<int64_t>(1, rowBytes / kMinSkinnySliceBytes));
+      std::max<int64_t>(1, depth * elementBytes / kMinSkinnySliceBytes));
   // Slices of whole vectors: none left empty.
   slices = ceilDiv(depth, sliceLength(depth, slices, vectorWidth));
-  launch(ceilDiv(groups, warps) * slices, threads, 1, slices > 1 ? 1 : -1);
+  if (!facts.productPrologue.empty())
+    scheduleStagedSkinnyProduct(rows, depth, groups, elementBytes);
+  else
+    launch(ceilDiv(groups, warps) * slices, threads, 1, slices > 1 ? 1 : -1);
   if (slices == 1)
     return;
   scratch.push_back(slices * rows * columns *
                     static_cast<int64_t>(sizeof(float)));
   launch(ceilDiv(rows * columns, threads), threads, 1, /*phase=*/2);
+}
+
+void Scheduler::scheduleStagedSkinnyProduct(int64_t rows, int64_t depth,
+                                            int64_t groups,
+                                            int64_t elementBytes) {
+  threads = kSkinnyStagedThreads;
+  // Within what a block of the arch may take.
+  int64_t maxStageBytes = std::min(
+      kMaxSkinnyStageBytes, archFacts(options.arch).sharedBytesPerMultiprocessor -
+                                kSharedBytesReservedPerBlock);
+  auto stageBytes = [&] {
+    return rows * sliceLength(depth, slices, vectorWidth) * elementBytes;
+  };
+  while (stageBytes() > maxStageBytes &&
+         sliceLength(depth, slices, vectorWidth) > vectorWidth)
+    ++slices;
+  slices = ceilDiv(depth, sliceLength(depth, slices, vectorWidth));
+  int64_t blocks =
+      std::min(ceilDiv(groups, threads / 32), int64_t(multiprocessors));
+  launch(blocks * slices, threads, 1, slices > 1 ? 1 : -1, stageBytes());
 }
 
 int64_t Scheduler::skinnyColumnsPerWarp(int64_t rows, int64_t columns) {
@@ -260,15 +283,52 @@ int64_t Scheduler::skinnyColumnsPerWarp(int64_t rows, int64_t columns) {
   return columns >= kWideSkinnyColumns ? kWideSkinnyColumnsPerWarp : 1;
 }
 
+/// A layout the skinny product reads in groups of consecutive elements
+/// along `dim` (the weight along its dim 0, the activations along their
+/// last dim), each group starting at a multiple of the group's size.
+struct GroupRead {
+  StridedTensorType type;
+  size_t dim;
+};
+
+/// Whether every group of `width` elements of `read` is aligned: the
+/// offset and the strides of the other dims (of size > 1: the stride of a
+/// dim of size 1 is never used) are multiples of it.
+static bool startsGroupsAligned(const GroupRead &read, int64_t width) {
+  ArrayRef<int64_t> shape = read.type.getShape(),
+                    strides = read.type.getStrides();
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (d != read.dim && shape[d] > 1 && strides[d] % width != 0)
+      return false;
+  return read.type.getOffset() % width == 0;
+}
+
+/// The layouts the skinny product reads in groups along K: the weight,
+/// and the activations, or, with a prologue, each kernel input the
+/// prologue reads with innermost stride 1.
+static SmallVector<GroupRead> skinnyGroupReads(MatmulOp op,
+                                               ArrayRef<Operation *> prologue) {
+  SmallVector<GroupRead> reads{{op.getRhs().getType(), 0}};
+  if (prologue.empty())
+    reads.push_back({op.getLhs().getType(), 1});
+  for (Operation *member : prologue)
+    for (Value operand : member->getOperands()) {
+      auto type = cast<StridedTensorType>(operand.getType());
+      if (isa<BlockArgument>(viewChainBase(operand)) && type.getRank() > 0 &&
+          type.getStrides().back() == 1)
+        reads.push_back({type, static_cast<size_t>(type.getRank() - 1)});
+    }
+  return reads;
+}
+
 int64_t Scheduler::skinnyVectorWidth(MatmulOp op) {
-  StridedTensorType lhs = op.getLhs().getType(), rhs = op.getRhs().getType();
-  // The stride of a dim of size 1 is never used.
-  int64_t rowStride = lhs.getShape()[0] > 1 ? lhs.getStrides()[0] : 0;
-  int64_t columnStride = rhs.getShape()[1] > 1 ? rhs.getStrides()[1] : 0;
-  for (int64_t width = 16 / static_cast<int64_t>(dtypeSize(lhs.getDType()));
+  SmallVector<GroupRead> reads = skinnyGroupReads(op, facts.productPrologue);
+  for (int64_t width = 16 / static_cast<int64_t>(dtypeSize(
+                                op.getLhs().getType().getDType()));
        width > 1; width /= 2)
-    if (lhs.getOffset() % width == 0 && rowStride % width == 0 &&
-        rhs.getOffset() % width == 0 && columnStride % width == 0)
+    if (llvm::all_of(reads, [&](const GroupRead &read) {
+          return startsGroupsAligned(read, width);
+        }))
       return width;
   return 1;
 }

@@ -126,6 +126,21 @@ constexpr int64_t kSkinnyLoadsPerLane = 1;
 constexpr int64_t kMaxSkinnyPairedRows = 8;
 constexpr int64_t kSkinnyWarpsPerMultiprocessor = 16;
 constexpr int64_t kMinSkinnySliceBytes = 4096;
+/// A skinny product with a prologue stages its rows: each block evaluates
+/// the prologue once at every element of its slice of the rows, into
+/// shared memory (at most kMaxSkinnyStageBytes, and what a block of the
+/// arch may take; else K is split into more slices), then its warps read
+/// them from there, a block of
+/// kSkinnyStagedThreads per multiprocessor and slice, each warp looping
+/// over its column groups. Measured on an H200 (a decoder's SwiGLU before
+/// its 4096 x 14336 bf16 down projection, python-free-docs/matmul.md,
+/// "Skinny products"): evaluated by every warp the prologue made the
+/// product 2.5 times slower (0.082 ms); staged by blocks of 128, 256 and
+/// 512 threads (2 a multiprocessor) it took 0.040 to 0.036 ms, by 1,024
+/// threads 0.0336 ms, against 0.0301 ms for the product alone and 0.0324
+/// ms for the SwiGLU's kernel and the product.
+constexpr int64_t kSkinnyStagedThreads = 1024;
+constexpr int64_t kMaxSkinnyStageBytes = 64 * 1024;
 /// An inner reduction is not split where its outputs' blocks (a block per
 /// output, bench/NOTES.md section 41) fill at least 1 / this share of the
 /// GPU's resident threads: on an H100 the sum over 256 f32 rows of 65,536
@@ -245,9 +260,17 @@ private:
   /// power of two that fits, else 1 (element by element).
   int64_t splitKvVectorWidth(AttentionOp op, int64_t rows);
   void scheduleSkinnyProduct();
+  /// With a prologue: blocks of kSkinnyStagedThreads over the column
+  /// groups, one per multiprocessor and slice, each with its slice of the
+  /// rows in dynamic shared memory (slices added until it fits).
+  void scheduleStagedSkinnyProduct(int64_t rows, int64_t depth,
+                                   int64_t groups, int64_t elementBytes);
   /// The skinny product's elements per load: 16 bytes' worth where the
   /// offsets and row strides of the weight and the activations are
-  /// multiples of it, else the largest power of two that is.
+  /// multiples of it, else the largest power of two that is. With a
+  /// prologue the activations are the kernel inputs it reads along K
+  /// (innermost stride 1); an input it reads otherwise (broadcast along K)
+  /// is read element by element and does not bound the width.
   int64_t skinnyVectorWidth(MatmulOp op);
   /// The output columns a warp of the skinny product takes (the option's,
   /// or kSkinnyColumnsPerWarp / kWideSkinnyColumnsPerWarp / 1 by the rows

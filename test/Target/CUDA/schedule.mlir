@@ -8,6 +8,7 @@
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="arch=sm_120" -split-input-file %s | FileCheck %s --check-prefix=SM120
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="multiprocessors=2" -split-input-file %s | FileCheck %s --check-prefix=MP2
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="vectorize=false" -split-input-file %s | FileCheck %s --check-prefix=SCALAR
+// RUN: stride-opt --stride-pipeline='form-kernels skinny-prologue' --stride-schedule-kernels -split-input-file %s | FileCheck %s --check-prefix=PROLOGUE
 
 // Innermost dim not a multiple of 4: one element per thread and step; 15
 // elements, one block of 256.
@@ -663,4 +664,30 @@ func.func @split_kv(%q: !stride.tensor<1x32x1x128xf32>, %k: !stride.tensor<1x8x4
       : !stride.tensor<1x128x1x128xbf16>, !stride.tensor<1x8x512x128xbf16>, !stride.tensor<1x8x512x128xbf16>
         -> !stride.tensor<1x128x1x128xbf16>
   return %o, %ou, %o16 : !stride.tensor<1x32x1x128xf32>, !stride.tensor<1x32x1x128xf32>, !stride.tensor<1x128x1x128xbf16>
+}
+
+// -----
+
+// A skinny product with a prologue (skinny-prologue: the SwiGLU of a
+// merged gate/up product before a down projection, 4096 x 14336 bf16):
+// blocks of 1,024 threads, one per multiprocessor (128 of them cover the
+// 4,096 columns' warps), each with the 14,336 bf16 rows' elements of its
+// slice staged in 28,672 bytes of shared memory.
+// PROLOGUE-LABEL: func.func @skinny_prologue
+// PROLOGUE: stride.kernel "sigmoid_mul_mul_matmul"
+// PROLOGUE-SAME: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 1024, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 128, block = 1024, shared = 28672>]>
+func.func @skinny_prologue(%gu: !stride.tensor<1x28672xbf16>, %wd: !stride.tensor<4096x14336xbf16>)
+    -> !stride.tensor<1x4096xbf16> {
+  %g = stride.slice %gu dim 1 start 0 end 14336 step 1 : !stride.tensor<1x28672xbf16>
+      -> !stride.tensor<1x14336xbf16, strides = [28672, 1], offset = 0>
+  %u = stride.slice %gu dim 1 start 14336 end 28672 step 1 : !stride.tensor<1x28672xbf16>
+      -> !stride.tensor<1x14336xbf16, strides = [28672, 1], offset = 14336>
+  %s = stride.sigmoid %g : !stride.tensor<1x14336xbf16, strides = [28672, 1], offset = 0> -> !stride.tensor<1x14336xbf16>
+  %si = stride.mul %g, %s : !stride.tensor<1x14336xbf16, strides = [28672, 1], offset = 0>, !stride.tensor<1x14336xbf16> -> !stride.tensor<1x14336xbf16>
+  %a = stride.mul %si, %u : !stride.tensor<1x14336xbf16>, !stride.tensor<1x14336xbf16, strides = [28672, 1], offset = 14336> -> !stride.tensor<1x14336xbf16>
+  %wdt = stride.permute %wd dims [1, 0] : !stride.tensor<4096x14336xbf16>
+      -> !stride.tensor<14336x4096xbf16, strides = [1, 14336], offset = 0>
+  %d = stride.matmul %a, %wdt : !stride.tensor<1x14336xbf16>,
+      !stride.tensor<14336x4096xbf16, strides = [1, 14336], offset = 0> -> !stride.tensor<1x4096xbf16>
+  return %d : !stride.tensor<1x4096xbf16>
 }

@@ -616,7 +616,33 @@ private:
   /// One step of a lane: `stepLoads` loads of `count` elements, from `kk`
   /// 32 * `count` apart, of each column's weight row (all issued first) and
   /// of each row of the activations, into the sums.
-  void printStep(Code &body, int64_t count, int64_t stepLoads);
+  mlir::LogicalResult printStep(Code &body, int64_t count, int64_t stepLoads);
+  /// Row `r`'s `count` activations from K element `k` as `name`: one load
+  /// of A, or of the rows staged in shared memory. Returns how to read
+  /// element `e` as a float.
+  mlir::FailureOr<std::string> loadActivations(Code &body, int64_t count,
+                                               const std::string &k,
+                                               const std::string &name);
+  /// The prologue at row `r`'s `count` elements from K element `k`, as
+  /// vector lanes, into `float name[count]`; returns `name[e]`.
+  mlir::FailureOr<std::string> evalPrologue(Code &body, int64_t count,
+                                            const std::string &k,
+                                            const std::string &name);
+  /// `kBegin`, `kEnd`, `kWhole`: the slice's range of K.
+  void printSliceBounds(Code &body);
+  /// Phase 1 with a staged prologue (the launch's shared memory): the rows
+  /// staged, then each warp's column groups in turn.
+  mlir::LogicalResult printStagedSlice(Code &body);
+  /// The block's threads evaluate the prologue at the slice's elements of
+  /// every row into `stage`, then wait for each other.
+  mlir::LogicalResult printStage(Code &body);
+  /// One thread's `count` elements of the stage at `k` of row `r`.
+  mlir::LogicalResult stageGroup(Code &body, int64_t count);
+  /// A warp's `tile` columns from `column0` over the slice: the sums, then
+  /// their stores.
+  mlir::LogicalResult printColumns(Code &body);
+  /// The prologue's op names, for the kernel's comment.
+  std::string describePrologue();
   /// Each row's and column's sum over the warp's lanes; a lane per (row,
   /// column) stores it (one slice) or its partial (several).
   mlir::LogicalResult printWarpSums(Code &body);
@@ -632,6 +658,9 @@ private:
   unsigned lhsArg = 0, rhsArg = 0;
   /// The operands' storage type.
   std::string element;
+  /// Whether the rows are staged in shared memory (the launch's shared
+  /// bytes: a prologue evaluated once per block).
+  bool staged = false;
 };
 
 } // namespace stride

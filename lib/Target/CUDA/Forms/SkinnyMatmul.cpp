@@ -13,8 +13,10 @@
 // K. Its lanes stream the columns' weight rows `vector_width` elements per
 // load (16 bytes where the layouts allow), lane l at elements l * width,
 // (l + 32) * width, ..., so that each warp load is 512 consecutive bytes;
-// for each row of A the lane loads the same elements of the row and adds
-// the products into its sums, in f32. The activations are small and read
+// for each row of A the lane loads the same elements of the row (or, with
+// a prologue, evaluates the ops that compute them at those elements, their
+// inputs read a group at a time where aligned) and adds the products into
+// its sums, in f32. The activations are small and read
 // by every warp: they stay in the L1 and L2 caches. The elements of a
 // slice past its last whole vector (K not a multiple of the width) are
 // taken one per lane. Shuffles then sum each row's and column's lanes; with
@@ -46,18 +48,26 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
   loads = std::max<int64_t>(1, schedule.getElementsPerThread() / width);
   chunk = sliceLength(depth, slices, width);
   element = storageType(op.getLhs().getType().getDType());
+  staged = launchAt(0).getShared() > 0;
   std::optional<unsigned> lhs = rootArgument(op.getLhs());
   std::optional<unsigned> rhs = rootArgument(op.getRhs());
-  if (!lhs || !rhs)
+  if ((!lhs && facts.productPrologue.empty()) || !rhs)
     return (error(op) << "the skinny product reads operands that are not "
                          "kernel inputs");
-  lhsArg = *lhs;
+  if (!facts.productPrologue.empty() && !staged)
+    return (error(op) << "the skinny product's prologue is evaluated once per "
+                         "block into shared memory, but the schedule gives "
+                         "its launch none");
+  lhsArg = lhs.value_or(0);
   rhsArg = *rhs;
   body.line("// skinny product at {}: {} rows x {} columns over K = {}, a "
             "warp per {} columns, loads of {} elements ({} per column in "
             "flight), K in {} slices of {}",
             formatLocation(op.getLoc()), rows, columns, depth, tile, width,
             loads, slices, chunk);
+  if (!facts.productPrologue.empty())
+    body.line("// its rows computed where they are read, by {} ops: {}",
+              facts.productPrologue.size(), describePrologue());
   if (rows * columns == 0) {
     body.line("// nothing to compute: the kernel is never launched");
     return success();
@@ -71,6 +81,8 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
 }
 
 LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
+  if (staged)
+    return printStagedSlice(body);
   if (slices > 1)
     body.line("const {0} group = ({0})(blockIdx.x / {1}) * {2} + warp, "
               "slice = blockIdx.x % {1};",
@@ -82,12 +94,76 @@ LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
   body.line("if (column0 >= {}) return; // the whole warp: past the last "
             "column",
             columns);
+  printSliceBounds(body);
+  return printColumns(body);
+}
+
+void SkinnyMatmulPrinter::printSliceBounds(Code &body) {
   body.line("const {} kBegin = slice * {};", idx, chunk);
   body.line("const {0} kEnd = kBegin + {1} < {2} ? kBegin + {1} : {2};", idx,
             chunk, depth);
   body.line("const {} kWhole = kBegin + (kEnd - kBegin) / {} * {}; // the "
             "slice's whole vectors end here",
             idx, width, width);
+}
+
+LogicalResult SkinnyMatmulPrinter::printStagedSlice(Code &body) {
+  body.line("const {} slice = blockIdx.x % {};", idx, slices);
+  printSliceBounds(body);
+  if (failed(printStage(body)))
+    return failure();
+  body.open(fmt::format("for ({0} group = ({0})(blockIdx.x / {1}) * {2} + "
+                        "warp; group < {3}; group += ({0})(gridDim.x / {1}) "
+                        "* {2})",
+                        idx, slices, warps, ceilDiv(columns, tile)));
+  body.line("const {} column0 = group * {};", idx, tile);
+  if (failed(printColumns(body)))
+    return failure();
+  body.close();
+  return success();
+}
+
+LogicalResult SkinnyMatmulPrinter::printStage(Code &body) {
+  int64_t threads = schedule.getThreads();
+  body.line("// The block evaluates the prologue once at each element of A's "
+            "rows over its slice, into shared memory; its warps read them "
+            "there.");
+  body.line("STRIDE_DYNAMIC_SHARED(stageBytes); // {} bytes",
+            launchAt(0).getShared());
+  body.line("{0} *stage = reinterpret_cast<{0} *>(stageBytes); // [row][k - "
+            "kBegin]",
+            element);
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.open(fmt::format("for ({0} k = kBegin + threadIdx.x * {1}; k < kWhole; "
+                        "k += {2})",
+                        idx, width, threads * width));
+  if (failed(stageGroup(body, width)))
+    return failure();
+  body.close();
+  if (depth % width != 0) {
+    body.open(fmt::format(
+        "for ({} k = kWhole + threadIdx.x; k < kEnd; k += {})", idx, threads));
+    if (failed(stageGroup(body, 1)))
+      return failure();
+    body.close();
+  }
+  body.close();
+  body.line("__syncthreads();");
+  return success();
+}
+
+LogicalResult SkinnyMatmulPrinter::stageGroup(Code &body, int64_t count) {
+  FailureOr<std::string> x = evalPrologue(body, count, "k", "a");
+  if (failed(x))
+    return failure();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int e = 0; e < {}; ++e)", count));
+  body.line("stride_st(&stage[r * {} + k - kBegin + e], {});", chunk, *x);
+  body.close();
+  return success();
+}
+
+LogicalResult SkinnyMatmulPrinter::printColumns(Code &body) {
   body.line("// A column past the last reads the last one's weight (its sums "
             "are not stored).");
   for (int64_t j = 0; j < tile; ++j)
@@ -104,20 +180,75 @@ LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
     body.line("// {} loads per column issued before any is used.", loads);
     body.open(fmt::format("for (; kk + {} < kWhole; kk += {})",
                           (loads - 1) * 32 * width, loads * 32 * width));
-    printStep(body, width, loads);
+    if (failed(printStep(body, width, loads)))
+      return failure();
     body.close();
   } else {
     body.line("#pragma unroll 4");
   }
   body.open(fmt::format("for (; kk < kWhole; kk += {})", 32 * width));
-  printStep(body, width, 1);
+  if (failed(printStep(body, width, 1)))
+    return failure();
   body.close();
   if (depth % width != 0) {
     body.open("for (kk = kWhole + lane; kk < kEnd; kk += 32)");
-    printStep(body, 1, 1);
+    if (failed(printStep(body, 1, 1)))
+      return failure();
     body.close();
   }
   return printWarpSums(body);
+}
+
+std::string SkinnyMatmulPrinter::describePrologue() {
+  std::string names;
+  for (Operation *member : facts.productPrologue)
+    names += (names.empty() ? "" : ", ") + opName(member);
+  return names;
+}
+
+FailureOr<std::string>
+SkinnyMatmulPrinter::loadActivations(Code &body, int64_t count,
+                                     const std::string &k,
+                                     const std::string &name) {
+  std::string type = fmt::format("stride_vecn<{}, {}>", element, count);
+  if (staged)
+    body.line("const {0} {1} = *reinterpret_cast<const {0} *>(&stage[r * {2} "
+              "+ {3} - kBegin]);",
+              type, name, chunk, k);
+  else
+    body.line("const {} {} = {};", type, name,
+              vectorLoad(count, lhsArg, op.getLhs(), {"r", k}));
+  return fmt::format("stride_ld(&{}.v[e])", name);
+}
+
+FailureOr<std::string>
+SkinnyMatmulPrinter::evalPrologue(Code &body, int64_t count,
+                                  const std::string &k,
+                                  const std::string &name) {
+  // The prologue at the group's elements (row r, K elements k...), its
+  // inputs read a group at a time where they are aligned.
+  body.line("float {}[{}];", name, count);
+  pushScope();
+  lanes.clear();
+  for (int64_t e = 0; e < count; ++e)
+    lanes.push_back({"r", e == 0 ? k : fmt::format("{} + {}", k, e)});
+  lanesAlongRows = true;
+  LogicalResult status = success();
+  for (int64_t e = 0; e < count && succeeded(status); ++e) {
+    vectorLane = count > 1 ? static_cast<int>(e) : -1;
+    FailureOr<std::string> v = eval(op.getLhs(), lanes[e], body);
+    if (failed(v))
+      status = failure();
+    else
+      body.line("{}[{}] = {};", name, e, *v);
+  }
+  vectorLane = -1;
+  lanesAlongRows = false;
+  lanes.clear();
+  popScope();
+  if (failed(status))
+    return failure();
+  return fmt::format("{}[e]", name);
 }
 
 std::string SkinnyMatmulPrinter::vectorLoad(int64_t count, unsigned arg,
@@ -129,8 +260,8 @@ std::string SkinnyMatmulPrinter::vectorLoad(int64_t count, unsigned arg,
       address(cast<StridedTensorType>(operand.getType()), coords));
 }
 
-void SkinnyMatmulPrinter::printStep(Code &body, int64_t count,
-                                    int64_t stepLoads) {
+LogicalResult SkinnyMatmulPrinter::printStep(Code &body, int64_t count,
+                                             int64_t stepLoads) {
   std::string type = fmt::format("stride_vecn<{}, {}>", element, count);
   auto at = [&](int64_t u) {
     return u == 0 ? std::string("kk")
@@ -148,17 +279,19 @@ void SkinnyMatmulPrinter::printStep(Code &body, int64_t count,
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   for (int64_t u = 0; u < stepLoads; ++u) {
-    std::string a = stepLoads == 1 ? "a" : fmt::format("a{}", u);
-    body.line("const {} {} = {};", type, a,
-              vectorLoad(count, lhsArg, op.getLhs(), {"r", at(u)}));
+    FailureOr<std::string> x = loadActivations(
+        body, count, at(u), stepLoads == 1 ? "a" : fmt::format("a{}", u));
+    if (failed(x))
+      return failure();
     body.line("#pragma unroll");
     body.open(fmt::format("for (int e = 0; e < {}; ++e)", count));
-    body.line("const float x = stride_ld(&{}.v[e]);", a);
+    body.line("const float x = {};", *x);
     for (int64_t j = 0; j < tile; ++j)
       body.line("acc[r][{}] += x * stride_ld(&{}.v[e]);", j, weight(j, u));
     body.close();
   }
   body.close();
+  return success();
 }
 
 LogicalResult SkinnyMatmulPrinter::printWarpSums(Code &body) {

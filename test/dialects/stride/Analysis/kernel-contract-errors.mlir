@@ -502,16 +502,54 @@ func.func @two_scans(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
 // -----
 
 // A product marked for the skinny product kernel (form (g)) has a kernel of
-// its own: nothing but views of its operands beside it.
+// its own: beside it, views of its operands and the pointwise ops that
+// compute its lhs (its prologue), nothing else.
 func.func @skinny_with_op(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
     -> !stride.tensor<1x4xf32> {
   %r = stride.kernel "skinny" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x4xf32>) {
   ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
-    // expected-error @+2 {{'stride.exp' op breaks the contract of kernel "skinny": shares its kernel with a skinny product; such a kernel holds only the op and views of its operands}}
+    // expected-error @+2 {{'stride.exp' op breaks the contract of kernel "skinny": shares its kernel with a skinny product but computes no part of its lhs; such a kernel holds the product, views of its operands and the pointwise ops that compute its lhs}}
     // expected-note @-3 {{the kernel}}
     %e = stride.exp %a : !stride.tensor<1x8xf32> -> !stride.tensor<1x8xf32>
-    // expected-note @+1 {{the op ('stride.matmul') is here}}
-    %p = stride.matmul %e, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+    // expected-note @+1 {{the product ('stride.matmul') is here}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x4xf32>
+    stride.yield %p : !stride.tensor<1x4xf32>
+  }
+  return %r : !stride.tensor<1x4xf32>
+}
+
+// -----
+
+// A prologue is pointwise: a reduction before the product needs its whole
+// rows first.
+func.func @skinny_reduction_prologue(%x: !stride.tensor<1x8x2xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<1x4xf32> {
+  %r = stride.kernel "sum_matmul" ins(%x, %w : !stride.tensor<1x8x2xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x4xf32>) {
+  ^bb0(%a: !stride.tensor<1x8x2xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
+    // expected-error @+2 {{'stride.sum' op breaks the contract of kernel "sum_matmul": computes the skinny product's lhs but is no pointwise op; a skinny product's prologue holds form (a)'s ops and views}}
+    // expected-note @-3 {{the kernel}}
+    %s = stride.sum %a dims [2] : !stride.tensor<1x8x2xf32> -> !stride.tensor<1x8xf32>
+    // expected-note @+1 {{the product ('stride.matmul') is here}}
+    %p = stride.matmul %s, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x4xf32>
+    stride.yield %p : !stride.tensor<1x4xf32>
+  }
+  return %r : !stride.tensor<1x4xf32>
+}
+
+// -----
+
+// Only the rows may be computed: the weight is streamed from memory.
+func.func @skinny_computed_weight(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<1x4xf32> {
+  %r = stride.kernel "neg_matmul" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x4xf32>) {
+  ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
+    // expected-error @+2 {{'stride.neg' op breaks the contract of kernel "neg_matmul": computes the skinny product's weight; only its lhs (the rows) may be computed in its kernel}}
+    // expected-note @-3 {{the kernel}}
+    %n = stride.neg %b : !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>
+    // expected-note @+1 {{the product ('stride.matmul') is here}}
+    %p = stride.matmul %a, %n {stride.skinny_product} : !stride.tensor<1x8xf32>,
         !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x4xf32>
     stride.yield %p : !stride.tensor<1x4xf32>
   }
