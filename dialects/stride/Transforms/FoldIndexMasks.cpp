@@ -68,8 +68,8 @@ StridedTensorType typeOf(Value v) {
   return cast<StridedTensorType>(v.getType());
 }
 
-/// Builds each op's kv_length, sharing one per scalar, offset and shape
-/// (a model's layers read one position).
+/// Builds each op's kv_length, sharing one per scalar, offset, batch and
+/// key count (a model's layers read one position).
 class LengthBuilder {
 public:
   /// The i32 [B] `clamp(scalar - offset + 1, 0, keys)` for `op`, or null
@@ -85,7 +85,7 @@ public:
     Type i64 = IntegerType::get(op.getContext(), 64);
     StridedTensorType rows = StridedTensorType::getContiguous({batch}, i64);
     auto keyOf = std::make_tuple(m.scalar.getAsOpaquePointer(), m.offset,
-                                 rows.getAsOpaquePointer());
+                                 batch, keys);
     if (auto it = built.find(keyOf); it != built.end())
       return it->second;
     OpsBefore ops(op, i64);
@@ -113,7 +113,7 @@ private:
     return typeOf(scalar).getRank() == 0 ? scalar : ops.view(scalar, {});
   }
 
-  std::map<std::tuple<void *, int64_t, const void *>, Value> built;
+  std::map<std::tuple<void *, int64_t, int64_t, int64_t>, Value> built;
 };
 
 struct FoldIndexMasksPass

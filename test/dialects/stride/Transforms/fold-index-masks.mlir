@@ -205,3 +205,29 @@ func.func @packed_sequences(%arg0: !stride.tensor<[s0, s1], i64, strides = [s1, 
     %o = stride.attention %q, %k, %v mask %m scale 0.125 : !q, !q, !q, !stride.tensor<[s0, 2, s1, s1], i1, strides = [s1*s1, 0, s1, 1], offset = 0> -> !q
     return %o : !q
 }
+
+// -----
+
+// Two caches of different capacities read one position: one count each,
+// clamped to its own capacity.
+// CHECK-LABEL: func.func @two_capacities
+// CHECK: stride.full 9.600000e+01 : <1xi64
+// CHECK: stride.attention %arg0, %arg1, %arg1 kv_length(
+// CHECK: stride.full 3.200000e+01 : <1xi64
+// CHECK: stride.attention %arg0, %arg2, %arg2 kv_length(
+!q = !stride.tensor<1x4x1x16xbf16>
+!kv = !stride.tensor<1x2x96x16xbf16>
+!kvs = !stride.tensor<1x2x32x16xbf16>
+func.func @two_capacities(%q: !q, %k: !kv, %ks: !kvs, %pos: !stride.tensor<i64>) -> (!q, !q) {
+  %keys = stride.iota dim 3 : !stride.tensor<1x1x1x96xi64>
+  %px = stride.expand %pos : !stride.tensor<i64> -> !stride.tensor<1x1x1x96xi64, strides = [0, 0, 0, 0], offset = 0>
+  %le = stride.cmp le, %keys, %px : !stride.tensor<1x1x1x96xi64>, !stride.tensor<1x1x1x96xi64, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x1x1x96xi1>
+  %m = stride.expand %le : !stride.tensor<1x1x1x96xi1> -> !stride.tensor<1x4x1x96xi1, strides = [96, 0, 96, 1], offset = 0>
+  %o1 = stride.attention %q, %k, %k mask %m scale 0.25 : !q, !kv, !kv, !stride.tensor<1x4x1x96xi1, strides = [96, 0, 96, 1], offset = 0> -> !q
+  %keys2 = stride.iota dim 3 : !stride.tensor<1x1x1x32xi64>
+  %px2 = stride.expand %pos : !stride.tensor<i64> -> !stride.tensor<1x1x1x32xi64, strides = [0, 0, 0, 0], offset = 0>
+  %le2 = stride.cmp le, %keys2, %px2 : !stride.tensor<1x1x1x32xi64>, !stride.tensor<1x1x1x32xi64, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x1x1x32xi1>
+  %m2 = stride.expand %le2 : !stride.tensor<1x1x1x32xi1> -> !stride.tensor<1x4x1x32xi1, strides = [32, 0, 32, 1], offset = 0>
+  %o2 = stride.attention %q, %ks, %ks mask %m2 scale 0.25 : !q, !kvs, !kvs, !stride.tensor<1x4x1x32xi1, strides = [32, 0, 32, 1], offset = 0> -> !q
+  return %o1, %o2 : !q, !q
+}
