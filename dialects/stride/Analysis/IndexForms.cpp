@@ -54,6 +54,15 @@ IndexForm constantForm(StridedTensorType type, int64_t constant) {
   return f;
 }
 
+/// A form over `type`'s coordinates that reads none of them: `source`'s
+/// constant and scalar.
+IndexForm uniformPart(StridedTensorType type, const IndexForm &source) {
+  IndexForm f = constantForm(type, source.constant);
+  f.scalar = source.scalar;
+  f.scalarCoefficient = source.scalarCoefficient;
+  return f;
+}
+
 /// `f` with the coefficients of `type`'s dims of size 1 set to 0.
 IndexForm normalized(IndexForm f, StridedTensorType type) {
   SizeExprs shape = type.getSymbolicLayout().shape;
@@ -160,9 +169,7 @@ std::optional<IndexForm> throughUnitDims(const IndexForm &source,
   auto from = nonUnit(sourceType), to = nonUnit(resultType);
   if (from.size() != to.size())
     return std::nullopt;
-  IndexForm f = constantForm(resultType, source.constant);
-  f.scalar = source.scalar;
-  f.scalarCoefficient = source.scalarCoefficient;
+  IndexForm f = uniformPart(resultType, source);
   for (auto [a, b] : llvm::zip(from, to)) {
     if (a.second != b.second)
       return std::nullopt;
@@ -286,12 +293,8 @@ std::optional<IndexForm>
 IndexFormAnalysis::throughView(Value value, Value source,
                                const IndexForm &sourceForm) {
   StridedTensorType type = typeOf(value);
-  if (sourceForm.isUniform()) {
-    IndexForm f = constantForm(type, sourceForm.constant);
-    f.scalar = sourceForm.scalar;
-    f.scalarCoefficient = sourceForm.scalarCoefficient;
-    return f;
-  }
+  if (sourceForm.isUniform())
+    return uniformPart(type, sourceForm);
   auto view = value.getDefiningOp<ViewOpInterface>();
   if (auto slice = dyn_cast<SliceOp>(view.getOperation());
       slice && slice.hasSymbolicBounds()) {
@@ -308,9 +311,7 @@ IndexFormAnalysis::throughView(Value value, Value source,
   AffineMap map = view.getIndexMap();
   if (!map)
     return throughUnitDims(sourceForm, typeOf(source), type);
-  IndexForm f = constantForm(type, sourceForm.constant);
-  f.scalar = sourceForm.scalar;
-  f.scalarCoefficient = sourceForm.scalarCoefficient;
+  IndexForm f = uniformPart(type, sourceForm);
   // Within the result's bounds a reshape's floordiv and mod often fold
   // ([96] as [2, 48]: 48 * d0 + d1).
   for (auto [d, c] : llvm::enumerate(sourceForm.coefficients))
@@ -392,19 +393,14 @@ std::optional<IndexForm> IndexFormAnalysis::computeForm(Value value) {
             sum.coefficients[cumsum.getDim()] = in->constant;
             return sum;
           })
-          .Case([&](IndexSelectOp select) -> std::optional<IndexForm> {
-            // Every element of a uniform input is the same value.
-            std::optional<IndexForm> in = form(select.getInput());
-            if (!in || !in->isConstant())
-              return std::nullopt;
-            return constantForm(type, in->constant);
-          })
-          .Case([&](GatherOp gather) -> std::optional<IndexForm> {
-            std::optional<IndexForm> in = form(gather.getInput());
-            if (!in || !in->isConstant())
-              return std::nullopt;
-            return constantForm(type, in->constant);
-          })
+          .Case<IndexSelectOp, GatherOp>(
+              [&](auto indexed) -> std::optional<IndexForm> {
+                // Every element read from a constant input is the same.
+                std::optional<IndexForm> in = form(indexed.getInput());
+                if (!in || !in->isConstant())
+                  return std::nullopt;
+                return constantForm(type, in->constant);
+              })
           .Case([&](ViewOpInterface view) -> std::optional<IndexForm> {
             Value source = view.getSource();
             std::optional<IndexForm> in = form(source);

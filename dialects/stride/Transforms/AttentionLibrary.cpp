@@ -91,9 +91,11 @@ public:
   /// its bias (key j attends where j < kv_length[b]): cuDNN's padding mask,
   /// built as its frontend builds it, gave wrong results on an H200 with
   /// cuDNN 9.19 (bench/NOTES.md section 61).
-  Value lengthMask(Value length, StridedTensorType scores) {
-    Value keep = ops.validKeys(length, scores.getShape()[3]);
-    return ops.expand(keep, scores.getShape());
+  Value lengthMask(AttentionOp op) {
+    SmallVector<int64_t> scores(op.getResult().getType().getShape());
+    scores.back() = op.getKey().getType().getShape()[2];
+    Value keep = ops.validKeys(op.getKvLength(), scores.back());
+    return ops.expand(keep, scores);
   }
 
   /// `value` as `type` (itself when it has that type, else a copy).
@@ -248,13 +250,8 @@ void prepare(AttentionOp op) {
   op.getQueryMutable().assign(p.operand(op.getQuery()));
   op.getKeyMutable().assign(p.operand(op.getKey()));
   op.getValueMutable().assign(p.operand(op.getValue()));
-  if (Value length = op.getKvLength()) {
-    StridedTensorType result = op.getResult().getType();
-    SmallVector<int64_t> scores(result.getShape());
-    scores.back() = op.getKey().getType().getShape()[2];
-    op.getMaskMutable().assign(p.lengthMask(
-        length, StridedTensorType::getContiguous(
-                    scores, IntegerType::get(op.getContext(), 1))));
+  if (op.getKvLength()) {
+    op.getMaskMutable().assign(p.lengthMask(op));
     op.getKvLengthMutable().clear();
   }
   if (Value mask = op.getMask())

@@ -41,8 +41,8 @@ public:
   template <typename OpTy>
   explicit Attention(OpTy op)
       : ops(op, computeType(op.getQuery().getType().getElementType())),
-        mask(op.getMask()), scale(op.getScale().convertToDouble()),
-        isCausal(op.getCausal()) {
+        mask(op.getMask()), kvLength(kvLengthOf(op)),
+        scale(op.getScale().convertToDouble()), isCausal(op.getCausal()) {
     query = ops.widen(op.getQuery());
     key = ops.widen(op.getKey());
     value = ops.widen(op.getValue());
@@ -54,6 +54,10 @@ public:
     queries = q[2];
     keys = k[2];
   }
+
+  /// The forward's kv_length (null without one); the backward has none.
+  static Value kvLengthOf(AttentionOp op) { return op.getKvLength(); }
+  static Value kvLengthOf(AttentionBackwardOp) { return {}; }
 
   static Type computeType(Type element) {
     return element.isF64() ? element : Float32Type::get(element.getContext());
@@ -122,7 +126,6 @@ private:
 
 void decompose(AttentionOp op) {
   Attention a(op);
-  a.kvLength = op.getKvLength();
   OpsBefore &ops = a.ops;
   Value lse = op.getLogsumexp(), result, logsumexp;
   if (a.keys == 0) {
