@@ -381,6 +381,12 @@ Status Interpreter::execute(Operation *op) {
         return convolutionWeightGradient(o);
       })
       .Case([&](KernelOp o) { return kernel(o); })
+      // Both operands are the value; the variant may be a kernel at other
+      // sizes than these (python-free-docs/symbolic-sizes.md).
+      .Case([&](SelectVariantOp o) {
+        values[o.getResult()] = get(o.getOtherwise());
+        return Status::ok();
+      })
       .Case<AllReduceOp, AllGatherOp, ReduceScatterOp>(
           [&](Operation *o) { return singleRankCollective(o); })
       .Default([&](Operation *o) { return fail(o, "unsupported op"); });

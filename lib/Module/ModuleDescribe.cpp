@@ -195,6 +195,24 @@ void describeStates(std::ostream &os, const ModuleDesc &desc,
   }
 }
 
+/// " when tokens in [1, 1]", " unless batch in [1, 1] and tokens in
+/// [1, 1]"; nothing for a step that runs always.
+void describeGuard(std::ostream &os, const ModuleDesc &desc,
+                   const StepGuard &guard) {
+  if (guard.empty())
+    return;
+  bool when = !guard.when.empty();
+  os << (when ? " when " : " unless ");
+  const std::vector<SymbolBound> &bounds = when ? guard.when : guard.unless;
+  for (size_t k = 0; k < bounds.size(); ++k) {
+    const SymbolBound &b = bounds[k];
+    os << (k ? " and " : "")
+       << (b.symbol < desc.symbols.size() ? desc.symbols[b.symbol].name
+                                          : "<symbol " + str(b.symbol) + ">")
+       << " in [" << b.min << ", " << b.max << "]";
+  }
+}
+
 void describeStep(std::ostream &os, const ModuleDesc &desc,
                   const DispatchStep &d) {
   os << "dispatch kernel " << d.kernel;
@@ -212,6 +230,7 @@ void describeStep(std::ostream &os, const ModuleDesc &desc,
   if (d.gridElements)
     os << " (grid x at run time: ceil((" << d.gridElements->str() << ") / "
        << d.gridDivisor << "), at most " << d.grid.x << ")";
+  describeGuard(os, desc, d.guard);
 }
 
 /// "main", "collective", or the code of a stream the format lacks.
@@ -233,7 +252,7 @@ std::string describeEvent(const EventStep &e) {
          str(e.event) + " on the " + streamName(e.stream) + " stream";
 }
 
-void describeStep(std::ostream &os, const ModuleDesc &,
+void describeStep(std::ostream &os, const ModuleDesc &desc,
                   const LibraryCallStep &call) {
   os << "library call '" << call.routine << "' buffers (";
   for (size_t i = 0; i < call.buffers.size(); ++i)
@@ -252,6 +271,7 @@ void describeStep(std::ostream &os, const ModuleDesc &,
   os << "}";
   if (call.stream != StreamId::Main)
     os << " on the " << streamName(call.stream) << " stream";
+  describeGuard(os, desc, call.guard);
 }
 
 void describeStep(std::ostream &os, const ModuleDesc &, const FillStep &f) {

@@ -160,6 +160,15 @@ fromFb(const flatbuffers::Vector<flatbuffers::Offset<fb::TensorSignature>> *v) {
   return out;
 }
 
+/// A guard's list (the verifier checks its symbols and ranges).
+std::vector<SymbolBound>
+boundsOf(const flatbuffers::Vector<const fb::SymbolBound *> *v) {
+  std::vector<SymbolBound> out;
+  for (const fb::SymbolBound &b : structsOf(v))
+    out.push_back(SymbolBound{b.symbol(), b.min(), b.max()});
+  return out;
+}
+
 /// Decodes a verified dispatch. Fails only on argument encodings that
 /// cannot be represented in a ModuleDesc.
 Result<DispatchStep> fromFb(const fb::Dispatch &d, const std::string &where) {
@@ -170,6 +179,7 @@ Result<DispatchStep> fromFb(const fb::Dispatch &d, const std::string &where) {
   step.block = fromFb(d.block());
   step.dynamicSharedBytes = d.dynamic_shared_bytes();
   step.dependentLaunch = d.dependent_launch();
+  step.guard = StepGuard{boundsOf(d.when()), boundsOf(d.unless())};
   for (const fb::LaunchArg &a : structsOf(d.args())) {
     std::optional<KernelArg> arg = fromFb(a);
     if (!arg)
@@ -192,6 +202,7 @@ LibraryCallStep fromFb(const fb::LibraryCall &c) {
                               toString(f->text())}
             : DescriptorField{});
   step.stream = static_cast<StreamId>(c.stream());
+  step.guard = StepGuard{boundsOf(c.when()), boundsOf(c.unless())};
   return step;
 }
 

@@ -55,6 +55,10 @@ public:
       return "format version " + str(desc.formatVersion) +
              " has symbolic library-call descriptor fields, which version 8 "
              "added";
+    if (desc.formatVersion < 9 && hasGuards())
+      return "format version " + str(desc.formatVersion) +
+             " has steps that run at some values of the symbols only (step "
+             "guards), which version 9 added";
     for (size_t i = 0; i < desc.symbols.size() && problem.empty(); ++i)
       checkSymbol(i);
     if (!problem.empty())
@@ -104,7 +108,40 @@ private:
         if (c->symbolicSizeBytes)
           return true;
     }
-    return hasSymbolicDescriptor();
+    return hasSymbolicDescriptor() || hasGuards();
+  }
+
+  bool hasGuards() const {
+    for (const Step &step : desc.steps)
+      if (const StepGuard *guard = guardOf(step); guard && !guard->empty())
+        return true;
+    return false;
+  }
+
+  /// A guard names symbols of the module, each once, with a range inside
+  /// the symbol's; a step has `when` or `unless`, not both.
+  void checkGuard(const StepGuard &guard, const std::string &step) {
+    if (!guard.when.empty() && !guard.unless.empty())
+      return fail(step + " has both a 'when' and an 'unless' guard; a step "
+                         "has one of them");
+    const std::vector<SymbolBound> &bounds =
+        guard.when.empty() ? guard.unless : guard.when;
+    std::set<uint32_t> named;
+    for (size_t k = 0; k < bounds.size(); ++k) {
+      const SymbolBound &b = bounds[k];
+      std::string what = step + "'s guard bound " + str(k);
+      if (b.symbol >= desc.symbols.size())
+        return fail(what + " names symbol " + str(b.symbol) +
+                    " of the module's " + str(desc.symbols.size()));
+      const SizeSymbol &s = desc.symbols[b.symbol];
+      if (!named.insert(b.symbol).second)
+        return fail(what + " names symbol '" + s.name +
+                    "' a second time");
+      if (b.min > b.max || b.min < s.min || b.max > s.max)
+        return fail(what + " is " + s.name + " in [" + str(b.min) + ", " +
+                    str(b.max) + "], which is not a range within the "
+                    "symbol's: " + describeRange(s));
+    }
   }
 
   bool hasSymbolicDescriptor() const {
@@ -207,6 +244,11 @@ private:
 
   void checkStep(size_t i) {
     std::string what = "step " + str(i + 1) + " of " + str(desc.steps.size());
+    if (const StepGuard *guard = guardOf(desc.steps[i])) {
+      checkGuard(*guard, what);
+      if (!problem.empty())
+        return;
+    }
     if (const auto *call = std::get_if<LibraryCallStep>(&desc.steps[i]))
       return checkDescriptor(*call, what);
     if (const auto *c = std::get_if<CopyStep>(&desc.steps[i])) {
@@ -396,6 +438,30 @@ ModuleDesc instantiateModule(const ModuleDesc &desc, const SymbolValues &values,
   for (Step &step : out.steps)
     instantiateStep(step, desc, values);
   return out;
+}
+
+const StepGuard *guardOf(const Step &step) {
+  if (const auto *d = std::get_if<DispatchStep>(&step))
+    return &d->guard;
+  if (const auto *call = std::get_if<LibraryCallStep>(&step))
+    return &call->guard;
+  return nullptr;
+}
+
+bool stepRuns(const Step &step, const ModuleDesc &desc,
+              const SymbolValues &values) {
+  const StepGuard *guard = guardOf(step);
+  if (!guard || guard->empty())
+    return true;
+  auto allHold = [&](const std::vector<SymbolBound> &bounds) {
+    for (const SymbolBound &b : bounds) {
+      int64_t v = values.at(desc.symbols[b.symbol].name);
+      if (v < b.min || v > b.max)
+        return false;
+    }
+    return true;
+  };
+  return guard->when.empty() ? !allHold(guard->unless) : allHold(guard->when);
 }
 
 std::string describeSymbolValues(const ModuleDesc &desc,

@@ -79,6 +79,19 @@ buildSignature(PolynomialBuilder &polynomials, flatbuffers::FlatBufferBuilder &b
 }
 
 using StepOffset = std::pair<fb::Step, flatbuffers::Offset<void>>;
+using BoundsOffset =
+    flatbuffers::Offset<flatbuffers::Vector<const fb::SymbolBound *>>;
+
+/// A guard's list; null when empty (the field is absent).
+BoundsOffset buildBounds(flatbuffers::FlatBufferBuilder &b,
+                         const std::vector<SymbolBound> &bounds) {
+  if (bounds.empty())
+    return 0;
+  std::vector<fb::SymbolBound> out;
+  for (const SymbolBound &bound : bounds)
+    out.emplace_back(bound.symbol, bound.min, bound.max);
+  return b.CreateVectorOfStructs(out);
+}
 
 StepOffset buildStep(PolynomialBuilder &polynomials,
                      flatbuffers::FlatBufferBuilder &b, const DispatchStep &d) {
@@ -93,10 +106,13 @@ StepOffset buildStep(PolynomialBuilder &polynomials,
   fb::Dim3 grid = toFb(d.grid), block = toFb(d.block);
   auto argVector = b.CreateVectorOfStructs(args);
   auto gridElements = polynomials.buildOptional(d.gridElements);
+  BoundsOffset when = buildBounds(b, d.guard.when);
+  BoundsOffset unless = buildBounds(b, d.guard.unless);
   return {fb::Step::Dispatch,
           fb::CreateDispatch(b, d.executable, d.kernel, &grid, &block,
                              d.dynamicSharedBytes, argVector,
-                             d.dependentLaunch, gridElements, d.gridDivisor)
+                             d.dependentLaunch, gridElements, d.gridDivisor,
+                             when, unless)
               .Union()};
 }
 
@@ -117,9 +133,12 @@ StepOffset buildStep(PolynomialBuilder &polynomials,
   auto routine = b.CreateString(call.routine);
   auto buffers = b.CreateVector(call.buffers);
   auto descriptor = b.CreateVector(fields);
+  BoundsOffset when = buildBounds(b, call.guard.when);
+  BoundsOffset unless = buildBounds(b, call.guard.unless);
   return {fb::Step::LibraryCall,
           fb::CreateLibraryCall(b, routine, buffers, descriptor,
-                                static_cast<uint8_t>(call.stream))
+                                static_cast<uint8_t>(call.stream), when,
+                                unless)
               .Union()};
 }
 

@@ -79,17 +79,36 @@ int archMinor(int arch) { return arch % 10; }
 
 } // namespace
 
+/// The symbols' values the inputs' shapes bind.
+static Result<SymbolValues> valuesForInputs(const ModuleDesc &desc,
+                                            const std::vector<HostArray> &inputs) {
+  std::vector<std::vector<int64_t>> shapes;
+  for (const HostArray &a : inputs)
+    shapes.push_back(a.shape);
+  return bindModuleSymbols(desc, shapes);
+}
+
 Result<ModuleDesc> instantiateForInputs(const ModuleDesc &desc,
                                         const std::vector<HostArray> &inputs) {
   if (desc.symbols.empty())
     return desc;
-  std::vector<std::vector<int64_t>> shapes;
-  for (const HostArray &a : inputs)
-    shapes.push_back(a.shape);
-  Result<SymbolValues> values = bindModuleSymbols(desc, shapes);
+  Result<SymbolValues> values = valuesForInputs(desc, inputs);
   if (!values)
     return values.error();
   return instantiateModule(desc, *values);
+}
+
+Result<std::vector<bool>> stepsRunForInputs(const ModuleDesc &desc,
+                                            const std::vector<HostArray> &inputs) {
+  std::vector<bool> runs(desc.steps.size(), true);
+  if (desc.symbols.empty())
+    return runs;
+  Result<SymbolValues> values = valuesForInputs(desc, inputs);
+  if (!values)
+    return values.error();
+  for (size_t i = 0; i < desc.steps.size(); ++i)
+    runs[i] = stepRuns(desc.steps[i], desc, *values);
+  return runs;
 }
 
 Status checkInputs(const GraphSignature &signature,

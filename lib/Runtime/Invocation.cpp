@@ -78,6 +78,11 @@ struct Invocation::Impl {
   /// values, and the graphs captured for other recent values.
   std::optional<ModuleDesc> instance;
   SymbolValues boundValues;
+  /// Per step, whether it runs at the bound values (its guard: a variant
+  /// selected at run time, python-free-docs/symbolic-sizes.md); empty
+  /// before a binding, and for a module without symbols, where every
+  /// step runs.
+  std::vector<bool> stepsRun;
   ShapeGraphs shapeGraphs{cu};
 
   Impl(std::shared_ptr<const Executable> executable, InvocationOptions options)
@@ -164,6 +169,9 @@ struct Invocation::Impl {
       return s;
     }
     stashGraph();
+    stepsRun.clear();
+    for (const Step &step : exe.desc.steps)
+      stepsRun.push_back(stepRuns(step, exe.desc, *values));
     CapturedGraph kept = shapeGraphs.take(*values);
     graph = kept.graph;
     graphExec = kept.exec;
@@ -196,7 +204,8 @@ struct Invocation::Impl {
   Status bindLibraryCalls(const ModuleDesc &next, const SymbolValues &values) {
     for (size_t i = 0; i < exe.desc.steps.size(); ++i) {
       const auto *call = std::get_if<LibraryCallStep>(&exe.desc.steps[i]);
-      if (!call || !libraryCalls[i] || !hasSizeExpressions(*call))
+      if (!call || !libraryCalls[i] || !hasSizeExpressions(*call) ||
+          !stepRuns(*call, exe.desc, values))
         continue;
       if (Status s = libraryCalls[i]->bindShape(
               std::get<LibraryCallStep>(next.steps[i]));
@@ -528,7 +537,7 @@ struct Invocation::Impl {
   Status tuneLibraryCalls(CUstream target) {
     for (size_t i = 0; i < desc().steps.size(); ++i) {
       const auto *c = std::get_if<LibraryCallStep>(&desc().steps[i]);
-      if (!c)
+      if (!c || !runsStep(i))
         continue;
       if (Status s = libraryCalls[i]->tune(libraryCallBuffers(*c), target); !s)
         return prefixError(exe.name + ": tuning " + exe.stepName(i) + ": ",
@@ -537,8 +546,16 @@ struct Invocation::Impl {
     return Status::ok();
   }
 
-  /// Enqueues step `index` on `target`.
+  /// Whether step `index` runs at the bound values.
+  bool runsStep(size_t index) const {
+    return stepsRun.empty() || stepsRun[index];
+  }
+
+  /// Enqueues step `index` on `target`; nothing for a step that does not
+  /// run at the bound values.
   Status enqueueStep(size_t index, CUstream target) {
+    if (!runsStep(index))
+      return Status::ok();
     const Step &step = desc().steps[index];
     CUresult r = CUDA_SUCCESS;
     if (const auto *d = std::get_if<DispatchStep>(&step))
@@ -884,6 +901,10 @@ Status Invocation::launchStep(size_t index) {
     return s;
   m.bindArgs(m.ownedAddresses());
   return m.enqueueStep(index, m.stream);
+}
+
+bool Invocation::runsStep(size_t index) const {
+  return index < pimpl->desc().steps.size() && pimpl->runsStep(index);
 }
 
 Status Invocation::synchronize() {

@@ -13,7 +13,8 @@
 // arguments, fills, copies, cublaslt.matmul calls: EmuMatmul.h, cudnn.sdpa_*
 // calls: EmuAttention.h, cudnn.convolution calls: EmuConvolution.h,
 // nccl.all_reduce calls among a group of stride-emu processes:
-// EmuCollective.h; event steps are no-ops, the steps running in order) is the
+// EmuCollective.h; event steps are no-ops, the steps running in order, but
+// for the variants the inputs' shapes do not select) is the
 // module's own, so everything but the GPU itself is exercised. Outputs and temporaries are poisoned (0xFF) before
 // the plan runs; zeroed temporaries start zeroed, as on the GPU. With
 // --trace-library-calls it prints each library call of the first run as
@@ -81,6 +82,10 @@ int main(int argc, char **argv) {
   if (!instance)
     return fail(instance.error().message);
   const ModuleDesc &desc = *instance;
+  // A variant the values do not select runs no step (a step guard).
+  Result<std::vector<bool>> stepsRun = stepsRunForInputs(*module, *inputs);
+  if (!stepsRun)
+    return fail(stepsRun.error().message);
   if (kernelsPaths.size() != desc.executables.size())
     return fail("the module has " + std::to_string(desc.executables.size()) +
                 " executables (translation units) but " +
@@ -205,6 +210,8 @@ int main(int argc, char **argv) {
           std::fill(own[i].begin(), own[i].end(), 0xFF);
     }
     for (size_t i = 0; i < desc.steps.size(); ++i) {
+      if (!(*stepsRun)[i])
+        continue;
       std::string problem;
       const Step &step = desc.steps[i];
       if (traceCalls && run == 0 && std::holds_alternative<LibraryCallStep>(step))

@@ -128,7 +128,8 @@ std::vector<Entry> corpus() {
           {"aliased-outputs.module", aliasedOutputs()},
           {"collective-stream.module", streamedModule()},
           {"symbolic-sizes.module", symbolicModule()},
-          {"symbolic-call.module", symbolicCallModule()}};
+          {"symbolic-call.module", symbolicCallModule()},
+          {"step-guards.module", guardedModule()}};
 }
 
 std::string corpusDir() {

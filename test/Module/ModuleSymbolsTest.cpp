@@ -356,3 +356,61 @@ TEST(ModuleSymbolsTest, InstanceEvaluatesDescriptorExpressions) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(ModuleSymbolsTest, GuardsSurviveTheFile) {
+  ModuleDesc d = guardedModule();
+  Result<ModuleDesc> parsed = roundTrip(d);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(*parsed, d);
+  // A step without a guard writes no guard field.
+  std::vector<uint8_t> bytes = serializeModule(d);
+  const fb::Module *m = fb::GetSizePrefixedModule(bytes.data());
+  EXPECT_NE(m->steps()->GetAs<fb::Dispatch>(0)->when(), nullptr);
+  EXPECT_EQ(m->steps()->GetAs<fb::Dispatch>(0)->unless(), nullptr);
+  EXPECT_EQ(m->steps()->GetAs<fb::LibraryCall>(2)->when(), nullptr);
+}
+
+TEST(ModuleSymbolsTest, StepsRunWhereTheirGuardsSay) {
+  ModuleDesc d = guardedModule();
+  for (int64_t batch : {1, 2, 1024}) {
+    SymbolValues values{{"batch", batch}};
+    EXPECT_EQ(stepRuns(d.steps[0], d, values), batch == 1);
+    EXPECT_TRUE(stepRuns(d.steps[1], d, values)); // a copy runs always
+    EXPECT_EQ(stepRuns(d.steps[2], d, values), batch != 1);
+  }
+  std::string text = describeModule(d);
+  EXPECT_NE(text.find(" when batch in [1, 1]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find(" unless batch in [1, 1]\n"), std::string::npos) << text;
+}
+
+TEST(ModuleSymbolsTest, MalformedGuardsAreRefused) {
+  ModuleDesc d = guardedModule();
+  d.formatVersion = 8;
+  EXPECT_EQ(roundTripError(d),
+            kInconsistent + "format version 8 has steps that run at some "
+                            "values of the symbols only (step guards), which "
+                            "version 9 added");
+  d = guardedModule();
+  std::get<DispatchStep>(d.steps[0]).guard.unless = {{0, 1, 1}};
+  EXPECT_EQ(problem(d), kInconsistent + "step 1 of 3 has both a 'when' and "
+                                        "an 'unless' guard; a step has one "
+                                        "of them");
+  d = guardedModule();
+  std::get<DispatchStep>(d.steps[0]).guard.when = {{1, 1, 1}};
+  EXPECT_EQ(problem(d), kInconsistent + "step 1 of 3's guard bound 0 names "
+                                        "symbol 1 of the module's 1");
+  d = guardedModule();
+  std::get<DispatchStep>(d.steps[0]).guard.when = {{0, 1, 1}, {0, 2, 2}};
+  EXPECT_EQ(problem(d), kInconsistent + "step 1 of 3's guard bound 1 names "
+                                        "symbol 'batch' a second time");
+  d = guardedModule();
+  std::get<LibraryCallStep>(d.steps[2]).guard.unless = {{0, 0, 2048}};
+  EXPECT_EQ(problem(d), kInconsistent + "step 3 of 3's guard bound 0 is "
+                                        "batch in [0, 2048], which is not a "
+                                        "range within the symbol's: 1 to "
+                                        "1024");
+}
+
+} // namespace

@@ -126,6 +126,16 @@ inline ModuleDesc symbolicCallModule() {
   return d;
 }
 
+/// symbolicCallModule with its dispatch a variant at batch 1 and its call
+/// the alternative (format version 9's step guards;
+/// python-free-docs/symbolic-sizes.md, "Variants selected at run time").
+inline ModuleDesc guardedModule() {
+  ModuleDesc d = symbolicCallModule();
+  std::get<DispatchStep>(d.steps[0]).guard.when = {{0, 1, 1}};
+  std::get<LibraryCallStep>(d.steps[2]).guard.unless = {{0, 1, 1}};
+  return d;
+}
+
 } // namespace stride::test
 
 #endif // STRIDE_TEST_MODULE_MODULETESTUTIL_H

@@ -432,8 +432,12 @@ Status printProfile(Runtime &runtime, Invocation &invocation,
   report.iterations = timed->iterations;
   report.memory = memory;
   const ModuleDesc &desc = invocation.executable().desc();
-  for (size_t i = 0; i < desc.steps.size(); ++i)
-    report.steps.push_back({summarizeStep(desc, i), timed->stepMedianMs[i]});
+  for (size_t i = 0; i < desc.steps.size(); ++i) {
+    StepSummary step = summarizeStep(desc, i);
+    if (!invocation.runsStep(i))
+      step.name += " (a variant not run at these sizes)";
+    report.steps.push_back({step, timed->stepMedianMs[i]});
+  }
   std::cout << formatProfileText(report) << std::flush;
   if (options.profileJson.empty())
     return Status::ok();

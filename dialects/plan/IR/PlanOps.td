@@ -161,6 +161,14 @@ def Plan_SizeExprAttr : Attr<CPred<"::llvm::isa<::stride::SizeExprAttr>($_self)"
   let convertFromStorage = "$_self";
 }
 
+/// A step guard (python-free-docs/symbolic-sizes.md, "Variants selected at
+/// run time"): ranges of the function's symbols, each a `#stride.symbol`
+/// whose range is the values the guard names.
+def Plan_GuardAttr : TypedArrayAttrBase<
+    Attr<CPred<"::llvm::isa<::stride::SymbolAttr>($_self)">,
+         "a #stride.symbol range">,
+    "ranges of symbols (#stride.symbol)">;
+
 def Plan_AllocOp : Plan_Op<"alloc"> {
   let summary = "a buffer the plan allocates";
   let description = [{
@@ -246,8 +254,30 @@ def Plan_DispatchOp : Plan_Op<"dispatch",
     ```mlir
     plan.dispatch @graph_kernels::@add(%a, %b, %sum)
     ```
+
+    Over symbolic sizes a step may be one of two variants the plan selects
+    at run time (python-free-docs/symbolic-sizes.md, "Variants selected at
+    run time"): with `when`, it runs only where every symbol named lies in
+    its range; with `unless`, only where some symbol named lies outside
+    it. A dispatch and a library call that write one buffer under the
+    same ranges, one `when` and one `unless`, are alternatives.
+
+    ```mlir
+    plan.dispatch @graph_kernels::@matmul_skinny(%x, %w, %y)
+        {when = [#stride.symbol<"tokens", range = [1, 1]>]}
+    plan.library_call "cublaslt.matmul"(%w, %x, %y, %ws) descriptor {...}
+        {unless = [#stride.symbol<"tokens", range = [1, 1]>]}
+    ```
   }];
-  let arguments = (ins SymbolRefAttr:$kernel, Variadic<Plan_BufferType>:$buffers);
+  let arguments = (ins SymbolRefAttr:$kernel, Variadic<Plan_BufferType>:$buffers,
+                       OptionalAttr<Plan_GuardAttr>:$when,
+                       OptionalAttr<Plan_GuardAttr>:$unless);
+  // A dispatch that runs always.
+  let builders = [OpBuilder<(ins "::mlir::SymbolRefAttr":$kernel,
+                                 "::mlir::ValueRange":$buffers), [{
+    build($_builder, $_state, kernel, buffers, ::mlir::ArrayAttr(),
+          ::mlir::ArrayAttr());
+  }]>];
   let assemblyFormat = "$kernel `(` $buffers `)` attr-dict";
   let extraClassDeclaration = [{
     /// The dispatched kernel, looked up from `symbols`; null when missing.
@@ -264,7 +294,8 @@ def Plan_LibraryCallOp : Plan_Op<"library_call"> {
     loads the routine's library when it loads the module. Over symbolic
     sizes an integer parameter may be a `#stride.size` expression of the
     function's symbols, evaluated at every run
-    (python-free-docs/symbolic-sizes.md).
+    (python-free-docs/symbolic-sizes.md), and the call may be a variant
+    selected at run time (`when`, `unless`: as `plan.dispatch`'s).
 
     ```mlir
     plan.library_call "cublaslt.matmul"(%a, %b, %c) descriptor {m = 64 : i64}
@@ -273,7 +304,16 @@ def Plan_LibraryCallOp : Plan_Op<"library_call"> {
     ```
   }];
   let arguments = (ins StrAttr:$routine, DictionaryAttr:$descriptor,
-                       Variadic<Plan_BufferType>:$buffers);
+                       Variadic<Plan_BufferType>:$buffers,
+                       OptionalAttr<Plan_GuardAttr>:$when,
+                       OptionalAttr<Plan_GuardAttr>:$unless);
+  // A call that runs always.
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$routine,
+                                 "::mlir::DictionaryAttr":$descriptor,
+                                 "::mlir::ValueRange":$buffers), [{
+    build($_builder, $_state, routine, descriptor, buffers,
+          ::mlir::ArrayAttr(), ::mlir::ArrayAttr());
+  }]>];
   let assemblyFormat = "$routine `(` $buffers `)` `descriptor` $descriptor attr-dict";
   let hasVerifier = 1;
 }

@@ -283,6 +283,7 @@ private:
   FailureOr<SmallVector<Value>> callBuffers(Operation *call,
                                             ArrayRef<Value> tensors);
   LogicalResult bindView(ViewOpInterface view);
+  LogicalResult bindSelect(SelectVariantOp select);
   FailureOr<Value> allocFor(Value tensor, Location loc);
   FailureOr<Value> allocForType(StridedTensorType type, Location loc);
   void bindArguments();
@@ -324,8 +325,67 @@ LogicalResult Outliner::bindView(ViewOpInterface view) {
   return success();
 }
 
+/// The stride.select_variant that reads `tensor`, its one user; else null.
+static SelectVariantOp selectReading(Value tensor) {
+  return tensor.hasOneUse()
+             ? dyn_cast<SelectVariantOp>(*tensor.getUsers().begin())
+             : SelectVariantOp();
+}
+
 FailureOr<Value> Outliner::allocFor(Value tensor, Location loc) {
-  return allocForType(cast<StridedTensorType>(tensor.getType()), loc);
+  // The two operands of a select_variant share one buffer, of the
+  // selected value's type: the plan runs one of their ops.
+  SelectVariantOp select = selectReading(tensor);
+  if (!select)
+    return allocForType(cast<StridedTensorType>(tensor.getType()), loc);
+  if (Value shared = bufferOf.lookup(select.getResult()))
+    return shared;
+  FailureOr<Value> buffer = allocForType(select.getType(), loc);
+  if (succeeded(buffer))
+    bufferOf[select.getResult()] = *buffer;
+  return buffer;
+}
+
+/// Guards the steps before `op` from `first` on (those that compute its
+/// results, python-free-docs/symbolic-sizes.md, "Variants selected at run
+/// time"): a guarded kernel's run where its `when` holds; the steps of the
+/// value a select_variant takes otherwise, where it does not.
+static LogicalResult guardSteps(Operation *op, Block::iterator first) {
+  ArrayAttr when, unless;
+  if (auto kernel = dyn_cast<KernelOp>(op))
+    when = kernel.getWhenAttr();
+  for (Value result : op->getResults())
+    if (SelectVariantOp select = selectReading(result);
+        select && select.getOtherwise() == result)
+      unless = select.getWhen();
+  if (!when && !unless)
+    return success();
+  for (Operation &step : llvm::make_range(first, op->getIterator())) {
+    if (isa<DispatchOp, LibraryCallOp>(step)) {
+      if (when)
+        step.setAttr("when", when);
+      if (unless)
+        step.setAttr("unless", unless);
+    } else if (!isa<AllocOp>(step)) {
+      return op->emitOpError()
+             << "is one variant of a value, and its plan has a "
+             << step.getName()
+             << " step; only dispatches and library calls run as variants";
+    }
+  }
+  return success();
+}
+
+/// A select_variant's value is the buffer its operands share.
+LogicalResult Outliner::bindSelect(SelectVariantOp select) {
+  Value buffer = bufferOf.lookup(select.getResult());
+  if (!buffer || bufferOf.lookup(select.getVariant()) != buffer ||
+      bufferOf.lookup(select.getOtherwise()) != buffer)
+    return select.emitOpError()
+           << "selects between values of different buffers; each operand "
+              "must be the one result of a kernel or a library call that "
+              "only the select reads";
+  return success();
 }
 
 FailureOr<Value> Outliner::allocForType(StridedTensorType type,
@@ -379,7 +439,7 @@ LogicalResult Outliner::outlineKernel(KernelOp kernel,
   auto outlined = KernelOp::create(inExecutable, kernel.getLoc(),
                                    kernel.getResultTypes(),
                                    inExecutable.getStringAttr(name),
-                                   ValueRange());
+                                   ValueRange(), kernel.getWhenAttr());
   outlined->setDiscardableAttrs(kernel->getDiscardableAttrDictionary());
   // Over symbolic sizes the kernel's types name its function's symbols,
   // which it keeps outside the function (enclosingSymbols).
@@ -668,7 +728,8 @@ LogicalResult Outliner::rewriteReturn(func::ReturnOp ret) {
       continue;
     }
     Operation *def = value.getDefiningOp();
-    bool written = def && (isa<KernelOp>(def) || isLibraryCall(def));
+    bool written = def && (isa<KernelOp, SelectVariantOp>(def) ||
+                           isLibraryCall(def));
     if (!written && !isReshapeOfFreshBuffer(value))
       return ret.emitOpError()
              << "returns as result #" << operand.getOperandNumber()
@@ -709,8 +770,12 @@ LogicalResult Outliner::run() {
   size_t kernelIndex = 0;
   for (Operation &op : body) {
     LogicalResult done = success();
+    // The steps the op becomes go before it, after `before`.
+    Operation *before = op.getPrevNode();
     if (auto view = dyn_cast<ViewOpInterface>(op))
       done = bindView(view);
+    else if (auto select = dyn_cast<SelectVariantOp>(op))
+      done = bindSelect(select);
     else if (auto kernel = dyn_cast<KernelOp>(op))
       done = outlineKernel(kernel, executables[units[kernelIndex++]]);
     else if (auto matmul = dyn_cast<MatmulOp>(op))
@@ -731,7 +796,9 @@ LogicalResult Outliner::run() {
                                  "first";
     else
       continue;
-    if (failed(done))
+    if (failed(done) ||
+        failed(guardSteps(&op, before ? std::next(before->getIterator())
+                                      : body.begin())))
       return failure();
     replaced.push_back(&op);
   }

@@ -781,8 +781,33 @@ bool KernelOp::isOutlined() {
   return parent && parent->hasTrait<OpTrait::SymbolTable>();
 }
 
+/// "tokens = 1, batch = 1".
+static std::string describeValues(const SymbolValues &values) {
+  std::string text;
+  for (const auto &[name, value] : values)
+    text += (text.empty() ? "" : ", ") + name + " = " + std::to_string(value);
+  return text;
+}
+
+SymbolValues KernelOp::pinnedValues() {
+  ArrayAttr when = getWhenAttr();
+  return when ? pinnedValuesOf(when) : SymbolValues();
+}
+
 LogicalResult KernelOp::verify() {
   Block &body = getBodyBlock();
+  if (ArrayAttr when = getWhenAttr();
+      when && failed(verifySymbolRanges(*this, when, nullptr)))
+    return failure();
+  // A variant's body sees the kernel at the values its guard pins.
+  SymbolValues pinned = pinnedValues();
+  auto atPinned = [&](Type type) -> Type {
+    auto tensor = dyn_cast<StridedTensorType>(type);
+    if (pinned.empty() || !tensor)
+      return type;
+    StridedTensorType at = typeAtValues(tensor, pinned);
+    return at ? Type(at) : type;
+  };
   if (isOutlined()) {
     if (!getInputs().empty())
       return emitOpError() << "is outlined (in a symbol table) but has "
@@ -795,10 +820,15 @@ LogicalResult KernelOp::verify() {
                          << getInputs().size() << " inputs";
   for (auto [i, pair] : llvm::enumerate(
            llvm::zip(body.getArgumentTypes(), getInputs().getTypes())))
-    if (std::get<0>(pair) != std::get<1>(pair))
+    if (std::get<0>(pair) != atPinned(std::get<1>(pair)))
       return emitOpError() << "body argument #" << i << " has type "
                            << std::get<0>(pair) << " but input #" << i
-                           << " has type " << std::get<1>(pair);
+                           << " has type " << std::get<1>(pair)
+                           << (pinned.empty() ? ""
+                                              : " (at the values its 'when' "
+                                                "guard pins: "
+                                                    + describeValues(pinned)
+                                                    + ")");
   YieldOp yield = getYield();
   if (yield.getValues().size() != getNumResults())
     return emitOpError() << "yields " << yield.getValues().size()
@@ -815,5 +845,23 @@ LogicalResult KernelOp::verify() {
                               "yielded value of type "
                            << yielded;
   }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SelectVariantOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult SelectVariantOp::verify() {
+  SymbolRanges declared = enclosingSymbols(*this);
+  if (failed(verifySymbolRanges(*this, getWhen(), &declared)))
+    return failure();
+  StridedTensorType expected =
+      typeAtValues(getOtherwise().getType(), pinnedValuesOf(getWhen()));
+  if (getVariant().getType() != expected)
+    return emitOpError() << "has a variant of type " << getVariant().getType()
+                         << "; expected " << expected
+                         << ", the other operand's type at the values its "
+                            "'when' guard pins";
   return success();
 }

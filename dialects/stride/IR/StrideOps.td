@@ -838,6 +838,14 @@ include "StrideConvolutionOps.td"
 // Kernel regions (formed by stride-fuse)
 //===----------------------------------------------------------------------===//
 
+/// Ranges of a function's symbols (python-free-docs/symbolic-sizes.md,
+/// "Variants selected at run time"): each a `#stride.symbol` whose range is
+/// the values named, within the symbol's own.
+def Stride_SymbolRangesAttr : TypedArrayAttrBase<
+    Attr<CPred<"::llvm::isa<::stride::SymbolAttr>($_self)">,
+         "a #stride.symbol range">,
+    "ranges of symbols (#stride.symbol)">;
+
 def Stride_KernelOp : Stride_Op<"kernel", [IsolatedFromAbove,
     SingleBlockImplicitTerminator<"YieldOp">, Stride_FusedKernel]> {
   let summary = "a fused kernel region: becomes one GPU kernel";
@@ -855,6 +863,16 @@ def Stride_KernelOp : Stride_Op<"kernel", [IsolatedFromAbove,
     has no operands: its body's arguments are its parameters, bound to
     buffers by each `plan.dispatch` of it.
 
+    A kernel with `when` (ranges of the function's symbols, each a
+    `#stride.symbol`) is a variant that runs only where each named symbol
+    lies in its range (python-free-docs/symbolic-sizes.md, "Variants
+    selected at run time"); its results are read through
+    `stride.select_variant`s. Where a range is one value, the body is the
+    kernel at that value: its arguments' types are the inputs' types with
+    those symbols replaced by their values, and its results are of these
+    types too (the skinny product kernel of a product over symbolic rows,
+    at one row).
+
     ```mlir
     %r = stride.kernel "slice_scatter_sum" ins(%x, %y : !stride.tensor<4x13x33xf32>,
         !stride.tensor<4x6x33xf32>) -> !stride.tensor<4x33xf32> {
@@ -865,9 +883,20 @@ def Stride_KernelOp : Stride_Op<"kernel", [IsolatedFromAbove,
     }
     ```
   }];
-  let arguments = (ins StrAttr:$sym_name, Variadic<Stride_AnyTensor>:$inputs);
+  let arguments = (ins StrAttr:$sym_name, Variadic<Stride_AnyTensor>:$inputs,
+                       OptionalAttr<Stride_SymbolRangesAttr>:$when);
   let results = (outs Variadic<Stride_AnyTensor>:$results);
   let regions = (region SizedRegion<1>:$body);
+  // A kernel that runs always (no `when`).
+  let builders = [
+    OpBuilder<(ins "::mlir::TypeRange":$results, "::llvm::StringRef":$name,
+                   "::mlir::ValueRange":$inputs), [{
+      build($_builder, $_state, results, name, inputs, ::mlir::ArrayAttr());
+    }]>,
+    OpBuilder<(ins "::mlir::TypeRange":$results, "::mlir::StringAttr":$name,
+                   "::mlir::ValueRange":$inputs), [{
+      build($_builder, $_state, results, name, inputs, ::mlir::ArrayAttr());
+    }]>];
   let assemblyFormat = [{
     $sym_name (`ins` `(` $inputs^ `:` type($inputs) `)`)? attr-dict-with-keyword
     `->` `(` type($results) `)` $body
@@ -879,6 +908,9 @@ def Stride_KernelOp : Stride_Op<"kernel", [IsolatedFromAbove,
     /// True when the kernel sits in a symbol table (a plan.executable):
     /// it has no operands and its body's arguments are its parameters.
     bool isOutlined();
+    /// The values of the symbols `when` pins to one value (empty without
+    /// `when`): the body's types are the kernel's at these values.
+    ::stride::SymbolValues pinnedValues();
   }];
 }
 
@@ -893,6 +925,42 @@ def Stride_YieldOp : Stride_Op<"yield", [Pure, Terminator,
   let arguments = (ins Variadic<Stride_AnyTensor>:$values);
   let builders = [OpBuilder<(ins), [{ build($_builder, $_state, ::mlir::ValueRange()); }]>];
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+def Stride_SelectVariantOp : Stride_Op<"select_variant",
+    [Pure, AllTypesMatch<["otherwise", "result"]>]> {
+  let summary = "one value computed two ways, the way selected at run time "
+                "by the sizes";
+  let description = [{
+    `variant` and `otherwise` are the same value computed by two ops, each
+    suited to part of the symbols' ranges; the plan runs only one of them
+    (python-free-docs/symbolic-sizes.md, "Variants selected at run time"):
+    `variant`'s op where every symbol named in `when` lies in its range
+    (each a `#stride.symbol` whose range is the values selected, within
+    the symbol's own), `otherwise`'s op elsewhere, and both write one
+    buffer. `variant`'s type is `otherwise`'s with each symbol that `when`
+    pins to one value replaced by it. `stride-product-variants` makes
+    them: the skinny product kernel at one row beside the library call of
+    a product over symbolic rows.
+
+    The values are equal, so the reference interpreter, which computes
+    both, returns `otherwise`; `stride-instantiate-symbols` replaces the op
+    by the operand its values select.
+
+    ```mlir
+    %y = stride.select_variant %skinny : !stride.tensor<1x3072xbf16>
+        when [#stride.symbol<"tokens", range = [1, 1]>] else %library
+        : !stride.tensor<[tokens, 3072], bf16>
+    ```
+  }];
+  let arguments = (ins Stride_AnyTensor:$variant, Stride_AnyTensor:$otherwise,
+                       Stride_SymbolRangesAttr:$when);
+  let results = (outs Stride_AnyTensor:$result);
+  let assemblyFormat = [{
+    $variant `:` type($variant) `when` $when `else` $otherwise attr-dict
+    `:` type($result)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // STRIDE_OPS_TD

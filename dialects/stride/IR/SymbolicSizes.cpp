@@ -19,6 +19,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace stride;
@@ -475,5 +476,51 @@ LogicalResult stride::verifySymbolsAttr(Operation *op, Attribute attr) {
           return op->emitError() << "result #" << i << " ";
         })))
       return failure();
+  return success();
+}
+
+StridedTensorType stride::typeAtValues(StridedTensorType type,
+                                       const SymbolValues &values) {
+  if (!type.isSymbolic())
+    return type;
+  std::optional<SymbolicLayout> layout =
+      type.getSymbolicLayout().substitute(values);
+  return layout ? StridedTensorType::get(type.getElementType(), *layout)
+                : StridedTensorType();
+}
+
+SymbolValues stride::pinnedValuesOf(ArrayAttr ranges) {
+  SymbolValues pinned;
+  for (auto range : ranges.getAsRange<SymbolAttr>())
+    if (range.getMin() == range.getMax())
+      pinned[range.getName().str()] = range.getMin();
+  return pinned;
+}
+
+LogicalResult stride::verifySymbolRanges(Operation *op, ArrayAttr ranges,
+                                         const SymbolRanges *declared) {
+  if (ranges.empty())
+    return op->emitOpError() << "has an empty 'when' guard; name at least "
+                                "one symbol's range";
+  llvm::StringSet<> named;
+  for (auto range : ranges.getAsRange<SymbolAttr>()) {
+    StringRef name = range.getName().getValue();
+    if (!named.insert(name).second)
+      return op->emitOpError()
+             << "names symbol '" << name << "' twice in its 'when' guard";
+    if (!declared)
+      continue;
+    auto symbol = declared->find(name.str());
+    if (symbol == declared->end())
+      return op->emitOpError()
+             << "guards symbol '" << name
+             << "', which the enclosing function does not declare";
+    if (range.getMin() < symbol->second.min ||
+        range.getMax() > symbol->second.max)
+      return op->emitOpError()
+             << "guards symbol '" << name << "' by [" << range.getMin()
+             << ", " << range.getMax() << "], outside its range: "
+             << symbol->second.describe();
+  }
   return success();
 }

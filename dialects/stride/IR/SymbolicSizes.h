@@ -41,6 +41,23 @@ SymbolRanges declaredSymbols(mlir::FunctionOpInterface func);
 /// holds it.
 SymbolRanges enclosingSymbols(mlir::Operation *op);
 
+/// `type` with the symbols of `values` replaced by their values (a static
+/// type where `values` binds every symbol it names); null where a size
+/// overflows there.
+StridedTensorType typeAtValues(StridedTensorType type,
+                               const SymbolValues &values);
+
+/// The symbols of `ranges` (a `when` guard: #stride.symbol attributes)
+/// whose range is one value, at that value.
+SymbolValues pinnedValuesOf(mlir::ArrayAttr ranges);
+
+/// Checks `ranges` (a `when` guard: #stride.symbol attributes) on `op`:
+/// at least one, each naming a symbol once; with `declared`, each a
+/// symbol of it whose range holds the one given.
+mlir::LogicalResult verifySymbolRanges(mlir::Operation *op,
+                                       mlir::ArrayAttr ranges,
+                                       const SymbolRanges *declared);
+
 /// The layout of `type` at the largest values of the symbols of `scope`
 /// (enclosingSymbols): the layout a library call over symbolic sizes is
 /// planned at (python-free-docs/symbolic-sizes.md, "Library calls over

@@ -118,6 +118,46 @@ void dropSymbols(func::FuncOp func, const SymbolValues &values) {
   });
 }
 
+/// A guard's ranges at `values`: false where a given symbol lies outside
+/// its range, else the ranges of the symbols `values` does not give.
+std::optional<SmallVector<Attribute>> guardAt(ArrayAttr when,
+                                              const SymbolValues &values) {
+  SmallVector<Attribute> left;
+  for (auto range : when.getAsRange<SymbolAttr>()) {
+    auto given = values.find(range.getName().str());
+    if (given == values.end())
+      left.push_back(range);
+    else if (given->second < range.getMin() || given->second > range.getMax())
+      return std::nullopt;
+  }
+  return left;
+}
+
+/// Each stride.select_variant whose guard `values` decides becomes the
+/// operand selected; a guarded kernel that computed the other is erased,
+/// and one selected runs always (its body is the kernel at the values).
+void selectVariants(func::FuncOp func, const SymbolValues &values) {
+  SmallVector<SelectVariantOp> selects;
+  func.walk([&](SelectVariantOp op) { selects.push_back(op); });
+  for (SelectVariantOp select : selects) {
+    std::optional<SmallVector<Attribute>> left =
+        guardAt(select.getWhen(), values);
+    if (left && !left->empty()) {
+      select.setWhenAttr(ArrayAttr::get(select.getContext(), *left));
+      continue;
+    }
+    Value chosen = left ? select.getVariant() : select.getOtherwise();
+    Value dropped = left ? select.getOtherwise() : select.getVariant();
+    select.replaceAllUsesWith(chosen);
+    select.erase();
+    if (auto kernel = dropped.getDefiningOp<KernelOp>();
+        kernel && kernel.getWhen() && kernel->use_empty())
+      kernel.erase();
+    if (auto kernel = chosen.getDefiningOp<KernelOp>())
+      kernel.removeWhenAttr();
+  }
+}
+
 struct InstantiateSymbolsPass
     : public stride::impl::InstantiateSymbolsBase<InstantiateSymbolsPass> {
   using Base::Base;
@@ -130,6 +170,7 @@ struct InstantiateSymbolsPass
         readValues(func, values, declaredSymbols(func));
     if (failed(given))
       return signalPassFailure();
+    selectVariants(func, *given);
     if (!substituteSizes(func, *given)) {
       func.emitError() << "stride-instantiate-symbols: a size, stride or "
                           "offset overflows int64 at the given values";

@@ -646,6 +646,57 @@ def VerifyKernels : Pass<"stride-verify-kernels", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def ProductVariants : Pass<"stride-product-variants", "::mlir::func::FuncOp"> {
+  let summary = "Give each product over symbolic rows the skinny product "
+                "kernel at one row, selected at run time";
+  let description = [{
+    A static module runs a product of one row (a decode step, a batch of
+    one) as Stride's skinny product kernel, which streams the weight
+    faster than cuBLASLt there (python-free-docs/matmul.md, "Skinny
+    products"); a product over symbolic rows is a library call at every
+    row count. This pass gives such a product a variant: the skinny
+    product kernel at one row, a `stride.kernel` with a `when` guard that
+    pins the row symbols to 1 and whose body is the product at that value,
+    and a `stride.select_variant` that reads it where the guard holds and
+    the library call's result elsewhere. The plan runs one of the two
+    (python-free-docs/symbolic-sizes.md, "Variants selected at run time").
+
+    A product takes a variant where it is 2-D, its rows (`M`) are a
+    product of symbols that all take the value 1 (no coefficient, no
+    `multiple_of` above 1), no other size of it names a symbol, no
+    `stride.skinny_product` mark is on it already, and at one row it is a
+    product the skinny kernel computes (`checkSkinnyProduct`,
+    KernelContract.h); under `skinny-products=library` none does.
+
+    ```mlir
+    %l = stride.matmul %x, %wt {lhs_layout = ..., rhs_layout = ...}
+        : !stride.tensor<[tokens, 768], bf16>, ... -> !stride.tensor<[tokens, 3072], bf16>
+    ```
+
+    becomes
+
+    ```mlir
+    %k = stride.kernel "matmul_skinny" ins(%x, %wt : ...)
+        attributes {when = [#stride.symbol<"tokens", range = [1, 1]>]}
+        -> (!stride.tensor<1x3072xbf16>) {
+    ^bb0(%a: !stride.tensor<1x768xbf16>, %b: ...):
+      %p = stride.matmul %a, %b {stride.skinny_product} : ...
+      stride.yield %p : !stride.tensor<1x3072xbf16>
+    }
+    %l = stride.matmul %x, %wt {lhs_layout = ..., rhs_layout = ...} : ...
+    %y = stride.select_variant %k : !stride.tensor<1x3072xbf16>
+        when [#stride.symbol<"tokens", range = [1, 1]>] else %l
+        : !stride.tensor<[tokens, 3072], bf16>
+    ```
+  }];
+  let options = [
+    Option<"skinnyProducts", "skinny-products", "std::string", "\"auto\"",
+           "As stride-matmul-layout's: auto and generated give products "
+           "over symbolic rows a one-row variant, library none">
+  ];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
   let summary = "Wrap each functional op outside a kernel into its own kernel";
   let description = [{

@@ -120,6 +120,10 @@ void stride::buildStridePipeline(OpPassManager &pm,
   if (options.fuse)
     pm.addNestedPass<func::FuncOp>(createFuse(toFuseOptions(options.fusion)));
   if (options.formKernels) {
+    // Over symbolic rows: the skinny product kernel at one row beside the
+    // library call, selected at run time.
+    pm.addNestedPass<func::FuncOp>(createProductVariants(
+        ProductVariantsOptions{options.skinnyProducts}));
     pm.addNestedPass<func::FuncOp>(
         createOutlineKernels(OutlineKernelsOptions{options.skinnyPrologue}));
     pm.addNestedPass<func::FuncOp>(createMergeDuplicateKernels());

@@ -43,7 +43,7 @@ namespace stride {
 
 /// The module format version this build writes. It reads this one and
 /// every version from kOldestModuleFormatVersion on.
-inline constexpr uint32_t kModuleFormatVersion = 8;
+inline constexpr uint32_t kModuleFormatVersion = 9;
 /// The oldest version this build reads: version 5, which has no streams
 /// or events (every step runs on the invocation's stream).
 inline constexpr uint32_t kOldestModuleFormatVersion = 5;
@@ -233,6 +233,30 @@ struct Dim3 {
   bool operator==(const Dim3 &) const = default;
 };
 
+/// Format version 9: a range of one symbol's values, `min <= v <= max`
+/// (symbol `symbol` of ModuleDesc::symbols).
+struct SymbolBound {
+  uint32_t symbol = 0;
+  int64_t min = 0;
+  int64_t max = 0;
+
+  bool operator==(const SymbolBound &) const = default;
+};
+
+/// Format version 9: at which values of the bound symbols a step runs
+/// (python-free-docs/symbolic-sizes.md, "Variants selected at run time").
+/// A step with neither list runs always; with `when`, only where every
+/// bound of it holds; with `unless`, only where some bound of it fails.
+/// Two steps that write one buffer with the same list, one as `when` and
+/// one as `unless`, are alternatives: exactly one of them runs.
+struct StepGuard {
+  std::vector<SymbolBound> when;
+  std::vector<SymbolBound> unless;
+
+  bool empty() const { return when.empty() && unless.empty(); }
+  bool operator==(const StepGuard &) const = default;
+};
+
 /// Launch kernel `kernel` of executable `executable`.
 struct DispatchStep {
   uint32_t executable = 0;
@@ -253,6 +277,8 @@ struct DispatchStep {
   /// grid as it is.
   std::optional<SizeExpr> gridElements;
   int64_t gridDivisor = 1;
+  /// Format version 9: the values of the symbols it runs at.
+  StepGuard guard;
 
   bool operator==(const DispatchStep &) const = default;
 };
@@ -287,6 +313,8 @@ struct LibraryCallStep {
   std::vector<uint32_t> buffers;
   std::vector<DescriptorField> descriptor;
   StreamId stream = StreamId::Main;
+  /// Format version 9: the values of the symbols it runs at.
+  StepGuard guard;
 
   bool operator==(const LibraryCallStep &) const = default;
 };

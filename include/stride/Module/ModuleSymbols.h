@@ -47,6 +47,15 @@ bindModuleSymbols(const ModuleDesc &desc,
 ModuleDesc instantiateModule(const ModuleDesc &desc, const SymbolValues &values,
                              bool withCode = true);
 
+/// The guard of a dispatch or library call; null for the other steps,
+/// which run always.
+const StepGuard *guardOf(const Step &step);
+
+/// Whether `step` of `desc` runs at `values` (its guard, StepGuard), which
+/// bind every symbol of `desc`.
+bool stepRuns(const Step &step, const ModuleDesc &desc,
+              const SymbolValues &values);
+
 /// "batch = 7, seq = 128": values in the order of `desc.symbols`.
 std::string describeSymbolValues(const ModuleDesc &desc,
                                  const SymbolValues &values);

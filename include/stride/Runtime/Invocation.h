@@ -135,7 +135,13 @@ public:
   /// on its stream; does not wait. Enqueuing every step in order is one
   /// launch(): a tool times the steps one by one this way
   /// (stride-run --profile). InvalidArgument for an index past the plan.
+  /// A step that does not run at the bound sizes (runsStep) enqueues
+  /// nothing.
   Status launchStep(size_t index);
+  /// Whether step `index` runs at the sizes the inputs bound: false only
+  /// for a variant the plan does not select there (a step guard,
+  /// python-free-docs/symbolic-sizes.md, "Variants selected at run time").
+  bool runsStep(size_t index) const;
   /// Waits for the invocation's stream; a failure here is a fault of some
   /// kernel of the plan (DeviceFault).
   Status synchronize();

@@ -175,6 +175,13 @@ Status checkInputs(const GraphSignature &signature,
 Result<ModuleDesc> instantiateForInputs(const ModuleDesc &desc,
                                         const std::vector<HostArray> &inputs);
 
+/// Per step of `desc`, whether it runs at the values its inputs' shapes
+/// bind (stepRuns: a variant selected at run time,
+/// python-free-docs/symbolic-sizes.md); every step of a module without
+/// symbols. Errors as instantiateForInputs'.
+Result<std::vector<bool>> stepsRunForInputs(const ModuleDesc &desc,
+                                            const std::vector<HostArray> &inputs);
+
 /// Checks that a device of compute capability major.minor can run the
 /// module's code: a CUBIN for sm_XY runs on X.Z with Z >= Y; PTX for
 /// compute_XY is JIT-compiled on any X.Y or newer. The message names both

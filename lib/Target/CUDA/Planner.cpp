@@ -184,11 +184,16 @@ private:
     return i;
   }
   LogicalResult translate(Operation &op);
-  /// Whether the step about to be added follows a dispatch.
+  /// Whether the step about to be added follows a dispatch that runs
+  /// always (a variant may not run: the step before it then differs).
   bool followsDispatch() const {
-    return !desc.steps.empty() &&
-           std::holds_alternative<DispatchStep>(desc.steps.back());
+    if (desc.steps.empty())
+      return false;
+    const auto *d = std::get_if<DispatchStep>(&desc.steps.back());
+    return d && d->guard.empty();
   }
+  FailureOr<StepGuard> guardOf(Operation *step, ArrayAttr when,
+                               ArrayAttr unless) const;
   LogicalResult translateInput(plan::InputOp input);
   LogicalResult translateAlloc(plan::AllocOp alloc);
   LogicalResult translateConstant(plan::ConstantOp constant);
@@ -362,6 +367,29 @@ PlanTranslation::bufferArgs(ValueRange buffers, Operation *user) {
   return args;
 }
 
+/// A step's guard from its `when` or `unless` ranges (python-free-docs/
+/// symbolic-sizes.md, "Variants selected at run time").
+FailureOr<StepGuard> PlanTranslation::guardOf(Operation *step, ArrayAttr when,
+                                              ArrayAttr unless) const {
+  StepGuard guard;
+  if (when && unless)
+    return step->emitOpError()
+           << "has both a 'when' and an 'unless' guard; a step has one";
+  ArrayAttr ranges = when ? when : unless;
+  if (!ranges)
+    return guard;
+  std::vector<SymbolBound> &bounds = when ? guard.when : guard.unless;
+  for (auto range : ranges.getAsRange<SymbolAttr>()) {
+    uint32_t index = symbolIndex(range.getName().str());
+    if (index == desc.symbols.size())
+      return step->emitOpError()
+             << "is guarded by symbol '" << range.getName().getValue()
+             << "', which the function does not declare";
+    bounds.push_back(SymbolBound{index, range.getMin(), range.getMax()});
+  }
+  return guard;
+}
+
 LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
   KernelOp kernel = dispatch.lookupKernel(symbols);
   auto found = emitted.find(kernel);
@@ -371,7 +399,9 @@ LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
   auto [k, executableIndex, kernelIndex] = found->second;
   FailureOr<std::vector<KernelArg>> args =
       bufferArgs(dispatch.getBuffers(), dispatch);
-  if (failed(args))
+  FailureOr<StepGuard> guard =
+      guardOf(dispatch, dispatch.getWhenAttr(), dispatch.getUnlessAttr());
+  if (failed(args) || failed(guard))
     return failure();
   for (const CudaLaunch &l : k->launches) {
     DispatchStep step;
@@ -388,6 +418,7 @@ LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
     step.gridElements = l.elements;
     step.gridDivisor = l.perBlock;
     step.dependentLaunch = k->waitsForPreviousGrid && followsDispatch();
+    step.guard = *guard;
     desc.steps.push_back(std::move(step));
   }
   return success();
@@ -410,6 +441,11 @@ LogicalResult PlanTranslation::translateLibraryCall(plan::LibraryCallOp call) {
       return failure();
     step.descriptor.push_back(std::move(*translated));
   }
+  FailureOr<StepGuard> guard =
+      guardOf(call, call.getWhenAttr(), call.getUnlessAttr());
+  if (failed(guard))
+    return failure();
+  step.guard = std::move(*guard);
   desc.steps.push_back(std::move(step));
   return success();
 }
