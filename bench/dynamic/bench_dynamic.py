@@ -21,6 +21,10 @@ the tokens of a language model's ids):
   gpt2_bf16        transformers' GPT2LMHeadModel at GPT-2 small's dims, its
                    default (sdpa) attention, no cache; bf16; ids [1, T], the
                    tokens T 1 to 1024 (sizes above 1024 are skipped)
+  llama_bf16       transformers' LlamaForCausalLM, 2 layers at 1B-class dims
+                   (2048 wide, 16 heads, 4 key/value heads, MLP 5632, vocab
+                   32000), sdpa attention, no cache; bf16; ids [1, T], T 1
+                   to 4096
 
 Each model is exported once by the export helper's logic with the rows as
 a torch.export.Dim, compiled once by stridec (the dynamic module), and
@@ -92,6 +96,21 @@ class Gpt2Logits(torch.nn.Module):
         return self.lm(input_ids=ids, use_cache=False).logits
 
 
+class LlamaLogits(torch.nn.Module):
+    """transformers' LlamaForCausalLM (grouped-query attention, rotary
+    positions, SwiGLU), its default (sdpa) attention, no cache: token ids
+    [1, T] to logits [1, T, vocab]."""
+
+    def __init__(self):
+        super().__init__()
+        self.lm = sx.causal_lm("llama", torch.float32, layers=2, width=2048,
+                               heads=16, kv_heads=4, inner=5632, vocab=32000)
+        self.lm.config.use_cache = False
+
+    def forward(self, ids):
+        return self.lm(input_ids=ids, use_cache=False).logits
+
+
 def rows_of(width, dtype):
     """A 2-D input of `rows` x width, its rows the symbolic dim."""
     return lambda rows: torch.randn(rows, width, dtype=dtype), 0
@@ -111,6 +130,8 @@ MODELS = {
                        torch.bfloat16, bm.BF16_RTOL, ROWS_MAX),
     "gpt2_bf16": (lambda: Gpt2Logits(), tokens_of(50257), torch.bfloat16,
                   bm.BF16_RTOL, 1024),
+    "llama_bf16": (lambda: LlamaLogits(), tokens_of(32000), torch.bfloat16,
+                   bm.BF16_RTOL, ROWS_MAX),
 }
 
 
@@ -177,7 +198,14 @@ def bench_model(name, args):
     os.makedirs(work, exist_ok=True)
     torch.manual_seed(0)
     model = make().to(dtype).eval()
-    archive = export_dynamic(model, example, dim, largest, work)
+    try:
+        archive = export_dynamic(model, example, dim, largest, work)
+    except Exception as e:  # torch.export's own refusal: a row that says so
+        row = {"model": name, "rows": "-",
+               "error": f"torch.export: {type(e).__name__}: "
+               + str(e).splitlines()[0][:300]}
+        print(json.dumps(row), flush=True)
+        return [row]
     symbol = symbol_of(args.bin, archive, work)
     dynamic = os.path.join(work, "dynamic.stridemod")
     dynamic_s, error = compile_module(args.bin, archive, dynamic, work)

@@ -142,8 +142,10 @@ std::optional<std::string> missingFor(Operation *op) {
       isa<FullOp, IotaOp, IndexSelectOp, GatherOp, ReductionOpInterface,
           CatOp, CumsumOp>(op))
     return std::nullopt;
+  // An outer product becomes a broadcast multiply (stride-outer-products).
   if (auto matmul = dyn_cast<MatmulOp>(op))
-    return missingForSymbolicProduct(matmul);
+    return isPlainOuterProduct(matmul) ? std::nullopt
+                                       : missingForSymbolicProduct(matmul);
   // Attention over a symbolic batch and token counts is one cuDNN call
   // whose graph the runtime builds per shape; the heads' count (the
   // verifiers) and the head dims stay static. The fallback refuses what

@@ -15,6 +15,8 @@
 #include "dialects/stride/Transforms/Passes.h"
 
 #include "dialects/stride/IR/Graph.h"
+#include "dialects/stride/Transforms/OpsBefore.h"
+#include "dialects/stride/Transforms/SymbolicProducts.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -28,36 +30,27 @@ using namespace stride;
 
 namespace {
 
-/// Whether `product` is an outer product this pass rewrites: `K` = 1, no
-/// bias, no epilogue, no layout decision yet, static sizes.
-bool isPlainOuterProduct(MatmulOp product) {
-  StridedTensorType lhs = cast<StridedTensorType>(product.getLhs().getType());
-  if (lhs.isSymbolic() || cast<StridedTensorType>(product.getRhs().getType()).isSymbolic() ||
-      product.getResult().getType().isSymbolic())
-    return false;
-  return lhs.getShape().back() == 1 && !product.getBias() &&
+} // namespace
+
+bool stride::isPlainOuterProduct(MatmulOp product) {
+  // K is static: a symbolic K is not 1 for every value.
+  SymbolicLayout lhs = product.getLhs().getType().getSymbolicLayout();
+  return lhs.shape.back() == SizeExpr::constant(1) && !product.getBias() &&
          product.getEpilogue() == MatmulEpilogue::none &&
          !product.getLhsLayout() && !product.getRhsLayout() &&
          !product.getRowClasses();
 }
 
-/// `operand` broadcast to the product's result shape: its dim of size 1
-/// (K) expanded.
-Value broadcastToResult(OpBuilder &builder, Location loc, Value operand,
-                        StridedTensorType resultType) {
-  auto type = cast<StridedTensorType>(operand.getType());
-  ViewResult layout = inferExpand(type.getLayout(), resultType.getShape());
-  return ExpandOp::create(builder, loc, type.withLayout(*layout.layout),
-                          operand);
-}
+namespace {
 
 void rewriteAsMultiply(MatmulOp product) {
-  OpBuilder builder(product);
-  Location loc = product.getLoc();
   StridedTensorType resultType = product.getResult().getType();
-  Value lhs = broadcastToResult(builder, loc, product.getLhs(), resultType);
-  Value rhs = broadcastToResult(builder, loc, product.getRhs(), resultType);
-  Value multiply = MulOp::create(builder, loc, resultType, lhs, rhs);
+  // Each operand's dim of size 1 (K) expanded to the result's sizes.
+  OpsBefore ops(product, resultType.getElementType());
+  Value lhs = ops.expandTo(product.getLhs(), resultType);
+  Value rhs = ops.expandTo(product.getRhs(), resultType);
+  // Dense in the result's sizes: the product's own (unplanned) type.
+  Value multiply = ops.binaryLike<MulOp>(lhs, rhs);
   product.getResult().replaceAllUsesWith(multiply);
   product.erase();
 }

@@ -120,7 +120,9 @@ def OuterProducts : Pass<"stride-outer-products", "::mlir::func::FuncOp"> {
     `stride.mul` of `f16`/`bf16` (computed in f32, rounded once). Left
     alone: products with a `bias` or an `epilogue` (`addmm` rounds the
     sum once, a multiply then an add would round twice), products with a
-    decision of `stride-matmul-layout` on them, symbolic sizes.
+    decision of `stride-matmul-layout` on them. Over symbolic sizes (the
+    angles of a symbolic token count) the expands take the result's
+    symbolic sizes.
 
     Runs before `stride-legalize-layouts`, which checks the new views,
     and `stride-matmul-layout`, which then never sees these products.

@@ -27,6 +27,12 @@ namespace stride {
 /// values, checks it again for a pipeline without the check.
 std::optional<std::string> missingForSymbolicProduct(MatmulOp matmul);
 
+/// Whether stride-outer-products rewrites `product` into a broadcast
+/// multiply (K = 1, no bias, no epilogue, no layout decision), over static
+/// or symbolic sizes: such a product over a symbolic column count (LLaMA's
+/// rotary angles over symbolic tokens) is no library call.
+bool isPlainOuterProduct(MatmulOp product);
+
 } // namespace stride
 
 #endif // STRIDE_DIALECTS_STRIDE_TRANSFORMS_SYMBOLICPRODUCTS_H

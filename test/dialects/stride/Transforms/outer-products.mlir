@@ -53,3 +53,28 @@ func.func @stays(%x: !stride.tensor<4x2xf32>, %w: !stride.tensor<2x8xf32>, %a: !
   %r = stride.matmul %a, %b epilogue relu : !stride.tensor<4x1xf32>, !stride.tensor<1x8xf32> -> !stride.tensor<4x8xf32>
   return %p, %q, %r : !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>, !stride.tensor<4x8xf32>
 }
+
+// -----
+
+// Over a symbolic token count (LLaMA's rotary angles of a dynamic
+// export): the expands take the result's symbolic sizes; in the pipeline
+// the multiply is fused with its reader as over static sizes.
+// CHECK-LABEL: func.func @symbolic_angles
+// CHECK-NEXT: %[[A:.*]] = stride.expand %arg0 : <1x8x1xf32, strides = [8, 1, 1], offset = 0> -> <[1, 8, tokens], f32, strides = [8, 1, 0], offset = 0>
+// CHECK-NEXT: %[[B:.*]] = stride.expand %arg1 : <[1, 1, tokens], f32, strides = [tokens, tokens, 1], offset = 0> -> <[1, 8, tokens], f32, strides = [tokens, 0, 1], offset = 0>
+// CHECK-NEXT: %[[P:.*]] = stride.mul %[[A]], %[[B]] : {{.*}} -> <[1, 8, tokens], f32, strides = [tokens*8, tokens, 1], offset = 0>
+// CHECK-NEXT: stride.cos %[[P]]
+// PIPE-LABEL: func.func @symbolic_angles
+// PIPE-NOT: stride.matmul
+// PIPE: stride.kernel
+// PIPE: stride.mul
+// PIPE: stride.cos
+// PIPE-NOT: stride.kernel
+// PIPE: return
+func.func @symbolic_angles(%f: !stride.tensor<1x8x1xf32>, %p: !stride.tensor<[1, 1, tokens], f32>)
+    -> !stride.tensor<[1, 8, tokens], f32>
+    attributes {stride.symbols = [#stride.symbol<"tokens", range = [1, 4096]>]} {
+  %a = stride.matmul %f, %p : !stride.tensor<1x8x1xf32>, !stride.tensor<[1, 1, tokens], f32> -> !stride.tensor<[1, 8, tokens], f32>
+  %c = stride.cos %a : !stride.tensor<[1, 8, tokens], f32> -> !stride.tensor<[1, 8, tokens], f32>
+  return %c : !stride.tensor<[1, 8, tokens], f32>
+}
