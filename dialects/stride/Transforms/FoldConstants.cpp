@@ -15,6 +15,7 @@
 #include "dialects/stride/Transforms/Passes.h"
 
 #include "stride/Interpreter/Evaluate.h"
+#include "stride/Support/Layout.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
@@ -87,8 +88,37 @@ bool readsOnlyConstants(Operation *op) {
   });
 }
 
+/// The constant that `op`, a concatenation, holds verbatim as its first
+/// piece, read through views that keep its dense layout, where other ops
+/// read it too: after the fold they read that piece of the folded
+/// constant (a slice), and the constant itself goes (a weight padded with
+/// zero rows for the library that an embedding also reads: GPT-2's tied
+/// LM head over symbolic tokens). Null otherwise.
+ConstantOp sharedFirstPiece(Operation *op) {
+  auto cat = dyn_cast<CatOp>(op);
+  if (!cat)
+    return {};
+  Value first = cat.getInputs().front();
+  auto constant = dyn_cast_if_present<ConstantOp>(bufferSource(first));
+  if (!constant || constant.getValue().isSplat() ||
+      onlyReadBy(constant.getResult(), op))
+    return {};
+  StridedTensorType type = constant.getResult().getType();
+  Layout dense = StridedTensorType::getContiguous(type.getShape(),
+                                                  type.getElementType())
+                     .getLayout();
+  ViewResult piece =
+      inferSlice(cast<StridedTensorType>(cat.getType()).getLayout(),
+                 cat.getDim(), 0, type.getShape()[cat.getDim()], 1);
+  bool verbatim = type.getLayout() == dense &&
+                  cast<StridedTensorType>(first.getType()).getLayout() == dense &&
+                  piece.layout && *piece.layout == dense;
+  return verbatim ? constant : ConstantOp();
+}
+
 /// How many bytes folding `op` adds to the module: its result's, less
-/// those of the constants only it reads.
+/// those of the constants only it reads or that it holds as its first
+/// piece (sharedFirstPiece).
 int64_t growthOf(Operation *op) {
   int64_t growth = denseBytes(cast<StridedTensorType>(op->getResult(0).getType()));
   llvm::SmallPtrSet<Operation *, 4> counted;
@@ -98,7 +128,21 @@ int64_t growthOf(Operation *op) {
         onlyReadBy(constant.getResult(), op))
       growth -= storedBytes(constant);
   }
+  if (ConstantOp shared = sharedFirstPiece(op))
+    growth -= storedBytes(shared);
   return growth;
+}
+
+/// The other readers of `shared`, the first piece of concatenation
+/// `folded` along `dim`, read that piece of it.
+void readFirstPiece(ConstantOp shared, Value folded, int64_t dim) {
+  OpBuilder builder(folded.getContext());
+  builder.setInsertionPointAfterValue(folded);
+  StridedTensorType type = shared.getResult().getType();
+  Value piece = SliceOp::create(builder, shared.getLoc(), type, folded, dim,
+                                /*start=*/0, /*end=*/type.getShape()[dim],
+                                /*step=*/1);
+  shared.getResult().replaceAllUsesWith(piece);
 }
 
 /// Erases `ops` and the ops they read that nothing else reads any more.
@@ -129,9 +173,16 @@ bool foldOp(Operation *op, llvm::SetVector<Operation *> &sources) {
     return false;
   auto type = cast<StridedTensorType>(result.getType());
   DenseElementsAttr elements = elementsOf(*values, type.getElementType());
+  ConstantOp shared = sharedFirstPiece(op);
   OpBuilder builder(op);
   Value constant = ConstantOp::create(builder, op->getLoc(), type, elements);
   result.replaceAllUsesWith(constant);
+  if (shared) {
+    // Before the constant's readers, which may precede the fold.
+    constant.getDefiningOp()->moveBefore(shared);
+    readFirstPiece(shared, constant, cast<CatOp>(op).getDim());
+    sources.insert(shared);
+  }
   for (Value operand : op->getOperands())
     if (Operation *source = operand.getDefiningOp())
       sources.insert(source);

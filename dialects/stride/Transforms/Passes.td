@@ -452,7 +452,15 @@ def FoldConstants : Pass<"stride-fold-constants", "::mlir::func::FuncOp"> {
       that only this op reads (which the fold removes). A `stride.expand`
       of a small constant read by an `add` would otherwise become a
       constant as large as the broadcast, and a weight that another op
-      still reads (a tied embedding) would be stored twice.
+      still reads (a tied embedding) would be stored twice. One shape is
+      cheaper than it looks: a `stride.cat` whose first piece is such a
+      constant, read through views that keep its dense layout (a weight
+      padded with zero rows for the library, `stride-matmul-layout`),
+      folds into a constant that holds it, the constant's other readers
+      read that piece (a `stride.slice` of it) and the constant goes, so
+      the module grows by the padding only. GPT-2's tied LM head over
+      symbolic tokens is padded so; unfolded, a kernel copied its 77 MB
+      weight at every run.
 
     Runs after the passes that build such chains (the batch norm folded
     into a convolution's weight, the weights copied into channels-last
