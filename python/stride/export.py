@@ -275,9 +275,44 @@ def export_program(model, inputs, attention="fused", strict=False,
     `dynamic_shapes` as dynamic_shapes_of gives it: the archive's sizes
     become symbols with ranges (python-free-docs/symbolic-sizes.md)."""
     with attention_backend(attention):
-        program = torch.export.export(model, tuple(inputs), strict=strict,
-                                      dynamic_shapes=dynamic_shapes)
+        try:
+            program = torch.export.export(model, tuple(inputs), strict=strict,
+                                          dynamic_shapes=dynamic_shapes)
+        except torch._dynamo.exc.UserError as error:
+            if dynamic_shapes is None or "Constraints violated" not in str(error):
+                raise
+            program = export_with_ranges_set(model, inputs, strict,
+                                             dynamic_shapes, error)
         return program.run_decompositions(stride_decompositions(attention))
+
+
+def export_with_ranges_set(model, inputs, strict, dynamic_shapes, error):
+    """torch.export with each named Dim of `dynamic_shapes` replaced by
+    torch.export.Dim.AUTO, its range then set to the Dim's own in the
+    program's range_constraints. torch's symbolic reasoning refuses some
+    ranges for guards that hold (transformers' LlamaForCausalLM: `min(64*s,
+    128*s) == 64*s` over s <= 4096, torch 2.11); traced with AUTO it keeps
+    the dim symbolic but gives it no maximum, which Stride needs. The graph
+    is the same trace, so Stride's own checks over the range (its layout
+    rules) hold or refuse it; a size below torch's own minimum (2 for AUTO)
+    is checked against eager by whoever runs it (bench/dynamic does at
+    every size). Raises `error` where AUTO makes a dim static."""
+    from torch.utils._sympy.value_ranges import ValueRanges
+
+    auto = tuple(None if shape is None else {d: torch.export.Dim.AUTO for d in shape}
+                 for shape in dynamic_shapes)
+    program = torch.export.export(model, tuple(inputs), strict=strict,
+                                  dynamic_shapes=auto)
+    placeholders = [n for n in program.graph.nodes if n.op == "placeholder"]
+    user_inputs = [n for n in placeholders
+                   if n.name in program.graph_signature.user_inputs]
+    for node, shape in zip(user_inputs, dynamic_shapes):
+        for d, dim in (shape or {}).items():
+            size = node.meta["val"].shape[d]
+            if not isinstance(size, torch.SymInt):
+                raise error
+            program.range_constraints[size.node.expr] = ValueRanges(dim.min, dim.max)
+    return program
 
 
 def archive_bytes(program):
