@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Stride's symbolic-size benchmark (issue 44; python-free-docs/symbolic-sizes.md).
 
-One module compiled once for a range of row counts, run at sampled sizes,
+One module compiled once for a range of sizes, run at sampled sizes,
 against the static module of each size (the same archive instantiated at
 that size, `stridec --instantiate-symbols`), PyTorch eager,
 torch.compile(dynamic=True) and torch.compile's default (which compiles
@@ -9,25 +9,26 @@ again for each new shape), in one run on one GPU.
 
 Run it on the GPU machine, in the bundle bench/dynamic/prepare.sh makes:
 
-    ./run.sh [--only NAME]... [--size N]... [--work DIR] [--iterations N]
+    ./run.sh [--only NAME]... [--size T|BxT]... [--work DIR] [--iterations N]
 
-Models (random weights; the dynamic dim is the rows of a 2-D input, or
-the tokens of a language model's ids):
+Models (random weights; the dynamic dims are the rows of a 2-D input, or
+the batch and the tokens of a language model's ids; a size T is batch 1,
+BxT batch B):
   mlp_f32          Linear(1024, 4096), GELU, Linear(4096, 1024); f32, TF32 off;
-                   rows 1 to 4096
+                   rows 1 to 4096 (batch 1 only)
   llama_mlp_bf16   a LLaMA layer's second half at 8B-class dims: RMSNorm,
                    gate and up projections (4096 -> 14336), SiLU, down
                    projection, residual add; bf16; rows (tokens) 1 to 4096
   gpt2_bf16        transformers' GPT2LMHeadModel at GPT-2 small's dims, its
-                   default (sdpa) attention, no cache; bf16; ids [1, T], the
-                   tokens T 1 to 1024 (sizes above 1024 are skipped)
+                   default (sdpa) attention, no cache; bf16; ids [B, T],
+                   batch 1 to 64, tokens 1 to 1024 (larger sizes skipped)
   llama_bf16       transformers' LlamaForCausalLM, 2 layers at 1B-class dims
                    (2048 wide, 16 heads, 4 key/value heads, MLP 5632, vocab
-                   32000), sdpa attention, no cache; bf16; ids [1, T], T 1
-                   to 4096
+                   32000), sdpa attention, no cache; bf16; ids [B, T], batch
+                   1 to 64, tokens 1 to 4096
 
-Each model is exported once by the export helper's logic with the rows as
-a torch.export.Dim, compiled once by stridec (the dynamic module), and
+Each model is exported once by the export helper's logic with its dynamic
+dims as torch.export.Dims, compiled once by stridec (the dynamic module), and
 compiled again per sampled size with --instantiate-symbols (the static
 modules). Every Stride output is compared with PyTorch eager on the GPU at
 that size (relative error max |s - t| / max |t|; f32 passes at 1e-4, bf16
@@ -111,18 +112,25 @@ class LlamaLogits(torch.nn.Module):
         return self.lm(input_ids=ids, use_cache=False).logits
 
 
+BATCH_MAX = 64
+
+
 def rows_of(width, dtype):
-    """A 2-D input of `rows` x width, its rows the symbolic dim."""
-    return lambda rows: torch.randn(rows, width, dtype=dtype), 0
+    """A 2-D input of `rows` x width, its rows the symbolic dim (a size
+    BxT is B*T rows)."""
+    return ((lambda size: torch.randn(size[0] * size[1], width, dtype=dtype)),
+            lambda largest: {0: torch.export.Dim("rows", min=1, max=largest)})
 
 
 def tokens_of(vocab):
-    """Token ids [1, rows], the tokens the symbolic dim."""
-    return lambda rows: torch.randint(0, vocab, (1, rows)), 1
+    """Token ids [batch, tokens], both symbolic: batch in [1, BATCH_MAX]."""
+    return ((lambda size: torch.randint(0, vocab, size)),
+            lambda largest: {0: torch.export.Dim("batch", min=1, max=BATCH_MAX),
+                             1: torch.export.Dim("tokens", min=1, max=largest)})
 
 
-# name: (the model, (its input at a size, the input's symbolic dim), dtype,
-# tolerance, the largest size)
+# name: (the model, (its input at a size (batch, tokens), its symbolic dims
+# at the largest size), dtype, tolerance, the largest size (rows or tokens))
 MODELS = {
     "mlp_f32": (lambda: Mlp(), rows_of(1024, torch.float32), torch.float32,
                 bm.F32_RTOL, ROWS_MAX),
@@ -135,23 +143,46 @@ MODELS = {
 }
 
 
-def export_dynamic(model, example, dim, largest, directory):
-    """The archive with its input's dim `dim` symbolic in [1, largest]."""
-    rows = torch.export.Dim("rows", min=1, max=largest)
-    program = sx.export_program(model, [example(8)], dynamic_shapes=({dim: rows},))
+def export_dynamic(model, example, dims, largest, directory):
+    """The archive with its input's dims symbolic (`dims(largest)`)."""
+    program = sx.export_program(model, [example((2, 8))],
+                                dynamic_shapes=(dims(largest),))
     archive = os.path.join(directory, "model.pt2")
     torch.export.save(program, archive)
     return archive
 
 
-def symbol_of(bin_dir, archive, work):
-    """The archive's one symbol, as stridec --inspect names it."""
+def symbols_of(bin_dir, archive, work):
+    """The archive's symbols in the order of its input's dims, as stridec
+    --inspect names them."""
     result, _ = bm.run([os.path.join(bin_dir, "stridec"), "--inspect", archive],
                        os.path.join(work, "stridec.log"))
-    found = re.search(r"symbols \(range_constraints\):\n\s+(\S+): 1 to", result.stdout)
-    if not found:
+    found = re.search(r"inputs:\n\s+\S+: \S+ \[([^\]]*)\]", result.stdout)
+    names = re.findall(r"Symbol\('(\w+)'", found.group(1)) if found else []
+    if not names:
         raise SystemExit(f"no symbol in {archive}:\n{result.stdout}")
-    return found.group(1)
+    return names
+
+
+def instantiate_option(symbols, size):
+    """stridec's --instantiate-symbols at `size` (batch, tokens): one
+    symbol is the rows (batch * tokens), two the batch and the tokens."""
+    values = [size[0] * size[1]] if len(symbols) == 1 else list(size)
+    return "--instantiate-symbols=" + ",".join(
+        f"{name}={value}" for name, value in zip(symbols, values))
+
+
+def parse_size(text):
+    """--size: T (batch 1) or BxT, as (batch, tokens)."""
+    batch, _, tokens = text.rpartition("x")
+    size = (int(batch) if batch else 1, int(tokens))
+    if size[0] < 1 or size[1] < 1:
+        raise argparse.ArgumentTypeError(f"--size {text}: sizes are at least 1")
+    return size
+
+
+def size_text(size):
+    return str(size[1]) if size[0] == 1 else f"{size[0]}x{size[1]}"
 
 
 def compile_module(bin_dir, archive, module, work, options=()):
@@ -193,20 +224,20 @@ def time_torch(model, x, args):
 
 
 def bench_model(name, args):
-    make, (example, dim), dtype, rtol, largest = MODELS[name]
+    make, (example, dims), dtype, rtol, largest = MODELS[name]
     work = os.path.join(args.work, name)
     os.makedirs(work, exist_ok=True)
     torch.manual_seed(0)
     model = make().to(dtype).eval()
     try:
-        archive = export_dynamic(model, example, dim, largest, work)
+        archive = export_dynamic(model, example, dims, largest, work)
     except Exception as e:  # torch.export's own refusal: a row that says so
         row = {"model": name, "rows": "-",
                "error": f"torch.export: {type(e).__name__}: "
                + str(e).splitlines()[0][:300]}
         print(json.dumps(row), flush=True)
         return [row]
-    symbol = symbol_of(args.bin, archive, work)
+    symbols = symbols_of(args.bin, archive, work)
     dynamic = os.path.join(work, "dynamic.stridemod")
     dynamic_s, error = compile_module(args.bin, archive, dynamic, work)
     model = model.cuda()
@@ -214,26 +245,34 @@ def bench_model(name, args):
     args.compiled_dynamic = torch.compile(model, dynamic=True)
     args.compiled_default = torch.compile(model)
     rows = []
-    for size in (s for s in args.size if s <= largest):
-        row = {"model": name, "rows": size, "dynamic_compile_s": dynamic_s}
+    # Sizes past the range, and batches for a model of rows, are skipped.
+    def runs(size):
+        if len(symbols) == 2:
+            return size[0] <= BATCH_MAX and size[1] <= largest
+        return size[0] == 1 and size[1] <= largest
+
+    sizes = [s for s in args.size if runs(s)]
+    for size in sizes:
+        tag = size_text(size)
+        row = {"model": name, "rows": tag, "dynamic_compile_s": dynamic_s}
         rows.append(row)
         x = example(size).cuda()
         with torch.no_grad():
             expected = model(x).float().cpu()
-        x_file = os.path.join(work, f"x-{size}.npy")
+        x_file = os.path.join(work, f"x-{tag}.npy")
         np.save(x_file, sx.to_numpy(x))
         row.update(time_torch(model, x, args))
         if error:
             row["error"] = error
             continue
-        static = os.path.join(work, f"static-{size}.stridemod")
+        static = os.path.join(work, f"static-{tag}.stridemod")
         row["static_compile_s"], static_error = compile_module(
-            args.bin, archive, static, work, [f"--instantiate-symbols={symbol}={size}"])
+            args.bin, archive, static, work, [instantiate_option(symbols, size)])
         for kind, module in (("dynamic", dynamic), ("static", static)):
             if kind == "static" and static_error:
                 row["static_error"] = static_error
                 continue
-            out_dir = os.path.join(work, f"out-{kind}-{size}")
+            out_dir = os.path.join(work, f"out-{kind}-{tag}")
             os.makedirs(out_dir, exist_ok=True)
             ms, got = bench_stride(args.bin, module, x_file, out_dir, args)
             if ms is None:
@@ -254,7 +293,7 @@ def fmt(value, spec=".3f"):
 
 
 def print_table(rows):
-    print("\n| model | rows | Stride, one module | static module | one / static "
+    print("\n| model | size | Stride, one module | static module | one / static "
           "| compile(dynamic=True) | compile default | eager | error one / static |")
     print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
@@ -281,13 +320,15 @@ def main(argv=None):
                         help="stridec and stride-run-gpu (default: bin/ beside this file)")
     parser.add_argument("--work", default="/tmp/stride-dynamic")
     parser.add_argument("--only", action="append", default=[], choices=sorted(MODELS))
-    parser.add_argument("--size", type=int, action="append",
-                        help=f"a row count to run, in [1, {ROWS_MAX}] (repeatable; "
-                        "default 1 7 64 512 4096)")
+    parser.add_argument("--size", type=parse_size, action="append",
+                        help=f"a size to run: T tokens (rows) or BxT, batch B in "
+                        f"[1, {BATCH_MAX}] for the language models, B*T at most "
+                        f"the model's largest size (repeatable; default 1 7 64 "
+                        "512 4096 8x128)")
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--iterations", type=int, default=50)
     args = parser.parse_args(argv)
-    args.size = args.size or [1, 7, 64, 512, 4096]
+    args.size = args.size or [(1, 1), (1, 7), (1, 64), (1, 512), (1, 4096), (8, 128)]
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
     rows = []

@@ -116,6 +116,14 @@ bool importsSymbolicSizes(llvm::StringRef target) {
       // Unary pointwise ops and copies.
       "aten.relu.default", "aten.neg.default", "aten.exp.default",
       "aten.tanh.default", "aten.sigmoid.default", "aten.clone.default",
+      // The other unary ops of the one unary builder (PointwiseOps.cpp):
+      // LLaMA's rotary angles take cos and sin over symbolic tokens.
+      "aten.abs.default", "aten.sin.default", "aten.cos.default",
+      "aten.tan.default", "aten.asin.default", "aten.acos.default",
+      "aten.atan.default", "aten.sinh.default", "aten.cosh.default",
+      "aten.asinh.default", "aten.acosh.default", "aten.atanh.default",
+      "aten.expm1.default", "aten.log1p.default", "aten.log2.default",
+      "aten.log10.default", "aten.sign.default",
       // Size queries and SymInt arithmetic (SymIntOps.cpp).
       "aten.sym_size.int", "aten.sym_stride.int", "aten.sym_numel.default",
       "aten.sym_storage_offset.default",
