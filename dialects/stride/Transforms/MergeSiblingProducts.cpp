@@ -138,13 +138,9 @@ bool hasViews(Value value) {
 
 /// Whether `product` can be merged with others at all: 2-D, a constant
 /// weight only it reads, a bias (if any) likewise, no decision of a later
-/// pass on it yet, and a result whose layout may change. Over symbolic
-/// rows, a result that no view reads (a view's layout would be inferred
-/// again over the symbols; not done here).
+/// pass on it yet, and a result whose layout may change.
 bool isCandidate(MatmulOp product) {
   StridedTensorType result = product.getResult().getType();
-  if (result.isSymbolic() && hasViews(slicedValueOf(product)))
-    return false;
   if (result.getRank() != 2 || !weightOf(product) ||
       product.getLhsLayout() || product.getRhsLayout() ||
       product.getRowClasses() || product->hasAttr(StrideDialect::kSkinnyProductAttrName))
@@ -168,15 +164,31 @@ bool areSiblings(MatmulOp a, MatmulOp b) {
          bool(biasAddOf(a)) == bool(biasAddOf(b));
 }
 
+/// The layout `view` computes from a source of layout `source`, static or
+/// over the symbols of `ranges` (proven for every value of them); nullopt
+/// where there is none.
+std::optional<SymbolicLayout> viewLayout(ViewOpInterface view,
+                                         const SymbolicLayout &source,
+                                         const SymbolRanges &ranges) {
+  if (source.symbols().empty()) {
+    ViewResult inferred = view.inferResultLayout(*source.evaluate({}));
+    return inferred ? std::optional(SymbolicLayout::fromLayout(*inferred.layout))
+                    : std::nullopt;
+  }
+  SymbolicViewResult inferred = view.inferSymbolicResultLayout(source, ranges);
+  return inferred ? inferred.layout : std::nullopt;
+}
+
 /// Whether the views built on `value` (transitively) still exist when
 /// `value` gets layout `layout`.
-bool viewsAccept(Value value, const Layout &layout) {
+bool viewsAccept(Value value, const SymbolicLayout &layout,
+                 const SymbolRanges &ranges) {
   for (Operation *user : value.getUsers()) {
     auto view = dyn_cast<ViewOpInterface>(user);
     if (!view || view.getSource() != value)
       continue;
-    ViewResult inferred = view.inferResultLayout(layout);
-    if (!inferred || !viewsAccept(user->getResult(0), *inferred.layout))
+    std::optional<SymbolicLayout> inferred = viewLayout(view, layout, ranges);
+    if (!inferred || !viewsAccept(user->getResult(0), *inferred, ranges))
       return false;
   }
   return true;
@@ -184,15 +196,17 @@ bool viewsAccept(Value value, const Layout &layout) {
 
 /// Gives the views built on `value` (transitively) the layouts its layout
 /// now implies (viewsAccept said they exist).
-void reinferViews(Value value) {
+void reinferViews(Value value, const SymbolRanges &ranges) {
   for (Operation *user : value.getUsers()) {
     auto view = dyn_cast<ViewOpInterface>(user);
     if (!view || view.getSource() != value)
       continue;
-    ViewResult inferred = view.inferResultLayout(typeOf(value).getLayout());
+    SymbolicLayout inferred =
+        *viewLayout(view, typeOf(value).getSymbolicLayout(), ranges);
     Value result = user->getResult(0);
-    result.setType(typeOf(value).withLayout(*inferred.layout));
-    reinferViews(result);
+    result.setType(StridedTensorType::get(typeOf(value).getElementType(),
+                                          inferred));
+    reinferViews(result, ranges);
   }
 }
 
@@ -200,32 +214,35 @@ int64_t columnsOf(MatmulOp product) {
   return product.getResult().getType().getShape()[1];
 }
 
-/// The layout of `columns` columns from `start` of the merged `[M, total]`
-/// product.
-Layout sliceLayout(int64_t rows, int64_t total, int64_t start,
-                   int64_t columns) {
-  return *inferSlice(Layout{{rows, total}, {total, 1}, 0}, 1, start,
-                     start + columns, 1)
+/// The layout of `columns` columns from `start` of the merged `[rows,
+/// total]` product, rows static or a size expression.
+SymbolicLayout sliceLayout(const SizeExpr &rows, int64_t total, int64_t start,
+                           int64_t columns, const SymbolRanges &ranges) {
+  SymbolicLayout merged{{rows, SizeExpr::constant(total)},
+                        {SizeExpr::constant(total), SizeExpr::constant(1)},
+                        SizeExpr::constant(0)};
+  return *inferSlice(merged, 1, SizeExpr::constant(start),
+                     SizeExpr::constant(start + columns), 1, ranges)
               .layout;
 }
 
 /// Drops from `group` the products whose views would not exist as slices
 /// of the merged product, until the rest all fit.
 void dropMisfits(SmallVector<MatmulOp> &group) {
-  // Over symbolic rows no view reads the products (isCandidate).
-  if (group[0].getResult().getType().isSymbolic())
-    return;
+  SymbolRanges ranges = enclosingSymbols(group[0]);
   bool dropped = true;
   while (dropped && group.size() > 1) {
-    int64_t rows = group[0].getResult().getType().getShape()[0], total = 0;
+    SizeExpr rows = group[0].getResult().getType().getSymbolicLayout().shape[0];
+    int64_t total = 0;
     for (MatmulOp product : group)
       total += columnsOf(product);
     dropped = false;
     int64_t start = 0;
     for (MatmulOp &product : group) {
-      Layout slice = sliceLayout(rows, total, start, columnsOf(product));
+      SymbolicLayout slice =
+          sliceLayout(rows, total, start, columnsOf(product), ranges);
       start += columnsOf(product);
-      if (viewsAccept(slicedValueOf(product), slice))
+      if (viewsAccept(slicedValueOf(product), slice, ranges))
         continue;
       product = nullptr;
       dropped = true;
@@ -394,7 +411,7 @@ void merge(ArrayRef<MatmulOp> group) {
         sliced, /*dim=*/1, start, start + columns, /*step=*/1);
     start += columns;
     slicedValueOf(product).replaceAllUsesWith(slice.getResult());
-    reinferViews(slice.getResult());
+    reinferViews(slice.getResult(), enclosingSymbols(first));
   }
   for (MatmulOp product : group) {
     if (AddOp add = biasAddOf(product))
