@@ -262,9 +262,9 @@ func.func @linear_bias(%x: !stride.tensor<2x4xf32>)
 
 // -----
 
-// Over symbolic rows: products read by no view merge, the merged product
-// and its slices of symbolic rows; a product read through a view stays
-// apart (its view's layout would be inferred again over the symbols).
+// Over symbolic rows: products merge, the merged product and its slices
+// of symbolic rows; a product whose view is a graph output (a layout
+// fixed) stays apart.
 // CHECK-LABEL: func.func @symbolic_rows
 // CHECK: %[[P:.*]] = stride.matmul {{.*}} -> <[rows, 8], f32, strides = [8, 1], offset = 0>
 // CHECK: stride.slice %[[P]] dim 1 start 0 end 4 step 1 : {{.*}} -> <[rows, 4], f32, strides = [8, 1], offset = 0>
@@ -286,4 +286,32 @@ func.func @symbolic_rows(%x: !stride.tensor<[rows, 8], f32>)
   %s = stride.add %a, %b : !stride.tensor<[rows, 4], f32>, !stride.tensor<[rows, 4], f32> -> !stride.tensor<[rows, 4], f32>
   %cs = stride.select %c dim 1 index 0 : !stride.tensor<[rows, 4], f32> -> !stride.tensor<[rows], f32, strides = [4], offset = 0>
   return %s, %cs : !stride.tensor<[rows, 4], f32>, !stride.tensor<[rows], f32, strides = [4], offset = 0>
+}
+
+// -----
+
+// Over symbolic rows, products read through views merge too, each view
+// inferred again over the symbols from its slice (LLaMA's q and k viewed
+// as heads over symbolic tokens).
+// CHECK-LABEL: func.func @symbolic_views
+// CHECK: %[[P:.*]] = stride.matmul {{.*}} -> <[rows, 8], f32, strides = [8, 1], offset = 0>
+// CHECK: %[[A:.*]] = stride.slice %[[P]] dim 1 start 0 end 4 step 1
+// CHECK: %[[B:.*]] = stride.slice %[[P]] dim 1 start 4 end 8 step 1 : {{.*}} -> <[rows, 4], f32, strides = [8, 1], offset = 4>
+// CHECK: stride.view %[[A]] : <[rows, 4], f32, strides = [8, 1], offset = 0> -> <[rows, 2, 2], f32, strides = [8, 2, 1], offset = 0>
+// CHECK: stride.view %[[B]] : <[rows, 4], f32, strides = [8, 1], offset = 4> -> <[rows, 2, 2], f32, strides = [8, 2, 1], offset = 4>
+// CHECK-NOT: stride.matmul
+func.func @symbolic_views(%x: !stride.tensor<[rows, 8], f32>)
+    -> (!stride.tensor<[rows, 2, 2], f32>, !stride.tensor<[rows, 2, 2], f32>)
+    attributes {stride.symbols = [#stride.symbol<"rows", range = [1, 64]>]} {
+  %wa = stride.constant dense<1.0> : tensor<4x8xf32> : !stride.tensor<4x8xf32>
+  %wb = stride.constant dense<2.0> : tensor<4x8xf32> : !stride.tensor<4x8xf32>
+  %ta = stride.permute %wa dims [1, 0] : !stride.tensor<4x8xf32> -> !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>
+  %tb = stride.permute %wb dims [1, 0] : !stride.tensor<4x8xf32> -> !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>
+  %a = stride.matmul %x, %ta : !stride.tensor<[rows, 8], f32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<[rows, 4], f32>
+  %b = stride.matmul %x, %tb : !stride.tensor<[rows, 8], f32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<[rows, 4], f32>
+  %va = stride.view %a : !stride.tensor<[rows, 4], f32> -> !stride.tensor<[rows, 2, 2], f32>
+  %vb = stride.view %b : !stride.tensor<[rows, 4], f32> -> !stride.tensor<[rows, 2, 2], f32>
+  %ra = stride.relu %va : !stride.tensor<[rows, 2, 2], f32> -> !stride.tensor<[rows, 2, 2], f32>
+  %rb = stride.relu %vb : !stride.tensor<[rows, 2, 2], f32> -> !stride.tensor<[rows, 2, 2], f32>
+  return %ra, %rb : !stride.tensor<[rows, 2, 2], f32>, !stride.tensor<[rows, 2, 2], f32>
 }
