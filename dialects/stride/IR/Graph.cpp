@@ -8,6 +8,7 @@
 #include "dialects/stride/IR/Graph.h"
 
 #include "stride/Support/Layout.h"
+#include "stride/Support/SymbolicLayout.h"
 
 using namespace mlir;
 
@@ -52,11 +53,16 @@ void forEachSink(Value value, function_ref<void(OpOperand &)> fn) {
 }
 
 /// True when `value` is a tensor whose layout is row-major with offset 0.
-/// A static row-major tensor. A symbolic one is never taken for a reshape
-/// of a fresh buffer: the plan's buffers are sized statically (issue 44).
+/// A row-major tensor: over symbolic sizes, its strides the row-major
+/// strides of its sizes for every value of the symbols, offset 0.
 static bool isRowMajorTensor(Value value) {
   auto type = dyn_cast<StridedTensorType>(value.getType());
-  return type && !type.isSymbolic() && isRowMajor(type.getLayout());
+  if (!type || !type.isSymbolic())
+    return type && isRowMajor(type.getLayout());
+  SymbolicLayout layout = type.getSymbolicLayout();
+  std::optional<SizeExprs> strides = rowMajorStrides(layout.shape);
+  return strides && *strides == layout.strides &&
+         layout.offset == SizeExpr::constant(0);
 }
 
 bool isReshapeOfFreshBuffer(Value value) {
@@ -66,13 +72,18 @@ bool isReshapeOfFreshBuffer(Value value) {
   while (auto view = root.getDefiningOp<ViewOpInterface>())
     root = view.getSource();
   Operation *def = root.getDefiningOp();
-  if (root == value || !def || !writesFreshBuffers(def) ||
-      !isRowMajorTensor(root))
+  // A select_variant's value is the buffer its two operands, fresh
+  // results only it reads, share (python-free-docs/symbolic-sizes.md).
+  bool fresh = def && (writesFreshBuffers(def) || isa<SelectVariantOp>(def));
+  if (root == value || !fresh || !isRowMajorTensor(root))
     return false;
+  // As many elements for every value of the symbols: the same bytes.
   auto type = cast<StridedTensorType>(value.getType());
   auto rootType = cast<StridedTensorType>(root.getType());
-  return type.getElementType() == rootType.getElementType() &&
-         type.getNumElements() == rootType.getNumElements();
+  std::optional<SizeExpr> elements =
+      numElements(type.getSymbolicLayout().shape);
+  return type.getElementType() == rootType.getElementType() && elements &&
+         elements == numElements(rootType.getSymbolicLayout().shape);
 }
 
 std::optional<unsigned> returnedInput(func::FuncOp func, Value value) {

@@ -51,7 +51,10 @@ void forEachSink(mlir::Value value,
 /// Returning such a value returns the buffer itself: no copy is needed
 /// (stride-legalize-layouts, stride-outline-executable). False for the
 /// fresh result itself (no view), a view of part of a buffer or in another
-/// order, and anything rooted at a graph input.
+/// order, and anything rooted at a graph input. Over symbolic sizes, both
+/// ends row-major and as many elements for every value of the symbols
+/// (a language model's logits viewed from [batch*tokens, vocab] to
+/// [batch, tokens, vocab]).
 bool isReshapeOfFreshBuffer(mlir::Value value);
 
 /// The graph input that `value` returns as it is: the number of the
