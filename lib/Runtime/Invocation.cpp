@@ -205,7 +205,7 @@ struct Invocation::Impl {
     for (size_t i = 0; i < exe.desc.steps.size(); ++i) {
       const auto *call = std::get_if<LibraryCallStep>(&exe.desc.steps[i]);
       if (!call || !libraryCalls[i] || !hasSizeExpressions(*call) ||
-          !stepRuns(*call, exe.desc, values))
+          !stepRuns(exe.desc.steps[i], exe.desc, values))
         continue;
       if (Status s = libraryCalls[i]->bindShape(
               std::get<LibraryCallStep>(next.steps[i]));
