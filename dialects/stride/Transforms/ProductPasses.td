@@ -49,9 +49,9 @@ def MergeSiblingProducts : Pass<"stride-merge-sibling-products",
       (a `stride.view` that flattens rows of several tokens needs the
       rows consecutive). Over symbolic rows (python-free-docs/
       symbolic-sizes.md) the merged product and its slices have the
-      symbolic rows and static columns, and a product whose result a view
-      reads stays apart (its view would be inferred again over the
-      symbols, which this pass does not do).
+      symbolic rows and static columns, and the views that read a
+      product are inferred again over the symbols from its slice (LLaMA's
+      q, k and v split into heads).
 
     Left alone: a weight that is a graph input (a training graph's
     parameters: concatenating them would copy every weight at every run),
