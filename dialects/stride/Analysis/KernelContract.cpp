@@ -889,3 +889,23 @@ FailureOr<KernelClass> stride::verifyKernel(KernelOp kernel) {
   };
   return classifyKernel(kernel, report);
 }
+
+/// The default policy (`auto`) runs a product as the skinny product kernel
+/// up to this many rows. Measured on an H200 (bench/decode/skinny_sweep.py,
+/// bench/NOTES.md section 50): at 1 row the kernel streams every decode
+/// product at 3.3-4.3 TB/s, level with or ahead of cuBLASLt; at 8 rows it
+/// takes 1.6-2x cuBLASLt's time (it multiplies each weight element with
+/// every row on the CUDA cores, converting the activations at each step).
+/// `generated` takes up to kMaxSkinnyProductRows, to measure
+/// (python-free-docs/matmul.md, "Skinny products").
+constexpr int64_t kAutoSkinnyProductRows = 1;
+
+std::optional<int64_t> stride::skinnyRowBound(llvm::StringRef policy) {
+  if (policy == "auto")
+    return kAutoSkinnyProductRows;
+  if (policy == "generated")
+    return kMaxSkinnyProductRows;
+  if (policy == "library")
+    return 0;
+  return std::nullopt;
+}

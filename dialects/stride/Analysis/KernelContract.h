@@ -221,6 +221,13 @@ struct KernelClass {
 /// products").
 constexpr int64_t kMaxSkinnyProductRows = 32;
 
+/// The most rows the skinny-products policy `policy` runs as the skinny
+/// product kernel: `auto` 1 (measured on an H200, KernelContract.cpp),
+/// `generated` kMaxSkinnyProductRows, `library` 0; std::nullopt for an
+/// unknown policy. stride-matmul-layout and stride-product-variants read
+/// the policy through it.
+std::optional<int64_t> skinnyRowBound(llvm::StringRef policy);
+
 /// Checks that `op` is a product form (g) computes, with at most `maxRows`
 /// rows: 2-D, f16, bf16 or f32, 1 to `maxRows` rows, `K` >= 1, its weight
 /// (`rhs`, `[K, N]`) and its activations (`lhs`, `[M, K]`) each with

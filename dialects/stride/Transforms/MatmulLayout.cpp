@@ -532,28 +532,6 @@ private:
   bool padContractionDim;
 };
 
-/// The default policy (`auto`) runs a product as the skinny product kernel
-/// up to this many rows. Measured on an H200 (bench/decode/skinny_sweep.py,
-/// bench/NOTES.md section 50): at 1 row the kernel streams every decode
-/// product at 3.3-4.3 TB/s, level with or ahead of cuBLASLt; at 8 rows it
-/// takes 1.6-2x cuBLASLt's time (it multiplies each weight element with
-/// every row on the CUDA cores, converting the activations at each step).
-/// `generated` takes up to kMaxSkinnyProductRows, to measure
-/// (python-free-docs/matmul.md, "Skinny products").
-constexpr int64_t kAutoSkinnyProductRows = 1;
-
-/// The most rows `policy` runs as the skinny product kernel (0: none), or
-/// std::nullopt for an unknown policy.
-std::optional<int64_t> skinnyRowBound(llvm::StringRef policy) {
-  if (policy == "auto")
-    return kAutoSkinnyProductRows;
-  if (policy == "generated")
-    return kMaxSkinnyProductRows;
-  if (policy == "library")
-    return 0;
-  return std::nullopt;
-}
-
 void markSkinny(MatmulOp matmul) {
   matmul->setAttr(StrideDialect::kSkinnyProductAttrName,
                   UnitAttr::get(matmul.getContext()));

@@ -89,7 +89,7 @@ std::optional<SymbolValues> variantValues(MatmulOp product,
 }
 
 /// The guard of `values`: each symbol's range the one value.
-ArrayAttr guardOf(MLIRContext *context, const SymbolValues &values) {
+ArrayAttr pinsOf(MLIRContext *context, const SymbolValues &values) {
   SmallVector<Attribute> ranges;
   for (const auto &[name, value] : values)
     ranges.push_back(SymbolAttr::get(context, StringAttr::get(context, name),
@@ -114,7 +114,7 @@ KernelOp buildVariant(MatmulOp product, const SymbolValues &values,
   auto kernel = KernelOp::create(
       builder, product.getLoc(), TypeRange{result},
       builder.getStringAttr(names.insert("matmul_skinny")),
-      product->getOperands(), guardOf(context, values));
+      product->getOperands(), pinsOf(context, values));
   Block *body = new Block();
   kernel.getBody().push_back(body);
   IRMapping mapping;
@@ -141,8 +141,8 @@ struct ProductVariantsPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
-    if (skinnyProducts != "auto" && skinnyProducts != "generated" &&
-        skinnyProducts != "library") {
+    std::optional<int64_t> rows = skinnyRowBound(skinnyProducts);
+    if (!rows) {
       func.emitError() << "stride-product-variants: unknown skinny-products "
                           "policy '"
                        << skinnyProducts
@@ -150,7 +150,7 @@ struct ProductVariantsPass
       return signalPassFailure();
     }
     SymbolRanges ranges = declaredSymbols(func);
-    if (ranges.empty() || skinnyProducts == "library")
+    if (ranges.empty() || *rows == 0)
       return;
     KernelNameTable names(func);
     SmallVector<MatmulOp> products;

@@ -192,7 +192,7 @@ private:
     const auto *d = std::get_if<DispatchStep>(&desc.steps.back());
     return d && d->guard.empty();
   }
-  FailureOr<StepGuard> guardOf(Operation *step, ArrayAttr when,
+  FailureOr<StepGuard> stepGuardOf(Operation *step, ArrayAttr when,
                                ArrayAttr unless) const;
   LogicalResult translateInput(plan::InputOp input);
   LogicalResult translateAlloc(plan::AllocOp alloc);
@@ -369,8 +369,8 @@ PlanTranslation::bufferArgs(ValueRange buffers, Operation *user) {
 
 /// A step's guard from its `when` or `unless` ranges (python-free-docs/
 /// symbolic-sizes.md, "Variants selected at run time").
-FailureOr<StepGuard> PlanTranslation::guardOf(Operation *step, ArrayAttr when,
-                                              ArrayAttr unless) const {
+FailureOr<StepGuard> PlanTranslation::stepGuardOf(Operation *step, ArrayAttr when,
+                                                  ArrayAttr unless) const {
   StepGuard guard;
   if (when && unless)
     return step->emitOpError()
@@ -400,7 +400,7 @@ LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
   FailureOr<std::vector<KernelArg>> args =
       bufferArgs(dispatch.getBuffers(), dispatch);
   FailureOr<StepGuard> guard =
-      guardOf(dispatch, dispatch.getWhenAttr(), dispatch.getUnlessAttr());
+      stepGuardOf(dispatch, dispatch.getWhenAttr(), dispatch.getUnlessAttr());
   if (failed(args) || failed(guard))
     return failure();
   for (const CudaLaunch &l : k->launches) {
@@ -442,7 +442,7 @@ LogicalResult PlanTranslation::translateLibraryCall(plan::LibraryCallOp call) {
     step.descriptor.push_back(std::move(*translated));
   }
   FailureOr<StepGuard> guard =
-      guardOf(call, call.getWhenAttr(), call.getUnlessAttr());
+      stepGuardOf(call, call.getWhenAttr(), call.getUnlessAttr());
   if (failed(guard))
     return failure();
   step.guard = std::move(*guard);
