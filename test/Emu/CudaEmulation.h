@@ -275,6 +275,19 @@ inline unsigned matchAny(int value) {
 inline unsigned __match_any_sync(unsigned, int value) {
   return stride_emu::matchAny(value);
 }
+/// The mask of the warp's lanes whose `predicate` is nonzero.
+inline unsigned __ballot_sync(unsigned, int predicate) {
+  unsigned linear = stride_emu::linearThread();
+  stride_emu::Warp &w = *stride_emu::currentBlock->warps[linear / 32];
+  w.slots[linear % 32] = predicate != 0;
+  w.barrier.arrive_and_wait();
+  unsigned set = 0;
+  for (unsigned lane = 0; lane < 32; ++lane)
+    if (w.slots[lane] != 0)
+      set |= 1u << lane;
+  w.barrier.arrive_and_wait();
+  return set;
+}
 inline void __syncwarp(unsigned = 0xffffffffu) {
   unsigned linear = stride_emu::linearThread();
   stride_emu::currentBlock->warps[linear / 32]->barrier.arrive_and_wait();

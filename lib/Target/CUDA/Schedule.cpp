@@ -126,47 +126,41 @@ void Scheduler::scheduleScan() {
               block);
 }
 
-/// The split-KV attention's lanes per key row (its schedule's `tile`): as
-/// many as hold the row's `dims` head dims (of the key or the value,
-/// whichever is longer) `width` per lane, a power of two, at most a warp
-/// (a lane then takes several vectors of the row, `tile` vectors apart).
-static int64_t splitKvLanesPerKey(int64_t dims, int64_t width) {
-  int64_t lanes = 1;
-  while (lanes < 32 && lanes * width < dims)
-    lanes *= 2;
-  return lanes;
-}
-
 /// Split-KV attention (python-free-docs/attention.md, "Decode attention"):
 /// a block of kSplitKvThreads threads per unit (a query row of a key/value
-/// head, with the query heads that read it) and slice of the keys. A key's
-/// row is read by `tile` lanes, `vector_width` elements per load
-/// (splitKvVectorWidth), so a warp takes 32 / `tile` keys per load and
-/// `elements_per_thread` (kSplitKvKeysPerLane) loads per lane in flight
-/// before any is used: its step. The slices fill the GPU, about
-/// kSplitKvBlocksPerMultiprocessor blocks per multiprocessor in all, each
-/// at least kMinSplitKvKeys keys and a whole number of every warp's steps;
-/// with more than one, a second launch combines the slices' partial
-/// states.
+/// head, with the query heads that read it) and slice of the keys. A warp
+/// step takes 32 keys, a key a lane: the lane reads its key's whole row,
+/// `vector_width` elements per load (splitKvKeyWidth), and scores it for
+/// every row alone; then each lane takes `tile` consecutive value dims of
+/// every 32 * `tile` (splitKvValueWidth) of the step's keys' values,
+/// `elements_per_thread` keys' values loaded before any is used. The
+/// slices fill the GPU, about kSplitKvBlocksPerMultiprocessor blocks per
+/// multiprocessor in all, each at least kMinSplitKvKeys keys and a whole
+/// number of every warp's steps; with more than one, a second launch
+/// combines the slices' partial states.
 void Scheduler::scheduleAttention() {
   scheme = KernelScheme::SplitKvAttention;
   threads = kSplitKvThreads;
   AttentionOp op = facts.attentionRoot;
-  ArrayRef<int64_t> query = op.getQuery().getType().getShape();
   ArrayRef<int64_t> key = op.getKey().getType().getShape();
+  ArrayRef<int64_t> query = op.getQuery().getType().getShape();
   int64_t valueDim = op.getValue().getType().getShape()[3];
-  int64_t units = query[0] * key[1] * query[2], rows = query[1] / key[1];
-  vectorWidth = splitKvVectorWidth(op, rows);
-  tile = splitKvLanesPerKey(std::max(query[3], valueDim), vectorWidth);
-  elementsPerThread = kSplitKvKeysPerLane;
+  int64_t units = query[0] * key[1] * query[2];
+  vectorWidth = splitKvKeyWidth(op);
+  tile = splitKvValueWidth(op);
+  int64_t valueBytesPerKey =
+      ceilDiv(valueDim, 32 * tile) * tile *
+      static_cast<int64_t>(dtypeSize(op.getValue().getType().getDType()));
+  elementsPerThread = 32;
+  while (elementsPerThread > 1 &&
+         elementsPerThread * valueBytesPerKey > kMaxSplitKvValueBytes)
+    elementsPerThread /= 2;
   // The slices count on that many resident blocks: the registers are
-  // bounded so that they fit (without the bound a bf16 decode step's
-  // kernel took 200 registers, 2 blocks a multiprocessor: its 512 blocks
-  // ran in two waves at 12% occupancy on an H200, bench/NOTES.md section 60).
+  // bounded so that they fit.
   minBlocks = kSplitKvBlocksPerMultiprocessor;
   if (product(facts.iterationShape) == 0)
     return;
-  int64_t stepKeys = 32 / tile * elementsPerThread;
+  constexpr int64_t stepKeys = 32;
   int64_t blockStepKeys = threads / 32 * stepKeys;
   slices = std::clamp<int64_t>(
       ceilDiv(kSplitKvBlocksPerMultiprocessor * multiprocessors, units), 1,
@@ -177,6 +171,7 @@ void Scheduler::scheduleAttention() {
   launch(units * slices, threads, 1, slices > 1 ? 1 : -1);
   if (slices == 1)
     return;
+  int64_t rows = query[1] / key[1];
   scratch.push_back(units * rows * slices * (valueDim + 2) *
                     static_cast<int64_t>(sizeof(float)));
   launch(units * rows, threads, 1, /*phase=*/2);
@@ -196,21 +191,23 @@ static bool readsVectorsOf(StridedTensorType type, int64_t width) {
   return type.getOffset() % width == 0;
 }
 
-int64_t Scheduler::splitKvVectorWidth(AttentionOp op, int64_t rows) {
-  StridedTensorType key = op.getKey().getType(), value = op.getValue().getType();
-  int64_t dims = std::max(key.getShape()[3], value.getShape()[3]);
-  for (int64_t width = 16 / static_cast<int64_t>(dtypeSize(key.getDType()));
-       width > 1; width /= 2) {
-    // A lane holds its query dims and its value sums for every row: the
-    // registers bound the width (a wider load means fewer lanes per key,
-    // more dims per lane).
-    int64_t laneFloats =
-        rows * 2 * ceilDiv(dims, splitKvLanesPerKey(dims, width));
-    if (readsVectorsOf(key, width) && readsVectorsOf(value, width) &&
-        laneFloats <= kMaxSplitKvLaneFloats)
+/// The widest loads of 16 bytes or less, a power of two elements, that
+/// `type` allows, the head dim covered by `lanes` lanes' loads exactly.
+static int64_t widestLoad(StridedTensorType type, int64_t lanes) {
+  for (int64_t width = 16 / static_cast<int64_t>(dtypeSize(type.getDType()));
+       width > 1; width /= 2)
+    if (type.getShape()[3] % (lanes * width) == 0 &&
+        readsVectorsOf(type, width))
       return width;
-  }
   return 1;
+}
+
+int64_t Scheduler::splitKvKeyWidth(AttentionOp op) {
+  return widestLoad(op.getKey().getType(), 1);
+}
+
+int64_t Scheduler::splitKvValueWidth(AttentionOp op) {
+  return widestLoad(op.getValue().getType(), 32);
 }
 
 /// The skinny product (python-free-docs/matmul.md, "Skinny products"): a

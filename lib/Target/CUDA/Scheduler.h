@@ -80,26 +80,22 @@ constexpr int64_t kMinSplitElements = 4096;
 /// ... and launches about this many waves of resident blocks in its first
 /// phase, enough for the hardware to balance the last blocks.
 constexpr int64_t kSplitWaves = 2;
-/// Split-KV attention: threads per block, the blocks per multiprocessor
-/// its slices aim for, the fewest keys a slice takes.
+/// Split-KV attention: threads per block (4 warps), the blocks per
+/// multiprocessor its slices aim for, and the fewest keys a slice takes (a
+/// step of every warp: 32 keys a warp, a key a lane). A lane holds its
+/// key's row and its value dims of the step's keys in registers (a bf16
+/// head dim of 128: 64 and 64 registers), about 170 in all: two blocks fit
+/// a multiprocessor.
 constexpr int64_t kSplitKvThreads = 128;
-constexpr int64_t kSplitKvBlocksPerMultiprocessor = 4;
-constexpr int64_t kMinSplitKvKeys = 64;
+constexpr int64_t kSplitKvBlocksPerMultiprocessor = 2;
+constexpr int64_t kMinSplitKvKeys = 128;
 /// ... and the most slices (the second launch holds a weight per slice in
 /// shared memory).
 constexpr int64_t kMaxSplitKvSlices = 2048;
-/// ... the loads of a key's row (and of its value's) each lane issues per
-/// warp step before any is used: with 16-byte loads and a head dim of 128,
-/// 16 lanes per key row, a warp step of 4 keys and 64 bytes in flight per
-/// lane, 32 KiB per multiprocessor at 4 blocks (about what streaming at an
-/// H200's 4.2 TB/s with a latency of about 0.7 us asks of each of its
-/// 132). 4 loads a lane took more than the 128 registers a thread that 4
-/// resident blocks allow (it spilled; bench/NOTES.md section 60).
-constexpr int64_t kSplitKvKeysPerLane = 2;
-/// ... and the most floats a lane holds for its query dims and value sums
-/// over the rows (16 query heads per key/value head at head dim 128 hold
-/// 256 with 16-byte bf16 loads: the width halves until they fit).
-constexpr int64_t kMaxSplitKvLaneFloats = 128;
+/// ... and the most bytes of values a lane loads before it uses any (the
+/// step's keys at its value dims, in batches of a power of two keys that
+/// fit): 64 registers.
+constexpr int64_t kMaxSplitKvValueBytes = 256;
 /// Skinny products (python-free-docs/matmul.md, "Skinny products"): threads
 /// per block (4 warps, a warp per kSkinnyColumnsPerWarp columns, one where
 /// the product has more than kMaxSkinnyPairedRows rows: the registers of
@@ -254,11 +250,15 @@ private:
                                 int64_t rowLength, int64_t accBytes);
   void scheduleScan();
   void scheduleAttention();
-  /// The split-KV attention's elements per key and value load: 16 bytes'
-  /// worth where the layouts allow (readsVectorsOf) and a lane's floats
-  /// for its `rows` stay within kMaxSplitKvLaneFloats, else the largest
-  /// power of two that fits, else 1 (element by element).
-  int64_t splitKvVectorWidth(AttentionOp op, int64_t rows);
+  /// The split-KV attention's elements per load of a key's row (a lane
+  /// reads a whole row): 16 bytes' worth where the layout allows
+  /// (readsVectorsOf), else the largest power of two it allows, else 1.
+  int64_t splitKvKeyWidth(AttentionOp op);
+  /// ... and per load of a value's row (the warp reads a row, each lane
+  /// `width` consecutive dims of every 32 * `width`): the widest such that
+  /// the warp's loads cover the head dim exactly and the layout allows,
+  /// else 1 (lane `c` takes dims c, c + 32, ...).
+  int64_t splitKvValueWidth(AttentionOp op);
   void scheduleSkinnyProduct();
   /// With a prologue: blocks of kSkinnyStagedThreads over the column
   /// groups, one per multiprocessor and slice, each with its slice of the

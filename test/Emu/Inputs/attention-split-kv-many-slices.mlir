@@ -1,19 +1,19 @@
 // Decode-step attention split into many slices (test/Emu/
-// split-kv-attention.test): 10,000 keys of one key/value head, 2 query
-// heads, head dim 128, a static cache's mask at position 9000. The
-// scheduler cuts 152 slices of 66 keys (at the default multiprocessors),
+// split-kv-attention.test): 40,000 keys of one key/value head, 2 query
+// heads, head dim 16, a static cache's mask at position 36000. The
+// scheduler cuts 250 slices of 160 keys (at the default multiprocessors),
 // so the combine's 128 threads take 2 slices each for the maxima and sums
-// of weights, and the value sums in 5 batches of at most 32, the last one
-// of 24; the 15 slices past position 9000 read no key.
+// of weights, and the value sums in 8 batches of at most 32, the last one
+// of 26; the 24 slices past position 36000 read no key.
 func.func @many_slices(
-    %q: !stride.tensor<1x2x1x128xf32> {stride.name = "q"},
-    %k: !stride.tensor<1x1x10000x128xf32> {stride.name = "k"},
-    %v: !stride.tensor<1x1x10000x128xf32> {stride.name = "v"})
-    -> (!stride.tensor<1x2x1x128xf32> {stride.name = "sliced"}) {
-  %iota = stride.iota dim 3 : !stride.tensor<1x1x1x10000xi64>
-  %p = stride.full 9000.0 : !stride.tensor<1x1x1x10000xi64>
-  %le = stride.cmp le, %iota, %p : !stride.tensor<1x1x1x10000xi64>, !stride.tensor<1x1x1x10000xi64> -> !stride.tensor<1x1x1x10000xi1>
-  %m = stride.expand %le : !stride.tensor<1x1x1x10000xi1> -> !stride.tensor<1x2x1x10000xi1, strides = [10000, 0, 10000, 1], offset = 0>
-  %o = stride.attention %q, %k, %v mask %m scale 8.838834e-02 : !stride.tensor<1x2x1x128xf32>, !stride.tensor<1x1x10000x128xf32>, !stride.tensor<1x1x10000x128xf32>, !stride.tensor<1x2x1x10000xi1, strides = [10000, 0, 10000, 1], offset = 0> -> !stride.tensor<1x2x1x128xf32>
-  return %o : !stride.tensor<1x2x1x128xf32>
+    %q: !stride.tensor<1x2x1x16xf32> {stride.name = "q"},
+    %k: !stride.tensor<1x1x40000x16xf32> {stride.name = "k"},
+    %v: !stride.tensor<1x1x40000x16xf32> {stride.name = "v"})
+    -> (!stride.tensor<1x2x1x16xf32> {stride.name = "sliced"}) {
+  %iota = stride.iota dim 3 : !stride.tensor<1x1x1x40000xi64>
+  %p = stride.full 36000.0 : !stride.tensor<1x1x1x40000xi64>
+  %le = stride.cmp le, %iota, %p : !stride.tensor<1x1x1x40000xi64>, !stride.tensor<1x1x1x40000xi64> -> !stride.tensor<1x1x1x40000xi1>
+  %m = stride.expand %le : !stride.tensor<1x1x1x40000xi1> -> !stride.tensor<1x2x1x40000xi1, strides = [40000, 0, 40000, 1], offset = 0>
+  %o = stride.attention %q, %k, %v mask %m scale 8.838834e-02 : !stride.tensor<1x2x1x16xf32>, !stride.tensor<1x1x40000x16xf32>, !stride.tensor<1x1x40000x16xf32>, !stride.tensor<1x2x1x40000xi1, strides = [40000, 0, 40000, 1], offset = 0> -> !stride.tensor<1x2x1x16xf32>
+  return %o : !stride.tensor<1x2x1x16xf32>
 }

@@ -1,6 +1,6 @@
 // Decode-step attention for the split-KV kernel's loads
 // (test/Emu/split-kv-attention.test): bf16, head dim 128, 4 query heads
-// per key/value head (GQA), read 16 bytes per lane (16 lanes per key row);
+// per key/value head (GQA), a key row read 16 bytes per load by its lane;
 // and the cases that read narrower vectors or element by element.
 func.func @decode_vector(
     %q: !stride.tensor<1x8x1x128xbf16> {stride.name = "q"},

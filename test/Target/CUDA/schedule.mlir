@@ -631,22 +631,22 @@ func.func @skinny_unaligned(%x: !stride.tensor<3x133xf32>, %w: !stride.tensor<30
 // -----
 
 // Split-KV attention (f32 decode steps: the split-KV kernel under every
-// decode-attention policy). Head dim 128 f32: 16-byte loads of 4, 32 lanes
-// per key row, steps of 4 keys; 4096 keys over 8 units in 64 slices of 64
-// (about 4 blocks per multiprocessor, at least kMinSplitKvKeys each). A
-// key at an odd offset: element by element (vector_width 1, the
-// default), 32 lanes per row. bf16 with 16 query heads per key/value head
-// at head dim 128 (a decode step cuDNN also takes, given to the split-KV
-// kernel by decode-attention=split-kv): 8 bf16 per load would leave a lane 256
-// floats (its query dims and value sums), so the width halves to 4, 32
-// lanes per row, 128 floats. With 2 multiprocessors: 1 slice per unit, one
-// launch.
+// decode-attention policy). A key a lane: head dim 128 f32 reads its row 4
+// floats a load (vector_width 4), and the warp a value's row 4 floats a
+// lane (tile 4); 16 keys' values in flight (16 x 16 bytes, the most that
+// kMaxSplitKvValueBytes allows); 4096 keys over 8 units in 32 slices of
+// 128 (about 2 blocks per multiprocessor, at least kMinSplitKvKeys each). A
+// key at an odd offset: its row element by element (vector_width 1, the
+// default). bf16 with 16 query heads per key/value head at head dim 128 (a
+// decode step cuDNN also takes, given to the split-KV kernel by
+// decode-attention=split-kv): 8 bf16 a key load, 4 a value load, 32 keys'
+// values in flight. With 2 multiprocessors: 1 slice per unit, one launch.
 // CHECK-LABEL: func.func @split_kv
-// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 64, elements_per_thread = 2, min_blocks = 4, tile = 32, launches = [#stride.launch<grid = 512, block = 128, phase = 1>, #stride.launch<grid = 32, block = 128, phase = 2>]
-// CHECK: scheme = split_kv_attention, index_bits = 32, threads = 128, slices = 4, elements_per_thread = 2, min_blocks = 4, tile = 32
-// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 8, elements_per_thread = 2, min_blocks = 4, tile = 32
+// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 32, elements_per_thread = 16, min_blocks = 2, tile = 4, launches = [#stride.launch<grid = 256, block = 128, phase = 1>, #stride.launch<grid = 32, block = 128, phase = 2>]
+// CHECK: scheme = split_kv_attention, index_bits = 32, threads = 128, slices = 2, elements_per_thread = 16, min_blocks = 2, tile = 4
+// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 8, threads = 128, slices = 4, elements_per_thread = 32, min_blocks = 2, tile = 4
 // MP2-LABEL: func.func @split_kv
-// MP2: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, elements_per_thread = 2, min_blocks = 4, tile = 32, launches = [#stride.launch<grid = 8, block = 128>]
+// MP2: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, elements_per_thread = 16, min_blocks = 2, tile = 4, launches = [#stride.launch<grid = 8, block = 128>]
 func.func @split_kv(%q: !stride.tensor<1x32x1x128xf32>, %k: !stride.tensor<1x8x4096x128xf32>,
                     %v: !stride.tensor<1x8x4096x128xf32>, %kw: !stride.tensor<1x8x256x129xf32>,
                     %q16: !stride.tensor<1x128x1x128xbf16>, %kb: !stride.tensor<1x8x512x128xbf16>,

@@ -9,25 +9,26 @@
 // rows (a decode step) against many keys. A unit is one query row `i` of
 // one key/value head `g` of one batch `b`, with the `G = Hq / Hkv` query
 // heads that read that key/value head (its rows); each block takes a unit
-// and one of `slices` slices of the keys. A key's row (and its value's)
-// is read by `tile` lanes, `vector_width` elements per load (16 bytes
-// where the layouts allow: a bf16 row of 128 is 16 lanes, so a warp reads
-// two keys per load instruction), each lane its vectors `sub`, `sub +
-// tile`, ... of the row. A warp step takes `32 / tile` keys per load and
-// `elements_per_thread` loads per lane: every load of the keys some row
-// attends (a key no row attends is skipped before its key and value are
-// read: the unwritten positions of a static KV cache), all in flight
-// together with the loads of the next step's masks (each step's masks are
-// evaluated one step ahead, so that a step waits on one memory latency,
-// not on its masks and then its keys), then the scores (the lanes' partial dot products summed
-// over the key's lanes by shuffles) and one online softmax step per row
-// for the lane's keys of the step (FlashAttention's state: the running
-// maximum `m`, the sum `l` of exp(score - m) and the weighted sum `acc` of
-// the values, the lane's dims). The warp's lane groups (keys apart) then
-// merge their states by shuffles, the block's warps through shared memory;
-// with one slice that is the result, with several each slice's state goes
-// to scratch and a second launch combines them, a block per row of a unit
-// (and zeroes the scratch, as every kernel leaves it). A row no key attends has `l = 0`
+// and one of `slices` slices of the keys. The rows' queries go to shared
+// memory first. A warp step takes 32 keys, a key a lane: the lane reads
+// its key's whole row (`vector_width` elements per load, 16 bytes where
+// the layout allows) and scores it for every row alone, against the
+// queries broadcast from shared memory, with no exchange between lanes (a
+// key no row attends is not read: the unwritten positions of a static KV
+// cache). Each row's online softmax step (FlashAttention's state: the
+// running maximum `m`, the sum `l` of exp(score - m) and the weighted sum
+// `acc` of the values) takes the step's maximum across the warp by
+// shuffles; the keys' weights go to shared memory, and the lanes turn to
+// the values: each lane takes `tile` consecutive dims of every 32 * `tile`
+// of the value rows of the step's keys that some row attends,
+// `elements_per_thread` keys' loads in flight before any is used, and
+// adds them weighted into its dims of `acc`. The masks of a step are
+// evaluated one step ahead, so that a step waits on one memory latency
+// for its keys, not on its masks and then its keys. The block's warps
+// merge their states through shared memory; with one slice that is the
+// result, with several each slice's state goes to scratch and a second
+// launch combines them, a block per row of a unit (and zeroes the
+// scratch, as every kernel leaves it). A row no key attends has `l = 0`
 // and the result 0, the op's semantics.
 //
 //===----------------------------------------------------------------------===//
@@ -47,6 +48,8 @@ constexpr const char *kMinusInf = "(-STRIDE_INF_F)";
 constexpr const char *kFullWarp = "0xffffffffu";
 /// The slices' sums a thread of the combine loads before it uses any.
 constexpr int64_t kCombineBatch = 32;
+/// The keys of a warp step: a key a lane.
+constexpr int64_t kStepKeys = 32;
 } // namespace
 
 LogicalResult AttentionPrinter::printBody(Code &body) {
@@ -63,27 +66,25 @@ LogicalResult AttentionPrinter::printBody(Code &body) {
   slices = schedule.getSlices();
   warps = schedule.getThreads() / 32;
   width = schedule.getVectorWidth();
-  lanesPerKey = schedule.getTile();
-  keysPerLane = schedule.getElementsPerThread();
-  keyVectors = ceilDiv(ceilDiv(headDim, width), lanesPerKey);
-  valueVectors = ceilDiv(ceilDiv(valueDim, width), lanesPerKey);
-  stepKeys = 32 / lanesPerKey * keysPerLane;
+  valueWidth = schedule.getTile();
+  valueBatch = schedule.getElementsPerThread();
+  keyVectors = ceilDiv(headDim, width);
+  valueVectors = ceilDiv(valueDim, 32 * valueWidth);
   units = batch * kvHeads * queryRows;
-  chunk = slices > 1 ? sliceLength(keys, slices, stepKeys) : keys;
+  chunk = slices > 1 ? sliceLength(keys, slices, kStepKeys) : keys;
   element = storageType(op.getKey().getType().getDType());
   body.line("// attention at {}: {} units (batch x key/value heads x query "
             "rows) of {} query heads each, {} keys in {} slices of {}, a "
-            "block of {} warps per unit and slice; {} lanes per key row, "
-            "loads of {} elements, {} keys per warp step",
+            "block of {} warps per unit and slice; a key a lane, key loads "
+            "of {} elements, value loads of {} elements, {} keys' values "
+            "in flight",
             formatLocation(op.getLoc()), units, rows, keys, slices, chunk,
-            warps, lanesPerKey, width, stepKeys);
+            warps, width, valueWidth, valueBatch);
   if (product(iterationShape) == 0) {
     body.line("// nothing to compute: the kernel is never launched");
     return success();
   }
   body.line("const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;");
-  body.line("__shared__ float stateOf[{}]; // [warp][row]: m, l, acc[{}]",
-            warps * rows * (valueDim + 2), valueDim);
   if (failed(printCombinePhase(
           body, slices,
           fmt::format("[unit][row][slice]: m, l, acc[{}]", valueDim),
@@ -101,19 +102,20 @@ std::string AttentionPrinter::queryHead() const {
   return fmt::format("(g * {} + r)", rows);
 }
 
-std::string AttentionPrinter::laneDim(const std::string &t) const {
-  return fmt::format("(sub + {} * {}) * {}", lanesPerKey, t, width);
+std::string AttentionPrinter::valueDimOf(const std::string &t) const {
+  return fmt::format("(lane + 32 * {}) * {}", t, valueWidth);
 }
 
-void AttentionPrinter::openLaneElements(Code &body, int64_t vectors) {
+void AttentionPrinter::openLaneElements(Code &body, int64_t vectors,
+                                        int64_t elements) {
   body.line("#pragma unroll");
   body.open(fmt::format("for (int t = 0; t < {}; ++t)", vectors));
   body.line("#pragma unroll");
-  body.open(fmt::format("for (int e = 0; e < {}; ++e)", width));
+  body.open(fmt::format("for (int e = 0; e < {}; ++e)", elements));
 }
 
-std::string AttentionPrinter::vectorType() const {
-  return fmt::format("stride_vecn<{}, {}>", element, width);
+std::string AttentionPrinter::vectorType(int64_t elements) const {
+  return fmt::format("stride_vecn<{}, {}>", element, elements);
 }
 
 LogicalResult AttentionPrinter::printSlice(Code &body) {
@@ -124,64 +126,86 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
     body.line("const {} unit = blockIdx.x, slice = 0;", idx);
   declareUnit(body, "unit");
   body.line("const {0} keyBegin = slice * {1};", idx, chunk);
-  if (failed(printKeyEnd(body)))
+  if (failed(printKeyEnd(body)) || failed(printQueries(body)))
     return failure();
-  body.line("// The lane's group of {} lanes reads one key's row, the lane "
-            "its vectors sub, sub + {}, ... of it.",
-            lanesPerKey, lanesPerKey);
-  body.line("const int group = lane / {0}, sub = lane % {0};", lanesPerKey);
-  // The rows' queries at the lane's dims; the online softmax states.
-  body.line("float query[{}][{}], m[{}], l[{}], acc[{}][{}];", rows,
-            keyVectors * width, rows, rows, rows, valueVectors * width);
+  // The online softmax states: m the same in every lane of the warp, l the
+  // lane's keys' part, acc the lane's value dims.
+  body.line("__shared__ float keyWeightOf[{}][{}][32]; // [warp][row][key of "
+            "the step]",
+            warps, rows);
+  body.line("float m[{0}], l[{0}], acc[{0}][{1}];", rows,
+            valueVectors * valueWidth);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("m[r] = {}; l[r] = 0.0f;", kMinusInf);
   body.line("#pragma unroll");
-  body.open(fmt::format("for (int i = 0; i < {}; ++i)", valueVectors * width));
+  body.open(fmt::format("for (int i = 0; i < {}; ++i)",
+                        valueVectors * valueWidth));
   body.line("acc[r][i] = 0.0f;");
   body.close();
-  if (failed(printQuery(body)))
-    return failure();
   body.close();
 
-  // Each warp step: every load of the keys some row attends (their masks
-  // evaluated one step ahead), the next step's masks in flight with them,
-  // then the scores and the softmax steps. A step's loads wait on no load
-  // of its own: one memory latency a step, not two.
-  body.line("bool attends[{0}][{1}], anyRow[{0}]; float bias[{0}][{1}];",
-            keysPerLane, rows);
-  std::string firstStep = fmt::format("keyBegin + warp * {}", stepKeys);
+  // Each warp step: the lanes' key rows (their masks evaluated one step
+  // ahead), the next step's masks in flight with them, the scores, the
+  // softmax steps, then the values of the keys some row attends.
+  body.line("bool attends[{0}], anyRow; float bias[{0}];", rows);
+  std::string firstStep = fmt::format("keyBegin + warp * {}", kStepKeys);
   if (failed(printStepMasks(body, firstStep, "")))
     return failure();
   body.open(fmt::format("for ({0} j0 = {1}; j0 < keyEnd; j0 += {2})", idx,
-                        firstStep, warps * stepKeys));
-  body.line("{0} key[{1}][{2}], value[{1}][{3}];", vectorType(), keysPerLane,
-            keyVectors, valueVectors);
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
-  body.line("const {} j = {};", idx, stepKey("j0"));
-  printVectorLoads(body, "key", op.getKey(), keyVectors, headDim);
-  printVectorLoads(body, "value", op.getValue(), valueVectors, valueDim);
-  body.close();
-  body.line("bool attendsNext[{0}][{1}], anyRowNext[{0}]; float "
-            "biasNext[{0}][{1}];",
-            keysPerLane, rows);
-  if (failed(printStepMasks(body, fmt::format("j0 + {}", warps * stepKeys),
+                        firstStep, warps * kStepKeys));
+  body.line("const unsigned read = __ballot_sync({}, anyRow); // the step's "
+            "keys some row attends",
+            kFullWarp);
+  printKeyLoads(body);
+  body.line("bool attendsNext[{0}], anyRowNext; float biasNext[{0}];", rows);
+  if (failed(printStepMasks(body, fmt::format("j0 + {}", warps * kStepKeys),
                             "Next")))
     return failure();
   printScores(body);
   printSoftmaxSteps(body);
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
-  body.line("anyRow[u] = anyRowNext[u];");
+  body.line("__syncwarp();");
+  printWeightedValues(body);
+  body.line("__syncwarp();");
+  body.line("anyRow = anyRowNext;");
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
-  body.line("attends[u][r] = attendsNext[u][r]; bias[u][r] = biasNext[u][r];");
+  body.line("attends[r] = attendsNext[r]; bias[r] = biasNext[r];");
   body.close();
   body.close();
+  // The lanes' sums of weights into the warp's.
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+  body.line("#pragma unroll");
+  body.open("for (int offset = 16; offset > 0; offset >>= 1)");
+  body.line("l[r] += __shfl_xor_sync({}, l[r], offset);", kFullWarp);
   body.close();
-  printMergeGroups(body);
+  body.close();
   return printCombineWarps(body);
+}
+
+LogicalResult AttentionPrinter::printQueries(Code &body) {
+  // The rows' queries, zero past the head dim, in shared memory: every
+  // lane reads them all (one address a load: a broadcast).
+  int64_t padded = keyVectors * width;
+  body.line("__shared__ float queryOf[{}][{}]; // [row][dim]", rows, padded);
+  body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += blockDim.x)",
+                        rows * padded));
+  body.line("const int r = o / {0}; const {1} d = o % {0};", padded, idx);
+  body.line("float at = 0.0f;");
+  body.open(fmt::format("if (d < {})", headDim));
+  pushScope();
+  FailureOr<std::string> loaded =
+      eval(op.getQuery(), {"b", queryHead(), "qi", "d"}, body);
+  popScope();
+  if (failed(loaded))
+    return failure();
+  body.line("at = {};", *loaded);
+  body.close();
+  body.line("queryOf[r][d] = at;");
+  body.close();
+  body.line("__syncthreads();");
+  return success();
 }
 
 LogicalResult AttentionPrinter::printKeyEnd(Code &body) {
@@ -206,58 +230,33 @@ LogicalResult AttentionPrinter::printKeyEnd(Code &body) {
   return success();
 }
 
-std::string AttentionPrinter::stepKey(const std::string &stepBegin) const {
-  return fmt::format("{} + u * {} + group", stepBegin, 32 / lanesPerKey);
-}
-
 LogicalResult AttentionPrinter::printStepMasks(Code &body,
                                                const std::string &stepBegin,
                                                const std::string &suffix) {
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
-  body.line("const {} j = {};", idx, stepKey(stepBegin));
+  body.open("");
+  body.line("const {} j = {} + lane;", idx, stepBegin);
   if (failed(printMasks(body, suffix)))
     return failure();
   body.close();
   return success();
 }
 
-LogicalResult AttentionPrinter::printQuery(Code &body) {
-  openLaneElements(body, keyVectors);
-  body.line("const {} d = {} + e;", idx, laneDim("t"));
-  body.line("float &at = query[r][t * {} + e];", width);
-  body.line("at = 0.0f;");
-  body.open(fmt::format("if (d < {})", headDim));
-  pushScope();
-  FailureOr<std::string> loaded =
-      eval(op.getQuery(), {"b", queryHead(), "qi", "d"}, body);
-  popScope();
-  if (failed(loaded))
-    return failure();
-  body.line("at = {};", *loaded);
-  body.close();
-  body.close();
-  body.close();
-  return success();
-}
-
 LogicalResult AttentionPrinter::printMasks(Code &body,
                                           const std::string &suffix) {
-  // Which rows attend key j (the same for every lane of the key's group):
-  // a key no row attends is never read. Into attends<suffix>,
-  // anyRow<suffix> and bias<suffix>.
+  // Which rows attend the lane's key j: a key no row attends is never
+  // read. Into attends<suffix>, anyRow<suffix> and bias<suffix>.
   std::string attends = "attends" + suffix, anyRow = "anyRow" + suffix,
               bias = "bias" + suffix;
-  body.line("{}[u] = false;", anyRow);
+  body.line("{} = false;", anyRow);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
-  body.line("{0}[u][r] = j < keyEnd{2}; {1}[u][r] = 0.0f;", attends, bias,
+  body.line("{0}[r] = j < keyEnd{2}; {1}[r] = 0.0f;", attends, bias,
             op.getCausal() ? " && j <= qi" : "");
   if (Value mask = op.getMask()) {
     bool boolean = cast<StridedTensorType>(mask.getType())
                        .getElementType()
                        .isInteger(1);
-    body.open(fmt::format("if ({}[u][r])", attends));
+    body.open(fmt::format("if ({}[r])", attends));
     pushScope();
     FailureOr<std::string> at =
         eval(mask, {"b", queryHead(), "qi", "j"}, body);
@@ -265,131 +264,138 @@ LogicalResult AttentionPrinter::printMasks(Code &body,
     if (failed(at))
       return failure();
     if (boolean)
-      body.line("{}[u][r] = {} != 0;", attends, *at);
+      body.line("{}[r] = {} != 0;", attends, *at);
     else
-      body.line("{0}[u][r] = {1}; {2}[u][r] = {0}[u][r] != {3};", bias, *at,
-                attends, kMinusInf);
+      body.line("{0}[r] = {1}; {2}[r] = {0}[r] != {3};", bias, *at, attends,
+                kMinusInf);
     body.close();
   }
-  body.line("{0}[u] = {0}[u] || {1}[u][r];", anyRow, attends);
+  body.line("{0} = {0} || {1}[r];", anyRow, attends);
   body.close();
   return success();
 }
 
-void AttentionPrinter::printVectorLoads(Code &body, const std::string &target,
-                                        Value row, int64_t vectors,
-                                        int64_t extent) {
-  // The lane's vectors of key j's row of `row` (the key or the value), one
-  // aligned load each; zeros past the row's end and where no row attends
-  // the key (never read).
-  unsigned arg = *rootArgument(row);
-  std::string at = fmt::format(
-      "&in{}[{}]", arg,
-      address(cast<StridedTensorType>(row.getType()), {"b", "g", "j", "c"}));
+void AttentionPrinter::printKeyLoads(Code &body) {
+  // The lane's key's whole row, one aligned load per vector; zeros where no
+  // row attends the key (never read).
+  unsigned arg = *rootArgument(op.getKey());
+  std::string at =
+      fmt::format("&in{}[{}]", arg,
+                  address(op.getKey().getType(), {"b", "g", "j", "c"}));
+  body.line("{} key[{}];", vectorType(width), keyVectors);
+  body.open("");
+  body.line("const {} j = j0 + lane;", idx);
   body.line("#pragma unroll");
-  body.open(fmt::format("for (int t = 0; t < {}; ++t)", vectors));
-  body.line("const {} c = {};", idx, laneDim("t"));
-  body.open(fmt::format("if (anyRow[u] && c < {})", extent));
-  body.line("{}[u][t] = *reinterpret_cast<const {} *>({});", target,
-            vectorType(), at);
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", keyVectors));
+  body.line("const {} c = t * {};", idx, width);
+  body.open("if (anyRow)");
+  body.line("key[t] = *reinterpret_cast<const {} *>({});", vectorType(width),
+            at);
   body.close();
   body.open("else");
   body.line("#pragma unroll");
   body.open(fmt::format("for (int e = 0; e < {}; ++e)", width));
-  body.line("stride_st(&{}[u][t].v[e], 0.0f);", target);
+  body.line("stride_st(&key[t].v[e], 0.0f);");
+  body.close();
   body.close();
   body.close();
   body.close();
 }
 
 void AttentionPrinter::printScores(Code &body) {
-  // Every lane takes part (the shuffles): each row's score of each of the
-  // lane's keys, the lanes' products summed over the key's group; -inf
-  // where the row does not attend the key.
-  body.line("float x[{}][{}];", keysPerLane, rows);
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
+  // Each row's score of the lane's key, the lane's alone; -inf where the
+  // row does not attend the key.
+  body.line("float x[{}];", rows);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("float score = 0.0f;");
-  openLaneElements(body, keyVectors);
-  body.line("score += query[r][t * {} + e] * stride_ld(&key[u][t].v[e]);",
+  openLaneElements(body, keyVectors, width);
+  body.line("score += queryOf[r][t * {} + e] * stride_ld(&key[t].v[e]);",
             width);
   body.close();
   body.close();
-  body.open(fmt::format("for (int offset = {}; offset > 0; offset >>= 1)",
-                        lanesPerKey / 2));
-  body.line("score += __shfl_xor_sync({}, score, offset);", kFullWarp);
-  body.close();
-  body.line("x[u][r] = attends[u][r] ? score * {} + bias[u][r] : {};",
+  body.line("x[r] = attends[r] ? score * {} + bias[r] : {};",
             floatLiteral(op.getScale().convertToDouble(), DType::F32),
             kMinusInf);
-  body.close();
   body.close();
 }
 
 void AttentionPrinter::printSoftmaxSteps(Code &body) {
-  // One online softmax step per row over the lane's keys of the warp step:
-  // the state rescaled once to the new maximum, then each key's weight. A
-  // score of -inf (a key the row does not attend, or the bias hides) weighs
-  // 0 and its value is not read; NaN propagates through the maximum.
+  // One online softmax step per row over the warp's keys of the step: the
+  // step's maximum across the warp, the state rescaled where it rises,
+  // then the lane's key's weight, into weightOf for the values. A score of
+  // -inf (a key the row does not attend, or the bias hides) weighs 0; NaN
+  // propagates through the maximum.
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
-  body.line("float top = {};", kMinusInf);
+  body.line("float top = x[r];");
   body.line("#pragma unroll");
-  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
-  body.line("top = stride_maximum(top, x[u][r]);");
+  body.open("for (int offset = 16; offset > 0; offset >>= 1)");
+  body.line("top = stride_maximum(top, __shfl_xor_sync({}, top, offset));",
+            kFullWarp);
   body.close();
-  body.line("if (top == {}) continue; // no key of the step for this row",
-            kMinusInf);
+  body.line("float weight = 0.0f;");
+  body.line("// Some key of the step for this row?");
+  body.open(fmt::format("if (top != {})", kMinusInf));
   body.line("const float mNew = stride_maximum(m[r], top);");
+  body.open("if (mNew != m[r])");
   body.line("const float rescale = stride_exp(m[r] - mNew);");
   body.line("l[r] *= rescale;");
   body.line("#pragma unroll");
-  body.open(fmt::format("for (int i = 0; i < {}; ++i)", valueVectors * width));
+  body.open(fmt::format("for (int i = 0; i < {}; ++i)",
+                        valueVectors * valueWidth));
   body.line("acc[r][i] *= rescale;");
   body.close();
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int u = 0; u < {}; ++u)", keysPerLane));
-  body.line("if (x[u][r] == {}) continue;", kMinusInf);
-  body.line("const float weight = stride_exp(x[u][r] - mNew);");
-  body.line("l[r] += weight;");
-  openLaneElements(body, valueVectors);
-  body.line("acc[r][t * {} + e] += weight * stride_ld(&value[u][t].v[e]);",
-            width);
-  body.close();
-  body.close();
-  body.close();
   body.line("m[r] = mNew;");
+  body.close();
+  body.line("if (x[r] != {}) weight = stride_exp(x[r] - mNew);", kMinusInf);
+  body.line("l[r] += weight;");
+  body.close();
+  body.line("keyWeightOf[warp][r][lane] = weight;");
   body.close();
 }
 
-void AttentionPrinter::printMergeGroups(Code &body) {
-  if (lanesPerKey == 32)
-    return;
-  // The warp's lane groups took different keys: their states merge by
-  // shuffles (a state with no key, m = -inf, weighs 0), so that every
-  // group, group 0 among them, holds the warp's.
+void AttentionPrinter::printWeightedValues(Code &body) {
+  // The lane's value dims of the step's keys some row attends, valueBatch
+  // keys' loads before any is used, each added with each row's weight (a
+  // weight of 0, a key the row does not attend, adds nothing, whatever the
+  // value).
+  unsigned arg = *rootArgument(op.getValue());
+  std::string at =
+      fmt::format("&in{}[{}]", arg,
+                  address(op.getValue().getType(), {"b", "g", "j", "c"}));
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int k0 = 0; k0 < 32; k0 += {})", valueBatch));
+  body.line("{} value[{}][{}];", vectorType(valueWidth), valueBatch,
+            valueVectors);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int k = 0; k < {}; ++k)", valueBatch));
+  body.line("if (!((read >> (k0 + k)) & 1u)) continue;");
+  body.line("const {} j = j0 + k0 + k;", idx);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", valueVectors));
+  body.line("const {} c = {};", idx, valueDimOf("t"));
+  body.open(fmt::format("if (c < {})", valueDim));
+  body.line("value[k][t] = *reinterpret_cast<const {} *>({});",
+            vectorType(valueWidth), at);
+  body.close();
+  body.close();
+  body.close();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int k = 0; k < {}; ++k)", valueBatch));
+  body.line("if (!((read >> (k0 + k)) & 1u)) continue;");
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int offset = {}; offset < 32; offset <<= 1)",
-                        lanesPerKey));
-  body.line("const float mOther = __shfl_xor_sync({0}, m[r], offset), "
-            "lOther = __shfl_xor_sync({0}, l[r], offset);",
-            kFullWarp);
-  body.line("const float mNew = stride_maximum(m[r], mOther);");
-  body.line("const float own = m[r] == {0} ? 0.0f : stride_exp(m[r] - mNew), "
-            "other = mOther == {0} ? 0.0f : stride_exp(mOther - mNew);",
-            kMinusInf);
-  body.line("l[r] = l[r] * own + lOther * other;");
-  body.line("#pragma unroll");
-  body.open(fmt::format("for (int i = 0; i < {}; ++i)", valueVectors * width));
-  body.line("acc[r][i] = acc[r][i] * own + "
-            "__shfl_xor_sync({}, acc[r][i], offset) * other;",
-            kFullWarp);
+  body.line("const float w = keyWeightOf[warp][r][k0 + k];");
+  body.line("if (w == 0.0f) continue;");
+  openLaneElements(body, valueVectors, valueWidth);
+  body.open(fmt::format("if ({} + e < {})", valueDimOf("t"), valueDim));
+  body.line("acc[r][t * {} + e] += w * stride_ld(&value[k][t].v[e]);",
+            valueWidth);
   body.close();
-  body.line("m[r] = mNew;");
+  body.close();
+  body.close();
+  body.close();
   body.close();
   body.close();
 }
@@ -413,15 +419,17 @@ void AttentionPrinter::printCombineLoop(Code &body, const std::string &count,
 
 LogicalResult AttentionPrinter::printCombineWarps(Code &body) {
   int64_t stateFloats = valueDim + 2;
-  // Group 0's lanes write the warp's state.
+  // Each warp's state: lane 0 its m and l, every lane its value dims.
+  body.line("__shared__ float stateOf[{}]; // [warp][row]: m, l, acc[{}]",
+            warps * rows * stateFloats, valueDim);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("float *own = stateOf + (warp * {} + r) * {};", rows, stateFloats);
   body.line("if (lane == 0) {{ own[0] = m[r]; own[1] = l[r]; }}");
-  openLaneElements(body, valueVectors);
-  body.line("const int c = {} + e;", laneDim("t"));
-  body.line("if (group == 0 && c < {}) own[2 + c] = acc[r][t * {} + e];",
-            valueDim, width);
+  openLaneElements(body, valueVectors, valueWidth);
+  body.line("const {} c = {} + e;", idx, valueDimOf("t"));
+  body.line("if (c < {}) own[2 + c] = acc[r][t * {} + e];", valueDim,
+            valueWidth);
   body.close();
   body.close();
   body.close();

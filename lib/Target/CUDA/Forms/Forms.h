@@ -538,39 +538,36 @@ private:
   void declareUnit(Code &body, const std::string &unit);
   /// The query head of row `r` of the unit, as an expression.
   std::string queryHead() const;
-  /// The dim of the lane's vector `t` of a key's row, as an expression.
-  std::string laneDim(const std::string &t) const;
-  /// Opens the loops over the lane's `vectors` vectors (`t`) of a key's or
-  /// value's row and their elements (`e`); the caller closes both.
-  void openLaneElements(Code &body, int64_t vectors);
-  /// The C++ type of one load of a key's or value's row.
-  std::string vectorType() const;
+  /// The first of the lane's `valueWidth` value dims of its vector `t` of a
+  /// value's row, as an expression.
+  std::string valueDimOf(const std::string &t) const;
+  /// Opens the loops over `vectors` vectors (`t`) of a key's or value's row
+  /// and their `elements` elements (`e`); the caller closes both.
+  void openLaneElements(Code &body, int64_t vectors, int64_t elements);
+  /// The C++ type of one load of `elements` elements of a key's or value's
+  /// row.
+  std::string vectorType(int64_t elements) const;
   /// Phase 1 (or the only launch): the block's slice of the keys.
   mlir::LogicalResult printSlice(Code &body);
-  /// Row `r`'s query at the lane's dims.
-  mlir::LogicalResult printQuery(Code &body);
-  /// Key `j` of the lane's `u`-th load of the warp step starting at
-  /// `stepBegin`, as an expression.
-  std::string stepKey(const std::string &stepBegin) const;
+  /// The rows' queries into the block's shared memory.
+  mlir::LogicalResult printQueries(Code &body);
   /// keyEnd: the slice's end, or the batch's kv_length where it is less.
   mlir::LogicalResult printKeyEnd(Code &body);
-  /// The masks of the lane's keys of the warp step starting at `stepBegin`
-  /// (printMasks for each), into the arrays named with `suffix`.
+  /// The masks of the lane's key of the warp step starting at `stepBegin`
+  /// (printMasks), into the arrays named with `suffix`.
   mlir::LogicalResult printStepMasks(Code &body, const std::string &stepBegin,
                                      const std::string &suffix);
-  /// Which rows attend key `j` (the lane's `u`-th key of the warp step),
-  /// into attends`suffix`, anyRow`suffix` and bias`suffix`.
+  /// Which rows attend the lane's key `j`, into attends`suffix`,
+  /// anyRow`suffix` and bias`suffix`.
   mlir::LogicalResult printMasks(Code &body, const std::string &suffix);
-  /// The lane's `vectors` loads of key j's row of `row` (the key or the
-  /// value, `extent` head dims) into `target`[u].
-  void printVectorLoads(Code &body, const std::string &target, mlir::Value row,
-                        int64_t vectors, int64_t extent);
-  /// Each row's score of each of the lane's keys of the step.
+  /// The lane's key's row, into `key`.
+  void printKeyLoads(Code &body);
+  /// Each row's score of the lane's key.
   void printScores(Code &body);
-  /// Each row's online softmax step over the lane's keys of the step.
+  /// Each row's online softmax step over the warp's keys of the step.
   void printSoftmaxSteps(Code &body);
-  /// The states of the warp's lane groups merged by shuffles.
-  void printMergeGroups(Code &body);
+  /// The step's values at the lane's dims, added with the keys' weights.
+  void printWeightedValues(Code &body);
   /// The loop combining `count` softmax states (m, l, acc) at `stateAt`
   /// into M, L and A for row `r` and value dim `e`.
   void printCombineLoop(Code &body, const std::string &count,
@@ -591,11 +588,11 @@ private:
   AttentionOp op;
   int64_t batch = 0, kvHeads = 0, queryRows = 0, headDim = 0, keys = 0,
           valueDim = 0, rows = 0, slices = 1, warps = 0, units = 0, chunk = 0;
-  /// The schedule's vector width, lanes per key row (tile) and loads per
-  /// lane and step (elements_per_thread); the vectors a lane takes of a
-  /// key's and a value's row; the keys of a warp step.
-  int64_t width = 1, lanesPerKey = 32, keysPerLane = 1, keyVectors = 1,
-          valueVectors = 1, stepKeys = 1;
+  /// The schedule's elements per key load (vector_width), per value load
+  /// (tile) and keys' values in flight (elements_per_thread); the vectors a
+  /// lane takes of a key's row and of a value's.
+  int64_t width = 1, valueWidth = 1, valueBatch = 1, keyVectors = 1,
+          valueVectors = 1;
   /// The key's and value's storage type.
   std::string element;
 };
