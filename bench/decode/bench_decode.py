@@ -68,11 +68,13 @@ from stride.decode import CachedLM, rename_outputs  # noqa: E402
 
 BF16_RTOL = 2e-2
 # The stridec variants run beside the default compile: the option each
-# sets, and its values (--compare-skinny, --compare-decode-attention).
+# sets, and its values (--compare-skinny, --compare-decode-attention,
+# --compare-skinny-prologue, --compare-early-launch).
 VARIANTS = {
     "skinny": ("--skinny-products", ("library", "generated")),
     "attention": ("--decode-attention", ("split-kv", "library")),
     "prologue": ("--skinny-prologue", ("true",)),
+    "early": ("--early-launch", ("true",)),
 }
 LLAMA_8B_LAYER = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
 
@@ -216,7 +218,8 @@ def variant_keys(args):
     "<variant>_<value>" (row entries "<key>_ms" and so on)."""
     asked = {"skinny": args.compare_skinny,
              "attention": args.compare_decode_attention,
-             "prologue": args.compare_skinny_prologue}
+             "prologue": args.compare_skinny_prologue,
+             "early": args.compare_early_launch}
     return [(f"{name}_{value}", option, value)
             for name, (option, values) in VARIANTS.items() if asked[name]
             for value in values]
@@ -388,6 +391,12 @@ def main(argv=None):
                         "(the SwiGLU computed by the down projection's kernel) "
                         "and run it beside the default (a second table, key "
                         "prologue_true)")
+    parser.add_argument("--compare-early-launch", action="store_true",
+                        help="also compile each step with --early-launch (each "
+                        "kernel lets the next launch as its blocks start; skinny "
+                        "products fetch their weights' first lines into L2 "
+                        "before they wait) and run it beside the default (a "
+                        "second table, key early_true)")
     parser.add_argument("--compare-decode-attention", action="store_true",
                         help="also compile each step with --decode-attention=split-kv "
                         "and =library (cuDNN) and run both beside the default (a "

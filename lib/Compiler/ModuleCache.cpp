@@ -114,6 +114,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.cuda.allowTf32);
   key.add(options.cuda.deterministic);
   key.add(options.cuda.dependentLaunch);
+  key.add(options.cuda.earlyLaunch);
   key.add(static_cast<int64_t>(options.cuda.skinnyColumnsPerWarp));
   key.add(static_cast<int64_t>(options.cuda.skinnyLoadsPerLane));
   key.add(static_cast<int64_t>(options.unitOps.value_or(-1)));

@@ -362,6 +362,14 @@ cl::opt<bool> noDependentLaunch(
              "dispatch in the module)"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> earlyLaunch(
+    "early-launch",
+    cl::desc("With dependent launches (sm_90 and later): let each kernel's "
+             "successor launch as soon as the kernel's blocks start, and "
+             "have skinny products fetch the first lines of their constant "
+             "weights into L2 before they wait for the kernel ahead"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<std::string> cacheDir(
     "cache-dir", cl::value_desc("dir"),
     cl::desc("Keep NVRTC's output and whole modules in this directory. "
@@ -615,6 +623,7 @@ int main(int argc, char **argv) {
   options.cuda.skinnyLoadsPerLane = skinnyLoadsPerLane;
   options.cuda.deterministic = deterministic;
   options.cuda.dependentLaunch = !noDependentLaunch;
+  options.cuda.earlyLaunch = earlyLaunch;
   options.jobs = jobs;
   options.nvrtcInChildProcesses = true;
   // The module is streamed to its file from result.module.

@@ -154,6 +154,11 @@ static FailureOr<CudaUnit> emitUnit(plan::ExecutableOp executable,
                         options.runtimeChecks ? 1 : 0);
   source += fmt::format("#define STRIDE_DEPENDENT_LAUNCH {}\n",
                         kernelsWaitForPreviousGrid(options) ? 1 : 0);
+  source += fmt::format("#define STRIDE_EARLY_LAUNCH {}\n",
+                        kernelsWaitForPreviousGrid(options) &&
+                                options.earlyLaunch
+                            ? 1
+                            : 0);
   source += cuda::kPrelude;
   source += "\n";
   if (!fileScope.text.empty())

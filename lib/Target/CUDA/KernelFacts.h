@@ -45,6 +45,14 @@ bool tileRowsAligned(StridedTensorType type, llvm::ArrayRef<int64_t> shape,
 /// step of a warp is whole), the last slice the rest.
 int64_t sliceLength(int64_t length, int64_t slices, int64_t multiple);
 
+/// The discardable attribute on a stride.kernel, set by
+/// stride-schedule-kernels: the indices (DenseI64ArrayAttr) of its inputs
+/// that no step of the plan writes (the module's constants), which the
+/// kernel may read before it waits for the grid ahead of it
+/// (KernelPrinter::printBeforeWait).
+inline constexpr llvm::StringLiteral kReadOnlyInputsAttrName =
+    "stride.read_only_inputs";
+
 /// How a reduction combines; ArgMax and ArgMin accumulate (value, index)
 /// pairs packed into one 64-bit key (CudaText.h, accumulatorType).
 enum class ReduceKind { Sum, Mean, Prod, Max, Min, Any, ArgMax, ArgMin };

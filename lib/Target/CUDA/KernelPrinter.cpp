@@ -870,15 +870,18 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
 
   Code body;
   body.indent = 1;
-  // Before any access to global memory and any return (Prelude.h).
-  body.line("stride_begin_kernel();");
-  body.line("typedef {} idx_t; // {}-bit index arithmetic",
-            wide ? "long long" : "int", wide ? 64 : 32);
   pushScope();
   LogicalResult status = printBody(body);
   popScope();
   if (failed(status))
     return failure();
+  Code head;
+  head.indent = 1;
+  head.line("typedef {} idx_t; // {}-bit index arithmetic",
+            wide ? "long long" : "int", wide ? 64 : 32);
+  printBeforeWait(head);
+  // Before any other access to global memory and any return (Prelude.h).
+  head.line("stride_begin_kernel();");
 
   // The signature: inputs, outputs, phase.
   std::string params;
@@ -922,6 +925,7 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
   out.line("extern \"C\" __global__ void __launch_bounds__({}{}){}",
            maxThreads, minBlocks, cluster);
   out.open(fmt::format("{}({})", name, params));
+  out.text += head.text;
   out.text += body.text;
   out.close();
   out.raw("");

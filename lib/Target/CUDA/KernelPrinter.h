@@ -61,6 +61,11 @@ public:
 protected:
   /// The body of the function: the form's loops, loads, ops and stores.
   virtual mlir::LogicalResult printBody(Code &body) = 0;
+  /// What the kernel does before it waits for the grid ahead of it
+  /// (stride_begin_kernel): reads of inputs no step writes
+  /// (kReadOnlyInputsAttrName), printed after printBody. Nothing by
+  /// default.
+  virtual void printBeforeWait(Code &) {}
 
   /// Declares `name` = `expr` of C++ type `type` and returns how to read
   /// it (a constant).

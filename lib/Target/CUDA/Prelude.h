@@ -69,9 +69,27 @@ STRIDE_DEVICE long long stride_floormod(long long a, long long b) {
 // (griddepcontrol.launch_dependents): each block's exit does, which
 // measured faster (bench/NOTES.md, section 27). Elsewhere, and in
 // emulation, nothing.
+// With STRIDE_EARLY_LAUNCH (stridec --early-launch) each block then lets
+// the grid after it launch at once: that grid's blocks run up to their own
+// wait (fetching read-only inputs into L2, stride_prefetch_l2) while this
+// one works.
 __device__ __forceinline__ void stride_begin_kernel() {
 #if STRIDE_DEPENDENT_LAUNCH && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
+#if STRIDE_EARLY_LAUNCH
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+#endif
+}
+
+// A hint: fetch the line at `p`, which no step of the plan writes, into L2
+// before stride_begin_kernel (with STRIDE_EARLY_LAUNCH only; elsewhere,
+// and in emulation, nothing).
+__device__ __forceinline__ void stride_prefetch_l2(const void *p) {
+#if STRIDE_EARLY_LAUNCH && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+  (void)p;
 #endif
 }
 

@@ -343,6 +343,38 @@ KernelScheduleAttr getSchedule(KernelOp kernel) {
 
 namespace {
 
+/// Whether `value` is a constant of the module: a stride.constant, or what
+/// a kernel yields straight from one (a kernel stride-place-constants
+/// turns into a plan.constant, never dispatched), through views.
+bool isModuleConstant(Value value) {
+  while (auto view = value.getDefiningOp<ViewOpInterface>())
+    value = view.getSource();
+  if (value.getDefiningOp<ConstantOp>())
+    return true;
+  auto producer = value.getDefiningOp<KernelOp>();
+  if (!producer)
+    return false;
+  Value yielded = producer.getBodyBlock().getTerminator()->getOperand(
+      cast<OpResult>(value).getResultNumber());
+  return yielded.getDefiningOp<ConstantOp>() != nullptr;
+}
+
+/// Records which of a skinny product's inputs are constants of the module
+/// (kReadOnlyInputsAttrName): its weight, which it may then fetch into L2
+/// before it waits for the grid ahead.
+void markReadOnlyInputs(KernelOp kernel) {
+  KernelScheduleAttr schedule = getSchedule(kernel);
+  if (schedule.getScheme() != KernelScheme::SkinnyMatmul)
+    return;
+  SmallVector<int64_t> constants;
+  for (auto [i, input] : llvm::enumerate(kernel.getInputs()))
+    if (isModuleConstant(input))
+      constants.push_back(static_cast<int64_t>(i));
+  if (!constants.empty())
+    kernel->setAttr(kReadOnlyInputsAttrName,
+                    DenseI64ArrayAttr::get(kernel.getContext(), constants));
+}
+
 struct ScheduleKernelsPass
     : public impl::ScheduleKernelsBase<ScheduleKernelsPass> {
   using ScheduleKernelsBase::ScheduleKernelsBase;
@@ -360,6 +392,7 @@ struct ScheduleKernelsPass
       if (failed(attr))
         return WalkResult::interrupt();
       kernel->setAttr(KernelScheduleAttr::kAttrName, *attr);
+      markReadOnlyInputs(kernel);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -56,6 +56,13 @@ struct CudaTargetOptions {
   /// that grid has ended and flushed, hiding part of the gap between them.
   /// Ignored below sm_90 (stride::supportsDependentLaunch).
   bool dependentLaunch = true;
+  /// With dependentLaunch: every kernel also lets the grid after it launch
+  /// as soon as each of its blocks starts (griddepcontrol.launch_dependents)
+  /// rather than as they exit, and a kernel that reads inputs no step
+  /// writes (the module's constants: a skinny product's weight) fetches
+  /// their first lines into L2 before it waits, overlapping the grid ahead
+  /// (python-free-docs/cuda-backend.md, "Dependent launches").
+  bool earlyLaunch = false;
   /// Skinny products (form (g), python-free-docs/matmul.md, "Skinny
   /// products"): the output columns each warp takes, and the 16-byte loads
   /// each lane issues per column before it uses them (the bytes in flight);

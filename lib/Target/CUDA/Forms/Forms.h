@@ -604,6 +604,9 @@ public:
 
 private:
   mlir::LogicalResult printBody(Code &body) override;
+  /// A constant weight's first lines of each of the warp's columns into
+  /// L2, a line a lane.
+  void printBeforeWait(Code &body) override;
   /// Phase 1 (or the only launch): the warp's columns over its slice of K.
   mlir::LogicalResult printSlice(Code &body);
   /// `count` consecutive elements of kernel input `arg`, read through

@@ -80,6 +80,42 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
   return printSlice(body);
 }
 
+void SkinnyMatmulPrinter::printBeforeWait(Code &body) {
+  auto readOnly =
+      kernel->getAttrOfType<DenseI64ArrayAttr>(kReadOnlyInputsAttrName);
+  if (!readOnly || staged || rows * columns == 0 ||
+      !llvm::is_contained(readOnly.asArrayRef(), int64_t(rhsArg)))
+    return;
+  constexpr int64_t lineBytes = 128;
+  int64_t lineElements =
+      lineBytes / static_cast<int64_t>(dtypeSize(*dtypeOf(op.getRhs().getType())));
+  body.line("// The weight is a constant of the module, which no step writes: "
+            "each lane fetches a line of its warp's first {} bytes of each "
+            "column into L2 before the wait.",
+            32 * lineBytes);
+  body.open("");
+  body.line("const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;");
+  if (slices > 1)
+    body.line("const idx_t group = (idx_t)(blockIdx.x / {0}) * {1} + warp, "
+              "slice = blockIdx.x % {0};",
+              slices, warps);
+  else
+    body.line("const idx_t group = (idx_t)blockIdx.x * {} + warp, slice = 0;",
+              warps);
+  body.line("const idx_t k = slice * {} + lane * {};", chunk, lineElements);
+  body.open(fmt::format("if (group * {} < {} && k < slice * {} + {} && k < {})",
+                        tile, columns, chunk, chunk, depth));
+  auto weight = cast<StridedTensorType>(op.getRhs().getType());
+  for (int64_t j = 0; j < tile; ++j)
+    body.line("stride_prefetch_l2(&in{}[{}]);", rhsArg,
+              address(weight, {"k", fmt::format("(group * {0} + {1} < {2} ? "
+                                                "group * {0} + {1} : {3})",
+                                                tile, j, columns,
+                                                columns - 1)}));
+  body.close();
+  body.close();
+}
+
 LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
   if (staged)
     return printStagedSlice(body);
