@@ -156,11 +156,12 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       block, scanning chunks of `threads` elements), `split_kv_attention`
       (an attention op with few query rows: each key/value head's query
       rows and one of `slices` slices of the keys per block of `threads`
-      threads; a key's row read by `tile` lanes, `vector_width` elements
-      per load, `elements_per_thread` loads per lane in flight per warp
-      step, keys no row attends skipped unread; with `slices` > 1 each
-      slice's partial softmax state in `scratch`, combined by a second
-      launch), `skinny_matmul` (a matrix
+      threads; a warp step of 32 keys, a key a lane, its whole row read
+      `vector_width` elements per load; a value's row read by the warp,
+      `tile` consecutive dims a lane and load, `elements_per_thread` keys'
+      values in flight; keys no row attends skipped unread; with `slices`
+      > 1 each slice's partial softmax state in `scratch`, combined by a
+      second launch), `skinny_matmul` (a matrix
       product of few rows against a weight contiguous along `K`: a warp
       per `tile` adjacent output columns, its lanes streaming the weight's
       rows and the activations `vector_width` elements per load, sums

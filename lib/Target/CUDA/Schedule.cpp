@@ -136,8 +136,11 @@ void Scheduler::scheduleScan() {
 /// `elements_per_thread` keys' values loaded before any is used. The
 /// slices fill the GPU, about kSplitKvBlocksPerMultiprocessor blocks per
 /// multiprocessor in all, each at least kMinSplitKvKeys keys and a whole
-/// number of every warp's steps; with more than one, a second launch
-/// combines the slices' partial states.
+/// number of every warp's steps. With more than one, on sm_90 and later a
+/// unit's slices are one thread-block cluster (at most
+/// kMaxSplitKvClusterBlocks) that combines their partial states through
+/// distributed shared memory, in the one launch; below sm_90 a second
+/// launch combines them from scratch.
 void Scheduler::scheduleAttention() {
   scheme = KernelScheme::SplitKvAttention;
   threads = kSplitKvThreads;
@@ -166,11 +169,17 @@ void Scheduler::scheduleAttention() {
       ceilDiv(kSplitKvBlocksPerMultiprocessor * multiprocessors, units), 1,
       std::clamp<int64_t>(key[2] / std::max(kMinSplitKvKeys, blockStepKeys), 1,
                           kMaxSplitKvSlices));
+  bool cluster = hasThreadBlockClusters(options.arch);
+  if (cluster)
+    slices = std::min(slices, kMaxSplitKvClusterBlocks);
   // Slices of whole steps: none left empty.
   slices = ceilDiv(key[2], sliceLength(key[2], slices, stepKeys));
-  launch(units * slices, threads, 1, slices > 1 ? 1 : -1);
-  if (slices == 1)
+  if (slices == 1 || cluster) {
+    clusterBlocks = slices;
+    launch(units * slices, threads);
     return;
+  }
+  launch(units * slices, threads, 1, 1);
   int64_t rows = query[1] / key[1];
   scratch.push_back(units * rows * slices * (valueDim + 2) *
                     static_cast<int64_t>(sizeof(float)));

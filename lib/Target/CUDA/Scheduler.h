@@ -92,6 +92,10 @@ constexpr int64_t kMinSplitKvKeys = 128;
 /// ... and the most slices (the second launch holds a weight per slice in
 /// shared memory).
 constexpr int64_t kMaxSplitKvSlices = 2048;
+/// ... and, on sm_90 and later, where a unit's slices are one thread-block
+/// cluster combining their states in distributed shared memory (one
+/// launch), the most slices: the portable cluster size.
+constexpr int64_t kMaxSplitKvClusterBlocks = 8;
 /// ... and the most bytes of values a lane loads before it uses any (the
 /// step's keys at its value dims, in batches of a power of two keys that
 /// fit): 64 registers.

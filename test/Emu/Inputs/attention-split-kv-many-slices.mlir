@@ -1,10 +1,12 @@
 // Decode-step attention split into many slices (test/Emu/
 // split-kv-attention.test): 40,000 keys of one key/value head, 2 query
-// heads, head dim 16, a static cache's mask at position 36000. The
-// scheduler cuts 250 slices of 160 keys (at the default multiprocessors),
-// so the combine's 128 threads take 2 slices each for the maxima and sums
-// of weights, and the value sums in 8 batches of at most 32, the last one
-// of 26; the 24 slices past position 36000 read no key.
+// heads, head dim 16, a static cache's mask at position 36000. For sm_80
+// (no thread-block clusters: the slices are combined by a second launch)
+// the scheduler cuts 209 slices of 192 keys (at sm_80's 108
+// multiprocessors), so the combine's 128 threads take 2 slices each for
+// the maxima and sums of weights, and the value sums in 7 batches of at
+// most 32; the 21 slices past position 36000 read no key. For sm_90 the
+// unit's slices are one cluster of 8 blocks.
 func.func @many_slices(
     %q: !stride.tensor<1x2x1x16xf32> {stride.name = "q"},
     %k: !stride.tensor<1x1x40000x16xf32> {stride.name = "k"},

@@ -634,17 +634,22 @@ func.func @skinny_unaligned(%x: !stride.tensor<3x133xf32>, %w: !stride.tensor<30
 // decode-attention policy). A key a lane: head dim 128 f32 reads its row 4
 // floats a load (vector_width 4), and the warp a value's row 4 floats a
 // lane (tile 4); 16 keys' values in flight (16 x 16 bytes, the most that
-// kMaxSplitKvValueBytes allows); 4096 keys over 8 units in 32 slices of
-// 128 (about 2 blocks per multiprocessor, at least kMinSplitKvKeys each). A
-// key at an odd offset: its row element by element (vector_width 1, the
+// kMaxSplitKvValueBytes allows); 4096 keys over 8 units in 8 slices of 512
+// (about 2 blocks per multiprocessor would be 33 slices; on sm_90 a unit's
+// slices are one cluster, at most kMaxSplitKvClusterBlocks): one launch.
+// A key at an odd offset: its row element by element (vector_width 1, the
 // default). bf16 with 16 query heads per key/value head at head dim 128 (a
 // decode step cuDNN also takes, given to the split-KV kernel by
 // decode-attention=split-kv): 8 bf16 a key load, 4 a value load, 32 keys'
-// values in flight. With 2 multiprocessors: 1 slice per unit, one launch.
+// values in flight. For sm_80 (108 multiprocessors) 26 slices, combined by a second
+// launch from scratch. With 2 multiprocessors: 1 slice per unit, one
+// launch.
 // CHECK-LABEL: func.func @split_kv
-// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 32, elements_per_thread = 16, min_blocks = 2, tile = 4, launches = [#stride.launch<grid = 256, block = 128, phase = 1>, #stride.launch<grid = 32, block = 128, phase = 2>]
-// CHECK: scheme = split_kv_attention, index_bits = 32, threads = 128, slices = 2, elements_per_thread = 16, min_blocks = 2, tile = 4
-// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 8, threads = 128, slices = 4, elements_per_thread = 32, min_blocks = 2, tile = 4
+// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 8, elements_per_thread = 16, cluster_blocks = 8, min_blocks = 2, tile = 4, launches = [#stride.launch<grid = 64, block = 128>]
+// CHECK: scheme = split_kv_attention, index_bits = 32, threads = 128, slices = 2, elements_per_thread = 16, cluster_blocks = 2, min_blocks = 2, tile = 4
+// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 8, threads = 128, slices = 4, elements_per_thread = 32, cluster_blocks = 4, min_blocks = 2, tile = 4
+// SM80-LABEL: func.func @split_kv
+// SM80: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 26, elements_per_thread = 16, min_blocks = 2, tile = 4, launches = [#stride.launch<grid = 208, block = 128, phase = 1>, #stride.launch<grid = 32, block = 128, phase = 2>]
 // MP2-LABEL: func.func @split_kv
 // MP2: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, elements_per_thread = 16, min_blocks = 2, tile = 4, launches = [#stride.launch<grid = 8, block = 128>]
 func.func @split_kv(%q: !stride.tensor<1x32x1x128xf32>, %k: !stride.tensor<1x8x4096x128xf32>,

@@ -61,7 +61,8 @@ struct CudaTargetOptions {
   /// rather than as they exit, and a kernel that reads inputs no step
   /// writes (the module's constants: a skinny product's weight) fetches
   /// their first lines into L2 before it waits, overlapping the grid ahead
-  /// (python-free-docs/cuda-backend.md, "Dependent launches").
+  /// (python-free-docs/cuda-backend.md, "The kernel ABI"; measured slower on
+  /// a decode step, bench/NOTES.md section 63).
   bool earlyLaunch = false;
   /// Skinny products (form (g), python-free-docs/matmul.md, "Skinny
   /// products"): the output columns each warp takes, and the 16-byte loads

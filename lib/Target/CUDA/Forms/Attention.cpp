@@ -85,8 +85,9 @@ LogicalResult AttentionPrinter::printBody(Code &body) {
     return success();
   }
   body.line("const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;");
+  cluster = schedule.getClusterBlocks() > 1;
   if (failed(printCombinePhase(
-          body, slices,
+          body, cluster ? 1 : slices,
           fmt::format("[unit][row][slice]: m, l, acc[{}]", valueDim),
           [&](Code &code) { return printCombineSlices(code); })))
     return failure();
@@ -130,9 +131,9 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
     return failure();
   // The online softmax states: m the same in every lane of the warp, l the
   // lane's keys' part, acc the lane's value dims.
-  body.line("__shared__ float keyWeightOf[{}][{}][32]; // [warp][row][key of "
-            "the step]",
-            warps, rows);
+  body.line("STRIDE_SHARED(float, keyWeightOf, {}); // [warp][row][key of the "
+            "step]",
+            warps * rows * 32);
   body.line("float m[{0}], l[{0}], acc[{0}][{1}];", rows,
             valueVectors * valueWidth);
   body.line("#pragma unroll");
@@ -188,7 +189,8 @@ LogicalResult AttentionPrinter::printQueries(Code &body) {
   // The rows' queries, zero past the head dim, in shared memory: every
   // lane reads them all (one address a load: a broadcast).
   int64_t padded = keyVectors * width;
-  body.line("__shared__ float queryOf[{}][{}]; // [row][dim]", rows, padded);
+  body.line("STRIDE_SHARED(float, queryOf, {}); // [row][dim]",
+            rows * padded);
   body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += blockDim.x)",
                         rows * padded));
   body.line("const int r = o / {0}; const {1} d = o % {0};", padded, idx);
@@ -202,7 +204,7 @@ LogicalResult AttentionPrinter::printQueries(Code &body) {
     return failure();
   body.line("at = {};", *loaded);
   body.close();
-  body.line("queryOf[r][d] = at;");
+  body.line("queryOf[r * {} + d] = at;", padded);
   body.close();
   body.line("__syncthreads();");
   return success();
@@ -310,8 +312,8 @@ void AttentionPrinter::printScores(Code &body) {
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("float score = 0.0f;");
   openLaneElements(body, keyVectors, width);
-  body.line("score += queryOf[r][t * {} + e] * stride_ld(&key[t].v[e]);",
-            width);
+  body.line("score += queryOf[r * {} + t * {} + e] * stride_ld(&key[t].v[e]);",
+            keyVectors * width, width);
   body.close();
   body.close();
   body.line("x[r] = attends[r] ? score * {} + bias[r] : {};",
@@ -351,7 +353,7 @@ void AttentionPrinter::printSoftmaxSteps(Code &body) {
   body.line("if (x[r] != {}) weight = stride_exp(x[r] - mNew);", kMinusInf);
   body.line("l[r] += weight;");
   body.close();
-  body.line("keyWeightOf[warp][r][lane] = weight;");
+  body.line("keyWeightOf[(warp * {} + r) * 32 + lane] = weight;", rows);
   body.close();
 }
 
@@ -386,7 +388,8 @@ void AttentionPrinter::printWeightedValues(Code &body) {
   body.line("if (!((read >> (k0 + k)) & 1u)) continue;");
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
-  body.line("const float w = keyWeightOf[warp][r][k0 + k];");
+  body.line("const float w = keyWeightOf[(warp * {} + r) * 32 + k0 + k];",
+            rows);
   body.line("if (w == 0.0f) continue;");
   openLaneElements(body, valueVectors, valueWidth);
   body.open(fmt::format("if ({} + e < {})", valueDimOf("t"), valueDim));
@@ -420,8 +423,12 @@ void AttentionPrinter::printCombineLoop(Code &body, const std::string &count,
 LogicalResult AttentionPrinter::printCombineWarps(Code &body) {
   int64_t stateFloats = valueDim + 2;
   // Each warp's state: lane 0 its m and l, every lane its value dims.
-  body.line("__shared__ float stateOf[{}]; // [warp][row]: m, l, acc[{}]",
+  body.line("STRIDE_SHARED(float, stateOf, {}); // [warp][row]: m, l, acc[{}]",
             warps * rows * stateFloats, valueDim);
+  if (cluster)
+    body.line("STRIDE_SHARED(float, sliceState, {}); // [row]: m, l, acc[{}], "
+              "the block's slice's, read by the cluster",
+              rows * stateFloats, valueDim);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("float *own = stateOf + (warp * {} + r) * {};", rows, stateFloats);
@@ -443,6 +450,10 @@ LogicalResult AttentionPrinter::printCombineWarps(Code &body) {
   if (slices == 1) {
     if (failed(storeResult(body)))
       return failure();
+  } else if (cluster) {
+    body.line("float *part = sliceState + r * {};", stateFloats);
+    body.line("if (e == 0) {{ part[0] = M; part[1] = L; }}");
+    body.line("part[2 + e] = A;");
   } else {
     body.line("float *part = partials + ((unit * {} + r) * {} + slice) * {};",
               rows, slices, stateFloats);
@@ -452,6 +463,42 @@ LogicalResult AttentionPrinter::printCombineWarps(Code &body) {
     body.line("if (M != {}) part[2 + e] = A;", kMinusInf);
   }
   body.close();
+  if (cluster)
+    return printCombineCluster(body);
+  return success();
+}
+
+LogicalResult AttentionPrinter::printCombineCluster(Code &body) {
+  // The unit's slices are the cluster's blocks (rank = slice): once every
+  // block's state is in its sliceState, each block combines its share of
+  // the unit's (row, value dim) outputs from every slice's state, read
+  // through distributed shared memory; a slice no key of which was
+  // attended (m = -inf) weighs 0. The last barrier keeps every block's
+  // state until the cluster has read it.
+  int64_t stateFloats = valueDim + 2;
+  body.line("stride_cluster_sync();");
+  body.open(fmt::format("for (int o = threadIdx.x + slice * blockDim.x; o < "
+                        "{}; o += blockDim.x * {})",
+                        rows * valueDim, slices));
+  body.line("const int r = o / {0}, e = o % {0};", valueDim);
+  body.line("const float *state = sliceState + r * {};", stateFloats);
+  body.line("float M = {};", kMinusInf);
+  body.open(fmt::format("for (unsigned s = 0; s < {}u; ++s)", slices));
+  body.line("M = stride_maximum(M, stride_cluster_read(&state[0], s));");
+  body.close();
+  body.line("float L = 0.0f, A = 0.0f;");
+  body.open(fmt::format("for (unsigned s = 0; s < {}u; ++s)", slices));
+  body.line("const float m = stride_cluster_read(&state[0], s);");
+  body.line("if (m == {}) continue; // no key attended there", kMinusInf);
+  body.line("const float c = stride_exp(m - M);");
+  body.line("L += stride_cluster_read(&state[1], s) * c; A += "
+            "stride_cluster_read(&state[2 + e], s) * c;");
+  body.close();
+  if (failed(storeResult(body)))
+    return failure();
+  body.close();
+  body.line("stride_cluster_sync(); // no block leaves while another reads "
+            "its state");
   return success();
 }
 

@@ -579,6 +579,9 @@ private:
   void printBlockReduction(Code &body, const std::string &x,
                            const std::string &combine,
                            const std::string &warpValues);
+  /// With the unit's slices one cluster: their states combined through
+  /// distributed shared memory, each block its share of the outputs.
+  mlir::LogicalResult printCombineCluster(Code &body);
   /// Phase 2: each unit's slices' partials into the result, a block per
   /// row of a unit.
   mlir::LogicalResult printCombineSlices(Code &body);
@@ -593,6 +596,8 @@ private:
   /// lane takes of a key's row and of a value's.
   int64_t width = 1, valueWidth = 1, valueBatch = 1, keyVectors = 1,
           valueVectors = 1;
+  /// The unit's slices are one thread-block cluster.
+  bool cluster = false;
   /// The key's and value's storage type.
   std::string element;
 };
