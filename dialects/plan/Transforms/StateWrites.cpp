@@ -107,6 +107,15 @@ SmallVector<InPlaceWrite> inPlaceWrites(func::FuncOp entry) {
     if (!claimed && writesInPlace(kernel, result, argument, scatter))
       found.push_back({kernel, result, write.argument, scatter});
   }
+  // Phase 0 copies the inputs of all of a kernel's sibling scatters: its
+  // results are written in place all together, or none of them.
+  llvm::DenseMap<Operation *, unsigned> scatterWrites;
+  for (const InPlaceWrite &write : found)
+    scatterWrites[write.kernel] += write.scatter;
+  llvm::erase_if(found, [&](const InPlaceWrite &write) {
+    return write.scatter &&
+           scatterWrites[write.kernel] != write.kernel->getNumResults();
+  });
   return found;
 }
 

@@ -50,7 +50,8 @@ struct InPlaceWrite {
 /// dropped, and phase 1 writes the new positions into the argument's
 /// storage) or does not read the argument at all (it writes all of R).
 /// A result written back to several arguments is written in place into
-/// the first of them.
+/// the first of them. A kernel of sibling index scatters writes all of its
+/// results in place or none: phase 0 copies every scatter's input.
 llvm::SmallVector<InPlaceWrite> inPlaceWrites(mlir::func::FuncOp entry);
 
 /// `schedule` with `launches` and `analysis` in place of its own.

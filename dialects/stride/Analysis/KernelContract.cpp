@@ -222,6 +222,21 @@ bool stride::reducesSameRows(Operation *a, Operation *b) {
          first.getReducedDims() == second.getReducedDims();
 }
 
+bool stride::areSiblingScatters(IndexScatterOpInterface a,
+                                IndexScatterOpInterface b) {
+  auto resultA = cast<StridedTensorType>(a->getResult(0).getType());
+  auto resultB = cast<StridedTensorType>(b->getResult(0).getType());
+  Value indexA = a.getIndex(), indexB = b.getIndex();
+  if (a.isSliceIndex() || b.isSliceIndex() || a.getDim() != b.getDim() ||
+      resultA.isSymbolic() || resultB.isSymbolic() ||
+      resultA.getShape() != resultB.getShape() ||
+      indexA.getType() != indexB.getType())
+    return false;
+  AffineMap mapA = indexMapToBase(indexA);
+  return viewChainBase(indexA) == viewChainBase(indexB) && mapA &&
+         mapA == indexMapToBase(indexB);
+}
+
 LogicalResult stride::checkEpilogue(ReductionOpInterface reduction,
                                     InGroupFn inGroup, bool broadcast,
                                     ContractReporter report) {
@@ -333,6 +348,7 @@ private:
   FailureOr<KernelClass> classifyOwnKernelOp();
   LogicalResult checkProductPrologue(MatmulOp product);
   LogicalResult checkSoleYield(Operation *root);
+  LogicalResult checkScatterYields();
   FailureOr<KernelClass> classifyReduction();
   FailureOr<KernelClass> classifyRowReductions();
   LogicalResult checkRowEpilogue(ReductionOpInterface reduction);
@@ -549,23 +565,48 @@ LogicalResult KernelClassifier::checkSoleYield(Operation *root) {
 }
 
 FailureOr<KernelClass> KernelClassifier::classifyScatter() {
-  IndexScatterOpInterface scatter = scatters.front();
-  if (scatters.size() > 1)
-    return Violation(report, scatters[1])
-           << "is a second index scatter in the kernel; a kernel holds at "
-              "most one"
-           << Violation::Note(scatter, "the first index scatter");
+  IndexScatterOpInterface root = scatters.front();
+  for (IndexScatterOpInterface sibling : llvm::drop_begin(scatters))
+    if (!areSiblingScatters(root, sibling))
+      return Violation(report, sibling)
+             << "is a second index scatter in the kernel, but no sibling of "
+                "the first; only scatters and scatter_adds along one dim, "
+                "into results of one shape, with one index expression share "
+                "a kernel"
+             << Violation::Note(root, "the first index scatter");
   if (!result.reductions.empty())
-    return Violation(report, scatter)
+    return Violation(report, root)
            << "shares its kernel with a reduction; an index scatter and a "
               "reduction need kernels of their own"
            << Violation::Note(result.reductions.front(), "the reduction");
-  if (failed(checkSoleYield(scatter)))
+  if (failed(checkScatterYields()))
     return failure();
   result.form = KernelForm::IndexScatter;
-  result.root = scatter;
-  result.scatter = scatter;
+  result.root = result.scatters.front();
   return result;
+}
+
+/// Form (c) yields its scatters and nothing else, each once, read by
+/// nothing else in the kernel; KernelClass::scatters lists them in yield
+/// order.
+LogicalResult KernelClassifier::checkScatterYields() {
+  if (scatters.size() == 1 && failed(checkSoleYield(scatters.front())))
+    return failure();
+  for (IndexScatterOpInterface scatter : scatters)
+    if (Value result = scatter->getResult(0);
+        !result.hasOneUse() || !isa<YieldOp>(*result.user_begin()))
+      return Violation(report, scatter)
+             << "must be yielded by the kernel once, and read by nothing "
+                "else in it (an index scatter beside sibling scatters)";
+  for (Value value : yields) {
+    auto scatter = value.getDefiningOp<IndexScatterOpInterface>();
+    if (!scatter || !llvm::is_contained(scatters, scatter))
+      return Violation(report, yield)
+             << "yields a value that is no index scatter of the kernel; a "
+                "kernel of sibling scatters yields only them";
+    result.scatters.push_back(scatter);
+  }
+  return success();
 }
 
 /// Form (e): one scan, the only yielded value, read by nothing else in the

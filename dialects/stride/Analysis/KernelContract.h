@@ -84,6 +84,15 @@ bool isPerRowOp(mlir::Operation *op, ReductionOpInterface rows);
 /// dims: a broadcast-reduction kernel computes them row by row together.
 bool reducesSameRows(mlir::Operation *a, mlir::Operation *b);
 
+/// True when index scatters `a` and `b` may share a kernel as siblings
+/// (form (c)): each a `scatter` or `scatter_add` (an index entry per
+/// update, not index_add's slices), along the same dim, into results of
+/// one static shape, their `index` operands one expression (one value read
+/// through views of one index map, with one type). A backend copies both
+/// inputs in one pass and, for each update, reads the index once and
+/// writes each source into its own result.
+bool areSiblingScatters(IndexScatterOpInterface a, IndexScatterOpInterface b);
+
 /// Membership of a candidate kernel (a fusion group, or a kernel body).
 using InGroupFn = llvm::function_ref<bool(mlir::Operation *)>;
 
@@ -135,7 +144,8 @@ enum class KernelForm {
   /// Further reductions of the same rows may share it (one accumulator
   /// each), each with such an epilogue.
   Reduction,
-  /// (c) A scatter / scatter_add / index_add root, the only yielded value.
+  /// (c) A scatter / scatter_add / index_add root, the only yielded value,
+  /// or several sibling scatters (areSiblingScatters), each yielded.
   IndexScatter,
   /// (d) A reduction root whose result is broadcast back into a pointwise
   /// epilogue over the reduction's input shape (softmax's division); one
@@ -205,8 +215,10 @@ struct KernelClass {
   /// sum that an RMSNorm normalizes), stored at each element. Empty for the
   /// other forms.
   llvm::SmallVector<unsigned> rowResults;
-  /// The index scatter of an IndexScatter kernel (its root), else null.
-  IndexScatterOpInterface scatter;
+  /// The index scatters of an IndexScatter kernel in the order of the
+  /// values it yields (scatter i yields result i): the root, then its
+  /// siblings (areSiblingScatters). Empty for the other forms.
+  llvm::SmallVector<IndexScatterOpInterface> scatters;
   /// For SkinnyProduct: the functional ops that compute the product's lhs
   /// (its prologue, the SwiGLU before a decoder's down projection), in
   /// block order; a backend evaluates them at each lhs element it reads.

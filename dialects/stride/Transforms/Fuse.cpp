@@ -39,6 +39,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <memory>
+#include <optional>
 
 namespace stride {
 #define GEN_PASS_DEF_FUSE
@@ -158,6 +159,24 @@ private:
   /// epilogue reads it broadcast back (softmax's `max` joins `sum`).
   bool tryJoinRows(ReductionOpInterface reduction, Group *group);
   bool createsCycle(Operation *op, Group *group);
+  /// The groups a walk over the graph of groups reaches from the ops
+  /// `work`: downstream to the readers of each op's result, or upstream to
+  /// the ops it reads. Reaching one member of a group continues from all
+  /// of its members, since a kernel writes its results only after it has
+  /// read all of its inputs. Stops once it reaches `target`, if set.
+  llvm::SmallPtrSet<Group *, 16> reachedGroups(SmallVector<Operation *> work,
+                                               bool upstream,
+                                               Group *target = nullptr);
+  /// The groups that read a result of `group`, or whose results it reads,
+  /// directly or through other groups and ops.
+  llvm::SmallPtrSet<Group *, 16> linkedGroups(Group *group);
+  /// Joins sibling index-scatter groups (areSiblingScatters) that neither
+  /// read the other's results into one group that yields each scatter
+  /// (option `sibling-scatters`): a decoder's key and value cache writes.
+  void mergeSiblingScatters();
+  /// Whether `group` and `other`, both index-scatter groups, may be one
+  /// kernel: their roots are siblings and the kernel stays within bounds.
+  bool areSiblingGroups(Group &group, Group &other);
   /// Would `group` with `op` added stay within the cost model's bounds?
   /// `rowReduction`: the reduction whose rows the kernel would hold (form
   /// (d)), or null.
@@ -455,37 +474,104 @@ bool Fuser::tryFuseAsRowInput(Operation *op, Group *group) {
 }
 
 /// Would making `op` an output of `group` let the group (through op's other
-/// consumers) feed itself? A walk over the graph of groups: reaching one
-/// member of a group continues from all of that group's outputs, since a
-/// kernel writes its outputs only after it has read all of its inputs.
+/// consumers) feed itself?
 bool Fuser::createsCycle(Operation *op, Group *group) {
   SmallVector<Operation *> work;
-  auto pushSinks = [&](Operation *from) {
+  forEachSink(op->getResult(0), [&](OpOperand &sink) {
+    if (groupOf.lookup(sink.getOwner()) != group)
+      work.push_back(sink.getOwner());
+  });
+  return reachedGroups(std::move(work), /*upstream=*/false, group)
+      .contains(group);
+}
+
+llvm::SmallPtrSet<Group *, 16>
+Fuser::reachedGroups(SmallVector<Operation *> work, bool upstream,
+                     Group *target) {
+  auto pushNext = [&](Operation *from) {
+    if (upstream) {
+      for (Value operand : from->getOperands())
+        if (Operation *def = viewChainBase(operand).getDefiningOp())
+          work.push_back(def);
+      return;
+    }
     for (Value result : from->getResults())
       forEachSink(result, [&](OpOperand &sink) {
         work.push_back(sink.getOwner());
       });
   };
-  forEachSink(op->getResult(0), [&](OpOperand &sink) {
-    if (groupOf.lookup(sink.getOwner()) != group)
-      work.push_back(sink.getOwner());
-  });
   llvm::SmallPtrSet<Operation *, 32> seenOps;
   llvm::SmallPtrSet<Group *, 16> seenGroups;
-  while (!work.empty()) {
+  while (!work.empty() && !(target && seenGroups.contains(target))) {
     Operation *next = work.pop_back_val();
-    Group *other = groupOf.lookup(next);
-    if (other == group)
-      return true;
-    if (other) {
+    if (Group *other = groupOf.lookup(next)) {
       if (seenGroups.insert(other).second)
         for (Operation *member : other->members)
-          pushSinks(member);
+          pushNext(member);
     } else if (seenOps.insert(next).second) {
-      pushSinks(next);
+      pushNext(next);
     }
   }
-  return false;
+  return seenGroups;
+}
+
+llvm::SmallPtrSet<Group *, 16> Fuser::linkedGroups(Group *group) {
+  llvm::SmallPtrSet<Group *, 16> linked;
+  for (bool upstream : {false, true}) {
+    SmallVector<Operation *> work;
+    for (Operation *member : group->members)
+      work.push_back(member);
+    // The walk starts at the group itself; it is linked to itself only
+    // through a cycle, which fusion never forms.
+    llvm::SmallPtrSet<Group *, 16> reached =
+        reachedGroups(std::move(work), upstream);
+    linked.insert(reached.begin(), reached.end());
+  }
+  linked.erase(group);
+  return linked;
+}
+
+bool Fuser::areSiblingGroups(Group &group, Group &other) {
+  if (!areSiblingScatters(cast<IndexScatterOpInterface>(group.root),
+                          cast<IndexScatterOpInterface>(other.root)))
+    return false;
+  SmallVector<Operation *> ops(group.members.begin(), group.members.end());
+  ops.append(other.members.begin(), other.members.end());
+  return (options.maxKernelOps == 0 || ops.size() <= options.maxKernelOps) &&
+         (options.maxKernelRegisters == 0 ||
+          estimateRegisters(ops, /*rowReduction=*/nullptr) <=
+              options.maxKernelRegisters);
+}
+
+void Fuser::mergeSiblingScatters() {
+  if (!options.siblingScatters)
+    return;
+  auto isScatterGroup = [](const std::unique_ptr<Group> &group) {
+    return group->kind == GroupKind::IndexScatter && !group->members.empty();
+  };
+  for (auto &group : groups) {
+    if (!isScatterGroup(group))
+      continue;
+    // The groups linked to this one, computed again after each join.
+    std::optional<llvm::SmallPtrSet<Group *, 16>> linked;
+    for (auto &other : groups) {
+      if (other == group || !isScatterGroup(other) ||
+          !areSiblingGroups(*group, *other))
+        continue;
+      if (!linked)
+        linked = linkedGroups(group.get());
+      if (linked->contains(other.get()))
+        continue;
+      for (Operation *member : other->members)
+        add(member, group.get());
+      group->extraOutputs.push_back(other->output);
+      other->members.clear();
+      linked.reset();
+    }
+  }
+  llvm::erase_if(groups, [](const std::unique_ptr<Group> &group) {
+    return group->members.empty();
+  });
 }
 
 Group *Fuser::rowGroupOfReturned(Group &group) {
@@ -704,6 +790,7 @@ LogicalResult Fuser::run() {
     formGroups(block);
   }
   joinReturnedRowOps();
+  mergeSiblingScatters();
   if (groups.empty())
     return success();
 
@@ -757,6 +844,7 @@ struct FusePass : public stride::impl::FuseBase<FusePass> {
     options.broadcastEpilogues = broadcastEpilogues;
     options.recomputeCasts = recomputeCasts;
     options.rowInputOutputs = rowInputOutputs;
+    options.siblingScatters = siblingScatters;
     options.maxKernelOps = maxKernelOps;
     options.maxKernelRegisters = maxKernelRegisters;
     Fuser fuser(getOperation(), options);

@@ -513,7 +513,11 @@ def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
       `broadcast-epilogues`) when it reads the result broadcast back over
       the reduction's input shape (softmax's division);
     - `scatter`, `scatter_add` and `index_add` are roots that accumulate;
-      their `input`, `index` and source expressions fuse;
+      their `input`, `index` and source expressions fuse; sibling
+      scatters (option `sibling-scatters`: along one dim, into results of
+      one shape, with one index, neither reading the other's result, as a
+      decoder's key and value cache writes) share one kernel that yields
+      each;
     - views never join a kernel: each kernel clones the views it reads, so
       a view of a kernel input is part of that kernel's load expression;
       `full` and `iota` are cloned the same way;
@@ -586,6 +590,11 @@ def Fuse : Pass<"stride-fuse", "::mlir::func::FuncOp"> {
            "as its reductions' input (a residual sum an RMSNorm "
            "normalizes) from that kernel when other kernels read it too, "
            "instead of a kernel of its own">,
+    Option<"siblingScatters", "sibling-scatters", "bool",
+           /*default=*/"true",
+           "Put independent index scatters along one dim, into results of "
+           "one shape, with one index (a decoder's key and value cache "
+           "writes) into one kernel that yields each">,
     Option<"maxKernelOps", "max-kernel-ops", "unsigned", /*default=*/"64",
            "At most this many functional ops per kernel (views and the "
            "cloned full/iota not counted); 0: no bound">,

@@ -25,6 +25,7 @@ stride::FuseOptions stride::toFuseOptions(const FusionOptions &fusion) {
   options.broadcastEpilogues = fusion.broadcastEpilogues;
   options.recomputeCasts = fusion.recomputeCasts;
   options.rowInputOutputs = fusion.rowInputOutputs;
+  options.siblingScatters = fusion.siblingScatters;
   options.maxKernelOps = fusion.maxKernelOps;
   options.maxKernelRegisters = fusion.maxKernelRegisters;
   return options;

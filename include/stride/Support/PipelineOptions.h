@@ -31,6 +31,9 @@ struct FusionOptions {
   /// input, also read elsewhere, is yielded by that kernel (stride-fuse's
   /// `row-input-outputs`).
   bool rowInputOutputs = true;
+  /// Independent sibling index scatters (one dim, one result shape, one
+  /// index) share one kernel (stride-fuse's `sibling-scatters`).
+  bool siblingScatters = true;
   /// A kernel holds at most this many ops.
   unsigned maxKernelOps = 64;
   /// A kernel whose estimated registers per thread would exceed this is not

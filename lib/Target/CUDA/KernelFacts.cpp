@@ -189,6 +189,7 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   facts.rowOps = kind->rowOps;
   facts.rowResults = kind->rowResults;
   facts.productPrologue = kind->prologueOps;
+  facts.scatters = kind->scatters;
   ValueRange yields = kernel.getYield().getValues();
   facts.yields.assign(yields.begin(), yields.end());
   // The iteration space: the shape of the yields not stored once per row.
@@ -205,8 +206,6 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
           failed(checkArgReduction(facts.reductions.back(), name)))
         return failure();
     }
-    else if (isa<IndexScatterOpInterface>(op))
-      facts.scatterRoot = &op;
     else if (auto scan = dyn_cast<CumsumOp>(op))
       facts.scanRoot = scan;
     else if (auto attention = dyn_cast<AttentionOp>(op))

@@ -92,8 +92,10 @@ struct KernelFacts {
   /// Form (d): the positions among `yields` of the values stored once per
   /// row (KernelClass::rowResults); the others are stored per element.
   llvm::SmallVector<unsigned> rowResults;
-  /// Form (c): the scatter, scatter_add or index_add.
-  mlir::Operation *scatterRoot = nullptr;
+  /// Form (c): the scatter, scatter_add or index_add, or the sibling
+  /// scatters, in the order of the results they yield
+  /// (KernelClass::scatters).
+  llvm::SmallVector<IndexScatterOpInterface> scatters;
   /// Form (e): the cumsum.
   CumsumOp scanRoot;
   /// Form (f): the attention op.

@@ -897,7 +897,7 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
   bool phased = llvm::any_of(result.launches, [](const CudaLaunch &l) {
     return l.phase.has_value();
   });
-  if (facts.scatterRoot || phased)
+  if (!facts.scatters.empty() || phased)
     params += ", int phase";
   result.sizeParameters = facts.sizeParameters;
   for (const std::string &size : facts.sizeParameters)

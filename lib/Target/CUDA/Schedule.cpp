@@ -416,9 +416,13 @@ FailureOr<KernelScheduleAttr> scheduleKernel(KernelOp kernel,
   FailureOr<KernelFacts> facts = readKernelFacts(kernel, kernel.getSymName());
   if (failed(facts))
     return failure();
-  if (options.deterministic && isa_and_nonnull<ScatterAddOp>(facts->scatterRoot) &&
-      isFloat(*dtypeOf(kernel.getResult(0).getType()))) {
-    InFlightDiagnostic diag = facts->scatterRoot->emitOpError()
+  auto floatScatterAdd = llvm::find_if(
+      facts->scatters, [](IndexScatterOpInterface scatter) {
+        return isa<ScatterAddOp>(scatter) &&
+               isFloat(*dtypeOf(scatter->getResult(0).getType()));
+      });
+  if (options.deterministic && floatScatterAdd != facts->scatters.end()) {
+    InFlightDiagnostic diag = (*floatScatterAdd)->emitOpError()
                               << "has no deterministic form: its float "
                                  "additions run in an order that varies "
                                  "from run to run";

@@ -27,7 +27,8 @@ using namespace mlir;
 namespace stride::cuda {
 
 bool Scheduler::useSegmentedIndexAdd() {
-  auto add = dyn_cast<IndexAddOp>(facts.scatterRoot);
+  IndexScatterOpInterface root = facts.scatters.front();
+  auto add = dyn_cast<IndexAddOp>(root.getOperation());
   if (!add)
     return false;
   DType dtype = *dtypeOf(kernel.getResult(0).getType());
@@ -67,7 +68,8 @@ static int64_t bucketSize(int64_t rows, int64_t updates) {
 }
 
 void Scheduler::scheduleSegmentedIndexAdd() {
-  auto op = cast<IndexAddOp>(facts.scatterRoot);
+  IndexScatterOpInterface root = facts.scatters.front();
+  auto op = cast<IndexAddOp>(root.getOperation());
   ArrayRef<int64_t> shape = facts.iterationShape;
   int64_t dim = op.getDim();
   int64_t rows = shape[dim],
@@ -158,9 +160,9 @@ void Scheduler::scheduleScatter() {
   if (useSegmentedIndexAdd())
     return scheduleSegmentedIndexAdd();
   scheme = KernelScheme::Scatter;
-  auto op = cast<IndexScatterOpInterface>(facts.scatterRoot);
   // scatter/scatter_add iterate over the index tensor, index_add over the
-  // source.
+  // source; sibling scatters over their one index.
+  IndexScatterOpInterface op = facts.scatters.front();
   Value updates = isa<IndexAddOp>(op) ? op.getSrc() : op.getIndex();
   int64_t outN = product(facts.iterationShape),
           updateN = product(

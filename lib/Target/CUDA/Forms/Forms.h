@@ -372,10 +372,10 @@ public:
 
 private:
   mlir::LogicalResult printBody(Code &body) override;
-  /// Phase 0: the input copied to the output, `n` elements.
-  mlir::LogicalResult printCopy(Code &body, mlir::Value input, int64_t n);
-  /// Phase 1: each update written or added at its index.
-  mlir::LogicalResult printUpdates(Code &body, IndexScatterOpInterface scatter,
+  /// Phase 0: each scatter's input copied to its output, `n` elements.
+  mlir::LogicalResult printCopies(Code &body, int64_t n);
+  /// Phase 1: each update written or added at its index, into each output.
+  mlir::LogicalResult printUpdates(Code &body,
                                    llvm::ArrayRef<int64_t> updateShape);
 };
 

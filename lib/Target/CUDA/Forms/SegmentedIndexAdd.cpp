@@ -30,7 +30,8 @@ namespace stride {
 /// position (printSorted); by default, buckets for the short rows and
 /// pages of the long rows' later positions (printBucketed).
 LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
-  op = cast<IndexAddOp>(facts.scatterRoot);
+  IndexScatterOpInterface root = facts.scatters.front();
+  op = cast<IndexAddOp>(root.getOperation());
   dim = op.getDim();
   rows = iterationShape[dim];
   updates = cast<StridedTensorType>(op.getSrc().getType()).getShape()[dim];

@@ -119,3 +119,61 @@ func.func @count(%c: !stride.tensor<i64> {stride.name = "count", stride.state = 
   %n = stride.add %c, %one : !stride.tensor<i64>, !stride.tensor<i64> -> !stride.tensor<i64>
   return %n : !stride.tensor<i64>
 }
+
+// -----
+
+// A decoder's key and value caches written at one position: one kernel of
+// sibling scatters (python-free-docs/fusion.md, rule 7) writes both in
+// place; its schedule keeps phase 1 alone.
+// CHECK-LABEL: plan.executable @caches_kernels
+// CHECK: stride.kernel "scatter_scatter"
+// CHECK-SAME: launches = [#stride.launch<grid = 1, block = 256, phase = 1>]
+// CHECK-NOT: stride.kernel
+// CHECK-LABEL: func.func @caches(
+// CHECK: %[[K:.*]] = plan.state "keys"
+// CHECK: %[[V:.*]] = plan.state "values"
+// CHECK: plan.dispatch @caches_kernels::@scatter_scatter(%[[K]], %{{.*}}, %{{.*}}, %[[V]], %{{.*}}, %[[K]], %[[V]])
+// CHECK-NOT: plan.copy
+// CHECK: return
+func.func @caches(%keys: !stride.tensor<2x8xf32> {stride.name = "keys", stride.state = dense<0.0> : tensor<2x8xf32>},
+                  %values: !stride.tensor<2x8xf32> {stride.name = "values", stride.state = dense<0.0> : tensor<2x8xf32>},
+                  %pos: !stride.tensor<1xi64> {stride.name = "pos"},
+                  %k: !stride.tensor<2x1xf32> {stride.name = "k"},
+                  %v: !stride.tensor<2x1xf32> {stride.name = "v"})
+    -> (!stride.tensor<2x8xf32> {stride.name = "new_keys", stride.writes = "keys"},
+        !stride.tensor<2x8xf32> {stride.name = "new_values", stride.writes = "values"}) {
+  %p = stride.view %pos : !stride.tensor<1xi64> -> !stride.tensor<1x1xi64>
+  %i = stride.expand %p : !stride.tensor<1x1xi64> -> !stride.tensor<2x1xi64, strides = [0, 1], offset = 0>
+  %uk = stride.scatter %keys, %i, %k dim 1 : !stride.tensor<2x8xf32>, !stride.tensor<2x1xi64, strides = [0, 1], offset = 0>, !stride.tensor<2x1xf32> -> !stride.tensor<2x8xf32>
+  %uv = stride.scatter %values, %i, %v dim 1 : !stride.tensor<2x8xf32>, !stride.tensor<2x1xi64, strides = [0, 1], offset = 0>, !stride.tensor<2x1xf32> -> !stride.tensor<2x8xf32>
+  return %uk, %uv : !stride.tensor<2x8xf32>, !stride.tensor<2x8xf32>
+}
+
+// -----
+
+// Sibling scatters of which one writes a state and the other an ordinary
+// result: phase 0 copies both inputs, so neither result is written in
+// place; the state's new value is copied into it at the end.
+// CHECK-LABEL: plan.executable @one_state_kernels
+// CHECK: stride.kernel "scatter_scatter"
+// CHECK-SAME: launches = [#stride.launch<grid = 1, block = 256, phase = 0>, #stride.launch<grid = 1, block = 256, phase = 1>]
+// CHECK-LABEL: func.func @one_state(
+// CHECK: %[[K:.*]] = plan.state "keys"
+// CHECK: %[[NK:.*]] = plan.alloc 64 bytes
+// CHECK: %[[NX:.*]] = plan.alloc 64 bytes
+// CHECK: plan.dispatch @one_state_kernels::@scatter_scatter(%[[K]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[NK]], %[[NX]])
+// CHECK: plan.copy %[[NK]] to %[[K]] size 64
+// CHECK: return
+func.func @one_state(%keys: !stride.tensor<2x8xf32> {stride.name = "keys", stride.state = dense<0.0> : tensor<2x8xf32>},
+                     %x: !stride.tensor<2x8xf32> {stride.name = "x"},
+                     %pos: !stride.tensor<1xi64> {stride.name = "pos"},
+                     %k: !stride.tensor<2x1xf32> {stride.name = "k"},
+                     %v: !stride.tensor<2x1xf32> {stride.name = "v"})
+    -> (!stride.tensor<2x8xf32> {stride.name = "new_keys", stride.writes = "keys"},
+        !stride.tensor<2x8xf32> {stride.name = "new_x"}) {
+  %p = stride.view %pos : !stride.tensor<1xi64> -> !stride.tensor<1x1xi64>
+  %i = stride.expand %p : !stride.tensor<1x1xi64> -> !stride.tensor<2x1xi64, strides = [0, 1], offset = 0>
+  %uk = stride.scatter %keys, %i, %k dim 1 : !stride.tensor<2x8xf32>, !stride.tensor<2x1xi64, strides = [0, 1], offset = 0>, !stride.tensor<2x1xf32> -> !stride.tensor<2x8xf32>
+  %ux = stride.scatter %x, %i, %v dim 1 : !stride.tensor<2x8xf32>, !stride.tensor<2x1xi64, strides = [0, 1], offset = 0>, !stride.tensor<2x1xf32> -> !stride.tensor<2x8xf32>
+  return %uk, %ux : !stride.tensor<2x8xf32>, !stride.tensor<2x8xf32>
+}

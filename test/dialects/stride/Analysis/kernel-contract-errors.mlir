@@ -137,21 +137,62 @@ func.func @two_epilogue_yields(%x: !stride.tensor<4x8xf32>, %y: !stride.tensor<4
 
 // -----
 
-func.func @two_scatters(%x: !stride.tensor<4x3xf32>, %i: !stride.tensor<2x3xi64>,
-                        %s: !stride.tensor<2x3xf32>) -> !stride.tensor<4x3xf32> {
+func.func @chained_scatters(%x: !stride.tensor<4x3xf32>, %i: !stride.tensor<2x3xi64>,
+                            %s: !stride.tensor<2x3xf32>) -> !stride.tensor<4x3xf32> {
   // expected-note @+1 {{the kernel}}
-  %r = stride.kernel "two_scatters" ins(%x, %i, %s : !stride.tensor<4x3xf32>,
+  %r = stride.kernel "chained_scatters" ins(%x, %i, %s : !stride.tensor<4x3xf32>,
       !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32>) -> (!stride.tensor<4x3xf32>) {
   ^bb0(%a: !stride.tensor<4x3xf32>, %b: !stride.tensor<2x3xi64>, %c: !stride.tensor<2x3xf32>):
-    // expected-note @+1 {{the first index scatter ('stride.scatter_add') is here}}
+    // expected-error @+1 {{'stride.scatter_add' op breaks the contract of kernel "chained_scatters": must be yielded by the kernel once, and read by nothing else in it (an index scatter beside sibling scatters)}}
     %0 = stride.scatter_add %a, %b, %c dim 0 : !stride.tensor<4x3xf32>,
         !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>
-    // expected-error @+1 {{'stride.scatter_add' op breaks the contract of kernel "two_scatters": is a second index scatter in the kernel; a kernel holds at most one}}
     %1 = stride.scatter_add %0, %b, %c dim 0 : !stride.tensor<4x3xf32>,
         !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>
     stride.yield %1 : !stride.tensor<4x3xf32>
   }
   return %r : !stride.tensor<4x3xf32>
+}
+
+// -----
+
+func.func @two_scatters(%x: !stride.tensor<4x3xf32>, %i: !stride.tensor<2x3xi64>,
+                        %s: !stride.tensor<2x3xf32>)
+    -> (!stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:2 = stride.kernel "two_scatters" ins(%x, %i, %s : !stride.tensor<4x3xf32>,
+      !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32>)
+      -> (!stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>) {
+  ^bb0(%a: !stride.tensor<4x3xf32>, %b: !stride.tensor<2x3xi64>, %c: !stride.tensor<2x3xf32>):
+    // expected-note @+1 {{the first index scatter ('stride.scatter') is here}}
+    %0 = stride.scatter %a, %b, %c dim 0 : !stride.tensor<4x3xf32>,
+        !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>
+    // expected-error @+1 {{'stride.scatter' op breaks the contract of kernel "two_scatters": is a second index scatter in the kernel, but no sibling of the first; only scatters and scatter_adds along one dim, into results of one shape, with one index expression share a kernel}}
+    %1 = stride.scatter %a, %b, %c dim 1 : !stride.tensor<4x3xf32>,
+        !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>
+    stride.yield %0, %1 : !stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>
+  }
+  return %r#0, %r#1 : !stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>
+}
+
+// -----
+
+func.func @siblings_and_more(%x: !stride.tensor<4x3xf32>, %i: !stride.tensor<2x3xi64>,
+                             %s: !stride.tensor<2x3xf32>)
+    -> (!stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:3 = stride.kernel "siblings_and_more" ins(%x, %i, %s : !stride.tensor<4x3xf32>,
+      !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32>)
+      -> (!stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>) {
+  ^bb0(%a: !stride.tensor<4x3xf32>, %b: !stride.tensor<2x3xi64>, %c: !stride.tensor<2x3xf32>):
+    %0 = stride.scatter %a, %b, %c dim 0 : !stride.tensor<4x3xf32>,
+        !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>
+    %1 = stride.scatter_add %a, %b, %c dim 0 : !stride.tensor<4x3xf32>,
+        !stride.tensor<2x3xi64>, !stride.tensor<2x3xf32> -> !stride.tensor<4x3xf32>
+    %2 = stride.exp %a : !stride.tensor<4x3xf32> -> !stride.tensor<4x3xf32>
+    // expected-error @+1 {{'stride.yield' op breaks the contract of kernel "siblings_and_more": yields a value that is no index scatter of the kernel; a kernel of sibling scatters yields only them}}
+    stride.yield %0, %1, %2 : !stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>
+  }
+  return %r#0, %r#1, %r#2 : !stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>, !stride.tensor<4x3xf32>
 }
 
 // -----

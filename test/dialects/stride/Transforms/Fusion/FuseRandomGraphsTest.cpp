@@ -236,6 +236,7 @@ TEST(FusionOptions, DefaultsAreThePassDefaults) {
   EXPECT_EQ(converted.broadcastEpilogues, pass.broadcastEpilogues);
   EXPECT_EQ(converted.recomputeCasts, pass.recomputeCasts);
   EXPECT_EQ(converted.rowInputOutputs, pass.rowInputOutputs);
+  EXPECT_EQ(converted.siblingScatters, pass.siblingScatters);
   EXPECT_EQ(converted.maxKernelOps, pass.maxKernelOps);
   EXPECT_EQ(converted.maxKernelRegisters, pass.maxKernelRegisters);
 }
