@@ -143,7 +143,8 @@ void Scheduler::scheduleScan() {
 /// launch combines them from scratch.
 void Scheduler::scheduleAttention() {
   scheme = KernelScheme::SplitKvAttention;
-  threads = kSplitKvThreads;
+  bool cluster = hasThreadBlockClusters(options.arch);
+  threads = cluster ? kSplitKvClusterThreads : kSplitKvThreads;
   AttentionOp op = facts.attentionRoot;
   ArrayRef<int64_t> key = op.getKey().getType().getShape();
   ArrayRef<int64_t> query = op.getQuery().getType().getShape();
@@ -159,8 +160,9 @@ void Scheduler::scheduleAttention() {
          elementsPerThread * valueBytesPerKey > kMaxSplitKvValueBytes)
     elementsPerThread /= 2;
   // The slices count on that many resident blocks: the registers are
-  // bounded so that they fit.
-  minBlocks = kSplitKvBlocksPerMultiprocessor;
+  // bounded so that they fit. A cluster's blocks are few (at most
+  // kMaxSplitKvClusterBlocks a unit): one a multiprocessor.
+  minBlocks = cluster ? 1 : kSplitKvBlocksPerMultiprocessor;
   if (product(facts.iterationShape) == 0)
     return;
   constexpr int64_t stepKeys = 32;
@@ -169,7 +171,6 @@ void Scheduler::scheduleAttention() {
       ceilDiv(kSplitKvBlocksPerMultiprocessor * multiprocessors, units), 1,
       std::clamp<int64_t>(key[2] / std::max(kMinSplitKvKeys, blockStepKeys), 1,
                           kMaxSplitKvSlices));
-  bool cluster = hasThreadBlockClusters(options.arch);
   if (cluster)
     slices = std::min(slices, kMaxSplitKvClusterBlocks);
   // Slices of whole steps: none left empty.

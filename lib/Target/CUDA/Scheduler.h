@@ -96,6 +96,9 @@ constexpr int64_t kMaxSplitKvSlices = 2048;
 /// cluster combining their states in distributed shared memory (one
 /// launch), the most slices: the portable cluster size.
 constexpr int64_t kMaxSplitKvClusterBlocks = 8;
+/// ... with blocks of this many threads (8 warps), so that a block's slice
+/// takes fewer warp steps.
+constexpr int64_t kSplitKvClusterThreads = 256;
 /// ... and the most bytes of values a lane loads before it uses any (the
 /// step's keys at its value dims, in batches of a power of two keys that
 /// fit): 64 registers.

@@ -634,24 +634,25 @@ func.func @skinny_unaligned(%x: !stride.tensor<3x133xf32>, %w: !stride.tensor<30
 // decode-attention policy). A key a lane: head dim 128 f32 reads its row 4
 // floats a load (vector_width 4), and the warp a value's row 4 floats a
 // lane (tile 4); 16 keys' values in flight (16 x 16 bytes, the most that
-// kMaxSplitKvValueBytes allows); 4096 keys over 8 units in 8 slices of 512
-// (about 2 blocks per multiprocessor would be 33 slices; on sm_90 a unit's
-// slices are one cluster, at most kMaxSplitKvClusterBlocks): one launch.
-// A key at an odd offset: its row element by element (vector_width 1, the
-// default). bf16 with 16 query heads per key/value head at head dim 128 (a
-// decode step cuDNN also takes, given to the split-KV kernel by
+// kMaxSplitKvValueBytes allows). On sm_90 a unit's slices are one
+// thread-block cluster of blocks of 256 threads (8 warps, one block a
+// multiprocessor), at most kMaxSplitKvClusterBlocks: 4096 keys over 8
+// units in 8 slices, one launch. A key at an odd offset: its row element
+// by element (vector_width 1, the default), 256 keys in one slice. bf16
+// with 16 query heads per key/value head at head dim 128 (a decode step
+// cuDNN also takes, given to the split-KV kernel by
 // decode-attention=split-kv): 8 bf16 a key load, 4 a value load, 32 keys'
-// values in flight. For sm_80 (108 multiprocessors) 26 slices, combined by a second
-// launch from scratch. With 2 multiprocessors: 1 slice per unit, one
-// launch.
+// values in flight, 2 slices. For sm_80 (108 multiprocessors, blocks of
+// 128 threads, 2 a multiprocessor) 26 slices, combined by a second launch
+// from scratch. With 2 multiprocessors: 1 slice per unit, one launch.
 // CHECK-LABEL: func.func @split_kv
-// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 8, elements_per_thread = 16, cluster_blocks = 8, min_blocks = 2, tile = 4, launches = [#stride.launch<grid = 64, block = 128>]
-// CHECK: scheme = split_kv_attention, index_bits = 32, threads = 128, slices = 2, elements_per_thread = 16, cluster_blocks = 2, min_blocks = 2, tile = 4
-// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 8, threads = 128, slices = 4, elements_per_thread = 32, cluster_blocks = 4, min_blocks = 2, tile = 4
+// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 256, slices = 8, elements_per_thread = 16, cluster_blocks = 8, min_blocks = 1, tile = 4, launches = [#stride.launch<grid = 64, block = 256>]
+// CHECK: scheme = split_kv_attention, index_bits = 32, threads = 256, elements_per_thread = 16, min_blocks = 1, tile = 4, launches = [#stride.launch<grid = 8, block = 256>]
+// CHECK: scheme = split_kv_attention, index_bits = 32, vector_width = 8, threads = 256, slices = 2, elements_per_thread = 32, cluster_blocks = 2, min_blocks = 1, tile = 4, launches = [#stride.launch<grid = 16, block = 256>]
 // SM80-LABEL: func.func @split_kv
 // SM80: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, slices = 26, elements_per_thread = 16, min_blocks = 2, tile = 4, launches = [#stride.launch<grid = 208, block = 128, phase = 1>, #stride.launch<grid = 32, block = 128, phase = 2>]
 // MP2-LABEL: func.func @split_kv
-// MP2: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 128, elements_per_thread = 16, min_blocks = 2, tile = 4, launches = [#stride.launch<grid = 8, block = 128>]
+// MP2: scheme = split_kv_attention, index_bits = 32, vector_width = 4, threads = 256, elements_per_thread = 16, min_blocks = 1, tile = 4, launches = [#stride.launch<grid = 8, block = 256>]
 func.func @split_kv(%q: !stride.tensor<1x32x1x128xf32>, %k: !stride.tensor<1x8x4096x128xf32>,
                     %v: !stride.tensor<1x8x4096x128xf32>, %kw: !stride.tensor<1x8x256x129xf32>,
                     %q16: !stride.tensor<1x128x1x128xbf16>, %kb: !stride.tensor<1x8x512x128xbf16>,

@@ -126,8 +126,7 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
   else
     body.line("const {} unit = blockIdx.x, slice = 0;", idx);
   declareUnit(body, "unit");
-  body.line("const {0} keyBegin = slice * {1};", idx, chunk);
-  if (failed(printKeyEnd(body)) || failed(printQueries(body)))
+  if (failed(printKeyRange(body)) || failed(printQueries(body)))
     return failure();
   // The online softmax states: m the same in every lane of the warp, l the
   // lane's keys' part, acc the lane's value dims.
@@ -210,22 +209,38 @@ LogicalResult AttentionPrinter::printQueries(Code &body) {
   return success();
 }
 
-LogicalResult AttentionPrinter::printKeyEnd(Code &body) {
-  body.line("const {0} sliceEnd = keyBegin + {1} < {2} ? keyBegin + {1} : {2};",
-            idx, chunk, keys);
+LogicalResult AttentionPrinter::printKeyRange(Code &body) {
   Value length = op.getKvLength();
   if (!length) {
-    body.line("const {} keyEnd = sliceEnd;", idx);
+    body.line("const {0} keyBegin = slice * {1};", idx, chunk);
+    body.line("const {0} keyEnd = keyBegin + {1} < {2} ? keyBegin + {1} : {2};",
+              idx, chunk, keys);
     return success();
   }
-  // Keys at or past the batch's valid count are never read: a slice
-  // past it ends where it begins (an empty partial result).
+  // Keys at or past the batch's valid count are never read.
   pushScope();
   FailureOr<std::string> valid = eval(length, {"b"}, body);
   popScope();
   if (failed(valid))
     return failure();
-  body.line("const {0} validKeys = {1};", idx, *valid);
+  body.line("const {0} validKeys = {1} < 0 ? 0 : {1} < {2} ? {1} : {2};", idx,
+            *valid, keys);
+  if (cluster) {
+    // The cluster's blocks split the valid keys, whole warp steps each,
+    // at run time: at every position all of them take part.
+    body.line("const {0} sliceKeys = (validKeys + {1} - 1) / {1} * {2}; // "
+              "whole warp steps",
+              idx, slices * kStepKeys, kStepKeys);
+    body.line("const {0} keyBegin = slice * sliceKeys;", idx);
+    body.line("const {0} keyEnd = keyBegin + sliceKeys < validKeys ? keyBegin "
+              "+ sliceKeys : validKeys;",
+              idx);
+    return success();
+  }
+  // A slice past the count ends where it begins (an empty partial result).
+  body.line("const {0} keyBegin = slice * {1};", idx, chunk);
+  body.line("const {0} sliceEnd = keyBegin + {1} < {2} ? keyBegin + {1} : {2};",
+            idx, chunk, keys);
   body.line("const {0} keyEnd = validKeys < keyBegin ? keyBegin : "
             "validKeys < sliceEnd ? validKeys : sliceEnd;",
             idx);

@@ -551,8 +551,10 @@ private:
   mlir::LogicalResult printSlice(Code &body);
   /// The rows' queries into the block's shared memory.
   mlir::LogicalResult printQueries(Code &body);
-  /// keyEnd: the slice's end, or the batch's kv_length where it is less.
-  mlir::LogicalResult printKeyEnd(Code &body);
+  /// keyBegin and keyEnd: the slice's keys, ending at the batch's
+  /// kv_length where it is less; with a cluster and a kv_length, the
+  /// cluster's blocks split the valid keys at run time.
+  mlir::LogicalResult printKeyRange(Code &body);
   /// The masks of the lane's key of the warp step starting at `stepBegin`
   /// (printMasks), into the arrays named with `suffix`.
   mlir::LogicalResult printStepMasks(Code &body, const std::string &stepBegin,
