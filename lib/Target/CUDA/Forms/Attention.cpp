@@ -26,10 +26,14 @@
 // evaluated one step ahead, so that a step waits on one memory latency
 // for its keys, not on its masks and then its keys. The block's warps
 // merge their states through shared memory; with one slice that is the
-// result, with several each slice's state goes to scratch and a second
-// launch combines them, a block per row of a unit (and zeroes the
-// scratch, as every kernel leaves it). A row no key attends has `l = 0`
-// and the result 0, the op's semantics.
+// result. With several on sm_90, the unit's slices are one thread-block
+// cluster (`cluster_blocks`): each block leaves its state in its shared
+// memory and the cluster's blocks combine them through distributed shared
+// memory, each its share of the outputs; with a kv_length the cluster's
+// blocks split the valid keys at run time. Below sm_90 each slice's state
+// goes to scratch and a second launch combines them, a block per row of a
+// unit (and zeroes the scratch, as every kernel leaves it). A row no key
+// attends has `l = 0` and the result 0, the op's semantics.
 //
 //===----------------------------------------------------------------------===//
 
