@@ -80,12 +80,12 @@ constexpr int64_t kMinSplitElements = 4096;
 /// ... and launches about this many waves of resident blocks in its first
 /// phase, enough for the hardware to balance the last blocks.
 constexpr int64_t kSplitWaves = 2;
-/// Split-KV attention: threads per block (4 warps), the blocks per
-/// multiprocessor its slices aim for, and the fewest keys a slice takes (a
-/// step of every warp: 32 keys a warp, a key a lane). A lane holds its
-/// key's row and its value dims of the step's keys in registers (a bf16
-/// head dim of 128: 64 and 64 registers), about 170 in all: two blocks fit
-/// a multiprocessor.
+/// Split-KV attention: threads per block below sm_90 (4 warps), the blocks
+/// per multiprocessor its slices aim for, and the fewest keys a slice
+/// takes (a step of every warp: 32 keys a warp, a key a lane). A lane
+/// holds its key's row and its value dims of the step's keys in registers
+/// (a bf16 head dim of 128: 64 and 64 registers), about 170 in all: two
+/// such blocks fit a multiprocessor.
 constexpr int64_t kSplitKvThreads = 128;
 constexpr int64_t kSplitKvBlocksPerMultiprocessor = 2;
 constexpr int64_t kMinSplitKvKeys = 128;
