@@ -45,6 +45,9 @@ bool tileRowsAligned(StridedTensorType type, llvm::ArrayRef<int64_t> shape,
 /// step of a warp is whole), the last slice the rest.
 int64_t sliceLength(int64_t length, int64_t slices, int64_t multiple);
 
+/// The split-KV attention's keys per warp step: a key a lane.
+inline constexpr int64_t kSplitKvStepKeys = 32;
+
 /// The discardable attribute on a stride.kernel, set by
 /// stride-schedule-kernels: the indices (DenseI64ArrayAttr) of its inputs
 /// that no step of the plan writes (the module's constants), which the

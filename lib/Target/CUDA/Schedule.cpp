@@ -165,8 +165,7 @@ void Scheduler::scheduleAttention() {
   minBlocks = cluster ? 1 : kSplitKvBlocksPerMultiprocessor;
   if (product(facts.iterationShape) == 0)
     return;
-  constexpr int64_t stepKeys = 32;
-  int64_t blockStepKeys = threads / 32 * stepKeys;
+  int64_t blockStepKeys = threads / 32 * kSplitKvStepKeys;
   slices = std::clamp<int64_t>(
       ceilDiv(kSplitKvBlocksPerMultiprocessor * multiprocessors, units), 1,
       std::clamp<int64_t>(key[2] / std::max(kMinSplitKvKeys, blockStepKeys), 1,
@@ -174,7 +173,7 @@ void Scheduler::scheduleAttention() {
   if (cluster)
     slices = std::min(slices, kMaxSplitKvClusterBlocks);
   // Slices of whole steps: none left empty.
-  slices = ceilDiv(key[2], sliceLength(key[2], slices, stepKeys));
+  slices = ceilDiv(key[2], sliceLength(key[2], slices, kSplitKvStepKeys));
   if (slices == 1 || cluster) {
     clusterBlocks = slices;
     launch(units * slices, threads);

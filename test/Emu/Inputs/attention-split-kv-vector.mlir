@@ -46,7 +46,7 @@ func.func @decode_vector(
   // fits, element by element (vector width 1).
   %ku = stride.slice %kw dim 3 start 1 end 129 step 1 : !stride.tensor<1x2x64x130xbf16> -> !stride.tensor<1x2x64x128xbf16, strides = [16640, 8320, 130, 1], offset = 1>
   %ou = stride.attention %q, %ku, %vc mask %m37 scale 8.838834e-02 : !stride.tensor<1x8x1x128xbf16>, !stride.tensor<1x2x64x128xbf16, strides = [16640, 8320, 130, 1], offset = 1>, !stride.tensor<1x2x64x128xbf16>, !stride.tensor<1x8x1x64xi1, strides = [64, 0, 64, 1], offset = 0> -> !stride.tensor<1x8x1x128xbf16>
-  // Head dim 80: 10 vectors of 8, 16 lanes per key row, 6 of them idle.
+  // Head dim 80: key rows in 10 loads of 8, values one dim a lane (3 loads).
   %o80 = stride.attention %q80, %k80, %v80 scale 1.118034e-01 : !stride.tensor<1x4x1x80xbf16>, !stride.tensor<1x1x50x80xbf16>, !stride.tensor<1x1x50x80xbf16> -> !stride.tensor<1x4x1x80xbf16>
   return %o37, %o101, %os, %ou, %o80 : !stride.tensor<1x8x1x128xbf16>, !stride.tensor<1x8x1x128xbf16>, !stride.tensor<1x8x1x128xbf16>, !stride.tensor<1x8x1x128xbf16>, !stride.tensor<1x4x1x80xbf16>
 }

@@ -52,8 +52,6 @@ constexpr const char *kMinusInf = "(-STRIDE_INF_F)";
 constexpr const char *kFullWarp = "0xffffffffu";
 /// The slices' sums a thread of the combine loads before it uses any.
 constexpr int64_t kCombineBatch = 32;
-/// The keys of a warp step: a key a lane.
-constexpr int64_t kStepKeys = 32;
 } // namespace
 
 LogicalResult AttentionPrinter::printBody(Code &body) {
@@ -75,7 +73,7 @@ LogicalResult AttentionPrinter::printBody(Code &body) {
   keyVectors = ceilDiv(headDim, width);
   valueVectors = ceilDiv(valueDim, 32 * valueWidth);
   units = batch * kvHeads * queryRows;
-  chunk = slices > 1 ? sliceLength(keys, slices, kStepKeys) : keys;
+  chunk = slices > 1 ? sliceLength(keys, slices, kSplitKvStepKeys) : keys;
   element = storageType(op.getKey().getType().getDType());
   body.line("// attention at {}: {} units (batch x key/value heads x query "
             "rows) of {} query heads each, {} keys in {} slices of {}, a "
@@ -153,17 +151,17 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
   // ahead), the next step's masks in flight with them, the scores, the
   // softmax steps, then the values of the keys some row attends.
   body.line("bool attends[{0}], anyRow; float bias[{0}];", rows);
-  std::string firstStep = fmt::format("keyBegin + warp * {}", kStepKeys);
+  std::string firstStep = fmt::format("keyBegin + warp * {}", kSplitKvStepKeys);
   if (failed(printStepMasks(body, firstStep, "")))
     return failure();
   body.open(fmt::format("for ({0} j0 = {1}; j0 < keyEnd; j0 += {2})", idx,
-                        firstStep, warps * kStepKeys));
+                        firstStep, warps * kSplitKvStepKeys));
   body.line("const unsigned read = __ballot_sync({}, anyRow); // the step's "
             "keys some row attends",
             kFullWarp);
   printKeyLoads(body);
   body.line("bool attendsNext[{0}], anyRowNext; float biasNext[{0}];", rows);
-  if (failed(printStepMasks(body, fmt::format("j0 + {}", warps * kStepKeys),
+  if (failed(printStepMasks(body, fmt::format("j0 + {}", warps * kSplitKvStepKeys),
                             "Next")))
     return failure();
   printScores(body);
@@ -234,7 +232,7 @@ LogicalResult AttentionPrinter::printKeyRange(Code &body) {
     // at run time: at every position all of them take part.
     body.line("const {0} sliceKeys = (validKeys + {1} - 1) / {1} * {2}; // "
               "whole warp steps",
-              idx, slices * kStepKeys, kStepKeys);
+              idx, slices * kSplitKvStepKeys, kSplitKvStepKeys);
     body.line("const {0} keyBegin = slice * sliceKeys;", idx);
     body.line("const {0} keyEnd = keyBegin + sliceKeys < validKeys ? keyBegin "
               "+ sliceKeys : validKeys;",
