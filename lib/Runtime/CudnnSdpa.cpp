@@ -373,8 +373,22 @@ public:
 
 private:
   const GraphTensor *input(const Operand &o) {
+    Dims dims = o.dims, strides = o.strides;
+    if (o.uid == kBias && p.backward())
+      broadcastQueryRows(dims, strides);
     return g.tensor(o.uid, o.uid == kStats ? CUDNN_DATA_FLOAT : p.dtype->type,
-                    o.dims, o.strides);
+                    dims, strides);
+  }
+  /// A backward bias broadcast over the query rows as cuDNN's backward
+  /// reads it right: the rows at full size with stride 0, as PyTorch gives
+  /// it. With a rows' dim of 1, cuDNN 9.19's backward computed a wrong dQ
+  /// (and dK) on an H200 (StrideCudnnGpuTests, bench/NOTES.md section 65).
+  void broadcastQueryRows(Dims &dims, Dims &strides) const {
+    constexpr size_t kRows = 2;
+    if (dims[kRows] == 1 && p.sq > 1) {
+      dims[kRows] = p.sq;
+      strides[kRows] = 0;
+    }
   }
   const GraphTensor *operand(Uid uid) {
     for (const Operand &o : p.operands())

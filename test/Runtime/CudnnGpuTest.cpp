@@ -10,7 +10,8 @@
 // random bf16 and f16 inputs, against the host reference in double
 // precision: GPT-2-like shapes (b=2, 12 heads, d=64, 128 and 200 tokens),
 // grouped-query attention (8 query heads over 2, d=128), causal or not, a
-// bias broadcast as [1, 1, s_q, s_kv] or as a padding mask [b, 1, 1, s_kv],
+// bias broadcast as [1, 1, s_q, s_kv] or as a padding mask [b, 1, 1, s_kv]
+// (also given with the query rows at stride 0, as PyTorch gives it),
 // s_q != s_kv, dense [b, h, s, d] and PyTorch's [b, s, h, d] layouts, one
 // case captured into a CUDA graph. Each case prints PASS or FAIL;
 // tolerances (relative to the larger of the element and the tensor's
@@ -60,7 +61,8 @@ std::vector<Attention> cases() {
     for (const Attention &s : shapes)
       for (bool causal : {false, true})
         for (BiasKind bias :
-             {BiasKind::None, BiasKind::Full, BiasKind::Padding}) {
+             {BiasKind::None, BiasKind::Full, BiasKind::Padding,
+              BiasKind::PaddingRows}) {
           Attention a = s;
           a.causal = causal;
           a.bias = bias;

@@ -60,7 +60,8 @@ protected:
 TEST_F(CudnnGraphTest, EveryDescriptorFinalizes) {
   for (DType t : {DType::BF16, DType::F16})
     for (bool causal : {false, true})
-      for (BiasKind bias : {BiasKind::None, BiasKind::Full, BiasKind::Padding})
+      for (BiasKind bias : {BiasKind::None, BiasKind::Full, BiasKind::Padding,
+              BiasKind::PaddingRows})
         for (int64_t hkv : {12, 4}) {
           Attention a;
           a.dtype = t;

@@ -64,7 +64,8 @@ std::vector<Attention> problems() {
   std::vector<Attention> all;
   for (DType t : {DType::BF16, DType::F16})
     for (bool causal : {false, true})
-      for (BiasKind bias : {BiasKind::None, BiasKind::Full, BiasKind::Padding}) {
+      for (BiasKind bias : {BiasKind::None, BiasKind::Full, BiasKind::Padding,
+              BiasKind::PaddingRows}) {
         Attention a = small();
         a.dtype = t;
         a.causal = causal;

@@ -36,7 +36,10 @@ enum class BiasKind {
   /// [1, 1, s_q, s_kv]: one random matrix for every batch and head.
   Full,
   /// [b, 1, 1, s_kv]: 0 or -10000 per key, as a padding mask.
-  Padding
+  Padding,
+  /// The padding mask as PyTorch gives it to cuDNN: [b, 1, s_q, s_kv]
+  /// with stride 0 over the query rows.
+  PaddingRows
 };
 
 /// An attention problem, its layout and the routine's options.
@@ -52,8 +55,11 @@ struct Attention {
 
   double scale() const { return 1 / std::sqrt(double(dqk)); }
   std::array<int64_t, 4> biasDims() const {
-    return bias == BiasKind::Full ? std::array<int64_t, 4>{1, 1, sq, skv}
-                                  : std::array<int64_t, 4>{b, 1, 1, skv};
+    if (bias == BiasKind::Full)
+      return {1, 1, sq, skv};
+    if (bias == BiasKind::PaddingRows)
+      return {b, 1, sq, skv};
+    return {b, 1, 1, skv};
   }
   std::string name() const {
     std::string n = std::string(dtype == DType::BF16 ? "bf16" : "f16") +
@@ -67,6 +73,8 @@ struct Attention {
       n += " bias[1,1,sq,skv]";
     if (bias == BiasKind::Padding)
       n += " bias[b,1,1,skv]";
+    if (bias == BiasKind::PaddingRows)
+      n += " bias[b,1,sq(stride 0),skv]";
     if (tokensMajor)
       n += " bshd";
     return n;
@@ -101,6 +109,8 @@ inline Layout statsLayout(const Attention &a) {
 }
 inline Layout biasLayout(const Attention &a) {
   std::array<int64_t, 4> d = a.biasDims();
+  if (a.bias == BiasKind::PaddingRows)
+    return {d, {d[3], d[3], 0, 1}};
   return {d, {d[1] * d[2] * d[3], d[2] * d[3], d[3], 1}};
 }
 
@@ -282,7 +292,7 @@ inline AttentionInputs attentionInputs(const Attention &a, uint32_t seed) {
                      {}};
   if (a.bias == BiasKind::Full)
     in.bias = randomArray(a.dtype, biasLayout(a).elements(), seed + 4, -2, 2);
-  if (a.bias == BiasKind::Padding)
+  if (a.bias == BiasKind::Padding || a.bias == BiasKind::PaddingRows)
     in.bias = paddingBias(a);
   return in;
 }

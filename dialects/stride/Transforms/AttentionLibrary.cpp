@@ -104,13 +104,13 @@ public:
   }
 
   /// The mask as cuDNN's additive bias in the query's element type: the
-  /// small tensor behind its broadcast dims (batch, heads, and query rows
-  /// when `rowsMayBroadcast`), converted or copied only where needed, then
-  /// expanded back to the mask's shape.
-  Value bias(Value mask, bool rowsMayBroadcast) {
+  /// small tensor behind its broadcast dims (batch, heads and query rows),
+  /// converted or copied only where needed, then expanded back to the
+  /// mask's shape.
+  Value bias(Value mask) {
     StridedTensorType type = typeOf(mask);
     Value small = mask;
-    for (int64_t d = 0; d < (rowsMayBroadcast ? 3 : 2); ++d)
+    for (int64_t d = 0; d < 3; ++d)
       if (isBroadcast(type, d))
         small = type.isSymbolic()
                     ? ops.sliceSymbolic(small, d, 0, 1, symbols)
@@ -255,7 +255,7 @@ void prepare(AttentionOp op) {
     op.getKvLengthMutable().clear();
   }
   if (Value mask = op.getMask())
-    op.getMaskMutable().assign(p.bias(mask, /*rowsMayBroadcast=*/true));
+    op.getMaskMutable().assign(p.bias(mask));
   writable(cast<OpResult>(op.getResult()));
   if (Value lse = op.getLogsumexp())
     writeResultAs(cast<OpResult>(lse), dense(typeOf(lse)));
@@ -272,7 +272,7 @@ void prepare(AttentionBackwardOp op) {
   Value lse = op.getLogsumexp();
   op.getLogsumexpMutable().assign(p.into(lse, dense(typeOf(lse))));
   if (Value mask = op.getMask())
-    op.getMaskMutable().assign(p.bias(mask, /*rowsMayBroadcast=*/false));
+    op.getMaskMutable().assign(p.bias(mask));
   for (Value gradient :
        {op.getGradQuery(), op.getGradKey(), op.getGradValue()})
     writable(cast<OpResult>(gradient));

@@ -275,9 +275,10 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
       the query's element type (a boolean mask into 0 and `-inf` with
       `stride.where`, a float one copied only where its layout needs it),
       and expanded back, so the bias cuDNN reads broadcasts over batch,
-      heads (and, forward only, query rows) without a `Sq x Skv` tensor
-      per head in memory. The backward's bias is materialized over the
-      query rows (cuDNN's backward misreads a bias broadcast there).
+      heads and query rows without a `Sq x Skv` tensor per head in memory
+      (for the backward the runtime gives cuDNN the query rows at full
+      size with stride 0, as PyTorch does: a rows' dim of size 1 gave
+      cuDNN's backward a wrong dQ).
     - Each op kept is marked `stride.keep_fused`; the plan lowers it to a
       `cudnn.sdpa_forward` or `cudnn.sdpa_backward` library call.
     - Over symbolic batch and token counts the same holds for every value

@@ -38,6 +38,7 @@ func.func @qkv(%qkv: !stride.tensor<1x16x3x2x32xf16>) -> !stride.tensor<1x2x16x3
 // broadcast over batch and heads.
 // CHECK-LABEL: func.func @backward(
 // CHECK: plan.library_call "cudnn.sdpa_backward"(%{{.*}}) descriptor {bias = array<i64: 1>, bias_dims = array<i64: 1, 1, 8, 8>, bias_strides = array<i64: 64, 64, 8, 1>, causal = array<i64: 0>, dims = array<i64: 2, 4, 2, 8, 8, 16, 16>, dk_strides = array<i64: 256, 128, 16, 1>, do_strides = array<i64: 512, 128, 16, 1>, dq_strides = array<i64: 512, 128, 16, 1>, dtype = "bf16", dv_strides = array<i64: 256, 128, 16, 1>, k_strides = array<i64: 256, 128, 16, 1>, o_strides = array<i64: 512, 128, 16, 1>, offsets = array<i64: 0, 0, 0, 0, 0, 0, 0, 0, 0, 0>, q_strides = array<i64: 512, 128, 16, 1>, scale = array<i64: 4598175219545276416>, v_strides = array<i64: 256, 128, 16, 1>}
+
 func.func @backward(%do: !stride.tensor<2x4x8x16xbf16>, %q: !stride.tensor<2x4x8x16xbf16>,
                     %k: !stride.tensor<2x2x8x16xbf16>, %v: !stride.tensor<2x2x8x16xbf16>,
                     %o: !stride.tensor<2x4x8x16xbf16>, %lse: !stride.tensor<2x4x8xf32>,
@@ -51,4 +52,26 @@ func.func @backward(%do: !stride.tensor<2x4x8x16xbf16>, %q: !stride.tensor<2x4x8
         !stride.tensor<2x4x8x8xbf16, strides = [0, 0, 8, 1], offset = 0>
       -> !stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x2x8x16xbf16>, !stride.tensor<2x2x8x16xbf16>
   return %dq, %dk, %dv : !stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x2x8x16xbf16>, !stride.tensor<2x2x8x16xbf16>
+}
+
+// -----
+
+// A padding mask ([B, 1, 1, Skv] broadcast over heads and query rows): one
+// row of keys per batch, read in place (the runtime gives cuDNN's backward
+// the rows at stride 0, attention.md).
+// CHECK-LABEL: func.func @backward_padding(
+// CHECK: plan.library_call "cudnn.sdpa_backward"(%{{.*}}) descriptor {bias = array<i64: 1>, bias_dims = array<i64: 2, 1, 1, 8>, bias_strides = array<i64: 8, 8, 8, 1>,
+func.func @backward_padding(%do: !stride.tensor<2x4x8x16xbf16>, %q: !stride.tensor<2x4x8x16xbf16>,
+                            %k: !stride.tensor<2x4x8x16xbf16>, %v: !stride.tensor<2x4x8x16xbf16>,
+                            %o: !stride.tensor<2x4x8x16xbf16>, %lse: !stride.tensor<2x4x8xf32>,
+                            %bias: !stride.tensor<2x1x1x8xbf16>)
+    -> (!stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x4x8x16xbf16>) {
+  %m = stride.expand %bias : !stride.tensor<2x1x1x8xbf16>
+      -> !stride.tensor<2x4x8x8xbf16, strides = [8, 0, 0, 1], offset = 0>
+  %dq, %dk, %dv = stride.attention_backward %do, %q, %k, %v, %o, %lse mask %m scale 0.25
+      : !stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x4x8x16xbf16>,
+        !stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x4x8xf32>,
+        !stride.tensor<2x4x8x8xbf16, strides = [8, 0, 0, 1], offset = 0>
+      -> !stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x4x8x16xbf16>
+  return %dq, %dk, %dv : !stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x4x8x16xbf16>, !stride.tensor<2x4x8x16xbf16>
 }
