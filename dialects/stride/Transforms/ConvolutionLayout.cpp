@@ -48,6 +48,43 @@ bool layoutIsOwned(Value value) {
   });
 }
 
+/// Whether `reader` reduces its operand per channel (dim 1) over its
+/// images: a batch norm's statistics or its backward's sums.
+bool reducesPerChannel(Operation *reader) {
+  auto reduction = dyn_cast<ReductionOpInterface>(reader);
+  if (!reduction)
+    return false;
+  SmallVector<int64_t> dims = reduction.getReducedDims();
+  return !llvm::is_contained(dims, 1) &&
+         llvm::any_of(dims, [](int64_t d) { return d >= 2; });
+}
+
+/// Whether `value`, or a same-shaped pointwise result computed from it, is
+/// reduced per channel. Such a value stays row-major: a channel of a
+/// channels-last tensor is strided by the channel count, and the fused
+/// reduction (a block per channel, bench/NOTES.md section 65) would read
+/// every element from its own memory sector; cuDNN converts the
+/// convolution's layout for a fraction of that.
+bool reducedPerChannel(Value value) {
+  SmallVector<Value> worklist = {value};
+  llvm::SmallPtrSet<Value, 8> seen = {value};
+  auto shape = cast<StridedTensorType>(value.getType()).getShape();
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (reducesPerChannel(user))
+        return true;
+      if (!user->hasTrait<Elementwise>() || user->getNumResults() != 1)
+        continue;
+      Value result = user->getResult(0);
+      auto type = dyn_cast<StridedTensorType>(result.getType());
+      if (type && type.getShape() == shape && seen.insert(result).second)
+        worklist.push_back(result);
+    }
+  }
+  return false;
+}
+
 /// Gives `value` the channels-last layout; false if it had it already.
 bool makeChannelsLast(Value value) {
   auto type = cast<StridedTensorType>(value.getType());
@@ -63,7 +100,8 @@ struct ConvolutionLayoutPass
   void runOnOperation() override {
     SmallVector<Value> worklist;
     getOperation().walk([&](ConvolutionOp op) {
-      if (layoutIsOwned(op.getResult()) && makeChannelsLast(op.getResult()))
+      if (layoutIsOwned(op.getResult()) && !reducedPerChannel(op.getResult()) &&
+          makeChannelsLast(op.getResult()))
         worklist.push_back(op.getResult());
     });
     // Pointwise readers of a channels-last value write channels-last too

@@ -86,7 +86,13 @@ def ConvolutionLayout : Pass<"stride-convolution-layout",
       owned: no `return` reads it and every reader is a functional op or a
       convolution (a view, whose layout is computed from its operand's, or a
       returned value keeps the layout the graph gave it), gets the
-      channels-last strides `[H W C, 1, W C, C]` (3-D: `[D H W C, 1, ..]`);
+      channels-last strides `[H W C, 1, W C, C]` (3-D: `[D H W C, 1, ..]`),
+      unless it, or a same-shaped pointwise result computed from it, is
+      reduced per channel over its images (a batch norm's statistics in
+      training, the sums of its backward): a channel of a channels-last
+      tensor is strided by the channel count, so the fused per-channel
+      reduction would read each element from its own memory sector, while
+      cuDNN converts a row-major convolution for a fraction of that;
     - then each pointwise (`Elementwise`) reader of a channels-last value,
       of the same shape, whose own result is owned in the same sense, gets
       the channels-last strides too, and so on.

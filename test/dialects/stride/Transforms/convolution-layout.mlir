@@ -48,3 +48,28 @@ func.func @left_alone(%x: !stride.tensor<2x3x8x8xf32>, %w: !stride.tensor<4x3x2x
   %rl = stride.relu %l : !stride.tensor<2x4x6xbf16> -> !stride.tensor<2x4x6xbf16>
   return %ra, %rv, %rl : !stride.tensor<2x4x4x4xf32>, !stride.tensor<2x4x16xbf16>, !stride.tensor<2x4x6xbf16>
 }
+
+// -----
+
+// Reduced per channel (a batch norm's statistics in training): the
+// convolution stays row-major, directly or through a pointwise op, since a
+// channel of a channels-last tensor is strided by the channel count; a sum
+// that keeps the channels (over dim 1) does not count.
+// CHECK-LABEL: func.func @reduced_per_channel
+// CHECK: %[[C1:.*]] = stride.convolution {{.*}} -> <2x8x6x6xbf16, strides = [288, 36, 6, 1], offset = 0>
+// CHECK: %[[C2:.*]] = stride.convolution {{.*}} -> <2x8x6x6xbf16, strides = [288, 36, 6, 1], offset = 0>
+// CHECK: stride.relu %[[C2]] {{.*}} -> <2x8x6x6xbf16, strides = [288, 36, 6, 1], offset = 0>
+// CHECK: %[[C3:.*]] = stride.convolution {{.*}} -> <2x8x6x6xbf16, strides = [288, 1, 48, 8], offset = 0>
+func.func @reduced_per_channel(%x: !stride.tensor<2x8x6x6xbf16>, %w: !stride.tensor<8x8x3x3xbf16>)
+    -> (!stride.tensor<8xbf16>, !stride.tensor<8xbf16>, !stride.tensor<2x6x6xbf16>, !stride.tensor<2x8x6x6xbf16>) {
+  %c1 = stride.convolution %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<8x8x3x3xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %m1 = stride.sum %c1 dims [0, 2, 3] : !stride.tensor<2x8x6x6xbf16> -> !stride.tensor<8xbf16>
+  %c2 = stride.convolution %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<8x8x3x3xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %r2 = stride.relu %c2 : !stride.tensor<2x8x6x6xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %m2 = stride.sum %r2 dims [0, 2, 3] : !stride.tensor<2x8x6x6xbf16> -> !stride.tensor<8xbf16>
+  %c3 = stride.convolution %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<8x8x3x3xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %s3 = stride.sum %c3 dims [1] : !stride.tensor<2x8x6x6xbf16> -> !stride.tensor<2x6x6xbf16>
+  %r3 = stride.relu %c3 : !stride.tensor<2x8x6x6xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %c4 = stride.convolution %r3, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<8x8x3x3xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  return %m1, %m2, %s3, %c4 : !stride.tensor<8xbf16>, !stride.tensor<8xbf16>, !stride.tensor<2x6x6xbf16>, !stride.tensor<2x8x6x6xbf16>
+}
