@@ -232,18 +232,38 @@ void splitBias(ConvolutionOp op) {
 /// instead of making its own.
 class CudnnCopies {
 public:
-  /// `value` as `type`: a copy made before `op`, or one made already
-  /// before it.
-  Value into(Operation *op, Value value, StridedTensorType type) {
+  /// `value` packed in `order` (outermost first): a copy made before `op`,
+  /// or one made already before it.
+  Value into(Operation *op, Value value, ArrayRef<int64_t> order) {
+    StridedTensorType type = packedIn(typeOf(value), order);
     Value &copy = made[{value, type}];
     if (copy && definedBefore(copy, op))
       return copy;
     OpsBefore ops(op, type.getElementType());
-    copy = ops.into(value, type);
+    copy = order == ArrayRef<int64_t>(channelsFirst(order.size()))
+               ? ops.into(value, type)
+               : transposedCopy(ops, value, order);
     return copy;
   }
 
 private:
+  /// The copy of `value` into `order` as a row-major copy of its view in
+  /// that order, viewed back: the copy's kernel then iterates in the order
+  /// it writes, so its reads, not its writes, are the strided side, which
+  /// the tiled transpose stages through shared memory (a thread an
+  /// element writing channels-last wrote 512 bytes from its neighbour:
+  /// 4.3 ms of ResNet-50's training backward, bench/NOTES.md section 65).
+  static Value transposedCopy(OpsBefore &ops, Value value,
+                              ArrayRef<int64_t> order) {
+    Value inOrder = ops.permute(value, order);
+    Value packed = ops.into(
+        inOrder, denseOf(typeOf(inOrder), typeOf(inOrder).getElementType()));
+    SmallVector<int64_t> back(order.size());
+    for (auto [position, dim] : llvm::enumerate(order))
+      back[dim] = position;
+    return ops.permute(packed, back);
+  }
+
   DenseMap<std::pair<Value, Type>, Value> made;
 };
 
@@ -253,7 +273,7 @@ void readInPlace(Operation *op, OpOperand &operand, ArrayRef<int64_t> order,
                  CudnnCopies &copies) {
   StridedTensorType type = typeOf(operand.get());
   if (!cudnnReadsInPlace(type, order))
-    operand.set(copies.into(op, operand.get(), packedIn(type, order)));
+    operand.set(copies.into(op, operand.get(), order));
 }
 
 /// `result` as cuDNN writes it in place in `order`: its own layout, or one

@@ -156,7 +156,10 @@ def ConvolutionLibrary : Pass<"stride-convolution-library",
     in that order and copied into the graph's layout after the call). One
     copy of a value serves every call of the function that reads it in
     that layout (the data and weight gradients read the same output
-    gradient).
+    gradient). A copy into an order other than row-major is a row-major
+    `stride.clone` of the value's `stride.permute` into that order,
+    permuted back: its kernel iterates in the order it writes, and the
+    tiled transpose stages its strided reads.
 
     For each convolution kept:
 

@@ -68,10 +68,16 @@ func.func @copies(%x: !stride.tensor<1x2x5x5xf32, strides = [100, 50, 10, 2], of
 
 // One stride order per convolution (cuDNN's engines read and write one):
 // a row-major input and weight of a channels-last result are copied into
-// channels-last first.
+// channels-last first, each as a row-major copy of its channels-last view
+// (permuted back), so that the copy's kernel iterates in the order it
+// writes and stages its strided reads (the tiled transpose).
 // CHECK-LABEL: func.func @mixed
-// CHECK: %[[X:.*]] = stride.clone %arg0 {{.*}} -> <2x8x4x4xf16, strides = [128, 1, 32, 8], offset = 0>
-// CHECK: %[[W:.*]] = stride.clone %arg1 {{.*}} -> <16x8x3x3xf16, strides = [72, 1, 24, 8], offset = 0>
+// CHECK: %[[XP:.*]] = stride.permute %arg0 dims [0, 2, 3, 1] : {{.*}} -> <2x4x4x8xf16, strides = [128, 4, 1, 16], offset = 0>
+// CHECK: %[[XC:.*]] = stride.clone %[[XP]] {{.*}} -> <2x4x4x8xf16, strides = [128, 32, 8, 1], offset = 0>
+// CHECK: %[[X:.*]] = stride.permute %[[XC]] dims [0, 3, 1, 2] : {{.*}} -> <2x8x4x4xf16, strides = [128, 1, 32, 8], offset = 0>
+// CHECK: %[[WP:.*]] = stride.permute %arg1 dims [0, 2, 3, 1] : {{.*}} -> <16x3x3x8xf16, strides = [72, 3, 1, 9], offset = 0>
+// CHECK: %[[WC:.*]] = stride.clone %[[WP]] {{.*}} -> <16x3x3x8xf16, strides = [72, 24, 8, 1], offset = 0>
+// CHECK: %[[W:.*]] = stride.permute %[[WC]] dims [0, 3, 1, 2] : {{.*}} -> <16x8x3x3xf16, strides = [72, 1, 24, 8], offset = 0>
 // CHECK: stride.convolution %[[X]], %[[W]] {{.*}} {stride.keep_fused} {{.*}} -> <2x16x4x4xf16, strides = [256, 1, 64, 16], offset = 0>
 func.func @mixed(%x: !stride.tensor<2x8x4x4xf16>, %w: !stride.tensor<16x8x3x3xf16>) -> !stride.tensor<2x16x4x4xf16, strides = [256, 1, 64, 16], offset = 0> {
   %y = stride.convolution %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x4x4xf16>, !stride.tensor<16x8x3x3xf16> -> !stride.tensor<2x16x4x4xf16, strides = [256, 1, 64, 16], offset = 0>
@@ -133,7 +139,9 @@ func.func @weight_gradient_f32(%x: !stride.tensor<2x4x8x6xf32>, %dy: !stride.ten
 // output's gradient copied channels-last, the result written
 // channels-last and copied into the graph's row-major layout.
 // CHECK-LABEL: func.func @weight_gradient_f32_nhwc
-// CHECK: %[[DY:.*]] = stride.clone %arg1 {{.*}} -> <2x8x4x4xf32, strides = [128, 1, 32, 8], offset = 0>
+// CHECK: %[[DYP:.*]] = stride.permute %arg1 dims [0, 2, 3, 1] : {{.*}} -> <2x4x4x8xf32, strides = [128, 4, 1, 16], offset = 0>
+// CHECK: %[[DYC:.*]] = stride.clone %[[DYP]] {{.*}} -> <2x4x4x8xf32, strides = [128, 32, 8, 1], offset = 0>
+// CHECK: %[[DY:.*]] = stride.permute %[[DYC]] dims [0, 3, 1, 2] : {{.*}} -> <2x8x4x4xf32, strides = [128, 1, 32, 8], offset = 0>
 // CHECK: %[[DW:.*]] = stride.convolution_weight_gradient %arg0, %[[DY]] {{.*}} {stride.keep_fused} {{.*}} -> <8x4x3x3xf32, strides = [36, 1, 12, 4], offset = 0>
 // CHECK: %[[R:.*]] = stride.clone %[[DW]] {{.*}} -> <8x4x3x3xf32, strides = [36, 9, 3, 1], offset = 0>
 // CHECK: return %[[R]]
@@ -149,11 +157,17 @@ func.func @weight_gradient_f32_nhwc(%x: !stride.tensor<2x4x4x4xf32, strides = [6
 // (a channels-last transposed convolution) and the weight gradient read
 // one copy of dy.
 // CHECK-LABEL: func.func @weight_gradient_bf16
-// CHECK: %[[DY:.*]] = stride.clone %arg0 {{.*}} -> <2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
-// CHECK: %[[W:.*]] = stride.clone %arg2 {{.*}} -> <16x8x3x3xbf16, strides = [72, 1, 24, 8], offset = 0>
+// CHECK: %[[DYP:.*]] = stride.permute %arg0 dims [0, 2, 3, 1] : {{.*}} -> <2x4x4x16xbf16, strides = [256, 4, 1, 16], offset = 0>
+// CHECK: %[[DYC:.*]] = stride.clone %[[DYP]] {{.*}} -> <2x4x4x16xbf16, strides = [256, 64, 16, 1], offset = 0>
+// CHECK: %[[DY:.*]] = stride.permute %[[DYC]] dims [0, 3, 1, 2] : {{.*}} -> <2x16x4x4xbf16, strides = [256, 1, 64, 16], offset = 0>
+// CHECK: %[[WP:.*]] = stride.permute %arg2 dims [0, 2, 3, 1] : {{.*}} -> <16x3x3x8xbf16, strides = [72, 3, 1, 9], offset = 0>
+// CHECK: %[[WC:.*]] = stride.clone %[[WP]] {{.*}} -> <16x3x3x8xbf16, strides = [72, 24, 8, 1], offset = 0>
+// CHECK: %[[W:.*]] = stride.permute %[[WC]] dims [0, 3, 1, 2] : {{.*}} -> <16x8x3x3xbf16, strides = [72, 1, 24, 8], offset = 0>
 // CHECK: stride.convolution %[[DY]], %[[W]] {{.*}} transposed {stride.keep_fused}
-// CHECK: %[[X:.*]] = stride.clone %arg1 {{.*}} -> <2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>
-// CHECK-NOT: stride.clone %arg0
+// CHECK: %[[XP:.*]] = stride.permute %arg1 dims [0, 2, 3, 1] : {{.*}} -> <2x4x4x8xbf16, strides = [128, 4, 1, 16], offset = 0>
+// CHECK: %[[XC:.*]] = stride.clone %[[XP]] {{.*}} -> <2x4x4x8xbf16, strides = [128, 32, 8, 1], offset = 0>
+// CHECK: %[[X:.*]] = stride.permute %[[XC]] dims [0, 3, 1, 2] : {{.*}} -> <2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>
+// CHECK-NOT: stride.permute %arg0
 // CHECK: %[[DW:.*]] = stride.convolution_weight_gradient %[[X]], %[[DY]] {{.*}} {stride.keep_fused} {{.*}} -> <16x8x3x3xbf16, strides = [72, 1, 24, 8], offset = 0>
 // CHECK: stride.clone %[[DW]] {{.*}} -> <16x8x3x3xbf16, strides = [72, 9, 3, 1], offset = 0>
 func.func @weight_gradient_bf16(%dy: !stride.tensor<2x16x4x4xbf16>, %x: !stride.tensor<2x8x4x4xbf16>, %w: !stride.tensor<16x8x3x3xbf16>) -> (!stride.tensor<2x8x4x4xbf16, strides = [128, 1, 32, 8], offset = 0>, !stride.tensor<16x8x3x3xbf16>) {
