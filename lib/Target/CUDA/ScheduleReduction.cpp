@@ -75,6 +75,10 @@ void Scheduler::scheduleReduction() {
     } else if (l <= kMaxThreadRow && readsInnermostInFours()) {
       // Rows of a few elements: a thread per row, 4 elements per load.
       vectorWidth = 4;
+    } else if (l <= kMaxThreadRow && m >= residentThreads()) {
+      // Rows of a few elements, not in fours (a max pool's 3 x 3 windows),
+      // enough of them to fill the GPU a thread a row: a group of lanes
+      // per row would leave most lanes idle (9 of 16) and shuffle.
     } else {
       // A warp (or fewer lanes) per row. Where the row holds whole groups
       // of 4, 4 elements per load (the loop is unrolled by 4, so a lane's

@@ -178,7 +178,9 @@ constexpr int64_t kMaxBoundedClusterRowOps = 6;
 /// Inner reductions of rows of up to this many elements (a multiple of 4)
 /// give each row one thread, which reads it 4 elements at a time: a warp
 /// per 32 rows keeps 8 times more bytes in flight than a group of threads
-/// per row reading one element each.
+/// per row reading one element each. Rows this short that are not read in
+/// fours get a thread each too where there are enough of them to fill the
+/// GPU (a max pool's windows).
 constexpr int64_t kMaxThreadRow = 16;
 
 /// Whether `arch` ("sm_" + digits, perhaps a suffix) has thread-block

@@ -257,14 +257,23 @@ func.func @column_groups_not_leading(%a: !stride.tensor<2x65536x8xf32>) -> !stri
 
 // -----
 
-// Rows of 8 elements: a thread per row, 4 elements per load.
+// Rows of 8 elements: a thread per row, 4 elements per load; without
+// vector loads still a thread per row (4M rows fill the GPU). Rows of 9
+// (a max pool's 3 x 3 windows) likewise a thread each, where a group of 16
+// lanes would leave 7 idle; but only 1024 rows of 9 get 16 lanes each.
 // CHECK-LABEL: func.func @reduction_narrow_rows
 // CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, vector_width = 4, threads = 1, launches = [#stride.launch<grid = 1056, block = 256>]>
+// CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, threads = 1, launches = [#stride.launch<grid = 1056, block = 256>]>
+// CHECK: #stride.schedule<scheme = reduction_inner, index_bits = 32, threads = 16, launches = [#stride.launch<grid = 64, block = 256>]>
 // SCALAR-LABEL: func.func @reduction_narrow_rows
-// SCALAR: #stride.schedule<scheme = reduction_inner, index_bits = 32, threads = 8, launches = [#stride.launch<grid = 1056, block = 256>]>
-func.func @reduction_narrow_rows(%a: !stride.tensor<4194304x8xf32>) -> !stride.tensor<4194304xf32> {
+// SCALAR: #stride.schedule<scheme = reduction_inner, index_bits = 32, threads = 1, launches = [#stride.launch<grid = 1056, block = 256>]>
+func.func @reduction_narrow_rows(%a: !stride.tensor<4194304x8xf32>, %b: !stride.tensor<4194304x9xf32>,
+                                 %c: !stride.tensor<1024x9xf32>)
+    -> (!stride.tensor<4194304xf32>, !stride.tensor<4194304xf32>, !stride.tensor<1024xf32>) {
   %r = stride.sum %a dims [1] : !stride.tensor<4194304x8xf32> -> !stride.tensor<4194304xf32>
-  return %r : !stride.tensor<4194304xf32>
+  %m = stride.max %b dims [1] : !stride.tensor<4194304x9xf32> -> !stride.tensor<4194304xf32>
+  %n = stride.max %c dims [1] : !stride.tensor<1024x9xf32> -> !stride.tensor<1024xf32>
+  return %r, %m, %n : !stride.tensor<4194304xf32>, !stride.tensor<4194304xf32>, !stride.tensor<1024xf32>
 }
 
 // -----
