@@ -131,7 +131,7 @@ KernelScheduleAttr rebuildSchedule(KernelScheduleAttr schedule,
       ArrayAttr::get(schedule.getContext(), launches), schedule.getScratch(),
       schedule.getDeterministic(), schedule.getColumnCombine(),
       schedule.getBucket(), schedule.getPages(), schedule.getHashEntries(),
-      analysis);
+      analysis, schedule.getOutputOrder());
 }
 
 void dropInputCopy(KernelOp kernel) {

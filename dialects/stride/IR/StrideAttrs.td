@@ -168,6 +168,12 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       across the warp by shuffles; `K` split over `slices` blocks, each
       slice's partial sums in `scratch`, added in slice order by a second
       launch);
+    - `output_order`: (`reduction_inner` with a thread per output) the
+      order in which consecutive threads take the output elements: the
+      kept dims outermost first, as the kernel's largest input of the
+      outputs' rank (else its first result) is laid out in memory (a max
+      pool over a channels-last image: channels innermost, so that the
+      threads of a warp read neighbouring elements); absent: row-major;
     - `min_blocks`: blocks of the kernel that its registers must let one
       multiprocessor hold (`__launch_bounds__`'s second argument); 0: no
       bound, the compiler's choice;
@@ -223,7 +229,8 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
     DefaultValuedParameter<"int64_t", "0">:$pages,
     DefaultValuedParameter<"int64_t", "0">:$hash_entries,
     DefaultValuedParameter<"::stride::IndexAnalysis",
-                           "::stride::IndexAnalysis::Own">:$index_analysis
+                           "::stride::IndexAnalysis::Own">:$index_analysis,
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$output_order
   );
   let extraClassDeclaration = [{
     /// The name of the discardable attribute that holds a kernel's schedule.

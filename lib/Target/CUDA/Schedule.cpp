@@ -94,7 +94,9 @@ KernelScheduleAttr Scheduler::schedule() {
       scratch.empty() ? DenseI64ArrayAttr()
                       : builder.getDenseI64ArrayAttr(scratch),
       deterministic, columnCombine, bucket, pages, hashEntries,
-      IndexAnalysis::Own);
+      IndexAnalysis::Own,
+      outputOrder.empty() ? DenseI64ArrayAttr()
+                          : builder.getDenseI64ArrayAttr(outputOrder));
 }
 
 /// A scan gives each row (the elements along its dim at one position of

@@ -210,6 +210,11 @@ public:
 private:
   void schedulePointwise();
   bool scheduleTiledTranspose();
+  /// The order in which a thread-per-output reduction takes its outputs:
+  /// the memory order (outermost first) of its largest input of the
+  /// outputs' rank where that is not row-major, else the first result's;
+  /// empty for row-major.
+  llvm::SmallVector<int64_t> outputOrderOfReads();
   /// The tiled transpose stages an input of 2-byte elements whose tile
   /// rows do not all start at a multiple of 4 elements.
   bool splitsTwoByteRows();
@@ -347,6 +352,9 @@ private:
   bool deterministic = false;
   ColumnCombine columnCombine = ColumnCombine::None;
   int64_t bucket = 0, pages = 0, hashEntries = 0;
+  /// The kept dims in the order consecutive threads take the outputs
+  /// (outermost first); empty: row-major.
+  llvm::SmallVector<int64_t> outputOrder;
 };
 
 } // namespace stride::cuda

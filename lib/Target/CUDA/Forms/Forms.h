@@ -161,6 +161,9 @@ private:
   Threads threadsOf();
   /// Declares each accumulator at its reduction's identity.
   void initAccumulators(Code &body);
+  /// The output coordinates of output `linear`, numbered in the
+  /// schedule's `output_order` (row-major without one).
+  Coords delinearizeOutput(Code &body, const std::string &linear);
   /// Where `condition` holds (always when empty): each reduction's value from its accumulator,
   /// the epilogue and the stores at the output element `outCoords`.
   mlir::LogicalResult printResults(Code &body, const std::string &condition,

@@ -79,7 +79,7 @@ LogicalResult ReductionPrinter::printOutputs(Code &body, const SizeExpr &m,
   declareAccumulators(body, t);
   OutputLoop loop = openOutputLoop(body, t, m);
   initAccumulators(body);
-  Coords outCoords = delinearize(body, loop.output, facts.iterationSizes());
+  Coords outCoords = delinearizeOutput(body, loop.output);
   if (failed(printAccumulation(body, t, loop.lane, outCoords, reducedShape)))
     return failure();
   std::string leader = printCombine(body, t, loop.lane);
@@ -89,6 +89,25 @@ LogicalResult ReductionPrinter::printOutputs(Code &body, const SizeExpr &m,
     return failure();
   body.close(); // the loop over outputs
   return success();
+}
+
+Coords ReductionPrinter::delinearizeOutput(Code &body,
+                                           const std::string &linear) {
+  SizeExprs sizes = facts.iterationSizes();
+  DenseI64ArrayAttr order = schedule.getOutputOrder();
+  if (!order)
+    return delinearize(body, linear, sizes);
+  body.line("// consecutive threads take the outputs in the schedule's "
+            "output_order (dims {}), as their reads are laid out",
+            dimsText(order.asArrayRef()));
+  SizeExprs inOrder;
+  for (int64_t d : order.asArrayRef())
+    inOrder.push_back(sizes[d]);
+  Coords ordered = delinearize(body, linear, inOrder);
+  Coords coords(sizes.size());
+  for (auto [position, d] : llvm::enumerate(order.asArrayRef()))
+    coords[d] = ordered[position];
+  return coords;
 }
 
 void ReductionPrinter::initAccumulators(Code &body) {
