@@ -646,8 +646,9 @@ public:
 
   /// Times the heuristic's first kTuningCandidates algorithms
   /// (timeLibraryCalls: kTuningTimedCalls calls each, after one untimed)
-  /// over the step's buffers and keeps the fastest, unless an invocation of the executable chose one for this
-  /// problem before. Each call writes D, as the run does.
+  /// over the step's buffers and keeps the fastest, unless an invocation
+  /// of the executable chose one for this problem before. Each call writes
+  /// D, as the run does.
   Status tune(const uint64_t *buffers, CUstream stream) override {
     if (std::optional<cublasLtMatmulAlgo_t> chosen =
             step.tuned->find(plan->key)) {

@@ -506,6 +506,8 @@ finalizedPlans(const Cudnn &dnn, cudnnHandle_t handle,
   int64_t tried = 0;
   for (cudnnBackendHeurMode_t mode :
        {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK}) {
+    if (plans.size() >= most)
+      break;
     DescriptorMaker maker(dnn);
     cudnnBackendDescriptor_t g = graph.get();
     BackendDescriptor heuristics =
