@@ -51,9 +51,9 @@
 //                                       (CUDNN_STATUS_NOT_SUPPORTED_SHAPE)
 //
 // and stride_fake_cudnn_counts() reports what it was asked ("handles=1
-// plans=2 executions=3 engine0=2 engine3=1": live handles, plans
-// finalized, executions, and the executions of each configuration that
-// ran);
+// heuristics=2 plans=2 executions=3 engine0=2 engine3=1": live handles,
+// heuristics and plans finalized, executions, and the executions of each
+// configuration that ran);
 // stride_fake_cudnn_last_graph() names the operations of the operation
 // graph finalized last, in order ("conv_fprop add add relu"). Built
 // twice: with STRIDE_FAKE_CUDNN_WITHOUT_EXECUTE it lacks cudnnBackendExecute.
@@ -81,7 +81,7 @@ FAKE_API size_t cudnnGetVersion();
 
 namespace {
 
-std::atomic<int> liveHandles{0}, plans{0}, executions{0};
+std::atomic<int> liveHandles{0}, heuristics{0}, plans{0}, executions{0};
 /// The executions of each configuration.
 std::map<int64_t, int> executionsOf;
 thread_local std::string lastError;
@@ -487,6 +487,7 @@ cudnnStatus_t finalize(Desc &d) {
     if (!g || !g->finalized || !d.has(CUDNN_ATTR_ENGINEHEUR_MODE))
       return refuse(CUDNN_STATUS_BAD_PARAM, "heuristics without a graph");
     d.program = g->program;
+    ++heuristics;
     return CUDNN_STATUS_SUCCESS;
   }
   case CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: {
@@ -936,6 +937,7 @@ FAKE_API const char *stride_fake_cudnn_last_graph() {
 FAKE_API const char *stride_fake_cudnn_counts() {
   static thread_local std::string text;
   text = "handles=" + std::to_string(liveHandles) +
+         " heuristics=" + std::to_string(heuristics) +
          " plans=" + std::to_string(plans) +
          " executions=" + std::to_string(executions);
   for (const auto &[engine, count] : executionsOf)

@@ -712,8 +712,9 @@ using Runs = std::vector<std::vector<int>>;
 
 /// What the fake cuDNN was asked while an invocation was created and run.
 struct Asked {
-  /// The plans finalized by Invocation::create, then by each run.
-  std::vector<int> plans;
+  /// The heuristics queried and the plans finalized by Invocation::create,
+  /// then by each run.
+  std::vector<int> heuristics, plans;
   Runs executions;
 };
 
@@ -729,22 +730,27 @@ protected:
   Asked run(ModuleDesc module, const Attention &a, bool backward, bool tune,
             int runs = 2, bool graph = false) {
     Asked asked;
-    int plans = countOf("plans");
+    int heuristics = countOf("heuristics"), plans = countOf("plans");
+    auto counted = [&] {
+      asked.heuristics.push_back(countOf("heuristics") - heuristics);
+      asked.plans.push_back(countOf("plans") - plans);
+      heuristics = countOf("heuristics");
+      plans = countOf("plans");
+    };
     Result<std::unique_ptr<Invocation>> inv =
         invocation(std::move(module), graph, tune);
     EXPECT_TRUE(inv) << inv.error().message;
     if (!inv)
       return asked;
-    asked.plans.push_back(countOf("plans") - plans);
+    counted();
     for (int i = 0; i < runs; ++i) {
-      plans = countOf("plans");
       std::vector<int> before = configurationRuns();
       AttentionInputs in = attentionInputs(a, uint32_t(i + 1));
       EXPECT_EQ(backward ? checkBackward(**inv, a, in, 1e-2)
                          : checkForward(**inv, a, in, 1e-2),
                 "")
           << "run " << i;
-      asked.plans.push_back(countOf("plans") - plans);
+      counted();
       asked.executions.push_back(runsSince(before));
     }
     return asked;
@@ -754,10 +760,11 @@ protected:
   FakeSetting ms{"STRIDE_FAKE_CUDNN_ENGINE_MS", kMs};
 };
 
-// The invocation is created with the heuristics' first plan; its first run
-// builds the plan of every configuration, runs each 4 times (one untimed,
-// three timed) and keeps the fastest, with which that run and the next
-// compute the attention.
+// The invocation is created with the heuristics' first plan (mode A's
+// first: FALLBACK is not asked); its first run asks both modes, builds
+// the plan of every configuration, runs each 4 times (one untimed, three
+// timed) and keeps the fastest, with which that run and the next compute
+// the attention.
 TEST_F(FakeCudnnTuningTest, TimesEveryPlanAndKeepsTheFastest) {
   Attention a = small();
   a.causal = true;
@@ -765,6 +772,7 @@ TEST_F(FakeCudnnTuningTest, TimesEveryPlanAndKeepsTheFastest) {
   for (bool backward : {false, true}) {
     SCOPED_TRACE(backward ? "backward" : "forward");
     Asked asked = run(moduleOf(a, backward), a, backward, /*tune=*/true);
+    EXPECT_EQ(asked.heuristics, (std::vector<int>{1, 2, 0}));
     EXPECT_EQ(asked.plans, (std::vector<int>{1, kConfigurations, 0}));
     EXPECT_EQ(asked.executions, (Runs{{4, 4, 4, 4, 5, 4}, {0, 0, 0, 0, 1, 0}}));
   }
@@ -777,6 +785,7 @@ TEST_F(FakeCudnnTuningTest, WithoutTuningTheFirstPlanIsKept) {
     SCOPED_TRACE(backward ? "backward" : "forward");
     Asked asked =
         run(moduleOf(small(), backward), small(), backward, /*tune=*/false);
+    EXPECT_EQ(asked.heuristics, (std::vector<int>{1, 0, 0}));
     EXPECT_EQ(asked.plans, (std::vector<int>{1, 0, 0}));
     EXPECT_EQ(asked.executions, (Runs{{1, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0}}));
   }
