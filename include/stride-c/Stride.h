@@ -376,8 +376,10 @@ enum {
       graph afterwards: one driver call per run. */
   STRIDE_INVOCATION_CUDA_GRAPH = 1,
   /** Before the first run, time the candidate algorithms of each library
-      call over the invocation's own buffers and keep the fastest for every
-      later run of any invocation of the executable (the C++ API's
+      call over the invocation's own buffers and keep the fastest: a
+      matrix product's for every later run of any invocation of the
+      executable, a cuDNN attention step's execution plan for the
+      invocation's own runs (the C++ API's
       InvocationOptions::tuneLibraryCalls; python-free-docs/embedding.md,
       "Tuning library calls"). The first run then waits for its stream:
       do not set it for an invocation whose first run is captured into the

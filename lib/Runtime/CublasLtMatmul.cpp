@@ -32,6 +32,7 @@
 
 #include "CublasLt.h"
 #include "DescriptorReader.h"
+#include "LibraryTiming.h"
 #include "RuntimeImpl.h"
 
 #include <limits>
@@ -643,10 +644,11 @@ public:
     return Status::ok();
   }
 
-  /// Times the heuristic's first kTuningCandidates algorithms (kTimedCalls
-  /// calls each, after one untimed) over the step's buffers and keeps the
-  /// fastest, unless an invocation of the executable chose one for this
-  /// problem before. Each call writes D, as the run does.
+  /// Times the heuristic's first kTuningCandidates algorithms
+  /// (timeLibraryCalls: kTuningTimedCalls calls each, after one untimed)
+  /// over the step's buffers and keeps the fastest, unless an invocation
+  /// of the executable chose one for this problem before. Each call writes
+  /// D, as the run does.
   Status tune(const uint64_t *buffers, CUstream stream) override {
     if (std::optional<cublasLtMatmulAlgo_t> chosen =
             step.tuned->find(plan->key)) {
@@ -661,7 +663,10 @@ public:
     cublasLtMatmulAlgo_t best = plan->algorithm;
     double bestMs = std::numeric_limits<double>::infinity();
     for (const cublasLtMatmulHeuristicResult_t &candidate : *candidates) {
-      Result<double> ms = timeCalls(buffers, stream, candidate.algo);
+      Result<double> ms =
+          timeLibraryCalls(step.cu, stream, "a cuBLASLt algorithm", [&] {
+            return call(buffers, stream, candidate.algo);
+          });
       if (!ms)
         return ms.error();
       if (*ms < bestMs) {
@@ -683,7 +688,6 @@ private:
   }
 
   static constexpr int kTuningCandidates = 8;
-  static constexpr int kTimedCalls = 3;
 
   /// One cublasLtMatmul over the step's buffers with `algo`.
   Status call(const uint64_t *buffers, CUstream stream,
@@ -717,49 +721,6 @@ private:
       return ltError(lt, "cublasLtMatmul", s);
     return Status::ok();
   }
-
-  /// The mean time of kTimedCalls calls with `algo`, after one untimed.
-  Result<double> timeCalls(const uint64_t *buffers, CUstream stream,
-                           const cublasLtMatmulAlgo_t &algo) {
-    const CudaDriver &cu = step.cu;
-    TimingEvents events(cu);
-    CUresult r = events.create();
-    if (r == CUDA_SUCCESS)
-      if (Status s = call(buffers, stream, algo); !s)
-        return s.error();
-    if (r == CUDA_SUCCESS)
-      r = cu.cuEventRecord(events.start, stream);
-    for (int i = 0; r == CUDA_SUCCESS && i < kTimedCalls; ++i)
-      if (Status s = call(buffers, stream, algo); !s)
-        return s.error();
-    if (r == CUDA_SUCCESS)
-      r = cu.cuEventRecord(events.end, stream);
-    if (r == CUDA_SUCCESS)
-      r = cu.cuEventSynchronize(events.end);
-    float ms = 0;
-    if (r == CUDA_SUCCESS)
-      r = cu.cuEventElapsedTime(&ms, events.start, events.end);
-    if (r != CUDA_SUCCESS)
-      return makeError(cudaErrorCode(r),
-                       "timing a cuBLASLt algorithm: " + cu.errorText(r));
-    return double(ms) / kTimedCalls;
-  }
-
-  /// Two events, destroyed with the object.
-  struct TimingEvents {
-    explicit TimingEvents(const CudaDriver &cu) : cu(cu) {}
-    ~TimingEvents() {
-      for (CUevent e : {start, end})
-        if (e)
-          cu.cuEventDestroy(e);
-    }
-    CUresult create() {
-      CUresult r = cu.cuEventCreate(&start, CU_EVENT_DEFAULT);
-      return r == CUDA_SUCCESS ? cu.cuEventCreate(&end, CU_EVENT_DEFAULT) : r;
-    }
-    const CudaDriver &cu;
-    CUevent start = nullptr, end = nullptr;
-  };
 
   static constexpr float kOneF32 = 1, kZeroF32 = 0;
   static constexpr double kOneF64 = 1, kZeroF64 = 0;

@@ -9,6 +9,8 @@
 
 #include "RuntimeImpl.h"
 
+#include <limits>
+
 namespace stride {
 
 /// One attribute to set: `count` values at `data`.
@@ -492,16 +494,20 @@ bool roundsFloatInputs(const Cudnn &dnn, cudnnBackendDescriptor_t config) {
   return false;
 }
 
-} // namespace
-
-Result<ExecutionPlan> buildExecutionPlan(const Cudnn &dnn, cudnnHandle_t handle,
-                                         const BackendDescriptor &graph,
-                                         const std::string &problem,
-                                         bool refuseTf32) {
+/// The configurations of the engine heuristics (mode A, then FALLBACK) that
+/// finalize as execution plans for `graph`, in that order, at most `most`
+/// of them (buildExecutionPlan, buildExecutionPlans).
+Result<std::vector<ExecutionPlan>>
+finalizedPlans(const Cudnn &dnn, cudnnHandle_t handle,
+               const BackendDescriptor &graph, const std::string &problem,
+               bool refuseTf32, size_t most) {
+  std::vector<ExecutionPlan> plans;
   std::string lastFailure = "the heuristics gave no configuration";
   int64_t tried = 0;
   for (cudnnBackendHeurMode_t mode :
        {CUDNN_HEUR_MODE_A, CUDNN_HEUR_MODE_FALLBACK}) {
+    if (plans.size() >= most)
+      break;
     DescriptorMaker maker(dnn);
     cudnnBackendDescriptor_t g = graph.get();
     BackendDescriptor heuristics =
@@ -537,7 +543,7 @@ Result<ExecutionPlan> buildExecutionPlan(const Cudnn &dnn, cudnnHandle_t handle,
                          dnn.failure("cudnnBackendGetAttribute (the engine "
                                      "heuristics' results)",
                                      s));
-    for (int64_t i = 0; i < found && i < count; ++i) {
+    for (int64_t i = 0; i < found && i < count && plans.size() < most; ++i) {
       ++tried;
       DescriptorMaker planMaker(dnn);
       cudnnBackendDescriptor_t config = raw[size_t(i)];
@@ -554,24 +560,47 @@ Result<ExecutionPlan> buildExecutionPlan(const Cudnn &dnn, cudnnHandle_t handle,
         lastFailure = planMaker.error->message;
         continue;
       }
-      ExecutionPlan chosen{std::move(plan), 0};
+      ExecutionPlan finalized{std::move(plan), 0};
       int64_t elements = 0;
       if (cudnnStatus_t s = dnn.cudnnBackendGetAttribute(
-              chosen.plan.get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
-              CUDNN_TYPE_INT64, 1, &elements, &chosen.workspaceBytes))
+              finalized.plan.get(), CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
+              CUDNN_TYPE_INT64, 1, &elements, &finalized.workspaceBytes))
         return makeError(cudnnErrorCode(s),
                          dnn.failure("cudnnBackendGetAttribute (the execution "
                                      "plan's workspace size)",
                                      s));
-      return chosen;
+      plans.push_back(std::move(finalized));
     }
   }
+  if (!plans.empty())
+    return plans;
   return makeError(ErrorCode::Incompatible,
                    "cuDNN " + dnn.versionText() + " (" + dnn.path +
                        ") has no engine for " + problem +
                        " on this device (" + str(tried) +
                        " configurations of its heuristics tried; " +
                        lastFailure + ")");
+}
+
+} // namespace
+
+Result<ExecutionPlan> buildExecutionPlan(const Cudnn &dnn, cudnnHandle_t handle,
+                                         const BackendDescriptor &graph,
+                                         const std::string &problem,
+                                         bool refuseTf32) {
+  Result<std::vector<ExecutionPlan>> first =
+      finalizedPlans(dnn, handle, graph, problem, refuseTf32, 1);
+  if (!first)
+    return first.error();
+  return std::move(first->front());
+}
+
+Result<std::vector<ExecutionPlan>>
+buildExecutionPlans(const Cudnn &dnn, cudnnHandle_t handle,
+                    const BackendDescriptor &graph, const std::string &problem,
+                    bool refuseTf32) {
+  return finalizedPlans(dnn, handle, graph, problem, refuseTf32,
+                        std::numeric_limits<size_t>::max());
 }
 
 Status executePlan(const Cudnn &dnn, cudnnHandle_t handle,

@@ -14,7 +14,8 @@
 //     reduction, reshape), finalized as one operation graph;
 //   - buildExecutionPlan: the engine heuristics' configurations for the
 //     graph, the first that finalizes as an execution plan, and the
-//     workspace it needs;
+//     workspace it needs (buildExecutionPlans: every one that finalizes,
+//     for tuning);
 //   - executePlan: a variant pack (each tensor's uid and address, the
 //     workspace) and cudnnBackendExecute.
 //
@@ -193,6 +194,15 @@ Result<ExecutionPlan> buildExecutionPlan(const Cudnn &dnn, cudnnHandle_t handle,
                                          const BackendDescriptor &graph,
                                          const std::string &problem,
                                          bool refuseTf32 = false);
+
+/// Every configuration of the same heuristics that finalizes as an
+/// execution plan for `graph`, each with its workspace, in the heuristics'
+/// order (the first is buildExecutionPlan's): the candidates that tuning
+/// times. Incompatible, as buildExecutionPlan, if none does.
+Result<std::vector<ExecutionPlan>>
+buildExecutionPlans(const Cudnn &dnn, cudnnHandle_t handle,
+                    const BackendDescriptor &graph, const std::string &problem,
+                    bool refuseTf32 = false);
 
 /// Runs `plan` on the handle's stream over the tensors `uids` at
 /// `addresses` (device addresses, or host addresses of by-value scalars)

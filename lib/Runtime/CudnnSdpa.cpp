@@ -12,8 +12,12 @@
 // each invocation, build the cuDNN operation graph that cuDNN's frontend
 // builds for the same attention (matmul, pointwise, reduction and reshape
 // operations that the backend recognizes and fuses), choose an execution
-// plan and allocate the workspace it needs. A run is one
-// cudnnBackendExecute on the invocation's stream.
+// plan (the heuristics' first that finalizes) and allocate the workspace
+// it needs. A run is one cudnnBackendExecute on the invocation's stream.
+// With InvocationOptions::tuneLibraryCalls, the invocation's first run
+// first times every plan the heuristics' configurations finalize as, over
+// its own buffers, and keeps the fastest for the invocation's steps of
+// that problem (tune).
 //
 // Over symbolic sizes (a descriptor with size expressions) the load checks
 // the problem at the symbols' largest values, which the buffers are sized
@@ -22,7 +26,8 @@
 // per distinct problem and kept for the step's last kSdpaShapes problems,
 // least recently used evicted, and shared with the invocation's other
 // steps of the same problem (python-free-docs/attention.md, "Over
-// symbolic sizes").
+// symbolic sizes"). Tuning times the problem of the shape the invocation
+// first ran; the other shapes take the heuristics' first plan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,9 +35,11 @@
 #include "CudnnGraph.h"
 #include "CudnnSession.h"
 #include "DescriptorReader.h"
+#include "LibraryTiming.h"
 #include "RuntimeImpl.h"
 #include "ShapeGraphs.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -536,7 +543,45 @@ struct SdpaPlan {
   SdpaGraph graph;
   const std::string key;
   BackendDescriptor opGraph;
+  /// The heuristics' first configuration that finalizes; once `tuned`
+  /// (SdpaInstance::tune, before the invocation's first run), the fastest.
   ExecutionPlan plan;
+  bool tuned = false;
+};
+
+/// Where a step's workspace holds what, 256-byte aligned: the plan's own
+/// workspace first, then (backward) dQ's float accumulator and D, the
+/// rows' sums of dO * O, or (a forward without stats) the statistics no
+/// buffer of the step holds (buildForward).
+struct WorkspaceLayout {
+  /// The plan's own workspace that the layout leaves room for.
+  int64_t planBytes = 0;
+  int64_t accumulator = 0, accumulatorBytes = 0, rows = 0, total = 0;
+
+  WorkspaceLayout(const SdpaProblem &p, int64_t planBytes)
+      : planBytes(planBytes), accumulator(alignUp(planBytes)),
+        rows(accumulator), total(planBytes) {
+    int64_t rowBytes = p.b * p.hq * p.sq * 4;
+    if (p.backward()) {
+      accumulatorBytes = p.b * p.hq * p.sq * p.dqk * 4;
+      rows = accumulator + alignUp(accumulatorBytes);
+      total = rows + rowBytes;
+    } else if (!p.stats) {
+      total = rows + rowBytes;
+    }
+  }
+};
+
+/// What cudnnBackendExecute is given besides the plan: each tensor's uid
+/// and address (the step's buffers, filled per run; the scalars by value;
+/// the workspace's tensors), and the workspace.
+struct VariantPack {
+  std::vector<int64_t> uids;
+  std::vector<void *> pointers;
+  void *workspace = nullptr;
+  /// dQ's accumulator, zeroed before each run for cuDNN before 9.6.
+  CUdeviceptr accumulator = 0;
+  int64_t accumulatorBytes = 0;
 };
 
 /// Problems a step over symbolic sizes keeps planned: the current shape's
@@ -567,8 +612,7 @@ public:
 };
 
 /// A `cudnn.sdpa_*` step in one invocation: its graph, execution plan and
-/// workspace. The workspace holds the plan's, then (backward) dQ's float
-/// accumulator and the rows' sums of dO * O.
+/// workspace (WorkspaceLayout).
 class SdpaInstance final : public LibraryCallInstance {
 public:
   SdpaInstance(const PreparedSdpa &step, std::shared_ptr<CudnnSession> session)
@@ -595,24 +639,31 @@ public:
   Status enqueue(const uint64_t *buffers, CUstream stream) override {
     if (!shared) // the invocation binds a shape before any run
       return makeError(ErrorCode::Internal, "no shape bound to the call");
-    const Cudnn &dnn = step.dnn;
-    const SdpaProblem &p = shared->problem;
-    std::vector<Operand> operands = p.operands();
-    for (size_t i = 0; i < operands.size(); ++i)
-      pointers[i] = device(buffers[i] + uint64_t(operands[i].offset *
-                                                 operands[i].elementBytes));
-    dnn.clearLastError();
-    if (cudnnStatus_t s = dnn.cudnnSetStream(session->handle, stream))
-      return makeError(cudnnErrorCode(s), dnn.failure("cudnnSetStream", s));
-    // Before 9.6, cuDNN expects dQ's accumulator zeroed.
-    if (p.backward() && step.version < 90600)
-      if (CUresult r = step.cu.cuMemsetD8Async(
-              workspace->at(accumulatorOffset), 0, size_t(accumulatorBytes),
-              stream))
-        return makeError(cudaErrorCode(r), "zeroing dQ's accumulator: " +
-                                               step.cu.errorText(r));
-    return executePlan(dnn, session->handle, shared->plan, uids, pointers,
-                       workspacePointer);
+    // Each step of a tuned plan's problem lays its workspace out again
+    // (tune); a step that did not would hand cuDNN too little.
+    if (shared->plan.workspaceBytes > layoutPlanBytes)
+      return makeError(ErrorCode::Internal,
+                       "the execution plan needs " +
+                           str(shared->plan.workspaceBytes) +
+                           " bytes of workspace, the step holds room for " +
+                           str(layoutPlanBytes));
+    return execute(shared->plan, pack, buffers, stream);
+  }
+
+  /// Times every configuration of cuDNN's heuristics that finalizes as an
+  /// execution plan for the bound problem (buildExecutionPlans;
+  /// timeLibraryCalls: kTuningTimedCalls runs each, after one untimed)
+  /// over the step's buffers and keeps the fastest in the plan that the
+  /// invocation's steps of the problem share, unless one of them tuned it
+  /// before; then lays the step's workspace out for the plan kept. Each
+  /// run writes what the step writes, and the workspace.
+  Status tune(const uint64_t *buffers, CUstream stream) override {
+    if (!shared)
+      return makeError(ErrorCode::Internal, "no shape bound to the call");
+    if (!shared->tuned)
+      if (Status s = keepFastestPlan(buffers, stream); !s)
+        return s;
+    return use(shared->problem);
   }
 
 private:
@@ -620,57 +671,120 @@ private:
     return reinterpret_cast<void *>(address);
   }
 
+  /// Enqueues `plan` on `stream` over the step's `buffers` and `with`'s
+  /// other tensors and workspace.
+  Status execute(const ExecutionPlan &plan, VariantPack &with,
+                 const uint64_t *buffers, CUstream stream) {
+    const Cudnn &dnn = step.dnn;
+    const SdpaProblem &p = shared->problem;
+    std::vector<Operand> operands = p.operands();
+    for (size_t i = 0; i < operands.size(); ++i)
+      with.pointers[i] = device(buffers[i] + uint64_t(operands[i].offset *
+                                                      operands[i].elementBytes));
+    dnn.clearLastError();
+    if (cudnnStatus_t s = dnn.cudnnSetStream(session->handle, stream))
+      return makeError(cudnnErrorCode(s), dnn.failure("cudnnSetStream", s));
+    // Before 9.6, cuDNN expects dQ's accumulator zeroed.
+    if (p.backward() && step.version < 90600)
+      if (CUresult r = step.cu.cuMemsetD8Async(
+              with.accumulator, 0, size_t(with.accumulatorBytes), stream))
+        return makeError(cudaErrorCode(r), "zeroing dQ's accumulator: " +
+                                               step.cu.errorText(r));
+    return executePlan(dnn, session->handle, plan, with.uids, with.pointers,
+                       with.workspace);
+  }
+
+  /// The variant pack of the shared plan over `memory` laid out as `l`.
+  VariantPack packOver(const DeviceMemory *memory,
+                       const WorkspaceLayout &l) const {
+    const SdpaProblem &p = shared->problem;
+    auto at = [&](int64_t offset) { return memory->at(offset); };
+    VariantPack pack;
+    for (const Operand &o : p.operands())
+      pack.uids.push_back(o.uid);
+    pack.pointers.assign(pack.uids.size(), nullptr);
+    for (const auto &[uid, value] : shared->graph.scalars()) {
+      pack.uids.push_back(uid);
+      pack.pointers.push_back(const_cast<float *>(&value));
+    }
+    if (p.backward()) {
+      pack.accumulator = at(l.accumulator);
+      pack.accumulatorBytes = l.accumulatorBytes;
+      pack.uids.push_back(kDQAccumulator);
+      pack.pointers.push_back(device(at(l.accumulator)));
+      pack.uids.push_back(kSoftmaxSum);
+      pack.pointers.push_back(device(at(l.rows)));
+    } else if (!p.stats) {
+      pack.uids.push_back(kStats);
+      pack.pointers.push_back(device(at(l.rows)));
+    }
+    pack.workspace = l.total ? device(at(0)) : nullptr;
+    return pack;
+  }
+
   /// Calls `p` from now on: its plan (built on its first use), the
   /// workspace it needs (grown where it needs more: a kept CUDA graph of
   /// another shape may still point into the smaller one, which lives as
   /// long as the instance), and its variant pack.
   Status use(const SdpaProblem &p) {
-    Result<std::shared_ptr<const SdpaPlan>> found = planOf(p);
+    Result<std::shared_ptr<SdpaPlan>> found = planOf(p);
     if (!found)
       return found.error();
-    const ExecutionPlan &plan = (*found)->plan;
-    int64_t accumulator = alignUp(plan.workspaceBytes), sum = accumulator;
-    int64_t total = plan.workspaceBytes, accumulated = 0;
-    if (p.backward()) {
-      accumulated = p.b * p.hq * p.sq * p.dqk * 4;
-      sum = accumulator + alignUp(accumulated);
-      total = sum + p.b * p.hq * p.sq * 4;
-    } else if (!p.stats) {
-      // The statistics no buffer of the step holds (buildForward).
-      total = sum + p.b * p.hq * p.sq * 4;
-    }
-    if (total > workspaceBytes) {
+    WorkspaceLayout l(p, (*found)->plan.workspaceBytes);
+    if (l.total > workspaceBytes) {
       auto grown = std::make_unique<DeviceMemory>(step.cu);
-      if (Status s = grown->allocate(total); !s)
+      if (Status s = grown->allocate(l.total); !s)
         return s;
       if (workspace)
         retired.push_back(std::move(workspace));
       workspace = std::move(grown);
-      workspaceBytes = total;
+      workspaceBytes = l.total;
     }
     shared = std::move(*found);
-    accumulatorOffset = accumulator;
-    accumulatorBytes = accumulated;
-    // The variant pack: the step's buffers (filled per run), the scalars
-    // by value, the workspace's tensors.
-    uids.clear();
-    for (const Operand &o : p.operands())
-      uids.push_back(o.uid);
-    pointers.assign(uids.size(), nullptr);
-    for (const auto &[uid, value] : shared->graph.scalars()) {
-      uids.push_back(uid);
-      pointers.push_back(const_cast<float *>(&value));
+    layoutPlanBytes = l.planBytes;
+    pack = packOver(workspace.get(), l);
+    return Status::ok();
+  }
+
+  /// Replaces the shared plan by the fastest configuration over `buffers`
+  /// (tune). The candidates run over the step's workspace, or over one of
+  /// the size that the largest of them needs, freed after.
+  Status keepFastestPlan(const uint64_t *buffers, CUstream stream) {
+    SdpaPlan &plan = *shared;
+    step.dnn.clearLastError();
+    Result<std::vector<ExecutionPlan>> candidates =
+        buildExecutionPlans(step.dnn, session->handle, plan.opGraph,
+                            plan.problem.describe());
+    if (!candidates)
+      return candidates.error();
+    int64_t largest = 0;
+    for (const ExecutionPlan &candidate : *candidates)
+      largest = std::max(largest, candidate.workspaceBytes);
+    WorkspaceLayout l(plan.problem, largest);
+    DeviceMemory scratch(step.cu);
+    const DeviceMemory *memory = workspace.get();
+    if (l.total > workspaceBytes) {
+      if (Status s = scratch.allocate(l.total); !s)
+        return s;
+      memory = &scratch;
     }
-    if (p.backward()) {
-      uids.push_back(kDQAccumulator);
-      pointers.push_back(device(workspace->at(accumulatorOffset)));
-      uids.push_back(kSoftmaxSum);
-      pointers.push_back(device(workspace->at(sum)));
-    } else if (!p.stats) {
-      uids.push_back(kStats);
-      pointers.push_back(device(workspace->at(sum)));
+    VariantPack timing = packOver(memory, l);
+    size_t best = 0;
+    double bestMs = std::numeric_limits<double>::infinity();
+    for (size_t i = 0; i < candidates->size(); ++i) {
+      Result<double> ms =
+          timeLibraryCalls(step.cu, stream, "a cuDNN execution plan", [&] {
+            return execute((*candidates)[i], timing, buffers, stream);
+          });
+      if (!ms)
+        return ms.error();
+      if (*ms < bestMs) {
+        bestMs = *ms;
+        best = i;
+      }
     }
-    workspacePointer = total ? device(workspace->at(0)) : nullptr;
+    plan.plan = std::move((*candidates)[best]);
+    plan.tuned = true;
     return Status::ok();
   }
 
@@ -679,14 +793,14 @@ private:
   /// built now. A static step's plan stays with the session; a symbolic
   /// step's recent plans stay with the step, the session sharing them
   /// while any step keeps them.
-  Result<std::shared_ptr<const SdpaPlan>> planOf(const SdpaProblem &p) {
+  Result<std::shared_ptr<SdpaPlan>> planOf(const SdpaProblem &p) {
     std::string key = p.planKey();
     for (auto it = recent.begin(); it != recent.end(); ++it)
       if ((*it)->key == key) {
         recent.splice(recent.begin(), recent, it);
         return recent.front();
       }
-    Result<std::shared_ptr<const SdpaPlan>> plan = sessionPlan(p, key);
+    Result<std::shared_ptr<SdpaPlan>> plan = sessionPlan(p, key);
     if (!plan)
       return plan.error();
     if (step.symbolic) {
@@ -697,14 +811,21 @@ private:
     return plan;
   }
 
-  Result<std::shared_ptr<const SdpaPlan>>
-  sessionPlan(const SdpaProblem &p, const std::string &key) {
+  /// A plan the session keeps (as `const void`, CudnnSession.h): built by
+  /// sessionPlan, and tuned in place (tune).
+  static std::shared_ptr<SdpaPlan> asPlan(std::shared_ptr<const void> kept) {
+    return std::const_pointer_cast<SdpaPlan>(
+        std::static_pointer_cast<const SdpaPlan>(std::move(kept)));
+  }
+
+  Result<std::shared_ptr<SdpaPlan>> sessionPlan(const SdpaProblem &p,
+                                                const std::string &key) {
     if (auto found = session->plans.find(key); found != session->plans.end())
-      return std::static_pointer_cast<const SdpaPlan>(found->second);
+      return asPlan(found->second);
     if (auto found = session->shapePlans.find(key);
         found != session->shapePlans.end())
       if (std::shared_ptr<const void> kept = found->second.lock())
-        return std::static_pointer_cast<const SdpaPlan>(kept);
+        return asPlan(std::move(kept));
     step.dnn.clearLastError();
     auto built = std::make_shared<SdpaPlan>(step.dnn, p, step.version);
     CudnnGraph &g = built->graph.build();
@@ -723,25 +844,24 @@ private:
       session->keepShapePlan(key, built);
     else
       session->plans.emplace(key, built);
-    return std::shared_ptr<const SdpaPlan>(std::move(built));
+    return built;
   }
 
   const PreparedSdpa &step;
   std::shared_ptr<CudnnSession> session;
   /// The plan of the bound problem (the module's, for a static step).
-  std::shared_ptr<const SdpaPlan> shared;
+  std::shared_ptr<SdpaPlan> shared;
   /// Over symbolic sizes, the plans of the step's recent problems, most
   /// recently used first.
-  std::list<std::shared_ptr<const SdpaPlan>> recent;
+  std::list<std::shared_ptr<SdpaPlan>> recent;
   std::unique_ptr<DeviceMemory> workspace;
   /// Smaller workspaces of earlier shapes, which their kept CUDA graphs
   /// may still use.
   std::vector<std::unique_ptr<DeviceMemory>> retired;
   int64_t workspaceBytes = 0;
-  int64_t accumulatorOffset = 0, accumulatorBytes = 0;
-  std::vector<int64_t> uids;
-  std::vector<void *> pointers;
-  void *workspacePointer = nullptr;
+  /// The plan's own workspace that the bound layout leaves room for.
+  int64_t layoutPlanBytes = 0;
+  VariantPack pack;
 };
 
 Result<std::unique_ptr<LibraryCallInstance>>

@@ -13,7 +13,8 @@
 // bias broadcast as [1, 1, s_q, s_kv] or as a padding mask [b, 1, 1, s_kv]
 // (also given with the query rows at stride 0, as PyTorch gives it),
 // s_q != s_kv, dense [b, h, s, d] and PyTorch's [b, s, h, d] layouts, one
-// case captured into a CUDA graph. Each case prints PASS or FAIL;
+// case captured into a CUDA graph, and a few with their plans tuned
+// (InvocationOptions::tuneLibraryCalls). Each case prints PASS or FAIL;
 // tolerances (relative to the larger of the element and the tensor's
 // largest): bf16 2e-2, f16 1e-2, stats 1e-3. Skipped where there is no CUDA
 // device (scripts/gpu-check.sh runs it; cuDNN is found as the runtime finds
@@ -83,8 +84,11 @@ double tolerance(const Attention &a) {
 class CudnnGpuTest : public GpuRuntimeTest {
 protected:
 
-  /// Runs `a` in one direction: "" or what failed.
-  std::string run(const Attention &a, bool backward, bool graph = false) {
+  /// Runs `a` in one direction: "" or what failed. With `tune`, the first
+  /// run times cuDNN's plans and keeps the fastest
+  /// (InvocationOptions::tuneLibraryCalls).
+  std::string run(const Attention &a, bool backward, bool graph = false,
+                  bool tune = false) {
     ModuleDesc d = backward ? backwardModule(a, rt->deviceArch())
                             : forwardModule(a, rt->deviceArch());
     Result<std::shared_ptr<const Executable>> exe =
@@ -93,13 +97,15 @@ protected:
       return exe.error().message;
     InvocationOptions options;
     options.useCudaGraph = graph;
+    options.tuneLibraryCalls = tune;
     Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe, options);
     if (!inv)
       return inv.error().message;
     std::string diff;
-    // Two runs when captured: the second replays the graph.
-    for (uint32_t seed : graph ? std::vector<uint32_t>{3, 17}
-                               : std::vector<uint32_t>{3}) {
+    // Two runs when captured (the second replays the graph) or tuned (the
+    // second runs the plan kept, without timing).
+    for (uint32_t seed : graph || tune ? std::vector<uint32_t>{3, 17}
+                                       : std::vector<uint32_t>{3}) {
       AttentionInputs in = attentionInputs(a, seed);
       diff = backward ? checkBackward(**inv, a, in, tolerance(a))
                       : checkForward(**inv, a, in, tolerance(a));
@@ -110,10 +116,12 @@ protected:
   }
 
   /// Runs `a` and prints PASS or FAIL; false on a failure.
-  bool check(const Attention &a, bool backward, bool graph = false) {
-    std::string diff = run(a, backward, graph);
+  bool check(const Attention &a, bool backward, bool graph = false,
+             bool tune = false) {
+    std::string diff = run(a, backward, graph, tune);
     std::string name = std::string(backward ? "backward " : "forward ") +
-                       a.name() + (graph ? " graph" : "");
+                       a.name() + (graph ? " graph" : "") +
+                       (tune ? " tuned" : "");
     std::printf("%s %s%s%s\n", diff.empty() ? "PASS" : "FAIL", name.c_str(),
                 diff.empty() ? "" : ": ", diff.c_str());
     std::fflush(stdout);
@@ -142,6 +150,25 @@ TEST_F(CudnnGpuTest, CapturedIntoACudaGraph) {
   a.bias = BiasKind::Padding;
   EXPECT_TRUE(check(a, false, /*graph=*/true));
   EXPECT_TRUE(check(a, true, /*graph=*/true));
+}
+
+// The plan that tuning keeps computes the attention too (whichever it is;
+// bf16 and f16, causal with a padding mask, grouped-query, s_q != s_kv,
+// and under a CUDA graph).
+TEST_F(CudnnGpuTest, Tuned) {
+  int failed = 0;
+  for (DType t : {DType::BF16, DType::F16})
+    for (Attention a : {shape(t, 2, 12, 12, 200, 200, 64),
+                        shape(t, 2, 8, 2, 128, 128, 128),
+                        shape(t, 1, 8, 2, 64, 200, 128)}) {
+      a.causal = true;
+      a.bias = BiasKind::Padding;
+      for (bool backward : {false, true})
+        failed += !check(a, backward, /*graph=*/false, /*tune=*/true);
+    }
+  Attention graphed = shape(DType::BF16, 2, 12, 12, 128, 128, 64);
+  failed += !check(graphed, /*backward=*/false, /*graph=*/true, /*tune=*/true);
+  EXPECT_EQ(failed, 0);
 }
 
 TEST_F(CudnnGpuTest, StatsAreOptional) {

@@ -44,6 +44,9 @@
 //                                may name the same file, so that a test sees
 //                                the collectives between them
 //
+// Two events are 1 ms apart, plus the time that the fake libraries said
+// the work between them took (stride_fake_cuda_spend).
+//
 // A failed launch leaves the context broken, as a fault does on a GPU, until
 // the last reference to the primary context is released. CUDA graphs record
 // nothing: replaying one is a launch.
@@ -60,6 +63,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 
 namespace {
@@ -98,6 +102,11 @@ template <typename T> T handle() { return reinterpret_cast<T>(&dummy); }
 /// Streams and events are numbered handles (1, 2, ... as pointers), so the
 /// stream log can tell them apart; nothing dereferences them.
 uintptr_t streamsCreated = 0, eventsCreated = 0;
+
+/// The milliseconds the fake libraries' work took in all
+/// (stride_fake_cuda_spend), and its value at each event's last record.
+double spentMs = 0;
+std::map<uintptr_t, double> recordedAt;
 
 template <typename T> T numberedHandle(uintptr_t &created) {
   return reinterpret_cast<T>(++created);
@@ -423,12 +432,15 @@ CUresult cuEventDestroy(CUevent) { return CUDA_SUCCESS; }
 CUresult cuEventRecord(CUevent event, CUstream stream) {
   logStreamCall("cuEventRecord " + eventText(event) + " on " +
                 streamText(stream));
+  recordedAt[numberOf(event)] = spentMs;
   return CUDA_SUCCESS;
 }
 CUresult cuEventSynchronize(CUevent) { return synchronize(); }
 
-CUresult cuEventElapsedTime(float *ms, CUevent, CUevent) {
-  *ms = 1.0f;
+/// 1 ms, plus what the fake libraries said their work between the two
+/// records took (stride_fake_cuda_spend).
+CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
+  *ms = 1.0f + float(recordedAt[numberOf(end)] - recordedAt[numberOf(start)]);
   return CUDA_SUCCESS;
 }
 
@@ -477,3 +489,8 @@ extern "C" int stride_fake_cuda_graph_instantiations() {
   return graphInstantiations;
 }
 extern "C" int stride_fake_cuda_graph_updates() { return graphUpdates; }
+
+/// For the fake libraries: work they just enqueued takes `ms` milliseconds,
+/// which the events recorded before and after it measure (the fake cuDNN's
+/// STRIDE_FAKE_CUDNN_ENGINE_MS).
+extern "C" void stride_fake_cuda_spend(double ms) { spentMs += ms; }

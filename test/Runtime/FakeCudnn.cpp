@@ -31,11 +31,29 @@
 //   STRIDE_FAKE_CUDNN_NO_ENGINE=1       the heuristics give no configuration
 //   STRIDE_FAKE_CUDNN_EXECUTE=S         cudnnBackendExecute returns status S
 //   STRIDE_FAKE_CUDNN_VERSION=N         cudnnGetVersion returns N (91900)
-//   STRIDE_FAKE_CUDNN_WORKSPACE=B       a plan needs B bytes (1024)
 //   STRIDE_FAKE_CUDNN_TF32=1            every engine notes tensor cores
 //
+// Each mode of the heuristics (A, FALLBACK) gives STRIDE_FAKE_CUDNN_ENGINES
+// configurations (1), numbered in the order the runtime asks for them:
+// mode A's 0 to N - 1, FALLBACK's N to 2N - 1. Every one computes the same;
+// each may be given its own behavior with a list of values by number (the
+// last one for the numbers after it):
+//
+//   STRIDE_FAKE_CUDNN_WORKSPACE=B,...   a plan needs B bytes (1024); an
+//                                       execution whose tensors lie in the
+//                                       plan's workspace is refused
+//   STRIDE_FAKE_CUDNN_ENGINE_MS=T,...   an execution takes T ms (0) on the
+//                                       fake driver's clock, which its
+//                                       events measure
+//                                       (stride_fake_cuda_spend)
+//   STRIDE_FAKE_CUDNN_REFUSED=0|1,...   1: the configuration does not
+//                                       finalize as an execution plan
+//                                       (CUDNN_STATUS_NOT_SUPPORTED_SHAPE)
+//
 // and stride_fake_cudnn_counts() reports what it was asked ("handles=1
-// plans=2 executions=3": live handles, plans finalized, executions);
+// heuristics=2 plans=2 executions=3 engine0=2 engine3=1": live handles,
+// heuristics and plans finalized, executions, and the executions of each
+// configuration that ran);
 // stride_fake_cudnn_last_graph() names the operations of the operation
 // graph finalized last, in order ("conv_fprop add add relu"). Built
 // twice: with STRIDE_FAKE_CUDNN_WITHOUT_EXECUTE it lacks cudnnBackendExecute.
@@ -43,6 +61,8 @@
 //===----------------------------------------------------------------------===//
 
 #include <cudnn_graph.h>
+
+#include <dlfcn.h>
 
 #include <atomic>
 #include <cmath>
@@ -61,7 +81,9 @@ FAKE_API size_t cudnnGetVersion();
 
 namespace {
 
-std::atomic<int> liveHandles{0}, plans{0}, executions{0};
+std::atomic<int> liveHandles{0}, heuristics{0}, plans{0}, executions{0};
+/// The executions of each configuration.
+std::map<int64_t, int> executionsOf;
 thread_local std::string lastError;
 
 cudnnStatus_t statusFromEnv(const char *name) {
@@ -69,10 +91,30 @@ cudnnStatus_t statusFromEnv(const char *name) {
   return value ? cudnnStatus_t(std::atoi(value)) : CUDNN_STATUS_SUCCESS;
 }
 
-int64_t workspaceBytes() {
-  const char *w = std::getenv("STRIDE_FAKE_CUDNN_WORKSPACE");
-  return w ? std::atoll(w) : 1024;
+/// Entry `index` of the comma-separated list in variable `name` (the last
+/// one past its end), or `fallback` without the variable.
+double listed(const char *name, int64_t index, double fallback) {
+  const char *list = std::getenv(name);
+  if (!list)
+    return fallback;
+  for (; index > 0 && std::strchr(list, ','); --index)
+    list = std::strchr(list, ',') + 1;
+  return std::atof(list);
 }
+
+/// The configurations each mode of the heuristics gives.
+int64_t enginesPerMode() {
+  if (std::getenv("STRIDE_FAKE_CUDNN_NO_ENGINE"))
+    return 0;
+  const char *n = std::getenv("STRIDE_FAKE_CUDNN_ENGINES");
+  return n ? std::atoll(n) : 1;
+}
+
+/// The workspace a plan of configuration `engine` needs.
+int64_t workspaceBytes(int64_t engine) {
+  return int64_t(listed("STRIDE_FAKE_CUDNN_WORKSPACE", engine, 1024));
+}
+
 
 cudnnStatus_t refuse(cudnnStatus_t status, std::string why) {
   lastError = "fake cuDNN: " + why;
@@ -122,6 +164,7 @@ struct Desc {
   std::map<int, std::vector<uint8_t>> attrs; // by attribute name
   std::map<int, int64_t> counts;
   std::shared_ptr<const Program> program; // graph, engine config, plan
+  int64_t engine = 0;                     // engine config, plan
   TensorSpec tensor;                      // a finalized tensor
   Op op;                                  // a finalized operation
 
@@ -444,13 +487,19 @@ cudnnStatus_t finalize(Desc &d) {
     if (!g || !g->finalized || !d.has(CUDNN_ATTR_ENGINEHEUR_MODE))
       return refuse(CUDNN_STATUS_BAD_PARAM, "heuristics without a graph");
     d.program = g->program;
+    ++heuristics;
     return CUDNN_STATUS_SUCCESS;
   }
   case CUDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR: {
     Desc *c = d.ref(CUDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG);
     if (!c || !c->program || !d.has(CUDNN_ATTR_EXECUTION_PLAN_HANDLE))
       return refuse(CUDNN_STATUS_BAD_PARAM, "a plan without configuration");
+    if (listed("STRIDE_FAKE_CUDNN_REFUSED", c->engine, 0) != 0)
+      return refuse(CUDNN_STATUS_NOT_SUPPORTED_SHAPE,
+                    "configuration " + std::to_string(c->engine) +
+                        " refused as asked");
     d.program = c->program;
+    d.engine = c->engine;
     ++plans;
     return CUDNN_STATUS_SUCCESS;
   }
@@ -467,6 +516,17 @@ cudnnStatus_t finalize(Desc &d) {
 //--- Execution on the host -----------------------------------------------===//
 
 #ifndef STRIDE_FAKE_CUDNN_WITHOUT_EXECUTE
+
+/// Tells the fake CUDA driver, if it is loaded, that work took `ms`.
+void spend(double ms) {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!driver)
+    return;
+  if (auto f = reinterpret_cast<void (*)(double)>(
+          dlsym(driver, "stride_fake_cuda_spend")))
+    f(ms);
+  dlclose(driver);
+}
 
 double decode(cudnnDataType_t type, const void *base, int64_t i) {
   switch (type) {
@@ -778,11 +838,16 @@ FAKE_API cudnnStatus_t cudnnBackendGetAttribute(
   if (!d || !d->finalized)
     return refuse(CUDNN_STATUS_BAD_PARAM, "not finalized");
   if (name == CUDNN_ATTR_ENGINEHEUR_RESULTS) {
-    int64_t available = std::getenv("STRIDE_FAKE_CUDNN_NO_ENGINE") ? 0 : 1;
+    int64_t available = enginesPerMode();
+    int64_t first = d->get(CUDNN_ATTR_ENGINEHEUR_MODE, CUDNN_HEUR_MODE_A) ==
+                            CUDNN_HEUR_MODE_FALLBACK
+                        ? available
+                        : 0;
     *count = requested == 0 ? available : std::min(requested, available);
     for (int64_t i = 0; i < *count && requested > 0; ++i) {
       Desc *config = static_cast<Desc **>(values)[i];
       config->program = d->program;
+      config->engine = first + i;
       config->finalized = true;
     }
     return CUDNN_STATUS_SUCCESS;
@@ -804,7 +869,7 @@ FAKE_API cudnnStatus_t cudnnBackendGetAttribute(
     return CUDNN_STATUS_SUCCESS;
   }
   if (name == CUDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE) {
-    *static_cast<int64_t *>(values) = workspaceBytes();
+    *static_cast<int64_t *>(values) = workspaceBytes(d->engine);
     *count = 1;
     return CUDNN_STATUS_SUCCESS;
   }
@@ -845,9 +910,21 @@ FAKE_API cudnnStatus_t cudnnBackendExecute(cudnnHandle_t handle,
       if (t->uid && !t->isVirtual && !pointers.count(t->uid))
         return refuse(CUDNN_STATUS_BAD_PARAM,
                       "no address for uid " + std::to_string(t->uid));
-  if (workspaceBytes() > 0 &&
-      !v->get<void *>(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, nullptr))
+  // The plan's workspace is its own: no tensor may lie in it.
+  int64_t needed = workspaceBytes(p->engine);
+  auto *workspace = static_cast<char *>(
+      v->get<void *>(CUDNN_ATTR_VARIANT_PACK_WORKSPACE, nullptr));
+  if (needed > 0 && !workspace)
     return refuse(CUDNN_STATUS_BAD_PARAM, "no workspace");
+  for (const auto &[uid, address] : pointers)
+    if (static_cast<char *>(address) >= workspace &&
+        static_cast<char *>(address) < workspace + needed)
+      return refuse(CUDNN_STATUS_BAD_PARAM,
+                    "uid " + std::to_string(uid) +
+                        " lies in the plan's workspace of " +
+                        std::to_string(needed) + " bytes");
+  ++executionsOf[p->engine];
+  spend(listed("STRIDE_FAKE_CUDNN_ENGINE_MS", p->engine, 0));
   Memory memory(pointers);
   return run(*p->program, memory);
 }
@@ -860,7 +937,10 @@ FAKE_API const char *stride_fake_cudnn_last_graph() {
 FAKE_API const char *stride_fake_cudnn_counts() {
   static thread_local std::string text;
   text = "handles=" + std::to_string(liveHandles) +
+         " heuristics=" + std::to_string(heuristics) +
          " plans=" + std::to_string(plans) +
          " executions=" + std::to_string(executions);
+  for (const auto &[engine, count] : executionsOf)
+    text += " engine" + std::to_string(engine) + "=" + std::to_string(count);
   return text.c_str();
 }

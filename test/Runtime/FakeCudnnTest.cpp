@@ -12,7 +12,10 @@
 // causal, biased, grouped-query and strided problems in both directions,
 // every check of the descriptor at load, a missing library or symbol, a
 // refused cuDNN version, and each failure of cuDNN or of the workspace's
-// allocation, with its message.
+// allocation, with its message. Tuning (InvocationOptions::tuneLibraryCalls)
+// over a fake whose heuristics give several configurations, each of its
+// own speed and workspace: every one that finalizes is timed, the fastest
+// kept and shared by the steps of its problem, the results still right.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +24,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -116,12 +120,14 @@ protected:
   }
 
   Result<std::unique_ptr<Invocation>> invocation(ModuleDesc d,
-                                                 bool graph = false) {
+                                                 bool graph = false,
+                                                 bool tune = false) {
     Result<std::shared_ptr<const Executable>> exe = load(std::move(d));
     if (!exe)
       return exe.error();
     InvocationOptions options;
     options.useCudaGraph = graph;
+    options.tuneLibraryCalls = tune;
     return Invocation::create(*exe, options);
   }
 
@@ -488,20 +494,26 @@ TEST_F(FakeCudnnTest, WorkspaceCannotBeAllocated) {
       << e.message;
 }
 
+// A run's failure names the step, and so does a failure while the first
+// run tunes (InvocationOptions::tuneLibraryCalls).
 TEST_F(FakeCudnnTest, ExecutionFails) {
-  Result<std::unique_ptr<Invocation>> inv =
-      invocation(forwardModule(small(), "sm_90"));
-  ASSERT_TRUE(inv) << inv.error().message;
-  FakeSetting fail("STRIDE_FAKE_CUDNN_EXECUTE", "5000");
-  AttentionInputs in = attentionInputs(small(), 1);
-  Result<std::vector<HostArray>> out = (*inv)->run({in.q, in.k, in.v});
-  ASSERT_FALSE(out);
-  EXPECT_EQ(out.error().code, ErrorCode::DeviceFault);
-  EXPECT_EQ(out.error().message,
-            std::string(kWhere) +
-                " failed: cudnnBackendExecute returned "
-                "CUDNN_STATUS_EXECUTION_FAILED: fake cuDNN: execution failed "
-                "as asked");
+  for (bool tune : {false, true}) {
+    Result<std::unique_ptr<Invocation>> inv =
+        invocation(forwardModule(small(), "sm_90"), /*graph=*/false, tune);
+    ASSERT_TRUE(inv) << inv.error().message;
+    FakeSetting fail("STRIDE_FAKE_CUDNN_EXECUTE", "5000");
+    AttentionInputs in = attentionInputs(small(), 1);
+    Result<std::vector<HostArray>> out = (*inv)->run({in.q, in.k, in.v});
+    ASSERT_FALSE(out);
+    EXPECT_EQ(out.error().code, ErrorCode::DeviceFault);
+    EXPECT_EQ(out.error().message,
+              (tune ? "fake.stridemod: tuning step 1 of 1 (library call "
+                      "'cudnn.sdpa_forward'): "
+                    : std::string(kWhere) + " failed: ") +
+                  "cudnnBackendExecute returned "
+                  "CUDNN_STATUS_EXECUTION_FAILED: fake cuDNN: execution "
+                  "failed as asked");
+  }
 }
 
 } // namespace
@@ -668,6 +680,182 @@ TEST_F(FakeCudnnTest, SymbolicBackwardChecksTheVersionPerShape) {
                       "for the backward of flash attention when s_kv is not "
                       "a multiple of 128 (here 6), which Stride does not "
                       "apply; install cuDNN 9.15.1 or newer");
+}
+
+//--- Tuning (InvocationOptions::tuneLibraryCalls) ------------------------===//
+
+// The fake's heuristics give 3 configurations per mode: mode A's 0 to 2,
+// FALLBACK's 3 to 5 (FakeCudnn.cpp). An execution of configuration i takes
+// kMs[i] ms on the fake driver's clock: 4, one of FALLBACK's, is the
+// fastest.
+constexpr int kConfigurations = 6;
+constexpr const char *kMs = "6,5,4,3,1,2";
+
+/// The executions of each configuration so far.
+std::vector<int> configurationRuns() {
+  std::vector<int> runs;
+  for (int i = 0; i < kConfigurations; ++i)
+    runs.push_back(std::max(0, countOf("engine" + std::to_string(i))));
+  return runs;
+}
+
+/// The executions of each configuration since `before`.
+std::vector<int> runsSince(const std::vector<int> &before) {
+  std::vector<int> runs = configurationRuns();
+  for (size_t i = 0; i < runs.size(); ++i)
+    runs[i] -= before[i];
+  return runs;
+}
+
+/// The executions of each configuration, run by run.
+using Runs = std::vector<std::vector<int>>;
+
+/// What the fake cuDNN was asked while an invocation was created and run.
+struct Asked {
+  /// The heuristics queried and the plans finalized by Invocation::create,
+  /// then by each run.
+  std::vector<int> heuristics, plans;
+  Runs executions;
+};
+
+ModuleDesc moduleOf(const Attention &a, bool backward) {
+  return backward ? backwardModule(a, "sm_90") : forwardModule(a, "sm_90");
+}
+
+class FakeCudnnTuningTest : public FakeCudnnTest {
+protected:
+  /// Creates an invocation of `module`, which computes `a` (its backward
+  /// with `backward`), with tuneLibraryCalls as `tune`, and runs it `runs`
+  /// times, checking each run's results.
+  Asked run(ModuleDesc module, const Attention &a, bool backward, bool tune,
+            int runs = 2, bool graph = false) {
+    Asked asked;
+    int heuristics = countOf("heuristics"), plans = countOf("plans");
+    auto counted = [&] {
+      asked.heuristics.push_back(countOf("heuristics") - heuristics);
+      asked.plans.push_back(countOf("plans") - plans);
+      heuristics = countOf("heuristics");
+      plans = countOf("plans");
+    };
+    Result<std::unique_ptr<Invocation>> inv =
+        invocation(std::move(module), graph, tune);
+    EXPECT_TRUE(inv) << inv.error().message;
+    if (!inv)
+      return asked;
+    counted();
+    for (int i = 0; i < runs; ++i) {
+      std::vector<int> before = configurationRuns();
+      AttentionInputs in = attentionInputs(a, uint32_t(i + 1));
+      EXPECT_EQ(backward ? checkBackward(**inv, a, in, 1e-2)
+                         : checkForward(**inv, a, in, 1e-2),
+                "")
+          << "run " << i;
+      counted();
+      asked.executions.push_back(runsSince(before));
+    }
+    return asked;
+  }
+
+  FakeSetting engines{"STRIDE_FAKE_CUDNN_ENGINES", "3"};
+  FakeSetting ms{"STRIDE_FAKE_CUDNN_ENGINE_MS", kMs};
+};
+
+// The invocation is created with the heuristics' first plan (mode A's
+// first: FALLBACK is not asked); its first run asks both modes, builds
+// the plan of every configuration, runs each 4 times (one untimed, three
+// timed) and keeps the fastest, with which that run and the next compute
+// the attention.
+TEST_F(FakeCudnnTuningTest, TimesEveryPlanAndKeepsTheFastest) {
+  Attention a = small();
+  a.causal = true;
+  a.bias = BiasKind::Padding;
+  for (bool backward : {false, true}) {
+    SCOPED_TRACE(backward ? "backward" : "forward");
+    Asked asked = run(moduleOf(a, backward), a, backward, /*tune=*/true);
+    EXPECT_EQ(asked.heuristics, (std::vector<int>{1, 2, 0}));
+    EXPECT_EQ(asked.plans, (std::vector<int>{1, kConfigurations, 0}));
+    EXPECT_EQ(asked.executions, (Runs{{4, 4, 4, 4, 5, 4}, {0, 0, 0, 0, 1, 0}}));
+  }
+}
+
+// Without tuneLibraryCalls the first configuration runs, though another is
+// faster.
+TEST_F(FakeCudnnTuningTest, WithoutTuningTheFirstPlanIsKept) {
+  for (bool backward : {false, true}) {
+    SCOPED_TRACE(backward ? "backward" : "forward");
+    Asked asked =
+        run(moduleOf(small(), backward), small(), backward, /*tune=*/false);
+    EXPECT_EQ(asked.heuristics, (std::vector<int>{1, 0, 0}));
+    EXPECT_EQ(asked.plans, (std::vector<int>{1, 0, 0}));
+    EXPECT_EQ(asked.executions, (Runs{{1, 0, 0, 0, 0, 0}, {1, 0, 0, 0, 0, 0}}));
+  }
+}
+
+// A configuration that does not finalize as an execution plan is neither
+// the untuned plan nor a candidate: with 0 and 4 refused, the invocation
+// starts on 1, and tuning times 1, 2, 3 and 5 and keeps 3.
+TEST_F(FakeCudnnTuningTest, SkipsConfigurationsThatDoNotFinalize) {
+  FakeSetting refused("STRIDE_FAKE_CUDNN_REFUSED", "1,0,0,0,1,0");
+  FakeSetting times("STRIDE_FAKE_CUDNN_ENGINE_MS", "1,5,4,2,1,3");
+  Attention a = small();
+  Asked untuned = run(moduleOf(a, false), a, false, /*tune=*/false, 1);
+  EXPECT_EQ(untuned.executions, (Runs{{0, 1, 0, 0, 0, 0}}));
+  Asked tuned = run(moduleOf(a, false), a, false, /*tune=*/true, 1);
+  EXPECT_EQ(tuned.plans, (std::vector<int>{1, 4}));
+  EXPECT_EQ(tuned.executions, (Runs{{0, 4, 4, 5, 0, 4}}));
+}
+
+// A model's layers: three steps of one problem share one plan, tuned once
+// (by the first step), and all three run the plan kept. The plan kept
+// needs a workspace that the first does not: each step lays its workspace
+// out for it (the fake refuses a tensor in the plan's workspace), in a
+// forward without statistics (kept in the workspace) and a backward (dQ's
+// accumulator and D).
+TEST_F(FakeCudnnTuningTest, StepsOfOneProblemAreTunedOnce) {
+  FakeSetting workspace("STRIDE_FAKE_CUDNN_WORKSPACE", "0,0,0,0,4096,0");
+  Attention a = small();
+  a.causal = true;
+  a.stats = false;
+  for (bool backward : {false, true}) {
+    SCOPED_TRACE(backward ? "backward" : "forward");
+    ModuleDesc layers = moduleOf(a, backward);
+    layers.steps.push_back(layers.steps[0]);
+    layers.steps.push_back(layers.steps[0]);
+    Asked asked = run(std::move(layers), a, backward, /*tune=*/true);
+    EXPECT_EQ(asked.plans, (std::vector<int>{1, kConfigurations, 0}));
+    EXPECT_EQ(asked.executions, (Runs{{4, 4, 4, 4, 7, 4}, {0, 0, 0, 0, 3, 0}}));
+  }
+}
+
+// Under CUDA graphs the graph is captured after tuning, over the plan kept
+// (the fake driver runs the work as it is captured, and does not replay
+// it: one run).
+TEST_F(FakeCudnnTuningTest, CapturedAfterTuning) {
+  Asked asked = run(moduleOf(small(), false), small(), false, /*tune=*/true,
+                    1, /*graph=*/true);
+  EXPECT_EQ(asked.executions, (Runs{{4, 4, 4, 4, 5, 4}}));
+}
+
+// Over symbolic sizes the shape of the first run is tuned; another shape
+// takes the heuristics' first plan, and the first shape keeps its choice.
+TEST_F(FakeCudnnTuningTest, SymbolicTunesTheFirstShape) {
+  Attention a = symbolicProblem();
+  Result<std::unique_ptr<Invocation>> inv =
+      invocation(symbolicModule(a, /*backward=*/false), /*graph=*/false,
+                 /*tune=*/true);
+  ASSERT_TRUE(inv) << inv.error().message;
+  auto runAt = [&](int64_t seq) {
+    Attention at = a;
+    at.sq = at.skv = seq;
+    std::vector<int> before = configurationRuns();
+    EXPECT_EQ(checkForward(**inv, at, symbolicInputs(at, uint32_t(seq)), 1e-2),
+              "")
+        << "seq = " << seq;
+    return runsSince(before);
+  };
+  EXPECT_EQ(runAt(5), (std::vector<int>{4, 4, 4, 4, 5, 4}));
+  EXPECT_EQ(runAt(3), (std::vector<int>{1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(runAt(5), (std::vector<int>{0, 0, 0, 0, 1, 0}));
 }
 
 } // namespace

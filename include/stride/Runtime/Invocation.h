@@ -46,11 +46,14 @@ struct InvocationOptions {
   /// in place (cuGraphExecUpdate); instantiated anew only if that fails.
   bool useCudaGraph = false;
   /// Before the first run, time the candidate algorithms of each library
-  /// call (cuBLASLt's heuristic's first 8) over the invocation's own
-  /// buffers and keep the fastest, for every later run of any invocation
-  /// of the executable; an invocation without this option uses what
-  /// another chose once it is chosen. Costs a few calls of each distinct
-  /// product once and waits for the stream (do not enable it for a stream
+  /// call (cuBLASLt's heuristic's first 8; for cuDNN's attention, every
+  /// execution plan its engine heuristics' configurations finalize as)
+  /// over the invocation's own buffers and keep the fastest: a product's
+  /// for every later run of any invocation of the executable (an
+  /// invocation without this option uses what another chose once it is
+  /// chosen), an attention plan for the invocation's own runs (its plans
+  /// belong to its cuDNN handle). Costs a few calls of each distinct
+  /// problem once and waits for the stream (do not enable it for a stream
   /// being captured into a graph). Off by default: the choice follows
   /// timings, so two processes may choose different algorithms and round
   /// differently; a module compiled with --deterministic is never tuned
