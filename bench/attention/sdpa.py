@@ -223,6 +223,8 @@ def run_stride(bin_dir, work, name, graph, inputs, args):
     command = [os.path.join(bin_dir, "stride-run-gpu"), module,
                "--output-dir", os.path.join(work, name + "_out"),
                "--bench", "--warmup", "3", "--iterations", str(args.iterations)]
+    if args.tune_library_calls:
+        command.append("--tune-library-calls")
     for arg, t in inputs.items():
         path = os.path.join(work, f"{name}_{arg}.npy")
         save(path, t)
@@ -294,6 +296,9 @@ def main():
     r.add_argument("--bin", required=True, help="folder with stridec and stride-run-gpu")
     r.add_argument("--work", default="/tmp/stride-attention")
     r.add_argument("--iterations", type=int, default=30)
+    r.add_argument("--tune-library-calls", action="store_true",
+                   help="let stride-run-gpu time cuDNN's engine configurations and keep "
+                   "the fastest (else the heuristics' first)")
     r.add_argument("--modules", help="folder of modules compiled beforehand "
                    "(DIR/<case>/fwd.stridemod, bwd.stridemod: graphs.py, then stridec); "
                    "a case without one is compiled with --bin's stridec")
