@@ -240,7 +240,9 @@ public:
     if (copy && definedBefore(copy, op))
       return copy;
     OpsBefore ops(op, type.getElementType());
-    copy = order == ArrayRef<int64_t>(channelsFirst(order.size()))
+    // Over symbolic sizes a plain copy (views there take symbolic layouts).
+    bool rowMajor = order == ArrayRef<int64_t>(channelsFirst(order.size()));
+    copy = rowMajor || typeOf(value).isSymbolic()
                ? ops.into(value, type)
                : transposedCopy(ops, value, order);
     return copy;
