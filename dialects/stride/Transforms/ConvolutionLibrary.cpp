@@ -260,10 +260,7 @@ private:
     Value inOrder = ops.permute(value, order);
     Value packed = ops.into(
         inOrder, denseOf(typeOf(inOrder), typeOf(inOrder).getElementType()));
-    SmallVector<int64_t> back(order.size());
-    for (auto [position, dim] : llvm::enumerate(order))
-      back[dim] = position;
-    return ops.permute(packed, back);
+    return ops.permute(packed, inversePermutation(order));
   }
 
   DenseMap<std::pair<Value, Type>, Value> made;

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OpsBefore.h"
+#include "StrideOrders.h"
 #include "dialects/stride/Transforms/Passes.h"
 
 #include "llvm/ADT/TypeSwitch.h"
@@ -56,13 +57,6 @@ Dims dimFirst(int64_t rank, int64_t dim) {
   return order;
 }
 
-Dims inverse(DimsRef permutation) {
-  Dims inverted(permutation.size());
-  for (size_t i = 0; i < permutation.size(); ++i)
-    inverted[permutation[i]] = int64_t(i);
-  return inverted;
-}
-
 /// The same collective along dim 0 of `input` (contiguous), with a
 /// contiguous result.
 Value collectiveAlongDim0(OpBuilder &b, Operation *op, Value input) {
@@ -101,7 +95,8 @@ void prepare(Operation *op) {
   Value copied = ops.into(permuted, ops.dense(shapeOf(permuted), element));
   OpBuilder b(op);
   Value exchanged = collectiveAlongDim0(b, op, copied);
-  Value back = dim == 0 ? exchanged : ops.permute(exchanged, inverse(order));
+  Value back = dim == 0 ? exchanged
+                        : ops.permute(exchanged, inversePermutation(order));
   Value result = ops.into(back, typeOf(op->getResult(0)));
   op->getResult(0).replaceAllUsesWith(result);
   op->erase();

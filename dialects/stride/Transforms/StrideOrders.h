@@ -69,6 +69,16 @@ inline llvm::SmallVector<int64_t> channelsLast(int64_t rank) {
   return order;
 }
 
+/// The permutation that undoes `permutation` (dim `permutation[i]` of a
+/// permuted value is its dim `i`).
+inline llvm::SmallVector<int64_t>
+inversePermutation(llvm::ArrayRef<int64_t> permutation) {
+  llvm::SmallVector<int64_t> inverted(permutation.size());
+  for (auto [position, dim] : llvm::enumerate(permutation))
+    inverted[dim] = position;
+  return inverted;
+}
+
 /// `type`'s shape and element type, packed with its dims nested in
 /// `order` (outermost first), from element 0.
 inline StridedTensorType packedIn(StridedTensorType type,
