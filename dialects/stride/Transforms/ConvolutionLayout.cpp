@@ -59,6 +59,21 @@ bool reducesPerChannel(Operation *reader) {
          llvm::any_of(dims, [](int64_t d) { return d >= 2; });
 }
 
+/// The results of `value`'s pointwise (`Elementwise`) readers that have
+/// its shape: the values a layout chosen for `value` carries on to.
+SmallVector<Value> samePointwiseResults(Value value) {
+  SmallVector<Value> results;
+  auto shape = cast<StridedTensorType>(value.getType()).getShape();
+  for (Operation *user : value.getUsers()) {
+    if (!user->hasTrait<Elementwise>() || user->getNumResults() != 1)
+      continue;
+    auto type = dyn_cast<StridedTensorType>(user->getResult(0).getType());
+    if (type && type.getShape() == shape)
+      results.push_back(user->getResult(0));
+  }
+  return results;
+}
+
 /// Whether `value`, or a same-shaped pointwise result computed from it, is
 /// reduced per channel. Such a value stays row-major: a channel of a
 /// channels-last tensor is strided by the channel count, and the fused
@@ -68,19 +83,13 @@ bool reducesPerChannel(Operation *reader) {
 bool reducedPerChannel(Value value) {
   SmallVector<Value> worklist = {value};
   llvm::SmallPtrSet<Value, 8> seen = {value};
-  auto shape = cast<StridedTensorType>(value.getType()).getShape();
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
-    for (Operation *user : v.getUsers()) {
-      if (reducesPerChannel(user))
-        return true;
-      if (!user->hasTrait<Elementwise>() || user->getNumResults() != 1)
-        continue;
-      Value result = user->getResult(0);
-      auto type = dyn_cast<StridedTensorType>(result.getType());
-      if (type && type.getShape() == shape && seen.insert(result).second)
+    if (llvm::any_of(v.getUsers(), reducesPerChannel))
+      return true;
+    for (Value result : samePointwiseResults(v))
+      if (seen.insert(result).second)
         worklist.push_back(result);
-    }
   }
   return false;
 }
@@ -109,16 +118,9 @@ struct ConvolutionLayoutPass
     // convolution reads it in place.
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
-      for (Operation *user : value.getUsers()) {
-        if (!user->hasTrait<Elementwise>() || user->getNumResults() != 1)
-          continue;
-        Value result = user->getResult(0);
-        if (layoutIsOwned(result) &&
-            cast<StridedTensorType>(result.getType()).getShape() ==
-                cast<StridedTensorType>(value.getType()).getShape() &&
-            makeChannelsLast(result))
+      for (Value result : samePointwiseResults(value))
+        if (layoutIsOwned(result) && makeChannelsLast(result))
           worklist.push_back(result);
-      }
     }
   }
 };
