@@ -11,6 +11,9 @@
 #include "stride/Support/Layout.h"
 
 
+#include <functional>
+#include <limits>
+#include <numeric>
 #include <optional>
 
 using namespace mlir;
@@ -104,12 +107,14 @@ private:
       return {rebuilt, std::nullopt};
     }
     __int128 c = divisor.getValue();
-    if (kind == AffineExprKind::Mod) {
-      // A dividend already in [0, c) is its own remainder.
-      if (l && l->lo >= 0 && l->hi < c)
-        return {lhs, l};
+    if (kind == AffineExprKind::Mod && l && l->lo >= 0 && l->hi < c)
+      return {lhs, l}; // a dividend already in [0, c) is its own remainder
+    if (kind != AffineExprKind::CeilDiv)
+      if (std::optional<std::pair<AffineExpr, MaybeRange>> digit =
+              divideMixedRadix(kind, lhs, divisor.getValue()))
+        return *digit;
+    if (kind == AffineExprKind::Mod)
       return {lhs % rhs, Range{0, c - 1}};
-    }
     if (kind == AffineExprKind::CeilDiv)
       return {lhs.ceilDiv(rhs),
               l ? trusted(-floorDivide(-l->lo, c), -floorDivide(-l->hi, c))
@@ -124,6 +129,82 @@ private:
         return {inner.getLHS().floorDiv(a.getValue() * divisor.getValue()),
                 range};
     return {lhs.floorDiv(rhs), range};
+  }
+
+  /// The terms of a sum, its nested `+` flattened.
+  static void collectTerms(AffineExpr expr, SmallVectorImpl<AffineExpr> &terms) {
+    if (auto sum = dyn_cast<AffineBinaryOpExpr>(expr);
+        sum && sum.getKind() == AffineExprKind::Add) {
+      collectTerms(sum.getLHS(), terms);
+      collectTerms(sum.getRHS(), terms);
+      return;
+    }
+    terms.push_back(expr);
+  }
+
+  /// `lhs floordiv c` or `lhs mod c` for a sum `lhs` that is g * M + R,
+  /// where g divides c, M is the sum of the terms that are multiples of g
+  /// (divided by g) and the other terms R lie, together, in one interval
+  /// [q g, (q + 1) g): a digit of a mixed-radix address, as an as_strided
+  /// window over a dense tensor, or a copy's iteration over a matrix of
+  /// windows, reads it. Then lhs floordiv c = (M + q) floordiv (c / g) and
+  /// lhs mod c = ((M + q) mod (c / g)) g + R - q g, with no division where
+  /// g is c. (A pooling window: (n 831744 + c 12996 + oh 228 + kh 114 + ow
+  /// 2 + kw) floordiv 114 mod 114 is 2 oh + kh; an im2col row: (p 147 + k)
+  /// floordiv 16464 is p floordiv 112 for k < 147.) g is tried from c down
+  /// through its common divisors with the terms' coefficients.
+  std::optional<std::pair<AffineExpr, MaybeRange>>
+  divideMixedRadix(AffineExprKind kind, AffineExpr lhs, int64_t c) {
+    SmallVector<AffineExpr> terms;
+    collectTerms(lhs, terms);
+    if (terms.size() < 2)
+      return std::nullopt;
+    SmallVector<int64_t> radices = {c};
+    for (AffineExpr term : terms) {
+      int64_t g = std::gcd(c, term.getLargestKnownDivisor());
+      if (g > 1 && !llvm::is_contained(radices, g))
+        radices.push_back(g);
+    }
+    llvm::sort(radices, std::greater<int64_t>());
+    for (int64_t g : radices)
+      if (auto digit = divideByRadix(kind, terms, c, g))
+        return digit;
+    return std::nullopt;
+  }
+
+  /// divideMixedRadix with one radix g.
+  std::optional<std::pair<AffineExpr, MaybeRange>>
+  divideByRadix(AffineExprKind kind, ArrayRef<AffineExpr> terms, int64_t c,
+                int64_t g) {
+    MLIRContext *context = terms.front().getContext();
+    AffineExpr multiples = getAffineConstantExpr(0, context);
+    AffineExpr rest = getAffineConstantExpr(0, context);
+    bool anyMultiple = false, anyRest = false;
+    for (AffineExpr term : terms) {
+      if (term.getLargestKnownDivisor() % g == 0) {
+        multiples = multiples + term;
+        anyMultiple = true;
+      } else {
+        rest = rest + term;
+        anyRest = true;
+      }
+    }
+    if (!anyMultiple || !anyRest)
+      return std::nullopt;
+    auto [restExpr, restRange] = simplify(rest);
+    if (!restRange)
+      return std::nullopt;
+    __int128 q = floorDivide(restRange->lo, g);
+    // q g must be an int64_t constant of the expression.
+    constexpr __int128 kLargest = std::numeric_limits<int64_t>::max();
+    if (floorDivide(restRange->hi, g) != q || q > kLargest / g ||
+        q < -kLargest / g)
+      return std::nullopt;
+    AffineExpr digits = multiples.floorDiv(g) + static_cast<int64_t>(q);
+    AffineExpr low = restExpr - static_cast<int64_t>(q * g);
+    if (kind == AffineExprKind::Mod)
+      return simplify(g == c ? low : (digits % (c / g)) * g + low);
+    return simplify(g == c ? digits : digits.floorDiv(c / g));
   }
 
   ArrayRef<int64_t> dimSizes;

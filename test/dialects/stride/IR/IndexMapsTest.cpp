@@ -154,6 +154,64 @@ TEST_F(IndexMapsTest, BoundsFoldWhatTheyProve) {
   EXPECT_EQ(simplifyInBounds(d0 * 5 + d1, {1, 6}), d1);
 }
 
+TEST_F(IndexMapsTest, WindowsOverADenseTensorReadTheirDigits) {
+  // ResNet's max pool: 3 x 3 windows, stride 2, over a padded
+  // [64, 64, 114, 114] row-major tensor, as_strided to [64, 64, 56, 56, 3,
+  // 3] with strides [831744, 12996, 228, 2, 114, 1]. Each coordinate of
+  // the tensor is a sum of the window's coordinates, with no division.
+  MLIRContext *ctx = &context;
+  SmallVector<AffineExpr> d;
+  for (unsigned k = 0; k < 6; ++k)
+    d.push_back(getAffineDimExpr(k, ctx));
+  AffineExpr address = d[0] * 831744 + d[1] * 12996 + d[2] * 228 + d[3] * 2 +
+                       d[4] * 114 + d[5];
+  SmallVector<int64_t> sizes = {64, 64, 56, 56, 3, 3};
+  EXPECT_EQ(simplifyInBounds(address.floorDiv(831744), sizes), d[0]);
+  EXPECT_EQ(simplifyInBounds(address.floorDiv(12996) % 64, sizes), d[1]);
+  EXPECT_EQ(simplifyInBounds(address.floorDiv(114) % 114, sizes),
+            d[2] * 2 + d[4]);
+  EXPECT_EQ(simplifyInBounds(address % 114, sizes), d[3] * 2 + d[5]);
+  // A constant offset inside the digit moves it: the window one row down.
+  EXPECT_EQ(simplifyInBounds((address + 114).floorDiv(114) % 114, sizes),
+            d[2] * 2 + d[4] + 1);
+  // A copy iterating over a matrix of windows [P, 147] (ResNet's stem: 3
+  // channels x 7 x 7) reads its row p's digits through p alone.
+  AffineExpr p = d[0], k = d[1];
+  SmallVector<int64_t> im2col = {802816, 147};
+  EXPECT_EQ(simplifyInBounds((p * 147 + k).floorDiv(16464), im2col),
+            p.floorDiv(112));
+  EXPECT_EQ(simplifyInBounds((p * 147 + k) % 16464, im2col),
+            (p % 112) * 147 + k);
+  // Windows that can carry into the next digit (a 5-wide window at stride
+  // 2 reaches 2 * 55 + 4 = 114) keep the division.
+  SmallVector<int64_t> carrying = {64, 64, 56, 56, 3, 5};
+  EXPECT_NE(simplifyInBounds(address % 114, carrying), d[3] * 2 + d[5]);
+}
+
+TEST_F(IndexMapsTest, WindowMapsAgreeWithTheirLayouts) {
+  // as_strided windows of a dense operand, padded and strided, one of them
+  // offset: the simplified maps still name the element the layout does.
+  std::vector<Operation *> ops = parseOps(R"mlir(
+func.func @f(%x: !stride.tensor<2x3x9x9xf32>) {
+  %0 = stride.as_strided %x : !stride.tensor<2x3x9x9xf32> -> !stride.tensor<2x3x4x4x3x3xf32, strides = [243, 81, 18, 2, 9, 1], offset = 0>
+  %1 = stride.as_strided %x : !stride.tensor<2x3x9x9xf32> -> !stride.tensor<2x3x3x3x2x2xf32, strides = [243, 81, 27, 3, 9, 1], offset = 10>
+  return
+}
+)mlir");
+  ASSERT_EQ(ops.size(), 2u);
+  for (Operation *op : ops) {
+    AffineMap map = simplifyInBounds(cast<ViewOpInterface>(op).getIndexMap(),
+                                     tensorTypeOf(op->getResult(0)).getShape());
+    EXPECT_GT(expectMapMatchesLayouts(map, tensorTypeOf(op->getResult(0)),
+                                      tensorTypeOf(op->getOperand(0)), op),
+              0);
+    for (AffineExpr e : map.getResults())
+      EXPECT_TRUE(text(e).find("floordiv") == std::string::npos &&
+                  text(e).find("mod") == std::string::npos)
+          << text(map);
+  }
+}
+
 TEST_F(IndexMapsTest, AsStridedOfAnOverlappingOperandHasNoMap) {
   std::vector<Operation *> ops = parseOps(R"mlir(
 func.func @f(%x: !stride.tensor<4x6xf32>) {
