@@ -49,13 +49,16 @@ bool layoutIsOwned(Value value) {
 }
 
 /// Whether `reader` reduces its operand per channel (dim 1) over its
-/// images: a batch norm's statistics or its backward's sums.
+/// images (dim 0 and positions): a batch norm's statistics or its
+/// backward's sums. A pooling over positions alone (ResNet's closing
+/// average) reads channels-last well: its threads take neighbouring
+/// channels.
 bool reducesPerChannel(Operation *reader) {
   auto reduction = dyn_cast<ReductionOpInterface>(reader);
   if (!reduction)
     return false;
   SmallVector<int64_t> dims = reduction.getReducedDims();
-  return !llvm::is_contained(dims, 1) &&
+  return llvm::is_contained(dims, 0) && !llvm::is_contained(dims, 1) &&
          llvm::any_of(dims, [](int64_t d) { return d >= 2; });
 }
 
@@ -94,6 +97,45 @@ bool reducedPerChannel(Value value) {
   return false;
 }
 
+/// What a pooling's windows read: `value` through views and through the
+/// cats that pad it (their one operand that no `full` defines).
+Value windowSource(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto view = dyn_cast<ViewOpInterface>(def)) {
+      value = view.getSource();
+      continue;
+    }
+    auto cat = dyn_cast<CatOp>(def);
+    if (!cat)
+      break;
+    SmallVector<Value> padded;
+    for (Value input : cat.getInputs())
+      if (!input.getDefiningOp<FullOp>())
+        padded.push_back(input);
+    if (padded.size() != 1)
+      break;
+    value = padded.front();
+  }
+  return value;
+}
+
+/// Whether `op` pools a channels-last image: a reduction that keeps the
+/// images and channels (dims 0 and 1) of windows read from a value packed
+/// channels-last. Its result then goes channels-last too, so that the
+/// threads, which take its outputs in the order of their reads (channels
+/// innermost), write neighbouring elements, and the convolution after it
+/// reads it in place (ResNet's max pool, bench/NOTES.md section 66).
+bool poolsChannelsLast(ReductionOpInterface op) {
+  SmallVector<int64_t> dims = op.getReducedDims();
+  if (llvm::any_of(dims, [](int64_t d) { return d < 2; }))
+    return false;
+  auto source =
+      dyn_cast<StridedTensorType>(windowSource(op.getInput()).getType());
+  return source && source.getRank() >= 4 &&
+         isPackedIn(source, channelsLast(source.getRank())) &&
+         !isPackedIn(source, channelsFirst(source.getRank()));
+}
+
 /// Gives `value` the channels-last layout; false if it had it already.
 bool makeChannelsLast(Value value) {
   auto type = cast<StridedTensorType>(value.getType());
@@ -113,9 +155,21 @@ struct ConvolutionLayoutPass
           makeChannelsLast(op.getResult()))
         worklist.push_back(op.getResult());
     });
-    // Pointwise readers of a channels-last value write channels-last too
-    // (a residual add, a ReLU, a batch norm's remains), so the next
-    // convolution reads it in place.
+    carryToPointwiseResults(worklist);
+    // Poolings of those values, after them, and their pointwise readers.
+    getOperation().walk([&](ReductionOpInterface op) {
+      Value result = op->getResult(0);
+      if (layoutIsOwned(result) && poolsChannelsLast(op) &&
+          !reducedPerChannel(result) && makeChannelsLast(result))
+        worklist.push_back(result);
+    });
+    carryToPointwiseResults(worklist);
+  }
+
+  /// Pointwise readers of a channels-last value write channels-last too (a
+  /// residual add, a ReLU, a batch norm's remains), so the next convolution
+  /// reads it in place.
+  static void carryToPointwiseResults(SmallVector<Value> &worklist) {
     while (!worklist.empty()) {
       Value value = worklist.pop_back_val();
       for (Value result : samePointwiseResults(value))

@@ -73,3 +73,51 @@ func.func @reduced_per_channel(%x: !stride.tensor<2x8x6x6xbf16>, %w: !stride.ten
   %c4 = stride.convolution %r3, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<8x8x3x3xbf16> -> !stride.tensor<2x8x6x6xbf16>
   return %m1, %m2, %s3, %c4 : !stride.tensor<8xbf16>, !stride.tensor<8xbf16>, !stride.tensor<2x6x6xbf16>, !stride.tensor<2x8x6x6xbf16>
 }
+
+// -----
+
+// A max pool of a channels-last image (ResNet's stem: padded by cats of
+// -inf, windows as_strided) writes channels-last, so that its threads,
+// channels innermost, write neighbouring elements and the next convolution
+// reads it in place; a pool of the graph's row-major input stays
+// row-major.
+// CHECK-LABEL: func.func @pooled
+// CHECK: stride.relu {{.*}} -> <2x8x6x6xbf16, strides = [288, 1, 48, 8], offset = 0>
+// CHECK: %[[POOL:.*]] = stride.max {{.*}} -> <2x8x3x3xbf16, strides = [72, 1, 24, 8], offset = 0>
+// CHECK: stride.convolution %[[POOL]]
+// CHECK: %[[INPUT_POOL:.*]] = stride.max {{.*}} -> <2x8x3x3xbf16, strides = [72, 9, 3, 1], offset = 0>
+// CHECK: stride.convolution %[[INPUT_POOL]]
+func.func @pooled(%x: !stride.tensor<2x8x6x6xbf16>, %w: !stride.tensor<8x8x3x3xbf16>) -> (!stride.tensor<2x8x3x3xbf16>, !stride.tensor<2x8x3x3xbf16>) {
+  %c = stride.convolution %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<8x8x3x3xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %r = stride.relu %c : !stride.tensor<2x8x6x6xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %pool_f1 = stride.full -3.3895313892515355E+38 : !stride.tensor<2x8x6x1xbf16>
+  %pool_c1 = stride.cat %pool_f1, %r, %pool_f1 dim 3 : !stride.tensor<2x8x6x1xbf16>, !stride.tensor<2x8x6x6xbf16>, !stride.tensor<2x8x6x1xbf16> -> !stride.tensor<2x8x6x8xbf16>
+  %pool_f2 = stride.full -3.3895313892515355E+38 : !stride.tensor<2x8x1x8xbf16>
+  %pool_c2 = stride.cat %pool_f2, %pool_c1, %pool_f2 dim 2 : !stride.tensor<2x8x1x8xbf16>, !stride.tensor<2x8x6x8xbf16>, !stride.tensor<2x8x1x8xbf16> -> !stride.tensor<2x8x8x8xbf16>
+  %pool_w = stride.as_strided %pool_c2 : !stride.tensor<2x8x8x8xbf16> -> !stride.tensor<2x8x3x3x3x3xbf16, strides = [512, 64, 16, 2, 8, 1], offset = 0>
+  %pool = stride.max %pool_w dims [4, 5] : !stride.tensor<2x8x3x3x3x3xbf16, strides = [512, 64, 16, 2, 8, 1], offset = 0> -> !stride.tensor<2x8x3x3xbf16>
+  %c2 = stride.convolution %pool, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x3x3xbf16>, !stride.tensor<8x8x3x3xbf16> -> !stride.tensor<2x8x3x3xbf16>
+  %input_pool_f1 = stride.full -3.3895313892515355E+38 : !stride.tensor<2x8x6x1xbf16>
+  %input_pool_c1 = stride.cat %input_pool_f1, %x, %input_pool_f1 dim 3 : !stride.tensor<2x8x6x1xbf16>, !stride.tensor<2x8x6x6xbf16>, !stride.tensor<2x8x6x1xbf16> -> !stride.tensor<2x8x6x8xbf16>
+  %input_pool_f2 = stride.full -3.3895313892515355E+38 : !stride.tensor<2x8x1x8xbf16>
+  %input_pool_c2 = stride.cat %input_pool_f2, %input_pool_c1, %input_pool_f2 dim 2 : !stride.tensor<2x8x1x8xbf16>, !stride.tensor<2x8x6x8xbf16>, !stride.tensor<2x8x1x8xbf16> -> !stride.tensor<2x8x8x8xbf16>
+  %input_pool_w = stride.as_strided %input_pool_c2 : !stride.tensor<2x8x8x8xbf16> -> !stride.tensor<2x8x3x3x3x3xbf16, strides = [512, 64, 16, 2, 8, 1], offset = 0>
+  %input_pool = stride.max %input_pool_w dims [4, 5] : !stride.tensor<2x8x3x3x3x3xbf16, strides = [512, 64, 16, 2, 8, 1], offset = 0> -> !stride.tensor<2x8x3x3xbf16>
+  %c3 = stride.convolution %input_pool, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x3x3xbf16>, !stride.tensor<8x8x3x3xbf16> -> !stride.tensor<2x8x3x3xbf16>
+  return %c2, %c3 : !stride.tensor<2x8x3x3xbf16>, !stride.tensor<2x8x3x3xbf16>
+}
+
+// -----
+
+// An average over positions alone (ResNet's closing pool) is no batch
+// norm: its threads take neighbouring channels of a channels-last value,
+// which stays channels-last.
+// CHECK-LABEL: func.func @averaged
+// CHECK: stride.convolution {{.*}} -> <2x8x6x6xbf16, strides = [288, 1, 48, 8], offset = 0>
+// CHECK: stride.relu {{.*}} -> <2x8x6x6xbf16, strides = [288, 1, 48, 8], offset = 0>
+func.func @averaged(%x: !stride.tensor<2x8x6x6xbf16>, %w: !stride.tensor<8x8x3x3xbf16>) -> !stride.tensor<2x8xbf16> {
+  %c = stride.convolution %x, %w stride [1, 1] padding [1, 1] dilation [1, 1] groups 1 : !stride.tensor<2x8x6x6xbf16>, !stride.tensor<8x8x3x3xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %r = stride.relu %c : !stride.tensor<2x8x6x6xbf16> -> !stride.tensor<2x8x6x6xbf16>
+  %m = stride.mean %r dims [2, 3] : !stride.tensor<2x8x6x6xbf16> -> !stride.tensor<2x8xbf16>
+  return %m : !stride.tensor<2x8xbf16>
+}
