@@ -58,3 +58,48 @@ def RowMajorPointwise : Pass<"stride-row-major-pointwise",
   }];
   let dependentDialects = ["::stride::StrideDialect"];
 }
+
+def PointwiseMemoryOrder : Pass<"stride-pointwise-memory-order",
+                                "::mlir::func::FuncOp"> {
+  let summary = "Compute each pointwise result packed in a permuted order "
+                "in that order: over the permuted shape, row-major";
+  let description = [{
+    A kernel iterates over the logical shape of its outputs, innermost dim
+    fastest. A pointwise result packed in another order (a channels-last
+    image, `[N, C, H, W]` with strides `[H W C, 1, W C, C]`) was then
+    written a channel count apart from thread to thread, or staged as a
+    transpose that it is not (0.22 ms per residual add and ReLU of
+    ResNet-50's `[64, 256, 56, 56]` on an H200, where reading and writing
+    its 307 MB takes 0.08: bench/NOTES.md section 66). This pass computes
+    such a result in its memory order instead: the op reads its operands
+    through a `stride.permute` into that order and writes a row-major
+    result of the permuted shape, and a `stride.permute` back gives its
+    readers exactly the type they read before. Pointwise ops commute with
+    permutes, so the elements are the same; the views fuse into the
+    kernels (`stride-fuse`), whose loops then run along memory.
+
+    It takes every op with the `Elementwise` trait and one result of rank
+    2 or more and static sizes, packed from element 0 in an order that is
+    not row-major, whose operands have its shape, and that no `return`
+    reads (the graph's outputs stay fresh buffers). Runs after the
+    convolution and matmul layout passes (which decide layouts on the
+    values as the graph has them) and before `stride-fold-constants` and
+    `stride-fuse`.
+
+    Before (types shortened; `cl` is channels-last):
+
+    ```mlir
+    %s = stride.add %c, %r : <2x8x4x4, cl>, <2x8x4x4, cl> -> <2x8x4x4, cl>
+    ```
+
+    After:
+
+    ```mlir
+    %pc = stride.permute %c dims [0, 2, 3, 1] : ... -> <2x4x4x8>
+    %pr = stride.permute %r dims [0, 2, 3, 1] : ... -> <2x4x4x8>
+    %a = stride.add %pc, %pr : <2x4x4x8>, <2x4x4x8> -> <2x4x4x8>
+    %s = stride.permute %a dims [0, 3, 1, 2] : <2x4x4x8> -> <2x8x4x4, cl>
+    ```
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}

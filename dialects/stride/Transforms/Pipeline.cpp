@@ -113,6 +113,9 @@ void stride::buildStridePipeline(OpPassManager &pm,
       createMatmulLayout(
           MatmulLayoutOptions{options.skinnyProducts, options.padOperandRows,
                               options.padContraction}));
+  // Pointwise results packed in a permuted order (channels-last images)
+  // computed along memory.
+  pm.addNestedPass<func::FuncOp>(createPointwiseMemoryOrder());
   // What the passes above compute from constants only (folded batch norms,
   // weights copied into channels-last or padded) is computed now, once,
   // instead of by a kernel at every run.
