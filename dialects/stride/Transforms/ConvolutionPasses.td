@@ -88,14 +88,22 @@ def ConvolutionLayout : Pass<"stride-convolution-layout",
       returned value keeps the layout the graph gave it), gets the
       channels-last strides `[H W C, 1, W C, C]` (3-D: `[D H W C, 1, ..]`),
       unless it, or a same-shaped pointwise result computed from it, is
-      reduced per channel over its images (a batch norm's statistics in
-      training, the sums of its backward): a channel of a channels-last
+      reduced per channel over its images (over dim 0 and positions,
+      keeping dim 1: a batch norm's statistics in training, the sums of
+      its backward; an average over positions alone is no such
+      reduction): a channel of a channels-last
       tensor is strided by the channel count, so the fused per-channel
       reduction would read each element from its own memory sector, while
       cuDNN converts a row-major convolution for a fraction of that;
     - then each pointwise (`Elementwise`) reader of a channels-last value,
       of the same shape, whose own result is owned in the same sense, gets
-      the channels-last strides too, and so on.
+      the channels-last strides too, and so on;
+    - then each pooling of a channels-last image (a reduction over dims 2
+      and up, whose windows are read through views and the `cat`s of
+      `full` blocks that pad them from a value packed channels-last) whose
+      result is owned gets channels-last strides, and its pointwise
+      readers after it: its threads take the outputs channels innermost,
+      as their reads lie, and so write neighbouring elements.
 
     Nothing else changes: a reader of another kind (pooling's padding,
     a reduction) reads the channels-last value through its strides, and
@@ -141,7 +149,12 @@ def ConvolutionLibrary : Pass<"stride-convolution-library",
       transposed ones (cuDNN's data gradient of the matching forward) where
       each `output_padding` is below its stride. The others (f64, a
       transposed convolution whose `output_padding` is only below the
-      dilation) are decomposed.
+      dilation) are decomposed, and so is a pointwise convolution (every
+      kernel dim 1, stride 1, no padding, one group, f16 or bf16) whose
+      input and result are both packed channels-last: it is one cuBLASLt
+      product as it stands, with its bias and a ReLU after it in the
+      product's epilogue, faster than cuDNN's engines (ResNet-50's
+      1x1 convolutions, bench/NOTES.md section 66).
     - `library`: the same, and a convolution cuDNN does not take is an
       error at the op.
     - `generated`: none; every convolution is decomposed.

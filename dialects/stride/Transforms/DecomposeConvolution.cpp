@@ -169,6 +169,8 @@ private:
     Value columns = ops.viewOrCopy(win, {g.groups, batch * positions, reduced});
     Value wt = ops.transpose(w);
     Value product = ops.matmul(columns, wt);
+    if (g.groups == 1)
+      product = withProductBias(product);
     Dims grouped{g.groups, batch};
     grouped.insert(grouped.end(), out->begin() + 2, out->end());
     grouped.push_back(outPerGroup);
@@ -246,11 +248,24 @@ private:
     return ops.viewOrCopy(w, flat);
   }
 
-  /// `y` [N, C_out, Y..] plus the bias, if any, into the op's result type.
+  /// The product [1, N * P, C_out] of a channels-last result of one group
+  /// plus the bias, if any, broadcast over its rows: the form whose add
+  /// stride-fuse folds into cuBLASLt's epilogue (matmul.md, "Epilogues").
+  Value withProductBias(Value product) {
+    Value bias = op.getBias();
+    if (!bias)
+      return product;
+    biasAdded = true;
+    Value broadcast = ops.expandTo(bias, typeOf(product));
+    return AddOp::create(b, loc, typeOf(product), product, broadcast);
+  }
+
+  /// `y` [N, C_out, Y..] plus the bias, if any (and not added to the
+  /// product already), into the op's result type.
   Value withBias(Value y) {
     StridedTensorType type = op.getResult().getType();
     Value bias = op.getBias();
-    if (!bias)
+    if (!bias || biasAdded)
       return ops.into(y, type);
     Dims column(shapeOf(y).size() - 1, 1);
     column[0] = shapeOf(bias)[0];
@@ -283,6 +298,7 @@ private:
   Type element;
   OpsBefore ops;
   bool channelsLast;
+  bool biasAdded = false;
 };
 
 /// The weight gradient `op` as a forward convolution with the batch as

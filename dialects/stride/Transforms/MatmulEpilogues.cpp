@@ -81,15 +81,36 @@ bool foldBias(MatmulOp matmul) {
   return true;
 }
 
+/// The product as the graph reads it (readProduct), or the last of a chain
+/// of views of it that each have one reader: a convolution's product
+/// [N * P, C_out] viewed back as its channels-last result.
+Value viewedProduct(MatmulOp matmul) {
+  Value value = readProduct(matmul);
+  while (value.hasOneUse()) {
+    auto view = dyn_cast<ViewOpInterface>(*value.getUsers().begin());
+    if (!view)
+      break;
+    value = view->getResult(0);
+  }
+  return value;
+}
+
 /// cuBLASLt's GELU epilogue is less exact than the tolerances of every
 /// dtype on the H100 (f32 1.6e-5 relative, bf16 1.4e-2, against PyTorch's
-/// `addmm` then `gelu`: python-free-docs/matmul.md, "Accuracy"), so only ReLU folds.
+/// `addmm` then `gelu`: python-free-docs/matmul.md, "Accuracy"), so only
+/// ReLU folds. It folds through views of the product that only it reads:
+/// a ReLU of a view is the view of the ReLU, where the ReLU's result has
+/// the view's layout (it then reads the view in place of its result).
 void foldActivation(MatmulOp matmul) {
-  Operation *user = soleFoldableUser(matmul);
-  if (!isa_and_nonnull<ReluOp>(user))
+  Value viewed = viewedProduct(matmul);
+  if (!viewed.hasOneUse())
+    return;
+  auto relu = dyn_cast<ReluOp>(*viewed.getUsers().begin());
+  if (!relu || relu.getType() != viewed.getType())
     return;
   matmul.setEpilogue(MatmulEpilogue::relu);
-  absorb(matmul, user);
+  relu.getResult().replaceAllUsesWith(viewed);
+  relu.erase();
 }
 
 /// A product whose graph asks for the GELU epilogue gets a

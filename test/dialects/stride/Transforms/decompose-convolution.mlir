@@ -8,13 +8,13 @@
 // RUN: stride-opt %s --stride-decompose-convolution | FileCheck %s
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: stride-opt %s --stride-decompose-convolution -o %t/decomposed.mlir
-// RUN: for e in grouped pointwise_nhwc nhwc_result depthwise_nhwc transposed transposed_crop conv3d weight_gradient weight_gradient_1d_f64 weight_gradient_nhwc; do \
+// RUN: for e in grouped pointwise_nhwc nhwc_result nhwc_result_bias depthwise_nhwc transposed transposed_crop conv3d weight_gradient weight_gradient_1d_f64 weight_gradient_nhwc; do \
 // RUN:   stride-run %s --reference --entry=$e --random-inputs --seed 3 --output-dir %t/$e && \
 // RUN:   stride-run %t/decomposed.mlir --reference --entry=$e --random-inputs --seed 3 --expect %t/$e || exit 1; \
 // RUN: done | FileCheck %s --check-prefix=SAME
 // RUN: stride-run %s --reference --entry=bf16 --random-inputs --seed 3 --output-dir %t/bf16
 // RUN: stride-run %t/decomposed.mlir --reference --entry=bf16 --random-inputs --seed 3 --expect %t/bf16 --rtol 2e-2 | FileCheck %s --check-prefix=BF16
-// SAME-COUNT-10: result0: match
+// SAME-COUNT-11: result0: match
 // SAME-NOT: MISMATCH
 // BF16: result0: match
 
@@ -73,6 +73,21 @@ func.func @pointwise_nhwc(%x: !pw, %w: !stride.tensor<8x3x1x1xf32>) -> !stride.t
 func.func @nhwc_result(%x: !pw, %w: !stride.tensor<8x3x1x1xf32>) -> !pwout {
   %y = stride.convolution %x, %w stride [1, 1] padding [0, 0] dilation [1, 1] groups 1
       : !pw, !stride.tensor<8x3x1x1xf32> -> !pwout
+  return %y : !pwout
+}
+
+// With a bias, one group: the bias is added to the product [1, N * P, C_out]
+// (broadcast over its rows), the form stride-fuse folds into cuBLASLt's
+// epilogue, before the product is viewed as the image.
+// CHECK-LABEL: func.func @nhwc_result_bias
+// CHECK:       %[[P:.*]] = stride.matmul {{.*}} -> <1x30x8xf32
+// CHECK-NEXT:  %[[B:.*]] = stride.expand %arg2 {{.*}} -> <1x30x8xf32, strides = [0, 0, 1], offset = 0>
+// CHECK-NEXT:  stride.add %[[P]], %[[B]]
+// CHECK-NOT:   stride.add
+// CHECK:       return
+func.func @nhwc_result_bias(%x: !pw, %w: !stride.tensor<8x3x1x1xf32>, %b: !stride.tensor<8xf32>) -> !pwout {
+  %y = stride.convolution %x, %w bias %b stride [1, 1] padding [0, 0] dilation [1, 1] groups 1
+      : !pw, !stride.tensor<8x3x1x1xf32>, !stride.tensor<8xf32> -> !pwout
   return %y : !pwout
 }
 
