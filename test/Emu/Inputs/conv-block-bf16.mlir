@@ -1,8 +1,7 @@
 // A bf16 ResNet-style block (python-free-docs/convolution.md): a 3x3
 // convolution with bias, ReLU, a 1x1 convolution, the residual add and a
-// ReLU, then a strided, grouped 3x3 convolution returned. Under the default
-// pipeline the 3x3 convolutions are cudnn.convolution steps, the 1x1 (its
-// input and result channels-last) a cuBLASLt product, and the
+// ReLU, then a strided, grouped 3x3 convolution returned. By default the 3x3
+// ones are cudnn.convolution steps, the 1x1 a cuBLASLt product, and the
 // intermediates are channels-last (stride-convolution-layout).
 func.func @block(%x: !stride.tensor<2x8x6x6xbf16>, %w1: !stride.tensor<8x8x3x3xbf16>,
                  %b1: !stride.tensor<8xbf16>, %w2: !stride.tensor<8x8x1x1xbf16>,
