@@ -78,8 +78,9 @@ def PointwiseMemoryOrder : Pass<"stride-pointwise-memory-order",
     permutes, so the elements are the same; the views fuse into the
     kernels (`stride-fuse`), whose loops then run along memory.
 
-    It takes every op with the `Elementwise` trait and one result of rank
-    2 or more and static sizes, packed from element 0 in an order that is
+    It takes every op of the function's body (not of a hand-written
+    kernel's) with the `Elementwise` trait and one result of rank 2 or
+    more and static sizes, packed from element 0 in an order that is
     not row-major, whose operands have its shape, and that no `return`
     reads (the graph's outputs stay fresh buffers). Runs after the
     convolution and matmul layout passes (which decide layouts on the

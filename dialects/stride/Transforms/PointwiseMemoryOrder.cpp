@@ -40,7 +40,10 @@ StridedTensorType rowMajorOf(StridedTensorType type, ArrayRef<int64_t> order) {
 /// The order, outermost first, in which `op`'s result is packed, where it
 /// is a pointwise result this pass computes in that order; else nothing.
 std::optional<SmallVector<int64_t>> permutedOrder(Operation *op) {
-  if (!op->hasTrait<Elementwise>() || op->getNumResults() != 1)
+  // Ops of the function itself: a hand-written kernel's body is its
+  // author's.
+  if (!op->hasTrait<Elementwise>() || op->getNumResults() != 1 ||
+      !isa<func::FuncOp>(op->getParentOp()))
     return std::nullopt;
   auto type = dyn_cast<StridedTensorType>(op->getResult(0).getType());
   if (!type || type.isSymbolic() || type.getRank() < 2 ||
