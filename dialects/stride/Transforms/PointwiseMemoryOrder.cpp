@@ -59,11 +59,7 @@ std::optional<SmallVector<int64_t>> permutedOrder(Operation *op) {
         return !t || t.isSymbolic() || t.getShape() != type.getShape();
       }))
     return std::nullopt;
-  SmallVector<int64_t> order =
-      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-  ArrayRef<int64_t> strides = type.getStrides();
-  llvm::stable_sort(order,
-                    [&](int64_t a, int64_t b) { return strides[a] > strides[b]; });
+  SmallVector<int64_t> order = llvm::to_vector(dimOrderByStride(type.getStrides()));
   if (!isPackedIn(type, order))
     return std::nullopt;
   // The permute back must give the readers exactly the type they read

@@ -16,6 +16,7 @@
 #define STRIDE_DIALECTS_STRIDE_TRANSFORMS_STRIDEORDERS_H
 
 #include "dialects/stride/IR/StrideOps.h"
+#include "stride/Support/Layout.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
@@ -47,12 +48,7 @@ inline bool isPackedIn(StridedTensorType type, llvm::ArrayRef<int64_t> order) {
 /// Whether `type`'s elements are packed in some nesting of its dims (a
 /// permutation of a row-major layout): its dims by decreasing stride.
 inline bool isPackedInSomeOrder(StridedTensorType type) {
-  llvm::SmallVector<int64_t> order =
-      llvm::to_vector(llvm::seq<int64_t>(0, type.getRank()));
-  llvm::ArrayRef<int64_t> strides = type.getStrides();
-  llvm::stable_sort(order,
-                    [&](int64_t a, int64_t b) { return strides[a] > strides[b]; });
-  return isPackedIn(type, order);
+  return isPackedIn(type, dimOrderByStride(type.getStrides()));
 }
 
 /// [0, 1, .., rank - 1]: row-major (NCHW).
