@@ -4,7 +4,7 @@
 set -euo pipefail
 
 STRIDE_PACKAGES=(
-  cmake ninja-build g++ ccache python3 python3-numpy
+  cmake ninja-build g++ ccache python3 python3-numpy python3-psutil
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
   libfmt-dev libgtest-dev
   flatbuffers-compiler libflatbuffers-dev

@@ -14,10 +14,11 @@
 //
 // Execution model: a launch runs its blocks one after another, first to last
 // or, with STRIDE_EMU_BLOCKS=reverse, last to first (the blocks of a
-// thread-block cluster together); the threads of a block run concurrently
-// as std::threads, so __syncthreads is a real barrier and __shared__ (a
-// function-local static) is shared by exactly the threads of one block. The
-// blocks of a cluster run concurrently: each gets its own STRIDE_SHARED
+// thread-block cluster together); the threads of a block run as fibers
+// (EmuFibers.h says how and why), each until it waits at a barrier, so
+// __syncthreads is a real barrier and __shared__ (a function-local static)
+// is shared by exactly the threads of one block. The
+// blocks of a cluster run together: each gets its own STRIDE_SHARED
 // arrays, stride_cluster_sync is a barrier over the cluster's threads and
 // stride_cluster_read reads another block's array. A block's array read
 // that way must hold, until the next cluster barrier, what the last one
@@ -26,8 +27,8 @@
 // this row's, where a barrier is missing), so the barrier checks it and the
 // run ends with an error; so does a read after a cluster's last barrier
 // (its block may have left). Warp shuffles exchange values through a per-warp
-// barrier: a shuffle that not all 32 lanes reach deadlocks, which the runner
-// reports as a time-out (on a GPU it would be undefined behaviour).
+// barrier: a shuffle that not all 32 lanes reach deadlocks, which the
+// emulator reports as an error (on a GPU it would be undefined behaviour).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +36,6 @@
 #define STRIDE_TEST_EMU_CUDAEMULATION_H
 
 #include <atomic>
-#include <barrier>
 #include <bit>
 #include <cmath>
 #include <cstddef>
@@ -49,6 +49,7 @@
 #include <string>
 #include <vector>
 
+#include "EmuFibers.h"
 #include "HalfBits.h"
 
 #define __global__
@@ -67,7 +68,7 @@ struct dim3 {
 namespace stride_emu {
 
 struct Warp {
-  std::barrier<> barrier{32};
+  FiberBarrier<> barrier{32};
   uint64_t slots[32];
 };
 
@@ -86,7 +87,7 @@ struct Block {
     for (auto &w : warps)
       w = std::make_unique<Warp>();
   }
-  std::barrier<> barrier;
+  FiberBarrier<> barrier;
   std::vector<std::unique_ptr<Warp>> warps;
   /// The block's STRIDE_SHARED arrays by name, made by its first thread to
   /// reach the declaration.
@@ -107,7 +108,7 @@ struct ClusterBarrierCheck {
 struct Cluster {
   explicit Cluster(unsigned threads)
       : barrier(threads, ClusterBarrierCheck{this}) {}
-  std::barrier<ClusterBarrierCheck> barrier;
+  FiberBarrier<ClusterBarrierCheck> barrier;
   std::vector<Block *> blocks;
   std::vector<std::map<std::string, std::vector<unsigned char>>> atBarrier;
 

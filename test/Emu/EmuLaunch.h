@@ -14,7 +14,7 @@
 // defines `stride_emu_launch`, the one symbol stride-emu looks up in the
 // shared library: it runs one launch of the plan, block after block (a
 // cluster's blocks together; last to first with STRIDE_EMU_BLOCKS=reverse),
-// each block's threads as concurrent std::threads.
+// each block's threads as fibers (EmuFibers.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +25,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <thread>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -60,8 +59,14 @@ struct KernelEntry {
   unsigned clusterBlocks;
 };
 
+/// The calling thread's fiber scheduler, whose stacks serve every launch.
+inline FiberScheduler &fiberScheduler() {
+  static thread_local FiberScheduler scheduler;
+  return scheduler;
+}
+
 /// Runs the blocks `first`.. of a cluster of `blocks` blocks along x, each
-/// of `block` threads, all concurrently.
+/// of `block` threads, all together (a fiber per thread).
 inline void runCluster(const KernelEntry &kernel, dim3 first, unsigned blocks,
                        const unsigned *block, const uint64_t *args) {
   unsigned threads = block[0] * block[1] * block[2];
@@ -72,19 +77,19 @@ inline void runCluster(const KernelEntry &kernel, dim3 first, unsigned blocks,
     members.back()->cluster = &cluster;
     cluster.blocks.push_back(members.back().get());
   }
-  std::vector<std::thread> pool;
-  pool.reserve(threads * blocks);
+  std::vector<Fiber> fibers(threads * blocks);
   for (unsigned b = 0; b < blocks; ++b)
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&, b, t] {
+    for (unsigned t = 0; t < threads; ++t) {
+      Fiber &fiber = fibers[b * threads + t];
+      fiber.enter = [&, b, t] {
         stride_emu::blockIdx = {first.x + b, first.y, first.z};
         stride_emu::threadIdx = {t % block[0], t / block[0] % block[1],
                                  t / (block[0] * block[1])};
         stride_emu::currentBlock = members[b].get();
-        kernel.invoke(args);
-      });
-  for (std::thread &th : pool)
-    th.join();
+      };
+      fiber.body = [&] { kernel.invoke(args); };
+    }
+  fiberScheduler().run(fibers);
   cluster.checkReads(/*atEnd=*/true);
 }
 
