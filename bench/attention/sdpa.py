@@ -6,7 +6,8 @@ shapes of GPT-2 (12 heads x 64), LLaMA (32 query heads, 8 key/value heads x
 128) and BERT (12 x 64 with a padding mask), and prints each backend's error
 against an f32 reference computed from the same (rounded) inputs.
 
-  sdpa.py torch [--tokens 128,512,...] [--dtypes bf16,f16,f32] [--json FILE]
+  sdpa.py torch [--tokens 128,512,...] [--dtypes bf16,f16,f32]
+                [--models gpt2,llama,bert] [--causal both|yes|no] [--json FILE]
       time PyTorch's backends alone, print a table, write every figure to FILE
   sdpa.py run --bin DIR [--work DIR] [same options]
       the same, and Stride beside them in the same run: for each case a graph
@@ -15,7 +16,8 @@ against an f32 reference computed from the same (rounded) inputs.
       on the same inputs; its outputs are checked against the f32 reference
       beside PyTorch's backends' errors
 
-Times are medians of CUDA-event timings over warm, repeated calls; the
+Times are medians over 30 warm samples, each the mean of 10 back-to-back
+calls between two CUDA events (as stride-run-gpu --bench times Stride); the
 backward is timed as forward + backward minus forward. With `run`, the
 fastest fused backend of each direction is timed again after Stride (the
 GPU's clocks drift over a long run, and Stride's timing comes last), and
@@ -93,7 +95,19 @@ def rel_err(x, ref):
             torch.linalg.vector_norm(ref)).item()
 
 
+# Calls per timed sample: stride-run-gpu --bench times the mean of 10
+# launches between two events (tools/benchmark, kLaunchesPerTimedSample),
+# so PyTorch's calls are timed the same way. With one call per sample,
+# PyTorch's 30 samples kept the GPU busy for 1/10 of Stride's 300 launches;
+# at LLaMA 1 x 8192 f16 the H200 then ran the same cuDNN kernel at a median
+# of 1.71 ms for PyTorch and 1.85 ms for Stride (both 1.64 ms alone under
+# ncu): the clocks of a longer run, not a slower kernel.
+CALLS_PER_SAMPLE = 10
+
+
 def time_ms(fn, repeat=30):
+    """The median over `repeat` samples of the mean time of CALLS_PER_SAMPLE
+    back-to-back calls of `fn`."""
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
@@ -102,10 +116,11 @@ def time_ms(fn, repeat=30):
         start = torch.cuda.Event(enable_timing=True)
         end = torch.cuda.Event(enable_timing=True)
         start.record()
-        fn()
+        for _ in range(CALLS_PER_SAMPLE):
+            fn()
         end.record()
         end.synchronize()
-        times.append(start.elapsed_time(end))
+        times.append(start.elapsed_time(end) / CALLS_PER_SAMPLE)
     return statistics.median(times)
 
 
@@ -119,6 +134,10 @@ def run_torch(args):
     torch.backends.cudnn.allow_tf32 = False
     results = {}
     for name, model, b, hq, hkv, s, d, causal, dt in cases(args.tokens, args.dtypes):
+        if args.models and model not in args.models:
+            continue
+        if args.causal != "both" and causal != (args.causal == "yes"):
+            continue
         q, k, v, mask = make_inputs(model, b, hq, hkv, s, d, causal, dt)
         grad = torch.randn(b, hq, s, d, device="cuda").to(q.dtype)
         ref = reference(q, k, v, mask, causal, grad) if s <= args.ref_tokens else None
@@ -357,6 +376,10 @@ def add_case_options(t):
                    type=lambda x: [int(v) for v in x.split(",")])
     t.add_argument("--dtypes", default="bf16,f16,f32",
                    type=lambda x: x.split(","))
+    t.add_argument("--models", type=lambda x: x.split(","),
+                   help="only these of gpt2,llama,bert (default: all)")
+    t.add_argument("--causal", choices=("both", "yes", "no"), default="both",
+                   help="only the causal or the non-causal cases")
     t.add_argument("--ref-tokens", type=int, default=4096,
                    help="compute the f32 reference (and errors) up to this many tokens")
     t.add_argument("--math-tokens", type=int, default=4096,
