@@ -106,6 +106,14 @@ std::string cudnnRefusal(ConvolutionWeightGradientOp op) {
 /// cuDNN's runtime-fusion engines read channels in vectors of 16 bytes.
 constexpr int64_t kFusedChannelBytes = 16;
 
+/// Whether `op` is a forward convolution of one group in f16 or bf16: what
+/// both cuDNN's runtime-fusion engines and the cuBLASLt product take.
+bool isOneGroupHalfForward(ConvolutionOp op) {
+  Type element = op.getResult().getType().getElementType();
+  return !op.getTransposed() && op.getGroups() == 1 &&
+         (element.isF16() || element.isBF16());
+}
+
 /// Whether `op` is one matrix product as it stands, which the
 /// decomposition hands to cuBLASLt: a pointwise (every kernel dim 1)
 /// convolution of stride 1, no padding and one group, in f16 or bf16,
@@ -121,7 +129,6 @@ bool runsAsOneProduct(ConvolutionOp op) {
   if (input.isSymbolic() || result.isSymbolic())
     return false;
   ConvolutionGeometry g = op.getGeometry();
-  Type element = result.getElementType();
   auto ones = [](ArrayRef<int64_t> values) {
     return llvm::all_of(values, [](int64_t v) { return v == 1; });
   };
@@ -129,7 +136,7 @@ bool runsAsOneProduct(ConvolutionOp op) {
     return llvm::all_of(values, [](int64_t v) { return v == 0; });
   };
   int64_t rank = result.getRank();
-  return !g.transposed && g.groups == 1 && (element.isF16() || element.isBF16()) &&
+  return isOneGroupHalfForward(op) &&
          ones(ArrayRef<int64_t>(g.weight).drop_front(2)) && ones(g.stride) &&
          zeros(g.padding) && rank >= 4 &&
          cudnnReadsInPlace(input, channelsLast(rank)) &&
@@ -145,10 +152,8 @@ bool runsAsOneProduct(ConvolutionOp op) {
 /// into the next kernel).
 bool cudnnAddsBias(ConvolutionOp op) {
   StridedTensorType result = op.getResult().getType();
-  Type element = result.getElementType();
   int64_t lanes = kFusedChannelBytes / 2; // f16, bf16
-  return !op.getTransposed() && (element.isF16() || element.isBF16()) &&
-         op.getGroups() == 1 &&
+  return isOneGroupHalfForward(op) &&
          op.getInput().getType().getShape()[1] % lanes == 0 &&
          result.getShape()[1] % lanes == 0 &&
          isPackedIn(result, channelsLast(result.getRank()));

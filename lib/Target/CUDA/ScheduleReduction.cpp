@@ -17,6 +17,7 @@
 
 #include "dialects/stride/Analysis/RowSplit.h"
 #include "stride/Support/DType.h"
+#include "stride/Support/Layout.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -363,18 +364,18 @@ void Scheduler::scheduleRowsOfSymbolicLength(const SizeExpr &rows,
 
 namespace {
 
-/// `type`'s dims in memory order (outermost first), dims of size 1 first;
-/// empty where that is row-major.
+/// `type`'s dims in memory order (outermost first), dims of size 1 first
+/// (in dim order: their strides say nothing); empty where that is
+/// row-major.
 SmallVector<int64_t> memoryOrder(StridedTensorType type) {
-  ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
-  SmallVector<int64_t> order, sized;
-  for (int64_t d = 0, e = shape.size(); d < e; ++d)
-    (shape[d] == 1 ? order : sized).push_back(d);
-  llvm::stable_sort(sized,
-                    [&](int64_t a, int64_t b) { return strides[a] > strides[b]; });
-  if (llvm::is_sorted(sized))
+  ArrayRef<int64_t> shape = type.getShape();
+  Dims byStride = dimOrderByStride(type.getStrides());
+  SmallVector<int64_t> order(byStride.begin(), byStride.end());
+  auto sized = std::stable_partition(order.begin(), order.end(),
+                                     [&](int64_t d) { return shape[d] == 1; });
+  std::sort(order.begin(), sized);
+  if (std::is_sorted(sized, order.end()))
     return {};
-  order.append(sized);
   return order;
 }
 
