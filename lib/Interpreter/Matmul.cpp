@@ -39,7 +39,8 @@ double applyEpilogue(MatmulEpilogue epilogue, double x) {
 } // namespace
 
 /// Each element of the product is a sum in double over the contracted dim
-/// of the operands' values plus the bias, rounded once to the result type
+/// of the operands' values plus the addend and the bias, rounded once to
+/// the result type
 /// (as PyTorch's `addmm` and `F.linear`, and cuBLASLt, which adds the bias
 /// to its accumulator), then the epilogue applies as the separate `relu` /
 /// `gelu_tanh` would (rounded). A separate `add` of a bias in f16 or bf16
@@ -48,6 +49,7 @@ double applyEpilogue(MatmulEpilogue epilogue, double x) {
 Status Interpreter::matmul(MatmulOp op) {
   const Tensor &lhs = get(op.getLhs()), &rhs = get(op.getRhs());
   const Tensor *bias = op.getBias() ? &get(op.getBias()) : nullptr;
+  const Tensor *addend = op.getAddend() ? &get(op.getAddend()) : nullptr;
   Tensor out = allocate(typeOf(op.getResult()));
   size_t rank = out.layout.shape.size();
   int64_t contracted = lhs.layout.shape[rank - 1];
@@ -59,6 +61,8 @@ Status Interpreter::matmul(MatmulOp op) {
       b[rank - 2] = k;
       sum += lhs.getF(lhs.address(a)) * rhs.getF(rhs.address(b));
     }
+    if (addend)
+      sum += addend->getF(addend->address(index));
     if (bias)
       sum += bias->getF(bias->address({index[rank - 1]}));
     double biased = roundFloat(out.dtype, sum);

@@ -88,7 +88,8 @@ const std::vector<std::string> kFields = {
     "dtype",    "compute",  "epilogue", "m",        "n",
     "k",        "batch",    "transa",   "transb",   "lda",
     "ldb",      "ldd",      "stride_a", "stride_b", "stride_d",
-    "offset_a", "offset_b", "offset_bias", "offset_d", "workspace_bytes"};
+    "offset_a", "offset_b", "offset_bias", "offset_c", "offset_d",
+    "workspace_bytes"};
 
 /// A stored matrix operand of cuBLASLt (column-major): `rows` x `cols`
 /// with leading dimension `ld`, `batch` of them `stride` elements apart,
@@ -105,13 +106,19 @@ struct MatmulProblem {
   const EpilogueEntry *epilogue = nullptr;
   int64_t m = 0, n = 0, k = 0, batch = 0, transa = 0, transb = 0;
   int64_t lda = 0, ldb = 0, ldd = 0, strideA = 0, strideB = 0, strideD = 0;
-  int64_t offsetA = 0, offsetB = 0, offsetBias = 0, offsetD = 0;
+  int64_t offsetA = 0, offsetB = 0, offsetBias = 0, offsetC = 0, offsetD = 0;
   int64_t workspaceBytes = 0;
+  /// Whether C, an addend read with D's layout from `offset_c`, is added
+  /// to the product (beta 1) before the bias and the activation; the
+  /// descriptor has `offset_c` exactly then.
+  bool addend = false;
 
-  // The step's buffers: A, B, bias (only with a bias epilogue), D, workspace.
-  size_t numBuffers() const { return epilogue->bias ? 5 : 4; }
+  // The step's buffers: A, B, bias (only with a bias epilogue), C (only
+  // with an addend), D, workspace.
+  size_t numBuffers() const { return 4 + epilogue->bias + addend; }
   size_t biasBuffer() const { return 2; }
-  size_t dBuffer() const { return epilogue->bias ? 3 : 2; }
+  size_t cBuffer() const { return 2 + epilogue->bias; }
+  size_t dBuffer() const { return 2 + epilogue->bias + addend; }
   size_t workspaceBuffer() const { return numBuffers() - 1; }
 
   Operand a() const {
@@ -122,6 +129,7 @@ struct MatmulProblem {
     return transb ? Operand{"B", n, k, ldb, batch, strideB, offsetB}
                   : Operand{"B", k, n, ldb, batch, strideB, offsetB};
   }
+  Operand c() const { return {"C", m, n, ldd, batch, strideD, offsetC}; }
   Operand d() const { return {"D", m, n, ldd, batch, strideD, offsetD}; }
   Operand bias() const { return {"the bias", m, 1, m, 1, 0, offsetBias}; }
 
@@ -140,14 +148,19 @@ struct MatmulProblem {
     return {int64_t(dtype->type), int64_t(compute->type),
             int64_t(epilogue->epilogue), m, n, k, batch, transa, transb, lda,
             ldb, ldd, strideA, strideB, strideD, workspaceBytes,
-            alignment(offsetA), alignment(offsetB), alignment(offsetD)};
+            alignment(offsetA), alignment(offsetB), alignment(offsetD),
+            addend, addend ? alignment(offsetC) : 0};
   }
 
   /// "f32 (compute 32f), epilogue 'gelu_bias', m=768 n=8192 k=3072
   /// batch=1, transa=0 transb=0, lda=768 ldb=3072 ldd=768, ...".
   std::string describe() const {
     return std::string(dtype->name) + " (compute " + compute->name +
-           "), epilogue " + quoted(epilogue->name) + ", m=" + str(m) +
+           "), epilogue " + quoted(epilogue->name) +
+           (addend ? ", C added (alignment " + str(alignment(offsetC)) +
+                         " bytes)"
+                   : std::string()) +
+           ", m=" + str(m) +
            " n=" + str(n) + " k=" + str(k) + " batch=" + str(batch) +
            ", transa=" + str(transa) + " transb=" + str(transb) +
            ", lda=" + str(lda) + " ldb=" + str(ldb) + " ldd=" + str(ldd) +
@@ -176,6 +189,9 @@ void readFields(DescriptorReader &r, MatmulProblem &p) {
   p.offsetA = r.integer("offset_a");
   p.offsetB = r.integer("offset_b");
   p.offsetBias = r.integer("offset_bias");
+  p.addend = r.has("offset_c");
+  if (p.addend)
+    p.offsetC = r.integer("offset_c");
   p.offsetD = r.integer("offset_d");
   p.workspaceBytes = r.integer("workspace_bytes");
   r.refuseUnknownFields();
@@ -208,7 +224,8 @@ void checkRanges(DescriptorReader &r, const MatmulProblem &p) {
        {std::pair{"stride_a", p.strideA}, {"stride_b", p.strideB},
         {"stride_d", p.strideD}, {"offset_a", p.offsetA},
         {"offset_b", p.offsetB}, {"offset_bias", p.offsetBias},
-        {"offset_d", p.offsetD}, {"workspace_bytes", p.workspaceBytes}})
+        {"offset_c", p.offsetC}, {"offset_d", p.offsetD},
+        {"workspace_bytes", p.workspaceBytes}})
     atLeast(name, value, 0);
   for (auto [name, value] : {std::pair{"transa", p.transa}, {"transb", p.transb}})
     if (value != 0 && value != 1)
@@ -256,10 +273,11 @@ void checkOperand(DescriptorReader &r, const Operand &o, int64_t elementBytes,
 void checkBuffers(DescriptorReader &r, const MatmulProblem &p,
                   const std::vector<int64_t> &bufferBytes) {
   if (bufferBytes.size() != p.numBuffers()) {
-    r.fail("with epilogue " + quoted(p.epilogue->name) + " takes " +
+    r.fail("with epilogue " + quoted(p.epilogue->name) +
+           (p.addend ? " and an addend" : "") + " takes " +
            str(p.numBuffers()) + " buffers (A, B, " +
-           (p.epilogue->bias ? "bias, " : "") + "D, workspace), but the "
-           "step has " + str(bufferBytes.size()));
+           (p.epilogue->bias ? "bias, " : "") + (p.addend ? "C, " : "") +
+           "D, workspace), but the step has " + str(bufferBytes.size()));
     return;
   }
   int64_t bytes = p.dtype->bytes;
@@ -268,6 +286,8 @@ void checkBuffers(DescriptorReader &r, const MatmulProblem &p,
   checkOperand(r, p.d(), bytes, bufferBytes[p.dBuffer()]);
   if (p.epilogue->bias)
     checkOperand(r, p.bias(), bytes, bufferBytes[p.biasBuffer()]);
+  if (p.addend)
+    checkOperand(r, p.c(), bytes, bufferBytes[p.cBuffer()]);
   if (p.batch > 1 && p.strideD / p.n < p.ldd)
     r.fail("gives D a batch stride of " + str(p.strideD) +
            ", less than ldd * n = " + str(p.ldd) + " * " + str(p.n) +
@@ -444,7 +464,8 @@ Result<std::shared_ptr<Session>> session(const CublasLt &lt,
 
 //--- The step ------------------------------------------------------------===//
 
-/// The layouts of a problem's A, B and D (also its C: beta is 0).
+/// The layouts of a problem's A, B and D (also its C, which is read with
+/// D's layout where it is added, and not read where beta is 0).
 struct MatmulLayouts {
   LtLayout a, b, d;
 };
@@ -478,7 +499,8 @@ heuristicCandidates(const CublasLt &lt, cublasLtHandle_t handle,
   set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, uint64_t(p.workspaceBytes))(
       CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, p.alignment(p.offsetA))(
       CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, p.alignment(p.offsetB))(
-      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, p.alignment(p.offsetD))(
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
+      p.alignment(p.addend ? p.offsetC : p.offsetD))(
       CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, p.alignment(p.offsetD));
   if (Status s = set.done(); !s)
     return s.error();
@@ -503,10 +525,10 @@ heuristicCandidates(const CublasLt &lt, cublasLtHandle_t handle,
 /// offsets (the chunks of rows of stride-chunk-collectives, products over
 /// slices of one buffer) share one plan, planned for the first of them.
 struct OperandOffsets {
-  int64_t a = 0, b = 0, bias = 0, d = 0;
+  int64_t a = 0, b = 0, bias = 0, c = 0, d = 0;
 
   static OperandOffsets of(const MatmulProblem &p) {
-    return {p.offsetA, p.offsetB, p.offsetBias, p.offsetD};
+    return {p.offsetA, p.offsetB, p.offsetBias, p.offsetC, p.offsetD};
   }
 };
 
@@ -696,9 +718,11 @@ private:
     uint64_t a = address(buffers[0], offsets.a);
     uint64_t b = address(buffers[1], offsets.b);
     uint64_t d = address(buffers[p.dBuffer()], offsets.d);
+    // C is D where nothing is added (beta 0: cuBLASLt does not read it).
+    uint64_t c = p.addend ? address(buffers[p.cBuffer()], offsets.c) : d;
     for (auto [name, at, offset] :
          {std::tuple{"A", a, offsets.a}, {"B", b, offsets.b},
-          {"D", d, offsets.d}})
+          {"C", c, p.addend ? offsets.c : offsets.d}, {"D", d, offsets.d}})
       if (Status s = checkAligned(name, at, offset); !s)
         return s;
     if (p.epilogue->bias)
@@ -714,8 +738,8 @@ private:
                            : static_cast<const void *>(&kZeroF32);
     if (cublasStatus_t s = lt.cublasLtMatmul(
             session->handle.get(), desc.get(), one, pointer(a),
-            plan->layouts.a.get(), pointer(b), plan->layouts.b.get(), zero,
-            pointer(d), plan->layouts.d.get(), pointer(d),
+            plan->layouts.a.get(), pointer(b), plan->layouts.b.get(),
+            p.addend ? one : zero, pointer(c), plan->layouts.d.get(), pointer(d),
             plan->layouts.d.get(), &algo, workspace,
             size_t(p.workspaceBytes), stream))
       return ltError(lt, "cublasLtMatmul", s);

@@ -8,7 +8,7 @@
 // The `cublaslt.matmul` library-call step computed on host buffers as its
 // descriptor says (python-free-docs/matmul.md, "The library call": column-major A, B
 // and D with transpose flags, leading dimensions, batch strides and
-// offsets; bias and epilogue), so the emulated plan of a graph with matrix
+// offsets; an addend C read with D's layout; bias and epilogue), so the emulated plan of a graph with matrix
 // products runs the kernels around them on the CPU and the comparison with
 // the reference interpreter checks the descriptor the compiler wrote. The
 // sums are in double, each element rounded once to the dtype (f64, f32,
@@ -43,13 +43,16 @@ inline std::string runMatmul(const LibraryCallStep &call,
     return "cublaslt.matmul on " + dtype + " is not emulated";
   std::string epilogue = text["epilogue"];
   bool bias = epilogue.find("bias") != std::string::npos;
+  bool addend = f.count("offset_c") != 0;
   const std::vector<uint32_t> &b = call.buffers;
   uint8_t *a = buffers[b[0]], *bm = buffers[b[1]],
           *biasData = bias ? buffers[b[2]] : nullptr,
-          *d = buffers[b[bias ? 3 : 2]];
-  // The accumulator (here: double) plus the bias is rounded to the result
-  // type, then the activation applies and rounds again: the reference
-  // interpreter's semantics (python-free-docs/matmul.md, "Accuracy").
+          *c = addend ? buffers[b[2 + bias]] : nullptr,
+          *d = buffers[b[2 + bias + addend]];
+  // The accumulator (here: double) plus the addend and the bias is rounded
+  // to the result type, then the activation applies and rounds again: the
+  // reference interpreter's semantics (python-free-docs/matmul.md,
+  // "Accuracy"). C may be D (read, then written, element by element).
   const Elements elements{dtype};
   auto load = [&](const uint8_t *base, int64_t i) {
     return elements.load(base, i);
@@ -68,6 +71,9 @@ inline std::string runMatmul(const LibraryCallStep &call,
           sum += load(a, f["offset_a"] + batch * f["stride_a"] + ai) *
                  load(bm, f["offset_b"] + batch * f["stride_b"] + bi);
         }
+        int64_t at = batch * f["stride_d"] + i + j * f["ldd"];
+        if (addend)
+          sum += load(c, f["offset_c"] + at);
         if (bias)
           sum += load(biasData, f["offset_bias"] + i);
         sum = roundToType(sum);
@@ -77,7 +83,7 @@ inline std::string runMatmul(const LibraryCallStep &call,
           sum = 0.5 * sum *
                 (1 + std::tanh(0.79788456080286535588 *
                                (sum + 0.044715 * sum * sum * sum)));
-        store(d, f["offset_d"] + batch * f["stride_d"] + i + j * f["ldd"], sum);
+        store(d, f["offset_d"] + at, sum);
       }
   return "";
 }

@@ -68,7 +68,6 @@ kernels=()
 for ((u = 0; u < units; u++)); do
   kernels+=(--kernels "$work/kernels-$u.so")
 done
-# A guard against a hung emulation, not a timing: the row-reduction graphs
-# take over 200 s under the hardened build with the suite running beside
-# them on 2 cores, and crossed 300 s there.
+# A guard against a hung emulation (an endless loop; a barrier that not
+# every thread reaches is reported at once, EmuFibers.h), not a timing.
 timeout "${EMU_TIMEOUT:-900}" "$bin/stride-emu" "$work/graph.stridemod" "${kernels[@]}" "$@"

@@ -41,6 +41,8 @@ struct Problem {
   bool broadcastA = false;
   /// Element offsets of A and D in their buffers.
   int64_t offsetA = 0, offsetD = 0;
+  /// Whether C, an input of D's layout and offset, is added (beta 1).
+  bool addend = false;
 
   bool bias() const { return std::strstr(epilogue, "bias") != nullptr; }
   int64_t rowsA() const { return transa ? k : m; }
@@ -64,7 +66,8 @@ struct Problem {
            " k=" + std::to_string(k) + " batch=" + std::to_string(batch) +
            (transa ? " transa" : "") + (transb ? " transb" : "") +
            (broadcastA ? " broadcastA" : "") +
-           (offsetA ? " offsetA=" + std::to_string(offsetA) : "");
+           (offsetA ? " offsetA=" + std::to_string(offsetA) : "") +
+           (addend ? " addend" : "");
   }
 };
 
@@ -167,6 +170,8 @@ ModuleDesc matmulModule(const Problem &p, const std::string &arch) {
   d.signature.inputs = {vector("a", p.elementsA()), vector("b", p.elementsB())};
   if (p.bias())
     d.signature.inputs.push_back(vector("bias", p.m));
+  if (p.addend)
+    d.signature.inputs.push_back(vector("c", p.elementsD()));
   d.signature.outputs = {vector("d", p.elementsD())};
   std::vector<uint32_t> buffers;
   for (size_t i = 0; i < d.signature.inputs.size(); ++i) {
@@ -199,6 +204,8 @@ ModuleDesc matmulModule(const Problem &p, const std::string &arch) {
       integer("offset_bias", 0),
       integer("offset_d", p.offsetD),
       integer("workspace_bytes", kWorkspace)};
+  if (p.addend)
+    fields.push_back(integer("offset_c", p.offsetD));
   d.steps = {LibraryCallStep{"cublaslt.matmul", buffers, fields}};
   return d;
 }
@@ -209,6 +216,8 @@ std::vector<HostArray> inputsFor(const Problem &p, uint32_t seed) {
                                values(t, p.elementsB(), seed + 1)};
   if (p.bias())
     in.push_back(values(t, p.m, seed + 2));
+  if (p.addend)
+    in.push_back(values(t, p.elementsD(), seed + 3));
   return in;
 }
 
@@ -230,6 +239,8 @@ std::vector<double> reference(const Problem &p,
     for (int64_t j = 0; j < p.n; ++j)
       for (int64_t i = 0; i < p.m; ++i) {
         double sum = p.bias() ? element(in[2], i) : 0;
+        if (p.addend)
+          sum += element(in.back(), p.offsetD + b * p.strideD() + j * p.m + i);
         for (int64_t l = 0; l < p.k; ++l) {
           int64_t ai = p.transa ? i * p.lda() + l : l * p.lda() + i;
           int64_t bi = p.transb ? l * p.ldb() + j : j * p.ldb() + l;
@@ -307,6 +318,20 @@ TEST_F(CublasLtGpuTest, EachDTypeAndEpilogue) {
   check(sized("f64", "64f", "default", 17, 33, 65), false);
   check(sized("f32", "32f_fast_tf32", "bias", 64, 48, 96), false);
   check(sized("f32", "32f", "default", 1, 1, 1), false);
+}
+
+// C (a residual) added before the bias and the activation, as stride-fuse
+// folds relu(x w + b + r): in each dtype, at an offset, and batched.
+TEST_F(CublasLtGpuTest, AddendBeforeTheEpilogue) {
+  for (const char *e : {"default", "relu_bias"})
+    for (const char *dtype : {"f32", "bf16", "f16"}) {
+      Problem p = sized(dtype, "32f", e, 17, 33, 65);
+      p.addend = true;
+      check(p, /*graph=*/false);
+      p.offsetD = 8;
+      p.batch = 3;
+      check(p, /*graph=*/true);
+    }
 }
 
 TEST_F(CublasLtGpuTest, TransposedPaddedAndOffsetOperands) {

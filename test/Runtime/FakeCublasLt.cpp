@@ -235,7 +235,7 @@ FAKE_API cublasStatus_t
 cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t computeDesc,
                const void *alpha, const void *a, cublasLtMatrixLayout_t aDesc,
                const void *b, cublasLtMatrixLayout_t bDesc, const void *beta,
-               const void *, cublasLtMatrixLayout_t, void *d,
+               const void *c, cublasLtMatrixLayout_t cDesc, void *d,
                cublasLtMatrixLayout_t dDesc, const cublasLtMatmulAlgo_t *algo,
                void *, size_t, cudaStream_t) {
   ++matmuls;
@@ -252,8 +252,10 @@ cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t computeDesc,
                      : *static_cast<const float *>(alpha);
   double keep = f64 ? *static_cast<const double *>(beta)
                     : *static_cast<const float *>(beta);
-  if (scale != 1 || keep != 0)
+  // Stride calls with alpha 1 and beta 0, or 1 where C is an addend.
+  if (scale != 1 || (keep != 0 && keep != 1))
     return CUBLAS_STATUS_NOT_SUPPORTED;
+  const auto &lc = *reinterpret_cast<FakeLayout *>(cDesc);
   bool ta = desc.transa == CUBLAS_OP_T, tb = desc.transb == CUBLAS_OP_T;
   int64_t k = int64_t(ta ? la.rows : la.cols);
   for (int64_t batch = 0; batch < ld.batch; ++batch)
@@ -263,6 +265,8 @@ cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t computeDesc,
         for (int64_t l = 0; l < k; ++l)
           sum += element(la, a, ta, batch, i, l) *
                  element(lb, b, tb, batch, l, j);
+        if (keep == 1)
+          sum += load(lc.type, c, batch * lc.stride + j * lc.ld + i);
         if (desc.epilogue & CUBLASLT_EPILOGUE_BIAS)
           sum += load(ld.type, desc.bias, i);
         store(ld.type, d, batch * ld.stride + j * ld.ld + i,

@@ -245,6 +245,32 @@ TEST_F(FakeCublasLtTest, EachEpilogue) {
   }
 }
 
+// relu(x w^T + bias + r): the residual r is C, an addend read with D's
+// layout (beta 1), the fifth buffer; its alignment is part of the problem.
+TEST_F(FakeCublasLtTest, AddendIsC) {
+  std::vector<DescriptorField> fields = linearDescriptor("relu_bias");
+  fields.push_back(integer("offset_c", 0));
+  ModuleDesc d = linearModule(fields, {1, 0, 2, 3, 4, 5});
+  d.signature.inputs.push_back(tensor("r", {kM, kN}));
+  d.buffers.insert(d.buffers.begin() + 3,
+                   {BufferKind::Input, 3, 4 * kM * kN});
+  Result<std::shared_ptr<const Executable>> exe = load(d);
+  ASSERT_TRUE(exe) << exe.error().message;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  std::vector<HostArray> inputs = linearInputs(-1);
+  inputs.push_back(floats({kM, kN}, 0.375f, -0.0625f));
+  Result<std::vector<HostArray>> out = (*inv)->run(inputs);
+  ASSERT_TRUE(out) << out.error().message;
+  for (int64_t i = 0; i < kM * kN; ++i) {
+    double v = at(inputs[3], i) + at(inputs[2], i % kN);
+    for (int64_t l = 0; l < kK; ++l)
+      v += double(at(inputs[0], i / kN * kK + l)) *
+           at(inputs[1], i % kN * kK + l);
+    EXPECT_NEAR(at((*out)[0], i), std::max(v, 0.0), 1e-5) << "element " << i;
+  }
+}
+
 TEST_F(FakeCublasLtTest, AlgorithmChosenOncePerProblem) {
   ModuleDesc d = linearModule();
   // The same problem twice more, then one with another leading dimension
@@ -453,6 +479,13 @@ TEST_F(FakeCublasLtTest, DescriptorIsCheckedWhenLoading) {
       {withField("epilogue", text("epilogue", "gelu")),
        "with epilogue 'gelu' takes 4 buffers (A, B, D, workspace), but the "
        "step has 5"},
+      {withField("offset_c", integer("offset_c", 0)),
+       "with epilogue 'gelu_bias' and an addend takes 6 buffers (A, B, bias, "
+       "C, D, workspace), but the step has 5"},
+      {withField("offset_c", integer("offset_c", -1), {1, 0, 2, 3, 3, 4}),
+       "field 'offset_c' is -1; it must be at least 0"},
+      {withField("offset_c", integer("offset_c", 1), {1, 0, 2, 3, 3, 4}),
+       "reaches byte 64 of the buffer of C, which has 60 bytes"},
       {withField("m", integer("m", 0)), "field 'm' is 0; it must be at least 1"},
       {withField("transa", integer("transa", 2)),
        "field 'transa' is 2; it must be 0 (N) or 1 (T)"},

@@ -207,8 +207,11 @@ DictionaryAttr matmulDescriptor(MatmulOp matmul, const MatmulPart &part,
          bias ? cast<StridedTensorType>(bias.getType()).getOffset() +
                     part.firstColumn
               : 0);
-  number("offset_d",
-         result.getOffset() + part.firstRow * d.ld + part.firstColumn);
+  int64_t offsetD = result.getOffset() + part.firstRow * d.ld + part.firstColumn;
+  // The addend has the result's type (MatmulOp): C is read as D is written.
+  if (matmul.getAddend())
+    number("offset_c", offsetD);
+  number("offset_d", offsetD);
   text("epilogue", cublasLtEpilogue(matmul.getEpilogue(), bool(bias)));
   number("workspace_bytes", kMatmulWorkspaceBytes);
   return builder.getDictionaryAttr(fields);
@@ -462,11 +465,14 @@ LogicalResult Outliner::lowerMatmul(MatmulOp matmul) {
            << "; the library reads a contiguous bias (stride-matmul-layout "
               "copies one that is not)";
   builder.setInsertionPoint(matmul);
-  // cuBLASLt's operand order: A (the rhs), B (the lhs), bias, D, workspace.
+  // cuBLASLt's operand order: A (the rhs), B (the lhs), bias, C (the
+  // addend), D, workspace.
   SmallVector<Value> buffers;
   SmallVector<Value> operands{matmul.getRhs(), matmul.getLhs()};
   if (Value bias = matmul.getBias())
     operands.push_back(bias);
+  if (Value addend = matmul.getAddend())
+    operands.push_back(addend);
   for (Value operand : operands) {
     Value buffer = bufferOfOrError(operand, matmul);
     if (!buffer)
@@ -483,10 +489,10 @@ LogicalResult Outliner::lowerMatmul(MatmulOp matmul) {
   if (matmul.getResult().getType().getNumElements() == 0)
     return success();
   if (matmul.getLhs().getType().getShape().back() == 0) {
-    if (matmul.getBias())
+    if (matmul.getBias() || matmul.getAddend())
       return matmul.emitOpError()
-             << "adds a bias to a product over K = 0; the library call "
-                "takes K >= 1 (add the bias in a kernel)";
+             << "adds a bias or an addend to a product over K = 0; the "
+                "library call takes K >= 1 (add it in a kernel)";
     FillOp::create(builder, matmul.getLoc(), *result, uint64_t(0));
     return success();
   }

@@ -677,13 +677,16 @@ FailureOr<KernelClass> KernelClassifier::classifyOwnKernelOp() {
 /// lhs (form (a)'s ops, read through views); its weight and bias are
 /// kernel inputs read through views.
 LogicalResult KernelClassifier::checkProductPrologue(MatmulOp product) {
-  for (Value operand : {product.getRhs(), product.getBias()}) {
+  for (Value operand :
+       {product.getRhs(), product.getBias(), product.getAddend()}) {
     if (!operand)
       continue;
     if (Operation *def = viewChainBase(operand).getDefiningOp())
       return Violation(report, def)
              << "computes the skinny product's "
-             << (operand == product.getRhs() ? "weight" : "bias")
+             << (operand == product.getRhs()    ? "weight"
+                 : operand == product.getBias() ? "bias"
+                                                : "addend")
              << "; only its lhs (the rows) may be computed in its kernel"
              << Violation::Note(product, "the product");
   }

@@ -672,10 +672,16 @@ LogicalResult verifyMatmulShapes(MatmulOp op) {
 
 LogicalResult verifyMatmulEpilogue(MatmulOp op) {
   Value bias = op.getBias();
-  bool hasEpilogue = bias || op.getEpilogue() != MatmulEpilogue::none;
+  bool hasEpilogue = bias || op.getAddend() ||
+                     op.getEpilogue() != MatmulEpilogue::none;
   if (hasEpilogue && op.getLhs().getType().getElementType().isF64())
-    return op.emitOpError() << "has a bias or an epilogue on f64 operands; "
-                               "f64 matrix products take neither";
+    return op.emitOpError() << "has a bias, an addend or an epilogue on f64 "
+                               "operands; f64 matrix products take none";
+  if (op.getAddend() && op.getRowClasses())
+    return op.emitOpError()
+           << "has an addend and row_classes = " << *op.getRowClasses()
+           << "; the library reads the addend with the result's layout, "
+              "which row classes split";
   if (!bias)
     return success();
   SizeExprs columns{sizesOf(op.getResult()).back()};

@@ -746,9 +746,12 @@ def Stride_MatmulOperandAttrRef : Attr<
   let convertFromStorage = "$_self";
 }
 
-def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
+def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall,
+    AttrSizedOperandSegments,
+    OptionalTypesMatchWith<"the addend has the result's type", "result",
+                           "addend", "$_self">]> {
   let summary = "matrix product (`torch.matmul`, `mm`, `bmm`), optionally "
-                "with a bias and an activation";
+                "with an addend, a bias and an activation";
   let description = [{
     `torch.matmul(lhs, rhs)` for operands of one rank `r >= 2`:
     `lhs` is `[B..., M, K]`, `rhs` is `[B..., K, N]` and the result
@@ -787,7 +790,9 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
     read row-major (a class's rows are then `R * ld` apart), and the result
     dense row-major.
 
-    Optionally (formed by `stride-fuse`, see python-free-docs/matmul.md), a `bias` of
+    Optionally (formed by `stride-fuse`, see python-free-docs/matmul.md), an
+    `addend` of the result's type (shape, strides and offset: cuBLASLt's C,
+    read with D's layout) is added to the product, a `bias` of
     shape `[N]` is added to every row of the product (with the sum rounded
     once to the result type, as PyTorch's `addmm`) and an `epilogue`
     (`relu`, or `gelu_tanh`: GELU's tanh approximation) is applied to each
@@ -801,10 +806,20 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
     %y = stride.matmul %x, %wt bias %bias epilogue gelu_tanh
         : !stride.tensor<2x4x8xbf16>, !stride.tensor<2x8x16xbf16, strides = [0, 1, 8]>,
           !stride.tensor<16xbf16> -> !stride.tensor<2x4x16xbf16>
+    // relu(x wt + r + bias): a residual added before the activation.
+    %z = stride.matmul %x, %w bias %b addend %r epilogue relu
+        : !stride.tensor<64x32xbf16>, !stride.tensor<32x16xbf16>,
+          !stride.tensor<16xbf16> -> !stride.tensor<64x16xbf16>
     ```
+
+    The addend is read and the result written element by element at the
+    same positions, so the addend may share the result's buffer. A product
+    with an addend has no `row_classes`; the skinny product kernel adds it
+    to the f32 sum as it adds the bias.
   }];
   let arguments = (ins Stride_AnyTensor:$lhs, Stride_AnyTensor:$rhs,
                        Optional<Stride_AnyTensor>:$bias,
+                       Optional<Stride_AnyTensor>:$addend,
                        DefaultValuedAttr<Stride_MatmulEpilogue,
                                          "::stride::MatmulEpilogue::none">:$epilogue,
                        OptionalAttr<Stride_MatmulOperandAttrRef>:$lhs_layout,
@@ -812,7 +827,8 @@ def Stride_MatmulOp : Stride_Op<"matmul", [Pure, Stride_LibraryCall]> {
                        OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$row_classes);
   let results = (outs Stride_AnyTensor:$result);
   let assemblyFormat = [{
-    $lhs `,` $rhs (`bias` $bias^)? (`epilogue` $epilogue^)? attr-dict `:`
+    $lhs `,` $rhs (`bias` $bias^)? (`addend` $addend^)?
+    (`epilogue` $epilogue^)? attr-dict `:`
     type($lhs) `,` type($rhs) (`,` type($bias)^)? `->` type($result)
   }];
   let hasVerifier = 1;

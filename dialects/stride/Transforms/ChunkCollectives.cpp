@@ -35,6 +35,7 @@ MatmulOp splittableProduct(AllReduceOp reduce, int64_t chunks,
                            int64_t minRows) {
   auto product = reduce.getInput().getDefiningOp<MatmulOp>();
   if (!product || !product->hasOneUse() || product.getBias() ||
+      product.getAddend() ||
       product.getEpilogue() != MatmulEpilogue::none ||
       product.getLhsLayoutAttr() || product.getRhsLayoutAttr() ||
       product.getRowClassesAttr() || typeOf(product).getRank() != 2)

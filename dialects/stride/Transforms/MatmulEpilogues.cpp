@@ -6,8 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/stride/Transforms/MatmulEpilogues.h"
+#include "dialects/stride/IR/StrideDialect.h"
 #include "dialects/stride/IR/StrideOps.h"
+#include "stride/Support/Layout.h"
 #include "stride/Support/MatmulLayout.h"
+#include "stride/Support/SymbolicLayout.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -95,6 +98,118 @@ Value viewedProduct(MatmulOp matmul) {
   return value;
 }
 
+/// Whether folding `op` (read as `viewed`, a view of the product) would
+/// make the function return a view: a result must be written by a kernel
+/// or a call, and stride-legalize-layouts, which copies views into
+/// results, has run.
+bool wouldReturnView(MatmulOp matmul, Value viewed, Operation *op) {
+  return viewed != readProduct(matmul) &&
+         llvm::any_of(op->getUsers(),
+                      [](Operation *user) { return isa<func::ReturnOp>(user); });
+}
+
+/// The views from the product as the graph reads it to `viewed`
+/// (viewedProduct), first to last.
+SmallVector<Operation *> viewChain(MatmulOp matmul, Value viewed) {
+  SmallVector<Operation *> chain;
+  for (Value value = viewed; value != readProduct(matmul);
+       value = value.getDefiningOp()->getOperand(0))
+    chain.insert(chain.begin(), value.getDefiningOp());
+  return chain;
+}
+
+/// `value` seen through the inverse of `view` (a reshape or a permute),
+/// built before `before`; null where `view` is neither or the inverse is no
+/// view of `value`'s layout. Over symbolic sizes too (SymbolicLayout.h
+/// infers the layouts of both).
+Value inverseView(Operation *view, Value value, Operation *before) {
+  auto source = cast<StridedTensorType>(view->getOperand(0).getType());
+  SymbolicLayout layout =
+      cast<StridedTensorType>(value.getType()).getSymbolicLayout();
+  OpBuilder builder(before);
+  auto typed = [&](const SymbolicViewResult &inferred) {
+    return StridedTensorType::get(source.getElementType(), *inferred.layout);
+  };
+  if (auto permute = dyn_cast<PermuteOp>(view)) {
+    ArrayRef<int64_t> dims = permute.getDims();
+    Dims inverse(dims.size());
+    for (auto [i, d] : llvm::enumerate(dims))
+      inverse[d] = int64_t(i);
+    SymbolicViewResult inferred = inferPermute(layout, inverse);
+    if (!inferred)
+      return nullptr;
+    return PermuteOp::create(builder, view->getLoc(), typed(inferred), value,
+                             builder.getDenseI64ArrayAttr(inverse));
+  }
+  if (!isa<ViewOp, SqueezeOp, UnsqueezeOp>(view))
+    return nullptr;
+  SymbolicViewResult inferred =
+      inferView(layout, source.getSymbolicLayout().shape);
+  if (!inferred)
+    return nullptr;
+  return ViewOp::create(builder, view->getLoc(), typed(inferred), value);
+}
+
+/// Whether the graph computes `value` anyway: an argument, a value with
+/// other readers than `add`, or the result of an op no kernel recomputes
+/// (a library call, a reduction). An addend the product reads must be in
+/// memory; a pointwise value that only `add` reads would be computed inside
+/// the add's kernel otherwise.
+bool isMaterialized(Value value, AddOp add) {
+  Operation *def = value.getDefiningOp();
+  return !def || !value.hasOneUse() || !def->hasTrait<Elementwise>() ||
+         *value.getUsers().begin() != add.getOperation();
+}
+
+/// Folds an `add` of the product (or of a chain of views of it that only
+/// the chain reads, as a pointwise convolution's product viewed as its
+/// channels-last image) and another value of the same type into the call
+/// as its addend: cuBLASLt's C, read with the result's layout, so the other
+/// value seen through the inverse views must have exactly the product's
+/// type. The add's readers then read the chain. ResNet's residual add
+/// after a block's last pointwise convolution becomes part of the product.
+bool foldAddend(MatmulOp matmul) {
+  Value product = matmul.getResult();
+  StridedTensorType type = matmul.getResult().getType();
+  SizeExpr depth = matmul.getLhs().getType().getSymbolicLayout().shape.back();
+  if (readProduct(matmul) != product || matmul.getRowClasses() ||
+      matmul->hasAttr(StrideDialect::kSkinnyProductAttrName) ||
+      depth == SizeExpr::constant(0))
+    return false;
+  Value viewed = viewedProduct(matmul);
+  if (!viewed.hasOneUse())
+    return false;
+  auto add = dyn_cast<AddOp>(*viewed.getUsers().begin());
+  if (!add || add.getLhs() == add.getRhs() ||
+      add.getType() != viewed.getType() || wouldReturnView(matmul, viewed, add))
+    return false;
+  Value other = add.getLhs() == viewed ? add.getRhs() : add.getLhs();
+  if (other.getType() != viewed.getType() || !isMaterialized(other, add))
+    return false;
+  SmallVector<Operation *> chain = viewChain(matmul, viewed);
+  SmallVector<Operation *> built;
+  Value addend = other;
+  for (Operation *view : llvm::reverse(chain)) {
+    addend = inverseView(view, addend, add);
+    if (!addend)
+      break;
+    built.push_back(addend.getDefiningOp());
+  }
+  if (!addend || addend.getType() != type) {
+    for (Operation *op : llvm::reverse(built))
+      op->erase();
+    return false;
+  }
+  // The product and its views move to the add, after the addend.
+  matmul->moveBefore(add);
+  for (Operation *view : chain)
+    view->moveBefore(add);
+  matmul.getAddendMutable().assign(addend);
+  add.getResult().replaceAllUsesWith(viewed);
+  add.erase();
+  return true;
+}
+
 /// cuBLASLt's GELU epilogue is less exact than the tolerances of every
 /// dtype on the H100 (f32 1.6e-5 relative, bf16 1.4e-2, against PyTorch's
 /// `addmm` then `gelu`: python-free-docs/matmul.md, "Accuracy"), so only
@@ -106,7 +221,8 @@ void foldActivation(MatmulOp matmul) {
   if (!viewed.hasOneUse())
     return;
   auto relu = dyn_cast<ReluOp>(*viewed.getUsers().begin());
-  if (!relu || relu.getType() != viewed.getType())
+  if (!relu || relu.getType() != viewed.getType() ||
+      wouldReturnView(matmul, viewed, relu))
     return;
   matmul.setEpilogue(MatmulEpilogue::relu);
   relu.getResult().replaceAllUsesWith(viewed);
@@ -138,6 +254,7 @@ void stride::foldMatmulEpilogues(func::FuncOp func) {
         matmul.getBias() || matmul.getEpilogue() != MatmulEpilogue::none)
       continue;
     foldBias(matmul);
+    foldAddend(matmul);
     foldActivation(matmul);
   }
 }

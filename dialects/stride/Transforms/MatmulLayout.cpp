@@ -76,7 +76,7 @@ public:
             cast<StridedTensorType>(bias[0].get().getType()).getLayout()))
       copyToDense(matmul, bias[0]);
     if (!classes)
-      decideResult(matmul);
+      return decideResult(matmul);
     return success();
   }
 
@@ -138,7 +138,8 @@ private:
   /// section 24).
   static std::optional<int64_t> rowClasses(MatmulOp matmul) {
     StridedTensorType type = matmul.getResult().getType();
-    if (type.getRank() != 2 || !isRowMajor(type.getLayout()))
+    if (type.getRank() != 2 || !isRowMajor(type.getLayout()) ||
+        matmul.getAddend())
       return std::nullopt;
     auto [lhs, lhsOffset] = readLayout(matmul.getLhs());
     auto [rhs, rhsOffset] = readLayout(matmul.getRhs());
@@ -386,7 +387,8 @@ private:
     ArrayRef<int64_t> shape = type.getShape();
     int64_t columns = shape.back();
     int64_t padded = alignedResultLd(columns, dtypeSize(type.getDType()));
-    if (padded == columns || rhsType.getRank() != 2 || matmul.getBias())
+    if (padded == columns || rhsType.getRank() != 2 || matmul.getBias() ||
+        matmul.getAddend())
       return;
     Location loc = matmul.getLoc();
     OpBuilder builder(matmul);
@@ -415,7 +417,7 @@ private:
   /// (bench/NOTES.md section 60).
   void padColumnsOverSymbolicRows(MatmulOp matmul) {
     StridedTensorType type = matmul.getResult().getType();
-    if (type.getRank() != 2 || matmul.getBias() ||
+    if (type.getRank() != 2 || matmul.getBias() || matmul.getAddend() ||
         matmul.getRhs().getType().isSymbolic() ||
         !isRowMajor(*layoutAtLargest(type, matmul)))
       return;
@@ -502,7 +504,7 @@ private:
   /// row), the product is written there and copied into the graph's layout
   /// by a clone, which the fusion pass merges into a pointwise reader where
   /// there is one.
-  void decideResult(MatmulOp matmul) {
+  LogicalResult decideResult(MatmulOp matmul) {
     StridedTensorType type = matmul.getResult().getType();
     ArrayRef<int64_t> shape = type.getShape();
     size_t rank = shape.size();
@@ -511,7 +513,14 @@ private:
     std::optional<MatmulOperandLayout> written =
         matmulResultLayout(type.getLayout());
     if (written && written->ld == ld)
-      return;
+      return success();
+    // The addend is read with the result's layout, which this would change
+    // (stride-fuse adds one only where the result keeps its layout).
+    if (matmul.getAddend())
+      return matmul.emitOpError()
+             << "has an addend, but the library writes its result "
+             << type << " at a leading dimension of " << ld
+             << " through a copy; add the addend after the product";
     StridedTensorType aligned = type.withLayout(paddedRows(shape, ld));
     OpBuilder builder(matmul->getContext());
     builder.setInsertionPointAfter(matmul);
@@ -519,6 +528,7 @@ private:
     auto copy = CloneOp::create(builder, matmul.getLoc(), type, product);
     product.replaceAllUsesExcept(copy, copy);
     product.setType(aligned);
+    return success();
   }
 
   llvm::DenseMap<Value, Value> copies;

@@ -93,7 +93,7 @@ std::optional<Weight> weightOf(MatmulOp product) {
 /// into the merged call.
 AddOp biasAddOf(MatmulOp product) {
   Value result = product.getResult();
-  if (product.getBias() || !result.hasOneUse())
+  if (product.getBias() || product.getAddend() || !result.hasOneUse())
     return nullptr;
   auto add = dyn_cast<AddOp>(*result.user_begin());
   if (!add || add.getLhs() == add.getRhs() ||
@@ -160,7 +160,8 @@ bool areSiblings(MatmulOp a, MatmulOp b) {
          rhsA.getElementType() == rhsB.getElementType() &&
          weightOf(a)->dim() == weightOf(b)->dim() &&
          a.getEpilogue() == b.getEpilogue() &&
-         bool(a.getBias()) == bool(b.getBias()) &&
+         bool(a.getBias()) == bool(b.getBias()) && !a.getAddend() &&
+         !b.getAddend() &&
          bool(biasAddOf(a)) == bool(biasAddOf(b));
 }
 
@@ -392,7 +393,7 @@ void merge(ArrayRef<MatmulOp> group) {
   mergedLayout.offset = SizeExpr::constant(0);
   auto merged = MatmulOp::create(
       builder, loc, StridedTensorType::get(element, mergedLayout),
-      first.getLhs(), weight, bias, first.getEpilogue(),
+      first.getLhs(), weight, bias, /*addend=*/Value(), first.getEpilogue(),
       /*lhs_layout=*/nullptr, /*rhs_layout=*/nullptr,
       /*row_classes=*/nullptr);
   Value sliced = mergedBiasAdd(builder, loc, merged, group);

@@ -208,7 +208,7 @@ public:
     Dims shape = shapeOf(lhs);
     shape.back() = shapeOf(rhs).back();
     return MatmulOp::create(b, loc, dense(shape), lhs, rhs, Value(),
-                            MatmulEpilogue::none, MatmulOperandAttr(),
+                            /*addend=*/Value(), MatmulEpilogue::none, MatmulOperandAttr(),
                             MatmulOperandAttr(), IntegerAttr());
   }
   /// `x` reduced over its last dim, kept as a dim of size 1.

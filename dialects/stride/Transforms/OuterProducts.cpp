@@ -36,6 +36,7 @@ bool stride::isPlainOuterProduct(MatmulOp product) {
   // K is static: a symbolic K is not 1 for every value.
   SymbolicLayout lhs = product.getLhs().getType().getSymbolicLayout();
   return lhs.shape.back() == SizeExpr::constant(1) && !product.getBias() &&
+         !product.getAddend() &&
          product.getEpilogue() == MatmulEpilogue::none &&
          !product.getLhsLayout() && !product.getRhsLayout() &&
          !product.getRowClasses();

@@ -379,7 +379,8 @@ Scores parseScores(Value x, bool safe, llvm::SetVector<Operation *> &ops) {
 }
 
 bool plainProduct(MatmulOp op) {
-  return op && !op.getBias() && op.getEpilogue() == MatmulEpilogue::none;
+  return op && !op.getBias() && !op.getAddend() &&
+         op.getEpilogue() == MatmulEpilogue::none;
 }
 
 /// Erases `roots` and, transitively, the producers they leave unused.

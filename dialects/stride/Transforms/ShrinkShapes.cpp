@@ -281,7 +281,8 @@ private:
     }
   }
 
-  /// [B..., M, K] x [B..., K, N] -> [B..., M, N], and a bias of [N].
+  /// [B..., M, K] x [B..., K, N] -> [B..., M, N], a bias of [N] and an
+  /// addend of the result's shape.
   void tieMatmul(MatmulOp matmul) {
     Value lhs = matmul.getLhs(), rhs = matmul.getRhs(),
           result = matmul.getResult();
@@ -297,6 +298,9 @@ private:
     tie(rhs, rank - 1, result, rank - 1);
     if (Value bias = matmul.getBias())
       tie(bias, 0, result, rank - 1);
+    if (Value addend = matmul.getAddend())
+      for (int64_t d = 0; d < rank; ++d)
+        tie(addend, d, result, d);
   }
 
   DenseMap<Value, unsigned> firstDim;

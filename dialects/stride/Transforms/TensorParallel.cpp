@@ -261,9 +261,10 @@ LogicalResult Splitter::splitMatmul(MatmulOp matmul) {
   std::optional<int64_t> rhs = splitDim(matmul.getRhs());
   int64_t rank = typeOf(matmul.getResult()).getRank();
   b.setInsertionPoint(matmul);
-  if (matmul.getBias())
+  if (matmul.getBias() || matmul.getAddend())
     return refuse(matmul, lhs ? matmul.getLhs() : matmul.getRhs())
-           << "has a bias: split products are formed before fusion adds one";
+           << "has a bias or an addend: split products are formed before "
+              "fusion adds one";
   if (lhs == rank - 1 && (!rhs || rhs == rank - 2)) {
     if (!rhs)
       matmul.getRhsMutable().assign(partOf(matmul.getRhs(), rank - 2));

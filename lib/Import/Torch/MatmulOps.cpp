@@ -30,7 +30,7 @@ LogicalResult matmulOf(NodeImporter &n, llvm::StringRef lhs,
     return failure();
   Value product = MatmulOp::create(
       n.b(), n.location(), n.contiguousOf(n.outputSizes(), n.outputDType()), *a,
-      *b, Value(), MatmulEpilogue::none, MatmulOperandAttr(),
+      *b, Value(), /*addend=*/Value(), MatmulEpilogue::none, MatmulOperandAttr(),
       MatmulOperandAttr(), IntegerAttr());
   n.setOutput(0, product);
   return success();

@@ -372,17 +372,25 @@ LogicalResult SkinnyMatmulPrinter::storeResult(Code &body,
                                                const std::string &sum,
                                                const std::string &r,
                                                const std::string &c) {
-  // The bias is added to the f32 sum and the result rounded once, when it
-  // is stored (the reference's single rounding).
+  // The addend and the bias are added to the f32 sum and the result
+  // rounded once, when it is stored (the reference's single rounding).
   pushScope();
   std::string value = sum;
+  if (Value addend = op.getAddend()) {
+    FailureOr<std::string> a = eval(addend, {r, c}, body);
+    if (failed(a)) {
+      popScope();
+      return failure();
+    }
+    value = fmt::format("{} + {}", value, *a);
+  }
   if (Value bias = op.getBias()) {
     FailureOr<std::string> b = eval(bias, {c}, body);
     if (failed(b)) {
       popScope();
       return failure();
     }
-    value = fmt::format("{} + {}", sum, *b);
+    value = fmt::format("{} + {}", value, *b);
   }
   if (op.getEpilogue() == MatmulEpilogue::relu)
     value = fmt::format("stride_relu({})", value);

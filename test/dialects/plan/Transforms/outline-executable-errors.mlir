@@ -47,7 +47,7 @@ func.func @matmul_without_layouts(%a: !stride.tensor<4x8xf32>, %b: !stride.tenso
 // -----
 
 func.func @bias_over_no_k(%a: !stride.tensor<4x0xf32>, %b: !stride.tensor<0x5xf32>, %c: !stride.tensor<5xf32>) -> !stride.tensor<4x5xf32> {
-  // expected-error @+1 {{'stride.matmul' op adds a bias to a product over K = 0; the library call takes K >= 1 (add the bias in a kernel)}}
+  // expected-error @+1 {{'stride.matmul' op adds a bias or an addend to a product over K = 0; the library call takes K >= 1 (add it in a kernel)}}
   %p = stride.matmul %a, %b bias %c {lhs_layout = #stride.matmul_operand<transposed = false, ld = 1, batch_stride = 0>, rhs_layout = #stride.matmul_operand<transposed = false, ld = 5, batch_stride = 0>} : !stride.tensor<4x0xf32>, !stride.tensor<0x5xf32>, !stride.tensor<5xf32> -> !stride.tensor<4x5xf32>
   return %p : !stride.tensor<4x5xf32>
 }

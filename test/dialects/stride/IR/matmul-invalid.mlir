@@ -69,7 +69,7 @@ func.func @f(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<8x5xf32>, %c: !stri
 }
 // -----
 func.func @f(%a: !stride.tensor<4x8xf64>, %b: !stride.tensor<8x5xf64>) {
-  // expected-error @+1 {{'stride.matmul' op has a bias or an epilogue on f64 operands; f64 matrix products take neither}}
+  // expected-error @+1 {{'stride.matmul' op has a bias, an addend or an epilogue on f64 operands; f64 matrix products take none}}
   %0 = stride.matmul %a, %b epilogue relu : !stride.tensor<4x8xf64>, !stride.tensor<8x5xf64> -> !stride.tensor<4x5xf64>
   return
 }
@@ -109,5 +109,23 @@ func.func @f(%a: !stride.tensor<4x8xbf16>, %b: !stride.tensor<8x17xbf16>) {
 func.func @f(%a: !stride.tensor<4x8xbf16>, %b: !stride.tensor<8x17xbf16>) {
   // expected-error @+1 {{'stride.matmul' op attribute 'row_classes' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 2}}
   %0 = stride.matmul %a, %b {row_classes = 1 : i64} : !stride.tensor<4x8xbf16>, !stride.tensor<8x17xbf16> -> !stride.tensor<4x17xbf16>
+  return
+}
+// -----
+func.func @f(%a: !stride.tensor<4x8xbf16>, %b: !stride.tensor<8x17xbf16>, %r: !stride.tensor<4x17xbf16>) {
+  // expected-error @+1 {{'stride.matmul' op has an addend and row_classes = 8; the library reads the addend with the result's layout, which row classes split}}
+  %0 = stride.matmul %a, %b addend %r {row_classes = 8 : i64} : !stride.tensor<4x8xbf16>, !stride.tensor<8x17xbf16> -> !stride.tensor<4x17xbf16>
+  return
+}
+// -----
+func.func @f(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<8x5xf32>, %r: !stride.tensor<4x5xf32, strides = [1, 4], offset = 0>) {
+  // expected-error @+1 {{'stride.matmul' op failed to verify that the addend has the result's type}}
+  %0 = "stride.matmul"(%a, %b, %r) {operandSegmentSizes = array<i32: 1, 1, 0, 1>} : (!stride.tensor<4x8xf32>, !stride.tensor<8x5xf32>, !stride.tensor<4x5xf32, strides = [1, 4], offset = 0>) -> !stride.tensor<4x5xf32>
+  return
+}
+// -----
+func.func @f(%a: !stride.tensor<4x8xf64>, %b: !stride.tensor<8x5xf64>, %r: !stride.tensor<4x5xf64>) {
+  // expected-error @+1 {{'stride.matmul' op has a bias, an addend or an epilogue on f64 operands; f64 matrix products take none}}
+  %0 = stride.matmul %a, %b addend %r : !stride.tensor<4x8xf64>, !stride.tensor<8x5xf64> -> !stride.tensor<4x5xf64>
   return
 }

@@ -211,6 +211,10 @@ func.func @matmul(%a: !stride.tensor<4x8xf32>, %b: !stride.tensor<8x5xf32>,
   // CHECK: stride.matmul %{{.*}}, %{{.*}} epilogue relu : {{.*}} -> <4x5xf32
   %2 = stride.matmul %a, %b epilogue relu : !stride.tensor<4x8xf32>, !stride.tensor<8x5xf32>
       -> !stride.tensor<4x5xf32>
+  // The addend's type is the result's (not written).
+  // CHECK: stride.matmul %{{.*}}, %{{.*}} addend %{{.*}} epilogue relu : {{.*}} -> <4x5xf32
+  %3 = stride.matmul %a, %b addend %0 epilogue relu : !stride.tensor<4x8xf32>, !stride.tensor<8x5xf32>
+      -> !stride.tensor<4x5xf32>
   return
 }
 
