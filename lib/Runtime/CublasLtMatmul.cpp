@@ -110,7 +110,8 @@ struct MatmulProblem {
   int64_t workspaceBytes = 0;
   /// Whether C, an addend read with D's layout from `offset_c`, is added
   /// to the product (beta 1) before the bias and the activation; the
-  /// descriptor has `offset_c` exactly then.
+  /// descriptor has `offset_c` exactly then. Without one, C is D (beta 0:
+  /// not read), and offsetC is offsetD.
   bool addend = false;
 
   // The step's buffers: A, B, bias (only with a bias epilogue), C (only
@@ -149,7 +150,7 @@ struct MatmulProblem {
             int64_t(epilogue->epilogue), m, n, k, batch, transa, transb, lda,
             ldb, ldd, strideA, strideB, strideD, workspaceBytes,
             alignment(offsetA), alignment(offsetB), alignment(offsetD),
-            addend, addend ? alignment(offsetC) : 0};
+            addend, alignment(offsetC)};
   }
 
   /// "f32 (compute 32f), epilogue 'gelu_bias', m=768 n=8192 k=3072
@@ -189,10 +190,9 @@ void readFields(DescriptorReader &r, MatmulProblem &p) {
   p.offsetA = r.integer("offset_a");
   p.offsetB = r.integer("offset_b");
   p.offsetBias = r.integer("offset_bias");
-  p.addend = r.has("offset_c");
-  if (p.addend)
-    p.offsetC = r.integer("offset_c");
   p.offsetD = r.integer("offset_d");
+  p.addend = r.has("offset_c");
+  p.offsetC = p.addend ? r.integer("offset_c") : p.offsetD;
   p.workspaceBytes = r.integer("workspace_bytes");
   r.refuseUnknownFields();
 }
@@ -224,7 +224,7 @@ void checkRanges(DescriptorReader &r, const MatmulProblem &p) {
        {std::pair{"stride_a", p.strideA}, {"stride_b", p.strideB},
         {"stride_d", p.strideD}, {"offset_a", p.offsetA},
         {"offset_b", p.offsetB}, {"offset_bias", p.offsetBias},
-        {"offset_c", p.offsetC}, {"offset_d", p.offsetD},
+        {"offset_d", p.offsetD}, {"offset_c", p.offsetC},
         {"workspace_bytes", p.workspaceBytes}})
     atLeast(name, value, 0);
   for (auto [name, value] : {std::pair{"transa", p.transa}, {"transb", p.transb}})
@@ -499,8 +499,7 @@ heuristicCandidates(const CublasLt &lt, cublasLtHandle_t handle,
   set(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, uint64_t(p.workspaceBytes))(
       CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, p.alignment(p.offsetA))(
       CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, p.alignment(p.offsetB))(
-      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
-      p.alignment(p.addend ? p.offsetC : p.offsetD))(
+      CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, p.alignment(p.offsetC))(
       CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, p.alignment(p.offsetD));
   if (Status s = set.done(); !s)
     return s.error();
@@ -719,10 +718,11 @@ private:
     uint64_t b = address(buffers[1], offsets.b);
     uint64_t d = address(buffers[p.dBuffer()], offsets.d);
     // C is D where nothing is added (beta 0: cuBLASLt does not read it).
-    uint64_t c = p.addend ? address(buffers[p.cBuffer()], offsets.c) : d;
+    uint64_t c = address(buffers[p.addend ? p.cBuffer() : p.dBuffer()],
+                         offsets.c);
     for (auto [name, at, offset] :
          {std::tuple{"A", a, offsets.a}, {"B", b, offsets.b},
-          {"C", c, p.addend ? offsets.c : offsets.d}, {"D", d, offsets.d}})
+          {"C", c, offsets.c}, {"D", d, offsets.d}})
       if (Status s = checkAligned(name, at, offset); !s)
         return s;
     if (p.epilogue->bias)

@@ -108,13 +108,13 @@ bool wouldReturnView(MatmulOp matmul, Value viewed, Operation *op) {
                       [](Operation *user) { return isa<func::ReturnOp>(user); });
 }
 
-/// The views from the product as the graph reads it to `viewed`
-/// (viewedProduct), first to last.
-SmallVector<Operation *> viewChain(MatmulOp matmul, Value viewed) {
+/// The views from the product as the graph reads it to viewedProduct's
+/// value, first to last.
+SmallVector<Operation *> viewChain(MatmulOp matmul) {
   SmallVector<Operation *> chain;
-  for (Value value = viewed; value != readProduct(matmul);
-       value = value.getDefiningOp()->getOperand(0))
-    chain.insert(chain.begin(), value.getDefiningOp());
+  for (Value value = readProduct(matmul); value != viewedProduct(matmul);
+       value = chain.back()->getResult(0))
+    chain.push_back(*value.getUsers().begin());
   return chain;
 }
 
@@ -157,8 +157,8 @@ Value inverseView(Operation *view, Value value, Operation *before) {
 /// the add's kernel otherwise.
 bool isMaterialized(Value value, AddOp add) {
   Operation *def = value.getDefiningOp();
-  return !def || !value.hasOneUse() || !def->hasTrait<Elementwise>() ||
-         *value.getUsers().begin() != add.getOperation();
+  // With one reader, that reader is `add`.
+  return !def || !value.hasOneUse() || !def->hasTrait<Elementwise>();
 }
 
 /// Folds an `add` of the product (or of a chain of views of it that only
@@ -186,7 +186,7 @@ bool foldAddend(MatmulOp matmul) {
   Value other = add.getLhs() == viewed ? add.getRhs() : add.getLhs();
   if (other.getType() != viewed.getType() || !isMaterialized(other, add))
     return false;
-  SmallVector<Operation *> chain = viewChain(matmul, viewed);
+  SmallVector<Operation *> chain = viewChain(matmul);
   SmallVector<Operation *> built;
   Value addend = other;
   for (Operation *view : llvm::reverse(chain)) {
