@@ -25,7 +25,7 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/modules"
 cp build/bin/stride-run-gpu "$out/bin/"
 cp bench/compare.sh bench/torch_bench.py "$out/"
-# Compile time end to end (parse to module file), for python-free-docs/performance.md:
+# Compile time end to end (parse to module file), for python-free-docs/compile-time.md:
 # cold (NVRTC runs) and warm (NVRTC's output comes from the cache), each the
 # best of three, since other work on the machine only ever adds time.
 cache=$(mktemp -d)

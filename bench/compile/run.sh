@@ -8,7 +8,7 @@
 # output from the cache), peak memory of the cold compile (maximum resident
 # set size, from /usr/bin/time -v) and the number of kernels. The benchmark
 # graphs bench/*.mlir follow, for their cached times. See
-# python-free-docs/performance.md, "Compile time".
+# python-free-docs/compile-time.md.
 #
 # usage: bench/compile/run.sh [--sizes "100 1000 4000"] [--kinds "pointwise row wide"]
 #                             [--timeout SECONDS] [--no-bench] [--keep DIR]

@@ -25,6 +25,7 @@
 #include "stride/Support/Layout.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace stride {
 
@@ -69,10 +70,8 @@ struct Invocation::Impl {
   LibrarySessions librarySessions;
   /// A library call's buffer addresses, kept to spare an allocation per call.
   std::vector<uint64_t> callBuffers;
-  /// The plan captured over `graphAddresses` (useCudaGraph).
-  CUgraph graph = nullptr;
-  CUgraphExec graphExec = nullptr;
-  std::vector<CUdeviceptr> graphAddresses;
+  /// The plan captured over `captured.addresses` (useCudaGraph).
+  CapturedGraph captured;
   /// A module with symbols (format version 7): the plan at the values the
   /// last inputs bound (without the code, which `exe` loaded), those
   /// values, and the graphs captured for other recent values.
@@ -172,10 +171,7 @@ struct Invocation::Impl {
     stepsRun.clear();
     for (const Step &step : exe.desc.steps)
       stepsRun.push_back(stepRuns(step, exe.desc, *values));
-    CapturedGraph kept = shapeGraphs.take(*values);
-    graph = kept.graph;
-    graphExec = kept.exec;
-    graphAddresses = std::move(kept.addresses);
+    captured = shapeGraphs.take(*values);
     instance = std::move(next);
     boundValues = std::move(*values);
     for (size_t i = 0; i < exe.desc.steps.size(); ++i)
@@ -192,10 +188,9 @@ struct Invocation::Impl {
   /// Keeps the current shape's captured graph, if any, for its values.
   void stashGraph() {
     if (instance)
-      shapeGraphs.stash(boundValues, {graph, graphExec, graphAddresses});
-    graph = nullptr;
-    graphExec = nullptr;
-    graphAddresses.clear();
+      shapeGraphs.stash(boundValues, std::exchange(captured, {}));
+    else
+      destroyGraph();
   }
 
   /// Gives each library call whose descriptor has size expressions its
@@ -322,15 +317,21 @@ struct Invocation::Impl {
     if (!address)
       return address.error();
     owned[index] = DeviceBuffer(options.allocator.get(), *address, bytes);
-    // Zeroed temporaries start zeroed (python-free-docs/module-format.md, "Buffer").
-    // Once, at allocation, and synchronously, so that a plan on any stream
-    // sees it.
-    if (b.zeroed && bytes > 0) {
-      if (CUresult r = cu.cuMemsetD8Async(*address, 0, bytes, stream))
-        return rt.cudaError("zeroing " + exe.bufferName(index), r);
-      if (CUresult r = cu.cuStreamSynchronize(stream))
-        return rt.cudaError("zeroing " + exe.bufferName(index), r);
-    }
+    // Zeroed temporaries start zeroed (python-free-docs/module-format.md,
+    // "Buffer"), once, at allocation.
+    return b.zeroed ? zeroAndWait(*address, bytes, index) : Status::ok();
+  }
+
+  /// Sets `bytes` bytes at `address`, buffer `index`'s, to zero and waits,
+  /// so that a plan on any stream sees them.
+  Status zeroAndWait(CUdeviceptr address, uint64_t bytes, size_t index) {
+    const std::string what = "zeroing " + exe.bufferName(index);
+    if (bytes == 0)
+      return Status::ok();
+    if (CUresult r = cu.cuMemsetD8Async(address, 0, bytes, stream))
+      return rt.cudaError(what, r);
+    if (CUresult r = cu.cuStreamSynchronize(stream))
+      return rt.cudaError(what, r);
     return Status::ok();
   }
 
@@ -361,15 +362,8 @@ struct Invocation::Impl {
     const StateDesc &s = desc().states[state];
     if (!s.init.empty())
       return writeState(index, s.init.data(), s.init.size());
-    const std::string what = "zeroing " + exe.bufferName(index);
-    uint64_t bytes = uint64_t(*storageBytes(s.tensor));
-    if (bytes == 0)
-      return Status::ok();
-    if (CUresult r = cu.cuMemsetD8Async(ownedAddress(index), 0, bytes, stream))
-      return rt.cudaError(what, r);
-    if (CUresult r = cu.cuStreamSynchronize(stream))
-      return rt.cudaError(what, r);
-    return Status::ok();
+    return zeroAndWait(ownedAddress(index), uint64_t(*storageBytes(s.tensor)),
+                       index);
   }
 
   /// The buffer of state `state`.
@@ -620,15 +614,7 @@ struct Invocation::Impl {
     return Status::ok();
   }
 
-  void destroyGraph() {
-    if (graphExec)
-      cu.cuGraphExecDestroy(graphExec);
-    if (graph)
-      cu.cuGraphDestroy(graph);
-    graphExec = nullptr;
-    graph = nullptr;
-    graphAddresses.clear();
-  }
+  void destroyGraph() { destroyCapturedGraph(cu, captured); }
 
   /// Captures the plan over the bound addresses on the invocation's stream
   /// (a capture needs a stream of its own; the graph may then be launched
@@ -637,16 +623,16 @@ struct Invocation::Impl {
   /// only their pointers differ), which costs the capture but not a new
   /// instantiation; it is instantiated anew only where the update fails.
   Status captureGraph() {
-    CUgraph captured = nullptr;
+    CUgraph graph = nullptr;
     if (CUresult r = cu.cuStreamBeginCapture(
             stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL))
       return rt.cudaError(exe.name + ": cuStreamBeginCapture", r);
     Status launched = launchEach(stream, /*syncEach=*/false);
     // Always end the capture, or the stream stays in capture mode.
-    CUresult r = cu.cuStreamEndCapture(stream, &captured);
+    CUresult r = cu.cuStreamEndCapture(stream, &graph);
     if (!launched || r != CUDA_SUCCESS) {
-      if (captured)
-        cu.cuGraphDestroy(captured);
+      if (graph)
+        cu.cuGraphDestroy(graph);
       destroyGraph();
       return !launched
                  ? launched
@@ -654,27 +640,27 @@ struct Invocation::Impl {
                                            "graph",
                                 r);
     }
-    if (graphExec && updateGraph(captured))
+    if (captured.exec && updateGraph(graph))
       return Status::ok();
     destroyGraph();
-    graph = captured;
-    if (CUresult r = cu.cuGraphInstantiate(&graphExec, graph, 0)) {
+    captured.graph = graph;
+    if (CUresult r = cu.cuGraphInstantiate(&captured.exec, graph, 0)) {
       destroyGraph();
       return rt.cudaError(exe.name + ": instantiating the CUDA graph", r);
     }
-    graphAddresses = boundAddresses;
+    captured.addresses = boundAddresses;
     return Status::ok();
   }
 
-  /// Points the instantiated graph at `captured`'s addresses; false (and
-  /// `captured` kept for a new instantiation) where the driver refuses.
-  bool updateGraph(CUgraph captured) {
+  /// Points the instantiated graph at `graph`'s addresses; false (and
+  /// `graph` kept for a new instantiation) where the driver refuses.
+  bool updateGraph(CUgraph graph) {
     CUgraphExecUpdateResultInfo info{};
-    if (cu.cuGraphExecUpdate(graphExec, captured, &info) != CUDA_SUCCESS)
+    if (cu.cuGraphExecUpdate(captured.exec, graph, &info) != CUDA_SUCCESS)
       return false;
-    cu.cuGraphDestroy(graph);
-    graph = captured;
-    graphAddresses = boundAddresses;
+    cu.cuGraphDestroy(captured.graph);
+    captured.graph = graph;
+    captured.addresses = boundAddresses;
     return true;
   }
 
@@ -693,10 +679,10 @@ struct Invocation::Impl {
     }
     if (!options.useCudaGraph)
       return launchEach(target, syncEach);
-    if (!graphExec || graphAddresses != boundAddresses)
+    if (!captured.exec || captured.addresses != boundAddresses)
       if (Status s = captureGraph(); !s)
         return s;
-    if (CUresult r = cu.cuGraphLaunch(graphExec, target))
+    if (CUresult r = cu.cuGraphLaunch(captured.exec, target))
       return rt.cudaError(exe.name + ": cuGraphLaunch", r);
     return Status::ok();
   }

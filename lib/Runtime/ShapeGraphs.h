@@ -38,6 +38,15 @@ struct CapturedGraph {
   std::vector<CUdeviceptr> addresses;
 };
 
+/// Destroys `c`'s graphs, if any, and empties it.
+inline void destroyCapturedGraph(const CudaDriver &cu, CapturedGraph &c) {
+  if (c.exec)
+    cu.cuGraphExecDestroy(c.exec);
+  if (c.graph)
+    cu.cuGraphDestroy(c.graph);
+  c = {};
+}
+
 class ShapeGraphs {
 public:
   explicit ShapeGraphs(const CudaDriver &cu) : cu(cu) {}
@@ -45,7 +54,7 @@ public:
   ShapeGraphs &operator=(const ShapeGraphs &) = delete;
   ~ShapeGraphs() {
     for (Entry &e : entries)
-      destroy(e.captured);
+      destroyCapturedGraph(cu, e.captured);
   }
 
   /// Keeps `captured` (if any) for `values`, evicting the least recently
@@ -55,7 +64,7 @@ public:
       return;
     entries.push_front({values, std::move(captured)});
     if (entries.size() > kShapeGraphs) {
-      destroy(entries.back().captured);
+      destroyCapturedGraph(cu, entries.back().captured);
       entries.pop_back();
     }
   }
@@ -77,14 +86,6 @@ private:
     SymbolValues values;
     CapturedGraph captured;
   };
-
-  void destroy(CapturedGraph &c) {
-    if (c.exec)
-      cu.cuGraphExecDestroy(c.exec);
-    if (c.graph)
-      cu.cuGraphDestroy(c.graph);
-    c = {};
-  }
 
   const CudaDriver &cu;
   /// Most recently used first.

@@ -7,9 +7,9 @@
 //
 // stride-attention-library: which attention ops run as one cuDNN call,
 // which (decode steps cuDNN does not take) as Stride's split-KV kernel,
-// and the operands of the former in the layouts cuDNN reads (Passes.td says what each takes;
-// python-free-docs/attention.md, "The fused path" and "Decode attention",
-// why).
+// and the operands of the former in the layouts cuDNN reads
+// (AttentionPasses.td says what each takes; python-free-docs/attention.md,
+// "The fused path" and "Decode attention", why).
 //
 //===----------------------------------------------------------------------===//
 

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// stride-fold-index-masks (Passes.td): a boolean attention mask whose ops
+// stride-fold-index-masks (AttentionPasses.td): a boolean attention mask whose ops
 // say, for every size and input, that it is causal, true everywhere, or
 // `key index <= position` over one query row, becomes the op's causal
 // flag, nothing, or its kv_length (IndexForms.h reads the ops).

@@ -9,8 +9,8 @@
 // key, scaled, masked, put through the importer's softmax and multiplied by
 // the value, as transformers' eager attention writes it, becomes one
 // stride.attention. One pattern, rooted at the second product; what it
-// accepts and why each rule keeps the result exact is in Passes.td and
-// python-free-docs/attention.md ("Attention spelled out as ops").
+// accepts and why each rule keeps the result exact is in AttentionPasses.td
+// and python-free-docs/attention.md ("Attention spelled out as ops").
 //
 //===----------------------------------------------------------------------===//
 

@@ -11,8 +11,8 @@
 // compiled its kernels; the key hashes all of them, so a hit hands back the
 // earlier module without importing, lowering, compiling or planning. For a
 // model archive of hundreds of MB of weights that work is seconds, and the
-// hit is hashing the archive and linking one file (python-free-docs/performance.md,
-// "The cache").
+// hit is hashing the archive and linking one file
+// (python-free-docs/compile-time.md, "The cache").
 //
 //===----------------------------------------------------------------------===//
 
