@@ -3,14 +3,18 @@
 # the CPU emulator (test/Emu): the long random campaign behind
 # test/Emu/wide-random.test, which replays a few committed seeds. Needs no
 # GPU. Each graph comes from stride-gen (--wide: one long dim per graph, 8
-# to 70,001 elements, for the CUDA backend's size-dependent kernel forms),
+# to 70,001 elements, for the CUDA backend's size-dependent kernel forms;
+# --matmul: one matrix product with its operands' views, bias, addend,
+# epilogue and residual add, run as the emulator's cuBLASLt and Stride's
+# skinny product kernel),
 # is compiled by stridec for the default GPU and, every other seed, for a
 # GPU of one multiprocessor (other grids, splits and waves), and is compared
 # with test/Emu/compare-reference.sh (relative error <= RTOL, default 1e-5,
 # or absolute <= ATOL, default 1e-6, as scripts/gpu-check.sh does for f32;
-# a graph with bf16 values: relative error <= BF16_RTOL, default 1e-2).
+# a graph with f16 or bf16 values: relative error <= BF16_RTOL, default
+# 1e-2).
 #
-#   scripts/emu-random.sh [--wide] [--seed S] [--keep DIR] N
+#   scripts/emu-random.sh [--wide | --matmul] [--seed S] [--keep DIR] N
 #
 # Prints one line per graph and a last line "N passed, M failed"; exits 1
 # when any failed. A failing graph is kept in DIR (default
@@ -26,6 +30,7 @@ count=
 while [[ $# -gt 0 ]]; do
   case $1 in
     --wide) wide=(--wide); shift ;;
+    --matmul) wide=(--matmul); shift ;;
     --seed) seed=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
     -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -33,7 +38,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 if ! [[ $count =~ ^[0-9]+$ ]]; then
-  echo "usage: scripts/emu-random.sh [--wide] [--seed S] [--keep DIR] N" >&2
+  echo "usage: scripts/emu-random.sh [--wide | --matmul] [--seed S] [--keep DIR] N" >&2
   exit 1
 fi
 
@@ -48,7 +53,7 @@ for ((i = 0; i < count; i++)); do
   options=()
   ((s % 2)) || options=(-c --multiprocessors=1)
   rtol=${RTOL:-1e-5}
-  grep -q bf16 "$graph" && rtol=${BF16_RTOL:-1e-2}
+  grep -q f16 "$graph" && rtol=${BF16_RTOL:-1e-2}
   if STRIDE_BIN=$bin RTOL=$rtol EMU_ARGS="--atol ${ATOL:-1e-6}" \
        test/Emu/compare-reference.sh "$graph" "${options[@]}" >"$work/log" 2>&1 &&
      ! grep -q MISMATCH "$work/log"; then

@@ -250,8 +250,12 @@ void stride::foldMatmulEpilogues(func::FuncOp func) {
   func.walk([&](MatmulOp matmul) { matmuls.push_back(matmul); });
   for (MatmulOp matmul : matmuls) {
     splitGeluEpilogue(matmul);
+    // A product that comes with an epilogue of its own (a graph file may
+    // write one) keeps it: an add after a bias, an addend or an activation
+    // is not the call's.
     if (matmul.getLhs().getType().getElementType().isF64() ||
-        matmul.getBias() || matmul.getEpilogue() != MatmulEpilogue::none)
+        matmul.getBias() || matmul.getAddend() ||
+        matmul.getEpilogue() != MatmulEpilogue::none)
       continue;
     foldBias(matmul);
     foldAddend(matmul);

@@ -514,13 +514,6 @@ private:
         matmulResultLayout(type.getLayout());
     if (written && written->ld == ld)
       return success();
-    // The addend is read with the result's layout, which this would change
-    // (stride-fuse adds one only where the result keeps its layout).
-    if (matmul.getAddend())
-      return matmul.emitOpError()
-             << "has an addend, but the library writes its result "
-             << type << " at a leading dimension of " << ld
-             << " through a copy; add the addend after the product";
     StridedTensorType aligned = type.withLayout(paddedRows(shape, ld));
     OpBuilder builder(matmul->getContext());
     builder.setInsertionPointAfter(matmul);
@@ -528,7 +521,42 @@ private:
     auto copy = CloneOp::create(builder, matmul.getLoc(), type, product);
     product.replaceAllUsesExcept(copy, copy);
     product.setType(aligned);
+    addAfterTheCopy(matmul, copy);
     return success();
+  }
+
+  /// The addend is read with the result's layout, which decideResult has
+  /// just changed (stride-fuse folds one only where the result keeps its
+  /// layout; a graph file may write one anywhere): the product drops it,
+  /// and its epilogue, which the addend precedes, and both are applied to
+  /// the copy as ops, which fusion merges with the copy into one kernel.
+  static void addAfterTheCopy(MatmulOp matmul, CloneOp copy) {
+    Value addend = matmul.getAddend();
+    if (!addend)
+      return;
+    // The copy's readers before the ops below read it.
+    SmallVector<OpOperand *> readers;
+    for (OpOperand &use : copy.getResult().getUses())
+      readers.push_back(&use);
+    matmul.getAddendMutable().clear();
+    OpBuilder builder(copy->getContext());
+    builder.setInsertionPointAfter(copy);
+    Location loc = matmul.getLoc();
+    Type type = copy.getType();
+    Value result = AddOp::create(builder, loc, type, copy, addend);
+    switch (matmul.getEpilogue()) {
+    case MatmulEpilogue::none:
+      break;
+    case MatmulEpilogue::relu:
+      result = ReluOp::create(builder, loc, type, result);
+      break;
+    case MatmulEpilogue::gelu_tanh:
+      result = GeluTanhOp::create(builder, loc, type, result);
+      break;
+    }
+    matmul.setEpilogue(MatmulEpilogue::none);
+    for (OpOperand *reader : readers)
+      reader->set(result);
   }
 
   llvm::DenseMap<Value, Value> copies;

@@ -5,15 +5,19 @@
 // elements (4-element loads, K not a multiple of them: each slice's whole
 // vectors, then its last elements one per lane) with a folded bias and
 // ReLU; 3 rows sliced out of a wider activation (a row stride of 150, an
-// offset of 155: loads of one element) with a bias.
+// offset of 155: loads of one element) with a bias; the 1-row product
+// again with a bias, an addend (a residual, added to the f32 sum before
+// the ReLU) and a ReLU written on the op.
 func.func @f32(%xf: !stride.tensor<1x136xf32> {stride.name = "x"},
                %wf: !stride.tensor<300x136xf32> {stride.name = "w"},
                %b: !stride.tensor<300xf32> {stride.name = "b"},
                %y: !stride.tensor<4x150xf32> {stride.name = "y"},
                %v: !stride.tensor<37x140xf32> {stride.name = "v"},
-               %c: !stride.tensor<37xf32> {stride.name = "c"})
+               %c: !stride.tensor<37xf32> {stride.name = "c"},
+               %z: !stride.tensor<1x300xf32> {stride.name = "z"})
     -> (!stride.tensor<1x300xf32> {stride.name = "relu"},
-        !stride.tensor<3x37xf32> {stride.name = "rows3"}) {
+        !stride.tensor<3x37xf32> {stride.name = "rows3"},
+        !stride.tensor<1x300xf32> {stride.name = "addend"}) {
   %x = stride.slice %xf dim 1 start 0 end 133 step 1 : !stride.tensor<1x136xf32>
       -> !stride.tensor<1x133xf32, strides = [136, 1], offset = 0>
   %w = stride.slice %wf dim 1 start 0 end 133 step 1 : !stride.tensor<300x136xf32>
@@ -39,5 +43,10 @@ func.func @f32(%xf: !stride.tensor<1x136xf32> {stride.name = "x"},
       -> !stride.tensor<3x37xf32, strides = [0, 1], offset = 0>
   %qb = stride.add %q, %ce : !stride.tensor<3x37xf32>,
       !stride.tensor<3x37xf32, strides = [0, 1], offset = 0> -> !stride.tensor<3x37xf32>
-  return %r, %qb : !stride.tensor<1x300xf32>, !stride.tensor<3x37xf32>
+  %a = stride.matmul %x, %wt bias %b addend %z epilogue relu
+      : !stride.tensor<1x133xf32, strides = [136, 1], offset = 0>,
+        !stride.tensor<133x300xf32, strides = [1, 136], offset = 0>, !stride.tensor<300xf32>
+      -> !stride.tensor<1x300xf32>
+  return %r, %qb, %a : !stride.tensor<1x300xf32>, !stride.tensor<3x37xf32>,
+      !stride.tensor<1x300xf32>
 }

@@ -282,6 +282,30 @@ func.func @unaligned_rows(%a: !stride.tensor<6x17xbf16>, %s: !stride.tensor<6x17
 
 // -----
 
+// A product with a written addend and ReLU whose bf16 result rows (2
+// elements, 4 bytes) the library writes at an aligned leading dimension
+// through a copy: the addend is read with the result's layout, so the
+// product drops it and its ReLU, which follow the copy as ops (one kernel
+// after fusion).
+// CHECK-LABEL: func.func @addend_of_a_padded_result
+// CHECK: %[[P:.*]] = stride.matmul %arg0, %{{.*}} {{{.*}}} : {{.*}} -> <4x2xbf16, strides = [8, 1], offset = 0>
+// CHECK-NEXT: %[[C:.*]] = stride.clone %[[P]] : {{.*}} -> <4x2xbf16, strides = [2, 1], offset = 0>
+// CHECK-NEXT: %[[A:.*]] = stride.add %[[C]], %arg2 :
+// CHECK-NEXT: %[[R:.*]] = stride.relu %[[A]] :
+// CHECK-NEXT: return %[[R]]
+// FUSED-LABEL: func.func @addend_of_a_padded_result
+// FUSED: %[[P:.*]] = stride.matmul %arg0, %{{.*}} {{{.*}}} : {{.*}} -> <4x2xbf16, strides = [8, 1], offset = 0>
+// FUSED-NEXT: stride.kernel "clone_add_relu" ins(%[[P]], %arg2
+func.func @addend_of_a_padded_result(%x: !stride.tensor<4x8xbf16>,
+    %w: !stride.tensor<8x2xbf16>, %c: !stride.tensor<4x2xbf16>)
+    -> !stride.tensor<4x2xbf16> {
+  %p = stride.matmul %x, %w addend %c epilogue relu
+      : !stride.tensor<4x8xbf16>, !stride.tensor<8x2xbf16> -> !stride.tensor<4x2xbf16>
+  return %p : !stride.tensor<4x2xbf16>
+}
+
+// -----
+
 // The same rows, 256 of them (GPT-2's logits' gradient, read by dX over
 // K = 50,257 and by dW through a permute): the product over K reads the
 // rows concatenated with 7 zero columns (K = 24), the weight gets 7 zero

@@ -115,7 +115,8 @@ TEST(RandomGraphs, MatmulGraphsParseAndCoverTheLayouts) {
   const char *forms[] = {"xf32,", "xf16,", "xbf16,", "xf64,",
                          "stride.permute ", "step 2 :", "start 2 end",
                          "stride.expand ", " bias ", "epilogue relu",
-                         "epilogue gelu_tanh", "<1x"};
+                         "epilogue gelu_tanh", "<1x", " addend ",
+                         "stride.add ", "stride.relu "};
   for (uint64_t seed = 0; seed < kMatmulGraphs; ++seed) {
     std::string text = generateMatmulGraph(seed);
     EXPECT_EQ(text, generateMatmulGraph(seed)) << "seed " << seed;

@@ -10,7 +10,11 @@
 // or a column window (slice), a batch broadcast (expand, batch stride 0), or
 // both strides > 1 (which the compiler must copy). Sizes are odd on purpose
 // (1, 17, 33, 65, ...) and the dtype is any of f32, f16, bf16 and f64; a
-// bias and a relu or tanh-GELU epilogue come on top, except in f64.
+// bias, an addend and a relu or tanh-GELU epilogue come on top, except in
+// f64. A residual add may follow the product (and a relu the add), its other
+// operand row-major (which stride-fuse folds into the call as its addend
+// where the call has no epilogue yet), transposed or broadcast over the
+// rows (which stay a kernel).
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +77,9 @@ private:
              const std::string &attributes, Dims shape, Dims strides,
              int64_t offset);
   Value operand(int64_t rows, int64_t columns, const Dims &batch);
+  Value residual(const Dims &shape);
+  Value pointwise(const std::string &op, const std::vector<Value> &operands,
+                  const Dims &shape);
 
   SplitMix64 rng;
   std::string dtype;
@@ -169,6 +176,50 @@ Value MatmulGraphBuilder::operand(int64_t rows, int64_t columns,
   return view(v, "expand", "", shape, strides, v.offset);
 }
 
+/// The other operand of a residual add to a product of `shape`: row-major,
+/// a transposed tensor's permute, or a row vector expanded over the rows.
+Value MatmulGraphBuilder::residual(const Dims &shape) {
+  int64_t rank = int64_t(shape.size());
+  switch (rng.below(3)) {
+  case 0:
+    return argument(shape);
+  case 1: {
+    Dims perm, stored;
+    for (int64_t d = 0; d < rank; ++d)
+      perm.push_back(d < rank - 2 ? d : (d == rank - 2 ? rank - 1 : rank - 2));
+    for (int64_t p : perm)
+      stored.push_back(shape[p]);
+    Value t = argument(stored);
+    Dims strides;
+    for (int64_t p : perm)
+      strides.push_back(t.strides[p]);
+    return view(t, "permute", " dims [" + joinDims(perm, ", ") + "]", shape,
+                strides, 0);
+  }
+  default: {
+    Value row = argument({shape.back()});
+    Dims strides(shape.size(), 0);
+    strides.back() = 1;
+    return view(row, "expand", "", shape, strides, 0);
+  }
+  }
+}
+
+/// A pointwise op of `operands` whose result is row-major of `shape`.
+Value MatmulGraphBuilder::pointwise(const std::string &op,
+                                    const std::vector<Value> &operands,
+                                    const Dims &shape) {
+  Value v{"%v" + std::to_string(values++), shape, rowMajor(shape), 0};
+  std::string names, types;
+  for (const Value &operand : operands) {
+    names += (names.empty() ? "" : ", ") + operand.name;
+    types += (types.empty() ? "" : ", ") + type(operand);
+  }
+  body += "  " + v.name + " = stride." + op + " " + names + " : " + types +
+          " -> " + type(v) + "\n";
+  return v;
+}
+
 std::string MatmulGraphBuilder::build() {
   static const char *dtypes[] = {"f32", "f16", "bf16", "f64"};
   dtype = dtypes[rng.below(4)];
@@ -185,18 +236,26 @@ std::string MatmulGraphBuilder::build() {
     operands += " bias " + bias.name;
     types += ", " + type(bias);
   }
-  if (dtype != "f64" && rng.chance(40))
-    operands += rng.chance(50) ? " epilogue relu" : " epilogue gelu_tanh";
   Dims shape = batch;
   shape.insert(shape.end(), {m, n});
+  // The addend is read with the result's layout; its type is not written.
+  if (dtype != "f64" && rng.chance(20))
+    operands += " addend " + argument(shape).name;
+  if (dtype != "f64" && rng.chance(40))
+    operands += rng.chance(50) ? " epilogue relu" : " epilogue gelu_tanh";
   Value result{"%p", shape, rowMajor(shape), 0};
   body += "  %p = stride.matmul " + operands + " : " + types + " -> " +
           type(result) + "\n";
+  if (rng.chance(35)) {
+    result = pointwise("add", {result, residual(shape)}, shape);
+    if (rng.chance(40))
+      result = pointwise("relu", {result}, shape);
+  }
   std::string signature;
   for (size_t i = 0; i < arguments.size(); ++i)
     signature += (i ? ", " : "") + arguments[i];
   return "func.func @graph(" + signature + ") -> " + type(result) + " {\n" +
-         body + "  return %p : " + type(result) + "\n}\n";
+         body + "  return " + result.name + " : " + type(result) + "\n}\n";
 }
 
 } // namespace
