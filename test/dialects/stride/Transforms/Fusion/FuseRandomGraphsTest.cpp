@@ -137,6 +137,33 @@ TEST(RandomGraphs, MatmulGraphsParseAndCoverTheLayouts) {
                               << " graphs";
 }
 
+/// The attention graphs of the emulator's campaign (stride-gen --attention)
+/// parse and verify, and cover every dtype, operand layout, mask and flag.
+TEST(RandomGraphs, AttentionGraphsParseAndCoverTheForms) {
+  constexpr uint64_t kAttentionGraphs = 300;
+  FusionHarness harness;
+  std::map<std::string, int> seen;
+  const char *forms[] = {"xf32,", "xf16,", "xbf16,", "stride.permute ",
+                         "xi1,", "strides = [0, 0, ", " causal",
+                         "stride.attention_backward", "%lse", "x20xf",
+                         "x128xf", "<1x"};
+  for (uint64_t seed = 0; seed < kAttentionGraphs; ++seed) {
+    std::string text = generateAttentionGraph(seed);
+    EXPECT_EQ(text, generateAttentionGraph(seed)) << "seed " << seed;
+    OwningOpRef<ModuleOp> module = harness.parse(text);
+    ASSERT_TRUE(module) << "seed " << seed << ": the graph does not parse or "
+                        << "verify:\n"
+                        << harness.diagnostics() << text;
+    for (const char *form : forms)
+      if (text.find(form) != std::string::npos)
+        ++seen[form];
+  }
+  for (const char *form : forms)
+    EXPECT_GE(seen[form], 10) << "'" << form << "' appears in only "
+                              << seen[form] << " of " << kAttentionGraphs
+                              << " graphs";
+}
+
 /// What fusing random graphs formed: kernels per form, kernels, the
 /// functional ops in them, and the library calls left between them.
 struct FusionCounts {

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GraphText.h"
 #include "RandomGraph.h"
 
 #include <string>
@@ -26,30 +27,6 @@
 namespace stride::test {
 
 namespace {
-
-using Dims = std::vector<int64_t>;
-
-std::string joinDims(const Dims &dims, const char *separator) {
-  std::string text;
-  for (size_t i = 0; i < dims.size(); ++i)
-    text += (i ? separator : "") + std::to_string(dims[i]);
-  return text;
-}
-
-/// A tensor type with explicit strides and offset.
-std::string tensorType(const Dims &shape, const Dims &strides, int64_t offset,
-                       const std::string &dtype) {
-  return "!stride.tensor<" + joinDims(shape, "x") + "x" + dtype +
-         ", strides = [" + joinDims(strides, ", ") +
-         "], offset = " + std::to_string(offset) + ">";
-}
-
-Dims rowMajor(const Dims &shape) {
-  Dims strides(shape.size(), 1);
-  for (int64_t d = int64_t(shape.size()) - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  return strides;
-}
 
 struct Value {
   std::string name;

@@ -88,6 +88,12 @@ RandomGraph generateRandomGraph(uint64_t seed,
 /// sometimes a bias and an epilogue): `func.func @graph`, text only.
 std::string generateMatmulGraph(uint64_t seed);
 
+/// A graph of one stride.attention, at times with its backward (f32, f16 or
+/// bf16; grouped-query heads; row-major or head-view operands; a boolean or
+/// additive mask broadcast with stride 0; causal or not):
+/// `func.func @graph`, text only.
+std::string generateAttentionGraph(uint64_t seed);
+
 /// A deterministic 64-bit stream (splitmix64), also used by tests to fill
 /// inputs.
 class SplitMix64 {

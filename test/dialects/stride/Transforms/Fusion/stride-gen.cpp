@@ -5,11 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// stride-gen [--matmul | --wide] --seed N [-o FILE]: the graph
-// generateRandomGraph(N) (or, with --matmul, generateMatmulGraph(N); with
-// --wide, generateRandomGraph with RandomGraphOptions::wide) builds, for
+// stride-gen [--matmul | --attention | --wide] --seed N [-o FILE]: the
+// graph generateRandomGraph(N) (or, with --matmul, generateMatmulGraph(N);
+// with --attention, generateAttentionGraph(N); with --wide,
+// generateRandomGraph with RandomGraphOptions::wide) builds, for
 // scripts/gpu-prepare.sh (random graphs checked on the GPU against the
-// reference interpreter) and test/Emu/wide-random.test (on the emulator).
+// reference interpreter), scripts/emu-random.sh and the lit tests that
+// replay its seeds on the emulator (test/Emu/*-random.test).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +25,7 @@
 
 int main(int argc, char **argv) {
   uint64_t seed = 0;
-  bool matmul = false;
+  bool matmul = false, attention = false;
   stride::test::RandomGraphOptions options;
   std::string output;
   for (int i = 1; i < argc; ++i) {
@@ -32,23 +34,30 @@ int main(int argc, char **argv) {
       seed = std::strtoull(argv[++i], nullptr, 10);
     else if (arg == "--matmul")
       matmul = true;
+    else if (arg == "--attention")
+      attention = true;
     else if (arg == "--wide")
       options.wide = true;
     else if (arg == "-o" && i + 1 < argc)
       output = argv[++i];
     else {
-      std::cerr << "usage: stride-gen [--matmul | --wide] --seed N [-o "
-                   "FILE.mlir]\n"
-                   "  --matmul  a graph of one matmul (any dtype and operand "
-                   "layout) instead of a fusion graph\n"
-                   "  --wide    a fusion graph whose values have one long dim "
-                   "(8 to 70,001 elements) for the backend's size-dependent "
-                   "kernel forms\n";
+      std::cerr << "usage: stride-gen [--matmul | --attention | --wide] "
+                   "--seed N [-o FILE.mlir]\n"
+                   "  --matmul     a graph of one matmul (any dtype and "
+                   "operand layout) instead of a fusion graph\n"
+                   "  --attention  a graph of one attention op, at times "
+                   "with its backward (any dtype, grouped-query heads, head "
+                   "views, masks, causal)\n"
+                   "  --wide       a fusion graph whose values have one long "
+                   "dim (8 to 70,001 elements) for the backend's "
+                   "size-dependent kernel forms\n";
       return 1;
     }
   }
-  std::string text = matmul ? stride::test::generateMatmulGraph(seed)
-                            : stride::test::generateRandomGraph(seed, options).text;
+  std::string text =
+      matmul      ? stride::test::generateMatmulGraph(seed)
+      : attention ? stride::test::generateAttentionGraph(seed)
+                  : stride::test::generateRandomGraph(seed, options).text;
   if (output.empty()) {
     std::cout << text;
     return 0;
