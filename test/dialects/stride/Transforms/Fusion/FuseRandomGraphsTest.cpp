@@ -164,6 +164,38 @@ TEST(RandomGraphs, AttentionGraphsParseAndCoverTheForms) {
                               << " graphs";
 }
 
+/// The convolution graphs of the emulator's campaign (stride-gen
+/// --convolution) parse, verify and fuse, and cover every dtype, rank,
+/// layout and epilogue.
+TEST(RandomGraphs, ConvolutionGraphsParseAndCoverTheForms) {
+  constexpr uint64_t kConvolutionGraphs = 300;
+  FusionHarness harness;
+  std::map<std::string, int> seen;
+  const char *forms[] = {"xf32,", "xf16,", "xbf16,", "xf64,",
+                         "stride.permute ", " bias ", " transposed",
+                         "output_padding", "dilation [2", "stride [2",
+                         "stride.mul ", "stride.relu ", "padding [0]",
+                         "groups 2 "};
+  for (uint64_t seed = 0; seed < kConvolutionGraphs; ++seed) {
+    std::string text = generateConvolutionGraph(seed);
+    EXPECT_EQ(text, generateConvolutionGraph(seed)) << "seed " << seed;
+    OwningOpRef<ModuleOp> module = harness.parse(text);
+    ASSERT_TRUE(module) << "seed " << seed << ": the graph does not parse or "
+                        << "verify:\n"
+                        << harness.diagnostics() << text;
+    ASSERT_TRUE(succeeded(harness.fuse(*module)))
+        << "seed " << seed << ": fusion failed:\n"
+        << harness.diagnostics() << text;
+    for (const char *form : forms)
+      if (text.find(form) != std::string::npos)
+        ++seen[form];
+  }
+  for (const char *form : forms)
+    EXPECT_GE(seen[form], 10) << "'" << form << "' appears in only "
+                              << seen[form] << " of " << kConvolutionGraphs
+                              << " graphs";
+}
+
 /// What fusing random graphs formed: kernels per form, kernels, the
 /// functional ops in them, and the library calls left between them.
 struct FusionCounts {

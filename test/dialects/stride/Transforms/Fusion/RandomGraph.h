@@ -94,6 +94,12 @@ std::string generateMatmulGraph(uint64_t seed);
 /// `func.func @graph`, text only.
 std::string generateAttentionGraph(uint64_t seed);
 
+/// A graph of one stride.convolution (1-D to 3-D, grouped, transposed at
+/// times; any dtype; the input row-major or channels-last) and, at times,
+/// a per-channel multiply and add, a residual add and a ReLU after it:
+/// `func.func @graph`, text only.
+std::string generateConvolutionGraph(uint64_t seed);
+
 /// A deterministic 64-bit stream (splitmix64), also used by tests to fill
 /// inputs.
 class SplitMix64 {

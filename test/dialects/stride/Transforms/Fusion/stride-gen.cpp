@@ -5,9 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// stride-gen [--matmul | --attention | --wide] --seed N [-o FILE]: the
-// graph generateRandomGraph(N) (or, with --matmul, generateMatmulGraph(N);
-// with --attention, generateAttentionGraph(N); with --wide,
+// stride-gen [--matmul | --attention | --convolution | --wide] --seed N
+// [-o FILE]: the graph generateRandomGraph(N) (or, with --matmul,
+// generateMatmulGraph(N); with --attention, generateAttentionGraph(N);
+// with --convolution, generateConvolutionGraph(N); with --wide,
 // generateRandomGraph with RandomGraphOptions::wide) builds, for
 // scripts/gpu-prepare.sh (random graphs checked on the GPU against the
 // reference interpreter), scripts/emu-random.sh and the lit tests that
@@ -25,7 +26,7 @@
 
 int main(int argc, char **argv) {
   uint64_t seed = 0;
-  bool matmul = false, attention = false;
+  bool matmul = false, attention = false, convolution = false;
   stride::test::RandomGraphOptions options;
   std::string output;
   for (int i = 1; i < argc; ++i) {
@@ -36,18 +37,23 @@ int main(int argc, char **argv) {
       matmul = true;
     else if (arg == "--attention")
       attention = true;
+    else if (arg == "--convolution")
+      convolution = true;
     else if (arg == "--wide")
       options.wide = true;
     else if (arg == "-o" && i + 1 < argc)
       output = argv[++i];
     else {
-      std::cerr << "usage: stride-gen [--matmul | --attention | --wide] "
-                   "--seed N [-o FILE.mlir]\n"
+      std::cerr << "usage: stride-gen [--matmul | --attention | "
+                   "--convolution | --wide] --seed N [-o FILE.mlir]\n"
                    "  --matmul     a graph of one matmul (any dtype and "
                    "operand layout) instead of a fusion graph\n"
                    "  --attention  a graph of one attention op, at times "
                    "with its backward (any dtype, grouped-query heads, head "
                    "views, masks, causal)\n"
+                   "  --convolution  a graph of one convolution (1-D to 3-D, "
+                   "grouped, transposed; any dtype and input layout) and "
+                   "the per-channel ops, residual add and ReLU after it\n"
                    "  --wide       a fusion graph whose values have one long "
                    "dim (8 to 70,001 elements) for the backend's "
                    "size-dependent kernel forms\n";
@@ -57,6 +63,7 @@ int main(int argc, char **argv) {
   std::string text =
       matmul      ? stride::test::generateMatmulGraph(seed)
       : attention ? stride::test::generateAttentionGraph(seed)
+      : convolution ? stride::test::generateConvolutionGraph(seed)
                   : stride::test::generateRandomGraph(seed, options).text;
   if (output.empty()) {
     std::cout << text;
