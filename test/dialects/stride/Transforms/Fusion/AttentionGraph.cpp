@@ -20,8 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GraphText.h"
-#include "RandomGraph.h"
+#include "GraphBuilder.h"
 
 #include <cmath>
 #include <cstdio>
@@ -32,58 +31,28 @@ namespace stride::test {
 
 namespace {
 
-struct Value {
-  std::string name;
-  Dims shape, strides;
-  int64_t offset = 0;
-  std::string dtype;
-};
+using Value = GraphValue;
 
-class AttentionGraphBuilder {
+class AttentionGraphBuilder : GraphBuilder {
 public:
-  explicit AttentionGraphBuilder(uint64_t seed) : rng(seed) {}
+  explicit AttentionGraphBuilder(uint64_t seed) : GraphBuilder(seed) {}
 
   std::string build();
 
 private:
-  template <size_t N> int64_t pick(const int64_t (&choices)[N]) {
-    return choices[rng.below(int64_t(N))];
-  }
-  std::string type(const Value &v) const {
-    return tensorType(v.shape, v.strides, v.offset, v.dtype);
-  }
-  Value argument(const Dims &shape, const std::string &elementType);
+  /// A view that keeps `from`'s offset.
   Value view(const Value &from, const std::string &op,
-             const std::string &attributes, Dims shape, Dims strides);
+             const std::string &attributes, Dims shape, Dims strides) {
+    return GraphBuilder::view(from, op, attributes, std::move(shape),
+                              std::move(strides), from.offset);
+  }
   Value operand(int64_t heads, int64_t tokens);
   Value mask(int64_t queryTokens, int64_t keyTokens);
 
-  SplitMix64 rng;
   std::string dtype;
   int64_t batch = 1, heads = 1, headDim = 8;
-  std::vector<std::string> arguments;
   std::vector<Value> results;
-  std::string body;
-  int values = 0;
 };
-
-Value AttentionGraphBuilder::argument(const Dims &shape,
-                                      const std::string &elementType) {
-  Value v{"%arg" + std::to_string(arguments.size()), shape, rowMajor(shape),
-          0, elementType};
-  arguments.push_back(v.name + ": " + type(v));
-  return v;
-}
-
-Value AttentionGraphBuilder::view(const Value &from, const std::string &op,
-                                  const std::string &attributes, Dims shape,
-                                  Dims strides) {
-  Value v{"%v" + std::to_string(values++), std::move(shape),
-          std::move(strides), from.offset, from.dtype};
-  body += "  " + v.name + " = stride." + op + " " + from.name + attributes +
-          " : " + type(from) + " -> " + type(v) + "\n";
-  return v;
-}
 
 /// A [B, heads, tokens, D] operand: row-major, or the head view of a
 /// [B, tokens, heads, D] projection.
@@ -179,15 +148,7 @@ std::string AttentionGraphBuilder::build() {
     results.insert(results.end(), {dq, dk, dv});
   }
 
-  std::string signature, names, resultTypes;
-  for (size_t i = 0; i < arguments.size(); ++i)
-    signature += (i ? ", " : "") + arguments[i];
-  for (size_t i = 0; i < results.size(); ++i) {
-    names += (i ? ", " : "") + results[i].name;
-    resultTypes += (i ? ", " : "") + type(results[i]);
-  }
-  return "func.func @graph(" + signature + ") -> (" + resultTypes + ") {\n" +
-         body + "  return " + names + " : " + resultTypes + "\n}\n";
+  return function(results);
 }
 
 } // namespace

@@ -18,8 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GraphText.h"
-#include "RandomGraph.h"
+#include "GraphBuilder.h"
 
 #include <algorithm>
 #include <string>
@@ -29,70 +28,33 @@ namespace stride::test {
 
 namespace {
 
-struct Value {
-  std::string name;
-  Dims shape, strides;
-  int64_t offset = 0;
-};
+using Value = GraphValue;
 
-class ConvolutionGraphBuilder {
+class ConvolutionGraphBuilder : GraphBuilder {
 public:
-  explicit ConvolutionGraphBuilder(uint64_t seed) : rng(seed) {}
+  explicit ConvolutionGraphBuilder(uint64_t seed) : GraphBuilder(seed) {}
 
   std::string build();
 
 private:
-  template <size_t N> int64_t pick(const int64_t (&choices)[N]) {
-    return choices[rng.below(int64_t(N))];
+  Value argument(const Dims &shape) {
+    return GraphBuilder::argument(shape, dtype);
   }
-  std::string type(const Value &v) const {
-    return tensorType(v.shape, v.strides, v.offset, dtype);
-  }
-  Value argument(const Dims &shape);
+  /// A view that keeps `from`'s offset.
   Value view(const Value &from, const std::string &op,
-             const std::string &attributes, Dims shape, Dims strides);
-  Value pointwise(const std::string &op, const Value &lhs, const Value &rhs);
+             const std::string &attributes, Dims shape, Dims strides) {
+    return GraphBuilder::view(from, op, attributes, std::move(shape),
+                              std::move(strides), from.offset);
+  }
   Value image(const Dims &shape);
   Value perChannel(const Dims &shape);
   void drawGeometry();
 
-  SplitMix64 rng;
   std::string dtype;
   int64_t spatial = 2, groups = 1;
   bool transposed = false;
   Dims input, weight, result, stride, padding, dilation, outputPadding;
-  std::vector<std::string> arguments;
-  std::string body;
-  int values = 0;
 };
-
-Value ConvolutionGraphBuilder::argument(const Dims &shape) {
-  Value v{"%arg" + std::to_string(arguments.size()), shape, rowMajor(shape),
-          0};
-  arguments.push_back(v.name + ": " + type(v));
-  return v;
-}
-
-Value ConvolutionGraphBuilder::view(const Value &from, const std::string &op,
-                                    const std::string &attributes, Dims shape,
-                                    Dims strides) {
-  Value v{"%v" + std::to_string(values++), std::move(shape),
-          std::move(strides), from.offset};
-  body += "  " + v.name + " = stride." + op + " " + from.name + attributes +
-          " : " + type(from) + " -> " + type(v) + "\n";
-  return v;
-}
-
-/// `op` of two values of one shape (the rhs of any layout); the result is
-/// row-major.
-Value ConvolutionGraphBuilder::pointwise(const std::string &op,
-                                         const Value &lhs, const Value &rhs) {
-  Value v{"%v" + std::to_string(values++), lhs.shape, rowMajor(lhs.shape), 0};
-  body += "  " + v.name + " = stride." + op + " " + lhs.name + ", " +
-          rhs.name + " : " + type(lhs) + ", " + type(rhs) + " -> " + type(v) +
-          "\n";
-  return v;
-}
 
 /// An [N, C, X..] value: row-major, or channels-last (the permute of an
 /// [N, X.., C] argument).
@@ -191,26 +153,18 @@ std::string ConvolutionGraphBuilder::build() {
     attributes += " transposed" +
                   (extra ? " output_padding [" + joinDims(outputPadding, ", ") + "]"
                          : std::string());
-  Value y{"%c", result, rowMajor(result), 0};
+  Value y{"%c", result, rowMajor(result), 0, dtype};
   body += "  %c = stride.convolution " + operands + attributes + " : " +
           types + " -> " + type(y) + "\n";
   if (rng.chance(30)) {
-    y = pointwise("mul", y, perChannel(result));
-    y = pointwise("add", y, perChannel(result));
+    y = pointwise("mul", {y, perChannel(result)}, result);
+    y = pointwise("add", {y, perChannel(result)}, result);
   }
   if (rng.chance(30))
-    y = pointwise("add", y, image(result));
-  if (rng.chance(40)) {
-    Value r{"%v" + std::to_string(values++), y.shape, rowMajor(y.shape), 0};
-    body += "  " + r.name + " = stride.relu " + y.name + " : " + type(y) +
-            " -> " + type(r) + "\n";
-    y = r;
-  }
-  std::string signature;
-  for (size_t i = 0; i < arguments.size(); ++i)
-    signature += (i ? ", " : "") + arguments[i];
-  return "func.func @graph(" + signature + ") -> " + type(y) + " {\n" + body +
-         "  return " + y.name + " : " + type(y) + "\n}\n";
+    y = pointwise("add", {y, image(result)}, result);
+  if (rng.chance(40))
+    y = pointwise("relu", {y}, result);
+  return function({y});
 }
 
 } // namespace

@@ -106,20 +106,17 @@ TEST(RandomGraphs, GeneratorCoversMatmul) {
                               << seen[form] << " of " << kGraphs << " graphs";
 }
 
-/// The one-matmul graphs of the GPU check (stride-gen --matmul) parse,
-/// verify and fuse, and cover every dtype, operand layout and epilogue.
-TEST(RandomGraphs, MatmulGraphsParseAndCoverTheLayouts) {
-  constexpr uint64_t kMatmulGraphs = 300;
+/// Checks the graphs of `generate` for seeds 0 to 299: each is the same
+/// text twice, parses, verifies and fuses, and each of `forms` appears in
+/// at least 10 of them.
+void expectGraphsCoverForms(std::string (*generate)(uint64_t),
+                            llvm::ArrayRef<const char *> forms) {
+  constexpr uint64_t kGraphs = 300;
   FusionHarness harness;
   std::map<std::string, int> seen;
-  const char *forms[] = {"xf32,", "xf16,", "xbf16,", "xf64,",
-                         "stride.permute ", "step 2 :", "start 2 end",
-                         "stride.expand ", " bias ", "epilogue relu",
-                         "epilogue gelu_tanh", "<1x", " addend ",
-                         "stride.add ", "stride.relu "};
-  for (uint64_t seed = 0; seed < kMatmulGraphs; ++seed) {
-    std::string text = generateMatmulGraph(seed);
-    EXPECT_EQ(text, generateMatmulGraph(seed)) << "seed " << seed;
+  for (uint64_t seed = 0; seed < kGraphs; ++seed) {
+    std::string text = generate(seed);
+    EXPECT_EQ(text, generate(seed)) << "seed " << seed;
     OwningOpRef<ModuleOp> module = harness.parse(text);
     ASSERT_TRUE(module) << "seed " << seed << ": the graph does not parse or "
                         << "verify:\n"
@@ -133,67 +130,40 @@ TEST(RandomGraphs, MatmulGraphsParseAndCoverTheLayouts) {
   }
   for (const char *form : forms)
     EXPECT_GE(seen[form], 10) << "'" << form << "' appears in only "
-                              << seen[form] << " of " << kMatmulGraphs
-                              << " graphs";
+                              << seen[form] << " of " << kGraphs << " graphs";
+}
+
+/// The one-matmul graphs of the GPU check (stride-gen --matmul) cover every
+/// dtype, operand layout and epilogue.
+TEST(RandomGraphs, MatmulGraphsParseAndCoverTheLayouts) {
+  expectGraphsCoverForms(generateMatmulGraph,
+                         {"xf32,", "xf16,", "xbf16,", "xf64,",
+                          "stride.permute ", "step 2 :", "start 2 end",
+                          "stride.expand ", " bias ", "epilogue relu",
+                          "epilogue gelu_tanh", "<1x", " addend ",
+                          "stride.add ", "stride.relu "});
 }
 
 /// The attention graphs of the emulator's campaign (stride-gen --attention)
-/// parse and verify, and cover every dtype, operand layout, mask and flag.
+/// cover every dtype, operand layout, mask and flag.
 TEST(RandomGraphs, AttentionGraphsParseAndCoverTheForms) {
-  constexpr uint64_t kAttentionGraphs = 300;
-  FusionHarness harness;
-  std::map<std::string, int> seen;
-  const char *forms[] = {"xf32,", "xf16,", "xbf16,", "stride.permute ",
-                         "xi1,", "strides = [0, 0, ", " causal",
-                         "stride.attention_backward", "%lse", "x20xf",
-                         "x128xf", "<1x"};
-  for (uint64_t seed = 0; seed < kAttentionGraphs; ++seed) {
-    std::string text = generateAttentionGraph(seed);
-    EXPECT_EQ(text, generateAttentionGraph(seed)) << "seed " << seed;
-    OwningOpRef<ModuleOp> module = harness.parse(text);
-    ASSERT_TRUE(module) << "seed " << seed << ": the graph does not parse or "
-                        << "verify:\n"
-                        << harness.diagnostics() << text;
-    for (const char *form : forms)
-      if (text.find(form) != std::string::npos)
-        ++seen[form];
-  }
-  for (const char *form : forms)
-    EXPECT_GE(seen[form], 10) << "'" << form << "' appears in only "
-                              << seen[form] << " of " << kAttentionGraphs
-                              << " graphs";
+  expectGraphsCoverForms(generateAttentionGraph,
+                         {"xf32,", "xf16,", "xbf16,", "stride.permute ",
+                          "xi1,", "strides = [0, 0, ", " causal",
+                          "stride.attention_backward", "%lse", "x20xf",
+                          "x128xf", "<1x"});
 }
 
 /// The convolution graphs of the emulator's campaign (stride-gen
-/// --convolution) parse, verify and fuse, and cover every dtype, rank,
-/// layout and epilogue.
+/// --convolution) cover every dtype, layout and epilogue, grouped,
+/// transposed, strided and dilated ones.
 TEST(RandomGraphs, ConvolutionGraphsParseAndCoverTheForms) {
-  constexpr uint64_t kConvolutionGraphs = 300;
-  FusionHarness harness;
-  std::map<std::string, int> seen;
-  const char *forms[] = {"xf32,", "xf16,", "xbf16,", "xf64,",
-                         "stride.permute ", " bias ", " transposed",
-                         "output_padding", "dilation [2", "stride [2",
-                         "stride.mul ", "stride.relu ", "padding [0]",
-                         "groups 2 "};
-  for (uint64_t seed = 0; seed < kConvolutionGraphs; ++seed) {
-    std::string text = generateConvolutionGraph(seed);
-    EXPECT_EQ(text, generateConvolutionGraph(seed)) << "seed " << seed;
-    OwningOpRef<ModuleOp> module = harness.parse(text);
-    ASSERT_TRUE(module) << "seed " << seed << ": the graph does not parse or "
-                        << "verify:\n"
-                        << harness.diagnostics() << text;
-    ASSERT_TRUE(succeeded(harness.fuse(*module)))
-        << "seed " << seed << ": fusion failed:\n"
-        << harness.diagnostics() << text;
-    for (const char *form : forms)
-      if (text.find(form) != std::string::npos)
-        ++seen[form];
-  }
-  for (const char *form : forms)
-    EXPECT_GE(seen[form], 10) << "'" << form << "' appears in only "
-                              << seen[form] << " of " << kConvolutionGraphs
-                              << " graphs";
+  expectGraphsCoverForms(generateConvolutionGraph,
+                         {"xf32,", "xf16,", "xbf16,", "xf64,",
+                          "stride.permute ", " bias ", " transposed",
+                          "output_padding", "dilation [2", "stride [2",
+                          "stride.mul ", "stride.relu ", "padding [0]",
+                          "groups 2 "});
 }
 
 /// What fusing random graphs formed: kernels per form, kernels, the

@@ -18,8 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GraphText.h"
-#include "RandomGraph.h"
+#include "GraphBuilder.h"
 
 #include <string>
 #include <vector>
@@ -28,16 +27,12 @@ namespace stride::test {
 
 namespace {
 
-struct Value {
-  std::string name;
-  Dims shape, strides;
-  int64_t offset = 0;
-};
+using Value = GraphValue;
 
 /// Builds the text of one graph: arguments, views, the matmul.
-class MatmulGraphBuilder {
+class MatmulGraphBuilder : GraphBuilder {
 public:
-  MatmulGraphBuilder(uint64_t seed) : rng(seed) {}
+  explicit MatmulGraphBuilder(uint64_t seed) : GraphBuilder(seed) {}
 
   std::string build();
 
@@ -46,40 +41,14 @@ private:
     static const int64_t sizes[] = {1, 2, 7, 16, 17, 33, 64, 65, 100, 128};
     return sizes[rng.below(std::size(sizes))];
   }
-  std::string type(const Value &v) const {
-    return tensorType(v.shape, v.strides, v.offset, dtype);
+  Value argument(const Dims &shape) {
+    return GraphBuilder::argument(shape, dtype);
   }
-  Value argument(const Dims &shape);
-  Value view(const Value &from, const std::string &op,
-             const std::string &attributes, Dims shape, Dims strides,
-             int64_t offset);
   Value operand(int64_t rows, int64_t columns, const Dims &batch);
   Value residual(const Dims &shape);
-  Value pointwise(const std::string &op, const std::vector<Value> &operands,
-                  const Dims &shape);
 
-  SplitMix64 rng;
   std::string dtype;
-  std::vector<std::string> arguments;
-  std::string body;
-  int values = 0;
 };
-
-Value MatmulGraphBuilder::argument(const Dims &shape) {
-  Value v{"%arg" + std::to_string(arguments.size()), shape, rowMajor(shape), 0};
-  arguments.push_back(v.name + ": " + type(v));
-  return v;
-}
-
-Value MatmulGraphBuilder::view(const Value &from, const std::string &op,
-                               const std::string &attributes, Dims shape,
-                               Dims strides, int64_t offset) {
-  Value v{"%v" + std::to_string(values++), std::move(shape), std::move(strides),
-          offset};
-  body += "  " + v.name + " = stride." + op + " " + from.name + attributes +
-          " : " + type(from) + " -> " + type(v) + "\n";
-  return v;
-}
 
 /// A [batch..., rows, columns] operand in one of five layouts; a batched
 /// operand is sometimes one matrix expanded over the batch.
@@ -182,21 +151,6 @@ Value MatmulGraphBuilder::residual(const Dims &shape) {
   }
 }
 
-/// A pointwise op of `operands` whose result is row-major of `shape`.
-Value MatmulGraphBuilder::pointwise(const std::string &op,
-                                    const std::vector<Value> &operands,
-                                    const Dims &shape) {
-  Value v{"%v" + std::to_string(values++), shape, rowMajor(shape), 0};
-  std::string names, types;
-  for (const Value &operand : operands) {
-    names += (names.empty() ? "" : ", ") + operand.name;
-    types += (types.empty() ? "" : ", ") + type(operand);
-  }
-  body += "  " + v.name + " = stride." + op + " " + names + " : " + types +
-          " -> " + type(v) + "\n";
-  return v;
-}
-
 std::string MatmulGraphBuilder::build() {
   static const char *dtypes[] = {"f32", "f16", "bf16", "f64"};
   dtype = dtypes[rng.below(4)];
@@ -220,7 +174,7 @@ std::string MatmulGraphBuilder::build() {
     operands += " addend " + argument(shape).name;
   if (dtype != "f64" && rng.chance(40))
     operands += rng.chance(50) ? " epilogue relu" : " epilogue gelu_tanh";
-  Value result{"%p", shape, rowMajor(shape), 0};
+  Value result{"%p", shape, rowMajor(shape), 0, dtype};
   body += "  %p = stride.matmul " + operands + " : " + types + " -> " +
           type(result) + "\n";
   if (rng.chance(35)) {
@@ -228,11 +182,7 @@ std::string MatmulGraphBuilder::build() {
     if (rng.chance(40))
       result = pointwise("relu", {result}, shape);
   }
-  std::string signature;
-  for (size_t i = 0; i < arguments.size(); ++i)
-    signature += (i ? ", " : "") + arguments[i];
-  return "func.func @graph(" + signature + ") -> " + type(result) + " {\n" +
-         body + "  return " + result.name + " : " + type(result) + "\n}\n";
+  return function({result});
 }
 
 } // namespace
