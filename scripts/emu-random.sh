@@ -29,11 +29,8 @@
 # STRIDEC_OPTIONS (space-separated) are given to every stridec, e.g.
 # "--attention-library=none" (the split-KV kernel and the decomposition).
 #
-# Prints one line per graph and a last line "N passed, K known, M failed";
-# exits 1 when any failed. Known: an f16/bf16 attention graph with a
-# boolean mask whose every mismatch is a NaN where the reference has 0 or
-# -inf, a row whose keys are all masked out, which cuDNN computes as NaN
-# (python-free-docs/attention.md, "The fused path"). A failing graph is kept in DIR (default
+# Prints one line per graph and a last line "N passed, M failed"; exits 1
+# when any failed. A failing graph is kept in DIR (default
 # emu-random-failures/) as seed-S.mlir with its log: reduce it with
 # stride-reduce, fix the bug, and add the seed to wide-random.test.
 set -uo pipefail
@@ -63,14 +60,7 @@ fi
 bin=${STRIDE_BIN:-build/bin}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0 known=0 failed=0
-
-# Whether every mismatch of log $2 is cuDNN's NaN on an empty row of an
-# attention with a boolean mask in graph $1.
-cudnn_empty_rows() {
-  grep -q 'stride.attention ' "$1" && grep -q 'xi1,' "$1" && grep -q f16 "$1" &&
-    grep -q MISMATCH "$2" && ! grep MISMATCH "$2" | grep -qv 'got -\?nan, expected'
-}
+passed=0 failed=0
 for ((i = 0; i < count; i++)); do
   s=$((seed + i))
   graph=$work/seed-$s.mlir
@@ -87,9 +77,6 @@ for ((i = 0; i < count; i++)); do
      ! grep -q MISMATCH "$work/log"; then
     echo "seed $s: pass"
     passed=$((passed + 1))
-  elif cudnn_empty_rows "$graph" "$work/log"; then
-    echo "seed $s: known (cuDNN's NaN on a row whose keys are all masked out)"
-    known=$((known + 1))
   else
     echo "seed $s: FAIL ($(grep -m1 -E 'MISMATCH|error' "$work/log"))"
     mkdir -p "$keep"
@@ -98,5 +85,5 @@ for ((i = 0; i < count; i++)); do
     failed=$((failed + 1))
   fi
 done
-echo "$passed passed, $known known, $failed failed"
+echo "$passed passed, $failed failed"
 ((failed == 0))

@@ -103,18 +103,62 @@ public:
     return ops.into(value, type);
   }
 
-  /// The mask as cuDNN's additive bias in the query's element type: the
-  /// small tensor behind its broadcast dims (batch, heads and query rows),
-  /// converted or copied only where needed, then expanded back to the
-  /// mask's shape.
-  Value bias(Value mask) {
+  /// The small tensor behind the mask's broadcast dims (batch, heads and
+  /// query rows): a slice of one element along each, built once per mask.
+  Value compact(Value mask) {
+    Value &small = compacts[mask];
+    if (small)
+      return small;
     StridedTensorType type = typeOf(mask);
-    Value small = mask;
+    small = mask;
     for (int64_t d = 0; d < 3; ++d)
       if (isBroadcast(type, d))
         small = type.isSymbolic()
                     ? ops.sliceSymbolic(small, d, 0, 1, symbols)
                     : ops.slice(small, d, 0, 1);
+    return small;
+  }
+
+  /// The i1 [B or 1, H or 1, Sq, 1] that is true where query row i attends
+  /// some key under the boolean `mask` (static sizes) and, if `causal`, the
+  /// top-left causal rule (key j <= i). Reduced over the mask's compact
+  /// tensor, so a padding mask costs B x Skv.
+  Value rowsWithKeys(Value mask, bool causal) {
+    Value keep = compact(mask);
+    Dims shape(typeOf(keep).getShape());
+    int64_t queries = typeOf(mask).getShape()[2], keys = shape[3];
+    if (causal) {
+      shape[2] = queries;
+      Value rows = ops.expand(keep, shape);
+      Value order = ops.view(ops.causal(queries, keys), {1, 1, queries, keys});
+      Value orderRows = ops.expand(order, shape);
+      keep = ops.both(rows, orderRows);
+    }
+    Value any = ops.anyRow(keep);
+    shape = Dims(typeOf(any).getShape());
+    shape[2] = queries;
+    return ops.expand(any, shape);
+  }
+
+  /// The logsumexp `lse` [B, H, Sq] as cuDNN's backward reads it: +inf on
+  /// the rows `rows` says attend no key, so that their weights
+  /// exp(S - L) are 0 (the op's), not exp(-inf + inf).
+  Value backwardStatistics(Value lse, Value rows) {
+    OpsBefore statistics(op, typeOf(lse).getElementType());
+    Dims shape(typeOf(lse).getShape());
+    Dims rowShape(typeOf(rows).getShape());
+    rowShape.pop_back();
+    Value keep = statistics.expand(statistics.view(rows, rowShape), shape);
+    Value infinity = statistics.full(kInf, shape);
+    return statistics.select(keep, lse, infinity);
+  }
+
+  /// The mask as cuDNN's additive bias in the query's element type: the
+  /// compact tensor behind its broadcast dims, converted or copied only
+  /// where needed, then expanded back to the mask's shape.
+  Value bias(Value mask) {
+    StridedTensorType type = typeOf(mask);
+    Value small = compact(mask);
     StridedTensorType smallType = typeOf(small);
     StridedTensorType denseSmall = denseOf(smallType, element);
     Value dense;
@@ -141,7 +185,43 @@ private:
   Type element;
   Operation *op;
   SymbolRanges symbols;
+  llvm::DenseMap<Value, Value> compacts;
 };
+
+/// Whether `mask` is a boolean mask of static sizes, whose rows may hide
+/// every key: cuDNN computes such a row as its softmax of a row of -inf
+/// (NaN), the op as 0 (python-free-docs/attention.md, "The fused path").
+bool mayHideWholeRows(Value mask) {
+  return mask && typeOf(mask).getElementType().isInteger(1) &&
+         !typeOf(mask).isSymbolic();
+}
+
+/// Gives `value` (the result [B, H, Sq, D] or the logsumexp [B, H, Sq] of
+/// a cuDNN call) `fill` on the rows that `rows` (i1 [B or 1, H or 1, Sq,
+/// 1]) says attend no key: a `where` after the call that its readers read
+/// in its place.
+void fillRowsWithoutKeys(OpResult value, Value rows, double fill) {
+  SmallVector<OpOperand *> readers;
+  for (OpOperand &use : value.getUses())
+    readers.push_back(&use);
+  OpBuilder builder(value.getOwner());
+  builder.setInsertionPointAfter(value.getOwner());
+  StridedTensorType type = typeOf(value);
+  OpsBefore after(builder, value.getLoc(), type.getElementType());
+  Dims shape(type.getShape());
+  Value keep = rows;
+  if (shape.size() == 3) {
+    Dims rowShape(typeOf(rows).getShape());
+    rowShape.pop_back();
+    keep = after.view(rows, rowShape);
+  }
+  Value kept = after.expand(keep, shape);
+  Value filler = after.full(fill, shape);
+  Value filled =
+      WhereOp::create(builder, value.getLoc(), type, kept, value, filler);
+  for (OpOperand *reader : readers)
+    reader->set(filled);
+}
 
 /// `type`'s shape and element type, dense row-major from element 0: how
 /// cuDNN reads and writes the row statistics [b, h, s] always (PyTorch's
@@ -250,6 +330,11 @@ void prepare(AttentionOp op) {
   op.getQueryMutable().assign(p.operand(op.getQuery()));
   op.getKeyMutable().assign(p.operand(op.getKey()));
   op.getValueMutable().assign(p.operand(op.getValue()));
+  // A kv_length of 0 hides every key too; a decode step's length is at
+  // least 1, and its cuDNN call gets no pass over its result for it.
+  Value rows = mayHideWholeRows(op.getMask())
+                   ? p.rowsWithKeys(op.getMask(), op.getCausal())
+                   : Value();
   if (op.getKvLength()) {
     op.getMaskMutable().assign(p.lengthMask(op));
     op.getKvLengthMutable().clear();
@@ -259,6 +344,11 @@ void prepare(AttentionOp op) {
   writable(cast<OpResult>(op.getResult()));
   if (Value lse = op.getLogsumexp())
     writeResultAs(cast<OpResult>(lse), dense(typeOf(lse)));
+  if (rows) {
+    fillRowsWithoutKeys(cast<OpResult>(op.getResult()), rows, 0.0);
+    if (Value lse = op.getLogsumexp())
+      fillRowsWithoutKeys(cast<OpResult>(lse), rows, -kInf);
+  }
   markFused(op);
 }
 
@@ -270,6 +360,9 @@ void prepare(AttentionBackwardOp op) {
   op.getValueMutable().assign(p.operand(op.getValue()));
   op.getOutputMutable().assign(p.operand(op.getOutput()));
   Value lse = op.getLogsumexp();
+  if (mayHideWholeRows(op.getMask()))
+    lse = p.backwardStatistics(lse, p.rowsWithKeys(op.getMask(),
+                                                   op.getCausal()));
   op.getLogsumexpMutable().assign(p.into(lse, dense(typeOf(lse))));
   if (Value mask = op.getMask())
     op.getMaskMutable().assign(p.bias(mask));

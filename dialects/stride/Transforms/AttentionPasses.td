@@ -155,6 +155,15 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
       (for the backward the runtime gives cuDNN the query rows at full
       size with stride 0, as PyTorch does: a rows' dim of size 1 gave
       cuDNN's backward a wrong dQ).
+    - A boolean mask of static sizes may hide every key of a row: the op
+      computes such a row as 0 with a logsumexp of `-inf`, cuDNN as its
+      softmax of a row of `-inf`, NaN. Which rows attend a key is reduced
+      from the same small tensor (`stride.any` over its keys, after
+      `stride.and` with the causal order where the op is causal), and a
+      `stride.where` after the forward call writes 0 (and `-inf`) on the
+      other rows; the backward call reads a logsumexp of `+inf` there,
+      so that their weights `exp(S - L)` are 0. A kv_length (a decode
+      step's, at least 1 in practice) gets no such pass.
     - Each op kept is marked `stride.keep_fused`; the plan lowers it to a
       `cudnn.sdpa_forward` or `cudnn.sdpa_backward` library call.
     - Over symbolic batch and token counts the same holds for every value
@@ -193,9 +202,13 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
     ```mlir
     %s = stride.slice %m dim 1 start 0 end 1 step 1 : ...
     %s2 = stride.slice %s dim 2 start 0 end 1 step 1 : ... -> <2x1x1x64xi1, ...>
+    %any = stride.any %s2 dims [3] keepdim : ... -> <2x1x1x1xi1, ...>
+    %rows = stride.expand %any : ... -> <2x1x64x1xi1, ...>
     %bias = stride.where %s2, %zeros, %ninf : ... -> <2x1x1x64xbf16>
     %e = stride.expand %bias : ... -> <2x4x64x64xbf16, strides = [64, 0, 0, 1]>
-    %o = stride.attention %q, %k, %v mask %e scale 0.125 {stride.keep_fused} : ...
+    %r = stride.attention %q, %k, %v mask %e scale 0.125 {stride.keep_fused} : ...
+    %kept = stride.expand %rows : ... -> <2x4x64x64xi1, ...>
+    %o = stride.where %kept, %r, %zero : ...
     ```
   }];
   let options = [

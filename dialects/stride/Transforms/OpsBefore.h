@@ -224,6 +224,20 @@ public:
     int64_t dims[] = {dim};
     return SumOp::create(b, loc, dense(shape), x, dims, /*keepdim=*/false);
   }
+  /// Whether any element of each row of the i1 `x` is true: its last dim
+  /// reduced, kept as a dim of size 1.
+  Value anyRow(Value x) {
+    Dims shape = shapeOf(x);
+    int64_t dims[] = {static_cast<int64_t>(shape.size()) - 1};
+    shape.back() = 1;
+    return AnyOp::create(b, loc, dense(shape, b.getI1Type()), x, dims,
+                         /*keepdim=*/true);
+  }
+  /// `lhs and rhs`, both i1 of one shape.
+  Value both(Value lhs, Value rhs) {
+    return AndOp::create(b, loc, dense(shapeOf(lhs), b.getI1Type()), lhs,
+                         rhs);
+  }
   /// `lhs` where `keep`, `rhs` elsewhere (all of one shape).
   Value select(Value keep, Value lhs, Value rhs) {
     return WhereOp::create(b, loc, dense(typeOf(lhs).getShape()), keep, lhs,

@@ -68,15 +68,24 @@ func.func @views(%qkv: !stride.tensor<1x16x3x2x32xf16>, %kt: !stride.tensor<1x2x
 // -----
 
 // A boolean padding mask [B, 1, 1, Skv] expanded over heads and rows
-// becomes a bf16 bias of that small shape (0 or -inf), expanded back.
+// becomes a bf16 bias of that small shape (0 or -inf), expanded back. A row
+// the mask hides entirely is 0 in the op and NaN through cuDNN: whether
+// each batch's rows attend a key is reduced from the same small tensor,
+// and the result is 0 where they do not.
 // CHECK-LABEL: func.func @padding_mask
 // CHECK: %[[S1:.*]] = stride.slice %{{.*}} dim 1 start 0 end 1 step 1
 // CHECK: %[[S2:.*]] = stride.slice %[[S1]] dim 2 start 0 end 1 step 1 : {{.*}} -> <2x1x1x64xi1, strides = [64, 0, 0, 1], offset = 0>
+// CHECK: %[[ANY:.*]] = stride.any %[[S2]] dims [3] keepdim : {{.*}} -> <2x1x1x1xi1
+// CHECK: %[[ROWS:.*]] = stride.expand %[[ANY]] : {{.*}} -> <2x1x64x1xi1
 // CHECK-DAG: %[[ZERO:.*]] = stride.full 0.000000e+00 : <2x1x1x64xbf16
 // CHECK-DAG: %[[NINF:.*]] = stride.full 0xFFF0000000000000 : <2x1x1x64xbf16
 // CHECK: %[[BIAS:.*]] = stride.where %[[S2]], %[[ZERO]], %[[NINF]]
 // CHECK: %[[E:.*]] = stride.expand %[[BIAS]] : {{.*}} -> <2x4x64x64xbf16, strides = [64, 0, 0, 1], offset = 0>
-// CHECK: stride.attention %arg0, %arg1, %arg2 mask %[[E]] scale {{.*}} {stride.keep_fused}
+// CHECK: %[[O:.*]] = stride.attention %arg0, %arg1, %arg2 mask %[[E]] scale {{.*}} {stride.keep_fused}
+// CHECK: %[[KEPT:.*]] = stride.expand %[[ROWS]] : {{.*}} -> <2x4x64x64xi1
+// CHECK: %[[Z:.*]] = stride.full 0.000000e+00 : <2x4x64x64xbf16
+// CHECK: %[[F:.*]] = stride.where %[[KEPT]], %[[O]], %[[Z]]
+// CHECK: return %[[F]]
 func.func @padding_mask(%q: !stride.tensor<2x4x64x64xbf16>, %k: !stride.tensor<2x4x64x64xbf16>,
                         %v: !stride.tensor<2x4x64x64xbf16>, %keep: !stride.tensor<2x1x1x64xi1>)
     -> !stride.tensor<2x4x64x64xbf16> {
@@ -217,4 +226,40 @@ func.func @valid_keys(%q: !q, %k: !kv, %v: !kv, %n: !stride.tensor<2xi32>, %m: !
   %o = stride.attention %q, %k, %v kv_length(%n : !stride.tensor<2xi32>) scale 0.125 : !q, !kv, !kv -> !q
   %o2 = stride.attention %q, %k, %v mask %m kv_length(%n : !stride.tensor<2xi32>) scale 0.125 : !q, !kv, !kv, !m -> !q
   return %o, %o2 : !q, !q
+}
+
+// -----
+
+// With the causal flag, a row attends a key where the mask keeps one at or
+// before its own position: the small mask expanded over the rows, and with
+// the causal order, then reduced. The logsumexp of a hidden row is -inf,
+// and the backward reads +inf there (its weights exp(S - L) then 0).
+// CHECK-LABEL: func.func @causal_mask_rows
+// CHECK: %[[AND:.*]] = stride.and %{{.*}}, %{{.*}} : {{.*}} -> <1x1x8x8xi1
+// CHECK: %[[ANY:.*]] = stride.any %[[AND]] dims [3] keepdim
+// CHECK: %[[O:.*]], %[[L:.*]] = stride.attention {{.*}} causal {stride.keep_fused}
+// CHECK-DAG: stride.where %{{.*}}, %[[O]], %{{.*}} : {{.*}} -> <1x2x8x16xbf16
+// CHECK-DAG: %[[LF:.*]] = stride.where %{{.*}}, %[[L]], %{{.*}} : {{.*}} -> <1x2x8xf32
+// CHECK: %[[PINF:.*]] = stride.full 0x7FF0000000000000 : <1x2x8xf32
+// CHECK: %[[STATS:.*]] = stride.where %{{.*}}, %[[LF]], %[[PINF]]
+// CHECK: stride.attention_backward {{.*}}, %[[STATS]] mask
+func.func @causal_mask_rows(%q: !stride.tensor<1x2x8x16xbf16>, %k: !stride.tensor<1x2x8x16xbf16>,
+                            %v: !stride.tensor<1x2x8x16xbf16>, %keep: !stride.tensor<1x8xi1>,
+                            %do: !stride.tensor<1x2x8x16xbf16>)
+    -> (!stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8xf32>, !stride.tensor<1x2x8x16xbf16>,
+        !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>) {
+  %k4 = stride.view %keep : !stride.tensor<1x8xi1> -> !stride.tensor<1x1x1x8xi1>
+  %m = stride.expand %k4 : !stride.tensor<1x1x1x8xi1>
+      -> !stride.tensor<1x2x8x8xi1, strides = [8, 0, 0, 1], offset = 0>
+  %o, %lse = stride.attention %q, %k, %v mask %m scale 0.25 causal
+      : !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>,
+        !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x8xi1, strides = [8, 0, 0, 1], offset = 0>
+      -> !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8xf32>
+  %dq, %dk, %dv = stride.attention_backward %do, %q, %k, %v, %o, %lse mask %m scale 0.25 causal
+      : !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>,
+        !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8xf32>,
+        !stride.tensor<1x2x8x8xi1, strides = [8, 0, 0, 1], offset = 0>
+      -> !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>
+  return %o, %lse, %dq, %dk, %dv : !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8xf32>,
+      !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>
 }
