@@ -129,13 +129,6 @@ bool layoutIsFixed(Value value) {
   return fixed;
 }
 
-/// Whether `value` is read through a view.
-bool hasViews(Value value) {
-  return llvm::any_of(value.getUsers(), [](Operation *user) {
-    return isa<ViewOpInterface>(user);
-  });
-}
-
 /// Whether `product` can be merged with others at all: 2-D, a constant
 /// weight only it reads, a bias (if any) likewise, no decision of a later
 /// pass on it yet, and a result whose layout may change.
