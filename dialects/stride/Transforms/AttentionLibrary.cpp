@@ -122,22 +122,40 @@ public:
   /// The i1 [B or 1, H or 1, Sq, 1] that is true where query row i attends
   /// some key under the boolean `mask` (static sizes) and, if `causal`, the
   /// top-left causal rule (key j <= i). Reduced over the mask's compact
-  /// tensor, so a padding mask costs B x Skv.
+  /// tensor: a padding mask costs B x Skv, causal or not (causalRows).
   Value rowsWithKeys(Value mask, bool causal) {
     Value keep = compact(mask);
     Dims shape(typeOf(keep).getShape());
     int64_t queries = typeOf(mask).getShape()[2], keys = shape[3];
+    if (causal && shape[2] == 1 && queries > 1)
+      return causalRows(keep, queries);
     if (causal) {
-      shape[2] = queries;
-      Value rows = ops.expand(keep, shape);
       Value order = ops.view(ops.causal(queries, keys), {1, 1, queries, keys});
-      Value orderRows = ops.expand(order, shape);
-      keep = ops.both(rows, orderRows);
+      keep = ops.both(keep, ops.expand(order, shape));
     }
     Value any = ops.anyRow(keep);
     shape = Dims(typeOf(any).getShape());
     shape[2] = queries;
     return ops.expand(any, shape);
+  }
+
+  /// rowsWithKeys of a mask shared by the query rows (`keep`, [B', H', 1,
+  /// Skv]) under the causal rule: row i attends a key where the first key
+  /// the mask keeps is at most i. The first key is a minimum over B' x Skv,
+  /// not a test of every row against every key.
+  Value causalRows(Value keep, int64_t queries) {
+    OpsBefore index(op, IntegerType::get(op->getContext(), 64));
+    Dims shape(typeOf(keep).getShape());
+    int64_t keys = shape.back();
+    Value position = index.iota(shape, 3);
+    Value none = index.full(double(keys), shape);
+    Value first = index.reduceRow<MinOp>(index.select(keep, position, none));
+    Dims rows = shape;
+    rows[2] = queries;
+    rows[3] = 1;
+    Value firstOfRows = index.expand(first, rows);
+    Value row = index.iota(rows, 2);
+    return index.compare(CmpPredicate::le, firstOfRows, row);
   }
 
   /// The logsumexp `lse` [B, H, Sq] as cuDNN's backward reads it: +inf on

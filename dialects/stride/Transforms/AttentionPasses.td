@@ -159,7 +159,10 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
       computes such a row as 0 with a logsumexp of `-inf`, cuDNN as its
       softmax of a row of `-inf`, NaN. Which rows attend a key is reduced
       from the same small tensor (`stride.any` over its keys, after
-      `stride.and` with the causal order where the op is causal), and a
+      `stride.and` with the causal order where the op is causal; for a
+      padding mask shared by the rows and the causal flag, whether the
+      first key it keeps, a `stride.min` over B x Skv, is at most the
+      row's index), and a
       `stride.where` after the forward call writes 0 (and `-inf`) on the
       other rows; the backward call reads a logsumexp of `+inf` there,
       so that their weights `exp(S - L)` are 0. A kv_length (a decode

@@ -233,6 +233,16 @@ public:
     return AnyOp::create(b, loc, dense(shape, b.getI1Type()), x, dims,
                          /*keepdim=*/true);
   }
+  /// Each element's index along `dim` of `shape` (i64).
+  Value iota(ArrayRef<int64_t> shape, int64_t dim) {
+    return IotaOp::create(b, loc, dense(shape, b.getI64Type()),
+                          b.getI64IntegerAttr(dim));
+  }
+  /// `lhs predicate rhs` (one shape), i1.
+  Value compare(CmpPredicate predicate, Value lhs, Value rhs) {
+    return CmpOp::create(b, loc, dense(shapeOf(lhs), b.getI1Type()),
+                         predicate, lhs, rhs);
+  }
   /// `lhs and rhs`, both i1 of one shape.
   Value both(Value lhs, Value rhs) {
     return AndOp::create(b, loc, dense(shapeOf(lhs), b.getI1Type()), lhs,

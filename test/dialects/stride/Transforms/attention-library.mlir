@@ -231,12 +231,14 @@ func.func @valid_keys(%q: !q, %k: !kv, %v: !kv, %n: !stride.tensor<2xi32>, %m: !
 // -----
 
 // With the causal flag, a row attends a key where the mask keeps one at or
-// before its own position: the small mask expanded over the rows, and with
-// the causal order, then reduced. The logsumexp of a hidden row is -inf,
-// and the backward reads +inf there (its weights exp(S - L) then 0).
+// before its own position: for a padding mask, where the first key it
+// keeps (a minimum over B x Skv) is at most the row's index. The logsumexp
+// of a hidden row is -inf, and the backward reads +inf there (its weights
+// exp(S - L) then 0).
 // CHECK-LABEL: func.func @causal_mask_rows
-// CHECK: %[[AND:.*]] = stride.and %{{.*}}, %{{.*}} : {{.*}} -> <1x1x8x8xi1
-// CHECK: %[[ANY:.*]] = stride.any %[[AND]] dims [3] keepdim
+// CHECK: %[[FIRST:.*]] = stride.min %{{.*}} dims [3] keepdim : {{.*}} -> <1x1x1x1xi64
+// CHECK: %[[ROWS:.*]] = stride.cmp le, %{{.*}}, %{{.*}} : {{.*}} -> <1x1x8x1xi1
+// CHECK-NOT: stride.and
 // CHECK: %[[O:.*]], %[[L:.*]] = stride.attention {{.*}} causal {stride.keep_fused}
 // CHECK-DAG: stride.where %{{.*}}, %[[O]], %{{.*}} : {{.*}} -> <1x2x8x16xbf16
 // CHECK-DAG: %[[LF:.*]] = stride.where %{{.*}}, %[[L]], %{{.*}} : {{.*}} -> <1x2x8xf32
@@ -262,4 +264,25 @@ func.func @causal_mask_rows(%q: !stride.tensor<1x2x8x16xbf16>, %k: !stride.tenso
       -> !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>
   return %o, %lse, %dq, %dk, %dv : !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8xf32>,
       !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>
+}
+
+// -----
+
+// A mask of its own per query row, with the causal flag: each row's keys
+// and the causal order, then whether any is left.
+// CHECK-LABEL: func.func @causal_row_mask
+// CHECK: %[[AND:.*]] = stride.and %{{.*}}, %{{.*}} : {{.*}} -> <1x1x8x8xi1
+// CHECK: %[[ANY:.*]] = stride.any %[[AND]] dims [3] keepdim : {{.*}} -> <1x1x8x1xi1
+// CHECK: stride.attention {{.*}} causal {stride.keep_fused}
+// CHECK: stride.where
+func.func @causal_row_mask(%q: !stride.tensor<1x2x8x16xbf16>, %k: !stride.tensor<1x2x8x16xbf16>,
+                           %v: !stride.tensor<1x2x8x16xbf16>, %keep: !stride.tensor<8x8xi1>)
+    -> !stride.tensor<1x2x8x16xbf16> {
+  %m = stride.expand %keep : !stride.tensor<8x8xi1>
+      -> !stride.tensor<1x2x8x8xi1, strides = [0, 0, 8, 1], offset = 0>
+  %o = stride.attention %q, %k, %v mask %m scale 0.25 causal
+      : !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>,
+        !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x8xi1, strides = [0, 0, 8, 1], offset = 0>
+      -> !stride.tensor<1x2x8x16xbf16>
+  return %o : !stride.tensor<1x2x8x16xbf16>
 }
