@@ -73,6 +73,23 @@ bool isBroadcast(StridedTensorType type, int64_t dim) {
          layout.strides[dim].getConstant() == 0;
 }
 
+/// `value` ([B, H, Sq, D] or [B, H, Sq]) where `rows` (i1 [B or 1, H or
+/// 1, Sq, 1]) says the row attends a key, `fill` elsewhere; the `where`
+/// has `type` and is built by `ops`.
+Value keepRows(OpsBefore &ops, OpBuilder &builder, Location loc, Value rows,
+               Value value, double fill, StridedTensorType type) {
+  Dims shape(type.getShape());
+  Value keep = rows;
+  if (shape.size() == 3) {
+    Dims rowShape(typeOf(rows).getShape());
+    rowShape.pop_back();
+    keep = ops.view(rows, rowShape);
+  }
+  Value kept = ops.expand(keep, shape);
+  Value filler = ops.full(fill, shape);
+  return WhereOp::create(builder, loc, type, kept, value, filler);
+}
+
 class Preparer {
 public:
   Preparer(Operation *op, Type element)
@@ -163,12 +180,9 @@ public:
   /// exp(S - L) are 0 (the op's), not exp(-inf + inf).
   Value backwardStatistics(Value lse, Value rows) {
     OpsBefore statistics(op, typeOf(lse).getElementType());
-    Dims shape(typeOf(lse).getShape());
-    Dims rowShape(typeOf(rows).getShape());
-    rowShape.pop_back();
-    Value keep = statistics.expand(statistics.view(rows, rowShape), shape);
-    Value infinity = statistics.full(kInf, shape);
-    return statistics.select(keep, lse, infinity);
+    OpBuilder builder(op);
+    return keepRows(statistics, builder, op->getLoc(), rows, lse, kInf,
+                    denseOf(typeOf(lse), typeOf(lse).getElementType()));
   }
 
   /// The mask as cuDNN's additive bias in the query's element type: the
@@ -226,17 +240,8 @@ void fillRowsWithoutKeys(OpResult value, Value rows, double fill) {
   builder.setInsertionPointAfter(value.getOwner());
   StridedTensorType type = typeOf(value);
   OpsBefore after(builder, value.getLoc(), type.getElementType());
-  Dims shape(type.getShape());
-  Value keep = rows;
-  if (shape.size() == 3) {
-    Dims rowShape(typeOf(rows).getShape());
-    rowShape.pop_back();
-    keep = after.view(rows, rowShape);
-  }
-  Value kept = after.expand(keep, shape);
-  Value filler = after.full(fill, shape);
   Value filled =
-      WhereOp::create(builder, value.getLoc(), type, kept, value, filler);
+      keepRows(after, builder, value.getLoc(), rows, value, fill, type);
   for (OpOperand *reader : readers)
     reader->set(filled);
 }

@@ -46,6 +46,7 @@ private:
   }
   Value operand(int64_t rows, int64_t columns, const Dims &batch);
   Value residual(const Dims &shape);
+  Value transposed(const Dims &shape);
 
   std::string dtype;
 };
@@ -63,20 +64,10 @@ Value MatmulGraphBuilder::operand(int64_t rows, int64_t columns,
     stored.insert(stored.end(), {rows, columns});
     v = argument(stored);
     break;
-  case 1: { // transposed: a permute of a [columns, rows] tensor
-    stored.insert(stored.end(), {columns, rows});
-    Value t = argument(stored);
-    Dims perm, shape, strides;
-    for (int64_t d = 0; d < rank; ++d)
-      perm.push_back(d < rank - 2 ? d : (d == rank - 2 ? rank - 1 : rank - 2));
-    for (int64_t p : perm) {
-      shape.push_back(t.shape[p]);
-      strides.push_back(t.strides[p]);
-    }
-    v = view(t, "permute", " dims [" + joinDims(perm, ", ") + "]", shape,
-             strides, 0);
+  case 1: // transposed: a permute of a [columns, rows] tensor
+    stored.insert(stored.end(), {rows, columns});
+    v = transposed(stored);
     break;
-  }
   case 2: { // every other row
     stored.insert(stored.end(), {2 * rows, columns});
     Value t = argument(stored);
@@ -122,26 +113,26 @@ Value MatmulGraphBuilder::operand(int64_t rows, int64_t columns,
   return view(v, "expand", "", shape, strides, v.offset);
 }
 
+/// A value of `shape` that is the permute of a new argument whose last two
+/// dims are swapped.
+Value MatmulGraphBuilder::transposed(const Dims &shape) {
+  int64_t rank = int64_t(shape.size());
+  Dims perm;
+  for (int64_t d = 0; d < rank; ++d)
+    perm.push_back(d < rank - 2 ? d : (d == rank - 2 ? rank - 1 : rank - 2));
+  Value t = argument(permuted(shape, perm));
+  return view(t, "permute", " dims [" + joinDims(perm, ", ") + "]", shape,
+              permuted(t.strides, perm), 0);
+}
+
 /// The other operand of a residual add to a product of `shape`: row-major,
 /// a transposed tensor's permute, or a row vector expanded over the rows.
 Value MatmulGraphBuilder::residual(const Dims &shape) {
-  int64_t rank = int64_t(shape.size());
   switch (rng.below(3)) {
   case 0:
     return argument(shape);
-  case 1: {
-    Dims perm, stored;
-    for (int64_t d = 0; d < rank; ++d)
-      perm.push_back(d < rank - 2 ? d : (d == rank - 2 ? rank - 1 : rank - 2));
-    for (int64_t p : perm)
-      stored.push_back(shape[p]);
-    Value t = argument(stored);
-    Dims strides;
-    for (int64_t p : perm)
-      strides.push_back(t.strides[p]);
-    return view(t, "permute", " dims [" + joinDims(perm, ", ") + "]", shape,
-                strides, 0);
-  }
+  case 1:
+    return transposed(shape);
   default: {
     Value row = argument({shape.back()});
     Dims strides(shape.size(), 0);
