@@ -13,7 +13,10 @@
 # FAIL per shape) is "cudnn-sdpa". cuDNN is STRIDE_CUDNN, else the loader's libcudnn.so.9, else
 # the one Python's nvidia-cudnn-cu13 package installed.
 # A case with a file `repeat` (N) runs N times and passes only when every
-# run's outputs have the same bytes (deterministic mode).
+# run's outputs have the same bytes (deterministic mode). A case with a file
+# `generate` (a decode fixture) runs bin/stride-generate over its prefill and
+# decode modules against transformers' tokens, logits and final cache (on
+# the GPU only).
 # Prints a table of pass/fail, then one of the PyTorch fixtures (cases
 # fixture_*: PyTorch's inputs, its outputs as the reference) with their ops
 # (graph nodes), kernels, library calls and compile times (stridec's,
@@ -103,9 +106,32 @@ failures=()
 fixtures=()
 printf '%-40s %-8s %-12s %s\n' case result "max rel err" detail
 printf '%-40s %-8s %-12s %s\n' ---- ------ ----------- ------
+# generateCase DIR NAME: a decode fixture (a file `generate`): greedy
+# decoding with bin/stride-generate, its tokens, every step's logits and
+# the final KV cache against transformers'.
+generateCase() {
+  local dir=$1 name=$2 out=$log/$2.plain
+  "$bundle/bin/stride-generate" "$dir/prefill.stridemod" "$dir/decode.stridemod" \
+    --prompt "$dir/prompt.npy" --new-tokens "$(cat "$dir/generate")" \
+    --expect-tokens "$dir/expected_tokens.npy" --expect-logits "$dir/expected_logits.npy" \
+    --expect-states "$dir/expected_states" --device "$device" >"$out" 2>&1
+  if [[ $? == 0 ]]; then
+    passed=$((passed + 1))
+    printf '%-40s %-8s %-12s %s\n' "$name" PASS - "$(grep -m1 -i 'tokens' "$out" | cut -c1-100)"
+  else
+    failed=$((failed + 1))
+    printf '%-40s %-8s %-12s %s\n' "$name" FAIL - "$(grep -m1 -iE 'error|differ|mismatch' "$out" | cut -c1-120)"
+    failures+=("$out")
+  fi
+}
+
 for dir in "$bundle"/cases/*/; do
   name=$(basename "$dir")
   [[ $name =~ $filter ]] || continue
+  if [[ -f $dir/generate ]]; then
+    [[ $emulate == 0 ]] && generateCase "$dir" "$name"
+    continue
+  fi
   args=("$dir/module.stridemod" --poison --device "$device" --expect "$dir/expected" --rtol "$(cat "$dir/rtol")")
   [[ -f $dir/atol ]] && args+=(--atol "$(cat "$dir/atol")")
   for f in "$dir"/inputs/*.npy; do

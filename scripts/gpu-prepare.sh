@@ -32,6 +32,10 @@
 #                                 the graph's nodes, the module's kernels and
 #                                 library calls, and stridec's wall time here,
 #                                 cold (--no-cache) and from the NVRTC cache
+#     cases/generate_NAME/        a decode fixture (prefill.pt2, decode.pt2):
+#       prefill.stridemod, decode.stridemod, prompt.npy, expected_tokens.npy,
+#       expected_logits.npy, expected_states/  run by bin/stride-generate
+#       generate                  the number of tokens to generate
 #     MANIFEST                    how and when the bundle was made
 #
 # Cases: every PyTorch fixture's archive (with PyTorch's inputs and
@@ -242,11 +246,42 @@ add_fixture() {
   rm -f "$dir/stridec.log" "$dir/inspect.txt"
 }
 
-# Every fixture: its archive, or both graphs of a training fixture.
+# add_decode_fixture NAME DIR: a decode fixture (stride_export.py decode:
+# prefill.pt2 and decode.pt2 sharing a KV cache) as a case that
+# gpu-check.sh runs with bin/stride-generate: both modules, the prompt,
+# transformers' greedy tokens, logits and final cache, and the file
+# `generate` holding the number of new tokens (export.json's new_tokens).
+add_decode_fixture() {
+  local name=$1 src=$2 graph tokens
+  local dir=$out/cases/generate_$name
+  mkdir -p "$dir"
+  for graph in prefill decode; do
+    if ! "$bin/stridec" "${common[@]}" "$src/$graph.pt2" -o "$dir/$graph.stridemod" 2>"$dir/stridec.log"; then
+      failed+=("generate_$name (stridec $graph.pt2: $(head -1 "$dir/stridec.log"))")
+      rm -rf "$dir"
+      return
+    fi
+  done
+  cp -r "$src/prompt.npy" "$src/expected_tokens.npy" "$src/expected_logits.npy" \
+    "$src/expected_states" "$dir/"
+  tokens=$(sed -n 's/^ *"new_tokens": \([0-9]*\),\{0,1\}$/\1/p' "$src/export.json")
+  echo "${tokens:?no new_tokens in $src/export.json}" >"$dir/generate"
+  rm -f "$dir/stridec.log"
+  count=$((count + 1))
+}
+
+# Every fixture: its archive, both graphs of a training fixture, or the
+# two modules of a decode fixture.
 fixture_cases() {
   local dir name graph rtol options
   for dir in test/Import/Torch/fixtures/*/; do
     name=$(basename "$dir")
+    if [[ -f $dir/prefill.pt2 ]]; then
+      # No emulation: stride-generate needs the GPU (test/Import/Torch/
+      # decode.test emulates the same modules step by step).
+      [[ $emulate == 1 ]] || add_decode_fixture "$name" "$dir"
+      continue
+    fi
     if [[ -f $dir/model.pt2 ]]; then
       rtol=1e-4
       [[ $name == seed_fwd_* ]] && rtol=1e-6
