@@ -466,14 +466,15 @@ def profile_split(profile):
 # ----------------------------------------------------------------------------
 
 
-def export(name, kind, make, directory, attention):
+def export(name, kind, make, directory, attention, partition):
     torch.manual_seed(0)
     model, inputs = make(attention)
     started = time.time()
     if kind == "export":
         sx.export_model(model, inputs, directory, attention=tracing(attention))
     else:
-        sx.capture_training(model, inputs, directory, attention=tracing(attention))
+        sx.capture_training(model, inputs, directory, attention=tracing(attention),
+                            partition=partition)
     with open(os.path.join(directory, "export.json")) as f:
         description = json.load(f)
     print(f"  exported in {time.time() - started:.1f} s", flush=True)
@@ -490,7 +491,8 @@ def bench_model(name, kind, make, rtol, args):
         model, inputs = make(args.attention)
         row.update(time_torch(model, inputs, kind, args, args.attention)[0])
         return row
-    model, inputs, description = export(name, kind, make, directory, args.attention)
+    model, inputs, description = export(name, kind, make, directory, args.attention,
+                                         args.partition)
     torch_row, eager_outputs = time_torch(model, inputs, kind, args, args.attention)
     row.update(torch_row)
     reference = None
@@ -702,6 +704,10 @@ def main(argv=None):
     parser.add_argument("--compare-eager-attention", action="store_true",
                         help="with --attention sdpa: also time torch.compile on the "
                         "model with eager attention")
+    parser.add_argument("--partition", choices=sx.PARTITIONS, default="min-cut",
+                        help="how a training row's capture splits forward and "
+                        "backward (stride_export.py train --partition): min-cut "
+                        "(default, as torch.compile) or default")
     parser.add_argument("--stridec-option", action="append", default=[], metavar="OPTION",
                         help="pass OPTION to every stridec (repeatable; e.g. "
                         "--stridec-option=--pad-operand-rows)")

@@ -23,7 +23,11 @@ skips that check.
 Options (torch.compile(..., options={...})): the compiler's
 (stride.compiler.OPTIONS: allow_tf32, deterministic, cache_dir, ...),
 attention ("auto", the default: "fused" for 16-bit graphs, "math" for
-others; or "fused" or "math") and verify (True).
+others; or "fused" or "math"), partition ("min-cut", the default, as
+inductor splits a training graph: the forward saves fewer tensors and the
+backward recomputes cheap pointwise ops; or "default", AOTAutograd's
+default_partition, which saves every intermediate the backward reads) and
+verify (True).
 """
 
 import collections
@@ -35,7 +39,7 @@ import torch
 from .compile_model import compile_archive
 from .compiler import CompileError, OPTIONS
 from .export import (ATTENTION_MODES, attention_backend, captured_archive,
-                     stride_decompositions, use_torchs_cudnn)
+                     partition_function, stride_decompositions, use_torchs_cudnn)
 from .torch_module import TorchModule, unsupported_inputs
 
 # What the backend did, for tests and reports: graphs compiled by Stride,
@@ -269,6 +273,7 @@ def aot_backend(options, example_inputs):
         fw_compiler=graph_compiler("forward", options),
         bw_compiler=graph_compiler("backward", options),
         inference_compiler=graph_compiler("inference", options),
+        partition_fn=partition_function(options.get("partition", "min-cut")),
         decompositions=stride_decompositions(attention).materialize(),
     )
 
@@ -359,10 +364,10 @@ def backend(gm, example_inputs, options=None, **kwargs):
     """The "stride" backend: torch.compile(model, backend="stride",
     options={...})."""
     options = dict(options or {}, **kwargs)
-    unknown = set(options) - set(OPTIONS) - {"attention", "verify"}
+    unknown = set(options) - set(OPTIONS) - {"attention", "partition", "verify"}
     if unknown:
         raise TypeError(f"the stride backend got unknown options {sorted(unknown)}; "
-                        f"it takes attention, verify and the compiler's: "
+                        f"it takes attention, partition, verify and the compiler's: "
                         f"{', '.join(OPTIONS)}")
     if is_dynamic(gm, example_inputs):
         return Specializing(gm, options)

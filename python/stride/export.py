@@ -79,6 +79,15 @@ def stride_decompositions(attention="fused"):
 #            backend), as Stride imported it before it had an attention op.
 ATTENTION_MODES = ("fused", "math")
 
+# How a training capture splits AOTAutograd's joint graph into the forward and
+# the backward. "min-cut" is what torch.compile's inductor does
+# (min_cut_rematerialization_partition): the forward saves fewer tensors and
+# the backward recomputes cheap pointwise ops from them (a GELU's tanh, a
+# LayerNorm's normalized rows), so the saved activations, the memory a
+# training step holds between its two graphs, are those of torch.compile.
+# "default" (default_partition) saves every intermediate the backward reads.
+PARTITIONS = ("min-cut", "default")
+
 
 def attention_backend(attention="fused"):
     """The context that makes PyTorch trace attention as `attention` says."""
@@ -365,12 +374,26 @@ def check_reloaded(archive, inputs, expected):
 # train: forward and backward graphs through AOTAutograd
 
 
+def partition_function(partition):
+    """AOTAutograd's partition_fn for a name of PARTITIONS."""
+    from torch._functorch.partitioners import (
+        default_partition, min_cut_rematerialization_partition)
+
+    if partition not in PARTITIONS:
+        raise ValueError(f"partition {partition!r}: expected one of "
+                         f"{', '.join(PARTITIONS)}")
+    return (min_cut_rematerialization_partition if partition == "min-cut"
+            else default_partition)
+
+
 class GraphCapture:
     """A torch.compile backend that records AOTAutograd's forward and backward
     graphs and the real tensors that flow in and out of them."""
 
-    def __init__(self, attention="fused"):
+    def __init__(self, attention="fused", partition="min-cut"):
+        partition_function(partition)  # a wrong name fails here, not later
         self.attention = attention
+        self.partition = partition
         self.graphs = {}  # "forward"/"backward" -> GraphModule
         self.inputs = {}
         self.outputs = {}
@@ -413,6 +436,7 @@ class GraphCapture:
         return aot_autograd(
             fw_compiler=self.recorder("forward"),
             bw_compiler=self.recorder("backward"),
+            partition_fn=partition_function(self.partition),
             decompositions=stride_decompositions(self.attention).materialize(),
         )
 
@@ -538,11 +562,13 @@ def check_captured(archive, inputs, expected):
           f"{max(errors, default=0.0):.3g}")
 
 
-def capture_training(model, inputs, directory, seed=0, attention="fused"):
-    """One forward and backward step of `model` (random output gradient)."""
+def capture_training(model, inputs, directory, seed=0, attention="fused",
+                     partition="min-cut"):
+    """One forward and backward step of `model` (random output gradient);
+    `partition` (PARTITIONS) picks which tensors the forward saves."""
     os.makedirs(directory, exist_ok=True)
     torch._dynamo.reset()
-    capture = GraphCapture(attention)
+    capture = GraphCapture(attention, partition)
     compiled = torch.compile(model, backend=capture.backend(), fullgraph=True,
                              dynamic=False)
     with attention_backend(attention):
@@ -554,7 +580,8 @@ def capture_training(model, inputs, directory, seed=0, attention="fused"):
     if set(capture.graphs) != {"forward", "backward"}:
         raise RuntimeError("no backward graph was captured: does any input or "
                            "parameter require grad?")
-    description = {"mode": "train", "user_outputs": len(outputs), "graphs": {}}
+    description = {"mode": "train", "user_outputs": len(outputs),
+                   "partition": partition, "graphs": {}}
     for kind in ("forward", "backward"):
         archive = os.path.join(directory, f"{kind}.pt2")
         kept = save_captured_graph(capture.graphs[kind], capture.inputs[kind], archive)

@@ -574,6 +574,12 @@ def main(argv=None):
                          help="fused (default): scaled dot-product attention stays "
                          "one op, which Stride imports as stride.attention; math: "
                          "written out as matrix products and a softmax")
+    commands.choices["train"].add_argument(
+        "--partition", choices=PARTITIONS, default="min-cut",
+        help="which tensors the forward saves for the backward: min-cut "
+        "(default, as torch.compile's inductor: fewer saved tensors, cheap "
+        "pointwise ops recomputed in the backward) or default (AOTAutograd's "
+        "default_partition: every intermediate the backward reads)")
     commands.choices["export"].add_argument(
         "--dynamic", action="append", default=[], metavar="NAME=INPUT:DIM:MIN:MAX",
         help="dim DIM of input INPUT (from 0) takes every size in [MIN, MAX], "
@@ -628,7 +634,7 @@ def main(argv=None):
     model, inputs = load_model(args.model, args.input)
     if args.command == "train":
         print(capture_training(model, inputs, args.output_dir,
-                               attention=args.attention))
+                               attention=args.attention, partition=args.partition))
         return 0
     try:
         dynamic = dynamic_shapes_of([parse_dynamic(d) for d in args.dynamic], inputs)
