@@ -11,11 +11,15 @@ import math
 import os
 
 # model -> (batch at 1024 tokens, query heads, key/value heads, head dim,
-#           padding mask)
+#           padding mask: "" none, "additive" 0 and the dtype's lowest as
+#           BERT builds it, "bool" true where a key is attended, as
+#           nn.MultiheadAttention's key_padding_mask and an SDPA call with a
+#           boolean attn_mask give it)
 MODELS = {
-    "gpt2": (8, 12, 12, 64, False),
-    "llama": (4, 32, 8, 128, False),
-    "bert": (32, 12, 12, 64, True),
+    "gpt2": (8, 12, 12, 64, ""),
+    "llama": (4, 32, 8, 128, ""),
+    "bert": (32, 12, 12, 64, "additive"),
+    "bert_bool": (32, 12, 12, 64, "bool"),
 }
 
 
@@ -26,7 +30,7 @@ def cases(tokens, dtypes):
     for model, (b1024, hq, hkv, d, mask) in MODELS.items():
         for s in tokens:
             b = max(1, b1024 * 1024 // s)
-            for causal in ([False] if model == "bert" else [True, False]):
+            for causal in ([False] if mask else [True, False]):
                 for dt in dtypes:
                     name = f"{model}_{dt}_b{b}_s{s}{'_causal' if causal else ''}"
                     yield name, model, b, hq, hkv, s, d, causal, dt
@@ -41,9 +45,9 @@ def named(name, type_text):
 
 
 def padding_mask(args, b, hq, s, dt):
-    """A BERT-style padding mask [b, 1, 1, s] (argument %m, appended to
-    `args`) expanded over heads and rows: (the op's mask clause, its type
-    clause, the expand)."""
+    """A BERT-style padding mask [b, 1, 1, s] of element type `dt` (i1 for a
+    boolean one; argument %m, appended to `args`) expanded over heads and
+    rows: (the op's mask clause, its type clause, the expand)."""
     small = tensor_type([b, 1, 1, s], dt)
     full = f"!stride.tensor<{b}x{hq}x{s}x{s}x{dt}, strides = [{s}, 0, 0, 1], offset = 0>"
     args.append(named("m", small))
@@ -53,7 +57,8 @@ def padding_mask(args, b, hq, s, dt):
 def forward_graph(b, hq, hkv, s, d, causal, dt, mask):
     q, kv, o = (tensor_type(x, dt) for x in ([b, hq, s, d], [b, hkv, s, d], [b, hq, s, d]))
     args = [named("q", q), named("k", kv), named("v", kv)]
-    mask_use, mask_type, body = padding_mask(args, b, hq, s, dt) if mask else ("", "", "")
+    mask_use, mask_type, body = (padding_mask(args, b, hq, s, "i1" if mask == "bool" else dt)
+                                if mask else ("", "", ""))
     scale = 1.0 / math.sqrt(d)
     return (f"func.func @attention({', '.join(args)}) -> ({o} {{stride.name = \"o\"}}) {{\n{body}"
             f"  %o = stride.attention %q, %k, %v{mask_use} scale {scale!r}"
@@ -66,7 +71,8 @@ def backward_graph(b, hq, hkv, s, d, causal, dt, mask):
     lse = tensor_type([b, hq, s], "f32")
     args = [named("do", q), named("q", q), named("k", kv), named("v", kv), named("o", q),
             named("lse", lse)]
-    mask_use, mask_type, body = padding_mask(args, b, hq, s, dt) if mask else ("", "", "")
+    mask_use, mask_type, body = (padding_mask(args, b, hq, s, "i1" if mask == "bool" else dt)
+                                if mask else ("", "", ""))
     scale = 1.0 / math.sqrt(d)
     results = ", ".join(f'{t} {{stride.name = "{n}"}}' for n, t in (("dq", q), ("dk", kv), ("dv", kv)))
     return (f"func.func @attention_backward({', '.join(args)}) -> ({results}) {{\n{body}"

@@ -3,11 +3,12 @@
 itself has no Python). Times attention alone, forward and backward, with each
 of PyTorch's SDPA backends (flash, memory-efficient, cuDNN, math) on the
 shapes of GPT-2 (12 heads x 64), LLaMA (32 query heads, 8 key/value heads x
-128) and BERT (12 x 64 with a padding mask), and prints each backend's error
+128) and BERT (12 x 64 with a padding mask: additive as BERT builds it, and
+boolean as bert_bool), and prints each backend's error
 against an f32 reference computed from the same (rounded) inputs.
 
   sdpa.py torch [--tokens 128,512,...] [--dtypes bf16,f16,f32]
-                [--models gpt2,llama,bert] [--causal both|yes|no] [--json FILE]
+                [--models gpt2,llama,bert,bert_bool] [--causal both|yes|no] [--json FILE]
       time PyTorch's backends alone, print a table, write every figure to FILE
   sdpa.py run --bin DIR [--work DIR] [same options]
       the same, and Stride beside them in the same run: for each case a graph
@@ -63,13 +64,23 @@ def make_inputs(model, b, hq, hkv, s, d, causal, dt, seed=0):
     v = torch.randn(b, hkv, s, d, device="cuda", generator=g).to(dtype)
     mask = None
     if MODELS[model][4]:
-        # A padding mask as BERT's attention builds it: [b, 1, 1, s],
-        # 0 for the tokens kept and the dtype's lowest for padding (the last
-        # eighth of each sequence).
+        # A padding mask [b, 1, 1, s] over the last eighth of each sequence:
+        # additive as BERT's attention builds it (0 for the tokens kept, the
+        # dtype's lowest for padding), or boolean (true for the tokens kept).
         keep = torch.ones(b, s, device="cuda")
         keep[:, s - s // 8:] = 0
-        mask = ((1.0 - keep) * torch.finfo(dtype).min).to(dtype)[:, None, None, :]
+        if MODELS[model][4] == "bool":
+            mask = keep.bool()[:, None, None, :]
+        else:
+            mask = ((1.0 - keep) * torch.finfo(dtype).min).to(dtype)[:, None, None, :]
     return q, k, v, mask
+
+
+def additive(mask):
+    """The mask as f32 scores to add (a boolean one: 0 or -inf)."""
+    if mask is None or mask.dtype != torch.bool:
+        return None if mask is None else mask.float()
+    return torch.zeros(mask.shape, device=mask.device).masked_fill(~mask, float("-inf"))
 
 
 def attention(q, k, v, mask, causal):
@@ -82,7 +93,7 @@ def reference(q, k, v, mask, causal, grad):
     """The f32 reference: the same rounded inputs, upcast, math backend
     (TF32 off)."""
     q32, k32, v32 = (t.float().requires_grad_() for t in (q, k, v))
-    m32 = None if mask is None else mask.float()
+    m32 = additive(mask)
     with sdpa_kernel([SDPBackend.MATH]):
         out = attention(q32, k32, v32, m32, causal)
     out.backward(grad.float())
@@ -255,10 +266,11 @@ def print_row(name, row):
 
 
 def save(path, t):
-    """f16 as f16; bf16 as f32 holding its values, which stride-run-gpu
-    rounds back exactly; f32 as is."""
+    """f16 and bool as they are; bf16 as f32 holding its values, which
+    stride-run-gpu rounds back exactly; f32 as is."""
     t = t.detach().cpu()
-    np.save(path, t.numpy() if t.dtype == torch.float16 else t.float().numpy())
+    np.save(path, t.numpy() if t.dtype in (torch.float16, torch.bool)
+            else t.float().numpy())
 
 
 def run_stride(bin_dir, work, name, graph, inputs, args):
@@ -321,7 +333,7 @@ def stride_case(name, model, b, hq, hkv, s, d, causal, dt, q, k, v, mask, grad, 
             v32 = v32.repeat_interleave(hq // hkv, dim=1)
         scores = (q32 @ k32.transpose(-1, -2)) / math.sqrt(d)
         if mask is not None:
-            scores = scores + mask.float()
+            scores = scores + additive(mask)
         if causal:
             scores = scores.masked_fill(torch.ones(s, s, device=q.device, dtype=torch.bool)
                                         .triu(1), float("-inf"))
@@ -377,7 +389,7 @@ def add_case_options(t):
     t.add_argument("--dtypes", default="bf16,f16,f32",
                    type=lambda x: x.split(","))
     t.add_argument("--models", type=lambda x: x.split(","),
-                   help="only these of gpt2,llama,bert (default: all)")
+                   help="only these of gpt2,llama,bert,bert_bool (default: all)")
     t.add_argument("--causal", choices=("both", "yes", "no"), default="both",
                    help="only the causal or the non-causal cases")
     t.add_argument("--ref-tokens", type=int, default=4096,
