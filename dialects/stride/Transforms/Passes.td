@@ -153,6 +153,47 @@ include "MatmulPasses.td"
 
 include "LayoutPasses.td"
 
+def AccumulateIntoScatters : Pass<"stride-accumulate-into-scatters",
+                                  "::mlir::func::FuncOp"> {
+  let summary = "An add of an accumulating scatter into zeros becomes the "
+                "scatter into the add's other operand";
+  let description = [{
+    `stride.add %x, %s` where `%s = stride.index_add %zeros, %index, %src`
+    (or `stride.scatter_add`), `%zeros` is a `stride.full 0.0` and the add
+    is the only reader of `%s`, becomes `stride.index_add %x, %index,
+    %src` with the add's result type: the scatter accumulates into `%x`
+    instead of into zeros that are then added to `%x`. Either operand of
+    the add may be the scatter.
+
+    AOTAutograd's backward of a model whose embedding and LM head share
+    their weight (GPT-2) sums the two gradients so: the LM head's product,
+    plus `embedding_dense_backward`'s `index_put(zeros, [tokens], grad,
+    accumulate=True)`. Three tensors of the vocabulary's size (154 MB each
+    in f32 at GPT-2's 50,257 x 768) become two, the product and the
+    result, and a pass over them (the add) goes away.
+
+    The value is the sum of the same terms, in another order: each
+    element is `x + s_1 + s_2 + ...` in the order the scatter's kernel
+    adds them instead of `x + (0 + s_1 + s_2 + ...)`; in floating point
+    the two may differ in the last bits, as a scatter's own order does
+    (python-free-docs/determinism.md). An element no index reaches is `x`
+    itself, where the add gave `x + 0` (`-0.0` became `+0.0`).
+
+    ```mlir
+    %z = stride.full 0.0 : !stride.tensor<100x16xf32>
+    %s = stride.index_add %z, %idx, %g dim 0 : !stride.tensor<100x16xf32>,
+        !stride.tensor<8xi64>, !stride.tensor<8x16xf32>
+        -> !stride.tensor<100x16xf32>
+    %r = stride.add %p, %s : !stride.tensor<100x16xf32>,
+        !stride.tensor<100x16xf32> -> !stride.tensor<100x16xf32>
+    // becomes
+    %r = stride.index_add %p, %idx, %g dim 0 : !stride.tensor<100x16xf32>,
+        !stride.tensor<8xi64>, !stride.tensor<8x16xf32>
+        -> !stride.tensor<100x16xf32>
+    ```
+  }];
+}
+
 def FoldConstants : Pass<"stride-fold-constants", "::mlir::func::FuncOp"> {
   let summary = "Compute ops whose operands are all constants at compile "
                 "time";

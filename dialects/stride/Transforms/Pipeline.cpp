@@ -78,6 +78,9 @@ void stride::buildStridePipeline(OpPassManager &pm,
   // Products of K = 1 (rotary angles) become multiplies that fusion takes
   // into their readers instead of a library call each.
   pm.addNestedPass<func::FuncOp>(createOuterProducts());
+  // A tied embedding's two gradients: the scatter accumulates into the
+  // product instead of into zeros added to it.
+  pm.addNestedPass<func::FuncOp>(createAccumulateIntoScatters());
   LegalizeLayoutsOptions legalize;
   legalize.repair = options.repairLayouts;
   pm.addNestedPass<func::FuncOp>(createLegalizeLayouts(legalize));
