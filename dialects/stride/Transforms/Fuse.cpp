@@ -796,8 +796,13 @@ LogicalResult Fuser::run() {
 
   KernelNameTable names(func);
 
-  // Kernels in the order of their outputs; built before the terminator and
-  // put in dependence order below.
+  // Kernels in the order of their outputs, each built where the last of its
+  // ops was, and put in dependence order below: ops keep the order the
+  // graph gave them, so a value is computed near its readers and the plan
+  // does not hold it longer (a kernel built at the end of the block would
+  // let every op that reads no kernel move ahead of all kernels: an
+  // attention backward's recomputed scores products of every layer at the
+  // start of the backward, each holding its scores until its layer).
   SmallVector<Group *> ordered;
   for (auto &group : groups)
     ordered.push_back(group.get());
@@ -807,8 +812,12 @@ LogicalResult Fuser::run() {
   DenseMap<Value, Value> replacements;
   SmallVector<KernelOp> kernels;
   for (Group *group : ordered) {
+    Operation *last = *llvm::max_element(group->members, [&](Operation *a,
+                                                             Operation *b) {
+      return position.lookup(a) < position.lookup(b);
+    });
     FailureOr<KernelOp> kernel =
-        buildKernel(*group, block.getTerminator(), names, replacements);
+        buildKernel(*group, last, names, replacements);
     if (failed(kernel))
       return failure();
     kernels.push_back(*kernel);

@@ -6,8 +6,8 @@
 // RUN: stride-opt --stride-fuse -split-input-file %s | FileCheck %s
 
 // CHECK-LABEL: func.func @boundary
-// CHECK:      %[[T:.*]] = stride.permute %arg1
 // CHECK:      %[[K:.*]] = stride.kernel "neg_exp" ins(%arg0 :
+// CHECK:      %[[T:.*]] = stride.permute %arg1
 // CHECK:      %[[P:.*]] = stride.matmul %[[K]], %[[T]] bias %arg2 :
 // CHECK:      %[[E:.*]] = stride.kernel "tanh_kernel" ins(%[[P]] :
 // CHECK-NEXT: ^bb0
