@@ -106,23 +106,32 @@ failures=()
 fixtures=()
 printf '%-40s %-8s %-12s %s\n' case result "max rel err" detail
 printf '%-40s %-8s %-12s %s\n' ---- ------ ----------- ------
+# reportCase NAME OK OUT PASS_DETAIL FAIL_DETAIL: counts a case that is not
+# one module run (a decode fixture, a GoogleTest binary) and prints its row;
+# OK is 1 when it passed.
+reportCase() {
+  local name=$1 ok=$2 out=$3
+  if [[ $ok == 1 ]]; then
+    passed=$((passed + 1))
+    printf '%-40s %-8s %-12s %s\n' "$name" PASS - "$4"
+  else
+    failed=$((failed + 1))
+    printf '%-40s %-8s %-12s %s\n' "$name" FAIL - "$5"
+    failures+=("$out")
+  fi
+}
+
 # generateCase DIR NAME: a decode fixture (a file `generate`): greedy
 # decoding with bin/stride-generate, its tokens, every step's logits and
 # the final KV cache against transformers'.
 generateCase() {
-  local dir=$1 name=$2 out=$log/$2.plain
+  local dir=$1 name=$2 out=$log/$2.plain ok=0
   "$bundle/bin/stride-generate" "$dir/prefill.stridemod" "$dir/decode.stridemod" \
     --prompt "$dir/prompt.npy" --new-tokens "$(cat "$dir/generate")" \
     --expect-tokens "$dir/expected_tokens.npy" --expect-logits "$dir/expected_logits.npy" \
-    --expect-states "$dir/expected_states" --device "$device" >"$out" 2>&1
-  if [[ $? == 0 ]]; then
-    passed=$((passed + 1))
-    printf '%-40s %-8s %-12s %s\n' "$name" PASS - "$(grep -m1 -i 'tokens' "$out" | cut -c1-100)"
-  else
-    failed=$((failed + 1))
-    printf '%-40s %-8s %-12s %s\n' "$name" FAIL - "$(grep -m1 -iE 'error|differ|mismatch' "$out" | cut -c1-120)"
-    failures+=("$out")
-  fi
+    --expect-states "$dir/expected_states" --device "$device" >"$out" 2>&1 && ok=1
+  reportCase "$name" $ok "$out" "$(tail -1 "$out" | cut -c1-100)" \
+    "$(grep -m1 -iE 'error|differ|mismatch' "$out" | cut -c1-120)"
 }
 
 for dir in "$bundle"/cases/*/; do
@@ -189,18 +198,13 @@ done
 # unitCase NAME BINARY: a GoogleTest binary of the bundle run as one case
 # (on the GPU only): it passes when every test passed and none was skipped.
 unitCase() {
-  local name=$1 unit=$2 out
+  local name=$1 unit=$2 out ok=0
   [[ $emulate == 0 && -x $unit && $name =~ $filter ]] || return 0
   out=$log/$name.plain
-  CUDA_VISIBLE_DEVICES=$device "$unit" >"$out" 2>&1
-  if [[ $? == 0 ]] && grep -q '^\[  PASSED  \]' "$out" && ! grep -q SKIPPED "$out"; then
-    passed=$((passed + 1))
-    printf '%-40s %-8s %-12s %s\n' "$name" PASS - "$(grep -m1 '^\[  PASSED' "$out")"
-  else
-    failed=$((failed + 1))
-    printf '%-40s %-8s %-12s %s\n' "$name" FAIL - "$(grep -m1 -E 'FAIL|SKIPPED|Failure' "$out" | cut -c1-120)"
-    failures+=("$out")
-  fi
+  CUDA_VISIBLE_DEVICES=$device "$unit" >"$out" 2>&1 &&
+    grep -q '^\[  PASSED  \]' "$out" && ! grep -q SKIPPED "$out" && ok=1
+  reportCase "$name" $ok "$out" "$(grep -m1 '^\[  PASSED' "$out")" \
+    "$(grep -m1 -E 'FAIL|SKIPPED|Failure' "$out" | cut -c1-120)"
 }
 
 # cuDNN for the attention routines: STRIDE_CUDNN if set, else the loader's

@@ -28,10 +28,10 @@
 #include "dialects/stride/Transforms/Passes.h"
 #include "stride/Support/Layout.h"
 
-#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -207,6 +207,59 @@ private:
   /// it clones views and leaves (isRecomputableCast).
   llvm::SmallPtrSet<Operation *, 16> recomputed;
 };
+
+/// Puts the ops of `block` (but its terminator) in an order where every
+/// value is defined before it is read, keeping the order they have as far
+/// as that allows: an op that reads a value defined after it moves to just
+/// after the op that makes the last of its operands ready, not to the end
+/// (mlir::sortTopologically schedules such an op in a later sweep, after
+/// every op the first sweep could schedule). Fails on a cycle.
+LogicalResult sortStably(Block &block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator())
+    ops.push_back(&op);
+  llvm::DenseSet<Operation *> inBlock(ops.begin(), ops.end());
+  llvm::DenseSet<Operation *> placed;
+  // The ops of the block an op reads, itself or in its regions.
+  auto producers = [&](Operation *op) {
+    SmallVector<Operation *> found;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && def != op && inBlock.contains(def))
+          found.push_back(def);
+    });
+    return found;
+  };
+  DenseMap<Operation *, SmallVector<Operation *>> waiting; // producer -> ops
+  DenseMap<Operation *, unsigned> missing;
+  Operation *terminator = block.getTerminator();
+  // Places `op`, then every op it makes ready, in the order they become
+  // ready (a worklist, not recursion: a chain may be long).
+  auto place = [&](Operation *op) {
+    SmallVector<Operation *> ready = {op};
+    for (size_t i = 0; i < ready.size(); ++i) {
+      ready[i]->moveBefore(terminator);
+      placed.insert(ready[i]);
+      for (Operation *reader : waiting.lookup(ready[i]))
+        if (--missing[reader] == 0)
+          ready.push_back(reader);
+    }
+  };
+  for (Operation *op : ops) {
+    unsigned unplaced = 0;
+    for (Operation *producer : producers(op))
+      if (!placed.contains(producer)) {
+        waiting[producer].push_back(op);
+        ++unplaced;
+      }
+    if (unplaced == 0)
+      place(op);
+    else
+      missing[op] = unplaced;
+  }
+  return success(placed.size() == ops.size());
+}
 
 void Fuser::eraseDeadOps(Block &block) {
   SmallVector<Operation *> ops;
@@ -796,13 +849,14 @@ LogicalResult Fuser::run() {
 
   KernelNameTable names(func);
 
-  // Kernels in the order of their outputs, each built where the last of its
-  // ops was, and put in dependence order below: ops keep the order the
-  // graph gave them, so a value is computed near its readers and the plan
-  // does not hold it longer (a kernel built at the end of the block would
-  // let every op that reads no kernel move ahead of all kernels: an
-  // attention backward's recomputed scores products of every layer at the
-  // start of the backward, each holding its scores until its layer).
+  // Kernels in the order of their outputs, each built where its output op
+  // was, and put in dependence order below (which moves a kernel only as
+  // far as its operands need): ops keep the order the graph gave them, so
+  // a value is computed near its readers and the plan does not hold it
+  // longer. A kernel built at the end of the block would let every op that
+  // reads no kernel move ahead of all kernels: an attention backward's
+  // recomputed scores products of every layer at the start of the
+  // backward, each holding its scores until its layer.
   SmallVector<Group *> ordered;
   for (auto &group : groups)
     ordered.push_back(group.get());
@@ -812,12 +866,8 @@ LogicalResult Fuser::run() {
   DenseMap<Value, Value> replacements;
   SmallVector<KernelOp> kernels;
   for (Group *group : ordered) {
-    Operation *last = *llvm::max_element(group->members, [&](Operation *a,
-                                                             Operation *b) {
-      return position.lookup(a) < position.lookup(b);
-    });
     FailureOr<KernelOp> kernel =
-        buildKernel(*group, last, names, replacements);
+        buildKernel(*group, group->output, names, replacements);
     if (failed(kernel))
       return failure();
     kernels.push_back(*kernel);
@@ -833,7 +883,7 @@ LogicalResult Fuser::run() {
   for (Operation *op : llvm::reverse(originals))
     if (op->use_empty() && (isGroupable(op) || isa<ViewOpInterface>(op)))
       op->erase();
-  if (!sortTopologically(&block))
+  if (failed(sortStably(block)))
     return func.emitError("stride-fuse: internal error: the kernels form a "
                           "cycle");
 
