@@ -220,16 +220,16 @@ LogicalResult sortStably(Block &block) {
     ops.push_back(&op);
   llvm::DenseSet<Operation *> inBlock(ops.begin(), ops.end());
   llvm::DenseSet<Operation *> placed;
-  // The ops of the block an op reads, itself or in its regions.
+  // The ops of the block an op reads, itself or in its regions, each once.
   auto producers = [&](Operation *op) {
-    SmallVector<Operation *> found;
+    llvm::SetVector<Operation *> found;
     op->walk([&](Operation *nested) {
       for (Value operand : nested->getOperands())
         if (Operation *def = operand.getDefiningOp();
             def && def != op && inBlock.contains(def))
-          found.push_back(def);
+          found.insert(def);
     });
-    return found;
+    return found.takeVector();
   };
   DenseMap<Operation *, SmallVector<Operation *>> waiting; // producer -> ops
   DenseMap<Operation *, unsigned> missing;
