@@ -7,8 +7,10 @@
 
 // Grouped-query (4 query heads on 2): the query viewed by group, the key
 // broadcast over the group (stride 0) and transposed; scale, the causal
-// mask from iota rows and columns, the guarded softmax with the division
-// after the product with the value.
+// mask from iota rows and columns, the guarded softmax normalized before
+// the product with the value. Through the pipeline the softmax is one
+// kernel between the two products (max, exp, sum and the division), with
+// no kernel after the second.
 // CHECK-LABEL: func.func @causal_gqa
 // CHECK-NOT:   stride.attention
 // CHECK:       %[[QG:.*]] = stride.view %arg0 : {{.*}} -> <1x2x2x8x16xf32, strides = [512, 256, 128, 16, 1], offset = 0>
@@ -32,21 +34,29 @@
 // CHECK:       %[[D:.*]] = stride.sub %[[S]], %[[SHIFT4]]
 // CHECK:       %[[E:.*]] = stride.exp %[[D]]
 // CHECK:       %[[SUM:.*]] = stride.sum %[[E]] dims [3] keepdim
-// CHECK:       %[[EG:.*]] = stride.view %[[E]]
-// CHECK:       %[[VU:.*]] = stride.unsqueeze %arg2 dim 2
-// CHECK:       %[[VE:.*]] = stride.expand %[[VU]]
-// CHECK:       %[[EV:.*]] = stride.matmul %[[EG]], %[[VE]]
-// CHECK:       %[[EV4:.*]] = stride.view %[[EV]] : {{.*}} -> <1x4x8x16xf32
 // CHECK:       %[[ZERO:.*]] = stride.cmp eq, %[[SUM]], %{{.*}}
 // CHECK:       %[[DIV:.*]] = stride.where %[[ZERO]], %{{.*}}, %[[SUM]]
 // CHECK:       %[[DIV4:.*]] = stride.expand %[[DIV]]
-// CHECK:       %[[O:.*]] = stride.div %[[EV4]], %[[DIV4]]
+// CHECK:       %[[P:.*]] = stride.div %[[E]], %[[DIV4]]
+// CHECK:       %[[PG:.*]] = stride.view %[[P]]
+// CHECK:       %[[VU:.*]] = stride.unsqueeze %arg2 dim 2
+// CHECK:       %[[VE:.*]] = stride.expand %[[VU]]
+// CHECK:       %[[PV:.*]] = stride.matmul %[[PG]], %[[VE]]
+// CHECK:       %[[O:.*]] = stride.view %[[PV]] : {{.*}} -> <1x4x8x16xf32
 // CHECK-NOT:   stride.log
 // CHECK:       return %[[O]]
 // PIPE-LABEL: func.func @causal_gqa
 // PIPE-NOT:   stride.attention
 // PIPE:       stride.matmul
-// PIPE:       stride.kernel
+// PIPE-NEXT:  stride.kernel
+// PIPE:       stride.max
+// PIPE:       stride.exp
+// PIPE:       stride.sum
+// PIPE:       %[[P:.*]] = stride.div
+// PIPE-NEXT:  stride.yield %[[P]]
+// PIPE:       stride.matmul
+// PIPE-NOT:   stride.kernel
+// PIPE:       return
 func.func @causal_gqa(%q: !stride.tensor<1x4x8x16xf32>, %k: !stride.tensor<1x2x8x16xf32>,
                       %v: !stride.tensor<1x2x8x16xf32>) -> !stride.tensor<1x4x8x16xf32> {
   %o = stride.attention %q, %k, %v scale 0.5 causal
@@ -70,7 +80,9 @@ func.func @causal_gqa(%q: !stride.tensor<1x4x8x16xf32>, %k: !stride.tensor<1x2x8
 // CHECK:       %[[MAX:.*]] = stride.max %[[S]]
 // CHECK:       %[[SHIFT:.*]] = stride.where %{{.*}}, %{{.*}}, %[[MAX]]
 // CHECK:       %[[SUM:.*]] = stride.sum
-// CHECK:       %[[O:.*]] = stride.div
+// CHECK:       stride.div
+// CHECK:       %[[PV:.*]] = stride.matmul
+// CHECK:       %[[O:.*]] = stride.view %[[PV]]
 // CHECK:       %[[LOG:.*]] = stride.log %[[SUM]]
 // CHECK:       %[[LSE4:.*]] = stride.add %[[SHIFT]], %[[LOG]]
 // CHECK:       %[[LSE:.*]] = stride.squeeze %[[LSE4]] dims [3] : {{.*}} -> <1x2x3xf32
@@ -97,7 +109,9 @@ func.func @bf16_boolean_mask(%q: !stride.tensor<1x2x3x8xbf16>, %k: !stride.tenso
 // CHECK-NOT:   stride.cast %arg
 // CHECK:       %[[S1:.*]] = stride.mul
 // CHECK:       %[[S:.*]] = stride.add %[[S1]], %arg3
-// CHECK:       %[[O:.*]] = stride.div
+// CHECK:       stride.div
+// CHECK:       %[[PV:.*]] = stride.matmul
+// CHECK:       %[[O:.*]] = stride.view %[[PV]]
 // CHECK:       %[[LSE:.*]] = stride.squeeze {{.*}} -> <1x1x3xf64
 // CHECK:       %[[OT:.*]] = stride.clone %[[O]] : <1x1x3x4xf64, strides = [12, 12, 4, 1], offset = 0> -> <1x1x3x4xf64, strides = [12, 12, 1, 3], offset = 0>
 // CHECK:       %[[LSE32:.*]] = stride.cast %[[LSE]] : {{.*}} -> <1x1x3xf32
