@@ -63,9 +63,6 @@ SmallVector<Value> reshapeChain(Value value) {
   return chain;
 }
 
-/// The value `value` is a reshape or copy of, furthest back.
-Value unreshaped(Value value) { return reshapeChain(value).back(); }
-
 /// The value a `stride.full` or a one-element float `stride.constant`
 /// (seen through reshapes and broadcasts) holds, rounded to its element
 /// type.
@@ -96,18 +93,71 @@ std::optional<double> constantValue(Value value) {
   return x->convertToDouble();
 }
 
-/// Whether every element of `value` is provably finite: a finite constant,
-/// or a `stride.where` of two such (transformers' `where(keep, 0, min)`),
-/// seen through reshapes and broadcasts.
-bool provablyFinite(Value value) {
-  value = unreshaped(value);
-  if (auto expand = value.getDefiningOp<ExpandOp>())
-    return provablyFinite(expand.getInput());
-  if (auto where = value.getDefiningOp<WhereOp>())
-    return provablyFinite(where.getLhs()) && provablyFinite(where.getRhs());
-  std::optional<double> x = constantValue(value);
-  return x && std::isfinite(*x);
+/// The largest magnitude of `type`'s finite values and half a unit in the
+/// last place there: a sum rounds to a finite value while its exact
+/// magnitude stays below their sum.
+double overflowThreshold(FloatType type) {
+  APFloat largest = APFloat::getLargest(type.getFloatSemantics());
+  APFloat next = largest;
+  next.next(/*nextDown=*/true);
+  double max = largest.convertToDouble();
+  return max + (max - next.convertToDouble()) / 2;
 }
+
+/// A bound on the magnitude of every element of `value`, where one is
+/// provable: a constant's largest (each element finite); a view, a copy
+/// or a broadcast of a bounded value; a `stride.where` of two bounded
+/// values (transformers' `where(keep, 0, min)`); rows of a bounded table
+/// (`index_select` or `gather`: an embedding of learned values, T5's
+/// relative position bias); the sum of two bounded values that cannot
+/// round to an infinity in the result's type (T5's bias plus a padding
+/// mask of the type's lowest value). Otherwise nullopt.
+std::optional<double> magnitudeBound(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return std::nullopt;
+  if (isa<ViewOpInterface, CloneOp, ExpandOp>(op))
+    return magnitudeBound(op->getOperand(0));
+  if (auto where = dyn_cast<WhereOp>(op)) {
+    std::optional<double> lhs = magnitudeBound(where.getLhs());
+    std::optional<double> rhs = magnitudeBound(where.getRhs());
+    if (!lhs || !rhs)
+      return std::nullopt;
+    return std::max(*lhs, *rhs);
+  }
+  if (auto select = dyn_cast<IndexSelectOp>(op))
+    return magnitudeBound(select.getInput());
+  if (auto gather = dyn_cast<GatherOp>(op))
+    return magnitudeBound(gather.getInput());
+  auto element = dyn_cast<FloatType>(typeOf(value).getElementType());
+  if (auto add = dyn_cast<AddOp>(op)) {
+    std::optional<double> lhs = magnitudeBound(add.getLhs());
+    std::optional<double> rhs = magnitudeBound(add.getRhs());
+    if (!element || !lhs || !rhs || *lhs + *rhs >= overflowThreshold(element))
+      return std::nullopt;
+    return *lhs + *rhs;
+  }
+  if (isa<FullOp>(op)) {
+    // Its value rounded to the element type (f16's -3.4e38 is -inf).
+    std::optional<double> x = constantValue(value);
+    return x && std::isfinite(*x) ? std::optional<double>(std::abs(*x))
+                                  : std::nullopt;
+  }
+  auto constant = dyn_cast<ConstantOp>(op);
+  auto dense =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  if (!dense || !isa<FloatType>(dense.getElementType()))
+    return std::nullopt;
+  double bound = 0;
+  for (const APFloat &x : dense.getValues<APFloat>()) {
+    if (!x.isFinite())
+      return std::nullopt;
+    bound = std::max(bound, std::abs(x.convertToDouble()));
+  }
+  return bound;
+}
+
+bool provablyFinite(Value value) { return magnitudeBound(value).has_value(); }
 
 /// Whether adding `fill` to any score of magnitude below 2^100 gives
 /// `fill` again after rounding: f32's and bf16's lowest finite values

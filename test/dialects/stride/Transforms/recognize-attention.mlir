@@ -381,3 +381,177 @@ func.func @sdpa_repeated_key_value(%q: !stride.tensor<1x2x1x16xbf16>, %k: !strid
   %o = stride.attention %q, %kr, %vr mask %keep scale 2.500000e-01 : !stride.tensor<1x2x1x16xbf16>, !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x1x8xi1, strides = [0, 0, 0, 1], offset = 0> -> !stride.tensor<1x2x1x16xbf16>
   return %o : !stride.tensor<1x2x1x16xbf16>
 }
+
+// -----
+
+// T5's relative position bias: an embedding of a learned table ([buckets,
+// heads]) by each query and key's bucket, permuted to [1, H, Sq, Skv] and
+// added to the padding mask, then to the unscaled scores. The table is a
+// constant whose values are finite and small, so the sum is finite (the
+// bias plus f32's lowest rounds to f32's lowest): the op's additive mask,
+// scale 1.
+// CHECK-LABEL: func.func @relative_bias
+// CHECK:       %[[T:.*]] = stride.index_select
+// CHECK:       %[[B:.*]] = stride.add
+// CHECK:       stride.attention %arg0, %arg1, %arg2 mask %[[B]] scale 1.000000e+00 :
+// CHECK-NOT:   stride.matmul
+// CHECK:       return
+func.func @relative_bias(%q: !stride.tensor<1x2x8x16xf32>, %k: !stride.tensor<1x2x8x16xf32>, %v: !stride.tensor<1x2x8x16xf32>, %keep: !stride.tensor<1x1x8x8xi1>, %bucket: !stride.tensor<64xi64>) -> (!stride.tensor<1x2x8x16xf32>) {
+  %kt = stride.permute %k dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+  %s0 = stride.matmul %q, %kt : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %t = stride.constant dense<[[0.5, -1.0], [2.0, 0.25], [-3.0, 1.5], [0.0, 4.0]]> : tensor<4x2xf32> : !stride.tensor<4x2xf32>
+  %g = stride.index_select %t, %bucket dim 0 : !stride.tensor<4x2xf32>, !stride.tensor<64xi64> -> !stride.tensor<64x2xf32>
+  %gv = stride.view %g : !stride.tensor<64x2xf32> -> !stride.tensor<8x8x2xf32>
+  %gp = stride.permute %gv dims [2, 0, 1] : !stride.tensor<8x8x2xf32> -> !stride.tensor<2x8x8xf32, strides = [1, 16, 2], offset = 0>
+  %gu = stride.unsqueeze %gp dim 0 : !stride.tensor<2x8x8xf32, strides = [1, 16, 2], offset = 0> -> !stride.tensor<1x2x8x8xf32, strides = [128, 1, 16, 2], offset = 0>
+  %zero = stride.full 0.000000e+00 : !stride.tensor<f32>
+  %min = stride.full -3.4028234663852886E+38 : !stride.tensor<f32>
+  %zeroe = stride.expand %zero : !stride.tensor<f32> -> !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+  %mine = stride.expand %min : !stride.tensor<f32> -> !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+  %m = stride.where %keep, %zeroe, %mine : !stride.tensor<1x1x8x8xi1>, !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>, !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x1x8x8xf32>
+  %me = stride.expand %m : !stride.tensor<1x1x8x8xf32> -> !stride.tensor<1x2x8x8xf32, strides = [64, 0, 8, 1], offset = 0>
+  %bias = stride.add %gu, %me : !stride.tensor<1x2x8x8xf32, strides = [128, 1, 16, 2], offset = 0>, !stride.tensor<1x2x8x8xf32, strides = [64, 0, 8, 1], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %x = stride.add %s0, %bias : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+  %mx = stride.max %x dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+  %mxe = stride.expand %mx : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+  %sh = stride.sub %x, %mxe : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %e = stride.exp %sh : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+  %sm = stride.sum %e dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+  %sme = stride.expand %sm : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+  %p = stride.div %e, %sme : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+  return %o : !stride.tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// The same in f16, whose lowest value is -65504 and half a unit in its
+// last place 16: a bias of at most 4 cannot round the sum to -inf.
+// CHECK-LABEL: func.func @relative_bias_f16
+// CHECK:       stride.attention
+func.func @relative_bias_f16(%q: !stride.tensor<1x2x8x16xf16>, %k: !stride.tensor<1x2x8x16xf16>, %v: !stride.tensor<1x2x8x16xf16>, %keep: !stride.tensor<1x1x8x8xi1>, %bucket: !stride.tensor<64xi64>) -> (!stride.tensor<1x2x8x16xf16>) {
+  %kt = stride.permute %k dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf16> -> !stride.tensor<1x2x16x8xf16, strides = [256, 128, 1, 16], offset = 0>
+  %s0 = stride.matmul %q, %kt : !stride.tensor<1x2x8x16xf16>, !stride.tensor<1x2x16x8xf16, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xf16>
+  %t = stride.constant dense<[[0.5, -1.0], [2.0, 0.25], [-3.0, 1.5], [0.0, 4.0]]> : tensor<4x2xf16> : !stride.tensor<4x2xf16>
+  %g = stride.index_select %t, %bucket dim 0 : !stride.tensor<4x2xf16>, !stride.tensor<64xi64> -> !stride.tensor<64x2xf16>
+  %gv = stride.view %g : !stride.tensor<64x2xf16> -> !stride.tensor<8x8x2xf16>
+  %gp = stride.permute %gv dims [2, 0, 1] : !stride.tensor<8x8x2xf16> -> !stride.tensor<2x8x8xf16, strides = [1, 16, 2], offset = 0>
+  %gu = stride.unsqueeze %gp dim 0 : !stride.tensor<2x8x8xf16, strides = [1, 16, 2], offset = 0> -> !stride.tensor<1x2x8x8xf16, strides = [128, 1, 16, 2], offset = 0>
+  %zero = stride.full 0.000000e+00 : !stride.tensor<f16>
+  %min = stride.full -6.550400e+04 : !stride.tensor<f16>
+  %zeroe = stride.expand %zero : !stride.tensor<f16> -> !stride.tensor<1x1x8x8xf16, strides = [0, 0, 0, 0], offset = 0>
+  %mine = stride.expand %min : !stride.tensor<f16> -> !stride.tensor<1x1x8x8xf16, strides = [0, 0, 0, 0], offset = 0>
+  %m = stride.where %keep, %zeroe, %mine : !stride.tensor<1x1x8x8xi1>, !stride.tensor<1x1x8x8xf16, strides = [0, 0, 0, 0], offset = 0>, !stride.tensor<1x1x8x8xf16, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x1x8x8xf16>
+  %me = stride.expand %m : !stride.tensor<1x1x8x8xf16> -> !stride.tensor<1x2x8x8xf16, strides = [64, 0, 8, 1], offset = 0>
+  %bias = stride.add %gu, %me : !stride.tensor<1x2x8x8xf16, strides = [128, 1, 16, 2], offset = 0>, !stride.tensor<1x2x8x8xf16, strides = [64, 0, 8, 1], offset = 0> -> !stride.tensor<1x2x8x8xf16>
+  %x = stride.add %s0, %bias : !stride.tensor<1x2x8x8xf16>, !stride.tensor<1x2x8x8xf16> -> !stride.tensor<1x2x8x8xf16>
+  %mx = stride.max %x dims [3] keepdim : !stride.tensor<1x2x8x8xf16> -> !stride.tensor<1x2x8x1xf16>
+  %mxe = stride.expand %mx : !stride.tensor<1x2x8x1xf16> -> !stride.tensor<1x2x8x8xf16, strides = [16, 8, 1, 0], offset = 0>
+  %sh = stride.sub %x, %mxe : !stride.tensor<1x2x8x8xf16>, !stride.tensor<1x2x8x8xf16, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf16>
+  %e = stride.exp %sh : !stride.tensor<1x2x8x8xf16> -> !stride.tensor<1x2x8x8xf16>
+  %sm = stride.sum %e dims [3] keepdim : !stride.tensor<1x2x8x8xf16> -> !stride.tensor<1x2x8x1xf16>
+  %sme = stride.expand %sm : !stride.tensor<1x2x8x1xf16> -> !stride.tensor<1x2x8x8xf16, strides = [16, 8, 1, 0], offset = 0>
+  %p = stride.div %e, %sme : !stride.tensor<1x2x8x8xf16>, !stride.tensor<1x2x8x8xf16, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf16>
+  %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xf16>, !stride.tensor<1x2x8x16xf16> -> !stride.tensor<1x2x8x16xf16>
+  return %o : !stride.tensor<1x2x8x16xf16>
+}
+
+// -----
+
+// Near misses: a table that holds -inf (the sum could be a row of -inf,
+// NaN eagerly and 0 in the op), an f16 bias of 20 that takes -65504 to
+// -inf, and a table given as an argument (`stridec --weights-as-inputs`:
+// its values are not known) are left as ops.
+// CHECK-LABEL: func.func @bias_table_with_inf
+// CHECK-NOT:   stride.attention
+// CHECK:       return
+func.func @bias_table_with_inf(%q: !stride.tensor<1x2x8x16xf32>, %k: !stride.tensor<1x2x8x16xf32>, %v: !stride.tensor<1x2x8x16xf32>, %keep: !stride.tensor<1x1x8x8xi1>, %bucket: !stride.tensor<64xi64>) -> (!stride.tensor<1x2x8x16xf32>) {
+  %kt = stride.permute %k dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+  %s0 = stride.matmul %q, %kt : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %t = stride.constant dense<[[0.5, -1.0], [2.0, 0xFF800000], [-3.0, 1.5], [0.0, 4.0]]> : tensor<4x2xf32> : !stride.tensor<4x2xf32>
+  %g = stride.index_select %t, %bucket dim 0 : !stride.tensor<4x2xf32>, !stride.tensor<64xi64> -> !stride.tensor<64x2xf32>
+  %gv = stride.view %g : !stride.tensor<64x2xf32> -> !stride.tensor<8x8x2xf32>
+  %gp = stride.permute %gv dims [2, 0, 1] : !stride.tensor<8x8x2xf32> -> !stride.tensor<2x8x8xf32, strides = [1, 16, 2], offset = 0>
+  %gu = stride.unsqueeze %gp dim 0 : !stride.tensor<2x8x8xf32, strides = [1, 16, 2], offset = 0> -> !stride.tensor<1x2x8x8xf32, strides = [128, 1, 16, 2], offset = 0>
+  %zero = stride.full 0.000000e+00 : !stride.tensor<f32>
+  %min = stride.full -3.4028234663852886E+38 : !stride.tensor<f32>
+  %zeroe = stride.expand %zero : !stride.tensor<f32> -> !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+  %mine = stride.expand %min : !stride.tensor<f32> -> !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+  %m = stride.where %keep, %zeroe, %mine : !stride.tensor<1x1x8x8xi1>, !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>, !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x1x8x8xf32>
+  %me = stride.expand %m : !stride.tensor<1x1x8x8xf32> -> !stride.tensor<1x2x8x8xf32, strides = [64, 0, 8, 1], offset = 0>
+  %bias = stride.add %gu, %me : !stride.tensor<1x2x8x8xf32, strides = [128, 1, 16, 2], offset = 0>, !stride.tensor<1x2x8x8xf32, strides = [64, 0, 8, 1], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %x = stride.add %s0, %bias : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+  %mx = stride.max %x dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+  %mxe = stride.expand %mx : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+  %sh = stride.sub %x, %mxe : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %e = stride.exp %sh : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+  %sm = stride.sum %e dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+  %sme = stride.expand %sm : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+  %p = stride.div %e, %sme : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+  return %o : !stride.tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @bias_overflows_f16
+// CHECK-NOT:   stride.attention
+// CHECK:       return
+func.func @bias_overflows_f16(%q: !stride.tensor<1x2x8x16xf16>, %k: !stride.tensor<1x2x8x16xf16>, %v: !stride.tensor<1x2x8x16xf16>, %keep: !stride.tensor<1x1x8x8xi1>, %bucket: !stride.tensor<64xi64>) -> (!stride.tensor<1x2x8x16xf16>) {
+  %kt = stride.permute %k dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf16> -> !stride.tensor<1x2x16x8xf16, strides = [256, 128, 1, 16], offset = 0>
+  %s0 = stride.matmul %q, %kt : !stride.tensor<1x2x8x16xf16>, !stride.tensor<1x2x16x8xf16, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xf16>
+  %t = stride.constant dense<[[0.5, -1.0], [2.0, 0.25], [-3.0, 1.5], [0.0, 20.0]]> : tensor<4x2xf16> : !stride.tensor<4x2xf16>
+  %g = stride.index_select %t, %bucket dim 0 : !stride.tensor<4x2xf16>, !stride.tensor<64xi64> -> !stride.tensor<64x2xf16>
+  %gv = stride.view %g : !stride.tensor<64x2xf16> -> !stride.tensor<8x8x2xf16>
+  %gp = stride.permute %gv dims [2, 0, 1] : !stride.tensor<8x8x2xf16> -> !stride.tensor<2x8x8xf16, strides = [1, 16, 2], offset = 0>
+  %gu = stride.unsqueeze %gp dim 0 : !stride.tensor<2x8x8xf16, strides = [1, 16, 2], offset = 0> -> !stride.tensor<1x2x8x8xf16, strides = [128, 1, 16, 2], offset = 0>
+  %zero = stride.full 0.000000e+00 : !stride.tensor<f16>
+  %min = stride.full -6.550400e+04 : !stride.tensor<f16>
+  %zeroe = stride.expand %zero : !stride.tensor<f16> -> !stride.tensor<1x1x8x8xf16, strides = [0, 0, 0, 0], offset = 0>
+  %mine = stride.expand %min : !stride.tensor<f16> -> !stride.tensor<1x1x8x8xf16, strides = [0, 0, 0, 0], offset = 0>
+  %m = stride.where %keep, %zeroe, %mine : !stride.tensor<1x1x8x8xi1>, !stride.tensor<1x1x8x8xf16, strides = [0, 0, 0, 0], offset = 0>, !stride.tensor<1x1x8x8xf16, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x1x8x8xf16>
+  %me = stride.expand %m : !stride.tensor<1x1x8x8xf16> -> !stride.tensor<1x2x8x8xf16, strides = [64, 0, 8, 1], offset = 0>
+  %bias = stride.add %gu, %me : !stride.tensor<1x2x8x8xf16, strides = [128, 1, 16, 2], offset = 0>, !stride.tensor<1x2x8x8xf16, strides = [64, 0, 8, 1], offset = 0> -> !stride.tensor<1x2x8x8xf16>
+  %x = stride.add %s0, %bias : !stride.tensor<1x2x8x8xf16>, !stride.tensor<1x2x8x8xf16> -> !stride.tensor<1x2x8x8xf16>
+  %mx = stride.max %x dims [3] keepdim : !stride.tensor<1x2x8x8xf16> -> !stride.tensor<1x2x8x1xf16>
+  %mxe = stride.expand %mx : !stride.tensor<1x2x8x1xf16> -> !stride.tensor<1x2x8x8xf16, strides = [16, 8, 1, 0], offset = 0>
+  %sh = stride.sub %x, %mxe : !stride.tensor<1x2x8x8xf16>, !stride.tensor<1x2x8x8xf16, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf16>
+  %e = stride.exp %sh : !stride.tensor<1x2x8x8xf16> -> !stride.tensor<1x2x8x8xf16>
+  %sm = stride.sum %e dims [3] keepdim : !stride.tensor<1x2x8x8xf16> -> !stride.tensor<1x2x8x1xf16>
+  %sme = stride.expand %sm : !stride.tensor<1x2x8x1xf16> -> !stride.tensor<1x2x8x8xf16, strides = [16, 8, 1, 0], offset = 0>
+  %p = stride.div %e, %sme : !stride.tensor<1x2x8x8xf16>, !stride.tensor<1x2x8x8xf16, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf16>
+  %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xf16>, !stride.tensor<1x2x8x16xf16> -> !stride.tensor<1x2x8x16xf16>
+  return %o : !stride.tensor<1x2x8x16xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @bias_table_argument
+// CHECK-NOT:   stride.attention
+// CHECK:       return
+func.func @bias_table_argument(%q: !stride.tensor<1x2x8x16xf32>, %k: !stride.tensor<1x2x8x16xf32>, %v: !stride.tensor<1x2x8x16xf32>, %keep: !stride.tensor<1x1x8x8xi1>, %bucket: !stride.tensor<64xi64>, %t: !stride.tensor<4x2xf32>) -> (!stride.tensor<1x2x8x16xf32>) {
+  %kt = stride.permute %k dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+  %s0 = stride.matmul %q, %kt : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+
+  %g = stride.index_select %t, %bucket dim 0 : !stride.tensor<4x2xf32>, !stride.tensor<64xi64> -> !stride.tensor<64x2xf32>
+  %gv = stride.view %g : !stride.tensor<64x2xf32> -> !stride.tensor<8x8x2xf32>
+  %gp = stride.permute %gv dims [2, 0, 1] : !stride.tensor<8x8x2xf32> -> !stride.tensor<2x8x8xf32, strides = [1, 16, 2], offset = 0>
+  %gu = stride.unsqueeze %gp dim 0 : !stride.tensor<2x8x8xf32, strides = [1, 16, 2], offset = 0> -> !stride.tensor<1x2x8x8xf32, strides = [128, 1, 16, 2], offset = 0>
+  %zero = stride.full 0.000000e+00 : !stride.tensor<f32>
+  %min = stride.full -3.4028234663852886E+38 : !stride.tensor<f32>
+  %zeroe = stride.expand %zero : !stride.tensor<f32> -> !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+  %mine = stride.expand %min : !stride.tensor<f32> -> !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+  %m = stride.where %keep, %zeroe, %mine : !stride.tensor<1x1x8x8xi1>, !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>, !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x1x8x8xf32>
+  %me = stride.expand %m : !stride.tensor<1x1x8x8xf32> -> !stride.tensor<1x2x8x8xf32, strides = [64, 0, 8, 1], offset = 0>
+  %bias = stride.add %gu, %me : !stride.tensor<1x2x8x8xf32, strides = [128, 1, 16, 2], offset = 0>, !stride.tensor<1x2x8x8xf32, strides = [64, 0, 8, 1], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %x = stride.add %s0, %bias : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+  %mx = stride.max %x dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+  %mxe = stride.expand %mx : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+  %sh = stride.sub %x, %mxe : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %e = stride.exp %sh : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+  %sm = stride.sum %e dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+  %sme = stride.expand %sm : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+  %p = stride.div %e, %sme : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+  return %o : !stride.tensor<1x2x8x16xf32>
+}
