@@ -172,6 +172,17 @@ class Encodings(torch.nn.Module):
         return out.last_hidden_state, out.pooler_output
 
 
+class Hidden(torch.nn.Module):
+    """An encoder's last hidden state alone (T5's encoder, DistilBERT)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids, attention_mask):
+        return self.model(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+
+
 # The transformer models take their sizes as arguments: the defaults are the
 # committed fixtures' (small, fast to emulate); bench/models/bench_models.py
 # builds the benchmark's full sizes from the same functions.
@@ -207,9 +218,7 @@ def bert(layers=2, width=64, heads=4, inner=256, vocab=256, batch=2, tokens=16,
         hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
     )
     model = Encodings(with_attention(transformers.BertModel, config, attention))
-    mask = torch.ones(batch, tokens, dtype=torch.int64)
-    mask[1, tokens * 3 // 4:] = 0  # the second sequence is padded
-    return model, (token_ids(vocab, batch, tokens), mask)
+    return model, (token_ids(vocab, batch, tokens), padding_mask(batch, tokens))
 
 
 def llama(layers=2, width=64, heads=4, kv_heads=2, inner=176, vocab=256,
@@ -228,6 +237,57 @@ def llama(layers=2, width=64, heads=4, kv_heads=2, inner=176, vocab=256,
     )
     model = Logits(with_attention(transformers.LlamaForCausalLM, config, attention))
     return model.to(dtype), (token_ids(vocab, batch, tokens),)
+
+
+def padding_mask(batch, tokens):
+    """Ones, but the second sequence padded after three quarters."""
+    mask = torch.ones(batch, tokens, dtype=torch.int64)
+    mask[1, tokens * 3 // 4:] = 0
+    return mask
+
+
+def t5_encoder(layers=2, width=64, heads=4, inner=128, vocab=256, batch=2, tokens=16,
+               attention="eager"):
+    """transformers' T5EncoderModel: unscaled scores plus a relative
+    position bias (an embedding of 32 buckets per head, in the first layer,
+    shared by the rest) and the padding mask; output the last hidden state."""
+    import transformers
+
+    config = transformers.T5Config(
+        vocab_size=vocab, d_model=width, d_kv=width // heads, d_ff=inner,
+        num_layers=layers, num_heads=heads, relative_attention_num_buckets=32,
+        dropout_rate=0.0, feed_forward_proj="relu", use_cache=False)
+    model = Hidden(with_attention(transformers.T5EncoderModel, config, attention))
+    return model, (token_ids(vocab, batch, tokens), padding_mask(batch, tokens))
+
+
+def mistral(layers=2, width=64, heads=4, kv_heads=2, inner=176, vocab=256, batch=2,
+            tokens=16, sliding_window=8, attention="eager"):
+    """transformers' Mistral: LLaMA's layers with a sliding-window causal
+    mask (each token sees the `sliding_window` tokens up to itself)."""
+    import transformers
+
+    config = transformers.MistralConfig(
+        vocab_size=vocab, hidden_size=width, intermediate_size=inner,
+        num_hidden_layers=layers, num_attention_heads=heads,
+        num_key_value_heads=kv_heads, max_position_embeddings=max(32, tokens),
+        sliding_window=sliding_window, rms_norm_eps=1e-5, attention_dropout=0.0,
+        use_cache=False, tie_word_embeddings=False)
+    model = Logits(with_attention(transformers.MistralForCausalLM, config, attention))
+    return model, (token_ids(vocab, batch, tokens),)
+
+
+def distilbert(layers=2, width=64, heads=4, inner=256, vocab=256, batch=2, tokens=16,
+               attention="eager"):
+    """transformers' DistilBertModel: the query scaled before its product,
+    the padding mask applied with masked_fill; the last hidden state."""
+    import transformers
+
+    config = transformers.DistilBertConfig(
+        vocab_size=vocab, dim=width, n_layers=layers, n_heads=heads, hidden_dim=inner,
+        max_position_embeddings=max(32, tokens), dropout=0.0, attention_dropout=0.0)
+    model = Hidden(with_attention(transformers.DistilBertModel, config, attention))
+    return model, (token_ids(vocab, batch, tokens), padding_mask(batch, tokens))
 
 
 def resnet50(batch=2, size=224, dtype=torch.float32, train=False):
@@ -502,6 +562,11 @@ def fixture_list():
         ("mlp_train", "train", lambda: (mlp(), (torch.randn(4, 16, 64),))),
         ("encoder_layer_train", "train",
          lambda: (encoder_layer().eval(), (torch.randn(2, 16, 64),))),
+        # Issue 39's other eager spellings: T5's relative bias, Mistral's
+        # sliding window, DistilBERT's masked_fill.
+        ("t5_encoder", "export", t5_encoder),
+        ("mistral", "export", mistral),
+        ("distilbert", "export", distilbert),
     ]
     fixtures = [f + ("math",) for f in fixtures]
     fixtures += [
