@@ -165,7 +165,10 @@ public:
     Dims shape(typeOf(keep).getShape());
     int64_t keys = shape.back();
     Value position = index.iota(shape, 3);
-    Value none = index.full(double(keys), shape);
+    // A mask that keeps no key gives a first key past every row, also
+    // when there are more query rows than keys (row i >= Skv attends key
+    // Skv - 1 and below, but no key at all is not "at most i").
+    Value none = index.full(double(std::max(keys, queries)), shape);
     Value first = index.reduceRow<MinOp>(index.select(keep, position, none));
     Dims rows = shape;
     rows[2] = queries;
