@@ -29,9 +29,12 @@ def RecognizeAttention : Pass<"stride-recognize-attention",
     - the softmax over the last dim as the importer expands `_softmax`
       (`max`, `sub`, `exp`, `sum`, `div`), optionally between float casts
       (an f32 softmax of bf16 scores, cast back);
-    - an additive mask (`stride.add`) that is provably finite (a
-      `stride.where` of constants, as transformers builds it, seen through
-      broadcasts), or a `stride.where` of the scores with a constant fill
+    - an additive mask (`stride.add`) that is provably finite: a bound on
+      every element's magnitude, from constants through views, broadcasts,
+      `stride.where` (transformers' `where(keep, 0, min)`), the rows
+      `stride.index_select` or `stride.gather` take of a constant table
+      (T5's relative position bias) and sums that cannot round to an
+      infinity; or a `stride.where` of the scores with a constant fill
       below `-2^127` (f32's and bf16's lowest value), which becomes the
       additive mask `where(keep, 0, fill)`;
     - a scale: `stride.mul` or `stride.div` by a constant, of the scores or
@@ -249,10 +252,12 @@ def DecomposeAttention : Pass<"stride-decompose-attention",
     - An additive mask is a `stride.add`; a boolean mask and `causal`
       (`stride.iota` rows and columns, `stride.cmp le`) a `stride.where`
       that writes `-inf`.
-    - The softmax is `max`, `sub`, `exp`, `sum`; the exponentials times the
-      value (another product) are divided by the sum. A row whose max is
-      `-inf` (every key masked) subtracts 0 and divides by 1 instead, so
-      its result is 0 and its logsumexp, `max + log(sum)`, is `-inf`.
+    - The softmax is `max`, `sub`, `exp`, `sum` and the division by the
+      sum, before the product with the value (another product), so that
+      fusion makes the five one kernel that reads the scores once. A row
+      whose max is `-inf` (every key masked) subtracts 0 and divides by 1
+      instead, so its result is 0 and its logsumexp, `max + log(sum)`, is
+      `-inf`.
     - The backward computes `P = exp(S - logsumexp)` (a `-inf` logsumexp
       replaced by `+inf`, so such a row has `P = 0`), `dP = dO V^T`,
       `dS = scale * P * (dP - rowsum(dO * O))`, and `dQ = dS K`,

@@ -135,14 +135,13 @@ void decompose(AttentionOp op) {
   } else {
     Value s = a.scores();
     Dims shape = shapeOf(s);
+    // The probabilities are normalized before the product with the value,
+    // as a softmax: max, exp, sum and the division are then one kernel that
+    // reads the scores once (fusion.md, rule 6); dividing the product's
+    // result instead needs the sum as a kernel of its own, a second pass.
     // A row of -inf scores (every key masked) subtracts 0 instead of its
     // max, so its exponentials are 0, and divides by 1: its result is 0
     // (PyTorch's _safe_softmax) and its logsumexp log(0) = -inf.
-    // The probabilities are normalized before the product with the value,
-    // as a softmax: max, exp, sum and the division are then one kernel that
-    // reads the scores once and writes the probabilities (fusion.md, rule
-    // 6), where dividing the product's result instead needs the sum as a
-    // kernel of its own, a second pass over the scores.
     Value max = ops.reduceRow<MaxOp>(s);
     Value shift = ops.replace(max, -kInf, 0.0);
     Value e = ops.unary<ExpOp>(ops.binary<SubOp>(s, ops.expand(shift, shape)));

@@ -116,33 +116,28 @@ std::optional<double> magnitudeBound(Value value) {
   Operation *op = value.getDefiningOp();
   if (!op)
     return std::nullopt;
-  if (isa<ViewOpInterface, CloneOp, ExpandOp>(op))
+  // Ops whose elements are some of their first operand's.
+  if (isa<ViewOpInterface, CloneOp, ExpandOp, IndexSelectOp, GatherOp>(op))
     return magnitudeBound(op->getOperand(0));
   if (auto where = dyn_cast<WhereOp>(op)) {
     std::optional<double> lhs = magnitudeBound(where.getLhs());
     std::optional<double> rhs = magnitudeBound(where.getRhs());
-    if (!lhs || !rhs)
-      return std::nullopt;
-    return std::max(*lhs, *rhs);
+    return lhs && rhs ? std::optional<double>(std::max(*lhs, *rhs))
+                      : std::nullopt;
   }
-  if (auto select = dyn_cast<IndexSelectOp>(op))
-    return magnitudeBound(select.getInput());
-  if (auto gather = dyn_cast<GatherOp>(op))
-    return magnitudeBound(gather.getInput());
-  auto element = dyn_cast<FloatType>(typeOf(value).getElementType());
   if (auto add = dyn_cast<AddOp>(op)) {
     std::optional<double> lhs = magnitudeBound(add.getLhs());
     std::optional<double> rhs = magnitudeBound(add.getRhs());
-    if (!element || !lhs || !rhs || *lhs + *rhs >= overflowThreshold(element))
+    auto element = dyn_cast<FloatType>(typeOf(value).getElementType());
+    if (!lhs || !rhs || !element || *lhs + *rhs >= overflowThreshold(element))
       return std::nullopt;
     return *lhs + *rhs;
   }
-  if (isa<FullOp>(op)) {
-    // Its value rounded to the element type (f16's -3.4e38 is -inf).
-    std::optional<double> x = constantValue(value);
-    return x && std::isfinite(*x) ? std::optional<double>(std::abs(*x))
-                                  : std::nullopt;
-  }
+  // A `full` or a splat, rounded to its element type (f16's -3.4e38 is
+  // -inf).
+  if (std::optional<double> x = constantValue(value))
+    return std::isfinite(*x) ? std::optional<double>(std::abs(*x))
+                             : std::nullopt;
   auto constant = dyn_cast<ConstantOp>(op);
   auto dense =
       constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
