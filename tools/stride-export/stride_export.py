@@ -222,20 +222,27 @@ def bert(layers=2, width=64, heads=4, inner=256, vocab=256, batch=2, tokens=16,
 
 
 def llama(layers=2, width=64, heads=4, kv_heads=2, inner=176, vocab=256,
-          batch=2, tokens=16, dtype=torch.float32, attention="eager"):
+          batch=2, tokens=16, dtype=torch.float32, attention="eager", family="llama",
+          **extra):
     """A LLaMA-style decoder (transformers' Llama): RMSNorm, rotary position
     embeddings, a SwiGLU MLP, grouped-query attention (kv_heads < heads),
-    the causal mask; output the logits."""
+    the causal mask; output the logits. `family="mistral"` builds
+    transformers' Mistral, the same layers, with `extra` (its
+    `sliding_window`)."""
     import transformers
 
-    config = transformers.LlamaConfig(
+    config_class, model_class = {
+        "llama": (transformers.LlamaConfig, transformers.LlamaForCausalLM),
+        "mistral": (transformers.MistralConfig, transformers.MistralForCausalLM),
+    }[family]
+    config = config_class(
         vocab_size=vocab, hidden_size=width, intermediate_size=inner,
         num_hidden_layers=layers, num_attention_heads=heads,
         num_key_value_heads=kv_heads, max_position_embeddings=max(32, tokens),
         rms_norm_eps=1e-5, attention_dropout=0.0, use_cache=False,
-        tie_word_embeddings=False,
+        tie_word_embeddings=False, **extra,
     )
-    model = Logits(with_attention(transformers.LlamaForCausalLM, config, attention))
+    model = Logits(with_attention(model_class, config, attention))
     return model.to(dtype), (token_ids(vocab, batch, tokens),)
 
 
@@ -261,20 +268,10 @@ def t5_encoder(layers=2, width=64, heads=4, inner=128, vocab=256, batch=2, token
     return model, (token_ids(vocab, batch, tokens), padding_mask(batch, tokens))
 
 
-def mistral(layers=2, width=64, heads=4, kv_heads=2, inner=176, vocab=256, batch=2,
-            tokens=16, sliding_window=8, attention="eager"):
+def mistral(sliding_window=8, **sizes):
     """transformers' Mistral: LLaMA's layers with a sliding-window causal
     mask (each token sees the `sliding_window` tokens up to itself)."""
-    import transformers
-
-    config = transformers.MistralConfig(
-        vocab_size=vocab, hidden_size=width, intermediate_size=inner,
-        num_hidden_layers=layers, num_attention_heads=heads,
-        num_key_value_heads=kv_heads, max_position_embeddings=max(32, tokens),
-        sliding_window=sliding_window, rms_norm_eps=1e-5, attention_dropout=0.0,
-        use_cache=False, tie_word_embeddings=False)
-    model = Logits(with_attention(transformers.MistralForCausalLM, config, attention))
-    return model, (token_ids(vocab, batch, tokens),)
+    return llama(family="mistral", sliding_window=sliding_window, **sizes)
 
 
 def distilbert(layers=2, width=64, heads=4, inner=256, vocab=256, batch=2, tokens=16,
