@@ -34,9 +34,13 @@ def RecognizeAttention : Pass<"stride-recognize-attention",
       `stride.where` (transformers' `where(keep, 0, min)`), the rows
       `stride.index_select` or `stride.gather` take of a constant table
       (T5's relative position bias) and sums that cannot round to an
-      infinity; or a `stride.where` of the scores with a constant fill
-      below `-2^127` (f32's and bf16's lowest value), which becomes the
-      additive mask `where(keep, 0, fill)`;
+      infinity; two such masks added one after the other (T5 as exported:
+      `(scores + bias) + padding`), when the second is a `where` of 0 and
+      a fill below `-2^127`, which adds the same to `scores + bias` as to
+      `bias`: the op's mask is then `bias + padding`; or a `stride.where`
+      of the scores with a constant fill below `-2^127` (f32's and bf16's
+      lowest value), which becomes the additive mask `where(keep, 0,
+      fill)`;
     - a scale: `stride.mul` or `stride.div` by a constant, of the scores or
       of the query before the product;
     - the product of query and key (`stride.matmul`, through the views and

@@ -162,6 +162,26 @@ bool absorbsScores(double fill) {
   return std::isfinite(fill) && fill <= -std::ldexp(1.0, 127);
 }
 
+/// Whether `mask` (seen through views and broadcasts) is `where(c, 0,
+/// fill)` or `where(c, fill, 0)` with a fill that absorbs the scores. Such
+/// a mask can be added to a sum `s + b` of bounded terms or to `b` first
+/// with the same result after rounding: 0 adds nothing, and the fill
+/// absorbs `s + b`, `b` and `s` alike.
+bool zeroOrAbsorbing(Value mask) {
+  while (Operation *op = mask.getDefiningOp()) {
+    if (!isa<ExpandOp, ViewOp, UnsqueezeOp, SqueezeOp, CloneOp>(op))
+      break;
+    mask = op->getOperand(0);
+  }
+  auto where = mask.getDefiningOp<WhereOp>();
+  if (!where)
+    return false;
+  std::optional<double> lhs = constantValue(where.getLhs());
+  std::optional<double> rhs = constantValue(where.getRhs());
+  return lhs && rhs &&
+         ((*lhs == 0 && absorbsScores(*rhs)) || (*rhs == 0 && absorbsScores(*lhs)));
+}
+
 //===----------------------------------------------------------------------===//
 // The parts of the pattern
 //===----------------------------------------------------------------------===//
@@ -323,11 +343,16 @@ Value safeSoftmaxInput(Value p, llvm::SetVector<Operation *> &ops) {
 /// in the scores' type, or the condition itself for a `-inf` fill).
 struct Mask {
   Value additive;
+  /// A second added mask (T5: a padding mask added after the position
+  /// bias), zeroOrAbsorbing; the op's mask is the sum of both.
+  Value second;
   Value condition;
   double fill = 0;
   bool fillWhereTrue = false;
 
   Value build(OpsBefore &ops, ArrayRef<int64_t> shape) const {
+    if (additive && second)
+      return ops.binary<AddOp>(additive, second);
     if (additive)
       return additive;
     if (!condition)
@@ -402,12 +427,33 @@ Scores parseScores(Value x, bool safe, llvm::SetVector<Operation *> &ops) {
     // The side that is finite by construction is the mask.
     double unused = 1;
     llvm::SetVector<Operation *> scratch;
-    bool maskOnRhs = static_cast<bool>(productOf(add.getLhs(), unused, scratch));
+    auto leadsToProduct = [&](Value v) {
+      if (productOf(v, unused, scratch))
+        return true;
+      auto sum = v.getDefiningOp<AddOp>(); // T5's, below
+      return sum && (productOf(sum.getLhs(), unused, scratch) ||
+                     productOf(sum.getRhs(), unused, scratch));
+    };
+    bool maskOnRhs = leadsToProduct(add.getLhs());
     s.mask.additive = maskOnRhs ? add.getRhs() : add.getLhs();
     scores = maskOnRhs ? add.getLhs() : add.getRhs();
     if (!safe && !provablyFinite(s.mask.additive))
       return {};
     ops.insert(op);
+    // T5: `(scores + bias) + padding`, where the padding mask may move
+    // onto the bias without changing a rounded sum (zeroOrAbsorbing).
+    auto inner = scores.getDefiningOp<AddOp>();
+    if (inner && zeroOrAbsorbing(s.mask.additive)) {
+      bool biasOnRhs = static_cast<bool>(productOf(inner.getLhs(), unused, scratch));
+      Value bias = biasOnRhs ? inner.getRhs() : inner.getLhs();
+      if ((biasOnRhs || productOf(inner.getRhs(), unused, scratch)) &&
+          provablyFinite(bias)) {
+        s.mask.second = s.mask.additive;
+        s.mask.additive = bias;
+        scores = biasOnRhs ? inner.getLhs() : inner.getRhs();
+        ops.insert(inner);
+      }
+    }
   } else if (auto where = dyn_cast_or_null<WhereOp>(op)) {
     std::optional<double> lhs = constantValue(where.getLhs());
     std::optional<double> fill = lhs ? lhs : constantValue(where.getRhs());

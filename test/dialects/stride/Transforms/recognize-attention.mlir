@@ -555,3 +555,75 @@ func.func @bias_table_argument(%q: !stride.tensor<1x2x8x16xf32>, %k: !stride.ten
   %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
   return %o : !stride.tensor<1x2x8x16xf32>
 }
+
+// -----
+
+// T5 as torch.export records it (transformers 5.17): the bias added to the
+// scores, then the padding mask. A where of 0 and f32's lowest adds the
+// same to `s + bias` as to `bias` (0 adds nothing; the fill absorbs
+// both), so the op's mask is `bias + padding`, exactly.
+// CHECK-LABEL: func.func @bias_then_padding
+// CHECK:       %[[M:.*]] = stride.add %{{.*}}, %{{.*}} : <1x2x8x8xf32, strides = [128, 1, 16, 2], offset = 0>, <1x2x8x8xf32, strides = [64, 0, 8, 1], offset = 0>
+// CHECK:       stride.attention %arg0, %arg1, %arg2 mask %[[M]] scale 1.000000e+00 :
+// CHECK-NOT:   stride.matmul
+// CHECK:       return
+func.func @bias_then_padding(%q: !stride.tensor<1x2x8x16xf32>, %k: !stride.tensor<1x2x8x16xf32>, %v: !stride.tensor<1x2x8x16xf32>, %keep: !stride.tensor<1x1x8x8xi1>, %bucket: !stride.tensor<64xi64>) -> (!stride.tensor<1x2x8x16xf32>) {
+  %kt = stride.permute %k dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+  %s0 = stride.matmul %q, %kt : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %t = stride.constant dense<[[0.5, -1.0], [2.0, 0.25], [-3.0, 1.5], [0.0, 4.0]]> : tensor<4x2xf32> : !stride.tensor<4x2xf32>
+  %g = stride.index_select %t, %bucket dim 0 : !stride.tensor<4x2xf32>, !stride.tensor<64xi64> -> !stride.tensor<64x2xf32>
+  %gv = stride.view %g : !stride.tensor<64x2xf32> -> !stride.tensor<8x8x2xf32>
+  %gp = stride.permute %gv dims [2, 0, 1] : !stride.tensor<8x8x2xf32> -> !stride.tensor<2x8x8xf32, strides = [1, 16, 2], offset = 0>
+  %gu = stride.unsqueeze %gp dim 0 : !stride.tensor<2x8x8xf32, strides = [1, 16, 2], offset = 0> -> !stride.tensor<1x2x8x8xf32, strides = [128, 1, 16, 2], offset = 0>
+  %zero = stride.full 0.000000e+00 : !stride.tensor<f32>
+  %min = stride.full -3.4028234663852886E+38 : !stride.tensor<f32>
+  %zeroe = stride.expand %zero : !stride.tensor<f32> -> !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+  %mine = stride.expand %min : !stride.tensor<f32> -> !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+  %m = stride.where %keep, %zeroe, %mine : !stride.tensor<1x1x8x8xi1>, !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>, !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x1x8x8xf32>
+  %me = stride.expand %m : !stride.tensor<1x1x8x8xf32> -> !stride.tensor<1x2x8x8xf32, strides = [64, 0, 8, 1], offset = 0>
+  %sb = stride.add %s0, %gu : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [128, 1, 16, 2], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %x = stride.add %sb, %me : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [64, 0, 8, 1], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %mx = stride.max %x dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+  %mxe = stride.expand %mx : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+  %sh = stride.sub %x, %mxe : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %e = stride.exp %sh : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+  %sm = stride.sum %e dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+  %sme = stride.expand %sm : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+  %p = stride.div %e, %sme : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+  return %o : !stride.tensor<1x2x8x16xf32>
+}
+
+// -----
+
+// The same with a fill of -1e4, which does not absorb the scores: moving
+// it onto the bias could change a rounded sum, so nothing is recognized.
+// CHECK-LABEL: func.func @bias_then_other_mask
+// CHECK-NOT:   stride.attention
+// CHECK:       return
+func.func @bias_then_other_mask(%q: !stride.tensor<1x2x8x16xf32>, %k: !stride.tensor<1x2x8x16xf32>, %v: !stride.tensor<1x2x8x16xf32>, %keep: !stride.tensor<1x1x8x8xi1>, %bucket: !stride.tensor<64xi64>) -> (!stride.tensor<1x2x8x16xf32>) {
+  %kt = stride.permute %k dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+  %s0 = stride.matmul %q, %kt : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %t = stride.constant dense<[[0.5, -1.0], [2.0, 0.25], [-3.0, 1.5], [0.0, 4.0]]> : tensor<4x2xf32> : !stride.tensor<4x2xf32>
+  %g = stride.index_select %t, %bucket dim 0 : !stride.tensor<4x2xf32>, !stride.tensor<64xi64> -> !stride.tensor<64x2xf32>
+  %gv = stride.view %g : !stride.tensor<64x2xf32> -> !stride.tensor<8x8x2xf32>
+  %gp = stride.permute %gv dims [2, 0, 1] : !stride.tensor<8x8x2xf32> -> !stride.tensor<2x8x8xf32, strides = [1, 16, 2], offset = 0>
+  %gu = stride.unsqueeze %gp dim 0 : !stride.tensor<2x8x8xf32, strides = [1, 16, 2], offset = 0> -> !stride.tensor<1x2x8x8xf32, strides = [128, 1, 16, 2], offset = 0>
+  %zero = stride.full 0.000000e+00 : !stride.tensor<f32>
+  %min = stride.full -1.000000e+04 : !stride.tensor<f32>
+  %zeroe = stride.expand %zero : !stride.tensor<f32> -> !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+  %mine = stride.expand %min : !stride.tensor<f32> -> !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+  %m = stride.where %keep, %zeroe, %mine : !stride.tensor<1x1x8x8xi1>, !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0>, !stride.tensor<1x1x8x8xf32, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x1x8x8xf32>
+  %me = stride.expand %m : !stride.tensor<1x1x8x8xf32> -> !stride.tensor<1x2x8x8xf32, strides = [64, 0, 8, 1], offset = 0>
+  %sb = stride.add %s0, %gu : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [128, 1, 16, 2], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %x = stride.add %sb, %me : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [64, 0, 8, 1], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %mx = stride.max %x dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+  %mxe = stride.expand %mx : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+  %sh = stride.sub %x, %mxe : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %e = stride.exp %sh : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+  %sm = stride.sum %e dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+  %sme = stride.expand %sm : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+  %p = stride.div %e, %sme : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+  %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+  return %o : !stride.tensor<1x2x8x16xf32>
+}
