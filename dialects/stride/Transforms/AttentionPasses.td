@@ -87,6 +87,54 @@ def RecognizeAttention : Pass<"stride-recognize-attention",
   let dependentDialects = ["::stride::StrideDialect"];
 }
 
+def PairTrainingAttention : Pass<"stride-pair-training-attention",
+                                 "::mlir::ModuleOp"> {
+  let summary = "Fuse attention spelled out as ops across a training step's "
+                "forward and backward graphs";
+  let description = [{
+    Runs on a module that holds one training step as two functions,
+    `forward` and `backward` (AOTAutograd's graphs, as `stridec
+    forward.pt2 --backward=backward.pt2` imports them): the forward's
+    results that the backward reads (the saved tensors) are the backward's
+    arguments of the same `stride.name`.
+
+    Eager attention in such a forward cannot become one `stride.attention`
+    on its own (stride-recognize-attention refuses it): the forward returns
+    the probabilities `P = softmax(scale * Q K^T + mask)` for the backward,
+    whose `_softmax_backward_data` reads them. This pass rewrites both
+    functions together, where it finds in the forward
+
+    - the two products and the softmax that stride-recognize-attention
+      reads (the same scale and mask rules), whose only other uses are
+      returns of `P` or of reshapes of it, and
+
+    in the backward, reading the arguments those returns became,
+
+    - `dV = P^T dO` and `dP = dO V^T` (batched products of one `dO`),
+    - the softmax's backward `dX = P * dP - P * sum(P * dP)` over the last
+      dim, as the importer expands `_softmax_backward_data`,
+    - `dX` scaled by the forward's scale (or by nothing where the forward's
+      scale is 1), then `dQ = dX K` and `dK^T = Q^T dX`, whose `Q`, `K^T`
+      and `V` are the forward's product operands (arguments named as the
+      forward's results that hold them).
+
+    The forward's products become one `stride.attention` of the product
+    operands (viewed as `[B, H, S, D]`) that also returns each row's
+    logsumexp; the backward's products and softmax backward become one
+    `stride.attention_backward`. The forward stops returning `P` and its
+    reshapes, and returns instead, for each pair, the logsumexp, the
+    attention's result and its mask (before any broadcast), named
+    `<P's name>_logsumexp`, `_output` and `_mask`; the backward takes them
+    as arguments of those names in place of `P`'s. Neither function then
+    writes or reads a `tokens x tokens` tensor for the pair. Where any part
+    is missing (dropout between the softmax and the product, the scores
+    themselves saved, a softmax the backward recomputes), both functions
+    keep that attention as ops. See python-free-docs/attention.md,
+    "Training graphs spelled out".
+  }];
+  let dependentDialects = ["::stride::StrideDialect"];
+}
+
 def FoldIndexMasks : Pass<"stride-fold-index-masks", "::mlir::func::FuncOp"> {
   let summary = "Boolean attention masks built from index arithmetic become "
                 "the causal flag or a valid key count";

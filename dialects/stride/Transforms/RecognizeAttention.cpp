@@ -16,7 +16,7 @@
 
 #include "dialects/stride/Transforms/Passes.h"
 
-#include "OpsBefore.h"
+#include "AttentionMatch.h"
 
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/APFloat.h"
@@ -33,7 +33,7 @@ namespace stride {
 using namespace mlir;
 using namespace stride;
 
-namespace {
+namespace stride::attention_match {
 
 //===----------------------------------------------------------------------===//
 // Values the graph reshapes, copies or fills
@@ -186,32 +186,6 @@ bool zeroOrAbsorbing(Value mask) {
 // The parts of the pattern
 //===----------------------------------------------------------------------===//
 
-/// An operand of the attention op: a value of the graph, viewed as
-/// `[B, H, S, X]`, transposed, or with a group dim of 1 squeezed out, as
-/// the build asks.
-struct Source {
-  Source() = default;
-  explicit Source(Value value, Dims viewAs = {})
-      : value(value), viewAs(std::move(viewAs)) {}
-
-  Value value;
-  Dims viewAs;
-  bool transpose = false;
-  bool squeezeGroup = false;
-
-  explicit operator bool() const { return static_cast<bool>(value); }
-
-  Value build(OpsBefore &ops) const {
-    Value x = value;
-    if (!viewAs.empty())
-      x = ops.view(x, viewAs);
-    if (transpose)
-      x = ops.transpose(x);
-    if (squeezeGroup)
-      x = ops.squeeze(x, 2);
-    return x;
-  }
-};
 
 /// The `[batch, heads, rows, columns]` tensor that the product operand
 /// `operand` (`[..., rows, columns]`, of the same elements in row-major
@@ -268,8 +242,7 @@ bool isFloatCast(Value value) {
 
 /// The value `value` is, seen back through reshapes, copies and (with
 /// `casts`) float casts; each op passed is added to `ops`.
-Value through(Value value, llvm::SetVector<Operation *> &ops,
-              bool casts = false) {
+Value through(Value value, llvm::SetVector<Operation *> &ops, bool casts) {
   while (true) {
     Value from = reshapedFrom(value);
     if (!from && casts && isFloatCast(value))
@@ -338,42 +311,6 @@ Value safeSoftmaxInput(Value p, llvm::SetVector<Operation *> &ops) {
   return x;
 }
 
-/// The mask of the scores `x`, as the op takes it: a mask the graph adds,
-/// or one built from the condition and fill of a `stride.where` (additive
-/// in the scores' type, or the condition itself for a `-inf` fill).
-struct Mask {
-  Value additive;
-  /// A second added mask (T5: a padding mask added after the position
-  /// bias), zeroOrAbsorbing; the op's mask is the sum of both.
-  Value second;
-  Value condition;
-  double fill = 0;
-  bool fillWhereTrue = false;
-
-  Value build(OpsBefore &ops, ArrayRef<int64_t> shape) const {
-    if (additive && second)
-      return ops.binary<AddOp>(additive, second);
-    if (additive)
-      return additive;
-    if (!condition)
-      return {};
-    // A -inf fill where the condition is false is the boolean mask itself
-    // (under a safe softmax only, parseScores).
-    if (fill == -kInf && !fillWhereTrue)
-      return condition;
-    // where(keep, 0, fill) on the condition before its broadcast.
-    Value small = condition;
-    if (auto expand = small.getDefiningOp<ExpandOp>();
-        expand && typeOf(expand.getInput()).getRank() == 4)
-      small = expand.getInput();
-    Dims smallShape = shapeOf(small);
-    Value zero = ops.full(0.0, smallShape);
-    Value filled = ops.full(fill, smallShape);
-    Value mask = fillWhereTrue ? ops.select(small, filled, zero)
-                               : ops.select(small, zero, filled);
-    return ops.expand(mask, shape);
-  }
-};
 
 /// `x` as `s * c` or `s / c` for a finite, nonzero constant `c`: `s`, with
 /// `scale` multiplied by `c` or `1 / c` and the op added to `ops`; else
@@ -407,13 +344,6 @@ MatmulOp productOf(Value scores, double &scale,
   return product;
 }
 
-/// The softmax's input (before an upcast) taken apart: the product of
-/// query and key, the scale and the mask.
-struct Scores {
-  MatmulOp product;
-  double scale = 1;
-  Mask mask;
-};
 
 /// `x` as `mask(scale * product)`, each op passed added to `ops`. Fails (a
 /// null product) where the mask could change a result: an added mask must
@@ -490,18 +420,6 @@ void eraseDeadProducers(ArrayRef<Operation *> roots, PatternRewriter &rewriter) 
   }
 }
 
-//===----------------------------------------------------------------------===//
-// The pattern
-//===----------------------------------------------------------------------===//
-
-/// What the attention op reads: query, key, value, mask, scale.
-struct Operands {
-  Source query, key, value;
-  Mask mask;
-  double scale;
-  Dims scores; // [B, H, Sq, Skv]
-};
-
 /// The batch and head split of the batch dims of `qk`'s operands: the
 /// query's `[B, H, Sq, D]` where the graph has one, else one batch.
 std::pair<int64_t, int64_t> batchAndHeads(MatmulOp qk) {
@@ -518,6 +436,25 @@ std::pair<int64_t, int64_t> batchAndHeads(MatmulOp qk) {
   }
   return split;
 }
+
+} // namespace stride::attention_match
+
+using namespace stride::attention_match;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// The pattern
+//===----------------------------------------------------------------------===//
+
+/// What the attention op reads: query, key, value, mask, scale.
+struct Operands {
+  Source query, key, value;
+  Mask mask;
+  double scale;
+  Dims scores; // [B, H, Sq, Skv]
+};
+
 
 /// The key/value pair as `[B, Hkv, S, X]` tensors where the graph repeats
 /// them over query heads the same way (grouped-query attention).
