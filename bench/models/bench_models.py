@@ -25,7 +25,13 @@ relative error = max |stride - torch| / max |torch|; f32 passes at 1e-4,
 bf16 at 2e-2. The bf16 inference models are also run in f32 (the same
 weights widened, math attention): Stride's error and PyTorch eager's
 against that reference are printed side by side (the last table, which
-also sums a training step's forward and backward graphs).
+also sums a training step's forward and backward graphs). A training
+row's two archives are compiled together (stridec --backward, unless
+--no-pair-training: eager attention fused across them) and its backward
+runs on the saved tensors of Stride's own forward run, so its error
+includes the forward's; the forward's outputs compared are those both
+Stride's module and the capture have (a paired forward saves each
+attention's logsumexp and output instead of its probabilities).
 
 Timing: PyTorch's columns are the median of CUDA-event-timed calls after
 warmup (a call includes its launches; reduce-overhead replays CUDA graphs),
@@ -294,6 +300,39 @@ def compile_graph(bin_dir, archive, module, work, options=()):
     return cold, cached, None
 
 
+def compile_training_step(bin_dir, directory, modules, work, options=()):
+    """stridec forward.pt2 --backward=backward.pt2 (the attention paired
+    across the two, python-free-docs/attention.md), cold then twice through
+    a cache, as compile_graph: (cold s, cached s, error)."""
+    log = os.path.join(work, "stridec.log")
+    stridec = os.path.join(bin_dir, "stridec")
+    command = [stridec, os.path.join(directory, "forward.pt2"),
+               f"--backward={os.path.join(directory, 'backward.pt2')}",
+               "-o", modules["forward.pt2"], f"--backward-output={modules['backward.pt2']}",
+               *options]
+    result, cold = run(command + ["--no-cache"], log)
+    if result.returncode != 0:
+        return None, None, result.stdout.strip().splitlines()[-1:]
+    cache = os.path.join(work, "nvrtc-cache")
+    run(command + [f"--cache-dir={cache}"], log)
+    _, cached = run(command + [f"--cache-dir={cache}"], log)
+    return cold, cached, None
+
+
+def backward_after(graph, forward_outputs, user_outputs):
+    """The backward graph's inputs when it runs after Stride's forward (the
+    modules of a paired compile: their saved tensors are not the capture's):
+    every forward output but the model's, by its name, then the recorded
+    output gradients."""
+    inputs = [(os.path.splitext(f)[0], os.path.join(forward_outputs, f))
+              for f in sorted(os.listdir(forward_outputs))
+              if f.endswith(".npy") and os.path.splitext(f)[0] not in user_outputs]
+    inputs += [(name, spec["file"]) for name, spec in zip(graph["input_names"], graph["inputs"])
+               if name.startswith("tangents")]
+    return dict(graph, input_names=[n for n, _ in inputs],
+                inputs=[{"file": f} for _, f in inputs])
+
+
 def stride_inputs(directory, graph):
     args = []
     for name, spec in zip(graph["input_names"], graph["inputs"]):
@@ -330,8 +369,11 @@ def run_module(bin_dir, module, directory, graph, work, args, extra=()):
     if result.returncode == 0 and os.path.exists(profile):
         with open(profile) as f:
             row["profile"] = json.load(f)
+    # A paired training step's forward returns other saved tensors than
+    # the capture's: compared are the outputs both have.
     row["outputs"] = {name: os.path.join(out_dir, f"{name}.npy")
-                      for name in graph["output_names"]}
+                      for name in graph["output_names"]
+                      if os.path.exists(os.path.join(out_dir, f"{name}.npy"))}
     return row
 
 
@@ -508,17 +550,33 @@ def bench_model(name, kind, make, rtol, args):
         written_out, _ = time_torch(eager_model, eager_inputs, kind, args, "eager")
         row["compile_eager_attention_ms"] = written_out.get("compile_ms")
         del eager_model
+    paired = kind == "train" and args.pair_training
+    modules = {archive: os.path.join(directory, archive[: -len(".pt2")], "module.stridemod")
+               for archive in description["graphs"]}
     for archive, graph in description["graphs"].items():
         work = os.path.join(directory, archive[: -len(".pt2")])
         os.makedirs(work, exist_ok=True)
         g = {"nodes": sum(sx.count_targets(sx.archive_graph_json(
             os.path.join(directory, archive))).values())}
         row["graphs"][archive] = g
-        module = os.path.join(work, "module.stridemod")
-        g["cold_s"], g["cached_s"], g["compile_error"] = compile_graph(
-            args.bin, os.path.join(directory, archive), module, work, args.stridec_option)
+        module = modules[archive]
+        if not paired:
+            g["cold_s"], g["cached_s"], g["compile_error"] = compile_graph(
+                args.bin, os.path.join(directory, archive), module, work,
+                args.stridec_option)
+        elif archive == "forward.pt2":  # both modules, timed on the forward's row
+            g["cold_s"], g["cached_s"], g["compile_error"] = compile_training_step(
+                args.bin, directory, modules, work, args.stridec_option)
+        else:
+            g["compile_error"] = row["graphs"]["forward.pt2"]["compile_error"]
         if g["compile_error"]:
             continue
+        recorded = graph  # what the capture saw: PyTorch's run of the graph
+        if paired and archive == "backward.pt2":
+            graph = backward_after(
+                graph, os.path.join(directory, "forward", "outputs"),
+                description["graphs"]["forward.pt2"]["output_names"][
+                    : description["user_outputs"]])
         g.update(run_module(args.bin, module, directory, graph, work, args))
         if "outputs" not in g:
             continue
@@ -530,24 +588,27 @@ def bench_model(name, kind, make, rtol, args):
                         for o in graph["outputs"]]
             dtypes = [str(np.load(os.path.join(directory, o["file"]), mmap_mode="r").dtype)
                       for o in graph["outputs"]]
-        errors = [relative_error(g["outputs"][n], e)
-                  for n, e in zip(graph["output_names"], expected)]
+        # The outputs Stride's module has (a paired forward saves others).
+        compared = [i for i, n in enumerate(graph["output_names"]) if n in g["outputs"]]
+        errors = [relative_error(g["outputs"][graph["output_names"][i]], expected[i])
+                  for i in compared]
         g["rel_err"] = max(errors, default=0.0)
         # PyTorch's error on the same graph and inputs, beside Stride's: a
         # training graph's reference is a CPU run, which PyTorch's GPU
         # kernels do not match bit for bit either.
         torch_errors = [None] * len(errors)
         if kind == "train":
-            on_gpu = captured_graph_on_gpu(os.path.join(directory, archive), directory, graph)
+            on_gpu = captured_graph_on_gpu(os.path.join(directory, archive), directory,
+                                           recorded)
             if on_gpu is not None and len(on_gpu) == len(expected):
-                torch_errors = [relative_error_of(t, e) for t, e in zip(on_gpu, expected)]
+                torch_errors = [relative_error_of(on_gpu[i], expected[i]) for i in compared]
                 g["torch_gpu_err"] = max(torch_errors, default=0.0)
         if g["rel_err"] > rtol:
             print(f"  {archive}: outputs over {rtol:g} (Stride's error, PyTorch's on the "
                   "GPU): " + ", ".join(
-                      f"{n} {d} {tuple(e.shape)} {err:.3g} / {fmt(terr, '.3g')}"
-                      for n, d, e, err, terr in zip(graph["output_names"], dtypes,
-                                                    expected, errors, torch_errors)
+                      f"{graph['output_names'][i]} {dtypes[i]} {tuple(expected[i].shape)} "
+                      f"{err:.3g} / {fmt(terr, '.3g')}"
+                      for i, err, terr in zip(compared, errors, torch_errors)
                       if err > rtol), flush=True)
         if args.package:
             via = run_package(module, directory, graph, args)
@@ -708,6 +769,12 @@ def main(argv=None):
                         help="how a training row's capture splits forward and "
                         "backward (stride_export.py train --partition): min-cut "
                         "(default, as torch.compile) or default")
+    parser.add_argument("--no-pair-training", dest="pair_training", action="store_false",
+                        help="compile a training row's forward and backward archives "
+                        "each on its own; by default they are compiled together "
+                        "(stridec --backward: eager attention fused across them), "
+                        "and the backward runs on the saved tensors of Stride's "
+                        "forward run")
     parser.add_argument("--stridec-option", action="append", default=[], metavar="OPTION",
                         help="pass OPTION to every stridec (repeatable; e.g. "
                         "--stridec-option=--pad-operand-rows)")

@@ -151,8 +151,18 @@ public:
   }
 
   CompileResult run(std::unique_ptr<llvm::MemoryBuffer> buffer);
+  TrainingCompileResult runTrainingStep(std::unique_ptr<llvm::MemoryBuffer> forward,
+                                        std::unique_ptr<llvm::MemoryBuffer> backward,
+                                        std::string backwardName);
 
 private:
+  /// The graph read, its symbols instantiated where asked; null after an
+  /// error (in `result`).
+  OwningOpRef<ModuleOp> parse(std::unique_ptr<llvm::MemoryBuffer> buffer);
+  /// The pipeline and the emitters on a parsed graph; leaves `result`.
+  CompileResult compile(ModuleOp module);
+  LogicalResult pairTrainingAttention(ModuleOp forward, ModuleOp backward);
+
   void error(std::string message) {
     Diagnostic d;
     d.file = bufferName;
@@ -324,23 +334,96 @@ Compilation::readGraph(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   return parseGraph(sourceMgr, ParserConfig(&context));
 }
 
-CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
-  ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
-    result.diagnostics.push_back(convert(d, bufferName));
-    return success();
-  });
-
-  if (options.emit != EmitKind::Mlir && options.emit != EmitKind::Dot &&
-      options.emit != EmitKind::Graph && failed(checkArch()))
-    return std::move(result);
-
+OwningOpRef<ModuleOp>
+Compilation::parse(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   OwningOpRef<ModuleOp> module;
   {
     StageTimer timer(options.timing, "Parse");
     module = readGraph(std::move(buffer));
   }
   if (!module || failed(instantiateSymbols(*module, options.instantiateSymbols)))
+    return {};
+  return module;
+}
+
+CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
+  ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    result.diagnostics.push_back(convert(d, bufferName));
+    return success();
+  });
+  if (options.emit != EmitKind::Mlir && options.emit != EmitKind::Dot &&
+      options.emit != EmitKind::Graph && failed(checkArch()))
     return std::move(result);
+  OwningOpRef<ModuleOp> module = parse(std::move(buffer));
+  if (!module)
+    return std::move(result);
+  return compile(*module);
+}
+
+/// Moves `func` to the end of `module` under the name `name`.
+static void moveFunction(func::FuncOp func, ModuleOp module, StringRef name) {
+  func->remove();
+  func.setSymName(name);
+  module.getBody()->push_back(func);
+}
+
+LogicalResult Compilation::pairTrainingAttention(ModuleOp forward,
+                                                 ModuleOp backward) {
+  FailureOr<func::FuncOp> forwardEntry = findEntryFunction(forward);
+  FailureOr<func::FuncOp> backwardEntry = findEntryFunction(backward);
+  if (failed(forwardEntry) || failed(backwardEntry))
+    return failure();
+  std::string forwardName = forwardEntry->getSymName().str();
+  std::string backwardName = backwardEntry->getSymName().str();
+  // One module of both functions for the pass, then each back in its own.
+  forwardEntry->setSymName("forward");
+  moveFunction(*backwardEntry, forward, "backward");
+  PassManager pm(&context);
+  pm.addPass(createPairTrainingAttention());
+  if (options.configurePassManager)
+    options.configurePassManager(pm);
+  LogicalResult paired = pm.run(forward);
+  moveFunction(*backwardEntry, backward, backwardName);
+  forwardEntry->setSymName(forwardName);
+  return paired;
+}
+
+TrainingCompileResult
+Compilation::runTrainingStep(std::unique_ptr<llvm::MemoryBuffer> forward,
+                             std::unique_ptr<llvm::MemoryBuffer> backward,
+                             std::string backwardName) {
+  ScopedDiagnosticHandler handler(&context, [&](mlir::Diagnostic &d) {
+    result.diagnostics.push_back(convert(d, bufferName));
+    return success();
+  });
+  TrainingCompileResult both;
+  auto failedHere = [&] {
+    both.forward = std::move(result);
+    return both;
+  };
+  if (options.emit != EmitKind::Mlir && options.emit != EmitKind::Dot &&
+      options.emit != EmitKind::Graph && failed(checkArch()))
+    return failedHere();
+  OwningOpRef<ModuleOp> forwardModule = parse(std::move(forward));
+  if (!forwardModule)
+    return failedHere();
+  std::string forwardName = std::exchange(bufferName, backwardName);
+  OwningOpRef<ModuleOp> backwardModule = parse(std::move(backward));
+  if (!backwardModule)
+    return failedHere();
+  bufferName = forwardName;
+  if (failed(pairTrainingAttention(*forwardModule, *backwardModule)))
+    return failedHere();
+  both.forward = compile(*forwardModule);
+  if (!both.forward.success)
+    return both;
+  result = CompileResult();
+  bufferName = backwardName;
+  both.backward = compile(*backwardModule);
+  return both;
+}
+
+CompileResult Compilation::compile(ModuleOp module) {
   if (options.emit == EmitKind::Graph) {
     llvm::raw_string_ostream os(result.text);
     module->print(os);
@@ -359,7 +442,7 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
       if (options.timing)
         pm.enableTiming(timer.scope);
     };
-    if (failed(prepareAttention(*module, pipeline, configure)))
+    if (failed(prepareAttention(module, pipeline, configure)))
       return std::move(result);
   }
 
@@ -393,7 +476,7 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     pipelineTimer.emplace(options.timing, "Pipeline");
     pm.enableTiming(pipelineTimer->scope);
   }
-  if (failed(pm.run(*module)))
+  if (failed(pm.run(module)))
     return std::move(result);
   pipelineTimer.reset();
 
@@ -405,10 +488,10 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
   }
   if (options.emit == EmitKind::Dot) {
     llvm::raw_string_ostream os(result.text);
-    result.success = succeeded(emitDot(*module, os));
+    result.success = succeeded(emitDot(module, os));
     return std::move(result);
   }
-  result.success = succeeded(emitModule(*module));
+  result.success = succeeded(emitModule(module));
   return std::move(result);
 }
 
@@ -422,20 +505,42 @@ CompileResult compileSource(const std::string &source,
       llvm::MemoryBuffer::getMemBufferCopy(source, bufferName));
 }
 
+/// The file's contents, or a diagnostic in `result` naming it.
+static std::unique_ptr<llvm::MemoryBuffer> readInput(const std::string &name,
+                                                     CompileResult &result) {
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(name == "<stdin>" ? "-" : name);
+  if (buffer)
+    return std::move(*buffer);
+  Diagnostic d;
+  d.file = name;
+  d.message = "cannot read the graph file: " + buffer.getError().message();
+  result.diagnostics.push_back(std::move(d));
+  return nullptr;
+}
+
+TrainingCompileResult compileTrainingStep(const std::string &forwardPath,
+                                          const std::string &backwardPath,
+                                          const CompileOptions &options) {
+  TrainingCompileResult both;
+  std::unique_ptr<llvm::MemoryBuffer> forward = readInput(forwardPath, both.forward);
+  std::unique_ptr<llvm::MemoryBuffer> backward =
+      readInput(backwardPath, both.forward);
+  if (!forward || !backward)
+    return both;
+  Compilation compilation(options, forwardPath);
+  return compilation.runTrainingStep(std::move(forward), std::move(backward),
+                                     backwardPath);
+}
+
 CompileResult compileFile(const std::string &path,
                           const CompileOptions &options) {
   std::string name = path == "-" ? "<stdin>" : path;
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path);
-  if (!buffer) {
-    CompileResult result;
-    Diagnostic d;
-    d.file = name;
-    d.message = "cannot read the graph file: " + buffer.getError().message();
-    result.diagnostics.push_back(std::move(d));
+  CompileResult result;
+  std::unique_ptr<llvm::MemoryBuffer> buffer = readInput(name, result);
+  if (!buffer)
     return result;
-  }
   Compilation compilation(options, name);
-  return compilation.run(std::move(*buffer));
+  return compilation.run(std::move(buffer));
 }
 
 } // namespace stride

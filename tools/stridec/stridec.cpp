@@ -58,6 +58,26 @@ cl::opt<std::string> outputPath(
              "directory for --emit=module"),
     cl::cat(stridecCategory));
 
+cl::opt<std::string> backwardPath(
+    "backward", cl::value_desc("backward.pt2"),
+    cl::desc("Compile a training step: the input is its forward graph and "
+             "this its backward (the export helper's train mode writes "
+             "both). Eager attention is then fused across the two "
+             "(stride-pair-training-attention): the forward saves each "
+             "attention's logsumexp, output and mask for the backward "
+             "instead of its probabilities, and both modules name them "
+             "so (python-free-docs/attention.md, \"Training graphs "
+             "spelled out\"). The backward's output goes to "
+             "--backward-output"),
+    cl::cat(stridecCategory));
+
+cl::opt<std::string> backwardOutputPath(
+    "backward-output", cl::value_desc("file"),
+    cl::desc("With --backward: where to write the backward's output. "
+             "Default: <backward>.stridemod in the current directory for "
+             "--emit=module, else standard output (after the forward's)"),
+    cl::cat(stridecCategory));
+
 cl::opt<stride::EmitKind> emitKind(
     "emit", cl::desc("What to produce:"), cl::init(stride::EmitKind::Module),
     cl::values(
@@ -529,12 +549,59 @@ bool writeModule(StringRef path, const stride::ModuleDesc &module) {
   return false;
 }
 
-std::string defaultOutputPath() {
+std::string defaultOutputPath(const std::string &input) {
   if (emitKind != stride::EmitKind::Module)
     return "-";
-  if (inputPath == "-")
+  if (input == "-")
     return "graph.stridemod";
-  return sys::path::stem(inputPath).str() + ".stridemod";
+  return sys::path::stem(input).str() + ".stridemod";
+}
+
+/// Writes a successful compile's text to `path` ("-": standard output).
+bool writeText(StringRef path, const std::string &text) {
+  std::error_code ec;
+  ToolOutputFile out(path, ec, sys::fs::OF_TextWithCRLF);
+  if (ec) {
+    errs() << "stridec: error: cannot write '" << path << "': " << ec.message()
+           << "\n";
+    return false;
+  }
+  out.os() << text;
+  out.keep();
+  return true;
+}
+
+/// Writes a compile's module or text to `path`.
+bool writeResult(StringRef path, const stride::CompileResult &result) {
+  if (emitKind == stride::EmitKind::Module)
+    return writeModule(path, result.module);
+  return writeText(path, result.text);
+}
+
+/// --backward: the training step's two graphs compiled together, each
+/// written to its own output.
+int compileTrainingStep(const stride::CompileOptions &options,
+                        const std::string &forwardOutput) {
+  stride::TrainingCompileResult both =
+      stride::compileTrainingStep(inputPath, backwardPath, options);
+  for (const stride::CompileResult *result : {&both.forward, &both.backward})
+    for (const stride::Diagnostic &d : result->diagnostics)
+      errs() << d.format();
+  if (!both.forward.success || !both.backward.success)
+    return 1;
+  std::string backwardOutput = backwardOutputPath.empty()
+                                   ? defaultOutputPath(backwardPath)
+                                   : backwardOutputPath.getValue();
+  if (backwardOutput == forwardOutput && forwardOutput != "-") {
+    errs() << "stridec: error: the forward and the backward would both be "
+              "written to '"
+           << forwardOutput << "': give --backward-output another file\n";
+    return 1;
+  }
+  return writeResult(forwardOutput, both.forward) &&
+                 writeResult(backwardOutput, both.backward)
+             ? 0
+             : 1;
 }
 
 } // namespace
@@ -639,7 +706,18 @@ int main(int argc, char **argv) {
   if (timingManager.isEnabled())
     options.timing = &rootTiming;
 
-  std::string path = outputPath.empty() ? defaultOutputPath() : outputPath;
+  std::string path =
+      outputPath.empty() ? defaultOutputPath(inputPath) : outputPath.getValue();
+  if (!backwardPath.empty()) {
+    int status = compileTrainingStep(options, path);
+    rootTiming.stop();
+    return status;
+  }
+  if (!backwardOutputPath.empty()) {
+    errs() << "stridec: error: --backward-output needs --backward (a "
+              "training step's backward graph)\n";
+    return 1;
+  }
   std::string cached = timingManager.isEnabled()
                            ? std::string()
                            : moduleCacheEntryFor(options, argc, argv);
@@ -666,20 +744,9 @@ int main(int argc, char **argv) {
         return 0;
       }
     }
-    if (!writeModule(path, result.module))
-      return 1;
-    rootTiming.stop();
-    return 0;
   }
-  std::error_code ec;
-  ToolOutputFile out(path, ec, sys::fs::OF_TextWithCRLF);
-  if (ec) {
-    errs() << "stridec: error: cannot write '" << path << "': " << ec.message()
-           << "\n";
+  if (!writeResult(path, result))
     return 1;
-  }
-  out.os() << result.text;
-  out.keep();
   rootTiming.stop();
   return 0;
 }

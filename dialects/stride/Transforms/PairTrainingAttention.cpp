@@ -24,6 +24,7 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace stride {
@@ -161,9 +162,9 @@ FailureOr<ForwardSite> matchForward(Step &step, MatmulOp pv) {
   if (site.savedProbabilities.empty())
     return failure(); // stride-recognize-attention's case
   // The saved values are named after P where it is saved itself.
-  llvm::stable_partition(site.savedProbabilities, [&](unsigned i) {
-    return ret.getOperand(i) == p;
-  });
+  SmallVector<unsigned> &saved = site.savedProbabilities;
+  std::stable_partition(saved.begin(), saved.end(),
+                        [&](unsigned i) { return ret.getOperand(i) == p; });
   std::tie(site.batch, site.heads) = batchAndHeads(site.qk);
   Dims q = shapeOf(site.qk.getLhs());
   Dims scoreShape{site.batch, site.heads, q[q.size() - 2], shapeOf(site.qk).back()};
@@ -352,6 +353,13 @@ FailureOr<BackwardSite> matchBackward(Step &step, const ForwardSite &f,
 // The rewrite of both functions
 //===----------------------------------------------------------------------===//
 
+/// `value` with the shape `shape`: itself, a view, or a copy where no view
+/// gives it.
+Value reshaped(OpsBefore &ops, Value value, ArrayRef<int64_t> shape) {
+  return ArrayRef<int64_t>(shapeOf(value)) == shape ? value
+                                                    : ops.viewOrCopy(value, shape);
+}
+
 /// `value` before the broadcasts that made it.
 Value beforeBroadcast(Value value) {
   while (auto expand = value.getDefiningOp<ExpandOp>())
@@ -392,7 +400,7 @@ ForwardValues rewriteForward(ForwardSite f, PatternRewriter &rewriter) {
   auto attention = AttentionOp::create(
       rewriter, loc, ops.dense(result), lseType, query, key, value, mask,
       /*kv_length=*/Value(), rewriter.getF64FloatAttr(f.scores.scale), UnitAttr());
-  Value out = ops.into(ops.viewOrCopy(attention.getResult(), shapeOf(f.pv)),
+  Value out = ops.into(reshaped(ops, attention.getResult(), shapeOf(f.pv)),
                        typeOf(f.pv));
   rewriter.replaceOp(f.pv, out);
   return {attention.getResult(), attention.getLogsumexp(),
@@ -412,12 +420,12 @@ void rewriteBackward(const ForwardSite &f, BackwardSite b, Value output,
   Dims qShape{f.batch, f.heads, rows, headDim};
   Dims kShape{f.batch, f.heads, keys, headDim};
   Dims vShape{f.batch, f.heads, keys, columns};
-  Value gradOutput = ops.viewOrCopy(b.gradOutput, shapeOf(output));
-  Value query = ops.viewOrCopy(transposedFrom(b.dk.getLhs()), qShape);
-  Value keyT = ops.viewOrCopy(transposedFrom(b.dq.getRhs()),
-                              {f.batch, f.heads, headDim, keys});
+  Value gradOutput = reshaped(ops, b.gradOutput, shapeOf(output));
+  Value query = reshaped(ops, transposedFrom(b.dk.getLhs()), qShape);
+  Value keyT = reshaped(ops, transposedFrom(b.dq.getRhs()),
+                        {f.batch, f.heads, headDim, keys});
   Value key = ops.transpose(keyT);
-  Value value = ops.viewOrCopy(transposedFrom(b.dp.getRhs()), vShape);
+  Value value = reshaped(ops, transposedFrom(b.dp.getRhs()), vShape);
   Value fullMask = mask ? ops.expand(mask, {f.batch, f.heads, rows, keys}) : Value();
   auto gradients = AttentionBackwardOp::create(
       rewriter, loc, ops.dense(qShape), ops.dense(kShape), ops.dense(vShape),
@@ -426,7 +434,7 @@ void rewriteBackward(const ForwardSite &f, BackwardSite b, Value output,
   auto replace = [&](MatmulOp product, Value gradient) {
     rewriter.setInsertionPoint(product);
     OpsBefore at(rewriter, loc, element);
-    rewriter.replaceOp(product, at.into(at.viewOrCopy(gradient, shapeOf(product)),
+    rewriter.replaceOp(product, at.into(reshaped(at, gradient, shapeOf(product)),
                                         typeOf(product)));
   };
   replace(b.dq, gradients.getGradQuery());

@@ -168,6 +168,22 @@ struct CompileResult {
 CompileResult compileFile(const std::string &path,
                           const CompileOptions &options);
 
+/// A training step's forward and backward graphs (AOTAutograd's, as the
+/// export helper's `train` mode writes them: the forward's results that
+/// the backward reads are its arguments of the same name) compiled
+/// together: between import and the pipeline, stride-pair-training-
+/// attention fuses eager attention across the two, changing the saved
+/// tensors both modules name (python-free-docs/attention.md, "Training
+/// graphs spelled out"). Each graph is then compiled as compileFile does,
+/// the backward only once the forward succeeds; an error before the
+/// pipeline (reading, parsing, pairing) is in `forward`.
+struct TrainingCompileResult {
+  CompileResult forward, backward;
+};
+TrainingCompileResult compileTrainingStep(const std::string &forwardPath,
+                                          const std::string &backwardPath,
+                                          const CompileOptions &options);
+
 /// Compiles a graph held in memory; `bufferName` names it in diagnostics.
 CompileResult compileSource(const std::string &source,
                             const std::string &bufferName,
