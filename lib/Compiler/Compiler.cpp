@@ -151,9 +151,10 @@ public:
   }
 
   CompileResult run(std::unique_ptr<llvm::MemoryBuffer> buffer);
-  TrainingCompileResult runTrainingStep(std::unique_ptr<llvm::MemoryBuffer> forward,
-                                        std::unique_ptr<llvm::MemoryBuffer> backward,
-                                        std::string backwardName);
+  TrainingCompileResult
+  runTrainingStep(std::unique_ptr<llvm::MemoryBuffer> forward,
+                  std::unique_ptr<llvm::MemoryBuffer> backward,
+                  std::string backwardName);
 
 private:
   /// The graph read, its symbols instantiated where asked; null after an
@@ -522,7 +523,8 @@ TrainingCompileResult compileTrainingStep(const std::string &forwardPath,
                                           const std::string &backwardPath,
                                           const CompileOptions &options) {
   TrainingCompileResult both;
-  std::unique_ptr<llvm::MemoryBuffer> forward = readInput(forwardPath, both.forward);
+  std::unique_ptr<llvm::MemoryBuffer> forward =
+      readInput(forwardPath, both.forward);
   std::unique_ptr<llvm::MemoryBuffer> backward =
       readInput(backwardPath, both.forward);
   if (!forward || !backward)

@@ -201,8 +201,13 @@ struct BackwardSite {
   SmallVector<BlockArgument> probabilities;
 };
 
-bool isReshape(Operation *op) {
+/// A reshape or copy of its operand, or a float cast of it (PyTorch's
+/// decomposition of `_softmax_backward_data` computes a bf16 or f16
+/// gradient in f32: the fused gradient is at least as precise).
+bool isReshapeOrCast(Operation *op) {
   if (isa<ViewOp, CloneOp, SqueezeOp, UnsqueezeOp>(op))
+    return true;
+  if (op->getNumResults() == 1 && isFloatCast(op->getResult(0)))
     return true;
   auto expand = dyn_cast<ExpandOp>(op);
   return expand && shapeOf(expand.getInput()) == shapeOf(expand);
@@ -221,19 +226,22 @@ template <typename OpTy> OpTy onlyUser(Value value) {
   return dyn_cast<OpTy>(*value.getUsers().begin());
 }
 
-/// The backward argument `name` of the forward operand, seen as the value
-/// a backward product reads through a transpose or as it is.
-bool readsSaved(Step &step, Value read, StringAttr name) {
+/// Whether `read` (what a backward product reads, before its transpose)
+/// is the backward's argument `name`, or a reshape of it, with the shape of
+/// the forward's product operand `operand` that the forward saved as `name`.
+bool readsSaved(Step &step, Value read, StringAttr name, Value operand) {
   BlockArgument arg = step.argument(name);
   OpSet reshapes;
-  return arg && through(read, reshapes) == arg && shapeOf(read) == shapeOf(arg);
+  return arg && through(read, reshapes) == arg &&
+         shapeOf(read) == shapeOf(operand) && shapeOf(arg) == shapeOf(operand);
 }
 
 /// The softmax gradient of P (the values in `p`) from `dP`:
 /// `t = dP * P`, `u = P * expand(sum(t))`, `dX = t - u`; returns dX and dP.
-FailureOr<std::pair<Value, Value>> softmaxGradient(ArrayRef<MulOp> muls,
-                                                    const llvm::SmallPtrSet<Value, 8> &p,
-                                                    OpSet &matched) {
+using ValueSet = llvm::SmallPtrSet<Value, 8>;
+
+FailureOr<std::pair<Value, Value>>
+softmaxGradient(ArrayRef<MulOp> muls, const ValueSet &p, OpSet &matched) {
   if (muls.size() != 2)
     return failure();
   for (int first : {0, 1}) {
@@ -241,8 +249,8 @@ FailureOr<std::pair<Value, Value>> softmaxGradient(ArrayRef<MulOp> muls,
     Value pt = p.contains(t.getLhs()) ? t.getLhs() : t.getRhs();
     Value dP = otherOperand(t, pt);
     Value pu = p.contains(u.getLhs()) ? u.getLhs() : u.getRhs();
-    auto expand = otherOperand(u, pu) ? otherOperand(u, pu).getDefiningOp<ExpandOp>()
-                                      : ExpandOp();
+    Value broadcastSum = otherOperand(u, pu);
+    auto expand = broadcastSum ? broadcastSum.getDefiningOp<ExpandOp>() : ExpandOp();
     auto sum = expand ? expand.getInput().getDefiningOp<SumOp>() : SumOp();
     if (!dP || !sum || sum.getInput() != t.getResult() || !sum.getKeepdim() ||
         sum.getDims().size() != 1 ||
@@ -260,12 +268,12 @@ FailureOr<std::pair<Value, Value>> softmaxGradient(ArrayRef<MulOp> muls,
   return failure();
 }
 
-FailureOr<BackwardSite> matchBackward(Step &step, const ForwardSite &f,
+FailureOr<BackwardSite> matchBackward(Step &step, ForwardSite f,
                                       ArrayRef<BlockArgument> pArgs) {
   BackwardSite site;
   site.probabilities.assign(pArgs.begin(), pArgs.end());
   // P and its reshapes, their transposes, and the ops that read them.
-  llvm::SmallPtrSet<Value, 8> p(pArgs.begin(), pArgs.end());
+  ValueSet p(pArgs.begin(), pArgs.end());
   SmallVector<Value> work(pArgs.begin(), pArgs.end());
   SmallVector<MulOp> muls;
   while (!work.empty()) {
@@ -274,7 +282,7 @@ FailureOr<BackwardSite> matchBackward(Step &step, const ForwardSite &f,
       if (site.matched.contains(user))
         continue;
       site.matched.insert(user);
-      if (isReshape(user) && p.insert(user->getResult(0)).second) {
+      if (isReshapeOrCast(user) && p.insert(user->getResult(0)).second) {
         work.push_back(user->getResult(0));
       } else if (auto permute = dyn_cast<PermuteOp>(user);
                  permute && swapsLastTwo(permute)) {
@@ -297,21 +305,31 @@ FailureOr<BackwardSite> matchBackward(Step &step, const ForwardSite &f,
   auto [dX, dP] = *gradient;
   // dP = dO V^T, of the dO that dV = P^T dO reads.
   OpSet dpChain;
-  site.dp = through(dP, dpChain).getDefiningOp<MatmulOp>();
+  site.dp = through(dP, dpChain, /*casts=*/true).getDefiningOp<MatmulOp>();
   site.gradOutput = site.dv.getRhs();
-  if (!site.dp || !plainProduct(site.dp) || site.dp.getLhs() != site.gradOutput)
+  if (!site.dp || !plainProduct(site.dp) || site.dp.getLhs() != site.gradOutput ||
+      shapeOf(site.gradOutput) != shapeOf(f.pv) ||
+      shapeOf(site.dv) != shapeOf(f.pv.getRhs()))
     return failure();
   Value vT = site.dp.getRhs();
-  if (!transposedFrom(vT) || !readsSaved(step, transposedFrom(vT), f.valueName))
+  if (!transposedFrom(vT) ||
+      !readsSaved(step, transposedFrom(vT), f.valueName, f.pv.getRhs()))
     return failure();
   site.matched.insert(dpChain.begin(), dpChain.end());
   // dX scaled as the forward's scores were, then dQ = dX K, dK^T = Q^T dX.
   Value g = dX;
+  while (g.hasOneUse() && isReshapeOrCast(*g.getUsers().begin())) {
+    site.matched.insert(*g.getUsers().begin());
+    g = g.getUsers().begin()->getResult(0);
+  }
   if (Operation *scaled = g.hasOneUse() ? *g.getUsers().begin() : nullptr;
       isa_and_nonnull<MulOp, DivOp>(scaled)) {
-    Value c = scaled->getOperand(0) == g ? scaled->getOperand(1) : scaled->getOperand(0);
-    std::optional<double> factor = constantValue(c);
-    if (!factor || *factor == 0 || scaled->getOperand(0) != g)
+    // g * c, c * g or g / c.
+    bool first = scaled->getOperand(0) == g;
+    if (!first && isa<DivOp>(scaled))
+      return failure();
+    std::optional<double> factor = constantValue(scaled->getOperand(first ? 1 : 0));
+    if (!factor || *factor == 0)
       return failure();
     site.scale = isa<DivOp>(scaled) ? 1.0 / *factor : *factor;
     site.matched.insert(scaled);
@@ -320,14 +338,17 @@ FailureOr<BackwardSite> matchBackward(Step &step, const ForwardSite &f,
   if (std::abs(site.scale - f.scores.scale) > 1e-12 * std::abs(f.scores.scale))
     return failure();
   SmallVector<Value> gradients{g};
+  ValueSet scores{g}; // dX scaled, its reshapes and casts
   SmallVector<MatmulOp> products;
   while (!gradients.empty()) {
     Value v = gradients.pop_back_val();
     for (Operation *user : v.getUsers()) {
-      if (isa<ViewOp>(user)) {
+      if (isReshapeOrCast(user)) {
         site.matched.insert(user);
+        scores.insert(user->getResult(0));
         gradients.push_back(user->getResult(0));
-      } else if (auto product = dyn_cast<MatmulOp>(user); product && plainProduct(product)) {
+      } else if (auto product = dyn_cast<MatmulOp>(user);
+                 product && plainProduct(product)) {
         products.push_back(product);
       } else {
         return failure();
@@ -339,9 +360,13 @@ FailureOr<BackwardSite> matchBackward(Step &step, const ForwardSite &f,
   for (MatmulOp product : products) {
     Value kT = transposedFrom(product.getRhs());
     Value q = transposedFrom(product.getLhs());
-    if (kT && readsSaved(step, kT, f.keyName))
+    if (scores.contains(product.getLhs()) && kT &&
+        readsSaved(step, kT, f.keyName, f.qk.getRhs()) &&
+        shapeOf(product) == shapeOf(f.qk.getLhs()))
       site.dq = product;
-    else if (q && readsSaved(step, q, f.queryName))
+    else if (scores.contains(product.getRhs()) && q &&
+             readsSaved(step, q, f.queryName, f.qk.getLhs()) &&
+             shapeOf(product) == shapeOf(f.qk.getRhs()))
       site.dk = product;
   }
   if (!site.dq || !site.dk)
@@ -407,7 +432,7 @@ ForwardValues rewriteForward(ForwardSite f, PatternRewriter &rewriter) {
           mask ? beforeBroadcast(mask) : Value()};
 }
 
-void rewriteBackward(const ForwardSite &f, BackwardSite b, Value output,
+void rewriteBackward(ForwardSite f, BackwardSite b, Value output,
                      Value logsumexp, Value mask, PatternRewriter &rewriter) {
   Operation *first = b.dv->isBeforeInBlock(b.dp) ? b.dv : b.dp;
   rewriter.setInsertionPoint(first);
@@ -441,15 +466,16 @@ void rewriteBackward(const ForwardSite &f, BackwardSite b, Value output,
   replace(b.dv, gradients.getGradValue());
   // dK^T: the key's gradient transposed.
   rewriter.setInsertionPoint(b.dk);
-  replace(b.dk, OpsBefore(rewriter, loc, element).transpose(gradients.getGradKey()));
+  OpsBefore atKey(rewriter, loc, element);
+  replace(b.dk, atKey.transpose(gradients.getGradKey()));
 }
 
 /// Appends `value` to the forward's results and an argument of its type
 /// to the backward's, both named `name`; returns the argument.
 BlockArgument passSaved(Step &step, Value value, StringRef name) {
   MLIRContext *ctx = step.forward.getContext();
-  auto named = DictionaryAttr::get(
-      ctx, {NamedAttribute(StringAttr::get(ctx, kName), StringAttr::get(ctx, name))});
+  NamedAttribute nameAttr(StringAttr::get(ctx, kName), StringAttr::get(ctx, name));
+  auto named = DictionaryAttr::get(ctx, {nameAttr});
   func::ReturnOp ret = step.forwardReturn();
   unsigned r = step.forward.getNumResults();
   ret->insertOperands(r, value);

@@ -243,6 +243,57 @@ module @query_not_saved {
 
 // -----
 
+// bf16, with the softmax's gradient computed in f32 between casts (PyTorch's
+// decomposition of _softmax_backward_data): the casts are the gradient's.
+// CHECK-LABEL: module @bf16_gradient_in_f32
+// CHECK:       stride.attention {{.*}} -> <1x2x8x16xbf16, {{.*}}>, !stride.tensor<1x2x8xf32,
+// CHECK:       func.func @backward
+// CHECK:       stride.attention_backward
+// CHECK-NOT:   stride.cast
+// CHECK:       return
+module @bf16_gradient_in_f32 {
+  func.func @forward(%q: !stride.tensor<1x2x8x16xbf16> {stride.name = "q"}, %k: !stride.tensor<1x2x8x16xbf16> {stride.name = "k"}, %v: !stride.tensor<1x2x8x16xbf16> {stride.name = "v"}) -> (!stride.tensor<1x2x8x16xbf16> {stride.name = "o"}, !stride.tensor<1x2x8x8xbf16> {stride.name = "p"}, !stride.tensor<1x2x8x16xbf16> {stride.name = "q_saved"}, !stride.tensor<1x2x16x8xbf16, strides = [256, 128, 1, 16], offset = 0> {stride.name = "kt_saved"}, !stride.tensor<1x2x8x16xbf16> {stride.name = "v_saved"}) {
+    %kt = stride.permute %k dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xbf16> -> !stride.tensor<1x2x16x8xbf16, strides = [256, 128, 1, 16], offset = 0>
+    %s0 = stride.matmul %q, %kt : !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x16x8xbf16, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xbf16>
+    %c = stride.full 2.500000e-01 : !stride.tensor<bf16>
+    %ce = stride.expand %c : !stride.tensor<bf16> -> !stride.tensor<1x2x8x8xbf16, strides = [0, 0, 0, 0], offset = 0>
+    %x = stride.mul %s0, %ce : !stride.tensor<1x2x8x8xbf16>, !stride.tensor<1x2x8x8xbf16, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x2x8x8xbf16>
+    %mx = stride.max %x dims [3] keepdim : !stride.tensor<1x2x8x8xbf16> -> !stride.tensor<1x2x8x1xbf16>
+    %mxe = stride.expand %mx : !stride.tensor<1x2x8x1xbf16> -> !stride.tensor<1x2x8x8xbf16, strides = [16, 8, 1, 0], offset = 0>
+    %sh = stride.sub %x, %mxe : !stride.tensor<1x2x8x8xbf16>, !stride.tensor<1x2x8x8xbf16, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xbf16>
+    %e = stride.exp %sh : !stride.tensor<1x2x8x8xbf16> -> !stride.tensor<1x2x8x8xbf16>
+    %sm = stride.sum %e dims [3] keepdim : !stride.tensor<1x2x8x8xbf16> -> !stride.tensor<1x2x8x1xbf16>
+    %sme = stride.expand %sm : !stride.tensor<1x2x8x1xbf16> -> !stride.tensor<1x2x8x8xbf16, strides = [16, 8, 1, 0], offset = 0>
+    %p = stride.div %e, %sme : !stride.tensor<1x2x8x8xbf16>, !stride.tensor<1x2x8x8xbf16, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xbf16>
+    %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xbf16>, !stride.tensor<1x2x8x16xbf16> -> !stride.tensor<1x2x8x16xbf16>
+    return %o, %p, %q, %kt, %v : !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x8x8xbf16>, !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x16x8xbf16, strides = [256, 128, 1, 16], offset = 0>, !stride.tensor<1x2x8x16xbf16>
+  }
+  func.func @backward(%p: !stride.tensor<1x2x8x8xbf16> {stride.name = "p"}, %q: !stride.tensor<1x2x8x16xbf16> {stride.name = "q_saved"}, %kt: !stride.tensor<1x2x16x8xbf16, strides = [256, 128, 1, 16], offset = 0> {stride.name = "kt_saved"}, %v: !stride.tensor<1x2x8x16xbf16> {stride.name = "v_saved"}, %do: !stride.tensor<1x2x8x16xbf16> {stride.name = "tangents_1"}) -> (!stride.tensor<1x2x8x16xbf16> {stride.name = "grad_q"}, !stride.tensor<1x2x16x8xbf16> {stride.name = "grad_kt"}, !stride.tensor<1x2x8x16xbf16> {stride.name = "grad_v"}) {
+    %pt = stride.permute %p dims [0, 1, 3, 2] : !stride.tensor<1x2x8x8xbf16> -> !stride.tensor<1x2x8x8xbf16, strides = [128, 64, 1, 8], offset = 0>
+    %dv = stride.matmul %pt, %do : !stride.tensor<1x2x8x8xbf16, strides = [128, 64, 1, 8], offset = 0>, !stride.tensor<1x2x8x16xbf16> -> !stride.tensor<1x2x8x16xbf16>
+    %vt = stride.permute %v dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xbf16> -> !stride.tensor<1x2x16x8xbf16, strides = [256, 128, 1, 16], offset = 0>
+    %dp = stride.matmul %do, %vt : !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x16x8xbf16, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xbf16>
+    %pf = stride.cast %p : !stride.tensor<1x2x8x8xbf16> -> !stride.tensor<1x2x8x8xf32>
+    %dpf = stride.cast %dp : !stride.tensor<1x2x8x8xbf16> -> !stride.tensor<1x2x8x8xf32>
+    %t = stride.mul %dpf, %pf : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+    %ts = stride.sum %t dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+    %tse = stride.expand %ts : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+    %u = stride.mul %pf, %tse : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %dxf = stride.sub %t, %u : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+    %dx = stride.cast %dxf : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xbf16>
+    %c = stride.full 2.500000e-01 : !stride.tensor<bf16>
+    %ce = stride.expand %c : !stride.tensor<bf16> -> !stride.tensor<1x2x8x8xbf16, strides = [0, 0, 0, 0], offset = 0>
+    %g = stride.mul %dx, %ce : !stride.tensor<1x2x8x8xbf16>, !stride.tensor<1x2x8x8xbf16, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x2x8x8xbf16>
+    %k = stride.permute %kt dims [0, 1, 3, 2] : !stride.tensor<1x2x16x8xbf16, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x16xbf16>
+    %dq = stride.matmul %g, %k : !stride.tensor<1x2x8x8xbf16>, !stride.tensor<1x2x8x16xbf16> -> !stride.tensor<1x2x8x16xbf16>
+    %qt = stride.permute %q dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xbf16> -> !stride.tensor<1x2x16x8xbf16, strides = [256, 128, 1, 16], offset = 0>
+    %dkt = stride.matmul %qt, %g : !stride.tensor<1x2x16x8xbf16, strides = [256, 128, 1, 16], offset = 0>, !stride.tensor<1x2x8x8xbf16> -> !stride.tensor<1x2x16x8xbf16>
+    return %dq, %dkt, %dv : !stride.tensor<1x2x8x16xbf16>, !stride.tensor<1x2x16x8xbf16>, !stride.tensor<1x2x8x16xbf16>
+  }
+}
+
+// -----
+
 // expected-error @+1 {{stride-pair-training-attention needs a module with the functions 'forward' and 'backward' (a training step's two graphs)}}
 module @one_function {
   func.func @forward(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
