@@ -553,6 +553,8 @@ def bench_model(name, kind, make, rtol, args):
     paired = kind == "train" and args.pair_training
     modules = {archive: os.path.join(directory, archive[: -len(".pt2")], "module.stridemod")
                for archive in description["graphs"]}
+    for module in modules.values():  # a paired compile writes both at once
+        os.makedirs(os.path.dirname(module), exist_ok=True)
     for archive, graph in description["graphs"].items():
         work = os.path.join(directory, archive[: -len(".pt2")])
         os.makedirs(work, exist_ok=True)

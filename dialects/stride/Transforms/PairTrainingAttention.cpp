@@ -20,6 +20,7 @@
 #include "AttentionMatch.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -59,6 +60,13 @@ struct Step {
       if (use.get() == value)
         if (StringAttr name = resultName(use.getOperandNumber()))
           return name;
+    return {};
+  }
+  /// The forward's result named `name`, else null.
+  Value forwardValue(StringAttr name) {
+    for (unsigned i = 0; i < forward.getNumResults(); ++i)
+      if (resultName(i) == name)
+        return forwardReturn().getOperand(i);
     return {};
   }
   /// The backward's argument named `name`, else null.
@@ -106,21 +114,20 @@ struct ForwardSite {
   Scores scores;
   Source query, key, value;
   int64_t batch = 1, heads = 1;
-  /// Return operands holding P or a reshape of it, P's own first.
+  /// Return operands holding P, a reshape of it or its transpose (what
+  /// dV = P^T dO reads, as AOTAutograd's min-cut partition saves it), P's
+  /// own first; and for each whether it is the transpose.
   SmallVector<unsigned> savedProbabilities;
-  /// What the backward must read in place of P: the forward's results
-  /// (by name) that hold the product operands.
-  StringAttr queryName, keyName, valueName;
+  llvm::SmallDenseSet<unsigned> transposedProbabilities;
 };
 
-/// The forward result that holds `operand` (a product operand), as it is
-/// or as a same-shaped reshape or copy of it, else null.
-StringAttr savedOperand(Step &step, Value operand) {
-  for (Value v : reshapeChain(operand))
-    if (shapeOf(v) == shapeOf(operand))
-      if (StringAttr name = step.returnedAs(v))
-        return name;
-  return {};
+/// Whether the forward's `saved` holds the product operand `operand`: the
+/// same shape, one the other's reshape or copy.
+bool holds(Value saved, Value operand) {
+  if (!saved || shapeOf(saved) != shapeOf(operand))
+    return false;
+  return llvm::is_contained(reshapeChain(operand), saved) ||
+         llvm::is_contained(reshapeChain(saved), operand);
 }
 
 FailureOr<ForwardSite> matchForward(Step &step, MatmulOp pv) {
@@ -147,17 +154,29 @@ FailureOr<ForwardSite> matchForward(Step &step, MatmulOp pv) {
   if (!plainProduct(site.qk) || shapeOf(site.qk) != shapeOf(pv.getLhs()) ||
       shapeOf(site.qk).size() > 4)
     return failure();
-  // Every other use of the values between the products is a return of P
-  // or of a reshape of it.
+  // Every other use of the values between the products is a return of P,
+  // of a reshape of it, or of a transpose of either.
   func::ReturnOp ret = step.forwardReturn();
   for (Operation *op : inner)
     for (OpOperand &use : op->getUses()) {
       Operation *user = use.getOwner();
       if (user == pv || inner.contains(user))
         continue;
-      if (user != ret || !probabilities.contains(use.get()))
+      if (!probabilities.contains(use.get()))
         return failure();
-      site.savedProbabilities.push_back(use.getOperandNumber());
+      if (user == ret) {
+        site.savedProbabilities.push_back(use.getOperandNumber());
+        continue;
+      }
+      auto permute = dyn_cast<PermuteOp>(user);
+      if (!permute || !swapsLastTwo(permute))
+        return failure();
+      for (OpOperand &saved : permute->getUses()) {
+        if (saved.getOwner() != ret)
+          return failure();
+        site.savedProbabilities.push_back(saved.getOperandNumber());
+        site.transposedProbabilities.insert(saved.getOperandNumber());
+      }
     }
   if (site.savedProbabilities.empty())
     return failure(); // stride-recognize-attention's case
@@ -180,11 +199,6 @@ FailureOr<ForwardSite> matchForward(Step &step, MatmulOp pv) {
     site.key = Source{k};
   else
     site.key.transpose = true;
-  site.queryName = savedOperand(step, site.qk.getLhs());
-  site.keyName = savedOperand(step, site.qk.getRhs());
-  site.valueName = savedOperand(step, pv.getRhs());
-  if (!site.queryName || !site.keyName || !site.valueName)
-    return failure();
   return site;
 }
 
@@ -226,18 +240,43 @@ template <typename OpTy> OpTy onlyUser(Value value) {
   return dyn_cast<OpTy>(*value.getUsers().begin());
 }
 
-/// Whether `read` (what a backward product reads, before its transpose)
-/// is the backward's argument `name`, or a reshape of it, with the shape of
-/// the forward's product operand `operand` that the forward saved as `name`.
-bool readsSaved(Step &step, Value read, StringAttr name, Value operand) {
-  BlockArgument arg = step.argument(name);
+/// The backward's argument that `value` reshapes or copies, else null.
+BlockArgument argumentOf(Value value) {
   OpSet reshapes;
-  return arg && through(read, reshapes) == arg &&
-         shapeOf(read) == shapeOf(operand) && shapeOf(arg) == shapeOf(operand);
+  return dyn_cast<BlockArgument>(through(value, reshapes));
 }
 
-/// The softmax gradient of P (the values in `p`) from `dP`:
-/// `t = dP * P`, `u = P * expand(sum(t))`, `dX = t - u`; returns dX and dP.
+/// Whether the backward's `read` (what a product reads) is the transpose
+/// of the forward's product operand `operand`: a transpose of an argument
+/// that holds `operand`, or an argument that holds its transpose (the
+/// forward saved the transpose).
+bool isTransposeOf(Step &step, Value read, Value operand) {
+  auto nameOf = [&](BlockArgument arg) {
+    return step.backward.getArgAttrOfType<StringAttr>(arg.getArgNumber(), kName);
+  };
+  Dims transposed = shapeOf(operand);
+  std::swap(transposed[transposed.size() - 1], transposed[transposed.size() - 2]);
+  if (shapeOf(read) != transposed)
+    return false;
+  if (Value x = transposedFrom(read))
+    if (BlockArgument arg = argumentOf(x); arg && shapeOf(x) == shapeOf(operand))
+      if (holds(step.forwardValue(nameOf(arg)), operand))
+        return true;
+  BlockArgument arg = argumentOf(read);
+  if (!arg || shapeOf(arg) != transposed)
+    return false;
+  Value saved = step.forwardValue(nameOf(arg));
+  return saved && (holds(transposedFrom(saved), operand) ||
+                   holds(saved, transposedFrom(operand)));
+}
+
+/// `value` transposed: the value a transpose read, else a transpose.
+Value transposeOf(OpsBefore &ops, Value value) {
+  if (Value x = transposedFrom(value))
+    return x;
+  return ops.transpose(value);
+}
+
 using ValueSet = llvm::SmallPtrSet<Value, 8>;
 
 FailureOr<std::pair<Value, Value>>
@@ -269,28 +308,35 @@ softmaxGradient(ArrayRef<MulOp> muls, const ValueSet &p, OpSet &matched) {
 }
 
 FailureOr<BackwardSite> matchBackward(Step &step, ForwardSite f,
-                                      ArrayRef<BlockArgument> pArgs) {
+                                      ArrayRef<BlockArgument> pArgs,
+                                      ArrayRef<BlockArgument> pTransposedArgs) {
   BackwardSite site;
   site.probabilities.assign(pArgs.begin(), pArgs.end());
-  // P and its reshapes, their transposes, and the ops that read them.
+  site.probabilities.append(pTransposedArgs.begin(), pTransposedArgs.end());
+  // P and its reshapes (p), their transposes (pT), and the ops that read
+  // them: the softmax gradient's products, and dV = P^T dO.
   ValueSet p(pArgs.begin(), pArgs.end());
-  SmallVector<Value> work(pArgs.begin(), pArgs.end());
+  ValueSet pT(pTransposedArgs.begin(), pTransposedArgs.end());
+  SmallVector<Value> work(site.probabilities.begin(), site.probabilities.end());
   SmallVector<MulOp> muls;
   while (!work.empty()) {
     Value v = work.pop_back_val();
+    bool transposed = pT.contains(v);
     for (Operation *user : v.getUsers()) {
       if (site.matched.contains(user))
         continue;
       site.matched.insert(user);
-      if (isReshapeOrCast(user) && p.insert(user->getResult(0)).second) {
-        work.push_back(user->getResult(0));
-      } else if (auto permute = dyn_cast<PermuteOp>(user);
-                 permute && swapsLastTwo(permute)) {
-        auto dv = onlyUser<MatmulOp>(permute.getResult());
-        if (!dv || dv.getLhs() != permute.getResult() || site.dv)
-          return failure();
+      auto permute = dyn_cast<PermuteOp>(user);
+      if (isReshapeOrCast(user) || (permute && swapsLastTwo(permute))) {
+        // A transpose of P is P^T and the other way round.
+        bool flips = static_cast<bool>(permute);
+        ValueSet &into = transposed != flips ? pT : p;
+        if (into.insert(user->getResult(0)).second)
+          work.push_back(user->getResult(0));
+      } else if (auto dv = dyn_cast<MatmulOp>(user);
+                 dv && transposed && dv.getLhs() == v && !site.dv) {
         site.dv = dv;
-      } else if (auto mul = dyn_cast<MulOp>(user)) {
+      } else if (auto mul = dyn_cast<MulOp>(user); mul && !transposed) {
         muls.push_back(mul);
       } else {
         return failure();
@@ -311,9 +357,7 @@ FailureOr<BackwardSite> matchBackward(Step &step, ForwardSite f,
       shapeOf(site.gradOutput) != shapeOf(f.pv) ||
       shapeOf(site.dv) != shapeOf(f.pv.getRhs()))
     return failure();
-  Value vT = site.dp.getRhs();
-  if (!transposedFrom(vT) ||
-      !readsSaved(step, transposedFrom(vT), f.valueName, f.pv.getRhs()))
+  if (!isTransposeOf(step, site.dp.getRhs(), f.pv.getRhs()))
     return failure();
   site.matched.insert(dpChain.begin(), dpChain.end());
   // dX scaled as the forward's scores were, then dQ = dX K, dK^T = Q^T dX.
@@ -357,15 +401,14 @@ FailureOr<BackwardSite> matchBackward(Step &step, ForwardSite f,
   }
   if (products.size() != 2)
     return failure();
+  // dQ = dX K (K the transpose of the forward's K^T operand), dK^T = Q^T dX.
   for (MatmulOp product : products) {
-    Value kT = transposedFrom(product.getRhs());
-    Value q = transposedFrom(product.getLhs());
-    if (scores.contains(product.getLhs()) && kT &&
-        readsSaved(step, kT, f.keyName, f.qk.getRhs()) &&
+    if (scores.contains(product.getLhs()) &&
+        isTransposeOf(step, product.getRhs(), f.qk.getRhs()) &&
         shapeOf(product) == shapeOf(f.qk.getLhs()))
       site.dq = product;
-    else if (scores.contains(product.getRhs()) && q &&
-             readsSaved(step, q, f.queryName, f.qk.getLhs()) &&
+    else if (scores.contains(product.getRhs()) &&
+             isTransposeOf(step, product.getLhs(), f.qk.getLhs()) &&
              shapeOf(product) == shapeOf(f.qk.getRhs()))
       site.dk = product;
   }
@@ -432,6 +475,18 @@ ForwardValues rewriteForward(ForwardSite f, PatternRewriter &rewriter) {
           mask ? beforeBroadcast(mask) : Value()};
 }
 
+/// `value` where the rewriter inserts, before `at`: itself where it is
+/// defined before `at`, else its chain of views and a transpose of an
+/// argument (what isTransposeOf accepts) cloned there.
+Value availableAt(Value value, Operation *at, PatternRewriter &rewriter) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->isBeforeInBlock(at) || def->getNumOperands() != 1)
+    return value;
+  IRMapping mapping;
+  mapping.map(def->getOperand(0), availableAt(def->getOperand(0), at, rewriter));
+  return rewriter.clone(*def, mapping)->getResult(0);
+}
+
 void rewriteBackward(ForwardSite f, BackwardSite b, Value output,
                      Value logsumexp, Value mask, PatternRewriter &rewriter) {
   Operation *first = b.dv->isBeforeInBlock(b.dp) ? b.dv : b.dp;
@@ -446,11 +501,12 @@ void rewriteBackward(ForwardSite f, BackwardSite b, Value output,
   Dims kShape{f.batch, f.heads, keys, headDim};
   Dims vShape{f.batch, f.heads, keys, columns};
   Value gradOutput = reshaped(ops, b.gradOutput, shapeOf(output));
-  Value query = reshaped(ops, transposedFrom(b.dk.getLhs()), qShape);
-  Value keyT = reshaped(ops, transposedFrom(b.dq.getRhs()),
-                        {f.batch, f.heads, headDim, keys});
-  Value key = ops.transpose(keyT);
-  Value value = reshaped(ops, transposedFrom(b.dp.getRhs()), vShape);
+  // The forward's product operands as the backward's products read them:
+  // Q^T, K and V^T.
+  auto read = [&](Value v) { return availableAt(v, first, rewriter); };
+  Value query = reshaped(ops, transposeOf(ops, read(b.dk.getLhs())), qShape);
+  Value key = reshaped(ops, read(b.dq.getRhs()), kShape);
+  Value value = reshaped(ops, transposeOf(ops, read(b.dp.getRhs())), vShape);
   Value fullMask = mask ? ops.expand(mask, {f.batch, f.heads, rows, keys}) : Value();
   auto gradients = AttentionBackwardOp::create(
       rewriter, loc, ops.dense(qShape), ops.dense(kShape), ops.dense(vShape),
@@ -491,15 +547,16 @@ Paired pairOne(Step &step, MatmulOp pv, PatternRewriter &rewriter) {
   FailureOr<ForwardSite> f = matchForward(step, pv);
   if (failed(f))
     return Paired::no;
-  SmallVector<BlockArgument> pArgs;
+  SmallVector<BlockArgument> pArgs, pTransposedArgs;
   for (unsigned i : f->savedProbabilities) {
     BlockArgument arg = step.argument(step.resultName(i));
     if (!arg)
       return Paired::no; // saved for nothing the backward reads
-    if (!llvm::is_contained(pArgs, arg))
-      pArgs.push_back(arg);
+    auto &into = f->transposedProbabilities.contains(i) ? pTransposedArgs : pArgs;
+    if (!llvm::is_contained(into, arg))
+      into.push_back(arg);
   }
-  FailureOr<BackwardSite> b = matchBackward(step, *f, pArgs);
+  FailureOr<BackwardSite> b = matchBackward(step, *f, pArgs, pTransposedArgs);
   if (failed(b))
     return Paired::no;
   std::string base = step.resultName(f->savedProbabilities.front()).str();

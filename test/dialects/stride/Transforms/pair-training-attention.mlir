@@ -57,6 +57,58 @@ module @paired {
 
 // -----
 
+// What AOTAutograd's min-cut partition saves: P and its transpose (which
+// dV = P^T dO reads), the query transposed, the key itself and the value
+// transposed. The backward reads them as they are; the op reads them back
+// in [B, H, S, D] (transposed where saved transposed).
+// CHECK-LABEL: module @transposes_saved
+// CHECK:       func.func @forward({{.*}}) -> ({{.*}}{stride.name = "o"}, {{.*}}{stride.name = "qt"}, {{.*}}{stride.name = "k_saved"}, {{.*}}{stride.name = "vt"}, {{.*}}{stride.name = "p_logsumexp"}, {{.*}}{stride.name = "p_output"})
+// CHECK:       stride.attention %arg0, %arg1, %arg2 scale 2.500000e-01 :
+// CHECK:       func.func @backward(%arg0: {{.*}}{stride.name = "qt"}, %arg1: {{.*}}{stride.name = "k_saved"}, %arg2: {{.*}}{stride.name = "vt"}, %arg3: {{.*}}{stride.name = "tangents_1"}, %arg4: {{.*}}{stride.name = "p_logsumexp"}, %arg5: {{.*}}{stride.name = "p_output"})
+// CHECK:       %[[Q:.*]] = stride.permute %arg0 dims [0, 1, 3, 2]
+// CHECK:       %[[V:.*]] = stride.permute %arg2 dims [0, 1, 3, 2]
+// CHECK:       stride.attention_backward %arg3, %[[Q]], %arg1, %[[V]], %arg5, %arg4 scale 2.500000e-01 :
+// CHECK-NOT:   stride.matmul
+// CHECK:       return
+module @transposes_saved {
+  func.func @forward(%q: !stride.tensor<1x2x8x16xf32> {stride.name = "q"}, %k: !stride.tensor<1x2x8x16xf32> {stride.name = "k"}, %v: !stride.tensor<1x2x8x16xf32> {stride.name = "v"}) -> (!stride.tensor<1x2x8x16xf32> {stride.name = "o"}, !stride.tensor<1x2x8x8xf32> {stride.name = "p"}, !stride.tensor<1x2x8x8xf32, strides = [128, 64, 1, 8], offset = 0> {stride.name = "pt"}, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> {stride.name = "qt"}, !stride.tensor<1x2x8x16xf32> {stride.name = "k_saved"}, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> {stride.name = "vt"}) {
+    %kt = stride.permute %k dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+    %s0 = stride.matmul %q, %kt : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %c = stride.full 2.500000e-01 : !stride.tensor<f32>
+    %ce = stride.expand %c : !stride.tensor<f32> -> !stride.tensor<1x2x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+    %x = stride.mul %s0, %ce : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %mx = stride.max %x dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+    %mxe = stride.expand %mx : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+    %sh = stride.sub %x, %mxe : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %e = stride.exp %sh : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+    %sm = stride.sum %e dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+    %sme = stride.expand %sm : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+    %p = stride.div %e, %sme : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+    %pt = stride.permute %p dims [0, 1, 3, 2] : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32, strides = [128, 64, 1, 8], offset = 0>
+    %qt = stride.permute %q dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+    %vt = stride.permute %v dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+    return %o, %p, %pt, %qt, %k, %vt : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [128, 64, 1, 8], offset = 0>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>, !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+  }
+  func.func @backward(%p: !stride.tensor<1x2x8x8xf32> {stride.name = "p"}, %pt: !stride.tensor<1x2x8x8xf32, strides = [128, 64, 1, 8], offset = 0> {stride.name = "pt"}, %qt: !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> {stride.name = "qt"}, %k: !stride.tensor<1x2x8x16xf32> {stride.name = "k_saved"}, %vt: !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> {stride.name = "vt"}, %do: !stride.tensor<1x2x8x16xf32> {stride.name = "tangents_1"}) -> (!stride.tensor<1x2x8x16xf32> {stride.name = "grad_q"}, !stride.tensor<1x2x16x8xf32> {stride.name = "grad_kt"}, !stride.tensor<1x2x8x16xf32> {stride.name = "grad_v"}) {
+    %dv = stride.matmul %pt, %do : !stride.tensor<1x2x8x8xf32, strides = [128, 64, 1, 8], offset = 0>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+    %dp = stride.matmul %do, %vt : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %t = stride.mul %dp, %p : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+    %ts = stride.sum %t dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+    %tse = stride.expand %ts : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+    %u = stride.mul %p, %tse : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %dx = stride.sub %t, %u : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+    %c = stride.full 2.500000e-01 : !stride.tensor<f32>
+    %ce = stride.expand %c : !stride.tensor<f32> -> !stride.tensor<1x2x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+    %g = stride.mul %ce, %dx : !stride.tensor<1x2x8x8xf32, strides = [0, 0, 0, 0], offset = 0>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+    %dq = stride.matmul %g, %k : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+    %dkt = stride.matmul %qt, %g : !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x16x8xf32>
+    return %dq, %dkt, %dv : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32>, !stride.tensor<1x2x8x16xf32>
+  }
+}
+
+// -----
+
 // The scores are saved too: the backward could read them, so nothing is
 // paired.
 // CHECK-LABEL: module @scores_saved
