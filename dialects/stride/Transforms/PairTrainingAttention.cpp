@@ -24,6 +24,7 @@
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 #include <cmath>
@@ -75,6 +76,23 @@ struct Step {
       if (backward.getArgAttrOfType<StringAttr>(i, kName) == name)
         return backward.getArgument(i);
     return {};
+  }
+  /// Whether every result of the forward and every argument of the
+  /// backward has a name of its own: what links a saved tensor to the
+  /// argument that reads it (a value the forward returns twice under one
+  /// name, as a model output and as a saved tensor, could not be dropped
+  /// from one place only).
+  bool namesUnique() {
+    llvm::StringSet<> results, arguments;
+    for (unsigned i = 0; i < forward.getNumResults(); ++i)
+      if (StringAttr n = resultName(i); !n || !results.insert(n.getValue()).second)
+        return false;
+    for (unsigned i = 0; i < backward.getNumArguments(); ++i) {
+      auto n = backward.getArgAttrOfType<StringAttr>(i, kName);
+      if (!n || !arguments.insert(n.getValue()).second)
+        return false;
+    }
+    return true;
   }
   bool nameTaken(StringRef name) {
     for (unsigned i = 0; i < forward.getNumResults(); ++i)
@@ -611,6 +629,8 @@ struct PairTrainingAttentionPass
                        "step's two graphs)");
       return signalPassFailure();
     }
+    if (!step.namesUnique())
+      return; // nothing links the two graphs: each keeps its attention
     PatternRewriter rewriter(module.getContext());
     llvm::SmallPtrSet<Operation *, 16> tried;
     for (bool paired = true; paired;) {

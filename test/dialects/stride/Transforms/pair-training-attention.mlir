@@ -346,6 +346,53 @@ module @bf16_gradient_in_f32 {
 
 // -----
 
+// P returned twice under one name (a model output and a saved tensor
+// alike): the name does not say which the backward reads, so nothing is
+// paired.
+// CHECK-LABEL: module @name_twice
+// CHECK-NOT:   stride.attention
+// CHECK:       func.func @backward
+// CHECK-NOT:   stride.attention_backward
+module @name_twice {
+  func.func @forward(%q: !stride.tensor<1x2x8x16xf32> {stride.name = "q"}, %k: !stride.tensor<1x2x8x16xf32> {stride.name = "k"}, %v: !stride.tensor<1x2x8x16xf32> {stride.name = "v"}) -> (!stride.tensor<1x2x8x16xf32> {stride.name = "o"}, !stride.tensor<1x2x8x8xf32> {stride.name = "p"}, !stride.tensor<1x2x8x8xf32> {stride.name = "p"}, !stride.tensor<1x2x8x16xf32> {stride.name = "q_saved"}, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> {stride.name = "kt_saved"}, !stride.tensor<1x2x8x16xf32> {stride.name = "v_saved"}) {
+    %kt = stride.permute %k dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+    %s0 = stride.matmul %q, %kt : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %c = stride.full 2.500000e-01 : !stride.tensor<f32>
+    %ce = stride.expand %c : !stride.tensor<f32> -> !stride.tensor<1x2x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+    %x = stride.mul %s0, %ce : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %mx = stride.max %x dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+    %mxe = stride.expand %mx : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+    %sh = stride.sub %x, %mxe : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %e = stride.exp %sh : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+    %sm = stride.sum %e dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+    %sme = stride.expand %sm : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+    %p = stride.div %e, %sme : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %o = stride.matmul %p, %v : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+    return %o, %p, %p, %q, %kt, %v : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>, !stride.tensor<1x2x8x16xf32>
+  }
+  func.func @backward(%p: !stride.tensor<1x2x8x8xf32> {stride.name = "p"}, %q: !stride.tensor<1x2x8x16xf32> {stride.name = "q_saved"}, %kt: !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> {stride.name = "kt_saved"}, %v: !stride.tensor<1x2x8x16xf32> {stride.name = "v_saved"}, %do: !stride.tensor<1x2x8x16xf32> {stride.name = "tangents_1"}) -> (!stride.tensor<1x2x8x16xf32> {stride.name = "grad_q"}, !stride.tensor<1x2x16x8xf32> {stride.name = "grad_kt"}, !stride.tensor<1x2x8x16xf32> {stride.name = "grad_v"}) {
+    %pt = stride.permute %p dims [0, 1, 3, 2] : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32, strides = [128, 64, 1, 8], offset = 0>
+    %dv = stride.matmul %pt, %do : !stride.tensor<1x2x8x8xf32, strides = [128, 64, 1, 8], offset = 0>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+    %vt = stride.permute %v dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+    %dp = stride.matmul %do, %vt : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %t = stride.mul %dp, %p : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+    %ts = stride.sum %t dims [3] keepdim : !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x1xf32>
+    %tse = stride.expand %ts : !stride.tensor<1x2x8x1xf32> -> !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0>
+    %u = stride.mul %p, %tse : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [16, 8, 1, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %dx = stride.sub %t, %u : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x8x8xf32>
+    %c = stride.full 2.500000e-01 : !stride.tensor<f32>
+    %ce = stride.expand %c : !stride.tensor<f32> -> !stride.tensor<1x2x8x8xf32, strides = [0, 0, 0, 0], offset = 0>
+    %g = stride.mul %dx, %ce : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x8xf32, strides = [0, 0, 0, 0], offset = 0> -> !stride.tensor<1x2x8x8xf32>
+    %k = stride.permute %kt dims [0, 1, 3, 2] : !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0> -> !stride.tensor<1x2x8x16xf32>
+    %dq = stride.matmul %g, %k : !stride.tensor<1x2x8x8xf32>, !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x8x16xf32>
+    %qt = stride.permute %q dims [0, 1, 3, 2] : !stride.tensor<1x2x8x16xf32> -> !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>
+    %dkt = stride.matmul %qt, %g : !stride.tensor<1x2x16x8xf32, strides = [256, 128, 1, 16], offset = 0>, !stride.tensor<1x2x8x8xf32> -> !stride.tensor<1x2x16x8xf32>
+    return %dq, %dkt, %dv : !stride.tensor<1x2x8x16xf32>, !stride.tensor<1x2x16x8xf32>, !stride.tensor<1x2x8x16xf32>
+  }
+}
+
+// -----
+
 // expected-error @+1 {{stride-pair-training-attention needs a module with the functions 'forward' and 'backward' (a training step's two graphs)}}
 module @one_function {
   func.func @forward(%x: !stride.tensor<4xf32>) -> !stride.tensor<4xf32> {
