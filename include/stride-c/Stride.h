@@ -187,6 +187,20 @@ stride_status stride_compiler_compile(const stride_compiler *compiler,
 stride_status stride_compiler_compile_file(const stride_compiler *compiler,
                                            const char *path,
                                            stride_compile_result **out);
+/** Compiles a training step's two graph files together, as `stridec
+    FORWARD --backward=BACKWARD` does: eager attention is fused across them,
+    and the saved tensors the two modules name change to match (the
+    forward returns each attention's logsumexp, output and mask instead of
+    its probabilities; python-free-docs/attention.md, "Training graphs
+    spelled out"). `*forward_out` and `*backward_out` are as `*out` of
+    stride_compiler_compile; an error before the pipeline (reading,
+    parsing, pairing) is in the forward's result, and the backward is
+    compiled only once the forward has been: its result then reports no
+    success and no diagnostics. The module cache is not used. */
+stride_status stride_compiler_compile_training_step(
+    const stride_compiler *compiler, const char *forward_path,
+    const char *backward_path, stride_compile_result **forward_out,
+    stride_compile_result **backward_out);
 
 void stride_compile_result_destroy(stride_compile_result *result);
 int stride_compile_result_succeeded(const stride_compile_result *result);

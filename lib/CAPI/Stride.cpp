@@ -479,6 +479,28 @@ stride_status stride_compiler_compile_file(const stride_compiler *compiler,
                        out);
 }
 
+stride_status stride_compiler_compile_training_step(
+    const stride_compiler *compiler, const char *forward_path,
+    const char *backward_path, stride_compile_result **forward_out,
+    stride_compile_result **backward_out) {
+  STRIDE_CHECK_ARG(forward_out);
+  STRIDE_CHECK_ARG(backward_out);
+  *forward_out = *backward_out = nullptr;
+  STRIDE_CHECK_ARG(compiler);
+  STRIDE_CHECK_ARG(forward_path);
+  STRIDE_CHECK_ARG(backward_path);
+  TrainingCompileResult both = compileTrainingStep(
+      forward_path, backward_path, compiler->compiler.options());
+  // The backward's status first, so that the last error is the forward's
+  // where both failed (the backward then never compiled).
+  stride_status backward = finishCompile(std::move(both.backward), backward_out);
+  std::string backwardError = lastError;
+  stride_status forward = finishCompile(std::move(both.forward), forward_out);
+  if (forward != STRIDE_OK || backward == STRIDE_OK)
+    return forward;
+  return fail(backward, "the backward " + backwardError.substr(4)); // "the graph..."
+}
+
 void stride_compile_result_destroy(stride_compile_result *result) {
   delete result;
 }

@@ -121,6 +121,7 @@ PROTOTYPES = {
     "stride_compiler_set_jobs": (_status, [_p, ctypes.c_uint]),
     "stride_compiler_compile": (_status, [_p, _str, _size, _str, _pp]),
     "stride_compiler_compile_file": (_status, [_p, _str, _pp]),
+    "stride_compiler_compile_training_step": (_status, [_p, _str, _str, _pp, _pp]),
     "stride_compile_result_destroy": (None, [_p]),
     "stride_compile_result_succeeded": (ctypes.c_int, [_p]),
     "stride_compile_result_module_bytes": (

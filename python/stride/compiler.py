@@ -136,9 +136,30 @@ class Compiler:
             self._handle, str(path).encode(), ctypes.byref(result))
         return self._finish(status, result, str(path))
 
-    def _finish(self, status, result, name):
+    def compile_training_step(self, forward, backward):
+        """Compiles a training step's forward and backward graph files
+        together (stridec FORWARD --backward=BACKWARD): eager attention is
+        fused across them, and the saved tensors the modules name change
+        to match (python-free-docs/attention.md, "Training graphs spelled
+        out"). Returns the two CompileResults; raises as compile_file, the
+        backward's error named so."""
+        results = (ctypes.c_void_p(), ctypes.c_void_p())
+        status = lib().stride_compiler_compile_training_step(
+            self._handle, str(forward).encode(), str(backward).encode(),
+            ctypes.byref(results[0]), ctypes.byref(results[1]))
+        if status != _capi.STRIDE_OK:
+            # The forward's result says why where it failed, else the backward's.
+            message = _capi.last_error()
+            failed = 0 if not lib().stride_compile_result_succeeded(results[0]) else 1
+            lib().stride_compile_result_destroy(results[1 - failed])
+            return self._finish(status, results[failed], (forward, backward)[failed],
+                                message)
+        return (self._finish(status, results[0], str(forward)),
+                self._finish(status, results[1], str(backward)))
+
+    def _finish(self, status, result, name, message=None):
         L = lib()
-        message = _capi.last_error()
+        message = _capi.last_error() if message is None else message
         try:
             if status not in (_capi.STRIDE_OK, _capi.STRIDE_COMPILE_FAILED):
                 raise StrideError(status, message)

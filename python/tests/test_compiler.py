@@ -105,6 +105,22 @@ class CompileTest(unittest.TestCase):
         self.assertEqual(caught.exception.code, "STRIDE_NOT_FOUND")
         self.assertIn("cannot open the module file", str(caught.exception))
 
+    def test_training_step(self):
+        fixture = os.path.join(REPO, "test", "Import", "Torch", "fixtures",
+                               "encoder_layer_train")
+        forward, backward = stride.Compiler().compile_training_step(
+            os.path.join(fixture, "forward.pt2"), os.path.join(fixture, "backward.pt2"))
+        # The attention's logsumexp and output saved in place of its
+        # probabilities ("alias"), and read by the backward by those names.
+        saved = [t.name for t in forward.module.outputs][-2:]
+        self.assertEqual(saved, ["alias_logsumexp", "alias_output"])
+        self.assertNotIn("alias", [t.name for t in forward.module.outputs])
+        self.assertEqual([t.name for t in backward.module.inputs][-2:], saved)
+        with self.assertRaises(stride.CompileError) as caught:
+            stride.Compiler().compile_training_step(
+                os.path.join(fixture, "forward.pt2"), "/nonexistent/backward.pt2")
+        self.assertIn("cannot read the graph file", caught.exception.message)
+
     def test_module_cache(self):
         with tempfile.TemporaryDirectory() as cache:
             compiler = stride.Compiler(cache_dir=cache)

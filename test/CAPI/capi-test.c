@@ -13,7 +13,8 @@
 |* the status of each step: capi.test runs that mode against the CUDA driver  *|
 |* test double to see each runtime error's status. --repair FILE prints the   *|
 |* diagnostics of a repaired compile with their graph nodes; --cache DIR     *|
-|* FILE shows that compile_file keeps whole modules in the cache directory.  *|
+|* FILE shows that compile_file keeps whole modules in the cache directory;  *|
+|* --train FORWARD BACKWARD compiles a training step's two archives together.*|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -551,6 +552,56 @@ static int checkModuleCache(const char *dir, const char *path) {
   return failures != 0;
 }
 
+/* The inputs of `result`'s module whose names end in `suffix`. */
+static void printInputsEndingIn(const stride_compile_result *result,
+                                const char *suffix) {
+  stride_module *module = NULL;
+  if (stride_compile_result_get_module(result, &module) != STRIDE_OK)
+    return;
+  stride_tensor_info t;
+  for (size_t i = 0; i < stride_module_num_inputs(module); ++i) {
+    EXPECT(stride_module_get_input(module, i, &t) == STRIDE_OK);
+    size_t n = strlen(t.name), k = strlen(suffix);
+    if (n >= k && strcmp(t.name + n - k, suffix) == 0)
+      printTensor("backward input", i, &t);
+  }
+  stride_module_destroy(module);
+}
+
+/* --train FORWARD BACKWARD: compiles a training step's two archives
+   together (stride_compiler_compile_training_step), prints both statuses
+   and the backward's paired inputs; then the same with a backward that
+   does not exist, whose error is the forward's result's. */
+static int compileTrainingStep(const char *forward, const char *backward) {
+  stride_compiler *compiler = NULL;
+  EXPECT(stride_compiler_create(&compiler) == STRIDE_OK);
+  stride_compile_result *f = NULL, *b = NULL;
+  stride_status s =
+      stride_compiler_compile_training_step(compiler, forward, backward, &f, &b);
+  printf("training step: %s, forward %d, backward %d\n", stride_status_name(s),
+         stride_compile_result_succeeded(f), stride_compile_result_succeeded(b));
+  printInputsEndingIn(b, "_logsumexp");
+  stride_compile_result_destroy(f);
+  stride_compile_result_destroy(b);
+  s = stride_compiler_compile_training_step(compiler, forward, "missing.pt2", &f,
+                                            &b);
+  printf("missing backward: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
+  printf("results: forward %d (%zu diagnostics), backward %d (%zu)\n",
+         stride_compile_result_succeeded(f),
+         stride_compile_result_num_diagnostics(f),
+         stride_compile_result_succeeded(b),
+         stride_compile_result_num_diagnostics(b));
+  stride_compile_result_destroy(f);
+  stride_compile_result_destroy(b);
+  EXPECT(stride_compiler_compile_training_step(compiler, forward, backward,
+                                               NULL, &b) ==
+         STRIDE_INVALID_ARGUMENT);
+  stride_compiler_destroy(compiler);
+  printf("%d failures\n", failures);
+  return failures != 0;
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--run") == 0)
     return runSteps(argv[2]);
@@ -558,10 +609,12 @@ int main(int argc, char **argv) {
     return printRepairs(argv[2]);
   if (argc == 4 && strcmp(argv[1], "--cache") == 0)
     return checkModuleCache(argv[2], argv[3]);
+  if (argc == 4 && strcmp(argv[1], "--train") == 0)
+    return compileTrainingStep(argv[2], argv[3]);
   if (argc != 2) {
     fprintf(stderr,
             "usage: %s seed_backward_fx.mlir | --run MODULE | --repair FILE | "
-            "--cache DIR FILE\n",
+            "--cache DIR FILE | --train FORWARD BACKWARD\n",
             argv[0]);
     return 2;
   }

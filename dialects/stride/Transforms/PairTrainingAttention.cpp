@@ -55,14 +55,6 @@ struct Step {
   StringAttr resultName(unsigned i) {
     return forward.getResultAttrOfType<StringAttr>(i, kName);
   }
-  /// The forward's result name of `value` when it is returned as it is.
-  StringAttr returnedAs(Value value) {
-    for (OpOperand &use : forwardReturn()->getOpOperands())
-      if (use.get() == value)
-        if (StringAttr name = resultName(use.getOperandNumber()))
-          return name;
-    return {};
-  }
   /// The forward's result named `name`, else null.
   Value forwardValue(StringAttr name) {
     for (unsigned i = 0; i < forward.getNumResults(); ++i)
