@@ -448,6 +448,7 @@ constexpr const char *kOverview = R"(Stride compiler: graph file -> GPU module
   stridec graph.mlir -o graph.stridemod       compile for sm_90
   stridec model.pt2 -o model.stridemod        compile a torch.export archive
   stridec model.pt2 --emit=graph              print the imported graph
+  stridec forward.pt2 --backward=backward.pt2 compile a training step's two graphs
   stridec graph.mlir --emit=cuda              print the generated CUDA C++
   stridec graph.mlir --emit=ptx --arch=sm_80  print PTX for an A100
   stridec --inspect graph.stridemod           print a module for a person
