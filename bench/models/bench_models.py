@@ -459,8 +459,14 @@ def captured_graph_on_gpu(archive, directory, graph):
         arguments = [program.constants[spec.target].cuda()
                      if spec.kind == InputKind.CONSTANT_TENSOR else next(inputs)
                      for spec in program.graph_signature.input_specs]
+        module = program.graph_module.cuda()
+        # Tensors the graph creates (arange, full) were captured on the CPU.
+        for node in module.graph.nodes:
+            if isinstance(node.kwargs.get("device"), torch.device):
+                node.kwargs = {**node.kwargs, "device": torch.device("cuda")}
+        module.recompile()
         with torch.no_grad():
-            got = torch.fx.Interpreter(program.graph_module.cuda()).run(*arguments)
+            got = torch.fx.Interpreter(module).run(*arguments)
         return [t.float().cpu() for t in sx.flat_tensors(got)]
     except Exception as error:  # noqa: BLE001 - a comparison column only
         print(f"  {os.path.basename(archive)}: PyTorch's GPU run of the captured graph "
