@@ -106,30 +106,32 @@ def PairTrainingAttention : Pass<"stride-pair-training-attention",
 
     - the two products and the softmax that stride-recognize-attention
       reads (the same scale and mask rules), whose only other uses are
-      returns of `P` or of reshapes of it, and
+      returns of `P`, of reshapes of it, or of a transpose of either (what
+      AOTAutograd's min-cut partition saves for `dV = P^T dO`), and
 
     in the backward, reading the arguments those returns became,
 
     - `dV = P^T dO` and `dP = dO V^T` (batched products of one `dO`),
     - the softmax's backward `dX = P * dP - P * sum(P * dP)` over the last
-      dim, as the importer expands `_softmax_backward_data`,
+      dim, as the importer expands `_softmax_backward_data` (between float
+      casts: PyTorch computes a bf16 gradient in f32),
     - `dX` scaled by the forward's scale (or by nothing where the forward's
       scale is 1), then `dQ = dX K` and `dK^T = Q^T dX`, whose `Q`, `K^T`
       and `V` are the forward's product operands (arguments named as the
-      forward's results that hold them).
+      forward's results that hold them, as they are or transposed).
 
     The forward's products become one `stride.attention` of the product
     operands (viewed as `[B, H, S, D]`) that also returns each row's
     logsumexp; the backward's products and softmax backward become one
-    `stride.attention_backward`. The forward stops returning `P` and its
-    reshapes, and returns instead, for each pair, the logsumexp, the
+    `stride.attention_backward`. The forward stops returning `P`, its
+    reshapes and their transposes, and returns instead, for each pair, the logsumexp, the
     attention's result and its mask (before any broadcast), named
     `<P's name>_logsumexp`, `_output` and `_mask`; the backward takes them
     as arguments of those names in place of `P`'s. Neither function then
     writes or reads a `tokens x tokens` tensor for the pair. Where any part
     is missing (dropout between the softmax and the product, the scores
-    themselves saved, a softmax the backward recomputes), both functions
-    keep that attention as ops. See python-free-docs/attention.md,
+    themselves saved, a softmax the backward recomputes, a result or
+    argument name given twice), both functions keep that attention as ops. See python-free-docs/attention.md,
     "Training graphs spelled out".
   }];
   let dependentDialects = ["::stride::StrideDialect"];
