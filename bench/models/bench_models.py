@@ -301,22 +301,12 @@ def compile_graph(bin_dir, archive, module, work, options=()):
 
 
 def compile_training_step(bin_dir, directory, modules, work, options=()):
-    """stridec forward.pt2 --backward=backward.pt2 (the attention paired
-    across the two, python-free-docs/attention.md), cold then twice through
-    a cache, as compile_graph: (cold s, cached s, error)."""
-    log = os.path.join(work, "stridec.log")
-    stridec = os.path.join(bin_dir, "stridec")
-    command = [stridec, os.path.join(directory, "forward.pt2"),
-               f"--backward={os.path.join(directory, 'backward.pt2')}",
-               "-o", modules["forward.pt2"], f"--backward-output={modules['backward.pt2']}",
-               *options]
-    result, cold = run(command + ["--no-cache"], log)
-    if result.returncode != 0:
-        return None, None, result.stdout.strip().splitlines()[-1:]
-    cache = os.path.join(work, "nvrtc-cache")
-    run(command + [f"--cache-dir={cache}"], log)
-    _, cached = run(command + [f"--cache-dir={cache}"], log)
-    return cold, cached, None
+    """compile_graph of a training row's two archives together (stridec
+    --backward: the attention paired across them, python-free-docs/attention.md)."""
+    return compile_graph(
+        bin_dir, os.path.join(directory, "forward.pt2"), modules["forward.pt2"], work,
+        [f"--backward={os.path.join(directory, 'backward.pt2')}",
+         f"--backward-output={modules['backward.pt2']}", *options])
 
 
 def backward_after(graph, forward_outputs, user_outputs):

@@ -116,12 +116,15 @@ stride_status setFlag(stride_compiler *compiler,
   return ok();
 }
 
-stride_status finishCompile(CompileResult result, stride_compile_result **out) {
+/// `what` names the graph in the error ("the backward graph" of a
+/// training step).
+stride_status finishCompile(CompileResult result, stride_compile_result **out,
+                            const char *what = "the graph") {
   bool succeeded = result.success;
   *out = new stride_compile_result{std::move(result), {}};
   if (succeeded)
     return ok();
-  std::string first = "the graph did not compile";
+  std::string first = std::string(what) + " did not compile";
   for (const Diagnostic &d : (*out)->result.diagnostics)
     if (d.severity == Diagnostic::Severity::Error) {
       first += ": " + d.format();
@@ -493,12 +496,13 @@ stride_status stride_compiler_compile_training_step(
       forward_path, backward_path, compiler->compiler.options());
   // The backward's status first, so that the last error is the forward's
   // where both failed (the backward then never compiled).
-  stride_status backward = finishCompile(std::move(both.backward), backward_out);
+  stride_status backward = finishCompile(std::move(both.backward), backward_out,
+                                         "the backward graph");
   std::string backwardError = lastError;
   stride_status forward = finishCompile(std::move(both.forward), forward_out);
   if (forward != STRIDE_OK || backward == STRIDE_OK)
     return forward;
-  return fail(backward, "the backward " + backwardError.substr(4)); // "the graph..."
+  return fail(backward, backwardError);
 }
 
 void stride_compile_result_destroy(stride_compile_result *result) {

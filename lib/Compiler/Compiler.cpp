@@ -170,6 +170,12 @@ private:
     d.message = std::move(message);
     result.diagnostics.push_back(std::move(d));
   }
+  /// Whether the output is code for the arch (a module, CUDA or PTX), so
+  /// that a bad --arch is refused before the graph is read.
+  bool emitsCode() const {
+    return options.emit != EmitKind::Mlir && options.emit != EmitKind::Dot &&
+           options.emit != EmitKind::Graph;
+  }
   LogicalResult checkArch();
   Result<std::vector<CodeImage>> compileUnits(const CudaSource &source);
   void compileInChildProcesses(size_t count,
@@ -352,8 +358,7 @@ CompileResult Compilation::run(std::unique_ptr<llvm::MemoryBuffer> buffer) {
     result.diagnostics.push_back(convert(d, bufferName));
     return success();
   });
-  if (options.emit != EmitKind::Mlir && options.emit != EmitKind::Dot &&
-      options.emit != EmitKind::Graph && failed(checkArch()))
+  if (emitsCode() && failed(checkArch()))
     return std::move(result);
   OwningOpRef<ModuleOp> module = parse(std::move(buffer));
   if (!module)
@@ -402,8 +407,7 @@ Compilation::runTrainingStep(std::unique_ptr<llvm::MemoryBuffer> forward,
     both.forward = std::move(result);
     return both;
   };
-  if (options.emit != EmitKind::Mlir && options.emit != EmitKind::Dot &&
-      options.emit != EmitKind::Graph && failed(checkArch()))
+  if (emitsCode() && failed(checkArch()))
     return failedHere();
   OwningOpRef<ModuleOp> forwardModule = parse(std::move(forward));
   if (!forwardModule)

@@ -143,6 +143,21 @@ struct Scores {
 /// scores (python-free-docs/attention.md says why).
 Scores parseScores(Value x, bool safe, llvm::SetVector<Operation *> &ops);
 
+/// `softmax(mask(scale * Q K^T))` as the product `pv` reads it in its lhs.
+struct Spelled {
+  Value probabilities;      // the softmax's result
+  Value scoresInput;        // what the softmax reads, before an upcast
+  Scores scores;            // its product, scale and mask
+};
+
+/// `pv`'s lhs read back as a softmax of scaled, masked scores, through
+/// reshapes and copies (and, with `casts`, float casts, and an upcast of
+/// the scores), each op passed added to `inner`: both products plain and
+/// the scores of `pv`'s lhs shape; else nullopt.
+std::optional<Spelled> readSpelled(MatmulOp pv,
+                                   llvm::SetVector<Operation *> &inner,
+                                   bool casts);
+
 /// Whether `op` is a matrix product with no bias, addend or epilogue.
 bool plainProduct(MatmulOp op);
 

@@ -141,29 +141,21 @@ bool holds(Value saved, Value operand) {
 }
 
 FailureOr<ForwardSite> matchForward(Step &step, MatmulOp pv) {
-  if (!plainProduct(pv))
-    return failure();
   OpSet inner;
-  Value p = through(pv.getLhs(), inner);
+  std::optional<Spelled> spelled = readSpelled(pv, inner, /*casts=*/false);
+  if (!spelled || shapeOf(spelled->scores.product).size() > 4)
+    return failure();
+  Value p = spelled->probabilities, x = spelled->scoresInput;
   llvm::SmallPtrSet<Value, 4> probabilities;
   for (Value v = pv.getLhs(); v; v = reshapedFrom(v)) {
     probabilities.insert(v);
     if (v == p)
       break;
   }
-  Value x = safeSoftmaxInput(p, inner);
-  bool safe = static_cast<bool>(x);
-  if (!x)
-    x = softmaxInput(p, inner);
-  if (!x)
-    return failure();
   ForwardSite site;
   site.pv = pv;
-  site.scores = parseScores(x, safe, inner);
+  site.scores = spelled->scores;
   site.qk = site.scores.product;
-  if (!plainProduct(site.qk) || shapeOf(site.qk) != shapeOf(pv.getLhs()) ||
-      shapeOf(site.qk).size() > 4)
-    return failure();
   // Every other use of the values between the products is a return of P,
   // of a reshape of it, or of a transpose of either.
   func::ReturnOp ret = step.forwardReturn();
@@ -229,12 +221,10 @@ struct BackwardSite {
 /// decomposition of `_softmax_backward_data` computes a bf16 or f16
 /// gradient in f32: the fused gradient is at least as precise).
 bool isReshapeOrCast(Operation *op) {
-  if (isa<ViewOp, CloneOp, SqueezeOp, UnsqueezeOp>(op))
-    return true;
-  if (op->getNumResults() == 1 && isFloatCast(op->getResult(0)))
-    return true;
-  auto expand = dyn_cast<ExpandOp>(op);
-  return expand && shapeOf(expand.getInput()) == shapeOf(expand);
+  if (op->getNumResults() != 1)
+    return false;
+  Value result = op->getResult(0);
+  return reshapedFrom(result) || isFloatCast(result);
 }
 
 /// `mul`'s operand other than `one`, else null.

@@ -437,6 +437,32 @@ std::pair<int64_t, int64_t> batchAndHeads(MatmulOp qk) {
   return split;
 }
 
+std::optional<Spelled> readSpelled(MatmulOp pv,
+                                   llvm::SetVector<Operation *> &inner,
+                                   bool casts) {
+  if (!plainProduct(pv))
+    return std::nullopt;
+  Spelled s;
+  s.probabilities = through(pv.getLhs(), inner, casts);
+  Value x = safeSoftmaxInput(s.probabilities, inner);
+  bool safe = static_cast<bool>(x);
+  if (!safe)
+    x = softmaxInput(s.probabilities, inner);
+  if (!x)
+    return std::nullopt;
+  // An upcast of the scores for the softmax (`softmax(x, dtype=f32)`).
+  s.scoresInput = x;
+  if (casts && isFloatCast(x)) {
+    inner.insert(x.getDefiningOp());
+    s.scoresInput = x.getDefiningOp()->getOperand(0);
+  }
+  s.scores = parseScores(s.scoresInput, safe, inner);
+  MatmulOp qk = s.scores.product;
+  if (!plainProduct(qk) || shapeOf(qk) != shapeOf(pv.getLhs()))
+    return std::nullopt;
+  return s;
+}
+
 } // namespace stride::attention_match
 
 using namespace stride::attention_match;
@@ -508,27 +534,14 @@ struct SpelledAttention : OpRewritePattern<MatmulOp> {
 
   LogicalResult matchAndRewrite(MatmulOp pv,
                                 PatternRewriter &rewriter) const override {
-    if (!plainProduct(pv))
-      return rewriter.notifyMatchFailure(pv, "not a plain product");
     // Ops between the two products: used by nothing else.
     llvm::SetVector<Operation *> inner;
-    Value p = through(pv.getLhs(), inner, /*casts=*/true);
-    Value x = safeSoftmaxInput(p, inner);
-    bool safe = static_cast<bool>(x);
-    if (!safe)
-      x = softmaxInput(p, inner);
-    if (!x)
-      return rewriter.notifyMatchFailure(pv, "lhs is not a softmax");
-    // An upcast of the scores for the softmax (`softmax(x, dtype=f32)`).
-    Value x0 = x;
-    if (isFloatCast(x)) {
-      inner.insert(x.getDefiningOp());
-      x0 = x.getDefiningOp()->getOperand(0);
-    }
-    Scores scores = parseScores(x0, safe, inner);
+    std::optional<Spelled> spelled = readSpelled(pv, inner, /*casts=*/true);
+    if (!spelled)
+      return rewriter.notifyMatchFailure(pv, "not softmax(Q K^T) times V");
+    Value x0 = spelled->scoresInput;
+    const Scores &scores = spelled->scores;
     MatmulOp qk = scores.product;
-    if (!plainProduct(qk) || shapeOf(qk) != shapeOf(pv.getLhs()))
-      return rewriter.notifyMatchFailure(pv, "no product of query and key");
     for (Operation *op : inner)
       for (Operation *user : op->getUsers())
         if (user != pv && !inner.contains(user))
