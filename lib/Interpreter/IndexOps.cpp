@@ -8,7 +8,7 @@
 // The ops of the reference interpreter that read an index tensor: scatter,
 // scatter_add and index_add (through one accumulator, rounding once per
 // element), gather and index_select. Every index is checked against its dim
-// first.
+// first, and a `sorted_index` index_add's index for its order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,6 +96,8 @@ Status Interpreter::scatter(IndexScatterOpInterface op) {
   if (op.isSliceIndex()) {
     status = checkSliceIndices(op, index, size, dim);
     if (status)
+      status = checkSortedIndex(op, index);
+    if (status)
       forEachIndex(src.layout.shape, [&](const Dims &position) {
         put(position, index.getI(index.address({position[dim]})));
       });
@@ -106,6 +108,25 @@ Status Interpreter::scatter(IndexScatterOpInterface op) {
     return status;
   acc.finish();
   values[op->getResult(0)] = std::move(out);
+  return Status::ok();
+}
+
+/// An index_add marked `sorted_index` claims an index that never
+/// decreases; the run checks the claim, as the kernels do.
+Status Interpreter::checkSortedIndex(IndexScatterOpInterface op,
+                                     const Tensor &index) {
+  auto add = dyn_cast<IndexAddOp>(op.getOperation());
+  if (!add || !add.getSortedIndex())
+    return Status::ok();
+  for (int64_t k = 1; k < index.layout.shape[0]; ++k) {
+    int64_t before = index.getI(index.address({k - 1}));
+    int64_t at = index.getI(index.address({k}));
+    if (at < before)
+      return fail(op, "the index is marked sorted_index but decreases at "
+                      "position " +
+                          std::to_string(k) + ": " + std::to_string(at) +
+                          " after " + std::to_string(before));
+  }
   return Status::ok();
 }
 

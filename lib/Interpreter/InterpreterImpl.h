@@ -176,6 +176,7 @@ private:
   Status cat(CatOp op);
   Status cumsum(CumsumOp op);
   Status scatter(IndexScatterOpInterface op);
+  Status checkSortedIndex(IndexScatterOpInterface op, const Tensor &index);
   Status gather(GatherOp op);
   Status indexSelect(IndexSelectOp op);
   Status reduce(ReductionOpInterface op);

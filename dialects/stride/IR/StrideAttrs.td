@@ -36,7 +36,8 @@ def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
   I32EnumAttrCase<"RowScan", 10, "row_scan">,
   I32EnumAttrCase<"RowShared", 11, "row_shared">,
   I32EnumAttrCase<"SplitKvAttention", 12, "split_kv_attention">,
-  I32EnumAttrCase<"SkinnyMatmul", 13, "skinny_matmul">]> {
+  I32EnumAttrCase<"SkinnyMatmul", 13, "skinny_matmul">,
+  I32EnumAttrCase<"SortedIndexAdd", 14, "sorted_index_add">]> {
   let cppNamespace = "::stride";
   let genSpecializedAttr = 0;
 }
@@ -152,8 +153,14 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       bucket, the later positions of a row in its pages of `tile`
       positions, each summed and added atomically, `slices` blocks
       walking the pages; `threads` per chunk or row,
-      `vector_width` and `elements_per_thread` per unit of a row), `row_scan` (a scan: `threads` per row, a warp or a whole
-      block, scanning chunks of `threads` elements), `split_kv_attention`
+      `vector_width` and `elements_per_thread` per unit of a row),
+      `sorted_index_add` (an index_add marked `sorted_index`: a block of
+      `threads` per row finds the row's run of positions by binary search
+      and adds it in source order, one launch, no scratch; `vector_width`
+      and `elements_per_thread` per unit of a row), `row_scan` (a scan: `threads` per row, a warp or a whole
+      block, scanning chunks of `threads` elements; `elements_per_thread`
+      > 1: the row's that many chunks loaded into registers before the
+      first is scanned), `split_kv_attention`
       (an attention op with few query rows: each key/value head's query
       rows and one of `slices` slices of the keys per block of `threads`
       threads; a warp step of 32 keys, a key a lane, its whole row read

@@ -562,12 +562,26 @@ def Stride_IndexAddOp : Stride_IndexScatterBase<"index_add",
     `src` is added into slice `index[i]` of the copy. Duplicate indices
     accumulate; an index outside `[0, size[dim])` is a run-time error.
 
+    `sorted_index` says that `index` never decreases, so that the slices
+    added into one row are one run of consecutive positions (the importer
+    marks an embedding bag's sum, whose bags are a cumulative sum:
+    python-free-docs/import.md). A kernel then finds
+    a row's run by binary search, with no index analysis, and adds it in
+    source order. It is a claim the run checks: an index that decreases is a
+    run-time error, as an index out of range is.
+
     ```mlir
     %r = stride.index_add %w, %idx, %g dim 0
         : !stride.tensor<100x16xf32>, !stride.tensor<8xi64>,
           !stride.tensor<8x16xf32> -> !stride.tensor<100x16xf32>
+    %bags = stride.index_add %zeros, %bag, %rows dim 0 {sorted_index}
+        : !stride.tensor<4x16xf32>, !stride.tensor<11xi64>,
+          !stride.tensor<11x16xf32> -> !stride.tensor<4x16xf32>
     ```
   }];
+  let arguments = (ins Stride_AnyTensor:$input, Stride_IndexTensor:$index,
+                       Stride_AnyTensor:$src, I64Attr:$dim,
+                       UnitAttr:$sorted_index);
 }
 
 def Stride_GatherOp : Stride_FunctionalOp<"gather",

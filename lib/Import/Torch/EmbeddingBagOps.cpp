@@ -9,7 +9,8 @@
 // from index ops: each index's bag from the offsets (a mark at each bag's
 // first position, summed by cumsum), the weight's rows gathered
 // (index_select), optionally weighted, and summed into their bags
-// (index_add); mode mean divides by the bags' sizes. Mode max compares
+// (index_add, marked sorted_index: the bags never decrease); mode mean
+// divides by the bags' sizes. Mode max compares
 // every bag with every position (a mask [bags, positions]) and takes the
 // largest of each column and its row's index (max, argmax). Positions
 // whose index is padding_idx count in no bag.
@@ -211,8 +212,10 @@ LogicalResult embeddingBag(NodeImporter &n) {
   StridedTensorType sizeType = n.contiguous({bags}, DType::I64);
   Value noBags =
       FullOp::create(n.b(), n.location(), sizeType, n.b().getF64FloatAttr(0.0));
+  // The bags never decrease (a cumulative sum of marks, minus 1): each
+  // bag's positions are one run, which kernels find by binary search.
   Value sizes = IndexAddOp::create(n.b(), n.location(), sizeType, noBags, bag,
-                                   counted, uint64_t(0));
+                                   counted, uint64_t(0), /*sorted_index=*/true);
   StridedTensorType outType = n.contiguous({bags, width}, dtype);
   Value out, maxIndices;
   if (a->mode == BagMode::Max) {
@@ -221,7 +224,7 @@ LogicalResult embeddingBag(NodeImporter &n) {
     Value zeros = FullOp::create(n.b(), n.location(), outType,
                                  n.b().getF64FloatAttr(0.0));
     out = IndexAddOp::create(n.b(), n.location(), outType, zeros, bag, rows,
-                             uint64_t(0));
+                             uint64_t(0), /*sorted_index=*/true);
   }
   if (a->mode == BagMode::Mean) {
     // An empty bag's mean is 0, as PyTorch's: divide by max(size, 1).

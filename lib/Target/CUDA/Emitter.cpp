@@ -62,6 +62,7 @@ SchemePrinter printerOf(KernelScheme scheme) {
   case KernelScheme::Scatter:
     return {KernelForm::IndexScatter, makePrinter<ScatterPrinter>};
   case KernelScheme::SegmentedIndexAdd:
+  case KernelScheme::SortedIndexAdd:
     return {KernelForm::IndexScatter, makePrinter<SegmentedIndexAddPrinter>};
   case KernelScheme::RowScan:
     return {KernelForm::Scan, makePrinter<ScanPrinter>};

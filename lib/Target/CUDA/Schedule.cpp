@@ -104,7 +104,9 @@ KernelScheduleAttr Scheduler::schedule() {
 /// 1024 threads, the row's length rounded up to a power of two. The threads
 /// scan the row a chunk of `threads` elements at a time (one element each,
 /// so a row along the innermost dim is read and written coalesced) and
-/// carry each chunk's total into the next. A warp row takes no block
+/// carry each chunk's total into the next; a row of at most
+/// kMaxHeldScanChunks chunks and a known length is loaded whole first
+/// (`elements_per_thread` chunks). A warp row takes no block
 /// barrier; 8 of them share a block. Over symbolic sizes the threads are
 /// chosen for the row's largest length (the chunk loop runs to the length
 /// at run time) and the grid for the largest row count, cut at run time to
@@ -117,6 +119,12 @@ void Scheduler::scheduleScan() {
   threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(length), 32, 1024);
   if (atLargest(productOf(shape)) == 0)
     return;
+  // A row of a few chunks of known length is held in registers, loaded
+  // whole before it is scanned: one memory latency for the row, not one
+  // per chunk (an embedding bag's cumsum over its 4,000 positions).
+  int64_t chunks = ceilDiv(length, threads);
+  if (shape[dim].isConstant() && chunks > 1 && chunks <= kMaxHeldScanChunks)
+    elementsPerThread = chunks;
   SizeExprs rowShape(shape);
   rowShape[dim] = SizeExpr::constant(1);
   SizeExpr rows = productOf(rowShape);

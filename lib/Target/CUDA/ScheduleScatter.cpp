@@ -8,7 +8,8 @@
 // The index scatter form's schedule: scatter, scatter_add and index_add as
 // a copy and then one thread per update, or index_add as a segmented sum
 // (positions grouped by row: a stable counting sort under --deterministic,
-// else buckets of short rows and pages of the long rows' later positions).
+// else buckets of short rows and pages of the long rows' later positions),
+// or, marked sorted_index, as each row's run found by binary search.
 // Part of the Scheduler (Scheduler.h).
 //
 //===----------------------------------------------------------------------===//
@@ -26,14 +27,17 @@ using namespace mlir;
 
 namespace stride::cuda {
 
-bool Scheduler::useSegmentedIndexAdd() {
+IndexAddOp Scheduler::rowWiseIndexAdd() {
+  // Sibling scatters (KernelContract.h) take the scatter scheme together.
+  if (facts.scatters.size() != 1)
+    return {};
   IndexScatterOpInterface root = facts.scatters.front();
   auto add = dyn_cast<IndexAddOp>(root.getOperation());
   if (!add)
-    return false;
+    return {};
   DType dtype = *dtypeOf(kernel.getResult(0).getType());
   if (dtype == DType::I1 || dtype == DType::I8)
-    return false;
+    return {};
   ArrayRef<int64_t> shape = facts.iterationShape;
   int64_t dim = add.getDim();
   auto srcType = cast<StridedTensorType>(add.getSrc().getType());
@@ -41,12 +45,52 @@ bool Scheduler::useSegmentedIndexAdd() {
   if (rows == 0 || updates == 0 ||
       rows >= std::numeric_limits<int32_t>::max() ||
       updates >= std::numeric_limits<int32_t>::max())
+    return {};
+  return add;
+}
+
+bool Scheduler::useSegmentedIndexAdd() {
+  IndexAddOp add = rowWiseIndexAdd();
+  if (!add)
     return false;
   // Rows of at least 32 elements: the index analysis (a few int accesses
   // per index element and per row) is small next to the rows it moves.
   // Deterministic float sums take this scheme whatever the rows.
-  int64_t rowLength = product(shape) / rows;
+  ArrayRef<int64_t> shape = facts.iterationShape;
+  int64_t rowLength = product(shape) / shape[add.getDim()];
+  DType dtype = *dtypeOf(kernel.getResult(0).getType());
   return rowLength >= 32 || (options.deterministic && isFloat(dtype));
+}
+
+void Scheduler::scheduleRowUnits(IndexAddOp op) {
+  ArrayRef<int64_t> shape = facts.iterationShape;
+  int64_t dim = op.getDim();
+  int64_t rowLength = product(shape) / shape[dim];
+  // A row's elements in units: aligned groups of 4 consecutive elements of
+  // the innermost dim when vectorized (8 when the dim allows it, a group in
+  // each half of the row), else one element.
+  bool vector = options.vectorize && shape.back() % 4 == 0 &&
+                dim + 1 < static_cast<int64_t>(shape.size());
+  vectorWidth = vector ? 4 : 1;
+  elementsPerThread = vector ? (shape.back() % 8 == 0 ? 8 : 4) : 1;
+  // A block per row (or chunk) of whole warps, as few idle threads as may
+  // be: 96 units take 96 threads, not 128.
+  int64_t unitsPerRow = rowLength / elementsPerThread;
+  threads = std::clamp<int64_t>(llvm::alignTo(unitsPerRow, 32), 32, 1024);
+}
+
+/// A block per row, whatever the rows' lengths: it finds its run of
+/// positions in the sorted index by binary search (two searches of about
+/// log2(updates) loads each, side by side), checks its share of the index
+/// (range and order), and adds its run in source order. No index analysis,
+/// no scratch, no atomics: one launch, deterministic.
+void Scheduler::scheduleSortedIndexAdd() {
+  IndexAddOp op = rowWiseIndexAdd();
+  scheme = KernelScheme::SortedIndexAdd;
+  deterministic = true;
+  scheduleRowUnits(op);
+  int64_t rows = facts.iterationShape[op.getDim()];
+  launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/0);
 }
 
 /// The columns of counts per row of the deterministic index analysis: the
@@ -81,26 +125,17 @@ void Scheduler::scheduleSegmentedIndexAdd() {
   // Integer sums do not depend on the order: only floats need the ranks
   // in source order.
   deterministic = options.deterministic && isFloat(dtype);
-  // A row's elements in units: aligned groups of 4 consecutive elements of
-  // the innermost dim when vectorized (8 when the dim allows it, a group in
-  // each half of the row), else one element.
-  bool vector = options.vectorize && shape.back() % 4 == 0 &&
-                dim + 1 < static_cast<int64_t>(shape.size());
-  vectorWidth = vector ? 4 : 1;
-  elementsPerThread = vector ? (shape.back() % 8 == 0 ? 8 : 4) : 1;
-  // A block per row (or chunk) of whole warps, as few idle threads as may
-  // be: 96 units take 96 threads, not 128.
-  int64_t unitsPerRow = rowLength / elementsPerThread;
-  threads = std::clamp<int64_t>(llvm::alignTo(unitsPerRow, 32), 32, 1024);
+  scheduleRowUnits(op);
   int64_t accBytes = dtype == DType::F64 || dtype == DType::I64 ? 8 : 4;
   if (deterministic)
-    scheduleSortedIndexAdd(rows, updates, rowLength, accBytes);
+    scheduleCountingSortIndexAdd(rows, updates, rowLength, accBytes);
   else
     scheduleBucketedIndexAdd(rows, updates, rowLength, accBytes);
 }
 
-void Scheduler::scheduleSortedIndexAdd(int64_t rows, int64_t updates,
-                                       int64_t rowLength, int64_t accBytes) {
+void Scheduler::scheduleCountingSortIndexAdd(int64_t rows, int64_t updates,
+                                             int64_t rowLength,
+                                             int64_t accBytes) {
   slices = rankSlices(rows, updates);
   // Chunks of the row-sorted positions: about 8 blocks per multiprocessor
   // whatever the rows, 16 to 256 positions each (a chunk's positions are
@@ -157,6 +192,8 @@ void Scheduler::scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
 }
 
 void Scheduler::scheduleScatter() {
+  if (IndexAddOp add = rowWiseIndexAdd(); add && add.getSortedIndex())
+    return scheduleSortedIndexAdd();
   if (useSegmentedIndexAdd())
     return scheduleSegmentedIndexAdd();
   scheme = KernelScheme::Scatter;

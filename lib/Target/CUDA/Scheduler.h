@@ -51,6 +51,9 @@ const ArchFacts &archFacts(llvm::StringRef arch);
 constexpr int64_t kGridStrideThreadsPerMultiprocessor = 16 * 2048;
 /// Threads per block of the grid-stride loops.
 constexpr int64_t kBlock = 256;
+/// The most chunks of a scanned row held in registers, each thread's
+/// element of each (ScanPrinter::printHeldChunks).
+constexpr int64_t kMaxHeldScanChunks = 8;
 /// Tiles of the tiled transpose scheme: kTile x kTile elements, one block
 /// of kBlock threads per tile at a time.
 constexpr int64_t kTile = 64;
@@ -253,13 +256,21 @@ private:
   void scheduleRowsOfSymbolicLength(const SizeExpr &rows,
                                     int64_t largestLength);
   void scheduleScatter();
+  /// The index_add a row-wise scheme can take (segmented or sorted), or
+  /// null.
+  IndexAddOp rowWiseIndexAdd();
   bool useSegmentedIndexAdd();
   void scheduleSegmentedIndexAdd();
+  /// A row's units (vector width, elements per thread) and the threads of
+  /// a block per row, as every row-wise index_add takes them.
+  void scheduleRowUnits(IndexAddOp op);
+  /// An index_add marked sorted_index: a block per row, one launch.
+  void scheduleSortedIndexAdd();
   /// The launches and scratch of the deterministic segmented index_add
   /// (a stable counting sort of every position) and of the default one
   /// (buckets of short rows, pages of the long rows' later positions).
-  void scheduleSortedIndexAdd(int64_t rows, int64_t updates,
-                              int64_t rowLength, int64_t accBytes);
+  void scheduleCountingSortIndexAdd(int64_t rows, int64_t updates,
+                                    int64_t rowLength, int64_t accBytes);
   void scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
                                 int64_t rowLength, int64_t accBytes);
   void scheduleScan();

@@ -394,6 +394,12 @@ private:
   /// The default scheme: buckets for the short rows, pages for the long
   /// rows' later positions.
   mlir::LogicalResult printBucketed(Code &body);
+  /// The sorted_index scheme: a block per row, its run of positions found
+  /// by binary search (printRunSearch: `begin`, `end`), its share of the
+  /// index checked (printIndexShareCheck).
+  mlir::LogicalResult printSortedRuns(Code &body);
+  mlir::LogicalResult printRunSearch(Code &body);
+  mlir::LogicalResult printIndexShareCheck(Code &body);
   /// `if (phase == first) { ... } else if (phase == first + 1) { ... } ...
   /// else { ... }`: each of `phases` prints its body.
   mlir::LogicalResult printPhases(
@@ -521,6 +527,16 @@ private:
   /// the row's end, `length`) as `x`, scanned across the row's threads.
   mlir::LogicalResult printChunk(Code &body, Coords coords,
                                  const SizeExpr &length);
+  /// printChunk in its parts: the input at `r` into a fresh `x`; `x`
+  /// (scanned) plus the carry stored, and the carry advanced.
+  mlir::LogicalResult printChunkLoad(Code &body, const Coords &coords,
+                                     const SizeExpr &length);
+  mlir::LogicalResult printChunkStore(Code &body, const Coords &coords,
+                                      const SizeExpr &length);
+  /// A row of `elements_per_thread` chunks, all loaded before the first is
+  /// scanned.
+  mlir::LogicalResult printHeldChunks(Code &body, Coords coords,
+                                      const SizeExpr &length);
   /// The inclusive scan of `x` across the warp; then, for a block, across
   /// its warps: `x` holds the chunk's sum up to this thread, and `total`
   /// the chunk's sum.

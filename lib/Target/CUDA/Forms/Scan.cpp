@@ -11,7 +11,9 @@
 // a block, a chunk of `threads` elements at a time: each thread evaluates
 // one element, the warp scans with __shfl_up_sync, a block adds the totals
 // of the warps before each thread's (through shared memory), and each
-// chunk starts from the total of the chunks before it (the carry).
+// chunk starts from the total of the chunks before it (the carry). A row
+// of a few chunks (`elements_per_thread`) is loaded whole before its
+// first chunk is scanned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +58,12 @@ LogicalResult ScanPrinter::printBody(Code &body) {
   carry = fresh("carry");
   body.line("{} {} = {};", accumulatorType(ReduceKind::Sum, sum.dtype), carry,
             identityOf(ReduceKind::Sum, sum.dtype));
+  if (schedule.getElementsPerThread() > 1) {
+    if (failed(printHeldChunks(body, coords, length)))
+      return failure();
+    body.close(); // the rows
+    return success();
+  }
   std::string base = fresh("base");
   body.open(fmt::format("for ({0} {1} = 0; {1} < {2}; {1} += {3})", idx, base,
                         sizeText(length), threads));
@@ -91,8 +99,35 @@ Coords ScanPrinter::openRowLoop(Code &body, const SizeExpr &rows,
   return delinearize(body, row, staticRowShape);
 }
 
-LogicalResult ScanPrinter::printChunk(Code &body, Coords coords,
-                                      const SizeExpr &length) {
+/// Every chunk of the row loaded first, each thread's element of each
+/// chunk held in a register (`elements_per_thread` chunks: the row's whole
+/// length), so that their loads are in flight together; then each chunk is
+/// scanned and stored as printChunk does.
+LogicalResult ScanPrinter::printHeldChunks(Code &body, Coords coords,
+                                           const SizeExpr &length) {
+  int64_t chunks = schedule.getElementsPerThread();
+  int64_t threads = schedule.getThreads();
+  body.line("// the row's {} chunks loaded before any is scanned", chunks);
+  std::vector<std::pair<Coords, std::string>> held;
+  for (int64_t c = 0; c < chunks; ++c) {
+    coords[sum.dims.front()] = fresh("r");
+    body.line("const {} {} = {} + {};", idx, coords[sum.dims.front()],
+              c * threads, lane);
+    if (failed(printChunkLoad(body, coords, length)))
+      return failure();
+    held.emplace_back(coords, x);
+  }
+  for (auto &[chunkCoords, value] : held) {
+    x = value;
+    printChunkScan(body);
+    if (failed(printChunkStore(body, chunkCoords, length)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult ScanPrinter::printChunkLoad(Code &body, const Coords &coords,
+                                          const SizeExpr &length) {
   const std::string &r = coords[sum.dims.front()];
   const char *acc = accumulatorType(ReduceKind::Sum, sum.dtype);
   x = fresh("x");
@@ -106,7 +141,21 @@ LogicalResult ScanPrinter::printChunk(Code &body, Coords coords,
   body.line("{} = {};", x,
             isFloat(sum.dtype) ? *in : "(long long)" + paren(*in));
   body.close();
+  return success();
+}
+
+LogicalResult ScanPrinter::printChunk(Code &body, Coords coords,
+                                      const SizeExpr &length) {
+  if (failed(printChunkLoad(body, coords, length)))
+    return failure();
   printChunkScan(body);
+  return printChunkStore(body, coords, length);
+}
+
+LogicalResult ScanPrinter::printChunkStore(Code &body, const Coords &coords,
+                                           const SizeExpr &length) {
+  const std::string &r = coords[sum.dims.front()];
+  const char *acc = accumulatorType(ReduceKind::Sum, sum.dtype);
 
   sum.acc = fresh("s");
   body.line("const {} {} = {};", acc, sum.acc,

@@ -8,7 +8,8 @@
 // Form (c), scheme segmented_index_add: index_add along a dim with the
 // source positions grouped by row (buckets and pages, or, deterministic, a
 // counting sort), each row's sources summed without atomics on the output
-// (see printBody).
+// (see printBody); scheme sorted_index_add: an index that never decreases,
+// each row's run of positions found by binary search (printSortedRuns).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +47,8 @@ LogicalResult SegmentedIndexAddPrinter::printBody(Code &body) {
   chunk = schedule.getTile();
   bucket = schedule.getBucket();
   ct = computeType(*dtypeOf(kernel.getResult(0).getType()));
+  if (schedule.getScheme() == KernelScheme::SortedIndexAdd)
+    return printSortedRuns(body);
   int64_t block = launchAt(0).getBlock();
   tileLength = schedule.getDeterministic()
                    ? ceilDiv(ceilDiv(updates, slices), block) * block
@@ -192,6 +195,102 @@ LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
   if (!ranksIndex())
     return printPhases(body, ArrayRef(phases).drop_front(), /*first=*/2);
   return printPhases(body, phases);
+}
+
+/// The sorted_index scheme: a block per row. Its run of positions is
+/// [begin, end): begin the first position whose index is at least the
+/// row, end the first past it, two binary searches run side by side. The
+/// block also checks its share of the positions (ceil(updates / rows) of
+/// them): each index in range and no larger than the next, so that the
+/// whole index is checked once per run. Then the input plus the run, in
+/// source order, is stored.
+LogicalResult SegmentedIndexAddPrinter::printSortedRuns(Code &body) {
+  body.line("// index_add at {} along dim {}, sorted index: each of the {} "
+            "rows of {} elements ({}) adds its run of the {} source positions, "
+            "found by binary search",
+            formatLocation(op->getLoc()), dim, rows, rowLength,
+            shapeText(iterationShape), updates);
+  body.open(fmt::format("for (long long row = blockIdx.x; row < {}; row += "
+                        "gridDim.x)",
+                        rows));
+  if (failed(printRunSearch(body)) || failed(printIndexShareCheck(body)))
+    return failure();
+  openUnitLoop(body);
+  declareAccumulators(body);
+  if (failed(addInput(body, "row")))
+    return failure();
+  body.line("// a loop of known length: the loads of several positions are in "
+            "flight at once");
+  body.line("#pragma unroll 4");
+  body.open("for (int j = begin; j < end; ++j)");
+  if (failed(addSource(body, "j")))
+    return failure();
+  body.close();
+  storeRow(body, "row");
+  body.close(); // the units
+  body.close(); // the rows
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printRunSearch(Code &body) {
+  body.line("// the first position whose index is >= row (begin) and > row "
+            "(end)");
+  body.line("int begin = 0, end = 0, beginLeft = {0}, endLeft = {0};",
+            updates);
+  body.open("while (beginLeft > 0 || endLeft > 0)");
+  for (auto [at, left, passes] :
+       {std::tuple{"begin", "beginLeft", "<"}, {"end", "endLeft", "<="}}) {
+    body.open(fmt::format("if ({} > 0)", left));
+    body.line("const int half = {} >> 1;", left);
+    body.line("const {} probe = ({})({} + half);", idx, idx, at);
+    pushScope();
+    FailureOr<std::string> value = eval(op.getIndex(), {"probe"}, body);
+    popScope();
+    if (failed(value))
+      return failure();
+    body.open(fmt::format("if ((long long){} {} row)", *value, passes));
+    body.line("{} += half + 1;", at);
+    body.line("{} -= half + 1;", left);
+    body.close("} else {");
+    ++body.indent;
+    body.line("{} = half;", left);
+    body.close();
+    body.close();
+  }
+  body.close();
+  return success();
+}
+
+LogicalResult SegmentedIndexAddPrinter::printIndexShareCheck(Code &body) {
+  int64_t share = ceilDiv(updates, rows);
+  body.line("// the row's share of the index checked: in range, and never "
+            "decreasing");
+  body.open(fmt::format("for (long long k = row * {0} + threadIdx.x; k < "
+                        "(row + 1) * {0} && k < {1}; k += blockDim.x)",
+                        share, updates));
+  body.line("const {} position = ({})k;", idx, idx);
+  pushScope();
+  FailureOr<std::string> at = evalIndex(op, op.getIndex(), {"position"},
+                                        SizeExpr::constant(rows), body, false);
+  popScope();
+  if (failed(at))
+    return failure();
+  body.open(fmt::format("if (k + 1 < {})", updates));
+  body.line("const {} next = ({})(k + 1);", idx, idx);
+  pushScope();
+  FailureOr<std::string> following = eval(op.getIndex(), {"next"}, body);
+  popScope();
+  if (failed(following))
+    return failure();
+  std::string message = fmt::format(
+      "stride: index_add at {}: the index is marked sorted_index but "
+      "decreases in kernel {}",
+      formatLocation(op->getLoc()), name);
+  body.line("if ((long long){} > (long long){}) stride_fail({});", *at,
+            *following, quoted(message));
+  body.close();
+  body.close();
+  return success();
 }
 
 bool SegmentedIndexAddPrinter::ranksIndex() {
