@@ -309,14 +309,21 @@ def compile_training_step(bin_dir, directory, modules, work, options=()):
          f"--backward-output={modules['backward.pt2']}", *options])
 
 
-def backward_after(graph, forward_outputs, user_outputs):
+def backward_after(graph, forward_outputs, forward_graph, user_outputs):
     """The backward graph's inputs when it runs after Stride's forward (the
     modules of a paired compile: their saved tensors are not the capture's):
-    every forward output but the model's, by its name, then the recorded
-    output gradients."""
-    inputs = [(os.path.splitext(f)[0], os.path.join(forward_outputs, f))
-              for f in sorted(os.listdir(forward_outputs))
-              if f.endswith(".npy") and os.path.splitext(f)[0] not in user_outputs]
+    each forward output but the model's that the backward reads (by its
+    name) or that the pairing added (attention's logsumexp, output, mask),
+    then the recorded output gradients. A batch norm's updated running
+    statistics are forward outputs the backward does not read."""
+    reads = set(graph["input_names"])
+    recorded = set(forward_graph["output_names"])
+    inputs = []
+    for f in sorted(os.listdir(forward_outputs)):
+        name = os.path.splitext(f)[0]
+        if f.endswith(".npy") and name not in user_outputs and (
+                name in reads or name not in recorded):
+            inputs.append((name, os.path.join(forward_outputs, f)))
     inputs += [(name, spec["file"]) for name, spec in zip(graph["input_names"], graph["inputs"])
                if name.startswith("tangents")]
     return dict(graph, input_names=[n for n, _ in inputs],
@@ -571,10 +578,10 @@ def bench_model(name, kind, make, rtol, args):
             continue
         recorded = graph  # what the capture saw: PyTorch's run of the graph
         if paired and archive == "backward.pt2":
+            forward_graph = description["graphs"]["forward.pt2"]
             graph = backward_after(
-                graph, os.path.join(directory, "forward", "outputs"),
-                description["graphs"]["forward.pt2"]["output_names"][
-                    : description["user_outputs"]])
+                graph, os.path.join(directory, "forward", "outputs"), forward_graph,
+                forward_graph["output_names"][: description["user_outputs"]])
         g.update(run_module(args.bin, module, directory, graph, work, args))
         if "outputs" not in g:
             continue

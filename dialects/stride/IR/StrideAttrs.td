@@ -156,8 +156,10 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       `vector_width` and `elements_per_thread` per unit of a row),
       `sorted_index_add` (an index_add marked `sorted_index`: a block of
       `threads` per row finds the row's run of positions by binary search
-      and adds it in source order, one launch, no scratch; `vector_width`
-      and `elements_per_thread` per unit of a row), `row_scan` (a scan: `threads` per row, a warp or a whole
+      and adds it, one launch, no scratch; its `slices` groups of threads
+      each take every `slices`-th position of the run, their partial rows
+      added in group order; `vector_width` and `elements_per_thread` per
+      unit of a row), `row_scan` (a scan: `threads` per row, a warp or a whole
       block, scanning chunks of `threads` elements; `elements_per_thread`
       > 1: the row's that many chunks loaded into registers before the
       first is scanned), `split_kv_attention`

@@ -82,14 +82,25 @@ void Scheduler::scheduleRowUnits(IndexAddOp op) {
 /// A block per row, whatever the rows' lengths: it finds its run of
 /// positions in the sorted index by binary search (two searches of about
 /// log2(updates) loads each, side by side), checks its share of the index
-/// (range and order), and adds its run in source order. No index analysis,
-/// no scratch, no atomics: one launch, deterministic.
+/// (range and order), and adds its run. A row's units take a group of
+/// threads (the units rounded up to a power of two, at most 1024); a block
+/// holds up to kSortedRunThreads / that many groups (`slices`, at most
+/// 32), which take every `slices`-th position of the run, so that a long
+/// run (an embedding's last bag, hundreds of positions) is not one
+/// thread's chain of dependent loads; their partial rows are added in
+/// group order. No index analysis, no scratch, no atomics: one launch,
+/// deterministic.
 void Scheduler::scheduleSortedIndexAdd() {
   IndexAddOp op = rowWiseIndexAdd();
   scheme = KernelScheme::SortedIndexAdd;
   deterministic = true;
   scheduleRowUnits(op);
-  int64_t rows = facts.iterationShape[op.getDim()];
+  ArrayRef<int64_t> shape = facts.iterationShape;
+  int64_t rows = shape[op.getDim()];
+  int64_t units = product(shape) / rows / elementsPerThread;
+  int64_t groupThreads = std::min<int64_t>(llvm::PowerOf2Ceil(units), 1024);
+  slices = std::clamp<int64_t>(kSortedRunThreads / groupThreads, 1, 32);
+  threads = groupThreads * slices;
   launch(gridSize(rows, 1 << 20), threads, 1, /*phase=*/0);
 }
 

@@ -54,6 +54,9 @@ constexpr int64_t kBlock = 256;
 /// The most chunks of a scanned row held in registers, each thread's
 /// element of each (ScanPrinter::printHeldChunks).
 constexpr int64_t kMaxHeldScanChunks = 8;
+/// Threads of a sorted_index_add block whose rows need fewer: groups of
+/// them take a row's run of positions together.
+constexpr int64_t kSortedRunThreads = 128;
 /// Tiles of the tiled transpose scheme: kTile x kTile elements, one block
 /// of kBlock threads per tile at a time.
 constexpr int64_t kTile = 64;

@@ -462,8 +462,10 @@ private:
   /// The column of counts that source position `k` is counted in.
   std::string column(const std::string &k);
   /// Opens the loop of a block's threads over the units of a row and sets
-  /// `groupLanes` (the coordinate along dim left to fill in).
-  void openUnitLoop(Code &body);
+  /// `groupLanes` (the coordinate along dim left to fill in): the thread's
+  /// units from `first` by `step` (by default the block's threads all).
+  void openUnitLoop(Code &body, const std::string &first = "threadIdx.x",
+                    const std::string &step = "blockDim.x");
   /// Opens the grid-strided loop over chunks of `chunk` of `total`
   /// positions (`begin`, `end`) and, after the barrier that ends the last
   /// chunk, the loop in which the block's threads stage position

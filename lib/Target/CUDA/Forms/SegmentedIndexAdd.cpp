@@ -202,32 +202,73 @@ LogicalResult SegmentedIndexAddPrinter::printBucketed(Code &body) {
 /// row, end the first past it, two binary searches run side by side. The
 /// block also checks its share of the positions (ceil(updates / rows) of
 /// them): each index in range and no larger than the next, so that the
-/// whole index is checked once per run. Then the input plus the run, in
-/// source order, is stored.
+/// whole index is checked once per run. The block's `slices` groups of
+/// threads each add every `slices`-th position of the run (a long run, an
+/// embedding's last bag, is not one thread's chain of loads); with more
+/// than one group, their partial rows meet in shared memory and the first
+/// group adds the input and them, in group order, and stores the row.
 LogicalResult SegmentedIndexAddPrinter::printSortedRuns(Code &body) {
+  int64_t groupCount = schedule.getSlices();
+  int64_t groupThreads = schedule.getThreads() / groupCount;
   body.line("// index_add at {} along dim {}, sorted index: each of the {} "
             "rows of {} elements ({}) adds its run of the {} source positions, "
-            "found by binary search",
+            "found by binary search, in {} group{} of {} thread{}",
             formatLocation(op->getLoc()), dim, rows, rowLength,
-            shapeText(iterationShape), updates);
+            shapeText(iterationShape), updates, groupCount,
+            groupCount == 1 ? "" : "s", groupThreads,
+            groupThreads == 1 ? "" : "s");
+  std::string group = "0", lane = "threadIdx.x";
+  if (groupCount > 1) {
+    body.line("__shared__ {} groupSums[{}];", ct, groupCount * rowLength);
+    body.line("const int group = threadIdx.x / {0}, lane = threadIdx.x % {0};",
+              groupThreads);
+    group = "group";
+    lane = "lane";
+  }
   body.open(fmt::format("for (long long row = blockIdx.x; row < {}; row += "
                         "gridDim.x)",
                         rows));
   if (failed(printRunSearch(body)) || failed(printIndexShareCheck(body)))
     return failure();
-  openUnitLoop(body);
+  openUnitLoop(body, lane, std::to_string(groupThreads));
   declareAccumulators(body);
-  if (failed(addInput(body, "row")))
+  if (groupCount == 1 && failed(addInput(body, "row")))
     return failure();
   body.line("// a loop of known length: the loads of several positions are in "
             "flight at once");
   body.line("#pragma unroll 4");
-  body.open("for (int j = begin; j < end; ++j)");
+  body.open(fmt::format("for (int j = begin + {}; j < end; j += {})", group,
+                        groupCount));
   if (failed(addSource(body, "j")))
     return failure();
   body.close();
+  if (groupCount == 1) {
+    storeRow(body, "row");
+    body.close(); // the units
+    body.close(); // the rows
+    return success();
+  }
+  forEachAccumulator([&](int g, int w, const std::string &a) {
+    body.line("groupSums[group * {} + {} + {}] = {};", rowLength,
+              groupLinear[g], w, a);
+  });
+  body.close(); // the units
+  body.line("__syncthreads(); // every group's sums are in shared memory");
+  body.open("if (group == 0)");
+  openUnitLoop(body, "lane", std::to_string(groupThreads));
+  declareAccumulators(body);
+  if (failed(addInput(body, "row")))
+    return failure();
+  body.open(fmt::format("for (int g = 0; g < {}; ++g)", groupCount));
+  forEachAccumulator([&](int g, int w, const std::string &a) {
+    body.line("{0} = stride_add({0}, groupSums[g * {1} + {2} + {3}]);", a,
+              rowLength, groupLinear[g], w);
+  });
+  body.close();
   storeRow(body, "row");
   body.close(); // the units
+  body.close(); // group 0
+  body.line("__syncthreads(); // the sums are read before the next row's");
   body.close(); // the rows
   return success();
 }
@@ -659,11 +700,12 @@ void SegmentedIndexAddPrinter::openChunkStaging(Code &body) {
   body.open("for (int j = threadIdx.x; begin + j < end; j += blockDim.x)");
 }
 
-void SegmentedIndexAddPrinter::openUnitLoop(Code &body) {
+void SegmentedIndexAddPrinter::openUnitLoop(Code &body,
+                                            const std::string &first,
+                                            const std::string &step) {
   std::string u = fresh("unit");
-  body.open(fmt::format("for ({0} {1} = threadIdx.x; {1} < {2}; {1} += "
-                        "blockDim.x)",
-                        idx, u, rowLength / perUnit));
+  body.open(fmt::format("for ({0} {1} = {3}; {1} < {2}; {1} += {4})", idx, u,
+                        rowLength / perUnit, first, step));
   // Group g of every unit lies in the g-th part of the row, so that each
   // of a warp's accesses covers consecutive elements.
   int64_t part = rowLength / groups;
