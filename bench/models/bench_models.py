@@ -315,9 +315,18 @@ def backward_after(graph, forward_outputs, forward_graph, user_outputs):
     each forward output but the model's that the backward reads (by its
     name) or that the pairing added (attention's logsumexp, output, mask),
     then the recorded output gradients. A batch norm's updated running
-    statistics are forward outputs the backward does not read."""
+    statistics are forward outputs the backward does not read. Where the
+    pairing changed nothing, the recorded inputs."""
     reads = set(graph["input_names"])
     recorded = set(forward_graph["output_names"])
+    produced = {os.path.splitext(f)[0] for f in os.listdir(forward_outputs)
+                if f.endswith(".npy")}
+    if produced <= recorded:
+        # Nothing paired (no attention): the modules are the unpaired ones,
+        # and the backward runs on the capture's saved tensors, as its
+        # reference did (Stride's own max-pool indices part from the CPU
+        # capture's where ReLU's zeros tie, and the gradients follow them).
+        return graph
     inputs = []
     for f in sorted(os.listdir(forward_outputs)):
         name = os.path.splitext(f)[0]
