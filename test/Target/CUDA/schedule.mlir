@@ -574,9 +574,10 @@ func.func @scan_warp(%a: !stride.tensor<4096x20xf32>) -> !stride.tensor<4096x20x
 // -----
 
 // Rows of 3000: a block of 1024 threads per row (chunks of 1024 with a
-// carry); along dim 0 of 37 x 45: 45 rows of 37, a block of 64 each.
+// carry, the row's 3 held in registers: elements_per_thread); along dim 0
+// of 37 x 45: 45 rows of 37, a block of 64 each.
 // CHECK-LABEL: func.func @scan_blocks
-// CHECK: #stride.schedule<scheme = row_scan, index_bits = 32, threads = 1024, launches = [#stride.launch<grid = 64, block = 1024>]>
+// CHECK: #stride.schedule<scheme = row_scan, index_bits = 32, threads = 1024, elements_per_thread = 3, launches = [#stride.launch<grid = 64, block = 1024>]>
 // CHECK: #stride.schedule<scheme = row_scan, index_bits = 32, threads = 64, launches = [#stride.launch<grid = 45, block = 64>]>
 func.func @scan_blocks(%a: !stride.tensor<64x3000xf32>, %b: !stride.tensor<37x45xi64>)
     -> (!stride.tensor<64x3000xf32>, !stride.tensor<37x45xi64>) {
