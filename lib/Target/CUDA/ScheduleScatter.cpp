@@ -203,7 +203,10 @@ void Scheduler::scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
 }
 
 void Scheduler::scheduleScatter() {
-  if (IndexAddOp add = rowWiseIndexAdd(); add && add.getSortedIndex())
+  // An empty row has no units to give threads: the scatter scheme, which
+  // launches nothing.
+  if (IndexAddOp add = rowWiseIndexAdd();
+      add && add.getSortedIndex() && product(facts.iterationShape) > 0)
     return scheduleSortedIndexAdd();
   if (useSegmentedIndexAdd())
     return scheduleSegmentedIndexAdd();
