@@ -565,10 +565,11 @@ def Stride_IndexAddOp : Stride_IndexScatterBase<"index_add",
     `sorted_index` says that `index` never decreases, so that the slices
     added into one row are one run of consecutive positions (the importer
     marks an embedding bag's sum, whose bags are a cumulative sum:
-    python-free-docs/import.md). A kernel then finds
-    a row's run by binary search, with no index analysis, and adds it in
-    source order. It is a claim the run checks: an index that decreases is a
-    run-time error, as an index out of range is.
+    python-free-docs/import.md). A kernel then finds a row's run by binary
+    search, with no index analysis, and adds it in an order fixed by the
+    run's length (python-free-docs/cuda-backend.md, "Sorted index_add"). It
+    is a claim the run checks: an index that decreases is a run-time error,
+    as an index out of range is.
 
     ```mlir
     %r = stride.index_add %w, %idx, %g dim 0
