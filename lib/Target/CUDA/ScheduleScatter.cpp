@@ -62,7 +62,14 @@ bool Scheduler::useSegmentedIndexAdd() {
   return rowLength >= 32 || (options.deterministic && isFloat(dtype));
 }
 
-void Scheduler::scheduleRowUnits(IndexAddOp op) {
+bool Scheduler::useSortedIndexAdd() {
+  IndexAddOp add = rowWiseIndexAdd();
+  // An empty row has no units to give threads: the scatter scheme, which
+  // launches nothing.
+  return add && add.getSortedIndex() && product(facts.iterationShape) > 0;
+}
+
+int64_t Scheduler::scheduleRowUnits(IndexAddOp op) {
   ArrayRef<int64_t> shape = facts.iterationShape;
   int64_t dim = op.getDim();
   int64_t rowLength = product(shape) / shape[dim];
@@ -73,10 +80,7 @@ void Scheduler::scheduleRowUnits(IndexAddOp op) {
                 dim + 1 < static_cast<int64_t>(shape.size());
   vectorWidth = vector ? 4 : 1;
   elementsPerThread = vector ? (shape.back() % 8 == 0 ? 8 : 4) : 1;
-  // A block per row (or chunk) of whole warps, as few idle threads as may
-  // be: 96 units take 96 threads, not 128.
-  int64_t unitsPerRow = rowLength / elementsPerThread;
-  threads = std::clamp<int64_t>(llvm::alignTo(unitsPerRow, 32), 32, 1024);
+  return rowLength / elementsPerThread;
 }
 
 /// A block per row, whatever the rows' lengths: it finds its run of
@@ -94,10 +98,8 @@ void Scheduler::scheduleSortedIndexAdd() {
   IndexAddOp op = rowWiseIndexAdd();
   scheme = KernelScheme::SortedIndexAdd;
   deterministic = true;
-  scheduleRowUnits(op);
-  ArrayRef<int64_t> shape = facts.iterationShape;
-  int64_t rows = shape[op.getDim()];
-  int64_t units = product(shape) / rows / elementsPerThread;
+  int64_t units = scheduleRowUnits(op);
+  int64_t rows = facts.iterationShape[op.getDim()];
   int64_t groupThreads = std::min<int64_t>(llvm::PowerOf2Ceil(units), 1024);
   slices = std::clamp<int64_t>(kSortedRunThreads / groupThreads, 1, 32);
   threads = groupThreads * slices;
@@ -136,7 +138,10 @@ void Scheduler::scheduleSegmentedIndexAdd() {
   // Integer sums do not depend on the order: only floats need the ranks
   // in source order.
   deterministic = options.deterministic && isFloat(dtype);
-  scheduleRowUnits(op);
+  // A block per row (or chunk) of whole warps, as few idle threads as may
+  // be: 96 units take 96 threads, not 128.
+  int64_t units = scheduleRowUnits(op);
+  threads = std::clamp<int64_t>(llvm::alignTo(units, 32), 32, 1024);
   int64_t accBytes = dtype == DType::F64 || dtype == DType::I64 ? 8 : 4;
   if (deterministic)
     scheduleCountingSortIndexAdd(rows, updates, rowLength, accBytes);
@@ -203,10 +208,7 @@ void Scheduler::scheduleBucketedIndexAdd(int64_t rows, int64_t updates,
 }
 
 void Scheduler::scheduleScatter() {
-  // An empty row has no units to give threads: the scatter scheme, which
-  // launches nothing.
-  if (IndexAddOp add = rowWiseIndexAdd();
-      add && add.getSortedIndex() && product(facts.iterationShape) > 0)
+  if (useSortedIndexAdd())
     return scheduleSortedIndexAdd();
   if (useSegmentedIndexAdd())
     return scheduleSegmentedIndexAdd();

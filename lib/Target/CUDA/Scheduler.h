@@ -264,10 +264,12 @@ private:
   IndexAddOp rowWiseIndexAdd();
   bool useSegmentedIndexAdd();
   void scheduleSegmentedIndexAdd();
-  /// A row's units (vector width, elements per thread) and the threads of
-  /// a block per row, as every row-wise index_add takes them.
-  void scheduleRowUnits(IndexAddOp op);
-  /// An index_add marked sorted_index: a block per row, one launch.
+  /// A row's units (vector width, elements per thread), as every row-wise
+  /// index_add takes them; returns the units of a row.
+  int64_t scheduleRowUnits(IndexAddOp op);
+  /// An index_add marked sorted_index, with elements: a block per row,
+  /// one launch.
+  bool useSortedIndexAdd();
   void scheduleSortedIndexAdd();
   /// The launches and scratch of the deterministic segmented index_add
   /// (a stable counting sort of every position) and of the default one

@@ -19,8 +19,9 @@ def ScheduleKernels : Pass<"stride-schedule-kernels", "::mlir::func::FuncOp"> {
     contract: `grid_stride`, `vectorized` or `tiled_transpose` for pointwise
     kernels, `reduction_inner`, `reduction_outer` or `reduction_split` for
     reductions,
-    `row_registers` or `row_reread` for broadcast reductions, `scatter` or
-    `segmented_index_add` for index scatters), its vector width, tile and
+    `row_registers` or `row_reread` for broadcast reductions, `scatter`,
+    `segmented_index_add` or `sorted_index_add` for index scatters), its
+    vector width, tile and
     threads per output or row, 32 or 64-bit index arithmetic, and its
     launches (grid, block, phase) and scratch buffers.
     python-free-docs/cuda-backend.md describes each scheme and why it is chosen.
