@@ -175,8 +175,8 @@ void run(int batch, long long position, bool dependent) {
   DecodeCase c(batch, position);
   float scale = 1.0f / std::sqrt(float(D));
   auto launch = [&](cudaStream_t s, int copy) {
-    launchKernel(kernel, c.units * CL, THREADS, Lay::total, s, dependent, CL,
-                 (const __nv_bfloat16 *)c.q, (const __nv_bfloat16 *)c.k[copy],
+    launchKernel(kernel, LaunchShape{c.units * CL, THREADS, Lay::total, dependent, CL},
+                 s, (const __nv_bfloat16 *)c.q, (const __nv_bfloat16 *)c.k[copy],
                  (const __nv_bfloat16 *)c.v[copy], (const long long *)c.len,
                  c.o, KV_HEADS, CAPACITY, scale);
   };

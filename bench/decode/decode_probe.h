@@ -1,7 +1,8 @@
-// What the decode attention probes (tiled_decode_probe.cu,
-// cluster_decode_probe.cu) share: bench/decode's attention dims, a case's
-// inputs and their f64 reference, the 16-byte asynchronous copy, and the
-// timing of bench/ceiling/timing.h. bench/NOTES.md section 74.
+// What the decode probes (tiled_decode_probe.cu, cluster_decode_probe.cu,
+// persistent_chain_probe.cu) share: bench/decode's attention dims, a
+// case's inputs and their f64 reference, the 16-byte asynchronous copy,
+// how a probe launches a kernel, and the timing of bench/ceiling/timing.h.
+// bench/NOTES.md section 74.
 #ifndef STRIDE_BENCH_DECODE_DECODE_PROBE_H
 #define STRIDE_BENCH_DECODE_DECODE_PROBE_H
 
@@ -183,30 +184,42 @@ template <typename Launch> double timePerLaunch(Launch launch) {
          COPIES;
 }
 
-// Launches `kernel` on `grid` x `block` with `shared` dynamic bytes, as a
-// dependent launch (programmatic stream serialization, as the backend
-// launches its kernels) where `dependent`, in clusters of `cluster` blocks
-// where it is above 1.
+// How a probe launches a kernel: `grid` x `block` threads with `shared`
+// dynamic bytes; as a dependent launch (programmatic stream
+// serialization, as the backend launches its kernels); in clusters of
+// `cluster` blocks where it is above 1; cooperatively (every block
+// resident at once).
+struct LaunchShape {
+  int grid, block;
+  size_t shared = 0;
+  bool dependent = false;
+  int cluster = 1;
+  bool cooperative = false;
+};
+
 template <typename... Params, typename... Args>
-void launchKernel(void (*kernel)(Params...), int grid, int block,
-                  size_t shared, cudaStream_t stream, bool dependent,
-                  int cluster, Args... args) {
+void launchKernel(void (*kernel)(Params...), const LaunchShape &shape,
+                  cudaStream_t stream, Args... args) {
   cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(grid);
-  config.blockDim = dim3(block);
-  config.dynamicSmemBytes = shared;
+  config.gridDim = dim3(shape.grid);
+  config.blockDim = dim3(shape.block);
+  config.dynamicSmemBytes = shape.shared;
   config.stream = stream;
-  cudaLaunchAttribute attrs[2];
+  cudaLaunchAttribute attrs[3];
   unsigned count = 0;
-  if (dependent) {
+  if (shape.dependent) {
     attrs[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attrs[count++].val.programmaticStreamSerializationAllowed = 1;
   }
-  if (cluster > 1) {
+  if (shape.cluster > 1) {
     attrs[count].id = cudaLaunchAttributeClusterDimension;
-    attrs[count].val.clusterDim.x = cluster;
+    attrs[count].val.clusterDim.x = shape.cluster;
     attrs[count].val.clusterDim.y = 1;
     attrs[count++].val.clusterDim.z = 1;
+  }
+  if (shape.cooperative) {
+    attrs[count].id = cudaLaunchAttributeCooperative;
+    attrs[count++].val.cooperative = 1;
   }
   config.attrs = attrs;
   config.numAttrs = count;

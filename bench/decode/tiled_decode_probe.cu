@@ -184,8 +184,9 @@ void run(int batch, long long position) {
   CHECK_CUDA(cudaMemset(tickets, 0, c.units * 4));
   float scale = 1.0f / std::sqrt(float(D));
   auto launch = [&](cudaStream_t s, int copy) {
-    launchKernel(tiledDecode<CHUNK, THREADS, PDL>, c.units * slices, THREADS,
-                 0, s, PDL, 1, (const __nv_bfloat16 *)c.q,
+    launchKernel(tiledDecode<CHUNK, THREADS, PDL>,
+                 LaunchShape{c.units * slices, THREADS, 0, PDL}, s,
+                 (const __nv_bfloat16 *)c.q,
                  (const __nv_bfloat16 *)c.k[copy],
                  (const __nv_bfloat16 *)c.v[copy], (const long long *)c.len,
                  c.o, scratch, tickets, KV_HEADS, CAPACITY, slices, scale);

@@ -1,0 +1,279 @@
+// Persistent product chain probe (bench/NOTES.md section 74): how much of
+// the batch-1 decode step's time beyond its bytes is the products' own
+// starts and ends, which one persistent kernel would not pay?
+//
+// The chain is the step's 17 skinny products at bench/decode's dims
+// (per layer Q/K/V 6,144 x 4,096, O 4,096 x 4,096, gate/up 28,672 x 4,096,
+// down 4,096 x 14,336; 4 layers; the LM head 32,000 x 4,096), bf16, one
+// row, each product's input the previous one's output (its first K
+// elements), every weight distinct (2.0 GB: nothing stays in L2). Each
+// product is Stride's skinny form: a warp a column, 16-byte loads of the
+// weight row, f32 sums, a shuffle reduction. Timed three ways, each a CUDA
+// graph (bench/ceiling/timing.h):
+//   kernels      a kernel a product, launched one after another
+//   dependent    the same kernels as dependent launches (griddepcontrol.wait
+//                first, as the backend launches them)
+//   persistent   one cooperative kernel of resident blocks that runs the
+//                products in turn, a grid-wide barrier between them; each
+//                warp loads its first weights of the next product before
+//                it waits at the barrier (the weights are constants)
+// against the bytes over the copy bandwidth measured in the same run. The
+// three outputs must be equal (the same sums in the same order).
+//
+// Build and run on the GPU machine, from this folder:
+//   nvcc -O3 -arch=sm_90 -o chain persistent_chain_probe.cu && ./chain
+#include "decode_probe.h"
+
+#include <cstring>
+
+namespace {
+
+constexpr int kThreads = 128, kWarps = kThreads / 32;
+constexpr int kStepElements = 32 * 8; // a warp's 16-byte loads of one step
+// Steps of each column a warp loads before the barrier (registers: 4
+// 16-byte loads a lane either way).
+__host__ __device__ constexpr int earlySteps(int tile) { return tile >= 4 ? 1 : 4; }
+constexpr int kMaxProducts = 17;
+
+struct Product {
+  const __nv_bfloat16 *weight; // [n, k], rows contiguous
+  const __nv_bfloat16 *x;      // [k]
+  __nv_bfloat16 *y;            // [n]
+  int k, n;
+};
+struct Chain {
+  Product p[kMaxProducts];
+  int count;
+};
+
+__device__ inline float dot8(uint4 w, uint4 x) {
+  const __nv_bfloat162 *a = reinterpret_cast<const __nv_bfloat162 *>(&w);
+  const __nv_bfloat162 *b = reinterpret_cast<const __nv_bfloat162 *>(&x);
+  float s = 0.0f;
+#pragma unroll
+  for (int e = 0; e < 4; ++e) {
+    float2 fa = __bfloat1622float2(a[e]), fb = __bfloat1622float2(b[e]);
+    s += fa.x * fb.x + fa.y * fb.y;
+  }
+  return s;
+}
+
+// TILE adjacent columns of `p` from `c0` by a warp, their loads of a step
+// issued together; the first EARLY steps' weights are `early` where
+// `haveEarly`.
+template <int TILE, int EARLY = earlySteps(TILE)>
+__device__ void columns(const Product &p, int c0,
+                        const uint4 (&early)[EARLY][TILE], bool haveEarly) {
+  const int lane = threadIdx.x % 32;
+  const uint4 *x = reinterpret_cast<const uint4 *>(p.x);
+  const int steps = p.k / kStepElements;
+  float sum[TILE] = {};
+  int s = 0;
+  if (haveEarly)
+    for (; s < EARLY && s < steps; ++s)
+#pragma unroll
+      for (int j = 0; j < TILE; ++j)
+        sum[j] += dot8(early[s][j], x[s * 32 + lane]);
+#pragma unroll 4
+  for (; s < steps; ++s) {
+    uint4 w[TILE];
+#pragma unroll
+    for (int j = 0; j < TILE; ++j)
+      w[j] = __ldg(reinterpret_cast<const uint4 *>(p.weight + size_t(c0 + j) * p.k) +
+                   s * 32 + lane);
+    const uint4 xs = x[s * 32 + lane];
+#pragma unroll
+    for (int j = 0; j < TILE; ++j)
+      sum[j] += dot8(w[j], xs);
+  }
+#pragma unroll
+  for (int j = 0; j < TILE; ++j) {
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+      sum[j] += __shfl_xor_sync(0xffffffffu, sum[j], off);
+    if (lane == j)
+      p.y[c0 + j] = __float2bfloat16(sum[j]);
+  }
+}
+
+// Stride's choice (Scheduler.h, kWideSkinnyColumns): 4 columns a warp from
+// 8,192 columns, else 1.
+__host__ __device__ inline int tileOf(const Product &p) { return p.n >= 8192 ? 4 : 1; }
+
+// A kernel a product: a warp a group of tileOf(p) columns.
+template <bool DEPENDENT> __global__ void __launch_bounds__(kThreads) productKernel(Product p) {
+  if (DEPENDENT)
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+  const int group = blockIdx.x * kWarps + threadIdx.x / 32;
+  if (tileOf(p) == 4) {
+    const uint4 none[earlySteps(4)][4] = {};
+    if (group * 4 < p.n)
+      columns<4>(p, group * 4, none, false);
+  } else {
+    const uint4 none[earlySteps(1)][1] = {};
+    if (group < p.n)
+      columns<1>(p, group, none, false);
+  }
+}
+
+// Every block arrives, then waits until all have: `count` grows by the
+// grid's blocks at each barrier (zeroed before the launch).
+__device__ void gridBarrier(unsigned *count, unsigned target) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicAdd(count, 1u);
+    while (*reinterpret_cast<volatile unsigned *>(count) < target) {
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+
+// Every product TILE columns a warp, the warps' groups in turn.
+template <int TILE>
+__global__ void __launch_bounds__(kThreads) persistentChain(Chain chain, unsigned *count) {
+  const int warpId = blockIdx.x * kWarps + threadIdx.x / 32;
+  const int warpsInGrid = gridDim.x * kWarps, lane = threadIdx.x % 32;
+  constexpr int EARLY = earlySteps(TILE);
+  uint4 early[EARLY][TILE];
+  for (int i = 0; i < chain.count; ++i) {
+    const Product &p = chain.p[i];
+    if (i > 0) {
+      // The first group's first weights before the barrier: no product
+      // writes them.
+      if (warpId * TILE < p.n)
+#pragma unroll
+        for (int s = 0; s < EARLY; ++s)
+#pragma unroll
+          for (int j = 0; j < TILE; ++j)
+            early[s][j] = __ldg(reinterpret_cast<const uint4 *>(
+                                    p.weight + size_t(warpId * TILE + j) * p.k) +
+                                s * 32 + lane);
+      gridBarrier(count, unsigned(i) * gridDim.x);
+    }
+    for (int g = warpId; g * TILE < p.n; g += warpsInGrid)
+      columns<TILE>(p, g * TILE, early, i > 0 && g == warpId);
+  }
+}
+
+struct Buffers {
+  std::vector<__nv_bfloat16 *> weights;
+  __nv_bfloat16 *activations[kMaxProducts + 1];
+  Chain chain;
+  size_t bytes = 0;
+};
+
+Buffers makeChain() {
+  const int layers = 4, width = 4096, qkv = 6144, inner = 14336, vocab = 32000;
+  std::vector<std::pair<int, int>> shapes; // (k, n)
+  for (int l = 0; l < layers; ++l) {
+    shapes.push_back({width, qkv});
+    shapes.push_back({width, width});
+    shapes.push_back({width, 2 * inner});
+    shapes.push_back({inner, width});
+  }
+  shapes.push_back({width, vocab});
+  Buffers b;
+  b.chain.count = int(shapes.size());
+  std::mt19937 rng(3);
+  std::normal_distribution<float> normal(0.0f, 0.02f);
+  std::vector<__nv_bfloat16> host;
+  CHECK_CUDA(cudaMalloc(&b.activations[0], width * 2));
+  host.resize(width);
+  for (auto &x : host)
+    x = __float2bfloat16(normal(rng) * 50.0f);
+  CHECK_CUDA(cudaMemcpy(b.activations[0], host.data(), width * 2, cudaMemcpyHostToDevice));
+  for (int i = 0; i < b.chain.count; ++i) {
+    auto [k, n] = shapes[i];
+    size_t elements = size_t(k) * n;
+    __nv_bfloat16 *w;
+    CHECK_CUDA(cudaMalloc(&w, elements * 2));
+    // A pattern of a few distinct rows: filling 2 GB from the host is slow.
+    host.resize(size_t(k) * 64);
+    for (auto &x : host)
+      x = __float2bfloat16(normal(rng));
+    for (int r = 0; r < n; r += 64)
+      CHECK_CUDA(cudaMemcpy(w + size_t(r) * k, host.data(),
+                            size_t(std::min(64, n - r)) * k * 2, cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMalloc(&b.activations[i + 1], size_t(n) * 2));
+    b.weights.push_back(w);
+    b.chain.p[i] = {w, b.activations[i], b.activations[i + 1], k, n};
+    b.bytes += elements * 2;
+  }
+  return b;
+}
+
+std::vector<__nv_bfloat16> output(const Buffers &b) {
+  const Product &last = b.chain.p[b.chain.count - 1];
+  std::vector<__nv_bfloat16> y(last.n);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaMemcpy(y.data(), last.y, last.n * 2, cudaMemcpyDeviceToHost));
+  return y;
+}
+
+template <bool DEPENDENT> void launchKernels(const Buffers &b, cudaStream_t s) {
+  for (int i = 0; i < b.chain.count; ++i) {
+    const Product &p = b.chain.p[i];
+    launchKernel(productKernel<DEPENDENT>,
+                 LaunchShape{(p.n / tileOf(p) + kWarps - 1) / kWarps, kThreads, 0,
+                             DEPENDENT && i > 0},
+                 s, p);
+  }
+}
+
+template <int TILE>
+void launchPersistent(const Buffers &b, unsigned *count, int blocks, cudaStream_t s) {
+  CHECK_CUDA(cudaMemsetAsync(count, 0, 4, s));
+  LaunchShape shape{blocks, kThreads};
+  shape.cooperative = true;
+  launchKernel(persistentChain<TILE>, shape, s, b.chain, count);
+}
+
+} // namespace
+
+int main() {
+  cudaDeviceProp prop;
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  Buffers b = makeChain();
+  unsigned *count;
+  CHECK_CUDA(cudaMalloc(&count, 4));
+  float4 *copyA, *copyB;
+  const long long copyBytes = 1ll << 30;
+  CHECK_CUDA(cudaMalloc(&copyA, copyBytes));
+  CHECK_CUDA(cudaMalloc(&copyB, copyBytes));
+  double bandwidth = copyBandwidthOf(copyA, copyB, copyBytes);
+
+  launchKernels<false>(b, 0);
+  std::vector<__nv_bfloat16> reference = output(b);
+  double kernels = timeGraph([&](cudaStream_t s) { launchKernels<false>(b, s); });
+  double dependent = timeGraph([&](cudaStream_t s) { launchKernels<true>(b, s); });
+  std::vector<__nv_bfloat16> got = output(b);
+  bool dependentSame = memcmp(got.data(), reference.data(), got.size() * 2) == 0;
+  std::printf("%s, %d SMs; copy bandwidth %.2f TB/s; %zu MB of weights in %d "
+              "products\n",
+              prop.name, prop.multiProcessorCount, bandwidth / 1e12, b.bytes >> 20,
+              b.chain.count);
+  std::printf("| form | us | us over the floor | output equal to the kernels' |\n"
+              "|---|---|---|---|\n");
+  double floorUs = b.bytes / bandwidth * 1e6;
+  std::printf("| floor (weights / copy bandwidth) | %.1f | 0 | |\n", floorUs);
+  std::printf("| kernels | %.1f | %.1f | yes |\n", kernels, kernels - floorUs);
+  std::printf("| dependent | %.1f | %.1f | %s |\n", dependent, dependent - floorUs,
+              dependentSame ? "yes" : "NO");
+  auto persistent = [&](auto kernel, auto launch, int tile) {
+    int perSm = 0;
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kThreads, 0));
+    int blocks = perSm * prop.multiProcessorCount;
+    double us = timeGraph([&](cudaStream_t s) { launch(b, count, blocks, s); });
+    std::vector<__nv_bfloat16> got = output(b);
+    bool same = memcmp(got.data(), reference.data(), got.size() * 2) == 0;
+    std::printf("| persistent, %d columns a warp, %d blocks a multiprocessor | %.1f | "
+                "%.1f | %s |\n",
+                tile, perSm, us, us - floorUs, same ? "yes" : "no (other groupings)");
+  };
+  persistent(persistentChain<1>, launchPersistent<1>, 1);
+  persistent(persistentChain<4>, launchPersistent<4>, 4);
+  persistent(persistentChain<8>, launchPersistent<8>, 8);
+  return 0;
+}
