@@ -18,7 +18,12 @@
 //                warp loads its first weights of the next product before
 //                it waits at the barrier (the weights are constants)
 // against the bytes over the copy bandwidth measured in the same run. The
-// three outputs must be equal (the same sums in the same order).
+// three outputs must be equal (the same sums in the same order). Then the
+// dependent chain again with the step's small kernels between the
+// products, as stand-ins (a norm of one block before Q/K/V, gate/up and
+// the LM head; two rotary-like kernels of 4 blocks and an attention-like
+// one of 64 after Q/K/V; a SwiGLU-like kernel of 14 blocks before down),
+// to time what each small kernel adds to the step.
 //
 // Build and run on the GPU machine, from this folder:
 //   nvcc -O3 -arch=sm_90 -o chain persistent_chain_probe.cu && ./chain
@@ -157,6 +162,52 @@ __global__ void __launch_bounds__(kThreads) persistentChain(Chain chain, unsigne
   }
 }
 
+// The norm's stand-in: one block reads the row, sums its squares and
+// writes it scaled (an RMSNorm).
+__global__ void __launch_bounds__(256) normKernel(const __nv_bfloat16 *in,
+                                                  __nv_bfloat16 *out, int n) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  __shared__ float partial[8];
+  float sum = 0.0f;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    float v = __bfloat162float(in[i]);
+    sum += v * v;
+  }
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1)
+    sum += __shfl_xor_sync(0xffffffffu, sum, off);
+  if (threadIdx.x % 32 == 0)
+    partial[threadIdx.x / 32] = sum;
+  __syncthreads();
+  float total = 0.0f;
+  for (int w = 0; w < 8; ++w)
+    total += partial[w];
+  float scale = rsqrtf(total / n + 1e-6f);
+  for (int i = threadIdx.x; i < n; i += blockDim.x)
+    out[i] = __float2bfloat16(__bfloat162float(in[i]) * scale);
+}
+
+// The other small kernels' stand-in: an elementwise op over the grid.
+__global__ void __launch_bounds__(256) pointwiseKernel(const __nv_bfloat16 *in,
+                                                       __nv_bfloat16 *out, int n) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    out[i] = __float2bfloat16(__bfloat162float(in[i]) * 0.5f);
+}
+
+// The small kernels before product `i` of the chain (4 a layer, the LM
+// head last): blocks of each, 0 for the norm.
+std::vector<int> smallKernelsBefore(int i, int count) {
+  if (i == count - 1)
+    return {0};
+  switch (i % 4) {
+  case 0: return {0};          // the RMSNorm before Q/K/V
+  case 1: return {4, 4, 64};   // rotary q, rotary k + cache writes, attention
+  case 2: return {0};          // the RMSNorm before gate/up
+  default: return {14};        // the SwiGLU before down
+  }
+}
+
 struct Buffers {
   std::vector<__nv_bfloat16 *> weights;
   __nv_bfloat16 *activations[kMaxProducts + 1];
@@ -222,6 +273,36 @@ template <bool DEPENDENT> void launchKernels(const Buffers &b, cudaStream_t s) {
   }
 }
 
+// The dependent chain with the small kernels before each product: they
+// read the product's input and leave their result in `mid`, which the
+// product then reads.
+// With `plainAttention` the attention's stand-in and the product after it
+// are launched as cuDNN's kernels and the product after them are: not as
+// dependent launches.
+void launchWithSmallKernels(const Buffers &b, __nv_bfloat16 *mid[2], cudaStream_t s,
+                            bool plainAttention) {
+  bool first = true;
+  for (int i = 0; i < b.chain.count; ++i) {
+    Product p = b.chain.p[i];
+    const __nv_bfloat16 *from = p.x;
+    int flip = 0;
+    bool afterPlain = false;
+    for (int blocks : smallKernelsBefore(i, b.chain.count)) {
+      afterPlain = plainAttention && blocks == 64;
+      LaunchShape shape{blocks ? blocks : 1, 256, 0, !first && !afterPlain};
+      launchKernel(blocks ? pointwiseKernel : normKernel, shape, s, from, mid[flip], p.k);
+      first = false;
+      from = mid[flip];
+      flip ^= 1;
+    }
+    p.x = from;
+    launchKernel(productKernel<true>,
+                 LaunchShape{(p.n / tileOf(p) + kWarps - 1) / kWarps, kThreads, 0,
+                             !afterPlain},
+                 s, p);
+  }
+}
+
 template <int TILE>
 void launchPersistent(const Buffers &b, unsigned *count, int blocks, cudaStream_t s) {
   CHECK_CUDA(cudaMemsetAsync(count, 0, 4, s));
@@ -275,5 +356,20 @@ int main() {
   persistent(persistentChain<1>, launchPersistent<1>, 1);
   persistent(persistentChain<4>, launchPersistent<4>, 4);
   persistent(persistentChain<8>, launchPersistent<8>, 8);
+  __nv_bfloat16 *mid[2];
+  CHECK_CUDA(cudaMalloc(&mid[0], 32000 * 2));
+  CHECK_CUDA(cudaMalloc(&mid[1], 32000 * 2));
+  int smalls = 0;
+  for (int i = 0; i < b.chain.count; ++i)
+    smalls += int(smallKernelsBefore(i, b.chain.count).size());
+  for (bool plainAttention : {false, true}) {
+    double withSmalls = timeGraph(
+        [&](cudaStream_t s) { launchWithSmallKernels(b, mid, s, plainAttention); });
+    std::printf("| dependent, with %d small kernels between the products%s | %.1f | "
+                "%.1f | (%.2f us a small kernel over the dependent chain) |\n",
+                smalls,
+                plainAttention ? ", the attention's and the product after it plain" : "",
+                withSmalls, withSmalls - floorUs, (withSmalls - dependent) / smalls);
+  }
   return 0;
 }
