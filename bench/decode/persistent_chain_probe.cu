@@ -6,17 +6,19 @@
 // (per layer Q/K/V 6,144 x 4,096, O 4,096 x 4,096, gate/up 28,672 x 4,096,
 // down 4,096 x 14,336; 4 layers; the LM head 32,000 x 4,096), bf16, one
 // row, each product's input the previous one's output (its first K
-// elements), every weight distinct (2.0 GB: nothing stays in L2). Each
-// product is Stride's skinny form: a warp a column, 16-byte loads of the
-// weight row, f32 sums, a shuffle reduction. Timed three ways, each a CUDA
+// elements), every weight distinct (1.9 GB: nothing stays in L2). Each
+// product is Stride's skinny form: a warp a column (4 adjacent ones from
+// 8,192 columns, as the scheduler picks), 16-byte loads of the weight
+// rows, f32 sums, a shuffle reduction. Timed three ways, each a CUDA
 // graph (bench/ceiling/timing.h):
 //   kernels      a kernel a product, launched one after another
 //   dependent    the same kernels as dependent launches (griddepcontrol.wait
 //                first, as the backend launches them)
 //   persistent   one cooperative kernel of resident blocks that runs the
-//                products in turn, a grid-wide barrier between them; each
-//                warp loads its first weights of the next product before
-//                it waits at the barrier (the weights are constants)
+//                products in turn, a grid-wide barrier between them, 1, 4
+//                or 8 columns a warp; each warp loads its first weights of
+//                the next product before it waits at the barrier (the
+//                weights are constants)
 // against the bytes over the copy bandwidth measured in the same run. The
 // three outputs must be equal (the same sums in the same order). Then the
 // dependent chain again with the step's small kernels between the
