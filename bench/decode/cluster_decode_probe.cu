@@ -21,7 +21,7 @@
 
 namespace cg = cooperative_groups;
 
-template <int MAXKEYS, int THREADS> struct Layout {
+template <int MAXKEYS> struct Layout {
   static constexpr int KPAD = D + 8;
   static constexpr int STATE = 4 + DV;
   static constexpr size_t keyBytes = size_t(MAXKEYS) * KPAD * 2;
@@ -38,13 +38,13 @@ template <int MAXKEYS, int THREADS, bool TRIGGER>
 __global__ void __launch_bounds__(THREADS, 1)
     clusterDecode(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                   const __nv_bfloat16 *v, const long long *kvLength,
-                  __nv_bfloat16 *out, int kvHeads, int capacity, float scale) {
-  using L = Layout<MAXKEYS, THREADS>;
+                  __nv_bfloat16 *out, float scale) {
+  using L = Layout<MAXKEYS>;
   extern __shared__ __align__(16) unsigned char smem[];
   __nv_bfloat16 *keyTile = reinterpret_cast<__nv_bfloat16 *>(smem);
   __nv_bfloat16 *valueTile = reinterpret_cast<__nv_bfloat16 *>(smem + L::keyBytes);
-  float *weightOf = reinterpret_cast<float *>(smem + L::keyBytes + L::valueBytes);
-  float *queryOf = weightOf + G * MAXKEYS;
+  float *scoreOf = reinterpret_cast<float *>(smem + L::keyBytes + L::valueBytes);
+  float *queryOf = scoreOf + G * MAXKEYS;
   float *stateOf = queryOf + G * D; // [row]: m, l, pad, pad, acc[DV]
   float *halfAcc = stateOf + G * L::STATE;
 
@@ -55,8 +55,8 @@ __global__ void __launch_bounds__(THREADS, 1)
   const int CL = int(cluster.num_blocks());
   const int rank = int(cluster.block_rank());
   const int unit = blockIdx.x / CL;
-  const int b = unit / kvHeads, g = unit % kvHeads;
-  const int heads = kvHeads * G;
+  const int b = unit / KV_HEADS, g = unit % KV_HEADS;
+  const int heads = KV_HEADS * G;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
 
   const __nv_bfloat16 *queryBase = q + (size_t(b) * heads + g * G) * D;
@@ -66,13 +66,13 @@ __global__ void __launch_bounds__(THREADS, 1)
     int o = threadIdx.x + i * THREADS;
     queryPart[i] = o < G * D ? __bfloat162float(queryBase[o]) : 0.0f;
   }
-  const long long valid = min(kvLength[b], (long long)capacity);
+  const long long valid = min(kvLength[b], (long long)CAPACITY);
   const int per = int((valid + CL - 1) / CL);
   const int keyBegin = min(rank * per, int(valid));
   const int n = min(per, int(valid) - keyBegin);
 
-  const __nv_bfloat16 *keyBase = k + (size_t(unit) * capacity + keyBegin) * D;
-  const __nv_bfloat16 *valueBase = v + (size_t(unit) * capacity + keyBegin) * DV;
+  const __nv_bfloat16 *keyBase = k + (size_t(unit) * CAPACITY + keyBegin) * D;
+  const __nv_bfloat16 *valueBase = v + (size_t(unit) * CAPACITY + keyBegin) * DV;
   for (int o = threadIdx.x; o < n * (D / 8); o += THREADS) {
     int j = o / (D / 8), c = o % (D / 8);
     copyAsync16(keyTile + j * L::KPAD + c * 8, keyBase + j * D + c * 8, 16);
@@ -97,14 +97,14 @@ __global__ void __launch_bounds__(THREADS, 1)
     scoreKey(keyTile + j * L::KPAD, queryOf, s);
 #pragma unroll
     for (int r = 0; r < G; ++r)
-      weightOf[r * MAXKEYS + j] = s[r] * scale;
+      scoreOf[r * MAXKEYS + j] = s[r] * scale;
   }
   __syncthreads();
 
   // Softmax over the block's keys: a warp a row.
   for (int r = warp; r < G; r += THREADS / 32) {
     float m, l;
-    warpSoftmax(weightOf + r * MAXKEYS, n, m, l);
+    warpSoftmax(scoreOf + r * MAXKEYS, n, m, l);
     if (lane == 0) {
       stateOf[r * L::STATE] = m;
       stateOf[r * L::STATE + 1] = l;
@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(THREADS, 1)
     float acc[4] = {};
 #pragma unroll 8
     for (int j = j0; j < j1; ++j) {
-      addWeighted4(valueTile + j * DV + d0, weightOf[r * MAXKEYS + j], acc);
+      addWeighted4(valueTile + j * DV + d0, scoreOf[r * MAXKEYS + j], acc);
     }
     if (half)
       *reinterpret_cast<float4 *>(halfAcc + r * DV + d0) =
@@ -136,10 +136,6 @@ __global__ void __launch_bounds__(THREADS, 1)
                       acc[3] + other.w);
     }
   }
-  if (n <= 0 && threadIdx.x < G) { // no key: "no state"
-    stateOf[threadIdx.x * L::STATE] = -INFINITY;
-    stateOf[threadIdx.x * L::STATE + 1] = 0.0f;
-  }
   cluster.sync();
 
   // The block's share of the unit's outputs, from every block's state.
@@ -151,7 +147,7 @@ __global__ void __launch_bounds__(THREADS, 1)
     float l = 0.0f, acc = 0.0f;
     for (int c = 0; c < CL; ++c) {
       const float *peer = cluster.map_shared_rank(stateOf, c) + r * L::STATE;
-      float w = peer[0] == -INFINITY ? 0.0f : __expf(peer[0] - m);
+      float w = weightOf(peer[0], m);
       l += w * peer[1];
       acc += w * peer[4 + d];
     }
@@ -166,7 +162,7 @@ constexpr int THREADS = 2 * G * DV / 4;
 template <int CL, bool TRIGGER>
 void run(int batch, long long position, bool dependent) {
   constexpr int MAXKEYS = CAPACITY / CL;
-  using Lay = Layout<MAXKEYS, THREADS>;
+  using Lay = Layout<MAXKEYS>;
   auto kernel = clusterDecode<MAXKEYS, THREADS, TRIGGER>;
   CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   int(Lay::total)));
@@ -178,7 +174,7 @@ void run(int batch, long long position, bool dependent) {
     launchKernel(kernel, LaunchShape{c.units * CL, THREADS, Lay::total, dependent, CL},
                  s, (const __nv_bfloat16 *)c.q, (const __nv_bfloat16 *)c.k[copy],
                  (const __nv_bfloat16 *)c.v[copy], (const long long *)c.len,
-                 c.o, KV_HEADS, CAPACITY, scale);
+                 c.o, scale);
   };
   launch(0, 0);
   CHECK_CUDA(cudaDeviceSynchronize());

@@ -69,6 +69,25 @@ __device__ inline void addWeighted4(const __nv_bfloat16 *value, float p,
   acc[3] += p * c.y;
 }
 
+// The warp's maximum and sum of each lane's `x`, in every lane.
+__device__ inline float warpMax(float x) {
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1)
+    x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, off));
+  return x;
+}
+__device__ inline float warpSum(float x) {
+#pragma unroll
+  for (int off = 16; off > 0; off >>= 1)
+    x += __shfl_xor_sync(0xffffffffu, x, off);
+  return x;
+}
+
+// The weight of a state or score `x` against the maximum `m`: 0 for -inf.
+__device__ inline float weightOf(float x, float m) {
+  return x == -INFINITY ? 0.0f : __expf(x - m);
+}
+
 // A warp's softmax of the `n` scores at `w` in place (a score of -inf
 // weighs 0), into their maximum and sum of weights.
 __device__ inline void warpSoftmax(float *w, int n, float &m, float &l) {
@@ -76,18 +95,13 @@ __device__ inline void warpSoftmax(float *w, int n, float &m, float &l) {
   m = -INFINITY;
   for (int j = lane; j < n; j += 32)
     m = fmaxf(m, w[j]);
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1)
-    m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, off));
+  m = warpMax(m);
   l = 0.0f;
   for (int j = lane; j < n; j += 32) {
-    float p = w[j] == -INFINITY ? 0.0f : __expf(w[j] - m);
-    w[j] = p;
-    l += p;
+    w[j] = weightOf(w[j], m);
+    l += w[j];
   }
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1)
-    l += __shfl_xor_sync(0xffffffffu, l, off);
+  l = warpSum(l);
 }
 
 // A decode step's attention at `position`: random queries, keys and values

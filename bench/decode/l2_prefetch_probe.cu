@@ -135,6 +135,8 @@ float timeScenario(const Buffers &b, Scenario sc, Form form, size_t bytes,
       break;
     }
   });
+  CHECK_CUDA(cudaEventDestroy(fork));
+  CHECK_CUDA(cudaEventDestroy(join));
   CHECK_CUDA(cudaStreamDestroy(side));
   return float(us);
 }

@@ -95,9 +95,7 @@ __device__ void columns(const Product &p, int c0,
   }
 #pragma unroll
   for (int j = 0; j < TILE; ++j) {
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1)
-      sum[j] += __shfl_xor_sync(0xffffffffu, sum[j], off);
+    sum[j] = warpSum(sum[j]);
     if (lane == j)
       p.y[c0 + j] = __float2bfloat16(sum[j]);
   }
@@ -107,10 +105,11 @@ __device__ void columns(const Product &p, int c0,
 // 8,192 columns, else 1.
 __host__ __device__ inline int tileOf(const Product &p) { return p.n >= 8192 ? 4 : 1; }
 
-// A kernel a product: a warp a group of tileOf(p) columns.
-template <bool DEPENDENT> __global__ void __launch_bounds__(kThreads) productKernel(Product p) {
-  if (DEPENDENT)
-    asm volatile("griddepcontrol.wait;" ::: "memory");
+// A kernel a product: a warp a group of tileOf(p) columns. It waits for
+// the grid ahead first, as the backend's kernels do (a plain launch finds
+// that grid ended).
+__global__ void __launch_bounds__(kThreads) productKernel(Product p) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
   const int group = blockIdx.x * kWarps + threadIdx.x / 32;
   if (tileOf(p) == 4) {
     const uint4 none[earlySteps(4)][4] = {};
@@ -175,9 +174,7 @@ __global__ void __launch_bounds__(256) normKernel(const __nv_bfloat16 *in,
     float v = __bfloat162float(in[i]);
     sum += v * v;
   }
-#pragma unroll
-  for (int off = 16; off > 0; off >>= 1)
-    sum += __shfl_xor_sync(0xffffffffu, sum, off);
+  sum = warpSum(sum);
   if (threadIdx.x % 32 == 0)
     partial[threadIdx.x / 32] = sum;
   __syncthreads();
@@ -265,14 +262,18 @@ std::vector<__nv_bfloat16> output(const Buffers &b) {
   return y;
 }
 
-template <bool DEPENDENT> void launchKernels(const Buffers &b, cudaStream_t s) {
-  for (int i = 0; i < b.chain.count; ++i) {
-    const Product &p = b.chain.p[i];
-    launchKernel(productKernel<DEPENDENT>,
-                 LaunchShape{(p.n / tileOf(p) + kWarps - 1) / kWarps, kThreads, 0,
-                             DEPENDENT && i > 0},
-                 s, p);
-  }
+// A product's kernel, as a dependent launch where `dependent`.
+void launchProduct(const Product &p, cudaStream_t s, bool dependent) {
+  launchKernel(productKernel,
+               LaunchShape{(p.n / tileOf(p) + kWarps - 1) / kWarps, kThreads, 0, dependent},
+               s, p);
+}
+
+// The chain, a kernel a product; every launch but the first dependent
+// where `dependent`.
+void launchKernels(const Buffers &b, cudaStream_t s, bool dependent) {
+  for (int i = 0; i < b.chain.count; ++i)
+    launchProduct(b.chain.p[i], s, dependent && i > 0);
 }
 
 // The dependent chain with the small kernels before each product: they
@@ -298,10 +299,7 @@ void launchWithSmallKernels(const Buffers &b, __nv_bfloat16 *mid[2], cudaStream_
       flip ^= 1;
     }
     p.x = from;
-    launchKernel(productKernel<true>,
-                 LaunchShape{(p.n / tileOf(p) + kWarps - 1) / kWarps, kThreads, 0,
-                             !afterPlain},
-                 s, p);
+    launchProduct(p, s, !afterPlain);
   }
 }
 
@@ -327,10 +325,10 @@ int main() {
   CHECK_CUDA(cudaMalloc(&copyB, copyBytes));
   double bandwidth = copyBandwidthOf(copyA, copyB, copyBytes);
 
-  launchKernels<false>(b, 0);
+  launchKernels(b, 0, false);
   std::vector<__nv_bfloat16> reference = output(b);
-  double kernels = timeGraph([&](cudaStream_t s) { launchKernels<false>(b, s); });
-  double dependent = timeGraph([&](cudaStream_t s) { launchKernels<true>(b, s); });
+  double kernels = timeGraph([&](cudaStream_t s) { launchKernels(b, s, false); });
+  double dependent = timeGraph([&](cudaStream_t s) { launchKernels(b, s, true); });
   std::vector<__nv_bfloat16> got = output(b);
   bool dependentSame = memcmp(got.data(), reference.data(), got.size() * 2) == 0;
   std::printf("%s, %d SMs; copy bandwidth %.2f TB/s; %zu MB of weights in %d "

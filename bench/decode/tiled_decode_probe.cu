@@ -22,7 +22,8 @@ __global__ void __launch_bounds__(THREADS)
     tiledDecode(const __nv_bfloat16 *q, const __nv_bfloat16 *k,
                 const __nv_bfloat16 *v, const long long *kvLength,
                 __nv_bfloat16 *out, float *scratch, unsigned *tickets,
-                int kvHeads, int capacity, int slices, float scale) {
+                float scale) {
+  constexpr int SLICES = CAPACITY / CHUNK;
   constexpr int KPAD = D + 8; // 16 bytes a row: conflict-free 16-byte reads
   constexpr int ROW_GROUPS = THREADS / CHUNK;
   constexpr int ROWS_PER_THREAD = G / ROW_GROUPS;
@@ -30,26 +31,26 @@ __global__ void __launch_bounds__(THREADS)
   __shared__ __align__(16) __nv_bfloat16 keyTile[CHUNK * KPAD];
   __shared__ __align__(16) __nv_bfloat16 valueTile[CHUNK * DV];
   __shared__ float queryOf[G * D];
-  __shared__ float weightOf[G * CHUNK];
+  __shared__ float scoreOf[G * CHUNK];
   __shared__ float rowMax[G], rowSum[G];
-  __shared__ float sliceWeight[G * 128]; // the combine's weights, [row][slice]
+  __shared__ float sliceWeight[G * SLICES]; // the combine's weights, [row][slice]
   __shared__ unsigned ticket;
 
   if (PDL) // as the backend's kernels start (Prelude.h)
     asm volatile("griddepcontrol.wait;" ::: "memory");
-  const int unit = blockIdx.x / slices, slice = blockIdx.x % slices;
-  const int b = unit / kvHeads, g = unit % kvHeads;
-  const long long valid = min(kvLength[b], (long long)capacity);
+  const int unit = blockIdx.x / SLICES, slice = blockIdx.x % SLICES;
+  const int b = unit / KV_HEADS, g = unit % KV_HEADS;
+  const long long valid = min(kvLength[b], (long long)CAPACITY);
   const int busy = int((valid + CHUNK - 1) / CHUNK);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int heads = kvHeads * G;
+  const int heads = KV_HEADS * G;
   if (slice >= max(busy, 1))
     return;
   const int keyBegin = slice * CHUNK;
   const int n = int(min((long long)CHUNK, valid - keyBegin));
 
-  const __nv_bfloat16 *keyBase = k + (size_t(unit) * capacity + keyBegin) * D;
-  const __nv_bfloat16 *valueBase = v + (size_t(unit) * capacity + keyBegin) * DV;
+  const __nv_bfloat16 *keyBase = k + (size_t(unit) * CAPACITY + keyBegin) * D;
+  const __nv_bfloat16 *valueBase = v + (size_t(unit) * CAPACITY + keyBegin) * DV;
   for (int o = threadIdx.x; o < CHUNK * D / 8; o += THREADS) {
     int j = o / (D / 8), c = o % (D / 8);
     copyAsync16(keyTile + j * KPAD + c * 8, keyBase + min(j, n - 1) * D + c * 8,
@@ -74,14 +75,14 @@ __global__ void __launch_bounds__(THREADS)
     scoreKey(keyTile + j * KPAD, queryOf + r0 * D, s);
 #pragma unroll
     for (int r = 0; r < ROWS_PER_THREAD; ++r)
-      weightOf[(r0 + r) * CHUNK + j] = j < n ? s[r] * scale : -INFINITY;
+      scoreOf[(r0 + r) * CHUNK + j] = j < n ? s[r] * scale : -INFINITY;
   }
   __syncthreads();
 
   // Softmax over the tile: a warp a row.
   for (int r = warp; r < G; r += THREADS / 32) {
     float m, l;
-    warpSoftmax(weightOf + r * CHUNK, CHUNK, m, l);
+    warpSoftmax(scoreOf + r * CHUNK, CHUNK, m, l);
     if (lane == 0) {
       rowMax[r] = m;
       rowSum[r] = l;
@@ -95,7 +96,7 @@ __global__ void __launch_bounds__(THREADS)
     float acc[4] = {};
 #pragma unroll 16
     for (int j = 0; j < CHUNK; ++j) { // zero weights and zero rows past n
-      addWeighted4(valueTile + j * DV + d0, weightOf[r * CHUNK + j], acc);
+      addWeighted4(valueTile + j * DV + d0, scoreOf[r * CHUNK + j], acc);
     }
     __nv_bfloat16 *outRow = out + (size_t(b) * heads + g * G + r) * DV + d0;
     if (busy <= 1) {
@@ -104,7 +105,7 @@ __global__ void __launch_bounds__(THREADS)
         outRow[e] = __float2bfloat16(busy == 1 ? acc[e] * inv : 0.0f);
       continue;
     }
-    float *state = scratch + ((size_t(unit) * slices + slice) * G + r) * STATE;
+    float *state = scratch + ((size_t(unit) * SLICES + slice) * G + r) * STATE;
     if (d0 == 0) {
       state[0] = rowMax[r];
       state[1] = rowSum[r];
@@ -123,24 +124,19 @@ __global__ void __launch_bounds__(THREADS)
     return;
   __threadfence();
   // The unit's last block: combine the busy slices' states.
-  float *unitState = scratch + size_t(unit) * slices * G * STATE;
+  float *unitState = scratch + size_t(unit) * SLICES * G * STATE;
   for (int r = warp; r < G; r += THREADS / 32) {
     float m = -INFINITY;
     for (int s = lane; s < busy; s += 32)
       m = fmaxf(m, __ldcg(unitState + (s * G + r) * STATE));
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1)
-      m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, off));
+    m = warpMax(m);
     float l = 0.0f;
     for (int s = lane; s < busy; s += 32) {
-      float ms = __ldcg(unitState + (s * G + r) * STATE);
-      float w = ms == -INFINITY ? 0.0f : __expf(ms - m);
+      float w = weightOf(__ldcg(unitState + (s * G + r) * STATE), m);
       l += w * __ldcg(unitState + (s * G + r) * STATE + 1);
-      sliceWeight[r * 128 + s] = w;
+      sliceWeight[r * SLICES + s] = w;
     }
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1)
-      l += __shfl_xor_sync(0xffffffffu, l, off);
+    l = warpSum(l);
     if (lane == 0)
       rowSum[r] = l;
   }
@@ -157,7 +153,7 @@ __global__ void __launch_bounds__(THREADS)
                              : make_float4(0, 0, 0, 0);
 #pragma unroll
       for (int i = 0; i < 8; ++i) {
-        float w = s0 + i < busy ? sliceWeight[r * 128 + s0 + i] : 0.0f;
+        float w = s0 + i < busy ? sliceWeight[r * SLICES + s0 + i] : 0.0f;
         acc[0] += w * a[i].x;
         acc[1] += w * a[i].y;
         acc[2] += w * a[i].z;
@@ -189,7 +185,7 @@ void run(int batch, long long position) {
                  (const __nv_bfloat16 *)c.q,
                  (const __nv_bfloat16 *)c.k[copy],
                  (const __nv_bfloat16 *)c.v[copy], (const long long *)c.len,
-                 c.o, scratch, tickets, KV_HEADS, CAPACITY, slices, scale);
+                 c.o, scratch, tickets, scale);
   };
   launch(0, 0);
   CHECK_CUDA(cudaDeviceSynchronize());

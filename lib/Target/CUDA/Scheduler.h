@@ -267,9 +267,10 @@ private:
   /// A row's units (vector width, elements per thread), as every row-wise
   /// index_add takes them; returns the units of a row.
   int64_t scheduleRowUnits(IndexAddOp op);
-  /// An index_add marked sorted_index, with elements: a block per row,
-  /// one launch.
+  /// Whether the kernel is a row-wise index_add marked sorted_index with
+  /// elements to write.
   bool useSortedIndexAdd();
+  /// Its schedule: a block per row, one launch.
   void scheduleSortedIndexAdd();
   /// The launches and scratch of the deterministic segmented index_add
   /// (a stable counting sort of every position) and of the default one
