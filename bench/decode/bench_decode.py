@@ -40,6 +40,12 @@ their errors against eager and their slowest steps
 `--compare-skinny-prologue` also compiles each step under
 `--skinny-prologue` (the SwiGLU computed by the down projection's kernel,
 not a kernel of its own) and runs it beside the first compile.
+`--compare-launch-groups` also compiles each step under
+`--no-launch-groups` (every kernel launched on its own, not in launch
+groups: python-free-docs/cuda-backend.md, "Launch groups") and runs it
+beside the first compile; `--compare-early-triggers` likewise under
+`--early-triggers` (a kernel lets the small grid after it launch as it
+starts: python-free-docs/cuda-backend.md, "The kernel ABI").
 
 The bytes floor of a step: the weights it reads (every parameter but the
 embedding table, of which it reads B rows) plus the valid part of the cache
@@ -69,13 +75,28 @@ from stride.decode import CachedLM, rename_outputs  # noqa: E402
 BF16_RTOL = 2e-2
 # The stridec variants run beside the default compile: the option each
 # sets, and its values (--compare-skinny, --compare-decode-attention,
-# --compare-skinny-prologue, --compare-early-launch).
+# --compare-skinny-prologue, --compare-early-launch, --compare-launch-groups,
+# --compare-early-triggers).
 VARIANTS = {
     "skinny": ("--skinny-products", ("library", "generated")),
     "attention": ("--decode-attention", ("split-kv", "library")),
     "prologue": ("--skinny-prologue", ("true",)),
     "early": ("--early-launch", ("true",)),
+    "ungrouped": ("--no-launch-groups", ("true",)),
+    "triggered": ("--early-triggers", ("true",)),
 }
+# --compare-<flag> for the variants of one value: (flag, variant, what the
+# variant's option does).
+ONE_VALUE_VARIANTS = [
+    ("skinny-prologue", "prologue",
+     "the SwiGLU computed by the down projection's kernel"),
+    ("early-launch", "early",
+     "each kernel lets the next launch as its blocks start; skinny products "
+     "fetch their weights' first lines into L2 before they wait"),
+    ("launch-groups", "ungrouped", "every kernel launched on its own"),
+    ("early-triggers", "triggered",
+     "a kernel lets the small grid after it launch as it starts"),
+]
 LLAMA_8B_LAYER = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
 
 
@@ -219,7 +240,9 @@ def variant_keys(args):
     asked = {"skinny": args.compare_skinny,
              "attention": args.compare_decode_attention,
              "prologue": args.compare_skinny_prologue,
-             "early": args.compare_early_launch}
+             "early": args.compare_early_launch,
+             "ungrouped": args.compare_launch_groups,
+             "triggered": args.compare_early_triggers}
     return [(f"{name}_{value}", option, value)
             for name, (option, values) in VARIANTS.items() if asked[name]
             for value in values]
@@ -386,17 +409,14 @@ def main(argv=None):
                         help="also compile each step with --skinny-products=library "
                         "and =generated and run both beside the default (a second "
                         "table)")
-    parser.add_argument("--compare-skinny-prologue", action="store_true",
-                        help="also compile each step with --skinny-prologue "
-                        "(the SwiGLU computed by the down projection's kernel) "
-                        "and run it beside the default (a second table, key "
-                        "prologue_true)")
-    parser.add_argument("--compare-early-launch", action="store_true",
-                        help="also compile each step with --early-launch (each "
-                        "kernel lets the next launch as its blocks start; skinny "
-                        "products fetch their weights' first lines into L2 "
-                        "before they wait) and run it beside the default (a "
-                        "second table, key early_true)")
+    # The one-value variants: --compare-X compiles each step once more with
+    # the variant's option set (a second table, key <variant>_true).
+    for flag, variant, what in ONE_VALUE_VARIANTS:
+        option = VARIANTS[variant][0]
+        parser.add_argument(f"--compare-{flag}", action="store_true",
+                            help=f"also compile each step with {option} ({what}) "
+                            f"and run it beside the default (a second table, "
+                            f"key {variant}_true)")
     parser.add_argument("--compare-decode-attention", action="store_true",
                         help="also compile each step with --decode-attention=split-kv "
                         "and =library (cuDNN) and run both beside the default (a "

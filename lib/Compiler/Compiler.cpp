@@ -18,6 +18,7 @@
 #include "stride/Target/CUDA/NvrtcCache.h"
 #include "stride/Target/CUDA/NVRTC.h"
 #include "stride/Target/CUDA/Schedule.h"
+#include "stride/Module/Module.h"
 #include "dialects/stride/Transforms/Dot.h"
 #include "dialects/stride/Transforms/Passes.h"
 #include "stride/Support/Diagnostics.h"
@@ -471,8 +472,19 @@ CompileResult Compilation::compile(ModuleOp module) {
     outline.allowTf32 = options.cuda.allowTf32;
     if (options.unitOps)
       outline.unitOps = *options.unitOps;
-    plan::buildHostPlanPipeline(pm, outline,
-                                pipeline.overlapCollectives);
+    std::optional<plan::GroupLaunchesOptions> groupLaunches;
+    if (options.cuda.launchGroups) {
+      groupLaunches.emplace();
+      groupLaunches->maxBlocks =
+          options.cuda.multiprocessorCount > 0
+              ? options.cuda.multiprocessorCount
+              : defaultMultiprocessors(options.cuda.arch);
+    }
+    bool triggerSmallSuccessors =
+        options.cuda.triggerSmallSuccessors && options.cuda.dependentLaunch &&
+        supportsDependentLaunch(options.cuda.arch);
+    plan::buildHostPlanPipeline(pm, outline, pipeline.overlapCollectives,
+                                groupLaunches, triggerSmallSuccessors);
   }
   if (options.configurePassManager)
     options.configurePassManager(pm);

@@ -115,6 +115,8 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.cuda.deterministic);
   key.add(options.cuda.dependentLaunch);
   key.add(options.cuda.earlyLaunch);
+  key.add(options.cuda.launchGroups);
+  key.add(options.cuda.triggerSmallSuccessors);
   key.add(static_cast<int64_t>(options.cuda.skinnyColumnsPerWarp));
   key.add(static_cast<int64_t>(options.cuda.skinnyLoadsPerLane));
   key.add(static_cast<int64_t>(options.unitOps.value_or(-1)));

@@ -382,6 +382,24 @@ cl::opt<bool> noDependentLaunch(
              "dispatch in the module)"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> noLaunchGroups(
+    "no-launch-groups",
+    cl::desc("Launch every kernel on its own. Without it independent small "
+             "kernels (a decode step's position, mask and rotary kernels) "
+             "a few steps apart run as one launch, each on its own blocks "
+             "(stride-group-launches; python-free-docs/cuda-backend.md, "
+             "\"Launch groups\")"),
+    cl::init(false), cl::cat(stridecCategory));
+
+cl::opt<bool> earlyTriggers(
+    "early-triggers",
+    cl::desc("With dependent launches (sm_90 and later): a kernel followed "
+             "by a small grid (at most 32 blocks: a norm, a rotary kernel) "
+             "lets that grid launch as it starts, so that it waits resident "
+             "(stride-trigger-small-successors; python-free-docs/"
+             "cuda-backend.md, \"The kernel ABI\")"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> earlyLaunch(
     "early-launch",
     cl::desc("With dependent launches (sm_90 and later): let each kernel's "
@@ -692,6 +710,8 @@ int main(int argc, char **argv) {
   options.cuda.deterministic = deterministic;
   options.cuda.dependentLaunch = !noDependentLaunch;
   options.cuda.earlyLaunch = earlyLaunch;
+  options.cuda.launchGroups = !noLaunchGroups;
+  options.cuda.triggerSmallSuccessors = earlyTriggers;
   options.jobs = jobs;
   options.nvrtcInChildProcesses = true;
   // The module is streamed to its file from result.module.

@@ -33,13 +33,23 @@ inline constexpr int64_t kMaxUnits = 16;
 
 /// The host plan after scheduling: stride-outline-executable (with
 /// `outline`'s options), stride-place-constants,
-/// stride-share-index-analysis, then stride-reuse-buffers on the entry and,
+/// stride-share-index-analysis, with `groupLaunches` stride-group-launches
+/// (with its options), with `triggerSmallSuccessors`
+/// stride-trigger-small-successors, then stride-reuse-buffers on the entry and,
 /// with `overlapCollectives`, stride-overlap-collectives (the collectives
 /// on a stream of their own; reuse-buffers then keeps a collective's input
 /// live while it may run).
-void buildHostPlanPipeline(mlir::OpPassManager &pm,
-                           const OutlineExecutableOptions &outline = {},
-                           bool overlapCollectives = true);
+void buildHostPlanPipeline(
+    mlir::OpPassManager &pm, const OutlineExecutableOptions &outline = {},
+    bool overlapCollectives = true,
+    std::optional<GroupLaunchesOptions> groupLaunches = std::nullopt,
+    bool triggerSmallSuccessors = false);
+
+/// The unit attribute stride-trigger-small-successors puts on a kernel whose
+/// every dispatch is followed by a small grid: the kernel triggers that
+/// grid's launch as it starts (griddepcontrol.launch_dependents).
+inline constexpr llvm::StringLiteral kTriggerDependentsAttrName =
+    "plan.trigger_dependents";
 
 /// Bytes of the workspace buffer the plan gives each cuBLASLt call.
 inline constexpr int64_t kMatmulWorkspaceBytes = 32 << 20;

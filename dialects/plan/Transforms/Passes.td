@@ -150,6 +150,96 @@ def OutlineExecutable : Pass<"stride-outline-executable", "::mlir::ModuleOp"> {
   ];
 }
 
+def GroupLaunches : Pass<"stride-group-launches", "::mlir::ModuleOp"> {
+  let summary = "Launch independent small kernels together, as one grid";
+  let description = [{
+    Runs after `stride-outline-executable` (once the in-place state writes
+    have dropped their copy launches) and before `stride-reuse-buffers`.
+    A kernel launch costs about 2.7 us of a CUDA graph's chain of
+    dependent launches on an H200 even when it does almost nothing
+    (bench/NOTES.md section 75): a decode step's position, mask and angle
+    kernels, or its two rotary kernels, each a few blocks, are such
+    launches. This pass puts several of them into one launch: a *launch
+    group* is a `stride.kernel` of scheme `launch_group` in the
+    executable whose body holds the member kernels (each unchanged, with
+    its own schedule) and yields their results; its one launch has the
+    members' grids one after another (member 0 takes blocks
+    `[0, g0)`, member 1 `[g0, g0 + g1)`, ...), and each block runs its
+    member's code with the block index and grid size of its own launch
+    (python-free-docs/cuda-backend.md, "Launch groups"). One
+    `plan.dispatch` of the group replaces the members' dispatches: its
+    buffers are the members' inputs, in member order, then their results.
+
+    A dispatch may join a group when its kernel has one launch (a scatter
+    written in place has only its update launch), no scratch, no cluster,
+    no `min_blocks`, no symbolic sizes and no `when` guard, is of a scheme
+    that declares little static shared memory (`grid_stride`,
+    `vectorized`, `scatter`, `reduction_inner`, `reduction_outer`,
+    `row_registers`, `row_reread`: the members' `__shared__` arrays add up
+    in the group's launch, which may hold 48 KiB), has the
+    block shape of the group's members, and the group's blocks stay
+    within `max-blocks` (one wave: every block of the group runs at once).
+    The group sits where its first member was, and a later dispatch joins
+    it only if it can run there: no step between the two writes a buffer
+    it reads, or reads or writes a buffer it writes, and none is a step
+    the pass does not look into (a library call, a collective, a copy, a
+    fill, an event). The members of a group are so independent of each
+    other, and each reads what it read before. A dispatch joins the
+    earliest group it can; at most `max-kernels` share one.
+
+    ```mlir
+    // before: two kernels that read only the step's position
+    plan.dispatch @step_kernels::@iota_add(%pos, %3)
+    plan.dispatch @step_kernels::@rotary(%qkv, %cos, %sin, %4)
+    plan.dispatch @step_kernels::@full_add(%pos, %5)
+    // after
+    plan.dispatch @step_kernels::@launch_group(%pos, %pos, %3, %5)
+    plan.dispatch @step_kernels::@rotary(%qkv, %cos, %sin, %4)
+    ```
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+  let options = [
+    Option<"maxBlocks", "max-blocks", "int64_t", /*default=*/"132",
+           "The most blocks of one group's launch (the GPU's "
+           "multiprocessors: one wave)">,
+    Option<"maxKernels", "max-kernels", "int64_t", /*default=*/"8",
+           "The most kernels in one group">,
+  ];
+}
+
+def TriggerSmallSuccessors
+    : Pass<"stride-trigger-small-successors", "::mlir::ModuleOp"> {
+  let summary = "Let a kernel launch the small grid after it as it starts";
+  let description = [{
+    With dependent launches (sm_90) the grid after a kernel is launched
+    once the kernel's blocks have all exited, unless they trigger it
+    earlier (`griddepcontrol.launch_dependents`); it then waits in its
+    code (`griddepcontrol.wait`) until the kernel has ended and its writes
+    are visible, so an early trigger changes when the next grid is placed,
+    never what it reads. This pass marks (`plan.trigger_dependents`) each
+    kernel of one launch whose every dispatch is followed, as the next
+    step, by the dispatch of a kernel whose launches have at most
+    `max-blocks` blocks: the small grid (a norm, a rotary kernel, a launch
+    group) is then resident and waiting when the kernel ends, instead of
+    being launched then. Large successors are not triggered early: their
+    waiting blocks would hold the multiprocessors the running kernel needs
+    (`stridec --early-launch`, which triggers every grid early, made a
+    decode step slower; bench/NOTES.md section 63). The CUDA backend
+    prints `stride_trigger_dependents()` at the start of a marked kernel
+    (python-free-docs/cuda-backend.md, "The kernel ABI").
+
+    ```mlir
+    plan.dispatch @k::@matmul_2(%x, %w, %y)   // @matmul_2 gets plan.trigger_dependents
+    plan.dispatch @k::@norm(%y, %z)           // one block
+    ```
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+  let options = [
+    Option<"maxBlocks", "max-blocks", "int64_t", /*default=*/"32",
+           "The most blocks of a launch that a kernel lets start early">,
+  ];
+}
+
 def ReuseBuffers : Pass<"stride-reuse-buffers", "::mlir::func::FuncOp"> {
   let summary = "Place the plan's buffers in one arena, sharing bytes by lifetime";
   let description = [{

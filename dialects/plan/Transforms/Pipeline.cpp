@@ -9,12 +9,18 @@
 
 namespace stride::plan {
 
-void buildHostPlanPipeline(mlir::OpPassManager &pm,
-                           const OutlineExecutableOptions &outline,
-                           bool overlapCollectives) {
+void buildHostPlanPipeline(
+    mlir::OpPassManager &pm, const OutlineExecutableOptions &outline,
+    bool overlapCollectives,
+    std::optional<GroupLaunchesOptions> groupLaunches,
+    bool triggerSmallSuccessors) {
   pm.addPass(createOutlineExecutable(outline));
   pm.addPass(createPlaceConstants());
   pm.addPass(createShareIndexAnalysis());
+  if (groupLaunches)
+    pm.addPass(createGroupLaunches(*groupLaunches));
+  if (triggerSmallSuccessors)
+    pm.addPass(createTriggerSmallSuccessors());
   ReuseBuffersOptions reuse;
   reuse.collectiveLifetimes = overlapCollectives;
   pm.addNestedPass<mlir::func::FuncOp>(createReuseBuffers(reuse));

@@ -37,7 +37,8 @@ def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
   I32EnumAttrCase<"RowShared", 11, "row_shared">,
   I32EnumAttrCase<"SplitKvAttention", 12, "split_kv_attention">,
   I32EnumAttrCase<"SkinnyMatmul", 13, "skinny_matmul">,
-  I32EnumAttrCase<"SortedIndexAdd", 14, "sorted_index_add">]> {
+  I32EnumAttrCase<"SortedIndexAdd", 14, "sorted_index_add">,
+  I32EnumAttrCase<"LaunchGroup", 15, "launch_group">]> {
   let cppNamespace = "::stride";
   let genSpecializedAttr = 0;
 }
@@ -176,7 +177,10 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       rows and the activations `vector_width` elements per load, sums
       across the warp by shuffles; `K` split over `slices` blocks, each
       slice's partial sums in `scratch`, added in slice order by a second
-      launch);
+      launch), `launch_group` (independent small kernels as one launch,
+      stride-group-launches: the kernel's body holds the member kernels,
+      each with its own schedule; its one launch has their grids one after
+      another, `threads` a block);
     - `output_order`: (`reduction_inner` with a thread per output) the
       order in which consecutive threads take the output elements: the
       kept dims outermost first, as the kernel's largest input of the

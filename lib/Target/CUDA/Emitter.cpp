@@ -15,6 +15,7 @@
 
 #include "stride/Target/CUDA/Emitter.h"
 #include "dialects/plan/IR/PlanOps.h"
+#include "dialects/plan/Transforms/Passes.h"
 #include "dialects/stride/IR/Graph.h"
 #include "stride/Module/Module.h"
 #include "stride/Target/CUDA/Schedule.h"
@@ -70,6 +71,8 @@ SchemePrinter printerOf(KernelScheme scheme) {
     return {KernelForm::Attention, makePrinter<AttentionPrinter>};
   case KernelScheme::SkinnyMatmul:
     return {KernelForm::SkinnyProduct, makePrinter<SkinnyMatmulPrinter>};
+  case KernelScheme::LaunchGroup:
+    break; // printLaunchGroup prints it, its members by their own printers
   }
   llvm_unreachable("a scheme without a printer");
 }
@@ -90,11 +93,12 @@ FailureOr<KernelScheduleAttr> readSchedule(KernelOp kernel, StringRef name,
   return schedule;
 }
 
-/// Appends `kernel`'s function to `out`, named `name`.
+/// Appends `kernel`'s function to `out`, named `name` (a `__device__`
+/// function of a launch group's with `part`).
 FailureOr<CudaKernel> printKernel(KernelOp kernel, const std::string &name,
                                   const CudaTargetOptions &options,
                                   Code &fileScope, unsigned &constantCounter,
-                                  Code &out) {
+                                  Code &out, bool part = false) {
   FailureOr<KernelFacts> facts = readKernelFacts(kernel, name);
   if (failed(facts))
     return failure();
@@ -105,8 +109,102 @@ FailureOr<CudaKernel> printKernel(KernelOp kernel, const std::string &name,
   std::unique_ptr<KernelPrinter> printer =
       printerOf(schedule->getScheme())
           .make({kernel, name, options, fileScope, constantCounter,
-                 std::move(*facts), *schedule});
+                 std::move(*facts), *schedule, part});
   return printer->print(out);
+}
+
+bool isLaunchGroup(KernelOp kernel) {
+  KernelScheduleAttr schedule = getSchedule(kernel);
+  return schedule && schedule.getScheme() == KernelScheme::LaunchGroup;
+}
+
+/// Appends the functions of launch group `group` to `out`: each member as a
+/// `__device__` function, then the group's `__global__` function, whose
+/// blocks each call the member that owns them (stride-group-launches).
+FailureOr<CudaKernel> printLaunchGroup(KernelOp group, const std::string &name,
+                                       const CudaTargetOptions &options,
+                                       Code &fileScope,
+                                       unsigned &constantCounter,
+                                       KernelNameTable &names, Code &out) {
+  KernelScheduleAttr schedule = getSchedule(group);
+  if (schedule.getLaunches().size() != 1)
+    return backendError(group, name)
+           << "a launch group has one launch, but its schedule has "
+           << schedule.getLaunches().size();
+  CudaKernel result;
+  result.op = group;
+  result.name = name;
+  result.launches.push_back(
+      toCudaLaunch(cast<LaunchAttr>(schedule.getLaunches()[0])));
+  const CudaLaunch &launch = result.launches.front();
+
+  Code calls;
+  calls.indent = 1;
+  calls.line("const unsigned block = blockIdx.x;");
+  if (group->hasAttr(plan::kTriggerDependentsAttrName))
+    calls.line("stride_trigger_dependents(); // the grid after this one is "
+               "small (stride-trigger-small-successors)");
+  unsigned input = 0, output = 0;
+  int64_t firstBlock = 0;
+  std::string members;
+  for (auto member : group.getBodyBlock().getOps<KernelOp>()) {
+    std::string partName =
+        names.insert(name + "_" + cIdentifier(member.getSymName()));
+    FailureOr<CudaKernel> part = printKernel(
+        member, partName, options, fileScope, constantCounter, out, true);
+    if (failed(part))
+      return failure();
+    if (part->launches.size() != 1 || !part->scratchBytes.empty() ||
+        !part->sizeParameters.empty() ||
+        part->launches[0].block.volume() != launch.block.volume())
+      return backendError(group, name)
+             << "member '" << member.getSymName()
+             << "' is not one launch of the group's block shape, without "
+                "scratch or symbolic sizes";
+    const CudaLaunch &own = part->launches[0];
+    std::string args = fmt::format(
+        "stride_part_index{{block - {}u, 0, 0}}, stride_part_index{{{}u, 1, "
+        "1}}",
+        firstBlock, own.grid.x);
+    for (unsigned i = 0, e = member.getBodyBlock().getNumArguments(); i < e;
+         ++i)
+      args += fmt::format(", in{}", input++);
+    for (unsigned i = 0, e = member.getNumResults(); i < e; ++i)
+      args += fmt::format(", out{}", output++);
+    if (part->phaseParameter)
+      args += fmt::format(", {}", own.phase.value_or(0));
+    firstBlock += own.grid.x;
+    calls.open(fmt::format("if (block < {}u)", firstBlock));
+    calls.line("{}({});", partName, args);
+    calls.line("return;");
+    calls.close();
+    members += (members.empty() ? "" : " + ") + part->name;
+  }
+  if (firstBlock != launch.grid.x)
+    return backendError(group, name)
+           << "its launch has " << launch.grid.x
+           << " blocks, but its members' launches have " << firstBlock;
+  result.description = "launch group: " + members;
+
+  std::string params;
+  for (auto [i, type] :
+       llvm::enumerate(group.getBodyBlock().getArgumentTypes()))
+    params += fmt::format("{}const {} *__restrict__ in{}", i ? ", " : "",
+                          storageType(*dtypeOf(type)), i);
+  for (auto [i, type] : llvm::enumerate(group.getResultTypes()))
+    params += fmt::format("{}{} *__restrict__ out{}",
+                          params.empty() ? "" : ", ",
+                          storageType(*dtypeOf(type)), i);
+  out.line("// Kernel {}: {} (stride-group-launches): each block runs the "
+           "member whose blocks it is in",
+           name, result.description);
+  out.line("extern \"C\" __global__ void __launch_bounds__({})",
+           std::max<uint32_t>(256, launch.block.volume()));
+  out.open(fmt::format("{}({})", name, params));
+  out.text += calls.text;
+  out.close();
+  out.raw("");
+  return result;
 }
 
 } // namespace
@@ -134,8 +232,12 @@ static FailureOr<CudaUnit> emitUnit(plan::ExecutableOp executable,
   bool failedAny = false;
   for (auto kernel : executable.getBodyBlock().getOps<KernelOp>()) {
     std::string name = names.insert(cIdentifier(kernel.getSymName()));
-    FailureOr<CudaKernel> emitted = printKernel(
-        kernel, name, options, fileScope, constantCounter, kernels);
+    FailureOr<CudaKernel> emitted =
+        isLaunchGroup(kernel)
+            ? printLaunchGroup(kernel, name, options, fileScope,
+                               constantCounter, names, kernels)
+            : printKernel(kernel, name, options, fileScope, constantCounter,
+                          kernels);
     if (failed(emitted)) {
       failedAny = true;
       continue;

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelPrinter.h"
+#include "dialects/plan/Transforms/Passes.h"
 
 #include "dialects/stride/Analysis/KernelContract.h"
 
@@ -841,7 +842,7 @@ int64_t KernelPrinter::printIterationSpace(Code &body) {
   return n;
 }
 
-static CudaLaunch toCudaLaunch(LaunchAttr launch) {
+CudaLaunch toCudaLaunch(LaunchAttr launch) {
   CudaLaunch result;
   result.grid = {static_cast<uint32_t>(launch.getGrid()), 1, 1};
   result.block = {static_cast<uint32_t>(launch.getBlock()),
@@ -882,6 +883,9 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
   printBeforeWait(head);
   // Before any other access to global memory and any return (Prelude.h).
   head.line("stride_begin_kernel();");
+  if (kernel->hasAttr(plan::kTriggerDependentsAttrName))
+    head.line("stride_trigger_dependents(); // the grid after this one is "
+              "small (stride-trigger-small-successors)");
 
   // The signature: inputs, outputs, phase.
   std::string params;
@@ -897,7 +901,8 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
   bool phased = llvm::any_of(result.launches, [](const CudaLaunch &l) {
     return l.phase.has_value();
   });
-  if (!facts.scatters.empty() || phased)
+  result.phaseParameter = !facts.scatters.empty() || phased;
+  if (result.phaseParameter)
     params += ", int phase";
   result.sizeParameters = facts.sizeParameters;
   for (const std::string &size : facts.sizeParameters)
@@ -910,9 +915,21 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
   for (const CudaLaunch &l : result.launches)
     maxThreads = std::max<uint32_t>(maxThreads, l.block.volume());
 
-  out.line("// Kernel {}: {}", name, result.description);
+  out.line("// Kernel {}{}: {}", name, part ? " (a member of a launch group)" : "",
+           result.description);
   for (Operation &op : kernel.getBodyBlock().without_terminator())
     out.line("//   stride.{} at {}", opName(&op), formatLocation(op.getLoc()));
+  if (part) {
+    out.line("static __device__ __forceinline__ void");
+    out.open(fmt::format("{}(const stride_part_index blockIdx, const "
+                         "stride_part_index gridDim, {})",
+                         name, params));
+    out.text += head.text;
+    out.text += body.text;
+    out.close();
+    out.raw("");
+    return result;
+  }
   // A cluster's size is compiled in, so that a plain launch forms clusters.
   std::string cluster =
       schedule.getClusterBlocks() > 1

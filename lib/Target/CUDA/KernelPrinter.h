@@ -47,7 +47,16 @@ struct PrinterSetup {
   unsigned &constantCounter;
   KernelFacts facts;
   KernelScheduleAttr schedule;
+  /// The kernel is a member of a launch group (stride-group-launches): it
+  /// is printed as a `__device__` function whose first two parameters,
+  /// `blockIdx` and `gridDim`, are the block index and grid size of its
+  /// own launch within the group's (python-free-docs/cuda-backend.md,
+  /// "Launch groups").
+  bool part = false;
 };
+
+/// The runtime's form of one launch of a schedule.
+CudaLaunch toCudaLaunch(LaunchAttr launch);
 
 class KernelPrinter : protected PrinterSetup {
 public:

@@ -82,6 +82,25 @@ __device__ __forceinline__ void stride_begin_kernel() {
 #endif
 }
 
+// Let the grid after this one launch now, as this block starts, rather than
+// as the blocks exit (printed in the kernels that
+// stride-trigger-small-successors marks: the grid after them is small). It
+// waits in stride_begin_kernel until this grid has ended, so only where it
+// is placed changes.
+__device__ __forceinline__ void stride_trigger_dependents() {
+#if STRIDE_DEPENDENT_LAUNCH && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// A member of a launch group (stride-group-launches) runs on a range of
+// the group's blocks, as a __device__ function whose parameters `blockIdx`
+// and `gridDim`, of this type, give the block index and grid size of its
+// own launch; the built-in ones would give the group's.
+struct stride_part_index {
+  unsigned x, y, z;
+};
+
 // A hint: fetch the line at `p`, which no step of the plan writes, into L2
 // before stride_begin_kernel (with STRIDE_EARLY_LAUNCH only; elsewhere,
 // and in emulation, nothing).

@@ -77,6 +77,9 @@ struct CudaKernel {
   /// The symbols the kernel's types name, by name: its trailing `long
   /// long size_<name>` parameters (kernelSizeParameters).
   std::vector<std::string> sizeParameters;
+  /// The function ends with `int phase` (index scatters, multi-phase
+  /// kernels).
+  bool phaseParameter = false;
 };
 
 /// One translation unit: the kernels of one plan.executable.

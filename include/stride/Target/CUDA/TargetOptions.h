@@ -64,6 +64,15 @@ struct CudaTargetOptions {
   /// (python-free-docs/cuda-backend.md, "The kernel ABI"; measured slower on
   /// a decode step, bench/NOTES.md section 63).
   bool earlyLaunch = false;
+  /// Independent small kernels (one launch of at most a wave of blocks,
+  /// a few steps apart, no step between them that either depends on) run
+  /// as one launch, each on its own blocks (stride-group-launches,
+  /// python-free-docs/cuda-backend.md, "Launch groups").
+  bool launchGroups = true;
+  /// With dependentLaunch: a kernel whose every dispatch is followed by a
+  /// small grid (at most 32 blocks) lets that grid launch as it starts
+  /// (stride-trigger-small-successors; stridec --early-triggers).
+  bool triggerSmallSuccessors = false;
   /// Skinny products (form (g), python-free-docs/matmul.md, "Skinny
   /// products"): the output columns each warp takes, and the 16-byte loads
   /// each lane issues per column before it uses them (the bytes in flight);
