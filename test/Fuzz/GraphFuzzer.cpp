@@ -76,7 +76,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     options.formKernels = true;
     stride::buildStridePipeline(pm, options);
     pm.addNestedPass<func::FuncOp>(stride::createScheduleKernels());
-    stride::plan::buildHostPlanPipeline(pm);
+    // With repair, the plan also groups launches and marks early triggers
+    // (stridec's defaults and --early-triggers), so that both plans are
+    // fuzzed.
+    std::optional<stride::plan::GroupLaunchesOptions> groups;
+    if (repair)
+      groups.emplace();
+    stride::plan::buildHostPlanPipeline(pm, {}, true, groups, repair);
     if (failed(pm.run(*copy)))
       continue;
     FailureOr<func::FuncOp> entry = stride::findEntryFunction(*copy);
