@@ -166,7 +166,7 @@ def GroupLaunches : Pass<"stride-group-launches", "::mlir::ModuleOp"> {
     members' grids one after another (member 0 takes blocks
     `[0, g0)`, member 1 `[g0, g0 + g1)`, ...), and each block runs its
     member's code with the block index and grid size of its own launch
-    (python-free-docs/cuda-backend.md, "Launch groups"). One
+    (python-free-docs/plan.md and cuda-backend.md, "Launch groups"). One
     `plan.dispatch` of the group replaces the members' dispatches: its
     buffers are the members' inputs, in member order, then their results.
 
