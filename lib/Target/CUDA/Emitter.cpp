@@ -195,8 +195,8 @@ FailureOr<CudaKernel> printLaunchGroup(KernelOp group, const std::string &name,
     params += fmt::format("{}{} *__restrict__ out{}",
                           params.empty() ? "" : ", ",
                           storageType(*dtypeOf(type)), i);
-  out.line("// Kernel {}: {} (stride-group-launches): each block runs the "
-           "member whose blocks it is in",
+  out.line("// Kernel {}: {}; each block runs the member whose blocks it "
+           "is in (stride-group-launches)",
            name, result.description);
   out.line("extern \"C\" __global__ void __launch_bounds__({})",
            std::max<uint32_t>(256, launch.block.volume()));
