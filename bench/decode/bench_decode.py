@@ -44,8 +44,8 @@ not a kernel of its own) and runs it beside the first compile.
 `--no-launch-groups` (every kernel launched on its own, not in launch
 groups: python-free-docs/cuda-backend.md, "Launch groups") and runs it
 beside the first compile; `--compare-early-triggers` likewise under
-`--early-triggers` (a kernel lets the small grid after it launch as it
-starts: python-free-docs/cuda-backend.md, "The kernel ABI").
+`--no-early-triggers` (no kernel lets the small grid after it launch as
+it starts: python-free-docs/cuda-backend.md, "The kernel ABI").
 
 The bytes floor of a step: the weights it reads (every parameter but the
 embedding table, of which it reads B rows) plus the valid part of the cache
@@ -83,7 +83,7 @@ VARIANTS = {
     "prologue": ("--skinny-prologue", ("true",)),
     "early": ("--early-launch", ("true",)),
     "ungrouped": ("--no-launch-groups", ("true",)),
-    "triggered": ("--early-triggers", ("true",)),
+    "untriggered": ("--no-early-triggers", ("true",)),
 }
 # --compare-<flag> for the variants of one value: (flag, variant, what the
 # variant's option does).
@@ -94,8 +94,8 @@ ONE_VALUE_VARIANTS = [
      "each kernel lets the next launch as its blocks start; skinny products "
      "fetch their weights' first lines into L2 before they wait"),
     ("launch-groups", "ungrouped", "every kernel launched on its own"),
-    ("early-triggers", "triggered",
-     "a kernel lets the small grid after it launch as it starts"),
+    ("early-triggers", "untriggered",
+     "no kernel lets the small grid after it launch as it starts"),
 ]
 LLAMA_8B_LAYER = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
 
@@ -242,7 +242,7 @@ def variant_keys(args):
              "prologue": args.compare_skinny_prologue,
              "early": args.compare_early_launch,
              "ungrouped": args.compare_launch_groups,
-             "triggered": args.compare_early_triggers}
+             "untriggered": args.compare_early_triggers}
     return [(f"{name}_{value}", option, value)
             for name, (option, values) in VARIANTS.items() if asked[name]
             for value in values]

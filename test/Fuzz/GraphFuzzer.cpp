@@ -77,8 +77,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     stride::buildStridePipeline(pm, options);
     pm.addNestedPass<func::FuncOp>(stride::createScheduleKernels());
     // With repair, the plan also groups launches and marks early triggers
-    // (stridec's defaults and --early-triggers), so that both plans are
-    // fuzzed.
+    // (stridec's defaults), so that both plans are fuzzed.
     std::optional<stride::plan::GroupLaunchesOptions> groups;
     if (repair)
       groups.emplace();

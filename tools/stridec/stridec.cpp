@@ -391,13 +391,14 @@ cl::opt<bool> noLaunchGroups(
              "\"Launch groups\")"),
     cl::init(false), cl::cat(stridecCategory));
 
-cl::opt<bool> earlyTriggers(
-    "early-triggers",
-    cl::desc("With dependent launches (sm_90 and later): a kernel followed "
-             "by a small grid (at most 32 blocks: a norm, a rotary kernel) "
-             "lets that grid launch as it starts, so that it waits resident "
-             "(stride-trigger-small-successors; python-free-docs/"
-             "cuda-backend.md, \"The kernel ABI\")"),
+cl::opt<bool> noEarlyTriggers(
+    "no-early-triggers",
+    cl::desc("Launch every grid once the kernel before it has exited. "
+             "Without it (sm_90 and later, with dependent launches) a kernel "
+             "followed by a small grid (at most 32 blocks: a norm, a rotary "
+             "kernel) lets that grid launch as it starts, so that it waits "
+             "resident (stride-trigger-small-successors; "
+             "python-free-docs/cuda-backend.md, \"The kernel ABI\")"),
     cl::init(false), cl::cat(stridecCategory));
 
 cl::opt<bool> earlyLaunch(
@@ -711,7 +712,7 @@ int main(int argc, char **argv) {
   options.cuda.dependentLaunch = !noDependentLaunch;
   options.cuda.earlyLaunch = earlyLaunch;
   options.cuda.launchGroups = !noLaunchGroups;
-  options.cuda.triggerSmallSuccessors = earlyTriggers;
+  options.cuda.triggerSmallSuccessors = !noEarlyTriggers;
   options.jobs = jobs;
   options.nvrtcInChildProcesses = true;
   // The module is streamed to its file from result.module.

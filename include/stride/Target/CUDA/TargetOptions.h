@@ -71,8 +71,9 @@ struct CudaTargetOptions {
   bool launchGroups = true;
   /// With dependentLaunch: a kernel whose every dispatch is followed by a
   /// small grid (at most 32 blocks) lets that grid launch as it starts
-  /// (stride-trigger-small-successors; stridec --early-triggers).
-  bool triggerSmallSuccessors = false;
+  /// (stride-trigger-small-successors; stridec --no-early-triggers turns it
+  /// off).
+  bool triggerSmallSuccessors = true;
   /// Skinny products (form (g), python-free-docs/matmul.md, "Skinny
   /// products"): the output columns each warp takes, and the 16-byte loads
   /// each lane issues per column before it uses them (the bytes in flight);
