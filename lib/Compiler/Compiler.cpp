@@ -475,10 +475,8 @@ CompileResult Compilation::compile(ModuleOp module) {
     std::optional<plan::GroupLaunchesOptions> groupLaunches;
     if (options.cuda.launchGroups) {
       groupLaunches.emplace();
-      groupLaunches->maxBlocks =
-          options.cuda.multiprocessorCount > 0
-              ? options.cuda.multiprocessorCount
-              : defaultMultiprocessors(options.cuda.arch);
+      groupLaunches->maxBlocks = multiprocessorsFor(
+          options.cuda.arch, options.cuda.multiprocessorCount);
     }
     bool triggerSmallSuccessors =
         options.cuda.triggerSmallSuccessors && options.cuda.dependentLaunch &&

@@ -85,7 +85,9 @@ cl::opt<stride::EmitKind> emitKind(
                    "the stride IR after the pipeline (layouts legalized, "
                    "kernels formed)"),
         clEnumValN(stride::EmitKind::Cuda, "cuda",
-                   "the generated CUDA C++ (one __global__ per kernel; one "
+                   "the generated CUDA C++ (one __global__ per launched "
+                   "kernel, a launch group's members __device__ functions "
+                   "of it; one "
                    "translation unit per executable, each after a '// ==== "
                    "Stride translation unit I of N' line when there are "
                    "several)"),

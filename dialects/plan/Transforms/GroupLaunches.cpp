@@ -217,28 +217,24 @@ KernelOp buildGroupKernel(const Group &group, SymbolTableCollection &symbols,
   return groupKernel;
 }
 
-/// Replaces `group`'s dispatches by one of `groupKernel`, where the first
-/// ran; the buffers each member writes are allocated before it.
+/// Replaces `group`'s dispatches, which stand together (each joined right
+/// after the one before it, with the allocs of what it writes), by one of
+/// `groupKernel` where the last stood.
 void replaceDispatches(const Group &group, KernelOp groupKernel,
                        SymbolTableCollection &symbols) {
-  DispatchOp anchor = group.anchor();
   SmallVector<Value> reads, writes;
   for (DispatchOp dispatch : group.members) {
     unsigned inputs =
         dispatch.lookupKernel(symbols).getBodyBlock().getNumArguments();
-    for (auto [i, buffer] : llvm::enumerate(dispatch.getBuffers())) {
+    for (auto [i, buffer] : llvm::enumerate(dispatch.getBuffers()))
       (i < inputs ? reads : writes).push_back(buffer);
-      if (i >= inputs)
-        if (auto alloc = buffer.getDefiningOp<AllocOp>();
-            alloc && anchor->isBeforeInBlock(alloc))
-          alloc->moveBefore(anchor);
-    }
   }
   llvm::append_range(reads, writes);
   auto executable = groupKernel->getParentOfType<ExecutableOp>();
-  OpBuilder builder(anchor);
+  OpBuilder builder(group.members.back());
+  builder.setInsertionPointAfter(group.members.back());
   DispatchOp::create(
-      builder, anchor.getLoc(),
+      builder, group.anchor().getLoc(),
       SymbolRefAttr::get(executable.getSymNameAttr(),
                          {FlatSymbolRefAttr::get(groupKernel.getSymNameAttr())}),
       reads);

@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A read-only function of legal IR: every stride.kernel becomes one
-// `extern "C" __global__` function, printed by the printer of its form and
+// A read-only function of legal IR: every stride.kernel of an executable
+// becomes one `extern "C" __global__` function (a launch group's members
+// `__device__` functions that its own calls), printed by the printer of its form and
 // scheme (Forms/, behind KernelPrinter.h), from the kernel contract's facts
 // and the kernel's `#stride.schedule`; then the prelude and the file scope
 // (constant arrays) go in front.
@@ -186,21 +187,12 @@ FailureOr<CudaKernel> printLaunchGroup(KernelOp group, const std::string &name,
            << " blocks, but its members' launches have " << firstBlock;
   result.description = "launch group: " + members;
 
-  std::string params;
-  for (auto [i, type] :
-       llvm::enumerate(group.getBodyBlock().getArgumentTypes()))
-    params += fmt::format("{}const {} *__restrict__ in{}", i ? ", " : "",
-                          storageType(*dtypeOf(type)), i);
-  for (auto [i, type] : llvm::enumerate(group.getResultTypes()))
-    params += fmt::format("{}{} *__restrict__ out{}",
-                          params.empty() ? "" : ", ",
-                          storageType(*dtypeOf(type)), i);
   out.line("// Kernel {}: {}; each block runs the member whose blocks it "
            "is in (stride-group-launches)",
            name, result.description);
   out.line("extern \"C\" __global__ void __launch_bounds__({})",
            std::max<uint32_t>(256, launch.block.volume()));
-  out.open(fmt::format("{}({})", name, params));
+  out.open(fmt::format("{}({})", name, bufferParameters(group)));
   out.text += calls.text;
   out.close();
   out.raw("");

@@ -842,6 +842,18 @@ int64_t KernelPrinter::printIterationSpace(Code &body) {
   return n;
 }
 
+std::string bufferParameters(KernelOp kernel) {
+  std::string params;
+  for (auto [i, t] : llvm::enumerate(kernel.getBodyBlock().getArgumentTypes()))
+    params += fmt::format("{}const {} *__restrict__ in{}", i ? ", " : "",
+                          storageType(*dtypeOf(t)), i);
+  for (auto [i, t] : llvm::enumerate(kernel.getResultTypes()))
+    params +=
+        fmt::format("{}{} *__restrict__ out{}", params.empty() ? "" : ", ",
+                    storageType(*dtypeOf(t)), i);
+  return params;
+}
+
 CudaLaunch toCudaLaunch(LaunchAttr launch) {
   CudaLaunch result;
   result.grid = {static_cast<uint32_t>(launch.getGrid()), 1, 1};
@@ -888,14 +900,7 @@ FailureOr<CudaKernel> KernelPrinter::print(Code &out) {
               "small (stride-trigger-small-successors)");
 
   // The signature: inputs, outputs, phase.
-  std::string params;
-  for (auto [i, t] : llvm::enumerate(kernel.getBodyBlock().getArgumentTypes()))
-    params += fmt::format("{}const {} *__restrict__ in{}", i ? ", " : "",
-                          storageType(*dtypeOf(t)), i);
-  for (auto [i, t] : llvm::enumerate(kernel.getResultTypes()))
-    params +=
-        fmt::format("{}{} *__restrict__ out{}", params.empty() ? "" : ", ",
-                    storageType(*dtypeOf(t)), i);
+  std::string params = bufferParameters(kernel);
   for (size_t i = 0; i < result.scratchBytes.size(); ++i)
     params += fmt::format(", int *__restrict__ scratch{}", i);
   bool phased = llvm::any_of(result.launches, [](const CudaLaunch &l) {

@@ -55,6 +55,10 @@ struct PrinterSetup {
   bool part = false;
 };
 
+/// A kernel function's buffer parameters: `const T *__restrict__ inN` for
+/// each body argument, then `T *__restrict__ outN` for each result.
+std::string bufferParameters(KernelOp kernel);
+
 /// The runtime's form of one launch of a schedule.
 CudaLaunch toCudaLaunch(LaunchAttr launch);
 

@@ -355,6 +355,10 @@ int defaultMultiprocessors(StringRef arch) {
   return cuda::archFacts(arch).multiprocessors;
 }
 
+int multiprocessorsFor(StringRef arch, int count) {
+  return count > 0 ? count : defaultMultiprocessors(arch);
+}
+
 KernelScheduleAttr getSchedule(KernelOp kernel) {
   return kernel->getAttrOfType<KernelScheduleAttr>(
       KernelScheduleAttr::kAttrName);

@@ -207,9 +207,8 @@ public:
             const CudaTargetOptions &options)
       : kernel(kernel), facts(facts), options(options),
         builder(kernel.getContext()),
-        multiprocessors(options.multiprocessorCount > 0
-                            ? options.multiprocessorCount
-                            : defaultMultiprocessors(options.arch)) {}
+        multiprocessors(
+            multiprocessorsFor(options.arch, options.multiprocessorCount)) {}
 
   KernelScheduleAttr schedule();
 

@@ -30,6 +30,10 @@ namespace stride {
 /// The multiprocessor count of the usual GPU of `arch` (132 when unknown).
 int defaultMultiprocessors(llvm::StringRef arch);
 
+/// The multiprocessors grids are sized for: `count` where it is positive
+/// (stridec --multiprocessors), else the arch's usual count.
+int multiprocessorsFor(llvm::StringRef arch, int count);
+
 /// Decides the schedule of `kernel` (an error at the kernel when it breaks
 /// the kernel contract or the backend's limits).
 mlir::FailureOr<KernelScheduleAttr>
