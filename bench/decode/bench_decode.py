@@ -84,18 +84,24 @@ VARIANTS = {
     "early": ("--early-launch", ("true",)),
     "ungrouped": ("--no-launch-groups", ("true",)),
     "untriggered": ("--no-early-triggers", ("true",)),
+    "swiglu_apart": ("--no-skinny-epilogue", ("true",)),
 }
 # --compare-<flag> for the variants of one value: (flag, variant, what the
 # variant's option does).
 ONE_VALUE_VARIANTS = [
     ("skinny-prologue", "prologue",
-     "the SwiGLU computed by the down projection's kernel"),
+     "the SwiGLU computed by the down projection's kernel; only with "
+     "--stridec-option=--no-skinny-epilogue, since by default the gate/up "
+     "product's kernel takes it first"),
     ("early-launch", "early",
      "each kernel lets the next launch as its blocks start; skinny products "
      "fetch their weights' first lines into L2 before they wait"),
     ("launch-groups", "ungrouped", "every kernel launched on its own"),
     ("early-triggers", "untriggered",
      "no kernel lets the small grid after it launch as it starts"),
+    ("skinny-epilogue", "swiglu_apart",
+     "the SwiGLU a kernel of its own after the gate/up product instead of "
+     "that product's epilogue"),
 ]
 LLAMA_8B_LAYER = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
 
@@ -242,7 +248,8 @@ def variant_keys(args):
              "prologue": args.compare_skinny_prologue,
              "early": args.compare_early_launch,
              "ungrouped": args.compare_launch_groups,
-             "untriggered": args.compare_early_triggers}
+             "untriggered": args.compare_early_triggers,
+             "swiglu_apart": args.compare_skinny_epilogue}
     return [(f"{name}_{value}", option, value)
             for name, (option, values) in VARIANTS.items() if asked[name]
             for value in values]

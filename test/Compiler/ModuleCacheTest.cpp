@@ -74,6 +74,9 @@ TEST_F(ModuleCacheTest, KeyFollowsInputNameAndOptions) {
   CompileOptions prologue = options;
   prologue.pipeline.skinnyPrologue = !options.pipeline.skinnyPrologue;
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", prologue));
+  CompileOptions epilogue = options;
+  epilogue.pipeline.skinnyEpilogue = !options.pipeline.skinnyEpilogue;
+  EXPECT_NE(key, moduleCacheKey(input, "a.mlir", epilogue));
   CompileOptions graphOrders = options;
   graphOrders.pipeline.rowMajorPointwise = false;
   EXPECT_NE(key, moduleCacheKey(input, "a.mlir", graphOrders));

@@ -359,6 +359,15 @@ cl::opt<bool> skinnyPrologue(
              "(python-free-docs/matmul.md, \"Skinny products\")"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> noSkinnyEpilogue(
+    "no-skinny-epilogue",
+    cl::desc("Run the pointwise kernel that alone reads a skinny product's "
+             "result (a decoder's SwiGLU after its merged gate and up "
+             "projections) as a kernel of its own instead of in the "
+             "product's kernel, each warp evaluating it from its own sums "
+             "(python-free-docs/matmul.md, \"Skinny products\")"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> noMergeSiblingProducts(
     "no-merge-sibling-products",
     cl::desc("Keep the products that read the same activations against "
@@ -694,6 +703,7 @@ int main(int argc, char **argv) {
   options.pipeline.decodeAttention = decodeAttention;
   options.pipeline.skinnyProducts = skinnyProducts;
   options.pipeline.skinnyPrologue = skinnyPrologue;
+  options.pipeline.skinnyEpilogue = !noSkinnyEpilogue;
   options.pipeline.padOperandRows = padOperandRows;
   options.pipeline.padContraction = padContraction;
   options.pipeline.convolutions = convolutions;

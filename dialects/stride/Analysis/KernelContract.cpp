@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "dialects/stride/Analysis/KernelContract.h"
+#include "dialects/stride/Analysis/Violation.h"
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/IndexMaps.h"
 #include "dialects/stride/IR/SymbolicSizes.h"
@@ -70,45 +71,6 @@ static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<StridedTensorType>(value.getType()).getShape();
 }
 
-namespace {
-/// A broken rule of the contract. With a reporter, it is an error at the op
-/// that broke the rule, into which the rule is streamed and to which notes
-/// at related ops are attached; without one, nothing is reported. Either
-/// way it converts to failure.
-class Violation {
-public:
-  Violation(ContractReporter report, Operation *brokenAt) {
-    if (report)
-      diag.emplace(report(brokenAt));
-  }
-
-  template <typename T> Violation &operator<<(T &&value) {
-    if (diag)
-      *diag << std::forward<T>(value);
-    return *this;
-  }
-
-  /// A note at an op related to the broken rule (the reduction an epilogue
-  /// reads, the other scatter, ...): "<what> ('stride.sum') is here".
-  struct Note {
-    Note(Operation *related, StringRef what) : related(related), what(what) {}
-    Operation *related;
-    StringRef what;
-  };
-  Violation &operator<<(Note note) {
-    if (diag)
-      diag->attachNote(note.related->getLoc())
-          << note.what << " ('" << note.related->getName() << "') is here";
-    return *this;
-  }
-
-  operator LogicalResult() const { return failure(); }
-  template <typename T> operator FailureOr<T>() const { return failure(); }
-
-private:
-  std::optional<InFlightDiagnostic> diag;
-};
-} // namespace
 
 bool stride::isBroadcastBackOf(Value value, ReductionOpInterface reduction) {
   return isBroadcastBackOf(value, reduction->getResult(0), reduction);
@@ -346,7 +308,7 @@ private:
   FailureOr<KernelClass> classifyScatter();
   FailureOr<KernelClass> classifyScan();
   FailureOr<KernelClass> classifyOwnKernelOp();
-  LogicalResult checkProductPrologue(MatmulOp product);
+  LogicalResult checkProductNeighbours(MatmulOp product);
   LogicalResult checkSoleYield(Operation *root);
   LogicalResult checkScatterYields();
   FailureOr<KernelClass> classifyReduction();
@@ -637,7 +599,8 @@ FailureOr<KernelClass> KernelClassifier::classifyScan() {
 /// Forms (f) and (g): one attention op (marked for the split-KV kernel) or
 /// one product marked for the skinny product kernel, the only yielded
 /// value; the rest of the kernel are views of its operands, and for the
-/// product the prologue that computes its lhs (checkProductPrologue).
+/// product the prologue that computes its lhs and the epilogue that reads
+/// its result, which then yields instead (checkProductNeighbours).
 FailureOr<KernelClass> KernelClassifier::classifyOwnKernelOp() {
   Operation *root = ownKernelOps.front();
   bool attention = isa<AttentionOp>(root);
@@ -648,7 +611,7 @@ FailureOr<KernelClass> KernelClassifier::classifyOwnKernelOp() {
               "that does"
            << Violation::Note(root, "the first such op");
   if (auto product = dyn_cast<MatmulOp>(root)) {
-    if (failed(checkProductPrologue(product)))
+    if (failed(checkProductNeighbours(product)))
       return failure();
   } else {
     for (Operation &op : body.without_terminator())
@@ -666,17 +629,18 @@ FailureOr<KernelClass> KernelClassifier::classifyOwnKernelOp() {
       product && failed(checkSkinnyProduct(product, kMaxSkinnyProductRows,
                                            report)))
     return failure();
-  if (failed(checkSoleYield(root)))
+  if (result.productEpilogue.empty() && failed(checkSoleYield(root)))
     return failure();
   result.form = attention ? KernelForm::Attention : KernelForm::SkinnyProduct;
   result.root = root;
   return result;
 }
 
-/// Form (g)'s prologue: the functional ops beside the product compute its
-/// lhs (form (a)'s ops, read through views); its weight and bias are
-/// kernel inputs read through views.
-LogicalResult KernelClassifier::checkProductPrologue(MatmulOp product) {
+/// Form (g)'s prologue and epilogue: the functional ops beside the product
+/// compute its lhs (form (a)'s ops, read through views) or read its result
+/// (checkSkinnyEpilogue); its weight and bias are kernel inputs read
+/// through views.
+LogicalResult KernelClassifier::checkProductNeighbours(MatmulOp product) {
   for (Value operand :
        {product.getRhs(), product.getBias(), product.getAddend()}) {
     if (!operand)
@@ -699,14 +663,23 @@ LogicalResult KernelClassifier::checkProductPrologue(MatmulOp product) {
       continue;
     llvm::append_range(work, def->getOperands());
   }
+  llvm::SetVector<Operation *> readers =
+      dependentsOf(product, [&](Operation *op) { return inGroup(op); });
+  SmallVector<Operation *> epilogue;
   for (Operation &op : body.without_terminator()) {
     if (&op == product.getOperation() || isa<ViewOpInterface>(op))
       continue;
+    if (readers.contains(&op)) {
+      epilogue.push_back(&op);
+      continue;
+    }
     if (!prologue.contains(&op))
       return Violation(report, &op)
-             << "shares its kernel with a skinny product but computes no "
-                "part of its lhs; such a kernel holds the product, views of "
-                "its operands and the pointwise ops that compute its lhs"
+             << "shares its kernel with a skinny product but neither "
+                "computes part of its lhs nor reads its result; such a "
+                "kernel holds the product, views, the pointwise ops that "
+                "compute its lhs and the elementwise ops that read its "
+                "result"
              << Violation::Note(product, "the product");
     if (!isPointwiseLikeOp(&op))
       return Violation(report, &op)
@@ -715,7 +688,15 @@ LogicalResult KernelClassifier::checkProductPrologue(MatmulOp product) {
              << Violation::Note(product, "the product");
     result.prologueOps.push_back(&op);
   }
-  return success();
+  if (epilogue.empty())
+    return success();
+  if (yields.size() != 1)
+    return Violation(report, product)
+           << "is read by ops of its kernel, which yields " << yields.size()
+           << " values; a skinny product with an epilogue yields only the "
+              "epilogue's result";
+  return checkSkinnyEpilogue(product, epilogue, yields.front(), report,
+                             result.productEpilogue);
 }
 
 FailureOr<KernelClass> KernelClassifier::classifyReduction() {
@@ -864,56 +845,6 @@ FailureOr<KernelClass> KernelClassifier::classifyRowReductions() {
   return broadcastReduction();
 }
 
-LogicalResult stride::checkSkinnyProduct(MatmulOp op, int64_t maxRows,
-                                         ContractReporter report) {
-  StridedTensorType lhs = op.getLhs().getType(), rhs = op.getRhs().getType();
-  Type element = lhs.getElementType();
-  if (lhs.isSymbolic() || rhs.isSymbolic())
-    return Violation(report, op)
-           << "is over symbolic sizes; the skinny product kernel computes "
-              "static shapes";
-  if (lhs.getRank() != 2)
-    return Violation(report, op)
-           << "is a product of rank " << lhs.getRank()
-           << "; the skinny product kernel computes 2-D products";
-  if (!element.isF16() && !element.isBF16() && !element.isF32())
-    return Violation(report, op)
-           << "has element type " << element
-           << "; the skinny product kernel computes f16, bf16 and f32";
-  int64_t rows = lhs.getShape()[0], depth = lhs.getShape()[1];
-  if (rows < 1 || rows > maxRows)
-    return Violation(report, op)
-           << "has " << rows << " rows; the skinny product kernel computes 1 "
-           << "to " << maxRows;
-  if (depth == 0)
-    return Violation(report, op)
-           << "sums over no elements (K = 0); the skinny product kernel "
-              "needs K >= 1";
-  // A dim of size 1 addresses nothing: its stride is never compared.
-  if (rhs.getStrides()[0] != 1 && depth > 1)
-    return Violation(report, op)
-           << "reads its weight (rhs) with a stride of "
-           << rhs.getStrides()[0]
-           << " along K; the skinny product kernel streams a weight whose K "
-              "elements are consecutive (an nn.Linear weight [N, K] read "
-              "through a permute)";
-  if (lhs.getStrides()[1] != 1 && depth > 1)
-    return Violation(report, op)
-           << "reads its lhs with a stride of " << lhs.getStrides()[1]
-           << " along K; the skinny product kernel reads rows whose K "
-              "elements are consecutive";
-  if (op.getRowClasses())
-    return Violation(report, op)
-           << "is written in row classes; the skinny product kernel writes "
-              "the whole result";
-  if (op.getEpilogue() != MatmulEpilogue::none &&
-      op.getEpilogue() != MatmulEpilogue::relu)
-    return Violation(report, op)
-           << "has epilogue " << stringifyMatmulEpilogue(op.getEpilogue())
-           << "; the skinny product kernel applies relu only";
-  return success();
-}
-
 FailureOr<KernelClass> stride::classifyKernel(KernelOp kernel,
                                               ContractReporter report) {
   return KernelClassifier(kernel, report).classify();
@@ -932,24 +863,4 @@ FailureOr<KernelClass> stride::verifyKernel(KernelOp kernel) {
     return diag;
   };
   return classifyKernel(kernel, report);
-}
-
-/// The default policy (`auto`) runs a product as the skinny product kernel
-/// up to this many rows. Measured on an H200 (bench/decode/skinny_sweep.py,
-/// bench/NOTES.md section 50): at 1 row the kernel streams every decode
-/// product at 3.3-4.3 TB/s, level with or ahead of cuBLASLt; at 8 rows it
-/// takes 1.6-2x cuBLASLt's time (it multiplies each weight element with
-/// every row on the CUDA cores, converting the activations at each step).
-/// `generated` takes up to kMaxSkinnyProductRows, to measure
-/// (python-free-docs/matmul.md, "Skinny products").
-constexpr int64_t kAutoSkinnyProductRows = 1;
-
-std::optional<int64_t> stride::skinnyRowBound(llvm::StringRef policy) {
-  if (policy == "auto")
-    return kAutoSkinnyProductRows;
-  if (policy == "generated")
-    return kMaxSkinnyProductRows;
-  if (policy == "library")
-    return 0;
-  return std::nullopt;
 }

@@ -167,17 +167,49 @@ enum class KernelForm {
   /// its operands read through views; iteration space = its result's shape.
   Attention,
   /// (g) One matrix product of few rows (`stride.skinny_product`, marked
-  /// by stride-matmul-layout; checkSkinnyProduct says which), the only
-  /// yielded value, its weight and bias read through views; its lhs (the
-  /// rows) read through views or computed by a prologue of form (a)'s ops
-  /// and views (KernelClass::prologueOps), evaluated at the lhs's
-  /// coordinates; iteration space = its result's shape.
+  /// by stride-matmul-layout; checkSkinnyProduct says which), its weight
+  /// and bias read through views; its lhs (the rows) read through views or
+  /// computed by a prologue of form (a)'s ops and views
+  /// (KernelClass::prologueOps), evaluated at the lhs's coordinates. The
+  /// product is the only yielded value, or its result is read by an
+  /// epilogue of elementwise ops (KernelClass::productEpilogue) whose one
+  /// result is; iteration space = the yielded value's shape.
   SkinnyProduct,
 };
 
 /// "pointwise", "reduction", "index-scatter", "broadcast-reduction",
 /// "scan", "attention", "skinny-product".
 llvm::StringRef stringifyKernelForm(KernelForm form);
+
+/// A read of a skinny product's result by its epilogue (form (g)):
+/// `view`, the result or a view of it of the epilogue's shape, whose
+/// element at the epilogue's row `r` and column `e` (the epilogue's
+/// elements taken row-major as [rows, columns]) is the product's element
+/// (`r`, `e` + `columnOffset`).
+struct SkinnyEpilogueRead {
+  mlir::Value view;
+  int64_t columnOffset = 0;
+};
+
+/// Form (g)'s epilogue (checkSkinnyEpilogue): elementwise ops of one
+/// shape, `rows` x `columns` elements, after a skinny product of `rows`
+/// rows. Output column `e` of a row needs the product's columns `e` +
+/// each offset of `reads` of that row, so a warp that computes those
+/// columns together evaluates the epilogue at `e` from its own sums: the
+/// SwiGLU `silu(gate) * up` of a merged gate/up product reads columns `e`
+/// and `e` + 14336 (python-free-docs/matmul.md, "Skinny products").
+struct SkinnyEpilogue {
+  /// The elementwise ops, in block order; the last one's result is the
+  /// kernel's only yielded value.
+  llvm::SmallVector<mlir::Operation *> ops;
+  llvm::SmallVector<SkinnyEpilogueRead> reads;
+  /// The epilogue's elements per row of the product.
+  int64_t columns = 0;
+
+  bool empty() const { return ops.empty(); }
+  /// The distinct column offsets of `reads`, ascending.
+  llvm::SmallVector<int64_t> columnOffsets() const;
+};
 
 /// What a backend needs to know of a kernel, besides its ops: the one
 /// source of a kernel's form (a backend never re-derives it).
@@ -225,6 +257,10 @@ struct KernelClass {
   /// Empty where the lhs is a kernel input read through views, and for the
   /// other forms.
   llvm::SmallVector<mlir::Operation *> prologueOps;
+  /// For SkinnyProduct: the ops that read the product's result (its
+  /// epilogue, the SwiGLU after a decoder's merged gate and up
+  /// projections); empty where the kernel yields the product.
+  SkinnyEpilogue productEpilogue;
 };
 
 /// The most rows of activations (the lhs's rows, the tokens of a decode
@@ -249,6 +285,22 @@ std::optional<int64_t> skinnyRowBound(llvm::StringRef policy);
 /// products to mark, the contract checks a marked product in its kernel.
 mlir::LogicalResult checkSkinnyProduct(MatmulOp op, int64_t maxRows,
                                        ContractReporter report = nullptr);
+
+/// Checks that `ops`, the ops of a form (g) kernel that depend on its
+/// skinny `product`'s result, are an epilogue a warp evaluates from its
+/// own sums, and describes it in `epilogue`: `yielded` (the kernel's only
+/// yielded value) is the result of one of them; each is an elementwise op
+/// of `yielded`'s shape; each operand is another of them read directly, a
+/// kernel input read through views, or the product's result read through
+/// views (a SkinnyEpilogueRead: its layout over the product's row-major
+/// result is that of a row-major [rows, columns] block starting at a
+/// column of row 0). On failure, `report` (if set) is given the op that
+/// broke a rule, with a note at the product.
+mlir::LogicalResult checkSkinnyEpilogue(MatmulOp product,
+                                        llvm::ArrayRef<mlir::Operation *> ops,
+                                        mlir::Value yielded,
+                                        ContractReporter report,
+                                        SkinnyEpilogue &epilogue);
 
 /// Classifies `kernel` by the contract. On failure, `report` (if set) is
 /// given the op that broke a rule (the kernel itself for a rule about the

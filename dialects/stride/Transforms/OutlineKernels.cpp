@@ -13,8 +13,9 @@
 // (stride.split_kv, stride-attention-library) and each product marked for
 // the skinny product kernel (stride.skinny_product, stride-matmul-layout),
 // which takes the pointwise kernel that computes its rows for it alone as
-// its prologue (skinny-prologue; python-free-docs/matmul.md, "Skinny
-// products").
+// its prologue (skinny-prologue), and the pointwise kernel that alone reads
+// its result as its epilogue (skinny-epilogue; python-free-docs/matmul.md,
+// "Skinny products").
 // The inline pass dissolves kernels again (for tests that compare a fused
 // kernel with its unfused equivalent).
 //
@@ -67,6 +68,25 @@ KernelOp prologueKernelOf(MatmulOp product) {
   return producer;
 }
 
+/// The pointwise kernel of one result that alone reads `product`'s result
+/// (through views): the epilogue its kernel may compute (KernelContract.h,
+/// form (g)); else null.
+KernelOp epilogueKernelOf(MatmulOp product) {
+  KernelOp consumer;
+  bool alone = true;
+  forEachSink(product.getResult(), [&](OpOperand &use) {
+    auto kernel = dyn_cast<KernelOp>(use.getOwner());
+    alone &= kernel && (!consumer || consumer == kernel);
+    consumer = kernel;
+  });
+  if (!alone || !consumer || consumer->getNumResults() != 1)
+    return {};
+  FailureOr<KernelClass> kind = classifyKernel(consumer);
+  if (failed(kind) || kind->form != KernelForm::Pointwise)
+    return {};
+  return consumer;
+}
+
 /// Erases `op` and the views of its results, which no other op reads.
 void eraseWithViews(Operation *op) {
   for (Value result : op->getResults())
@@ -76,11 +96,11 @@ void eraseWithViews(Operation *op) {
 }
 
 /// The name of `op`'s kernel, whose ops are `body`'s: the op's and its
-/// position (`matmul_3`), or with a prologue its functional ops'
-/// (`sigmoid_mul_mul_matmul`).
-std::string kernelName(Block &body, Operation *op, bool withPrologue,
+/// position (`matmul_3`), or with a prologue or an epilogue its functional
+/// ops' (`sigmoid_mul_mul_matmul`, `matmul_sigmoid_mul_mul`).
+std::string kernelName(Block &body, Operation *op, bool withOthers,
                        unsigned position, KernelNameTable &names) {
-  if (!withPrologue)
+  if (!withOthers)
     return names.insert(op->getName().stripDialect().str() + "_" +
                         std::to_string(position));
   SmallVector<Operation *> named;
@@ -90,11 +110,14 @@ std::string kernelName(Block &body, Operation *op, bool withPrologue,
   return names.insert(kernelBaseName(named));
 }
 
-/// Replaces `op` by a kernel of its own; with `prologue` (a kernel computing
+/// A kernel of `op` built before `at`: with `prologue` (a kernel computing
 /// `op`'s operand 0 through views), that kernel's ops and the views come
-/// first in the body, and it is erased.
-void outlineOp(Operation *op, KernelOp prologue, KernelNameTable &names,
-               unsigned position) {
+/// first in the body; with `epilogue` (a kernel reading `op`'s result
+/// through views), the views and that kernel's ops come after `op` and
+/// the kernel yields the epilogue's results instead of `op`'s.
+KernelOp buildKernel(Operation *op, KernelOp prologue, KernelOp epilogue,
+                     Operation *at, KernelNameTable &names,
+                     unsigned position) {
   auto body = std::make_unique<Block>();
   OpBuilder builder(op->getContext());
   builder.setInsertionPointToStart(body.get());
@@ -106,35 +129,87 @@ void outlineOp(Operation *op, KernelOp prologue, KernelNameTable &names,
     inputs.push_back(value);
     mapping.map(value, body->addArgument(value.getType(), value.getLoc()));
   };
-  Location loc = op->getLoc();
-  if (prologue) {
-    for (auto [arg, value] : llvm::zip(prologue.getBodyBlock().getArguments(),
-                                       prologue.getInputs())) {
+  // The ops of `kernel` cloned into the body, its block arguments mapped to
+  // what its inputs are mapped to (or to new inputs).
+  auto inlineBody = [&](KernelOp kernel) {
+    for (auto [arg, value] :
+         llvm::zip(kernel.getBodyBlock().getArguments(), kernel.getInputs())) {
       input(value);
       mapping.map(arg, mapping.lookup(value));
     }
-    for (Operation &member : prologue.getBodyBlock().without_terminator())
+    for (Operation &member : kernel.getBodyBlock().without_terminator())
       builder.clone(member, mapping);
+  };
+  SmallVector<Location> locs;
+  if (prologue) {
+    inlineBody(prologue);
     mapping.map(prologue.getResult(0),
                 mapping.lookup(prologue.getYield().getValues().front()));
     SmallVector<Operation *> chain;
     viewChainBase(op->getOperand(0), &chain);
     for (Operation *view : chain)
       builder.clone(*view, mapping);
-    loc = FusedLoc::get(op->getContext(), {prologue.getLoc(), loc});
+    locs.push_back(prologue.getLoc());
   }
+  locs.push_back(op->getLoc());
   for (Value operand : op->getOperands())
     input(operand);
   Operation *clone = builder.clone(*op, mapping);
-  YieldOp::create(builder, op->getLoc(), clone->getResults());
+  SmallVector<Value> yielded(clone->getResults());
+  TypeRange resultTypes = op->getResultTypes();
+  if (epilogue) {
+    // The views between the product and the epilogue kernel, then its ops.
+    for (Value value : epilogue.getInputs()) {
+      SmallVector<Operation *> chain;
+      if (viewChainBase(value, &chain) != op->getResult(0))
+        continue;
+      for (Operation *view : chain)
+        if (!mapping.contains(view->getResult(0)))
+          builder.clone(*view, mapping);
+    }
+    inlineBody(epilogue);
+    yielded.clear();
+    for (Value value : epilogue.getYield().getValues())
+      yielded.push_back(mapping.lookup(value));
+    resultTypes = epilogue->getResultTypes();
+    locs.push_back(epilogue.getLoc());
+  }
+  YieldOp::create(builder, op->getLoc(), yielded);
 
-  builder.setInsertionPoint(op);
+  builder.setInsertionPoint(at);
+  Location loc = locs.size() == 1 ? locs.front()
+                                  : FusedLoc::get(op->getContext(), locs);
   auto kernel = KernelOp::create(
-      builder, loc, op->getResultTypes(),
-      kernelName(*body, op, bool(prologue), position, names), inputs);
+      builder, loc, resultTypes,
+      kernelName(*body, op, prologue || epilogue, position, names), inputs);
   kernel.getBody().push_back(body.release());
-  op->replaceAllUsesWith(kernel.getResults());
-  op->erase();
+  return kernel;
+}
+
+/// Replaces `op` by a kernel of its own, with `prologue` and `epilogue`
+/// (see buildKernel) where the kernel contract takes them; each kernel
+/// taken in is erased. An epilogue that breaks the contract (it reads the
+/// product's columns in a way no warp holds) stays a kernel of its own.
+void outlineOp(Operation *op, KernelOp prologue, KernelOp epilogue,
+               KernelNameTable &names, unsigned position) {
+  KernelOp kernel;
+  if (epilogue) {
+    kernel = buildKernel(op, prologue, epilogue, epilogue, names, position);
+    if (failed(classifyKernel(kernel))) {
+      kernel.erase();
+      kernel = {};
+      epilogue = {};
+    } else {
+      epilogue->replaceAllUsesWith(kernel.getResults());
+      epilogue.erase();
+      eraseWithViews(op);
+    }
+  }
+  if (!kernel) {
+    kernel = buildKernel(op, prologue, {}, op, names, position);
+    op->replaceAllUsesWith(kernel.getResults());
+    op->erase();
+  }
   if (prologue)
     eraseWithViews(prologue);
 }
@@ -155,12 +230,15 @@ struct OutlineKernelsPass
 
     unsigned counter = 0;
     for (Operation *op : toOutline) {
-      KernelOp prologue;
+      KernelOp prologue, epilogue;
       if (auto product = dyn_cast<MatmulOp>(op);
-          product && skinnyPrologue &&
-          product->hasAttr(StrideDialect::kSkinnyProductAttrName))
-        prologue = prologueKernelOf(product);
-      outlineOp(op, prologue, names, counter++);
+          product && product->hasAttr(StrideDialect::kSkinnyProductAttrName)) {
+        if (skinnyPrologue)
+          prologue = prologueKernelOf(product);
+        if (skinnyEpilogue)
+          epilogue = epilogueKernelOf(product);
+      }
+      outlineOp(op, prologue, epilogue, names, counter++);
     }
   }
 };

@@ -544,11 +544,39 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
       stride.yield %0 : ...
     }
     ```
+
+    With `skinny-epilogue` (on by default), a skinny product whose result
+    (through views) only a pointwise kernel of one result reads takes that
+    kernel's ops as its epilogue, where the kernel contract takes them
+    (form (g), `checkSkinnyEpilogue`: elementwise ops of one shape reading
+    the product's result as blocks of consecutive columns of each row): a
+    warp sums its columns at each column offset the epilogue reads and
+    evaluates the epilogue from those sums, so the product's result is
+    never stored and the pointwise kernel and its launch are gone (a
+    decoder's SwiGLU after its merged gate and up projections reads
+    columns `e` and `e + 14336`). The merged kernel stands where the
+    pointwise kernel stood and is named after its ops, e.g.
+    `matmul_sigmoid_mul_mul`:
+
+    ```mlir
+    %gu = stride.matmul %x, %wt {stride.skinny_product} : ... -> <1x28672xbf16>
+    %s = stride.kernel "sigmoid_mul_mul" ins(%gu : <1x28672xbf16>) -> (<1x1x14336xbf16>) {...}
+    // after:
+    %s = stride.kernel "matmul_sigmoid_mul_mul" ins(%x, %wt : ...) -> (<1x1x14336xbf16>) {
+      %0 = stride.matmul %a, %w {stride.skinny_product} : ...
+      ... the slices, sigmoid, mul, mul ...
+      stride.yield %5 : ...
+    }
+    ```
   }];
   let options = [
     Option<"skinnyPrologue", "skinny-prologue", "bool", "false",
            "Compute the rows of a skinny product in its kernel where a "
            "pointwise kernel computes them for it alone (its prologue)">,
+    Option<"skinnyEpilogue", "skinny-epilogue", "bool", "true",
+           "Compute the pointwise kernel that alone reads a skinny "
+           "product's result in the product's kernel (its epilogue), where "
+           "the kernel contract takes it">,
   ];
   let dependentDialects = ["::stride::StrideDialect"];
 }

@@ -132,7 +132,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createProductVariants(
         ProductVariantsOptions{options.skinnyProducts}));
     pm.addNestedPass<func::FuncOp>(
-        createOutlineKernels(OutlineKernelsOptions{options.skinnyPrologue}));
+        createOutlineKernels(OutlineKernelsOptions{options.skinnyPrologue,
+                                                   options.skinnyEpilogue}));
     pm.addNestedPass<func::FuncOp>(createMergeDuplicateKernels());
     // The head of the backend: every kernel, however formed, keeps the
     // kernel contract.
@@ -194,6 +195,12 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                      "its kernel where a pointwise kernel computes them for "
                      "it alone (stride-outline-kernels)"),
       llvm::cl::init(false)};
+  Option<bool> skinnyEpilogue{
+      *this, "skinny-epilogue",
+      llvm::cl::desc("With form-kernels: compute the pointwise kernel that "
+                     "alone reads a skinny product's result in the product's "
+                     "kernel (stride-outline-kernels)"),
+      llvm::cl::init(true)};
   Option<bool> padOperandRows{
       *this, "pad-operand-rows",
       llvm::cl::desc("Copy f16/bf16 product operands whose rows are not "
@@ -267,6 +274,7 @@ void stride::registerStridePipeline() {
         options.decodeAttention = cl.decodeAttention;
         options.skinnyProducts = cl.skinnyProducts;
         options.skinnyPrologue = cl.skinnyPrologue;
+        options.skinnyEpilogue = cl.skinnyEpilogue;
         options.padOperandRows = cl.padOperandRows;
         options.padContraction = cl.padContraction;
         options.decomposeConvolutions = cl.decomposeConvolutions;

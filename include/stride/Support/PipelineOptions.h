@@ -86,6 +86,12 @@ struct PipelineOptions {
   /// projection). Off by default: measured slower on an H200
   /// (python-free-docs/matmul.md, "Skinny products").
   bool skinnyPrologue = false;
+  /// Compute the pointwise kernel that alone reads a skinny product's
+  /// result in the product's kernel, as its epilogue (stride-outline-
+  /// kernels' skinny-epilogue option; a decoder's SwiGLU after its merged
+  /// gate and up projections; python-free-docs/matmul.md, "Skinny
+  /// products").
+  bool skinnyEpilogue = true;
   /// Copy f16/bf16 product operands whose rows are not 16-byte multiples
   /// into aligned rows (stride-matmul-layout's pad-operand-rows option).
   bool padOperandRows = true;

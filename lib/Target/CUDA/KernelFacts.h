@@ -103,10 +103,13 @@ struct KernelFacts {
   CumsumOp scanRoot;
   /// Form (f): the attention op.
   AttentionOp attentionRoot;
-  /// Form (g): the skinny product, and the ops that compute its lhs
-  /// (KernelClass::prologueOps; empty where it reads a kernel input).
+  /// Form (g): the skinny product, the ops that compute its lhs
+  /// (KernelClass::prologueOps; empty where it reads a kernel input) and
+  /// those that read its result (KernelClass::productEpilogue; empty where
+  /// the kernel yields the product).
   MatmulOp productRoot;
   llvm::SmallVector<mlir::Operation *> productPrologue;
+  SkinnyEpilogue productEpilogue;
 
   bool isRowForm() const { return form == KernelForm::BroadcastReduction; }
   bool isSymbolic() const { return !sizeParameters.empty(); }

@@ -230,7 +230,8 @@ int64_t Scheduler::splitKvValueWidth(AttentionOp op) {
 }
 
 /// The skinny product (python-free-docs/matmul.md, "Skinny products"): a
-/// warp per `tile` adjacent columns (output features), blocks of
+/// warp per `tile` adjacent columns (output features; with an epilogue, at
+/// each column offset it reads), blocks of
 /// kSkinnyThreads; where the warps number at most half of
 /// kSkinnyWarpsPerMultiprocessor per multiprocessor, K is split into
 /// `slices` (as many as bring them to that count, each at least
@@ -244,13 +245,19 @@ void Scheduler::scheduleSkinnyProduct() {
   int64_t rows = lhs[0], depth = lhs[1],
           columns = op.getResult().getType().getShape()[1];
   vectorWidth = skinnyVectorWidth(op);
-  tile = skinnyColumnsPerWarp(rows, columns);
+  // With an epilogue, a warp takes its columns at each column offset the
+  // epilogue reads, as many in all as it would take of the product's.
+  const SkinnyEpilogue &epilogue = facts.productEpilogue;
+  int64_t offsets =
+      epilogue.empty() ? 1 : static_cast<int64_t>(epilogue.columnOffsets().size());
+  int64_t outColumns = epilogue.empty() ? columns : epilogue.columns;
+  tile = std::max<int64_t>(1, skinnyColumnsPerWarp(rows, columns) / offsets);
   elementsPerThread = vectorWidth * (options.skinnyLoadsPerLane > 0
                                          ? options.skinnyLoadsPerLane
                                          : kSkinnyLoadsPerLane);
   if (rows * columns == 0)
     return;
-  int64_t groups = ceilDiv(columns, tile), warps = threads / 32;
+  int64_t groups = ceilDiv(outColumns, tile), warps = threads / 32;
   int64_t elementBytes =
       static_cast<int64_t>(dtypeSize(op.getLhs().getType().getDType()));
   slices = std::clamp<int64_t>(
@@ -266,7 +273,7 @@ void Scheduler::scheduleSkinnyProduct() {
     return;
   scratch.push_back(slices * rows * columns *
                     static_cast<int64_t>(sizeof(float)));
-  launch(ceilDiv(rows * columns, threads), threads, 1, /*phase=*/2);
+  launch(ceilDiv(rows * outColumns, threads), threads, 1, /*phase=*/2);
 }
 
 void Scheduler::scheduleStagedSkinnyProduct(int64_t rows, int64_t depth,

@@ -669,20 +669,46 @@ private:
   /// A warp's `tile` columns from `column0` over the slice: the sums, then
   /// their stores.
   mlir::LogicalResult printColumns(Code &body);
-  /// The prologue's op names, for the kernel's comment.
-  std::string describePrologue();
+  /// The names of a prologue's or an epilogue's ops, for the kernel's
+  /// comment.
+  std::string describeOps(llvm::ArrayRef<mlir::Operation *> ops);
+  /// The epilogue's column offsets, for the kernel's comment.
+  std::string joinOffsets();
+  /// The weight column of the warp's held column `h` (column `h` % `tile`
+  /// from `first`, at offset `h` / `tile`), clamped to the last column of
+  /// its offset's block (a column past it is computed, never stored).
+  std::string heldColumn(const std::string &first, int64_t h);
+  /// The columns a warp sums: `tile` at each column offset.
+  int64_t heldColumns() const {
+    return tile * static_cast<int64_t>(offsets.size());
+  }
+  /// " + offset", or nothing for 0.
+  static std::string plusOffset(int64_t offset);
   /// Each row's and column's sum over the warp's lanes; a lane per (row,
   /// column) stores it (one slice) or its partial (several).
   mlir::LogicalResult printWarpSums(Code &body);
   /// Phase 2: each output's partials added in slice order.
   mlir::LogicalResult printCombineSlices(Code &body);
-  /// Stores `sum` plus the bias, after the epilogue, at (`r`, `c`).
-  mlir::LogicalResult storeResult(Code &body, const std::string &sum,
+  /// The product's element (`r`, `c`) from its `sum`: plus the addend and
+  /// the bias, after relu; declared and returned as a variable.
+  mlir::FailureOr<std::string> productValue(Code &body, const std::string &sum,
+                                            const std::string &r,
+                                            const std::string &c);
+  /// Stores the product's element (`r`, `c`) from `sums` (one, of column
+  /// `c`); with an epilogue, the epilogue's element at row `r` and column
+  /// `c`, `sums` held at each column offset it reads.
+  mlir::LogicalResult storeResult(Code &body, llvm::ArrayRef<std::string> sums,
                                   const std::string &r, const std::string &c);
 
   MatmulOp op;
   int64_t rows = 0, depth = 0, columns = 0, tile = 1, width = 1, slices = 1,
           warps = 0, chunk = 0, loads = 1;
+  /// The columns a warp's `tile` columns start in: the product's, or the
+  /// epilogue's per row.
+  int64_t outColumns = 0;
+  /// The column offsets a warp sums its `tile` columns at: 0, or each the
+  /// epilogue reads (SkinnyEpilogue::columnOffsets).
+  llvm::SmallVector<int64_t> offsets;
   unsigned lhsArg = 0, rhsArg = 0;
   /// The operands' storage type.
   std::string element;

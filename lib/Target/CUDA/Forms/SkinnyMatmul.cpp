@@ -24,6 +24,11 @@
 // and stores; with several, each slice's sums go to scratch and a second
 // launch adds them in slice order (so the result does not vary from run to
 // run) before the bias and the epilogue, and zeroes the scratch again.
+// With an epilogue of elementwise ops after the product (the SwiGLU after a
+// decoder's merged gate and up projections), a warp takes its `tile`
+// columns at each column offset the epilogue reads (columns e and e + 14336
+// for the SwiGLU), and the lane of a row and column evaluates the epilogue
+// from those sums and stores only its result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,6 +46,10 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
   rows = lhsShape[0];
   depth = lhsShape[1];
   columns = op.getResult().getType().getShape()[1];
+  const SkinnyEpilogue &epilogue = facts.productEpilogue;
+  outColumns = epilogue.empty() ? columns : epilogue.columns;
+  offsets = epilogue.empty() ? SmallVector<int64_t>{0}
+                             : epilogue.columnOffsets();
   tile = schedule.getTile();
   width = schedule.getVectorWidth();
   slices = schedule.getSlices();
@@ -61,13 +70,19 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
   lhsArg = lhs.value_or(0);
   rhsArg = *rhs;
   body.line("// skinny product at {}: {} rows x {} columns over K = {}, a "
-            "warp per {} columns, loads of {} elements ({} per column in "
+            "warp per {} columns{}, loads of {} elements ({} per column in "
             "flight), K in {} slices of {}",
-            formatLocation(op.getLoc()), rows, columns, depth, tile, width,
-            loads, slices, chunk);
+            formatLocation(op.getLoc()), rows, columns, depth, tile,
+            offsets.size() > 1 ? " at each of the epilogue's offsets" : "",
+            width, loads, slices, chunk);
   if (!facts.productPrologue.empty())
     body.line("// its rows computed where they are read, by {} ops: {}",
-              facts.productPrologue.size(), describePrologue());
+              facts.productPrologue.size(), describeOps(facts.productPrologue));
+  if (!epilogue.empty())
+    body.line("// its epilogue evaluated by the lane of each row and column e "
+              "< {} from the warp's sums at columns e + {}, by {} ops: {}",
+              outColumns, joinOffsets(), epilogue.ops.size(),
+              describeOps(epilogue.ops));
   if (rows * columns == 0) {
     body.line("// nothing to compute: the kernel is never launched");
     return success();
@@ -104,14 +119,12 @@ void SkinnyMatmulPrinter::printBeforeWait(Code &body) {
               warps);
   body.line("const idx_t k = slice * {} + lane * {};", chunk, lineElements);
   body.open(fmt::format("if (group * {} < {} && k < slice * {} + {} && k < {})",
-                        tile, columns, chunk, chunk, depth));
+                        tile, outColumns, chunk, chunk, depth));
   auto weight = cast<StridedTensorType>(op.getRhs().getType());
-  for (int64_t j = 0; j < tile; ++j)
+  for (int64_t h = 0; h < heldColumns(); ++h)
     body.line("stride_prefetch_l2(&in{}[{}]);", rhsArg,
-              address(weight, {"k", fmt::format("(group * {0} + {1} < {2} ? "
-                                                "group * {0} + {1} : {3})",
-                                                tile, j, columns,
-                                                columns - 1)}));
+              address(weight, {"k", heldColumn("group * " +
+                                               std::to_string(tile), h)}));
   body.close();
   body.close();
 }
@@ -129,7 +142,7 @@ LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
   body.line("const {} column0 = group * {};", idx, tile);
   body.line("if (column0 >= {}) return; // the whole warp: past the last "
             "column",
-            columns);
+            outColumns);
   printSliceBounds(body);
   return printColumns(body);
 }
@@ -151,7 +164,7 @@ LogicalResult SkinnyMatmulPrinter::printStagedSlice(Code &body) {
   body.open(fmt::format("for ({0} group = ({0})(blockIdx.x / {1}) * {2} + "
                         "warp; group < {3}; group += ({0})(gridDim.x / {1}) "
                         "* {2})",
-                        idx, slices, warps, ceilDiv(columns, tile)));
+                        idx, slices, warps, ceilDiv(outColumns, tile)));
   body.line("const {} column0 = group * {};", idx, tile);
   if (failed(printColumns(body)))
     return failure();
@@ -202,12 +215,11 @@ LogicalResult SkinnyMatmulPrinter::stageGroup(Code &body, int64_t count) {
 LogicalResult SkinnyMatmulPrinter::printColumns(Code &body) {
   body.line("// A column past the last reads the last one's weight (its sums "
             "are not stored).");
-  for (int64_t j = 0; j < tile; ++j)
-    body.line("const {0} w{1} = column0 + {1} < {2} ? column0 + {1} : {3};",
-              idx, j, columns, columns - 1);
-  body.line("float acc[{}][{}];", rows, tile);
+  for (int64_t h = 0; h < heldColumns(); ++h)
+    body.line("const {} w{} = {};", idx, h, heldColumn("column0", h));
+  body.line("float acc[{}][{}];", rows, heldColumns());
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
-  body.open(fmt::format("for (int j = 0; j < {}; ++j)", tile));
+  body.open(fmt::format("for (int j = 0; j < {}; ++j)", heldColumns()));
   body.line("acc[r][j] = 0.0f;");
   body.close();
   body.close();
@@ -235,11 +247,26 @@ LogicalResult SkinnyMatmulPrinter::printColumns(Code &body) {
   return printWarpSums(body);
 }
 
-std::string SkinnyMatmulPrinter::describePrologue() {
+std::string SkinnyMatmulPrinter::describeOps(ArrayRef<Operation *> ops) {
   std::string names;
-  for (Operation *member : facts.productPrologue)
+  for (Operation *member : ops)
     names += (names.empty() ? "" : ", ") + opName(member);
   return names;
+}
+
+std::string SkinnyMatmulPrinter::joinOffsets() {
+  std::string text;
+  for (int64_t offset : offsets)
+    text += (text.empty() ? "" : ", ") + std::to_string(offset);
+  return text;
+}
+
+std::string SkinnyMatmulPrinter::heldColumn(const std::string &first,
+                                            int64_t h) {
+  int64_t j = h % tile, offset = offsets[h / tile];
+  std::string column = fmt::format("({0} + {1} < {2} ? {0} + {1} : {3})",
+                                   first, j, outColumns, outColumns - 1);
+  return offset == 0 ? column : fmt::format("{} + {}", column, offset);
 }
 
 FailureOr<std::string>
@@ -308,7 +335,7 @@ LogicalResult SkinnyMatmulPrinter::printStep(Code &body, int64_t count,
                           : fmt::format("weight{}_{}", j, u);
   };
   for (int64_t u = 0; u < stepLoads; ++u)
-    for (int64_t j = 0; j < tile; ++j)
+    for (int64_t j = 0; j < heldColumns(); ++j)
       body.line("const {} {} = {};", type, weight(j, u),
                 vectorLoad(count, rhsArg, op.getRhs(),
                            {at(u), fmt::format("w{}", j)}));
@@ -322,7 +349,7 @@ LogicalResult SkinnyMatmulPrinter::printStep(Code &body, int64_t count,
     body.line("#pragma unroll");
     body.open(fmt::format("for (int e = 0; e < {}; ++e)", count));
     body.line("const float x = {};", *x);
-    for (int64_t j = 0; j < tile; ++j)
+    for (int64_t j = 0; j < heldColumns(); ++j)
       body.line("acc[r][{}] += x * stride_ld(&{}.v[e]);", j, weight(j, u));
     body.close();
   }
@@ -335,16 +362,24 @@ LogicalResult SkinnyMatmulPrinter::printWarpSums(Code &body) {
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("#pragma unroll");
   body.open(fmt::format("for (int j = 0; j < {}; ++j)", tile));
-  body.line("float sum = acc[r][j];");
-  body.open("for (int offset = 16; offset > 0; offset >>= 1)");
-  body.line("sum += __shfl_xor_sync(0xffffffffu, sum, offset);");
-  body.close();
+  SmallVector<std::string> sums;
+  for (size_t g = 0; g < offsets.size(); ++g) {
+    sums.push_back(offsets.size() == 1 ? "sum" : fmt::format("sum{}", g));
+    body.line("float {} = acc[r][{}j];", sums.back(),
+              g == 0 ? "" : fmt::format("{} + ", g * tile));
+    body.open("for (int offset = 16; offset > 0; offset >>= 1)");
+    body.line("{0} += __shfl_xor_sync(0xffffffffu, {0}, offset);",
+              sums.back());
+    body.close();
+  }
   body.line("const {} c = column0 + j;", idx);
   body.open(fmt::format("if (lane == (r * {} + j) % 32 && c < {})", tile,
-                        columns));
+                        outColumns));
   if (slices > 1) {
-    body.line("partials[(slice * {} + r) * {} + c] = sum;", rows, columns);
-  } else if (failed(storeResult(body, "sum", "r", "c"))) {
+    for (auto [g, sum] : llvm::enumerate(sums))
+      body.line("partials[(slice * {} + r) * {} + c{}] = {};", rows, columns,
+                plusOffset(offsets[g]), sum);
+  } else if (failed(storeResult(body, sums, "r", "c"))) {
     return failure();
   }
   body.close();
@@ -355,51 +390,89 @@ LogicalResult SkinnyMatmulPrinter::printWarpSums(Code &body) {
 
 LogicalResult SkinnyMatmulPrinter::printCombineSlices(Code &body) {
   int64_t outputs = rows * columns;
-  Coords rc = openGridStrideLoop(body, {rows, columns}, outputs);
-  body.line("const {} o = {} * {} + {};", idx, rc[0], columns, rc[1]);
-  body.line("float sum = 0.0f;");
-  body.open(fmt::format("for (int s = 0; s < {}; ++s)", slices));
-  body.line("sum += partials[s * {} + o];", outputs);
-  body.line("partials[s * {} + o] = 0.0f; // scratch back to zeros", outputs);
-  body.close();
-  if (failed(storeResult(body, "sum", rc[0], rc[1])))
+  Coords rc = openGridStrideLoop(body, {rows, outColumns}, rows * outColumns);
+  SmallVector<std::string> sums;
+  for (size_t g = 0; g < offsets.size(); ++g) {
+    sums.push_back(offsets.size() == 1 ? "sum" : fmt::format("sum{}", g));
+    std::string o = fresh("o");
+    body.line("const {} {} = {} * {} + {}{};", idx, o, rc[0], columns, rc[1],
+              plusOffset(offsets[g]));
+    body.line("float {} = 0.0f;", sums.back());
+    body.open(fmt::format("for (int s = 0; s < {}; ++s)", slices));
+    body.line("{} += partials[s * {} + {}];", sums.back(), outputs, o);
+    body.line("partials[s * {} + {}] = 0.0f; // scratch back to zeros",
+              outputs, o);
+    body.close();
+  }
+  if (failed(storeResult(body, sums, rc[0], rc[1])))
     return failure();
   body.close();
   return success();
 }
 
-LogicalResult SkinnyMatmulPrinter::storeResult(Code &body,
-                                               const std::string &sum,
-                                               const std::string &r,
-                                               const std::string &c) {
+FailureOr<std::string>
+SkinnyMatmulPrinter::productValue(Code &body, const std::string &sum,
+                                  const std::string &r, const std::string &c) {
   // The addend and the bias are added to the f32 sum and the result
   // rounded once, when it is stored (the reference's single rounding).
-  pushScope();
   std::string value = sum;
   if (Value addend = op.getAddend()) {
     FailureOr<std::string> a = eval(addend, {r, c}, body);
-    if (failed(a)) {
-      popScope();
+    if (failed(a))
       return failure();
-    }
     value = fmt::format("{} + {}", value, *a);
   }
   if (Value bias = op.getBias()) {
     FailureOr<std::string> b = eval(bias, {c}, body);
-    if (failed(b)) {
-      popScope();
+    if (failed(b))
       return failure();
-    }
     value = fmt::format("{} + {}", value, *b);
   }
   if (op.getEpilogue() == MatmulEpilogue::relu)
     value = fmt::format("stride_relu({})", value);
+  // An epilogue reads the product's value as stored: rounded to its type.
+  if (!facts.productEpilogue.empty())
+    value = roundTo(*dtypeOf(op.getResult().getType()), value);
   std::string v = fresh("v");
   body.line("const float {} = {};", v, value);
-  remember(memoKey(op.getResult(), {r, c}), v);
-  LogicalResult stored = storeYields(body, {r, c});
+  return v;
+}
+
+LogicalResult SkinnyMatmulPrinter::storeResult(Code &body,
+                                               ArrayRef<std::string> sums,
+                                               const std::string &r,
+                                               const std::string &c) {
+  pushScope();
+  auto stored = [&]() -> LogicalResult {
+    const SkinnyEpilogue &epilogue = facts.productEpilogue;
+    if (epilogue.empty()) {
+      FailureOr<std::string> v = productValue(body, sums.front(), r, c);
+      if (failed(v))
+        return failure();
+      remember(memoKey(op.getResult(), {r, c}), *v);
+      return storeYields(body, {r, c});
+    }
+    // The epilogue's element (r, c), its product reads held by the sums.
+    Coords at = delinearize(body, fmt::format("{} * {} + {}", r, outColumns, c),
+                            cast<StridedTensorType>(yields.front().getType())
+                                .getShape());
+    for (auto [g, sum] : llvm::enumerate(sums)) {
+      std::string column = c + plusOffset(offsets[g]);
+      FailureOr<std::string> v = productValue(body, sum, r, column);
+      if (failed(v))
+        return failure();
+      for (const SkinnyEpilogueRead &read : epilogue.reads)
+        if (read.columnOffset == offsets[g])
+          remember(memoKey(read.view, at), *v);
+    }
+    return storeYields(body, at);
+  }();
   popScope();
   return stored;
+}
+
+std::string SkinnyMatmulPrinter::plusOffset(int64_t offset) {
+  return offset == 0 ? std::string() : fmt::format(" + {}", offset);
 }
 
 } // namespace stride

@@ -543,13 +543,14 @@ func.func @two_scans(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4x8xf32> {
 // -----
 
 // A product marked for the skinny product kernel (form (g)) has a kernel of
-// its own: beside it, views of its operands and the pointwise ops that
-// compute its lhs (its prologue), nothing else.
+// its own: beside it, views, the pointwise ops that compute its lhs (its
+// prologue) and the elementwise ops that read its result (its epilogue),
+// nothing else.
 func.func @skinny_with_op(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
     -> !stride.tensor<1x4xf32> {
   %r = stride.kernel "skinny" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x4xf32>) {
   ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
-    // expected-error @+2 {{'stride.exp' op breaks the contract of kernel "skinny": shares its kernel with a skinny product but computes no part of its lhs; such a kernel holds the product, views of its operands and the pointwise ops that compute its lhs}}
+    // expected-error @+2 {{'stride.exp' op breaks the contract of kernel "skinny": shares its kernel with a skinny product but neither computes part of its lhs nor reads its result; such a kernel holds the product, views, the pointwise ops that compute its lhs and the elementwise ops that read its result}}
     // expected-note @-3 {{the kernel}}
     %e = stride.exp %a : !stride.tensor<1x8xf32> -> !stride.tensor<1x8xf32>
     // expected-note @+1 {{the product ('stride.matmul') is here}}
@@ -744,4 +745,66 @@ func.func @skinny_row_classes(%x: !stride.tensor<4x8xbf16>, %w: !stride.tensor<8
     stride.yield %p : !stride.tensor<4x5xbf16>
   }
   return %r : !stride.tensor<4x5xbf16>
+}
+
+// -----
+
+// An epilogue is elementwise: a reduction of the product's result needs
+// every column of a row, which no warp holds.
+func.func @skinny_reduction_epilogue(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<1xf32> {
+  %r = stride.kernel "matmul_sum" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1xf32>) {
+  ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
+    // expected-note @+1 {{the product ('stride.matmul') is here}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x4xf32>
+    // expected-error @+2 {{'stride.sum' op breaks the contract of kernel "matmul_sum": reads the skinny product's result but is no elementwise op of the epilogue's shape [1]; a skinny product's epilogue holds elementwise ops of one shape}}
+    // expected-note @-6 {{the kernel}}
+    %s = stride.sum %p dims [1] : !stride.tensor<1x4xf32> -> !stride.tensor<1xf32>
+    stride.yield %s : !stride.tensor<1xf32>
+  }
+  return %r : !stride.tensor<1xf32>
+}
+
+// -----
+
+// An epilogue reads the product's result as blocks of consecutive columns
+// of each row (the SwiGLU's gate and up halves): a reversed or strided
+// read of a row mixes columns that different warps hold.
+func.func @skinny_strided_epilogue(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<1x2xf32> {
+  %r = stride.kernel "matmul_mul" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x2xf32>) {
+  ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
+    // expected-note @+1 {{the product ('stride.matmul') is here}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x4xf32>
+    %even = stride.slice %p dim 1 start 0 end 4 step 2 : !stride.tensor<1x4xf32>
+        -> !stride.tensor<1x2xf32, strides = [4, 2], offset = 0>
+    %high = stride.slice %p dim 1 start 2 end 4 step 1 : !stride.tensor<1x4xf32>
+        -> !stride.tensor<1x2xf32, strides = [4, 1], offset = 2>
+    // expected-error @+2 {{'stride.mul' op breaks the contract of kernel "matmul_mul": reads a value that is neither another epilogue op's result read directly, a kernel input, nor the skinny product's result read as a block of 2 consecutive columns of each row; a warp evaluates the epilogue at its own columns}}
+    // expected-note @-10 {{the kernel}}
+    %m = stride.mul %even, %high : !stride.tensor<1x2xf32, strides = [4, 2], offset = 0>,
+        !stride.tensor<1x2xf32, strides = [4, 1], offset = 2> -> !stride.tensor<1x2xf32>
+    stride.yield %m : !stride.tensor<1x2xf32>
+  }
+  return %r : !stride.tensor<1x2xf32>
+}
+
+// -----
+
+// With an epilogue the kernel yields only the epilogue's result: the
+// product's own result is never stored.
+func.func @skinny_epilogue_and_product(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
+    -> (!stride.tensor<1x4xf32>, !stride.tensor<1x4xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:2 = stride.kernel "matmul_neg" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x4xf32>, !stride.tensor<1x4xf32>) {
+  ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "matmul_neg": is read by ops of its kernel, which yields 2 values; a skinny product with an epilogue yields only the epilogue's result}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x4xf32>
+    %n = stride.neg %p : !stride.tensor<1x4xf32> -> !stride.tensor<1x4xf32>
+    stride.yield %p, %n : !stride.tensor<1x4xf32>, !stride.tensor<1x4xf32>
+  }
+  return %r#0, %r#1 : !stride.tensor<1x4xf32>, !stride.tensor<1x4xf32>
 }

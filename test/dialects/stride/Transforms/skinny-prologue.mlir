@@ -5,11 +5,13 @@
 // its kernel is gone. The cases that stay apart: another reader, a product
 // that is no skinny product (33 rows), a reduction, and the option off
 // (the default).
-// RUN: stride-opt --stride-outline-kernels=skinny-prologue=true -split-input-file %s | FileCheck %s
-// RUN: stride-opt --stride-outline-kernels -split-input-file %s | FileCheck %s --check-prefix=OFF
+// RUN: stride-opt "--stride-outline-kernels=skinny-prologue=true skinny-epilogue=false" -split-input-file %s | FileCheck %s
+// RUN: stride-opt --stride-outline-kernels=skinny-epilogue=false -split-input-file %s | FileCheck %s --check-prefix=OFF
+// skinny-epilogue is off in each run: on by default, it gives the SwiGLU to
+// the gate/up product first, as its epilogue (skinny-epilogue.mlir).
 // And from the ops, through the pipeline (fusion forms the SwiGLU's kernel):
-// RUN: stride-opt --stride-pipeline="form-kernels=true skinny-prologue=true" -split-input-file %s | FileCheck %s --check-prefix=PIPE
-// RUN: stride-opt --stride-pipeline=form-kernels=true -split-input-file %s | FileCheck %s --check-prefix=PIPE-OFF
+// RUN: stride-opt --stride-pipeline="form-kernels=true skinny-prologue=true skinny-epilogue=false" -split-input-file %s | FileCheck %s --check-prefix=PIPE
+// RUN: stride-opt --stride-pipeline="form-kernels=true skinny-epilogue=false" -split-input-file %s | FileCheck %s --check-prefix=PIPE-OFF
 
 // The SwiGLU of a merged gate/up product's slices, read by the down
 // projection through a view: one kernel, named after its ops, whose body is
