@@ -147,8 +147,11 @@ void Scheduler::partialsScratch(int64_t count) {
 /// group) each, e.g. a full sum: each output's reduced range is split over
 /// `slices` blocks (about kSplitWaves waves of blocks in all), each block
 /// reducing its slice with a tree (shuffles, then shared memory) into a
-/// partial result in scratch; a second launch combines each output's
-/// partials (and leaves the scratch zeroed).
+/// partial result in scratch; the last of an output's blocks to arrive (an
+/// arrival counter per output, in the last scratch buffer) combines its
+/// partials in slice order and leaves the scratch zeroed. One launch: a
+/// second launch that combined them cost a decode step's argmax about 2.7
+/// us (bench/NOTES.md section 76).
 bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
                                        int64_t threadsPerOutput) {
   // Outputs whose blocks fill half the GPU's resident threads are read in
@@ -169,9 +172,8 @@ bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
   if (readsInnermostInFours())
     vectorWidth = 4;
   partialsScratch(outputs * split);
-  launch(gridSize(outputs * split, 1 << 20), kBlock, 1, /*phase=*/1);
-  launch(gridSize(outputs, maxGridStrideBlocks(multiprocessors, kBlock)),
-         kBlock, 1, /*phase=*/2);
+  scratch.push_back(outputs * static_cast<int64_t>(sizeof(uint32_t)));
+  launch(gridSize(outputs * split, 1 << 20), kBlock);
   return true;
 }
 

@@ -199,9 +199,19 @@ private:
                                  llvm::ArrayRef<int64_t> reducedShape);
   /// Phase 1: each block reduces one slice of `chunk` elements of one
   /// output (or of each output of a column tile) into partial results.
+  /// With `lastArrives` (an inner split of one launch), the last block of
+  /// each output to arrive then combines its partials
+  /// (printOutputCombine).
   mlir::LogicalResult printSlices(Code &body, const Threads &t, int64_t m,
                                   llvm::ArrayRef<int64_t> reducedShape,
-                                  int64_t chunk);
+                                  int64_t chunk, bool lastArrives);
+  /// The block of output `o` combines its `slices` partial results (at
+  /// [o][slice]; `throughL2`: read past the L1, where other blocks of the
+  /// launch wrote them), then its value, the epilogue and the stores.
+  mlir::LogicalResult printOutputCombine(Code &body, const Threads &t,
+                                         const std::string &o,
+                                         int64_t reducedElements,
+                                         bool throughL2);
   /// `#pragma unroll 4` before a vectorized accumulation loop.
   void unrollVectorizedLoop(Code &body);
   /// The accumulation of the reduced element at `reduced` (and, with
@@ -218,8 +228,10 @@ private:
   mlir::LogicalResult printColumnGroupSlices(Code &body, int64_t m,
                                              llvm::ArrayRef<int64_t> reducedShape,
                                              int64_t chunk);
-  /// Combines partial result `index` into each accumulator and resets it.
-  void combinePartial(Code &body, const std::string &index);
+  /// Combines partial result `index` into each accumulator and resets it
+  /// (`throughL2`: its load bypasses the L1).
+  void combinePartial(Code &body, const std::string &index,
+                      bool throughL2 = false);
   /// Phase 2 of an inner reduction_split (and of column groups where the
   /// schedule's column_combine is `block`): a block per output combines its
   /// partial results, then its value, the epilogue and the stores.

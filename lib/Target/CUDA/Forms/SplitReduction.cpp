@@ -6,11 +6,16 @@
 //===----------------------------------------------------------------------===//
 //
 // Form (b), scheme reduction_split: reductions whose outputs alone cannot
-// fill the GPU, two launches of one function.
+// fill the GPU, two launches of one function, or one for an inner split.
 // Phase 1 cuts each output's reduced range into `slices` slices, a block
 // each, and writes one partial result per output and slice to scratch;
 // phase 2 combines each output's partials, resets them to zero (scratch
-// starts zeroed and each run leaves it so) and computes the epilogue.
+// starts zeroed and each run leaves it so) and computes the epilogue. An
+// inner split's schedule has one launch: after writing its partial result
+// each block counts itself in its output's arrival counter (the last
+// scratch buffer), and the block that arrives last runs phase 2 for that
+// output and resets the counter (python-free-docs/cuda-backend.md,
+// "Reductions split across blocks").
 //
 // An inner reduction to few outputs (e.g. a full sum; no `tile`): a block
 // of `threads` threads per slice of one output, striding over it (4
@@ -84,8 +89,9 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
   } else {
     t.perOutput = t.block = schedule.getThreads();
     body.line("// each output's {} reduced elements in {} slices of {}, a "
-              "block of {} threads each: phase 1 reduces each slice into its "
-              "partial result, phase 2 combines each output's partials",
+              "block of {} threads each: each block reduces its slice into "
+              "its partial result, and the last of an output's blocks to "
+              "arrive combines the output's partials",
               l, slices, chunk, t.block);
   }
   declareAccumulators(body, t);
@@ -93,10 +99,19 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
     body.line("{0} *__restrict__ partials{1} = reinterpret_cast<{0} *>"
               "(scratch{1});",
               accumulatorType(r.kind, r.dtype), i);
+  if (schedule.getLaunches().size() == 1) {
+    if (outer)
+      return error(kernel) << "an outer reduction_split has two launches";
+    body.line("unsigned *__restrict__ arrivals = reinterpret_cast<unsigned "
+              "*>(scratch{});",
+              reductions.size());
+    return printSlices(body, t, m, reducedShape, chunk, /*lastArrives=*/true);
+  }
   body.open("if (phase == 1)");
   if (failed(columnGroups
                  ? printColumnGroupSlices(body, m, reducedShape, chunk)
-                 : printSlices(body, t, m, reducedShape, chunk)))
+                 : printSlices(body, t, m, reducedShape, chunk,
+                               /*lastArrives=*/false)))
     return failure();
   body.close();
   body.open("else");
@@ -133,7 +148,7 @@ std::string partialIndex(bool outputMajor, const std::string &output,
 LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
                                             int64_t m,
                                             ArrayRef<int64_t> reducedShape,
-                                            int64_t chunk) {
+                                            int64_t chunk, bool lastArrives) {
   int64_t l = product(reducedShape), slices = schedule.getSlices(),
           vector = schedule.getVectorWidth(), tile = schedule.getTile();
   // Unit u is slice u % slices of output u / slices (reduction_split) or
@@ -177,6 +192,22 @@ LogicalResult ReductionPrinter::printSlices(Code &body, const Threads &t,
   for (auto [i, info] : llvm::enumerate(reductions))
     body.line("partials{}[{}] = {};", i, at, info.acc);
   body.close();
+  if (lastArrives) {
+    body.line("__shared__ bool lastArrived;");
+    body.line("__threadfence(); // the partial result before the arrival");
+    body.line("__syncthreads();");
+    body.line("if (threadIdx.x == 0) lastArrived = atomicAdd(&arrivals[{}], "
+              "1u) == {}u;",
+              o, slices - 1);
+    body.line("__syncthreads();");
+    body.open("if (lastArrived)");
+    body.line("__threadfence(); // the other blocks' partial results after "
+              "their arrivals");
+    if (failed(printOutputCombine(body, t, o, l, /*throughL2=*/true)))
+      return failure();
+    body.line("if (threadIdx.x == 0) arrivals[{}] = 0;", o);
+    body.close();
+  }
   body.close();
   return success();
 }
@@ -333,10 +364,12 @@ LogicalResult ReductionPrinter::accumulateElements(
   return success();
 }
 
-void ReductionPrinter::combinePartial(Code &body, const std::string &index) {
+void ReductionPrinter::combinePartial(Code &body, const std::string &index,
+                                      bool throughL2) {
   for (auto [i, info] : llvm::enumerate(reductions)) {
     std::string at = fmt::format("partials{}[{}]", i, index);
-    body.line("{} = {};", info.acc, combineOf(info.kind, info.acc, at));
+    std::string read = throughL2 ? fmt::format("__ldcg(&{})", at) : at;
+    body.line("{} = {};", info.acc, combineOf(info.kind, info.acc, read));
     body.line("{} = 0;", at);
   }
 }
@@ -345,24 +378,34 @@ LogicalResult ReductionPrinter::printPartialsCombine(Code &body,
                                                      const Threads &t,
                                                      int64_t m,
                                                      int64_t reducedElements) {
-  int64_t slices = schedule.getSlices();
-  std::string o = fresh("o"), k = fresh("k");
+  std::string o = fresh("o");
   body.open(fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += "
                         "gridDim.x)",
                         idx, o, m));
+  if (failed(printOutputCombine(body, t, o, reducedElements,
+                                /*throughL2=*/false)))
+    return failure();
+  body.close();
+  return success();
+}
+
+LogicalResult ReductionPrinter::printOutputCombine(Code &body,
+                                                   const Threads &t,
+                                                   const std::string &o,
+                                                   int64_t reducedElements,
+                                                   bool throughL2) {
+  int64_t slices = schedule.getSlices();
+  std::string k = fresh("k");
   initAccumulators(body);
   body.open(fmt::format("for ({0} {1} = ({0})threadIdx.x; {1} < {2}; {1} += "
                         "{3})",
                         idx, k, slices, t.block));
-  combinePartial(body, fmt::format("{} * {} + {}", o, slices, k));
+  combinePartial(body, fmt::format("{} * {} + {}", o, slices, k), throughL2);
   body.close();
   std::string leader = printCombine(body, t, "");
   Coords outCoords = delinearize(body, o, iterationShape);
-  if (failed(printResults(body, leader, outCoords,
-                          SizeExpr::constant(reducedElements))))
-    return failure();
-  body.close();
-  return success();
+  return printResults(body, leader, outCoords,
+                      SizeExpr::constant(reducedElements));
 }
 
 LogicalResult ReductionPrinter::printColumnPartialsCombine(
