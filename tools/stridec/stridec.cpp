@@ -354,8 +354,9 @@ cl::opt<bool> skinnyPrologue(
     "skinny-prologue",
     cl::desc("Compute a skinny product's rows in its kernel where a "
              "pointwise kernel computes them for it alone (a decoder's SwiGLU "
-             "before its down projection), instead of that kernel; off by "
-             "default, measured slower on an H200 "
+             "before its down projection, with --no-skinny-epilogue: by "
+             "default the gate/up product takes the SwiGLU first), instead "
+             "of that kernel; off by default, measured slower on an H200 "
              "(python-free-docs/matmul.md, \"Skinny products\")"),
     cl::init(false), cl::cat(stridecCategory));
 
