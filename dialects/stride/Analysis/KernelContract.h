@@ -286,6 +286,11 @@ std::optional<int64_t> skinnyRowBound(llvm::StringRef policy);
 mlir::LogicalResult checkSkinnyProduct(MatmulOp op, int64_t maxRows,
                                        ContractReporter report = nullptr);
 
+/// The most column offsets a skinny product's epilogue may read it at: a
+/// warp holds `rows` sums at each (registers), and a SwiGLU or GeGLU reads
+/// two.
+constexpr size_t kMaxSkinnyEpilogueOffsets = 4;
+
 /// Checks that `ops`, the ops of a form (g) kernel that depend on its
 /// skinny `product`'s result, are an epilogue a warp evaluates from its
 /// own sums, and describes it in `epilogue`: `yielded` (the kernel's only
@@ -294,7 +299,7 @@ mlir::LogicalResult checkSkinnyProduct(MatmulOp op, int64_t maxRows,
 /// kernel input read through views, or the product's result read through
 /// views (a SkinnyEpilogueRead: its layout over the product's row-major
 /// result is that of a row-major [rows, columns] block starting at a
-/// column of row 0). On failure, `report` (if set) is given the op that
+/// column of row 0), at most kMaxSkinnyEpilogueOffsets offsets. On failure, `report` (if set) is given the op that
 /// broke a rule, with a note at the product.
 mlir::LogicalResult checkSkinnyEpilogue(MatmulOp product,
                                         llvm::ArrayRef<mlir::Operation *> ops,

@@ -196,6 +196,13 @@ LogicalResult stride::checkSkinnyEpilogue(MatmulOp product,
       epilogue.reads.push_back({operand, *offset});
     }
   }
+  if (epilogue.columnOffsets().size() > kMaxSkinnyEpilogueOffsets)
+    return Violation(report, product)
+           << "is read by its epilogue at "
+           << epilogue.columnOffsets().size()
+           << " column offsets; a warp holds its columns' sums at each, and "
+              "the skinny product kernel holds at most "
+           << kMaxSkinnyEpilogueOffsets;
   epilogue.ops.assign(ops.begin(), ops.end());
   return success();
 }

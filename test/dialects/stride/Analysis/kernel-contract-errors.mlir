@@ -808,3 +808,29 @@ func.func @skinny_epilogue_and_product(%x: !stride.tensor<1x8xf32>, %w: !stride.
   }
   return %r#0, %r#1 : !stride.tensor<1x4xf32>, !stride.tensor<1x4xf32>
 }
+
+// -----
+
+// An epilogue reads the product at most at 4 column offsets: a warp holds
+// its sums at each.
+func.func @skinny_epilogue_offsets(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x5xf32, strides = [1, 8], offset = 0>)
+    -> !stride.tensor<1x1xf32> {
+  // expected-note @+1 {{the kernel}}
+  %r = stride.kernel "matmul_add" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x5xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x1xf32>) {
+  ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x5xf32, strides = [1, 8], offset = 0>):
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "matmul_add": is read by its epilogue at 5 column offsets; a warp holds its columns' sums at each, and the skinny product kernel holds at most 4}}
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x5xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x5xf32>
+    %c0 = stride.slice %p dim 1 start 0 end 1 step 1 : !stride.tensor<1x5xf32> -> !stride.tensor<1x1xf32, strides = [5, 1], offset = 0>
+    %c1 = stride.slice %p dim 1 start 1 end 2 step 1 : !stride.tensor<1x5xf32> -> !stride.tensor<1x1xf32, strides = [5, 1], offset = 1>
+    %c2 = stride.slice %p dim 1 start 2 end 3 step 1 : !stride.tensor<1x5xf32> -> !stride.tensor<1x1xf32, strides = [5, 1], offset = 2>
+    %c3 = stride.slice %p dim 1 start 3 end 4 step 1 : !stride.tensor<1x5xf32> -> !stride.tensor<1x1xf32, strides = [5, 1], offset = 3>
+    %c4 = stride.slice %p dim 1 start 4 end 5 step 1 : !stride.tensor<1x5xf32> -> !stride.tensor<1x1xf32, strides = [5, 1], offset = 4>
+    %s0 = stride.add %c0, %c1 : !stride.tensor<1x1xf32, strides = [5, 1], offset = 0>, !stride.tensor<1x1xf32, strides = [5, 1], offset = 1> -> !stride.tensor<1x1xf32>
+    %s1 = stride.add %c2, %c3 : !stride.tensor<1x1xf32, strides = [5, 1], offset = 2>, !stride.tensor<1x1xf32, strides = [5, 1], offset = 3> -> !stride.tensor<1x1xf32>
+    %s2 = stride.add %s0, %s1 : !stride.tensor<1x1xf32>, !stride.tensor<1x1xf32> -> !stride.tensor<1x1xf32>
+    %s3 = stride.add %s2, %c4 : !stride.tensor<1x1xf32>, !stride.tensor<1x1xf32, strides = [5, 1], offset = 4> -> !stride.tensor<1x1xf32>
+    stride.yield %s3 : !stride.tensor<1x1xf32>
+  }
+  return %r : !stride.tensor<1x1xf32>
+}
