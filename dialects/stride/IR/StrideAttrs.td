@@ -135,10 +135,11 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       split an outer reduction's range), `reduction_split` (each output's
       range split over `slices` blocks of `threads` threads, `vector_width`
       consecutive elements per thread and step, partial results in
-      `scratch`; an inner one has one launch, in which the last block of
-      each output to arrive (an arrival counter per output, the last
+      `scratch`, combined by a second launch; an inner one of at most 2
+      blocks per multiprocessor has one launch, in which the last block
+      of each output to arrive (an arrival counter per output, the last
       `scratch` buffer) combines the output's partials; an outer one,
-      `tile` > 0, combines them in a second launch:
+      `tile` > 0:
       column tiles of `tile` outputs, `threads` threads per output, or with
       `vector_width` 4 column groups, a thread per 4 adjacent columns and
       `threads` rows per block), `row_registers` / `row_reread`

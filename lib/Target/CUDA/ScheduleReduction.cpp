@@ -147,11 +147,11 @@ void Scheduler::partialsScratch(int64_t count) {
 /// group) each, e.g. a full sum: each output's reduced range is split over
 /// `slices` blocks (about kSplitWaves waves of blocks in all), each block
 /// reducing its slice with a tree (shuffles, then shared memory) into a
-/// partial result in scratch; the last of an output's blocks to arrive (an
-/// arrival counter per output, in the last scratch buffer) combines its
-/// partials in slice order and leaves the scratch zeroed. One launch: a
-/// second launch that combined them cost a decode step's argmax about 2.7
-/// us (bench/NOTES.md section 76).
+/// partial result in scratch, whose partials are combined in slice order
+/// (leaving the scratch zeroed) by a second launch or, where the blocks
+/// number at most kMaxOneLaunchSplitWaves waves of a block per
+/// multiprocessor, by the last of an output's blocks to arrive (an arrival
+/// counter per output, in the last scratch buffer), in one launch.
 bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
                                        int64_t threadsPerOutput) {
   // Outputs whose blocks fill half the GPU's resident threads are read in
@@ -172,8 +172,14 @@ bool Scheduler::scheduleSplitReduction(int64_t outputs, int64_t reduced,
   if (readsInnermostInFours())
     vectorWidth = 4;
   partialsScratch(outputs * split);
-  scratch.push_back(outputs * static_cast<int64_t>(sizeof(uint32_t)));
-  launch(gridSize(outputs * split, 1 << 20), kBlock);
+  if (outputs * split <= kMaxOneLaunchSplitWaves * multiprocessors) {
+    scratch.push_back(outputs * static_cast<int64_t>(sizeof(uint32_t)));
+    launch(gridSize(outputs * split, 1 << 20), kBlock);
+    return true;
+  }
+  launch(gridSize(outputs * split, 1 << 20), kBlock, 1, /*phase=*/1);
+  launch(gridSize(outputs, maxGridStrideBlocks(multiprocessors, kBlock)),
+         kBlock, 1, /*phase=*/2);
   return true;
 }
 

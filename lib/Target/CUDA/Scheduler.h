@@ -86,6 +86,14 @@ constexpr int64_t kMinSplitElements = 4096;
 /// ... and launches about this many waves of resident blocks in its first
 /// phase, enough for the hardware to balance the last blocks.
 constexpr int64_t kSplitWaves = 2;
+/// An inner split of at most this many blocks per multiprocessor combines
+/// its partials in its last block to arrive, in one launch (a decode
+/// step's argmax: 7 blocks a row; a second launch cost it about 2.7 us,
+/// bench/NOTES.md section 76); more blocks combine them in a second
+/// launch: at 2,112 blocks (the full sums of 64 MiB) the fence and the
+/// arrival at the end of every block cost more than the launch (section
+/// 42, H100).
+constexpr int64_t kMaxOneLaunchSplitWaves = 2;
 /// Split-KV attention: threads per block below sm_90 (4 warps), the blocks
 /// per multiprocessor its slices aim for, and the fewest keys a slice
 /// takes (a step of every warp: 32 keys a warp, a key a lane). A lane

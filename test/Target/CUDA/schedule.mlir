@@ -156,12 +156,13 @@ func.func @reduction_block_rows_split(%a: !stride.tensor<120x65536xf32>) -> !str
 // A full reduction of 16384 x 4096: one output cannot fill the GPU, so the
 // range is split over 2 waves of blocks of 256 threads (2 x 8 per
 // multiprocessor: 2112 slices), 4-element loads, a float partial result
-// per slice in scratch, combined by the last block to arrive (one launch;
-// the arrival counter is the second scratch buffer, 4 bytes an output).
+// per slice in scratch, and a second launch combines them (more blocks
+// than 2 a multiprocessor: kMaxOneLaunchSplitWaves). With 2 multiprocessors
+// 32 slices, still more than 2 a multiprocessor.
 // CHECK-LABEL: func.func @reduction_split
-// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 256, slices = 2112, launches = [#stride.launch<grid = 2112, block = 256>], scratch = [8448, 4]>
+// CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 256, slices = 2112, launches = [#stride.launch<grid = 2112, block = 256, phase = 1>, #stride.launch<grid = 1, block = 256, phase = 2>], scratch = [8448]>
 // MP2-LABEL: func.func @reduction_split
-// MP2: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 256, slices = 32, launches = [#stride.launch<grid = 32, block = 256>], scratch = [128, 4]>
+// MP2: #stride.schedule<scheme = reduction_split, index_bits = 32, vector_width = 4, threads = 256, slices = 32, launches = [#stride.launch<grid = 32, block = 256, phase = 1>, #stride.launch<grid = 1, block = 256, phase = 2>], scratch = [128]>
 // SCALAR-LABEL: func.func @reduction_split
 // SCALAR: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 256, slices = 2112,
 func.func @reduction_split(%a: !stride.tensor<16384x4096xf32>) -> !stride.tensor<f32> {
@@ -173,7 +174,9 @@ func.func @reduction_split(%a: !stride.tensor<16384x4096xf32>) -> !stride.tensor
 
 // Three outputs of 9001 f64 elements each: 2 slices of at least 4096
 // elements per output, one element per step (9001 is no multiple of 4), a
-// double partial result per slice.
+// double partial result per slice; 6 blocks, so the last of each output's
+// to arrive combines its partials, in one launch (the arrival counters
+// are the second scratch buffer, 4 bytes an output).
 // CHECK-LABEL: func.func @reduction_split_few
 // CHECK: #stride.schedule<scheme = reduction_split, index_bits = 32, threads = 256, slices = 2, launches = [#stride.launch<grid = 6, block = 256>], scratch = [48, 12]>
 func.func @reduction_split_few(%a: !stride.tensor<3x9001xf64>) -> !stride.tensor<3xf64> {

@@ -6,16 +6,17 @@
 //===----------------------------------------------------------------------===//
 //
 // Form (b), scheme reduction_split: reductions whose outputs alone cannot
-// fill the GPU, two launches of one function, or one for an inner split.
+// fill the GPU, two launches of one function, or one for an inner split of
+// few blocks (kMaxOneLaunchSplitWaves).
 // Phase 1 cuts each output's reduced range into `slices` slices, a block
 // each, and writes one partial result per output and slice to scratch;
 // phase 2 combines each output's partials, resets them to zero (scratch
-// starts zeroed and each run leaves it so) and computes the epilogue. An
-// inner split's schedule has one launch: after writing its partial result
+// starts zeroed and each run leaves it so) and computes the epilogue. With
+// one launch (an inner split of few blocks): after writing its partial result
 // each block counts itself in its output's arrival counter (the last
 // scratch buffer), and the block that arrives last runs phase 2 for that
 // output and resets the counter (python-free-docs/cuda-backend.md,
-// "Reductions split across blocks").
+// "Kernel shapes", Reductions, *Split*).
 //
 // An inner reduction to few outputs (e.g. a full sum; no `tile`): a block
 // of `threads` threads per slice of one output, striding over it (4
@@ -90,9 +91,12 @@ LogicalResult ReductionPrinter::printSplit(Code &body, int64_t m,
     t.perOutput = t.block = schedule.getThreads();
     body.line("// each output's {} reduced elements in {} slices of {}, a "
               "block of {} threads each: each block reduces its slice into "
-              "its partial result, and the last of an output's blocks to "
-              "arrive combines the output's partials",
-              l, slices, chunk, t.block);
+              "its partial result, {}",
+              l, slices, chunk, t.block,
+              schedule.getLaunches().size() == 1
+                  ? "and the last of an output's blocks to arrive combines "
+                    "the output's partials"
+                  : "phase 2 combines each output's partials");
   }
   declareAccumulators(body, t);
   for (auto [i, r] : llvm::enumerate(reductions))
