@@ -694,6 +694,9 @@ private:
   int64_t heldColumns() const {
     return tile * static_cast<int64_t>(offsets.size());
   }
+  /// The variable of a warp's sum at column offset `g`: `sum`, or `sumG`
+  /// with several offsets.
+  std::string sumName(size_t g) const;
   /// " + offset", or nothing for 0.
   static std::string plusOffset(int64_t offset);
   /// Each row's and column's sum over the warp's lanes; a lane per (row,

@@ -364,7 +364,7 @@ LogicalResult SkinnyMatmulPrinter::printWarpSums(Code &body) {
   body.open(fmt::format("for (int j = 0; j < {}; ++j)", tile));
   SmallVector<std::string> sums;
   for (size_t g = 0; g < offsets.size(); ++g) {
-    sums.push_back(offsets.size() == 1 ? "sum" : fmt::format("sum{}", g));
+    sums.push_back(sumName(g));
     body.line("float {} = acc[r][{}j];", sums.back(),
               g == 0 ? "" : fmt::format("{} + ", g * tile));
     body.open("for (int offset = 16; offset > 0; offset >>= 1)");
@@ -393,7 +393,7 @@ LogicalResult SkinnyMatmulPrinter::printCombineSlices(Code &body) {
   Coords rc = openGridStrideLoop(body, {rows, outColumns}, rows * outColumns);
   SmallVector<std::string> sums;
   for (size_t g = 0; g < offsets.size(); ++g) {
-    sums.push_back(offsets.size() == 1 ? "sum" : fmt::format("sum{}", g));
+    sums.push_back(sumName(g));
     std::string o = fresh("o");
     body.line("const {} {} = {} * {} + {}{};", idx, o, rc[0], columns, rc[1],
               plusOffset(offsets[g]));
@@ -469,6 +469,10 @@ LogicalResult SkinnyMatmulPrinter::storeResult(Code &body,
   }();
   popScope();
   return stored;
+}
+
+std::string SkinnyMatmulPrinter::sumName(size_t g) const {
+  return offsets.size() == 1 ? "sum" : fmt::format("sum{}", g);
 }
 
 std::string SkinnyMatmulPrinter::plusOffset(int64_t offset) {
