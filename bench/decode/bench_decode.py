@@ -76,7 +76,8 @@ BF16_RTOL = 2e-2
 # The stridec variants run beside the default compile: the option each
 # sets, and its values (--compare-skinny, --compare-decode-attention,
 # --compare-skinny-prologue, --compare-early-launch, --compare-launch-groups,
-# --compare-early-triggers).
+# --compare-early-triggers, --compare-skinny-epilogue,
+# --compare-skinny-row-prologue).
 VARIANTS = {
     "skinny": ("--skinny-products", ("library", "generated")),
     "attention": ("--decode-attention", ("split-kv", "library")),
@@ -85,6 +86,7 @@ VARIANTS = {
     "ungrouped": ("--no-launch-groups", ("true",)),
     "untriggered": ("--no-early-triggers", ("true",)),
     "swiglu_apart": ("--no-skinny-epilogue", ("true",)),
+    "norms_apart": ("--no-skinny-row-prologue", ("true",)),
 }
 # --compare-<flag> for the variants of one value: (flag, variant, what the
 # variant's option does).
@@ -102,6 +104,9 @@ ONE_VALUE_VARIANTS = [
     ("skinny-epilogue", "swiglu_apart",
      "the SwiGLU a kernel of its own after the gate/up product instead of "
      "that product's epilogue"),
+    ("skinny-row-prologue", "norms_apart",
+     "each RMSNorm a kernel of its own before the product that reads it "
+     "instead of that product's row prologue"),
 ]
 LLAMA_8B_LAYER = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
 
@@ -249,7 +254,8 @@ def variant_keys(args):
              "early": args.compare_early_launch,
              "ungrouped": args.compare_launch_groups,
              "untriggered": args.compare_early_triggers,
-             "swiglu_apart": args.compare_skinny_epilogue}
+             "swiglu_apart": args.compare_skinny_epilogue,
+             "norms_apart": args.compare_skinny_row_prologue}
     return [(f"{name}_{value}", option, value)
             for name, (option, values) in VARIANTS.items() if asked[name]
             for value in values]

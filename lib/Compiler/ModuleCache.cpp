@@ -92,6 +92,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(llvm::StringRef(options.pipeline.decodeAttention));
   key.add(llvm::StringRef(options.pipeline.skinnyProducts));
   key.add(options.pipeline.skinnyPrologue);
+  key.add(options.pipeline.skinnyRowPrologue);
   key.add(options.pipeline.skinnyEpilogue);
   key.add(options.pipeline.padOperandRows);
   key.add(options.pipeline.padContraction);

@@ -360,6 +360,15 @@ cl::opt<bool> skinnyPrologue(
              "(python-free-docs/matmul.md, \"Skinny products\")"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> noSkinnyRowPrologue(
+    "no-skinny-row-prologue",
+    cl::desc("Run the broadcast-reduction kernel whose result a skinny "
+             "product alone reads (a decoder's RMSNorm before its Q/K/V, "
+             "gate/up and LM head products) as a kernel of its own instead "
+             "of in the product's kernel, each block reducing the rows "
+             "(python-free-docs/matmul.md, \"Skinny products\")"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> noSkinnyEpilogue(
     "no-skinny-epilogue",
     cl::desc("Run the pointwise kernel that alone reads a skinny product's "
@@ -704,6 +713,7 @@ int main(int argc, char **argv) {
   options.pipeline.decodeAttention = decodeAttention;
   options.pipeline.skinnyProducts = skinnyProducts;
   options.pipeline.skinnyPrologue = skinnyPrologue;
+  options.pipeline.skinnyRowPrologue = !noSkinnyRowPrologue;
   options.pipeline.skinnyEpilogue = !noSkinnyEpilogue;
   options.pipeline.padOperandRows = padOperandRows;
   options.pipeline.padContraction = padContraction;

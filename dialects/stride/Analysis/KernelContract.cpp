@@ -422,6 +422,11 @@ LogicalResult KernelClassifier::checkYields() {
       rowYields.push_back(i);
   // Every yielded functional value is computed over the output iteration
   // space; views and arguments are plain copies (form (a) only).
+  // Forms (f) and (g) check their yields themselves
+  // (classifyOwnKernelOp): a skinny product's kernel may also yield values
+  // its prologue computes at each element of its rows.
+  if (!ownKernelOps.empty())
+    return success();
   for (auto [i, v] : llvm::enumerate(yields)) {
     if (llvm::is_contained(rowYields, i))
       continue;
@@ -469,7 +474,7 @@ FailureOr<KernelClass> KernelClassifier::classify() {
 /// Values yielded beside the iteration shape's are one value per row of a
 /// broadcast reduction: one of the row's reductions or a per-row op.
 LogicalResult KernelClassifier::checkRowResults() {
-  if (rowYields.empty())
+  if (rowYields.empty() || result.form == KernelForm::SkinnyProduct)
     return success();
   Value other = yields[rowYields.front()];
   if (result.form != KernelForm::BroadcastReduction)
@@ -629,7 +634,7 @@ FailureOr<KernelClass> KernelClassifier::classifyOwnKernelOp() {
       product && failed(checkSkinnyProduct(product, kMaxSkinnyProductRows,
                                            report)))
     return failure();
-  if (result.productEpilogue.empty() && failed(checkSoleYield(root)))
+  if (attention && failed(checkSoleYield(root)))
     return failure();
   result.form = attention ? KernelForm::Attention : KernelForm::SkinnyProduct;
   result.root = root;
@@ -681,21 +686,44 @@ LogicalResult KernelClassifier::checkProductNeighbours(MatmulOp product) {
                 "compute its lhs and the elementwise ops that read its "
                 "result"
              << Violation::Note(product, "the product");
-    if (!isPointwiseLikeOp(&op))
+    if (!isPointwiseLikeOp(&op) && !isa<ReductionOpInterface>(op))
       return Violation(report, &op)
-             << "computes the skinny product's lhs but is no pointwise op; "
-                "a skinny product's prologue holds form (a)'s ops and views"
+             << "computes the skinny product's lhs but is neither a "
+                "pointwise op nor a reduction of its rows; a skinny "
+                "product's prologue holds form (a)'s ops, views and row "
+                "reductions"
              << Violation::Note(product, "the product");
     result.prologueOps.push_back(&op);
   }
-  if (epilogue.empty())
+  if (failed(checkSkinnyRowPrologue(product, result.prologueOps, yields,
+                                    report, result)))
+    return failure();
+  // The value the product's side of the kernel yields: the product's
+  // result, or the epilogue's.
+  SmallVector<Value> productYields;
+  for (auto [i, value] : llvm::enumerate(yields))
+    if (!llvm::is_contained(result.prologueResults, i))
+      productYields.push_back(value);
+  if (epilogue.empty()) {
+    if (productYields.size() != 1 ||
+        productYields.front() != product.getResult() ||
+        !product.getResult().hasOneUse())
+      return Violation(report, product)
+             << "must be yielded once, beside its prologue's values only, "
+                "and read by nothing else in the kernel";
+    result.iterationShape.assign(shapeOf(product.getResult()).begin(),
+                                 shapeOf(product.getResult()).end());
     return success();
-  if (yields.size() != 1)
+  }
+  if (productYields.size() != 1)
     return Violation(report, product)
-           << "is read by ops of its kernel, which yields " << yields.size()
-           << " values; a skinny product with an epilogue yields only the "
-              "epilogue's result";
-  return checkSkinnyEpilogue(product, epilogue, yields.front(), report,
+           << "is read by ops of its kernel, which yields "
+           << productYields.size()
+           << " values beside its prologue's; a skinny product with an "
+              "epilogue yields only the epilogue's result";
+  result.iterationShape.assign(shapeOf(productYields.front()).begin(),
+                               shapeOf(productYields.front()).end());
+  return checkSkinnyEpilogue(product, epilogue, productYields.front(), report,
                              result.productEpilogue);
 }
 

@@ -170,10 +170,14 @@ enum class KernelForm {
   /// by stride-matmul-layout; checkSkinnyProduct says which), its weight
   /// and bias read through views; its lhs (the rows) read through views or
   /// computed by a prologue of form (a)'s ops and views
-  /// (KernelClass::prologueOps), evaluated at the lhs's coordinates. The
-  /// product is the only yielded value, or its result is read by an
-  /// epilogue of elementwise ops (KernelClass::productEpilogue) whose one
-  /// result is; iteration space = the yielded value's shape.
+  /// (KernelClass::prologueOps), evaluated at the lhs's coordinates, which
+  /// may reduce the lhs's rows and read them broadcast back, as form (d)
+  /// does (an RMSNorm: checkSkinnyRowPrologue). The product is the yielded
+  /// value, or its result is read by an epilogue of elementwise ops
+  /// (KernelClass::productEpilogue) whose one result is; beside it, the
+  /// kernel may yield values the prologue's reductions read as their input
+  /// (KernelClass::prologueResults: the residual sum); iteration space =
+  /// the product's (or epilogue's) yielded value's shape.
   SkinnyProduct,
 };
 
@@ -231,12 +235,15 @@ struct KernelClass {
   /// The reductions, in block order: for Reduction, the one reduction; for
   /// BroadcastReduction, every reduction of the row, in the order a backend
   /// computes them (a later one may read an earlier one broadcast back, and
-  /// block order puts every reduction after those it reads). Empty for the
-  /// other forms. All reduce one input shape over the same dims.
+  /// block order puts every reduction after those it reads); for
+  /// SkinnyProduct, its prologue's reductions of the lhs's rows
+  /// (checkSkinnyRowPrologue: an RMSNorm's mean). Empty for the other
+  /// forms. All reduce one input shape over the same dims.
   llvm::SmallVector<ReductionOpInterface> reductions;
-  /// For BroadcastReduction: the per-row ops (isPerRowOp) that depend on
-  /// the row's reductions, in block order; a backend computes each once per
-  /// row, after the reductions it reads. Empty for the other forms.
+  /// For BroadcastReduction, and SkinnyProduct's prologue: the per-row ops
+  /// (isPerRowOp) that depend on the row's reductions, in block order; a
+  /// backend computes each once per row, after the reductions it reads.
+  /// Empty for the other forms.
   llvm::SmallVector<mlir::Operation *> rowOps;
   /// For BroadcastReduction: the positions among the yielded values of
   /// those computed once per row (one of the row's reductions, or a per-row
@@ -257,6 +264,13 @@ struct KernelClass {
   /// Empty where the lhs is a kernel input read through views, and for the
   /// other forms.
   llvm::SmallVector<mlir::Operation *> prologueOps;
+  /// For SkinnyProduct: the positions among the yielded values of those
+  /// its prologue computes at each element of the rows its row reductions
+  /// read (a residual sum that an RMSNorm before the product normalizes);
+  /// a backend stores them as it reduces the rows. The kernel's other
+  /// yielded value is the product's or its epilogue's. Empty for the other
+  /// forms.
+  llvm::SmallVector<unsigned> prologueResults;
   /// For SkinnyProduct: the ops that read the product's result (its
   /// epilogue, the SwiGLU after a decoder's merged gate and up
   /// projections); empty where the kernel yields the product.
@@ -306,6 +320,21 @@ mlir::LogicalResult checkSkinnyEpilogue(MatmulOp product,
                                         mlir::Value yielded,
                                         ContractReporter report,
                                         SkinnyEpilogue &epilogue);
+
+/// Checks the row reductions of a form (g) kernel's `prologue` (the ops
+/// that compute its skinny `product`'s lhs) and fills `result`'s rowOps and
+/// prologueResults: each reduction reduces the lhs's rows (as many results
+/// as the lhs has rows, as many input elements as the lhs has), all the
+/// same rows; what reads them is a broadcast epilogue within the prologue
+/// (checkEpilogue), with per-row ops (isPerRowOp: RMSNorm's
+/// `rsqrt(mean + eps)`); and each value of the prologue among `yields` is
+/// of the reductions' input shape and read by the prologue only at its own
+/// coordinates or as their input (isInRowFrame: the residual sum an
+/// RMSNorm normalizes). On failure, `report` (if set) is given the op that
+/// broke a rule, with a note at the product.
+mlir::LogicalResult checkSkinnyRowPrologue(
+    MatmulOp product, llvm::ArrayRef<mlir::Operation *> prologue,
+    mlir::ValueRange yields, ContractReporter report, KernelClass &result);
 
 /// Classifies `kernel` by the contract. On failure, `report` (if set) is
 /// given the op that broke a rule (the kernel itself for a rule about the

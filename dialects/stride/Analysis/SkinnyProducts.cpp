@@ -17,6 +17,7 @@
 #include "stride/Support/Layout.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <optional>
 
@@ -204,5 +205,88 @@ LogicalResult stride::checkSkinnyEpilogue(MatmulOp product,
               "the skinny product kernel holds at most "
            << kMaxSkinnyEpilogueOffsets;
   epilogue.ops.assign(ops.begin(), ops.end());
+  return success();
+}
+
+LogicalResult stride::checkSkinnyRowPrologue(MatmulOp product,
+                                             ArrayRef<Operation *> prologue,
+                                             ValueRange yields,
+                                             ContractReporter report,
+                                             KernelClass &result) {
+  auto inPrologue = [&](Operation *op) {
+    return llvm::is_contained(prologue, op);
+  };
+  SmallVector<ReductionOpInterface> reductions;
+  for (Operation *op : prologue)
+    if (auto reduction = dyn_cast<ReductionOpInterface>(op))
+      reductions.push_back(reduction);
+  ArrayRef<int64_t> lhs = product.getLhs().getType().getShape();
+  int64_t rows = lhs[0], depth = lhs[1];
+  for (ReductionOpInterface reduction : reductions) {
+    auto input = cast<StridedTensorType>(reduction.getInput().getType());
+    auto output = cast<StridedTensorType>(reduction->getResult(0).getType());
+    if (!reducesSameRows(reduction, reductions.front()))
+      return Violation(report, reduction)
+             << "reduces other rows than another reduction of the skinny "
+                "product's prologue; a prologue's reductions reduce the "
+                "same rows"
+             << Violation::Note(reductions.front(), "the other reduction")
+             << Violation::Note(product, "the product");
+    std::optional<int64_t> inputElements =
+        checkedNumElements(input.getShape());
+    std::optional<int64_t> outputElements =
+        checkedNumElements(output.getShape());
+    if (input.isSymbolic() || outputElements != rows ||
+        inputElements != rows * depth)
+      return Violation(report, reduction)
+             << "reduces " << formatDims(input.getShape()) << " to "
+             << formatDims(output.getShape())
+             << "; a skinny product's prologue reduces its lhs's rows, "
+             << rows << " of " << depth
+             << " elements (each block reduces every row before it stages "
+                "them)"
+             << Violation::Note(product, "the product");
+    if (failed(checkEpilogue(reduction, inPrologue, /*broadcast=*/true,
+                             report)))
+      return failure();
+  }
+  // The per-row ops: those of the reductions' result shape that depend on
+  // them; and every op that depends on them (the prologue is in block
+  // order, so operands come first).
+  llvm::SmallPtrSet<Operation *, 8> dependents;
+  for (ReductionOpInterface reduction : reductions)
+    dependents.insert(reduction);
+  auto readsRowValue = [&](Operation *op) { return dependents.contains(op); };
+  for (Operation *op : prologue) {
+    bool reads = llvm::any_of(op->getOperands(), [&](Value operand) {
+      return dependents.contains(viewChainBase(operand).getDefiningOp());
+    });
+    if (!reads)
+      continue;
+    dependents.insert(op);
+    if (isPerRowOp(op, reductions.front()))
+      result.rowOps.push_back(op);
+  }
+  // Values of the prologue the kernel yields beside the product: only
+  // those its reductions read as their input, at each element of the rows
+  // (a residual sum that an RMSNorm normalizes), computed before them.
+  for (auto [i, value] : llvm::enumerate(yields)) {
+    Operation *def = value.getDefiningOp();
+    if (!def || !inPrologue(def))
+      continue;
+    if (reductions.empty() || readsRowValue(def) ||
+        cast<StridedTensorType>(value.getType()).getShape() !=
+            cast<StridedTensorType>(reductions.front().getInput().getType())
+                .getShape() ||
+        !isInRowFrame(def, inPrologue))
+      return Violation(report, def)
+             << "is computed by the skinny product's prologue and yielded; "
+                "a skinny product's kernel yields a prologue value only "
+                "where the prologue's row reductions read it at each "
+                "element of their rows (a residual sum an RMSNorm "
+                "normalizes)"
+             << Violation::Note(product, "the product");
+    result.prologueResults.push_back(static_cast<unsigned>(i));
+  }
   return success();
 }

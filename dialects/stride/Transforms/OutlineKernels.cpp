@@ -44,18 +44,20 @@ namespace {
 /// Kernel names list at most this many ops (the first ones and the last).
 constexpr size_t kMaxNameOps = 6;
 
-/// The pointwise kernel whose one result `product` reads as its lhs (through
-/// views) and nothing else reads, elementwise over as many elements: the
-/// prologue its kernel may compute (KernelContract.h, form (g)); else null.
-KernelOp prologueKernelOf(MatmulOp product) {
+/// The kernel whose result `product` reads as its lhs (through views) and
+/// nothing else reads, elementwise over as many elements: the prologue its
+/// kernel may compute (KernelContract.h, form (g)); else null. With
+/// `pointwise`, a pointwise kernel of that one result; with `rows`, a
+/// broadcast-reduction kernel (an RMSNorm), whose other results (the
+/// residual sum it also yields) the product's kernel then yields too.
+KernelOp prologueKernelOf(MatmulOp product, bool pointwise, bool rows) {
   Value base = viewChainBase(product.getLhs());
   auto producer = base.getDefiningOp<KernelOp>();
   auto elements = [](Value value) {
     return checkedNumElements(
         cast<StridedTensorType>(value.getType()).getShape());
   };
-  if (!producer || producer->getNumResults() != 1 ||
-      elements(base) != elements(product.getLhs()))
+  if (!producer || elements(base) != elements(product.getLhs()))
     return {};
   bool alone = true;
   forEachSink(base, [&](OpOperand &use) {
@@ -63,9 +65,15 @@ KernelOp prologueKernelOf(MatmulOp product) {
              use.get() == product.getLhs();
   });
   FailureOr<KernelClass> kind = classifyKernel(producer);
-  if (!alone || failed(kind) || kind->form != KernelForm::Pointwise)
+  if (!alone || failed(kind))
     return {};
-  return producer;
+  if (pointwise && kind->form == KernelForm::Pointwise &&
+      producer->getNumResults() == 1)
+    return producer;
+  if (rows && kind->form == KernelForm::BroadcastReduction &&
+      kind->rowResults.empty())
+    return producer;
+  return {};
 }
 
 /// The pointwise kernel of one result that alone reads `product`'s result
@@ -110,11 +118,24 @@ std::string kernelName(Block &body, Operation *op, bool withOthers,
   return names.insert(kernelBaseName(named));
 }
 
+/// The results of `prologue` other than the one its product reads (`lhs`,
+/// through views): the values the merged kernel yields after the
+/// product's (the residual sum an RMSNorm also yields).
+SmallVector<unsigned> otherResults(KernelOp prologue, Value lhs) {
+  Value base = viewChainBase(lhs);
+  SmallVector<unsigned> others;
+  for (OpResult result : prologue->getResults())
+    if (result != base)
+      others.push_back(result.getResultNumber());
+  return others;
+}
+
 /// A kernel of `op` built before `at`: with `prologue` (a kernel computing
 /// `op`'s operand 0 through views), that kernel's ops and the views come
-/// first in the body; with `epilogue` (a kernel reading `op`'s result
-/// through views), the views and that kernel's ops come after `op` and
-/// the kernel yields the epilogue's results instead of `op`'s.
+/// first in the body, and the kernel yields that kernel's other results
+/// after `op`'s; with `epilogue` (a kernel reading `op`'s result through
+/// views), the views and that kernel's ops come after `op` and the kernel
+/// yields the epilogue's results instead of `op`'s.
 KernelOp buildKernel(Operation *op, KernelOp prologue, KernelOp epilogue,
                      Operation *at, KernelNameTable &names,
                      unsigned position) {
@@ -143,8 +164,9 @@ KernelOp buildKernel(Operation *op, KernelOp prologue, KernelOp epilogue,
   SmallVector<Location> locs;
   if (prologue) {
     inlineBody(prologue);
-    mapping.map(prologue.getResult(0),
-                mapping.lookup(prologue.getYield().getValues().front()));
+    for (auto [result, value] :
+         llvm::zip(prologue->getResults(), prologue.getYield().getValues()))
+      mapping.map(result, mapping.lookup(value));
     SmallVector<Operation *> chain;
     viewChainBase(op->getOperand(0), &chain);
     for (Operation *view : chain)
@@ -156,7 +178,7 @@ KernelOp buildKernel(Operation *op, KernelOp prologue, KernelOp epilogue,
     input(operand);
   Operation *clone = builder.clone(*op, mapping);
   SmallVector<Value> yielded(clone->getResults());
-  TypeRange resultTypes = op->getResultTypes();
+  SmallVector<Type> resultTypes(op->getResultTypes());
   if (epilogue) {
     // The views between the product and the epilogue kernel, then its ops.
     for (Value value : epilogue.getInputs()) {
@@ -171,9 +193,15 @@ KernelOp buildKernel(Operation *op, KernelOp prologue, KernelOp epilogue,
     yielded.clear();
     for (Value value : epilogue.getYield().getValues())
       yielded.push_back(mapping.lookup(value));
-    resultTypes = epilogue->getResultTypes();
+    resultTypes.assign(epilogue->getResultTypes().begin(),
+                       epilogue->getResultTypes().end());
     locs.push_back(epilogue.getLoc());
   }
+  if (prologue)
+    for (unsigned i : otherResults(prologue, op->getOperand(0))) {
+      yielded.push_back(mapping.lookup(prologue->getResult(i)));
+      resultTypes.push_back(prologue->getResult(i).getType());
+    }
   YieldOp::create(builder, op->getLoc(), yielded);
 
   builder.setInsertionPoint(at);
@@ -186,32 +214,63 @@ KernelOp buildKernel(Operation *op, KernelOp prologue, KernelOp epilogue,
   return kernel;
 }
 
+/// Whether every op that reads `prologue`'s results other than the
+/// product's lhs comes after `at`, where the merged kernel would stand.
+bool usedOnlyAfter(KernelOp prologue, Value lhs, Operation *at) {
+  for (unsigned i : otherResults(prologue, lhs))
+    for (Operation *user : prologue->getResult(i).getUsers()) {
+      Operation *top = at->getBlock()->findAncestorOpInBlock(*user);
+      if (!top || top == at || !at->isBeforeInBlock(top))
+        return false;
+    }
+  return true;
+}
+
 /// Replaces `op` by a kernel of its own, with `prologue` and `epilogue`
-/// (see buildKernel) where the kernel contract takes them; each kernel
-/// taken in is erased. An epilogue that breaks the contract (it reads the
-/// product's columns in a way no warp holds) stays a kernel of its own.
+/// (see buildKernel) where the kernel contract takes them, both if it
+/// can, else the epilogue, else the prologue; each kernel taken in is
+/// erased. A prologue or an epilogue that breaks the contract (an
+/// epilogue that reads the product's columns in a way no warp holds)
+/// stays a kernel of its own.
 void outlineOp(Operation *op, KernelOp prologue, KernelOp epilogue,
                KernelNameTable &names, unsigned position) {
-  KernelOp kernel;
-  if (epilogue) {
-    kernel = buildKernel(op, prologue, epilogue, epilogue, names, position);
-    if (failed(classifyKernel(kernel))) {
-      kernel.erase();
-      kernel = {};
-      epilogue = {};
-    } else {
-      epilogue->replaceAllUsesWith(kernel.getResults());
-      epilogue.erase();
-      eraseWithViews(op);
-    }
-  }
-  if (!kernel) {
-    kernel = buildKernel(op, prologue, {}, op, names, position);
-    op->replaceAllUsesWith(kernel.getResults());
-    op->erase();
-  }
+  Value lhs = prologue ? op->getOperand(0) : Value();
+  if (prologue && !usedOnlyAfter(prologue, lhs, epilogue ? epilogue : op))
+    prologue = {};
+  SmallVector<std::pair<KernelOp, KernelOp>, 4> tries;
+  if (prologue && epilogue)
+    tries.push_back({prologue, epilogue});
+  if (epilogue)
+    tries.push_back({{}, epilogue});
   if (prologue)
-    eraseWithViews(prologue);
+    tries.push_back({prologue, {}});
+  tries.push_back({{}, {}});
+  for (auto [before, after] : tries) {
+    bool last = !before && !after;
+    Operation *at = after ? after.getOperation() : op;
+    KernelOp kernel = buildKernel(op, before, after, at, names, position);
+    if (!last && failed(classifyKernel(kernel))) {
+      kernel.erase();
+      continue;
+    }
+    // The kernel's results: the product's or the epilogue's, then the
+    // prologue's others.
+    Operation *replaced = after ? after.getOperation() : op;
+    unsigned count = replaced->getNumResults();
+    replaced->replaceAllUsesWith(kernel.getResults().take_front(count));
+    if (before)
+      for (auto [i, other] : llvm::enumerate(otherResults(before, lhs)))
+        before->getResult(other).replaceAllUsesWith(kernel.getResult(count + i));
+    if (after) {
+      after.erase();
+      eraseWithViews(op);
+    } else {
+      op->erase();
+    }
+    if (before)
+      eraseWithViews(before);
+    return;
+  }
 }
 
 struct OutlineKernelsPass
@@ -233,8 +292,9 @@ struct OutlineKernelsPass
       KernelOp prologue, epilogue;
       if (auto product = dyn_cast<MatmulOp>(op);
           product && product->hasAttr(StrideDialect::kSkinnyProductAttrName)) {
-        if (skinnyPrologue)
-          prologue = prologueKernelOf(product);
+        if (skinnyPrologue || skinnyRowPrologue)
+          prologue =
+              prologueKernelOf(product, skinnyPrologue, skinnyRowPrologue);
         if (skinnyEpilogue)
           epilogue = epilogueKernelOf(product);
       }

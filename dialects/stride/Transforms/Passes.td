@@ -545,6 +545,20 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
     }
     ```
 
+    With `skinny-row-prologue` (on by default), a skinny product whose
+    lhs is a result of a broadcast-reduction kernel (form (d), one that
+    stores nothing once per row) that nothing else reads takes that
+    kernel's ops as its prologue where the kernel contract takes them
+    (form (g), `checkSkinnyRowPrologue`: reductions of the lhs's rows read
+    broadcast back): a decoder's RMSNorm before its Q/K/V, gate/up and LM
+    head products. Every block of the product reduces the rows (all of K)
+    and evaluates the prologue at its slice into shared memory. The
+    broadcast-reduction kernel's other results (the residual sum it also
+    yields) become the merged kernel's last results, stored by the
+    product's first block; where one of them is read before the product,
+    the two kernels stay apart. The kernel is named after its ops, e.g.
+    `constant_add_mul_mean_full_mul_matmul`.
+
     With `skinny-epilogue` (on by default), a skinny product whose result
     (through views) only a pointwise kernel of one result reads takes that
     kernel's ops as its epilogue, where the kernel contract takes them
@@ -573,6 +587,11 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
     Option<"skinnyPrologue", "skinny-prologue", "bool", "false",
            "Compute the rows of a skinny product in its kernel where a "
            "pointwise kernel computes them for it alone (its prologue)">,
+    Option<"skinnyRowPrologue", "skinny-row-prologue", "bool", "true",
+           "Compute the broadcast-reduction kernel (an RMSNorm) whose "
+           "result a skinny product alone reads in the product's kernel (its "
+           "prologue, each block reducing the rows), where the kernel "
+           "contract takes it">,
     Option<"skinnyEpilogue", "skinny-epilogue", "bool", "true",
            "Compute the pointwise kernel that alone reads a skinny "
            "product's result in the product's kernel (its epilogue), where "

@@ -132,8 +132,9 @@ void stride::buildStridePipeline(OpPassManager &pm,
     pm.addNestedPass<func::FuncOp>(createProductVariants(
         ProductVariantsOptions{options.skinnyProducts}));
     pm.addNestedPass<func::FuncOp>(
-        createOutlineKernels(OutlineKernelsOptions{options.skinnyPrologue,
-                                                   options.skinnyEpilogue}));
+        createOutlineKernels(OutlineKernelsOptions{
+            options.skinnyPrologue, options.skinnyRowPrologue,
+            options.skinnyEpilogue}));
     pm.addNestedPass<func::FuncOp>(createMergeDuplicateKernels());
     // The head of the backend: every kernel, however formed, keeps the
     // kernel contract.
@@ -195,6 +196,12 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
                      "its kernel where a pointwise kernel computes them for "
                      "it alone (stride-outline-kernels)"),
       llvm::cl::init(false)};
+  Option<bool> skinnyRowPrologue{
+      *this, "skinny-row-prologue",
+      llvm::cl::desc("With form-kernels: compute the broadcast-reduction "
+                     "kernel (an RMSNorm) whose result a skinny product alone "
+                     "reads in the product's kernel (stride-outline-kernels)"),
+      llvm::cl::init(true)};
   Option<bool> skinnyEpilogue{
       *this, "skinny-epilogue",
       llvm::cl::desc("With form-kernels: compute the pointwise kernel that "
@@ -274,6 +281,7 @@ void stride::registerStridePipeline() {
         options.decodeAttention = cl.decodeAttention;
         options.skinnyProducts = cl.skinnyProducts;
         options.skinnyPrologue = cl.skinnyPrologue;
+        options.skinnyRowPrologue = cl.skinnyRowPrologue;
         options.skinnyEpilogue = cl.skinnyEpilogue;
         options.padOperandRows = cl.padOperandRows;
         options.padContraction = cl.padContraction;

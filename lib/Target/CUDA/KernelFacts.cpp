@@ -189,6 +189,7 @@ FailureOr<KernelFacts> readKernelFacts(KernelOp kernel, StringRef name) {
   facts.rowOps = kind->rowOps;
   facts.rowResults = kind->rowResults;
   facts.productPrologue = kind->prologueOps;
+  facts.prologueResults = kind->prologueResults;
   facts.productEpilogue = kind->productEpilogue;
   facts.scatters = kind->scatters;
   ValueRange yields = kernel.getYield().getValues();

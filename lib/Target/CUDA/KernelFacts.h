@@ -109,6 +109,9 @@ struct KernelFacts {
   /// the kernel yields the product).
   MatmulOp productRoot;
   llvm::SmallVector<mlir::Operation *> productPrologue;
+  /// Form (g): the positions among `yields` of the prologue's values the
+  /// kernel yields beside the product (KernelClass::prologueResults).
+  llvm::SmallVector<unsigned> prologueResults;
   SkinnyEpilogue productEpilogue;
 
   bool isRowForm() const { return form == KernelForm::BroadcastReduction; }

@@ -242,6 +242,23 @@ FailureOr<std::string> KernelPrinter::evalUncached(Value value,
                                                    Code &code) {
   auto type = cast<StridedTensorType>(value.getType());
   DType dtype = *dtypeOf(type);
+  if (facts.form == KernelForm::SkinnyProduct && isRowValue(value)) {
+    // A row prologue's reduction or per-row op: its register array
+    // (printRowReductions), at the row of `coords` in the value's shape.
+    auto it = rowValues.find(value.getDefiningOp());
+    if (it == rowValues.end())
+      return (error(value.getDefiningOp())
+              << "is read before the skinny product's row reductions "
+                 "compute it");
+    std::string row = "0";
+    ArrayRef<int64_t> shape = type.getShape();
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (shape[d] != 1)
+        row = row == "0" ? coords[d]
+                         : fmt::format("({}) * {} + {}", row, shape[d],
+                                       coords[d]);
+    return fmt::format("{}[{}]", it->second, row);
+  }
   if (facts.isRowForm())
     if (Value base = viewChainBase(value); isRowValue(base)) {
       // Read directly by a per-row op, or broadcast back over the row. A
@@ -659,7 +676,7 @@ KernelPrinter::evalOp(Operation *op, ArrayRef<std::string> coords, Code &code) {
 LogicalResult KernelPrinter::storeYields(Code &code,
                                          ArrayRef<std::string> coords) {
   for (auto [i, value] : llvm::enumerate(yields)) {
-    if (isRowResult(i))
+    if (isRowResult(i) || isPrologueResult(i))
       continue;
     FailureOr<std::string> v = eval(value, coords, code);
     if (failed(v))

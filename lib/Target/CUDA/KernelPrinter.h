@@ -135,13 +135,19 @@ protected:
   Coords delinearize(Code &code, const std::string &linear,
                      llvm::ArrayRef<SizeExpr> shape);
   /// Evaluates and stores each yielded value at `coords`, but those
-  /// stored once per row (isRowResult).
+  /// stored once per row (isRowResult) and a skinny product's prologue
+  /// results (stored as its row reductions read them).
   mlir::LogicalResult storeYields(Code &code,
                                   llvm::ArrayRef<std::string> coords);
   /// Whether yielded value `i` is stored once per row of a form (d)
   /// kernel, not per element (KernelFacts::rowResults).
   bool isRowResult(unsigned i) const {
     return llvm::is_contained(facts.rowResults, i);
+  }
+  /// Whether yielded value `i` is a skinny product's prologue result
+  /// (KernelFacts::prologueResults), not the product's or its epilogue's.
+  bool isPrologueResult(unsigned i) const {
+    return llvm::is_contained(facts.prologueResults, i);
   }
   /// The block argument a value is a view chain of, if any.
   std::optional<unsigned> rootArgument(mlir::Value value);
@@ -219,7 +225,8 @@ protected:
   llvm::DenseMap<mlir::Value, std::string> reductionKeys;
   /// Form (d): the variable holding each reduction's value (and each per-row
   /// op's) for the current row, once computed; reads of it broadcast back
-  /// resolve to it.
+  /// resolve to it. Form (g)'s row prologue: the register array holding it
+  /// for each row, indexed by the row.
   llvm::DenseMap<mlir::Operation *, std::string> rowValues;
   /// Form (d): whether `value` is computed once per row (a reduction's
   /// result or a per-row op's), held in rowValues once printed.

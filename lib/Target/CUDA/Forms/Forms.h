@@ -336,11 +336,6 @@ private:
   /// row_shared: declares each held value's buffer in the block's dynamic
   /// shared memory (rowSharedLayout).
   void declareSharedRows(Code &body);
-  /// Combines `info.acc` across the `threads` threads of a row (a power of
-  /// two: one warp, or a whole block through shared array `shared`), so
-  /// that every thread of the row holds the row's result.
-  void combineAcrossRow(Code &body, const ReductionInfo &info, int64_t threads,
-                        const std::string &shared);
   /// Combines the blocks' `info.acc` across a thread-block cluster through
   /// each block's one-element shared array `slot`, so that every thread of
   /// the cluster holds the row's result.
@@ -638,6 +633,13 @@ private:
 };
 
 /// Form (g): skinny_matmul (SkinnyMatmul.cpp).
+/// Combines `info.acc` across the `threads` threads of a row (a power of
+/// two: one warp, or a whole block through shared array `shared`), so that
+/// every thread of the row holds the row's result (RowReduction.cpp; the
+/// broadcast-reduction printer's rows and a skinny product's row prologue).
+void combineAcrossRow(Code &body, const ReductionInfo &info, int64_t threads,
+                      const std::string &shared);
+
 class SkinnyMatmulPrinter : public KernelPrinter {
 public:
   using KernelPrinter::KernelPrinter;
@@ -668,6 +670,24 @@ private:
   mlir::FailureOr<std::string> evalPrologue(Code &body, int64_t count,
                                             const std::string &k,
                                             const std::string &name);
+  /// A row prologue's reductions (an RMSNorm's mean): the block reduces
+  /// each row over all of K, then computes the per-row ops, each value
+  /// held in a register array of the rows (rowValues); the first block
+  /// also stores the prologue's yielded values (the residual sum) at each
+  /// element it reads.
+  mlir::LogicalResult printRowReductions(Code &body);
+  /// One thread's `count` elements of row `q` (its coordinates `kept`)
+  /// from element `k` along the reduced dims (lanes consecutive along the
+  /// innermost), into reduction `index`'s accumulator; with the first, the
+  /// prologue's yielded values stored from block 0.
+  mlir::LogicalResult reduceRowGroup(Code &body, size_t index, int64_t count,
+                                     const std::string &k,
+                                     llvm::ArrayRef<std::string> kept);
+  /// Row `q`'s per-row ops whose operands are computed, at `coords` (the
+  /// reductions' result coordinates of the row), into their `arrays`.
+  mlir::LogicalResult
+  printRowOps(Code &body, llvm::ArrayRef<std::string> coords,
+              const llvm::DenseMap<mlir::Operation *, std::string> &arrays);
   /// `kBegin`, `kEnd`, `kWhole`: the slice's range of K.
   void printSliceBounds(Code &body);
   /// Phase 1 with a staged prologue (the launch's shared memory): the rows

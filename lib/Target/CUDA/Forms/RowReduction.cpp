@@ -35,10 +35,8 @@ int64_t RowReductionPrinter::rowThreads() const {
   return schedule.getThreads() * schedule.getClusterBlocks();
 }
 
-void RowReductionPrinter::combineAcrossRow(Code &body,
-                                           const ReductionInfo &info,
-                                           int64_t threads,
-                                           const std::string &shared) {
+void combineAcrossRow(Code &body, const ReductionInfo &info, int64_t threads,
+                      const std::string &shared) {
   // A butterfly leaves the combined value in every lane of the warp (of
   // the row's lanes, where a warp holds several rows: offsets below their
   // count stay within them).

@@ -159,6 +159,8 @@ void SkinnyMatmulPrinter::printSliceBounds(Code &body) {
 LogicalResult SkinnyMatmulPrinter::printStagedSlice(Code &body) {
   body.line("const {} slice = blockIdx.x % {};", idx, slices);
   printSliceBounds(body);
+  if (!reductions.empty() && failed(printRowReductions(body)))
+    return failure();
   if (failed(printStage(body)))
     return failure();
   body.open(fmt::format("for ({0} group = ({0})(blockIdx.x / {1}) * {2} + "
@@ -199,6 +201,177 @@ LogicalResult SkinnyMatmulPrinter::printStage(Code &body) {
   body.close();
   body.line("__syncthreads();");
   return success();
+}
+
+LogicalResult SkinnyMatmulPrinter::printRowReductions(Code &body) {
+  int64_t threads = schedule.getThreads();
+  const ReductionInfo &first = reductions.front();
+  auto input = cast<StridedTensorType>(first.input.getType());
+  ArrayRef<int64_t> dims = first.dims;
+  SmallVector<int64_t> keptShape, reducedShape;
+  for (int64_t d = 0; d < input.getRank(); ++d)
+    (llvm::is_contained(dims, d) ? reducedShape : keptShape)
+        .push_back(input.getShape()[d]);
+  // Lanes of a group are consecutive along the reductions' innermost dim,
+  // where it is the only one they reduce.
+  bool innermost = dims.size() == 1 && dims.front() == input.getRank() - 1;
+  int64_t count = innermost ? width : 1;
+  body.line("// The prologue's row reductions ({}): the block reduces each of "
+            "the {} rows over all {} elements (every slice's), then "
+            "computes the row's values once{}.",
+            describeOps([&] {
+              SmallVector<Operation *> ops;
+              for (const ReductionInfo &info : reductions)
+                ops.push_back(info.op);
+              return ops;
+            }()),
+            rows, depth,
+            facts.prologueResults.empty()
+                ? ""
+                : "; block 0 also stores the prologue's yielded values");
+  SmallVector<std::string> arrays;
+  for (auto [i, info] : llvm::enumerate(reductions)) {
+    info.acc = fmt::format("rowAcc{}", i);
+    body.line("STRIDE_SHARED({}, rowShared{}, {});",
+              accumulatorType(info.kind, info.dtype), i, threads / 32);
+    arrays.push_back(fresh("rowValue"));
+    body.line("{} {}[{}]; // {} at {}, each row's", computeType(info.dtype),
+              arrays.back(), rows, opName(info.op),
+              formatLocation(info.op->getLoc()));
+  }
+  llvm::DenseMap<Operation *, std::string> opArrays;
+  for (Operation *op : facts.rowOps) {
+    opArrays[op] = fresh("rowValue");
+    body.line("{} {}[{}]; // {} at {}, each row's",
+              computeType(*dtypeOf(op->getResult(0).getType())), opArrays[op],
+              rows, opName(op), formatLocation(op->getLoc()));
+  }
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int q = 0; q < {}; ++q)", rows));
+  pushScope();
+  Coords kept = delinearize(body, "q", keptShape);
+  Coords rowCoords;
+  for (int64_t d = 0, next = 0; d < input.getRank(); ++d) {
+    if (!llvm::is_contained(dims, d))
+      rowCoords.push_back(kept[next++]);
+    else if (first.keepdim)
+      rowCoords.push_back("0");
+  }
+  for (auto [i, info] : llvm::enumerate(reductions)) {
+    body.line("{} {} = {};", accumulatorType(info.kind, info.dtype), info.acc,
+              identityOf(info.kind, info.dtype));
+    int64_t whole = depth / count * count;
+    body.open(fmt::format("for ({0} k = ({0})threadIdx.x * {1}; k < {2}; k += "
+                          "{3})",
+                          idx, count, whole, threads * count));
+    if (failed(reduceRowGroup(body, i, count, "k", kept)))
+      return failure();
+    body.close();
+    if (whole < depth) {
+      body.open(fmt::format("for ({0} k = {1} + ({0})threadIdx.x; k < {2}; "
+                            "k += {3})",
+                            idx, whole, depth, threads));
+      if (failed(reduceRowGroup(body, i, 1, "k", kept)))
+        return failure();
+      body.close();
+    }
+    combineAcrossRow(body, info, threads, fmt::format("rowShared{}", i));
+    body.line("{}[q] = {};", arrays[i],
+              finalValue(info, SizeExpr::constant(depth)));
+    rowValues[info.op] = arrays[i];
+    if (failed(printRowOps(body, rowCoords, opArrays)))
+      return failure();
+  }
+  popScope();
+  body.close();
+  return success();
+}
+
+LogicalResult SkinnyMatmulPrinter::printRowOps(
+    Code &body, ArrayRef<std::string> coords,
+    const llvm::DenseMap<Operation *, std::string> &arrays) {
+  // Each per-row op once the values it reads are computed.
+  auto computed = [&](Value operand) {
+    Value base = viewChainBase(operand);
+    return !isRowValue(base) || rowValues.contains(base.getDefiningOp());
+  };
+  for (Operation *op : facts.rowOps) {
+    if (rowValues.contains(op) || !llvm::all_of(op->getOperands(), computed))
+      continue;
+    FailureOr<std::string> v = evalOp(op, coords, body);
+    if (failed(v))
+      return failure();
+    body.line("{}[q] = {};", arrays.lookup(op), *v);
+    rowValues[op] = arrays.lookup(op);
+  }
+  return success();
+}
+
+LogicalResult SkinnyMatmulPrinter::reduceRowGroup(Code &body, size_t index,
+                                                  int64_t count,
+                                                  const std::string &k,
+                                                  ArrayRef<std::string> kept) {
+  const ReductionInfo &info = reductions[index];
+  auto input = cast<StridedTensorType>(info.input.getType());
+  pushScope();
+  lanes.clear();
+  Coords reduced;
+  if (count == 1 && info.dims.size() > 1) {
+    SmallVector<int64_t> reducedShape;
+    for (int64_t d : info.dims)
+      reducedShape.push_back(input.getShape()[d]);
+    reduced = delinearize(body, k, reducedShape);
+  }
+  for (int64_t e = 0; e < count; ++e) {
+    Coords coords;
+    for (int64_t d = 0, nextKept = 0, nextReduced = 0; d < input.getRank();
+         ++d) {
+      if (!llvm::is_contained(info.dims, d))
+        coords.push_back(kept[nextKept++]);
+      else if (!reduced.empty())
+        coords.push_back(reduced[nextReduced++]);
+      else
+        coords.push_back(e == 0 ? k : fmt::format("{} + {}", k, e));
+    }
+    lanes.push_back(coords);
+  }
+  lanesAlongRows = true;
+  // The first reduction's pass also stores the prologue's yielded values
+  // (of its input's shape) from block 0, evaluated outside the guard.
+  SmallVector<std::string> stores;
+  LogicalResult status = success();
+  for (int64_t e = 0; e < count && succeeded(status); ++e) {
+    vectorLane = count > 1 ? static_cast<int>(e) : -1;
+    FailureOr<std::string> v = eval(info.input, lanes[e], body);
+    if (failed(v)) {
+      status = failure();
+      break;
+    }
+    body.line("{} = {};", info.acc, accumulated(info, *v, lanes[e]));
+    if (index != 0)
+      continue;
+    for (unsigned i : facts.prologueResults) {
+      FailureOr<std::string> stored = eval(yields[i], lanes[e], body);
+      if (failed(stored)) {
+        status = failure();
+        break;
+      }
+      auto outType = cast<StridedTensorType>(kernel.getResult(i).getType());
+      stores.push_back(fmt::format("stride_st(&out{}[{}], {});", i,
+                                   address(outType, lanes[e]), *stored));
+    }
+  }
+  vectorLane = -1;
+  lanesAlongRows = false;
+  lanes.clear();
+  popScope();
+  if (!stores.empty()) {
+    body.open("if (blockIdx.x == 0)");
+    for (const std::string &store : stores)
+      body.line("{}", store);
+    body.close();
+  }
+  return status;
 }
 
 LogicalResult SkinnyMatmulPrinter::stageGroup(Code &body, int64_t count) {

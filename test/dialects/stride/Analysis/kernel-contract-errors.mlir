@@ -563,13 +563,13 @@ func.func @skinny_with_op(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf3
 
 // -----
 
-// A prologue is pointwise: a reduction before the product needs its whole
-// rows first.
+// A prologue's reductions reduce the lhs's rows (an RMSNorm's mean over
+// K): a sum of pairs of elements of one row is not one.
 func.func @skinny_reduction_prologue(%x: !stride.tensor<1x8x2xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
     -> !stride.tensor<1x4xf32> {
   %r = stride.kernel "sum_matmul" ins(%x, %w : !stride.tensor<1x8x2xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x4xf32>) {
   ^bb0(%a: !stride.tensor<1x8x2xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
-    // expected-error @+2 {{'stride.sum' op breaks the contract of kernel "sum_matmul": computes the skinny product's lhs but is no pointwise op; a skinny product's prologue holds form (a)'s ops and views}}
+    // expected-error @+2 {{'stride.sum' op breaks the contract of kernel "sum_matmul": reduces [1, 8, 2] to [1, 8]; a skinny product's prologue reduces its lhs's rows, 1 of 8 elements (each block reduces every row before it stages them)}}
     // expected-note @-3 {{the kernel}}
     %s = stride.sum %a dims [2] : !stride.tensor<1x8x2xf32> -> !stride.tensor<1x8xf32>
     // expected-note @+1 {{the product ('stride.matmul') is here}}
@@ -793,6 +793,30 @@ func.func @skinny_strided_epilogue(%x: !stride.tensor<1x8xf32>, %w: !stride.tens
 
 // -----
 
+// A row prologue's value yielded beside the product must be one its
+// reductions read at each element (the residual sum), not the normalized
+// row the product reads.
+func.func @skinny_row_prologue_yields_lhs(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
+    -> (!stride.tensor<1x4xf32>, !stride.tensor<1x8xf32>) {
+  // expected-note @+1 {{the kernel}}
+  %r:2 = stride.kernel "mul_mean_rsqrt_mul_matmul" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x4xf32>, !stride.tensor<1x8xf32>) {
+  ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
+    %sq = stride.mul %a, %a : !stride.tensor<1x8xf32>, !stride.tensor<1x8xf32> -> !stride.tensor<1x8xf32>
+    %m = stride.mean %sq dims [1] keepdim : !stride.tensor<1x8xf32> -> !stride.tensor<1x1xf32>
+    %rs = stride.rsqrt %m : !stride.tensor<1x1xf32> -> !stride.tensor<1x1xf32>
+    %e = stride.expand %rs : !stride.tensor<1x1xf32> -> !stride.tensor<1x8xf32, strides = [1, 0], offset = 0>
+    // expected-error @+1 {{'stride.mul' op breaks the contract of kernel "mul_mean_rsqrt_mul_matmul": is computed by the skinny product's prologue and yielded; a skinny product's kernel yields a prologue value only where the prologue's row reductions read it at each element of their rows (a residual sum an RMSNorm normalizes)}}
+    %n = stride.mul %a, %e : !stride.tensor<1x8xf32>, !stride.tensor<1x8xf32, strides = [1, 0], offset = 0> -> !stride.tensor<1x8xf32>
+    // expected-note @+1 {{the product ('stride.matmul') is here}}
+    %p = stride.matmul %n, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
+        !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x4xf32>
+    stride.yield %p, %n : !stride.tensor<1x4xf32>, !stride.tensor<1x8xf32>
+  }
+  return %r#0, %r#1 : !stride.tensor<1x4xf32>, !stride.tensor<1x8xf32>
+}
+
+// -----
+
 // With an epilogue the kernel yields only the epilogue's result: the
 // product's own result is never stored.
 func.func @skinny_epilogue_and_product(%x: !stride.tensor<1x8xf32>, %w: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>)
@@ -800,7 +824,7 @@ func.func @skinny_epilogue_and_product(%x: !stride.tensor<1x8xf32>, %w: !stride.
   // expected-note @+1 {{the kernel}}
   %r:2 = stride.kernel "matmul_neg" ins(%x, %w : !stride.tensor<1x8xf32>, !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>) -> (!stride.tensor<1x4xf32>, !stride.tensor<1x4xf32>) {
   ^bb0(%a: !stride.tensor<1x8xf32>, %b: !stride.tensor<8x4xf32, strides = [1, 8], offset = 0>):
-    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "matmul_neg": is read by ops of its kernel, which yields 2 values; a skinny product with an epilogue yields only the epilogue's result}}
+    // expected-error @+1 {{'stride.matmul' op breaks the contract of kernel "matmul_neg": is read by ops of its kernel, which yields 2 values beside its prologue's; a skinny product with an epilogue yields only the epilogue's result}}
     %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<1x8xf32>,
         !stride.tensor<8x4xf32, strides = [1, 8], offset = 0> -> !stride.tensor<1x4xf32>
     %n = stride.neg %p : !stride.tensor<1x4xf32> -> !stride.tensor<1x4xf32>
