@@ -86,7 +86,7 @@ VARIANTS = {
     "ungrouped": ("--no-launch-groups", ("true",)),
     "untriggered": ("--no-early-triggers", ("true",)),
     "swiglu_apart": ("--no-skinny-epilogue", ("true",)),
-    "norms_apart": ("--no-skinny-row-prologue", ("true",)),
+    "norm_prologue": ("--skinny-row-prologue", ("true",)),
 }
 # --compare-<flag> for the variants of one value: (flag, variant, what the
 # variant's option does).
@@ -104,9 +104,9 @@ ONE_VALUE_VARIANTS = [
     ("skinny-epilogue", "swiglu_apart",
      "the SwiGLU a kernel of its own after the gate/up product instead of "
      "that product's epilogue"),
-    ("skinny-row-prologue", "norms_apart",
-     "each RMSNorm a kernel of its own before the product that reads it "
-     "instead of that product's row prologue"),
+    ("skinny-row-prologue", "norm_prologue",
+     "each RMSNorm computed by the kernel of the product that reads it (its "
+     "row prologue) instead of a kernel of its own"),
 ]
 LLAMA_8B_LAYER = dict(width=4096, heads=32, kv_heads=8, inner=14336, vocab=32000)
 
@@ -255,7 +255,7 @@ def variant_keys(args):
              "ungrouped": args.compare_launch_groups,
              "untriggered": args.compare_early_triggers,
              "swiglu_apart": args.compare_skinny_epilogue,
-             "norms_apart": args.compare_skinny_row_prologue}
+             "norm_prologue": args.compare_skinny_row_prologue}
     return [(f"{name}_{value}", option, value)
             for name, (option, values) in VARIANTS.items() if asked[name]
             for value in values]

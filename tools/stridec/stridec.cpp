@@ -360,12 +360,13 @@ cl::opt<bool> skinnyPrologue(
              "(python-free-docs/matmul.md, \"Skinny products\")"),
     cl::init(false), cl::cat(stridecCategory));
 
-cl::opt<bool> noSkinnyRowPrologue(
-    "no-skinny-row-prologue",
-    cl::desc("Run the broadcast-reduction kernel whose result a skinny "
+cl::opt<bool> skinnyRowPrologue(
+    "skinny-row-prologue",
+    cl::desc("Compute the broadcast-reduction kernel whose result a skinny "
              "product alone reads (a decoder's RMSNorm before its Q/K/V, "
-             "gate/up and LM head products) as a kernel of its own instead "
-             "of in the product's kernel, each block reducing the rows "
+             "gate/up and LM head products) in the product's kernel, each "
+             "block reducing the rows before it stages them, instead of as a "
+             "kernel of its own; off by default, measured slower on an H200 "
              "(python-free-docs/matmul.md, \"Skinny products\")"),
     cl::init(false), cl::cat(stridecCategory));
 
@@ -713,7 +714,7 @@ int main(int argc, char **argv) {
   options.pipeline.decodeAttention = decodeAttention;
   options.pipeline.skinnyProducts = skinnyProducts;
   options.pipeline.skinnyPrologue = skinnyPrologue;
-  options.pipeline.skinnyRowPrologue = !noSkinnyRowPrologue;
+  options.pipeline.skinnyRowPrologue = skinnyRowPrologue;
   options.pipeline.skinnyEpilogue = !noSkinnyEpilogue;
   options.pipeline.padOperandRows = padOperandRows;
   options.pipeline.padContraction = padContraction;

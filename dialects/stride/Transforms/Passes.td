@@ -545,7 +545,8 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
     }
     ```
 
-    With `skinny-row-prologue` (on by default), a skinny product whose
+    With `skinny-row-prologue` (off by default: measured slower, see
+    python-free-docs/matmul.md), a skinny product whose
     lhs is a result of a broadcast-reduction kernel (form (d), one that
     stores nothing once per row) that nothing else reads takes that
     kernel's ops as its prologue where the kernel contract takes them
@@ -557,7 +558,7 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
     yields) become the merged kernel's last results, stored by the
     product's first block; where one of them is read before the product,
     the two kernels stay apart. The kernel is named after its ops, e.g.
-    `constant_add_mul_mean_full_mul_matmul`.
+    `constant_add_mul_mean_full_matmul`.
 
     With `skinny-epilogue` (on by default), a skinny product whose result
     (through views) only a pointwise kernel of one result reads takes that
@@ -587,7 +588,7 @@ def OutlineKernels : Pass<"stride-outline-kernels", "::mlir::func::FuncOp"> {
     Option<"skinnyPrologue", "skinny-prologue", "bool", "false",
            "Compute the rows of a skinny product in its kernel where a "
            "pointwise kernel computes them for it alone (its prologue)">,
-    Option<"skinnyRowPrologue", "skinny-row-prologue", "bool", "true",
+    Option<"skinnyRowPrologue", "skinny-row-prologue", "bool", "false",
            "Compute the broadcast-reduction kernel (an RMSNorm) whose "
            "result a skinny product alone reads in the product's kernel (its "
            "prologue, each block reducing the rows), where the kernel "

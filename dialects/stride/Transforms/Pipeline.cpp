@@ -201,7 +201,7 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::desc("With form-kernels: compute the broadcast-reduction "
                      "kernel (an RMSNorm) whose result a skinny product alone "
                      "reads in the product's kernel (stride-outline-kernels)"),
-      llvm::cl::init(true)};
+      llvm::cl::init(false)};
   Option<bool> skinnyEpilogue{
       *this, "skinny-epilogue",
       llvm::cl::desc("With form-kernels: compute the pointwise kernel that "

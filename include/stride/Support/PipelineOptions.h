@@ -89,8 +89,9 @@ struct PipelineOptions {
   /// Compute the broadcast-reduction kernel whose result a skinny product
   /// alone reads (a decoder's RMSNorm) in the product's kernel, each block
   /// reducing the rows (stride-outline-kernels' skinny-row-prologue
-  /// option; python-free-docs/matmul.md, "Skinny products").
-  bool skinnyRowPrologue = true;
+  /// option). Off by default: measured slower on an H200
+  /// (python-free-docs/matmul.md, "Skinny products").
+  bool skinnyRowPrologue = false;
   /// Compute the pointwise kernel that alone reads a skinny product's
   /// result in the product's kernel, as its epilogue (stride-outline-
   /// kernels' skinny-epilogue option; a decoder's SwiGLU after its merged

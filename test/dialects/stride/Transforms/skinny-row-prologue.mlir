@@ -1,13 +1,13 @@
-// With skinny-row-prologue (the default), stride-outline-kernels gives a
+// With skinny-row-prologue (off by default), stride-outline-kernels gives a
 // skinny product the broadcast-reduction kernel whose result it alone
 // reads as its prologue (python-free-docs/matmul.md, "Skinny products"): a
 // decoder's RMSNorm before its projections. The norm's other result (the
 // residual sum) becomes the merged kernel's last result. The cases that
 // stay apart: the residual sum read before the product, and the option
 // off.
-// RUN: stride-opt --stride-outline-kernels -split-input-file %s | FileCheck %s
-// RUN: stride-opt --stride-outline-kernels=skinny-row-prologue=false -split-input-file %s | FileCheck %s --check-prefix=OFF
-// RUN: stride-opt --stride-outline-kernels --stride-verify-kernels -split-input-file %s -o /dev/null
+// RUN: stride-opt --stride-outline-kernels=skinny-row-prologue -split-input-file %s | FileCheck %s
+// RUN: stride-opt --stride-outline-kernels -split-input-file %s | FileCheck %s --check-prefix=OFF
+// RUN: stride-opt --stride-outline-kernels=skinny-row-prologue --stride-verify-kernels -split-input-file %s -o /dev/null
 
 // The merged kernel: the norm's ops, the product; it yields the product,
 // then the residual sum, which the later negation reads.
