@@ -222,6 +222,14 @@ bool KernelPrinter::isRowValue(Value value) const {
                  llvm::is_contained(facts.rowOps, def));
 }
 
+bool KernelPrinter::isReadyRowOp(Operation *op) const {
+  auto computed = [&](Value operand) {
+    Value base = viewChainBase(operand);
+    return !isRowValue(base) || rowValues.contains(base.getDefiningOp());
+  };
+  return !rowValues.contains(op) && llvm::all_of(op->getOperands(), computed);
+}
+
 FailureOr<std::string>
 KernelPrinter::eval(Value value, ArrayRef<std::string> coords, Code &code) {
   std::string key = memoKey(value, coords);

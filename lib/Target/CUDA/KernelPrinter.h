@@ -231,6 +231,9 @@ protected:
   /// Form (d): whether `value` is computed once per row (a reduction's
   /// result or a per-row op's), held in rowValues once printed.
   bool isRowValue(mlir::Value value) const;
+  /// Whether per-row op `op` is not yet computed (in rowValues) and every
+  /// row value it reads is.
+  bool isReadyRowOp(mlir::Operation *op) const;
   /// In a loop over vector lanes: the lane being evaluated (-1 outside),
   /// and each lane's coordinates (consecutive in the innermost dim).
   int vectorLane = -1;

@@ -528,13 +528,9 @@ Coords RowReductionPrinter::rowResultCoords() const {
 }
 
 LogicalResult RowReductionPrinter::printReadyRowOps(Code &body) {
-  auto computed = [&](Value operand) {
-    Value base = viewChainBase(operand);
-    return !isRowValue(base) || rowValues.contains(base.getDefiningOp());
-  };
   Coords coords = rowResultCoords();
   for (Operation *op : facts.rowOps) {
-    if (rowValues.contains(op) || !llvm::all_of(op->getOperands(), computed))
+    if (!isReadyRowOp(op))
       continue;
     FailureOr<std::string> v = evalOp(op, coords, body);
     if (failed(v))

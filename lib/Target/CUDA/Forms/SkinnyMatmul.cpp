@@ -291,12 +291,8 @@ LogicalResult SkinnyMatmulPrinter::printRowOps(
     Code &body, ArrayRef<std::string> coords,
     const llvm::DenseMap<Operation *, std::string> &arrays) {
   // Each per-row op once the values it reads are computed.
-  auto computed = [&](Value operand) {
-    Value base = viewChainBase(operand);
-    return !isRowValue(base) || rowValues.contains(base.getDefiningOp());
-  };
   for (Operation *op : facts.rowOps) {
-    if (rowValues.contains(op) || !llvm::all_of(op->getOperands(), computed))
+    if (!isReadyRowOp(op))
       continue;
     FailureOr<std::string> v = evalOp(op, coords, body);
     if (failed(v))
