@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Times one decode step's attention at bench/decode's dims (32 query heads
 on 8 key/value heads of 128, bf16, a static cache of 4096 positions) as
-Stride's split-KV kernel and as cuDNN, one stridec policy each
-(`--decode-attention=split-kv` and `=library`, python-free-docs/attention.md,
-"Decode attention"), at batches 1 and 32 and positions 1024 and 4000.
+Stride's staged kernel, its split-KV kernel and cuDNN, one stridec policy
+each (`--decode-attention=staged`, `=split-kv` and `=library`,
+python-free-docs/attention.md, "Decode attention"; staged falls back to the
+split-KV kernel where its scheme does not apply, batch 32), at batches 1
+and 32 and positions 1024 and 4000.
 
 Python and NumPy only (no PyTorch): it writes each case as a graph in the
 stride dialect, compiles it with stridec under each policy and times it
@@ -38,7 +40,7 @@ from skinny_sweep import bench, finish, print_row
 QUERY_HEADS, KV_HEADS, HEAD_DIM, CACHE = 32, 8, 128, 4096
 MIN_GRAPH_BYTES = 256 << 20
 MAX_COPIES = 64
-POLICIES = ("split-kv", "library")
+POLICIES = ("staged", "split-kv", "library")
 
 
 def tensor(shape, element="bf16", strides=None):

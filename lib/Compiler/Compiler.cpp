@@ -467,6 +467,7 @@ CompileResult Compilation::compile(ModuleOp module) {
     schedule.deterministic = options.cuda.deterministic;
     schedule.skinnyColumnsPerWarp = options.cuda.skinnyColumnsPerWarp;
     schedule.skinnyLoadsPerLane = options.cuda.skinnyLoadsPerLane;
+    schedule.stagedKvAttention = options.cuda.stagedKvAttention;
     pm.addNestedPass<func::FuncOp>(createScheduleKernels(schedule));
     plan::OutlineExecutableOptions outline;
     outline.allowTf32 = options.cuda.allowTf32;

@@ -264,10 +264,14 @@ cl::opt<bool> noSplitKvAttention(
     cl::init(false), cl::cat(stridecCategory));
 
 cl::opt<std::string> decodeAttention(
-    "decode-attention", cl::value_desc("auto|split-kv|library"),
+    "decode-attention", cl::value_desc("auto|staged|split-kv|library"),
     cl::desc("How decode steps (few query rows) that both cuDNN and Stride's "
-             "split-KV kernel take run: auto (default: cuDNN, which an H200 "
-             "measured faster at every batch), split-kv, or library (cuDNN) "
+             "kernel take run: auto (default: Stride's staged kernel where "
+             "it applies, a batch of few key/value heads with f16/bf16 "
+             "caches and a valid length, which an H200 measured faster "
+             "than cuDNN there; cuDNN for the others), staged (Stride's "
+             "kernel, its staged scheme where it applies), split-kv "
+             "(Stride's kernel, its split-KV scheme), or library (cuDNN) "
              "(python-free-docs/attention.md, \"Decode attention\", has "
              "the rule)"),
     cl::init("auto"), cl::cat(stridecCategory));
@@ -732,6 +736,7 @@ int main(int argc, char **argv) {
   options.cuda.allowTf32 = allowTf32;
   options.cuda.skinnyColumnsPerWarp = skinnyColumnsPerWarp;
   options.cuda.skinnyLoadsPerLane = skinnyLoadsPerLane;
+  options.cuda.stagedKvAttention = decodeAttention != "split-kv";
   options.cuda.deterministic = deterministic;
   options.cuda.dependentLaunch = !noDependentLaunch;
   options.cuda.earlyLaunch = earlyLaunch;

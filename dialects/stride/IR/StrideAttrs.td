@@ -38,7 +38,8 @@ def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
   I32EnumAttrCase<"SplitKvAttention", 12, "split_kv_attention">,
   I32EnumAttrCase<"SkinnyMatmul", 13, "skinny_matmul">,
   I32EnumAttrCase<"SortedIndexAdd", 14, "sorted_index_add">,
-  I32EnumAttrCase<"LaunchGroup", 15, "launch_group">]> {
+  I32EnumAttrCase<"LaunchGroup", 15, "launch_group">,
+  I32EnumAttrCase<"StagedKvAttention", 16, "staged_kv_attention">]> {
   let cppNamespace = "::stride";
   let genSpecializedAttr = 0;
 }
@@ -175,7 +176,18 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       `tile` consecutive dims a lane and load, `elements_per_thread` keys'
       values in flight; keys no row attends skipped unread; with `slices`
       > 1 each slice's partial softmax state in `scratch`, combined by a
-      second launch), `skinny_matmul` (a matrix
+      second launch), `staged_kv_attention` (an attention op of few
+      query rows with a kv_length, 2-byte keys and values whose rows are
+      16-byte aligned: `slices` blocks of `threads` threads per key/value
+      head's query rows share its valid keys equally at run time; each
+      block copies its keys' and values' rows through its dynamic shared
+      memory (the launch's `shared` bytes) in chunks of at most `tile`
+      keys, `vector_width` elements per asynchronous copy,
+      `elements_per_thread` chunks in flight, with an online softmax
+      across its chunks; each block's partial state goes to the first
+      `scratch` buffer and the last of a unit's blocks to arrive (a
+      counter per unit in the second) combines them, one launch),
+      `skinny_matmul` (a matrix
       product of few rows against a weight contiguous along `K`: a warp
       per `tile` adjacent output columns, its lanes streaming the weight's
       rows and the activations `vector_width` elements per load, sums

@@ -17,6 +17,7 @@
 
 #include "OpsBefore.h"
 
+#include "dialects/stride/Analysis/DecodeAttention.h"
 #include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -311,38 +312,38 @@ bool splitKvTakes(AttentionOp op) {
          rows * value[3] <= kMaxSplitKvRowElements;
 }
 
-/// --decode-attention=auto: the split-KV kernel runs a decode step cuDNN
-/// also takes where the step has at most this many query heads over the
-/// batch (B x Hq). 0: none, cuDNN keeps every decode step it takes.
-/// Measured on an H200 (bench/decode/attention_sweep.py, bench/NOTES.md
-/// section 55), the split-KV kernel with vector loads took 1.4 to 2.6
-/// times cuDNN's time at batch 1 and 32 (batch 1, position 4000: 0.0226
-/// against 0.0132 ms per layer).
-constexpr int64_t kMaxAutoSplitKvQueryHeads = 0;
-
+/// --decode-attention=auto: Stride's kernel runs the decode steps that
+/// cuDNN also takes where the staged decode attention takes them
+/// (stagedDecodeTakes: few units, 2-byte keys and values, a kv_length):
+/// measured on an H200 at bench/decode's dims, batch 1 (bench/NOTES.md
+/// section 78), it took 9.5 us at position 1024 against cuDNN's 12.1 and
+/// 14.6 at 4000 against 12.2, and a step's plan launches it as a
+/// dependent launch where cuDNN's is not. The split-KV kernel took 1.4 to
+/// 2.6 times cuDNN's time at batches 1 and 32 (section 55): cuDNN keeps
+/// the others.
 /// How decode steps that both cuDNN and the split-KV kernel take run
 /// (the pass's decode-attention option).
-enum class DecodeAttention { Auto, SplitKv, Library };
+/// (staged and split-kv both run Stride's kernel; the schedule picks its
+/// scheme, CudaTargetOptions::stagedKvAttention.)
+enum class DecodeAttention { Auto, OwnKernel, Library };
 
 std::optional<DecodeAttention> parseDecodeAttention(StringRef policy) {
   if (policy == "auto")
     return DecodeAttention::Auto;
-  if (policy == "split-kv")
-    return DecodeAttention::SplitKv;
+  if (policy == "staged" || policy == "split-kv")
+    return DecodeAttention::OwnKernel;
   if (policy == "library")
     return DecodeAttention::Library;
   return std::nullopt;
 }
 
-/// Whether a decode step both take runs as the split-KV kernel under
-/// `policy` (auto: kMaxAutoSplitKvQueryHeads).
+/// Whether a decode step both take runs as Stride's kernel under `policy`.
 bool prefersSplitKv(AttentionOp op, DecodeAttention policy) {
-  ArrayRef<int64_t> query = op.getQuery().getType().getShape();
   switch (policy) {
-  case DecodeAttention::SplitKv: return true;
+  case DecodeAttention::OwnKernel: return true;
   case DecodeAttention::Library: return false;
   case DecodeAttention::Auto:
-    return query[0] * query[1] <= kMaxAutoSplitKvQueryHeads;
+    return stagedDecodeTakes(op);
   }
   return false;
 }
@@ -414,7 +415,8 @@ struct AttentionLibraryPass
     if (!policy) {
       getOperation().emitError()
           << "stride-attention-library: unknown decode-attention policy '"
-          << decodeAttention << "'; expected auto, split-kv or library";
+          << decodeAttention
+          << "'; expected auto, staged, split-kv or library";
       return signalPassFailure();
     }
     bool cudnn = library == "cudnn";

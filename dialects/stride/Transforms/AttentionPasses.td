@@ -240,11 +240,14 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
     it runs as Stride's split-KV kernel (python-free-docs/attention.md,
     "Decode attention") instead of being decomposed around a copy of the
     key and value per query head. A decode step that both take runs as
-    option `decode-attention` says: `library` (cuDNN), `split-kv`, or
-    `auto` (the default): the split-KV kernel where the step has at most
-    kMaxAutoSplitKvQueryHeads query heads over the batch
-    (AttentionLibrary.cpp; 0 since an H200 measured cuDNN faster at
-    every batch, so auto gives cuDNN every decode step it takes).
+    option `decode-attention` says: `library` (cuDNN), `staged` or
+    `split-kv` (Stride's kernel, whose schedule then takes the staged
+    or the split-KV scheme: CudaTargetOptions::stagedKvAttention), or
+    `auto` (the default): Stride's kernel where its staged scheme
+    applies (stagedDecodeTakes, dialects/stride/Analysis/
+    DecodeAttention.h: few units, f16 or bf16 caches, a kv_length),
+    which an H200 measured faster than cuDNN at batch 1 (bench/NOTES.md
+    section 78), cuDNN for the others.
 
     Runs after `stride-legalize-layouts` and before
     `stride-decompose-attention` in the default pipeline.
@@ -280,9 +283,10 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
            "Run attention ops with few query rows (decode steps) as the "
            "split-KV kernel">,
     Option<"decodeAttention", "decode-attention", "std::string", "\"auto\"",
-           "How decode steps that both cuDNN and the split-KV kernel take "
-           "run: auto (cuDNN, measured faster at every batch), "
-           "split-kv or library (cuDNN)">
+           "How decode steps that both cuDNN and Stride's kernel take run: "
+           "auto (Stride's kernel where its staged scheme applies, "
+           "stagedDecodeTakes; cuDNN for the others), staged or split-kv "
+           "(Stride's kernel), or library (cuDNN)">
   ];
   let dependentDialects = ["::stride::StrideDialect"];
 }

@@ -180,9 +180,10 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
       llvm::cl::init(true)};
   Option<std::string> decodeAttention{
       *this, "decode-attention",
-      llvm::cl::desc("How decode steps that both cuDNN and the split-KV "
-                     "kernel take run: auto (cuDNN, measured faster at "
-                     "every batch), split-kv or library (cuDNN)"),
+      llvm::cl::desc("How decode steps that both cuDNN and Stride's kernel "
+                     "take run: auto (Stride's kernel where its staged "
+                     "scheme applies, cuDNN for the others), staged or "
+                     "split-kv (Stride's kernel), or library (cuDNN)"),
       llvm::cl::init("auto")};
   Option<std::string> skinnyProducts{
       *this, "skinny-products",

@@ -69,6 +69,7 @@ SchemePrinter printerOf(KernelScheme scheme) {
   case KernelScheme::RowScan:
     return {KernelForm::Scan, makePrinter<ScanPrinter>};
   case KernelScheme::SplitKvAttention:
+  case KernelScheme::StagedKvAttention:
     return {KernelForm::Attention, makePrinter<AttentionPrinter>};
   case KernelScheme::SkinnyMatmul:
     return {KernelForm::SkinnyProduct, makePrinter<SkinnyMatmulPrinter>};

@@ -506,6 +506,40 @@ STRIDE_DEVICE void stride_exclusive_scan_block(const int *values, int *scan,
 #define STRIDE_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
 #endif
 
+// Copies through shared memory that hold no registers (the staged decode
+// attention's key and value chunks): stride_copy_async16 starts copying
+// the 16 bytes at global `src` to shared `dst`, or 16 zeros where `bytes`
+// is 0 (`src` is then not read); stride_copy_async_commit closes the
+// copies started since the last one into a group, and
+// stride_copy_async_wait<N> waits until at most the last N groups are
+// still in flight (cp.async, sm_80 and later). Elsewhere, and in
+// emulation, each copy is done at once.
+struct alignas(16) stride_bytes16 {
+  unsigned w[4];
+};
+STRIDE_DEVICE void stride_copy_async16(void *dst, const void *src,
+                                       unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  unsigned at = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(at),
+               "l"(src), "r"(bytes)
+               : "memory");
+#else
+  *static_cast<stride_bytes16 *>(dst) =
+      bytes ? *static_cast<const stride_bytes16 *>(src) : stride_bytes16{};
+#endif
+}
+STRIDE_DEVICE void stride_copy_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+template <int N> STRIDE_DEVICE void stride_copy_async_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
+}
+
 // Thread-block clusters (sm_90; a row split over a cluster's blocks,
 // RowReduction.cpp). stride_cluster_sync: every thread of the cluster
 // arrives, its shared-memory writes released to the cluster, then waits.

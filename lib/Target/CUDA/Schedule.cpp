@@ -22,6 +22,7 @@
 
 #include "Scheduler.h"
 
+#include "dialects/stride/Analysis/DecodeAttention.h"
 #include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -56,11 +57,18 @@ const ArchFacts &archFacts(StringRef arch) {
   return archFacts("sm_90");
 }
 
-bool hasThreadBlockClusters(StringRef arch) {
+/// The compute capability of `arch` ("sm_" + digits, perhaps a suffix) as
+/// its number (90 for sm_90a), 0 where it is none.
+static unsigned archVersion(StringRef arch) {
   unsigned version = 0;
-  return arch.consume_front("sm_") && !arch.consumeInteger(10, version) &&
-         version >= 90;
+  return arch.consume_front("sm_") && !arch.consumeInteger(10, version)
+             ? version
+             : 0;
 }
+
+bool hasThreadBlockClusters(StringRef arch) { return archVersion(arch) >= 90; }
+
+bool hasAsyncCopies(StringRef arch) { return archVersion(arch) >= 80; }
 
 int64_t maxGridStrideBlocks(int multiprocessors, int64_t block) {
   return int64_t(multiprocessors) *
@@ -152,6 +160,9 @@ void Scheduler::scheduleScan() {
 /// distributed shared memory, in the one launch; below sm_90 a second
 /// launch combines them from scratch.
 void Scheduler::scheduleAttention() {
+  if (options.stagedKvAttention && hasAsyncCopies(options.arch) &&
+      stagedDecodeTakes(facts.attentionRoot))
+    return scheduleStagedAttention();
   scheme = KernelScheme::SplitKvAttention;
   bool cluster = hasThreadBlockClusters(options.arch);
   threads = cluster ? kSplitKvClusterThreads : kSplitKvThreads;
@@ -196,18 +207,36 @@ void Scheduler::scheduleAttention() {
   launch(units * rows, threads, 1, /*phase=*/2);
 }
 
-/// Whether `type` (a [b, h, s, d] key or value) is read `width` elements
-/// per aligned load along its head dim: the head dim a multiple of it and
-/// contiguous, the offset and the other strides (of dims of size > 1)
-/// multiples of it.
-static bool readsVectorsOf(StridedTensorType type, int64_t width) {
-  ArrayRef<int64_t> shape = type.getShape(), strides = type.getStrides();
-  if (shape[3] % width != 0 || (shape[3] > 1 && strides[3] != 1))
-    return false;
-  for (int64_t d = 0; d < 3; ++d)
-    if (shape[d] > 1 && strides[d] % width != 0)
-      return false;
-  return type.getOffset() % width == 0;
+/// Staged decode attention (python-free-docs/attention.md, "Decode
+/// attention"): kStagedKvSlices blocks of kStagedKvThreads threads per unit
+/// share its valid keys equally at run time, each copying its keys' and
+/// values' rows in chunks of at most kStagedKvChunkKeys through dynamic
+/// shared memory (the key rows padded by 8 elements, so that 16-byte reads
+/// of 8 threads' rows meet no bank twice), kStagedKvBuffers chunks in
+/// flight. Scratch: each block's partial state per row (m, l and the value
+/// dims, floats) and an arrival counter per unit.
+void Scheduler::scheduleStagedAttention() {
+  scheme = KernelScheme::StagedKvAttention;
+  AttentionOp op = facts.attentionRoot;
+  ArrayRef<int64_t> key = op.getKey().getType().getShape();
+  ArrayRef<int64_t> query = op.getQuery().getType().getShape();
+  int64_t valueDim = op.getValue().getType().getShape()[3];
+  int64_t units = query[0] * key[1] * query[2], rows = query[1] / key[1];
+  threads = kStagedKvThreads;
+  slices = kStagedKvSlices;
+  tile = kStagedKvChunkKeys;
+  elementsPerThread = kStagedKvBuffers;
+  vectorWidth = 8; // 16 bytes of 2-byte elements a copy
+  minBlocks = 1;   // __launch_bounds__ of its own block size
+  if (product(facts.iterationShape) == 0)
+    return;
+  int64_t elementBytes = 2;
+  int64_t shared = kStagedKvBuffers * kStagedKvChunkKeys *
+                   (query[3] + 8 + valueDim) * elementBytes;
+  launch(units * slices, threads, /*blockY=*/1, /*phase=*/-1, shared);
+  scratch.push_back(units * slices * rows * (valueDim + 2) *
+                    static_cast<int64_t>(sizeof(float)));
+  scratch.push_back(units * static_cast<int64_t>(sizeof(unsigned)));
 }
 
 /// The widest loads of 16 bytes or less, a power of two elements, that
@@ -216,7 +245,7 @@ static int64_t widestLoad(StridedTensorType type, int64_t lanes) {
   for (int64_t width = 16 / static_cast<int64_t>(dtypeSize(type.getDType()));
        width > 1; width /= 2)
     if (type.getShape()[3] % (lanes * width) == 0 &&
-        readsVectorsOf(type, width))
+        readsRowVectorsOf(type, width))
       return width;
   return 1;
 }
@@ -417,6 +446,7 @@ struct ScheduleKernelsPass
     schedule.deterministic = deterministic;
     schedule.skinnyColumnsPerWarp = skinnyColumnsPerWarp;
     schedule.skinnyLoadsPerLane = skinnyLoadsPerLane;
+    schedule.stagedKvAttention = stagedKvAttention;
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       FailureOr<KernelScheduleAttr> attr = scheduleKernel(kernel, schedule);
       if (failed(attr))

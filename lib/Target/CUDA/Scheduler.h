@@ -117,6 +117,17 @@ constexpr int64_t kSplitKvClusterThreads = 256;
 /// step's keys at its value dims, in batches of a power of two keys that
 /// fit): 64 registers.
 constexpr int64_t kMaxSplitKvValueBytes = 256;
+/// Staged decode attention (scheduleStagedAttention): threads a block (4
+/// warps: a key a thread for a chunk's scores, 4 value dims of a row a
+/// thread), blocks a unit, the most keys a chunk and the chunks in
+/// flight. bench/NOTES.md section 78: at bench/decode's dims (4 query heads
+/// a unit of 8 key/value heads, head dims of 128, bf16) on an H200, 16 and
+/// 32 blocks a unit took 9.5 us at position 1024 (cuDNN 12.1) and 14.6 to
+/// 14.9 at 4000 (cuDNN 12.2); 8 took 11.1 and 21.7.
+constexpr int64_t kStagedKvThreads = 128;
+constexpr int64_t kStagedKvSlices = 16;
+constexpr int64_t kStagedKvChunkKeys = 64;
+constexpr int64_t kStagedKvBuffers = 2;
 /// Skinny products (python-free-docs/matmul.md, "Skinny products"): threads
 /// per block (4 warps, a warp per kSkinnyColumnsPerWarp columns, one where
 /// the product has more than kMaxSkinnyPairedRows rows: the registers of
@@ -200,6 +211,10 @@ constexpr int64_t kMaxThreadRow = 16;
 /// Whether `arch` ("sm_" + digits, perhaps a suffix) has thread-block
 /// clusters: sm_90 and later.
 bool hasThreadBlockClusters(llvm::StringRef arch);
+
+/// Whether `arch` has asynchronous copies into shared memory (cp.async):
+/// sm_80 and later.
+bool hasAsyncCopies(llvm::StringRef arch);
 
 /// The most blocks of `block` threads a grid-stride kernel launches.
 int64_t maxGridStrideBlocks(int multiprocessors, int64_t block);
@@ -288,6 +303,8 @@ private:
                                 int64_t rowLength, int64_t accBytes);
   void scheduleScan();
   void scheduleAttention();
+  /// The staged decode attention's schedule (stagedDecodeTakes).
+  void scheduleStagedAttention();
   /// The split-KV attention's elements per load of a key's row (a lane
   /// reads a whole row): 16 bytes' worth where the layout allows
   /// (readsVectorsOf), else the largest power of two it allows, else 1.

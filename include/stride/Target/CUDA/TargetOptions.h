@@ -81,6 +81,12 @@ struct CudaTargetOptions {
   /// Tuning knobs: bench/decode/skinny_sweep.py times the choices.
   int skinnyColumnsPerWarp = 0;
   int skinnyLoadsPerLane = 0;
+  /// Decode attention that Stride's kernel runs (form (f)) takes the
+  /// staged scheme where stagedDecodeTakes allows it and the target has
+  /// asynchronous copies (sm_80 and later), else the split-KV scheme
+  /// (python-free-docs/attention.md, "Decode attention"; stridec
+  /// --decode-attention=split-kv keeps the split-KV scheme).
+  bool stagedKvAttention = true;
 };
 
 } // namespace stride

@@ -46,10 +46,6 @@ using namespace mlir;
 namespace stride {
 
 namespace {
-/// The score of a key a row does not attend: stride_maximum and the
-/// combines below treat it as "no key yet".
-constexpr const char *kMinusInf = "(-STRIDE_INF_F)";
-constexpr const char *kFullWarp = "0xffffffffu";
 /// The slices' sums a thread of the combine loads before it uses any.
 constexpr int64_t kCombineBatch = 32;
 } // namespace
@@ -75,6 +71,8 @@ LogicalResult AttentionPrinter::printBody(Code &body) {
   units = batch * kvHeads * queryRows;
   chunk = slices > 1 ? sliceLength(keys, slices, kSplitKvStepKeys) : keys;
   element = storageType(op.getKey().getType().getDType());
+  if (schedule.getScheme() == KernelScheme::StagedKvAttention)
+    return printStaged(body);
   body.line("// attention at {}: {} units (batch x key/value heads x query "
             "rows) of {} query heads each, {} keys in {} slices of {}, a "
             "block of {} warps per unit and slice; a key a lane, key loads "
@@ -139,7 +137,7 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
             valueVectors * valueWidth);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
-  body.line("m[r] = {}; l[r] = 0.0f;", kMinusInf);
+  body.line("m[r] = {}; l[r] = 0.0f;", kAttentionMinusInf);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int i = 0; i < {}; ++i)",
                         valueVectors * valueWidth));
@@ -158,7 +156,7 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
                         firstStep, warps * kSplitKvStepKeys));
   body.line("const unsigned read = __ballot_sync({}, anyRow); // the step's "
             "keys some row attends",
-            kFullWarp);
+            kAttentionFullWarp);
   printKeyLoads(body);
   body.line("bool attendsNext[{0}], anyRowNext; float biasNext[{0}];", rows);
   if (failed(printStepMasks(body, fmt::format("j0 + {}", warps * kSplitKvStepKeys),
@@ -180,7 +178,7 @@ LogicalResult AttentionPrinter::printSlice(Code &body) {
   body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
   body.line("#pragma unroll");
   body.open("for (int offset = 16; offset > 0; offset >>= 1)");
-  body.line("l[r] += __shfl_xor_sync({}, l[r], offset);", kFullWarp);
+  body.line("l[r] += __shfl_xor_sync({}, l[r], offset);", kAttentionFullWarp);
   body.close();
   body.close();
   return printCombineWarps(body);
@@ -286,7 +284,7 @@ LogicalResult AttentionPrinter::printMasks(Code &body,
       body.line("{}[r] = {} != 0;", attends, *at);
     else
       body.line("{0}[r] = {1}; {2}[r] = {0}[r] != {3};", bias, *at, attends,
-                kMinusInf);
+                kAttentionMinusInf);
     body.close();
   }
   body.line("{0} = {0} || {1}[r];", anyRow, attends);
@@ -335,7 +333,7 @@ void AttentionPrinter::printScores(Code &body) {
   body.close();
   body.line("x[r] = attends[r] ? score * {} + bias[r] : {};",
             floatLiteral(op.getScale().convertToDouble(), DType::F32),
-            kMinusInf);
+            kAttentionMinusInf);
   body.close();
 }
 
@@ -351,11 +349,11 @@ void AttentionPrinter::printSoftmaxSteps(Code &body) {
   body.line("#pragma unroll");
   body.open("for (int offset = 16; offset > 0; offset >>= 1)");
   body.line("top = stride_maximum(top, __shfl_xor_sync({}, top, offset));",
-            kFullWarp);
+            kAttentionFullWarp);
   body.close();
   body.line("float weight = 0.0f;");
   body.line("// Some key of the step for this row?");
-  body.open(fmt::format("if (top != {})", kMinusInf));
+  body.open(fmt::format("if (top != {})", kAttentionMinusInf));
   body.line("const float mNew = stride_maximum(m[r], top);");
   body.open("if (mNew != m[r])");
   body.line("const float rescale = stride_exp(m[r] - mNew);");
@@ -367,7 +365,7 @@ void AttentionPrinter::printSoftmaxSteps(Code &body) {
   body.close();
   body.line("m[r] = mNew;");
   body.close();
-  body.line("if (x[r] != {}) weight = stride_exp(x[r] - mNew);", kMinusInf);
+  body.line("if (x[r] != {}) weight = stride_exp(x[r] - mNew);", kAttentionMinusInf);
   body.line("l[r] += weight;");
   body.close();
   body.line("keyWeightOf[(warp * {} + r) * 32 + lane] = weight;", rows);
@@ -424,14 +422,14 @@ void AttentionPrinter::printCombineLoop(Code &body, const std::string &count,
                                         const std::string &stateAt) {
   // One state's m, l and acc[e] at `stateAt` (an expression of `w`):
   // combined over `count` states into M, L and A.
-  body.line("float M = {};", kMinusInf);
+  body.line("float M = {};", kAttentionMinusInf);
   body.open(fmt::format("for (int w = 0; w < {}; ++w)", count));
   body.line("M = stride_maximum(M, {}[0]);", stateAt);
   body.close();
   body.line("float L = 0.0f, A = 0.0f;");
   body.open(fmt::format("for (int w = 0; w < {}; ++w)", count));
   body.line("const float *s = {};", stateAt);
-  body.line("if (s[0] == {}) continue; // no key attended there", kMinusInf);
+  body.line("if (s[0] == {}) continue; // no key attended there", kAttentionMinusInf);
   body.line("const float c = stride_exp(s[0] - M);");
   body.line("L += s[1] * c; A += s[2 + e] * c;");
   body.close();
@@ -477,7 +475,7 @@ LogicalResult AttentionPrinter::printCombineWarps(Code &body) {
     body.line("if (e == 0) {{ part[0] = M; part[1] = L; }}");
     body.line("// A slice no key of which is attended (M = -inf) leaves its "
               "sums at zero, as the scratch is.");
-    body.line("if (M != {}) part[2 + e] = A;", kMinusInf);
+    body.line("if (M != {}) part[2 + e] = A;", kAttentionMinusInf);
   }
   body.close();
   if (cluster)
@@ -499,14 +497,14 @@ LogicalResult AttentionPrinter::printCombineCluster(Code &body) {
                         rows * valueDim, slices));
   body.line("const int r = o / {0}, e = o % {0};", valueDim);
   body.line("const float *state = sliceState + r * {};", stateFloats);
-  body.line("float M = {};", kMinusInf);
+  body.line("float M = {};", kAttentionMinusInf);
   body.open(fmt::format("for (unsigned s = 0; s < {}u; ++s)", slices));
   body.line("M = stride_maximum(M, stride_cluster_read(&state[0], s));");
   body.close();
   body.line("float L = 0.0f, A = 0.0f;");
   body.open(fmt::format("for (unsigned s = 0; s < {}u; ++s)", slices));
   body.line("const float m = stride_cluster_read(&state[0], s);");
-  body.line("if (m == {}) continue; // no key attended there", kMinusInf);
+  body.line("if (m == {}) continue; // no key attended there", kAttentionMinusInf);
   body.line("const float c = stride_exp(m - M);");
   body.line("L += stride_cluster_read(&state[1], s) * c; A += "
             "stride_cluster_read(&state[2 + e], s) * c;");
@@ -524,10 +522,7 @@ void AttentionPrinter::printBlockReduction(Code &body, const std::string &x,
                                            const std::string &warpValues) {
   // `x` of every thread combined (`combine` of two floats), held by every
   // thread after: a warp's by shuffles, the warps' through shared memory.
-  body.open("for (int offset = 16; offset > 0; offset >>= 1)");
-  body.line("{0} = {1}({0}, __shfl_xor_sync({2}, {0}, offset));", x, combine,
-            kFullWarp);
-  body.close();
+  printWarpReduction(body, x, combine);
   body.line("if (lane == 0) {}[warp] = {};", warpValues, x);
   body.line("__syncthreads();");
   body.line("{} = {}[0];", x, warpValues);
@@ -557,13 +552,13 @@ LogicalResult AttentionPrinter::printCombineSlices(Code &body) {
             rows, slices * stateFloats, valueDim);
   body.line("__shared__ float weightOf[{}], warpMax[{}], warpSum[{}];", slices,
             warps, warps);
-  body.line("float mOf[{0}], lOf[{0}], M = {1};", perThread, kMinusInf);
+  body.line("float mOf[{0}], lOf[{0}], M = {1};", perThread, kAttentionMinusInf);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int k = 0; k < {}; ++k)", perThread));
   body.line("const int s = threadIdx.x + k * {};", threads);
   body.line("mOf[k] = s < {0} ? state[s * {1}] : {2}; lOf[k] = s < {0} ? "
             "state[s * {1} + 1] : 0.0f;",
-            slices, stateFloats, kMinusInf);
+            slices, stateFloats, kAttentionMinusInf);
   body.close();
   body.line("#pragma unroll");
   body.open(fmt::format("for (int k = 0; k < {}; ++k)", perThread));
@@ -576,7 +571,7 @@ LogicalResult AttentionPrinter::printCombineSlices(Code &body) {
   body.line("const int s = threadIdx.x + k * {};", threads);
   body.line("if (s >= {}) break;", slices);
   body.line("const float c = mOf[k] == {} ? 0.0f : stride_exp(mOf[k] - M);",
-            kMinusInf);
+            kAttentionMinusInf);
   body.line("weightOf[s] = c;");
   body.line("if (c != 0.0f) L += lOf[k] * c;");
   body.line("state[s * {0}] = 0.0f; state[s * {0} + 1] = 0.0f; // scratch "

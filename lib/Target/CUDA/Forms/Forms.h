@@ -17,6 +17,7 @@
 //   SegmentedIndexAdd.cpp  form (c): segmented_index_add
 //   Scan.cpp               form (e): row_scan
 //   Attention.cpp          form (f): split_kv_attention
+//   StagedAttention.cpp    form (f): staged_kv_attention
 //   SkinnyMatmul.cpp       form (g): skinny_matmul
 //
 // Emitter.cpp makes the printer of each kernel's scheme. Private to
@@ -555,7 +556,13 @@ private:
   std::string lane, x, total, carry;
 };
 
-/// Form (f): split_kv_attention (Attention.cpp).
+/// Form (f)'s score of a key a row does not attend (stride_maximum and the
+/// combines treat it as "no key yet"), and a whole warp's shuffle mask.
+inline constexpr const char *kAttentionMinusInf = "(-STRIDE_INF_F)";
+inline constexpr const char *kAttentionFullWarp = "0xffffffffu";
+
+/// Form (f): split_kv_attention (Attention.cpp) and staged_kv_attention
+/// (StagedAttention.cpp).
 class AttentionPrinter : public KernelPrinter {
 public:
   using KernelPrinter::KernelPrinter;
@@ -617,6 +624,47 @@ private:
   mlir::LogicalResult printCombineSlices(Code &body);
   /// Stores A / L (0 where L is 0) at (b, the row's head, qi, e).
   mlir::LogicalResult storeResult(Code &body);
+  /// `x` of every lane of the warp combined by `combine` (a function of two
+  /// floats), held by every lane after.
+  void printWarpReduction(Code &body, const std::string &x,
+                          const std::string &combine);
+
+  // Scheme staged_kv_attention (StagedAttention.cpp).
+  /// The kernel: the block's share of the unit's valid keys in chunks,
+  /// then its state, the result or combined by the unit's last block.
+  mlir::LogicalResult printStaged(Code &body);
+  /// validKeys, per, busy, keyBegin, keyEnd, chunks and chunkKeys: the
+  /// block's share of the valid keys and its chunks; blocks past the
+  /// valid keys return.
+  mlir::LogicalResult printStagedKeyRange(Code &body);
+  /// copyChunk(c): chunk c's key and value rows into the dynamic shared
+  /// memory's buffer c % buffers; the first chunks' copies started.
+  void printChunkCopies(Code &body);
+  /// In copyChunk: the chunk's rows of `rowsOf` (the key or the value, of
+  /// head dim `length`) into `tiles`, `pitch` elements a row.
+  void printRowCopies(Code &body, mlir::Value rowsOf, int64_t length,
+                      int64_t pitch, const std::string &tiles);
+  /// Waits for chunk c's copies; n, keyTile and valueTile of chunk c.
+  void printChunkWait(Code &body);
+  /// The chunk's scores into scoreOf, a key a thread.
+  void printChunkScores(Code &body);
+  /// Each row's online softmax step over the chunk, a warp a row.
+  void printChunkSoftmax(Code &body);
+  /// `float top`: the maximum of `initial` and of `value` over the lane's
+  /// iterations of `loop` (a for header), then over the warp; and `float
+  /// sum = 0`.
+  void printWarpMaximum(Code &body, const std::string &initial,
+                        const std::string &loop, const std::string &value);
+  /// Opens the loop over the thread's groups of 4 value dims (`p`: row
+  /// `r`, first dim `d0`); the caller closes it.
+  void openValueGroups(Code &body);
+  /// The chunk's weighted values into acc.
+  void printChunkValues(Code &body);
+  /// The result of a unit of one busy block, else the block's state and
+  /// its arrival; the last to arrive goes on to printStagedCombine.
+  mlir::LogicalResult printStagedResult(Code &body);
+  /// The unit's busy blocks' states combined into the result.
+  mlir::LogicalResult printStagedCombine(Code &body);
 
   AttentionOp op;
   int64_t batch = 0, kvHeads = 0, queryRows = 0, headDim = 0, keys = 0,
@@ -628,6 +676,9 @@ private:
           valueVectors = 1;
   /// The unit's slices are one thread-block cluster.
   bool cluster = false;
+  /// staged_kv_attention: the most keys a chunk, the chunks in flight, the
+  /// elements a key row takes in shared memory, and threads a block.
+  int64_t chunkKeys = 0, buffers = 0, keyPitch = 0, threads = 0;
   /// The key's and value's storage type.
   std::string element;
 };

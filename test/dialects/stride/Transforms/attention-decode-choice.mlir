@@ -1,24 +1,27 @@
 // stride-attention-library's decode-attention option: a decode step that
-// both cuDNN and Stride's split-KV kernel take runs as the policy says
+// both cuDNN and Stride's kernel take runs as the policy says
 // (python-free-docs/attention.md, "Decode attention"). auto (the default)
-// takes the split-KV kernel up to kMaxAutoSplitKvQueryHeads query heads
-// over the batch, 0 since cuDNN measured faster: cuDNN at every batch;
-// split-kv and library take one for every such step. Steps only one of them takes are not the
-// option's: f32 always runs as the split-KV kernel, a prefill (many query
-// rows) always as cuDNN.
+// takes Stride's kernel where its staged scheme applies
+// (stagedDecodeTakes: at most 16 units, f16/bf16 caches, a kv_length, no
+// other mask), cuDNN for the others; staged and split-kv take Stride's
+// kernel for every such step, library cuDNN. Steps only one of them takes
+// are not the option's: f32 always runs as Stride's kernel, a prefill
+// (many query rows) always as cuDNN.
 // RUN: stride-opt --stride-attention-library -split-input-file %s | FileCheck %s --check-prefixes=CHECK,AUTO
 // RUN: stride-opt --stride-attention-library=decode-attention=auto -split-input-file %s | FileCheck %s --check-prefixes=CHECK,AUTO
 // RUN: stride-opt --stride-attention-library=decode-attention=split-kv -split-input-file %s | FileCheck %s --check-prefixes=CHECK,SPLIT
+// RUN: stride-opt --stride-attention-library=decode-attention=staged -split-input-file %s | FileCheck %s --check-prefixes=CHECK,SPLIT
 // RUN: stride-opt --stride-attention-library=decode-attention=library -split-input-file %s | FileCheck %s --check-prefixes=CHECK,LIBRARY
 // RUN: not stride-opt --stride-attention-library=decode-attention=cudnn %s 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // The pipeline's option reaches the pass (stridec's --decode-attention:
 // test/Emu/split-kv-attention.test).
 // RUN: stride-opt --stride-pipeline=decode-attention=library -split-input-file %s | FileCheck %s --check-prefix=PIPELINE
 
-// UNKNOWN: stride-attention-library: unknown decode-attention policy 'cudnn'; expected auto, split-kv or library
+// UNKNOWN: stride-attention-library: unknown decode-attention policy 'cudnn'; expected auto, staged, split-kv or library
 
 // Batch 1, 32 query heads on 8 key/value heads, head dim 128, a cache of
-// 4096 positions and its mask: bench/decode's step at batch 1.
+// 4096 positions and its mask: bench/decode's step at batch 1 before
+// stride-fold-index-masks makes its mask a kv_length (next).
 // CHECK-LABEL: func.func @batch1
 // AUTO:        stride.attention {{.*}} {stride.keep_fused}
 // SPLIT:       stride.attention {{.*}} {stride.split_kv}
@@ -32,6 +35,27 @@ func.func @batch1(%q: !stride.tensor<1x32x1x128xbf16>, %k: !stride.tensor<1x8x40
   %o = stride.attention %q, %k, %v mask %keep scale 0.08838835
       : !stride.tensor<1x32x1x128xbf16>, !stride.tensor<1x8x4096x128xbf16>, !stride.tensor<1x8x4096x128xbf16>,
         !stride.tensor<1x32x1x4096xi1, strides = [4096, 0, 4096, 1], offset = 0> -> !stride.tensor<1x32x1x128xbf16>
+  return %o : !stride.tensor<1x32x1x128xbf16>
+}
+
+// -----
+
+// The same step with its valid length (as stride-fold-index-masks leaves
+// it): 8 units, the staged kernel's under auto.
+// CHECK-LABEL: func.func @batch1_valid_length
+// AUTO:        stride.attention {{.*}} {stride.split_kv}
+// SPLIT:       stride.attention {{.*}} {stride.split_kv}
+// LIBRARY:     stride.attention {{.*}} {stride.keep_fused}
+// PIPELINE-LABEL: func.func @batch1_valid_length
+// PIPELINE:    stride.attention {{.*}} {stride.keep_fused}
+func.func @batch1_valid_length(%q: !stride.tensor<1x32x1x128xbf16>,
+                               %k: !stride.tensor<1x8x4096x128xbf16>,
+                               %v: !stride.tensor<1x8x4096x128xbf16>,
+                               %n: !stride.tensor<1xi32>)
+    -> !stride.tensor<1x32x1x128xbf16> {
+  %o = stride.attention %q, %k, %v kv_length(%n : !stride.tensor<1xi32>) scale 0.08838835
+      : !stride.tensor<1x32x1x128xbf16>, !stride.tensor<1x8x4096x128xbf16>, !stride.tensor<1x8x4096x128xbf16>
+        -> !stride.tensor<1x32x1x128xbf16>
   return %o : !stride.tensor<1x32x1x128xbf16>
 }
 

@@ -1,0 +1,54 @@
+//===- DecodeAttention.h - Which decode steps a staged kernel takes -*- C++ -*-===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one home of which `stride.attention` ops the CUDA backend's staged
+// decode attention (scheme staged_kv_attention, python-free-docs/
+// attention.md, "Decode attention") takes: stride-attention-library's
+// `auto` policy keeps them from cuDNN, and stride-schedule-kernels gives
+// them that scheme.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STRIDE_DIALECTS_STRIDE_ANALYSIS_DECODEATTENTION_H
+#define STRIDE_DIALECTS_STRIDE_ANALYSIS_DECODEATTENTION_H
+
+#include "dialects/stride/IR/StrideOps.h"
+
+#include <cstdint>
+
+namespace stride {
+
+/// The staged kernel's most units (batch x key/value heads x query rows):
+/// each takes kStagedKvSlices blocks, and beyond this many the blocks
+/// outnumber two a multiprocessor of an H200 (section 78 of bench/NOTES.md
+/// measured it against cuDNN at 8 units; at 64, batch 8, it was slower at
+/// position 4000).
+constexpr int64_t kMaxStagedKvUnits = 16;
+/// ... the most query heads a unit holds times the value head dim: each of
+/// its 128 threads accumulates at most 4 groups of 4 value dims.
+constexpr int64_t kMaxStagedKvRowElements = 2048;
+/// ... and the largest head dims (a chunk of 64 keys' and values' rows in
+/// shared memory, two chunks in flight).
+constexpr int64_t kMaxStagedKvHeadDim = 256;
+
+/// Whether `type` (a [b, h, s, d] key or value) is read `width` elements
+/// per aligned load along its head dim: the head dim a multiple of it and
+/// contiguous, the offset and the other strides (of dims of size > 1)
+/// multiples of it.
+bool readsRowVectorsOf(StridedTensorType type, int64_t width);
+
+/// Whether the staged decode attention takes `op`: a decode step over a
+/// static KV cache (a kv_length, no other mask, not causal, no
+/// logsumexp), f16 or bf16 keys and values whose rows start 16 bytes
+/// apart (readsRowVectorsOf 8 elements), head dims that are multiples of
+/// 8 up to kMaxStagedKvHeadDim, static sizes, at most kMaxStagedKvUnits
+/// units and kMaxStagedKvRowElements of a unit's results.
+bool stagedDecodeTakes(AttentionOp op);
+
+} // namespace stride
+
+#endif // STRIDE_DIALECTS_STRIDE_ANALYSIS_DECODEATTENTION_H

@@ -1,0 +1,391 @@
+//===- StagedAttention.cpp - Staged decode attention kernels --------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+//
+// Form (f), scheme staged_kv_attention: a decode step's attention over a
+// static KV cache (a kv_length, f16 or bf16, stagedDecodeTakes). A unit is
+// one query row `qi` of one key/value head `g` of one batch `b`, with the
+// `G = Hq / Hkv` query heads that read that head (its rows). `slices`
+// blocks per unit share the unit's valid keys equally, counted at run
+// time, so that at every position all of them take part and the combine
+// reads at most `slices` states (bench/NOTES.md section 78: a tile of
+// keys a block, as many blocks as tiles, combined 63 states at position
+// 4000). A block walks its keys in chunks of at most `tile`: it copies
+// each chunk's key and value rows into its dynamic shared memory with
+// 16-byte asynchronous copies (`elements_per_thread` chunks in flight,
+// zeros past the chunk's keys), scores a key a thread against the rows'
+// queries, takes each row's online softmax step a warp a row
+// (FlashAttention's running maximum `m`, sum `l` and weighted values,
+// rescaled where the maximum rises), and adds the chunk's weighted values
+// four dims of a row a thread. With one busy block the result is its
+// state; otherwise each block's state goes to scratch and the unit's last
+// block to arrive (an arrival counter per unit) combines them, in slice
+// order, and sets the scratch back to zeros. One launch, a dependent one
+// like every generated kernel's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Forms.h"
+
+#include <fmt/format.h>
+
+using namespace mlir;
+
+namespace stride {
+
+namespace {
+/// The slices' sums a thread of the combine loads before it uses any.
+constexpr int64_t kStagedCombineBatch = 16;
+} // namespace
+
+LogicalResult AttentionPrinter::printStaged(Code &body) {
+  chunkKeys = schedule.getTile();
+  buffers = schedule.getElementsPerThread();
+  keyPitch = headDim + 8;
+  threads = warps * 32;
+  body.line("// attention at {}: {} units (batch x key/value heads x query "
+            "rows) of {} query heads each, {} keys; {} blocks a unit share "
+            "its valid keys, each in chunks of at most {} keys copied "
+            "through shared memory ({} in flight), an online softmax across "
+            "them; the last of a unit's blocks to arrive combines their "
+            "states",
+            formatLocation(op.getLoc()), units, rows, keys, slices, chunkKeys,
+            buffers);
+  if (product(iterationShape) == 0) {
+    body.line("// nothing to compute: the kernel is never launched");
+    return success();
+  }
+  body.line("const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;");
+  body.line("const {0} unit = blockIdx.x / {1}, slice = blockIdx.x % {1};",
+            idx, slices);
+  declareUnit(body, "unit");
+  if (failed(printStagedKeyRange(body)))
+    return failure();
+  printChunkCopies(body);
+  if (failed(printQueries(body)))
+    return failure();
+  body.line("STRIDE_SHARED(float, scoreOf, {}); // [row][key of the chunk]: "
+            "score, then weight",
+            rows * chunkKeys);
+  body.line("STRIDE_SHARED(float, rowMax, {0}); STRIDE_SHARED(float, rowSum, "
+            "{0}); STRIDE_SHARED(float, rowScale, {0});",
+            rows);
+  body.open(fmt::format("if (threadIdx.x < {})", rows));
+  body.line("rowMax[threadIdx.x] = {}; rowSum[threadIdx.x] = 0.0f;",
+            kAttentionMinusInf);
+  body.close();
+  body.line("float acc[{}][4] = {{}}; // the thread's groups of 4 value dims",
+            ceilDiv(rows * valueDim / 4, threads));
+  body.open(fmt::format("for ({} c = 0; c < chunks; ++c)", idx));
+  printChunkWait(body);
+  printChunkScores(body);
+  printChunkSoftmax(body);
+  printChunkValues(body);
+  body.line("__syncthreads(); // every thread is done with the chunk's buffer");
+  body.line("if (c + {0} < chunks) copyChunk(c + {0});", buffers);
+  body.close();
+  return printStagedResult(body);
+}
+
+LogicalResult AttentionPrinter::printStagedKeyRange(Code &body) {
+  pushScope();
+  FailureOr<std::string> valid = eval(op.getKvLength(), {"b"}, body);
+  popScope();
+  if (failed(valid))
+    return failure();
+  body.line("const {0} validKeys = {1} < 0 ? 0 : {1} < {2} ? {1} : {2};", idx,
+            *valid, keys);
+  // An equal share of the valid keys a block; the blocks past them return.
+  body.line("const {0} per = validKeys > {1} ? (validKeys + {1} - 1) / {1} : "
+            "1;",
+            idx, slices);
+  body.line("const {} busy = (validKeys + per - 1) / per; // 0 without "
+            "valid keys",
+            idx);
+  body.line("if (slice >= (busy > 0 ? busy : 1)) return;");
+  body.line("const {} keyBegin = slice * per;", idx);
+  body.line("const {} keyEnd = keyBegin + per < validKeys ? keyBegin + per : "
+            "validKeys;",
+            idx);
+  body.line("const {0} chunks = keyEnd - keyBegin > {1} ? (keyEnd - keyBegin "
+            "+ {1} - 1) / {1} : 1;",
+            idx, chunkKeys);
+  body.line("const {} chunkKeys = (keyEnd - keyBegin + chunks - 1) / chunks;",
+            idx);
+  return success();
+}
+
+void AttentionPrinter::printChunkCopies(Code &body) {
+  // Chunk c's key and value rows into buffer c % buffers: 16 bytes a copy,
+  // zeros past the chunk's keys (whose rows are not read).
+  body.line("STRIDE_DYNAMIC_SHARED(stagedTiles);");
+  body.line("{0} *keyTiles = reinterpret_cast<{0} *>(stagedTiles); // "
+            "[buffer][key][{1}]",
+            element, keyPitch);
+  body.line("{} *valueTiles = keyTiles + {}; // [buffer][key][{}]", element,
+            buffers * chunkKeys * keyPitch, valueDim);
+  body.open(fmt::format("auto copyChunk = [&]({} c)", idx));
+  body.line("const {} first = keyBegin + c * chunkKeys;", idx);
+  body.line("const {} n = keyEnd - first < chunkKeys ? keyEnd - first : "
+            "chunkKeys;",
+            idx);
+  printRowCopies(body, op.getKey(), headDim, keyPitch, "keyTiles");
+  printRowCopies(body, op.getValue(), valueDim, valueDim, "valueTiles");
+  body.line("stride_copy_async_commit();");
+  body.close("};");
+  body.open(fmt::format("for ({0} c = 0; c < {1} && c < chunks; ++c)", idx,
+                        buffers));
+  body.line("copyChunk(c);");
+  body.close();
+}
+
+void AttentionPrinter::printRowCopies(Code &body, Value rowsOf,
+                                      int64_t length, int64_t pitch,
+                                      const std::string &tiles) {
+  unsigned arg = *rootArgument(rowsOf);
+  std::string at =
+      fmt::format("&in{}[{}]", arg,
+                  address(cast<StridedTensorType>(rowsOf.getType()),
+                          {"b", "g", "j", "d"}));
+  int64_t vectors = length / 8;
+  body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += {})",
+                        chunkKeys * vectors, threads));
+  body.line("const int k = o / {0}; const {1} d = o % {0} * 8;", vectors, idx);
+  body.line("const {} j = first + (k < n ? k : 0); // not read past n", idx);
+  body.line("stride_copy_async16({} + ((c % {}) * {} + k) * {} + d, {}, k < "
+            "n ? 16u : 0u);",
+            tiles, buffers, chunkKeys, pitch, at);
+  body.close();
+}
+
+void AttentionPrinter::printChunkWait(Code &body) {
+  // Chunk c's copies done; the later chunks' may still be in flight.
+  body.line("const {0} later = chunks - 1 - c < {1} ? chunks - 1 - c : {1};",
+            idx, buffers - 1);
+  body.line("switch (later) {{");
+  for (int64_t n = 0; n < buffers; ++n)
+    body.line("case {0}: stride_copy_async_wait<{0}>(); break;", n);
+  body.raw("}");
+  body.line("__syncthreads();");
+  body.line("const {} n = keyEnd - keyBegin - c * chunkKeys < chunkKeys ? "
+            "keyEnd - keyBegin - c * chunkKeys : chunkKeys;",
+            idx);
+  body.line("const {0} *keyTile = keyTiles + (c % {1}) * {2};", element,
+            buffers, chunkKeys * keyPitch);
+  body.line("const {0} *valueTile = valueTiles + (c % {1}) * {2};", element,
+            buffers, chunkKeys * valueDim);
+}
+
+void AttentionPrinter::printChunkScores(Code &body) {
+  // A key a thread (threadIdx.x % tile) and every threads / tile-th row;
+  // -inf past the chunk's keys.
+  int64_t rowGroups = threads / chunkKeys;
+  int64_t rowsPerThread = ceilDiv(rows, rowGroups);
+  body.open("");
+  body.line("const int k = threadIdx.x % {}, r0 = threadIdx.x / {};",
+            chunkKeys, chunkKeys);
+  body.line("float s[{}] = {{}};", rowsPerThread);
+  body.open(fmt::format("for (int d = 0; d < {}; d += 8)", headDim));
+  body.line("const stride_vecn<{0}, 8> key = *reinterpret_cast<const "
+            "stride_vecn<{0}, 8> *>(keyTile + k * {1} + d);",
+            element, keyPitch);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int i = 0; i < {}; ++i)", rowsPerThread));
+  body.line("const int r = r0 + i * {};", rowGroups);
+  body.line("if (r >= {}) break;", rows);
+  body.line("#pragma unroll");
+  body.open("for (int e = 0; e < 8; ++e)");
+  body.line("s[i] += queryOf[r * {} + d + e] * stride_ld(&key.v[e]);",
+            headDim);
+  body.close();
+  body.close();
+  body.close();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int i = 0; i < {}; ++i)", rowsPerThread));
+  body.line("const int r = r0 + i * {};", rowGroups);
+  body.line("if (r < {}) scoreOf[r * {} + k] = k < n ? s[i] * {} : {};", rows,
+            chunkKeys, floatLiteral(op.getScale().convertToDouble(), DType::F32),
+            kAttentionMinusInf);
+  body.close();
+  body.close();
+  body.line("__syncthreads();");
+}
+
+void AttentionPrinter::printChunkSoftmax(Code &body) {
+  // A warp a row: the chunk's maximum with the running one, the keys'
+  // weights in place of their scores, the running sum rescaled where the
+  // maximum rose. A score of -inf weighs 0; NaN propagates.
+  body.open(fmt::format("for (int r = warp; r < {}; r += {})", rows,
+                        warps));
+  printWarpMaximum(body, "rowMax[r]",
+                   fmt::format("for (int k = lane; k < {}; k += 32)", chunkKeys),
+                   fmt::format("scoreOf[r * {} + k]", chunkKeys));
+  body.open(fmt::format("for (int k = lane; k < {}; k += 32)", chunkKeys));
+  body.line("float &x = scoreOf[r * {} + k];", chunkKeys);
+  body.line("x = x == {} ? 0.0f : stride_exp(x - top);", kAttentionMinusInf);
+  body.line("sum += x;");
+  body.close();
+  printWarpReduction(body, "sum", "stride_add");
+  body.open("if (lane == 0)");
+  body.line("const float rescale = rowMax[r] == {} ? 0.0f : "
+            "stride_exp(rowMax[r] - top);",
+            kAttentionMinusInf);
+  body.line("rowScale[r] = rescale; rowSum[r] = rowSum[r] * rescale + sum; "
+            "rowMax[r] = top;");
+  body.close();
+  body.close();
+  body.line("__syncthreads();");
+}
+
+void AttentionPrinter::printWarpReduction(Code &body, const std::string &x,
+                                          const std::string &combine) {
+  body.line("#pragma unroll");
+  body.open("for (int offset = 16; offset > 0; offset >>= 1)");
+  body.line("{0} = {1}({0}, __shfl_xor_sync({2}, {0}, offset));", x, combine,
+            kAttentionFullWarp);
+  body.close();
+}
+
+void AttentionPrinter::printWarpMaximum(Code &body, const std::string &initial,
+                                        const std::string &loop,
+                                        const std::string &value) {
+  // `top`: the maximum of `initial` and `value` over the lane's iterations
+  // of `loop`, then over the warp; `sum` starts at 0 for the weights.
+  body.line("float top = {};", initial);
+  body.open(loop);
+  body.line("top = stride_maximum(top, {});", value);
+  body.close();
+  printWarpReduction(body, "top", "stride_maximum");
+  body.line("float sum = 0.0f;");
+}
+
+void AttentionPrinter::openValueGroups(Code &body) {
+  // The thread's groups of 4 value dims: (r, d0) of group `p`.
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int p = 0; p < {}; ++p)",
+                        ceilDiv(rows * valueDim / 4, threads)));
+  body.line("const int o = threadIdx.x + p * {};", threads);
+  body.line("if (o >= {}) break;", rows * valueDim / 4);
+  body.line("const int r = o / {0}; const {1} d0 = o % {0} * 4;",
+            valueDim / 4, idx);
+}
+
+void AttentionPrinter::printChunkValues(Code &body) {
+  // The chunk's values at the thread's dims, weighted (the rows past the
+  // chunk's keys are zeros of weight 0), into the rescaled sums.
+  openValueGroups(body);
+  body.line("const float rescale = rowScale[r];");
+  body.line("#pragma unroll");
+  body.line("for (int e = 0; e < 4; ++e) acc[p][e] *= rescale;");
+  body.line("#pragma unroll 16");
+  body.open(fmt::format("for (int k = 0; k < {}; ++k)", chunkKeys));
+  body.line("const float w = scoreOf[r * {} + k];", chunkKeys);
+  body.line("const stride_vecn<{0}, 4> value = *reinterpret_cast<const "
+            "stride_vecn<{0}, 4> *>(valueTile + k * {1} + d0);",
+            element, valueDim);
+  body.line("#pragma unroll");
+  body.line("for (int e = 0; e < 4; ++e) acc[p][e] += w * "
+            "stride_ld(&value.v[e]);");
+  body.close();
+  body.close();
+}
+
+LogicalResult AttentionPrinter::printStagedResult(Code &body) {
+  int64_t stateFloats = valueDim + 2;
+  // One busy block: its state is the result (0 without valid keys).
+  body.open("if (busy <= 1)");
+  openValueGroups(body);
+  body.open("for (int i = 0; i < 4; ++i)");
+  body.line("const {} e = d0 + i;", idx);
+  body.line("const float L = rowSum[r], A = busy == 1 ? acc[p][i] : 0.0f;");
+  if (failed(storeResult(body)))
+    return failure();
+  body.close();
+  body.close();
+  body.line("return;");
+  body.close();
+  // The block's state, [unit][slice][row]: m, l, acc.
+  body.line("float *__restrict__ partials = reinterpret_cast<float "
+            "*>(scratch0);");
+  body.line("unsigned *__restrict__ arrivals = reinterpret_cast<unsigned "
+            "*>(scratch1);");
+  openValueGroups(body);
+  body.line("float *state = partials + ((unit * {} + slice) * {} + r) * {};",
+            slices, rows, stateFloats);
+  body.line("if (d0 == 0) {{ state[0] = rowMax[r]; state[1] = rowSum[r]; }}");
+  body.line("for (int i = 0; i < 4; ++i) state[2 + d0 + i] = acc[p][i];");
+  body.close();
+  body.line("__shared__ bool lastArrived;");
+  body.line("__threadfence(); // the state before the arrival");
+  body.line("__syncthreads();");
+  body.line("if (threadIdx.x == 0) lastArrived = atomicAdd(&arrivals[unit], "
+            "1u) == unsigned(busy - 1);");
+  body.line("__syncthreads();");
+  body.line("if (!lastArrived) return;");
+  body.line("__threadfence(); // the other blocks' states after their "
+            "arrivals");
+  body.line("if (threadIdx.x == 0) arrivals[unit] = 0;");
+  return printStagedCombine(body);
+}
+
+LogicalResult AttentionPrinter::printStagedCombine(Code &body) {
+  // A warp a row: the slices' maximum, then each slice's weight (0 for a
+  // slice without a key, m = -inf) and the weighted sum of their sums;
+  // then each (row, value dim) a thread, kStagedCombineBatch slices'
+  // loads in flight, in slice order. Every state read goes back to 0.
+  int64_t stateFloats = valueDim + 2;
+  int64_t batch = std::min<int64_t>(slices, kStagedCombineBatch);
+  std::string stateOf =
+      fmt::format("(partials + ((unit * {} + s) * {} + r) * {})", slices, rows,
+                  stateFloats);
+  body.line("STRIDE_SHARED(float, sliceWeight, {}); // [row][slice]",
+            rows * slices);
+  body.open(fmt::format("for (int r = warp; r < {}; r += {})", rows, warps));
+  printWarpMaximum(body, kAttentionMinusInf,
+                   fmt::format("for ({} s = lane; s < busy; s += 32)", idx),
+                   fmt::format("__ldcg({})", stateOf));
+  body.open(fmt::format("for ({} s = lane; s < busy; s += 32)", idx));
+  body.line("float *state = {};", stateOf);
+  body.line("const float m = __ldcg(state);");
+  body.line("const float w = m == {} ? 0.0f : stride_exp(m - top);",
+            kAttentionMinusInf);
+  body.line("sliceWeight[r * {} + s] = w;", slices);
+  body.line("if (w != 0.0f) sum += w * __ldcg(state + 1);");
+  body.line("state[0] = 0.0f; state[1] = 0.0f; // scratch back to zeros");
+  body.close();
+  printWarpReduction(body, "sum", "stride_add");
+  body.line("if (lane == 0) rowSum[r] = sum;");
+  body.close();
+  body.line("__syncthreads();");
+  body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += {})",
+                        rows * valueDim, threads));
+  body.line("const int r = o / {0}; const {1} e = o % {0};", valueDim, idx);
+  body.line("float A = 0.0f;");
+  body.open(fmt::format("for ({0} s0 = 0; s0 < busy; s0 += {1})", idx, batch));
+  body.line("float part[{}];", batch);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int i = 0; i < {}; ++i)", batch));
+  body.line("const {} s = s0 + i;", idx);
+  body.line("part[i] = s < busy ? __ldcg({} + 2 + e) : 0.0f;", stateOf);
+  body.close();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int i = 0; i < {}; ++i)", batch));
+  body.line("const {} s = s0 + i;", idx);
+  body.line("if (s >= busy) break;");
+  body.line("const float w = sliceWeight[r * {} + s];", slices);
+  body.line("if (w != 0.0f) A += part[i] * w; // a weight of 0 adds "
+            "nothing, whatever the sums");
+  body.line("{}[2 + e] = 0.0f;", stateOf);
+  body.close();
+  body.close();
+  body.line("const float L = rowSum[r];");
+  if (failed(storeResult(body)))
+    return failure();
+  body.close();
+  return success();
+}
+
+} // namespace stride
