@@ -28,8 +28,9 @@ beside Stride's.
 `--stridec-option=OPTION` (repeatable) passes OPTION to every stridec
 compile. `--peers` picks the torch.compile modes timed beside eager.
 `--compare-decode-attention` also compiles each step under
-`--decode-attention=split-kv` and `=library` (cuDNN) and runs both beside
-the first compile (python-free-docs/attention.md, "Decode attention").
+`--decode-attention=staged` and `=split-kv` (Stride's two schemes) and
+runs both beside the first compile, whose default gives cuDNN the
+attention (python-free-docs/attention.md, "Decode attention").
 `--compare-skinny` also compiles each step under
 `--skinny-products=library` (every product a cuBLASLt call) and
 `--skinny-products=generated` (Stride's skinny product kernel up to 32
@@ -80,7 +81,7 @@ BF16_RTOL = 2e-2
 # --compare-skinny-row-prologue).
 VARIANTS = {
     "skinny": ("--skinny-products", ("library", "generated")),
-    "attention": ("--decode-attention", ("split-kv", "library")),
+    "attention": ("--decode-attention", ("staged", "split-kv")),
     "prologue": ("--skinny-prologue", ("true",)),
     "early": ("--early-launch", ("true",)),
     "ungrouped": ("--no-launch-groups", ("true",)),
@@ -431,9 +432,9 @@ def main(argv=None):
                             f"and run it beside the default (a second table, "
                             f"key {variant}_true)")
     parser.add_argument("--compare-decode-attention", action="store_true",
-                        help="also compile each step with --decode-attention=split-kv "
-                        "and =library (cuDNN) and run both beside the default (a "
-                        "second table)")
+                        help="also compile each step with --decode-attention=staged "
+                        "and =split-kv (Stride's two schemes) and run both beside "
+                        "the default, cuDNN (a second table)")
     parser.add_argument("--peers", default="compile,reduce-overhead",
                         help="the torch.compile modes to time beside eager, "
                         "comma-separated: compile (the default mode), "

@@ -7,9 +7,9 @@
 //
 // The one home of which `stride.attention` ops the CUDA backend's staged
 // decode attention (scheme staged_kv_attention, python-free-docs/
-// attention.md, "Decode attention") takes: stride-attention-library's
-// `auto` policy keeps them from cuDNN, and stride-schedule-kernels gives
-// them that scheme.
+// attention.md, "Decode attention") takes: stride-schedule-kernels gives
+// them that scheme where CudaTargetOptions::stagedKvAttention asks for it
+// (stridec --decode-attention=staged).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,9 +24,9 @@ namespace stride {
 
 /// The staged kernel's most units (batch x key/value heads x query rows):
 /// each takes kStagedKvSlices blocks, and beyond this many the blocks
-/// outnumber two a multiprocessor of an H200 (section 78 of bench/NOTES.md
-/// measured it against cuDNN at 8 units; at 64, batch 8, it was slower at
-/// position 4000).
+/// outnumber two a multiprocessor of an H200 (bench/NOTES.md section 78
+/// measured its probe at 8 units; at 64, batch 8, it was slower than
+/// cuDNN at position 4000).
 constexpr int64_t kMaxStagedKvUnits = 16;
 /// ... the most query heads a unit holds times the value head dim: each of
 /// its 128 threads accumulates at most 4 groups of 4 value dims.

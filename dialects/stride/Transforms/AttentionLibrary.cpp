@@ -17,7 +17,6 @@
 
 #include "OpsBefore.h"
 
-#include "dialects/stride/Analysis/DecodeAttention.h"
 #include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -312,15 +311,13 @@ bool splitKvTakes(AttentionOp op) {
          rows * value[3] <= kMaxSplitKvRowElements;
 }
 
-/// --decode-attention=auto: Stride's kernel runs the decode steps that
-/// cuDNN also takes where the staged decode attention takes them
-/// (stagedDecodeTakes: few units, 2-byte keys and values, a kv_length):
-/// measured on an H200 at bench/decode's dims, batch 1 (bench/NOTES.md
-/// section 78), it took 9.5 us at position 1024 against cuDNN's 12.1 and
-/// 14.6 at 4000 against 12.2, and a step's plan launches it as a
-/// dependent launch where cuDNN's is not. The split-KV kernel took 1.4 to
-/// 2.6 times cuDNN's time at batches 1 and 32 (section 55): cuDNN keeps
-/// the others.
+/// --decode-attention=auto gives cuDNN every decode step it takes. On an
+/// H200 at bench/decode's dims, the split-KV kernel took 1.4 to 2.6 times
+/// cuDNN's time at batches 1 and 32 (bench/NOTES.md section 55); the
+/// staged kernel (`staged`) took 9.5 us a layer against cuDNN's 12.3 at
+/// position 1024 alone, yet the batch-1 step with it took 0.598 ms at
+/// position 1024 and 0.625 at 4000, where cuDNN's had taken 0.577-0.584
+/// and 0.573-0.581 (section 78).
 /// How decode steps that both cuDNN and the split-KV kernel take run
 /// (the pass's decode-attention option).
 /// (staged and split-kv both run Stride's kernel; the schedule picks its
@@ -338,12 +335,12 @@ std::optional<DecodeAttention> parseDecodeAttention(StringRef policy) {
 }
 
 /// Whether a decode step both take runs as Stride's kernel under `policy`.
-bool prefersSplitKv(AttentionOp op, DecodeAttention policy) {
+bool prefersSplitKv(DecodeAttention policy) {
   switch (policy) {
   case DecodeAttention::OwnKernel: return true;
   case DecodeAttention::Library: return false;
   case DecodeAttention::Auto:
-    return stagedDecodeTakes(op);
+    return false;
   }
   return false;
 }
@@ -438,7 +435,7 @@ struct AttentionLibraryPass
     bool library = cudnn && cudnnTakes(forward);
     bool kernel = splitKv && splitKvTakes(forward) &&
                   !forward->hasAttr(StrideDialect::kKeepFusedAttrName) &&
-                  (!library || prefersSplitKv(forward, policy));
+                  (!library || prefersSplitKv(policy));
     if (kernel)
       forward->setAttr(StrideDialect::kSplitKvAttrName,
                        UnitAttr::get(forward->getContext()));

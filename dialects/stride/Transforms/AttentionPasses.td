@@ -242,12 +242,11 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
     key and value per query head. A decode step that both take runs as
     option `decode-attention` says: `library` (cuDNN), `staged` or
     `split-kv` (Stride's kernel, whose schedule then takes the staged
-    or the split-KV scheme: CudaTargetOptions::stagedKvAttention), or
-    `auto` (the default): Stride's kernel where its staged scheme
-    applies (stagedDecodeTakes, dialects/stride/Analysis/
-    DecodeAttention.h: few units, f16 or bf16 caches, a kv_length),
-    which an H200 measured faster than cuDNN at batch 1 (bench/NOTES.md
-    section 78), cuDNN for the others.
+    or the split-KV scheme: CudaTargetOptions::stagedKvAttention,
+    stridec sets it for `staged`), or `auto` (the default): cuDNN for
+    every step it takes, which an H200 measured faster in bench/decode's
+    batch-1 step than either of Stride's schemes (bench/NOTES.md
+    sections 63 and 78).
 
     Runs after `stride-legalize-layouts` and before
     `stride-decompose-attention` in the default pipeline.
@@ -284,9 +283,8 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
            "split-KV kernel">,
     Option<"decodeAttention", "decode-attention", "std::string", "\"auto\"",
            "How decode steps that both cuDNN and Stride's kernel take run: "
-           "auto (Stride's kernel where its staged scheme applies, "
-           "stagedDecodeTakes; cuDNN for the others), staged or split-kv "
-           "(Stride's kernel), or library (cuDNN)">
+           "auto (cuDNN, measured faster in the batch-1 step), staged or "
+           "split-kv (Stride's kernel), or library (cuDNN)">
   ];
   let dependentDialects = ["::stride::StrideDialect"];
 }

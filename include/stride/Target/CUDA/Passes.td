@@ -55,7 +55,7 @@ def ScheduleKernels : Pass<"stride-schedule-kernels", "::mlir::func::FuncOp"> {
            "Skinny products: weight loads each lane issues per column before "
            "using any; 0: the scheduler's default">,
     Option<"stagedKvAttention", "staged-kv-attention", "bool",
-           /*default=*/"true",
+           /*default=*/"false",
            "Decode attention that Stride's kernel runs takes the staged "
            "scheme where it applies (sm_80 and later, few units, 2-byte "
            "keys and values, a kv_length); false: the split-KV scheme">,

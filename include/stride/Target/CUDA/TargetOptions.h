@@ -85,8 +85,9 @@ struct CudaTargetOptions {
   /// staged scheme where stagedDecodeTakes allows it and the target has
   /// asynchronous copies (sm_80 and later), else the split-KV scheme
   /// (python-free-docs/attention.md, "Decode attention"; stridec
-  /// --decode-attention=split-kv keeps the split-KV scheme).
-  bool stagedKvAttention = true;
+  /// --decode-attention=staged). Off by default: the batch-1 decode step
+  /// measured slower with it than with cuDNN (bench/NOTES.md section 78).
+  bool stagedKvAttention = false;
 };
 
 } // namespace stride

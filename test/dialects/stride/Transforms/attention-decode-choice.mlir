@@ -1,10 +1,9 @@
 // stride-attention-library's decode-attention option: a decode step that
 // both cuDNN and Stride's kernel take runs as the policy says
 // (python-free-docs/attention.md, "Decode attention"). auto (the default)
-// takes Stride's kernel where its staged scheme applies
-// (stagedDecodeTakes: at most 16 units, f16/bf16 caches, a kv_length, no
-// other mask), cuDNN for the others; staged and split-kv take Stride's
-// kernel for every such step, library cuDNN. Steps only one of them takes
+// and library take cuDNN for every such step (measured faster in the
+// batch-1 step, bench/NOTES.md sections 63 and 78), staged and split-kv
+// Stride's kernel (whose schedule picks the scheme). Steps only one of them takes
 // are not the option's: f32 always runs as Stride's kernel, a prefill
 // (many query rows) always as cuDNN.
 // RUN: stride-opt --stride-attention-library -split-input-file %s | FileCheck %s --check-prefixes=CHECK,AUTO
@@ -41,9 +40,9 @@ func.func @batch1(%q: !stride.tensor<1x32x1x128xbf16>, %k: !stride.tensor<1x8x40
 // -----
 
 // The same step with its valid length (as stride-fold-index-masks leaves
-// it): 8 units, the staged kernel's under auto.
+// it), which the staged scheme takes.
 // CHECK-LABEL: func.func @batch1_valid_length
-// AUTO:        stride.attention {{.*}} {stride.split_kv}
+// AUTO:        stride.attention {{.*}} {stride.keep_fused}
 // SPLIT:       stride.attention {{.*}} {stride.split_kv}
 // LIBRARY:     stride.attention {{.*}} {stride.keep_fused}
 // PIPELINE-LABEL: func.func @batch1_valid_length

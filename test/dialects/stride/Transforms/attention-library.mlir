@@ -203,24 +203,19 @@ func.func @decode_step(%q: !stride.tensor<2x8x1x128xbf16>, %k: !stride.tensor<2x
 
 // -----
 
-// A valid key count (kv_length, from stride-fold-index-masks) that cuDNN
-// runs (decode-attention=library; auto gives this step of 4 units to
-// Stride's staged kernel) becomes the boolean mask key < kv_length[b],
-// read as cuDNN's bias like any mask: cuDNN's padding mask gave wrong
-// results on an H200 (bench/NOTES.md section 61). A count beside a mask
-// cuDNN does not take: Stride's kernel does (with library=none, both).
-// RUN: stride-opt --stride-attention-library=decode-attention=library -split-input-file %s | FileCheck %s --check-prefix=LIBRARY
+// A valid key count (kv_length, from stride-fold-index-masks) becomes the
+// boolean mask key < kv_length[b], read as cuDNN's bias like any mask:
+// cuDNN's padding mask gave wrong results on an H200 (bench/NOTES.md
+// section 61). A count beside a mask cuDNN does not take: Stride's
+// kernel does (with library=none, both).
 // CHECK-LABEL: func.func @valid_keys
-// CHECK: stride.attention %arg0, %arg1, %arg2 kv_length(%arg3 : {{.*}}) scale 1.250000e-01 {stride.split_kv} :
+// CHECK: %[[KEYS:.*]] = stride.iota dim 1 : <2x96xi64
+// CHECK: %[[WIDE:.*]] = stride.cast %arg3
+// CHECK: %[[KEEP:.*]] = stride.cmp lt, %[[KEYS]], %{{.*}}
+// CHECK: stride.where
+// CHECK: stride.attention %arg0, %arg1, %arg2 mask %{{.*}} scale 1.250000e-01 {stride.keep_fused} :
+// CHECK-NOT: kv_length
 // CHECK: stride.attention %arg0, %arg1, %arg2 mask %arg4 kv_length(%arg3 : {{.*}}) scale 1.250000e-01 {stride.split_kv} :
-// LIBRARY-LABEL: func.func @valid_keys
-// LIBRARY: %[[KEYS:.*]] = stride.iota dim 1 : <2x96xi64
-// LIBRARY: %[[WIDE:.*]] = stride.cast %arg3
-// LIBRARY: %[[KEEP:.*]] = stride.cmp lt, %[[KEYS]], %{{.*}}
-// LIBRARY: stride.where
-// LIBRARY: stride.attention %arg0, %arg1, %arg2 mask %{{.*}} scale 1.250000e-01 {stride.keep_fused} :
-// LIBRARY-NOT: kv_length
-// LIBRARY: stride.attention %arg0, %arg1, %arg2 mask %arg4 kv_length(%arg3 : {{.*}}) scale 1.250000e-01 {stride.split_kv} :
 // NONE-LABEL: func.func @valid_keys
 // NONE: stride.attention %arg0, %arg1, %arg2 kv_length(%arg3 : {{.*}}) scale 1.250000e-01 {stride.split_kv} :
 // NONE: stride.attention %arg0, %arg1, %arg2 mask %arg4 kv_length(%arg3 : {{.*}}) scale 1.250000e-01 {stride.split_kv} :
