@@ -121,9 +121,10 @@ constexpr int64_t kMaxSplitKvValueBytes = 256;
 /// warps: a key a thread for a chunk's scores, 4 value dims of a row a
 /// thread), blocks a unit, the most keys a chunk and the chunks in
 /// flight. bench/NOTES.md section 78: at bench/decode's dims (4 query heads
-/// a unit of 8 key/value heads, head dims of 128, bf16) on an H200, 16 and
-/// 32 blocks a unit took 9.5 us at position 1024 (cuDNN 12.1) and 14.6 to
-/// 14.9 at 4000 (cuDNN 12.2); 8 took 11.1 and 21.7.
+/// a unit of 8 key/value heads, head dims of 128, bf16) on an H200, the
+/// probe of this form at 16 and 32 blocks a unit took 9.5 us at position
+/// 1024 (cuDNN 12.3 in section 63) and 14.6 to 14.7 at 4000 (cuDNN 12.5);
+/// 8 took 11.1 and 21.7.
 constexpr int64_t kStagedKvThreads = 128;
 constexpr int64_t kStagedKvSlices = 16;
 constexpr int64_t kStagedKvChunkKeys = 64;

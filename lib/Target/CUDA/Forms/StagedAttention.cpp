@@ -5,8 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Form (f), scheme staged_kv_attention: a decode step's attention over a
-// static KV cache (a kv_length, f16 or bf16, stagedDecodeTakes). A unit is
+// Form (f), scheme staged_kv_attention (stridec --decode-attention=staged;
+// the batch-1 step measured slower with it than with cuDNN, bench/NOTES.md
+// section 78): a decode step's attention over a static KV cache (a
+// kv_length, f16 or bf16, stagedDecodeTakes). A unit is
 // one query row `qi` of one key/value head `g` of one batch `b`, with the
 // `G = Hq / Hkv` query heads that read that head (its rows). `slices`
 // blocks per unit share the unit's valid keys equally, counted at run
