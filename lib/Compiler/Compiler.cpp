@@ -467,7 +467,9 @@ CompileResult Compilation::compile(ModuleOp module) {
     schedule.deterministic = options.cuda.deterministic;
     schedule.skinnyColumnsPerWarp = options.cuda.skinnyColumnsPerWarp;
     schedule.skinnyLoadsPerLane = options.cuda.skinnyLoadsPerLane;
-    schedule.stagedKvAttention = options.cuda.stagedKvAttention;
+    // --decode-attention=staged asks for the staged scheme too.
+    schedule.stagedKvAttention = options.cuda.stagedKvAttention ||
+                                 pipeline.decodeAttention == "staged";
     pm.addNestedPass<func::FuncOp>(createScheduleKernels(schedule));
     plan::OutlineExecutableOptions outline;
     outline.allowTf32 = options.cuda.allowTf32;

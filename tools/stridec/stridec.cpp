@@ -735,7 +735,6 @@ int main(int argc, char **argv) {
   options.cuda.allowTf32 = allowTf32;
   options.cuda.skinnyColumnsPerWarp = skinnyColumnsPerWarp;
   options.cuda.skinnyLoadsPerLane = skinnyLoadsPerLane;
-  options.cuda.stagedKvAttention = decodeAttention == "staged";
   options.cuda.deterministic = deterministic;
   options.cuda.dependentLaunch = !noDependentLaunch;
   options.cuda.earlyLaunch = earlyLaunch;

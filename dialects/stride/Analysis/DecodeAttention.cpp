@@ -28,10 +28,10 @@ bool stagedDecodeTakes(AttentionOp op) {
         return cast<StridedTensorType>(t).isSymbolic();
       }))
     return false;
-  if (!op.getKvLength() || op.getMask() || op.getCausal() ||
-      op.getLogsumexp())
+  if (!op.getKvLength() || op.getMask() || op.getCausal() || op.getLogsumexp())
     return false;
-  StridedTensorType key = op.getKey().getType(), value = op.getValue().getType();
+  StridedTensorType key = op.getKey().getType(),
+                    value = op.getValue().getType();
   Type element = key.getElementType();
   if (!(element.isF16() || element.isBF16()))
     return false;

@@ -1,4 +1,4 @@
-//===- DecodeAttention.h - Which decode steps a staged kernel takes -*- C++ -*-===//
+//===- DecodeAttention.h - Decode steps the staged kernel takes -*- C++ -*-===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.

@@ -311,17 +311,11 @@ bool splitKvTakes(AttentionOp op) {
          rows * value[3] <= kMaxSplitKvRowElements;
 }
 
-/// --decode-attention=auto gives cuDNN every decode step it takes. On an
-/// H200 at bench/decode's dims, the split-KV kernel took 1.4 to 2.6 times
-/// cuDNN's time at batches 1 and 32 (bench/NOTES.md section 55); the
-/// staged kernel (`staged`) took 9.5 us a layer against cuDNN's 12.3 at
-/// position 1024 alone, yet the batch-1 step with it took 0.598 ms at
-/// position 1024 and 0.625 at 4000, where cuDNN's had taken 0.577-0.584
-/// and 0.573-0.581 (section 78).
-/// How decode steps that both cuDNN and the split-KV kernel take run
-/// (the pass's decode-attention option).
-/// (staged and split-kv both run Stride's kernel; the schedule picks its
-/// scheme, CudaTargetOptions::stagedKvAttention.)
+/// How decode steps that both cuDNN and Stride's kernel take run (the
+/// pass's decode-attention option). `staged` and `split-kv` both run
+/// Stride's kernel, whose schedule picks the scheme
+/// (CudaTargetOptions::stagedKvAttention, which the compiler sets for
+/// `staged`).
 enum class DecodeAttention { Auto, OwnKernel, Library };
 
 std::optional<DecodeAttention> parseDecodeAttention(StringRef policy) {
@@ -335,14 +329,15 @@ std::optional<DecodeAttention> parseDecodeAttention(StringRef policy) {
 }
 
 /// Whether a decode step both take runs as Stride's kernel under `policy`.
-bool prefersSplitKv(DecodeAttention policy) {
-  switch (policy) {
-  case DecodeAttention::OwnKernel: return true;
-  case DecodeAttention::Library: return false;
-  case DecodeAttention::Auto:
-    return false;
-  }
-  return false;
+/// `auto` gives cuDNN every decode step it takes: on an H200 at
+/// bench/decode's dims the split-KV kernel took 1.4 to 2.6 times cuDNN's
+/// time at batches 1 and 32 (bench/NOTES.md section 55), and the batch-1
+/// step with the staged kernel took 0.598 ms at position 1024 and 0.625 at
+/// 4000, where cuDNN's had taken 0.577-0.584 and 0.573-0.581 (section 78),
+/// though that kernel alone took 9.5 us a layer against cuDNN's 12.3 at
+/// position 1024.
+bool prefersOwnKernel(DecodeAttention policy) {
+  return policy == DecodeAttention::OwnKernel;
 }
 
 void markFused(Operation *op) {
@@ -412,8 +407,7 @@ struct AttentionLibraryPass
     if (!policy) {
       getOperation().emitError()
           << "stride-attention-library: unknown decode-attention policy '"
-          << decodeAttention
-          << "'; expected auto, staged, split-kv or library";
+          << decodeAttention << "'; expected auto, staged, split-kv or library";
       return signalPassFailure();
     }
     bool cudnn = library == "cudnn";
@@ -435,7 +429,7 @@ struct AttentionLibraryPass
     bool library = cudnn && cudnnTakes(forward);
     bool kernel = splitKv && splitKvTakes(forward) &&
                   !forward->hasAttr(StrideDialect::kKeepFusedAttrName) &&
-                  (!library || prefersSplitKv(policy));
+                  (!library || prefersOwnKernel(policy));
     if (kernel)
       forward->setAttr(StrideDialect::kSplitKvAttrName,
                        UnitAttr::get(forward->getContext()));

@@ -243,7 +243,7 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
     option `decode-attention` says: `library` (cuDNN), `staged` or
     `split-kv` (Stride's kernel, whose schedule then takes the staged
     or the split-KV scheme: CudaTargetOptions::stagedKvAttention,
-    stridec sets it for `staged`), or `auto` (the default): cuDNN for
+    the compiler sets it for `staged`), or `auto` (the default): cuDNN for
     every step it takes, which an H200 measured faster in bench/decode's
     batch-1 step than either of Stride's schemes (bench/NOTES.md
     sections 63 and 78).

@@ -69,10 +69,11 @@ struct PipelineOptions {
   /// Run attention ops with few query rows (decode steps) as Stride's
   /// split-KV kernel (stride-attention-library's split-kv option).
   bool splitKvAttention = true;
-  /// How decode steps that both cuDNN and the split-KV kernel take run
-  /// (stride-attention-library's decode-attention option): "auto" (the
-  /// split-KV kernel up to kMaxAutoSplitKvQueryHeads query heads over the
-  /// batch, 0: cuDNN for all), "split-kv" or "library" (cuDNN).
+  /// How decode steps that both cuDNN and Stride's kernel take run
+  /// (stride-attention-library's decode-attention option): "auto" and
+  /// "library" (cuDNN), "staged" or "split-kv" (Stride's kernel; with
+  /// "staged" the compiler also has its schedule take the staged scheme
+  /// where it applies, CudaTargetOptions::stagedKvAttention).
   std::string decodeAttention = "auto";
   /// Which matrix products of few rows run as Stride's skinny product
   /// kernel instead of a cuBLASLt call (stride-matmul-layout's

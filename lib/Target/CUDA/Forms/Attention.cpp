@@ -365,7 +365,8 @@ void AttentionPrinter::printSoftmaxSteps(Code &body) {
   body.close();
   body.line("m[r] = mNew;");
   body.close();
-  body.line("if (x[r] != {}) weight = stride_exp(x[r] - mNew);", kAttentionMinusInf);
+  body.line("if (x[r] != {}) weight = stride_exp(x[r] - mNew);",
+            kAttentionMinusInf);
   body.line("l[r] += weight;");
   body.close();
   body.line("keyWeightOf[(warp * {} + r) * 32 + lane] = weight;", rows);
@@ -429,7 +430,8 @@ void AttentionPrinter::printCombineLoop(Code &body, const std::string &count,
   body.line("float L = 0.0f, A = 0.0f;");
   body.open(fmt::format("for (int w = 0; w < {}; ++w)", count));
   body.line("const float *s = {};", stateAt);
-  body.line("if (s[0] == {}) continue; // no key attended there", kAttentionMinusInf);
+  body.line("if (s[0] == {}) continue; // no key attended there",
+            kAttentionMinusInf);
   body.line("const float c = stride_exp(s[0] - M);");
   body.line("L += s[1] * c; A += s[2 + e] * c;");
   body.close();
@@ -504,7 +506,8 @@ LogicalResult AttentionPrinter::printCombineCluster(Code &body) {
   body.line("float L = 0.0f, A = 0.0f;");
   body.open(fmt::format("for (unsigned s = 0; s < {}u; ++s)", slices));
   body.line("const float m = stride_cluster_read(&state[0], s);");
-  body.line("if (m == {}) continue; // no key attended there", kAttentionMinusInf);
+  body.line("if (m == {}) continue; // no key attended there",
+            kAttentionMinusInf);
   body.line("const float c = stride_exp(m - M);");
   body.line("L += stride_cluster_read(&state[1], s) * c; A += "
             "stride_cluster_read(&state[2 + e], s) * c;");
@@ -552,7 +555,8 @@ LogicalResult AttentionPrinter::printCombineSlices(Code &body) {
             rows, slices * stateFloats, valueDim);
   body.line("__shared__ float weightOf[{}], warpMax[{}], warpSum[{}];", slices,
             warps, warps);
-  body.line("float mOf[{0}], lOf[{0}], M = {1};", perThread, kAttentionMinusInf);
+  body.line("float mOf[{0}], lOf[{0}], M = {1};", perThread,
+            kAttentionMinusInf);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int k = 0; k < {}; ++k)", perThread));
   body.line("const int s = threadIdx.x + k * {};", threads);

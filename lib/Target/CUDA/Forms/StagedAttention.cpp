@@ -61,8 +61,8 @@ LogicalResult AttentionPrinter::printStaged(Code &body) {
     return success();
   }
   body.line("const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;");
-  body.line("const {0} unit = blockIdx.x / {1}, slice = blockIdx.x % {1};",
-            idx, slices);
+  body.line("const {0} unit = blockIdx.x / {1}, slice = blockIdx.x % {1};", idx,
+            slices);
   declareUnit(body, "unit");
   if (failed(printStagedKeyRange(body)))
     return failure();
@@ -138,20 +138,18 @@ void AttentionPrinter::printChunkCopies(Code &body) {
   printRowCopies(body, op.getValue(), valueDim, valueDim, "valueTiles");
   body.line("stride_copy_async_commit();");
   body.close("};");
-  body.open(fmt::format("for ({0} c = 0; c < {1} && c < chunks; ++c)", idx,
-                        buffers));
+  body.open(
+      fmt::format("for ({0} c = 0; c < {1} && c < chunks; ++c)", idx, buffers));
   body.line("copyChunk(c);");
   body.close();
 }
 
-void AttentionPrinter::printRowCopies(Code &body, Value rowsOf,
-                                      int64_t length, int64_t pitch,
-                                      const std::string &tiles) {
+void AttentionPrinter::printRowCopies(Code &body, Value rowsOf, int64_t length,
+                                      int64_t pitch, const std::string &tiles) {
   unsigned arg = *rootArgument(rowsOf);
-  std::string at =
-      fmt::format("&in{}[{}]", arg,
-                  address(cast<StridedTensorType>(rowsOf.getType()),
-                          {"b", "g", "j", "d"}));
+  std::string at = fmt::format(
+      "&in{}[{}]", arg,
+      address(cast<StridedTensorType>(rowsOf.getType()), {"b", "g", "j", "d"}));
   int64_t vectors = length / 8;
   body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += {})",
                         chunkKeys * vectors, threads));
@@ -187,8 +185,8 @@ void AttentionPrinter::printChunkScores(Code &body) {
   int64_t rowGroups = threads / chunkKeys;
   int64_t rowsPerThread = ceilDiv(rows, rowGroups);
   body.open("");
-  body.line("const int k = threadIdx.x % {}, r0 = threadIdx.x / {};",
-            chunkKeys, chunkKeys);
+  body.line("const int k = threadIdx.x % {}, r0 = threadIdx.x / {};", chunkKeys,
+            chunkKeys);
   body.line("float s[{}] = {{}};", rowsPerThread);
   body.open(fmt::format("for (int d = 0; d < {}; d += 8)", headDim));
   body.line("const stride_vecn<{0}, 8> key = *reinterpret_cast<const "
@@ -200,8 +198,7 @@ void AttentionPrinter::printChunkScores(Code &body) {
   body.line("if (r >= {}) break;", rows);
   body.line("#pragma unroll");
   body.open("for (int e = 0; e < 8; ++e)");
-  body.line("s[i] += queryOf[r * {} + d + e] * stride_ld(&key.v[e]);",
-            headDim);
+  body.line("s[i] += queryOf[r * {} + d + e] * stride_ld(&key.v[e]);", headDim);
   body.close();
   body.close();
   body.close();
@@ -209,7 +206,8 @@ void AttentionPrinter::printChunkScores(Code &body) {
   body.open(fmt::format("for (int i = 0; i < {}; ++i)", rowsPerThread));
   body.line("const int r = r0 + i * {};", rowGroups);
   body.line("if (r < {}) scoreOf[r * {} + k] = k < n ? s[i] * {} : {};", rows,
-            chunkKeys, floatLiteral(op.getScale().convertToDouble(), DType::F32),
+            chunkKeys,
+            floatLiteral(op.getScale().convertToDouble(), DType::F32),
             kAttentionMinusInf);
   body.close();
   body.close();
@@ -220,11 +218,11 @@ void AttentionPrinter::printChunkSoftmax(Code &body) {
   // A warp a row: the chunk's maximum with the running one, the keys'
   // weights in place of their scores, the running sum rescaled where the
   // maximum rose. A score of -inf weighs 0; NaN propagates.
-  body.open(fmt::format("for (int r = warp; r < {}; r += {})", rows,
-                        warps));
-  printWarpMaximum(body, "rowMax[r]",
-                   fmt::format("for (int k = lane; k < {}; k += 32)", chunkKeys),
-                   fmt::format("scoreOf[r * {} + k]", chunkKeys));
+  body.open(fmt::format("for (int r = warp; r < {}; r += {})", rows, warps));
+  printWarpMaximum(
+      body, "rowMax[r]",
+      fmt::format("for (int k = lane; k < {}; k += 32)", chunkKeys),
+      fmt::format("scoreOf[r * {} + k]", chunkKeys));
   body.open(fmt::format("for (int k = lane; k < {}; k += 32)", chunkKeys));
   body.line("float &x = scoreOf[r * {} + k];", chunkKeys);
   body.line("x = x == {} ? 0.0f : stride_exp(x - top);", kAttentionMinusInf);
@@ -271,8 +269,8 @@ void AttentionPrinter::openValueGroups(Code &body) {
                         ceilDiv(rows * valueDim / 4, threads)));
   body.line("const int o = threadIdx.x + p * {};", threads);
   body.line("if (o >= {}) break;", rows * valueDim / 4);
-  body.line("const int r = o / {0}; const {1} d0 = o % {0} * 4;",
-            valueDim / 4, idx);
+  body.line("const int r = o / {0}; const {1} d0 = o % {0} * 4;", valueDim / 4,
+            idx);
 }
 
 void AttentionPrinter::printChunkValues(Code &body) {
