@@ -247,8 +247,9 @@ def stride_step(args, directory, module, names, inputs, states, position,
 
 
 def variant_keys(args):
-    """The variants asked for: (key, option, value) for each, key as
-    "<variant>_<value>" (row entries "<key>_ms" and so on)."""
+    """The variants asked for: (key, options) for each, key as
+    "<variant>_<value>" for the --compare-X ones and NAME for --compare-options
+    NAME=... (row entries "<key>_ms" and so on)."""
     asked = {"skinny": args.compare_skinny,
              "attention": args.compare_decode_attention,
              "prologue": args.compare_skinny_prologue,
@@ -257,9 +258,13 @@ def variant_keys(args):
              "untriggered": args.compare_early_triggers,
              "swiglu_apart": args.compare_skinny_epilogue,
              "norm_prologue": args.compare_skinny_row_prologue}
-    return [(f"{name}_{value}", option, value)
-            for name, (option, values) in VARIANTS.items() if asked[name]
-            for value in values]
+    named = [(f"{name}_{value}", [f"{option}={value}"])
+             for name, (option, values) in VARIANTS.items() if asked[name]
+             for value in values]
+    for spec in args.compare_options:
+        name, _, options = spec.partition("=")
+        named.append((name, options.split()))
+    return named
 
 
 def compile_variants(args, archive, directory):
@@ -270,12 +275,15 @@ def compile_variants(args, archive, directory):
     stridec = os.path.join(args.bin, "stridec")
     cache = os.path.join(directory, "nvrtc-cache")
     modules = {}
-    for key, option, value in variant_keys(args):
-        # The variant's option replaces one given with --stridec-option.
-        options = [o for o in args.stridec_option if not o.startswith(option)]
+    for key, variant in variant_keys(args):
+        # The variant's options replace those of the same names given with
+        # --stridec-option.
+        names = {o.partition("=")[0] for o in variant}
+        options = [o for o in args.stridec_option
+                   if o.partition("=")[0] not in names]
         module = os.path.join(directory, f"decode-{key}.stridemod")
         result, _ = bm.run([stridec, archive, "-o", module, f"--cache-dir={cache}",
-                            *options, f"{option}={value}"],
+                            *options, *variant],
                            os.path.join(directory, "stridec.log"))
         error = (result.stdout.strip().splitlines()[-1:]
                  if result.returncode != 0 else None)
@@ -296,7 +304,7 @@ def run_variants(args, directory, modules, names, inputs, states, row):
         if got["logits"] is not None:
             row[f"{key}_err"] = bm.relative_error_of(got["logits"], row["eager_logits"])
         if got.get("profile"):
-            row[f"{key}_top_steps"] = bm.top_steps(got["profile"], 8)
+            row[f"{key}_top_steps"] = bm.top_steps(got["profile"], args.profile_steps)
 
 
 def bench_batch(model, batch, args, bandwidth):
@@ -340,7 +348,7 @@ def bench_batch(model, batch, args, bandwidth):
                                                                 reference)
             profile = got.get("profile")
             if profile:
-                row["top_steps"] = bm.top_steps(profile, 8)
+                row["top_steps"] = bm.top_steps(profile, args.profile_steps)
         run_variants(args, directory, variant_modules, names, inputs,
                      cpu_states, row)
         del row["eager_logits"]
@@ -435,6 +443,15 @@ def main(argv=None):
                         help="also compile each step with --decode-attention=staged "
                         "and =split-kv (Stride's two schemes) and run both beside "
                         "the default, cuDNN (a second table)")
+    parser.add_argument("--compare-options", action="append", default=[],
+                        metavar="NAME=OPTIONS",
+                        help="also compile each step with the stridec OPTIONS "
+                        "(space-separated, each written with '=') and run it "
+                        "beside the default, as variant NAME (repeatable): "
+                        "--compare-options 'staged=--decode-attention=staged'")
+    parser.add_argument("--profile-steps", type=int, default=8, metavar="N",
+                        help="print the N slowest steps of each module, each "
+                        "timed alone (stride-run-gpu --profile; default 8)")
     parser.add_argument("--peers", default="compile,reduce-overhead",
                         help="the torch.compile modes to time beside eager, "
                         "comma-separated: compile (the default mode), "
@@ -463,7 +480,7 @@ def main(argv=None):
         rows += bench_batch(model, batch, args, bandwidth)
         print(json.dumps(rows[-1], default=str)[:2000], flush=True)
     print_table(rows)
-    keys = [key for key, _, _ in variant_keys(args)]
+    keys = [key for key, _ in variant_keys(args)]
     if keys:
         print_variants_table(rows, keys)
     bm.write_results_and_exit(rows, args.work)

@@ -426,6 +426,7 @@ void runSliced(const DecodeCase &c) {
           });
 }
 
+#ifndef TILED_DECODE_PROBE_NO_MAIN // printed_attention_probe.cu has its own
 int main() {
   std::printf("| batch | position | form | slices a unit | keys a chunk | "
               "dependent launch | combine loads in flight | us per launch | "
@@ -448,3 +449,4 @@ int main() {
   }
   return 0;
 }
+#endif
