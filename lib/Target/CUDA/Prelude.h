@@ -497,9 +497,10 @@ STRIDE_DEVICE void stride_exclusive_scan_block(const int *values, int *scan,
 
 // A block's shared array, declared through a macro so that the CPU
 // emulation (test/Emu/CudaEmulation.h) can give each block of a cluster,
-// which it runs concurrently, its own.
+// which it runs concurrently, its own. 16-byte aligned, so that groups of
+// four floats read as one vector (stride_vecn<float, 4>).
 #ifndef STRIDE_SHARED
-#define STRIDE_SHARED(type, name, count) __shared__ type name[count]
+#define STRIDE_SHARED(type, name, count) __shared__ __align__(16) type name[count]
 #endif
 // The block's dynamic shared memory (the launch's shared bytes), as bytes.
 #ifndef STRIDE_DYNAMIC_SHARED
@@ -537,6 +538,18 @@ STRIDE_DEVICE void stride_copy_async_commit() {
 template <int N> STRIDE_DEVICE void stride_copy_async_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+#endif
+}
+
+// Four floats at `p` (16-byte aligned) read through the L2, past the L1
+// (__ldcg): what other blocks of the grid wrote before an arrival counter
+// said so.
+STRIDE_DEVICE stride_vecn<float, 4> stride_ldcg4(const float *p) {
+#if defined(__CUDA_ARCH__)
+  const float4 v = __ldcg(reinterpret_cast<const float4 *>(p));
+  return {{v.x, v.y, v.z, v.w}};
+#else
+  return {{__ldcg(p), __ldcg(p + 1), __ldcg(p + 2), __ldcg(p + 3)}};
 #endif
 }
 

@@ -234,7 +234,7 @@ void Scheduler::scheduleStagedAttention() {
   int64_t shared = kStagedKvBuffers * kStagedKvChunkKeys *
                    (query[3] + 8 + valueDim) * elementBytes;
   launch(units * slices, threads, /*blockY=*/1, /*phase=*/-1, shared);
-  scratch.push_back(units * slices * rows * (valueDim + 2) *
+  scratch.push_back(units * slices * rows * (kStagedKvStateHeader + valueDim) *
                     static_cast<int64_t>(sizeof(float)));
   scratch.push_back(units * static_cast<int64_t>(sizeof(unsigned)));
 }

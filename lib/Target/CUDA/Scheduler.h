@@ -119,16 +119,21 @@ constexpr int64_t kSplitKvClusterThreads = 256;
 constexpr int64_t kMaxSplitKvValueBytes = 256;
 /// Staged decode attention (scheduleStagedAttention): threads a block (4
 /// warps: a key a thread for a chunk's scores, 4 value dims of a row a
-/// thread), blocks a unit, the most keys a chunk and the chunks in
-/// flight. bench/NOTES.md section 78: at bench/decode's dims (4 query heads
-/// a unit of 8 key/value heads, head dims of 128, bf16) on an H200, the
-/// probe of this form at 16 and 32 blocks a unit took 9.5 us at position
-/// 1024 (cuDNN 12.3 in section 63) and 14.6 to 14.7 at 4000 (cuDNN 12.5);
-/// 8 took 11.1 and 21.7.
+/// thread), the most blocks a unit (each takes at least a chunk of the
+/// valid keys), the most keys a chunk and the chunks in flight.
+/// bench/NOTES.md section 79: at bench/decode's dims (4 query heads a unit
+/// of 8 key/value heads, head dims of 128, bf16) on an H200, the printed
+/// kernel took 10.4 us at position 1024 and 15.2 at 4000 with these; 32
+/// blocks a unit 10.7 and 16.9, 3 or 4 chunks in flight 15.9 and 16.4 at
+/// 4000, 256 or 512 threads 10.5-11.0 and 15.7-16.9 (cuDNN: 12.2).
 constexpr int64_t kStagedKvThreads = 128;
 constexpr int64_t kStagedKvSlices = 16;
 constexpr int64_t kStagedKvChunkKeys = 64;
 constexpr int64_t kStagedKvBuffers = 2;
+/// A block's state of a row in the staged attention's scratch: m, l and two
+/// floats of padding (so that its value dims' sums start 16 bytes in, read
+/// and written four at a time), then the sums.
+constexpr int64_t kStagedKvStateHeader = 4;
 /// Skinny products (python-free-docs/matmul.md, "Skinny products"): threads
 /// per block (4 warps, a warp per kSkinnyColumnsPerWarp columns, one where
 /// the product has more than kMaxSkinnyPairedRows rows: the registers of

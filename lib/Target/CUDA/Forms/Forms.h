@@ -658,8 +658,12 @@ private:
   /// Opens the loop over the thread's groups of 4 value dims (`p`: row
   /// `r`, first dim `d0`); the caller closes it.
   void openValueGroups(Code &body);
-  /// The chunk's weighted values into acc.
+  /// The chunk's weighted values into acc: each of keyParts threads of a
+  /// group of 4 value dims takes every keyParts-th key.
   void printChunkValues(Code &body);
+  /// After the chunks: the other key parts' sums added into the first
+  /// part's threads' acc, in part order (nothing with one part).
+  void printKeyPartsSum(Code &body);
   /// The result of a unit of one busy block, else the block's state and
   /// its arrival; the last to arrive goes on to printStagedCombine.
   mlir::LogicalResult printStagedResult(Code &body);
@@ -677,8 +681,12 @@ private:
   /// The unit's slices are one thread-block cluster.
   bool cluster = false;
   /// staged_kv_attention: the most keys a chunk, the chunks in flight, the
-  /// elements a key row takes in shared memory, and threads a block.
-  int64_t chunkKeys = 0, buffers = 0, keyPitch = 0, threads = 0;
+  /// elements a key row takes in shared memory, threads a block, the
+  /// groups of 4 value dims of a unit's rows, and the threads that share a
+  /// group's keys in a chunk (threads / valueGroups where the groups fill
+  /// the block at least twice, else 1).
+  int64_t chunkKeys = 0, buffers = 0, keyPitch = 0, threads = 0,
+          valueGroups = 0, keyParts = 1;
   /// The key's and value's storage type.
   std::string element;
 };

@@ -6,31 +6,37 @@
 //===----------------------------------------------------------------------===//
 //
 // Form (f), scheme staged_kv_attention (stridec --decode-attention=staged;
-// the batch-1 step measured slower with it than with cuDNN, bench/NOTES.md
-// section 78): a decode step's attention over a static KV cache (a
-// kv_length, f16 or bf16, stagedDecodeTakes). A unit is
-// one query row `qi` of one key/value head `g` of one batch `b`, with the
-// `G = Hq / Hkv` query heads that read that head (its rows). `slices`
-// blocks per unit share the unit's valid keys equally, counted at run
-// time, so that at every position all of them take part and the combine
-// reads at most `slices` states (bench/NOTES.md section 78: a tile of
-// keys a block, as many blocks as tiles, combined 63 states at position
-// 4000). A block walks its keys in chunks of at most `tile`: it copies
-// each chunk's key and value rows into its dynamic shared memory with
-// 16-byte asynchronous copies (`elements_per_thread` chunks in flight,
-// zeros past the chunk's keys), scores a key a thread against the rows'
-// queries, takes each row's online softmax step a warp a row
-// (FlashAttention's running maximum `m`, sum `l` and weighted values,
-// rescaled where the maximum rises), and adds the chunk's weighted values
-// four dims of a row a thread. With one busy block the result is its
-// state; otherwise each block's state goes to scratch and the unit's last
-// block to arrive (an arrival counter per unit) combines them, in slice
-// order, and sets the scratch back to zeros. One launch, a dependent one
-// like every generated kernel's.
+// bench/NOTES.md sections 78 and 79 measure it against cuDNN): a decode
+// step's attention over a static KV cache (a kv_length, f16 or bf16,
+// stagedDecodeTakes). A unit is one query row `qi` of one key/value head
+// `g` of one batch `b`, with the `G = Hq / Hkv` query heads that read that
+// head (its rows). Up to `slices` (16) blocks per unit share the unit's
+// valid keys, counted at run time: an equal share each, but at least a
+// chunk of keys (a block's loops cost as much for fewer, and every busy
+// block adds a state to the combine), so a short cache busies fewer
+// blocks and the combine reads at most `slices` states. A block walks its
+// keys in chunks of at most `tile`: it copies each chunk's key and value
+// rows into its dynamic shared memory with 16-byte asynchronous copies
+// (`elements_per_thread` chunks in flight, zeros past the chunk's keys),
+// scores a key a thread against the rows' queries (read as float4),
+// takes each row's online softmax step a warp a row (FlashAttention's
+// running maximum `m`, sum `l` and weighted values, rescaled where the
+// maximum rises), and adds the chunk's weighted values four dims of a row
+// a thread (where the block has at least twice as many threads as groups
+// of four dims, `keyParts` threads share a group's keys, their sums added
+// after the last chunk). Bounds checks are printed only where the rows or value groups
+// do not divide evenly among the threads. With one busy block the result
+// is its state; otherwise each block's state (a header of
+// kStagedKvStateHeader floats, then its values) goes to scratch and the
+// unit's last block to arrive (an arrival counter per unit) combines
+// them, in slice order, four value dims a thread with 16-byte L2 loads
+// (kStagedCombineBatch in flight), and sets the scratch back to zeros.
+// One launch, a dependent one like every generated kernel's.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Forms.h"
+#include "../Scheduler.h"
 
 #include <fmt/format.h>
 
@@ -39,8 +45,12 @@ using namespace mlir;
 namespace stride {
 
 namespace {
-/// The slices' sums a thread of the combine loads before it uses any.
+/// The slices' sums (four floats each) a thread of the combine loads
+/// before it uses any: a unit's 16 states in one round (8 and 16 measured
+/// alike in the probe, bench/NOTES.md section 78).
 constexpr int64_t kStagedCombineBatch = 16;
+
+using cuda::kStagedKvStateHeader;
 } // namespace
 
 LogicalResult AttentionPrinter::printStaged(Code &body) {
@@ -48,6 +58,10 @@ LogicalResult AttentionPrinter::printStaged(Code &body) {
   buffers = schedule.getElementsPerThread();
   keyPitch = headDim + 8;
   threads = warps * 32;
+  valueGroups = rows * valueDim / 4;
+  keyParts = threads >= 2 * valueGroups && threads % valueGroups == 0
+                 ? threads / valueGroups
+                 : 1;
   body.line("// attention at {}: {} units (batch x key/value heads x query "
             "rows) of {} query heads each, {} keys; {} blocks a unit share "
             "its valid keys, each in chunks of at most {} keys copied "
@@ -80,7 +94,7 @@ LogicalResult AttentionPrinter::printStaged(Code &body) {
             kAttentionMinusInf);
   body.close();
   body.line("float acc[{}][4] = {{}}; // the thread's groups of 4 value dims",
-            ceilDiv(rows * valueDim / 4, threads));
+            ceilDiv(valueGroups, threads));
   body.open(fmt::format("for ({} c = 0; c < chunks; ++c)", idx));
   printChunkWait(body);
   printChunkScores(body);
@@ -89,6 +103,7 @@ LogicalResult AttentionPrinter::printStaged(Code &body) {
   body.line("__syncthreads(); // every thread is done with the chunk's buffer");
   body.line("if (c + {0} < chunks) copyChunk(c + {0});", buffers);
   body.close();
+  printKeyPartsSum(body);
   return printStagedResult(body);
 }
 
@@ -100,10 +115,12 @@ LogicalResult AttentionPrinter::printStagedKeyRange(Code &body) {
     return failure();
   body.line("const {0} validKeys = {1} < 0 ? 0 : {1} < {2} ? {1} : {2};", idx,
             *valid, keys);
-  // An equal share of the valid keys a block; the blocks past them return.
-  body.line("const {0} per = validKeys > {1} ? (validKeys + {1} - 1) / {1} : "
-            "1;",
-            idx, slices);
+  // An equal share of the valid keys a block, at least a chunk's worth (a
+  // block's loops take as long for fewer keys, and every block more costs
+  // the combine a state); the blocks past them return.
+  body.line("const {0} per = validKeys > {1} ? (validKeys + {2} - 1) / {2} : "
+            "{3};",
+            idx, slices * chunkKeys, slices, chunkKeys);
   body.line("const {} busy = (validKeys + per - 1) / per; // 0 without "
             "valid keys",
             idx);
@@ -188,6 +205,7 @@ void AttentionPrinter::printChunkScores(Code &body) {
   body.line("const int k = threadIdx.x % {}, r0 = threadIdx.x / {};", chunkKeys,
             chunkKeys);
   body.line("float s[{}] = {{}};", rowsPerThread);
+  body.line("#pragma unroll");
   body.open(fmt::format("for (int d = 0; d < {}; d += 8)", headDim));
   body.line("const stride_vecn<{0}, 8> key = *reinterpret_cast<const "
             "stride_vecn<{0}, 8> *>(keyTile + k * {1} + d);",
@@ -195,18 +213,27 @@ void AttentionPrinter::printChunkScores(Code &body) {
   body.line("#pragma unroll");
   body.open(fmt::format("for (int i = 0; i < {}; ++i)", rowsPerThread));
   body.line("const int r = r0 + i * {};", rowGroups);
-  body.line("if (r >= {}) break;", rows);
+  bool rowsFillGroups = rows % rowGroups == 0;
+  if (!rowsFillGroups)
+    body.line("if (r >= {}) break;", rows);
   body.line("#pragma unroll");
-  body.open("for (int e = 0; e < 8; ++e)");
-  body.line("s[i] += queryOf[r * {} + d + e] * stride_ld(&key.v[e]);", headDim);
+  // The queries four at a time (one shared-memory read for four products),
+  // summed in dim order.
+  body.open("for (int e = 0; e < 8; e += 4)");
+  body.line("const stride_vecn<float, 4> q = *reinterpret_cast<const "
+            "stride_vecn<float, 4> *>(&queryOf[r * {} + d + e]);",
+            headDim);
+  body.line("#pragma unroll");
+  body.line("for (int x = 0; x < 4; ++x) s[i] += q.v[x] * "
+            "stride_ld(&key.v[e + x]);");
   body.close();
   body.close();
   body.close();
   body.line("#pragma unroll");
   body.open(fmt::format("for (int i = 0; i < {}; ++i)", rowsPerThread));
   body.line("const int r = r0 + i * {};", rowGroups);
-  body.line("if (r < {}) scoreOf[r * {} + k] = k < n ? s[i] * {} : {};", rows,
-            chunkKeys,
+  body.line("{}scoreOf[r * {} + k] = k < n ? s[i] * {} : {};",
+            rowsFillGroups ? "" : fmt::format("if (r < {}) ", rows), chunkKeys,
             floatLiteral(op.getScale().convertToDouble(), DType::F32),
             kAttentionMinusInf);
   body.close();
@@ -266,22 +293,40 @@ void AttentionPrinter::openValueGroups(Code &body) {
   // The thread's groups of 4 value dims: (r, d0) of group `p`.
   body.line("#pragma unroll");
   body.open(fmt::format("for (int p = 0; p < {}; ++p)",
-                        ceilDiv(rows * valueDim / 4, threads)));
+                        ceilDiv(valueGroups, threads)));
   body.line("const int o = threadIdx.x + p * {};", threads);
-  body.line("if (o >= {}) break;", rows * valueDim / 4);
+  // No check where the groups fill the rounds (a branch the compiler keeps
+  // costs a chunk's loops their scheduling).
+  if (valueGroups % threads != 0)
+    body.line("if (o >= {}) break;", valueGroups);
   body.line("const int r = o / {0}; const {1} d0 = o % {0} * 4;", valueDim / 4,
             idx);
 }
 
 void AttentionPrinter::printChunkValues(Code &body) {
   // The chunk's values at the thread's dims, weighted (the rows past the
-  // chunk's keys are zeros of weight 0), into the rescaled sums.
-  openValueGroups(body);
+  // chunk's keys are zeros of weight 0), into the rescaled sums. With
+  // several key parts a thread has one group, `o`, and part `part` of the
+  // chunk's keys (more warps at work on a chunk; the parts' sums are added
+  // once, after the chunks).
+  if (keyParts > 1) {
+    body.open("");
+    body.line("constexpr int p = 0;");
+    body.line("const int o = threadIdx.x % {0}, part = threadIdx.x / {0};",
+              valueGroups);
+    body.line("const int r = o / {0}; const {1} d0 = o % {0} * 4;",
+              valueDim / 4, idx);
+  } else {
+    openValueGroups(body);
+  }
   body.line("const float rescale = rowScale[r];");
   body.line("#pragma unroll");
   body.line("for (int e = 0; e < 4; ++e) acc[p][e] *= rescale;");
-  body.line("#pragma unroll 16");
-  body.open(fmt::format("for (int k = 0; k < {}; ++k)", chunkKeys));
+  body.line("#pragma unroll {}", std::max<int64_t>(1, 16 / keyParts));
+  body.open(keyParts > 1 ? fmt::format("for (int k = part; k < {}; k += {})",
+                                       chunkKeys, keyParts)
+                         : fmt::format("for (int k = 0; k < {}; ++k)",
+                                       chunkKeys));
   body.line("const float w = scoreOf[r * {} + k];", chunkKeys);
   body.line("const stride_vecn<{0}, 4> value = *reinterpret_cast<const "
             "stride_vecn<{0}, 4> *>(valueTile + k * {1} + d0);",
@@ -293,8 +338,32 @@ void AttentionPrinter::printChunkValues(Code &body) {
   body.close();
 }
 
+void AttentionPrinter::printKeyPartsSum(Code &body) {
+  if (keyParts == 1)
+    return;
+  // Parts 1.. leave their sums in shared memory; part 0's threads (the
+  // first valueGroups, which openValueGroups's loops take) add them.
+  body.line("STRIDE_SHARED(float, partSums, {}); // [part - 1][group][4]",
+            (keyParts - 1) * valueGroups * 4);
+  body.open(fmt::format("if (threadIdx.x >= {})", valueGroups));
+  body.line("#pragma unroll");
+  body.line("for (int e = 0; e < 4; ++e) partSums[(threadIdx.x - {}) * 4 + e] "
+            "= acc[0][e];",
+            valueGroups);
+  body.close();
+  body.line("__syncthreads();");
+  body.open(fmt::format("if (threadIdx.x < {})", valueGroups));
+  body.open(fmt::format("for (int part = 1; part < {}; ++part)", keyParts));
+  body.line("#pragma unroll");
+  body.line("for (int e = 0; e < 4; ++e) acc[0][e] += partSums[((part - 1) * "
+            "{} + threadIdx.x) * 4 + e];",
+            valueGroups);
+  body.close();
+  body.close();
+}
+
 LogicalResult AttentionPrinter::printStagedResult(Code &body) {
-  int64_t stateFloats = valueDim + 2;
+  int64_t stateFloats = kStagedKvStateHeader + valueDim;
   // One busy block: its state is the result (0 without valid keys).
   body.open("if (busy <= 1)");
   openValueGroups(body);
@@ -307,7 +376,7 @@ LogicalResult AttentionPrinter::printStagedResult(Code &body) {
   body.close();
   body.line("return;");
   body.close();
-  // The block's state, [unit][slice][row]: m, l, acc.
+  // The block's state, [unit][slice][row]: m, l, padding, the sums.
   body.line("float *__restrict__ partials = reinterpret_cast<float "
             "*>(scratch0);");
   body.line("unsigned *__restrict__ arrivals = reinterpret_cast<unsigned "
@@ -316,7 +385,9 @@ LogicalResult AttentionPrinter::printStagedResult(Code &body) {
   body.line("float *state = partials + ((unit * {} + slice) * {} + r) * {};",
             slices, rows, stateFloats);
   body.line("if (d0 == 0) {{ state[0] = rowMax[r]; state[1] = rowSum[r]; }}");
-  body.line("for (int i = 0; i < 4; ++i) state[2 + d0 + i] = acc[p][i];");
+  body.line("*reinterpret_cast<stride_vecn<float, 4> *>(state + {} + d0) = "
+            "{{{{acc[p][0], acc[p][1], acc[p][2], acc[p][3]}}}};",
+            kStagedKvStateHeader);
   body.close();
   body.line("__shared__ bool lastArrived;");
   body.line("__threadfence(); // the state before the arrival");
@@ -334,9 +405,10 @@ LogicalResult AttentionPrinter::printStagedResult(Code &body) {
 LogicalResult AttentionPrinter::printStagedCombine(Code &body) {
   // A warp a row: the slices' maximum, then each slice's weight (0 for a
   // slice without a key, m = -inf) and the weighted sum of their sums;
-  // then each (row, value dim) a thread, kStagedCombineBatch slices'
-  // loads in flight, in slice order. Every state read goes back to 0.
-  int64_t stateFloats = valueDim + 2;
+  // then the thread's groups of 4 value dims (as in the chunks), the
+  // slices' sums read four floats at a time, kStagedCombineBatch slices'
+  // loads in flight, added in slice order. Every state read goes back to 0.
+  int64_t stateFloats = kStagedKvStateHeader + valueDim;
   int64_t batch = std::min<int64_t>(slices, kStagedCombineBatch);
   std::string stateOf =
       fmt::format("(partials + ((unit * {} + s) * {} + r) * {})", slices, rows,
@@ -360,30 +432,37 @@ LogicalResult AttentionPrinter::printStagedCombine(Code &body) {
   body.line("if (lane == 0) rowSum[r] = sum;");
   body.close();
   body.line("__syncthreads();");
-  body.open(fmt::format("for (int o = threadIdx.x; o < {}; o += {})",
-                        rows * valueDim, threads));
-  body.line("const int r = o / {0}; const {1} e = o % {0};", valueDim, idx);
-  body.line("float A = 0.0f;");
+  openValueGroups(body);
+  body.line("float sums[4] = {{}};");
   body.open(fmt::format("for ({0} s0 = 0; s0 < busy; s0 += {1})", idx, batch));
-  body.line("float part[{}];", batch);
+  body.line("stride_vecn<float, 4> part[{}];", batch);
   body.line("#pragma unroll");
   body.open(fmt::format("for (int i = 0; i < {}; ++i)", batch));
   body.line("const {} s = s0 + i;", idx);
-  body.line("part[i] = s < busy ? __ldcg({} + 2 + e) : 0.0f;", stateOf);
+  body.line("part[i] = s < busy ? stride_ldcg4({} + {} + d0) : "
+            "stride_vecn<float, 4>{{}};",
+            stateOf, kStagedKvStateHeader);
   body.close();
   body.line("#pragma unroll");
   body.open(fmt::format("for (int i = 0; i < {}; ++i)", batch));
   body.line("const {} s = s0 + i;", idx);
   body.line("if (s >= busy) break;");
   body.line("const float w = sliceWeight[r * {} + s];", slices);
-  body.line("if (w != 0.0f) A += part[i] * w; // a weight of 0 adds "
-            "nothing, whatever the sums");
-  body.line("{}[2 + e] = 0.0f;", stateOf);
+  body.line("// a weight of 0 adds nothing, whatever the sums");
+  body.line("#pragma unroll");
+  body.line("for (int x = 0; x < 4; ++x) if (w != 0.0f) sums[x] += "
+            "part[i].v[x] * w;");
+  body.line("*reinterpret_cast<stride_vecn<float, 4> *>({} + {} + d0) = "
+            "stride_vecn<float, 4>{{}};",
+            stateOf, kStagedKvStateHeader);
   body.close();
   body.close();
-  body.line("const float L = rowSum[r];");
+  body.open("for (int i = 0; i < 4; ++i)");
+  body.line("const {} e = d0 + i;", idx);
+  body.line("const float L = rowSum[r], A = sums[i];");
   if (failed(storeResult(body)))
     return failure();
+  body.close();
   body.close();
   return success();
 }
