@@ -267,10 +267,11 @@ cl::opt<std::string> decodeAttention(
     "decode-attention", cl::value_desc("auto|staged|split-kv|library"),
     cl::desc("How decode steps (few query rows) that both cuDNN and Stride's "
              "kernel take run: auto (default: cuDNN, whose batch-1 step "
-             "does not depend on the position, as Stride's does), staged (Stride's kernel, "
-             "its staged scheme where it applies: few key/value heads, "
-             "f16/bf16 caches and a valid length), split-kv (Stride's "
-             "kernel, its split-KV scheme), or library (cuDNN) "
+             "does not depend on the position, as Stride's does), staged "
+             "(Stride's kernel, its staged scheme where it applies: few "
+             "key/value heads, f16/bf16 caches and a valid length), "
+             "split-kv (Stride's kernel, its split-KV scheme), or library "
+             "(cuDNN) "
              "(python-free-docs/attention.md, \"Decode attention\", has "
              "the rule)"),
     cl::init("auto"), cl::cat(stridecCategory));

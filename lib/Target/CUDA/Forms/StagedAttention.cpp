@@ -24,9 +24,9 @@
 // maximum rises), and adds the chunk's weighted values four dims of a row
 // a thread (where the block has at least twice as many threads as groups
 // of four dims, `keyParts` threads share a group's keys, their sums added
-// after the last chunk). Bounds checks are printed only where the rows or value groups
-// do not divide evenly among the threads. With one busy block the result
-// is its state; otherwise each block's state (a header of
+// after the last chunk). Bounds checks are printed only where the rows or
+// value groups do not divide evenly among the threads. With one busy
+// block the result is its state; otherwise each block's state (a header of
 // kStagedKvStateHeader floats, then its values) goes to scratch and the
 // unit's last block to arrive (an arrival counter per unit) combines
 // them, in slice order, four value dims a thread with 16-byte L2 loads
@@ -323,10 +323,10 @@ void AttentionPrinter::printChunkValues(Code &body) {
   body.line("#pragma unroll");
   body.line("for (int e = 0; e < 4; ++e) acc[p][e] *= rescale;");
   body.line("#pragma unroll {}", std::max<int64_t>(1, 16 / keyParts));
-  body.open(keyParts > 1 ? fmt::format("for (int k = part; k < {}; k += {})",
-                                       chunkKeys, keyParts)
-                         : fmt::format("for (int k = 0; k < {}; ++k)",
-                                       chunkKeys));
+  body.open(keyParts > 1
+                ? fmt::format("for (int k = part; k < {}; k += {})", chunkKeys,
+                              keyParts)
+                : fmt::format("for (int k = 0; k < {}; ++k)", chunkKeys));
   body.line("const float w = scoreOf[r * {} + k];", chunkKeys);
   body.line("const stride_vecn<{0}, 4> value = *reinterpret_cast<const "
             "stride_vecn<{0}, 4> *>(valueTile + k * {1} + d0);",
