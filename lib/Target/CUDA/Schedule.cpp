@@ -208,13 +208,15 @@ void Scheduler::scheduleAttention() {
 }
 
 /// Staged decode attention (python-free-docs/attention.md, "Decode
-/// attention"): kStagedKvSlices blocks of kStagedKvThreads threads per unit
-/// share its valid keys equally at run time, each copying its keys' and
+/// attention"): up to kStagedKvSlices blocks of kStagedKvThreads threads per
+/// unit share its valid keys equally at run time, at least a chunk each,
+/// each copying its keys' and
 /// values' rows in chunks of at most kStagedKvChunkKeys through dynamic
 /// shared memory (the key rows padded by 8 elements, so that 16-byte reads
 /// of 8 threads' rows meet no bank twice), kStagedKvBuffers chunks in
-/// flight. Scratch: each block's partial state per row (m, l and the value
-/// dims, floats) and an arrival counter per unit.
+/// flight. Scratch: each block's partial state per row (m, l, padding to
+/// kStagedKvStateHeader floats, then the value dims' sums) and an arrival
+/// counter per unit.
 void Scheduler::scheduleStagedAttention() {
   scheme = KernelScheme::StagedKvAttention;
   AttentionOp op = facts.attentionRoot;
