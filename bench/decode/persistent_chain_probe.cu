@@ -105,11 +105,8 @@ __device__ void columns(const Product &p, int c0,
 // 8,192 columns, else 1.
 __host__ __device__ inline int tileOf(const Product &p) { return p.n >= 8192 ? 4 : 1; }
 
-// A kernel a product: a warp a group of tileOf(p) columns. It waits for
-// the grid ahead first, as the backend's kernels do (a plain launch finds
-// that grid ended).
-__global__ void __launch_bounds__(kThreads) productKernel(Product p) {
-  asm volatile("griddepcontrol.wait;" ::: "memory");
+// A warp a group of tileOf(p) columns.
+__device__ void productColumns(const Product &p) {
   const int group = blockIdx.x * kWarps + threadIdx.x / 32;
   if (tileOf(p) == 4) {
     const uint4 none[earlySteps(4)][4] = {};
@@ -120,6 +117,18 @@ __global__ void __launch_bounds__(kThreads) productKernel(Product p) {
     if (group < p.n)
       columns<1>(p, group, none, false);
   }
+}
+
+// A kernel a product. It waits for the grid ahead first, as the backend's
+// kernels do (a plain launch finds that grid ended); with TRIGGER it lets
+// the next grid launch at once (the backend's early trigger toward a small
+// grid after it).
+template <bool TRIGGER = false>
+__global__ void __launch_bounds__(kThreads) productKernel(Product p) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  if (TRIGGER)
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  productColumns(p);
 }
 
 // Every block arrives, then waits until all have: `count` grows by the
@@ -163,12 +172,14 @@ __global__ void __launch_bounds__(kThreads) persistentChain(Chain chain, unsigne
   }
 }
 
-// The norm's stand-in: one block reads the row, sums its squares and
-// writes it scaled (an RMSNorm).
-__global__ void __launch_bounds__(256) normKernel(const __nv_bfloat16 *in,
-                                                  __nv_bfloat16 *out, int n) {
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  __shared__ float partial[8];
+// The norms' width: the step's hidden size (every product's first 4,096
+// columns; the rest of a norm's result stays 0).
+constexpr int kNormWidth = 4096;
+
+// The norm's stand-in: one block (of any size) reads the row, sums its
+// squares and writes it scaled (an RMSNorm).
+__device__ void normRow(const __nv_bfloat16 *in, __nv_bfloat16 *out, int n) {
+  __shared__ float partial[32];
   float sum = 0.0f;
   for (int i = threadIdx.x; i < n; i += blockDim.x) {
     float v = __bfloat162float(in[i]);
@@ -179,11 +190,110 @@ __global__ void __launch_bounds__(256) normKernel(const __nv_bfloat16 *in,
     partial[threadIdx.x / 32] = sum;
   __syncthreads();
   float total = 0.0f;
-  for (int w = 0; w < 8; ++w)
+  for (int w = 0; w < int(blockDim.x / 32); ++w)
     total += partial[w];
   float scale = rsqrtf(total / n + 1e-6f);
   for (int i = threadIdx.x; i < n; i += blockDim.x)
     out[i] = __float2bfloat16(__bfloat162float(in[i]) * scale);
+}
+
+__global__ void __launch_bounds__(256) normKernel(const __nv_bfloat16 *in,
+                                                  __nv_bfloat16 *out, int n) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  normRow(in, out, n);
+}
+
+// The step's RMSNorm as Stride prints it (row_registers): one block of 256
+// threads, the row in registers (16 elements a thread, 16-byte loads), a
+// block-wide sum of squares, then the row scaled and multiplied by the
+// norm's weight (a module constant), which it loads as WEIGHT says.
+enum WeightLoad {
+  kWeightAfterSum,     // after the sum, as the kernel's epilogue reads it
+  kWeightWithRow,      // with the row, after the wait
+  kWeightPrefetched,   // with the row, its lines fetched into L2 before the wait
+  kWeightBeforeWait,   // into registers before the wait (nothing writes it)
+};
+constexpr int kNormChunks = kNormWidth / 256 / 8; // 16-byte chunks a thread
+
+__device__ void loadWeight(const __nv_bfloat16 *weight, uint4 (&w)[kNormChunks]) {
+#pragma unroll
+  for (int c = 0; c < kNormChunks; ++c)
+    w[c] = reinterpret_cast<const uint4 *>(weight)[c * 256 + threadIdx.x];
+}
+
+template <int WEIGHT>
+__global__ void __launch_bounds__(256) weightedNormKernel(const __nv_bfloat16 *in,
+                                                          const __nv_bfloat16 *weight,
+                                                          __nv_bfloat16 *out) {
+  uint4 w[kNormChunks];
+  if (WEIGHT == kWeightBeforeWait)
+    loadWeight(weight, w);
+  if (WEIGHT == kWeightPrefetched && threadIdx.x < kNormWidth * 2 / 128)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(reinterpret_cast<const char *>(weight) +
+                                                  threadIdx.x * 128));
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  uint4 x[kNormChunks];
+#pragma unroll
+  for (int c = 0; c < kNormChunks; ++c)
+    x[c] = reinterpret_cast<const uint4 *>(in)[c * 256 + threadIdx.x];
+  if (WEIGHT == kWeightWithRow || WEIGHT == kWeightPrefetched)
+    loadWeight(weight, w);
+  float sum = 0.0f;
+#pragma unroll
+  for (int c = 0; c < kNormChunks; ++c)
+    sum += dot8(x[c], x[c]);
+  __shared__ float partial[8];
+  sum = warpSum(sum);
+  if (threadIdx.x % 32 == 0)
+    partial[threadIdx.x / 32] = sum;
+  __syncthreads();
+  float total = 0.0f;
+  for (int i = 0; i < 8; ++i)
+    total += partial[i];
+  const float scale = rsqrtf(total / kNormWidth + 1e-6f);
+  if (WEIGHT == kWeightAfterSum)
+    loadWeight(weight, w);
+#pragma unroll
+  for (int c = 0; c < kNormChunks; ++c) {
+    const __nv_bfloat162 *xs = reinterpret_cast<const __nv_bfloat162 *>(&x[c]);
+    const __nv_bfloat162 *ws = reinterpret_cast<const __nv_bfloat162 *>(&w[c]);
+    uint4 y;
+    __nv_bfloat162 *ys = reinterpret_cast<__nv_bfloat162 *>(&y);
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float2 a = __bfloat1622float2(xs[e]), b = __bfloat1622float2(ws[e]);
+      ys[e] = __floats2bfloat162_rn(a.x * scale * b.x, a.y * scale * b.y);
+    }
+    reinterpret_cast<uint4 *>(out)[c * 256 + threadIdx.x] = y;
+  }
+}
+
+// Whether this block is the grid's last to get here (a ticket taken after
+// a fence, so every block's stores before it are visible to the last one);
+// the last block puts the ticket back to 0 for the next launch.
+__device__ bool lastBlockToArrive(unsigned *ticket) {
+  __shared__ bool last;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    if (last)
+      *ticket = 0;
+  }
+  __syncthreads();
+  if (last)
+    __threadfence();
+  return last;
+}
+
+// A product whose grid's last block then runs the norm of its result into
+// `normed` (the norm as the product's tail: no launch of its own).
+__global__ void __launch_bounds__(kThreads)
+    productWithNormTail(Product p, __nv_bfloat16 *normed, unsigned *ticket) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  productColumns(p);
+  if (lastBlockToArrive(ticket))
+    normRow(p.y, normed, kNormWidth);
 }
 
 // The other small kernels' stand-in: an elementwise op over the grid.
@@ -263,10 +373,15 @@ std::vector<__nv_bfloat16> output(const Buffers &b) {
 }
 
 // A product's kernel, as a dependent launch where `dependent`.
-void launchProduct(const Product &p, cudaStream_t s, bool dependent) {
-  launchKernel(productKernel,
-               LaunchShape{(p.n / tileOf(p) + kWarps - 1) / kWarps, kThreads, 0, dependent},
-               s, p);
+int productBlocks(const Product &p) { return (p.n / tileOf(p) + kWarps - 1) / kWarps; }
+
+void launchProduct(const Product &p, cudaStream_t s, bool dependent,
+                   bool trigger = false) {
+  LaunchShape shape{productBlocks(p), kThreads, 0, dependent};
+  if (trigger)
+    launchKernel(productKernel<true>, shape, s, p);
+  else
+    launchKernel(productKernel<false>, shape, s, p);
 }
 
 // The chain, a kernel a product; every launch but the first dependent
@@ -301,6 +416,55 @@ void launchWithSmallKernels(const Buffers &b, __nv_bfloat16 *mid[2], cudaStream_
     p.x = from;
     launchProduct(p, s, !afterPlain);
   }
+}
+
+// The dependent chain with a norm of one block after every product, the
+// next product reading the norm's result (`normed[i]`, product i's width):
+// a kernel of `normThreads` threads each, the product before it triggering
+// its launch early (the backend's early trigger); or, with `tails`, each
+// norm run by its product's last block (`tickets`, one a product).
+void launchWithNorms(const Buffers &b, __nv_bfloat16 *const *normed, unsigned *tickets,
+                     bool tails, int normThreads, cudaStream_t s) {
+  for (int i = 0; i < b.chain.count; ++i) {
+    Product p = b.chain.p[i];
+    if (i > 0)
+      p.x = normed[i - 1];
+    if (tails) {
+      launchKernel(productWithNormTail, LaunchShape{productBlocks(p), kThreads, 0, i > 0},
+                   s, p, normed[i], tickets + i);
+      continue;
+    }
+    launchProduct(p, s, i > 0, /*trigger=*/true);
+    launchKernel(normKernel, LaunchShape{1, normThreads, 0, true}, s,
+                 static_cast<const __nv_bfloat16 *>(p.y), normed[i], kNormWidth);
+  }
+}
+
+// The same with the step's weighted norm (weightedNormKernel) after every
+// product, each its own weight (`weights`, one after another), loaded as
+// `load` says.
+void launchWithWeightedNorms(const Buffers &b, __nv_bfloat16 *const *normed,
+                             const __nv_bfloat16 *weights, int load, cudaStream_t s) {
+  void (*kernels[])(const __nv_bfloat16 *, const __nv_bfloat16 *, __nv_bfloat16 *) = {
+      weightedNormKernel<kWeightAfterSum>, weightedNormKernel<kWeightWithRow>,
+      weightedNormKernel<kWeightPrefetched>, weightedNormKernel<kWeightBeforeWait>};
+  for (int i = 0; i < b.chain.count; ++i) {
+    Product p = b.chain.p[i];
+    if (i > 0)
+      p.x = normed[i - 1];
+    launchProduct(p, s, i > 0, /*trigger=*/true);
+    const __nv_bfloat16 *in = p.y;
+    launchKernel(kernels[load], LaunchShape{1, 256, 0, true}, s, in,
+                 weights + size_t(i) * kNormWidth, normed[i]);
+  }
+}
+
+std::vector<__nv_bfloat16> normedOutput(const Buffers &b, __nv_bfloat16 *const *normed) {
+  const int n = b.chain.p[b.chain.count - 1].n;
+  std::vector<__nv_bfloat16> y(n);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaMemcpy(y.data(), normed[b.chain.count - 1], n * 2, cudaMemcpyDeviceToHost));
+  return y;
 }
 
 template <int TILE>
@@ -370,6 +534,61 @@ int main() {
                 smalls,
                 plainAttention ? ", the attention's and the product after it plain" : "",
                 withSmalls, withSmalls - floorUs, (withSmalls - dependent) / smalls);
+  }
+
+  // Norms after every product: kernels, or the products' tails.
+  std::vector<__nv_bfloat16 *> normed(b.chain.count);
+  for (int i = 0; i < b.chain.count; ++i)
+  {
+    CHECK_CUDA(cudaMalloc(&normed[i], size_t(b.chain.p[i].n) * 2));
+    CHECK_CUDA(cudaMemset(normed[i], 0, size_t(b.chain.p[i].n) * 2));
+  }
+  unsigned *tickets;
+  CHECK_CUDA(cudaMalloc(&tickets, kMaxProducts * 4));
+  CHECK_CUDA(cudaMemset(tickets, 0, kMaxProducts * 4));
+  launchWithNorms(b, normed.data(), tickets, false, kThreads, 0);
+  std::vector<__nv_bfloat16> normedReference = normedOutput(b, normed.data());
+  struct NormForm {
+    const char *name;
+    bool tails;
+    int threads;
+  };
+  for (NormForm form : {NormForm{"a norm kernel of 256 threads after each product", false, 256},
+                        NormForm{"a norm kernel of 128 threads after each product", false, 128},
+                        NormForm{"each norm the product's tail (its last block)", true, kThreads}}) {
+    double us = timeGraph([&](cudaStream_t s) {
+      launchWithNorms(b, normed.data(), tickets, form.tails, form.threads, s);
+    });
+    std::vector<__nv_bfloat16> got = normedOutput(b, normed.data());
+    bool same = memcmp(got.data(), normedReference.data(), got.size() * 2) == 0;
+    std::printf("| dependent, %s | %.1f | %.1f | (%.2f us a norm over the dependent chain; "
+                "equal to the 128-thread kernels': %s) |\n",
+                form.name, us, us - floorUs, (us - dependent) / b.chain.count,
+                same ? "yes" : (form.threads == 256 ? "no (other sums)" : "NO"));
+  }
+  // The step's norm: its weight loaded after the sum, or before the wait.
+  __nv_bfloat16 *normWeight;
+  CHECK_CUDA(cudaMalloc(&normWeight, kMaxProducts * kNormWidth * 2));
+  {
+    std::vector<__nv_bfloat16> host(kMaxProducts * kNormWidth);
+    for (size_t i = 0; i < host.size(); ++i)
+      host[i] = __float2bfloat16(1.0f + 0.001f * (i % 97));
+    CHECK_CUDA(cudaMemcpy(normWeight, host.data(), host.size() * 2, cudaMemcpyHostToDevice));
+  }
+  launchWithWeightedNorms(b, normed.data(), normWeight, kWeightAfterSum, 0);
+  std::vector<__nv_bfloat16> weightedReference = normedOutput(b, normed.data());
+  const char *loads[] = {"after the sum", "with the row", "with the row, prefetched into L2 "
+                         "before the wait", "into registers before the wait"};
+  for (int load : {kWeightAfterSum, kWeightWithRow, kWeightPrefetched, kWeightBeforeWait}) {
+    double us = timeGraph([&](cudaStream_t s) {
+      launchWithWeightedNorms(b, normed.data(), normWeight, load, s);
+    });
+    std::vector<__nv_bfloat16> got = normedOutput(b, normed.data());
+    bool same = memcmp(got.data(), weightedReference.data(), got.size() * 2) == 0;
+    std::printf("| dependent, the step's weighted norm after each product, its weight loaded "
+                "%s | %.1f | %.1f | (%.2f us a norm over the dependent chain; equal: %s) |\n",
+                loads[load], us, us - floorUs, (us - dependent) / b.chain.count,
+                same ? "yes" : "NO");
   }
   return 0;
 }

@@ -51,6 +51,24 @@ void buildHostPlanPipeline(
 inline constexpr llvm::StringLiteral kTriggerDependentsAttrName =
     "plan.trigger_dependents";
 
+/// The discardable attribute on a stride.kernel, set by
+/// stride-schedule-kernels: the indices (DenseI64ArrayAttr) of its inputs
+/// that no step of the plan writes (the module's constants), which the
+/// kernel may read before it waits for the grid ahead of it (the CUDA
+/// backend's KernelPrinter::printBeforeWait: a skinny product fetches its
+/// weight's first lines into L2 under --early-launch; a row_registers
+/// kernel loads what it reads of them into registers).
+inline constexpr llvm::StringLiteral kReadOnlyInputsAttrName =
+    "stride.read_only_inputs";
+
+/// The discardable unit attribute on a dense stride.constant in the body of
+/// a row_registers kernel, set by stride-schedule-kernels where every row
+/// reads it alike (a norm's weight): the kernel loads the elements each
+/// thread reads into registers before it waits for the grid ahead. A
+/// marked constant that stride-place-constants moves out of the kernel
+/// becomes one of its kReadOnlyInputsAttrName inputs.
+inline constexpr llvm::StringLiteral kPreloadAttrName = "stride.preload";
+
 /// Bytes of the workspace buffer the plan gives each cuBLASLt call.
 inline constexpr int64_t kMatmulWorkspaceBytes = 32 << 20;
 

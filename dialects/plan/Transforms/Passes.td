@@ -392,7 +392,9 @@ def PlaceConstants : Pass<"stride-place-constants", "::mlir::ModuleOp"> {
     others) and a `plan.constant` of the host plan, passed by every
     dispatch of the kernel; equal constants share one buffer. Other small
     constants stay in the kernel, where the CUDA printer makes them
-    literals.
+    literals. A constant marked `stride.preload` (stride-schedule-kernels:
+    the kernel loads it before its wait) becomes an input listed in the
+    kernel's `stride.read_only_inputs`.
 
     A kernel left with nothing but its yield of such constants (a weight
     that no fusion took in) is not dispatched: its results' readers read

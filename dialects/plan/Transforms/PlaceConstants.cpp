@@ -43,6 +43,19 @@ bool onlyYielded(stride::ConstantOp constant) {
   });
 }
 
+/// Adds input `index` to the inputs `kernel` reads before its wait
+/// (kReadOnlyInputsAttrName): a constant it was to preload that became a
+/// parameter.
+void markReadOnly(KernelOp kernel, unsigned index) {
+  SmallVector<int64_t> inputs;
+  if (auto marked = kernel->getAttrOfType<DenseI64ArrayAttr>(
+          kReadOnlyInputsAttrName))
+    llvm::append_range(inputs, marked.asArrayRef());
+  inputs.push_back(index);
+  kernel->setAttr(kReadOnlyInputsAttrName,
+                  DenseI64ArrayAttr::get(kernel.getContext(), inputs));
+}
+
 /// Turns the large constants of `kernel`, and those it only yields, into
 /// parameters after its others.
 SmallVector<PlacedConstant> hoistConstants(KernelOp kernel,
@@ -57,6 +70,8 @@ SmallVector<PlacedConstant> hoistConstants(KernelOp kernel,
     StridedTensorType type = constant.getResult().getType();
     BlockArgument arg = body.addArgument(type, constant.getLoc());
     placed.push_back({arg.getArgNumber(), constant.getValue(), type});
+    if (constant->hasAttr(kPreloadAttrName))
+      markReadOnly(kernel, arg.getArgNumber());
     constant.getResult().replaceAllUsesWith(arg);
     constant.erase();
   }

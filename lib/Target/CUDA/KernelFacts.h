@@ -15,6 +15,7 @@
 #ifndef STRIDE_LIB_TARGET_CUDA_KERNELFACTS_H
 #define STRIDE_LIB_TARGET_CUDA_KERNELFACTS_H
 
+#include "dialects/plan/Transforms/Passes.h"
 #include "dialects/stride/Analysis/KernelContract.h"
 #include "dialects/stride/IR/StrideOps.h"
 #include "stride/Module/Module.h"
@@ -48,13 +49,11 @@ int64_t sliceLength(int64_t length, int64_t slices, int64_t multiple);
 /// The split-KV attention's keys per warp step: a key a lane.
 inline constexpr int64_t kSplitKvStepKeys = 32;
 
-/// The discardable attribute on a stride.kernel, set by
-/// stride-schedule-kernels: the indices (DenseI64ArrayAttr) of its inputs
-/// that no step of the plan writes (the module's constants), which the
-/// kernel may read before it waits for the grid ahead of it
-/// (KernelPrinter::printBeforeWait).
-inline constexpr llvm::StringLiteral kReadOnlyInputsAttrName =
-    "stride.read_only_inputs";
+/// The kernels' marks of what they read before their wait
+/// (plan::kReadOnlyInputsAttrName, plan::kPreloadAttrName) are the plan
+/// dialect's: stride-place-constants carries them over.
+using plan::kPreloadAttrName;
+using plan::kReadOnlyInputsAttrName;
 
 /// How a reduction combines; ArgMax and ArgMin accumulate (value, index)
 /// pairs packed into one 64-bit key (CudaText.h, accumulatorType).

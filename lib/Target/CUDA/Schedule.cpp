@@ -420,16 +420,60 @@ bool isModuleConstant(Value value) {
   return yielded.getDefiningOp<ConstantOp>() != nullptr;
 }
 
-/// Records which of a skinny product's inputs are constants of the module
-/// (kReadOnlyInputsAttrName): its weight, which it may then fetch into L2
-/// before it waits for the grid ahead.
+/// Whether every element a broadcast-reduction kernel reads of `input`
+/// (one of its body's arguments), through views, is the same in every row:
+/// each computing op reads it at the iteration shape with stride 0 (or
+/// extent 1) along every dim the rows run over (a norm's weight or bias).
+bool readAlikeInEveryRow(Value input, const KernelFacts &facts) {
+  ArrayRef<int64_t> reduced = facts.reductions.front().dims;
+  SmallVector<Value> pending = {input};
+  while (!pending.empty()) {
+    Value value = pending.pop_back_val();
+    for (Operation *user : value.getUsers()) {
+      if (auto view = dyn_cast<ViewOpInterface>(user)) {
+        pending.push_back(view->getResult(0));
+        continue;
+      }
+      auto type = cast<StridedTensorType>(value.getType());
+      if (type.isSymbolic() || type.getShape() != ArrayRef(facts.iterationShape))
+        return false;
+      for (auto [d, stride] : llvm::enumerate(type.getStrides()))
+        if (!llvm::is_contained(reduced, int64_t(d)) && stride != 0 &&
+            type.getShape()[d] != 1)
+          return false;
+    }
+  }
+  return true;
+}
+
+/// Records which constants of the module a kernel reads before it waits
+/// for the grid ahead: a skinny product's weight, whose first lines it may
+/// fetch into L2 (kReadOnlyInputsAttrName), and what a row_registers
+/// kernel reads alike in every row of a module constant (a norm's weight:
+/// such inputs, and the dense constants in its body, kPreloadAttrName),
+/// which it loads into registers there (bench/NOTES.md section 80: 0.7 us
+/// a norm on an H200).
 void markReadOnlyInputs(KernelOp kernel) {
   KernelScheduleAttr schedule = getSchedule(kernel);
-  if (schedule.getScheme() != KernelScheme::SkinnyMatmul)
+  std::optional<KernelFacts> facts;
+  if (schedule.getScheme() == KernelScheme::RowRegisters) {
+    FailureOr<KernelFacts> read = readKernelFacts(kernel, kernel.getSymName());
+    if (failed(read) || read->reductions.empty() || read->isSymbolic())
+      return;
+    facts = std::move(*read);
+    for (auto constant : kernel.getBodyBlock().getOps<ConstantOp>())
+      if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+          dense && !dense.isSplat() &&
+          readAlikeInEveryRow(constant.getResult(), *facts))
+        constant->setAttr(kPreloadAttrName, UnitAttr::get(kernel.getContext()));
+  } else if (schedule.getScheme() != KernelScheme::SkinnyMatmul) {
     return;
+  }
   SmallVector<int64_t> constants;
   for (auto [i, input] : llvm::enumerate(kernel.getInputs()))
-    if (isModuleConstant(input))
+    if (isModuleConstant(input) &&
+        (!facts ||
+         readAlikeInEveryRow(kernel.getBodyBlock().getArgument(i), *facts)))
       constants.push_back(static_cast<int64_t>(i));
   if (!constants.empty())
     kernel->setAttr(kReadOnlyInputsAttrName,

@@ -26,6 +26,14 @@ def ScheduleKernels : Pass<"stride-schedule-kernels", "::mlir::func::FuncOp"> {
     launches (grid, block, phase) and scratch buffers.
     python-free-docs/cuda-backend.md describes each scheme and why it is chosen.
 
+    It also records what a kernel reads before it waits for the grid ahead
+    (python-free-docs/cuda-backend.md, "Before the wait"): the inputs that
+    are constants of the module, in `stride.read_only_inputs`, for a skinny
+    product (its weight) and for a `row_registers` kernel where every row
+    reads them alike (a norm's weight), and, in such a kernel, the unit
+    attribute `stride.preload` on each dense non-splat `stride.constant`
+    of its body that every row reads alike.
+
     A kernel that breaks the kernel contract is an error at the kernel.
 
     ```mlir

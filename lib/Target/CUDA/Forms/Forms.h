@@ -280,6 +280,15 @@ private:
       Code &, llvm::ArrayRef<Coords>, llvm::StringRef)>;
 
   mlir::LogicalResult printBody(Code &body) override;
+  /// The preloads (printPreloads), before the wait.
+  void printBeforeWait(Code &head) override;
+  /// row_registers: loads the row elements this thread holds of the inputs
+  /// the schedule marks (kReadOnlyInputsAttrName: constants of the module
+  /// read alike in every row, a norm's weight) into register arrays, in a
+  /// loop of the row loop's header printed before the wait, so that the
+  /// epilogue finds them there instead of loading them after the
+  /// reductions.
+  mlir::LogicalResult printPreloads();
   /// Opens the loop over the `rows` rows (a warp or a block each; a
   /// symbolic count is the size parameters' expression) and declares the
   /// row's kept coordinates.
@@ -345,6 +354,8 @@ private:
   /// A row's threads: a block's (or warp's) times the cluster's blocks.
   int64_t rowThreads() const;
 
+  /// What the kernel does before its wait: the preloads.
+  Code preWait;
   /// The iteration space split into the kept dims (one row per kept
   /// element) and the reduced ones, expressions over symbolic sizes, and
   /// the row's length: `rowSize`, and its value where it is static (-1

@@ -300,6 +300,8 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
   pushScope();
   if (schedule.getScheme() != KernelScheme::RowReread)
     rowLoop = registerLoop(body);
+  if (rowLoop && !isSharedRow() && failed(printPreloads()))
+    return failure();
   for (auto [i, info] : llvm::enumerate(reductions))
     if (failed(printReduction(body, info, std::to_string(i))) ||
         failed(printReadyRowOps(body)))
@@ -313,6 +315,79 @@ LogicalResult RowReductionPrinter::printBody(Code &body) {
   body.close(); // the loop over rows
   rowValues.clear();
   return stored;
+}
+
+/// `text`'s lines at indentation level `indent`.
+static std::string reindented(StringRef text, int indent) {
+  std::string result;
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef line : lines)
+    result += std::string(indent * 2, ' ') + line.ltrim(' ').str() + "\n";
+  return result;
+}
+
+LogicalResult RowReductionPrinter::printPreloads() {
+  // The computing ops' reads of the marked inputs and constants, each
+  // value once.
+  auto marked =
+      kernel->getAttrOfType<DenseI64ArrayAttr>(kReadOnlyInputsAttrName);
+  auto isMarked = [&](Value value) {
+    if (std::optional<unsigned> arg = rootArgument(value))
+      return marked && llvm::is_contained(marked.asArrayRef(), int64_t(*arg));
+    Operation *base = viewChainBase(value).getDefiningOp();
+    return base && isa<ConstantOp>(base) && base->hasAttr(kPreloadAttrName);
+  };
+  SmallVector<Value> values;
+  for (Operation &op : kernel.getBodyBlock().without_terminator())
+    if (!isa<ViewOpInterface, ConstantOp>(op))
+      for (Value operand : op.getOperands())
+        if (isMarked(operand) && !llvm::is_contained(values, operand))
+          values.push_back(operand);
+  if (values.empty())
+    return success();
+  // Evaluated at row 0, since the row is not known before the wait; the
+  // values are the same in every row (the schedule's rule), so each is
+  // then remembered as the value at the row loop's own coordinates, which
+  // the phases inside the loop look up.
+  RowLoop loop = *rowLoop;
+  preWait.indent = 1;
+  loop.header = reindented(loop.header, preWait.indent + 1);
+  ArrayRef<int64_t> reduced = reductions.front().dims;
+  for (Coords &coords : loop.lanes)
+    for (auto [d, coord] : llvm::enumerate(coords))
+      if (!llvm::is_contained(reduced, int64_t(d)))
+        coord = "0";
+  preWait.line("// {} value(s) of the row's constants of the module, read "
+               "alike in every row, loaded before the wait (nothing writes "
+               "them)",
+               values.size());
+  return walkRowRegisters(
+      preWait, loop,
+      [&](Code &code, ArrayRef<Coords> group, StringRef) -> LogicalResult {
+        for (auto [j, coords] : llvm::enumerate(group)) {
+          selectLane(j);
+          for (Value value : values) {
+            FailureOr<std::string> v = eval(value, coords, code);
+            if (failed(v))
+              return failure();
+            // An input's element is loaded into a register array already;
+            // a constant's is an expression over its array.
+            std::string held =
+                rootArgument(value)
+                    ? *v
+                    : declareValue(code,
+                                   computeType(*dtypeOf(value.getType())),
+                                   fresh("pre"), *v);
+            remember(memoKey(value, rowLoop->lanes[j]), held);
+          }
+        }
+        return success();
+      });
+}
+
+void RowReductionPrinter::printBeforeWait(Code &head) {
+  head.text += preWait.text;
 }
 
 void RowReductionPrinter::openRowLoop(Code &body, const SizeExpr &rows) {
