@@ -25,6 +25,8 @@
 #include PRINTED_ATTENTION // attention_0, generated as above
 
 #include <cstdint>
+#include <cstdlib>
+#include <vector>
 
 constexpr int SLICES = 16, CHUNK = 64, THREADS = 128, IN_FLIGHT = 8;
 // The printed kernel's blocks a unit (the backend's kStagedKvSlices) and
@@ -71,6 +73,42 @@ __global__ void __launch_bounds__(PRODUCT_WARPS * 32)
     y[column] = __float2bfloat16(sum);
 }
 
+// The same product loading the first EARLY of its lane's 16-byte weight
+// chunks (of PRODUCT_K / 8 / 32) into registers before it waits: the
+// weight is a constant, and the attention before it leaves the memory
+// mostly idle (launched early where that attention triggers it).
+template <int EARLY>
+__global__ void __launch_bounds__(PRODUCT_WARPS * 32)
+    productEarlyWeights(const __nv_bfloat16 *x, const __nv_bfloat16 *w,
+                        __nv_bfloat16 *y) {
+  constexpr int kChunks = PRODUCT_K / 8 / 32;
+  const int column = blockIdx.x * PRODUCT_WARPS + threadIdx.x / 32;
+  const int lane = threadIdx.x % 32;
+  const uint4 *row = reinterpret_cast<const uint4 *>(w + size_t(column) * PRODUCT_K);
+  uint4 held[EARLY > 0 ? EARLY : 1];
+#pragma unroll
+  for (int i = 0; i < EARLY; ++i)
+    held[i] = __ldg(row + lane + 32 * i);
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  const uint4 *xs = reinterpret_cast<const uint4 *>(x);
+  float sum = 0.0f;
+#pragma unroll
+  for (int i = 0; i < kChunks; ++i) {
+    uint4 a = i < EARLY ? held[i < EARLY ? i : 0] : __ldg(row + lane + 32 * i);
+    uint4 b = xs[lane + 32 * i];
+    const __nv_bfloat162 *pa = reinterpret_cast<const __nv_bfloat162 *>(&a);
+    const __nv_bfloat162 *pb = reinterpret_cast<const __nv_bfloat162 *>(&b);
+#pragma unroll
+    for (int e = 0; e < 4; ++e) {
+      float2 fa = __bfloat1622float2(pa[e]), fb = __bfloat1622float2(pb[e]);
+      sum += fa.x * fb.x + fa.y * fb.y;
+    }
+  }
+  sum = warpSum(sum);
+  if (lane == 0)
+    y[column] = __float2bfloat16(sum);
+}
+
 // The product stand-ins' inputs: a weight per cache copy.
 struct Products {
   __nv_bfloat16 *x = nullptr, *y = nullptr, *w[COPIES];
@@ -81,6 +119,18 @@ struct Products {
     for (auto &weight : w) {
       CHECK_CUDA(cudaMalloc(&weight, size_t(PRODUCT_K) * PRODUCT_N * 2));
       CHECK_CUDA(cudaMemset(weight, 0, size_t(PRODUCT_K) * PRODUCT_N * 2));
+    }
+  }
+  // productEarlyWeights<early> (early >= 0), else productStandIn.
+  void launchEarly(cudaStream_t s, int copy, int early) const {
+    LaunchShape shape{PRODUCT_N / PRODUCT_WARPS, PRODUCT_WARPS * 32, 0, true};
+    const __nv_bfloat16 *in = x, *weight = w[copy];
+    switch (early) {
+    case 0: launchKernel(productEarlyWeights<0>, shape, s, in, weight, y); break;
+    case 4: launchKernel(productEarlyWeights<4>, shape, s, in, weight, y); break;
+    case 8: launchKernel(productEarlyWeights<8>, shape, s, in, weight, y); break;
+    case 16: launchKernel(productEarlyWeights<16>, shape, s, in, weight, y); break;
+    default: launch(s, copy);
     }
   }
   void launch(cudaStream_t s, int copy) const {
@@ -144,12 +194,42 @@ void setCarveout(const Attention &a, int percent) {
                                   cudaFuncAttributePreferredSharedMemoryCarveout, percent));
 }
 
+// PROBE_AFTER=1: the product after the attention, its weights loaded
+// before its wait (EARLY chunks a lane); with the attention printed under
+// STRIDE_EARLY_LAUNCH 1 it triggers the product's launch as it starts.
+int productAfterAttention(Products &products) {
+  std::printf("| position | attention alone us | product alone us | early chunks a lane | "
+              "attention then product us | over the attention |\n|---|---|---|---|---|---|\n");
+  for (long long position : {1024LL, 4000LL}) {
+    DecodeCase c(1, position);
+    Attention a(c, true);
+    double alone = timePerLaunch([&](cudaStream_t s, int copy) { a.launch(s, copy); });
+    double productAlone =
+        timePerLaunch([&](cudaStream_t s, int copy) { products.launchEarly(s, copy, 0); });
+    for (int early : {0, 4, 8, 16}) {
+      double chained = timePerLaunch([&](cudaStream_t s, int copy) {
+        a.launch(s, copy);
+        products.launchEarly(s, copy, early);
+      });
+      std::printf("| %lld | %.2f | %.2f | %d | %.2f | %.2f |\n", position, alone, productAlone,
+                  early, chained, chained - alone);
+    }
+  }
+  return 0;
+}
+
 int main() {
   Products products;
+  if (std::getenv("PROBE_AFTER"))
+    return productAfterAttention(products);
   std::printf("| position | attention | carveout %% | alone us | max |diff| vs f64 | "
               "product stand-in alone us | after a product stand-in, us over "
               "the stand-in |\n|---|---|---|---|---|---|---|\n");
-  for (long long position : {1024LL, 4000LL, 100LL}) {
+  // PROBE_POSITION=N times position N alone (a profiler's run).
+  std::vector<long long> positions = {1024LL, 4000LL, 100LL};
+  if (const char *only = std::getenv("PROBE_POSITION"))
+    positions = {std::atoll(only)};
+  for (long long position : positions) {
     DecodeCase c(1, position);
     for (bool printed : {false, true})
       for (int carveout : {-1, 44, 100}) {
