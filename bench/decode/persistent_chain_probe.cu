@@ -25,7 +25,11 @@
 // products, as stand-ins (a norm of one block before Q/K/V, gate/up and
 // the LM head; two rotary-like kernels of 4 blocks and an attention-like
 // one of 64 after Q/K/V; a SwiGLU-like kernel of 14 blocks before down),
-// to time what each small kernel adds to the step.
+// to time what each small kernel adds to the step. Last, a one-block norm
+// after every product (bench/NOTES.md section 80): as a kernel, as the
+// product's tail (its grid's last block runs it), and Stride's
+// row_registers form with its weight loaded after the sum, with the row,
+// prefetched into L2 before the wait, or into registers before the wait.
 //
 // Build and run on the GPU machine, from this folder:
 //   nvcc -O3 -arch=sm_90 -o chain persistent_chain_probe.cu && ./chain

@@ -17,6 +17,9 @@
 // PRINTED_SLICES, PRINTED_THREADS and PRINTED_SHARED_BYTES are the printed
 // kernel's blocks a unit, threads a block and dynamic shared memory (its plan's grid / 8 and shared: stridec
 // --inspect); -DPRINTED_ATTENTION="file.cu" times another printed file.
+// PROBE_POSITION=N runs position N alone (for a profiler); PROBE_AFTER=1
+// times the O projection's stand-in after the attention instead, its
+// weights loaded before its wait (bench/NOTES.md section 80).
 #include "decode_probe.h"
 
 #ifndef PRINTED_ATTENTION
