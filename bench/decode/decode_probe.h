@@ -76,6 +76,20 @@ __device__ inline float warpMax(float x) {
     x = fmaxf(x, __shfl_xor_sync(0xffffffffu, x, off));
   return x;
 }
+// The sum of the products of two groups of 8 bf16 elements (16-byte
+// loads), in f32.
+__device__ inline float dot8(uint4 w, uint4 x) {
+  const __nv_bfloat162 *a = reinterpret_cast<const __nv_bfloat162 *>(&w);
+  const __nv_bfloat162 *b = reinterpret_cast<const __nv_bfloat162 *>(&x);
+  float s = 0.0f;
+#pragma unroll
+  for (int e = 0; e < 4; ++e) {
+    float2 fa = __bfloat1622float2(a[e]), fb = __bfloat1622float2(b[e]);
+    s += fa.x * fb.x + fa.y * fb.y;
+  }
+  return s;
+}
+
 __device__ inline float warpSum(float x) {
 #pragma unroll
   for (int off = 16; off > 0; off >>= 1)

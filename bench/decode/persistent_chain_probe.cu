@@ -57,18 +57,6 @@ struct Chain {
   int count;
 };
 
-__device__ inline float dot8(uint4 w, uint4 x) {
-  const __nv_bfloat162 *a = reinterpret_cast<const __nv_bfloat162 *>(&w);
-  const __nv_bfloat162 *b = reinterpret_cast<const __nv_bfloat162 *>(&x);
-  float s = 0.0f;
-#pragma unroll
-  for (int e = 0; e < 4; ++e) {
-    float2 fa = __bfloat1622float2(a[e]), fb = __bfloat1622float2(b[e]);
-    s += fa.x * fb.x + fa.y * fb.y;
-  }
-  return s;
-}
-
 // TILE adjacent columns of `p` from `c0` by a warp, their loads of a step
 // issued together; the first EARLY steps' weights are `early` where
 // `haveEarly`.

@@ -51,6 +51,14 @@ constexpr int SLICES = 16, CHUNK = 64, THREADS = 128, IN_FLIGHT = 8;
 // MB): a warp a column of a row-major weight, 16-byte loads, an f32 sum;
 // no shared memory; a dependent launch that waits first, as the backend's.
 constexpr int PRODUCT_K = 4096, PRODUCT_N = 4096, PRODUCT_WARPS = 8;
+
+// The warp's sum of its lanes' `sum`, stored as column `column` of `y`.
+__device__ inline void storeColumn(__nv_bfloat16 *y, int column, float sum) {
+  sum = warpSum(sum);
+  if (threadIdx.x % 32 == 0)
+    y[column] = __float2bfloat16(sum);
+}
+
 __global__ void __launch_bounds__(PRODUCT_WARPS * 32)
     productStandIn(const __nv_bfloat16 *x, const __nv_bfloat16 *w,
                    __nv_bfloat16 *y) {
@@ -61,19 +69,9 @@ __global__ void __launch_bounds__(PRODUCT_WARPS * 32)
   const uint4 *xs = reinterpret_cast<const uint4 *>(x);
   float sum = 0.0f;
 #pragma unroll 4
-  for (int i = lane; i < PRODUCT_K / 8; i += 32) {
-    uint4 a = __ldg(row + i), b = __ldg(xs + i);
-    const __nv_bfloat162 *pa = reinterpret_cast<const __nv_bfloat162 *>(&a);
-    const __nv_bfloat162 *pb = reinterpret_cast<const __nv_bfloat162 *>(&b);
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      float2 fa = __bfloat1622float2(pa[e]), fb = __bfloat1622float2(pb[e]);
-      sum += fa.x * fb.x + fa.y * fb.y;
-    }
-  }
-  sum = warpSum(sum);
-  if (lane == 0)
-    y[column] = __float2bfloat16(sum);
+  for (int i = lane; i < PRODUCT_K / 8; i += 32)
+    sum += dot8(__ldg(row + i), __ldg(xs + i));
+  storeColumn(y, column, sum);
 }
 
 // The same product loading the first EARLY of its lane's 16-byte weight
@@ -98,18 +96,9 @@ __global__ void __launch_bounds__(PRODUCT_WARPS * 32)
 #pragma unroll
   for (int i = 0; i < kChunks; ++i) {
     uint4 a = i < EARLY ? held[i < EARLY ? i : 0] : __ldg(row + lane + 32 * i);
-    uint4 b = xs[lane + 32 * i];
-    const __nv_bfloat162 *pa = reinterpret_cast<const __nv_bfloat162 *>(&a);
-    const __nv_bfloat162 *pb = reinterpret_cast<const __nv_bfloat162 *>(&b);
-#pragma unroll
-    for (int e = 0; e < 4; ++e) {
-      float2 fa = __bfloat1622float2(pa[e]), fb = __bfloat1622float2(pb[e]);
-      sum += fa.x * fb.x + fa.y * fb.y;
-    }
+    sum += dot8(a, xs[lane + 32 * i]);
   }
-  sum = warpSum(sum);
-  if (lane == 0)
-    y[column] = __float2bfloat16(sum);
+  storeColumn(y, column, sum);
 }
 
 // The product stand-ins' inputs: a weight per cache copy.
