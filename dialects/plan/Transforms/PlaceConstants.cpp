@@ -48,8 +48,8 @@ bool onlyYielded(stride::ConstantOp constant) {
 /// parameter.
 void markReadOnly(KernelOp kernel, unsigned index) {
   SmallVector<int64_t> inputs;
-  if (auto marked = kernel->getAttrOfType<DenseI64ArrayAttr>(
-          kReadOnlyInputsAttrName))
+  if (auto marked =
+          kernel->getAttrOfType<DenseI64ArrayAttr>(kReadOnlyInputsAttrName))
     llvm::append_range(inputs, marked.asArrayRef());
   inputs.push_back(index);
   kernel->setAttr(kReadOnlyInputsAttrName,

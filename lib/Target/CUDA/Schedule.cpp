@@ -435,7 +435,8 @@ bool readAlikeInEveryRow(Value input, const KernelFacts &facts) {
         continue;
       }
       auto type = cast<StridedTensorType>(value.getType());
-      if (type.isSymbolic() || type.getShape() != ArrayRef(facts.iterationShape))
+      if (type.isSymbolic() ||
+          type.getShape() != ArrayRef(facts.iterationShape))
         return false;
       for (auto [d, stride] : llvm::enumerate(type.getStrides()))
         if (!llvm::is_contained(reduced, int64_t(d)) && stride != 0 &&
@@ -453,7 +454,7 @@ bool readAlikeInEveryRow(Value input, const KernelFacts &facts) {
 /// such inputs, and the dense constants in its body, kPreloadAttrName),
 /// which it loads into registers there (bench/NOTES.md section 80: 0.7 us
 /// a norm on an H200).
-void markReadOnlyInputs(KernelOp kernel) {
+void markReadsBeforeWait(KernelOp kernel) {
   KernelScheduleAttr schedule = getSchedule(kernel);
   std::optional<KernelFacts> facts;
   if (schedule.getScheme() == KernelScheme::RowRegisters) {
@@ -498,7 +499,7 @@ struct ScheduleKernelsPass
       if (failed(attr))
         return WalkResult::interrupt();
       kernel->setAttr(KernelScheduleAttr::kAttrName, *attr);
-      markReadOnlyInputs(kernel);
+      markReadsBeforeWait(kernel);
       return WalkResult::advance();
     });
     if (result.wasInterrupted())

@@ -282,12 +282,12 @@ private:
   mlir::LogicalResult printBody(Code &body) override;
   /// The preloads (printPreloads), before the wait.
   void printBeforeWait(Code &head) override;
-  /// row_registers: loads the row elements this thread holds of the inputs
-  /// the schedule marks (kReadOnlyInputsAttrName: constants of the module
-  /// read alike in every row, a norm's weight) into register arrays, in a
-  /// loop of the row loop's header printed before the wait, so that the
-  /// epilogue finds them there instead of loading them after the
-  /// reductions.
+  /// row_registers: loads the row elements this thread holds of what the
+  /// schedule marks (the inputs of kReadOnlyInputsAttrName and the body's
+  /// constants of kPreloadAttrName: constants of the module read alike in
+  /// every row, a norm's weight) into register arrays, in a loop of the
+  /// row loop's header printed before the wait, so that the epilogue finds
+  /// them there instead of loading them after the reductions.
   mlir::LogicalResult printPreloads();
   /// Opens the loop over the `rows` rows (a warp or a block each; a
   /// symbolic count is the size parameters' expression) and declares the

@@ -376,8 +376,7 @@ LogicalResult RowReductionPrinter::printPreloads() {
             std::string held =
                 rootArgument(value)
                     ? *v
-                    : declareValue(code,
-                                   computeType(*dtypeOf(value.getType())),
+                    : declareValue(code, computeType(*dtypeOf(value.getType())),
                                    fresh("pre"), *v);
             remember(memoKey(value, rowLoop->lanes[j]), held);
           }
