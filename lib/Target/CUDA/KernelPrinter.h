@@ -75,9 +75,9 @@ protected:
   /// The body of the function: the form's loops, loads, ops and stores.
   virtual mlir::LogicalResult printBody(Code &body) = 0;
   /// What the kernel does before it waits for the grid ahead of it
-  /// (stride_begin_kernel): reads of inputs no step writes
-  /// (kReadOnlyInputsAttrName), printed after printBody. Nothing by
-  /// default.
+  /// (stride_begin_kernel): reads of the module's constants, which no step
+  /// writes (kReadOnlyInputsAttrName, kPreloadAttrName), printed after
+  /// printBody. Nothing by default.
   virtual void printBeforeWait(Code &) {}
 
   /// Declares `name` = `expr` of C++ type `type` and returns how to read
