@@ -35,6 +35,7 @@
 #ifndef STRIDE_TEST_EMU_CUDAEMULATION_H
 #define STRIDE_TEST_EMU_CUDAEMULATION_H
 
+#include <array>
 #include <atomic>
 #include <bit>
 #include <cmath>
@@ -257,6 +258,24 @@ T __shfl_sync(unsigned, T value, int srcLane, int width = 32) {
 }
 
 namespace stride_emu {
+/// Every lane of the calling thread's warp publishes `value`; each gets all
+/// the lanes' values, in lane order (the prelude's emulated tensor-core
+/// fragments: one exchange where shuffles would take one a register).
+template <typename T> std::array<T, 32> gather(T value) {
+  static_assert(sizeof(T) <= 8, "a lane publishes at most 8 bytes");
+  unsigned linear = linearThread();
+  Warp &w = *currentBlock->warps[linear / 32];
+  uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  w.slots[linear % 32] = bits;
+  w.barrier.arrive_and_wait();
+  std::array<T, 32> all;
+  for (int lane = 0; lane < 32; ++lane)
+    std::memcpy(&all[lane], &w.slots[lane], sizeof(T));
+  w.barrier.arrive_and_wait();
+  return all;
+}
+
 /// Every lane of the calling thread's warp publishes `value`; returns the
 /// mask of the lanes whose value equals it.
 inline unsigned matchAny(int value) {

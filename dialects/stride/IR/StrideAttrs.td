@@ -39,7 +39,8 @@ def Stride_KernelScheme : I32EnumAttr<"KernelScheme",
   I32EnumAttrCase<"SkinnyMatmul", 13, "skinny_matmul">,
   I32EnumAttrCase<"SortedIndexAdd", 14, "sorted_index_add">,
   I32EnumAttrCase<"LaunchGroup", 15, "launch_group">,
-  I32EnumAttrCase<"StagedKvAttention", 16, "staged_kv_attention">]> {
+  I32EnumAttrCase<"StagedKvAttention", 16, "staged_kv_attention">,
+  I32EnumAttrCase<"StagedKvMmaAttention", 17, "staged_kv_mma_attention">]> {
   let cppNamespace = "::stride";
   let genSpecializedAttr = 0;
 }

@@ -70,6 +70,7 @@ SchemePrinter printerOf(KernelScheme scheme) {
     return {KernelForm::Scan, makePrinter<ScanPrinter>};
   case KernelScheme::SplitKvAttention:
   case KernelScheme::StagedKvAttention:
+  case KernelScheme::StagedKvMmaAttention:
     return {KernelForm::Attention, makePrinter<AttentionPrinter>};
   case KernelScheme::SkinnyMatmul:
     return {KernelForm::SkinnyProduct, makePrinter<SkinnyMatmulPrinter>};

@@ -553,6 +553,136 @@ STRIDE_DEVICE stride_vecn<float, 4> stride_ldcg4(const float *p) {
 #endif
 }
 
+// Tensor cores (sm_80 and later; the staged decode attention's
+// staged_kv_mma_attention scheme). stride_mma16816(d, a, b, T{}) adds to a
+// warp's 16 x 8 f32 tile D the product of its 16 x 16 tile A and 16 x 8
+// tile B of T (bf16 or f16), as PTX's mma.m16n8k16.row.col lays the
+// fragments out: lane l holds, with r = l / 4 and k = 2 * (l % 4),
+// a = {A(r, k..k+1), A(r+8, k..k+1), A(r, k+8..k+9), A(r+8, k+8..k+9)},
+// b = {B(k..k+1, r), B(k+8..k+9, r)} and d = {D(r, k), D(r, k+1),
+// D(r+8, k), D(r+8, k+1)}, two elements a register, the first in the low
+// half. stride_ldmatrix_x4(f, row) loads four 8 x 8 tiles of 16-bit
+// elements from shared memory, lane l giving the address of row l % 8 of
+// tile l / 8: f[i] is lane l's pair of tile i at row l / 4, columns k and
+// k + 1 (with _trans, rows k and k + 1 of column l / 4). stride_pack2(lo,
+// hi, T{}): two floats rounded to T, as such a register. In emulation (no
+// __CUDACC__) the lanes exchange fragments and row addresses
+// (stride_emu::gather, CudaEmulation.h).
+STRIDE_DEVICE unsigned stride_bits16(__nv_bfloat16 x) {
+#if defined(__CUDACC__)
+  return __bfloat16_as_ushort(x);
+#else
+  return x.bits;
+#endif
+}
+STRIDE_DEVICE unsigned stride_bits16(__half x) {
+#if defined(__CUDACC__)
+  return __half_as_ushort(x);
+#else
+  return x.bits;
+#endif
+}
+STRIDE_DEVICE unsigned stride_pack2(float lo, float hi, __nv_bfloat16) {
+  return stride_bits16(__float2bfloat16_rn(lo)) |
+         stride_bits16(__float2bfloat16_rn(hi)) << 16;
+}
+STRIDE_DEVICE unsigned stride_pack2(float lo, float hi, __half) {
+  return stride_bits16(__float2half_rn(lo)) |
+         stride_bits16(__float2half_rn(hi)) << 16;
+}
+template <typename T>
+STRIDE_DEVICE void stride_ldmatrix_x4(unsigned (&f)[4], const T *row) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+               : "=r"(f[0]), "=r"(f[1]), "=r"(f[2]), "=r"(f[3])
+               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(row)))
+               : "memory");
+#elif !defined(__CUDACC__)
+  const int lane = threadIdx.x % 32;
+  const auto rows = stride_emu::gather(row);
+  for (int i = 0; i < 4; ++i) {
+    const T *at = rows[8 * i + lane / 4];
+    f[i] = stride_bits16(at[lane % 4 * 2]) |
+           stride_bits16(at[lane % 4 * 2 + 1]) << 16;
+  }
+#endif
+}
+template <typename T>
+STRIDE_DEVICE void stride_ldmatrix_x4_trans(unsigned (&f)[4], const T *row) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile(
+      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+      : "=r"(f[0]), "=r"(f[1]), "=r"(f[2]), "=r"(f[3])
+      : "r"(static_cast<unsigned>(__cvta_generic_to_shared(row)))
+      : "memory");
+#elif !defined(__CUDACC__)
+  const int lane = threadIdx.x % 32;
+  const auto rows = stride_emu::gather(row);
+  for (int i = 0; i < 4; ++i) {
+    const T *even = rows[8 * i + lane % 4 * 2];
+    const T *odd = rows[8 * i + lane % 4 * 2 + 1];
+    f[i] = stride_bits16(even[lane / 4]) | stride_bits16(odd[lane / 4]) << 16;
+  }
+#endif
+}
+#if !defined(__CUDACC__) // emulation
+STRIDE_DEVICE float stride_half_of(unsigned pair, int high, __nv_bfloat16) {
+  return __bfloat162float(__nv_bfloat16{uint16_t(pair >> (16 * high))});
+}
+STRIDE_DEVICE float stride_half_of(unsigned pair, int high, __half) {
+  return __half2float(__half{uint16_t(pair >> (16 * high))});
+}
+template <typename T>
+STRIDE_DEVICE void stride_mma16816_emulated(float (&d)[4],
+                                            const unsigned (&a)[4],
+                                            const unsigned (&b)[2]) {
+  // Lane 4r + j holds A's rows r and r + 8 at k = 2j.. (a[0], a[1]) and
+  // 8 + 2j.. (a[2], a[3]); lane 4n + j holds B's column n at the same k.
+  const int lane = threadIdx.x % 32, r = lane / 4, c = lane % 4 * 2;
+  std::array<unsigned, 32> as[4], bs[2];
+  for (int i = 0; i < 4; ++i)
+    as[i] = stride_emu::gather(a[i]);
+  for (int i = 0; i < 2; ++i)
+    bs[i] = stride_emu::gather(b[i]);
+  for (int j = 0; j < 4; ++j)
+    for (int half = 0; half < 2; ++half)
+      for (int h = 0; h < 2; ++h) {
+        const float x0 = stride_half_of(as[2 * half][r * 4 + j], h, T{});
+        const float x1 = stride_half_of(as[2 * half + 1][r * 4 + j], h, T{});
+        const float y0 = stride_half_of(bs[half][c * 4 + j], h, T{});
+        const float y1 = stride_half_of(bs[half][(c + 1) * 4 + j], h, T{});
+        d[0] += x0 * y0;
+        d[1] += x0 * y1;
+        d[2] += x1 * y0;
+        d[3] += x1 * y1;
+      }
+}
+#endif
+STRIDE_DEVICE void stride_mma16816(float (&d)[4], const unsigned (&a)[4],
+                                   const unsigned (&b)[2], __nv_bfloat16) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
+                 "r"(b[1]));
+#elif !defined(__CUDACC__)
+  stride_mma16816_emulated<__nv_bfloat16>(d, a, b);
+#endif
+}
+STRIDE_DEVICE void stride_mma16816(float (&d)[4], const unsigned (&a)[4],
+                                   const unsigned (&b)[2], __half) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
+                 "r"(b[1]));
+#elif !defined(__CUDACC__)
+  stride_mma16816_emulated<__half>(d, a, b);
+#endif
+}
+
 // Thread-block clusters (sm_90; a row split over a cluster's blocks,
 // RowReduction.cpp). stride_cluster_sync: every thread of the cluster
 // arrives, its shared-memory writes released to the cluster, then waits.

@@ -207,6 +207,24 @@ void Scheduler::scheduleAttention() {
   launch(units * rows, threads, 1, /*phase=*/2);
 }
 
+/// Whether a staged decode attention's chunks run on the tensor cores
+/// (scheme staged_kv_mma_attention, mma.m16n8k16 fed by ldmatrix): the
+/// unit's rows as A's 16 rows (at most 16), head dims of whole k steps of
+/// 16, each warp's share of a chunk's keys and of the value dims whole
+/// pairs of tiles of 8, the query of the key's element type. On an H200
+/// the kernel took 9.11 / 12.96 us against 10.42 / 15.27 on the CUDA cores
+/// at positions 1024 / 4000 (bench/NOTES.md section 80).
+static bool stagedTakesTensorCores(AttentionOp op) {
+  ArrayRef<int64_t> key = op.getKey().getType().getShape();
+  ArrayRef<int64_t> query = op.getQuery().getType().getShape();
+  int64_t valueDim = op.getValue().getType().getShape()[3];
+  int64_t warps = kStagedKvThreads / 32;
+  return query[1] / key[1] <= 16 && query[3] % 16 == 0 &&
+         kStagedKvChunkKeys % (16 * warps) == 0 &&
+         valueDim % (16 * warps) == 0 &&
+         op.getQuery().getType().getDType() == op.getKey().getType().getDType();
+}
+
 /// Staged decode attention (python-free-docs/attention.md, "Decode
 /// attention"): up to kStagedKvSlices blocks of kStagedKvThreads threads per
 /// unit share its valid keys equally at run time, at least a chunk each,
@@ -218,12 +236,14 @@ void Scheduler::scheduleAttention() {
 /// kStagedKvStateHeader floats, then the value dims' sums) and an arrival
 /// counter per unit.
 void Scheduler::scheduleStagedAttention() {
-  scheme = KernelScheme::StagedKvAttention;
   AttentionOp op = facts.attentionRoot;
   ArrayRef<int64_t> key = op.getKey().getType().getShape();
   ArrayRef<int64_t> query = op.getQuery().getType().getShape();
   int64_t valueDim = op.getValue().getType().getShape()[3];
   int64_t units = query[0] * key[1] * query[2], rows = query[1] / key[1];
+  bool tensorCores = stagedTakesTensorCores(op);
+  scheme = tensorCores ? KernelScheme::StagedKvMmaAttention
+                       : KernelScheme::StagedKvAttention;
   threads = kStagedKvThreads;
   slices = kStagedKvSlices;
   tile = kStagedKvChunkKeys;
@@ -233,8 +253,9 @@ void Scheduler::scheduleStagedAttention() {
   if (product(facts.iterationShape) == 0)
     return;
   int64_t elementBytes = 2;
-  int64_t shared = kStagedKvBuffers * kStagedKvChunkKeys *
-                   (query[3] + 8 + valueDim) * elementBytes;
+  int64_t shared =
+      kStagedKvBuffers * kStagedKvChunkKeys *
+      (query[3] + 8 + stagedValuePitch(valueDim, tensorCores)) * elementBytes;
   launch(units * slices, threads, /*blockY=*/1, /*phase=*/-1, shared);
   scratch.push_back(units * slices * rows * (kStagedKvStateHeader + valueDim) *
                     static_cast<int64_t>(sizeof(float)));

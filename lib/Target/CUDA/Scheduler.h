@@ -134,6 +134,12 @@ constexpr int64_t kStagedKvBuffers = 2;
 /// floats of padding (so that its value dims' sums start 16 bytes in, read
 /// and written four at a time), then the sums.
 constexpr int64_t kStagedKvStateHeader = 4;
+/// The elements a value row takes in the staged kernel's shared memory:
+/// padded by 8 on the tensor cores, so that ldmatrix's 8 rows of 16 bytes
+/// meet no bank twice (as the key rows always are).
+inline int64_t stagedValuePitch(int64_t valueDim, bool tensorCores) {
+  return tensorCores ? valueDim + 8 : valueDim;
+}
 /// Skinny products (python-free-docs/matmul.md, "Skinny products"): threads
 /// per block (4 warps, a warp per kSkinnyColumnsPerWarp columns, one where
 /// the product has more than kMaxSkinnyPairedRows rows: the registers of

@@ -71,7 +71,8 @@ LogicalResult AttentionPrinter::printBody(Code &body) {
   units = batch * kvHeads * queryRows;
   chunk = slices > 1 ? sliceLength(keys, slices, kSplitKvStepKeys) : keys;
   element = storageType(op.getKey().getType().getDType());
-  if (schedule.getScheme() == KernelScheme::StagedKvAttention)
+  if (schedule.getScheme() == KernelScheme::StagedKvAttention ||
+      schedule.getScheme() == KernelScheme::StagedKvMmaAttention)
     return printStaged(body);
   body.line("// attention at {}: {} units (batch x key/value heads x query "
             "rows) of {} query heads each, {} keys in {} slices of {}, a "

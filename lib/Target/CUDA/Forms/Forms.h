@@ -672,6 +672,20 @@ private:
   /// The chunk's weighted values into acc: each of keyParts threads of a
   /// group of 4 value dims takes every keyParts-th key.
   void printChunkValues(Code &body);
+  // Scheme staged_kv_mma_attention: the chunks on the tensor cores.
+  /// `qa`: the rows' queries (from queryOf) as A fragments, a k step of 16
+  /// dims each, the rows past the unit's zero; `tc`, the warp's sums.
+  void printQueryFragments(Code &body);
+  /// The chunk's scores into scoreOf: each warp 16 keys, two tiles of 8,
+  /// their rows as B by ldmatrix, against `qa`.
+  void printChunkScoresMma(Code &body);
+  /// The chunk's weights (scoreOf, rounded to the element type) as A times
+  /// its value rows as B (ldmatrix, transposed) into the rescaled sums
+  /// `tc`: each warp valueTiles tiles of 8 value dims.
+  void printChunkValuesMma(Code &body);
+  /// After the chunks: the sums `tc` into acc, in the value groups' layout
+  /// (openValueGroups), through shared memory.
+  void printMmaSums(Code &body);
   /// After the chunks: the other key parts' sums added into the first
   /// part's threads' acc, in part order (nothing with one part).
   void printKeyPartsSum(Code &body);
@@ -698,6 +712,11 @@ private:
   /// the block at least twice, else 1).
   int64_t chunkKeys = 0, buffers = 0, keyPitch = 0, threads = 0,
           valueGroups = 0, keyParts = 1;
+  /// The elements a value row takes in shared memory (stagedValuePitch);
+  /// staged_kv_mma_attention: the chunks on the tensor cores, each warp
+  /// `valueTiles` tiles of 8 value dims.
+  int64_t valuePitch = 0, valueTiles = 0;
+  bool tensorCores = false;
   /// The key's and value's storage type.
   std::string element;
 };

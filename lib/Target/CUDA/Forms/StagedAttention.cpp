@@ -31,7 +31,10 @@
 // unit's last block to arrive (an arrival counter per unit) combines
 // them, in slice order, four value dims a thread with 16-byte L2 loads
 // (kStagedCombineBatch in flight), and sets the scratch back to zeros.
-// One launch, a dependent one like every generated kernel's.
+// One launch, a dependent one like every generated kernel's. Scheme
+// staged_kv_mma_attention computes the chunk's scores and weighted values
+// on the tensor cores instead (printQueryFragments, printChunkScoresMma,
+// printChunkValuesMma: mma.m16n8k16 fed by ldmatrix, the rows as A).
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,9 +62,13 @@ LogicalResult AttentionPrinter::printStaged(Code &body) {
   keyPitch = headDim + 8;
   threads = warps * 32;
   valueGroups = rows * valueDim / 4;
-  keyParts = threads >= 2 * valueGroups && threads % valueGroups == 0
+  tensorCores = schedule.getScheme() == KernelScheme::StagedKvMmaAttention;
+  keyParts = !tensorCores && threads >= 2 * valueGroups &&
+                     threads % valueGroups == 0
                  ? threads / valueGroups
                  : 1;
+  valuePitch = cuda::stagedValuePitch(valueDim, tensorCores);
+  valueTiles = valueDim / warps / 8;
   body.line("// attention at {}: {} units (batch x key/value heads x query "
             "rows) of {} query heads each, {} keys; {} blocks a unit share "
             "its valid keys, each in chunks of at most {} keys copied "
@@ -95,14 +102,24 @@ LogicalResult AttentionPrinter::printStaged(Code &body) {
   body.close();
   body.line("float acc[{}][4] = {{}}; // the thread's groups of 4 value dims",
             ceilDiv(valueGroups, threads));
+  if (tensorCores)
+    printQueryFragments(body);
   body.open(fmt::format("for ({} c = 0; c < chunks; ++c)", idx));
   printChunkWait(body);
-  printChunkScores(body);
+  if (tensorCores)
+    printChunkScoresMma(body);
+  else
+    printChunkScores(body);
   printChunkSoftmax(body);
-  printChunkValues(body);
+  if (tensorCores)
+    printChunkValuesMma(body);
+  else
+    printChunkValues(body);
   body.line("__syncthreads(); // every thread is done with the chunk's buffer");
   body.line("if (c + {0} < chunks) copyChunk(c + {0});", buffers);
   body.close();
+  if (tensorCores)
+    printMmaSums(body);
   printKeyPartsSum(body);
   return printStagedResult(body);
 }
@@ -145,14 +162,14 @@ void AttentionPrinter::printChunkCopies(Code &body) {
             "[buffer][key][{1}]",
             element, keyPitch);
   body.line("{} *valueTiles = keyTiles + {}; // [buffer][key][{}]", element,
-            buffers * chunkKeys * keyPitch, valueDim);
+            buffers * chunkKeys * keyPitch, valuePitch);
   body.open(fmt::format("auto copyChunk = [&]({} c)", idx));
   body.line("const {} first = keyBegin + c * chunkKeys;", idx);
   body.line("const {} n = keyEnd - first < chunkKeys ? keyEnd - first : "
             "chunkKeys;",
             idx);
   printRowCopies(body, op.getKey(), headDim, keyPitch, "keyTiles");
-  printRowCopies(body, op.getValue(), valueDim, valueDim, "valueTiles");
+  printRowCopies(body, op.getValue(), valueDim, valuePitch, "valueTiles");
   body.line("stride_copy_async_commit();");
   body.close("};");
   body.open(
@@ -193,7 +210,7 @@ void AttentionPrinter::printChunkWait(Code &body) {
   body.line("const {0} *keyTile = keyTiles + (c % {1}) * {2};", element,
             buffers, chunkKeys * keyPitch);
   body.line("const {0} *valueTile = valueTiles + (c % {1}) * {2};", element,
-            buffers, chunkKeys * valueDim);
+            buffers, chunkKeys * valuePitch);
 }
 
 void AttentionPrinter::printChunkScores(Code &body) {
@@ -330,11 +347,138 @@ void AttentionPrinter::printChunkValues(Code &body) {
   body.line("const float w = scoreOf[r * {} + k];", chunkKeys);
   body.line("const stride_vecn<{0}, 4> value = *reinterpret_cast<const "
             "stride_vecn<{0}, 4> *>(valueTile + k * {1} + d0);",
-            element, valueDim);
+            element, valuePitch);
   body.line("#pragma unroll");
   body.line("for (int e = 0; e < 4; ++e) acc[p][e] += w * "
             "stride_ld(&value.v[e]);");
   body.close();
+  body.close();
+}
+
+void AttentionPrinter::printQueryFragments(Code &body) {
+  // Register i of k step ks: row lane / 4 (+ 8 for odd i), dims ks * 16 +
+  // lane % 4 * 2 (+ 8 for i >= 2), two a register (Prelude.h).
+  int64_t pitch = keyVectors * width;
+  body.line("// the chunks on the tensor cores (mma.m16n8k16): the rows' "
+            "queries as A, the rows past {} zero",
+            rows);
+  body.line("unsigned qa[{}][4];", headDim / 16);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int ks = 0; ks < {}; ++ks)", headDim / 16));
+  body.line("#pragma unroll");
+  body.open("for (int i = 0; i < 4; ++i)");
+  body.line("const int r = lane / 4 + i % 2 * 8, d = ks * 16 + i / 2 * 8 + "
+            "lane % 4 * 2;");
+  body.line("qa[ks][i] = r < {0} ? stride_pack2(queryOf[r * {1} + d], "
+            "queryOf[r * {1} + d + 1], {2}{{}}) : 0u;",
+            rows, pitch, element);
+  body.close();
+  body.close();
+  body.line("float tc[{}][4] = {{}}; // the warp's tiles of 8 value dims: "
+            "rows lane / 4 and lane / 4 + 8",
+            valueTiles);
+}
+
+void AttentionPrinter::printChunkScoresMma(Code &body) {
+  // Warp w's 16 keys, [16w, 16w + 16): one ldmatrix a k step (lanes 0-7
+  // rows of keys 0-7 at dims 0-7, 8-15 the same keys at dims 8-15, 16-31
+  // keys 8-15), registers 0-1 B of the first tile of 8 keys, 2-3 of the
+  // second.
+  int64_t warpKeys = chunkKeys / warps;
+  body.open("");
+  body.line("float cs[{}][4] = {{}};", warpKeys / 8);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int ks = 0; ks < {}; ++ks)", headDim / 16));
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; t += 2)", warpKeys / 8));
+  body.line("unsigned bk[4];");
+  body.line("stride_ldmatrix_x4(bk, keyTile + (warp * {} + t * 8 + lane % 8 + "
+            "lane / 16 * 8) * {} + ks * 16 + lane / 8 % 2 * 8);",
+            warpKeys, keyPitch);
+  body.line("stride_mma16816(cs[t], qa[ks], {{bk[0], bk[1]}}, {}{{}});",
+            element);
+  body.line("stride_mma16816(cs[t + 1], qa[ks], {{bk[2], bk[3]}}, {}{{}});",
+            element);
+  body.close();
+  body.close();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", warpKeys / 8));
+  body.line("#pragma unroll");
+  body.open("for (int i = 0; i < 4; ++i)");
+  body.line("const int r = lane / 4 + i / 2 * 8, k = warp * {} + t * 8 + "
+            "lane % 4 * 2 + i % 2;",
+            warpKeys);
+  body.line("if (r < {}) scoreOf[r * {} + k] = k < n ? cs[t][i] * {} : {};",
+            rows, chunkKeys,
+            floatLiteral(op.getScale().convertToDouble(), DType::F32),
+            kAttentionMinusInf);
+  body.close();
+  body.close();
+  body.close();
+  body.line("__syncthreads();");
+}
+
+void AttentionPrinter::printChunkValuesMma(Code &body) {
+  // A: the rows' weights of 16 keys a k step, rounded to the element type
+  // (as FlashAttention's P); B: those keys' value rows at warp w's dims
+  // [w * valueTiles * 8, ...), two tiles an ldmatrix (transposed: lanes
+  // 0-7 keys 0-7, 8-15 keys 8-15, 16-31 the same keys 8 dims on).
+  int64_t warpDims = valueTiles * 8;
+  body.open("");
+  body.line("const float rescale0 = lane / 4 < {0} ? rowScale[lane / 4] : "
+            "0.0f, rescale1 = lane / 4 + 8 < {0} ? rowScale[lane / 4 + 8] : "
+            "0.0f;",
+            rows);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", valueTiles));
+  body.line("tc[t][0] *= rescale0; tc[t][1] *= rescale0; tc[t][2] *= "
+            "rescale1; tc[t][3] *= rescale1;");
+  body.close();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int ks = 0; ks < {}; ++ks)", chunkKeys / 16));
+  body.line("unsigned pa[4];");
+  body.line("#pragma unroll");
+  body.open("for (int i = 0; i < 4; ++i)");
+  body.line("const int r = lane / 4 + i % 2 * 8, k = ks * 16 + i / 2 * 8 + "
+            "lane % 4 * 2;");
+  body.line("pa[i] = r < {0} ? stride_pack2(scoreOf[r * {1} + k], scoreOf[r "
+            "* {1} + k + 1], {2}{{}}) : 0u;",
+            rows, chunkKeys, element);
+  body.close();
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; t += 2)", valueTiles));
+  body.line("unsigned bv[4];");
+  body.line("stride_ldmatrix_x4_trans(bv, valueTile + (ks * 16 + lane % 8 + "
+            "lane / 8 % 2 * 8) * {} + warp * {} + t * 8 + lane / 16 * 8);",
+            valuePitch, warpDims);
+  body.line("stride_mma16816(tc[t], pa, {{bv[0], bv[1]}}, {}{{}});", element);
+  body.line("stride_mma16816(tc[t + 1], pa, {{bv[2], bv[3]}}, {}{{}});",
+            element);
+  body.close();
+  body.close();
+  body.close();
+}
+
+void AttentionPrinter::printMmaSums(Code &body) {
+  int64_t warpDims = valueTiles * 8;
+  body.line("STRIDE_SHARED(float, valueSumOf, {}); // [row][value dim]",
+            rows * valueDim);
+  body.line("#pragma unroll");
+  body.open(fmt::format("for (int t = 0; t < {}; ++t)", valueTiles));
+  body.line("#pragma unroll");
+  body.open("for (int i = 0; i < 4; ++i)");
+  body.line("const int r = lane / 4 + i / 2 * 8, d = warp * {} + t * 8 + "
+            "lane % 4 * 2 + i % 2;",
+            warpDims);
+  body.line("if (r < {}) valueSumOf[r * {} + d] = tc[t][i];", rows, valueDim);
+  body.close();
+  body.close();
+  body.line("__syncthreads();");
+  openValueGroups(body);
+  body.line("#pragma unroll");
+  body.line("for (int e = 0; e < 4; ++e) acc[p][e] = valueSumOf[r * {} + d0 "
+            "+ e];",
+            valueDim);
   body.close();
 }
 
