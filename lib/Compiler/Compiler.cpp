@@ -470,6 +470,7 @@ CompileResult Compilation::compile(ModuleOp module) {
     // --decode-attention=staged asks for the staged scheme too.
     schedule.stagedKvAttention = options.cuda.stagedKvAttention ||
                                  pipeline.decodeAttention == "staged";
+    schedule.stagedKvTensorCores = options.cuda.stagedKvTensorCores;
     pm.addNestedPass<func::FuncOp>(createScheduleKernels(schedule));
     plan::OutlineExecutableOptions outline;
     outline.allowTf32 = options.cuda.allowTf32;

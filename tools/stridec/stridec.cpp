@@ -408,6 +408,15 @@ cl::opt<bool> noDependentLaunch(
              "dispatch in the module)"),
     cl::init(false), cl::cat(stridecCategory));
 
+cl::opt<bool> noStagedTensorCores(
+    "no-staged-tensor-cores",
+    cl::desc("Run the staged decode attention's chunks on the CUDA cores "
+             "(scheme staged_kv_attention). Without it they run on the "
+             "tensor cores wherever their shapes allow "
+             "(staged_kv_mma_attention; python-free-docs/attention.md, "
+             "\"Decode attention\")"),
+    cl::init(false), cl::cat(stridecCategory));
+
 cl::opt<bool> noLaunchGroups(
     "no-launch-groups",
     cl::desc("Launch every kernel on its own. Without it independent small "
@@ -740,6 +749,7 @@ int main(int argc, char **argv) {
   options.cuda.dependentLaunch = !noDependentLaunch;
   options.cuda.earlyLaunch = earlyLaunch;
   options.cuda.launchGroups = !noLaunchGroups;
+  options.cuda.stagedKvTensorCores = !noStagedTensorCores;
   options.cuda.triggerSmallSuccessors = !noEarlyTriggers;
   options.jobs = jobs;
   options.nvrtcInChildProcesses = true;

@@ -241,7 +241,8 @@ void Scheduler::scheduleStagedAttention() {
   ArrayRef<int64_t> query = op.getQuery().getType().getShape();
   int64_t valueDim = op.getValue().getType().getShape()[3];
   int64_t units = query[0] * key[1] * query[2], rows = query[1] / key[1];
-  bool tensorCores = stagedTakesTensorCores(op);
+  bool tensorCores =
+      options.stagedKvTensorCores && stagedTakesTensorCores(op);
   scheme = tensorCores ? KernelScheme::StagedKvMmaAttention
                        : KernelScheme::StagedKvAttention;
   threads = kStagedKvThreads;
@@ -515,6 +516,7 @@ struct ScheduleKernelsPass
     schedule.skinnyColumnsPerWarp = skinnyColumnsPerWarp;
     schedule.skinnyLoadsPerLane = skinnyLoadsPerLane;
     schedule.stagedKvAttention = stagedKvAttention;
+    schedule.stagedKvTensorCores = stagedKvTensorCores;
     WalkResult result = getOperation().walk([&](KernelOp kernel) {
       FailureOr<KernelScheduleAttr> attr = scheduleKernel(kernel, schedule);
       if (failed(attr))

@@ -67,6 +67,11 @@ def ScheduleKernels : Pass<"stride-schedule-kernels", "::mlir::func::FuncOp"> {
            "Decode attention that Stride's kernel runs takes the staged "
            "scheme where it applies (sm_80 and later, few units, 2-byte "
            "keys and values, a kv_length); false: the split-KV scheme">,
+    Option<"stagedKvTensorCores", "staged-kv-tensor-cores", "bool",
+           /*default=*/"true",
+           "The staged scheme's chunks on the tensor cores where their "
+           "shapes allow (scheme staged_kv_mma_attention); false: on the "
+           "CUDA cores (staged_kv_attention)">,
   ];
 }
 

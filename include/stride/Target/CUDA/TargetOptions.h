@@ -88,6 +88,10 @@ struct CudaTargetOptions {
   /// --decode-attention=staged). Off by default: the batch-1 decode step
   /// measured slower with it than with cuDNN (bench/NOTES.md section 78).
   bool stagedKvAttention = false;
+  /// The staged scheme's chunks on the tensor cores where their shapes
+  /// allow (scheme staged_kv_mma_attention); false keeps the CUDA cores'
+  /// staged_kv_attention (stridec --no-staged-tensor-cores, to compare).
+  bool stagedKvTensorCores = true;
 };
 
 } // namespace stride
