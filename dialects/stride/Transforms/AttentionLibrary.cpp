@@ -332,10 +332,10 @@ std::optional<DecodeAttention> parseDecodeAttention(StringRef policy) {
 /// `auto` gives cuDNN every decode step it takes: on an H200 at
 /// bench/decode's dims the split-KV kernel took 1.4 to 2.6 times cuDNN's
 /// time at batches 1 and 32 (bench/NOTES.md section 55), and the batch-1
-/// step with the staged kernel took 0.571 ms at position 1024 and 0.590
-/// at 4000, where cuDNN's took 0.576 at both (section 79): ahead on short
-/// caches, behind on long ones, where cuDNN's time does not depend on the
-/// position.
+/// step with the staged kernel (on the tensor cores) took 0.577 ms at
+/// position 1024 and 0.590 at 4000, where cuDNN's took 0.583 and 0.580
+/// (section 81): ahead on short caches, behind on long ones, where
+/// cuDNN's time does not depend on the position.
 bool prefersOwnKernel(DecodeAttention policy) {
   return policy == DecodeAttention::OwnKernel;
 }
