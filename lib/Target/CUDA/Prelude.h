@@ -568,62 +568,55 @@ STRIDE_DEVICE stride_vecn<float, 4> stride_ldcg4(const float *p) {
 // hi, T{}): two floats rounded to T, as such a register. In emulation (no
 // __CUDACC__) the lanes exchange fragments and row addresses
 // (stride_emu::gather, CudaEmulation.h).
-STRIDE_DEVICE unsigned stride_bits16(__nv_bfloat16 x) {
-#if defined(__CUDACC__)
-  return __bfloat16_as_ushort(x);
-#else
-  return x.bits;
-#endif
-}
-STRIDE_DEVICE unsigned stride_bits16(__half x) {
-#if defined(__CUDACC__)
-  return __half_as_ushort(x);
-#else
-  return x.bits;
-#endif
-}
-STRIDE_DEVICE unsigned stride_pack2(float lo, float hi, __nv_bfloat16) {
-  return stride_bits16(__float2bfloat16_rn(lo)) |
-         stride_bits16(__float2bfloat16_rn(hi)) << 16;
-}
-STRIDE_DEVICE unsigned stride_pack2(float lo, float hi, __half) {
-  return stride_bits16(__float2half_rn(lo)) |
-         stride_bits16(__float2half_rn(hi)) << 16;
+template <typename T> STRIDE_DEVICE unsigned stride_bits16(T x) {
+  union {
+    T value;
+    unsigned short bits;
+  } pun{x};
+  return pun.bits;
 }
 template <typename T>
-STRIDE_DEVICE void stride_ldmatrix_x4(unsigned (&f)[4], const T *row) {
+STRIDE_DEVICE unsigned stride_pack2(float lo, float hi, T) {
+  T pair[2];
+  stride_st(&pair[0], lo); // rounded to nearest, as every store
+  stride_st(&pair[1], hi);
+  return stride_bits16(pair[0]) | stride_bits16(pair[1]) << 16;
+}
+// PTX's ldmatrix.x4 (SHAPE: "" or ".trans") into f from `row`.
+#define STRIDE_LDMATRIX_X4_ASM(SHAPE)                                          \
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4" SHAPE                           \
+               ".shared.b16 {%0,%1,%2,%3}, [%4];"                              \
+               : "=r"(f[0]), "=r"(f[1]), "=r"(f[2]), "=r"(f[3])                \
+               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(row)))     \
+               : "memory")
+template <bool Transposed, typename T>
+STRIDE_DEVICE void stride_ldmatrix_x4_of(unsigned (&f)[4], const T *row) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-               : "=r"(f[0]), "=r"(f[1]), "=r"(f[2]), "=r"(f[3])
-               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(row)))
-               : "memory");
+  if (Transposed)
+    STRIDE_LDMATRIX_X4_ASM(".trans");
+  else
+    STRIDE_LDMATRIX_X4_ASM("");
 #elif !defined(__CUDACC__)
-  const int lane = threadIdx.x % 32;
+  // Lane l's pair of tile i: row l / 4 at columns k and k + 1, or
+  // transposed, rows k and k + 1 at column l / 4 (k = 2 * (l % 4)).
+  const int lane = threadIdx.x % 32, k = lane % 4 * 2;
   const auto rows = stride_emu::gather(row);
   for (int i = 0; i < 4; ++i) {
-    const T *at = rows[8 * i + lane / 4];
-    f[i] = stride_bits16(at[lane % 4 * 2]) |
-           stride_bits16(at[lane % 4 * 2 + 1]) << 16;
+    const T *low = rows[8 * i + (Transposed ? k : lane / 4)];
+    const T *high = Transposed ? rows[8 * i + k + 1] : low;
+    f[i] = stride_bits16(low[Transposed ? lane / 4 : k]) |
+           stride_bits16(high[Transposed ? lane / 4 : k + 1]) << 16;
   }
 #endif
+}
+#undef STRIDE_LDMATRIX_X4_ASM
+template <typename T>
+STRIDE_DEVICE void stride_ldmatrix_x4(unsigned (&f)[4], const T *row) {
+  stride_ldmatrix_x4_of<false>(f, row);
 }
 template <typename T>
 STRIDE_DEVICE void stride_ldmatrix_x4_trans(unsigned (&f)[4], const T *row) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile(
-      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
-      : "=r"(f[0]), "=r"(f[1]), "=r"(f[2]), "=r"(f[3])
-      : "r"(static_cast<unsigned>(__cvta_generic_to_shared(row)))
-      : "memory");
-#elif !defined(__CUDACC__)
-  const int lane = threadIdx.x % 32;
-  const auto rows = stride_emu::gather(row);
-  for (int i = 0; i < 4; ++i) {
-    const T *even = rows[8 * i + lane % 4 * 2];
-    const T *odd = rows[8 * i + lane % 4 * 2 + 1];
-    f[i] = stride_bits16(even[lane / 4]) | stride_bits16(odd[lane / 4]) << 16;
-  }
-#endif
+  stride_ldmatrix_x4_of<true>(f, row);
 }
 #if !defined(__CUDACC__) // emulation
 STRIDE_DEVICE float stride_half_of(unsigned pair, int high, __nv_bfloat16) {
@@ -658,30 +651,28 @@ STRIDE_DEVICE void stride_mma16816_emulated(float (&d)[4],
       }
 }
 #endif
+STRIDE_DEVICE constexpr bool stride_is_bf16(__nv_bfloat16) { return true; }
+STRIDE_DEVICE constexpr bool stride_is_bf16(__half) { return false; }
+// PTX's mma.m16n8k16 of `TYPE` ("bf16" or "f16") on d, a and b.
+#define STRIDE_MMA16816_ASM(TYPE)                                              \
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32." TYPE "." TYPE          \
+               ".f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"    \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])                \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),        \
+                 "r"(b[1]))
+template <typename T>
 STRIDE_DEVICE void stride_mma16816(float (&d)[4], const unsigned (&a)[4],
-                                   const unsigned (&b)[2], __nv_bfloat16) {
+                                   const unsigned (&b)[2], T) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
-                 "r"(b[1]));
+  if (stride_is_bf16(T{}))
+    STRIDE_MMA16816_ASM("bf16");
+  else
+    STRIDE_MMA16816_ASM("f16");
 #elif !defined(__CUDACC__)
-  stride_mma16816_emulated<__nv_bfloat16>(d, a, b);
+  stride_mma16816_emulated<T>(d, a, b);
 #endif
 }
-STRIDE_DEVICE void stride_mma16816(float (&d)[4], const unsigned (&a)[4],
-                                   const unsigned (&b)[2], __half) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-               "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
-                 "r"(b[1]));
-#elif !defined(__CUDACC__)
-  stride_mma16816_emulated<__half>(d, a, b);
-#endif
-}
+#undef STRIDE_MMA16816_ASM
 
 // Thread-block clusters (sm_90; a row split over a cluster's blocks,
 // RowReduction.cpp). stride_cluster_sync: every thread of the cluster

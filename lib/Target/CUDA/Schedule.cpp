@@ -241,8 +241,7 @@ void Scheduler::scheduleStagedAttention() {
   ArrayRef<int64_t> query = op.getQuery().getType().getShape();
   int64_t valueDim = op.getValue().getType().getShape()[3];
   int64_t units = query[0] * key[1] * query[2], rows = query[1] / key[1];
-  bool tensorCores =
-      options.stagedKvTensorCores && stagedTakesTensorCores(op);
+  bool tensorCores = options.stagedKvTensorCores && stagedTakesTensorCores(op);
   scheme = tensorCores ? KernelScheme::StagedKvMmaAttention
                        : KernelScheme::StagedKvAttention;
   threads = kStagedKvThreads;
@@ -254,9 +253,9 @@ void Scheduler::scheduleStagedAttention() {
   if (product(facts.iterationShape) == 0)
     return;
   int64_t elementBytes = 2;
-  int64_t shared =
-      kStagedKvBuffers * kStagedKvChunkKeys *
-      (query[3] + 8 + stagedValuePitch(valueDim, tensorCores)) * elementBytes;
+  int64_t shared = kStagedKvBuffers * kStagedKvChunkKeys *
+                   (query[3] + 8 + stagedValuePitch(valueDim, tensorCores)) *
+                   elementBytes;
   launch(units * slices, threads, /*blockY=*/1, /*phase=*/-1, shared);
   scratch.push_back(units * slices * rows * (kStagedKvStateHeader + valueDim) *
                     static_cast<int64_t>(sizeof(float)));

@@ -63,10 +63,10 @@ LogicalResult AttentionPrinter::printStaged(Code &body) {
   threads = warps * 32;
   valueGroups = rows * valueDim / 4;
   tensorCores = schedule.getScheme() == KernelScheme::StagedKvMmaAttention;
-  keyParts = !tensorCores && threads >= 2 * valueGroups &&
-                     threads % valueGroups == 0
-                 ? threads / valueGroups
-                 : 1;
+  keyParts =
+      !tensorCores && threads >= 2 * valueGroups && threads % valueGroups == 0
+          ? threads / valueGroups
+          : 1;
   valuePitch = cuda::stagedValuePitch(valueDim, tensorCores);
   valueTiles = valueDim / warps / 8;
   body.line("// attention at {}: {} units (batch x key/value heads x query "
