@@ -188,6 +188,10 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       across its chunks; each block's partial state goes to the first
       `scratch` buffer and the last of a unit's blocks to arrive (a
       counter per unit in the second) combines them, one launch),
+      `staged_kv_mma_attention` (the same, each chunk's scores and
+      weighted values on the tensor cores: mma.m16n8k16 with the unit's
+      query rows as A and the key and value rows as B by ldmatrix, the
+      value rows padded by 8 elements in shared memory),
       `skinny_matmul` (a matrix
       product of few rows against a weight contiguous along `K`: a warp
       per `tile` adjacent output columns, its lanes streaming the weight's
