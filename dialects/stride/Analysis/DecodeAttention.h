@@ -6,10 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // The one home of which `stride.attention` ops the CUDA backend's staged
-// decode attention (scheme staged_kv_attention, python-free-docs/
-// attention.md, "Decode attention") takes: stride-schedule-kernels gives
-// them that scheme where CudaTargetOptions::stagedKvAttention asks for it
-// (stridec --decode-attention=staged).
+// decode attention (schemes staged_kv_attention and, on the tensor cores,
+// staged_kv_mma_attention; python-free-docs/attention.md, "Decode
+// attention") takes: stride-schedule-kernels gives them one of those
+// schemes where CudaTargetOptions::stagedKvAttention asks for it (stridec
+// --decode-attention=staged).
 //
 //===----------------------------------------------------------------------===//
 

@@ -140,6 +140,12 @@ constexpr int64_t kStagedKvStateHeader = 4;
 inline int64_t stagedValuePitch(int64_t valueDim, bool tensorCores) {
   return tensorCores ? valueDim + 8 : valueDim;
 }
+/// The staged decode attention's schemes: on the CUDA cores or the tensor
+/// cores (StagedAttention.cpp prints both).
+inline bool isStagedAttention(KernelScheme scheme) {
+  return scheme == KernelScheme::StagedKvAttention ||
+         scheme == KernelScheme::StagedKvMmaAttention;
+}
 /// Skinny products (python-free-docs/matmul.md, "Skinny products"): threads
 /// per block (4 warps, a warp per kSkinnyColumnsPerWarp columns, one where
 /// the product has more than kMaxSkinnyPairedRows rows: the registers of

@@ -38,6 +38,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Forms.h"
+#include "../Scheduler.h"
 
 #include <fmt/format.h>
 
@@ -71,8 +72,7 @@ LogicalResult AttentionPrinter::printBody(Code &body) {
   units = batch * kvHeads * queryRows;
   chunk = slices > 1 ? sliceLength(keys, slices, kSplitKvStepKeys) : keys;
   element = storageType(op.getKey().getType().getDType());
-  if (schedule.getScheme() == KernelScheme::StagedKvAttention ||
-      schedule.getScheme() == KernelScheme::StagedKvMmaAttention)
+  if (cuda::isStagedAttention(schedule.getScheme()))
     return printStaged(body);
   body.line("// attention at {}: {} units (batch x key/value heads x query "
             "rows) of {} query heads each, {} keys in {} slices of {}, a "

@@ -17,7 +17,8 @@
 //   SegmentedIndexAdd.cpp  form (c): segmented_index_add
 //   Scan.cpp               form (e): row_scan
 //   Attention.cpp          form (f): split_kv_attention
-//   StagedAttention.cpp    form (f): staged_kv_attention
+//   StagedAttention.cpp    form (f): staged_kv_attention,
+//                          staged_kv_mma_attention
 //   SkinnyMatmul.cpp       form (g): skinny_matmul
 //
 // Emitter.cpp makes the printer of each kernel's scheme. Private to
@@ -572,8 +573,8 @@ private:
 inline constexpr const char *kAttentionMinusInf = "(-STRIDE_INF_F)";
 inline constexpr const char *kAttentionFullWarp = "0xffffffffu";
 
-/// Form (f): split_kv_attention (Attention.cpp) and staged_kv_attention
-/// (StagedAttention.cpp).
+/// Form (f): split_kv_attention (Attention.cpp), staged_kv_attention and
+/// staged_kv_mma_attention (StagedAttention.cpp).
 class AttentionPrinter : public KernelPrinter {
 public:
   using KernelPrinter::KernelPrinter;
