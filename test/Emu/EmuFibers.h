@@ -29,12 +29,21 @@
 // announced to it (__sanitizer_start_switch_fiber), so that it knows which
 // stack is current; the kernel library itself is not instrumented.
 //
+// How a switch is made: on x86-64, by stride_emu_switch_stack below (the
+// callee-saved registers and the floating-point control words pushed, the
+// stack pointer swapped), because glibc's swapcontext also saves and
+// restores the signal mask, a system call on every switch: the tensor-core
+// emulation (a warp barrier per fragment exchange) spent half its time in
+// the kernel, and test/Emu/staged-attention.test took 419 s with it.
+// Elsewhere, ucontext.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef STRIDE_TEST_EMU_EMUFIBERS_H
 #define STRIDE_TEST_EMU_EMUFIBERS_H
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -52,11 +61,54 @@ void __sanitizer_finish_switch_fiber(void *fakeStackSave,
                                      size_t *sizeOld) __attribute__((weak));
 }
 
+#if defined(__x86_64__)
+#define STRIDE_EMU_STACK_SWITCH 1
+// Saves the calling fiber's callee-saved registers and floating-point
+// control words on its stack, stores its stack pointer in *from, and
+// resumes the fiber whose stack pointer is `to` (System V x86-64 ABI).
+// Weak: each kernel library includes this header once, and a program that
+// includes it in two files still links.
+extern "C" void stride_emu_switch_stack(void **from, void *to);
+asm(R"(
+  .text
+  .weak stride_emu_switch_stack
+  .hidden stride_emu_switch_stack
+  .type stride_emu_switch_stack, @function
+stride_emu_switch_stack:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size stride_emu_switch_stack, .-stride_emu_switch_stack
+)");
+#endif
+
 namespace stride_emu {
 
 /// One GPU thread: its context, its stack, and what it runs.
 struct Fiber {
+#if STRIDE_EMU_STACK_SWITCH
+  void *stackPointer = nullptr; // while switched out
+#else
   ucontext_t context;
+#endif
   char *stack = nullptr;
   std::function<void()> body;
   /// Runs each time the fiber is switched to: sets the thread-locals
@@ -132,11 +184,25 @@ private:
   void prepare(Fiber &fiber, char *stack) {
     fiber.stack = stack;
     fiber.done = false;
+#if STRIDE_EMU_STACK_SWITCH
+    // The frame stride_emu_switch_stack pops: the control words (MXCSR's
+    // and x87's defaults), six zeroed registers, and entry() as the return
+    // address, placed so that entry() starts with the stack aligned as
+    // after a call (8 past a multiple of 16).
+    auto *top = reinterpret_cast<uint64_t *>(stack + kStackBytes);
+    uint64_t *frame = top - 2 - 7;
+    frame[0] = 0x1F80u | (uint64_t(0x037F) << 32);
+    for (int i = 1; i <= 6; ++i)
+      frame[i] = 0;
+    frame[7] = reinterpret_cast<uint64_t>(&FiberScheduler::entry);
+    fiber.stackPointer = frame;
+#else
     getcontext(&fiber.context);
     fiber.context.uc_stack.ss_sp = stack;
     fiber.context.uc_stack.ss_size = kStackBytes;
     fiber.context.uc_link = nullptr;
     makecontext(&fiber.context, &FiberScheduler::entry, 0);
+#endif
   }
 
   static void entry() {
@@ -155,7 +221,11 @@ private:
     void *fakeStack = nullptr;
     if (__sanitizer_start_switch_fiber)
       __sanitizer_start_switch_fiber(&fakeStack, fiber.stack, kStackBytes);
+#if STRIDE_EMU_STACK_SWITCH
+    stride_emu_switch_stack(&schedulerStackPointer, fiber.stackPointer);
+#else
     swapcontext(&schedulerContext, &fiber.context);
+#endif
     if (__sanitizer_finish_switch_fiber)
       __sanitizer_finish_switch_fiber(fakeStack, nullptr, nullptr);
     current = nullptr;
@@ -166,11 +236,18 @@ private:
     if (__sanitizer_start_switch_fiber)
       __sanitizer_start_switch_fiber(ending ? nullptr : &fiber.fakeStack,
                                      schedulerBottom, schedulerSize);
+#if STRIDE_EMU_STACK_SWITCH
+    // An ended fiber's stack pointer is stored and never resumed.
+    stride_emu_switch_stack(&fiber.stackPointer, schedulerStackPointer);
+    if (ending)
+      std::abort(); // the scheduler does not resume an ended fiber
+#else
     if (ending) {
       setcontext(&schedulerContext);
       std::abort(); // setcontext does not return
     }
     swapcontext(&fiber.context, &schedulerContext);
+#endif
     finishSwitchIn(fiber.fakeStack);
   }
 
@@ -195,7 +272,11 @@ private:
     std::_Exit(5);
   }
 
+#if STRIDE_EMU_STACK_SWITCH
+  void *schedulerStackPointer = nullptr;
+#else
   ucontext_t schedulerContext;
+#endif
   const void *schedulerBottom = nullptr;
   size_t schedulerSize = 0;
   Fiber *current = nullptr;
