@@ -21,6 +21,11 @@
 //                weights are constants)
 // against the bytes over the copy bandwidth measured in the same run. The
 // three outputs must be equal (the same sums in the same order). Then the
+// read ceiling (bench/NOTES.md section 83): each product's weight only
+// read, by a grid of resident blocks walking it with 16-byte loads, the
+// reads chained as dependent launches like the products, and one such
+// read of 1 GiB alone: how far the products' form is from what reading
+// their bytes in a chain of launches takes. Then the
 // dependent chain again with the step's small kernels between the
 // products, as stand-ins (a norm of one block before Q/K/V, gate/up and
 // the LM head; two rotary-like kernels of 4 blocks and an attention-like
@@ -459,6 +464,56 @@ std::vector<__nv_bfloat16> normedOutput(const Buffers &b, __nv_bfloat16 *const *
   return y;
 }
 
+// The read ceiling's kernel: `chunks` 16-byte words of `weight` read by
+// the grid in turn (block b's threads at b * blockDim.x + t, then a grid
+// further on), xor-ed together so that no load is dropped; a block writes
+// its xor only if it is a value no random weight gives, which the
+// compiler cannot know. With TRIGGER the next grid may launch as this one
+// starts (its blocks placed as this one's leave); with WAIT false the
+// kernel does not wait for the grid before it at all (weights are
+// constants: the bound of overlapping the kernels' ends and starts); with
+// EARLY > 0 each thread loads its first EARLY words into registers before
+// it waits (what a product can do: its weights are constants, only its
+// activations come from the grid before it).
+template <bool TRIGGER = false, bool WAIT = true, int EARLY = 0>
+__global__ void __launch_bounds__(256) readKernel(const uint4 *weight, size_t chunks,
+                                                  unsigned *sink) {
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  unsigned x = 0;
+  uint4 early[EARLY > 0 ? EARLY : 1];
+#pragma unroll
+  for (int e = 0; e < EARLY; ++e)
+    early[e] = i + e * stride < chunks ? __ldg(weight + i + e * stride) : uint4{};
+  if (WAIT)
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+  if (TRIGGER)
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#pragma unroll
+  for (int e = 0; e < EARLY; ++e)
+    x ^= early[e].x ^ early[e].y ^ early[e].z ^ early[e].w;
+  i += EARLY * stride;
+#pragma unroll 4
+  for (; i < chunks; i += stride) {
+    const uint4 w = __ldg(weight + i);
+    x ^= w.x ^ w.y ^ w.z ^ w.w;
+  }
+  if (x == 0x9e3779b9u)
+    sink[blockIdx.x] = x;
+}
+
+// Each product's weight read by `blocks` blocks of `kernel`, every launch
+// but the first dependent.
+void launchReads(const Buffers &b, int blocks, unsigned *sink, cudaStream_t s,
+                 void (*kernel)(const uint4 *, size_t, unsigned *) = readKernel<>) {
+  for (int i = 0; i < b.chain.count; ++i) {
+    const Product &p = b.chain.p[i];
+    const size_t chunks = size_t(p.k) * p.n * 2 / 16;
+    launchKernel(kernel, LaunchShape{blocks, 256, 0, i > 0}, s,
+                 reinterpret_cast<const uint4 *>(p.weight), chunks, sink);
+  }
+}
+
 template <int TILE>
 void launchPersistent(const Buffers &b, unsigned *count, int blocks, cudaStream_t s) {
   CHECK_CUDA(cudaMemsetAsync(count, 0, 4, s));
@@ -509,6 +564,41 @@ int main() {
                 "%.1f | %s |\n",
                 tile, perSm, us, us - floorUs, same ? "yes" : "no (other groupings)");
   };
+  // The read ceiling: the chain's weights only read, and 1 GiB read alone.
+  {
+    int perSm = 0;
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, readKernel<>, 256, 0));
+    const int blocks = perSm * prop.multiProcessorCount;
+    unsigned *sink;
+    CHECK_CUDA(cudaMalloc(&sink, size_t(blocks) * 4));
+    double reads = timeGraph([&](cudaStream_t s) { launchReads(b, blocks, sink, s); });
+    double alone = timeGraph([&](cudaStream_t s) {
+      launchKernel(readKernel<>, LaunchShape{blocks, 256}, s,
+                   reinterpret_cast<const uint4 *>(copyA), size_t(copyBytes / 16), sink);
+    });
+    std::printf("| the weights only read, a kernel a product (%d blocks of 256 threads, "
+                "dependent) | %.1f | %.1f | (%.2f TB/s; 1 GiB read alone: %.2f TB/s) |\n",
+                blocks, reads, reads - floorUs, b.bytes / reads / 1e6,
+                copyBytes / alone / 1e6);
+    struct Overlap {
+      const char *name;
+      void (*kernel)(const uint4 *, size_t, unsigned *);
+    };
+    for (Overlap form : {Overlap{"each read triggering the next as it starts", readKernel<true>},
+                         Overlap{"each read triggering the next, which does not wait",
+                                 readKernel<true, false>},
+                         Overlap{"each read triggering the next, which loads its first 4 "
+                                 "words a thread before it waits",
+                                 readKernel<true, true, 4>},
+                         Overlap{"each read triggering the next, which loads its first 8 "
+                                 "words a thread before it waits",
+                                 readKernel<true, true, 8>}}) {
+      double us = timeGraph(
+          [&](cudaStream_t s) { launchReads(b, blocks, sink, s, form.kernel); });
+      std::printf("| the weights only read, %s | %.1f | %.1f | (%.2f TB/s) |\n", form.name,
+                  us, us - floorUs, b.bytes / us / 1e6);
+    }
+  }
   persistent(persistentChain<1>, launchPersistent<1>, 1);
   persistent(persistentChain<4>, launchPersistent<4>, 4);
   persistent(persistentChain<8>, launchPersistent<8>, 8);
