@@ -25,7 +25,9 @@
 // read, by a grid of resident blocks walking it with 16-byte loads, the
 // reads chained as dependent launches like the products, and one such
 // read of 1 GiB alone: how far the products' form is from what reading
-// their bytes in a chain of launches takes. Then the
+// their bytes in a chain of launches takes; and the products as one
+// resident wave each, triggering the next, their first weights loaded
+// before the wait or not (the form those reads suggest). Then the
 // dependent chain again with the step's small kernels between the
 // products, as stand-ins (a norm of one block before Q/K/V, gate/up and
 // the LM head; two rotary-like kernels of 4 blocks and an attention-like
@@ -502,6 +504,48 @@ __global__ void __launch_bounds__(256) readKernel(const uint4 *weight, size_t ch
     sink[blockIdx.x] = x;
 }
 
+// A product as one resident wave (the candidate form, bench/NOTES.md
+// section 83): the grid's warps walk the column groups in turn (no grid
+// barrier: a kernel a product), with EARLY_LOADS each warp loads its first
+// group's first weights (module constants) into registers before it
+// waits for the grid before it, and every grid lets the next launch once
+// it has waited, so the next product's blocks are placed as this one's
+// leave and start loading. The same sums as productKernel's.
+template <int TILE, bool EARLY_LOADS>
+__global__ void __launch_bounds__(kThreads) oneWaveProduct(Product p) {
+  const int warpId = blockIdx.x * kWarps + threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warpsInGrid = gridDim.x * kWarps;
+  constexpr int EARLY = earlySteps(TILE);
+  uint4 early[EARLY][TILE];
+  const bool haveEarly = EARLY_LOADS && warpId * TILE < p.n;
+  if (haveEarly)
+#pragma unroll
+    for (int s = 0; s < EARLY; ++s)
+#pragma unroll
+      for (int j = 0; j < TILE; ++j)
+        early[s][j] = __ldg(reinterpret_cast<const uint4 *>(
+                                p.weight + size_t(warpId * TILE + j) * p.k) +
+                            s * 32 + lane);
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  for (int g = warpId; g * TILE < p.n; g += warpsInGrid)
+    columns<TILE>(p, g * TILE, early, haveEarly && g == warpId);
+}
+
+// The chain of one-wave products, every launch but the first dependent.
+template <bool EARLY_LOADS>
+void launchOneWave(const Buffers &b, int multiprocessors, cudaStream_t s) {
+  for (int i = 0; i < b.chain.count; ++i) {
+    const Product &p = b.chain.p[i];
+    void (*kernel)(Product) = tileOf(p) == 4 ? oneWaveProduct<4, EARLY_LOADS>
+                                             : oneWaveProduct<1, EARLY_LOADS>;
+    int perSm = 0;
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kThreads, 0));
+    const int blocks = std::min(perSm * multiprocessors, productBlocks(p));
+    launchKernel(kernel, LaunchShape{blocks, kThreads, 0, i > 0}, s, p);
+  }
+}
+
 // Each product's weight read by `blocks` blocks of `kernel`, every launch
 // but the first dependent.
 void launchReads(const Buffers &b, int blocks, unsigned *sink, cudaStream_t s,
@@ -598,6 +642,21 @@ int main() {
       std::printf("| the weights only read, %s | %.1f | %.1f | (%.2f TB/s) |\n", form.name,
                   us, us - floorUs, b.bytes / us / 1e6);
     }
+  }
+  // The candidate: products as one resident wave, triggering the next,
+  // with and without their first weights loaded before the wait.
+  for (bool earlyLoads : {false, true}) {
+    double us = timeGraph([&](cudaStream_t s) {
+      if (earlyLoads)
+        launchOneWave<true>(b, prop.multiProcessorCount, s);
+      else
+        launchOneWave<false>(b, prop.multiProcessorCount, s);
+    });
+    std::vector<__nv_bfloat16> got = output(b);
+    bool same = memcmp(got.data(), reference.data(), got.size() * 2) == 0;
+    std::printf("| products as one resident wave, triggering the next%s | %.1f | %.1f | %s |\n",
+                earlyLoads ? ", first weights loaded before the wait" : "", us, us - floorUs,
+                same ? "yes" : "NO");
   }
   persistent(persistentChain<1>, launchPersistent<1>, 1);
   persistent(persistentChain<4>, launchPersistent<4>, 4);
