@@ -100,6 +100,18 @@ __device__ void columns(const Product &p, int c0,
   }
 }
 
+// The first EARLY steps' weights of the TILE columns from `c0` (a lane's
+// 16-byte words), loaded ahead of a wait: no product writes its weight.
+template <int TILE, int EARLY = earlySteps(TILE)>
+__device__ void loadEarly(const Product &p, int c0, int lane, uint4 (&early)[EARLY][TILE]) {
+#pragma unroll
+  for (int s = 0; s < EARLY; ++s)
+#pragma unroll
+    for (int j = 0; j < TILE; ++j)
+      early[s][j] = __ldg(reinterpret_cast<const uint4 *>(p.weight + size_t(c0 + j) * p.k) +
+                          s * 32 + lane);
+}
+
 // Stride's choice (Scheduler.h, kWideSkinnyColumns): 4 columns a warp from
 // 8,192 columns, else 1.
 __host__ __device__ inline int tileOf(const Product &p) { return p.n >= 8192 ? 4 : 1; }
@@ -157,13 +169,7 @@ __global__ void __launch_bounds__(kThreads) persistentChain(Chain chain, unsigne
       // The first group's first weights before the barrier: no product
       // writes them.
       if (warpId * TILE < p.n)
-#pragma unroll
-        for (int s = 0; s < EARLY; ++s)
-#pragma unroll
-          for (int j = 0; j < TILE; ++j)
-            early[s][j] = __ldg(reinterpret_cast<const uint4 *>(
-                                    p.weight + size_t(warpId * TILE + j) * p.k) +
-                                s * 32 + lane);
+        loadEarly<TILE>(p, warpId * TILE, lane, early);
       gridBarrier(count, unsigned(i) * gridDim.x);
     }
     for (int g = warpId; g * TILE < p.n; g += warpsInGrid)
@@ -519,13 +525,7 @@ __global__ void __launch_bounds__(kThreads) oneWaveProduct(Product p) {
   uint4 early[EARLY][TILE];
   const bool haveEarly = EARLY_LOADS && warpId * TILE < p.n;
   if (haveEarly)
-#pragma unroll
-    for (int s = 0; s < EARLY; ++s)
-#pragma unroll
-      for (int j = 0; j < TILE; ++j)
-        early[s][j] = __ldg(reinterpret_cast<const uint4 *>(
-                                p.weight + size_t(warpId * TILE + j) * p.k) +
-                            s * 32 + lane);
+    loadEarly<TILE>(p, warpId * TILE, lane, early);
   asm volatile("griddepcontrol.wait;" ::: "memory");
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
   for (int g = warpId; g * TILE < p.n; g += warpsInGrid)
