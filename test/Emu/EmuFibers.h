@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The emulator (CudaEmulation.h) runs the threads of a block, or of a
-// thread-block cluster, as fibers (ucontext) that one OS thread switches
+// thread-block cluster, as fibers that one OS thread switches
 // between: a fiber runs until it waits at a barrier (__syncthreads, a warp
 // shuffle, a cluster barrier) or ends, then the next one runs, in thread
 // order. A barrier releases its fibers when the last one arrives.
@@ -29,13 +29,13 @@
 // announced to it (__sanitizer_start_switch_fiber), so that it knows which
 // stack is current; the kernel library itself is not instrumented.
 //
-// How a switch is made: on x86-64, by stride_emu_switch_stack below (the
-// callee-saved registers and the floating-point control words pushed, the
-// stack pointer swapped), because glibc's swapcontext also saves and
-// restores the signal mask, a system call on every switch: the tensor-core
-// emulation (a warp barrier per fragment exchange) spent half its time in
-// the kernel, and test/Emu/staged-attention.test took 419 s with it.
-// Elsewhere, ucontext.
+// How a switch is made (FiberContext): on x86-64, by
+// stride_emu_switch_stack below (the callee-saved registers and the
+// floating-point control words pushed, the stack pointer swapped), because
+// glibc's swapcontext also saves and restores the signal mask, a system
+// call on every switch: the tensor-core emulation (a warp barrier per
+// fragment exchange) spent half its time in the kernel, and
+// test/Emu/staged-attention.test took 419 s with it. Elsewhere, ucontext.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,7 +50,9 @@
 #include <vector>
 
 #include <sys/mman.h>
+#if !defined(__x86_64__)
 #include <ucontext.h>
+#endif
 
 extern "C" {
 // AddressSanitizer's fiber interface; null outside a sanitized process.
@@ -62,7 +64,6 @@ void __sanitizer_finish_switch_fiber(void *fakeStackSave,
 }
 
 #if defined(__x86_64__)
-#define STRIDE_EMU_STACK_SWITCH 1
 // Saves the calling fiber's callee-saved registers and floating-point
 // control words on its stack, stores its stack pointer in *from, and
 // resumes the fiber whose stack pointer is `to` (System V x86-64 ABI).
@@ -102,13 +103,50 @@ stride_emu_switch_stack:
 
 namespace stride_emu {
 
+/// Where a fiber (or the scheduler) resumes: `start` makes a new one run
+/// `entry` on `stack`, `swap` saves the running one into `from` and
+/// resumes `to`.
+#if defined(__x86_64__)
+struct FiberContext {
+  void *stackPointer = nullptr; // while switched out
+
+  void start(char *stack, size_t bytes, void (*entry)()) {
+    // The frame stride_emu_switch_stack pops: the control words (MXCSR's
+    // and x87's defaults), six zeroed registers, and `entry` as the return
+    // address, placed so that `entry` starts with the stack aligned as
+    // after a call (8 past a multiple of 16).
+    auto *top = reinterpret_cast<uint64_t *>(stack + bytes);
+    uint64_t *frame = top - 2 - 7;
+    frame[0] = 0x1F80u | (uint64_t(0x037F) << 32);
+    for (int i = 1; i <= 6; ++i)
+      frame[i] = 0;
+    frame[7] = reinterpret_cast<uint64_t>(entry);
+    stackPointer = frame;
+  }
+  static void swap(FiberContext &from, FiberContext &to) {
+    stride_emu_switch_stack(&from.stackPointer, to.stackPointer);
+  }
+};
+#else
+struct FiberContext {
+  ucontext_t context;
+
+  void start(char *stack, size_t bytes, void (*entry)()) {
+    getcontext(&context);
+    context.uc_stack.ss_sp = stack;
+    context.uc_stack.ss_size = bytes;
+    context.uc_link = nullptr;
+    makecontext(&context, entry, 0);
+  }
+  static void swap(FiberContext &from, FiberContext &to) {
+    swapcontext(&from.context, &to.context);
+  }
+};
+#endif
+
 /// One GPU thread: its context, its stack, and what it runs.
 struct Fiber {
-#if STRIDE_EMU_STACK_SWITCH
-  void *stackPointer = nullptr; // while switched out
-#else
-  ucontext_t context;
-#endif
+  FiberContext context;
   char *stack = nullptr;
   std::function<void()> body;
   /// Runs each time the fiber is switched to: sets the thread-locals
@@ -184,25 +222,7 @@ private:
   void prepare(Fiber &fiber, char *stack) {
     fiber.stack = stack;
     fiber.done = false;
-#if STRIDE_EMU_STACK_SWITCH
-    // The frame stride_emu_switch_stack pops: the control words (MXCSR's
-    // and x87's defaults), six zeroed registers, and entry() as the return
-    // address, placed so that entry() starts with the stack aligned as
-    // after a call (8 past a multiple of 16).
-    auto *top = reinterpret_cast<uint64_t *>(stack + kStackBytes);
-    uint64_t *frame = top - 2 - 7;
-    frame[0] = 0x1F80u | (uint64_t(0x037F) << 32);
-    for (int i = 1; i <= 6; ++i)
-      frame[i] = 0;
-    frame[7] = reinterpret_cast<uint64_t>(&FiberScheduler::entry);
-    fiber.stackPointer = frame;
-#else
-    getcontext(&fiber.context);
-    fiber.context.uc_stack.ss_sp = stack;
-    fiber.context.uc_stack.ss_size = kStackBytes;
-    fiber.context.uc_link = nullptr;
-    makecontext(&fiber.context, &FiberScheduler::entry, 0);
-#endif
+    fiber.context.start(stack, kStackBytes, &FiberScheduler::entry);
   }
 
   static void entry() {
@@ -221,11 +241,7 @@ private:
     void *fakeStack = nullptr;
     if (__sanitizer_start_switch_fiber)
       __sanitizer_start_switch_fiber(&fakeStack, fiber.stack, kStackBytes);
-#if STRIDE_EMU_STACK_SWITCH
-    stride_emu_switch_stack(&schedulerStackPointer, fiber.stackPointer);
-#else
-    swapcontext(&schedulerContext, &fiber.context);
-#endif
+    FiberContext::swap(schedulerContext, fiber.context);
     if (__sanitizer_finish_switch_fiber)
       __sanitizer_finish_switch_fiber(fakeStack, nullptr, nullptr);
     current = nullptr;
@@ -236,18 +252,10 @@ private:
     if (__sanitizer_start_switch_fiber)
       __sanitizer_start_switch_fiber(ending ? nullptr : &fiber.fakeStack,
                                      schedulerBottom, schedulerSize);
-#if STRIDE_EMU_STACK_SWITCH
-    // An ended fiber's stack pointer is stored and never resumed.
-    stride_emu_switch_stack(&fiber.stackPointer, schedulerStackPointer);
+    // An ended fiber's context is saved and never resumed.
+    FiberContext::swap(fiber.context, schedulerContext);
     if (ending)
       std::abort(); // the scheduler does not resume an ended fiber
-#else
-    if (ending) {
-      setcontext(&schedulerContext);
-      std::abort(); // setcontext does not return
-    }
-    swapcontext(&fiber.context, &schedulerContext);
-#endif
     finishSwitchIn(fiber.fakeStack);
   }
 
@@ -272,11 +280,7 @@ private:
     std::_Exit(5);
   }
 
-#if STRIDE_EMU_STACK_SWITCH
-  void *schedulerStackPointer = nullptr;
-#else
-  ucontext_t schedulerContext;
-#endif
+  FiberContext schedulerContext;
   const void *schedulerBottom = nullptr;
   size_t schedulerSize = 0;
   Fiber *current = nullptr;
