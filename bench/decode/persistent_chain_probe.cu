@@ -476,8 +476,8 @@ std::vector<__nv_bfloat16> normedOutput(const Buffers &b, __nv_bfloat16 *const *
 // the grid in turn (block b's threads at b * blockDim.x + t, then a grid
 // further on), xor-ed together so that no load is dropped; a block writes
 // its xor only if it is a value no random weight gives, which the
-// compiler cannot know. With TRIGGER the next grid may launch as this one
-// starts (its blocks placed as this one's leave); with WAIT false the
+// compiler cannot know. With TRIGGER the next grid may launch once this
+// one has waited (its blocks placed as this one's leave); with WAIT false the
 // kernel does not wait for the grid before it at all (weights are
 // constants: the bound of overlapping the kernels' ends and starts); with
 // EARLY > 0 each thread loads its first EARLY words into registers before
