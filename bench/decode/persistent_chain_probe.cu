@@ -2,9 +2,10 @@
 // the batch-1 decode step's time beyond its bytes is the products' own
 // starts and ends, which one persistent kernel would not pay?
 //
-// The chain is the step's 17 skinny products at bench/decode's dims
-// (per layer Q/K/V 6,144 x 4,096, O 4,096 x 4,096, gate/up 28,672 x 4,096,
-// down 4,096 x 14,336; 4 layers; the LM head 32,000 x 4,096), bf16, one
+// The chain (chain_products.h) is the step's 17 skinny products at
+// bench/decode's dims (per layer Q/K/V 6,144 x 4,096, O 4,096 x 4,096,
+// gate/up 28,672 x 4,096, down 4,096 x 14,336; 4 layers; the LM head
+// 32,000 x 4,096), bf16, one
 // row, each product's input the previous one's output (its first K
 // elements), every weight distinct (1.9 GB: nothing stays in L2). Each
 // product is Stride's skinny form: a warp a column (4 adjacent ones from
@@ -27,7 +28,10 @@
 // read of 1 GiB alone: how far the products' form is from what reading
 // their bytes in a chain of launches takes; and the products as one
 // resident wave each, triggering the next, their first weights loaded
-// before the wait or not (the form those reads suggest). Then the
+// before the wait or not (the form those reads suggest); the reads and
+// the products with their work handed out from a counter (a warp asks
+// for its next 8 KB chunk or column group with an atomic add before it
+// loads the current one; bench/NOTES.md section 84). Then the
 // dependent chain again with the step's small kernels between the
 // products, as stand-ins (a norm of one block before Q/K/V, gate/up and
 // the LM head; two rotary-like kernels of 4 blocks and an attention-like
@@ -40,95 +44,12 @@
 //
 // Build and run on the GPU machine, from this folder:
 //   nvcc -O3 -arch=sm_90 -o chain persistent_chain_probe.cu && ./chain
-#include "decode_probe.h"
+#include "chain_products.h"
 
 #include <cstring>
 
 namespace {
 
-constexpr int kThreads = 128, kWarps = kThreads / 32;
-constexpr int kStepElements = 32 * 8; // a warp's 16-byte loads of one step
-// Steps of each column a warp loads before the barrier (registers: 4
-// 16-byte loads a lane either way).
-__host__ __device__ constexpr int earlySteps(int tile) { return tile >= 4 ? 1 : 4; }
-constexpr int kMaxProducts = 17;
-
-struct Product {
-  const __nv_bfloat16 *weight; // [n, k], rows contiguous
-  const __nv_bfloat16 *x;      // [k]
-  __nv_bfloat16 *y;            // [n]
-  int k, n;
-};
-struct Chain {
-  Product p[kMaxProducts];
-  int count;
-};
-
-// TILE adjacent columns of `p` from `c0` by a warp, their loads of a step
-// issued together; the first EARLY steps' weights are `early` where
-// `haveEarly`.
-template <int TILE, int EARLY = earlySteps(TILE)>
-__device__ void columns(const Product &p, int c0,
-                        const uint4 (&early)[EARLY][TILE], bool haveEarly) {
-  const int lane = threadIdx.x % 32;
-  const uint4 *x = reinterpret_cast<const uint4 *>(p.x);
-  const int steps = p.k / kStepElements;
-  float sum[TILE] = {};
-  int s = 0;
-  if (haveEarly)
-    for (; s < EARLY && s < steps; ++s)
-#pragma unroll
-      for (int j = 0; j < TILE; ++j)
-        sum[j] += dot8(early[s][j], x[s * 32 + lane]);
-#pragma unroll 4
-  for (; s < steps; ++s) {
-    uint4 w[TILE];
-#pragma unroll
-    for (int j = 0; j < TILE; ++j)
-      w[j] = __ldg(reinterpret_cast<const uint4 *>(p.weight + size_t(c0 + j) * p.k) +
-                   s * 32 + lane);
-    const uint4 xs = x[s * 32 + lane];
-#pragma unroll
-    for (int j = 0; j < TILE; ++j)
-      sum[j] += dot8(w[j], xs);
-  }
-#pragma unroll
-  for (int j = 0; j < TILE; ++j) {
-    sum[j] = warpSum(sum[j]);
-    if (lane == j)
-      p.y[c0 + j] = __float2bfloat16(sum[j]);
-  }
-}
-
-// The first EARLY steps' weights of the TILE columns from `c0` (a lane's
-// 16-byte words), loaded ahead of a wait: no product writes its weight.
-template <int TILE, int EARLY = earlySteps(TILE)>
-__device__ void loadEarly(const Product &p, int c0, int lane, uint4 (&early)[EARLY][TILE]) {
-#pragma unroll
-  for (int s = 0; s < EARLY; ++s)
-#pragma unroll
-    for (int j = 0; j < TILE; ++j)
-      early[s][j] = __ldg(reinterpret_cast<const uint4 *>(p.weight + size_t(c0 + j) * p.k) +
-                          s * 32 + lane);
-}
-
-// Stride's choice (Scheduler.h, kWideSkinnyColumns): 4 columns a warp from
-// 8,192 columns, else 1.
-__host__ __device__ inline int tileOf(const Product &p) { return p.n >= 8192 ? 4 : 1; }
-
-// A warp a group of tileOf(p) columns.
-__device__ void productColumns(const Product &p) {
-  const int group = blockIdx.x * kWarps + threadIdx.x / 32;
-  if (tileOf(p) == 4) {
-    const uint4 none[earlySteps(4)][4] = {};
-    if (group * 4 < p.n)
-      columns<4>(p, group * 4, none, false);
-  } else {
-    const uint4 none[earlySteps(1)][1] = {};
-    if (group < p.n)
-      columns<1>(p, group, none, false);
-  }
-}
 
 // A kernel a product. It waits for the grid ahead first, as the backend's
 // kernels do (a plain launch finds that grid ended); with TRIGGER it lets
@@ -322,60 +243,6 @@ std::vector<int> smallKernelsBefore(int i, int count) {
   }
 }
 
-struct Buffers {
-  std::vector<__nv_bfloat16 *> weights;
-  __nv_bfloat16 *activations[kMaxProducts + 1];
-  Chain chain;
-  size_t bytes = 0;
-};
-
-Buffers makeChain() {
-  const int layers = 4, width = 4096, qkv = 6144, inner = 14336, vocab = 32000;
-  std::vector<std::pair<int, int>> shapes; // (k, n)
-  for (int l = 0; l < layers; ++l) {
-    shapes.push_back({width, qkv});
-    shapes.push_back({width, width});
-    shapes.push_back({width, 2 * inner});
-    shapes.push_back({inner, width});
-  }
-  shapes.push_back({width, vocab});
-  Buffers b;
-  b.chain.count = int(shapes.size());
-  std::mt19937 rng(3);
-  std::normal_distribution<float> normal(0.0f, 0.02f);
-  std::vector<__nv_bfloat16> host;
-  CHECK_CUDA(cudaMalloc(&b.activations[0], width * 2));
-  host.resize(width);
-  for (auto &x : host)
-    x = __float2bfloat16(normal(rng) * 50.0f);
-  CHECK_CUDA(cudaMemcpy(b.activations[0], host.data(), width * 2, cudaMemcpyHostToDevice));
-  for (int i = 0; i < b.chain.count; ++i) {
-    auto [k, n] = shapes[i];
-    size_t elements = size_t(k) * n;
-    __nv_bfloat16 *w;
-    CHECK_CUDA(cudaMalloc(&w, elements * 2));
-    // A pattern of a few distinct rows: filling 2 GB from the host is slow.
-    host.resize(size_t(k) * 64);
-    for (auto &x : host)
-      x = __float2bfloat16(normal(rng));
-    for (int r = 0; r < n; r += 64)
-      CHECK_CUDA(cudaMemcpy(w + size_t(r) * k, host.data(),
-                            size_t(std::min(64, n - r)) * k * 2, cudaMemcpyHostToDevice));
-    CHECK_CUDA(cudaMalloc(&b.activations[i + 1], size_t(n) * 2));
-    b.weights.push_back(w);
-    b.chain.p[i] = {w, b.activations[i], b.activations[i + 1], k, n};
-    b.bytes += elements * 2;
-  }
-  return b;
-}
-
-std::vector<__nv_bfloat16> output(const Buffers &b) {
-  const Product &last = b.chain.p[b.chain.count - 1];
-  std::vector<__nv_bfloat16> y(last.n);
-  CHECK_CUDA(cudaDeviceSynchronize());
-  CHECK_CUDA(cudaMemcpy(y.data(), last.y, last.n * 2, cudaMemcpyDeviceToHost));
-  return y;
-}
 
 // A product's kernel, as a dependent launch where `dependent`.
 int productBlocks(const Product &p) { return (p.n / tileOf(p) + kWarps - 1) / kWarps; }
@@ -472,43 +339,6 @@ std::vector<__nv_bfloat16> normedOutput(const Buffers &b, __nv_bfloat16 *const *
   return y;
 }
 
-// The read ceiling's kernel: `chunks` 16-byte words of `weight` read by
-// the grid in turn (block b's threads at b * blockDim.x + t, then a grid
-// further on), xor-ed together so that no load is dropped; a block writes
-// its xor only if it is a value no random weight gives, which the
-// compiler cannot know. With TRIGGER the next grid may launch once this
-// one has waited (its blocks placed as this one's leave); with WAIT false the
-// kernel does not wait for the grid before it at all (weights are
-// constants: the bound of overlapping the kernels' ends and starts); with
-// EARLY > 0 each thread loads its first EARLY words into registers before
-// it waits (what a product can do: its weights are constants, only its
-// activations come from the grid before it).
-template <bool TRIGGER = false, bool WAIT = true, int EARLY = 0>
-__global__ void __launch_bounds__(256) readKernel(const uint4 *weight, size_t chunks,
-                                                  unsigned *sink) {
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  unsigned x = 0;
-  uint4 early[EARLY > 0 ? EARLY : 1];
-#pragma unroll
-  for (int e = 0; e < EARLY; ++e)
-    early[e] = i + e * stride < chunks ? __ldg(weight + i + e * stride) : uint4{};
-  if (WAIT)
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-  if (TRIGGER)
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#pragma unroll
-  for (int e = 0; e < EARLY; ++e)
-    x ^= early[e].x ^ early[e].y ^ early[e].z ^ early[e].w;
-  i += EARLY * stride;
-#pragma unroll 4
-  for (; i < chunks; i += stride) {
-    const uint4 w = __ldg(weight + i);
-    x ^= w.x ^ w.y ^ w.z ^ w.w;
-  }
-  if (x == 0x9e3779b9u)
-    sink[blockIdx.x] = x;
-}
 
 // A product as one resident wave (the candidate form, bench/NOTES.md
 // section 83): the grid's warps walk the column groups in turn (no grid
@@ -531,6 +361,81 @@ __global__ void __launch_bounds__(kThreads) oneWaveProduct(Product p) {
   for (int g = warpId; g * TILE < p.n; g += warpsInGrid)
     columns<TILE>(p, g * TILE, early, haveEarly && g == warpId);
 }
+
+// A product whose warps take their column groups from a counter
+// (`counter[0]`, the groups handed out; `counter[1]`, the warps done: the
+// last warp zeroes both for the next launch), each warp asking for its
+// next group before it loads the current one: the grid's warps end within
+// about one group of each other, where a fixed share leaves a tail of
+// the slowest. One resident wave; UNROLL steps of loads in flight a lane.
+template <int TILE, int UNROLL>
+__global__ void __launch_bounds__(kThreads) dynamicProduct(Product p, unsigned *counter) {
+  const int lane = threadIdx.x % 32;
+  const unsigned groups = unsigned(p.n / TILE);
+  const uint4 none[earlySteps(TILE)][TILE] = {};
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  unsigned g = lane == 0 ? atomicAdd(counter, 1u) : 0u;
+  g = __shfl_sync(~0u, g, 0);
+  while (g < groups) {
+    const unsigned next = lane == 0 ? atomicAdd(counter, 1u) : 0u;
+    columns<TILE, earlySteps(TILE), UNROLL>(p, int(g) * TILE, none, false);
+    g = __shfl_sync(~0u, next, 0);
+  }
+  if (lane == 0 && atomicAdd(counter + 1, 1u) == gridDim.x * kWarps - 1) {
+    counter[0] = 0;
+    counter[1] = 0;
+  }
+}
+
+// The chain of dynamic products (TILE 0: tileOf each product), every
+// launch but the first dependent; `counters` holds two words a product.
+template <int TILE, int UNROLL>
+void launchDynamic(const Buffers &b, unsigned *counters, int multiprocessors, cudaStream_t s) {
+  for (int i = 0; i < b.chain.count; ++i) {
+    const Product &p = b.chain.p[i];
+    const int tile = TILE > 0 ? TILE : tileOf(p);
+    void (*kernel)(Product, unsigned *) =
+        tile == 4 ? dynamicProduct<4, UNROLL> : dynamicProduct<1, UNROLL>;
+    int perSm = 0;
+    CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, kThreads, 0));
+    const int blocks = std::min(perSm * multiprocessors, p.n / tile / kWarps);
+    launchKernel(kernel, LaunchShape{blocks, kThreads, 0, i > 0}, s, p, counters + 2 * i);
+  }
+}
+
+// A warp's 16-byte words of a dynamic read's chunk (8 KB, a column of a
+// 4,096-deep product).
+constexpr int kChunkWords = 512;
+
+// The read ceiling with the chunks handed out as dynamicProduct hands out
+// its groups: a warp a chunk, the next asked for before the current is
+// loaded.
+__global__ void __launch_bounds__(256) dynamicReadKernel(const uint4 *weight, size_t chunks,
+                                                         unsigned *counter, unsigned *sink) {
+  const int lane = threadIdx.x % 32;
+  const unsigned total = unsigned(chunks / kChunkWords);
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  unsigned x = 0;
+  unsigned g = lane == 0 ? atomicAdd(counter, 1u) : 0u;
+  g = __shfl_sync(~0u, g, 0);
+  while (g < total) {
+    const unsigned next = lane == 0 ? atomicAdd(counter, 1u) : 0u;
+    const uint4 *chunk = weight + size_t(g) * kChunkWords;
+#pragma unroll
+    for (int i = lane; i < kChunkWords; i += 32) {
+      const uint4 w = __ldg(chunk + i);
+      x ^= w.x ^ w.y ^ w.z ^ w.w;
+    }
+    g = __shfl_sync(~0u, next, 0);
+  }
+  if (x == 0x9e3779b9u)
+    sink[blockIdx.x] = x;
+  if (lane == 0 && atomicAdd(counter + 1, 1u) == gridDim.x * (blockDim.x / 32) - 1) {
+    counter[0] = 0;
+    counter[1] = 0;
+  }
+}
+
 
 // The chain of one-wave products, every launch but the first dependent.
 template <bool EARLY_LOADS>
@@ -642,6 +547,46 @@ int main() {
       std::printf("| the weights only read, %s | %.1f | %.1f | (%.2f TB/s) |\n", form.name,
                   us, us - floorUs, b.bytes / us / 1e6);
     }
+  }
+  // Work handed out from a counter: the reads, then the products.
+  unsigned *counters;
+  CHECK_CUDA(cudaMalloc(&counters, 2 * kMaxProducts * 4));
+  CHECK_CUDA(cudaMemset(counters, 0, 2 * kMaxProducts * 4));
+  {
+    int perSm = 0;
+    CHECK_CUDA(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, dynamicReadKernel, 256, 0));
+    const int blocks = perSm * prop.multiProcessorCount;
+    unsigned *sink;
+    CHECK_CUDA(cudaMalloc(&sink, size_t(blocks) * 4));
+    double us = timeGraph([&](cudaStream_t s) {
+      for (int i = 0; i < b.chain.count; ++i) {
+        const Product &p = b.chain.p[i];
+        launchKernel(dynamicReadKernel, LaunchShape{blocks, 256, 0, i > 0}, s,
+                     reinterpret_cast<const uint4 *>(p.weight), size_t(p.k) * p.n * 2 / 16,
+                     counters + 2 * i, sink);
+      }
+    });
+    std::printf("| the weights only read, 8 KB chunks handed out from a counter (%d blocks "
+                "of 256 threads, dependent) | %.1f | %.1f | (%.2f TB/s) |\n",
+                blocks, us, us - floorUs, b.bytes / us / 1e6);
+  }
+  struct DynamicForm {
+    const char *name;
+    void (*launch)(const Buffers &, unsigned *, int, cudaStream_t);
+  };
+  for (DynamicForm form :
+       {DynamicForm{"1 or 4 columns (tileOf), 4 steps unrolled", launchDynamic<0, 4>},
+        DynamicForm{"1 or 4 columns (tileOf), 8 steps unrolled", launchDynamic<0, 8>},
+        DynamicForm{"1 column, 4 steps unrolled", launchDynamic<1, 4>},
+        DynamicForm{"1 column, 8 steps unrolled", launchDynamic<1, 8>},
+        DynamicForm{"1 column, 16 steps unrolled", launchDynamic<1, 16>}}) {
+    double us = timeGraph(
+        [&](cudaStream_t s) { form.launch(b, counters, prop.multiProcessorCount, s); });
+    std::vector<__nv_bfloat16> got = output(b);
+    bool same = memcmp(got.data(), reference.data(), got.size() * 2) == 0;
+    std::printf("| products with groups handed out from a counter, %s | %.1f | %.1f | %s |\n",
+                form.name, us, us - floorUs, same ? "yes" : "NO");
   }
   // The candidate: products as one resident wave, triggering the next,
   // with and without their first weights loaded before the wait.

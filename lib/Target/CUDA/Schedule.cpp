@@ -304,9 +304,7 @@ void Scheduler::scheduleSkinnyProduct() {
       epilogue.empty() ? 1 : static_cast<int64_t>(epilogue.columnOffsets().size());
   int64_t outColumns = epilogue.empty() ? columns : epilogue.columns;
   tile = std::max<int64_t>(1, skinnyColumnsPerWarp(rows, columns) / offsets);
-  elementsPerThread = vectorWidth * (options.skinnyLoadsPerLane > 0
-                                         ? options.skinnyLoadsPerLane
-                                         : kSkinnyLoadsPerLane);
+  elementsPerThread = vectorWidth * skinnyLoadsPerLane(rows, columns);
   if (rows * columns == 0)
     return;
   int64_t groups = ceilDiv(outColumns, tile), warps = threads / 32;
@@ -356,6 +354,13 @@ int64_t Scheduler::skinnyColumnsPerWarp(int64_t rows, int64_t columns) {
   if (rows > 1)
     return kSkinnyColumnsPerWarp;
   return columns >= kWideSkinnyColumns ? kWideSkinnyColumnsPerWarp : 1;
+}
+
+int64_t Scheduler::skinnyLoadsPerLane(int64_t rows, int64_t columns) {
+  if (options.skinnyLoadsPerLane > 0)
+    return options.skinnyLoadsPerLane;
+  return rows == 1 && columns >= kWideSkinnyColumns ? kWideSkinnyLoadsPerLane
+                                                    : kSkinnyLoadsPerLane;
 }
 
 /// A layout the skinny product reads in groups of consecutive elements

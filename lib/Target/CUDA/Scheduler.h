@@ -169,6 +169,13 @@ constexpr int64_t kWideSkinnyColumnsPerWarp = 4;
 /// any is used (the schedule's elements_per_thread over vector_width); 1:
 /// one load per column a step, the step loop unrolled 4 times.
 constexpr int64_t kSkinnyLoadsPerLane = 1;
+/// At 1 row and at least kWideSkinnyColumns, each lane issues this many
+/// loads per column before it uses any: measured on an H200 in a chain of
+/// dependent launches (bench/decode/persistent_chain_probe.cu, bench/NOTES.md
+/// section 84), 4 columns a warp streamed the decode step's gate/up
+/// products 4% faster with 8 loads than with 1; the narrower products
+/// (1 column a warp) were not faster with more.
+constexpr int64_t kWideSkinnyLoadsPerLane = 8;
 constexpr int64_t kMaxSkinnyPairedRows = 8;
 constexpr int64_t kSkinnyWarpsPerMultiprocessor = 16;
 constexpr int64_t kMinSkinnySliceBytes = 4096;
@@ -349,6 +356,9 @@ private:
   /// or kSkinnyColumnsPerWarp / kWideSkinnyColumnsPerWarp / 1 by the rows
   /// and columns).
   int64_t skinnyColumnsPerWarp(int64_t rows, int64_t columns);
+  /// The 16-byte loads a lane issues per column before it uses any: the
+  /// option's, else kWideSkinnyLoadsPerLane or kSkinnyLoadsPerLane.
+  int64_t skinnyLoadsPerLane(int64_t rows, int64_t columns);
 
   /// The kernel's functional ops (views not counted): what NVRTC compiles
   /// once per element a thread computes.

@@ -600,11 +600,12 @@ func.func @scan_blocks(%a: !stride.tensor<64x3000xf32>, %b: !stride.tensor<37x45
 // heads) has 1,024: K is split into 2 slices (4 KiB of a weight row each),
 // their partial sums in scratch, added by a second launch. On 2
 // multiprocessors its warps fill the GPU unsplit. A 14336-column product
-// (the MLP's gate) takes 4 columns a warp.
+// (the MLP's gate) takes 4 columns a warp, 8 loads of each in flight
+// (kWideSkinnyLoadsPerLane: elements_per_thread 64).
 // CHECK-LABEL: func.func @skinny_decode
 // CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 1024, block = 128>]>
 // CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, slices = 2, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 512, block = 128, phase = 1>, #stride.launch<grid = 8, block = 128, phase = 2>], scratch = [8192]>
-// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 4, launches = [#stride.launch<grid = 896, block = 128>]>
+// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 64, tile = 4, launches = [#stride.launch<grid = 896, block = 128>]>
 // MP2-LABEL: func.func @skinny_decode
 // MP2: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 1024, block = 128>]>
 // MP2: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 256, block = 128>]>
