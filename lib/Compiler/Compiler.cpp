@@ -467,6 +467,7 @@ CompileResult Compilation::compile(ModuleOp module) {
     schedule.deterministic = options.cuda.deterministic;
     schedule.skinnyColumnsPerWarp = options.cuda.skinnyColumnsPerWarp;
     schedule.skinnyLoadsPerLane = options.cuda.skinnyLoadsPerLane;
+    schedule.skinnyColumnWarps = options.cuda.skinnyColumnWarps;
     // --decode-attention=staged asks for the staged scheme too.
     schedule.stagedKvAttention = options.cuda.stagedKvAttention ||
                                  pipeline.decodeAttention == "staged";

@@ -121,6 +121,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.cuda.triggerSmallSuccessors);
   key.add(static_cast<int64_t>(options.cuda.skinnyColumnsPerWarp));
   key.add(static_cast<int64_t>(options.cuda.skinnyLoadsPerLane));
+  key.add(static_cast<int64_t>(options.cuda.skinnyColumnWarps));
   key.add(options.cuda.stagedKvAttention);
   key.add(options.cuda.stagedKvTensorCores);
   key.add(static_cast<int64_t>(options.unitOps.value_or(-1)));

@@ -322,6 +322,14 @@ cl::opt<int> skinnyLoadsPerLane(
              "the scheduler's choice)"),
     cl::cat(stridecCategory));
 
+cl::opt<int> skinnyColumnWarps(
+    "skinny-column-warps", cl::value_desc("N"), cl::init(0),
+    cl::desc("Tuning: the warps of a block that share each column group of "
+             "the skinny product kernel, each taking every N-th 512-byte step "
+             "of the weight rows (1 or 4; default 0: the scheduler's "
+             "choice)"),
+    cl::cat(stridecCategory));
+
 cl::opt<std::string> convolutions(
     "convolutions", cl::value_desc("auto|library|generated"),
     cl::desc("How convolutions run: auto (default: one cuDNN call each for "
@@ -683,6 +691,13 @@ int main(int argc, char **argv) {
              << ": expected 1 to 16, or 0 for the scheduler's choice\n";
       return 1;
     }
+  if (skinnyColumnWarps != 0 && skinnyColumnWarps != 1 &&
+      skinnyColumnWarps != 4) {
+    errs() << "stridec: error: --skinny-column-warps=" << skinnyColumnWarps
+           << ": expected 1 (a warp a column group) or 4 (a block of 4 warps "
+              "a group), or 0 for the scheduler's choice\n";
+    return 1;
+  }
   if (collectiveChunks < 1) {
     errs() << "stridec: error: --collective-chunks=" << collectiveChunks
            << ": expected 1 or more (1: no split)\n";
@@ -745,6 +760,7 @@ int main(int argc, char **argv) {
   options.cuda.allowTf32 = allowTf32;
   options.cuda.skinnyColumnsPerWarp = skinnyColumnsPerWarp;
   options.cuda.skinnyLoadsPerLane = skinnyLoadsPerLane;
+  options.cuda.skinnyColumnWarps = skinnyColumnWarps;
   options.cuda.deterministic = deterministic;
   options.cuda.dependentLaunch = !noDependentLaunch;
   options.cuda.earlyLaunch = earlyLaunch;

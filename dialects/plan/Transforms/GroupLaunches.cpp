@@ -211,8 +211,8 @@ KernelOp buildGroupKernel(const Group &group, SymbolTableCollection &symbols,
       /*min_blocks=*/0, /*tile=*/0, /*transpose_dim=*/-1, ArrayAttr(),
       ArrayAttr::get(context, {launch}), DenseI64ArrayAttr(),
       /*deterministic=*/false, ColumnCombine::None, /*bucket=*/0,
-      /*pages=*/0, /*hash_entries=*/0, IndexAnalysis::Own,
-      DenseI64ArrayAttr());
+      /*pages=*/0, /*hash_entries=*/0, IndexAnalysis::Own, DenseI64ArrayAttr(),
+      /*column_warps=*/1);
   groupKernel->setAttr(KernelScheduleAttr::kAttrName, schedule);
   return groupKernel;
 }

@@ -126,12 +126,12 @@ KernelScheduleAttr rebuildSchedule(KernelScheduleAttr schedule,
       schedule.getContext(), schedule.getScheme(), schedule.getIndexBits(),
       schedule.getVectorWidth(), schedule.getThreads(), schedule.getSlices(),
       schedule.getElementsPerThread(), schedule.getClusterBlocks(),
-      schedule.getMinBlocks(), schedule.getTile(),
-      schedule.getTransposeDim(), schedule.getStaged(),
-      ArrayAttr::get(schedule.getContext(), launches), schedule.getScratch(),
-      schedule.getDeterministic(), schedule.getColumnCombine(),
-      schedule.getBucket(), schedule.getPages(), schedule.getHashEntries(),
-      analysis, schedule.getOutputOrder());
+      schedule.getMinBlocks(), schedule.getTile(), schedule.getTransposeDim(),
+      schedule.getStaged(), ArrayAttr::get(schedule.getContext(), launches),
+      schedule.getScratch(), schedule.getDeterministic(),
+      schedule.getColumnCombine(), schedule.getBucket(), schedule.getPages(),
+      schedule.getHashEntries(), analysis, schedule.getOutputOrder(),
+      schedule.getColumnWarps());
 }
 
 void dropInputCopy(KernelOp kernel) {

@@ -196,12 +196,17 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
       product of few rows against a weight contiguous along `K`: a warp
       per `tile` adjacent output columns, its lanes streaming the weight's
       rows and the activations `vector_width` elements per load, sums
-      across the warp by shuffles; `K` split over `slices` blocks, each
-      slice's partial sums in `scratch`, added in slice order by a second
-      launch), `launch_group` (independent small kernels as one launch,
+      across the warp by shuffles; `column_warps` > 1: the block's
+      `column_warps` warps share its one column group, warp `w` taking
+      the 512-byte steps `w`, `w + column_warps`, ... of each weight row,
+      their sums added in warp order through shared memory; `K` split
+      over `slices` blocks, each slice's partial sums in `scratch`, added
+      in slice order by a second launch), `launch_group` (independent small kernels as one launch,
       stride-group-launches: the kernel's body holds the member kernels,
       each with its own schedule; its one launch has their grids one after
       another, `threads` a block);
+    - `column_warps`: (`skinny_matmul`) the warps of a block that share
+      a column group: 1, a warp a group, or all of the block's;
     - `output_order`: (`reduction_inner` with a thread per output) the
       order in which consecutive threads take the output elements: the
       kept dims outermost first, as the kernel's largest input of the
@@ -264,7 +269,8 @@ def Stride_KernelScheduleAttr : Stride_Attr<"KernelSchedule", "schedule"> {
     DefaultValuedParameter<"int64_t", "0">:$hash_entries,
     DefaultValuedParameter<"::stride::IndexAnalysis",
                            "::stride::IndexAnalysis::Own">:$index_analysis,
-    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$output_order
+    OptionalParameter<"::mlir::DenseI64ArrayAttr">:$output_order,
+    DefaultValuedParameter<"int64_t", "1">:$column_warps
   );
   let extraClassDeclaration = [{
     /// The name of the discardable attribute that holds a kernel's schedule.

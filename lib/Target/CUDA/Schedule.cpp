@@ -95,16 +95,17 @@ KernelScheduleAttr Scheduler::schedule() {
   }
   MLIRContext *context = builder.getContext();
   return KernelScheduleAttr::get(
-      context, scheme, needsWideIndices(kernel) ? 64 : 32, vectorWidth,
-      threads, slices, elementsPerThread, clusterBlocks, minBlocks, tile,
-      transposeDim, staged.empty() ? ArrayAttr() : builder.getArrayAttr(staged),
+      context, scheme, needsWideIndices(kernel) ? 64 : 32, vectorWidth, threads,
+      slices, elementsPerThread, clusterBlocks, minBlocks, tile, transposeDim,
+      staged.empty() ? ArrayAttr() : builder.getArrayAttr(staged),
       builder.getArrayAttr(launches),
       scratch.empty() ? DenseI64ArrayAttr()
                       : builder.getDenseI64ArrayAttr(scratch),
       deterministic, columnCombine, bucket, pages, hashEntries,
       IndexAnalysis::Own,
       outputOrder.empty() ? DenseI64ArrayAttr()
-                          : builder.getDenseI64ArrayAttr(outputOrder));
+                          : builder.getDenseI64ArrayAttr(outputOrder),
+      columnWarps);
 }
 
 /// A scan gives each row (the elements along its dim at one position of
@@ -307,18 +308,21 @@ void Scheduler::scheduleSkinnyProduct() {
   elementsPerThread = vectorWidth * skinnyLoadsPerLane(rows, columns);
   if (rows * columns == 0)
     return;
-  int64_t groups = ceilDiv(outColumns, tile), warps = threads / 32;
+  columnWarps = skinnyColumnWarps(rows, depth);
+  int64_t groups = ceilDiv(outColumns, tile),
+          groupsPerBlock = threads / 32 / columnWarps;
   int64_t elementBytes =
       static_cast<int64_t>(dtypeSize(op.getLhs().getType().getDType()));
   slices = std::clamp<int64_t>(
-      kSkinnyWarpsPerMultiprocessor * multiprocessors / groups, 1,
-      std::max<int64_t>(1, depth * elementBytes / kMinSkinnySliceBytes));
+      kSkinnyWarpsPerMultiprocessor * multiprocessors / (groups * columnWarps),
+      1, std::max<int64_t>(1, depth * elementBytes / kMinSkinnySliceBytes));
   // Slices of whole vectors: none left empty.
   slices = ceilDiv(depth, sliceLength(depth, slices, vectorWidth));
   if (!facts.productPrologue.empty())
     scheduleStagedSkinnyProduct(rows, depth, groups, elementBytes);
   else
-    launch(ceilDiv(groups, warps) * slices, threads, 1, slices > 1 ? 1 : -1);
+    launch(ceilDiv(groups, groupsPerBlock) * slices, threads, 1,
+           slices > 1 ? 1 : -1);
   if (slices == 1)
     return;
   scratch.push_back(slices * rows * columns *
@@ -354,6 +358,16 @@ int64_t Scheduler::skinnyColumnsPerWarp(int64_t rows, int64_t columns) {
   if (rows > 1)
     return kSkinnyColumnsPerWarp;
   return columns >= kWideSkinnyColumns ? kWideSkinnyColumnsPerWarp : 1;
+}
+
+int64_t Scheduler::skinnyColumnWarps(int64_t rows, int64_t depth) {
+  if (!facts.productPrologue.empty())
+    return 1;
+  if (options.skinnyColumnWarps > 0)
+    return options.skinnyColumnWarps;
+  bool deep =
+      depth >= kSkinnyColumnWarps * kMinColumnWarpSteps * 32 * vectorWidth;
+  return rows == 1 && tile == 1 && deep ? kSkinnyColumnWarps : 1;
 }
 
 int64_t Scheduler::skinnyLoadsPerLane(int64_t rows, int64_t columns) {
@@ -519,6 +533,7 @@ struct ScheduleKernelsPass
     schedule.deterministic = deterministic;
     schedule.skinnyColumnsPerWarp = skinnyColumnsPerWarp;
     schedule.skinnyLoadsPerLane = skinnyLoadsPerLane;
+    schedule.skinnyColumnWarps = skinnyColumnWarps;
     schedule.stagedKvAttention = stagedKvAttention;
     schedule.stagedKvTensorCores = stagedKvTensorCores;
     WalkResult result = getOperation().walk([&](KernelOp kernel) {

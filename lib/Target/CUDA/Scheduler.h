@@ -176,6 +176,16 @@ constexpr int64_t kSkinnyLoadsPerLane = 1;
 /// products 4% faster with 8 loads than with 1; the narrower products
 /// (1 column a warp) were not faster with more.
 constexpr int64_t kWideSkinnyLoadsPerLane = 8;
+/// At 1 row and 1 column a warp, without a prologue, the block's 4 warps
+/// share each column, warp w taking the 512-byte steps w, w + 4, ... of
+/// its weight row, where each warp then has at least kMinColumnWarpSteps
+/// of them: measured on an H200 in a chain of dependent launches
+/// (bench/decode/product_forms_probe.cu, bench/NOTES.md section 84), the
+/// decode step's down products (4,096 x 14,336) took 4 x 30.5 us against
+/// 4 x 33.5 with a warp a column, its O projections 4 x 10.9 against
+/// 4 x 11.4.
+constexpr int64_t kSkinnyColumnWarps = 4;
+constexpr int64_t kMinColumnWarpSteps = 2;
 constexpr int64_t kMaxSkinnyPairedRows = 8;
 constexpr int64_t kSkinnyWarpsPerMultiprocessor = 16;
 constexpr int64_t kMinSkinnySliceBytes = 4096;
@@ -359,6 +369,10 @@ private:
   /// The 16-byte loads a lane issues per column before it uses any: the
   /// option's, else kWideSkinnyLoadsPerLane or kSkinnyLoadsPerLane.
   int64_t skinnyLoadsPerLane(int64_t rows, int64_t columns);
+  /// The warps of a block that share a column group: the option's, else
+  /// kSkinnyColumnWarps at 1 row, 1 column a warp and deep enough rows,
+  /// else 1; always 1 with a prologue (its rows are staged per block).
+  int64_t skinnyColumnWarps(int64_t rows, int64_t depth);
 
   /// The kernel's functional ops (views not counted): what NVRTC compiles
   /// once per element a thread computes.
@@ -414,7 +428,8 @@ private:
 
   KernelScheme scheme = KernelScheme::GridStride;
   int64_t vectorWidth = 1, threads = 0, slices = 1, elementsPerThread = 0,
-          clusterBlocks = 1, minBlocks = 0, tile = 0, transposeDim = -1;
+          clusterBlocks = 1, minBlocks = 0, tile = 0, transposeDim = -1,
+          columnWarps = 1;
   llvm::SmallVector<mlir::Attribute> staged;
   llvm::SmallVector<mlir::Attribute> launches;
   llvm::SmallVector<int64_t> scratch;

@@ -9,6 +9,7 @@
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="multiprocessors=2" -split-input-file %s | FileCheck %s --check-prefix=MP2
 // RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="vectorize=false" -split-input-file %s | FileCheck %s --check-prefix=SCALAR
 // RUN: stride-opt --stride-pipeline='form-kernels skinny-prologue' --stride-schedule-kernels -split-input-file %s | FileCheck %s --check-prefix=PROLOGUE
+// RUN: stride-opt --stride-pipeline=form-kernels --stride-schedule-kernels="skinny-column-warps=1" -split-input-file %s | FileCheck %s --check-prefix=WARP
 
 // Innermost dim not a multiple of 4: one element per thread and step; 15
 // elements, one block of 256.
@@ -593,22 +594,28 @@ func.func @scan_blocks(%a: !stride.tensor<64x3000xf32>, %b: !stride.tensor<37x45
 // -----
 
 // Skinny products (a batch-1 decode step's bf16 projections,
-// python-free-docs/matmul.md "Skinny products"): at 1 row a warp per
-// column (below kWideSkinnyColumns), 16-byte loads (8 elements), one per
-// column in flight. The 4096 x 4096 one has 4,096 warps, 31 per
-// multiprocessor of 132: one launch. The 1024 x 4096 one (8 key/value
-// heads) has 1,024: K is split into 2 slices (4 KiB of a weight row each),
-// their partial sums in scratch, added by a second launch. On 2
-// multiprocessors its warps fill the GPU unsplit. A 14336-column product
-// (the MLP's gate) takes 4 columns a warp, 8 loads of each in flight
-// (kWideSkinnyLoadsPerLane: elements_per_thread 64).
+// python-free-docs/matmul.md "Skinny products"): at 1 row a column per
+// block of 4 warps (below kWideSkinnyColumns, `column_warps = 4`: warp w
+// takes the 512-byte steps w, w + 4, ... of its weight row), 16-byte loads
+// (8 elements), one per column in flight. The 4096 x 4096 one has 4,096
+// blocks; the 1024 x 4096 one (8 key/value heads) 1,024, whose 4,096 warps
+// need no split of K. A 14336-column product (the MLP's gate) takes 4
+// columns a warp, 8 loads of each in flight (kWideSkinnyLoadsPerLane:
+// elements_per_thread 64). With a warp a column (skinny-column-warps=1),
+// the 4096 x 4096 one has 4,096 warps, 31 per multiprocessor of 132: one
+// launch; the 1024 x 4096 one has 1,024 warps: K is split into 2 slices
+// (4 KiB of a weight row each), their partial sums in scratch, added by a
+// second launch. On 2 multiprocessors its warps fill the GPU unsplit.
 // CHECK-LABEL: func.func @skinny_decode
-// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 1024, block = 128>]>
-// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, slices = 2, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 512, block = 128, phase = 1>, #stride.launch<grid = 8, block = 128, phase = 2>], scratch = [8192]>
+// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 4096, block = 128>], column_warps = 4>
+// CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 1024, block = 128>], column_warps = 4>
 // CHECK: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 64, tile = 4, launches = [#stride.launch<grid = 896, block = 128>]>
+// WARP-LABEL: func.func @skinny_decode
+// WARP: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 1024, block = 128>]>
+// WARP: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, slices = 2, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 512, block = 128, phase = 1>, #stride.launch<grid = 8, block = 128, phase = 2>], scratch = [8192]>
 // MP2-LABEL: func.func @skinny_decode
-// MP2: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 1024, block = 128>]>
-// MP2: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 256, block = 128>]>
+// MP2: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 4096, block = 128>], column_warps = 4>
+// MP2: stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 1024, block = 128>], column_warps = 4>
 func.func @skinny_decode(%x: !stride.tensor<1x4096xbf16>, %w: !stride.tensor<4096x4096xbf16>,
                          %v: !stride.tensor<1024x4096xbf16>, %g: !stride.tensor<14336x4096xbf16>)
     -> (!stride.tensor<1x4096xbf16>, !stride.tensor<1x1024xbf16>, !stride.tensor<1x14336xbf16>) {

@@ -62,6 +62,11 @@ def ScheduleKernels : Pass<"stride-schedule-kernels", "::mlir::func::FuncOp"> {
            /*default=*/"0",
            "Skinny products: weight loads each lane issues per column before "
            "using any; 0: the scheduler's default">,
+    Option<"skinnyColumnWarps", "skinny-column-warps", "int",
+           /*default=*/"0",
+           "Skinny products without a prologue: warps of a block sharing a "
+           "column group (1, or 4: the whole block), each taking every N-th "
+           "512-byte step of its weight rows; 0: the scheduler's default">,
     Option<"stagedKvAttention", "staged-kv-attention", "bool",
            /*default=*/"false",
            "Decode attention that Stride's kernel runs takes the staged "

@@ -81,6 +81,12 @@ struct CudaTargetOptions {
   /// Tuning knobs: bench/decode/skinny_sweep.py times the choices.
   int skinnyColumnsPerWarp = 0;
   int skinnyLoadsPerLane = 0;
+  /// Skinny products without a prologue: the warps of a block that share
+  /// a column group, each taking every N-th 512-byte step of its weight
+  /// rows, their sums added in warp order (1, or 4: the block's warps,
+  /// kSkinnyThreads / 32); 0: the scheduler's
+  /// default (kSkinnyColumnWarps where skinnyColumnWarps allows).
+  int skinnyColumnWarps = 0;
   /// Decode attention that Stride's kernel runs (form (f)) takes the
   /// staged scheme where stagedDecodeTakes allows it and the target has
   /// asynchronous copies (sm_80 and later), else the split-KV scheme

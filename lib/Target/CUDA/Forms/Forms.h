@@ -824,10 +824,19 @@ private:
   /// `c`, `sums` held at each column offset it reads.
   mlir::LogicalResult storeResult(Code &body, llvm::ArrayRef<std::string> sums,
                                   const std::string &r, const std::string &c);
+  /// Prints `group` (the warp's column group, of index type `type`) and
+  /// `slice` from the block and warp.
+  void printGroup(Code &body, const std::string &type);
+  /// With columnWarps > 1: the block's warps add their sums into warp 0's
+  /// in warp order through shared memory, and the others return.
+  void printCombineColumnWarps(Code &body);
 
   MatmulOp op;
   int64_t rows = 0, depth = 0, columns = 0, tile = 1, width = 1, slices = 1,
           warps = 0, chunk = 0, loads = 1;
+  /// The warps that share a column group: 1, or the block's (each taking
+  /// every columnWarps-th step of the rows).
+  int64_t columnWarps = 1;
   /// The columns a warp's `tile` columns start in: the product's, or the
   /// epilogue's per row.
   int64_t outColumns = 0;

@@ -54,6 +54,7 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
   width = schedule.getVectorWidth();
   slices = schedule.getSlices();
   warps = schedule.getThreads() / 32;
+  columnWarps = schedule.getColumnWarps();
   loads = std::max<int64_t>(1, schedule.getElementsPerThread() / width);
   chunk = sliceLength(depth, slices, width);
   element = storageType(op.getLhs().getType().getDType());
@@ -67,12 +68,18 @@ LogicalResult SkinnyMatmulPrinter::printBody(Code &body) {
     return (error(op) << "the skinny product's prologue is evaluated once per "
                          "block into shared memory, but the schedule gives "
                          "its launch none");
+  if (columnWarps != 1 && (columnWarps != warps || staged))
+    return (error(op) << "the skinny product's schedule has column_warps = "
+                      << columnWarps << ": expected 1, or the block's " << warps
+                      << " warps without a prologue");
   lhsArg = lhs.value_or(0);
   rhsArg = *rhs;
-  body.line("// skinny product at {}: {} rows x {} columns over K = {}, a "
-            "warp per {} columns{}, loads of {} elements ({} per column in "
+  body.line("// skinny product at {}: {} rows x {} columns over K = {}, {} "
+            "per {} columns{}, loads of {} elements ({} per column in "
             "flight), K in {} slices of {}",
-            formatLocation(op.getLoc()), rows, columns, depth, tile,
+            formatLocation(op.getLoc()), rows, columns, depth,
+            columnWarps > 1 ? fmt::format("{} warps", columnWarps) : "a warp",
+            tile,
             offsets.size() > 1 ? " at each of the epilogue's offsets" : "",
             width, loads, slices, chunk);
   if (!facts.productPrologue.empty())
@@ -110,13 +117,7 @@ void SkinnyMatmulPrinter::printBeforeWait(Code &body) {
             32 * lineBytes);
   body.open("");
   body.line("const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;");
-  if (slices > 1)
-    body.line("const idx_t group = (idx_t)(blockIdx.x / {0}) * {1} + warp, "
-              "slice = blockIdx.x % {0};",
-              slices, warps);
-  else
-    body.line("const idx_t group = (idx_t)blockIdx.x * {} + warp, slice = 0;",
-              warps);
+  printGroup(body, "idx_t");
   body.line("const idx_t k = slice * {} + lane * {};", chunk, lineElements);
   body.open(fmt::format("if (group * {} < {} && k < slice * {} + {} && k < {})",
                         tile, outColumns, chunk, chunk, depth));
@@ -132,19 +133,30 @@ void SkinnyMatmulPrinter::printBeforeWait(Code &body) {
 LogicalResult SkinnyMatmulPrinter::printSlice(Code &body) {
   if (staged)
     return printStagedSlice(body);
-  if (slices > 1)
-    body.line("const {0} group = ({0})(blockIdx.x / {1}) * {2} + warp, "
-              "slice = blockIdx.x % {1};",
-              idx, slices, warps);
-  else
-    body.line("const {0} group = ({0})blockIdx.x * {1} + warp, slice = 0;",
-              idx, warps);
+  printGroup(body, idx);
   body.line("const {} column0 = group * {};", idx, tile);
-  body.line("if (column0 >= {}) return; // the whole warp: past the last "
+  body.line("if (column0 >= {}) return; // the whole {}: past the last "
             "column",
-            outColumns);
+            outColumns, columnWarps > 1 ? "block" : "warp");
+  if (columnWarps > 1)
+    body.line("const int piece = warp; // the block's warps share its "
+              "columns, warp w taking steps w, w + {}, ...",
+              columnWarps);
   printSliceBounds(body);
   return printColumns(body);
+}
+
+void SkinnyMatmulPrinter::printGroup(Code &body, const std::string &type) {
+  // A block of `columnWarps` warps shares one group; else a warp a group.
+  std::string groupsPerBlock =
+      columnWarps > 1 ? "" : fmt::format(" * {} + warp", warps);
+  if (slices > 1)
+    body.line("const {0} group = ({0})(blockIdx.x / {1}){2}, "
+              "slice = blockIdx.x % {1};",
+              type, slices, groupsPerBlock);
+  else
+    body.line("const {0} group = ({0})blockIdx.x{1}, slice = 0;", type,
+              groupsPerBlock);
 }
 
 void SkinnyMatmulPrinter::printSliceBounds(Code &body) {
@@ -392,27 +404,33 @@ LogicalResult SkinnyMatmulPrinter::printColumns(Code &body) {
   body.line("acc[r][j] = 0.0f;");
   body.close();
   body.close();
-  body.line("{} kk = kBegin + lane * {};", idx, width);
+  std::string lanePosition =
+      columnWarps > 1 ? "(piece * 32 + lane)" : std::string("lane");
+  body.line("{} kk = kBegin + {} * {};", idx, lanePosition, width);
+  int64_t step = columnWarps * 32 * width;
   if (loads > 1) {
     body.line("// {} loads per column issued before any is used.", loads);
     body.open(fmt::format("for (; kk + {} < kWhole; kk += {})",
-                          (loads - 1) * 32 * width, loads * 32 * width));
+                          (loads - 1) * step, loads * step));
     if (failed(printStep(body, width, loads)))
       return failure();
     body.close();
   } else {
     body.line("#pragma unroll 4");
   }
-  body.open(fmt::format("for (; kk < kWhole; kk += {})", 32 * width));
+  body.open(fmt::format("for (; kk < kWhole; kk += {})", step));
   if (failed(printStep(body, width, 1)))
     return failure();
   body.close();
   if (depth % width != 0) {
-    body.open("for (kk = kWhole + lane; kk < kEnd; kk += 32)");
+    body.open(fmt::format("for (kk = kWhole + {}; kk < kEnd; kk += {})",
+                          lanePosition, columnWarps * 32));
     if (failed(printStep(body, 1, 1)))
       return failure();
     body.close();
   }
+  if (columnWarps > 1)
+    printCombineColumnWarps(body);
   return printWarpSums(body);
 }
 
@@ -497,7 +515,7 @@ LogicalResult SkinnyMatmulPrinter::printStep(Code &body, int64_t count,
   std::string type = fmt::format("stride_vecn<{}, {}>", element, count);
   auto at = [&](int64_t u) {
     return u == 0 ? std::string("kk")
-                  : fmt::format("kk + {}", u * 32 * count);
+                  : fmt::format("kk + {}", u * columnWarps * 32 * count);
   };
   auto weight = [&](int64_t j, int64_t u) {
     return stepLoads == 1 ? fmt::format("weight{}", j)
@@ -524,6 +542,28 @@ LogicalResult SkinnyMatmulPrinter::printStep(Code &body, int64_t count,
   }
   body.close();
   return success();
+}
+
+void SkinnyMatmulPrinter::printCombineColumnWarps(Code &body) {
+  body.line("// The block's warps add their lanes' sums in warp order, into "
+            "warp 0's.");
+  body.line("__shared__ float columnParts[{}][{}][{}][32];", columnWarps - 1,
+            rows, heldColumns());
+  auto eachSum = [&](const std::string &statement) {
+    body.open(fmt::format("for (int r = 0; r < {}; ++r)", rows));
+    body.open(fmt::format("for (int j = 0; j < {}; ++j)", heldColumns()));
+    body.line("{}", statement);
+    body.close();
+    body.close();
+  };
+  body.open("if (piece > 0)");
+  eachSum("columnParts[piece - 1][r][j][lane] = acc[r][j];");
+  body.close();
+  body.line("__syncthreads();");
+  body.line("if (piece > 0) return;");
+  body.open(fmt::format("for (int p = 0; p < {}; ++p)", columnWarps - 1));
+  eachSum("acc[r][j] += columnParts[p][r][j][lane];");
+  body.close();
 }
 
 LogicalResult SkinnyMatmulPrinter::printWarpSums(Code &body) {
