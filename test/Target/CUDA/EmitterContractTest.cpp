@@ -104,4 +104,32 @@ func.func @f(%x: !stride.tensor<4x8xf32>) -> !stride.tensor<4xf32> {
   EXPECT_EQ(diagnostics, "");
 }
 
+/// A skinny product whose hand-written schedule has 2 of its block's 4
+/// warps share a column group: the printer takes 1 or the whole block
+/// (one group a block, so that the block's barrier is reached by all).
+TEST(EmitterContract, SkinnyColumnWarpsOtherThanTheBlockAreRefused) {
+  MLIRContext context;
+  context.loadDialect<StrideDialect, func::FuncDialect>();
+  std::string diagnostics;
+  FailureOr<CudaSource> source = emit(context, R"mlir(
+func.func @f(%x: !stride.tensor<1x512xbf16>, %t: !stride.tensor<512x8xbf16, strides = [1, 512], offset = 0>) -> !stride.tensor<1x8xbf16> {
+  %r = stride.kernel "matmul_0" ins(%x, %t : !stride.tensor<1x512xbf16>, !stride.tensor<512x8xbf16, strides = [1, 512], offset = 0>) attributes {stride.schedule = #stride.schedule<scheme = skinny_matmul, index_bits = 32, vector_width = 8, threads = 128, elements_per_thread = 8, tile = 1, launches = [#stride.launch<grid = 4, block = 128>], column_warps = 2>} -> (!stride.tensor<1x8xbf16>) {
+  ^bb0(%a: !stride.tensor<1x512xbf16>, %b: !stride.tensor<512x8xbf16, strides = [1, 512], offset = 0>):
+    %p = stride.matmul %a, %b {stride.skinny_product} : !stride.tensor<1x512xbf16>, !stride.tensor<512x8xbf16, strides = [1, 512], offset = 0> -> !stride.tensor<1x8xbf16>
+    stride.yield %p : !stride.tensor<1x8xbf16>
+  }
+  return %r : !stride.tensor<1x8xbf16>
+}
+)mlir",
+                                      diagnostics, /*schedule=*/false);
+  EXPECT_TRUE(failed(source));
+  EXPECT_NE(diagnostics.find("loc(\"-\":5:10): "), std::string::npos)
+      << diagnostics;
+  EXPECT_NE(diagnostics.find("the skinny product's schedule has column_warps "
+                             "= 2: expected 1, or the block's 4 warps without "
+                             "a prologue"),
+            std::string::npos)
+      << diagnostics;
+}
+
 } // namespace
