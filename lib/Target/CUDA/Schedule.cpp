@@ -284,10 +284,11 @@ int64_t Scheduler::splitKvValueWidth(AttentionOp op) {
 
 /// The skinny product (python-free-docs/matmul.md, "Skinny products"): a
 /// warp per `tile` adjacent columns (output features; with an epilogue, at
-/// each column offset it reads), blocks of
-/// kSkinnyThreads; where the warps number at most half of
-/// kSkinnyWarpsPerMultiprocessor per multiprocessor, K is split into
-/// `slices` (as many as bring them to that count, each at least
+/// each column offset it reads), blocks of kSkinnyThreads, or a block per
+/// column group where skinnyColumnWarps gives it all the block's warps
+/// (each every kSkinnyColumnWarps-th step of the rows); where the warps number
+/// at most half of kSkinnyWarpsPerMultiprocessor per multiprocessor, K is split
+/// into `slices` (as many as bring them to that count, each at least
 /// kMinSkinnySliceBytes of a weight row), whose partial sums a second
 /// launch adds in slice order.
 void Scheduler::scheduleSkinnyProduct() {

@@ -10,13 +10,16 @@
 // nn.Linear weight [N, K] read through a permute), C[M x N] = A[M x K] ·
 // W[K x N] (python-free-docs/matmul.md, "Skinny products"). A warp takes
 // `tile` adjacent columns (output features) and one of `slices` slices of
-// K. Its lanes stream the columns' weight rows `vector_width` elements per
-// load (16 bytes where the layouts allow), lane l at elements l * width,
-// (l + 32) * width, ..., so that each warp load is 512 consecutive bytes;
-// for each row of A the lane loads the same elements of the row (or, with
-// a prologue, evaluates the ops that compute them at those elements, their
-// inputs read a group at a time where aligned) and adds the products into
-// its sums, in f32. The activations are small and read
+// K; with `column_warps` > 1 the block's warps share one column group,
+// warp p taking the 512-byte steps p, p + column_warps, ... of the rows,
+// and add their lanes' sums in warp order through shared memory before
+// warp 0's shuffles (printCombineColumnWarps). Its lanes stream the columns'
+// weight rows `vector_width` elements per load (16 bytes where the layouts
+// allow), lane l at elements l * width, (l + 32) * width, ..., so that each
+// warp load is 512 consecutive bytes; for each row of A the lane loads the same
+// elements of the row (or, with a prologue, evaluates the ops that compute them
+// at those elements, their inputs read a group at a time where aligned) and
+// adds the products into its sums, in f32. The activations are small and read
 // by every warp: they stay in the L1 and L2 caches. The elements of a
 // slice past its last whole vector (K not a multiple of the width) are
 // taken one per lane. Shuffles then sum each row's and column's lanes; with
