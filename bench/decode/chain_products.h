@@ -203,10 +203,14 @@ std::vector<__nv_bfloat16> output(const Buffers &b) {
 // constants: the bound of overlapping the kernels' ends and starts); with
 // EARLY > 0 each thread loads its first EARLY words into registers before
 // it waits (what a product can do: its weights are constants, only its
-// activations come from the grid before it).
-template <bool TRIGGER = false, bool WAIT = true, int EARLY = 0>
+// activations come from the grid before it); with TRIGGER_FIRST the next
+// grid may launch as this one starts, before its early loads
+// (overlap_chain_probe.cu).
+template <bool TRIGGER = false, bool WAIT = true, int EARLY = 0, bool TRIGGER_FIRST = false>
 __global__ void __launch_bounds__(256) readKernel(const uint4 *weight, size_t chunks,
                                                   unsigned *sink) {
+  if (TRIGGER_FIRST)
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   unsigned x = 0;

@@ -35,6 +35,8 @@
 #include "chain_products.h"
 
 #include <cstring>
+#include <functional>
+#include <string>
 
 namespace {
 
@@ -51,33 +53,6 @@ __device__ inline void waitForPrevious() {
 __global__ void __launch_bounds__(kThreads) dependentProduct(Product p) {
   waitForPrevious();
   productColumns(p);
-}
-
-// A read that lets the next grid launch as it starts, then loads its first
-// EARLY words a thread, then waits.
-template <int EARLY>
-__global__ void __launch_bounds__(256) overlapRead(const uint4 *weight, size_t chunks,
-                                                   unsigned *sink) {
-  triggerNext();
-  const size_t stride = size_t(gridDim.x) * blockDim.x;
-  size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  uint4 early[EARLY > 0 ? EARLY : 1];
-#pragma unroll
-  for (int e = 0; e < EARLY; ++e)
-    early[e] = i + e * stride < chunks ? __ldg(weight + i + e * stride) : uint4{};
-  waitForPrevious();
-  unsigned x = 0;
-#pragma unroll
-  for (int e = 0; e < EARLY; ++e)
-    x ^= early[e].x ^ early[e].y ^ early[e].z ^ early[e].w;
-  i += EARLY * stride;
-#pragma unroll 4
-  for (; i < chunks; i += stride) {
-    const uint4 w = __ldg(weight + i);
-    x ^= w.x ^ w.y ^ w.z ^ w.w;
-  }
-  if (x == 0x9e3779b9u)
-    sink[blockIdx.x] = x;
 }
 
 // A product as one partial wave that lets the next grid launch as it
@@ -203,66 +178,73 @@ int main(int argc, char **argv) {
   unsigned *sink;
   CHECK_CUDA(cudaMalloc(&sink, size_t(64) * sms * 4));
   if (!prefetchOnly) {
-  auto reads = [&](void (*kernel)(const uint4 *, size_t, unsigned *), int blocks) {
-    return timeGraph([&](cudaStream_t s) {
-      for (int i = 0; i < b.chain.count; ++i) {
-        const Product &p = b.chain.p[i];
-        launchKernel(kernel, LaunchShape{blocks, 256, 0, i > 0}, s,
-                     reinterpret_cast<const uint4 *>(p.weight), size_t(p.k) * p.n * 2 / 16,
-                     sink);
-      }
-    });
-  };
-  const double fullReads = reads(readKernel<>, 8 * sms);
-  std::printf("| reads, 8 blocks of 256 a multiprocessor, dependent | %.1f | %.1f | |\n",
-              fullReads, fullReads - floorUs);
-  const double unwaited = reads(readKernel<true, false>, 8 * sms);
-  std::printf("| reads that do not wait (the bound) | %.1f | %.1f | |\n", unwaited,
-              unwaited - floorUs);
-  for (int perSm : {2, 3, 4})
-    for (int early : {0, 4, 8}) {
-      void (*kernel)(const uint4 *, size_t, unsigned *) =
-          early == 0 ? overlapRead<0> : early == 4 ? overlapRead<4> : overlapRead<8>;
-      const double us = reads(kernel, perSm * sms);
-      std::printf("| reads, %d blocks of 256 a multiprocessor, triggering at start, %d "
-                  "words before the wait | %.1f | %.1f | |\n",
-                  perSm, early, us, us - floorUs);
-    }
-  for (int perSm : {4, 6, 8})
-    for (int early : {0, 4, 8}) {
-      const double us = timeGraph([&](cudaStream_t s) {
-        if (perSm == 4)
-          launchOverlapProducts<4>(b, early, sms, s);
-        else if (perSm == 6)
-          launchOverlapProducts<6>(b, early, sms, s);
-        else
-          launchOverlapProducts<8>(b, early, sms, s);
+    auto reads = [&](void (*kernel)(const uint4 *, size_t, unsigned *), int blocks) {
+      return timeGraph([&](cudaStream_t s) {
+        for (int i = 0; i < b.chain.count; ++i) {
+          const Product &p = b.chain.p[i];
+          launchKernel(kernel, LaunchShape{blocks, 256, 0, i > 0}, s,
+                       reinterpret_cast<const uint4 *>(p.weight), size_t(p.k) * p.n * 2 / 16,
+                       sink);
+        }
       });
-      const std::vector<__nv_bfloat16> got = output(b);
-      const bool same = memcmp(got.data(), reference.data(), got.size() * 2) == 0;
-      std::printf("| products, %d blocks of 128 a multiprocessor, triggering at start, "
-                  "%d words a lane before the wait | %.1f | %.1f | %s |\n",
-                  perSm, early, us, us - floorUs, same ? "yes" : "NO");
-    }
+    };
+    const double fullReads = reads(readKernel<>, 8 * sms);
+    std::printf("| reads, 8 blocks of 256 a multiprocessor, dependent | %.1f | %.1f | |\n",
+                fullReads, fullReads - floorUs);
+    const double unwaited = reads(readKernel<true, false>, 8 * sms);
+    std::printf("| reads that do not wait (the bound) | %.1f | %.1f | |\n", unwaited,
+                unwaited - floorUs);
+    for (int perSm : {2, 3, 4})
+      for (int early : {0, 4, 8}) {
+        void (*kernel)(const uint4 *, size_t, unsigned *) =
+            early == 0   ? readKernel<false, true, 0, true>
+            : early == 4 ? readKernel<false, true, 4, true>
+                         : readKernel<false, true, 8, true>;
+        const double us = reads(kernel, perSm * sms);
+        std::printf("| reads, %d blocks of 256 a multiprocessor, triggering at start, %d "
+                    "words before the wait | %.1f | %.1f | |\n",
+                    perSm, early, us, us - floorUs);
+      }
   }
+  // A products row: the chain timed, its output checked against the
+  // dependent chain's.
+  auto productsRow = [&](const std::string &form,
+                         const std::function<void(cudaStream_t)> &enqueue) {
+    const double us = timeGraph(enqueue);
+    const std::vector<__nv_bfloat16> got = output(b);
+    const bool same = memcmp(got.data(), reference.data(), got.size() * 2) == 0;
+    std::printf("| products, %s | %.1f | %.1f | %s |\n", form.c_str(), us, us - floorUs,
+                same ? "yes" : "NO");
+  };
+  if (!prefetchOnly)
+    for (int perSm : {4, 6, 8})
+      for (int early : {0, 4, 8})
+        productsRow(std::to_string(perSm) + " blocks of 128 a multiprocessor, triggering at "
+                    "start, " + std::to_string(early) + " words a lane before the wait",
+                    [&](cudaStream_t s) {
+                      if (perSm == 4)
+                        launchOverlapProducts<4>(b, early, sms, s);
+                      else if (perSm == 6)
+                        launchOverlapProducts<6>(b, early, sms, s);
+                      else
+                        launchOverlapProducts<8>(b, early, sms, s);
+                    });
   const char *forms[] = {"prefetch.global.L2::evict_last", "ld.global.L2::256B",
                          "prefetch.global.L2"};
   for (int form : {0, 1, 2})
     for (int megabytes : {2, 4, 8, 16}) {
       const size_t bytes = size_t(megabytes) << 20;
-      const double us = timeGraph([&](cudaStream_t s) {
-        if (form == 0)
-          launchPrefetching<0>(b, bytes, sink, s);
-        else if (form == 1)
-          launchPrefetching<1>(b, bytes, sink, s);
-        else
-          launchPrefetching<2>(b, bytes, sink, s);
-      });
-      const std::vector<__nv_bfloat16> got = output(b);
-      const bool same = memcmp(got.data(), reference.data(), got.size() * 2) == 0;
-      std::printf("| products, full grids, dependent, each block then fetching its share of "
-                  "the next weight's first %d MiB into L2 (%s) | %.1f | %.1f | %s |\n",
-                  megabytes, forms[form], us, us - floorUs, same ? "yes" : "NO");
+      productsRow("full grids, dependent, each block then fetching its share of the next "
+                  "weight's first " + std::to_string(megabytes) + " MiB into L2 (" +
+                  forms[form] + ")",
+                  [&](cudaStream_t s) {
+                    if (form == 0)
+                      launchPrefetching<0>(b, bytes, sink, s);
+                    else if (form == 1)
+                      launchPrefetching<1>(b, bytes, sink, s);
+                    else
+                      launchPrefetching<2>(b, bytes, sink, s);
+                  });
     }
   return 0;
 }
