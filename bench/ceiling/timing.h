@@ -30,18 +30,10 @@ static __global__ void __launch_bounds__(256)
     b[i] = a[i];
 }
 
-// Median microseconds of one replay of what `enqueue` puts on a stream,
-// captured as a CUDA graph: 40 samples, each the mean of 10 back-to-back
-// replays (stride-run-gpu --bench's method).
-inline double timeGraph(const std::function<void(cudaStream_t)> &enqueue) {
-  cudaStream_t stream;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  enqueue(stream);
-  CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+// Median microseconds of one replay of the instantiated graph `exec` on
+// `stream`: 40 samples, each the mean of 10 back-to-back replays
+// (stride-run-gpu --bench's method), after 5 replays to warm up.
+inline double timeGraphExec(cudaGraphExec_t exec, cudaStream_t stream) {
   for (int i = 0; i < 5; ++i)
     CHECK_CUDA(cudaGraphLaunch(exec, stream));
   cudaEvent_t start, end;
@@ -58,11 +50,28 @@ inline double timeGraph(const std::function<void(cudaStream_t)> &enqueue) {
     CHECK_CUDA(cudaEventElapsedTime(&ms, start, end));
     samples.push_back(ms * 100.0); // mean of 10, in microseconds
   }
+  CHECK_CUDA(cudaEventDestroy(start));
+  CHECK_CUDA(cudaEventDestroy(end));
+  std::sort(samples.begin(), samples.end());
+  return samples[samples.size() / 2];
+}
+
+// Median microseconds of one replay of what `enqueue` puts on a stream,
+// captured as a CUDA graph (timeGraphExec).
+inline double timeGraph(const std::function<void(cudaStream_t)> &enqueue) {
+  cudaStream_t stream;
+  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  enqueue(stream);
+  CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  const double us = timeGraphExec(exec, stream);
   CHECK_CUDA(cudaGraphExecDestroy(exec));
   CHECK_CUDA(cudaGraphDestroy(graph));
   CHECK_CUDA(cudaStreamDestroy(stream));
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
+  return us;
 }
 
 // The bandwidth (bytes per second, read + write) of copyKernel copying

@@ -27,8 +27,6 @@
 // the driver).
 #include "decode_probe.h"
 
-#include <algorithm>
-#include <vector>
 
 namespace {
 
@@ -166,28 +164,12 @@ double timeChain(const Buffers &b, Form form, long long cycles, long long thresh
   CHECK_CUDA(cudaStreamEndCapture(s, &graph));
   cudaGraphExec_t exec;
   CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  for (int i = 0; i < 5; ++i)
-    CHECK_CUDA(cudaGraphLaunch(exec, s));
-  cudaEvent_t start, end;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&end));
-  std::vector<double> samples;
-  for (int sample = 0; sample < 40; ++sample) {
-    CHECK_CUDA(cudaEventRecord(start, s));
-    for (int i = 0; i < 10; ++i)
-      CHECK_CUDA(cudaGraphLaunch(exec, s));
-    CHECK_CUDA(cudaEventRecord(end, s));
-    CHECK_CUDA(cudaEventSynchronize(end));
-    float ms;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, start, end));
-    samples.push_back(ms * 100.0);
-  }
+  const double us = timeGraphExec(exec, s);
   CHECK_CUDA(cudaGraphExecDestroy(exec));
   CHECK_CUDA(cudaGraphDestroy(graph));
   CHECK_CUDA(cudaStreamDestroy(side));
   CHECK_CUDA(cudaStreamDestroy(s));
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
+  return us;
 }
 
 } // namespace
