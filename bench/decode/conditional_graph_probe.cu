@@ -102,15 +102,16 @@ void conditionalAttention(cudaStream_t s, cudaStream_t side, cudaGraphConditiona
   cudaStreamCaptureStatus status;
   cudaGraph_t graph;
   const cudaGraphNode_t *deps;
+  const cudaGraphEdgeData *edges;
   size_t count;
-  CHECK_CUDA(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph, &deps, nullptr, &count));
+  CHECK_CUDA(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph, &deps, &edges, &count));
   cudaGraphNodeParams params = {};
   params.type = cudaGraphNodeTypeConditional;
   params.conditional.handle = handle;
   params.conditional.type = cudaGraphCondTypeIf;
   params.conditional.size = 2;
   cudaGraphNode_t node;
-  CHECK_CUDA(cudaGraphAddNode(&node, graph, deps, nullptr, count, &params));
+  CHECK_CUDA(cudaGraphAddNode(&node, graph, deps, edges, count, &params));
   CHECK_CUDA(cudaStreamUpdateCaptureDependencies(s, &node, nullptr, 1,
                                                  cudaStreamSetCaptureDependencies));
   for (int body = 0; body < 2; ++body) {
@@ -121,7 +122,8 @@ void conditionalAttention(cudaStream_t s, cudaStream_t side, cudaGraphConditiona
     launchKernel(body == 0 ? attention<0> : attention<1>,
                  LaunchShape{kAttentionBlocks, kAttentionThreads}, side,
                  static_cast<const uint4 *>(b.cache), b.sink, cycles);
-    CHECK_CUDA(cudaStreamEndCapture(side, nullptr));
+    cudaGraph_t captured;
+    CHECK_CUDA(cudaStreamEndCapture(side, &captured));
   }
 }
 
