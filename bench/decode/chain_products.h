@@ -1,10 +1,12 @@
 // The decode step's chain of skinny products, shared by the probes that
-// time it (persistent_chain_probe.cu, product_forms_probe.cu): its 17
+// time it (persistent_chain_probe.cu, product_forms_probe.cu,
+// overlap_chain_probe.cu): its 17
 // products at bench/decode's dims (per layer Q/K/V 6,144 x 4,096, O 4,096
 // x 4,096, gate/up 28,672 x 4,096, down 4,096 x 14,336; 4 layers; the LM
 // head 32,000 x 4,096), bf16, one row, each product's input the previous
 // one's output, every weight distinct (1.9 GB: nothing stays in L2);
-// Stride's skinny form of a product as a warp's columns; and the read
+// Stride's skinny form of a product as a warp's columns, its kernel and
+// the chain of them as dependent launches (the backend's); and the read
 // ceiling's kernel.
 #ifndef STRIDE_BENCH_DECODE_CHAIN_PRODUCTS_H
 #define STRIDE_BENCH_DECODE_CHAIN_PRODUCTS_H
@@ -138,12 +140,44 @@ __device__ void productColumns(const Product &p) {
   }
 }
 
+// A kernel a product. It waits for the grid ahead first, as the backend's
+// kernels do (a plain launch finds that grid ended); with TRIGGER it lets
+// the next grid launch at once (the backend's early trigger toward a small
+// grid after it).
+template <bool TRIGGER = false>
+__global__ void __launch_bounds__(kThreads) productKernel(Product p) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  if (TRIGGER)
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  productColumns(p);
+}
+
+// The blocks of a product's kernel: a warp a group of tileOf(p) columns.
+int productBlocks(const Product &p) { return (p.n / tileOf(p) + kWarps - 1) / kWarps; }
+
 struct Buffers {
   std::vector<__nv_bfloat16 *> weights;
   __nv_bfloat16 *activations[kMaxProducts + 1];
   Chain chain;
   size_t bytes = 0;
 };
+
+// A product's kernel, as a dependent launch where `dependent`.
+void launchProduct(const Product &p, cudaStream_t s, bool dependent,
+                   bool trigger = false) {
+  LaunchShape shape{productBlocks(p), kThreads, 0, dependent};
+  if (trigger)
+    launchKernel(productKernel<true>, shape, s, p);
+  else
+    launchKernel(productKernel<false>, shape, s, p);
+}
+
+// The chain, a kernel a product; every launch but the first dependent
+// where `dependent`.
+void launchKernels(const Buffers &b, cudaStream_t s, bool dependent) {
+  for (int i = 0; i < b.chain.count; ++i)
+    launchProduct(b.chain.p[i], s, dependent && i > 0);
+}
 
 Buffers makeChain() {
   const int layers = 4, width = 4096, qkv = 6144, inner = 14336, vocab = 32000;

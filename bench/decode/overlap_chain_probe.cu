@@ -40,8 +40,6 @@
 
 namespace {
 
-int productBlocksOf(const Product &p) { return (p.n / tileOf(p) + kWarps - 1) / kWarps; }
-
 __device__ inline void triggerNext() {
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
@@ -49,11 +47,6 @@ __device__ inline void waitForPrevious() {
   asm volatile("griddepcontrol.wait;" ::: "memory");
 }
 
-// The dependent chain as the backend launches it: a full grid, waiting first.
-__global__ void __launch_bounds__(kThreads) dependentProduct(Product p) {
-  waitForPrevious();
-  productColumns(p);
-}
 
 // A product as one partial wave that lets the next grid launch as it
 // starts; its warps walk the column groups in turn, the first group's
@@ -81,7 +74,7 @@ void launchOverlapProducts(const Buffers &b, int sms, cudaStream_t s) {
     void (*kernel)(Product) = tileOf(p) == 4 ? overlapProduct<4, WORDS, PER_SM>
                                              : overlapProduct<1, WORDS, PER_SM>;
     launchKernel(kernel,
-                 LaunchShape{std::min(PER_SM * sms, productBlocksOf(p)), kThreads, 0, i > 0},
+                 LaunchShape{std::min(PER_SM * sms, productBlocks(p)), kThreads, 0, i > 0},
                  s, p);
   }
 }
@@ -137,7 +130,7 @@ void launchPrefetching(const Buffers &b, size_t bytes, unsigned *sink, cudaStrea
     const Product &p = b.chain.p[i];
     const Product &next = b.chain.p[(i + 1) % b.chain.count];
     const size_t words = std::min(bytes, size_t(next.k) * next.n * 2) / 16;
-    launchKernel(prefetchingProduct<FORM>, LaunchShape{productBlocksOf(p), kThreads, 0, i > 0}, s,
+    launchKernel(prefetchingProduct<FORM>, LaunchShape{productBlocks(p), kThreads, 0, i > 0}, s,
                  p, reinterpret_cast<const uint4 *>(next.weight), words, sink);
   }
 }
@@ -163,12 +156,9 @@ int main(int argc, char **argv) {
               "|---|---|---|---|\n");
   std::printf("| floor (weights / copy bandwidth) | %.1f | 0 | |\n", floorUs);
 
-  auto dependentChain = [&](cudaStream_t s) {
-    for (int i = 0; i < b.chain.count; ++i) {
-      const Product &p = b.chain.p[i];
-      launchKernel(dependentProduct, LaunchShape{productBlocksOf(p), kThreads, 0, i > 0}, s, p);
-    }
-  };
+  // The dependent chain as the backend launches it: full grids, each
+  // waiting first.
+  auto dependentChain = [&](cudaStream_t s) { launchKernels(b, s, /*dependent=*/true); };
   dependentChain(0);
   const std::vector<__nv_bfloat16> reference = output(b);
   const double dependent = timeGraph(dependentChain);

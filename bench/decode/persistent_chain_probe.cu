@@ -51,18 +51,6 @@
 namespace {
 
 
-// A kernel a product. It waits for the grid ahead first, as the backend's
-// kernels do (a plain launch finds that grid ended); with TRIGGER it lets
-// the next grid launch at once (the backend's early trigger toward a small
-// grid after it).
-template <bool TRIGGER = false>
-__global__ void __launch_bounds__(kThreads) productKernel(Product p) {
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  if (TRIGGER)
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-  productColumns(p);
-}
-
 // Every block arrives, then waits until all have: `count` grows by the
 // grid's blocks at each barrier (zeroed before the launch).
 __device__ void gridBarrier(unsigned *count, unsigned target) {
@@ -243,25 +231,6 @@ std::vector<int> smallKernelsBefore(int i, int count) {
   }
 }
 
-
-// A product's kernel, as a dependent launch where `dependent`.
-int productBlocks(const Product &p) { return (p.n / tileOf(p) + kWarps - 1) / kWarps; }
-
-void launchProduct(const Product &p, cudaStream_t s, bool dependent,
-                   bool trigger = false) {
-  LaunchShape shape{productBlocks(p), kThreads, 0, dependent};
-  if (trigger)
-    launchKernel(productKernel<true>, shape, s, p);
-  else
-    launchKernel(productKernel<false>, shape, s, p);
-}
-
-// The chain, a kernel a product; every launch but the first dependent
-// where `dependent`.
-void launchKernels(const Buffers &b, cudaStream_t s, bool dependent) {
-  for (int i = 0; i < b.chain.count; ++i)
-    launchProduct(b.chain.p[i], s, dependent && i > 0);
-}
 
 // The dependent chain with the small kernels before each product: they
 // read the product's input and leave their result in `mid`, which the
