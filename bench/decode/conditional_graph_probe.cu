@@ -27,7 +27,6 @@
 // the driver).
 #include "decode_probe.h"
 
-
 namespace {
 
 constexpr int kLayers = 4;
