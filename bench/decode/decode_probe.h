@@ -216,13 +216,15 @@ template <typename Launch> double timePerLaunch(Launch launch) {
 // dynamic bytes; as a dependent launch (programmatic stream
 // serialization, as the backend launches its kernels); in clusters of
 // `cluster` blocks where it is above 1; cooperatively (every block
-// resident at once).
+// resident at once); with an L2 access-policy window where `window` has
+// bytes (l2_resident_probe.cu).
 struct LaunchShape {
   int grid, block;
   size_t shared = 0;
   bool dependent = false;
   int cluster = 1;
   bool cooperative = false;
+  cudaAccessPolicyWindow window = {};
 };
 
 template <typename... Params, typename... Args>
@@ -233,7 +235,7 @@ void launchKernel(void (*kernel)(Params...), const LaunchShape &shape,
   config.blockDim = dim3(shape.block);
   config.dynamicSmemBytes = shape.shared;
   config.stream = stream;
-  cudaLaunchAttribute attrs[3];
+  cudaLaunchAttribute attrs[4];
   unsigned count = 0;
   if (shape.dependent) {
     attrs[count].id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -248,6 +250,10 @@ void launchKernel(void (*kernel)(Params...), const LaunchShape &shape,
   if (shape.cooperative) {
     attrs[count].id = cudaLaunchAttributeCooperative;
     attrs[count++].val.cooperative = 1;
+  }
+  if (shape.window.num_bytes > 0) {
+    attrs[count].id = cudaLaunchAttributeAccessPolicyWindow;
+    attrs[count++].val.accessPolicyWindow = shape.window;
   }
   config.attrs = attrs;
   config.numAttrs = count;

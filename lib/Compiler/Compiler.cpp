@@ -487,7 +487,8 @@ CompileResult Compilation::compile(ModuleOp module) {
         options.cuda.triggerSmallSuccessors && options.cuda.dependentLaunch &&
         supportsDependentLaunch(options.cuda.arch);
     plan::buildHostPlanPipeline(pm, outline, pipeline.overlapCollectives,
-                                groupLaunches, triggerSmallSuccessors);
+                                groupLaunches, triggerSmallSuccessors,
+                                options.cuda.l2ResidentBytes);
   }
   if (options.configurePassManager)
     options.configurePassManager(pm);

@@ -124,6 +124,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(static_cast<int64_t>(options.cuda.skinnyColumnWarps));
   key.add(options.cuda.stagedKvAttention);
   key.add(options.cuda.stagedKvTensorCores);
+  key.add(options.cuda.l2ResidentBytes);
   key.add(static_cast<int64_t>(options.unitOps.value_or(-1)));
   key.add(llvm::StringRef(options.producer));
 }

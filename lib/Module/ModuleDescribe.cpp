@@ -230,6 +230,9 @@ void describeStep(std::ostream &os, const ModuleDesc &desc,
   if (d.gridElements)
     os << " (grid x at run time: ceil((" << d.gridElements->str() << ") / "
        << d.gridDivisor << "), at most " << d.grid.x << ")";
+  if (d.l2ResidentBytes > 0)
+    os << " l2-resident " << d.l2ResidentBytes << " bytes of buffer "
+       << d.l2ResidentBuffer;
   describeGuard(os, desc, d.guard);
 }
 

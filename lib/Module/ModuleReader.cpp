@@ -180,6 +180,8 @@ Result<DispatchStep> fromFb(const fb::Dispatch &d, const std::string &where) {
   step.dynamicSharedBytes = d.dynamic_shared_bytes();
   step.dependentLaunch = d.dependent_launch();
   step.guard = StepGuard{boundsOf(d.when()), boundsOf(d.unless())};
+  step.l2ResidentBuffer = d.l2_resident_buffer();
+  step.l2ResidentBytes = d.l2_resident_bytes();
   for (const fb::LaunchArg &a : structsOf(d.args())) {
     std::optional<KernelArg> arg = fromFb(a);
     if (!arg)

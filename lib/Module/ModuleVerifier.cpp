@@ -18,6 +18,7 @@
 
 #include "stride/Support/Layout.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <set>
@@ -540,6 +541,31 @@ private:
                   "the module's target is " +
            desc.target.arch);
     checkArgs(d, what);
+    checkL2Window(d, what);
+  }
+
+  /// An L2 window covers bytes of a constant that the dispatch passes.
+  void checkL2Window(const DispatchStep &d, const std::string &what) {
+    if (d.l2ResidentBytes == 0)
+      return;
+    const std::string window = what + " keeps " + str(d.l2ResidentBytes) +
+                               " bytes of buffer " + str(d.l2ResidentBuffer) +
+                               " in L2";
+    if (d.l2ResidentBuffer >= desc.buffers.size()) {
+      fail(window + ", but the module has " + str(desc.buffers.size()) +
+           " buffers");
+      return;
+    }
+    const BufferDesc &buffer = desc.buffers[d.l2ResidentBuffer];
+    if (buffer.kind != BufferKind::Constant)
+      fail(window + ", which is no constant");
+    else if (d.l2ResidentBytes > uint64_t(buffer.sizeBytes))
+      fail(window + ", which has " + str(buffer.sizeBytes) + " bytes");
+    else if (std::none_of(d.args.begin(), d.args.end(), [&](const KernelArg &a) {
+               return a.kind == KernelArg::Kind::Buffer &&
+                      a.bufferIndex == d.l2ResidentBuffer;
+             }))
+      fail(window + ", which it does not pass to the kernel");
   }
 
   void checkStep(const LibraryCallStep &call, const std::string &step) {

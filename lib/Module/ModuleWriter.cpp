@@ -112,7 +112,8 @@ StepOffset buildStep(PolynomialBuilder &polynomials,
           fb::CreateDispatch(b, d.executable, d.kernel, &grid, &block,
                              d.dynamicSharedBytes, argVector,
                              d.dependentLaunch, gridElements, d.gridDivisor,
-                             when, unless)
+                             when, unless, d.l2ResidentBuffer,
+                             d.l2ResidentBytes)
               .Union()};
 }
 

@@ -35,6 +35,7 @@ namespace stride {
   X(cuDeviceGet) X(cuDeviceGetCount) X(cuDeviceGetAttribute)                   \
   X(cuDeviceGetName) X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease)  \
   X(cuCtxSetCurrent) X(cuCtxGetCurrent) X(cuCtxSynchronize)                    \
+  X(cuCtxGetLimit) X(cuCtxSetLimit)                                            \
   X(cuModuleLoadDataEx) X(cuModuleUnload) X(cuModuleGetFunction)               \
   X(cuFuncGetAttribute) X(cuFuncSetAttribute)                                  \
   X(cuMemAlloc) X(cuMemFree) X(cuMemGetInfo)                                   \

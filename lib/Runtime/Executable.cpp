@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "L2Windows.h"
 #include "LibraryRegistry.h"
 #include "NcclCollective.h"
 #include "RuntimeImpl.h"
@@ -83,6 +84,11 @@ public:
       return s;
     if (Status s = uploadConstants(); !s)
       return s;
+    Result<std::vector<CUaccessPolicyWindow>> windows =
+        prepareL2Windows(rt, desc, exe.constantAddresses);
+    if (!windows)
+      return prefixError(exe.name + ": ", windows.error());
+    exe.l2Windows = std::move(*windows);
     buildArgTemplates();
     return Status::ok();
   }

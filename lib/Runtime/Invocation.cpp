@@ -435,23 +435,32 @@ struct Invocation::Impl {
 
   CUresult enqueueStep(const DispatchStep &d, size_t index, CUstream target) {
     CUfunction function = exe.functions[d.executable][d.kernel];
-    if (d.dependentLaunch && options.dependentLaunch)
-      return launchDependent(d, function, index, target);
+    bool dependent = d.dependentLaunch && options.dependentLaunch;
+    if (dependent || exe.l2Windows[index].num_bytes > 0)
+      return launchWithAttributes(d, function, index, target, dependent);
     return cu.cuLaunchKernel(function, d.grid.x, d.grid.y, d.grid.z,
                              d.block.x, d.block.y, d.block.z,
                              d.dynamicSharedBytes, target,
                              argPointers[index].data(), nullptr);
   }
-  /// Programmatic dependent launch: the kernel may be launched once every
+  /// A launch with attributes, kept by a captured graph. With `dependent`,
+  /// programmatic dependent launch: the kernel may be launched once every
   /// block of the grid before it has exited (or asked for it, with
   /// griddepcontrol.launch_dependents), before that grid has ended; it
-  /// waits for the grid itself. In a captured graph this is a programmatic
-  /// edge.
-  CUresult launchDependent(const DispatchStep &d, CUfunction function,
-                           size_t index, CUstream target) {
-    CUlaunchAttribute overlap = {};
-    overlap.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    overlap.value.programmaticStreamSerializationAllowed = 1;
+  /// waits for the grid itself (in a graph, a programmatic edge). With the
+  /// step's L2 window (L2Windows.h), its constant's lines persist in L2.
+  CUresult launchWithAttributes(const DispatchStep &d, CUfunction function,
+                                size_t index, CUstream target, bool dependent) {
+    CUlaunchAttribute attributes[2] = {};
+    unsigned count = 0;
+    if (dependent) {
+      attributes[count].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      attributes[count++].value.programmaticStreamSerializationAllowed = 1;
+    }
+    if (exe.l2Windows[index].num_bytes > 0) {
+      attributes[count].id = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
+      attributes[count++].value.accessPolicyWindow = exe.l2Windows[index];
+    }
     CUlaunchConfig config = {};
     config.gridDimX = d.grid.x;
     config.gridDimY = d.grid.y;
@@ -461,8 +470,8 @@ struct Invocation::Impl {
     config.blockDimZ = d.block.z;
     config.sharedMemBytes = d.dynamicSharedBytes;
     config.hStream = target;
-    config.attrs = &overlap;
-    config.numAttrs = 1;
+    config.attrs = attributes;
+    config.numAttrs = count;
     return cu.cuLaunchKernelEx(&config, function, argPointers[index].data(),
                                nullptr);
   }

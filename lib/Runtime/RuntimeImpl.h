@@ -112,6 +112,9 @@ struct Executable::Impl {
   /// From the runtime's default allocator, held until the executable goes.
   std::vector<CUdeviceptr> constantAddresses;
   std::shared_ptr<Allocator> constantAllocator;
+  /// Per step: the L2 access-policy window a dispatch's launches carry
+  /// (L2Windows.h; num_bytes 0: none).
+  std::vector<CUaccessPolicyWindow> l2Windows;
 
   Impl(Runtime &runtime, ModuleDesc desc, std::string name)
       : runtime(runtime), rt(runtime.impl()), cu(rt.cu), desc(std::move(desc)),

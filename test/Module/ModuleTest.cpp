@@ -487,6 +487,37 @@ TEST(ModuleTest, RoundTripKeepsDependentLaunchPerDispatch) {
   EXPECT_FALSE(std::get<DispatchStep>(parsed->steps[1]).dependentLaunch);
 }
 
+TEST(ModuleTest, RoundTripKeepsTheL2Window) {
+  ModuleDesc d = realisticModule();
+  dispatch(d, 1).l2ResidentBuffer = 5;
+  dispatch(d, 1).l2ResidentBytes = 16;
+  Result<ModuleDesc> parsed = roundTrip(d);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(std::get<DispatchStep>(parsed->steps[1]).l2ResidentBuffer, 5u);
+  EXPECT_EQ(std::get<DispatchStep>(parsed->steps[1]).l2ResidentBytes, 16u);
+  EXPECT_EQ(std::get<DispatchStep>(parsed->steps[0]).l2ResidentBytes, 0u);
+}
+
+TEST(ModuleTest, AnL2WindowCoversBytesOfAConstantTheDispatchPasses) {
+  const std::string step = "model.stridemod: inconsistent module: step 2 of 6 "
+                           "(kernel 'fused_slice_scatter_sum_0') keeps ";
+  ModuleDesc d = realisticModule();
+  dispatch(d, 1).l2ResidentBuffer = 3;
+  dispatch(d, 1).l2ResidentBytes = 16;
+  EXPECT_EQ(roundTripError(d), step + "16 bytes of buffer 3 in L2, which is no constant");
+  dispatch(d, 1).l2ResidentBuffer = 5;
+  dispatch(d, 1).l2ResidentBytes = 33;
+  EXPECT_EQ(roundTripError(d), step + "33 bytes of buffer 5 in L2, which has 32 bytes");
+  dispatch(d, 1).l2ResidentBuffer = 9;
+  EXPECT_EQ(roundTripError(d),
+            step + "33 bytes of buffer 9 in L2, but the module has 6 buffers");
+  dispatch(d, 1).l2ResidentBuffer = 5;
+  dispatch(d, 1).l2ResidentBytes = 32;
+  dispatch(d, 1).args[4] = KernelArg::buffer(3);
+  EXPECT_EQ(roundTripError(d),
+            step + "32 bytes of buffer 5 in L2, which it does not pass to the kernel");
+}
+
 TEST(ModuleTest, DependentLaunchNeedsSm90) {
   ModuleDesc d = realisticModule();
   d.target.arch = "sm_89";

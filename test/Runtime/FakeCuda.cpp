@@ -33,6 +33,10 @@
 //   STRIDE_FAKE_CUDA_KERNEL_THREADS=N  each kernel runs at most N threads per
 //                                block (default 1024; fewer: a kernel that
 //                                needs too many registers)
+//   STRIDE_FAKE_CUDA_L2_SET_ASIDE=B  the most bytes of L2 the context may set
+//                                aside for persisting lines (default 0: none,
+//                                as before sm_80); the largest access-policy
+//                                window is 128 MiB
 //   STRIDE_FAKE_CUDA_GRAPH_UPDATE=N  cuGraphExecUpdate returns N (a graph
 //                                whose topology changed)
 //   STRIDE_FAKE_CUDA_STREAM_LOG=FILE  appends a line per stream and event
@@ -82,6 +86,17 @@ int computeCapability() {
   const char *value = std::getenv("STRIDE_FAKE_CUDA_CC");
   return value ? std::atoi(value) : 90;
 }
+
+uint64_t largestL2SetAside() {
+  const char *value = std::getenv("STRIDE_FAKE_CUDA_L2_SET_ASIDE");
+  return value ? std::strtoull(value, nullptr, 10) : 0;
+}
+
+/// The context's persisting-L2 limit (cuCtxSetLimit), and the launches
+/// that carried an access-policy window, with the last one's window.
+size_t persistingL2Limit = 0;
+int l2WindowLaunches = 0;
+CUaccessPolicyWindow lastL2Window = {};
 
 uint64_t totalMemory() {
   const char *value = std::getenv("STRIDE_FAKE_CUDA_MEMORY");
@@ -248,6 +263,12 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice) {
   case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
     *value = 1024;
     break;
+  case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE:
+    *value = static_cast<int>(largestL2SetAside());
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE:
+    *value = 128 << 20;
+    break;
   default:
     *value = 0;
   }
@@ -283,6 +304,24 @@ CUresult cuCtxGetCurrent(CUcontext *context) {
   return CUDA_SUCCESS;
 }
 CUresult cuCtxSynchronize() { return synchronize(); }
+
+CUresult cuCtxGetLimit(size_t *value, CUlimit limit) {
+  if (limit != CU_LIMIT_PERSISTING_L2_CACHE_SIZE)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  *value = persistingL2Limit;
+  return CUDA_SUCCESS;
+}
+
+/// Only the persisting-L2 limit, refused above the device's largest
+/// set-aside (the runtime caps what it asks for).
+CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
+  if (limit != CU_LIMIT_PERSISTING_L2_CACHE_SIZE)
+    return CUDA_ERROR_NOT_SUPPORTED;
+  if (value > largestL2SetAside())
+    return CUDA_ERROR_INVALID_VALUE;
+  persistingL2Limit = value;
+  return CUDA_SUCCESS;
+}
 
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *, unsigned,
                             CUjit_option *, void **) {
@@ -382,7 +421,15 @@ CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
 /// on a GPU without griddepcontrol, refused below compute capability 9.0.
 CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction, void **,
                           void **) {
-  logStreamCall("cuLaunchKernelEx on " + streamText(config->hStream));
+  std::string window;
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW) {
+      lastL2Window = config->attrs[i].value.accessPolicyWindow;
+      ++l2WindowLaunches;
+      window = " with an L2 window of " + std::to_string(lastL2Window.num_bytes) +
+               " bytes, hit ratio " + std::to_string(lastL2Window.hitRatio);
+    }
+  logStreamCall("cuLaunchKernelEx on " + streamText(config->hStream) + window);
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const CUlaunchAttribute &a = config->attrs[i];
     if (a.id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION ||
@@ -479,6 +526,10 @@ CUresult cuGraphDestroy(CUgraph) { return CUDA_SUCCESS; }
 
 /// For the tests (FakeCudaTest.cpp finds it with dlsym): how many launches
 /// allowed programmatic stream serialization so far.
+extern "C" size_t stride_fake_cuda_persisting_l2_limit() { return persistingL2Limit; }
+extern "C" int stride_fake_cuda_l2_window_launches() { return l2WindowLaunches; }
+extern "C" CUaccessPolicyWindow stride_fake_cuda_last_l2_window() { return lastL2Window; }
+
 extern "C" int stride_fake_cuda_dependent_launches() {
   return dependentLaunches;
 }

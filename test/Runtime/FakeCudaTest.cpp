@@ -17,6 +17,7 @@
 #include "Benchmark.h"
 #include "FakeRuntime.h"
 
+#include <cuda.h>
 #include <dlfcn.h>
 
 #include <cstring>
@@ -435,6 +436,105 @@ TEST_F(FakeCudaTest, DependentLaunchAllowsProgrammaticSerialization) {
     EXPECT_EQ(dependentLaunchesSeen() - before, expected)
         << "graph " << graph << ", dependentLaunch " << dependent;
   }
+}
+
+/// fakeModule whose dispatch also reads a 4 KiB constant and keeps its
+/// first `bytes` in L2 (DispatchStep::l2ResidentBytes).
+static ModuleDesc l2WindowModule(uint64_t bytes) {
+  ModuleDesc d = fakeModule();
+  d.constants.push_back({DType::F32, {1024}, {1}, SharedBytes(std::vector<uint8_t>(4096, 0))});
+  d.buffers.push_back({BufferKind::Constant, 0, 4096});
+  DispatchStep &step = std::get<DispatchStep>(d.steps[0]);
+  step.args.push_back(KernelArg::buffer(4));
+  step.l2ResidentBuffer = 4;
+  step.l2ResidentBytes = bytes;
+  return d;
+}
+
+/// The double's persisting-L2 limit set back to 0, as a new context has it.
+static void resetPersistingL2Limit() {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto set = driver ? reinterpret_cast<CUresult (*)(CUlimit, size_t)>(
+                          dlsym(driver, "cuCtxSetLimit"))
+                    : nullptr;
+  ASSERT_TRUE(set) << "the CUDA test double has no cuCtxSetLimit";
+  ASSERT_EQ(set(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0), CUDA_SUCCESS);
+}
+
+static CUaccessPolicyWindow lastL2Window() {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto last = driver ? reinterpret_cast<CUaccessPolicyWindow (*)()>(
+                           dlsym(driver, "stride_fake_cuda_last_l2_window"))
+                     : nullptr;
+  EXPECT_TRUE(last) << "the CUDA test double keeps no L2 window";
+  return last ? last() : CUaccessPolicyWindow{};
+}
+
+static size_t persistingL2Limit() {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto limit = driver ? reinterpret_cast<size_t (*)()>(
+                            dlsym(driver, "stride_fake_cuda_persisting_l2_limit"))
+                      : nullptr;
+  EXPECT_TRUE(limit) << "the CUDA test double keeps no persisting-L2 limit";
+  return limit ? limit() : 0;
+}
+
+TEST_F(FakeCudaTest, AnL2WindowSetsL2AsideAndRidesEachLaunch) {
+  // The device sets up to 1 MiB aside: the window's 2 KiB persist, all of
+  // them (hit ratio 1), at the constant's address, one by one and in a
+  // captured graph.
+  FakeSetting setAside("STRIDE_FAKE_CUDA_L2_SET_ASIDE", "1048576");
+  resetPersistingL2Limit();
+  std::shared_ptr<const Executable> exe = load(l2WindowModule(2048));
+  ASSERT_TRUE(exe);
+  EXPECT_EQ(persistingL2Limit(), 2048u);
+  for (bool graph : {false, true}) {
+    InvocationOptions options;
+    options.useCudaGraph = graph;
+    Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe, options);
+    ASSERT_TRUE(inv) << inv.error().message;
+    int before = fakeCount("stride_fake_cuda_l2_window_launches");
+    Result<std::vector<HostArray>> out = (*inv)->run({floats8(0), floats8(1)});
+    ASSERT_TRUE(out) << out.error().message;
+    EXPECT_EQ(fakeCount("stride_fake_cuda_l2_window_launches") - before, 1)
+        << "graph " << graph;
+    CUaccessPolicyWindow window = lastL2Window();
+    EXPECT_EQ(window.num_bytes, 2048u);
+    EXPECT_EQ(window.hitRatio, 1.0f);
+    EXPECT_EQ(window.hitProp, CU_ACCESS_PROPERTY_PERSISTING);
+    EXPECT_EQ(window.missProp, CU_ACCESS_PROPERTY_STREAMING);
+    EXPECT_NE(window.base_ptr, nullptr);
+  }
+}
+
+TEST_F(FakeCudaTest, AnL2WindowLargerThanTheSetAsideHitsInProportion) {
+  // 1 KiB set aside for a 4 KiB window: the limit at the device's largest,
+  // a quarter of the window's lines persisting; a limit already higher
+  // (another module's) is kept.
+  FakeSetting setAside("STRIDE_FAKE_CUDA_L2_SET_ASIDE", "1024");
+  resetPersistingL2Limit();
+  std::shared_ptr<const Executable> exe = load(l2WindowModule(4096));
+  ASSERT_TRUE(exe);
+  EXPECT_EQ(persistingL2Limit(), 1024u);
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
+  EXPECT_EQ(lastL2Window().num_bytes, 4096u);
+  EXPECT_EQ(lastL2Window().hitRatio, 0.25f);
+}
+
+TEST_F(FakeCudaTest, ADeviceWithoutPersistingL2LaunchesWithoutWindows) {
+  // No L2 set aside (the double's default, as before sm_80): the plan runs
+  // as it would without the hint, launched plainly.
+  resetPersistingL2Limit();
+  std::shared_ptr<const Executable> exe = load(l2WindowModule(2048));
+  ASSERT_TRUE(exe);
+  EXPECT_EQ(persistingL2Limit(), 0u);
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe);
+  ASSERT_TRUE(inv) << inv.error().message;
+  int before = fakeCount("stride_fake_cuda_l2_window_launches");
+  ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
+  EXPECT_EQ(fakeCount("stride_fake_cuda_l2_window_launches"), before);
 }
 
 TEST_F(FakeCudaTest, NewAddressesUpdateTheCapturedGraph) {

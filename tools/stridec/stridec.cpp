@@ -330,6 +330,16 @@ cl::opt<int> skinnyColumnWarps(
              "choice)"),
     cl::cat(stridecCategory));
 
+cl::opt<int64_t> l2ResidentBytes(
+    "l2-resident-bytes", cl::value_desc("N"), cl::init(0),
+    cl::desc("Keep the first N bytes of the skinny products' weights (in "
+             "the plan's order) in the GPU's L2 cache from one run to the "
+             "next: their launches carry an L2 access-policy window whose "
+             "hits persist, in L2 the runtime sets aside "
+             "(stride-keep-weights-in-l2; python-free-docs/plan.md, "
+             "\"Weights kept in L2\"). Default 0: none"),
+    cl::cat(stridecCategory));
+
 cl::opt<std::string> convolutions(
     "convolutions", cl::value_desc("auto|library|generated"),
     cl::desc("How convolutions run: auto (default: one cuDNN call each for "
@@ -691,6 +701,11 @@ int main(int argc, char **argv) {
              << ": expected 1 to 16, or 0 for the scheduler's choice\n";
       return 1;
     }
+  if (l2ResidentBytes < 0) {
+    errs() << "stridec: error: --l2-resident-bytes=" << l2ResidentBytes
+           << ": expected 0 (none) or more bytes\n";
+    return 1;
+  }
   if (skinnyColumnWarps != 0 && skinnyColumnWarps != 1 &&
       skinnyColumnWarps != 4) {
     errs() << "stridec: error: --skinny-column-warps=" << skinnyColumnWarps
@@ -767,6 +782,7 @@ int main(int argc, char **argv) {
   options.cuda.launchGroups = !noLaunchGroups;
   options.cuda.stagedKvTensorCores = !noStagedTensorCores;
   options.cuda.triggerSmallSuccessors = !noEarlyTriggers;
+  options.cuda.l2ResidentBytes = l2ResidentBytes;
   options.jobs = jobs;
   options.nvrtcInChildProcesses = true;
   // The module is streamed to its file from result.module.

@@ -185,6 +185,36 @@ KernelOp DispatchOp::lookupKernel(SymbolTableCollection &symbols) {
       symbols.lookupSymbolIn(executable, ref.getLeafReference()));
 }
 
+/// The L2 window (`l2_resident_operand`, `l2_resident_bytes`): both or
+/// neither, over a constant operand, within its storage.
+LogicalResult DispatchOp::verify() {
+  std::optional<int64_t> operand = getL2ResidentOperand();
+  std::optional<int64_t> bytes = getL2ResidentBytes();
+  if (!operand && !bytes)
+    return success();
+  if (!operand || !bytes)
+    return emitOpError() << "has " << (operand ? "l2_resident_operand" : "l2_resident_bytes")
+                         << " without "
+                         << (operand ? "l2_resident_bytes" : "l2_resident_operand")
+                         << "; an L2 window needs both";
+  if (*operand >= static_cast<int64_t>(getBuffers().size()))
+    return emitOpError() << "keeps operand " << *operand << " in L2, but has "
+                         << getBuffers().size() << " buffers";
+  auto constant = getBuffers()[*operand].getDefiningOp<plan::ConstantOp>();
+  if (!constant)
+    return emitOpError() << "keeps operand " << *operand
+                         << " in L2, which is no plan.constant; only a "
+                            "module constant is the same bytes at every run";
+  auto type = cast<StridedTensorType>(constant.getTensorType());
+  std::optional<int64_t> elements = storageExtent(type.getLayout());
+  int64_t storage = elements ? *elements * static_cast<int64_t>(dtypeSize(type.getDType()))
+                             : 0;
+  if (*bytes > storage)
+    return emitOpError() << "keeps " << *bytes << " bytes of operand " << *operand
+                         << " in L2, but the constant has " << storage << " bytes";
+  return success();
+}
+
 LogicalResult
 DispatchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   KernelOp kernel = lookupKernel(symbols);

@@ -268,17 +268,35 @@ def Plan_DispatchOp : Plan_Op<"dispatch",
     plan.library_call "cublaslt.matmul"(%w, %x, %y, %ws) descriptor {...}
         {unless = [#stride.symbol<"tokens", range = [1, 1]>]}
     ```
+
+    With `l2_resident_operand` and `l2_resident_bytes` (set by
+    `stride-keep-weights-in-l2`; both or neither), the first
+    `l2_resident_bytes` bytes of buffer `l2_resident_operand` (an index
+    into `buffers`, a `plan.constant`) are to stay in the GPU's L2 cache
+    from one run of the plan to the next: the launch carries an L2
+    access-policy window over them whose hits persist, in the part of L2
+    the runtime sets aside for persisting lines
+    (python-free-docs/plan.md, "Weights kept in L2"). It changes where
+    the bytes are read from, never what the kernel computes.
+
+    ```mlir
+    plan.dispatch @graph_kernels::@matmul_skinny(%x, %w, %y)
+        {l2_resident_operand = 1, l2_resident_bytes = 33554432}
+    ```
   }];
   let arguments = (ins SymbolRefAttr:$kernel, Variadic<Plan_BufferType>:$buffers,
                        OptionalAttr<Plan_GuardAttr>:$when,
-                       OptionalAttr<Plan_GuardAttr>:$unless);
+                       OptionalAttr<Plan_GuardAttr>:$unless,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$l2_resident_operand,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<1>]>>:$l2_resident_bytes);
   // A dispatch that runs always.
   let builders = [OpBuilder<(ins "::mlir::SymbolRefAttr":$kernel,
                                  "::mlir::ValueRange":$buffers), [{
     build($_builder, $_state, kernel, buffers, ::mlir::ArrayAttr(),
-          ::mlir::ArrayAttr());
+          ::mlir::ArrayAttr(), ::mlir::IntegerAttr(), ::mlir::IntegerAttr());
   }]>];
   let assemblyFormat = "$kernel `(` $buffers `)` attr-dict";
+  let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// The dispatched kernel, looked up from `symbols`; null when missing.
     ::stride::KernelOp lookupKernel(::mlir::SymbolTableCollection &symbols);

@@ -35,7 +35,8 @@ inline constexpr int64_t kMaxUnits = 16;
 /// `outline`'s options), stride-place-constants,
 /// stride-share-index-analysis, with `groupLaunches` stride-group-launches
 /// (with its options), with `triggerSmallSuccessors`
-/// stride-trigger-small-successors, then stride-reuse-buffers on the entry and,
+/// stride-trigger-small-successors, with `l2ResidentBytes` above 0
+/// stride-keep-weights-in-l2 (that budget), then stride-reuse-buffers on the entry and,
 /// with `overlapCollectives`, stride-overlap-collectives (the collectives
 /// on a stream of their own; reuse-buffers then keeps a collective's input
 /// live while it may run).
@@ -43,7 +44,7 @@ void buildHostPlanPipeline(
     mlir::OpPassManager &pm, const OutlineExecutableOptions &outline = {},
     bool overlapCollectives = true,
     std::optional<GroupLaunchesOptions> groupLaunches = std::nullopt,
-    bool triggerSmallSuccessors = false);
+    bool triggerSmallSuccessors = false, int64_t l2ResidentBytes = 0);
 
 /// The unit attribute stride-trigger-small-successors puts on a kernel whose
 /// every dispatch is followed by a small grid: the kernel triggers that

@@ -240,6 +240,43 @@ def TriggerSmallSuccessors
   ];
 }
 
+def KeepWeightsInL2 : Pass<"stride-keep-weights-in-l2", "::mlir::ModuleOp"> {
+  let summary = "Keep the first weights of the skinny products in L2 from one run to the next";
+  let description = [{
+    A decode step reads every weight of the model once a run, far more
+    bytes than the GPU's L2 holds, so without help nothing of one run's
+    weights is left in L2 for the next. A launch may carry an L2
+    access-policy window whose hits persist: those lines then stay in
+    the part of L2 the runtime sets aside for persisting lines while the
+    other weights stream through the rest, and every run after the first
+    reads them from L2 (python-free-docs/plan.md, "Weights kept in L2").
+
+    This pass spends a budget of `bytes` on the weights of the plan's
+    skinny products (kernels of scheme `skinny_matmul`, whose largest
+    constant operand is the weight they stream), in the plan's order: each
+    such dispatch, until the budget is spent, gets a window over its
+    weight's first bytes (all of it where the budget allows,
+    `l2_resident_operand` and `l2_resident_bytes`). A kernel dispatched
+    twice over one constant gets one window. With `bytes` 0 (the
+    default) it marks nothing.
+
+    Every byte kept saves the same DRAM read, whichever weight it is; the
+    plan's order keeps the choice simple to predict (bench/decode's step:
+    the first layer's Q/K/V weight). The runtime sets the L2 aside and
+    scales the windows' hit ratio to what the device allows.
+
+    ```mlir
+    plan.dispatch @k::@matmul_3(%x, %wqkv, %qkv)
+        {l2_resident_operand = 1 : i64, l2_resident_bytes = 33554432 : i64}
+    ```
+  }];
+  let dependentDialects = ["::stride::plan::PlanDialect"];
+  let options = [
+    Option<"bytes", "bytes", "int64_t", /*default=*/"0",
+           "The weight bytes to keep in L2 across runs (0: none)">,
+  ];
+}
+
 def ReuseBuffers : Pass<"stride-reuse-buffers", "::mlir::func::FuncOp"> {
   let summary = "Place the plan's buffers in one arena, sharing bytes by lifetime";
   let description = [{

@@ -13,7 +13,7 @@ void buildHostPlanPipeline(
     mlir::OpPassManager &pm, const OutlineExecutableOptions &outline,
     bool overlapCollectives,
     std::optional<GroupLaunchesOptions> groupLaunches,
-    bool triggerSmallSuccessors) {
+    bool triggerSmallSuccessors, int64_t l2ResidentBytes) {
   pm.addPass(createOutlineExecutable(outline));
   pm.addPass(createPlaceConstants());
   pm.addPass(createShareIndexAnalysis());
@@ -21,6 +21,8 @@ void buildHostPlanPipeline(
     pm.addPass(createGroupLaunches(*groupLaunches));
   if (triggerSmallSuccessors)
     pm.addPass(createTriggerSmallSuccessors());
+  if (l2ResidentBytes > 0)
+    pm.addPass(createKeepWeightsInL2(KeepWeightsInL2Options{l2ResidentBytes}));
   ReuseBuffersOptions reuse;
   reuse.collectiveLifetimes = overlapCollectives;
   pm.addNestedPass<mlir::func::FuncOp>(createReuseBuffers(reuse));

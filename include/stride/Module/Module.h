@@ -279,6 +279,13 @@ struct DispatchStep {
   int64_t gridDivisor = 1;
   /// Format version 9: the values of the symbols it runs at.
   StepGuard guard;
+  /// Weights kept in L2 across runs (python-free-docs/module-format.md,
+  /// "Dispatch"): with l2ResidentBytes above 0, the launch carries an L2
+  /// access-policy window over the first l2ResidentBytes bytes of buffer
+  /// l2ResidentBuffer (a constant), its hits persisting. A hint: it
+  /// changes where the bytes are read from, never the results.
+  uint32_t l2ResidentBuffer = 0;
+  uint64_t l2ResidentBytes = 0;
 
   bool operator==(const DispatchStep &) const = default;
 };

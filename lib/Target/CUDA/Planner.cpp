@@ -403,6 +403,13 @@ LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
       stepGuardOf(dispatch, dispatch.getWhenAttr(), dispatch.getUnlessAttr());
   if (failed(args) || failed(guard))
     return failure();
+  // The L2 window (stride-keep-weights-in-l2), on each of its launches.
+  uint32_t l2ResidentBuffer = 0;
+  uint64_t l2ResidentBytes = 0;
+  if (std::optional<int64_t> operand = dispatch.getL2ResidentOperand()) {
+    l2ResidentBuffer = (*args)[*operand].bufferIndex;
+    l2ResidentBytes = static_cast<uint64_t>(dispatch.getL2ResidentBytes().value_or(0));
+  }
   for (const CudaLaunch &l : k->launches) {
     DispatchStep step;
     step.executable = executableIndex;
@@ -419,6 +426,8 @@ LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
     step.gridDivisor = l.perBlock;
     step.dependentLaunch = k->waitsForPreviousGrid && followsDispatch();
     step.guard = *guard;
+    step.l2ResidentBuffer = l2ResidentBuffer;
+    step.l2ResidentBytes = l2ResidentBytes;
     desc.steps.push_back(std::move(step));
   }
   return success();

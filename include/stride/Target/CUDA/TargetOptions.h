@@ -13,6 +13,7 @@
 #ifndef STRIDE_TARGET_CUDA_TARGETOPTIONS_H
 #define STRIDE_TARGET_CUDA_TARGETOPTIONS_H
 
+#include <cstdint>
 #include <string>
 
 namespace stride {
@@ -98,6 +99,11 @@ struct CudaTargetOptions {
   /// allow (scheme staged_kv_mma_attention); false keeps the CUDA cores'
   /// staged_kv_attention (stridec --no-staged-tensor-cores, to compare).
   bool stagedKvTensorCores = true;
+  /// The bytes of the skinny products' weights, in the plan's order, whose
+  /// launches carry an L2 window that keeps them in L2 from one run to the
+  /// next (stride-keep-weights-in-l2, python-free-docs/plan.md, "Weights
+  /// kept in L2"; stridec --l2-resident-bytes). 0, the default: none.
+  int64_t l2ResidentBytes = 0;
 };
 
 } // namespace stride

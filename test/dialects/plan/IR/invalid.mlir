@@ -240,3 +240,67 @@ func.func @wait_for_an_argument(%e: !plan.event) {
   plan.wait_event %e
   return
 }
+
+// -----
+
+plan.executable @k {
+  stride.kernel "neg" -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4xf32>):
+    stride.yield %a : !stride.tensor<4xf32>
+  }
+}
+func.func @graph(%arg0: !stride.tensor<4xf32>) {
+  %in = plan.input %arg0 : !stride.tensor<4xf32>
+  %out = plan.alloc 16 bytes
+  // expected-error @+1 {{'plan.dispatch' op has l2_resident_bytes without l2_resident_operand; an L2 window needs both}}
+  plan.dispatch @k::@neg(%in, %out) {l2_resident_bytes = 16 : i64}
+  return
+}
+
+// -----
+
+plan.executable @k {
+  stride.kernel "neg" -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4xf32>):
+    stride.yield %a : !stride.tensor<4xf32>
+  }
+}
+func.func @graph(%arg0: !stride.tensor<4xf32>) {
+  %in = plan.input %arg0 : !stride.tensor<4xf32>
+  %out = plan.alloc 16 bytes
+  // expected-error @+1 {{'plan.dispatch' op keeps operand 0 in L2, which is no plan.constant; only a module constant is the same bytes at every run}}
+  plan.dispatch @k::@neg(%in, %out) {l2_resident_operand = 0 : i64, l2_resident_bytes = 16 : i64}
+  return
+}
+
+// -----
+
+plan.executable @k {
+  stride.kernel "neg" -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4xf32>):
+    stride.yield %a : !stride.tensor<4xf32>
+  }
+}
+func.func @graph() {
+  %c = plan.constant dense<1.0> : tensor<4xf32> as !stride.tensor<4xf32>
+  %out = plan.alloc 16 bytes
+  // expected-error @+1 {{'plan.dispatch' op keeps 32 bytes of operand 0 in L2, but the constant has 16 bytes}}
+  plan.dispatch @k::@neg(%c, %out) {l2_resident_operand = 0 : i64, l2_resident_bytes = 32 : i64}
+  return
+}
+
+// -----
+
+plan.executable @k {
+  stride.kernel "neg" -> (!stride.tensor<4xf32>) {
+  ^bb0(%a: !stride.tensor<4xf32>):
+    stride.yield %a : !stride.tensor<4xf32>
+  }
+}
+func.func @graph() {
+  %c = plan.constant dense<1.0> : tensor<4xf32> as !stride.tensor<4xf32>
+  %out = plan.alloc 16 bytes
+  // expected-error @+1 {{'plan.dispatch' op keeps operand 2 in L2, but has 2 buffers}}
+  plan.dispatch @k::@neg(%c, %out) {l2_resident_operand = 2 : i64, l2_resident_bytes = 16 : i64}
+  return
+}

@@ -1,0 +1,85 @@
+//===- L2Windows.cpp - Weights kept in L2 across runs ---------------------===//
+//
+// Part of the Stride project, under the Apache License v2.0 with LLVM
+// Exceptions. See LICENSE for license information.
+//
+//===----------------------------------------------------------------------===//
+
+#include "L2Windows.h"
+
+#include <algorithm>
+
+namespace stride {
+
+namespace {
+
+Result<int> deviceAttribute(const Runtime::Impl &rt, CUdevice_attribute attribute,
+                            const char *what) {
+  int value = 0;
+  if (CUresult r = rt.cu.cuDeviceGetAttribute(&value, attribute, rt.device))
+    return rt.cudaError(std::string("cuDeviceGetAttribute(") + what + ")", r);
+  return value;
+}
+
+/// The bytes the module's windows cover, each capped at `largestWindow`.
+uint64_t windowBytes(const ModuleDesc &desc, uint64_t largestWindow) {
+  uint64_t total = 0;
+  for (const Step &step : desc.steps)
+    if (const auto *d = std::get_if<DispatchStep>(&step))
+      total += std::min(d->l2ResidentBytes, largestWindow);
+  return total;
+}
+
+/// Raises the context's persisting-L2 limit to `wanted` (never lowers it:
+/// another module's windows may use it); returns the limit it then has.
+Result<uint64_t> setAsideL2(const Runtime::Impl &rt, uint64_t wanted) {
+  size_t limit = 0;
+  if (CUresult r = rt.cu.cuCtxGetLimit(&limit, CU_LIMIT_PERSISTING_L2_CACHE_SIZE))
+    return rt.cudaError("cuCtxGetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE)", r);
+  if (limit >= wanted)
+    return uint64_t(limit);
+  if (CUresult r = rt.cu.cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, wanted))
+    return rt.cudaError("cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, " +
+                            str(int64_t(wanted)) + ")",
+                        r);
+  return wanted;
+}
+
+} // namespace
+
+Result<std::vector<CUaccessPolicyWindow>>
+prepareL2Windows(const Runtime::Impl &rt, const ModuleDesc &desc,
+                 const std::vector<CUdeviceptr> &constantAddresses) {
+  std::vector<CUaccessPolicyWindow> windows(desc.steps.size(), CUaccessPolicyWindow{});
+  Result<int> largestSetAside = deviceAttribute(
+      rt, CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE, "MAX_PERSISTING_L2_CACHE_SIZE");
+  Result<int> largestWindow = deviceAttribute(
+      rt, CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, "MAX_ACCESS_POLICY_WINDOW_SIZE");
+  if (!largestSetAside)
+    return largestSetAside.error();
+  if (!largestWindow)
+    return largestWindow.error();
+  const uint64_t wanted = windowBytes(desc, uint64_t(std::max(*largestWindow, 0)));
+  if (wanted == 0 || *largestSetAside <= 0)
+    return windows;
+  Result<uint64_t> setAside =
+      setAsideL2(rt, std::min(wanted, uint64_t(*largestSetAside)));
+  if (!setAside)
+    return setAside.error();
+  const float hitRatio =
+      float(std::min(1.0, double(*setAside) / double(wanted)));
+  for (size_t i = 0; i < desc.steps.size(); ++i) {
+    const auto *d = std::get_if<DispatchStep>(&desc.steps[i]);
+    if (!d || d->l2ResidentBytes == 0)
+      continue;
+    CUaccessPolicyWindow &w = windows[i];
+    w.base_ptr = reinterpret_cast<void *>(constantAddresses[d->l2ResidentBuffer]);
+    w.num_bytes = std::min(d->l2ResidentBytes, uint64_t(*largestWindow));
+    w.hitRatio = hitRatio;
+    w.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
+    w.missProp = CU_ACCESS_PROPERTY_STREAMING;
+  }
+  return windows;
+}
+
+} // namespace stride
