@@ -56,20 +56,33 @@ inline double timeGraphExec(cudaGraphExec_t exec, cudaStream_t stream) {
   return samples[samples.size() / 2];
 }
 
+// Median microseconds of one replay of `graph` on `stream`, instantiated
+// (timeGraphExec); the graph is destroyed.
+inline double timeAndDestroyGraph(cudaGraph_t graph, cudaStream_t stream) {
+  cudaGraphExec_t exec;
+  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  const double us = timeGraphExec(exec, stream);
+  CHECK_CUDA(cudaGraphExecDestroy(exec));
+  CHECK_CUDA(cudaGraphDestroy(graph));
+  return us;
+}
+
+// What `enqueue` puts on `stream`, captured as a CUDA graph.
+inline cudaGraph_t captureGraph(const std::function<void(cudaStream_t)> &enqueue,
+                                cudaStream_t stream) {
+  cudaGraph_t graph;
+  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  enqueue(stream);
+  CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+  return graph;
+}
+
 // Median microseconds of one replay of what `enqueue` puts on a stream,
 // captured as a CUDA graph (timeGraphExec).
 inline double timeGraph(const std::function<void(cudaStream_t)> &enqueue) {
   cudaStream_t stream;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  enqueue(stream);
-  CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
-  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  const double us = timeGraphExec(exec, stream);
-  CHECK_CUDA(cudaGraphExecDestroy(exec));
-  CHECK_CUDA(cudaGraphDestroy(graph));
+  const double us = timeAndDestroyGraph(captureGraph(enqueue, stream), stream);
   CHECK_CUDA(cudaStreamDestroy(stream));
   return us;
 }

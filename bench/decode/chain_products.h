@@ -219,6 +219,22 @@ Buffers makeChain() {
   return b;
 }
 
+// The chain's floor in us (its weights over the copy bandwidth of a 1 GiB
+// copy, copyBandwidthOf), and that bandwidth in bytes a second.
+struct ChainFloor {
+  double bandwidth, us;
+};
+ChainFloor chainFloor(const Buffers &b) {
+  float4 *copyA, *copyB;
+  const long long copyBytes = 1ll << 30;
+  CHECK_CUDA(cudaMalloc(&copyA, copyBytes));
+  CHECK_CUDA(cudaMalloc(&copyB, copyBytes));
+  const double bandwidth = copyBandwidthOf(copyA, copyB, copyBytes);
+  CHECK_CUDA(cudaFree(copyA));
+  CHECK_CUDA(cudaFree(copyB));
+  return {bandwidth, b.bytes / bandwidth * 1e6};
+}
+
 std::vector<__nv_bfloat16> output(const Buffers &b) {
   const Product &last = b.chain.p[b.chain.count - 1];
   std::vector<__nv_bfloat16> y(last.n);

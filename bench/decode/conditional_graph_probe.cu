@@ -163,11 +163,7 @@ double timeChain(const Buffers &b, Form form, long long cycles, long long thresh
                  threshold);
   }
   CHECK_CUDA(cudaStreamEndCapture(s, &graph));
-  cudaGraphExec_t exec;
-  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  const double us = timeGraphExec(exec, s);
-  CHECK_CUDA(cudaGraphExecDestroy(exec));
-  CHECK_CUDA(cudaGraphDestroy(graph));
+  const double us = timeAndDestroyGraph(graph, s);
   CHECK_CUDA(cudaStreamDestroy(side));
   CHECK_CUDA(cudaStreamDestroy(s));
   return us;

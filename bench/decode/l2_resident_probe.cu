@@ -92,10 +92,7 @@ void launchWindowedReads(const Buffers &b, const Placement &placement, int block
 double timeCaptured(const std::function<void(cudaStream_t)> &enqueue, bool showWindow) {
   cudaStream_t stream;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  CHECK_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  enqueue(stream);
-  CHECK_CUDA(cudaStreamEndCapture(stream, &graph));
+  cudaGraph_t graph = captureGraph(enqueue, stream);
   if (showWindow) {
     size_t count = 0;
     CHECK_CUDA(cudaGraphGetNodes(graph, nullptr, &count));
@@ -107,11 +104,7 @@ double timeCaptured(const std::function<void(cudaStream_t)> &enqueue, bool showW
     std::printf("(the captured first node's window: %zu bytes, hit ratio %.3f)\n",
                 value.accessPolicyWindow.num_bytes, value.accessPolicyWindow.hitRatio);
   }
-  cudaGraphExec_t exec;
-  CHECK_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-  const double us = timeGraphExec(exec, stream);
-  CHECK_CUDA(cudaGraphExecDestroy(exec));
-  CHECK_CUDA(cudaGraphDestroy(graph));
+  const double us = timeAndDestroyGraph(graph, stream);
   CHECK_CUDA(cudaStreamDestroy(stream));
   return us;
 }
@@ -133,12 +126,8 @@ int main() {
     return 0;
   }
   Buffers b = makeChain();
-  float4 *copyA, *copyB;
-  const long long copyBytes = 1ll << 30;
-  CHECK_CUDA(cudaMalloc(&copyA, copyBytes));
-  CHECK_CUDA(cudaMalloc(&copyB, copyBytes));
-  const double bandwidth = copyBandwidthOf(copyA, copyB, copyBytes);
-  const double floorUs = b.bytes / bandwidth * 1e6;
+  const ChainFloor measured = chainFloor(b);
+  const double bandwidth = measured.bandwidth, floorUs = measured.us;
   std::printf("copy bandwidth %.2f TB/s; %zu MB of weights in %d products; floor %.1f us\n",
               bandwidth / 1e12, b.bytes >> 20, b.chain.count, floorUs);
   unsigned *sink;

@@ -144,12 +144,8 @@ int main(int argc, char **argv) {
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   const int sms = prop.multiProcessorCount;
   Buffers b = makeChain();
-  float4 *copyA, *copyB;
-  const long long copyBytes = 1ll << 30;
-  CHECK_CUDA(cudaMalloc(&copyA, copyBytes));
-  CHECK_CUDA(cudaMalloc(&copyB, copyBytes));
-  const double bandwidth = copyBandwidthOf(copyA, copyB, copyBytes);
-  const double floorUs = b.bytes / bandwidth * 1e6;
+  const ChainFloor measured = chainFloor(b);
+  const double bandwidth = measured.bandwidth, floorUs = measured.us;
   std::printf("%s, %d SMs; copy bandwidth %.2f TB/s; %zu MB of weights in %d products\n",
               prop.name, sms, bandwidth / 1e12, b.bytes >> 20, b.chain.count);
   std::printf("| form | us | us over the floor | output equal to the dependent chain's |\n"

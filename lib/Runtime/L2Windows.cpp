@@ -13,14 +13,6 @@ namespace stride {
 
 namespace {
 
-Result<int> deviceAttribute(const Runtime::Impl &rt, CUdevice_attribute attribute,
-                            const char *what) {
-  int value = 0;
-  if (CUresult r = rt.cu.cuDeviceGetAttribute(&value, attribute, rt.device))
-    return rt.cudaError(std::string("cuDeviceGetAttribute(") + what + ")", r);
-  return value;
-}
-
 /// The bytes the module's windows cover, each capped at `largestWindow`.
 uint64_t windowBytes(const ModuleDesc &desc, uint64_t largestWindow) {
   uint64_t total = 0;
@@ -51,10 +43,10 @@ Result<std::vector<CUaccessPolicyWindow>>
 prepareL2Windows(const Runtime::Impl &rt, const ModuleDesc &desc,
                  const std::vector<CUdeviceptr> &constantAddresses) {
   std::vector<CUaccessPolicyWindow> windows(desc.steps.size(), CUaccessPolicyWindow{});
-  Result<int> largestSetAside = deviceAttribute(
-      rt, CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE, "MAX_PERSISTING_L2_CACHE_SIZE");
-  Result<int> largestWindow = deviceAttribute(
-      rt, CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, "MAX_ACCESS_POLICY_WINDOW_SIZE");
+  Result<int> largestSetAside = rt.deviceAttribute(
+      CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE, "MAX_PERSISTING_L2_CACHE_SIZE");
+  Result<int> largestWindow = rt.deviceAttribute(
+      CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE, "MAX_ACCESS_POLICY_WINDOW_SIZE");
   if (!largestSetAside)
     return largestSetAside.error();
   if (!largestWindow)

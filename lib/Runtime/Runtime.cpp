@@ -31,14 +31,6 @@ Runtime::Impl::~Impl() {
 
 namespace {
 
-Result<int> deviceAttribute(const Runtime::Impl &rt, CUdevice_attribute attr,
-                            const char *what) {
-  int value = 0;
-  if (CUresult r = rt.cu.cuDeviceGetAttribute(&value, attr, rt.device))
-    return rt.cudaError(std::string("cuDeviceGetAttribute(") + what + ")", r);
-  return value;
-}
-
 Status initializeCuda(const CudaDriver &cu) {
   CUresult r = cu.cuInit(0);
   if (r == CUDA_ERROR_NO_DEVICE)
@@ -77,13 +69,12 @@ Status readDeviceProperties(Runtime::Impl &rt) {
   if (CUresult r = rt.cu.cuDeviceGetName(name, sizeof(name) - 1, rt.device))
     return rt.cudaError("cuDeviceGetName", r);
   rt.name = name;
-  Result<int> major = deviceAttribute(
-      rt, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "compute capability");
-  Result<int> minor = deviceAttribute(
-      rt, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "compute capability");
-  Result<int> shared =
-      deviceAttribute(rt, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-                      "shared memory per block");
+  Result<int> major = rt.deviceAttribute(
+      CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, "compute capability");
+  Result<int> minor = rt.deviceAttribute(
+      CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, "compute capability");
+  Result<int> shared = rt.deviceAttribute(
+      CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "shared memory per block");
   if (!major || !minor || !shared)
     return !major ? major.error() : !minor ? minor.error() : shared.error();
   rt.ccMajor = *major;

@@ -73,6 +73,14 @@ struct Runtime::Impl {
     return check(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
   }
 
+  /// The device's `attribute`; an error names it as `what`.
+  Result<int> deviceAttribute(CUdevice_attribute attribute, const char *what) const {
+    int value = 0;
+    if (CUresult r = cu.cuDeviceGetAttribute(&value, attribute, device))
+      return cudaError(std::string("cuDeviceGetAttribute(") + what + ")", r);
+    return value;
+  }
+
   /// "device 0 (NVIDIA H100 80GB HBM3)".
   std::string describeDevice() const {
     return "device " + str(ordinal) + " (" + name + ")";

@@ -409,12 +409,7 @@ static ModuleDesc dependentLaunchModule(const std::string &arch = "sm_90") {
 
 /// The double's count of launches with programmatic stream serialization.
 static int dependentLaunchesSeen() {
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  auto count = driver ? reinterpret_cast<int (*)()>(
-                            dlsym(driver, "stride_fake_cuda_dependent_launches"))
-                      : nullptr;
-  EXPECT_TRUE(count) << "the CUDA test double has no launch count";
-  return count ? count() : -1;
+  return fakeCount("stride_fake_cuda_dependent_launches");
 }
 
 TEST_F(FakeCudaTest, DependentLaunchAllowsProgrammaticSerialization) {
@@ -453,39 +448,41 @@ static ModuleDesc l2WindowModule(uint64_t bytes) {
 
 /// The double's persisting-L2 limit set back to 0, as a new context has it.
 static void resetPersistingL2Limit() {
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  auto set = driver ? reinterpret_cast<CUresult (*)(CUlimit, size_t)>(
-                          dlsym(driver, "cuCtxSetLimit"))
-                    : nullptr;
-  ASSERT_TRUE(set) << "the CUDA test double has no cuCtxSetLimit";
+  auto set = fakeFunction<CUresult(CUlimit, size_t)>("cuCtxSetLimit");
+  ASSERT_TRUE(set);
   ASSERT_EQ(set(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0), CUDA_SUCCESS);
 }
 
 static CUaccessPolicyWindow lastL2Window() {
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  auto last = driver ? reinterpret_cast<CUaccessPolicyWindow (*)()>(
-                           dlsym(driver, "stride_fake_cuda_last_l2_window"))
-                     : nullptr;
-  EXPECT_TRUE(last) << "the CUDA test double keeps no L2 window";
+  auto last = fakeFunction<CUaccessPolicyWindow()>("stride_fake_cuda_last_l2_window");
   return last ? last() : CUaccessPolicyWindow{};
 }
 
 static size_t persistingL2Limit() {
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  auto limit = driver ? reinterpret_cast<size_t (*)()>(
-                            dlsym(driver, "stride_fake_cuda_persisting_l2_limit"))
-                      : nullptr;
-  EXPECT_TRUE(limit) << "the CUDA test double keeps no persisting-L2 limit";
+  auto limit = fakeFunction<size_t()>("stride_fake_cuda_persisting_l2_limit");
   return limit ? limit() : 0;
+}
+
+/// l2WindowModule(bytes) loaded on a device that sets up to `setAside`
+/// bytes of L2 aside (STRIDE_FAKE_CUDA_L2_SET_ASIDE), from a context whose
+/// persisting-L2 limit is 0 unless `keepLimit`.
+static std::shared_ptr<const Executable>
+loadL2WindowModule(Runtime &rt, const char *setAside, uint64_t bytes,
+                   bool keepLimit = false) {
+  FakeSetting device("STRIDE_FAKE_CUDA_L2_SET_ASIDE", setAside);
+  if (!keepLimit)
+    resetPersistingL2Limit();
+  Result<std::shared_ptr<const Executable>> exe =
+      Executable::load(rt, l2WindowModule(bytes), "l2.stridemod");
+  EXPECT_TRUE(exe) << exe.error().message;
+  return exe ? *exe : nullptr;
 }
 
 TEST_F(FakeCudaTest, AnL2WindowSetsL2AsideAndRidesEachLaunch) {
   // The device sets up to 1 MiB aside: the window's 2 KiB persist, all of
   // them (hit ratio 1), at the constant's address, one by one and in a
   // captured graph.
-  FakeSetting setAside("STRIDE_FAKE_CUDA_L2_SET_ASIDE", "1048576");
-  resetPersistingL2Limit();
-  std::shared_ptr<const Executable> exe = load(l2WindowModule(2048));
+  std::shared_ptr<const Executable> exe = loadL2WindowModule(*rt, "1048576", 2048);
   ASSERT_TRUE(exe);
   EXPECT_EQ(persistingL2Limit(), 2048u);
   for (bool graph : {false, true}) {
@@ -511,9 +508,7 @@ TEST_F(FakeCudaTest, AnL2WindowLargerThanTheSetAsideHitsInProportion) {
   // 1 KiB set aside for a 4 KiB window: the limit at the device's largest,
   // a quarter of the window's lines persisting; a limit already higher
   // (another module's) is kept.
-  FakeSetting setAside("STRIDE_FAKE_CUDA_L2_SET_ASIDE", "1024");
-  resetPersistingL2Limit();
-  std::shared_ptr<const Executable> exe = load(l2WindowModule(4096));
+  std::shared_ptr<const Executable> exe = loadL2WindowModule(*rt, "1024", 4096);
   ASSERT_TRUE(exe);
   EXPECT_EQ(persistingL2Limit(), 1024u);
   Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe);
@@ -521,13 +516,22 @@ TEST_F(FakeCudaTest, AnL2WindowLargerThanTheSetAsideHitsInProportion) {
   ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
   EXPECT_EQ(lastL2Window().num_bytes, 4096u);
   EXPECT_EQ(lastL2Window().hitRatio, 0.25f);
+  // A module of 512 bytes of window after it leaves the limit at 1 KiB,
+  // and its window all persisting.
+  std::shared_ptr<const Executable> small =
+      loadL2WindowModule(*rt, "1024", 512, /*keepLimit=*/true);
+  ASSERT_TRUE(small);
+  EXPECT_EQ(persistingL2Limit(), 1024u);
+  inv = Invocation::create(small);
+  ASSERT_TRUE(inv) << inv.error().message;
+  ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
+  EXPECT_EQ(lastL2Window().hitRatio, 1.0f);
 }
 
 TEST_F(FakeCudaTest, ADeviceWithoutPersistingL2LaunchesWithoutWindows) {
   // No L2 set aside (the double's default, as before sm_80): the plan runs
   // as it would without the hint, launched plainly.
-  resetPersistingL2Limit();
-  std::shared_ptr<const Executable> exe = load(l2WindowModule(2048));
+  std::shared_ptr<const Executable> exe = loadL2WindowModule(*rt, "0", 2048);
   ASSERT_TRUE(exe);
   EXPECT_EQ(persistingL2Limit(), 0u);
   Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe);

@@ -30,14 +30,20 @@ inline bool contains(const std::string &text, const std::string &part) {
   return text.find(part) != std::string::npos;
 }
 
+/// The CUDA test double's function `name` (a test hook, or a driver entry
+/// point), null (and a failed expectation) where the loaded driver has none.
+template <typename Function> Function *fakeFunction(const char *name) {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  auto function = driver ? reinterpret_cast<Function *>(dlsym(driver, name)) : nullptr;
+  EXPECT_TRUE(function) << "the CUDA test double has no " << name;
+  return function;
+}
+
 /// Sets one of the doubles' environment variables for the test's lifetime.
 /// The double's count of `name` (stride_fake_cuda_graph_instantiations,
 /// stride_fake_cuda_graph_updates).
 inline int fakeCount(const char *name) {
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-  auto count = driver ? reinterpret_cast<int (*)()>(dlsym(driver, name))
-                      : nullptr;
-  EXPECT_TRUE(count) << "the CUDA test double has no " << name;
+  auto count = fakeFunction<int()>(name);
   return count ? count() : -1;
 }
 

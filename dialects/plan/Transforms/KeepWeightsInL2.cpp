@@ -29,9 +29,7 @@ namespace stride::plan {
 namespace {
 
 bool isSkinnyProduct(KernelOp kernel) {
-  auto schedule = kernel ? kernel->getAttrOfType<KernelScheduleAttr>(
-                               KernelScheduleAttr::kAttrName)
-                         : KernelScheduleAttr();
+  KernelScheduleAttr schedule = scheduleOf(kernel);
   return schedule && schedule.getScheme() == KernelScheme::SkinnyMatmul;
 }
 

@@ -49,6 +49,13 @@ void buildHostPlanPipeline(
 /// The unit attribute stride-trigger-small-successors puts on a kernel whose
 /// every dispatch is followed by a small grid: the kernel triggers that
 /// grid's launch as it starts (griddepcontrol.launch_dependents).
+/// A kernel's schedule (stride.schedule), null for a null kernel or one
+/// without a schedule.
+inline KernelScheduleAttr scheduleOf(KernelOp kernel) {
+  return kernel ? kernel->getAttrOfType<KernelScheduleAttr>(KernelScheduleAttr::kAttrName)
+                : KernelScheduleAttr();
+}
+
 inline constexpr llvm::StringLiteral kTriggerDependentsAttrName =
     "plan.trigger_dependents";
 

@@ -26,9 +26,7 @@ namespace stride::plan {
 namespace {
 
 ArrayAttr launchesOf(KernelOp kernel) {
-  auto schedule = kernel ? kernel->getAttrOfType<KernelScheduleAttr>(
-                               KernelScheduleAttr::kAttrName)
-                         : KernelScheduleAttr();
+  KernelScheduleAttr schedule = scheduleOf(kernel);
   return schedule ? schedule.getLaunches() : ArrayAttr();
 }
 
