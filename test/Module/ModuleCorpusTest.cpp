@@ -38,7 +38,7 @@ std::vector<KernelDesc> kernels() {
 }
 
 /// Two constants and a state with an initial value: three entries of the
-/// data section.
+/// data section; the dispatch keeps half of the first constant in L2.
 ModuleDesc constants() {
   ModuleDesc d = moduleWithKernels(CodeKind::Cubin, kernels());
   d.constants.push_back({DType::F32, {4, 8}, {8, 1}, countingBytes(128, 1, 7)});
@@ -54,6 +54,9 @@ ModuleDesc constants() {
   d.steps = {smallDispatch(0, {KernelArg::buffer(0), KernelArg::buffer(1),
                           KernelArg::buffer(2), KernelArg::buffer(3),
                           KernelArg::buffer(4)})};
+  DispatchStep &dispatch = std::get<DispatchStep>(d.steps[0]);
+  dispatch.l2ResidentBuffer = 1;
+  dispatch.l2ResidentBytes = 64;
   return d;
 }
 
