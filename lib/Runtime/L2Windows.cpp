@@ -22,18 +22,30 @@ uint64_t windowBytes(const ModuleDesc &desc, uint64_t largestWindow) {
   return total;
 }
 
+/// Whether `r` says that this context has no persisting-L2 limit to set
+/// (a device or a sharing mode, MPS, without one): the plan then runs
+/// without its windows.
+bool limitUnsupported(CUresult r) {
+  return r == CUDA_ERROR_UNSUPPORTED_LIMIT || r == CUDA_ERROR_NOT_SUPPORTED;
+}
+
 /// Raises the context's persisting-L2 limit to `wanted` (never lowers it:
-/// another module's windows may use it); returns the limit it then has.
+/// another module's windows may use it); returns the limit it then has,
+/// 0 where the context has no such limit.
 Result<uint64_t> setAsideL2(const Runtime::Impl &rt, uint64_t wanted) {
   size_t limit = 0;
   if (CUresult r = rt.cu.cuCtxGetLimit(&limit, CU_LIMIT_PERSISTING_L2_CACHE_SIZE))
-    return rt.cudaError("cuCtxGetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE)", r);
+    return limitUnsupported(r)
+               ? Result<uint64_t>(uint64_t(0))
+               : rt.cudaError("cuCtxGetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE)", r);
   if (limit >= wanted)
     return uint64_t(limit);
   if (CUresult r = rt.cu.cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, wanted))
-    return rt.cudaError("cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, " +
-                            str(int64_t(wanted)) + ")",
-                        r);
+    return limitUnsupported(r)
+               ? Result<uint64_t>(uint64_t(0))
+               : rt.cudaError("cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, " +
+                                  str(int64_t(wanted)) + ")",
+                              r);
   return wanted;
 }
 
@@ -58,6 +70,8 @@ prepareL2Windows(const Runtime::Impl &rt, const ModuleDesc &desc,
       setAsideL2(rt, std::min(wanted, uint64_t(*largestSetAside)));
   if (!setAside)
     return setAside.error();
+  if (*setAside == 0)
+    return windows;
   const float hitRatio =
       float(std::min(1.0, double(*setAside) / double(wanted)));
   for (size_t i = 0; i < desc.steps.size(); ++i) {

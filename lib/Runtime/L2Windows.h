@@ -32,8 +32,10 @@ namespace stride {
 /// than it was; each window covers at most the device's largest window,
 /// and, where the set-aside is smaller than the windows' bytes, its hit
 /// ratio is the set-aside over those bytes, so that the lines that persist
-/// fit in it. A device that sets no L2 aside (before sm_80) gets no
-/// windows: they are a hint, the results are the same.
+/// fit in it. A device that sets no L2 aside (before sm_80), or a context
+/// that has no such limit to set (MPS), gets no windows: they are a hint,
+/// the results are the same. Any other failure of the driver's calls is
+/// an error that names the call.
 Result<std::vector<CUaccessPolicyWindow>>
 prepareL2Windows(const Runtime::Impl &rt, const ModuleDesc &desc,
                  const std::vector<CUdeviceptr> &constantAddresses);

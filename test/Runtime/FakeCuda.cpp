@@ -37,6 +37,9 @@
 //                                aside for persisting lines (default 0: none,
 //                                as before sm_80); the largest access-policy
 //                                window is 128 MiB
+//   STRIDE_FAKE_CUDA_SET_LIMIT=N  cuCtxSetLimit returns N (215: a limit
+//                                this context does not support, as
+//                                under MPS)
 //   STRIDE_FAKE_CUDA_GRAPH_UPDATE=N  cuGraphExecUpdate returns N (a graph
 //                                whose topology changed)
 //   STRIDE_FAKE_CUDA_STREAM_LOG=FILE  appends a line per stream and event
@@ -317,6 +320,8 @@ CUresult cuCtxGetLimit(size_t *value, CUlimit limit) {
 CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
   if (limit != CU_LIMIT_PERSISTING_L2_CACHE_SIZE)
     return CUDA_ERROR_NOT_SUPPORTED;
+  if (CUresult r = envResult("STRIDE_FAKE_CUDA_SET_LIMIT"))
+    return r;
   if (value > largestL2SetAside())
     return CUDA_ERROR_INVALID_VALUE;
   persistingL2Limit = value;
@@ -527,6 +532,8 @@ CUresult cuGraphDestroy(CUgraph) { return CUDA_SUCCESS; }
 /// For the tests (FakeCudaTest.cpp finds it with dlsym): how many launches
 /// allowed programmatic stream serialization so far.
 extern "C" size_t stride_fake_cuda_persisting_l2_limit() { return persistingL2Limit; }
+/// The limit of a new context (0), whatever STRIDE_FAKE_CUDA_SET_LIMIT says.
+extern "C" void stride_fake_cuda_reset_persisting_l2_limit() { persistingL2Limit = 0; }
 extern "C" int stride_fake_cuda_l2_window_launches() { return l2WindowLaunches; }
 extern "C" CUaccessPolicyWindow stride_fake_cuda_last_l2_window() { return lastL2Window; }
 

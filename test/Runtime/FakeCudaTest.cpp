@@ -448,9 +448,8 @@ static ModuleDesc l2WindowModule(uint64_t bytes) {
 
 /// The double's persisting-L2 limit set back to 0, as a new context has it.
 static void resetPersistingL2Limit() {
-  auto set = fakeFunction<CUresult(CUlimit, size_t)>("cuCtxSetLimit");
-  ASSERT_TRUE(set);
-  ASSERT_EQ(set(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, 0), CUDA_SUCCESS);
+  if (auto reset = fakeFunction<void()>("stride_fake_cuda_reset_persisting_l2_limit"))
+    reset();
 }
 
 static CUaccessPolicyWindow lastL2Window() {
@@ -526,6 +525,28 @@ TEST_F(FakeCudaTest, AnL2WindowLargerThanTheSetAsideHitsInProportion) {
   ASSERT_TRUE(inv) << inv.error().message;
   ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
   EXPECT_EQ(lastL2Window().hitRatio, 1.0f);
+}
+
+TEST_F(FakeCudaTest, AContextWithoutThePersistingLimitLaunchesWithoutWindows) {
+  // A context that cannot set L2 aside (MPS: CUDA_ERROR_UNSUPPORTED_LIMIT)
+  // runs the plan without its windows; any other failure of the call
+  // fails the load and names it.
+  {
+    FakeSetting unsupported("STRIDE_FAKE_CUDA_SET_LIMIT", "215");
+    std::shared_ptr<const Executable> exe = loadL2WindowModule(*rt, "1048576", 2048);
+    ASSERT_TRUE(exe);
+    Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe);
+    ASSERT_TRUE(inv) << inv.error().message;
+    int before = fakeCount("stride_fake_cuda_l2_window_launches");
+    ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
+    EXPECT_EQ(fakeCount("stride_fake_cuda_l2_window_launches"), before);
+  }
+  FakeSetting failing("STRIDE_FAKE_CUDA_SET_LIMIT", "1");
+  FakeSetting device("STRIDE_FAKE_CUDA_L2_SET_ASIDE", "1048576");
+  resetPersistingL2Limit();
+  expectLoadRefused(l2WindowModule(2048), ErrorCode::Internal,
+                    "fake.stridemod: cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, "
+                    "2048) failed: CUDA_ERROR_INVALID_VALUE");
 }
 
 TEST_F(FakeCudaTest, ADeviceWithoutPersistingL2LaunchesWithoutWindows) {
