@@ -8,17 +8,25 @@
 #include "L2Windows.h"
 
 #include <algorithm>
+#include <map>
 
 namespace stride {
 
 namespace {
 
-/// The bytes the module's windows cover, each capped at `largestWindow`.
+/// The bytes the module's windows cover, each capped at `largestWindow`;
+/// a constant's once, however many launches carry a window over it (a
+/// product split into slices has two, the compiler's pass one a weight).
 uint64_t windowBytes(const ModuleDesc &desc, uint64_t largestWindow) {
-  uint64_t total = 0;
+  std::map<uint32_t, uint64_t> perConstant;
   for (const Step &step : desc.steps)
-    if (const auto *d = std::get_if<DispatchStep>(&step))
-      total += std::min(d->l2ResidentBytes, largestWindow);
+    if (const auto *d = std::get_if<DispatchStep>(&step); d && d->l2ResidentBytes > 0) {
+      uint64_t &bytes = perConstant[d->l2ResidentBuffer];
+      bytes = std::max(bytes, std::min(d->l2ResidentBytes, largestWindow));
+    }
+  uint64_t total = 0;
+  for (const auto &entry : perConstant)
+    total += entry.second;
   return total;
 }
 

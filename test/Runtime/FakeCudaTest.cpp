@@ -462,17 +462,17 @@ static size_t persistingL2Limit() {
   return limit ? limit() : 0;
 }
 
-/// l2WindowModule(bytes) loaded on a device that sets up to `setAside`
-/// bytes of L2 aside (STRIDE_FAKE_CUDA_L2_SET_ASIDE), from a context whose
-/// persisting-L2 limit is 0 unless `keepLimit`.
+/// `d` loaded on a device that sets up to `setAside` bytes of L2 aside
+/// (STRIDE_FAKE_CUDA_L2_SET_ASIDE), from a context whose persisting-L2
+/// limit is 0 unless `keepLimit`.
 static std::shared_ptr<const Executable>
-loadL2WindowModule(Runtime &rt, const char *setAside, uint64_t bytes,
-                   bool keepLimit = false) {
+loadWithSetAside(Runtime &rt, const char *setAside, ModuleDesc d,
+                 bool keepLimit = false) {
   FakeSetting device("STRIDE_FAKE_CUDA_L2_SET_ASIDE", setAside);
   if (!keepLimit)
     resetPersistingL2Limit();
   Result<std::shared_ptr<const Executable>> exe =
-      Executable::load(rt, l2WindowModule(bytes), "l2.stridemod");
+      Executable::load(rt, std::move(d), "l2.stridemod");
   EXPECT_TRUE(exe) << exe.error().message;
   return exe ? *exe : nullptr;
 }
@@ -481,7 +481,7 @@ TEST_F(FakeCudaTest, AnL2WindowSetsL2AsideAndRidesEachLaunch) {
   // The device sets up to 1 MiB aside: the window's 2 KiB persist, all of
   // them (hit ratio 1), at the constant's address, one by one and in a
   // captured graph.
-  std::shared_ptr<const Executable> exe = loadL2WindowModule(*rt, "1048576", 2048);
+  std::shared_ptr<const Executable> exe = loadWithSetAside(*rt, "1048576", l2WindowModule(2048));
   ASSERT_TRUE(exe);
   EXPECT_EQ(persistingL2Limit(), 2048u);
   for (bool graph : {false, true}) {
@@ -507,7 +507,7 @@ TEST_F(FakeCudaTest, AnL2WindowLargerThanTheSetAsideHitsInProportion) {
   // 1 KiB set aside for a 4 KiB window: the limit at the device's largest,
   // a quarter of the window's lines persisting; a limit already higher
   // (another module's) is kept.
-  std::shared_ptr<const Executable> exe = loadL2WindowModule(*rt, "1024", 4096);
+  std::shared_ptr<const Executable> exe = loadWithSetAside(*rt, "1024", l2WindowModule(4096));
   ASSERT_TRUE(exe);
   EXPECT_EQ(persistingL2Limit(), 1024u);
   Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe);
@@ -515,10 +515,21 @@ TEST_F(FakeCudaTest, AnL2WindowLargerThanTheSetAsideHitsInProportion) {
   ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
   EXPECT_EQ(lastL2Window().num_bytes, 4096u);
   EXPECT_EQ(lastL2Window().hitRatio, 0.25f);
+  // Two launches over the one constant (a product in slices) count its
+  // bytes once.
+  ModuleDesc twice = l2WindowModule(4096);
+  twice.steps.push_back(twice.steps[0]);
+  std::shared_ptr<const Executable> sliced =
+      loadWithSetAside(*rt, "1024", std::move(twice));
+  ASSERT_TRUE(sliced);
+  inv = Invocation::create(sliced);
+  ASSERT_TRUE(inv) << inv.error().message;
+  ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
+  EXPECT_EQ(lastL2Window().hitRatio, 0.25f);
   // A module of 512 bytes of window after it leaves the limit at 1 KiB,
   // and its window all persisting.
   std::shared_ptr<const Executable> small =
-      loadL2WindowModule(*rt, "1024", 512, /*keepLimit=*/true);
+      loadWithSetAside(*rt, "1024", l2WindowModule(512), /*keepLimit=*/true);
   ASSERT_TRUE(small);
   EXPECT_EQ(persistingL2Limit(), 1024u);
   inv = Invocation::create(small);
@@ -533,7 +544,7 @@ TEST_F(FakeCudaTest, AContextWithoutThePersistingLimitLaunchesWithoutWindows) {
   // fails the load and names it.
   {
     FakeSetting unsupported("STRIDE_FAKE_CUDA_SET_LIMIT", "215");
-    std::shared_ptr<const Executable> exe = loadL2WindowModule(*rt, "1048576", 2048);
+    std::shared_ptr<const Executable> exe = loadWithSetAside(*rt, "1048576", l2WindowModule(2048));
     ASSERT_TRUE(exe);
     Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe);
     ASSERT_TRUE(inv) << inv.error().message;
@@ -552,7 +563,7 @@ TEST_F(FakeCudaTest, AContextWithoutThePersistingLimitLaunchesWithoutWindows) {
 TEST_F(FakeCudaTest, ADeviceWithoutPersistingL2LaunchesWithoutWindows) {
   // No L2 set aside (the double's default, as before sm_80): the plan runs
   // as it would without the hint, launched plainly.
-  std::shared_ptr<const Executable> exe = loadL2WindowModule(*rt, "0", 2048);
+  std::shared_ptr<const Executable> exe = loadWithSetAside(*rt, "0", l2WindowModule(2048));
   ASSERT_TRUE(exe);
   EXPECT_EQ(persistingL2Limit(), 0u);
   Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe);
