@@ -29,9 +29,9 @@
 //   whole Q/K/V, a hit ratio      the window over all 50 MB, hitRatio the
 //                                 set-aside over 50 MB
 // and the same windows on the read ceiling's kernel (the bytes alone).
-// Each row's output must equal the chain's without a window. The first
-// captured node's window is read back from the graph, to show the
-// capture kept it.
+// Each row's output must equal the chain's without a window. The captured
+// kernel nodes' windows are read back from the graph, to show the capture
+// kept them.
 //
 // Build and run on the GPU machine, from this folder:
 //   nvcc -O3 -arch=sm_90 -o l2resident l2_resident_probe.cu && ./l2resident
@@ -87,8 +87,9 @@ void launchWindowedReads(const Buffers &b, const Placement &placement, int block
   }
 }
 
-// Captures `enqueue`, prints the first kernel node's window as the graph
-// holds it (once per set-aside), and times the replays.
+// Captures `enqueue`, prints the windows its kernel nodes hold (once per
+// set-aside: whether a capture keeps a launch's window), and times the
+// replays.
 double timeCaptured(const std::function<void(cudaStream_t)> &enqueue, bool showWindow) {
   cudaStream_t stream;
   CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -98,11 +99,23 @@ double timeCaptured(const std::function<void(cudaStream_t)> &enqueue, bool showW
     CHECK_CUDA(cudaGraphGetNodes(graph, nullptr, &count));
     std::vector<cudaGraphNode_t> nodes(count);
     CHECK_CUDA(cudaGraphGetNodes(graph, nodes.data(), &count));
-    cudaKernelNodeAttrValue value = {};
-    CHECK_CUDA(cudaGraphKernelNodeGetAttribute(
-        nodes[0], cudaKernelNodeAttributeAccessPolicyWindow, &value));
-    std::printf("(the captured first node's window: %zu bytes, hit ratio %.3f)\n",
-                value.accessPolicyWindow.num_bytes, value.accessPolicyWindow.hitRatio);
+    int windowed = 0;
+    size_t bytes = 0;
+    for (cudaGraphNode_t node : nodes) {
+      cudaGraphNodeType type;
+      CHECK_CUDA(cudaGraphNodeGetType(node, &type));
+      if (type != cudaGraphNodeTypeKernel)
+        continue;
+      cudaKernelNodeAttrValue value = {};
+      CHECK_CUDA(cudaGraphKernelNodeGetAttribute(
+          node, cudaKernelNodeAttributeAccessPolicyWindow, &value));
+      if (value.accessPolicyWindow.num_bytes > 0) {
+        ++windowed;
+        bytes += value.accessPolicyWindow.num_bytes;
+      }
+    }
+    std::printf("(the capture's kernel nodes: %d of %zu with a window, %zu bytes in all)\n",
+                windowed, count, bytes);
   }
   const double us = timeAndDestroyGraph(graph, stream);
   CHECK_CUDA(cudaStreamDestroy(stream));
