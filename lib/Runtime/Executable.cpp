@@ -18,6 +18,7 @@
 #include "RuntimeImpl.h"
 
 #include <algorithm>
+#include <map>
 
 namespace stride {
 
@@ -339,5 +340,21 @@ Executable::loadFile(Runtime &runtime, const std::string &path) {
 const ModuleDesc &Executable::desc() const { return pimpl->desc; }
 const std::string &Executable::name() const { return pimpl->name; }
 Runtime &Executable::runtime() const { return pimpl->runtime; }
+
+Executable::L2Windows Executable::l2Windows() const {
+  L2Windows summary;
+  std::map<CUdeviceptr, uint64_t> perConstant;
+  for (const CUaccessPolicyWindow &w : pimpl->l2Windows) {
+    if (w.num_bytes == 0)
+      continue;
+    ++summary.launches;
+    summary.hitRatio = w.hitRatio;
+    uint64_t &bytes = perConstant[reinterpret_cast<CUdeviceptr>(w.base_ptr)];
+    bytes = std::max<uint64_t>(bytes, w.num_bytes);
+  }
+  for (const auto &entry : perConstant)
+    summary.bytes += entry.second;
+  return summary;
+}
 
 } // namespace stride

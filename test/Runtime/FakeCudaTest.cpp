@@ -484,6 +484,9 @@ TEST_F(FakeCudaTest, AnL2WindowSetsL2AsideAndRidesEachLaunch) {
   std::shared_ptr<const Executable> exe = loadWithSetAside(*rt, "1048576", l2WindowModule(2048));
   ASSERT_TRUE(exe);
   EXPECT_EQ(persistingL2Limit(), 2048u);
+  EXPECT_EQ(exe->l2Windows().launches, 1);
+  EXPECT_EQ(exe->l2Windows().bytes, 2048u);
+  EXPECT_EQ(exe->l2Windows().hitRatio, 1.0f);
   for (bool graph : {false, true}) {
     InvocationOptions options;
     options.useCudaGraph = graph;
@@ -522,6 +525,8 @@ TEST_F(FakeCudaTest, AnL2WindowLargerThanTheSetAsideHitsInProportion) {
   std::shared_ptr<const Executable> sliced =
       loadWithSetAside(*rt, "1024", std::move(twice));
   ASSERT_TRUE(sliced);
+  EXPECT_EQ(sliced->l2Windows().launches, 2);
+  EXPECT_EQ(sliced->l2Windows().bytes, 4096u);
   inv = Invocation::create(sliced);
   ASSERT_TRUE(inv) << inv.error().message;
   ASSERT_TRUE((*inv)->run({floats8(0), floats8(1)}));
@@ -566,6 +571,7 @@ TEST_F(FakeCudaTest, ADeviceWithoutPersistingL2LaunchesWithoutWindows) {
   std::shared_ptr<const Executable> exe = loadWithSetAside(*rt, "0", l2WindowModule(2048));
   ASSERT_TRUE(exe);
   EXPECT_EQ(persistingL2Limit(), 0u);
+  EXPECT_EQ(exe->l2Windows().launches, 0);
   Result<std::unique_ptr<Invocation>> inv = Invocation::create(exe);
   ASSERT_TRUE(inv) << inv.error().message;
   int before = fakeCount("stride_fake_cuda_l2_window_launches");

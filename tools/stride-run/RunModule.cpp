@@ -97,7 +97,9 @@ std::string runModuleUsage(const std::string &program) {
          "                         replays; then the device's copy bandwidth and\n"
          "                         the module's device memory (constants,\n"
          "                         temporaries, inputs, outputs, and the peak\n"
-         "                         the runtime allocated)\n"
+         "                         the runtime allocated), and the L2 windows\n"
+         "                         its launches carry where it has any\n"
+         "                         (stridec --l2-resident-bytes)\n"
          "  --profile              run the plan step by step (not as a CUDA\n"
          "                         graph), --iterations times after --warmup\n"
          "                         runs (default 100 and 10), a CUDA event\n"
@@ -417,6 +419,30 @@ Status printBenchmark(Runtime &runtime,
   return Status::ok();
 }
 
+/// The L2 windows the launches carry, where the module has any
+/// (stridec --l2-resident-bytes), or that the device applies none.
+void printL2Windows(const Executable &executable) {
+  uint64_t asked = 0;
+  for (const Step &step : executable.desc().steps)
+    if (const auto *d = std::get_if<DispatchStep>(&step))
+      asked = std::max(asked, d->l2ResidentBytes);
+  if (asked == 0)
+    return;
+  Executable::L2Windows applied = executable.l2Windows();
+  if (applied.launches == 0) {
+    std::cout << "L2 windows: none applied (the device or context sets no L2 "
+                 "aside for persisting lines)"
+              << std::endl;
+    return;
+  }
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "L2 windows: %d launches over %llu bytes of constants, hit ratio %.3f",
+                applied.launches, static_cast<unsigned long long>(applied.bytes),
+                applied.hitRatio);
+  std::cout << line << std::endl;
+}
+
 /// Profiles the plan on `invocation` (Benchmark.h), prints it and writes
 /// it as JSON where asked.
 Status printProfile(Runtime &runtime, Invocation &invocation,
@@ -516,6 +542,7 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
     if (Status s = printBenchmark(**runtime, *executable, *inputs, options); !s)
       return fail(program, s.error().message);
     std::cout << formatMemoryLine(memory) << std::endl;
+    printL2Windows(**executable);
   }
   return status;
 }

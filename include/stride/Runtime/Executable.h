@@ -42,6 +42,17 @@ public:
   const std::string &name() const;
   Runtime &runtime() const;
 
+  /// The L2 windows its launches carry (python-free-docs/plan.md, "Weights
+  /// kept in L2"): how many launches, over how many bytes of constants
+  /// (each constant's once), at what hit ratio. No launches where the
+  /// module has none, or where the device or context sets no L2 aside.
+  struct L2Windows {
+    int launches = 0;
+    uint64_t bytes = 0;
+    float hitRatio = 0;
+  };
+  L2Windows l2Windows() const;
+
   struct Impl;
   const Impl &impl() const { return *pimpl; }
 
