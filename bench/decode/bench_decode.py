@@ -301,6 +301,7 @@ def run_variants(args, directory, modules, names, inputs, states, row):
         got = stride_step(args, directory, module, names, inputs, states,
                           row["position"], variant=key)
         row[f"{key}_ms"], row[f"{key}_error"] = got.get("ms"), got.get("error")
+        row[f"{key}_l2_windows"] = got.get("l2_windows")
         if got["logits"] is not None:
             row[f"{key}_err"] = bm.relative_error_of(got["logits"], row["eager_logits"])
         if got.get("profile"):
@@ -407,6 +408,9 @@ def print_variants_table(rows, keys):
             if r.get(f"{key}_error"):
                 print(f"batch {r['batch']} position {r['position']} {key}: "
                       f"{r[f'{key}_error']}")
+            if r.get(f"{key}_l2_windows"):
+                print(f"batch {r['batch']} position {r['position']} {key}: "
+                      f"{r[f'{key}_l2_windows']}")
             for step in r.get(f"{key}_top_steps", []):
                 print(f"  b{r['batch']} p{r['position']} {key}: {step}")
 

@@ -369,6 +369,10 @@ def run_module(bin_dir, module, directory, graph, work, args, extra=()):
     found = re.search(r"peak allocated by the runtime [0-9.]+ MiB \(([0-9]+) bytes\)",
                       result.stdout)
     row["peak"] = int(found.group(1)) if found else None
+    # A module compiled with --l2-resident-bytes: what the runtime applied.
+    found = re.search(r"^(L2 windows: .*)$", result.stdout, re.M)
+    if found:
+        row["l2_windows"] = found.group(1)
     result, _ = run([runner, module, *stride_inputs(directory, graph),
                      "--profile-json", profile, "--iterations", str(args.iterations),
                      *tuning], log)
