@@ -37,24 +37,31 @@ bool limitUnsupported(CUresult r) {
   return r == CUDA_ERROR_UNSUPPORTED_LIMIT || r == CUDA_ERROR_NOT_SUPPORTED;
 }
 
-/// Raises the context's persisting-L2 limit to `wanted` (never lowers it:
-/// another module's windows may use it); returns the limit it then has,
-/// 0 where the context has no such limit.
-Result<uint64_t> setAsideL2(const Runtime::Impl &rt, uint64_t wanted) {
+/// The context's persisting-L2 limit, 0 where it has none.
+Result<uint64_t> persistingLimit(const Runtime::Impl &rt) {
   size_t limit = 0;
   if (CUresult r = rt.cu.cuCtxGetLimit(&limit, CU_LIMIT_PERSISTING_L2_CACHE_SIZE))
     return limitUnsupported(r)
                ? Result<uint64_t>(uint64_t(0))
                : rt.cudaError("cuCtxGetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE)", r);
-  if (limit >= wanted)
-    return uint64_t(limit);
+  return uint64_t(limit);
+}
+
+/// Raises the context's persisting-L2 limit to `wanted` (never lowers it:
+/// another module's windows may use it); returns the limit it then has
+/// (the driver may round what it was asked), 0 where the context has no
+/// such limit.
+Result<uint64_t> setAsideL2(const Runtime::Impl &rt, uint64_t wanted) {
+  Result<uint64_t> limit = persistingLimit(rt);
+  if (!limit || *limit >= wanted)
+    return limit;
   if (CUresult r = rt.cu.cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, wanted))
     return limitUnsupported(r)
                ? Result<uint64_t>(uint64_t(0))
                : rt.cudaError("cuCtxSetLimit(CU_LIMIT_PERSISTING_L2_CACHE_SIZE, " +
                                   str(int64_t(wanted)) + ")",
                               r);
-  return wanted;
+  return persistingLimit(rt);
 }
 
 } // namespace
