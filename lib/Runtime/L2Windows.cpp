@@ -8,6 +8,7 @@
 #include "L2Windows.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 
 namespace stride {
@@ -70,6 +71,9 @@ Result<std::vector<CUaccessPolicyWindow>>
 prepareL2Windows(const Runtime::Impl &rt, const ModuleDesc &desc,
                  const std::vector<CUdeviceptr> &constantAddresses) {
   std::vector<CUaccessPolicyWindow> windows(desc.steps.size(), CUaccessPolicyWindow{});
+  // A module without windows asks the driver nothing.
+  if (windowBytes(desc, UINT64_MAX) == 0)
+    return windows;
   Result<int> largestSetAside = rt.deviceAttribute(
       CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE, "MAX_PERSISTING_L2_CACHE_SIZE");
   Result<int> largestWindow = rt.deviceAttribute(

@@ -37,6 +37,8 @@
 //                                aside for persisting lines (default 0: none,
 //                                as before sm_80); the largest access-policy
 //                                window is 128 MiB
+//   STRIDE_FAKE_CUDA_L2_ATTRIBUTES=N  asking the largest set-aside or window
+//                                returns N (1: a driver without them)
 //   STRIDE_FAKE_CUDA_SET_LIMIT=N  cuCtxSetLimit returns N (215: a limit
 //                                this context does not support, as
 //                                under MPS)
@@ -268,10 +270,10 @@ CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attr, CUdevice) {
     break;
   case CU_DEVICE_ATTRIBUTE_MAX_PERSISTING_L2_CACHE_SIZE:
     *value = static_cast<int>(largestL2SetAside());
-    break;
+    return envResult("STRIDE_FAKE_CUDA_L2_ATTRIBUTES");
   case CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE:
     *value = 128 << 20;
-    break;
+    return envResult("STRIDE_FAKE_CUDA_L2_ATTRIBUTES");
   default:
     *value = 0;
   }

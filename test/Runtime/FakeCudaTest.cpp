@@ -565,6 +565,16 @@ TEST_F(FakeCudaTest, AContextWithoutThePersistingLimitLaunchesWithoutWindows) {
                     "2048) failed: CUDA_ERROR_INVALID_VALUE");
 }
 
+TEST_F(FakeCudaTest, OnlyAModuleWithWindowsAsksTheDriverAboutL2) {
+  // A driver that cannot say its largest set-aside: a module without
+  // windows loads as before; one with windows is refused, naming the call.
+  FakeSetting noAttributes("STRIDE_FAKE_CUDA_L2_ATTRIBUTES", "1");
+  EXPECT_TRUE(load(fakeModule()));
+  expectLoadRefused(l2WindowModule(2048), ErrorCode::Internal,
+                    "fake.stridemod: cuDeviceGetAttribute(MAX_PERSISTING_L2_CACHE_SIZE) "
+                    "failed: CUDA_ERROR_INVALID_VALUE");
+}
+
 TEST_F(FakeCudaTest, ADeviceWithoutPersistingL2LaunchesWithoutWindows) {
   // No L2 set aside (the double's default, as before sm_80): the plan runs
   // as it would without the hint, launched plainly.
