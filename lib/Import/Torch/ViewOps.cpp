@@ -456,7 +456,7 @@ LogicalResult repeat(NodeImporter &n) {
                      << " repeats for a tensor of rank " << shape.size();
   DType dtype = llvm::cast<StridedTensorType>(x->getType()).getDType();
   size_t lead = repeats->size() - shape.size();
-  std::vector<int64_t> interleaved, expanded;
+  std::vector<int64_t> interleaved, expanded, repeated;
   for (size_t i = 0; i < repeats->size(); ++i) {
     if ((*repeats)[i] < 0)
       return n.error() << "repeat: repeats[" << i << "] is " << (*repeats)[i];
@@ -468,6 +468,12 @@ LogicalResult repeat(NodeImporter &n) {
     return n.error() << "repeat: " << formatDims(*repeats) << " copies of "
                      << formatDims(shape) << " are beyond Stride's limit of "
                      << kMaxElements << " elements";
+  for (size_t i = 0; i < repeats->size(); ++i)
+    repeated.push_back(expanded[2 * i] * expanded[2 * i + 1]);
+  // The archive's output must be the repeated shape (a malformed one would
+  // not be a view of the copies).
+  if (failed(expectOutputShape(n, 0, repeated)))
+    return failure();
   Value dense = n.toType(*x, n.contiguous(shape, dtype));
   auto denseType = llvm::cast<StridedTensorType>(dense.getType());
   Value pairs = ViewOp::create(
@@ -483,7 +489,7 @@ LogicalResult repeat(NodeImporter &n) {
   Value result = ViewOp::create(
       n.b(), n.location(),
       copiedType.withLayout(
-          *inferView(copiedType.getLayout(), n.outputShape()).layout),
+          *inferView(copiedType.getLayout(), repeated).layout),
       copied);
   n.setOutput(0, n.toType(result, n.outputType()));
   return success();
