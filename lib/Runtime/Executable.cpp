@@ -18,7 +18,6 @@
 #include "RuntimeImpl.h"
 
 #include <algorithm>
-#include <map>
 
 namespace stride {
 
@@ -85,8 +84,7 @@ public:
       return s;
     if (Status s = uploadConstants(); !s)
       return s;
-    Result<std::vector<CUaccessPolicyWindow>> windows =
-        prepareL2Windows(rt, desc, exe.constantAddresses);
+    Result<L2WindowPlan> windows = prepareL2Windows(rt, desc, exe.constantAddresses);
     if (!windows)
       return prefixError(exe.name + ": ", windows.error());
     exe.l2Windows = std::move(*windows);
@@ -343,17 +341,12 @@ Runtime &Executable::runtime() const { return pimpl->runtime; }
 
 Executable::L2Windows Executable::l2Windows() const {
   L2Windows summary;
-  std::map<CUdeviceptr, uint64_t> perConstant;
-  for (const CUaccessPolicyWindow &w : pimpl->l2Windows) {
-    if (w.num_bytes == 0)
-      continue;
-    ++summary.launches;
-    summary.hitRatio = w.hitRatio;
-    uint64_t &bytes = perConstant[reinterpret_cast<CUdeviceptr>(w.base_ptr)];
-    bytes = std::max<uint64_t>(bytes, w.num_bytes);
-  }
-  for (const auto &entry : perConstant)
-    summary.bytes += entry.second;
+  summary.bytes = pimpl->l2Windows.bytes;
+  for (const CUaccessPolicyWindow &w : pimpl->l2Windows.perStep)
+    if (w.num_bytes > 0) {
+      ++summary.launches;
+      summary.hitRatio = w.hitRatio;
+    }
   return summary;
 }
 

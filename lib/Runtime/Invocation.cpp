@@ -436,7 +436,7 @@ struct Invocation::Impl {
   CUresult enqueueStep(const DispatchStep &d, size_t index, CUstream target) {
     CUfunction function = exe.functions[d.executable][d.kernel];
     bool dependent = d.dependentLaunch && options.dependentLaunch;
-    if (dependent || exe.l2Windows[index].num_bytes > 0)
+    if (dependent || exe.l2Windows.perStep[index].num_bytes > 0)
       return launchWithAttributes(d, function, index, target, dependent);
     return cu.cuLaunchKernel(function, d.grid.x, d.grid.y, d.grid.z,
                              d.block.x, d.block.y, d.block.z,
@@ -457,9 +457,9 @@ struct Invocation::Impl {
       attributes[count].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
       attributes[count++].value.programmaticStreamSerializationAllowed = 1;
     }
-    if (exe.l2Windows[index].num_bytes > 0) {
+    if (exe.l2Windows.perStep[index].num_bytes > 0) {
       attributes[count].id = CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW;
-      attributes[count++].value.accessPolicyWindow = exe.l2Windows[index];
+      attributes[count++].value.accessPolicyWindow = exe.l2Windows.perStep[index];
     }
     CUlaunchConfig config = {};
     config.gridDimX = d.grid.x;

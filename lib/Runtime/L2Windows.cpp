@@ -67,10 +67,11 @@ Result<uint64_t> setAsideL2(const Runtime::Impl &rt, uint64_t wanted) {
 
 } // namespace
 
-Result<std::vector<CUaccessPolicyWindow>>
+Result<L2WindowPlan>
 prepareL2Windows(const Runtime::Impl &rt, const ModuleDesc &desc,
                  const std::vector<CUdeviceptr> &constantAddresses) {
-  std::vector<CUaccessPolicyWindow> windows(desc.steps.size(), CUaccessPolicyWindow{});
+  L2WindowPlan windows;
+  windows.perStep.assign(desc.steps.size(), CUaccessPolicyWindow{});
   // A module without windows asks the driver nothing.
   if (windowBytes(desc, UINT64_MAX) == 0)
     return windows;
@@ -97,13 +98,14 @@ prepareL2Windows(const Runtime::Impl &rt, const ModuleDesc &desc,
     const auto *d = std::get_if<DispatchStep>(&desc.steps[i]);
     if (!d || d->l2ResidentBytes == 0)
       continue;
-    CUaccessPolicyWindow &w = windows[i];
+    CUaccessPolicyWindow &w = windows.perStep[i];
     w.base_ptr = reinterpret_cast<void *>(constantAddresses[d->l2ResidentBuffer]);
     w.num_bytes = std::min(d->l2ResidentBytes, uint64_t(*largestWindow));
     w.hitRatio = hitRatio;
     w.hitProp = CU_ACCESS_PROPERTY_PERSISTING;
     w.missProp = CU_ACCESS_PROPERTY_STREAMING;
   }
+  windows.bytes = wanted;
   return windows;
 }
 

@@ -25,8 +25,8 @@
 
 namespace stride {
 
-/// Per step of `desc`: the access-policy window its launches carry
-/// (num_bytes 0: none). Where the module has windows, raises the current
+/// Per step of `desc`: the access-policy window its launches carry, and
+/// the bytes they cover. Where the module has windows, raises the current
 /// context's persisting-L2 limit (CU_LIMIT_PERSISTING_L2_CACHE_SIZE) to
 /// their bytes, at most the device's largest set-aside and never lower
 /// than it was; each window covers at most the device's largest window,
@@ -36,7 +36,7 @@ namespace stride {
 /// that has no such limit to set (MPS), gets no windows: they are a hint,
 /// the results are the same. Any other failure of the driver's calls is
 /// an error that names the call.
-Result<std::vector<CUaccessPolicyWindow>>
+Result<L2WindowPlan>
 prepareL2Windows(const Runtime::Impl &rt, const ModuleDesc &desc,
                  const std::vector<CUdeviceptr> &constantAddresses);
 

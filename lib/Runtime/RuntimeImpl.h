@@ -96,6 +96,16 @@ union ArgSlot {
   double f64;
 };
 
+/// The L2 windows of an executable's launches (L2Windows.h).
+struct L2WindowPlan {
+  /// Per step: the access-policy window a dispatch's launches carry
+  /// (num_bytes 0: none).
+  std::vector<CUaccessPolicyWindow> perStep;
+  /// The bytes of constants the windows cover, each constant's once; 0
+  /// where none applies.
+  uint64_t bytes = 0;
+};
+
 struct Executable::Impl {
   Runtime &runtime;
   const Runtime::Impl &rt;
@@ -120,9 +130,8 @@ struct Executable::Impl {
   /// From the runtime's default allocator, held until the executable goes.
   std::vector<CUdeviceptr> constantAddresses;
   std::shared_ptr<Allocator> constantAllocator;
-  /// Per step: the L2 access-policy window a dispatch's launches carry
-  /// (L2Windows.h; num_bytes 0: none).
-  std::vector<CUaccessPolicyWindow> l2Windows;
+  /// The L2 windows its launches carry (L2Windows.h).
+  L2WindowPlan l2Windows;
 
   Impl(Runtime &runtime, ModuleDesc desc, std::string name)
       : runtime(runtime), rt(runtime.impl()), cu(rt.cu), desc(std::move(desc)),

@@ -16,6 +16,8 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace stride;
 using namespace stride::plan;
@@ -185,6 +187,14 @@ KernelOp DispatchOp::lookupKernel(SymbolTableCollection &symbols) {
       symbols.lookupSymbolIn(executable, ref.getLeafReference()));
 }
 
+std::optional<int64_t> plan::storageBytesOf(StridedTensorType type) {
+  std::optional<int64_t> extent = storageExtent(type.getLayout());
+  int64_t elementBytes = int64_t(dtypeSize(type.getDType()));
+  if (!extent || *extent > std::numeric_limits<int64_t>::max() / elementBytes)
+    return std::nullopt;
+  return *extent * elementBytes;
+}
+
 /// The L2 window (`l2_resident_operand`, `l2_resident_bytes`): both or
 /// neither, over a constant operand, within its storage.
 LogicalResult DispatchOp::verify() {
@@ -205,10 +215,8 @@ LogicalResult DispatchOp::verify() {
     return emitOpError() << "keeps operand " << *operand
                          << " in L2, which is no plan.constant; only a "
                             "module constant is the same bytes at every run";
-  auto type = cast<StridedTensorType>(constant.getTensorType());
-  std::optional<int64_t> elements = storageExtent(type.getLayout());
-  int64_t storage = elements ? *elements * static_cast<int64_t>(dtypeSize(type.getDType()))
-                             : 0;
+  int64_t storage =
+      storageBytesOf(cast<StridedTensorType>(constant.getTensorType())).value_or(0);
   if (*bytes > storage)
     return emitOpError() << "keeps " << *bytes << " bytes of operand " << *operand
                          << " in L2, but the constant has " << storage << " bytes";

@@ -26,4 +26,14 @@
 #define GET_OP_CLASSES
 #include "dialects/plan/IR/PlanOps.h.inc"
 
+#include <optional>
+
+namespace stride::plan {
+
+/// Bytes of a tensor's storage (its layout's extent times its element's
+/// bytes), or nullopt when that overflows.
+std::optional<int64_t> storageBytesOf(StridedTensorType type);
+
+} // namespace stride::plan
+
 #endif // STRIDE_DIALECTS_PLAN_PLANOPS_H

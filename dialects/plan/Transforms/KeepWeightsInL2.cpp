@@ -13,9 +13,6 @@
 
 #include "dialects/plan/Transforms/Passes.h"
 
-#include "stride/Support/DType.h"
-#include "stride/Support/Layout.h"
-
 #include "llvm/ADT/DenseSet.h"
 
 namespace stride::plan {
@@ -35,9 +32,7 @@ bool isSkinnyProduct(KernelOp kernel) {
 
 /// The bytes of the storage a plan.constant holds.
 int64_t constantBytes(ConstantOp constant) {
-  auto type = cast<StridedTensorType>(constant.getTensorType());
-  std::optional<int64_t> elements = storageExtent(type.getLayout());
-  return elements ? *elements * static_cast<int64_t>(dtypeSize(type.getDType())) : 0;
+  return storageBytesOf(cast<StridedTensorType>(constant.getTensorType())).value_or(0);
 }
 
 /// The operand of `dispatch` that is its largest constant (the weight a

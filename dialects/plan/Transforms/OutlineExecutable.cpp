@@ -42,16 +42,6 @@ int64_t allocationBytes(int64_t bytes) {
 
 namespace {
 
-/// Bytes of a tensor's storage (its layout's extent), or nullopt when it
-/// overflows.
-std::optional<int64_t> storageBytesOf(StridedTensorType type) {
-  std::optional<int64_t> extent = storageExtent(type.getLayout());
-  int64_t elementBytes = int64_t(dtypeSize(type.getDType()));
-  if (!extent || *extent > std::numeric_limits<int64_t>::max() / elementBytes)
-    return std::nullopt;
-  return *extent * elementBytes;
-}
-
 /// A tensor's storage: its bytes at the symbols' largest values (what the
 /// plan allocates, and the arena is planned for) and, over symbolic sizes,
 /// its bytes at run time (python-free-docs/symbolic-sizes.md).
