@@ -183,6 +183,13 @@ Status Generator::decodeStep(int64_t index) {
           bytesOf(protocol.decodeInput(b.cachePosition)), stream);
       !s)
     return s;
+  // The position the device holds, known here without reading it back:
+  // where it chooses the step's attention (the staged kernel on short
+  // caches, cuDNN on long ones; python-free-docs/decode.md), each choice
+  // replays a CUDA graph of its own.
+  int64_t position = protocol.prefillStep.tokens + index - 1;
+  if (Status s = decode->bindInputValue(b.cachePosition, position); !s)
+    return s;
   return runStep(*decode, b, decodeIds, decodePositions, index);
 }
 

@@ -379,6 +379,17 @@ stride_status stride_executable_run_device(stride_executable *executable,
                                            const uint64_t *outputs,
                                            size_t num_outputs, void *stream);
 
+/** The value input `input` holds for the next stride_invocation_run_device
+    calls, where a symbol is bound from it (a decode step's position
+    choosing its attention: python-free-docs/symbolic-sizes.md, "Symbols
+    bound from a value"); stride_invocation_run_host reads it itself. The
+    value chooses among steps that compute the same results: a value that
+    differs from the buffer's, or none, costs time, never a result.
+    STRIDE_INVALID_ARGUMENT for an index past the signature; nothing to do
+    for an input no symbol is bound from. */
+stride_status stride_invocation_bind_input_value(stride_invocation *invocation,
+                                                 size_t input, int64_t value);
+
 /*===----------------------------------------------------------------------===*
  * Invocation: one caller's buffers, stream and CUDA graph
  *===----------------------------------------------------------------------===*/

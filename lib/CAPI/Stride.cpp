@@ -817,6 +817,14 @@ stride_status stride_invocation_run_device(stride_invocation *invocation,
                    num_outputs, stream);
 }
 
+stride_status stride_invocation_bind_input_value(stride_invocation *invocation,
+                                                 size_t input, int64_t value) {
+  STRIDE_CHECK_ARG(invocation);
+  if (Status s = invocation->invocation->bindInputValue(input, value); !s)
+    return fail(s.error());
+  return ok();
+}
+
 //===----------------------------------------------------------------------===//
 // State
 //===----------------------------------------------------------------------===//

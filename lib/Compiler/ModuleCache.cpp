@@ -90,6 +90,7 @@ void addModuleOptions(KeyHasher &key, const CompileOptions &options) {
   key.add(options.pipeline.mergeSiblingProducts);
   key.add(options.pipeline.splitKvAttention);
   key.add(llvm::StringRef(options.pipeline.decodeAttention));
+  key.add(options.pipeline.decodeAttentionStagedKeys);
   key.add(llvm::StringRef(options.pipeline.skinnyProducts));
   key.add(options.pipeline.skinnyPrologue);
   key.add(options.pipeline.skinnyRowPrologue);

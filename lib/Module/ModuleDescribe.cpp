@@ -461,6 +461,16 @@ static std::string describeAlias(const GraphSignature &sig,
   return s + ": no buffer, no copy";
 }
 
+/// ", the value of input 3 'cache_position'" for a symbol bound from a
+/// value (ValueBinding); empty for a size.
+static std::string boundFromValue(const ModuleDesc &desc, size_t symbol) {
+  for (const ValueBinding &v : desc.valueBindings)
+    if (v.symbol == symbol && v.input < desc.signature.inputs.size())
+      return ", the value of input " + std::to_string(v.input) + " '" +
+             desc.signature.inputs[v.input].name + "'";
+  return "";
+}
+
 std::string describeModule(const ModuleDesc &desc) {
   std::ostringstream os;
   os << "Stride module, format version " << desc.formatVersion
@@ -476,7 +486,8 @@ std::string describeModule(const ModuleDesc &desc) {
   const GraphSignature &sig = desc.signature;
   for (size_t i = 0; i < desc.symbols.size(); ++i)
     os << (i ? ", " : "symbols (size arguments in this order): ")
-       << desc.symbols[i].describe() << (i + 1 == desc.symbols.size() ? "\n" : "");
+       << desc.symbols[i].describe() << boundFromValue(desc, i)
+       << (i + 1 == desc.symbols.size() ? "\n" : "");
   os << "entry: " << sig.entryName << " ("
      << counted(sig.inputs.size(), "input") << ", "
      << counted(sig.outputs.size(), "output") << ")\n";

@@ -15,6 +15,7 @@
 
 #include "ModuleInternal.h"
 
+#include <algorithm>
 #include <cctype>
 #include <set>
 
@@ -59,8 +60,14 @@ public:
       return "format version " + str(desc.formatVersion) +
              " has steps that run at some values of the symbols only (step "
              "guards), which version 9 added";
+    if (desc.formatVersion < 10 && !desc.valueBindings.empty())
+      return "format version " + str(desc.formatVersion) +
+             " has symbols bound from an input's value, which version 10 "
+             "added";
     for (size_t i = 0; i < desc.symbols.size() && problem.empty(); ++i)
       checkSymbol(i);
+    for (size_t i = 0; i < desc.valueBindings.size() && problem.empty(); ++i)
+      checkValueBinding(i);
     if (!problem.empty())
       return problem;
     for (const SizeSymbol &s : desc.symbols)
@@ -172,14 +179,47 @@ private:
                   " in [" + str(s.min) + ", " + str(s.max) + "]");
   }
 
+  /// A symbol bound from an input's value: a symbol of the module, bound
+  /// once, from an input that holds one i32 or i64.
+  void checkValueBinding(size_t i) {
+    const ValueBinding &v = desc.valueBindings[i];
+    std::string what = "value binding " + str(i);
+    if (v.symbol >= desc.symbols.size())
+      return fail(what + " names symbol " + str(v.symbol) +
+                  " of the module's " + str(desc.symbols.size()));
+    what += " (symbol '" + desc.symbols[v.symbol].name + "')";
+    for (size_t k = 0; k < i; ++k)
+      if (desc.valueBindings[k].symbol == v.symbol)
+        return fail(what + " binds the symbol a second time (value "
+                           "binding " + str(k) + " binds it)");
+    if (v.input >= desc.signature.inputs.size())
+      return fail(what + " reads input " + str(v.input) + " of the module's " +
+                  str(desc.signature.inputs.size()));
+    const TensorSignature &t = desc.signature.inputs[v.input];
+    int64_t elements = 1;
+    for (int64_t size : t.shape)
+      elements *= size;
+    if (t.symbolic || elements != 1 ||
+        (t.dtype != DType::I32 && t.dtype != DType::I64))
+      fail(what + " reads input " + str(v.input) + " '" + t.name +
+           "'; a symbol is bound from the value of an input of one i32 or "
+           "i64");
+  }
+
   /// The bounds of `e` over the ranges, which must lie in [0, limit].
   bool checkExpr(const SizeExpr &e, const std::string &what, int64_t limit) {
-    for (const std::string &name : e.symbols())
+    for (const std::string &name : e.symbols()) {
       if (!table.count(name)) {
         fail(what + " names '" + name + "', which is not a symbol of the "
                                         "module");
         return false;
       }
+      if (isValueSymbol(desc, name)) {
+        fail(what + " names '" + name + "', which is bound from an input's "
+                                        "value and is no size");
+        return false;
+      }
+    }
     std::optional<SizeInterval> b = e.bounds(table);
     if (!b || b->lo < 0 || b->hi > limit) {
       fail(what + " (" + e.str() + ") is not within [0, " + str(limit) +
@@ -265,12 +305,19 @@ private:
                     "; it is at least 1");
       checkExpr(*d->gridElements, what + "'s grid elements", kMaxBufferBytes);
     }
-    for (size_t a = 0; a < d->args.size(); ++a)
-      if (d->args[a].kind == KernelArg::Kind::Symbol &&
-          d->args[a].bufferIndex >= desc.symbols.size())
+    for (size_t a = 0; a < d->args.size(); ++a) {
+      if (d->args[a].kind != KernelArg::Kind::Symbol)
+        continue;
+      if (d->args[a].bufferIndex >= desc.symbols.size())
         return fail(what + " argument " + str(a) + " is symbol " +
                     str(d->args[a].bufferIndex) + " of the module's " +
                     str(desc.symbols.size()));
+      const std::string &name = desc.symbols[d->args[a].bufferIndex].name;
+      if (isValueSymbol(desc, name))
+        return fail(what + " argument " + str(a) + " is symbol '" + name +
+                    "', which is bound from an input's value and is no "
+                    "size");
+    }
   }
 
   /// Every symbol is the size of some input dim, so a run can bind it.
@@ -282,13 +329,59 @@ private:
           if (std::optional<std::string> name = size.getSymbol())
             bound.insert(*name);
     for (const SizeSymbol &s : desc.symbols)
-      if (!bound.count(s.name))
+      if (!bound.count(s.name) && !isValueSymbol(desc, s.name))
         return fail("symbol '" + s.name +
-                    "' is the size of no input dim, so a run cannot bind it");
+                    "' is the size of no input dim and no input's value, so "
+                    "a run cannot bind it");
   }
 };
 
+/// The value a symbol bound from a value takes where the value is unknown
+/// or outside its range: one below the range, where no guard holds.
+int64_t outsideRange(const SizeSymbol &s) { return s.min - 1; }
+
+/// The smallest value of `s`'s range at which every guard bound over
+/// symbol `symbol` holds or fails as it does at `v` (within the range).
+int64_t guardClassOf(const ModuleDesc &desc, uint32_t symbol, int64_t v) {
+  int64_t smallest = desc.symbols[symbol].min;
+  for (const Step &step : desc.steps) {
+    const StepGuard *guard = guardOf(step);
+    if (!guard)
+      continue;
+    for (const auto *bounds : {&guard->when, &guard->unless})
+      for (const SymbolBound &b : *bounds) {
+        if (b.symbol != symbol)
+          continue;
+        if (b.min <= v)
+          smallest = std::max(smallest, b.min);
+        if (b.max < v)
+          smallest = std::max(smallest, b.max + 1);
+      }
+  }
+  return smallest;
+}
+
 } // namespace
+
+bool isValueSymbol(const ModuleDesc &desc, const std::string &name) {
+  for (const ValueBinding &v : desc.valueBindings)
+    if (v.symbol < desc.symbols.size() && desc.symbols[v.symbol].name == name)
+      return true;
+  return false;
+}
+
+void bindValueSymbols(const ModuleDesc &desc,
+                      const std::vector<std::optional<int64_t>> &inputValues,
+                      SymbolValues &values) {
+  for (const ValueBinding &v : desc.valueBindings) {
+    const SizeSymbol &s = desc.symbols[v.symbol];
+    std::optional<int64_t> value =
+        v.input < inputValues.size() ? inputValues[v.input] : std::nullopt;
+    values[s.name] = value && inRange(s, *value)
+                         ? guardClassOf(desc, v.symbol, *value)
+                         : outsideRange(s);
+  }
+}
 
 bool detail::isIdentifier(const std::string &s) {
   if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
@@ -358,6 +451,7 @@ bindModuleSymbols(const ModuleDesc &desc,
                       describeSymbolValues(desc, values));
     }
   }
+  bindValueSymbols(desc, {}, values);
   return values;
 }
 

@@ -75,6 +75,17 @@ PolynomialBuilder::buildSymbols() {
   return b.CreateVector(built);
 }
 
+flatbuffers::Offset<flatbuffers::Vector<const fb::ValueBinding *>>
+buildValueBindings(flatbuffers::FlatBufferBuilder &b,
+                   const std::vector<ValueBinding> &bindings) {
+  if (bindings.empty())
+    return 0;
+  std::vector<fb::ValueBinding> built;
+  for (const ValueBinding &v : bindings)
+    built.emplace_back(v.symbol, v.input);
+  return b.CreateVectorOfStructs(built);
+}
+
 //===----------------------------------------------------------------------===//
 // FlatBuffer -> ModuleDesc
 //===----------------------------------------------------------------------===//
@@ -236,6 +247,15 @@ Status decodeSymbolicParts(const fb::Module &m, ModuleDesc &desc,
           s ? SizeSymbol{s->name() ? s->name()->str() : std::string(),
                          s->min(), s->max(), s->multiple_of()}
             : SizeSymbol{std::string(), 1, 0, 1});
+  if (const auto *bindings = m.value_bindings()) {
+    // Byte-wise: a hostile file may misalign the structs (copyOf).
+    std::vector<fb::ValueBinding> copied(bindings->size());
+    if (!copied.empty())
+      std::memcpy(static_cast<void *>(copied.data()), bindings->Data(),
+                  copied.size() * sizeof(fb::ValueBinding));
+    for (const fb::ValueBinding &v : copied)
+      desc.valueBindings.push_back({v.symbol(), v.input()});
+  }
   PolynomialReader reader(desc.symbols, name);
   if (const fb::Signature *sig = m.signature()) {
     if (Status s = reader.readTensors(sig->inputs(), desc.signature.inputs,

@@ -55,7 +55,12 @@ private:
   const std::vector<SizeSymbol> &symbols;
 };
 
-/// Decodes Module.symbols and every size polynomial of `m` into `desc`,
+/// Module.value_bindings; null when there are none.
+flatbuffers::Offset<flatbuffers::Vector<const fb::ValueBinding *>>
+buildValueBindings(flatbuffers::FlatBufferBuilder &b,
+                   const std::vector<ValueBinding> &bindings);
+
+/// Decodes Module.symbols, Module.value_bindings and every size polynomial of `m` into `desc`,
 /// whose other fields convert() decoded. Messages start with `name`.
 Status decodeSymbolicParts(const fb::Module &m, ModuleDesc &desc,
                            const std::string &name);

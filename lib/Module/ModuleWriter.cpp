@@ -267,6 +267,7 @@ void buildModule(flatbuffers::FlatBufferBuilder &b, const ModuleDesc &desc,
   }
   auto signature = buildSignature(polynomials, b, desc.signature);
   auto symbols = polynomials.buildSymbols();
+  auto valueBindings = buildValueBindings(b, desc.valueBindings);
   auto producer = b.CreateString(desc.producer);
   auto target = fb::CreateTarget(b, static_cast<fb::Backend>(desc.target.backend),
                                  b.CreateString(desc.target.arch));
@@ -281,7 +282,7 @@ void buildModule(flatbuffers::FlatBufferBuilder &b, const ModuleDesc &desc,
       constantVector, bufferVector, stepKindVector, stepVector, signature,
       desc.temporariesBeforeReuse, desc.temporaryBytesBeforeReuse,
       desc.deterministic, stateVector, layout.dataSectionBytes, desc.events,
-      symbols);
+      symbols, valueBindings);
   fb::FinishSizePrefixedModuleBuffer(b, root);
 }
 

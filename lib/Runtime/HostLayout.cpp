@@ -79,13 +79,36 @@ int archMinor(int arch) { return arch % 10; }
 
 } // namespace
 
-/// The symbols' values the inputs' shapes bind.
+std::vector<std::optional<int64_t>>
+boundInputValues(const ModuleDesc &desc, const std::vector<HostArray> &inputs) {
+  std::vector<std::optional<int64_t>> values(desc.signature.inputs.size());
+  for (const ValueBinding &v : desc.valueBindings) {
+    if (v.input >= inputs.size() || v.input >= values.size())
+      continue;
+    const HostArray &a = inputs[v.input];
+    if (a.dtype == DType::I64 && a.data.size() == 8) {
+      int64_t value;
+      std::memcpy(&value, a.data.data(), 8);
+      values[v.input] = value;
+    } else if (a.dtype == DType::I32 && a.data.size() == 4) {
+      int32_t value;
+      std::memcpy(&value, a.data.data(), 4);
+      values[v.input] = value;
+    }
+  }
+  return values;
+}
+
+/// The symbols' values the inputs' shapes and values bind.
 static Result<SymbolValues> valuesForInputs(const ModuleDesc &desc,
                                             const std::vector<HostArray> &inputs) {
   std::vector<std::vector<int64_t>> shapes;
   for (const HostArray &a : inputs)
     shapes.push_back(a.shape);
-  return bindModuleSymbols(desc, shapes);
+  Result<SymbolValues> values = bindModuleSymbols(desc, shapes);
+  if (values)
+    bindValueSymbols(desc, boundInputValues(desc, inputs), *values);
+  return values;
 }
 
 Result<ModuleDesc> instantiateForInputs(const ModuleDesc &desc,

@@ -83,6 +83,10 @@ struct Invocation::Impl {
   /// step runs.
   std::vector<bool> stepsRun;
   ShapeGraphs shapeGraphs{cu};
+  /// The shapes bound last, and per signature input the value a symbol is
+  /// bound from (ModuleDesc::valueBindings), where known.
+  std::vector<std::vector<int64_t>> boundShapes;
+  std::vector<std::optional<int64_t>> inputValues;
 
   Impl(std::shared_ptr<const Executable> executable, InvocationOptions options)
       : executable(std::move(executable)), exe(this->executable->impl()),
@@ -157,6 +161,8 @@ struct Invocation::Impl {
     Result<SymbolValues> values = bindModuleSymbols(exe.desc, shapes);
     if (!values)
       return prefixError(exe.name + ": ", values.error());
+    bindValueSymbols(exe.desc, inputValues, *values);
+    boundShapes = shapes;
     if (instance && *values == boundValues)
       return Status::ok();
     ModuleDesc next = instantiateModule(exe.desc, *values, /*withCode=*/false);
@@ -216,6 +222,25 @@ struct Invocation::Impl {
     for (const DescriptorField &f : call.descriptor)
       if (!f.symbolicInts.empty())
         return true;
+    return false;
+  }
+
+  /// Whether every symbol of the module is bound from an input's value: no
+  /// shape to bind, so the invocation binds them (as unknown) when created.
+  bool onlyValueSymbols() const {
+    for (const SizeSymbol &s : exe.desc.symbols)
+      if (!isValueSymbol(exe.desc, s.name))
+        return false;
+    return true;
+  }
+
+  /// A dispatch may be a dependent launch only where the step that runs
+  /// before it is a dispatch (the planner marks a dispatch whose
+  /// predecessor may be one, past steps that may not run).
+  bool followsRunningDispatch(size_t index) const {
+    for (size_t j = index; j-- > 0;)
+      if (runsStep(j))
+        return std::holds_alternative<DispatchStep>(desc().steps[j]);
     return false;
   }
 
@@ -435,7 +460,8 @@ struct Invocation::Impl {
 
   CUresult enqueueStep(const DispatchStep &d, size_t index, CUstream target) {
     CUfunction function = exe.functions[d.executable][d.kernel];
-    bool dependent = d.dependentLaunch && options.dependentLaunch;
+    bool dependent = d.dependentLaunch && options.dependentLaunch &&
+                     followsRunningDispatch(index);
     if (dependent || exe.l2Windows.perStep[index].num_bytes > 0)
       return launchWithAttributes(d, function, index, target, dependent);
     return cu.cuLaunchKernel(function, d.grid.x, d.grid.y, d.grid.z,
@@ -843,6 +869,10 @@ Invocation::create(std::shared_ptr<const Executable> executable,
     return s.error();
   if (Status s = impl->instantiateLibraryCalls(); !s)
     return s.error();
+  impl->inputValues.resize(impl->exe.desc.signature.inputs.size());
+  if (!impl->exe.desc.symbols.empty() && impl->onlyValueSymbols())
+    if (Status s = impl->bindShapes({}); !s)
+      return s.error();
   return std::unique_ptr<Invocation>(new Invocation(std::move(impl)));
 }
 
@@ -854,11 +884,31 @@ Status Invocation::bindInputShapes(
   return pimpl->bindShapes(shapes);
 }
 
+Status Invocation::bindInputValue(size_t input, int64_t value) {
+  Impl &m = *pimpl;
+  if (input >= m.inputValues.size())
+    return makeError(ErrorCode::InvalidArgument,
+                     m.exe.name + ": bindInputValue(" + str(input) +
+                         ") past the signature's " +
+                         str(m.inputValues.size()) + " inputs");
+  if (m.inputValues[input] == value)
+    return Status::ok();
+  m.inputValues[input] = value;
+  bool bindsSymbol = false;
+  for (const ValueBinding &v : m.exe.desc.valueBindings)
+    bindsSymbol |= v.input == input;
+  // Before any binding of the shapes, the next one reads the value.
+  if (!bindsSymbol || !m.instance)
+    return Status::ok();
+  return m.bindShapes(m.boundShapes);
+}
+
 Status Invocation::upload(const std::vector<HostArray> &inputs) {
   Impl &m = *pimpl;
   std::vector<std::vector<int64_t>> shapes;
   for (const HostArray &a : inputs)
     shapes.push_back(a.shape);
+  m.inputValues = boundInputValues(m.exe.desc, inputs);
   if (Status s = m.bindShapes(shapes); !s)
     return s;
   if (Status s = checkInputs(m.desc().signature, inputs); !s)

@@ -432,6 +432,19 @@ static stride_status runWithFlags(stride_executable *exe) {
   return s;
 }
 
+/* The value of an input for device runs: nothing to do for an input no
+   symbol is bound from (kAddGraph binds none), refused past the
+   signature. */
+static void bindInputValues(stride_invocation *inv) {
+  stride_status s = stride_invocation_bind_input_value(inv, 0, 5);
+  printf("bind input 0's value: %s\n", stride_status_name(s));
+  s = stride_invocation_bind_input_value(inv, 9, 5);
+  printf("bind input 9's value: %s: %s\n", stride_status_name(s),
+         stride_last_error_message());
+  EXPECT(stride_invocation_bind_input_value(NULL, 0, 5) ==
+         STRIDE_INVALID_ARGUMENT);
+}
+
 /* --run MODULE (of kAddGraph): each step's status, until one fails. */
 static int runSteps(const char *path) {
   stride_module *module = NULL;
@@ -456,6 +469,8 @@ static int runSteps(const char *path) {
     s = runOnZeros(inv);
     printf("run: %s\n", stride_status_name(s));
   }
+  if (s == STRIDE_OK)
+    bindInputValues(inv);
   if (s == STRIDE_OK)
     s = runSharingStates(exe, inv);
   if (s == STRIDE_OK)

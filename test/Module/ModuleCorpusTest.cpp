@@ -132,7 +132,8 @@ std::vector<Entry> corpus() {
           {"collective-stream.module", streamedModule()},
           {"symbolic-sizes.module", symbolicModule()},
           {"symbolic-call.module", symbolicCallModule()},
-          {"step-guards.module", guardedModule()}};
+          {"step-guards.module", guardedModule()},
+          {"value-bindings.module", valueGuardedModule()}};
 }
 
 std::string corpusDir() {

@@ -127,7 +127,8 @@ TEST(ModuleSymbolsTest, UnboundSymbolIsRefused) {
   d.signature.inputs[0].symbolic->shape[1] = num(768);
   d.symbols.push_back({"seq", 1, 8, 1});
   EXPECT_EQ(problem(d), kInconsistent + "symbol 'seq' is the size of no input "
-                                        "dim, so a run cannot bind it");
+                                        "dim and no input's value, so a run "
+                                        "cannot bind it");
 }
 
 TEST(ModuleSymbolsTest, MalformedStepsAreRefused) {
@@ -383,6 +384,101 @@ TEST(ModuleSymbolsTest, StepsRunWhereTheirGuardsSay) {
   std::string text = describeModule(d);
   EXPECT_NE(text.find(" when batch in [1, 1]\n"), std::string::npos) << text;
   EXPECT_NE(text.find(" unless batch in [1, 1]\n"), std::string::npos) << text;
+}
+
+TEST(ModuleSymbolsTest, ValueBindingsSurviveTheFile) {
+  ModuleDesc d = valueGuardedModule();
+  Result<ModuleDesc> parsed = roundTrip(d);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(parsed->valueBindings, d.valueBindings);
+  EXPECT_EQ(*parsed, d);
+  std::string text = describeModule(d);
+  EXPECT_NE(text.find("pos in [0, 95], the value of input 1 'pos'\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(" when pos in [0, 47]\n"), std::string::npos) << text;
+}
+
+/// `d`'s symbols at batch 1 with `pos` holding `position` (nullopt:
+/// unknown).
+static SymbolValues valuesAt(const ModuleDesc &d,
+                             std::optional<int64_t> position) {
+  Result<SymbolValues> values = bindModuleSymbols(d, {{1, 768}, {1}});
+  EXPECT_TRUE(values) << values.error().message;
+  bindValueSymbols(d, {std::nullopt, position}, *values);
+  return *values;
+}
+
+TEST(ModuleSymbolsTest, AnInputsValueChoosesTheSteps) {
+  ModuleDesc d = valueGuardedModule();
+  // Unknown (bindModuleSymbols alone), or outside the range: below it,
+  // where the call runs.
+  Result<SymbolValues> shapesOnly = bindModuleSymbols(d, {{1, 768}, {1}});
+  ASSERT_TRUE(shapesOnly) << shapesOnly.error().message;
+  EXPECT_EQ(shapesOnly->at("pos"), -1);
+  for (std::optional<int64_t> position :
+       {std::optional<int64_t>(), std::optional<int64_t>(-5),
+        std::optional<int64_t>(96), std::optional<int64_t>(1 << 30)})
+    EXPECT_EQ(valuesAt(d, position), *shapesOnly);
+  for (int64_t position : {0, 1, 47, 48, 95}) {
+    SymbolValues values = valuesAt(d, position);
+    bool staged = position <= 47;
+    EXPECT_EQ(stepRuns(d.steps[0], d, values), staged) << position;
+    EXPECT_TRUE(stepRuns(d.steps[1], d, values));
+    EXPECT_EQ(stepRuns(d.steps[2], d, values), !staged) << position;
+  }
+  EXPECT_FALSE(stepRuns(d.steps[0], d, *shapesOnly));
+  EXPECT_TRUE(stepRuns(d.steps[2], d, *shapesOnly));
+  // Values that run the same steps bind alike (a CUDA graph per outcome):
+  // the smallest of them.
+  EXPECT_EQ(valuesAt(d, 3).at("pos"), 0);
+  EXPECT_EQ(valuesAt(d, 47).at("pos"), 0);
+  EXPECT_EQ(valuesAt(d, 48).at("pos"), 48);
+  EXPECT_EQ(valuesAt(d, 95).at("pos"), 48);
+}
+
+TEST(ModuleSymbolsTest, MalformedValueBindingsAreRefused) {
+  ModuleDesc d = valueGuardedModule();
+  d.formatVersion = 9;
+  EXPECT_EQ(problem(d), kInconsistent + "format version 9 has symbols bound "
+                                        "from an input's value, which "
+                                        "version 10 added");
+  d = valueGuardedModule();
+  d.valueBindings[0].symbol = 5;
+  EXPECT_EQ(problem(d), kInconsistent + "value binding 0 names symbol 5 of "
+                                        "the module's 2");
+  d = valueGuardedModule();
+  d.valueBindings.push_back(d.valueBindings[0]);
+  EXPECT_EQ(problem(d), kInconsistent + "value binding 1 (symbol 'pos') "
+                                        "binds the symbol a second time "
+                                        "(value binding 0 binds it)");
+  d = valueGuardedModule();
+  d.valueBindings[0].input = 7;
+  EXPECT_EQ(problem(d), kInconsistent + "value binding 0 (symbol 'pos') "
+                                        "reads input 7 of the module's 2");
+  for (auto change : {+[](TensorSignature &t) { t.dtype = DType::F32; },
+                      +[](TensorSignature &t) {
+                        t.shape = {2};
+                        t.strides = {1};
+                      }}) {
+    d = valueGuardedModule();
+    change(d.signature.inputs[1]);
+    EXPECT_EQ(problem(d), kInconsistent + "value binding 0 (symbol 'pos') "
+                                          "reads input 1 'pos'; a symbol is "
+                                          "bound from the value of an input "
+                                          "of one i32 or i64");
+  }
+  // No size names a symbol bound from a value.
+  d = valueGuardedModule();
+  d.valueBindings = {{0, 1}};
+  EXPECT_EQ(problem(d), kInconsistent + "input 0 'x''s size or stride names "
+                                        "'batch', which is bound from an "
+                                        "input's value and is no size");
+  d = valueGuardedModule();
+  std::get<DispatchStep>(d.steps[0]).args.push_back(KernelArg::symbol(1));
+  EXPECT_EQ(problem(d), kInconsistent + "step 1 of 3 argument 3 is symbol "
+                                        "'pos', which is bound from an "
+                                        "input's value and is no size");
 }
 
 TEST(ModuleSymbolsTest, MalformedGuardsAreRefused) {

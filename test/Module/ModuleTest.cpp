@@ -185,7 +185,7 @@ TEST(ModuleTest, WriteRefusesInconsistentModule) {
 TEST(ModuleTest, DescribeShowsEverySection) {
   std::string text = describeModule(realisticModule());
   for (const char *line : {
-           "Stride module, format version 9, produced by stridec 0.1\n",
+           "Stride module, format version 10, produced by stridec 0.1\n",
            "target: CUDA sm_90\n",
            "entry: forward (2 inputs, 1 output)\n",
            "  input 0 'x': f32 [4, 13, 33] strides [429, 33, 1] offset 0\n",
@@ -249,16 +249,16 @@ TEST(ModuleTest, ForeignFileIsRefusedWithItsIdentifier) {
 }
 
 TEST(ModuleTest, WrongVersion) {
-  // 10: a later release's; 4: before aliased outputs, refused as such, not
+  // 11: a later release's; 4: before aliased outputs, refused as such, not
   // read as a module whose outputs all have buffers (version 5, without
   // streams, is read: ModuleStreamsTest.cpp).
-  for (uint32_t version : {10u, 4u}) {
+  for (uint32_t version : {11u, 4u}) {
     ModuleDesc d = realisticModule();
     d.formatVersion = version;
     EXPECT_EQ(roundTripError(d),
               "model.stridemod: module format version " +
                   std::to_string(version) +
-                  " is not supported by this runtime (it reads versions 5 to 9); "
+                   " is not supported by this runtime (it reads versions 5 to 10); "
                   "recompile the graph with this release's stridec");
   }
 }
@@ -267,8 +267,8 @@ TEST(ModuleTest, OtherVersionWithOtherFieldsIsStillNamed) {
   // Another release may lay out every other field differently; only
   // format_version (field 0) is promised.
   ModuleDesc d;
-  d.formatVersion = 10;
-  EXPECT_NE(roundTripError(d).find("module format version 10 is not supported"),
+  d.formatVersion = 11;
+  EXPECT_NE(roundTripError(d).find("module format version 11 is not supported"),
             std::string::npos);
 }
 
@@ -285,7 +285,7 @@ TEST(ModuleTest, VersionOneFileIsRefusedNamingBothVersions) {
                              b.GetBufferPointer() + b.GetSize());
   EXPECT_EQ(parseError(bytes),
             "model.stridemod: module format version 1 is not supported by "
-            "this runtime (it reads versions 5 to 9); recompile the graph with "
+            "this runtime (it reads versions 5 to 10); recompile the graph with "
             "this release's stridec");
 }
 

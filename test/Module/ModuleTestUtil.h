@@ -136,6 +136,21 @@ inline ModuleDesc guardedModule() {
   return d;
 }
 
+/// guardedModule with its guards over `pos`, a symbol bound from the value
+/// of a second input, one i64 (format version 10;
+/// python-free-docs/symbolic-sizes.md, "Symbols bound from a value"): the
+/// dispatch runs at positions 0 to 47, the call at the others.
+inline ModuleDesc valueGuardedModule() {
+  ModuleDesc d = guardedModule();
+  d.symbols.push_back({"pos", 0, 95, 1});
+  d.signature.inputs.push_back({"pos", DType::I64, {1}, {1}, 0});
+  d.buffers.push_back({BufferKind::Input, 1, 8});
+  d.valueBindings = {{1, 1}};
+  std::get<DispatchStep>(d.steps[0]).guard.when = {{1, 0, 47}};
+  std::get<LibraryCallStep>(d.steps[2]).guard.unless = {{1, 0, 47}};
+  return d;
+}
+
 } // namespace stride::test
 
 #endif // STRIDE_TEST_MODULE_MODULETESTUTIL_H

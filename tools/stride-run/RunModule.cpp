@@ -463,7 +463,7 @@ Status printProfile(Runtime &runtime, Invocation &invocation,
   for (size_t i = 0; i < desc.steps.size(); ++i) {
     StepSummary step = summarizeStep(desc, i);
     if (!invocation.runsStep(i))
-      step.name += " (a variant not run at these sizes)";
+      step.name += " (a variant not run at these values)";
     report.steps.push_back({step, timed->stepMedianMs[i]});
   }
   std::cout << formatProfileText(report) << std::flush;

@@ -266,8 +266,11 @@ cl::opt<bool> noSplitKvAttention(
 cl::opt<std::string> decodeAttention(
     "decode-attention", cl::value_desc("auto|staged|split-kv|library"),
     cl::desc("How decode steps (few query rows) that both cuDNN and Stride's "
-             "kernel take run: auto (default: cuDNN, whose batch-1 step "
-             "does not depend on the position, as Stride's does), staged "
+             "kernel take run: auto (default: cuDNN, but where the staged "
+             "kernel takes the step and its valid length is read from an "
+             "input such as cache_position, the staged kernel up to "
+             "--decode-attention-staged-keys valid keys, chosen at run time "
+             "by the input's value), staged "
              "(Stride's kernel, its staged scheme where it applies: few "
              "key/value heads, f16/bf16 caches and a valid length), "
              "split-kv (Stride's kernel, its split-KV scheme), or library "
@@ -275,6 +278,15 @@ cl::opt<std::string> decodeAttention(
              "(python-free-docs/attention.md, \"Decode attention\", has "
              "the rule)"),
     cl::init("auto"), cl::cat(stridecCategory));
+
+cl::opt<int64_t> decodeAttentionStagedKeys(
+    "decode-attention-staged-keys", cl::value_desc("keys"),
+    cl::desc("With --decode-attention=auto: the most valid keys at which a "
+             "decode step runs the staged kernel instead of cuDNN, chosen at "
+             "run time from the position input (default 2048, where an H200 "
+             "measured the two alike in bench/decode's batch-1 step; 0: "
+             "cuDNN always)"),
+    cl::init(2048), cl::cat(stridecCategory));
 
 cl::opt<std::string> skinnyProducts(
     "skinny-products", cl::value_desc("auto|library|generated"),
@@ -755,6 +767,7 @@ int main(int argc, char **argv) {
   options.pipeline.attentionLibrary = attentionLibrary;
   options.pipeline.splitKvAttention = !noSplitKvAttention;
   options.pipeline.decodeAttention = decodeAttention;
+  options.pipeline.decodeAttentionStagedKeys = decodeAttentionStagedKeys;
   options.pipeline.skinnyProducts = skinnyProducts;
   options.pipeline.skinnyPrologue = skinnyPrologue;
   options.pipeline.skinnyRowPrologue = skinnyRowPrologue;

@@ -339,32 +339,95 @@ FailureOr<Value> Outliner::allocFor(Value tensor, Location loc) {
   return buffer;
 }
 
-/// Guards the steps before `op` from `first` on (those that compute its
-/// results, python-free-docs/symbolic-sizes.md, "Variants selected at run
-/// time"): a guarded kernel's run where its `when` holds; the steps of the
-/// value a select_variant takes otherwise, where it does not.
-static LogicalResult guardSteps(Operation *op, Block::iterator first) {
+/// The guard under which an op's steps run (python-free-docs/
+/// symbolic-sizes.md, "Variants selected at run time"): `when` or
+/// `unless`, and whether the op has it from the ops that read its results.
+struct VariantGuard {
   ArrayAttr when, unless;
-  if (auto kernel = dyn_cast<KernelOp>(op))
-    when = kernel.getWhenAttr();
-  for (Value result : op->getResults())
-    if (SelectVariantOp select = selectReading(result);
-        select && select.getOtherwise() == result)
-      unless = select.getWhen();
-  if (!when && !unless)
-    return success();
-  for (Operation &step : llvm::make_range(first, op->getIterator())) {
-    if (isa<DispatchOp, LibraryCallOp>(step)) {
-      if (when)
-        step.setAttr("when", when);
-      if (unless)
-        step.setAttr("unless", unless);
-    } else if (!isa<AllocOp>(step)) {
-      return op->emitOpError()
-             << "is one variant of a value, and its plan has a "
-             << step.getName()
-             << " step; only dispatches and library calls run as variants";
+  bool inherited = false;
+
+  bool sameAs(const VariantGuard &other) const {
+    return when == other.when && unless == other.unless;
+  }
+};
+
+/// The users of `value`'s, through views.
+static void collectReaders(Value value, SmallVectorImpl<Operation *> &readers) {
+  for (Operation *user : value.getUsers()) {
+    if (isa<ViewOpInterface>(user))
+      collectReaders(user->getResult(0), readers);
+    else
+      readers.push_back(user);
+  }
+}
+
+/// The guard of each op of `body` whose steps run at some values only: a
+/// guarded kernel's where its `when` holds; those of the value a
+/// select_variant takes otherwise where it does not; and a kernel whose
+/// results only ops of one guard read (a cuDNN call's bias, computed from
+/// the position for it alone) under that guard, unless it writes an
+/// argument in place (`writesInPlace`).
+static llvm::DenseMap<Operation *, VariantGuard>
+guardsOf(Block &body, llvm::function_ref<bool(Operation *)> writesInPlace) {
+  llvm::DenseMap<Operation *, VariantGuard> guards;
+  for (Operation &op : body) {
+    VariantGuard guard;
+    if (auto kernel = dyn_cast<KernelOp>(op))
+      guard.when = kernel.getWhenAttr();
+    for (Value result : op.getResults())
+      if (SelectVariantOp select = selectReading(result);
+          select && select.getOtherwise() == result)
+        guard.unless = select.getWhen();
+    if (guard.when || guard.unless)
+      guards[&op] = guard;
+  }
+  for (Operation &op : llvm::reverse(body)) {
+    if (!isa<KernelOp>(op) || guards.count(&op) || writesInPlace(&op))
+      continue;
+    SmallVector<Operation *> readers;
+    for (Value result : op.getResults())
+      collectReaders(result, readers);
+    std::optional<VariantGuard> common;
+    for (Operation *reader : readers) {
+      auto found = guards.find(reader);
+      if (found == guards.end() || (common && !common->sameAs(found->second))) {
+        common.reset();
+        break;
+      }
+      common = found->second;
     }
+    if (common) {
+      common->inherited = true;
+      guards[&op] = *common;
+    }
+  }
+  return guards;
+}
+
+/// Guards the steps before `op` from `first` on (those that compute its
+/// results) with `guard`. A variant's plan has dispatches and library
+/// calls only; an op that inherited its guard and has other steps runs
+/// always.
+static LogicalResult guardSteps(Operation *op, Block::iterator first,
+                                const VariantGuard &guard) {
+  auto steps = llvm::make_range(first, op->getIterator());
+  for (Operation &step : steps) {
+    if (isa<DispatchOp, LibraryCallOp, AllocOp>(step))
+      continue;
+    if (guard.inherited)
+      return success();
+    return op->emitOpError()
+           << "is one variant of a value, and its plan has a "
+           << step.getName()
+           << " step; only dispatches and library calls run as variants";
+  }
+  for (Operation &step : steps) {
+    if (!isa<DispatchOp, LibraryCallOp>(step))
+      continue;
+    if (guard.when)
+      step.setAttr("when", guard.when);
+    if (guard.unless)
+      step.setAttr("unless", guard.unless);
   }
   return success();
 }
@@ -762,6 +825,13 @@ LogicalResult Outliner::run() {
   builder.setInsertionPointToStart(&body);
   bindArguments();
 
+  llvm::DenseMap<Operation *, VariantGuard> guards =
+      guardsOf(body, [&](Operation *op) {
+        for (unsigned r = 0; r < op->getNumResults(); ++r)
+          if (inPlace.count({op, r}))
+            return true;
+        return false;
+      });
   SmallVector<Operation *> replaced;
   size_t kernelIndex = 0;
   for (Operation &op : body) {
@@ -792,9 +862,14 @@ LogicalResult Outliner::run() {
                                  "first";
     else
       continue;
-    if (failed(done) ||
-        failed(guardSteps(&op, before ? std::next(before->getIterator())
-                                      : body.begin())))
+    if (failed(done))
+      return failure();
+    if (auto guard = guards.find(&op);
+        guard != guards.end() &&
+        failed(guardSteps(&op,
+                          before ? std::next(before->getIterator())
+                                 : body.begin(),
+                          guard->second)))
       return failure();
     replaced.push_back(&op);
   }

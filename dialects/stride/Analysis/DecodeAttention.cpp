@@ -7,7 +7,10 @@
 
 #include "dialects/stride/Analysis/DecodeAttention.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
 
 using namespace mlir;
 
@@ -44,6 +47,52 @@ bool stagedDecodeTakes(AttentionOp op) {
          units <= kMaxStagedKvUnits &&
          rows * valueDim <= kMaxStagedKvRowElements &&
          readsRowVectorsOf(key, 8) && readsRowVectorsOf(value, 8);
+}
+
+/// The value of `full`, an integer.
+static std::optional<int64_t> integerFull(Value v) {
+  auto full = v.getDefiningOp<FullOp>();
+  if (!full)
+    return std::nullopt;
+  double value = full.getValue().convertToDouble();
+  return value == std::trunc(value) ? std::optional<int64_t>(int64_t(value))
+                                    : std::nullopt;
+}
+
+std::optional<ValidLengthInput> validLengthInput(AttentionOp op) {
+  Value v = op.getKvLength();
+  int64_t offset = 0;
+  while (v) {
+    if (auto argument = dyn_cast<BlockArgument>(v)) {
+      auto type = cast<StridedTensorType>(argument.getType());
+      Type element = type.getElementType();
+      if (!isa<func::FuncOp>(argument.getOwner()->getParentOp()) ||
+          type.isSymbolic() || type.getNumElements() != 1 ||
+          !(element.isSignlessInteger(32) || element.isSignlessInteger(64)))
+        return std::nullopt;
+      return ValidLengthInput{argument.getArgNumber(), offset};
+    }
+    Operation *def = v.getDefiningOp();
+    if (isa_and_nonnull<ViewOpInterface, CastOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (!isa_and_nonnull<AddOp, MaximumOp, MinimumOp>(def))
+      return std::nullopt;
+    // A clamp keeps the count's order; only an addition moves it.
+    Value lhs = def->getOperand(0), rhs = def->getOperand(1);
+    std::optional<int64_t> constant = integerFull(rhs);
+    if (!constant) {
+      constant = integerFull(lhs);
+      std::swap(lhs, rhs);
+    }
+    if (!constant)
+      return std::nullopt;
+    if (isa<AddOp>(def))
+      offset += *constant;
+    v = lhs;
+  }
+  return std::nullopt;
 }
 
 } // namespace stride

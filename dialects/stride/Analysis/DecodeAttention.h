@@ -10,7 +10,9 @@
 // staged_kv_mma_attention; python-free-docs/attention.md, "Decode
 // attention") takes: stride-schedule-kernels gives them one of those
 // schemes where CudaTargetOptions::stagedKvAttention asks for it (stridec
-// --decode-attention=staged).
+// --decode-attention=staged) or the op is marked stride.staged_kv (the
+// variant stride-attention-library makes, selected at run time from the
+// input its valid length is read from: validLengthInput).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include "dialects/stride/IR/StrideOps.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace stride {
 
@@ -49,6 +52,21 @@ bool readsRowVectorsOf(StridedTensorType type, int64_t width);
 /// 8 up to kMaxStagedKvHeadDim, static sizes, at most kMaxStagedKvUnits
 /// units and kMaxStagedKvRowElements of a unit's results.
 bool stagedDecodeTakes(AttentionOp op);
+
+/// The input a decode step's valid key count is read from: `op`'s
+/// kv_length is the value of function argument `argument` (one i32 or
+/// i64: transformers' `cache_position`) plus `offset`, clamped (the count
+/// stride-fold-index-masks builds, `clamp(position + 1, 0, keys)`).
+struct ValidLengthInput {
+  unsigned argument = 0;
+  int64_t offset = 0;
+};
+
+/// `op`'s ValidLengthInput, traced from its kv_length back to a function
+/// argument of one element through views, integer casts, and additions
+/// of, maxima and minima with `stride.full` constants; nullopt where the
+/// count is computed otherwise (or `op` has none).
+std::optional<ValidLengthInput> validLengthInput(AttentionOp op);
 
 } // namespace stride
 

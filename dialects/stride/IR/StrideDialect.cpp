@@ -68,9 +68,61 @@ static InFlightDiagnostic unknownAttribute(Location loc, StringRef what,
                         << StrideDialect::kNameAttrName << "' (the name of a "
                         << "graph input or output), '"
                         << StrideDialect::kStateAttrName
-                        << "' (an argument that is state) and '"
+                        << "' (an argument that is state), '"
+                        << StrideDialect::kBindsAttrName
+                        << "' (an argument whose value binds a symbol) and '"
                         << StrideDialect::kWritesAttrName
                         << "' (a result written back into an argument)";
+}
+
+/// Whether `type` names the symbol `name` in its layout.
+static bool namesSymbol(Type type, StringRef name) {
+  auto tensor = dyn_cast<StridedTensorType>(type);
+  if (!tensor || !tensor.isSymbolic())
+    return false;
+  SymbolicLayout layout = tensor.getSymbolicLayout();
+  auto names = [&](const SizeExpr &size) {
+    return llvm::is_contained(size.symbols(), name.str());
+  };
+  return llvm::any_of(layout.shape, names) ||
+         llvm::any_of(layout.strides, names) || names(layout.offset);
+}
+
+/// stride.binds on argument #`index` of `func`: a symbol the function
+/// declares, bound by no other argument, from the argument's one i32 or
+/// i64, and named by no argument or result type (it is no size).
+static LogicalResult verifyBinds(Location loc, FunctionOpInterface func,
+                                 unsigned index, Attribute value) {
+  auto symbol = dyn_cast<StringAttr>(value);
+  auto diag = [&] {
+    return emitError(loc) << "'" << StrideDialect::kBindsAttrName
+                          << "' of argument #" << index << " ";
+  };
+  if (!symbol)
+    return diag() << "must be the name of a declared symbol, but is "
+                  << value;
+  if (!declaredSymbols(func).count(symbol.str()))
+    return diag() << "names '" << symbol.getValue()
+                  << "', which the function's '"
+                  << StrideDialect::kSymbolsAttrName << "' does not declare";
+  auto type = dyn_cast<StridedTensorType>(func.getArgumentTypes()[index]);
+  Type element = type ? type.getElementType() : Type();
+  if (!type || type.isSymbolic() || type.getNumElements() != 1 ||
+      !(element.isSignlessInteger(32) || element.isSignlessInteger(64)))
+    return diag() << "binds '" << symbol.getValue() << "' from an argument of "
+                  << func.getArgumentTypes()[index]
+                  << "; a symbol is bound from one i32 or i64";
+  for (unsigned i = 0; i < index; ++i)
+    if (func.getArgAttr(i, StrideDialect::kBindsAttrName) == symbol)
+      return diag() << "binds '" << symbol.getValue()
+                    << "', which argument #" << i << " binds";
+  for (Type t : llvm::concat<const Type>(func.getArgumentTypes(),
+                                         func.getResultTypes()))
+    if (namesSymbol(t, symbol.getValue()))
+      return diag() << "binds '" << symbol.getValue()
+                    << "' from a value, and " << t
+                    << " names it as a size";
+  return success();
 }
 
 /// stride.state on argument #`index` of `func`: elements of the argument's
@@ -134,6 +186,8 @@ LogicalResult StrideDialect::verifyRegionArgAttribute(Operation *op,
   auto func = dyn_cast<FunctionOpInterface>(op);
   if (attr.getName() == kStateAttrName && func)
     return verifyState(loc, func, argIndex, attr.getValue());
+  if (attr.getName() == kBindsAttrName && func)
+    return verifyBinds(loc, func, argIndex, attr.getValue());
   return unknownAttribute(loc, "argument", argIndex, attr.getName());
 }
 

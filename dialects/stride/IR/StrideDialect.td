@@ -96,6 +96,12 @@ def Stride_Dialect : Dialect {
     /// stride-outline-kernels gives it a kernel of its own.
     static constexpr ::llvm::StringLiteral kSplitKvAttrName =
         "stride.split_kv";
+    /// The discardable unit attribute on a stride.attention marked
+    /// stride.split_kv that runs as the staged decode attention where it
+    /// takes the op (stagedDecodeTakes), whatever the target's default:
+    /// the variant stride-attention-library makes beside a cuDNN call.
+    static constexpr ::llvm::StringLiteral kStagedKvAttrName =
+        "stride.staged_kv";
     /// The discardable unit attribute on a stride.matmul that runs as
     /// Stride's skinny product kernel (a few rows of activations against a
     /// weight streamed once, a decode step's linear layers; marked by
@@ -108,6 +114,13 @@ def Stride_Dialect : Dialect {
     /// (python-free-docs/symbolic-sizes.md).
     static constexpr ::llvm::StringLiteral kSymbolsAttrName =
         "stride.symbols";
+    /// The argument attribute that binds a declared symbol to the value of
+    /// the argument, one i32 or i64 (a decode step's position), not to a
+    /// size: no type names such a symbol, and only the guards of variants
+    /// (stride.select_variant) read it, so that its value chooses how a
+    /// value is computed, never what it is
+    /// (python-free-docs/symbolic-sizes.md, "Symbols bound from a value").
+    static constexpr ::llvm::StringLiteral kBindsAttrName = "stride.binds";
   }];
 }
 

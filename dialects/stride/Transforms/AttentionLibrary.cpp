@@ -17,9 +17,13 @@
 
 #include "OpsBefore.h"
 
+#include "dialects/stride/Analysis/DecodeAttention.h"
+#include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace stride {
 #define GEN_PASS_DEF_ATTENTIONLIBRARY
@@ -391,6 +395,121 @@ void prepare(AttentionBackwardOp op) {
   markFused(op);
 }
 
+//===----------------------------------------------------------------------===//
+// The staged kernel and cuDNN, chosen at run time by the position
+//===----------------------------------------------------------------------===//
+
+/// "cache_position" for an argument named `cache_position` ("position"
+/// for one without a name), as a symbol's name: an identifier, not one of
+/// `taken`.
+std::string symbolNameFor(func::FuncOp func, unsigned argument,
+                          const SymbolRanges &taken) {
+  auto name = func.getArgAttrOfType<StringAttr>(argument,
+                                                StrideDialect::kNameAttrName);
+  std::string base = name ? name.str() : "position";
+  for (char &c : base)
+    if (!llvm::isAlnum(c) && c != '_')
+      c = '_';
+  if (llvm::isDigit(base[0]))
+    base = "_" + base;
+  std::string candidate = base;
+  for (int n = 1; taken.count(candidate); ++n)
+    candidate = base + "_" + std::to_string(n);
+  return candidate;
+}
+
+/// Binds a symbol to `input`'s value, once per argument: the positions
+/// whose count (position + `offset`) is 1 to `keys` (at least 0). Returns
+/// the symbol's declaration; null where that range is empty.
+SymbolAttr bindPosition(func::FuncOp func, ValidLengthInput input,
+                        int64_t keys) {
+  MLIRContext *context = func.getContext();
+  SymbolRanges declared = declaredSymbols(func);
+  if (auto bound = func.getArgAttrOfType<StringAttr>(
+          input.argument, StrideDialect::kBindsAttrName)) {
+    const SizeSymbol &s = declared.at(bound.str());
+    return SymbolAttr::get(context, bound, s.min, s.max, 1);
+  }
+  int64_t min = std::max<int64_t>(0, 1 - input.offset);
+  int64_t max = keys - input.offset;
+  if (max < min)
+    return {};
+  std::string name = symbolNameFor(func, input.argument, declared);
+  auto symbol = SymbolAttr::get(context, StringAttr::get(context, name), min,
+                                max, 1);
+  SmallVector<Attribute> symbols;
+  if (auto existing =
+          func->getAttrOfType<ArrayAttr>(StrideDialect::kSymbolsAttrName))
+    symbols.append(existing.begin(), existing.end());
+  symbols.push_back(symbol);
+  func->setAttr(StrideDialect::kSymbolsAttrName,
+                ArrayAttr::get(context, symbols));
+  func.setArgAttr(input.argument, StrideDialect::kBindsAttrName,
+                  symbol.getName());
+  return symbol;
+}
+
+/// `op`, a clone before it marked to run as the staged kernel, in a
+/// stride.kernel guarded `when`.
+KernelOp stagedVariantOf(AttentionOp op, ArrayAttr when,
+                         KernelNameTable &names) {
+  OpBuilder builder(op);
+  auto kernel = KernelOp::create(
+      builder, op.getLoc(), TypeRange{op.getResult().getType()},
+      builder.getStringAttr(names.insert("attention_staged")),
+      op->getOperands(), when);
+  Block *body = new Block();
+  kernel.getBody().push_back(body);
+  IRMapping mapping;
+  for (Value operand : op->getOperands())
+    mapping.map(operand, body->addArgument(operand.getType(), op.getLoc()));
+  OpBuilder inBody = OpBuilder::atBlockEnd(body);
+  Operation *staged = inBody.clone(*op, mapping);
+  staged->setAttr(StrideDialect::kSplitKvAttrName, builder.getUnitAttr());
+  staged->setAttr(StrideDialect::kStagedKvAttrName, builder.getUnitAttr());
+  YieldOp::create(inBody, op.getLoc(), staged->getResults());
+  return kernel;
+}
+
+/// The guard under which `op`'s staged kernel runs: its count read from
+/// an input, positions up to `stagedKeys` valid keys; nullopt where the
+/// staged kernel does not take `op` or the count is computed otherwise.
+/// An empty array: the staged kernel at every position (the cache holds
+/// at most `stagedKeys` keys).
+std::optional<ArrayAttr> stagedGuardOf(AttentionOp op, int64_t stagedKeys) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  std::optional<ValidLengthInput> input = validLengthInput(op);
+  if (stagedKeys <= 0 || !func || !stagedDecodeTakes(op) || !input ||
+      !cudnnReadsInPlace(op.getResult().getType()))
+    return std::nullopt;
+  int64_t keys = op.getKey().getType().getShape()[2];
+  MLIRContext *context = op.getContext();
+  if (keys <= stagedKeys)
+    return ArrayAttr::get(context, {});
+  SymbolAttr symbol = bindPosition(func, *input, keys);
+  if (!symbol)
+    return std::nullopt;
+  int64_t last = std::min(symbol.getMax(), stagedKeys - input->offset);
+  if (last < symbol.getMin())
+    return std::nullopt;
+  return ArrayAttr::get(
+      context, {SymbolAttr::get(context, symbol.getName(), symbol.getMin(),
+                                last, 1)});
+}
+
+/// `op` as the staged kernel where `when` holds and as cuDNN's call
+/// elsewhere, read through a stride.select_variant.
+void makeVariants(AttentionOp op, ArrayAttr when, KernelNameTable &names) {
+  KernelOp staged = stagedVariantOf(op, when, names);
+  prepare(op);
+  OpBuilder builder(op->getContext());
+  builder.setInsertionPointAfter(op);
+  auto select =
+      SelectVariantOp::create(builder, op.getLoc(), op.getResult().getType(),
+                              staged.getResult(0), op.getResult(), when);
+  op.getResult().replaceAllUsesExcept(select.getResult(), select);
+}
+
 struct AttentionLibraryPass
     : stride::impl::AttentionLibraryBase<AttentionLibraryPass> {
   using Base::Base;
@@ -411,14 +530,22 @@ struct AttentionLibraryPass
       return signalPassFailure();
     }
     bool cudnn = library == "cudnn";
+    names = KernelNameTable(getOperation());
+    SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
+      if (isa<AttentionOp, AttentionBackwardOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
       if (auto forward = dyn_cast<AttentionOp>(op))
         chooseForward(forward, cudnn, *policy);
       else if (auto backward = dyn_cast<AttentionBackwardOp>(op);
                backward && cudnn && cudnnTakes(backward))
         prepare(backward);
-    });
+    }
   }
+
+  KernelNameTable names;
 
   /// The split-KV kernel for the decode steps it takes that cuDNN does not
   /// (f32, other head dims, library=none), which would otherwise be
@@ -430,11 +557,24 @@ struct AttentionLibraryPass
     bool kernel = splitKv && splitKvTakes(forward) &&
                   !forward->hasAttr(StrideDialect::kKeepFusedAttrName) &&
                   (!library || prefersOwnKernel(policy));
-    if (kernel)
+    std::optional<ArrayAttr> staged;
+    if (library && splitKv && policy == DecodeAttention::Auto &&
+        !forward->hasAttr(StrideDialect::kKeepFusedAttrName))
+      staged = stagedGuardOf(forward, stagedKeys);
+    if (staged && staged->empty()) {
+      // The staged kernel at every position the cache holds.
       forward->setAttr(StrideDialect::kSplitKvAttrName,
                        UnitAttr::get(forward->getContext()));
-    else if (library)
+      forward->setAttr(StrideDialect::kStagedKvAttrName,
+                       UnitAttr::get(forward->getContext()));
+    } else if (staged) {
+      makeVariants(forward, *staged, names);
+    } else if (kernel) {
+      forward->setAttr(StrideDialect::kSplitKvAttrName,
+                       UnitAttr::get(forward->getContext()));
+    } else if (library) {
       prepare(forward);
+    }
   }
 };
 

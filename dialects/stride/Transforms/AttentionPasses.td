@@ -243,10 +243,21 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
     option `decode-attention` says: `library` (cuDNN), `staged` or
     `split-kv` (Stride's kernel, whose schedule then takes the staged
     or the split-KV scheme: CudaTargetOptions::stagedKvAttention,
-    the compiler sets it for `staged`), or `auto` (the default): cuDNN for
-    every step it takes, which an H200 measured faster in bench/decode's
-    batch-1 step than either of Stride's schemes (bench/NOTES.md
-    sections 63 and 78).
+    the compiler sets it for `staged`), or `auto` (the default): cuDNN,
+    but for a step the staged kernel takes (`stagedDecodeTakes`) whose
+    valid key count is read from an input (`validLengthInput`:
+    transformers' `cache_position`), which gets both, chosen at run time
+    by the input's value (python-free-docs/attention.md, "Chosen at run
+    time by the position"): the op's clone marked `stride.split_kv` and
+    `stride.staged_kv` in a `stride.kernel` guarded `when` the count is
+    at most option `staged-keys` (0: never), the op prepared for cuDNN
+    otherwise, a `stride.select_variant` between the two, and the input
+    marked `stride.binds` to a symbol named after it (declared in
+    `stride.symbols`, the range of positions whose count is 1 to the
+    cache's keys). On an H200 the staged kernel's batch-1 step was
+    faster than cuDNN's at position 1024 and slower at 4000, where
+    cuDNN's time does not depend on the position (bench/NOTES.md
+    sections 81 and 85).
 
     Runs after `stride-legalize-layouts` and before
     `stride-decompose-attention` in the default pipeline.
@@ -283,8 +294,14 @@ def AttentionLibrary : Pass<"stride-attention-library", "::mlir::func::FuncOp"> 
            "split-KV kernel">,
     Option<"decodeAttention", "decode-attention", "std::string", "\"auto\"",
            "How decode steps that both cuDNN and Stride's kernel take run: "
-           "auto (cuDNN, measured faster in the batch-1 step), staged or "
-           "split-kv (Stride's kernel), or library (cuDNN)">
+           "auto (cuDNN, and the staged kernel up to staged-keys valid "
+           "keys where the count is read from an input, chosen at run "
+           "time), staged or split-kv (Stride's kernel), or library "
+           "(cuDNN)">,
+    Option<"stagedKeys", "staged-keys", "int64_t", "2048",
+           "With decode-attention=auto: the most valid keys at which a "
+           "decode step whose count is read from an input runs the staged "
+           "kernel instead of cuDNN (0: cuDNN always)">
   ];
   let dependentDialects = ["::stride::StrideDialect"];
 }

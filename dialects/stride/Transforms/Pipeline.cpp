@@ -89,7 +89,8 @@ void stride::buildStridePipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createAttentionLibrary(
       AttentionLibraryOptions{options.attentionLibrary,
                               options.splitKvAttention,
-                              options.decodeAttention}));
+                              options.decodeAttention,
+                              options.decodeAttentionStagedKeys}));
   pm.addNestedPass<func::FuncOp>(createDecomposeAttention());
   // Pointwise results PyTorch left in a permuted order (a residual stream
   // after a permute) row-major where Stride owns them.
@@ -181,10 +182,18 @@ struct PipelineCLOptions : public PassPipelineOptions<PipelineCLOptions> {
   Option<std::string> decodeAttention{
       *this, "decode-attention",
       llvm::cl::desc("How decode steps that both cuDNN and Stride's kernel "
-                     "take run: auto (cuDNN, measured faster in the "
-                     "batch-1 step), staged or split-kv (Stride's kernel), "
-                     "or library (cuDNN)"),
+                     "take run: auto (cuDNN, and the staged kernel up to "
+                     "decode-attention-staged-keys valid keys where the "
+                     "count is read from an input, chosen at run time), "
+                     "staged or split-kv (Stride's kernel), or library "
+                     "(cuDNN)"),
       llvm::cl::init("auto")};
+  Option<int64_t> decodeAttentionStagedKeys{
+      *this, "decode-attention-staged-keys",
+      llvm::cl::desc("With decode-attention=auto: the most valid keys at "
+                     "which the staged kernel runs instead of cuDNN (0: "
+                     "cuDNN always)"),
+      llvm::cl::init(2048)};
   Option<std::string> skinnyProducts{
       *this, "skinny-products",
       llvm::cl::desc("Which products of few rows run as the skinny product "
@@ -280,6 +289,7 @@ void stride::registerStridePipeline() {
         options.recognizeAttention = cl.recognizeAttention;
         options.splitKvAttention = cl.splitKvAttention;
         options.decodeAttention = cl.decodeAttention;
+        options.decodeAttentionStagedKeys = cl.decodeAttentionStagedKeys;
         options.skinnyProducts = cl.skinnyProducts;
         options.skinnyPrologue = cl.skinnyPrologue;
         options.skinnyRowPrologue = cl.skinnyRowPrologue;

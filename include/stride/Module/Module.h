@@ -43,7 +43,7 @@ namespace stride {
 
 /// The module format version this build writes. It reads this one and
 /// every version from kOldestModuleFormatVersion on.
-inline constexpr uint32_t kModuleFormatVersion = 9;
+inline constexpr uint32_t kModuleFormatVersion = 10;
 /// The oldest version this build reads: version 5, which has no streams
 /// or events (every step runs on the invocation's stream).
 inline constexpr uint32_t kOldestModuleFormatVersion = 5;
@@ -361,6 +361,22 @@ struct EventStep {
 using Step =
     std::variant<DispatchStep, LibraryCallStep, FillStep, CopyStep, EventStep>;
 
+/// Format version 10: symbol `symbol` of ModuleDesc::symbols is the value
+/// of input `input`, which holds one integer (i32 or i64), not a size
+/// (python-free-docs/symbolic-sizes.md, "Symbols bound from a value"). No
+/// layout, size argument or descriptor names such a symbol; step guards
+/// read it, to choose between variants that compute the same value (the
+/// attention of a decode step by its valid length). A run binds it from
+/// the input's value where the host sees it (Invocation::run and upload)
+/// or where the caller gives it (Invocation::bindInputValue); unknown, or
+/// outside the symbol's range, no guard over it holds.
+struct ValueBinding {
+  uint32_t symbol = 0;
+  uint32_t input = 0;
+
+  bool operator==(const ValueBinding &) const = default;
+};
+
 /// The whole module.
 struct ModuleDesc {
   uint32_t formatVersion = kModuleFormatVersion;
@@ -385,6 +401,9 @@ struct ModuleDesc {
   /// binds each from the inputs' shapes at every run. Buffers and the arena
   /// are sized for every symbol's largest value.
   std::vector<SizeSymbol> symbols;
+  /// Format version 10: the symbols bound from an input's value rather than
+  /// from a shape (ValueBinding); each names a symbol of `symbols` once.
+  std::vector<ValueBinding> valueBindings;
   /// What buffer reuse started from (stride-reuse-buffers): the plan's
   /// temporaries before they shared buffers, and their bytes; 0 and 0 when
   /// not recorded. For people (stridec --inspect); the runtime ignores it.

@@ -22,6 +22,8 @@
 #include "stride/Module/Module.h"
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace stride {
@@ -36,6 +38,22 @@ namespace stride {
 Result<SymbolValues>
 bindModuleSymbols(const ModuleDesc &desc,
                   const std::vector<std::vector<int64_t>> &inputShapes);
+
+/// Whether `name` is a symbol of `desc` bound from an input's value
+/// (ModuleDesc::valueBindings), which no size names.
+bool isValueSymbol(const ModuleDesc &desc, const std::string &name);
+
+/// Binds in `values` each symbol of `desc` bound from an input's value,
+/// from `inputValues` (by signature input; nullopt, or past its end, where
+/// the value is unknown). Values at which every step guard over the symbol
+/// holds or fails alike bind alike (the smallest of them), so that an
+/// invocation captures a CUDA graph per set of steps that run, not per
+/// value. An unknown value, or one outside the symbol's range, binds one
+/// below the range, where no guard over it holds (the `unless` steps run).
+/// bindModuleSymbols binds them so, as unknown.
+void bindValueSymbols(const ModuleDesc &desc,
+                      const std::vector<std::optional<int64_t>> &inputValues,
+                      SymbolValues &values);
 
 /// `desc` at `values` (bindModuleSymbols): no symbols; each symbolic layout,
 /// grid, copy size, size argument and library-call descriptor entry

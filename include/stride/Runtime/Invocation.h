@@ -124,6 +124,17 @@ public:
   /// symbol. Nothing to do for a module without symbols.
   Status bindInputShapes(const std::vector<std::vector<int64_t>> &shapes);
 
+  /// A module with a symbol bound from an input's value (format version
+  /// 10; python-free-docs/symbolic-sizes.md, "Symbols bound from a value":
+  /// a decode step's position choosing its attention): the value input
+  /// `input` holds for the next runs on device buffers, which cannot be
+  /// read on the host. run() and upload() read it from their arrays. The
+  /// value only chooses among variants that compute the same results, so a
+  /// value that differs from the buffer's, or none given, costs time, never
+  /// a result. InvalidArgument for an input index past the signature;
+  /// nothing to do where no symbol is bound from the input.
+  Status bindInputValue(size_t input, int64_t value);
+
   //--- The steps of run(), for tools that time or repeat them ------------===//
 
   /// Checks `inputs` and copies them into the invocation's buffers

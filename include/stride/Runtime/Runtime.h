@@ -175,8 +175,15 @@ Status checkInputs(const GraphSignature &signature,
 Result<ModuleDesc> instantiateForInputs(const ModuleDesc &desc,
                                         const std::vector<HostArray> &inputs);
 
+/// Per signature input of `desc`, the value a symbol is bound from
+/// (ModuleDesc::valueBindings) where `inputs` holds it: the one element of
+/// an i32 or i64 input; nullopt for the other inputs, and where the input
+/// is missing or holds another type (checkInputs refuses those).
+std::vector<std::optional<int64_t>>
+boundInputValues(const ModuleDesc &desc, const std::vector<HostArray> &inputs);
+
 /// Per step of `desc`, whether it runs at the values its inputs' shapes
-/// bind (stepRuns: a variant selected at run time,
+/// and values bind (stepRuns: a variant selected at run time,
 /// python-free-docs/symbolic-sizes.md); every step of a module without
 /// symbols. Errors as instantiateForInputs'.
 Result<std::vector<bool>> stepsRunForInputs(const ModuleDesc &desc,

@@ -75,6 +75,15 @@ struct PipelineOptions {
   /// "staged" the compiler also has its schedule take the staged scheme
   /// where it applies, CudaTargetOptions::stagedKvAttention).
   std::string decodeAttention = "auto";
+  /// With decodeAttention "auto": a decode step the staged kernel takes,
+  /// whose valid key count is read from an input, runs the staged kernel
+  /// up to this many valid keys and cuDNN beyond, chosen at run time by
+  /// the input's value (stride-attention-library's staged-keys option;
+  /// python-free-docs/attention.md, "Chosen at run time by the position").
+  /// 0: cuDNN always. Below sm_80 (no asynchronous copies, which the
+  /// staged scheme needs) the compiler takes no attention library, so no
+  /// step gets variants.
+  int64_t decodeAttentionStagedKeys = 2048;
   /// Which matrix products of few rows run as Stride's skinny product
   /// kernel instead of a cuBLASLt call (stride-matmul-layout's
   /// skinny-products option): "auto" (1 row, where the kernel streams the

@@ -10,12 +10,14 @@
 // becomes a buffer, each dispatch the launches of its kernel's schedule as
 // emitted, each copy a launch of the copy kernel. Decides nothing: a
 // dispatch is a dependent launch when its kernel waits for the grid before
-// it (CudaKernel::waitsForPreviousGrid) and the step before it is a
-// dispatch too, the only predecessor whose end a kernel can wait for.
+// it (CudaKernel::waitsForPreviousGrid) and the step before it may be a
+// dispatch too, the only predecessor whose end a kernel can wait for (past
+// variants that may not run: the runtime checks the steps that do).
 //
 //===----------------------------------------------------------------------===//
 
 #include "stride/Target/CUDA/Planner.h"
+#include "stride/Module/ModuleSymbols.h"
 #include "dialects/plan/IR/PlanOps.h"
 #include "dialects/plan/Transforms/Passes.h"
 #include "dialects/stride/IR/Graph.h"
@@ -184,13 +186,19 @@ private:
     return i;
   }
   LogicalResult translate(Operation &op);
-  /// Whether the step about to be added follows a dispatch that runs
-  /// always (a variant may not run: the step before it then differs).
+  /// Whether the step that runs before the next one may be a dispatch:
+  /// the last step, or past guarded steps (variants, which may not run),
+  /// a dispatch. The runtime launches a dependent dispatch as one only
+  /// where the step that runs before it is a dispatch.
   bool followsDispatch() const {
-    if (desc.steps.empty())
-      return false;
-    const auto *d = std::get_if<DispatchStep>(&desc.steps.back());
-    return d && d->guard.empty();
+    for (auto step = desc.steps.rbegin(); step != desc.steps.rend(); ++step) {
+      if (std::holds_alternative<DispatchStep>(*step))
+        return true;
+      const StepGuard *guard = guardOf(*step);
+      if (!guard || guard->empty())
+        return false;
+    }
+    return false;
   }
   FailureOr<StepGuard> stepGuardOf(Operation *step, ArrayAttr when,
                                ArrayAttr unless) const;
@@ -240,6 +248,10 @@ LogicalResult PlanTranslation::translateSignature() {
     if (failed(t))
       return failure();
     desc.signature.inputs.push_back(std::move(*t));
+    if (auto symbol = entry.getArgAttrOfType<StringAttr>(
+            arg.getArgNumber(), StrideDialect::kBindsAttrName))
+      desc.valueBindings.push_back(
+          {symbolIndex(symbol.str()), arg.getArgNumber()});
   }
   if (auto absent = entry->getAttrOfType<DenseI64ArrayAttr>(
           StrideDialect::kAbsentOutputsAttrName))

@@ -161,7 +161,11 @@ void Scheduler::scheduleScan() {
 /// distributed shared memory, in the one launch; below sm_90 a second
 /// launch combines them from scratch.
 void Scheduler::scheduleAttention() {
-  if (options.stagedKvAttention && hasAsyncCopies(options.arch) &&
+  // The staged scheme where the target asks for it, or for the variant
+  // stride-attention-library made for it (stride.staged_kv).
+  bool staged = options.stagedKvAttention ||
+                facts.attentionRoot->hasAttr(StrideDialect::kStagedKvAttrName);
+  if (staged && hasAsyncCopies(options.arch) &&
       stagedDecodeTakes(facts.attentionRoot))
     return scheduleStagedAttention();
   scheme = KernelScheme::SplitKvAttention;

@@ -13,7 +13,7 @@ func.func @f(%x: !stride.tensor<4xf32> {stride.name = ""}) {
   return
 }
 // -----
-// expected-error @+1 {{unknown attribute 'stride.label' on argument #0; the stride dialect defines 'stride.name' (the name of a graph input or output), 'stride.state' (an argument that is state) and 'stride.writes' (a result written back into an argument)}}
+// expected-error @+1 {{unknown attribute 'stride.label' on argument #0; the stride dialect defines 'stride.name' (the name of a graph input or output), 'stride.state' (an argument that is state), 'stride.binds' (an argument whose value binds a symbol) and 'stride.writes' (a result written back into an argument)}}
 func.func @f(%x: !stride.tensor<4xf32> {stride.label = "x"}) {
   return
 }
@@ -23,7 +23,7 @@ func.func @f(%x: !stride.tensor<4xf32>) -> (!stride.tensor<4xf32> {stride.name =
   return %x : !stride.tensor<4xf32>
 }
 // -----
-// expected-error @+1 {{unknown attribute 'stride.nmae' on result #0; the stride dialect defines 'stride.name' (the name of a graph input or output), 'stride.state' (an argument that is state) and 'stride.writes' (a result written back into an argument)}}
+// expected-error @+1 {{unknown attribute 'stride.nmae' on result #0; the stride dialect defines 'stride.name' (the name of a graph input or output), 'stride.state' (an argument that is state), 'stride.binds' (an argument whose value binds a symbol) and 'stride.writes' (a result written back into an argument)}}
 func.func @f(%x: !stride.tensor<4xf32>) -> (!stride.tensor<4xf32> {stride.nmae = "y"}) {
   return %x : !stride.tensor<4xf32>
 }
