@@ -443,19 +443,20 @@ TEST(ModuleSymbolsTest, MalformedValueBindingsAreRefused) {
   EXPECT_EQ(problem(d), kInconsistent + "format version 9 has symbols bound "
                                         "from an input's value, which "
                                         "version 10 added");
-  d = valueGuardedModule();
-  d.valueBindings[0].symbol = 5;
-  EXPECT_EQ(problem(d), kInconsistent + "value binding 0 names symbol 5 of "
-                                        "the module's 2");
-  d = valueGuardedModule();
-  d.valueBindings.push_back(d.valueBindings[0]);
-  EXPECT_EQ(problem(d), kInconsistent + "value binding 1 (symbol 'pos') "
-                                        "binds the symbol a second time "
-                                        "(value binding 0 binds it)");
-  d = valueGuardedModule();
-  d.valueBindings[0].input = 7;
-  EXPECT_EQ(problem(d), kInconsistent + "value binding 0 (symbol 'pos') "
-                                        "reads input 7 of the module's 2");
+  using Change = void (*)(ModuleDesc &);
+  for (auto [change, message] : std::initializer_list<std::pair<Change, const char *>>{
+           {[](ModuleDesc &m) { m.valueBindings[0].symbol = 5; },
+            "value binding 0 names symbol 5 of the module's 2"},
+           {[](ModuleDesc &m) { m.valueBindings.push_back(m.valueBindings[0]); },
+            "value binding 1 (symbol 'pos') binds the symbol a second time "
+            "(value binding 0 binds it)"},
+           {[](ModuleDesc &m) { m.valueBindings[0].input = 7; },
+            "value binding 0 (symbol 'pos') reads input 7 of the module's "
+            "2"}}) {
+    d = valueGuardedModule();
+    change(d);
+    EXPECT_EQ(problem(d), kInconsistent + message);
+  }
   for (auto change : {+[](TensorSignature &t) { t.dtype = DType::F32; },
                       +[](TensorSignature &t) {
                         t.shape = {2};

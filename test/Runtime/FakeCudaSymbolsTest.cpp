@@ -56,18 +56,27 @@ HostArray floats(int64_t n) {
   return a;
 }
 
+/// An invocation of `desc` loaded as `name` on `rt`, with or without a
+/// CUDA graph; null (and a failed expectation) where either step fails.
+std::unique_ptr<Invocation> invocationOf(Runtime &rt, const ModuleDesc &desc,
+                                         const std::string &name,
+                                         bool graph) {
+  Result<std::shared_ptr<const Executable>> exe =
+      Executable::load(rt, desc, name);
+  EXPECT_TRUE(exe) << exe.error().message;
+  if (!exe)
+    return nullptr;
+  InvocationOptions options;
+  options.useCudaGraph = graph;
+  Result<std::unique_ptr<Invocation>> inv = Invocation::create(*exe, options);
+  EXPECT_TRUE(inv) << inv.error().message;
+  return inv ? std::move(*inv) : nullptr;
+}
+
 class FakeCudaSymbolsTest : public FakeRuntimeTest {
 protected:
   std::unique_ptr<Invocation> invocation(bool graph) {
-    Result<std::shared_ptr<const Executable>> exe =
-        Executable::load(*rt, symbolicModule(), "sym.stridemod");
-    EXPECT_TRUE(exe) << exe.error().message;
-    InvocationOptions options;
-    options.useCudaGraph = graph;
-    Result<std::unique_ptr<Invocation>> inv =
-        Invocation::create(*exe, options);
-    EXPECT_TRUE(inv) << inv.error().message;
-    return inv ? std::move(*inv) : nullptr;
+    return invocationOf(*rt, symbolicModule(), "sym.stridemod", graph);
   }
 };
 
@@ -158,15 +167,7 @@ HostArray position(int64_t value) {
 class FakeCudaValueSymbolTest : public FakeRuntimeTest {
 protected:
   std::unique_ptr<Invocation> invocation(bool graph) {
-    Result<std::shared_ptr<const Executable>> exe =
-        Executable::load(*rt, valueModule(), "value.stridemod");
-    EXPECT_TRUE(exe) << exe.error().message;
-    InvocationOptions options;
-    options.useCudaGraph = graph;
-    Result<std::unique_ptr<Invocation>> inv =
-        Invocation::create(*exe, options);
-    EXPECT_TRUE(inv) << inv.error().message;
-    return inv ? std::move(*inv) : nullptr;
+    return invocationOf(*rt, valueModule(), "value.stridemod", graph);
   }
 };
 
