@@ -166,6 +166,8 @@ PROTOTYPES = {
     "stride_invocation_reset_states": (_status, [_p]),
     "stride_invocation_run_host": (_status, [_p, _pp, _size, _pp, _size]),
     "stride_invocation_run_device": (_status, [_p, _u64p, _size, _u64p, _size, _p]),
+    "stride_invocation_bind_input_value": (
+        _status, [_p, _size, ctypes.c_int64]),
 }
 
 LIBRARY_NAMES = ("libstride.so", "libstride.so.0.1")

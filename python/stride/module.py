@@ -238,6 +238,17 @@ class Invocation:
         if status:
             raise StrideError(status, _capi.last_error())
 
+    def bind_input_value(self, index, value):
+        """The value input `index` holds for the next run_device calls, where
+        the module binds a symbol to it (a decode step's position, which
+        chooses its attention: python-free-docs/symbolic-sizes.md, "Symbols
+        bound from a value"); run_host reads it itself. It chooses among
+        steps that compute the same results, so a wrong value or none costs
+        time, never a result. Nothing to do for an input no symbol is bound
+        from."""
+        call(lib().stride_invocation_bind_input_value, self._handle, index,
+             value)
+
     def run_host(self, arrays):
         """Runs on NumPy arrays (checked against the signature; copied in
         dense C order), waits, and returns the outputs as NumPy arrays."""

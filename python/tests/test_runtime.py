@@ -94,6 +94,16 @@ class RuntimeTest(unittest.TestCase):
             self.invocation.run_device([x.ctypes.data], [x.ctypes.data])
         self.assertIn("got 1 input and 1 output pointers", caught.exception.message)
 
+    def test_bind_input_value(self):
+        # add.mlir binds no symbol from a value: nothing to do; an index
+        # past the signature is refused.
+        self.invocation.bind_input_value(0, 5)
+        with self.assertRaises(stride.StrideError) as caught:
+            self.invocation.bind_input_value(9, 5)
+        self.assertEqual(caught.exception.code, "STRIDE_INVALID_ARGUMENT")
+        self.assertIn("bindInputValue(9) past the signature's 2 inputs",
+                      caught.exception.message)
+
     def test_module_for_another_arch(self):
         other = Module.from_file(os.path.join(MODULES, "add100.stridemod"))
         with self.assertRaises(stride.StrideError) as caught:
