@@ -28,9 +28,11 @@ beside Stride's.
 `--stridec-option=OPTION` (repeatable) passes OPTION to every stridec
 compile. `--peers` picks the torch.compile modes timed beside eager.
 `--compare-decode-attention` also compiles each step under
-`--decode-attention=staged` and `=split-kv` (Stride's two schemes) and
-runs both beside the first compile, whose default gives cuDNN the
-attention (python-free-docs/attention.md, "Decode attention").
+`--decode-attention=staged`, `=split-kv` (Stride's two schemes) and
+`=library` (cuDNN) and runs them beside the first compile, whose default chooses the staged
+kernel or cuDNN by the position at run time where the staged kernel
+takes the step (python-free-docs/attention.md, "Chosen at run time by the
+position"); each run prints the variants its position ran.
 `--compare-skinny` also compiles each step under
 `--skinny-products=library` (every product a cuBLASLt call) and
 `--skinny-products=generated` (Stride's skinny product kernel up to 32
@@ -81,7 +83,7 @@ BF16_RTOL = 2e-2
 # --compare-skinny-row-prologue).
 VARIANTS = {
     "skinny": ("--skinny-products", ("library", "generated")),
-    "attention": ("--decode-attention", ("staged", "split-kv")),
+    "attention": ("--decode-attention", ("staged", "split-kv", "library")),
     "prologue": ("--skinny-prologue", ("true",)),
     "early": ("--early-launch", ("true",)),
     "ungrouped": ("--no-launch-groups", ("true",)),
@@ -302,6 +304,7 @@ def run_variants(args, directory, modules, names, inputs, states, row):
                           row["position"], variant=key)
         row[f"{key}_ms"], row[f"{key}_error"] = got.get("ms"), got.get("error")
         row[f"{key}_l2_windows"] = got.get("l2_windows")
+        row[f"{key}_variants"] = got.get("variants")
         if got["logits"] is not None:
             row[f"{key}_err"] = bm.relative_error_of(got["logits"], row["eager_logits"])
         if got.get("profile"):
@@ -339,6 +342,7 @@ def bench_batch(model, batch, args, bandwidth):
                               cpu_states, position)
             row["stride_ms"], row["stride_peak"] = got.get("ms"), got.get("peak")
             row["stride_error"] = got.get("error")
+            row["stride_variants"] = got.get("variants")
             if got["logits"] is not None:
                 row["stride_err"] = bm.relative_error_of(got["logits"], row["eager_logits"])
                 if args.f32_reference:
@@ -386,6 +390,9 @@ def print_table(rows):
             print(f"batch {r['batch']} position {r['position']}: error vs the f32 "
                   f"reference: Stride {r['stride_err_f32']:.3e}, PyTorch eager "
                   f"{r['torch_err_f32']:.3e}")
+        if r.get("stride_variants"):
+            print(f"batch {r['batch']} position {r['position']}: variants: "
+                  f"{r['stride_variants']}")
         for step in r.get("top_steps", []):
             print(f"  b{r['batch']} p{r['position']}: {step}")
 
@@ -408,9 +415,10 @@ def print_variants_table(rows, keys):
             if r.get(f"{key}_error"):
                 print(f"batch {r['batch']} position {r['position']} {key}: "
                       f"{r[f'{key}_error']}")
-            if r.get(f"{key}_l2_windows"):
-                print(f"batch {r['batch']} position {r['position']} {key}: "
-                      f"{r[f'{key}_l2_windows']}")
+            for detail in ("l2_windows", "variants"):
+                if r.get(f"{key}_{detail}"):
+                    print(f"batch {r['batch']} position {r['position']} {key}: "
+                          f"{r[f'{key}_{detail}']}")
             for step in r.get(f"{key}_top_steps", []):
                 print(f"  b{r['batch']} p{r['position']} {key}: {step}")
 
@@ -444,9 +452,10 @@ def main(argv=None):
                             f"and run it beside the default (a second table, "
                             f"key {variant}_true)")
     parser.add_argument("--compare-decode-attention", action="store_true",
-                        help="also compile each step with --decode-attention=staged "
-                        "and =split-kv (Stride's two schemes) and run both beside "
-                        "the default, cuDNN (a second table)")
+                        help="also compile each step with --decode-attention=staged, "
+                        "=split-kv (Stride's two schemes) and =library (cuDNN) and "
+                        "run them beside the default, which chooses by the "
+                        "position at run time (a second table)")
     parser.add_argument("--compare-options", action="append", default=[],
                         metavar="NAME=OPTIONS",
                         help="also compile each step with the stridec OPTIONS "

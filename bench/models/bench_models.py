@@ -373,6 +373,11 @@ def run_module(bin_dir, module, directory, graph, work, args, extra=()):
     found = re.search(r"^(L2 windows: .*)$", result.stdout, re.M)
     if found:
         row["l2_windows"] = found.group(1)
+    # A module with variants selected at run time: which ones these inputs
+    # ran (the decode attention by the position).
+    found = re.search(r"^variants: (.*)$", result.stdout, re.M)
+    if found:
+        row["variants"] = found.group(1)
     result, _ = run([runner, module, *stride_inputs(directory, graph),
                      "--profile-json", profile, "--iterations", str(args.iterations),
                      *tuning], log)

@@ -15,6 +15,7 @@
 #include "Profile.h"
 
 #include "stride/Module/Module.h"
+#include "stride/Module/ModuleSymbols.h"
 #include "stride/Runtime/Invocation.h"
 #include "stride/Support/Npy.h"
 
@@ -24,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <optional>
 
 namespace stride {
@@ -419,6 +421,39 @@ Status printBenchmark(Runtime &runtime,
   return Status::ok();
 }
 
+/// Which variants the inputs select, where the module has any (step
+/// guards: python-free-docs/symbolic-sizes.md): "variants: 4 of 12
+/// guarded steps run at these inputs: attention_staged (4)", so that a
+/// benchmark's figure says which form it timed.
+void printVariants(const ModuleDesc &desc, const std::vector<HostArray> &inputs) {
+  Result<std::vector<bool>> runs = stepsRunForInputs(desc, inputs);
+  if (!runs)
+    return;
+  size_t guarded = 0, running = 0;
+  std::map<std::string, int> ran;
+  for (size_t i = 0; i < desc.steps.size(); ++i) {
+    const StepGuard *guard = guardOf(desc.steps[i]);
+    if (!guard || guard->empty())
+      continue;
+    ++guarded;
+    if (!(*runs)[i])
+      continue;
+    ++running;
+    std::string name = summarizeStep(desc, i).name;
+    ++ran[name.substr(0, name.find(' '))];
+  }
+  if (guarded == 0)
+    return;
+  std::cout << "variants: " << running << " of " << guarded
+            << " guarded steps run at these inputs";
+  const char *separator = ": ";
+  for (const auto &[name, count] : ran) {
+    std::cout << separator << name << " (" << count << ")";
+    separator = ", ";
+  }
+  std::cout << std::endl;
+}
+
 /// The L2 windows the launches carry, where the module has any
 /// (stridec --l2-resident-bytes), or that the device applies none.
 void printL2Windows(const Executable &executable) {
@@ -543,6 +578,7 @@ int runModule(const RunModuleOptions &options, const std::string &program) {
       return fail(program, s.error().message);
     std::cout << formatMemoryLine(memory) << std::endl;
     printL2Windows(**executable);
+    printVariants((*executable)->desc(), *inputs);
   }
   return status;
 }
