@@ -196,10 +196,11 @@ private:
       return fail(what + " reads input " + str(v.input) + " of the module's " +
                   str(desc.signature.inputs.size()));
     const TensorSignature &t = desc.signature.inputs[v.input];
-    int64_t elements = 1;
-    for (int64_t size : t.shape)
-      elements *= size;
-    if (t.symbolic || elements != 1 ||
+    // One element: every dim of size 1 (the signature's sizes are checked
+    // after the symbols, so no product of them here).
+    bool oneElement = std::all_of(t.shape.begin(), t.shape.end(),
+                                  [](int64_t size) { return size == 1; });
+    if (t.symbolic || !oneElement ||
         (t.dtype != DType::I32 && t.dtype != DType::I64))
       fail(what + " reads input " + str(v.input) + " '" + t.name +
            "'; a symbol is bound from the value of an input of one i32 or "

@@ -461,6 +461,13 @@ TEST(ModuleSymbolsTest, MalformedValueBindingsAreRefused) {
                       +[](TensorSignature &t) {
                         t.shape = {2};
                         t.strides = {1};
+                      },
+                      // Sizes whose product overflows (a fuzzer's file):
+                      // refused before the signature's own checks.
+                      +[](TensorSignature &t) {
+                        t.shape = {int64_t(1) << 40, int64_t(1) << 40,
+                                   int64_t(1) << 40};
+                        t.strides = {0, 0, 0};
                       }}) {
     d = valueGuardedModule();
     change(d.signature.inputs[1]);
