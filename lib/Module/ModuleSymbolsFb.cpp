@@ -46,6 +46,11 @@ flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::SizePolynomial>>
 PolynomialBuilder::buildList(const std::vector<SizeExpr> &exprs) {
   if (exprs.empty())
     return 0;
+  return buildVector(exprs);
+}
+
+flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::SizePolynomial>>>
+PolynomialBuilder::buildVector(const std::vector<SizeExpr> &exprs) {
   std::vector<flatbuffers::Offset<fb::SizePolynomial>> built;
   for (const SizeExpr &e : exprs)
     built.push_back(build(e));
@@ -57,8 +62,10 @@ PolynomialBuilder::build(const std::optional<SymbolicLayout> &layout) {
   TensorFields fields;
   if (!layout)
     return fields;
-  fields.shape = buildList(layout->shape);
-  fields.strides = buildList(layout->strides);
+  // Vectors even for a rank-0 layout: a reader takes a layout with some
+  // of its three parts absent as corrupt.
+  fields.shape = buildVector(layout->shape);
+  fields.strides = buildVector(layout->strides);
   fields.offset = build(layout->offset);
   return fields;
 }

@@ -45,6 +45,10 @@ public:
   flatbuffers::Offset<
       flatbuffers::Vector<flatbuffers::Offset<fb::SizePolynomial>>>
   buildList(const std::vector<SizeExpr> &exprs);
+  /// A list of polynomials, an empty vector for an empty list.
+  flatbuffers::Offset<
+      flatbuffers::Vector<flatbuffers::Offset<fb::SizePolynomial>>>
+  buildVector(const std::vector<SizeExpr> &exprs);
   flatbuffers::Offset<fb::SizePolynomial>
   buildOptional(const std::optional<SizeExpr> &expr) {
     return expr ? build(*expr) : flatbuffers::Offset<fb::SizePolynomial>();

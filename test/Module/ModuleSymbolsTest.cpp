@@ -386,6 +386,19 @@ TEST(ModuleSymbolsTest, StepsRunWhereTheirGuardsSay) {
   EXPECT_NE(text.find(" unless batch in [1, 1]\n"), std::string::npos) << text;
 }
 
+TEST(ModuleSymbolsTest, RankZeroSymbolicLayoutSurvivesTheFile) {
+  // Its shape and strides are empty lists, written as empty vectors (a
+  // fuzzer's file: written as absent, the layout read back as corrupt).
+  ModuleDesc d = symbolicModule();
+  TensorSignature scalar{"s", DType::F32, {}, {}, 0};
+  scalar.symbolic = SymbolicLayout{{}, {}, num(0)};
+  d.signature.outputs.push_back(scalar);
+  d.buffers.push_back({BufferKind::Output, 2, 4});
+  Result<ModuleDesc> parsed = roundTrip(d);
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  EXPECT_EQ(*parsed, d);
+}
+
 TEST(ModuleSymbolsTest, ValueBindingsSurviveTheFile) {
   ModuleDesc d = valueGuardedModule();
   Result<ModuleDesc> parsed = roundTrip(d);
