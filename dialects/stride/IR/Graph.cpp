@@ -7,6 +7,7 @@
 
 #include "dialects/stride/IR/Graph.h"
 
+#include "mlir/IR/IRMapping.h"
 #include "stride/Support/Layout.h"
 #include "stride/Support/SymbolicLayout.h"
 
@@ -117,6 +118,30 @@ std::string KernelNameTable::insert(StringRef base) {
     name = base.str() + "_" + std::to_string(++n);
   names.insert(name);
   return name;
+}
+
+KernelOp variantKernelOf(Operation *op, StringRef base, ArrayAttr when,
+                         KernelNameTable &names, TypeRange argumentTypes,
+                         TypeRange resultTypes, Operation *&clone) {
+  if (argumentTypes.empty())
+    argumentTypes = op->getOperandTypes();
+  if (resultTypes.empty())
+    resultTypes = op->getResultTypes();
+  OpBuilder builder(op);
+  auto kernel = KernelOp::create(builder, op->getLoc(), resultTypes,
+                                 builder.getStringAttr(names.insert(base)),
+                                 op->getOperands(), when);
+  Block *body = new Block();
+  kernel.getBody().push_back(body);
+  IRMapping mapping;
+  for (auto [operand, type] : llvm::zip(op->getOperands(), argumentTypes))
+    mapping.map(operand, body->addArgument(type, op->getLoc()));
+  OpBuilder inBody = OpBuilder::atBlockEnd(body);
+  clone = inBody.clone(*op, mapping);
+  for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
+    result.setType(type);
+  YieldOp::create(inBody, op->getLoc(), clone->getResults());
+  return kernel;
 }
 
 } // namespace stride

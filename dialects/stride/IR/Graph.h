@@ -88,6 +88,17 @@ private:
   llvm::StringMap<unsigned> nextSuffix;
 };
 
+/// A variant of `op` (python-free-docs/symbolic-sizes.md, "Variants
+/// selected at run time"): a stride.kernel before `op` named after `base`
+/// (unique in `names`), guarded `when`, whose inputs are `op`'s operands
+/// and whose body is a clone of `op` over arguments of `argumentTypes`
+/// with results of `resultTypes` (`op`'s own types where empty), returned
+/// in `clone` for the caller to mark.
+KernelOp variantKernelOf(mlir::Operation *op, llvm::StringRef base,
+                         mlir::ArrayAttr when, KernelNameTable &names,
+                         mlir::TypeRange argumentTypes,
+                         mlir::TypeRange resultTypes, mlir::Operation *&clone);
+
 } // namespace stride
 
 #endif // STRIDE_DIALECTS_STRIDE_IR_GRAPH_H

@@ -78,14 +78,8 @@ static InFlightDiagnostic unknownAttribute(Location loc, StringRef what,
 /// Whether `type` names the symbol `name` in its layout.
 static bool namesSymbol(Type type, StringRef name) {
   auto tensor = dyn_cast<StridedTensorType>(type);
-  if (!tensor || !tensor.isSymbolic())
-    return false;
-  SymbolicLayout layout = tensor.getSymbolicLayout();
-  auto names = [&](const SizeExpr &size) {
-    return llvm::is_contained(size.symbols(), name.str());
-  };
-  return llvm::any_of(layout.shape, names) ||
-         llvm::any_of(layout.strides, names) || names(layout.offset);
+  return tensor && tensor.isSymbolic() &&
+         tensor.getSymbolicLayout().symbols().count(name.str());
 }
 
 /// stride.binds on argument #`index` of `func`: a symbol the function

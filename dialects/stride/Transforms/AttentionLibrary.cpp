@@ -22,7 +22,6 @@
 #include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace stride {
@@ -332,8 +331,9 @@ std::optional<DecodeAttention> parseDecodeAttention(StringRef policy) {
   return std::nullopt;
 }
 
-/// Whether a decode step both take runs as Stride's kernel under `policy`.
-/// `auto` gives cuDNN every decode step it takes: on an H200 at
+/// Whether a decode step both take runs as Stride's kernel alone under
+/// `policy`. `auto` gives it cuDNN, but for the steps stagedGuardOf gives
+/// both, chosen by the position at run time: on an H200 at
 /// bench/decode's dims the split-KV kernel took 1.4 to 2.6 times cuDNN's
 /// time at batches 1 and 32 (bench/NOTES.md section 55), and the batch-1
 /// step with the staged kernel (on the tensor cores) took 0.577 ms at
@@ -453,21 +453,12 @@ SymbolAttr bindPosition(func::FuncOp func, ValidLengthInput input,
 /// stride.kernel guarded `when`.
 KernelOp stagedVariantOf(AttentionOp op, ArrayAttr when,
                          KernelNameTable &names) {
-  OpBuilder builder(op);
-  auto kernel = KernelOp::create(
-      builder, op.getLoc(), TypeRange{op.getResult().getType()},
-      builder.getStringAttr(names.insert("attention_staged")),
-      op->getOperands(), when);
-  Block *body = new Block();
-  kernel.getBody().push_back(body);
-  IRMapping mapping;
-  for (Value operand : op->getOperands())
-    mapping.map(operand, body->addArgument(operand.getType(), op.getLoc()));
-  OpBuilder inBody = OpBuilder::atBlockEnd(body);
-  Operation *staged = inBody.clone(*op, mapping);
-  staged->setAttr(StrideDialect::kSplitKvAttrName, builder.getUnitAttr());
-  staged->setAttr(StrideDialect::kStagedKvAttrName, builder.getUnitAttr());
-  YieldOp::create(inBody, op.getLoc(), staged->getResults());
+  Operation *staged = nullptr;
+  KernelOp kernel = variantKernelOf(op, "attention_staged", when, names, {},
+                                    {}, staged);
+  UnitAttr unit = UnitAttr::get(op.getContext());
+  staged->setAttr(StrideDialect::kSplitKvAttrName, unit);
+  staged->setAttr(StrideDialect::kStagedKvAttrName, unit);
   return kernel;
 }
 

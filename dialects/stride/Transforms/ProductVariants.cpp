@@ -19,7 +19,6 @@
 #include "dialects/stride/IR/SymbolicSizes.h"
 
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 
 namespace stride {
 #define GEN_PASS_DEF_PRODUCTVARIANTS
@@ -110,25 +109,16 @@ KernelOp buildVariant(MatmulOp product, const SymbolValues &values,
   if (!result || llvm::is_contained(argumentTypes, Type()))
     return {};
   MLIRContext *context = product.getContext();
-  OpBuilder builder(product);
-  auto kernel = KernelOp::create(
-      builder, product.getLoc(), TypeRange{result},
-      builder.getStringAttr(names.insert("matmul_skinny")),
-      product->getOperands(), pinsOf(context, values));
-  Block *body = new Block();
-  kernel.getBody().push_back(body);
-  IRMapping mapping;
-  for (auto [operand, type] : llvm::zip(product->getOperands(), argumentTypes))
-    mapping.map(operand, body->addArgument(type, product.getLoc()));
-  OpBuilder inBody = OpBuilder::atBlockEnd(body);
-  auto skinny = cast<MatmulOp>(inBody.clone(*product, mapping));
-  skinny.getResult().setType(result);
+  Operation *clone = nullptr;
+  KernelOp kernel = variantKernelOf(product, "matmul_skinny",
+                                    pinsOf(context, values), names,
+                                    argumentTypes, TypeRange{result}, clone);
+  auto skinny = cast<MatmulOp>(clone);
   // The library's decisions are the library call's; the kernel reads its
   // operands through their own layouts.
   skinny.removeLhsLayoutAttr();
   skinny.removeRhsLayoutAttr();
   skinny->setAttr(StrideDialect::kSkinnyProductAttrName, UnitAttr::get(context));
-  YieldOp::create(inBody, product.getLoc(), ValueRange{skinny.getResult()});
   if (succeeded(checkSkinnyProduct(skinny, kMaxSkinnyProductRows)))
     return kernel;
   kernel.erase();
