@@ -6,7 +6,8 @@
 # bench_decode.py, run.sh and stride-generate (build it first:
 # scripts/build.sh).
 #
-# usage: bench/decode/prepare.sh [--out DIR]   (default build/decode-bundle)
+# usage: bench/decode/prepare.sh [--out DIR]   (default build/decode-bundle;
+#        carry DIR.tar.xz, bench/models/prepare.sh says how)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
