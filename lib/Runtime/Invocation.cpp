@@ -1,5 +1,4 @@
-//===- Invocation.cpp - Running an Executable
-//------------------------------===//
+//===- Invocation.cpp - Running an Executable ------------------*- C++ -*-===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
@@ -12,6 +11,11 @@
 // where the plan says so, forked and joined by the plan's event steps.
 // Nothing here writes to the Executable, so invocations of one executable
 // run concurrently.
+//
+// Over 1,000 lines for one reason: Invocation::Impl is one class whose
+// members all read its buffer addresses, argument slots and captured
+// graph; split across files, its definition would move into a header that
+// every part includes, which hides more than the length does.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,5 +1,4 @@
-//===- NcclCollective.h - The plan's collective steps through NCCL -*- C++
-//-*-===//
+//===- NcclCollective.h - Collective steps through NCCL --------*- C++ -*-===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.

@@ -1,5 +1,4 @@
-//===- Runtime.cpp - A CUDA device and its memory
-//--------------------------===//
+//===- Runtime.cpp - A CUDA device and its memory ---------------*- C++ -*-===//
 //
 // Part of the Stride project, under the Apache License v2.0 with LLVM
 // Exceptions. See LICENSE for license information.
