@@ -40,7 +40,9 @@ using namespace stride::tp;
 
 namespace {
 
-StridedTensorType typeOf(Value v) { return cast<StridedTensorType>(v.getType()); }
+StridedTensorType typeOf(Value v) {
+  return cast<StridedTensorType>(v.getType());
+}
 
 /// The rank's block of `elements` along `dim` (a splat stays a splat), or
 /// null where they are not a dense array of whole bytes.
@@ -109,10 +111,11 @@ private:
     Layout layout = t.getLayout();
     layout.shape[dim] /= parts;
     layout.offset = 0;
-    layout.strides = isDense(t.getShape(), t.getLayout().strides)
-                         ? denseStridesInOrder(layout.shape,
-                                               dimOrderByStride(t.getLayout().strides))
-                         : rowMajorStrides(layout.shape);
+    layout.strides =
+        isDense(t.getShape(), t.getLayout().strides)
+            ? denseStridesInOrder(layout.shape,
+                                  dimOrderByStride(t.getLayout().strides))
+            : rowMajorStrides(layout.shape);
     return StridedTensorType::get(t.getElementType(), layout);
   }
   void markSplit(Value v, int64_t dim, Operation *from) {
@@ -136,8 +139,8 @@ private:
   LogicalResult splitReduction(ReductionOpInterface op, int64_t dim);
   LogicalResult splitAttention(AttentionOp attention);
   LogicalResult splitIndexScatter(IndexScatterOpInterface scatter, int64_t dim);
-  LogicalResult splitState(Operation *scatter, BlockArgument state,
-                           int64_t dim, Value from);
+  LogicalResult splitState(Operation *scatter, BlockArgument state, int64_t dim,
+                           Value from);
   Value gatherBefore(Operation *op, Value v);
   LogicalResult checkWriteBack(func::ReturnOp ret, unsigned result,
                                BlockArgument state);
@@ -191,9 +194,9 @@ Value Splitter::slicePart(Value v, int64_t dim) {
   ViewResult layout = inferSlice(typeOf(v).getLayout(), dim, rank * block,
                                  (rank + 1) * block, 1);
   return SliceOp::create(
-      b, v.getLoc(), StridedTensorType::get(typeOf(v).getElementType(),
-                                            *layout.layout),
-      v, dim, rank * block, (rank + 1) * block, 1);
+      b, v.getLoc(),
+      StridedTensorType::get(typeOf(v).getElementType(), *layout.layout), v,
+      dim, rank * block, (rank + 1) * block, 1);
 }
 
 /// The block of a weight: the constant's block, with the permutes and
@@ -204,12 +207,13 @@ Value Splitter::weightPart(Value v, int64_t dim) {
     DenseElementsAttr part = denseBlock(constant.getValue(), dim, parts, rank);
     if (!part)
       return slicePart(v, dim);
-    return ConstantOp::create(b, constant.getLoc(),
-                              dividedType(typeOf(v), dim), part);
+    return ConstantOp::create(b, constant.getLoc(), dividedType(typeOf(v), dim),
+                              part);
   }
   if (auto permute = dyn_cast<PermuteOp>(def)) {
     Value input = weightPart(permute.getInput(), permute.getDims()[dim]);
-    ViewResult layout = inferPermute(typeOf(input).getLayout(), permute.getDims());
+    ViewResult layout =
+        inferPermute(typeOf(input).getLayout(), permute.getDims());
     return PermuteOp::create(
         b, permute.getLoc(),
         StridedTensorType::get(typeOf(v).getElementType(), *layout.layout),
@@ -220,9 +224,8 @@ Value Splitter::weightPart(Value v, int64_t dim) {
 
 /// Uses of `v` other than `except` read `with` instead.
 void Splitter::replaceUsesAfter(Value v, Value with, Operation *except) {
-  v.replaceUsesWithIf(with, [&](OpOperand &use) {
-    return use.getOwner() != except;
-  });
+  v.replaceUsesWithIf(with,
+                      [&](OpOperand &use) { return use.getOwner() != except; });
 }
 
 LogicalResult Splitter::splitColumns(MatmulOp matmul) {
@@ -288,11 +291,11 @@ LogicalResult Splitter::splitMatmul(MatmulOp matmul) {
     return success();
   }
   Value at = lhs ? matmul.getLhs() : matmul.getRhs();
-  return refuse(matmul, at) << "cannot split a product whose lhs is split "
-                               "along dim "
-                            << (lhs ? std::to_string(*lhs) : "none")
-                            << " and rhs along dim "
-                            << (rhs ? std::to_string(*rhs) : "none");
+  return refuse(matmul, at)
+         << "cannot split a product whose lhs is split "
+            "along dim "
+         << (lhs ? std::to_string(*lhs) : "none") << " and rhs along dim "
+         << (rhs ? std::to_string(*rhs) : "none");
 }
 
 /// The dim of a view's result that a split along `dim` of its operand (of
@@ -310,16 +313,18 @@ std::optional<int64_t> viewDim(ViewOpInterface view, int64_t dim,
   if (isa<ExpandOp>(op))
     return dim + (out.size() - in.size());
   if (auto unsqueeze = dyn_cast<UnsqueezeOp>(op))
-    return dim < unsqueeze.getDim() ? dim : dim + 1;
+    return dim < static_cast<int64_t>(unsqueeze.getDim()) ? dim : dim + 1;
   if (auto squeeze = dyn_cast<SqueezeOp>(op))
     return dim - llvm::count_if(squeeze.getDims(),
                                 [&](int64_t d) { return d < dim; });
   if (auto slice = dyn_cast<SliceOp>(op))
-    return slice.getDim() == dim ? std::nullopt : std::optional(dim);
+    return static_cast<int64_t>(slice.getDim()) == dim ? std::nullopt
+                                                       : std::optional(dim);
   if (auto select = dyn_cast<SelectOp>(op)) {
-    if (select.getDim() == dim)
+    const auto selected = static_cast<int64_t>(select.getDim());
+    if (selected == dim)
       return std::nullopt;
-    return dim > select.getDim() ? dim - 1 : dim;
+    return dim > selected ? dim - 1 : dim;
   }
   if (!isa<ViewOp>(op))
     return std::nullopt;
@@ -355,11 +360,13 @@ LogicalResult Splitter::splitView(ViewOpInterface view, int64_t dim) {
   // the layout the view gives the split operand.
   StridedTensorType divided = dividedType(typeOf(result), *to);
   result.setType(divided);
-  ViewResult layout = view.inferResultLayout(view.getSource().getType().getLayout());
+  ViewResult layout =
+      view.inferResultLayout(view.getSource().getType().getLayout());
   if (!layout)
     return refuse(view, view.getSource())
            << "cannot view the split operand: " << layout.error;
-  result.setType(StridedTensorType::get(divided.getElementType(), *layout.layout));
+  result.setType(
+      StridedTensorType::get(divided.getElementType(), *layout.layout));
   markSplit(result, *to, origin.lookup(view.getSource()));
   return success();
 }
@@ -375,8 +382,8 @@ LogicalResult Splitter::splitLike(Operation *op, int64_t dim,
   for (OpOperand &use : op->getOpOperands()) {
     std::optional<int64_t> at = splitDim(use.get());
     if (at && *at != dim)
-      return refuse(op, use.get()) << "has operands split along dims " << dim
-                                   << " and " << *at;
+      return refuse(op, use.get())
+             << "has operands split along dims " << dim << " and " << *at;
     if (at)
       continue;
     b.setInsertionPoint(op);
@@ -403,9 +410,9 @@ LogicalResult Splitter::splitReduction(ReductionOpInterface op, int64_t dim) {
            << ", which is split across the ranks (each holds a block)";
   Value result = op->getResult(0);
   bool keeps = typeOf(result).getRank() == op.getInput().getType().getRank();
-  int64_t to = keeps ? dim
-                     : dim - llvm::count_if(reduced,
-                                            [&](int64_t d) { return d < dim; });
+  int64_t to =
+      keeps ? dim
+            : dim - llvm::count_if(reduced, [&](int64_t d) { return d < dim; });
   result.setType(dividedType(typeOf(result), to));
   markSplit(result, to, origin.lookup(op.getInput()));
   return success();
@@ -464,20 +471,22 @@ LogicalResult Splitter::splitIndexScatter(IndexScatterOpInterface scatter,
   if (!srcDim)
     return refuse(op, input)
            << "writes a value that is not split into a tensor split along dim "
-           << dim << ": a split state is written from values split the same "
-                     "way (the key or value projection's heads)";
+           << dim
+           << ": a split state is written from values split the same "
+              "way (the key or value projection's heads)";
   int64_t size = typeOf(op->getResult(0)).getShape()[dim];
   if (!inputDim && typeOf(src).getShape()[dim] * parts != size)
     return refuse(op, src) << "writes a value split along dim " << dim
                            << " into a tensor of another size along it ("
-                           << size << "): each rank would write another "
-                                      "part of it";
+                           << size
+                           << "): each rank would write another "
+                              "part of it";
   if (!scatter.isSliceIndex() &&
       typeOf(index).getShape()[dim] * (inputDim ? parts : 1) != size)
-    return refuse(op, from) << "writes only part of dim " << dim
-                            << " (its index has size "
-                            << typeOf(index).getShape()[dim]
-                            << " there): the ranks' blocks need the whole dim";
+    return refuse(op, from)
+           << "writes only part of dim " << dim << " (its index has size "
+           << typeOf(index).getShape()[dim]
+           << " there): the ranks' blocks need the whole dim";
   if (!inputDim) {
     BlockArgument state = stateArgument(func, input);
     if (!state)
@@ -554,7 +563,8 @@ LogicalResult Splitter::checkWriteBack(func::ReturnOp ret, unsigned result,
   if (valueDim == stateDim)
     return success();
   auto describe = [](std::optional<int64_t> dim) {
-    return dim ? "split along dim " + std::to_string(*dim) : std::string("whole");
+    return dim ? "split along dim " + std::to_string(*dim)
+               : std::string("whole");
   };
   std::string name = argumentName(func, state.getArgNumber());
   return refuse(ret, valueDim ? value : Value(state))
@@ -637,7 +647,7 @@ LogicalResult Splitter::splitOp(Operation *op) {
   if (op->hasTrait<Elementwise>())
     return splitLike(op, dim, op->getOperands());
   if (auto cat = dyn_cast<CatOp>(op)) {
-    if (cat.getDim() == dim)
+    if (static_cast<int64_t>(cat.getDim()) == dim)
       return refuse(op, splitOperand)
              << "concatenates along dim " << dim
              << ", which is split across the ranks (a fused QKV "

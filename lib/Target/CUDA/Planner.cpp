@@ -17,11 +17,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "stride/Target/CUDA/Planner.h"
-#include "stride/Module/ModuleSymbols.h"
 #include "dialects/plan/IR/PlanOps.h"
 #include "dialects/plan/Transforms/Passes.h"
 #include "dialects/stride/IR/Graph.h"
 #include "dialects/stride/IR/SymbolicSizes.h"
+#include "stride/Module/ModuleSymbols.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -66,9 +66,8 @@ void storeElement(const APInt &bits, size_t bytes, uint8_t *out) {
 }
 
 /// Row-major data that is already the storage's bytes: copied as a whole.
-std::optional<std::vector<uint8_t>> rawStorage(ElementsAttr value,
-                                               const Layout &layout,
-                                               size_t elementBytes) {
+std::optional<std::vector<uint8_t>>
+rawStorage(ElementsAttr value, const Layout &layout, size_t elementBytes) {
   auto dense = dyn_cast<DenseElementsAttr>(value);
   if (!dense || dense.isSplat() || !isRowMajor(layout) || layout.offset != 0 ||
       dense.getElementType().getIntOrFloatBitWidth() != elementBytes * 8)
@@ -79,9 +78,8 @@ std::optional<std::vector<uint8_t>> rawStorage(ElementsAttr value,
 
 /// The storage of a constant of type `type` with elements `value` (in
 /// row-major order): each element at its layout's offset.
-FailureOr<std::vector<uint8_t>> constantStorage(ElementsAttr value,
-                                                StridedTensorType type,
-                                                Location loc) {
+FailureOr<std::vector<uint8_t>>
+constantStorage(ElementsAttr value, StridedTensorType type, Location loc) {
   Layout layout = type.getLayout();
   std::optional<int64_t> extent = storageExtent(layout);
   size_t elementBytes = dtypeSize(type.getDType());
@@ -170,7 +168,8 @@ FailureOr<DescriptorField> descriptorField(NamedAttribute field,
 /// Fills in one ModuleDesc from the plan of `entry`.
 class PlanTranslation {
 public:
-  PlanTranslation(func::FuncOp entry, const CudaSource &source, ModuleDesc &desc)
+  PlanTranslation(func::FuncOp entry, const CudaSource &source,
+                  ModuleDesc &desc)
       : entry(entry), source(source), desc(desc) {}
 
   LogicalResult run();
@@ -201,7 +200,7 @@ private:
     return false;
   }
   FailureOr<StepGuard> stepGuardOf(Operation *step, ArrayAttr when,
-                               ArrayAttr unless) const;
+                                   ArrayAttr unless) const;
   LogicalResult translateInput(plan::InputOp input);
   LogicalResult translateAlloc(plan::AllocOp alloc);
   LogicalResult translateConstant(plan::ConstantOp constant);
@@ -295,8 +294,8 @@ LogicalResult PlanTranslation::translateInput(plan::InputOp input) {
   unsigned index = cast<BlockArgument>(input.getTensor()).getArgNumber();
   std::optional<int64_t> bytes = storageBytes(desc.signature.inputs[index]);
   if (!bytes)
-    return input.emitOpError() << "binds argument #" << index
-                               << ", whose storage is too large";
+    return input.emitOpError()
+           << "binds argument #" << index << ", whose storage is too large";
   bufferOf[input.getBuffer()] = desc.buffers.size();
   desc.buffers.push_back(
       {BufferKind::Input, static_cast<int32_t>(index), *bytes, false});
@@ -381,7 +380,8 @@ PlanTranslation::bufferArgs(ValueRange buffers, Operation *user) {
 
 /// A step's guard from its `when` or `unless` ranges (python-free-docs/
 /// symbolic-sizes.md, "Variants selected at run time").
-FailureOr<StepGuard> PlanTranslation::stepGuardOf(Operation *step, ArrayAttr when,
+FailureOr<StepGuard> PlanTranslation::stepGuardOf(Operation *step,
+                                                  ArrayAttr when,
                                                   ArrayAttr unless) const {
   StepGuard guard;
   if (when && unless)
@@ -420,7 +420,8 @@ LogicalResult PlanTranslation::translateDispatch(plan::DispatchOp dispatch) {
   uint64_t l2ResidentBytes = 0;
   if (std::optional<int64_t> operand = dispatch.getL2ResidentOperand()) {
     l2ResidentBuffer = (*args)[*operand].bufferIndex;
-    l2ResidentBytes = static_cast<uint64_t>(dispatch.getL2ResidentBytes().value_or(0));
+    l2ResidentBytes =
+        static_cast<uint64_t>(dispatch.getL2ResidentBytes().value_or(0));
   }
   for (const CudaLaunch &l : k->launches) {
     DispatchStep step;
@@ -478,7 +479,8 @@ LogicalResult PlanTranslation::translateLibraryCall(plan::LibraryCallOp call) {
 LogicalResult
 PlanTranslation::translateCollective(plan::CollectiveOp collective) {
   LibraryCallStep step;
-  step.routine = ("nccl." + stringifyCollectiveOperation(collective.getKind())).str();
+  step.routine =
+      ("nccl." + stringifyCollectiveOperation(collective.getKind())).str();
   for (Value buffer : {collective.getInput(), collective.getOutput()}) {
     FailureOr<uint32_t> index = bufferIndex(buffer, collective);
     if (failed(index))
@@ -487,16 +489,16 @@ PlanTranslation::translateCollective(plan::CollectiveOp collective) {
   }
   std::string dtype;
   llvm::raw_string_ostream(dtype) << collective.getElementType();
-  step.descriptor.push_back({"dtype", {}, dtype});
+  step.descriptor.push_back({"dtype", {}, dtype, {}});
   auto integer = [&](const char *name, uint64_t value) {
-    step.descriptor.push_back({name, {static_cast<int64_t>(value)}, ""});
+    step.descriptor.push_back({name, {static_cast<int64_t>(value)}, "", {}});
   };
   integer("count", collective.getCount());
   integer("input_offset", collective.getInputOffset());
   integer("world_size", collective.getWorldSize());
   if (std::optional<CollectiveReduction> reduction = collective.getReduction())
     step.descriptor.push_back(
-        {"reduction", {}, stringifyCollectiveReduction(*reduction).str()});
+        {"reduction", {}, stringifyCollectiveReduction(*reduction).str(), {}});
   if (collective.getCollectiveStream())
     step.stream = StreamId::Collective;
   desc.steps.push_back(std::move(step));
@@ -528,8 +530,7 @@ LogicalResult PlanTranslation::translateFill(plan::FillOp fill) {
   FailureOr<uint32_t> index = bufferIndex(fill.getBuffer(), fill);
   if (failed(index))
     return failure();
-  desc.steps.push_back(
-      FillStep{*index, static_cast<uint8_t>(fill.getByte())});
+  desc.steps.push_back(FillStep{*index, static_cast<uint8_t>(fill.getByte())});
   return success();
 }
 
@@ -538,7 +539,7 @@ LogicalResult PlanTranslation::translateCopy(plan::CopyOp copy) {
   FailureOr<uint32_t> to = bufferIndex(copy.getTarget(), copy);
   if (failed(from) || failed(to))
     return failure();
-  CopyStep step{*from, *to, static_cast<int64_t>(copy.getSize())};
+  CopyStep step{*from, *to, static_cast<int64_t>(copy.getSize()), {}};
   if (SizeExprAttr size = copy.getSymbolicSizeAttr())
     step.symbolicSizeBytes = size.getValue();
   desc.steps.push_back(std::move(step));
@@ -556,7 +557,8 @@ LogicalResult PlanTranslation::translate(Operation &op) {
       .Case([&](plan::DispatchOp dispatch) {
         return translateDispatch(dispatch);
       })
-      .Case([&](plan::LibraryCallOp call) { return translateLibraryCall(call); })
+      .Case(
+          [&](plan::LibraryCallOp call) { return translateLibraryCall(call); })
       .Case([&](plan::CollectiveOp collective) {
         return translateCollective(collective);
       })
