@@ -490,8 +490,12 @@ def main(argv=None):
           f"torch {torch.__version__}", flush=True)
     rows = []
     for batch in args.batch:
-        rows += bench_batch(model, batch, args, bandwidth)
-        print(json.dumps(rows[-1], default=str)[:2000], flush=True)
+        batch_rows = bench_batch(model, batch, args, bandwidth)
+        # Every row as it is measured, so that a run stopped by a time limit
+        # still shows each position it reached.
+        for row in batch_rows:
+            print(json.dumps(row, default=str)[:2000], flush=True)
+        rows += batch_rows
     print_table(rows)
     keys = [key for key, _ in variant_keys(args)]
     if keys:
