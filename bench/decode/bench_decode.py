@@ -357,6 +357,9 @@ def bench_batch(model, batch, args, bandwidth):
         run_variants(args, directory, variant_modules, names, inputs,
                      cpu_states, row)
         del row["eager_logits"]
+        # Printed as soon as it is measured, so that a run stopped by a time
+        # limit still shows every position it reached.
+        print(json.dumps(row, default=str)[:2000], flush=True)
         rows.append(row)
     del wrapper
     model.cpu()
@@ -490,12 +493,7 @@ def main(argv=None):
           f"torch {torch.__version__}", flush=True)
     rows = []
     for batch in args.batch:
-        batch_rows = bench_batch(model, batch, args, bandwidth)
-        # Every row as it is measured, so that a run stopped by a time limit
-        # still shows each position it reached.
-        for row in batch_rows:
-            print(json.dumps(row, default=str)[:2000], flush=True)
-        rows += batch_rows
+        rows += bench_batch(model, batch, args, bandwidth)
     print_table(rows)
     keys = [key for key, _ in variant_keys(args)]
     if keys:

@@ -487,18 +487,20 @@ PlanTranslation::translateCollective(plan::CollectiveOp collective) {
       return failure();
     step.buffers.push_back(*index);
   }
-  std::string dtype;
-  llvm::raw_string_ostream(dtype) << collective.getElementType();
-  step.descriptor.push_back({"dtype", {}, dtype, {}});
+  auto text = [&](const char *name, std::string value) {
+    step.descriptor.push_back({name, {}, std::move(value), {}});
+  };
   auto integer = [&](const char *name, uint64_t value) {
     step.descriptor.push_back({name, {static_cast<int64_t>(value)}, "", {}});
   };
+  std::string dtype;
+  llvm::raw_string_ostream(dtype) << collective.getElementType();
+  text("dtype", std::move(dtype));
   integer("count", collective.getCount());
   integer("input_offset", collective.getInputOffset());
   integer("world_size", collective.getWorldSize());
   if (std::optional<CollectiveReduction> reduction = collective.getReduction())
-    step.descriptor.push_back(
-        {"reduction", {}, stringifyCollectiveReduction(*reduction).str(), {}});
+    text("reduction", stringifyCollectiveReduction(*reduction).str());
   if (collective.getCollectiveStream())
     step.stream = StreamId::Collective;
   desc.steps.push_back(std::move(step));
