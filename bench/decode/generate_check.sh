@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# On the GPU machine: stride-generate against transformers' greedy
+# generate(do_sample=False), with the binaries of a bundle made by
+# bench/decode/prepare.sh (bin/stridec, bin/stride-generate,
+# stride_export.py) and the repository's committed decode fixtures.
+#
+#   1. test/Import/Torch/fixtures/{llama,gpt2}_decode (2 layers, f32, 64 new
+#      tokens): compiled here, then every token exactly, every step's logits
+#      and the final KV cache within --rtol 1e-5.
+#   2. A bf16 LLaMA exported here (2 layers, width 1024, 8 heads on 8
+#      key/value heads of 128, a prompt of 2016 tokens, 64 new ones): its
+#      steps cross the default's 2048-key threshold, so the decode step runs
+#      the staged attention first and cuDNN's after (the choice by the
+#      position, python-free-docs/attention.md); the logits and cache within
+#      bf16's tolerance (--rtol 2e-2), the tokens as transformers'.
+#
+# Prints each check's verdict and ends with "N passed, M failed"; exits 0
+# only when every check passed. GPU work of about a minute.
+#
+# usage: bench/decode/generate_check.sh BUNDLE [WORK]
+set -uo pipefail
+bundle=$(cd "${1:?usage: generate_check.sh BUNDLE [WORK]}" && pwd)
+work=${2:-/tmp/stride-generate-check}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+export PYTHONPATH="$bundle/python${PYTHONPATH:+:$PYTHONPATH}"
+mkdir -p "$work"
+passed=0 failed=0
+
+# check NAME FIXTURE_DIR RTOL: compile both graphs, run stride-generate.
+check() {
+  local name=$1 src=$2 rtol=$3 dir=$work/$1 graph tokens
+  mkdir -p "$dir"
+  for graph in prefill decode; do
+    if ! "$bundle/bin/stridec" --arch=sm_90 "$src/$graph.pt2" -o "$dir/$graph.stridemod"; then
+      echo "$name: FAIL (stridec $graph.pt2)"
+      failed=$((failed + 1))
+      return
+    fi
+  done
+  tokens=$(sed -n 's/^ *"new_tokens": \([0-9]*\),\{0,1\}$/\1/p' "$src/export.json")
+  if "$bundle/bin/stride-generate" "$dir/prefill.stridemod" "$dir/decode.stridemod" \
+    --prompt "$src/prompt.npy" --new-tokens "${tokens:?no new_tokens in $src/export.json}" \
+    --expect-tokens "$src/expected_tokens.npy" --expect-logits "$src/expected_logits.npy" \
+    --expect-states "$src/expected_states" --rtol "$rtol"; then
+    echo "$name: PASS"
+    passed=$((passed + 1))
+  else
+    echo "$name: FAIL"
+    failed=$((failed + 1))
+  fi
+}
+
+for fixture in llama_decode gpt2_decode; do
+  check "$fixture" "$repo/test/Import/Torch/fixtures/$fixture" 1e-5
+done
+
+bf16=$work/llama_bf16_export
+if python3 "$bundle/stride_export.py" decode llama -o "$bf16" --dtype bfloat16 \
+  --size layers=2 --size width=1024 --size heads=8 --size kv_heads=8 \
+  --size inner=2816 --size vocab=32000 \
+  --prompt-len 2016 --cache-len 2112 --new-tokens 64; then
+  check llama_bf16_2016 "$bf16" 2e-2
+else
+  echo "llama_bf16_2016: FAIL (stride_export.py decode)"
+  failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+((failed == 0))
