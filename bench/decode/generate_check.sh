@@ -65,14 +65,15 @@ for fixture in llama_decode gpt2_decode; do
 done
 
 sizes=(layers=2 width=1024 heads=8 kv_heads=8 inner=2816 vocab=32000)
+new_tokens=40
 bf16=$work/llama_bf16_export
 if python3 "$bundle/stride_export.py" decode llama -o "$bf16" --dtype bfloat16 \
-  "${sizes[@]/#/--size=}" --seed 1 --prompt-len 2040 --cache-len 2112 --new-tokens 40; then
+  "${sizes[@]/#/--size=}" --seed 1 --prompt-len 2040 --cache-len 2112 --new-tokens $new_tokens; then
   check llama_bf16_2040 "$bf16" 0.1
   python3 "$repo/bench/decode/generate_f32_reference.py" "$bundle" "$bf16" 1 "${sizes[@]}"
   "$bundle/bin/stride-generate" "$work/llama_bf16_2040/prefill.stridemod" \
     "$work/llama_bf16_2040/decode.stridemod" --prompt "$bf16/prompt.npy" \
-    --new-tokens 40 --expect-logits "$bf16/f32_logits.npy" --rtol 1 |
+    --new-tokens $new_tokens --expect-logits "$bf16/f32_logits.npy" --rtol 1 |
     sed -n 's/^logits of step \([0-9]*\): match (max relative error \(.*\))$/\2/p' |
     sort -g | awk '{e[NR] = $1} END {printf "Stride against f32 over %d steps: largest %s (median %s)\n", NR, e[NR], e[int((NR + 1) / 2)]}'
 else

@@ -22,7 +22,10 @@ import torch
 
 
 def relative_error(got, expected):
-    """stride-generate's --expect-logits measure, per step (the largest)."""
+    """stride-generate's --expect-logits measure, per step (the largest):
+    tools/stride-run/Compare.cpp's, not stride.export.relative_error's
+    max |d| / max |expected|, so that PyTorch's figures stand beside the
+    ones stride-generate prints for Stride."""
     scale = np.maximum(np.abs(expected), np.abs(expected).mean())
     return float((np.abs(got - expected) / scale).max())
 
